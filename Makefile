@@ -1,0 +1,100 @@
+# sweep-report: build, test, render the bundled sample.
+#   make            build ./sweep-report (installs missing Debian packages first)
+#   make report     render fixtures/v5e-gemma4-sweep into reports/
+#   make test       unit tests, the same under ASan+UBSan, golden and bad-input
+#                   cases, and the sample report under valgrind
+#   make asan | ubsan | leakcheck | fuzz | bench | format
+# BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
+
+CC ?= cc
+BUILD ?= build
+SAMPLE ?= fixtures/v5e-gemma4-sweep
+REPORT_DIR ?= reports
+
+PKGS := libcjson cairo gsl
+# Recursive (=) so pkg-config runs after ensure-deps has installed it.
+DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
+OPT ?= -O2 -g
+SAN ?=
+override CFLAGS_ALL = -std=c17 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -Isrc $(DEP_CFLAGS) $(CFLAGS)
+override LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+
+SRC := $(sort $(shell find src -name '*.c'))
+# LIB_SRC and UNIT_SRC may be narrowed on the command line to build one module's tests.
+LIB_SRC ?= $(filter-out src/main.c,$(SRC))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
+TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all report test unit golden badinput leakcheck asan ubsan fuzz bench format clean deps test-deps browser-test
+
+all: sweep-report
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP):
+	@sh scripts/ensure-deps.sh build
+	@mkdir -p $(@D) && touch $@
+
+test-deps: $(BUILD)/.test-deps-ok
+$(BUILD)/.test-deps-ok:
+	@sh scripts/ensure-deps.sh test
+	@mkdir -p $(@D) && touch $@ $(DEPS_STAMP)
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/sweep-report: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
+
+sweep-report: $(BUILD)/sweep-report
+	cp $< $@
+
+$(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
+
+report: sweep-report
+	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests --jobs 2
+
+golden: $(BUILD)/sweep-report
+	sh tests/run-golden.sh $(BUILD)/sweep-report
+
+badinput: $(BUILD)/sweep-report
+	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
+
+# Sanitizer builds live in their own directories so they never mix objects.
+asan:
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput
+
+ubsan: asan
+
+leakcheck: $(BUILD)/sweep-report
+	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
+
+test: test-deps
+	$(MAKE) unit golden badinput
+	$(MAKE) asan
+	$(MAKE) leakcheck
+	@echo "make test: all suites passed"
+
+fuzz:
+	sh tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+bench: sweep-report
+	sh bench/run.sh
+
+format:
+	clang-format -i $(SRC) $(shell find src tests -name '*.h') $(UNIT_SRC)
+
+clean:
+	rm -rf build build-* sweep-report
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

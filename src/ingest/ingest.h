@@ -1,0 +1,101 @@
+/* Parsers, one per real input format. Each takes the file's bytes and the
+ * export-relative path used in messages, fills a plain output, and returns an
+ * error value (NULL on success) naming the file and line. Parsers never walk
+ * directories and never touch the sweep: export.c decides what a file is and
+ * where its contents go. */
+#ifndef SR_INGEST_H
+#define SR_INGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* ---- vLLM server log (vllm_log.c) ---------------------------------------
+ * Recognises every prefix form (old `file.py:N]`, new `[file.py:N]`,
+ * `(EngineCore_DP0 pid=N)`, no timestamp). Fills out (initialised by the
+ * caller with sr_server_log_init) and sets *recognized when any server line
+ * was seen. A log without server lines is not an error. */
+sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
+                              bool *recognized);
+
+/* ---- `vllm bench serve` captured stdout (bench_text.c) -------------------
+ * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
+ * before it gives model, max_concurrency and lengths. *runs is a fresh
+ * array (NULL, 0 when the file has no block). */
+sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs,
+                              size_t *n_runs);
+
+/* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
+ * Old and new key sets; one object, or several one per line
+ * (--append-result). */
+sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs,
+                              size_t *n_runs);
+/* True when the bytes look like a save-result file (an object with
+ * "output_throughput"), cheaply, for classification. */
+bool sr_looks_like_bench_json(const char *data, size_t len);
+
+void sr_bench_runs_free(sr_bench_run *runs, size_t n);
+
+/* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
+ * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
+ * v0.4.7+ name the filter per line; older ones hold the filters one after
+ * another, and the position tells (first half strict-match for gsm8k).
+ * filter may be NULL for tasks with a single filter ("none"). out->benchmark
+ * is set to the canonical name (gsm8k for task gsm8k). */
+sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task,
+                                  const char *filter, sr_scores *out);
+/* Task name from a samples file name (samples_<task>_<date>.jsonl); fresh
+ * string or NULL when the name does not fit. */
+char *sr_lmeval_task_from_filename(const char *basename);
+
+/* results_<date>.json: the claimed value of "<metric>,<filter>" for task
+ * (e.g. "exact_match,strict-match"). *found false when absent. */
+sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
+                                  const char *metric_filter, double *value, bool *found);
+
+/* ---- BFCL (bfcl.c) -------------------------------------------------------
+ * A result file (JSON Lines, one entry per test id) and its score file
+ * (header line, then failed entries only). Items in the result file that
+ * are not listed as failures score 1. The header's counts must agree with
+ * the result entries and the failures listed. Ids: "simple_N",
+ * "simple_python_N" and N all mean item "N"; old integer ids take the real
+ * id from prompt.id. score_data may be NULL (no score file: an error). */
+sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len,
+                        const char *score_path, const char *score_data, size_t score_len,
+                        sr_scores *out);
+/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json":
+ * the category ("simple", "simple_python") and whether it is a score file.
+ * Returns a fresh string or NULL when the name is not a BFCL file name. */
+char *sr_bfcl_category_from_filename(const char *basename, bool *is_score);
+/* Canonical benchmark name: simple and simple_python -> "bfcl_simple";
+ * others "bfcl_<category>". Fresh string. */
+char *sr_bfcl_benchmark_name(const char *category);
+/* Canonical item id: "simple_12" / "simple_python_12" / "12" / 12 -> "12". */
+char *sr_bfcl_item_id(const char *raw);
+
+/* ---- plain per-item scores (scores.c) -----------------------------------
+ * <benchmark>.scores.csv (header item_id,score; libcsv) and
+ * <benchmark>.scores.jsonl ({"item_id": ..., "score": ...} per line). */
+sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark,
+                              sr_scores *out);
+sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark,
+                                sr_scores *out);
+
+/* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
+sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
+
+typedef struct sr_arms_entry {
+    char *checkpoint; /* org/name as written */
+    char *hardware;   /* e.g. "v5e-1", or NULL */
+    char *benchmarks; /* "load+long+gen", or NULL */
+    char *flags;      /* remaining fields joined by one space, or NULL */
+    long line;
+} sr_arms_entry;
+
+sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries,
+                        size_t *n_entries);
+void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
+
+#endif

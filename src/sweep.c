@@ -1,0 +1,378 @@
+#include "sweep.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+const char *sr_stage_name(sr_stage stage)
+{
+    switch (stage) {
+    case SR_STAGE_LOAD: return "load";
+    case SR_STAGE_COMPILE: return "compile";
+    case SR_STAGE_SERVE: return "serve";
+    case SR_STAGE_SCORE: return "score";
+    case SR_STAGE_NONE: break;
+    }
+    return NULL;
+}
+
+const char *sr_status_name(sr_status status)
+{
+    switch (status) {
+    case SR_STATUS_PARTIAL: return "partial";
+    case SR_STATUS_FAILED: return "failed";
+    case SR_STATUS_OK: break;
+    }
+    return "ok";
+}
+
+void sr_settings_default(sr_settings *s)
+{
+    s->resamples = SR_DEFAULT_RESAMPLES;
+    s->seed = SR_DEFAULT_SEED;
+    s->confidence = SR_DEFAULT_CONFIDENCE;
+    s->rng = "mt19937";
+    s->ci_method = "percentile";
+    s->gsm8k_filter = "strict-match";
+    s->keep_going = false;
+}
+
+void sr_bench_run_init(sr_bench_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->max_concurrency = -1;
+    r->input_len = r->output_len = NAN;
+    r->completed = r->failed = r->num_prompts = -1;
+    r->total_input_tokens = r->total_output_tokens = -1;
+    r->duration_s = r->request_throughput = r->output_throughput = NAN;
+    r->total_token_throughput = NAN;
+    r->median_ttft_ms = r->median_tpot_ms = r->median_itl_ms = NAN;
+    r->mean_ttft_ms = r->mean_tpot_ms = r->p99_ttft_ms = r->p99_tpot_ms = NAN;
+}
+
+void sr_bench_run_free(sr_bench_run *r)
+{
+    if (!r)
+        return;
+    free(r->source);
+    free(r->model_id);
+    r->source = r->model_id = NULL;
+}
+
+void sr_failure_free(sr_failure *f)
+{
+    free(f->message);
+    free(f->source);
+    f->message = f->source = NULL;
+    f->stage = SR_STAGE_NONE;
+}
+
+bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source)
+{
+    char *m = strdup(message ? message : "");
+    char *s = source ? strdup(source) : NULL;
+    if (!m || (source && !s)) {
+        free(m);
+        free(s);
+        return false;
+    }
+    sr_failure_free(f);
+    f->stage = stage;
+    f->message = m;
+    f->source = s;
+    return true;
+}
+
+void sr_server_log_init(sr_server_log *log)
+{
+    memset(log, 0, sizeof *log);
+    log->kv_tokens = -1;
+    log->kv_tokens_line = 0;
+    log->gpu_blocks = -1;
+    log->max_concurrency = NAN;
+    log->max_concurrency_len = -1;
+    log->hbm_limit_gib = log->hbm_cap_gib = log->hbm_used_gib = log->hbm_avail_gib = NAN;
+    log->init_model_used_gib = log->init_model_limit_gib = NAN;
+    log->available_kv_gib = NAN;
+    log->model_loading_gib = log->model_loading_s = NAN;
+}
+
+void sr_server_log_free(sr_server_log *log)
+{
+    free(log->source);
+    free(log->model_id);
+    sr_failure_free(&log->failure);
+    sr_server_log_init(log);
+}
+
+void sr_scores_init(sr_scores *s)
+{
+    memset(s, 0, sizeof *s);
+    s->claimed_accuracy = NAN;
+    s->score = s->correct = NAN;
+    s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
+}
+
+void sr_scores_free(sr_scores *s)
+{
+    for (size_t i = 0; i < s->n_items; i++)
+        free(s->items[i].id);
+    free(s->items);
+    free(s->benchmark);
+    free(s->source);
+    free(s->claimed_source);
+    sr_scores_init(s);
+}
+
+bool sr_scores_add(sr_scores *s, const char *id, double score)
+{
+    void *items = s->items;
+    if (!sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items))
+        return false;
+    s->items = items;
+    char *copy = strdup(id);
+    if (!copy)
+        return false;
+    s->items[s->n_items].id = copy;
+    s->items[s->n_items].score = score;
+    s->n_items++;
+    return true;
+}
+
+static void kv_summary_init(sr_kv_summary *kv)
+{
+    kv->logged_tokens = kv->recomputed_tokens = -1;
+    kv->bytes_per_token = kv->block_size = kv->num_blocks = -1;
+    kv->implied_avail_low_gib = kv->implied_avail_high_gib = NAN;
+    kv->note = NULL;
+}
+
+static void scenario_free(sr_scenario *sc)
+{
+    for (size_t i = 0; i < sc->n_runs; i++)
+        sr_bench_run_free(&sc->runs[i]);
+    free(sc->runs);
+    free(sc->key);
+}
+
+static void model_free(sr_model *m)
+{
+    free(m->id);
+    free(m->dir);
+    free(m->arms_flags);
+    free(m->arms_benchmarks);
+    sr_server_log_free(&m->log);
+    free(m->config_path);
+    for (size_t i = 0; i < m->n_benchmarks; i++)
+        sr_scores_free(&m->benchmarks[i]);
+    free(m->benchmarks);
+    for (size_t i = 0; i < m->n_scenarios; i++)
+        scenario_free(&m->scenarios[i]);
+    free(m->scenarios);
+    sr_failure_free(&m->failure);
+    free(m->status_reason);
+    free(m->kv.note);
+}
+
+void sr_sweep_init(sr_sweep *sweep)
+{
+    memset(sweep, 0, sizeof *sweep);
+    sr_settings_default(&sweep->settings);
+    sweep->manifest.hbm_gib = NAN;
+    sweep->manifest.gpu_memory_utilization = NAN;
+    sweep->manifest.max_model_len = -1;
+    sweep->manifest.max_num_seqs = -1;
+}
+
+static void manifest_free(sr_manifest *m)
+{
+    free(m->name);
+    free(m->baseline);
+    free(m->hardware);
+    free(m->image);
+    free(m->vllm_version);
+    free(m->date);
+    free(m->source);
+}
+
+void sr_sweep_free(sr_sweep *sweep)
+{
+    free(sweep->export_dir);
+    manifest_free(&sweep->manifest);
+    free(sweep->baseline);
+    for (size_t i = 0; i < sweep->n_models; i++)
+        model_free(&sweep->models[i]);
+    free(sweep->models);
+    for (size_t i = 0; i < sweep->n_inputs; i++) {
+        free(sweep->inputs[i].path);
+        free(sweep->inputs[i].kind);
+    }
+    free(sweep->inputs);
+    for (size_t i = 0; i < sweep->n_warnings; i++)
+        free(sweep->warnings[i]);
+    free(sweep->warnings);
+    sr_settings settings = sweep->settings;
+    sr_sweep_init(sweep);
+    sweep->settings = settings;
+}
+
+sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (strcmp(sweep->models[i].id, id) == 0)
+            return &sweep->models[i];
+    return NULL;
+}
+
+sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
+{
+    sr_model *m = sr_sweep_find_model(sweep, id);
+    if (m)
+        return m;
+    void *models = sweep->models;
+    if (!sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models))
+        return NULL;
+    sweep->models = models;
+    m = &sweep->models[sweep->n_models];
+    memset(m, 0, sizeof *m);
+    m->id = strdup(id);
+    m->dir = strdup("");
+    if (!m->id || !m->dir) {
+        free(m->id);
+        free(m->dir);
+        return NULL;
+    }
+    sr_server_log_init(&m->log);
+    kv_summary_init(&m->kv);
+    sweep->n_models++;
+    return m;
+}
+
+const sr_model *sr_sweep_baseline(const sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (sweep->models[i].is_baseline)
+            return &sweep->models[i];
+    if (!sweep->baseline)
+        return NULL;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (strcmp(sweep->models[i].id, sweep->baseline) == 0)
+            return &sweep->models[i];
+    return NULL;
+}
+
+bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    if (!w)
+        return false;
+    void *warnings = sweep->warnings;
+    if (!sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings)) {
+        free(w);
+        return false;
+    }
+    sweep->warnings = warnings;
+    sweep->warnings[sweep->n_warnings++] = w;
+    return true;
+}
+
+sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
+{
+    for (size_t i = 0; i < model->n_benchmarks; i++)
+        if (strcmp(model->benchmarks[i].benchmark, benchmark) == 0)
+            return &model->benchmarks[i];
+    return NULL;
+}
+
+const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark)
+{
+    return sr_model_find_benchmark((sr_model *)model, benchmark);
+}
+
+const sr_scenario *sr_model_scenario(const sr_model *model, const char *key)
+{
+    for (size_t i = 0; i < model->n_scenarios; i++)
+        if (strcmp(model->scenarios[i].key, key) == 0)
+            return &model->scenarios[i];
+    return NULL;
+}
+
+bool sr_model_add_scores(sr_model *model, sr_scores *scores)
+{
+    sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
+    if (existing) {
+        sr_scores_free(existing);
+        *existing = *scores;
+        sr_scores_init(scores);
+        return true;
+    }
+    void *b = model->benchmarks;
+    if (!sr_grow(&b, &model->cap_benchmarks, model->n_benchmarks + 1, sizeof *model->benchmarks))
+        return false;
+    model->benchmarks = b;
+    model->benchmarks[model->n_benchmarks++] = *scores;
+    sr_scores_init(scores);
+    return true;
+}
+
+bool sr_model_add_run(sr_model *model, const char *key, long in, long out, long conc, sr_bench_run *run)
+{
+    sr_scenario *sc = NULL;
+    for (size_t i = 0; i < model->n_scenarios; i++)
+        if (strcmp(model->scenarios[i].key, key) == 0)
+            sc = &model->scenarios[i];
+    if (!sc) {
+        void *s = model->scenarios;
+        if (!sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios))
+            return false;
+        model->scenarios = s;
+        sc = &model->scenarios[model->n_scenarios];
+        memset(sc, 0, sizeof *sc);
+        sc->key = strdup(key);
+        if (!sc->key)
+            return false;
+        sc->input_len = in;
+        sc->output_len = out;
+        sc->concurrency = conc;
+        sc->median_output_throughput = sc->median_total_token_throughput = NAN;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
+        model->n_scenarios++;
+    }
+    void *r = sc->runs;
+    if (!sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs))
+        return false;
+    sc->runs = r;
+    sc->runs[sc->n_runs++] = *run;
+    sr_bench_run_init(run);
+    return true;
+}
+
+char *sr_scenario_key(long in, long out, long conc)
+{
+    return sr_asprintf("in%ld-out%ld-c%ld", in, out, conc);
+}
+
+char *sr_normalize_model_id(const char *raw)
+{
+    size_t len = strlen(raw);
+    while (len > 0 && raw[len - 1] == '/')
+        len--;
+    /* A path: keep its last two components. */
+    if (len > 0 && (raw[0] == '/' || raw[0] == '.' || memchr(raw, '/', len) != NULL)) {
+        size_t slashes = 0, start = 0;
+        for (size_t i = len; i-- > 0;) {
+            if (raw[i] == '/' && ++slashes == 2) {
+                start = i + 1;
+                break;
+            }
+        }
+        return sr_strndup(raw + start, len - start);
+    }
+    return sr_strndup(raw, len);
+}

@@ -1,0 +1,253 @@
+/* The one data model: an analysed sweep.
+ *
+ * Data flows one way: export files -> ingest (fills the raw parts) ->
+ * analysis (fills the computed parts, marked "analysis:") -> renderers
+ * (read only). Missing numbers are NAN for doubles and -1 for counts.
+ * Every string is owned by the struct that holds it. */
+#ifndef SR_SWEEP_H
+#define SR_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SR_VERSION "0.1.0"
+#define SR_DEFAULT_SEED 20261130UL
+#define SR_DEFAULT_RESAMPLES 10000L
+#define SR_DEFAULT_CONFIDENCE 0.95
+
+/* ---- failures ---------------------------------------------------------- */
+
+typedef enum {
+    SR_STAGE_NONE = 0,
+    SR_STAGE_LOAD,    /* exception while building or loading the model */
+    SR_STAGE_COMPILE, /* XLA RESOURCE_EXHAUSTED, vmem/hbm/smem, compilation errors */
+    SR_STAGE_SERVE,   /* errors after startup, unusable output */
+    SR_STAGE_SCORE    /* scoring produced nothing (e.g. tool parser with no output) */
+} sr_stage;
+
+typedef struct sr_failure {
+    sr_stage stage;  /* SR_STAGE_NONE: no failure */
+    char *message;   /* the root exception line, e.g. "AttributeError: ..." */
+    char *source;    /* "path:line" relative to the export */
+} sr_failure;
+
+const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
+
+/* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
+
+typedef struct sr_item_score {
+    char *id;     /* compared as a string: lm-eval doc_id as decimal, BFCL "N" */
+    double score; /* in [0, 1] */
+} sr_item_score;
+
+typedef struct sr_scores {
+    char *benchmark;          /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
+    char *source;             /* export-relative path of the per-item file */
+    sr_item_score *items;
+    size_t n_items, cap_items;
+    double claimed_accuracy;  /* what the input itself claims (lm-eval results, BFCL header); NAN */
+    char *claimed_source;     /* where that claim was read */
+    long empty_outputs;       /* items whose model output was empty or an inference error
+                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
+
+    /* analysis: */
+    double score;     /* mean per-item score */
+    double correct;   /* sum of scores */
+    bool binary;      /* every score is 0 or 1 */
+    bool is_baseline; /* this model is the baseline */
+    bool compared;    /* a paired comparison with the baseline was made */
+    size_t n_paired;  /* items shared with the baseline */
+    double delta;     /* model - baseline, mean over paired items */
+    double ci_low, ci_high;
+    double mcnemar_p; /* NAN when scores are not 0/1 */
+    long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
+    const char *verdict; /* "baseline", "no measured difference", "higher", "lower", or NULL */
+} sr_scores;
+
+/* ---- speed ------------------------------------------------------------- */
+
+typedef struct sr_bench_run {
+    char *source;         /* "path" or "path:line" of the result */
+    char *model_id;       /* as the result names it (normalised org/name), or NULL */
+    long max_concurrency; /* -1: unknown / unlimited */
+    double input_len;     /* nominal input tokens per request (metadata, else mean); NAN */
+    double output_len;    /* nominal output tokens per request; NAN */
+    long completed, failed, num_prompts;       /* -1 unknown */
+    long total_input_tokens, total_output_tokens;
+    double duration_s;
+    double request_throughput;
+    double output_throughput;      /* tok/s: the metric of speed ratios */
+    double total_token_throughput; /* tok/s */
+    double median_ttft_ms, median_tpot_ms, median_itl_ms;
+    double mean_ttft_ms, mean_tpot_ms, p99_ttft_ms, p99_tpot_ms;
+} sr_bench_run;
+
+void sr_bench_run_init(sr_bench_run *run); /* all unknown */
+
+typedef struct sr_scenario {
+    char *key; /* "in<I>-out<O>-c<C>" */
+    long input_len, output_len, concurrency;
+    sr_bench_run *runs;
+    size_t n_runs, cap_runs;
+
+    /* analysis: medians over runs and ratio to the baseline's median */
+    double median_output_throughput;
+    double median_total_token_throughput;
+    double median_ttft_ms, median_tpot_ms;
+    double ratio; /* NAN when the baseline lacks this scenario */
+} sr_scenario;
+
+/* ---- server log facts -------------------------------------------------- */
+
+typedef struct sr_server_log {
+    char *source;          /* export-relative path */
+    char *model_id;        /* engine line model='org/name' (normalised), or NULL */
+    bool tpu;              /* tpu-inference lines seen */
+    long kv_tokens;        /* "GPU KV cache size: N tokens"; -1 */
+    long kv_tokens_line;
+    long gpu_blocks;       /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
+    double max_concurrency;     /* "Maximum concurrency for L tokens per request: Xx"; NAN */
+    long max_concurrency_len;   /* L; -1 */
+    double hbm_limit_gib, hbm_cap_gib, hbm_used_gib, hbm_avail_gib; /* Memory statistics; NAN */
+    double init_model_used_gib, init_model_limit_gib; /* Init model | hbm=[(used, limit)]; NAN */
+    double available_kv_gib;    /* "Available KV cache memory: X GiB"; NAN */
+    double model_loading_gib;   /* "Model loading took X GiB" / "Loading model weights took X GB"; NAN */
+    double model_loading_s;     /* NAN */
+    bool startup_complete;      /* "Application startup complete." */
+    sr_failure failure;         /* root cause of a failed start or a serve error */
+} sr_server_log;
+
+void sr_server_log_init(sr_server_log *log);
+
+/* ---- KV capacity (filled by analysis/kvcap) ----------------------------- */
+
+typedef struct sr_kv_summary {
+    long logged_tokens;     /* from the server log; -1 */
+    long recomputed_tokens; /* from config.json + the log's memory line; -1 */
+    long bytes_per_token;   /* -1 */
+    long block_size;        /* -1 */
+    long num_blocks;        /* -1 */
+    double implied_avail_low_gib, implied_avail_high_gib; /* available memory the logged count implies; NAN */
+    char *note;             /* disagreement explanation, or NULL */
+} sr_kv_summary;
+
+/* ---- a model ----------------------------------------------------------- */
+
+typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
+const char *sr_status_name(sr_status status);
+
+typedef struct sr_model {
+    char *id;          /* Hugging Face id org/name */
+    char *dir;         /* its directory below the export ("" for planned-only models) */
+    bool planned;      /* named in a .arms file */
+    char *arms_flags;  /* serving flags from the .arms line, or NULL */
+    char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
+
+    bool has_log;
+    sr_server_log log;
+    char *config_path; /* export-relative path of config.json, or NULL */
+
+    sr_scores *benchmarks;
+    size_t n_benchmarks, cap_benchmarks;
+    sr_scenario *scenarios;
+    size_t n_scenarios, cap_scenarios;
+
+    sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
+
+    /* analysis: */
+    sr_status status;
+    char *status_reason; /* for partial: what is missing */
+    bool is_baseline;
+    sr_kv_summary kv;
+} sr_model;
+
+/* ---- the sweep --------------------------------------------------------- */
+
+typedef struct sr_input_file {
+    char *path;       /* export-relative */
+    long long size;
+    char sha256[65];  /* lower-case hex */
+    char *kind;       /* "server_log", "bench_json", "lmeval_samples", ... */
+} sr_input_file;
+
+typedef struct sr_settings {
+    long resamples;
+    unsigned long seed;
+    double confidence;
+    const char *rng;        /* "mt19937" */
+    const char *ci_method;  /* "percentile" */
+    const char *gsm8k_filter; /* "strict-match" | "flexible-extract" */
+    bool keep_going;
+} sr_settings;
+
+void sr_settings_default(sr_settings *s);
+
+typedef struct sr_manifest {
+    char *name;                 /* sweep name; NULL: the export directory's name */
+    char *baseline;             /* "baseline" */
+    char *hardware;             /* e.g. "TPU v5e-1" */
+    double hbm_gib;             /* NAN */
+    double gpu_memory_utilization; /* NAN */
+    long max_model_len;         /* -1 */
+    long max_num_seqs;          /* -1 */
+    char *image;                /* container image / digest */
+    char *vllm_version;
+    char *date;                 /* date of the data */
+    char *source;               /* "sweep.json" when read */
+} sr_manifest;
+
+typedef struct sr_sweep {
+    char *export_dir; /* as given on the command line */
+    sr_manifest manifest;
+    char *baseline;   /* resolved baseline id (option, else manifest) */
+
+    sr_model *models;
+    size_t n_models, cap_models;
+
+    sr_input_file *inputs;
+    size_t n_inputs, cap_inputs;
+
+    char **warnings;
+    size_t n_warnings, cap_warnings;
+
+    sr_settings settings;
+} sr_sweep;
+
+void sr_sweep_init(sr_sweep *sweep);
+void sr_sweep_free(sr_sweep *sweep);
+
+/* Find a model by id; NULL if none. */
+sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
+/* Find or append a model with this id (NULL on OOM). */
+sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
+/* The baseline model, or NULL. */
+const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
+/* Append a formatted warning; false on OOM. */
+bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Per-model helpers */
+sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
+const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark);
+const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
+/* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
+ * benchmark of the same name. */
+bool sr_model_add_scores(sr_model *model, sr_scores *scores);
+/* Add a run to the scenario with this key (created if new); the run is moved. */
+bool sr_model_add_run(sr_model *model, const char *key, long in, long out, long conc, sr_bench_run *run);
+
+void sr_scores_init(sr_scores *s);
+void sr_scores_free(sr_scores *s);
+bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
+void sr_bench_run_free(sr_bench_run *run);
+void sr_server_log_free(sr_server_log *log);
+void sr_failure_free(sr_failure *f);
+bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
+
+/* Scenario key "in<I>-out<O>-c<C>" into a fresh string. */
+char *sr_scenario_key(long in, long out, long conc);
+
+/* Normalise a model id: a filesystem path keeps its last two components
+ * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"); fresh string. */
+char *sr_normalize_model_id(const char *raw);
+
+#endif

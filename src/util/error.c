@@ -1,0 +1,52 @@
+#include "error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+static sr_error out_of_memory = {SR_EXIT_FAILURE, NULL, 0, "out of memory"};
+
+sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap)
+{
+    sr_error *err = calloc(1, sizeof *err);
+    if (!err)
+        return &out_of_memory;
+    err->code = code;
+    err->line = line;
+    err->path = path ? strdup(path) : NULL;
+    err->message = sr_vasprintf(fmt, ap);
+    if ((path && !err->path) || !err->message) {
+        sr_error_free(err);
+        return &out_of_memory;
+    }
+    return err;
+}
+
+sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sr_error *err = sr_error_newv(code, path, line, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+char *sr_error_format(const sr_error *err)
+{
+    if (err->path && err->line > 0)
+        return sr_asprintf("error: '%s':%ld: %s", err->path, err->line, err->message);
+    if (err->path)
+        return sr_asprintf("error: '%s': %s", err->path, err->message);
+    return sr_asprintf("error: %s", err->message);
+}
+
+void sr_error_free(sr_error *err)
+{
+    if (!err || err == &out_of_memory)
+        return;
+    free(err->path);
+    free(err->message);
+    free(err);
+}

@@ -1,0 +1,38 @@
+/* Errors as values: a function that can fail returns sr_error * (NULL on
+ * success). The error carries an exit code, the file and line it concerns,
+ * and a message; main.c is the one place that prints it. */
+#ifndef SR_ERROR_H
+#define SR_ERROR_H
+
+#include <stdarg.h>
+
+/* Exit codes, documented in --help and the README. */
+enum {
+    SR_EXIT_OK = 0,
+    SR_EXIT_FAILURE = 1, /* anything else: I/O on output, out of memory */
+    SR_EXIT_USAGE = 2,   /* bad command line */
+    SR_EXIT_INPUT = 3    /* unreadable or invalid input */
+};
+
+typedef struct sr_error {
+    int code;      /* one of SR_EXIT_* */
+    char *path;    /* file concerned, or NULL */
+    long line;     /* 1-based line, or 0 when it does not apply */
+    char *message; /* lower case, no full stop */
+} sr_error;
+
+/* Make an error; path may be NULL, line 0. Never returns NULL (falls back to
+ * a static out-of-memory error). */
+sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap);
+
+/* Shorthands for the common kinds. */
+#define sr_input_error(path, line, ...) sr_error_new(SR_EXIT_INPUT, (path), (line), __VA_ARGS__)
+#define sr_oom() sr_error_new(SR_EXIT_FAILURE, NULL, 0, "out of memory")
+
+/* "error: 'path':line: message" style text, heap-allocated. */
+char *sr_error_format(const sr_error *err);
+void sr_error_free(sr_error *err);
+
+#endif

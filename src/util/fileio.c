@@ -1,0 +1,263 @@
+#define _POSIX_C_SOURCE 200809L
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
+{
+    const char *shown = display_path ? display_path : path;
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return sr_input_error(shown, 0, "cannot stat: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "is a directory, expected a file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "not a regular file");
+    }
+    if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
+        close(fd);
+        return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)",
+                              (long long)st.st_size, SR_MAX_INPUT_BYTES);
+    }
+    size_t cap = (size_t)st.st_size + 1, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        close(fd);
+        return sr_oom();
+    }
+    for (;;) {
+        if (used + 1 == cap) {
+            /* The file grew while we read it: allow up to the limit. */
+            if (cap > SR_MAX_INPUT_BYTES) {
+                free(buf);
+                close(fd);
+                return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
+            }
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                close(fd);
+                return sr_oom();
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + used, cap - 1 - used);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            close(fd);
+            return sr_input_error(shown, 0, "read failed: %s", strerror(e));
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+    }
+    close(fd);
+    buf[used] = '\0';
+    *data = buf;
+    *len = used;
+    return NULL;
+}
+
+void sr_lines_init(sr_lines *it, const char *data, size_t len)
+{
+    it->data = data;
+    it->len = len;
+    it->pos = 0;
+    it->lineno = 0;
+}
+
+bool sr_lines_next(sr_lines *it, const char **line, size_t *line_len)
+{
+    if (it->pos >= it->len)
+        return false;
+    const char *start = it->data + it->pos;
+    size_t rest = it->len - it->pos;
+    const char *nl = memchr(start, '\n', rest);
+    size_t n = nl ? (size_t)(nl - start) : rest;
+    it->pos += nl ? n + 1 : n;
+    if (n > 0 && start[n - 1] == '\r')
+        n--;
+    it->lineno++;
+    *line = start;
+    *line_len = n;
+    return true;
+}
+
+char *sr_path_join(const char *a, const char *b)
+{
+    size_t la = strlen(a);
+    if (la == 0)
+        return strdup(b);
+    if (a[la - 1] == '/')
+        return sr_asprintf("%s%s", a, b);
+    return sr_asprintf("%s/%s", a, b);
+}
+
+sr_error *sr_mkdir_p(const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return sr_oom();
+    for (char *p = copy + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+                sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s",
+                                             strerror(errno));
+                free(copy);
+                return err;
+            }
+            struct stat st;
+            if (stat(copy, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "exists and is not a directory");
+                free(copy);
+                return err;
+            }
+            *p = saved;
+            if (saved == '\0')
+                break;
+        }
+    }
+    free(copy);
+    return NULL;
+}
+
+sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
+{
+    char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);
+    if (!tmp)
+        return sr_oom();
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s",
+                                     strerror(errno));
+        free(tmp);
+        return err;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        done += (size_t)n;
+    }
+    int saved_errno = errno;
+    bool ok = done == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+    if (!ok && done == len)
+        saved_errno = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        saved_errno = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        saved_errno = errno;
+    }
+    if (!ok) {
+        unlink(tmp);
+        free(tmp);
+        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot write: %s", strerror(saved_errno));
+    }
+    free(tmp);
+    return NULL;
+}
+
+/* SHA-256 (FIPS 180-4). Small enough to keep here rather than add a crypto
+ * library for input provenance. */
+static const uint32_t sha_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(uint32_t h[8], const unsigned char *p)
+{
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
+               (uint32_t)p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+        uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+    h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+void sr_sha256_hex(const void *data, size_t len, char out[65])
+{
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const unsigned char *p = data;
+    size_t full = len / 64;
+    for (size_t i = 0; i < full; i++)
+        sha256_block(h, p + 64 * i);
+    unsigned char tail[128] = {0};
+    size_t rest = len % 64;
+    if (rest)
+        memcpy(tail, p + 64 * full, rest);
+    tail[rest] = 0x80;
+    size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++)
+        tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
+    sha256_block(h, tail);
+    if (tail_len == 128)
+        sha256_block(h, tail + 64);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 4; j++) {
+            unsigned char byte = (unsigned char)(h[i] >> (24 - 8 * j));
+            out[8 * i + 2 * j] = hex[byte >> 4];
+            out[8 * i + 2 * j + 1] = hex[byte & 15];
+        }
+    out[64] = '\0';
+}

@@ -1,0 +1,189 @@
+#include "text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *sr_memmem(const char *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return hay;
+    if (n > len)
+        return NULL;
+    const char *last = hay + len - n;
+    for (const char *p = hay; p <= last; p++) {
+        p = memchr(p, needle[0], (size_t)(last - p) + 1);
+        if (!p)
+            return NULL;
+        if (memcmp(p, needle, n) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+const char *sr_memcasemem(const char *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return hay;
+    if (n > len)
+        return NULL;
+    for (size_t i = 0; i + n <= len; i++) {
+        size_t j = 0;
+        while (j < n && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == n)
+            return hay + i;
+    }
+    return NULL;
+}
+
+bool sr_parse_long_commas(const char *s, const char *end, long *out, const char **stop)
+{
+    const char *p = s;
+    bool neg = false;
+    if (p < end && (*p == '-' || *p == '+')) {
+        neg = *p == '-';
+        p++;
+    }
+    if (p >= end || !isdigit((unsigned char)*p))
+        return false;
+    long v = 0;
+    while (p < end && (isdigit((unsigned char)*p) ||
+                       (*p == ',' && p + 1 < end && isdigit((unsigned char)p[1]) && p > s))) {
+        if (*p != ',') {
+            int d = *p - '0';
+            if (v > (LONG_MAX - d) / 10)
+                return false;
+            v = v * 10 + d;
+        }
+        p++;
+    }
+    *out = neg ? -v : v;
+    if (stop)
+        *stop = p;
+    return true;
+}
+
+bool sr_parse_double(const char *s, const char *end, double *out, const char **stop)
+{
+    char buf[64];
+    size_t n = (size_t)(end - s);
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *e;
+    errno = 0;
+    double v = strtod(buf, &e);
+    if (e == buf || errno == ERANGE || !isfinite(v))
+        return false;
+    /* Refuse hex floats and inf/nan spellings that strtod accepts. */
+    for (const char *q = buf; q < e; q++)
+        if (!(isdigit((unsigned char)*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'e' ||
+              *q == 'E' || isspace((unsigned char)*q)))
+            return false;
+    *out = v;
+    if (stop)
+        *stop = s + (e - buf);
+    return true;
+}
+
+void sr_trim(const char **s, size_t *len)
+{
+    while (*len > 0 && isspace((unsigned char)**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len > 0 && isspace((unsigned char)(*s)[*len - 1]))
+        (*len)--;
+}
+
+const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
+{
+    if (isnan(v)) {
+        snprintf(buf, size, "-");
+        return buf;
+    }
+    snprintf(buf, size, "%.*f", decimals, v);
+    /* Never print "-0.00". */
+    if (buf[0] == '-') {
+        bool zero = true;
+        for (const char *p = buf + 1; *p; p++)
+            if (*p != '0' && *p != '.')
+                zero = false;
+        if (zero)
+            memmove(buf, buf + 1, strlen(buf));
+    }
+    return buf;
+}
+
+const char *sr_format_count(char *buf, size_t size, long long v)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t nd = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < size)
+        buf[o++] = '-';
+    for (size_t i = 0; i < nd && o + 1 < size; i++) {
+        if (i > 0 && (nd - i) % 3 == 0 && o + 2 < size)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+const char *sr_format_json_number(char *buf, size_t size, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, size, "null");
+        return buf;
+    }
+    if (v == 0) {
+        snprintf(buf, size, "0");
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+bool sr_utf8_valid(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        unsigned c = *p;
+        if (c == 0)
+            return false;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        int n;
+        unsigned min;
+        if ((c & 0xE0) == 0xC0) { n = 1; min = 0x80; c &= 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { n = 2; min = 0x800; c &= 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { n = 3; min = 0x10000; c &= 0x07; }
+        else return false;
+        if (end - p <= n)
+            return false;
+        for (int i = 1; i <= n; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            c = (c << 6) | (p[i] & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}

@@ -1,0 +1,35 @@
+/* Small text helpers shared by parsers and renderers: number parsing that
+ * reports failure, case-insensitive search, and the one number formatter. */
+#ifndef SR_TEXT_H
+#define SR_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Find needle in the first len bytes of hay (hay need not be NUL-terminated);
+ * NULL if absent. */
+const char *sr_memmem(const char *hay, size_t len, const char *needle);
+/* Case-insensitive (ASCII) version. */
+const char *sr_memcasemem(const char *hay, size_t len, const char *needle);
+
+/* Parse a decimal integer that may carry ',' thousands separators, starting
+ * at s (up to end). On success stores the value and the end position. */
+bool sr_parse_long_commas(const char *s, const char *end, long *out, const char **stop);
+/* Parse a finite double at s (strtod rules, no leading space skipping beyond
+ * what strtod does); false if none or not finite. */
+bool sr_parse_double(const char *s, const char *end, double *out, const char **stop);
+
+/* Trim ASCII space from both ends of [*s, *s+*len). */
+void sr_trim(const char **s, size_t *len);
+
+/* The one number formatter: fixed decimals, "-" when NAN. Thousands
+ * separators with sr_format_count. Writes into buf (size >= 64). */
+const char *sr_format_fixed(char *buf, size_t size, double v, int decimals);
+const char *sr_format_count(char *buf, size_t size, long long v); /* 321,280 */
+/* Shortest round-trip JSON number ("%.17g" trimmed to what round-trips). */
+const char *sr_format_json_number(char *buf, size_t size, double v);
+
+/* True if the bytes are valid UTF-8 without NUL. */
+bool sr_utf8_valid(const char *s, size_t len);
+
+#endif
