@@ -1,0 +1,45 @@
+/* Renderers: each turns the analysed sweep into the bytes of one output.
+ * They only read the sweep (never compute statistics) and never write
+ * files: report.c writes what they return, atomically. *out is a fresh
+ * heap buffer of *len bytes (NUL-terminated for text formats). */
+#ifndef SR_RENDER_H
+#define SR_RENDER_H
+
+#include <stddef.h>
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* Display order of the report: baseline first, then the compared models in
+ * the order they were found, the failed ones last. Fills idx (n_models
+ * entries); returns the count. */
+size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx);
+
+/* The speed scenarios shown as columns, with their headings. */
+typedef struct sr_speed_column {
+    const char *key;     /* "in128-out256-c16" */
+    const char *heading; /* "c=16" */
+} sr_speed_column;
+extern const sr_speed_column sr_speed_columns[];
+extern const size_t sr_n_speed_columns;
+
+/* Benchmarks shown as columns: gsm8k and bfcl_simple, in that order. */
+extern const char *const sr_table_benchmarks[];
+extern const char *const sr_table_benchmark_titles[];
+extern const size_t sr_n_table_benchmarks;
+
+sr_error *sr_render_json(const sr_sweep *sweep, char **out, size_t *len);     /* report.json */
+sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /* results.csv */
+sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */
+
+typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY } sr_chart_kind;
+typedef enum { SR_CHART_PNG, SR_CHART_SVG } sr_chart_format;
+extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity" */
+#define SR_N_CHARTS 3
+
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
+                          size_t *len);
+sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
+sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf */
+
+#endif
