@@ -1,6 +1,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 #include "util/fileio.h"
