@@ -1,0 +1,53 @@
+#!/bin/sh
+# Bad-input suite. Each line of tests/bad/cases.tsv damages a copy of the
+# small valid export tests/bad/base and states what must happen:
+#   name <TAB> args <TAB> action <TAB> file <TAB> content <TAB> exit code <TAB> message fragment
+# action: write (file gets printf %b of content), append, remove, mkdir
+# (file becomes a directory), symlink (file links to content), hugeline (a
+# line of content MiB appended). "-" stands for an empty field.
+# A non-zero exit must print the fragment on stderr and leave OUT_DIR
+# untouched; exit 0 (--keep-going) must put the fragment in report.json.
+set -u
+bin=${1:?usage: run-bad-inputs.sh path/to/sweep-report}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+tab=$(printf '\t')
+
+while IFS="$tab" read -r name args action file content code fragment; do
+    case "$name" in ''|'#'*) continue ;; esac
+    [ "$args" = - ] && args=
+    [ "$content" = - ] && content=
+    work="$tmp/$name"
+    mkdir -p "$work"
+    cp -R "$root/tests/bad/base" "$work/export"
+    target="$work/export/$file"
+    case "$action" in
+        write) printf '%b' "$content" >"$target" ;;
+        append) printf '%b' "$content" >>"$target" ;;
+        remove) rm -rf "$target" ;;
+        mkdir) rm -rf "$target"; mkdir -p "$target" ;;
+        symlink) rm -rf "$target"; ln -s "$content" "$target" ;;
+        hugeline) head -c $((content * 1024 * 1024)) /dev/zero | tr '\0' 'x' >>"$target" ;;
+        *) echo "bad action $action in case $name"; fail=$((fail + 1)); continue ;;
+    esac
+    mkdir -p "$work/out"
+    echo keep >"$work/out/existing.txt"
+    # shellcheck disable=SC2086
+    (cd "$work" && "$bin" report export -o out $args) >"$work/stdout" 2>"$work/stderr" </dev/null
+    got=$?
+    ok=1
+    if [ "$got" != "$code" ]; then
+        echo "FAIL $name: exit $got, expected $code"; sed 's/^/    /' "$work/stderr" | head -5; ok=0
+    elif [ "$code" != 0 ]; then
+        grep -qF -- "$fragment" "$work/stderr" || { echo "FAIL $name: stderr lacks '$fragment':"; sed 's/^/    /' "$work/stderr" | head -5; ok=0; }
+        [ "$(ls "$work/out")" = existing.txt ] || { echo "FAIL $name: OUT_DIR was written to on error"; ok=0; }
+    else
+        grep -qF -- "$fragment" "$work/out/report.json" || { echo "FAIL $name: report.json lacks '$fragment'"; ok=0; }
+    fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done <"$root/tests/bad/cases.tsv"
+echo "bad inputs: $pass passed, $fail failed"
+[ $fail = 0 ]
