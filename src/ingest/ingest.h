@@ -98,4 +98,21 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
                         size_t *n_entries);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 
+/* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
+struct cJSON;
+/* Parse one JSON value held in [data, data+len), whose first byte is on line
+ * `line` of path. Refuses invalid UTF-8, NUL bytes (raw or \u0000 escapes)
+ * and text after the value, naming the line. The caller owns *out
+ * (cJSON_Delete). */
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len,
+                        struct cJSON **out);
+/* 1-based line of the first `"key":` in data, or 0 when absent (for messages
+ * about whole-file JSON, where cJSON keeps no positions). */
+long sr_json_key_line(const char *data, size_t len, const char *key);
+/* An input error naming path, the line of the first repeat (in file order)
+ * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL
+ * when all differ. O(n log n). what names the ids in the message ("item id"). */
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines,
+                              size_t n, const char *what);
+
 #endif

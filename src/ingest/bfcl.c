@@ -1,0 +1,402 @@
+/* Berkeley Function Calling Leaderboard: a result file (JSON Lines, one
+ * entry per test id) and its score file (a header line with accuracy and
+ * counts, then one line per FAILED entry only). Every result entry is an
+ * item: 0 when the score file lists it as failed, else 1. The header must
+ * agree with both files. Score files before 2025-01-26 carry a 1-based
+ * integer `id` and the real test id in `prompt.id`. */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define MAX_COUNT 1e9
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+char *sr_bfcl_category_from_filename(const char *basename, bool *is_score)
+{
+    bool score = false;
+    if (is_score)
+        *is_score = false;
+    if (!basename)
+        return NULL;
+    const char *name = base_name(basename);
+    if (strncmp(name, "BFCL_v", 6) != 0 || !isdigit((unsigned char)name[6]))
+        return NULL;
+    const char *p = name + 6;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p++ != '_')
+        return NULL;
+    size_t n = strlen(p);
+    static const char result_sfx[] = "_result.json", score_sfx[] = "_score.json";
+    size_t cut;
+    if (n > sizeof result_sfx - 1 && strcmp(p + n - (sizeof result_sfx - 1), result_sfx) == 0)
+        cut = n - (sizeof result_sfx - 1);
+    else if (n > sizeof score_sfx - 1 && strcmp(p + n - (sizeof score_sfx - 1), score_sfx) == 0) {
+        cut = n - (sizeof score_sfx - 1);
+        score = true;
+    } else
+        return NULL;
+    for (size_t i = 0; i < cut; i++)
+        if (!(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-'))
+            return NULL;
+    char *category = sr_strndup(p, cut);
+    if (category && is_score)
+        *is_score = score;
+    return category;
+}
+
+char *sr_bfcl_benchmark_name(const char *category)
+{
+    if (!category)
+        return NULL;
+    if (strcmp(category, "simple") == 0 || strcmp(category, "simple_python") == 0)
+        return strdup("bfcl_simple");
+    return sr_asprintf("bfcl_%s", category);
+}
+
+char *sr_bfcl_item_id(const char *raw)
+{
+    if (!raw)
+        return NULL;
+    size_t n = strlen(raw), d = n;
+    while (d > 0 && isdigit((unsigned char)raw[d - 1]))
+        d--;
+    if (d < n && d > 0 && raw[d - 1] == '_')
+        return strdup(raw + d);
+    return strdup(raw);
+}
+
+/* The canonical id within a file of this category: "<category>_" stripped
+ * when present, else the general rule. */
+static char *canonical_id(const char *raw, const char *category)
+{
+    if (category) {
+        size_t cl = strlen(category);
+        if (strncmp(raw, category, cl) == 0 && raw[cl] == '_' && raw[cl + 1] != '\0')
+            return strdup(raw + cl + 1);
+    }
+    return sr_bfcl_item_id(raw);
+}
+
+typedef struct id_list {
+    char **ids;
+    long *lines;
+    size_t n, cap_ids, cap_lines;
+} id_list;
+
+static void id_list_free(id_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->ids[i]);
+    free(l->ids);
+    free(l->lines);
+}
+
+/* Takes ownership of id. */
+static sr_error *id_list_push(id_list *l, char *id, long line)
+{
+    void *a = l->ids, *b = l->lines;
+    bool ok = sr_grow(&a, &l->cap_ids, l->n + 1, sizeof *l->ids);
+    l->ids = a;
+    ok = ok && sr_grow(&b, &l->cap_lines, l->n + 1, sizeof *l->lines);
+    l->lines = b;
+    if (!ok) {
+        free(id);
+        return sr_oom();
+    }
+    l->ids[l->n] = id;
+    l->lines[l->n++] = line;
+    return NULL;
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A sorted copy of the pointers, for bsearch. */
+static char **sorted_ids(const id_list *l)
+{
+    size_t bytes;
+    if (!sr_size_mul(l->n ? l->n : 1, sizeof(char *), &bytes))
+        return NULL;
+    char **s = malloc(bytes);
+    if (!s)
+        return NULL;
+    if (l->n)
+        memcpy(s, l->ids, l->n * sizeof(char *));
+    qsort(s, l->n, sizeof *s, str_ptr_cmp);
+    return s;
+}
+
+static bool contains(char *const *sorted, size_t n, const char *id)
+{
+    return n && bsearch(&id, sorted, n, sizeof *sorted, str_ptr_cmp) != NULL;
+}
+
+static bool blank(const char *s, size_t n)
+{
+    sr_trim(&s, &n);
+    return n == 0;
+}
+
+/* An empty model output: "", [], null, or an inference error. */
+static bool empty_result(const cJSON *r)
+{
+    if (cJSON_IsNull(r))
+        return true;
+    if (cJSON_IsString(r))
+        return r->valuestring[0] == '\0' || strncmp(r->valuestring, "Error during inference", 22) == 0;
+    if (cJSON_IsArray(r))
+        return r->child == NULL;
+    return false;
+}
+
+/* A test id from a JSON value: a non-empty string, or a non-negative integer. */
+static char *id_text(const cJSON *v, const char *category)
+{
+    if (cJSON_IsString(v) && v->valuestring[0])
+        return canonical_id(v->valuestring, category);
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
+        v->valuedouble == floor(v->valuedouble) && v->valuedouble <= MAX_COUNT)
+        return sr_asprintf("%.0f", v->valuedouble);
+    return NULL;
+}
+
+static sr_error *parse_results(const char *path, const char *data, size_t len, const char *category,
+                               id_list *ids, long *empty)
+{
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (sr_lines_next(&it, &l, &n)) {
+        if (blank(l, n))
+            continue;
+        cJSON *obj;
+        sr_error *err = sr_json_parse(path, it.lineno, l, n, &obj);
+        if (err)
+            return err;
+        const cJSON *idv = cJSON_GetObjectItemCaseSensitive(obj, "id");
+        const cJSON *res = cJSON_GetObjectItemCaseSensitive(obj, "result");
+        char *id = NULL;
+        if (!cJSON_IsObject(obj))
+            err = sr_input_error(path, it.lineno, "expected a json object");
+        else if (!cJSON_IsString(idv) && !cJSON_IsNumber(idv))
+            err = sr_input_error(path, it.lineno, "id missing or not a string");
+        else if (!res)
+            err = sr_input_error(path, it.lineno, "no \"result\" in the entry");
+        else if (!(id = id_text(idv, category)))
+            err = cJSON_IsString(idv) && idv->valuestring[0] ? sr_oom()
+                                                              : sr_input_error(path, it.lineno, "invalid id");
+        if (!err && empty_result(res))
+            (*empty)++;
+        cJSON_Delete(obj);
+        if (!err)
+            err = id_list_push(ids, id, it.lineno);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+typedef struct bfcl_header {
+    double accuracy;
+    long correct, total;
+} bfcl_header;
+
+static sr_error *header_count(const char *path, const cJSON *hdr, const char *key, long *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(hdr, key);
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
+        v->valuedouble != floor(v->valuedouble) || v->valuedouble > MAX_COUNT)
+        return sr_input_error(path, 1, "header \"%s\" missing or not a count", key);
+    *out = (long)v->valuedouble;
+    return NULL;
+}
+
+static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl_header *h)
+{
+    if (blank(line, n))
+        return sr_input_error(path, 1, "missing header line {\"accuracy\", \"correct_count\", \"total_count\"}");
+    cJSON *hdr;
+    sr_error *err = sr_json_parse(path, 1, line, n, &hdr);
+    if (err)
+        return err;
+    const cJSON *acc = cJSON_GetObjectItemCaseSensitive(hdr, "accuracy");
+    if (!cJSON_IsObject(hdr))
+        err = sr_input_error(path, 1, "header is not a json object");
+    else if (!cJSON_IsNumber(acc) || !isfinite(acc->valuedouble) || acc->valuedouble < 0 ||
+             acc->valuedouble > 1)
+        err = sr_input_error(path, 1, "header \"accuracy\" missing or not a number in [0, 1]");
+    if (!err)
+        err = header_count(path, hdr, "correct_count", &h->correct);
+    if (!err)
+        err = header_count(path, hdr, "total_count", &h->total);
+    if (!err)
+        h->accuracy = acc->valuedouble;
+    cJSON_Delete(hdr);
+    return err;
+}
+
+/* One failed entry: its canonical id (from prompt.id when id is an integer). */
+static sr_error *failure_id(const char *path, long line, const cJSON *obj, const char *category, char **out)
+{
+    *out = NULL;
+    if (!cJSON_IsObject(obj))
+        return sr_input_error(path, line, "expected a json object");
+    const cJSON *idv = cJSON_GetObjectItemCaseSensitive(obj, "id");
+    if (cJSON_IsNumber(idv)) {
+        /* Old score files: id is the 1-based position, the test id is prompt.id. */
+        const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(obj, "prompt");
+        idv = cJSON_GetObjectItemCaseSensitive(prompt, "id");
+        if (!cJSON_IsString(idv) || !idv->valuestring[0])
+            return sr_input_error(path, line, "integer id without a prompt.id string");
+    } else if (!cJSON_IsString(idv) || !idv->valuestring[0]) {
+        return sr_input_error(path, line, "id missing or not a string");
+    }
+    *out = canonical_id(idv->valuestring, category);
+    return *out ? NULL : sr_oom();
+}
+
+static sr_error *parse_failures(const char *path, const char *data, size_t len, const char *category,
+                                const char *result_path, char *const *known, size_t n_known, bfcl_header *h,
+                                id_list *fails)
+{
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    if (!sr_lines_next(&it, &l, &n))
+        return sr_input_error(path, 1, "empty score file: missing header line");
+    sr_error *err = parse_header(path, l, n, h);
+    if (err)
+        return err;
+    while (sr_lines_next(&it, &l, &n)) {
+        if (blank(l, n))
+            continue;
+        cJSON *obj;
+        err = sr_json_parse(path, it.lineno, l, n, &obj);
+        if (err)
+            return err;
+        char *id;
+        err = failure_id(path, it.lineno, obj, category, &id);
+        cJSON_Delete(obj);
+        if (err)
+            return err;
+        if (!contains(known, n_known, id)) {
+            err = sr_input_error(path, it.lineno, "failed entry '%s' is not in the result file '%s'", id,
+                                 result_path);
+            free(id);
+            return err;
+        }
+        err = id_list_push(fails, id, it.lineno);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+static sr_error *check_header(const char *score_path, const char *result_path, const bfcl_header *h,
+                              size_t n_results, size_t n_fails)
+{
+    if ((size_t)h->total != n_results)
+        return sr_input_error(score_path, 1, "header total_count %ld but the result file '%s' has %zu entries",
+                              h->total, result_path, n_results);
+    long expect = h->total - (long)n_fails;
+    if (h->correct != expect)
+        return sr_input_error(score_path, 1,
+                              "header correct_count %ld but %zu of %ld entries are listed as failed "
+                              "(expected %ld)",
+                              h->correct, n_fails, h->total, expect);
+    double ratio = (double)h->correct / (double)h->total;
+    double diff = fabs(h->accuracy - ratio);
+    /* Exact, or the ratio rounded to 4 places. */
+    bool four_places = fabs(h->accuracy * 1e4 - round(h->accuracy * 1e4)) < 1e-6;
+    if (!(diff <= 1e-9 || (four_places && diff <= 5e-5 + 1e-12)))
+        return sr_input_error(score_path, 1, "header accuracy %.17g does not match correct_count/total_count = %.17g",
+                              h->accuracy, ratio);
+    return NULL;
+}
+
+sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len,
+                        const char *score_path, const char *score_data, size_t score_len, sr_scores *out)
+{
+    if (!score_data || !score_path)
+        return sr_input_error(result_path, 0, "no matching score file");
+    bool result_is_score = false, score_is_score = true;
+    char *category = sr_bfcl_category_from_filename(base_name(result_path), &result_is_score);
+    char *score_category = sr_bfcl_category_from_filename(base_name(score_path), &score_is_score);
+    sr_error *err = NULL;
+    if (category && result_is_score)
+        err = sr_input_error(result_path, 0, "a score file where a result file was expected");
+    else if (score_category && !score_is_score)
+        err = sr_input_error(score_path, 0, "a result file where a score file was expected");
+    else if (category && score_category && strcmp(category, score_category) != 0)
+        err = sr_input_error(score_path, 0, "category '%s' does not match the result file's '%s'", score_category,
+                             category);
+    else if (!category && !score_category)
+        err = sr_input_error(result_path, 0, "not a BFCL file name (BFCL_v<N>_<category>_result.json)");
+    if (!category) {
+        category = score_category;
+        score_category = NULL;
+    }
+
+    id_list results = {0}, fails = {0};
+    char **known = NULL, **failed = NULL;
+    long empty = 0;
+    bfcl_header h = {0};
+    if (!err)
+        err = parse_results(result_path, result_data, result_len, category, &results, &empty);
+    if (!err && results.n == 0)
+        err = sr_input_error(result_path, 0, "no items");
+    if (!err)
+        err = sr_check_unique_ids(result_path, (const char *const *)results.ids, results.lines, results.n, "id");
+    if (!err && !(known = sorted_ids(&results)))
+        err = sr_oom();
+    if (!err)
+        err = parse_failures(score_path, score_data, score_len, category, result_path, known, results.n, &h,
+                             &fails);
+    if (!err)
+        err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
+    if (!err)
+        err = check_header(score_path, result_path, &h, results.n, fails.n);
+    if (!err && !(failed = sorted_ids(&fails)))
+        err = sr_oom();
+    for (size_t i = 0; !err && i < results.n; i++)
+        if (!sr_scores_add(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0))
+            err = sr_oom();
+    if (!err) {
+        free(out->benchmark);
+        free(out->source);
+        free(out->claimed_source);
+        out->benchmark = sr_bfcl_benchmark_name(category);
+        out->source = strdup(result_path);
+        out->claimed_source = strdup(score_path);
+        out->claimed_accuracy = h.accuracy;
+        out->empty_outputs = empty;
+        if (!out->benchmark || !out->source || !out->claimed_source)
+            err = sr_oom();
+    }
+    free(known);
+    free(failed);
+    id_list_free(&results);
+    id_list_free(&fails);
+    free(category);
+    free(score_category);
+    if (err)
+        sr_scores_free(out); /* nothing half-filled on error */
+    return err;
+}

@@ -1,0 +1,418 @@
+/* lm-evaluation-harness output: per-sample logs (samples_<task>_<date>.jsonl)
+ * and the aggregate results_<date>.json.
+ *
+ * Samples files from v0.4.7 on label every line with its filter; older ones
+ * hold each document once per filter, filter-major, and only the position
+ * tells the filter (for gsm8k: strict-match first, then flexible-extract, in
+ * the order of lm-eval's gsm8k.yaml). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define MAX_FILTERS 64
+#define MAX_EXACT_INT 9007199254740992.0 /* 2^53 */
+
+static const char *const gsm8k_filters[] = {"strict-match", "flexible-extract"};
+
+typedef struct lm_rec {
+    char *id;
+    double score;
+    size_t filter; /* index into the filter names, or the block number */
+    long line;
+} lm_rec;
+
+typedef struct lm_file {
+    const char *path;
+    const char *task;
+    lm_rec *recs;
+    size_t n, cap;
+    char *filters[MAX_FILTERS]; /* labelled files: names in order of first use */
+    size_t n_filters;
+    int labelled;    /* -1 not known yet, 0 no "filter" keys, 1 every line has one */
+    size_t n_blocks; /* unlabelled files: filter blocks seen */
+} lm_file;
+
+static void lm_file_free(lm_file *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->recs[i].id);
+    free(f->recs);
+    for (size_t i = 0; i < f->n_filters; i++)
+        free(f->filters[i]);
+}
+
+/* doc_id as a decimal string: a non-negative integer, or a string of digits
+ * (leading zeros dropped). */
+static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char **out)
+{
+    *out = NULL;
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (!isfinite(d) || d < 0 || d != floor(d) || d > MAX_EXACT_INT)
+            return sr_input_error(path, line, "doc_id is not a non-negative integer");
+        *out = sr_asprintf("%.0f", d == 0 ? 0.0 : d);
+    } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
+        const char *s = v->valuestring;
+        for (const char *p = s; *p; p++)
+            if (*p < '0' || *p > '9')
+                return sr_input_error(path, line, "doc_id '%s' is not a non-negative integer", s);
+        while (s[0] == '0' && s[1])
+            s++;
+        *out = strdup(s);
+    } else {
+        return sr_input_error(path, line, "doc_id missing or not a non-negative integer");
+    }
+    return *out ? NULL : sr_oom();
+}
+
+/* gsm8k is scored by exact_match; other tasks by the first metric the line
+ * names, else exact_match when present, else acc. */
+static const char *metric_name(const char *task, const cJSON *obj)
+{
+    if (strcmp(task, "gsm8k") == 0)
+        return "exact_match";
+    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(obj, "metrics");
+    const cJSON *first = cJSON_IsArray(metrics) ? metrics->child : NULL;
+    if (cJSON_IsString(first) && first->valuestring && first->valuestring[0])
+        return first->valuestring;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "exact_match"))
+        return "exact_match";
+    return "acc";
+}
+
+static sr_error *filter_index(lm_file *f, long line, const char *name, size_t *index)
+{
+    for (size_t i = 0; i < f->n_filters; i++)
+        if (strcmp(f->filters[i], name) == 0) {
+            *index = i;
+            return NULL;
+        }
+    if (f->n_filters == MAX_FILTERS)
+        return sr_input_error(f->path, line, "more than %d filters", MAX_FILTERS);
+    f->filters[f->n_filters] = strdup(name);
+    if (!f->filters[f->n_filters])
+        return sr_oom();
+    *index = f->n_filters++;
+    return NULL;
+}
+
+static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj))
+        return sr_input_error(f->path, line, "expected a json object");
+
+    const cJSON *fv = cJSON_GetObjectItemCaseSensitive(obj, "filter");
+    int labelled = fv != NULL;
+    if (fv && !(cJSON_IsString(fv) && fv->valuestring && fv->valuestring[0]))
+        return sr_input_error(f->path, line, "filter is not a non-empty string");
+    if (f->labelled >= 0 && f->labelled != labelled)
+        return sr_input_error(f->path, line, labelled ? "a filter label, but earlier lines have none"
+                                                      : "no filter label, but earlier lines have one");
+    f->labelled = labelled;
+
+    const char *metric = metric_name(f->task, obj);
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(obj, metric);
+    double score;
+    if (cJSON_IsNumber(mv))
+        score = mv->valuedouble;
+    else if (cJSON_IsBool(mv))
+        score = cJSON_IsTrue(mv) ? 1.0 : 0.0;
+    else
+        return sr_input_error(f->path, line, "metric '%s' missing or not a number", metric);
+    if (!isfinite(score) || score < 0.0 || score > 1.0)
+        return sr_input_error(f->path, line, "%s %g is outside [0, 1]", metric, score);
+
+    char *id;
+    sr_error *err = doc_id_text(f->path, line, cJSON_GetObjectItemCaseSensitive(obj, "doc_id"), &id);
+    if (err)
+        return err;
+
+    size_t filter = 0;
+    if (labelled) {
+        err = filter_index(f, line, fv->valuestring, &filter);
+    } else {
+        /* The first doc_id coming round again starts the next filter block. */
+        if (f->n == 0)
+            f->n_blocks = 1;
+        else if (strcmp(id, f->recs[0].id) == 0)
+            f->n_blocks++;
+        filter = f->n_blocks - 1;
+    }
+    void *recs = f->recs;
+    if (!err && !sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs))
+        err = sr_oom();
+    if (err) {
+        free(id);
+        return err;
+    }
+    f->recs = recs;
+    f->recs[f->n++] = (lm_rec){id, score, filter, line};
+    return NULL;
+}
+
+typedef struct rec_ref {
+    const lm_rec *rec;
+    size_t index;
+} rec_ref;
+
+static bool same_doc(const lm_rec *a, const lm_rec *b)
+{
+    return a->filter == b->filter && strcmp(a->id, b->id) == 0;
+}
+
+static int rec_ref_cmp(const void *a, const void *b)
+{
+    const rec_ref *x = a, *y = b;
+    if (x->rec->filter != y->rec->filter)
+        return x->rec->filter < y->rec->filter ? -1 : 1;
+    int c = strcmp(x->rec->id, y->rec->id);
+    if (c)
+        return c;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static const char *filter_label(const lm_file *f, size_t filter, char *buf, size_t size)
+{
+    if (f->labelled)
+        return f->filters[filter];
+    if (strcmp(f->task, "gsm8k") == 0 && f->n_blocks == 2)
+        return gsm8k_filters[filter];
+    snprintf(buf, size, "block %zu", filter + 1);
+    return buf;
+}
+
+/* Duplicate doc_ids within a filter; for unlabelled files, every block must
+ * hold the same documents as the first. */
+static sr_error *check_layout(const lm_file *f)
+{
+    size_t bytes;
+    if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
+        return sr_oom();
+    rec_ref *refs = malloc(bytes);
+    if (!refs)
+        return sr_oom();
+    for (size_t i = 0; i < f->n; i++)
+        refs[i] = (rec_ref){&f->recs[i], i};
+    qsort(refs, f->n, sizeof *refs, rec_ref_cmp);
+
+    sr_error *err = NULL;
+    size_t best = f->n, first = 0;
+    for (size_t i = 1; i < f->n; i++)
+        if (same_doc(refs[i].rec, refs[i - 1].rec) &&
+            (best == f->n || refs[i].index < best)) {
+            best = refs[i].index;
+            first = refs[i - 1].index;
+        }
+    char buf[32];
+    if (best < f->n) {
+        const lm_rec *r = &f->recs[best];
+        err = sr_input_error(f->path, r->line, "duplicate doc_id '%s' for filter '%s' (first on line %ld)", r->id,
+                             filter_label(f, r->filter, buf, sizeof buf), f->recs[first].line);
+        goto done;
+    }
+    if (f->labelled || f->n_blocks < 2)
+        goto done;
+
+    size_t n0 = 0;
+    while (n0 < f->n && refs[n0].rec->filter == 0)
+        n0++;
+    for (size_t start = n0; start < f->n && !err;) {
+        size_t end = start;
+        size_t block = refs[start].rec->filter;
+        while (end < f->n && refs[end].rec->filter == block)
+            end++;
+        for (size_t k = 0;; k++) {
+            const lm_rec *a = k < n0 ? refs[k].rec : NULL;
+            const lm_rec *b = start + k < end ? refs[start + k].rec : NULL;
+            if (!a && !b)
+                break;
+            int c = !a ? 1 : !b ? -1 : strcmp(a->id, b->id);
+            if (c == 0)
+                continue;
+            const lm_rec *lone = c < 0 ? a : b;
+            size_t other = c < 0 ? block : 0;
+            char buf2[32];
+            err = sr_input_error(f->path, lone->line,
+                                 "doc_id '%s' of filter '%s' is missing from filter '%s' "
+                                 "(unlabelled samples must list the same documents per filter)",
+                                 lone->id, filter_label(f, lone->filter, buf, sizeof buf),
+                                 filter_label(f, other, buf2, sizeof buf2));
+            break;
+        }
+        start = end;
+    }
+done:
+    free(refs);
+    return err;
+}
+
+/* The filter to keep, or an input error naming the filters the file has. */
+static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel)
+{
+    *sel = 0;
+    if (!f->labelled) {
+        bool gsm8k = strcmp(f->task, "gsm8k") == 0;
+        if (gsm8k && f->n_blocks != 2)
+            return sr_input_error(f->path, 0,
+                                  "gsm8k samples without filter labels should hold 2 filter blocks "
+                                  "(strict-match, flexible-extract), found %zu",
+                                  f->n_blocks);
+        if (!filter)
+            return NULL;
+        if (gsm8k) {
+            for (size_t i = 0; i < 2; i++)
+                if (strcmp(filter, gsm8k_filters[i]) == 0) {
+                    *sel = i;
+                    return NULL;
+                }
+            return sr_input_error(f->path, 0, "no filter '%s' (the file has: strict-match, flexible-extract)",
+                                  filter);
+        }
+        if (f->n_blocks == 1 && strcmp(filter, "none") == 0)
+            return NULL;
+        return sr_input_error(f->path, 0, "no filter labels in the file; cannot select filter '%s'", filter);
+    }
+    if (filter) {
+        for (size_t i = 0; i < f->n_filters; i++)
+            if (strcmp(f->filters[i], filter) == 0) {
+                *sel = i;
+                return NULL;
+            }
+        sr_strbuf have;
+        sr_strbuf_init(&have);
+        for (size_t i = 0; i < f->n_filters; i++) {
+            if (i)
+                sr_strbuf_puts(&have, ", ");
+            sr_strbuf_puts(&have, f->filters[i]);
+        }
+        sr_error *err = have.failed ? sr_oom()
+                                    : sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
+                                                     sr_strbuf_cstr(&have));
+        sr_strbuf_free(&have);
+        return err;
+    }
+    for (size_t i = 0; i < f->n_filters; i++)
+        if (strcmp(f->filters[i], "strict-match") == 0)
+            *sel = i;
+    return NULL;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task,
+                                  const char *filter, sr_scores *out)
+{
+    char *own_task = NULL;
+    if (!task) {
+        own_task = sr_lmeval_task_from_filename(base_name(path));
+        if (!own_task)
+            return sr_input_error(path, 0, "cannot tell the task from the file name");
+        task = own_task;
+    }
+    lm_file f = {.path = path, .task = task, .labelled = -1};
+    sr_error *err = NULL;
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &l, &n)) {
+        const char *t = l;
+        size_t tn = n;
+        sr_trim(&t, &tn);
+        if (tn == 0)
+            continue;
+        cJSON *obj;
+        err = sr_json_parse(path, it.lineno, l, n, &obj);
+        if (!err) {
+            err = parse_line(&f, it.lineno, obj);
+            cJSON_Delete(obj);
+        }
+    }
+    if (!err && f.n == 0)
+        err = sr_input_error(path, 0, "no items");
+    if (!err)
+        err = check_layout(&f);
+    size_t sel = 0;
+    if (!err)
+        err = select_filter(&f, filter, &sel);
+    for (size_t i = 0; !err && i < f.n; i++)
+        if (f.recs[i].filter == sel && !sr_scores_add(out, f.recs[i].id, f.recs[i].score))
+            err = sr_oom();
+    if (!err) {
+        free(out->benchmark);
+        free(out->source);
+        out->benchmark = strdup(task);
+        out->source = strdup(path);
+        if (!out->benchmark || !out->source)
+            err = sr_oom();
+    }
+    lm_file_free(&f);
+    free(own_task);
+    if (err)
+        sr_scores_free(out); /* nothing half-filled on error */
+    return err;
+}
+
+char *sr_lmeval_task_from_filename(const char *basename)
+{
+    if (!basename)
+        return NULL;
+    const char *name = base_name(basename);
+    size_t n = strlen(name);
+    static const char prefix[] = "samples_", suffix[] = ".jsonl";
+    if (n < sizeof prefix - 1 + sizeof suffix - 1 || strncmp(name, prefix, sizeof prefix - 1) != 0 ||
+        strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
+        return NULL;
+    /* lm-eval: filename[filename.find("_") + 1 : filename.rfind("_")] */
+    const char *first = strchr(name, '_'), *last = strrchr(name, '_');
+    if (last <= first + 1)
+        return NULL;
+    char *task = sr_strndup(first + 1, (size_t)(last - first - 1));
+    if (task && !sr_utf8_valid(task, strlen(task))) {
+        free(task);
+        return NULL;
+    }
+    return task;
+}
+
+sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
+                                  const char *metric_filter, double *value, bool *found)
+{
+    *value = NAN;
+    *found = false;
+    if (!task || !metric_filter)
+        return NULL;
+    cJSON *root;
+    sr_error *err = sr_json_parse(path, 1, data, len, &root);
+    if (err)
+        return err;
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(results, task);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, metric_filter);
+    if (!cJSON_IsObject(root))
+        err = sr_input_error(path, 1, "expected a json object");
+    else if (!cJSON_IsObject(results))
+        err = sr_input_error(path, sr_json_key_line(data, len, "results"), "no \"results\" object");
+    else if (t && !cJSON_IsObject(t))
+        err = sr_input_error(path, sr_json_key_line(data, len, task), "results for '%s' are not an object", task);
+    else if (v && !(cJSON_IsNumber(v) && isfinite(v->valuedouble)))
+        err = sr_input_error(path, sr_json_key_line(data, len, metric_filter), "'%s' of '%s' is not a number",
+                             metric_filter, task);
+    else if (v) {
+        *value = v->valuedouble;
+        *found = true;
+    }
+    cJSON_Delete(root);
+    return err;
+}

@@ -1,0 +1,266 @@
+/* The export's own description: sweep.json (manifest) and *.arms (the run
+ * plan, one planned model a line). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- sweep.json ------------------------------------------------------------ */
+
+#define MAX_HBM_GIB 1e6
+#define MAX_LEN 1e9
+
+typedef struct json_src {
+    const char *path, *data;
+    size_t len;
+} json_src;
+
+static sr_error *key_error(const json_src *src, const char *key, const char *what)
+{
+    return sr_input_error(src->path, sr_json_key_line(src->data, src->len, key), "\"%s\" %s", key, what);
+}
+
+/* A string value: absent or null leaves *dst alone. */
+static sr_error *get_string(const json_src *src, const cJSON *obj, const char *key, char **dst)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v || cJSON_IsNull(v))
+        return NULL;
+    if (!cJSON_IsString(v))
+        return key_error(src, key, "is not a string");
+    size_t n = strlen(v->valuestring);
+    if (n == 0)
+        return key_error(src, key, "is empty");
+    if (!sr_utf8_valid(v->valuestring, n))
+        return key_error(src, key, "is not valid utf-8");
+    char *copy = strdup(v->valuestring);
+    if (!copy)
+        return sr_oom();
+    free(*dst);
+    *dst = copy;
+    return NULL;
+}
+
+/* A finite number in (0, max]: absent or null leaves *dst alone. */
+static sr_error *get_number(const json_src *src, const cJSON *obj, const char *key, double max, bool integer,
+                            double *dst)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v || cJSON_IsNull(v))
+        return NULL;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return key_error(src, key, "is not a number");
+    double d = v->valuedouble;
+    if (integer && d != floor(d))
+        return key_error(src, key, "is not an integer");
+    if (!(d > 0 && d <= max)) {
+        char *what = sr_asprintf("is %.17g, expected a value in (0, %g]", d, max);
+        sr_error *err = what ? key_error(src, key, what) : sr_oom();
+        free(what);
+        return err;
+    }
+    *dst = d;
+    return NULL;
+}
+
+static sr_error *get_hardware(const json_src *src, const cJSON *root, sr_manifest *m)
+{
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(root, "hardware");
+    if (!hw || cJSON_IsNull(hw) || cJSON_IsString(hw))
+        return get_string(src, root, "hardware", &m->hardware);
+    if (!cJSON_IsObject(hw))
+        return key_error(src, "hardware", "is not a string or an object");
+    sr_error *err = get_string(src, hw, "accelerator", &m->hardware);
+    if (!err)
+        err = get_string(src, hw, "name", &m->hardware); /* "name" wins over "accelerator" */
+    if (!err)
+        err = get_number(src, hw, "hbm_gib", MAX_HBM_GIB, false, &m->hbm_gib);
+    return err;
+}
+
+static void manifest_clear(sr_manifest *m)
+{
+    free(m->name);
+    free(m->baseline);
+    free(m->hardware);
+    free(m->image);
+    free(m->vllm_version);
+    free(m->date);
+    free(m->source);
+}
+
+sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out)
+{
+    json_src src = {path, data, len};
+    cJSON *root;
+    sr_error *err = sr_json_parse(path, 1, data, len, &root);
+    if (err)
+        return err;
+    sr_manifest m = {.hbm_gib = NAN, .gpu_memory_utilization = NAN, .max_model_len = -1, .max_num_seqs = -1};
+    double max_model_len = NAN, max_num_seqs = NAN;
+    if (!cJSON_IsObject(root))
+        err = sr_input_error(path, 1, "expected a json object");
+    if (!err)
+        err = get_string(&src, root, "name", &m.name);
+    if (!err)
+        err = get_string(&src, root, "baseline", &m.baseline);
+    if (!err)
+        err = get_hardware(&src, root, &m);
+    if (!err)
+        err = get_number(&src, root, "hbm_gib", MAX_HBM_GIB, false, &m.hbm_gib);
+    if (!err)
+        err = get_number(&src, root, "gpu_memory_utilization", 1.0, false, &m.gpu_memory_utilization);
+    if (!err)
+        err = get_number(&src, root, "max_model_len", MAX_LEN, true, &max_model_len);
+    if (!err)
+        err = get_number(&src, root, "max_num_seqs", MAX_LEN, true, &max_num_seqs);
+    if (!err)
+        err = get_string(&src, root, "image_digest", &m.image);
+    if (!err)
+        err = get_string(&src, root, "image", &m.image); /* "image" wins over "image_digest" */
+    if (!err)
+        err = get_string(&src, root, "vllm_version", &m.vllm_version);
+    if (!err)
+        err = get_string(&src, root, "date", &m.date);
+    if (!err && !(m.source = strdup(path)))
+        err = sr_oom();
+    cJSON_Delete(root);
+    if (err) {
+        manifest_clear(&m);
+        return err;
+    }
+    if (!isnan(max_model_len))
+        m.max_model_len = (long)max_model_len;
+    if (!isnan(max_num_seqs))
+        m.max_num_seqs = (long)max_num_seqs;
+    manifest_clear(out);
+    *out = m;
+    return NULL;
+}
+
+/* ---- *.arms ------------------------------------------------------------------ */
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Next whitespace-separated field of [*p, end); false at the end. */
+static bool next_field(const char **p, const char *end, const char **f, size_t *n)
+{
+    while (*p < end && is_blank(**p))
+        (*p)++;
+    if (*p >= end)
+        return false;
+    *f = *p;
+    while (*p < end && !is_blank(**p))
+        (*p)++;
+    *n = (size_t)(*p - *f);
+    return true;
+}
+
+static bool looks_like_id(const char *s, size_t n)
+{
+    if (n == 0 || s[0] == '-')
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f || c == '"' || c == '\'' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+void sr_arms_entries_free(sr_arms_entry *entries, size_t n)
+{
+    if (!entries)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(entries[i].checkpoint);
+        free(entries[i].hardware);
+        free(entries[i].benchmarks);
+        free(entries[i].flags);
+    }
+    free(entries);
+}
+
+static sr_error *arms_line(const char *path, long line, const char *l, size_t n, sr_arms_entry *e)
+{
+    const char *hash = memchr(l, '#', n);
+    const char *p = l, *end = hash ? hash : l + n, *f;
+    size_t fn;
+    if (!next_field(&p, end, &f, &fn))
+        return NULL; /* blank or comment only */
+    if (!looks_like_id(f, fn))
+        return sr_input_error(path, line, "checkpoint '%.*s' does not look like a model id", (int)fn, f);
+    if (!(e->checkpoint = sr_strndup(f, fn)))
+        return sr_oom();
+    if (next_field(&p, end, &f, &fn) && !(e->hardware = sr_strndup(f, fn)))
+        return sr_oom();
+    if (e->hardware && next_field(&p, end, &f, &fn) && !(e->benchmarks = sr_strndup(f, fn)))
+        return sr_oom();
+    if (e->benchmarks) {
+        sr_strbuf flags;
+        sr_strbuf_init(&flags);
+        while (next_field(&p, end, &f, &fn)) {
+            if (flags.len)
+                sr_strbuf_putc(&flags, ' ');
+            sr_strbuf_append(&flags, f, fn);
+        }
+        if (flags.failed) {
+            sr_strbuf_free(&flags);
+            return sr_oom();
+        }
+        if (flags.len)
+            e->flags = sr_strbuf_detach(&flags);
+        sr_strbuf_free(&flags);
+    }
+    e->line = line;
+    return NULL;
+}
+
+sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries,
+                        size_t *n_entries)
+{
+    *entries = NULL;
+    *n_entries = 0;
+    sr_arms_entry *list = NULL;
+    size_t n = 0, cap = 0;
+    sr_error *err = NULL;
+    sr_lines it;
+    const char *l;
+    size_t ln;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &l, &ln)) {
+        if (!sr_utf8_valid(l, ln)) {
+            err = sr_input_error(path, it.lineno, "invalid utf-8 or nul byte");
+            break;
+        }
+        sr_arms_entry e = {0};
+        err = arms_line(path, it.lineno, l, ln, &e);
+        void *grown = list;
+        if (!err && e.checkpoint && !sr_grow(&grown, &cap, n + 1, sizeof *list))
+            err = sr_oom();
+        list = grown;
+        if (err || !e.checkpoint) {
+            free(e.checkpoint);
+            free(e.hardware);
+            free(e.benchmarks);
+            free(e.flags);
+            continue;
+        }
+        list[n++] = e;
+    }
+    if (err) {
+        sr_arms_entries_free(list, n);
+        return err;
+    }
+    *entries = list;
+    *n_entries = n;
+    return NULL;
+}

@@ -1,0 +1,415 @@
+/* Plain per-item scores: <benchmark>.scores.csv (libcsv) and
+ * <benchmark>.scores.jsonl (cJSON), plus the small helpers the per-item
+ * parsers share: strict JSON parsing with line numbers and the duplicate-id
+ * check. */
+#include <cjson/cJSON.h>
+#include <csv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+static long line_at(const char *data, size_t pos, long first_line)
+{
+    long line = first_line;
+    const char *p = data, *end = data + pos;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        line++;
+        p++;
+    }
+    return line;
+}
+
+/* Position of the first "\u0000" escape (an odd run of backslashes before
+ * "u0000"), or len when none. */
+static size_t find_nul_escape(const char *data, size_t len)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        const char *hit = sr_memmem(data + pos, len - pos, "u0000");
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - data), slashes = 0;
+        while (slashes < at && data[at - 1 - slashes] == '\\')
+            slashes++;
+        if (slashes % 2 == 1)
+            return at - 1;
+        pos = at + 1;
+    }
+    return len;
+}
+
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, cJSON **out)
+{
+    *out = NULL;
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (sr_lines_next(&it, &l, &n))
+        if (!sr_utf8_valid(l, n))
+            return sr_input_error(path, line + it.lineno - 1, "invalid utf-8 or nul byte");
+    size_t nul = find_nul_escape(data, len);
+    if (nul < len)
+        return sr_input_error(path, line_at(data, nul, line), "nul character (\\u0000) in a string");
+
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    if (!root) {
+        size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : 0;
+        return sr_input_error(path, line_at(data, pos, line), "invalid json");
+    }
+    size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : len;
+    for (; pos < len; pos++) {
+        char c = data[pos];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            cJSON_Delete(root);
+            return sr_input_error(path, line_at(data, pos, line), "unexpected text after the json value");
+        }
+    }
+    *out = root;
+    return NULL;
+}
+
+long sr_json_key_line(const char *data, size_t len, const char *key)
+{
+    char *quoted = sr_asprintf("\"%s\"", key);
+    if (!quoted)
+        return 0;
+    size_t qlen = strlen(quoted), pos = 0;
+    long line = 0;
+    while (pos < len) {
+        const char *hit = sr_memmem(data + pos, len - pos, quoted);
+        if (!hit)
+            break;
+        size_t after = (size_t)(hit - data) + qlen;
+        while (after < len && (data[after] == ' ' || data[after] == '\t' || data[after] == '\r' ||
+                               data[after] == '\n'))
+            after++;
+        if (after < len && data[after] == ':') {
+            line = line_at(data, (size_t)(hit - data), 1);
+            break;
+        }
+        pos = (size_t)(hit - data) + 1;
+    }
+    free(quoted);
+    return line;
+}
+
+typedef struct id_ref {
+    const char *id;
+    size_t index;
+} id_ref;
+
+static int id_ref_cmp(const void *a, const void *b)
+{
+    const id_ref *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    if (c)
+        return c;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n,
+                              const char *what)
+{
+    if (n < 2)
+        return NULL;
+    size_t bytes;
+    if (!sr_size_mul(n, sizeof(id_ref), &bytes))
+        return sr_oom();
+    id_ref *refs = malloc(bytes);
+    if (!refs)
+        return sr_oom();
+    for (size_t i = 0; i < n; i++)
+        refs[i] = (id_ref){ids[i], i};
+    qsort(refs, n, sizeof *refs, id_ref_cmp);
+    /* Within a run of equal ids the second entry is the first repeat; report
+     * the earliest repeat in the file. */
+    size_t best = n, first = 0;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(refs[i].id, refs[i - 1].id) == 0 && (i < 2 || strcmp(refs[i - 2].id, refs[i].id) != 0) &&
+            (best == n || refs[i].index < best)) {
+            best = refs[i].index;
+            first = refs[i - 1].index;
+        }
+    free(refs);
+    if (best == n)
+        return NULL;
+    return sr_input_error(path, lines[best], "duplicate %s '%s' (first on line %ld)", what, ids[best],
+                          lines[first]);
+}
+
+/* ---- common to both plain forms ------------------------------------------ */
+
+static bool score_in_range(double v)
+{
+    return isfinite(v) && v >= 0.0 && v <= 1.0;
+}
+
+typedef struct item_lines {
+    long *lines;
+    size_t cap;
+} item_lines;
+
+/* Add an item and remember its line. */
+static sr_error *add_item(sr_scores *out, item_lines *il, const char *id, double score, long line)
+{
+    void *p = il->lines;
+    if (!sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines))
+        return sr_oom();
+    il->lines = p;
+    il->lines[out->n_items] = line;
+    if (!sr_scores_add(out, id, score))
+        return sr_oom();
+    return NULL;
+}
+
+/* No items, duplicate ids, then the names. */
+static sr_error *finish(const char *path, const char *benchmark, sr_scores *out, item_lines *il)
+{
+    if (out->n_items == 0)
+        return sr_input_error(path, 0, "no items");
+    size_t bytes;
+    if (!sr_size_mul(out->n_items, sizeof(char *), &bytes))
+        return sr_oom();
+    const char **ids = malloc(bytes);
+    if (!ids)
+        return sr_oom();
+    for (size_t i = 0; i < out->n_items; i++)
+        ids[i] = out->items[i].id;
+    sr_error *err = sr_check_unique_ids(path, ids, il->lines, out->n_items, "item id");
+    free(ids);
+    if (err)
+        return err;
+    free(out->benchmark);
+    free(out->source);
+    out->benchmark = strdup(benchmark);
+    out->source = strdup(path);
+    if (!out->benchmark || !out->source)
+        return sr_oom();
+    return NULL;
+}
+
+/* ---- <benchmark>.scores.csv ------------------------------------------------ */
+
+typedef struct csv_ctx {
+    const char *path;
+    sr_scores *out;
+    item_lines il;
+    long line;        /* line of the chunk being fed */
+    long row_line;    /* line where the current row began */
+    bool row_pending; /* no row in progress: the next non-blank line starts one */
+    bool header_done;
+    size_t field; /* index of the next field in the row */
+    long id_col, score_col;
+    char *id;
+    double score;
+    bool have_score;
+    sr_error *err; /* first error; later callbacks do nothing */
+} csv_ctx;
+
+static void csv_field(void *data, size_t len, void *user)
+{
+    csv_ctx *c = user;
+    size_t col = c->field++;
+    if (c->err)
+        return;
+    const char *s = data ? data : "";
+    if (!c->header_done) {
+        long *slot = NULL;
+        if (len == 7 && memcmp(s, "item_id", 7) == 0)
+            slot = &c->id_col;
+        else if (len == 5 && memcmp(s, "score", 5) == 0)
+            slot = &c->score_col;
+        if (slot && *slot >= 0)
+            c->err = sr_input_error(c->path, c->row_line, "column '%s' appears twice in the header", s);
+        else if (slot)
+            *slot = (long)col;
+        return;
+    }
+    if ((long)col == c->id_col) {
+        free(c->id);
+        c->id = sr_strndup(s, len);
+        if (!c->id)
+            c->err = sr_oom();
+    } else if ((long)col == c->score_col) {
+        const char *f = s, *stop;
+        size_t flen = len;
+        sr_trim(&f, &flen);
+        double v;
+        if (flen == 0 || !sr_parse_double(f, f + flen, &v, &stop) || stop != f + flen) {
+            size_t shown = flen;
+            if (shown > 40) { /* cut on a character boundary */
+                shown = 40;
+                while (shown > 0 && ((unsigned char)f[shown] & 0xC0) == 0x80)
+                    shown--;
+            }
+            c->err = sr_input_error(c->path, c->row_line, "score '%.*s' is not a number", (int)shown, f);
+        }
+        else if (!score_in_range(v))
+            c->err = sr_input_error(c->path, c->row_line, "score %g is outside [0, 1]", v);
+        else {
+            c->score = v;
+            c->have_score = true;
+        }
+    }
+}
+
+static void csv_row(int term, void *user)
+{
+    (void)term;
+    csv_ctx *c = user;
+    size_t fields = c->field;
+    c->field = 0;
+    c->row_pending = true;
+    if (c->err)
+        goto reset;
+    if (!c->header_done) {
+        c->header_done = true;
+        if (c->id_col < 0 || c->score_col < 0)
+            c->err = sr_input_error(c->path, c->row_line, "expected a header with columns item_id,score");
+        goto reset;
+    }
+    long need = (c->id_col > c->score_col ? c->id_col : c->score_col) + 1;
+    if ((long)fields < need || !c->id || !c->have_score) {
+        c->err = sr_input_error(c->path, c->row_line, "expected at least %ld fields, found %zu", need, fields);
+        goto reset;
+    }
+    if (c->id[0] == '\0') {
+        c->err = sr_input_error(c->path, c->row_line, "empty item_id");
+        goto reset;
+    }
+    c->err = add_item(c->out, &c->il, c->id, c->score, c->row_line);
+reset:
+    free(c->id);
+    c->id = NULL;
+    c->have_score = false;
+}
+
+static bool blank_chunk(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
+}
+
+sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark,
+                              sr_scores *out)
+{
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+        return sr_oom();
+    csv_ctx c = {.path = path, .out = out, .row_pending = true, .id_col = -1, .score_col = -1};
+    size_t pos = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3; /* a byte order mark from spreadsheet exports */
+    while (pos < len && !c.err) {
+        const char *start = data + pos;
+        const char *nl = memchr(start, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - start) + 1 : len - pos;
+        c.line++;
+        size_t text = n - (nl ? 1 : 0);
+        if (text > 0 && start[text - 1] == '\r')
+            text--;
+        if (!sr_utf8_valid(start, text)) {
+            c.err = sr_input_error(path, c.line, "invalid utf-8 or nul byte");
+            break;
+        }
+        if (c.row_pending && !blank_chunk(start, n)) {
+            c.row_line = c.line;
+            c.row_pending = false;
+        }
+        if (csv_parse(&p, start, n, csv_field, csv_row, &c) != n && !c.err)
+            c.err = sr_input_error(path, c.line, "malformed csv: %s", csv_strerror(csv_error(&p)));
+        pos += n;
+    }
+    if (!c.err && csv_fini(&p, csv_field, csv_row, &c) != 0 && !c.err)
+        c.err = sr_input_error(path, c.row_line, "malformed csv: unterminated quoted field");
+    csv_free(&p);
+    free(c.id);
+    if (!c.err && !c.header_done)
+        c.err = sr_input_error(path, 1, "expected a header with columns item_id,score");
+    if (!c.err)
+        c.err = finish(path, benchmark, out, &c.il);
+    free(c.il.lines);
+    if (c.err)
+        sr_scores_free(out); /* nothing half-filled on error */
+    return c.err;
+}
+
+/* ---- <benchmark>.scores.jsonl ---------------------------------------------- */
+
+/* A JSON item id: a non-empty string, or an integer printed in decimal. */
+static sr_error *json_item_id(const char *path, long line, const cJSON *v, char **out)
+{
+    *out = NULL;
+    if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
+        *out = strdup(v->valuestring);
+    } else if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
+            return sr_input_error(path, line, "item_id is not an integer or a string");
+        *out = sr_asprintf("%.0f", d == 0 ? 0.0 : d);
+    } else {
+        return sr_input_error(path, line, "item_id missing or not a non-empty string or integer");
+    }
+    return *out ? NULL : sr_oom();
+}
+
+static sr_error *jsonl_line(const char *path, long line, const cJSON *obj, sr_scores *out, item_lines *il)
+{
+    if (!cJSON_IsObject(obj))
+        return sr_input_error(path, line, "expected a json object");
+    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(obj, "score");
+    double score;
+    if (cJSON_IsNumber(sv))
+        score = sv->valuedouble;
+    else if (cJSON_IsBool(sv))
+        score = cJSON_IsTrue(sv) ? 1.0 : 0.0;
+    else
+        return sr_input_error(path, line, "score missing or not a number");
+    if (!score_in_range(score))
+        return sr_input_error(path, line, "score %g is outside [0, 1]", score);
+    char *id;
+    sr_error *err = json_item_id(path, line, cJSON_GetObjectItemCaseSensitive(obj, "item_id"), &id);
+    if (err)
+        return err;
+    err = add_item(out, il, id, score, line);
+    free(id);
+    return err;
+}
+
+sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark,
+                                sr_scores *out)
+{
+    item_lines il = {0};
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_error *err = NULL;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &l, &n)) {
+        if (blank_chunk(l, n))
+            continue;
+        cJSON *obj;
+        err = sr_json_parse(path, it.lineno, l, n, &obj);
+        if (err)
+            break;
+        err = jsonl_line(path, it.lineno, obj, out, &il);
+        cJSON_Delete(obj);
+    }
+    if (!err)
+        err = finish(path, benchmark, out, &il);
+    free(il.lines);
+    if (err)
+        sr_scores_free(out);
+    return err;
+}

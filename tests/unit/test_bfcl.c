@@ -1,0 +1,262 @@
+/* BFCL result and score files (formats.md section 4). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/strbuf.h"
+
+static const char *RES3 = "result/meta-llama_Llama-3.1-8B-Instruct/BFCL_v3_simple_result.json";
+static const char *SCO3 = "score/meta-llama_Llama-3.1-8B-Instruct/BFCL_v3_simple_score.json";
+static const char *RES4 = "result/BitAgent/non_live/BFCL_v4_simple_python_result.json";
+static const char *SCO4 = "score/BitAgent/non_live/BFCL_v4_simple_python_score.json";
+
+/* Result lines shaped like the real v3 ones (BFCL-RES 2024-12-06). */
+#define R3(n, res)                                                                                    \
+    "{\"id\": \"simple_" #n "\", \"result\": " res ", \"input_token_count\": 384, \"output_token_count\": " \
+    "12, \"latency\": 1.5910685062408447}\n"
+#define CALL "\"calculate_triangle_area(base=10, height=5)\""
+
+static const char *RESULTS3 = R3(0, CALL) R3(1, CALL) R3(2, CALL) R3(3, CALL) R3(4, CALL) R3(5, CALL)
+    R3(6, CALL) R3(7, CALL) R3(8, CALL) R3(9, "\"[geometry.calculate_area_circle(radius=5, unit='units')]\"");
+
+/* A failure line from a score file before 2025-01-26: integer position id,
+ * the real id in prompt.id. */
+#define OLD_FAIL(pos, n)                                                                                    \
+    "{\"id\": " #pos ", \"model_name\": \"meta-llama_Llama-3.1-8B-Instruct\", \"test_category\": "          \
+    "\"simple\", \"valid\": false, \"error\": [\"Invalid value for parameter 'root_type': 'real'. Expected " \
+    "one of ['all']. Case insensitive.\"], \"error_type\": \"value_error:string\", \"prompt\": {\"id\": "   \
+    "\"simple_" #n "\", \"question\": [[{\"role\": \"user\", \"content\": \"Find all the roots of ...\"}]], " \
+    "\"function\": []}, \"model_result_raw\": \"[solve_quadratic(a=3, b=-11, c=-4, root_type='real')]\", "   \
+    "\"possible_answer\": [{\"solve_quadratic\": {\"a\": [3], \"b\": [-11], \"c\": [-4], \"root_type\": "  \
+    "[\"all\"]}}]}\n"
+
+static sr_error *parse(const char *rp, const char *res, const char *sp, const char *score, sr_scores *s)
+{
+    sr_scores_init(s);
+    return sr_parse_bfcl(rp, res, strlen(res), sp, score, score ? strlen(score) : 0, s);
+}
+
+static void expect_error(sr_error *err, const char *path, long line, const char *text)
+{
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    cr_assert_str_eq(err->path, path);
+    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
+    cr_assert(strstr(err->message, text), "message: %s", err->message);
+    sr_error_free(err);
+}
+
+Test(bfcl, v3_integer_ids_use_prompt_id)
+{
+    const char *score = "{\"accuracy\": 0.8, \"correct_count\": 8, \"total_count\": 10}\n" OLD_FAIL(6, 5)
+        OLD_FAIL(10, 9);
+    sr_scores s;
+    cr_assert_null(parse(RES3, RESULTS3, SCO3, score, &s));
+    cr_assert_eq(s.n_items, 10);
+    for (size_t i = 0; i < 10; i++) {
+        char want[8];
+        snprintf(want, sizeof want, "%zu", i);
+        cr_assert_str_eq(s.items[i].id, want);
+        cr_assert_eq(s.items[i].score, (i == 5 || i == 9) ? 0.0 : 1.0, "item %zu", i);
+    }
+    cr_assert_str_eq(s.benchmark, "bfcl_simple");
+    cr_assert_str_eq(s.source, RES3);
+    cr_assert_str_eq(s.claimed_source, SCO3);
+    cr_assert_eq(s.claimed_accuracy, 0.8);
+    cr_assert_eq(s.empty_outputs, 0);
+    sr_scores_free(&s);
+}
+
+Test(bfcl, v3_integer_id_without_prompt_id)
+{
+    const char *score = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
+                        "{\"id\": 6, \"valid\": false, \"prompt\": {\"question\": []}}\n";
+    sr_scores s;
+    expect_error(parse(RES3, RESULTS3, SCO3, score, &s), SCO3, 2, "integer id without a prompt.id string");
+    sr_scores_free(&s);
+}
+
+/* v4: string ids simple_python_N, data without a final newline. */
+#define R4(n)                                                                                           \
+    "{\"id\": \"simple_python_" #n "\", \"result\": \"[{\\\"name\\\": \\\"calculate_triangle_area\\\", " \
+    "\\\"arguments\\\": {\\\"base\\\": 10, \\\"height\\\": 5, \\\"unit\\\": \\\"\\\"}}]\", "             \
+    "\"input_token_count\": 345, \"output_token_count\": 31, \"latency\": 0.6479835510253906}"
+static const char *RESULTS4 = R4(0) "\n" R4(1) "\n" R4(2) "\n" R4(57);
+
+#define NEW_FAIL(n)                                                                                          \
+    "{\"id\": \"simple_python_" #n "\", \"model_name\": \"BitAgent\", \"test_category\": \"simple_python\", " \
+    "\"valid\": false, \"error\": [\"Wrong number of functions.\"], \"error_type\": "                         \
+    "\"simple_function_checker:wrong_count\", \"prompt\": {\"id\": \"simple_python_" #n "\"}, "                 \
+    "\"model_result_raw\": [], \"possible_answer\": []}"
+
+Test(bfcl, v4_string_ids)
+{
+    const char *score = "{\"accuracy\": 0.75, \"correct_count\": 3, \"total_count\": 4}\n" NEW_FAIL(57);
+    sr_scores s;
+    cr_assert_null(parse(RES4, RESULTS4, SCO4, score, &s));
+    cr_assert_eq(s.n_items, 4);
+    cr_assert_str_eq(s.items[0].id, "0");
+    cr_assert_str_eq(s.items[3].id, "57");
+    cr_assert_eq(s.items[0].score, 1.0);
+    cr_assert_eq(s.items[3].score, 0.0);
+    cr_assert_str_eq(s.benchmark, "bfcl_simple");
+    cr_assert_eq(s.claimed_accuracy, 0.75);
+    sr_scores_free(&s);
+}
+
+Test(bfcl, header_count_mismatch)
+{
+    sr_scores s;
+    const char *score = "{\"accuracy\": 0.8, \"correct_count\": 4, \"total_count\": 5}\n" NEW_FAIL(57);
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 5 but the result file");
+    sr_scores_free(&s);
+    score = "{\"accuracy\": 1.0, \"correct_count\": 4, \"total_count\": 4}\n" NEW_FAIL(57);
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1,
+                 "header correct_count 4 but 1 of 4 entries are listed as failed (expected 3)");
+    sr_scores_free(&s);
+    score = "{\"accuracy\": 0.75, \"total_count\": 4}\n" NEW_FAIL(57);
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"correct_count\" missing");
+    sr_scores_free(&s);
+    score = NEW_FAIL(57) "\n" NEW_FAIL(57);
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"accuracy\" missing");
+    sr_scores_free(&s);
+    expect_error(parse(RES4, RESULTS4, SCO4, "", &s), SCO4, 1, "missing header line");
+    sr_scores_free(&s);
+}
+
+Test(bfcl, accuracy_mismatch_and_rounding)
+{
+    const char *res = R4(0) "\n" R4(1) "\n" R4(2) "\n";
+    sr_scores s;
+    /* 2/3 rounded to 4 places is accepted, as is the full ratio */
+    cr_assert_null(parse(RES4, res, SCO4, "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s));
+    sr_scores_free(&s);
+    cr_assert_null(parse(RES4, res, SCO4,
+                         "{\"accuracy\": 0.6666666666666666, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1),
+                         &s));
+    sr_scores_free(&s);
+    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 0.667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
+                 SCO4, 1, "header accuracy 0.66700000000000004 does not match");
+    sr_scores_free(&s);
+    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 0.9, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
+                 SCO4, 1, "does not match correct_count/total_count");
+    sr_scores_free(&s);
+}
+
+Test(bfcl, failure_not_in_results)
+{
+    const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(399);
+    sr_scores s;
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "failed entry '399' is not in the result file");
+    sr_scores_free(&s);
+}
+
+Test(bfcl, duplicate_ids)
+{
+    sr_scores s;
+    const char *res = R4(0) "\n" R4(1) "\n" R4(1) "\n";
+    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s), RES4,
+                 3, "duplicate id '1' (first on line 2)");
+    sr_scores_free(&s);
+    const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(1);
+    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "duplicate failed id '1' (first on line 2)");
+    sr_scores_free(&s);
+}
+
+Test(bfcl, all_empty_outputs)
+{
+    const char *res = "{\"id\": \"simple_0\", \"result\": \"\", \"input_token_count\": 1, \"latency\": 0.1}\n"
+                      "{\"id\": \"simple_1\", \"result\": [], \"input_token_count\": 1, \"latency\": 0.1}\n"
+                      "{\"id\": \"simple_2\", \"result\": null, \"input_token_count\": 1, \"latency\": 0.1}\n"
+                      "{\"id\": \"simple_3\", \"result\": \"Error during inference: Connection refused\", "
+                      "\"traceback\": \"Traceback ...\"}\n";
+    const char *score = "{\"accuracy\": 0.0, \"correct_count\": 0, \"total_count\": 4}\n"
+                        "{\"id\": \"simple_0\", \"valid\": false}\n{\"id\": \"simple_1\", \"valid\": false}\n"
+                        "{\"id\": \"simple_2\", \"valid\": false}\n{\"id\": \"simple_3\", \"valid\": false}\n";
+    sr_scores s;
+    cr_assert_null(parse(RES3, res, SCO3, score, &s));
+    cr_assert_eq(s.n_items, 4);
+    cr_assert_eq(s.empty_outputs, 4);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(s.items[i].score, 0.0);
+    sr_scores_free(&s);
+    /* only some empty */
+    cr_assert_null(parse(RES3, RESULTS3, SCO3, "{\"accuracy\": 1.0, \"correct_count\": 10, \"total_count\": 10}", &s));
+    cr_assert_eq(s.empty_outputs, 0);
+    cr_assert_eq(s.n_items, 10);
+    sr_scores_free(&s);
+}
+
+Test(bfcl, missing_score_file_and_bad_lines)
+{
+    sr_scores s;
+    expect_error(parse(RES3, RESULTS3, NULL, NULL, &s), RES3, 0, "no matching score file");
+    sr_scores_free(&s);
+    expect_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\"}\n", SCO3, "{}", &s), RES3, 2,
+                 "no \"result\" in the entry");
+    sr_scores_free(&s);
+    expect_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\", \"result\": \"\xc3\x28\"}\n", SCO3, "{}", &s), RES3, 2,
+                 "invalid utf-8");
+    sr_scores_free(&s);
+    expect_error(parse(RES3, "\n", SCO3, "{}", &s), RES3, 0, "no items");
+    sr_scores_free(&s);
+    expect_error(parse(RES3, RESULTS3, SCO4, "{}", &s), SCO4, 0, "category 'simple_python' does not match");
+    sr_scores_free(&s);
+}
+
+Test(bfcl, names_and_ids)
+{
+    bool is_score = true;
+    char *c = sr_bfcl_category_from_filename("BFCL_v3_simple_result.json", &is_score);
+    cr_assert_str_eq(c, "simple");
+    cr_assert(!is_score);
+    free(c);
+    c = sr_bfcl_category_from_filename("non_live/BFCL_v4_simple_python_score.json", &is_score);
+    cr_assert_str_eq(c, "simple_python");
+    cr_assert(is_score);
+    free(c);
+    c = sr_bfcl_category_from_filename("BFCL_v12_live_multiple_result.json", &is_score);
+    cr_assert_str_eq(c, "live_multiple");
+    free(c);
+    cr_assert_null(sr_bfcl_category_from_filename("BFCL_v_simple_result.json", &is_score));
+    cr_assert_null(sr_bfcl_category_from_filename("BFCL_v3_simple.json", &is_score));
+    cr_assert_null(sr_bfcl_category_from_filename("BFCL_v3__result.json", &is_score));
+    cr_assert_null(sr_bfcl_category_from_filename("data_overall.csv", &is_score));
+
+    char *b = sr_bfcl_benchmark_name("simple");
+    cr_assert_str_eq(b, "bfcl_simple");
+    free(b);
+    b = sr_bfcl_benchmark_name("simple_python");
+    cr_assert_str_eq(b, "bfcl_simple");
+    free(b);
+    b = sr_bfcl_benchmark_name("simple_java");
+    cr_assert_str_eq(b, "bfcl_simple_java");
+    free(b);
+
+    const char *cases[][2] = {{"simple_12", "12"},           {"simple_python_12", "12"},
+                              {"12", "12"},                  {"live_simple_3-1-0", "live_simple_3-1-0"},
+                              {"irrelevance_239", "239"},    {"weird", "weird"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *id = sr_bfcl_item_id(cases[i][0]);
+        cr_assert_str_eq(id, cases[i][1]);
+        free(id);
+    }
+}
+
+Test(bfcl, live_ids_strip_the_file_category)
+{
+    const char *rp = "result/m/live/BFCL_v4_live_simple_result.json", *sp = "score/m/live/BFCL_v4_live_simple_score.json";
+    const char *res = "{\"id\": \"live_simple_0-0-0\", \"result\": \"f()\"}\n{\"id\": \"live_simple_1-1-0\", \"result\": \"g()\"}\n";
+    const char *score = "{\"accuracy\": 0.5, \"correct_count\": 1, \"total_count\": 2}\n"
+                        "{\"id\": \"live_simple_1-1-0\", \"valid\": false}\n";
+    sr_scores s;
+    cr_assert_null(parse(rp, res, sp, score, &s));
+    cr_assert_str_eq(s.benchmark, "bfcl_live_simple");
+    cr_assert_str_eq(s.items[0].id, "0-0-0");
+    cr_assert_str_eq(s.items[1].id, "1-1-0");
+    cr_assert_eq(s.items[1].score, 0.0);
+    sr_scores_free(&s);
+}

@@ -1,0 +1,179 @@
+/* sweep.json and *.arms. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+
+static void manifest_init(sr_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    m->hbm_gib = NAN;
+    m->gpu_memory_utilization = NAN;
+    m->max_model_len = -1;
+    m->max_num_seqs = -1;
+}
+
+static void manifest_free(sr_manifest *m)
+{
+    free(m->name);
+    free(m->baseline);
+    free(m->hardware);
+    free(m->image);
+    free(m->vllm_version);
+    free(m->date);
+    free(m->source);
+    manifest_init(m);
+}
+
+static sr_error *manifest(const char *text, sr_manifest *m)
+{
+    manifest_init(m);
+    return sr_parse_manifest("sweep.json", text, strlen(text), m);
+}
+
+static sr_error *arms(const char *text, sr_arms_entry **e, size_t *n)
+{
+    return sr_parse_arms("plan.arms", text, strlen(text), e, n);
+}
+
+static void expect_error(sr_error *err, const char *path, long line, const char *text)
+{
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    cr_assert_str_eq(err->path, path);
+    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
+    cr_assert(strstr(err->message, text), "message: %s", err->message);
+    sr_error_free(err);
+}
+
+Test(manifest, all_keys)
+{
+    const char *text = "{\n"
+                       "  \"name\": \"v5e-gemma4-sweep\",\n"
+                       "  \"baseline\": \"google/gemma-3-4b-it\",\n"
+                       "  \"hardware\": {\"name\": \"TPU v5e-1\", \"accelerator\": \"v5litepod-1\", \"hbm_gib\": 16},\n"
+                       "  \"gpu_memory_utilization\": 0.9,\n"
+                       "  \"max_model_len\": 4096,\n"
+                       "  \"max_num_seqs\": 256,\n"
+                       "  \"image_digest\": \"sha256:abc\",\n"
+                       "  \"vllm_version\": \"0.9.2\",\n"
+                       "  \"date\": \"2025-11-30\",\n"
+                       "  \"notes\": [\"anything else is kept out\"]\n"
+                       "}\n";
+    sr_manifest m;
+    cr_assert_null(manifest(text, &m));
+    cr_assert_str_eq(m.name, "v5e-gemma4-sweep");
+    cr_assert_str_eq(m.baseline, "google/gemma-3-4b-it");
+    cr_assert_str_eq(m.hardware, "TPU v5e-1");
+    cr_assert_eq(m.hbm_gib, 16.0);
+    cr_assert_eq(m.gpu_memory_utilization, 0.9);
+    cr_assert_eq(m.max_model_len, 4096);
+    cr_assert_eq(m.max_num_seqs, 256);
+    cr_assert_str_eq(m.image, "sha256:abc");
+    cr_assert_str_eq(m.vllm_version, "0.9.2");
+    cr_assert_str_eq(m.date, "2025-11-30");
+    cr_assert_str_eq(m.source, "sweep.json");
+    manifest_free(&m);
+}
+
+Test(manifest, hardware_string_and_top_level_hbm)
+{
+    sr_manifest m;
+    cr_assert_null(manifest("{\"hardware\": \"TPU v5e-1\", \"hbm_gib\": 15.75, \"image\": \"vllm/vllm-tpu:x\", "
+                            "\"image_digest\": \"sha256:abc\", \"date\": null}",
+                            &m));
+    cr_assert_str_eq(m.hardware, "TPU v5e-1");
+    cr_assert_eq(m.hbm_gib, 15.75);
+    cr_assert_str_eq(m.image, "vllm/vllm-tpu:x");
+    cr_assert_null(m.date);
+    cr_assert_null(m.name);
+    cr_assert(isnan(m.gpu_memory_utilization));
+    cr_assert_eq(m.max_model_len, -1);
+    manifest_free(&m);
+    cr_assert_null(manifest("{\"hardware\": {\"accelerator\": \"v5litepod-1\"}}", &m));
+    cr_assert_str_eq(m.hardware, "v5litepod-1");
+    manifest_free(&m);
+    cr_assert_null(manifest("{}", &m));
+    cr_assert_str_eq(m.source, "sweep.json");
+    manifest_free(&m);
+}
+
+Test(manifest, wrong_types_name_the_key)
+{
+    sr_manifest m;
+    expect_error(manifest("{\n  \"name\": \"x\",\n  \"max_model_len\": \"4096\"\n}", &m), "sweep.json", 3,
+                 "\"max_model_len\" is not a number");
+    expect_error(manifest("{\"max_model_len\": 4096.5}", &m), "sweep.json", 1, "\"max_model_len\" is not an integer");
+    expect_error(manifest("{\"max_num_seqs\": 0}", &m), "sweep.json", 1, "\"max_num_seqs\" is 0, expected");
+    expect_error(manifest("{\n\"gpu_memory_utilization\": 1.5}", &m), "sweep.json", 2,
+                 "\"gpu_memory_utilization\" is 1.5, expected a value in (0, 1]");
+    expect_error(manifest("{\"hbm_gib\": -16}", &m), "sweep.json", 1, "\"hbm_gib\" is -16");
+    expect_error(manifest("{\"hbm_gib\": 1e999}", &m), "sweep.json", 1, "\"hbm_gib\" is not a number");
+    expect_error(manifest("{\"baseline\": 3}", &m), "sweep.json", 1, "\"baseline\" is not a string");
+    expect_error(manifest("{\"baseline\": \"\"}", &m), "sweep.json", 1, "\"baseline\" is empty");
+    expect_error(manifest("{\"hardware\": [1]}", &m), "sweep.json", 1, "\"hardware\" is not a string or an object");
+    expect_error(manifest("{\"hardware\": {\"name\": 5}}", &m), "sweep.json", 1, "\"name\" is not a string");
+    expect_error(manifest("{\"name\": \"a\\u0000b\"}", &m), "sweep.json", 1, "nul character");
+    expect_error(manifest("{\"name\": \"\xc3\"}", &m), "sweep.json", 1, "invalid utf-8");
+    expect_error(manifest("[\"baseline\"]", &m), "sweep.json", 1, "expected a json object");
+    expect_error(manifest("{\n\"name\": \"x\",\n", &m), "sweep.json", 2, "invalid json");
+    expect_error(manifest("{\"name\": \"x\" \"date\": 1}", &m), "sweep.json", 1, "invalid json");
+    /* \u escapes decode to UTF-8 */
+    cr_assert_null(manifest("{\"name\": \"caf\\u00e9\"}", &m));
+    cr_assert_str_eq(m.name, "caf\xc3\xa9");
+    manifest_free(&m);
+}
+
+Test(manifest, arms_comments_and_flags)
+{
+    const char *text = "# planned models for the v5e sweep\n"
+                       "google/gemma-3-4b-it   v5e-1  load+long+gen   # the baseline\n"
+                       "\n"
+                       "Qwen/Qwen3-4B\tv5e-1 load+gen parser=hermes   nothink\r\n"
+                       "   # indented comment\n"
+                       "meta-llama/Llama-3.1-8B-Instruct v5e-4\n"
+                       "gs://bucket/ckpt#not-a-comment-start\n"
+                       "solo";
+    sr_arms_entry *e;
+    size_t n;
+    cr_assert_null(sr_parse_arms("plan.arms", text, strlen(text), &e, &n));
+    cr_assert_eq(n, 5);
+    cr_assert_str_eq(e[0].checkpoint, "google/gemma-3-4b-it");
+    cr_assert_str_eq(e[0].hardware, "v5e-1");
+    cr_assert_str_eq(e[0].benchmarks, "load+long+gen");
+    cr_assert_null(e[0].flags);
+    cr_assert_eq(e[0].line, 2);
+    cr_assert_str_eq(e[1].checkpoint, "Qwen/Qwen3-4B");
+    cr_assert_str_eq(e[1].benchmarks, "load+gen");
+    cr_assert_str_eq(e[1].flags, "parser=hermes nothink");
+    cr_assert_eq(e[1].line, 4);
+    cr_assert_str_eq(e[2].checkpoint, "meta-llama/Llama-3.1-8B-Instruct");
+    cr_assert_str_eq(e[2].hardware, "v5e-4");
+    cr_assert_null(e[2].benchmarks);
+    cr_assert_null(e[2].flags);
+    /* '#' starts a comment anywhere on the line */
+    cr_assert_str_eq(e[3].checkpoint, "gs://bucket/ckpt");
+    cr_assert_null(e[3].hardware);
+    cr_assert_str_eq(e[4].checkpoint, "solo");
+    cr_assert_eq(e[4].line, 8);
+    sr_arms_entries_free(e, n);
+}
+
+Test(manifest, arms_errors_and_empty)
+{
+    sr_arms_entry *e = (sr_arms_entry *)1;
+    size_t n = 9;
+    sr_error *err = arms("ok/model\n-bad v5e-1\n", &e, &n);
+    cr_assert_null(e);
+    cr_assert_eq(n, 0);
+    expect_error(err, "plan.arms", 2, "checkpoint '-bad' does not look like a model id");
+    expect_error(arms("ok/model\n\"Qwen/Qwen3-4B\"\n", &e, &n), "plan.arms", 2,
+                 "does not look like a model id");
+    expect_error(arms("ok/model\nbad\xff\n", &e, &n), "plan.arms", 2,
+                 "invalid utf-8 or nul byte");
+    cr_assert_null(arms("# nothing planned\n\n", &e, &n));
+    cr_assert_eq(n, 0);
+    sr_arms_entries_free(e, n);
+}
