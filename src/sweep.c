@@ -148,6 +148,17 @@ static void kv_summary_init(sr_kv_summary *kv)
     kv->bytes_per_token = kv->block_size = kv->num_blocks = -1;
     kv->implied_avail_low_gib = kv->implied_avail_high_gib = NAN;
     kv->note = NULL;
+    kv->backend = kv->formula = NULL;
+    kv->max_model_len = -1;
+    kv->avail_gib = NAN;
+    kv->tokens_low = kv->tokens_high = -1;
+    kv->max_concurrency = NAN;
+    kv->n_layers = kv->kv_layers = kv->shared_layers = kv->sliding_layers = -1;
+    kv->util_implied_low = kv->util_implied_high = NAN;
+    kv->resident_implied_low_gib = kv->resident_implied_high_gib = NAN;
+    kv->layers_summary = kv->assumptions = kv->whatif_assumptions = NULL;
+    kv->whatif = NULL;
+    kv->n_whatif = 0;
 }
 
 static void scenario_free(sr_scenario *sc)
@@ -175,6 +186,17 @@ static void model_free(sr_model *m)
     sr_failure_free(&m->failure);
     free(m->status_reason);
     free(m->kv.note);
+    free(m->kv.backend);
+    free(m->kv.formula);
+    free(m->kv.layers_summary);
+    free(m->kv.assumptions);
+    free(m->kv.whatif_assumptions);
+    for (size_t i = 0; i < m->kv.n_whatif; i++) {
+        free(m->kv.whatif[i].label);
+        free(m->kv.whatif[i].chip);
+        free(m->kv.whatif[i].backend);
+    }
+    free(m->kv.whatif);
 }
 
 void sr_sweep_init(sr_sweep *sweep)

@@ -121,6 +121,22 @@ void sr_server_log_init(sr_server_log *log);
 
 /* ---- KV capacity (filled by analysis/kvcap) ----------------------------- */
 
+/* One row of the KV what-if table: the model on a chip at a max-model-len,
+ * holding the logged resident memory and utilisation. */
+typedef struct sr_kv_whatif {
+    char *label;            /* "logged (TPU, 15.75 GiB)", "TPU v6e", "NVIDIA H100 80GB" */
+    char *chip;             /* "logged", "tpu-v5e", "tpu-v6e", "nvidia-l4", "nvidia-h100-80gb" */
+    char *backend;          /* "tpu" | "gpu" */
+    double hbm_gib;         /* memory limit used (GiB) */
+    double mem_util;        /* utilisation held */
+    double resident_gib;    /* resident (non-KV) memory held */
+    long max_model_len;
+    long block_size;
+    long tokens;            /* logged-style count (current formula); 0 when nothing fits */
+    double max_concurrency; /* requests of max_model_len */
+    bool fits;              /* one max_model_len request fits */
+} sr_kv_whatif;
+
 typedef struct sr_kv_summary {
     long logged_tokens;     /* from the server log; -1 */
     long recomputed_tokens; /* from config.json + the log's memory line; -1 */
@@ -129,6 +145,21 @@ typedef struct sr_kv_summary {
     long num_blocks;        /* -1 */
     double implied_avail_low_gib, implied_avail_high_gib; /* available memory the logged count implies; NAN */
     char *note;             /* disagreement explanation, or NULL */
+    /* added by analysis/kvcap: */
+    char *backend;          /* "tpu" | "gpu": the log's backend; NULL */
+    char *formula;          /* logged-token formula assumed ("concurrency"); NULL */
+    long max_model_len;     /* used for block size and concurrency; -1 */
+    double avail_gib;       /* available memory the recomputation used (from the log); NAN */
+    long tokens_low, tokens_high; /* recomputed range over the log's 0.01 GiB rounding; -1 */
+    double max_concurrency; /* recomputed, for max_model_len; NAN */
+    long n_layers, kv_layers, shared_layers, sliding_layers; /* config layers; -1 */
+    double util_implied_low, util_implied_high; /* utilisation the logged count implies; NAN */
+    double resident_implied_low_gib, resident_implied_high_gib; /* resident memory it implies; NAN */
+    char *layers_summary;   /* "15 of 35 layers hold KV: ..."; NULL */
+    char *assumptions;      /* of the recomputation; NULL */
+    sr_kv_whatif *whatif;   /* what-if rows (chip x max-model-len) */
+    size_t n_whatif;
+    char *whatif_assumptions; /* chip memory figures and what is held; NULL */
 } sr_kv_summary;
 
 /* ---- a model ----------------------------------------------------------- */
