@@ -11,7 +11,7 @@ BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo gsl
+PKGS := libcjson cairo freetype2 gsl
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread
@@ -26,6 +26,10 @@ SRC := $(sort $(shell find src -name '*.c'))
 # LIB_SRC and UNIT_SRC may be narrowed on the command line to build one module's tests.
 LIB_SRC ?= $(filter-out src/main.c,$(SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The HTML templates are compiled in (the tool runs from any directory); linked
+# only when the template engine is built.
+TEMPLATES := $(sort $(wildcard templates/*.html))
+LIB_OBJ += $(if $(filter src/render/template.c,$(LIB_SRC)),$(BUILD)/gen/templates.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -47,6 +51,20 @@ $(BUILD)/.test-deps-ok:
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# templates/NAME.html -> a byte array in sr_template_files (od: coreutils, no xxd needed).
+$(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from templates/ by make; do not edit */'; \
+	  echo '#include "render/template.h"'; i=0; \
+	  for f in $(TEMPLATES); do echo "static const unsigned char t$$i[] = {"; \
+	    od -An -v -tx1 "$$f" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00};'; i=$$((i+1)); done; \
+	  echo 'const sr_template_file sr_template_files[] = {'; i=0; \
+	  for f in $(TEMPLATES); do echo "    {\"$${f#templates/}\", (const char *)t$$i, sizeof t$$i - 1},"; i=$$((i+1)); done; \
+	  echo '    {0, 0, 0}};'; echo "const size_t sr_n_template_files = $$i;"; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/templates.o: $(BUILD)/gen/templates.c | $(DEPS_STAMP)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/sweep-report: $(MAIN_OBJ) $(LIB_OBJ)

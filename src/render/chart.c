@@ -1,0 +1,535 @@
+/* The three charts, as PNG (1,600 px wide) and SVG, drawn from the analysed
+ * sweep only. Models appear in the table's order; failed models are left
+ * out (the table lists them); a missing value leaves a gap that says so.
+ * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
+ * number of rows and never depend on measured text, so the canvas size is
+ * known before drawing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_draw.h"
+#include "render.h"
+#include "report_text.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define LABEL_RIGHT 222 /* model labels end here */
+#define LABEL_WIDTH 206
+#define PLOT_X0 232
+#define MAX_ROWS 40 /* more models than this: the rest are named in the table */
+#define TITLE_SIZE 17
+#define SUB_SIZE 11.5
+#define LABEL_SIZE 11.5
+#define VALUE_SIZE 9.5
+#define LEGEND_SIZE 10.5
+#define LEGEND_COLUMNS 3
+#define LEGEND_Y 84 /* below a title and two lines of subtitle */
+
+static const sr_rgb *const palette[] = {&sr_blue, &sr_sky, &sr_green, &sr_orange, &sr_vermillion, &sr_purple,
+                                        &sr_black};
+#define N_PALETTE (sizeof palette / sizeof palette[0])
+
+const char *sr_chart_title(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO: return "Output throughput relative to the baseline";
+    case SR_CHART_ACCURACY_DELTA: return "Accuracy difference from the baseline";
+    case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
+    }
+    return "Chart";
+}
+
+/* ---- shared pieces ----------------------------------------------------- */
+
+typedef struct legend_item {
+    const char *label;
+    sr_rgb color;
+    int shape; /* -1: a square swatch, else a marker shape */
+} legend_item;
+
+static double legend_height(size_t n)
+{
+    return (double)((n + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS) * 18;
+}
+
+static void draw_legend(sr_canvas *cv, double y, const legend_item *items, size_t n)
+{
+    double col_w = (SR_CHART_WIDTH - 32) / (double)LEGEND_COLUMNS;
+    for (size_t i = 0; i < n; i++) {
+        double x = 16 + (double)(i % LEGEND_COLUMNS) * col_w;
+        double yy = y + (double)(i / LEGEND_COLUMNS) * 18;
+        if (items[i].shape < 0)
+            sr_canvas_rect(cv, x, yy - 9, 12, 10, items[i].color);
+        else
+            sr_canvas_marker(cv, items[i].shape, x + 6, yy - 4, 5, items[i].color);
+        char *fit = sr_canvas_fit(cv, items[i].label, LEGEND_SIZE, false, col_w - 24);
+        if (fit)
+            sr_canvas_text(cv, x + 18, yy, fit, LEGEND_SIZE, false, 0, sr_dark);
+        free(fit);
+    }
+}
+
+static void draw_header(sr_canvas *cv, const char *title, const char *subtitle)
+{
+    sr_canvas_text(cv, 16, 28, title, TITLE_SIZE, true, 0, sr_black);
+    sr_canvas_wrapped(cv, 16, 48, subtitle, SUB_SIZE, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
+}
+
+/* A model's id, right-aligned before the plot, cut to fit; the suffix
+ * (" *") is always kept. */
+static void draw_model_label(sr_canvas *cv, const char *id, const char *suffix, double y)
+{
+    double sw = sr_canvas_text_width(cv, suffix, LABEL_SIZE, false);
+    char *fit = sr_canvas_fit(cv, id, LABEL_SIZE, false, LABEL_WIDTH - sw);
+    char *label = fit ? sr_asprintf("%s%s", fit, suffix) : NULL;
+    if (label)
+        sr_canvas_text(cv, LABEL_RIGHT, y, label, LABEL_SIZE, false, 1, sr_black);
+    else
+        cv->failed = true;
+    free(fit);
+    free(label);
+}
+
+static void draw_message(sr_canvas *cv, double y, const char *msg)
+{
+    sr_canvas_text(cv, SR_CHART_WIDTH / 2.0, y, msg, 13, false, 0.5, sr_grey);
+}
+
+static void draw_more(sr_canvas *cv, double y, size_t more)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more model%s: see the table", more, more == 1 ? "" : "s");
+    sr_canvas_text(cv, 16, y, buf, VALUE_SIZE + 1, false, 0, sr_grey);
+}
+
+static const char *fmt_plain(char *buf, size_t size, double v, int decimals)
+{
+    return sr_text_fixed(buf, size, v, decimals < 1 ? 1 : decimals);
+}
+
+static const char *fmt_points(char *buf, size_t size, double v, int decimals)
+{
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    if (tmp[0] == '-')
+        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
+    else if (v > 0 && strtod(tmp, NULL) != 0)
+        snprintf(buf, size, "+%s", tmp);
+    else
+        snprintf(buf, size, "%s", tmp);
+    return buf;
+}
+
+static const char *fmt_count(char *buf, size_t size, double v, int decimals)
+{
+    (void)decimals;
+    return sr_format_count(buf, size, llround(v));
+}
+
+/* Indices of the models a chart shows, in table order. */
+static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
+{
+    size_t n = sr_render_model_order(sw, idx), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[idx[i]];
+        if (m->status == SR_STATUS_FAILED || (m->is_baseline && !with_baseline))
+            continue;
+        idx[k++] = idx[i];
+    }
+    return k;
+}
+
+/* ---- speed ratio ------------------------------------------------------- */
+
+#define BAR_H 10.0
+#define BAR_GAP 2.0
+
+static sr_error *speed_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n, char **out,
+                             size_t *len)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = sr_n_speed_columns;
+    double group_pad = 14, group_h = (double)ncol * (BAR_H + BAR_GAP) - BAR_GAP + group_pad;
+    double legend_y = LEGEND_Y, plot_top = legend_y + legend_height(ncol) + 14;
+    double plot_bottom = plot_top + (rows ? (double)rows * group_h : 60);
+    double height = plot_bottom + 52 + (n > rows ? 18 : 0);
+
+    double max_ratio = 1.0;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t c = 0; c < ncol; c++) {
+            const sr_scenario *sc = sr_model_scenario(&sw->models[idx[i]], sr_speed_columns[c].key);
+            if (sc && isfinite(sc->ratio) && sc->ratio > max_ratio)
+                max_ratio = sc->ratio;
+        }
+    sr_axis ax;
+    sr_axis_linear(&ax, 0, fmax(1.2, max_ratio * 1.08), 6, PLOT_X0, SR_CHART_WIDTH - 62);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    if (err)
+        return err;
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    long out_len = -1, in_len, conc, o;
+    for (size_t c = 0; c < ncol; c++)
+        if (sscanf(sr_speed_columns[c].key, "in%ld-out%ld-c%ld", &in_len, &o, &conc) == 3)
+            out_len = (c == 0 || o == out_len) ? o : -2;
+    char outs[96] = "";
+    if (out_len > 0)
+        snprintf(outs, sizeof outs, "; %ld output tokens per request", out_len);
+    char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
+                                 "scenario%s; c: concurrent requests",
+                                 base ? base->id : "none", outs);
+    draw_header(&cv, sr_chart_title(SR_CHART_SPEED_RATIO), subtitle ? subtitle : "");
+    free(subtitle);
+
+    legend_item legend[16];
+    char labels[16][64];
+    for (size_t c = 0; c < ncol && c < 16; c++) {
+        legend[c].label = sr_text_speed_label(labels[c], sizeof labels[c], c);
+        legend[c].color = *palette[c % N_PALETTE];
+        legend[c].shape = -1;
+    }
+    draw_legend(&cv, legend_y, legend, ncol < 16 ? ncol : 16);
+
+    if (rows == 0) {
+        sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
+        draw_message(&cv, plot_top + 34, base ? "No model to compare with the baseline" : "No baseline found");
+        sr_strbuf_puts(&desc, "No model to compare with the baseline.");
+    } else {
+        for (size_t i = 0; i < rows; i += 2)
+            sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
+                           (sr_rgb){0.965, 0.965, 0.965});
+        sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
+    }
+    /* Bars, then the baseline's line over them, then the values on top. */
+    char buf[64];
+    double x1 = sr_axis_x(&ax, 1.0);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            sr_canvas_line(&cv, x1, plot_top - 6, x1, plot_bottom, 1.4, sr_black, true);
+            sr_canvas_text(&cv, x1 + 4, plot_top - 4, "baseline = 1.0", VALUE_SIZE, false, 0, sr_black);
+        }
+        for (size_t i = 0; i < rows; i++) {
+            const sr_model *m = &sw->models[idx[i]];
+            double top = plot_top + (double)i * group_h + group_pad / 2;
+            if (pass == 0) {
+                draw_model_label(&cv, m->id, "", top + (group_h - group_pad) / 2 + 4);
+                sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
+            }
+            for (size_t c = 0; c < ncol; c++) {
+                const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
+                double y = top + (double)c * (BAR_H + BAR_GAP);
+                double r = sc ? sc->ratio : NAN;
+                if (pass == 0) {
+                    sr_strbuf_printf(&desc, " %s %s;", sr_speed_columns[c].heading,
+                                     sr_text_ratio(buf, sizeof buf, r));
+                    if (isfinite(r))
+                        sr_canvas_rect(&cv, PLOT_X0, y, sr_axis_x(&ax, r) - PLOT_X0, BAR_H, *palette[c % N_PALETTE]);
+                } else if (isfinite(r)) {
+                    sr_canvas_label(&cv, sr_axis_x(&ax, r) + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r),
+                                    VALUE_SIZE, sr_dark);
+                } else {
+                    sr_canvas_label(&cv, PLOT_X0 + 4, y + BAR_H - 1.5, "no data", VALUE_SIZE, sr_grey);
+                }
+            }
+        }
+    }
+    sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
+                   "speed ratio to the baseline (\xC3\x97, higher is faster)", LABEL_SIZE, false, 0.5, sr_black);
+    if (n > rows)
+        draw_more(&cv, plot_bottom + 52, n - rows);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    return err;
+}
+
+/* ---- accuracy delta ---------------------------------------------------- */
+
+#define ROW_H 24.0
+
+static int verdict_index(const char *verdict)
+{
+    if (verdict && strcmp(verdict, "higher") == 0)
+        return 1;
+    if (verdict && strcmp(verdict, "lower") == 0)
+        return 2;
+    return 0;
+}
+
+static const sr_rgb *verdict_color(int v)
+{
+    return v == 1 ? &sr_green : v == 2 ? &sr_vermillion : &sr_blue;
+}
+
+static sr_error *accuracy_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n,
+                                char **out, size_t *len)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t n_names = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        n_names += sw->models[i].n_benchmarks;
+    const char **names = malloc(n_names * sizeof *names);
+    if (!names)
+        return sr_oom();
+    size_t n_all = sr_text_benchmarks(sw, names), n_panels = 0;
+    for (size_t b = 0; b < n_all; b++)
+        if (base && sr_model_benchmark(base, names[b]))
+            names[n_panels++] = names[b];
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n;
+    if (rows == 0)
+        n_panels = 0;
+
+    double legend_y = LEGEND_Y, top = legend_y + legend_height(3) + 10;
+    double panel_h = 30 + (double)rows * ROW_H + 44;
+    double height = top + (n_panels ? (double)n_panels * panel_h : 80) + 40 + (n > rows ? 18 : 0);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    if (err) {
+        free(names);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    char buf[96], buf2[64], conf[64];
+    char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
+                                 "of accuracy; dot: the difference, whisker: its interval",
+                                 base ? base->id : "none");
+    draw_header(&cv, sr_chart_title(SR_CHART_ACCURACY_DELTA), subtitle ? subtitle : "");
+    free(subtitle);
+    static const legend_item legend[] = {
+        {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
+        {"higher than the baseline", {0 / 255.0, 158 / 255.0, 115 / 255.0}, 1},
+        {"lower than the baseline", {213 / 255.0, 94 / 255.0, 0 / 255.0}, 2},
+    };
+    draw_legend(&cv, legend_y, legend, 3);
+    if (n_panels == 0) {
+        draw_message(&cv, top + 40,
+                     base ? "No model was compared with the baseline on accuracy" : "No baseline found");
+        sr_strbuf_puts(&desc, "No accuracy comparison.");
+    }
+
+    const double plot_x1 = 540, text_x = 556, n_right = SR_CHART_WIDTH - 16;
+    double pct = sw->settings.confidence * 100;
+    char ci_head[96];
+    snprintf(ci_head, sizeof ci_head, "\xCE\x94 points [%s%% interval]",
+             sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
+    for (size_t p = 0; p < n_panels; p++) {
+        const char *bench = names[p];
+        const sr_scores *bs = sr_model_benchmark(base, bench);
+        double y0 = top + (double)p * panel_h;
+        double w = sr_canvas_text(&cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
+        snprintf(buf, sizeof buf, "baseline %s on %s items", sr_text_score(buf2, sizeof buf2, bs->score),
+                 sr_text_count(conf, sizeof conf, (long long)bs->n_items));
+        sr_canvas_text(&cv, 16 + w + 8, y0 + 16, buf, LABEL_SIZE, false, 0, sr_grey);
+        sr_canvas_text(&cv, text_x, y0 + 16, ci_head, VALUE_SIZE, false, 0, sr_grey);
+        sr_canvas_text(&cv, n_right, y0 + 16, "n paired", VALUE_SIZE, false, 1, sr_grey);
+        sr_strbuf_printf(&desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), buf);
+
+        /* The axis spans every interval and 0. */
+        double lo = 0, hi = 0;
+        for (size_t i = 0; i < rows; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
+            if (!s || !s->compared || !isfinite(s->delta))
+                continue;
+            double vals[3] = {s->delta, s->ci_low, s->ci_high};
+            for (int k = 0; k < 3; k++)
+                if (isfinite(vals[k])) {
+                    lo = fmin(lo, vals[k] * 100);
+                    hi = fmax(hi, vals[k] * 100);
+                }
+        }
+        double pad = (hi - lo) * 0.08;
+        sr_axis ax;
+        sr_axis_linear(&ax, lo - pad, hi + pad, 6, PLOT_X0, plot_x1);
+        double rows_top = y0 + 26, rows_bottom = rows_top + (double)rows * ROW_H;
+        for (size_t i = 0; i < rows; i += 2)
+            sr_canvas_rect(&cv, 8, rows_top + (double)i * ROW_H, SR_CHART_WIDTH - 16, ROW_H,
+                           (sr_rgb){0.965, 0.965, 0.965});
+        sr_axis_draw(&cv, &ax, rows_top, rows_bottom, fmt_points);
+        double x0 = sr_axis_x(&ax, 0);
+        sr_canvas_line(&cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
+
+        for (size_t i = 0; i < rows; i++) {
+            const sr_model *m = &sw->models[idx[i]];
+            const sr_scores *s = sr_model_benchmark(m, bench);
+            double yc = rows_top + (double)i * ROW_H + ROW_H / 2;
+            draw_model_label(&cv, m->id, "", yc + 4);
+            if (!s || !s->compared || !isfinite(s->delta)) {
+                const char *why = s ? "not compared" : "no scores";
+                sr_canvas_text(&cv, PLOT_X0 + 4, yc + 4, why, VALUE_SIZE, false, 0, sr_grey);
+                sr_strbuf_printf(&desc, " %s %s;", m->id, why);
+                continue;
+            }
+            int v = verdict_index(s->verdict);
+            const sr_rgb *col = verdict_color(v);
+            if (isfinite(s->ci_low) && isfinite(s->ci_high)) {
+                double xl = sr_axis_x(&ax, s->ci_low * 100), xh = sr_axis_x(&ax, s->ci_high * 100);
+                sr_canvas_line(&cv, xl, yc, xh, yc, 1.8, *col, false);
+                sr_canvas_line(&cv, xl, yc - 5, xl, yc + 5, 1.8, *col, false);
+                sr_canvas_line(&cv, xh, yc - 5, xh, yc + 5, 1.8, *col, false);
+            }
+            sr_canvas_marker(&cv, v, sr_axis_x(&ax, s->delta * 100), yc, 5, *col);
+            sr_text_delta_ci(buf, sizeof buf, s);
+            sr_canvas_text(&cv, text_x, yc + 4, buf, VALUE_SIZE + 0.5, false, 0, *col);
+            sr_canvas_text(&cv, n_right, yc + 4, sr_text_count(buf2, sizeof buf2, (long long)s->n_paired),
+                           VALUE_SIZE + 0.5, false, 1, sr_dark);
+            sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf, s->verdict ? s->verdict : "");
+        }
+        sr_canvas_text(&cv, (PLOT_X0 + plot_x1) / 2, rows_bottom + 32,
+                       "model \xE2\x88\x92 baseline (points of accuracy)", LABEL_SIZE, false, 0.5, sr_black);
+    }
+    double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
+    snprintf(buf, sizeof buf, "%s%%", sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
+    char *note = sr_asprintf("Whiskers: %s paired %s bootstrap interval, %s resamples, seed %lu (%s). n: items "
+                             "scored for both the model and the baseline.",
+                             buf, sw->settings.ci_method ? sw->settings.ci_method : "percentile",
+                             sr_text_count(buf2, sizeof buf2, sw->settings.resamples), sw->settings.seed,
+                             sw->settings.rng ? sw->settings.rng : "?");
+    if (note) {
+        char *fit = sr_canvas_fit(&cv, note, VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+        if (fit)
+            sr_canvas_text(&cv, 16, foot, fit, VALUE_SIZE + 0.5, false, 0, sr_grey);
+        free(fit);
+        sr_strbuf_printf(&desc, "\n%s", note);
+    } else {
+        cv.failed = true;
+    }
+    free(note);
+    if (n > rows)
+        draw_more(&cv, foot + 18, n - rows);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc),
+                          out, len);
+    sr_strbuf_free(&desc);
+    free(names);
+    return err;
+}
+
+/* ---- KV capacity ------------------------------------------------------- */
+
+static sr_error *kv_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n, char **out,
+                          size_t *len)
+{
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n;
+    const double bar_h = 11, gap = 2, group_pad = 12, group_h = 2 * (bar_h + gap) - gap + group_pad;
+    double legend_y = LEGEND_Y, plot_top = legend_y + legend_height(2) + 14;
+    double plot_bottom = plot_top + (rows ? (double)rows * group_h : 60);
+    bool any_note = false;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
+        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
+        for (int k = 0; k < 2; k++)
+            if (v[k] > 0) {
+                lo = fmin(lo, (double)v[k]);
+                hi = fmax(hi, (double)v[k]);
+            }
+        any_note = any_note || kv->note;
+    }
+    bool have = hi > 0, log_scale = have && hi / lo > 20;
+    double height = plot_bottom + 52 + (any_note ? 18 : 0) + (n > rows ? 18 : 0);
+    sr_axis ax;
+    if (log_scale)
+        sr_axis_log(&ax, lo, hi, PLOT_X0, SR_CHART_WIDTH - 86);
+    else
+        sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, PLOT_X0, SR_CHART_WIDTH - 86);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    if (err)
+        return err;
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    draw_header(&cv, sr_chart_title(SR_CHART_KV_CAPACITY),
+                "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
+                "logged memory");
+    static const legend_item legend[] = {
+        {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
+        {"recomputed", {230 / 255.0, 159 / 255.0, 0 / 255.0}, -1},
+    };
+    draw_legend(&cv, legend_y, legend, 2);
+    if (!have) {
+        draw_message(&cv, plot_top + 34, "No KV cache size was logged or recomputed");
+        sr_strbuf_puts(&desc, "No KV cache sizes.");
+        rows = 0;
+    } else {
+        for (size_t i = 0; i < rows; i += 2)
+            sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
+                           (sr_rgb){0.965, 0.965, 0.965});
+        sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
+    }
+    char buf[64];
+    for (size_t i = 0; i < rows; i++) {
+        const sr_model *m = &sw->models[idx[i]];
+        double top = plot_top + (double)i * group_h + group_pad / 2;
+        draw_model_label(&cv, m->id, m->kv.note ? " *" : "", top + bar_h + 4);
+        long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
+        static const char *const missing[2] = {"not logged", "not recomputed"};
+        sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
+        for (int k = 0; k < 2; k++) {
+            double y = top + k * (bar_h + gap);
+            sr_strbuf_printf(&desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
+            if (v[k] < 0 || (log_scale && v[k] == 0)) {
+                sr_canvas_text(&cv, PLOT_X0 + 4, y + bar_h - 1.5, missing[k], VALUE_SIZE, false, 0, sr_grey);
+                continue;
+            }
+            double x = sr_axis_x(&ax, (double)v[k]);
+            sr_canvas_rect(&cv, PLOT_X0, y, x - PLOT_X0, bar_h, k ? sr_orange : sr_blue);
+            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), VALUE_SIZE, false,
+                           0, sr_dark);
+        }
+    }
+    sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
+                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)", LABEL_SIZE,
+                   false, 0.5, sr_black);
+    double foot = plot_bottom + 52;
+    if (any_note && rows > 0) {
+        sr_canvas_text(&cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
+                       VALUE_SIZE + 0.5, false, 0, sr_grey);
+        foot += 18;
+    }
+    if (n > rows && rows > 0)
+        draw_more(&cv, foot, n - rows);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    return err;
+}
+
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
+                          size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    sr_error *err;
+    size_t n;
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO:
+        n = chart_models(sweep, idx, false);
+        err = speed_chart(sweep, format, idx, n, out, len);
+        break;
+    case SR_CHART_ACCURACY_DELTA:
+        n = chart_models(sweep, idx, false);
+        err = accuracy_chart(sweep, format, idx, n, out, len);
+        break;
+    case SR_CHART_KV_CAPACITY:
+        n = chart_models(sweep, idx, true);
+        err = kv_chart(sweep, format, idx, n, out, len);
+        break;
+    default:
+        err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
+    }
+    free(idx);
+    return err;
+}

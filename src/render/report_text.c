@@ -1,0 +1,458 @@
+/* Words and cell formats shared by the HTML and PDF reports. */
+#include "report_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- cells ------------------------------------------------------------- */
+
+const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+        return buf;
+    }
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    if (tmp[0] == '-')
+        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
+    else
+        snprintf(buf, size, "%s", tmp);
+    return buf;
+}
+
+const char *sr_text_score(char *buf, size_t size, double v)
+{
+    return sr_text_fixed(buf, size, v, 3);
+}
+
+const char *sr_text_points(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 1);
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v * 100, 1);
+    if (tmp[0] == '-')
+        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
+    else if (strcmp(tmp, "0.0") == 0)
+        snprintf(buf, size, "0.0");
+    else
+        snprintf(buf, size, "+%s", tmp);
+    return buf;
+}
+
+const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
+{
+    if (s && s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (s && s->compared && isfinite(s->delta)) {
+        char d[64], lo[64], hi[64];
+        sr_text_points(d, sizeof d, s->delta);
+        if (isfinite(s->ci_low) && isfinite(s->ci_high))
+            snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, s->ci_low),
+                     sr_text_points(hi, sizeof hi, s->ci_high));
+        else
+            snprintf(buf, size, "%s", d);
+    } else {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    }
+    return buf;
+}
+
+const char *sr_text_ratio(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 2);
+    char tmp[64];
+    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, 2));
+    return buf;
+}
+
+const char *sr_text_throughput(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 0);
+    char tmp[64];
+    if (fabs(v) >= 100 && fabs(v) < 1e15)
+        sr_format_count(tmp, sizeof tmp, llround(v));
+    else
+        sr_format_fixed(tmp, sizeof tmp, v, 1);
+    snprintf(buf, size, "%s tok/s", tmp);
+    return buf;
+}
+
+const char *sr_text_count(char *buf, size_t size, long long v)
+{
+    if (v < 0)
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    else
+        sr_format_count(buf, size, v);
+    return buf;
+}
+
+const char *sr_text_pvalue(char *buf, size_t size, double v)
+{
+    if (isfinite(v) && v < 0.001)
+        snprintf(buf, size, "<0.001");
+    else
+        sr_text_fixed(buf, size, v, 3);
+    return buf;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+char *sr_text_sweep_name(const sr_sweep *sw)
+{
+    if (sw->manifest.name && sw->manifest.name[0])
+        return strdup(sw->manifest.name);
+    const char *dir = sw->export_dir ? sw->export_dir : "";
+    size_t end = strlen(dir);
+    while (end > 0 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    if (start == end || (end - start == 1 && dir[start] == '.'))
+        return strdup("sweep");
+    return sr_strndup(dir + start, end - start);
+}
+
+const char *sr_text_speed_label(char *buf, size_t size, size_t column)
+{
+    long in, out, conc;
+    char count[64];
+    if (column < sr_n_speed_columns &&
+        sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) == 3)
+        snprintf(buf, size, "%s-token prompts, c=%ld", sr_format_count(count, sizeof count, in), conc);
+    else
+        snprintf(buf, size, "%s", column < sr_n_speed_columns ? sr_speed_columns[column].heading : "?");
+    return buf;
+}
+
+size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        for (size_t i = 0; i < sw->n_models; i++)
+            if (sr_model_benchmark(&sw->models[i], sr_table_benchmarks[b])) {
+                names[n++] = sr_table_benchmarks[b];
+                break;
+            }
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t j = 0; j < sw->models[i].n_benchmarks; j++) {
+            const char *name = sw->models[i].benchmarks[j].benchmark;
+            bool seen = false;
+            for (size_t k = 0; k < n && !seen; k++)
+                seen = strcmp(names[k], name) == 0;
+            for (size_t b = 0; b < sr_n_table_benchmarks && !seen; b++)
+                seen = strcmp(sr_table_benchmarks[b], name) == 0;
+            if (!seen)
+                names[n++] = name;
+        }
+    return n;
+}
+
+const char *sr_text_benchmark_title(const char *name)
+{
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        if (strcmp(sr_table_benchmarks[b], name) == 0)
+            return sr_table_benchmark_titles[b];
+    return name;
+}
+
+/* ---- lists ------------------------------------------------------------- */
+
+void sr_text_list_free(sr_text_list *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        free(list->items[i]);
+    free(list->items);
+    list->items = NULL;
+    list->n = list->cap = 0;
+}
+
+/* Move the buffer's text into the list as one item; false on OOM. */
+static bool list_take(sr_text_list *list, sr_strbuf *sb)
+{
+    char *s = sr_strbuf_detach(sb);
+    void *items = list->items;
+    if (!s || !sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items)) {
+        free(s);
+        return false;
+    }
+    list->items = items;
+    list->items[list->n++] = s;
+    return true;
+}
+
+/* "A", "A and B", "A, B and C" from the names of the models in idx. */
+static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            sr_strbuf_puts(sb, i + 1 == n ? " and " : ", ");
+        sr_strbuf_puts(sb, sw->models[idx[i]].id);
+    }
+}
+
+/* The range of a model's speed ratios over the table's columns, as text
+ * ("0.55x–0.62x", "0.57x"), or NULL when it has none. */
+static const char *ratio_range(char *buf, size_t size, const sr_model *m)
+{
+    double lo = NAN, hi = NAN;
+    for (size_t c = 0; c < sr_n_speed_columns; c++) {
+        const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
+        if (!sc || !isfinite(sc->ratio))
+            continue;
+        if (isnan(lo) || sc->ratio < lo)
+            lo = sc->ratio;
+        if (isnan(hi) || sc->ratio > hi)
+            hi = sc->ratio;
+    }
+    if (isnan(lo))
+        return NULL;
+    char a[32], b[32];
+    sr_text_ratio(a, sizeof a, lo);
+    sr_text_ratio(b, sizeof b, hi);
+    if (strcmp(a, b) == 0)
+        snprintf(buf, size, "%s", a);
+    else
+        snprintf(buf, size, "%s\xE2\x80\x93%s", a, b); /* en dash */
+    return buf;
+}
+
+static bool is_compared_model(const sr_model *m)
+{
+    return !m->is_baseline && m->status != SR_STATUS_FAILED;
+}
+
+static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
+                                    const size_t *order, size_t n_order, size_t *scratch)
+{
+    const sr_scores *bs = sr_model_benchmark(base, bench);
+    const char *title = sr_text_benchmark_title(bench);
+    char buf[64], buf2[64];
+    if (!bs) {
+        sr_strbuf_printf(sb, "%s: the baseline has no scores, so no model was compared on it.", title);
+        return;
+    }
+    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
+                     sr_text_score(buf2, sizeof buf2, bs->score));
+    static const char *const verdicts[] = {"no measured difference", "lower", "higher"};
+    static const char *const leads[] = {"no measured difference for ", "lower for ", "higher for "};
+    bool any = false;
+    for (size_t v = 0; v < 3; v++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n_order; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+            if (s && s->compared && s->verdict && strcmp(s->verdict, verdicts[v]) == 0)
+                scratch[k++] = order[i];
+        }
+        if (k == 0)
+            continue;
+        sr_strbuf_puts(sb, any ? "; " : "");
+        sr_strbuf_puts(sb, leads[v]);
+        if (v == 0) {
+            put_names(sb, sw, scratch, k);
+            sr_strbuf_puts(sb, k == 1 ? ", which matches the baseline" : ", which match the baseline");
+        } else {
+            for (size_t i = 0; i < k; i++) {
+                const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
+                sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+                sr_strbuf_printf(sb, "%s (%s points)", sw->models[scratch[i]].id,
+                                 sr_text_delta_ci(buf, sizeof buf, s));
+            }
+        }
+        any = true;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+        if (is_compared_model(m) && (!s || !s->compared || !s->verdict))
+            scratch[k++] = order[i];
+    }
+    if (k > 0) {
+        sr_strbuf_puts(sb, any ? "; not compared: " : "not compared: ");
+        put_names(sb, sw, scratch, k);
+        any = true;
+    }
+    sr_strbuf_puts(sb, any ? "." : "no other model has scores on it.");
+}
+
+sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
+{
+    size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order);
+    size_t n_bench_max = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        n_bench_max += sw->models[i].n_benchmarks;
+    const char **benches = malloc(n_bench_max * sizeof *benches);
+    if (!order || !benches) {
+        free(order);
+        free(benches);
+        return sr_oom();
+    }
+    size_t *scratch = order + sw->n_models + 1;
+    size_t n_order = sr_render_model_order(sw, order);
+    size_t n_bench = sr_text_benchmarks(sw, benches);
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t n_compared = 0, n_failed = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        n_compared += is_compared_model(&sw->models[i]);
+        n_failed += !sw->models[i].is_baseline && sw->models[i].status == SR_STATUS_FAILED;
+    }
+
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+    char buf[128];
+
+    /* What was compared. */
+    if (!base) {
+        if (sw->baseline)
+            sr_strbuf_printf(&sb, "No baseline model was found (asked for %s), so no model was compared.",
+                             sw->baseline);
+        else
+            sr_strbuf_puts(&sb, "No baseline model was named, so no model was compared.");
+    } else {
+        sr_strbuf_printf(&sb, "%zu model%s compared with the baseline %s", n_compared,
+                         n_compared == 1 ? " was" : "s were", base->id);
+        if (sw->manifest.hardware)
+            sr_strbuf_printf(&sb, " on %s", sw->manifest.hardware);
+        sr_strbuf_putc(&sb, '.');
+        if (n_failed > 0)
+            sr_strbuf_printf(&sb, " %zu other%s failed and %s left out.", n_failed, n_failed == 1 ? "" : "s",
+                             n_failed == 1 ? "is" : "are");
+    }
+    ok = ok && list_take(out, &sb);
+
+    /* Accuracy, one paragraph per benchmark. */
+    if (base && n_compared > 0)
+        for (size_t b = 0; b < n_bench && ok; b++) {
+            put_benchmark_paragraph(&sb, sw, base, benches[b], order, n_order, scratch);
+            ok = list_take(out, &sb);
+        }
+
+    /* Speed. */
+    if (base && n_compared > 0 && ok) {
+        sr_strbuf_puts(&sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
+                            "prompt lengths and concurrencies measured): ");
+        size_t k = 0;
+        for (size_t i = 0; i < n_order; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            if (!is_compared_model(m))
+                continue;
+            const char *range = ratio_range(buf, sizeof buf, m);
+            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", m->id, range ? range : "no speed data");
+        }
+        sr_strbuf_putc(&sb, '.');
+        ok = list_take(out, &sb);
+    }
+
+    /* The models not measurably worse anywhere, with their speed. */
+    size_t base_benches = 0;
+    for (size_t b = 0; base && b < n_bench; b++)
+        base_benches += sr_model_benchmark(base, benches[b]) != NULL;
+    if (base && n_compared > 0 && base_benches > 0 && ok) {
+        size_t k = 0;
+        for (size_t i = 0; i < n_order; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            if (!is_compared_model(m))
+                continue;
+            bool fine = true;
+            for (size_t b = 0; b < n_bench && fine; b++) {
+                if (!sr_model_benchmark(base, benches[b]))
+                    continue;
+                const sr_scores *s = sr_model_benchmark(m, benches[b]);
+                fine = s && s->compared && s->verdict && strcmp(s->verdict, "lower") != 0;
+            }
+            if (fine)
+                scratch[k++] = order[i];
+        }
+        if (k == 0) {
+            sr_strbuf_puts(&sb, "No model was compared on every benchmark without a measured loss.");
+        } else {
+            sr_strbuf_puts(&sb, "Not measurably worse than the baseline on any benchmark: ");
+            for (size_t i = 0; i < k; i++) {
+                const sr_model *m = &sw->models[scratch[i]];
+                const char *range = ratio_range(buf, sizeof buf, m);
+                sr_strbuf_puts(&sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+                if (range)
+                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", m->id, range);
+                else
+                    sr_strbuf_printf(&sb, "%s (no speed data)", m->id);
+            }
+            sr_strbuf_putc(&sb, '.');
+        }
+        ok = list_take(out, &sb);
+    }
+
+    /* What was left out. */
+    size_t k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->is_baseline || m->status == SR_STATUS_OK)
+            continue;
+        sr_strbuf_puts(&sb, k++ == 0 ? "Left out or incomplete: " : "; ");
+        if (m->status == SR_STATUS_FAILED) {
+            const char *stage = sr_stage_name(m->failure.stage);
+            sr_strbuf_printf(&sb, "%s failed%s%s", m->id, stage ? " at " : "", stage ? stage : "");
+        } else {
+            sr_strbuf_printf(&sb, "%s is partial%s%s", m->id, m->status_reason ? " (" : "",
+                             m->status_reason ? m->status_reason : "");
+            if (m->status_reason)
+                sr_strbuf_putc(&sb, ')');
+        }
+    }
+    if (k > 0 && ok) {
+        sr_strbuf_puts(&sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
+        ok = list_take(out, &sb);
+    }
+    sr_strbuf_free(&sb);
+    free(order);
+    free(benches);
+    return ok ? NULL : sr_oom();
+}
+
+sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
+{
+    const sr_settings *st = &sw->settings;
+    char resamples[64], conf[64];
+    sr_text_count(resamples, sizeof resamples, st->resamples);
+    double pct = st->confidence * 100;
+    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+
+    sr_strbuf_puts(&sb, "Accuracy is compared item by item: each model is paired with the baseline on the items "
+                        "both were scored on, and the difference (model \xE2\x88\x92 baseline) is the mean over "
+                        "those items, given in points (hundredths of accuracy).");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "Intervals are %s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
+                     "with the %s generator from seed %lu. The verdict is \xE2\x80\x9cno measured "
+                     "difference\xE2\x80\x9d when the interval holds 0, else \xE2\x80\x9chigher\xE2\x80\x9d or "
+                     "\xE2\x80\x9clower\xE2\x80\x9d.",
+                     conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
+                        "model only) gives the p-value; it is not computed for partial-credit scores.");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
+                        "median over the runs of one scenario) by the baseline's median for the same scenario: the "
+                        "same prompt length, output length and number of concurrent requests (c).");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
+                     st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_free(&sb);
+    return ok ? NULL : sr_oom();
+}

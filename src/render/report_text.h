@@ -1,0 +1,70 @@
+/* What the HTML and PDF reports say alike: the number formats of their
+ * cells, the sweep's display name, the list of benchmarks shown, and the
+ * summary in words. All strings are UTF-8 and unescaped; each renderer
+ * escapes for its own format. Nothing here computes a statistic: it only
+ * words what the analysis stored in the sweep.
+ *
+ * Formats (documented in docs/report-format.md):
+ *   accuracy      0.612                     3 decimals
+ *   delta         −5.3 [−8.1, −2.4]         points (x100), 1 decimal, signed,
+ *                                           U+2212 minus, the interval in brackets
+ *   speed ratio   0.57x                     2 decimals
+ *   throughput    1,234 tok/s               whole numbers (1 decimal below 100)
+ *   counts        321,280                   thousands separators
+ *   p-value       0.031, <0.001             3 decimals
+ *   missing       —                         U+2014 */
+#ifndef SR_REPORT_TEXT_H
+#define SR_REPORT_TEXT_H
+
+#include <stddef.h>
+
+#include "sweep.h"
+#include "util/error.h"
+
+#define SR_TEXT_MISSING "\xE2\x80\x94" /* — */
+#define SR_TEXT_MINUS "\xE2\x88\x92"   /* − */
+
+/* Cell formatters: write into buf (size >= 64) and return it. */
+const char *sr_text_score(char *buf, size_t size, double v);
+const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0.0; — if NAN */
+/* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
+ * baseline's, — otherwise. */
+const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
+const char *sr_text_ratio(char *buf, size_t size, double v);       /* 0.57x */
+const char *sr_text_throughput(char *buf, size_t size, double v);  /* 1,234 tok/s */
+const char *sr_text_count(char *buf, size_t size, long long v);    /* — when < 0 */
+const char *sr_text_pvalue(char *buf, size_t size, double v);
+const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
+
+/* The sweep's name: the manifest's, else the export directory's base name,
+ * else "sweep". Fresh string or NULL on OOM. */
+char *sr_text_sweep_name(const sr_sweep *sw);
+
+/* A speed column as words: "128-token prompts, c=1". */
+const char *sr_text_speed_label(char *buf, size_t size, size_t column);
+
+/* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
+ * model has them, then any other in the order first met. names holds
+ * pointers into the sweep or static strings; it must have room for
+ * sr_n_table_benchmarks + the total benchmark count of all models. */
+size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
+/* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
+const char *sr_text_benchmark_title(const char *name);
+
+/* A list of fresh strings. */
+typedef struct sr_text_list {
+    char **items;
+    size_t n, cap;
+} sr_text_list;
+void sr_text_list_free(sr_text_list *list);
+
+/* The summary in words, one paragraph per item: what was compared, which
+ * models match the baseline on each benchmark (and which differ, by how
+ * much), their speed relative to the baseline, and what was left out. */
+sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out);
+
+/* One sentence on how the statistics were made (method, resamples, seed,
+ * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */
+sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out);
+
+#endif

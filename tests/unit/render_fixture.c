@@ -1,0 +1,226 @@
+#include "render_fixture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+/* n items, the first `correct` of them right (score 1), ids "0".."n-1". */
+static void add_scores(sr_model *m, const char *bench, size_t n, size_t correct)
+{
+    sr_scores s;
+    sr_scores_init(&s);
+    s.benchmark = strdup(bench);
+    s.source = sr_asprintf("%s/%s.scores.csv", m->dir, bench);
+    for (size_t i = 0; i < n; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "%zu", i);
+        sr_scores_add(&s, id, i < correct ? 1.0 : 0.0);
+    }
+    s.score = (double)correct / (double)n;
+    s.correct = (double)correct;
+    s.binary = true;
+    sr_model_add_scores(m, &s);
+}
+
+static void compare(sr_model *m, const char *bench, double delta, double lo, double hi, double p, const char *verdict)
+{
+    sr_scores *s = sr_model_find_benchmark(m, bench);
+    s->compared = true;
+    s->n_paired = s->n_items;
+    s->delta = delta;
+    s->ci_low = lo;
+    s->ci_high = hi;
+    s->mcnemar_p = p;
+    s->verdict = verdict;
+    s->discordant_better = 40;
+    s->discordant_worse = 50;
+}
+
+static const char *const keys[] = {"in128-out256-c1", "in128-out256-c4", "in128-out256-c16", "in1024-out256-c16",
+                                   "in3072-out256-c16"};
+
+/* Speed: one run per scenario; ratio = tput / base (NAN: no scenario). */
+static void add_speed(sr_model *m, const double *tput, const double *base)
+{
+    static const long in[] = {128, 128, 128, 1024, 3072}, conc[] = {1, 4, 16, 16, 16};
+    for (size_t c = 0; c < 5; c++) {
+        if (isnan(tput[c]))
+            continue;
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.source = sr_asprintf("%s/bench-%s.json", m->dir, keys[c]);
+        run.output_throughput = tput[c];
+        sr_model_add_run(m, keys[c], in[c], 256, conc[c], &run);
+        sr_scenario *sc = (sr_scenario *)sr_model_scenario(m, keys[c]);
+        sc->median_output_throughput = tput[c];
+        sc->ratio = base ? tput[c] / base[c] : 1.0;
+    }
+}
+
+static sr_model *model(sr_sweep *sw, const char *id, const char *dir, sr_status status)
+{
+    sr_model *m = sr_sweep_model(sw, id);
+    free(m->dir);
+    m->dir = strdup(dir);
+    m->status = status;
+    return m;
+}
+
+static void kv(sr_model *m, long logged, long recomputed, long bpt, const char *note)
+{
+    m->kv.logged_tokens = logged;
+    m->kv.recomputed_tokens = recomputed;
+    m->kv.bytes_per_token = bpt;
+    m->kv.block_size = 256;
+    m->kv.note = note ? strdup(note) : NULL;
+}
+
+static void add_input(sr_sweep *sw, const char *path, const char *kind, long long size)
+{
+    void *inputs = sw->inputs;
+    sr_grow(&inputs, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs);
+    sw->inputs = inputs;
+    sr_input_file *f = &sw->inputs[sw->n_inputs++];
+    f->path = strdup(path);
+    f->kind = strdup(kind);
+    f->size = size;
+    sr_sha256_hex(path, strlen(path), f->sha256);
+}
+
+void fixture_sweep_minimal(sr_sweep *sw)
+{
+    sr_sweep_init(sw);
+    sw->export_dir = strdup("/data/exports/minimal-sweep/");
+    sw->baseline = strdup(FIXTURE_BASELINE);
+    sr_model *b = model(sw, FIXTURE_BASELINE, "gemma4", SR_STATUS_OK);
+    b->is_baseline = true;
+    add_scores(b, "gsm8k", 20, 12);
+    b->benchmarks[0].is_baseline = true;
+    b->benchmarks[0].verdict = "baseline";
+}
+
+void fixture_sweep(sr_sweep *sw)
+{
+    sr_sweep_init(sw);
+    sw->export_dir = strdup("/data/exports/v5e-gemma4-sweep");
+    sw->manifest.name = strdup(FIXTURE_HOSTILE_NAME);
+    sw->manifest.baseline = strdup(FIXTURE_BASELINE);
+    sw->manifest.hardware = strdup("TPU v5e-1");
+    sw->manifest.hbm_gib = 15.75;
+    sw->manifest.gpu_memory_utilization = 0.9;
+    sw->manifest.max_model_len = 4096;
+    sw->manifest.image = strdup("vllm/vllm-tpu@sha256:0d4f5c1e9a7b");
+    sw->manifest.vllm_version = strdup("0.11.1");
+    sw->manifest.date = strdup("2026-11-28");
+    sw->manifest.source = strdup("sweep.json");
+    sw->baseline = strdup(FIXTURE_BASELINE);
+
+    static const double base_t[] = {92.4, 301.7, 812.5, 640.2, 455.0};
+    sr_model *b = model(sw, FIXTURE_BASELINE, "gemma4", SR_STATUS_OK);
+    b->is_baseline = true;
+    add_scores(b, "gsm8k", 1319, 807);
+    add_scores(b, "bfcl_simple", 400, 342);
+    for (size_t i = 0; i < b->n_benchmarks; i++) {
+        b->benchmarks[i].is_baseline = true;
+        b->benchmarks[i].verdict = "baseline";
+    }
+    add_speed(b, base_t, NULL);
+    kv(b, 321280, 321280, 18432, NULL);
+
+    sr_model *q = model(sw, "Qwen/Qwen3-4B", "qwen3-4b", SR_STATUS_OK);
+    add_scores(q, "gsm8k", 1319, 1133);
+    add_scores(q, "bfcl_simple", 400, 321);
+    compare(q, "gsm8k", 0.2487, 0.2191, 0.2783, 0.0000001, "higher");
+    compare(q, "bfcl_simple", -0.0525, -0.0875, -0.0175, 0.0041, "lower");
+    static const double q_t[] = {52.1, 170.3, 463.0, 351.9, 231.7};
+    add_speed(q, q_t, base_t);
+    kv(q, 50688, 50688, 147456, NULL);
+
+    sr_model *g = model(sw, "ibm-granite/granite-3.3-2b-instruct", "granite", SR_STATUS_PARTIAL);
+    g->status_reason = strdup("no bfcl_simple scores; no in3072-out256-c16 runs");
+    add_scores(g, "gsm8k", 1319, 790);
+    compare(g, "gsm8k", -0.0129, -0.0402, 0.0144, 0.3711, "no measured difference");
+    static const double g_t[] = {88.0, 290.4, 799.1, 610.5, NAN};
+    add_speed(g, g_t, base_t);
+    kv(g, 125184, 124928, 81920, "logged 125,184 tokens but 124,928 recomputed: 1 block apart, within the rounding "
+                                 "of the logged memory");
+    sr_failure_set(&g->failure, SR_STAGE_SCORE, "BFCL tool-call parser produced no output", "granite/bfcl.log:77");
+
+    sr_model *s = model(sw, "HuggingFaceTB/SmolLM3-3B", "smollm3", SR_STATUS_OK);
+    add_scores(s, "gsm8k", 1319, 807);
+    add_scores(s, "bfcl_simple", 400, 342);
+    compare(s, "gsm8k", 0.0, 0.0, 0.0, 1.0, "no measured difference");
+    compare(s, "bfcl_simple", 0.0042, -0.0175, 0.0250, 0.8601, "no measured difference");
+    static const double s_t[] = {70.2, 240.9, 610.0, 480.3, 350.6};
+    add_speed(s, s_t, base_t);
+    kv(s, 120320, 120320, 73728, NULL);
+
+    sr_model *h = model(sw, FIXTURE_HOSTILE_MODEL, "evil", SR_STATUS_OK);
+    add_scores(h, "gsm8k", 1319, 700);
+    add_scores(h, "bfcl_simple", 400, 300);
+    compare(h, "gsm8k", -0.0811, -0.1100, -0.0520, 0.0001, "lower");
+    compare(h, "bfcl_simple", -0.1050, -0.1450, -0.0650, 0.00001, "lower");
+    static const double h_t[] = {120.0, 400.0, 1100.0, 900.0, 700.0};
+    add_speed(h, h_t, base_t);
+    kv(h, 2000, -1, -1, NULL);
+
+    sr_model *l = model(sw, FIXTURE_LONG_MODEL, "long", SR_STATUS_OK);
+    add_scores(l, "gsm8k", 1319, 815);
+    add_scores(l, "bfcl_simple", 400, 345);
+    compare(l, "gsm8k", 0.0061, -0.0190, 0.0311, 0.6201, "no measured difference");
+    compare(l, "bfcl_simple", 0.0075, -0.0150, 0.0300, 0.5811, "no measured difference");
+    static const double l_t[] = {95.0, 310.0, 830.0, 650.0, 460.0};
+    add_speed(l, l_t, base_t);
+    kv(l, 300000, 299776, 19000, NULL);
+
+    sr_model *f = model(sw, "google/gemma-3n-E2B-it", "gemma3n", SR_STATUS_FAILED);
+    sr_failure_set(&f->failure, SR_STAGE_COMPILE,
+                   "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: "
+                   "Attempting to allocate 1.27G. That was not possible. There are 912.50M free.",
+                   "gemma3n/server.log:812");
+    f->has_log = true;
+
+    sr_sweep_warn(sw, "'qwen3-4b/bench-c16-2.json':1: result has no output_throughput; skipped");
+    sr_sweep_warn(sw, "model '%s' named in sweep.arms has <b>no</b> files", "google/gemma-3n-E2B-it");
+
+    add_input(sw, "sweep.json", "manifest", 412);
+    add_input(sw, "gemma4/server.log", "server_log", 1843112);
+    add_input(sw, "gemma4/samples_gsm8k_2026-11-28T10-11-12.jsonl", "lmeval_samples", 9123456);
+    add_input(sw, "evil/<script>.json", "bench_json", 2048);
+}
+
+int fixture_write(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(data, 1, len, f);
+    return (fclose(f) == 0 && w == len) ? 0 : -1;
+}
+
+char *fixture_run(const char *cmd, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        sr_strbuf_append(&sb, buf, n);
+    *status = pclose(p);
+    return sr_strbuf_detach(&sb);
+}
+
+int fixture_have(const char *program)
+{
+    char *cmd = sr_asprintf("command -v '%s' >/dev/null 2>&1", program);
+    int rc = cmd ? system(cmd) : -1;
+    free(cmd);
+    return rc == 0;
+}

@@ -1,0 +1,194 @@
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/chart.h"
+#include "render/render.h"
+#include "render_fixture.h"
+#include "util/strbuf.h"
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void render(const sr_sweep *sw, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
+{
+    sr_error *err = sr_render_chart(sw, kind, format, out, len);
+    cr_assert_null(err, "%s: %s", sr_chart_names[kind], err ? err->message : "");
+    cr_assert(*len > 100);
+}
+
+/* Keep what the tests made for a look: SR_TEST_OUT=/tmp/charts */
+static void keep(const char *name, const char *ext, const char *data, size_t len)
+{
+    const char *dir = getenv("SR_TEST_OUT");
+    if (!dir)
+        return;
+    char *path = sr_asprintf("%s/%s.%s", dir, name, ext);
+    cr_assert_eq(fixture_write(path, data, len), 0, "cannot write %s", path);
+    free(path);
+}
+
+Test(chart, png_is_wide_and_reproducible)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *a, *b;
+        size_t alen, blen;
+        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &a, &alen);
+        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &b, &blen);
+        const unsigned char *p = (const unsigned char *)a;
+        cr_assert(alen > 33);
+        cr_assert(memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: not a PNG", sr_chart_names[k]);
+        cr_assert(memcmp(p + 12, "IHDR", 4) == 0);
+        cr_assert_eq(be32(p + 16), 1600, "%s: width %u", sr_chart_names[k], be32(p + 16));
+        cr_assert_geq(be32(p + 20), 400, "%s: height %u", sr_chart_names[k], be32(p + 20));
+        cr_assert(alen == blen && memcmp(a, b, alen) == 0, "%s: two renders differ", sr_chart_names[k]);
+        keep(sr_chart_names[k], "png", a, alen);
+        free(a);
+        free(b);
+    }
+    sr_sweep_free(&sw);
+}
+
+Test(chart, svg_is_xml_reproducible_and_prefixed)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    /* Render something else first: cairo's surface counter moves on, and the
+     * bytes must not. */
+    char *first;
+    size_t first_len;
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &first, &first_len);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *a, *b;
+        size_t alen, blen;
+        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
+        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &b, &blen);
+        cr_assert(alen == blen && memcmp(a, b, alen) == 0, "%s: two renders differ", sr_chart_names[k]);
+        cr_assert(strncmp(a, "<?xml", 5) == 0);
+        cr_assert_not_null(strstr(a, "<svg"));
+        cr_assert_not_null(strstr(a, "width=\"800pt\""));
+        /* Every id carries the chart's name. */
+        char *prefix = sr_asprintf(" id=\"%s-", sr_chart_names[k]);
+        size_t ids = 0, prefixed = 0;
+        for (const char *p = a; (p = strstr(p, " id=\"")) != NULL; p++) {
+            ids++;
+            prefixed += strncmp(p, prefix, strlen(prefix)) == 0;
+        }
+        cr_assert_gt(ids, 0);
+        cr_assert_eq(ids, prefixed, "%s: %zu of %zu ids prefixed", sr_chart_names[k], prefixed, ids);
+        cr_assert_null(strstr(a, "href=\"#glyph"), "%s: a reference was not rewritten", sr_chart_names[k]);
+        /* Hostile text is escaped in <desc>, failed models are left out. */
+        cr_assert_null(strstr(a, "<img"));
+        cr_assert_null(strstr(a, "gemma-3n"), "%s: failed model drawn", sr_chart_names[k]);
+        keep(sr_chart_names[k], "svg", a, alen);
+        free(prefix);
+        free(a);
+        free(b);
+    }
+    free(first);
+    sr_sweep_free(&sw);
+}
+
+Test(chart, svg_parses_with_xmllint)
+{
+    if (!fixture_have("xmllint")) {
+        cr_log_warn("xmllint missing (apt-get install libxml2-utils): SVG not parsed");
+        return;
+    }
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *a;
+        size_t alen;
+        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
+        char path[] = "/tmp/sr-chart-XXXXXX";
+        int fd = mkstemp(path);
+        cr_assert_geq(fd, 0);
+        close(fd);
+        cr_assert_eq(fixture_write(path, a, alen), 0);
+        char *cmd = sr_asprintf("xmllint --noout '%s' 2>&1", path);
+        int status;
+        char *msg = fixture_run(cmd, &status);
+        cr_assert_eq(status, 0, "%s: xmllint: %s", sr_chart_names[k], msg ? msg : "");
+        remove(path);
+        free(msg);
+        free(cmd);
+        free(a);
+    }
+    sr_sweep_free(&sw);
+}
+
+Test(chart, desc_holds_values_and_gaps)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
+    /* 52.1 / 92.4 = 0.5638... */
+    cr_assert_not_null(strstr(a, "Qwen/Qwen3-4B: c=1 0.56x;"), "%s", strstr(a, "<desc>"));
+    /* granite has no 3,072-token runs: a gap, said so */
+    cr_assert_not_null(strstr(a, "3,072 tok \xE2\x80\x94;"));
+    cr_assert_null(strstr(a, FIXTURE_BASELINE ":"), "the baseline is the reference line, not a bar");
+    free(a);
+    render(&sw, SR_CHART_ACCURACY_DELTA, SR_CHART_SVG, &a, &alen);
+    cr_assert_not_null(strstr(a, "Qwen/Qwen3-4B +24.9 [+21.9, +27.8] higher;"));
+    cr_assert_not_null(strstr(a, "HuggingFaceTB/SmolLM3-3B 0.0 [0.0, 0.0] no measured difference;"));
+    cr_assert_not_null(strstr(a, "10,000 resamples"));
+    free(a);
+    render(&sw, SR_CHART_KV_CAPACITY, SR_CHART_SVG, &a, &alen);
+    cr_assert_not_null(strstr(a, FIXTURE_BASELINE ": logged 321,280; recomputed 321,280;"));
+    cr_assert_not_null(strstr(a, "recomputed \xE2\x80\x94;"));
+    free(a);
+    sr_sweep_free(&sw);
+}
+
+Test(chart, empty_and_minimal_sweeps_still_draw)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    for (int k = 0; k < SR_N_CHARTS; k++)
+        for (int f = 0; f < 2; f++) {
+            char *a;
+            size_t alen;
+            render(&sw, (sr_chart_kind)k, (sr_chart_format)f, &a, &alen);
+            free(a);
+        }
+    sr_sweep_free(&sw);
+    fixture_sweep_minimal(&sw);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *a;
+        size_t alen;
+        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &a, &alen);
+        if (k == 0)
+            keep("minimal-speed_ratio", "png", a, alen);
+        free(a);
+    }
+    sr_sweep_free(&sw);
+}
+
+Test(chart, many_models_are_capped)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    for (int i = 0; i < 60; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "org/model-%02d", i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+    }
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_PNG, &a, &alen);
+    const unsigned char *p = (const unsigned char *)a;
+    cr_assert_lt(be32(p + 20), 8000, "height %u", be32(p + 20));
+    free(a);
+    sr_sweep_free(&sw);
+}
