@@ -1,0 +1,394 @@
+/* `vllm bench serve` results: captured stdout blocks and --save-result JSON.
+ * Snippets are the real outputs quoted in shared/research/formats.md. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+
+static void text_ok(const char *text, sr_bench_run **runs, size_t *n)
+{
+    sr_error *err = sr_parse_bench_text("m/bench.log", text, strlen(text), runs, n);
+    cr_assert_null(err, "unexpected error: %s", err ? err->message : "");
+}
+
+static void json_ok(const char *text, sr_bench_run **runs, size_t *n)
+{
+    sr_error *err = sr_parse_bench_json("m/bench.json", text, strlen(text), runs, n);
+    cr_assert_null(err, "unexpected error: %s", err ? err->message : "");
+}
+
+static void assert_error(sr_error *err, const char *path, long line, const char *message)
+{
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    cr_assert_str_eq(err->path, path);
+    cr_assert_eq(err->line, line, "line %ld", err->line);
+    cr_assert_str_eq(err->message, message);
+    sr_error_free(err);
+}
+
+/* ---- stdout -------------------------------------------------------------- */
+
+/* New version, trailing spaces kept, concurrency inside the block. */
+static const char new_block[] = "============ Serving Benchmark Result ============\n"
+                                "Successful requests:                     20        \n"
+                                "Failed requests:                         0         \n"
+                                "Maximum request concurrency:             1         \n"
+                                "Benchmark duration (s):                  309.35    \n"
+                                "Total input tokens:                      81920     \n"
+                                "Total generated tokens:                  20480     \n"
+                                "Request throughput (req/s):              0.06      \n"
+                                "Output token throughput (tok/s):         66.20     \n"
+                                "Peak output token throughput (tok/s):    25.00     \n"
+                                "Peak concurrent requests:                2.00      \n"
+                                "Total token throughput (tok/s):          331.02    \n"
+                                "---------------Time to First Token----------------\n"
+                                "Mean TTFT (ms):                          2522.55   \n"
+                                "Median TTFT (ms):                        2500.10   \n"
+                                "P99 TTFT (ms):                           2900.00   \n"
+                                "-----Time per Output Token (excl. 1st token)------\n"
+                                "Mean TPOT (ms):                          12.40     \n"
+                                "Median TPOT (ms):                        12.35     \n"
+                                "P99 TPOT (ms):                           13.90     \n"
+                                "---------------Inter-token Latency----------------\n"
+                                "Mean ITL (ms):                           12.41     \n"
+                                "Median ITL (ms):                         12.30     \n"
+                                "P99 ITL (ms):                            20.00     \n"
+                                "==================================================\n";
+
+Test(bench_text, new_block_all_fields)
+{
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(new_block, &runs, &n);
+    cr_assert_eq(n, 1);
+    const sr_bench_run *r = &runs[0];
+    cr_assert_str_eq(r->source, "m/bench.log:1");
+    cr_assert_null(r->model_id);
+    cr_assert_eq(r->completed, 20);
+    cr_assert_eq(r->failed, 0);
+    cr_assert_eq(r->max_concurrency, 1);
+    cr_assert_eq(r->total_input_tokens, 81920);
+    cr_assert_eq(r->total_output_tokens, 20480);
+    cr_assert_float_eq(r->duration_s, 309.35, 1e-9);
+    cr_assert_float_eq(r->request_throughput, 0.06, 1e-9);
+    cr_assert_float_eq(r->output_throughput, 66.20, 1e-9);
+    cr_assert_float_eq(r->total_token_throughput, 331.02, 1e-9);
+    cr_assert_float_eq(r->mean_ttft_ms, 2522.55, 1e-9);
+    cr_assert_float_eq(r->median_ttft_ms, 2500.10, 1e-9);
+    cr_assert_float_eq(r->p99_ttft_ms, 2900.0, 1e-9);
+    cr_assert_float_eq(r->mean_tpot_ms, 12.40, 1e-9);
+    cr_assert_float_eq(r->median_tpot_ms, 12.35, 1e-9);
+    cr_assert_float_eq(r->p99_tpot_ms, 13.90, 1e-9);
+    cr_assert_float_eq(r->median_itl_ms, 12.30, 1e-9);
+    cr_assert_float_eq(r->input_len, 4096.0, 1e-12);
+    cr_assert_float_eq(r->output_len, 1024.0, 1e-12);
+    cr_assert_eq(r->num_prompts, -1);
+    sr_bench_runs_free(runs, n);
+}
+
+/* Old capitalisation "Total Token throughput", no concurrency in the block:
+ * it comes from the Namespace line; the line before the block is not a run. */
+Test(bench_text, old_block_namespace_concurrency)
+{
+    const char *text =
+        "Namespace(backend='vllm', base_url=None, host='127.0.0.1', port=8000, endpoint='/v1/completions', "
+        "dataset_name='random', dataset_path=None, max_concurrency=64, model='/models/meta-llama/Llama-3.1-8B', "
+        "tokenizer=None, num_prompts=1000, random_input_len=1024, random_output_len=1024, "
+        "random_range_ratio=0.0, random_prefix_len=0, ignore_eos=False, served_model_name=None)\n"
+        "Starting initial single prompt test run...\n"
+        "Traffic request rate: inf\n"
+        "Burstiness factor: 1.0 (Poisson process)\n"
+        "Maximum request concurrency: 64\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     1000      \n"
+        "Benchmark duration (s):                  308.06    \n"
+        "Total input tokens:                      1023000   \n"
+        "Total generated tokens:                  1024000   \n"
+        "Request throughput (req/s):              3.25      \n"
+        "Output token throughput (tok/s):         3324.05   \n"
+        "Peak output token throughput (tok/s):    84.00     \n"
+        "Peak concurrent requests:                1000.00   \n"
+        "Total Token throughput (tok/s):          6644.86   \n"
+        "----------------End-to-end Latency----------------\n"
+        "Mean E2EL (ms):                          194384.25 \n"
+        "Median E2EL (ms):                        168641.90 \n"
+        "P25 E2EL (ms):                           90387.84  \n"
+        "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    const sr_bench_run *r = &runs[0];
+    cr_assert_str_eq(r->source, "m/bench.log:6");
+    cr_assert_str_eq(r->model_id, "meta-llama/Llama-3.1-8B");
+    cr_assert_eq(r->max_concurrency, 64);
+    cr_assert_eq(r->num_prompts, 1000);
+    cr_assert_eq(r->completed, 1000);
+    cr_assert_eq(r->failed, -1);
+    cr_assert_float_eq(r->total_token_throughput, 6644.86, 1e-9);
+    cr_assert_float_eq(r->output_throughput, 3324.05, 1e-9);
+    /* Mean per request, not snapped (the caller snaps 1023 to 1024). */
+    cr_assert_float_eq(r->input_len, 1023.0, 1e-12);
+    cr_assert_float_eq(r->output_len, 1024.0, 1e-12);
+    cr_assert(isnan(r->median_ttft_ms));
+    sr_bench_runs_free(runs, n);
+}
+
+Test(bench_text, two_blocks_one_file)
+{
+    const char *text = "Namespace(model='Qwen/Qwen3-4B', max_concurrency=None, num_prompts=50)\n"
+                       "Maximum request concurrency: None\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     50        \n"
+                       "Failed requests:                         0         \n"
+                       "Request rate configured (RPS):           0.20      \n"
+                       "Benchmark duration (s):                  2616.66   \n"
+                       "Total input tokens:                      51200     \n"
+                       "Total generated tokens:                  6400      \n"
+                       "Output token throughput (tok/s):         2.45      \n"
+                       "==================================================\n"
+                       "Namespace(model='Qwen/Qwen3-8B', max_concurrency=16, num_prompts=64)\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     64        \n"
+                       "Total input tokens:                      65536     \n"
+                       "Total generated tokens:                  16384     \n"
+                       "Output token throughput (tok/s):         880.10    \n"
+                       "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(runs[0].source, "m/bench.log:3");
+    cr_assert_str_eq(runs[0].model_id, "Qwen/Qwen3-4B");
+    cr_assert_eq(runs[0].max_concurrency, -1);
+    cr_assert_eq(runs[0].num_prompts, 50);
+    cr_assert_float_eq(runs[0].input_len, 1024.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 128.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_throughput, 2.45, 1e-12);
+    cr_assert_str_eq(runs[1].source, "m/bench.log:13");
+    cr_assert_str_eq(runs[1].model_id, "Qwen/Qwen3-8B");
+    cr_assert_eq(runs[1].max_concurrency, 16);
+    cr_assert_eq(runs[1].num_prompts, 64);
+    cr_assert_float_eq(runs[1].output_len, 256.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+}
+
+Test(bench_text, no_block_no_runs)
+{
+    sr_bench_run *runs = (sr_bench_run *)1;
+    size_t n = 7;
+    text_ok("INFO:     Application startup complete.\n", &runs, &n);
+    cr_assert_null(runs);
+    cr_assert_eq(n, 0);
+}
+
+Test(bench_text, errors)
+{
+    sr_bench_run *runs;
+    size_t n;
+    const char *no_output = "Namespace(model='Qwen/Qwen3-4B')\n"
+                            "============ Serving Benchmark Result ============\n"
+                            "Successful requests:                     20        \n"
+                            "Benchmark duration (s):                  309.35    \n"
+                            "==================================================\n";
+    assert_error(sr_parse_bench_text("m/bench.log", no_output, strlen(no_output), &runs, &n), "m/bench.log", 2,
+                 "benchmark result block has no 'Output token throughput' line");
+    cr_assert_null(runs);
+    cr_assert_eq(n, 0);
+    const char *bad = "============ Serving Benchmark Result ============\n"
+                      "Successful requests:                     20        \n"
+                      "Mean TTFT (ms):                          12.5ms    \n"
+                      "==================================================\n";
+    assert_error(sr_parse_bench_text("m/bench.log", bad, strlen(bad), &runs, &n), "m/bench.log", 3,
+                 "expected a number after 'Mean TTFT (ms):'");
+    const char *negative = "============ Serving Benchmark Result ============\n"
+                           "Successful requests:                     -20       \n";
+    assert_error(sr_parse_bench_text("m/bench.log", negative, strlen(negative), &runs, &n), "m/bench.log", 2,
+                 "expected a count after 'Successful requests:'");
+}
+
+/* ---- --save-result JSON -------------------------------------------------- */
+
+/* The real SERVE-NEW file (formats.md 1b), completed with the remaining
+ * percentile keys. */
+static const char new_json[] =
+    "{\"date\": \"20260722-041843\", \"endpoint_type\": \"openai\", \"backend\": \"openai\", \"label\": null, "
+    "\"model_id\": \"/workspace/shared_assets/models/Qwen/Qwen3-VL-8B-Instruct\", \"tokenizer_id\": "
+    "\"/workspace/shared_assets/models/Qwen/Qwen3-VL-8B-Instruct\", \"num_prompts\": 200, \"request_rate\": 1.0, "
+    "\"burstiness\": 1.0, \"max_concurrency\": null, \"duration\": 203.5104987300001, \"completed\": 200, "
+    "\"failed\": 0, \"total_input_tokens\": 40000, \"total_output_tokens\": 25600, \"request_throughput\": "
+    "0.9827502819171137, \"request_goodput\": null, \"output_throughput\": 125.79203608539055, "
+    "\"total_token_throughput\": 322.3420924688133, \"max_output_tokens_per_s\": 313.0, "
+    "\"max_concurrent_requests\": 12, \"rtfx\": 0.0, \"mean_ttft_ms\": 95.6344293046277, \"median_ttft_ms\": "
+    "95.6995899323374, \"std_ttft_ms\": 12.71286480609931, \"p99_ttft_ms\": 143.32562107359988, "
+    "\"mean_tpot_ms\": 30.5, \"median_tpot_ms\": 30.25, \"std_tpot_ms\": 1.0, \"p99_tpot_ms\": 33.0, "
+    "\"mean_itl_ms\": 30.4, \"median_itl_ms\": 30.1, \"std_itl_ms\": 2.0, \"p99_itl_ms\": 40.0}";
+
+Test(bench_json, new_keys_path_model_id)
+{
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(new_json, &runs, &n);
+    cr_assert_eq(n, 1);
+    const sr_bench_run *r = &runs[0];
+    cr_assert_str_eq(r->source, "m/bench.json");
+    cr_assert_str_eq(r->model_id, "Qwen/Qwen3-VL-8B-Instruct");
+    cr_assert_eq(r->num_prompts, 200);
+    cr_assert_eq(r->max_concurrency, -1);
+    cr_assert_eq(r->completed, 200);
+    cr_assert_eq(r->failed, 0);
+    cr_assert_eq(r->total_input_tokens, 40000);
+    cr_assert_eq(r->total_output_tokens, 25600);
+    cr_assert_float_eq(r->duration_s, 203.5104987300001, 1e-12);
+    cr_assert_float_eq(r->request_throughput, 0.9827502819171137, 1e-15);
+    cr_assert_float_eq(r->output_throughput, 125.79203608539055, 1e-12);
+    cr_assert_float_eq(r->total_token_throughput, 322.3420924688133, 1e-12);
+    cr_assert_float_eq(r->mean_ttft_ms, 95.6344293046277, 1e-12);
+    cr_assert_float_eq(r->median_ttft_ms, 95.6995899323374, 1e-12);
+    cr_assert_float_eq(r->p99_ttft_ms, 143.32562107359988, 1e-12);
+    cr_assert_float_eq(r->mean_tpot_ms, 30.5, 1e-12);
+    cr_assert_float_eq(r->median_tpot_ms, 30.25, 1e-12);
+    cr_assert_float_eq(r->p99_tpot_ms, 33.0, 1e-12);
+    cr_assert_float_eq(r->median_itl_ms, 30.1, 1e-12);
+    cr_assert_float_eq(r->input_len, 200.0, 1e-12);
+    cr_assert_float_eq(r->output_len, 128.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+}
+
+/* SERVE-OLD: "request_goodput:" with its colon, request_rate "inf", no
+ * failed; per-request arrays saved. */
+Test(bench_json, old_keys_inf_rate)
+{
+    const char *text =
+        "{\"date\": \"20250101-120000\", \"backend\": \"vllm\", \"model_id\": \"meta-llama/Llama-3.1-8B-Instruct\", "
+        "\"tokenizer_id\": \"meta-llama/Llama-3.1-8B-Instruct\", \"num_prompts\": 4, \"request_rate\": \"inf\", "
+        "\"burstiness\": 1.0, \"max_concurrency\": 64, \"duration\": 10.5, \"completed\": 4, "
+        "\"total_input_tokens\": 4092, \"total_output_tokens\": 512, \"request_throughput\": 0.38, "
+        "\"request_goodput:\": null, \"output_throughput\": 48.76, \"total_token_throughput\": 438.48, "
+        "\"input_lens\": [1023, 1023, 1023, 1023], \"output_lens\": [128, 128, 128, 128], "
+        "\"ttfts\": [0.1, 0.1, 0.1, 0.1], \"itls\": [[], [], [], []], \"generated_texts\": [\"a\", \"b\", \"c\", "
+        "\"d\"], \"errors\": [\"\", \"\", \"\", \"\"], \"mean_ttft_ms\": 100.0, \"median_ttft_ms\": 99.0, "
+        "\"std_ttft_ms\": 1.0, \"p99_ttft_ms\": 120.0}\n";
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    const sr_bench_run *r = &runs[0];
+    cr_assert_str_eq(r->model_id, "meta-llama/Llama-3.1-8B-Instruct");
+    cr_assert_eq(r->max_concurrency, 64);
+    cr_assert_eq(r->failed, -1);
+    cr_assert_float_eq(r->output_throughput, 48.76, 1e-12);
+    cr_assert_float_eq(r->input_len, 1023.0, 1e-12);
+    cr_assert_float_eq(r->output_len, 128.0, 1e-12);
+    cr_assert(isnan(r->median_tpot_ms));
+    sr_bench_runs_free(runs, n);
+}
+
+/* --append-result: three objects on three lines, no trailing newline. */
+Test(bench_json, three_objects_three_lines)
+{
+    const char *text =
+        "{\"model_id\": \"Qwen/Qwen3-4B\", \"max_concurrency\": 1, \"completed\": 10, \"total_input_tokens\": "
+        "10240, \"total_output_tokens\": 2560, \"output_throughput\": 70.5}\n"
+        "{\"model_id\": \"Qwen/Qwen3-4B\", \"max_concurrency\": 8, \"completed\": 10, \"total_input_tokens\": "
+        "10240, \"total_output_tokens\": 2560, \"output_throughput\": 400.25}\n"
+        "{\"model_id\": \"Qwen/Qwen3-4B\", \"max_concurrency\": 64, \"completed\": 10, \"total_input_tokens\": "
+        "10240, \"total_output_tokens\": 2560, \"output_throughput\": 1900}";
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(text, &runs, &n);
+    cr_assert_eq(n, 3);
+    cr_assert_str_eq(runs[0].source, "m/bench.json:1");
+    cr_assert_str_eq(runs[1].source, "m/bench.json:2");
+    cr_assert_str_eq(runs[2].source, "m/bench.json:3");
+    cr_assert_eq(runs[0].max_concurrency, 1);
+    cr_assert_eq(runs[1].max_concurrency, 8);
+    cr_assert_eq(runs[2].max_concurrency, 64);
+    cr_assert_float_eq(runs[1].output_throughput, 400.25, 1e-12);
+    cr_assert_float_eq(runs[2].output_throughput, 1900.0, 1e-12);
+    cr_assert_float_eq(runs[2].input_len, 1024.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+}
+
+/* --metadata input_len=1024 output_len=256: string values win over the mean. */
+Test(bench_json, metadata_lengths)
+{
+    const char *text = "{\"model_id\": \"google/gemma-3-4b-it\", \"num_prompts\": 100, \"input_len\": \"1024\", "
+                       "\"output_len\": \"256\", \"request_rate\": \"inf\", \"max_concurrency\": 16, "
+                       "\"completed\": 100, \"total_input_tokens\": 102300, \"total_output_tokens\": 25000, "
+                       "\"output_throughput\": 812.5}";
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_assert_float_eq(runs[0].input_len, 1024.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 256.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+
+    const char *numbers = "{\"input_len\": 512, \"output_len\": 64, \"output_throughput\": 1.5}";
+    json_ok(numbers, &runs, &n);
+    cr_assert_float_eq(runs[0].input_len, 512.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 64.0, 1e-12);
+    cr_assert_null(runs[0].model_id);
+    sr_bench_runs_free(runs, n);
+}
+
+Test(bench_json, errors)
+{
+    sr_bench_run *runs;
+    size_t n;
+    const char *truncated = "{\"model_id\": \"Qwen/Qwen3-4B\", \"output_throughput\": 70.5}\n"
+                            "{\"model_id\": \"Qwen/Qwen3-4B\",\n"
+                            "\"output_throughput\": 40";
+    assert_error(sr_parse_bench_json("m/b.json", truncated, strlen(truncated), &runs, &n), "m/b.json", 3,
+                 "invalid json");
+    cr_assert_null(runs);
+    cr_assert_eq(n, 0);
+    const char *missing = "{\"model_id\": \"Qwen/Qwen3-4B\", \"output_throughput\": 70.5}\n"
+                          "{\"model_id\": \"Qwen/Qwen3-4B\", \"completed\": 3}\n";
+    assert_error(sr_parse_bench_json("m/b.json", missing, strlen(missing), &runs, &n), "m/b.json", 2,
+                 "missing 'output_throughput'");
+    const char *string = "{\"output_throughput\": \"fast\"}";
+    assert_error(sr_parse_bench_json("m/b.json", string, strlen(string), &runs, &n), "m/b.json", 1,
+                 "expected a number for 'output_throughput'");
+    const char *negative = "{\"output_throughput\": 1.0, \"completed\": -3}";
+    assert_error(sr_parse_bench_json("m/b.json", negative, strlen(negative), &runs, &n), "m/b.json", 1,
+                 "negative count for 'completed'");
+    const char *nan = "{\"output_throughput\": 1.0,\n \"mean_ttft_ms\": NaN}";
+    assert_error(sr_parse_bench_json("m/b.json", nan, strlen(nan), &runs, &n), "m/b.json", 2,
+                 "non-finite number (NaN or Infinity)");
+    const char *meta = "{\"output_throughput\": 1.0, \"input_len\": \"long\"}";
+    assert_error(sr_parse_bench_json("m/b.json", meta, strlen(meta), &runs, &n), "m/b.json", 1,
+                 "expected a token count for 'input_len'");
+    const char nul[] = "{\"output_throughput\": 1.0,\n\"model_id\": \"a\0b\"}";
+    assert_error(sr_parse_bench_json("m/b.json", nul, sizeof nul - 1, &runs, &n), "m/b.json", 2,
+                 "invalid utf-8 or nul byte");
+    const char *array = "[1, 2]";
+    assert_error(sr_parse_bench_json("m/b.json", array, strlen(array), &runs, &n), "m/b.json", 1,
+                 "expected a JSON object");
+}
+
+Test(bench_json, looks_like)
+{
+    cr_assert(sr_looks_like_bench_json(new_json, strlen(new_json)));
+    cr_assert(sr_looks_like_bench_json("\n  {\"output_throughput\": 1}", 27));
+    cr_assert_not(sr_looks_like_bench_json("{\"results\": {}}", 15));
+    cr_assert_not(sr_looks_like_bench_json("[{\"output_throughput\": 1}]", 26));
+    cr_assert_not(sr_looks_like_bench_json("", 0));
+}
+
+/* An indented file: a bad value is reported at its key's line. */
+Test(bench_json, pretty_printed_error_line)
+{
+    const char *text = "{\n"
+                       "  \"model_id\": \"Qwen/Qwen3-4B\",\n"
+                       "  \"output_throughput\": 12.5,\n"
+                       "  \"total_output_tokens\": 12.5\n"
+                       "}\n";
+    sr_bench_run *runs;
+    size_t n;
+    assert_error(sr_parse_bench_json("m/b.json", text, strlen(text), &runs, &n), "m/b.json", 4,
+                 "expected an integer for 'total_output_tokens'");
+}

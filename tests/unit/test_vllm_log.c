@@ -1,0 +1,471 @@
+/* vLLM server log parser: every prefix form, the startup facts, failures.
+ * Snippets are the real lines quoted in shared/research/formats.md. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "util/strbuf.h"
+
+static sr_error *parse(const char *text, sr_server_log *log, bool *recognized)
+{
+    sr_server_log_init(log);
+    return sr_parse_server_log("m/server.log", text, strlen(text), log, recognized);
+}
+
+static void parse_ok(const char *text, sr_server_log *log)
+{
+    bool recognized = false;
+    sr_error *err = parse(text, log, &recognized);
+    cr_assert_null(err, "unexpected error: %s", err ? err->message : "");
+    cr_assert(recognized);
+}
+
+static void assert_input_error(const char *text, long line, const char *message)
+{
+    sr_server_log log;
+    bool recognized = true;
+    sr_error *err = parse(text, &log, &recognized);
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    cr_assert_str_eq(err->path, "m/server.log");
+    cr_assert_eq(err->line, line, "line %ld", err->line);
+    cr_assert_str_eq(err->message, message);
+    cr_assert_not(recognized);
+    sr_error_free(err);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, old_prefix_v0_blocks)
+{
+    sr_server_log log;
+    parse_ok("INFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: 11351, # CPU blocks: 4096\n", &log);
+    cr_assert_eq(log.gpu_blocks, 11351);
+    cr_assert_not(log.tpu);
+    cr_assert_eq(log.kv_tokens, -1);
+    cr_assert_str_eq(log.source, "m/server.log");
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    sr_server_log_free(&log);
+
+    parse_ok("INFO 03-23 11:50:32 gpu_executor.py:122] # GPU blocks: 281784, # CPU blocks: 9362\n"
+             "INFO 03-23 11:50:33 model_runner.py:1000] Loading model weights took 2.8875 GB\n",
+             &log);
+    cr_assert_eq(log.gpu_blocks, 281784);
+    cr_assert_float_eq(log.model_loading_gib, 2.8875, 1e-12);
+    cr_assert(isnan(log.model_loading_s));
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, tpu_blocks_and_early_v1_blocks)
+{
+    sr_server_log log;
+    parse_ok("INFO 01-02 03:04:05 tpu_executor.py:80] # TPU blocks: 5120, # CPU blocks: 2048\n", &log);
+    cr_assert_eq(log.gpu_blocks, 5120);
+    cr_assert(log.tpu);
+    sr_server_log_free(&log);
+
+    parse_ok("INFO 02-10 10:00:00 [kv_cache_utils.py:500] # GPU blocks: 27000\n"
+             "INFO 02-10 10:00:00 [kv_cache_utils.py:501] Maximum concurrency for 4096 tokens per request: "
+             "68.86x\n",
+             &log);
+    cr_assert_eq(log.gpu_blocks, 27000);
+    cr_assert_float_eq(log.max_concurrency, 68.86, 1e-9);
+    cr_assert_eq(log.max_concurrency_len, 4096);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, new_prefix_kv_with_commas_first_wins)
+{
+    sr_server_log log;
+    parse_ok("INFO 09-23 18:12:30 [gpu_worker.py:276] Available KV cache memory: 11.78 GiB\n"
+             "INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: 321,280 tokens\n"
+             "INFO 09-23 18:12:34 [kv_cache_utils.py:868] Maximum concurrency for 4,096 tokens per request: "
+             "78.44x\n"
+             "INFO 09-23 18:12:35 [kv_cache_utils.py:864] GPU KV cache size: 999,999 tokens\n",
+             &log);
+    cr_assert_eq(log.kv_tokens, 321280);
+    cr_assert_eq(log.kv_tokens_line, 2);
+    cr_assert_float_eq(log.max_concurrency, 78.44, 1e-9);
+    cr_assert_eq(log.max_concurrency_len, 4096);
+    cr_assert_float_eq(log.available_kv_gib, 11.78, 1e-9);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, process_tag_without_timestamp)
+{
+    sr_server_log log;
+    parse_ok("(EngineCore pid=230) INFO [kv_cache_utils.py:2146] GPU KV cache size: 3,274,229 tokens\n", &log);
+    cr_assert_eq(log.kv_tokens, 3274229);
+    cr_assert_eq(log.kv_tokens_line, 1);
+    sr_server_log_free(&log);
+
+    parse_ok("(EngineCore_DP0 pid=3021) INFO 09-23 18:12:34 [kv_cache_utils.py:2235] GPU KV cache size: "
+             "621,392 tokens\n"
+             "(EngineCore_DP0 pid=3021) INFO 09-23 18:12:34 [kv_cache_utils.py:2236] Maximum concurrency for "
+             "32,768 tokens per request: 18.96x\n",
+             &log);
+    cr_assert_eq(log.kv_tokens, 621392);
+    cr_assert_eq(log.max_concurrency_len, 32768);
+    cr_assert_float_eq(log.max_concurrency, 18.96, 1e-9);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, compose_prefix_and_ansi_colours)
+{
+    sr_server_log log;
+    parse_ok("vllm-qwen-1  | (APIServer pid=1) \x1b[32mINFO\x1b[0m 09-23 18:12:40 [api_server.py:1880] "
+             "Starting vLLM API server 0 on http://0.0.0.0:8000\n"
+             "vllm-qwen-1  | (EngineCore_DP0 pid=88) \x1b[32mINFO\x1b[0m 09-23 18:12:34 "
+             "[kv_cache_utils.py:864] GPU KV cache size: 451,744 tokens\n"
+             "vllm-qwen-1  | (APIServer pid=1) INFO:     Application startup complete.\n",
+             &log);
+    cr_assert_eq(log.kv_tokens, 451744);
+    cr_assert_eq(log.kv_tokens_line, 2);
+    cr_assert(log.startup_complete);
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, merged_kv_line)
+{
+    sr_server_log log;
+    parse_ok("(EngineCore_DP0 pid=17) INFO 11-02 08:00:01 [kv_cache_utils.py:1087] GPU KV cache size: 34,952 "
+             "tokens, Maximum concurrency for 8,192 tokens per request: 4.27x\n",
+             &log);
+    cr_assert_eq(log.kv_tokens, 34952);
+    cr_assert_eq(log.max_concurrency_len, 8192);
+    cr_assert_float_eq(log.max_concurrency, 4.27, 1e-9);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, tpu_v5e_startup)
+{
+    sr_server_log log;
+    parse_ok(
+        "INFO 08-16 20:23:24 [tpu_worker.py:471] Init worker | rank=0 | is_first_rank=True | "
+        "is_last_rank=True | topology_order_id=0 | is_driver_worker=True | hbm=[(0.0, 15.75)]GiB\n"
+        "INFO 08-16 20:23:52 [tpu_runner.py:1264] Init model | hbm=[(1.86, 15.75)]GiB\n"
+        "INFO 08-16 20:23:52 [tpu_worker.py:557] Memory statistics | total_hbm_limit_gb=15.75GiB | "
+        "total_hbm_limit_cap_gb=14.49GiB | total_hbm_used_gb=1.86GiB | total_hbm_avail_gb=12.63GiB\n"
+        "INFO 08-16 20:23:52 [kv_cache_utils.py:2214] GPU KV cache size: 509,184 tokens\n"
+        "INFO 08-16 20:23:52 [kv_cache_utils.py:2215] Maximum concurrency for 512 tokens per request: 994.50x\n"
+        "INFO 08-16 20:23:53 [compilation_manager.py:188] Compilation of worker0 sample --> {'num_reqs': 8} "
+        "finished in 0.70 [secs].\n",
+        &log);
+    cr_assert(log.tpu);
+    cr_assert_float_eq(log.init_model_used_gib, 1.86, 1e-12);
+    cr_assert_float_eq(log.init_model_limit_gib, 15.75, 1e-12);
+    cr_assert_float_eq(log.hbm_limit_gib, 15.75, 1e-12);
+    cr_assert_float_eq(log.hbm_cap_gib, 14.49, 1e-12);
+    cr_assert_float_eq(log.hbm_used_gib, 1.86, 1e-12);
+    cr_assert_float_eq(log.hbm_avail_gib, 12.63, 1e-12);
+    cr_assert_eq(log.kv_tokens, 509184);
+    cr_assert_eq(log.kv_tokens_line, 4);
+    cr_assert_eq(log.max_concurrency_len, 512);
+    cr_assert_float_eq(log.max_concurrency, 994.5, 1e-9);
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, tpu_memory_statistics_alone)
+{
+    sr_server_log log;
+    parse_ok("INFO 10-01 12:00:00 [tpu_worker.py:557] Memory statistics | total_hbm_limit_gb=15.75GiB | "
+             "total_hbm_limit_cap_gb=14.49GiB | total_hbm_used_gb=8.97GiB | total_hbm_avail_gb=5.52GiB\n"
+             "INFO 10-01 12:00:00 [tpu_runner.py:1264] Init model | hbm=[(8.97, 15.75)]GiB\n",
+             &log);
+    cr_assert(log.tpu);
+    cr_assert_float_eq(log.hbm_used_gib, 8.97, 1e-12);
+    cr_assert_float_eq(log.hbm_avail_gib, 5.52, 1e-12);
+    cr_assert_float_eq(log.init_model_used_gib, 8.97, 1e-12);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, model_loading_wordings)
+{
+    sr_server_log log;
+    parse_ok("INFO 06-01 22:03:30 [gpu_model_runner.py:1595] Model loading took 1.0179 GiB and 0.198331 seconds\n",
+             &log);
+    cr_assert_float_eq(log.model_loading_gib, 1.0179, 1e-12);
+    cr_assert_float_eq(log.model_loading_s, 0.198331, 1e-12);
+    sr_server_log_free(&log);
+
+    parse_ok("(EngineCore_DP0 pid=5) INFO 10-20 09:00:00 [gpu_model_runner.py:2653] Model loading took 55.19 GiB "
+             "memory and 48.502592 seconds\n",
+             &log);
+    cr_assert_float_eq(log.model_loading_gib, 55.19, 1e-12);
+    cr_assert_float_eq(log.model_loading_s, 48.502592, 1e-12);
+    sr_server_log_free(&log);
+
+    parse_ok("INFO 05-28 09:14:50 model_runner.py:1008] Loading model weights took 2.8875 GB\n", &log);
+    cr_assert_float_eq(log.model_loading_gib, 2.8875, 1e-12);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, engine_line_model_path)
+{
+    sr_server_log log;
+    parse_ok("INFO 06-01 22:03:08 [cli_args.py:300] non-default args: {'port': 8001, 'model': "
+             "'alperenyildiz/vllm_test'}\n"
+             "(EngineCore_0 pid=8117) INFO 09-04 10:00:26 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) "
+             "with config: model='/models/Qwen/Qwen3-4B', speculative_config=None, "
+             "tokenizer='/models/Qwen/Qwen3-4B', skip_tokenizer_init=False, served_model_name=/models/Qwen/Qwen3-4B\n",
+             &log);
+    cr_assert_str_eq(log.model_id, "Qwen/Qwen3-4B");
+    sr_server_log_free(&log);
+
+    /* Fallback: only the non-default args line. */
+    parse_ok("INFO 06-01 22:03:08 [cli_args.py:300] non-default args: {'port': 8001, 'model': "
+             "'alperenyildiz/vllm_test'}\n",
+             &log);
+    cr_assert_str_eq(log.model_id, "alperenyildiz/vllm_test");
+    sr_server_log_free(&log);
+}
+
+/* The Qwen2Config failure: the engine core logs the root cause, the API
+ * server's wrapper RuntimeError comes 40 lines later. */
+Test(vllm_log, load_failure_root_cause_before_wrapper)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "(APIServer pid=1) INFO 09-23 18:10:01 [api_server.py:1805] vLLM API server version "
+                        "0.10.2\n"); /* 1 */
+    sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) INFO 09-23 18:10:05 [core.py:654] Waiting for init message "
+                        "from front-end.\n"); /* 2 */
+    sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700] EngineCore failed to "
+                        "start.\n"); /* 3 */
+    sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700] Traceback (most recent "
+                        "call last):\n"); /* 4 */
+    for (int i = 0; i < 10; i++) /* 5..24 */
+        sr_strbuf_printf(&sb,
+                         "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700]   File "
+                         "\"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py\", line %d, in "
+                         "__init__\n"
+                         "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700]     "
+                         "self.model_executor = executor_class(vllm_config)\n",
+                         500 + i);
+    sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700] AttributeError: "
+                        "'Qwen2Config' object has no attribute 'tie_word_embeddings'\n"); /* 25 */
+    sr_strbuf_puts(&sb, "(APIServer pid=1) Traceback (most recent call last):\n"); /* 26 */
+    for (int i = 0; i < 19; i++) /* 27..64 */
+        sr_strbuf_printf(&sb,
+                         "(APIServer pid=1)   File "
+                         "\"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/utils.py\", line %d, in "
+                         "wait_for_engine_startup\n"
+                         "(APIServer pid=1)     raise RuntimeError(\n",
+                         700 + i);
+    sr_strbuf_puts(&sb, "(APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause "
+                        "above. Failed core proc(s): {}\n"); /* 65 */
+    sr_server_log log;
+    parse_ok(sr_strbuf_cstr(&sb), &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.message,
+                     "AttributeError: 'Qwen2Config' object has no attribute 'tie_word_embeddings'");
+    cr_assert_str_eq(log.failure.source, "m/server.log:25");
+    cr_assert_not(log.startup_complete);
+    sr_server_log_free(&log);
+    sr_strbuf_free(&sb);
+}
+
+Test(vllm_log, compile_failure_vmem)
+{
+    sr_server_log log;
+    parse_ok("INFO 08-16 20:23:52 [tpu_runner.py:1264] Init model | hbm=[(8.97, 15.75)]GiB\n"
+             "(EngineCore_DP0 pid=44) ERROR 08-16 20:24:10 [core.py:708] EngineCore failed to start.\n"
+             "(EngineCore_DP0 pid=44) ERROR 08-16 20:24:10 [core.py:708] Traceback (most recent call last):\n"
+             "(EngineCore_DP0 pid=44) ERROR 08-16 20:24:10 [core.py:708]   File \"/workspace/tpu_inference/"
+             "runner/compilation_manager.py\", line 137, in _precompile\n"
+             "(EngineCore_DP0 pid=44) ERROR 08-16 20:24:10 [core.py:708] jaxlib._jax.XlaRuntimeError: "
+             "RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem\n"
+             "(APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause above. Failed "
+             "core proc(s): {}\n",
+             &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_COMPILE);
+    cr_assert_str_eq(log.failure.message,
+                     "jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem");
+    cr_assert_str_eq(log.failure.source, "m/server.log:5");
+    cr_assert(log.tpu);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, kv_memory_value_error_is_load)
+{
+    sr_server_log log;
+    parse_ok("(EngineCore_DP0 pid=9) ERROR 07-01 10:00:00 [core.py:700] Traceback (most recent call last):\n"
+             "(EngineCore_DP0 pid=9) ERROR 07-01 10:00:00 [core.py:700] ValueError: To serve at least one "
+             "request with the models's max seq len (131072), 24.00 GiB KV cache is needed, which is larger "
+             "than the available KV cache memory (10.91 GiB). Based on the available memory, the estimated "
+             "maximum model length is 59584. Try increasing `gpu_memory_utilization` or decreasing "
+             "`max_model_len` when initializing the engine.\n",
+             &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:2");
+    cr_assert(strncmp(log.failure.message, "ValueError: To serve at least one request", 41) == 0);
+    cr_assert(isnan(log.available_kv_gib));
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, died_during_load_without_wrapper)
+{
+    sr_server_log log;
+    parse_ok("INFO 05-28 09:14:40 llm_engine.py:100] Initializing an LLM engine (v0.6.3) with config: "
+             "model='google/gemma-2-2b', speculative_config=None\n"
+             "Traceback (most recent call last):\n"
+             "  File \"/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py\", line 1, in load\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n",
+             &log);
+    cr_assert_str_eq(log.model_id, "google/gemma-2-2b");
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.message, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.");
+    cr_assert_str_eq(log.failure.source, "m/server.log:4");
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, serve_failure_after_startup)
+{
+    sr_server_log log;
+    parse_ok("(APIServer pid=1) INFO 09-23 18:12:40 [api_server.py:1880] Starting vLLM API server 0\n"
+             "(APIServer pid=1) INFO:     Application startup complete.\n"
+             "(APIServer pid=1) WARNING 09-23 18:20:00 [serving_chat.py:1] ValueError: ignored warning\n"
+             "(EngineCore_DP0 pid=3021) ERROR 09-23 18:20:01 [core.py:790] EngineCore encountered a fatal "
+             "error.\n"
+             "(EngineCore_DP0 pid=3021) ERROR 09-23 18:20:01 [core.py:790] Traceback (most recent call last):\n"
+             "(EngineCore_DP0 pid=3021) ERROR 09-23 18:20:01 [core.py:790] torch.OutOfMemoryError: CUDA out of "
+             "memory. Tried to allocate 1.00 GiB.\n"
+             "(APIServer pid=1) ERROR 09-23 18:20:01 [async_llm.py:485] vllm.v1.engine.exceptions."
+             "EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n"
+             "(APIServer pid=1) INFO:     127.0.0.1:5 - \"POST /v1/completions HTTP/1.1\" 500 Internal Server "
+             "Error\n",
+             &log);
+    cr_assert(log.startup_complete);
+    cr_assert_eq(log.failure.stage, SR_STAGE_SERVE);
+    cr_assert_str_eq(log.failure.message, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.");
+    cr_assert_str_eq(log.failure.source, "m/server.log:6");
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, warnings_handled_errors_and_shutdown_are_not_failures)
+{
+    sr_server_log log;
+    parse_ok("ERROR 09-23 18:10:00 [registry.py:1] Traceback (most recent call last):\n"
+             "ERROR 09-23 18:10:00 [registry.py:1] ImportError: optional kernel missing\n"
+             "INFO:     Application startup complete.\n"
+             "WARNING 09-23 18:20:00 [serving_chat.py:1] RuntimeError: only a warning\n"
+             "Traceback (most recent call last):\n"
+             "KeyboardInterrupt\n",
+             &log);
+    cr_assert(log.startup_complete);
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    cr_assert_null(log.failure.message);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, message_cut_at_500_bytes_on_utf8_boundary)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "(APIServer pid=1) INFO 09-23 18:10:01 [api_server.py:1] vLLM API server version 1\n"
+                        "Traceback (most recent call last):\nValueError: ");
+    for (int i = 0; i < 300; i++)
+        sr_strbuf_puts(&sb, "\xce\x94"); /* Greek capital delta, 2 bytes */
+    sr_strbuf_putc(&sb, '\n');
+    sr_server_log log;
+    parse_ok(sr_strbuf_cstr(&sb), &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    /* "ValueError: " is 12 bytes; 488 more fit, 244 deltas. */
+    cr_assert_eq(strlen(log.failure.message), 500);
+    cr_assert(strncmp(log.failure.message, "ValueError: \xce\x94", 14) == 0);
+    sr_server_log_free(&log);
+
+    /* An odd offset: the cut moves back to the boundary. */
+    sr_strbuf_free(&sb);
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "(APIServer pid=1) INFO 09-23 18:10:01 [api_server.py:1] vLLM API server version 1\n"
+                        "Traceback (most recent call last):\nValueError: x");
+    for (int i = 0; i < 300; i++)
+        sr_strbuf_puts(&sb, "\xce\x94");
+    parse_ok(sr_strbuf_cstr(&sb), &log);
+    cr_assert_eq(strlen(log.failure.message), 499);
+    sr_server_log_free(&log);
+    sr_strbuf_free(&sb);
+}
+
+Test(vllm_log, bench_stdout_is_not_a_server_log)
+{
+    const char *text =
+        "INFO 09-23 18:30:00 [__init__.py:241] Automatically detected platform cuda.\n"
+        "Namespace(subparser='bench', bench_type='serve', model='Qwen/Qwen3-4B', max_concurrency=16, "
+        "num_prompts=200)\n"
+        "Maximum request concurrency: 16\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     200       \n"
+        "Output token throughput (tok/s):         66.20     \n"
+        "==================================================\n";
+    sr_server_log log;
+    bool recognized = true;
+    cr_assert_null(parse(text, &log, &recognized));
+    cr_assert_not(recognized);
+    cr_assert_null(log.model_id);
+    sr_server_log_free(&log);
+
+    cr_assert_null(parse("hello\nworld\n", &log, &recognized));
+    cr_assert_not(recognized);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, bad_numbers_are_input_errors)
+{
+    assert_input_error("INFO 09-23 18:12:30 [gpu_worker.py:276] Available KV cache memory: 11.78 GiB\n"
+                       "INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: lots tokens\n",
+                       2, "expected a token count after 'GPU KV cache size:'");
+    assert_input_error("INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: -5 tokens\n", 1,
+                       "expected a token count after 'GPU KV cache size:'");
+    assert_input_error("\n\nINFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: x, # CPU blocks: 4096\n", 3,
+                       "expected a block count after '# GPU blocks:'");
+    assert_input_error("INFO 09-23 18:12:34 [kv_cache_utils.py:868] Maximum concurrency for 4,096 tokens per "
+                       "request: many\n",
+                       1, "expected a concurrency like '4.27x' after 'tokens per request:'");
+}
+
+/* With tensor parallelism the engine core's own exception only points at
+ * the worker's traceback: the worker's exception is the root cause. */
+Test(vllm_log, pointer_exception_does_not_hide_root)
+{
+    sr_server_log log;
+    parse_ok("(VllmWorker TP0 pid=7) ERROR 09-23 18:10:08 [multiproc_executor.py:585] WorkerProc failed to "
+             "start.\n"
+             "(VllmWorker TP0 pid=7) ERROR 09-23 18:10:08 [multiproc_executor.py:585] Traceback (most recent "
+             "call last):\n"
+             "(VllmWorker TP0 pid=7) ERROR 09-23 18:10:08 [multiproc_executor.py:585] ValueError: The model's "
+             "max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache "
+             "(28560). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+             "the engine.\n"
+             "(EngineCore_DP0 pid=5) ERROR 09-23 18:10:09 [core.py:700] EngineCore failed to start.\n"
+             "(EngineCore_DP0 pid=5) ERROR 09-23 18:10:09 [core.py:700] Traceback (most recent call last):\n"
+             "(EngineCore_DP0 pid=5) ERROR 09-23 18:10:09 [core.py:700] Exception: WorkerProc initialization "
+             "failed due to an exception in a background process. See stack trace for root cause.\n"
+             "(APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause above. Failed "
+             "core proc(s): {}\n",
+             &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:3");
+    cr_assert(strncmp(log.failure.message, "ValueError: The model's max seq len (131072)", 44) == 0);
+    sr_server_log_free(&log);
+}
+
+Test(vllm_log, tpu_hbm_value_error_is_load)
+{
+    sr_server_log log;
+    parse_ok("INFO 08-16 20:23:52 [tpu_worker.py:557] Memory statistics | total_hbm_limit_gb=15.75GiB | "
+             "total_hbm_limit_cap_gb=14.49GiB | total_hbm_used_gb=15.10GiB | total_hbm_avail_gb=-0.61GiB\n"
+             "ERROR 08-16 20:23:52 [core.py:700] Traceback (most recent call last):\n"
+             "ERROR 08-16 20:23:52 [core.py:700] ValueError: total_hbm_used_gb=15.10GiB exceeds "
+             "total_hbm_limit_cap_gb=14.49GiB by 0.61GiB. Please consider increasing --gpu-memory-utilization "
+             "from 0.92 to a larger value.\n",
+             &log);
+    cr_assert(log.tpu);
+    cr_assert_float_eq(log.hbm_avail_gib, -0.61, 1e-12);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:3");
+    sr_server_log_free(&log);
+}
