@@ -1,0 +1,620 @@
+/* config.json -> per-layer KV layout (kv.md 1.2, 1.3, 3, 5 step 1).
+ *
+ * The text model's fields come from "text_config" when present (Gemma 3/3n/4
+ * and other multimodal configs), else from the top level; dtype and
+ * architectures fall back to the top level. A field set to null counts as
+ * absent (Gemma 4 E2B has num_global_key_value_heads: null). */
+#include "analysis/kvcap.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define KV_MAX_LAYERS 100000L
+#define KV_MAX_DIM 1000000L
+
+typedef struct reader {
+    const char *path;
+    const cJSON *root;
+    const cJSON *text;   /* text_config or root */
+    const char *prefix;  /* "text_config." or "" */
+    sr_strbuf notes;
+} reader;
+
+const char *sr_kv_layer_kind_name(sr_kv_layer_kind kind)
+{
+    switch (kind) {
+    case SR_KV_LAYER_FULL: return "full";
+    case SR_KV_LAYER_SLIDING: return "sliding";
+    case SR_KV_LAYER_MLA: return "mla";
+    case SR_KV_LAYER_SHARED: return "shared";
+    case SR_KV_LAYER_NONE: break;
+    }
+    return "none";
+}
+
+static void note(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(reader *r, const char *fmt, ...)
+{
+    if (r->notes.len > 0)
+        sr_strbuf_puts(&r->notes, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    sr_strbuf_vprintf(&r->notes, fmt, ap);
+    va_end(ap);
+}
+
+/* The item, or NULL when absent or null. */
+static const cJSON *item(const cJSON *obj, const char *name)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, name);
+    return (it && !cJSON_IsNull(it)) ? it : NULL;
+}
+
+static sr_error *field_error(const reader *r, const cJSON *obj, const char *name, const char *what)
+{
+    const char *prefix = obj == r->text ? r->prefix : "";
+    return sr_input_error(r->path, 0, "field '%s%s' %s", prefix, name, what);
+}
+
+/* An integer in [lo, hi]; *found false when absent or null. */
+static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi,
+                          long *out, bool *found)
+{
+    *found = false;
+    const cJSON *it = item(obj, name);
+    if (!it)
+        return NULL;
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble != floor(it->valuedouble))
+        return field_error(r, obj, name, "must be an integer");
+    if (it->valuedouble < (double)lo || it->valuedouble > (double)hi) {
+        const char *prefix = obj == r->text ? r->prefix : "";
+        return sr_input_error(r->path, 0, "field '%s%s' is %.17g, expected %ld to %ld", prefix, name,
+                              it->valuedouble, lo, hi);
+    }
+    *out = (long)it->valuedouble;
+    *found = true;
+    return NULL;
+}
+
+static sr_error *need_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi, long *out)
+{
+    bool found;
+    sr_error *err = get_long(r, obj, name, lo, hi, out, &found);
+    if (!err && !found)
+        err = field_error(r, obj, name, "is missing");
+    return err;
+}
+
+static sr_error *get_bool(const reader *r, const cJSON *obj, const char *name, bool *out, bool *found)
+{
+    *found = false;
+    const cJSON *it = item(obj, name);
+    if (!it)
+        return NULL;
+    if (!cJSON_IsBool(it))
+        return field_error(r, obj, name, "must be true or false");
+    *out = cJSON_IsTrue(it);
+    *found = true;
+    return NULL;
+}
+
+/* A string field copied into *out (NULL when absent); checked UTF-8. */
+static sr_error *get_string(const reader *r, const cJSON *obj, const char *name, char **out)
+{
+    *out = NULL;
+    const cJSON *it = item(obj, name);
+    if (!it)
+        return NULL;
+    if (!cJSON_IsString(it) || !it->valuestring)
+        return field_error(r, obj, name, "must be a string");
+    size_t n = strlen(it->valuestring);
+    if (n > 200 || !sr_utf8_valid(it->valuestring, n))
+        return field_error(r, obj, name, "is not a short UTF-8 string");
+    *out = strdup(it->valuestring);
+    return *out ? NULL : sr_oom();
+}
+
+/* A per-model integer that may also be a per-layer array (newer
+ * transformers); fills vals[0..n-1]. */
+static sr_error *get_per_layer(const reader *r, const char *name, long lo, long hi, long n, long *vals,
+                               bool *found)
+{
+    *found = false;
+    const cJSON *it = item(r->text, name);
+    if (!it)
+        return NULL;
+    if (cJSON_IsArray(it)) {
+        if ((long)cJSON_GetArraySize(it) < n)
+            return sr_input_error(r->path, 0, "field '%s%s' has %d entries for %ld layers", r->prefix, name,
+                                  cJSON_GetArraySize(it), n);
+        long i = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, it)
+        {
+            if (i >= n)
+                break;
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble != floor(e->valuedouble) ||
+                e->valuedouble < (double)lo || e->valuedouble > (double)hi)
+                return sr_input_error(r->path, 0, "field '%s%s[%ld]' must be an integer from %ld to %ld",
+                                      r->prefix, name, i, lo, hi);
+            vals[i++] = (long)e->valuedouble;
+        }
+        *found = true;
+        return NULL;
+    }
+    long v;
+    sr_error *err = get_long(r, r->text, name, lo, hi, &v, found);
+    if (err || !*found)
+        return err;
+    for (long i = 0; i < n; i++)
+        vals[i] = v;
+    return NULL;
+}
+
+/* Bytes per element of a torch dtype name; 0 if unknown. float32 models run
+ * in 16 bits under vLLM's dtype "auto", so their KV cache is 2 bytes. */
+static int dtype_bytes(const char *s, bool *downcast)
+{
+    static const char *const two[] = {"bfloat16", "float16", "half", "bf16", "fp16", "torch.bfloat16",
+                                      "torch.float16"};
+    static const char *const four[] = {"float32", "float", "fp32", "torch.float32"};
+    *downcast = false;
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+        if (strcmp(s, two[i]) == 0)
+            return 2;
+    for (size_t i = 0; i < sizeof four / sizeof four[0]; i++)
+        if (strcmp(s, four[i]) == 0) {
+            *downcast = true;
+            return 2;
+        }
+    return 0;
+}
+
+static sr_error *read_dtype(reader *r, sr_kv_layout *out)
+{
+    static const char *const names[] = {"torch_dtype", "dtype"};
+    const cJSON *objs[2] = {r->text, r->root};
+    for (int o = 0; o < 2; o++) {
+        if (o == 1 && objs[1] == objs[0])
+            break;
+        for (int k = 0; k < 2; k++) {
+            if (!item(objs[o], names[k]))
+                continue;
+            sr_error *err = get_string(r, objs[o], names[k], &out->dtype);
+            if (err)
+                return err;
+            bool downcast;
+            out->dtype_bytes = dtype_bytes(out->dtype, &downcast);
+            if (out->dtype_bytes == 0)
+                return field_error(r, objs[o], names[k], "names an unknown dtype (expected bfloat16, float16 "
+                                                         "or float32)");
+            if (downcast)
+                note(r, "dtype %s: vLLM's dtype \"auto\" runs float32 checkpoints in 16 bits, so the KV "
+                        "cache is 2 bytes per element", out->dtype);
+            return NULL;
+        }
+    }
+    out->dtype_bytes = 2;
+    note(r, "no torch_dtype/dtype field: assumed a 16-bit KV cache");
+    return NULL;
+}
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Layer kinds from "layer_types" (Gemma 3n/4, gpt-oss, newer HF configs). */
+static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, sr_kv_layer_kind *kinds)
+{
+    static const char *const full[] = {"full_attention", "attention", "global_attention", "full", "global"};
+    static const char *const sliding[] = {"sliding_attention", "sliding_window_attention", "local_attention",
+                                          "sliding", "local"};
+    static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv", "short_conv",
+                                       "recurrent", "ssm"};
+    if (!cJSON_IsArray(types))
+        return sr_input_error(r->path, 0, "field '%slayer_types' must be an array of strings", r->prefix);
+    if ((long)cJSON_GetArraySize(types) < n)
+        return sr_input_error(r->path, 0, "field '%slayer_types' has %d entries for %ld layers", r->prefix,
+                              cJSON_GetArraySize(types), n);
+    long i = 0, n_none = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, types)
+    {
+        if (i >= n)
+            break;
+        if (!cJSON_IsString(e) || !e->valuestring)
+            return sr_input_error(r->path, 0, "field '%slayer_types[%ld]' must be a string", r->prefix, i);
+        const char *s = e->valuestring;
+        if (in_list(s, full, sizeof full / sizeof full[0]))
+            kinds[i] = SR_KV_LAYER_FULL;
+        else if (in_list(s, sliding, sizeof sliding / sizeof sliding[0]))
+            kinds[i] = SR_KV_LAYER_SLIDING;
+        else if (in_list(s, none, sizeof none / sizeof none[0])) {
+            kinds[i] = SR_KV_LAYER_NONE;
+            n_none++;
+        } else {
+            size_t len = strlen(s);
+            return sr_input_error(r->path, 0, "field '%slayer_types[%ld]' has unsupported value '%.*s'",
+                                  r->prefix, i, (int)(len > 40 ? 40 : len),
+                                  sr_utf8_valid(s, len) ? s : "?");
+        }
+        i++;
+    }
+    if (n_none > 0)
+        note(r, "%ld non-attention layers (linear attention / conv / mamba): their per-request state is not "
+                "counted",
+             n_none);
+    return NULL;
+}
+
+/* Layer kinds without "layer_types" (kv.md 5 step 1):
+ * LFM2 full_attn_idxs; no window -> all full; use_sliding_window false ->
+ * all full (Qwen2, R1-Distill, SmolLM3); sliding_window_pattern p (Gemma 3,
+ * Cohere2): sliding unless (i+1) % p == 0; Gemma 2: even layers sliding;
+ * use_sliding_window true (Qwen2): layers >= max_window_layers slide;
+ * otherwise vLLM applies the model-wide window to every layer (Mistral). */
+static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_kind *kinds)
+{
+    const cJSON *idxs = item(r->text, "full_attn_idxs");
+    if (idxs) {
+        if (!cJSON_IsArray(idxs))
+            return sr_input_error(r->path, 0, "field '%sfull_attn_idxs' must be an array", r->prefix);
+        for (long i = 0; i < n; i++)
+            kinds[i] = SR_KV_LAYER_NONE;
+        long k = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, idxs)
+        {
+            if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
+                e->valuedouble >= (double)n)
+                return sr_input_error(r->path, 0, "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
+                                      r->prefix, k, n);
+            kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
+            k++;
+        }
+        note(r, "%ld short-conv layers (full_attn_idxs): their per-request conv state is not counted", n - k);
+        return NULL;
+    }
+    for (long i = 0; i < n; i++)
+        kinds[i] = SR_KV_LAYER_FULL;
+    if (window <= 0)
+        return NULL;
+    bool use_sw = true, has_use_sw;
+    sr_error *err = get_bool(r, r->text, "use_sliding_window", &use_sw, &has_use_sw);
+    if (err)
+        return err;
+    if (has_use_sw && !use_sw) {
+        note(r, "sliding_window %ld ignored: use_sliding_window is false", window);
+        return NULL;
+    }
+    long pattern, mwl = 0;
+    bool found;
+    if ((err = get_long(r, r->text, "sliding_window_pattern", 1, KV_MAX_LAYERS, &pattern, &found)))
+        return err;
+    if (found) {
+        for (long i = 0; i < n; i++)
+            kinds[i] = (i + 1) % pattern != 0 ? SR_KV_LAYER_SLIDING : SR_KV_LAYER_FULL;
+        return NULL;
+    }
+    const char *mt = NULL;
+    const cJSON *mti = item(r->text, "model_type");
+    if (mti && cJSON_IsString(mti))
+        mt = mti->valuestring;
+    if (mt && strcmp(mt, "gemma2") == 0) {
+        for (long i = 0; i < n; i++)
+            kinds[i] = i % 2 == 0 ? SR_KV_LAYER_SLIDING : SR_KV_LAYER_FULL;
+        return NULL;
+    }
+    if (has_use_sw) {
+        if ((err = get_long(r, r->text, "max_window_layers", 0, KV_MAX_LAYERS, &mwl, &found)))
+            return err;
+        for (long i = 0; i < n; i++)
+            kinds[i] = i >= mwl ? SR_KV_LAYER_SLIDING : SR_KV_LAYER_FULL;
+        return NULL;
+    }
+    for (long i = 0; i < n; i++)
+        kinds[i] = SR_KV_LAYER_SLIDING;
+    note(r, "sliding_window %ld applied to every layer (no layer_types)", window);
+    return NULL;
+}
+
+static sr_error *read_layout(reader *r, sr_kv_layout *out)
+{
+    sr_error *err;
+    bool found;
+    long n;
+    if ((err = need_long(r, r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n)))
+        return err;
+    out->n_layers = n;
+    out->layers = calloc((size_t)n, sizeof *out->layers);
+    long *kv = calloc((size_t)n, sizeof *kv), *hd = calloc((size_t)n, sizeof *hd);
+    sr_kv_layer_kind *kinds = calloc((size_t)n, sizeof *kinds);
+    if (!out->layers || !kv || !hd || !kinds) {
+        err = sr_oom();
+        goto done;
+    }
+
+    if ((err = get_string(r, r->text, "model_type", &out->model_type)))
+        goto done;
+    if (!out->model_type && r->text != r->root && (err = get_string(r, r->root, "model_type", &out->model_type)))
+        goto done;
+    const cJSON *archs = item(r->root, "architectures");
+    if (archs) {
+        const cJSON *a0 = cJSON_IsArray(archs) ? cJSON_GetArrayItem(archs, 0) : NULL;
+        if (!cJSON_IsArray(archs) || (a0 && !cJSON_IsString(a0))) {
+            err = sr_input_error(r->path, 0, "field 'architectures' must be an array of strings");
+            goto done;
+        }
+        if (a0) {
+            size_t alen = strlen(a0->valuestring);
+            if (alen > 200 || !sr_utf8_valid(a0->valuestring, alen)) {
+                err = sr_input_error(r->path, 0, "field 'architectures[0]' is not a short UTF-8 string");
+                goto done;
+            }
+            if (!(out->architecture = strdup(a0->valuestring))) {
+                err = sr_oom();
+                goto done;
+            }
+        }
+    }
+    if ((err = read_dtype(r, out)))
+        goto done;
+    if ((err = get_long(r, r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings,
+                        &found)))
+        goto done;
+    if (!found)
+        out->max_position_embeddings = -1;
+
+    /* MLA (kv.md 1.2: MLAAttentionSpec, one latent of kv_lora_rank +
+     * qk_rope_head_dim per token and layer). */
+    long lora;
+    if ((err = get_long(r, r->text, "kv_lora_rank", 1, KV_MAX_DIM, &lora, &found)))
+        goto done;
+    if (found) {
+        long rope;
+        if ((err = need_long(r, r->text, "qk_rope_head_dim", 0, KV_MAX_DIM, &rope)))
+            goto done;
+        out->mla = true;
+        out->kv_lora_rank = lora;
+        out->qk_rope_head_dim = rope;
+        for (long i = 0; i < n; i++)
+            out->layers[i] = (sr_kv_layer){SR_KV_LAYER_MLA, 1, lora + rope, 0, -1, -1};
+        goto done;
+    }
+
+    /* Heads and head size (kv.md 5 step 1). */
+    long heads = 0, hidden = 0;
+    bool has_heads, has_hidden;
+    if ((err = get_long(r, r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)))
+        goto done;
+    if ((err = get_long(r, r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)))
+        goto done;
+    bool has_kv, has_hd;
+    if ((err = get_per_layer(r, "num_key_value_heads", 1, KV_MAX_DIM, n, kv, &has_kv)))
+        goto done;
+    if (!has_kv) {
+        bool mq = false, has_mq;
+        if ((err = get_bool(r, r->text, "multi_query", &mq, &has_mq)))
+            goto done;
+        if (mq) {
+            for (long i = 0; i < n; i++)
+                kv[i] = 1;
+        } else if (has_heads) {
+            for (long i = 0; i < n; i++)
+                kv[i] = heads;
+            note(r, "num_key_value_heads absent: %ld KV heads (= num_attention_heads, no GQA)", heads);
+        } else {
+            err = field_error(r, r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
+            goto done;
+        }
+    }
+    if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)))
+        goto done;
+    if (!has_hd) {
+        if (!has_heads) {
+            err = field_error(r, r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
+            goto done;
+        }
+        if (!has_hidden) {
+            err = field_error(r, r->text, "hidden_size", "is missing (needed for the head size)");
+            goto done;
+        }
+        if (hidden % heads != 0) {
+            err = sr_input_error(r->path, 0, "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld",
+                                 r->prefix, hidden, heads);
+            goto done;
+        }
+        for (long i = 0; i < n; i++)
+            hd[i] = hidden / heads;
+    }
+    long global_hd = -1, global_kv = -1;
+    bool k_eq_v = false;
+    if ((err = get_long(r, r->text, "global_head_dim", 1, KV_MAX_DIM, &global_hd, &found)))
+        goto done;
+    if (!found)
+        global_hd = -1;
+    if ((err = get_bool(r, r->text, "attention_k_eq_v", &k_eq_v, &found)))
+        goto done;
+    if ((err = get_long(r, r->text, "num_global_key_value_heads", 1, KV_MAX_DIM, &global_kv, &found)))
+        goto done;
+    if (!found)
+        global_kv = -1;
+
+    /* Layer kinds and the window. */
+    long window = -1;
+    if ((err = get_long(r, r->text, "sliding_window", 0, 1L << 40, &window, &found)))
+        goto done;
+    if (!found)
+        window = -1;
+    const cJSON *types = item(r->text, "layer_types");
+    if (types)
+        err = kinds_from_layer_types(r, types, n, kinds);
+    else
+        err = kinds_from_rules(r, n, window, kinds);
+    if (err)
+        goto done;
+    for (long i = 0; i < n; i++) {
+        sr_kv_layer *l = &out->layers[i];
+        l->kind = kinds[i];
+        l->shared_with = -1;
+        l->sliding_window = -1;
+        if (kinds[i] == SR_KV_LAYER_NONE)
+            continue;
+        if (kinds[i] == SR_KV_LAYER_SLIDING) {
+            if (window <= 0) {
+                err = sr_input_error(r->path, 0, "field '%ssliding_window' is missing but layer %ld is a sliding "
+                                     "layer", r->prefix, i);
+                goto done;
+            }
+            l->sliding_window = window;
+        }
+        /* Full layers: global_head_dim, and num_global_key_value_heads
+         * when attention_k_eq_v (kv.md 1.3, Gemma 4). */
+        bool full = kinds[i] == SR_KV_LAYER_FULL;
+        l->head_size = (full && global_hd > 0) ? global_hd : hd[i];
+        l->head_size_v = l->head_size;
+        l->kv_heads = (full && k_eq_v && global_kv > 0) ? global_kv : kv[i];
+    }
+
+    /* KV sharing: layers from num_hidden_layers - num_kv_shared_layers on
+     * read the last earlier layer of the same type (kv.md 1.3). */
+    long shared;
+    if ((err = get_long(r, r->text, "num_kv_shared_layers", 0, KV_MAX_LAYERS, &shared, &found)))
+        goto done;
+    if (found && shared > 0) {
+        if (shared >= n) {
+            err = sr_input_error(r->path, 0, "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
+                                 "(num_hidden_layers %ld)", r->prefix, shared, n);
+            goto done;
+        }
+        long first = n - shared;
+        for (long i = first; i < n; i++) {
+            long target = -1;
+            for (long j = first - 1; j >= 0; j--)
+                if (kinds[j] == kinds[i]) {
+                    target = j;
+                    break;
+                }
+            if (kinds[i] == SR_KV_LAYER_NONE)
+                continue;
+            if (target < 0) {
+                err = sr_input_error(r->path, 0, "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier "
+                                     "layer of its type to share", r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
+                goto done;
+            }
+            out->layers[i].kind = SR_KV_LAYER_SHARED;
+            out->layers[i].shared_with = target;
+        }
+    }
+done:
+    free(kv);
+    free(hd);
+    free(kinds);
+    return err;
+}
+
+void sr_kv_layout_free(sr_kv_layout *l)
+{
+    if (!l)
+        return;
+    free(l->source);
+    free(l->model_type);
+    free(l->architecture);
+    free(l->layers);
+    free(l->dtype);
+    free(l->notes);
+    memset(l, 0, sizeof *l);
+}
+
+sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_kv_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = -1;
+    if (memchr(data, '\0', len) || !sr_utf8_valid(data, len))
+        return sr_input_error(path, 0, "not valid UTF-8 JSON text");
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long line = 1;
+        if (at && at >= data && at <= data + len)
+            for (const char *p = data; p < at; p++)
+                line += *p == '\n';
+        return sr_input_error(path, line, "invalid JSON");
+    }
+    for (const char *p = end; p && p < data + len; p++)
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
+            cJSON_Delete(root);
+            return sr_input_error(path, 0, "text after the JSON object");
+        }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return sr_input_error(path, 0, "expected a JSON object");
+    }
+    reader r = {.path = path, .root = root, .text = root, .prefix = ""};
+    sr_strbuf_init(&r.notes);
+    const cJSON *tc = item(root, "text_config");
+    sr_error *err = NULL;
+    if (tc) {
+        if (!cJSON_IsObject(tc))
+            err = sr_input_error(path, 0, "field 'text_config' must be an object");
+        r.text = tc;
+        r.prefix = "text_config.";
+    }
+    if (!err)
+        err = read_layout(&r, out);
+    cJSON_Delete(root);
+    if (!err) {
+        out->source = strdup(path);
+        out->notes = r.notes.len ? sr_strbuf_detach(&r.notes) : NULL;
+        if (!out->source || r.notes.failed)
+            err = sr_oom();
+    }
+    sr_strbuf_free(&r.notes);
+    if (err)
+        sr_kv_layout_free(out);
+    return err;
+}
+
+sr_error *sr_kv_layout_load(const char *path, const char *display, sr_kv_layout *out)
+{
+    char *data;
+    size_t len;
+    const char *shown = display ? display : path;
+    memset(out, 0, sizeof *out);
+    sr_error *err = sr_read_file(path, shown, &data, &len);
+    if (err)
+        return err;
+    err = sr_kv_layout_parse(shown, data, len, out);
+    free(data);
+    return err;
+}
+
+void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared,
+                         long *none)
+{
+    long c[5] = {0, 0, 0, 0, 0};
+    for (long i = 0; i < layout->n_layers; i++)
+        c[layout->layers[i].kind]++;
+    if (full)
+        *full = c[SR_KV_LAYER_FULL];
+    if (sliding)
+        *sliding = c[SR_KV_LAYER_SLIDING];
+    if (mla)
+        *mla = c[SR_KV_LAYER_MLA];
+    if (shared)
+        *shared = c[SR_KV_LAYER_SHARED];
+    if (none)
+        *none = c[SR_KV_LAYER_NONE];
+}

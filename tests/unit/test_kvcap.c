@@ -1,0 +1,676 @@
+/* KV capacity: layouts from config.json, vLLM's allocation on TPU and GPU,
+ * the three token formulas, the inverse, the sweep audit and the CLI.
+ * Expected numbers come from shared/research/kv.md (3.1, 4) and from
+ * hand computation with its formulas (shown next to each case). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "analysis/kvcap.h"
+#include "sweep.h"
+#include "util/strbuf.h"
+
+#define CFG(dir) "fixtures/configs/" dir "/config.json"
+
+static void load(const char *path, sr_kv_layout *lay)
+{
+    sr_error *err = sr_kv_layout_load(path, NULL, lay);
+    if (err) {
+        char *s = sr_error_format(err);
+        cr_assert_fail("%s", s);
+    }
+}
+
+static void plan_for(const sr_kv_layout *lay, sr_kv_backend backend, long len, sr_kv_formula f, sr_kv_plan *plan)
+{
+    sr_kv_params p;
+    sr_kv_params_default(&p);
+    p.backend = backend;
+    p.max_model_len = len;
+    p.formula = f;
+    sr_error *err = sr_kv_plan_make(lay, &p, plan);
+    cr_assert_null(err, "%s", err ? err->message : "");
+}
+
+/* ---- bytes per token (kv.md 3.1) ---------------------------------------- */
+
+Test(kvcap, bytes_per_token_table)
+{
+    static const struct {
+        const char *dir;
+        long long tpu, gpu;
+        long kv_layers;
+    } cases[] = {
+        {"gemma-4-E2B-it", 18432, 18432, 15},
+        {"Qwen3-4B", 147456, 147456, 36},
+        {"Qwen3-1.7B", 114688, 114688, 28},
+        {"Qwen3-0.6B", 114688, 114688, 28},
+        {"SmolLM3-3B", 73728, 73728, 36},
+        {"granite-3.3-2b-instruct", 81920, 81920, 40}, /* hd 64 unpadded on TPU */
+        {"gemma-3n-E2B-it", 40960, 40960, 20},
+        {"Phi-4-mini-instruct", 131072, 131072, 32},
+        {"OLMo-2-0425-1B", 131072, 131072, 16},
+        {"DeepSeek-R1-Distill-Qwen-1.5B", 28672, 28672, 28},
+        {"SmolLM2-1.7B-Instruct", 196608, 196608, 24},
+        {"gpt-oss-120b", 73728, 73728, 36},
+        {"gemma-3-4b-it", 139264, 139264, 34},
+        /* MLA: GPU 27 x 576 x 2; TPU pads 512 and 64 to 128 each: 27 x 640 x 2 */
+        {"DeepSeek-V2-Lite", 34560, 31104, 27},
+    };
+    char path[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(path, sizeof path, CFG("%s"), cases[i].dir);
+        sr_kv_layout lay;
+        load(path, &lay);
+        sr_kv_plan plan;
+        plan_for(&lay, SR_KV_BACKEND_TPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
+        cr_expect_eq(plan.bytes_per_token, cases[i].tpu, "%s tpu: %lld", cases[i].dir, plan.bytes_per_token);
+        cr_expect_eq(plan.kv_layers, cases[i].kv_layers, "%s: %ld KV layers", cases[i].dir, plan.kv_layers);
+        sr_kv_plan_free(&plan);
+        plan_for(&lay, SR_KV_BACKEND_GPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
+        cr_expect_eq(plan.bytes_per_token, cases[i].gpu, "%s gpu: %lld", cases[i].dir, plan.bytes_per_token);
+        sr_kv_plan_free(&plan);
+        sr_kv_layout_free(&lay);
+    }
+}
+
+Test(kvcap, gemma4_layout)
+{
+    sr_kv_layout lay;
+    load(CFG("gemma-4-E2B-it"), &lay);
+    cr_assert_eq(lay.n_layers, 35);
+    cr_assert_str_eq(lay.model_type, "gemma4_text");
+    cr_assert_str_eq(lay.architecture, "Gemma4ForConditionalGeneration");
+    cr_assert_eq(lay.dtype_bytes, 2);
+    /* layers 0..14 own KV: sliding 256 x 1 head, full (4, 9, 14) 512 x 1 */
+    cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_SLIDING);
+    cr_assert_eq(lay.layers[0].head_size, 256);
+    cr_assert_eq(lay.layers[0].sliding_window, 512);
+    cr_assert_eq(lay.layers[4].kind, SR_KV_LAYER_FULL);
+    cr_assert_eq(lay.layers[4].head_size, 512);
+    cr_assert_eq(lay.layers[4].kv_heads, 1);
+    cr_assert_eq(lay.layers[14].kind, SR_KV_LAYER_FULL);
+    /* 15..34 reuse the last sliding (13) or full (14) layer */
+    cr_assert_eq(lay.layers[15].kind, SR_KV_LAYER_SHARED);
+    cr_assert_eq(lay.layers[15].shared_with, 13);
+    cr_assert_eq(lay.layers[19].shared_with, 14);
+    cr_assert_eq(lay.layers[34].shared_with, 14);
+    long full, sliding, shared;
+    sr_kv_layout_counts(&lay, &full, &sliding, NULL, &shared, NULL);
+    cr_assert_eq(full, 3);
+    cr_assert_eq(sliding, 12);
+    cr_assert_eq(shared, 20);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, window_rules)
+{
+    sr_kv_layout lay;
+    /* Gemma 3: sliding_window_pattern 6 -> full at 5, 11, 17, 23, 29 */
+    load(CFG("gemma-3-4b-it"), &lay);
+    long full, sliding;
+    sr_kv_layout_counts(&lay, &full, &sliding, NULL, NULL, NULL);
+    cr_assert_eq(full, 5);
+    cr_assert_eq(sliding, 29);
+    cr_assert_eq(lay.layers[5].kind, SR_KV_LAYER_FULL);
+    cr_assert_eq(lay.layers[33].sliding_window, 1024);
+    sr_kv_layout_free(&lay);
+    /* R1-Distill: sliding_window 4096 but use_sliding_window false */
+    load(CFG("DeepSeek-R1-Distill-Qwen-1.5B"), &lay);
+    sr_kv_layout_counts(&lay, &full, &sliding, NULL, NULL, NULL);
+    cr_assert_eq(full, 28);
+    cr_assert_eq(sliding, 0);
+    cr_assert_eq(lay.layers[0].head_size, 128); /* 1536 / 12 */
+    cr_assert_eq(lay.layers[0].kv_heads, 2);
+    cr_assert_not_null(strstr(lay.notes, "use_sliding_window is false"));
+    sr_kv_layout_free(&lay);
+    /* gpt-oss: alternating layer_types, window 128 */
+    load(CFG("gpt-oss-120b"), &lay);
+    cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_SLIDING);
+    cr_assert_eq(lay.layers[0].sliding_window, 128);
+    cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, config_snippets)
+{
+    /* Qwen2-style: use_sliding_window true slides layers >= max_window_layers */
+    const char *q = "{\"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+                    " \"hidden_size\": 512, \"sliding_window\": 64, \"use_sliding_window\": true,"
+                    " \"max_window_layers\": 2, \"torch_dtype\": \"float32\"}";
+    sr_kv_layout lay;
+    cr_assert_null(sr_kv_layout_parse("q.json", q, strlen(q), &lay));
+    cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
+    cr_assert_eq(lay.layers[2].kind, SR_KV_LAYER_SLIDING);
+    cr_assert_eq(lay.dtype_bytes, 2); /* float32 runs in 16 bits under dtype auto */
+    sr_kv_layout_free(&lay);
+    /* Mistral-style: a model-wide window applies to every layer */
+    const char *m = "{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"num_key_value_heads\": 8,"
+                    " \"head_dim\": 128, \"sliding_window\": 4096, \"torch_dtype\": \"bfloat16\"}";
+    cr_assert_null(sr_kv_layout_parse("m.json", m, strlen(m), &lay));
+    cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_SLIDING);
+    sr_kv_layout_free(&lay);
+    /* attention_k_eq_v: full layers take num_global_key_value_heads */
+    const char *g = "{\"text_config\": {\"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
+                    " \"num_key_value_heads\": 8, \"num_global_key_value_heads\": 2, \"attention_k_eq_v\": true,"
+                    " \"head_dim\": 256, \"global_head_dim\": 512, \"sliding_window\": 1024,"
+                    " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}, \"dtype\": \"bfloat16\"}";
+    cr_assert_null(sr_kv_layout_parse("g.json", g, strlen(g), &lay));
+    cr_assert_eq(lay.layers[0].kv_heads, 8);
+    cr_assert_eq(lay.layers[1].kv_heads, 2);
+    cr_assert_eq(lay.layers[1].head_size, 512);
+    sr_kv_layout_free(&lay);
+    /* LFM2: attention only at full_attn_idxs */
+    const char *l = "{\"num_hidden_layers\": 4, \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
+                    " \"hidden_size\": 1024, \"full_attn_idxs\": [1, 3], \"torch_dtype\": \"bfloat16\"}";
+    cr_assert_null(sr_kv_layout_parse("l.json", l, strlen(l), &lay));
+    cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_NONE);
+    cr_assert_eq(lay.layers[3].kind, SR_KV_LAYER_FULL);
+    sr_kv_layout_free(&lay);
+}
+
+static void expect_bad(const char *json, const char *needle, long line)
+{
+    sr_kv_layout lay;
+    sr_error *err = sr_kv_layout_parse("cfg/config.json", json, strlen(json), &lay);
+    cr_assert_not_null(err, "accepted: %s", json);
+    cr_expect_eq(err->code, SR_EXIT_INPUT);
+    cr_expect_str_eq(err->path, "cfg/config.json");
+    cr_expect_eq(err->line, line, "line %ld for %s", err->line, json);
+    cr_expect_not_null(strstr(err->message, needle), "'%s' lacks '%s'", err->message, needle);
+    sr_error_free(err);
+}
+
+Test(kvcap, bad_configs)
+{
+    expect_bad("{\"num_attention_heads\": 8}", "field 'num_hidden_layers' is missing", 0);
+    expect_bad("{\"text_config\": {\"num_attention_heads\": 8}}", "field 'text_config.num_hidden_layers' is missing",
+               0);
+    expect_bad("{\"num_hidden_layers\": \"32\"}", "field 'num_hidden_layers' must be an integer", 0);
+    expect_bad("{\"num_hidden_layers\": 2.5}", "must be an integer", 0);
+    expect_bad("{\"num_hidden_layers\": -3}", "field 'num_hidden_layers' is -3", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"num_key_value_heads\": 2}", "field 'num_attention_heads' is missing", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 3, \"hidden_size\": 1000}",
+               "not a multiple of num_attention_heads", 0);
+    expect_bad("{\"num_hidden_layers\": 3, \"num_attention_heads\": 2, \"head_dim\": 64,"
+               " \"layer_types\": [\"full_attention\"]}",
+               "field 'layer_types' has 1 entries for 3 layers", 0);
+    expect_bad("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 64,"
+               " \"layer_types\": [\"chunked_attention\"]}",
+               "field 'layer_types[0]' has unsupported value 'chunked_attention'", 0);
+    expect_bad("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 64,"
+               " \"layer_types\": [\"sliding_attention\"]}",
+               "field 'sliding_window' is missing", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 64, \"torch_dtype\": \"int4\"}",
+               "field 'torch_dtype' names an unknown dtype", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 64,"
+               " \"num_kv_shared_layers\": 2}",
+               "num_kv_shared_layers' 2 leaves no layer", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"kv_lora_rank\": 512}", "field 'qk_rope_head_dim' is missing", 0);
+    expect_bad("{\"num_hidden_layers\": 1e300}", "field 'num_hidden_layers' is", 0);
+    expect_bad("{\n\"num_hidden_layers\": 2,\n oops}", "invalid JSON", 3);
+    expect_bad("[1, 2]", "expected a JSON object", 0);
+    expect_bad("{\"text_config\": 3}", "field 'text_config' must be an object", 0);
+    expect_bad("{\"num_hidden_layers\": 2} trailing", "text after the JSON object", 0);
+    const char nul[] = "{\"num_hidden_layers\": 2}\0";
+    sr_kv_layout lay;
+    sr_error *err = sr_kv_layout_parse("x", nul, sizeof nul - 1, &lay);
+    cr_assert_not_null(err);
+    sr_error_free(err);
+}
+
+/* ---- TPU block size (kv.md 2.3) ----------------------------------------- */
+
+Test(kvcap, tpu_block_size_rule)
+{
+    sr_kv_layout lay;
+    load(CFG("Qwen3-4B"), &lay);
+    static const long cases[][2] = {
+        {512, 32}, {2048, 128}, {2049, 256}, {4096, 256}, {8192, 256},
+        {16384, 32}, /* > 8192: 16, raised to the SMEM minimum cdiv(16384, 512) = 32 */
+        {32768, 64}, {131072, 256}, {100, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sr_kv_plan plan;
+        plan_for(&lay, SR_KV_BACKEND_TPU, cases[i][0], SR_KV_FORMULA_CONCURRENCY, &plan);
+        cr_expect_eq(plan.block_size, cases[i][1], "len %ld: block %ld", cases[i][0], plan.block_size);
+        sr_kv_plan_free(&plan);
+    }
+    sr_kv_layout_free(&lay);
+}
+
+/* ---- the published TPU v5e counts (kv.md 4) ------------------------------ */
+
+/* Memory statistics lines as a v5e-1 run at 0.92 prints them: cap 14.49,
+ * avail = the rounded remainder; used chosen inside the interval each
+ * logged count implies (kv.md 4: Gemma 8.97, Qwen3-4B 7.51). */
+static const struct published {
+    const char *dir;
+    long tokens;
+    double used, avail;
+} published[] = {
+    {"gemma-4-E2B-it", 321280, 8.97, 5.52},
+    {"granite-3.3-2b-instruct", 125184, 4.93, 9.56},
+    {"SmolLM3-3B", 120320, 6.22, 8.27},
+    {"Qwen3-1.7B", 100096, 3.79, 10.70},
+    {"Qwen3-4B", 50688, 7.51, 6.98},
+};
+
+Test(kvcap, published_counts_within_two_blocks)
+{
+    char path[256];
+    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
+        snprintf(path, sizeof path, CFG("%s"), published[i].dir);
+        sr_kv_layout lay;
+        load(path, &lay);
+        sr_kv_plan plan;
+        plan_for(&lay, SR_KV_BACKEND_TPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
+        cr_assert_eq(plan.block_size, 256);
+        sr_kv_capacity c;
+        sr_kv_capacity_for(&plan, sr_kv_gib_to_bytes(published[i].avail), &c);
+        long long diff = llabs(c.tokens - published[i].tokens);
+        cr_expect(diff <= 2 * 256, "%s: recomputed %lld vs %ld", published[i].dir, c.tokens, published[i].tokens);
+        /* and cap - used gives the same within two blocks */
+        sr_kv_capacity_for(&plan, sr_kv_gib_to_bytes(14.49 - published[i].used), &c);
+        cr_expect(llabs(c.tokens - published[i].tokens) <= 2 * 256, "%s (cap - used): %lld", published[i].dir,
+                  c.tokens);
+        /* the inverse interval holds the logged (rounded) avail */
+        long long lo, hi;
+        cr_assert(sr_kv_implied_avail(&plan, published[i].tokens, &lo, &hi));
+        cr_expect(lo / SR_GIB <= published[i].avail + 0.005 && hi / SR_GIB >= published[i].avail - 0.005,
+                  "%s: [%f, %f)", published[i].dir, lo / SR_GIB, hi / SR_GIB);
+        sr_kv_plan_free(&plan);
+        sr_kv_layout_free(&lay);
+    }
+}
+
+Test(kvcap, gemma4_inverse_interval)
+{
+    /* kv.md 4 item 4: N = 321,280 <=> num_blocks 1255 <=> avail in [5.5152, 5.5196) GiB */
+    sr_kv_layout lay;
+    load(CFG("gemma-4-E2B-it"), &lay);
+    sr_kv_plan plan;
+    plan_for(&lay, SR_KV_BACKEND_TPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
+    long long lo, hi;
+    cr_assert(sr_kv_implied_avail(&plan, 321280, &lo, &hi));
+    cr_assert_eq(lo, 1255LL * 4718592);
+    cr_assert_eq(hi, 1256LL * 4718592);
+    cr_assert(!sr_kv_implied_avail(&plan, 321281, &lo, &hi)); /* not a whole number of blocks */
+    cr_assert(sr_kv_implied_avail(&plan, 0, &lo, &hi));
+    cr_assert_eq(lo, 0);
+    cr_assert_eq(hi, 4718592);
+    sr_kv_plan_free(&plan);
+    sr_kv_layout_free(&lay);
+}
+
+/* ---- GPU ----------------------------------------------------------------- */
+
+Test(kvcap, gpt_oss_counts_every_layer_in_the_groups_era)
+{
+    /* hf-mem #60: gpt-oss-120b, 5.38 GiB available, vLLM logged 78,384.
+     * Two groups of 18 (sliding, full), page 16 x 8 x 128 x 2 = 32,768 B;
+     * num_blocks = avail // (32,768 x 18); tokens = num_blocks // 2 x 16. */
+    sr_kv_layout lay;
+    load(CFG("gpt-oss-120b"), &lay);
+    sr_kv_plan plan;
+    plan_for(&lay, SR_KV_BACKEND_GPU, 131072, SR_KV_FORMULA_GROUPS, &plan);
+    cr_assert_eq(plan.n_groups, 2);
+    cr_assert_eq(plan.group_size, 18);
+    cr_assert_eq(plan.block_bytes, 589824);
+    sr_kv_capacity c;
+    sr_kv_capacity_for(&plan, sr_kv_gib_to_bytes(5.38), &c);
+    cr_assert_eq(c.num_blocks, 9793);
+    cr_assert_eq(c.tokens, 78336); /* 3 blocks of 16 from 78,384: the log's 0.01 GiB rounding */
+    sr_kv_capacity_for(&plan, sr_kv_gib_to_bytes(5.385), &c);
+    cr_assert_geq(c.tokens, 78384);
+    long long lo, hi;
+    cr_assert(sr_kv_implied_avail(&plan, 78384, &lo, &hi));
+    cr_assert_eq(lo, 9798LL * 589824); /* [5.3822, 5.3833) GiB: prints as 5.38 */
+    cr_assert_eq(hi, 9800LL * 589824);
+    /* = avail / 73,728 B per token: every layer, sliding ones too */
+    cr_assert_eq(plan.bytes_per_token, 73728);
+    sr_kv_plan_free(&plan);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, gemma3_hybrid_three_formulas)
+{
+    /* Gemma 3 4B: 29 sliding + 5 full, 4 KV heads x 256, bf16, block 16.
+     * Equal pages 16 x 4 x 512 x 2 = 65,536 B; group_size 5 (29 >= 1.5 x 5);
+     * 6 sliding groups (1 padding layer) + 1 full = 7 groups.
+     * 10 GiB: num_blocks = 10,737,418,240 // (65,536 x 5) = 32,768. */
+    sr_kv_layout lay;
+    load(CFG("gemma-3-4b-it"), &lay);
+    long long avail = 10LL << 30;
+    static const struct {
+        sr_kv_formula f;
+        long len;
+        long long tokens;
+        double conc;
+    } cases[] = {
+        {SR_KV_FORMULA_BLOCKS, 4096, 524288, 128.0},               /* 32,768 x 16; /4096 */
+        {SR_KV_FORMULA_GROUPS, 4096, 74896, 32768.0 / 1798},       /* 32,768 // 7 x 16 */
+        /* blocks per request: full cdiv(4096,16) = 256, sliding cdiv(min(1023+8192, 4096),16)+1 = 257:
+         * 256 + 6 x 257 = 1798; int(32768/1798 x 4096) = 74,648 */
+        {SR_KV_FORMULA_CONCURRENCY, 4096, 74648, 32768.0 / 1798},
+        /* at 32,768: 2048 + 6 x (cdiv(9215,16)+1 = 577) = 5510 -> 194,871 */
+        {SR_KV_FORMULA_CONCURRENCY, 32768, 194871, 32768.0 / 5510},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sr_kv_plan plan;
+        plan_for(&lay, SR_KV_BACKEND_GPU, cases[i].len, cases[i].f, &plan);
+        cr_assert_eq(plan.n_groups, 7);
+        cr_assert_eq(plan.group_size, 5);
+        cr_assert_eq(plan.padding_layers, 1);
+        sr_kv_capacity c;
+        sr_kv_capacity_for(&plan, avail, &c);
+        cr_expect_eq(c.num_blocks, 32768);
+        cr_expect_eq(c.tokens, cases[i].tokens, "case %zu: %lld", i, c.tokens);
+        cr_expect(fabs(c.max_concurrency - cases[i].conc) < 1e-9, "case %zu: %f", i, c.max_concurrency);
+        /* the inverse finds this very count again */
+        long long lo, hi;
+        cr_assert(sr_kv_implied_avail(&plan, c.tokens, &lo, &hi));
+        cr_expect(lo <= avail && avail < hi, "case %zu", i);
+        sr_kv_plan_free(&plan);
+    }
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
+{
+    /* kv.md 1.8: sliding pages 16,384 vs full 32,768 -> sliding block 32;
+     * 12 sliding + 3 full -> group_size 3, 4 + 1 groups; at 131,072 and
+     * 8192 batched tokens a request needs 8192 + 4 x 273 = 9284 blocks. */
+    sr_kv_layout lay;
+    load(CFG("gemma-4-E2B-it"), &lay);
+    sr_kv_plan plan;
+    plan_for(&lay, SR_KV_BACKEND_GPU, 131072, SR_KV_FORMULA_CONCURRENCY, &plan);
+    cr_assert_eq(plan.n_groups, 5);
+    cr_assert_eq(plan.group_size, 3);
+    cr_assert_eq(plan.layers[0].block_size, 32);
+    cr_assert_eq(plan.layers[4].block_size, 16);
+    cr_assert_eq(plan.block_bytes, 32768 * 3);
+    cr_assert_eq(plan.blocks_per_request, 9284);
+    cr_assert_eq(plan.layers[20].group, -1); /* shared */
+    sr_kv_plan_free(&plan);
+    /* --disable-hybrid-kv-cache-manager: every layer full, one group */
+    sr_kv_params p;
+    sr_kv_params_default(&p);
+    p.disable_hybrid = true;
+    cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
+    cr_assert_eq(plan.n_groups, 1);
+    cr_assert_eq(plan.block_bytes, 16 * 18432);
+    sr_kv_plan_free(&plan);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, tp_and_fp8)
+{
+    sr_kv_layout lay;
+    load(CFG("Qwen3-4B"), &lay);
+    sr_kv_params p;
+    sr_kv_params_default(&p);
+    p.tp = 2;
+    sr_kv_plan plan;
+    cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
+    cr_assert_eq(plan.bytes_per_token, 147456 / 2); /* GPU: per rank, 4 of 8 KV heads */
+    sr_kv_plan_free(&plan);
+    p.tp = 16; /* more ranks than KV heads: one replicated head per rank */
+    cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
+    cr_assert_eq(plan.layers[0].kv_heads, 1);
+    sr_kv_plan_free(&plan);
+    p.tp = 3;
+    sr_error *err = sr_kv_plan_make(&lay, &p, &plan);
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    sr_error_free(err);
+    p.tp = 1;
+    p.fp8 = true;
+    p.backend = SR_KV_BACKEND_TPU;
+    cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
+    cr_assert_eq(plan.bytes_per_token, 147456 / 2); /* align(16, 4) x 128 x 1 per layer */
+    sr_kv_plan_free(&plan);
+    sr_kv_layout_free(&lay);
+    /* TPU fp8 with one KV head of 64: align(1, 4) x 128 x 1 = 512 B */
+    const char *j = "{\"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"num_key_value_heads\": 1,"
+                    " \"head_dim\": 64, \"torch_dtype\": \"bfloat16\"}";
+    cr_assert_null(sr_kv_layout_parse("j", j, strlen(j), &lay));
+    cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
+    cr_assert_eq(plan.bytes_per_token, 512);
+    sr_kv_plan_free(&plan);
+    sr_kv_layout_free(&lay);
+}
+
+/* ---- the CLI -------------------------------------------------------------- */
+
+static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
+{
+    char *argv[32];
+    for (int i = 0; i < n; i++)
+        argv[i] = (char *)args[i];
+    argv[n] = NULL;
+    FILE *f = fmemopen(out, size, "w");
+    cr_assert_not_null(f);
+    sr_error *err = sr_cmd_kv(n, argv, f);
+    fclose(f);
+    return err;
+}
+
+Test(kvcap, cli_gemma4_tpu_json)
+{
+    static char out[1 << 16];
+    const char *args[] = {"kv", CFG("gemma-4-E2B-it"), "--backend", "tpu", "--hbm-gib", "15.75", "--mem-util",
+                          "0.92", "--used-gib", "8.972", "--max-model-len", "4096", "--json"};
+    sr_error *err = run_kv(out, sizeof out, args, 13);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cJSON *j = cJSON_Parse(out);
+    cr_assert_not_null(j, "%s", out);
+    cr_expect_eq(cJSON_GetObjectItem(j, "tokens")->valuedouble, 321280);
+    cr_expect_eq(cJSON_GetObjectItem(j, "bytes_per_token")->valuedouble, 18432);
+    cr_expect_eq(cJSON_GetObjectItem(j, "block_size")->valuedouble, 256);
+    cr_expect_eq(cJSON_GetObjectItem(j, "num_blocks")->valuedouble, 1255);
+    cr_expect_eq(cJSON_GetObjectItem(j, "max_concurrency")->valuedouble, 1255.0 / 16);
+    cJSON *layers = cJSON_GetObjectItem(j, "layers");
+    cr_assert_eq(cJSON_GetArraySize(layers), 35);
+    cJSON *l0 = cJSON_GetArrayItem(layers, 0), *l20 = cJSON_GetArrayItem(layers, 20);
+    cr_expect_str_eq(cJSON_GetObjectItem(l0, "type")->valuestring, "sliding");
+    cr_expect_str_eq(cJSON_GetObjectItem(l0, "allocated_as")->valuestring, "full");
+    cr_expect_eq(cJSON_GetObjectItem(l0, "page_bytes")->valuedouble, 262144);
+    cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(l20, "holds_kv")));
+    cr_expect_eq(cJSON_GetObjectItem(l20, "shared_with")->valuedouble, 13); /* 20 is sliding */
+    cJSON_Delete(j);
+}
+
+Test(kvcap, cli_table_and_memory_forms)
+{
+    static char out[1 << 16];
+    const char *args[] = {"kv", CFG("Qwen3-4B"), "--backend=tpu", "--hbm-gib=15.75", "--weights-gib", "7.0",
+                          "--activation-gib", "0.51", "--max-model-len", "4096"};
+    cr_assert_null(run_kv(out, sizeof out, args, 10));
+    cr_expect_not_null(strstr(out, "tokens           50,688\n"), "%s", out);
+    cr_expect_not_null(strstr(out, "bytes per token  147,456\n"));
+    const char *gpu[] = {"kv", CFG("gpt-oss-120b"), "--backend", "gpu", "--available-gib", "5.3825",
+                         "--max-model-len", "131072", "--token-formula", "groups"};
+    cr_assert_null(run_kv(out, sizeof out, gpu, 10));
+    cr_expect_not_null(strstr(out, "tokens           78,384\n"), "%s", out);
+    /* max-model-len defaults to max_position_embeddings, like vLLM */
+    const char *dflt[] = {"kv", CFG("OLMo-2-0425-1B"), "--backend", "gpu", "--available-gib", "1", "--json"};
+    cr_assert_null(run_kv(out, sizeof out, dflt, 7));
+    cr_expect_not_null(strstr(out, "\"max_model_len\":\t4096"), "%s", out);
+}
+
+Test(kvcap, cli_errors)
+{
+    static char out[4096];
+    const char *no_backend[] = {"kv", CFG("Qwen3-4B"), "--used-gib", "1", "--hbm-gib", "16"};
+    sr_error *err = run_kv(out, sizeof out, no_backend, 6);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    sr_error_free(err);
+    const char *two_mem[] = {"kv", CFG("Qwen3-4B"), "--backend", "tpu", "--used-gib", "1", "--available-gib", "3"};
+    err = run_kv(out, sizeof out, two_mem, 8);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    sr_error_free(err);
+    const char *bad_num[] = {"kv", CFG("Qwen3-4B"), "--backend", "tpu", "--available-gib", "nan"};
+    err = run_kv(out, sizeof out, bad_num, 6);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    sr_error_free(err);
+    const char *unknown[] = {"kv", CFG("Qwen3-4B"), "--backend", "tpu", "--available-gib", "3", "--frobnicate"};
+    err = run_kv(out, sizeof out, unknown, 7);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    cr_expect_not_null(strstr(err->message, "--frobnicate"), "%s", err->message);
+    sr_error_free(err);
+    const char *missing[] = {"kv", "fixtures/configs/no-such/config.json", "--backend", "tpu", "--available-gib", "3"};
+    err = run_kv(out, sizeof out, missing, 6);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_INPUT);
+    cr_expect_str_eq(err->path, "fixtures/configs/no-such/config.json");
+    sr_error_free(err);
+}
+
+/* ---- the sweep audit ------------------------------------------------------ */
+
+static sr_model *tpu_model(sr_sweep *sw, const char *id, const char *dir, long tokens, double used, double avail)
+{
+    sr_model *m = sr_sweep_model(sw, id);
+    cr_assert_not_null(m);
+    m->has_log = true;
+    m->log.tpu = true;
+    m->log.kv_tokens = tokens;
+    m->log.hbm_limit_gib = 15.75;
+    m->log.hbm_cap_gib = 14.49;
+    m->log.hbm_used_gib = used;
+    m->log.hbm_avail_gib = avail;
+    m->log.max_concurrency_len = 4096;
+    m->config_path = sr_asprintf("%s/config.json", dir);
+    return m;
+}
+
+static size_t count_warnings(const sr_sweep *sw, const char *a, const char *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_warnings; i++)
+        if (strstr(sw->warnings[i], a) && (!b || strstr(sw->warnings[i], b)))
+            n++;
+    return n;
+}
+
+Test(kvcap, audit_sample_flags_declared_utilisation)
+{
+    static const char *const ids[] = {"google/gemma-4-E2B-it", "ibm-granite/granite-3.3-2b-instruct",
+                                      "HuggingFaceTB/SmolLM3-3B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B"};
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    sw.manifest.gpu_memory_utilization = 0.9;
+    sw.manifest.hbm_gib = 16;
+    sw.manifest.source = strdup("sweep.json");
+    for (size_t i = 0; i < 5; i++)
+        tpu_model(&sw, ids[i], published[i].dir, published[i].tokens, published[i].used, published[i].avail);
+    sr_model *planned = sr_sweep_model(&sw, "org/no-log"); /* skipped silently */
+    planned->planned = true;
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    for (size_t i = 0; i < 5; i++) {
+        const sr_kv_summary *kv = &sw.models[i].kv;
+        cr_expect_eq(kv->logged_tokens, published[i].tokens);
+        cr_expect(labs(kv->recomputed_tokens - published[i].tokens) <= 512, "%s: %ld", ids[i], kv->recomputed_tokens);
+        cr_expect_eq(kv->block_size, 256);
+        cr_expect_str_eq(kv->backend, "tpu");
+        cr_expect_null(kv->note, "%s: %s", ids[i], kv->note);
+        cr_expect(kv->implied_avail_low_gib <= published[i].avail + 0.005 &&
+                  kv->implied_avail_high_gib >= published[i].avail - 0.005);
+        /* 0.92 sits inside the implied utilisation interval, 0.9 below it */
+        cr_expect(kv->util_implied_low <= 0.92 && kv->util_implied_high >= 0.92, "%s: [%f, %f]", ids[i],
+                  kv->util_implied_low, kv->util_implied_high);
+        cr_expect_gt(kv->util_implied_low, 0.9, "%s: %f", ids[i], kv->util_implied_low);
+        /* what-if: 4 lengths on the logged v5e, then v6e, L4, H100 (v5e deduplicated) */
+        cr_expect_eq(kv->n_whatif, 16);
+        cr_expect_str_eq(kv->whatif[0].chip, "logged");
+        cr_expect_eq(kv->whatif[0].tokens, kv->recomputed_tokens);
+        cr_expect_str_eq(kv->whatif[4].chip, "tpu-v6e");
+        cr_expect_str_eq(kv->whatif[12].chip, "nvidia-h100-80gb");
+        cr_expect_str_eq(kv->whatif[12].backend, "gpu");
+    }
+    cr_expect_eq(sw.models[5].kv.logged_tokens, -1);
+    cr_expect_eq(sw.models[5].kv.recomputed_tokens, -1);
+    cr_expect_eq(count_warnings(&sw, "kv: Qwen/Qwen3-4B: declared gpu_memory_utilization 0.9 (sweep.json) cannot "
+                                     "hold the logged 50,688 tokens beside 7.51 GiB resident",
+                                "= 0.92 fits"),
+                 1);
+    cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: declared gpu_memory_utilization 0.9", NULL), 1);
+    cr_expect_eq(count_warnings(&sw, "recomputed", NULL), 0);
+    /* v6e holds the same resident memory at twice the HBM: more tokens */
+    const sr_kv_summary *q = &sw.models[4].kv;
+    cr_expect_gt(q->whatif[4].tokens, 3 * q->whatif[0].tokens);
+    /* 131,072 on v5e: block 256 from the SMEM guard, 9 requests of Qwen3-4B at most */
+    cr_expect_eq(q->whatif[3].max_model_len, 131072);
+    cr_expect_eq(q->whatif[3].block_size, 256);
+    cr_expect(!q->whatif[3].fits || q->whatif[3].max_concurrency >= 1);
+    sr_sweep_free(&sw);
+}
+
+Test(kvcap, audit_explains_a_disagreement)
+{
+    /* Gemma 4 with its 20 shared layers counted: 43,008 B/token (kv.md 4
+     * finding 1) -> at 5.52 GiB: 5.52 GiB // (256 x 43,008) = 538 blocks. */
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    sr_model *m = tpu_model(&sw, "google/gemma-4-E2B-it", "gemma-4-E2B-it", 538 * 256, 8.97, 5.52);
+    m->arms_flags = strdup("parser=hermes gpu_memory_utilization=0.95");
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    cr_assert_not_null(m->kv.note);
+    cr_expect_not_null(strstr(m->kv.note, "KV-shared layers"), "%s", m->kv.note);
+    cr_expect_not_null(strstr(m->kv.note, "-718.0 blocks of 256"), "%s", m->kv.note);
+    cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: recomputed 321,536 tokens", NULL), 1);
+    sr_sweep_free(&sw);
+}
+
+Test(kvcap, audit_missing_config)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    tpu_model(&sw, "org/missing", "no-such-model", 1000, 1, 1);
+    sr_error *err = sr_kv_analyse_sweep(&sw);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_INPUT);
+    cr_expect_str_eq(err->path, "no-such-model/config.json");
+    sr_error_free(err);
+    sw.settings.keep_going = true;
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    cr_expect_eq(count_warnings(&sw, "kv: org/missing: 'no-such-model/config.json': cannot open", NULL), 1);
+    sr_sweep_free(&sw);
+}
+
+Test(kvcap, audit_gpu_log)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    sr_model *m = sr_sweep_model(&sw, "openai/gpt-oss-120b");
+    m->has_log = true;
+    m->log.kv_tokens = 78384;
+    m->log.available_kv_gib = 5.38;
+    m->log.max_concurrency_len = 131072;
+    m->config_path = strdup("gpt-oss-120b/config.json");
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    /* the current formula gives far more; the note names the groups era */
+    cr_assert_not_null(m->kv.note);
+    cr_expect_not_null(strstr(m->kv.note, "num_blocks // groups"), "%s", m->kv.note);
+    cr_expect_str_eq(m->kv.backend, "gpu");
+    cr_expect_eq(m->kv.block_size, 16);
+    /* 78,384 is no count of the current formula: the inverse uses the groups one */
+    cr_expect(m->kv.implied_avail_low_gib <= 5.385 && m->kv.implied_avail_high_gib >= 5.375, "[%f, %f)",
+              m->kv.implied_avail_low_gib, m->kv.implied_avail_high_gib);
+    cr_expect_not_null(strstr(m->kv.note, "inverse under the groups formula"), "%s", m->kv.note);
+    cr_expect_eq(m->kv.n_whatif, 4); /* logged chip only: nothing to hold for other chips */
+    sr_sweep_free(&sw);
+}
