@@ -25,7 +25,8 @@ typedef struct sr_error {
  * a static out-of-memory error). */
 sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap);
+sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* Shorthands for the common kinds. */
 #define sr_input_error(path, line, ...) sr_error_new(SR_EXIT_INPUT, (path), (line), __VA_ARGS__)

@@ -22,7 +22,7 @@ void sr_strbuf_append(sr_strbuf *sb, const char *data, size_t len);
 void sr_strbuf_puts(sr_strbuf *sb, const char *s);
 void sr_strbuf_putc(sr_strbuf *sb, char c);
 void sr_strbuf_printf(sr_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sr_strbuf_vprintf(sr_strbuf *sb, const char *fmt, va_list ap);
+void sr_strbuf_vprintf(sr_strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Hand the contents over (caller frees); the buffer is left empty. Returns
  * NULL if any allocation failed. */
 char *sr_strbuf_detach(sr_strbuf *sb);
@@ -30,7 +30,7 @@ char *sr_strbuf_detach(sr_strbuf *sb);
 const char *sr_strbuf_cstr(const sr_strbuf *sb);
 
 char *sr_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *sr_vasprintf(const char *fmt, va_list ap);
+char *sr_vasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* strndup that accepts embedded NULs as terminators; NULL on failure. */
 char *sr_strndup(const char *s, size_t n);
 

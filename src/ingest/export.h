@@ -1,0 +1,17 @@
+/* Reading an export (a copy of a sweep's results bucket): walk EXPORT_DIR,
+ * recognise each file by name and content, hand it to its parser, and put
+ * the result into the sweep under the right model. */
+#ifndef SR_EXPORT_H
+#define SR_EXPORT_H
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* Fill sweep (initialised, settings set) from export_dir. Input problems
+ * return an error naming the file (exit 3), unless
+ * sweep->settings.keep_going, when they become warnings and the affected
+ * model or benchmark is left out. Symlinks that lead outside export_dir are
+ * refused with a warning. */
+sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir);
+
+#endif
