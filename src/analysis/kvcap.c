@@ -10,6 +10,7 @@
  *   TPU block size     kv.md 2.3 */
 #include "analysis/kvcap.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,7 +260,8 @@ static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_st
         l->page_bytes = page;
         l->bytes_per_token = per_token;
         plan->kv_layers++;
-        plan->bytes_per_token += per_token;
+        if (__builtin_add_overflow(plan->bytes_per_token, per_token, &plan->bytes_per_token))
+            return size_error(layout, i);
     }
     return NULL;
 }
@@ -465,20 +467,28 @@ sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_
     return NULL;
 }
 
+/* Products saturate at LLONG_MAX: absurd memory never wraps around. */
+static long long sat_mul(long long a, long long b)
+{
+    long long r;
+    return mul(a, b, &r) ? r : LLONG_MAX;
+}
+
 long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
 {
     if (plan->n_groups == 0 || nb <= 0)
         return 0;
     switch (plan->params.formula) {
     case SR_KV_FORMULA_BLOCKS: /* PR #13596: num_blocks * block_size */
-        return nb * plan->block_size;
+        return sat_mul(nb, plan->block_size);
     case SR_KV_FORMULA_GROUPS: /* num_blocks // len(groups) * min_block_size */
-        return nb / plan->n_groups * plan->block_size;
+        return sat_mul(nb / plan->n_groups, plan->block_size);
     case SR_KV_FORMULA_CONCURRENCY: break;
     }
     /* int(max_concurrency * max_model_len), Python float arithmetic. */
     double conc = (double)nb / (double)plan->blocks_per_request;
-    return (long long)(conc * (double)plan->params.max_model_len);
+    double tokens = conc * (double)plan->params.max_model_len;
+    return tokens >= 9.2e18 ? LLONG_MAX : (long long)tokens;
 }
 
 double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long nb)
@@ -488,7 +498,7 @@ double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long nb)
     if (nb < 0)
         nb = 0;
     if (plan->params.formula == SR_KV_FORMULA_BLOCKS) /* PR #13596: num_tokens / max_model_len */
-        return (double)(nb * plan->block_size) / (double)plan->params.max_model_len;
+        return (double)nb * (double)plan->block_size / (double)plan->params.max_model_len;
     return (double)nb / (double)plan->blocks_per_request;
 }
 
@@ -508,7 +518,7 @@ static long long first_blocks_reaching(const sr_kv_plan *plan, long long tokens)
 {
     long long hi = 1;
     while (sr_kv_tokens_for_blocks(plan, hi) < tokens) {
-        if (hi > (1LL << 50))
+        if (hi > (1LL << 60))
             return -1;
         hi *= 2;
     }
@@ -527,7 +537,7 @@ static long long first_blocks_reaching(const sr_kv_plan *plan, long long tokens)
 
 bool sr_kv_implied_avail(const sr_kv_plan *plan, long long tokens, long long *low, long long *high)
 {
-    if (plan->n_groups == 0 || plan->block_bytes <= 0 || tokens < 0)
+    if (plan->n_groups == 0 || plan->block_bytes <= 0 || tokens < 0 || tokens > (1LL << 60))
         return false;
     long long a = first_blocks_reaching(plan, tokens);
     if (a < 0 || sr_kv_tokens_for_blocks(plan, a) != tokens)
