@@ -463,6 +463,17 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
      * current formula cannot produce may come from an older one (kv.md 1.6). */
     long long low, high;
     bool implied = logged >= 0 && sr_kv_implied_avail(&plan, logged, &low, &high);
+    /* The concurrency line (printed with two decimals) must agree with the
+     * blocks the logged count implies (kv.md 1.7). */
+    if (implied && fin(log->max_concurrency) && log->max_concurrency_len == len && plan.block_bytes > 0) {
+        double c_lo = sr_kv_concurrency_for_blocks(&plan, low / plan.block_bytes);
+        double c_hi = sr_kv_concurrency_for_blocks(&plan, high / plan.block_bytes - 1);
+        if (log->max_concurrency < c_lo - 0.0051 || log->max_concurrency > c_hi + 0.0051)
+            sr_sweep_warn(sweep, "kv: %s: the log's maximum concurrency %.2fx for %ld tokens disagrees with %.2fx from "
+                          "its %s tokens (blocks per request %lld, block size %ld): the grouping or block size differs",
+                          m->id, log->max_concurrency, len, c_lo, count_str(b3, sizeof b3, logged),
+                          plan.blocks_per_request, plan.block_size);
+    }
     static const sr_kv_formula older[] = {SR_KV_FORMULA_GROUPS, SR_KV_FORMULA_BLOCKS};
     for (size_t f = 0; f < 2 && logged >= 0 && !implied; f++) {
         sr_kv_params q = p;

@@ -549,6 +549,7 @@ static sr_model *tpu_model(sr_sweep *sw, const char *id, const char *dir, long t
     m->log.hbm_used_gib = used;
     m->log.hbm_avail_gib = avail;
     m->log.max_concurrency_len = 4096;
+    m->log.max_concurrency = floor(tokens / 4096.0 * 100 + 0.5) / 100; /* as printed, %.2fx */
     m->config_path = sr_asprintf("%s/config.json", dir);
     return m;
 }
@@ -606,6 +607,7 @@ Test(kvcap, audit_sample_flags_declared_utilisation)
                  1);
     cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: declared gpu_memory_utilization 0.9", NULL), 1);
     cr_expect_eq(count_warnings(&sw, "recomputed", NULL), 0);
+    cr_expect_eq(count_warnings(&sw, "maximum concurrency", NULL), 0);
     /* v6e holds the same resident memory at twice the HBM: more tokens */
     const sr_kv_summary *q = &sw.models[4].kv;
     cr_expect_gt(q->whatif[4].tokens, 3 * q->whatif[0].tokens);
@@ -630,6 +632,15 @@ Test(kvcap, audit_explains_a_disagreement)
     cr_expect_not_null(strstr(m->kv.note, "KV-shared layers"), "%s", m->kv.note);
     cr_expect_not_null(strstr(m->kv.note, "-718.0 blocks of 256"), "%s", m->kv.note);
     cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: recomputed 321,536 tokens", NULL), 1);
+    /* a concurrency line for block 16 (16x fewer tokens per block) is flagged */
+    sr_sweep_free(&sw);
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    m = tpu_model(&sw, "Qwen/Qwen3-4B", "Qwen3-4B", 50688, 7.51, 6.98);
+    m->log.max_concurrency = 12.31;
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    cr_expect_eq(count_warnings(&sw, "kv: Qwen/Qwen3-4B: the log's maximum concurrency 12.31x for 4096 tokens "
+                                     "disagrees with 12.38x", NULL), 1);
     sr_sweep_free(&sw);
 }
 
