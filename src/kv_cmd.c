@@ -274,19 +274,20 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
     char a[64], b[64], d[64];
     fprintf(out, "config           %s", o->config);
     if (lay->model_type || lay->architecture)
-        fprintf(out, " (%s%s%s)", lay->model_type ? lay->model_type : "", lay->model_type && lay->architecture ? ", " : "",
-                lay->architecture ? lay->architecture : "");
+        fprintf(out, " (%s%s%s)", lay->model_type ? lay->model_type : "",
+                lay->model_type && lay->architecture ? ", " : "", lay->architecture ? lay->architecture : "");
     fputc('\n', out);
     fprintf(out, "backend          %s, token formula %s\n",
-            o->p.backend == SR_KV_BACKEND_TPU ? "tpu (tpu-inference)" : "gpu (vLLM v1)", sr_kv_formula_name(o->p.formula));
+            o->p.backend == SR_KV_BACKEND_TPU ? "tpu (tpu-inference)" : "gpu (vLLM v1)",
+            sr_kv_formula_name(o->p.formula));
     if (isfinite(o->available))
         fprintf(out, "memory           %s GiB available (given)", sr_format_fixed(a, sizeof a, avail_gib, 3));
     else {
         char e[64];
         double resident = isfinite(o->used) ? o->used : o->weights + (isfinite(o->activation) ? o->activation : 0);
-        fprintf(out, "memory           %s GiB x %s - %s GiB = %s GiB available", sr_format_fixed(a, sizeof a, o->hbm, 2),
-                sr_format_fixed(b, sizeof b, o->util, 4), sr_format_fixed(d, sizeof d, resident, 3),
-                sr_format_fixed(e, sizeof e, avail_gib, 3));
+        fprintf(out, "memory           %s GiB x %s - %s GiB = %s GiB available",
+                sr_format_fixed(a, sizeof a, o->hbm, 2), sr_format_fixed(b, sizeof b, o->util, 4),
+                sr_format_fixed(d, sizeof d, resident, 3), sr_format_fixed(e, sizeof e, avail_gib, 3));
     }
     fprintf(out, " (%s bytes)\n", sr_format_count(b, sizeof b, c->avail_bytes));
     fprintf(out, "layers           %ld of %ld hold KV\n", plan->kv_layers, plan->n_layers);
@@ -296,8 +297,8 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
     fprintf(out, "num_blocks       %s (%s bytes each)\n", sr_format_count(a, sizeof a, c->num_blocks),
             sr_format_count(b, sizeof b, plan->block_bytes));
     fprintf(out, "tokens           %s\n", sr_format_count(a, sizeof a, c->tokens));
-    fprintf(out, "max concurrency  %sx for %s tokens per request\n", sr_format_fixed(a, sizeof a, c->max_concurrency, 2),
-            sr_format_count(b, sizeof b, o->p.max_model_len));
+    fprintf(out, "max concurrency  %sx for %s tokens per request\n",
+            sr_format_fixed(a, sizeof a, c->max_concurrency, 2), sr_format_count(b, sizeof b, o->p.max_model_len));
     fprintf(out, "assumptions      %s\n\n", plan->assumptions);
     fprintf(out, "%5s  %-8s %-9s %8s %6s %8s %6s %12s %9s %6s\n", "layer", "type", "alloc", "kv_heads", "head",
             "window", "block", "page_bytes", "B/token", "group");

@@ -171,7 +171,8 @@ static void explain(sr_strbuf *sb, const sr_kv_layout *layout, const sr_kv_param
     p = *base;
     p.backend = SR_KV_BACKEND_GPU;
     p.block_size = cur_bs;
-    TRY(base->backend == SR_KV_BACKEND_TPU && n_sliding > 0, "sliding windows applied (vLLM's hybrid groups, as on GPU)");
+    TRY(base->backend == SR_KV_BACKEND_TPU && n_sliding > 0,
+        "sliding windows applied (vLLM's hybrid groups, as on GPU)");
     p = *base;
     p.disable_hybrid = true;
     TRY(base->backend == SR_KV_BACKEND_GPU && n_sliding > 0, "sliding windows ignored "
@@ -486,9 +487,10 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
         implied = sr_kv_implied_avail(&alt, logged, &low, &high);
         sr_kv_plan_free(&alt);
         if (implied) {
-            char *note = kv->note ? sr_asprintf("%s (inverse under the %s formula)", kv->note, sr_kv_formula_name(older[f]))
+            const char *name = sr_kv_formula_name(older[f]);
+            char *note = kv->note ? sr_asprintf("%s (inverse under the %s formula)", kv->note, name)
                                   : sr_asprintf("inverse under the %s formula: the current one cannot give %lld tokens",
-                                                sr_kv_formula_name(older[f]), logged);
+                                                name, logged);
             if ((err = replace(&kv->note, note))) {
                 sr_kv_plan_free(&plan);
                 return err;
