@@ -13,7 +13,8 @@
 
 static const char help_text[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N] [--seed N]\n"
-    "                          [--confidence C] [--gsm8k-filter strict-match|flexible-extract] [--keep-going]\n"
+    "                          [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
+    "                          [--ci-method percentile|exact] [--threads N] [--keep-going]\n"
     "       sweep-report kv CONFIG_JSON --backend tpu|gpu --hbm-gib G --mem-util U\n"
     "                          (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
     "                          --max-model-len L [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8] [--json]\n"
@@ -33,6 +34,11 @@ static const char help_text[] =
     "  --seed N                RNG seed (default 20261130; mt19937, one stream per comparison)\n"
     "  --confidence C          interval level (default 0.95)\n"
     "  --gsm8k-filter F        lm-eval filter for GSM8K: strict-match (default) or flexible-extract\n"
+    "  --ci-method M           percentile (default: Monte Carlo percentile interval) or exact (the\n"
+    "                          exact bootstrap distribution for few-valued scores, with the sampled\n"
+    "                          interval beside it as its Monte Carlo error)\n"
+    "  --threads N             comparisons in parallel (default: one per core, at most 8); results\n"
+    "                          do not depend on it\n"
     "  --keep-going            record input problems as warnings and leave the affected model or\n"
     "                          benchmark out, instead of stopping\n"
     "\n"

@@ -25,8 +25,17 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     sweep->baseline = baseline ? strdup(baseline) : NULL;
     if (baseline && !sweep->baseline)
         return sr_oom();
-    if ((err = sr_compare(sweep)))
+    if ((err = sr_compare(sweep))) {
+        /* Comparison errors name export-relative files: give the path the user can open. */
+        if (err->code == SR_EXIT_INPUT && err->path) {
+            char *full = sr_path_join(export_dir, err->path);
+            if (full) {
+                free(err->path);
+                err->path = full;
+            }
+        }
         return err;
+    }
     return sr_kv_analyse_sweep(sweep);
 }
 
@@ -82,7 +91,7 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
 static const char report_usage[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N]\n"
     "                           [--seed N] [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
-    "                           [--keep-going]";
+    "                           [--ci-method percentile|exact] [--threads N] [--keep-going]";
 
 static sr_error *usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static sr_error *usage_error(const char *fmt, ...)
@@ -112,6 +121,7 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
         {"resamples", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
         {"confidence", required_argument, NULL, 'c'}, {"gsm8k-filter", required_argument, NULL, 'g'},
         {"keep-going", no_argument, NULL, 'k'},      {"help", no_argument, NULL, 'h'},
+        {"ci-method", required_argument, NULL, 'm'},  {"threads", required_argument, NULL, 't'},
         {NULL, 0, NULL, 0},
     };
     sr_sweep sweep;
@@ -152,6 +162,19 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
                 return usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
             break;
         case 'k': sweep.settings.keep_going = true; break;
+        case 'm':
+            if (strcmp(optarg, "percentile") == 0)
+                sweep.settings.ci_method = "percentile";
+            else if (strcmp(optarg, "exact") == 0)
+                sweep.settings.ci_method = "exact";
+            else
+                return usage_error("--ci-method takes percentile or exact, not '%s'", optarg);
+            break;
+        case 't':
+            if (!parse_long_arg(optarg, 1, 64, &v))
+                return usage_error("--threads takes a whole number from 1 to 64, not '%s'", optarg);
+            sweep.settings.threads = (int)v;
+            break;
         case 'h': fprintf(info, "%s\n", report_usage); return NULL;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);

@@ -38,6 +38,7 @@ void sr_settings_default(sr_settings *s)
     s->ci_method = "percentile";
     s->gsm8k_filter = "strict-match";
     s->keep_going = false;
+    s->threads = 0; /* 0: one per online core, at most 8 */
 }
 
 void sr_bench_run_init(sr_bench_run *r)
@@ -114,6 +115,7 @@ void sr_scores_init(sr_scores *s)
     s->claimed_accuracy = NAN;
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
+    s->sampled_ci_low = s->sampled_ci_high = NAN;
 }
 
 void sr_scores_free(sr_scores *s)
@@ -267,6 +269,7 @@ sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
         free(m->dir);
         return NULL;
     }
+    m->plan_order = -1;
     sr_server_log_init(&m->log);
     kv_summary_init(&m->kv);
     sweep->n_models++;

@@ -60,6 +60,9 @@ typedef struct sr_scores {
     double delta;     /* model - baseline, mean over paired items */
     double ci_low, ci_high;
     double mcnemar_p; /* NAN when scores are not 0/1 */
+    const char *resampling; /* "multinomial" (few-valued differences), "index", or NULL */
+    double sampled_ci_low, sampled_ci_high; /* with ci_method "exact": the Monte Carlo interval, whose
+                                               distance to the exact one is its Monte Carlo error; NAN */
     long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
     const char *verdict; /* "baseline", "no measured difference", "higher", "lower", or NULL */
 } sr_scores;
@@ -171,6 +174,7 @@ typedef struct sr_model {
     char *id;          /* Hugging Face id org/name */
     char *dir;         /* its directory below the export ("" for planned-only models) */
     bool planned;      /* named in a .arms file */
+    long plan_order;   /* position in the run plan (0-based), -1 when not planned */
     char *arms_flags;  /* serving flags from the .arms line, or NULL */
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
 
@@ -206,7 +210,8 @@ typedef struct sr_settings {
     unsigned long seed;
     double confidence;
     const char *rng;        /* "mt19937" */
-    const char *ci_method;  /* "percentile" */
+    const char *ci_method;  /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
+    int threads;            /* comparisons run in parallel; results do not depend on it */
     const char *gsm8k_filter; /* "strict-match" | "flexible-extract" */
     bool keep_going;
 } sr_settings;

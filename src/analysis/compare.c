@@ -1,9 +1,11 @@
 #include "compare.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/stats.h"
 #include "util/strbuf.h"
@@ -50,77 +52,180 @@ static void score_summary(sr_scores *s)
     s->binary = binary;
 }
 
-static sr_error *compare_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base)
+/* One paired comparison: pairing is done serially (it may warn), the
+ * bootstrap in parallel, the verdict serially again. */
+typedef struct comparison_job {
+    sr_scores *scores;
+    double *diff; /* model - baseline over paired items */
+    size_t n;
+    unsigned long seed;
+    bool ok;
+} comparison_job;
+
+typedef struct job_list {
+    comparison_job *items;
+    size_t n, cap;
+} job_list;
+
+/* Pair a model's items with the baseline's (sorted by id once per
+ * benchmark) and queue the bootstrap. */
+static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
+                             const sr_item_score **base_idx, job_list *jobs)
 {
-    const sr_item_score **base_idx = sorted_items(base);
-    double *a = malloc((s->n_items ? s->n_items : 1) * sizeof *a);
-    double *b = malloc((s->n_items ? s->n_items : 1) * sizeof *b);
-    if (!base_idx || !a || !b) {
-        free(base_idx);
-        free(a);
-        free(b);
+    double *diff = malloc((s->n_items ? s->n_items : 1) * sizeof *diff);
+    if (!diff)
         return sr_oom();
-    }
     size_t n = 0;
     long better = 0, worse = 0;
+    double sum = 0;
     for (size_t i = 0; i < s->n_items; i++) {
         const sr_item_score key = {s->items[i].id, 0}, *keyp = &key;
         const sr_item_score **hit = bsearch(&keyp, base_idx, base->n_items, sizeof *base_idx, cmp_item_ptr);
         if (!hit)
             continue;
-        a[n] = s->items[i].score;
-        b[n] = (*hit)->score;
-        if (a[n] > b[n])
-            better++;
-        else if (a[n] < b[n])
-            worse++;
-        n++;
+        double d = s->items[i].score - (*hit)->score;
+        better += d > 0;
+        worse += d < 0;
+        sum += d;
+        diff[n++] = d;
     }
-    free(base_idx);
-
     sr_error *err = NULL;
     if (n != s->n_items || n != base->n_items) {
         char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
                                 "%zu only in the baseline",
                                 s->benchmark, base->source ? base->source : "?", n, s->n_items - n,
                                 base->n_items - n);
-        if (!msg) {
+        if (!msg)
             err = sr_oom();
-        } else if (sweep->settings.keep_going) {
-            if (!sr_sweep_warn(sweep, "%s: '%s': %s; compared on the shared items", model->id,
-                               s->source ? s->source : "?", msg))
-                err = sr_oom();
-        } else {
+        else if (!sweep->settings.keep_going)
             err = sr_input_error(s->source, 0, "%s", msg);
-        }
+        else if (!sr_sweep_warn(sweep, "%s: '%s': %s; compared on the shared items", model->id,
+                                s->source ? s->source : "?", msg))
+            err = sr_oom();
         free(msg);
     }
-    if (!err && n == 0) {
-        s->compared = false;
-    } else if (!err) {
-        s->compared = true;
-        s->n_paired = n;
-        double sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += a[i] - b[i];
-        s->delta = sum / (double)n;
-        unsigned long seed = sr_pair_seed(sweep->settings.seed, model->id, s->benchmark);
-        if (!sr_paired_bootstrap(a, b, n, sweep->settings.resamples, seed, sweep->settings.confidence,
-                                 &s->ci_low, &s->ci_high)) {
-            err = sr_oom();
-        } else {
-            if (s->ci_low <= 0 && s->ci_high >= 0)
-                s->verdict = "no measured difference";
-            else
-                s->verdict = s->ci_low > 0 ? "higher" : "lower";
-            s->discordant_better = better;
-            s->discordant_worse = worse;
-            s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(better, worse) : NAN;
+    if (err || n == 0) {
+        free(diff);
+        return err;
+    }
+    s->n_paired = n;
+    s->delta = sum / (double)n;
+    s->discordant_better = better;
+    s->discordant_worse = worse;
+    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(better, worse) : NAN;
+    void *items = jobs->items;
+    if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
+        free(diff);
+        return sr_oom();
+    }
+    jobs->items = items;
+    jobs->items[jobs->n++] = (comparison_job){s, diff, n, sr_pair_seed(sweep->settings.seed, model->id,
+                                                                       s->benchmark), false};
+    return NULL;
+}
+
+typedef struct job_runner {
+    comparison_job *jobs;
+    size_t n;
+    const sr_settings *settings;
+    pthread_mutex_t lock;
+    size_t next;
+} job_runner;
+
+/* Few-valued differences (0/1 scores) take the multinomial path; others
+ * resample indices. With ci_method "exact" the interval is read off the
+ * exact bootstrap distribution and the sampled one is kept beside it. */
+static void run_job(comparison_job *job, const sr_settings *st)
+{
+    sr_scores *s = job->scores;
+    sr_classes classes;
+    bool few = sr_classes_from_diffs(job->diff, job->n, &classes);
+    double lo = NAN, hi = NAN;
+    if (few) {
+        s->resampling = "multinomial";
+        job->ok = sr_bootstrap_multinomial(&classes, st->resamples, job->seed, st->confidence, &lo, &hi);
+    } else {
+        s->resampling = "index";
+        double *zeros = calloc(job->n, sizeof *zeros);
+        job->ok = zeros && sr_paired_bootstrap(job->diff, zeros, job->n, st->resamples, job->seed, st->confidence,
+                                               &lo, &hi);
+        free(zeros);
+    }
+    if (job->ok && strcmp(st->ci_method, "exact") == 0) {
+        s->sampled_ci_low = lo;
+        s->sampled_ci_high = hi;
+        /* Not on a small lattice: no exact distribution; keep the sampled interval. */
+        if (!few || !sr_bootstrap_exact(&classes, st->confidence, &lo, &hi)) {
+            lo = s->sampled_ci_low;
+            hi = s->sampled_ci_high;
+            s->sampled_ci_low = s->sampled_ci_high = NAN;
         }
     }
-    free(a);
-    free(b);
-    return err;
+    s->ci_low = lo;
+    s->ci_high = hi;
+}
+
+static void *job_worker(void *arg)
+{
+    job_runner *runner = arg;
+    for (;;) {
+        pthread_mutex_lock(&runner->lock);
+        size_t i = runner->next++;
+        pthread_mutex_unlock(&runner->lock);
+        if (i >= runner->n)
+            return NULL;
+        run_job(&runner->jobs[i], runner->settings);
+    }
+}
+
+static int thread_count(const sr_settings *st, size_t n_jobs)
+{
+    long t = st->threads > 0 ? st->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t < 1)
+        t = 1;
+    if (t > 8 && st->threads <= 0)
+        t = 8;
+    if ((size_t)t > n_jobs)
+        t = (long)(n_jobs ? n_jobs : 1);
+    return (int)t;
+}
+
+/* Each job has its own seed and writes only its own scores, so the result
+ * is the same for any number of threads. */
+static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
+{
+    job_runner runner = {jobs->items, jobs->n, st, PTHREAD_MUTEX_INITIALIZER, 0};
+    int n_threads = thread_count(st, jobs->n);
+    pthread_t threads[64];
+    if (n_threads > 64)
+        n_threads = 64;
+    int started = 0;
+    for (int t = 1; t < n_threads; t++) {
+        if (pthread_create(&threads[started], NULL, job_worker, &runner) != 0)
+            break; /* fewer threads is fine: the work is shared by what runs */
+        started++;
+    }
+    job_worker(&runner);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    for (size_t i = 0; i < jobs->n; i++) {
+        if (!jobs->items[i].ok)
+            return sr_oom();
+        sr_scores *s = jobs->items[i].scores;
+        s->compared = true;
+        if (s->ci_low <= 0 && s->ci_high >= 0)
+            s->verdict = "no measured difference";
+        else
+            s->verdict = s->ci_low > 0 ? "higher" : "lower";
+    }
+    return NULL;
+}
+
+static void jobs_free(job_list *jobs)
+{
+    for (size_t i = 0; i < jobs->n; i++)
+        free(jobs->items[i].diff);
+    free(jobs->items);
 }
 
 static void speed_summary(sr_scenario *sc)
@@ -223,15 +328,26 @@ sr_error *sr_compare(sr_sweep *sweep)
         base->benchmarks[j].is_baseline = true;
         base->benchmarks[j].verdict = "baseline";
     }
-    for (size_t i = 0; i < sweep->n_models; i++) {
+    /* The baseline's items sorted by id, once per benchmark. */
+    size_t n_base = base->n_benchmarks;
+    const sr_item_score ***base_idx = calloc(n_base ? n_base : 1, sizeof *base_idx);
+    if (!base_idx)
+        return sr_oom();
+    for (size_t j = 0; j < n_base; j++)
+        if (!(base_idx[j] = sorted_items(&base->benchmarks[j]))) {
+            for (size_t k = 0; k < j; k++)
+                free(base_idx[k]);
+            free(base_idx);
+            return sr_oom();
+        }
+    job_list jobs = {0};
+    sr_error *err = NULL;
+    for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
-        for (size_t j = 0; j < m->n_benchmarks && m != base; j++) {
-            const sr_scores *bs = sr_model_benchmark(base, m->benchmarks[j].benchmark);
-            if (!bs)
-                continue;
-            sr_error *err = compare_scores(sweep, m, &m->benchmarks[j], bs);
-            if (err)
-                return err;
+        for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
+            for (size_t b = 0; b < n_base; b++)
+                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0)
+                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], base_idx[b], &jobs);
         }
         for (size_t j = 0; j < m->n_scenarios; j++) {
             const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
@@ -239,9 +355,14 @@ sr_error *sr_compare(sr_sweep *sweep)
             m->scenarios[j].ratio = isfinite(denom) && denom > 0 ? m->scenarios[j].median_output_throughput / denom
                                                                  : NAN;
         }
-        sr_error *err = set_status(m, base);
-        if (err)
-            return err;
+        if (!err)
+            err = set_status(m, base);
     }
-    return NULL;
+    for (size_t j = 0; j < n_base; j++)
+        free(base_idx[j]);
+    free(base_idx);
+    if (!err)
+        err = run_jobs(&jobs, &sweep->settings);
+    jobs_free(&jobs);
+    return err;
 }

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -8,6 +9,35 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/strbuf.h"
+
+/* Sort the resampled means and read the percentile interval off them. */
+static void percentile_interval(double *means, size_t r, double confidence, double *low, double *high)
+{
+    gsl_sort(means, 1, r);
+    double tail = (1 - confidence) / 2;
+    *low = gsl_stats_quantile_from_sorted_data(means, 1, r, tail);
+    *high = gsl_stats_quantile_from_sorted_data(means, 1, r, 1 - tail);
+}
+
+bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigned long seed, double *means)
+{
+    if (n == 0 || resamples < 1)
+        return false;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return false;
+    gsl_rng_set(rng, seed);
+    for (long r = 0; r < resamples; r++) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += d[gsl_rng_uniform_int(rng, n)];
+        means[r] = sum / (double)n;
+    }
+    gsl_rng_free(rng);
+    return true;
+}
 
 bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamples, unsigned long seed,
                          double confidence, double *low, double *high)
@@ -19,40 +49,24 @@ bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamp
         return false;
     double *diff = malloc(n * sizeof *diff);
     double *means = malloc((size_t)resamples * sizeof *means);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!diff || !means || !rng) {
-        free(diff);
-        free(means);
-        if (rng)
-            gsl_rng_free(rng);
-        return false;
-    }
+    bool ok = diff && means;
     bool all_zero = true;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; ok && i < n; i++) {
         diff[i] = a[i] - b[i];
         if (diff[i] != 0)
             all_zero = false;
     }
-    if (all_zero) {
+    if (ok && all_zero) {
         /* Every resample is exactly 0: say so without Monte Carlo noise. */
         *low = *high = 0;
-    } else {
-        gsl_rng_set(rng, seed);
-        for (long r = 0; r < resamples; r++) {
-            double sum = 0;
-            for (size_t i = 0; i < n; i++)
-                sum += diff[gsl_rng_uniform_int(rng, n)];
-            means[r] = sum / (double)n;
-        }
-        gsl_sort(means, 1, (size_t)resamples);
-        double tail = (1 - confidence) / 2;
-        *low = gsl_stats_quantile_from_sorted_data(means, 1, (size_t)resamples, tail);
-        *high = gsl_stats_quantile_from_sorted_data(means, 1, (size_t)resamples, 1 - tail);
+    } else if (ok) {
+        ok = sr_bootstrap_means_index(diff, n, resamples, seed, means);
+        if (ok)
+            percentile_interval(means, (size_t)resamples, confidence, low, high);
     }
-    gsl_rng_free(rng);
     free(diff);
     free(means);
-    return true;
+    return ok;
 }
 
 double sr_mcnemar_exact_p(long b, long c)
@@ -104,4 +118,152 @@ unsigned long sr_pair_seed(unsigned long seed, const char *model, const char *be
     h = fnv1a(h, benchmark);
     uint64_t x = splitmix64((uint64_t)seed ^ h);
     return (unsigned long)((x ^ (x >> 32)) & 0xffffffffUL);
+}
+
+bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0 || n > UINT32_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < out->k && out->values[j] != d[i])
+            j++;
+        if (j == out->k) {
+            if (out->k == SR_MAX_CLASSES || !isfinite(d[i]))
+                return false;
+            out->values[out->k] = d[i];
+            out->counts[out->k++] = 0;
+        }
+        out->counts[j]++;
+    }
+    /* Ascending values: the order of classes must not depend on item order. */
+    for (size_t i = 1; i < out->k; i++)
+        for (size_t j = i; j > 0 && out->values[j - 1] > out->values[j]; j--) {
+            double v = out->values[j];
+            out->values[j] = out->values[j - 1];
+            out->values[j - 1] = v;
+            unsigned c = out->counts[j];
+            out->counts[j] = out->counts[j - 1];
+            out->counts[j - 1] = c;
+        }
+    out->n = n;
+    return true;
+}
+
+bool sr_bootstrap_means_multinomial(const sr_classes *c, long resamples, unsigned long seed, double *means)
+{
+    if (c->n == 0 || c->k == 0 || resamples < 1)
+        return false;
+    double p[SR_MAX_CLASSES];
+    unsigned draw[SR_MAX_CLASSES];
+    for (size_t j = 0; j < c->k; j++)
+        p[j] = (double)c->counts[j] / (double)c->n;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return false;
+    gsl_rng_set(rng, seed);
+    for (long r = 0; r < resamples; r++) {
+        gsl_ran_multinomial(rng, c->k, (unsigned)c->n, p, draw);
+        double sum = 0;
+        for (size_t j = 0; j < c->k; j++)
+            sum += c->values[j] * draw[j];
+        means[r] = sum / (double)c->n;
+    }
+    gsl_rng_free(rng);
+    return true;
+}
+
+bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence,
+                              double *low, double *high)
+{
+    *low = *high = NAN;
+    if (c->n == 0 || c->k == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) ||
+        (size_t)resamples > SIZE_MAX / sizeof(double))
+        return false;
+    if (c->k == 1) {
+        *low = *high = c->values[0]; /* one value: every resample equals it */
+        return true;
+    }
+    double *means = malloc((size_t)resamples * sizeof *means);
+    bool ok = means && sr_bootstrap_means_multinomial(c, resamples, seed, means);
+    if (ok)
+        percentile_interval(means, (size_t)resamples, confidence, low, high);
+    free(means);
+    return ok;
+}
+
+bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high)
+{
+    *low = *high = NAN;
+    if (c->n == 0 || c->k == 0 || !(confidence > 0 && confidence < 1))
+        return false;
+    /* Find the lattice: every value an integer multiple of 1/q. */
+    long q = 0;
+    for (long cand = 1; cand <= 64 && !q; cand++) {
+        bool fits = true;
+        for (size_t j = 0; j < c->k && fits; j++)
+            fits = fabs(c->values[j] * cand - round(c->values[j] * cand)) < 1e-9;
+        if (fits)
+            q = cand;
+    }
+    if (!q)
+        return false;
+    long vmin = lround(c->values[0] * q), vmax = lround(c->values[c->k - 1] * q);
+    long span = vmax - vmin; /* per-draw width, in lattice steps */
+    size_t n = c->n;
+    size_t width;
+    if (span < 0 || !sr_size_mul(n, (size_t)span, &width) || width > 50000000)
+        return false;
+    width += 1; /* sum of n draws minus n*vmin lies in [0, n*span] */
+    double *cur = calloc(width, sizeof *cur), *next = calloc(width, sizeof *next);
+    if (!cur || !next) {
+        free(cur);
+        free(next);
+        return false;
+    }
+    /* Kernel: probability of each shifted value. */
+    double p[SR_MAX_CLASSES];
+    long off[SR_MAX_CLASSES];
+    for (size_t j = 0; j < c->k; j++) {
+        p[j] = (double)c->counts[j] / (double)n;
+        off[j] = lround(c->values[j] * q) - vmin;
+    }
+    cur[0] = 1.0;
+    size_t used = 1; /* cur[used..] is zero */
+    for (size_t t = 0; t < n; t++) {
+        size_t next_used = used + (size_t)span;
+        memset(next, 0, next_used * sizeof *next);
+        for (size_t s = 0; s < used; s++) {
+            double m = cur[s];
+            if (m == 0)
+                continue;
+            for (size_t j = 0; j < c->k; j++)
+                next[s + (size_t)off[j]] += m * p[j];
+        }
+        double *tmp = cur;
+        cur = next;
+        next = tmp;
+        used = next_used;
+    }
+    double tail = (1 - confidence) / 2, cdf = 0;
+    bool have_low = false;
+    for (size_t s = 0; s < used; s++) {
+        cdf += cur[s];
+        double mean = ((double)s + (double)n * (double)vmin) / ((double)q * (double)n);
+        /* A tolerance for the rounding of the sums, far below any real step. */
+        if (!have_low && cdf >= tail - 1e-12) {
+            *low = mean;
+            have_low = true;
+        }
+        if (cdf >= 1 - tail - 1e-12) {
+            *high = mean;
+            break;
+        }
+    }
+    if (isnan(*high))
+        *high = ((double)(used - 1) + (double)n * (double)vmin) / ((double)q * (double)n);
+    free(cur);
+    free(next);
+    return have_low;
 }

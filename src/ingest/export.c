@@ -40,6 +40,7 @@ typedef struct loader {
     sr_sweep *sweep;
     const char *export_dir; /* as given */
     char *root_real;        /* realpath of export_dir */
+    long plan_count;        /* models named by run plans so far */
 } loader;
 
 /* Give an error the export-prefixed path the user can open. */
@@ -350,6 +351,20 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const f
     return soften(ld, err, "this benchmark");
 }
 
+/* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
+ * plain score files too. */
+static sr_error *canonical_bfcl_ids(sr_scores *s)
+{
+    for (size_t i = 0; i < s->n_items; i++) {
+        char *id = sr_bfcl_item_id(s->items[i].id);
+        if (!id)
+            return sr_oom();
+        free(s->items[i].id);
+        s->items[i].id = id;
+    }
+    return NULL;
+}
+
 static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const found_file *f, bool csv)
 {
     const char *name = base_name(f->rel);
@@ -365,6 +380,8 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const fou
         sr_scores_init(&s);
         err = csv ? sr_parse_scores_csv(f->rel, data, len, benchmark, &s)
                   : sr_parse_scores_jsonl(f->rel, data, len, benchmark, &s);
+        if (!err && starts_with(benchmark, "bfcl_"))
+            err = canonical_bfcl_ids(&s);
         if (!err)
             err = scores_append(&p->scores, &s);
         sr_scores_free(&s);
@@ -660,7 +677,7 @@ static sr_error *load_manifest(const loader *ld, const found_file *f)
     return soften(ld, err, "the manifest");
 }
 
-static sr_error *load_arms(const loader *ld, const found_file *f)
+static sr_error *load_arms(loader *ld, const found_file *f)
 {
     char *data;
     size_t len;
@@ -681,6 +698,8 @@ static sr_error *load_arms(const loader *ld, const found_file *f)
             err = sr_oom();
             break;
         }
+        if (!m->planned)
+            m->plan_order = ld->plan_count++;
         m->planned = true;
         if (entries[i].flags && !m->arms_flags && !(m->arms_flags = strdup(entries[i].flags)))
             err = sr_oom();
@@ -698,7 +717,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         return sr_input_error(export_dir, 0, "cannot open export directory: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(export_dir, 0, "not a directory");
-    loader ld = {sweep, export_dir, realpath(export_dir, NULL)};
+    loader ld = {sweep, export_dir, realpath(export_dir, NULL), 0};
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
     free(sweep->export_dir);

@@ -90,6 +90,13 @@ static cJSON *accuracy_json(const sr_model *m)
         add(b, "only_model_right", cmp ? cJSON_CreateNumber((double)s->discordant_better) : cJSON_CreateNull());
         add(b, "only_baseline_right", cmp ? cJSON_CreateNumber((double)s->discordant_worse) : cJSON_CreateNull());
         add(b, "binary", cJSON_CreateBool(s->binary));
+        add(b, "resampling", str_or_null(cmp ? s->resampling : NULL));
+        if (isfinite(s->sampled_ci_low)) {
+            add(b, "sampled_ci_low", cJSON_CreateNumber(s->sampled_ci_low));
+            add(b, "sampled_ci_high", cJSON_CreateNumber(s->sampled_ci_high));
+            add(b, "monte_carlo_error", cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low),
+                                                                 fabs(s->sampled_ci_high - s->ci_high))));
+        }
         add(b, "claimed_accuracy", num_or_null(s->claimed_accuracy));
         add(b, "claimed_source", str_or_null(s->claimed_source));
         add(b, "source", str_or_null(s->source));
@@ -181,7 +188,11 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     add(settings, "seed_derivation", cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
                                                         "benchmark)), low 32 bits folded"));
-    add(settings, "quantile", cJSON_CreateString("gsl_stats_quantile_from_sorted_data (linear interpolation)"));
+    add(settings, "quantile", cJSON_CreateString(strcmp(st->ci_method, "exact") == 0
+                                                     ? "generalised inverse of the exact bootstrap CDF"
+                                                     : "gsl_stats_quantile_from_sorted_data (linear interpolation)"));
+    add(settings, "resampling", cJSON_CreateString("class counts from the multinomial when the paired differences "
+                                                   "take at most 16 values (0/1 scores), else item indices"));
     add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
     add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     add(settings, "keep_going", cJSON_CreateBool(st->keep_going));

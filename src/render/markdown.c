@@ -1,7 +1,9 @@
 /* results.md: the table as a blog post shows it, the models left out with
  * their reasons, warnings, and the line that says how the numbers were made.
- * Text from inputs is escaped for table cells ('|', backslash, newlines,
- * and characters Markdown would read as markup). */
+ * Text from inputs is escaped for table cells: '|', backslash, newlines,
+ * and what could make a link, code or raw HTML ([ ] ` <). Emphasis
+ * characters are left alone: at worst they italicise, and escaping every
+ * '_' would make the file unreadable as plain text. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@ static void put_text(sr_strbuf *sb, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>': case '#':
+        case '|': case '\\': case '`': case '[': case ']': case '<':
             sr_strbuf_putc(sb, '\\');
             sr_strbuf_putc(sb, *s);
             break;

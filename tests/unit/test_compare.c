@@ -132,3 +132,65 @@ Test(compare, baseline_must_exist)
     sr_error_free(err);
     sr_sweep_free(&sw);
 }
+
+/* Per-comparison seeds: the same sweep gives the same intervals with one
+ * thread or several. */
+Test(compare, results_do_not_depend_on_thread_count)
+{
+    double lows[2][6], highs[2][6];
+    for (int t = 0; t < 2; t++) {
+        sr_sweep sw;
+        sr_sweep_init(&sw);
+        sw.settings.resamples = 3000;
+        sw.settings.threads = t == 0 ? 1 : 4;
+        sw.baseline = strdup("org/base");
+        int base[120], other[120];
+        for (int i = 0; i < 120; i++)
+            base[i] = i % 9 != 0;
+        add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 120);
+        char id[32];
+        for (int m = 0; m < 6; m++) {
+            for (int i = 0; i < 120; i++)
+                other[i] = (i * (m + 3)) % 13 ? base[i] : !base[i];
+            snprintf(id, sizeof id, "org/m%d", m);
+            add_scores(sr_sweep_model(&sw, id), "gsm8k", other, 120);
+        }
+        cr_assert_null(sr_compare(&sw));
+        for (int m = 0; m < 6; m++) {
+            snprintf(id, sizeof id, "org/m%d", m);
+            const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, id), "gsm8k");
+            cr_assert_str_eq(s->resampling, "multinomial");
+            lows[t][m] = s->ci_low;
+            highs[t][m] = s->ci_high;
+        }
+        sr_sweep_free(&sw);
+    }
+    for (int m = 0; m < 6; m++) {
+        cr_assert_eq(lows[0][m], lows[1][m]);
+        cr_assert_eq(highs[0][m], highs[1][m]);
+    }
+}
+
+Test(compare, exact_method_keeps_sampled_interval)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 5000;
+    sw.settings.ci_method = "exact";
+    sw.baseline = strdup("org/base");
+    int base[50], other[50];
+    for (int i = 0; i < 50; i++) {
+        base[i] = i % 4 != 0;
+        other[i] = i % 5 != 0;
+    }
+    add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 50);
+    add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 50);
+    cr_assert_null(sr_compare(&sw));
+    const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, "org/other"), "gsm8k");
+    cr_assert(isfinite(s->sampled_ci_low));
+    /* exact bounds sit on the 1/50 lattice; sampled ones within a few steps */
+    cr_assert_float_eq(s->ci_low * 50, round(s->ci_low * 50), 1e-9);
+    cr_assert_float_eq(s->sampled_ci_low, s->ci_low, 3.0 / 50);
+    cr_assert_float_eq(s->sampled_ci_high, s->ci_high, 3.0 / 50);
+    sr_sweep_free(&sw);
+}

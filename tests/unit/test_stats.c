@@ -113,3 +113,102 @@ Test(stats, snap_lengths)
     cr_assert_eq(sr_snap_length(203.4), 203);
     cr_assert_eq(sr_snap_length(NAN), -1);
 }
+
+Test(stats, classes_from_diffs)
+{
+    double d[] = {1, 0, -1, 0, 0, 1};
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, 6, &c));
+    cr_assert_eq(c.k, 3);
+    cr_assert_eq(c.values[0], -1.0);
+    cr_assert_eq(c.counts[0], 1);
+    cr_assert_eq(c.values[1], 0.0);
+    cr_assert_eq(c.counts[1], 3);
+    cr_assert_eq(c.counts[2], 2);
+    double many[40];
+    for (int i = 0; i < 40; i++)
+        many[i] = i / 40.0;
+    cr_assert_not(sr_classes_from_diffs(many, 40, &c));
+}
+
+/* The multinomial path and the index path draw from the same distribution:
+ * mean, standard deviation and quantiles of the resampled means agree
+ * within Monte Carlo error (each estimate from 40,000 resamples). */
+Test(stats, multinomial_and_index_paths_agree_in_distribution)
+{
+    enum { N = 300, R = 40000 };
+    double d[N];
+    for (int i = 0; i < N; i++)
+        d[i] = i % 17 == 0 ? -1 : (i % 11 == 0 ? 1 : 0); /* ~6% / ~8% discordant */
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, N, &c));
+    static double mi[R], mm[R];
+    cr_assert(sr_bootstrap_means_index(d, N, R, 11, mi));
+    cr_assert(sr_bootstrap_means_multinomial(&c, R, 12, mm));
+    double mean_i = 0, mean_m = 0, var_i = 0, var_m = 0;
+    for (int r = 0; r < R; r++) {
+        mean_i += mi[r] / R;
+        mean_m += mm[r] / R;
+    }
+    for (int r = 0; r < R; r++) {
+        var_i += (mi[r] - mean_i) * (mi[r] - mean_i) / (R - 1);
+        var_m += (mm[r] - mean_m) * (mm[r] - mean_m) / (R - 1);
+    }
+    double sd = sqrt(var_i);
+    /* Theory: sd of the resampled mean = sd(d) / sqrt(N). */
+    double dm = 0, dv = 0;
+    for (int i = 0; i < N; i++)
+        dm += d[i] / N;
+    for (int i = 0; i < N; i++)
+        dv += (d[i] - dm) * (d[i] - dm) / N;
+    cr_assert_float_eq(sd, sqrt(dv / N), 0.03 * sd);
+    cr_assert_float_eq(sqrt(var_m), sqrt(dv / N), 0.03 * sd);
+    /* means: 5 standard errors of a mean of R draws */
+    cr_assert_float_eq(mean_i, dm, 5 * sd / sqrt(R));
+    cr_assert_float_eq(mean_m, dm, 5 * sd / sqrt(R));
+    double lo_i, hi_i, lo_m, hi_m;
+    cr_assert(sr_bootstrap_multinomial(&c, R, 12, 0.95, &lo_m, &hi_m));
+    double a[N], b[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = d[i] > 0;
+        b[i] = d[i] < 0;
+    }
+    cr_assert(sr_paired_bootstrap(a, b, N, R, 11, 0.95, &lo_i, &hi_i));
+    /* 2.5% quantiles move by about one lattice step (1/N) between runs */
+    cr_assert_float_eq(lo_i, lo_m, 2.0 / N + 1e-12, "%g vs %g", lo_i, lo_m);
+    cr_assert_float_eq(hi_i, hi_m, 2.0 / N + 1e-12, "%g vs %g", hi_i, hi_m);
+}
+
+Test(stats, exact_bootstrap_hand_computed)
+{
+    /* d = {1, 0, 0}: the resampled mean is K/3 with K ~ Bin(3, 1/3):
+     * P = 8/27, 12/27, 6/27, 1/27; CDF .296, .741, .963, 1. */
+    double d[] = {1, 0, 0};
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, 3, &c));
+    double lo, hi;
+    cr_assert(sr_bootstrap_exact(&c, 0.95, &lo, &hi));
+    cr_assert_float_eq(lo, 0.0, 1e-12);
+    cr_assert_float_eq(hi, 1.0, 1e-12); /* .963 < .975 */
+    cr_assert(sr_bootstrap_exact(&c, 0.90, &lo, &hi));
+    cr_assert_float_eq(hi, 2.0 / 3, 1e-12); /* .963 >= .95 */
+}
+
+Test(stats, exact_matches_enumeration_and_long_monte_carlo)
+{
+    double d[] = {1, 1, 0, 0, 0, -1};
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, 6, &c));
+    double lo, hi, mlo, mhi;
+    cr_assert(sr_bootstrap_exact(&c, 0.95, &lo, &hi));
+    cr_assert_float_eq(lo, exact_quantile(0.025), 1e-12);
+    cr_assert_float_eq(hi, exact_quantile(0.975), 1e-12);
+    cr_assert(sr_bootstrap_multinomial(&c, 200000, 5, 0.95, &mlo, &mhi));
+    cr_assert_float_eq(mlo, lo, 1e-12);
+    cr_assert_float_eq(mhi, hi, 1e-12);
+    /* half-point scores live on a 1/2 lattice */
+    double h[] = {0.5, 0, 0, -0.5, 1, 0};
+    cr_assert(sr_classes_from_diffs(h, 6, &c));
+    cr_assert(sr_bootstrap_exact(&c, 0.95, &lo, &hi));
+    cr_assert(lo < 0 && hi > 0);
+}
