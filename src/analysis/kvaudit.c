@@ -521,9 +521,7 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
         kv->util_implied_high = uhi;
         if (fin(ulo)) {
             double d;
-            if (fin(man->gpu_memory_utilization))
-                check_declared(sweep, m, man->gpu_memory_utilization, man->source ? man->source : "sweep.json",
-                               logged, ulo, uhi, beside);
+            /* The manifest's value is checked once for all models (check_declared_sweep). */
             if (arms_util(m->arms_flags, &d) &&
                 !(fin(man->gpu_memory_utilization) && fabs(d - man->gpu_memory_utilization) < 1e-12))
                 check_declared(sweep, m, d, "the .arms line", logged, ulo, uhi, beside);
@@ -534,6 +532,72 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
     }
     sr_kv_plan_free(&plan);
     return whatif_table(sweep, m, layout, &p, avail);
+}
+
+/* The manifest's gpu_memory_utilization against every model's implied
+ * interval, as one finding: a wrong declared setting is one fact about the
+ * sweep, not one per model. */
+static void check_declared_sweep(sr_sweep *sweep)
+{
+    const sr_manifest *man = &sweep->manifest;
+    double d = man->gpu_memory_utilization;
+    if (!fin(d))
+        return;
+    size_t checked = 0, low = 0, high = 0, cap_fits = 0;
+    double need_max = -INFINITY, cap_util = NAN, cap_gib = NAN, limit_gib = NAN;
+    const sr_model *worst = NULL;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        const sr_model *m = &sweep->models[i];
+        double lo = m->kv.util_implied_low, hi = m->kv.util_implied_high;
+        if (!fin(lo))
+            continue;
+        checked++;
+        const sr_server_log *log = &m->log;
+        if (fin(log->hbm_cap_gib) && fin(log->hbm_limit_gib) && log->hbm_limit_gib > 0) {
+            double u = log->hbm_cap_gib / log->hbm_limit_gib;
+            cap_util = u;
+            cap_gib = log->hbm_cap_gib;
+            limit_gib = log->hbm_limit_gib;
+            cap_fits += u >= lo - 1e-9 && (!fin(hi) || u <= hi + 1e-9);
+        }
+        if (d < lo - 1e-9) {
+            low++;
+            if (lo > need_max) {
+                need_max = lo;
+                worst = m;
+            }
+        } else if (fin(hi) && d > hi + 1e-9) {
+            high++;
+        }
+    }
+    const char *where = man->source ? man->source : "sweep.json";
+    char tail[200] = "", n[64];
+    if (fin(cap_util))
+        snprintf(tail, sizeof tail, "; the logs' cap %.2f GiB of %.2f GiB = %.4g fits %zu of them", cap_gib,
+                 limit_gib, cap_util, cap_fits);
+    if (low && worst) {
+        /* Every model that contradicts it, with what it needs: a reader checks one. */
+        sr_strbuf list;
+        sr_strbuf_init(&list);
+        for (size_t i = 0; i < sweep->n_models; i++) {
+            const sr_model *m = &sweep->models[i];
+            if (!fin(m->kv.util_implied_low) || d >= m->kv.util_implied_low - 1e-9)
+                continue;
+            sr_strbuf_printf(&list, "%s%s %s tokens beside %.2f GiB needs >= %.4f", list.len ? "; " : "", m->id,
+                             count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib,
+                             m->kv.util_implied_low);
+        }
+        sr_sweep_warn(sweep,
+                      "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside the "
+                      "resident memory of %zu of %zu models (%s)%s",
+                      d, where, low, checked, sr_strbuf_cstr(&list), tail);
+        sr_strbuf_free(&list);
+    }
+    if (high)
+        sr_sweep_warn(sweep,
+                      "kv: declared gpu_memory_utilization %.4g (%s) would leave room for more than the logged "
+                      "KV cache of %zu of %zu models%s",
+                      d, where, high, checked, tail);
 }
 
 sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)
@@ -565,5 +629,6 @@ sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)
         if (!ok)
             return sr_oom();
     }
+    check_declared_sweep(sweep);
     return NULL;
 }
