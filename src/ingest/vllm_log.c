@@ -586,6 +586,9 @@ typedef struct {
     /* after startup */
     bool traceback_serve;
     candidate serve, serve_dead, serve_http;
+    /* The line before, for bare exceptions ("AssertionError" says nothing;
+     * the traceback's last source line says which assertion). */
+    char prev[200];
 } failure_state;
 
 static void failure_state_free(failure_state *fs)
@@ -598,11 +601,20 @@ static void failure_state_free(failure_state *fs)
     cand_clear(&fs->serve_http);
 }
 
-static bool failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
+static bool failure_line_inner(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
 {
     const char *m = ll->msg;
     size_t n = ll->len, name_len = 0;
     bool exc = is_exception_line(m, n, &name_len);
+    char with_context[MESSAGE_MAX + 1];
+    if (exc && name_len >= n && fs->prev[0]) {
+        /* A bare exception name: add the source line the traceback ended on. */
+        int w = snprintf(with_context, sizeof with_context, "%.*s (at: %s)", (int)n, m, fs->prev);
+        if (w > 0) {
+            m = with_context;
+            n = (size_t)w < sizeof with_context ? (size_t)w : sizeof with_context - 1;
+        }
+    }
     bool error_level = ll->level == LVL_ERROR || ll->level == LVL_CRITICAL;
     bool traceback = starts_with(m, m + n, "Traceback (most recent call last)");
     if (!out->startup_complete) {
@@ -638,6 +650,25 @@ static bool failure_line(failure_state *fs, const sr_server_log *out, long line,
             return false;
     }
     return true;
+}
+
+static bool failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
+{
+    bool ok = failure_line_inner(fs, out, line, ll);
+    const char *m = ll->msg;
+    size_t n = ll->len;
+    while (n > 0 && (*m == ' ' || *m == '\t')) {
+        m++;
+        n--;
+    }
+    if (n >= sizeof fs->prev) {
+        n = sizeof fs->prev - 1;
+        while (n > 0 && ((unsigned char)m[n] & 0xC0) == 0x80)
+            n--; /* keep whole UTF-8 sequences */
+    }
+    memcpy(fs->prev, m, n);
+    fs->prev[n] = '\0';
+    return ok;
 }
 
 static void failure_reset(failure_state *fs)

@@ -469,3 +469,25 @@ Test(vllm_log, tpu_hbm_value_error_is_load)
     cr_assert_str_eq(log.failure.source, "m/server.log:3");
     sr_server_log_free(&log);
 }
+
+/* A bare exception name says nothing: the message carries the source line
+ * the traceback ended on. */
+Test(vllm_log, bare_exception_takes_the_source_line)
+{
+    const char *log =
+        "INFO:     Application startup complete.\n"
+        "(EngineCore_DP0 pid=466) ERROR 11-02 16:36:13 [core.py:886] EngineCore encountered a fatal error.\n"
+        "(EngineCore_DP0 pid=466) ERROR 11-02 16:36:13 [core.py:886] Traceback (most recent call last):\n"
+        "(EngineCore_DP0 pid=466) ERROR 11-02 16:36:13 [core.py:886]   File \"/x/scheduler.py\", line 1012, in update\n"
+        "(EngineCore_DP0 pid=466) ERROR 11-02 16:36:13 [core.py:886]     assert num_tokens_scheduled > 0\n"
+        "(EngineCore_DP0 pid=466) ERROR 11-02 16:36:13 [core.py:886] AssertionError\n";
+    sr_server_log out;
+    sr_server_log_init(&out);
+    bool recognized = false;
+    sr_error *err = sr_parse_server_log("s.log", log, strlen(log), &out, &recognized);
+    cr_assert_null(err);
+    cr_assert_eq(out.failure.stage, SR_STAGE_SERVE);
+    cr_assert_str_eq(out.failure.message, "AssertionError (at: assert num_tokens_scheduled > 0)");
+    cr_assert_str_eq(out.failure.source, "s.log:6");
+    sr_server_log_free(&out);
+}
