@@ -55,6 +55,52 @@ static cJSON *kv_json(const sr_model *m)
                                                                   2)
                                         : cJSON_CreateNull());
     add(o, "note", str_or_null(kv->note));
+    add(o, "backend", str_or_null(kv->backend));
+    add(o, "token_formula", str_or_null(kv->formula));
+    add(o, "max_model_len", count_or_null(kv->max_model_len));
+    add(o, "available_gib", num_or_null(kv->avail_gib));
+    add(o, "recomputed_range", kv->tokens_low >= 0 ? cJSON_CreateDoubleArray((double[]){(double)kv->tokens_low,
+                                                                                        (double)kv->tokens_high},
+                                                                             2)
+                                                   : cJSON_CreateNull());
+    add(o, "max_concurrency", num_or_null(kv->max_concurrency));
+    cJSON *layers = cJSON_CreateObject();
+    add(layers, "total", count_or_null(kv->n_layers));
+    add(layers, "with_kv", count_or_null(kv->kv_layers));
+    add(layers, "sharing_kv", count_or_null(kv->shared_layers));
+    add(layers, "sliding", count_or_null(kv->sliding_layers));
+    add(layers, "summary", str_or_null(kv->layers_summary));
+    add(o, "layers", layers);
+    add(o, "implied_utilization", isfinite(kv->util_implied_low)
+                                      ? cJSON_CreateDoubleArray((double[]){kv->util_implied_low,
+                                                                           kv->util_implied_high},
+                                                                2)
+                                      : cJSON_CreateNull());
+    add(o, "implied_resident_gib", isfinite(kv->resident_implied_low_gib)
+                                       ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib,
+                                                                            kv->resident_implied_high_gib},
+                                                                 2)
+                                       : cJSON_CreateNull());
+    add(o, "assumptions", str_or_null(kv->assumptions));
+    cJSON *whatif = cJSON_CreateArray();
+    for (size_t i = 0; i < kv->n_whatif; i++) {
+        const sr_kv_whatif *w = &kv->whatif[i];
+        cJSON *row = cJSON_CreateObject();
+        add(row, "label", str_or_null(w->label));
+        add(row, "chip", str_or_null(w->chip));
+        add(row, "backend", str_or_null(w->backend));
+        add(row, "hbm_gib", num_or_null(w->hbm_gib));
+        add(row, "mem_util", num_or_null(w->mem_util));
+        add(row, "resident_gib", num_or_null(w->resident_gib));
+        add(row, "max_model_len", count_or_null(w->max_model_len));
+        add(row, "block_size", count_or_null(w->block_size));
+        add(row, "tokens", count_or_null(w->tokens));
+        add(row, "max_concurrency", num_or_null(w->max_concurrency));
+        add(row, "fits", cJSON_CreateBool(w->fits));
+        cJSON_AddItemToArray(whatif, row);
+    }
+    add(o, "whatif", whatif);
+    add(o, "whatif_assumptions", str_or_null(kv->whatif_assumptions));
     cJSON *logged = cJSON_CreateObject();
     const sr_server_log *log = &m->log;
     add(logged, "source", str_or_null(m->has_log ? log->source : NULL));

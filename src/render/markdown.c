@@ -121,6 +121,44 @@ static void put_left_out(sr_strbuf *sb, const sr_sweep *sw, const size_t *order,
     }
 }
 
+/* Logged vs recomputed KV capacity, for the models that have either. */
+static void put_kv_section(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n)
+{
+    char a[64], b[64], c[64], d[64];
+    bool any = false;
+    for (size_t k = 0; k < n; k++) {
+        const sr_model *m = &sw->models[order[k]];
+        const sr_kv_summary *kv = &m->kv;
+        if (kv->logged_tokens < 0 && kv->recomputed_tokens < 0)
+            continue;
+        if (!any)
+            sr_strbuf_puts(sb, "\n## KV cache capacity\n\n| Model | Logged tokens | Recomputed tokens | Bytes per "
+                               "token | Block | Max concurrency |\n|---|---:|---:|---:|---:|---:|\n");
+        any = true;
+        sr_strbuf_puts(sb, "| ");
+        put_text(sb, m->id);
+        sr_strbuf_printf(sb, " | %s | %s | %s | %s | ",
+                         kv->logged_tokens >= 0 ? sr_format_count(a, sizeof a, kv->logged_tokens) : "-",
+                         kv->recomputed_tokens >= 0 ? sr_format_count(b, sizeof b, kv->recomputed_tokens) : "-",
+                         kv->bytes_per_token >= 0 ? sr_format_count(c, sizeof c, kv->bytes_per_token) : "-",
+                         kv->block_size >= 0 ? sr_format_count(d, sizeof d, kv->block_size) : "-");
+        if (isfinite(kv->max_concurrency) && kv->max_model_len > 0)
+            sr_strbuf_printf(sb, "%sx at %s |\n", sr_format_fixed(b, sizeof b, kv->max_concurrency, 2),
+                             sr_format_count(c, sizeof c, kv->max_model_len));
+        else
+            sr_strbuf_puts(sb, "- |\n");
+        if (kv->note) {
+            sr_strbuf_puts(sb, "|  | ");
+            put_text(sb, kv->note);
+            sr_strbuf_puts(sb, " | | | | |\n");
+        }
+    }
+    if (any)
+        sr_strbuf_puts(sb, "\nRecomputed from each config.json and the memory line of its server log (what-if "
+                           "projections for other lengths and chips are in report.json, report.html and "
+                           "report.pdf).\n");
+}
+
 sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
 {
     sr_strbuf sb;
@@ -161,6 +199,7 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
     sr_strbuf_puts(&sb, "\nSpeed columns: 256-token outputs at concurrency 1, 4 and 16 (128-token prompts), and "
                         "1,024- and 3,072-token prompts at concurrency 16; median of the runs.\n");
     put_left_out(&sb, sw, order, n);
+    put_kv_section(&sb, sw, order, n);
     free(order);
 
     if (sw->n_warnings) {
