@@ -1,0 +1,219 @@
+#!/bin/sh
+# make bench: time ./sweep-report on large synthetic exports (see bench/README.md).
+#
+#   1. a 60-model sweep (1,319 GSM8K + 400 BFCL items, 9 runs each), the
+#      full report timed side by side with numpy's paired bootstraps alone
+#      on the same 0/1 data (target: report <= 5 % of numpy's time);
+#   2. 1,000 models x (1,319 + 400) items, 10,000 resamples (target: under
+#      10 s wall and 1 GiB peak memory on a 2-core machine);
+#   3. one model with a ~BENCH_LOG_MB MB server log and a ~BENCH_LOG_MB MB
+#      captured bench stdout (target: hundreds of MB/s, bounded memory).
+# Each report is run under /usr/bin/time -v (wall time, max RSS). The
+# bootstrap step's own time is estimated as wall(10,000 resamples) minus
+# wall(1 resample) on the same export.
+#
+# Environment: BENCH_SMALL (60), BENCH_LARGE (1000), BENCH_LOG_MB (150),
+# BENCH_RESAMPLES (10000), BENCH_REPEAT (3: runs of the small case, median
+# taken), BENCH_KEEP=1 keeps the temporary directory, NUMPY_PYTHON
+# (/usr/bin/python3, where Debian's python3-numpy lives), BENCH_BIN (time
+# another binary instead of building ./sweep-report), TMPDIR.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+SMALL=${BENCH_SMALL:-60}
+LARGE=${BENCH_LARGE:-1000}
+LOG_MB=${BENCH_LOG_MB:-150}
+RESAMPLES=${BENCH_RESAMPLES:-10000}
+REPEAT=${BENCH_REPEAT:-3}
+GEN_PY=${PYTHON:-python3}
+NUMPY_PY=${NUMPY_PYTHON:-/usr/bin/python3}
+[ -x "$NUMPY_PY" ] || NUMPY_PY=python3
+BIN=${BENCH_BIN:-./sweep-report}
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# Debian packages the bench needs, installed only when missing and root.
+install_pkg() {
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing Debian package $1 (apt-get)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" >/dev/null 2>&1 ||
+            { apt-get update -q >/dev/null 2>&1 &&
+              DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" >/dev/null 2>&1; } ||
+            say "could not install $1"
+    fi
+}
+[ -x /usr/bin/time ] || install_pkg time
+if [ ! -x /usr/bin/time ]; then
+    say "error: /usr/bin/time (Debian package 'time') is needed for wall time and peak memory"
+    exit 1
+fi
+HAVE_NUMPY=0
+"$NUMPY_PY" -c 'import numpy' >/dev/null 2>&1 || install_pkg python3-numpy
+"$NUMPY_PY" -c 'import numpy' >/dev/null 2>&1 && HAVE_NUMPY=1
+
+if [ -z "${BENCH_BIN:-}" ]; then
+    say "building $BIN"
+    ${MAKE:-make} -s sweep-report >&2 || { say "error: make failed"; exit 1; }
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/sweep-bench.XXXXXX") || exit 1
+if [ "${BENCH_KEEP:-0}" = 1 ]; then
+    say "keeping $TMP"
+else
+    trap 'rm -rf "$TMP"' EXIT
+    trap 'rm -rf "$TMP"; exit 130' INT TERM
+fi
+
+fcalc() { awk "BEGIN { printf \"%.3f\", $* }"; }
+now_ns() { date +%s%N; }
+bytes_of() { du -sb "$1" | awk '{print $1}'; }
+
+# run_report TAG EXPORT RESAMPLES: sets WALL (s), RSS (MiB), RC, ERR (first error line).
+run_report() {
+    rm -rf "$TMP/out-$1"
+    t0=$(now_ns)
+    /usr/bin/time -v -o "$TMP/$1.time" "$BIN" report "$2" -o "$TMP/out-$1" --resamples "$3" \
+        >"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
+    RC=$?
+    t1=$(now_ns)
+    WALL=$(fcalc "($t1 - $t0) / 1e9")
+    RSS=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$TMP/$1.time")
+    [ -n "$RSS" ] || RSS='?'
+    ERR=$(head -n1 "$TMP/$1.stderr" | cut -c1-160)
+    if [ "$RC" = 0 ]; then
+        say "$1: ok, ${WALL} s, ${RSS} MiB"
+    else
+        say "$1: FAILED (exit $RC): $ERR"
+        grep -m1 'terminated by signal' "$TMP/$1.time" >&2
+    fi
+}
+
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+gen() { # gen DIR args...
+    d=$1
+    shift
+    "$GEN_PY" bench/gen_export.py --out "$d" "$@" || { say "error: gen_export.py failed"; exit 1; }
+}
+
+CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+say "machine: $(nproc) cores, ${CPU:-unknown cpu}, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+say "$($BIN --version 2>&1 | head -1)"
+
+# ---- 1. 60 models, side by side with numpy ---------------------------------
+say "generating $SMALL-model export"
+gen "$TMP/small" --models "$SMALL" --side "$TMP/small.scores"
+S_MB=$(fcalc "$(bytes_of "$TMP/small") / 1e6")
+walls=""
+S_RSS=0
+S_RC=0
+i=0
+while [ $i -lt "$REPEAT" ]; do
+    run_report small "$TMP/small" "$RESAMPLES"
+    [ "$RC" = 0 ] || { S_RC=$RC; S_ERR=$ERR; break; }
+    walls="$walls $WALL"
+    S_RSS=$(awk -v a="$S_RSS" -v b="$RSS" 'BEGIN { print (b > a) ? b : a }')
+    i=$((i + 1))
+done
+if [ "$S_RC" = 0 ]; then
+    # shellcheck disable=SC2086
+    S_WALL=$(median $walls)
+    run_report small1 "$TMP/small" 1
+    S_WALL1=$WALL
+    S_BOOT=$(fcalc "$S_WALL - $S_WALL1")
+fi
+NP_SEC=""
+if [ "$HAVE_NUMPY" = 1 ]; then
+    say "numpy reference ($("$NUMPY_PY" -c 'import numpy; print(numpy.__version__)'))"
+    CHECK=""
+    [ "$S_RC" = 0 ] && CHECK="--report $TMP/out-small/report.json"
+    # shellcheck disable=SC2086
+    "$NUMPY_PY" bench/numpy_bootstrap.py "$TMP/small.scores" --resamples "$RESAMPLES" $CHECK >"$TMP/numpy.out" 2>&1
+    sed 's/^/bench:   /' "$TMP/numpy.out" | grep -v numpy_seconds >&2
+    NP_SEC=$(sed -n 's/^numpy_seconds=//p' "$TMP/numpy.out")
+else
+    say "numpy not available for $NUMPY_PY (Debian: apt-get install python3-numpy); skipping the reference"
+fi
+
+# ---- 2. 1,000 models -------------------------------------------------------
+say "generating $LARGE-model export"
+gen "$TMP/large" --models "$LARGE"
+rm -rf "$TMP/small" "$TMP/out-small1"
+L_MB=$(fcalc "$(bytes_of "$TMP/large") / 1e6")
+run_report large "$TMP/large" "$RESAMPLES"
+L_RC=$RC L_WALL=$WALL L_RSS=$RSS L_ERR=$ERR
+if [ "$L_RC" = 0 ]; then
+    run_report large1 "$TMP/large" 1
+    L_WALL1=$WALL
+    L_BOOT=$(fcalc "$L_WALL - $L_WALL1")
+fi
+rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1"
+
+# ---- 3. big logs -----------------------------------------------------------
+# The same 3 models without the padding give the fixed cost of the report,
+# so the marginal rate is the padding's bytes over the extra time.
+say "generating big-log export (${LOG_MB} MB server log + ${LOG_MB} MB bench stdout) and its unpadded twin"
+gen "$TMP/logs0" --models 3
+gen "$TMP/logs" --models 3 --log-mb "$LOG_MB"
+G0_MB=$(fcalc "$(bytes_of "$TMP/logs0") / 1e6")
+G_MB=$(fcalc "$(bytes_of "$TMP/logs") / 1e6")
+run_report logs0 "$TMP/logs0" "$RESAMPLES"
+G0_RC=$RC G0_WALL=$WALL
+run_report logs "$TMP/logs" "$RESAMPLES"
+G_RC=$RC G_WALL=$WALL G_RSS=$RSS G_ERR=$ERR
+rm -rf "$TMP/logs" "$TMP/out-logs" "$TMP/logs0" "$TMP/out-logs0"
+
+# ---- table -----------------------------------------------------------------
+verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
+row() { printf '%-34s %8s %10s %10s %12s %16s %s\n' "$@"; }
+echo
+echo "sweep-report bench: $(nproc) cores, resamples $RESAMPLES, $(date -u +%Y-%m-%dT%H:%MZ)"
+row "case" "models" "input MB" "wall s" "max RSS MiB" "resamples/s" "target"
+SMALL_CMP=$(( (SMALL - 1) * 2 ))
+LARGE_CMP=$(( (LARGE - 1) * 2 ))
+if [ "$S_RC" = 0 ]; then
+    row "$SMALL-model full report (median/$REPEAT)" "$SMALL" "$S_MB" "$S_WALL" "$S_RSS" \
+        "$(fcalc "$SMALL_CMP * $RESAMPLES / $S_WALL" | cut -d. -f1)" "-"
+    row "  bootstrap step (R=$RESAMPLES - R=1)" "" "" "$S_BOOT" "" \
+        "$(awk -v c="$SMALL_CMP" -v r="$RESAMPLES" -v t="$S_BOOT" 'BEGIN { if (t > 0.005) printf "%d", c * r / t; else print "n/a" }')" ""
+else
+    row "$SMALL-model full report" "$SMALL" "$S_MB" "FAILED" "" "" "exit $S_RC: ${S_ERR:-}"
+fi
+if [ -n "$NP_SEC" ]; then
+    row "numpy bootstraps alone ($SMALL models)" "$SMALL" "" "$(fcalc "$NP_SEC")" "" \
+        "$(fcalc "$SMALL_CMP * $RESAMPLES / $NP_SEC" | cut -d. -f1)" "-"
+    if [ "$S_RC" = 0 ]; then
+        R=$(fcalc "$S_WALL / $NP_SEC")
+        row "  ratio sweep-report / numpy" "" "" "$R" "" "" \
+            "<= 0.050 $(verdict "$(awk -v r="$R" 'BEGIN { print (r <= 0.05) }')")"
+    fi
+else
+    row "numpy bootstraps alone" "" "" "skipped" "" "" "(python3-numpy not installed)"
+fi
+if [ "$L_RC" = 0 ]; then
+    row "$LARGE-model full report" "$LARGE" "$L_MB" "$L_WALL" "$L_RSS" \
+        "$(fcalc "$LARGE_CMP * $RESAMPLES / $L_WALL" | cut -d. -f1)" \
+        "< 10 s, < 1024 MiB $(verdict "$(awk -v w="$L_WALL" -v m="$L_RSS" 'BEGIN { print (w < 10 && m < 1024) }')")"
+    row "  bootstrap step (R=$RESAMPLES - R=1)" "" "" "$L_BOOT" "" \
+        "$(awk -v c="$LARGE_CMP" -v r="$RESAMPLES" -v t="$L_BOOT" 'BEGIN { if (t > 0.005) printf "%d", c * r / t; else print "n/a" }')" ""
+else
+    row "$LARGE-model full report" "$LARGE" "$L_MB" "FAILED" "" "" "exit $L_RC: ${L_ERR:-}"
+fi
+if [ "$G_RC" = 0 ]; then
+    RATE=$(fcalc "$G_MB / $G_WALL")
+    row "big logs, whole report: $(echo "$RATE" | cut -d. -f1) MB/s" "3" "$G_MB" "$G_WALL" "$G_RSS" "" \
+        ">= 200 MB/s, RSS < input/4 $(verdict "$(awk -v r="$RATE" -v m="$G_RSS" -v i="$G_MB" 'BEGIN { print (r >= 200 && m * 1.048576 < i / 4) }')")"
+    if [ "$G0_RC" = 0 ]; then
+        row "  same export unpadded" "3" "$G0_MB" "$G0_WALL" "" "" ""
+        row "  logs alone: $(awk -v a="$G_MB" -v b="$G0_MB" -v t="$G_WALL" -v u="$G0_WALL" 'BEGIN { if (t - u > 0.001) printf "%d", (a - b) / (t - u); else print "n/a" }') MB/s" \
+            "" "$(fcalc "$G_MB - $G0_MB")" "$(fcalc "$G_WALL - $G0_WALL")" "" "" "(padding bytes / extra time)"
+    fi
+else
+    row "big logs" "3" "$G_MB" "FAILED" "" "" "exit $G_RC: ${G_ERR:-}"
+fi
+echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the whole report (all outputs, PDF"
+echo "and HTML included), so a lower bound for the bootstrap step; the 'bootstrap step' rows divide by the"
+echo "difference of two runs instead (n/a when it is within timing noise). Inputs are read from a warm page"
+echo "cache. Targets: bench/README.md."
+[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ]
