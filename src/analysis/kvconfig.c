@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/ingest.h" /* sr_json_key_line */
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -21,6 +22,8 @@
 
 typedef struct reader {
     const char *path;
+    const char *data; /* the file's text, for the line of a field in messages */
+    size_t len;
     const cJSON *root;
     const cJSON *text;   /* text_config or root */
     const char *prefix;  /* "text_config." or "" */
@@ -57,10 +60,30 @@ static const cJSON *item(const cJSON *obj, const char *name)
     return (it && !cJSON_IsNull(it)) ? it : NULL;
 }
 
+/* The line of `"name":` in obj (searched from "text_config" on for the
+ * nested text model), or 0 when the field is absent. */
+static long key_line(const reader *r, const cJSON *obj, const char *name)
+{
+    const char *data = r->data;
+    size_t len = r->len;
+    long base = 0;
+    if (obj == r->text && r->text != r->root) {
+        const char *tc = sr_memmem(data, len, "\"text_config\"");
+        if (tc) {
+            for (const char *p = data; (p = memchr(p, '\n', (size_t)(tc - p))) != NULL; p++)
+                base++;
+            len -= (size_t)(tc - data);
+            data = tc;
+        }
+    }
+    long line = sr_json_key_line(data, len, name);
+    return line > 0 ? base + line : 0;
+}
+
 static sr_error *field_error(const reader *r, const cJSON *obj, const char *name, const char *what)
 {
     const char *prefix = obj == r->text ? r->prefix : "";
-    return sr_input_error(r->path, 0, "field '%s%s' %s", prefix, name, what);
+    return sr_input_error(r->path, key_line(r, obj, name), "field '%s%s' %s", prefix, name, what);
 }
 
 /* An integer in [lo, hi]; *found false when absent or null. */
@@ -75,7 +98,8 @@ static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, l
         return field_error(r, obj, name, "must be an integer");
     if (it->valuedouble < (double)lo || it->valuedouble > (double)hi) {
         const char *prefix = obj == r->text ? r->prefix : "";
-        return sr_input_error(r->path, 0, "field '%s%s' is %.17g, expected %ld to %ld", prefix, name,
+        return sr_input_error(r->path, key_line(r, obj, name),
+                              "field '%s%s' is %.17g, expected %ld to %ld", prefix, name,
                               it->valuedouble, lo, hi);
     }
     *out = (long)it->valuedouble;
@@ -132,7 +156,8 @@ static sr_error *get_per_layer(const reader *r, const char *name, long lo, long 
         return NULL;
     if (cJSON_IsArray(it)) {
         if ((long)cJSON_GetArraySize(it) < n)
-            return sr_input_error(r->path, 0, "field '%s%s' has %d entries for %ld layers", r->prefix, name,
+            return sr_input_error(r->path, key_line(r, r->text, name), "field '%s%s' has %d entries for %ld layers",
+                                  r->prefix, name,
                                   cJSON_GetArraySize(it), n);
         long i = 0;
         const cJSON *e;
@@ -142,7 +167,8 @@ static sr_error *get_per_layer(const reader *r, const char *name, long lo, long 
                 break;
             if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble != floor(e->valuedouble) ||
                 e->valuedouble < (double)lo || e->valuedouble > (double)hi)
-                return sr_input_error(r->path, 0, "field '%s%s[%ld]' must be an integer from %ld to %ld",
+                return sr_input_error(r->path, key_line(r, r->text, name),
+                                      "field '%s%s[%ld]' must be an integer from %ld to %ld",
                                       r->prefix, name, i, lo, hi);
             vals[i++] = (long)e->valuedouble;
         }
@@ -223,9 +249,11 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
     static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv", "short_conv",
                                        "recurrent", "ssm"};
     if (!cJSON_IsArray(types))
-        return sr_input_error(r->path, 0, "field '%slayer_types' must be an array of strings", r->prefix);
+        return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
+                              "field '%slayer_types' must be an array of strings", r->prefix);
     if ((long)cJSON_GetArraySize(types) < n)
-        return sr_input_error(r->path, 0, "field '%slayer_types' has %d entries for %ld layers", r->prefix,
+        return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
+                              "field '%slayer_types' has %d entries for %ld layers", r->prefix,
                               cJSON_GetArraySize(types), n);
     long i = 0, n_none = 0;
     const cJSON *e;
@@ -234,7 +262,8 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
         if (i >= n)
             break;
         if (!cJSON_IsString(e) || !e->valuestring)
-            return sr_input_error(r->path, 0, "field '%slayer_types[%ld]' must be a string", r->prefix, i);
+            return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
+                                  "field '%slayer_types[%ld]' must be a string", r->prefix, i);
         const char *s = e->valuestring;
         if (in_list(s, full, sizeof full / sizeof full[0]))
             kinds[i] = SR_KV_LAYER_FULL;
@@ -245,7 +274,8 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
             n_none++;
         } else {
             size_t len = strlen(s);
-            return sr_input_error(r->path, 0, "field '%slayer_types[%ld]' has unsupported value '%.*s'",
+            return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
+                                  "field '%slayer_types[%ld]' has unsupported value '%.*s'",
                                   r->prefix, i, (int)(len > 40 ? 40 : len),
                                   sr_utf8_valid(s, len) ? s : "?");
         }
@@ -269,7 +299,8 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     const cJSON *idxs = item(r->text, "full_attn_idxs");
     if (idxs) {
         if (!cJSON_IsArray(idxs))
-            return sr_input_error(r->path, 0, "field '%sfull_attn_idxs' must be an array", r->prefix);
+            return sr_input_error(r->path, key_line(r, r->text, "full_attn_idxs"),
+                                  "field '%sfull_attn_idxs' must be an array", r->prefix);
         for (long i = 0; i < n; i++)
             kinds[i] = SR_KV_LAYER_NONE;
         long k = 0;
@@ -278,7 +309,8 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
         {
             if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
                 e->valuedouble >= (double)n)
-                return sr_input_error(r->path, 0, "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
+                return sr_input_error(r->path, key_line(r, r->text, "full_attn_idxs"),
+                                      "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
                                       r->prefix, k, n);
             kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
             k++;
@@ -353,13 +385,15 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
     if (archs) {
         const cJSON *a0 = cJSON_IsArray(archs) ? cJSON_GetArrayItem(archs, 0) : NULL;
         if (!cJSON_IsArray(archs) || (a0 && !cJSON_IsString(a0))) {
-            err = sr_input_error(r->path, 0, "field 'architectures' must be an array of strings");
+            err = sr_input_error(r->path, key_line(r, r->root, "architectures"),
+                                 "field 'architectures' must be an array of strings");
             goto done;
         }
         if (a0) {
             size_t alen = strlen(a0->valuestring);
             if (alen > 200 || !sr_utf8_valid(a0->valuestring, alen)) {
-                err = sr_input_error(r->path, 0, "field 'architectures[0]' is not a short UTF-8 string");
+                err = sr_input_error(r->path, key_line(r, r->root, "architectures"),
+                                     "field 'architectures[0]' is not a short UTF-8 string");
                 goto done;
             }
             if (!(out->architecture = strdup(a0->valuestring))) {
@@ -431,7 +465,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
             goto done;
         }
         if (hidden % heads != 0) {
-            err = sr_input_error(r->path, 0, "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld",
+            err = sr_input_error(r->path, key_line(r, r->text, "hidden_size"),
+                                 "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld",
                                  r->prefix, hidden, heads);
             goto done;
         }
@@ -473,7 +508,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
             continue;
         if (kinds[i] == SR_KV_LAYER_SLIDING) {
             if (window <= 0) {
-                err = sr_input_error(r->path, 0, "field '%ssliding_window' is missing but layer %ld is a sliding "
+                err = sr_input_error(r->path, key_line(r, r->text, "sliding_window"),
+                                     "field '%ssliding_window' is missing but layer %ld is a sliding "
                                      "layer", r->prefix, i);
                 goto done;
             }
@@ -494,7 +530,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
         goto done;
     if (found && shared > 0) {
         if (shared >= n) {
-            err = sr_input_error(r->path, 0, "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
+            err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
+                                 "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
                                  "(num_hidden_layers %ld)", r->prefix, shared, n);
             goto done;
         }
@@ -509,7 +546,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
             if (kinds[i] == SR_KV_LAYER_NONE)
                 continue;
             if (target < 0) {
-                err = sr_input_error(r->path, 0, "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier "
+                err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
+                                     "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier "
                                      "layer of its type to share", r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
                 goto done;
             }
@@ -541,8 +579,13 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
 {
     memset(out, 0, sizeof *out);
     out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = -1;
-    if (memchr(data, '\0', len) || !sr_utf8_valid(data, len))
-        return sr_input_error(path, 0, "not valid UTF-8 JSON text");
+    sr_lines it;
+    const char *l;
+    size_t ln;
+    sr_lines_init(&it, data, len);
+    while (sr_lines_next(&it, &l, &ln))
+        if (!sr_utf8_valid(l, ln)) /* also refuses NUL bytes */
+            return sr_input_error(path, it.lineno, "not valid UTF-8 JSON text");
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
     if (!root) {
@@ -556,19 +599,23 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     for (const char *p = end; p && p < data + len; p++)
         if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
             cJSON_Delete(root);
-            return sr_input_error(path, 0, "text after the JSON object");
+            long line = 1;
+            for (const char *q = data; q < p; q++)
+                line += *q == '\n';
+            return sr_input_error(path, line, "text after the JSON object");
         }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        return sr_input_error(path, 0, "expected a JSON object");
+        return sr_input_error(path, 1, "expected a JSON object");
     }
-    reader r = {.path = path, .root = root, .text = root, .prefix = ""};
+    reader r = {.path = path, .data = data, .len = len, .root = root, .text = root, .prefix = ""};
     sr_strbuf_init(&r.notes);
     const cJSON *tc = item(root, "text_config");
     sr_error *err = NULL;
     if (tc) {
         if (!cJSON_IsObject(tc))
-            err = sr_input_error(path, 0, "field 'text_config' must be an object");
+            err = sr_input_error(path, sr_json_key_line(data, len, "text_config"),
+                                 "field 'text_config' must be an object");
         r.text = tc;
         r.prefix = "text_config.";
     }

@@ -190,32 +190,32 @@ Test(kvcap, bad_configs)
     expect_bad("{\"num_attention_heads\": 8}", "field 'num_hidden_layers' is missing", 0);
     expect_bad("{\"text_config\": {\"num_attention_heads\": 8}}", "field 'text_config.num_hidden_layers' is missing",
                0);
-    expect_bad("{\"num_hidden_layers\": \"32\"}", "field 'num_hidden_layers' must be an integer", 0);
-    expect_bad("{\"num_hidden_layers\": 2.5}", "must be an integer", 0);
-    expect_bad("{\"num_hidden_layers\": -3}", "field 'num_hidden_layers' is -3", 0);
+    expect_bad("{\"num_hidden_layers\": \"32\"}", "field 'num_hidden_layers' must be an integer", 1);
+    expect_bad("{\"num_hidden_layers\": 2.5}", "must be an integer", 1);
+    expect_bad("{\"num_hidden_layers\": -3}", "field 'num_hidden_layers' is -3", 1);
     expect_bad("{\"num_hidden_layers\": 2, \"num_key_value_heads\": 2}", "field 'num_attention_heads' is missing", 0);
     expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 3, \"hidden_size\": 1000}",
-               "not a multiple of num_attention_heads", 0);
+               "not a multiple of num_attention_heads", 1);
     expect_bad("{\"num_hidden_layers\": 3, \"num_attention_heads\": 2, \"head_dim\": 64,"
                " \"layer_types\": [\"full_attention\"]}",
-               "field 'layer_types' has 1 entries for 3 layers", 0);
+               "field 'layer_types' has 1 entries for 3 layers", 1);
     expect_bad("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 64,"
                " \"layer_types\": [\"chunked_attention\"]}",
-               "field 'layer_types[0]' has unsupported value 'chunked_attention'", 0);
+               "field 'layer_types[0]' has unsupported value 'chunked_attention'", 1);
     expect_bad("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 64,"
                " \"layer_types\": [\"sliding_attention\"]}",
                "field 'sliding_window' is missing", 0);
     expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 64, \"torch_dtype\": \"int4\"}",
-               "field 'torch_dtype' names an unknown dtype", 0);
+               "field 'torch_dtype' names an unknown dtype", 1);
     expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 64,"
                " \"num_kv_shared_layers\": 2}",
-               "num_kv_shared_layers' 2 leaves no layer", 0);
+               "num_kv_shared_layers' 2 leaves no layer", 1);
     expect_bad("{\"num_hidden_layers\": 2, \"kv_lora_rank\": 512}", "field 'qk_rope_head_dim' is missing", 0);
-    expect_bad("{\"num_hidden_layers\": 1e300}", "field 'num_hidden_layers' is", 0);
+    expect_bad("{\"num_hidden_layers\": 1e300}", "field 'num_hidden_layers' is", 1);
     expect_bad("{\n\"num_hidden_layers\": 2,\n oops}", "invalid JSON", 3);
-    expect_bad("[1, 2]", "expected a JSON object", 0);
-    expect_bad("{\"text_config\": 3}", "field 'text_config' must be an object", 0);
-    expect_bad("{\"num_hidden_layers\": 2} trailing", "text after the JSON object", 0);
+    expect_bad("[1, 2]", "expected a JSON object", 1);
+    expect_bad("{\"text_config\": 3}", "field 'text_config' must be an object", 1);
+    expect_bad("{\"num_hidden_layers\": 2} trailing", "text after the JSON object", 1);
     const char nul[] = "{\"num_hidden_layers\": 2}\0";
     sr_kv_layout lay;
     sr_error *err = sr_kv_layout_parse("x", nul, sizeof nul - 1, &lay);

@@ -1,0 +1,41 @@
+/* Regression tests for bugs found by the fuzzers (tests/fuzz/) and the
+ * bad-input suite (tests/bad/): each names the bug it pins down. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "analysis/kvcap.h"
+#include "ingest/ingest.h"
+
+static sr_error *config(const char *text)
+{
+    sr_kv_layout lay;
+    sr_error *err = sr_kv_layout_parse("m/config.json", text, strlen(text), &lay);
+    sr_kv_layout_free(&lay);
+    return err;
+}
+
+static void expect_line(sr_error *err, long line, const char *fragment)
+{
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_INPUT);
+    cr_expect_eq(err->line, line, "line %ld: %s", err->line, err->message);
+    cr_expect_not_null(strstr(err->message, fragment), "message: %s", err->message);
+    sr_error_free(err);
+}
+
+/* config.json errors named no line; a field's error now gives the line of
+ * its key, in text_config when the text model is nested there. */
+Test(hardening, config_field_errors_name_the_line)
+{
+    expect_line(config("{\n  \"model_type\": \"qwen3\",\n  \"num_hidden_layers\": -1\n}"), 3,
+                "field 'num_hidden_layers' is -1");
+    expect_line(config("{\n \"num_hidden_layers\": 4,\n \"text_config\": {\n  \"num_attention_heads\": 8,\n"
+                       "  \"num_hidden_layers\": 1e12\n }\n}"),
+                5, "field 'text_config.num_hidden_layers' is 1000000000000");
+    expect_line(config("{\n \"num_hidden_layers\": 2,\n \"num_attention_heads\": 1e15,\n \"head_dim\": 64\n}"), 3,
+                "field 'num_attention_heads'");
+    expect_line(config("{\"num_hidden_layers\": 2}\n\n x"), 3, "text after the JSON object");
+    expect_line(config("{\"num_hidden_layers\": 2,\n\"model_type\": \"a\xff\"}"), 2, "not valid UTF-8");
+    /* An absent field has no line. */
+    expect_line(config("{\n\"num_attention_heads\": 8\n}"), 0, "field 'num_hidden_layers' is missing");
+}
