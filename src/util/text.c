@@ -126,7 +126,9 @@ const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
 const char *sr_format_count(char *buf, size_t size, long long v)
 {
     char digits[32];
-    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    /* Negated as unsigned: -LLONG_MIN overflows a long long. */
+    unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    snprintf(digits, sizeof digits, "%llu", mag);
     size_t nd = strlen(digits), o = 0;
     if (v < 0 && o + 1 < size)
         buf[o++] = '-';

@@ -1,10 +1,12 @@
 /* Regression tests for bugs found by the fuzzers (tests/fuzz/) and the
  * bad-input suite (tests/bad/): each names the bug it pins down. */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <string.h>
 
 #include "analysis/kvcap.h"
 #include "ingest/ingest.h"
+#include "util/text.h"
 
 static sr_error *config(const char *text)
 {
@@ -38,4 +40,15 @@ Test(hardening, config_field_errors_name_the_line)
     expect_line(config("{\"num_hidden_layers\": 2,\n\"model_type\": \"a\xff\"}"), 2, "not valid UTF-8");
     /* An absent field has no line. */
     expect_line(config("{\n\"num_attention_heads\": 8\n}"), 0, "field 'num_hidden_layers' is missing");
+}
+
+/* sr_format_count negated its argument as a long long: LLONG_MIN (what
+ * llround gives for an out-of-range double) overflowed, undefined
+ * behaviour. */
+Test(hardening, format_count_llong_min)
+{
+    char buf[64];
+    cr_assert_str_eq(sr_format_count(buf, sizeof buf, LLONG_MIN), "-9,223,372,036,854,775,808");
+    cr_assert_str_eq(sr_format_count(buf, sizeof buf, LLONG_MAX), "9,223,372,036,854,775,807");
+    cr_assert_str_eq(sr_format_count(buf, sizeof buf, 0), "0");
 }
