@@ -135,6 +135,37 @@ const char *sr_text_speed_label(char *buf, size_t size, size_t column)
     return buf;
 }
 
+const char *sr_text_speed_sub(char *buf, size_t size, size_t column)
+{
+    long in, out, conc;
+    char count[64];
+    buf[0] = '\0';
+    if (column >= sr_n_speed_columns ||
+        sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) != 3)
+        return buf;
+    if (strncmp(sr_speed_columns[column].heading, "c=", 2) == 0)
+        snprintf(buf, size, "%s-tok prompts", sr_format_count(count, sizeof count, in));
+    else
+        snprintf(buf, size, "c=%ld", conc);
+    return buf;
+}
+
+const char *sr_text_speed_note(char *buf, size_t size)
+{
+    long out_len = -1, in_len, conc, o;
+    bool same = true;
+    for (size_t c = 0; c < sr_n_speed_columns; c++)
+        if (sscanf(sr_speed_columns[c].key, "in%ld-out%ld-c%ld", &in_len, &o, &conc) == 3) {
+            same = same && (out_len < 0 || o == out_len);
+            out_len = o;
+        }
+    if (same && out_len > 0)
+        snprintf(buf, size, "c: concurrent requests; %ld output tokens per request.", out_len);
+    else
+        snprintf(buf, size, "c: concurrent requests.");
+    return buf;
+}
+
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
 {
     size_t n = 0;
@@ -418,6 +449,44 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_free(&sb);
     free(order);
     free(benches);
+    return ok ? NULL : sr_oom();
+}
+
+sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
+{
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    if (!order)
+        return sr_oom();
+    size_t n = sr_render_model_order(sw, order);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            const char *title = sr_text_benchmark_title(s->benchmark);
+            char claimed[64], mean[64], items[64], empty[64];
+            if (isfinite(s->claimed_accuracy)) {
+                sr_text_score(claimed, sizeof claimed, s->claimed_accuracy);
+                sr_text_score(mean, sizeof mean, s->score);
+                bool agree = strcmp(claimed, mean) == 0;
+                sr_strbuf_printf(&sb, "%s, %s: the input claims %s%s%s%s; the per-item mean is %s%s.", m->id, title,
+                                 claimed, s->claimed_source ? " (" : "", s->claimed_source ? s->claimed_source : "",
+                                 s->claimed_source ? ")" : "", mean,
+                                 agree ? ": they agree" : ": they differ, and the report uses the per-item mean");
+                ok = list_take(out, &sb);
+            }
+            if (s->empty_outputs > 0 && ok) {
+                sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.",
+                                 m->id, title, sr_text_count(empty, sizeof empty, s->empty_outputs),
+                                 sr_text_count(items, sizeof items, (long long)s->n_items));
+                ok = list_take(out, &sb);
+            }
+        }
+    }
+    sr_strbuf_free(&sb);
+    free(order);
     return ok ? NULL : sr_oom();
 }
 

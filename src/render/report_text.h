@@ -43,6 +43,14 @@ char *sr_text_sweep_name(const sr_sweep *sw);
 /* A speed column as words: "128-token prompts, c=1". */
 const char *sr_text_speed_label(char *buf, size_t size, size_t column);
 
+/* What a speed column's heading leaves out, for a second heading line:
+ * "128-tok prompts" under "c=1", "c=16" under "1,024 tok". */
+const char *sr_text_speed_sub(char *buf, size_t size, size_t column);
+
+/* What the speed columns share, as a sentence: "c: concurrent requests;
+ * 256 output tokens per request." */
+const char *sr_text_speed_note(char *buf, size_t size);
+
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds
  * pointers into the sweep or static strings; it must have room for
@@ -62,6 +70,11 @@ void sr_text_list_free(sr_text_list *list);
  * models match the baseline on each benchmark (and which differ, by how
  * much), their speed relative to the baseline, and what was left out. */
 sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out);
+
+/* Audit findings, one sentence each: where an input's own claimed accuracy
+ * disagrees with (or confirms) the per-item mean, and benchmarks with empty
+ * outputs. */
+sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out);
 
 /* One sentence on how the statistics were made (method, resamples, seed,
  * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */

@@ -1,0 +1,250 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "render/template.h"
+#include "render_fixture.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
+
+/* ---- escaping ---------------------------------------------------------- */
+
+static char *esc(const char *s, size_t len, bool xml)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (xml)
+        sr_escape_xml(&sb, s, len);
+    else
+        sr_escape_html(&sb, s, len);
+    return sr_strbuf_detach(&sb);
+}
+
+Test(html_escape, markup_quotes_and_broken_bytes)
+{
+    const char *markup = "<a href=\"x\" title='y'>&amp;</a>";
+    char *s = esc(markup, strlen(markup), false);
+    cr_assert_str_eq(s, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
+    free(s);
+    /* Invalid UTF-8, a control character, an overlong '<' (C0 BC): all U+FFFD. */
+    s = esc("a\xff" "b\x01" "c\xc0\xbc" "d", 8, false);
+    cr_assert_str_eq(s, "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD" "d");
+    free(s);
+    /* Valid multi-byte text passes; XML also drops U+FFFF. */
+    s = esc("\xCE\x94 \xE2\x89\xA5 \xEF\xBF\xBF", 10, true);
+    cr_assert_str_eq(s, "\xCE\x94 \xE2\x89\xA5 \xEF\xBF\xBD");
+    free(s);
+    s = sr_html_escape_dup(NULL);
+    cr_assert_str_eq(s, "");
+    free(s);
+    s = sr_plain_text_dup("tab\there\nnl\xfe");
+    cr_assert_str_eq(s, "tab here nl\xEF\xBF\xBD");
+    free(s);
+}
+
+/* ---- the template engine ----------------------------------------------- */
+
+static char *fill(const char *tpl, const sr_tpl_ctx *ctx, sr_error **err)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    *err = sr_tpl_render("t.html", tpl, strlen(tpl), ctx, &sb);
+    if (*err) {
+        sr_strbuf_free(&sb);
+        return NULL;
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+Test(html_template, values_sections_and_escaping)
+{
+    sr_tpl_ctx *root = sr_tpl_new();
+    sr_tpl_set(root, "name", "<b>&</b>");
+    sr_tpl_set(root, "svg", "<svg/>");
+    sr_tpl_set_bool(root, "yes", true);
+    sr_tpl_set_bool(root, "no", false);
+    sr_tpl_set(root, "empty", "");
+    sr_tpl_list(root, "none");
+    for (int i = 0; i < 3; i++) {
+        sr_tpl_ctx *item = sr_tpl_add(root, "rows");
+        sr_tpl_setf(item, "i", "%d", i);
+        if (i == 1)
+            sr_tpl_set(item, "name", "inner");
+    }
+    sr_error *err;
+    char *out = fill("{{! a comment }}[{{name}}|{{{svg}}}|{{ name }}]"
+                     "{{#rows}}({{i}}:{{name}}){{/rows}}"
+                     "{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}!N{{/no}}{{#empty}}E{{/empty}}{{^empty}}!E{{/empty}}"
+                     "{{#none}}L{{/none}}{{^none}}!L{{/none}}{{#missing}}M{{/missing}}{{^missing}}!M{{/missing}}",
+                     root, &err);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_str_eq(out, "[&lt;b&gt;&amp;&lt;/b&gt;|<svg/>|&lt;b&gt;&amp;&lt;/b&gt;]"
+                          "(0:&lt;b&gt;&amp;&lt;/b&gt;)(1:inner)(2:&lt;b&gt;&amp;&lt;/b&gt;)"
+                          "Y!N!E!L!M");
+    free(out);
+    sr_tpl_free(root);
+}
+
+Test(html_template, errors_name_the_line)
+{
+    sr_tpl_ctx *root = sr_tpl_new();
+    sr_tpl_list(root, "rows");
+    static const struct {
+        const char *tpl;
+        long line;
+        const char *msg;
+    } cases[] = {
+        {"a\n{{nope}}", 2, "'nope' has no value"},
+        {"a\nb\n{{#x}}\n", 3, "section 'x' is never closed"},
+        {"{{#x}}{{/y}}", 1, "'{{/y}}' closes 'x' (opened on line 1)"},
+        {"{{/y}}", 1, "'{{/y}}' closes no section"},
+        {"\n\n{{a", 3, "unclosed tag"},
+        {"{{a b}}", 1, "bad character in tag name"},
+        {"{{}}", 1, "empty tag"},
+        {"{{rows}}", 1, "'rows' is a list, not a text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sr_error *err;
+        char *out = fill(cases[i].tpl, root, &err);
+        cr_assert_null(out);
+        cr_assert_not_null(err, "case %zu", i);
+        cr_assert_str_eq(err->path, "t.html");
+        cr_assert_eq(err->line, cases[i].line, "case %zu: line %ld", i, err->line);
+        cr_assert_str_eq(err->message, cases[i].msg);
+        sr_error_free(err);
+    }
+    sr_tpl_free(root);
+}
+
+Test(html_template, compiled_in)
+{
+    const sr_template_file *t = sr_template_find("report.html");
+    cr_assert_not_null(t, "templates/report.html is not compiled in");
+    cr_assert_eq(strlen(t->data), t->len);
+    cr_assert_not_null(strstr(t->data, "<!DOCTYPE html>"));
+    cr_assert_null(sr_template_find("nope.html"));
+}
+
+/* ---- report.html ------------------------------------------------------- */
+
+static char *render_html(const sr_sweep *sw, size_t *len)
+{
+    char *out;
+    sr_error *err = sr_render_html(sw, &out, len);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(strlen(out), *len);
+    return out;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+Test(html_report, escapes_every_input_text)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *html = render_html(&sw, &len);
+    const char *dir = getenv("SR_TEST_OUT");
+    if (dir) {
+        char *path = sr_asprintf("%s/report.html", dir);
+        fixture_write(path, html, len);
+        free(path);
+    }
+    cr_assert_null(strstr(html, "<script>alert"), "raw hostile script");
+    cr_assert_null(strstr(html, "<img src=x"), "raw hostile img");
+    cr_assert_null(strstr(html, "<b>no</b>"), "raw markup from a warning");
+    cr_assert_null(strstr(html, "evil/<script>"), "raw markup from a file path");
+    cr_assert_not_null(strstr(html, "<title>v5e sweep &lt;script&gt;alert(1)&lt;/script&gt; — sweep report</title>"));
+    cr_assert_not_null(strstr(html, "<h1>v5e sweep &lt;script&gt;alert(1)&lt;/script&gt;</h1>"));
+    cr_assert_geq(count(html, "evil/&lt;img src=x onerror=alert(1)&gt;"), 4);
+    cr_assert_not_null(strstr(html, "&lt;b&gt;no&lt;/b&gt;"));
+    cr_assert_not_null(strstr(html, "evil/&lt;script&gt;.json"));
+    /* The one script is ours. */
+    cr_assert_eq(count(html, "<script"), 1);
+    free(html);
+    sr_sweep_free(&sw);
+}
+
+Test(html_report, holds_the_figures)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *html = render_html(&sw, &len);
+    /* Accuracy: score, delta with interval, verdict, p, n. */
+    cr_assert_not_null(strstr(html, "<td class=\"num\">0.612</td>"), "baseline GSM8K score");
+    cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9 [+21.9, +27.8]</td><td class=\"v-higher\">higher</td>"
+                                    "<td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
+    cr_assert_not_null(strstr(html, "\xE2\x88\x92" "5.2 [\xE2\x88\x92" "8.8, \xE2\x88\x92" "1.8]</td><td "
+                                    "class=\"v-lower\">lower</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">0.0 [0.0, 0.0]</td><td class=\"v-same\">no measured "
+                                    "difference</td>"));
+    cr_assert_not_null(strstr(html, ">no scores</td>"), "granite has no BFCL");
+    cr_assert_not_null(strstr(html, ">failed</td>"), "the failed model is in the table");
+    /* Speed: ratio and throughput; a gap for the missing scenario. */
+    cr_assert_not_null(strstr(html, "<td class=\"num\">0.56x<span class=\"small\">52.1 tok/s</span></td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">1.00x<span class=\"small\">812 tok/s</span></td>")
+                           ?: strstr(html, "<td class=\"num\">1.00x<span class=\"small\">813 tok/s</span></td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">\xE2\x80\x94<span class=\"small\"></span></td>"));
+    /* KV, left out, warnings, methods, inputs. */
+    cr_assert_not_null(strstr(html, "<td class=\"num\">321,280</td>"));
+    cr_assert_not_null(strstr(html, "RESOURCE_EXHAUSTED"));
+    cr_assert_not_null(strstr(html, "gemma3n/server.log:812"));
+    cr_assert_not_null(strstr(html, "no bfcl_simple scores"));
+    cr_assert_not_null(strstr(html, "<dd>10,000</dd>"));
+    cr_assert_not_null(strstr(html, "<dd>20261130</dd>"));
+    cr_assert_not_null(strstr(html, "<dd>mt19937</dd>"));
+    cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
+    /* Three inline charts, ids kept apart, no XML declaration inside. */
+    cr_assert_eq(count(html, "<svg class=\"chart\""), 3);
+    cr_assert_null(strstr(html, "<?xml"));
+    cr_assert_not_null(strstr(html, "id=\"speed_ratio-glyph0-1\""));
+    cr_assert_not_null(strstr(html, "id=\"kv_capacity-glyph0-1\""));
+    free(html);
+    sr_sweep_free(&sw);
+}
+
+Test(html_report, self_contained_and_reproducible)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t a_len, b_len;
+    char *a = render_html(&sw, &a_len);
+    char *b = render_html(&sw, &b_len);
+    cr_assert(a_len == b_len && memcmp(a, b, a_len) == 0, "two renders differ");
+    cr_assert_null(strstr(a, "<link"));
+    cr_assert_null(strstr(a, "@import"));
+    cr_assert_null(strstr(a, "src=\"http"));
+    cr_assert_null(strstr(a, "url(http"));
+    cr_assert_null(strstr(a, "<script src"));
+    cr_assert_not_null(strstr(a, "@media print"));
+    free(a);
+    free(b);
+    sr_sweep_free(&sw);
+}
+
+Test(html_report, empty_and_minimal)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    size_t len;
+    char *html = render_html(&sw, &len);
+    cr_assert_not_null(strstr(html, "<h1>sweep</h1>"));
+    cr_assert_not_null(strstr(html, "No accuracy scores were found."));
+    free(html);
+    sr_sweep_free(&sw);
+    fixture_sweep_minimal(&sw);
+    html = render_html(&sw, &len);
+    cr_assert_not_null(strstr(html, "<h1>minimal-sweep</h1>"), "name from the export directory");
+    cr_assert_not_null(strstr(html, "Every model has all the results the baseline has."));
+    free(html);
+    sr_sweep_free(&sw);
+}

@@ -1,0 +1,202 @@
+#define _GNU_SOURCE /* memmem */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/render.h"
+#include "render_fixture.h"
+#include "util/strbuf.h"
+
+static char *render_pdf(const sr_sweep *sw, size_t *len)
+{
+    char *out;
+    sr_error *err = sr_render_pdf(sw, &out, len);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_gt(*len, 1000);
+    cr_assert(memcmp(out, "%PDF-", 5) == 0, "not a PDF");
+    return out;
+}
+
+/* The PDF in a temporary file (or SR_TEST_OUT/report.pdf). */
+static char *write_pdf(const char *data, size_t len, const char *name)
+{
+    const char *dir = getenv("SR_TEST_OUT");
+    char *path;
+    if (dir) {
+        path = sr_asprintf("%s/%s", dir, name);
+    } else {
+        path = strdup("/tmp/sr-pdf-XXXXXX");
+        int fd = mkstemp(path);
+        cr_assert_geq(fd, 0);
+        close(fd);
+    }
+    cr_assert_eq(fixture_write(path, data, len), 0);
+    return path;
+}
+
+static void done_with(char *path)
+{
+    if (!getenv("SR_TEST_OUT"))
+        remove(path);
+    free(path);
+}
+
+static char *run(const char *cmd_before, const char *path, const char *cmd_after, int *status)
+{
+    char *cmd = sr_asprintf("%s '%s' %s", cmd_before, path, cmd_after);
+    char *out = fixture_run(cmd, status);
+    free(cmd);
+    cr_assert_not_null(out);
+    return out;
+}
+
+Test(pdf, reproducible_with_metadata_and_bookmarks)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t a_len, b_len;
+    char *a = render_pdf(&sw, &a_len);
+    char *b = render_pdf(&sw, &b_len);
+    cr_assert(a_len == b_len && memcmp(a, b, a_len) == 0, "two renders differ");
+    /* No dates; bookmarks per section (libharu writes these uncompressed). */
+    cr_assert_null(memmem(a, a_len, "/CreationDate", 13));
+    cr_assert_null(memmem(a, a_len, "/ModDate", 8));
+    cr_assert_not_null(memmem(a, a_len, "/Type /Outlines", 15));
+    static const char *const titles[] = {"(Summary)", "(Results)", "(Charts)", "(KV cache capacity)",
+                                         "(Models left out)", "(Warnings and audit findings)", "(Methods)",
+                                         "(GSM8K)", "(Speed)", "(Input files)"};
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        cr_assert_not_null(memmem(a, a_len, titles[i], strlen(titles[i])), "no bookmark %s", titles[i]);
+    cr_assert_not_null(memmem(a, a_len, "/PageMode /UseOutlines", 22));
+    free(a);
+    free(b);
+    sr_sweep_free(&sw);
+}
+
+Test(pdf, qpdf_check_fonts_and_text)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "report.pdf");
+    int status;
+    char *out;
+
+    if (fixture_have("qpdf")) {
+        out = run("qpdf --check", path, "2>&1", &status);
+        cr_assert_eq(status, 0, "qpdf --check: %s", out);
+        free(out);
+    } else {
+        cr_log_warn("qpdf missing (apt-get install qpdf): structure not checked");
+    }
+
+    if (fixture_have("pdffonts")) {
+        out = run("pdffonts", path, "2>/dev/null", &status);
+        cr_assert_eq(status, 0);
+        /* name type encoding emb sub uni object-id: every font embedded */
+        size_t fonts = 0;
+        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+            if (strncmp(line, "name", 4) == 0 || strncmp(line, "----", 4) == 0)
+                continue;
+            fonts++;
+            cr_assert_not_null(strstr(line, "DejaVuSans"), "font %s", line);
+            cr_assert_not_null(strstr(line, "Identity-H       yes yes yes"), "not embedded: %s", line);
+        }
+        cr_assert_eq(fonts, 2, "fonts: %zu", fonts);
+        free(out);
+    } else {
+        cr_log_warn("pdffonts missing (apt-get install poppler-utils): fonts not checked");
+    }
+
+    if (fixture_have("pdftotext")) {
+        out = run("pdftotext -layout", path, "- 2>/dev/null", &status);
+        cr_assert_eq(status, 0);
+        static const char *const want[] = {
+            FIXTURE_BASELINE,
+            FIXTURE_HOSTILE_NAME,
+            "10,000",
+            "20261130",
+            "mt19937",
+            "no measured difference",
+            "higher",
+            "lower",
+            "+24.9 [+21.9, +27.8]",
+            "\xE2\x88\x92" "5.2 [\xE2\x88\x92" "8.8, \xE2\x88\x92" "1.8]",
+            "0.0 [0.0, 0.0]",
+            "321,280",
+            "0.56x",
+            "52.1 tok/s",
+            "RESOURCE_EXHAUSTED",
+            "gemma3n/server.log:812",
+            "evil/<img src=x onerror=alert(1)>",
+            "Δ points [95% CI]",
+            "page 1 of ",
+            "strict-match",
+        };
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        free(out);
+    } else {
+        cr_log_warn("pdftotext missing (apt-get install poppler-utils): text not checked");
+    }
+
+    if (fixture_have("pdfinfo")) {
+        out = run("pdfinfo", path, "2>/dev/null", &status);
+        const char *title = strstr(out, "Title:"), *author = strstr(out, "Author:");
+        cr_assert(title && strncmp(title + strspn(title + 6, " ") + 6, FIXTURE_HOSTILE_NAME " \xE2\x80\x94 sweep report",
+                                   strlen(FIXTURE_HOSTILE_NAME) + 16) == 0, "%s", out);
+        cr_assert(author && strncmp(author + strspn(author + 7, " ") + 7, "sweep-report " SR_VERSION, 18) == 0, "%s",
+                  out);
+        cr_assert_not_null(strstr(out, "595.276 x 841.89 pts (A4)"));
+        free(out);
+    }
+    done_with(path);
+    free(data);
+    sr_sweep_free(&sw);
+}
+
+Test(pdf, long_tables_repeat_their_header)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    for (int i = 0; i < 90; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "org/filler-model-%02d", i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+    }
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    if (fixture_have("pdftotext")) {
+        char *path = write_pdf(data, len, "long.pdf");
+        int status;
+        char *out = run("pdftotext -layout", path, "- 2>/dev/null", &status);
+        /* Each benchmark table spans pages: its header comes back. */
+        size_t heads = 0;
+        for (const char *p = out; (p = strstr(p, "Verdict")) != NULL; p++)
+            heads++;
+        cr_assert_geq(heads, 4, "table header %zu times", heads);
+        cr_assert_not_null(strstr(out, "org/filler-model-89"));
+        free(out);
+        done_with(path);
+    }
+    free(data);
+    sr_sweep_free(&sw);
+}
+
+Test(pdf, empty_and_minimal)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    free(data);
+    sr_sweep_free(&sw);
+    fixture_sweep_minimal(&sw);
+    data = render_pdf(&sw, &len);
+    free(data);
+    sr_sweep_free(&sw);
+}
