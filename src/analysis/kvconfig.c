@@ -273,11 +273,13 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
             kinds[i] = SR_KV_LAYER_NONE;
             n_none++;
         } else {
-            size_t len = strlen(s);
+            size_t len = strlen(s), shown = len > 40 ? 40 : len;
+            bool text = sr_utf8_valid(s, len);
+            while (text && shown > 0 && shown < len && ((unsigned char)s[shown] & 0xC0) == 0x80)
+                shown--; /* cut on a character boundary: messages stay UTF-8 */
             return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
                                   "field '%slayer_types[%ld]' has unsupported value '%.*s'",
-                                  r->prefix, i, (int)(len > 40 ? 40 : len),
-                                  sr_utf8_valid(s, len) ? s : "?");
+                                  r->prefix, i, (int)shown, text ? s : "?");
         }
         i++;
     }

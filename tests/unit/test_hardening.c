@@ -52,3 +52,17 @@ Test(hardening, format_count_llong_min)
     cr_assert_str_eq(sr_format_count(buf, sizeof buf, LLONG_MAX), "9,223,372,036,854,775,807");
     cr_assert_str_eq(sr_format_count(buf, sizeof buf, 0), "0");
 }
+
+/* Found by fuzz_hf_config: an unsupported layer_types value was cut at 40
+ * bytes inside a UTF-8 sequence, so the message (and a --keep-going
+ * warning in report.json) was not valid UTF-8. */
+Test(hardening, config_layer_type_cut_on_character)
+{
+    /* 39 ASCII bytes, then a 2-byte character straddling the cut. */
+    sr_error *err = config("{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, \"head_dim\": 64, \"layer_types\": "
+                           "[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9tail\"]}");
+    cr_assert_not_null(err);
+    cr_expect(sr_utf8_valid(err->message, strlen(err->message)), "message: %s", err->message);
+    cr_expect_not_null(strstr(err->message, "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"), "message: %s", err->message);
+    sr_error_free(err);
+}
