@@ -106,6 +106,11 @@ test: test-deps
 fuzz:
 	sh tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
 
+# report.html in headless Chromium: screenshot, DOM, hostile names, printing.
+# Slow (a browser start per check), so not part of make test.
+browser-test: $(BUILD)/unit-tests
+	sh tests/browser/run.sh $(BUILD)/unit-tests
+
 bench: sweep-report
 	sh bench/run.sh
 

@@ -130,6 +130,38 @@ void fixture_sweep(sr_sweep *sw)
     }
     add_speed(b, base_t, NULL);
     kv(b, 321280, 321280, 18432, NULL);
+    b->kv.tokens_low = 321024;
+    b->kv.tokens_high = 321536;
+    b->kv.max_concurrency = 78.44;
+    b->kv.layers_summary = strdup("15 of 35 layers hold KV: 12 sliding, 3 full; 20 share another layer's cache");
+    static const struct {
+        const char *label, *chip;
+        double hbm, util, resident;
+        long len, tokens;
+        double conc;
+        bool fits;
+    } wi[] = {
+        {"logged (TPU, 15.75 GiB)", "logged", 15.75, 0.92, 8.97, 4096, 321280, 78.44, true},
+        {"TPU v6e", "tpu-v6e", 31.25, 0.92, 8.97, 32768, 1152000, 35.16, true},
+        {"NVIDIA L4 <24 GB>", "nvidia-l4", 22.0, 0.92, 8.97, 131072, 0, 0, false},
+    };
+    b->kv.n_whatif = sizeof wi / sizeof wi[0];
+    b->kv.whatif = calloc(b->kv.n_whatif, sizeof *b->kv.whatif);
+    for (size_t i = 0; i < b->kv.n_whatif; i++) {
+        sr_kv_whatif *w = &b->kv.whatif[i];
+        w->label = strdup(wi[i].label);
+        w->chip = strdup(wi[i].chip);
+        w->backend = strdup(i == 2 ? "gpu" : "tpu");
+        w->hbm_gib = wi[i].hbm;
+        w->mem_util = wi[i].util;
+        w->resident_gib = wi[i].resident;
+        w->max_model_len = wi[i].len;
+        w->block_size = 256;
+        w->tokens = wi[i].tokens;
+        w->max_concurrency = wi[i].conc;
+        w->fits = wi[i].fits;
+    }
+    b->kv.whatif_assumptions = strdup("Chips hold the logged resident memory (8.97 GiB) and utilisation (0.92).");
 
     sr_model *q = model(sw, "Qwen/Qwen3-4B", "qwen3-4b", SR_STATUS_OK);
     add_scores(q, "gsm8k", 1319, 1133);

@@ -203,6 +203,12 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "<dd>20261130</dd>"));
     cr_assert_not_null(strstr(html, "<dd>mt19937</dd>"));
     cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
+    /* The KV what-if table, escaped like everything else. */
+    cr_assert_not_null(strstr(html, "<h3>What if: google/gemma-4-E2B-it</h3>"));
+    cr_assert_not_null(strstr(html, "<td>NVIDIA L4 &lt;24 GB&gt;</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">1,152,000</td><td class=\"num\">35.16</td><td>yes</td>"));
+    cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93" "321,536"));
+    cr_assert_not_null(strstr(html, "15 of 35 layers hold KV"));
     /* Three inline charts, ids kept apart, no XML declaration inside. */
     cr_assert_eq(count(html, "<svg class=\"chart\""), 3);
     cr_assert_null(strstr(html, "<?xml"));

@@ -135,6 +135,9 @@ Test(pdf, qpdf_check_fonts_and_text)
             "Δ points [95% CI]",
             "page 1 of ",
             "strict-match",
+            "What if: google/gemma-4-E2B-it",
+            "NVIDIA L4 <24 GB>",
+            "1,152,000",
         };
         for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
             cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
@@ -180,6 +183,8 @@ Test(pdf, long_tables_repeat_their_header)
             heads++;
         cr_assert_geq(heads, 4, "table header %zu times", heads);
         cr_assert_not_null(strstr(out, "org/filler-model-89"));
+        cr_assert_not_null(strstr(out, "GSM8K (continued)"));
+        cr_assert_not_null(strstr(out, "Speed (continued)"));
         free(out);
         done_with(path);
     }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Browser test for report.html (make browser-test): render the hand-built
+# sweep of tests/unit/render_fixture.c (hostile names included) through the
+# unit-test binary, then open it in headless Chromium (Debian's chromium):
+#   - a screenshot is not blank,
+#   - the DOM after load holds the table's figures,
+#   - the hostile sweep name and model id arrive as text, not as elements,
+#   - printing gives a PDF whose text holds the figures (print CSS).
+# Usage: tests/browser/run.sh BUILD/unit-tests
+set -eu
+tests=${1:?usage: run.sh BUILD/unit-tests}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+    echo "browser-test: chromium missing (apt-get install chromium)" >&2
+    exit 1
+fi
+out=$(mktemp -d /tmp/sr-browser-XXXXXX)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "browser-test: $*" >&2; exit 1; }
+
+SR_TEST_OUT=$out "$tests" --filter 'html_report/escapes_every_input_text' >/dev/null 2>&1 ||
+    fail "the unit test that writes report.html failed"
+[ -s "$out/report.html" ] || fail "no report.html was written"
+
+chrome() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --no-first-run --user-data-dir="$out/profile" "$@" 2>/dev/null
+}
+
+# 1. A screenshot with something on it.
+chrome --screenshot="$out/shot.png" --window-size=1400,2000 "file://$out/report.html" >/dev/null ||
+    fail "chromium could not take a screenshot"
+python3 - "$out/shot.png" <<'PY' || fail "the screenshot is blank"
+import sys, struct, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, width = 8, b"", 0
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        width = struct.unpack(">I", body[:4])[0]
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw = zlib.decompress(idat)
+distinct = len(set(raw[: 4 * 1024 * 1024]))
+print("screenshot: %d px wide, %d distinct byte values" % (width, distinct))
+sys.exit(0 if width >= 1400 and distinct > 16 else 1)
+PY
+
+# 2. and 3. The DOM after load: figures present, hostile text inert.
+chrome --dump-dom "file://$out/report.html" >"$out/dom.html" || fail "chromium could not load the page"
+for want in '+24.9 [+21.9, +27.8]' '321,280' '0.56x' '10,000' 'no measured difference' \
+    '&lt;script&gt;alert(1)&lt;/script&gt;' 'evil/&lt;img src=x onerror=alert(1)&gt;'; do
+    grep -qF -- "$want" "$out/dom.html" || fail "the page lacks '$want'"
+done
+grep -qF '<script>alert(1)</script>' "$out/dom.html" && fail "the hostile sweep name became a script element"
+grep -qiE '<img[^>]*onerror' "$out/dom.html" && fail "the hostile model id became an img element"
+[ "$(grep -c '<script' "$out/dom.html")" -eq 1 ] || fail "more than our one script element"
+
+# 4. Printing (print CSS) keeps the figures.
+chrome --print-to-pdf="$out/print.pdf" --no-pdf-header-footer "file://$out/report.html" >/dev/null ||
+    fail "chromium could not print the page"
+if command -v pdftotext >/dev/null 2>&1; then
+    pdftotext "$out/print.pdf" - 2>/dev/null | grep -qF '+24.9 [+21.9, +27.8]' || fail "the printed page lacks the table"
+fi
+echo "browser-test: report.html passed (screenshot, DOM, hostile names, print)"
