@@ -194,6 +194,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw)
 static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
 {
     char buf[96], a[64], b[64];
+    size_t details = 0;
     sr_tpl_list(root, "kv_rows");
     sr_tpl_list(root, "whatif");
     for (size_t i = 0; i < n; i++) {
@@ -215,8 +216,13 @@ static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, s
         sr_tpl_set(row, "block_size", sr_text_count(buf, sizeof buf, kv->block_size));
         sr_tpl_set(row, "concurrency", sr_text_fixed(buf, sizeof buf, kv->max_concurrency, 2));
         sr_tpl_set(row, "note", kv->note);
-        sr_tpl_set(row, "layers", kv->layers_summary);
-        sr_tpl_set(row, "assumptions", kv->assumptions);
+        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
+            sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
+            sr_tpl_set(d, "model", m->id);
+            sr_tpl_set(d, "layers", kv->layers_summary);
+            sr_tpl_set(d, "assumptions", kv->assumptions);
+            details++;
+        }
         if (kv->n_whatif == 0)
             continue;
         sr_tpl_ctx *w = sr_tpl_add(root, "whatif");
@@ -236,6 +242,7 @@ static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, s
             sr_tpl_set(r, "fits", wi->fits ? "yes" : "no");
         }
     }
+    sr_tpl_set_bool(root, "any_kv_details", details > 0);
 }
 
 static void fill_left_out(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)

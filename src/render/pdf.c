@@ -149,11 +149,11 @@ static bool add_line(pdf *p, sr_text_list *lines, const char *s, size_t len)
 
 static bool break_after(char c)
 {
-    return c == ' ' || c == '/' || c == '-' || c == '_' || c == ',' || c == '=' || c == ';';
+    return c == ' ' || c == '/' || c == '-' || c == '_' || c == '=' || c == ';';
 }
 
 /* Wrap text into lines no wider than width, breaking after spaces and
- * after / - _ , = ; (ids and paths), and inside a word only when the word
+ * after / - _ = ; (ids and paths), and inside a word only when the word
  * alone is too wide. */
 static void wrap(pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
@@ -267,7 +267,7 @@ static void section(pdf *p, const char *title, bool new_page_first)
     if (new_page_first && p->y < TOP)
         new_page(p);
     else
-        need(p, 90);
+        need(p, 150); /* the heading, a note and the start of what follows */
     if (p->y < TOP)
         p->y -= 14;
     p->section = bookmark(p, NULL, title);
@@ -638,10 +638,10 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
     section(p, "KV cache capacity", false);
     note(p, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json and "
             "the memory the log reports.");
-    const pdf_col cols[] = {{"Model", 125, false, NULL},     {"Logged tokens", 52, true, NULL},
-                            {"Recomputed", 60, true, NULL},  {"Bytes per token", 50, true, NULL},
-                            {"Block", 32, true, NULL},       {"Max conc.", 40, true, NULL},
-                            {"Note", CONTENT_W - 359, false, NULL}};
+    const pdf_col cols[] = {{"Model", 130, false, NULL},     {"Logged tokens", 52, true, NULL},
+                            {"Recomputed", 68, true, NULL},  {"Bytes per token", 50, true, NULL},
+                            {"Block", 32, true, NULL},       {"Max conc.", 42, true, NULL},
+                            {"Note", CONTENT_W - 374, false, NULL}};
     pdf_table t;
     table_begin(p, &t, cols, 7, "KV cache capacity");
     char a[64], b[64], c[64], d[64], e[64], range[160], r1[64], r2[64];
@@ -652,15 +652,6 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
         if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high)
             snprintf(range, sizeof range, "%s\xE2\x80\x93%s", sr_text_count(r1, sizeof r1, kv->tokens_low),
                      sr_text_count(r2, sizeof r2, kv->tokens_high));
-        sr_strbuf notes;
-        sr_strbuf_init(&notes);
-        const char *parts[] = {kv->note, kv->layers_summary, kv->assumptions};
-        for (size_t k = 0; k < 3; k++)
-            if (parts[k] && parts[k][0]) {
-                if (notes.len)
-                    sr_strbuf_puts(&notes, " ");
-                sr_strbuf_puts(&notes, parts[k]);
-            }
         pdf_cell cells[] = {
             {m->id, NULL, INK, m->is_baseline, 0},
             {sr_text_count(a, sizeof a, kv->logged_tokens), NULL, INK, false, 0},
@@ -668,14 +659,29 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
             {sr_text_count(c, sizeof c, kv->bytes_per_token), NULL, INK, false, 0},
             {sr_text_count(d, sizeof d, kv->block_size), NULL, INK, false, 0},
             {sr_text_fixed(e, sizeof e, kv->max_concurrency, 2), NULL, INK, false, 0},
-            {sr_strbuf_cstr(&notes), NULL, INK, false, 0},
+            {kv->note ? kv->note : "", NULL, INK, false, 0},
         };
-        if (notes.failed)
-            p->oom = true;
         table_row(p, &t, cells);
-        sr_strbuf_free(&notes);
     }
     table_end(p);
+
+    /* How each count was recomputed: too long for a table cell. */
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const char *parts[] = {m->kv.layers_summary, m->kv.assumptions};
+        if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0]))
+            continue;
+        if (!any)
+            subsection(p, "How each count was recomputed", NULL);
+        any = true;
+        need(p, 24);
+        paragraph_at(p, MARGIN_X, CONTENT_W, m->id, p->bold, SMALL + 0.5, INK, 1);
+        for (size_t k = 0; k < 2; k++)
+            if (parts[k] && parts[k][0])
+                paragraph_at(p, MARGIN_X + 10, CONTENT_W - 10, parts[k], p->regular, SMALL, MUTED, 2);
+        p->y -= 3;
+    }
 
     for (size_t i = 0; i < n; i++) {
         const sr_kv_summary *kv = &sw->models[order[i]].kv;
@@ -683,14 +689,13 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
             continue;
         char *title = sr_asprintf("What if: %s", sw->models[order[i]].id);
         subsection(p, title ? title : "What if", NULL);
-        free(title);
-        const pdf_col wcols[] = {{"Chip", 113, false, NULL},        {"Memory (GiB)", 48, true, NULL},
-                                 {"Utilisation", 50, true, NULL},    {"Resident (GiB)", 52, true, NULL},
-                                 {"Max model len", 50, true, NULL},  {"Block", 34, true, NULL},
-                                 {"KV tokens", 54, true, NULL},      {"Max conc.", 42, true, NULL},
-                                 {"Fits", CONTENT_W - 443, false, NULL}};
+        const pdf_col wcols[] = {{"Chip", 134, false, NULL},       {"Memory (GiB)", 42, true, NULL},
+                                 {"Utilisation", 52, true, NULL},   {"Resident (GiB)", 46, true, NULL},
+                                 {"Max model len", 44, true, NULL}, {"Block", 30, true, NULL},
+                                 {"KV tokens", 50, true, NULL},     {"Max conc.", 42, true, NULL},
+                                 {"Fits", CONTENT_W - 440, false, NULL}};
         pdf_table wt;
-        table_begin(p, &wt, wcols, 9, "What if");
+        table_begin(p, &wt, wcols, 9, title ? title : "What if");
         for (size_t k = 0; k < kv->n_whatif; k++) {
             const sr_kv_whatif *w = &kv->whatif[k];
             char v[7][64];
@@ -708,6 +713,7 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
             table_row(p, &wt, cells);
         }
         table_end(p);
+        free(title);
         if (kv->whatif_assumptions)
             note(p, kv->whatif_assumptions);
     }
@@ -781,16 +787,15 @@ static void methods_section(pdf *p, const sr_sweep *sw, const sr_text_list *meth
         paragraph(p, "No input files were recorded.");
         return;
     }
-    const pdf_col cols[] = {{"File", 134, false, NULL}, {"Kind", 46, false, NULL}, {"Bytes", 46, true, NULL},
-                            {"SHA-256", CONTENT_W - 226, false, NULL}};
+    const pdf_col cols[] = {{"File", CONTENT_W - 126, false, "SHA-256"}, {"Kind", 70, false, NULL},
+                            {"Bytes", 56, true, NULL}};
     pdf_table t;
-    table_begin(p, &t, cols, 4, "Input files");
+    table_begin(p, &t, cols, 3, "Input files");
     for (size_t i = 0; i < sw->n_inputs; i++) {
         const sr_input_file *f = &sw->inputs[i];
-        pdf_cell cells[] = {{f->path, NULL, INK, false, 0},
+        pdf_cell cells[] = {{f->path, f->sha256, INK, false, 0},
                             {f->kind, NULL, INK, false, 0},
-                            {sr_text_count(buf, sizeof buf, f->size), NULL, INK, false, 0},
-                            {f->sha256, NULL, INK, false, 6.2}};
+                            {sr_text_count(buf, sizeof buf, f->size), NULL, INK, false, 0}};
         table_row(p, &t, cells);
     }
     table_end(p);

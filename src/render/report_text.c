@@ -457,32 +457,48 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order)
         return sr_oom();
-    size_t n = sr_render_model_order(sw, order);
+    size_t n = sr_render_model_order(sw, order), agree = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool ok = true;
+    /* Disagreements one by one; agreements counted in one sentence. */
     for (size_t i = 0; i < n && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
         for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
             const sr_scores *s = &m->benchmarks[b];
-            const char *title = sr_text_benchmark_title(s->benchmark);
-            char claimed[64], mean[64], items[64], empty[64];
-            if (isfinite(s->claimed_accuracy)) {
-                sr_text_score(claimed, sizeof claimed, s->claimed_accuracy);
-                sr_text_score(mean, sizeof mean, s->score);
-                bool agree = strcmp(claimed, mean) == 0;
-                sr_strbuf_printf(&sb, "%s, %s: the input claims %s%s%s%s; the per-item mean is %s%s.", m->id, title,
-                                 claimed, s->claimed_source ? " (" : "", s->claimed_source ? s->claimed_source : "",
-                                 s->claimed_source ? ")" : "", mean,
-                                 agree ? ": they agree" : ": they differ, and the report uses the per-item mean");
-                ok = list_take(out, &sb);
+            char claimed[64], mean[64];
+            if (!isfinite(s->claimed_accuracy))
+                continue;
+            sr_text_score(claimed, sizeof claimed, s->claimed_accuracy);
+            sr_text_score(mean, sizeof mean, s->score);
+            if (strcmp(claimed, mean) == 0) {
+                agree++;
+                continue;
             }
-            if (s->empty_outputs > 0 && ok) {
-                sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.",
-                                 m->id, title, sr_text_count(empty, sizeof empty, s->empty_outputs),
-                                 sr_text_count(items, sizeof items, (long long)s->n_items));
-                ok = list_take(out, &sb);
-            }
+            sr_strbuf_printf(&sb, "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
+                                  "the per-item mean.",
+                             m->id, sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
+                             s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
+            ok = list_take(out, &sb);
+        }
+    }
+    if (agree > 0 && ok) {
+        sr_strbuf_printf(&sb, "%zu accurac%s claimed by the input files themselves (lm-eval results, BFCL score "
+                              "files) agree%s with the per-item mean%s to 3 decimals.",
+                         agree, agree == 1 ? "y" : "ies", agree == 1 ? "s" : "", agree == 1 ? "" : "s");
+        ok = list_take(out, &sb);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            char items[64], empty[64];
+            if (s->empty_outputs <= 0)
+                continue;
+            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", m->id,
+                             sr_text_benchmark_title(s->benchmark), sr_text_count(empty, sizeof empty, s->empty_outputs),
+                             sr_text_count(items, sizeof items, (long long)s->n_items));
+            ok = list_take(out, &sb);
         }
     }
     sr_strbuf_free(&sb);

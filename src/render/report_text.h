@@ -71,9 +71,9 @@ void sr_text_list_free(sr_text_list *list);
  * much), their speed relative to the baseline, and what was left out. */
 sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out);
 
-/* Audit findings, one sentence each: where an input's own claimed accuracy
- * disagrees with (or confirms) the per-item mean, and benchmarks with empty
- * outputs. */
+/* Audit findings, one sentence each: each input whose own claimed accuracy
+ * disagrees with the per-item mean, one sentence counting those that agree,
+ * and benchmarks with empty outputs. */
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out);
 
 /* One sentence on how the statistics were made (method, resamples, seed,

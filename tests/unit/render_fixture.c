@@ -172,6 +172,12 @@ void fixture_sweep(sr_sweep *sw)
     add_speed(q, q_t, base_t);
     kv(q, 50688, 50688, 147456, NULL);
 
+    /* Audit: a claim that agrees, one that does not, empty outputs. */
+    b->benchmarks[0].claimed_accuracy = 0.6118;
+    b->benchmarks[0].claimed_source = strdup("gemma4/results_2026-11-28.json");
+    sr_model_find_benchmark(q, "bfcl_simple")->claimed_accuracy = 0.815;
+    sr_model_find_benchmark(q, "bfcl_simple")->claimed_source = strdup("qwen3-4b/BFCL_v3_simple_score.json");
+
     sr_model *g = model(sw, "ibm-granite/granite-3.3-2b-instruct", "granite", SR_STATUS_PARTIAL);
     g->status_reason = strdup("no bfcl_simple scores; no in3072-out256-c16 runs");
     add_scores(g, "gsm8k", 1319, 790);
@@ -196,6 +202,7 @@ void fixture_sweep(sr_sweep *sw)
     add_scores(h, "bfcl_simple", 400, 300);
     compare(h, "gsm8k", -0.0811, -0.1100, -0.0520, 0.0001, "lower");
     compare(h, "bfcl_simple", -0.1050, -0.1450, -0.0650, 0.00001, "lower");
+    sr_model_find_benchmark(h, "bfcl_simple")->empty_outputs = 12;
     static const double h_t[] = {120.0, 400.0, 1100.0, 900.0, 700.0};
     add_speed(h, h_t, base_t);
     kv(h, 2000, -1, -1, NULL);

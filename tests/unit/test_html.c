@@ -203,6 +203,12 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "<dd>20261130</dd>"));
     cr_assert_not_null(strstr(html, "<dd>mt19937</dd>"));
     cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
+    /* Audit: the disagreement named, the agreement counted, empty outputs. */
+    cr_assert_not_null(strstr(html, "<li>Qwen/Qwen3-4B, BFCL: the input claims 0.815 "
+                                    "(qwen3-4b/BFCL_v3_simple_score.json) but the per-item mean is 0.802; the report "
+                                    "uses the per-item mean.</li>"));
+    cr_assert_not_null(strstr(html, "<li>1 accuracy claimed by the input files themselves"));
+    cr_assert_not_null(strstr(html, "BFCL: 12 of 400 items had an empty output or an inference error.</li>"));
     /* The KV what-if table, escaped like everything else. */
     cr_assert_not_null(strstr(html, "<h3>What if: google/gemma-4-E2B-it</h3>"));
     cr_assert_not_null(strstr(html, "<td>NVIDIA L4 &lt;24 GB&gt;</td>"));
