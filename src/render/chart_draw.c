@@ -183,7 +183,8 @@ static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map 
         bool surface = end - start > 7 && starts(svg + start, end - start, "surface");
         for (size_t k = start + 7; surface && k < end; k++)
             surface = svg[k] >= '0' && svg[k] <= '9';
-        char *new_ = surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old ? old : "");
+        char *new_ = surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces)
+                             : sr_asprintf("%s%s", prefix, old ? old : "");
         void *a = m->old, *b = m->new_;
         bool ok = old && new_ && sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
         if (ok)

@@ -496,7 +496,8 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             if (s->empty_outputs <= 0)
                 continue;
             sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", m->id,
-                             sr_text_benchmark_title(s->benchmark), sr_text_count(empty, sizeof empty, s->empty_outputs),
+                             sr_text_benchmark_title(s->benchmark),
+                             sr_text_count(empty, sizeof empty, s->empty_outputs),
                              sr_text_count(items, sizeof items, (long long)s->n_items));
             ok = list_take(out, &sb);
         }

@@ -190,6 +190,17 @@ typedef struct tpl {
 
 #define MAX_DEPTH 32
 
+/* A fault in the template is ours, not bad input: exit code 1. */
+static sr_error *tpl_error(const tpl *t, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static sr_error *tpl_error(const tpl *t, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sr_error *err = sr_error_newv(SR_EXIT_FAILURE, t->display_name, line, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
 static bool add_node(tpl *t, node_kind kind, const char *s, size_t len, long line)
 {
     void *nodes = t->nodes;
@@ -230,7 +241,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
         size_t inner = text_end + (triple ? 3 : 2);
         const char *close = sr_memmem(text + inner, len - inner, triple ? "}}}" : "}}");
         if (!close)
-            return sr_input_error(t->display_name, line, "unclosed tag");
+            return tpl_error(t, line, "unclosed tag");
         size_t inner_end = (size_t)(close - text);
         pos = inner_end + (triple ? 3 : 2);
         long tag_line = line;
@@ -246,28 +257,27 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
         while (inner_end > inner && text[inner_end - 1] == ' ')
             inner_end--;
         if (inner == inner_end)
-            return sr_input_error(t->display_name, tag_line, "empty tag");
+            return tpl_error(t, tag_line, "empty tag");
         for (size_t i = inner; i < inner_end; i++)
             if (!name_char(text[i]))
-                return sr_input_error(t->display_name, tag_line, "bad character in tag name");
+                return tpl_error(t, tag_line, "bad character in tag name");
         const char *name = text + inner;
         size_t name_len = inner_end - inner;
 
         if (sigil == '/') {
             if (depth == 0)
-                return sr_input_error(t->display_name, tag_line, "'{{/%.*s}}' closes no section", (int)name_len,
-                                      name);
+                return tpl_error(t, tag_line, "'{{/%.*s}}' closes no section", (int)name_len, name);
             node *sec = &t->nodes[stack[--depth]];
             if (sec->len != name_len || memcmp(sec->s, name, name_len) != 0)
-                return sr_input_error(t->display_name, tag_line, "'{{/%.*s}}' closes '%.*s' (opened on line %ld)",
-                                      (int)name_len, name, (int)sec->len, sec->s, sec->line);
+                return tpl_error(t, tag_line, "'{{/%.*s}}' closes '%.*s' (opened on line %ld)", (int)name_len,
+                                 name, (int)sec->len, sec->s, sec->line);
             sec->end = t->n;
             continue;
         }
         node_kind kind = triple ? N_RAW : sigil == '#' ? N_SECTION : sigil == '^' ? N_INVERTED : N_VAR;
         if (kind == N_SECTION || kind == N_INVERTED) {
             if (depth == MAX_DEPTH)
-                return sr_input_error(t->display_name, tag_line, "sections nested too deeply");
+                return tpl_error(t, tag_line, "sections nested too deeply");
             stack[depth++] = t->n;
         }
         if (!add_node(t, kind, name, name_len, tag_line))
@@ -275,7 +285,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
     }
     if (depth > 0) {
         const node *sec = &t->nodes[stack[depth - 1]];
-        return sr_input_error(t->display_name, sec->line, "section '%.*s' is never closed", (int)sec->len, sec->s);
+        return tpl_error(t, sec->line, "section '%.*s' is never closed", (int)sec->len, sec->s);
     }
     return NULL;
 }
@@ -323,8 +333,8 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
         case N_VAR:
         case N_RAW:
             if (!e || e->kind == V_LIST)
-                return sr_input_error(t->display_name, n->line, "'%.*s' %s", (int)n->len, n->s,
-                                      e ? "is a list, not a text" : "has no value");
+                return tpl_error(t, n->line, "'%.*s' %s", (int)n->len, n->s,
+                                 e ? "is a list, not a text" : "has no value");
             if (e->kind == V_BOOL)
                 sr_strbuf_puts(out, e->flag ? "true" : "false");
             else if (n->kind == N_RAW)

@@ -149,8 +149,9 @@ Test(pdf, qpdf_check_fonts_and_text)
     if (fixture_have("pdfinfo")) {
         out = run("pdfinfo", path, "2>/dev/null", &status);
         const char *title = strstr(out, "Title:"), *author = strstr(out, "Author:");
-        cr_assert(title && strncmp(title + strspn(title + 6, " ") + 6, FIXTURE_HOSTILE_NAME " \xE2\x80\x94 sweep report",
-                                   strlen(FIXTURE_HOSTILE_NAME) + 16) == 0, "%s", out);
+        const char *want_title = FIXTURE_HOSTILE_NAME " \xE2\x80\x94 sweep report";
+        cr_assert(title && strncmp(title + strspn(title + 6, " ") + 6, want_title, strlen(want_title)) == 0, "%s",
+                  out);
         cr_assert(author && strncmp(author + strspn(author + 7, " ") + 7, "sweep-report " SR_VERSION, 18) == 0, "%s",
                   out);
         cr_assert_not_null(strstr(out, "595.276 x 841.89 pts (A4)"));
