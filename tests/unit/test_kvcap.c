@@ -601,11 +601,14 @@ Test(kvcap, audit_sample_flags_declared_utilisation)
     }
     cr_expect_eq(sw.models[5].kv.logged_tokens, -1);
     cr_expect_eq(sw.models[5].kv.recomputed_tokens, -1);
-    cr_expect_eq(count_warnings(&sw, "kv: Qwen/Qwen3-4B: declared gpu_memory_utilization 0.9 (sweep.json) cannot "
-                                     "hold the logged 50,688 tokens beside 7.51 GiB resident",
-                                "= 0.92 fits"),
+    /* One finding for the sweep, naming every model it cannot hold. */
+    cr_expect_eq(count_warnings(&sw, "kv: declared gpu_memory_utilization 0.9 (sweep.json) cannot hold the logged "
+                                     "KV cache beside the resident memory of 5 of 5 models",
+                                "= 0.92 fits 5 of them"),
                  1);
-    cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: declared gpu_memory_utilization 0.9", NULL), 1);
+    cr_expect_eq(count_warnings(&sw, "Qwen/Qwen3-4B 50,688 tokens beside 7.51 GiB needs >= 0.918", NULL), 1);
+    cr_expect_eq(count_warnings(&sw, "google/gemma-4-E2B-it 321,280 tokens beside 8.97 GiB needs >= 0.919", NULL), 1);
+    cr_expect_eq(count_warnings(&sw, "declared gpu_memory_utilization", NULL), 1);
     cr_expect_eq(count_warnings(&sw, "recomputed", NULL), 0);
     cr_expect_eq(count_warnings(&sw, "maximum concurrency", NULL), 0);
     /* v6e holds the same resident memory at twice the HBM: more tokens */
