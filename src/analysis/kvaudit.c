@@ -457,6 +457,21 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
             sr_sweep_warn(sweep, "kv: %s: %s", m->id, note);
             free(kv->note);
             kv->note = note;
+        } else if (logged >= 0 && logged != c.tokens) {
+            /* Agreement, but not to the token: say why, so a reader does not
+             * take the gap for an error. */
+            long long per_block = c.num_blocks > 0 && c.tokens > 0 ? c.tokens / c.num_blocks : plan.block_size;
+            char b4[64];
+            char *note = sr_asprintf("the log's %s is %+.0f block(s) from the %s recomputed from %.2f GiB "
+                                     "available; within the %s to %s that the log's 0.01 GiB rounding allows",
+                                     count_str(b1, sizeof b1, logged),
+                                     (double)(logged - c.tokens) / (double)(per_block > 0 ? per_block : 1),
+                                     count_str(b2, sizeof b2, c.tokens), avail, count_str(b3, sizeof b3, lo),
+                                     count_str(b4, sizeof b4, hi));
+            if ((err = replace(&kv->note, note))) {
+                sr_kv_plan_free(&plan);
+                return err;
+            }
         }
     }
 
