@@ -3,7 +3,7 @@
 #   make report     render fixtures/v5e-gemma4-sweep into reports/
 #   make test       unit tests, the same under ASan+UBSan, golden and bad-input
 #                   cases, and the sample report under valgrind
-#   make asan | ubsan | leakcheck | fuzz | bench | format
+#   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 
 CC ?= cc
@@ -35,7 +35,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput leakcheck asan ubsan fuzz bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput leakcheck asan ubsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -105,6 +105,10 @@ test: test-deps
 
 fuzz:
 	sh tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+# A short pass for CI: every target for 10 s (FUZZ_SHORT_SECONDS).
+fuzz-short:
+	sh tests/fuzz/run.sh $${FUZZ_SHORT_SECONDS:-10}
 
 # report.html in headless Chromium: screenshot, DOM, hostile names, printing.
 # Slow (a browser start per check), so not part of make test.

@@ -1,0 +1,46 @@
+/* Shared by the libFuzzer targets in tests/fuzz/: each target feeds one
+ * parser the fuzzer's bytes (an exact-size heap copy, not NUL-terminated,
+ * so ASan sees any read past the end), then frees everything the parser
+ * returned. A leak, an out-of-bounds access or undefined behaviour is a
+ * crash. Built by tests/fuzz/run.sh. */
+#ifndef SR_FUZZ_H
+#define SR_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every error a parser returns must be well formed: a known exit code, a
+ * line that is not negative, and a message that is valid UTF-8 (it may end
+ * up in report.json as a --keep-going warning). */
+static inline void fuzz_drop_error(sr_error *err)
+{
+    if (!err)
+        return;
+    if (err->code < SR_EXIT_FAILURE || err->code > SR_EXIT_INPUT || !err->message || err->line < 0 ||
+        !sr_utf8_valid(err->message, strlen(err->message)))
+        abort();
+    char *text = sr_error_format(err);
+    free(text);
+    sr_error_free(err);
+}
+
+/* A NUL-terminated copy of at most max bytes, for helpers that take C strings. */
+static inline char *fuzz_cstr(const uint8_t *data, size_t size, size_t max)
+{
+    size_t n = size < max ? size : max;
+    char *s = malloc(n + 1);
+    if (!s)
+        abort();
+    memcpy(s, data, n);
+    s[n] = '\0';
+    return s;
+}
+
+#endif
