@@ -70,8 +70,9 @@ $(BUILD)/gen/templates.o: $(BUILD)/gen/templates.c | $(DEPS_STAMP)
 $(BUILD)/sweep-report: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
 
+# Replace by rename: a running ./sweep-report keeps its old file.
 sweep-report: $(BUILD)/sweep-report
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
