@@ -84,6 +84,8 @@ static sr_error *get_double(const where *w, const cJSON *obj, const char *key, d
         return sr_input_error(w->path, key_line(w, key), "expected a number for '%s'", key);
     if (v->valuedouble < 0)
         return sr_input_error(w->path, key_line(w, key), "negative value for '%s'", key);
+    if (v->valuedouble > COUNT_MAX) /* absurd, and medians of such values overflow */
+        return sr_input_error(w->path, key_line(w, key), "value too large for '%s'", key);
     *out = v->valuedouble;
     return NULL;
 }

@@ -14,6 +14,7 @@
 #include "util/text.h"
 
 #define RULE_WIDTH 50 /* the closing line: 50 '=' */
+#define VALUE_MAX 1e15  /* larger numbers are absurd for one run (and overflow medians) */
 
 typedef struct {
     char *model_id;
@@ -188,11 +189,15 @@ static sr_error *block_line(const char *path, long line, const char *s, size_t n
             long x;
             if (!sr_parse_long_commas(value, vend, &x, &stop) || stop != vend || x < 0)
                 return sr_input_error(path, line, "expected a count after '%s:'", fields[k].label);
+            if ((double)x > VALUE_MAX)
+                return sr_input_error(path, line, "value too large after '%s:'", fields[k].label);
             memcpy(field, &x, sizeof x);
         } else {
             double x;
             if (!sr_parse_double(value, vend, &x, &stop) || stop != vend || x < 0)
                 return sr_input_error(path, line, "expected a number after '%s:'", fields[k].label);
+            if (x > VALUE_MAX)
+                return sr_input_error(path, line, "value too large after '%s:'", fields[k].label);
             memcpy(field, &x, sizeof x);
         }
         return NULL;

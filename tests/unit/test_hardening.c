@@ -66,3 +66,27 @@ Test(hardening, config_layer_type_cut_on_character)
     cr_expect_not_null(strstr(err->message, "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"), "message: %s", err->message);
     sr_error_free(err);
 }
+
+/* Bench results accepted any finite number: two runs of 1.7e308 tok/s
+ * made the scenario median overflow to inf, reported as null without a
+ * word. Values above 1e15 are now input errors naming the line. */
+Test(hardening, bench_absurd_values_refused)
+{
+    static const char json[] = "{\"completed\": 16,\n \"output_throughput\": 1.7e308}\n";
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    sr_error *err = sr_parse_bench_json("m/b.json", json, sizeof json - 1, &runs, &n);
+    expect_line(err, 2, "value too large for 'output_throughput'");
+    cr_expect_eq(n, 0);
+
+    static const char text[] = "============ Serving Benchmark Result ============\n"
+                               "Successful requests:                     16\n"
+                               "Output token throughput (tok/s):         1e300\n"
+                               "==================================================\n";
+    err = sr_parse_bench_text("m/b.log", text, sizeof text - 1, &runs, &n);
+    expect_line(err, 3, "value too large after 'Output token throughput (tok/s):'");
+    static const char count[] = "============ Serving Benchmark Result ============\n"
+                                "Successful requests:                     9,000,000,000,000,000\n";
+    err = sr_parse_bench_text("m/b.log", count, sizeof count - 1, &runs, &n);
+    expect_line(err, 2, "value too large after 'Successful requests:'");
+}
