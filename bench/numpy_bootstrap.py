@@ -22,7 +22,8 @@ ones sweep-report wrote: the deltas must agree exactly (same items, same
 means); the interval endpoints come from different random streams, so they
 agree only to Monte Carlo error (a few tenths of a point at B=10,000).
 
-Prints a human summary and, last, a line `numpy_seconds=<s>` for bench/run.sh.
+Prints a human summary and, last, a line `numpy_seconds=<wall s> numpy_cpu_seconds=<s>`
+for bench/run.sh.
 """
 
 import argparse
@@ -97,7 +98,7 @@ def main():
 
     results = {}
     comparisons = 0
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     for bi, bench in enumerate(benches):
         mat = fmats[bi]
         b = mat[base]
@@ -105,10 +106,11 @@ def main():
             if mi == base:
                 continue
             a = mat[mi]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             boot = paired_bootstrap(a, b, args.resamples, rng, args.chunk_indices, args.literal)
             lo, hi = np.percentile(boot, q)
             elapsed += time.perf_counter() - t0
+            cpu += time.process_time() - c0
             results[(names[mi], bench)] = (a.mean() - b.mean(), lo, hi)
             comparisons += 1
 
@@ -116,8 +118,8 @@ def main():
     print("numpy %s: %d comparisons (%d models x %d benchmarks), %d resamples each, %s" % (
         np.__version__, comparisons, len(names) - 1, len(benches), args.resamples,
         "two gathers (a[idx] - b[idx])" if args.literal else "one gather d[idx], d = a - b"))
-    print("numpy: bootstraps alone %.3f s; %.0f resamples/s; %.3g resampled items/s" % (
-        elapsed, comparisons * args.resamples / elapsed if elapsed else 0.0,
+    print("numpy: bootstraps alone %.3f s wall, %.3f s CPU; %.0f resamples/s; %.3g resampled items/s" % (
+        elapsed, cpu, comparisons * args.resamples / elapsed if elapsed else 0.0,
         items * args.resamples / elapsed if elapsed else 0.0))
 
     if args.report:
@@ -143,7 +145,7 @@ def main():
             print("check: MISMATCH (deltas must agree exactly, endpoints within 0.01)")
         else:
             print("check: ok (deltas exact, endpoints within Monte Carlo error)")
-    print("numpy_seconds=%.6f" % elapsed)
+    print("numpy_seconds=%.6f numpy_cpu_seconds=%.6f" % (elapsed, cpu))
 
 
 if __name__ == "__main__":

@@ -68,7 +68,8 @@ fcalc() { awk "BEGIN { printf \"%.3f\", $* }"; }
 now_ns() { date +%s%N; }
 bytes_of() { du -sb "$1" | awk '{print $1}'; }
 
-# run_report TAG EXPORT RESAMPLES: sets WALL (s), RSS (MiB), RC, ERR (first error line).
+# run_report TAG EXPORT RESAMPLES: sets WALL (s), CPU (user + sys s), RSS (MiB), RC,
+# ERR (first error line).
 run_report() {
     rm -rf "$TMP/out-$1"
     t0=$(now_ns)
@@ -78,10 +79,11 @@ run_report() {
     t1=$(now_ns)
     WALL=$(fcalc "($t1 - $t0) / 1e9")
     RSS=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$TMP/$1.time")
+    CPU=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.3f", s }' "$TMP/$1.time")
     [ -n "$RSS" ] || RSS='?'
     ERR=$(head -n1 "$TMP/$1.stderr" | cut -c1-160)
     if [ "$RC" = 0 ]; then
-        say "$1: ok, ${WALL} s, ${RSS} MiB"
+        say "$1: ok, ${WALL} s wall, ${CPU} s CPU, ${RSS} MiB, load $(cut -d' ' -f1 /proc/loadavg)"
     else
         say "$1: FAILED (exit $RC): $ERR"
         grep -m1 'terminated by signal' "$TMP/$1.time" >&2
@@ -97,8 +99,9 @@ gen() { # gen DIR args...
     "$GEN_PY" bench/gen_export.py --out "$d" "$@" || { say "error: gen_export.py failed"; exit 1; }
 }
 
-CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
-say "machine: $(nproc) cores, ${CPU:-unknown cpu}, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+MODEL=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+say "machine: $(nproc) cores, ${MODEL:-unknown cpu}, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), load average $LOAD0"
 say "$($BIN --version 2>&1 | head -1)"
 
 # ---- 1. 60 models, side by side with numpy ---------------------------------
@@ -106,6 +109,7 @@ say "generating $SMALL-model export"
 gen "$TMP/small" --models "$SMALL" --side "$TMP/small.scores"
 S_MB=$(fcalc "$(bytes_of "$TMP/small") / 1e6")
 walls=""
+cpus=""
 S_RSS=0
 S_RC=0
 i=0
@@ -113,15 +117,17 @@ while [ $i -lt "$REPEAT" ]; do
     run_report small "$TMP/small" "$RESAMPLES"
     [ "$RC" = 0 ] || { S_RC=$RC; S_ERR=$ERR; break; }
     walls="$walls $WALL"
+    cpus="$cpus $CPU"
     S_RSS=$(awk -v a="$S_RSS" -v b="$RSS" 'BEGIN { print (b > a) ? b : a }')
     i=$((i + 1))
 done
 if [ "$S_RC" = 0 ]; then
     # shellcheck disable=SC2086
     S_WALL=$(median $walls)
+    # shellcheck disable=SC2086
+    S_CPU=$(median $cpus)
     run_report small1 "$TMP/small" 1
-    S_WALL1=$WALL
-    S_BOOT=$(fcalc "$S_WALL - $S_WALL1")
+    S_BOOT=$(fcalc "$S_CPU - $CPU")
 fi
 NP_SEC=""
 if [ "$HAVE_NUMPY" = 1 ]; then
@@ -131,7 +137,8 @@ if [ "$HAVE_NUMPY" = 1 ]; then
     # shellcheck disable=SC2086
     "$NUMPY_PY" bench/numpy_bootstrap.py "$TMP/small.scores" --resamples "$RESAMPLES" $CHECK >"$TMP/numpy.out" 2>&1
     sed 's/^/bench:   /' "$TMP/numpy.out" | grep -v numpy_seconds >&2
-    NP_SEC=$(sed -n 's/^numpy_seconds=//p' "$TMP/numpy.out")
+    NP_SEC=$(sed -n 's/^numpy_seconds=\([0-9.]*\).*/\1/p' "$TMP/numpy.out")
+    NP_CPU=$(sed -n 's/.*numpy_cpu_seconds=\([0-9.]*\).*/\1/p' "$TMP/numpy.out")
 else
     say "numpy not available for $NUMPY_PY (Debian: apt-get install python3-numpy); skipping the reference"
 fi
@@ -142,11 +149,10 @@ gen "$TMP/large" --models "$LARGE"
 rm -rf "$TMP/small" "$TMP/out-small1"
 L_MB=$(fcalc "$(bytes_of "$TMP/large") / 1e6")
 run_report large "$TMP/large" "$RESAMPLES"
-L_RC=$RC L_WALL=$WALL L_RSS=$RSS L_ERR=$ERR
+L_RC=$RC L_WALL=$WALL L_CPU=$CPU L_RSS=$RSS L_ERR=$ERR
 if [ "$L_RC" = 0 ]; then
     run_report large1 "$TMP/large" 1
-    L_WALL1=$WALL
-    L_BOOT=$(fcalc "$L_WALL - $L_WALL1")
+    L_BOOT=$(fcalc "$L_CPU - $CPU")
 fi
 rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1"
 
@@ -161,59 +167,62 @@ G_MB=$(fcalc "$(bytes_of "$TMP/logs") / 1e6")
 run_report logs0 "$TMP/logs0" "$RESAMPLES"
 G0_RC=$RC G0_WALL=$WALL
 run_report logs "$TMP/logs" "$RESAMPLES"
-G_RC=$RC G_WALL=$WALL G_RSS=$RSS G_ERR=$ERR
+G_RC=$RC G_WALL=$WALL G_CPU=$CPU G_RSS=$RSS G_ERR=$ERR
 rm -rf "$TMP/logs" "$TMP/out-logs" "$TMP/logs0" "$TMP/out-logs0"
 
 # ---- table -----------------------------------------------------------------
 verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
-row() { printf '%-34s %8s %10s %10s %12s %16s %s\n' "$@"; }
-echo
-echo "sweep-report bench: $(nproc) cores, resamples $RESAMPLES, $(date -u +%Y-%m-%dT%H:%MZ)"
-row "case" "models" "input MB" "wall s" "max RSS MiB" "resamples/s" "target"
+row() { printf '%-36s %6s %9s %8s %8s %8s %12s  %s\n' "$@"; }
+# rate COUNT SECONDS: COUNT / SECONDS as an integer, n/a when SECONDS is noise
+rate() { awk "BEGIN { c = $1; t = $2; if (t > 0.01) printf \"%d\", c / t; else print \"n/a\" }"; }
 SMALL_CMP=$(( (SMALL - 1) * 2 ))
 LARGE_CMP=$(( (LARGE - 1) * 2 ))
+echo
+echo "sweep-report bench: $(nproc) cores, resamples $RESAMPLES, $(date -u +%Y-%m-%dT%H:%MZ)," \
+    "load average at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg)"
+row "case" "models" "input MB" "wall s" "CPU s" "RSS MiB" "resamples/s" "target"
 if [ "$S_RC" = 0 ]; then
-    row "$SMALL-model full report (median/$REPEAT)" "$SMALL" "$S_MB" "$S_WALL" "$S_RSS" \
-        "$(fcalc "$SMALL_CMP * $RESAMPLES / $S_WALL" | cut -d. -f1)" "-"
-    row "  bootstrap step (R=$RESAMPLES - R=1)" "" "" "$S_BOOT" "" \
-        "$(awk -v c="$SMALL_CMP" -v r="$RESAMPLES" -v t="$S_BOOT" 'BEGIN { if (t > 0.005) printf "%d", c * r / t; else print "n/a" }')" ""
+    row "$SMALL-model full report (median of $REPEAT)" "$SMALL" "$S_MB" "$S_WALL" "$S_CPU" "$S_RSS" \
+        "$(rate "$SMALL_CMP * $RESAMPLES" "$S_WALL")" ""
+    row "  bootstrap step (CPU, R=$RESAMPLES - R=1)" "" "" "" "$S_BOOT" "" \
+        "$(rate "$SMALL_CMP * $RESAMPLES" "$S_BOOT")" "per CPU second"
 else
-    row "$SMALL-model full report" "$SMALL" "$S_MB" "FAILED" "" "" "exit $S_RC: ${S_ERR:-}"
+    row "$SMALL-model full report" "$SMALL" "$S_MB" "FAILED" "" "" "" "exit $S_RC: ${S_ERR:-}"
 fi
 if [ -n "$NP_SEC" ]; then
-    row "numpy bootstraps alone ($SMALL models)" "$SMALL" "" "$(fcalc "$NP_SEC")" "" \
-        "$(fcalc "$SMALL_CMP * $RESAMPLES / $NP_SEC" | cut -d. -f1)" "-"
+    row "numpy bootstraps alone ($SMALL models)" "$SMALL" "" "$(fcalc "$NP_SEC")" "$(fcalc "$NP_CPU")" "" \
+        "$(rate "$SMALL_CMP * $RESAMPLES" "$NP_SEC")" ""
     if [ "$S_RC" = 0 ]; then
         R=$(fcalc "$S_WALL / $NP_SEC")
-        row "  ratio sweep-report / numpy" "" "" "$R" "" "" \
+        row "  ratio sweep-report / numpy (wall)" "" "" "$R" "$(fcalc "$S_CPU / $NP_CPU")" "" "" \
             "<= 0.050 $(verdict "$(awk -v r="$R" 'BEGIN { print (r <= 0.05) }')")"
     fi
 else
-    row "numpy bootstraps alone" "" "" "skipped" "" "" "(python3-numpy not installed)"
+    row "numpy bootstraps alone" "" "" "skipped" "" "" "" "(python3-numpy not installed)"
 fi
 if [ "$L_RC" = 0 ]; then
-    row "$LARGE-model full report" "$LARGE" "$L_MB" "$L_WALL" "$L_RSS" \
-        "$(fcalc "$LARGE_CMP * $RESAMPLES / $L_WALL" | cut -d. -f1)" \
+    row "$LARGE-model full report" "$LARGE" "$L_MB" "$L_WALL" "$L_CPU" "$L_RSS" \
+        "$(rate "$LARGE_CMP * $RESAMPLES" "$L_WALL")" \
         "< 10 s, < 1024 MiB $(verdict "$(awk -v w="$L_WALL" -v m="$L_RSS" 'BEGIN { print (w < 10 && m < 1024) }')")"
-    row "  bootstrap step (R=$RESAMPLES - R=1)" "" "" "$L_BOOT" "" \
-        "$(awk -v c="$LARGE_CMP" -v r="$RESAMPLES" -v t="$L_BOOT" 'BEGIN { if (t > 0.005) printf "%d", c * r / t; else print "n/a" }')" ""
+    row "  bootstrap step (CPU, R=$RESAMPLES - R=1)" "" "" "" "$L_BOOT" "" \
+        "$(rate "$LARGE_CMP * $RESAMPLES" "$L_BOOT")" "per CPU second"
 else
-    row "$LARGE-model full report" "$LARGE" "$L_MB" "FAILED" "" "" "exit $L_RC: ${L_ERR:-}"
+    row "$LARGE-model full report" "$LARGE" "$L_MB" "FAILED" "" "" "" "exit $L_RC: ${L_ERR:-}"
 fi
 if [ "$G_RC" = 0 ]; then
     RATE=$(fcalc "$G_MB / $G_WALL")
-    row "big logs, whole report: $(echo "$RATE" | cut -d. -f1) MB/s" "3" "$G_MB" "$G_WALL" "$G_RSS" "" \
+    row "big logs, whole report: $(rate "$G_MB" "$G_WALL") MB/s" "3" "$G_MB" "$G_WALL" "$G_CPU" "$G_RSS" "" \
         ">= 200 MB/s, RSS < input/4 $(verdict "$(awk -v r="$RATE" -v m="$G_RSS" -v i="$G_MB" 'BEGIN { print (r >= 200 && m * 1.048576 < i / 4) }')")"
     if [ "$G0_RC" = 0 ]; then
-        row "  same export unpadded" "3" "$G0_MB" "$G0_WALL" "" "" ""
-        row "  logs alone: $(awk -v a="$G_MB" -v b="$G0_MB" -v t="$G_WALL" -v u="$G0_WALL" 'BEGIN { if (t - u > 0.001) printf "%d", (a - b) / (t - u); else print "n/a" }') MB/s" \
-            "" "$(fcalc "$G_MB - $G0_MB")" "$(fcalc "$G_WALL - $G0_WALL")" "" "" "(padding bytes / extra time)"
+        row "  same export unpadded" "3" "$G0_MB" "$G0_WALL" "" "" "" ""
+        row "  logs alone: $(rate "$G_MB - $G0_MB" "$G_WALL - $G0_WALL") MB/s" "" "$(fcalc "$G_MB - $G0_MB")" \
+            "$(fcalc "$G_WALL - $G0_WALL")" "" "" "" "(extra bytes / extra time)"
     fi
 else
-    row "big logs" "3" "$G_MB" "FAILED" "" "" "exit $G_RC: ${G_ERR:-}"
+    row "big logs" "3" "$G_MB" "FAILED" "" "" "" "exit $G_RC: ${G_ERR:-}"
 fi
-echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the whole report (all outputs, PDF"
-echo "and HTML included), so a lower bound for the bootstrap step; the 'bootstrap step' rows divide by the"
-echo "difference of two runs instead (n/a when it is within timing noise). Inputs are read from a warm page"
-echo "cache. Targets: bench/README.md."
+echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the whole report (all outputs,"
+echo "PDF and HTML included), a lower bound for the bootstrap step. The bootstrap-step rows divide by"
+echo "the CPU time (user + sys, all threads) of --resamples $RESAMPLES minus that of --resamples 1 on the"
+echo "same export. Inputs come from a warm page cache. Other load on the machine inflates wall times."
 [ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ]
