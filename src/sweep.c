@@ -211,7 +211,7 @@ void sr_sweep_init(sr_sweep *sweep)
     sweep->manifest.max_num_seqs = -1;
 }
 
-static void manifest_free(sr_manifest *m)
+void sr_manifest_free(sr_manifest *m)
 {
     free(m->name);
     free(m->baseline);
@@ -225,7 +225,7 @@ static void manifest_free(sr_manifest *m)
 void sr_sweep_free(sr_sweep *sweep)
 {
     free(sweep->export_dir);
-    manifest_free(&sweep->manifest);
+    sr_manifest_free(&sweep->manifest);
     free(sweep->baseline);
     for (size_t i = 0; i < sweep->n_models; i++)
         model_free(&sweep->models[i]);

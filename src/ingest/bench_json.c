@@ -29,31 +29,6 @@ static long line_of(const char *data, size_t from, size_t pos, long line)
     return line;
 }
 
-/* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
- * would cut the string there). */
-static sr_error *check_text(const char *path, const char *data, size_t len)
-{
-    sr_lines it;
-    const char *l;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (sr_lines_next(&it, &l, &n))
-        if (!sr_utf8_valid(l, n))
-            return sr_input_error(path, it.lineno, "invalid utf-8 or nul byte");
-    for (size_t pos = 0; pos < len;) {
-        const char *hit = sr_memmem(data + pos, len - pos, "u0000");
-        if (!hit)
-            break;
-        size_t at = (size_t)(hit - data), slashes = 0;
-        while (slashes < at && data[at - 1 - slashes] == '\\')
-            slashes++;
-        if (slashes % 2 == 1)
-            return sr_input_error(path, line_of(data, 0, at, 1), "nul character (\\u0000) in a string");
-        pos = at + 1;
-    }
-    return NULL;
-}
-
 /* One object's place in the file, for messages. */
 typedef struct {
     const char *path;
@@ -228,7 +203,7 @@ sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr
 {
     *runs = NULL;
     *n_runs = 0;
-    sr_error *err = check_text(path, data, len);
+    sr_error *err = sr_json_check_text(path, 1, data, len);
     if (err)
         return err;
     size_t cap = 0, pos = 0, scanned = 0;

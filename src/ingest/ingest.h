@@ -106,6 +106,9 @@ struct cJSON;
  * (cJSON_Delete). */
 sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len,
                         struct cJSON **out);
+/* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
+ * would cut the string there); errors name the line, the first being `line`. */
+sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
  * about whole-file JSON, where cJSON keeps no positions). */
 long sr_json_key_line(const char *data, size_t len, const char *key);

@@ -83,17 +83,6 @@ static sr_error *get_hardware(const json_src *src, const cJSON *root, sr_manifes
     return err;
 }
 
-static void manifest_clear(sr_manifest *m)
-{
-    free(m->name);
-    free(m->baseline);
-    free(m->hardware);
-    free(m->image);
-    free(m->vllm_version);
-    free(m->date);
-    free(m->source);
-}
-
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out)
 {
     json_src src = {path, data, len};
@@ -131,14 +120,14 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
         err = sr_oom();
     cJSON_Delete(root);
     if (err) {
-        manifest_clear(&m);
+        sr_manifest_free(&m);
         return err;
     }
     if (!isnan(max_model_len))
         m.max_model_len = (long)max_model_len;
     if (!isnan(max_num_seqs))
         m.max_num_seqs = (long)max_num_seqs;
-    manifest_clear(out);
+    sr_manifest_free(out);
     *out = m;
     return NULL;
 }

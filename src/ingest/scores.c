@@ -45,9 +45,8 @@ static size_t find_nul_escape(const char *data, size_t len)
     return len;
 }
 
-sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, cJSON **out)
+sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len)
 {
-    *out = NULL;
     sr_lines it;
     const char *l;
     size_t n;
@@ -58,6 +57,15 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
     size_t nul = find_nul_escape(data, len);
     if (nul < len)
         return sr_input_error(path, line_at(data, nul, line), "nul character (\\u0000) in a string");
+    return NULL;
+}
+
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, cJSON **out)
+{
+    *out = NULL;
+    sr_error *err = sr_json_check_text(path, line, data, len);
+    if (err)
+        return err;
 
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
