@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/ingest.h" /* sr_json_key_line */
+#include "ingest/ingest.h" /* sr_json_key_line, sr_json_check_text */
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -581,13 +581,9 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
 {
     memset(out, 0, sizeof *out);
     out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = -1;
-    sr_lines it;
-    const char *l;
-    size_t ln;
-    sr_lines_init(&it, data, len);
-    while (sr_lines_next(&it, &l, &ln))
-        if (!sr_utf8_valid(l, ln)) /* also refuses NUL bytes */
-            return sr_input_error(path, it.lineno, "not valid UTF-8 JSON text");
+    sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
+    if (bad)
+        return bad;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
     if (!root) {

@@ -37,7 +37,9 @@ Test(hardening, config_field_errors_name_the_line)
     expect_line(config("{\n \"num_hidden_layers\": 2,\n \"num_attention_heads\": 1e15,\n \"head_dim\": 64\n}"), 3,
                 "field 'num_attention_heads'");
     expect_line(config("{\"num_hidden_layers\": 2}\n\n x"), 3, "text after the JSON object");
-    expect_line(config("{\"num_hidden_layers\": 2,\n\"model_type\": \"a\xff\"}"), 2, "not valid UTF-8");
+    expect_line(config("{\"num_hidden_layers\": 2,\n\"model_type\": \"a\xff\"}"), 2, "invalid utf-8");
+    /* cJSON would cut the string at a \u0000 escape: refused like a NUL byte. */
+    expect_line(config("{\"num_hidden_layers\": 2,\n\"model_type\": \"qwen3\\u0000x\"}"), 2, "nul character");
     /* An absent field has no line. */
     expect_line(config("{\n\"num_attention_heads\": 8\n}"), 0, "field 'num_hidden_layers' is missing");
 }
