@@ -8,13 +8,13 @@
 # (inputs that once crashed), then runs each target for SECONDS (default 60),
 # FUZZ_JOBS (default 2) at a time. Prints per target the executions done and
 # "no crash", or the crash; exits non-zero on any crash, leak or timeout.
-# Crash inputs are kept in build-fuzz/artifacts/.
+# Crash inputs are kept in build-fuzz/artifacts/. FUZZ_OUT=dir replaces build-fuzz.
 set -u
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
-out=build-fuzz
+out=${FUZZ_OUT:-build-fuzz} # another directory keeps a long run apart from make fuzz-short
 jobs=${FUZZ_JOBS:-2}
 CLANG=${CLANG:-clang}
 SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
