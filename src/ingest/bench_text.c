@@ -251,52 +251,102 @@ static void pre_block_concurrency(const char *s, size_t n, long *value)
         *value = -1;
 }
 
+struct sr_bench_text_reader {
+    const char *path;
+    sr_bench_run *runs;
+    size_t n_runs, cap;
+    namespace_args ns;
+    sr_bench_run run;
+    bool in_block;
+    long block_start, pre_concurrency;
+};
+
+sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
+{
+    sr_bench_text_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->path = path;
+    namespace_init(&r->ns);
+    sr_bench_run_init(&r->run);
+    r->pre_concurrency = -1;
+    return r;
+}
+
+sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t n, long lineno)
+{
+    if (sr_memmem(line, n, "Serving Benchmark Result")) {
+        sr_error *err = NULL;
+        if (r->in_block)
+            err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs,
+                               &r->n_runs, &r->cap);
+        r->in_block = true;
+        r->block_start = lineno;
+        sr_bench_run_init(&r->run);
+        return err;
+    }
+    if (r->in_block && is_rule(line, n)) {
+        r->in_block = false;
+        sr_error *err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs,
+                                     &r->n_runs, &r->cap);
+        r->pre_concurrency = -1;
+        return err;
+    }
+    if (r->in_block)
+        return block_line(r->path, lineno, line, n, &r->run);
+    if (sr_memmem(line, n, "Namespace("))
+        return parse_namespace(r->path, lineno, line, n, &r->ns);
+    pre_block_concurrency(line, n, &r->pre_concurrency);
+    return NULL;
+}
+
+sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **runs, size_t *n_runs)
+{
+    *runs = NULL;
+    *n_runs = 0;
+    /* A block cut off before its closing rule still holds its numbers. */
+    sr_error *err = NULL;
+    if (r->in_block) {
+        r->in_block = false;
+        err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs,
+                           &r->cap);
+    }
+    if (err)
+        return err;
+    *runs = r->runs;
+    *n_runs = r->n_runs;
+    r->runs = NULL;
+    r->n_runs = r->cap = 0;
+    return NULL;
+}
+
+void sr_bench_text_reader_free(sr_bench_text_reader *r)
+{
+    if (!r)
+        return;
+    sr_bench_run_free(&r->run);
+    free(r->ns.model_id);
+    sr_bench_runs_free(r->runs, r->n_runs);
+    free(r);
+}
+
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs,
                               size_t *n_runs)
 {
     *runs = NULL;
     *n_runs = 0;
-    size_t cap = 0;
-    namespace_args ns;
-    namespace_init(&ns);
-    sr_bench_run run;
-    sr_bench_run_init(&run);
-    bool in_block = false;
-    long block_start = 0, pre_concurrency = -1;
+    sr_bench_text_reader *r = sr_bench_text_reader_new(path);
+    if (!r)
+        return sr_oom();
     sr_error *err = NULL;
-
     sr_lines it;
     const char *line;
     size_t n;
     sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &line, &n)) {
-        if (sr_memmem(line, n, "Serving Benchmark Result")) {
-            if (in_block)
-                err = finish_block(path, block_start, &run, &ns, pre_concurrency, runs, n_runs, &cap);
-            in_block = true;
-            block_start = it.lineno;
-            sr_bench_run_init(&run);
-        } else if (in_block && is_rule(line, n)) {
-            err = finish_block(path, block_start, &run, &ns, pre_concurrency, runs, n_runs, &cap);
-            in_block = false;
-            pre_concurrency = -1;
-        } else if (in_block) {
-            err = block_line(path, it.lineno, line, n, &run);
-        } else if (sr_memmem(line, n, "Namespace(")) {
-            err = parse_namespace(path, it.lineno, line, n, &ns);
-        } else {
-            pre_block_concurrency(line, n, &pre_concurrency);
-        }
-    }
-    /* A block cut off before its closing rule still holds its numbers. */
-    if (!err && in_block)
-        err = finish_block(path, block_start, &run, &ns, pre_concurrency, runs, n_runs, &cap);
-    sr_bench_run_free(&run);
-    free(ns.model_id);
-    if (err) {
-        sr_bench_runs_free(*runs, *n_runs);
-        *runs = NULL;
-        *n_runs = 0;
-    }
+    while (!err && sr_lines_next(&it, &line, &n))
+        err = sr_bench_text_reader_line(r, line, n, it.lineno);
+    if (!err)
+        err = sr_bench_text_reader_finish(r, runs, n_runs);
+    sr_bench_text_reader_free(r);
     return err;
 }

@@ -188,7 +188,8 @@ static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir
 }
 
 /* Record a file among the report's inputs (size, SHA-256). */
-static sr_error *record_input(const loader *ld, const found_file *f, const char *kind, const char *data, size_t len)
+static sr_error *record_input_digest(const loader *ld, const found_file *f, const char *kind, long long size,
+                                     const char sha256[65])
 {
     sr_sweep *sw = ld->sweep;
     void *inputs = sw->inputs;
@@ -198,8 +199,8 @@ static sr_error *record_input(const loader *ld, const found_file *f, const char 
     sr_input_file *in = &sw->inputs[sw->n_inputs];
     in->path = strdup(f->rel);
     in->kind = strdup(kind);
-    in->size = (long long)len;
-    sr_sha256_hex(data, len, in->sha256);
+    in->size = size;
+    memcpy(in->sha256, sha256, sizeof in->sha256);
     if (!in->path || !in->kind) {
         free(in->path);
         free(in->kind);
@@ -207,6 +208,13 @@ static sr_error *record_input(const loader *ld, const found_file *f, const char 
     }
     sw->n_inputs++;
     return NULL;
+}
+
+static sr_error *record_input(const loader *ld, const found_file *f, const char *kind, const char *data, size_t len)
+{
+    char sha[65];
+    sr_sha256_hex(data, len, sha);
+    return record_input_digest(ld, f, kind, (long long)len, sha);
 }
 
 /* Read a file and record it among the inputs. */
@@ -281,23 +289,45 @@ static void parts_free(model_parts *p)
     file_list_free(&p->lmeval_results);
 }
 
+/* A .log may be a server log, captured bench output, or both: one pass
+ * feeds each line to both readers, so logs of any size are read in bounded
+ * memory. */
+typedef struct log_readers {
+    sr_server_log_reader *server;
+    sr_bench_text_reader *bench;
+} log_readers;
+
+static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lineno)
+{
+    log_readers *lr = ctx;
+    sr_error *err = sr_server_log_reader_line(lr->server, line, len, lineno);
+    return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
+}
+
 static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *f)
 {
-    char *data;
-    size_t len;
-    sr_error *err = read_input(ld, f, "log", &data, &len);
-    if (err)
-        return soften(ld, err, "this file");
     sr_server_log log;
     sr_server_log_init(&log);
+    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    sr_error *err = lr.server && lr.bench ? NULL : sr_oom();
+    long long size = 0;
+    char sha[65];
+    if (!err)
+        err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    if (!err)
+        err = record_input_digest(ld, f, "log", size, sha);
     bool recognized = false;
-    err = sr_parse_server_log(f->rel, data, len, &log, &recognized);
+    if (!err)
+        err = sr_server_log_reader_finish(lr.server, &recognized);
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    sr_error *bench_err = err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n);
+    sr_server_log_reader_free(lr.server);
+    sr_bench_text_reader_free(lr.bench);
     if (!err && recognized) {
         if (!p->has_log) {
             p->log = log;
             p->has_log = true;
-            if (!p->log.source && !(p->log.source = strdup(f->rel)))
-                err = sr_oom();
             sr_server_log_init(&log);
         } else if (p->log.failure.stage == SR_STAGE_NONE && log.failure.stage != SR_STAGE_NONE) {
             /* A later server log (a restart) that failed: keep its reason. */
@@ -307,15 +337,11 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *
     }
     sr_server_log_free(&log);
     if (err) {
-        free(data);
+        sr_bench_runs_free(runs, n);
         return soften(ld, err, "this log");
     }
-    sr_bench_run *runs = NULL;
-    size_t n = 0;
-    err = sr_parse_bench_text(f->rel, data, len, &runs, &n);
-    free(data);
-    if (err)
-        return soften(ld, err, "this benchmark output");
+    if (bench_err)
+        return soften(ld, bench_err, "this benchmark output");
     return runs_append(&p->text_runs, runs, n);
 }
 

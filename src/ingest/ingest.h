@@ -20,12 +20,28 @@
 sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
                               bool *recognized);
 
+/* The same, fed one line at a time (bounded memory for logs of any size):
+ * new, then line for each line (lineno 1-based), then finish, then free.
+ * path must outlive the reader. */
+typedef struct sr_server_log_reader sr_server_log_reader;
+sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out); /* NULL: OOM */
+sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, size_t len, long lineno);
+sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized);
+void sr_server_log_reader_free(sr_server_log_reader *r);
+
 /* ---- `vllm bench serve` captured stdout (bench_text.c) -------------------
  * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
  * before it gives model, max_concurrency and lengths. *runs is a fresh
  * array (NULL, 0 when the file has no block). */
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs,
                               size_t *n_runs);
+
+/* Line-at-a-time form, as for the server log. finish hands over the runs. */
+typedef struct sr_bench_text_reader sr_bench_text_reader;
+sr_bench_text_reader *sr_bench_text_reader_new(const char *path); /* NULL: OOM */
+sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t len, long lineno);
+sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **runs, size_t *n_runs);
+void sr_bench_text_reader_free(sr_bench_text_reader *r);
 
 /* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
  * Old and new key sets; one object, or several one per line

@@ -743,54 +743,93 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
     return NULL;
 }
 
-sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
-                              bool *recognized)
-{
-    *recognized = false;
-    parser ps = {.path = path, .out = out};
+struct sr_server_log_reader {
+    parser ps;
     failure_state fs;
-    memset(&fs, 0, sizeof fs);
-    sr_strbuf clean;
-    sr_strbuf_init(&clean);
-    bool weak = false, bench_like = false;
-    sr_error *err = NULL;
+    sr_strbuf clean; /* a line with its ANSI colour codes removed */
+    bool weak, bench_like;
+    sr_server_log *out;
+    const char *path;
+};
 
-    sr_lines it;
-    const char *line;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &line, &n)) {
-        ps.line = it.lineno;
-        if (memchr(line, '\x1b', n)) {
-            strip_ansi(line, n, &clean);
-            if (clean.failed) {
-                err = sr_oom();
-                break;
-            }
-            line = clean.data;
-            n = clean.len;
-        }
-        err = parse_line(&ps, &fs, line, n, &weak, &bench_like);
+sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out)
+{
+    sr_server_log_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->ps.path = path;
+    r->ps.out = out;
+    r->out = out;
+    r->path = path;
+    sr_strbuf_init(&r->clean);
+    return r;
+}
+
+sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, size_t n, long lineno)
+{
+    r->ps.line = lineno;
+    if (memchr(line, '\x1b', n)) {
+        r->clean.len = 0;
+        strip_ansi(line, n, &r->clean);
+        if (r->clean.failed)
+            return sr_oom();
+        line = r->clean.data;
+        n = r->clean.len;
     }
+    return parse_line(&r->ps, &r->fs, line, n, &r->weak, &r->bench_like);
+}
+
+sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
+{
+    parser *ps = &r->ps;
+    sr_server_log *out = r->out;
+    sr_error *err = NULL;
     /* Bench stdout may carry a few vLLM logger lines; only lines a server
      * prints make it a server log then. */
-    *recognized = ps.strong || (weak && !bench_like);
-    if (!err && *recognized) {
-        if (!out->source && !(out->source = strdup(path)))
+    *recognized = ps->strong || (r->weak && !r->bench_like);
+    if (*recognized) {
+        if (!out->source && !(out->source = strdup(r->path)))
             err = sr_oom();
-        char **model = ps.engine_model ? &ps.engine_model : &ps.fallback_model;
+        char **model = ps->engine_model ? &ps->engine_model : &ps->fallback_model;
         if (!err && *model && !out->model_id) {
             out->model_id = *model;
             *model = NULL;
         }
         if (!err)
-            err = failure_finish(&fs, path, out);
+            err = failure_finish(&r->fs, r->path, out);
     }
     if (err)
         *recognized = false;
-    free(ps.engine_model);
-    free(ps.fallback_model);
-    failure_state_free(&fs);
-    sr_strbuf_free(&clean);
+    return err;
+}
+
+void sr_server_log_reader_free(sr_server_log_reader *r)
+{
+    if (!r)
+        return;
+    free(r->ps.engine_model);
+    free(r->ps.fallback_model);
+    failure_state_free(&r->fs);
+    sr_strbuf_free(&r->clean);
+    free(r);
+}
+
+sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
+                              bool *recognized)
+{
+    *recognized = false;
+    sr_server_log_reader *r = sr_server_log_reader_new(path, out);
+    if (!r)
+        return sr_oom();
+    sr_error *err = NULL;
+    sr_lines it;
+    const char *line;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &line, &n))
+        err = sr_server_log_reader_line(r, line, n, it.lineno);
+    if (!err)
+        err = sr_server_log_reader_finish(r, recognized);
+    sr_server_log_reader_free(r);
     return err;
 }

@@ -232,32 +232,139 @@ static void sha256_block(uint32_t h[8], const unsigned char *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
-void sr_sha256_hex(const void *data, size_t len, char out[65])
+void sr_sha256_init(sr_sha256 *c)
 {
-    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(c->h, h0, sizeof h0);
+    c->buf_len = 0;
+    c->total = 0;
+}
+
+void sr_sha256_update(sr_sha256 *c, const void *data, size_t len)
+{
     const unsigned char *p = data;
-    size_t full = len / 64;
-    for (size_t i = 0; i < full; i++)
-        sha256_block(h, p + 64 * i);
+    c->total += len;
+    if (c->buf_len) {
+        size_t take = 64 - c->buf_len < len ? 64 - c->buf_len : len;
+        memcpy(c->buf + c->buf_len, p, take);
+        c->buf_len += take;
+        p += take;
+        len -= take;
+        if (c->buf_len < 64)
+            return;
+        sha256_block(c->h, c->buf);
+        c->buf_len = 0;
+    }
+    for (; len >= 64; p += 64, len -= 64)
+        sha256_block(c->h, p);
+    memcpy(c->buf, p, len);
+    c->buf_len = len;
+}
+
+void sr_sha256_final_hex(sr_sha256 *c, char out[65])
+{
     unsigned char tail[128] = {0};
-    size_t rest = len % 64;
-    if (rest)
-        memcpy(tail, p + 64 * full, rest);
-    tail[rest] = 0x80;
-    size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
-    uint64_t bits = (uint64_t)len * 8;
+    memcpy(tail, c->buf, c->buf_len);
+    tail[c->buf_len] = 0x80;
+    size_t tail_len = c->buf_len + 1 + 8 <= 64 ? 64 : 128;
+    uint64_t bits = c->total * 8;
     for (int i = 0; i < 8; i++)
         tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
-    sha256_block(h, tail);
+    sha256_block(c->h, tail);
     if (tail_len == 128)
-        sha256_block(h, tail + 64);
+        sha256_block(c->h, tail + 64);
     static const char hex[] = "0123456789abcdef";
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 4; j++) {
-            unsigned char byte = (unsigned char)(h[i] >> (24 - 8 * j));
+            unsigned char byte = (unsigned char)(c->h[i] >> (24 - 8 * j));
             out[8 * i + 2 * j] = hex[byte >> 4];
             out[8 * i + 2 * j + 1] = hex[byte & 15];
         }
     out[64] = '\0';
+}
+
+void sr_sha256_hex(const void *data, size_t len, char out[65])
+{
+    sr_sha256 c;
+    sr_sha256_init(&c);
+    sr_sha256_update(&c, data, len);
+    sr_sha256_final_hex(&c, out);
+}
+
+/* Call fn for one line, without its '\n' and a trailing '\r'. */
+static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n, long lineno)
+{
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    return fn(ctx, line, n, lineno);
+}
+
+sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
+                          char sha256[65])
+{
+    const char *shown = display_path ? display_path : path;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "not a regular file");
+    }
+    enum { CHUNK = 1 << 20 };
+    char *chunk = malloc(CHUNK);
+    sr_strbuf carry; /* a line that spans chunks */
+    sr_strbuf_init(&carry);
+    sr_sha256 sha;
+    sr_sha256_init(&sha);
+    long lineno = 0;
+    long long total = 0;
+    sr_error *err = chunk ? NULL : sr_oom();
+    while (!err) {
+        ssize_t got = read(fd, chunk, CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        total += got;
+        sr_sha256_update(&sha, chunk, (size_t)got);
+        const char *p = chunk, *end = chunk + got;
+        while (!err && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            if (carry.len + n > SR_MAX_LINE_BYTES) {
+                err = sr_input_error(shown, lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
+                break;
+            }
+            if (!nl) {
+                sr_strbuf_append(&carry, p, n);
+                if (carry.failed)
+                    err = sr_oom();
+                break;
+            }
+            if (carry.len) {
+                sr_strbuf_append(&carry, p, n);
+                err = carry.failed ? sr_oom() : emit_line(fn, ctx, carry.data, carry.len, ++lineno);
+                carry.len = 0;
+            } else {
+                err = emit_line(fn, ctx, p, n, ++lineno);
+            }
+            p = nl + 1;
+        }
+    }
+    if (!err && carry.len)
+        err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
+    close(fd);
+    free(chunk);
+    sr_strbuf_free(&carry);
+    if (!err) {
+        sr_sha256_final_hex(&sha, sha256);
+        *size = total;
+    }
+    return err;
 }

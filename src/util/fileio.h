@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -35,6 +36,28 @@ sr_error *sr_mkdir_p(const char *path);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */
 void sr_sha256_hex(const void *data, size_t len, char out[65]);
+
+/* The same, fed in pieces. */
+typedef struct sr_sha256 {
+    uint32_t h[8];
+    unsigned char buf[64];
+    size_t buf_len;
+    uint64_t total;
+} sr_sha256;
+void sr_sha256_init(sr_sha256 *c);
+void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
+void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
+
+/* Longest line sr_stream_lines accepts: far above any real log line. */
+#define SR_MAX_LINE_BYTES (64 << 20)
+
+/* Read a file line by line in bounded memory (1 MiB chunks plus the longest
+ * line), calling fn for each line (without '\n' and a trailing '\r';
+ * lineno 1-based). A non-NULL error from fn stops the read and is returned.
+ * On success *size and sha256 describe the whole file. */
+typedef sr_error *(*sr_line_fn)(void *ctx, const char *line, size_t len, long lineno);
+sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
+                          char sha256[65]);
 
 /* Join two path parts with one '/'; fresh string or NULL. */
 char *sr_path_join(const char *a, const char *b);

@@ -96,3 +96,88 @@ Test(fileio, atomic_write_replaces)
     rmdir(dir);
     free(path);
 }
+
+Test(sha256, incremental_equals_one_shot)
+{
+    static char data[1000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (char)(i * 7 + 3);
+    char one[65], parts[65];
+    sr_sha256_hex(data, sizeof data, one);
+    sr_sha256 c;
+    sr_sha256_init(&c);
+    size_t cuts[] = {0, 1, 63, 64, 65, 130, 500, 999, 1000};
+    for (size_t i = 1; i < sizeof cuts / sizeof cuts[0]; i++)
+        sr_sha256_update(&c, data + cuts[i - 1], cuts[i] - cuts[i - 1]);
+    sr_sha256_final_hex(&c, parts);
+    cr_assert_str_eq(one, parts);
+}
+
+typedef struct {
+    size_t lines, longest, total;
+    long last_lineno;
+    char first[16];
+} line_stats;
+
+static sr_error *count_line(void *ctx, const char *line, size_t len, long lineno)
+{
+    line_stats *st = ctx;
+    if (st->lines == 0)
+        snprintf(st->first, sizeof st->first, "%.*s", (int)(len < 15 ? len : 15), line);
+    st->lines++;
+    st->total += len;
+    if (len > st->longest)
+        st->longest = len;
+    st->last_lineno = lineno;
+    return NULL;
+}
+
+/* Lines that span the 1 MiB read chunks, CRLF, and a last line without a
+ * newline arrive whole; size and SHA-256 describe the whole file. */
+Test(fileio, stream_lines_across_chunks)
+{
+    char path[] = "/tmp/sr-lines-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("first\r\n", f);
+    for (int i = 0; i < 3 * 1024 * 1024; i++)
+        fputc('x', f);
+    fputs("\nlast", f);
+    fclose(f);
+    line_stats st = {0};
+    long long size = 0;
+    char sha[65], want[65];
+    cr_assert_null(sr_stream_lines(path, "t.log", count_line, &st, &size, sha));
+    cr_assert_eq(st.lines, 3);
+    cr_assert_str_eq(st.first, "first");
+    cr_assert_eq(st.longest, 3u * 1024 * 1024);
+    cr_assert_eq(st.last_lineno, 3);
+    cr_assert_eq(size, 7 + 3 * 1024 * 1024 + 5);
+    char *data;
+    size_t len;
+    cr_assert_null(sr_read_file(path, NULL, &data, &len));
+    sr_sha256_hex(data, len, want);
+    cr_assert_str_eq(sha, want);
+    free(data);
+    remove(path);
+}
+
+Test(fileio, stream_lines_refuses_a_line_over_the_limit)
+{
+    char path[] = "/tmp/sr-lines-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, (off_t)SR_MAX_LINE_BYTES + 10), 0); /* one line of NUL bytes, no newline */
+    close(fd);
+    line_stats st = {0};
+    long long size;
+    char sha[65];
+    sr_error *err = sr_stream_lines(path, "big.log", count_line, &st, &size, sha);
+    cr_assert_not_null(err);
+    cr_assert_eq(err->code, SR_EXIT_INPUT);
+    cr_assert_eq(err->line, 1);
+    cr_assert_str_eq(err->path, "big.log");
+    sr_error_free(err);
+    remove(path);
+}
