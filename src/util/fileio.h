@@ -47,6 +47,9 @@ typedef struct sr_sha256 {
 void sr_sha256_init(sr_sha256 *c);
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
 void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
+/* Use the CPU's SHA instructions when it has them (the default); returns
+ * whether they are in use. Tests switch them off to compare. */
+bool sr_sha256_use_hardware(bool enable);
 
 /* Longest line sr_stream_lines accepts: far above any real log line. */
 #define SR_MAX_LINE_BYTES (64 << 20)
