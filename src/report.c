@@ -45,9 +45,11 @@ typedef struct rendered {
     size_t len;
 } rendered;
 
+static sr_error *render_pdf_shared(const sr_sweep *sweep, const rendered *out, char **data, size_t *len);
+
 sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
 {
-    enum { N_FIXED = 5, N_OUT = N_FIXED + 2 * SR_N_CHARTS };
+    enum { N_FIXED = 4, N_OUT = 2 * SR_N_CHARTS + N_FIXED + 1 };
     rendered out[N_OUT];
     memset(out, 0, sizeof out);
     struct {
@@ -55,15 +57,12 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
         sr_error *(*render)(const sr_sweep *, char **, size_t *);
     } fixed[N_FIXED] = {
         {"report.json", sr_render_json}, {"results.csv", sr_render_csv}, {"results.md", sr_render_markdown},
-        {"report.html", sr_render_html}, {"report.pdf", sr_render_pdf},
+        {"report.html", sr_render_html},
     };
     sr_error *err = NULL;
     size_t n = 0;
-    /* Everything is rendered before anything is written. */
-    for (size_t i = 0; i < N_FIXED && !err; i++, n++) {
-        out[n].name = strdup(fixed[i].name);
-        err = out[n].name ? fixed[i].render(sweep, &out[n].data, &out[n].len) : sr_oom();
-    }
+    /* Everything is rendered before anything is written. Charts first: the
+     * PDF embeds the same PNGs. */
     for (int c = 0; c < SR_N_CHARTS && !err; c++) {
         for (int f = 0; f < 2 && !err; f++, n++) {
             out[n].name = sr_asprintf("charts/%s.%s", sr_chart_names[c], f == 0 ? "png" : "svg");
@@ -71,6 +70,15 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
                                                 &out[n].data, &out[n].len)
                               : sr_oom();
         }
+    }
+    for (size_t i = 0; i < N_FIXED && !err; i++, n++) {
+        out[n].name = strdup(fixed[i].name);
+        err = out[n].name ? fixed[i].render(sweep, &out[n].data, &out[n].len) : sr_oom();
+    }
+    if (!err) {
+        out[n].name = strdup("report.pdf");
+        err = out[n].name ? render_pdf_shared(sweep, out, &out[n].data, &out[n].len) : sr_oom();
+        n++;
     }
     char *charts = sr_path_join(out_dir, "charts");
     if (!err)
@@ -86,6 +94,17 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
         free(out[i].data);
     }
     return err;
+}
+
+/* out[2c] holds chart c's PNG (see the loop above). */
+static sr_error *render_pdf_shared(const sr_sweep *sweep, const rendered *out, char **data, size_t *len)
+{
+    sr_chart_images images;
+    for (int c = 0; c < SR_N_CHARTS; c++) {
+        images.png[c] = out[2 * c].data;
+        images.png_len[c] = out[2 * c].len;
+    }
+    return sr_render_pdf_with(sweep, &images, data, len);
 }
 
 static const char report_usage[] =

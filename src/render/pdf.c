@@ -49,6 +49,7 @@ typedef struct pdf {
     HPDF_STATUS error, detail;
     bool oom;
     HPDF_Outline section; /* the current top-level bookmark */
+    const sr_chart_images *charts; /* PNGs already rendered, or NULL */
 } pdf;
 
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
@@ -602,12 +603,19 @@ static void speed_table(pdf *p, const sr_sweep *sw, const size_t *order, size_t 
 
 static void chart(pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *caption, sr_error **err)
 {
-    char *png;
+    char *png = NULL;
     size_t len;
-    *err = sr_render_chart(sw, kind, SR_CHART_PNG, &png, &len);
-    if (*err)
-        return;
-    HPDF_Image img = HPDF_LoadPngImageFromMem(p->doc, (const HPDF_BYTE *)png, (HPDF_UINT)len);
+    const char *bytes;
+    if (p->charts && p->charts->png[kind]) {
+        bytes = p->charts->png[kind]; /* the same bytes as charts/<name>.png */
+        len = p->charts->png_len[kind];
+    } else {
+        *err = sr_render_chart(sw, kind, SR_CHART_PNG, &png, &len);
+        if (*err)
+            return;
+        bytes = png;
+    }
+    HPDF_Image img = HPDF_LoadPngImageFromMem(p->doc, (const HPDF_BYTE *)bytes, (HPDF_UINT)len);
     free(png);
     if (!img)
         return; /* the handler has the error */
@@ -964,10 +972,16 @@ static sr_error *setup(pdf *p, const sr_sweep *sw, const char *name)
 
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len)
 {
+    return sr_render_pdf_with(sweep, NULL, out, len);
+}
+
+sr_error *sr_render_pdf_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
+{
     *out = NULL;
     *len = 0;
     pdf p;
     memset(&p, 0, sizeof p);
+    p.charts = charts;
     char *name = sr_text_sweep_name(sweep);
     if (!name)
         return sr_oom();
