@@ -35,7 +35,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput leakcheck asan ubsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -95,12 +95,19 @@ asan:
 
 ubsan: asan
 
+# Data races in the parallel loading and bootstraps: the sample under ThreadSanitizer.
+tsan:
+	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread" OPT="-O1 -g" build-tsan/sweep-report
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report report $(SAMPLE) -o build-tsan/out --threads 4 >/dev/null
+	@echo "tsan: 1 passed, 0 failed"
+
 leakcheck: $(BUILD)/sweep-report
 	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput
 	$(MAKE) asan
+	$(MAKE) tsan
 	$(MAKE) leakcheck
 	@echo "make test: all suites passed"
 

@@ -2,7 +2,9 @@
 # Golden cases: each tests/golden/<case>/ names an export (export/ inside the
 # case, or a path in export_path), optional extra arguments (args), the exit
 # code expected (exit_code, default 0) and expected/ outputs compared byte for
-# byte, and an optional check script (check) run on report.json. Every case is also run twice to check the outputs are identical.
+# byte, and an optional check script (check) run on report.json. Every case
+# is also run twice, the second time on one thread: the outputs must be
+# identical.
 # UPDATE_GOLDEN=1 rewrites expected/ from the current binary (review the diff).
 set -u
 bin=${1:?usage: run-golden.sh path/to/sweep-report}
@@ -19,8 +21,10 @@ for case in "$root"/tests/golden/*/; do
     ok=1
     for run in 1 2; do
         out="$tmp/$name-$run"
+        # The second run on one thread: outputs must not depend on the thread count.
+        threads=; [ $run = 2 ] && threads="--threads 1"
         # shellcheck disable=SC2086
-        (cd "$root" && "$bin" report "$export_dir" -o "$out" $args) >"$tmp/$name-$run.log" 2>&1
+        (cd "$root" && "$bin" report "$export_dir" -o "$out" $args $threads) >"$tmp/$name-$run.log" 2>&1
         code=$?
         if [ "$code" != "$want_code" ]; then
             echo "FAIL $name: exit $code, expected $want_code"; sed 's/^/    /' "$tmp/$name-$run.log" | head -20; ok=0

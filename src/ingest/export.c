@@ -1,6 +1,8 @@
 #include "export.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -37,7 +39,9 @@ static void file_list_free(file_list *l)
 
 /* The context of one load: where the export is, and the sweep to fill. */
 typedef struct loader {
-    sr_sweep *sweep;
+    sr_sweep *sweep;        /* settings are read from it; models go into it */
+    sr_sweep *sink;         /* where warnings and input records go: the sweep, or a
+                               directory's own scratch while directories load in parallel */
     const char *export_dir; /* as given */
     char *root_real;        /* realpath of export_dir */
     long plan_count;        /* models named by run plans so far */
@@ -66,11 +70,11 @@ static sr_error *soften(const loader *ld, sr_error *err, const char *left_out)
         return locate(ld, err);
     bool ok;
     if (err->path && err->line > 0)
-        ok = sr_sweep_warn(ld->sweep, "'%s':%ld: %s; %s left out", err->path, err->line, err->message, left_out);
+        ok = sr_sweep_warn(ld->sink, "'%s':%ld: %s; %s left out", err->path, err->line, err->message, left_out);
     else if (err->path)
-        ok = sr_sweep_warn(ld->sweep, "'%s': %s; %s left out", err->path, err->message, left_out);
+        ok = sr_sweep_warn(ld->sink, "'%s': %s; %s left out", err->path, err->message, left_out);
     else
-        ok = sr_sweep_warn(ld->sweep, "%s; %s left out", err->message, left_out);
+        ok = sr_sweep_warn(ld->sink, "%s; %s left out", err->message, left_out);
     sr_error_free(err);
     return ok ? NULL : sr_oom();
 }
@@ -132,7 +136,7 @@ static sr_error *add_found(file_list *out, const char *rel, const char *open_pat
 static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir, int depth, file_list *out)
 {
     if (depth > MAX_DEPTH)
-        return sr_sweep_warn(ld->sweep, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH)
+        return sr_sweep_warn(ld->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH)
                    ? NULL
                    : sr_oom();
     struct dirent **names = NULL;
@@ -155,10 +159,10 @@ static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir
         } else if (S_ISLNK(st.st_mode)) {
             target = realpath(abs, NULL);
             if (!target) {
-                if (!sr_sweep_warn(ld->sweep, "'%s': broken symbolic link; not read", rel))
+                if (!sr_sweep_warn(ld->sink, "'%s': broken symbolic link; not read", rel))
                     err = sr_oom();
             } else if (!inside_root(ld->root_real, target)) {
-                if (!sr_sweep_warn(ld->sweep, "'%s': symbolic link leads outside the export; refused", rel))
+                if (!sr_sweep_warn(ld->sink, "'%s': symbolic link leads outside the export; refused", rel))
                     err = sr_oom();
             } else if (stat(target, &st) != 0) {
                 err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
@@ -191,7 +195,7 @@ static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir
 static sr_error *record_input_digest(const loader *ld, const found_file *f, const char *kind, long long size,
                                      const char sha256[65])
 {
-    sr_sweep *sw = ld->sweep;
+    sr_sweep *sw = ld->sink;
     void *inputs = sw->inputs;
     if (!sr_grow(&inputs, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs))
         return sr_oom();
@@ -494,7 +498,7 @@ static sr_error *check_lmeval_claims(const loader *ld, model_parts *p, const cha
             free(s->claimed_source);
             s->claimed_source = strdup(f->rel);
             if (fabs(mine - claimed) > 5e-5 &&
-                !sr_sweep_warn(ld->sweep, "%s: %s: the samples give %.4f but '%s' claims %.4f", model_id,
+                !sr_sweep_warn(ld->sink, "%s: %s: the samples give %.4f but '%s' claims %.4f", model_id,
                                s->benchmark, mine, f->rel, claimed))
                 err = sr_oom();
         }
@@ -516,7 +520,7 @@ static sr_error *classify_and_parse(const loader *ld, model_parts *p, const foun
     }
     if (strcmp(name, "config.json") == 0) {
         if (p->config_rel)
-            return sr_sweep_warn(ld->sweep, "'%s': a second config.json in the model directory; using '%s'", f->rel,
+            return sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
                                  p->config_rel)
                        ? NULL
                        : sr_oom();
@@ -581,7 +585,7 @@ static sr_error *add_runs(const loader *ld, sr_model *m, run_list *l)
     for (size_t i = 0; i < l->n; i++) {
         sr_bench_run *run = &l->runs[i];
         if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0)) {
-            if (!sr_sweep_warn(ld->sweep, "%s: '%s': no successful requests; run not counted", m->id,
+            if (!sr_sweep_warn(ld->sink, "%s: '%s': no successful requests; run not counted", m->id,
                                run->source ? run->source : "?"))
                 return sr_oom();
             continue;
@@ -590,12 +594,12 @@ static sr_error *add_runs(const loader *ld, sr_model *m, run_list *l)
         long conc = run->max_concurrency;
         if (conc < 0 && run->num_prompts > 0) {
             conc = run->num_prompts; /* no limit: every prompt may be in flight at once */
-            if (!sr_sweep_warn(ld->sweep, "%s: '%s': no max concurrency; keyed by its %ld prompts", m->id,
+            if (!sr_sweep_warn(ld->sink, "%s: '%s': no max concurrency; keyed by its %ld prompts", m->id,
                                run->source ? run->source : "?", conc))
                 return sr_oom();
         }
         if (in < 0 || out < 0 || conc < 0) {
-            if (!sr_sweep_warn(ld->sweep, "%s: '%s': lengths or concurrency unknown; run not counted", m->id,
+            if (!sr_sweep_warn(ld->sink, "%s: '%s': lengths or concurrency unknown; run not counted", m->id,
                                run->source ? run->source : "?"))
                 return sr_oom();
             continue;
@@ -670,23 +674,121 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
     return NULL;
 }
 
-static sr_error *load_model_dir(const loader *ld, const char *name, const char *abs)
+/* One model directory: read and parsed on a worker thread into its own
+ * parts and scratch sink, then merged into the sweep in name order, so the
+ * result is the same for any number of threads. */
+typedef struct dir_job {
+    char *name, *abs;
+    model_parts parts;
+    file_list files;
+    sr_sweep scratch; /* its warnings and input records */
+    sr_error *err;
+} dir_job;
+
+static void load_dir_files(const loader *ld, dir_job *job)
 {
-    file_list files = {0};
-    model_parts p;
-    memset(&p, 0, sizeof p);
-    p.dir = name;
-    sr_server_log_init(&p.log);
-    sr_error *err = walk(ld, abs, name, 1, &files);
-    for (size_t i = 0; i < files.n && !err; i++)
-        err = classify_and_parse(ld, &p, &files.items[i]);
+    loader dl = *ld;
+    dl.sink = &job->scratch;
+    memset(&job->parts, 0, sizeof job->parts);
+    job->parts.dir = job->name;
+    sr_server_log_init(&job->parts.log);
+    sr_error *err = walk(&dl, job->abs, job->name, 1, &job->files);
+    for (size_t i = 0; i < job->files.n && !err; i++)
+        err = classify_and_parse(&dl, &job->parts, &job->files.items[i]);
     if (!err)
-        err = pair_bfcl(ld, &p);
-    if (!err)
-        err = merge_parts(ld, &p);
-    parts_free(&p);
-    file_list_free(&files);
+        err = pair_bfcl(&dl, &job->parts);
+    job->err = err;
+}
+
+typedef struct dir_queue {
+    const loader *ld;
+    dir_job *jobs;
+    size_t n, next;
+    pthread_mutex_t lock;
+} dir_queue;
+
+static void *dir_worker(void *arg)
+{
+    dir_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t i = q->next++;
+        pthread_mutex_unlock(&q->lock);
+        if (i >= q->n)
+            return NULL;
+        load_dir_files(q->ld, &q->jobs[i]);
+    }
+}
+
+/* Move a scratch sink's warnings and input records into the sweep. */
+static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
+{
+    for (size_t i = 0; i < scratch->n_warnings; i++) {
+        void *w = sw->warnings;
+        if (!sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings))
+            return sr_oom();
+        sw->warnings = w;
+        sw->warnings[sw->n_warnings++] = scratch->warnings[i];
+        scratch->warnings[i] = NULL;
+    }
+    scratch->n_warnings = 0;
+    for (size_t i = 0; i < scratch->n_inputs; i++) {
+        void *in = sw->inputs;
+        if (!sr_grow(&in, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs))
+            return sr_oom();
+        sw->inputs = in;
+        sw->inputs[sw->n_inputs++] = scratch->inputs[i];
+        memset(&scratch->inputs[i], 0, sizeof scratch->inputs[i]);
+    }
+    scratch->n_inputs = 0;
+    return NULL;
+}
+
+static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
+{
+    dir_queue q = {ld, jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    long t = ld->sweep->settings.threads > 0 ? ld->sweep->settings.threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > 8 && ld->sweep->settings.threads <= 0)
+        t = 8;
+    if (t < 1)
+        t = 1;
+    if ((size_t)t > n)
+        t = (long)(n ? n : 1);
+    pthread_t threads[64];
+    int started = 0;
+    for (long i = 1; i < t && i < 64; i++) {
+        if (pthread_create(&threads[started], NULL, dir_worker, &q) != 0)
+            break; /* fewer threads is fine */
+        started++;
+    }
+    dir_worker(&q);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    /* Merge in name order; the first directory with an error stops the run. */
+    sr_error *err = NULL;
+    for (size_t i = 0; i < n && !err; i++) {
+        err = drain_scratch(ld->sweep, &jobs[i].scratch);
+        if (!err && jobs[i].err) {
+            err = jobs[i].err;
+            jobs[i].err = NULL;
+        }
+        if (!err)
+            err = merge_parts(ld, &jobs[i].parts);
+    }
     return err;
+}
+
+static void dir_jobs_free(dir_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(jobs[i].name);
+        free(jobs[i].abs);
+        parts_free(&jobs[i].parts);
+        file_list_free(&jobs[i].files);
+        sr_error_free(jobs[i].err);
+        sr_sweep_free(&jobs[i].scratch);
+    }
+    free(jobs);
 }
 
 /* ---- top level ------------------------------------------------------------ */
@@ -743,7 +845,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         return sr_input_error(export_dir, 0, "cannot open export directory: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(export_dir, 0, "not a directory");
-    loader ld = {sweep, export_dir, realpath(export_dir, NULL), 0};
+    loader ld = {sweep, sweep, export_dir, realpath(export_dir, NULL), 0};
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
     free(sweep->export_dir);
@@ -761,6 +863,8 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     sr_error *err = NULL;
     file_list arms = {0};
     found_file manifest = {NULL, NULL};
+    dir_job *jobs = NULL;
+    size_t n_jobs = 0, cap_jobs = 0;
     /* Model directories first, in name order; the manifest and run plan
      * after, so planned models without files are added last. */
     for (int i = 0; i < n && !err; i++) {
@@ -781,7 +885,19 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
             if (!sr_sweep_warn(sweep, "'%s': symbolic link leads outside the export; refused", name))
                 err = sr_oom();
         } else if (stat(real, &est) == 0 && S_ISDIR(est.st_mode)) {
-            err = load_model_dir(&ld, name, real);
+            void *j = jobs;
+            if (!sr_grow(&j, &cap_jobs, n_jobs + 1, sizeof *jobs)) {
+                err = sr_oom();
+            } else {
+                jobs = j;
+                dir_job *job = &jobs[n_jobs++];
+                memset(job, 0, sizeof *job);
+                sr_sweep_init(&job->scratch);
+                job->name = strdup(name);
+                job->abs = strdup(real);
+                if (!job->name || !job->abs)
+                    err = sr_oom();
+            }
         } else if (stat(real, &est) == 0 && S_ISREG(est.st_mode)) {
             if (strcmp(name, "sweep.json") == 0) {
                 manifest.rel = strdup(name);
@@ -798,6 +914,9 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
+    if (!err)
+        err = load_model_dirs(&ld, jobs, n_jobs);
+    dir_jobs_free(jobs, n_jobs);
     if (!err && manifest.rel)
         err = load_manifest(&ld, &manifest);
     for (size_t i = 0; i < arms.n && !err; i++)

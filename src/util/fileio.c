@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,13 @@ static bool cpu_has_shani(void)
 #endif
 
 static int sha_hardware = -1; /* -1: not yet probed */
+static pthread_once_t sha_probe_once = PTHREAD_ONCE_INIT;
+
+static void sha_probe(void)
+{
+    if (sha_hardware < 0)
+        sr_sha256_use_hardware(true);
+}
 
 bool sr_sha256_use_hardware(bool enable)
 {
@@ -300,8 +308,7 @@ bool sr_sha256_use_hardware(bool enable)
 
 static void sha256_blocks(uint32_t h[8], const unsigned char *p, size_t blocks)
 {
-    if (sha_hardware < 0)
-        sr_sha256_use_hardware(true);
+    pthread_once(&sha_probe_once, sha_probe); /* files are hashed on several threads */
 #ifdef SR_HAVE_SHANI_CODE
     if (sha_hardware == 1) {
         sha256_blocks_shani(h, p, blocks);
