@@ -10,6 +10,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "util/error.h"
+#include "util/json_arena.h"
 
 static const char help_text[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N] [--seed N]\n"
@@ -62,6 +63,7 @@ static int report_error(sr_error *err)
 
 int main(int argc, char **argv)
 {
+    sr_json_arena_install(); /* before any thread parses JSON */
     if (argc < 2)
         return report_error(sr_error_new(SR_EXIT_USAGE, NULL, 0, "no subcommand given"));
     const char *cmd = argv[1];

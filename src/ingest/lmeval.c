@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "util/json_arena.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -326,6 +327,8 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     const char *l;
     size_t n;
     sr_lines_init(&it, data, len);
+    /* One tree per line, read and dropped: cJSON allocates from an arena. */
+    sr_json_arena_begin();
     while (!err && sr_lines_next(&it, &l, &n)) {
         const char *t = l;
         size_t tn = n;
@@ -338,7 +341,9 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             err = parse_line(&f, it.lineno, obj);
             cJSON_Delete(obj);
         }
+        sr_json_arena_reset();
     }
+    sr_json_arena_end();
     if (!err && f.n == 0)
         err = sr_input_error(path, 0, "no items");
     if (!err)

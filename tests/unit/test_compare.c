@@ -12,7 +12,7 @@ static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
     sr_scores_init(&s);
     s.benchmark = strdup(bench);
     s.source = strdup("x.jsonl");
-    char id[16];
+    char id[32];
     for (size_t i = 0; i < n; i++) {
         snprintf(id, sizeof id, "%zu", i);
         cr_assert(sr_scores_add(&s, id, v[i]));

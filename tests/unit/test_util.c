@@ -6,6 +6,8 @@
 
 #include "sweep.h"
 #include "util/fileio.h"
+#include "util/json_arena.h"
+#include <cjson/cJSON.h>
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -208,4 +210,40 @@ Test(sha256, hardware_and_portable_agree)
     cr_assert_str_eq(abc, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     if (!hw)
         cr_log_info("no SHA extensions on this CPU: only the portable path was tested");
+}
+
+/* The arena hands cJSON memory for one line at a time; a tree made outside
+ * a scope is still freed normally inside one. */
+Test(json_arena, lines_parse_and_reset)
+{
+    sr_json_arena_install();
+    cJSON *outside = cJSON_Parse("{\"kept\": [1, 2, 3]}");
+    cr_assert_not_null(outside);
+    sr_json_arena_begin();
+    char line[128];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(line, sizeof line, "{\"doc_id\": %d, \"filter\": \"strict-match\", \"exact_match\": %d.0}", i, i % 2);
+        cJSON *obj = cJSON_Parse(line);
+        cr_assert_not_null(obj);
+        cr_assert_eq(cJSON_GetObjectItem(obj, "doc_id")->valueint, i);
+        cJSON_Delete(obj);
+        sr_json_arena_reset();
+    }
+    /* one line larger than a chunk */
+    size_t big = 600 * 1024;
+    char *huge = malloc(big + 16);
+    memset(huge, 'x', big + 16);
+    huge[0] = '"';
+    huge[big + 1] = '"';
+    huge[big + 2] = '\0';
+    cJSON *s = cJSON_Parse(huge);
+    cr_assert(cJSON_IsString(s));
+    cr_assert_eq(strlen(s->valuestring), big);
+    cJSON_Delete(s);
+    free(huge);
+    cJSON_Delete(outside); /* malloc'd before the scope: freed for real */
+    sr_json_arena_end();
+    char *printed = cJSON_PrintUnformatted(cJSON_Parse("[1]")); /* outside: plain malloc */
+    cr_assert_str_eq(printed, "[1]");
+    cJSON_free(printed);
 }
