@@ -1,13 +1,12 @@
 #include "compare.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/stats.h"
+#include "util/parallel.h"
 #include "util/strbuf.h"
 
 long sr_snap_length(double mean_tokens)
@@ -65,6 +64,7 @@ typedef struct comparison_job {
 typedef struct job_list {
     comparison_job *items;
     size_t n, cap;
+    const sr_settings *settings;
 } job_list;
 
 /* Pair a model's items with the baseline's (sorted by id once per
@@ -124,14 +124,6 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     return NULL;
 }
 
-typedef struct job_runner {
-    comparison_job *jobs;
-    size_t n;
-    const sr_settings *settings;
-    pthread_mutex_t lock;
-    size_t next;
-} job_runner;
-
 /* Few-valued differences (0/1 scores) take the multinomial path; others
  * resample indices. With ci_method "exact" the interval is read off the
  * exact bootstrap distribution and the sampled one is kept beside it. */
@@ -165,49 +157,18 @@ static void run_job(comparison_job *job, const sr_settings *st)
     s->ci_high = hi;
 }
 
-static void *job_worker(void *arg)
+static void run_job_at(void *ctx, size_t i)
 {
-    job_runner *runner = arg;
-    for (;;) {
-        pthread_mutex_lock(&runner->lock);
-        size_t i = runner->next++;
-        pthread_mutex_unlock(&runner->lock);
-        if (i >= runner->n)
-            return NULL;
-        run_job(&runner->jobs[i], runner->settings);
-    }
-}
-
-static int thread_count(const sr_settings *st, size_t n_jobs)
-{
-    long t = st->threads > 0 ? st->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    if (t < 1)
-        t = 1;
-    if (t > 8 && st->threads <= 0)
-        t = 8;
-    if ((size_t)t > n_jobs)
-        t = (long)(n_jobs ? n_jobs : 1);
-    return (int)t;
+    job_list *jobs = ctx;
+    run_job(&jobs->items[i], jobs->settings);
 }
 
 /* Each job has its own seed and writes only its own scores, so the result
  * is the same for any number of threads. */
 static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 {
-    job_runner runner = {jobs->items, jobs->n, st, PTHREAD_MUTEX_INITIALIZER, 0};
-    int n_threads = thread_count(st, jobs->n);
-    pthread_t threads[64];
-    if (n_threads > 64)
-        n_threads = 64;
-    int started = 0;
-    for (int t = 1; t < n_threads; t++) {
-        if (pthread_create(&threads[started], NULL, job_worker, &runner) != 0)
-            break; /* fewer threads is fine: the work is shared by what runs */
-        started++;
-    }
-    job_worker(&runner);
-    for (int t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
+    jobs->settings = st;
+    sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     for (size_t i = 0; i < jobs->n; i++) {
         if (!jobs->items[i].ok)
             return sr_oom();

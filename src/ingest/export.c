@@ -1,8 +1,6 @@
 #include "export.h"
 
 #include <dirent.h>
-#include <pthread.h>
-#include <unistd.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -13,6 +11,7 @@
 #include "analysis/compare.h"
 #include "ingest/ingest.h"
 #include "util/fileio.h"
+#include "util/parallel.h"
 #include "util/strbuf.h"
 
 #define MAX_DEPTH 32
@@ -703,21 +702,12 @@ static void load_dir_files(const loader *ld, dir_job *job)
 typedef struct dir_queue {
     const loader *ld;
     dir_job *jobs;
-    size_t n, next;
-    pthread_mutex_t lock;
 } dir_queue;
 
-static void *dir_worker(void *arg)
+static void load_dir_at(void *ctx, size_t i)
 {
-    dir_queue *q = arg;
-    for (;;) {
-        pthread_mutex_lock(&q->lock);
-        size_t i = q->next++;
-        pthread_mutex_unlock(&q->lock);
-        if (i >= q->n)
-            return NULL;
-        load_dir_files(q->ld, &q->jobs[i]);
-    }
+    dir_queue *q = ctx;
+    load_dir_files(q->ld, &q->jobs[i]);
 }
 
 /* Move a scratch sink's warnings and input records into the sweep. */
@@ -746,24 +736,8 @@ static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
 
 static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
 {
-    dir_queue q = {ld, jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
-    long t = ld->sweep->settings.threads > 0 ? ld->sweep->settings.threads : sysconf(_SC_NPROCESSORS_ONLN);
-    if (t > 8 && ld->sweep->settings.threads <= 0)
-        t = 8;
-    if (t < 1)
-        t = 1;
-    if ((size_t)t > n)
-        t = (long)(n ? n : 1);
-    pthread_t threads[64];
-    int started = 0;
-    for (long i = 1; i < t && i < 64; i++) {
-        if (pthread_create(&threads[started], NULL, dir_worker, &q) != 0)
-            break; /* fewer threads is fine */
-        started++;
-    }
-    dir_worker(&q);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
+    dir_queue q = {ld, jobs};
+    sr_parallel_for(n, sr_thread_count(ld->sweep->settings.threads, n), load_dir_at, &q);
     /* Merge in name order; the first directory with an error stops the run. */
     sr_error *err = NULL;
     for (size_t i = 0; i < n && !err; i++) {
