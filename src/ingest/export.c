@@ -501,6 +501,24 @@ static sr_error *check_lmeval_claims(const loader *ld, model_parts *p, const cha
                                s->benchmark, mine, f->rel, claimed))
                 err = sr_oom();
         }
+        /* A claim with no per-item evidence cannot be compared: say so rather
+         * than leave the model looking as if it never ran GSM8K. */
+        bool have_gsm8k = false;
+        for (size_t j = 0; j < p->scores.n; j++)
+            have_gsm8k |= strcmp(p->scores.items[j].benchmark, "gsm8k") == 0;
+        if (!err && !have_gsm8k) {
+            char *key = sr_asprintf("exact_match,%s", ld->sweep->settings.gsm8k_filter);
+            double claimed = NAN;
+            bool found = false;
+            err = key ? sr_parse_lmeval_results(f->rel, data, len, "gsm8k", key, &claimed, &found) : sr_oom();
+            free(key);
+            if (!err && found &&
+                !sr_sweep_warn(ld->sink,
+                               "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
+                               "without per-item scores it cannot be compared",
+                               model_id, f->rel, claimed))
+                err = sr_oom();
+        }
         free(data);
         if ((err = soften(ld, err, "this claim check")))
             return err;
