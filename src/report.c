@@ -22,7 +22,8 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         return err;
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
     free(sweep->baseline);
-    sweep->baseline = baseline ? strdup(baseline) : NULL;
+    /* Named like the models are: a path keeps its last two components. */
+    sweep->baseline = baseline ? sr_normalize_model_id(baseline) : NULL;
     if (baseline && !sweep->baseline)
         return sr_oom();
     if ((err = sr_compare(sweep))) {
