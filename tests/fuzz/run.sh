@@ -145,18 +145,19 @@ wait
 
 fail=0
 total=0
-printf '%-22s %14s %8s %8s  %s\n' target executions exec/s corpus result
+printf '%-22s %14s %8s %12s  %s\n' target executions exec/s corpus result
 for t in $targets; do
     log="$out/logs/$t.log" rc=$(cat "$out/logs/$t.rc" 2>/dev/null || echo 1)
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    corpus=$(find "$out/corpus-$t" -type f | wc -l)
+    # The corpus libFuzzer keeps (units/size), not the files on disk (never pruned).
+    corpus=$(sed -n 's/.*DONE .* corp: \([^ ]*\).*/\1/p' "$log" | tail -1)
     total=$((total + ${execs:-0}))
     if [ "$rc" = 0 ] && ! grep -q '^==[0-9]*==ERROR\|^SUMMARY: \|runtime error:' "$log"; then
-        printf '%-22s %14s %8s %8s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "$corpus" "no crash"
+        printf '%-22s %14s %8s %12s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${corpus:-?}" "no crash"
     else
         what=$(grep -m1 -E '==ERROR|runtime error:|ERROR: libFuzzer|SUMMARY:' "$log")
-        printf '%-22s %14s %8s %8s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "$corpus" "CRASH (exit $rc): ${what:-see log}"
+        printf '%-22s %14s %8s %12s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${corpus:-?}" "CRASH (exit $rc): ${what:-see log}"
         echo "    log: $log; input: $(ls "$out/artifacts/$t-"* 2>/dev/null | head -1)"
         fail=$((fail + 1))
     fi
