@@ -636,10 +636,22 @@ sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)
         }
         if (!err)
             continue;
-        if (err->code != SR_EXIT_INPUT || !sweep->settings.keep_going)
+        if (err->code != SR_EXIT_INPUT || !sweep->settings.keep_going) {
+            /* Stop: name the file as the user can open it, like every input error. */
+            if (err->code == SR_EXIT_INPUT && err->path && sweep->export_dir) {
+                char *full = sr_path_join(sweep->export_dir, err->path);
+                if (full) {
+                    free(err->path);
+                    err->path = full;
+                }
+            }
             return err;
-        bool ok = err->path ? sr_sweep_warn(sweep, "kv: %s: '%s': %s", m->id, err->path, err->message)
-                            : sr_sweep_warn(sweep, "kv: %s: %s", m->id, err->message);
+        }
+        /* Go on: export-relative, as the other warnings, with the line. */
+        bool ok = err->path && err->line > 0
+                      ? sr_sweep_warn(sweep, "kv: %s: '%s':%ld: %s", m->id, err->path, err->line, err->message)
+                  : err->path ? sr_sweep_warn(sweep, "kv: %s: '%s': %s", m->id, err->path, err->message)
+                              : sr_sweep_warn(sweep, "kv: %s: %s", m->id, err->message);
         sr_error_free(err);
         if (!ok)
             return sr_oom();

@@ -876,6 +876,10 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         } else if (!inside_root(ld.root_real, real)) {
             if (!sr_sweep_warn(sweep, "'%s': symbolic link leads outside the export; refused", name))
                 err = sr_oom();
+        } else if (stat(real, &est) == 0 && S_ISDIR(est.st_mode) &&
+                   (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
+            /* The manifest or a run plan where a file should be: not a model. */
+            err = soften(&ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
         } else if (stat(real, &est) == 0 && S_ISDIR(est.st_mode)) {
             void *j = jobs;
             if (!sr_grow(&j, &cap_jobs, n_jobs + 1, sizeof *jobs)) {
