@@ -697,11 +697,12 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
             continue;
         char *title = sr_asprintf("What if: %s", sw->models[order[i]].id);
         subsection(p, title ? title : "What if", NULL);
-        const pdf_col wcols[] = {{"Chip", 134, false, NULL},       {"Memory (GiB)", 42, true, NULL},
-                                 {"Utilisation", 52, true, NULL},   {"Resident (GiB)", 46, true, NULL},
-                                 {"Max model len", 44, true, NULL}, {"Block", 30, true, NULL},
-                                 {"KV tokens", 50, true, NULL},     {"Max conc.", 42, true, NULL},
-                                 {"Fits", CONTENT_W - 440, false, NULL}};
+        /* Header words must fit their column whole: a reader stumbles on "Memor y". */
+        const pdf_col wcols[] = {{"Chip", 134, false, NULL},       {"HBM (GiB)", 40, true, NULL},
+                                 {"Util.", 32, true, NULL},          {"Resident (GiB)", 50, true, NULL},
+                                 {"Max model len", 44, true, NULL}, {"Block", 36, true, NULL},
+                                 {"KV tokens", 48, true, NULL},     {"Max conc.", 44, true, NULL},
+                                 {"Fits", CONTENT_W - 428, false, NULL}};
         pdf_table wt;
         table_begin(p, &wt, wcols, 9, title ? title : "What if");
         for (size_t k = 0; k < kv->n_whatif; k++) {
