@@ -21,17 +21,35 @@ const size_t sr_n_table_benchmarks = 2;
 const char *const sr_chart_names[SR_N_CHARTS] = {"speed_ratio", "accuracy_delta", "kv_capacity"};
 
 /* Run-plan order when there is a plan (the order the author chose), then
- * models found but not planned, in the order they were found. */
-static const sr_sweep *order_sweep;
+ * models found but not planned, in the order they were found. Sorted as
+ * (key, index) pairs so that no state is shared between renderers running
+ * on different threads. */
+typedef struct order_key {
+    long plan;
+    size_t index;
+} order_key;
 
-static int cmp_display(const void *x, const void *y)
+static int cmp_order_key(const void *x, const void *y)
 {
-    const sr_model *a = &order_sweep->models[*(const size_t *)x], *b = &order_sweep->models[*(const size_t *)y];
-    long ka = a->plan_order >= 0 ? a->plan_order : LONG_MAX, kb = b->plan_order >= 0 ? b->plan_order : LONG_MAX;
-    if (ka != kb)
-        return ka < kb ? -1 : 1;
-    size_t ia = *(const size_t *)x, ib = *(const size_t *)y;
-    return ia < ib ? -1 : ia > ib;
+    const order_key *a = x, *b = y;
+    if (a->plan != b->plan)
+        return a->plan < b->plan ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void sort_by_plan(const sr_sweep *sweep, size_t *idx, size_t n)
+{
+    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys)
+        return; /* out of memory: keep the order found, still a valid order */
+    for (size_t i = 0; i < n; i++) {
+        long plan = sweep->models[idx[i]].plan_order;
+        keys[i] = (order_key){plan >= 0 ? plan : LONG_MAX, idx[i]};
+    }
+    qsort(keys, n, sizeof *keys, cmp_order_key);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = keys[i].index;
+    free(keys);
 }
 
 size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx)
@@ -48,10 +66,7 @@ size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx)
     for (size_t i = 0; i < sweep->n_models; i++)
         if (!sweep->models[i].is_baseline && sweep->models[i].status == SR_STATUS_FAILED)
             idx[n++] = i;
-    /* qsort is not re-entrant with a context; the order is computed on one
-     * thread, so a file-local pointer is enough. */
-    order_sweep = sweep;
-    qsort(idx + first, failed - first, sizeof *idx, cmp_display);
-    qsort(idx + failed, n - failed, sizeof *idx, cmp_display);
+    sort_by_plan(sweep, idx + first, failed - first);
+    sort_by_plan(sweep, idx + failed, n - failed);
     return n;
 }
