@@ -138,10 +138,7 @@ static void run_job(comparison_job *job, const sr_settings *st)
         job->ok = sr_bootstrap_multinomial(&classes, st->resamples, job->seed, st->confidence, &lo, &hi);
     } else {
         s->resampling = "index";
-        double *zeros = calloc(job->n, sizeof *zeros);
-        job->ok = zeros && sr_paired_bootstrap(job->diff, zeros, job->n, st->resamples, job->seed, st->confidence,
-                                               &lo, &hi);
-        free(zeros);
+        job->ok = sr_bootstrap_index(job->diff, job->n, st->resamples, job->seed, st->confidence, &lo, &hi);
     }
     if (job->ok && strcmp(st->ci_method, "exact") == 0) {
         s->sampled_ci_low = lo;

@@ -39,33 +39,42 @@ bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigne
     return true;
 }
 
+bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence,
+                        double *low, double *high)
+{
+    *low = *high = NAN;
+    if (n == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) ||
+        (size_t)resamples > SIZE_MAX / sizeof(double))
+        return false;
+    bool all_zero = true;
+    for (size_t i = 0; i < n && all_zero; i++)
+        all_zero = d[i] == 0;
+    if (all_zero) {
+        /* Every resample is exactly 0: say so without Monte Carlo noise. */
+        *low = *high = 0;
+        return true;
+    }
+    double *means = malloc((size_t)resamples * sizeof *means);
+    bool ok = means && sr_bootstrap_means_index(d, n, resamples, seed, means);
+    if (ok)
+        percentile_interval(means, (size_t)resamples, confidence, low, high);
+    free(means);
+    return ok;
+}
+
 bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamples, unsigned long seed,
                          double confidence, double *low, double *high)
 {
     *low = *high = NAN;
-    if (n == 0 || resamples < 1 || !(confidence > 0 && confidence < 1))
-        return false;
-    if ((size_t)resamples > SIZE_MAX / sizeof(double) || n > SIZE_MAX / sizeof(double))
+    if (n == 0 || n > SIZE_MAX / sizeof(double))
         return false;
     double *diff = malloc(n * sizeof *diff);
-    double *means = malloc((size_t)resamples * sizeof *means);
-    bool ok = diff && means;
-    bool all_zero = true;
-    for (size_t i = 0; ok && i < n; i++) {
+    if (!diff)
+        return false;
+    for (size_t i = 0; i < n; i++)
         diff[i] = a[i] - b[i];
-        if (diff[i] != 0)
-            all_zero = false;
-    }
-    if (ok && all_zero) {
-        /* Every resample is exactly 0: say so without Monte Carlo noise. */
-        *low = *high = 0;
-    } else if (ok) {
-        ok = sr_bootstrap_means_index(diff, n, resamples, seed, means);
-        if (ok)
-            percentile_interval(means, (size_t)resamples, confidence, low, high);
-    }
+    bool ok = sr_bootstrap_index(diff, n, resamples, seed, confidence, low, high);
     free(diff);
-    free(means);
     return ok;
 }
 

@@ -16,6 +16,10 @@
 bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamples, unsigned long seed,
                          double confidence, double *low, double *high);
 
+/* The same from the per-item differences d = a - b directly. */
+bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence,
+                        double *low, double *high);
+
 /* The resampled means themselves (means has room for resamples values):
  * index resampling of the differences d, and class-count resampling.
  * Exposed so tests can compare the two distributions. */
