@@ -17,6 +17,7 @@ check() {
     have_header csv.h || missing="$missing libcsv-dev"
     have_header cjson/cJSON.h || missing="$missing libcjson-dev"
     have_header cairo/cairo.h || missing="$missing libcairo2-dev"
+    have_header png.h || missing="$missing libpng-dev"
     have_header hpdf.h || missing="$missing libhpdf-dev"
     have_header gsl/gsl_rng.h || missing="$missing libgsl-dev"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "analysis/kvcap.h"
 #include "ingest/export.h"
 #include "render/render.h"
+#include "util/parallel.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -41,71 +43,85 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
 }
 
 typedef struct rendered {
-    char *name; /* path below OUT_DIR */
+    char name[64]; /* path below OUT_DIR */
     char *data;
     size_t len;
 } rendered;
 
-static sr_error *render_pdf_shared(const sr_sweep *sweep, const rendered *out, char **data, size_t *len);
+/* The outputs, in the order they are written. */
+enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, N_OUT };
+
+typedef struct render_job {
+    const sr_sweep *sweep;
+    rendered *out;
+    sr_error *err[2];
+} render_job;
+
+/* The renderers only read the sweep, so the outputs are made on two
+ * threads: the charts (cairo, which is kept to one thread) and the HTML
+ * that inlines their SVGs on one, the tables and the PDF (libharu, charts
+ * drawn as vectors) on the other. */
+static void render_part(void *ctx, size_t part)
+{
+    render_job *job = ctx;
+    const sr_sweep *sw = job->sweep;
+    rendered *out = job->out;
+    sr_error *err = NULL;
+    if (part == 0) {
+        sr_chart_images svgs = {{NULL}};
+        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
+            rendered *png = &out[OUT_CHARTS + 2 * c], *svg = png + 1;
+            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_PNG, &png->data, &png->len);
+            if (!err)
+                err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
+            svgs.svg[c] = svg->data;
+        }
+        if (!err)
+            err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
+    } else {
+        static sr_error *(*const render[])(const sr_sweep *, char **, size_t *) = {
+            sr_render_json, sr_render_csv, sr_render_markdown, sr_render_pdf};
+        static const int slot[] = {OUT_JSON, OUT_CSV, OUT_MD, OUT_PDF};
+        for (size_t i = 0; i < 4 && !err; i++)
+            err = render[i](sw, &out[slot[i]].data, &out[slot[i]].len);
+    }
+    job->err[part] = err;
+}
 
 sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
 {
-    enum { N_FIXED = 4, N_OUT = 2 * SR_N_CHARTS + N_FIXED + 1 };
     rendered out[N_OUT];
     memset(out, 0, sizeof out);
-    struct {
+    for (int i = 0; i < 2 * SR_N_CHARTS; i++)
+        snprintf(out[OUT_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_chart_names[i / 2],
+                 i % 2 ? "svg" : "png");
+    static const struct {
+        int slot;
         const char *name;
-        sr_error *(*render)(const sr_sweep *, char **, size_t *);
-    } fixed[N_FIXED] = {
-        {"report.json", sr_render_json}, {"results.csv", sr_render_csv}, {"results.md", sr_render_markdown},
-        {"report.html", sr_render_html},
-    };
-    sr_error *err = NULL;
-    size_t n = 0;
-    /* Everything is rendered before anything is written. Charts first: the
-     * PDF embeds the same PNGs. */
-    for (int c = 0; c < SR_N_CHARTS && !err; c++) {
-        for (int f = 0; f < 2 && !err; f++, n++) {
-            out[n].name = sr_asprintf("charts/%s.%s", sr_chart_names[c], f == 0 ? "png" : "svg");
-            err = out[n].name ? sr_render_chart(sweep, (sr_chart_kind)c, f == 0 ? SR_CHART_PNG : SR_CHART_SVG,
-                                                &out[n].data, &out[n].len)
-                              : sr_oom();
-        }
-    }
-    for (size_t i = 0; i < N_FIXED && !err; i++, n++) {
-        out[n].name = strdup(fixed[i].name);
-        err = out[n].name ? fixed[i].render(sweep, &out[n].data, &out[n].len) : sr_oom();
-    }
-    if (!err) {
-        out[n].name = strdup("report.pdf");
-        err = out[n].name ? render_pdf_shared(sweep, out, &out[n].data, &out[n].len) : sr_oom();
-        n++;
-    }
+    } files[] = {{OUT_JSON, "report.json"}, {OUT_CSV, "results.csv"}, {OUT_MD, "results.md"},
+                 {OUT_HTML, "report.html"}, {OUT_PDF, "report.pdf"}};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
+
+    /* Everything is rendered before anything is written. */
+    render_job job = {sweep, out, {NULL, NULL}};
+    sr_parallel_for(2, sr_thread_count(sweep->settings.threads, 2), render_part, &job);
+    sr_error *err = job.err[0] ? job.err[0] : job.err[1];
+    if (job.err[0])
+        sr_error_free(job.err[1]);
+
     char *charts = sr_path_join(out_dir, "charts");
     if (!err)
         err = charts ? sr_mkdir_p(charts) : sr_oom();
-    for (size_t i = 0; i < n && !err; i++) {
+    for (size_t i = 0; i < N_OUT && !err; i++) {
         char *path = sr_path_join(out_dir, out[i].name);
         err = path ? sr_write_atomic(path, out[i].data, out[i].len) : sr_oom();
         free(path);
     }
     free(charts);
-    for (size_t i = 0; i < N_OUT; i++) {
-        free(out[i].name);
+    for (size_t i = 0; i < N_OUT; i++)
         free(out[i].data);
-    }
     return err;
-}
-
-/* out[2c] holds chart c's PNG (see the loop above). */
-static sr_error *render_pdf_shared(const sr_sweep *sweep, const rendered *out, char **data, size_t *len)
-{
-    sr_chart_images images;
-    for (int c = 0; c < SR_N_CHARTS; c++) {
-        images.png[c] = out[2 * c].data;
-        images.png_len[c] = out[2 * c].len;
-    }
-    return sr_render_pdf_with(sweep, &images, data, len);
 }
 
 static const char report_usage[] =

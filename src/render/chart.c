@@ -146,7 +146,7 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
 #define BAR_H 10.0
 #define BAR_GAP 2.0
 
-static sr_error *speed_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n, char **out,
+static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n, char **out,
                              size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
@@ -167,7 +167,7 @@ static sr_error *speed_chart(const sr_sweep *sw, sr_chart_format format, const s
     sr_axis_linear(&ax, 0, fmax(1.2, max_ratio * 1.08), 6, PLOT_X0, SR_CHART_WIDTH - 62);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
     if (err)
         return err;
     sr_strbuf desc;
@@ -266,7 +266,7 @@ static const sr_rgb *verdict_color(int v)
     return v == 1 ? &sr_green : v == 2 ? &sr_vermillion : &sr_blue;
 }
 
-static sr_error *accuracy_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n,
+static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                                 char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
@@ -289,7 +289,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, sr_chart_format format, cons
     double height = top + (n_panels ? (double)n_panels * panel_h : 80) + 40 + (n > rows ? 18 : 0);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
     if (err) {
         free(names);
         return err;
@@ -414,7 +414,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, sr_chart_format format, cons
 
 /* ---- KV capacity ------------------------------------------------------- */
 
-static sr_error *kv_chart(const sr_sweep *sw, sr_chart_format format, const size_t *idx, size_t n, char **out,
+static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n, char **out,
                           size_t *len)
 {
     size_t rows = n > MAX_ROWS ? MAX_ROWS : n;
@@ -442,7 +442,7 @@ static sr_error *kv_chart(const sr_sweep *sw, sr_chart_format format, const size
         sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, PLOT_X0, SR_CHART_WIDTH - 86);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, format, SR_CHART_WIDTH, height);
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
     if (err)
         return err;
     sr_strbuf desc;
@@ -504,8 +504,8 @@ static sr_error *kv_chart(const sr_sweep *sw, sr_chart_format format, const size
     return err;
 }
 
-sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
-                          size_t *len)
+static sr_error *draw_chart(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, char **out,
+                            size_t *len)
 {
     *out = NULL;
     *len = 0;
@@ -517,19 +517,36 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
     switch (kind) {
     case SR_CHART_SPEED_RATIO:
         n = chart_models(sweep, idx, false);
-        err = speed_chart(sweep, format, idx, n, out, len);
+        err = speed_chart(sweep, target, idx, n, out, len);
         break;
     case SR_CHART_ACCURACY_DELTA:
         n = chart_models(sweep, idx, false);
-        err = accuracy_chart(sweep, format, idx, n, out, len);
+        err = accuracy_chart(sweep, target, idx, n, out, len);
         break;
     case SR_CHART_KV_CAPACITY:
         n = chart_models(sweep, idx, true);
-        err = kv_chart(sweep, format, idx, n, out, len);
+        err = kv_chart(sweep, target, idx, n, out, len);
         break;
     default:
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
     }
     free(idx);
+    return err;
+}
+
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
+                          size_t *len)
+{
+    const sr_chart_target target = {format, NULL, NULL};
+    return draw_chart(sweep, kind, &target, out, len);
+}
+
+sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, sr_pdf_chart_placer place, void *ctx)
+{
+    const sr_chart_target target = {SR_CHART_PNG, place, ctx};
+    char *out;
+    size_t len;
+    sr_error *err = draw_chart(sweep, kind, &target, &out, &len);
+    free(out);
     return err;
 }

@@ -1,7 +1,11 @@
 /* What the chart, HTML and PDF renderers share beyond render.h: the fonts
- * (one file, so every output looks the same) and the charts' titles. */
+ * (one file, so every output looks the same), the charts' titles, and
+ * drawing a chart into the PDF. */
 #ifndef SR_CHART_H
 #define SR_CHART_H
+
+#include <hpdf.h>
+#include <stdbool.h>
 
 #include "render.h"
 
@@ -14,6 +18,21 @@
  * SR_CHART_PNG_SCALE times this (1,600 px wide). */
 #define SR_CHART_WIDTH 800
 #define SR_CHART_PNG_SCALE 2
+
+/* Where a chart goes on a PDF page: the page, the document's fonts, the
+ * bottom-left corner in points and the points per design unit. */
+typedef struct sr_pdf_chart_place {
+    HPDF_Page page;
+    HPDF_Font regular, bold; /* UTF-8 encoded, as the PDF's own text */
+    double x, y, scale;
+} sr_pdf_chart_place;
+/* Called once the chart knows its design size (width x height units). */
+typedef void (*sr_pdf_chart_placer)(void *ctx, double width, double height, sr_pdf_chart_place *where);
+
+/* Draw a chart as vector graphics onto a PDF page where place() says:
+ * crisp at any zoom and its text selectable. libharu's own errors go to
+ * the document's error handler. */
+sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, sr_pdf_chart_placer place, void *ctx);
 
 /* A chart's title ("Output throughput relative to the baseline"). */
 const char *sr_chart_title(sr_chart_kind kind);

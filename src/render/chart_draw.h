@@ -1,11 +1,10 @@
-/* Drawing for the charts (internal to chart*.c): a canvas that is a cairo
- * PNG or SVG surface with the DejaVu fonts loaded through FreeType, text
- * that fits, axes with round ticks, and the SVG clean-up that makes the
- * bytes reproducible and the ids unique per chart. */
+/* Drawing for the charts (internal to chart*.c): a canvas with two
+ * backends, cairo for the PNG and SVG files (chart_cairo.c) and libharu for
+ * vector charts inside report.pdf (chart_pdf.c), and what they share: text
+ * that fits, markers, and axes with round ticks. */
 #ifndef SR_CHART_DRAW_H
 #define SR_CHART_DRAW_H
 
-#include <cairo.h>
 #include <stdbool.h>
 
 #include "chart.h"
@@ -19,21 +18,50 @@ typedef struct sr_rgb {
 extern const sr_rgb sr_black, sr_blue, sr_sky, sr_green, sr_orange, sr_vermillion, sr_purple, sr_grey, sr_light,
     sr_dark;
 
-typedef struct sr_canvas {
-    sr_chart_format format;
-    double width, height; /* design units */
-    cairo_surface_t *surface;
-    cairo_t *cr;
-    cairo_font_face_t *regular, *bold;
-    sr_strbuf svg; /* what the SVG surface wrote */
-    bool failed;   /* out of memory while drawing */
-} sr_canvas;
+/* Where a chart is drawn: a PNG or SVG file (cairo), or vector drawing
+ * straight onto a page of the PDF (libharu), placed by the PDF's layout. */
+typedef struct sr_chart_target {
+    sr_chart_format format;     /* PNG or SVG, when place is NULL */
+    sr_pdf_chart_placer place;  /* PDF: asked where the chart goes */
+    void *ctx;                  /* for place */
+} sr_chart_target;
+
+typedef struct sr_canvas sr_canvas;
+
+/* What a backend does; the shared code above it (text fitting, wrapping,
+ * markers, axes) only calls these. Text arrives clean (valid UTF-8). */
+typedef struct sr_canvas_ops {
+    void (*rect)(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill);
+    void (*line)(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
+                 bool dashed);
+    /* Filled with fill and outlined in white (line width 0.8): a polygon of
+     * n points xy[2i], xy[2i + 1], or with n == 0 a circle of radius r. */
+    void (*shape)(sr_canvas *cv, const double *xy, int n, double r, sr_rgb fill);
+    void (*text)(sr_canvas *cv, double x, double y, const char *clean, double size, bool bold, sr_rgb color);
+    double (*text_width)(sr_canvas *cv, const char *clean, double size, bool bold);
+    /* Hand over the bytes (PNG, SVG) or end the drawing (PDF: *out NULL). */
+    sr_error *(*finish)(sr_canvas *cv, const char *id_prefix, const char *title, const char *desc, char **out,
+                        size_t *len);
+    void (*release)(sr_canvas *cv);
+} sr_canvas_ops;
+
+struct sr_canvas {
+    const sr_canvas_ops *ops;
+    void *impl;           /* the backend's state */
+    double width, height; /* design units, y down from the top */
+    bool failed;          /* out of memory while drawing */
+};
+
+/* The backends (chart_cairo.c, chart_pdf.c): set ops and impl. */
+sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format);
+sr_error *sr_canvas_open_pdf(sr_canvas *cv, sr_pdf_chart_placer place, void *ctx);
 
 /* A white canvas; on error nothing is left to free. */
-sr_error *sr_canvas_open(sr_canvas *cv, sr_chart_format format, double width, double height);
-/* Finish the drawing and hand over the file's bytes (*out NUL-terminated).
- * SVG: ids get id_prefix and are numbered in order of appearance, and a
- * <title> and <desc> are added. The canvas is freed either way. */
+sr_error *sr_canvas_open(sr_canvas *cv, const sr_chart_target *target, double width, double height);
+/* Finish the drawing and hand over the file's bytes (*out NUL-terminated;
+ * NULL for a PDF target). SVG: ids get id_prefix and are numbered in order
+ * of appearance, and a <title> and <desc> are added. The canvas is freed
+ * either way. */
 sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *title, const char *desc, char **out,
                           size_t *len);
 void sr_canvas_free(sr_canvas *cv);

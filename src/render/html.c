@@ -164,7 +164,7 @@ static char *inline_svg(const char *svg, const char *label)
     return sr_strbuf_detach(&sb);
 }
 
-static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw)
+static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
     static const char *const captions[SR_N_CHARTS] = {
         "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 "
@@ -173,12 +173,14 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw)
         "bootstrap interval, the colour and shape the verdict.",
         "KV cache tokens per model, as logged by the server and as recomputed from config.json."};
     for (int k = 0; k < SR_N_CHARTS; k++) {
-        char *svg;
+        char *svg = NULL;
         size_t len;
-        sr_error *err = sr_render_chart(sw, (sr_chart_kind)k, SR_CHART_SVG, &svg, &len);
-        if (err)
-            return err;
-        char *in = inline_svg(svg, sr_chart_title((sr_chart_kind)k));
+        if (!charts || !charts->svg[k]) {
+            sr_error *err = sr_render_chart(sw, (sr_chart_kind)k, SR_CHART_SVG, &svg, &len);
+            if (err)
+                return err;
+        }
+        char *in = inline_svg(svg ? svg : charts->svg[k], sr_chart_title((sr_chart_kind)k));
         free(svg);
         if (!in)
             return sr_oom();
@@ -297,7 +299,7 @@ static void fill_methods(sr_tpl_ctx *root, const sr_sweep *sw)
     }
 }
 
-static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw)
+static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
     size_t n_bench_max = sr_n_table_benchmarks;
     for (size_t i = 0; i < sw->n_models; i++)
@@ -334,7 +336,7 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw)
     fill_results(root, sw, order, n, benches, n_bench);
     fill_kv(root, sw, order, n);
     fill_left_out(root, sw, order, n);
-    err = fill_charts(root, sw);
+    err = fill_charts(root, sw, charts);
 done:
     sr_text_list_free(&summary);
     sr_text_list_free(&audit);
@@ -347,6 +349,11 @@ done:
 
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
 {
+    return sr_render_html_with(sweep, NULL, out, len);
+}
+
+sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
+{
     *out = NULL;
     *len = 0;
     const sr_template_file *tf = sr_template_find(TEMPLATE);
@@ -355,7 +362,7 @@ sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
     sr_tpl_ctx *root = sr_tpl_new();
     if (!root)
         return sr_oom();
-    sr_error *err = fill(root, sweep);
+    sr_error *err = fill(root, sweep, charts);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     if (!err)

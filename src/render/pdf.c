@@ -1,6 +1,6 @@
 /* report.pdf with libharu: A4 pages, DejaVu Sans embedded (UTF-8, so Δ ± ≥
  * and non-ASCII names print), the title block, summary, results tables
- * (headers repeated on every page), the three charts as PNG, the KV
+ * (headers repeated on every page), the three charts as vector drawing, the KV
  * section, the models left out, warnings, methods and input files; page
  * numbers, bookmarks per section, title/author metadata, and no dates, so
  * the same sweep gives the same bytes.
@@ -49,7 +49,6 @@ typedef struct pdf {
     HPDF_STATUS error, detail;
     bool oom;
     HPDF_Outline section; /* the current top-level bookmark */
-    const sr_chart_images *charts; /* PNGs already rendered, or NULL */
 } pdf;
 
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
@@ -601,42 +600,50 @@ static void speed_table(pdf *p, const sr_sweep *sw, const size_t *order, size_t 
     table_end(p);
 }
 
-static void chart(pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *caption, sr_error **err)
+typedef struct chart_spot {
+    pdf *p;
+    sr_chart_kind kind;
+    double h; /* points the chart took */
+} chart_spot;
+
+/* Where a chart of width x height design units goes: the content width, or
+ * narrower so it fits a page, or a little smaller rather than leave most
+ * of a page empty. */
+static void place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where)
 {
-    char *png = NULL;
-    size_t len;
-    const char *bytes;
-    if (p->charts && p->charts->png[kind]) {
-        bytes = p->charts->png[kind]; /* the same bytes as charts/<name>.png */
-        len = p->charts->png_len[kind];
-    } else {
-        *err = sr_render_chart(sw, kind, SR_CHART_PNG, &png, &len);
-        if (*err)
-            return;
-        bytes = png;
-    }
-    HPDF_Image img = HPDF_LoadPngImageFromMem(p->doc, (const HPDF_BYTE *)bytes, (HPDF_UINT)len);
-    free(png);
-    if (!img)
-        return; /* the handler has the error */
-    double iw = HPDF_Image_GetWidth(img), ih = HPDF_Image_GetHeight(img);
-    if (iw <= 0 || ih <= 0)
+    chart_spot *cs = ctx;
+    pdf *p = cs->p;
+    memset(where, 0, sizeof *where);
+    if (!(width > 0 && height > 0))
         return;
-    double w = CONTENT_W, h = w * ih / iw, max_h = TOP - BOTTOM - 40;
+    double w = CONTENT_W, h = w * height / width, max_h = TOP - BOTTOM - 40;
     if (h > max_h) {
         h = max_h;
-        w = h * iw / ih;
+        w = h * width / height;
     }
-    /* Shrink a little rather than leave most of a page empty. */
     double room = p->y - BOTTOM - 30;
     if (h > room && h * 0.8 <= room) {
         w *= room / h;
         h = room;
     }
     need(p, h + 30);
-    bookmark(p, p->section, sr_chart_title(kind));
-    HPDF_Page_DrawImage(p->page, img, MARGIN_X + (CONTENT_W - w) / 2, p->y - h, w, h);
-    p->y -= h + 6;
+    bookmark(p, p->section, sr_chart_title(cs->kind));
+    where->page = p->page;
+    where->regular = p->regular;
+    where->bold = p->bold;
+    where->x = MARGIN_X + (CONTENT_W - w) / 2;
+    where->y = p->y - h;
+    where->scale = w / width;
+    cs->h = h;
+}
+
+static void chart(pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *caption, sr_error **err)
+{
+    chart_spot cs = {p, kind, 0};
+    *err = sr_draw_chart_pdf(sw, kind, place_chart, &cs);
+    if (*err || !(cs.h > 0))
+        return;
+    p->y -= cs.h + 6;
     note(p, caption);
     p->y -= 10;
 }
@@ -973,16 +980,10 @@ static sr_error *setup(pdf *p, const sr_sweep *sw, const char *name)
 
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len)
 {
-    return sr_render_pdf_with(sweep, NULL, out, len);
-}
-
-sr_error *sr_render_pdf_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
-{
     *out = NULL;
     *len = 0;
     pdf p;
     memset(&p, 0, sizeof p);
-    p.charts = charts;
     char *name = sr_text_sweep_name(sweep);
     if (!name)
         return sr_oom();

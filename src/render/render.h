@@ -40,14 +40,13 @@ extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
                           size_t *len);
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
-sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf */
+sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf, charts as vectors */
 
-/* Charts rendered once and shared: the PDF embeds the very PNGs written to
- * charts/ instead of drawing them again. Entries may be NULL. */
+/* Charts rendered once and shared: the HTML inlines the very SVGs written
+ * to charts/ instead of drawing them again. Entries may be NULL (drawn). */
 typedef struct sr_chart_images {
-    const char *png[SR_N_CHARTS];
-    size_t png_len[SR_N_CHARTS];
+    const char *svg[SR_N_CHARTS];
 } sr_chart_images;
-sr_error *sr_render_pdf_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len);
+sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len);
 
 #endif

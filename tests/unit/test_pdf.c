@@ -162,6 +162,39 @@ Test(pdf, qpdf_check_fonts_and_text)
     sr_sweep_free(&sw);
 }
 
+/* The charts are drawn as vectors: no image in the file, and their own
+ * text (axis titles, the values printed by the bars) is in the PDF's text. */
+Test(pdf, charts_are_vector_drawing_with_text)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    cr_assert_null(memmem(data, len, "/Subtype /Image", 15), "the PDF holds an image");
+    cr_assert_null(memmem(data, len, "/XObject", 8), "the PDF holds an XObject");
+    char *path = write_pdf(data, len, "report-charts.pdf");
+    if (fixture_have("pdftotext")) {
+        int status;
+        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
+        cr_assert_eq(status, 0);
+        static const char *const want[] = {
+            "speed ratio to the baseline (\xC3\x97, higher is faster)", /* the speed chart's axis */
+            "model \xE2\x88\x92 baseline (points of accuracy)",         /* the accuracy chart's axis */
+            "KV cache capacity (tokens",                                 /* the KV chart's axis */
+            "baseline = 1.0",
+            "logged by the server",
+        };
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        free(out);
+    } else {
+        cr_log_warn("pdftotext missing (apt-get install poppler-utils): chart text not checked");
+    }
+    done_with(path);
+    free(data);
+    sr_sweep_free(&sw);
+}
+
 Test(pdf, long_tables_repeat_their_header)
 {
     sr_sweep sw;
