@@ -49,6 +49,20 @@ static void lm_file_free(lm_file *f)
         free(f->filters[i]);
 }
 
+/* The digits of a whole number in [0, MAX_EXACT_INT] (printf's "%.0f" was
+ * a tenth of the time spent parsing samples). */
+static char *whole_number_text(double d)
+{
+    char buf[24], *p = buf + sizeof buf;
+    unsigned long long u = (unsigned long long)d;
+    *--p = '\0';
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    return strdup(p);
+}
+
 /* doc_id as a decimal string: a non-negative integer, or a string of digits
  * (leading zeros dropped). */
 static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char **out)
@@ -58,7 +72,7 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
         double d = v->valuedouble;
         if (!isfinite(d) || d < 0 || d != floor(d) || d > MAX_EXACT_INT)
             return sr_input_error(path, line, "doc_id is not a non-negative integer");
-        *out = sr_asprintf("%.0f", d == 0 ? 0.0 : d);
+        *out = whole_number_text(d);
     } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
         const char *s = v->valuestring;
         for (const char *p = s; *p; p++)

@@ -47,6 +47,29 @@ Test(text, utf8)
     cr_assert_not(sr_utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
 }
 
+/* The ASCII fast path reads eight bytes at a time: a NUL, a stray
+ * continuation byte or a cut sequence must be caught at every offset, and
+ * a valid multibyte character accepted at every offset. */
+Test(text, utf8_every_offset)
+{
+    char buf[40];
+    for (size_t len = 1; len <= sizeof buf; len++)
+        for (size_t at = 0; at < len; at++) {
+            memset(buf, 'a', len);
+            cr_assert(sr_utf8_valid(buf, len));
+            buf[at] = '\0';
+            cr_assert_not(sr_utf8_valid(buf, len), "NUL at %zu of %zu", at, len);
+            buf[at] = (char)0x80;
+            cr_assert_not(sr_utf8_valid(buf, len), "continuation at %zu of %zu", at, len);
+            buf[at] = (char)0xC3; /* cut unless a continuation follows */
+            cr_assert_eq(sr_utf8_valid(buf, len), false, "lead byte at %zu of %zu", at, len);
+            if (at + 1 < len) {
+                buf[at + 1] = (char)0xA9; /* U+00E9 */
+                cr_assert(sr_utf8_valid(buf, len), "e-acute at %zu of %zu", at, len);
+            }
+        }
+}
+
 Test(lines, crlf_and_last_line)
 {
     sr_lines it;
