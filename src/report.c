@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/compare.h"
 #include "analysis/kvcap.h"
@@ -17,9 +18,27 @@
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
-sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override)
+static double now_seconds(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Adds the seconds since *mark to *slot (when timing) and moves the mark. */
+static void lap(double *mark, double *slot)
+{
+    double t = now_seconds();
+    if (slot)
+        *slot += t - *mark;
+    *mark = t;
+}
+
+sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t)
+{
+    double mark = now_seconds();
     sr_error *err = sr_load_export(sweep, export_dir);
+    lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
@@ -28,7 +47,9 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     sweep->baseline = baseline ? sr_normalize_model_id(baseline) : NULL;
     if (baseline && !sweep->baseline)
         return sr_oom();
-    if ((err = sr_compare(sweep))) {
+    err = sr_compare(sweep);
+    lap(&mark, t ? &t->compare : NULL);
+    if (err) {
         /* Comparison errors name export-relative files: give the path the user can open. */
         if (err->code == SR_EXIT_INPUT && err->path) {
             char *full = sr_path_join(export_dir, err->path);
@@ -39,7 +60,9 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         }
         return err;
     }
-    return sr_kv_analyse_sweep(sweep);
+    err = sr_kv_analyse_sweep(sweep);
+    lap(&mark, t ? &t->kv : NULL);
+    return err;
 }
 
 typedef struct rendered {
@@ -54,30 +77,26 @@ enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OU
 typedef struct render_job {
     const sr_sweep *sweep;
     rendered *out;
-    sr_error *err[2];
+    char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
+    size_t rgb_len[SR_N_CHARTS];
+    sr_error *err[1 + SR_N_CHARTS];
 } render_job;
 
 /* The renderers only read the sweep, so the outputs are made on two
- * threads: the charts (cairo, which is kept to one thread) and the HTML
- * that inlines their SVGs on one, the tables and the PDF (libharu, charts
- * drawn as vectors) on the other. */
-static void render_part(void *ctx, size_t part)
+ * threads, in two phases, with cairo on one thread at a time (ThreadSanitizer
+ * reported races inside it when two threads drew). Phase 1: the charts'
+ * pixels (cairo) | the tables and the PDF (libharu, charts as vectors).
+ * Phase 2: the SVGs and the HTML that inlines them (cairo) | the PNG
+ * encodings (libpng, the slowest part), one job each. */
+static void render_phase1(void *ctx, size_t part)
 {
     render_job *job = ctx;
     const sr_sweep *sw = job->sweep;
     rendered *out = job->out;
     sr_error *err = NULL;
     if (part == 0) {
-        sr_chart_images svgs = {{NULL}};
-        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
-            rendered *png = &out[OUT_CHARTS + 2 * c], *svg = png + 1;
-            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_PNG, &png->data, &png->len);
-            if (!err)
-                err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
-            svgs.svg[c] = svg->data;
-        }
-        if (!err)
-            err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
+        for (int c = 0; c < SR_N_CHARTS && !err; c++)
+            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
     } else {
         static sr_error *(*const render[])(const sr_sweep *, char **, size_t *) = {
             sr_render_json, sr_render_csv, sr_render_markdown, sr_render_pdf};
@@ -88,8 +107,49 @@ static void render_part(void *ctx, size_t part)
     job->err[part] = err;
 }
 
-sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
+static void render_phase2(void *ctx, size_t part)
 {
+    render_job *job = ctx;
+    const sr_sweep *sw = job->sweep;
+    rendered *out = job->out;
+    sr_error *err = NULL;
+    if (part == 0) {
+        sr_chart_images svgs = {{NULL}};
+        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
+            rendered *svg = &out[OUT_CHARTS + 2 * c + 1];
+            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
+            svgs.svg[c] = svg->data;
+        }
+        if (!err)
+            err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
+    } else {
+        size_t c = part - 1;
+        rendered *png = &out[OUT_CHARTS + 2 * c];
+        err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+        free(job->rgb[c]);
+        job->rgb[c] = NULL;
+    }
+    job->err[part] = err;
+}
+
+/* The first error in job order (so it does not depend on timing); the
+ * others are dropped. */
+static sr_error *first_error(sr_error **errs, size_t n)
+{
+    sr_error *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!first)
+            first = errs[i];
+        else
+            sr_error_free(errs[i]);
+        errs[i] = NULL;
+    }
+    return first;
+}
+
+sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t)
+{
+    double mark = now_seconds();
     rendered out[N_OUT];
     memset(out, 0, sizeof out);
     for (int i = 0; i < 2 * SR_N_CHARTS; i++)
@@ -104,11 +164,20 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 
     /* Everything is rendered before anything is written. */
-    render_job job = {sweep, out, {NULL, NULL}};
-    sr_parallel_for(2, sr_thread_count(sweep->settings.threads, 2), render_part, &job);
-    sr_error *err = job.err[0] ? job.err[0] : job.err[1];
-    if (job.err[0])
-        sr_error_free(job.err[1]);
+    render_job job;
+    memset(&job, 0, sizeof job);
+    job.sweep = sweep;
+    job.out = out;
+    sr_parallel_for(2, sr_thread_count(sweep->settings.threads, 2), render_phase1, &job);
+    sr_error *err = first_error(job.err, 2);
+    if (!err) {
+        sr_parallel_for(1 + SR_N_CHARTS, sr_thread_count(sweep->settings.threads, 1 + SR_N_CHARTS), render_phase2,
+                        &job);
+        err = first_error(job.err, 1 + SR_N_CHARTS);
+    }
+    for (int c = 0; c < SR_N_CHARTS; c++)
+        free(job.rgb[c]);
+    lap(&mark, t ? &t->render : NULL);
 
     char *charts = sr_path_join(out_dir, "charts");
     if (!err)
@@ -121,13 +190,14 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir)
     free(charts);
     for (size_t i = 0; i < N_OUT; i++)
         free(out[i].data);
+    lap(&mark, t ? &t->write : NULL);
     return err;
 }
 
 static const char report_usage[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N]\n"
     "                           [--seed N] [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
-    "                           [--ci-method percentile|exact] [--threads N] [--keep-going]";
+    "                           [--ci-method percentile|exact] [--threads N] [--keep-going] [--timings]";
 
 static sr_error *usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static sr_error *usage_error(const char *fmt, ...)
@@ -158,11 +228,14 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
         {"confidence", required_argument, NULL, 'c'}, {"gsm8k-filter", required_argument, NULL, 'g'},
         {"keep-going", no_argument, NULL, 'k'},      {"help", no_argument, NULL, 'h'},
         {"ci-method", required_argument, NULL, 'm'},  {"threads", required_argument, NULL, 't'},
+        {"timings", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     sr_sweep sweep;
     sr_sweep_init(&sweep);
     const char *out_dir = "reports", *baseline = NULL;
+    bool timings = false;
+    sr_timings t = {0};
     optind = 1;
     opterr = 0;
     int c;
@@ -198,6 +271,7 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
                 return usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
             break;
         case 'k': sweep.settings.keep_going = true; break;
+        case 'T': timings = true; break;
         case 'm':
             if (strcmp(optarg, "percentile") == 0)
                 sweep.settings.ci_method = "percentile";
@@ -218,9 +292,12 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
     }
     if (optind != argc - 1)
         return sr_error_new(SR_EXIT_USAGE, NULL, 0, "%s", optind >= argc ? "missing EXPORT_DIR" : "too many arguments");
-    sr_error *err = sr_build_report(&sweep, argv[optind], baseline);
+    sr_error *err = sr_build_report(&sweep, argv[optind], baseline, timings ? &t : NULL);
     if (!err)
-        err = sr_write_report(&sweep, out_dir);
+        err = sr_write_report(&sweep, out_dir, timings ? &t : NULL);
+    if (!err && timings)
+        fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
+                t.compare, t.kv, t.render, t.write);
     if (!err) {
         size_t failed = 0;
         for (size_t i = 0; i < sweep.n_models; i++)

@@ -13,11 +13,16 @@
  * errors go to info. */
 sr_error *sr_cmd_report(int argc, char **argv, FILE *info);
 
-/* Load, analyse (comparison + KV) into sweep; settings and baseline
- * override are taken from sweep as set by the caller. */
-sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override);
+/* Wall seconds of each step (--timings). */
+typedef struct sr_timings {
+    double load, compare, kv, render, write;
+} sr_timings;
 
-/* Render every output and write them under out_dir. */
-sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir);
+/* Load, analyse (comparison + KV) into sweep; settings and baseline
+ * override are taken from sweep as set by the caller. t may be NULL. */
+sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t);
+
+/* Render every output and write them under out_dir. t may be NULL. */
+sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t);
 
 #endif

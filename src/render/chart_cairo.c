@@ -1,5 +1,5 @@
-/* The cairo backend of the chart canvas: PNG (drawn at SR_CHART_PNG_SCALE,
- * encoded with libpng) and SVG surfaces, the DejaVu fonts through FreeType,
+/* The cairo backend of the chart canvas: PNG (pixels drawn at
+ * SR_CHART_PNG_SCALE, encoded by png.c) and SVG surfaces, the DejaVu fonts through FreeType,
  * and the SVG clean-up that makes the bytes reproducible and the ids unique
  * per chart. */
 #include <cairo-ft.h>
@@ -8,7 +8,6 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <math.h>
-#include <png.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,8 @@
 
 typedef struct cairo_canvas {
     sr_chart_format format;
+    unsigned char *pixels; /* PNG: the image surface's memory, ours */
+    int pixel_w, pixel_h, stride;
     cairo_surface_t *surface;
     cairo_t *cr;
     cairo_font_face_t *regular, *bold;
@@ -94,6 +95,7 @@ static void release(sr_canvas *cv)
     if (cc->bold)
         cairo_font_face_destroy(cc->bold);
     sr_strbuf_free(&cc->svg);
+    free(cc->pixels); /* after the surface that drew into it */
     free(cc);
     cv->impl = NULL;
 }
@@ -232,58 +234,41 @@ static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char 
     return *out ? NULL : sr_oom();
 }
 
-/* PNG through libpng's simplified API with PNG_IMAGE_FLAG_FAST (no row
- * filter, zlib level 3): cairo's own writer uses the default level and
- * tries every filter on every row, three times slower on these mostly
- * flat images, and its files were no smaller (787 against 794 kB for a
- * 1,600 x 4,476 chart). The pixels are repacked from cairo's native-endian
- * 0xXXRRGGBB words to RGB bytes. */
-static sr_error *encode_png(cairo_surface_t *surface, char **out, size_t *len)
+/* The pixels as packed 8-bit RGB (what sr_encode_png takes), in place:
+ * cairo keeps a pixel as a native-endian 0xXXRRGGBB word, and a row's RGB
+ * bytes never start after its words do, so rows are repacked front to back
+ * in the same memory (a fresh 45 MB buffer cost more in page faults than
+ * the repacking). On little-endian machines four pixels become three words
+ * at once: a byte-swapped pixel's low three bytes are R, G, B in memory
+ * order. Returns the byte count. */
+static size_t pack_rgb(unsigned char *data, int w, int h, int stride)
 {
-    int w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface);
-    int stride = cairo_image_surface_get_stride(surface);
-    const unsigned char *data = cairo_image_surface_get_data(surface);
-    if (!data || w <= 0 || h <= 0)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot encode the chart as PNG: no pixels");
-    unsigned char *rgb = malloc((size_t)w * (size_t)h * 3);
-    if (!rgb)
-        return sr_oom();
+    size_t row_bytes = (size_t)w * 3;
     for (int y = 0; y < h; y++) {
-        const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
-        unsigned char *row = rgb + (size_t)y * (size_t)w * 3;
-        for (int x = 0; x < w; x++) {
-            uint32_t v = px[x];
+        const unsigned char *src = data + (size_t)y * (size_t)stride;
+        unsigned char *row = data + (size_t)y * row_bytes;
+        int x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        for (; x + 4 <= w; x += 4) {
+            uint32_t p[4], q[4], word[3];
+            memcpy(p, src + (size_t)x * 4, sizeof p); /* read before the write below */
+            for (int i = 0; i < 4; i++)
+                q[i] = __builtin_bswap32(p[i]) >> 8; /* R | G << 8 | B << 16 */
+            word[0] = q[0] | q[1] << 24;
+            word[1] = q[1] >> 8 | q[2] << 16;
+            word[2] = q[2] >> 16 | q[3] << 8;
+            memcpy(row + (size_t)x * 3, word, sizeof word);
+        }
+#endif
+        for (; x < w; x++) {
+            uint32_t v;
+            memcpy(&v, src + (size_t)x * 4, 4);
             row[3 * x] = (unsigned char)(v >> 16);
             row[3 * x + 1] = (unsigned char)(v >> 8);
             row[3 * x + 2] = (unsigned char)v;
         }
     }
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = (png_uint_32)w;
-    image.height = (png_uint_32)h;
-    image.format = PNG_FORMAT_RGB;
-    image.flags = PNG_IMAGE_FLAG_FAST;
-    png_alloc_size_t cap = PNG_IMAGE_PNG_SIZE_MAX(image), n = cap;
-    char *buf = malloc(cap + 1); /* the worst case; untouched pages cost nothing */
-    if (!buf) {
-        free(rgb);
-        return sr_oom();
-    }
-    int ok = png_image_write_to_memory(&image, buf, &n, 0, rgb, 0, NULL);
-    free(rgb);
-    if (!ok || n > cap) {
-        sr_error *e = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot encode the chart as PNG: %s", image.message);
-        png_image_free(&image);
-        free(buf);
-        return e;
-    }
-    buf[n] = '\0';
-    char *shrunk = realloc(buf, n + 1);
-    *out = shrunk ? shrunk : buf;
-    *len = n;
-    return NULL;
+    return row_bytes * (size_t)h;
 }
 
 static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title, const char *desc, char **out,
@@ -295,9 +280,21 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
     cc->cr = NULL;
     if (st != CAIRO_STATUS_SUCCESS)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot draw the chart: %s", cairo_status_to_string(st));
-    if (cc->format == SR_CHART_PNG) {
-        cairo_surface_flush(cc->surface);
-        return encode_png(cc->surface, out, len);
+    if (cc->format == SR_CHART_PNG || cc->format == SR_CHART_RGB) {
+        cairo_surface_finish(cc->surface); /* cairo is done with the pixels */
+        cairo_surface_destroy(cc->surface);
+        cc->surface = NULL;
+        size_t n = pack_rgb(cc->pixels, cc->pixel_w, cc->pixel_h, cc->stride);
+        if (cc->format == SR_CHART_PNG)
+            return sr_encode_png((const char *)cc->pixels, n, (size_t)cc->pixel_w, out, len);
+        unsigned char *rgb = realloc(cc->pixels, n + 1); /* the words took more room */
+        if (!rgb)
+            return sr_oom();
+        cc->pixels = NULL;
+        rgb[n] = '\0';
+        *out = (char *)rgb;
+        *len = n;
+        return NULL;
     }
     cairo_surface_finish(cc->surface);
     st = cairo_surface_status(cc->surface);
@@ -396,9 +393,18 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
         err = load_font(SR_FONT_SANS_BOLD, &cc->bold);
     if (err)
         return err;
-    if (format == SR_CHART_PNG) {
-        cc->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(cv->width * SR_CHART_PNG_SCALE),
-                                                 (int)ceil(cv->height * SR_CHART_PNG_SCALE));
+    if (format != SR_CHART_SVG) {
+        double pw = ceil(cv->width * SR_CHART_PNG_SCALE), ph = ceil(cv->height * SR_CHART_PNG_SCALE);
+        if (!(pw >= 1 && ph >= 1 && pw <= 32767 && ph <= 32767)) /* cairo's limit */
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make a %.0fx%.0f pixel chart", pw, ph);
+        cc->pixel_w = (int)pw;
+        cc->pixel_h = (int)ph;
+        cc->stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, cc->pixel_w);
+        cc->pixels = malloc((size_t)cc->stride * (size_t)cc->pixel_h);
+        if (cc->stride <= 0 || !cc->pixels)
+            return sr_oom();
+        cc->surface = cairo_image_surface_create_for_data(cc->pixels, CAIRO_FORMAT_RGB24, cc->pixel_w, cc->pixel_h,
+                                                          cc->stride);
     } else {
         cc->surface = cairo_svg_surface_create_for_stream(write_cb, &cc->svg, cv->width, cv->height);
         cairo_svg_surface_restrict_to_version(cc->surface, CAIRO_SVG_VERSION_1_1);
@@ -407,7 +413,7 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
     if (cairo_status(cc->cr) != CAIRO_STATUS_SUCCESS)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make a %.0fx%.0f chart: %s", cv->width, cv->height,
                             cairo_status_to_string(cairo_status(cc->cr)));
-    if (format == SR_CHART_PNG)
+    if (format != SR_CHART_SVG)
         cairo_scale(cc->cr, SR_CHART_PNG_SCALE, SR_CHART_PNG_SCALE);
     cairo_font_options_t *fo = cairo_font_options_create();
     cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "render/chart.h"
+#include "render/chart_draw.h"
 #include "render/render.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
@@ -190,5 +191,54 @@ Test(chart, many_models_are_capped)
     const unsigned char *p = (const unsigned char *)a;
     cr_assert_lt(be32(p + 20), 8000, "height %u", be32(p + 20));
     free(a);
+    sr_sweep_free(&sw);
+}
+
+/* SR_CHART_RGB gives the pixels the PNG encodes: packed R, G, B in row
+ * order (checked on known colours, the last pixel of an odd-width row
+ * included), and sr_encode_png turns them into the very bytes of
+ * SR_CHART_PNG. */
+Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
+{
+    sr_canvas cv;
+    const sr_chart_target target = {SR_CHART_RGB, NULL, NULL};
+    cr_assert_null(sr_canvas_open(&cv, &target, 800.5, 10)); /* 1,601 x 20 pixels */
+    sr_canvas_rect(&cv, 0, 0, 3, 10, sr_vermillion);
+    sr_canvas_rect(&cv, 800, 5, 0.5, 5, sr_green);
+    char *rgb;
+    size_t len;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "t", &rgb, &len));
+    cr_assert_eq(len, (size_t)1601 * 20 * 3);
+    const unsigned char *px = (const unsigned char *)rgb;
+    static const unsigned char vermillion[3] = {213, 94, 0}, green[3] = {0, 158, 115}, white[3] = {255, 255, 255};
+    for (size_t y = 0; y < 20; y++) {
+        const unsigned char *row = px + y * 1601 * 3;
+        cr_assert(memcmp(row, vermillion, 3) == 0 && memcmp(row + 5 * 3, vermillion, 3) == 0, "row %zu", y);
+        cr_assert(memcmp(row + 6 * 3, white, 3) == 0, "row %zu", y);
+        cr_assert(memcmp(row + 1600 * 3, y >= 10 ? green : white, 3) == 0, "row %zu: last pixel", y);
+        cr_assert(memcmp(row + 1599 * 3, white, 3) == 0, "row %zu", y);
+    }
+    free(rgb);
+
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *png, *pixels, *encoded;
+        size_t png_len, pixels_len, encoded_len;
+        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &png, &png_len);
+        render(&sw, (sr_chart_kind)k, SR_CHART_RGB, &pixels, &pixels_len);
+        cr_assert_eq(pixels_len % (SR_CHART_PIXEL_WIDTH * 3), 0);
+        cr_assert_eq(pixels_len / (SR_CHART_PIXEL_WIDTH * 3), be32((const unsigned char *)png + 20));
+        cr_assert_null(sr_encode_png(pixels, pixels_len, SR_CHART_PIXEL_WIDTH, &encoded, &encoded_len));
+        cr_assert(encoded_len == png_len && memcmp(encoded, png, png_len) == 0, "%s", sr_chart_names[k]);
+        free(encoded);
+        /* A length that is not whole rows is refused, not read past. */
+        sr_error *err = sr_encode_png(pixels, pixels_len - 1, SR_CHART_PIXEL_WIDTH, &encoded, &encoded_len);
+        cr_assert_not_null(err);
+        cr_assert_null(encoded);
+        sr_error_free(err);
+        free(png);
+        free(pixels);
+    }
     sr_sweep_free(&sw);
 }
