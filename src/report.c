@@ -74,19 +74,26 @@ typedef struct rendered {
 /* The outputs, in the order they are written. */
 enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, N_OUT };
 
+/* The jobs of the two rendering phases (see render_phase1). */
+enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_MD, N_PHASE1 };
+enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
+#define MAX_JOBS 8
+_Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
+
 typedef struct render_job {
     const sr_sweep *sweep;
     rendered *out;
     char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
     size_t rgb_len[SR_N_CHARTS];
-    sr_error *err[1 + SR_N_CHARTS];
+    sr_error *err[MAX_JOBS]; /* one per job of a phase */
 } render_job;
 
-/* The renderers only read the sweep, so the outputs are made on two
- * threads, in two phases, with cairo on one thread at a time (ThreadSanitizer
- * reported races inside it when two threads drew). Phase 1: the charts'
- * pixels (cairo) | the tables and the PDF (libharu, charts as vectors).
- * Phase 2: the SVGs and the HTML that inlines them (cairo) | the PNG
+/* The renderers only read the sweep, so the outputs are made on all cores,
+ * in two phases of jobs taken in order by whichever thread is free, with
+ * cairo on one thread at a time (ThreadSanitizer reported races inside it
+ * when two threads drew). Phase 1: the PDF (libharu, charts as vectors),
+ * the charts' pixels (cairo), report.json, results.csv, results.md.
+ * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
  * encodings (libpng, the slowest part), one job each. */
 static void render_phase1(void *ctx, size_t part)
 {
@@ -94,15 +101,15 @@ static void render_phase1(void *ctx, size_t part)
     const sr_sweep *sw = job->sweep;
     rendered *out = job->out;
     sr_error *err = NULL;
-    if (part == 0) {
+    switch (part) {
+    case JOB_PIXELS:
         for (int c = 0; c < SR_N_CHARTS && !err; c++)
             err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
-    } else {
-        static sr_error *(*const render[])(const sr_sweep *, char **, size_t *) = {
-            sr_render_json, sr_render_csv, sr_render_markdown, sr_render_pdf};
-        static const int slot[] = {OUT_JSON, OUT_CSV, OUT_MD, OUT_PDF};
-        for (size_t i = 0; i < 4 && !err; i++)
-            err = render[i](sw, &out[slot[i]].data, &out[slot[i]].len);
+        break;
+    case JOB_PDF: err = sr_render_pdf(sw, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
+    case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
+    case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
+    default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
 }
@@ -113,7 +120,7 @@ static void render_phase2(void *ctx, size_t part)
     const sr_sweep *sw = job->sweep;
     rendered *out = job->out;
     sr_error *err = NULL;
-    if (part == 0) {
+    if (part == JOB_SVG_HTML) {
         sr_chart_images svgs = {{NULL}};
         for (int c = 0; c < SR_N_CHARTS && !err; c++) {
             rendered *svg = &out[OUT_CHARTS + 2 * c + 1];
@@ -123,7 +130,7 @@ static void render_phase2(void *ctx, size_t part)
         if (!err)
             err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
     } else {
-        size_t c = part - 1;
+        size_t c = part - JOB_PNG;
         rendered *png = &out[OUT_CHARTS + 2 * c];
         err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
         free(job->rgb[c]);
@@ -168,12 +175,11 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
     memset(&job, 0, sizeof job);
     job.sweep = sweep;
     job.out = out;
-    sr_parallel_for(2, sr_thread_count(sweep->settings.threads, 2), render_phase1, &job);
-    sr_error *err = first_error(job.err, 2);
+    sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+    sr_error *err = first_error(job.err, N_PHASE1);
     if (!err) {
-        sr_parallel_for(1 + SR_N_CHARTS, sr_thread_count(sweep->settings.threads, 1 + SR_N_CHARTS), render_phase2,
-                        &job);
-        err = first_error(job.err, 1 + SR_N_CHARTS);
+        sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
+        err = first_error(job.err, N_PHASE2);
     }
     for (int c = 0; c < SR_N_CHARTS; c++)
         free(job.rgb[c]);
