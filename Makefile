@@ -123,8 +123,12 @@ fuzz-short:
 browser-test: $(BUILD)/unit-tests
 	sh tests/browser/run.sh $(BUILD)/unit-tests
 
-bench: sweep-report
-	sh bench/run.sh
+# The floor under the load step (bench/parse_floor.c): read, hash, cJSON-parse.
+$(BUILD)/parse-floor: $(BUILD)/bench/parse_floor.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS_ALL) $^ $(DEP_LIBS) -o $@
+
+bench: sweep-report $(BUILD)/parse-floor
+	PARSE_FLOOR=$(BUILD)/parse-floor sh bench/run.sh
 
 format:
 	clang-format -i $(SRC) $(shell find src tests -name '*.h') $(UNIT_SRC)

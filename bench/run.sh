@@ -16,7 +16,8 @@
 # BENCH_RESAMPLES (10000), BENCH_REPEAT (3: runs of the small case, median
 # taken), BENCH_KEEP=1 keeps the temporary directory, NUMPY_PYTHON
 # (/usr/bin/python3, where Debian's python3-numpy lives), BENCH_BIN (time
-# another binary instead of building ./sweep-report), TMPDIR.
+# another binary instead of building ./sweep-report), PARSE_FLOOR (make bench
+# sets it: build/parse-floor, bench/parse_floor.c), TMPDIR.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -69,11 +70,11 @@ now_ns() { date +%s%N; }
 bytes_of() { du -sb "$1" | awk '{print $1}'; }
 
 # run_report TAG EXPORT RESAMPLES: sets WALL (s), CPU (user + sys s), RSS (MiB), RC,
-# ERR (first error line).
+# ERR (first error line), STEPS (the report's own --timings line: wall s per step).
 run_report() {
     rm -rf "$TMP/out-$1"
     t0=$(now_ns)
-    /usr/bin/time -v -o "$TMP/$1.time" "$BIN" report "$2" -o "$TMP/out-$1" --resamples "$3" \
+    /usr/bin/time -v -o "$TMP/$1.time" "$BIN" report "$2" -o "$TMP/out-$1" --resamples "$3" --timings \
         >"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
     RC=$?
     t1=$(now_ns)
@@ -82,6 +83,7 @@ run_report() {
     CPU=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.3f", s }' "$TMP/$1.time")
     [ -n "$RSS" ] || RSS='?'
     ERR=$(head -n1 "$TMP/$1.stderr" | cut -c1-160)
+    STEPS=$(sed -n 's/^sweep-report: seconds: //p' "$TMP/$1.stderr")
     if [ "$RC" = 0 ]; then
         say "$1: ok, ${WALL} s wall, ${CPU} s CPU, ${RSS} MiB, load $(cut -d' ' -f1 /proc/loadavg)"
     else
@@ -118,6 +120,7 @@ while [ $i -lt "$REPEAT" ]; do
     [ "$RC" = 0 ] || { S_RC=$RC; S_ERR=$ERR; break; }
     walls="$walls $WALL"
     cpus="$cpus $CPU"
+    S_STEPS=$STEPS
     S_RSS=$(awk -v a="$S_RSS" -v b="$RSS" 'BEGIN { print (b > a) ? b : a }')
     i=$((i + 1))
 done
@@ -128,6 +131,21 @@ if [ "$S_RC" = 0 ]; then
     S_CPU=$(median $cpus)
     run_report small1 "$TMP/small" 1
     S_BOOT=$(fcalc "$S_CPU - $CPU")
+fi
+# The floor under the load step: only read, hash and cJSON-parse the samples.
+FLOOR=""
+if [ -n "${PARSE_FLOOR:-}" ] && [ -x "$PARSE_FLOOR" ]; then
+    floors=""
+    i=0
+    while [ $i -lt "$REPEAT" ]; do
+        # shellcheck disable=SC2046
+        f=$("$PARSE_FLOOR" $(find "$TMP/small" -name 'samples_*.jsonl' | sort) | sed -n 's/^parse_floor_seconds=\([0-9.]*\).*/\1/p')
+        floors="$floors $f"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    FLOOR=$(median $floors)
+    say "floor (read + SHA-256 + cJSON parse of the samples only): $FLOOR s"
 fi
 NP_SEC=""
 if [ "$HAVE_NUMPY" = 1 ]; then
@@ -151,6 +169,7 @@ L_MB=$(fcalc "$(bytes_of "$TMP/large") / 1e6")
 run_report large "$TMP/large" "$RESAMPLES"
 L_RC=$RC L_WALL=$WALL L_CPU=$CPU L_RSS=$RSS L_ERR=$ERR
 if [ "$L_RC" = 0 ]; then
+    L_STEPS=$STEPS
     run_report large1 "$TMP/large" 1
     L_BOOT=$(fcalc "$L_CPU - $CPU")
 fi
@@ -186,6 +205,7 @@ if [ "$S_RC" = 0 ]; then
         "$(rate "$SMALL_CMP * $RESAMPLES" "$S_WALL")" ""
     row "  bootstrap step (CPU, R=$RESAMPLES - R=1)" "" "" "" "$S_BOOT" "" \
         "$(rate "$SMALL_CMP * $RESAMPLES" "$S_BOOT")" "per CPU second"
+    echo "  steps of the last run (wall s): $S_STEPS"
 else
     row "$SMALL-model full report" "$SMALL" "$S_MB" "FAILED" "" "" "" "exit $S_RC: ${S_ERR:-}"
 fi
@@ -196,6 +216,11 @@ if [ -n "$NP_SEC" ]; then
         R=$(fcalc "$S_WALL / $NP_SEC")
         row "  ratio sweep-report / numpy (wall)" "" "" "$R" "$(fcalc "$S_CPU / $NP_CPU")" "" "" \
             "<= 0.050 $(verdict "$(awk -v r="$R" 'BEGIN { print (r <= 0.05) }')")"
+        LOAD_S=$(printf '%s\n' "$S_STEPS" | sed -n 's/.*load \([0-9.]*\).*/\1/p')
+        [ -n "$LOAD_S" ] && row "  load step alone / numpy (wall)" "" "" "$(fcalc "$LOAD_S / $NP_SEC")" "" "" "" \
+            "(reading, validating, hashing the inputs)"
+        [ -n "$FLOOR" ] && row "  floor / numpy (samples parse only)" "" "" "$(fcalc "$FLOOR / $NP_SEC")" "" "" "" \
+            "($FLOOR s: cJSON on every samples line, nothing else)"
     fi
 else
     row "numpy bootstraps alone" "" "" "skipped" "" "" "" "(python3-numpy not installed)"
@@ -206,6 +231,7 @@ if [ "$L_RC" = 0 ]; then
         "< 10 s, < 1024 MiB $(verdict "$(awk -v w="$L_WALL" -v m="$L_RSS" 'BEGIN { print (w < 10 && m < 1024) }')")"
     row "  bootstrap step (CPU, R=$RESAMPLES - R=1)" "" "" "" "$L_BOOT" "" \
         "$(rate "$LARGE_CMP * $RESAMPLES" "$L_BOOT")" "per CPU second"
+    echo "  steps (wall s): $L_STEPS"
 else
     row "$LARGE-model full report" "$LARGE" "$L_MB" "FAILED" "" "" "" "exit $L_RC: ${L_ERR:-}"
 fi
