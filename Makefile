@@ -130,8 +130,9 @@ $(BUILD)/parse-floor: $(BUILD)/bench/parse_floor.o $(LIB_OBJ)
 bench: sweep-report $(BUILD)/parse-floor
 	PARSE_FLOOR=$(BUILD)/parse-floor sh bench/run.sh
 
+# clang-format with .clang-format; every C file of the project.
 format:
-	clang-format -i $(SRC) $(shell find src tests -name '*.h') $(UNIT_SRC)
+	clang-format -i $(SRC) $(shell find src tests bench -name '*.h') $(wildcard tests/unit/*.c tests/fuzz/*.c bench/*.c)
 
 clean:
 	rm -rf build build-* sweep-report

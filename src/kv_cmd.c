@@ -54,15 +54,31 @@ static sr_error *parse_count(const char *name, const char *arg, long lo, long hi
     const char *stop;
     const char *end = arg + strlen(arg);
     if (!sr_parse_long_commas(arg, end, &v, &stop) || stop != end || v < lo || v > hi)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "--%s: expected an integer from %ld to %ld, got '%s'", name, lo,
-                            hi, arg);
+        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "--%s: expected an integer from %ld to %ld, got '%s'", name, lo, hi,
+                            arg);
     *out = v;
     return NULL;
 }
 
 enum {
-    OPT_BACKEND = 256, OPT_HBM, OPT_UTIL, OPT_USED, OPT_WEIGHTS, OPT_ACT, OPT_AVAIL, OPT_LEN, OPT_BLOCK, OPT_TP,
-    OPT_DTYPE, OPT_FORMULA, OPT_MNBT, OPT_MNS, OPT_NOHYBRID, OPT_IMPL, OPT_JSON, OPT_HELP
+    OPT_BACKEND = 256,
+    OPT_HBM,
+    OPT_UTIL,
+    OPT_USED,
+    OPT_WEIGHTS,
+    OPT_ACT,
+    OPT_AVAIL,
+    OPT_LEN,
+    OPT_BLOCK,
+    OPT_TP,
+    OPT_DTYPE,
+    OPT_FORMULA,
+    OPT_MNBT,
+    OPT_MNS,
+    OPT_NOHYBRID,
+    OPT_IMPL,
+    OPT_JSON,
+    OPT_HELP
 };
 
 static sr_error *parse_args(int argc, char **argv, kv_opts *o)
@@ -246,8 +262,8 @@ static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay
         cJSON_AddItemToObject(e, "index", num((double)i));
         cJSON_AddItemToObject(e, "type", cJSON_CreateString(sr_kv_layer_kind_name(l->config_kind)));
         cJSON_AddItemToObject(e, "holds_kv", cJSON_CreateBool(kv));
-        cJSON_AddItemToObject(e, "allocated_as", kv ? cJSON_CreateString(sr_kv_layer_kind_name(l->kind))
-                                                    : cJSON_CreateNull());
+        cJSON_AddItemToObject(e, "allocated_as",
+                              kv ? cJSON_CreateString(sr_kv_layer_kind_name(l->kind)) : cJSON_CreateNull());
         cJSON_AddItemToObject(e, "shared_with", l->shared_with >= 0 ? num((double)l->shared_with) : cJSON_CreateNull());
         cJSON_AddItemToObject(e, "kv_heads", kv ? num((double)l->kv_heads) : cJSON_CreateNull());
         cJSON_AddItemToObject(e, "head_size", kv ? num((double)l->head_size) : cJSON_CreateNull());
@@ -314,10 +330,10 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
         char w[32] = "-";
         if (l->sliding_window > 0)
             snprintf(w, sizeof w, "%ld", l->sliding_window);
-        fprintf(out, "%5ld  %-8s %-9s %8ld %6ld %8s %6ld %12s %9s %6ld\n", i,
-                sr_kv_layer_kind_name(l->config_kind), sr_kv_layer_kind_name(l->kind), l->kv_heads, l->head_size, w,
-                l->block_size, sr_format_count(a, sizeof a, l->page_bytes),
-                sr_format_count(b, sizeof b, l->bytes_per_token), l->group);
+        fprintf(out, "%5ld  %-8s %-9s %8ld %6ld %8s %6ld %12s %9s %6ld\n", i, sr_kv_layer_kind_name(l->config_kind),
+                sr_kv_layer_kind_name(l->kind), l->kv_heads, l->head_size, w, l->block_size,
+                sr_format_count(a, sizeof a, l->page_bytes), sr_format_count(b, sizeof b, l->bytes_per_token),
+                l->group);
     }
 }
 

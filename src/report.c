@@ -165,8 +165,11 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
     static const struct {
         int slot;
         const char *name;
-    } files[] = {{OUT_JSON, "report.json"}, {OUT_CSV, "results.csv"}, {OUT_MD, "results.md"},
-                 {OUT_HTML, "report.html"}, {OUT_PDF, "report.pdf"}};
+    } files[] = {{OUT_JSON, "report.json"},
+                 {OUT_CSV, "results.csv"},
+                 {OUT_MD, "results.md"},
+                 {OUT_HTML, "report.html"},
+                 {OUT_PDF, "report.pdf"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 
@@ -229,13 +232,12 @@ static bool parse_long_arg(const char *s, long min, long max, long *out)
 sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
 {
     static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'},   {"baseline", required_argument, NULL, 'b'},
-        {"resamples", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},     {"baseline", required_argument, NULL, 'b'},
+        {"resamples", required_argument, NULL, 'r'},  {"seed", required_argument, NULL, 's'},
         {"confidence", required_argument, NULL, 'c'}, {"gsm8k-filter", required_argument, NULL, 'g'},
-        {"keep-going", no_argument, NULL, 'k'},      {"help", no_argument, NULL, 'h'},
+        {"keep-going", no_argument, NULL, 'k'},       {"help", no_argument, NULL, 'h'},
         {"ci-method", required_argument, NULL, 'm'},  {"threads", required_argument, NULL, 't'},
-        {"timings", no_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0},
+        {"timings", no_argument, NULL, 'T'},          {NULL, 0, NULL, 0},
     };
     sr_sweep sweep;
     sr_sweep_init(&sweep);

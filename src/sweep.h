@@ -26,9 +26,9 @@ typedef enum {
 } sr_stage;
 
 typedef struct sr_failure {
-    sr_stage stage;  /* SR_STAGE_NONE: no failure */
-    char *message;   /* the root exception line, e.g. "AttributeError: ..." */
-    char *source;    /* "path:line" relative to the export */
+    sr_stage stage; /* SR_STAGE_NONE: no failure */
+    char *message;  /* the root exception line, e.g. "AttributeError: ..." */
+    char *source;   /* "path:line" relative to the export */
 } sr_failure;
 
 const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
@@ -41,14 +41,14 @@ typedef struct sr_item_score {
 } sr_item_score;
 
 typedef struct sr_scores {
-    char *benchmark;          /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
-    char *source;             /* export-relative path of the per-item file */
+    char *benchmark; /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
+    char *source;    /* export-relative path of the per-item file */
     sr_item_score *items;
     size_t n_items, cap_items;
-    double claimed_accuracy;  /* what the input itself claims (lm-eval results, BFCL header); NAN */
-    char *claimed_source;     /* where that claim was read */
-    long empty_outputs;       /* items whose model output was empty or an inference error
-                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
+    double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
+    char *claimed_source;    /* where that claim was read */
+    long empty_outputs;      /* items whose model output was empty or an inference error
+                                (BFCL: tool-call parser produced nothing); 0 if unknown */
 
     /* analysis: */
     double score;     /* mean per-item score */
@@ -59,23 +59,23 @@ typedef struct sr_scores {
     size_t n_paired;  /* items shared with the baseline */
     double delta;     /* model - baseline, mean over paired items */
     double ci_low, ci_high;
-    double mcnemar_p; /* NAN when scores are not 0/1 */
-    const char *resampling; /* "multinomial" (few-valued differences), "index", or NULL */
-    double sampled_ci_low, sampled_ci_high; /* with ci_method "exact": the Monte Carlo interval, whose
-                                               distance to the exact one is its Monte Carlo error; NAN */
+    double mcnemar_p;                         /* NAN when scores are not 0/1 */
+    const char *resampling;                   /* "multinomial" (few-valued differences), "index", or NULL */
+    double sampled_ci_low, sampled_ci_high;   /* with ci_method "exact": the Monte Carlo interval, whose
+                                                 distance to the exact one is its Monte Carlo error; NAN */
     long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
-    const char *verdict; /* "baseline", "no measured difference", "higher", "lower", or NULL */
+    const char *verdict;                      /* "baseline", "no measured difference", "higher", "lower", or NULL */
 } sr_scores;
 
 /* ---- speed ------------------------------------------------------------- */
 
 typedef struct sr_bench_run {
-    char *source;         /* "path" or "path:line" of the result */
-    char *model_id;       /* as the result names it (normalised org/name), or NULL */
-    long max_concurrency; /* -1: unknown / unlimited */
-    double input_len;     /* nominal input tokens per request (metadata, else mean); NAN */
-    double output_len;    /* nominal output tokens per request; NAN */
-    long completed, failed, num_prompts;       /* -1 unknown */
+    char *source;                        /* "path" or "path:line" of the result */
+    char *model_id;                      /* as the result names it (normalised org/name), or NULL */
+    long max_concurrency;                /* -1: unknown / unlimited */
+    double input_len;                    /* nominal input tokens per request (metadata, else mean); NAN */
+    double output_len;                   /* nominal output tokens per request; NAN */
+    long completed, failed, num_prompts; /* -1 unknown */
     long total_input_tokens, total_output_tokens;
     double duration_s;
     double request_throughput;
@@ -103,21 +103,21 @@ typedef struct sr_scenario {
 /* ---- server log facts -------------------------------------------------- */
 
 typedef struct sr_server_log {
-    char *source;          /* export-relative path */
-    char *model_id;        /* engine line model='org/name' (normalised), or NULL */
-    bool tpu;              /* tpu-inference lines seen */
-    long kv_tokens;        /* "GPU KV cache size: N tokens"; -1 */
+    char *source;   /* export-relative path */
+    char *model_id; /* engine line model='org/name' (normalised), or NULL */
+    bool tpu;       /* tpu-inference lines seen */
+    long kv_tokens; /* "GPU KV cache size: N tokens"; -1 */
     long kv_tokens_line;
-    long gpu_blocks;       /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
-    double max_concurrency;     /* "Maximum concurrency for L tokens per request: Xx"; NAN */
-    long max_concurrency_len;   /* L; -1 */
+    long gpu_blocks;          /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
+    double max_concurrency;   /* "Maximum concurrency for L tokens per request: Xx"; NAN */
+    long max_concurrency_len; /* L; -1 */
     double hbm_limit_gib, hbm_cap_gib, hbm_used_gib, hbm_avail_gib; /* Memory statistics; NAN */
-    double init_model_used_gib, init_model_limit_gib; /* Init model | hbm=[(used, limit)]; NAN */
-    double available_kv_gib;    /* "Available KV cache memory: X GiB"; NAN */
-    double model_loading_gib;   /* "Model loading took X GiB" / "Loading model weights took X GB"; NAN */
-    double model_loading_s;     /* NAN */
-    bool startup_complete;      /* "Application startup complete." */
-    sr_failure failure;         /* root cause of a failed start or a serve error */
+    double init_model_used_gib, init_model_limit_gib;               /* Init model | hbm=[(used, limit)]; NAN */
+    double available_kv_gib;                                        /* "Available KV cache memory: X GiB"; NAN */
+    double model_loading_gib; /* "Model loading took X GiB" / "Loading model weights took X GB"; NAN */
+    double model_loading_s;   /* NAN */
+    bool startup_complete;    /* "Application startup complete." */
+    sr_failure failure;       /* root cause of a failed start or a serve error */
 } sr_server_log;
 
 void sr_server_log_init(sr_server_log *log);
@@ -127,12 +127,12 @@ void sr_server_log_init(sr_server_log *log);
 /* One row of the KV what-if table: the model on a chip at a max-model-len,
  * holding the logged resident memory and utilisation. */
 typedef struct sr_kv_whatif {
-    char *label;            /* "logged (TPU, 15.75 GiB)", "TPU v6e", "NVIDIA H100 80GB" */
-    char *chip;             /* "logged", "tpu-v5e", "tpu-v6e", "nvidia-l4", "nvidia-h100-80gb" */
-    char *backend;          /* "tpu" | "gpu" */
-    double hbm_gib;         /* memory limit used (GiB) */
-    double mem_util;        /* utilisation held */
-    double resident_gib;    /* resident (non-KV) memory held */
+    char *label;         /* "logged (TPU, 15.75 GiB)", "TPU v6e", "NVIDIA H100 80GB" */
+    char *chip;          /* "logged", "tpu-v5e", "tpu-v6e", "nvidia-l4", "nvidia-h100-80gb" */
+    char *backend;       /* "tpu" | "gpu" */
+    double hbm_gib;      /* memory limit used (GiB) */
+    double mem_util;     /* utilisation held */
+    double resident_gib; /* resident (non-KV) memory held */
     long max_model_len;
     long block_size;
     long tokens;            /* logged-style count (current formula); 0 when nothing fits */
@@ -141,26 +141,26 @@ typedef struct sr_kv_whatif {
 } sr_kv_whatif;
 
 typedef struct sr_kv_summary {
-    long logged_tokens;     /* from the server log; -1 */
-    long recomputed_tokens; /* from config.json + the log's memory line; -1 */
-    long bytes_per_token;   /* -1 */
-    long block_size;        /* -1 */
-    long num_blocks;        /* -1 */
+    long logged_tokens;                                   /* from the server log; -1 */
+    long recomputed_tokens;                               /* from config.json + the log's memory line; -1 */
+    long bytes_per_token;                                 /* -1 */
+    long block_size;                                      /* -1 */
+    long num_blocks;                                      /* -1 */
     double implied_avail_low_gib, implied_avail_high_gib; /* available memory the logged count implies; NAN */
-    char *note;             /* disagreement explanation, or NULL */
+    char *note;                                           /* disagreement explanation, or NULL */
     /* added by analysis/kvcap: */
-    char *backend;          /* "tpu" | "gpu": the log's backend; NULL */
-    char *formula;          /* logged-token formula assumed ("concurrency"); NULL */
-    long max_model_len;     /* used for block size and concurrency; -1 */
-    double avail_gib;       /* available memory the recomputation used (from the log); NAN */
+    char *backend;                /* "tpu" | "gpu": the log's backend; NULL */
+    char *formula;                /* logged-token formula assumed ("concurrency"); NULL */
+    long max_model_len;           /* used for block size and concurrency; -1 */
+    double avail_gib;             /* available memory the recomputation used (from the log); NAN */
     long tokens_low, tokens_high; /* recomputed range over the log's 0.01 GiB rounding; -1 */
-    double max_concurrency; /* recomputed, for max_model_len; NAN */
-    long n_layers, kv_layers, shared_layers, sliding_layers; /* config layers; -1 */
-    double util_implied_low, util_implied_high; /* utilisation the logged count implies; NAN */
+    double max_concurrency;       /* recomputed, for max_model_len; NAN */
+    long n_layers, kv_layers, shared_layers, sliding_layers;    /* config layers; -1 */
+    double util_implied_low, util_implied_high;                 /* utilisation the logged count implies; NAN */
     double resident_implied_low_gib, resident_implied_high_gib; /* resident memory it implies; NAN */
-    char *layers_summary;   /* "15 of 35 layers hold KV: ..."; NULL */
-    char *assumptions;      /* of the recomputation; NULL */
-    sr_kv_whatif *whatif;   /* what-if rows (chip x max-model-len) */
+    char *layers_summary;                                       /* "15 of 35 layers hold KV: ..."; NULL */
+    char *assumptions;                                          /* of the recomputation; NULL */
+    sr_kv_whatif *whatif;                                       /* what-if rows (chip x max-model-len) */
     size_t n_whatif;
     char *whatif_assumptions; /* chip memory figures and what is held; NULL */
 } sr_kv_summary;
@@ -171,11 +171,11 @@ typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status
 const char *sr_status_name(sr_status status);
 
 typedef struct sr_model {
-    char *id;          /* Hugging Face id org/name */
-    char *dir;         /* its directory below the export ("" for planned-only models) */
-    bool planned;      /* named in a .arms file */
-    long plan_order;   /* position in the run plan (0-based), -1 when not planned */
-    char *arms_flags;  /* serving flags from the .arms line, or NULL */
+    char *id;              /* Hugging Face id org/name */
+    char *dir;             /* its directory below the export ("" for planned-only models) */
+    bool planned;          /* named in a .arms file */
+    long plan_order;       /* position in the run plan (0-based), -1 when not planned */
+    char *arms_flags;      /* serving flags from the .arms line, or NULL */
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
 
     bool has_log;
@@ -199,19 +199,19 @@ typedef struct sr_model {
 /* ---- the sweep --------------------------------------------------------- */
 
 typedef struct sr_input_file {
-    char *path;       /* export-relative */
+    char *path; /* export-relative */
     long long size;
-    char sha256[65];  /* lower-case hex */
-    char *kind;       /* "server_log", "bench_json", "lmeval_samples", ... */
+    char sha256[65]; /* lower-case hex */
+    char *kind;      /* "server_log", "bench_json", "lmeval_samples", ... */
 } sr_input_file;
 
 typedef struct sr_settings {
     long resamples;
     unsigned long seed;
     double confidence;
-    const char *rng;        /* "mt19937" */
-    const char *ci_method;  /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
-    int threads;            /* comparisons run in parallel; results do not depend on it */
+    const char *rng;          /* "mt19937" */
+    const char *ci_method;    /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
+    int threads;              /* comparisons run in parallel; results do not depend on it */
     const char *gsm8k_filter; /* "strict-match" | "flexible-extract" */
     bool keep_going;
 } sr_settings;
@@ -219,23 +219,23 @@ typedef struct sr_settings {
 void sr_settings_default(sr_settings *s);
 
 typedef struct sr_manifest {
-    char *name;                 /* sweep name; NULL: the export directory's name */
-    char *baseline;             /* "baseline" */
-    char *hardware;             /* e.g. "TPU v5e-1" */
-    double hbm_gib;             /* NAN */
+    char *name;                    /* sweep name; NULL: the export directory's name */
+    char *baseline;                /* "baseline" */
+    char *hardware;                /* e.g. "TPU v5e-1" */
+    double hbm_gib;                /* NAN */
     double gpu_memory_utilization; /* NAN */
-    long max_model_len;         /* -1 */
-    long max_num_seqs;          /* -1 */
-    char *image;                /* container image / digest */
+    long max_model_len;            /* -1 */
+    long max_num_seqs;             /* -1 */
+    char *image;                   /* container image / digest */
     char *vllm_version;
-    char *date;                 /* date of the data */
-    char *source;               /* "sweep.json" when read */
+    char *date;   /* date of the data */
+    char *source; /* "sweep.json" when read */
 } sr_manifest;
 
 typedef struct sr_sweep {
     char *export_dir; /* as given on the command line */
     sr_manifest manifest;
-    char *baseline;   /* resolved baseline id (option, else manifest) */
+    char *baseline; /* resolved baseline id (option, else manifest) */
 
     sr_model *models;
     size_t n_models, cap_models;

@@ -93,8 +93,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     if (n != s->n_items || n != base->n_items) {
         char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
                                 "%zu only in the baseline",
-                                s->benchmark, base->source ? base->source : "?", n, s->n_items - n,
-                                base->n_items - n);
+                                s->benchmark, base->source ? base->source : "?", n, s->n_items - n, base->n_items - n);
         if (!msg)
             err = sr_oom();
         else if (!sweep->settings.keep_going)
@@ -119,8 +118,8 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         return sr_oom();
     }
     jobs->items = items;
-    jobs->items[jobs->n++] = (comparison_job){s, diff, n, sr_pair_seed(sweep->settings.seed, model->id,
-                                                                       s->benchmark), false};
+    jobs->items[jobs->n++] =
+        (comparison_job){s, diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), false};
     return NULL;
 }
 
@@ -271,8 +270,8 @@ sr_error *sr_compare(sr_sweep *sweep)
         return sr_input_error(sweep->manifest.source, 0, "baseline '%s' is not in the export", sweep->baseline);
     if (!has_results(base))
         return sr_input_error(base->has_log ? base->log.source : sweep->manifest.source, 0,
-                              "baseline '%s' has no results%s%s", base->id,
-                              base->failure.message ? ": " : "", base->failure.message ? base->failure.message : "");
+                              "baseline '%s' has no results%s%s", base->id, base->failure.message ? ": " : "",
+                              base->failure.message ? base->failure.message : "");
     base->is_baseline = true;
 
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -310,8 +309,8 @@ sr_error *sr_compare(sr_sweep *sweep)
         for (size_t j = 0; j < m->n_scenarios; j++) {
             const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
             double denom = bsc ? bsc->median_output_throughput : NAN;
-            m->scenarios[j].ratio = isfinite(denom) && denom > 0 ? m->scenarios[j].median_output_throughput / denom
-                                                                 : NAN;
+            m->scenarios[j].ratio =
+                isfinite(denom) && denom > 0 ? m->scenarios[j].median_output_throughput / denom : NAN;
         }
         if (!err)
             err = set_status(m, base);

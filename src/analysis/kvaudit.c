@@ -30,11 +30,11 @@ static const struct chip {
     {"nvidia-h100-80gb", "NVIDIA H100 80GB", SR_KV_BACKEND_GPU, 79.65},
 };
 
-#define CHIP_ASSUMPTIONS                                                                                      \
-    "TPU v5e 16 GiB HBM as 15.75 GiB bytes_limit (what v5e logs show); TPU v6e 32 GiB as 31.25 GiB "          \
-    "usable (assumed: no v6e log at hand); NVIDIA L4 24 GB as 22.49 GiB (23,034 MiB, nvidia-smi); H100 80GB "  \
-    "as 79.65 GiB (81,559 MiB); one chip, tp 1; TPU block size from max-model-len (kv.md 2.3), GPU block 16 " \
-    "and the current token formula (kv.md 1.6), max_num_batched_tokens 8192; on GPUs the held resident "     \
+#define CHIP_ASSUMPTIONS                                                                                               \
+    "TPU v5e 16 GiB HBM as 15.75 GiB bytes_limit (what v5e logs show); TPU v6e 32 GiB as 31.25 GiB "                   \
+    "usable (assumed: no v6e log at hand); NVIDIA L4 24 GB as 22.49 GiB (23,034 MiB, nvidia-smi); H100 80GB "          \
+    "as 79.65 GiB (81,559 MiB); one chip, tp 1; TPU block size from max-model-len (kv.md 2.3), GPU block 16 "          \
+    "and the current token formula (kv.md 1.6), max_num_batched_tokens 8192; on GPUs the held resident "               \
     "memory leaves out CUDA context and activation peak, so GPU rows are upper bounds"
 
 static bool fin(double x)
@@ -75,8 +75,8 @@ static bool arms_util(const char *flags, double *out)
         for (size_t i = 0; i < klen; i++)
             key[i] = start[i] == '-' ? '_' : (char)tolower((unsigned char)start[i]);
         key[klen] = '\0';
-        if (strcmp(key, "gpu_memory_utilization") != 0 && strcmp(key, "util") != 0 &&
-            strcmp(key, "mem_util") != 0 && strcmp(key, "memory_utilization") != 0)
+        if (strcmp(key, "gpu_memory_utilization") != 0 && strcmp(key, "util") != 0 && strcmp(key, "mem_util") != 0 &&
+            strcmp(key, "memory_utilization") != 0)
             continue;
         double v;
         const char *stop;
@@ -98,8 +98,7 @@ static sr_error *replace(char **dst, char *src)
 }
 
 /* Token counts for available memory in [gib - prec, gib + prec]. */
-static void token_range(const sr_kv_plan *plan, double gib, double prec, long long *lo, long long *hi,
-                        long long *mid)
+static void token_range(const sr_kv_plan *plan, double gib, double prec, long long *lo, long long *hi, long long *mid)
 {
     sr_kv_capacity c;
     double a = gib - prec < 0 ? 0 : gib - prec;
@@ -139,10 +138,10 @@ static void explain(sr_strbuf *sb, const sr_kv_layout *layout, const sr_kv_param
         n_sliding += l->kind == SR_KV_LAYER_SLIDING;
         n_hd64 += (l->kind == SR_KV_LAYER_FULL || l->kind == SR_KV_LAYER_SLIDING) && l->head_size == 64;
     }
-#define TRY(cond, text)                                                                                       \
-    do {                                                                                                      \
-        if ((cond) && variant_matches(lay, &p, gib, prec, logged))                                             \
-            sr_strbuf_printf(sb, "%s%s", sb->len > start ? "; " : "", text);                                  \
+#define TRY(cond, text)                                                                                                \
+    do {                                                                                                               \
+        if ((cond) && variant_matches(lay, &p, gib, prec, logged))                                                     \
+            sr_strbuf_printf(sb, "%s%s", sb->len > start ? "; " : "", text);                                           \
     } while (0)
     sr_kv_params p;
     const sr_kv_layout *lay = layout;
@@ -241,9 +240,9 @@ static void summarise_layers(sr_kv_summary *kv, const sr_kv_layout *layout, cons
     kv->layers_summary = sr_strbuf_detach(&sb);
 }
 
-static sr_error *add_whatif(sr_kv_summary *kv, const sr_kv_layout *layout, const sr_kv_params *base,
-                            const char *chip, const char *label, sr_kv_backend backend, double hbm, double util,
-                            double resident, double avail_gib, long len)
+static sr_error *add_whatif(sr_kv_summary *kv, const sr_kv_layout *layout, const sr_kv_params *base, const char *chip,
+                            const char *label, sr_kv_backend backend, double hbm, double util, double resident,
+                            double avail_gib, long len)
 {
     sr_kv_params p = *base;
     p.backend = backend;
@@ -299,18 +298,20 @@ static sr_error *whatif_table(sr_sweep *sweep, sr_model *m, const sr_kv_layout *
             util = log->hbm_cap_gib / limit;
         else if (fin(man->gpu_memory_utilization))
             util = man->gpu_memory_utilization;
-        resident = fin(log->hbm_used_gib) ? log->hbm_used_gib
+        resident = fin(log->hbm_used_gib)                      ? log->hbm_used_gib
                    : (fin(log->hbm_cap_gib) && fin(avail_gib)) ? log->hbm_cap_gib - avail_gib
                                                                : NAN;
-        sr_strbuf_printf(&held, "held from the log: resident %.2f GiB (total_hbm_used_gb), utilisation %.4f",
-                         resident, util);
+        sr_strbuf_printf(&held, "held from the log: resident %.2f GiB (total_hbm_used_gb), utilisation %.4f", resident,
+                         util);
     } else {
         limit = man->hbm_gib;
         util = man->gpu_memory_utilization;
         if (fin(limit) && fin(util) && fin(avail_gib)) {
             resident = limit * util - avail_gib;
-            sr_strbuf_printf(&held, "held: resident %.2f GiB = %.2f GiB x %.4f (sweep.json) - %.2f GiB available "
-                             "(log)", resident, limit, util, avail_gib);
+            sr_strbuf_printf(&held,
+                             "held: resident %.2f GiB = %.2f GiB x %.4f (sweep.json) - %.2f GiB available "
+                             "(log)",
+                             resident, limit, util, avail_gib);
         } else if (fin(log->model_loading_gib)) {
             resident = log->model_loading_gib;
             sr_strbuf_printf(&held, "held: resident %.2f GiB = the logged weights only", resident);
@@ -327,8 +328,8 @@ static sr_error *whatif_table(sr_sweep *sweep, sr_model *m, const sr_kv_layout *
         return err;
     char label[160];
     const char *hw = man->hardware && strlen(man->hardware) < 80 ? man->hardware
-                     : base->backend == SR_KV_BACKEND_TPU   ? "TPU"
-                                                            : "GPU";
+                     : base->backend == SR_KV_BACKEND_TPU        ? "TPU"
+                                                                 : "GPU";
     if (fin(limit))
         snprintf(label, sizeof label, "logged: %s (%.2f GiB)", hw, limit);
     else
@@ -352,8 +353,8 @@ static sr_error *whatif_table(sr_sweep *sweep, sr_model *m, const sr_kv_layout *
 }
 
 /* Declared utilisation vs the interval the logged count implies. */
-static void check_declared(sr_sweep *sweep, sr_model *m, double d, const char *where, long long logged,
-                           double need_lo, double need_hi, const char *beside)
+static void check_declared(sr_sweep *sweep, sr_model *m, double d, const char *where, long long logged, double need_lo,
+                           double need_hi, const char *beside)
 {
     const sr_server_log *log = &m->log;
     char n[64];
@@ -368,11 +369,15 @@ static void check_declared(sr_sweep *sweep, sr_model *m, double d, const char *w
                  log->hbm_limit_gib, u, fits ? "fits" : "does not fit either");
     }
     if (d < need_lo)
-        sr_sweep_warn(sweep, "kv: %s: declared gpu_memory_utilization %.4g (%s) cannot hold the logged %s tokens "
-                      "beside %s (needs >= %.4f%s)", m->id, d, where, n, beside, need_lo, tail);
+        sr_sweep_warn(sweep,
+                      "kv: %s: declared gpu_memory_utilization %.4g (%s) cannot hold the logged %s tokens "
+                      "beside %s (needs >= %.4f%s)",
+                      m->id, d, where, n, beside, need_lo, tail);
     else
-        sr_sweep_warn(sweep, "kv: %s: declared gpu_memory_utilization %.4g (%s) would leave room for more than the "
-                      "logged %s tokens beside %s (needs <= %.4f%s)", m->id, d, where, n, beside, need_hi, tail);
+        sr_sweep_warn(sweep,
+                      "kv: %s: declared gpu_memory_utilization %.4g (%s) would leave room for more than the "
+                      "logged %s tokens beside %s (needs <= %.4f%s)",
+                      m->id, d, where, n, beside, need_hi, tail);
 }
 
 static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout *layout)
@@ -443,7 +448,8 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
                 per_block = 1;
             sr_strbuf sb;
             sr_strbuf_init(&sb);
-            sr_strbuf_printf(&sb, "recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
+            sr_strbuf_printf(&sb,
+                             "recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
                              "%+.1f blocks of %lld); would match with: ",
                              count_str(b1, sizeof b1, c.tokens), avail, count_str(b2, sizeof b2, logged), diff,
                              (double)diff / (double)per_block, per_block);
@@ -462,12 +468,11 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
              * take the gap for an error. */
             long long per_block = c.num_blocks > 0 && c.tokens > 0 ? c.tokens / c.num_blocks : plan.block_size;
             char b4[64];
-            char *note = sr_asprintf("the log's %s is %+.0f block(s) from the %s recomputed from %.2f GiB "
-                                     "available; within the %s to %s that the log's 0.01 GiB rounding allows",
-                                     count_str(b1, sizeof b1, logged),
-                                     (double)(logged - c.tokens) / (double)(per_block > 0 ? per_block : 1),
-                                     count_str(b2, sizeof b2, c.tokens), avail, count_str(b3, sizeof b3, lo),
-                                     count_str(b4, sizeof b4, hi));
+            char *note = sr_asprintf(
+                "the log's %s is %+.0f block(s) from the %s recomputed from %.2f GiB "
+                "available; within the %s to %s that the log's 0.01 GiB rounding allows",
+                count_str(b1, sizeof b1, logged), (double)(logged - c.tokens) / (double)(per_block > 0 ? per_block : 1),
+                count_str(b2, sizeof b2, c.tokens), avail, count_str(b3, sizeof b3, lo), count_str(b4, sizeof b4, hi));
             if ((err = replace(&kv->note, note))) {
                 sr_kv_plan_free(&plan);
                 return err;
@@ -485,7 +490,8 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
         double c_lo = sr_kv_concurrency_for_blocks(&plan, low / plan.block_bytes);
         double c_hi = sr_kv_concurrency_for_blocks(&plan, high / plan.block_bytes - 1);
         if (log->max_concurrency < c_lo - 0.0051 || log->max_concurrency > c_hi + 0.0051)
-            sr_sweep_warn(sweep, "kv: %s: the log's maximum concurrency %.2fx for %ld tokens disagrees with %.2fx from "
+            sr_sweep_warn(sweep,
+                          "kv: %s: the log's maximum concurrency %.2fx for %ld tokens disagrees with %.2fx from "
                           "its %s tokens (blocks per request %lld, block size %ld): the grouping or block size differs",
                           m->id, log->max_concurrency, len, c_lo, count_str(b3, sizeof b3, logged),
                           plan.blocks_per_request, plan.block_size);
@@ -542,8 +548,10 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m, const sr_kv_layout 
                 check_declared(sweep, m, d, "the .arms line", logged, ulo, uhi, beside);
         }
     } else if (logged >= 0 && plan.n_groups > 0) {
-        sr_sweep_warn(sweep, "kv: %s: no allocation of this config gives exactly the logged %s tokens (block size "
-                      "%ld, %s)", m->id, count_str(b3, sizeof b3, logged), plan.block_size, plan.description);
+        sr_sweep_warn(sweep,
+                      "kv: %s: no allocation of this config gives exactly the logged %s tokens (block size "
+                      "%ld, %s)",
+                      m->id, count_str(b3, sizeof b3, logged), plan.block_size, plan.description);
     }
     sr_kv_plan_free(&plan);
     return whatif_table(sweep, m, layout, &p, avail);
@@ -588,8 +596,8 @@ static void check_declared_sweep(sr_sweep *sweep)
     const char *where = man->source ? man->source : "sweep.json";
     char tail[200] = "", n[64];
     if (fin(cap_util))
-        snprintf(tail, sizeof tail, "; the logs' cap %.2f GiB of %.2f GiB = %.4g fits %zu of them", cap_gib,
-                 limit_gib, cap_util, cap_fits);
+        snprintf(tail, sizeof tail, "; the logs' cap %.2f GiB of %.2f GiB = %.4g fits %zu of them", cap_gib, limit_gib,
+                 cap_util, cap_fits);
     if (low && worst) {
         /* Every model that contradicts it, with what it needs: a reader checks one. */
         sr_strbuf list;
@@ -599,8 +607,7 @@ static void check_declared_sweep(sr_sweep *sweep)
             if (!fin(m->kv.util_implied_low) || d >= m->kv.util_implied_low - 1e-9)
                 continue;
             sr_strbuf_printf(&list, "%s%s %s tokens beside %.2f GiB needs >= %.4f", list.len ? "; " : "", m->id,
-                             count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib,
-                             m->kv.util_implied_low);
+                             count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib, m->kv.util_implied_low);
         }
         sr_sweep_warn(sweep,
                       "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside the "

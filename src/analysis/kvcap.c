@@ -100,9 +100,15 @@ static long tpu_block_size(long max_model_len, long max_num_seqs)
 static bool tpu_jax_native(const char *arch)
 {
     static const char *const jax[] = {
-        "LlamaForCausalLM",  "Qwen2ForCausalLM",     "Qwen3ForCausalLM",
-        "Gemma4ForCausalLM", "Gemma4ForConditionalGeneration", "DeepseekV3ForCausalLM",
-        "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration",
+        "LlamaForCausalLM",
+        "Qwen2ForCausalLM",
+        "Qwen3ForCausalLM",
+        "Gemma4ForCausalLM",
+        "Gemma4ForConditionalGeneration",
+        "DeepseekV3ForCausalLM",
+        "Llama4ForCausalLM",
+        "Llama4ForConditionalGeneration",
+        "Qwen2_5_VLForConditionalGeneration",
     };
     if (!arch)
         return false;
@@ -135,8 +141,7 @@ static long long spec_blocks(const sr_kv_layer_plan *l, const sr_kv_params *p)
 static bool same_spec(const sr_kv_layer_plan *a, const sr_kv_layer_plan *b)
 {
     return a->kind == b->kind && a->block_size == b->block_size && a->kv_heads == b->kv_heads &&
-           a->head_size == b->head_size && a->sliding_window == b->sliding_window &&
-           a->page_bytes == b->page_bytes;
+           a->head_size == b->head_size && a->sliding_window == b->sliding_window && a->page_bytes == b->page_bytes;
 }
 
 static bool holds_kv(const sr_kv_layer_plan *l)
@@ -170,8 +175,11 @@ static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_st
         jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && tpu_jax_native(layout->architecture));
         sr_strbuf_printf(as, "tpu-inference %s path", jax ? "JAX (flax_nnx)" : "vLLM-model (torchax)");
         if (p->tpu_impl == SR_KV_TPU_AUTO)
-            sr_strbuf_printf(as, " (%s %s in its JAX registry)", layout->architecture ? layout->architecture : "the "
-                             "architecture", jax ? "is" : "is not");
+            sr_strbuf_printf(as, " (%s %s in its JAX registry)",
+                             layout->architecture ? layout->architecture
+                                                  : "the "
+                                                    "architecture",
+                             jax ? "is" : "is not");
     }
     /* TPU vllm path: sliding windows off when padded head sizes differ
      * (kv_cache_manager.py, commit b56e16069); JAX path: always off. */
@@ -246,8 +254,8 @@ static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_st
             long long kv = src->kv_heads;
             if (kv >= p->tp) {
                 if (kv % p->tp != 0)
-                    return sr_input_error(layout->source, 0, "layer %ld: %ld KV heads cannot be split over tp %ld",
-                                          i, src->kv_heads, p->tp);
+                    return sr_input_error(layout->source, 0, "layer %ld: %ld KV heads cannot be split over tp %ld", i,
+                                          src->kv_heads, p->tp);
                 kv /= p->tp;
             } else {
                 kv = 1;
@@ -327,7 +335,8 @@ static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan, sr_s
         if (!holds_kv(&ls[i]) || ls[i].page_bytes == max_page)
             continue;
         if (max_page % ls[i].page_bytes != 0)
-            return sr_input_error(layout->source, 0, "layer %ld: page size %lld does not divide the largest %lld: "
+            return sr_input_error(layout->source, 0,
+                                  "layer %ld: page size %lld does not divide the largest %lld: "
                                   "vLLM cannot unify the page sizes (NotImplementedError)",
                                   i, ls[i].page_bytes, max_page);
         long long ratio = max_page / ls[i].page_bytes;
@@ -398,9 +407,9 @@ static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan, sr_s
 sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_plan *out)
 {
     memset(out, 0, sizeof *out);
-    if (p->max_model_len < 1 || p->max_model_len > (1L << 30) || p->tp < 1 || p->tp > 4096 ||
-        p->block_size < 0 || p->block_size > (1L << 20) || p->max_num_batched_tokens < 1 ||
-        p->max_num_batched_tokens > (1L << 30) || p->max_num_seqs < 1 || p->max_num_seqs > 131072)
+    if (p->max_model_len < 1 || p->max_model_len > (1L << 30) || p->tp < 1 || p->tp > 4096 || p->block_size < 0 ||
+        p->block_size > (1L << 20) || p->max_num_batched_tokens < 1 || p->max_num_batched_tokens > (1L << 30) ||
+        p->max_num_seqs < 1 || p->max_num_seqs > 131072)
         return sr_error_new(SR_EXIT_USAGE, NULL, 0, "kv parameters out of range");
     out->params = *p;
     bool tpu = p->backend == SR_KV_BACKEND_TPU;
@@ -433,11 +442,10 @@ sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_
     else if (tpu && layout->mla)
         sr_strbuf_puts(&as, "block size 1024 (TPU MLA backend, kv.md 2.3)");
     else if (tpu)
-        sr_strbuf_printf(&as, "block size %ld from max-model-len %ld and max_num_seqs %ld (kv.md 2.3)",
-                         out->block_size, p->max_model_len, p->max_num_seqs);
+        sr_strbuf_printf(&as, "block size %ld from max-model-len %ld and max_num_seqs %ld (kv.md 2.3)", out->block_size,
+                         p->max_model_len, p->max_num_seqs);
     else
-        sr_strbuf_printf(&as, "block size %ld (vLLM default%s)", out->block_size,
-                         layout->mla ? " for FlashMLA" : "");
+        sr_strbuf_printf(&as, "block size %ld (vLLM default%s)", out->block_size, layout->mla ? " for FlashMLA" : "");
     if (tpu)
         sr_strbuf_puts(&as, "; head size padded to a multiple of 128 except 64, KV heads packed per the RPA page "
                             "shape (kv.md 2.2)");
@@ -479,8 +487,7 @@ long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
     if (plan->n_groups == 0 || nb <= 0)
         return 0;
     switch (plan->params.formula) {
-    case SR_KV_FORMULA_BLOCKS: /* PR #13596: num_blocks * block_size */
-        return sat_mul(nb, plan->block_size);
+    case SR_KV_FORMULA_BLOCKS: /* PR #13596: num_blocks * block_size */ return sat_mul(nb, plan->block_size);
     case SR_KV_FORMULA_GROUPS: /* num_blocks // len(groups) * min_block_size */
         return sat_mul(nb / plan->n_groups, plan->block_size);
     case SR_KV_FORMULA_CONCURRENCY: break;

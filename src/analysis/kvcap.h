@@ -43,12 +43,12 @@ typedef struct sr_kv_layout {
     char *architecture; /* architectures[0], or NULL */
     sr_kv_layer *layers;
     long n_layers;
-    int dtype_bytes;    /* KV bytes per element with --kv-cache-dtype auto */
-    char *dtype;        /* torch_dtype / dtype as written, or NULL */
+    int dtype_bytes; /* KV bytes per element with --kv-cache-dtype auto */
+    char *dtype;     /* torch_dtype / dtype as written, or NULL */
     bool mla;
     long kv_lora_rank, qk_rope_head_dim; /* MLA; -1 otherwise */
     long max_position_embeddings;        /* -1 */
-    char *notes;        /* assumptions made while reading ("; "-joined), or NULL */
+    char *notes;                         /* assumptions made while reading ("; "-joined), or NULL */
 } sr_kv_layout;
 
 /* Parse config.json bytes (path names the file in errors: exit code 3 with
@@ -58,8 +58,7 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
 sr_error *sr_kv_layout_load(const char *path, const char *display, sr_kv_layout *out);
 void sr_kv_layout_free(sr_kv_layout *layout);
 /* Counts of layers by kind (any pointer may be NULL). */
-void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared,
-                         long *none);
+void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none);
 
 /* ---- allocation (kvcap.c) ---------------------------------------------- */
 
@@ -72,8 +71,8 @@ typedef enum {
     SR_KV_FORMULA_BLOCKS       /* num_blocks * block_size (PR #13596, 2025) */
 } sr_kv_formula;
 
-const char *sr_kv_backend_name(sr_kv_backend b);  /* "tpu" | "gpu" */
-const char *sr_kv_formula_name(sr_kv_formula f);  /* "concurrency" | "groups" | "blocks" */
+const char *sr_kv_backend_name(sr_kv_backend b); /* "tpu" | "gpu" */
+const char *sr_kv_formula_name(sr_kv_formula f); /* "concurrency" | "groups" | "blocks" */
 
 /* tpu-inference runs a model natively in JAX when its architecture is in
  * the registry (tpu_inference/models/common/model_loader.py), else through
@@ -101,29 +100,29 @@ typedef struct sr_kv_layer_plan {
     sr_kv_layer_kind kind;        /* as allocated (TPU may turn sliding into full) */
     sr_kv_layer_kind config_kind; /* as the config declares */
     long shared_with;
-    long kv_heads;         /* per device after the TP split (TPU: after padding, all shards) */
-    long head_size;        /* after TPU padding */
-    long sliding_window;   /* as allocated; -1 */
-    long block_size;       /* tokens per block of this layer (hybrid may scale it) */
-    long long page_bytes;  /* bytes of one block of this layer; 0: no KV */
+    long kv_heads;             /* per device after the TP split (TPU: after padding, all shards) */
+    long head_size;            /* after TPU padding */
+    long sliding_window;       /* as allocated; -1 */
+    long block_size;           /* tokens per block of this layer (hybrid may scale it) */
+    long long page_bytes;      /* bytes of one block of this layer; 0: no KV */
     long long bytes_per_token; /* this layer's bytes per cached token */
-    long group;            /* KV cache group; -1 when the layer holds no KV */
+    long group;                /* KV cache group; -1 when the layer holds no KV */
 } sr_kv_layer_plan;
 
 typedef struct sr_kv_plan {
     sr_kv_params params;
-    long block_size;             /* the cache block size (tokens) */
+    long block_size; /* the cache block size (tokens) */
     sr_kv_layer_plan *layers;
     long n_layers;
-    long kv_layers;              /* layers that hold KV */
-    long long bytes_per_token;   /* sum over KV layers, every layer at full length */
-    long n_groups;               /* KV cache groups (0: attention-free) */
-    long group_size;             /* layers per group; 0 for one uniform-type group */
-    long padding_layers;         /* hybrid grouping padding (kv.md 1.4 step 5) */
-    long long block_bytes;       /* memory one of num_blocks costs */
-    long long blocks_per_request;/* blocks one max_model_len request needs (kv.md 1.7) */
-    char *description;           /* grouping in words */
-    char *assumptions;           /* what was assumed, "; "-joined */
+    long kv_layers;               /* layers that hold KV */
+    long long bytes_per_token;    /* sum over KV layers, every layer at full length */
+    long n_groups;                /* KV cache groups (0: attention-free) */
+    long group_size;              /* layers per group; 0 for one uniform-type group */
+    long padding_layers;          /* hybrid grouping padding (kv.md 1.4 step 5) */
+    long long block_bytes;        /* memory one of num_blocks costs */
+    long long blocks_per_request; /* blocks one max_model_len request needs (kv.md 1.7) */
+    char *description;            /* grouping in words */
+    char *assumptions;            /* what was assumed, "; "-joined */
 } sr_kv_plan;
 
 /* Build the plan for one backend and max_model_len (no memory involved yet).

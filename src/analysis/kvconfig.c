@@ -25,8 +25,8 @@ typedef struct reader {
     const char *data; /* the file's text, for the line of a field in messages */
     size_t len;
     const cJSON *root;
-    const cJSON *text;   /* text_config or root */
-    const char *prefix;  /* "text_config." or "" */
+    const cJSON *text;  /* text_config or root */
+    const char *prefix; /* "text_config." or "" */
     sr_strbuf notes;
 } reader;
 
@@ -87,8 +87,7 @@ static sr_error *field_error(const reader *r, const cJSON *obj, const char *name
 }
 
 /* An integer in [lo, hi]; *found false when absent or null. */
-static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi,
-                          long *out, bool *found)
+static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi, long *out, bool *found)
 {
     *found = false;
     const cJSON *it = item(obj, name);
@@ -98,9 +97,8 @@ static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, l
         return field_error(r, obj, name, "must be an integer");
     if (it->valuedouble < (double)lo || it->valuedouble > (double)hi) {
         const char *prefix = obj == r->text ? r->prefix : "";
-        return sr_input_error(r->path, key_line(r, obj, name),
-                              "field '%s%s' is %.17g, expected %ld to %ld", prefix, name,
-                              it->valuedouble, lo, hi);
+        return sr_input_error(r->path, key_line(r, obj, name), "field '%s%s' is %.17g, expected %ld to %ld", prefix,
+                              name, it->valuedouble, lo, hi);
     }
     *out = (long)it->valuedouble;
     *found = true;
@@ -147,8 +145,7 @@ static sr_error *get_string(const reader *r, const cJSON *obj, const char *name,
 
 /* A per-model integer that may also be a per-layer array (newer
  * transformers); fills vals[0..n-1]. */
-static sr_error *get_per_layer(const reader *r, const char *name, long lo, long hi, long n, long *vals,
-                               bool *found)
+static sr_error *get_per_layer(const reader *r, const char *name, long lo, long hi, long n, long *vals, bool *found)
 {
     *found = false;
     const cJSON *it = item(r->text, name);
@@ -157,8 +154,7 @@ static sr_error *get_per_layer(const reader *r, const char *name, long lo, long 
     if (cJSON_IsArray(it)) {
         if ((long)cJSON_GetArraySize(it) < n)
             return sr_input_error(r->path, key_line(r, r->text, name), "field '%s%s' has %d entries for %ld layers",
-                                  r->prefix, name,
-                                  cJSON_GetArraySize(it), n);
+                                  r->prefix, name, cJSON_GetArraySize(it), n);
         long i = 0;
         const cJSON *e;
         cJSON_ArrayForEach(e, it)
@@ -168,8 +164,8 @@ static sr_error *get_per_layer(const reader *r, const char *name, long lo, long 
             if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble != floor(e->valuedouble) ||
                 e->valuedouble < (double)lo || e->valuedouble > (double)hi)
                 return sr_input_error(r->path, key_line(r, r->text, name),
-                                      "field '%s%s[%ld]' must be an integer from %ld to %ld",
-                                      r->prefix, name, i, lo, hi);
+                                      "field '%s%s[%ld]' must be an integer from %ld to %ld", r->prefix, name, i, lo,
+                                      hi);
             vals[i++] = (long)e->valuedouble;
         }
         *found = true;
@@ -188,8 +184,7 @@ static sr_error *get_per_layer(const reader *r, const char *name, long lo, long 
  * in 16 bits under vLLM's dtype "auto", so their KV cache is 2 bytes. */
 static int dtype_bytes(const char *s, bool *downcast)
 {
-    static const char *const two[] = {"bfloat16", "float16", "half", "bf16", "fp16", "torch.bfloat16",
-                                      "torch.float16"};
+    static const char *const two[] = {"bfloat16", "float16", "half", "bf16", "fp16", "torch.bfloat16", "torch.float16"};
     static const char *const four[] = {"float32", "float", "fp32", "torch.float32"};
     *downcast = false;
     for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
@@ -219,11 +214,14 @@ static sr_error *read_dtype(reader *r, sr_kv_layout *out)
             bool downcast;
             out->dtype_bytes = dtype_bytes(out->dtype, &downcast);
             if (out->dtype_bytes == 0)
-                return field_error(r, objs[o], names[k], "names an unknown dtype (expected bfloat16, float16 "
-                                                         "or float32)");
+                return field_error(r, objs[o], names[k],
+                                   "names an unknown dtype (expected bfloat16, float16 "
+                                   "or float32)");
             if (downcast)
-                note(r, "dtype %s: vLLM's dtype \"auto\" runs float32 checkpoints in 16 bits, so the KV "
-                        "cache is 2 bytes per element", out->dtype);
+                note(r,
+                     "dtype %s: vLLM's dtype \"auto\" runs float32 checkpoints in 16 bits, so the KV "
+                     "cache is 2 bytes per element",
+                     out->dtype);
             return NULL;
         }
     }
@@ -244,10 +242,9 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, sr_kv_layer_kind *kinds)
 {
     static const char *const full[] = {"full_attention", "attention", "global_attention", "full", "global"};
-    static const char *const sliding[] = {"sliding_attention", "sliding_window_attention", "local_attention",
-                                          "sliding", "local"};
-    static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv", "short_conv",
-                                       "recurrent", "ssm"};
+    static const char *const sliding[] = {"sliding_attention", "sliding_window_attention", "local_attention", "sliding",
+                                          "local"};
+    static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv", "short_conv", "recurrent", "ssm"};
     if (!cJSON_IsArray(types))
         return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
                               "field '%slayer_types' must be an array of strings", r->prefix);
@@ -278,14 +275,15 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
             while (text && shown > 0 && shown < len && ((unsigned char)s[shown] & 0xC0) == 0x80)
                 shown--; /* cut on a character boundary: messages stay UTF-8 */
             return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
-                                  "field '%slayer_types[%ld]' has unsupported value '%.*s'",
-                                  r->prefix, i, (int)shown, text ? s : "?");
+                                  "field '%slayer_types[%ld]' has unsupported value '%.*s'", r->prefix, i, (int)shown,
+                                  text ? s : "?");
         }
         i++;
     }
     if (n_none > 0)
-        note(r, "%ld non-attention layers (linear attention / conv / mamba): their per-request state is not "
-                "counted",
+        note(r,
+             "%ld non-attention layers (linear attention / conv / mamba): their per-request state is not "
+             "counted",
              n_none);
     return NULL;
 }
@@ -312,8 +310,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
             if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
                 e->valuedouble >= (double)n)
                 return sr_input_error(r->path, key_line(r, r->text, "full_attn_idxs"),
-                                      "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
-                                      r->prefix, k, n);
+                                      "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld", r->prefix, k, n);
             kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
             k++;
         }
@@ -406,8 +403,7 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
     }
     if ((err = read_dtype(r, out)))
         goto done;
-    if ((err = get_long(r, r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings,
-                        &found)))
+    if ((err = get_long(r, r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings, &found)))
         goto done;
     if (!found)
         out->max_position_embeddings = -1;
@@ -468,8 +464,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
         }
         if (hidden % heads != 0) {
             err = sr_input_error(r->path, key_line(r, r->text, "hidden_size"),
-                                 "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld",
-                                 r->prefix, hidden, heads);
+                                 "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld", r->prefix,
+                                 hidden, heads);
             goto done;
         }
         for (long i = 0; i < n; i++)
@@ -512,7 +508,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
             if (window <= 0) {
                 err = sr_input_error(r->path, key_line(r, r->text, "sliding_window"),
                                      "field '%ssliding_window' is missing but layer %ld is a sliding "
-                                     "layer", r->prefix, i);
+                                     "layer",
+                                     r->prefix, i);
                 goto done;
             }
             l->sliding_window = window;
@@ -534,7 +531,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
         if (shared >= n) {
             err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
                                  "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
-                                 "(num_hidden_layers %ld)", r->prefix, shared, n);
+                                 "(num_hidden_layers %ld)",
+                                 r->prefix, shared, n);
             goto done;
         }
         long first = n - shared;
@@ -550,7 +548,8 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
             if (target < 0) {
                 err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
                                      "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier "
-                                     "layer of its type to share", r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
+                                     "layer of its type to share",
+                                     r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
                 goto done;
             }
             out->layers[i].kind = SR_KV_LAYER_SHARED;
@@ -646,8 +645,7 @@ sr_error *sr_kv_layout_load(const char *path, const char *display, sr_kv_layout 
     return err;
 }
 
-void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared,
-                         long *none)
+void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none)
 {
     long c[5] = {0, 0, 0, 0, 0};
     for (long i = 0; i < layout->n_layers; i++)

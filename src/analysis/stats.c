@@ -39,12 +39,11 @@ bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigne
     return true;
 }
 
-bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence,
-                        double *low, double *high)
+bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence, double *low,
+                        double *high)
 {
     *low = *high = NAN;
-    if (n == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) ||
-        (size_t)resamples > SIZE_MAX / sizeof(double))
+    if (n == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) || (size_t)resamples > SIZE_MAX / sizeof(double))
         return false;
     bool all_zero = true;
     for (size_t i = 0; i < n && all_zero; i++)
@@ -210,8 +209,8 @@ static bool lattice_sort(const sr_classes *c, double *means, size_t r)
     return true;
 }
 
-bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence,
-                              double *low, double *high)
+bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence, double *low,
+                              double *high)
 {
     *low = *high = NAN;
     if (c->n == 0 || c->k == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) ||

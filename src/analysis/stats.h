@@ -17,8 +17,8 @@ bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamp
                          double confidence, double *low, double *high);
 
 /* The same from the per-item differences d = a - b directly. */
-bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence,
-                        double *low, double *high);
+bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence, double *low,
+                        double *high);
 
 /* The resampled means themselves (means has room for resamples values):
  * index resampling of the differences d, and class-count resampling.
@@ -51,10 +51,10 @@ unsigned long sr_pair_seed(unsigned long seed, const char *model, const char *be
 #define SR_MAX_CLASSES 16
 
 typedef struct sr_classes {
-    size_t k;                       /* number of distinct values */
-    double values[SR_MAX_CLASSES];  /* ascending */
+    size_t k;                      /* number of distinct values */
+    double values[SR_MAX_CLASSES]; /* ascending */
     unsigned counts[SR_MAX_CLASSES];
-    size_t n;                       /* total items */
+    size_t n; /* total items */
 } sr_classes;
 
 /* Group d[0..n) into classes; false when there are more than
@@ -65,8 +65,8 @@ bool sr_bootstrap_means_multinomial(const sr_classes *c, long resamples, unsigne
 
 /* Percentile interval from multinomial class-count resampling (mt19937
  * seeded with seed). */
-bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence,
-                              double *low, double *high);
+bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence, double *low,
+                              double *high);
 
 /* The exact bootstrap distribution of the resampled mean (the limit of
  * infinitely many resamples), by repeated convolution on the lattice the

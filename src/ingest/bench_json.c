@@ -198,8 +198,7 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
     return NULL;
 }
 
-sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs,
-                              size_t *n_runs)
+sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs)
 {
     *runs = NULL;
     *n_runs = 0;

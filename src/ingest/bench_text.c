@@ -13,8 +13,8 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-#define RULE_WIDTH 50 /* the closing line: 50 '=' */
-#define VALUE_MAX 1e15  /* larger numbers are absurd for one run (and overflow medians) */
+#define RULE_WIDTH 50  /* the closing line: 50 '=' */
+#define VALUE_MAX 1e15 /* larger numbers are absurd for one run (and overflow medians) */
 
 typedef struct {
     char *model_id;
@@ -70,8 +70,7 @@ static const char *ns_find(const char *s, const char *end, const char *key)
 }
 
 /* An integer or None (-1). Absent keys leave *value alone. */
-static sr_error *ns_count(const char *path, long line, const char *s, const char *end, const char *key,
-                          long *value)
+static sr_error *ns_count(const char *path, long line, const char *s, const char *end, const char *key, long *value)
 {
     const char *v = ns_find(s, end, key), *stop;
     if (!v)
@@ -87,8 +86,7 @@ static sr_error *ns_count(const char *path, long line, const char *s, const char
     return NULL;
 }
 
-static sr_error *ns_model(const char *path, long line, const char *s, const char *end, const char *key,
-                          char **model)
+static sr_error *ns_model(const char *path, long line, const char *s, const char *end, const char *key, char **model)
 {
     const char *v = ns_find(s, end, key);
     if (!v || *model || v >= end || (*v != '\'' && *v != '"'))
@@ -227,8 +225,7 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     if (ns->model_id)
         run->model_id = strdup(ns->model_id);
     void *array = *runs;
-    if (!run->source || (ns->model_id && !run->model_id) ||
-        !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))
+    if (!run->source || (ns->model_id && !run->model_id) || !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))
         return sr_oom();
     *runs = array;
     (*runs)[(*n_runs)++] = *run;
@@ -278,8 +275,8 @@ sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, s
     if (sr_memmem(line, n, "Serving Benchmark Result")) {
         sr_error *err = NULL;
         if (r->in_block)
-            err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs,
-                               &r->n_runs, &r->cap);
+            err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs,
+                               &r->cap);
         r->in_block = true;
         r->block_start = lineno;
         sr_bench_run_init(&r->run);
@@ -287,8 +284,8 @@ sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, s
     }
     if (r->in_block && is_rule(line, n)) {
         r->in_block = false;
-        sr_error *err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs,
-                                     &r->n_runs, &r->cap);
+        sr_error *err =
+            finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs, &r->cap);
         r->pre_concurrency = -1;
         return err;
     }
@@ -308,8 +305,7 @@ sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **ru
     sr_error *err = NULL;
     if (r->in_block) {
         r->in_block = false;
-        err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs,
-                           &r->cap);
+        err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs, &r->cap);
     }
     if (err)
         return err;
@@ -330,8 +326,7 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r)
     free(r);
 }
 
-sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs,
-                              size_t *n_runs)
+sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs)
 {
     *runs = NULL;
     *n_runs = 0;

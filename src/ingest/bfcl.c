@@ -175,8 +175,8 @@ static char *id_text(const cJSON *v, const char *category)
     return NULL;
 }
 
-static sr_error *parse_results(const char *path, const char *data, size_t len, const char *category,
-                               id_list *ids, long *empty)
+static sr_error *parse_results(const char *path, const char *data, size_t len, const char *category, id_list *ids,
+                               long *empty)
 {
     sr_lines it;
     const char *l;
@@ -199,8 +199,7 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
         else if (!res)
             err = sr_input_error(path, it.lineno, "no \"result\" in the entry");
         else if (!(id = id_text(idv, category)))
-            err = cJSON_IsString(idv) && idv->valuestring[0] ? sr_oom()
-                                                              : sr_input_error(path, it.lineno, "invalid id");
+            err = cJSON_IsString(idv) && idv->valuestring[0] ? sr_oom() : sr_input_error(path, it.lineno, "invalid id");
         if (!err && empty_result(res))
             (*empty)++;
         cJSON_Delete(obj);
@@ -238,8 +237,7 @@ static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl
     const cJSON *acc = cJSON_GetObjectItemCaseSensitive(hdr, "accuracy");
     if (!cJSON_IsObject(hdr))
         err = sr_input_error(path, 1, "header is not a json object");
-    else if (!cJSON_IsNumber(acc) || !isfinite(acc->valuedouble) || acc->valuedouble < 0 ||
-             acc->valuedouble > 1)
+    else if (!cJSON_IsNumber(acc) || !isfinite(acc->valuedouble) || acc->valuedouble < 0 || acc->valuedouble > 1)
         err = sr_input_error(path, 1, "header \"accuracy\" missing or not a number in [0, 1]");
     if (!err)
         err = header_count(path, hdr, "correct_count", &h->correct);
@@ -297,8 +295,7 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
         if (err)
             return err;
         if (!contains(known, n_known, id)) {
-            err = sr_input_error(path, it.lineno, "failed entry '%s' is not in the result file '%s'", id,
-                                 result_path);
+            err = sr_input_error(path, it.lineno, "failed entry '%s' is not in the result file '%s'", id, result_path);
             free(id);
             return err;
         }
@@ -309,8 +306,8 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
     return NULL;
 }
 
-static sr_error *check_header(const char *score_path, const char *result_path, const bfcl_header *h,
-                              size_t n_results, size_t n_fails)
+static sr_error *check_header(const char *score_path, const char *result_path, const bfcl_header *h, size_t n_results,
+                              size_t n_fails)
 {
     if ((size_t)h->total != n_results)
         return sr_input_error(score_path, 1, "header total_count %ld but the result file '%s' has %zu entries",
@@ -331,8 +328,8 @@ static sr_error *check_header(const char *score_path, const char *result_path, c
     return NULL;
 }
 
-sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len,
-                        const char *score_path, const char *score_data, size_t score_len, sr_scores *out)
+sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len, const char *score_path,
+                        const char *score_data, size_t score_len, sr_scores *out)
 {
     if (!score_data || !score_path)
         return sr_input_error(result_path, 0, "no matching score file");
@@ -367,8 +364,7 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     if (!err && !(known = sorted_ids(&results)))
         err = sr_oom();
     if (!err)
-        err = parse_failures(score_path, score_data, score_len, category, result_path, known, results.n, &h,
-                             &fails);
+        err = parse_failures(score_path, score_data, score_len, category, result_path, known, results.n, &h, &fails);
     if (!err)
         err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
     if (!err)

@@ -97,8 +97,7 @@ static const char *base_name(const char *path)
 
 static bool looks_like_input_file(const char *name)
 {
-    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") ||
-           ends_with(name, ".csv");
+    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
 }
 
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
@@ -497,8 +496,8 @@ static sr_error *check_lmeval_claims(const loader *ld, model_parts *p, const cha
             free(s->claimed_source);
             s->claimed_source = strdup(f->rel);
             if (fabs(mine - claimed) > 5e-5 &&
-                !sr_sweep_warn(ld->sink, "%s: %s: the samples give %.4f but '%s' claims %.4f", model_id,
-                               s->benchmark, mine, f->rel, claimed))
+                !sr_sweep_warn(ld->sink, "%s: %s: the samples give %.4f but '%s' claims %.4f", model_id, s->benchmark,
+                               mine, f->rel, claimed))
                 err = sr_oom();
         }
         /* A claim with no per-item evidence cannot be compared: say so rather

@@ -17,8 +17,7 @@
  * `(EngineCore_DP0 pid=N)`, no timestamp). Fills out (initialised by the
  * caller with sr_server_log_init) and sets *recognized when any server line
  * was seen. A log without server lines is not an error. */
-sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
-                              bool *recognized);
+sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized);
 
 /* The same, fed one line at a time (bounded memory for logs of any size):
  * new, then line for each line (lineno 1-based), then finish, then free.
@@ -33,8 +32,7 @@ void sr_server_log_reader_free(sr_server_log_reader *r);
  * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
  * before it gives model, max_concurrency and lengths. *runs is a fresh
  * array (NULL, 0 when the file has no block). */
-sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs,
-                              size_t *n_runs);
+sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
 typedef struct sr_bench_text_reader sr_bench_text_reader;
@@ -46,8 +44,7 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r);
 /* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
  * Old and new key sets; one object, or several one per line
  * (--append-result). */
-sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs,
-                              size_t *n_runs);
+sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
@@ -60,8 +57,8 @@ void sr_bench_runs_free(sr_bench_run *runs, size_t n);
  * another, and the position tells (first half strict-match for gsm8k).
  * filter may be NULL for tasks with a single filter ("none"). out->benchmark
  * is set to the canonical name (gsm8k for task gsm8k). */
-sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task,
-                                  const char *filter, sr_scores *out);
+sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
+                                  sr_scores *out);
 /* Task name from a samples file name (samples_<task>_<date>.jsonl); fresh
  * string or NULL when the name does not fit. */
 char *sr_lmeval_task_from_filename(const char *basename);
@@ -78,9 +75,8 @@ sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len
  * the result entries and the failures listed. Ids: "simple_N",
  * "simple_python_N" and N all mean item "N"; old integer ids take the real
  * id from prompt.id. score_data may be NULL (no score file: an error). */
-sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len,
-                        const char *score_path, const char *score_data, size_t score_len,
-                        sr_scores *out);
+sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len, const char *score_path,
+                        const char *score_data, size_t score_len, sr_scores *out);
 /* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json":
  * the category ("simple", "simple_python") and whether it is a score file.
  * Returns a fresh string or NULL when the name is not a BFCL file name. */
@@ -94,10 +90,8 @@ char *sr_bfcl_item_id(const char *raw);
 /* ---- plain per-item scores (scores.c) -----------------------------------
  * <benchmark>.scores.csv (header item_id,score; libcsv) and
  * <benchmark>.scores.jsonl ({"item_id": ..., "score": ...} per line). */
-sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark,
-                              sr_scores *out);
-sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark,
-                                sr_scores *out);
+sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out);
+sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out);
 
 /* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
@@ -110,8 +104,7 @@ typedef struct sr_arms_entry {
     long line;
 } sr_arms_entry;
 
-sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries,
-                        size_t *n_entries);
+sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 
 /* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
@@ -120,8 +113,7 @@ struct cJSON;
  * `line` of path. Refuses invalid UTF-8, NUL bytes (raw or \u0000 escapes)
  * and text after the value, naming the line. The caller owns *out
  * (cJSON_Delete). */
-sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len,
-                        struct cJSON **out);
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, struct cJSON **out);
 /* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
  * would cut the string there); errors name the line, the first being `line`. */
 sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
@@ -131,7 +123,6 @@ long sr_json_key_line(const char *data, size_t len, const char *key);
 /* An input error naming path, the line of the first repeat (in file order)
  * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL
  * when all differ. O(n log n). what names the ids in the message ("item id"). */
-sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines,
-                              size_t n, const char *what);
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what);
 
 #endif

@@ -128,8 +128,9 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     if (fv && !(cJSON_IsString(fv) && fv->valuestring && fv->valuestring[0]))
         return sr_input_error(f->path, line, "filter is not a non-empty string");
     if (f->labelled >= 0 && f->labelled != labelled)
-        return sr_input_error(f->path, line, labelled ? "a filter label, but earlier lines have none"
-                                                      : "no filter label, but earlier lines have one");
+        return sr_input_error(f->path, line,
+                              labelled ? "a filter label, but earlier lines have none"
+                                       : "no filter label, but earlier lines have one");
     f->labelled = labelled;
 
     const char *metric = metric_name(f->task, obj);
@@ -220,8 +221,7 @@ static sr_error *check_layout(const lm_file *f)
     sr_error *err = NULL;
     size_t best = f->n, first = 0;
     for (size_t i = 1; i < f->n; i++)
-        if (same_doc(refs[i].rec, refs[i - 1].rec) &&
-            (best == f->n || refs[i].index < best)) {
+        if (same_doc(refs[i].rec, refs[i - 1].rec) && (best == f->n || refs[i].index < best)) {
             best = refs[i].index;
             first = refs[i - 1].index;
         }
@@ -287,8 +287,7 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
                     *sel = i;
                     return NULL;
                 }
-            return sr_input_error(f->path, 0, "no filter '%s' (the file has: strict-match, flexible-extract)",
-                                  filter);
+            return sr_input_error(f->path, 0, "no filter '%s' (the file has: strict-match, flexible-extract)", filter);
         }
         if (f->n_blocks == 1 && strcmp(filter, "none") == 0)
             return NULL;
@@ -325,8 +324,8 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task,
-                                  const char *filter, sr_scores *out)
+sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
+                                  sr_scores *out)
 {
     char *own_task = NULL;
     if (!task) {

@@ -213,8 +213,7 @@ static sr_error *arms_line(const char *path, long line, const char *l, size_t n,
     return NULL;
 }
 
-sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries,
-                        size_t *n_entries)
+sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries)
 {
     *entries = NULL;
     *n_entries = 0;

@@ -97,8 +97,7 @@ long sr_json_key_line(const char *data, size_t len, const char *key)
         if (!hit)
             break;
         size_t after = (size_t)(hit - data) + qlen;
-        while (after < len && (data[after] == ' ' || data[after] == '\t' || data[after] == '\r' ||
-                               data[after] == '\n'))
+        while (after < len && (data[after] == ' ' || data[after] == '\t' || data[after] == '\r' || data[after] == '\n'))
             after++;
         if (after < len && data[after] == ':') {
             line = line_at(data, (size_t)(hit - data), 1);
@@ -124,8 +123,7 @@ static int id_ref_cmp(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n,
-                              const char *what)
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what)
 {
     if (n < 2)
         return NULL;
@@ -150,8 +148,7 @@ sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const lo
     free(refs);
     if (best == n)
         return NULL;
-    return sr_input_error(path, lines[best], "duplicate %s '%s' (first on line %ld)", what, ids[best],
-                          lines[first]);
+    return sr_input_error(path, lines[best], "duplicate %s '%s' (first on line %ld)", what, ids[best], lines[first]);
 }
 
 /* ---- common to both plain forms ------------------------------------------ */
@@ -260,8 +257,7 @@ static void csv_field(void *data, size_t len, void *user)
                     shown--;
             }
             c->err = sr_input_error(c->path, c->row_line, "score '%.*s' is not a number", (int)shown, f);
-        }
-        else if (!score_in_range(v))
+        } else if (!score_in_range(v))
             c->err = sr_input_error(c->path, c->row_line, "score %g is outside [0, 1]", v);
         else {
             c->score = v;
@@ -309,8 +305,7 @@ static bool blank_chunk(const char *s, size_t n)
     return true;
 }
 
-sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark,
-                              sr_scores *out)
+sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)
 {
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
@@ -395,8 +390,7 @@ static sr_error *jsonl_line(const char *path, long line, const cJSON *obj, sr_sc
     return err;
 }
 
-sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark,
-                                sr_scores *out)
+sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)
 {
     item_lines il = {0};
     sr_lines it;

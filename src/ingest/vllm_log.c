@@ -95,8 +95,7 @@ static const char *skip_tags(const char *p, const char *end, bool *server_tag)
         const char *close = memchr(p, ')', room < 160 ? room : 160);
         if (!close || !sr_memmem(p, (size_t)(close - p), "pid="))
             break;
-        static const char *const servers[] = {"(EngineCore", "(APIServer", "(Worker", "(VllmWorker",
-                                              "(RayWorker"};
+        static const char *const servers[] = {"(EngineCore", "(APIServer", "(Worker", "(VllmWorker", "(RayWorker"};
         for (size_t i = 0; i < sizeof servers / sizeof *servers; i++)
             if (starts_with(p, close, servers[i]))
                 *server_tag = true;
@@ -110,8 +109,8 @@ static const char *skip_level(const char *p, const char *end, log_level *level)
     static const struct {
         const char *word;
         log_level level;
-    } levels[] = {{"DEBUG", LVL_DEBUG},     {"INFO", LVL_INFO},   {"WARNING", LVL_WARNING},
-                  {"WARN", LVL_WARNING},    {"ERROR", LVL_ERROR}, {"CRITICAL", LVL_CRITICAL}};
+    } levels[] = {{"DEBUG", LVL_DEBUG},  {"INFO", LVL_INFO},   {"WARNING", LVL_WARNING},
+                  {"WARN", LVL_WARNING}, {"ERROR", LVL_ERROR}, {"CRITICAL", LVL_CRITICAL}};
     for (size_t i = 0; i < sizeof levels / sizeof *levels; i++) {
         size_t n = strlen(levels[i].word);
         if (starts_with(p, end, levels[i].word) && p + n < end && (p[n] == ' ' || p[n] == ':')) {
@@ -228,16 +227,14 @@ static bool has(const char *s, size_t n, const char *needle)
 
 static bool compile_hint(const char *s, size_t n)
 {
-    return has(s, n, "RESOURCE_EXHAUSTED") || has(s, n, "memory space vmem") ||
-           has(s, n, "memory space hbm") || has(s, n, "memory space smem") ||
-           has(s, n, "XlaRuntimeError") || sr_memcasemem(s, n, "compil") != NULL;
+    return has(s, n, "RESOURCE_EXHAUSTED") || has(s, n, "memory space vmem") || has(s, n, "memory space hbm") ||
+           has(s, n, "memory space smem") || has(s, n, "XlaRuntimeError") || sr_memcasemem(s, n, "compil") != NULL;
 }
 
 /* The KV-memory and TPU HBM ValueErrors: the model does not fit. */
 static bool kv_load_hint(const char *s, size_t n)
 {
-    return has(s, n, "To serve at least one request") ||
-           has(s, n, "No available memory for the cache blocks") ||
+    return has(s, n, "To serve at least one request") || has(s, n, "No available memory for the cache blocks") ||
            has(s, n, "is larger than the maximum number of tokens that can be stored in KV cache") ||
            (has(s, n, "total_hbm_used_gb=") && has(s, n, "exceeds total_hbm_limit_cap_gb="));
 }
@@ -311,8 +308,8 @@ static sr_error *bad_number(const parser *ps, const char *what, const char *labe
 }
 
 /* Count after label (thousands separators allowed); not negative. */
-static sr_error *count_after(const parser *ps, const char *at, const char *end, const char *label,
-                             const char *what, long *value, const char **stop)
+static sr_error *count_after(const parser *ps, const char *at, const char *end, const char *label, const char *what,
+                             long *value, const char **stop)
 {
     const char *p = skip_spaces(at + strlen(label), end);
     if (!sr_parse_long_commas(p, end, value, stop) || *value < 0)
@@ -320,8 +317,8 @@ static sr_error *count_after(const parser *ps, const char *at, const char *end, 
     return NULL;
 }
 
-static sr_error *double_after(const parser *ps, const char *at, const char *end, const char *label,
-                              double *value, const char **stop)
+static sr_error *double_after(const parser *ps, const char *at, const char *end, const char *label, double *value,
+                              const char **stop)
 {
     const char *p = skip_spaces(at + strlen(label), end);
     if (!sr_parse_double(p, end, value, stop) || *value < 0)
@@ -406,8 +403,8 @@ static sr_error *memory_statistics(parser *ps, const char *m, const char *end)
 {
     if (!sr_memmem(m, (size_t)(end - m), "Memory statistics"))
         return NULL;
-    static const char *const keys[] = {"total_hbm_limit_gb=", "total_hbm_limit_cap_gb=",
-                                       "total_hbm_used_gb=", "total_hbm_avail_gb="};
+    static const char *const keys[] = {
+        "total_hbm_limit_gb=", "total_hbm_limit_cap_gb=", "total_hbm_used_gb=", "total_hbm_avail_gb="};
     double values[4] = {NAN, NAN, NAN, NAN};
     bool any = false;
     for (size_t k = 0; k < 4; k++) {
@@ -496,7 +493,7 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
         double secs = NAN;
         const char *and = sr_memmem(stop, (size_t)(end - stop), " and ");
         if (and) {
-            const char *p = skip_spaces(and + 5, end);
+            const char *p = skip_spaces(and+5, end);
             if (!sr_parse_double(p, end, &secs, &stop) || secs < 0)
                 return bad_number(ps, "a number of seconds", "and");
         }
@@ -511,8 +508,7 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
 
 /* The quoted value after key (key preceded by a separator, so "model='"
  * does not match "draft_model='"); fresh string, or NULL when absent. */
-static sr_error *quoted_value(const parser *ps, const char *m, const char *end, const char *key,
-                              char **value)
+static sr_error *quoted_value(const parser *ps, const char *m, const char *end, const char *key, char **value)
 {
     *value = NULL;
     size_t klen = strlen(key);
@@ -569,20 +565,19 @@ static bool server_text(const char *s, size_t n)
 {
     return has(s, n, "Application startup complete.") || has(s, n, "EngineCore failed to start") ||
            has(s, n, "Engine core initialization failed") || has(s, n, "vLLM API server version") ||
-           has(s, n, "Starting vLLM API server") || has(s, n, "api_server.py") ||
-           has(s, n, "llm_engine.py") || has(s, n, "Initializing a V1 LLM engine") ||
-           has(s, n, "Initializing an LLM engine");
+           has(s, n, "Starting vLLM API server") || has(s, n, "api_server.py") || has(s, n, "llm_engine.py") ||
+           has(s, n, "Initializing a V1 LLM engine") || has(s, n, "Initializing an LLM engine");
 }
 
 /* ---- the parse ----------------------------------------------------------- */
 
 typedef struct {
     /* before startup */
-    bool traceback;      /* a traceback was printed since the last start */
-    bool frozen;         /* the first "Engine core initialization failed" passed */
-    candidate last;      /* last exception line before the wrapper */
-    candidate pointer;   /* first exception that only points elsewhere */
-    candidate wrapper;   /* first wrapper line itself */
+    bool traceback;    /* a traceback was printed since the last start */
+    bool frozen;       /* the first "Engine core initialization failed" passed */
+    candidate last;    /* last exception line before the wrapper */
+    candidate pointer; /* first exception that only points elsewhere */
+    candidate wrapper; /* first wrapper line itself */
     /* after startup */
     bool traceback_serve;
     candidate serve, serve_dead, serve_http;
@@ -639,13 +634,12 @@ static bool failure_line_inner(failure_state *fs, const sr_server_log *out, long
     }
     if (traceback)
         fs->traceback_serve = true;
-    if (exc && (error_level || (ll->level == LVL_NONE && fs->traceback_serve)) &&
-        !shutdown_exception(m, name_len)) {
+    if (exc && (error_level || (ll->level == LVL_NONE && fs->traceback_serve)) && !shutdown_exception(m, name_len)) {
         candidate *c = wrapper_exception(m, n) ? &fs->serve_dead : &fs->serve;
         if (!c->set && !cand_take(c, line, m, n))
             return false;
-    } else if (ll->level != LVL_WARNING && ll->level != LVL_DEBUG &&
-               has(m, n, "Internal Server Error") && !fs->serve_http.set) {
+    } else if (ll->level != LVL_WARNING && ll->level != LVL_DEBUG && has(m, n, "Internal Server Error") &&
+               !fs->serve_http.set) {
         if (!cand_take(&fs->serve_http, line, m, n))
             return false;
     }
@@ -684,10 +678,7 @@ static sr_error *failure_finish(failure_state *fs, const char *path, sr_server_l
     const candidate *root = NULL;
     sr_stage stage;
     if (!out->startup_complete) {
-        root = fs->last.set      ? &fs->last
-               : fs->pointer.set ? &fs->pointer
-               : fs->wrapper.set ? &fs->wrapper
-                                 : NULL;
+        root = fs->last.set ? &fs->last : fs->pointer.set ? &fs->pointer : fs->wrapper.set ? &fs->wrapper : NULL;
         stage = SR_STAGE_LOAD;
     } else {
         root = fs->serve.set        ? &fs->serve
@@ -713,8 +704,7 @@ static sr_error *failure_finish(failure_state *fs, const char *path, sr_server_l
     return NULL;
 }
 
-static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t n, bool *weak,
-                            bool *bench_like)
+static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t n, bool *weak, bool *bench_like)
 {
     log_line ll = strip_prefix(s, n);
     const char *m = ll.msg, *end = ll.msg + ll.len;
@@ -814,8 +804,7 @@ void sr_server_log_reader_free(sr_server_log_reader *r)
     free(r);
 }
 
-sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out,
-                              bool *recognized)
+sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized)
 {
     *recognized = false;
     sr_server_log_reader *r = sr_server_log_reader_new(path, out);

@@ -27,8 +27,8 @@
 #define LEGEND_COLUMNS 3
 #define LEGEND_Y 84 /* below a title and two lines of subtitle */
 
-static const sr_rgb *const palette[] = {&sr_blue, &sr_sky, &sr_green, &sr_orange, &sr_vermillion, &sr_purple,
-                                        &sr_black};
+static const sr_rgb *const palette[] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
+                                        &sr_vermillion, &sr_purple, &sr_black};
 #define N_PALETTE (sizeof palette / sizeof palette[0])
 
 const char *sr_chart_title(sr_chart_kind kind)
@@ -224,8 +224,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                 double y = top + (double)c * (BAR_H + BAR_GAP);
                 double r = sc ? sc->ratio : NAN;
                 if (pass == 0) {
-                    sr_strbuf_printf(&desc, " %s %s;", sr_speed_columns[c].heading,
-                                     sr_text_ratio(buf, sizeof buf, r));
+                    sr_strbuf_printf(&desc, " %s %s;", sr_speed_columns[c].heading, sr_text_ratio(buf, sizeof buf, r));
                     if (isfinite(r))
                         sr_canvas_rect(&cv, PLOT_X0, y, sr_axis_x(&ax, r) - PLOT_X0, BAR_H, *palette[c % N_PALETTE]);
                 } else if (isfinite(r)) {
@@ -309,8 +308,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     };
     draw_legend(&cv, legend_y, legend, 3);
     if (n_panels == 0) {
-        draw_message(&cv, top + 40,
-                     base ? "No model was compared with the baseline on accuracy" : "No baseline found");
+        draw_message(&cv, top + 40, base ? "No model was compared with the baseline on accuracy" : "No baseline found");
         sr_strbuf_puts(&desc, "No accuracy comparison.");
     }
 
@@ -405,8 +403,8 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         draw_more(&cv, foot + 18, n - rows);
     if (desc.failed)
         cv.failed = true;
-    err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc),
-                          out, len);
+    err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
+                          len);
     sr_strbuf_free(&desc);
     free(names);
     return err;
@@ -482,8 +480,8 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
             }
             double x = sr_axis_x(&ax, (double)v[k]);
             sr_canvas_rect(&cv, PLOT_X0, y, x - PLOT_X0, bar_h, k ? sr_orange : sr_blue);
-            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), VALUE_SIZE, false,
-                           0, sr_dark);
+            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), VALUE_SIZE, false, 0,
+                           sr_dark);
         }
     }
     sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
@@ -527,15 +525,13 @@ static sr_error *draw_chart(const sr_sweep *sweep, sr_chart_kind kind, const sr_
         n = chart_models(sweep, idx, true);
         err = kv_chart(sweep, target, idx, n, out, len);
         break;
-    default:
-        err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
+    default: err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
     }
     free(idx);
     return err;
 }
 
-sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
-                          size_t *len)
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
 {
     const sr_chart_target target = {format, NULL, NULL};
     return draw_chart(sweep, kind, &target, out, len);

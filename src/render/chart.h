@@ -18,7 +18,7 @@
  * SR_CHART_PNG_SCALE times this (1,600 px wide). */
 #define SR_CHART_WIDTH 800
 #define SR_CHART_PNG_SCALE 2
-_Static_assert(SR_CHART_WIDTH * SR_CHART_PNG_SCALE == SR_CHART_PIXEL_WIDTH, "PNG width");
+_Static_assert(SR_CHART_WIDTH *SR_CHART_PNG_SCALE == SR_CHART_PIXEL_WIDTH, "PNG width");
 
 /* Where a chart goes on a PDF page: the page, the document's fonts, the
  * bottom-left corner in points and the points per design unit. */

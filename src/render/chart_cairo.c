@@ -56,8 +56,7 @@ static sr_error *load_font(const char *path, cairo_font_face_t **out)
     if (FT_New_Face(h->lib, path, 0, &h->face) != 0) {
         FT_Done_FreeType(h->lib);
         free(h);
-        return sr_error_new(SR_EXIT_FAILURE, path, 0,
-                            "cannot load the chart font (install fonts-dejavu-core)");
+        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot load the chart font (install fonts-dejavu-core)");
     }
     cairo_font_face_t *ff = cairo_ft_font_face_create_for_ft_face(h->face, 0);
     if (cairo_font_face_status(ff) != CAIRO_STATUS_SUCCESS ||
@@ -149,8 +148,8 @@ static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map 
         bool surface = end - start > 7 && starts(svg + start, end - start, "surface");
         for (size_t k = start + 7; surface && k < end; k++)
             surface = svg[k] >= '0' && svg[k] <= '9';
-        char *new_ = surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces)
-                             : sr_asprintf("%s%s", prefix, old ? old : "");
+        char *new_ =
+            surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old ? old : "");
         void *a = m->old, *b = m->new_;
         bool ok = old && new_ && sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
         if (ok)
@@ -200,8 +199,8 @@ static void rewrite_ids(const char *svg, size_t len, const id_map *m, sr_strbuf 
     sr_strbuf_append(out, svg + run, len - run);
 }
 
-static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char *title, const char *desc,
-                            char **out, size_t *len)
+static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char *title, const char *desc, char **out,
+                            size_t *len)
 {
     const char *svg = sr_strbuf_cstr(in);
     size_t n = in->len;
@@ -301,8 +300,7 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
     if (cc->svg.failed)
         return sr_oom();
     if (st != CAIRO_STATUS_SUCCESS)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write the chart as SVG: %s",
-                            cairo_status_to_string(st));
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write the chart as SVG: %s", cairo_status_to_string(st));
     return svg_finish(&cc->svg, id_prefix, title, desc, out, len);
 }
 
@@ -321,8 +319,7 @@ static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb f
     cairo_fill(cr);
 }
 
-static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
-                 bool dashed)
+static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
     static const double dash[] = {5, 3};
     cairo_t *cr = ((cairo_canvas *)cv->impl)->cr;
@@ -403,8 +400,8 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
         cc->pixels = malloc((size_t)cc->stride * (size_t)cc->pixel_h);
         if (cc->stride <= 0 || !cc->pixels)
             return sr_oom();
-        cc->surface = cairo_image_surface_create_for_data(cc->pixels, CAIRO_FORMAT_RGB24, cc->pixel_w, cc->pixel_h,
-                                                          cc->stride);
+        cc->surface =
+            cairo_image_surface_create_for_data(cc->pixels, CAIRO_FORMAT_RGB24, cc->pixel_w, cc->pixel_h, cc->stride);
     } else {
         cc->surface = cairo_svg_surface_create_for_stream(write_cb, &cc->svg, cv->width, cv->height);
         cairo_svg_surface_restrict_to_version(cc->surface, CAIRO_SVG_VERSION_1_1);

@@ -26,8 +26,8 @@ sr_error *sr_canvas_open(sr_canvas *cv, const sr_chart_target *target, double wi
     memset(cv, 0, sizeof *cv);
     cv->width = width;
     cv->height = height;
-    sr_error *err = target->place ? sr_canvas_open_pdf(cv, target->place, target->ctx)
-                                  : sr_canvas_open_cairo(cv, target->format);
+    sr_error *err =
+        target->place ? sr_canvas_open_pdf(cv, target->place, target->ctx) : sr_canvas_open_cairo(cv, target->format);
     if (err)
         sr_canvas_free(cv);
     return err;
@@ -62,8 +62,7 @@ void sr_canvas_rect(sr_canvas *cv, double x, double y, double w, double h, sr_rg
     cv->ops->rect(cv, x, y, w, h, fill);
 }
 
-void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
-                    bool dashed)
+void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
     cv->ops->line(cv, x1, y1, x2, y2, width, color, dashed);
 }

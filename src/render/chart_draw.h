@@ -21,9 +21,9 @@ extern const sr_rgb sr_black, sr_blue, sr_sky, sr_green, sr_orange, sr_vermillio
 /* Where a chart is drawn: a PNG or SVG file (cairo), or vector drawing
  * straight onto a page of the PDF (libharu), placed by the PDF's layout. */
 typedef struct sr_chart_target {
-    sr_chart_format format;     /* PNG or SVG, when place is NULL */
-    sr_pdf_chart_placer place;  /* PDF: asked where the chart goes */
-    void *ctx;                  /* for place */
+    sr_chart_format format;    /* PNG or SVG, when place is NULL */
+    sr_pdf_chart_placer place; /* PDF: asked where the chart goes */
+    void *ctx;                 /* for place */
 } sr_chart_target;
 
 typedef struct sr_canvas sr_canvas;
@@ -32,8 +32,7 @@ typedef struct sr_canvas sr_canvas;
  * markers, axes) only calls these. Text arrives clean (valid UTF-8). */
 typedef struct sr_canvas_ops {
     void (*rect)(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill);
-    void (*line)(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
-                 bool dashed);
+    void (*line)(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed);
     /* Filled with fill and outlined in white (line width 0.8): a polygon of
      * n points xy[2i], xy[2i + 1], or with n == 0 a circle of radius r. */
     void (*shape)(sr_canvas *cv, const double *xy, int n, double r, sr_rgb fill);
@@ -67,8 +66,7 @@ sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *titl
 void sr_canvas_free(sr_canvas *cv);
 
 void sr_canvas_rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill);
-void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
-                    bool dashed);
+void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed);
 /* Markers centred at (x, y): 0 circle, 1 triangle up, 2 triangle down. */
 void sr_canvas_marker(sr_canvas *cv, int shape, double x, double y, double r, sr_rgb fill);
 

@@ -40,8 +40,7 @@ static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb f
     HPDF_Page_Fill(pg);
 }
 
-static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color,
-                 bool dashed)
+static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
     static const HPDF_UINT16 dash[] = {5, 3}; /* as the cairo backend's */
     HPDF_Page pg = page_of(cv);
@@ -79,8 +78,8 @@ static double text_width(sr_canvas *cv, const char *clean, double size, bool bol
     size_t len = strlen(clean);
     if (len == 0)
         return 0;
-    HPDF_TextWidth tw = HPDF_Font_TextWidth(bold ? pc->at.bold : pc->at.regular, (const HPDF_BYTE *)clean,
-                                            (HPDF_UINT)len);
+    HPDF_TextWidth tw =
+        HPDF_Font_TextWidth(bold ? pc->at.bold : pc->at.regular, (const HPDF_BYTE *)clean, (HPDF_UINT)len);
     return tw.width * size / 1000.0;
 }
 

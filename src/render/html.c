@@ -66,10 +66,13 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     meta(root, "meta", "Models", models);
     meta(root, "meta", "Export", sw->export_dir);
 
-    static const char *const sections[][2] = {
-        {"summary", "Summary"},         {"results", "Results"},  {"charts", "Charts"},
-        {"kv", "KV cache"},             {"left-out", "Left out"}, {"warnings", "Warnings and audit"},
-        {"methods", "Methods and inputs"}};
+    static const char *const sections[][2] = {{"summary", "Summary"},
+                                              {"results", "Results"},
+                                              {"charts", "Charts"},
+                                              {"kv", "KV cache"},
+                                              {"left-out", "Left out"},
+                                              {"warnings", "Warnings and audit"},
+                                              {"methods", "Methods and inputs"}};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         sr_tpl_ctx *s = sr_tpl_add(root, "sections");
         sr_tpl_set(s, "id", sections[i][0]);

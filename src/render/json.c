@@ -49,20 +49,18 @@ static cJSON *kv_json(const sr_model *m)
     add(o, "bytes_per_token", count_or_null(kv->bytes_per_token));
     add(o, "block_size", count_or_null(kv->block_size));
     add(o, "num_blocks", count_or_null(kv->num_blocks));
-    add(o, "implied_available_gib", isfinite(kv->implied_avail_low_gib)
-                                        ? cJSON_CreateDoubleArray((double[]){kv->implied_avail_low_gib,
-                                                                             kv->implied_avail_high_gib},
-                                                                  2)
-                                        : cJSON_CreateNull());
+    add(o, "implied_available_gib",
+        isfinite(kv->implied_avail_low_gib)
+            ? cJSON_CreateDoubleArray((double[]){kv->implied_avail_low_gib, kv->implied_avail_high_gib}, 2)
+            : cJSON_CreateNull());
     add(o, "note", str_or_null(kv->note));
     add(o, "backend", str_or_null(kv->backend));
     add(o, "token_formula", str_or_null(kv->formula));
     add(o, "max_model_len", count_or_null(kv->max_model_len));
     add(o, "available_gib", num_or_null(kv->avail_gib));
-    add(o, "recomputed_range", kv->tokens_low >= 0 ? cJSON_CreateDoubleArray((double[]){(double)kv->tokens_low,
-                                                                                        (double)kv->tokens_high},
-                                                                             2)
-                                                   : cJSON_CreateNull());
+    add(o, "recomputed_range",
+        kv->tokens_low >= 0 ? cJSON_CreateDoubleArray((double[]){(double)kv->tokens_low, (double)kv->tokens_high}, 2)
+                            : cJSON_CreateNull());
     add(o, "max_concurrency", num_or_null(kv->max_concurrency));
     cJSON *layers = cJSON_CreateObject();
     add(layers, "total", count_or_null(kv->n_layers));
@@ -71,16 +69,14 @@ static cJSON *kv_json(const sr_model *m)
     add(layers, "sliding", count_or_null(kv->sliding_layers));
     add(layers, "summary", str_or_null(kv->layers_summary));
     add(o, "layers", layers);
-    add(o, "implied_utilization", isfinite(kv->util_implied_low)
-                                      ? cJSON_CreateDoubleArray((double[]){kv->util_implied_low,
-                                                                           kv->util_implied_high},
-                                                                2)
-                                      : cJSON_CreateNull());
-    add(o, "implied_resident_gib", isfinite(kv->resident_implied_low_gib)
-                                       ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib,
-                                                                            kv->resident_implied_high_gib},
-                                                                 2)
-                                       : cJSON_CreateNull());
+    add(o, "implied_utilization",
+        isfinite(kv->util_implied_low)
+            ? cJSON_CreateDoubleArray((double[]){kv->util_implied_low, kv->util_implied_high}, 2)
+            : cJSON_CreateNull());
+    add(o, "implied_resident_gib",
+        isfinite(kv->resident_implied_low_gib)
+            ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib, kv->resident_implied_high_gib}, 2)
+            : cJSON_CreateNull());
     add(o, "assumptions", str_or_null(kv->assumptions));
     cJSON *whatif = cJSON_CreateArray();
     for (size_t i = 0; i < kv->n_whatif; i++) {
@@ -140,8 +136,8 @@ static cJSON *accuracy_json(const sr_model *m)
         if (isfinite(s->sampled_ci_low)) {
             add(b, "sampled_ci_low", cJSON_CreateNumber(s->sampled_ci_low));
             add(b, "sampled_ci_high", cJSON_CreateNumber(s->sampled_ci_high));
-            add(b, "monte_carlo_error", cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low),
-                                                                 fabs(s->sampled_ci_high - s->ci_high))));
+            add(b, "monte_carlo_error",
+                cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
         }
         add(b, "claimed_accuracy", num_or_null(s->claimed_accuracy));
         add(b, "claimed_source", str_or_null(s->claimed_source));
@@ -232,13 +228,16 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "rng", cJSON_CreateString(st->rng));
     add(settings, "ci_method", cJSON_CreateString(st->ci_method));
     add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
-    add(settings, "seed_derivation", cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
-                                                        "benchmark)), low 32 bits folded"));
-    add(settings, "quantile", cJSON_CreateString(strcmp(st->ci_method, "exact") == 0
-                                                     ? "generalised inverse of the exact bootstrap CDF"
-                                                     : "gsl_stats_quantile_from_sorted_data (linear interpolation)"));
-    add(settings, "resampling", cJSON_CreateString("class counts from the multinomial when the paired differences "
-                                                   "take at most 16 values (0/1 scores), else item indices"));
+    add(settings, "seed_derivation",
+        cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
+                           "benchmark)), low 32 bits folded"));
+    add(settings, "quantile",
+        cJSON_CreateString(strcmp(st->ci_method, "exact") == 0
+                               ? "generalised inverse of the exact bootstrap CDF"
+                               : "gsl_stats_quantile_from_sorted_data (linear interpolation)"));
+    add(settings, "resampling",
+        cJSON_CreateString("class counts from the multinomial when the paired differences "
+                           "take at most 16 values (0/1 scores), else item indices"));
     add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
     add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     add(settings, "keep_going", cJSON_CreateBool(st->keep_going));

@@ -16,15 +16,19 @@ static void put_text(sr_strbuf *sb, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '|': case '\\': case '`': case '[': case ']': case '<':
+        case '|':
+        case '\\':
+        case '`':
+        case '[':
+        case ']':
+        case '<':
             sr_strbuf_putc(sb, '\\');
             sr_strbuf_putc(sb, *s);
             break;
-        case '\n': case '\r': case '\t':
-            sr_strbuf_putc(sb, ' ');
-            break;
-        default:
-            sr_strbuf_putc(sb, *s);
+        case '\n':
+        case '\r':
+        case '\t': sr_strbuf_putc(sb, ' '); break;
+        default: sr_strbuf_putc(sb, *s);
         }
     }
 }

@@ -36,8 +36,8 @@ typedef struct rgb {
 } rgb;
 
 static const rgb INK = {0.1, 0.1, 0.1}, MUTED = {0.37, 0.37, 0.37}, RULE = {0.8, 0.8, 0.8},
-                 BAND = {0.955, 0.955, 0.955}, GREEN = {0, 0.62, 0.45}, RED = {0.84, 0.37, 0},
-                 BLUE = {0, 0.45, 0.7}, AMBER = {0.54, 0.35, 0};
+                 BAND = {0.955, 0.955, 0.955}, GREEN = {0, 0.62, 0.45}, RED = {0.84, 0.37, 0}, BLUE = {0, 0.45, 0.7},
+                 AMBER = {0.54, 0.35, 0};
 
 typedef struct pdf {
     HPDF_Doc doc;
@@ -211,8 +211,7 @@ static void wrap(pdf *p, HPDF_Font f, double size, const char *text, double widt
 }
 
 /* A wrapped paragraph at x, width w. */
-static void paragraph_at(pdf *p, double x, double w, const char *text, HPDF_Font f, double size, rgb c,
-                         double after)
+static void paragraph_at(pdf *p, double x, double w, const char *text, HPDF_Font f, double size, rgb c, double after)
 {
     sr_text_list lines = {0};
     wrap(p, f, size, text, w, &lines);
@@ -355,8 +354,7 @@ static double layout_row(pdf *p, const pdf_table *t, const pdf_cell *cells, bool
     double h = 0;
     for (size_t c = 0; c < t->n; c++) {
         double w = t->cols[c].width - 2 * CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
-        wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w,
-             &text[c]);
+        wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w, &text[c]);
         double ch = (double)text[c].n * size * 1.3;
         if (cells[c].sub && cells[c].sub[0]) {
             wrap(p, p->regular, SUB_SIZE, cells[c].sub, w, &sub[c]);
@@ -381,8 +379,8 @@ static void draw_row(pdf *p, const pdf_table *t, const pdf_cell *cells, bool hea
         double y = p->y - CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
         for (size_t i = 0; i < text[c].n; i++) {
             const char *s = text[c].items[i];
-            double lx = t->cols[c].right ? x + t->cols[c].width - CELL_PAD - width_of(p, f, size, s, strlen(s))
-                                         : x + CELL_PAD;
+            double lx =
+                t->cols[c].right ? x + t->cols[c].width - CELL_PAD - width_of(p, f, size, s, strlen(s)) : x + CELL_PAD;
             draw(p, lx, y - size, s, f, size, header ? INK : cells[c].color);
             y -= size * 1.3;
         }
@@ -521,9 +519,10 @@ static void accuracy_table(pdf *p, const sr_sweep *sw, const size_t *order, size
     free(aside);
     char delta_head[96];
     snprintf(delta_head, sizeof delta_head, "\xCE\x94 points [%s%% CI]", conf);
-    const pdf_col cols[] = {{"Model", 131, false, NULL}, {"Status", 36, false, NULL},   {"Score", 32, true, NULL},
-                            {"n", 32, true, NULL},       {delta_head, 106, true, NULL}, {"Verdict", 72, false, NULL},
-                            {"p", 36, true, NULL},       {"n paired", CONTENT_W - 445, true, NULL}};
+    const pdf_col cols[] = {{"Model", 131, false, NULL},   {"Status", 36, false, NULL},
+                            {"Score", 32, true, NULL},     {"n", 32, true, NULL},
+                            {delta_head, 106, true, NULL}, {"Verdict", 72, false, NULL},
+                            {"p", 36, true, NULL},         {"n paired", CONTENT_W - 445, true, NULL}};
     pdf_table t;
     table_begin(p, &t, cols, 8, sr_text_benchmark_title(bench));
     for (size_t i = 0; i < n; i++) {
@@ -653,10 +652,10 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
     section(p, "KV cache capacity", false);
     note(p, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json and "
             "the memory the log reports.");
-    const pdf_col cols[] = {{"Model", 130, false, NULL},     {"Logged tokens", 52, true, NULL},
-                            {"Recomputed", 68, true, NULL},  {"Bytes per token", 50, true, NULL},
-                            {"Block", 32, true, NULL},       {"Max conc.", 42, true, NULL},
-                            {"Note", CONTENT_W - 374, false, NULL}};
+    const pdf_col cols[] = {
+        {"Model", 130, false, NULL},           {"Logged tokens", 52, true, NULL}, {"Recomputed", 68, true, NULL},
+        {"Bytes per token", 50, true, NULL},   {"Block", 32, true, NULL},         {"Max conc.", 42, true, NULL},
+        {"Note", CONTENT_W - 374, false, NULL}};
     pdf_table t;
     table_begin(p, &t, cols, 7, "KV cache capacity");
     char a[64], b[64], c[64], d[64], e[64], range[160], r1[64], r2[64];
@@ -705,10 +704,14 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
         char *title = sr_asprintf("What if: %s", sw->models[order[i]].id);
         subsection(p, title ? title : "What if", NULL);
         /* Header words must fit their column whole: a reader stumbles on "Memor y". */
-        const pdf_col wcols[] = {{"Chip", 134, false, NULL},       {"HBM (GiB)", 40, true, NULL},
-                                 {"Util.", 32, true, NULL},          {"Resident (GiB)", 50, true, NULL},
-                                 {"Max model len", 44, true, NULL}, {"Block", 36, true, NULL},
-                                 {"KV tokens", 48, true, NULL},     {"Max conc.", 44, true, NULL},
+        const pdf_col wcols[] = {{"Chip", 134, false, NULL},
+                                 {"HBM (GiB)", 40, true, NULL},
+                                 {"Util.", 32, true, NULL},
+                                 {"Resident (GiB)", 50, true, NULL},
+                                 {"Max model len", 44, true, NULL},
+                                 {"Block", 36, true, NULL},
+                                 {"KV tokens", 48, true, NULL},
+                                 {"Max conc.", 44, true, NULL},
                                  {"Fits", CONTENT_W - 428, false, NULL}};
         pdf_table wt;
         table_begin(p, &wt, wcols, 9, title ? title : "What if");
@@ -803,8 +806,8 @@ static void methods_section(pdf *p, const sr_sweep *sw, const sr_text_list *meth
         paragraph(p, "No input files were recorded.");
         return;
     }
-    const pdf_col cols[] = {{"File", CONTENT_W - 126, false, "SHA-256"}, {"Kind", 70, false, NULL},
-                            {"Bytes", 56, true, NULL}};
+    const pdf_col cols[] = {
+        {"File", CONTENT_W - 126, false, "SHA-256"}, {"Kind", 70, false, NULL}, {"Bytes", 56, true, NULL}};
     pdf_table t;
     table_begin(p, &t, cols, 3, "Input files");
     for (size_t i = 0; i < sw->n_inputs; i++) {

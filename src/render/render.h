@@ -41,8 +41,7 @@ typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
 extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity" */
 #define SR_N_CHARTS 3
 
-sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out,
-                          size_t *len);
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len);
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len);
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf, charts as vectors */

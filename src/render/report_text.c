@@ -127,8 +127,7 @@ const char *sr_text_speed_label(char *buf, size_t size, size_t column)
 {
     long in, out, conc;
     char count[64];
-    if (column < sr_n_speed_columns &&
-        sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) == 3)
+    if (column < sr_n_speed_columns && sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) == 3)
         snprintf(buf, size, "%s-token prompts, c=%ld", sr_format_count(count, sizeof count, in), conc);
     else
         snprintf(buf, size, "%s", column < sr_n_speed_columns ? sr_speed_columns[column].heading : "?");
@@ -297,8 +296,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             for (size_t i = 0; i < k; i++) {
                 const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
                 sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
-                sr_strbuf_printf(sb, "%s (%s points)", sw->models[scratch[i]].id,
-                                 sr_text_delta_ci(buf, sizeof buf, s));
+                sr_strbuf_printf(sb, "%s (%s points)", sw->models[scratch[i]].id, sr_text_delta_ci(buf, sizeof buf, s));
             }
         }
         any = true;
@@ -475,16 +473,18 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                 agree++;
                 continue;
             }
-            sr_strbuf_printf(&sb, "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
-                                  "the per-item mean.",
+            sr_strbuf_printf(&sb,
+                             "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
+                             "the per-item mean.",
                              m->id, sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
                              s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
             ok = list_take(out, &sb);
         }
     }
     if (agree > 0 && ok) {
-        sr_strbuf_printf(&sb, "%zu accurac%s claimed by the input files themselves (lm-eval results, BFCL score "
-                              "files) agree%s with the per-item mean%s to 3 decimals.",
+        sr_strbuf_printf(&sb,
+                         "%zu accurac%s claimed by the input files themselves (lm-eval results, BFCL score "
+                         "files) agree%s with the per-item mean%s to 3 decimals.",
                          agree, agree == 1 ? "y" : "ies", agree == 1 ? "s" : "", agree == 1 ? "" : "s");
         ok = list_take(out, &sb);
     }

@@ -30,9 +30,9 @@ const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
-const char *sr_text_ratio(char *buf, size_t size, double v);       /* 0.57x */
-const char *sr_text_throughput(char *buf, size_t size, double v);  /* 1,234 tok/s */
-const char *sr_text_count(char *buf, size_t size, long long v);    /* — when < 0 */
+const char *sr_text_ratio(char *buf, size_t size, double v);      /* 0.57x */
+const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
+const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
 const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
 

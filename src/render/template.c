@@ -269,8 +269,8 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
                 return tpl_error(t, tag_line, "'{{/%.*s}}' closes no section", (int)name_len, name);
             node *sec = &t->nodes[stack[--depth]];
             if (sec->len != name_len || memcmp(sec->s, name, name_len) != 0)
-                return tpl_error(t, tag_line, "'{{/%.*s}}' closes '%.*s' (opened on line %ld)", (int)name_len,
-                                 name, (int)sec->len, sec->s, sec->line);
+                return tpl_error(t, tag_line, "'{{/%.*s}}' closes '%.*s' (opened on line %ld)", (int)name_len, name,
+                                 (int)sec->len, sec->s, sec->line);
             sec->end = t->n;
             continue;
         }
@@ -365,8 +365,7 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
     return NULL;
 }
 
-sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, const sr_tpl_ctx *root,
-                        sr_strbuf *out)
+sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, const sr_tpl_ctx *root, sr_strbuf *out)
 {
     if (!root || root->failed)
         return sr_oom();

@@ -42,8 +42,7 @@ void sr_tpl_list(sr_tpl_ctx *ctx, const char *name);
 
 /* Render template text (len bytes) with the values of root, appending to
  * out. display_name names the template in errors ("templates/x.html":line). */
-sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, const sr_tpl_ctx *root,
-                        sr_strbuf *out);
+sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, const sr_tpl_ctx *root, sr_strbuf *out);
 
 /* Templates compiled into the binary. */
 typedef struct sr_template_file {

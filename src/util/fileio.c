@@ -37,8 +37,8 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     }
     if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
         close(fd);
-        return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)",
-                              (long long)st.st_size, SR_MAX_INPUT_BYTES);
+        return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st.st_size,
+                              SR_MAX_INPUT_BYTES);
     }
     size_t cap = (size_t)st.st_size + 1, used = 0;
     char *buf = malloc(cap);
@@ -128,8 +128,7 @@ sr_error *sr_mkdir_p(const char *path)
             char saved = *p;
             *p = '\0';
             if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-                sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s",
-                                             strerror(errno));
+                sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s", strerror(errno));
                 free(copy);
                 return err;
             }
@@ -155,8 +154,7 @@ sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
         return sr_oom();
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s",
-                                     strerror(errno));
+        sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s", strerror(errno));
         free(tmp);
         return err;
     }
@@ -229,8 +227,14 @@ static void sha256_block(uint32_t h[8], const unsigned char *p)
         b = a;
         a = t1 + t2;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-    h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -242,15 +246,15 @@ static void sha256_block(uint32_t h[8], const unsigned char *p)
  * portable speed, which matters when an export holds gigabytes. Same
  * schedule as FIPS 180-4; checked against the portable code in the tests. */
 __attribute__((target("sha,sse4.1,ssse3"))) static void sha256_blocks_shani(uint32_t h[8], const unsigned char *p,
-                                                                             size_t blocks)
+                                                                            size_t blocks)
 {
     const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     __m128i tmp = _mm_loadu_si128((const __m128i *)&h[0]);
     __m128i state1 = _mm_loadu_si128((const __m128i *)&h[4]);
-    tmp = _mm_shuffle_epi32(tmp, 0xB1);          /* CDAB */
-    state1 = _mm_shuffle_epi32(state1, 0x1B);    /* EFGH */
+    tmp = _mm_shuffle_epi32(tmp, 0xB1);               /* CDAB */
+    state1 = _mm_shuffle_epi32(state1, 0x1B);         /* EFGH */
     __m128i state0 = _mm_alignr_epi8(tmp, state1, 8); /* ABEF */
-    state1 = _mm_blend_epi16(state1, tmp, 0xF0);  /* CDGH */
+    state1 = _mm_blend_epi16(state1, tmp, 0xF0);      /* CDGH */
     for (; blocks; blocks--, p += 64) {
         __m128i abef = state0, cdgh = state1, msg[4];
         for (int i = 0; i < 4; i++)

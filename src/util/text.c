@@ -55,8 +55,8 @@ bool sr_parse_long_commas(const char *s, const char *end, long *out, const char 
     if (p >= end || !isdigit((unsigned char)*p))
         return false;
     long v = 0;
-    while (p < end && (isdigit((unsigned char)*p) ||
-                       (*p == ',' && p + 1 < end && isdigit((unsigned char)p[1]) && p > s))) {
+    while (p < end &&
+           (isdigit((unsigned char)*p) || (*p == ',' && p + 1 < end && isdigit((unsigned char)p[1]) && p > s))) {
         if (*p != ',') {
             int d = *p - '0';
             if (v > (LONG_MAX - d) / 10)
@@ -86,8 +86,8 @@ bool sr_parse_double(const char *s, const char *end, double *out, const char **s
         return false;
     /* Refuse hex floats and inf/nan spellings that strtod accepts. */
     for (const char *q = buf; q < e; q++)
-        if (!(isdigit((unsigned char)*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'e' ||
-              *q == 'E' || isspace((unsigned char)*q)))
+        if (!(isdigit((unsigned char)*q) || *q == '.' || *q == '-' || *q == '+' || *q == 'e' || *q == 'E' ||
+              isspace((unsigned char)*q)))
             return false;
     *out = v;
     if (stop)
@@ -184,10 +184,20 @@ bool sr_utf8_valid(const char *s, size_t len)
         }
         int n;
         unsigned min;
-        if ((c & 0xE0) == 0xC0) { n = 1; min = 0x80; c &= 0x1F; }
-        else if ((c & 0xF0) == 0xE0) { n = 2; min = 0x800; c &= 0x0F; }
-        else if ((c & 0xF8) == 0xF0) { n = 3; min = 0x10000; c &= 0x07; }
-        else return false;
+        if ((c & 0xE0) == 0xC0) {
+            n = 1;
+            min = 0x80;
+            c &= 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2;
+            min = 0x800;
+            c &= 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3;
+            min = 0x10000;
+            c &= 0x07;
+        } else
+            return false;
         if (end - p <= n)
             return false;
         for (int i = 1; i <= n; i++) {

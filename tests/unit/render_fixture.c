@@ -184,8 +184,9 @@ void fixture_sweep(sr_sweep *sw)
     compare(g, "gsm8k", -0.0129, -0.0402, 0.0144, 0.3711, "no measured difference");
     static const double g_t[] = {88.0, 290.4, 799.1, 610.5, NAN};
     add_speed(g, g_t, base_t);
-    kv(g, 125184, 124928, 81920, "logged 125,184 tokens but 124,928 recomputed: 1 block apart, within the rounding "
-                                 "of the logged memory");
+    kv(g, 125184, 124928, 81920,
+       "logged 125,184 tokens but 124,928 recomputed: 1 block apart, within the rounding "
+       "of the logged memory");
     sr_failure_set(&g->failure, SR_STAGE_SCORE, "BFCL tool-call parser produced no output", "granite/bfcl.log:77");
 
     sr_model *s = model(sw, "HuggingFaceTB/SmolLM3-3B", "smollm3", SR_STATUS_OK);

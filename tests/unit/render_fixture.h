@@ -11,7 +11,7 @@
 #define FIXTURE_BASELINE "google/gemma-4-E2B-it"
 #define FIXTURE_HOSTILE_NAME "v5e sweep <script>alert(1)</script>"
 #define FIXTURE_HOSTILE_MODEL "evil/<img src=x onerror=alert(1)>"
-#define FIXTURE_LONG_MODEL                                                                                     \
+#define FIXTURE_LONG_MODEL                                                                                             \
     "some-organisation/an-extremely-long-model-name-that-goes-on-and-on-instruct-preview-2026-gguf-q8"
 
 void fixture_sweep(sr_sweep *sw);

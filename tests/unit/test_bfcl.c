@@ -14,23 +14,23 @@ static const char *RES4 = "result/BitAgent/non_live/BFCL_v4_simple_python_result
 static const char *SCO4 = "score/BitAgent/non_live/BFCL_v4_simple_python_score.json";
 
 /* Result lines shaped like the real v3 ones (BFCL-RES 2024-12-06). */
-#define R3(n, res)                                                                                    \
-    "{\"id\": \"simple_" #n "\", \"result\": " res ", \"input_token_count\": 384, \"output_token_count\": " \
+#define R3(n, res)                                                                                                     \
+    "{\"id\": \"simple_" #n "\", \"result\": " res ", \"input_token_count\": 384, \"output_token_count\": "            \
     "12, \"latency\": 1.5910685062408447}\n"
 #define CALL "\"calculate_triangle_area(base=10, height=5)\""
 
-static const char *RESULTS3 = R3(0, CALL) R3(1, CALL) R3(2, CALL) R3(3, CALL) R3(4, CALL) R3(5, CALL)
-    R3(6, CALL) R3(7, CALL) R3(8, CALL) R3(9, "\"[geometry.calculate_area_circle(radius=5, unit='units')]\"");
+static const char *RESULTS3 = R3(0, CALL) R3(1, CALL) R3(2, CALL) R3(3, CALL) R3(4, CALL) R3(5, CALL) R3(6, CALL)
+    R3(7, CALL) R3(8, CALL) R3(9, "\"[geometry.calculate_area_circle(radius=5, unit='units')]\"");
 
 /* A failure line from a score file before 2025-01-26: integer position id,
  * the real id in prompt.id. */
-#define OLD_FAIL(pos, n)                                                                                    \
-    "{\"id\": " #pos ", \"model_name\": \"meta-llama_Llama-3.1-8B-Instruct\", \"test_category\": "          \
-    "\"simple\", \"valid\": false, \"error\": [\"Invalid value for parameter 'root_type': 'real'. Expected " \
-    "one of ['all']. Case insensitive.\"], \"error_type\": \"value_error:string\", \"prompt\": {\"id\": "   \
-    "\"simple_" #n "\", \"question\": [[{\"role\": \"user\", \"content\": \"Find all the roots of ...\"}]], " \
-    "\"function\": []}, \"model_result_raw\": \"[solve_quadratic(a=3, b=-11, c=-4, root_type='real')]\", "   \
-    "\"possible_answer\": [{\"solve_quadratic\": {\"a\": [3], \"b\": [-11], \"c\": [-4], \"root_type\": "  \
+#define OLD_FAIL(pos, n)                                                                                               \
+    "{\"id\": " #pos ", \"model_name\": \"meta-llama_Llama-3.1-8B-Instruct\", \"test_category\": "                     \
+    "\"simple\", \"valid\": false, \"error\": [\"Invalid value for parameter 'root_type': 'real'. Expected "           \
+    "one of ['all']. Case insensitive.\"], \"error_type\": \"value_error:string\", \"prompt\": {\"id\": "              \
+    "\"simple_" #n "\", \"question\": [[{\"role\": \"user\", \"content\": \"Find all the roots of ...\"}]], "          \
+    "\"function\": []}, \"model_result_raw\": \"[solve_quadratic(a=3, b=-11, c=-4, root_type='real')]\", "             \
+    "\"possible_answer\": [{\"solve_quadratic\": {\"a\": [3], \"b\": [-11], \"c\": [-4], \"root_type\": "              \
     "[\"all\"]}}]}\n"
 
 static sr_error *parse(const char *rp, const char *res, const char *sp, const char *score, sr_scores *s)
@@ -51,8 +51,8 @@ static void expect_error(sr_error *err, const char *path, long line, const char 
 
 Test(bfcl, v3_integer_ids_use_prompt_id)
 {
-    const char *score = "{\"accuracy\": 0.8, \"correct_count\": 8, \"total_count\": 10}\n" OLD_FAIL(6, 5)
-        OLD_FAIL(10, 9);
+    const char *score =
+        "{\"accuracy\": 0.8, \"correct_count\": 8, \"total_count\": 10}\n" OLD_FAIL(6, 5) OLD_FAIL(10, 9);
     sr_scores s;
     cr_assert_null(parse(RES3, RESULTS3, SCO3, score, &s));
     cr_assert_eq(s.n_items, 10);
@@ -80,16 +80,16 @@ Test(bfcl, v3_integer_id_without_prompt_id)
 }
 
 /* v4: string ids simple_python_N, data without a final newline. */
-#define R4(n)                                                                                           \
-    "{\"id\": \"simple_python_" #n "\", \"result\": \"[{\\\"name\\\": \\\"calculate_triangle_area\\\", " \
-    "\\\"arguments\\\": {\\\"base\\\": 10, \\\"height\\\": 5, \\\"unit\\\": \\\"\\\"}}]\", "             \
+#define R4(n)                                                                                                          \
+    "{\"id\": \"simple_python_" #n "\", \"result\": \"[{\\\"name\\\": \\\"calculate_triangle_area\\\", "               \
+    "\\\"arguments\\\": {\\\"base\\\": 10, \\\"height\\\": 5, \\\"unit\\\": \\\"\\\"}}]\", "                           \
     "\"input_token_count\": 345, \"output_token_count\": 31, \"latency\": 0.6479835510253906}"
 static const char *RESULTS4 = R4(0) "\n" R4(1) "\n" R4(2) "\n" R4(57);
 
-#define NEW_FAIL(n)                                                                                          \
-    "{\"id\": \"simple_python_" #n "\", \"model_name\": \"BitAgent\", \"test_category\": \"simple_python\", " \
-    "\"valid\": false, \"error\": [\"Wrong number of functions.\"], \"error_type\": "                         \
-    "\"simple_function_checker:wrong_count\", \"prompt\": {\"id\": \"simple_python_" #n "\"}, "                 \
+#define NEW_FAIL(n)                                                                                                    \
+    "{\"id\": \"simple_python_" #n "\", \"model_name\": \"BitAgent\", \"test_category\": \"simple_python\", "          \
+    "\"valid\": false, \"error\": [\"Wrong number of functions.\"], \"error_type\": "                                  \
+    "\"simple_function_checker:wrong_count\", \"prompt\": {\"id\": \"simple_python_" #n "\"}, "                        \
     "\"model_result_raw\": [], \"possible_answer\": []}"
 
 Test(bfcl, v4_string_ids)
@@ -132,23 +132,27 @@ Test(bfcl, accuracy_mismatch_and_rounding)
     const char *res = R4(0) "\n" R4(1) "\n" R4(2) "\n";
     sr_scores s;
     /* 2/3 rounded to 4 places is accepted, as is the full ratio */
-    cr_assert_null(parse(RES4, res, SCO4, "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s));
+    cr_assert_null(
+        parse(RES4, res, SCO4, "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s));
     sr_scores_free(&s);
     cr_assert_null(parse(RES4, res, SCO4,
                          "{\"accuracy\": 0.6666666666666666, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1),
                          &s));
     sr_scores_free(&s);
-    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 0.667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
-                 SCO4, 1, "header accuracy 0.66700000000000004 does not match");
+    expect_error(
+        parse(RES4, res, SCO4, "{\"accuracy\": 0.667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
+        SCO4, 1, "header accuracy 0.66700000000000004 does not match");
     sr_scores_free(&s);
-    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 0.9, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
-                 SCO4, 1, "does not match correct_count/total_count");
+    expect_error(
+        parse(RES4, res, SCO4, "{\"accuracy\": 0.9, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s), SCO4,
+        1, "does not match correct_count/total_count");
     sr_scores_free(&s);
 }
 
 Test(bfcl, failure_not_in_results)
 {
-    const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(399);
+    const char *score =
+        "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(399);
     sr_scores s;
     expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "failed entry '399' is not in the result file");
     sr_scores_free(&s);
@@ -158,8 +162,8 @@ Test(bfcl, duplicate_ids)
 {
     sr_scores s;
     const char *res = R4(0) "\n" R4(1) "\n" R4(1) "\n";
-    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s), RES4,
-                 3, "duplicate id '1' (first on line 2)");
+    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s), RES4, 3,
+                 "duplicate id '1' (first on line 2)");
     sr_scores_free(&s);
     const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(1);
     expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "duplicate failed id '1' (first on line 2)");
@@ -236,9 +240,12 @@ Test(bfcl, names_and_ids)
     cr_assert_str_eq(b, "bfcl_simple_java");
     free(b);
 
-    const char *cases[][2] = {{"simple_12", "12"},           {"simple_python_12", "12"},
-                              {"12", "12"},                  {"live_simple_3-1-0", "live_simple_3-1-0"},
-                              {"irrelevance_239", "239"},    {"weird", "weird"}};
+    const char *cases[][2] = {{"simple_12", "12"},
+                              {"simple_python_12", "12"},
+                              {"12", "12"},
+                              {"live_simple_3-1-0", "live_simple_3-1-0"},
+                              {"irrelevance_239", "239"},
+                              {"weird", "weird"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *id = sr_bfcl_item_id(cases[i][0]);
         cr_assert_str_eq(id, cases[i][1]);
@@ -248,8 +255,10 @@ Test(bfcl, names_and_ids)
 
 Test(bfcl, live_ids_strip_the_file_category)
 {
-    const char *rp = "result/m/live/BFCL_v4_live_simple_result.json", *sp = "score/m/live/BFCL_v4_live_simple_score.json";
-    const char *res = "{\"id\": \"live_simple_0-0-0\", \"result\": \"f()\"}\n{\"id\": \"live_simple_1-1-0\", \"result\": \"g()\"}\n";
+    const char *rp = "result/m/live/BFCL_v4_live_simple_result.json",
+               *sp = "score/m/live/BFCL_v4_live_simple_score.json";
+    const char *res =
+        "{\"id\": \"live_simple_0-0-0\", \"result\": \"f()\"}\n{\"id\": \"live_simple_1-1-0\", \"result\": \"g()\"}\n";
     const char *score = "{\"accuracy\": 0.5, \"correct_count\": 1, \"total_count\": 2}\n"
                         "{\"id\": \"live_simple_1-1-0\", \"valid\": false}\n";
     sr_scores s;

@@ -36,7 +36,7 @@ Test(compare, verdicts_ratios_and_status)
     sw.baseline = strdup("org/base");
     int base[40], same[40], worse[40];
     for (int i = 0; i < 40; i++) {
-        base[i] = i % 10 != 0;  /* 36 right */
+        base[i] = i % 10 != 0; /* 36 right */
         same[i] = base[i];
         worse[i] = i < 20 ? 0 : base[i]; /* 18 fewer right: clearly lower */
     }

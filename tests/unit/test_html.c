@@ -29,8 +29,15 @@ Test(html_escape, markup_quotes_and_broken_bytes)
     cr_assert_str_eq(s, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
     free(s);
     /* Invalid UTF-8, a control character, an overlong '<' (C0 BC): all U+FFFD. */
-    s = esc("a\xff" "b\x01" "c\xc0\xbc" "d", 8, false);
-    cr_assert_str_eq(s, "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD" "d");
+    s = esc("a\xff"
+            "b\x01"
+            "c\xc0\xbc"
+            "d",
+            8, false);
+    cr_assert_str_eq(s, "a\xEF\xBF\xBD"
+                        "b\xEF\xBF\xBD"
+                        "c\xEF\xBF\xBD\xEF\xBF\xBD"
+                        "d");
     free(s);
     /* Valid multi-byte text passes; XML also drops U+FFFF. */
     s = esc("\xCE\x94 \xE2\x89\xA5 \xEF\xBF\xBF", 10, true);
@@ -184,7 +191,10 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.612</td>"), "baseline GSM8K score");
     cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9 [+21.9, +27.8]</td><td class=\"v-higher\">higher</td>"
                                     "<td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
-    cr_assert_not_null(strstr(html, "\xE2\x88\x92" "5.2 [\xE2\x88\x92" "8.8, \xE2\x88\x92" "1.8]</td><td "
+    cr_assert_not_null(strstr(html, "\xE2\x88\x92"
+                                    "5.2 [\xE2\x88\x92"
+                                    "8.8, \xE2\x88\x92"
+                                    "1.8]</td><td "
                                     "class=\"v-lower\">lower</td>"));
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.0 [0.0, 0.0]</td><td class=\"v-same\">no measured "
                                     "difference</td>"));
@@ -213,7 +223,8 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "<h3>What if: google/gemma-4-E2B-it</h3>"));
     cr_assert_not_null(strstr(html, "<td>NVIDIA L4 &lt;24 GB&gt;</td>"));
     cr_assert_not_null(strstr(html, "<td class=\"num\">1,152,000</td><td class=\"num\">35.16</td><td>yes</td>"));
-    cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93" "321,536"));
+    cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93"
+                                    "321,536"));
     cr_assert_not_null(strstr(html, "15 of 35 layers hold KV"));
     /* Three inline charts, ids kept apart, no XML declaration inside. */
     cr_assert_eq(count(html, "<svg class=\"chart\""), 3);

@@ -230,8 +230,8 @@ Test(kvcap, tpu_block_size_rule)
     sr_kv_layout lay;
     load(CFG("Qwen3-4B"), &lay);
     static const long cases[][2] = {
-        {512, 32}, {2048, 128}, {2049, 256}, {4096, 256}, {8192, 256},
-        {16384, 32}, /* > 8192: 16, raised to the SMEM minimum cdiv(16384, 512) = 32 */
+        {512, 32},   {2048, 128},   {2049, 256},
+        {4096, 256}, {8192, 256},   {16384, 32}, /* > 8192: 16, raised to the SMEM minimum cdiv(16384, 512) = 32 */
         {32768, 64}, {131072, 256}, {100, 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -253,10 +253,8 @@ static const struct published {
     long tokens;
     double used, avail;
 } published[] = {
-    {"gemma-4-E2B-it", 321280, 8.97, 5.52},
-    {"granite-3.3-2b-instruct", 125184, 4.92, 9.57},
-    {"SmolLM3-3B", 120320, 6.22, 8.27},
-    {"Qwen3-1.7B", 100096, 3.78, 10.71},
+    {"gemma-4-E2B-it", 321280, 8.97, 5.52}, {"granite-3.3-2b-instruct", 125184, 4.92, 9.57},
+    {"SmolLM3-3B", 120320, 6.22, 8.27},     {"Qwen3-1.7B", 100096, 3.78, 10.71},
     {"Qwen3-4B", 50688, 7.51, 6.98},
 };
 
@@ -352,8 +350,8 @@ Test(kvcap, gemma3_hybrid_three_formulas)
         long long tokens;
         double conc;
     } cases[] = {
-        {SR_KV_FORMULA_BLOCKS, 4096, 524288, 128.0},               /* 32,768 x 16; /4096 */
-        {SR_KV_FORMULA_GROUPS, 4096, 74896, 32768.0 / 1798},       /* 32,768 // 7 x 16 */
+        {SR_KV_FORMULA_BLOCKS, 4096, 524288, 128.0},         /* 32,768 x 16; /4096 */
+        {SR_KV_FORMULA_GROUPS, 4096, 74896, 32768.0 / 1798}, /* 32,768 // 7 x 16 */
         /* blocks per request: full cdiv(4096,16) = 256, sliding cdiv(min(1023+8192, 4096),16)+1 = 257:
          * 256 + 6 x 257 = 1798; int(32768/1798 x 4096) = 74,648 */
         {SR_KV_FORMULA_CONCURRENCY, 4096, 74648, 32768.0 / 1798},
@@ -463,8 +461,9 @@ static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
 Test(kvcap, cli_gemma4_tpu_json)
 {
     static char out[1 << 16];
-    const char *args[] = {"kv", CFG("gemma-4-E2B-it"), "--backend", "tpu", "--hbm-gib", "15.75", "--mem-util",
-                          "0.92", "--used-gib", "8.972", "--max-model-len", "4096", "--json"};
+    const char *args[] = {
+        "kv",    CFG("gemma-4-E2B-it"), "--backend", "tpu",   "--hbm-gib", "15.75", "--mem-util", "0.92", "--used-gib",
+        "8.972", "--max-model-len",     "4096",      "--json"};
     sr_error *err = run_kv(out, sizeof out, args, 13);
     cr_assert_null(err, "%s", err ? err->message : "");
     cJSON *j = cJSON_Parse(out);
@@ -488,13 +487,14 @@ Test(kvcap, cli_gemma4_tpu_json)
 Test(kvcap, cli_table_and_memory_forms)
 {
     static char out[1 << 16];
-    const char *args[] = {"kv", CFG("Qwen3-4B"), "--backend=tpu", "--hbm-gib=15.75", "--weights-gib", "7.0",
-                          "--activation-gib", "0.51", "--max-model-len", "4096"};
+    const char *args[] = {"kv",  CFG("Qwen3-4B"),    "--backend=tpu", "--hbm-gib=15.75", "--weights-gib",
+                          "7.0", "--activation-gib", "0.51",          "--max-model-len", "4096"};
     cr_assert_null(run_kv(out, sizeof out, args, 10));
     cr_expect_not_null(strstr(out, "tokens           50,688\n"), "%s", out);
     cr_expect_not_null(strstr(out, "bytes per token  147,456\n"));
-    const char *gpu[] = {"kv", CFG("gpt-oss-120b"), "--backend", "gpu", "--available-gib", "5.3825",
-                         "--max-model-len", "131072", "--token-formula", "groups"};
+    const char *gpu[] = {
+        "kv",     CFG("gpt-oss-120b"), "--backend", "gpu", "--available-gib", "5.3825", "--max-model-len",
+        "131072", "--token-formula",   "groups"};
     cr_assert_null(run_kv(out, sizeof out, gpu, 10));
     cr_expect_not_null(strstr(out, "tokens           78,384\n"), "%s", out);
     /* max-model-len defaults to max_position_embeddings, like vLLM */
@@ -605,8 +605,9 @@ Test(kvcap, audit_sample_flags_declared_utilisation)
     cr_expect_eq(sw.models[5].kv.logged_tokens, -1);
     cr_expect_eq(sw.models[5].kv.recomputed_tokens, -1);
     /* One finding for the sweep, naming every model it cannot hold. */
-    cr_expect_eq(count_warnings(&sw, "kv: declared gpu_memory_utilization 0.9 (sweep.json) cannot hold the logged "
-                                     "KV cache beside the resident memory of 5 of 5 models",
+    cr_expect_eq(count_warnings(&sw,
+                                "kv: declared gpu_memory_utilization 0.9 (sweep.json) cannot hold the logged "
+                                "KV cache beside the resident memory of 5 of 5 models",
                                 "= 0.92 fits 5 of them"),
                  1);
     cr_expect_eq(count_warnings(&sw, "Qwen/Qwen3-4B 50,688 tokens beside 7.51 GiB needs >= 0.918", NULL), 1);
@@ -645,8 +646,11 @@ Test(kvcap, audit_explains_a_disagreement)
     m = tpu_model(&sw, "Qwen/Qwen3-4B", "Qwen3-4B", 50688, 7.51, 6.98);
     m->log.max_concurrency = 12.31;
     cr_assert_null(sr_kv_analyse_sweep(&sw));
-    cr_expect_eq(count_warnings(&sw, "kv: Qwen/Qwen3-4B: the log's maximum concurrency 12.31x for 4096 tokens "
-                                     "disagrees with 12.38x", NULL), 1);
+    cr_expect_eq(count_warnings(&sw,
+                                "kv: Qwen/Qwen3-4B: the log's maximum concurrency 12.31x for 4096 tokens "
+                                "disagrees with 12.38x",
+                                NULL),
+                 1);
     sr_sweep_free(&sw);
 }
 

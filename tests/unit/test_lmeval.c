@@ -10,21 +10,21 @@
 
 /* A v0.4.7+ gsm8k sample line, shaped like the real one in formats.md 3b
  * (ensure_ascii=False: the U+2019 in the question appears raw). */
-#define LABELLED(id, filter, resp, em)                                                                   \
-    "{\"doc_id\": " #id ", \"doc\": {\"question\": \"Janet\xe2\x80\x99s ducks lay 16 eggs per day.\", "  \
-    "\"answer\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### 18\"}, \"target\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### " \
-    "18\", \"arguments\": {\"gen_args_0\": {\"arg_0\": \"Q: ...\\nA:\", \"arg_1\": {\"until\": [\"Q:\", "    \
-    "\"</s>\", \"<|im_end|>\"], \"do_sample\": false, \"temperature\": 0.0}}}, \"resps\": [[\"The answer " \
-    "is 18.\\n#### 18\"]], \"filtered_resps\": [\"" resp "\"], \"filter\": \"" filter "\", \"metrics\": " \
-    "[\"exact_match\"], \"doc_hash\": "                                                                 \
-    "\"97137c8c6dd0df49e7569113422f929456797e6b6b059b028e6b75c1f7df6697\", \"prompt_hash\": "            \
+#define LABELLED(id, filter, resp, em)                                                                                 \
+    "{\"doc_id\": " #id ", \"doc\": {\"question\": \"Janet\xe2\x80\x99s ducks lay 16 eggs per day.\", "                \
+    "\"answer\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### 18\"}, \"target\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### "          \
+    "18\", \"arguments\": {\"gen_args_0\": {\"arg_0\": \"Q: ...\\nA:\", \"arg_1\": {\"until\": [\"Q:\", "              \
+    "\"</s>\", \"<|im_end|>\"], \"do_sample\": false, \"temperature\": 0.0}}}, \"resps\": [[\"The answer "             \
+    "is 18.\\n#### 18\"]], \"filtered_resps\": [\"" resp "\"], \"filter\": \"" filter "\", \"metrics\": "              \
+    "[\"exact_match\"], \"doc_hash\": "                                                                                \
+    "\"97137c8c6dd0df49e7569113422f929456797e6b6b059b028e6b75c1f7df6697\", \"prompt_hash\": "                          \
     "\"7d80f3ff\", \"target_hash\": \"0bfcd7eb\", \"exact_match\": " #em "}\n"
 
 /* v0.4.3-v0.4.6: no "filter" and no "metrics" keys. */
-#define UNLABELLED(id, resp, em)                                                                   \
-    "{\"doc_id\": " #id ", \"doc\": {\"question\": \"Q\", \"answer\": \"#### 18\"}, \"target\": \"#### " \
-    "18\", \"arguments\": {\"gen_args_0\": {\"arg_0\": \"Q: ...\", \"arg_1\": {\"until\": [\"Q:\"]}}}, "   \
-    "\"resps\": [[\"#### 18\"]], \"filtered_resps\": [\"" resp "\"], \"doc_hash\": \"97137c8c\", "        \
+#define UNLABELLED(id, resp, em)                                                                                       \
+    "{\"doc_id\": " #id ", \"doc\": {\"question\": \"Q\", \"answer\": \"#### 18\"}, \"target\": \"#### "               \
+    "18\", \"arguments\": {\"gen_args_0\": {\"arg_0\": \"Q: ...\", \"arg_1\": {\"until\": [\"Q:\"]}}}, "               \
+    "\"resps\": [[\"#### 18\"]], \"filtered_resps\": [\"" resp "\"], \"doc_hash\": \"97137c8c\", "                     \
     "\"prompt_hash\": \"7d80f3ff\", \"target_hash\": \"0bfcd7eb\", \"exact_match\": " #em "}\n"
 
 static const char *PATH = "m/samples_gsm8k_2025-06-23T01-34-27.025863.jsonl";
@@ -124,9 +124,8 @@ Test(lmeval, unlabelled_halves)
 Test(lmeval, unlabelled_odd_layout)
 {
     /* doc 9 appears in the first block only. */
-    const char *text =
-        UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0) UNLABELLED(9, "3", 0.0) UNLABELLED(5, "75", 1.0)
-            UNLABELLED(7, "12", 1.0);
+    const char *text = UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0) UNLABELLED(9, "3", 0.0) UNLABELLED(5, "75", 1.0)
+        UNLABELLED(7, "12", 1.0);
     sr_scores s;
     expect_error(parse(text, "gsm8k", "strict-match", &s), 3,
                  "doc_id '9' of filter 'strict-match' is missing from filter 'flexible-extract'");
@@ -257,22 +256,22 @@ Test(lmeval, results_claimed_value)
     const char *p = "m/results_2025-06-23T01-34-27.025863.json";
     double v;
     bool found;
-    cr_assert_null(sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k", "exact_match,strict-match", &v,
-                                           &found));
+    cr_assert_null(
+        sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k", "exact_match,strict-match", &v, &found));
     cr_assert(found);
     cr_assert_eq(v, 0.555);
-    cr_assert_null(sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k",
-                                           "exact_match,flexible-extract", &v, &found));
+    cr_assert_null(
+        sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k", "exact_match,flexible-extract", &v, &found));
     cr_assert_eq(v, 0.575);
-    cr_assert_null(sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k_cot", "exact_match,strict-match",
-                                           &v, &found));
+    cr_assert_null(
+        sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k_cot", "exact_match,strict-match", &v, &found));
     cr_assert(!found);
     cr_assert(isnan(v));
     cr_assert_null(sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k", "acc,none", &v, &found));
     cr_assert(!found);
     /* the stderr "N/A" asked for as a value is an error on its line */
-    sr_error *err = sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k",
-                                            "exact_match_stderr,strict-match", &v, &found);
+    sr_error *err =
+        sr_parse_lmeval_results(p, RESULTS, strlen(RESULTS), "gsm8k", "exact_match_stderr,strict-match", &v, &found);
     cr_assert_not_null(err);
     cr_assert_eq(err->line, 6);
     sr_error_free(err);
@@ -283,8 +282,8 @@ Test(lmeval, results_invalid_json)
     const char *bad = "{\n  \"results\": {\n    \"gsm8k\": {\n      \"exact_match,strict-match\": 0.5,\n    }\n";
     double v;
     bool found;
-    sr_error *err = sr_parse_lmeval_results("r.json", bad, strlen(bad), "gsm8k", "exact_match,strict-match", &v,
-                                            &found);
+    sr_error *err =
+        sr_parse_lmeval_results("r.json", bad, strlen(bad), "gsm8k", "exact_match,strict-match", &v, &found);
     cr_assert_not_null(err);
     cr_assert_str_eq(err->path, "r.json");
     cr_assert_eq(err->line, 5, "line %ld", err->line);

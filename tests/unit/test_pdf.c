@@ -64,9 +64,10 @@ Test(pdf, reproducible_with_metadata_and_bookmarks)
     cr_assert_null(memmem(a, a_len, "/CreationDate", 13));
     cr_assert_null(memmem(a, a_len, "/ModDate", 8));
     cr_assert_not_null(memmem(a, a_len, "/Type /Outlines", 15));
-    static const char *const titles[] = {"(Summary)", "(Results)", "(Charts)", "(KV cache capacity)",
-                                         "(Models left out)", "(Warnings and audit findings)", "(Methods)",
-                                         "(GSM8K)", "(Speed)", "(Input files)"};
+    static const char *const titles[] = {"(Summary)",           "(Results)",         "(Charts)",
+                                         "(KV cache capacity)", "(Models left out)", "(Warnings and audit findings)",
+                                         "(Methods)",           "(GSM8K)",           "(Speed)",
+                                         "(Input files)"};
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
         cr_assert_not_null(memmem(a, a_len, titles[i], strlen(titles[i])), "no bookmark %s", titles[i]);
     cr_assert_not_null(memmem(a, a_len, "/PageMode /UseOutlines", 22));
@@ -124,7 +125,10 @@ Test(pdf, qpdf_check_fonts_and_text)
             "higher",
             "lower",
             "+24.9 [+21.9, +27.8]",
-            "\xE2\x88\x92" "5.2 [\xE2\x88\x92" "8.8, \xE2\x88\x92" "1.8]",
+            "\xE2\x88\x92"
+            "5.2 [\xE2\x88\x92"
+            "8.8, \xE2\x88\x92"
+            "1.8]",
             "0.0 [0.0, 0.0]",
             "321,280",
             "0.56x",
@@ -150,8 +154,7 @@ Test(pdf, qpdf_check_fonts_and_text)
         out = run("pdfinfo", path, "2>/dev/null", &status);
         const char *title = strstr(out, "Title:"), *author = strstr(out, "Author:");
         const char *want_title = FIXTURE_HOSTILE_NAME " \xE2\x80\x94 sweep report";
-        cr_assert(title && strncmp(title + strspn(title + 6, " ") + 6, want_title, strlen(want_title)) == 0, "%s",
-                  out);
+        cr_assert(title && strncmp(title + strspn(title + 6, " ") + 6, want_title, strlen(want_title)) == 0, "%s", out);
         cr_assert(author && strncmp(author + strspn(author + 7, " ") + 7, "sweep-report " SR_VERSION, 18) == 0, "%s",
                   out);
         cr_assert_not_null(strstr(out, "595.276 x 841.89 pts (A4)"));
@@ -180,7 +183,7 @@ Test(pdf, charts_are_vector_drawing_with_text)
         static const char *const want[] = {
             "speed ratio to the baseline (\xC3\x97, higher is faster)", /* the speed chart's axis */
             "model \xE2\x88\x92 baseline (points of accuracy)",         /* the accuracy chart's axis */
-            "KV cache capacity (tokens",                                 /* the KV chart's axis */
+            "KV cache capacity (tokens",                                /* the KV chart's axis */
             "baseline = 1.0",
             "logged by the server",
         };

@@ -141,17 +141,16 @@ Test(vllm_log, merged_kv_line)
 Test(vllm_log, tpu_v5e_startup)
 {
     sr_server_log log;
-    parse_ok(
-        "INFO 08-16 20:23:24 [tpu_worker.py:471] Init worker | rank=0 | is_first_rank=True | "
-        "is_last_rank=True | topology_order_id=0 | is_driver_worker=True | hbm=[(0.0, 15.75)]GiB\n"
-        "INFO 08-16 20:23:52 [tpu_runner.py:1264] Init model | hbm=[(1.86, 15.75)]GiB\n"
-        "INFO 08-16 20:23:52 [tpu_worker.py:557] Memory statistics | total_hbm_limit_gb=15.75GiB | "
-        "total_hbm_limit_cap_gb=14.49GiB | total_hbm_used_gb=1.86GiB | total_hbm_avail_gb=12.63GiB\n"
-        "INFO 08-16 20:23:52 [kv_cache_utils.py:2214] GPU KV cache size: 509,184 tokens\n"
-        "INFO 08-16 20:23:52 [kv_cache_utils.py:2215] Maximum concurrency for 512 tokens per request: 994.50x\n"
-        "INFO 08-16 20:23:53 [compilation_manager.py:188] Compilation of worker0 sample --> {'num_reqs': 8} "
-        "finished in 0.70 [secs].\n",
-        &log);
+    parse_ok("INFO 08-16 20:23:24 [tpu_worker.py:471] Init worker | rank=0 | is_first_rank=True | "
+             "is_last_rank=True | topology_order_id=0 | is_driver_worker=True | hbm=[(0.0, 15.75)]GiB\n"
+             "INFO 08-16 20:23:52 [tpu_runner.py:1264] Init model | hbm=[(1.86, 15.75)]GiB\n"
+             "INFO 08-16 20:23:52 [tpu_worker.py:557] Memory statistics | total_hbm_limit_gb=15.75GiB | "
+             "total_hbm_limit_cap_gb=14.49GiB | total_hbm_used_gb=1.86GiB | total_hbm_avail_gb=12.63GiB\n"
+             "INFO 08-16 20:23:52 [kv_cache_utils.py:2214] GPU KV cache size: 509,184 tokens\n"
+             "INFO 08-16 20:23:52 [kv_cache_utils.py:2215] Maximum concurrency for 512 tokens per request: 994.50x\n"
+             "INFO 08-16 20:23:53 [compilation_manager.py:188] Compilation of worker0 sample --> {'num_reqs': 8} "
+             "finished in 0.70 [secs].\n",
+             &log);
     cr_assert(log.tpu);
     cr_assert_float_eq(log.init_model_used_gib, 1.86, 1e-12);
     cr_assert_float_eq(log.init_model_limit_gib, 15.75, 1e-12);
@@ -236,7 +235,7 @@ Test(vllm_log, load_failure_root_cause_before_wrapper)
                         "start.\n"); /* 3 */
     sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700] Traceback (most recent "
                         "call last):\n"); /* 4 */
-    for (int i = 0; i < 10; i++) /* 5..24 */
+    for (int i = 0; i < 10; i++)          /* 5..24 */
         sr_strbuf_printf(&sb,
                          "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700]   File "
                          "\"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py\", line %d, in "
@@ -246,8 +245,8 @@ Test(vllm_log, load_failure_root_cause_before_wrapper)
                          500 + i);
     sr_strbuf_puts(&sb, "(EngineCore_DP0 pid=3021) ERROR 09-23 18:10:09 [core.py:700] AttributeError: "
                         "'Qwen2Config' object has no attribute 'tie_word_embeddings'\n"); /* 25 */
-    sr_strbuf_puts(&sb, "(APIServer pid=1) Traceback (most recent call last):\n"); /* 26 */
-    for (int i = 0; i < 19; i++) /* 27..64 */
+    sr_strbuf_puts(&sb, "(APIServer pid=1) Traceback (most recent call last):\n");        /* 26 */
+    for (int i = 0; i < 19; i++)                                                          /* 27..64 */
         sr_strbuf_printf(&sb,
                          "(APIServer pid=1)   File "
                          "\"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/utils.py\", line %d, in "
@@ -392,15 +391,14 @@ Test(vllm_log, message_cut_at_500_bytes_on_utf8_boundary)
 
 Test(vllm_log, bench_stdout_is_not_a_server_log)
 {
-    const char *text =
-        "INFO 09-23 18:30:00 [__init__.py:241] Automatically detected platform cuda.\n"
-        "Namespace(subparser='bench', bench_type='serve', model='Qwen/Qwen3-4B', max_concurrency=16, "
-        "num_prompts=200)\n"
-        "Maximum request concurrency: 16\n"
-        "============ Serving Benchmark Result ============\n"
-        "Successful requests:                     200       \n"
-        "Output token throughput (tok/s):         66.20     \n"
-        "==================================================\n";
+    const char *text = "INFO 09-23 18:30:00 [__init__.py:241] Automatically detected platform cuda.\n"
+                       "Namespace(subparser='bench', bench_type='serve', model='Qwen/Qwen3-4B', max_concurrency=16, "
+                       "num_prompts=200)\n"
+                       "Maximum request concurrency: 16\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     200       \n"
+                       "Output token throughput (tok/s):         66.20     \n"
+                       "==================================================\n";
     sr_server_log log;
     bool recognized = true;
     cr_assert_null(parse(text, &log, &recognized));
