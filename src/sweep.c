@@ -179,6 +179,7 @@ static void model_free(sr_model *m)
     free(m->arms_benchmarks);
     sr_server_log_free(&m->log);
     free(m->config_path);
+    free(m->config_data);
     for (size_t i = 0; i < m->n_benchmarks; i++)
         sr_scores_free(&m->benchmarks[i]);
     free(m->benchmarks);

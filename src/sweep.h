@@ -181,6 +181,8 @@ typedef struct sr_model {
     bool has_log;
     sr_server_log log;
     char *config_path; /* export-relative path of config.json, or NULL */
+    char *config_data; /* its bytes as read (and hashed) by the ingest, parsed by the KV audit; or NULL */
+    size_t config_len;
 
     sr_scores *benchmarks;
     size_t n_benchmarks, cap_benchmarks;

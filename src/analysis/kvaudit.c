@@ -631,12 +631,19 @@ sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)
         m->kv.logged_tokens = m->log.kv_tokens;
         if (!m->config_path)
             continue;
-        char *path = sweep->export_dir ? sr_path_join(sweep->export_dir, m->config_path) : strdup(m->config_path);
-        if (!path)
-            return sr_oom();
         sr_kv_layout layout;
-        sr_error *err = sr_kv_layout_load(path, m->config_path, &layout);
-        free(path);
+        sr_error *err;
+        if (m->config_data) { /* the bytes the ingest read and hashed: no second read */
+            memset(&layout, 0, sizeof layout);
+            err = sr_kv_layout_parse(m->config_path, m->config_data, m->config_len, &layout);
+        } else {
+            char *path =
+                sweep->export_dir ? sr_path_join(sweep->export_dir, m->config_path) : strdup(m->config_path);
+            if (!path)
+                return sr_oom();
+            err = sr_kv_layout_load(path, m->config_path, &layout);
+            free(path);
+        }
         if (!err) {
             err = analyse_model(sweep, m, &layout);
             sr_kv_layout_free(&layout);

@@ -272,6 +272,8 @@ typedef struct model_parts {
     sr_server_log log;
     bool has_log;
     char *config_rel;
+    char *config_data; /* the bytes hashed for provenance, for the KV audit */
+    size_t config_len;
     run_list json_runs, text_runs;
     scores_list scores;
     file_list bfcl_results, bfcl_scores, lmeval_results;
@@ -281,6 +283,7 @@ static void parts_free(model_parts *p)
 {
     sr_server_log_free(&p->log);
     free(p->config_rel);
+    free(p->config_data);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
     for (size_t i = 0; i < p->scores.n; i++)
@@ -543,9 +546,13 @@ static sr_error *classify_and_parse(const loader *ld, model_parts *p, const foun
         char *data;
         size_t len;
         sr_error *err = read_input(ld, f, "hf_config", &data, &len);
-        free(data);
-        if (err)
+        if (err) {
+            free(data);
             return soften(ld, err, "this config");
+        }
+        /* Kept: the KV audit parses the very bytes that were hashed. */
+        p->config_data = data;
+        p->config_len = len;
         return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
     }
     if (ends_with(name, ".log"))
@@ -659,6 +666,9 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
     if (p->config_rel && !m->config_path) {
         m->config_path = p->config_rel;
         p->config_rel = NULL;
+        m->config_data = p->config_data;
+        m->config_len = p->config_len;
+        p->config_data = NULL;
     }
     sr_error *err = check_lmeval_claims(ld, p, m->id);
     if (err)

@@ -12,6 +12,7 @@
 
 #include "analysis/kvcap.h"
 #include "sweep.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
@@ -694,5 +695,22 @@ Test(kvcap, audit_gpu_log)
               m->kv.implied_avail_low_gib, m->kv.implied_avail_high_gib);
     cr_expect_not_null(strstr(m->kv.note, "inverse under the groups formula"), "%s", m->kv.note);
     cr_expect_eq(m->kv.n_whatif, 4); /* logged chip only: nothing to hold for other chips */
+    sr_sweep_free(&sw);
+}
+
+/* With the bytes the ingest read (and hashed), the audit parses those and
+ * does not open the file again: here the path names nothing on disk, and
+ * the count still comes from the bytes. */
+Test(kvcap, audit_parses_the_bytes_the_ingest_read)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.export_dir = strdup("fixtures/configs");
+    sr_model *m = tpu_model(&sw, "Qwen/Qwen3-4B", "gone-since-ingest", 50688, 7.51, 6.98);
+    sr_error *err = sr_read_file("fixtures/configs/Qwen3-4B/config.json", NULL, &m->config_data, &m->config_len);
+    cr_assert_null(err);
+    cr_assert_null(sr_kv_analyse_sweep(&sw));
+    cr_expect_eq(m->kv.recomputed_tokens, 50688);
+    cr_expect_eq(m->kv.bytes_per_token, 147456);
     sr_sweep_free(&sw);
 }
