@@ -242,3 +242,29 @@ Test(pdf, empty_and_minimal)
     free(data);
     sr_sweep_free(&sw);
 }
+
+/* Names from any script, and characters DejaVu lacks (emoji outside the
+ * BMP, CJK), still give a PDF: libharu draws the font's missing glyph
+ * rather than failing, in the tables and in the vector charts alike. */
+Test(pdf, names_beyond_the_font)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    static const char *const ids[] = {"org/\xF0\x9F\x98\x80-emoji", "org/\xE4\xB8\xAD\xE6\x96\x87-cjk",
+                                      "org/\xD7\xA2\xD7\x91\xD7\xA8\xD7\x99\xD7\xAA-rtl",
+                                      "org/e\xCC\x81-combining"};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        sr_model *m = sr_sweep_model(&sw, ids[i]);
+        m->status = SR_STATUS_OK;
+        m->kv.logged_tokens = 1000 * (long)(i + 1);
+    }
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    free(data);
+    char *png;
+    size_t png_len;
+    sr_error *err = sr_render_chart(&sw, SR_CHART_KV_CAPACITY, SR_CHART_PNG, &png, &png_len);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    free(png);
+    sr_sweep_free(&sw);
+}
