@@ -26,6 +26,14 @@ static HPDF_Page page_of(sr_canvas *cv)
     return ((pdf_canvas *)cv->impl)->at.page;
 }
 
+/* A coordinate libharu can print: the layout should never give NaN or
+ * infinity, but if it did, the op is dropped rather than written into the
+ * content stream as text no reader can parse. */
+static bool finite4(double a, double b, double c, double d)
+{
+    return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
+}
+
 /* Page y (before scaling) of design y. */
 static HPDF_REAL flip(const sr_canvas *cv, double y)
 {
@@ -34,6 +42,8 @@ static HPDF_REAL flip(const sr_canvas *cv, double y)
 
 static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill)
 {
+    if (!finite4(x, y, w, h))
+        return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)fill.r, (HPDF_REAL)fill.g, (HPDF_REAL)fill.b);
     HPDF_Page_Rectangle(pg, (HPDF_REAL)x, flip(cv, y + h), (HPDF_REAL)w, (HPDF_REAL)h);
@@ -43,6 +53,8 @@ static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb f
 static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
     static const HPDF_UINT16 dash[] = {5, 3}; /* as the cairo backend's */
+    if (!finite4(x1, y1, x2, y2) || !isfinite(width))
+        return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBStroke(pg, (HPDF_REAL)color.r, (HPDF_REAL)color.g, (HPDF_REAL)color.b);
     HPDF_Page_SetLineWidth(pg, (HPDF_REAL)width);
@@ -57,6 +69,9 @@ static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, doub
 
 static void shape(sr_canvas *cv, const double *xy, int n, double r, sr_rgb fill)
 {
+    for (int i = 0; i < (n ? n : 1); i++)
+        if (!finite4(xy[2 * i], xy[2 * i + 1], r, 0))
+            return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)fill.r, (HPDF_REAL)fill.g, (HPDF_REAL)fill.b);
     HPDF_Page_SetRGBStroke(pg, 1, 1, 1);
@@ -86,7 +101,7 @@ static double text_width(sr_canvas *cv, const char *clean, double size, bool bol
 static void text(sr_canvas *cv, double x, double y, const char *clean, double size, bool bold, sr_rgb color)
 {
     const pdf_canvas *pc = cv->impl;
-    if (!clean[0])
+    if (!clean[0] || !finite4(x, y, size, 0))
         return;
     HPDF_Page pg = pc->at.page;
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)color.r, (HPDF_REAL)color.g, (HPDF_REAL)color.b);

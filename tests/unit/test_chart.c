@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,4 +242,54 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         free(pixels);
     }
     sr_sweep_free(&sw);
+}
+
+static void place_whole_page(void *ctx, double width, double height, sr_pdf_chart_place *where)
+{
+    (void)width, (void)height;
+    memset(where, 0, sizeof *where);
+    where->page = ctx;
+    where->x = 10;
+    where->y = 10;
+    where->scale = 0.5;
+}
+
+/* The PDF backend never writes a non-finite number into the page: ops
+ * with NaN or infinity are dropped, the finite ones drawn. */
+Test(chart, pdf_canvas_drops_non_finite_coordinates)
+{
+    HPDF_Doc doc = HPDF_New(NULL, NULL);
+    cr_assert_not_null(doc);
+    HPDF_SetCompressionMode(doc, HPDF_COMP_NONE); /* the content stream readable below */
+    HPDF_Page page = HPDF_AddPage(doc);
+    sr_canvas cv;
+    const sr_chart_target target = {SR_CHART_PNG, place_whole_page, page};
+    cr_assert_null(sr_canvas_open(&cv, &target, 800, 600));
+    sr_canvas_rect(&cv, NAN, 0, 10, 10, sr_blue);
+    sr_canvas_line(&cv, 0, INFINITY, 10, 10, 1, sr_grey, true);
+    sr_canvas_marker(&cv, 1, 5, NAN, 3, sr_green);
+    sr_canvas_rect(&cv, 12.5, 20, 30, 40, sr_vermillion); /* drawn */
+    char *out;
+    size_t len;
+    cr_assert_null(sr_canvas_close(&cv, "", "", "", &out, &len));
+    cr_assert_null(out);
+    cr_assert_eq(HPDF_SaveToStream(doc), HPDF_OK);
+    HPDF_UINT32 size = HPDF_GetStreamSize(doc);
+    char *pdf = malloc(size + 1);
+    cr_assert_eq(HPDF_ReadFromStream(doc, (HPDF_BYTE *)pdf, &size), HPDF_OK);
+    pdf[size] = '\0';
+    for (HPDF_UINT32 i = 0; i < size; i++)
+        if (pdf[i] == '\0')
+            pdf[i] = ' ';
+    /* libharu prints NaN as bytes like ".(-*,(" and infinity as 32767:
+     * the one content stream must hold only numbers and operators. */
+    char *start = strstr(pdf, "stream"), *end = start ? strstr(start, "endstream") : NULL;
+    cr_assert(start && end);
+    for (const char *c = start + 6; c < end; c++)
+        cr_assert(strchr("0123456789.- \r\nqQcmrefgGSlwdBbh[]", *c), "content stream byte '%c' in: %.*s", *c,
+                  (int)(end - start), start);
+    cr_assert_null(strstr(start, "32767"), "an infinite coordinate was written");
+    cr_assert_not_null(strstr(start, "12.5 540 30 40 re"), "the finite rectangle is drawn, y flipped");
+    free(pdf);
+    HPDF_Free(doc);
 }
