@@ -80,8 +80,12 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 report: sweep-report
 	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
 
+# Criterion runs each test in a child process and does not count a leak the
+# sanitizer reports when the child exits: the log is searched for reports.
 unit: $(BUILD)/unit-tests
-	$(BUILD)/unit-tests --jobs 2
+	@$(BUILD)/unit-tests --jobs 2 >$(BUILD)/unit.log 2>&1; rc=$$?; cat $(BUILD)/unit.log; \
+	if grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' $(BUILD)/unit.log; then \
+	    echo "unit: a sanitizer reported an error (above)"; exit 1; fi; exit $$rc
 
 golden: $(BUILD)/sweep-report
 	sh tests/run-golden.sh $(BUILD)/sweep-report

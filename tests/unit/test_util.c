@@ -266,7 +266,9 @@ Test(json_arena, lines_parse_and_reset)
     free(huge);
     cJSON_Delete(outside); /* malloc'd before the scope: freed for real */
     sr_json_arena_end();
-    char *printed = cJSON_PrintUnformatted(cJSON_Parse("[1]")); /* outside: plain malloc */
+    cJSON *after = cJSON_Parse("[1]"); /* outside: plain malloc */
+    char *printed = cJSON_PrintUnformatted(after);
     cr_assert_str_eq(printed, "[1]");
     cJSON_free(printed);
+    cJSON_Delete(after);
 }
