@@ -141,20 +141,59 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
     return k;
 }
 
+/* The rows one drawing shows. A chart shows at most MAX_ROWS models; the
+ * PDF may split those into parts that each fit a page at full width
+ * (rows [first, first + count), part `part` of `parts`); the axes still
+ * span every row, so the parts share their scale. */
+typedef struct chart_part {
+    size_t first, count, part, parts;
+} chart_part;
+
+static bool last_part(const chart_part *pt)
+{
+    return pt->part == pt->parts;
+}
+
+/* The chart's title, with "(part k of m)" when it is split. Fresh string. */
+static char *part_title(sr_chart_kind kind, const chart_part *pt)
+{
+    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", sr_chart_title(kind), pt->part, pt->parts)
+                         : strdup(sr_chart_title(kind));
+}
+
 /* ---- speed ratio ------------------------------------------------------- */
 
 #define BAR_H 10.0
 #define BAR_GAP 2.0
+#define SPEED_GROUP_PAD 14.0
 
-static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n, char **out,
-                             size_t *len)
+static double speed_group_h(void)
+{
+    return (double)sr_n_speed_columns * (BAR_H + BAR_GAP) - BAR_GAP + SPEED_GROUP_PAD;
+}
+
+static double speed_plot_top(void)
+{
+    return LEGEND_Y + legend_height(sr_n_speed_columns) + 14;
+}
+
+/* Design height of a speed chart showing `shown` rows (more: with the
+ * "… and N more" line). */
+static double speed_height(size_t shown, bool more)
+{
+    return speed_plot_top() + (shown ? (double)shown * speed_group_h() : 60) + 52 + (more ? 18 : 0);
+}
+
+static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
+                             const chart_part *pt, char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = sr_n_speed_columns;
-    double group_pad = 14, group_h = (double)ncol * (BAR_H + BAR_GAP) - BAR_GAP + group_pad;
-    double legend_y = LEGEND_Y, plot_top = legend_y + legend_height(ncol) + 14;
-    double plot_bottom = plot_top + (rows ? (double)rows * group_h : 60);
-    double height = plot_bottom + 52 + (n > rows ? 18 : 0);
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = sr_n_speed_columns, shown = rows ? pt->count : 0;
+    bool more = n > rows && last_part(pt);
+    double group_pad = SPEED_GROUP_PAD, group_h = speed_group_h();
+    double legend_y = LEGEND_Y, plot_top = speed_plot_top();
+    double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
+    double height = speed_height(shown, more);
 
     double max_ratio = 1.0;
     for (size_t i = 0; i < rows; i++)
@@ -182,7 +221,11 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
                                  "scenario%s; c: concurrent requests",
                                  base ? base->id : "none", outs);
-    draw_header(&cv, sr_chart_title(SR_CHART_SPEED_RATIO), subtitle ? subtitle : "");
+    char *title = part_title(SR_CHART_SPEED_RATIO, pt);
+    draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
+    if (!title)
+        cv.failed = true;
+    free(title);
     free(subtitle);
 
     legend_item legend[16];
@@ -199,7 +242,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
         draw_message(&cv, plot_top + 34, base ? "No model to compare with the baseline" : "No baseline found");
         sr_strbuf_puts(&desc, "No model to compare with the baseline.");
     } else {
-        for (size_t i = 0; i < rows; i += 2)
+        for (size_t i = 0; i < shown; i += 2)
             sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
                            (sr_rgb){0.965, 0.965, 0.965});
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
@@ -212,8 +255,8 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
             sr_canvas_line(&cv, x1, plot_top - 6, x1, plot_bottom, 1.4, sr_black, true);
             sr_canvas_text(&cv, x1 + 4, plot_top - 4, "baseline = 1.0", VALUE_SIZE, false, 0, sr_black);
         }
-        for (size_t i = 0; i < rows; i++) {
-            const sr_model *m = &sw->models[idx[i]];
+        for (size_t i = 0; i < shown; i++) {
+            const sr_model *m = &sw->models[idx[pt->first + i]];
             double top = plot_top + (double)i * group_h + group_pad / 2;
             if (pass == 0) {
                 draw_model_label(&cv, m->id, "", top + (group_h - group_pad) / 2 + 4);
@@ -238,7 +281,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     }
     sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
                    "speed ratio to the baseline (\xC3\x97, higher is faster)", LABEL_SIZE, false, 0.5, sr_black);
-    if (n > rows)
+    if (more)
         draw_more(&cv, plot_bottom + 52, n - rows);
     if (desc.failed)
         cv.failed = true;
@@ -250,6 +293,44 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
 /* ---- accuracy delta ---------------------------------------------------- */
 
 #define ROW_H 24.0
+
+static double accuracy_top(void)
+{
+    return LEGEND_Y + legend_height(3) + 10;
+}
+
+static double accuracy_panel_h(size_t shown)
+{
+    return 30 + (double)shown * ROW_H + 44;
+}
+
+/* Design height of an accuracy chart with n_panels benchmarks of `shown`
+ * rows (more: with the "… and N more" line). */
+static double accuracy_height(size_t n_panels, size_t shown, bool more)
+{
+    return accuracy_top() + (n_panels ? (double)n_panels * accuracy_panel_h(shown) : 80) + 40 + (more ? 18 : 0);
+}
+
+/* The benchmarks the accuracy chart has a panel for: those the baseline
+ * was scored on, in table order, into names (room for every benchmark
+ * name of the sweep; see accuracy_names_room). Returns the count. */
+static size_t accuracy_names_room(const sr_sweep *sw)
+{
+    size_t n_names = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        n_names += sw->models[i].n_benchmarks;
+    return n_names;
+}
+
+static size_t accuracy_panels(const sr_sweep *sw, const char **names)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t n_all = sr_text_benchmarks(sw, names), n_panels = 0;
+    for (size_t b = 0; b < n_all; b++)
+        if (base && sr_model_benchmark(base, names[b]))
+            names[n_panels++] = names[b];
+    return n_panels;
+}
 
 static int verdict_index(const char *verdict)
 {
@@ -266,26 +347,21 @@ static const sr_rgb *verdict_color(int v)
 }
 
 static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                char **out, size_t *len)
+                                const chart_part *pt, char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
-    size_t n_names = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_names += sw->models[i].n_benchmarks;
-    const char **names = malloc(n_names * sizeof *names);
+    const char **names = malloc(accuracy_names_room(sw) * sizeof *names);
     if (!names)
         return sr_oom();
-    size_t n_all = sr_text_benchmarks(sw, names), n_panels = 0;
-    for (size_t b = 0; b < n_all; b++)
-        if (base && sr_model_benchmark(base, names[b]))
-            names[n_panels++] = names[b];
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n;
+    size_t n_panels = accuracy_panels(sw, names);
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more = n > rows && last_part(pt);
     if (rows == 0)
         n_panels = 0;
 
-    double legend_y = LEGEND_Y, top = legend_y + legend_height(3) + 10;
-    double panel_h = 30 + (double)rows * ROW_H + 44;
-    double height = top + (n_panels ? (double)n_panels * panel_h : 80) + 40 + (n > rows ? 18 : 0);
+    double legend_y = LEGEND_Y, top = accuracy_top();
+    double panel_h = accuracy_panel_h(shown);
+    double height = accuracy_height(n_panels, shown, more);
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
@@ -299,7 +375,11 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
                                  "of accuracy; dot: the difference, whisker: its interval",
                                  base ? base->id : "none");
-    draw_header(&cv, sr_chart_title(SR_CHART_ACCURACY_DELTA), subtitle ? subtitle : "");
+    char *title = part_title(SR_CHART_ACCURACY_DELTA, pt);
+    draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
+    if (!title)
+        cv.failed = true;
+    free(title);
     free(subtitle);
     static const legend_item legend[] = {
         {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
@@ -345,16 +425,16 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         double pad = (hi - lo) * 0.08;
         sr_axis ax;
         sr_axis_linear(&ax, lo - pad, hi + pad, 6, PLOT_X0, plot_x1);
-        double rows_top = y0 + 26, rows_bottom = rows_top + (double)rows * ROW_H;
-        for (size_t i = 0; i < rows; i += 2)
+        double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * ROW_H;
+        for (size_t i = 0; i < shown; i += 2)
             sr_canvas_rect(&cv, 8, rows_top + (double)i * ROW_H, SR_CHART_WIDTH - 16, ROW_H,
                            (sr_rgb){0.965, 0.965, 0.965});
         sr_axis_draw(&cv, &ax, rows_top, rows_bottom, fmt_points);
         double x0 = sr_axis_x(&ax, 0);
         sr_canvas_line(&cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
 
-        for (size_t i = 0; i < rows; i++) {
-            const sr_model *m = &sw->models[idx[i]];
+        for (size_t i = 0; i < shown; i++) {
+            const sr_model *m = &sw->models[idx[pt->first + i]];
             const sr_scores *s = sr_model_benchmark(m, bench);
             double yc = rows_top + (double)i * ROW_H + ROW_H / 2;
             draw_model_label(&cv, m->id, "", yc + 4);
@@ -399,7 +479,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         cv.failed = true;
     }
     free(note);
-    if (n > rows)
+    if (more)
         draw_more(&cv, foot + 18, n - rows);
     if (desc.failed)
         cv.failed = true;
@@ -412,16 +492,38 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
 
 /* ---- KV capacity ------------------------------------------------------- */
 
-static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n, char **out,
-                          size_t *len)
+#define KV_BAR_H 11.0
+#define KV_GAP 2.0
+#define KV_GROUP_PAD 12.0
+
+static double kv_group_h(void)
 {
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n;
-    const double bar_h = 11, gap = 2, group_pad = 12, group_h = 2 * (bar_h + gap) - gap + group_pad;
-    double legend_y = LEGEND_Y, plot_top = legend_y + legend_height(2) + 14;
-    double plot_bottom = plot_top + (rows ? (double)rows * group_h : 60);
+    return 2 * (KV_BAR_H + KV_GAP) - KV_GAP + KV_GROUP_PAD;
+}
+
+static double kv_plot_top(void)
+{
+    return LEGEND_Y + legend_height(2) + 14;
+}
+
+/* Design height of a KV chart showing `shown` rows (note: with the line
+ * explaining "*"; more: with the "… and N more" line). */
+static double kv_height(size_t shown, bool note, bool more)
+{
+    return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) + (more ? 18 : 0);
+}
+
+static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
+                          const chart_part *pt, char **out, size_t *len)
+{
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more_rows = n > rows && last_part(pt);
+    const double bar_h = KV_BAR_H, gap = KV_GAP, group_pad = KV_GROUP_PAD, group_h = kv_group_h();
+    double legend_y = LEGEND_Y, plot_top = kv_plot_top();
+    double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
     bool any_note = false;
     double lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < rows; i++) {
+    for (size_t i = 0; i < rows; i++) { /* the axis spans every row, of every part */
         const sr_kv_summary *kv = &sw->models[idx[i]].kv;
         long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
         for (int k = 0; k < 2; k++)
@@ -429,10 +531,11 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
                 lo = fmin(lo, (double)v[k]);
                 hi = fmax(hi, (double)v[k]);
             }
-        any_note = any_note || kv->note;
     }
+    for (size_t i = 0; i < shown; i++)
+        any_note = any_note || sw->models[idx[pt->first + i]].kv.note;
     bool have = hi > 0, log_scale = have && hi / lo > 20;
-    double height = plot_bottom + 52 + (any_note ? 18 : 0) + (n > rows ? 18 : 0);
+    double height = kv_height(shown, any_note, more_rows);
     sr_axis ax;
     if (log_scale)
         sr_axis_log(&ax, lo, hi, PLOT_X0, SR_CHART_WIDTH - 86);
@@ -445,9 +548,13 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         return err;
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    draw_header(&cv, sr_chart_title(SR_CHART_KV_CAPACITY),
+    char *title = part_title(SR_CHART_KV_CAPACITY, pt);
+    draw_header(&cv, title ? title : "",
                 "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
                 "logged memory");
+    if (!title)
+        cv.failed = true;
+    free(title);
     static const legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
         {"recomputed", {230 / 255.0, 159 / 255.0, 0 / 255.0}, -1},
@@ -456,16 +563,16 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     if (!have) {
         draw_message(&cv, plot_top + 34, "No KV cache size was logged or recomputed");
         sr_strbuf_puts(&desc, "No KV cache sizes.");
-        rows = 0;
+        rows = shown = 0;
     } else {
-        for (size_t i = 0; i < rows; i += 2)
+        for (size_t i = 0; i < shown; i += 2)
             sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
                            (sr_rgb){0.965, 0.965, 0.965});
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
     char buf[64];
-    for (size_t i = 0; i < rows; i++) {
-        const sr_model *m = &sw->models[idx[i]];
+    for (size_t i = 0; i < shown; i++) {
+        const sr_model *m = &sw->models[idx[pt->first + i]];
         double top = plot_top + (double)i * group_h + group_pad / 2;
         draw_model_label(&cv, m->id, m->kv.note ? " *" : "", top + bar_h + 4);
         long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
@@ -493,7 +600,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
                        VALUE_SIZE + 0.5, false, 0, sr_grey);
         foot += 18;
     }
-    if (n > rows && rows > 0)
+    if (more_rows && rows > 0)
         draw_more(&cv, foot, n - rows);
     if (desc.failed)
         cv.failed = true;
@@ -502,47 +609,79 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     return err;
 }
 
-static sr_error *draw_chart(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, char **out,
-                            size_t *len)
+/* Models a chart shows into idx, in table order; returns the count. */
+static size_t kind_models(const sr_sweep *sweep, sr_chart_kind kind, size_t *idx)
+{
+    return chart_models(sweep, idx, kind == SR_CHART_KV_CAPACITY);
+}
+
+static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, const size_t *idx,
+                           size_t n, const chart_part *pt, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO: return speed_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_ACCURACY_DELTA: return accuracy_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, pt, out, len);
+    }
+    return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
+}
+
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
     size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     if (!idx)
         return sr_oom();
-    sr_error *err;
-    size_t n;
-    switch (kind) {
-    case SR_CHART_SPEED_RATIO:
-        n = chart_models(sweep, idx, false);
-        err = speed_chart(sweep, target, idx, n, out, len);
-        break;
-    case SR_CHART_ACCURACY_DELTA:
-        n = chart_models(sweep, idx, false);
-        err = accuracy_chart(sweep, target, idx, n, out, len);
-        break;
-    case SR_CHART_KV_CAPACITY:
-        n = chart_models(sweep, idx, true);
-        err = kv_chart(sweep, target, idx, n, out, len);
-        break;
-    default: err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
-    }
+    size_t n = kind_models(sweep, kind, idx);
+    const chart_part whole = {0, n > MAX_ROWS ? MAX_ROWS : n, 1, 1};
+    const sr_chart_target target = {format, NULL, NULL};
+    sr_error *err = draw_part(sweep, kind, &target, idx, n, &whole, out, len);
     free(idx);
     return err;
 }
 
-sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
+/* Design height of `shown` rows of a chart, at most (every optional line
+ * counted). */
+static double part_height(const sr_sweep *sweep, sr_chart_kind kind, size_t shown)
 {
-    const sr_chart_target target = {format, NULL, NULL};
-    return draw_chart(sweep, kind, &target, out, len);
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO: return speed_height(shown, true);
+    case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
+    case SR_CHART_ACCURACY_DELTA: break;
+    }
+    const char **names = malloc(accuracy_names_room(sweep) * sizeof *names);
+    size_t n_panels = names ? accuracy_panels(sweep, names) : 2;
+    free(names);
+    return accuracy_height(n_panels, shown, true);
 }
 
-sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, sr_pdf_chart_placer place, void *ctx)
+sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
+                            void *ctx)
 {
+    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = kind_models(sweep, kind, idx), rows = n > MAX_ROWS ? MAX_ROWS : n;
+    /* The most rows a part can hold within max_height (at least one). */
+    size_t fit = rows;
+    while (fit > 1 && part_height(sweep, kind, fit) > max_height)
+        fit--;
+    size_t parts = fit ? (rows + fit - 1) / fit : 1, per = parts ? (rows + parts - 1) / parts : rows;
+    if (parts == 0)
+        parts = 1;
     const sr_chart_target target = {SR_CHART_PNG, place, ctx};
-    char *out;
-    size_t len;
-    sr_error *err = draw_chart(sweep, kind, &target, &out, &len);
-    free(out);
+    sr_error *err = NULL;
+    for (size_t k = 0; k < parts && !err; k++) {
+        size_t first = k * per;
+        const chart_part pt = {first, rows ? (rows - first < per ? rows - first : per) : 0, k + 1, parts};
+        char *out;
+        size_t len;
+        err = draw_part(sweep, kind, &target, idx, n, &pt, &out, &len);
+        free(out);
+    }
+    free(idx);
     return err;
 }

@@ -30,10 +30,13 @@ typedef struct sr_pdf_chart_place {
 /* Called once the chart knows its design size (width x height units). */
 typedef void (*sr_pdf_chart_placer)(void *ctx, double width, double height, sr_pdf_chart_place *where);
 
-/* Draw a chart as vector graphics onto a PDF page where place() says:
- * crisp at any zoom and its text selectable. libharu's own errors go to
- * the document's error handler. */
-sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, sr_pdf_chart_placer place, void *ctx);
+/* Draw a chart as vector graphics onto PDF pages where place() says: crisp
+ * at any zoom and its text selectable. A chart taller than max_height
+ * design units is drawn in parts of whole rows ("part 1 of 3"), each no
+ * taller and with the same axes, place() called once per part. libharu's
+ * own errors go to the document's error handler. */
+sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
+                            void *ctx);
 
 /* A chart's title ("Output throughput relative to the baseline"). */
 const char *sr_chart_title(sr_chart_kind kind);

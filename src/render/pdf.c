@@ -628,12 +628,17 @@ static void speed_table(pdf *p, const sr_sweep *sw, const size_t *order, size_t 
 typedef struct chart_spot {
     pdf *p;
     sr_chart_kind kind;
-    double h; /* points the chart took */
+    size_t parts; /* placed so far */
+    double h;     /* points the last part took */
 } chart_spot;
 
-/* Where a chart of width x height design units goes: the content width, or
- * narrower so it fits a page, or a little smaller rather than leave most
- * of a page empty. */
+/* The chart's widest scale: the text width. */
+#define CHART_SCALE (CONTENT_W / SR_CHART_WIDTH)
+#define CHART_MAX_H (TOP - BOTTOM - 40)
+
+/* Where a chart (or a part of one) of width x height design units goes:
+ * the content width, or narrower so it fits a page, or a little smaller
+ * rather than leave most of a page empty. */
 static void place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where)
 {
     chart_spot *cs = ctx;
@@ -641,7 +646,9 @@ static void place_chart(void *ctx, double width, double height, sr_pdf_chart_pla
     memset(where, 0, sizeof *where);
     if (!(width > 0 && height > 0))
         return;
-    double w = CONTENT_W, h = w * height / width, max_h = TOP - BOTTOM - 40;
+    if (cs->parts > 0) /* below the part before */
+        p->y -= cs->h + 14;
+    double w = CONTENT_W, h = w * height / width, max_h = CHART_MAX_H;
     if (h > max_h) {
         h = max_h;
         w = h * width / height;
@@ -652,7 +659,8 @@ static void place_chart(void *ctx, double width, double height, sr_pdf_chart_pla
         h = room;
     }
     need(p, h + 30);
-    bookmark(p, p->section, sr_chart_title(cs->kind));
+    if (cs->parts == 0)
+        bookmark(p, p->section, sr_chart_title(cs->kind));
     where->page = p->page;
     where->regular = p->regular;
     where->bold = p->bold;
@@ -660,12 +668,16 @@ static void place_chart(void *ctx, double width, double height, sr_pdf_chart_pla
     where->y = p->y - h;
     where->scale = w / width;
     cs->h = h;
+    cs->parts++;
 }
 
+/* A chart at the text width, in parts of whole rows when it would not fit
+ * one page at that width (text would shrink below what a printed page
+ * shows), then its caption. */
 static void chart(pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *caption, sr_error **err)
 {
-    chart_spot cs = {p, kind, 0};
-    *err = sr_draw_chart_pdf(sw, kind, place_chart, &cs);
+    chart_spot cs = {p, kind, 0, 0};
+    *err = sr_draw_chart_pdf(sw, kind, CHART_MAX_H / CHART_SCALE, place_chart, &cs);
     if (*err || !(cs.h > 0))
         return;
     p->y -= cs.h + 6;

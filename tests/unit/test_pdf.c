@@ -251,8 +251,7 @@ Test(pdf, names_beyond_the_font)
     sr_sweep sw;
     fixture_sweep(&sw);
     static const char *const ids[] = {"org/\xF0\x9F\x98\x80-emoji", "org/\xE4\xB8\xAD\xE6\x96\x87-cjk",
-                                      "org/\xD7\xA2\xD7\x91\xD7\xA8\xD7\x99\xD7\xAA-rtl",
-                                      "org/e\xCC\x81-combining"};
+                                      "org/\xD7\xA2\xD7\x91\xD7\xA8\xD7\x99\xD7\xAA-rtl", "org/e\xCC\x81-combining"};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
         sr_model *m = sr_sweep_model(&sw, ids[i]);
         m->status = SR_STATUS_OK;
@@ -266,5 +265,54 @@ Test(pdf, names_beyond_the_font)
     sr_error *err = sr_render_chart(&sw, SR_CHART_KV_CAPACITY, SR_CHART_PNG, &png, &png_len);
     cr_assert_null(err, "%s", err ? err->message : "");
     free(png);
+    sr_sweep_free(&sw);
+}
+
+/* A chart too tall for a page at the text width is drawn in parts of whole
+ * rows, each titled "part k of m", rather than shrunk until its text is
+ * too small to print; a chart that fits stays whole. */
+Test(pdf, tall_charts_are_drawn_in_parts)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "report-small.pdf");
+    int status;
+    if (fixture_have("pdftotext")) {
+        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
+        cr_assert_null(strstr(out, "(part 1 of"), "a small sweep's chart was split");
+        free(out);
+    }
+    done_with(path);
+    free(data);
+    for (int i = 0; i < 30; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "org/model-%02d", i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+        m->kv.logged_tokens = 1000 * (i + 1);
+    }
+    data = render_pdf(&sw, &len);
+    path = write_pdf(data, len, "report-tall.pdf");
+    if (fixture_have("pdftotext")) {
+        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
+        cr_assert_eq(status, 0);
+        static const char *const want[] = {
+            "Output throughput relative to the baseline (part 1 of ",
+            "Output throughput relative to the baseline (part 2 of ",
+            "KV cache capacity per model (part 1 of ",
+            "KV cache capacity per model (part 2 of ",
+            "org/model-00",
+            "org/model-29",
+        };
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        free(out);
+    } else {
+        cr_log_warn("pdftotext missing (apt-get install poppler-utils): parts not checked");
+    }
+    done_with(path);
+    free(data);
     sr_sweep_free(&sw);
 }
