@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "escape.h"
+
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
 {
     size_t n = strlen(needle);
@@ -175,39 +177,13 @@ bool sr_utf8_valid(const char *s, size_t len)
         }
         if (p == end)
             break;
-        unsigned c = *p;
-        if (c == 0)
+        if (*p == 0)
             return false;
-        if (c < 0x80) {
-            p++;
-            continue;
-        }
-        int n;
-        unsigned min;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            min = 0x80;
-            c &= 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            min = 0x800;
-            c &= 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            min = 0x10000;
-            c &= 0x07;
-        } else
+        unsigned cp;
+        size_t n = sr_utf8_decode((const char *)p, (size_t)(end - p), &cp);
+        if (n == 0)
             return false;
-        if (end - p <= n)
-            return false;
-        for (int i = 1; i <= n; i++) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            c = (c << 6) | (p[i] & 0x3F);
-        }
-        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-            return false;
-        p += n + 1;
+        p += n;
     }
     return true;
 }

@@ -52,6 +52,28 @@ static char *run(const char *cmd_before, const char *path, const char *cmd_after
     return out;
 }
 
+/* The PDF's text (pdftotext with flags), or NULL when poppler-utils is
+ * missing: then the caller's checks of `what` are skipped with a warning. */
+static char *pdf_text(const char *path, const char *flags, const char *what)
+{
+    if (!fixture_have("pdftotext")) {
+        cr_log_warn("pdftotext missing (apt-get install poppler-utils): %s not checked", what);
+        return NULL;
+    }
+    char *cmd = sr_asprintf("pdftotext %s", flags);
+    int status;
+    char *out = run(cmd, path, "- 2>/dev/null", &status);
+    free(cmd);
+    cr_assert_eq(status, 0, "pdftotext failed");
+    return out;
+}
+
+static void expect_texts(const char *text, const char *const *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cr_assert_not_null(strstr(text, want[i]), "pdftotext lacks '%s'", want[i]);
+}
+
 Test(pdf, reproducible_with_metadata_and_bookmarks)
 {
     sr_sweep sw;
@@ -112,9 +134,7 @@ Test(pdf, qpdf_check_fonts_and_text)
         cr_log_warn("pdffonts missing (apt-get install poppler-utils): fonts not checked");
     }
 
-    if (fixture_have("pdftotext")) {
-        out = run("pdftotext -layout", path, "- 2>/dev/null", &status);
-        cr_assert_eq(status, 0);
+    if ((out = pdf_text(path, "-layout", "text"))) {
         static const char *const want[] = {
             FIXTURE_BASELINE,
             FIXTURE_HOSTILE_NAME,
@@ -143,11 +163,8 @@ Test(pdf, qpdf_check_fonts_and_text)
             "NVIDIA L4 <24 GB>",
             "1,152,000",
         };
-        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        expect_texts(out, want, sizeof want / sizeof want[0]);
         free(out);
-    } else {
-        cr_log_warn("pdftotext missing (apt-get install poppler-utils): text not checked");
     }
 
     if (fixture_have("pdfinfo")) {
@@ -176,10 +193,8 @@ Test(pdf, charts_are_vector_drawing_with_text)
     cr_assert_null(memmem(data, len, "/Subtype /Image", 15), "the PDF holds an image");
     cr_assert_null(memmem(data, len, "/XObject", 8), "the PDF holds an XObject");
     char *path = write_pdf(data, len, "report-charts.pdf");
-    if (fixture_have("pdftotext")) {
-        int status;
-        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
-        cr_assert_eq(status, 0);
+    char *out = pdf_text(path, "", "chart text");
+    if (out) {
         static const char *const want[] = {
             "speed ratio to the baseline (\xC3\x97, higher is faster)", /* the speed chart's axis */
             "model \xE2\x88\x92 baseline (points of accuracy)",         /* the accuracy chart's axis */
@@ -187,11 +202,8 @@ Test(pdf, charts_are_vector_drawing_with_text)
             "baseline = 1.0",
             "logged by the server",
         };
-        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        expect_texts(out, want, sizeof want / sizeof want[0]);
         free(out);
-    } else {
-        cr_log_warn("pdftotext missing (apt-get install poppler-utils): chart text not checked");
     }
     done_with(path);
     free(data);
@@ -278,12 +290,10 @@ Test(pdf, tall_charts_are_drawn_in_parts)
     size_t len;
     char *data = render_pdf(&sw, &len);
     char *path = write_pdf(data, len, "report-small.pdf");
-    int status;
-    if (fixture_have("pdftotext")) {
-        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
+    char *out = pdf_text(path, "", "parts");
+    if (out)
         cr_assert_null(strstr(out, "(part 1 of"), "a small sweep's chart was split");
-        free(out);
-    }
+    free(out);
     done_with(path);
     free(data);
     for (int i = 0; i < 30; i++) {
@@ -295,9 +305,7 @@ Test(pdf, tall_charts_are_drawn_in_parts)
     }
     data = render_pdf(&sw, &len);
     path = write_pdf(data, len, "report-tall.pdf");
-    if (fixture_have("pdftotext")) {
-        char *out = run("pdftotext", path, "- 2>/dev/null", &status);
-        cr_assert_eq(status, 0);
+    if ((out = pdf_text(path, "", "parts"))) {
         static const char *const want[] = {
             "Output throughput relative to the baseline (part 1 of ",
             "Output throughput relative to the baseline (part 2 of ",
@@ -306,11 +314,8 @@ Test(pdf, tall_charts_are_drawn_in_parts)
             "org/model-00",
             "org/model-29",
         };
-        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-            cr_assert_not_null(strstr(out, want[i]), "pdftotext lacks '%s'", want[i]);
+        expect_texts(out, want, sizeof want / sizeof want[0]);
         free(out);
-    } else {
-        cr_log_warn("pdftotext missing (apt-get install poppler-utils): parts not checked");
     }
     done_with(path);
     free(data);
