@@ -202,14 +202,20 @@ static void model_free(sr_model *m)
     free(m->kv.whatif);
 }
 
+void sr_manifest_init(sr_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    m->hbm_gib = NAN;
+    m->gpu_memory_utilization = NAN;
+    m->max_model_len = -1;
+    m->max_num_seqs = -1;
+}
+
 void sr_sweep_init(sr_sweep *sweep)
 {
     memset(sweep, 0, sizeof *sweep);
     sr_settings_default(&sweep->settings);
-    sweep->manifest.hbm_gib = NAN;
-    sweep->manifest.gpu_memory_utilization = NAN;
-    sweep->manifest.max_model_len = -1;
-    sweep->manifest.max_num_seqs = -1;
+    sr_manifest_init(&sweep->manifest);
 }
 
 void sr_manifest_free(sr_manifest *m)

@@ -251,6 +251,7 @@ typedef struct sr_sweep {
     sr_settings settings;
 } sr_sweep;
 
+void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
 void sr_manifest_free(sr_manifest *m); /* frees the strings; numbers untouched */
 void sr_sweep_init(sr_sweep *sweep);
 void sr_sweep_free(sr_sweep *sweep);

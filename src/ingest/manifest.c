@@ -90,7 +90,8 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
     sr_error *err = sr_json_parse(path, 1, data, len, &root);
     if (err)
         return err;
-    sr_manifest m = {.hbm_gib = NAN, .gpu_memory_utilization = NAN, .max_model_len = -1, .max_num_seqs = -1};
+    sr_manifest m;
+    sr_manifest_init(&m);
     double max_model_len = NAN, max_num_seqs = NAN;
     if (!cJSON_IsObject(root))
         err = sr_input_error(path, 1, "expected a json object");

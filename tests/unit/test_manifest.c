@@ -6,30 +6,16 @@
 
 #include "ingest/ingest.h"
 
-static void manifest_init(sr_manifest *m)
-{
-    memset(m, 0, sizeof *m);
-    m->hbm_gib = NAN;
-    m->gpu_memory_utilization = NAN;
-    m->max_model_len = -1;
-    m->max_num_seqs = -1;
-}
-
+/* The test's own free: the library's, and back to empty for the next case. */
 static void manifest_free(sr_manifest *m)
 {
-    free(m->name);
-    free(m->baseline);
-    free(m->hardware);
-    free(m->image);
-    free(m->vllm_version);
-    free(m->date);
-    free(m->source);
-    manifest_init(m);
+    sr_manifest_free(m);
+    sr_manifest_init(m);
 }
 
 static sr_error *manifest(const char *text, sr_manifest *m)
 {
-    manifest_init(m);
+    sr_manifest_init(m);
     return sr_parse_manifest("sweep.json", text, strlen(text), m);
 }
 
