@@ -92,6 +92,13 @@ static void draw_model_label(sr_canvas *cv, const char *id, const char *suffix, 
     free(label);
 }
 
+/* A light band behind every other row, from y = top. */
+static void draw_bands(sr_canvas *cv, double top, size_t rows, double row_h)
+{
+    for (size_t i = 0; i < rows; i += 2)
+        sr_canvas_rect(cv, 8, top + (double)i * row_h, SR_CHART_WIDTH - 16, row_h, (sr_rgb){0.965, 0.965, 0.965});
+}
+
 static void draw_message(sr_canvas *cv, double y, const char *msg)
 {
     sr_canvas_text(cv, SR_CHART_WIDTH / 2.0, y, msg, 13, false, 0.5, sr_grey);
@@ -242,9 +249,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
         draw_message(&cv, plot_top + 34, base ? "No model to compare with the baseline" : "No baseline found");
         sr_strbuf_puts(&desc, "No model to compare with the baseline.");
     } else {
-        for (size_t i = 0; i < shown; i += 2)
-            sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
-                           (sr_rgb){0.965, 0.965, 0.965});
+        draw_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
     }
     /* Bars, then the baseline's line over them, then the values on top. */
@@ -426,9 +431,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         sr_axis ax;
         sr_axis_linear(&ax, lo - pad, hi + pad, 6, PLOT_X0, plot_x1);
         double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * ROW_H;
-        for (size_t i = 0; i < shown; i += 2)
-            sr_canvas_rect(&cv, 8, rows_top + (double)i * ROW_H, SR_CHART_WIDTH - 16, ROW_H,
-                           (sr_rgb){0.965, 0.965, 0.965});
+        draw_bands(&cv, rows_top, shown, ROW_H);
         sr_axis_draw(&cv, &ax, rows_top, rows_bottom, fmt_points);
         double x0 = sr_axis_x(&ax, 0);
         sr_canvas_line(&cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
@@ -565,9 +568,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         sr_strbuf_puts(&desc, "No KV cache sizes.");
         rows = shown = 0;
     } else {
-        for (size_t i = 0; i < shown; i += 2)
-            sr_canvas_rect(&cv, 8, plot_top + (double)i * group_h, SR_CHART_WIDTH - 16, group_h,
-                           (sr_rgb){0.965, 0.965, 0.965});
+        draw_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
     char buf[64];
