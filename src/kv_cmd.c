@@ -1,6 +1,5 @@
 /* `sweep-report kv CONFIG_JSON ...`: the KV capacity calculator. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,23 +26,13 @@ typedef struct kv_opts {
     bool json, help;
 } kv_opts;
 
-static sr_error *usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static sr_error *usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sr_error *err = sr_error_newv(SR_EXIT_USAGE, NULL, 0, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
 static sr_error *parse_gib(const char *name, const char *arg, double max, double *out)
 {
     double v;
     const char *stop;
     const char *end = arg + strlen(arg);
     if (!sr_parse_double(arg, end, &v, &stop) || stop != end || v < 0 || v > max)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "--%s: expected a number from 0 to %g, got '%s'", name, max, arg);
+        return sr_usage_error("--%s: expected a number from 0 to %g, got '%s'", name, max, arg);
     *out = v;
     return NULL;
 }
@@ -54,8 +43,7 @@ static sr_error *parse_count(const char *name, const char *arg, long lo, long hi
     const char *stop;
     const char *end = arg + strlen(arg);
     if (!sr_parse_long_commas(arg, end, &v, &stop) || stop != end || v < lo || v > hi)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "--%s: expected an integer from %ld to %ld, got '%s'", name, lo, hi,
-                            arg);
+        return sr_usage_error("--%s: expected an integer from %ld to %ld, got '%s'", name, lo, hi, arg);
     *out = v;
     return NULL;
 }
@@ -121,14 +109,14 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
             else if (strcmp(optarg, "gpu") == 0)
                 o->p.backend = SR_KV_BACKEND_GPU;
             else
-                err = usage("--backend: expected tpu or gpu, got '%s'", optarg);
+                err = sr_usage_error("--backend: expected tpu or gpu, got '%s'", optarg);
             o->have_backend = true;
             break;
         case OPT_HBM: err = parse_gib("hbm-gib", optarg, 1e6, &o->hbm); break;
         case OPT_UTIL:
             err = parse_gib("mem-util", optarg, 1.0, &o->util);
             if (!err && o->util <= 0)
-                err = usage("--mem-util: expected a number in (0, 1], got '%s'", optarg);
+                err = sr_usage_error("--mem-util: expected a number in (0, 1], got '%s'", optarg);
             break;
         case OPT_USED: err = parse_gib("used-gib", optarg, 1e6, &o->used); break;
         case OPT_WEIGHTS: err = parse_gib("weights-gib", optarg, 1e6, &o->weights); break;
@@ -147,7 +135,7 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
             else if (strncmp(optarg, "fp8", 3) == 0)
                 o->p.fp8 = true;
             else
-                err = usage("--kv-cache-dtype: expected auto or fp8, got '%s'", optarg);
+                err = sr_usage_error("--kv-cache-dtype: expected auto or fp8, got '%s'", optarg);
             break;
         case OPT_FORMULA:
             if (strcmp(optarg, "concurrency") == 0 || strcmp(optarg, "current") == 0)
@@ -157,7 +145,7 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
             else if (strcmp(optarg, "blocks") == 0)
                 o->p.formula = SR_KV_FORMULA_BLOCKS;
             else
-                err = usage("--token-formula: expected concurrency, groups or blocks, got '%s'", optarg);
+                err = sr_usage_error("--token-formula: expected concurrency, groups or blocks, got '%s'", optarg);
             break;
         case OPT_NOHYBRID: o->p.disable_hybrid = true; break;
         case OPT_IMPL:
@@ -168,31 +156,30 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
             else if (strcmp(optarg, "vllm") == 0)
                 o->p.tpu_impl = SR_KV_TPU_VLLM;
             else
-                err = usage("--tpu-impl: expected auto, jax or vllm, got '%s'", optarg);
+                err = sr_usage_error("--tpu-impl: expected auto, jax or vllm, got '%s'", optarg);
             break;
         case OPT_JSON: o->json = true; break;
         case OPT_HELP: o->help = true; return NULL;
-        case ':': err = usage("option '%s' needs a value", argv[optind - 1]); break;
-        default: err = usage("unknown option '%s'", argv[optind - 1]); break;
+        case ':': err = sr_usage_error("option '%s' needs a value", argv[optind - 1]); break;
+        default: err = sr_usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
     if (err)
         return err;
     if (optind >= argc)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "kv: no CONFIG_JSON given\n%s", kv_usage);
+        return sr_usage_error("kv: no CONFIG_JSON given\n%s", kv_usage);
     if (argc - optind > 1)
-        return usage("kv: one CONFIG_JSON expected, got also '%s'", argv[optind + 1]);
+        return sr_usage_error("kv: one CONFIG_JSON expected, got also '%s'", argv[optind + 1]);
     o->config = argv[optind];
     if (!o->have_backend)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "kv: --backend tpu|gpu is required\n%s", kv_usage);
+        return sr_usage_error("kv: --backend tpu|gpu is required\n%s", kv_usage);
     int n_mem = isfinite(o->used) + isfinite(o->weights) + isfinite(o->available);
     if (n_mem != 1)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0,
-                            "kv: give exactly one of --used-gib, --weights-gib or --available-gib\n%s", kv_usage);
+        return sr_usage_error("kv: give exactly one of --used-gib, --weights-gib or --available-gib\n%s", kv_usage);
     if (isfinite(o->activation) && !isfinite(o->weights))
-        return usage("kv: --activation-gib goes with --weights-gib");
+        return sr_usage_error("kv: --activation-gib goes with --weights-gib");
     if (!isfinite(o->available) && !isfinite(o->hbm))
-        return usage("kv: --hbm-gib is required with --used-gib or --weights-gib");
+        return sr_usage_error("kv: --hbm-gib is required with --used-gib or --weights-gib");
     if (!isfinite(o->util))
         o->util = 0.92; /* vLLM's default gpu_memory_utilization (kv.md 1.1) */
     return NULL;
@@ -354,7 +341,7 @@ sr_error *sr_cmd_kv(int argc, char **argv, FILE *out)
     if (o.p.max_model_len < 0) {
         if (lay.max_position_embeddings <= 0 || lay.max_position_embeddings > (1L << 30)) {
             sr_kv_layout_free(&lay);
-            return usage("kv: --max-model-len is required (the config has no max_position_embeddings)");
+            return sr_usage_error("kv: --max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */
     }

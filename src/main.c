@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 {
     sr_json_arena_install(); /* before any thread parses JSON */
     if (argc < 2)
-        return report_error(sr_error_new(SR_EXIT_USAGE, NULL, 0, "no subcommand given"));
+        return report_error(sr_usage_error("no subcommand given"));
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(help_text, stdout);
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "kv") == 0)
         err = sr_cmd_kv(argc - 1, argv + 1, stdout);
     else
-        err = sr_error_new(SR_EXIT_USAGE, NULL, 0, "unknown subcommand '%s'", cmd);
+        err = sr_usage_error("unknown subcommand '%s'", cmd);
     if (err)
         return report_error(err);
     if (fflush(stdout) != 0)

@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,16 +207,6 @@ static const char report_usage[] =
     "                           [--seed N] [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
     "                           [--ci-method percentile|exact] [--threads N] [--keep-going] [--timings]";
 
-static sr_error *usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static sr_error *usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sr_error *err = sr_error_newv(SR_EXIT_USAGE, NULL, 0, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
 static bool parse_long_arg(const char *s, long min, long max, long *out)
 {
     char *end;
@@ -254,19 +243,19 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
         case 'b': baseline = optarg; break;
         case 'r':
             if (!parse_long_arg(optarg, 1, 100000000L, &v))
-                return usage_error("--resamples takes a whole number from 1 to 100000000, not '%s'", optarg);
+                return sr_usage_error("--resamples takes a whole number from 1 to 100000000, not '%s'", optarg);
             sweep.settings.resamples = v;
             break;
         case 's':
             if (!parse_long_arg(optarg, 0, 4294967295L, &v))
-                return usage_error("--seed takes a whole number from 0 to 4294967295, not '%s'", optarg);
+                return sr_usage_error("--seed takes a whole number from 0 to 4294967295, not '%s'", optarg);
             sweep.settings.seed = (unsigned long)v;
             break;
         case 'c': {
             char *end;
             double conf = strtod(optarg, &end);
             if (end == optarg || *end || !(conf > 0 && conf < 1))
-                return usage_error("--confidence takes a number between 0 and 1 (e.g. 0.95), not '%s'", optarg);
+                return sr_usage_error("--confidence takes a number between 0 and 1 (e.g. 0.95), not '%s'", optarg);
             sweep.settings.confidence = conf;
             break;
         }
@@ -276,7 +265,7 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
             else if (strcmp(optarg, "flexible-extract") == 0)
                 sweep.settings.gsm8k_filter = "flexible-extract";
             else
-                return usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
+                return sr_usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
             break;
         case 'k': sweep.settings.keep_going = true; break;
         case 'T': timings = true; break;
@@ -286,20 +275,20 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
             else if (strcmp(optarg, "exact") == 0)
                 sweep.settings.ci_method = "exact";
             else
-                return usage_error("--ci-method takes percentile or exact, not '%s'", optarg);
+                return sr_usage_error("--ci-method takes percentile or exact, not '%s'", optarg);
             break;
         case 't':
             if (!parse_long_arg(optarg, 1, 64, &v))
-                return usage_error("--threads takes a whole number from 1 to 64, not '%s'", optarg);
+                return sr_usage_error("--threads takes a whole number from 1 to 64, not '%s'", optarg);
             sweep.settings.threads = (int)v;
             break;
         case 'h': fprintf(info, "%s\n", report_usage); return NULL;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        case ':': return sr_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return sr_usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0, "%s", optind >= argc ? "missing EXPORT_DIR" : "too many arguments");
+        return sr_usage_error("%s", optind >= argc ? "missing EXPORT_DIR" : "too many arguments");
     sr_error *err = sr_build_report(&sweep, argv[optind], baseline, timings ? &t : NULL);
     if (!err)
         err = sr_write_report(&sweep, out_dir, timings ? &t : NULL);

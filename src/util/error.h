@@ -30,6 +30,7 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
 
 /* Shorthands for the common kinds. */
 #define sr_input_error(path, line, ...) sr_error_new(SR_EXIT_INPUT, (path), (line), __VA_ARGS__)
+#define sr_usage_error(...) sr_error_new(SR_EXIT_USAGE, NULL, 0, __VA_ARGS__)
 #define sr_oom() sr_error_new(SR_EXIT_FAILURE, NULL, 0, "out of memory")
 
 /* "error: 'path':line: message" style text, heap-allocated. */
