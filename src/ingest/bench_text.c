@@ -326,6 +326,11 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r)
     free(r);
 }
 
+static sr_error *bench_line(void *reader, const char *line, size_t len, long lineno)
+{
+    return sr_bench_text_reader_line(reader, line, len, lineno);
+}
+
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs)
 {
     *runs = NULL;
@@ -333,13 +338,7 @@ sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr
     sr_bench_text_reader *r = sr_bench_text_reader_new(path);
     if (!r)
         return sr_oom();
-    sr_error *err = NULL;
-    sr_lines it;
-    const char *line;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &line, &n))
-        err = sr_bench_text_reader_line(r, line, n, it.lineno);
+    sr_error *err = sr_each_line(data, len, bench_line, r);
     if (!err)
         err = sr_bench_text_reader_finish(r, runs, n_runs);
     sr_bench_text_reader_free(r);

@@ -804,19 +804,18 @@ void sr_server_log_reader_free(sr_server_log_reader *r)
     free(r);
 }
 
+static sr_error *server_line(void *reader, const char *line, size_t len, long lineno)
+{
+    return sr_server_log_reader_line(reader, line, len, lineno);
+}
+
 sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized)
 {
     *recognized = false;
     sr_server_log_reader *r = sr_server_log_reader_new(path, out);
     if (!r)
         return sr_oom();
-    sr_error *err = NULL;
-    sr_lines it;
-    const char *line;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &line, &n))
-        err = sr_server_log_reader_line(r, line, n, it.lineno);
+    sr_error *err = sr_each_line(data, len, server_line, r);
     if (!err)
         err = sr_server_log_reader_finish(r, recognized);
     sr_server_log_reader_free(r);

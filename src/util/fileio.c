@@ -383,6 +383,18 @@ void sr_sha256_hex(const void *data, size_t len, char out[65])
 }
 
 /* Call fn for one line, without its '\n' and a trailing '\r'. */
+sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx)
+{
+    sr_lines it;
+    const char *line;
+    size_t n;
+    sr_error *err = NULL;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &line, &n))
+        err = fn(ctx, line, n, it.lineno);
+    return err;
+}
+
 static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n, long lineno)
 {
     if (n > 0 && line[n - 1] == '\r')

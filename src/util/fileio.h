@@ -61,6 +61,8 @@ bool sr_sha256_use_hardware(bool enable);
 typedef sr_error *(*sr_line_fn)(void *ctx, const char *line, size_t len, long lineno);
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65]);
+/* The same for a buffer already in memory. */
+sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
 
 /* Join two path parts with one '/'; fresh string or NULL. */
 char *sr_path_join(const char *a, const char *b);
