@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -29,6 +30,21 @@ static inline void fuzz_drop_error(sr_error *err)
     char *text = sr_error_format(err);
     free(text);
     sr_error_free(err);
+}
+
+/* What every per-item scores parser promises: an error leaves no items,
+ * and every score is in [0, 1]. Then the error is checked and dropped and
+ * the scores freed (s is empty again). */
+static inline void fuzz_check_scores(sr_error *err, sr_scores *s)
+{
+    if (err && s->n_items)
+        abort();
+    for (size_t i = 0; i < s->n_items; i++)
+        if (!(s->items[i].score >= 0.0 && s->items[i].score <= 1.0))
+            abort();
+    fuzz_drop_error(err);
+    sr_scores_free(s);
+    sr_scores_init(s);
 }
 
 /* A NUL-terminated copy of at most max bytes, for helpers that take C strings. */

@@ -9,13 +9,10 @@ static void one(const char *path, const char *task, const char *filter, const ui
     sr_scores s;
     sr_scores_init(&s);
     sr_error *err = sr_parse_lmeval_samples(path, (const char *)data, size, task, filter, &s);
-    if (err && s.n_items)
-        abort();
     for (size_t i = 0; i < s.n_items; i++)
-        if (!(s.items[i].score >= 0.0 && s.items[i].score <= 1.0) || !s.items[i].id[0])
+        if (!s.items[i].id[0])
             abort();
-    fuzz_drop_error(err);
-    sr_scores_free(&s);
+    fuzz_check_scores(err, &s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
