@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_error.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
 
@@ -39,16 +40,6 @@ static sr_error *parse(const char *rp, const char *res, const char *sp, const ch
     return sr_parse_bfcl(rp, res, strlen(res), sp, score, score ? strlen(score) : 0, s);
 }
 
-static void expect_error(sr_error *err, const char *path, long line, const char *text)
-{
-    cr_assert_not_null(err);
-    cr_assert_eq(err->code, SR_EXIT_INPUT);
-    cr_assert_str_eq(err->path, path);
-    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
-    cr_assert(strstr(err->message, text), "message: %s", err->message);
-    sr_error_free(err);
-}
-
 Test(bfcl, v3_integer_ids_use_prompt_id)
 {
     const char *score =
@@ -75,7 +66,7 @@ Test(bfcl, v3_integer_id_without_prompt_id)
     const char *score = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
                         "{\"id\": 6, \"valid\": false, \"prompt\": {\"question\": []}}\n";
     sr_scores s;
-    expect_error(parse(RES3, RESULTS3, SCO3, score, &s), SCO3, 2, "integer id without a prompt.id string");
+    expect_input_error(parse(RES3, RESULTS3, SCO3, score, &s), SCO3, 2, "integer id without a prompt.id string");
     sr_scores_free(&s);
 }
 
@@ -111,19 +102,19 @@ Test(bfcl, header_count_mismatch)
 {
     sr_scores s;
     const char *score = "{\"accuracy\": 0.8, \"correct_count\": 4, \"total_count\": 5}\n" NEW_FAIL(57);
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 5 but the result file");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 5 but the result file");
     sr_scores_free(&s);
     score = "{\"accuracy\": 1.0, \"correct_count\": 4, \"total_count\": 4}\n" NEW_FAIL(57);
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1,
-                 "header correct_count 4 but 1 of 4 entries are listed as failed (expected 3)");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1,
+                       "header correct_count 4 but 1 of 4 entries are listed as failed (expected 3)");
     sr_scores_free(&s);
     score = "{\"accuracy\": 0.75, \"total_count\": 4}\n" NEW_FAIL(57);
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"correct_count\" missing");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"correct_count\" missing");
     sr_scores_free(&s);
     score = NEW_FAIL(57) "\n" NEW_FAIL(57);
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"accuracy\" missing");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"accuracy\" missing");
     sr_scores_free(&s);
-    expect_error(parse(RES4, RESULTS4, SCO4, "", &s), SCO4, 1, "missing header line");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, "", &s), SCO4, 1, "missing header line");
     sr_scores_free(&s);
 }
 
@@ -139,11 +130,11 @@ Test(bfcl, accuracy_mismatch_and_rounding)
                          "{\"accuracy\": 0.6666666666666666, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1),
                          &s));
     sr_scores_free(&s);
-    expect_error(
+    expect_input_error(
         parse(RES4, res, SCO4, "{\"accuracy\": 0.667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
         SCO4, 1, "header accuracy 0.66700000000000004 does not match");
     sr_scores_free(&s);
-    expect_error(
+    expect_input_error(
         parse(RES4, res, SCO4, "{\"accuracy\": 0.9, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s), SCO4,
         1, "does not match correct_count/total_count");
     sr_scores_free(&s);
@@ -154,7 +145,7 @@ Test(bfcl, failure_not_in_results)
     const char *score =
         "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(399);
     sr_scores s;
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "failed entry '399' is not in the result file");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "failed entry '399' is not in the result file");
     sr_scores_free(&s);
 }
 
@@ -162,11 +153,11 @@ Test(bfcl, duplicate_ids)
 {
     sr_scores s;
     const char *res = R4(0) "\n" R4(1) "\n" R4(1) "\n";
-    expect_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s), RES4, 3,
-                 "duplicate id '1' (first on line 2)");
+    expect_input_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s),
+                       RES4, 3, "duplicate id '1' (first on line 2)");
     sr_scores_free(&s);
     const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(1);
-    expect_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "duplicate failed id '1' (first on line 2)");
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "duplicate failed id '1' (first on line 2)");
     sr_scores_free(&s);
 }
 
@@ -197,17 +188,17 @@ Test(bfcl, all_empty_outputs)
 Test(bfcl, missing_score_file_and_bad_lines)
 {
     sr_scores s;
-    expect_error(parse(RES3, RESULTS3, NULL, NULL, &s), RES3, 0, "no matching score file");
+    expect_input_error(parse(RES3, RESULTS3, NULL, NULL, &s), RES3, 0, "no matching score file");
     sr_scores_free(&s);
-    expect_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\"}\n", SCO3, "{}", &s), RES3, 2,
-                 "no \"result\" in the entry");
+    expect_input_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\"}\n", SCO3, "{}", &s), RES3, 2,
+                       "no \"result\" in the entry");
     sr_scores_free(&s);
-    expect_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\", \"result\": \"\xc3\x28\"}\n", SCO3, "{}", &s), RES3, 2,
-                 "invalid utf-8");
+    expect_input_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\", \"result\": \"\xc3\x28\"}\n", SCO3, "{}", &s),
+                       RES3, 2, "invalid utf-8");
     sr_scores_free(&s);
-    expect_error(parse(RES3, "\n", SCO3, "{}", &s), RES3, 0, "no items");
+    expect_input_error(parse(RES3, "\n", SCO3, "{}", &s), RES3, 0, "no items");
     sr_scores_free(&s);
-    expect_error(parse(RES3, RESULTS3, SCO4, "{}", &s), SCO4, 0, "category 'simple_python' does not match");
+    expect_input_error(parse(RES3, RESULTS3, SCO4, "{}", &s), SCO4, 0, "category 'simple_python' does not match");
     sr_scores_free(&s);
 }
 

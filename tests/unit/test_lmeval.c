@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_error.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
 
@@ -42,16 +43,6 @@ static void expect_items(const sr_scores *s, size_t n, const char *const *ids, c
         cr_assert_str_eq(s->items[i].id, ids[i]);
         cr_assert_eq(s->items[i].score, scores[i], "item %zu", i);
     }
-}
-
-static void expect_error(sr_error *err, long line, const char *text)
-{
-    cr_assert_not_null(err);
-    cr_assert_eq(err->code, SR_EXIT_INPUT);
-    cr_assert_str_eq(err->path, PATH);
-    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
-    cr_assert(strstr(err->message, text), "message: %s", err->message);
-    sr_error_free(err);
 }
 
 static const char *V047 = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "[invalid]", 0.0)
@@ -97,8 +88,8 @@ Test(lmeval, absent_filter_names_the_present_ones)
 {
     const char *text = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "18", 1.0);
     sr_scores s;
-    expect_error(parse(text, "gsm8k", "flexible-extract", &s), 0,
-                 "no filter 'flexible-extract' (the file has: strict-match)");
+    expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 0,
+                       "no filter 'flexible-extract' (the file has: strict-match)");
     sr_scores_free(&s);
 }
 
@@ -127,12 +118,12 @@ Test(lmeval, unlabelled_odd_layout)
     const char *text = UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0) UNLABELLED(9, "3", 0.0) UNLABELLED(5, "75", 1.0)
         UNLABELLED(7, "12", 1.0);
     sr_scores s;
-    expect_error(parse(text, "gsm8k", "strict-match", &s), 3,
-                 "doc_id '9' of filter 'strict-match' is missing from filter 'flexible-extract'");
+    expect_input_error(parse(text, "gsm8k", "strict-match", &s), PATH, 3,
+                       "doc_id '9' of filter 'strict-match' is missing from filter 'flexible-extract'");
     sr_scores_free(&s);
     /* one block only: gsm8k must have two */
-    expect_error(parse(UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0), "gsm8k", "strict-match", &s), 0,
-                 "should hold 2 filter blocks");
+    expect_input_error(parse(UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0), "gsm8k", "strict-match", &s), PATH, 0,
+                       "should hold 2 filter blocks");
     sr_scores_free(&s);
 }
 
@@ -140,7 +131,7 @@ Test(lmeval, mixed_labels)
 {
     const char *text = LABELLED(0, "strict-match", "18", 1.0) UNLABELLED(1, "1", 0.0);
     sr_scores s;
-    expect_error(parse(text, "gsm8k", NULL, &s), 2, "no filter label, but earlier lines have one");
+    expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 2, "no filter label, but earlier lines have one");
     sr_scores_free(&s);
 }
 
@@ -149,8 +140,8 @@ Test(lmeval, duplicate_doc_id)
     const char *text = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "1", 0.0)
         LABELLED(0, "flexible-extract", "1", 0.0) LABELLED(1, "strict-match", "1", 0.0);
     sr_scores s;
-    expect_error(parse(text, "gsm8k", "flexible-extract", &s), 4,
-                 "duplicate doc_id '1' for filter 'strict-match' (first on line 2)");
+    expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 4,
+                       "duplicate doc_id '1' for filter 'strict-match' (first on line 2)");
     sr_scores_free(&s);
 }
 
@@ -158,27 +149,27 @@ Test(lmeval, score_out_of_range)
 {
     const char *text = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "18", 2.0);
     sr_scores s;
-    expect_error(parse(text, "gsm8k", NULL, &s), 2, "exact_match 2 is outside [0, 1]");
+    expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 2, "exact_match 2 is outside [0, 1]");
     sr_scores_free(&s);
 }
 
 Test(lmeval, bad_lines)
 {
     sr_scores s;
-    expect_error(parse(LABELLED(0, "strict-match", "18", 1.0) "{\"doc_id\": 1,\n", "gsm8k", NULL, &s), 2,
-                 "invalid json");
+    expect_input_error(parse(LABELLED(0, "strict-match", "18", 1.0) "{\"doc_id\": 1,\n", "gsm8k", NULL, &s), PATH, 2,
+                       "invalid json");
     sr_scores_free(&s);
-    expect_error(parse(LABELLED(0, "strict-match", "\xff", 1.0), "gsm8k", NULL, &s), 1, "invalid utf-8");
+    expect_input_error(parse(LABELLED(0, "strict-match", "\xff", 1.0), "gsm8k", NULL, &s), PATH, 1, "invalid utf-8");
     sr_scores_free(&s);
-    expect_error(parse("{\"doc_id\": -1, \"exact_match\": 1.0}\n", "gsm8k", NULL, &s), 1,
-                 "doc_id is not a non-negative integer");
+    expect_input_error(parse("{\"doc_id\": -1, \"exact_match\": 1.0}\n", "gsm8k", NULL, &s), PATH, 1,
+                       "doc_id is not a non-negative integer");
     sr_scores_free(&s);
-    expect_error(parse("{\"doc_id\": 3, \"exact_match\": \"1.0\"}\n", "gsm8k", NULL, &s), 1,
-                 "metric 'exact_match' missing or not a number");
+    expect_input_error(parse("{\"doc_id\": 3, \"exact_match\": \"1.0\"}\n", "gsm8k", NULL, &s), PATH, 1,
+                       "metric 'exact_match' missing or not a number");
     sr_scores_free(&s);
-    expect_error(parse("\n  \n", "gsm8k", NULL, &s), 0, "no items");
+    expect_input_error(parse("\n  \n", "gsm8k", NULL, &s), PATH, 0, "no items");
     sr_scores_free(&s);
-    expect_error(parse("[1, 2]\n", "gsm8k", NULL, &s), 1, "expected a json object");
+    expect_input_error(parse("[1, 2]\n", "gsm8k", NULL, &s), PATH, 1, "expected a json object");
     sr_scores_free(&s);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_error.h"
 #include "ingest/ingest.h"
 
 /* The test's own free: the library's, and back to empty for the next case. */
@@ -22,16 +23,6 @@ static sr_error *manifest(const char *text, sr_manifest *m)
 static sr_error *arms(const char *text, sr_arms_entry **e, size_t *n)
 {
     return sr_parse_arms("plan.arms", text, strlen(text), e, n);
-}
-
-static void expect_error(sr_error *err, const char *path, long line, const char *text)
-{
-    cr_assert_not_null(err);
-    cr_assert_eq(err->code, SR_EXIT_INPUT);
-    cr_assert_str_eq(err->path, path);
-    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
-    cr_assert(strstr(err->message, text), "message: %s", err->message);
-    sr_error_free(err);
 }
 
 Test(manifest, all_keys)
@@ -89,23 +80,25 @@ Test(manifest, hardware_string_and_top_level_hbm)
 Test(manifest, wrong_types_name_the_key)
 {
     sr_manifest m;
-    expect_error(manifest("{\n  \"name\": \"x\",\n  \"max_model_len\": \"4096\"\n}", &m), "sweep.json", 3,
-                 "\"max_model_len\" is not a number");
-    expect_error(manifest("{\"max_model_len\": 4096.5}", &m), "sweep.json", 1, "\"max_model_len\" is not an integer");
-    expect_error(manifest("{\"max_num_seqs\": 0}", &m), "sweep.json", 1, "\"max_num_seqs\" is 0, expected");
-    expect_error(manifest("{\n\"gpu_memory_utilization\": 1.5}", &m), "sweep.json", 2,
-                 "\"gpu_memory_utilization\" is 1.5, expected a value in (0, 1]");
-    expect_error(manifest("{\"hbm_gib\": -16}", &m), "sweep.json", 1, "\"hbm_gib\" is -16");
-    expect_error(manifest("{\"hbm_gib\": 1e999}", &m), "sweep.json", 1, "\"hbm_gib\" is not a number");
-    expect_error(manifest("{\"baseline\": 3}", &m), "sweep.json", 1, "\"baseline\" is not a string");
-    expect_error(manifest("{\"baseline\": \"\"}", &m), "sweep.json", 1, "\"baseline\" is empty");
-    expect_error(manifest("{\"hardware\": [1]}", &m), "sweep.json", 1, "\"hardware\" is not a string or an object");
-    expect_error(manifest("{\"hardware\": {\"name\": 5}}", &m), "sweep.json", 1, "\"name\" is not a string");
-    expect_error(manifest("{\"name\": \"a\\u0000b\"}", &m), "sweep.json", 1, "nul character");
-    expect_error(manifest("{\"name\": \"\xc3\"}", &m), "sweep.json", 1, "invalid utf-8");
-    expect_error(manifest("[\"baseline\"]", &m), "sweep.json", 1, "expected a json object");
-    expect_error(manifest("{\n\"name\": \"x\",\n", &m), "sweep.json", 2, "invalid json");
-    expect_error(manifest("{\"name\": \"x\" \"date\": 1}", &m), "sweep.json", 1, "invalid json");
+    expect_input_error(manifest("{\n  \"name\": \"x\",\n  \"max_model_len\": \"4096\"\n}", &m), "sweep.json", 3,
+                       "\"max_model_len\" is not a number");
+    expect_input_error(manifest("{\"max_model_len\": 4096.5}", &m), "sweep.json", 1,
+                       "\"max_model_len\" is not an integer");
+    expect_input_error(manifest("{\"max_num_seqs\": 0}", &m), "sweep.json", 1, "\"max_num_seqs\" is 0, expected");
+    expect_input_error(manifest("{\n\"gpu_memory_utilization\": 1.5}", &m), "sweep.json", 2,
+                       "\"gpu_memory_utilization\" is 1.5, expected a value in (0, 1]");
+    expect_input_error(manifest("{\"hbm_gib\": -16}", &m), "sweep.json", 1, "\"hbm_gib\" is -16");
+    expect_input_error(manifest("{\"hbm_gib\": 1e999}", &m), "sweep.json", 1, "\"hbm_gib\" is not a number");
+    expect_input_error(manifest("{\"baseline\": 3}", &m), "sweep.json", 1, "\"baseline\" is not a string");
+    expect_input_error(manifest("{\"baseline\": \"\"}", &m), "sweep.json", 1, "\"baseline\" is empty");
+    expect_input_error(manifest("{\"hardware\": [1]}", &m), "sweep.json", 1,
+                       "\"hardware\" is not a string or an object");
+    expect_input_error(manifest("{\"hardware\": {\"name\": 5}}", &m), "sweep.json", 1, "\"name\" is not a string");
+    expect_input_error(manifest("{\"name\": \"a\\u0000b\"}", &m), "sweep.json", 1, "nul character");
+    expect_input_error(manifest("{\"name\": \"\xc3\"}", &m), "sweep.json", 1, "invalid utf-8");
+    expect_input_error(manifest("[\"baseline\"]", &m), "sweep.json", 1, "expected a json object");
+    expect_input_error(manifest("{\n\"name\": \"x\",\n", &m), "sweep.json", 2, "invalid json");
+    expect_input_error(manifest("{\"name\": \"x\" \"date\": 1}", &m), "sweep.json", 1, "invalid json");
     /* \u escapes decode to UTF-8 */
     cr_assert_null(manifest("{\"name\": \"caf\\u00e9\"}", &m));
     cr_assert_str_eq(m.name, "caf\xc3\xa9");
@@ -154,9 +147,9 @@ Test(manifest, arms_errors_and_empty)
     sr_error *err = arms("ok/model\n-bad v5e-1\n", &e, &n);
     cr_assert_null(e);
     cr_assert_eq(n, 0);
-    expect_error(err, "plan.arms", 2, "checkpoint '-bad' does not look like a model id");
-    expect_error(arms("ok/model\n\"Qwen/Qwen3-4B\"\n", &e, &n), "plan.arms", 2, "does not look like a model id");
-    expect_error(arms("ok/model\nbad\xff\n", &e, &n), "plan.arms", 2, "invalid utf-8 or nul byte");
+    expect_input_error(err, "plan.arms", 2, "checkpoint '-bad' does not look like a model id");
+    expect_input_error(arms("ok/model\n\"Qwen/Qwen3-4B\"\n", &e, &n), "plan.arms", 2, "does not look like a model id");
+    expect_input_error(arms("ok/model\nbad\xff\n", &e, &n), "plan.arms", 2, "invalid utf-8 or nul byte");
     cr_assert_null(arms("# nothing planned\n\n", &e, &n));
     cr_assert_eq(n, 0);
     sr_arms_entries_free(e, n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_error.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
 
@@ -19,16 +20,6 @@ static sr_error *jsonl(const char *text, sr_scores *s)
 {
     sr_scores_init(s);
     return sr_parse_scores_jsonl("m/mmlu.scores.jsonl", text, strlen(text), "mmlu", s);
-}
-
-static void expect_error(sr_error *err, const char *path, long line, const char *text)
-{
-    cr_assert_not_null(err);
-    cr_assert_eq(err->code, SR_EXIT_INPUT);
-    cr_assert_str_eq(err->path, path);
-    cr_assert_eq(err->line, line, "line %ld, message: %s", err->line, err->message);
-    cr_assert(strstr(err->message, text), "message: %s", err->message);
-    sr_error_free(err);
 }
 
 Test(scores, csv_plain)
@@ -70,38 +61,39 @@ Test(scores, csv_bad_rows_name_their_line)
 {
     sr_scores s;
     /* a quoted line break on lines 4-5 still counts: the bad row is line 6 */
-    expect_error(csv("item_id,score\n1,1\n2,\"0\"\n\"x\ny\",1\n9,1.5\n", &s), "m/mmlu.scores.csv", 6,
-                 "score 1.5 is outside [0, 1]");
+    expect_input_error(csv("item_id,score\n1,1\n2,\"0\"\n\"x\ny\",1\n9,1.5\n", &s), "m/mmlu.scores.csv", 6,
+                       "score 1.5 is outside [0, 1]");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n2,high\n", &s), "m/mmlu.scores.csv", 3, "score 'high' is not a number");
+    expect_input_error(csv("item_id,score\n1,1\n2,high\n", &s), "m/mmlu.scores.csv", 3, "score 'high' is not a number");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n2,nan\n", &s), "m/mmlu.scores.csv", 3, "score 'nan' is not a number");
+    expect_input_error(csv("item_id,score\n1,1\n2,nan\n", &s), "m/mmlu.scores.csv", 3, "score 'nan' is not a number");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n2\n", &s), "m/mmlu.scores.csv", 3, "expected at least 2 fields, found 1");
+    expect_input_error(csv("item_id,score\n1,1\n2\n", &s), "m/mmlu.scores.csv", 3,
+                       "expected at least 2 fields, found 1");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n1,0\n", &s), "m/mmlu.scores.csv", 3,
-                 "duplicate item id '1' (first on line 2)");
+    expect_input_error(csv("item_id,score\n1,1\n1,0\n", &s), "m/mmlu.scores.csv", 3,
+                       "duplicate item id '1' (first on line 2)");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n\"2\"x,0\n", &s), "m/mmlu.scores.csv", 3, "malformed csv");
+    expect_input_error(csv("item_id,score\n1,1\n\"2\"x,0\n", &s), "m/mmlu.scores.csv", 3, "malformed csv");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n\"2,0\n", &s), "m/mmlu.scores.csv", 3, "unterminated quoted field");
+    expect_input_error(csv("item_id,score\n1,1\n\"2,0\n", &s), "m/mmlu.scores.csv", 3, "unterminated quoted field");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n1,1\n2,\xff\n", &s), "m/mmlu.scores.csv", 3, "invalid utf-8 or nul byte");
+    expect_input_error(csv("item_id,score\n1,1\n2,\xff\n", &s), "m/mmlu.scores.csv", 3, "invalid utf-8 or nul byte");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\n,1\n", &s), "m/mmlu.scores.csv", 2, "empty item_id");
+    expect_input_error(csv("item_id,score\n,1\n", &s), "m/mmlu.scores.csv", 2, "empty item_id");
     sr_scores_free(&s);
 }
 
 Test(scores, csv_header_and_empty)
 {
     sr_scores s;
-    expect_error(csv("12,1\n13,0\n", &s), "m/mmlu.scores.csv", 1, "expected a header with columns item_id,score");
+    expect_input_error(csv("12,1\n13,0\n", &s), "m/mmlu.scores.csv", 1, "expected a header with columns item_id,score");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score,score\n1,1\n", &s), "m/mmlu.scores.csv", 1, "column 'score' appears twice");
+    expect_input_error(csv("item_id,score,score\n1,1\n", &s), "m/mmlu.scores.csv", 1, "column 'score' appears twice");
     sr_scores_free(&s);
-    expect_error(csv("", &s), "m/mmlu.scores.csv", 1, "expected a header");
+    expect_input_error(csv("", &s), "m/mmlu.scores.csv", 1, "expected a header");
     sr_scores_free(&s);
-    expect_error(csv("item_id,score\r\n", &s), "m/mmlu.scores.csv", 0, "no items");
+    expect_input_error(csv("item_id,score\r\n", &s), "m/mmlu.scores.csv", 0, "no items");
     sr_scores_free(&s);
 }
 
@@ -128,30 +120,31 @@ Test(scores, jsonl_errors)
 {
     const char *p = "m/mmlu.scores.jsonl";
     sr_scores s;
-    expect_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": 2.0}\n", &s), p, 2,
-                 "score 2 is outside [0, 1]");
+    expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": 2.0}\n", &s), p, 2,
+                       "score 2 is outside [0, 1]");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": 1, \"score\": 1}\n\n{\"item_id\": 1, \"score\": 0}\n", &s), p, 3,
-                 "duplicate item id '1' (first on line 1)");
+    expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n\n{\"item_id\": 1, \"score\": 0}\n", &s), p, 3,
+                       "duplicate item id '1' (first on line 1)");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": }\n", &s), p, 2, "invalid json");
+    expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": }\n", &s), p, 2,
+                       "invalid json");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": 1, \"score\": 1} x\n", &s), p, 1, "unexpected text after the json value");
+    expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1} x\n", &s), p, 1, "unexpected text after the json value");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": \"a\\u0000b\", \"score\": 1}\n", &s), p, 1, "nul character");
+    expect_input_error(jsonl("{\"item_id\": \"a\\u0000b\", \"score\": 1}\n", &s), p, 1, "nul character");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": \"a\", \"score\": 1}\n{\"item_id\": \"a\0\", \"score\": 1}\n", &s), p, 2,
-                 "invalid json"); /* strlen stops at the NUL: the line is cut short */
+    expect_input_error(jsonl("{\"item_id\": \"a\", \"score\": 1}\n{\"item_id\": \"a\0\", \"score\": 1}\n", &s), p, 2,
+                       "invalid json"); /* strlen stops at the NUL: the line is cut short */
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": 1.5, \"score\": 1}\n", &s), p, 1, "item_id is not an integer");
+    expect_input_error(jsonl("{\"item_id\": 1.5, \"score\": 1}\n", &s), p, 1, "item_id is not an integer");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": \"\", \"score\": 1}\n", &s), p, 1, "item_id missing");
+    expect_input_error(jsonl("{\"item_id\": \"\", \"score\": 1}\n", &s), p, 1, "item_id missing");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": \"x\", \"score\": \"1\"}\n", &s), p, 1, "score missing or not a number");
+    expect_input_error(jsonl("{\"item_id\": \"x\", \"score\": \"1\"}\n", &s), p, 1, "score missing or not a number");
     sr_scores_free(&s);
-    expect_error(jsonl("{\"item_id\": \"x\", \"score\": 1e999}\n", &s), p, 1, "outside [0, 1]");
+    expect_input_error(jsonl("{\"item_id\": \"x\", \"score\": 1e999}\n", &s), p, 1, "outside [0, 1]");
     sr_scores_free(&s);
-    expect_error(jsonl("", &s), p, 0, "no items");
+    expect_input_error(jsonl("", &s), p, 0, "no items");
     sr_scores_free(&s);
 }
 
@@ -160,13 +153,13 @@ Test(scores, raw_nul_byte_in_a_line)
     const char text[] = "{\"item_id\": 1, \"score\": 1}\n{\"item_id\": \"a\0b\", \"score\": 1}\n";
     sr_scores s;
     sr_scores_init(&s);
-    expect_error(sr_parse_scores_jsonl("x.jsonl", text, sizeof text - 1, "b", &s), "x.jsonl", 2,
-                 "invalid utf-8 or nul byte");
+    expect_input_error(sr_parse_scores_jsonl("x.jsonl", text, sizeof text - 1, "b", &s), "x.jsonl", 2,
+                       "invalid utf-8 or nul byte");
     sr_scores_free(&s);
     sr_scores_init(&s);
     const char ctext[] = "item_id,score\na\0b,1\n";
-    expect_error(sr_parse_scores_csv("x.csv", ctext, sizeof ctext - 1, "b", &s), "x.csv", 2,
-                 "invalid utf-8 or nul byte");
+    expect_input_error(sr_parse_scores_csv("x.csv", ctext, sizeof ctext - 1, "b", &s), "x.csv", 2,
+                       "invalid utf-8 or nul byte");
     sr_scores_free(&s);
 }
 
