@@ -645,17 +645,14 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
 }
 
 /* Design height of `shown` rows of a chart, at most (every optional line
- * counted). */
-static double part_height(const sr_sweep *sweep, sr_chart_kind kind, size_t shown)
+ * counted); n_panels: the accuracy chart's benchmarks. */
+static double part_height(sr_chart_kind kind, size_t n_panels, size_t shown)
 {
     switch (kind) {
     case SR_CHART_SPEED_RATIO: return speed_height(shown, true);
     case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
     case SR_CHART_ACCURACY_DELTA: break;
     }
-    const char **names = malloc(accuracy_names_room(sweep) * sizeof *names);
-    size_t n_panels = names ? accuracy_panels(sweep, names) : 2;
-    free(names);
     return accuracy_height(n_panels, shown, true);
 }
 
@@ -665,19 +662,28 @@ sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double ma
     size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     if (!idx)
         return sr_oom();
-    size_t n = kind_models(sweep, kind, idx), rows = n > MAX_ROWS ? MAX_ROWS : n;
+    size_t n = kind_models(sweep, kind, idx), rows = n > MAX_ROWS ? MAX_ROWS : n, n_panels = 0;
+    if (kind == SR_CHART_ACCURACY_DELTA) {
+        const char **names = malloc(accuracy_names_room(sweep) * sizeof *names);
+        if (!names) {
+            free(idx);
+            return sr_oom();
+        }
+        n_panels = accuracy_panels(sweep, names);
+        free(names);
+    }
     /* The most rows a part can hold within max_height (at least one). */
     size_t fit = rows;
-    while (fit > 1 && part_height(sweep, kind, fit) > max_height)
+    while (fit > 1 && part_height(kind, n_panels, fit) > max_height)
         fit--;
-    size_t parts = fit ? (rows + fit - 1) / fit : 1, per = parts ? (rows + parts - 1) / parts : rows;
-    if (parts == 0)
-        parts = 1;
+    /* As few parts as fit, of equal size (the last may be shorter); no rows:
+     * one chart that says so. (parts - 1) x per < rows, as per <= fit. */
+    size_t parts = fit ? (rows + fit - 1) / fit : 1, per = (rows + parts - 1) / parts;
     const sr_chart_target target = {SR_CHART_PNG, place, ctx};
     sr_error *err = NULL;
     for (size_t k = 0; k < parts && !err; k++) {
         size_t first = k * per;
-        const chart_part pt = {first, rows ? (rows - first < per ? rows - first : per) : 0, k + 1, parts};
+        const chart_part pt = {first, rows - first < per ? rows - first : per, k + 1, parts};
         char *out;
         size_t len;
         err = draw_part(sweep, kind, &target, idx, n, &pt, &out, &len);
