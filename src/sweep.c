@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/text.h"
 
 const char *sr_stage_name(sr_stage stage)
 {
@@ -45,6 +46,7 @@ void sr_bench_run_init(sr_bench_run *r)
 {
     memset(r, 0, sizeof *r);
     r->max_concurrency = -1;
+    r->request_rate = NAN;
     r->input_len = r->output_len = NAN;
     r->completed = r->failed = r->num_prompts = -1;
     r->total_input_tokens = r->total_output_tokens = -1;
@@ -60,7 +62,46 @@ void sr_bench_run_free(sr_bench_run *r)
         return;
     free(r->source);
     free(r->model_id);
-    r->source = r->model_id = NULL;
+    free(r->params);
+    r->source = r->model_id = r->params = NULL;
+}
+
+void sr_serving_settings_init(sr_serving_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tensor_parallel_size = s->pipeline_parallel_size = -1;
+    s->max_num_batched_tokens = s->max_num_seqs = s->block_size = -1;
+    s->gpu_memory_utilization = NAN;
+    s->max_model_len = -1;
+}
+
+void sr_serving_settings_free(sr_serving_settings *s)
+{
+    free(s->vllm_version);
+    free(s->kv_cache_dtype);
+    sr_serving_settings_init(s);
+}
+
+static bool fill_string(char **dst, const char *src)
+{
+    if (*dst || !src)
+        return true;
+    return (*dst = strdup(src)) != NULL;
+}
+
+bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
+{
+    long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
+                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
+    const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
+                       src->max_num_seqs, src->block_size, src->max_model_len};
+    for (size_t i = 0; i < sizeof sl / sizeof sl[0]; i++)
+        if (*dl[i] < 0)
+            *dl[i] = sl[i];
+    if (isnan(dst->gpu_memory_utilization))
+        dst->gpu_memory_utilization = src->gpu_memory_utilization;
+    return fill_string(&dst->vllm_version, src->vllm_version) &&
+           fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
 }
 
 void sr_failure_free(sr_failure *f)
@@ -99,6 +140,7 @@ void sr_server_log_init(sr_server_log *log)
     log->init_model_used_gib = log->init_model_limit_gib = NAN;
     log->available_kv_gib = NAN;
     log->model_loading_gib = log->model_loading_s = NAN;
+    sr_serving_settings_init(&log->settings);
 }
 
 void sr_server_log_free(sr_server_log *log)
@@ -106,6 +148,7 @@ void sr_server_log_free(sr_server_log *log)
     free(log->source);
     free(log->model_id);
     sr_failure_free(&log->failure);
+    sr_serving_settings_free(&log->settings);
     sr_server_log_init(log);
 }
 
@@ -175,6 +218,8 @@ static void model_free(sr_model *m)
 {
     free(m->id);
     free(m->dir);
+    free(m->label);
+    sr_serving_settings_free(&m->settings);
     free(m->arms_flags);
     free(m->arms_benchmarks);
     sr_server_log_free(&m->log);
@@ -240,6 +285,7 @@ void sr_sweep_free(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_inputs; i++) {
         free(sweep->inputs[i].path);
         free(sweep->inputs[i].kind);
+        free(sweep->inputs[i].reason);
     }
     free(sweep->inputs);
     for (size_t i = 0; i < sweep->n_warnings; i++)
@@ -277,6 +323,7 @@ sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
         return NULL;
     }
     m->plan_order = -1;
+    sr_serving_settings_init(&m->settings);
     sr_server_log_init(&m->log);
     kv_summary_init(&m->kv);
     sweep->n_models++;
@@ -294,6 +341,31 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep)
         if (strcmp(sweep->models[i].id, sweep->baseline) == 0)
             return &sweep->models[i];
     return NULL;
+}
+
+bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+                        const char *reason)
+{
+    void *inputs = sweep->inputs;
+    if (!sr_grow(&inputs, &sweep->cap_inputs, sweep->n_inputs + 1, sizeof *sweep->inputs))
+        return false;
+    sweep->inputs = inputs;
+    sr_input_file *in = &sweep->inputs[sweep->n_inputs];
+    memset(in, 0, sizeof *in);
+    in->path = strdup(path);
+    in->kind = strdup(kind);
+    in->reason = reason ? strdup(reason) : NULL;
+    in->size = size;
+    if (sha256)
+        memcpy(in->sha256, sha256, sizeof in->sha256);
+    if (!in->path || !in->kind || (reason && !in->reason)) {
+        free(in->path);
+        free(in->kind);
+        free(in->reason);
+        return false;
+    }
+    sweep->n_inputs++;
+    return true;
 }
 
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
@@ -353,29 +425,36 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
     return true;
 }
 
-bool sr_model_add_run(sr_model *model, const char *key, long in, long out, long conc, sr_bench_run *run)
+bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
 {
+    char *key = sr_scenario_key(spec);
+    if (!key)
+        return false;
     sr_scenario *sc = NULL;
     for (size_t i = 0; i < model->n_scenarios; i++)
         if (strcmp(model->scenarios[i].key, key) == 0)
             sc = &model->scenarios[i];
     if (!sc) {
         void *s = model->scenarios;
-        if (!sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios))
+        if (!sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios)) {
+            free(key);
             return false;
+        }
         model->scenarios = s;
         sc = &model->scenarios[model->n_scenarios];
         memset(sc, 0, sizeof *sc);
-        sc->key = strdup(key);
-        if (!sc->key)
-            return false;
-        sc->input_len = in;
-        sc->output_len = out;
-        sc->concurrency = conc;
+        sc->key = key;
+        key = NULL;
+        sc->input_len = spec->input_len;
+        sc->output_len = spec->output_len;
+        sc->concurrency = spec->concurrency;
+        sc->request_rate = spec->request_rate;
+        sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
         sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
         model->n_scenarios++;
     }
+    free(key);
     void *r = sc->runs;
     if (!sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs))
         return false;
@@ -385,9 +464,20 @@ bool sr_model_add_run(sr_model *model, const char *key, long in, long out, long 
     return true;
 }
 
-char *sr_scenario_key(long in, long out, long conc)
+char *sr_scenario_key(const sr_scenario_spec *spec)
 {
-    return sr_asprintf("in%ld-out%ld-c%ld", in, out, conc);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    if (spec->concurrency >= 0)
+        sr_strbuf_printf(&sb, "-c%ld", spec->concurrency);
+    if (isfinite(spec->request_rate)) {
+        char rate[64];
+        sr_strbuf_printf(&sb, "-r%s", sr_format_json_number(rate, sizeof rate, spec->request_rate));
+    }
+    if (spec->concurrency < 0 && !isfinite(spec->request_rate) && spec->burst >= 0)
+        sr_strbuf_printf(&sb, "-n%ld", spec->burst);
+    return sr_strbuf_detach(&sb);
 }
 
 char *sr_normalize_model_id(const char *raw)

@@ -67,14 +67,41 @@ typedef struct sr_scores {
     const char *verdict;                      /* "baseline", "no measured difference", "higher", "lower", or NULL */
 } sr_scores;
 
+/* ---- serving settings --------------------------------------------------
+ * The vLLM engine arguments that shape speed and KV capacity, as far as the
+ * inputs say: the server log (engine config line, non-default args, chunked
+ * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
+ * and sweep.json. Unknown: -1, NAN, NULL. */
+typedef struct sr_serving_settings {
+    char *vllm_version;            /* "0.10.1.1"; NULL */
+    long tensor_parallel_size;     /* -1 */
+    long pipeline_parallel_size;   /* -1 */
+    long max_num_batched_tokens;   /* -1 */
+    long max_num_seqs;             /* -1 */
+    long block_size;               /* -1 */
+    char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
+    double gpu_memory_utilization; /* NAN */
+    long max_model_len;            /* -1 */
+} sr_serving_settings;
+
+void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
+void sr_serving_settings_free(sr_serving_settings *s); /* frees the strings, back to unknown */
+/* Fill what dst does not know from src (strings copied); false on OOM. */
+bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
+
 /* ---- speed ------------------------------------------------------------- */
 
 typedef struct sr_bench_run {
     char *source;                        /* "path" or "path:line" of the result */
     char *model_id;                      /* as the result names it (normalised org/name), or NULL */
-    long max_concurrency;                /* -1: unknown / unlimited */
+    long max_concurrency;                /* -1: no limit set (or unknown) */
+    double request_rate;                 /* requests/s; INFINITY when unlimited ("inf"); NAN unknown */
     double input_len;                    /* nominal input tokens per request (metadata, else mean); NAN */
     double output_len;                   /* nominal output tokens per request; NAN */
+    bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
+                                            --random-input-len), not means of what was sent */
+    char *params;                        /* what else set this run apart, "key=value, ..." (bench
+                                            metadata other than lengths, a SERVE-- directory); NULL */
     long completed, failed, num_prompts; /* -1 unknown */
     long total_input_tokens, total_output_tokens;
     double duration_s;
@@ -88,8 +115,12 @@ typedef struct sr_bench_run {
 void sr_bench_run_init(sr_bench_run *run); /* all unknown */
 
 typedef struct sr_scenario {
-    char *key; /* "in<I>-out<O>-c<C>" */
-    long input_len, output_len, concurrency;
+    char *key; /* "in<I>-out<O>" then "-c<C>" (a concurrency limit), "-r<R>" (a finite request
+                  rate), or "-n<N>" (N prompts at once: no limit, unlimited rate) */
+    long input_len, output_len;
+    long concurrency;    /* the limit set; -1 when none */
+    double request_rate; /* requests/s; INFINITY when unlimited */
+    long burst;          /* prompts sent at once when neither limit nor rate is set; -1 */
     sr_bench_run *runs;
     size_t n_runs, cap_runs;
 
@@ -117,6 +148,9 @@ typedef struct sr_server_log {
     double model_loading_gib; /* "Model loading took X GiB" / "Loading model weights took X GB"; NAN */
     double model_loading_s;   /* NAN */
     bool startup_complete;    /* "Application startup complete." */
+    bool engine_start;        /* lines of an engine starting up were seen (not just a few pasted
+                                 request-log lines): this file is a server log */
+    sr_serving_settings settings; /* from the engine config / non-default args / chunked prefill lines */
     sr_failure failure;       /* root cause of a failed start or a serve error */
 } sr_server_log;
 
@@ -173,6 +207,8 @@ const char *sr_status_name(sr_status status);
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
     char *dir;             /* its directory below the export ("" for planned-only models) */
+    char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
+    sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     bool planned;          /* named in a .arms file */
     long plan_order;       /* position in the run plan (0-based), -1 when not planned */
     char *arms_flags;      /* serving flags from the .arms line, or NULL */
@@ -204,7 +240,8 @@ typedef struct sr_input_file {
     char *path; /* export-relative */
     long long size;
     char sha256[65]; /* lower-case hex */
-    char *kind;      /* "server_log", "bench_json", "lmeval_samples", ... */
+    char *kind;      /* "server_log", "bench_json", "lmeval_samples", ...; "ignored" */
+    char *reason;    /* why an ignored file was not read; NULL for files read */
 } sr_input_file;
 
 typedef struct sr_settings {
@@ -262,6 +299,11 @@ sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
+/* Record a file of the export among the inputs: read as kind (reason NULL),
+ * or ignored (kind "ignored", reason why). sha256 may be NULL (not hashed:
+ * all zeros is not written, the field stays empty). False on OOM. */
+bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+                        const char *reason);
 /* Append a formatted warning; false on OOM. */
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -272,8 +314,17 @@ const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
 /* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
  * benchmark of the same name. */
 bool sr_model_add_scores(sr_model *model, sr_scores *scores);
-/* Add a run to the scenario with this key (created if new); the run is moved. */
-bool sr_model_add_run(sr_model *model, const char *key, long in, long out, long conc, sr_bench_run *run);
+/* What makes a scenario: lengths and the load (a concurrency limit, a finite
+ * request rate, or a burst of prompts sent at once). */
+typedef struct sr_scenario_spec {
+    long input_len, output_len;
+    long concurrency;    /* -1: no limit */
+    double request_rate; /* INFINITY: unlimited */
+    long burst;          /* -1 unless neither a limit nor a finite rate was set */
+} sr_scenario_spec;
+
+/* Add a run to the scenario of this spec (created if new); the run is moved. */
+bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
 
 void sr_scores_init(sr_scores *s);
 void sr_scores_free(sr_scores *s);
@@ -283,8 +334,10 @@ void sr_server_log_free(sr_server_log *log);
 void sr_failure_free(sr_failure *f);
 bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
 
-/* Scenario key "in<I>-out<O>-c<C>" into a fresh string. */
-char *sr_scenario_key(long in, long out, long conc);
+/* Scenario key into a fresh string: "in<I>-out<O>", then "-c<C>" when a
+ * concurrency limit was set, "-r<R>" when the request rate was finite (R in
+ * the shortest form that round-trips: 30, 2.5), and "-n<N>" for a burst. */
+char *sr_scenario_key(const sr_scenario_spec *spec);
 
 /* Normalise a model id: a filesystem path keeps its last two components
  * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"); fresh string. */

@@ -193,23 +193,7 @@ static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir
 static sr_error *record_input_digest(const loader *ld, const found_file *f, const char *kind, long long size,
                                      const char sha256[65])
 {
-    sr_sweep *sw = ld->sink;
-    void *inputs = sw->inputs;
-    if (!sr_grow(&inputs, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs))
-        return sr_oom();
-    sw->inputs = inputs;
-    sr_input_file *in = &sw->inputs[sw->n_inputs];
-    in->path = strdup(f->rel);
-    in->kind = strdup(kind);
-    in->size = size;
-    memcpy(in->sha256, sha256, sizeof in->sha256);
-    if (!in->path || !in->kind) {
-        free(in->path);
-        free(in->kind);
-        return sr_oom();
-    }
-    sw->n_inputs++;
-    return NULL;
+    return sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL) ? NULL : sr_oom();
 }
 
 static sr_error *record_input(const loader *ld, const found_file *f, const char *kind, const char *data, size_t len)
@@ -627,10 +611,8 @@ static sr_error *add_runs(const loader *ld, sr_model *m, run_list *l)
                 return sr_oom();
             continue;
         }
-        char *key = sr_scenario_key(in, out, conc);
-        bool ok = key && sr_model_add_run(m, key, in, out, conc, run);
-        free(key);
-        if (!ok)
+        sr_scenario_spec spec = {in, out, conc, INFINITY, -1};
+        if (!sr_model_add_run(m, &spec, run))
             return sr_oom();
     }
     return NULL;

@@ -54,7 +54,8 @@ static void add_speed(sr_model *m, const double *tput, const double *base)
         sr_bench_run_init(&run);
         run.source = sr_asprintf("%s/bench-%s.json", m->dir, keys[c]);
         run.output_throughput = tput[c];
-        sr_model_add_run(m, keys[c], in[c], 256, conc[c], &run);
+        sr_scenario_spec spec = {in[c], 256, conc[c], INFINITY, -1};
+        sr_model_add_run(m, &spec, &run);
         sr_scenario *sc = (sr_scenario *)sr_model_scenario(m, keys[c]);
         sc->median_output_throughput = tput[c];
         sc->ratio = base ? tput[c] / base[c] : 1.0;
@@ -81,14 +82,9 @@ static void kv(sr_model *m, long logged, long recomputed, long bpt, const char *
 
 static void add_input(sr_sweep *sw, const char *path, const char *kind, long long size)
 {
-    void *inputs = sw->inputs;
-    sr_grow(&inputs, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs);
-    sw->inputs = inputs;
-    sr_input_file *f = &sw->inputs[sw->n_inputs++];
-    f->path = strdup(path);
-    f->kind = strdup(kind);
-    f->size = size;
-    sr_sha256_hex(path, strlen(path), f->sha256);
+    char sha[65];
+    sr_sha256_hex(path, strlen(path), sha);
+    sr_sweep_add_input(sw, path, kind, size, sha, NULL);
 }
 
 void fixture_sweep_minimal(sr_sweep *sw)

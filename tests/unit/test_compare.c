@@ -20,12 +20,13 @@ static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
     cr_assert(sr_model_add_scores(m, &s));
 }
 
-static void add_run(sr_model *m, const char *key, double tput)
+static void add_run(sr_model *m, long input_len, double tput)
 {
     sr_bench_run r;
     sr_bench_run_init(&r);
     r.output_throughput = tput;
-    cr_assert(sr_model_add_run(m, key, 128, 256, 16, &r));
+    sr_scenario_spec spec = {input_len, 256, 16, INFINITY, -1};
+    cr_assert(sr_model_add_run(m, &spec, &r));
 }
 
 Test(compare, verdicts_ratios_and_status)
@@ -42,17 +43,17 @@ Test(compare, verdicts_ratios_and_status)
     }
     sr_model *b = sr_sweep_model(&sw, "org/base");
     add_scores(b, "gsm8k", base, 40);
-    add_run(b, "in128-out256-c16", 100);
-    add_run(b, "in128-out256-c16", 120);
-    add_run(b, "in128-out256-c16", 110);
-    add_run(b, "in3072-out256-c16", 50);
+    add_run(b, 128, 100);
+    add_run(b, 128, 120);
+    add_run(b, 128, 110);
+    add_run(b, 3072, 50);
     sr_model *s = sr_sweep_model(&sw, "org/same");
     add_scores(s, "gsm8k", same, 40);
-    add_run(s, "in128-out256-c16", 55);
-    add_run(s, "in3072-out256-c16", 20);
+    add_run(s, 128, 55);
+    add_run(s, 3072, 20);
     sr_model *w = sr_sweep_model(&sw, "org/worse");
     add_scores(w, "gsm8k", worse, 40);
-    add_run(w, "in128-out256-c16", 220);
+    add_run(w, 128, 220);
     sr_model *f = sr_sweep_model(&sw, "org/failed");
     cr_assert(sr_failure_set(&f->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "f/server.log:9"));
 
