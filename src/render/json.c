@@ -266,8 +266,9 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         cJSON *f = cJSON_CreateObject();
         add(f, "path", cJSON_CreateString(sw->inputs[i].path));
         add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
-        add(f, "size", cJSON_CreateNumber((double)sw->inputs[i].size));
-        add(f, "sha256", cJSON_CreateString(sw->inputs[i].sha256));
+        add(f, "size", sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
+        add(f, "sha256", sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
+        add(f, "reason", str_or_null(sw->inputs[i].reason));
         cJSON_AddItemToArray(inputs, f);
     }
     add(root, "inputs", inputs);

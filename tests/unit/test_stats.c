@@ -2,7 +2,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-#include "analysis/compare.h"
+#include "analysis/scenarios.h"
 #include "analysis/stats.h"
 
 Test(stats, mcnemar_hand_computed)
