@@ -88,12 +88,12 @@ static void verdict_cells(sr_tpl_ctx *row, const sr_model *m, const sr_scores *s
         verdict = m->status == SR_STATUS_FAILED ? "failed" : "no scores";
     else if (s->is_baseline)
         verdict = "baseline";
-    else if (s->compared && s->verdict)
-        verdict = s->verdict;
+    else if (s->compared && s->verdict != SR_VERDICT_NONE)
+        verdict = sr_verdict_name(s->verdict);
     else
         verdict = "not compared";
-    if (s && s->compared && s->verdict)
-        cls = strcmp(s->verdict, "higher") == 0 ? "higher" : strcmp(s->verdict, "lower") == 0 ? "lower" : "same";
+    if (s && s->compared && s->verdict != SR_VERDICT_NONE)
+        cls = s->verdict == SR_VERDICT_HIGHER ? "higher" : s->verdict == SR_VERDICT_LOWER ? "lower" : "same";
     sr_tpl_set(row, "verdict", verdict);
     sr_tpl_set(row, "verdict_class", cls);
     bool compared = s && s->compared && !s->is_baseline;

@@ -56,11 +56,14 @@ static void put_accuracy_cells(sr_strbuf *sb, const sr_scores *s)
     } else if (s->compared) {
         sr_strbuf_putc(sb, ' ');
         put_points(sb, s->delta);
-        sr_strbuf_puts(sb, " [");
-        put_points(sb, s->ci_low);
-        sr_strbuf_puts(sb, ", ");
-        put_points(sb, s->ci_high);
-        sr_strbuf_printf(sb, "] %s |", s->verdict);
+        if (isfinite(s->ci_low) && isfinite(s->ci_high)) { /* none under SR_MIN_PAIRED_ITEMS items */
+            sr_strbuf_puts(sb, " [");
+            put_points(sb, s->ci_low);
+            sr_strbuf_puts(sb, ", ");
+            put_points(sb, s->ci_high);
+            sr_strbuf_putc(sb, ']');
+        }
+        sr_strbuf_printf(sb, " %s |", sr_verdict_name(s->verdict));
     } else {
         sr_strbuf_puts(sb, " not paired |");
     }

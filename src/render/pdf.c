@@ -562,12 +562,12 @@ static void accuracy_table(pdf *p, const sr_sweep *sw, const size_t *order, size
             verdict = m->status == SR_STATUS_FAILED ? "failed" : "no scores";
         else if (s->is_baseline)
             verdict = "baseline";
-        else if (compared && s->verdict)
-            verdict = s->verdict;
+        else if (compared && s->verdict != SR_VERDICT_NONE)
+            verdict = sr_verdict_name(s->verdict);
         else
             verdict = "not compared";
-        if (compared && s->verdict) {
-            bool higher = strcmp(s->verdict, "higher") == 0, lower = strcmp(s->verdict, "lower") == 0;
+        if (compared && s->verdict != SR_VERDICT_NONE) {
+            bool higher = s->verdict == SR_VERDICT_HIGHER, lower = s->verdict == SR_VERDICT_LOWER;
             vc = higher ? GREEN : lower ? RED : BLUE;
             differs = higher || lower;
         }
