@@ -31,6 +31,19 @@ const char *sr_status_name(sr_status status)
     return "ok";
 }
 
+const char *sr_verdict_name(sr_verdict verdict)
+{
+    switch (verdict) {
+    case SR_VERDICT_BASELINE: return "baseline";
+    case SR_VERDICT_NO_DIFFERENCE: return "no measured difference";
+    case SR_VERDICT_HIGHER: return "higher";
+    case SR_VERDICT_LOWER: return "lower";
+    case SR_VERDICT_TOO_FEW_ITEMS: return "too few items";
+    case SR_VERDICT_NONE: break;
+    }
+    return NULL;
+}
+
 void sr_settings_default(sr_settings *s)
 {
     s->resamples = SR_DEFAULT_RESAMPLES;
@@ -41,6 +54,8 @@ void sr_settings_default(sr_settings *s)
     s->gsm8k_filter = "strict-match";
     s->keep_going = false;
     s->threads = 0; /* 0: one per online core, at most 8 */
+    s->simultaneous = false;
+    s->equivalence_margin = NAN;
 }
 
 void sr_bench_run_init(sr_bench_run *r)
@@ -160,6 +175,9 @@ void sr_scores_init(sr_scores *s)
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
     s->sampled_ci_low = s->sampled_ci_high = NAN;
+    s->ci_level = s->mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
+    s->equivalent = -1;
 }
 
 void sr_scores_free(sr_scores *s)
@@ -495,6 +513,8 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
         sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
+        sc->ratio_low = sc->ratio_high = sc->cv = NAN;
+        sc->within_noise = -1;
         model->n_scenarios++;
     }
     free(key);

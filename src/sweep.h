@@ -14,6 +14,15 @@
 #define SR_DEFAULT_SEED 20261130UL
 #define SR_DEFAULT_RESAMPLES 10000L
 #define SR_DEFAULT_CONFIDENCE 0.95
+/* Under this many paired items a comparison gets no interval and no verdict:
+ * the bootstrap's percentiles and the power formula rest on large-sample
+ * behaviour that a handful of items does not have. */
+#define SR_MIN_PAIRED_ITEMS 20
+/* A model's speed runs spread more than this (sample sd / mean) in a
+ * scenario: the median of so few noisy runs is not a measurement. */
+#define SR_SPEED_CV_LIMIT 0.05
+/* Power at which the minimum detectable effect is stated: the usual 80%. */
+#define SR_MDE_POWER 0.8
 
 /* ---- failures ---------------------------------------------------------- */
 
@@ -34,6 +43,20 @@ typedef struct sr_failure {
 const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
+
+/* What a comparison with the baseline concluded. */
+typedef enum {
+    SR_VERDICT_NONE = 0,      /* not compared */
+    SR_VERDICT_BASELINE,      /* the baseline's own row */
+    SR_VERDICT_NO_DIFFERENCE, /* the interval holds 0 */
+    SR_VERDICT_HIGHER,        /* the interval lies above 0 */
+    SR_VERDICT_LOWER,         /* the interval lies below 0 */
+    SR_VERDICT_TOO_FEW_ITEMS  /* paired, but under SR_MIN_PAIRED_ITEMS items: no interval */
+} sr_verdict;
+
+/* "baseline", "no measured difference", "higher", "lower", "too few items";
+ * NULL for NONE. */
+const char *sr_verdict_name(sr_verdict verdict);
 
 typedef struct sr_item_score {
     char *id;     /* compared as a string: lm-eval doc_id as decimal, BFCL "N" */
@@ -64,7 +87,22 @@ typedef struct sr_scores {
     double sampled_ci_low, sampled_ci_high;   /* with ci_method "exact": the Monte Carlo interval, whose
                                                  distance to the exact one is its Monte Carlo error; NAN */
     long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
-    const char *verdict;                      /* "baseline", "no measured difference", "higher", "lower", or NULL */
+    sr_verdict verdict;                       /* read off ci_low/ci_high */
+    double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
+                                                 --simultaneous the Bonferroni level of its family; NAN */
+    size_t family_size;                       /* m: comparisons with an interval on this benchmark */
+    double mde;                               /* minimum detectable effect at ci_level and SR_MDE_POWER
+                                                 (a fraction, like delta); NAN */
+    double tost_ci_low, tost_ci_high;         /* the 1 - 2(1 - ci_level) interval of the two one-sided
+                                                 tests, from the same resamples; NAN */
+    int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
+                                                 0: it does not; -1: no margin given, or no interval */
+    double mcnemar_p_holm;                    /* Holm-adjusted over the benchmark's family; NAN */
+    double other_ci_level;                    /* the level not asked for: Bonferroni without --simultaneous,
+                                                 the report's with it; NAN */
+    double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
+    sr_verdict other_verdict;                 /* read off the other interval */
+    bool verdict_flips;                       /* verdict != other_verdict */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -129,6 +167,13 @@ typedef struct sr_scenario {
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
     double ratio; /* NAN when the baseline lacks this scenario */
+    /* analysis: run-to-run spread of output throughput */
+    double ratio_low, ratio_high; /* min(runs) / max(baseline runs), max(runs) / min(baseline runs); NAN
+                                     with ratio */
+    double cv;                    /* sample sd / mean of the runs; NAN under two runs */
+    int within_noise;             /* 1: ratio_low <= 1 <= ratio_high; 0: not; -1: no ratio, or one run on
+                                     each side (no spread to judge by) */
+    bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
 } sr_scenario;
 
 /* ---- server log facts -------------------------------------------------- */
@@ -271,10 +316,12 @@ typedef struct sr_settings {
     long resamples;
     unsigned long seed;
     double confidence;
-    const char *rng;          /* "mt19937" */
-    const char *ci_method;    /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
-    int threads;              /* comparisons run in parallel; results do not depend on it */
-    const char *gsm8k_filter; /* "strict-match" | "flexible-extract" */
+    const char *rng;           /* "mt19937" */
+    const char *ci_method;     /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
+    int threads;               /* comparisons run in parallel; results do not depend on it */
+    bool simultaneous;         /* Bonferroni intervals per benchmark family: verdicts hold jointly */
+    double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
+    const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
 } sr_settings;
 

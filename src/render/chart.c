@@ -344,11 +344,11 @@ static size_t accuracy_panels(const sr_sweep *sw, const char **names)
     return n_panels;
 }
 
-static int verdict_index(const char *verdict)
+static int verdict_index(sr_verdict verdict)
 {
-    if (verdict && strcmp(verdict, "higher") == 0)
+    if (verdict == SR_VERDICT_HIGHER)
         return 1;
-    if (verdict && strcmp(verdict, "lower") == 0)
+    if (verdict == SR_VERDICT_LOWER)
         return 2;
     return 0;
 }
@@ -467,7 +467,8 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
             sr_canvas_text(&cv, text_x, yc + 4, buf, VALUE_SIZE + 0.5, false, 0, *col);
             sr_canvas_text(&cv, n_right, yc + 4, sr_text_count(buf2, sizeof buf2, (long long)s->n_paired),
                            VALUE_SIZE + 0.5, false, 1, sr_dark);
-            sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf, s->verdict ? s->verdict : "");
+            sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf,
+                             sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict) : "");
         }
         sr_canvas_text(&cv, (PLOT_X0 + plot_x1) / 2, rows_bottom + 32,
                        "model \xE2\x88\x92 baseline (points of accuracy)", LABEL_SIZE, false, 0.5, sr_black);

@@ -3,6 +3,7 @@
  * escaping is cJSON's; key order is fixed, so output is byte-stable. */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,22 @@ static cJSON *kv_json(const sr_model *m)
     return o;
 }
 
+/* -1 unknown, else false/true. */
+static cJSON *tristate(int v)
+{
+    return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
+}
+
+/* Why a paired comparison has no verdict; null when it has one. */
+static cJSON *verdict_note(const sr_scores *s)
+{
+    if (s->verdict != SR_VERDICT_TOO_FEW_ITEMS)
+        return cJSON_CreateNull();
+    char text[96];
+    snprintf(text, sizeof text, "too few items to compare, n = %zu", s->n_paired);
+    return cJSON_CreateString(text);
+}
+
 static cJSON *accuracy_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -126,8 +143,21 @@ static cJSON *accuracy_json(const sr_model *m)
         add(b, "delta", num_or_null(cmp ? s->delta : NAN));
         add(b, "ci_low", num_or_null(cmp ? s->ci_low : NAN));
         add(b, "ci_high", num_or_null(cmp ? s->ci_high : NAN));
+        add(b, "ci_level", num_or_null(cmp ? s->ci_level : NAN));
         add(b, "mcnemar_p", num_or_null(cmp ? s->mcnemar_p : NAN));
-        add(b, "verdict", str_or_null(s->verdict));
+        add(b, "mcnemar_p_holm", num_or_null(cmp ? s->mcnemar_p_holm : NAN));
+        /* too few items: no verdict, and verdict_note says why */
+        add(b, "verdict", str_or_null(s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? NULL : sr_verdict_name(s->verdict)));
+        add(b, "verdict_note", verdict_note(s));
+        add(b, "mde", num_or_null(cmp ? s->mde : NAN));
+        add(b, "tost_ci_low", num_or_null(cmp ? s->tost_ci_low : NAN));
+        add(b, "tost_ci_high", num_or_null(cmp ? s->tost_ci_high : NAN));
+        add(b, "equivalent", tristate(cmp ? s->equivalent : -1));
+        add(b, "other_ci_level", num_or_null(cmp ? s->other_ci_level : NAN));
+        add(b, "other_ci_low", num_or_null(cmp ? s->other_ci_low : NAN));
+        add(b, "other_ci_high", num_or_null(cmp ? s->other_ci_high : NAN));
+        add(b, "verdict_flips",
+            cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         add(b, "n_paired", cmp ? cJSON_CreateNumber((double)s->n_paired) : cJSON_CreateNull());
         add(b, "only_model_right", cmp ? cJSON_CreateNumber((double)s->discordant_better) : cJSON_CreateNull());
         add(b, "only_baseline_right", cmp ? cJSON_CreateNumber((double)s->discordant_worse) : cJSON_CreateNull());
@@ -162,6 +192,11 @@ static cJSON *speed_json(const sr_model *m)
         add(s, "runs", runs);
         add(s, "median", num_or_null(sc->median_output_throughput));
         add(s, "ratio", num_or_null(sc->ratio));
+        add(s, "ratio_low", num_or_null(sc->ratio_low));
+        add(s, "ratio_high", num_or_null(sc->ratio_high));
+        add(s, "cv", num_or_null(sc->cv));
+        add(s, "within_noise", tristate(sc->within_noise));
+        add(s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
         add(s, "input_len", cJSON_CreateNumber((double)sc->input_len));
         add(s, "output_len", cJSON_CreateNumber((double)sc->output_len));
         add(s, "concurrency", count_or_null(sc->concurrency));
@@ -253,6 +288,8 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "confidence", cJSON_CreateNumber(st->confidence));
     add(settings, "rng", cJSON_CreateString(st->rng));
     add(settings, "ci_method", cJSON_CreateString(st->ci_method));
+    add(settings, "simultaneous", cJSON_CreateBool(st->simultaneous));
+    add(settings, "equivalence_margin", num_or_null(st->equivalence_margin));
     add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     add(settings, "seed_derivation",
         cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
@@ -265,6 +302,12 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         cJSON_CreateString("class counts from the multinomial when the paired differences "
                            "take at most 16 values (0/1 scores), else item indices"));
     add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
+    add(settings, "multiplicity",
+        cJSON_CreateString("mcnemar_p_holm: Holm step-down over each benchmark's comparisons; simultaneous: "
+                           "Bonferroni intervals at 1 - (1 - confidence) / m per benchmark"));
+    add(settings, "mde_power", cJSON_CreateNumber(SR_MDE_POWER));
+    add(settings, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
+    add(settings, "speed_cv_limit", cJSON_CreateNumber(SR_SPEED_CV_LIMIT));
     add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     add(settings, "keep_going", cJSON_CreateBool(st->keep_going));
     add(root, "settings", settings);

@@ -233,6 +233,12 @@ static bool is_compared_model(const sr_model *m)
     return !m->is_baseline && m->status != SR_STATUS_FAILED;
 }
 
+/* A verdict read off an interval (not baseline, not compared, too few items). */
+static bool verdict_tested(sr_verdict v)
+{
+    return v == SR_VERDICT_NO_DIFFERENCE || v == SR_VERDICT_HIGHER || v == SR_VERDICT_LOWER;
+}
+
 static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
                                     const size_t *order, size_t n_order, size_t *scratch)
 {
@@ -245,7 +251,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     }
     sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
                      sr_text_score(buf2, sizeof buf2, bs->score));
-    static const char *const verdicts[] = {"no measured difference", "lower", "higher"};
+    static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
     static const char *const leads[] = {"no measured difference for ", "lower for ", "higher for "};
     bool any = false;
     for (size_t v = 0; v < 3; v++) {
@@ -253,7 +259,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         for (size_t i = 0; i < n_order; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-            if (s && s->compared && s->verdict && strcmp(s->verdict, verdicts[v]) == 0)
+            if (s && s->compared && s->verdict == verdicts[v])
                 scratch[k++] = order[i];
         }
         if (k == 0)
@@ -276,7 +282,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        if (is_compared_model(m) && (!s || !s->compared || !s->verdict))
+        /* Too few items to test counts as not compared. */
+        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -371,7 +378,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                 if (!sr_model_benchmark(base, benches[b]))
                     continue;
                 const sr_scores *s = sr_model_benchmark(m, benches[b]);
-                fine = s && s->compared && s->verdict && strcmp(s->verdict, "lower") != 0;
+                fine = s && s->compared && verdict_tested(s->verdict) && s->verdict != SR_VERDICT_LOWER;
             }
             if (fine)
                 scratch[k++] = order[i];

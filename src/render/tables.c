@@ -415,13 +415,15 @@ bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
 
 static sr_tone verdict_tone(const sr_scores *s)
 {
-    if (!s || !s->compared || !s->verdict)
+    if (!s || !s->compared)
         return SR_TONE_NONE;
-    if (strcmp(s->verdict, "higher") == 0)
-        return SR_TONE_BETTER;
-    if (strcmp(s->verdict, "lower") == 0)
-        return SR_TONE_WORSE;
-    return SR_TONE_SAME;
+    switch (s->verdict) {
+    case SR_VERDICT_HIGHER: return SR_TONE_BETTER;
+    case SR_VERDICT_LOWER: return SR_TONE_WORSE;
+    case SR_VERDICT_NO_DIFFERENCE: return SR_TONE_SAME;
+    case SR_VERDICT_TOO_FEW_ITEMS: return SR_TONE_CAUTION;
+    default: return SR_TONE_NONE;
+    }
 }
 
 static void ratio_cell(builder *b, const sr_scenario *sc, bool with_throughput)
@@ -493,8 +495,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                     cell(&b, SR_CELL_VERDICT, "baseline");
                 } else if (s->compared) {
                     char ci[128];
-                    snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s),
-                             s->verdict ? s->verdict : "");
+                    const char *verdict = sr_verdict_name(s->verdict);
+                    snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
                     sr_cell *c = cell(&b, SR_CELL_INTERVAL, buf);
                     if (c)
                         c->tone = verdict_tone(s);
@@ -568,10 +570,10 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
             bool compared = s && s->compared && !s->is_baseline;
             cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
-            const char *verdict = !s                          ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
-                                  : s->is_baseline            ? "baseline"
-                                  : s->compared && s->verdict ? s->verdict
-                                                              : "not compared";
+            const char *verdict = !s                                         ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+                                  : s->is_baseline                           ? "baseline"
+                                  : s->compared && sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict)
+                                                                             : "not compared";
             sr_cell *v = cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);
