@@ -170,10 +170,17 @@ static sr_tone status_tone(sr_status s)
     return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
 }
 
-static sr_cell *model_cell(builder *b, const sr_model *m, const char *suffix)
+/* The model's label, with a word after it ("baseline", "partial"): "id
+ * (baseline)", or "id (tp 2, baseline)" when the label already ends in a
+ * parenthesis. */
+static sr_cell *model_cell(builder *b, const sr_model *m, const char *word)
 {
-    char *text = suffix ? sr_asprintf("%s%s", label_of(m), suffix) : NULL;
-    if (suffix && !text)
+    const char *label = label_of(m);
+    size_t n = strlen(label);
+    char *text = !word                              ? NULL
+                 : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
+                                                    : sr_asprintf("%s (%s)", label, word);
+    if (word && !text)
         b->oom = true;
     sr_cell *c = cell(b, SR_CELL_TEXT, text ? text : label_of(m));
     free(text);
@@ -492,7 +499,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             if (m->status == SR_STATUS_FAILED)
                 continue;
             row(&b);
-            model_cell(&b, m, m->is_baseline ? " (baseline)" : m->status == SR_STATUS_PARTIAL ? " (partial)" : NULL);
+            model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
             for (size_t k = 0; k < benches.n; k++) {
                 const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
                 cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
