@@ -53,15 +53,25 @@ void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
 /* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
  * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
- * v0.4.7+ name the filter per line; older ones hold the filters one after
- * another, and the position tells (first half strict-match for gsm8k).
+ * v0.4.7+ name the filter per line; in older ones the k-th entry of a
+ * document is its k-th filter (strict-match, then flexible-extract for
+ * gsm8k; one filter, the strict regex, before 0.4.2). JSON lines, or one JSON
+ * array (before June 2024).
  * filter may be NULL for tasks with a single filter ("none"). out->benchmark
  * is set to the canonical name (gsm8k for task gsm8k). */
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
                                   sr_scores *out);
-/* Task name from a samples file name (samples_<task>_<date>.jsonl); fresh
- * string or NULL when the name does not fit. */
+/* Task name from a samples file name (samples_<task>_<date>.jsonl, or .json
+ * as written between May and June 2024); fresh string or NULL when the name
+ * does not fit. */
 char *sr_lmeval_task_from_filename(const char *basename);
+/* By content, for files whose name does not say (renamed, or lm-eval 0.4.0-
+ * 0.4.2's <model_args>_<task>.jsonl and results.json): a samples file's
+ * first entry (array element or line) has "doc_id" and "filtered_resps"; a
+ * results file is an object with a "results" object and one of "versions",
+ * "configs", "n-shot", "config". */
+bool sr_looks_like_lmeval_samples(const char *data, size_t len);
+bool sr_looks_like_lmeval_results(const char *data, size_t len);
 
 /* results_<date>.json: the claimed value of "<metric>,<filter>" for task
  * (e.g. "exact_match,strict-match"). *found false when absent. */
@@ -117,6 +127,17 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
 /* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
  * would cut the string there); errors name the line, the first being `line`. */
 sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
+/* True when the first byte that is not a BOM or white space is '[' (a JSON
+ * array rather than JSON lines). */
+bool sr_json_starts_array(const char *data, size_t len);
+/* A JSON array read one element at a time, for files written as one big
+ * array (lm-eval samples before June 2024): the text is checked as by
+ * sr_json_check_text, then each element is parsed by cJSON and handed to
+ * each(ctx, line, element) with the line it starts on; the tree is deleted
+ * after the call (and a json arena in scope reset). Errors name the line. */
+typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON *element);
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
+                                     void *ctx);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
  * about whole-file JSON, where cJSON keeps no positions). */
 long sr_json_key_line(const char *data, size_t len, const char *key);
