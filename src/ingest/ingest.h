@@ -83,14 +83,20 @@ sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len
  * (header line, then failed entries only). Items in the result file that
  * are not listed as failures score 1. The header's counts must agree with
  * the result entries and the failures listed. Ids: "simple_N",
- * "simple_python_N" and N all mean item "N"; old integer ids take the real
- * id from prompt.id. score_data may be NULL (no score file: an error). */
+ * "simple_python_N" and N all mean item "N"; old integer ids are the 1-based
+ * position in the result file, the real id in prompt.id when there is one.
+ * score_data may be NULL (no score file: an error). */
 sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len, const char *score_path,
                         const char *score_data, size_t score_len, sr_scores *out);
-/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json":
- * the category ("simple", "simple_python") and whether it is a score file.
- * Returns a fresh string or NULL when the name is not a BFCL file name. */
+/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json",
+ * and the v1 names of mid 2024 ("gorilla_openfunctions_v1_test_simple_result.json"
+ * with "simple_score.json"): the category ("simple", "simple_python") and
+ * whether it is a score file. A fresh string, or NULL when the name is not a
+ * BFCL file name. */
 char *sr_bfcl_category_from_filename(const char *basename, bool *is_score);
+/* Whether a score file name goes with a result file name: same category,
+ * same version (BFCL_v<N>_ both, or both v1 names). */
+bool sr_bfcl_same_version(const char *result_basename, const char *score_basename);
 /* Canonical benchmark name: simple and simple_python -> "bfcl_simple";
  * others "bfcl_<category>". Fresh string. */
 char *sr_bfcl_benchmark_name(const char *category);
