@@ -310,7 +310,8 @@ static bool collect_columns(const sr_sweep *sw, sr_speed_columns *out)
             c->request_rate = sc->request_rate;
             c->burst = sc->burst;
         }
-    qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
+    if (out->n > 1)
+        qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
     return true;
 }
 
