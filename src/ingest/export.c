@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "analysis/compare.h"
+#include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
@@ -256,8 +257,7 @@ typedef struct model_parts {
     sr_server_log log;
     bool has_log;
     char *config_rel;
-    char *config_data; /* the bytes hashed for provenance, for the KV audit */
-    size_t config_len;
+    sr_kv_layout *layout; /* config.json parsed once, where its bytes were read and hashed */
     run_list json_runs, text_runs;
     scores_list scores;
     file_list bfcl_results, bfcl_scores, lmeval_results;
@@ -267,7 +267,8 @@ static void parts_free(model_parts *p)
 {
     sr_server_log_free(&p->log);
     free(p->config_rel);
-    free(p->config_data);
+    sr_kv_layout_free(p->layout);
+    free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
     for (size_t i = 0; i < p->scores.n; i++)
@@ -512,6 +513,32 @@ static sr_error *check_lmeval_claims(const loader *ld, model_parts *p, const cha
     return NULL;
 }
 
+/* config.json: parsed into the KV layout here, from the very bytes hashed
+ * for provenance; a bad config is an input error (left out with
+ * --keep-going). */
+static sr_error *handle_config(const loader *ld, model_parts *p, const found_file *f)
+{
+    if (p->config_rel)
+        return sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
+                             p->config_rel)
+                   ? NULL
+                   : sr_oom();
+    char *data;
+    size_t len;
+    sr_error *err = read_input(ld, f, "hf_config", &data, &len);
+    if (err)
+        return soften(ld, err, "this config");
+    sr_kv_layout *layout = calloc(1, sizeof *layout);
+    err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
+    free(data);
+    if (err) {
+        free(layout);
+        return soften(ld, err, "this config");
+    }
+    p->layout = layout;
+    return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
+}
+
 static sr_error *classify_and_parse(const loader *ld, model_parts *p, const found_file *f)
 {
     const char *name = base_name(f->rel);
@@ -521,24 +548,8 @@ static sr_error *classify_and_parse(const loader *ld, model_parts *p, const foun
         free(bfcl);
         return add_found(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
     }
-    if (strcmp(name, "config.json") == 0) {
-        if (p->config_rel)
-            return sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
-                                 p->config_rel)
-                       ? NULL
-                       : sr_oom();
-        char *data;
-        size_t len;
-        sr_error *err = read_input(ld, f, "hf_config", &data, &len);
-        if (err) {
-            free(data);
-            return soften(ld, err, "this config");
-        }
-        /* Kept: the KV audit parses the very bytes that were hashed. */
-        p->config_data = data;
-        p->config_len = len;
-        return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
-    }
+    if (strcmp(name, "config.json") == 0)
+        return handle_config(ld, p, f);
     if (ends_with(name, ".log"))
         return handle_log(ld, p, f);
     if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
@@ -648,9 +659,8 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
     if (p->config_rel && !m->config_path) {
         m->config_path = p->config_rel;
         p->config_rel = NULL;
-        m->config_data = p->config_data;
-        m->config_len = p->config_len;
-        p->config_data = NULL;
+        m->layout = p->layout;
+        p->layout = NULL;
     }
     sr_error *err = check_lmeval_claims(ld, p, m->id);
     if (err)
@@ -813,6 +823,11 @@ static sr_error *load_arms(loader *ld, const found_file *f)
             m->plan_order = ld->plan_count++;
         m->planned = true;
         if (entries[i].flags && !m->arms_flags && !(m->arms_flags = strdup(entries[i].flags)))
+            err = sr_oom();
+        if (entries[i].tool_parser && !m->tool_parser && !(m->tool_parser = strdup(entries[i].tool_parser)))
+            err = sr_oom();
+        m->nothink |= entries[i].nothink;
+        if (!sr_serving_settings_fill(&m->settings, &entries[i].settings)) /* the log's values stay first */
             err = sr_oom();
         if (entries[i].benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(entries[i].benchmarks)))
             err = sr_oom();

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "template.h"
@@ -196,7 +197,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
     return NULL;
 }
 
-static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
+static sr_error *fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
 {
     char buf[96], a[64], b[64];
     size_t details = 0;
@@ -220,19 +221,26 @@ static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, s
         sr_tpl_set(row, "bytes_per_token", sr_text_count(buf, sizeof buf, kv->bytes_per_token));
         sr_tpl_set(row, "block_size", sr_text_count(buf, sizeof buf, kv->block_size));
         sr_tpl_set(row, "concurrency", sr_text_fixed(buf, sizeof buf, kv->max_concurrency, 2));
-        sr_tpl_set(row, "note", kv->note);
-        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err)
+            return err;
+        sr_tpl_set(row, "note", words.note);
+        if ((words.layers && words.layers[0]) || (words.assumptions && words.assumptions[0])) {
             sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
             sr_tpl_set(d, "model", m->id);
-            sr_tpl_set(d, "layers", kv->layers_summary);
-            sr_tpl_set(d, "assumptions", kv->assumptions);
+            sr_tpl_set(d, "layers", words.layers);
+            sr_tpl_set(d, "assumptions", words.assumptions);
             details++;
         }
-        if (kv->n_whatif == 0)
+        if (kv->n_whatif == 0) {
+            sr_kv_words_free(&words);
             continue;
+        }
         sr_tpl_ctx *w = sr_tpl_add(root, "whatif");
         sr_tpl_set(w, "model", m->id);
-        sr_tpl_set(w, "assumptions", kv->whatif_assumptions);
+        sr_tpl_set(w, "assumptions", words.whatif_assumptions);
+        sr_kv_words_free(&words);
         for (size_t k = 0; k < kv->n_whatif; k++) {
             const sr_kv_whatif *wi = &kv->whatif[k];
             sr_tpl_ctx *r = sr_tpl_add(w, "rows");
@@ -248,6 +256,7 @@ static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, s
         }
     }
     sr_tpl_set_bool(root, "any_kv_details", details > 0);
+    return NULL;
 }
 
 static void fill_left_out(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
@@ -337,7 +346,8 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_image
         sr_tpl_set(sr_tpl_add(root, "warnings"), "text", sw->warnings[i]);
     sr_tpl_set_bool(root, "any_warnings", sw->n_warnings > 0);
     fill_results(root, sw, order, n, benches, n_bench);
-    fill_kv(root, sw, order, n);
+    if ((err = fill_kv(root, sw, order, n)))
+        goto done;
     fill_left_out(root, sw, order, n);
     err = fill_charts(root, sw, charts);
 done:

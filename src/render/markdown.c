@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -151,11 +152,19 @@ static void put_kv_section(sr_strbuf *sb, const sr_sweep *sw, const size_t *orde
                              sr_format_count(c, sizeof c, kv->max_model_len));
         else
             sr_strbuf_puts(sb, "- |\n");
-        if (kv->note) {
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err) { /* the buffer's own failure flag carries it to the caller */
+            sr_error_free(err);
+            sb->failed = true;
+            return;
+        }
+        if (words.note) {
             sr_strbuf_puts(sb, "|  | ");
-            put_text(sb, kv->note);
+            put_text(sb, words.note);
             sr_strbuf_puts(sb, " | | | | |\n");
         }
+        sr_kv_words_free(&words);
     }
     if (any)
         sr_strbuf_puts(sb, "\nRecomputed from each config.json and the memory line of its server log (what-if "

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "util/escape.h"
@@ -687,6 +688,22 @@ static void chart(pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *ca
 
 static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n)
 {
+    /* The words of every model's audit, made once (render/kv_text.c). */
+    sr_kv_words *words = calloc(n ? n : 1, sizeof *words);
+    for (size_t i = 0; words && i < n; i++) {
+        sr_error *err = sr_kv_words_make(&sw->models[order[i]], &words[i]);
+        if (err) {
+            sr_error_free(err);
+            for (size_t k = 0; k < i; k++)
+                sr_kv_words_free(&words[k]);
+            free(words);
+            words = NULL;
+        }
+    }
+    if (!words) {
+        p->oom = true;
+        return;
+    }
     section(p, "KV cache capacity", false);
     note(p, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json and "
             "the memory the log reports.");
@@ -711,7 +728,7 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
             {sr_text_count(c, sizeof c, kv->bytes_per_token), NULL, INK, false, 0},
             {sr_text_count(d, sizeof d, kv->block_size), NULL, INK, false, 0},
             {sr_text_fixed(e, sizeof e, kv->max_concurrency, 2), NULL, INK, false, 0},
-            {kv->note ? kv->note : "", NULL, INK, false, 0},
+            {words[i].note ? words[i].note : "", NULL, INK, false, 0},
         };
         table_row(p, &t, cells);
     }
@@ -721,7 +738,7 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
     bool any = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        const char *parts[] = {m->kv.layers_summary, m->kv.assumptions};
+        const char *parts[] = {words[i].layers, words[i].assumptions};
         if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0]))
             continue;
         if (!any)
@@ -771,9 +788,12 @@ static void kv_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n
         }
         table_end(p);
         free(title);
-        if (kv->whatif_assumptions)
-            note(p, kv->whatif_assumptions);
+        if (words[i].whatif_assumptions)
+            note(p, words[i].whatif_assumptions);
     }
+    for (size_t i = 0; i < n; i++)
+        sr_kv_words_free(&words[i]);
+    free(words);
 }
 
 static void left_out_section(pdf *p, const sr_sweep *sw, const size_t *order, size_t n)
