@@ -27,6 +27,32 @@ void sr_kv_layout_free(sr_kv_layout *l)
     memset(l, 0, sizeof *l);
 }
 
+static bool copy_string(char **dst, const char *src)
+{
+    return !src || (*dst = strdup(src)) != NULL;
+}
+
+sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout)
+{
+    sr_kv_layout *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *layout;
+    c->source = c->model_type = c->architecture = c->dtype = NULL;
+    size_t n = (size_t)(layout->n_layers > 0 ? layout->n_layers : 0);
+    c->layers = n ? malloc(n * sizeof *c->layers) : NULL;
+    if ((n && !c->layers) || !copy_string(&c->source, layout->source) ||
+        !copy_string(&c->model_type, layout->model_type) || !copy_string(&c->architecture, layout->architecture) ||
+        !copy_string(&c->dtype, layout->dtype)) {
+        sr_kv_layout_free(c);
+        free(c);
+        return NULL;
+    }
+    if (n)
+        memcpy(c->layers, layout->layers, n * sizeof *c->layers);
+    return c;
+}
+
 void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none)
 {
     long c[SR_KV_LAYER_KINDS] = {0};

@@ -57,6 +57,8 @@ typedef struct sr_kv_layout {
 } sr_kv_layout;
 
 void sr_kv_layout_free(sr_kv_layout *layout);
+/* A deep copy on the heap (free with sr_kv_layout_free, then free); NULL on OOM. */
+sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout);
 /* Counts of layers by kind (any pointer may be NULL). */
 void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none);
 

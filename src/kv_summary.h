@@ -27,7 +27,8 @@ typedef enum { SR_KV_ERA_UNKNOWN = 0, SR_KV_ERA_1, SR_KV_ERA_2, SR_KV_ERA_3, SR_
 /* Where a setting of a recomputation came from. */
 typedef enum {
     SR_KV_FROM_DEFAULT,  /* vLLM's default (or 4096 for max-model-len: nothing stated it) */
-    SR_KV_FROM_SETTINGS, /* the model's serving settings: log, run plan */
+    SR_KV_FROM_SETTINGS, /* the model's other serving settings: run plan, bench sweep parameters */
+    SR_KV_FROM_LOG,      /* the server log (engine config, non-default args, chunked prefill lines) */
     SR_KV_FROM_MANIFEST, /* sweep.json */
     SR_KV_FROM_LOG_LINE, /* the log's "Maximum concurrency for L tokens" line */
     SR_KV_FROM_RULE,     /* the backend's own rule (TPU block size) */
@@ -174,6 +175,7 @@ typedef struct sr_kv_summary {
     sr_kv_held whatif_held;
     double whatif_limit_gib, whatif_util, whatif_resident_gib; /* what was held; NAN */
     bool whatif_util_default;                                  /* utilisation unknown: vLLM's default */
+    sr_kv_from whatif_util_from;                               /* GPU: where the utilisation came from */
 } sr_kv_summary;
 
 void sr_kv_summary_init(sr_kv_summary *kv);

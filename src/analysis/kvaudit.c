@@ -31,16 +31,25 @@ static char *count_str(char *buf, size_t size, long long v)
 
 /* ---- the parameters: what the model's settings say ------------------------- */
 
+/* Where a value of m->settings came from: the server log, else sweep.json
+ * when it says the same, else the run plan (or a bench sweep's parameters). */
+static sr_kv_from from_long(long logged, long manifest, long value)
+{
+    if (logged >= 0)
+        return SR_KV_FROM_LOG;
+    return manifest >= 0 && manifest == value ? SR_KV_FROM_MANIFEST : SR_KV_FROM_SETTINGS;
+}
+
 /* The vLLM version (the serving settings, else sweep.json) and its era's
  * token formula; unknown: the current formula (docs/kv.md 3.3). */
 static const char *choose_formula(const sr_sweep *sweep, const sr_model *m, sr_kv_params *p)
 {
-    const char *version = m->settings.vllm_version;
-    p->from.version = SR_KV_FROM_SETTINGS;
-    if (!version) {
-        version = sweep->manifest.vllm_version;
-        p->from.version = SR_KV_FROM_MANIFEST;
-    }
+    const char *version = m->settings.vllm_version, *manifest = sweep->manifest.vllm_version;
+    if (!version)
+        version = manifest;
+    p->from.version = m->log.settings.vllm_version                            ? SR_KV_FROM_LOG
+                      : version && manifest && strcmp(version, manifest) == 0 ? SR_KV_FROM_MANIFEST
+                                                                              : SR_KV_FROM_SETTINGS;
     p->era = sr_kv_era_of_version(version);
     p->formula = sr_kv_era_formula(p->era);
     p->from.formula = p->era == SR_KV_ERA_UNKNOWN ? SR_KV_FROM_DEFAULT : SR_KV_FROM_VERSION;
@@ -51,13 +60,12 @@ static const char *choose_formula(const sr_sweep *sweep, const sr_model *m, sr_k
  * concurrency line, then 4096. */
 static void choose_length(const sr_sweep *sweep, const sr_model *m, sr_kv_params *p)
 {
-    const sr_serving_settings *s = &m->settings;
-    long logged = m->log.max_concurrency_len;
-    if (s->max_model_len > 0 && s->max_model_len <= (1L << 30)) {
-        p->max_model_len = s->max_model_len;
-        p->from.max_model_len = SR_KV_FROM_SETTINGS;
-    } else if (sweep->manifest.max_model_len > 0 && sweep->manifest.max_model_len <= (1L << 30)) {
-        p->max_model_len = sweep->manifest.max_model_len;
+    long set = m->settings.max_model_len, man = sweep->manifest.max_model_len, logged = m->log.max_concurrency_len;
+    if (set > 0 && set <= (1L << 30)) {
+        p->max_model_len = set;
+        p->from.max_model_len = from_long(m->log.settings.max_model_len, man, set);
+    } else if (man > 0 && man <= (1L << 30)) {
+        p->max_model_len = man;
         p->from.max_model_len = SR_KV_FROM_MANIFEST;
     } else if (logged > 0 && logged <= (1L << 30)) {
         p->max_model_len = logged;
@@ -76,20 +84,24 @@ static void take_long(long v, long lo, long hi, long *dst, sr_kv_from *from, sr_
 
 static void params_for_model(const sr_sweep *sweep, const sr_model *m, sr_kv_params *p, const char **version)
 {
-    const sr_serving_settings *s = &m->settings;
+    const sr_serving_settings *s = &m->settings, *ls = &m->log.settings;
+    long man_seqs = sweep->manifest.max_num_seqs;
     sr_kv_params_default(p);
     p->backend = m->log.tpu ? SR_KV_BACKEND_TPU : SR_KV_BACKEND_GPU;
     *version = choose_formula(sweep, m, p);
     choose_length(sweep, m, p);
-    take_long(s->tensor_parallel_size, 1, 4096, &p->tp, &p->from.tp, SR_KV_FROM_SETTINGS);
-    take_long(s->block_size, 1, 1L << 20, &p->block_size, &p->from.block_size, SR_KV_FROM_SETTINGS);
+    take_long(s->tensor_parallel_size, 1, 4096, &p->tp, &p->from.tp,
+              from_long(ls->tensor_parallel_size, -1, s->tensor_parallel_size));
+    take_long(s->block_size, 1, 1L << 20, &p->block_size, &p->from.block_size,
+              from_long(ls->block_size, -1, s->block_size));
     take_long(s->max_num_batched_tokens, 1, 1L << 30, &p->max_num_batched_tokens, &p->from.max_num_batched_tokens,
-              SR_KV_FROM_SETTINGS);
-    take_long(sweep->manifest.max_num_seqs, 1, 131072, &p->max_num_seqs, &p->from.max_num_seqs, SR_KV_FROM_MANIFEST);
-    take_long(s->max_num_seqs, 1, 131072, &p->max_num_seqs, &p->from.max_num_seqs, SR_KV_FROM_SETTINGS);
+              from_long(ls->max_num_batched_tokens, -1, s->max_num_batched_tokens));
+    take_long(man_seqs, 1, 131072, &p->max_num_seqs, &p->from.max_num_seqs, SR_KV_FROM_MANIFEST);
+    take_long(s->max_num_seqs, 1, 131072, &p->max_num_seqs, &p->from.max_num_seqs,
+              from_long(ls->max_num_seqs, man_seqs, s->max_num_seqs));
     if (s->kv_cache_dtype) {
         p->fp8 = strncmp(s->kv_cache_dtype, "fp8", 3) == 0;
-        p->from.kv_dtype = SR_KV_FROM_SETTINGS;
+        p->from.kv_dtype = ls->kv_cache_dtype ? SR_KV_FROM_LOG : SR_KV_FROM_SETTINGS;
     }
 }
 
@@ -351,15 +363,17 @@ static bool check_declared_model(sr_sweep *sweep, const sr_model *m, sr_kv_backe
         snprintf(tail, sizeof tail, "; the log's cap %.2f GiB of %.2f GiB = %.4g %s", log->hbm_cap_gib,
                  log->hbm_limit_gib, u, fits ? "fits" : "does not fit either");
     }
+    const char *where = fin(log->settings.gpu_memory_utilization) ? "the server log" : "the run plan";
     if (d < lo)
-        return sr_sweep_warn(sweep,
-                             "kv: %s: declared gpu_memory_utilization %.4g (the model's serving settings) cannot hold "
-                             "the logged %s tokens beside %s (needs >= %.4f%s)",
-                             m->id, d, n, beside, lo, tail);
+        return sr_sweep_warn(
+            sweep,
+            "kv: %s: declared gpu_memory_utilization %.4g (%s) cannot hold the logged %s tokens beside "
+            "%s (needs >= %.4f%s)",
+            m->id, d, where, n, beside, lo, tail);
     return sr_sweep_warn(sweep,
-                         "kv: %s: declared gpu_memory_utilization %.4g (the model's serving settings) would leave room "
-                         "for more than the logged %s tokens beside %s (needs <= %.4f%s)",
-                         m->id, d, n, beside, hi, tail);
+                         "kv: %s: declared gpu_memory_utilization %.4g (%s) would leave room for more than the logged "
+                         "%s tokens beside %s (needs <= %.4f%s)",
+                         m->id, d, where, n, beside, hi, tail);
 }
 
 /* The memory the logged count implies, under the assumed formula, else
@@ -412,7 +426,8 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
                        "kv: %s: declared max_model_len %ld (%s) but the log's concurrency line is for %ld tokens",
                        m->id, p.max_model_len,
                        p.from.max_model_len == SR_KV_FROM_MANIFEST ? (man->source ? man->source : "sweep.json")
-                                                                   : "the model's serving settings",
+                       : p.from.max_model_len == SR_KV_FROM_LOG    ? "the server log"
+                                                                   : "the run plan",
                        logged_len))
         return sr_oom();
     sr_kv_plan plan;

@@ -47,7 +47,8 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
     p.backend = r->backend;
     p.max_model_len = r->len;
     p.tpu_impl = SR_KV_TPU_AUTO;
-    if (r->backend != base->backend || base->from.block_size != SR_KV_FROM_SETTINGS)
+    bool stated = base->from.block_size == SR_KV_FROM_SETTINGS || base->from.block_size == SR_KV_FROM_LOG;
+    if (r->backend != base->backend || !stated)
         p.block_size = 0;
     sr_kv_plan plan;
     sr_error *err = sr_kv_plan_make(m->layout, &p, &plan);

@@ -89,7 +89,7 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
             put_num(&sb, s->compared ? s->ci_low : NAN);
             put_num(&sb, s->compared ? s->ci_high : NAN);
             put_num(&sb, s->compared ? s->mcnemar_p : NAN);
-            put_cell(&sb, s->verdict, false);
+            put_cell(&sb, sr_verdict_name(s->verdict), false);
             sr_strbuf_putc(&sb, ',');
             put_cell(&sb, s->source, false);
             sr_strbuf_puts(&sb, "\r\n");

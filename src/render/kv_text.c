@@ -32,7 +32,8 @@ static const char *count(char *buf, long long v)
 static const char *source_name(sr_kv_from from)
 {
     switch (from) {
-    case SR_KV_FROM_SETTINGS: return "the serving settings";
+    case SR_KV_FROM_SETTINGS: return "the run plan";
+    case SR_KV_FROM_LOG: return "the server log";
     case SR_KV_FROM_MANIFEST: return "sweep.json";
     case SR_KV_FROM_LOG_LINE: return "the log's concurrency line";
     case SR_KV_FROM_RULE: return "the backend's rule";
@@ -42,6 +43,12 @@ static const char *source_name(sr_kv_from from)
     case SR_KV_FROM_DEFAULT: break;
     }
     return "vLLM's default";
+}
+
+/* A value someone set (not a default or a rule's). */
+static bool stated(sr_kv_from from)
+{
+    return from == SR_KV_FROM_SETTINGS || from == SR_KV_FROM_LOG || from == SR_KV_FROM_GIVEN;
 }
 
 /* ---- the note: the forward check and the inverse -------------------------- */
@@ -200,7 +207,7 @@ static void length_and_block_words(sr_strbuf *sb, const sr_kv_basis *b)
     else
         item(sb, "max-model-len %s (%s)", count(n, b->max_model_len), source_name(b->from.max_model_len));
     bool tpu = b->backend == SR_KV_BACKEND_TPU;
-    if (b->from.block_size == SR_KV_FROM_GIVEN || b->from.block_size == SR_KV_FROM_SETTINGS)
+    if (stated(b->from.block_size))
         item(sb, "block size %ld (%s)", b->block_size, source_name(b->from.block_size));
     else if (tpu && b->mla)
         item(sb, "block size 1024 (TPU MLA backend, docs/kv.md 4.3)");
@@ -308,8 +315,8 @@ static void held_words(sr_strbuf *sb, const sr_model *m)
         break;
     case SR_KV_HELD_GPU_MANIFEST:
         item(sb, "held: resident %.2f GiB = %.2f GiB (sweep.json) x %.4f (%s) - %.2f GiB available (log)",
-             kv->whatif_resident_gib, kv->whatif_limit_gib, kv->whatif_util,
-             isfinite(m->settings.gpu_memory_utilization) ? "the serving settings" : "sweep.json", kv->avail_gib);
+             kv->whatif_resident_gib, kv->whatif_limit_gib, kv->whatif_util, source_name(kv->whatif_util_from),
+             kv->avail_gib);
         break;
     case SR_KV_HELD_GPU_WEIGHTS:
         item(sb, "held: resident %.2f GiB = the logged weights only", kv->whatif_resident_gib);
@@ -331,8 +338,8 @@ static void chip_words(sr_strbuf *sb, const sr_kv_basis *b)
     else
         item(sb, "one chip, tp 1");
     char bs[64] = "";
-    if (b->from.block_size == SR_KV_FROM_SETTINGS)
-        snprintf(bs, sizeof bs, " (the logged %ld on the logged backend)", b->block_size);
+    if (stated(b->from.block_size))
+        snprintf(bs, sizeof bs, " (the stated %ld on the logged backend)", b->block_size);
     item(sb,
          "TPU block size from max-model-len (docs/kv.md 4.3), GPU block 16%s, the %s token formula (docs/kv.md "
          "3.3), max_num_batched_tokens %ld",

@@ -32,19 +32,25 @@ const char *sr_text_score(char *buf, size_t size, double v)
     return sr_text_fixed(buf, size, v, 3);
 }
 
-const char *sr_text_points(char *buf, size_t size, double v)
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
 {
     if (!isfinite(v))
-        return sr_text_fixed(buf, size, v, 1);
+        return sr_text_fixed(buf, size, v, decimals);
     char tmp[64];
-    sr_format_fixed(tmp, sizeof tmp, v * 100, 1);
-    if (tmp[0] == '-')
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool zero = strspn(tmp, "-0.") == strlen(tmp); /* "0.0", "-0.0": no sign */
+    if (zero)
+        snprintf(buf, size, "%s", tmp[0] == '-' ? tmp + 1 : tmp);
+    else if (tmp[0] == '-')
         snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
-    else if (strcmp(tmp, "0.0") == 0)
-        snprintf(buf, size, "0.0");
     else
         snprintf(buf, size, "+%s", tmp);
     return buf;
+}
+
+const char *sr_text_points(char *buf, size_t size, double v)
+{
+    return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
 }
 
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
@@ -123,48 +129,6 @@ char *sr_text_sweep_name(const sr_sweep *sw)
     return sr_strndup(dir + start, end - start);
 }
 
-const char *sr_text_speed_label(char *buf, size_t size, size_t column)
-{
-    long in, out, conc;
-    char count[64];
-    if (column < sr_n_speed_columns && sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) == 3)
-        snprintf(buf, size, "%s-token prompts, c=%ld", sr_format_count(count, sizeof count, in), conc);
-    else
-        snprintf(buf, size, "%s", column < sr_n_speed_columns ? sr_speed_columns[column].heading : "?");
-    return buf;
-}
-
-const char *sr_text_speed_sub(char *buf, size_t size, size_t column)
-{
-    long in, out, conc;
-    char count[64];
-    buf[0] = '\0';
-    if (column >= sr_n_speed_columns ||
-        sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) != 3)
-        return buf;
-    if (strncmp(sr_speed_columns[column].heading, "c=", 2) == 0)
-        snprintf(buf, size, "%s-tok prompts", sr_format_count(count, sizeof count, in));
-    else
-        snprintf(buf, size, "c=%ld", conc);
-    return buf;
-}
-
-const char *sr_text_speed_note(char *buf, size_t size)
-{
-    long out_len = -1, in_len, conc, o;
-    bool same = true;
-    for (size_t c = 0; c < sr_n_speed_columns; c++)
-        if (sscanf(sr_speed_columns[c].key, "in%ld-out%ld-c%ld", &in_len, &o, &conc) == 3) {
-            same = same && (out_len < 0 || o == out_len);
-            out_len = o;
-        }
-    if (same && out_len > 0)
-        snprintf(buf, size, "c: concurrent requests; %ld output tokens per request.", out_len);
-    else
-        snprintf(buf, size, "c: concurrent requests.");
-    return buf;
-}
-
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
 {
     size_t n = 0;
@@ -198,6 +162,13 @@ const char *sr_text_benchmark_title(const char *name)
 
 /* ---- lists ------------------------------------------------------------- */
 
+/* An entry as the reports name it: its label (the id unless entries share
+ * one). */
+static const char *name_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
 void sr_text_list_free(sr_text_list *list)
 {
     for (size_t i = 0; i < list->n; i++)
@@ -227,18 +198,18 @@ static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
             sr_strbuf_puts(sb, i + 1 == n ? " and " : ", ");
-        sr_strbuf_puts(sb, sw->models[idx[i]].id);
+        sr_strbuf_puts(sb, name_of(&sw->models[idx[i]]));
     }
 }
 
-/* The range of a model's speed ratios over the table's columns, as text
+/* The range of a model's speed ratios over its scenarios, as text
  * ("0.55x–0.62x", "0.57x"), or NULL when it has none. */
 static const char *ratio_range(char *buf, size_t size, const sr_model *m)
 {
     double lo = NAN, hi = NAN;
-    for (size_t c = 0; c < sr_n_speed_columns; c++) {
-        const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
-        if (!sc || !isfinite(sc->ratio))
+    for (size_t c = 0; c < m->n_scenarios; c++) {
+        const sr_scenario *sc = &m->scenarios[c];
+        if (!isfinite(sc->ratio))
             continue;
         if (isnan(lo) || sc->ratio < lo)
             lo = sc->ratio;
@@ -262,6 +233,12 @@ static bool is_compared_model(const sr_model *m)
     return !m->is_baseline && m->status != SR_STATUS_FAILED;
 }
 
+/* A verdict read off an interval (not baseline, not compared, too few items). */
+static bool verdict_tested(sr_verdict v)
+{
+    return v == SR_VERDICT_NO_DIFFERENCE || v == SR_VERDICT_HIGHER || v == SR_VERDICT_LOWER;
+}
+
 static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
                                     const size_t *order, size_t n_order, size_t *scratch)
 {
@@ -274,7 +251,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     }
     sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
                      sr_text_score(buf2, sizeof buf2, bs->score));
-    static const char *const verdicts[] = {"no measured difference", "lower", "higher"};
+    static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
     static const char *const leads[] = {"no measured difference for ", "lower for ", "higher for "};
     bool any = false;
     for (size_t v = 0; v < 3; v++) {
@@ -282,7 +259,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         for (size_t i = 0; i < n_order; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-            if (s && s->compared && s->verdict && strcmp(s->verdict, verdicts[v]) == 0)
+            if (s && s->compared && s->verdict == verdicts[v])
                 scratch[k++] = order[i];
         }
         if (k == 0)
@@ -296,7 +273,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             for (size_t i = 0; i < k; i++) {
                 const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
                 sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
-                sr_strbuf_printf(sb, "%s (%s points)", sw->models[scratch[i]].id, sr_text_delta_ci(buf, sizeof buf, s));
+                sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]), sr_text_delta_ci(buf, sizeof buf, s));
             }
         }
         any = true;
@@ -305,7 +282,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        if (is_compared_model(m) && (!s || !s->compared || !s->verdict))
+        /* Too few items to test counts as not compared. */
+        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -352,7 +330,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
             sr_strbuf_puts(&sb, "No baseline model was named, so no model was compared.");
     } else {
         sr_strbuf_printf(&sb, "%zu model%s compared with the baseline %s", n_compared,
-                         n_compared == 1 ? " was" : "s were", base->id);
+                         n_compared == 1 ? " was" : "s were", name_of(base));
         if (sw->manifest.hardware)
             sr_strbuf_printf(&sb, " on %s", sw->manifest.hardware);
         sr_strbuf_putc(&sb, '.');
@@ -379,7 +357,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
             if (!is_compared_model(m))
                 continue;
             const char *range = ratio_range(buf, sizeof buf, m);
-            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", m->id, range ? range : "no speed data");
+            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : "no speed data");
         }
         sr_strbuf_putc(&sb, '.');
         ok = list_take(out, &sb);
@@ -400,7 +378,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                 if (!sr_model_benchmark(base, benches[b]))
                     continue;
                 const sr_scores *s = sr_model_benchmark(m, benches[b]);
-                fine = s && s->compared && s->verdict && strcmp(s->verdict, "lower") != 0;
+                fine = s && s->compared && verdict_tested(s->verdict) && s->verdict != SR_VERDICT_LOWER;
             }
             if (fine)
                 scratch[k++] = order[i];
@@ -414,9 +392,9 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                 const char *range = ratio_range(buf, sizeof buf, m);
                 sr_strbuf_puts(&sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
                 if (range)
-                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", m->id, range);
+                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", name_of(m), range);
                 else
-                    sr_strbuf_printf(&sb, "%s (no speed data)", m->id);
+                    sr_strbuf_printf(&sb, "%s (no speed data)", name_of(m));
             }
             sr_strbuf_putc(&sb, '.');
         }
@@ -432,9 +410,9 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
         sr_strbuf_puts(&sb, k++ == 0 ? "Left out or incomplete: " : "; ");
         if (m->status == SR_STATUS_FAILED) {
             const char *stage = sr_stage_name(m->failure.stage);
-            sr_strbuf_printf(&sb, "%s failed%s%s", m->id, stage ? " at " : "", stage ? stage : "");
+            sr_strbuf_printf(&sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
         } else {
-            sr_strbuf_printf(&sb, "%s is partial%s%s", m->id, m->status_reason ? " (" : "",
+            sr_strbuf_printf(&sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
                              m->status_reason ? m->status_reason : "");
             if (m->status_reason)
                 sr_strbuf_putc(&sb, ')');
@@ -476,7 +454,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             sr_strbuf_printf(&sb,
                              "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
                              "the per-item mean.",
-                             m->id, sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
                              s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
             ok = list_take(out, &sb);
         }
@@ -495,7 +473,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             char items[64], empty[64];
             if (s->empty_outputs <= 0)
                 continue;
-            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", m->id,
+            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", name_of(m),
                              sr_text_benchmark_title(s->benchmark),
                              sr_text_count(empty, sizeof empty, s->empty_outputs),
                              sr_text_count(items, sizeof items, (long long)s->n_items));

@@ -27,6 +27,9 @@
 /* Cell formatters: write into buf (size >= 64) and return it. */
 const char *sr_text_score(char *buf, size_t size, double v);
 const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0.0; — if NAN */
+/* The one signed formatter: "+" when the printed value is above zero, U+2212
+ * when below, neither for a printed zero; — if NAN. */
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
@@ -39,17 +42,6 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* �
 /* The sweep's name: the manifest's, else the export directory's base name,
  * else "sweep". Fresh string or NULL on OOM. */
 char *sr_text_sweep_name(const sr_sweep *sw);
-
-/* A speed column as words: "128-token prompts, c=1". */
-const char *sr_text_speed_label(char *buf, size_t size, size_t column);
-
-/* What a speed column's heading leaves out, for a second heading line:
- * "128-tok prompts" under "c=1", "c=16" under "1,024 tok". */
-const char *sr_text_speed_sub(char *buf, size_t size, size_t column);
-
-/* What the speed columns share, as a sentence: "c: concurrent requests;
- * 256 output tokens per request." */
-const char *sr_text_speed_note(char *buf, size_t size);
 
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds

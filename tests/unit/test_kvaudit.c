@@ -115,14 +115,17 @@ static sr_model *gpu_model(sr_sweep *sw, const char *id, const char *cfg, double
 }
 
 /* The settings the engine config, non-default args and chunked-prefill
- * lines of those logs carry. */
+ * lines of those logs carry: the log's own, merged into the model's as the
+ * ingest does. */
 static void vllm010_settings(sr_model *m, long tp)
 {
-    m->settings.vllm_version = strdup("0.10.1.1");
-    m->settings.tensor_parallel_size = tp;
-    m->settings.max_num_batched_tokens = 2048;
-    m->settings.max_model_len = 16384;
-    m->settings.kv_cache_dtype = strdup("auto");
+    sr_serving_settings *s = &m->log.settings;
+    s->vllm_version = strdup("0.10.1.1");
+    s->tensor_parallel_size = tp;
+    s->max_num_batched_tokens = 2048;
+    s->max_model_len = 16384;
+    s->kv_cache_dtype = strdup("auto");
+    cr_assert(sr_serving_settings_fill(&m->settings, s));
 }
 
 Test(kvaudit, real_qwen2_7b_tp2)
@@ -148,7 +151,7 @@ Test(kvaudit, real_qwen2_7b_tp2)
     cr_expect_eq(kv->check, SR_KV_CHECK_ROUNDING);
     cr_expect_eq(kv->bytes_per_token, 28672);
     cr_expect_eq(kv->basis.tp, 2);
-    cr_expect_eq(kv->basis.from.tp, SR_KV_FROM_SETTINGS);
+    cr_expect_eq(kv->basis.from.tp, SR_KV_FROM_LOG);
     cr_expect_eq(kv->basis.era, SR_KV_ERA_2);
     cr_expect_eq(kv->basis.formula, SR_KV_FORMULA_GROUPS);
     cr_expect_eq(kv->max_model_len, 16384);
@@ -158,10 +161,10 @@ Test(kvaudit, real_qwen2_7b_tp2)
     sr_kv_words w = words_of(m);
     cr_expect_str_eq(w.note, "the log's 1,192,160 is +10 block(s) from the 1,192,000 recomputed from 31.83 GiB "
                              "available; within the 1,191,616 to 1,192,368 that the log's 0.01 GiB rounding allows");
-    cr_expect_not_null(strstr(w.assumptions, "max-model-len 16,384 (the serving settings)"), "%s", w.assumptions);
-    cr_expect_not_null(strstr(w.assumptions, "tp 2 (the serving settings): memory and bytes per token per rank"));
-    cr_expect_not_null(strstr(w.assumptions, "logged-token formula: groups, that of vLLM 0.10.1.1 (the serving "
-                                             "settings; era 2, docs/kv.md 3.3)"),
+    cr_expect_not_null(strstr(w.assumptions, "max-model-len 16,384 (the server log)"), "%s", w.assumptions);
+    cr_expect_not_null(strstr(w.assumptions, "tp 2 (the server log): memory and bytes per token per rank"));
+    cr_expect_not_null(strstr(w.assumptions, "logged-token formula: groups, that of vLLM 0.10.1.1 (the server log; "
+                                             "era 2, docs/kv.md 3.3)"),
                        "%s", w.assumptions);
     cr_expect_not_null(strstr(w.layers, "28 of 28 layers hold KV (28 full); 28,672 bytes per token"), "%s", w.layers);
     sr_kv_words_free(&w);
@@ -230,7 +233,7 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era)
     sr_kv_words w = words_of(m);
     cr_expect_str_eq(w.note, "the log's 2,640,144 is +4 block(s) from the 2,640,080 recomputed from 45.32 GiB "
                              "available; within the 2,639,488 to 2,640,656 that the log's 0.01 GiB rounding allows");
-    cr_expect_not_null(strstr(w.assumptions, "max_num_batched_tokens 2048 (the serving settings) caps a sliding "
+    cr_expect_not_null(strstr(w.assumptions, "max_num_batched_tokens 2048 (the server log) caps a sliding "
                                              "layer's blocks per request"),
                        "%s", w.assumptions);
     cr_expect_not_null(strstr(w.layers, "hybrid: 2 groups of 18 layers, uniform page 8,192 bytes"), "%s", w.layers);
@@ -240,8 +243,9 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era)
     /* With vLLM's default 8,192 batched tokens the 284.25x cannot be had. */
     sr_sweep_init(&sw);
     m = gpu_model(&sw, "openai/gpt-oss-120b", REAL_CFG("gpt-oss-120b"), 45.32, 2640144, 284.25, 16384);
-    vllm010_settings(m, 4);
-    m->settings.max_num_batched_tokens = -1;
+    m->settings.vllm_version = strdup("0.10.1.1"); /* without the chunked-prefill line */
+    m->settings.tensor_parallel_size = 4;
+    m->settings.max_model_len = 16384;
     cr_assert_null(sr_kv_analyse_sweep(&sw));
     cr_expect_eq(count_warnings(&sw, "the log's maximum concurrency 284.25x for 16384 tokens disagrees with 213.60x",
                                 "max_num_batched_tokens 8192"),
@@ -261,9 +265,9 @@ Test(kvaudit, real_gpt_oss_without_version_compares_eras)
     sr_sweep sw;
     sr_sweep_init(&sw);
     sr_model *m = gpu_model(&sw, "openai/gpt-oss-120b", REAL_CFG("gpt-oss-120b"), 45.32, 2640144, 284.25, 16384);
-    vllm010_settings(m, 4);
-    free(m->settings.vllm_version);
-    m->settings.vllm_version = NULL;
+    m->settings.tensor_parallel_size = 4; /* the log's settings without its version */
+    m->settings.max_num_batched_tokens = 2048;
+    m->settings.max_model_len = 16384;
     cr_assert_null(sr_kv_analyse_sweep(&sw));
     const sr_kv_summary *kv = &m->kv;
     cr_expect_eq(kv->basis.formula, SR_KV_FORMULA_CONCURRENCY);
@@ -339,8 +343,8 @@ Test(kvaudit, fp8_and_block_size_from_settings)
     cr_expect_eq(m->kv.check, SR_KV_CHECK_EXACT);
     sr_kv_words w = words_of(m);
     cr_expect_null(w.note);
-    cr_expect_not_null(strstr(w.assumptions, "block size 32 (the serving settings)"), "%s", w.assumptions);
-    cr_expect_not_null(strstr(w.assumptions, "fp8 KV cache (1 byte per element; the serving settings)"));
+    cr_expect_not_null(strstr(w.assumptions, "block size 32 (the run plan)"), "%s", w.assumptions);
+    cr_expect_not_null(strstr(w.assumptions, "fp8 KV cache (1 byte per element; the run plan)"));
     /* the what-if keeps the logged block on the logged backend, 16 on others */
     cr_expect_eq(m->kv.whatif[0].block_size, 32);
     sr_kv_words_free(&w);
@@ -496,9 +500,8 @@ Test(kvaudit, declared_utilisation_of_the_model)
     m->settings.gpu_memory_utilization = 0.9;
     cr_assert_null(sr_kv_analyse_sweep(&sw));
     cr_expect_eq(count_warnings(&sw,
-                                "kv: Qwen/Qwen3-4B: declared gpu_memory_utilization 0.9 (the model's serving "
-                                "settings) cannot hold the logged 50,688 tokens beside 7.51 GiB resident (needs >= "
-                                "0.918",
+                                "kv: Qwen/Qwen3-4B: declared gpu_memory_utilization 0.9 (the run plan) cannot hold "
+                                "the logged 50,688 tokens beside 7.51 GiB resident (needs >= 0.918",
                                 "the log's cap 14.49 GiB of 15.75 GiB = 0.92 fits"),
                  1);
     sr_sweep_free(&sw);
@@ -508,7 +511,7 @@ Test(kvaudit, declared_utilisation_of_the_model)
     m->settings.gpu_memory_utilization = 0.9;
     cr_assert_null(sr_kv_analyse_sweep(&sw));
     cr_expect_eq(count_warnings(&sw, "declared gpu_memory_utilization", NULL), 1);
-    cr_expect_eq(count_warnings(&sw, "the model's serving settings", NULL), 0);
+    cr_expect_eq(count_warnings(&sw, "the run plan", NULL), 0);
     sr_sweep_free(&sw);
 }
 
