@@ -230,8 +230,8 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
-                                 "scenario; %s",
-                                 base ? base->label : "none", cols.note);
+                                 "scenario, the whisker the range of its runs; %s",
+                                 base ? base->label : "none", cols.shared);
     char *title = part_title(SR_CHART_SPEED_RATIO, pt);
     draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
     if (!title)
@@ -243,7 +243,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     if (!legend)
         cv.failed = true;
     for (size_t c = 0; c < ncol && legend; c++) {
-        legend[c].label = cols.cols[c].words;
+        legend[c].label = cols.cols[c].legend;
         legend[c].color = *palette[c % N_PALETTE];
         legend[c].shape = -1;
     }
@@ -278,13 +278,23 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                 const sr_scenario *sc = sr_model_scenario(m, cols.cols[c].key);
                 double y = top + (double)c * (BAR_H + BAR_GAP);
                 double r = sc ? sc->ratio : NAN;
+                /* The whisker: the range every pairing of runs spans. */
+                bool spread = isfinite(r) && isfinite(sc->ratio_low) && isfinite(sc->ratio_high) &&
+                              sc->ratio_high > sc->ratio_low;
+                double x_hi = spread ? sr_axis_x(&ax, sc->ratio_high) : isfinite(r) ? sr_axis_x(&ax, r) : 0;
                 if (pass == 0) {
-                    sr_strbuf_printf(&desc, " %s %s;", cols.cols[c].heading, sr_text_ratio(buf, sizeof buf, r));
+                    sr_strbuf_printf(&desc, " %s %s;", cols.cols[c].heading, sr_text_ratio_range(buf, sizeof buf, sc));
                     if (isfinite(r))
                         sr_canvas_rect(&cv, PLOT_X0, y, sr_axis_x(&ax, r) - PLOT_X0, BAR_H, *palette[c % N_PALETTE]);
+                    if (spread) {
+                        double x_lo = sr_axis_x(&ax, sc->ratio_low), ym = y + BAR_H / 2;
+                        sr_canvas_line(&cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
+                        sr_canvas_line(&cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
+                        sr_canvas_line(&cv, x_hi, y + 2, x_hi, y + BAR_H - 2, 1.1, sr_black, false);
+                    }
                 } else if (isfinite(r)) {
-                    sr_canvas_label(&cv, sr_axis_x(&ax, r) + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r),
-                                    VALUE_SIZE, sr_dark);
+                    sr_canvas_label(&cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), VALUE_SIZE,
+                                    sr_dark);
                 } else {
                     sr_canvas_label(&cv, PLOT_X0 + 4, y + BAR_H - 1.5, "no data", VALUE_SIZE, sr_grey);
                 }

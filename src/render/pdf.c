@@ -18,7 +18,7 @@
 #include "util/text.h"
 
 /* Columns a table shows side by side on an A4 page before it is split. */
-#define PDF_MAX_COLS 9
+#define PDF_MAX_COLS 11
 
 static void title_block(sr_pdf *p, const sr_sweep *sw, const char *name)
 {

@@ -441,8 +441,96 @@ static rgb tone_color(const sr_cell *c)
     return c->kind == SR_CELL_EMPTY ? SR_PDF_MUTED : SR_PDF_INK;
 }
 
+/* How a cell's text may break: anywhere words do, only before an
+ * interval's bracket ("−5.3" / "[−7.4, −3.3]"), or not at all (a number). */
+typedef enum { BREAK_WORDS, BREAK_INTERVAL, BREAK_NONE } break_rule;
+
+/* The widest unbreakable piece of s, and the whole of s on one line, in
+ * font f at size. */
+static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, break_rule rule, double *least,
+                        double *most)
+{
+    if (!s)
+        return;
+    double all = sr_pdf_width(p, f, size, s, strlen(s));
+    *most = fmax(*most, all);
+    const char *bracket = rule == BREAK_INTERVAL ? strstr(s, " [") : NULL;
+    if (rule == BREAK_NONE || (rule == BREAK_INTERVAL && !bracket)) {
+        *least = fmax(*least, all);
+        return;
+    }
+    if (bracket) {
+        *least = fmax(*least, sr_pdf_width(p, f, size, s, (size_t)(bracket - s)));
+        *least = fmax(*least, sr_pdf_width(p, f, size, bracket + 1, strlen(bracket + 1)));
+        return;
+    }
+    for (const char *w = s; *w;) {
+        size_t n = strcspn(w, " /-_");
+        *least = fmax(*least, sr_pdf_width(p, f, size, w, n + (w[n] && w[n] != ' ')));
+        w += n + (w[n] != '\0');
+    }
+}
+
+/* Column widths from their content: every column at least its widest
+ * unbreakable piece (numbers whole), the room left shared out by how much
+ * more each column's longest text wants, and what is left after that by
+ * the columns' shares; all narrower alike when even the least does not
+ * fit. */
+static void column_widths(sr_pdf *p, const sr_table *t, const size_t *idx, size_t k, double *w)
+{
+    double least[MAX_COLS], most[MAX_COLS], sum_least = 0, sum_extra = 0, shares = 0;
+    for (size_t i = 0; i < k; i++) {
+        const sr_column *c = &t->cols[idx[i]];
+        least[i] = most[i] = 0;
+        text_widths(p, p->bold, TABLE_SIZE, c->title, BREAK_WORDS, &least[i], &most[i]);
+        text_widths(p, p->regular, SUB_SIZE, c->sub, BREAK_WORDS, &least[i], &most[i]);
+        for (size_t r = 0; r < t->n_rows; r++) {
+            const sr_cell *cl = sr_table_cell(t, r, idx[i]);
+            HPDF_Font f = cl->strong ? p->bold : p->regular;
+            break_rule rule = cl->kind == SR_CELL_NUMBER     ? BREAK_NONE
+                              : cl->kind == SR_CELL_INTERVAL ? BREAK_INTERVAL
+                                                             : BREAK_WORDS;
+            text_widths(p, f, TABLE_SIZE, cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text, rule, &least[i],
+                        &most[i]);
+            text_widths(p, p->regular, SUB_SIZE, cl->sub, rule, &least[i], &most[i]);
+        }
+        least[i] += 2 * CELL_PAD + 0.5;
+        most[i] = fmin(fmax(most[i] + 2 * CELL_PAD + 0.5, least[i]), SR_PDF_CONTENT_W);
+        sum_least += least[i];
+        sum_extra += most[i] - least[i];
+        shares += c->width;
+    }
+    double room = SR_PDF_CONTENT_W - sum_least;
+    for (size_t i = 0; i < k; i++) {
+        if (room < 0) /* even the least does not fit: everything narrower alike */
+            w[i] = least[i] * SR_PDF_CONTENT_W / sum_least;
+        else if (sum_extra > room)
+            w[i] = least[i] + room * (most[i] - least[i]) / sum_extra;
+        else /* everything fits on one line: the rest by share */
+            w[i] = most[i] + (room - sum_extra) * t->cols[idx[i]].width / shares;
+    }
+}
+
+/* An interval that breaks only before its bracket: the space after its
+ * comma made a no-break space ("[−7.4,\u00A0−3.3]"). Fresh string. */
+static char *interval_unbroken(const char *s)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (; *s; s++) {
+        if (s[0] == ',' && s[1] == ' ') {
+            sr_strbuf_puts(&sb, ",\xC2\xA0");
+            s++;
+        } else {
+            sr_strbuf_putc(&sb, *s);
+        }
+    }
+    sr_strbuf_puts(&sb, "");
+    return sr_strbuf_detach(&sb);
+}
+
 /* Columns first..first+n of t (and column 0 before them when first > 0),
- * as one PDF table with widths from the columns' shares. */
+ * as one PDF table. */
 static void table_part(sr_pdf *p, const sr_table *t, size_t first, size_t n, const char *caption)
 {
     size_t idx[MAX_COLS], k = 0;
@@ -450,25 +538,31 @@ static void table_part(sr_pdf *p, const sr_table *t, size_t first, size_t n, con
         idx[k++] = 0;
     for (size_t c = first; c < first + n && k < MAX_COLS; c++)
         idx[k++] = c;
-    double total = 0;
-    for (size_t i = 0; i < k; i++)
-        total += t->cols[idx[i]].width;
+    double widths[MAX_COLS];
+    column_widths(p, t, idx, k, widths);
     pdf_col cols[MAX_COLS];
     for (size_t i = 0; i < k; i++) {
         const sr_column *c = &t->cols[idx[i]];
-        cols[i] = (pdf_col){c->title, SR_PDF_CONTENT_W * c->width / total, c->numeric, c->sub};
+        cols[i] = (pdf_col){c->title, widths[i], c->numeric, c->sub};
     }
     pdf_table pt;
     table_begin(p, &pt, cols, k, caption);
     for (size_t r = 0; r < t->n_rows; r++) {
         pdf_cell cells[MAX_COLS];
+        char *kept[MAX_COLS] = {NULL};
         for (size_t i = 0; i < k; i++) {
             const sr_cell *c = sr_table_cell(t, r, idx[i]);
             bool verdict_shown = c->kind == SR_CELL_VERDICT && (c->tone == SR_TONE_BETTER || c->tone == SR_TONE_WORSE);
-            cells[i] = (pdf_cell){c->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : c->text, c->sub, tone_color(c),
-                                  c->strong || verdict_shown, 0};
+            const char *text = c->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : c->text;
+            if (c->kind == SR_CELL_INTERVAL && (kept[i] = interval_unbroken(text)))
+                text = kept[i];
+            else if (c->kind == SR_CELL_INTERVAL)
+                p->oom = true;
+            cells[i] = (pdf_cell){text, c->sub, tone_color(c), c->strong || verdict_shown, 0};
         }
         table_row(p, &pt, cells);
+        for (size_t i = 0; i < k; i++)
+            free(kept[i]);
     }
     table_end(p);
 }

@@ -34,6 +34,15 @@ const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_ratio(char *buf, size_t size, double v);      /* 0.57x */
+/* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
+ * ratio alone when there is no range (one run on each side). */
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
+/* A comparison's verdict in words, the same in every output: "higher",
+ * "lower", "no measured difference (differences under 2.8 points could not
+ * be detected)", "equivalent within ±2 points", "too few items to compare,
+ * n = 12"; "baseline"; NULL when not compared. margin: the equivalence
+ * margin in points, NAN when none was asked for. */
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);

@@ -77,6 +77,7 @@ typedef struct sr_speed_column {
     char *heading; /* "c=16" */
     char *sub;     /* what the heading leaves out: "128-tok prompts", or "" */
     char *words;   /* the whole scenario: "128-token prompts, 256-token outputs, c=16" */
+    char *legend;  /* heading and sub-heading: "c=1 · 128-tok prompts" */
     long input_len, output_len, concurrency, burst;
     double request_rate;
 } sr_speed_column;
@@ -84,7 +85,8 @@ typedef struct sr_speed_column {
 typedef struct sr_speed_columns {
     sr_speed_column *cols;
     size_t n;
-    char *note; /* what the columns share, as a sentence */
+    char *note;   /* what the columns share, as a sentence */
+    char *shared; /* the same, short: "c: concurrent requests; 256-token outputs" */
 } sr_speed_columns;
 
 bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out); /* false: OOM */

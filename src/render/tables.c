@@ -171,10 +171,17 @@ static sr_tone status_tone(sr_status s)
     return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
 }
 
-static sr_cell *model_cell(builder *b, const sr_model *m, const char *suffix)
+/* The model's label, with a word after it ("baseline", "partial"): "id
+ * (baseline)", or "id (tp 2, baseline)" when the label already ends in a
+ * parenthesis. */
+static sr_cell *model_cell(builder *b, const sr_model *m, const char *word)
 {
-    char *text = suffix ? sr_asprintf("%s%s", label_of(m), suffix) : NULL;
-    if (suffix && !text)
+    const char *label = label_of(m);
+    size_t n = strlen(label);
+    char *text = !word                              ? NULL
+                 : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
+                                                    : sr_asprintf("%s (%s)", label, word);
+    if (word && !text)
         b->oom = true;
     sr_cell *c = cell(b, SR_CELL_TEXT, text ? text : label_of(m));
     free(text);
@@ -270,9 +277,11 @@ void sr_speed_columns_free(sr_speed_columns *c)
         free(c->cols[i].heading);
         free(c->cols[i].sub);
         free(c->cols[i].words);
+        free(c->cols[i].legend);
     }
     free(c->cols);
     free(c->note);
+    free(c->shared);
     memset(c, 0, sizeof *c);
 }
 
@@ -361,12 +370,16 @@ static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bo
     c->heading = sr_strbuf_detach(&head);
     c->sub = sr_strbuf_detach(&sub);
     c->words = sr_strbuf_detach(&words);
-    return c->heading && c->sub && c->words;
+    c->legend = c->heading && c->sub && c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub)
+                : c->heading                      ? strdup(c->heading)
+                                                  : NULL;
+    return c->heading && c->sub && c->words && c->legend;
 }
 
-/* What every column shares, as a sentence: "c: concurrent requests (the
- * limit set); every column: 256-token outputs; median over runs." */
-static char *columns_note(const sr_speed_columns *sc, const bool *varies)
+/* What every column shares: "c: concurrent requests (the limit set);
+ * every column: 256-token outputs" (the sentence adds how runs are
+ * summarised). */
+static char *columns_shared(const sr_speed_columns *sc, const bool *varies)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -374,16 +387,14 @@ static char *columns_note(const sr_speed_columns *sc, const bool *varies)
     for (size_t i = 0; i < sc->n; i++)
         any_limit |= sc->cols[i].concurrency >= 0;
     if (any_limit)
-        sr_strbuf_puts(&sb, "c: concurrent requests (the limit set); ");
+        sr_strbuf_puts(&sb, "c: concurrent requests (the limit set)");
     size_t shared = 0;
     for (int d = DIM_IN; d <= DIM_OUT && sc->n > 0; d++)
         if (!varies[d]) {
-            sr_strbuf_puts(&sb, shared++ ? " and " : "every column: ");
+            sr_strbuf_puts(&sb, shared++ ? " and " : sb.len ? "; every column: " : "every column: ");
             put_dim(&sb, &sc->cols[0], d, AS_WORDS);
         }
-    if (shared)
-        sr_strbuf_puts(&sb, "; ");
-    sr_strbuf_puts(&sb, "median output throughput over the runs of each scenario.");
+    sr_strbuf_puts(&sb, "");
     return sr_strbuf_detach(&sb);
 }
 
@@ -406,7 +417,10 @@ bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
     for (size_t i = 0; i < out->n && ok; i++)
         ok = name_column(&out->cols[i], out, varies, mode);
     if (ok)
-        ok = (out->note = columns_note(out, varies)) != NULL;
+        ok = (out->shared = columns_shared(out, varies)) != NULL;
+    if (ok)
+        ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
+                                      out->shared[0] ? "; " : "")) != NULL;
     if (!ok)
         sr_speed_columns_free(out);
     return ok;
@@ -429,8 +443,8 @@ static sr_tone verdict_tone(const sr_scores *s)
 
 static void ratio_cell(builder *b, const sr_scenario *sc, bool with_throughput)
 {
-    char buf[64], tput[64];
-    sr_cell *c = cell(b, SR_CELL_NUMBER, sc ? sr_text_ratio(buf, sizeof buf, sc->ratio) : NULL);
+    char buf[128], tput[64];
+    sr_cell *c = cell(b, SR_CELL_NUMBER, sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL);
     if (with_throughput && sc)
         cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
 }
@@ -465,7 +479,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         free(benches.names);
         return NULL;
     }
-    char conf[64], heading[160], buf[192];
+    char conf[64], heading[160], buf[448];
     double pct = sw->settings.confidence * 100;
     sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
     if (begin(&b, "overview", NULL)) {
@@ -486,7 +500,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             if (m->status == SR_STATUS_FAILED)
                 continue;
             row(&b);
-            model_cell(&b, m, m->is_baseline ? " (baseline)" : m->status == SR_STATUS_PARTIAL ? " (partial)" : NULL);
+            model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
             for (size_t k = 0; k < benches.n; k++) {
                 const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
                 cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
@@ -496,7 +510,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                     cell(&b, SR_CELL_VERDICT, "baseline");
                 } else if (s->compared) {
                     char ci[128];
-                    const char *verdict = sr_verdict_name(s->verdict);
+                    char words[256];
+                    const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
                     snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
                     sr_cell *c = cell(&b, SR_CELL_INTERVAL, buf);
                     if (c)
@@ -553,13 +568,20 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         b.oom |= !b.t->aside;
         b.t->sortable = true;
         snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
-        column(&b, "Model", NULL, false, 2.9);
+        bool margin = isfinite(sw->settings.equivalence_margin);
+        column(&b, "Model", NULL, false, 2.7);
         column(&b, "Status", NULL, false, 1.0);
         column(&b, "Score", NULL, true, 0.9);
         column(&b, "n", NULL, true, 0.8);
-        column(&b, heading, NULL, true, 2.75);
-        column(&b, "Verdict", NULL, false, 1.9);
-        column(&b, "McNemar p", NULL, true, 1.45);
+        column(&b, heading, NULL, true, 2.6);
+        column(&b, "Verdict", NULL, false, 2.6);
+        column(&b, "MDE", "points", true, 0.9);
+        column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+        if (margin) {
+            column(&b, "TOST interval", NULL, true, 1.9);
+            column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
+        }
+        column(&b, "McNemar p", "Holm", true, 1.3);
         column(&b, "n paired", NULL, true, 0.9);
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
@@ -571,14 +593,26 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
             bool compared = s && s->compared && !s->is_baseline;
             cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
-            const char *verdict = !s                                         ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
-                                  : s->is_baseline                           ? "baseline"
-                                  : s->compared && sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict)
-                                                                             : "not compared";
+            char words[256];
+            const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
+            if (!verdict)
+                verdict = !s ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores") : "not compared";
             sr_cell *v = cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);
-            cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
+            cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
+            if (margin) {
+                char lo[64], hi[64];
+                bool tost = compared && isfinite(s->tost_ci_low);
+                snprintf(buf, sizeof buf, "[%s, %s]", sr_text_points(lo, sizeof lo, s ? s->tost_ci_low : NAN),
+                         sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
+                cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
+            }
+            sr_cell *p = cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
+            if (compared && isfinite(s->mcnemar_p_holm)) {
+                char holm[64];
+                cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
+            }
             cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : NULL);
         }
     }
