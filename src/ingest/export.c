@@ -347,12 +347,11 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
  * in the same model directory; NULL when none. */
 static const sr_found_file *bfcl_score_for(const model_parts *p, const char *rname, const char *category)
 {
-    size_t prefix = (size_t)(strstr(rname, category) - rname); /* "BFCL_v3_" */
     for (size_t j = 0; j < p->bfcl_scores.n; j++) {
         const char *sname = base_name(p->bfcl_scores.items[j].rel);
         bool is_score;
         char *scat = sr_bfcl_category_from_filename(sname, &is_score);
-        bool same = scat && strcmp(scat, category) == 0 && strncmp(sname, rname, prefix) == 0;
+        bool same = scat && strcmp(scat, category) == 0 && sr_bfcl_same_version(rname, sname);
         free(scat);
         if (same)
             return &p->bfcl_scores.items[j];
@@ -553,6 +552,37 @@ static sr_error *check_summaries(const loader *ld, model_parts *p)
         if (err)
             return err;
     }
+    return NULL;
+}
+
+/* A run printed to stdout and saved with --save-result is one run: the
+ * block prints the JSON's numbers with two decimals. */
+static bool stdout_twin(const sr_bench_run *text, const sr_bench_run *json)
+{
+    return text->completed == json->completed && text->total_output_tokens == json->total_output_tokens &&
+           fabs(text->output_throughput - json->output_throughput) <= 0.005 + 1e-9;
+}
+
+static sr_error *drop_stdout_twins(const loader *ld, model_parts *p)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < p->text_runs.n; i++) {
+        sr_bench_run *t = &p->text_runs.runs[i];
+        const sr_bench_run *twin = NULL;
+        for (size_t j = 0; j < p->json_runs.n && !twin; j++)
+            if (stdout_twin(t, &p->json_runs.runs[j]))
+                twin = &p->json_runs.runs[j];
+        if (!twin) {
+            p->text_runs.runs[kept++] = *t;
+            continue;
+        }
+        bool ok = sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+                                t->source ? t->source : "?", twin->source ? twin->source : "?");
+        sr_bench_run_free(t);
+        if (!ok)
+            return sr_oom();
+    }
+    p->text_runs.n = kept;
     return NULL;
 }
 
@@ -933,9 +963,14 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
 static sr_error *merge_parts(const loader *ld, model_parts *p)
 {
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
-    if (!any)
-        return NULL; /* nothing of ours here; its files are listed among the inputs */
+    if (!any) /* its files are listed among the inputs, each with why it was not read */
+        return sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report",
+                             p->dir)
+                   ? NULL
+                   : sr_oom();
     sr_error *err = check_summaries(ld, p);
+    if (!err)
+        err = drop_stdout_twins(ld, p);
     run_list *lists[] = {&p->json_runs, &p->text_runs};
     for (size_t l = 0; l < 2 && !err; l++)
         for (size_t i = 0; i < lists[l]->n && !err; i++)
