@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "ingest/walk.h"
 #include "util/fileio.h"
@@ -135,8 +136,7 @@ typedef struct model_parts {
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
     char *config_rel;
-    char *config_data; /* the bytes hashed for provenance, for the KV audit */
-    size_t config_len;
+    sr_kv_layout *layout; /* config.json parsed once, where its bytes were read and hashed */
     run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
     run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
     sr_file_list summaries;
@@ -164,7 +164,8 @@ static void parts_free(model_parts *p)
     }
     free(p->logs);
     free(p->config_rel);
-    free(p->config_data);
+    sr_kv_layout_free(p->layout);
+    free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
     sr_bench_runs_free(p->summary_runs.runs, p->summary_runs.n);
@@ -423,9 +424,16 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     sr_error *err = read_input(ld, f, "hf_config", &data, &len);
     if (err)
         return soften(ld, err, "this config");
-    /* Kept: the KV audit parses the very bytes that were hashed. */
-    p->config_data = data;
-    p->config_len = len;
+    /* Parsed once, from the very bytes hashed for provenance; a bad config
+     * is an input error (left out with --keep-going). */
+    sr_kv_layout *layout = calloc(1, sizeof *layout);
+    err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
+    free(data);
+    if (err) {
+        free(layout);
+        return soften(ld, err, "this config");
+    }
+    p->layout = layout;
     return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
 }
 
@@ -934,14 +942,10 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         if (!(m->config_path = strdup(p->config_rel)))
             return sr_oom();
         if (last) {
-            m->config_data = p->config_data;
-            m->config_len = p->config_len;
-            p->config_data = NULL;
-        } else if (p->config_data) {
-            if (!(m->config_data = malloc(p->config_len + 1)))
-                return sr_oom();
-            memcpy(m->config_data, p->config_data, p->config_len + 1);
-            m->config_len = p->config_len;
+            m->layout = p->layout;
+            p->layout = NULL;
+        } else if (p->layout && !(m->layout = sr_kv_layout_copy(p->layout))) {
+            return sr_oom();
         }
     }
     if (!err)
@@ -1136,8 +1140,11 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
             m->plan_order = order;
         }
         m->planned = true;
+        m->nothink |= e->nothink;
         if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
-            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks)))) {
+            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks))) ||
+            (e->tool_parser && !m->tool_parser && !(m->tool_parser = strdup(e->tool_parser))) ||
+            !sr_serving_settings_fill(&m->settings, &e->settings) /* what the log says stays first */) {
             free(id);
             return sr_oom();
         }

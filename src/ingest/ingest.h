@@ -135,11 +135,30 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
 /* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
 
+/* One planned model. The serving flags after the benchmarks are parsed:
+ * key=value or --key value, dashes and underscores alike, case ignored:
+ *   tp, tensor_parallel_size        settings.tensor_parallel_size
+ *   pp, pipeline_parallel_size      settings.pipeline_parallel_size
+ *   gpu_memory_utilization, util,
+ *   mem_util, memory_utilization    settings.gpu_memory_utilization (0 < u <= 1)
+ *   max_model_len, max_num_seqs,
+ *   max_num_batched_tokens,
+ *   block_size, kv_cache_dtype,
+ *   vllm_version                    the settings of the same names
+ *   parser, tool_parser,
+ *   tool_call_parser                tool_parser
+ *   nothink (no value)              nothink
+ * A known key with a bad value, or given twice, is an input error naming
+ * the line; anything else is kept in other_flags. */
 typedef struct sr_arms_entry {
-    char *checkpoint; /* org/name as written */
-    char *hardware;   /* e.g. "v5e-1", or NULL */
-    char *benchmarks; /* "load+long+gen", or NULL */
-    char *flags;      /* remaining fields joined by one space, or NULL */
+    char *checkpoint;             /* org/name as written */
+    char *hardware;               /* e.g. "v5e-1", or NULL */
+    char *benchmarks;             /* "load+long+gen", or NULL */
+    char *flags;                  /* every flag as written, joined by one space, or NULL */
+    sr_serving_settings settings; /* what the flags set; unknown: -1, NAN, NULL */
+    char *tool_parser;            /* parser=hermes -> "hermes", or NULL */
+    bool nothink;                 /* the bare flag nothink */
+    char *other_flags;            /* flags not understood, joined by one space, or NULL */
     long line;
 } sr_arms_entry;
 
