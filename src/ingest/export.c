@@ -926,6 +926,32 @@ static sr_error *variants_of(const run_list *const *lists, size_t n_lists, const
     return NULL;
 }
 
+/* The serving settings a `vllm bench sweep` SERVE-- directory names
+ * ("max_num_seqs=4") hold for the runs under it: into the entry's settings.
+ * Parameters that are not serving settings stay in the variant only. */
+static sr_error *serve_settings(sr_model *m)
+{
+    for (size_t i = 0; i < m->n_runs; i++) {
+        const sr_bench_run *run = &m->runs[i];
+        char *serve = run->source ? serve_params(run->source) : NULL;
+        if (!serve)
+            continue;
+        for (char *c = serve; *c; c++)
+            if (*c == ',')
+                *c = ' ';
+        sr_arms_entry e;
+        memset(&e, 0, sizeof e);
+        sr_serving_settings_init(&e.settings);
+        sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
+        bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
+        sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
+        sr_arms_entry_free(&e);
+        free(serve);
+        return ok || err ? NULL : sr_oom();
+    }
+    return NULL;
+}
+
 /* One entry of the directory (variant NULL: the only one). */
 static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
 {
@@ -954,6 +980,8 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         err = give_runs(m, &p->json_runs, keys, variant);
     if (!err)
         err = give_runs(m, &p->text_runs, keys, variant);
+    if (!err)
+        err = serve_settings(m);
     return err;
 }
 

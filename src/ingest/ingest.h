@@ -163,7 +163,12 @@ typedef struct sr_arms_entry {
 } sr_arms_entry;
 
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
+/* Serving flags as a run-plan line writes them ("tp=2 max_num_seqs=8"),
+ * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
+ * the same errors as a run plan's line. */
+sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
+void sr_arms_entry_free(sr_arms_entry *e); /* the strings of one entry */
 
 /* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
 struct cJSON;

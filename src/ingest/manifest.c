@@ -166,7 +166,7 @@ static bool looks_like_id(const char *s, size_t n)
     return true;
 }
 
-static void arms_entry_free(sr_arms_entry *e)
+void sr_arms_entry_free(sr_arms_entry *e)
 {
     free(e->checkpoint);
     free(e->hardware);
@@ -182,7 +182,7 @@ void sr_arms_entries_free(sr_arms_entry *entries, size_t n)
     if (!entries)
         return;
     for (size_t i = 0; i < n; i++)
-        arms_entry_free(&entries[i]);
+        sr_arms_entry_free(&entries[i]);
     free(entries);
 }
 
@@ -338,6 +338,11 @@ static sr_error *arms_flags_parse(const char *path, long line, const char *p, co
     return err;
 }
 
+sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e)
+{
+    return arms_flags_parse(path, line, text, text + strlen(text), e);
+}
+
 static sr_error *arms_line(const char *path, long line, const char *l, size_t n, sr_arms_entry *e)
 {
     const char *hash = memchr(l, '#', n);
@@ -381,7 +386,7 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
             err = sr_oom();
         list = grown;
         if (err || !e.checkpoint) {
-            arms_entry_free(&e);
+            sr_arms_entry_free(&e);
             continue;
         }
         list[n++] = e;
