@@ -12,11 +12,17 @@
 #include "sweep.h"
 #include "util/error.h"
 
-/* ---- vLLM server log (vllm_log.c) ---------------------------------------
+/* ---- vLLM server log (vllm_log.c, vllm_settings.c) -----------------------
  * Recognises every prefix form (old `file.py:N]`, new `[file.py:N]`,
- * `(EngineCore_DP0 pid=N)`, no timestamp). Fills out (initialised by the
- * caller with sr_server_log_init) and sets *recognized when any server line
- * was seen. A log without server lines is not an error. */
+ * `(EngineCore_DP0 pid=N)`, no timestamp, ANSI colours, docker-compose
+ * `name  | `) and joins hard-wrapped engine config / args lines. Fills out
+ * (initialised by the caller with sr_server_log_init): the startup facts,
+ * out->settings (vLLM version, parallel sizes, batch and sequence limits,
+ * block size, KV dtype, memory utilisation, max model len), out->engine_start
+ * (an engine started, or failed to: a server log, not a few request-log
+ * lines pasted into bench output) and out->failure (a negative "Available
+ * KV cache memory" is a load failure). *recognized is set when any server
+ * line was seen. A log without server lines is not an error. */
 sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized);
 
 /* The same, fed one line at a time (bounded memory for logs of any size):
