@@ -35,9 +35,13 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
 void sr_server_log_reader_free(sr_server_log_reader *r);
 
 /* ---- `vllm bench serve` captured stdout (bench_text.c) -------------------
- * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
- * before it gives model, max_concurrency and lengths. *runs is a fresh
- * array (NULL, 0 when the file has no block). */
+ * Every "Serving Benchmark Result" block is one run. The command line
+ * (benchmark_serving.py or `vllm bench serve`, continued with '\'), the
+ * Namespace(...) line and the lines before the block give model, number of
+ * prompts, max_concurrency (-1: no limit), request_rate (INFINITY:
+ * unlimited; NAN: nothing says), --metadata params, and the requested
+ * lengths (nominal_lengths true; else the means per request of the block).
+ * *runs is a fresh array (NULL, 0 when the file has no block). */
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
@@ -49,11 +53,20 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r);
 
 /* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
  * Old and new key sets; one object, or several one per line
- * (--append-result). */
+ * (--append-result), or a JSON array of them (`vllm bench sweep`
+ * summary.json; each run's source is then "path:line"). Reads request_rate
+ * (a number or "inf"), max_concurrency (null: -1, no limit), the --metadata
+ * pairs into params, input_len/output_len metadata as nominal lengths. */
 sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
+ * length (input_len, output_len, random_input_len, random_output_len: they
+ * are the nominal lengths) and not "model" naming the run's own model_id
+ * (compared normalised; model_id may be NULL). */
+bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
+                                const char *model_id);
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
