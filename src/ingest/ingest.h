@@ -126,6 +126,32 @@ typedef struct sr_arms_entry {
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 
+/* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
+typedef enum {
+    SR_JSON_UNKNOWN = 0,    /* valid JSON of no kind we read */
+    SR_JSON_BENCH,          /* `vllm bench serve --save-result`: object(s) with output_throughput */
+    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
+    SR_JSON_BENCH_WARMUP,   /* `vllm bench sweep` warmup.json: a bench result with run_number -1 */
+    SR_JSON_BENCH_FAILURE,  /* `vllm bench sweep` *failure.json: error_type, error, serve/bench overrides */
+    SR_JSON_LMEVAL_RESULTS, /* lm-eval results: a "results" object and configs/versions/n-samples/config */
+    SR_JSON_LMEVAL_SAMPLES, /* lm-eval samples: lines (or an array) with doc_id and resps/filtered_resps */
+    SR_JSON_BFCL_RESULT,    /* BFCL result lines: id and result */
+    SR_JSON_BFCL_SCORE,     /* BFCL score file: header with accuracy, correct_count, total_count */
+    SR_JSON_SCORES,         /* plain per-item scores: item_id and score lines */
+    SR_JSON_HF_CONFIG,      /* Hugging Face config.json: model_type, architectures, num_hidden_layers, text_config */
+    SR_JSON_MANIFEST        /* sweep.json: an object with baseline or hardware */
+} sr_json_kind;
+
+/* What a JSON file holds, by its content (the name is not looked at).
+ * The whole file must parse: one JSON value, or several (JSON Lines);
+ * otherwise an input error naming the file and the line where it breaks
+ * (a file cut mid-object breaks on its last line). The kind is that of the
+ * first value; *kind is SR_JSON_UNKNOWN on error. */
+sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
+/* "bench_json", "bench_summary", ..., "json" for unknown: names for the
+ * inputs list. */
+const char *sr_json_kind_name(sr_json_kind kind);
+
 /* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
 struct cJSON;
 /* Parse one JSON value held in [data, data+len), whose first byte is on line
