@@ -448,10 +448,18 @@ static bool parse_command(const char *s, size_t n, run_args *cmd, bool *is_comma
     return ok;
 }
 
-/* The first line of a command: its words include the invocation. */
+/* The first line of a command: its words include the invocation. (The
+ * substrings first: most lines of a big stdout are progress bars.) */
 static bool command_starts(const char *s, size_t n)
 {
-    if (!sr_memmem(s, n, "bench"))
+    const char *end = s + n, *p = s;
+    bool candidate = false;
+    while (!candidate && (p = sr_memmem(p, (size_t)(end - p), "bench")) != NULL) {
+        p += 5;
+        candidate =
+            (end - p >= 15 && memcmp(p, "mark_serving.py", 15) == 0) || (end - p >= 6 && memcmp(p, " serve", 6) == 0);
+    }
+    if (!candidate)
         return false;
     words w = {0};
     bool found = shell_words(s, n, &w) && invocation(&w) < w.n;

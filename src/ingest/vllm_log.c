@@ -84,7 +84,7 @@ static const char *skip_spaces(const char *p, const char *end)
 static bool starts_with(const char *p, const char *end, const char *word)
 {
     size_t n = strlen(word);
-    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+    return (size_t)(end - p) >= n && *p == *word && memcmp(p, word, n) == 0;
 }
 
 /* "name  | " as docker-compose writes it. */
@@ -582,13 +582,17 @@ typedef struct {
     int pieces;
 } entry;
 
+/* vLLM logs these at the start of the message ("Initializing a V1 LLM
+ * engine (v0.10.1.1) with config: ...", "Initializing an LLM engine ...",
+ * "non-default args: {...}", the old api_server's "args: Namespace(...)"). */
 static entry_kind entry_kind_of(const log_line *ll)
 {
-    if (has(ll->msg, ll->len, "with config:"))
+    const char *m = ll->msg, *end = ll->msg + ll->len;
+    if (starts_with(m, end, "Initializing") && has(m, ll->len, "with config:"))
         return ENTRY_ENGINE;
-    if (has(ll->msg, ll->len, "non-default args:"))
+    if (starts_with(m, end, "non-default args:"))
         return ENTRY_ARGS;
-    if (ll->file_prefix && has(ll->msg, ll->len, "args: Namespace(")) /* old api_server.py */
+    if (ll->file_prefix && starts_with(m, end, "args: Namespace(")) /* old api_server.py */
         return ENTRY_ARGS;
     return ENTRY_NONE;
 }
@@ -706,34 +710,29 @@ static bool server_marker(const char *s, size_t n)
     return has(s, n, "tpu_inference") || has(s, n, "tpu_worker.py") || has(s, n, "tpu_runner.py");
 }
 
-/* Lines an engine prints while it starts, or fails to start. */
-static bool startup_text(const char *s, size_t n)
+/* Lines an engine prints while it starts, or fails to start: wordings
+ * found anywhere in the line (as the first versions of this parser
+ * matched them), and messages that begin with a phrase (checked at the
+ * message start only: a log line is matched against every pattern, and
+ * request-log lines are most of a big log). */
+static bool startup_text(const char *s, size_t n, const char *m, const char *end)
 {
-    static const char *const texts[] = {
-        "Application startup complete.",
-        "EngineCore failed to start",
-        "Engine core initialization failed",
-        "WorkerProc failed to start",
-        "vLLM API server version",
-        "Starting vLLM API server",
-        "Initializing a V1 LLM engine",
+    static const char *const anywhere[] = {
+        "Application startup complete.", "EngineCore failed to start", "Engine core initialization failed",
+        "vLLM API server version",       "Starting vLLM API server",   "Initializing a V1 LLM engine",
         "Initializing an LLM engine",
-        "non-default args:",
-        "Starting to load model",
-        "Loading weights took",
-        "Chunked prefill is enabled",
-        "Init worker |",
     };
-    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
-        if (has(s, n, texts[k]))
+    static const char *const starts[] = {
+        "WorkerProc failed to start", "non-default args:",          "Starting to load model",
+        "Loading weights took",       "Chunked prefill is enabled", "Init worker |",
+    };
+    for (size_t k = 0; k < sizeof starts / sizeof *starts; k++)
+        if (starts_with(m, end, starts[k]))
+            return true;
+    for (size_t k = 0; k < sizeof anywhere / sizeof *anywhere; k++)
+        if (has(s, n, anywhere[k]))
             return true;
     return false;
-}
-
-/* Lines only a server prints (not all of them at startup). */
-static bool server_text(const char *s, size_t n)
-{
-    return startup_text(s, n) || has(s, n, "api_server.py") || has(s, n, "llm_engine.py");
 }
 
 /* ---- the parse ----------------------------------------------------------- */
@@ -922,14 +921,15 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
     *ll = strip_prefix(s, n);
     const char *m = ll->msg, *end = ll->msg + ll->len;
     sr_error *err;
-    if (server_marker(s, n)) {
+    /* (Each asked until it holds: most lines of a big log are request logs.) */
+    if (!ps->out->tpu && server_marker(s, n)) {
         ps->strong = true;
         ps->out->tpu = true;
     }
-    if (ll->server_tag || server_text(s, n))
-        ps->strong = true;
-    if (startup_text(s, n))
+    if (!ps->out->engine_start && startup_text(s, n, m, end))
         saw_startup(ps);
+    else if (!ps->strong && (ll->server_tag || has(s, n, "api_server.py") || has(s, n, "llm_engine.py")))
+        ps->strong = true; /* only a server prints these (not all at startup) */
     if (ll->file_prefix || (ll->level == LVL_NONE && has(m, ll->len, "File \"") && has(m, ll->len, "/vllm/")))
         *weak = true;
     if (has(m, ll->len, "Serving Benchmark Result") || starts_with(m, end, "Namespace("))
@@ -942,7 +942,7 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
         (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
         (err = memory_lines(ps, m, end)) != NULL)
         return err;
-    if (!sr_log_settings_line(&ps->settings, m, ll->len))
+    if (!sr_log_settings_line(&ps->settings, m, end))
         return sr_oom();
     if (ps->short_line == ps->line && !fs->short_line) {
         fs->short_line = ps->line;

@@ -336,31 +336,34 @@ bool sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len)
     return record_items(ls, open + 1, end, RANK_REQUESTED, 0);
 }
 
-/* The count after label in msg, as far as it reads as digits. */
-static void line_count(sr_log_settings *ls, const char *msg, size_t len, const char *label, int field)
+/* The count after label when the message starts with label. */
+static void line_count(sr_log_settings *ls, const char *msg, const char *end, const char *label, int field)
 {
-    const char *at = sr_memmem(msg, len, label);
-    if (!at)
+    if (*msg != label[0])
         return;
-    const char *p = at + strlen(label), *end = msg + len, *q = p;
+    size_t n = strlen(label);
+    if ((size_t)(end - msg) < n || memcmp(msg, label, n) != 0)
+        return;
+    const char *p = msg + n, *q = p;
     while (q < end && isdigit((unsigned char)*q))
         q++;
     set_count(ls, field, RANK_RESOLVED, p, (size_t)(q - p));
 }
 
-bool sr_log_settings_line(sr_log_settings *ls, const char *msg, size_t len)
+bool sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end)
 {
-    line_count(ls, msg, len, "Chunked prefill is enabled with max_num_batched_tokens=", F_BATCHED);
-    line_count(ls, msg, len, "Using max model len ", F_MAXLEN);
-    line_count(ls, msg, len, "Setting attention block size to ", F_BLOCK);
-    line_count(ls, msg, len, "Using cache_config.block_size: ", F_BLOCK);
+    if (msg >= end)
+        return true;
+    line_count(ls, msg, end, "Chunked prefill is enabled with max_num_batched_tokens=", F_BATCHED);
+    line_count(ls, msg, end, "Using max model len ", F_MAXLEN);
+    line_count(ls, msg, end, "Setting attention block size to ", F_BLOCK);
+    line_count(ls, msg, end, "Using cache_config.block_size: ", F_BLOCK);
     static const char version[] = "vLLM API server version ";
-    const char *at = sr_memmem(msg, len, version);
-    if (at) {
-        const char *p = at + strlen(version), *end = msg + len, *q = p;
-        while (q < end && *q != ' ' && *q != '\t')
-            q++;
-        return set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
-    }
-    return true;
+    size_t vn = strlen(version);
+    if ((size_t)(end - msg) < vn || memcmp(msg, version, vn) != 0)
+        return true;
+    const char *p = msg + vn, *q = p;
+    while (q < end && *q != ' ' && *q != '\t')
+        q++;
+    return set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
 }
