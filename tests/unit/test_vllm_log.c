@@ -592,6 +592,23 @@ Test(vllm_log, settings_v0_engine_and_namespace)
     sr_server_log_free(&log);
 }
 
+/* A build without version metadata says "dev" (real: vLLM issue
+ * reports); a word that is not one is not kept. */
+Test(vllm_log, settings_version_words)
+{
+    sr_server_log log;
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version dev\n", &log);
+    cr_assert_str_eq(log.settings.vllm_version, "dev");
+    sr_server_log_free(&log);
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version 0.7.3.dev2+gcefd56ee\n", &log);
+    cr_assert_str_eq(log.settings.vllm_version, "0.7.3.dev2+gcefd56ee");
+    sr_server_log_free(&log);
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version <unknown>\n", &log);
+    cr_assert_null(log.settings.vllm_version);
+    cr_assert(log.engine_start);
+    sr_server_log_free(&log);
+}
+
 /* tpu-inference prints the block size it keeps; some engine lines nest
  * the cache config. */
 Test(vllm_log, settings_block_size_wordings)
