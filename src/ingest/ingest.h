@@ -15,7 +15,7 @@
 /* ---- vLLM server log (vllm_log.c, vllm_settings.c) -----------------------
  * Recognises every prefix form (old `file.py:N]`, new `[file.py:N]`,
  * `(EngineCore_DP0 pid=N)`, no timestamp, ANSI colours, docker-compose
- * `name  | `) and joins hard-wrapped engine config / args lines. Fills out
+ * `name  | `) and joins hard-wrapped lines (docs/inputs.md). Fills out
  * (initialised by the caller with sr_server_log_init): the startup facts,
  * out->settings (vLLM version, parallel sizes, batch and sequence limits,
  * block size, KV dtype, memory utilisation, max model len), out->engine_start

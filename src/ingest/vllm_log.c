@@ -8,8 +8,9 @@
  * timestamp (if any) and "[file.py:N]" / "file.py:N]".
  *
  * Logs committed from a terminal may be hard-wrapped (at 140 columns or
- * so): the engine config line and the args lines, which carry the
- * settings, are joined again from their pieces (see entry_continues). */
+ * so), cutting labels and numbers: facts and settings are read from lines
+ * joined again from their pieces (see entry_continues); the failure
+ * reading goes line by line. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -567,144 +568,6 @@ static sr_error *quoted_value(const parser *ps, const char *m, const char *end, 
     return NULL;
 }
 
-/* ---- the settings lines, joined from their wrapped pieces ------------------ */
-
-typedef enum { ENTRY_NONE = 0, ENTRY_ENGINE, ENTRY_ARGS } entry_kind;
-
-/* The engine config line or an args line, being joined. */
-typedef struct {
-    entry_kind kind;
-    bool bracketed; /* args: complete when the dict or Namespace closes */
-    long line;      /* its first line */
-    sr_strbuf text; /* the message, pieces joined */
-    sr_brackets brackets;
-    size_t last_cols; /* display columns of the last piece */
-    int pieces;
-} entry;
-
-/* vLLM logs these at the start of the message ("Initializing a V1 LLM
- * engine (v0.10.1.1) with config: ...", "Initializing an LLM engine ...",
- * "non-default args: {...}", the old api_server's "args: Namespace(...)"). */
-static entry_kind entry_kind_of(const log_line *ll)
-{
-    const char *m = ll->msg, *end = ll->msg + ll->len;
-    if (starts_with(m, end, "Initializing") && has(m, ll->len, "with config:"))
-        return ENTRY_ENGINE;
-    if (starts_with(m, end, "non-default args:"))
-        return ENTRY_ARGS;
-    if (ll->file_prefix && starts_with(m, end, "args: Namespace(")) /* old api_server.py */
-        return ENTRY_ARGS;
-    return ENTRY_NONE;
-}
-
-/* Display columns: UTF-8 sequences count once. */
-static size_t columns(const char *s, size_t n)
-{
-    size_t cols = 0;
-    for (size_t i = 0; i < n; i++)
-        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return cols;
-}
-
-/* A line of its own: blank, a log prefix (compose name, process tag,
- * level), or traceback text. */
-static bool starts_own_line(const char *s, size_t n)
-{
-    const char *end = s + n, *p = skip_spaces(s, end);
-    if (p == end)
-        return true;
-    log_line ll = strip_prefix(s, n);
-    if (ll.msg != p)
-        return true;
-    size_t name_len;
-    return starts_with(p, end, "Traceback (") || starts_with(p, end, "File \"") ||
-           starts_with(p, end, "During handling of") || starts_with(p, end, "The above exception") ||
-           is_exception_line(p, (size_t)(end - p), &name_len);
-}
-
-/* The rule that joins a hard-wrapped settings line: the next line is its
- * continuation when the piece before it filled a terminal's width
- * (WRAP_MIN_COLS..WRAP_MAX_COLS), the line does not start like a line of
- * its own (starts_own_line), an args line's brackets are still open, and
- * the joined line is under ENTRY_MAX_PIECES / ENTRY_MAX_BYTES. A key may
- * be split mid-word ("tensor_parallel_si" / "ze=2"): pieces are joined
- * with nothing between them. */
-static bool entry_continues(const entry *e, const char *s, size_t n)
-{
-    if (e->last_cols < WRAP_MIN_COLS || e->last_cols > WRAP_MAX_COLS)
-        return false;
-    if (e->bracketed && sr_brackets_closed(&e->brackets))
-        return false;
-    if (e->pieces >= ENTRY_MAX_PIECES || e->text.len + n > ENTRY_MAX_BYTES)
-        return false;
-    return !starts_own_line(s, n);
-}
-
-static void entry_reset(entry *e)
-{
-    e->kind = ENTRY_NONE;
-    e->text.len = 0;
-    memset(&e->brackets, 0, sizeof e->brackets);
-    e->pieces = 0;
-}
-
-static void entry_begin(entry *e, entry_kind kind, long line, const log_line *ll, const char *s, size_t n)
-{
-    entry_reset(e);
-    e->kind = kind;
-    e->bracketed = kind == ENTRY_ARGS;
-    e->line = line;
-    /* From the message to the end of the line: trailing spaces may belong
-     * to the text a wrap split. */
-    size_t from = (size_t)(ll->msg - s);
-    sr_strbuf_append(&e->text, ll->msg, n - from);
-    sr_brackets_feed(&e->brackets, ll->msg, n - from);
-    e->last_cols = columns(s, n);
-    e->pieces = 1;
-}
-
-static void entry_append(entry *e, const char *s, size_t n)
-{
-    sr_strbuf_append(&e->text, s, n);
-    sr_brackets_feed(&e->brackets, s, n);
-    e->last_cols = columns(s, n);
-    e->pieces++;
-}
-
-/* The whole line is there: model name and settings. */
-static sr_error *entry_finish(parser *ps, entry *e)
-{
-    if (e->kind == ENTRY_NONE)
-        return NULL;
-    if (e->text.failed)
-        return sr_oom();
-    long here = ps->line;
-    ps->line = e->line;
-    const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
-    sr_error *err = NULL;
-    bool ok;
-    if (e->kind == ENTRY_ENGINE) {
-        if (!ps->engine_model)
-            err = quoted_value(ps, m, end, "model='", &ps->engine_model);
-        if (!err && ps->engine_model)
-            saw_startup(ps);
-        ok = sr_log_settings_engine(&ps->settings, m, e->text.len);
-    } else {
-        if (!ps->fallback_model) {
-            bool dict = has(m, e->text.len, "non-default args:");
-            err = quoted_value(ps, m, end, dict ? "'model': '" : "model='", &ps->fallback_model);
-            if (!err && dict && !ps->fallback_model)
-                err = quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
-        }
-        ok = sr_log_settings_args(&ps->settings, m, e->text.len);
-    }
-    ps->line = here;
-    entry_reset(e);
-    if (!ok && !err)
-        err = sr_oom();
-    return err;
-}
-
 static bool server_marker(const char *s, size_t n)
 {
     return has(s, n, "tpu_inference") || has(s, n, "tpu_worker.py") || has(s, n, "tpu_runner.py");
@@ -735,7 +598,7 @@ static bool startup_text(const char *s, size_t n, const char *m, const char *end
     return false;
 }
 
-/* ---- the parse ----------------------------------------------------------- */
+/* ---- failures across lines --------------------------------------------- */
 
 typedef struct {
     /* before startup */
@@ -913,14 +776,193 @@ static sr_error *failure_finish(failure_state *fs, const char *path, sr_server_l
     return NULL;
 }
 
-/* One line; *starts is set when it begins an engine config or args line
- * (its model and settings are read once the whole line is joined). */
-static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t n, bool *weak, bool *bench_like,
-                            log_line *ll, entry_kind *starts)
+/* ---- logical lines: hard-wrapped pieces joined ---------------------------- */
+
+typedef enum { ENTRY_NONE = 0, ENTRY_ENGINE, ENTRY_ARGS } entry_kind;
+
+/* A line of the log with the pieces a terminal wrapped it into joined
+ * again. Its facts and settings are read once it is complete. */
+typedef struct {
+    bool active;
+    entry_kind kind;
+    bool bracketed; /* args: complete when the dict or Namespace closes */
+    long line;      /* its first line */
+    sr_strbuf text; /* the message, pieces joined */
+    sr_brackets brackets;
+    size_t last_cols; /* display columns of the last piece */
+    int pieces;
+} entry;
+
+/* vLLM logs these at the start of the message ("Initializing a V1 LLM
+ * engine (v0.10.1.1) with config: ...", "Initializing an LLM engine ...",
+ * "non-default args: {...}", the old api_server's "args: Namespace(...)"). */
+static entry_kind entry_kind_of(const log_line *ll)
 {
-    *ll = strip_prefix(s, n);
     const char *m = ll->msg, *end = ll->msg + ll->len;
+    if (starts_with(m, end, "Initializing") && has(m, ll->len, "with config:"))
+        return ENTRY_ENGINE;
+    if (starts_with(m, end, "non-default args:"))
+        return ENTRY_ARGS;
+    if (ll->file_prefix && starts_with(m, end, "args: Namespace(")) /* old api_server.py */
+        return ENTRY_ARGS;
+    return ENTRY_NONE;
+}
+
+/* Display columns: UTF-8 sequences count once. */
+static size_t columns(const char *s, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < n; i++)
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return cols;
+}
+
+/* A line of its own: blank, a log prefix (compose name, process tag,
+ * level), or traceback text. ll is the line's strip_prefix. */
+static bool starts_own_line(const char *s, size_t n, const log_line *ll)
+{
+    const char *end = s + n, *p = skip_spaces(s, end);
+    if (p == end || ll->msg != p)
+        return true;
+    size_t name_len;
+    return starts_with(p, end, "Traceback (") || starts_with(p, end, "File \"") ||
+           starts_with(p, end, "During handling of") || starts_with(p, end, "The above exception") ||
+           is_exception_line(p, (size_t)(end - p), &name_len);
+}
+
+/* The rule that joins a hard-wrapped line: the next line is its
+ * continuation when the piece before it filled a terminal's width
+ * (WRAP_MIN_COLS..WRAP_MAX_COLS), the line does not start like a line of
+ * its own (starts_own_line), an args line's brackets are still open, and
+ * the joined line is under ENTRY_MAX_PIECES / ENTRY_MAX_BYTES. A key or a
+ * number may be split mid-word ("tensor_parallel_si" / "ze=2", "Available
+ * KV cache me" / "mory: 11.03 GiB"): pieces are joined with nothing between
+ * them. Joining a line that was not wrapped adds text after its end, which
+ * no fact reads; the failure reading keeps to the lines as they are. */
+static bool entry_continues(const entry *e, const char *s, size_t n, const log_line *ll)
+{
+    if (!e->active || e->last_cols < WRAP_MIN_COLS || e->last_cols > WRAP_MAX_COLS)
+        return false;
+    if (e->bracketed && sr_brackets_closed(&e->brackets))
+        return false;
+    if (e->pieces >= ENTRY_MAX_PIECES || e->text.len + n > ENTRY_MAX_BYTES)
+        return false;
+    return !starts_own_line(s, n, ll);
+}
+
+static void entry_begin(entry *e, long line, const log_line *ll, const char *s, size_t n)
+{
+    e->active = true;
+    e->kind = entry_kind_of(ll);
+    e->bracketed = e->kind == ENTRY_ARGS;
+    e->line = line;
+    e->text.len = 0;
+    memset(&e->brackets, 0, sizeof e->brackets);
+    /* From the message to the end of the line: trailing spaces may belong
+     * to the text a wrap split. */
+    size_t from = (size_t)(ll->msg - s);
+    sr_strbuf_append(&e->text, ll->msg, n - from);
+    if (e->bracketed)
+        sr_brackets_feed(&e->brackets, ll->msg, n - from);
+    e->last_cols = n < WRAP_MIN_COLS ? n : columns(s, n);
+    e->pieces = 1;
+}
+
+static void entry_append(entry *e, const char *s, size_t n)
+{
+    sr_strbuf_append(&e->text, s, n);
+    if (e->bracketed)
+        sr_brackets_feed(&e->brackets, s, n);
+    e->last_cols = n < WRAP_MIN_COLS ? n : columns(s, n);
+    e->pieces++;
+}
+
+/* A failure candidate taken from the first piece of a wrapped line gets
+ * the whole line. */
+static bool extend_candidates(failure_state *fs, const entry *e, const char *m, size_t len)
+{
+    candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
+                                &fs->serve, &fs->serve_dead, &fs->serve_http};
+    for (size_t k = 0; k < sizeof cands / sizeof *cands; k++) {
+        candidate *c = cands[k];
+        if (!c->set || c->line != e->line || strlen(c->message) >= MESSAGE_MAX ||
+            strncmp(m, c->message, strlen(c->message)) != 0)
+            continue;
+        if (!cand_take(c, e->line, m, len))
+            return false;
+    }
+    return true;
+}
+
+static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const char *end)
+{
     sr_error *err;
+    if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
+        (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
+        (err = memory_lines(ps, m, end)) != NULL)
+        return err;
+    if (ps->short_line == ps->line && !fs->short_line) {
+        fs->short_line = ps->line;
+        memcpy(fs->short_text, ps->short_text, sizeof fs->short_text);
+    }
+    if (!ps->out->engine_start && startup_text(m, (size_t)(end - m), m, end))
+        saw_startup(ps);
+    return sr_log_settings_line(&ps->settings, m, end) ? NULL : sr_oom();
+}
+
+/* The model name and settings of an engine config or args line. */
+static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const char *end)
+{
+    size_t len = (size_t)(end - m);
+    sr_error *err = NULL;
+    bool ok = true;
+    if (e->kind == ENTRY_ENGINE) {
+        if (!ps->engine_model)
+            err = quoted_value(ps, m, end, "model='", &ps->engine_model);
+        if (!err && ps->engine_model)
+            saw_startup(ps);
+        ok = sr_log_settings_engine(&ps->settings, m, len);
+    } else if (e->kind == ENTRY_ARGS) {
+        if (!ps->fallback_model) {
+            bool dict = has(m, len, "non-default args:");
+            err = quoted_value(ps, m, end, dict ? "'model': '" : "model='", &ps->fallback_model);
+            if (!err && dict && !ps->fallback_model)
+                err = quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
+        }
+        ok = sr_log_settings_args(&ps->settings, m, len);
+    }
+    return err ? err : ok ? NULL : sr_oom();
+}
+
+/* The whole line is there: its facts, model name and settings, read as of
+ * its first line. */
+static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
+{
+    if (!e->active)
+        return NULL;
+    e->active = false;
+    if (e->text.failed)
+        return sr_oom();
+    long here = ps->line;
+    ps->line = e->line;
+    const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
+    sr_error *err = line_facts(ps, fs, m, end);
+    if (!err)
+        err = entry_settings(ps, e, m, end);
+    if (!err && e->pieces > 1 && !extend_candidates(fs, e, m, e->text.len))
+        err = sr_oom();
+    ps->line = here;
+    return err;
+}
+
+/* ---- the reader ---------------------------------------------------------- */
+
+/* What a line says by itself (server marks, startup, the failure
+ * reading); its facts are read with its wrapped pieces (entry_finish). */
+static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, size_t n, const log_line *ll, bool *weak,
+                               bool *bench_like)
+{
+    const char *m = ll->msg, *end = ll->msg + ll->len;
     /* (Each asked until it holds: most lines of a big log are request logs.) */
     if (!ps->out->tpu && server_marker(s, n)) {
         ps->strong = true;
@@ -934,20 +976,8 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
         *weak = true;
     if (has(m, ll->len, "Serving Benchmark Result") || starts_with(m, end, "Namespace("))
         *bench_like = true;
-    *starts = entry_kind_of(ll);
-    if (*starts == ENTRY_ARGS)
+    if (ll->file_prefix && starts_with(m, end, "args: Namespace("))
         saw_startup(ps);
-
-    if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
-        (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
-        (err = memory_lines(ps, m, end)) != NULL)
-        return err;
-    if (!sr_log_settings_line(&ps->settings, m, end))
-        return sr_oom();
-    if (ps->short_line == ps->line && !fs->short_line) {
-        fs->short_line = ps->line;
-        memcpy(fs->short_text, ps->short_text, sizeof fs->short_text);
-    }
     if (!failure_line(fs, ps->out, ps->line, ll))
         return sr_oom();
     if (has(m, ll->len, "Application startup complete.")) {
@@ -960,7 +990,7 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
 struct sr_server_log_reader {
     parser ps;
     failure_state fs;
-    entry pending;   /* a settings line whose wrapped pieces may follow */
+    entry pending;   /* the last line, whose wrapped pieces may follow */
     sr_strbuf clean; /* a line with its ANSI colour codes removed */
     bool weak, bench_like;
     sr_server_log *out;
@@ -992,26 +1022,20 @@ sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, s
         line = r->clean.data;
         n = r->clean.len;
     }
-    sr_error *err;
     entry *e = &r->pending;
-    if (e->kind != ENTRY_NONE) {
-        if (entry_continues(e, line, n)) {
-            entry_append(e, line, n);
-            bool done = e->bracketed && sr_brackets_closed(&e->brackets);
-            return done ? entry_finish(&r->ps, e) : NULL;
-        }
-        if ((err = entry_finish(&r->ps, e)) != NULL)
-            return err;
+    log_line ll = strip_prefix(line, n);
+    if (entry_continues(e, line, n, &ll)) {
+        entry_append(e, line, n);
+        return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, &r->fs, e) : NULL;
     }
-    r->ps.line = lineno;
-    log_line ll;
-    entry_kind starts;
-    if ((err = parse_line(&r->ps, &r->fs, line, n, &r->weak, &r->bench_like, &ll, &starts)) != NULL)
+    sr_error *err = entry_finish(&r->ps, &r->fs, e);
+    if (err)
         return err;
-    if (starts == ENTRY_NONE)
-        return NULL;
-    entry_begin(e, starts, lineno, &ll, line, n);
-    return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, e) : NULL;
+    r->ps.line = lineno;
+    if ((err = physical_line(&r->ps, &r->fs, line, n, &ll, &r->weak, &r->bench_like)) != NULL)
+        return err;
+    entry_begin(e, lineno, &ll, line, n);
+    return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, &r->fs, e) : NULL;
 }
 
 sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
@@ -1019,7 +1043,7 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
     parser *ps = &r->ps;
     sr_server_log *out = r->out;
     *recognized = false;
-    sr_error *err = entry_finish(ps, &r->pending);
+    sr_error *err = entry_finish(ps, &r->fs, &r->pending);
     if (err)
         return err;
     /* Bench stdout may carry a few vLLM logger lines; only lines a server

@@ -673,6 +673,44 @@ Test(vllm_log, settings_wrapped_with_colours_and_compose)
     sr_server_log_free(&log);
 }
 
+/* Wrapping splits fact lines too, in labels and in numbers (the real
+ * Ray log: "Available KV cache me" / "mory: 11.03 GiB"): read as one line,
+ * on its first line number. A wrapped exception keeps its whole text. */
+Test(vllm_log, wrapped_fact_and_exception_lines)
+{
+    const char *text =
+        /* 1-2: the number split after its point: 11.03, not 11 */
+        "(EngineCore_0 pid=1257) (RayWorkerWrapper pid=374, ip=10.254.6.219) INFO 09-03 04:42:46 [gpu_worker.py:276] "
+        "Available KV cache memory: 11.\n"
+        "03 GiB\n"
+        /* 3-4: the label split */
+        "(EngineCore_0 pid=1257) (RayWorkerWrapper pid=374, ip=10.254.6.219) INFO 09-03 04:41:48 "
+        "[gpu_model_runner.py:2007] Model loading \n"
+        "took 7.1217 GiB and 198.627679 seconds\n"
+        /* 5-6: the count split between its groups */
+        "(EngineCore_0 pid=1257) INFO 09-03 04:42:46 [kv_cache_utils.py:849] ................ GPU KV cache size: 1,192,"
+        "\n160 tokens\n"
+        /* 7 */
+        "(EngineCore_0 pid=1257) ERROR 09-03 04:42:50 [core.py:700] Traceback (most recent call last):\n"
+        /* 8-9 */
+        "(EngineCore_0 pid=1257) ERROR 09-03 04:42:50 [core.py:700] ValueError: To serve at least one request with "
+        "the models's max seq len (131072), 24.00 GiB KV c\n"
+        "ache is needed, which is larger than the available KV cache memory (10.91 GiB).\n";
+    sr_server_log log;
+    parse_ok(text, &log);
+    cr_assert_float_eq(log.available_kv_gib, 11.03, 1e-12);
+    cr_assert_float_eq(log.model_loading_gib, 7.1217, 1e-12);
+    cr_assert_float_eq(log.model_loading_s, 198.627679, 1e-12);
+    cr_assert_eq(log.kv_tokens, 1192160);
+    cr_assert_eq(log.kv_tokens_line, 5);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:8");
+    cr_assert_str_eq(log.failure.message,
+                     "ValueError: To serve at least one request with the models's max seq len (131072), 24.00 GiB KV "
+                     "cache is needed, which is larger than the available KV cache memory (10.91 GiB).");
+    sr_server_log_free(&log);
+}
+
 /* What is not joined: a line that starts like a line of its own, a piece
  * too short to have been wrapped, an args dict already closed. */
 Test(vllm_log, settings_wrap_rule_negatives)
