@@ -452,7 +452,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         /* Meant as a bench result: its parser says best what is wrong. */
         sr_error_free(err);
         err = NULL;
-        kind = SR_JSON_BENCH_RESULT;
+        kind = SR_JSON_BENCH;
     }
     if (err) {
         free(data);
@@ -463,13 +463,13 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     sr_bench_run *runs = NULL;
     size_t n = 0;
     switch (kind) {
-    case SR_JSON_BENCH_RESULT:
+    case SR_JSON_BENCH:
     case SR_JSON_BENCH_SUMMARY:
-        err = record_input(ld, f, kind == SR_JSON_BENCH_RESULT ? "bench_json" : "bench_sweep_summary", data, len);
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
         if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
             err = soften(ld, err, "this benchmark result");
         else if (!err)
-            err = runs_append(kind == SR_JSON_BENCH_RESULT ? &p->json_runs : &p->summary_runs, runs, n);
+            err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
         if (!err && kind == SR_JSON_BENCH_SUMMARY)
             err = sr_file_list_add(&p->summaries, f->rel, f->open);
         break;
@@ -477,6 +477,14 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
             err = handle_lmeval_results(ld, p, f, data, len);
+        break;
+    case SR_JSON_BENCH_WARMUP:
+        err = record_ignored(ld, f, (long long)len, "a warm-up run of vllm bench sweep (run_number -1), not measured");
+        break;
+    case SR_JSON_BENCH_FAILURE:
+        err = record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
+        if (!err && !sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel))
+            err = sr_oom();
         break;
     case SR_JSON_HF_CONFIG:
         err = record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
@@ -488,7 +496,13 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_BFCL_SCORE:
         err = record_ignored(ld, f, (long long)len, "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
         break;
-    default: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
+    case SR_JSON_SCORES:
+        err = record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
+        break;
+    case SR_JSON_MANIFEST:
+        err = record_ignored(ld, f, (long long)len, "a manifest inside a model directory (sweep.json is read at the top)");
+        break;
+    case SR_JSON_UNKNOWN: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
     }
     free(data);
     return err;

@@ -243,7 +243,8 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
             sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
         } else if (c->burst >= 0) {
             sr_format_count(n, sizeof n, c->burst);
-            sr_strbuf_printf(sb, style == AS_WORDS ? "%s prompts at once" : "%s at once", n);
+            sr_strbuf_printf(sb, style != AS_WORDS ? "%s at once" : c->burst == 1 ? "%s prompt at once" : "%s prompts at once",
+                             n);
         } else {
             sr_strbuf_puts(sb, style == AS_WORDS ? "unlimited request rate" : "unlimited rate");
         }
