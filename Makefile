@@ -2,7 +2,8 @@
 #   make            build ./sweep-report (installs missing Debian packages first)
 #   make report     render fixtures/v5e-gemma4-sweep into reports/
 #   make test       unit tests, the same under ASan+UBSan, golden and bad-input
-#                   cases, and the sample report under valgrind
+#                   cases, the real third-party exports of ../shared/realdata
+#                   (tests/real/expected.tsv), and the sample report under valgrind
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 
@@ -114,7 +115,7 @@ leakcheck: $(BUILD)/sweep-report
 	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
-	$(MAKE) unit golden badinput
+	$(MAKE) unit golden badinput realdata
 	$(MAKE) asan
 	$(MAKE) tsan
 	$(MAKE) leakcheck

@@ -140,8 +140,20 @@ static bool label_unique(const sr_sweep *sw, const sr_model *m)
     return true;
 }
 
-/* The directory (and variant) as the label, when settings do not tell
- * entries apart. */
+/* The directory (and variant) in the label, when settings do not tell
+ * entries apart: "id (tp 2, util 0.5, dir)", or "id (dir)". */
+static char *label_from_directory(const sr_model *m);
+static char *label_with_directory(const sr_model *m)
+{
+    const char *label = m->label;
+    size_t n = label ? strlen(label) : 0;
+    if (label && n > strlen(m->id) && label[n - 1] == ')' && m->dir[0])
+        return m->variant && !strstr(label, m->variant)
+                   ? sr_asprintf("%.*s, %s, %s)", (int)(n - 1), label, m->dir, m->variant)
+                   : sr_asprintf("%.*s, %s)", (int)(n - 1), label, m->dir);
+    return label_from_directory(m);
+}
+
 static char *label_from_directory(const sr_model *m)
 {
     if (m->dir[0] && m->variant)
@@ -197,16 +209,29 @@ sr_error *sr_label_entries(sr_sweep *sweep)
                 return sr_oom();
             continue;
         }
+        /* The labels of the last try stand where they differ; the ones
+         * that collide (found first, then changed) also get their
+         * directory (and variant). */
+        bool *collides = calloc(sweep->n_models, sizeof *collides);
+        if (!collides)
+            return sr_oom();
         for (size_t j = 0; j < sweep->n_models; j++) {
-            sr_model *o = &sweep->models[j];
-            if (strcmp(o->id, m->id) != 0)
-                continue;
-            char *label = label_from_directory(o);
-            if (!label)
-                return sr_oom();
-            free(o->label);
-            o->label = label;
+            const sr_model *o = &sweep->models[j];
+            collides[j] = strcmp(o->id, m->id) == 0 && !(o->label && label_unique(sweep, o));
         }
+        for (size_t j = 0; j < sweep->n_models && !oom; j++) {
+            sr_model *o = &sweep->models[j];
+            char *label = collides[j] ? label_with_directory(o) : NULL;
+            if (collides[j] && !label)
+                oom = true;
+            if (label) {
+                free(o->label);
+                o->label = label;
+            }
+        }
+        free(collides);
+        if (oom)
+            return sr_oom();
     }
     return NULL;
 }
@@ -235,18 +260,26 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
         if (!id)
             return sr_oom();
         size_t n = count_id(sweep, id);
+        for (size_t i = 0; i < sweep->n_models && !m; i++)
+            if (strcmp(sweep->models[i].id, id) == 0)
+                m = &sweep->models[i];
         if (n > 1) {
+            /* An id shared by several entries (a sweep.json written before
+             * they were told apart): the first, said out loud. */
             sr_strbuf sb;
             sr_strbuf_init(&sb);
             for (size_t i = 0; i < sweep->n_models; i++)
                 if (strcmp(sweep->models[i].id, id) == 0)
                     sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sweep->models[i].label);
-            sr_error *err = sr_input_error(sweep->manifest.source, 0,
-                                           "baseline '%s' names %zu entries (%s); name one by its label or directory",
-                                           name, n, sr_strbuf_cstr(&sb));
+            bool ok = !sb.failed && sr_sweep_warn(sweep,
+                                                  "baseline '%s' names %zu entries (%s); the first, '%s', is the "
+                                                  "baseline: name one by its label or directory to choose",
+                                                  name, n, sr_strbuf_cstr(&sb), m->label);
             sr_strbuf_free(&sb);
-            free(id);
-            return err;
+            if (!ok) {
+                free(id);
+                return sr_oom();
+            }
         }
         for (size_t i = 0; i < sweep->n_models && !m; i++)
             if (strcmp(sweep->models[i].id, id) == 0)
