@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "claim.h"
+
 #define SR_VERSION "0.1.0"
 #define SR_DEFAULT_SEED 20261130UL
 #define SR_DEFAULT_RESAMPLES 10000L
@@ -286,6 +288,8 @@ typedef struct sr_sweep {
     size_t n_warnings, cap_warnings;
 
     sr_settings settings;
+
+    sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
