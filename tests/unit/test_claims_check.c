@@ -459,6 +459,20 @@ Test(claims_check, sample_reproduces_every_published_figure, .timeout = 60)
     sr_sweep_free(&sw);
 }
 
+Test(claims_check, sample_reproduces_the_published_csv, .timeout = 60)
+{
+    /* The same figures and a few more (item counts, failure stages, the two
+     * sub-2B models' deltas), in the long CSV form and report.json's units. */
+    sr_sweep sw;
+    load_sample(&sw, "tests/claims/published.csv");
+    cr_expect_eq(sw.claims.n, 36);
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(&sw.claims, counts);
+    cr_expect_eq(counts[SR_CLAIM_REPRODUCED], 36);
+    cr_expect_str_eq(sw.claims.files[0].format, "csv");
+    sr_sweep_free(&sw);
+}
+
 static const sr_claim *find(const sr_sweep *sw, long line, const char *figure)
 {
     for (size_t i = 0; i < sw->claims.n; i++)
