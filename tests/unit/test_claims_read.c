@@ -76,8 +76,8 @@ Test(claims_read, what_is_not_a_number)
                          "0.57xx",
                          "x0.57",
                          "1 2",
-                         "\xE2\x80\x93"
-                         "5",
+                         ("\xE2\x80\x93"
+                          "5"), /* an en dash is not a minus */
                          "5 pp pp",
                          "1,,000",
                          "1e",
