@@ -30,6 +30,7 @@ const char *sr_claim_reason_name(sr_claim_reason reason)
     case SR_CLAIM_WHY_BASELINE_NO_SCENARIO: return "baseline lacks scenario";
     case SR_CLAIM_WHY_NO_LOG: return "no server log";
     case SR_CLAIM_WHY_NO_CONFIG: return "no config.json";
+    case SR_CLAIM_WHY_TOO_FEW_ITEMS: return "too few items";
     case SR_CLAIM_WHY_NO_VALUE: return "no value";
     case SR_CLAIM_WHY_NONE: break;
     }

@@ -35,6 +35,7 @@ typedef enum {
     SR_CLAIM_WHY_BASELINE_NO_SCENARIO, /* the baseline has none, so there is no ratio */
     SR_CLAIM_WHY_NO_LOG,               /* no server log (logged KV figures) */
     SR_CLAIM_WHY_NO_CONFIG,            /* no config.json (recomputed KV figures) */
+    SR_CLAIM_WHY_TOO_FEW_ITEMS,        /* under SR_MIN_PAIRED_ITEMS paired items: no interval, no verdict */
     SR_CLAIM_WHY_NO_VALUE              /* the inputs are there but do not give this figure */
 } sr_claim_reason;
 

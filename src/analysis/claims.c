@@ -164,7 +164,8 @@ typedef struct figure_value {
     sr_claim_reason missing; /* NONE when the value is there */
     sr_claim_diff_unit diff_unit;
     const sr_scores *scores; /* the benchmark of an interval bound or verdict */
-    int bound;               /* -1 ci_low, +1 ci_high, 2 verdict, 0 none */
+    int bound;               /* -1 a low bound, +1 a high bound, 2 verdict, 0 none */
+    double level;            /* the confidence level of that bound or verdict; NAN */
 } figure_value;
 
 static void set_number(figure_value *f, double v, sr_claim_diff_unit unit, sr_claim_reason if_missing)
@@ -216,6 +217,8 @@ static sr_claim_reason lacking(const sr_model *m, sr_claim_reason otherwise)
 
 static sr_claim_reason comparison_missing(const sr_scores *s)
 {
+    if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS)
+        return SR_CLAIM_WHY_TOO_FEW_ITEMS;
     return s->is_baseline ? SR_CLAIM_WHY_BASELINE_ITSELF : SR_CLAIM_WHY_NOT_COMPARED;
 }
 
@@ -229,8 +232,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     for (size_t i = 0; i < m->n_benchmarks && !s; i++)
         if (strlen(m->benchmarks[i].benchmark) == blen && memcmp(m->benchmarks[i].benchmark, bench, blen) == 0)
             s = &m->benchmarks[i];
-    static const char *const word_fields[] = {"verdict", "resampling"};
-    bool words = strcmp(field, word_fields[0]) == 0 || strcmp(field, word_fields[1]) == 0;
+    bool words = strcmp(field, "verdict") == 0 || strcmp(field, "resampling") == 0 || strcmp(field, "equivalent") == 0;
     f->words = words;
     f->scores = s;
     static const struct {
@@ -238,28 +240,47 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         size_t offset;
         bool compared; /* exists only for a compared benchmark */
         sr_claim_diff_unit unit;
+        int bound;           /* -1 a low bound, +1 a high bound (the consistent test) */
+        size_t level_offset; /* the bound's confidence level */
     } numbers[] = {
-        {"score", offsetof(sr_scores, score), false, SR_CLAIM_DIFF_POINTS},
-        {"correct", offsetof(sr_scores, correct), false, SR_CLAIM_DIFF_PLAIN},
-        {"claimed_accuracy", offsetof(sr_scores, claimed_accuracy), false, SR_CLAIM_DIFF_POINTS},
-        {"delta", offsetof(sr_scores, delta), true, SR_CLAIM_DIFF_POINTS},
-        {"ci_low", offsetof(sr_scores, ci_low), true, SR_CLAIM_DIFF_POINTS},
-        {"ci_high", offsetof(sr_scores, ci_high), true, SR_CLAIM_DIFF_POINTS},
-        {"sampled_ci_low", offsetof(sr_scores, sampled_ci_low), true, SR_CLAIM_DIFF_POINTS},
-        {"sampled_ci_high", offsetof(sr_scores, sampled_ci_high), true, SR_CLAIM_DIFF_POINTS},
-        {"mcnemar_p", offsetof(sr_scores, mcnemar_p), true, SR_CLAIM_DIFF_PLAIN},
+        {"score", offsetof(sr_scores, score), false, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"correct", offsetof(sr_scores, correct), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"claimed_accuracy", offsetof(sr_scores, claimed_accuracy), false, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"delta", offsetof(sr_scores, delta), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"ci_low", offsetof(sr_scores, ci_low), true, SR_CLAIM_DIFF_POINTS, -1, offsetof(sr_scores, ci_level)},
+        {"ci_high", offsetof(sr_scores, ci_high), true, SR_CLAIM_DIFF_POINTS, 1, offsetof(sr_scores, ci_level)},
+        {"ci_level", offsetof(sr_scores, ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"other_ci_low", offsetof(sr_scores, other_ci_low), true, SR_CLAIM_DIFF_POINTS, -1,
+         offsetof(sr_scores, other_ci_level)},
+        {"other_ci_high", offsetof(sr_scores, other_ci_high), true, SR_CLAIM_DIFF_POINTS, 1,
+         offsetof(sr_scores, other_ci_level)},
+        {"other_ci_level", offsetof(sr_scores, other_ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"tost_ci_low", offsetof(sr_scores, tost_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"tost_ci_high", offsetof(sr_scores, tost_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"mde", offsetof(sr_scores, mde), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_low", offsetof(sr_scores, sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_high", offsetof(sr_scores, sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"mcnemar_p", offsetof(sr_scores, mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mcnemar_p_holm", offsetof(sr_scores, mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
         if (strcmp(field, numbers[i].name) == 0) {
-            if (!s)
-                f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
-            else if (numbers[i].compared && !s->compared)
-                f->missing = comparison_missing(s);
-            else
-                set_number(f, *(const double *)((const char *)s + numbers[i].offset), numbers[i].unit,
-                           SR_CLAIM_WHY_NO_VALUE);
             f->diff_unit = numbers[i].unit;
-            f->bound = strcmp(field, "ci_low") == 0 ? -1 : strcmp(field, "ci_high") == 0 ? 1 : 0;
+            if (!s) {
+                f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
+                return NULL;
+            }
+            if (numbers[i].compared && !s->compared) {
+                f->missing = comparison_missing(s);
+                return NULL;
+            }
+            double v = *(const double *)((const char *)s + numbers[i].offset);
+            /* A compared benchmark without an interval had too few items. */
+            set_number(f, v, numbers[i].unit,
+                       numbers[i].compared && s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? SR_CLAIM_WHY_TOO_FEW_ITEMS
+                                                                                     : SR_CLAIM_WHY_NO_VALUE);
+            f->bound = numbers[i].bound;
+            f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
             return NULL;
         }
     bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || strcmp(field, "only_model_right") == 0 ||
@@ -269,8 +290,16 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     if (!s) {
         f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
     } else if (strcmp(field, "verdict") == 0) {
-        set_words(f, s->verdict, comparison_missing(s));
+        /* "too few items" is no verdict: a claimed one cannot be checked (unless that is the claim). */
+        bool too_few = s->verdict == SR_VERDICT_TOO_FEW_ITEMS &&
+                       !(c->words && sr_claim_words_equal(c->words, strlen(c->words), "too few items", 13));
+        set_words(f, too_few ? NULL : sr_verdict_name(s->verdict), comparison_missing(s));
         f->bound = 2;
+        f->level = s->ci_level;
+    } else if (strcmp(field, "equivalent") == 0) {
+        /* The equivalence test: only with a margin (--equivalence-margin). */
+        const char *eq = !s->compared ? NULL : s->equivalent == 1 ? "true" : s->equivalent == 0 ? "false" : NULL;
+        set_words(f, eq, s->compared ? SR_CLAIM_WHY_NO_VALUE : comparison_missing(s));
     } else if (strcmp(field, "resampling") == 0) {
         set_words(f, s->compared ? s->resampling : NULL, comparison_missing(s));
     } else if (strcmp(field, "n") == 0) {
@@ -299,10 +328,15 @@ static sr_error *speed_value(const sr_model *m, const sr_claim *c, figure_value 
     double v;
     sr_claim_reason if_nan = SR_CLAIM_WHY_NO_VALUE;
     sr_claim_diff_unit unit = SR_CLAIM_DIFF_PLAIN;
-    if (strcmp(field, "ratio") == 0) {
-        v = sc ? sc->ratio : NAN;
+    if (strcmp(field, "ratio") == 0 || strcmp(field, "ratio_low") == 0 || strcmp(field, "ratio_high") == 0) {
+        v = !sc                               ? NAN
+            : strcmp(field, "ratio") == 0     ? sc->ratio
+            : strcmp(field, "ratio_low") == 0 ? sc->ratio_low
+                                              : sc->ratio_high;
         unit = SR_CLAIM_DIFF_RATIO;
-        if_nan = SR_CLAIM_WHY_BASELINE_NO_SCENARIO;
+        if_nan = sc && isnan(sc->ratio) ? SR_CLAIM_WHY_BASELINE_NO_SCENARIO : SR_CLAIM_WHY_NO_VALUE;
+    } else if (strcmp(field, "cv") == 0) {
+        v = sc ? sc->cv : NAN;
     } else if (strcmp(field, "median") == 0) {
         v = sc ? sc->median_output_throughput : NAN;
     } else if (strcmp(field, "median_total_token_throughput") == 0) {
@@ -395,7 +429,7 @@ static sr_error *kv_value(const sr_model *m, const sr_claim *c, figure_value *f)
 static sr_error *figure_lookup(const sr_model *m, const sr_claim *c, figure_value *f)
 {
     memset(f, 0, sizeof *f);
-    f->number = NAN;
+    f->number = f->level = NAN;
     const char *fig = c->figure;
     if (strcmp(fig, "status") == 0) {
         set_words(f, sr_status_name(m->status), SR_CLAIM_WHY_NO_VALUE);
@@ -542,7 +576,9 @@ static sr_error *monte_carlo_test(const sr_sweep *sw, sr_claim *c, const figure_
         return bs && oom ? sr_oom() : NULL;
     }
     long resamples = sw->claims.resamples > 0 ? sw->claims.resamples : sw->settings.resamples;
-    double confidence = sw->settings.confidence;
+    /* The level of the bound or verdict claimed as the report has it (with
+     * --simultaneous a Bonferroni level), else the report's. */
+    double confidence = isfinite(f->level) ? f->level : sw->settings.confidence;
     if (f->bound == 2) {
         *passes = verdict_test(c, &classes, confidence, resamples);
     } else {
@@ -562,7 +598,8 @@ static bool may_be_monte_carlo(const sr_claim *c, const figure_value *f)
     if (f->bound == 1 || f->bound == -1)
         return true;
     /* A verdict other than "baseline" rests on where the interval ends. */
-    return f->bound == 2 && c->value_words && strcmp(c->value_words, "baseline") != 0 && !claimed_is(c, "baseline");
+    return f->bound == 2 && c->value_words && strcmp(c->value_words, "baseline") != 0 && !claimed_is(c, "baseline") &&
+           !claimed_is(c, "too few items");
 }
 
 /* The verdict on a claim whose model and figure were found. */

@@ -183,7 +183,7 @@ bool sr_claims_no_claim(const char *s, size_t len)
 
 /* ---- words ------------------------------------------------------------------- */
 
-const char *const sr_claims_verdicts[] = {"baseline", "no measured difference", "higher", "lower"};
+const char *const sr_claims_verdicts[] = {"baseline", "no measured difference", "higher", "lower", "too few items"};
 const size_t sr_claims_n_verdicts = sizeof sr_claims_verdicts / sizeof sr_claims_verdicts[0];
 
 const char *sr_claims_verdict(const char *s, size_t len)
@@ -227,6 +227,7 @@ static const struct {
     {"bytespertoken", "kv_cache.bytes_per_token"},
     {"status", "status"},
     {"failurestage", "failure.stage"},
+    {"stage", "failure.stage"},
     {"failedat", "failure.stage"},
 };
 

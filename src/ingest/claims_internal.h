@@ -16,7 +16,8 @@ void sr_claims_trim(const char **s, size_t *len);
  * a unit, if any), or NULL when none starts there. */
 const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number *out);
 /* The report's verdict words ("baseline", "no measured difference",
- * "higher", "lower"); the canonical one these words are, or NULL. */
+ * "higher", "lower", "too few items"); the canonical one these words are,
+ * or NULL. */
 const char *sr_claims_verdict(const char *s, size_t len);
 /* Remove Markdown decoration around a cell's text: spaces, **bold**,
  * _italics_, `code`, [links](...). */

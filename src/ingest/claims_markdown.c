@@ -34,6 +34,7 @@ typedef struct cell_list {
 /* What a column's cells may hold, from its figure. */
 typedef enum {
     CELL_NUMBER,  /* a number; bare numbers in report.json's units */
+    CELL_RATIO,   /* a speed ratio, then optionally its run range "(0.55–0.58)" */
     CELL_POINTS,  /* a number; bare numbers in points (interval bounds) */
     CELL_DELTA,   /* points, then optionally [low, high], then optionally a verdict */
     CELL_VERDICT, /* the report's verdict words */
@@ -62,12 +63,15 @@ static cell_kind kind_of(const char *figure)
 {
     if (ends_with(figure, ".delta"))
         return CELL_DELTA;
+    if (strncmp(figure, "speed.", 6) == 0 && ends_with(figure, ".ratio"))
+        return CELL_RATIO;
     if (ends_with(figure, "ci_low") || ends_with(figure, "ci_high"))
         return CELL_POINTS;
     if (ends_with(figure, ".verdict"))
         return CELL_VERDICT;
     if (strcmp(figure, "status") == 0 || strcmp(figure, "failure.stage") == 0 || ends_with(figure, ".resampling") ||
-        strcmp(figure, "kv_cache.backend") == 0 || strcmp(figure, "kv_cache.token_formula") == 0)
+        ends_with(figure, ".equivalent") || strcmp(figure, "kv_cache.backend") == 0 ||
+        strcmp(figure, "kv_cache.token_formula") == 0)
         return CELL_WORDS;
     return CELL_NUMBER;
 }
@@ -231,10 +235,12 @@ static sr_error *words_claim(const md_ctx *ctx, long line, const cell *model, co
     return err;
 }
 
-/* A sibling of a ".delta" figure: "accuracy.gsm8k.delta" -> "accuracy.gsm8k.ci_low". */
+/* Another field of the figure's object: "accuracy.gsm8k.delta" ->
+ * "accuracy.gsm8k.ci_low". */
 static char *sibling(const char *figure, const char *field)
 {
-    size_t n = strlen(figure) - strlen("delta");
+    const char *dot = strrchr(figure, '.');
+    size_t n = dot ? (size_t)(dot - figure) + 1 : 0;
     return sr_asprintf("%.*s%s", (int)n, figure, field);
 }
 
@@ -278,6 +284,77 @@ static bool interval_at(const char **p, const char *end, sr_claim_number *lo, ce
     return true;
 }
 
+/* Match text against a template: letters case-insensitively, a space
+ * against one or more spaces, '#' against a number with its unit ("1.8
+ * points"; its text and value kept). True when the whole text matches. */
+static bool template_match(const char *text, size_t len, const char *tmpl, sr_claim_number *num, cell *num_text)
+{
+    const char *p = text, *end = text + len;
+    for (const char *t = tmpl; *t; t++) {
+        if (*t == ' ') {
+            const char *q = sr_claims_skip_spaces(p, end);
+            if (q == p)
+                return false;
+            p = q;
+        } else if (*t == '#') {
+            const char *stop = sr_claims_number_at(p, end, num);
+            if (!stop)
+                return false;
+            *num_text = (cell){p, (size_t)(stop - p)};
+            sr_claims_trim(&num_text->s, &num_text->n);
+            p = stop;
+        } else {
+            char a = p < end ? *p : 0, b = *t;
+            if (a >= 'A' && a <= 'Z')
+                a = (char)(a - 'A' + 'a');
+            if (p == end || a != b)
+                return false;
+            p++;
+        }
+    }
+    return p == end;
+}
+
+/* What the words after a difference say: the report's own phrases (a
+ * verdict, with the detectable effect, the equivalence test, or the count
+ * of too few items), or a verdict in parentheses. */
+typedef struct verdict_phrase {
+    const char *verdict; /* canonical verdict, or NULL */
+    const char *extra;   /* another figure's field the phrase claims ("mde", "n_paired", "equivalent"), or NULL */
+    sr_claim_number num; /* its number */
+    cell num_text;       /* as written */
+    const char *words;   /* or its words ("true", "false") */
+} verdict_phrase;
+
+static bool verdict_phrase_of(cell rest, verdict_phrase *out)
+{
+    static const struct {
+        const char *tmpl;
+        const char *verdict, *extra, *words;
+    } phrases[] = {
+        {"no measured difference (differences under # could not be detected)", "no measured difference", "mde", NULL},
+        {"too few items to compare, n = #", "too few items", "n_paired", NULL},
+        {"equivalent within \xC2\xB1#", "no measured difference", "equivalent", "true"},
+        {"no measured difference, not shown equivalent within \xC2\xB1#", "no measured difference", "equivalent",
+         "false"},
+    };
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++)
+        if (template_match(rest.s, rest.n, phrases[i].tmpl, &out->num, &out->num_text)) {
+            out->verdict = phrases[i].verdict;
+            out->extra = phrases[i].extra;
+            out->words = phrases[i].words;
+            return true;
+        }
+    if (rest.n >= 2 && rest.s[0] == '(' && rest.s[rest.n - 1] == ')') {
+        rest.s++;
+        rest.n -= 2;
+        sr_claims_trim(&rest.s, &rest.n);
+    }
+    out->verdict = sr_claims_verdict(rest.s, rest.n);
+    return out->verdict != NULL;
+}
+
 static void points_unit(sr_claim_number *num)
 {
     if (num->unit == SR_CLAIM_UNIT_PLAIN)
@@ -285,8 +362,10 @@ static void points_unit(sr_claim_number *num)
 }
 
 /* A difference cell as the report prints it: "+0.4 [−0.9, +1.7] no measured
- * difference", or any part of it ("−5.3", "lower", "baseline"): up to four
- * claims (delta, ci_low, ci_high, verdict). */
+ * difference (differences under 1.8 points could not be detected)", or any
+ * part of it ("−5.3", "lower", "baseline"): up to five claims (delta,
+ * ci_low, ci_high, verdict, and what the phrase adds: mde, n_paired or
+ * equivalent). */
 static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
                               const cell *header)
 {
@@ -303,13 +382,9 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
     bool have_interval = interval_at(&p, end, &lo, &lo_text, &hi, &hi_text);
     p = sr_claims_skip_spaces(p, end);
     cell rest = {p, (size_t)(end - p)};
-    if (rest.n >= 2 && rest.s[0] == '(' && rest.s[rest.n - 1] == ')') {
-        rest.s++;
-        rest.n -= 2;
-        sr_claims_trim(&rest.s, &rest.n);
-    }
-    const char *verdict = rest.n ? sr_claims_verdict(rest.s, rest.n) : NULL;
-    if ((rest.n && !verdict) || (have_num && num.unit == SR_CLAIM_UNIT_TIMES) ||
+    verdict_phrase phrase = {0};
+    bool have_phrase = rest.n > 0 && verdict_phrase_of(rest, &phrase);
+    if ((rest.n && !have_phrase) || (have_num && num.unit == SR_CLAIM_UNIT_TIMES) ||
         (have_interval && (lo.unit == SR_CLAIM_UNIT_TIMES || hi.unit == SR_CLAIM_UNIT_TIMES)))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     sr_error *err = NULL;
@@ -324,8 +399,61 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
         if (!err)
             err = sibling_claim(ctx, line, model, figure, "ci_high", &hi_text, &hi, NULL);
     }
-    if (!err && verdict)
-        err = sibling_claim(ctx, line, model, figure, "verdict", &rest, NULL, verdict);
+    if (!err && have_phrase)
+        err = sibling_claim(ctx, line, model, figure, "verdict", &rest, NULL, phrase.verdict);
+    if (!err && have_phrase && phrase.extra) {
+        if (strcmp(phrase.extra, "mde") == 0)
+            points_unit(&phrase.num);
+        err = sibling_claim(ctx, line, model, figure, phrase.extra, &phrase.num_text, phrase.words ? NULL : &phrase.num,
+                            phrase.words);
+    }
+    return err;
+}
+
+/* A speed ratio, then optionally the range over the runs the report prints
+ * beside it: "0.57x (0.55–0.58)" (en dash, '-' or "to"): ratio, ratio_low,
+ * ratio_high. */
+static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                              const cell *header)
+{
+    const char *p = text->s, *end = text->s + text->n;
+    sr_claim_number r, lo, hi;
+    const char *stop = sr_claims_number_at(p, end, &r);
+    if (!stop)
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    cell r_text = {p, (size_t)(stop - p)};
+    sr_claims_trim(&r_text.s, &r_text.n);
+    p = sr_claims_skip_spaces(stop, end);
+    cell lo_text = {0}, hi_text = {0};
+    bool range = false;
+    if (p < end && *p == '(') {
+        const char *q = sr_claims_skip_spaces(p + 1, end), *lo_end = sr_claims_number_at(q, end, &lo);
+        if (lo_end) {
+            lo_text = (cell){q, (size_t)(lo_end - q)};
+            q = sr_claims_skip_spaces(lo_end, end);
+            size_t sep = end - q >= 3 && memcmp(q, "\xE2\x80\x93", 3) == 0 ? 3
+                         : q < end && *q == '-'                            ? 1
+                         : end - q >= 3 && memcmp(q, "to ", 3) == 0        ? 2
+                                                                           : 0;
+            q = sr_claims_skip_spaces(q + sep, end);
+            const char *hi_end = sep ? sr_claims_number_at(q, end, &hi) : NULL;
+            if (hi_end) {
+                hi_text = (cell){q, (size_t)(hi_end - q)};
+                q = sr_claims_skip_spaces(hi_end, end);
+                range = q < end && *q == ')';
+                p = range ? sr_claims_skip_spaces(q + 1, end) : p;
+            }
+        }
+    }
+    if (p != end)
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    sr_claims_trim(&lo_text.s, &lo_text.n);
+    sr_claims_trim(&hi_text.s, &hi_text.n);
+    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
+    if (!err && range)
+        err = sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
+    if (!err && range)
+        err = sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);
     return err;
 }
 
@@ -337,15 +465,17 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
         return NULL;
     switch (col->kind) {
     case CELL_NUMBER: return number_claim(ctx, line, model, col->figure, &text, false, header);
+    case CELL_RATIO: return ratio_claims(ctx, line, model, col->figure, &text, header);
     case CELL_POINTS: return number_claim(ctx, line, model, col->figure, &text, true, header);
     case CELL_DELTA: return delta_claims(ctx, line, model, col->figure, &text, header);
     case CELL_WORDS: return words_claim(ctx, line, model, col->figure, &text, NULL);
     case CELL_VERDICT: {
         const char *verdict = sr_claims_verdict(text.s, text.n);
         if (!verdict)
-            return sr_input_error(ctx->path, line,
-                                  "'%.*s' is not a verdict (baseline, no measured difference, higher, lower)",
-                                  (int)sr_claims_shown(text.s, text.n), text.s);
+            return sr_input_error(
+                ctx->path, line,
+                "'%.*s' is not a verdict (baseline, no measured difference, higher, lower, too few items)",
+                (int)sr_claims_shown(text.s, text.n), text.s);
         return words_claim(ctx, line, model, col->figure, &text, verdict);
     }
     }

@@ -211,6 +211,11 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
         sr_strbuf_puts(sb, " runs, so there is no ratio.");
         return;
     case SR_CLAIM_WHY_NO_LOG: sr_strbuf_puts(sb, "The export has no server log for this model."); return;
+    case SR_CLAIM_WHY_TOO_FEW_ITEMS:
+        sr_strbuf_printf(sb,
+                         "Under %d paired items the report gives this comparison no interval and no verdict.",
+                         SR_MIN_PAIRED_ITEMS);
+        return;
     case SR_CLAIM_WHY_NO_CONFIG:
         sr_strbuf_puts(sb, "The export has no config.json for this model, so its KV cache was not recomputed.");
         return;

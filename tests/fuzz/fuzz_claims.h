@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "analysis/claims.h"
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
 #include "fuzz.h"
 #include "ingest/claims.h"
 #include "render/claims_text.h"
@@ -65,7 +65,7 @@ static sr_sweep *fuzz_claims_sweep(void)
     sr_model *f = sr_sweep_model(&sw, "allenai/OLMo-2-0425-1B");
     if (!f || !sr_failure_set(&f->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "o/server.log:1"))
         abort();
-    sr_error *err = sr_compare(&sw);
+    sr_error *err = sr_analyse(&sw, sw.baseline);
     if (err)
         abort();
     sw.models[1].kv.logged_tokens = 50688;

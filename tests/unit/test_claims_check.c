@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/claims.h"
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "expect_error.h"
 #include "ingest/claims.h"
@@ -257,7 +257,7 @@ static void add_run(sr_model *m, long input_len, double tput)
     cr_assert(sr_model_add_run(m, &spec, &r));
 }
 
-/* org/base: gsm8k 5 of 10, bfcl 0 of 20, runs at 128 and 3,072 tokens, no
+/* org/base: gsm8k 5 of 10 (too few items for an interval), bfcl 0 of 20, runs at 128 and 3,072 tokens, no
  * log. org/m: gsm8k 7 of 10 (two more), bfcl 3 of 20, runs at 128 (0.5712
  * of the baseline) and 1,024 tokens, KV 321,280 logged in 256-token
  * blocks, no config.json. org/failed: failed at load. */
@@ -281,7 +281,7 @@ static void small_sweep(sr_sweep *sw)
     m->has_log = true;
     sr_model *f = sr_sweep_model(sw, "org/failed");
     cr_assert(sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9"));
-    cr_assert_null(sr_compare(sw));
+    cr_assert_null(sr_analyse(sw, sw->baseline));
     m = sr_sweep_find_model(sw, "org/m");
     m->kv.logged_tokens = 321280;
     m->kv.block_size = 256;
@@ -339,7 +339,11 @@ Test(claims_check, every_verdict)
                          "org/m,accuracy.bfcl_simple.ci_low,0.05\n"          /* 21 */
                          "org/m,accuracy.gsm8k.n,10\n"                       /* 22 */
                          "org/base,speed.in128-out256-c16.median,100\n"      /* 23 */
-                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"); /* 24 */
+                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24 */
+                         "org/m,accuracy.gsm8k.verdict,higher\n"             /* 25: 10 items: too few */
+                         "org/m,accuracy.gsm8k.ci_low,0.1\n"                 /* 26 */
+                         "org/m,accuracy.bfcl_simple.equivalent,true\n"      /* 27: no margin given */
+                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"); /* 28 */
     cr_assert_null(sr_check_claims(&sw));
     expect_status(&sw, 2, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
     expect_status(&sw, 3, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
@@ -362,6 +366,10 @@ Test(claims_check, every_verdict)
     expect_status(&sw, 22, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
     expect_status(&sw, 23, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
     expect_status(&sw, 24, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 25, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
+    expect_status(&sw, 26, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
+    expect_status(&sw, 27, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_VALUE);
+    expect_status(&sw, 28, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
 
     /* The values kept: a 0.0088 ratio below; one block fewer tokens. */
     const sr_claim *c = at_line(&sw, 5);
@@ -400,7 +408,7 @@ Test(claims_check, every_verdict)
     cr_expect_eq(at_line(&sw, 20)->resamples, 100);
 
     char *summary = sr_text_claims_summary(&sw.claims);
-    cr_expect_str_eq(summary, "11 of 23 claims reproduced, 2 consistent, 2 differs, 7 not verifiable, 1 unmatched");
+    cr_expect_str_eq(summary, "12 of 27 claims reproduced, 2 consistent, 2 differs, 10 not verifiable, 1 unmatched");
     free(summary);
     sr_sweep_free(&sw);
 }
@@ -564,15 +572,40 @@ Test(claims_check, sample_with_a_mistake_of_every_kind, .timeout = 60)
 
 Test(claims_check, report_checks_its_own_table, .timeout = 60)
 {
-    /* results.md as the report prints it, read back as a claims file: what
-     * the tool prints it reproduces. */
+    /* results.md as the report prints it (the golden copy, kept current by
+     * make golden), read back as a claims file: every figure it prints,
+     * ratio ranges and detectable effects included, reproduces. */
     sr_sweep sw;
-    load_sample(&sw, "reports/results.md");
+    load_sample(&sw, "tests/golden/v5e-gemma4-sweep/expected/results.md");
     size_t counts[SR_CLAIM_N_STATUS];
     sr_claim_list_count(&sw.claims, counts);
-    cr_expect_gt(sw.claims.n, 100);
+    cr_expect_gt(sw.claims.n, 200);
     cr_expect_eq(counts[SR_CLAIM_REPRODUCED], sw.claims.n, "%zu differ, %zu consistent, %zu unmatched",
                  counts[SR_CLAIM_DIFFERS], counts[SR_CLAIM_CONSISTENT], counts[SR_CLAIM_UNMATCHED]);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, equivalence_claims, .timeout = 60)
+{
+    /* With a margin the report says "equivalent within ±2 points" or "not
+     * shown equivalent": claims of accuracy.<b>.equivalent. */
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.equivalence_margin = 2;
+    cr_assert_null(sr_build_report(&sw, "fixtures/v5e-gemma4-sweep", NULL, NULL));
+    const char *doc = "| Model | \xCE\x94 GSM8K |\n|---|---|\n"
+                      "| Qwen3-4B | +0.4 [\xE2\x88\x92"
+                      "0.9, +1.7] equivalent within \xC2\xB1"
+                      "2 points |\n"
+                      "| SmolLM3-3B | no measured difference, not shown equivalent within \xC2\xB1"
+                      "2 points |\n";
+    cr_assert_null(sr_parse_claims_markdown("eq.md", doc, strlen(doc), NULL, 0, &sw.claims));
+    cr_assert_null(sr_check_claims(&sw));
+    expect_detail(&sw, find(&sw, 3, "accuracy.gsm8k.equivalent"), SR_CLAIM_REPRODUCED, "'true', as claimed");
+    expect_detail(&sw, find(&sw, 3, "accuracy.gsm8k.verdict"), SR_CLAIM_REPRODUCED, "as claimed");
+    /* SmolLM3 is lower: not "no measured difference", and not shown equivalent. */
+    expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.verdict"), SR_CLAIM_DIFFERS, "'lower', not");
+    expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.equivalent"), SR_CLAIM_REPRODUCED, "'false'");
     sr_sweep_free(&sw);
 }
 

@@ -235,6 +235,48 @@ Test(claims_read, markdown_table_cells)
     sr_claim_list_free(&l);
 }
 
+Test(claims_read, markdown_the_reports_own_cells)
+{
+    /* What results.md prints: ratio ranges over the runs, the detectable
+     * effect, too few items, the equivalence test, the left-out table. */
+    const char *doc = "| Model | \xCE\x94 BFCL [95% CI] | c=16 | 3,072 tok |\n" /* 1 */
+                      "|---|---|---:|---:|\n"
+                      "| Qwen/Qwen3-4B | +1.2 [\xE2\x88\x92"
+                      "1.2, +3.8] no measured difference (differences under 3.6 points "
+                      "could not be detected) | 0.57x (0.55\xE2\x80\x93"
+                      "0.58) | 0.36x (0.36 to 0.37) |\n"                                                   /* 3 */
+                      "| org/tiny | +5.0 too few items to compare, n = 12 | 1.10x (1.05-1.20) | 0.90x |\n" /* 4 */
+                      "| org/eq | +0.1 [\xE2\x88\x92"
+                      "0.5, +0.7] equivalent within \xC2\xB1"
+                      "1 points | | |\n" /* 5 */
+                      "\n"
+                      "| Model | Status | Stage | Why |\n" /* 7 */
+                      "|---|---|---|---|\n"
+                      "| org/r1 | failed | load | AttributeError |\n"; /* 9 */
+    sr_claim_list l;
+    read_md(doc, &l);
+    const sr_claim *c = find_claim(&l, 3, "accuracy.bfcl_simple.mde");
+    cr_expect_float_eq(c->claimed, 0.036, 1e-15);
+    cr_expect_eq(c->unit, SR_CLAIM_UNIT_POINTS);
+    cr_expect_str_eq(find_claim(&l, 3, "accuracy.bfcl_simple.verdict")->words, "no measured difference");
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in128-out256-c16.ratio_low")->claimed, 0.55, 1e-15);
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in128-out256-c16.ratio_high")->claimed, 0.58, 1e-15);
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in3072-out256-c16.ratio_high")->claimed, 0.37, 1e-15);
+    cr_expect_str_eq(find_claim(&l, 4, "accuracy.bfcl_simple.verdict")->words, "too few items");
+    cr_expect_float_eq(find_claim(&l, 4, "accuracy.bfcl_simple.n_paired")->claimed, 12, 1e-15);
+    cr_expect_float_eq(find_claim(&l, 4, "speed.in128-out256-c16.ratio_high")->claimed, 1.2, 1e-15);
+    cr_expect_float_eq(find_claim(&l, 4, "speed.in3072-out256-c16.ratio")->claimed, 0.9, 1e-15);
+    c = find_claim(&l, 5, "accuracy.bfcl_simple.equivalent");
+    cr_expect(c->is_words);
+    cr_expect_str_eq(c->words, "true");
+    cr_expect_str_eq(find_claim(&l, 5, "accuracy.bfcl_simple.verdict")->words, "no measured difference");
+    cr_expect_str_eq(find_claim(&l, 9, "status")->words, "failed");
+    cr_expect_str_eq(find_claim(&l, 9, "failure.stage")->words, "load");
+    /* 3: delta ci_low ci_high verdict mde + 3 + 3; 4: delta verdict n_paired + 3 + 1; 5: 5; 9: 2 */
+    cr_expect_eq(l.n, 11 + 7 + 5 + 2);
+    sr_claim_list_free(&l);
+}
+
 Test(claims_read, markdown_every_table_and_not_code)
 {
     const char *doc = "Model | GSM8K\n"     /* 1: no outer pipes */
@@ -345,6 +387,12 @@ Test(claims_read, bad_markdown)
     expect_md_error("| Model | \xCE\x94 GSM8K |\n|---|---|\n| Qwen3 4B | +0.4 [-0.9; 1.7] |\n", 3, "is not a number");
     expect_md_error("| Model | \xCE\x94 GSM8K |\n|---|---|\n| Qwen3 4B | 0.4x |\n", 3, "is not a number");
     expect_md_error("| Model | GSM8K verdict |\n|---|---|\n| Qwen3 4B | better |\n", 3, "'better' is not a verdict");
+    expect_md_error("| Model | \xCE\x94 GSM8K |\n|---|---|\n| Qwen3 4B | -5.3 lower (p < 0.01) |\n", 3,
+                    "is not a number");
+    expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (0.55) |\n", 3, "'0.57x (0.55)' is not a number");
+    expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (0.55\xE2\x80\x93"
+                    "0.58 |\n",
+                    3, "is not a number");
     /* The same figure of the same model twice, with different values. */
     expect_md_error("| Model | GSM8K |\n|---|---|\n| Qwen3 4B | 0.915 |\n\n| Model | GSM8K |\n|---|---|\n"
                     "| Qwen3 4B | 0.916 |\n",
