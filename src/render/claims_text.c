@@ -212,8 +212,7 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
         return;
     case SR_CLAIM_WHY_NO_LOG: sr_strbuf_puts(sb, "The export has no server log for this model."); return;
     case SR_CLAIM_WHY_TOO_FEW_ITEMS:
-        sr_strbuf_printf(sb,
-                         "Under %d paired items the report gives this comparison no interval and no verdict.",
+        sr_strbuf_printf(sb, "Under %d paired items the report gives this comparison no interval and no verdict.",
                          SR_MIN_PAIRED_ITEMS);
         return;
     case SR_CLAIM_WHY_NO_CONFIG:
