@@ -80,6 +80,7 @@ void sr_claim_list_free(sr_claim_list *list)
     for (size_t i = 0; i < list->n_unchecked; i++) {
         free(list->unchecked[i].source);
         free(list->unchecked[i].header);
+        free(list->unchecked[i].key);
     }
     free(list->unchecked);
     for (size_t i = 0; i < list->n_files; i++) {

@@ -101,6 +101,7 @@ typedef struct sr_claim {
 typedef struct sr_claim_column {
     char *source; /* "path:line" of the first table that had it */
     char *header; /* as written */
+    char *key;    /* normalised (case, spaces, ',' ignored): each is listed once */
 } sr_claim_column;
 
 /* A claims file read: for provenance. */

@@ -150,6 +150,8 @@ const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number 
 
 void sr_claims_trim(const char **s, size_t *len)
 {
+    if (*len == 0)
+        return;
     const char *p = *s, *end = *s + *len;
     p = sr_claims_skip_spaces(p, end);
     for (;;) {
@@ -441,31 +443,28 @@ sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const c
 
 sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len)
 {
-    sr_strbuf key, other;
+    sr_strbuf key;
     sr_strbuf_init(&key);
     normalize_header(header, len, &key);
+    const char *k = sr_strbuf_cstr(&key);
     bool seen = false;
-    for (size_t i = 0; i < out->n_unchecked && !seen && !key.failed; i++) {
-        sr_strbuf_init(&other);
-        normalize_header(out->unchecked[i].header, strlen(out->unchecked[i].header), &other);
-        seen = !other.failed && other.len == key.len && memcmp(other.data, key.data, key.len) == 0;
-        sr_strbuf_free(&other);
-    }
-    bool failed = key.failed;
-    sr_strbuf_free(&key);
-    if (failed)
-        return sr_oom();
-    if (seen)
-        return NULL;
+    for (size_t i = 0; i < out->n_unchecked && !seen && !key.failed; i++)
+        seen = strcmp(out->unchecked[i].key, k) == 0;
     void *cols = out->unchecked;
-    if (!sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))
+    if (key.failed || (!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
+        sr_strbuf_free(&key);
         return sr_oom();
+    }
+    if (seen) {
+        sr_strbuf_free(&key);
+        return NULL;
+    }
     out->unchecked = cols;
-    sr_claim_column *col = &out->unchecked[out->n_unchecked];
+    sr_claim_column *col = &out->unchecked[out->n_unchecked++];
     col->source = sr_asprintf("%s:%ld", path, line);
     col->header = sr_strndup(header, len);
-    out->n_unchecked++;
-    return col->source && col->header ? NULL : sr_oom();
+    col->key = sr_strbuf_detach(&key);
+    return col->source && col->header && col->key ? NULL : sr_oom();
 }
 
 typedef struct claim_ref {
@@ -538,6 +537,7 @@ static void roll_back(sr_claim_list *out, size_t n, size_t n_unchecked)
         out->n_unchecked--;
         free(out->unchecked[out->n_unchecked].source);
         free(out->unchecked[out->n_unchecked].header);
+        free(out->unchecked[out->n_unchecked].key);
     }
 }
 

@@ -447,8 +447,10 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     }
     if (p != end)
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
-    sr_claims_trim(&lo_text.s, &lo_text.n);
-    sr_claims_trim(&hi_text.s, &hi_text.n);
+    if (range) {
+        sr_claims_trim(&lo_text.s, &lo_text.n);
+        sr_claims_trim(&hi_text.s, &hi_text.n);
+    }
     sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
     if (!err && range)
         err = sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
