@@ -394,10 +394,6 @@ static sr_error *kv_value(const sr_model *m, const sr_claim *c, figure_value *f)
         {"max_model_len", true, offsetof(sr_kv_summary, max_model_len), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
         {"available_gib", false, offsetof(sr_kv_summary, avail_gib), kv, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
         {"max_concurrency", false, offsetof(sr_kv_summary, max_concurrency), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
-        {"layers.total", true, offsetof(sr_kv_summary, n_layers), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
-        {"layers.with_kv", true, offsetof(sr_kv_summary, kv_layers), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
-        {"layers.sharing_kv", true, offsetof(sr_kv_summary, shared_layers), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
-        {"layers.sliding", true, offsetof(sr_kv_summary, sliding_layers), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
         {"log.max_concurrency", false, offsetof(sr_server_log, max_concurrency), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
         {"log.max_concurrency_tokens", true, offsetof(sr_server_log, max_concurrency_len), log, NEEDS_LOG,
          SR_CLAIM_DIFF_PLAIN},
@@ -419,8 +415,27 @@ static sr_error *kv_value(const sr_model *m, const sr_claim *c, figure_value *f)
                 set_number(f, *(const double *)at, fields[i].unit, why);
             return NULL;
         }
+    /* What the recomputation assumed and found: set only when it was planned. */
+    static const struct {
+        const char *name;
+        size_t offset;
+    } layers[] = {
+        {"layers.total", offsetof(sr_kv_shape, n_layers)},
+        {"layers.with_kv", offsetof(sr_kv_shape, kv_layers)},
+        {"layers.sharing_kv", offsetof(sr_kv_shape, shared)},
+        {"layers.sliding", offsetof(sr_kv_shape, sliding)},
+    };
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
+        if (strcmp(field, layers[i].name) == 0) {
+            long v = kv->planned ? *(const long *)((const char *)&kv->shape + layers[i].offset) : -1;
+            set_count(f, v, SR_CLAIM_DIFF_PLAIN, kv_missing(m, NEEDS_CONFIG));
+            return NULL;
+        }
     if (strcmp(field, "backend") == 0 || strcmp(field, "token_formula") == 0) {
-        set_words(f, strcmp(field, "backend") == 0 ? kv->backend : kv->formula, kv_missing(m, NEEDS_LOG));
+        const char *w = !kv->planned                    ? NULL
+                        : strcmp(field, "backend") == 0 ? sr_kv_backend_name(kv->basis.backend)
+                                                        : sr_kv_formula_name(kv->basis.formula);
+        set_words(f, w, kv_missing(m, NEEDS_CONFIG));
         return NULL;
     }
     return unknown_figure(c);
