@@ -265,6 +265,7 @@ void sr_sweep_init(sr_sweep *sweep)
     memset(sweep, 0, sizeof *sweep);
     sr_settings_default(&sweep->settings);
     sr_manifest_init(&sweep->manifest);
+    sr_claim_list_init(&sweep->claims);
 }
 
 void sr_manifest_free(sr_manifest *m)
@@ -295,6 +296,7 @@ void sr_sweep_free(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
+    sr_claim_list_free(&sweep->claims);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
     sweep->settings = settings;

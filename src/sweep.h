@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "claim.h"      /* published claims and their verdicts */
 #include "hf_layout.h"  /* the KV layout of a config.json */
 #include "kv_summary.h" /* the KV audit's findings */
 
@@ -317,6 +318,8 @@ typedef struct sr_sweep {
     size_t n_warnings, cap_warnings;
 
     sr_settings settings;
+
+    sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims_text.h"
 #include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
@@ -279,6 +280,71 @@ static cJSON *manifest_json(const sr_sweep *sw)
     return o;
 }
 
+/* One claim: what was claimed, what the export gives, the verdict and why. */
+static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    add(o, "source", cJSON_CreateString(c->source));
+    add(o, "model", cJSON_CreateString(c->model));
+    add(o, "model_id", str_or_null(c->model_id));
+    add(o, "figure", cJSON_CreateString(c->figure));
+    add(o, "claimed", c->is_words ? cJSON_CreateString(c->words) : num_or_null(c->claimed));
+    add(o, "written", cJSON_CreateString(c->written));
+    add(o, "value", c->is_words ? str_or_null(c->value_words) : num_or_null(c->value));
+    add(o, "status", cJSON_CreateString(sr_claim_status_name(c->status)));
+    add(o, "reason", str_or_null(sr_claim_reason_name(c->reason)));
+    add(o, "difference", num_or_null(c->difference));
+    add(o, "difference_blocks", num_or_null(c->difference_blocks));
+    if (isfinite(c->nominal) && isfinite(c->position_low)) {
+        cJSON *t = cJSON_CreateObject();
+        add(t, "nominal_quantile", cJSON_CreateNumber(c->nominal));
+        add(t, "position", cJSON_CreateDoubleArray((double[]){c->position_low, c->position_high}, 2));
+        add(t, "standard_error", cJSON_CreateNumber(c->standard_error));
+        add(t, "resamples", cJSON_CreateNumber((double)c->resamples));
+        add(o, "monte_carlo_test", t);
+    }
+    char *detail = sr_text_claim_detail(sw, c);
+    add(o, "detail", detail ? cJSON_CreateString(detail) : cJSON_CreateNull());
+    free(detail);
+    return o;
+}
+
+/* The counts per verdict, the files read and the columns not checked. */
+static cJSON *claims_summary_json(const sr_claim_list *cl)
+{
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(cl, counts);
+    cJSON *o = cJSON_CreateObject();
+    add(o, "total", cJSON_CreateNumber((double)cl->n));
+    static const char *const keys[SR_CLAIM_N_STATUS] = {
+        [SR_CLAIM_REPRODUCED] = "reproduced", [SR_CLAIM_CONSISTENT] = "consistent",
+        [SR_CLAIM_DIFFERS] = "differs",       [SR_CLAIM_NOT_VERIFIABLE] = "not_verifiable",
+        [SR_CLAIM_UNMATCHED] = "unmatched",
+    };
+    for (int s = SR_CLAIM_REPRODUCED; s < SR_CLAIM_N_STATUS; s++)
+        add(o, keys[s], cJSON_CreateNumber((double)counts[s]));
+    char *line = sr_text_claims_summary(cl);
+    add(o, "summary", line ? cJSON_CreateString(line) : cJSON_CreateNull());
+    free(line);
+    cJSON *files = cJSON_CreateArray(), *unchecked = cJSON_CreateArray();
+    for (size_t i = 0; i < cl->n_files; i++) {
+        cJSON *f = cJSON_CreateObject();
+        add(f, "path", cJSON_CreateString(cl->files[i].path));
+        add(f, "format", cJSON_CreateString(cl->files[i].format));
+        add(f, "sha256", cJSON_CreateString(cl->files[i].sha256));
+        cJSON_AddItemToArray(files, f);
+    }
+    for (size_t i = 0; i < cl->n_unchecked; i++) {
+        cJSON *col = cJSON_CreateObject();
+        add(col, "source", cJSON_CreateString(cl->unchecked[i].source));
+        add(col, "header", cJSON_CreateString(cl->unchecked[i].header));
+        cJSON_AddItemToArray(unchecked, col);
+    }
+    add(o, "files", files);
+    add(o, "columns_not_checked", unchecked);
+    return o;
+}
+
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 {
     cJSON *root = cJSON_CreateObject();
@@ -327,6 +393,14 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     for (size_t i = 0; i < sw->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(sw->warnings[i]));
     add(root, "warnings", warnings);
+
+    if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
+        add(root, "claims_summary", claims_summary_json(&sw->claims));
+        cJSON *claims = cJSON_CreateArray();
+        for (size_t i = 0; i < sw->claims.n; i++)
+            cJSON_AddItemToArray(claims, claim_json(sw, &sw->claims.items[i]));
+        add(root, "claims", claims);
+    }
 
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order) {
