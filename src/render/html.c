@@ -69,6 +69,7 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     meta(root, "meta", "Export", sw->export_dir);
 
     static const char *const sections[][2] = {{"summary", "Summary"},
+                                              {"claims", "Claims checked"},
                                               {"results", "Results"},
                                               {"charts", "Charts"},
                                               {"kv", "KV cache"},
@@ -76,6 +77,8 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
                                               {"warnings", "Warnings and audit"},
                                               {"methods", "Methods and inputs"}};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        if (strcmp(sections[i][0], "claims") == 0 && sw->claims.n == 0)
+            continue;
         sr_tpl_ctx *s = sr_tpl_add(root, "sections");
         sr_tpl_set(s, "id", sections[i][0]);
         sr_tpl_set(s, "title", sections[i][1]);
@@ -150,6 +153,7 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     if (any_speed)
         ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
     bool none = true;
+    ok = ok && put_table(root, "claims", sr_table_claims(sw, &none), false);
     ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
     ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);
     ok = ok && put_table(root, "settings", sr_table_settings(sw), true);

@@ -215,6 +215,26 @@ static void findings_section(sr_pdf *p, const sr_sweep *sw, const sr_text_list *
         sr_pdf_paragraph(p, "None.");
 }
 
+/* The claims checked, when claims files were given: near the top, as an
+ * audit's headline. */
+static bool claims_section(sr_pdf *p, const sr_sweep *sw)
+{
+    bool none = true;
+    sr_table *t = sr_table_claims(sw, &none);
+    if (!t)
+        return false;
+    if (!none) {
+        sr_pdf_section(p, "Claims checked", false);
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, t->aside, p->bold, SR_PDF_BODY, SR_PDF_INK, 4);
+        free(t->title);
+        free(t->aside);
+        t->title = t->aside = NULL;
+        sr_pdf_table(p, t, PDF_MAX_COLS);
+    }
+    sr_table_free(t);
+    return true;
+}
+
 static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
 {
     sr_pdf_section(p, "Results", false);
@@ -301,7 +321,7 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
     title_block(p, sw, name);
     sr_pdf_section(p, "Summary", false);
     sr_pdf_texts(p, &summary);
-    bool ok = results_section(p, sw, conf);
+    bool ok = claims_section(p, sw) && results_section(p, sw, conf);
     if (ok && !sr_pdf_failed(p))
         err = charts_section(p, sw);
     if (!err && ok && !sr_pdf_failed(p)) {

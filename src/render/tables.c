@@ -8,6 +8,7 @@
 #include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
+#include "claims_text.h"
 #include "table.h"
 #include "util/text.h"
 
@@ -800,6 +801,83 @@ sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
         }
     }
     free(order);
+    return finish(&b);
+}
+
+/* Differences first: what a reader auditing a table looks for. */
+static int claim_rank(sr_claim_status s)
+{
+    switch (s) {
+    case SR_CLAIM_DIFFERS: return 0;
+    case SR_CLAIM_UNMATCHED: return 1;
+    case SR_CLAIM_NOT_VERIFIABLE: return 2;
+    case SR_CLAIM_CONSISTENT: return 3;
+    case SR_CLAIM_REPRODUCED: return 4;
+    default: return 5;
+    }
+}
+
+static sr_tone claim_tone(sr_claim_status s)
+{
+    switch (s) {
+    case SR_CLAIM_REPRODUCED: return SR_TONE_BETTER;
+    case SR_CLAIM_CONSISTENT: return SR_TONE_SAME;
+    case SR_CLAIM_DIFFERS:
+    case SR_CLAIM_UNMATCHED: return SR_TONE_WORSE;
+    case SR_CLAIM_NOT_VERIFIABLE: return SR_TONE_CAUTION;
+    default: return SR_TONE_NONE;
+    }
+}
+
+sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
+{
+    const sr_claim_list *cl = &sw->claims;
+    *none = cl->n == 0;
+    builder b;
+    if (!begin(&b, "claims", "Claims checked"))
+        return finish(&b);
+    b.t->aside = sr_text_claims_summary(cl);
+    b.oom |= !b.t->aside;
+    b.t->sortable = true;
+    column(&b, "Where", NULL, false, 1.6);
+    column(&b, "Model", NULL, false, 2.2);
+    column(&b, "Figure", NULL, false, 2.2);
+    column(&b, "Claimed", NULL, true, 1.1);
+    column(&b, "Recomputed", NULL, true, 1.2);
+    column(&b, "Verdict", NULL, false, 1.3);
+    column(&b, "Why", NULL, false, 4.5);
+    for (int rank = 0; rank <= 5; rank++)
+        for (size_t i = 0; i < cl->n; i++) {
+            const sr_claim *c = &cl->items[i];
+            if (claim_rank(c->status) != rank)
+                continue;
+            char value[64];
+            row(&b);
+            cell(&b, SR_CELL_TEXT, c->source);
+            cell(&b, SR_CELL_TEXT, c->model);
+            cell(&b, SR_CELL_TEXT, c->figure);
+            cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
+            const char *recomputed = c->value_words ? c->value_words
+                                     : isfinite(c->value) ? sr_text_claim_value(value, sizeof value, c, c->value, 0)
+                                                          : NULL;
+            cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, recomputed);
+            sr_cell *v = cell(&b, SR_CELL_VERDICT, sr_claim_status_name(c->status));
+            if (v)
+                v->tone = claim_tone(c->status);
+            char *why = sr_text_claim_detail(sw, c);
+            b.oom |= !why;
+            cell(&b, SR_CELL_TEXT, why);
+            free(why);
+        }
+    if (cl->n_unchecked) {
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        for (size_t i = 0; i < cl->n_unchecked; i++)
+            sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
+        note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
+        b.oom |= sb.failed;
+        sr_strbuf_free(&sb);
+    }
     return finish(&b);
 }
 
