@@ -17,8 +17,6 @@
  * difference of two printed values (cap - used) for +-0.01. */
 #define HALF_CENT 0.005
 
-static const long whatif_lengths[] = {4096, 8192, 32768, 131072};
-
 static const struct chip {
     const char *id, *label;
     sr_kv_backend backend;
@@ -334,9 +332,9 @@ static sr_error *whatif_table(sr_sweep *sweep, sr_model *m, const sr_kv_layout *
         snprintf(label, sizeof label, "logged: %s (%.2f GiB)", hw, limit);
     else
         snprintf(label, sizeof label, "logged: %s", hw);
-    for (size_t i = 0; i < sizeof whatif_lengths / sizeof whatif_lengths[0] && fin(avail_gib); i++)
+    for (size_t i = 0; i < sr_kv_n_whatif_lengths && fin(avail_gib); i++)
         if ((err = add_whatif(kv, layout, base, "logged", label, base->backend, limit, util, resident, avail_gib,
-                              whatif_lengths[i])))
+                              sr_kv_whatif_lengths[i])))
             return err;
     if (!fin(resident))
         return NULL;
@@ -344,9 +342,9 @@ static sr_error *whatif_table(sr_sweep *sweep, sr_model *m, const sr_kv_layout *
         if (chips[c].backend == base->backend && fin(limit) && fabs(chips[c].hbm_gib - limit) < 0.01)
             continue; /* the logged chip itself */
         double avail = chips[c].hbm_gib * util - resident;
-        for (size_t i = 0; i < sizeof whatif_lengths / sizeof whatif_lengths[0]; i++)
+        for (size_t i = 0; i < sr_kv_n_whatif_lengths; i++)
             if ((err = add_whatif(kv, layout, base, chips[c].id, chips[c].label, chips[c].backend, chips[c].hbm_gib,
-                                  util, resident, avail, whatif_lengths[i])))
+                                  util, resident, avail, sr_kv_whatif_lengths[i])))
                 return err;
     }
     return NULL;

@@ -95,29 +95,6 @@ static long tpu_block_size(long max_model_len, long max_num_seqs)
     return min_page > page ? (long)min_page : page;
 }
 
-/* Architectures tpu-inference runs natively in JAX (model_loader.py
- * _MODEL_REGISTRY @b8692ff, minus _VLLM_PREFERRED_ARCHITECTURES). */
-static bool tpu_jax_native(const char *arch)
-{
-    static const char *const jax[] = {
-        "LlamaForCausalLM",
-        "Qwen2ForCausalLM",
-        "Qwen3ForCausalLM",
-        "Gemma4ForCausalLM",
-        "Gemma4ForConditionalGeneration",
-        "DeepseekV3ForCausalLM",
-        "Llama4ForCausalLM",
-        "Llama4ForConditionalGeneration",
-        "Qwen2_5_VLForConditionalGeneration",
-    };
-    if (!arch)
-        return false;
-    for (size_t i = 0; i < sizeof jax / sizeof jax[0]; i++)
-        if (strcmp(arch, jax[i]) == 0)
-            return true;
-    return false;
-}
-
 /* get_padded_head_dim: 64 stays 64 (its own kernel), else a multiple of 128. */
 static long tpu_pad_head(long hd, bool pad64)
 {
@@ -172,7 +149,8 @@ static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_st
     bool tpu = p->backend == SR_KV_BACKEND_TPU;
     bool jax = false;
     if (tpu) {
-        jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && tpu_jax_native(layout->architecture));
+        jax = p->tpu_impl == SR_KV_TPU_JAX ||
+              (p->tpu_impl == SR_KV_TPU_AUTO && sr_kv_tpu_jax_native(layout->architecture));
         sr_strbuf_printf(as, "tpu-inference %s path", jax ? "JAX (flax_nnx)" : "vLLM-model (torchax)");
         if (p->tpu_impl == SR_KV_TPU_AUTO)
             sr_strbuf_printf(as, " (%s %s in its JAX registry)",
