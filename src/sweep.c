@@ -204,6 +204,10 @@ static void kv_summary_init(sr_kv_summary *kv)
     kv->layers_summary = kv->assumptions = kv->whatif_assumptions = NULL;
     kv->whatif = NULL;
     kv->n_whatif = 0;
+    kv->predicted_tokens = -1;
+    kv->predicted_delta_tokens = 0;
+    kv->predicted_delta_blocks = NAN;
+    kv->predicted_disagrees = false;
 }
 
 static void scenario_free(sr_scenario *sc)
@@ -245,6 +249,8 @@ static void model_free(sr_model *m)
         free(m->kv.whatif[i].backend);
     }
     free(m->kv.whatif);
+    free(m->predicted.source);
+    free(m->predicted.backend);
 }
 
 void sr_manifest_init(sr_manifest *m)
@@ -326,6 +332,8 @@ sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
     sr_serving_settings_init(&m->settings);
     sr_server_log_init(&m->log);
     kv_summary_init(&m->kv);
+    m->predicted.tokens = m->predicted.block_size = m->predicted.max_model_len = m->predicted.bytes_per_token = -1;
+    m->predicted.kv_gib = NAN;
     sweep->n_models++;
     return m;
 }

@@ -197,7 +197,28 @@ typedef struct sr_kv_summary {
     sr_kv_whatif *whatif;                                       /* what-if rows (chip x max-model-len) */
     size_t n_whatif;
     char *whatif_assumptions; /* chip memory figures and what is held; NULL */
+    /* added by analysis/survey_compare (a survey's prediction beside the log): */
+    long predicted_tokens;         /* model->predicted.tokens; -1 */
+    long predicted_delta_tokens;   /* predicted - logged; 0 when either is unknown */
+    double predicted_delta_blocks; /* that in cache blocks of the logged run; NAN */
+    bool predicted_disagrees;      /* more than SR_PREDICTED_TOLERANCE_BLOCKS apart */
 } sr_kv_summary;
+
+/* Blocks a survey's prediction may miss the logged count by before it is a
+ * finding: the survey estimates the resident memory, the log measures it. */
+#define SR_PREDICTED_TOLERANCE_BLOCKS 2
+
+/* What a survey (`sweep-report survey`, candidates.json in the export)
+ * predicted for a model; -1 / NAN unknown. */
+typedef struct sr_kv_prediction {
+    char *source;         /* export-relative path of candidates.json; NULL: no prediction */
+    long tokens;          /* kv_tokens */
+    long block_size;      /* -1 */
+    long max_model_len;   /* -1 */
+    long bytes_per_token; /* -1 */
+    double kv_gib;        /* KV room it assumed; NAN */
+    char *backend;        /* "tpu" | "gpu"; NULL */
+} sr_kv_prediction;
 
 /* ---- a model ----------------------------------------------------------- */
 
@@ -226,6 +247,8 @@ typedef struct sr_model {
     size_t n_scenarios, cap_scenarios;
 
     sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
+
+    sr_kv_prediction predicted; /* from a survey's candidates.json; source NULL when none */
 
     /* analysis: */
     sr_status status;

@@ -10,6 +10,7 @@
 
 #include "analysis/compare.h"
 #include "ingest/ingest.h"
+#include "ingest/survey_ingest.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/strbuf.h"
@@ -845,7 +846,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     }
     sr_error *err = NULL;
     file_list arms = {0};
-    found_file manifest = {NULL, NULL};
+    found_file manifest = {NULL, NULL}, candidates = {NULL, NULL};
     dir_job *jobs = NULL;
     size_t n_jobs = 0, cap_jobs = 0;
     /* Model directories first, in name order; the manifest and run plan
@@ -893,6 +894,11 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
                     err = sr_oom();
             } else if (ends_with(name, ".arms")) {
                 err = add_found(&arms, name, real);
+            } else if (strcmp(name, "candidates.json") == 0) { /* a survey's predictions */
+                candidates.rel = strdup(name);
+                candidates.open = strdup(real);
+                if (!candidates.rel || !candidates.open)
+                    err = sr_oom();
             }
         }
         free(real);
@@ -908,6 +914,11 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         err = load_manifest(&ld, &manifest);
     for (size_t i = 0; i < arms.n && !err; i++)
         err = load_arms(&ld, &arms.items[i]);
+    if (!err && candidates.rel)
+        err =
+            soften(&ld, sr_load_survey_candidates(sweep, candidates.rel, candidates.open), "the survey's predictions");
+    free(candidates.rel);
+    free(candidates.open);
     free(manifest.rel);
     free(manifest.open);
     file_list_free(&arms);
