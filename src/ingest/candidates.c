@@ -28,38 +28,39 @@ static bool optional_count(const cJSON *obj, const char *key, double hi, long *o
     return true;
 }
 
-static sr_error *item_error(const char *path, const char *data, size_t len, size_t index, const char *key,
-                            const char *what)
+/* cJSON keeps no positions, and the key may be on every candidate's line:
+ * the candidate's number says which one. */
+static sr_error *item_error(const char *path, size_t index, const char *key, const char *what)
 {
-    return sr_input_error(path, sr_json_key_line(data, len, key), "candidate %zu: '%s' %s", index + 1, key, what);
+    return sr_input_error(path, 0, "candidate %zu: '%s' %s", index + 1, key, what);
 }
 
 /* Check one candidate; with sweep, copy a kept one's prediction onto its
  * model (if the sweep has it). */
-static sr_error *apply(const char *path, const char *data, size_t len, size_t index, const cJSON *c, sr_sweep *sweep)
+static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep *sweep)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
     const cJSON *kept = cJSON_GetObjectItemCaseSensitive(c, "kept");
     if (!cJSON_IsString(id) || !id->valuestring[0] || strlen(id->valuestring) > 256)
-        return item_error(path, data, len, index, "id", "must be a model id");
+        return item_error(path, index, "id", "must be a model id");
     if (!cJSON_IsBool(kept))
-        return item_error(path, data, len, index, "kept", "must be true or false");
+        return item_error(path, index, "kept", "must be true or false");
     long tokens, block, mml, bpt;
     if (!optional_count(c, "kv_tokens", 1e15, &tokens))
-        return item_error(path, data, len, index, "kv_tokens", "must be a token count or null");
+        return item_error(path, index, "kv_tokens", "must be a token count or null");
     if (!optional_count(c, "block_size", 1 << 20, &block))
-        return item_error(path, data, len, index, "block_size", "must be a block size or null");
+        return item_error(path, index, "block_size", "must be a block size or null");
     if (!optional_count(c, "max_model_len", 1 << 30, &mml))
-        return item_error(path, data, len, index, "max_model_len", "must be a token count or null");
+        return item_error(path, index, "max_model_len", "must be a token count or null");
     if (!optional_count(c, "bytes_per_token", 1e15, &bpt))
-        return item_error(path, data, len, index, "bytes_per_token", "must be a byte count or null");
+        return item_error(path, index, "bytes_per_token", "must be a byte count or null");
     const cJSON *kv_gib = cJSON_GetObjectItemCaseSensitive(c, "kv_gib");
     if (kv_gib && !cJSON_IsNull(kv_gib) && (!cJSON_IsNumber(kv_gib) || !isfinite(kv_gib->valuedouble)))
-        return item_error(path, data, len, index, "kv_gib", "must be a number or null");
+        return item_error(path, index, "kv_gib", "must be a number or null");
     const cJSON *backend = cJSON_GetObjectItemCaseSensitive(c, "backend");
     if (backend && !cJSON_IsNull(backend) &&
         (!cJSON_IsString(backend) || (strcmp(backend->valuestring, "tpu") && strcmp(backend->valuestring, "gpu"))))
-        return item_error(path, data, len, index, "backend", "must be \"tpu\" or \"gpu\"");
+        return item_error(path, index, "backend", "must be \"tpu\" or \"gpu\"");
     if (!sweep || !cJSON_IsTrue(kept) || tokens < 0)
         return NULL;
     char *norm = sr_normalize_model_id(id->valuestring);
@@ -82,29 +83,44 @@ static sr_error *apply(const char *path, const char *data, size_t len, size_t in
     return NULL;
 }
 
+typedef struct id_at {
+    const char *id;
+    size_t index;
+} id_at;
+
+static int cmp_id_at(const void *pa, const void *pb)
+{
+    const id_at *a = pa, *b = pb;
+    int c = strcmp(a->id, b->id);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
 /* Every candidate well formed and every id once. */
-static sr_error *check_all(const char *path, const char *data, size_t len, const cJSON *root)
+static sr_error *check_all(const char *path, const cJSON *root)
 {
     size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
-    const char **ids = calloc(n ? n : 1, sizeof *ids);
-    long *lines = calloc(n ? n : 1, sizeof *lines);
-    sr_error *err = (ids && lines) ? NULL : sr_oom();
+    id_at *ids = calloc(n ? n : 1, sizeof *ids);
+    sr_error *err = ids ? NULL : sr_oom();
     const cJSON *c, *list = err ? NULL : root;
     cJSON_ArrayForEach(c, list)
     {
         if (!cJSON_IsObject(c))
-            err = sr_input_error(path, 1, "candidate %zu is not an object", i + 1);
+            err = sr_input_error(path, 0, "candidate %zu is not an object", i + 1);
         else
-            err = apply(path, data, len, i, c, NULL);
+            err = apply(path, i, c, NULL);
         if (err)
             break;
-        ids[i] = cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring;
-        lines[i++] = 1;
+        ids[i] = (id_at){cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring, i};
+        i++;
     }
-    if (!err)
-        err = sr_check_unique_ids(path, ids, lines, i, "candidate id");
+    if (!err && i > 1) {
+        qsort(ids, i, sizeof *ids, cmp_id_at);
+        for (size_t k = 1; k < i && !err; k++)
+            if (strcmp(ids[k].id, ids[k - 1].id) == 0)
+                err = sr_input_error(path, 0, "candidate %zu: '%s' is listed twice (first as candidate %zu)",
+                                     ids[k].index + 1, ids[k].id, ids[k - 1].index + 1);
+    }
     free(ids);
-    free(lines);
     return err;
 }
 
@@ -119,13 +135,13 @@ sr_error *sr_parse_survey_candidates(const char *path, const char *data, size_t 
     else if (cJSON_GetArraySize(root) > MAX_CANDIDATES)
         err = sr_input_error(path, 1, "more than %d candidates", MAX_CANDIDATES);
     else
-        err = check_all(path, data, len, root);
+        err = check_all(path, root);
     /* All checked: nothing is half applied when a later candidate is bad. */
     size_t i = 0;
     const cJSON *c, *list = err ? NULL : root;
     cJSON_ArrayForEach(c, list)
     {
-        if ((err = apply(path, data, len, i++, c, sweep)))
+        if ((err = apply(path, i++, c, sweep)))
             break;
     }
     cJSON_Delete(root);

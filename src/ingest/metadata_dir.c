@@ -272,6 +272,13 @@ static sr_error *add_cache_entry(scan *sc, const char *name)
     return err;
 }
 
+/* rel is one of the two files of stem (its name then a suffix). */
+static bool from_stem(const char *rel, const char *stem, size_t len)
+{
+    return rel && strncmp(rel, stem, len) == 0 &&
+           (strcmp(rel + len, CONFIG_SUFFIX) == 0 || strcmp(rel + len, RECORD_SUFFIX) == 0);
+}
+
 /* <org>--<name>.config.json with <org>--<name>.model_info.json beside it
  * (either may come first in the listing). */
 static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
@@ -281,8 +288,9 @@ static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
     if (!id)
         return NULL; /* some other file */
     for (size_t i = 0; i < sc->n; i++)
-        if (sc->items[i].name_is_id && strcmp(sc->items[i].name, id) == 0 && sc->items[i].config_rel &&
-            strncmp(sc->items[i].config_rel, name, stem_len) == 0) {
+        if (sc->items[i].name_is_id && strcmp(sc->items[i].name, id) == 0 &&
+            (from_stem(sc->items[i].config_rel, name, stem_len) || from_stem(sc->items[i].record_rel, name, stem_len) ||
+             from_stem(sc->items[i].problem_path, name, stem_len))) {
             free(id);
             return NULL; /* the pair was added from its other file */
         }
@@ -291,8 +299,6 @@ static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
     char *config = sr_asprintf("%.*s%s", (int)stem_len, name, CONFIG_SUFFIX);
     char *record = sr_asprintf("%.*s%s", (int)stem_len, name, RECORD_SUFFIX);
     sr_error *err = (f && config && record) ? locate_pair(sc, f, config, record) : sr_oom();
-    if (!err && f && !f->config_rel && !(f->config_rel = strdup(config)))
-        err = sr_oom(); /* remembered so the record file is not paired twice */
     free(config);
     free(record);
     return err;
@@ -300,6 +306,11 @@ static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
 
 static sr_error *add_entry(scan *sc, const char *name)
 {
+    /* a flat pair checks its own links (locate) */
+    if (ends_with(name, CONFIG_SUFFIX))
+        return add_flat_file(sc, name, CONFIG_SUFFIX);
+    if (ends_with(name, RECORD_SUFFIX))
+        return add_flat_file(sc, name, RECORD_SUFFIX);
     char *abs = sr_path_join(sc->dir, name);
     if (!abs)
         return sr_oom();
@@ -307,22 +318,15 @@ static sr_error *add_entry(scan *sc, const char *name)
     char *real = realpath(abs, NULL);
     free(abs);
     sr_error *err = NULL;
-    if (!real || !inside_root(sc->root_real, real) || stat(real, &st) != 0) {
-        /* a link out of METADATA_DIR (or a broken one) is never followed */
-        if (ends_with(name, CONFIG_SUFFIX) || ends_with(name, RECORD_SUFFIX) || strncmp(name, CACHE_PREFIX, 8) == 0) {
-            sr_metadata_files *f = new_item(sc, name, false);
-            err = f ? set_problem(f, name,
-                                  real ? "symbolic link leads outside METADATA_DIR; refused" : "broken symbolic link")
-                    : sr_oom();
-        }
-    } else if (S_ISDIR(st.st_mode) && strncmp(name, CACHE_PREFIX, strlen(CACHE_PREFIX)) == 0) {
+    bool dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+    if (dir && !inside_root(sc->root_real, real)) {
+        /* a directory link out of METADATA_DIR is never followed */
+        sr_metadata_files *f = new_item(sc, name, false);
+        err = f ? set_problem(f, name, "symbolic link leads outside METADATA_DIR; refused") : sr_oom();
+    } else if (dir && strncmp(name, CACHE_PREFIX, strlen(CACHE_PREFIX)) == 0) {
         err = add_cache_entry(sc, name);
-    } else if (S_ISDIR(st.st_mode)) {
+    } else if (dir) {
         err = add_model_dir(sc, name);
-    } else if (S_ISREG(st.st_mode) && ends_with(name, CONFIG_SUFFIX)) {
-        err = add_flat_file(sc, name, CONFIG_SUFFIX);
-    } else if (S_ISREG(st.st_mode) && ends_with(name, RECORD_SUFFIX)) {
-        err = add_flat_file(sc, name, RECORD_SUFFIX);
     }
     free(real);
     return err;

@@ -39,7 +39,7 @@ char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
         return NULL;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    char a[64], b[64], c[64], d[64];
+    char a[64], b[64], c[64], d[64], e[64];
     switch (m->verdict) {
     case SR_SURVEY_EXCLUDED_LICENSE:
         sr_strbuf_puts(&sb, "license: ");
@@ -52,7 +52,7 @@ char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
             sr_strbuf_printf(&sb,
                              "memory: %s GiB of KV room (%s GiB - %s GiB of weights - %s GiB reserve), below %s GiB",
                              gib(a, m->kv_gib), gib(b, m->budget_gib), gib(c, m->weights_gib),
-                             gib(d, s->settings.reserve_gib), sr_format_fixed(d, sizeof d, s->settings.min_kv_gib, 1));
+                             gib(d, s->settings.reserve_gib), sr_format_fixed(e, sizeof e, s->settings.min_kv_gib, 1));
         break;
     case SR_SURVEY_NOT_SURVEYED:
         if (m->input_error)
@@ -401,9 +401,12 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
 
 /* ---- JSON ---------------------------------------------------------------------- */
 
+/* scale 0: as computed; else rounded to 1/scale (GiB estimates to MiB-ish). */
 static cJSON *num_or_null(double v, double scale)
 {
-    return isfinite(v) ? cJSON_CreateNumber(round(v * scale) / scale) : cJSON_CreateNull();
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    return cJSON_CreateNumber(scale > 0 ? round(v * scale) / scale : v);
 }
 
 static cJSON *count_or_null(long long v)
@@ -442,7 +445,7 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool 
     cJSON_AddItemToObject(o, "block_size", count_or_null(m->block_size));
     cJSON_AddItemToObject(o, "num_blocks", count_or_null(m->num_blocks));
     cJSON_AddItemToObject(o, "kv_tokens", count_or_null(m->kv_tokens));
-    cJSON_AddItemToObject(o, "max_concurrency", num_or_null(m->max_concurrency, 100));
+    cJSON_AddItemToObject(o, "max_concurrency", num_or_null(m->max_concurrency, 0));
     cJSON_AddItemToObject(o, "max_model_len", count_or_null(s->settings.max_model_len));
     cJSON_AddItemToObject(o, "backend", cJSON_CreateString(sr_survey_backend_name(s->settings.backend)));
     cJSON_AddItemToObject(o, "flags", str_or_null(flags));
@@ -454,7 +457,7 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool 
         cJSON_AddItemToObject(row, "max_model_len", cJSON_CreateNumber((double)m->whatif[w].max_model_len));
         cJSON_AddItemToObject(row, "block_size", cJSON_CreateNumber((double)m->whatif[w].block_size));
         cJSON_AddItemToObject(row, "kv_tokens", count_or_null(m->whatif[w].tokens));
-        cJSON_AddItemToObject(row, "max_concurrency", num_or_null(m->whatif[w].max_concurrency, 100));
+        cJSON_AddItemToObject(row, "max_concurrency", num_or_null(m->whatif[w].max_concurrency, 0));
         cJSON_AddItemToArray(whatif, row);
     }
     cJSON_AddItemToObject(o, "whatif", whatif);
