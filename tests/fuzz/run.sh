@@ -69,6 +69,8 @@ seed_files() {
         fuzz_hf_config) find fixtures tests/bad/base -name 'config.json' ;;
         fuzz_manifest) find fixtures tests/bad/base -name 'sweep.json' ;;
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
+        fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
+        fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.
