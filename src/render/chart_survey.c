@@ -91,7 +91,7 @@ static void draw_row(sr_canvas *cv, const sr_survey_model *m, const sr_axis *ax,
         sr_canvas_text(cv, x + 4, top + BAR_H - 1.5, value, 9.5, false, 0, sr_dark);
     else
         cv->failed = true;
-    sr_strbuf_printf(desc, "%s%s: %s tokens%s", desc->len ? "\n" : "", m->id, value ? value : "",
+    sr_strbuf_printf(desc, "%s%s: %s tokens, %sx max concurrency%s", desc->len ? "\n" : "", m->id, a, b,
                      m->tier ? (m->tier == 1 ? ", tier 1" : ", tier 2") : "");
     free(value);
 }
