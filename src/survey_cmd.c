@@ -125,7 +125,8 @@ static sr_error *parse_option(int c, survey_opts *o, sr_survey_settings *st)
     case OPT_LEN:
         if (!(err = parse_number("max-model-len", optarg, 1, 1 << 30, false, &v)) && v != floor(v))
             err = sr_usage_error("--max-model-len: expected a whole number, got '%s'", optarg);
-        st->max_model_len = (long)v;
+        if (!err)
+            st->max_model_len = (long)v;
         break;
     case OPT_BACKEND:
         if (strcmp(optarg, "tpu") == 0)

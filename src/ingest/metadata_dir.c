@@ -144,7 +144,9 @@ static sr_error *locate_pair(scan *sc, sr_metadata_files *f, const char *config_
         err = locate(sc, f, record_rel, &f->record_open, &f->record_rel);
     if (err || f->problem)
         return err;
-    if (!f->config_open)
+    if (!f->config_open && !f->record_open)
+        err = set_problem(f, config_rel, "is missing, and so is the Hub record beside it");
+    else if (!f->config_open)
         err = set_problem(f, config_rel, "is missing (the model's Hub record is there)");
     else if (!f->record_open)
         err = set_problem(f, record_rel, "is missing: no Hub record beside the model's config.json");
