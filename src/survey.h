@@ -1,7 +1,7 @@
 /* The data model of `sweep-report survey`: the models found in a directory
  * of saved Hugging Face metadata, what their Hub records say (filled by
  * ingest/hub_record.c), and what the survey decided for each (filled by
- * analysis/survey.c). The renderers (render/survey.c, chart_survey.c) only
+ * analysis/survey_rules.c). The renderers (render/survey.c, chart_survey.c) only
  * read it. Unknown numbers are NAN for doubles and -1 for counts; every
  * string is owned by the struct that holds it. */
 #ifndef SR_SURVEY_H
@@ -90,11 +90,11 @@ typedef struct sr_survey_model {
     char *input_error; /* with --keep-going: why it could not be read ("'file':3: invalid JSON") */
     sr_hub_record record;
     bool has_record;
+
+    /* analysis (what the parsed config.json says, then the decisions): */
     char *architecture;  /* config architectures[0] */
     char *model_type;    /* the text model's model_type */
     bool config_float32; /* torch_dtype float32: served in 16 bits */
-
-    /* analysis: */
     sr_survey_verdict verdict;
     sr_survey_memory memory;
     bool license_allowed;
