@@ -37,7 +37,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput realdata leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -96,6 +96,11 @@ golden: $(BUILD)/sweep-report
 
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
+
+# Third-party exports written by the real tools ($$SR_REALDATA, else ../shared/realdata),
+# read where they lie, against the figures in tests/real/expected.tsv. ONLY=export runs one.
+realdata: $(BUILD)/sweep-report
+	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
 
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
 #include "analysis/survey_rules.h"
 #include "analysis/kvcap.h"
 #include "ingest/export.h"
@@ -41,25 +41,11 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;
+    /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
-    free(sweep->baseline);
-    /* Named like the models are: a path keeps its last two components. */
-    sweep->baseline = baseline ? sr_normalize_model_id(baseline) : NULL;
-    if (baseline && !sweep->baseline)
-        return sr_oom();
-    err = sr_compare(sweep);
+    if ((err = sr_analyse(sweep, baseline)))
+        return sr_error_locate(err, export_dir);
     lap(&mark, t ? &t->compare : NULL);
-    if (err) {
-        /* Comparison errors name export-relative files: give the path the user can open. */
-        if (err->code == SR_EXIT_INPUT && err->path) {
-            char *full = sr_path_join(export_dir, err->path);
-            if (full) {
-                free(err->path);
-                err->path = full;
-            }
-        }
-        return err;
-    }
     err = sr_kv_analyse_sweep(sweep);
     if (!err)
         err = sr_survey_compare_sweep(sweep);
@@ -208,7 +194,8 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
 static const char report_usage[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N]\n"
     "                           [--seed N] [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
-    "                           [--ci-method percentile|exact] [--threads N] [--keep-going] [--timings]";
+    "                           [--ci-method percentile|exact] [--equivalence-margin POINTS] [--simultaneous]\n"
+    "                           [--threads N] [--keep-going] [--timings]";
 
 static bool parse_long_arg(const char *s, long min, long max, long *out)
 {
@@ -229,7 +216,8 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
         {"confidence", required_argument, NULL, 'c'}, {"gsm8k-filter", required_argument, NULL, 'g'},
         {"keep-going", no_argument, NULL, 'k'},       {"help", no_argument, NULL, 'h'},
         {"ci-method", required_argument, NULL, 'm'},  {"threads", required_argument, NULL, 't'},
-        {"timings", no_argument, NULL, 'T'},          {NULL, 0, NULL, 0},
+        {"timings", no_argument, NULL, 'T'},          {"equivalence-margin", required_argument, NULL, 'e'},
+        {"simultaneous", no_argument, NULL, 'S'},     {NULL, 0, NULL, 0},
     };
     sr_sweep sweep;
     sr_sweep_init(&sweep);
@@ -270,6 +258,17 @@ sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
             else
                 return sr_usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
             break;
+        case 'e': {
+            char *end;
+            double margin = strtod(optarg, &end);
+            if (end == optarg || *end || !(margin > 0 && margin <= 100))
+                return sr_usage_error("--equivalence-margin takes points of accuracy above 0, at most 100 (e.g. 2), "
+                                      "not '%s'",
+                                      optarg);
+            sweep.settings.equivalence_margin = margin;
+            break;
+        }
+        case 'S': sweep.settings.simultaneous = true; break;
         case 'k': sweep.settings.keep_going = true; break;
         case 'T': timings = true; break;
         case 'm':

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -30,6 +31,19 @@ const char *sr_status_name(sr_status status)
     return "ok";
 }
 
+const char *sr_verdict_name(sr_verdict verdict)
+{
+    switch (verdict) {
+    case SR_VERDICT_BASELINE: return "baseline";
+    case SR_VERDICT_NO_DIFFERENCE: return "no measured difference";
+    case SR_VERDICT_HIGHER: return "higher";
+    case SR_VERDICT_LOWER: return "lower";
+    case SR_VERDICT_TOO_FEW_ITEMS: return "too few items";
+    case SR_VERDICT_NONE: break;
+    }
+    return NULL;
+}
+
 void sr_settings_default(sr_settings *s)
 {
     s->resamples = SR_DEFAULT_RESAMPLES;
@@ -40,6 +54,8 @@ void sr_settings_default(sr_settings *s)
     s->gsm8k_filter = "strict-match";
     s->keep_going = false;
     s->threads = 0; /* 0: one per online core, at most 8 */
+    s->simultaneous = false;
+    s->equivalence_margin = NAN;
 }
 
 void sr_bench_run_init(sr_bench_run *r)
@@ -159,6 +175,9 @@ void sr_scores_init(sr_scores *s)
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
     s->sampled_ci_low = s->sampled_ci_high = NAN;
+    s->ci_level = s->mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
+    s->equivalent = -1;
 }
 
 void sr_scores_free(sr_scores *s)
@@ -222,7 +241,20 @@ static void model_free(sr_model *m)
 {
     free(m->id);
     free(m->dir);
+    free(m->variant);
     free(m->label);
+    for (size_t i = 0; i < m->n_other_logs; i++)
+        free(m->other_logs[i]);
+    free(m->other_logs);
+    for (size_t i = 0; i < m->n_reported; i++) {
+        free(m->reported[i].task);
+        free(m->reported[i].metric_filter);
+        free(m->reported[i].source);
+    }
+    free(m->reported);
+    for (size_t i = 0; i < m->n_runs; i++)
+        sr_bench_run_free(&m->runs[i]);
+    free(m->runs);
     sr_serving_settings_free(&m->settings);
     free(m->arms_flags);
     free(m->arms_benchmarks);
@@ -313,8 +345,12 @@ sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
 {
     sr_model *m = sr_sweep_find_model(sweep, id);
-    if (m)
-        return m;
+    return m ? m : sr_sweep_add_model(sweep, id);
+}
+
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
+{
+    sr_model *m;
     void *models = sweep->models;
     if (!sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models))
         return NULL;
@@ -376,6 +412,20 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     return true;
 }
 
+sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, sr_error *err,
+                          const char *left_out)
+{
+    if (!err)
+        return NULL;
+    if (err->code != SR_EXIT_INPUT || !keep_going)
+        return sr_error_locate(err, export_dir);
+    char *what = sr_error_describe(err);
+    bool ok = what && (left_out ? sr_sweep_warn(sink, "%s; %s left out", what, left_out) : sr_sweep_warn(sink, "%s", what));
+    free(what);
+    sr_error_free(err);
+    return ok ? NULL : sr_oom();
+}
+
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
@@ -433,6 +483,17 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
     return true;
 }
 
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
+{
+    void *r = model->runs;
+    if (!sr_grow(&r, &model->cap_runs, model->n_runs + 1, sizeof *model->runs))
+        return false;
+    model->runs = r;
+    model->runs[model->n_runs++] = *run;
+    sr_bench_run_init(run);
+    return true;
+}
+
 bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
 {
     char *key = sr_scenario_key(spec);
@@ -460,6 +521,8 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
         sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
+        sc->ratio_low = sc->ratio_high = sc->cv = NAN;
+        sc->within_noise = -1;
         model->n_scenarios++;
     }
     free(key);

@@ -14,6 +14,15 @@
 #define SR_DEFAULT_SEED 20261130UL
 #define SR_DEFAULT_RESAMPLES 10000L
 #define SR_DEFAULT_CONFIDENCE 0.95
+/* Under this many paired items a comparison gets no interval and no verdict:
+ * the bootstrap's percentiles and the power formula rest on large-sample
+ * behaviour that a handful of items does not have. */
+#define SR_MIN_PAIRED_ITEMS 20
+/* A model's speed runs spread more than this (sample sd / mean) in a
+ * scenario: the median of so few noisy runs is not a measurement. */
+#define SR_SPEED_CV_LIMIT 0.05
+/* Power at which the minimum detectable effect is stated: the usual 80%. */
+#define SR_MDE_POWER 0.8
 
 /* ---- failures ---------------------------------------------------------- */
 
@@ -34,6 +43,20 @@ typedef struct sr_failure {
 const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
+
+/* What a comparison with the baseline concluded. */
+typedef enum {
+    SR_VERDICT_NONE = 0,      /* not compared */
+    SR_VERDICT_BASELINE,      /* the baseline's own row */
+    SR_VERDICT_NO_DIFFERENCE, /* the interval holds 0 */
+    SR_VERDICT_HIGHER,        /* the interval lies above 0 */
+    SR_VERDICT_LOWER,         /* the interval lies below 0 */
+    SR_VERDICT_TOO_FEW_ITEMS  /* paired, but under SR_MIN_PAIRED_ITEMS items: no interval */
+} sr_verdict;
+
+/* "baseline", "no measured difference", "higher", "lower", "too few items";
+ * NULL for NONE. */
+const char *sr_verdict_name(sr_verdict verdict);
 
 typedef struct sr_item_score {
     char *id;     /* compared as a string: lm-eval doc_id as decimal, BFCL "N" */
@@ -64,7 +87,22 @@ typedef struct sr_scores {
     double sampled_ci_low, sampled_ci_high;   /* with ci_method "exact": the Monte Carlo interval, whose
                                                  distance to the exact one is its Monte Carlo error; NAN */
     long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
-    const char *verdict;                      /* "baseline", "no measured difference", "higher", "lower", or NULL */
+    sr_verdict verdict;                       /* read off ci_low/ci_high */
+    double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
+                                                 --simultaneous the Bonferroni level of its family; NAN */
+    size_t family_size;                       /* m: comparisons with an interval on this benchmark */
+    double mde;                               /* minimum detectable effect at ci_level and SR_MDE_POWER
+                                                 (a fraction, like delta); NAN */
+    double tost_ci_low, tost_ci_high;         /* the 1 - 2(1 - ci_level) interval of the two one-sided
+                                                 tests, from the same resamples; NAN */
+    int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
+                                                 0: it does not; -1: no margin given, or no interval */
+    double mcnemar_p_holm;                    /* Holm-adjusted over the benchmark's family; NAN */
+    double other_ci_level;                    /* the level not asked for: Bonferroni without --simultaneous,
+                                                 the report's with it; NAN */
+    double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
+    sr_verdict other_verdict;                 /* read off the other interval */
+    bool verdict_flips;                       /* verdict != other_verdict */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -129,6 +167,13 @@ typedef struct sr_scenario {
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
     double ratio; /* NAN when the baseline lacks this scenario */
+    /* analysis: run-to-run spread of output throughput */
+    double ratio_low, ratio_high; /* min(runs) / max(baseline runs), max(runs) / min(baseline runs); NAN
+                                     with ratio */
+    double cv;                    /* sample sd / mean of the runs; NAN under two runs */
+    int within_noise;             /* 1: ratio_low <= 1 <= ratio_high; 0: not; -1: no ratio, or one run on
+                                     each side (no spread to judge by) */
+    bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
 } sr_scenario;
 
 /* ---- server log facts -------------------------------------------------- */
@@ -220,6 +265,18 @@ typedef struct sr_kv_prediction {
     char *backend;        /* "tpu" | "gpu"; NULL */
 } sr_kv_prediction;
 
+/* ---- what an input claims about itself ----------------------------------- */
+
+/* A figure an lm-eval results file claims (results.<task>."<metric>,<filter>"),
+ * recorded by the ingest and checked against the per-item scores by the
+ * analysis. */
+typedef struct sr_reported_metric {
+    char *task;          /* lm-eval task name, e.g. "gsm8k" */
+    char *metric_filter; /* "exact_match,strict-match" */
+    double value;
+    char *source; /* export-relative path of the results file */
+} sr_reported_metric;
+
 /* ---- a model ----------------------------------------------------------- */
 
 typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
@@ -228,6 +285,8 @@ const char *sr_status_name(sr_status status);
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
     char *dir;             /* its directory below the export ("" for planned-only models) */
+    char *variant;         /* what set this entry apart inside its directory ("max_num_seqs=4",
+                              "deployment=base"), or NULL: one entry per directory otherwise */
     char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     bool planned;          /* named in a .arms file */
@@ -236,13 +295,21 @@ typedef struct sr_model {
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
 
     bool has_log;
-    sr_server_log log;
+    sr_server_log log;   /* the server log (the first with an engine start, in name order) */
+    char **other_logs;   /* further server logs in the directory (restarts), export-relative */
+    size_t n_other_logs;
     char *config_path; /* export-relative path of config.json, or NULL */
     char *config_data; /* its bytes as read (and hashed) by the ingest, parsed by the KV audit; or NULL */
     size_t config_len;
 
     sr_scores *benchmarks;
     size_t n_benchmarks, cap_benchmarks;
+    sr_reported_metric *reported; /* what lm-eval results files claim */
+    size_t n_reported, cap_reported;
+    sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
+    size_t n_runs, cap_runs;
+
+    /* analysis: */
     sr_scenario *scenarios;
     size_t n_scenarios, cap_scenarios;
 
@@ -251,6 +318,7 @@ typedef struct sr_model {
     sr_kv_prediction predicted; /* from a survey's candidates.json; source NULL when none */
 
     /* analysis: */
+    bool server_started; /* the log shows the engine up (KV cache sized, or startup complete) */
     sr_status status;
     char *status_reason; /* for partial: what is missing */
     bool is_baseline;
@@ -271,10 +339,12 @@ typedef struct sr_settings {
     long resamples;
     unsigned long seed;
     double confidence;
-    const char *rng;          /* "mt19937" */
-    const char *ci_method;    /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
-    int threads;              /* comparisons run in parallel; results do not depend on it */
-    const char *gsm8k_filter; /* "strict-match" | "flexible-extract" */
+    const char *rng;           /* "mt19937" */
+    const char *ci_method;     /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
+    int threads;               /* comparisons run in parallel; results do not depend on it */
+    bool simultaneous;         /* Bonferroni intervals per benchmark family: verdicts hold jointly */
+    double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
+    const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
 } sr_settings;
 
@@ -320,6 +390,9 @@ void sr_sweep_free(sr_sweep *sweep);
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
 /* Find or append a model with this id (NULL on OOM). */
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
+/* Append a new entry with this id even when one exists (one per directory
+ * and variant); NULL on OOM. */
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
 /* Record a file of the export among the inputs: read as kind (reason NULL),
@@ -327,6 +400,13 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
  * all zeros is not written, the field stays empty). False on OOM. */
 bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
+/* The one place where an input error becomes a warning: with keep_going,
+ * an input error (exit 3) is recorded in sink as "'path':line: message;
+ * <left_out> left out" and NULL is returned; otherwise, or for any other
+ * error, err is returned with its path made openable under export_dir. */
+struct sr_error;
+struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
+                                 const char *left_out);
 /* Append a formatted warning; false on OOM. */
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -346,6 +426,8 @@ typedef struct sr_scenario_spec {
     long burst;          /* -1 unless neither a limit nor a finite rate was set */
 } sr_scenario_spec;
 
+/* Append a run to the model's runs as read (moved); false on OOM. */
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
 /* Add a run to the scenario of this spec (created if new); the run is moved. */
 bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
 

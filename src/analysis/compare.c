@@ -9,16 +9,6 @@
 #include "util/parallel.h"
 #include "util/strbuf.h"
 
-long sr_snap_length(double mean_tokens)
-{
-    if (!isfinite(mean_tokens) || mean_tokens < 0 || mean_tokens > 1e12)
-        return -1;
-    double nearest16 = round(mean_tokens / 16.0) * 16.0;
-    if (fabs(mean_tokens - nearest16) <= 2.0)
-        return (long)nearest16;
-    return (long)round(mean_tokens);
-}
-
 static int cmp_item_ptr(const void *x, const void *y)
 {
     const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
@@ -111,6 +101,13 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->delta = sum / (double)n;
     s->discordant_better = better;
     s->discordant_worse = worse;
+    if (n < SR_MIN_PAIRED_ITEMS) {
+        /* Described (delta, counts), not tested: no interval, p-value or verdict. */
+        s->compared = true;
+        s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
+        free(diff);
+        return NULL;
+    }
     s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(better, worse) : NAN;
     void *items = jobs->items;
     if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
@@ -123,34 +120,61 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     return NULL;
 }
 
+/* The intervals of one comparison, all read off one set of resamples (or
+ * one exact distribution): the reported one, the one at the other level
+ * (Bonferroni or not), and the TOST one. */
+enum { LEVEL_REPORTED, LEVEL_OTHER, LEVEL_TOST, N_LEVELS };
+
+/* With ci_method "exact" the intervals are read off the exact bootstrap
+ * distribution and the sampled reported one is kept beside it. False when
+ * there is no exact distribution (not on a small lattice): the sampled
+ * intervals stay. */
+static bool exact_levels(const sr_classes *classes, sr_interval *levels, size_t n_levels)
+{
+    sr_interval exact[N_LEVELS];
+    for (size_t i = 0; i < n_levels; i++) {
+        exact[i].confidence = levels[i].confidence;
+        if (!sr_bootstrap_exact(classes, exact[i].confidence, &exact[i].low, &exact[i].high))
+            return false;
+    }
+    memcpy(levels, exact, n_levels * sizeof *levels);
+    return true;
+}
+
 /* Few-valued differences (0/1 scores) take the multinomial path; others
- * resample indices. With ci_method "exact" the interval is read off the
- * exact bootstrap distribution and the sampled one is kept beside it. */
+ * resample indices. */
 static void run_job(comparison_job *job, const sr_settings *st)
 {
     sr_scores *s = job->scores;
+    sr_interval levels[N_LEVELS] = {
+        [LEVEL_REPORTED] = {s->ci_level, NAN, NAN},
+        [LEVEL_OTHER] = {s->other_ci_level, NAN, NAN},
+        [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
+    };
+    size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
     sr_classes classes;
     bool few = sr_classes_from_diffs(job->diff, job->n, &classes);
-    double lo = NAN, hi = NAN;
     if (few) {
         s->resampling = "multinomial";
-        job->ok = sr_bootstrap_multinomial(&classes, st->resamples, job->seed, st->confidence, &lo, &hi);
+        job->ok = sr_bootstrap_multinomial_levels(&classes, st->resamples, job->seed, levels, n_levels);
     } else {
         s->resampling = "index";
-        job->ok = sr_bootstrap_index(job->diff, job->n, st->resamples, job->seed, st->confidence, &lo, &hi);
+        job->ok = sr_bootstrap_index_levels(job->diff, job->n, st->resamples, job->seed, levels, n_levels);
     }
-    if (job->ok && strcmp(st->ci_method, "exact") == 0) {
-        s->sampled_ci_low = lo;
-        s->sampled_ci_high = hi;
-        /* Not on a small lattice: no exact distribution; keep the sampled interval. */
-        if (!few || !sr_bootstrap_exact(&classes, st->confidence, &lo, &hi)) {
-            lo = s->sampled_ci_low;
-            hi = s->sampled_ci_high;
-            s->sampled_ci_low = s->sampled_ci_high = NAN;
+    if (job->ok && strcmp(st->ci_method, "exact") == 0 && few) {
+        sr_interval sampled = levels[LEVEL_REPORTED];
+        if (exact_levels(&classes, levels, n_levels)) {
+            s->sampled_ci_low = sampled.low;
+            s->sampled_ci_high = sampled.high;
         }
     }
-    s->ci_low = lo;
-    s->ci_high = hi;
+    s->ci_low = levels[LEVEL_REPORTED].low;
+    s->ci_high = levels[LEVEL_REPORTED].high;
+    s->other_ci_low = levels[LEVEL_OTHER].low;
+    s->other_ci_high = levels[LEVEL_OTHER].high;
+    s->tost_ci_low = levels[LEVEL_TOST].low;
+    s->tost_ci_high = levels[LEVEL_TOST].high;
+    s->mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
 }
 
 static void run_job_at(void *ctx, size_t i)
@@ -159,10 +183,80 @@ static void run_job_at(void *ctx, size_t i)
     run_job(&jobs->items[i], jobs->settings);
 }
 
+static sr_verdict verdict_of(double low, double high)
+{
+    if (low <= 0 && high >= 0)
+        return SR_VERDICT_NO_DIFFERENCE;
+    return low > 0 ? SR_VERDICT_HIGHER : SR_VERDICT_LOWER;
+}
+
+/* A benchmark's family: the comparisons with an interval on it (one per
+ * model). With --simultaneous every interval of a family is at the
+ * Bonferroni level 1 - (1 - C) / m, so its verdicts hold jointly at C; the
+ * interval at the level not asked for is computed too. */
+static void set_levels(job_list *jobs, const sr_settings *st)
+{
+    for (size_t i = 0; i < jobs->n; i++) {
+        sr_scores *s = jobs->items[i].scores;
+        size_t m = 0;
+        for (size_t j = 0; j < jobs->n; j++)
+            m += strcmp(jobs->items[j].scores->benchmark, s->benchmark) == 0;
+        double joint = sr_bonferroni_level(st->confidence, m);
+        s->family_size = m;
+        s->ci_level = st->simultaneous ? joint : st->confidence;
+        s->other_ci_level = st->simultaneous ? st->confidence : joint;
+    }
+}
+
+/* Equivalence within +-margin points: the TOST interval strictly inside. */
+static int equivalence(const sr_scores *s, double margin_points)
+{
+    if (!isfinite(margin_points) || !isfinite(s->tost_ci_low) || !isfinite(s->tost_ci_high))
+        return -1;
+    double m = margin_points / 100;
+    return s->tost_ci_low > -m && s->tost_ci_high < m;
+}
+
+/* Holm over each benchmark's family of McNemar p-values. */
+static sr_error *holm_by_family(job_list *jobs)
+{
+    size_t n = jobs->n ? jobs->n : 1;
+    double *p = malloc(n * sizeof *p), *adjusted = malloc(n * sizeof *adjusted);
+    size_t *member = malloc(n * sizeof *member);
+    bool *done = calloc(n, sizeof *done);
+    sr_error *err = p && adjusted && member && done ? NULL : sr_oom();
+    for (size_t i = 0; i < jobs->n && !err; i++) {
+        if (done[i])
+            continue;
+        const char *bench = jobs->items[i].scores->benchmark;
+        size_t m = 0;
+        for (size_t j = i; j < jobs->n; j++) {
+            const sr_scores *s = jobs->items[j].scores;
+            if (done[j] || strcmp(s->benchmark, bench) != 0)
+                continue;
+            done[j] = true;
+            if (isfinite(s->mcnemar_p)) {
+                member[m] = j;
+                p[m++] = s->mcnemar_p;
+            }
+        }
+        if (!sr_holm_adjust(p, m, adjusted))
+            err = sr_oom(); /* the p-values are in [0, 1]: only memory can fail */
+        for (size_t k = 0; k < m && !err; k++)
+            jobs->items[member[k]].scores->mcnemar_p_holm = adjusted[k];
+    }
+    free(p);
+    free(adjusted);
+    free(member);
+    free(done);
+    return err;
+}
+
 /* Each job has its own seed and writes only its own scores, so the result
  * is the same for any number of threads. */
 static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 {
+    set_levels(jobs, st);
     jobs->settings = st;
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     for (size_t i = 0; i < jobs->n; i++) {
@@ -170,12 +264,12 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
             return sr_oom();
         sr_scores *s = jobs->items[i].scores;
         s->compared = true;
-        if (s->ci_low <= 0 && s->ci_high >= 0)
-            s->verdict = "no measured difference";
-        else
-            s->verdict = s->ci_low > 0 ? "higher" : "lower";
+        s->verdict = verdict_of(s->ci_low, s->ci_high);
+        s->other_verdict = verdict_of(s->other_ci_low, s->other_ci_high);
+        s->verdict_flips = s->verdict != s->other_verdict;
+        s->equivalent = equivalence(s, st->equivalence_margin);
     }
-    return NULL;
+    return holm_by_family(jobs);
 }
 
 static void jobs_free(job_list *jobs)
@@ -185,11 +279,21 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static void speed_summary(sr_scenario *sc)
+/* The runs' output throughputs that are numbers, into out (room for n_runs). */
+static size_t run_throughputs(const sr_scenario *sc, double *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sc->n_runs; i++)
+        if (isfinite(sc->runs[i].output_throughput))
+            out[n++] = sc->runs[i].output_throughput;
+    return n;
+}
+
+static sr_error *speed_summary(sr_scenario *sc)
 {
     double *v = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     if (!v)
-        return;
+        return sr_oom();
     struct {
         size_t offset;
         double *dest;
@@ -208,82 +312,60 @@ static void speed_summary(sr_scenario *sc)
         }
         *fields[f].dest = n ? sr_median(v, n) : NAN;
     }
+    sc->cv = sr_coefficient_of_variation(v, run_throughputs(sc, v));
+    sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
     free(v);
+    return NULL;
 }
 
-static bool has_results(const sr_model *m)
+/* Ratio of medians to the baseline's, and the range every pairing of a
+ * model run with a baseline run spans. With one run on each side there is
+ * no spread to judge noise by. */
+static sr_error *speed_ratio(sr_scenario *sc, const sr_scenario *base)
 {
-    return m->n_benchmarks > 0 || m->n_scenarios > 0;
-}
-
-/* Status per SPEC: failed without results, partial when something the
- * baseline has is missing. */
-static sr_error *set_status(sr_model *m, const sr_model *base)
-{
-    if (!has_results(m)) {
-        m->status = SR_STATUS_FAILED;
-        if (m->failure.stage == SR_STAGE_NONE) {
-            const char *why = m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0'
-                                  ? "planned in the run plan but no files were found in the export"
-                                  : "no benchmark or speed results found";
-            sr_stage stage = m->has_log && m->log.startup_complete ? SR_STAGE_SERVE : SR_STAGE_LOAD;
-            if (!sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL))
-                return sr_oom();
-        }
+    double denom = base ? base->median_output_throughput : NAN;
+    sc->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
+    sc->ratio_low = sc->ratio_high = NAN;
+    sc->within_noise = -1;
+    if (!isfinite(sc->ratio))
         return NULL;
-    }
-    if (!base || m == base) {
-        m->status = SR_STATUS_OK;
-        return NULL;
-    }
-    sr_strbuf missing;
-    sr_strbuf_init(&missing);
-    for (size_t i = 0; i < base->n_benchmarks; i++)
-        if (!sr_model_benchmark(m, base->benchmarks[i].benchmark))
-            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->benchmarks[i].benchmark);
-    for (size_t i = 0; i < base->n_scenarios; i++)
-        if (!sr_model_scenario(m, base->scenarios[i].key))
-            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->scenarios[i].key);
-    if (missing.failed) {
-        sr_strbuf_free(&missing);
+    double *runs = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
+    double *base_runs = malloc((base->n_runs ? base->n_runs : 1) * sizeof *base_runs);
+    if (!runs || !base_runs) {
+        free(runs);
+        free(base_runs);
         return sr_oom();
     }
-    if (missing.len == 0) {
-        m->status = SR_STATUS_OK;
-        sr_strbuf_free(&missing);
-        return NULL;
-    }
-    m->status = SR_STATUS_PARTIAL;
-    free(m->status_reason);
-    m->status_reason = sr_asprintf("missing %s", sr_strbuf_cstr(&missing));
-    sr_strbuf_free(&missing);
-    return m->status_reason ? NULL : sr_oom();
+    size_t n = run_throughputs(sc, runs), nb = run_throughputs(base, base_runs);
+    if (sr_ratio_range(runs, n, base_runs, nb, &sc->ratio_low, &sc->ratio_high) && (n > 1 || nb > 1))
+        sc->within_noise = sc->ratio_low <= 1 && 1 <= sc->ratio_high;
+    free(runs);
+    free(base_runs);
+    return NULL;
 }
 
 sr_error *sr_compare(sr_sweep *sweep)
 {
-    if (!sweep->baseline)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0,
-                            "no baseline: pass --baseline MODEL_ID or set \"baseline\" in sweep.json");
-    sr_model *base = sr_sweep_find_model(sweep, sweep->baseline);
-    if (!base)
-        return sr_input_error(sweep->manifest.source, 0, "baseline '%s' is not in the export", sweep->baseline);
-    if (!has_results(base))
-        return sr_input_error(base->has_log ? base->log.source : sweep->manifest.source, 0,
-                              "baseline '%s' has no results%s%s", base->id, base->failure.message ? ": " : "",
-                              base->failure.message ? base->failure.message : "");
-    base->is_baseline = true;
-
+    sr_error *err = NULL;
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks; j++)
             score_summary(&m->benchmarks[j]);
         for (size_t j = 0; j < m->n_scenarios; j++)
-            speed_summary(&m->scenarios[j]);
+            if ((err = speed_summary(&m->scenarios[j])))
+                return err;
     }
+    /* Without a baseline (or one with no results) there is nothing to
+     * compare with; every other section of the report still stands. */
+    sr_model *base = NULL;
+    for (size_t i = 0; i < sweep->n_models && !base; i++)
+        if (sweep->models[i].is_baseline)
+            base = &sweep->models[i];
+    if (!base)
+        return NULL;
     for (size_t j = 0; j < base->n_benchmarks; j++) {
         base->benchmarks[j].is_baseline = true;
-        base->benchmarks[j].verdict = "baseline";
+        base->benchmarks[j].verdict = SR_VERDICT_BASELINE;
     }
     /* The baseline's items sorted by id, once per benchmark. */
     size_t n_base = base->n_benchmarks;
@@ -298,7 +380,6 @@ sr_error *sr_compare(sr_sweep *sweep)
             return sr_oom();
         }
     job_list jobs = {0};
-    sr_error *err = NULL;
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
@@ -306,14 +387,8 @@ sr_error *sr_compare(sr_sweep *sweep)
                 if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0)
                     err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], base_idx[b], &jobs);
         }
-        for (size_t j = 0; j < m->n_scenarios; j++) {
-            const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
-            double denom = bsc ? bsc->median_output_throughput : NAN;
-            m->scenarios[j].ratio =
-                isfinite(denom) && denom > 0 ? m->scenarios[j].median_output_throughput / denom : NAN;
-        }
-        if (!err)
-            err = set_status(m, base);
+        for (size_t j = 0; j < m->n_scenarios && !err; j++)
+            err = speed_ratio(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key));
     }
     for (size_t j = 0; j < n_base; j++)
         free(base_idx[j]);

@@ -12,13 +12,35 @@
 
 #include "util/strbuf.h"
 
-/* Sort the resampled means and read the percentile interval off them. */
-static void percentile_interval(double *means, size_t r, double confidence, double *low, double *high)
+static bool valid_levels(const sr_interval *levels, size_t n_levels)
 {
-    gsl_sort(means, 1, r);
-    double tail = (1 - confidence) / 2;
-    *low = gsl_stats_quantile_from_sorted_data(means, 1, r, tail);
-    *high = gsl_stats_quantile_from_sorted_data(means, 1, r, 1 - tail);
+    for (size_t i = 0; i < n_levels; i++)
+        if (!(levels[i].confidence > 0 && levels[i].confidence < 1))
+            return false;
+    return n_levels > 0;
+}
+
+static void clear_levels(sr_interval *levels, size_t n_levels)
+{
+    for (size_t i = 0; i < n_levels; i++)
+        levels[i].low = levels[i].high = NAN;
+}
+
+/* Every level's interval is the same point (no spread in the resamples). */
+static void point_levels(sr_interval *levels, size_t n_levels, double value)
+{
+    for (size_t i = 0; i < n_levels; i++)
+        levels[i].low = levels[i].high = value;
+}
+
+/* Read each level's percentile interval off the sorted resampled means. */
+static void read_levels(const double *sorted, size_t r, sr_interval *levels, size_t n_levels)
+{
+    for (size_t i = 0; i < n_levels; i++) {
+        double tail = (1 - levels[i].confidence) / 2;
+        levels[i].low = gsl_stats_quantile_from_sorted_data(sorted, 1, r, tail);
+        levels[i].high = gsl_stats_quantile_from_sorted_data(sorted, 1, r, 1 - tail);
+    }
 }
 
 bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigned long seed, double *means)
@@ -39,25 +61,37 @@ bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigne
     return true;
 }
 
-bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence, double *low,
-                        double *high)
+bool sr_bootstrap_index_levels(const double *d, size_t n, long resamples, unsigned long seed, sr_interval *levels,
+                               size_t n_levels)
 {
-    *low = *high = NAN;
-    if (n == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) || (size_t)resamples > SIZE_MAX / sizeof(double))
+    clear_levels(levels, n_levels);
+    if (n == 0 || resamples < 1 || !valid_levels(levels, n_levels) || (size_t)resamples > SIZE_MAX / sizeof(double))
         return false;
     bool all_zero = true;
     for (size_t i = 0; i < n && all_zero; i++)
         all_zero = d[i] == 0;
     if (all_zero) {
         /* Every resample is exactly 0: say so without Monte Carlo noise. */
-        *low = *high = 0;
+        point_levels(levels, n_levels, 0);
         return true;
     }
     double *means = malloc((size_t)resamples * sizeof *means);
     bool ok = means && sr_bootstrap_means_index(d, n, resamples, seed, means);
-    if (ok)
-        percentile_interval(means, (size_t)resamples, confidence, low, high);
+    if (ok) {
+        gsl_sort(means, 1, (size_t)resamples);
+        read_levels(means, (size_t)resamples, levels, n_levels);
+    }
     free(means);
+    return ok;
+}
+
+bool sr_bootstrap_index(const double *d, size_t n, long resamples, unsigned long seed, double confidence, double *low,
+                        double *high)
+{
+    sr_interval level = {confidence, NAN, NAN};
+    bool ok = sr_bootstrap_index_levels(d, n, resamples, seed, &level, 1);
+    *low = level.low;
+    *high = level.high;
     return ok;
 }
 
@@ -126,6 +160,76 @@ unsigned long sr_pair_seed(unsigned long seed, const char *model, const char *be
     h = fnv1a(h, benchmark);
     uint64_t x = splitmix64((uint64_t)seed ^ h);
     return (unsigned long)((x ^ (x >> 32)) & 0xffffffffUL);
+}
+
+double sr_min_detectable_effect(const double *d, size_t n, double confidence, double power)
+{
+    if (n < 2 || !(confidence > 0 && confidence < 1) || !(power > 0 && power < 1))
+        return NAN;
+    double sd = gsl_stats_sd(d, 1, n); /* n - 1 denominator */
+    if (!(sd > 0))
+        return NAN;
+    double alpha = 1 - confidence;
+    double z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
+    return z * sd / sqrt((double)n);
+}
+
+bool sr_holm_adjust(const double *p, size_t m, double *adjusted)
+{
+    for (size_t i = 0; i < m; i++)
+        if (!(p[i] >= 0 && p[i] <= 1))
+            return false;
+    if (m == 0)
+        return true;
+    if (m > SIZE_MAX / sizeof(size_t))
+        return false;
+    size_t *order = malloc(m * sizeof *order);
+    if (!order)
+        return false;
+    gsl_sort_index(order, p, 1, m); /* ascending; ties get the same adjusted value in any order */
+    double running = 0;
+    for (size_t i = 0; i < m; i++) {
+        /* rank j = i + 1, so m - j + 1 = m - i */
+        double v = fmin(1.0, (double)(m - i) * p[order[i]]);
+        running = fmax(running, v);
+        adjusted[order[i]] = running;
+    }
+    free(order);
+    return true;
+}
+
+double sr_bonferroni_level(double confidence, size_t m)
+{
+    return m == 0 ? NAN : 1 - (1 - confidence) / (double)m;
+}
+
+double sr_tost_level(double confidence)
+{
+    double level = 1 - 2 * (1 - confidence);
+    return level > 0 && level < 1 ? level : NAN;
+}
+
+bool sr_ratio_range(const double *a, size_t na, const double *b, size_t nb, double *low, double *high)
+{
+    *low = *high = NAN;
+    if (na == 0 || nb == 0)
+        return false;
+    double amin, amax, bmin, bmax;
+    gsl_stats_minmax(&amin, &amax, a, 1, na);
+    gsl_stats_minmax(&bmin, &bmax, b, 1, nb);
+    if (!(bmin > 0))
+        return false;
+    *low = amin / bmax;
+    *high = amax / bmin;
+    return true;
+}
+
+double sr_coefficient_of_variation(const double *x, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double mean = gsl_stats_mean(x, 1, n);
+    return mean > 0 ? gsl_stats_sd_m(x, 1, n, mean) / mean : NAN;
 }
 
 bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)
@@ -209,27 +313,35 @@ static bool lattice_sort(const sr_classes *c, double *means, size_t r)
     return true;
 }
 
-bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence, double *low,
-                              double *high)
+bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsigned long seed, sr_interval *levels,
+                                     size_t n_levels)
 {
-    *low = *high = NAN;
-    if (c->n == 0 || c->k == 0 || resamples < 1 || !(confidence > 0 && confidence < 1) ||
+    clear_levels(levels, n_levels);
+    if (c->n == 0 || c->k == 0 || resamples < 1 || !valid_levels(levels, n_levels) ||
         (size_t)resamples > SIZE_MAX / sizeof(double))
         return false;
     if (c->k == 1) {
-        *low = *high = c->values[0]; /* one value: every resample equals it */
+        point_levels(levels, n_levels, c->values[0]); /* one value: every resample equals it */
         return true;
     }
     double *means = malloc((size_t)resamples * sizeof *means);
     bool ok = means && sr_bootstrap_means_multinomial(c, resamples, seed, means);
-    if (ok && !lattice_sort(c, means, (size_t)resamples))
-        gsl_sort(means, 1, (size_t)resamples);
     if (ok) {
-        double tail = (1 - confidence) / 2;
-        *low = gsl_stats_quantile_from_sorted_data(means, 1, (size_t)resamples, tail);
-        *high = gsl_stats_quantile_from_sorted_data(means, 1, (size_t)resamples, 1 - tail);
+        if (!lattice_sort(c, means, (size_t)resamples))
+            gsl_sort(means, 1, (size_t)resamples);
+        read_levels(means, (size_t)resamples, levels, n_levels);
     }
     free(means);
+    return ok;
+}
+
+bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence, double *low,
+                              double *high)
+{
+    sr_interval level = {confidence, NAN, NAN};
+    bool ok = sr_bootstrap_multinomial_levels(c, resamples, seed, &level, 1);
+    *low = level.low;
+    *high = level.high;
     return ok;
 }
 

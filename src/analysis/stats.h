@@ -40,7 +40,52 @@ double sr_median(const double *values, size_t n);
  * mt19937. */
 unsigned long sr_pair_seed(unsigned long seed, const char *model, const char *benchmark);
 
-#endif
+/* One confidence level and the percentile interval read at it. Several
+ * levels read off one set of resampled means share their Monte Carlo
+ * noise, so an interval at a lower level always lies inside one at a
+ * higher level. */
+typedef struct sr_interval {
+    double confidence; /* in (0, 1) */
+    double low, high;  /* NAN until read */
+} sr_interval;
+
+/* sr_bootstrap_index at several levels from one set of resampled means
+ * (the same draws as sr_bootstrap_index with this seed). False, and every
+ * bound NAN, on bad arguments or out of memory. */
+bool sr_bootstrap_index_levels(const double *d, size_t n, long resamples, unsigned long seed, sr_interval *levels,
+                               size_t n_levels);
+
+/* Minimum detectable effect of a paired comparison: the smallest true mean
+ * difference a two-sided test at this confidence detects with this power,
+ * (z(1 - alpha/2) + z(power)) * sd(d) / sqrt(n), alpha = 1 - confidence,
+ * sd with the n - 1 denominator (E. Miller, "Adding Error Bars to Evals",
+ * 2024). NAN for n < 2, bad levels, or sd(d) = 0 (no spread to base a
+ * power calculation on). */
+double sr_min_detectable_effect(const double *d, size_t n, double confidence, double power);
+
+/* Holm's step-down adjustment of m p-values: with p_(1) <= ... <= p_(m),
+ * adjusted p_(i) = max over j <= i of min(1, (m - j + 1) p_(j)), written
+ * to adjusted[] in the input's order. False when a p is not in [0, 1] or
+ * out of memory. */
+bool sr_holm_adjust(const double *p, size_t m, double *adjusted);
+
+/* Bonferroni: the per-interval level 1 - (1 - confidence) / m that makes m
+ * intervals hold jointly at confidence. NAN for m = 0. */
+double sr_bonferroni_level(double confidence, size_t m);
+
+/* Level of the interval behind two one-sided tests at alpha = 1 - confidence:
+ * 1 - 2 alpha (0.90 at 0.95). NAN when that is not a level (confidence <= 0.5). */
+double sr_tost_level(double confidence);
+
+/* Spread of a ratio of run sets: low = min(a) / max(b), high = max(a) /
+ * min(b), every ratio one of a's runs and one of b's can make lies in
+ * [low, high]. False (NAN) when either set is empty or a b run is not
+ * positive. */
+bool sr_ratio_range(const double *a, size_t na, const double *b, size_t nb, double *low, double *high);
+
+/* Coefficient of variation: sample sd (n - 1) / mean. NAN for n < 2 or a
+ * mean that is not positive. */
+double sr_coefficient_of_variation(const double *x, size_t n);
 
 /* ---- few-valued differences ---------------------------------------------
  * When the per-item differences take only a few distinct values (0/1 scores
@@ -68,9 +113,16 @@ bool sr_bootstrap_means_multinomial(const sr_classes *c, long resamples, unsigne
 bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long seed, double confidence, double *low,
                               double *high);
 
+/* The same at several levels from one set of resampled means (the same
+ * draws as sr_bootstrap_multinomial with this seed). */
+bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsigned long seed, sr_interval *levels,
+                                     size_t n_levels);
+
 /* The exact bootstrap distribution of the resampled mean (the limit of
  * infinitely many resamples), by repeated convolution on the lattice the
  * values live on, and its (1-confidence)/2 and (1+confidence)/2 quantiles
  * (generalised inverse of the CDF). False when the values are not on a
  * lattice of step 1/q for q <= 64, or out of memory. */
 bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high);
+
+#endif

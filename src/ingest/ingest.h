@@ -53,34 +53,73 @@ void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
 /* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
  * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
- * v0.4.7+ name the filter per line; older ones hold the filters one after
- * another, and the position tells (first half strict-match for gsm8k).
+ * v0.4.7+ name the filter per line; in older ones the k-th entry of a
+ * document is its k-th filter (strict-match, then flexible-extract for
+ * gsm8k; one filter, the strict regex, before 0.4.2). JSON lines, or one JSON
+ * array (before June 2024).
  * filter may be NULL for tasks with a single filter ("none"). out->benchmark
  * is set to the canonical name (gsm8k for task gsm8k). */
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
                                   sr_scores *out);
-/* Task name from a samples file name (samples_<task>_<date>.jsonl); fresh
- * string or NULL when the name does not fit. */
+/* Task name from a samples file name (samples_<task>_<date>.jsonl, or .json
+ * as written between May and June 2024); fresh string or NULL when the name
+ * does not fit. */
 char *sr_lmeval_task_from_filename(const char *basename);
+/* By content, for files whose name does not say (renamed, or lm-eval 0.4.0-
+ * 0.4.2's <model_args>_<task>.jsonl and results.json): a samples file's
+ * first entry (array element or line) has "doc_id" and "filtered_resps"; a
+ * results file is an object with a "results" object and one of "versions",
+ * "configs", "n-shot", "config". */
+bool sr_looks_like_lmeval_samples(const char *data, size_t len);
+bool sr_looks_like_lmeval_results(const char *data, size_t len);
+
+/* Every "<metric>,<filter>" number of every task in an lm-eval results file
+ * (stderr entries left out): what the file claims, for the analysis to
+ * check against the samples. *out is a fresh array of *n entries. */
+sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out,
+                                   size_t *n);
 
 /* results_<date>.json: the claimed value of "<metric>,<filter>" for task
  * (e.g. "exact_match,strict-match"). *found false when absent. */
 sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
                                   const char *metric_filter, double *value, bool *found);
 
+/* ---- what a JSON file is, by its content (classify.c) ---------------------- */
+typedef enum {
+    SR_JSON_UNKNOWN = 0,
+    SR_JSON_BENCH_RESULT,   /* `vllm bench serve --save-result`: object(s) with output_throughput */
+    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
+    SR_JSON_LMEVAL_RESULTS, /* lm-eval results_<date>.json, under any name */
+    SR_JSON_LMEVAL_SAMPLES, /* lm-eval per-sample lines */
+    SR_JSON_BFCL_RESULT,    /* BFCL result lines (id, result) */
+    SR_JSON_BFCL_SCORE,     /* BFCL score file (accuracy, correct_count, total_count header) */
+    SR_JSON_HF_CONFIG,      /* a Hugging Face config.json */
+    SR_JSON_MANIFEST        /* a sweep.json */
+} sr_json_kind;
+
+/* What the JSON (or JSON Lines) bytes hold; a file that does not parse is
+ * an input error naming the line where it breaks. */
+sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
+
 /* ---- BFCL (bfcl.c) -------------------------------------------------------
  * A result file (JSON Lines, one entry per test id) and its score file
  * (header line, then failed entries only). Items in the result file that
  * are not listed as failures score 1. The header's counts must agree with
  * the result entries and the failures listed. Ids: "simple_N",
- * "simple_python_N" and N all mean item "N"; old integer ids take the real
- * id from prompt.id. score_data may be NULL (no score file: an error). */
+ * "simple_python_N" and N all mean item "N"; old integer ids are the 1-based
+ * position in the result file, the real id in prompt.id when there is one.
+ * score_data may be NULL (no score file: an error). */
 sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len, const char *score_path,
                         const char *score_data, size_t score_len, sr_scores *out);
-/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json":
- * the category ("simple", "simple_python") and whether it is a score file.
- * Returns a fresh string or NULL when the name is not a BFCL file name. */
+/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json",
+ * and the v1 names of mid 2024 ("gorilla_openfunctions_v1_test_simple_result.json"
+ * with "simple_score.json"): the category ("simple", "simple_python") and
+ * whether it is a score file. A fresh string, or NULL when the name is not a
+ * BFCL file name. */
 char *sr_bfcl_category_from_filename(const char *basename, bool *is_score);
+/* Whether a score file name goes with a result file name: same category,
+ * same version (BFCL_v<N>_ both, or both v1 names). */
+bool sr_bfcl_same_version(const char *result_basename, const char *score_basename);
 /* Canonical benchmark name: simple and simple_python -> "bfcl_simple";
  * others "bfcl_<category>". Fresh string. */
 char *sr_bfcl_benchmark_name(const char *category);
@@ -117,6 +156,17 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
 /* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
  * would cut the string there); errors name the line, the first being `line`. */
 sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
+/* True when the first byte that is not a BOM or white space is '[' (a JSON
+ * array rather than JSON lines). */
+bool sr_json_starts_array(const char *data, size_t len);
+/* A JSON array read one element at a time, for files written as one big
+ * array (lm-eval samples before June 2024): the text is checked as by
+ * sr_json_check_text, then each element is parsed by cJSON and handed to
+ * each(ctx, line, element) with the line it starts on; the tree is deleted
+ * after the call (and a json arena in scope reset). Errors name the line. */
+typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON *element);
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
+                                     void *ctx);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
  * about whole-file JSON, where cJSON keeps no positions). */
 long sr_json_key_line(const char *data, size_t len, const char *key);

@@ -12,6 +12,7 @@
 #include "chart_draw.h"
 #include "render.h"
 #include "report_text.h"
+#include "table.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -118,15 +119,7 @@ static const char *fmt_plain(char *buf, size_t size, double v, int decimals)
 
 static const char *fmt_points(char *buf, size_t size, double v, int decimals)
 {
-    char tmp[64];
-    sr_format_fixed(tmp, sizeof tmp, v, decimals);
-    if (tmp[0] == '-')
-        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
-    else if (v > 0 && strtod(tmp, NULL) != 0)
-        snprintf(buf, size, "+%s", tmp);
-    else
-        snprintf(buf, size, "%s", tmp);
-    return buf;
+    return sr_text_signed(buf, size, v, decimals);
 }
 
 static const char *fmt_count(char *buf, size_t size, double v, int decimals)
@@ -174,38 +167,53 @@ static char *part_title(sr_chart_kind kind, const chart_part *pt)
 #define BAR_GAP 2.0
 #define SPEED_GROUP_PAD 14.0
 
-static double speed_group_h(void)
+/* Geometry for ncol scenarios (bars per model). */
+static double speed_group_h(size_t ncol)
 {
-    return (double)sr_n_speed_columns * (BAR_H + BAR_GAP) - BAR_GAP + SPEED_GROUP_PAD;
+    return (double)(ncol ? ncol : 1) * (BAR_H + BAR_GAP) - BAR_GAP + SPEED_GROUP_PAD;
 }
 
-static double speed_plot_top(void)
+static double speed_plot_top(size_t ncol)
 {
-    return LEGEND_Y + legend_height(sr_n_speed_columns) + 14;
+    return LEGEND_Y + legend_height(ncol) + 14;
 }
 
 /* Design height of a speed chart showing `shown` rows (more: with the
  * "… and N more" line). */
-static double speed_height(size_t shown, bool more)
+static double speed_height(size_t ncol, size_t shown, bool more)
 {
-    return speed_plot_top() + (shown ? (double)shown * speed_group_h() : 60) + 52 + (more ? 18 : 0);
+    return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 + (more ? 18 : 0);
+}
+
+/* The number of speed columns, for geometry; 0 on OOM (then drawn as none). */
+static size_t speed_column_count(const sr_sweep *sw)
+{
+    sr_speed_columns cols;
+    if (!sr_speed_columns_make(sw, &cols))
+        return 0;
+    size_t n = cols.n;
+    sr_speed_columns_free(&cols);
+    return n;
 }
 
 static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                              const chart_part *pt, char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = sr_n_speed_columns, shown = rows ? pt->count : 0;
+    sr_speed_columns cols;
+    if (!sr_speed_columns_make(sw, &cols))
+        return sr_oom();
+    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = cols.n, shown = rows ? pt->count : 0;
     bool more = n > rows && last_part(pt);
-    double group_pad = SPEED_GROUP_PAD, group_h = speed_group_h();
-    double legend_y = LEGEND_Y, plot_top = speed_plot_top();
+    double group_pad = SPEED_GROUP_PAD, group_h = speed_group_h(ncol);
+    double legend_y = LEGEND_Y, plot_top = speed_plot_top(ncol);
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
-    double height = speed_height(shown, more);
+    double height = speed_height(ncol, shown, more);
 
     double max_ratio = 1.0;
     for (size_t i = 0; i < rows; i++)
         for (size_t c = 0; c < ncol; c++) {
-            const sr_scenario *sc = sr_model_scenario(&sw->models[idx[i]], sr_speed_columns[c].key);
+            const sr_scenario *sc = sr_model_scenario(&sw->models[idx[i]], cols.cols[c].key);
             if (sc && isfinite(sc->ratio) && sc->ratio > max_ratio)
                 max_ratio = sc->ratio;
         }
@@ -214,20 +222,15 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
-    if (err)
+    if (err) {
+        sr_speed_columns_free(&cols);
         return err;
+    }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    long out_len = -1, in_len, conc, o;
-    for (size_t c = 0; c < ncol; c++)
-        if (sscanf(sr_speed_columns[c].key, "in%ld-out%ld-c%ld", &in_len, &o, &conc) == 3)
-            out_len = (c == 0 || o == out_len) ? o : -2;
-    char outs[96] = "";
-    if (out_len > 0)
-        snprintf(outs, sizeof outs, "; %ld output tokens per request", out_len);
     char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
-                                 "scenario%s; c: concurrent requests",
-                                 base ? base->id : "none", outs);
+                                 "scenario, the whisker the range of its runs; %s",
+                                 base ? base->label : "none", cols.shared);
     char *title = part_title(SR_CHART_SPEED_RATIO, pt);
     draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
     if (!title)
@@ -235,14 +238,17 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     free(title);
     free(subtitle);
 
-    legend_item legend[16];
-    char labels[16][64];
-    for (size_t c = 0; c < ncol && c < 16; c++) {
-        legend[c].label = sr_text_speed_label(labels[c], sizeof labels[c], c);
+    legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
+    if (!legend)
+        cv.failed = true;
+    for (size_t c = 0; c < ncol && legend; c++) {
+        legend[c].label = cols.cols[c].legend;
         legend[c].color = *palette[c % N_PALETTE];
         legend[c].shape = -1;
     }
-    draw_legend(&cv, legend_y, legend, ncol < 16 ? ncol : 16);
+    if (legend)
+        draw_legend(&cv, legend_y, legend, ncol);
+    free(legend);
 
     if (rows == 0) {
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
@@ -264,20 +270,30 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
             const sr_model *m = &sw->models[idx[pt->first + i]];
             double top = plot_top + (double)i * group_h + group_pad / 2;
             if (pass == 0) {
-                draw_model_label(&cv, m->id, "", top + (group_h - group_pad) / 2 + 4);
-                sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
+                draw_model_label(&cv, m->label ? m->label : m->id, "", top + (group_h - group_pad) / 2 + 4);
+                sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->label ? m->label : m->id);
             }
             for (size_t c = 0; c < ncol; c++) {
-                const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
+                const sr_scenario *sc = sr_model_scenario(m, cols.cols[c].key);
                 double y = top + (double)c * (BAR_H + BAR_GAP);
                 double r = sc ? sc->ratio : NAN;
+                /* The whisker: the range every pairing of runs spans. */
+                bool spread = isfinite(r) && isfinite(sc->ratio_low) && isfinite(sc->ratio_high) &&
+                              sc->ratio_high > sc->ratio_low;
+                double x_hi = spread ? sr_axis_x(&ax, sc->ratio_high) : isfinite(r) ? sr_axis_x(&ax, r) : 0;
                 if (pass == 0) {
-                    sr_strbuf_printf(&desc, " %s %s;", sr_speed_columns[c].heading, sr_text_ratio(buf, sizeof buf, r));
+                    sr_strbuf_printf(&desc, " %s %s;", cols.cols[c].heading, sr_text_ratio_range(buf, sizeof buf, sc));
                     if (isfinite(r))
                         sr_canvas_rect(&cv, PLOT_X0, y, sr_axis_x(&ax, r) - PLOT_X0, BAR_H, *palette[c % N_PALETTE]);
+                    if (spread) {
+                        double x_lo = sr_axis_x(&ax, sc->ratio_low), ym = y + BAR_H / 2;
+                        sr_canvas_line(&cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
+                        sr_canvas_line(&cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
+                        sr_canvas_line(&cv, x_hi, y + 2, x_hi, y + BAR_H - 2, 1.1, sr_black, false);
+                    }
                 } else if (isfinite(r)) {
-                    sr_canvas_label(&cv, sr_axis_x(&ax, r) + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r),
-                                    VALUE_SIZE, sr_dark);
+                    sr_canvas_label(&cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), VALUE_SIZE,
+                                    sr_dark);
                 } else {
                     sr_canvas_label(&cv, PLOT_X0 + 4, y + BAR_H - 1.5, "no data", VALUE_SIZE, sr_grey);
                 }
@@ -292,6 +308,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
         cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_free(&desc);
+    sr_speed_columns_free(&cols);
     return err;
 }
 
@@ -337,11 +354,11 @@ static size_t accuracy_panels(const sr_sweep *sw, const char **names)
     return n_panels;
 }
 
-static int verdict_index(const char *verdict)
+static int verdict_index(sr_verdict verdict)
 {
-    if (verdict && strcmp(verdict, "higher") == 0)
+    if (verdict == SR_VERDICT_HIGHER)
         return 1;
-    if (verdict && strcmp(verdict, "lower") == 0)
+    if (verdict == SR_VERDICT_LOWER)
         return 2;
     return 0;
 }
@@ -460,7 +477,8 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
             sr_canvas_text(&cv, text_x, yc + 4, buf, VALUE_SIZE + 0.5, false, 0, *col);
             sr_canvas_text(&cv, n_right, yc + 4, sr_text_count(buf2, sizeof buf2, (long long)s->n_paired),
                            VALUE_SIZE + 0.5, false, 1, sr_dark);
-            sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf, s->verdict ? s->verdict : "");
+            sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf,
+                             sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict) : "");
         }
         sr_canvas_text(&cv, (PLOT_X0 + plot_x1) / 2, rows_bottom + 32,
                        "model \xE2\x88\x92 baseline (points of accuracy)", LABEL_SIZE, false, 0.5, sr_black);
@@ -645,11 +663,12 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
 }
 
 /* Design height of `shown` rows of a chart, at most (every optional line
- * counted); n_panels: the accuracy chart's benchmarks. */
+ * counted); n_panels: the accuracy chart's benchmarks, the speed chart's
+ * scenarios. */
 static double part_height(sr_chart_kind kind, size_t n_panels, size_t shown)
 {
     switch (kind) {
-    case SR_CHART_SPEED_RATIO: return speed_height(shown, true);
+    case SR_CHART_SPEED_RATIO: return speed_height(n_panels, shown, true);
     case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
     case SR_CHART_ACCURACY_DELTA: break;
     }
@@ -671,6 +690,8 @@ sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double ma
         }
         n_panels = accuracy_panels(sweep, names);
         free(names);
+    } else if (kind == SR_CHART_SPEED_RATIO) {
+        n_panels = speed_column_count(sweep); /* bars per model */
     }
     /* The most rows a part can hold within max_height (at least one). */
     size_t fit = rows;

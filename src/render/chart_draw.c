@@ -1,6 +1,7 @@
 /* The chart canvas: what the backends share (text that fits, wrapping,
  * markers, axes) and the calls that reach the backend. */
 #include "chart_draw.h"
+#include "wrap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,9 +161,27 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
     return out;
 }
 
-/* Greedy word wrap; draw when draw is set. The last of max_lines lines
- * takes the rest of the text, cut with "…" if it is too long. Returns the
- * line count. */
+typedef struct measure_ctx {
+    sr_canvas *cv;
+    double size;
+} measure_ctx;
+
+static double measure(void *ctx, const char *s, size_t len)
+{
+    measure_ctx *m = ctx;
+    char *piece = sr_strndup(s, len);
+    if (!piece) {
+        m->cv->failed = true;
+        return 0;
+    }
+    double w = clean_width(m->cv, piece, m->size, false);
+    free(piece);
+    return w;
+}
+
+/* Word wrap with the renderers' one wrapper (wrap.h); draw when draw is
+ * set. The last of max_lines lines takes the rest of the text, cut with
+ * "…" if it is too long. Returns the line count. */
 static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, double line_height, double max_width,
                 int max_lines, sr_rgb color, bool draw)
 {
@@ -171,56 +190,32 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
         cv->failed = true;
         return 0;
     }
-    sr_strbuf line;
-    sr_strbuf_init(&line);
-    int lines = 0;
-    const char *p = clean;
-    while (*p && !line.failed) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        if (lines == max_lines - 1) { /* the last line allowed */
-            char *fit = sr_canvas_fit(cv, p, size, false, max_width);
-            if (fit && draw)
-                sr_canvas_text(cv, x, y + lines * line_height, fit, size, false, 0, color);
-            free(fit);
-            lines++;
-            break;
-        }
-        /* Take words while they fit (at least one). */
-        const char *end = p;
-        line.len = 0;
-        while (*end) {
-            const char *w = end;
-            while (*w == ' ')
-                w++;
-            const char *w_end = w;
-            while (*w_end && *w_end != ' ')
-                w_end++;
-            if (w == w_end)
-                break;
-            size_t keep = line.len;
-            sr_strbuf_append(&line, end, (size_t)(w_end - end));
-            if (line.failed)
-                break;
-            if (keep > 0 && clean_width(cv, line.data, size, false) > max_width) {
-                line.len = keep;
-                line.data[keep] = '\0';
-                break;
-            }
-            end = w_end;
-        }
-        if (draw && line.len > 0)
-            sr_canvas_text(cv, x, y + lines * line_height, line.data, size, false, 0, color);
-        lines++;
-        p = end;
+    sr_text_list lines = {0};
+    measure_ctx mc = {cv, size};
+    if (!clean[strspn(clean, " ")] || !sr_wrap(clean, max_width, measure, &mc, &lines)) {
+        cv->failed |= clean[strspn(clean, " ")] != '\0';
+        sr_text_list_free(&lines);
+        free(clean);
+        return 0;
     }
-    if (line.failed)
-        cv->failed = true;
-    sr_strbuf_free(&line);
+    int shown = lines.n > (size_t)max_lines ? max_lines : (int)lines.n;
+    size_t pos = 0;
+    for (int k = 0; k < shown && draw; k++) {
+        const char *at = strstr(clean + pos, lines.items[k]); /* lines are the text's pieces, in order */
+        size_t start = at ? (size_t)(at - clean) : pos;
+        pos = start + strlen(lines.items[k]);
+        if (k == shown - 1 && (size_t)shown < lines.n) { /* the rest, cut to fit */
+            char *fit = sr_canvas_fit(cv, clean + start, size, false, max_width);
+            if (fit)
+                sr_canvas_text(cv, x, y + k * line_height, fit, size, false, 0, color);
+            free(fit);
+        } else if (lines.items[k][0]) {
+            sr_canvas_text(cv, x, y + k * line_height, lines.items[k], size, false, 0, color);
+        }
+    }
+    sr_text_list_free(&lines);
     free(clean);
-    return lines;
+    return shown;
 }
 
 int sr_canvas_wrapped(sr_canvas *cv, double x, double y, const char *s, double size, double line_height,

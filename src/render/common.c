@@ -5,12 +5,6 @@
 
 #include "render.h"
 
-const sr_speed_column sr_speed_columns[] = {
-    {"in128-out256-c1", "c=1"},         {"in128-out256-c4", "c=4"},         {"in128-out256-c16", "c=16"},
-    {"in1024-out256-c16", "1,024 tok"}, {"in3072-out256-c16", "3,072 tok"},
-};
-const size_t sr_n_speed_columns = sizeof sr_speed_columns / sizeof sr_speed_columns[0];
-
 const char *const sr_table_benchmarks[] = {"gsm8k", "bfcl_simple"};
 const char *const sr_table_benchmark_titles[] = {"GSM8K", "BFCL"};
 const size_t sr_n_table_benchmarks = 2;

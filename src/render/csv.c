@@ -52,71 +52,119 @@ static void put_count(sr_strbuf *sb, long v)
         sr_strbuf_printf(sb, "%ld", v);
 }
 
-static void row_start(sr_strbuf *sb, const sr_model *m, const char *section, const char *name)
+/* One tidy row: the columns of results.csv, NAN / -1 / NULL when empty. */
+enum { COL_N, COL_VALUE, COL_DELTA, COL_CI_LOW, COL_CI_HIGH, COL_P, COL_RATIO, COL_MDE, COL_P_HOLM, COL_RATIO_LOW,
+       COL_RATIO_HIGH, COL_CV, N_NUMS };
+
+typedef struct csv_row {
+    const sr_model *m;
+    const char *section, *name, *verdict, *detail;
+    double num[N_NUMS];
+} csv_row;
+
+static void row_init(csv_row *r, const sr_model *m, const char *section, const char *name)
 {
-    put_cell(sb, m->id, true);
-    put_cell(sb, sr_status_name(m->status), false);
-    put_cell(sb, section, false);
-    put_cell(sb, name, false);
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->section = section;
+    r->name = name;
+    for (int i = 0; i < N_NUMS; i++)
+        r->num[i] = NAN;
+}
+
+static const char header[] = "model,status,section,name,n,value,delta,ci_low,ci_high,mcnemar_p,verdict,ratio,detail,"
+                             "label,mde,mcnemar_p_holm,ratio_low,ratio_high,cv\r\n";
+
+static void put_row(sr_strbuf *sb, const csv_row *r)
+{
+    put_cell(sb, r->m->id, true);
+    put_cell(sb, sr_status_name(r->m->status), false);
+    put_cell(sb, r->section, false);
+    put_cell(sb, r->name, false);
+    put_count(sb, isfinite(r->num[COL_N]) ? (long)r->num[COL_N] : -1);
+    for (int i = COL_VALUE; i <= COL_P; i++)
+        put_num(sb, r->num[i]);
+    put_cell(sb, r->verdict, false);
+    put_num(sb, r->num[COL_RATIO]);
+    put_cell(sb, r->detail, false);
+    put_cell(sb, r->m->label ? r->m->label : r->m->id, false);
+    for (int i = COL_MDE; i < N_NUMS; i++)
+        put_num(sb, r->num[i]);
+    sr_strbuf_puts(sb, "\r\n");
+}
+
+static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
+{
+    for (size_t i = 0; i < m->n_benchmarks; i++) {
+        const sr_scores *s = &m->benchmarks[i];
+        csv_row r;
+        row_init(&r, m, "accuracy", s->benchmark);
+        r.num[COL_N] = (double)s->n_items;
+        r.num[COL_VALUE] = s->score;
+        if (s->compared) {
+            r.num[COL_DELTA] = s->delta;
+            r.num[COL_CI_LOW] = s->ci_low;
+            r.num[COL_CI_HIGH] = s->ci_high;
+            r.num[COL_P] = s->mcnemar_p;
+            r.num[COL_MDE] = s->mde;
+            r.num[COL_P_HOLM] = s->mcnemar_p_holm;
+        }
+        r.verdict = sr_verdict_name(s->verdict);
+        r.detail = s->source;
+        put_row(sb, &r);
+    }
+}
+
+static void speed_rows(sr_strbuf *sb, const sr_model *m)
+{
+    for (size_t i = 0; i < m->n_scenarios; i++) {
+        const sr_scenario *sc = &m->scenarios[i];
+        csv_row r;
+        row_init(&r, m, "speed", sc->key);
+        r.num[COL_N] = (double)sc->n_runs;
+        r.num[COL_VALUE] = sc->median_output_throughput;
+        r.num[COL_RATIO] = sc->ratio;
+        r.num[COL_RATIO_LOW] = sc->ratio_low;
+        r.num[COL_RATIO_HIGH] = sc->ratio_high;
+        r.num[COL_CV] = sc->cv;
+        r.detail = "median output_throughput (tok/s)";
+        put_row(sb, &r);
+    }
 }
 
 sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "model,status,section,name,n,value,delta,ci_low,ci_high,mcnemar_p,verdict,ratio,detail\r\n");
+    sr_strbuf_puts(&sb, header);
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order)
         return sr_oom();
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {
         const sr_model *m = &sw->models[order[k]];
+        csv_row r;
         if (m->status == SR_STATUS_FAILED || m->failure.stage != SR_STAGE_NONE) {
-            row_start(&sb, m, "failure", sr_stage_name(m->failure.stage));
-            sr_strbuf_puts(&sb, ",,,,,,,,,");
+            row_init(&r, m, "failure", sr_stage_name(m->failure.stage));
             char *detail = sr_asprintf("%s (%s)", m->failure.message ? m->failure.message : "",
                                        m->failure.source ? m->failure.source : "no source");
-            put_cell(&sb, detail, false);
+            r.detail = detail;
+            if (!detail)
+                sb.failed = true;
+            put_row(&sb, &r);
             free(detail);
-            sr_strbuf_puts(&sb, "\r\n");
         }
-        for (size_t i = 0; i < m->n_benchmarks; i++) {
-            const sr_scores *s = &m->benchmarks[i];
-            row_start(&sb, m, "accuracy", s->benchmark);
-            put_count(&sb, (long)s->n_items);
-            put_num(&sb, s->score);
-            put_num(&sb, s->compared ? s->delta : NAN);
-            put_num(&sb, s->compared ? s->ci_low : NAN);
-            put_num(&sb, s->compared ? s->ci_high : NAN);
-            put_num(&sb, s->compared ? s->mcnemar_p : NAN);
-            put_cell(&sb, s->verdict, false);
-            sr_strbuf_putc(&sb, ',');
-            put_cell(&sb, s->source, false);
-            sr_strbuf_puts(&sb, "\r\n");
-        }
-        for (size_t i = 0; i < m->n_scenarios; i++) {
-            const sr_scenario *sc = &m->scenarios[i];
-            row_start(&sb, m, "speed", sc->key);
-            put_count(&sb, (long)sc->n_runs);
-            put_num(&sb, sc->median_output_throughput);
-            sr_strbuf_puts(&sb, ",,,,,");
-            put_num(&sb, sc->ratio);
-            put_cell(&sb, "median output_throughput (tok/s)", false);
-            sr_strbuf_puts(&sb, "\r\n");
-        }
+        accuracy_rows(&sb, m);
+        speed_rows(&sb, m);
         if (m->kv.logged_tokens >= 0 || m->kv.recomputed_tokens >= 0) {
-            row_start(&sb, m, "kv_cache", "logged_tokens");
-            sr_strbuf_putc(&sb, ',');
-            put_num(&sb, m->kv.logged_tokens >= 0 ? (double)m->kv.logged_tokens : NAN);
-            sr_strbuf_puts(&sb, ",,,,,,");
-            put_cell(&sb, m->log.source, false);
-            sr_strbuf_puts(&sb, "\r\n");
-            row_start(&sb, m, "kv_cache", "recomputed_tokens");
-            sr_strbuf_putc(&sb, ',');
-            put_num(&sb, m->kv.recomputed_tokens >= 0 ? (double)m->kv.recomputed_tokens : NAN);
-            sr_strbuf_puts(&sb, ",,,,,,");
-            put_cell(&sb, m->config_path, false);
-            sr_strbuf_puts(&sb, "\r\n");
+            row_init(&r, m, "kv_cache", "logged_tokens");
+            r.num[COL_VALUE] = m->kv.logged_tokens >= 0 ? (double)m->kv.logged_tokens : NAN;
+            r.detail = m->log.source;
+            put_row(&sb, &r);
+            row_init(&r, m, "kv_cache", "recomputed_tokens");
+            r.num[COL_VALUE] = m->kv.recomputed_tokens >= 0 ? (double)m->kv.recomputed_tokens : NAN;
+            r.detail = m->config_path;
+            put_row(&sb, &r);
         }
     }
     free(order);

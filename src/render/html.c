@@ -10,6 +10,7 @@
 #include "chart.h"
 #include "render.h"
 #include "report_text.h"
+#include "table.h"
 #include "template.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -80,75 +81,95 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     }
 }
 
-static void verdict_cells(sr_tpl_ctx *row, const sr_model *m, const sr_scores *s)
+/* A table of the table layer as template values: the item is the table
+ * (id, title, aside, note, sortable, cols, rows of cells), every key set. */
+static void add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
 {
-    char buf[96];
-    const char *verdict, *cls = "none";
-    if (!s)
-        verdict = m->status == SR_STATUS_FAILED ? "failed" : "no scores";
-    else if (s->is_baseline)
-        verdict = "baseline";
-    else if (s->compared && s->verdict)
-        verdict = s->verdict;
-    else
-        verdict = "not compared";
-    if (s && s->compared && s->verdict)
-        cls = strcmp(s->verdict, "higher") == 0 ? "higher" : strcmp(s->verdict, "lower") == 0 ? "lower" : "same";
-    sr_tpl_set(row, "verdict", verdict);
-    sr_tpl_set(row, "verdict_class", cls);
-    bool compared = s && s->compared && !s->is_baseline;
-    sr_tpl_set(row, "delta", compared ? sr_text_delta_ci(buf, sizeof buf, s) : SR_TEXT_MISSING);
-    sr_tpl_set(row, "p", compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : SR_TEXT_MISSING);
-    sr_tpl_set(row, "n_paired", compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : SR_TEXT_MISSING);
+    sr_tpl_ctx *tc = sr_tpl_add(root, list);
+    sr_tpl_set(tc, "id", t->id);
+    sr_tpl_set(tc, "title", t->title);
+    sr_tpl_set(tc, "aside", t->aside);
+    sr_tpl_set(tc, "note", t->note);
+    sr_tpl_set_bool(tc, "sortable", t->sortable);
+    sr_tpl_list(tc, "cols");
+    for (size_t c = 0; c < t->n_cols; c++) {
+        sr_tpl_ctx *col = sr_tpl_add(tc, "cols");
+        sr_tpl_set(col, "title", t->cols[c].title);
+        sr_tpl_set(col, "sub", t->cols[c].sub);
+        sr_tpl_set(col, "help", t->cols[c].help);
+        sr_tpl_setf(col, "cls", "%s%s", t->sortable ? "sortable " : "", t->cols[c].numeric ? "num" : "");
+    }
+    sr_tpl_list(tc, "rows");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        sr_tpl_ctx *row = sr_tpl_add(tc, "rows");
+        sr_tpl_list(row, "cells");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const sr_cell *cl = sr_table_cell(t, r, c);
+            sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
+            sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text);
+            sr_tpl_set(cell, "sub", cl->sub);
+            static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};
+            const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
+            const char *classes[] = {t->cols[c].numeric ? "num" : c == 0 ? "model" : "", cl->strong ? "base" : "",
+                                     tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
+            char cls[96] = "";
+            for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)
+                if (classes[k][0] && !strstr(cls, classes[k]))
+                    snprintf(cls + strlen(cls), sizeof cls - strlen(cls), "%s%s", cls[0] ? " " : "", classes[k]);
+            sr_tpl_set(cell, "cls", cls);
+        }
+    }
 }
 
-static void fill_results(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n, const char **benches,
-                         size_t n_bench)
+/* A table into the list, or the list left empty when the table has no
+ * rows (so {{^list}} shows); false on OOM. */
+static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool keep_empty)
 {
-    char buf[96];
-    const sr_model *base = sr_sweep_baseline(sw);
-    sr_tpl_list(root, "benchmarks");
-    for (size_t b = 0; b < n_bench; b++) {
-        sr_tpl_ctx *bc = sr_tpl_add(root, "benchmarks");
-        const sr_scores *bs = base ? sr_model_benchmark(base, benches[b]) : NULL;
-        sr_tpl_set(bc, "title", sr_text_benchmark_title(benches[b]));
-        sr_tpl_set(bc, "name", benches[b]);
-        sr_tpl_set(bc, "baseline_score", sr_text_score(buf, sizeof buf, bs ? bs->score : NAN));
-        sr_tpl_set(bc, "baseline_n", bs ? sr_text_count(buf, sizeof buf, (long long)bs->n_items) : SR_TEXT_MISSING);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            const sr_scores *s = sr_model_benchmark(m, benches[b]);
-            sr_tpl_ctx *row = sr_tpl_add(bc, "rows");
-            sr_tpl_set(row, "model", m->id);
-            sr_tpl_set_bool(row, "is_baseline", m->is_baseline);
-            sr_tpl_set(row, "status", sr_status_name(m->status));
-            sr_tpl_set(row, "score", sr_text_score(buf, sizeof buf, s ? s->score : NAN));
-            sr_tpl_set(row, "n", s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : SR_TEXT_MISSING);
-            verdict_cells(row, m, s);
-        }
-    }
+    if (!t)
+        return false;
+    sr_tpl_list(root, list);
+    if (t->n_rows > 0 || keep_empty)
+        add_table(root, list, t);
+    sr_table_free(t);
+    return true;
+}
 
-    for (size_t c = 0; c < sr_n_speed_columns; c++) {
-        sr_tpl_ctx *col = sr_tpl_add(root, "speed_columns");
-        sr_tpl_set(col, "heading", sr_speed_columns[c].heading);
-        sr_tpl_set(col, "label", sr_text_speed_label(buf, sizeof buf, c));
-        sr_tpl_set(col, "sub", sr_text_speed_sub(buf, sizeof buf, c));
-    }
-    sr_tpl_set(root, "output_note", sr_text_speed_note(buf, sizeof buf));
-    sr_tpl_list(root, "speed_rows");
-    for (size_t i = 0; i < n; i++) {
+static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n,
+                             const char **benches, size_t n_bench)
+{
+    bool ok = true;
+    sr_tpl_list(root, "accuracy");
+    for (size_t b = 0; b < n_bench && ok; b++)
+        ok = put_table(root, "accuracy", sr_table_accuracy(sw, benches[b]), true);
+    bool any_speed = false;
+    for (size_t i = 0; i < sw->n_models; i++)
+        any_speed |= sw->models[i].n_scenarios > 0;
+    sr_tpl_set_bool(root, "any_speed", any_speed);
+    sr_tpl_list(root, "speed");
+    if (any_speed)
+        ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
+    bool none = true;
+    ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
+    ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);
+    ok = ok && put_table(root, "settings", sr_table_settings(sw), true);
+    ok = ok && put_table(root, "inputs", sr_table_inputs(sw), false);
+    sr_tpl_list(root, "whatif");
+    size_t details = 0;
+    for (size_t i = 0; i < n && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
-        sr_tpl_ctx *row = sr_tpl_add(root, "speed_rows");
-        sr_tpl_set(row, "model", m->id);
-        sr_tpl_set_bool(row, "is_baseline", m->is_baseline);
-        sr_tpl_set(row, "status", sr_status_name(m->status));
-        for (size_t c = 0; c < sr_n_speed_columns; c++) {
-            const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
-            sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
-            sr_tpl_set(cell, "ratio", sr_text_ratio(buf, sizeof buf, sc ? sc->ratio : NAN));
-            sr_tpl_set(cell, "throughput", sc ? sr_text_throughput(buf, sizeof buf, sc->median_output_throughput) : "");
+        const sr_kv_summary *kv = &m->kv;
+        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
+            sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
+            sr_tpl_set(d, "model", m->label ? m->label : m->id);
+            sr_tpl_set(d, "layers", kv->layers_summary);
+            sr_tpl_set(d, "assumptions", kv->assumptions);
+            details++;
         }
+        if (kv->n_whatif > 0)
+            ok = put_table(root, "whatif", sr_table_whatif(sw, m), true);
     }
+    sr_tpl_set_bool(root, "any_kv_details", details > 0);
+    return ok ? NULL : sr_oom();
 }
 
 /* The SVG as it goes inside the page: no XML declaration, and the root
@@ -196,110 +217,12 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
     return NULL;
 }
 
-static void fill_kv(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
-{
-    char buf[96], a[64], b[64];
-    size_t details = 0;
-    sr_tpl_list(root, "kv_rows");
-    sr_tpl_list(root, "whatif");
-    for (size_t i = 0; i < n; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        const sr_kv_summary *kv = &m->kv;
-        sr_tpl_ctx *row = sr_tpl_add(root, "kv_rows");
-        sr_tpl_set(row, "model", m->id);
-        sr_tpl_set_bool(row, "is_baseline", m->is_baseline);
-        sr_tpl_set(row, "logged", sr_text_count(buf, sizeof buf, kv->logged_tokens));
-        sr_tpl_set(row, "recomputed", sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
-        if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high) {
-            snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(a, sizeof a, kv->tokens_low),
-                     sr_text_count(b, sizeof b, kv->tokens_high));
-            sr_tpl_set(row, "range", buf);
-        } else {
-            sr_tpl_set(row, "range", "");
-        }
-        sr_tpl_set(row, "bytes_per_token", sr_text_count(buf, sizeof buf, kv->bytes_per_token));
-        sr_tpl_set(row, "block_size", sr_text_count(buf, sizeof buf, kv->block_size));
-        sr_tpl_set(row, "concurrency", sr_text_fixed(buf, sizeof buf, kv->max_concurrency, 2));
-        sr_tpl_set(row, "note", kv->note);
-        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
-            sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
-            sr_tpl_set(d, "model", m->id);
-            sr_tpl_set(d, "layers", kv->layers_summary);
-            sr_tpl_set(d, "assumptions", kv->assumptions);
-            details++;
-        }
-        if (kv->n_whatif == 0)
-            continue;
-        sr_tpl_ctx *w = sr_tpl_add(root, "whatif");
-        sr_tpl_set(w, "model", m->id);
-        sr_tpl_set(w, "assumptions", kv->whatif_assumptions);
-        for (size_t k = 0; k < kv->n_whatif; k++) {
-            const sr_kv_whatif *wi = &kv->whatif[k];
-            sr_tpl_ctx *r = sr_tpl_add(w, "rows");
-            sr_tpl_set(r, "label", wi->label ? wi->label : wi->chip);
-            sr_tpl_set(r, "hbm", sr_text_fixed(buf, sizeof buf, wi->hbm_gib, 2));
-            sr_tpl_set(r, "util", sr_text_fixed(buf, sizeof buf, wi->mem_util, 2));
-            sr_tpl_set(r, "resident", sr_text_fixed(buf, sizeof buf, wi->resident_gib, 2));
-            sr_tpl_set(r, "max_model_len", sr_text_count(buf, sizeof buf, wi->max_model_len));
-            sr_tpl_set(r, "block", sr_text_count(buf, sizeof buf, wi->block_size));
-            sr_tpl_set(r, "tokens", sr_text_count(buf, sizeof buf, wi->tokens));
-            sr_tpl_set(r, "concurrency", sr_text_fixed(buf, sizeof buf, wi->max_concurrency, 2));
-            sr_tpl_set(r, "fits", wi->fits ? "yes" : "no");
-        }
-    }
-    sr_tpl_set_bool(root, "any_kv_details", details > 0);
-}
-
-static void fill_left_out(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n)
-{
-    size_t k = 0;
-    sr_tpl_list(root, "left_out");
-    for (size_t i = 0; i < n; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_OK)
-            continue;
-        sr_tpl_ctx *item = sr_tpl_add(root, "left_out");
-        const char *stage = sr_stage_name(m->failure.stage);
-        sr_tpl_set(item, "model", m->id);
-        sr_tpl_set(item, "status", sr_status_name(m->status));
-        sr_tpl_set(item, "stage", m->status == SR_STATUS_FAILED && stage ? stage : "");
-        sr_tpl_set(item, "reason", m->status_reason);
-        sr_tpl_set(item, "message", m->failure.message);
-        sr_tpl_set(item, "source", m->failure.source);
-        k++;
-    }
-    sr_tpl_set_bool(root, "any_left_out", k > 0);
-}
-
 static void fill_methods(sr_tpl_ctx *root, const sr_sweep *sw)
 {
-    const sr_settings *st = &sw->settings;
     char buf[96];
-    double pct = st->confidence * 100;
+    double pct = sw->settings.confidence * 100;
     sr_text_fixed(buf, sizeof buf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
     sr_tpl_set(root, "conf", buf);
-    char conf[100];
-    snprintf(conf, sizeof conf, "%s%%", buf);
-    meta(root, "settings", "Confidence level", conf);
-    meta(root, "settings", "Interval", st->ci_method ? st->ci_method : "percentile");
-    meta(root, "settings", "Bootstrap", "paired: items resampled together for the model and the baseline");
-    meta(root, "settings", "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
-    snprintf(buf, sizeof buf, "%lu", st->seed);
-    meta(root, "settings", "Seed", buf);
-    meta(root, "settings", "Random number generator", st->rng);
-    meta(root, "settings", "Test for 0/1 scores", "McNemar, exact, two-sided");
-    meta(root, "settings", "GSM8K filter", st->gsm8k_filter);
-    meta(root, "settings", "Speed metric", "output_throughput (tokens/s), median over runs");
-
-    sr_tpl_list(root, "inputs");
-    for (size_t i = 0; i < sw->n_inputs; i++) {
-        const sr_input_file *f = &sw->inputs[i];
-        sr_tpl_ctx *row = sr_tpl_add(root, "inputs");
-        sr_tpl_set(row, "path", f->path);
-        sr_tpl_set(row, "kind", f->kind);
-        sr_tpl_set(row, "size", sr_text_count(buf, sizeof buf, f->size));
-        sr_tpl_set(row, "sha256", f->sha256);
-    }
 }
 
 static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
@@ -336,10 +259,8 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_image
     for (size_t i = 0; i < sw->n_warnings; i++)
         sr_tpl_set(sr_tpl_add(root, "warnings"), "text", sw->warnings[i]);
     sr_tpl_set_bool(root, "any_warnings", sw->n_warnings > 0);
-    fill_results(root, sw, order, n, benches, n_bench);
-    fill_kv(root, sw, order, n);
-    fill_left_out(root, sw, order, n);
-    err = fill_charts(root, sw, charts);
+    if (!(err = fill_tables(root, sw, order, n, benches, n_bench)))
+        err = fill_charts(root, sw, charts);
 done:
     sr_text_list_free(&summary);
     sr_text_list_free(&audit);

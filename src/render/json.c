@@ -3,6 +3,7 @@
  * escaping is cJSON's; key order is fixed, so output is byte-stable. */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,22 @@ static cJSON *kv_json(const sr_model *m)
     return o;
 }
 
+/* -1 unknown, else false/true. */
+static cJSON *tristate(int v)
+{
+    return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
+}
+
+/* Why a paired comparison has no verdict; null when it has one. */
+static cJSON *verdict_note(const sr_scores *s)
+{
+    if (s->verdict != SR_VERDICT_TOO_FEW_ITEMS)
+        return cJSON_CreateNull();
+    char text[96];
+    snprintf(text, sizeof text, "too few items to compare, n = %zu", s->n_paired);
+    return cJSON_CreateString(text);
+}
+
 static cJSON *accuracy_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -128,8 +145,21 @@ static cJSON *accuracy_json(const sr_model *m)
         add(b, "delta", num_or_null(cmp ? s->delta : NAN));
         add(b, "ci_low", num_or_null(cmp ? s->ci_low : NAN));
         add(b, "ci_high", num_or_null(cmp ? s->ci_high : NAN));
+        add(b, "ci_level", num_or_null(cmp ? s->ci_level : NAN));
         add(b, "mcnemar_p", num_or_null(cmp ? s->mcnemar_p : NAN));
-        add(b, "verdict", str_or_null(s->verdict));
+        add(b, "mcnemar_p_holm", num_or_null(cmp ? s->mcnemar_p_holm : NAN));
+        /* too few items: no verdict, and verdict_note says why */
+        add(b, "verdict", str_or_null(s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? NULL : sr_verdict_name(s->verdict)));
+        add(b, "verdict_note", verdict_note(s));
+        add(b, "mde", num_or_null(cmp ? s->mde : NAN));
+        add(b, "tost_ci_low", num_or_null(cmp ? s->tost_ci_low : NAN));
+        add(b, "tost_ci_high", num_or_null(cmp ? s->tost_ci_high : NAN));
+        add(b, "equivalent", tristate(cmp ? s->equivalent : -1));
+        add(b, "other_ci_level", num_or_null(cmp ? s->other_ci_level : NAN));
+        add(b, "other_ci_low", num_or_null(cmp ? s->other_ci_low : NAN));
+        add(b, "other_ci_high", num_or_null(cmp ? s->other_ci_high : NAN));
+        add(b, "verdict_flips",
+            cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         add(b, "n_paired", cmp ? cJSON_CreateNumber((double)s->n_paired) : cJSON_CreateNull());
         add(b, "only_model_right", cmp ? cJSON_CreateNumber((double)s->discordant_better) : cJSON_CreateNull());
         add(b, "only_baseline_right", cmp ? cJSON_CreateNumber((double)s->discordant_worse) : cJSON_CreateNull());
@@ -164,9 +194,16 @@ static cJSON *speed_json(const sr_model *m)
         add(s, "runs", runs);
         add(s, "median", num_or_null(sc->median_output_throughput));
         add(s, "ratio", num_or_null(sc->ratio));
+        add(s, "ratio_low", num_or_null(sc->ratio_low));
+        add(s, "ratio_high", num_or_null(sc->ratio_high));
+        add(s, "cv", num_or_null(sc->cv));
+        add(s, "within_noise", tristate(sc->within_noise));
+        add(s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
         add(s, "input_len", cJSON_CreateNumber((double)sc->input_len));
         add(s, "output_len", cJSON_CreateNumber((double)sc->output_len));
-        add(s, "concurrency", cJSON_CreateNumber((double)sc->concurrency));
+        add(s, "concurrency", count_or_null(sc->concurrency));
+        add(s, "request_rate", num_or_null(sc->request_rate));
+        add(s, "burst", count_or_null(sc->burst));
         add(s, "median_total_token_throughput", num_or_null(sc->median_total_token_throughput));
         add(s, "median_ttft_ms", num_or_null(sc->median_ttft_ms));
         add(s, "median_tpot_ms", num_or_null(sc->median_tpot_ms));
@@ -176,14 +213,38 @@ static cJSON *speed_json(const sr_model *m)
     return o;
 }
 
+static cJSON *settings_json(const sr_serving_settings *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    add(o, "vllm_version", str_or_null(st->vllm_version));
+    add(o, "tensor_parallel_size", count_or_null(st->tensor_parallel_size));
+    add(o, "pipeline_parallel_size", count_or_null(st->pipeline_parallel_size));
+    add(o, "max_num_batched_tokens", count_or_null(st->max_num_batched_tokens));
+    add(o, "max_num_seqs", count_or_null(st->max_num_seqs));
+    add(o, "block_size", count_or_null(st->block_size));
+    add(o, "kv_cache_dtype", str_or_null(st->kv_cache_dtype));
+    add(o, "gpu_memory_utilization", num_or_null(st->gpu_memory_utilization));
+    add(o, "max_model_len", count_or_null(st->max_model_len));
+    return o;
+}
+
 static cJSON *model_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
     add(o, "id", cJSON_CreateString(m->id));
+    add(o, "label", str_or_null(m->label));
     add(o, "status", cJSON_CreateString(sr_status_name(m->status)));
     add(o, "status_reason", str_or_null(m->status_reason));
     add(o, "failure", failure_json(&m->failure));
     add(o, "directory", m->dir[0] ? cJSON_CreateString(m->dir) : cJSON_CreateNull());
+    add(o, "variant", str_or_null(m->variant));
+    add(o, "settings", settings_json(&m->settings));
+    cJSON *logs = cJSON_CreateArray();
+    if (m->has_log)
+        cJSON_AddItemToArray(logs, str_or_null(m->log.source));
+    for (size_t i = 0; i < m->n_other_logs; i++)
+        cJSON_AddItemToArray(logs, cJSON_CreateString(m->other_logs[i]));
+    add(o, "server_logs", logs);
     add(o, "planned", cJSON_CreateBool(m->planned));
     add(o, "serving_flags", str_or_null(m->arms_flags));
     add(o, "config", str_or_null(m->config_path));
@@ -229,6 +290,8 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "confidence", cJSON_CreateNumber(st->confidence));
     add(settings, "rng", cJSON_CreateString(st->rng));
     add(settings, "ci_method", cJSON_CreateString(st->ci_method));
+    add(settings, "simultaneous", cJSON_CreateBool(st->simultaneous));
+    add(settings, "equivalence_margin", num_or_null(st->equivalence_margin));
     add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     add(settings, "seed_derivation",
         cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
@@ -241,6 +304,12 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         cJSON_CreateString("class counts from the multinomial when the paired differences "
                            "take at most 16 values (0/1 scores), else item indices"));
     add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
+    add(settings, "multiplicity",
+        cJSON_CreateString("mcnemar_p_holm: Holm step-down over each benchmark's comparisons; simultaneous: "
+                           "Bonferroni intervals at 1 - (1 - confidence) / m per benchmark"));
+    add(settings, "mde_power", cJSON_CreateNumber(SR_MDE_POWER));
+    add(settings, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
+    add(settings, "speed_cv_limit", cJSON_CreateNumber(SR_SPEED_CV_LIMIT));
     add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     add(settings, "keep_going", cJSON_CreateBool(st->keep_going));
     add(root, "settings", settings);
@@ -268,8 +337,9 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         cJSON *f = cJSON_CreateObject();
         add(f, "path", cJSON_CreateString(sw->inputs[i].path));
         add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
-        add(f, "size", cJSON_CreateNumber((double)sw->inputs[i].size));
-        add(f, "sha256", cJSON_CreateString(sw->inputs[i].sha256));
+        add(f, "size", sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
+        add(f, "sha256", sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
+        add(f, "reason", str_or_null(sw->inputs[i].reason));
         cJSON_AddItemToArray(inputs, f);
     }
     add(root, "inputs", inputs);

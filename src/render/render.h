@@ -15,14 +15,6 @@
  * entries); returns the count. */
 size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx);
 
-/* The speed scenarios shown as columns, with their headings. */
-typedef struct sr_speed_column {
-    const char *key;     /* "in128-out256-c16" */
-    const char *heading; /* "c=16" */
-} sr_speed_column;
-extern const sr_speed_column sr_speed_columns[];
-extern const size_t sr_n_speed_columns;
-
 /* Benchmarks shown as columns: gsm8k and bfcl_simple, in that order. */
 extern const char *const sr_table_benchmarks[];
 extern const char *const sr_table_benchmark_titles[];

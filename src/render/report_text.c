@@ -20,10 +20,17 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
     }
     char tmp[64];
     sr_format_fixed(tmp, sizeof tmp, v, decimals);
-    if (tmp[0] == '-')
-        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
-    else
-        snprintf(buf, size, "%s", tmp);
+    bool minus = tmp[0] == '-';
+    const char *sign = minus ? SR_TEXT_MINUS : "", *digits = tmp + minus;
+    /* Cut to the caller's buffer, as snprintf would (numbers are short). */
+    size_t a = strlen(sign), b = strlen(digits);
+    if (a >= size)
+        a = 0;
+    if (a + b >= size)
+        b = size - a - 1;
+    memcpy(buf, sign, a);
+    memcpy(buf + a, digits, b);
+    buf[a + b] = '\0';
     return buf;
 }
 
@@ -32,19 +39,25 @@ const char *sr_text_score(char *buf, size_t size, double v)
     return sr_text_fixed(buf, size, v, 3);
 }
 
-const char *sr_text_points(char *buf, size_t size, double v)
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
 {
     if (!isfinite(v))
-        return sr_text_fixed(buf, size, v, 1);
+        return sr_text_fixed(buf, size, v, decimals);
     char tmp[64];
-    sr_format_fixed(tmp, sizeof tmp, v * 100, 1);
-    if (tmp[0] == '-')
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool zero = strspn(tmp, "-0.") == strlen(tmp); /* "0.0", "-0.0": no sign */
+    if (zero)
+        snprintf(buf, size, "%s", tmp[0] == '-' ? tmp + 1 : tmp);
+    else if (tmp[0] == '-')
         snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
-    else if (strcmp(tmp, "0.0") == 0)
-        snprintf(buf, size, "0.0");
     else
         snprintf(buf, size, "+%s", tmp);
     return buf;
+}
+
+const char *sr_text_points(char *buf, size_t size, double v)
+{
+    return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
 }
 
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
@@ -71,6 +84,53 @@ const char *sr_text_ratio(char *buf, size_t size, double v)
         return sr_text_fixed(buf, size, v, 2);
     char tmp[64];
     snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, 2));
+    return buf;
+}
+
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+{
+    char r[64], lo[64], hi[64];
+    sr_text_ratio(r, sizeof r, sc ? sc->ratio : NAN);
+    if (!sc || !isfinite(sc->ratio) || !isfinite(sc->ratio_low) || !isfinite(sc->ratio_high)) {
+        snprintf(buf, size, "%s", r);
+        return buf;
+    }
+    sr_format_fixed(lo, sizeof lo, sc->ratio_low, 2);
+    sr_format_fixed(hi, sizeof hi, sc->ratio_high, 2);
+    if (strcmp(lo, hi) == 0)
+        snprintf(buf, size, "%s", r);
+    else
+        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
+    return buf;
+}
+
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)
+{
+    char m[64], mde[64];
+    if (!s) {
+        return NULL;
+    } else if (s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (!s->compared) {
+        return NULL;
+    } else if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS) {
+        snprintf(buf, size, "too few items to compare, n = %zu", s->n_paired);
+    } else if (s->verdict != SR_VERDICT_NO_DIFFERENCE) {
+        const char *name = sr_verdict_name(s->verdict);
+        if (!name)
+            return NULL;
+        snprintf(buf, size, "%s", name);
+    } else if (isfinite(margin) && s->equivalent == 1) {
+        snprintf(buf, size, "equivalent within \xC2\xB1%s points", sr_format_json_number(m, sizeof m, margin));
+    } else if (isfinite(margin) && s->equivalent == 0) {
+        snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
+                 sr_format_json_number(m, sizeof m, margin));
+    } else if (isfinite(s->mde)) {
+        snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
+                 sr_text_fixed(mde, sizeof mde, s->mde * 100, 1));
+    } else {
+        snprintf(buf, size, "no measured difference");
+    }
     return buf;
 }
 
@@ -123,48 +183,6 @@ char *sr_text_sweep_name(const sr_sweep *sw)
     return sr_strndup(dir + start, end - start);
 }
 
-const char *sr_text_speed_label(char *buf, size_t size, size_t column)
-{
-    long in, out, conc;
-    char count[64];
-    if (column < sr_n_speed_columns && sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) == 3)
-        snprintf(buf, size, "%s-token prompts, c=%ld", sr_format_count(count, sizeof count, in), conc);
-    else
-        snprintf(buf, size, "%s", column < sr_n_speed_columns ? sr_speed_columns[column].heading : "?");
-    return buf;
-}
-
-const char *sr_text_speed_sub(char *buf, size_t size, size_t column)
-{
-    long in, out, conc;
-    char count[64];
-    buf[0] = '\0';
-    if (column >= sr_n_speed_columns ||
-        sscanf(sr_speed_columns[column].key, "in%ld-out%ld-c%ld", &in, &out, &conc) != 3)
-        return buf;
-    if (strncmp(sr_speed_columns[column].heading, "c=", 2) == 0)
-        snprintf(buf, size, "%s-tok prompts", sr_format_count(count, sizeof count, in));
-    else
-        snprintf(buf, size, "c=%ld", conc);
-    return buf;
-}
-
-const char *sr_text_speed_note(char *buf, size_t size)
-{
-    long out_len = -1, in_len, conc, o;
-    bool same = true;
-    for (size_t c = 0; c < sr_n_speed_columns; c++)
-        if (sscanf(sr_speed_columns[c].key, "in%ld-out%ld-c%ld", &in_len, &o, &conc) == 3) {
-            same = same && (out_len < 0 || o == out_len);
-            out_len = o;
-        }
-    if (same && out_len > 0)
-        snprintf(buf, size, "c: concurrent requests; %ld output tokens per request.", out_len);
-    else
-        snprintf(buf, size, "c: concurrent requests.");
-    return buf;
-}
-
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
 {
     size_t n = 0;
@@ -198,6 +216,13 @@ const char *sr_text_benchmark_title(const char *name)
 
 /* ---- lists ------------------------------------------------------------- */
 
+/* An entry as the reports name it: its label (the id unless entries share
+ * one). */
+static const char *name_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
 void sr_text_list_free(sr_text_list *list)
 {
     for (size_t i = 0; i < list->n; i++)
@@ -227,18 +252,18 @@ static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
             sr_strbuf_puts(sb, i + 1 == n ? " and " : ", ");
-        sr_strbuf_puts(sb, sw->models[idx[i]].id);
+        sr_strbuf_puts(sb, name_of(&sw->models[idx[i]]));
     }
 }
 
-/* The range of a model's speed ratios over the table's columns, as text
+/* The range of a model's speed ratios over its scenarios, as text
  * ("0.55x–0.62x", "0.57x"), or NULL when it has none. */
 static const char *ratio_range(char *buf, size_t size, const sr_model *m)
 {
     double lo = NAN, hi = NAN;
-    for (size_t c = 0; c < sr_n_speed_columns; c++) {
-        const sr_scenario *sc = sr_model_scenario(m, sr_speed_columns[c].key);
-        if (!sc || !isfinite(sc->ratio))
+    for (size_t c = 0; c < m->n_scenarios; c++) {
+        const sr_scenario *sc = &m->scenarios[c];
+        if (!isfinite(sc->ratio))
             continue;
         if (isnan(lo) || sc->ratio < lo)
             lo = sc->ratio;
@@ -262,6 +287,12 @@ static bool is_compared_model(const sr_model *m)
     return !m->is_baseline && m->status != SR_STATUS_FAILED;
 }
 
+/* A verdict read off an interval (not baseline, not compared, too few items). */
+static bool verdict_tested(sr_verdict v)
+{
+    return v == SR_VERDICT_NO_DIFFERENCE || v == SR_VERDICT_HIGHER || v == SR_VERDICT_LOWER;
+}
+
 static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
                                     const size_t *order, size_t n_order, size_t *scratch)
 {
@@ -274,30 +305,31 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     }
     sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
                      sr_text_score(buf2, sizeof buf2, bs->score));
-    static const char *const verdicts[] = {"no measured difference", "lower", "higher"};
-    static const char *const leads[] = {"no measured difference for ", "lower for ", "higher for "};
+    static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
+    static const char *const leads[] = {"", "lower for ", "higher for "};
     bool any = false;
+    char words[256];
     for (size_t v = 0; v < 3; v++) {
         size_t k = 0;
         for (size_t i = 0; i < n_order; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-            if (s && s->compared && s->verdict && strcmp(s->verdict, verdicts[v]) == 0)
+            if (s && s->compared && s->verdict == verdicts[v])
                 scratch[k++] = order[i];
         }
         if (k == 0)
             continue;
         sr_strbuf_puts(sb, any ? "; " : "");
         sr_strbuf_puts(sb, leads[v]);
-        if (v == 0) {
-            put_names(sb, sw, scratch, k);
-            sr_strbuf_puts(sb, k == 1 ? ", which matches the baseline" : ", which match the baseline");
-        } else {
-            for (size_t i = 0; i < k; i++) {
-                const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
-                sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
-                sr_strbuf_printf(sb, "%s (%s points)", sw->models[scratch[i]].id, sr_text_delta_ci(buf, sizeof buf, s));
-            }
+        for (size_t i = 0; i < k; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
+            sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+            if (v == 0) /* never "matches": absence of evidence is not equivalence */
+                sr_strbuf_printf(sb, "%s for %s", sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
+                                 name_of(&sw->models[scratch[i]]));
+            else
+                sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
+                                 sr_text_delta_ci(buf, sizeof buf, s));
         }
         any = true;
     }
@@ -305,7 +337,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        if (is_compared_model(m) && (!s || !s->compared || !s->verdict))
+        /* Too few items to test counts as not compared. */
+        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -352,7 +385,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
             sr_strbuf_puts(&sb, "No baseline model was named, so no model was compared.");
     } else {
         sr_strbuf_printf(&sb, "%zu model%s compared with the baseline %s", n_compared,
-                         n_compared == 1 ? " was" : "s were", base->id);
+                         n_compared == 1 ? " was" : "s were", name_of(base));
         if (sw->manifest.hardware)
             sr_strbuf_printf(&sb, " on %s", sw->manifest.hardware);
         sr_strbuf_putc(&sb, '.');
@@ -379,7 +412,16 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
             if (!is_compared_model(m))
                 continue;
             const char *range = ratio_range(buf, sizeof buf, m);
-            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", m->id, range ? range : "no speed data");
+            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : "no speed data");
+            /* A ratio whose runs overlap the baseline's is not faster or slower. */
+            size_t noise = 0, judged = 0;
+            for (size_t c = 0; c < m->n_scenarios; c++) {
+                judged += m->scenarios[c].within_noise >= 0;
+                noise += m->scenarios[c].within_noise == 1;
+            }
+            if (noise > 0)
+                sr_strbuf_printf(&sb, " (within run noise in %zu of %zu scenario%s)", noise, judged,
+                                 judged == 1 ? "" : "s");
         }
         sr_strbuf_putc(&sb, '.');
         ok = list_take(out, &sb);
@@ -400,7 +442,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                 if (!sr_model_benchmark(base, benches[b]))
                     continue;
                 const sr_scores *s = sr_model_benchmark(m, benches[b]);
-                fine = s && s->compared && s->verdict && strcmp(s->verdict, "lower") != 0;
+                fine = s && s->compared && verdict_tested(s->verdict) && s->verdict != SR_VERDICT_LOWER;
             }
             if (fine)
                 scratch[k++] = order[i];
@@ -414,9 +456,9 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                 const char *range = ratio_range(buf, sizeof buf, m);
                 sr_strbuf_puts(&sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
                 if (range)
-                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", m->id, range);
+                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", name_of(m), range);
                 else
-                    sr_strbuf_printf(&sb, "%s (no speed data)", m->id);
+                    sr_strbuf_printf(&sb, "%s (no speed data)", name_of(m));
             }
             sr_strbuf_putc(&sb, '.');
         }
@@ -432,9 +474,9 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
         sr_strbuf_puts(&sb, k++ == 0 ? "Left out or incomplete: " : "; ");
         if (m->status == SR_STATUS_FAILED) {
             const char *stage = sr_stage_name(m->failure.stage);
-            sr_strbuf_printf(&sb, "%s failed%s%s", m->id, stage ? " at " : "", stage ? stage : "");
+            sr_strbuf_printf(&sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
         } else {
-            sr_strbuf_printf(&sb, "%s is partial%s%s", m->id, m->status_reason ? " (" : "",
+            sr_strbuf_printf(&sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
                              m->status_reason ? m->status_reason : "");
             if (m->status_reason)
                 sr_strbuf_putc(&sb, ')');
@@ -448,6 +490,62 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     free(order);
     free(benches);
     return ok ? NULL : sr_oom();
+}
+
+/* Verdicts that another confidence level reads differently: by default,
+ * those that would change were the intervals simultaneous over each
+ * benchmark's comparisons (Bonferroni); with --simultaneous, those that
+ * would change at the per-comparison level. */
+static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            if (!s->compared || !s->verdict_flips)
+                continue;
+            char lvl[64], other[64], lo[64], hi[64];
+            sr_text_fixed(lvl, sizeof lvl, s->ci_level * 100, 1);
+            sr_text_fixed(other, sizeof other, s->other_ci_level * 100, 1);
+            const char *now = sr_verdict_name(s->verdict), *then = sr_verdict_name(s->other_verdict);
+            sr_strbuf_printf(sb,
+                             "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
+                             "verdict depends on whether the %zu comparisons of this benchmark are held jointly.",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl,
+                             then ? then : "?", other,
+                             sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
+                             sw->settings.simultaneous ? "without --simultaneous" : "with --simultaneous",
+                             sr_text_points(lo, sizeof lo, s->other_ci_low), sr_text_points(hi, sizeof hi, s->other_ci_high),
+                             s->family_size);
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
+}
+
+/* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT for some model:
+ * the median of a few noisy runs is not a measurement. */
+static bool put_noisy_speed(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    char pct[64], limit[64];
+    sr_text_fixed(limit, sizeof limit, SR_SPEED_CV_LIMIT * 100, 0);
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t c = 0; c < m->n_scenarios && ok; c++) {
+            const sr_scenario *sc = &m->scenarios[c];
+            if (!sc->needs_more_runs)
+                continue;
+            sr_strbuf_printf(sb,
+                             "Speed needs more runs: %s, %s: its %zu runs spread by %s%% (coefficient of variation, "
+                             "over the %s%% this report accepts); the median of so few noisy runs is not a "
+                             "measurement.",
+                             name_of(m), sc->key, sc->n_runs, sr_text_fixed(pct, sizeof pct, sc->cv * 100, 1), limit);
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
 }
 
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
@@ -476,7 +574,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             sr_strbuf_printf(&sb,
                              "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
                              "the per-item mean.",
-                             m->id, sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
                              s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
             ok = list_take(out, &sb);
         }
@@ -495,13 +593,15 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             char items[64], empty[64];
             if (s->empty_outputs <= 0)
                 continue;
-            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", m->id,
+            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", name_of(m),
                              sr_text_benchmark_title(s->benchmark),
                              sr_text_count(empty, sizeof empty, s->empty_outputs),
                              sr_text_count(items, sizeof items, (long long)s->n_items));
             ok = list_take(out, &sb);
         }
     }
+    if (ok)
+        ok = put_flips(&sb, sw, order, n, out) && put_noisy_speed(&sb, sw, order, n, out);
     sr_strbuf_free(&sb);
     free(order);
     return ok ? NULL : sr_oom();
@@ -529,12 +629,39 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                      "\xE2\x80\x9clower\xE2\x80\x9d.",
                      conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
     ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "\xE2\x80\x9CNo measured difference\xE2\x80\x9D is not equivalence: each comparison also gives "
+                     "its minimum detectable effect, the smallest true difference it had %.0f%% power to detect, "
+                     "(z(1\xE2\x88\x92\xCE\xB1/2) + z(%.2f)) \xC3\x97 sd(d) / \xE2\x88\x9An over the paired "
+                     "differences d.",
+                     SR_MDE_POWER * 100, SR_MDE_POWER);
+    ok = ok && list_take(out, &sb);
+    if (isfinite(st->equivalence_margin)) {
+        char m[64];
+        sr_strbuf_printf(&sb,
+                         "Equivalence within \xC2\xB1%s points is two one-sided tests read off the same resamples: "
+                         "the comparison is equivalent when its (1 \xE2\x88\x92 2\xCE\xB1) interval lies inside "
+                         "(\xE2\x88\x92%s, +%s) points.",
+                         sr_format_json_number(m, sizeof m, st->equivalence_margin), m, m);
+        ok = ok && list_take(out, &sb);
+    }
+    sr_strbuf_puts(&sb, st->simultaneous
+                            ? "Intervals are simultaneous over each benchmark's comparisons (Bonferroni: level 1 "
+                              "\xE2\x88\x92 (1 \xE2\x88\x92 C)/m for m comparisons), so the verdicts hold jointly; "
+                              "McNemar p-values are also given Holm-adjusted over the same family."
+                            : "Each interval holds at its own level; with m comparisons per benchmark some verdicts "
+                              "are expected to be wrong by chance, so McNemar p-values are also given Holm-adjusted "
+                              "over each benchmark's comparisons, and the findings name any verdict that "
+                              "simultaneous (Bonferroni) intervals would change.");
+    ok = ok && list_take(out, &sb);
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
     ok = ok && list_take(out, &sb);
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
-                        "same prompt length, output length and number of concurrent requests (c).");
+                        "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
+                        "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
+                        "run with a baseline run; a ratio whose range holds 1 is within run noise.");
     ok = ok && list_take(out, &sb);
     sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
                      st->gsm8k_filter ? st->gsm8k_filter : "strict-match");

@@ -27,10 +27,22 @@
 /* Cell formatters: write into buf (size >= 64) and return it. */
 const char *sr_text_score(char *buf, size_t size, double v);
 const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0.0; — if NAN */
+/* The one signed formatter: "+" when the printed value is above zero, U+2212
+ * when below, neither for a printed zero; — if NAN. */
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_ratio(char *buf, size_t size, double v);      /* 0.57x */
+/* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
+ * ratio alone when there is no range (one run on each side). */
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
+/* A comparison's verdict in words, the same in every output: "higher",
+ * "lower", "no measured difference (differences under 2.8 points could not
+ * be detected)", "equivalent within ±2 points", "too few items to compare,
+ * n = 12"; "baseline"; NULL when not compared. margin: the equivalence
+ * margin in points, NAN when none was asked for. */
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
@@ -39,17 +51,6 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* �
 /* The sweep's name: the manifest's, else the export directory's base name,
  * else "sweep". Fresh string or NULL on OOM. */
 char *sr_text_sweep_name(const sr_sweep *sw);
-
-/* A speed column as words: "128-token prompts, c=1". */
-const char *sr_text_speed_label(char *buf, size_t size, size_t column);
-
-/* What a speed column's heading leaves out, for a second heading line:
- * "128-tok prompts" under "c=1", "c=16" under "1,024 tok". */
-const char *sr_text_speed_sub(char *buf, size_t size, size_t column);
-
-/* What the speed columns share, as a sentence: "c: concurrent requests;
- * 256 output tokens per request." */
-const char *sr_text_speed_note(char *buf, size_t size);
 
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds

@@ -4,6 +4,7 @@
 #include "template.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,7 +173,7 @@ sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name)
 
 /* ---- parsing ----------------------------------------------------------- */
 
-typedef enum { N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED } node_kind;
+typedef enum { N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL } node_kind;
 
 typedef struct node {
     node_kind kind;
@@ -250,7 +251,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
         char sigil = triple ? '{' : (inner < inner_end ? text[inner] : '\0');
         if (sigil == '!')
             continue;
-        if (sigil == '#' || sigil == '^' || sigil == '/')
+        if (sigil == '#' || sigil == '^' || sigil == '/' || sigil == '>')
             inner++;
         while (inner < inner_end && text[inner] == ' ')
             inner++;
@@ -274,7 +275,11 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
             sec->end = t->n;
             continue;
         }
-        node_kind kind = triple ? N_RAW : sigil == '#' ? N_SECTION : sigil == '^' ? N_INVERTED : N_VAR;
+        node_kind kind = triple         ? N_RAW
+                         : sigil == '#' ? N_SECTION
+                         : sigil == '^' ? N_INVERTED
+                         : sigil == '>' ? N_PARTIAL
+                                        : N_VAR;
         if (kind == N_SECTION || kind == N_INVERTED) {
             if (depth == MAX_DEPTH)
                 return tpl_error(t, tag_line, "sections nested too deeply");
@@ -295,7 +300,39 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
 typedef struct frame {
     const sr_tpl_ctx *stack[MAX_DEPTH + 1];
     size_t depth;
+    int partials; /* partials being rendered inside each other */
 } frame;
+
+#define MAX_PARTIALS 4
+
+static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_strbuf *out);
+
+/* {{> name}}: another compiled-in template, rendered with the current
+ * values (a table's markup is written once and used by every section). */
+static sr_error *render_partial(const tpl *t, const node *n, frame *f, sr_strbuf *out)
+{
+    char name[128];
+    if (n->len >= sizeof name)
+        return tpl_error(t, n->line, "partial name too long");
+    memcpy(name, n->s, n->len);
+    name[n->len] = '\0';
+    const sr_template_file *tf = sr_template_find(name);
+    if (!tf)
+        return tpl_error(t, n->line, "no template '%s' for the partial", name);
+    if (f->partials >= MAX_PARTIALS)
+        return tpl_error(t, n->line, "partials nested too deeply");
+    char display[160];
+    snprintf(display, sizeof display, "templates/%s", name);
+    tpl sub = {display, NULL, 0, 0};
+    sr_error *err = parse(&sub, tf->data, tf->len);
+    if (!err) {
+        f->partials++;
+        err = render(&sub, f, 0, sub.n, out);
+        f->partials--;
+    }
+    free(sub.nodes);
+    return err;
+}
 
 static const entry *lookup(const frame *f, const char *name, size_t len)
 {
@@ -324,12 +361,19 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
     size_t i = begin;
     while (i < end) {
         const node *n = &t->nodes[i];
-        const entry *e = n->kind == N_TEXT ? NULL : lookup(f, n->s, n->len);
+        const entry *e = n->kind == N_TEXT || n->kind == N_PARTIAL ? NULL : lookup(f, n->s, n->len);
         switch (n->kind) {
         case N_TEXT:
             sr_strbuf_append(out, n->s, n->len);
             i++;
             break;
+        case N_PARTIAL: {
+            sr_error *err = render_partial(t, n, f, out);
+            if (err)
+                return err;
+            i++;
+            break;
+        }
         case N_VAR:
         case N_RAW:
             if (!e || e->kind == V_LIST)
@@ -372,7 +416,7 @@ sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, 
     tpl t = {display_name, NULL, 0, 0};
     sr_error *err = parse(&t, text, len);
     if (!err) {
-        frame f = {{root}, 1};
+        frame f = {{root}, 1, 0};
         err = render(&t, &f, 0, t.n, out);
     }
     free(t.nodes);

@@ -6,6 +6,8 @@
  *                         shown once for a true flag or a non-empty text,
  *                         skipped for false, "", an empty or missing list
  *   {{^name}}...{{/name}} inverted: shown exactly when {{#name}} is skipped
+ *   {{> name}}            the compiled-in template templates/name, rendered
+ *                         with the current values (a partial)
  *   {{! comment }}        dropped
  *
  * Names are looked up in the current item, then outwards to the root. A

@@ -26,7 +26,7 @@ static void add_scores(sr_model *m, const char *bench, size_t n, size_t correct)
     sr_model_add_scores(m, &s);
 }
 
-static void compare(sr_model *m, const char *bench, double delta, double lo, double hi, double p, const char *verdict)
+static void compare(sr_model *m, const char *bench, double delta, double lo, double hi, double p, sr_verdict verdict)
 {
     sr_scores *s = sr_model_find_benchmark(m, bench);
     s->compared = true;
@@ -96,7 +96,7 @@ void fixture_sweep_minimal(sr_sweep *sw)
     b->is_baseline = true;
     add_scores(b, "gsm8k", 20, 12);
     b->benchmarks[0].is_baseline = true;
-    b->benchmarks[0].verdict = "baseline";
+    b->benchmarks[0].verdict = SR_VERDICT_BASELINE;
 }
 
 void fixture_sweep(sr_sweep *sw)
@@ -122,7 +122,7 @@ void fixture_sweep(sr_sweep *sw)
     add_scores(b, "bfcl_simple", 400, 342);
     for (size_t i = 0; i < b->n_benchmarks; i++) {
         b->benchmarks[i].is_baseline = true;
-        b->benchmarks[i].verdict = "baseline";
+        b->benchmarks[i].verdict = SR_VERDICT_BASELINE;
     }
     add_speed(b, base_t, NULL);
     kv(b, 321280, 321280, 18432, NULL);
@@ -162,8 +162,8 @@ void fixture_sweep(sr_sweep *sw)
     sr_model *q = model(sw, "Qwen/Qwen3-4B", "qwen3-4b", SR_STATUS_OK);
     add_scores(q, "gsm8k", 1319, 1133);
     add_scores(q, "bfcl_simple", 400, 321);
-    compare(q, "gsm8k", 0.2487, 0.2191, 0.2783, 0.0000001, "higher");
-    compare(q, "bfcl_simple", -0.0525, -0.0875, -0.0175, 0.0041, "lower");
+    compare(q, "gsm8k", 0.2487, 0.2191, 0.2783, 0.0000001, SR_VERDICT_HIGHER);
+    compare(q, "bfcl_simple", -0.0525, -0.0875, -0.0175, 0.0041, SR_VERDICT_LOWER);
     static const double q_t[] = {52.1, 170.3, 463.0, 351.9, 231.7};
     add_speed(q, q_t, base_t);
     kv(q, 50688, 50688, 147456, NULL);
@@ -177,7 +177,7 @@ void fixture_sweep(sr_sweep *sw)
     sr_model *g = model(sw, "ibm-granite/granite-3.3-2b-instruct", "granite", SR_STATUS_PARTIAL);
     g->status_reason = strdup("no bfcl_simple scores; no in3072-out256-c16 runs");
     add_scores(g, "gsm8k", 1319, 790);
-    compare(g, "gsm8k", -0.0129, -0.0402, 0.0144, 0.3711, "no measured difference");
+    compare(g, "gsm8k", -0.0129, -0.0402, 0.0144, 0.3711, SR_VERDICT_NO_DIFFERENCE);
     static const double g_t[] = {88.0, 290.4, 799.1, 610.5, NAN};
     add_speed(g, g_t, base_t);
     kv(g, 125184, 124928, 81920,
@@ -188,8 +188,8 @@ void fixture_sweep(sr_sweep *sw)
     sr_model *s = model(sw, "HuggingFaceTB/SmolLM3-3B", "smollm3", SR_STATUS_OK);
     add_scores(s, "gsm8k", 1319, 807);
     add_scores(s, "bfcl_simple", 400, 342);
-    compare(s, "gsm8k", 0.0, 0.0, 0.0, 1.0, "no measured difference");
-    compare(s, "bfcl_simple", 0.0042, -0.0175, 0.0250, 0.8601, "no measured difference");
+    compare(s, "gsm8k", 0.0, 0.0, 0.0, 1.0, SR_VERDICT_NO_DIFFERENCE);
+    compare(s, "bfcl_simple", 0.0042, -0.0175, 0.0250, 0.8601, SR_VERDICT_NO_DIFFERENCE);
     static const double s_t[] = {70.2, 240.9, 610.0, 480.3, 350.6};
     add_speed(s, s_t, base_t);
     kv(s, 120320, 120320, 73728, NULL);
@@ -197,8 +197,8 @@ void fixture_sweep(sr_sweep *sw)
     sr_model *h = model(sw, FIXTURE_HOSTILE_MODEL, "evil", SR_STATUS_OK);
     add_scores(h, "gsm8k", 1319, 700);
     add_scores(h, "bfcl_simple", 400, 300);
-    compare(h, "gsm8k", -0.0811, -0.1100, -0.0520, 0.0001, "lower");
-    compare(h, "bfcl_simple", -0.1050, -0.1450, -0.0650, 0.00001, "lower");
+    compare(h, "gsm8k", -0.0811, -0.1100, -0.0520, 0.0001, SR_VERDICT_LOWER);
+    compare(h, "bfcl_simple", -0.1050, -0.1450, -0.0650, 0.00001, SR_VERDICT_LOWER);
     sr_model_find_benchmark(h, "bfcl_simple")->empty_outputs = 12;
     static const double h_t[] = {120.0, 400.0, 1100.0, 900.0, 700.0};
     add_speed(h, h_t, base_t);
@@ -207,8 +207,8 @@ void fixture_sweep(sr_sweep *sw)
     sr_model *l = model(sw, FIXTURE_LONG_MODEL, "long", SR_STATUS_OK);
     add_scores(l, "gsm8k", 1319, 815);
     add_scores(l, "bfcl_simple", 400, 345);
-    compare(l, "gsm8k", 0.0061, -0.0190, 0.0311, 0.6201, "no measured difference");
-    compare(l, "bfcl_simple", 0.0075, -0.0150, 0.0300, 0.5811, "no measured difference");
+    compare(l, "gsm8k", 0.0061, -0.0190, 0.0311, 0.6201, SR_VERDICT_NO_DIFFERENCE);
+    compare(l, "bfcl_simple", 0.0075, -0.0150, 0.0300, 0.5811, SR_VERDICT_NO_DIFFERENCE);
     static const double l_t[] = {95.0, 310.0, 830.0, 650.0, 460.0};
     add_speed(l, l_t, base_t);
     kv(l, 300000, 299776, 19000, NULL);

@@ -1,9 +1,12 @@
 #include <criterion/criterion.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
+#include "analysis/stats.h"
 #include "sweep.h"
 
 static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
@@ -57,18 +60,18 @@ Test(compare, verdicts_ratios_and_status)
     sr_model *f = sr_sweep_model(&sw, "org/failed");
     cr_assert(sr_failure_set(&f->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "f/server.log:9"));
 
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     /* models array may have moved while adding: look them up again */
     b = sr_sweep_find_model(&sw, "org/base");
     s = sr_sweep_find_model(&sw, "org/same");
     w = sr_sweep_find_model(&sw, "org/worse");
     f = sr_sweep_find_model(&sw, "org/failed");
     cr_assert(b->is_baseline);
-    cr_assert_str_eq(b->benchmarks[0].verdict, "baseline");
+    cr_assert_eq(b->benchmarks[0].verdict, SR_VERDICT_BASELINE);
     cr_assert_float_eq(b->scenarios[0].median_output_throughput, 110, 1e-12);
 
     const sr_scores *ss = sr_model_benchmark(s, "gsm8k");
-    cr_assert_str_eq(ss->verdict, "no measured difference");
+    cr_assert_eq(ss->verdict, SR_VERDICT_NO_DIFFERENCE);
     cr_assert_eq(ss->ci_low, 0.0);
     cr_assert_eq(ss->ci_high, 0.0);
     cr_assert_float_eq(ss->mcnemar_p, 1.0, 1e-12);
@@ -77,7 +80,7 @@ Test(compare, verdicts_ratios_and_status)
     cr_assert_eq(s->status, SR_STATUS_OK);
 
     const sr_scores *ws = sr_model_benchmark(w, "gsm8k");
-    cr_assert_str_eq(ws->verdict, "lower");
+    cr_assert_eq(ws->verdict, SR_VERDICT_LOWER);
     cr_assert_float_eq(ws->delta, -18.0 / 40, 1e-12);
     cr_assert_eq(ws->discordant_worse, 18);
     cr_assert_eq(ws->discordant_better, 0);
@@ -101,7 +104,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     int v[5] = {1, 0, 1, 1, 0};
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 5);
     add_scores(sr_sweep_model(&sw, "org/short"), "gsm8k", v, 4);
-    sr_error *err = sr_compare(&sw);
+    sr_error *err = sr_analyse(&sw, sw.baseline);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     cr_assert_not_null(strstr(err->message, "4 shared, 0 only here, 1 only in the baseline"));
@@ -114,7 +117,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     sw.baseline = strdup("org/base");
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 5);
     add_scores(sr_sweep_model(&sw, "org/short"), "gsm8k", v, 4);
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     cr_assert_eq(sw.n_warnings, 1);
     cr_assert_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/short"), "gsm8k")->n_paired, 4);
     sr_sweep_free(&sw);
@@ -127,7 +130,7 @@ Test(compare, baseline_must_exist)
     sw.baseline = strdup("org/missing");
     int v[2] = {1, 0};
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 2);
-    sr_error *err = sr_compare(&sw);
+    sr_error *err = sr_analyse(&sw, sw.baseline);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     sr_error_free(err);
@@ -138,12 +141,13 @@ Test(compare, baseline_must_exist)
  * thread or several. */
 Test(compare, results_do_not_depend_on_thread_count)
 {
-    double lows[2][6], highs[2][6];
+    double lows[2][6], highs[2][6], other_ci[2][6][2], tost[2][6][2], mde[2][6], holm[2][6];
     for (int t = 0; t < 2; t++) {
         sr_sweep sw;
         sr_sweep_init(&sw);
         sw.settings.resamples = 3000;
         sw.settings.threads = t == 0 ? 1 : 4;
+        sw.settings.equivalence_margin = 5;
         sw.baseline = strdup("org/base");
         int base[120], other[120];
         for (int i = 0; i < 120; i++)
@@ -156,19 +160,32 @@ Test(compare, results_do_not_depend_on_thread_count)
             snprintf(id, sizeof id, "org/m%d", m);
             add_scores(sr_sweep_model(&sw, id), "gsm8k", other, 120);
         }
-        cr_assert_null(sr_compare(&sw));
+        cr_assert_null(sr_analyse(&sw, sw.baseline));
         for (int m = 0; m < 6; m++) {
             snprintf(id, sizeof id, "org/m%d", m);
             const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, id), "gsm8k");
             cr_assert_str_eq(s->resampling, "multinomial");
             lows[t][m] = s->ci_low;
             highs[t][m] = s->ci_high;
+            other_ci[t][m][0] = s->other_ci_low;
+            other_ci[t][m][1] = s->other_ci_high;
+            tost[t][m][0] = s->tost_ci_low;
+            tost[t][m][1] = s->tost_ci_high;
+            mde[t][m] = s->mde;
+            holm[t][m] = s->mcnemar_p_holm;
+            cr_assert(isfinite(s->other_ci_low) && isfinite(s->tost_ci_low) && isfinite(s->mde));
         }
         sr_sweep_free(&sw);
     }
     for (int m = 0; m < 6; m++) {
         cr_assert_eq(lows[0][m], lows[1][m]);
         cr_assert_eq(highs[0][m], highs[1][m]);
+        for (int k = 0; k < 2; k++) {
+            cr_assert_eq(other_ci[0][m][k], other_ci[1][m][k]);
+            cr_assert_eq(tost[0][m][k], tost[1][m][k]);
+        }
+        cr_assert_eq(mde[0][m], mde[1][m]);
+        cr_assert_eq(holm[0][m], holm[1][m]);
     }
 }
 
@@ -186,12 +203,340 @@ Test(compare, exact_method_keeps_sampled_interval)
     }
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 50);
     add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 50);
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, "org/other"), "gsm8k");
     cr_assert(isfinite(s->sampled_ci_low));
     /* exact bounds sit on the 1/50 lattice; sampled ones within a few steps */
     cr_assert_float_eq(s->ci_low * 50, round(s->ci_low * 50), 1e-9);
     cr_assert_float_eq(s->sampled_ci_low, s->ci_low, 3.0 / 50);
     cr_assert_float_eq(s->sampled_ci_high, s->ci_high, 3.0 / 50);
+    sr_sweep_free(&sw);
+}
+
+/* ---- issue 12 and issue 10 item 10 --------------------------------------- */
+
+static sr_scores *bench_of(sr_sweep *sw, const char *model)
+{
+    return sr_model_find_benchmark(sr_sweep_find_model(sw, model), "gsm8k");
+}
+
+/* Under SR_MIN_PAIRED_ITEMS (20) paired items: delta and counts, no
+ * interval, p-value or verdict. One item once gave "lower" (-100 [-100, -100]). */
+Test(compare, too_few_items_get_no_verdict)
+{
+    cr_assert_eq(SR_MIN_PAIRED_ITEMS, 20);
+    size_t sizes[] = {1, 19, 20};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = sizes[k];
+        sr_sweep sw;
+        sr_sweep_init(&sw);
+        sw.settings.resamples = 1000;
+        sw.baseline = strdup("org/base");
+        int base[20], other[20];
+        for (size_t i = 0; i < n; i++) {
+            base[i] = 1;
+            other[i] = i != 0; /* the first item lost */
+        }
+        add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, n);
+        add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, n);
+        cr_assert_null(sr_analyse(&sw, sw.baseline));
+        const sr_scores *s = bench_of(&sw, "org/other");
+        cr_assert(s->compared);
+        cr_assert_eq(s->n_paired, n);
+        cr_assert_float_eq(s->delta, -1.0 / (double)n, 1e-15); /* n = 1: -100 points */
+        cr_assert_eq(s->discordant_worse, 1);
+        if (n < 20) {
+            cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS, "n = %zu", n);
+            cr_assert(isnan(s->ci_low) && isnan(s->ci_high) && isnan(s->mcnemar_p) && isnan(s->mde));
+            cr_assert(isnan(s->tost_ci_low) && isnan(s->mcnemar_p_holm));
+            cr_assert_eq(s->equivalent, -1);
+            cr_assert_null(s->resampling);
+        } else {
+            /* n = 20, one item lost: b = 0, c = 1, p = 2 * 1/2 = 1; the interval holds 0. */
+            cr_assert_eq(s->verdict, SR_VERDICT_NO_DIFFERENCE);
+            cr_assert_float_eq(s->mcnemar_p, 1.0, 1e-15);
+            cr_assert(isfinite(s->ci_low) && isfinite(s->mde));
+        }
+        sr_sweep_free(&sw);
+    }
+    cr_assert_str_eq(sr_verdict_name(SR_VERDICT_TOO_FEW_ITEMS), "too few items");
+    cr_assert_str_eq(sr_verdict_name(SR_VERDICT_NO_DIFFERENCE), "no measured difference");
+    cr_assert_null(sr_verdict_name(SR_VERDICT_NONE));
+}
+
+/* d = two +1 and eighteen 0 (n = 20), exact method. The resampled mean is
+ * K/20, K ~ Bin(20, 0.1): P(K <= k) = .1216, .3917, .6769, .8670, .9568,
+ * .9887 for k = 0..5. 95%: 2.5% -> K = 0, 97.5% -> K = 5: [0, 0.25].
+ * TOST 90%: 5% -> K = 0, 95% -> K = 4: [0, 0.20].
+ * MDE: mean .1, sd^2 = (2 * .81 + 18 * .01) / 19 = 1.8 / 19, sd / sqrt(20)
+ * = sqrt(1.8 / 380) = 0.0688247, times (1.959963985 + 0.841621234) = 0.1928183.
+ * McNemar b = 2, c = 0: p = 2 * 1/4 = 0.5. */
+static sr_sweep *equivalence_sweep(sr_sweep *sw, double margin)
+{
+    sr_sweep_init(sw);
+    sw->settings.resamples = 2000;
+    sw->settings.ci_method = "exact";
+    sw->settings.equivalence_margin = margin;
+    sw->baseline = strdup("org/base");
+    int base[20] = {0}, other[20] = {1, 1};
+    add_scores(sr_sweep_model(sw, "org/base"), "gsm8k", base, 20);
+    add_scores(sr_sweep_model(sw, "org/other"), "gsm8k", other, 20);
+    cr_assert_null(sr_analyse(sw, sw->baseline));
+    return sw;
+}
+
+Test(compare, mde_and_tost_hand_computed)
+{
+    sr_sweep sw;
+    const sr_scores *s = bench_of(equivalence_sweep(&sw, 25), "org/other");
+    cr_assert_eq(s->verdict, SR_VERDICT_NO_DIFFERENCE);
+    cr_assert_float_eq(s->ci_low, 0.0, 1e-12);
+    cr_assert_float_eq(s->ci_high, 0.25, 1e-12);
+    cr_assert_float_eq(s->ci_level, 0.95, 1e-15);
+    cr_assert_float_eq(s->tost_ci_low, 0.0, 1e-12);
+    cr_assert_float_eq(s->tost_ci_high, 0.20, 1e-12);
+    cr_assert_float_eq(s->mde, 0.1928183, 1e-7);
+    cr_assert_float_eq(s->mcnemar_p, 0.5, 1e-15);
+    cr_assert_float_eq(s->mcnemar_p_holm, 0.5, 1e-15); /* a family of one */
+    cr_assert_eq(s->equivalent, 1);                    /* [0, .20] inside (-.25, .25) */
+    sr_sweep_free(&sw);
+    s = bench_of(equivalence_sweep(&sw, 20), "org/other");
+    cr_assert_eq(s->equivalent, 0); /* .20 is not strictly inside (-.20, .20) */
+    sr_sweep_free(&sw);
+    s = bench_of(equivalence_sweep(&sw, NAN), "org/other");
+    cr_assert_eq(s->equivalent, -1); /* no margin, no equivalence result */
+    cr_assert_float_eq(s->tost_ci_high, 0.20, 1e-12);
+    sr_sweep_free(&sw);
+}
+
+static void add_fractional_scores(sr_model *m, const char *bench, const double *v, size_t n)
+{
+    sr_scores s;
+    sr_scores_init(&s);
+    s.benchmark = strdup(bench);
+    s.source = strdup("x.jsonl");
+    char id[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "%zu", i);
+        cr_assert(sr_scores_add(&s, id, v[i]));
+    }
+    cr_assert(sr_model_add_scores(m, &s));
+}
+
+/* Quantiles at a two-sided level of sorted resampled means. The level is
+ * computed in another order than compare.c does (1 - 2 * (1 - .95) is
+ * .8999999999999999), which can move an interpolated quantile in the last
+ * bits; another draw would move it by whole lattice steps. */
+static void expect_interval(const double *sorted, size_t r, double level, double lo, double hi)
+{
+    double want_lo = gsl_stats_quantile_from_sorted_data(sorted, 1, r, (1 - level) / 2);
+    double want_hi = gsl_stats_quantile_from_sorted_data(sorted, 1, r, (1 + level) / 2);
+    cr_assert_float_eq(lo, want_lo, 1e-12, "level %g: %.17g vs %.17g", level, lo, want_lo);
+    cr_assert_float_eq(hi, want_hi, 1e-12, "level %g: %.17g vs %.17g", level, hi, want_hi);
+}
+
+/* The reported, TOST and other-level intervals of one comparison are
+ * quantiles of the very resampled means the comparison's seed gives, on
+ * both paths: 0/1 scores (multinomial; 5,000 items so that a different
+ * draw would move the quantiles) and fractional scores (index). A family
+ * of two models: Bonferroni 1 - .05/2 = .975. */
+Test(compare, tost_from_the_same_resamples)
+{
+    enum { N = 5000, NF = 200, R = 4000 };
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = R;
+    sw.baseline = strdup("org/base");
+    static int base[N], other[N];
+    static double d[N], fbase[NF], fother[NF], fd[NF];
+    for (int i = 0; i < N; i++) {
+        base[i] = i % 3 != 0;
+        other[i] = i % 7 == 0 ? !base[i] : base[i];
+        d[i] = other[i] - base[i];
+    }
+    for (int i = 0; i < NF; i++) {
+        fbase[i] = (i % 7) / 6.0;
+        fother[i] = (i * 3 % 11) / 10.0;
+        fd[i] = fother[i] - fbase[i];
+    }
+    sr_model *m = sr_sweep_model(&sw, "org/base");
+    add_scores(m, "gsm8k", base, N);
+    add_fractional_scores(m, "judge", fbase, NF);
+    m = sr_sweep_model(&sw, "org/other");
+    add_scores(m, "gsm8k", other, N);
+    add_fractional_scores(m, "judge", fother, NF);
+    m = sr_sweep_model(&sw, "org/third");
+    add_scores(m, "gsm8k", base, N);
+    add_fractional_scores(m, "judge", fbase, NF);
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+
+    static double means[R];
+    const sr_scores *s = bench_of(&sw, "org/other");
+    cr_assert_str_eq(s->resampling, "multinomial");
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, N, &c));
+    cr_assert(sr_bootstrap_means_multinomial(&c, R, sr_pair_seed(sw.settings.seed, "org/other", "gsm8k"), means));
+    gsl_sort(means, 1, R);
+    cr_assert_eq(s->family_size, 2);
+    cr_assert_float_eq(s->other_ci_level, 0.975, 1e-15);
+    expect_interval(means, R, 0.95, s->ci_low, s->ci_high);
+    expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
+    expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
+    cr_assert(s->ci_low < s->tost_ci_low && s->tost_ci_high < s->ci_high);
+    cr_assert(s->other_ci_low < s->ci_low && s->ci_high < s->other_ci_high);
+
+    s = sr_model_find_benchmark(sr_sweep_find_model(&sw, "org/other"), "judge");
+    cr_assert_str_eq(s->resampling, "index");
+    cr_assert(sr_bootstrap_means_index(fd, NF, R, sr_pair_seed(sw.settings.seed, "org/other", "judge"), means));
+    gsl_sort(means, 1, R);
+    expect_interval(means, R, 0.95, s->ci_low, s->ci_high);
+    expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
+    expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
+    cr_assert(isnan(s->mcnemar_p) && isnan(s->mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
+    sr_sweep_free(&sw);
+}
+
+/* Three models on one benchmark of 40 items the baseline gets all right;
+ * exact method, so every bound is hand-computed.
+ *   A loses 4: b = 0, c = 4, p = 2 / 16 = .125. The mean is -K/40,
+ *     K ~ Bin(40, .1): P(K = 0) = .9^40 = .01478, P(K <= 1) = .0805. The
+ *     upper bound is -k/40 for the least k with P(K <= k - 1) <= the tail:
+ *     at 95% (tail .025) k = 1: -0.025, "lower"; at the Bonferroni level
+ *     1 - .05/3 (tail .00833) k = 0: 0, "no measured difference". It flips.
+ *   B loses none: p = 1, [0, 0].
+ *   C loses 10: p = 2 / 2^10 = .001953125, "lower" at both levels.
+ * Holm, m = 3: C 3 * .001953125 = .005859375; A 2 * .125 = .25; B 1. */
+static void multiplicity_sweep(sr_sweep *sw, bool simultaneous)
+{
+    sr_sweep_init(sw);
+    sw->settings.resamples = 2000;
+    sw->settings.ci_method = "exact";
+    sw->settings.simultaneous = simultaneous;
+    sw->baseline = strdup("org/base");
+    int base[40], a[40], b[40], c[40];
+    for (int i = 0; i < 40; i++) {
+        base[i] = b[i] = 1;
+        a[i] = i >= 4;
+        c[i] = i >= 10;
+    }
+    add_scores(sr_sweep_model(sw, "org/base"), "gsm8k", base, 40);
+    add_scores(sr_sweep_model(sw, "org/a"), "gsm8k", a, 40);
+    add_scores(sr_sweep_model(sw, "org/b"), "gsm8k", b, 40);
+    add_scores(sr_sweep_model(sw, "org/c"), "gsm8k", c, 40);
+    cr_assert_null(sr_analyse(sw, sw->baseline));
+}
+
+Test(compare, holm_and_simultaneous_hand_computed)
+{
+    double joint = 1 - 0.05 / 3;
+    for (int simultaneous = 0; simultaneous < 2; simultaneous++) {
+        sr_sweep sw;
+        multiplicity_sweep(&sw, simultaneous);
+        const sr_scores *a = bench_of(&sw, "org/a"), *b = bench_of(&sw, "org/b"), *c = bench_of(&sw, "org/c");
+        cr_assert_float_eq(a->mcnemar_p, 0.125, 1e-15);
+        cr_assert_float_eq(a->mcnemar_p_holm, 0.25, 1e-15);
+        cr_assert_float_eq(b->mcnemar_p_holm, 1.0, 1e-15);
+        cr_assert_float_eq(c->mcnemar_p, 0.001953125, 1e-15);
+        cr_assert_float_eq(c->mcnemar_p_holm, 0.005859375, 1e-15);
+        cr_assert_eq(a->family_size, 3);
+        cr_assert_float_eq(a->ci_level, simultaneous ? joint : 0.95, 1e-15);
+        cr_assert_float_eq(a->other_ci_level, simultaneous ? 0.95 : joint, 1e-15);
+        /* A: -0.025 at 95%, 0 at the joint level. */
+        double high95 = simultaneous ? a->other_ci_high : a->ci_high;
+        double high_joint = simultaneous ? a->ci_high : a->other_ci_high;
+        cr_assert_float_eq(high95, -0.025, 1e-12);
+        cr_assert_float_eq(high_joint, 0.0, 1e-12);
+        cr_assert_eq(a->verdict, simultaneous ? SR_VERDICT_NO_DIFFERENCE : SR_VERDICT_LOWER);
+        cr_assert_eq(a->other_verdict, simultaneous ? SR_VERDICT_LOWER : SR_VERDICT_NO_DIFFERENCE);
+        cr_assert(a->verdict_flips);
+        cr_assert_eq(b->verdict, SR_VERDICT_NO_DIFFERENCE);
+        cr_assert_not(b->verdict_flips);
+        cr_assert_eq(c->verdict, SR_VERDICT_LOWER);
+        cr_assert_not(c->verdict_flips);
+        /* The MDE is stated at the level the verdict uses: wider when joint. */
+        double mde95 =
+            sr_min_detectable_effect((double[]){-1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                0,  0,  0,  0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                     40, 0.95, SR_MDE_POWER);
+        if (simultaneous)
+            cr_assert_gt(a->mde, mde95);
+        else
+            cr_assert_float_eq(a->mde, mde95, 1e-15);
+        sr_sweep_free(&sw);
+    }
+}
+
+static void add_runs(sr_model *m, long input_len, const double *tput, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        add_run(m, input_len, tput[i]);
+}
+
+/* Run-to-run spread: the baseline has one run at in128 (200) and three at
+ * in512 (100, 120, 110). */
+Test(compare, speed_spread_one_two_three_runs)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.baseline = strdup("org/base");
+    sr_model *m = sr_sweep_model(&sw, "org/base");
+    add_runs(m, 128, (double[]){200}, 1);
+    add_runs(m, 512, (double[]){100, 120, 110}, 3);
+    /* three runs 100, 110, 90: median 100, ratio .5, range [90/200, 110/200]
+     * = [.45, .55]; cv = sd 10 / mean 100 = .1 > .05 */
+    add_runs(sr_sweep_model(&sw, "org/three"), 128, (double[]){100, 110, 90}, 3);
+    /* two runs 190, 210: median 200, ratio 1, range [.95, 1.05] holds 1;
+     * cv = sqrt(200) / 200 = .0707 > .05 */
+    add_runs(sr_sweep_model(&sw, "org/two"), 128, (double[]){190, 210}, 2);
+    /* one run 220 against one run 200: ratio 1.1, no spread on either side */
+    m = sr_sweep_model(&sw, "org/one");
+    add_runs(m, 128, (double[]){220}, 1);
+    /* one run 105 against 100, 120, 110: ratio 105/110, range [105/120,
+     * 105/100] = [.875, 1.05] holds 1: within the baseline's run noise */
+    add_runs(m, 512, (double[]){105}, 1);
+    /* two close runs 100, 102 in a scenario the baseline lacks */
+    add_runs(m, 4096, (double[]){100, 102}, 2);
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+
+    const sr_scenario *sc = sr_model_scenario(sr_sweep_find_model(&sw, "org/three"), "in128-out256-c16");
+    cr_assert_float_eq(sc->ratio, 0.5, 1e-15);
+    cr_assert_float_eq(sc->ratio_low, 0.45, 1e-15);
+    cr_assert_float_eq(sc->ratio_high, 0.55, 1e-15);
+    cr_assert_float_eq(sc->cv, 0.1, 1e-15);
+    cr_assert_eq(sc->within_noise, 0);
+    cr_assert(sc->needs_more_runs);
+
+    sc = sr_model_scenario(sr_sweep_find_model(&sw, "org/two"), "in128-out256-c16");
+    cr_assert_float_eq(sc->ratio, 1.0, 1e-15);
+    cr_assert_float_eq(sc->ratio_low, 0.95, 1e-15);
+    cr_assert_float_eq(sc->ratio_high, 1.05, 1e-15);
+    cr_assert_float_eq(sc->cv, sqrt(200.0) / 200, 1e-15);
+    cr_assert_eq(sc->within_noise, 1);
+    cr_assert(sc->needs_more_runs);
+
+    m = sr_sweep_find_model(&sw, "org/one");
+    sc = sr_model_scenario(m, "in128-out256-c16");
+    cr_assert_float_eq(sc->ratio, 1.1, 1e-15);
+    cr_assert_float_eq(sc->ratio_low, 1.1, 1e-15);
+    cr_assert_float_eq(sc->ratio_high, 1.1, 1e-15);
+    cr_assert(isnan(sc->cv));
+    cr_assert_eq(sc->within_noise, -1);
+    cr_assert_not(sc->needs_more_runs);
+    sc = sr_model_scenario(m, "in512-out256-c16");
+    cr_assert_float_eq(sc->ratio, 105.0 / 110, 1e-15);
+    cr_assert_float_eq(sc->ratio_low, 0.875, 1e-15);
+    cr_assert_float_eq(sc->ratio_high, 1.05, 1e-15);
+    cr_assert_eq(sc->within_noise, 1);
+    sc = sr_model_scenario(m, "in4096-out256-c16");
+    cr_assert(isnan(sc->ratio) && isnan(sc->ratio_low) && isnan(sc->ratio_high));
+    cr_assert_eq(sc->within_noise, -1);
+    cr_assert_float_eq(sc->cv, sqrt(2.0) / 101, 1e-15);
+    cr_assert_not(sc->needs_more_runs);
+
+    /* The baseline's own one-run scenario: no cv; its three runs: cv of
+     * 100, 120, 110 = 10 / 110. */
+    const sr_model *b = sr_sweep_find_model(&sw, "org/base");
+    cr_assert(isnan(sr_model_scenario(b, "in128-out256-c16")->cv));
+    cr_assert_float_eq(sr_model_scenario(b, "in512-out256-c16")->cv, 10.0 / 110, 1e-15);
     sr_sweep_free(&sw);
 }

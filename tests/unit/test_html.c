@@ -189,7 +189,9 @@ Test(html_report, holds_the_figures)
     char *html = render_html(&sw, &len);
     /* Accuracy: score, delta with interval, verdict, p, n. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.612</td>"), "baseline GSM8K score");
+    /* Delta, verdict, MDE (none in the fixture), McNemar p, paired items. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9 [+21.9, +27.8]</td><td class=\"v-higher\">higher</td>"
+                                    "<td class=\"num missing\">\xE2\x80\x94</td>"
                                     "<td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
     cr_assert_not_null(strstr(html, "\xE2\x88\x92"
                                     "5.2 [\xE2\x88\x92"
@@ -203,15 +205,15 @@ Test(html_report, holds_the_figures)
     /* Speed: ratio and throughput; a gap for the missing scenario. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.56x<span class=\"small\">52.1 tok/s</span></td>"));
     cr_assert_not_null(strstr(html, "<td class=\"num\">1.00x<span class=\"small\">813 tok/s</span></td>"));
-    cr_assert_not_null(strstr(html, "<td class=\"num\">\xE2\x80\x94<span class=\"small\"></span></td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num missing\">\xE2\x80\x94</td>"));
     /* KV, left out, warnings, methods, inputs. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">321,280</td>"));
     cr_assert_not_null(strstr(html, "RESOURCE_EXHAUSTED"));
     cr_assert_not_null(strstr(html, "gemma3n/server.log:812"));
     cr_assert_not_null(strstr(html, "no bfcl_simple scores"));
-    cr_assert_not_null(strstr(html, "<dd>10,000</dd>"));
-    cr_assert_not_null(strstr(html, "<dd>20261130</dd>"));
-    cr_assert_not_null(strstr(html, "<dd>mt19937</dd>"));
+    cr_assert_not_null(strstr(html, "<td>10,000</td>"));
+    cr_assert_not_null(strstr(html, "<td>20261130</td>"));
+    cr_assert_not_null(strstr(html, "<td>mt19937</td>"));
     cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
     /* Audit: the disagreement named, the agreement counted, empty outputs. */
     cr_assert_not_null(strstr(html, "<li>Qwen/Qwen3-4B, BFCL: the input claims 0.815 "
@@ -221,7 +223,7 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "BFCL: 12 of 400 items had an empty output or an inference error.</li>"));
     /* The KV what-if table, escaped like everything else. */
     cr_assert_not_null(strstr(html, "<h3>What if: google/gemma-4-E2B-it</h3>"));
-    cr_assert_not_null(strstr(html, "<td>NVIDIA L4 &lt;24 GB&gt;</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"model\">NVIDIA L4 &lt;24 GB&gt;</td>"));
     cr_assert_not_null(strstr(html, "<td class=\"num\">1,152,000</td><td class=\"num\">35.16</td><td>yes</td>"));
     cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93"
                                     "321,536"));

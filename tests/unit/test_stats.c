@@ -1,8 +1,10 @@
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
-#include "analysis/compare.h"
+#include "analysis/scenarios.h"
 #include "analysis/stats.h"
 
 Test(stats, mcnemar_hand_computed)
@@ -211,4 +213,157 @@ Test(stats, exact_matches_enumeration_and_long_monte_carlo)
     cr_assert(sr_classes_from_diffs(h, 6, &c));
     cr_assert(sr_bootstrap_exact(&c, 0.95, &lo, &hi));
     cr_assert(lo < 0 && hi > 0);
+}
+
+/* ---- issue 12: detectable effect, equivalence, multiplicity, run noise ---- */
+
+/* z quantiles of the standard normal, from tables:
+ * z(0.975) = 1.959963985, z(0.95) = 1.644853627, z(0.8) = 0.841621234. */
+Test(stats, min_detectable_effect_hand_computed)
+{
+    /* d = three +1, one -1, six 0 (n = 10): mean 0.2; squared deviations
+     * 3 * 0.8^2 + 1.2^2 + 6 * 0.2^2 = 1.92 + 1.44 + 0.24 = 3.6; sd^2 =
+     * 3.6 / 9 = 0.4 (n - 1); sd / sqrt(n) = sqrt(0.4 / 10) = 0.2.
+     * At 95%: (1.959963985 + 0.841621234) * 0.2 = 0.5603170438. */
+    double d[] = {1, 0, 0, -1, 1, 0, 0, 0, 1, 0};
+    cr_assert_float_eq(sr_min_detectable_effect(d, 10, 0.95, 0.8), 0.5603170438, 1e-9);
+    /* At 90%: (1.644853627 + 0.841621234) * 0.2 = 0.4972949722. */
+    cr_assert_float_eq(sr_min_detectable_effect(d, 10, 0.90, 0.8), 0.4972949722, 1e-9);
+    /* No spread, one item, bad levels: nothing to state. */
+    double same[] = {0, 0, 0, 0};
+    cr_assert(isnan(sr_min_detectable_effect(same, 4, 0.95, 0.8)));
+    cr_assert(isnan(sr_min_detectable_effect(d, 1, 0.95, 0.8)));
+    cr_assert(isnan(sr_min_detectable_effect(d, 10, 1.0, 0.8)));
+    cr_assert(isnan(sr_min_detectable_effect(d, 10, 0.95, 0)));
+}
+
+Test(stats, holm_hand_computed)
+{
+    /* p = .01, .04, .03, .005 (m = 4); ascending .005, .01, .03, .04:
+     * 4 * .005 = .02; 3 * .01 = .03; 2 * .03 = .06; 1 * .04 = .04, raised
+     * to .06 by the running maximum. Back in input order: .03, .06, .06, .02. */
+    double p[] = {0.01, 0.04, 0.03, 0.005}, adj[4];
+    cr_assert(sr_holm_adjust(p, 4, adj));
+    cr_assert_float_eq(adj[0], 0.03, 1e-15);
+    cr_assert_float_eq(adj[1], 0.06, 1e-15);
+    cr_assert_float_eq(adj[2], 0.06, 1e-15);
+    cr_assert_float_eq(adj[3], 0.02, 1e-15);
+    /* Capped at 1: 2 * .7 = 1.4 -> 1; .8 -> max(1, .8) = 1. */
+    double big[] = {0.8, 0.7};
+    cr_assert(sr_holm_adjust(big, 2, adj));
+    cr_assert_eq(adj[0], 1.0);
+    cr_assert_eq(adj[1], 1.0);
+    /* Ties: .02, .02, .5 -> 3 * .02 = .06, max(.06, 2 * .02) = .06, max(.06, .5) = .5. */
+    double tie[] = {0.02, 0.5, 0.02};
+    cr_assert(sr_holm_adjust(tie, 3, adj));
+    cr_assert_float_eq(adj[0], 0.06, 1e-15);
+    cr_assert_float_eq(adj[1], 0.5, 1e-15);
+    cr_assert_float_eq(adj[2], 0.06, 1e-15);
+    /* One test: unchanged. */
+    cr_assert(sr_holm_adjust(p, 1, adj));
+    cr_assert_eq(adj[0], 0.01);
+    double bad[] = {0.1, NAN};
+    cr_assert_not(sr_holm_adjust(bad, 2, adj));
+    bad[1] = 1.5;
+    cr_assert_not(sr_holm_adjust(bad, 2, adj));
+}
+
+Test(stats, bonferroni_and_tost_levels)
+{
+    cr_assert_float_eq(sr_bonferroni_level(0.95, 7), 1 - 0.05 / 7, 1e-15); /* 0.992857... */
+    cr_assert_float_eq(sr_bonferroni_level(0.95, 1), 0.95, 1e-15);
+    cr_assert(isnan(sr_bonferroni_level(0.95, 0)));
+    cr_assert_float_eq(sr_tost_level(0.95), 0.90, 1e-15); /* 1 - 2 * 0.05 */
+    cr_assert_float_eq(sr_tost_level(0.99), 0.98, 1e-15);
+    cr_assert(isnan(sr_tost_level(0.5))); /* 1 - 2 * 0.5 = 0: no interval */
+}
+
+/* Quantiles of an already sorted array at a two-sided level. */
+static void sorted_interval(const double *sorted, size_t r, double level, double *lo, double *hi)
+{
+    *lo = gsl_stats_quantile_from_sorted_data(sorted, 1, r, (1 - level) / 2);
+    *hi = gsl_stats_quantile_from_sorted_data(sorted, 1, r, (1 + level) / 2);
+}
+
+/* The TOST (90%) and the reported (95%) interval are read off the same
+ * resampled means: each equals the quantiles of one sorted array, so the
+ * 90% one lies inside the 95% one. Both resampling paths. */
+Test(stats, levels_read_off_one_set_of_resamples)
+{
+    enum { N = 300, R = 20000 };
+    double d[N];
+    for (int i = 0; i < N; i++)
+        d[i] = i % 17 == 0 ? -1 : (i % 11 == 0 ? 1 : 0);
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, N, &c));
+    static double means[R];
+    cr_assert(sr_bootstrap_means_multinomial(&c, R, 99, means));
+    gsl_sort(means, 1, R);
+    sr_interval lv[2] = {{0.95, NAN, NAN}, {0.90, NAN, NAN}};
+    cr_assert(sr_bootstrap_multinomial_levels(&c, R, 99, lv, 2));
+    double lo, hi;
+    sorted_interval(means, R, 0.95, &lo, &hi);
+    cr_assert_eq(lv[0].low, lo);
+    cr_assert_eq(lv[0].high, hi);
+    sorted_interval(means, R, 0.90, &lo, &hi);
+    cr_assert_eq(lv[1].low, lo);
+    cr_assert_eq(lv[1].high, hi);
+    cr_assert(lv[0].low <= lv[1].low && lv[1].high <= lv[0].high);
+    cr_assert(lv[0].low < lv[1].low || lv[1].high < lv[0].high); /* not the same interval */
+    /* The one-level call is the first level of the same draw. */
+    cr_assert(sr_bootstrap_multinomial(&c, R, 99, 0.95, &lo, &hi));
+    cr_assert_eq(lo, lv[0].low);
+    cr_assert_eq(hi, lv[0].high);
+
+    /* Index path: 40 distinct values. */
+    double g[N];
+    for (int i = 0; i < N; i++)
+        g[i] = (i % 40) / 40.0 - 0.45;
+    cr_assert(sr_bootstrap_means_index(g, N, R, 7, means));
+    gsl_sort(means, 1, R);
+    sr_interval gl[2] = {{0.95, NAN, NAN}, {0.90, NAN, NAN}};
+    cr_assert(sr_bootstrap_index_levels(g, N, R, 7, gl, 2));
+    sorted_interval(means, R, 0.95, &lo, &hi);
+    cr_assert_eq(gl[0].low, lo);
+    cr_assert_eq(gl[0].high, hi);
+    sorted_interval(means, R, 0.90, &lo, &hi);
+    cr_assert_eq(gl[1].low, lo);
+    cr_assert_eq(gl[1].high, hi);
+    cr_assert(gl[0].low < gl[1].low && gl[1].high < gl[0].high);
+    cr_assert(sr_bootstrap_index(g, N, R, 7, 0.95, &lo, &hi));
+    cr_assert_eq(lo, gl[0].low);
+    cr_assert_eq(hi, gl[0].high);
+
+    /* No differences at all: every level is [0, 0]; a bad level: nothing. */
+    double zero[5] = {0};
+    cr_assert(sr_bootstrap_index_levels(zero, 5, 100, 1, gl, 2));
+    cr_assert(gl[0].low == 0 && gl[0].high == 0 && gl[1].low == 0 && gl[1].high == 0);
+    gl[1].confidence = 1.0;
+    cr_assert_not(sr_bootstrap_index_levels(g, N, 100, 1, gl, 2));
+    cr_assert(isnan(gl[0].low));
+}
+
+Test(stats, ratio_range_and_cv)
+{
+    /* Model runs 100, 110, 90 against one baseline run of 200:
+     * low = 90 / 200 = 0.45, high = 110 / 200 = 0.55. */
+    double runs[] = {100, 110, 90}, base[] = {200}, lo, hi;
+    cr_assert(sr_ratio_range(runs, 3, base, 1, &lo, &hi));
+    cr_assert_float_eq(lo, 0.45, 1e-15);
+    cr_assert_float_eq(hi, 0.55, 1e-15);
+    /* Baseline runs 180, 220: low = 90 / 220, high = 110 / 180. */
+    double base2[] = {220, 180};
+    cr_assert(sr_ratio_range(runs, 3, base2, 2, &lo, &hi));
+    cr_assert_float_eq(lo, 90.0 / 220, 1e-15);
+    cr_assert_float_eq(hi, 110.0 / 180, 1e-15);
+    cr_assert_not(sr_ratio_range(runs, 3, base, 0, &lo, &hi));
+    cr_assert(isnan(lo) && isnan(hi));
+    double zero[] = {0};
+    cr_assert_not(sr_ratio_range(runs, 3, zero, 1, &lo, &hi));
+    /* cv of 100, 110, 90: mean 100, sd = sqrt((0 + 100 + 100) / 2) = 10 -> 0.1. */
+    cr_assert_float_eq(sr_coefficient_of_variation(runs, 3), 0.1, 1e-15);
+    /* 100, 102: mean 101, sd = sqrt((1 + 1) / 1) = sqrt(2) -> 0.0140021... */
+    double two[] = {100, 102};
+    cr_assert_float_eq(sr_coefficient_of_variation(two, 2), sqrt(2.0) / 101, 1e-15);
+    cr_assert(isnan(sr_coefficient_of_variation(runs, 1))); /* one run: no spread */
 }

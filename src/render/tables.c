@@ -1,0 +1,913 @@
+/* Every table of the reports, built once (see table.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "report_text.h"
+#include "table.h"
+#include "util/text.h"
+
+/* ---- building ---------------------------------------------------------- */
+
+void sr_table_free(sr_table *t)
+{
+    if (!t)
+        return;
+    for (size_t c = 0; c < t->n_cols; c++) {
+        free(t->cols[c].title);
+        free(t->cols[c].sub);
+        free(t->cols[c].help);
+    }
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
+        free(t->cells[i].text);
+        free(t->cells[i].sub);
+    }
+    free(t->cols);
+    free(t->cells);
+    free(t->id);
+    free(t->title);
+    free(t->aside);
+    free(t->note);
+    free(t);
+}
+
+const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col)
+{
+    return &t->cells[row * t->n_cols + col];
+}
+
+/* A table under construction remembers the first allocation failure, so
+ * builders check once at the end. */
+typedef struct builder {
+    sr_table *t;
+    size_t col; /* next column of the open row */
+    bool oom;
+} builder;
+
+static char *dup_or_null(builder *b, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        b->oom = true;
+    return d;
+}
+
+static bool begin(builder *b, const char *id, const char *title)
+{
+    memset(b, 0, sizeof *b);
+    b->t = calloc(1, sizeof *b->t);
+    if (!b->t)
+        return false;
+    b->t->id = dup_or_null(b, id);
+    b->t->title = dup_or_null(b, title);
+    return !b->oom;
+}
+
+static void column(builder *b, const char *title, const char *sub, bool numeric, double width)
+{
+    sr_table *t = b->t;
+    void *cols = t->cols;
+    size_t cap = t->n_cols;
+    if (!sr_grow(&cols, &cap, t->n_cols + 1, sizeof *t->cols)) {
+        b->oom = true;
+        return;
+    }
+    t->cols = cols;
+    sr_column *c = &t->cols[t->n_cols++];
+    memset(c, 0, sizeof *c);
+    c->title = dup_or_null(b, title);
+    c->sub = sub && sub[0] ? dup_or_null(b, sub) : NULL;
+    c->numeric = numeric;
+    c->width = width > 0 ? width : 1;
+}
+
+static void column_help(builder *b, const char *help)
+{
+    if (b->t->n_cols > 0 && help && help[0])
+        b->t->cols[b->t->n_cols - 1].help = dup_or_null(b, help);
+}
+
+static void row(builder *b)
+{
+    sr_table *t = b->t;
+    void *cells = t->cells;
+    size_t cap = t->cap_rows * t->n_cols;
+    if (b->oom || !sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
+        b->oom = true;
+        return;
+    }
+    t->cells = cells;
+    t->cap_rows = t->n_cols ? cap / t->n_cols : 0;
+    memset(&t->cells[t->n_rows * t->n_cols], 0, t->n_cols * sizeof *t->cells);
+    t->n_rows++;
+    b->col = 0;
+}
+
+/* The next cell of the open row; empty text means a missing value. */
+static sr_cell *cell(builder *b, sr_cell_kind kind, const char *text)
+{
+    sr_table *t = b->t;
+    if (b->oom || t->n_rows == 0 || b->col >= t->n_cols) {
+        b->oom = true;
+        return NULL;
+    }
+    sr_cell *c = &t->cells[(t->n_rows - 1) * t->n_cols + b->col++];
+    bool missing = !text || !text[0] || strcmp(text, SR_TEXT_MISSING) == 0;
+    c->kind = missing ? SR_CELL_EMPTY : kind;
+    c->text = missing ? NULL : dup_or_null(b, text);
+    return c;
+}
+
+static void cell_sub(builder *b, sr_cell *c, const char *sub)
+{
+    if (c && sub && sub[0])
+        c->sub = dup_or_null(b, sub);
+}
+
+static void note(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    if (!s)
+        b->oom = true;
+    free(b->t->note);
+    b->t->note = s;
+}
+
+static sr_table *finish(builder *b)
+{
+    if (b->oom) {
+        sr_table_free(b->t);
+        return NULL;
+    }
+    return b->t;
+}
+
+/* The model order of the report, as a fresh array (NULL on OOM). */
+static size_t *model_order(const sr_sweep *sw, size_t *n)
+{
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    if (order)
+        *n = sr_render_model_order(sw, order);
+    return order;
+}
+
+static const char *label_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
+static sr_tone status_tone(sr_status s)
+{
+    return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
+}
+
+/* The model's label, with a word after it ("baseline", "partial"): "id
+ * (baseline)", or "id (tp 2, baseline)" when the label already ends in a
+ * parenthesis. */
+static sr_cell *model_cell(builder *b, const sr_model *m, const char *word)
+{
+    const char *label = label_of(m);
+    size_t n = strlen(label);
+    char *text = !word                              ? NULL
+                 : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
+                                                    : sr_asprintf("%s (%s)", label, word);
+    if (word && !text)
+        b->oom = true;
+    sr_cell *c = cell(b, SR_CELL_TEXT, text ? text : label_of(m));
+    free(text);
+    if (c)
+        c->strong = m->is_baseline;
+    return c;
+}
+
+static void status_cell(builder *b, const sr_model *m)
+{
+    sr_cell *c = cell(b, SR_CELL_STATUS, sr_status_name(m->status));
+    if (c)
+        c->tone = status_tone(m->status);
+}
+
+/* ---- the speed columns ------------------------------------------------- */
+
+enum { DIM_IN, DIM_OUT, DIM_CONC, DIM_LOAD, N_DIMS };
+
+static bool same_dim(const sr_speed_column *a, const sr_speed_column *b, int dim)
+{
+    switch (dim) {
+    case DIM_IN: return a->input_len == b->input_len;
+    case DIM_OUT: return a->output_len == b->output_len;
+    case DIM_CONC: return a->concurrency == b->concurrency;
+    default:
+        return a->burst == b->burst &&
+               (a->request_rate == b->request_rate || (isinf(a->request_rate) && isinf(b->request_rate)));
+    }
+}
+
+/* One dimension of a column in a heading ("1,024 tok"), a sub-heading
+ * ("1,024-tok prompts") or words ("1,024-token prompts"). */
+typedef enum { AS_HEADING, AS_SUB, AS_WORDS } part_style;
+
+static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style style)
+{
+    char n[64];
+    switch (dim) {
+    case DIM_IN:
+        sr_format_count(n, sizeof n, c->input_len);
+        sr_strbuf_printf(sb, style == AS_HEADING ? "%s tok" : style == AS_SUB ? "%s-tok prompts" : "%s-token prompts",
+                         n);
+        break;
+    case DIM_OUT:
+        sr_format_count(n, sizeof n, c->output_len);
+        sr_strbuf_printf(sb, style == AS_HEADING ? "%s out" : style == AS_SUB ? "%s-tok outputs" : "%s-token outputs",
+                         n);
+        break;
+    case DIM_CONC:
+        if (c->concurrency >= 0)
+            sr_strbuf_printf(sb, "c=%ld", c->concurrency);
+        else
+            sr_strbuf_puts(sb, style == AS_WORDS ? "no concurrency limit" : "no limit");
+        break;
+    default:
+        if (isfinite(c->request_rate)) {
+            sr_format_json_number(n, sizeof n, c->request_rate);
+            sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
+        } else if (c->burst >= 0) {
+            sr_format_count(n, sizeof n, c->burst);
+            sr_strbuf_printf(sb, style == AS_WORDS ? "%s prompts at once" : "%s at once", n);
+        } else {
+            sr_strbuf_puts(sb, style == AS_WORDS ? "unlimited request rate" : "unlimited rate");
+        }
+    }
+}
+
+static int cmp_speed_column(const void *x, const void *y)
+{
+    const sr_speed_column *a = x, *b = y;
+    if (a->input_len != b->input_len)
+        return a->input_len < b->input_len ? -1 : 1;
+    if (a->output_len != b->output_len)
+        return a->output_len < b->output_len ? -1 : 1;
+    /* A concurrency limit before none; a finite rate before unlimited. */
+    unsigned long ca = (unsigned long)a->concurrency, cb = (unsigned long)b->concurrency;
+    if (ca != cb)
+        return ca < cb ? -1 : 1;
+    double ra = isfinite(a->request_rate) ? a->request_rate : HUGE_VAL;
+    double rb = isfinite(b->request_rate) ? b->request_rate : HUGE_VAL;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (a->burst != b->burst)
+        return a->burst < b->burst ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+void sr_speed_columns_free(sr_speed_columns *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->cols[i].key);
+        free(c->cols[i].heading);
+        free(c->cols[i].sub);
+        free(c->cols[i].words);
+        free(c->cols[i].legend);
+    }
+    free(c->cols);
+    free(c->note);
+    free(c->shared);
+    memset(c, 0, sizeof *c);
+}
+
+static bool collect_columns(const sr_sweep *sw, sr_speed_columns *out)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t j = 0; j < sw->models[i].n_scenarios; j++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[j];
+            bool seen = false;
+            for (size_t k = 0; k < out->n && !seen; k++)
+                seen = strcmp(out->cols[k].key, sc->key) == 0;
+            if (seen)
+                continue;
+            void *cols = out->cols;
+            if (!sr_grow(&cols, &cap, out->n + 1, sizeof *out->cols))
+                return false;
+            out->cols = cols;
+            sr_speed_column *c = &out->cols[out->n];
+            memset(c, 0, sizeof *c);
+            if (!(c->key = strdup(sc->key)))
+                return false;
+            out->n++;
+            c->input_len = sc->input_len;
+            c->output_len = sc->output_len;
+            c->concurrency = sc->concurrency;
+            c->request_rate = sc->request_rate;
+            c->burst = sc->burst;
+        }
+    qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
+    return true;
+}
+
+/* The most usual value of a dimension over the columns: the index of a
+ * column holding it (ties: the first in column order). */
+static size_t modal(const sr_speed_columns *sc, int dim)
+{
+    size_t best = 0, best_count = 0;
+    for (size_t i = 0; i < sc->n; i++) {
+        size_t count = 0;
+        for (size_t j = 0; j < sc->n; j++)
+            count += same_dim(&sc->cols[i], &sc->cols[j], dim);
+        if (count > best_count) {
+            best = i;
+            best_count = count;
+        }
+    }
+    return best;
+}
+
+static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bool *varies, const size_t *mode)
+{
+    sr_strbuf head, sub, words;
+    sr_strbuf_init(&head);
+    sr_strbuf_init(&sub);
+    sr_strbuf_init(&words);
+    bool shown[N_DIMS] = {false};
+    int last_varying = -1;
+    for (int d = 0; d < N_DIMS; d++)
+        if (varies[d]) {
+            last_varying = d;
+            shown[d] = !same_dim(c, &sc->cols[mode[d]], d);
+        }
+    bool any = false;
+    for (int d = 0; d < N_DIMS; d++)
+        any |= shown[d];
+    if (!any) /* every varying value is the usual one: name it by the last */
+        shown[last_varying >= 0 ? last_varying : (c->concurrency >= 0 ? DIM_CONC : DIM_LOAD)] = true;
+    for (int d = 0; d < N_DIMS; d++) {
+        if (shown[d]) {
+            if (head.len)
+                sr_strbuf_puts(&head, ", ");
+            put_dim(&head, c, d, AS_HEADING);
+        } else if (varies[d]) {
+            if (sub.len)
+                sr_strbuf_puts(&sub, ", ");
+            put_dim(&sub, c, d, AS_SUB);
+        }
+        if (d == DIM_LOAD && c->concurrency >= 0 && !isfinite(c->request_rate))
+            continue; /* a limit with unlimited rate: the usual load, left unsaid */
+        if (words.len)
+            sr_strbuf_puts(&words, ", ");
+        put_dim(&words, c, d, AS_WORDS);
+    }
+    sr_strbuf_puts(&sub, "");
+    c->heading = sr_strbuf_detach(&head);
+    c->sub = sr_strbuf_detach(&sub);
+    c->words = sr_strbuf_detach(&words);
+    c->legend = c->heading && c->sub && c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub)
+                : c->heading                      ? strdup(c->heading)
+                                                  : NULL;
+    return c->heading && c->sub && c->words && c->legend;
+}
+
+/* What every column shares: "c: concurrent requests (the limit set);
+ * every column: 256-token outputs" (the sentence adds how runs are
+ * summarised). */
+static char *columns_shared(const sr_speed_columns *sc, const bool *varies)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool any_limit = false;
+    for (size_t i = 0; i < sc->n; i++)
+        any_limit |= sc->cols[i].concurrency >= 0;
+    if (any_limit)
+        sr_strbuf_puts(&sb, "c: concurrent requests (the limit set)");
+    size_t shared = 0;
+    for (int d = DIM_IN; d <= DIM_OUT && sc->n > 0; d++)
+        if (!varies[d]) {
+            sr_strbuf_puts(&sb, shared++ ? " and " : sb.len ? "; every column: " : "every column: ");
+            put_dim(&sb, &sc->cols[0], d, AS_WORDS);
+        }
+    sr_strbuf_puts(&sb, "");
+    return sr_strbuf_detach(&sb);
+}
+
+bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!collect_columns(sw, out)) {
+        sr_speed_columns_free(out);
+        return false;
+    }
+    bool varies[N_DIMS];
+    size_t mode[N_DIMS];
+    for (int d = 0; d < N_DIMS; d++) {
+        varies[d] = false;
+        for (size_t i = 1; i < out->n; i++)
+            varies[d] |= !same_dim(&out->cols[0], &out->cols[i], d);
+        mode[d] = modal(out, d);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < out->n && ok; i++)
+        ok = name_column(&out->cols[i], out, varies, mode);
+    if (ok)
+        ok = (out->shared = columns_shared(out, varies)) != NULL;
+    if (ok)
+        ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
+                                      out->shared[0] ? "; " : "")) != NULL;
+    if (!ok)
+        sr_speed_columns_free(out);
+    return ok;
+}
+
+/* ---- cells of figures -------------------------------------------------- */
+
+static sr_tone verdict_tone(const sr_scores *s)
+{
+    if (!s || !s->compared)
+        return SR_TONE_NONE;
+    switch (s->verdict) {
+    case SR_VERDICT_HIGHER: return SR_TONE_BETTER;
+    case SR_VERDICT_LOWER: return SR_TONE_WORSE;
+    case SR_VERDICT_NO_DIFFERENCE: return SR_TONE_SAME;
+    case SR_VERDICT_TOO_FEW_ITEMS: return SR_TONE_CAUTION;
+    default: return SR_TONE_NONE;
+    }
+}
+
+static void ratio_cell(builder *b, const sr_scenario *sc, bool with_throughput)
+{
+    char buf[128], tput[64];
+    sr_cell *c = cell(b, SR_CELL_NUMBER, sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL);
+    if (with_throughput && sc)
+        cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
+}
+
+/* ---- the tables ---------------------------------------------------------- */
+
+typedef struct bench_list {
+    const char **names;
+    size_t n;
+} bench_list;
+
+static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
+{
+    size_t max = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        max += sw->models[i].n_benchmarks;
+    out->names = malloc((max ? max : 1) * sizeof *out->names);
+    if (!out->names)
+        return false;
+    out->n = sr_text_benchmarks(sw, out->names);
+    return true;
+}
+
+sr_table *sr_table_overview(const sr_sweep *sw)
+{
+    builder b;
+    bench_list benches = {0};
+    sr_speed_columns speed;
+    size_t n = 0, *order = model_order(sw, &n);
+    if (!order || !benchmarks_of(sw, &benches) || !sr_speed_columns_make(sw, &speed)) {
+        free(order);
+        free(benches.names);
+        return NULL;
+    }
+    char conf[64], heading[160], buf[448];
+    double pct = sw->settings.confidence * 100;
+    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    if (begin(&b, "overview", NULL)) {
+        column(&b, "Model", NULL, false, 3);
+        for (size_t k = 0; k < benches.n; k++) {
+            const char *title = sr_text_benchmark_title(benches.names[k]);
+            column(&b, title, NULL, true, 1);
+            snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
+            column(&b, heading, NULL, false, 2);
+        }
+        for (size_t c = 0; c < speed.n; c++) {
+            column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
+            column_help(&b, speed.cols[c].words);
+        }
+        column(&b, "KV cache tokens", NULL, true, 1);
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            if (m->status == SR_STATUS_FAILED)
+                continue;
+            row(&b);
+            model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
+            for (size_t k = 0; k < benches.n; k++) {
+                const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
+                cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+                if (!s) {
+                    cell(&b, SR_CELL_EMPTY, NULL);
+                } else if (s->is_baseline) {
+                    cell(&b, SR_CELL_VERDICT, "baseline");
+                } else if (s->compared) {
+                    char ci[128];
+                    char words[256];
+                    const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
+                    snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
+                    sr_cell *c = cell(&b, SR_CELL_INTERVAL, buf);
+                    if (c)
+                        c->tone = verdict_tone(s);
+                } else {
+                    cell(&b, SR_CELL_TEXT, "not paired");
+                }
+            }
+            for (size_t c = 0; c < speed.n; c++)
+                ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
+            cell(&b, SR_CELL_NUMBER, m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens)
+                                                              : NULL);
+        }
+        if (speed.n) {
+            /* The headings are short; say once what each column is. */
+            sr_strbuf legend;
+            sr_strbuf_init(&legend);
+            for (size_t c = 0; c < speed.n; c++)
+                if (speed.cols[c].sub[0])
+                    sr_strbuf_printf(&legend, "%s%s: %s", legend.len ? "; " : " Columns: ", speed.cols[c].heading,
+                                     speed.cols[c].words);
+            if (legend.len)
+                sr_strbuf_putc(&legend, '.');
+            note(&b, "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                     "scenario; %s%s",
+                 speed.note, sr_strbuf_cstr(&legend));
+            b.oom |= legend.failed;
+            sr_strbuf_free(&legend);
+        }
+    }
+    sr_speed_columns_free(&speed);
+    free(benches.names);
+    free(order);
+    return finish(&b);
+}
+
+sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
+{
+    builder b;
+    size_t n = 0, *order = model_order(sw, &n);
+    if (!order)
+        return NULL;
+    char conf[64], heading[128], buf[128], id[160];
+    double pct = sw->settings.confidence * 100;
+    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    snprintf(id, sizeof id, "acc-%s", benchmark);
+    if (begin(&b, id, sr_text_benchmark_title(benchmark))) {
+        const sr_model *base = sr_sweep_baseline(sw);
+        const sr_scores *bs = base ? sr_model_benchmark(base, benchmark) : NULL;
+        char score[64], items[64];
+        b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark, sr_text_score(score, sizeof score,
+                                                                                      bs ? bs->score : NAN),
+                                 bs ? sr_text_count(items, sizeof items, (long long)bs->n_items) : SR_TEXT_MISSING);
+        b.oom |= !b.t->aside;
+        b.t->sortable = true;
+        snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
+        bool margin = isfinite(sw->settings.equivalence_margin);
+        column(&b, "Model", NULL, false, 2.7);
+        column(&b, "Status", NULL, false, 1.0);
+        column(&b, "Score", NULL, true, 0.9);
+        column(&b, "n", NULL, true, 0.8);
+        column(&b, heading, NULL, true, 2.6);
+        column(&b, "Verdict", NULL, false, 2.6);
+        column(&b, "MDE", "points", true, 0.9);
+        column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+        if (margin) {
+            column(&b, "TOST interval", NULL, true, 1.9);
+            column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
+        }
+        column(&b, "McNemar p", "Holm", true, 1.3);
+        column(&b, "n paired", NULL, true, 0.9);
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = sr_model_benchmark(m, benchmark);
+            row(&b);
+            model_cell(&b, m, NULL);
+            status_cell(&b, m);
+            cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+            cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
+            bool compared = s && s->compared && !s->is_baseline;
+            cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+            char words[256];
+            const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
+            if (!verdict)
+                verdict = !s ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores") : "not compared";
+            sr_cell *v = cell(&b, SR_CELL_VERDICT, verdict);
+            if (v)
+                v->tone = verdict_tone(s);
+            cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
+            if (margin) {
+                char lo[64], hi[64];
+                bool tost = compared && isfinite(s->tost_ci_low);
+                snprintf(buf, sizeof buf, "[%s, %s]", sr_text_points(lo, sizeof lo, s ? s->tost_ci_low : NAN),
+                         sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
+                cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
+            }
+            sr_cell *p = cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
+            if (compared && isfinite(s->mcnemar_p_holm)) {
+                char holm[64];
+                cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
+            }
+            cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : NULL);
+        }
+    }
+    free(order);
+    return finish(&b);
+}
+
+sr_table *sr_table_speed(const sr_sweep *sw)
+{
+    builder b;
+    sr_speed_columns speed;
+    size_t n = 0, *order = model_order(sw, &n);
+    if (!order || !sr_speed_columns_make(sw, &speed)) {
+        free(order);
+        return NULL;
+    }
+    if (begin(&b, "speed", "Speed")) {
+        b.t->aside = dup_or_null(&b, "output throughput relative to the baseline; median over runs");
+        b.t->sortable = true;
+        column(&b, "Model", NULL, false, 3);
+        column(&b, "Status", NULL, false, 1.2);
+        for (size_t c = 0; c < speed.n; c++) {
+            column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
+            column_help(&b, speed.cols[c].words);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            row(&b);
+            model_cell(&b, m, NULL);
+            status_cell(&b, m);
+            for (size_t c = 0; c < speed.n; c++)
+                ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), true);
+        }
+        note(&b, "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, and "
+                 "below it the model's own median. %s",
+             speed.note);
+    }
+    sr_speed_columns_free(&speed);
+    free(order);
+    return finish(&b);
+}
+
+static bool has_kv(const sr_model *m)
+{
+    return m->kv.logged_tokens >= 0 || m->kv.recomputed_tokens >= 0;
+}
+
+sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
+{
+    builder b;
+    size_t n = 0, *order = model_order(sw, &n);
+    if (!order)
+        return NULL;
+    *none = true;
+    for (size_t i = 0; i < n; i++)
+        *none = *none && !has_kv(&sw->models[order[i]]);
+    char buf[96], lo[64], hi[64];
+    if (begin(&b, "kv-table", "KV cache capacity")) {
+        b.t->sortable = true;
+        column(&b, "Model", NULL, false, 2.6);
+        column(&b, "Logged tokens", NULL, true, 1.1);
+        column(&b, "Recomputed", NULL, true, 1.4);
+        column(&b, "Bytes per token", NULL, true, 1.1);
+        column(&b, "Block", NULL, true, 0.7);
+        column(&b, "Max concurrency", NULL, true, 1.1);
+        column(&b, "Note", NULL, false, 4);
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_kv_summary *kv = &m->kv;
+            if (!has_kv(m))
+                continue;
+            row(&b);
+            model_cell(&b, m, NULL);
+            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->logged_tokens));
+            sr_cell *r = cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
+            if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high) {
+                snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(lo, sizeof lo, kv->tokens_low),
+                         sr_text_count(hi, sizeof hi, kv->tokens_high));
+                cell_sub(&b, r, buf);
+            }
+            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
+            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
+            sr_cell *c = cell(&b, SR_CELL_NUMBER,
+                              isfinite(kv->max_concurrency) ? sr_text_ratio(buf, sizeof buf, kv->max_concurrency)
+                                                            : NULL);
+            if (kv->max_model_len > 0 && isfinite(kv->max_concurrency)) {
+                snprintf(buf, sizeof buf, "at %s", sr_text_count(lo, sizeof lo, kv->max_model_len));
+                cell_sub(&b, c, buf);
+            }
+            cell(&b, SR_CELL_TEXT, kv->note);
+        }
+        note(&b, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
+                 "and the memory the log reports.");
+    }
+    free(order);
+    return finish(&b);
+}
+
+sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
+{
+    (void)sw;
+    builder b;
+    char title[256], v[64];
+    snprintf(title, sizeof title, "What if: %s", label_of(m));
+    if (begin(&b, "whatif", title)) {
+        column(&b, "Chip", NULL, false, 3.4);
+        column(&b, "HBM (GiB)", NULL, true, 1);
+        column(&b, "Util.", NULL, true, 0.8);
+        column(&b, "Resident (GiB)", NULL, true, 1.25);
+        column(&b, "Max model len", NULL, true, 1.1);
+        column(&b, "Block", NULL, true, 0.9);
+        column(&b, "KV tokens", NULL, true, 1.2);
+        column(&b, "Max conc.", NULL, true, 1.1);
+        column(&b, "Fits", NULL, false, 0.7);
+        for (size_t k = 0; k < m->kv.n_whatif; k++) {
+            const sr_kv_whatif *w = &m->kv.whatif[k];
+            row(&b);
+            cell(&b, SR_CELL_TEXT, w->label ? w->label : w->chip);
+            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->hbm_gib, 2));
+            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->mem_util, 2));
+            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
+            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
+            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
+            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
+            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
+            sr_cell *f = cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
+            if (f && !w->fits)
+                f->tone = SR_TONE_WORSE;
+        }
+        if (m->kv.whatif_assumptions)
+            note(&b, "%s", m->kv.whatif_assumptions);
+    }
+    return finish(&b);
+}
+
+sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
+{
+    builder b;
+    size_t n = 0, *order = model_order(sw, &n);
+    if (!order)
+        return NULL;
+    *none = true;
+    if (begin(&b, "left-out", "Models left out")) {
+        column(&b, "Model", NULL, false, 2.4);
+        column(&b, "Status", NULL, false, 1);
+        column(&b, "Stage", NULL, false, 0.9);
+        column(&b, "Why", NULL, false, 5);
+        column(&b, "Where", NULL, false, 3);
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            if (m->status == SR_STATUS_OK)
+                continue;
+            *none = false;
+            row(&b);
+            model_cell(&b, m, NULL);
+            status_cell(&b, m);
+            const char *stage = sr_stage_name(m->failure.stage);
+            cell(&b, SR_CELL_TEXT, stage);
+            char *why = NULL;
+            if (m->status == SR_STATUS_PARTIAL && m->status_reason && m->failure.message)
+                why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
+            const char *text = why                                        ? why
+                               : m->status == SR_STATUS_PARTIAL && m->status_reason ? m->status_reason
+                                                                                    : m->failure.message;
+            cell(&b, SR_CELL_TEXT, text);
+            free(why);
+            cell(&b, SR_CELL_TEXT, m->failure.source);
+        }
+    }
+    free(order);
+    return finish(&b);
+}
+
+sr_table *sr_table_inputs(const sr_sweep *sw)
+{
+    builder b;
+    char buf[64];
+    size_t ignored = 0;
+    if (begin(&b, "inputs", "Input files")) {
+        column(&b, "File", "SHA-256", false, 5);
+        column(&b, "Read as", NULL, false, 1.6);
+        column(&b, "Bytes", NULL, true, 1.1);
+        for (size_t i = 0; i < sw->n_inputs; i++) {
+            const sr_input_file *f = &sw->inputs[i];
+            row(&b);
+            cell_sub(&b, cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
+            sr_cell *k = cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
+            if (f->reason) {
+                cell_sub(&b, k, f->reason);
+                if (k)
+                    k->tone = SR_TONE_MUTED;
+                ignored++;
+            }
+            cell(&b, SR_CELL_NUMBER, f->size >= 0 ? sr_text_count(buf, sizeof buf, f->size) : NULL);
+        }
+        note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
+             sw->n_inputs - ignored == 1 ? "" : "s", ignored);
+    }
+    return finish(&b);
+}
+
+static void setting(builder *b, const char *name, const char *value)
+{
+    if (!value || !value[0])
+        return;
+    row(b);
+    cell(b, SR_CELL_TEXT, name);
+    cell(b, SR_CELL_TEXT, value);
+}
+
+sr_table *sr_table_settings(const sr_sweep *sw)
+{
+    builder b;
+    const sr_settings *st = &sw->settings;
+    char buf[96], conf[64];
+    double pct = st->confidence * 100;
+    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    if (begin(&b, "settings", "Settings")) {
+        column(&b, "Setting", NULL, false, 1);
+        column(&b, "Value", NULL, false, 3);
+        snprintf(buf, sizeof buf, "%s%%", conf);
+        setting(&b, "Confidence level", buf);
+        setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
+        setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
+        setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
+        snprintf(buf, sizeof buf, "%lu", st->seed);
+        setting(&b, "Seed", buf);
+        setting(&b, "Random number generator", st->rng);
+        setting(&b, "Test for 0/1 scores", "McNemar, exact, two-sided");
+        setting(&b, "GSM8K filter", st->gsm8k_filter);
+        setting(&b, "Speed metric", "output_throughput (tokens/s), median over runs");
+        setting(&b, "Tool", "sweep-report " SR_VERSION);
+    }
+    return finish(&b);
+}
+
+/* ---- Markdown --------------------------------------------------------- */
+
+/* Text from inputs is escaped for table cells and list items: '|',
+ * backslash, newlines, code (`), raw HTML (<), and a ']' that would close
+ * a link text ("](" or "]["). A bare [x] is left alone: it is a link only
+ * where a definition "[x]: url" starts a line, and no line of ours starts
+ * with input text. Emphasis characters are left alone too: at worst they
+ * italicise, and escaping every '_' would make the file unreadable. */
+void sr_markdown_escape(sr_strbuf *sb, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '|':
+        case '\\':
+        case '`':
+        case '<':
+            sr_strbuf_putc(sb, '\\');
+            sr_strbuf_putc(sb, *s);
+            break;
+        case ']':
+            if (s[1] == '(' || s[1] == '[')
+                sr_strbuf_putc(sb, '\\');
+            sr_strbuf_putc(sb, *s);
+            break;
+        case '\n':
+        case '\r':
+        case '\t': sr_strbuf_putc(sb, ' '); break;
+        default: sr_strbuf_putc(sb, *s);
+        }
+    }
+}
+
+void sr_table_markdown(const sr_table *t, sr_strbuf *sb)
+{
+    sr_strbuf_puts(sb, "|");
+    for (size_t c = 0; c < t->n_cols; c++) {
+        sr_strbuf_putc(sb, ' ');
+        sr_markdown_escape(sb, t->cols[c].title); /* the table's note says what a sub-heading would */
+        sr_strbuf_puts(sb, " |");
+    }
+    sr_strbuf_puts(sb, "\n|");
+    for (size_t c = 0; c < t->n_cols; c++)
+        sr_strbuf_puts(sb, t->cols[c].numeric ? "---:|" : "---|");
+    sr_strbuf_putc(sb, '\n');
+    for (size_t r = 0; r < t->n_rows; r++) {
+        sr_strbuf_putc(sb, '|');
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const sr_cell *cl = sr_table_cell(t, r, c);
+            sr_strbuf_putc(sb, ' ');
+            if (cl->kind == SR_CELL_EMPTY)
+                sr_strbuf_puts(sb, SR_TEXT_MISSING);
+            else
+                sr_markdown_escape(sb, cl->text);
+            if (cl->sub) {
+                sr_strbuf_puts(sb, " (");
+                sr_markdown_escape(sb, cl->sub);
+                sr_strbuf_putc(sb, ')');
+            }
+            sr_strbuf_puts(sb, " |");
+        }
+        sr_strbuf_putc(sb, '\n');
+    }
+}
