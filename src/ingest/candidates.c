@@ -1,7 +1,7 @@
 /* The survey's candidates.json (written by `sweep-report survey`) when an
  * export carries it: a list of {id, kept, kv_tokens, block_size,
  * max_model_len, bytes_per_token, kv_gib, backend, ...}. Each kept model's
- * prediction goes to the sweep's model of the same id. */
+ * prediction goes to the sweep's entries of the same model id. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -66,21 +66,26 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
     char *norm = sr_normalize_model_id(id->valuestring);
     if (!norm)
         return sr_oom();
-    sr_model *m = sr_sweep_find_model(sweep, norm);
+    /* Every entry of that model (several when a directory holds variants);
+     * none when the survey's model is not in this sweep. Two ids that name
+     * one model (a path and org/name): the first prediction stays. */
+    sr_error *err = NULL;
+    for (size_t i = 0; i < sweep->n_models && !err; i++) {
+        sr_kv_prediction *p = &sweep->models[i].predicted;
+        if (strcmp(sweep->models[i].id, norm) != 0 || p->source)
+            continue;
+        p->source = strdup(path);
+        p->backend = cJSON_IsString(backend) ? strdup(backend->valuestring) : NULL;
+        if (!p->source || (cJSON_IsString(backend) && !p->backend))
+            err = sr_oom();
+        p->tokens = tokens;
+        p->block_size = block > 0 ? block : -1;
+        p->max_model_len = mml > 0 ? mml : -1;
+        p->bytes_per_token = bpt;
+        p->kv_gib = cJSON_IsNumber(kv_gib) ? kv_gib->valuedouble : NAN;
+    }
     free(norm);
-    if (!m || m->predicted.source)
-        return NULL; /* surveyed but not in this sweep; or two ids that name one model: the first */
-    sr_kv_prediction *p = &m->predicted;
-    p->source = strdup(path);
-    p->backend = cJSON_IsString(backend) ? strdup(backend->valuestring) : NULL;
-    if (!p->source || (cJSON_IsString(backend) && !p->backend))
-        return sr_oom();
-    p->tokens = tokens;
-    p->block_size = block > 0 ? block : -1;
-    p->max_model_len = mml > 0 ? mml : -1;
-    p->bytes_per_token = bpt;
-    p->kv_gib = cJSON_IsNumber(kv_gib) ? kv_gib->valuedouble : NAN;
-    return NULL;
+    return err;
 }
 
 typedef struct id_at {

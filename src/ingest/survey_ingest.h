@@ -58,7 +58,7 @@ sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, c
 
 /* ---- candidates.c --------------------------------------------------------
  * A survey's candidates.json in an export: each kept model's predicted KV
- * tokens go to the model of the same id (models not in the sweep are
+ * tokens go to every entry of the same model id (models not in the sweep are
  * skipped). */
 sr_error *sr_parse_survey_candidates(const char *path, const char *data, size_t len, sr_sweep *sweep);
 /* Read the export's candidates.json (rel names it, open_path opens it),

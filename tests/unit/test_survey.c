@@ -524,6 +524,15 @@ Test(survey_outputs, candidates_json_gives_the_report_its_prediction)
               "%s", sw.warnings[0]);
     sr_sweep_free(&sw);
 
+    /* two entries of one model (variants of a directory): both get it */
+    sw = sweep_with("Qwen/Qwen3-4B", 50688, 256);
+    cr_assert_not_null(sr_sweep_add_model(&sw, "Qwen/Qwen3-4B"));
+    cr_assert_eq(sw.n_models, 2);
+    cr_assert_null(sr_parse_survey_candidates("candidates.json", text, len, &sw));
+    cr_assert_eq(sw.models[0].predicted.tokens, 39680);
+    cr_assert_eq(sw.models[1].predicted.tokens, 39680);
+    sr_sweep_free(&sw);
+
     /* 2 blocks apart (40,192 logged) is within the tolerance: no finding */
     sw = sweep_with("Qwen/Qwen3-4B", 40192, 256);
     cr_assert_null(sr_parse_survey_candidates("candidates.json", text, len, &sw));
