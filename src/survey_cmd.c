@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/survey_rules.h"
+#include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
 #include "render/survey_render.h"
 #include "util/fileio.h"

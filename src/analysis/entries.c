@@ -151,32 +151,55 @@ static char *label_from_directory(const sr_model *m)
     return sr_asprintf("%s (planned)", m->id);
 }
 
+/* Labels for every entry of this id, by what differs among them: the
+ * serving settings (with_variant false), or the settings and the variant.
+ * True when every label was made and they are all different. */
+static bool label_group(sr_sweep *sw, const char *id, bool with_variant, bool *oom)
+{
+    bool diff[N_SETTINGS + 1];
+    for (size_t k = 0; k <= N_SETTINGS; k++)
+        diff[k] = (k < N_SETTINGS || with_variant) && differs(sw, id, k);
+    bool all = true;
+    for (size_t i = 0; i < sw->n_models && !*oom; i++) {
+        sr_model *m = &sw->models[i];
+        if (strcmp(m->id, id) != 0)
+            continue;
+        free(m->label);
+        m->label = label_from_differences(sw, m, diff, oom);
+        all = all && m->label;
+    }
+    for (size_t i = 0; i < sw->n_models && all; i++)
+        if (strcmp(sw->models[i].id, id) == 0)
+            all = label_unique(sw, &sw->models[i]);
+    return all && !*oom;
+}
+
 sr_error *sr_label_entries(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
+        free(sweep->models[i].label);
+        sweep->models[i].label = NULL;
+    }
+    for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        free(m->label);
-        m->label = NULL;
+        if (m->label)
+            continue; /* labelled with its group */
+        bool oom = false;
         if (count_id(sweep, m->id) == 1) {
             if (!(m->label = strdup(m->id)))
                 return sr_oom();
             continue;
         }
-        bool diff[N_SETTINGS + 1], oom = false;
-        for (size_t k = 0; k <= N_SETTINGS; k++)
-            diff[k] = differs(sweep, m->id, k);
-        m->label = label_from_differences(sweep, m, diff, &oom);
-        if (oom)
-            return sr_oom();
-    }
-    /* Entries that settings did not tell apart: by directory. */
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_model *m = &sweep->models[i];
-        if (m->label && label_unique(sweep, m))
+        /* What the settings say first; the variant only when they do not
+         * tell the entries apart; the directory when nothing does. */
+        if (label_group(sweep, m->id, false, &oom) || oom || label_group(sweep, m->id, true, &oom) || oom) {
+            if (oom)
+                return sr_oom();
             continue;
+        }
         for (size_t j = 0; j < sweep->n_models; j++) {
             sr_model *o = &sweep->models[j];
-            if (strcmp(o->id, m->id) != 0 || (o->label && label_unique(sweep, o) && o != m))
+            if (strcmp(o->id, m->id) != 0)
                 continue;
             char *label = label_from_directory(o);
             if (!label)

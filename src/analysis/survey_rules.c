@@ -227,8 +227,8 @@ sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, cons
     sr_kv_plan plan;
     sr_error *plan_err = sr_kv_plan_make(layout, &p, &plan);
     if (!plan_err) {
-        m->bytes_per_token = plan.bytes_per_token;
-        m->kv_layers = plan.kv_layers;
+        m->bytes_per_token = plan.shape.bytes_per_token;
+        m->kv_layers = plan.shape.kv_layers;
         sr_kv_plan_free(&plan);
     }
 

@@ -12,11 +12,17 @@
 #include "sweep.h"
 #include "util/error.h"
 
-/* ---- vLLM server log (vllm_log.c) ---------------------------------------
+/* ---- vLLM server log (vllm_log.c, vllm_settings.c) -----------------------
  * Recognises every prefix form (old `file.py:N]`, new `[file.py:N]`,
- * `(EngineCore_DP0 pid=N)`, no timestamp). Fills out (initialised by the
- * caller with sr_server_log_init) and sets *recognized when any server line
- * was seen. A log without server lines is not an error. */
+ * `(EngineCore_DP0 pid=N)`, no timestamp, ANSI colours, docker-compose
+ * `name  | `) and joins hard-wrapped lines (docs/inputs.md). Fills out
+ * (initialised by the caller with sr_server_log_init): the startup facts,
+ * out->settings (vLLM version, parallel sizes, batch and sequence limits,
+ * block size, KV dtype, memory utilisation, max model len), out->engine_start
+ * (an engine started, or failed to: a server log, not a few request-log
+ * lines pasted into bench output) and out->failure (a negative "Available
+ * KV cache memory" is a load failure). *recognized is set when any server
+ * line was seen. A log without server lines is not an error. */
 sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized);
 
 /* The same, fed one line at a time (bounded memory for logs of any size):
@@ -29,9 +35,13 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
 void sr_server_log_reader_free(sr_server_log_reader *r);
 
 /* ---- `vllm bench serve` captured stdout (bench_text.c) -------------------
- * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
- * before it gives model, max_concurrency and lengths. *runs is a fresh
- * array (NULL, 0 when the file has no block). */
+ * Every "Serving Benchmark Result" block is one run. The command line
+ * (benchmark_serving.py or `vllm bench serve`, continued with '\'), the
+ * Namespace(...) line and the lines before the block give model, number of
+ * prompts, max_concurrency (-1: no limit), request_rate (INFINITY:
+ * unlimited; NAN: nothing says), --metadata params, and the requested
+ * lengths (nominal_lengths true; else the means per request of the block).
+ * *runs is a fresh array (NULL, 0 when the file has no block). */
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
@@ -43,11 +53,20 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r);
 
 /* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
  * Old and new key sets; one object, or several one per line
- * (--append-result). */
+ * (--append-result), or a JSON array of them (`vllm bench sweep`
+ * summary.json; each run's source is then "path:line"). Reads request_rate
+ * (a number or "inf"), max_concurrency (null: -1, no limit), the --metadata
+ * pairs into params, input_len/output_len metadata as nominal lengths. */
 sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
+ * length (input_len, output_len, random_input_len, random_output_len: they
+ * are the nominal lengths) and not "model" naming the run's own model_id
+ * (compared normalised; model_id may be NULL). */
+bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
+                                const char *model_id);
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
@@ -84,23 +103,6 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
 sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
                                   const char *metric_filter, double *value, bool *found);
 
-/* ---- what a JSON file is, by its content (classify.c) ---------------------- */
-typedef enum {
-    SR_JSON_UNKNOWN = 0,
-    SR_JSON_BENCH_RESULT,   /* `vllm bench serve --save-result`: object(s) with output_throughput */
-    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
-    SR_JSON_LMEVAL_RESULTS, /* lm-eval results_<date>.json, under any name */
-    SR_JSON_LMEVAL_SAMPLES, /* lm-eval per-sample lines */
-    SR_JSON_BFCL_RESULT,    /* BFCL result lines (id, result) */
-    SR_JSON_BFCL_SCORE,     /* BFCL score file (accuracy, correct_count, total_count header) */
-    SR_JSON_HF_CONFIG,      /* a Hugging Face config.json */
-    SR_JSON_MANIFEST        /* a sweep.json */
-} sr_json_kind;
-
-/* What the JSON (or JSON Lines) bytes hold; a file that does not parse is
- * an input error naming the line where it breaks. */
-sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
-
 /* ---- BFCL (bfcl.c) -------------------------------------------------------
  * A result file (JSON Lines, one entry per test id) and its score file
  * (header line, then failed entries only). Items in the result file that
@@ -135,16 +137,66 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
 /* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
 
+/* One planned model. The serving flags after the benchmarks are parsed:
+ * key=value or --key value, dashes and underscores alike, case ignored:
+ *   tp, tensor_parallel_size        settings.tensor_parallel_size
+ *   pp, pipeline_parallel_size      settings.pipeline_parallel_size
+ *   gpu_memory_utilization, util,
+ *   mem_util, memory_utilization    settings.gpu_memory_utilization (0 < u <= 1)
+ *   max_model_len, max_num_seqs,
+ *   max_num_batched_tokens,
+ *   block_size, kv_cache_dtype,
+ *   vllm_version                    the settings of the same names
+ *   parser, tool_parser,
+ *   tool_call_parser                tool_parser
+ *   nothink (no value)              nothink
+ * A known key with a bad value, or given twice, is an input error naming
+ * the line; anything else is kept in other_flags. */
 typedef struct sr_arms_entry {
-    char *checkpoint; /* org/name as written */
-    char *hardware;   /* e.g. "v5e-1", or NULL */
-    char *benchmarks; /* "load+long+gen", or NULL */
-    char *flags;      /* remaining fields joined by one space, or NULL */
+    char *checkpoint;             /* org/name as written */
+    char *hardware;               /* e.g. "v5e-1", or NULL */
+    char *benchmarks;             /* "load+long+gen", or NULL */
+    char *flags;                  /* every flag as written, joined by one space, or NULL */
+    sr_serving_settings settings; /* what the flags set; unknown: -1, NAN, NULL */
+    char *tool_parser;            /* parser=hermes -> "hermes", or NULL */
+    bool nothink;                 /* the bare flag nothink */
+    char *other_flags;            /* flags not understood, joined by one space, or NULL */
     long line;
 } sr_arms_entry;
 
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
+/* Serving flags as a run-plan line writes them ("tp=2 max_num_seqs=8"),
+ * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
+ * the same errors as a run plan's line. */
+sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
+void sr_arms_entry_free(sr_arms_entry *e); /* the strings of one entry */
+
+/* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
+typedef enum {
+    SR_JSON_UNKNOWN = 0,    /* valid JSON of no kind we read */
+    SR_JSON_BENCH,          /* `vllm bench serve --save-result`: object(s) with output_throughput */
+    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
+    SR_JSON_BENCH_WARMUP,   /* `vllm bench sweep` warmup.json: a bench result with run_number -1 */
+    SR_JSON_BENCH_FAILURE,  /* `vllm bench sweep` *failure.json: error_type, error, serve/bench overrides */
+    SR_JSON_LMEVAL_RESULTS, /* lm-eval results: a "results" object and configs/versions/n-samples/config */
+    SR_JSON_LMEVAL_SAMPLES, /* lm-eval samples: lines (or an array) with doc_id and resps/filtered_resps */
+    SR_JSON_BFCL_RESULT,    /* BFCL result lines: id and result */
+    SR_JSON_BFCL_SCORE,     /* BFCL score file: header with accuracy, correct_count, total_count */
+    SR_JSON_SCORES,         /* plain per-item scores: item_id and score lines */
+    SR_JSON_HF_CONFIG,      /* Hugging Face config.json: model_type, architectures, num_hidden_layers, text_config */
+    SR_JSON_MANIFEST        /* sweep.json: an object with baseline or hardware */
+} sr_json_kind;
+
+/* What a JSON file holds, by its content (the name is not looked at).
+ * The whole file must parse: one JSON value, or several (JSON Lines);
+ * otherwise an input error naming the file and the line where it breaks
+ * (a file cut mid-object breaks on its last line). The kind is that of the
+ * first value; *kind is SR_JSON_UNKNOWN on error. */
+sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
+/* "bench_json", "bench_summary", ..., "json" for unknown: names for the
+ * inputs list. */
+const char *sr_json_kind_name(sr_json_kind kind);
 
 /* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
 struct cJSON;

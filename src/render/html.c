@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -158,13 +159,18 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     for (size_t i = 0; i < n && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_kv_summary *kv = &m->kv;
-        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err)
+            return err;
+        if ((words.layers && words.layers[0]) || (words.assumptions && words.assumptions[0])) {
             sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
             sr_tpl_set(d, "model", m->label ? m->label : m->id);
-            sr_tpl_set(d, "layers", kv->layers_summary);
-            sr_tpl_set(d, "assumptions", kv->assumptions);
+            sr_tpl_set(d, "layers", words.layers);
+            sr_tpl_set(d, "assumptions", words.assumptions);
             details++;
         }
+        sr_kv_words_free(&words);
         if (kv->n_whatif > 0)
             ok = put_table(root, "whatif", sr_table_whatif(sw, m), true);
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
 
@@ -41,9 +42,16 @@ static cJSON *failure_json(const sr_failure *f)
     return o;
 }
 
+/* NULL on OOM (the words included). */
 static cJSON *kv_json(const sr_model *m)
 {
     const sr_kv_summary *kv = &m->kv;
+    sr_kv_words words;
+    sr_error *err = sr_kv_words_make(m, &words);
+    if (err) {
+        sr_error_free(err);
+        return NULL;
+    }
     cJSON *o = cJSON_CreateObject();
     add(o, "logged_tokens", count_or_null(kv->logged_tokens));
     add(o, "recomputed_tokens", count_or_null(kv->recomputed_tokens));
@@ -56,9 +64,10 @@ static cJSON *kv_json(const sr_model *m)
         isfinite(kv->implied_avail_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->implied_avail_low_gib, kv->implied_avail_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "note", str_or_null(kv->note));
-    add(o, "backend", str_or_null(kv->backend));
-    add(o, "token_formula", str_or_null(kv->formula));
+    add(o, "note", str_or_null(words.note));
+    add(o, "backend", kv->planned ? cJSON_CreateString(sr_kv_backend_name(kv->basis.backend)) : cJSON_CreateNull());
+    add(o, "token_formula",
+        kv->planned ? cJSON_CreateString(sr_kv_formula_name(kv->basis.formula)) : cJSON_CreateNull());
     add(o, "max_model_len", count_or_null(kv->max_model_len));
     add(o, "available_gib", num_or_null(kv->avail_gib));
     add(o, "recomputed_range",
@@ -66,11 +75,11 @@ static cJSON *kv_json(const sr_model *m)
                             : cJSON_CreateNull());
     add(o, "max_concurrency", num_or_null(kv->max_concurrency));
     cJSON *layers = cJSON_CreateObject();
-    add(layers, "total", count_or_null(kv->n_layers));
-    add(layers, "with_kv", count_or_null(kv->kv_layers));
-    add(layers, "sharing_kv", count_or_null(kv->shared_layers));
-    add(layers, "sliding", count_or_null(kv->sliding_layers));
-    add(layers, "summary", str_or_null(kv->layers_summary));
+    add(layers, "total", count_or_null(kv->planned ? kv->shape.n_layers : -1));
+    add(layers, "with_kv", count_or_null(kv->planned ? kv->shape.kv_layers : -1));
+    add(layers, "sharing_kv", count_or_null(kv->planned ? kv->shape.shared : -1));
+    add(layers, "sliding", count_or_null(kv->planned ? kv->shape.sliding : -1));
+    add(layers, "summary", str_or_null(words.layers));
     add(o, "layers", layers);
     add(o, "implied_utilization",
         isfinite(kv->util_implied_low)
@@ -80,14 +89,14 @@ static cJSON *kv_json(const sr_model *m)
         isfinite(kv->resident_implied_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib, kv->resident_implied_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "assumptions", str_or_null(kv->assumptions));
+    add(o, "assumptions", str_or_null(words.assumptions));
     cJSON *whatif = cJSON_CreateArray();
     for (size_t i = 0; i < kv->n_whatif; i++) {
         const sr_kv_whatif *w = &kv->whatif[i];
         cJSON *row = cJSON_CreateObject();
         add(row, "label", str_or_null(w->label));
         add(row, "chip", str_or_null(w->chip));
-        add(row, "backend", str_or_null(w->backend));
+        add(row, "backend", cJSON_CreateString(sr_kv_backend_name(w->backend)));
         add(row, "hbm_gib", num_or_null(w->hbm_gib));
         add(row, "mem_util", num_or_null(w->mem_util));
         add(row, "resident_gib", num_or_null(w->resident_gib));
@@ -99,7 +108,8 @@ static cJSON *kv_json(const sr_model *m)
         cJSON_AddItemToArray(whatif, row);
     }
     add(o, "whatif", whatif);
-    add(o, "whatif_assumptions", str_or_null(kv->whatif_assumptions));
+    add(o, "whatif_assumptions", str_or_null(words.whatif_assumptions));
+    sr_kv_words_free(&words);
     cJSON *logged = cJSON_CreateObject();
     const sr_server_log *log = &m->log;
     add(logged, "source", str_or_null(m->has_log ? log->source : NULL));

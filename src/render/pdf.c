@@ -10,6 +10,7 @@
 
 #include "chart.h"
 #include "pdf_layout.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -129,9 +130,18 @@ static void kv_details(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
     bool any = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        const char *parts[] = {m->kv.layers_summary, m->kv.assumptions};
-        if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0]))
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err) {
+            sr_error_free(err);
+            p->oom = true;
+            return;
+        }
+        const char *parts[] = {words.layers, words.assumptions};
+        if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0])) {
+            sr_kv_words_free(&words);
             continue;
+        }
         if (!any)
             sr_pdf_subsection(p, "How each count was recomputed", NULL);
         any = true;
@@ -142,6 +152,7 @@ static void kv_details(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
             if (parts[k] && parts[k][0])
                 sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 10, SR_PDF_CONTENT_W - 10, parts[k], p->regular,
                                     SR_PDF_SMALL, SR_PDF_MUTED, 2);
+        sr_kv_words_free(&words);
         p->y -= 3;
     }
 }

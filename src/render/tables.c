@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -242,7 +243,8 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
             sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
         } else if (c->burst >= 0) {
             sr_format_count(n, sizeof n, c->burst);
-            sr_strbuf_printf(sb, style == AS_WORDS ? "%s prompts at once" : "%s at once", n);
+            sr_strbuf_printf(sb, style != AS_WORDS ? "%s at once" : c->burst == 1 ? "%s prompt at once" : "%s prompts at once",
+                             n);
         } else {
             sr_strbuf_puts(sb, style == AS_WORDS ? "unlimited request rate" : "unlimited rate");
         }
@@ -310,7 +312,8 @@ static bool collect_columns(const sr_sweep *sw, sr_speed_columns *out)
             c->request_rate = sc->request_rate;
             c->burst = sc->burst;
         }
-    qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
+    if (out->n > 1)
+        qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
     return true;
 }
 
@@ -701,7 +704,15 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
                 snprintf(buf, sizeof buf, "at %s", sr_text_count(lo, sizeof lo, kv->max_model_len));
                 cell_sub(&b, c, buf);
             }
-            cell(&b, SR_CELL_TEXT, kv->note);
+            sr_kv_words words;
+            sr_error *err = sr_kv_words_make(m, &words);
+            if (err) {
+                sr_error_free(err);
+                b.oom = true;
+                break;
+            }
+            cell(&b, SR_CELL_TEXT, words.note);
+            sr_kv_words_free(&words);
         }
         note(&b, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
                  "and the memory the log reports.");
@@ -741,8 +752,15 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
             if (f && !w->fits)
                 f->tone = SR_TONE_WORSE;
         }
-        if (m->kv.whatif_assumptions)
-            note(&b, "%s", m->kv.whatif_assumptions);
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err) {
+            sr_error_free(err);
+            b.oom = true;
+        } else if (words.whatif_assumptions) {
+            note(&b, "%s", words.whatif_assumptions);
+        }
+        sr_kv_words_free(&words);
     }
     return finish(&b);
 }

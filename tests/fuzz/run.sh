@@ -68,6 +68,7 @@ seed_files() {
         fuzz_scores_jsonl) find fixtures tests/bad/base -name '*.scores.jsonl' ;;
         fuzz_hf_config) find fixtures tests/bad/base -name 'config.json' ;;
         fuzz_manifest) find fixtures tests/bad/base -name 'sweep.json' ;;
+        fuzz_classify_json) find fixtures tests/bad/base \( -name '*.json' -o -name '*.jsonl' \) ;;
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
         fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
         fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;

@@ -15,6 +15,7 @@
 #include "analysis/survey_rules.h"
 #include "expect_error.h"
 #include "ingest/ingest.h"
+#include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
 #include "render/survey_render.h"
 #include "util/fileio.h"
