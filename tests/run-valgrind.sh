@@ -4,8 +4,9 @@
 # the same. Library-internal caches (fontconfig, cairo) are suppressed in
 # tests/valgrind.supp, never our own frames.
 set -u
-bin=${1:?usage: run-valgrind.sh path/to/sweep-report EXPORT_DIR}
-export_dir=${2:?usage: run-valgrind.sh path/to/sweep-report EXPORT_DIR}
+bin=${1:?usage: run-valgrind.sh path/to/sweep-report EXPORT_DIR [METADATA_DIR]}
+export_dir=${2:?usage: run-valgrind.sh path/to/sweep-report EXPORT_DIR [METADATA_DIR]}
+metadata_dir=${3:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -13,9 +14,18 @@ valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
     --show-leak-kinds=definite --suppressions="$root/tests/valgrind.supp" \
     "$bin" report "$export_dir" -o "$out/report" --resamples 300 >"$out/log" 2>&1
 code=$?
+runs=1
+# The survey of saved Hub metadata too, when given (make leakcheck).
+if [ $code = 0 ] && [ -n "$metadata_dir" ]; then
+    runs=2
+    valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite --suppressions="$root/tests/valgrind.supp" \
+        "$bin" survey "$metadata_dir" -o "$out/survey" >"$out/log" 2>&1
+    code=$?
+fi
 if [ $code != 0 ]; then
     cat "$out/log"
-    echo "valgrind: 0 passed, 1 failed (exit $code)"
+    echo "valgrind: $((runs - 1)) passed, 1 failed (exit $code)"
     exit 1
 fi
-echo "valgrind: 1 passed, 0 failed"
+echo "valgrind: $runs passed, 0 failed"

@@ -56,6 +56,8 @@ static cJSON *kv_json(const sr_model *m)
     cJSON *o = cJSON_CreateObject();
     add(o, "logged_tokens", count_or_null(kv->logged_tokens));
     add(o, "recomputed_tokens", count_or_null(kv->recomputed_tokens));
+    add(o, "predicted_tokens", count_or_null(kv->predicted_tokens));
+    add(o, "predicted_delta_blocks", num_or_null(kv->predicted_delta_blocks));
     add(o, "bytes_per_token", count_or_null(kv->bytes_per_token));
     add(o, "block_size", count_or_null(kv->block_size));
     add(o, "num_blocks", count_or_null(kv->num_blocks));
