@@ -11,7 +11,7 @@ BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl
+PKGS := libcjson cairo freetype2 libpng gsl nettle
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <nettle/sha2.h>
+
 #include "error.h"
 
 /* Largest single input file read whole (server logs are streamed by lines
@@ -39,17 +41,11 @@ void sr_sha256_hex(const void *data, size_t len, char out[65]);
 
 /* The same, fed in pieces. */
 typedef struct sr_sha256 {
-    uint32_t h[8];
-    unsigned char buf[64];
-    size_t buf_len;
-    uint64_t total;
+    struct sha256_ctx ctx;
 } sr_sha256;
 void sr_sha256_init(sr_sha256 *c);
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
 void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
-/* Use the CPU's SHA instructions when it has them (the default); returns
- * whether they are in use. Tests switch them off to compare. */
-bool sr_sha256_use_hardware(bool enable);
 
 /* Longest line sr_stream_lines accepts: far above any real log line. */
 #define SR_MAX_LINE_BYTES (64 << 20)

@@ -36,8 +36,8 @@ make -s -j"$jobs" BUILD="$out" CC="$CLANG" OPT="-O1 -g" \
 rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
-dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl 2>/dev/null) -lcsv -lhpdf -lm -lpthread"
+dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle 2>/dev/null)
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle 2>/dev/null) -lcsv -lhpdf -lm -lpthread"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
