@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "analysis/kvcap.h"
 #include "report.h"
 #include "sweep.h"
@@ -64,6 +66,10 @@ static int report_error(sr_error *err)
 int main(int argc, char **argv)
 {
     sr_json_arena_install(); /* before any thread parses JSON */
+    /* GSL's default handler aborts the process (gsl_rng_alloc out of memory
+     * aborts before our NULL check could run); off, as GSL's manual advises
+     * for production programs, every GSL error comes back as a value. */
+    gsl_set_error_handler_off();
     if (argc < 2)
         return report_error(sr_usage_error("no subcommand given"));
     const char *cmd = argv[1];
