@@ -6,10 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Find needle in the first len bytes of hay (hay need not be NUL-terminated);
- * NULL if absent. */
-const char *sr_memmem(const char *hay, size_t len, const char *needle);
-/* Case-insensitive (ASCII) version. */
+/* Find needle in the first len bytes of hay (hay need not be NUL-terminated),
+ * ignoring ASCII case; NULL if absent. (The case-sensitive search is libc's
+ * memmem.) */
 const char *sr_memcasemem(const char *hay, size_t len, const char *needle);
 
 /* Parse a decimal integer that may carry ',' thousands separators, starting
