@@ -250,8 +250,45 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
         close(fd);
         return sr_input_error(shown, 0, "not a regular file");
     }
-    enum { CHUNK = 1 << 20 };
-    char *chunk = malloc(CHUNK);
+    sr_error *err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    close(fd);
+    return err;
+}
+
+/* Calls fn for the lines of [p, end) that end in '\n'; a line begun in an
+ * earlier chunk is completed from carry. What follows the last '\n' is
+ * appended to carry for the next chunk. */
+static sr_error *split_chunk(const char *p, const char *end, sr_strbuf *carry, long *lineno, const char *shown,
+                             sr_line_fn fn, void *ctx)
+{
+    sr_error *err = NULL;
+    while (!err && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (carry->len + n > SR_MAX_LINE_BYTES)
+            return sr_input_error(shown, *lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
+        if (!nl) {
+            sr_strbuf_append(carry, p, n);
+            return carry->failed ? sr_oom() : NULL;
+        }
+        if (carry->len) {
+            sr_strbuf_append(carry, p, n);
+            err = carry->failed ? sr_oom() : emit_line(fn, ctx, carry->data, carry->len, ++*lineno);
+            carry->len = 0;
+        } else {
+            err = emit_line(fn, ctx, p, n, ++*lineno);
+        }
+        p = nl + 1;
+    }
+    return err;
+}
+
+sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx, long long *size,
+                             char sha256[65])
+{
+    if (chunk_size == 0)
+        return sr_error_new(SR_EXIT_FAILURE, shown, 0, "read chunk of 0 bytes");
+    char *chunk = malloc(chunk_size);
     sr_strbuf carry; /* a line that spans chunks */
     sr_strbuf_init(&carry);
     sr_sha256 sha;
@@ -260,7 +297,7 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
     long long total = 0;
     sr_error *err = chunk ? NULL : sr_oom();
     while (!err) {
-        ssize_t got = read(fd, chunk, CHUNK);
+        ssize_t got = read(fd, chunk, chunk_size);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
@@ -271,33 +308,10 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
             break;
         total += got;
         sr_sha256_update(&sha, chunk, (size_t)got);
-        const char *p = chunk, *end = chunk + got;
-        while (!err && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            if (carry.len + n > SR_MAX_LINE_BYTES) {
-                err = sr_input_error(shown, lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
-                break;
-            }
-            if (!nl) {
-                sr_strbuf_append(&carry, p, n);
-                if (carry.failed)
-                    err = sr_oom();
-                break;
-            }
-            if (carry.len) {
-                sr_strbuf_append(&carry, p, n);
-                err = carry.failed ? sr_oom() : emit_line(fn, ctx, carry.data, carry.len, ++lineno);
-                carry.len = 0;
-            } else {
-                err = emit_line(fn, ctx, p, n, ++lineno);
-            }
-            p = nl + 1;
-        }
+        err = split_chunk(chunk, chunk + got, &carry, &lineno, shown, fn, ctx);
     }
     if (!err && carry.len)
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
-    close(fd);
     free(chunk);
     sr_strbuf_free(&carry);
     if (!err) {

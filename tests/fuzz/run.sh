@@ -69,6 +69,7 @@ seed_files() {
         fuzz_hf_config) find fixtures tests/bad/base -name 'config.json' ;;
         fuzz_manifest) find fixtures tests/bad/base -name 'sweep.json' ;;
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
+        fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.
@@ -110,6 +111,7 @@ seed() {
 dict_for() {
     case "$1" in
         fuzz_server_log | fuzz_bench_text) echo tests/fuzz/log.dict ;;
+        fuzz_stream_lines) echo tests/fuzz/lines.dict ;;
         fuzz_scores_csv) echo tests/fuzz/csv.dict ;;
         fuzz_arms) echo tests/fuzz/arms.dict ;;
         *) echo tests/fuzz/json.dict ;;
