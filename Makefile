@@ -1,8 +1,8 @@
 # sweep-report: build, test, render the bundled sample.
 #   make            build ./sweep-report (installs missing Debian packages first)
 #   make report     render fixtures/v5e-gemma4-sweep into reports/
-#   make test       unit tests, the same under ASan+UBSan, golden and bad-input
-#                   cases, and the sample report under valgrind
+#   make test       unit tests, the same under ASan+UBSan, golden, bad-input and
+#                   command-line cases, and the sample report under valgrind
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 
@@ -35,7 +35,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -93,9 +93,13 @@ golden: $(BUILD)/sweep-report
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
 
+# The command line: every subcommand's --help, usage errors, shared wordings.
+cli: $(BUILD)/sweep-report
+	sh tests/run-cli.sh $(BUILD)/sweep-report
+
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput cli
 
 ubsan: asan
 
@@ -109,7 +113,7 @@ leakcheck: $(BUILD)/sweep-report
 	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
-	$(MAKE) unit golden badinput
+	$(MAKE) unit golden badinput cli
 	$(MAKE) asan
 	$(MAKE) tsan
 	$(MAKE) leakcheck

@@ -156,9 +156,4 @@ long long sr_kv_gib_to_bytes(double gib);
  * or invalid config is an input error, or a warning with keep_going. */
 sr_error *sr_kv_analyse_sweep(sr_sweep *sweep);
 
-/* ---- the `kv` subcommand (kv_cmd.c) ------------------------------------ */
-
-/* argv[0] is "kv". Usage errors: code SR_EXIT_USAGE; bad config: code 3. */
-sr_error *sr_cmd_kv(int argc, char **argv, FILE *out);
-
 #endif

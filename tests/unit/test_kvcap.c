@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "analysis/kvcap.h"
+#include "kv_cmd.h"
 #include "sweep.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -446,6 +447,16 @@ Test(kvcap, tp_and_fp8)
 
 /* ---- the CLI -------------------------------------------------------------- */
 
+/* The kv entry of main.c's command table, as far as parsing needs it. */
+static const sr_cli_command kv_command = {
+    .name = "kv",
+    .operands = "CONFIG_JSON",
+    .min_operands = 1,
+    .max_operands = 1,
+    .options = {sr_kv_options},
+    .run = sr_cmd_kv,
+};
+
 static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
 {
     char *argv[32];
@@ -454,7 +465,7 @@ static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
     argv[n] = NULL;
     FILE *f = fmemopen(out, size, "w");
     cr_assert_not_null(f);
-    sr_error *err = sr_cmd_kv(n, argv, f);
+    sr_error *err = sr_cmd_kv(&kv_command, n, argv, f, f);
     fclose(f);
     return err;
 }
