@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
 #include "analysis/kvcap.h"
 #include "ingest/export.h"
 #include "render/render.h"
@@ -37,25 +37,14 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;
+    /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
-    free(sweep->baseline);
-    /* Named like the models are: a path keeps its last two components. */
-    sweep->baseline = baseline ? sr_normalize_model_id(baseline) : NULL;
-    if (baseline && !sweep->baseline)
-        return sr_oom();
-    err = sr_compare(sweep);
+    if (!baseline)
+        return sr_error_new(SR_EXIT_USAGE, NULL, 0,
+                            "no baseline: pass --baseline MODEL_ID or set \"baseline\" in sweep.json");
+    if ((err = sr_analyse(sweep, baseline)))
+        return sr_error_locate(err, export_dir);
     lap(&mark, t ? &t->compare : NULL);
-    if (err) {
-        /* Comparison errors name export-relative files: give the path the user can open. */
-        if (err->code == SR_EXIT_INPUT && err->path) {
-            char *full = sr_path_join(export_dir, err->path);
-            if (full) {
-                free(err->path);
-                err->path = full;
-            }
-        }
-        return err;
-    }
     err = sr_kv_analyse_sweep(sweep);
     lap(&mark, t ? &t->kv : NULL);
     return err;

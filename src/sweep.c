@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -218,7 +219,20 @@ static void model_free(sr_model *m)
 {
     free(m->id);
     free(m->dir);
+    free(m->variant);
     free(m->label);
+    for (size_t i = 0; i < m->n_other_logs; i++)
+        free(m->other_logs[i]);
+    free(m->other_logs);
+    for (size_t i = 0; i < m->n_reported; i++) {
+        free(m->reported[i].task);
+        free(m->reported[i].metric_filter);
+        free(m->reported[i].source);
+    }
+    free(m->reported);
+    for (size_t i = 0; i < m->n_runs; i++)
+        sr_bench_run_free(&m->runs[i]);
+    free(m->runs);
     sr_serving_settings_free(&m->settings);
     free(m->arms_flags);
     free(m->arms_benchmarks);
@@ -307,8 +321,12 @@ sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
 {
     sr_model *m = sr_sweep_find_model(sweep, id);
-    if (m)
-        return m;
+    return m ? m : sr_sweep_add_model(sweep, id);
+}
+
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
+{
+    sr_model *m;
     void *models = sweep->models;
     if (!sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models))
         return NULL;
@@ -368,6 +386,20 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     return true;
 }
 
+sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, sr_error *err,
+                          const char *left_out)
+{
+    if (!err)
+        return NULL;
+    if (err->code != SR_EXIT_INPUT || !keep_going)
+        return sr_error_locate(err, export_dir);
+    char *what = sr_error_describe(err);
+    bool ok = what && (left_out ? sr_sweep_warn(sink, "%s; %s left out", what, left_out) : sr_sweep_warn(sink, "%s", what));
+    free(what);
+    sr_error_free(err);
+    return ok ? NULL : sr_oom();
+}
+
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
@@ -422,6 +454,17 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
     model->benchmarks = b;
     model->benchmarks[model->n_benchmarks++] = *scores;
     sr_scores_init(scores);
+    return true;
+}
+
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
+{
+    void *r = model->runs;
+    if (!sr_grow(&r, &model->cap_runs, model->n_runs + 1, sizeof *model->runs))
+        return false;
+    model->runs = r;
+    model->runs[model->n_runs++] = *run;
+    sr_bench_run_init(run);
     return true;
 }
 

@@ -199,6 +199,18 @@ typedef struct sr_kv_summary {
     char *whatif_assumptions; /* chip memory figures and what is held; NULL */
 } sr_kv_summary;
 
+/* ---- what an input claims about itself ----------------------------------- */
+
+/* A figure an lm-eval results file claims (results.<task>."<metric>,<filter>"),
+ * recorded by the ingest and checked against the per-item scores by the
+ * analysis. */
+typedef struct sr_reported_metric {
+    char *task;          /* lm-eval task name, e.g. "gsm8k" */
+    char *metric_filter; /* "exact_match,strict-match" */
+    double value;
+    char *source; /* export-relative path of the results file */
+} sr_reported_metric;
+
 /* ---- a model ----------------------------------------------------------- */
 
 typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
@@ -207,6 +219,8 @@ const char *sr_status_name(sr_status status);
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
     char *dir;             /* its directory below the export ("" for planned-only models) */
+    char *variant;         /* what set this entry apart inside its directory ("max_num_seqs=4",
+                              "deployment=base"), or NULL: one entry per directory otherwise */
     char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     bool planned;          /* named in a .arms file */
@@ -215,19 +229,28 @@ typedef struct sr_model {
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
 
     bool has_log;
-    sr_server_log log;
+    sr_server_log log;   /* the server log (the first with an engine start, in name order) */
+    char **other_logs;   /* further server logs in the directory (restarts), export-relative */
+    size_t n_other_logs;
     char *config_path; /* export-relative path of config.json, or NULL */
     char *config_data; /* its bytes as read (and hashed) by the ingest, parsed by the KV audit; or NULL */
     size_t config_len;
 
     sr_scores *benchmarks;
     size_t n_benchmarks, cap_benchmarks;
+    sr_reported_metric *reported; /* what lm-eval results files claim */
+    size_t n_reported, cap_reported;
+    sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
+    size_t n_runs, cap_runs;
+
+    /* analysis: */
     sr_scenario *scenarios;
     size_t n_scenarios, cap_scenarios;
 
     sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
 
     /* analysis: */
+    bool server_started; /* the log shows the engine up (KV cache sized, or startup complete) */
     sr_status status;
     char *status_reason; /* for partial: what is missing */
     bool is_baseline;
@@ -297,6 +320,9 @@ void sr_sweep_free(sr_sweep *sweep);
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
 /* Find or append a model with this id (NULL on OOM). */
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
+/* Append a new entry with this id even when one exists (one per directory
+ * and variant); NULL on OOM. */
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
 /* Record a file of the export among the inputs: read as kind (reason NULL),
@@ -304,6 +330,13 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
  * all zeros is not written, the field stays empty). False on OOM. */
 bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
+/* The one place where an input error becomes a warning: with keep_going,
+ * an input error (exit 3) is recorded in sink as "'path':line: message;
+ * <left_out> left out" and NULL is returned; otherwise, or for any other
+ * error, err is returned with its path made openable under export_dir. */
+struct sr_error;
+struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
+                                 const char *left_out);
 /* Append a formatted warning; false on OOM. */
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -323,6 +356,8 @@ typedef struct sr_scenario_spec {
     long burst;          /* -1 unless neither a limit nor a finite rate was set */
 } sr_scenario_spec;
 
+/* Append a run to the model's runs as read (moved); false on OOM. */
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
 /* Add a run to the scenario of this spec (created if new); the run is moved. */
 bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
 

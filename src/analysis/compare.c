@@ -9,16 +9,6 @@
 #include "util/parallel.h"
 #include "util/strbuf.h"
 
-long sr_snap_length(double mean_tokens)
-{
-    if (!isfinite(mean_tokens) || mean_tokens < 0 || mean_tokens > 1e12)
-        return -1;
-    double nearest16 = round(mean_tokens / 16.0) * 16.0;
-    if (fabs(mean_tokens - nearest16) <= 2.0)
-        return (long)nearest16;
-    return (long)round(mean_tokens);
-}
-
 static int cmp_item_ptr(const void *x, const void *y)
 {
     const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
@@ -211,69 +201,8 @@ static void speed_summary(sr_scenario *sc)
     free(v);
 }
 
-static bool has_results(const sr_model *m)
-{
-    return m->n_benchmarks > 0 || m->n_scenarios > 0;
-}
-
-/* Status per SPEC: failed without results, partial when something the
- * baseline has is missing. */
-static sr_error *set_status(sr_model *m, const sr_model *base)
-{
-    if (!has_results(m)) {
-        m->status = SR_STATUS_FAILED;
-        if (m->failure.stage == SR_STAGE_NONE) {
-            const char *why = m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0'
-                                  ? "planned in the run plan but no files were found in the export"
-                                  : "no benchmark or speed results found";
-            sr_stage stage = m->has_log && m->log.startup_complete ? SR_STAGE_SERVE : SR_STAGE_LOAD;
-            if (!sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL))
-                return sr_oom();
-        }
-        return NULL;
-    }
-    if (!base || m == base) {
-        m->status = SR_STATUS_OK;
-        return NULL;
-    }
-    sr_strbuf missing;
-    sr_strbuf_init(&missing);
-    for (size_t i = 0; i < base->n_benchmarks; i++)
-        if (!sr_model_benchmark(m, base->benchmarks[i].benchmark))
-            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->benchmarks[i].benchmark);
-    for (size_t i = 0; i < base->n_scenarios; i++)
-        if (!sr_model_scenario(m, base->scenarios[i].key))
-            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->scenarios[i].key);
-    if (missing.failed) {
-        sr_strbuf_free(&missing);
-        return sr_oom();
-    }
-    if (missing.len == 0) {
-        m->status = SR_STATUS_OK;
-        sr_strbuf_free(&missing);
-        return NULL;
-    }
-    m->status = SR_STATUS_PARTIAL;
-    free(m->status_reason);
-    m->status_reason = sr_asprintf("missing %s", sr_strbuf_cstr(&missing));
-    sr_strbuf_free(&missing);
-    return m->status_reason ? NULL : sr_oom();
-}
-
 sr_error *sr_compare(sr_sweep *sweep)
 {
-    if (!sweep->baseline)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0,
-                            "no baseline: pass --baseline MODEL_ID or set \"baseline\" in sweep.json");
-    sr_model *base = sr_sweep_find_model(sweep, sweep->baseline);
-    if (!base)
-        return sr_input_error(sweep->manifest.source, 0, "baseline '%s' is not in the export", sweep->baseline);
-    if (!has_results(base))
-        return sr_input_error(base->has_log ? base->log.source : sweep->manifest.source, 0,
-                              "baseline '%s' has no results%s%s", base->id, base->failure.message ? ": " : "",
-                              base->failure.message ? base->failure.message : "");
-    base->is_baseline = true;
-
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks; j++)
@@ -281,6 +210,14 @@ sr_error *sr_compare(sr_sweep *sweep)
         for (size_t j = 0; j < m->n_scenarios; j++)
             speed_summary(&m->scenarios[j]);
     }
+    /* Without a baseline (or one with no results) there is nothing to
+     * compare with; every other section of the report still stands. */
+    sr_model *base = NULL;
+    for (size_t i = 0; i < sweep->n_models && !base; i++)
+        if (sweep->models[i].is_baseline)
+            base = &sweep->models[i];
+    if (!base)
+        return NULL;
     for (size_t j = 0; j < base->n_benchmarks; j++) {
         base->benchmarks[j].is_baseline = true;
         base->benchmarks[j].verdict = "baseline";
@@ -312,8 +249,6 @@ sr_error *sr_compare(sr_sweep *sweep)
             m->scenarios[j].ratio =
                 isfinite(denom) && denom > 0 ? m->scenarios[j].median_output_throughput / denom : NAN;
         }
-        if (!err)
-            err = set_status(m, base);
     }
     for (size_t j = 0; j < n_base; j++)
         free(base_idx[j]);

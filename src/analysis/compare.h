@@ -7,14 +7,11 @@
 #include "sweep.h"
 #include "util/error.h"
 
-/* sweep->baseline must be set. Errors: the baseline is not in the export
- * or has no results (exit 3); item sets that differ from the baseline's
- * (exit 3, or a warning with keep_going, and the comparison uses the
- * shared items). */
+/* Every entry's per-benchmark summary and per-scenario medians; then, when
+ * an entry is marked the baseline (sr_resolve_baseline), the paired
+ * comparisons and speed ratios against it. Errors: item sets that differ
+ * from the baseline's (exit 3, or a warning with keep_going, and the
+ * comparison uses the shared items). */
 sr_error *sr_compare(sr_sweep *sweep);
-
-/* Nominal length from a measured mean: snapped to the nearest multiple of
- * 16 when within 2 tokens of it, else rounded (SPEC: scenario keys). */
-long sr_snap_length(double mean_tokens);
 
 #endif

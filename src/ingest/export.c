@@ -1,44 +1,27 @@
+/* Reading an export: each top-level directory is read on a worker thread
+ * into its own parts (every file recognised by name and content and handed
+ * to its parser), then the parts become the directory's entries in name
+ * order. Nothing here computes a statistic or keys a run: the ingest only
+ * reads and records, and says for every file what it was read as or why it
+ * was ignored. */
 #include "export.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/compare.h"
 #include "ingest/ingest.h"
+#include "ingest/walk.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/strbuf.h"
 
-#define MAX_DEPTH 32
-
-typedef struct found_file {
-    char *rel;  /* export-relative path, used in reports and messages */
-    char *open; /* path to open (a symlink's resolved target) */
-} found_file;
-
-typedef struct file_list {
-    found_file *items;
-    size_t n, cap;
-} file_list;
-
-static void file_list_free(file_list *l)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        free(l->items[i].rel);
-        free(l->items[i].open);
-    }
-    free(l->items);
-    memset(l, 0, sizeof *l);
-}
-
 /* The context of one load: where the export is, and the sweep to fill. */
 typedef struct loader {
-    sr_sweep *sweep;        /* settings are read from it; models go into it */
+    sr_sweep *sweep;        /* settings are read from it; entries go into it */
     sr_sweep *sink;         /* where warnings and input records go: the sweep, or a
                                directory's own scratch while directories load in parallel */
     const char *export_dir; /* as given */
@@ -46,36 +29,9 @@ typedef struct loader {
     long plan_count;        /* models named by run plans so far */
 } loader;
 
-/* Give an error the export-prefixed path the user can open. */
-static sr_error *locate(const loader *ld, sr_error *err)
-{
-    if (!err || !err->path || err->code != SR_EXIT_INPUT)
-        return err;
-    char *full = sr_path_join(ld->export_dir, err->path);
-    if (full) {
-        free(err->path);
-        err->path = full;
-    }
-    return err;
-}
-
-/* With --keep-going an input error becomes a warning; what it concerned is
- * left out by the caller. Returns the error when it must stop the run. */
 static sr_error *soften(const loader *ld, sr_error *err, const char *left_out)
 {
-    if (!err)
-        return NULL;
-    if (err->code != SR_EXIT_INPUT || !ld->sweep->settings.keep_going)
-        return locate(ld, err);
-    bool ok;
-    if (err->path && err->line > 0)
-        ok = sr_sweep_warn(ld->sink, "'%s':%ld: %s; %s left out", err->path, err->line, err->message, left_out);
-    else if (err->path)
-        ok = sr_sweep_warn(ld->sink, "'%s': %s; %s left out", err->path, err->message, left_out);
-    else
-        ok = sr_sweep_warn(ld->sink, "%s; %s left out", err->message, left_out);
-    sr_error_free(err);
-    return ok ? NULL : sr_oom();
+    return sr_sweep_soften(ld->sink, ld->sweep->settings.keep_going, ld->export_dir, err, left_out);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -95,116 +51,33 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static bool looks_like_input_file(const char *name)
-{
-    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
-}
-
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
 {
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static bool inside_root(const char *root, const char *path)
-{
-    size_t n = strlen(root);
-    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
-}
+/* ---- recording inputs ------------------------------------------------------ */
 
-static sr_error *add_found(file_list *out, const char *rel, const char *open_path)
-{
-    void *items = out->items;
-    if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items))
-        return sr_oom();
-    out->items = items;
-    found_file *f = &out->items[out->n];
-    f->rel = strdup(rel);
-    f->open = strdup(open_path);
-    if (!f->rel || !f->open) {
-        free(f->rel);
-        free(f->open);
-        return sr_oom();
-    }
-    out->n++;
-    return NULL;
-}
-
-/* Collect the regular files below abs_dir in name order. Symlinks are
- * followed only when they stay inside the export. */
-static sr_error *walk(const loader *ld, const char *abs_dir, const char *rel_dir, int depth, file_list *out)
-{
-    if (depth > MAX_DEPTH)
-        return sr_sweep_warn(ld->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH)
-                   ? NULL
-                   : sr_oom();
-    struct dirent **names = NULL;
-    int n = scandir(abs_dir, &names, NULL, cmp_dirent);
-    if (n < 0)
-        return sr_input_error(rel_dir, 0, "cannot read directory: %s", strerror(errno));
-    sr_error *err = NULL;
-    for (int i = 0; i < n && !err; i++) {
-        const char *name = names[i]->d_name;
-        if (name[0] == '.')
-            continue; /* ".", "..", and hidden files such as .DS_Store */
-        char *abs = sr_path_join(abs_dir, name);
-        char *rel = sr_path_join(rel_dir, name);
-        char *target = NULL;
-        struct stat st;
-        if (!abs || !rel) {
-            err = sr_oom();
-        } else if (lstat(abs, &st) != 0) {
-            err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
-        } else if (S_ISLNK(st.st_mode)) {
-            target = realpath(abs, NULL);
-            if (!target) {
-                if (!sr_sweep_warn(ld->sink, "'%s': broken symbolic link; not read", rel))
-                    err = sr_oom();
-            } else if (!inside_root(ld->root_real, target)) {
-                if (!sr_sweep_warn(ld->sink, "'%s': symbolic link leads outside the export; refused", rel))
-                    err = sr_oom();
-            } else if (stat(target, &st) != 0) {
-                err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
-            } else if (S_ISDIR(st.st_mode)) {
-                err = walk(ld, target, rel, depth + 1, out);
-            } else if (S_ISREG(st.st_mode)) {
-                err = add_found(out, rel, target);
-            }
-        } else if (S_ISDIR(st.st_mode) && looks_like_input_file(name)) {
-            /* A directory where a result file should be: say so rather than
-             * report the model as merely missing a benchmark. */
-            err = soften(ld, sr_input_error(rel, 0, "is a directory, expected a file"), "this path");
-        } else if (S_ISDIR(st.st_mode)) {
-            err = walk(ld, abs, rel, depth + 1, out);
-        } else if (S_ISREG(st.st_mode)) {
-            err = add_found(out, rel, abs);
-        }
-        /* Sockets, FIFOs and devices are never opened: reading them could block. */
-        free(target);
-        free(abs);
-        free(rel);
-    }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    return err;
-}
-
-/* Record a file among the report's inputs (size, SHA-256). */
-static sr_error *record_input_digest(const loader *ld, const found_file *f, const char *kind, long long size,
-                                     const char sha256[65])
+static sr_error *record_digest(const loader *ld, const sr_found_file *f, const char *kind, long long size,
+                               const char sha256[65])
 {
     return sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL) ? NULL : sr_oom();
 }
 
-static sr_error *record_input(const loader *ld, const found_file *f, const char *kind, const char *data, size_t len)
+static sr_error *record_input(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
 {
     char sha[65];
     sr_sha256_hex(data, len, sha);
-    return record_input_digest(ld, f, kind, (long long)len, sha);
+    return record_digest(ld, f, kind, (long long)len, sha);
+}
+
+static sr_error *record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason)
+{
+    return sr_sweep_add_input(ld->sink, f->rel, "ignored", size, NULL, reason) ? NULL : sr_oom();
 }
 
 /* Read a file and record it among the inputs. */
-static sr_error *read_input(const loader *ld, const found_file *f, const char *kind, char **data, size_t *len)
+static sr_error *read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len)
 {
     sr_error *err = sr_read_file(f->open, f->rel, data, len);
     if (!err && (err = record_input(ld, f, kind, *data, *len))) {
@@ -214,7 +87,7 @@ static sr_error *read_input(const loader *ld, const found_file *f, const char *k
     return err;
 }
 
-/* ---- one model directory ------------------------------------------------ */
+/* ---- the parts of one directory --------------------------------------------- */
 
 typedef struct run_list {
     sr_bench_run *runs;
@@ -251,32 +124,60 @@ static sr_error *scores_append(scores_list *l, sr_scores *s)
     return NULL;
 }
 
+/* A file with server-log content. */
+typedef struct log_part {
+    char *rel;
+    sr_server_log log;
+} log_part;
+
 typedef struct model_parts {
     const char *dir;
-    sr_server_log log;
-    bool has_log;
+    log_part *logs; /* in name order */
+    size_t n_logs, cap_logs;
     char *config_rel;
     char *config_data; /* the bytes hashed for provenance, for the KV audit */
     size_t config_len;
-    run_list json_runs, text_runs;
+    run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
+    run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
+    sr_file_list summaries;
     scores_list scores;
-    file_list bfcl_results, bfcl_scores, lmeval_results;
+    sr_reported_metric *reported;
+    size_t n_reported, cap_reported;
+    sr_file_list bfcl_results, bfcl_scores;
 } model_parts;
+
+static void reported_free(sr_reported_metric *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].task);
+        free(r[i].metric_filter);
+        free(r[i].source);
+    }
+    free(r);
+}
 
 static void parts_free(model_parts *p)
 {
-    sr_server_log_free(&p->log);
+    for (size_t i = 0; i < p->n_logs; i++) {
+        free(p->logs[i].rel);
+        sr_server_log_free(&p->logs[i].log);
+    }
+    free(p->logs);
     free(p->config_rel);
     free(p->config_data);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
+    sr_bench_runs_free(p->summary_runs.runs, p->summary_runs.n);
+    sr_file_list_free(&p->summaries);
     for (size_t i = 0; i < p->scores.n; i++)
         sr_scores_free(&p->scores.items[i]);
     free(p->scores.items);
-    file_list_free(&p->bfcl_results);
-    file_list_free(&p->bfcl_scores);
-    file_list_free(&p->lmeval_results);
+    reported_free(p->reported, p->n_reported);
+    sr_file_list_free(&p->bfcl_results);
+    sr_file_list_free(&p->bfcl_scores);
 }
+
+/* ---- logs --------------------------------------------------------------------- */
 
 /* A .log may be a server log, captured bench output, or both: one pass
  * feeds each line to both readers, so logs of any size are read in bounded
@@ -293,7 +194,31 @@ static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lin
     return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
 }
 
-static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *f)
+static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log)
+{
+    void *logs = p->logs;
+    if (!sr_grow(&logs, &p->cap_logs, p->n_logs + 1, sizeof *p->logs))
+        return sr_oom();
+    p->logs = logs;
+    log_part *lp = &p->logs[p->n_logs];
+    if (!(lp->rel = strdup(rel)))
+        return sr_oom();
+    lp->log = *log;
+    sr_server_log_init(log);
+    p->n_logs++;
+    return NULL;
+}
+
+/* What a .log turned out to be, for the inputs list. A file holding only a
+ * few request-log lines pasted after a bench result is not a server log. */
+static const char *log_kind(bool server, size_t n_runs)
+{
+    if (server && n_runs)
+        return "server_log+bench_stdout";
+    return server ? "server_log" : n_runs ? "bench_stdout" : NULL;
+}
+
+static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     sr_server_log log;
     sr_server_log_init(&log);
@@ -303,8 +228,6 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *
     char sha[65];
     if (!err)
         err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
-    if (!err)
-        err = record_input_digest(ld, f, "log", size, sha);
     bool recognized = false;
     if (!err)
         err = sr_server_log_reader_finish(lr.server, &recognized);
@@ -313,20 +236,21 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *
     sr_error *bench_err = err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n);
     sr_server_log_reader_free(lr.server);
     sr_bench_text_reader_free(lr.bench);
-    if (!err && recognized) {
-        if (!p->has_log) {
-            p->log = log;
-            p->has_log = true;
-            sr_server_log_init(&log);
-        } else if (p->log.failure.stage == SR_STAGE_NONE && log.failure.stage != SR_STAGE_NONE) {
-            /* A later server log (a restart) that failed: keep its reason. */
-            p->log.failure = log.failure;
-            memset(&log.failure, 0, sizeof log.failure);
-        }
+    bool server = !err && recognized && log.engine_start;
+    if (!err) {
+        const char *kind = log_kind(server, bench_err ? 0 : n);
+        err = kind ? record_digest(ld, f, kind, size, sha)
+                   : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
+                                        "no vLLM server-log or benchmark-result lines")
+                         ? NULL
+                         : sr_oom();
     }
+    if (!err && server)
+        err = keep_server_log(p, f->rel, &log);
     sr_server_log_free(&log);
     if (err) {
         sr_bench_runs_free(runs, n);
+        sr_error_free(bench_err);
         return soften(ld, err, "this log");
     }
     if (bench_err)
@@ -334,21 +258,13 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const found_file *
     return runs_append(&p->text_runs, runs, n);
 }
 
-static sr_error *handle_bench_json(const loader *ld, model_parts *p, const found_file *f, char *data, size_t len)
-{
-    sr_bench_run *runs = NULL;
-    size_t n = 0;
-    sr_error *err = sr_parse_bench_json(f->rel, data, len, &runs, &n);
-    if (err)
-        return soften(ld, err, "this benchmark result");
-    return runs_append(&p->json_runs, runs, n);
-}
+/* ---- JSON and per-item files ------------------------------------------------- */
 
-static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const found_file *f)
+static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     char *task = sr_lmeval_task_from_filename(base_name(f->rel));
     if (!task)
-        return NULL;
+        return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
     char *data;
     size_t len;
     sr_error *err = read_input(ld, f, "lmeval_samples", &data, &len);
@@ -366,6 +282,26 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const f
     return soften(ld, err, "this benchmark");
 }
 
+static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
+                                       size_t len)
+{
+    sr_reported_metric *r = NULL;
+    size_t n = 0;
+    sr_error *err = sr_parse_lmeval_reported(f->rel, data, len, &r, &n);
+    if (err)
+        return soften(ld, err, "this results file");
+    void *items = p->reported;
+    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
+        reported_free(r, n);
+        return sr_oom();
+    }
+    p->reported = items;
+    for (size_t i = 0; i < n; i++)
+        p->reported[p->n_reported++] = r[i];
+    free(r);
+    return NULL;
+}
+
 /* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
  * plain score files too. */
 static sr_error *canonical_bfcl_ids(sr_scores *s)
@@ -380,7 +316,7 @@ static sr_error *canonical_bfcl_ids(sr_scores *s)
     return NULL;
 }
 
-static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const found_file *f, bool csv)
+static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_found_file *f, bool csv)
 {
     const char *name = base_name(f->rel);
     size_t n = strlen(name) - strlen(csv ? ".scores.csv" : ".scores.jsonl");
@@ -406,27 +342,34 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const fou
     return soften(ld, err, "this benchmark");
 }
 
-/* Pair each BFCL result file with the score file of the same version and
- * category in the same model directory. */
+/* The BFCL score file of the same version and category as a result file,
+ * in the same model directory; NULL when none. */
+static const sr_found_file *bfcl_score_for(const model_parts *p, const char *rname, const char *category)
+{
+    size_t prefix = (size_t)(strstr(rname, category) - rname); /* "BFCL_v3_" */
+    for (size_t j = 0; j < p->bfcl_scores.n; j++) {
+        const char *sname = base_name(p->bfcl_scores.items[j].rel);
+        bool is_score;
+        char *scat = sr_bfcl_category_from_filename(sname, &is_score);
+        bool same = scat && strcmp(scat, category) == 0 && strncmp(sname, rname, prefix) == 0;
+        free(scat);
+        if (same)
+            return &p->bfcl_scores.items[j];
+    }
+    return NULL;
+}
+
+/* Pair each BFCL result file with its score file and parse the pair. */
 static sr_error *pair_bfcl(const loader *ld, model_parts *p)
 {
     for (size_t i = 0; i < p->bfcl_results.n; i++) {
-        const found_file *rf = &p->bfcl_results.items[i];
+        const sr_found_file *rf = &p->bfcl_results.items[i];
         bool is_score;
         char *category = sr_bfcl_category_from_filename(base_name(rf->rel), &is_score);
         if (!category)
             return sr_oom();
-        const char *rname = base_name(rf->rel);
-        size_t prefix = (size_t)(strstr(rname, category) - rname); /* "BFCL_v3_" */
-        const found_file *sf = NULL;
-        for (size_t j = 0; j < p->bfcl_scores.n && !sf; j++) {
-            const char *sname = base_name(p->bfcl_scores.items[j].rel);
-            bool s_is_score;
-            char *scat = sr_bfcl_category_from_filename(sname, &s_is_score);
-            if (scat && strcmp(scat, category) == 0 && strncmp(sname, rname, prefix) == 0)
-                sf = &p->bfcl_scores.items[j];
-            free(scat);
-        }
+        const sr_found_file *sf = bfcl_score_for(p, base_name(rf->rel), category);
+        free(category);
         char *rdata = NULL, *sdata = NULL;
         size_t rlen = 0, slen = 0;
         sr_error *err = read_input(ld, rf, "bfcl_result", &rdata, &rlen);
@@ -442,130 +385,353 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
         }
         free(rdata);
         free(sdata);
-        free(category);
         if ((err = soften(ld, err, "this benchmark")))
             return err;
     }
-    return NULL;
-}
-
-/* lm-eval's results_<date>.json claims an accuracy; the samples are the
- * evidence. A mismatch is worth a warning, not a stop. */
-static sr_error *check_lmeval_claims(const loader *ld, model_parts *p, const char *model_id)
-{
-    for (size_t i = 0; i < p->lmeval_results.n; i++) {
-        const found_file *f = &p->lmeval_results.items[i];
-        char *data;
-        size_t len;
-        sr_error *err = read_input(ld, f, "lmeval_results", &data, &len);
-        if (err) {
-            if ((err = soften(ld, err, "this claim check")))
+    /* Score files without a result file: no per-item evidence. */
+    for (size_t j = 0; j < p->bfcl_scores.n; j++) {
+        const sr_found_file *sf = &p->bfcl_scores.items[j];
+        bool used = false;
+        for (size_t i = 0; i < p->bfcl_results.n && !used; i++) {
+            bool is_score;
+            char *category = sr_bfcl_category_from_filename(base_name(p->bfcl_results.items[i].rel), &is_score);
+            if (!category)
+                return sr_oom();
+            used = bfcl_score_for(p, base_name(p->bfcl_results.items[i].rel), category) == sf;
+            free(category);
+        }
+        if (!used) {
+            sr_error *err = record_ignored(ld, sf, -1, "a BFCL score file without its result file");
+            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL score file without its result file; not read", sf->rel))
+                err = sr_oom();
+            if (err)
                 return err;
-            continue;
         }
-        for (size_t j = 0; j < p->scores.n && !err; j++) {
-            sr_scores *s = &p->scores.items[j];
-            if (!s->source || !starts_with(base_name(s->source), "samples_"))
-                continue;
-            const char *filter = strcmp(s->benchmark, "gsm8k") == 0 ? ld->sweep->settings.gsm8k_filter : "none";
-            char *key = sr_asprintf("exact_match,%s", filter);
-            double claimed = NAN;
-            bool found = false;
-            err = key ? sr_parse_lmeval_results(f->rel, data, len, s->benchmark, key, &claimed, &found) : sr_oom();
-            free(key);
-            if (err || !found || s->n_items == 0)
-                continue;
-            double sum = 0;
-            for (size_t k = 0; k < s->n_items; k++)
-                sum += s->items[k].score;
-            double mine = sum / (double)s->n_items;
-            s->claimed_accuracy = claimed;
-            free(s->claimed_source);
-            s->claimed_source = strdup(f->rel);
-            if (fabs(mine - claimed) > 5e-5 &&
-                !sr_sweep_warn(ld->sink, "%s: %s: the samples give %.4f but '%s' claims %.4f", model_id, s->benchmark,
-                               mine, f->rel, claimed))
-                err = sr_oom();
-        }
-        /* A claim with no per-item evidence cannot be compared: say so rather
-         * than leave the model looking as if it never ran GSM8K. */
-        bool have_gsm8k = false;
-        for (size_t j = 0; j < p->scores.n; j++)
-            have_gsm8k |= strcmp(p->scores.items[j].benchmark, "gsm8k") == 0;
-        if (!err && !have_gsm8k) {
-            char *key = sr_asprintf("exact_match,%s", ld->sweep->settings.gsm8k_filter);
-            double claimed = NAN;
-            bool found = false;
-            err = key ? sr_parse_lmeval_results(f->rel, data, len, "gsm8k", key, &claimed, &found) : sr_oom();
-            free(key);
-            if (!err && found &&
-                !sr_sweep_warn(ld->sink,
-                               "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
-                               "without per-item scores it cannot be compared",
-                               model_id, f->rel, claimed))
-                err = sr_oom();
-        }
-        free(data);
-        if ((err = soften(ld, err, "this claim check")))
-            return err;
     }
     return NULL;
 }
 
-static sr_error *classify_and_parse(const loader *ld, model_parts *p, const found_file *f)
+static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    if (p->config_rel) {
+        if (!sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
+                           p->config_rel))
+            return sr_oom();
+        return record_ignored(ld, f, -1, "a second config.json in the model directory");
+    }
+    char *data;
+    size_t len;
+    sr_error *err = read_input(ld, f, "hf_config", &data, &len);
+    if (err)
+        return soften(ld, err, "this config");
+    /* Kept: the KV audit parses the very bytes that were hashed. */
+    p->config_data = data;
+    p->config_len = len;
+    return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
+}
+
+/* A JSON file that is not recognised by its name: what its content is. A
+ * file that does not parse is an input error, never skipped in silence. */
+static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    sr_json_kind kind = SR_JSON_UNKNOWN;
+    err = sr_classify_json(f->rel, data, len, &kind);
+    if (err && sr_looks_like_bench_json(data, len)) {
+        /* Meant as a bench result: its parser says best what is wrong. */
+        sr_error_free(err);
+        err = NULL;
+        kind = SR_JSON_BENCH_RESULT;
+    }
+    if (err) {
+        free(data);
+        if ((err = soften(ld, err, "this file")))
+            return err;
+        return record_ignored(ld, f, (long long)len, "does not parse as JSON");
+    }
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    switch (kind) {
+    case SR_JSON_BENCH_RESULT:
+    case SR_JSON_BENCH_SUMMARY:
+        err = record_input(ld, f, kind == SR_JSON_BENCH_RESULT ? "bench_json" : "bench_sweep_summary", data, len);
+        if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
+            err = soften(ld, err, "this benchmark result");
+        else if (!err)
+            err = runs_append(kind == SR_JSON_BENCH_RESULT ? &p->json_runs : &p->summary_runs, runs, n);
+        if (!err && kind == SR_JSON_BENCH_SUMMARY)
+            err = sr_file_list_add(&p->summaries, f->rel, f->open);
+        break;
+    case SR_JSON_LMEVAL_RESULTS:
+        err = record_input(ld, f, "lmeval_results", data, len);
+        if (!err)
+            err = handle_lmeval_results(ld, p, f, data, len);
+        break;
+    case SR_JSON_HF_CONFIG:
+        err = record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
+        break;
+    case SR_JSON_LMEVAL_SAMPLES:
+        err = record_ignored(ld, f, (long long)len, "lm-eval samples not named samples_<task>_<date>.jsonl");
+        break;
+    case SR_JSON_BFCL_RESULT:
+    case SR_JSON_BFCL_SCORE:
+        err = record_ignored(ld, f, (long long)len, "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
+        break;
+    default: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
+    }
+    free(data);
+    return err;
+}
+
+static sr_error *classify_and_parse(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     const char *name = base_name(f->rel);
     bool is_score;
     char *bfcl = sr_bfcl_category_from_filename(name, &is_score);
     if (bfcl) {
         free(bfcl);
-        return add_found(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
+        return sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
     }
-    if (strcmp(name, "config.json") == 0) {
-        if (p->config_rel)
-            return sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
-                                 p->config_rel)
-                       ? NULL
-                       : sr_oom();
-        char *data;
-        size_t len;
-        sr_error *err = read_input(ld, f, "hf_config", &data, &len);
-        if (err) {
-            free(data);
-            return soften(ld, err, "this config");
-        }
-        /* Kept: the KV audit parses the very bytes that were hashed. */
-        p->config_data = data;
-        p->config_len = len;
-        return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
-    }
+    if (strcmp(name, "config.json") == 0)
+        return handle_config(ld, p, f);
     if (ends_with(name, ".log"))
         return handle_log(ld, p, f);
     if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
         return handle_lmeval_samples(ld, p, f);
-    if (starts_with(name, "results_") && ends_with(name, ".json"))
-        return add_found(&p->lmeval_results, f->rel, f->open);
     if (ends_with(name, ".scores.csv") && strlen(name) > strlen(".scores.csv"))
         return handle_plain_scores(ld, p, f, true);
     if (ends_with(name, ".scores.jsonl") && strlen(name) > strlen(".scores.jsonl"))
         return handle_plain_scores(ld, p, f, false);
-    if (ends_with(name, ".json") || ends_with(name, ".jsonl")) {
-        /* A bench result is recognised by its content; other JSON is not ours. */
-        char *data;
-        size_t len;
-        sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+    if (ends_with(name, ".json") || ends_with(name, ".jsonl"))
+        return handle_json(ld, p, f);
+    return record_ignored(ld, f, -1, "not a format sweep-report reads");
+}
+
+/* ---- a `vllm bench sweep` summary against its run files ----------------------- */
+
+static bool same_run(const sr_bench_run *a, const sr_bench_run *b)
+{
+    return a->output_throughput == b->output_throughput && a->completed == b->completed &&
+           a->total_output_tokens == b->total_output_tokens;
+}
+
+/* summary.json lists the runs of its directory: each must be one of the run
+ * files read (then it is not counted again); a summary whose run files are
+ * missing gives the runs. */
+static sr_error *check_summaries(const loader *ld, model_parts *p)
+{
+    for (size_t s = 0; s < p->summary_runs.n; s++) {
+        sr_bench_run *sum = &p->summary_runs.runs[s];
+        bool found = false;
+        for (size_t i = 0; i < p->json_runs.n && !found; i++)
+            found = same_run(sum, &p->json_runs.runs[i]);
+        if (found)
+            continue;
+        if (!sr_sweep_warn(ld->sink,
+                           "'%s': a run in the sweep summary is not among the run files read; counted from the "
+                           "summary",
+                           sum->source ? sum->source : "summary.json"))
+            return sr_oom();
+        sr_bench_run *one = malloc(sizeof *one);
+        if (!one)
+            return sr_oom();
+        *one = *sum;
+        sr_bench_run_init(sum);
+        sr_error *err = runs_append(&p->json_runs, one, 1);
         if (err)
-            return soften(ld, err, "this file");
-        if (sr_looks_like_bench_json(data, len)) {
-            err = record_input(ld, f, "bench_json", data, len);
-            if (!err)
-                err = handle_bench_json(ld, p, f, data, len);
-        }
-        free(data);
-        return err;
+            return err;
     }
     return NULL;
 }
+
+/* ---- variants: what sets runs apart inside one directory --------------------- */
+
+/* The parameters of a `vllm bench sweep` SERVE-- directory in a path
+ * ("SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8" gives
+ * "max_num_seqs=4"); NULL when the path has none. */
+static char *serve_params(const char *path)
+{
+    const char *s = strstr(path, "SERVE--");
+    while (s && s != path && s[-1] != '/')
+        s = strstr(s + 1, "SERVE--");
+    if (!s)
+        return NULL;
+    s += strlen("SERVE--");
+    const char *end = strchr(s, '/');
+    const char *bench = strstr(s, "-BENCH--");
+    if (!end || (bench && bench < end))
+        end = bench ? bench : s + strlen(s);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    /* "-" joins key=value pairs; a "-" inside a value stays when what
+     * follows is not "key=". */
+    for (const char *c = s; c < end; c++) {
+        if (*c == '-' && c > s) {
+            const char *k = c + 1;
+            while (k < end && (*k == '_' || (*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9')))
+                k++;
+            if (k > c + 1 && k < end && *k == '=') {
+                sr_strbuf_puts(&sb, ", ");
+                continue;
+            }
+        }
+        sr_strbuf_putc(&sb, *c);
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+/* A run's params: the SERVE-- parameters of its path, then its own
+ * (metadata). */
+static sr_error *fill_run_params(sr_bench_run *run)
+{
+    char *serve = run->source ? serve_params(run->source) : NULL;
+    if (!serve)
+        return NULL;
+    char *both = run->params ? sr_asprintf("%s, %s", serve, run->params) : strdup(serve);
+    free(serve);
+    if (!both)
+        return sr_oom();
+    free(run->params);
+    run->params = both;
+    return NULL;
+}
+
+typedef struct kv_pair {
+    char *key, *value;
+} kv_pair;
+
+/* "k=v, k=v" into pairs (fresh strings); *n pairs. */
+static kv_pair *split_params(const char *params, size_t *n)
+{
+    *n = 0;
+    size_t cap = 0;
+    kv_pair *pairs = NULL;
+    for (const char *s = params; s && *s;) {
+        const char *end = strstr(s, ", ");
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        const char *eq = memchr(s, '=', len);
+        void *grown = pairs;
+        if (!sr_grow(&grown, &cap, *n + 1, sizeof *pairs))
+            break;
+        pairs = grown;
+        kv_pair *kv = &pairs[(*n)++];
+        kv->key = sr_strndup(s, eq ? (size_t)(eq - s) : len);
+        kv->value = eq ? sr_strndup(eq + 1, len - (size_t)(eq - s) - 1) : strdup("");
+        s = end ? end + 2 : s + len;
+    }
+    return pairs;
+}
+
+static void pairs_free(kv_pair *pairs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(pairs[i].key);
+        free(pairs[i].value);
+    }
+    free(pairs);
+}
+
+static const char *pair_value(const kv_pair *pairs, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pairs[i].key && strcmp(pairs[i].key, key) == 0)
+            return pairs[i].value;
+    return NULL;
+}
+
+typedef struct key_list {
+    char **items;
+    size_t n, cap;
+} key_list;
+
+static void key_list_free(key_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool key_list_has(const key_list *l, const char *key)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i], key) == 0)
+            return true;
+    return false;
+}
+
+static sr_error *key_list_add(key_list *l, const char *key)
+{
+    void *items = l->items;
+    if (!sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items))
+        return sr_oom();
+    l->items = items;
+    return (l->items[l->n++] = strdup(key)) ? NULL : sr_oom();
+}
+
+/* Whether key has the same value (or is missing) in every run. */
+static bool same_everywhere(const sr_bench_run *runs, size_t n_runs, const char *key)
+{
+    char *first = NULL;
+    bool first_set = false, same = true;
+    for (size_t r = 0; r < n_runs && same; r++) {
+        size_t n = 0;
+        kv_pair *pairs = split_params(runs[r].params, &n);
+        const char *v = pair_value(pairs, n, key);
+        if (!first_set) {
+            first = v ? strdup(v) : NULL;
+            first_set = true;
+        } else {
+            same = (!v && !first) || (v && first && strcmp(v, first) == 0);
+        }
+        pairs_free(pairs, n);
+    }
+    free(first);
+    return same;
+}
+
+/* The keys whose values differ between the runs of a directory (a key
+ * missing from a run counts as a value): "deployment" when the runs of one
+ * file come from three deployments. Each key once, in first-seen order. */
+static sr_error *differing_keys(const sr_bench_run *runs, size_t n_runs, key_list *out)
+{
+    for (size_t r = 0; r < n_runs; r++) {
+        size_t n = 0;
+        kv_pair *pairs = split_params(runs[r].params, &n);
+        sr_error *err = NULL;
+        for (size_t i = 0; i < n && !err; i++)
+            if (pairs[i].key && !key_list_has(out, pairs[i].key) && !same_everywhere(runs, n_runs, pairs[i].key))
+                err = key_list_add(out, pairs[i].key);
+        pairs_free(pairs, n);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+/* The variant of one run: its params restricted to the differing keys,
+ * "deployment=base"; NULL when nothing differs. */
+static char *run_variant(const sr_bench_run *run, const key_list *keys)
+{
+    if (keys->n == 0)
+        return NULL;
+    size_t n = 0;
+    kv_pair *pairs = split_params(run->params, &n);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t k = 0; k < keys->n; k++) {
+        const char *v = pair_value(pairs, n, keys->items[k]);
+        sr_strbuf_printf(&sb, "%s%s=%s", k ? ", " : "", keys->items[k], v ? v : "-");
+    }
+    pairs_free(pairs, n);
+    return sr_strbuf_detach(&sb);
+}
+
+/* ---- from parts to entries ------------------------------------------------------ */
 
 static const char *first_run_model(const run_list *l)
 {
@@ -577,110 +743,231 @@ static const char *first_run_model(const run_list *l)
 
 /* SPEC: bench results' model_id, else the server log's engine line, else
  * the bench stdout's Namespace, else the directory name. */
-static const char *model_id_for(const model_parts *p)
+static const char *model_id_for(const model_parts *p, const run_list *json_runs, const run_list *text_runs)
 {
-    const char *id = first_run_model(&p->json_runs);
-    if (!id && p->has_log && p->log.model_id && p->log.model_id[0])
-        id = p->log.model_id;
+    const char *id = first_run_model(json_runs);
+    for (size_t i = 0; !id && i < p->n_logs; i++)
+        if (p->logs[i].log.model_id && p->logs[i].log.model_id[0])
+            id = p->logs[i].log.model_id;
     if (!id)
-        id = first_run_model(&p->text_runs);
+        id = first_run_model(text_runs);
     return id ? id : p->dir;
 }
 
-static sr_error *add_runs(const loader *ld, sr_model *m, run_list *l)
+/* The server log: the first in name order; the others are restarts or
+ * other ranks, named in a warning so that nothing is dropped unseen. */
+static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        sr_bench_run *run = &l->runs[i];
-        if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0)) {
-            if (!sr_sweep_warn(ld->sink, "%s: '%s': no successful requests; run not counted", m->id,
-                               run->source ? run->source : "?"))
-                return sr_oom();
-            continue;
+    if (p->n_logs == 0)
+        return NULL;
+    m->has_log = true;
+    sr_server_log_free(&m->log);
+    sr_server_log_init(&m->log);
+    const sr_server_log *src = &p->logs[0].log;
+    m->log = *src; /* shallow: the strings are copied below */
+    m->log.source = src->source ? strdup(src->source) : NULL;
+    m->log.model_id = src->model_id ? strdup(src->model_id) : NULL;
+    memset(&m->log.failure, 0, sizeof m->log.failure);
+    sr_serving_settings_init(&m->log.settings);
+    bool ok = (!src->source || m->log.source) && (!src->model_id || m->log.model_id) &&
+              (src->failure.stage == SR_STAGE_NONE ||
+               sr_failure_set(&m->log.failure, src->failure.stage, src->failure.message, src->failure.source)) &&
+              sr_serving_settings_fill(&m->log.settings, &src->settings) &&
+              sr_serving_settings_fill(&m->settings, &src->settings);
+    if (!ok)
+        return sr_oom();
+    if (m->log.failure.stage != SR_STAGE_NONE && m->failure.stage == SR_STAGE_NONE &&
+        !sr_failure_set(&m->failure, m->log.failure.stage, m->log.failure.message, m->log.failure.source))
+        return sr_oom();
+    if (p->n_logs == 1)
+        return NULL;
+    sr_strbuf names;
+    sr_strbuf_init(&names);
+    for (size_t i = 1; i < p->n_logs; i++) {
+        void *items = m->other_logs;
+        size_t cap = m->n_other_logs;
+        if (!sr_grow(&items, &cap, m->n_other_logs + 1, sizeof *m->other_logs)) {
+            sr_strbuf_free(&names);
+            return sr_oom();
         }
-        long in = sr_snap_length(run->input_len), out = sr_snap_length(run->output_len);
-        long conc = run->max_concurrency;
-        if (conc < 0 && run->num_prompts > 0) {
-            conc = run->num_prompts; /* no limit: every prompt may be in flight at once */
-            if (!sr_sweep_warn(ld->sink, "%s: '%s': no max concurrency; keyed by its %ld prompts", m->id,
-                               run->source ? run->source : "?", conc))
-                return sr_oom();
+        m->other_logs = items;
+        if (!(m->other_logs[m->n_other_logs++] = strdup(p->logs[i].rel))) {
+            sr_strbuf_free(&names);
+            return sr_oom();
         }
-        if (in < 0 || out < 0 || conc < 0) {
-            if (!sr_sweep_warn(ld->sink, "%s: '%s': lengths or concurrency unknown; run not counted", m->id,
-                               run->source ? run->source : "?"))
-                return sr_oom();
-            continue;
+        const sr_failure *f = &p->logs[i].log.failure;
+        sr_strbuf_printf(&names, ", '%s'%s%s", p->logs[i].rel, f->stage != SR_STAGE_NONE ? " (failed: " : "",
+                         f->stage != SR_STAGE_NONE ? f->message : "");
+        if (f->stage != SR_STAGE_NONE)
+            sr_strbuf_putc(&names, ')');
+    }
+    bool warned = !names.failed &&
+                  sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
+                                m->id, p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
+    sr_strbuf_free(&names);
+    return warned ? NULL : sr_oom();
+}
+
+static sr_error *copy_score(const sr_scores *src, sr_scores *s)
+{
+    s->benchmark = strdup(src->benchmark);
+    s->source = src->source ? strdup(src->source) : NULL;
+    s->claimed_source = src->claimed_source ? strdup(src->claimed_source) : NULL;
+    s->claimed_accuracy = src->claimed_accuracy;
+    s->empty_outputs = src->empty_outputs;
+    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source);
+    for (size_t k = 0; k < src->n_items && ok; k++)
+        ok = sr_scores_add(s, src->items[k].id, src->items[k].score);
+    return ok ? NULL : sr_oom();
+}
+
+/* The directory's accuracy scores and self-reported metrics into one entry:
+ * moved into the last (usually only) entry, copied into the others. */
+static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool move)
+{
+    for (size_t i = 0; i < p->scores.n; i++) {
+        sr_scores *src = &p->scores.items[i], copy;
+        sr_scores_init(&copy);
+        sr_error *err = move ? NULL : copy_score(src, &copy);
+        if (err) {
+            sr_scores_free(&copy);
+            return err;
         }
-        sr_scenario_spec spec = {in, out, conc, INFINITY, -1};
-        if (!sr_model_add_run(m, &spec, run))
+        sr_scores *s = move ? src : &copy;
+        bool ok = true;
+        if (sr_model_find_benchmark(m, s->benchmark))
+            ok = sr_sweep_warn(ld->sweep, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id,
+                               s->benchmark, s->source ? s->source : "?");
+        ok = ok && sr_model_add_scores(m, s);
+        sr_scores_free(&copy);
+        if (!ok)
+            return sr_oom();
+    }
+    for (size_t i = 0; i < p->n_reported; i++) {
+        const sr_reported_metric *r = &p->reported[i];
+        void *items = m->reported;
+        if (!sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported))
+            return sr_oom();
+        m->reported = items;
+        sr_reported_metric *d = &m->reported[m->n_reported++];
+        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source)};
+        if (!d->task || !d->metric_filter || !d->source)
             return sr_oom();
     }
     return NULL;
 }
 
-/* Move what one directory held into its model. */
-static sr_error *merge_parts(const loader *ld, model_parts *p)
+/* The runs of one variant (all when variant is NULL) into the entry: moved,
+ * so each run goes to exactly one entry. */
+static sr_error *give_runs(sr_model *m, run_list *l, const key_list *keys, const char *variant)
 {
-    sr_sweep *sw = ld->sweep;
-    bool any = p->has_log || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n;
-    if (!any)
-        return NULL; /* nothing of ours here */
-    const char *id = model_id_for(p);
-    sr_model *m = sr_sweep_model(sw, id);
-    if (!m)
-        return sr_oom();
-    if (m->dir[0]) {
-        if (!sr_sweep_warn(sw, "%s: files in both '%s' and '%s'; merged", m->id, m->dir, p->dir))
-            return sr_oom();
-    } else {
-        free(m->dir);
-        if (!(m->dir = strdup(p->dir)))
+    for (size_t i = 0; i < l->n; i++) {
+        sr_bench_run *run = &l->runs[i];
+        if (!run->source)
+            continue; /* given to an earlier entry (moved out: every run read has a source) */
+        char *v = run_variant(run, keys);
+        bool mine = (!v && !variant) || (v && variant && strcmp(v, variant) == 0);
+        free(v);
+        if (mine && !sr_model_add_bench_run(m, run))
             return sr_oom();
     }
-    if (p->has_log && !m->has_log) {
-        m->log = p->log;
-        m->has_log = true;
-        sr_server_log_init(&p->log);
-        if (m->log.failure.stage != SR_STAGE_NONE && m->failure.stage == SR_STAGE_NONE &&
-            !sr_failure_set(&m->failure, m->log.failure.stage, m->log.failure.message, m->log.failure.source))
-            return sr_oom();
-    }
-    if (p->config_rel && !m->config_path) {
-        m->config_path = p->config_rel;
-        p->config_rel = NULL;
-        m->config_data = p->config_data;
-        m->config_len = p->config_len;
-        p->config_data = NULL;
-    }
-    sr_error *err = check_lmeval_claims(ld, p, m->id);
-    if (err)
-        return err;
-    for (size_t i = 0; i < p->scores.n; i++) {
-        sr_scores *s = &p->scores.items[i];
-        if (s->n_items > 0 && s->empty_outputs == (long)s->n_items) {
-            /* Every answer empty: the model produced nothing to score (e.g. a
-             * tool-call parser that never emitted a call). Not a score of 0. */
-            char *msg = sr_asprintf("%s: the model produced no usable output for any of its %zu items "
-                                    "(tool-call parser or generation returned nothing)",
-                                    s->benchmark, s->n_items);
-            bool ok = msg && (m->failure.stage != SR_STAGE_NONE ||
-                              sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source));
-            free(msg);
-            if (!ok)
-                return sr_oom();
-            continue;
-        }
-        if (sr_model_find_benchmark(m, s->benchmark) &&
-            !sr_sweep_warn(sw, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id, s->benchmark,
-                           s->source ? s->source : "?"))
-            return sr_oom();
-        if (!sr_model_add_scores(m, s))
-            return sr_oom();
-    }
-    if ((err = add_runs(ld, m, &p->json_runs)) || (err = add_runs(ld, m, &p->text_runs)))
-        return err;
     return NULL;
 }
+
+/* The distinct variants of the directory's runs, in first-seen order. */
+static sr_error *variants_of(const run_list *const *lists, size_t n_lists, const key_list *keys, key_list *out)
+{
+    for (size_t l = 0; l < n_lists; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            char *v = run_variant(&lists[l]->runs[i], keys);
+            sr_error *err = v && !key_list_has(out, v) ? key_list_add(out, v) : NULL;
+            free(v);
+            if (err)
+                return err;
+        }
+    return NULL;
+}
+
+/* One entry of the directory (variant NULL: the only one). */
+static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
+{
+    sr_sweep *sw = ld->sweep;
+    const char *id = model_id_for(p, &p->json_runs, &p->text_runs);
+    sr_model *m = sr_sweep_add_model(sw, id);
+    if (!m)
+        return sr_oom();
+    free(m->dir);
+    if (!(m->dir = strdup(p->dir)) || (variant && !(m->variant = strdup(variant))))
+        return sr_oom();
+    sr_error *err = take_logs(ld, m, p);
+    if (!err && p->config_rel) {
+        if (!(m->config_path = strdup(p->config_rel)))
+            return sr_oom();
+        if (last) {
+            m->config_data = p->config_data;
+            m->config_len = p->config_len;
+            p->config_data = NULL;
+        } else if (p->config_data) {
+            if (!(m->config_data = malloc(p->config_len + 1)))
+                return sr_oom();
+            memcpy(m->config_data, p->config_data, p->config_len + 1);
+            m->config_len = p->config_len;
+        }
+    }
+    if (!err)
+        err = give_scores(ld, m, p, last);
+    if (!err)
+        err = give_runs(m, &p->json_runs, keys, variant);
+    if (!err)
+        err = give_runs(m, &p->text_runs, keys, variant);
+    return err;
+}
+
+/* What one directory held becomes its entries: one, or one per variant
+ * when its runs were made under different serving setups (the SERVE--
+ * directories of `vllm bench sweep`, bench metadata such as deployment). */
+static sr_error *merge_parts(const loader *ld, model_parts *p)
+{
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    if (!any)
+        return NULL; /* nothing of ours here; its files are listed among the inputs */
+    sr_error *err = check_summaries(ld, p);
+    run_list *lists[] = {&p->json_runs, &p->text_runs};
+    for (size_t l = 0; l < 2 && !err; l++)
+        for (size_t i = 0; i < lists[l]->n && !err; i++)
+            err = fill_run_params(&lists[l]->runs[i]);
+    key_list keys = {0}, variants = {0};
+    if (!err) {
+        /* Keys that differ within one list: a stdout and a JSON twin of the
+         * same runs do not split the directory. */
+        for (size_t l = 0; l < 2 && !err; l++) {
+            key_list k = {0};
+            err = differing_keys(lists[l]->runs, lists[l]->n, &k);
+            for (size_t i = 0; i < k.n && !err; i++)
+                if (!key_list_has(&keys, k.items[i]))
+                    err = key_list_add(&keys, k.items[i]);
+            key_list_free(&k);
+        }
+    }
+    if (!err)
+        err = variants_of((const run_list *const *)lists, 2, &keys, &variants);
+    if (!err && variants.n <= 1) {
+        key_list none = {0};
+        err = make_entry(ld, p, &none, NULL, true);
+    }
+    for (size_t v = 0; v < variants.n && variants.n > 1 && !err; v++)
+        err = make_entry(ld, p, &keys, variants.items[v], v + 1 == variants.n);
+    if (!err && variants.n > 1 && (p->n_logs || p->scores.n) &&
+        !sr_sweep_warn(ld->sweep, "'%s': runs from %zu serving setups (%s, ...); its server log and scores are shown "
+                                  "with each",
+                       p->dir, variants.n, variants.items[0]))
+        err = sr_oom();
+    key_list_free(&keys);
+    key_list_free(&variants);
+    return err;
+}
+
+/* ---- directories in parallel ----------------------------------------------------- */
 
 /* One model directory: read and parsed on a worker thread into its own
  * parts and scratch sink, then merged into the sweep in name order, so the
@@ -688,7 +975,7 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
 typedef struct dir_job {
     char *name, *abs;
     model_parts parts;
-    file_list files;
+    sr_file_list files;
     sr_sweep scratch; /* its warnings and input records */
     sr_error *err;
 } dir_job;
@@ -699,8 +986,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
     dl.sink = &job->scratch;
     memset(&job->parts, 0, sizeof job->parts);
     job->parts.dir = job->name;
-    sr_server_log_init(&job->parts.log);
-    sr_error *err = walk(&dl, job->abs, job->name, 1, &job->files);
+    sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
+    sr_error *err = sr_walk_files(&w, job->abs, job->name, &job->files);
     for (size_t i = 0; i < job->files.n && !err; i++)
         err = classify_and_parse(&dl, &job->parts, &job->files.items[i]);
     if (!err)
@@ -767,16 +1054,16 @@ static void dir_jobs_free(dir_job *jobs, size_t n)
         free(jobs[i].name);
         free(jobs[i].abs);
         parts_free(&jobs[i].parts);
-        file_list_free(&jobs[i].files);
+        sr_file_list_free(&jobs[i].files);
         sr_error_free(jobs[i].err);
         sr_sweep_free(&jobs[i].scratch);
     }
     free(jobs);
 }
 
-/* ---- top level ------------------------------------------------------------ */
+/* ---- top level --------------------------------------------------------------------- */
 
-static sr_error *load_manifest(const loader *ld, const found_file *f)
+static sr_error *load_manifest(const loader *ld, const sr_found_file *f)
 {
     char *data;
     size_t len;
@@ -788,7 +1075,43 @@ static sr_error *load_manifest(const loader *ld, const found_file *f)
     return soften(ld, err, "the manifest");
 }
 
-static sr_error *load_arms(loader *ld, const found_file *f)
+/* A planned model: every entry of its id is marked planned (and takes the
+ * plan's flags); a plan line with no entry becomes an entry with no files. */
+static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
+{
+    char *id = sr_normalize_model_id(e->checkpoint);
+    if (!id)
+        return sr_oom();
+    sr_sweep *sw = ld->sweep;
+    bool found = false;
+    for (size_t i = 0; i < sw->n_models; i++)
+        found |= strcmp(sw->models[i].id, id) == 0;
+    if (!found && !sr_sweep_add_model(sw, id)) {
+        free(id);
+        return sr_oom();
+    }
+    long order = -1;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        sr_model *m = &sw->models[i];
+        if (strcmp(m->id, id) != 0)
+            continue;
+        if (!m->planned) {
+            if (order < 0)
+                order = ld->plan_count++;
+            m->plan_order = order;
+        }
+        m->planned = true;
+        if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
+            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks)))) {
+            free(id);
+            return sr_oom();
+        }
+    }
+    free(id);
+    return NULL;
+}
+
+static sr_error *load_arms(loader *ld, const sr_found_file *f)
 {
     char *data;
     size_t len;
@@ -801,23 +1124,90 @@ static sr_error *load_arms(loader *ld, const found_file *f)
     free(data);
     if (err)
         return soften(ld, err, "the run plan");
-    for (size_t i = 0; i < n && !err; i++) {
-        char *id = sr_normalize_model_id(entries[i].checkpoint);
-        sr_model *m = id ? sr_sweep_model(ld->sweep, id) : NULL;
-        free(id);
-        if (!m) {
-            err = sr_oom();
-            break;
-        }
-        if (!m->planned)
-            m->plan_order = ld->plan_count++;
-        m->planned = true;
-        if (entries[i].flags && !m->arms_flags && !(m->arms_flags = strdup(entries[i].flags)))
-            err = sr_oom();
-        if (entries[i].benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(entries[i].benchmarks)))
-            err = sr_oom();
-    }
+    for (size_t i = 0; i < n && !err; i++)
+        err = plan_entry(ld, &entries[i]);
     sr_arms_entries_free(entries, n);
+    return err;
+}
+
+/* sweep.json's serving settings hold for every entry that does not say
+ * otherwise. */
+static sr_error *apply_manifest_settings(sr_sweep *sw)
+{
+    sr_serving_settings s;
+    sr_serving_settings_init(&s);
+    s.gpu_memory_utilization = sw->manifest.gpu_memory_utilization;
+    s.max_model_len = sw->manifest.max_model_len;
+    s.max_num_seqs = sw->manifest.max_num_seqs;
+    s.vllm_version = sw->manifest.vllm_version; /* borrowed: copied by fill */
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (!sr_serving_settings_fill(&sw->models[i].settings, &s))
+            return sr_oom();
+    return NULL;
+}
+
+typedef struct top_level {
+    dir_job *jobs;
+    size_t n_jobs, cap_jobs;
+    sr_file_list arms;
+    sr_found_file manifest;
+} top_level;
+
+static sr_error *add_dir_job(top_level *t, const char *name, const char *real)
+{
+    void *j = t->jobs;
+    if (!sr_grow(&j, &t->cap_jobs, t->n_jobs + 1, sizeof *t->jobs))
+        return sr_oom();
+    t->jobs = j;
+    dir_job *job = &t->jobs[t->n_jobs++];
+    memset(job, 0, sizeof *job);
+    sr_sweep_init(&job->scratch);
+    job->name = strdup(name);
+    job->abs = strdup(real);
+    return job->name && job->abs ? NULL : sr_oom();
+}
+
+/* One entry directly below the export: a model directory, the manifest, a
+ * run plan, or something recorded as ignored. */
+static sr_error *visit_top(loader *ld, top_level *t, const char *name)
+{
+    sr_sweep *sw = ld->sweep;
+    char *abs = sr_path_join(ld->export_dir, name);
+    if (!abs)
+        return sr_oom();
+    char *real = realpath(abs, NULL);
+    free(abs);
+    struct stat st;
+    sr_error *err = NULL;
+    bool is_dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+    bool is_file = real && !is_dir && stat(real, &st) == 0 && S_ISREG(st.st_mode);
+    if (name[0] == '.') {
+        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL, "hidden file") ? NULL : sr_oom();
+    } else if (!real) {
+        if (!sr_sweep_warn(sw, "'%s': cannot be resolved; not read", name) ||
+            !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "cannot be resolved"))
+            err = sr_oom();
+    } else if (!sr_path_inside(ld->root_real, real)) {
+        if (!sr_sweep_warn(sw, "'%s': symbolic link leads outside the export; refused", name) ||
+            !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "symbolic link leads outside the export"))
+            err = sr_oom();
+    } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
+        /* The manifest or a run plan where a file should be: not a model. */
+        err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
+    } else if (is_dir) {
+        err = add_dir_job(t, name, real);
+    } else if (is_file && strcmp(name, "sweep.json") == 0) {
+        t->manifest.rel = strdup(name);
+        t->manifest.open = strdup(real);
+        if (!t->manifest.rel || !t->manifest.open)
+            err = sr_oom();
+    } else if (is_file && ends_with(name, ".arms")) {
+        err = sr_file_list_add(&t->arms, name, real);
+    } else {
+        const char *why = is_file ? "a file outside any model directory" : "not a regular file";
+        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL, why) ? NULL : sr_oom();
+    }
+    free(real);
     return err;
 }
 
@@ -836,81 +1226,35 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         free(ld.root_real);
         return sr_oom();
     }
-
     struct dirent **names = NULL;
     int n = scandir(export_dir, &names, NULL, cmp_dirent);
     if (n < 0) {
         free(ld.root_real);
         return sr_input_error(export_dir, 0, "cannot read directory: %s", strerror(errno));
     }
+    top_level t;
+    memset(&t, 0, sizeof t);
     sr_error *err = NULL;
-    file_list arms = {0};
-    found_file manifest = {NULL, NULL};
-    dir_job *jobs = NULL;
-    size_t n_jobs = 0, cap_jobs = 0;
     /* Model directories first, in name order; the manifest and run plan
      * after, so planned models without files are added last. */
-    for (int i = 0; i < n && !err; i++) {
-        const char *name = names[i]->d_name;
-        if (name[0] == '.')
-            continue;
-        char *abs = sr_path_join(export_dir, name);
-        if (!abs) {
-            err = sr_oom();
-            break;
-        }
-        char *real = realpath(abs, NULL);
-        struct stat est;
-        if (!real) {
-            if (!sr_sweep_warn(sweep, "'%s': cannot be resolved; not read", name))
-                err = sr_oom();
-        } else if (!inside_root(ld.root_real, real)) {
-            if (!sr_sweep_warn(sweep, "'%s': symbolic link leads outside the export; refused", name))
-                err = sr_oom();
-        } else if (stat(real, &est) == 0 && S_ISDIR(est.st_mode) &&
-                   (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
-            /* The manifest or a run plan where a file should be: not a model. */
-            err = soften(&ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
-        } else if (stat(real, &est) == 0 && S_ISDIR(est.st_mode)) {
-            void *j = jobs;
-            if (!sr_grow(&j, &cap_jobs, n_jobs + 1, sizeof *jobs)) {
-                err = sr_oom();
-            } else {
-                jobs = j;
-                dir_job *job = &jobs[n_jobs++];
-                memset(job, 0, sizeof *job);
-                sr_sweep_init(&job->scratch);
-                job->name = strdup(name);
-                job->abs = strdup(real);
-                if (!job->name || !job->abs)
-                    err = sr_oom();
-            }
-        } else if (stat(real, &est) == 0 && S_ISREG(est.st_mode)) {
-            if (strcmp(name, "sweep.json") == 0) {
-                manifest.rel = strdup(name);
-                manifest.open = strdup(real);
-                if (!manifest.rel || !manifest.open)
-                    err = sr_oom();
-            } else if (ends_with(name, ".arms")) {
-                err = add_found(&arms, name, real);
-            }
-        }
-        free(real);
-        free(abs);
-    }
+    for (int i = 0; i < n && !err; i++)
+        if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0)
+            err = visit_top(&ld, &t, names[i]->d_name);
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
     if (!err)
-        err = load_model_dirs(&ld, jobs, n_jobs);
-    dir_jobs_free(jobs, n_jobs);
-    if (!err && manifest.rel)
-        err = load_manifest(&ld, &manifest);
-    for (size_t i = 0; i < arms.n && !err; i++)
-        err = load_arms(&ld, &arms.items[i]);
-    free(manifest.rel);
-    free(manifest.open);
-    file_list_free(&arms);
+        err = load_model_dirs(&ld, t.jobs, t.n_jobs);
+    dir_jobs_free(t.jobs, t.n_jobs);
+    if (!err && t.manifest.rel)
+        err = load_manifest(&ld, &t.manifest);
+    for (size_t i = 0; i < t.arms.n && !err; i++)
+        err = load_arms(&ld, &t.arms.items[i]);
+    if (!err)
+        err = apply_manifest_settings(sweep);
+    free(t.manifest.rel);
+    free(t.manifest.open);
+    sr_file_list_free(&t.arms);
     free(ld.root_real);
     if (!err && sweep->n_models == 0)
         err = sr_input_error(export_dir, 0, "no models found in the export (expected one directory per model)");

@@ -63,10 +63,33 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
  * string or NULL when the name does not fit. */
 char *sr_lmeval_task_from_filename(const char *basename);
 
+/* Every "<metric>,<filter>" number of every task in an lm-eval results file
+ * (stderr entries left out): what the file claims, for the analysis to
+ * check against the samples. *out is a fresh array of *n entries. */
+sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out,
+                                   size_t *n);
+
 /* results_<date>.json: the claimed value of "<metric>,<filter>" for task
  * (e.g. "exact_match,strict-match"). *found false when absent. */
 sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
                                   const char *metric_filter, double *value, bool *found);
+
+/* ---- what a JSON file is, by its content (classify.c) ---------------------- */
+typedef enum {
+    SR_JSON_UNKNOWN = 0,
+    SR_JSON_BENCH_RESULT,   /* `vllm bench serve --save-result`: object(s) with output_throughput */
+    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
+    SR_JSON_LMEVAL_RESULTS, /* lm-eval results_<date>.json, under any name */
+    SR_JSON_LMEVAL_SAMPLES, /* lm-eval per-sample lines */
+    SR_JSON_BFCL_RESULT,    /* BFCL result lines (id, result) */
+    SR_JSON_BFCL_SCORE,     /* BFCL score file (accuracy, correct_count, total_count header) */
+    SR_JSON_HF_CONFIG,      /* a Hugging Face config.json */
+    SR_JSON_MANIFEST        /* a sweep.json */
+} sr_json_kind;
+
+/* What the JSON (or JSON Lines) bytes hold; a file that does not parse is
+ * an input error naming the line where it breaks. */
+sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
 
 /* ---- BFCL (bfcl.c) -------------------------------------------------------
  * A result file (JSON Lines, one entry per test id) and its score file

@@ -434,3 +434,60 @@ sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len
     cJSON_Delete(root);
     return err;
 }
+
+static bool is_stderr_key(const char *key)
+{
+    const char *comma = strchr(key, ',');
+    size_t n = comma ? (size_t)(comma - key) : strlen(key);
+    return n >= 7 && memcmp(key + n - 7, "_stderr", 7) == 0;
+}
+
+static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, const char *task, const char *key,
+                              double value, const char *path)
+{
+    void *items = *out;
+    if (!sr_grow(&items, cap, *n + 1, sizeof **out))
+        return sr_oom();
+    *out = items;
+    sr_reported_metric *r = &(*out)[*n];
+    *r = (sr_reported_metric){strdup(task), strdup(key), value, strdup(path)};
+    (*n)++;
+    return r->task && r->metric_filter && r->source ? NULL : sr_oom();
+}
+
+sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out,
+                                   size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    cJSON *root;
+    sr_error *err = sr_json_parse(path, 1, data, len, &root);
+    if (err)
+        return err;
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    if (!cJSON_IsObject(root))
+        err = sr_input_error(path, 1, "expected a json object");
+    else if (!cJSON_IsObject(results))
+        err = sr_input_error(path, sr_json_key_line(data, len, "results"), "no \"results\" object");
+    for (const cJSON *task = results ? results->child : NULL; task && !err; task = task->next) {
+        if (!cJSON_IsObject(task) || !task->string)
+            continue;
+        for (const cJSON *v = task->child; v && !err; v = v->next)
+            if (v->string && strchr(v->string, ',') && !is_stderr_key(v->string) && cJSON_IsNumber(v) &&
+                isfinite(v->valuedouble))
+                err = add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
+    }
+    cJSON_Delete(root);
+    if (err) {
+        for (size_t i = 0; i < *n; i++) {
+            free((*out)[i].task);
+            free((*out)[i].metric_filter);
+            free((*out)[i].source);
+        }
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return err;
+}

@@ -778,6 +778,7 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
     /* Bench stdout may carry a few vLLM logger lines; only lines a server
      * prints make it a server log then. */
     *recognized = ps->strong || (r->weak && !r->bench_like);
+    out->engine_start = ps->strong;
     if (*recognized) {
         if (!out->source && !(out->source = strdup(r->path)))
             err = sr_oom();

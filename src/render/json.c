@@ -164,7 +164,9 @@ static cJSON *speed_json(const sr_model *m)
         add(s, "ratio", num_or_null(sc->ratio));
         add(s, "input_len", cJSON_CreateNumber((double)sc->input_len));
         add(s, "output_len", cJSON_CreateNumber((double)sc->output_len));
-        add(s, "concurrency", cJSON_CreateNumber((double)sc->concurrency));
+        add(s, "concurrency", count_or_null(sc->concurrency));
+        add(s, "request_rate", num_or_null(sc->request_rate));
+        add(s, "burst", count_or_null(sc->burst));
         add(s, "median_total_token_throughput", num_or_null(sc->median_total_token_throughput));
         add(s, "median_ttft_ms", num_or_null(sc->median_ttft_ms));
         add(s, "median_tpot_ms", num_or_null(sc->median_tpot_ms));
@@ -174,14 +176,38 @@ static cJSON *speed_json(const sr_model *m)
     return o;
 }
 
+static cJSON *settings_json(const sr_serving_settings *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    add(o, "vllm_version", str_or_null(st->vllm_version));
+    add(o, "tensor_parallel_size", count_or_null(st->tensor_parallel_size));
+    add(o, "pipeline_parallel_size", count_or_null(st->pipeline_parallel_size));
+    add(o, "max_num_batched_tokens", count_or_null(st->max_num_batched_tokens));
+    add(o, "max_num_seqs", count_or_null(st->max_num_seqs));
+    add(o, "block_size", count_or_null(st->block_size));
+    add(o, "kv_cache_dtype", str_or_null(st->kv_cache_dtype));
+    add(o, "gpu_memory_utilization", num_or_null(st->gpu_memory_utilization));
+    add(o, "max_model_len", count_or_null(st->max_model_len));
+    return o;
+}
+
 static cJSON *model_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
     add(o, "id", cJSON_CreateString(m->id));
+    add(o, "label", str_or_null(m->label));
     add(o, "status", cJSON_CreateString(sr_status_name(m->status)));
     add(o, "status_reason", str_or_null(m->status_reason));
     add(o, "failure", failure_json(&m->failure));
     add(o, "directory", m->dir[0] ? cJSON_CreateString(m->dir) : cJSON_CreateNull());
+    add(o, "variant", str_or_null(m->variant));
+    add(o, "settings", settings_json(&m->settings));
+    cJSON *logs = cJSON_CreateArray();
+    if (m->has_log)
+        cJSON_AddItemToArray(logs, str_or_null(m->log.source));
+    for (size_t i = 0; i < m->n_other_logs; i++)
+        cJSON_AddItemToArray(logs, cJSON_CreateString(m->other_logs[i]));
+    add(o, "server_logs", logs);
     add(o, "planned", cJSON_CreateBool(m->planned));
     add(o, "serving_flags", str_or_null(m->arms_flags));
     add(o, "config", str_or_null(m->config_path));
@@ -266,8 +292,9 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         cJSON *f = cJSON_CreateObject();
         add(f, "path", cJSON_CreateString(sw->inputs[i].path));
         add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
-        add(f, "size", cJSON_CreateNumber((double)sw->inputs[i].size));
-        add(f, "sha256", cJSON_CreateString(sw->inputs[i].sha256));
+        add(f, "size", sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
+        add(f, "sha256", sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
+        add(f, "reason", str_or_null(sw->inputs[i].reason));
         cJSON_AddItemToArray(inputs, f);
     }
     add(root, "inputs", inputs);

@@ -33,13 +33,33 @@ sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, .
     return err;
 }
 
-char *sr_error_format(const sr_error *err)
+sr_error *sr_error_locate(sr_error *err, const char *dir)
+{
+    if (!err || err == &out_of_memory || !err->path || !dir || err->code != SR_EXIT_INPUT)
+        return err;
+    char *full = sr_asprintf("%s/%s", dir, err->path);
+    if (full) {
+        free(err->path);
+        err->path = full;
+    }
+    return err;
+}
+
+char *sr_error_describe(const sr_error *err)
 {
     if (err->path && err->line > 0)
-        return sr_asprintf("error: '%s':%ld: %s", err->path, err->line, err->message);
+        return sr_asprintf("'%s':%ld: %s", err->path, err->line, err->message);
     if (err->path)
-        return sr_asprintf("error: '%s': %s", err->path, err->message);
-    return sr_asprintf("error: %s", err->message);
+        return sr_asprintf("'%s': %s", err->path, err->message);
+    return sr_asprintf("%s", err->message);
+}
+
+char *sr_error_format(const sr_error *err)
+{
+    char *what = sr_error_describe(err);
+    char *text = what ? sr_asprintf("error: %s", what) : NULL;
+    free(what);
+    return text;
 }
 
 void sr_error_free(sr_error *err)

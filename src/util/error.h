@@ -34,6 +34,15 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
 #define sr_usage_error(...) sr_error_new(SR_EXIT_USAGE, NULL, 0, __VA_ARGS__)
 #define sr_oom() sr_error_new(SR_EXIT_FAILURE, NULL, 0, "out of memory")
 
+/* Give an input error naming a file relative to dir the path the user can
+ * open (dir/path); other errors, and errors without a path, unchanged.
+ * Returns err. */
+sr_error *sr_error_locate(sr_error *err, const char *dir);
+
+/* "'path':line: message" (or "'path': message", or "message"): an error
+ * as a sentence for a warning; heap-allocated, NULL on OOM. */
+char *sr_error_describe(const sr_error *err);
+
 /* "error: 'path':line: message" style text, heap-allocated. */
 char *sr_error_format(const sr_error *err);
 void sr_error_free(sr_error *err);

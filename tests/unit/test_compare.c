@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/analysis.h"
 #include "sweep.h"
 
 /* As main.c does at start: GSL errors come back as values instead of
@@ -66,7 +66,7 @@ Test(compare, verdicts_ratios_and_status)
     sr_model *f = sr_sweep_model(&sw, "org/failed");
     cr_assert(sr_failure_set(&f->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "f/server.log:9"));
 
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     /* models array may have moved while adding: look them up again */
     b = sr_sweep_find_model(&sw, "org/base");
     s = sr_sweep_find_model(&sw, "org/same");
@@ -110,7 +110,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     int v[5] = {1, 0, 1, 1, 0};
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 5);
     add_scores(sr_sweep_model(&sw, "org/short"), "gsm8k", v, 4);
-    sr_error *err = sr_compare(&sw);
+    sr_error *err = sr_analyse(&sw, sw.baseline);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     cr_assert_not_null(strstr(err->message, "4 shared, 0 only here, 1 only in the baseline"));
@@ -123,7 +123,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     sw.baseline = strdup("org/base");
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 5);
     add_scores(sr_sweep_model(&sw, "org/short"), "gsm8k", v, 4);
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     cr_assert_eq(sw.n_warnings, 1);
     cr_assert_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/short"), "gsm8k")->n_paired, 4);
     sr_sweep_free(&sw);
@@ -136,7 +136,7 @@ Test(compare, baseline_must_exist)
     sw.baseline = strdup("org/missing");
     int v[2] = {1, 0};
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 2);
-    sr_error *err = sr_compare(&sw);
+    sr_error *err = sr_analyse(&sw, sw.baseline);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     sr_error_free(err);
@@ -165,7 +165,7 @@ Test(compare, results_do_not_depend_on_thread_count)
             snprintf(id, sizeof id, "org/m%d", m);
             add_scores(sr_sweep_model(&sw, id), "gsm8k", other, 120);
         }
-        cr_assert_null(sr_compare(&sw));
+        cr_assert_null(sr_analyse(&sw, sw.baseline));
         for (int m = 0; m < 6; m++) {
             snprintf(id, sizeof id, "org/m%d", m);
             const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, id), "gsm8k");
@@ -195,7 +195,7 @@ Test(compare, exact_method_keeps_sampled_interval)
     }
     add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 50);
     add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 50);
-    cr_assert_null(sr_compare(&sw));
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
     const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, "org/other"), "gsm8k");
     cr_assert(isfinite(s->sampled_ci_low));
     /* exact bounds sit on the 1/50 lattice; sampled ones within a few steps */

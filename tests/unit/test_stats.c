@@ -3,7 +3,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-#include "analysis/compare.h"
+#include "analysis/scenarios.h"
 #include "analysis/stats.h"
 
 /* As main.c does at start: GSL errors come back as values instead of

@@ -1,0 +1,15 @@
+/* The whole analysis of a loaded sweep, in order: name the entries, check
+ * what inputs claim about themselves, key bench runs into scenarios, find
+ * the baseline, compare with it, and set each entry's status. The KV audit
+ * (kvcap.h) runs after. */
+#ifndef SR_ANALYSIS_H
+#define SR_ANALYSIS_H
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* baseline names an entry (label, directory, or model id). Errors name
+ * export-relative files. */
+sr_error *sr_analyse(sr_sweep *sweep, const char *baseline);
+
+#endif

@@ -1,0 +1,242 @@
+#include "entries.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* One serving setting as a label part ("tp 2"), or NULL when unknown. */
+typedef struct setting_part {
+    const char *name;
+    char *(*format)(const sr_serving_settings *s);
+} setting_part;
+
+static char *fmt_tp(const sr_serving_settings *s)
+{
+    return s->tensor_parallel_size >= 0 ? sr_asprintf("tp %ld", s->tensor_parallel_size) : NULL;
+}
+
+static char *fmt_util(const sr_serving_settings *s)
+{
+    char buf[64];
+    return isfinite(s->gpu_memory_utilization)
+               ? sr_asprintf("util %s", sr_format_json_number(buf, sizeof buf, s->gpu_memory_utilization))
+               : NULL;
+}
+
+static char *fmt_len(const sr_serving_settings *s)
+{
+    return s->max_model_len >= 0 ? sr_asprintf("max-len %ld", s->max_model_len) : NULL;
+}
+
+static char *fmt_batched(const sr_serving_settings *s)
+{
+    return s->max_num_batched_tokens >= 0 ? sr_asprintf("batched %ld", s->max_num_batched_tokens) : NULL;
+}
+
+static char *fmt_seqs(const sr_serving_settings *s)
+{
+    return s->max_num_seqs >= 0 ? sr_asprintf("seqs %ld", s->max_num_seqs) : NULL;
+}
+
+static char *fmt_block(const sr_serving_settings *s)
+{
+    return s->block_size >= 0 ? sr_asprintf("block %ld", s->block_size) : NULL;
+}
+
+static char *fmt_dtype(const sr_serving_settings *s)
+{
+    return s->kv_cache_dtype ? sr_asprintf("kv %s", s->kv_cache_dtype) : NULL;
+}
+
+static char *fmt_version(const sr_serving_settings *s)
+{
+    return s->vllm_version ? sr_asprintf("vLLM %s", s->vllm_version) : NULL;
+}
+
+static char *(*const setting_formats[])(const sr_serving_settings *) = {
+    fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_version};
+#define N_SETTINGS (sizeof setting_formats / sizeof setting_formats[0])
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether setting k (or the variant, k == N_SETTINGS) differs among the
+ * entries of this id. */
+static bool differs(const sr_sweep *sw, const char *id, size_t k)
+{
+    const char *first = NULL;
+    char *first_text = NULL;
+    bool seen = false, diff = false;
+    for (size_t i = 0; i < sw->n_models && !diff; i++) {
+        const sr_model *m = &sw->models[i];
+        if (strcmp(m->id, id) != 0)
+            continue;
+        char *text = k < N_SETTINGS ? setting_formats[k](&m->settings) : NULL;
+        const char *value = k < N_SETTINGS ? text : m->variant;
+        if (!seen) {
+            first = value;
+            first_text = text;
+            seen = true;
+            if (k < N_SETTINGS)
+                first = first_text;
+            continue;
+        }
+        diff = !same_text(first, value);
+        free(text);
+    }
+    free(first_text);
+    return diff;
+}
+
+/* "id (tp 2, util 0.5)" from what differs; NULL (nothing differs) or OOM
+ * told apart by *oom. */
+static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const bool *diff, bool *oom)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t parts = 0;
+    for (size_t k = 0; k <= N_SETTINGS; k++) {
+        if (!diff[k])
+            continue;
+        char *text = k < N_SETTINGS ? setting_formats[k](&m->settings) : NULL;
+        const char *value = k < N_SETTINGS ? text : m->variant;
+        if (value)
+            sr_strbuf_printf(&sb, "%s%s", parts++ ? ", " : "", value);
+        free(text);
+    }
+    (void)sw;
+    if (parts == 0) {
+        *oom = sb.failed;
+        sr_strbuf_free(&sb);
+        return NULL;
+    }
+    char *what = sr_strbuf_detach(&sb);
+    char *label = what ? sr_asprintf("%s (%s)", m->id, what) : NULL;
+    free(what);
+    *oom = !label;
+    return label;
+}
+
+static size_t count_id(const sr_sweep *sw, const char *id)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        n += strcmp(sw->models[i].id, id) == 0;
+    return n;
+}
+
+static bool label_unique(const sr_sweep *sw, const sr_model *m)
+{
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *o = &sw->models[i];
+        if (o != m && o->label && m->label && strcmp(o->label, m->label) == 0)
+            return false;
+    }
+    return true;
+}
+
+/* The directory (and variant) as the label, when settings do not tell
+ * entries apart. */
+static char *label_from_directory(const sr_model *m)
+{
+    if (m->dir[0] && m->variant)
+        return sr_asprintf("%s (%s, %s)", m->id, m->dir, m->variant);
+    if (m->dir[0])
+        return sr_asprintf("%s (%s)", m->id, m->dir);
+    return sr_asprintf("%s (planned)", m->id);
+}
+
+sr_error *sr_label_entries(sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        free(m->label);
+        m->label = NULL;
+        if (count_id(sweep, m->id) == 1) {
+            if (!(m->label = strdup(m->id)))
+                return sr_oom();
+            continue;
+        }
+        bool diff[N_SETTINGS + 1], oom = false;
+        for (size_t k = 0; k <= N_SETTINGS; k++)
+            diff[k] = differs(sweep, m->id, k);
+        m->label = label_from_differences(sweep, m, diff, &oom);
+        if (oom)
+            return sr_oom();
+    }
+    /* Entries that settings did not tell apart: by directory. */
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        if (m->label && label_unique(sweep, m))
+            continue;
+        for (size_t j = 0; j < sweep->n_models; j++) {
+            sr_model *o = &sweep->models[j];
+            if (strcmp(o->id, m->id) != 0 || (o->label && label_unique(sweep, o) && o != m))
+                continue;
+            char *label = label_from_directory(o);
+            if (!label)
+                return sr_oom();
+            free(o->label);
+            o->label = label;
+        }
+    }
+    return NULL;
+}
+
+static sr_model *find_by(sr_sweep *sw, const char *name, int how)
+{
+    for (size_t i = 0; i < sw->n_models; i++) {
+        sr_model *m = &sw->models[i];
+        if (how == 0 && m->label && strcmp(m->label, name) == 0)
+            return m;
+        if (how == 1 && !m->variant && m->dir[0] && strcmp(m->dir, name) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        sweep->models[i].is_baseline = false;
+    sr_model *m = find_by(sweep, name, 0);
+    if (!m)
+        m = find_by(sweep, name, 1);
+    if (!m) {
+        char *id = sr_normalize_model_id(name);
+        if (!id)
+            return sr_oom();
+        size_t n = count_id(sweep, id);
+        if (n > 1) {
+            sr_strbuf sb;
+            sr_strbuf_init(&sb);
+            for (size_t i = 0; i < sweep->n_models; i++)
+                if (strcmp(sweep->models[i].id, id) == 0)
+                    sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sweep->models[i].label);
+            sr_error *err = sr_input_error(sweep->manifest.source, 0,
+                                           "baseline '%s' names %zu entries (%s); name one by its label or directory",
+                                           name, n, sr_strbuf_cstr(&sb));
+            sr_strbuf_free(&sb);
+            free(id);
+            return err;
+        }
+        for (size_t i = 0; i < sweep->n_models && !m; i++)
+            if (strcmp(sweep->models[i].id, id) == 0)
+                m = &sweep->models[i];
+        free(id);
+    }
+    if (!m)
+        return sr_input_error(sweep->manifest.source, 0, "baseline '%s' is not in the export", name);
+    m->is_baseline = true;
+    char *id = strdup(m->id);
+    if (!id)
+        return sr_oom();
+    free(sweep->baseline);
+    sweep->baseline = id;
+    return NULL;
+}

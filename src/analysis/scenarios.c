@@ -1,0 +1,86 @@
+#include "scenarios.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+long sr_snap_length(double mean_tokens)
+{
+    if (!isfinite(mean_tokens) || mean_tokens < 0 || mean_tokens > 1e12)
+        return -1;
+    double nearest16 = round(mean_tokens / 16.0) * 16.0;
+    if (fabs(mean_tokens - nearest16) <= 2.0)
+        return (long)nearest16;
+    return (long)round(mean_tokens);
+}
+
+static long whole(double tokens)
+{
+    return isfinite(tokens) && tokens >= 0 && tokens <= 1e12 ? (long)round(tokens) : -1;
+}
+
+/* Lengths as requested when the file says so (metadata, --random-input-len);
+ * else the means, the input snapped for the BOS token some tokenizers add
+ * (vLLM takes it off the requested length), the output only rounded: an
+ * output cut short by end-of-sequence tokens is a real mean. Load: the
+ * concurrency limit when one was set, a finite request rate, and with
+ * neither the prompts sent at once (--num-prompts, else those that were
+ * sent: successful plus failed requests). */
+sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec)
+{
+    if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0))
+        return SR_RUN_NO_SUCCESS;
+    spec->input_len = run->nominal_lengths ? whole(run->input_len) : sr_snap_length(run->input_len);
+    spec->output_len = whole(run->output_len);
+    spec->concurrency = run->max_concurrency >= 0 ? run->max_concurrency : -1;
+    spec->request_rate = isfinite(run->request_rate) && run->request_rate > 0 ? run->request_rate : INFINITY;
+    spec->burst = -1;
+    if (spec->concurrency < 0 && !isfinite(spec->request_rate)) {
+        if (run->num_prompts > 0)
+            spec->burst = run->num_prompts;
+        else if (run->completed > 0)
+            spec->burst = run->completed + (run->failed > 0 ? run->failed : 0);
+    }
+    if (spec->input_len < 0 || spec->output_len < 0)
+        return SR_RUN_NO_LENGTHS;
+    return SR_RUN_KEYED;
+}
+
+static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
+{
+    for (size_t i = 0; i < m->n_runs; i++) {
+        sr_bench_run *run = &m->runs[i];
+        sr_scenario_spec spec;
+        sr_run_keying k = sr_run_spec(run, &spec);
+        const char *src = run->source ? run->source : "?";
+        if (k == SR_RUN_NO_SUCCESS) {
+            if (!sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id,
+                               src))
+                return sr_oom();
+            continue;
+        }
+        if (k == SR_RUN_NO_LENGTHS) {
+            if (!sr_sweep_warn(sweep, "%s: '%s': input or output length unknown; run not counted",
+                               m->label ? m->label : m->id, src))
+                return sr_oom();
+            continue;
+        }
+        if (!sr_model_add_run(m, &spec, run))
+            return sr_oom();
+    }
+    for (size_t i = 0; i < m->n_runs; i++)
+        sr_bench_run_free(&m->runs[i]);
+    free(m->runs);
+    m->runs = NULL;
+    m->n_runs = m->cap_runs = 0;
+    return NULL;
+}
+
+sr_error *sr_key_runs(sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_error *err = key_model_runs(sweep, &sweep->models[i]);
+        if (err)
+            return err;
+    }
+    return NULL;
+}

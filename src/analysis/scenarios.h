@@ -1,0 +1,23 @@
+/* Bench runs into scenarios: which runs are repeats of one measurement.
+ * The ingest records runs as read; this keys them by lengths and load. */
+#ifndef SR_SCENARIOS_H
+#define SR_SCENARIOS_H
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* Nominal length from a measured mean input: snapped to the nearest
+ * multiple of 16 when within 2 tokens of it (a tokenizer's BOS token is
+ * taken off the requested length), else rounded; -1 when not a length. */
+long sr_snap_length(double mean_tokens);
+
+/* The scenario spec of one run; false (with *why set) when it cannot be
+ * keyed: no successful requests, or lengths unknown. */
+typedef enum { SR_RUN_KEYED, SR_RUN_NO_SUCCESS, SR_RUN_NO_LENGTHS } sr_run_keying;
+sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec);
+
+/* Key every model's runs into its scenarios (the runs move there); runs
+ * that cannot be keyed are named in warnings. */
+sr_error *sr_key_runs(sr_sweep *sweep);
+
+#endif

@@ -1,0 +1,112 @@
+#include "selfcheck.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+/* The results-file key that holds a benchmark's accuracy under the
+ * report's filter: "exact_match,strict-match" for gsm8k, "<metric>,none"
+ * otherwise. */
+static bool key_matches(const sr_sweep *sw, const sr_reported_metric *r, const char *benchmark)
+{
+    if (strcmp(r->task, benchmark) != 0)
+        return false;
+    const char *comma = strchr(r->metric_filter, ',');
+    if (!comma)
+        return false;
+    const char *filter = comma + 1;
+    if (strcmp(benchmark, "gsm8k") == 0)
+        return strncmp(r->metric_filter, "exact_match,", 12) == 0 && strcmp(filter, sw->settings.gsm8k_filter) == 0;
+    return strcmp(filter, "none") == 0 &&
+           (strncmp(r->metric_filter, "exact_match,", 12) == 0 || strncmp(r->metric_filter, "acc,", 4) == 0);
+}
+
+static double mean_score(const sr_scores *s)
+{
+    double sum = 0;
+    for (size_t k = 0; k < s->n_items; k++)
+        sum += s->items[k].score;
+    return s->n_items ? sum / (double)s->n_items : NAN;
+}
+
+static bool from_lmeval_samples(const sr_scores *s)
+{
+    const char *slash = s->source ? strrchr(s->source, '/') : NULL;
+    const char *name = slash ? slash + 1 : s->source;
+    return name && strncmp(name, "samples_", 8) == 0;
+}
+
+static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
+{
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        bool matched = false;
+        for (size_t j = 0; j < m->n_benchmarks; j++) {
+            sr_scores *s = &m->benchmarks[j];
+            if (!from_lmeval_samples(s) || !key_matches(sw, r, s->benchmark) || s->n_items == 0)
+                continue;
+            matched = true;
+            double mine = mean_score(s);
+            s->claimed_accuracy = r->value;
+            free(s->claimed_source);
+            if (!(s->claimed_source = strdup(r->source)))
+                return sr_oom();
+            if (fabs(mine - r->value) > 5e-5 &&
+                !sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
+                               r->source, r->value))
+                return sr_oom();
+        }
+        /* A claim with no per-item evidence cannot be compared: say so rather
+         * than leave the model looking as if it never ran the task. */
+        if (!matched && strcmp(r->task, "gsm8k") == 0 && key_matches(sw, r, "gsm8k") &&
+            !sr_model_benchmark(m, "gsm8k") &&
+            !sr_sweep_warn(sw,
+                           "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
+                           "without per-item scores it cannot be compared",
+                           m->label, r->source, r->value))
+            return sr_oom();
+    }
+    return NULL;
+}
+
+/* Every answer empty: the model produced nothing to score (e.g. a tool-call
+ * parser that never emitted a call). Not a score of 0: the benchmark is
+ * taken out and the entry gets a score failure. */
+static sr_error *take_out_empty(sr_model *m)
+{
+    size_t kept = 0;
+    for (size_t j = 0; j < m->n_benchmarks; j++) {
+        sr_scores *s = &m->benchmarks[j];
+        if (!(s->n_items > 0 && s->empty_outputs == (long)s->n_items)) {
+            m->benchmarks[kept++] = *s;
+            continue;
+        }
+        if (m->failure.stage == SR_STAGE_NONE) {
+            char *msg = sr_asprintf("%s: the model produced no usable output for any of its %zu items "
+                                    "(tool-call parser or generation returned nothing)",
+                                    s->benchmark, s->n_items);
+            bool ok = msg && sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source);
+            free(msg);
+            if (!ok)
+                return sr_oom();
+        }
+        sr_scores_free(s);
+    }
+    m->n_benchmarks = kept;
+    return NULL;
+}
+
+sr_error *sr_check_self_reports(sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        sr_error *err = check_lmeval(sweep, m);
+        if (!err)
+            err = take_out_empty(m);
+        if (err)
+            return err;
+    }
+    return NULL;
+}

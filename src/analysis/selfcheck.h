@@ -1,0 +1,17 @@
+/* What the inputs say about themselves, checked against the per-item
+ * scores: the accuracy an lm-eval results file claims, and benchmarks
+ * whose every output was empty (a tool-call parser that never emitted a
+ * call is a failure to score, not a score of 0). */
+#ifndef SR_SELFCHECK_H
+#define SR_SELFCHECK_H
+
+#include "sweep.h"
+#include "util/error.h"
+
+/* For every entry: set claimed_accuracy/claimed_source of lm-eval
+ * benchmarks from the results files (warning when the samples' mean
+ * differs, or when a claim has no samples behind it), and take benchmarks
+ * with only empty outputs out as a score failure. */
+sr_error *sr_check_self_reports(sr_sweep *sweep);
+
+#endif

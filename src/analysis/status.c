@@ -1,0 +1,96 @@
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static bool has_results(const sr_model *m)
+{
+    return m->n_benchmarks > 0 || m->n_scenarios > 0;
+}
+
+/* The engine came up: it sized its KV cache or served. */
+static bool server_started(const sr_model *m)
+{
+    return m->has_log && m->log.failure.stage == SR_STAGE_NONE &&
+           (m->log.startup_complete || m->log.kv_tokens >= 0 || m->log.gpu_blocks >= 0);
+}
+
+/* Why an entry without results failed, when its files do not say. */
+static sr_error *explain_failure(sr_model *m)
+{
+    if (m->failure.stage != SR_STAGE_NONE)
+        return NULL;
+    const char *why;
+    sr_stage stage;
+    if (m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0') {
+        why = "planned in the run plan but no files were found in the export";
+        stage = SR_STAGE_LOAD;
+    } else if (m->server_started) {
+        why = "the server started but no benchmark or speed results were found";
+        stage = SR_STAGE_SERVE;
+    } else {
+        why = "no benchmark or speed results found";
+        stage = SR_STAGE_LOAD;
+    }
+    return sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL) ? NULL : sr_oom();
+}
+
+/* What the baseline has and this entry lacks, "gsm8k, in128-out256-c16";
+ * fresh string, "" when nothing. */
+static char *missing_from(const sr_model *m, const sr_model *base)
+{
+    sr_strbuf missing;
+    sr_strbuf_init(&missing);
+    sr_strbuf_puts(&missing, "");
+    for (size_t i = 0; i < base->n_benchmarks; i++)
+        if (!sr_model_benchmark(m, base->benchmarks[i].benchmark))
+            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->benchmarks[i].benchmark);
+    for (size_t i = 0; i < base->n_scenarios; i++)
+        if (!sr_model_scenario(m, base->scenarios[i].key))
+            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->scenarios[i].key);
+    return sr_strbuf_detach(&missing);
+}
+
+/* Status per SPEC. An entry without results is failed when results were
+ * expected of it: other entries have some, its log shows a failure, or it
+ * was planned and never ran. In a sweep of server logs only, an engine
+ * that came up is ok: there was nothing else to produce. */
+static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_results)
+{
+    m->server_started = server_started(m);
+    if (!has_results(m)) {
+        bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
+        m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
+        return expected ? explain_failure(m) : NULL;
+    }
+    m->status = SR_STATUS_OK;
+    if (!base || m == base)
+        return NULL;
+    char *missing = missing_from(m, base);
+    if (!missing)
+        return sr_oom();
+    if (missing[0]) {
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("missing %s", missing);
+    }
+    bool ok = !missing[0] || m->status_reason;
+    free(missing);
+    return ok ? NULL : sr_oom();
+}
+
+sr_error *sr_set_statuses(sr_sweep *sweep)
+{
+    bool any = false;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        any |= has_results(&sweep->models[i]);
+    const sr_model *base = sr_sweep_baseline(sweep);
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_error *err = set_status(&sweep->models[i], base, any);
+        if (err)
+            return err;
+    }
+    return NULL;
+}

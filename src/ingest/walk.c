@@ -1,0 +1,161 @@
+#include "walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+#define MAX_DEPTH 32
+
+void sr_file_list_free(sr_file_list *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        free(list->items[i].rel);
+        free(list->items[i].open);
+    }
+    free(list->items);
+    memset(list, 0, sizeof *list);
+}
+
+sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path)
+{
+    void *items = list->items;
+    if (!sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items))
+        return sr_oom();
+    list->items = items;
+    sr_found_file *f = &list->items[list->n];
+    f->rel = strdup(rel);
+    f->open = strdup(open_path);
+    if (!f->rel || !f->open) {
+        free(f->rel);
+        free(f->open);
+        return sr_oom();
+    }
+    list->n++;
+    return NULL;
+}
+
+bool sr_path_inside(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool looks_like_input_file(const char *name)
+{
+    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
+}
+
+static int cmp_dirent(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static sr_error *ignore(const sr_walker *w, const char *rel, const char *reason)
+{
+    return sr_sweep_add_input(w->sink, rel, "ignored", -1, NULL, reason) ? NULL : sr_oom();
+}
+
+/* A path refused for safety is also worth a warning: it may be an attack. */
+static sr_error *refuse(const sr_walker *w, const char *rel, const char *reason)
+{
+    if (!sr_sweep_warn(w->sink, "'%s': %s; refused", rel, reason))
+        return sr_oom();
+    return ignore(w, rel, reason);
+}
+
+static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_dir, int depth, sr_file_list *out);
+
+/* One directory entry: a file to hand back, a directory to descend, or a
+ * path to record as ignored. */
+static sr_error *visit(const sr_walker *w, const char *abs, const char *rel, const char *name, int depth,
+                       sr_file_list *out)
+{
+    struct stat st;
+    if (lstat(abs, &st) != 0)
+        return sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
+    const char *open_path = abs;
+    char *target = NULL;
+    sr_error *err = NULL;
+    if (S_ISLNK(st.st_mode)) {
+        target = realpath(abs, NULL);
+        if (!target)
+            return ignore(w, rel, "broken symbolic link");
+        if (!sr_path_inside(w->root_real, target)) {
+            err = refuse(w, rel, "symbolic link leads outside the export");
+            free(target);
+            return err;
+        }
+        if (stat(target, &st) != 0) {
+            err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
+            free(target);
+            return err;
+        }
+        open_path = target;
+    }
+    if (S_ISDIR(st.st_mode) && looks_like_input_file(name)) {
+        /* A directory where a result file should be: say so rather than
+         * report the model as merely missing a benchmark. */
+        err = sr_sweep_soften(w->sink, w->keep_going, w->export_dir,
+                              sr_input_error(rel, 0, "is a directory, expected a file"), "this path");
+        if (!err)
+            err = ignore(w, rel, "a directory named like a result file");
+    } else if (S_ISDIR(st.st_mode)) {
+        err = walk(w, open_path, rel, depth + 1, out);
+    } else if (S_ISREG(st.st_mode)) {
+        err = sr_file_list_add(out, rel, open_path);
+    } else {
+        /* Sockets, FIFOs and devices are never opened: reading them could block. */
+        err = ignore(w, rel, "not a regular file");
+    }
+    free(target);
+    return err;
+}
+
+static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_dir, int depth, sr_file_list *out)
+{
+    if (depth > MAX_DEPTH) {
+        if (!sr_sweep_warn(w->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH))
+            return sr_oom();
+        return ignore(w, rel_dir, "nested too deep");
+    }
+    struct dirent **names = NULL;
+    int n = scandir(abs_dir, &names, NULL, cmp_dirent);
+    if (n < 0)
+        return sr_input_error(rel_dir, 0, "cannot read directory: %s", strerror(errno));
+    sr_error *err = NULL;
+    for (int i = 0; i < n && !err; i++) {
+        const char *name = names[i]->d_name;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+            continue;
+        char *abs = sr_path_join(abs_dir, name);
+        char *rel = sr_path_join(rel_dir, name);
+        if (!abs || !rel)
+            err = sr_oom();
+        else if (name[0] == '.')
+            err = ignore(w, rel, "hidden file"); /* .DS_Store, editor backups, .git */
+        else
+            err = visit(w, abs, rel, name, depth, out);
+        free(abs);
+        free(rel);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return err;
+}
+
+sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel_dir, sr_file_list *out)
+{
+    return walk(w, abs_dir, rel_dir, 1, out);
+}
