@@ -209,13 +209,16 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_NAME(0, "ci-method", sr_report_opts, settings.ci_method, ci_methods,
                 "percentile (default: Monte Carlo percentile interval) or exact (the exact bootstrap distribution "
                 "for few-valued scores, with the sampled interval beside it as its Monte Carlo error)"),
-    /* STATS MERGE: the statistics helper (issue 12) adds settings.simultaneous
-     * and settings.equivalence_margin to sr_settings; once they are in, these
-     * two entries go here (range of the margin: the statistics helper's call):
+    /* STATS MERGE: the statistics helper (issue 12, branch stats) adds
+     * settings.equivalence_margin (NAN: none) and settings.simultaneous to
+     * sr_settings and the two options to the old getopt loop; once merged,
+     * these entries replace that loop's cases (same range: above 0, at most
+     * 100 points):
      * SR_OPT_NUMBER(0, "equivalence-margin", "POINTS", sr_report_opts, settings.equivalence_margin, 0, 100,
-     *               SR_CLI_OPEN_LOW, "equivalence within +-POINTS accuracy points (two one-sided tests; no default)"),
+     *               SR_CLI_OPEN_LOW, "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy "
+     *               "points (two one-sided tests; no default)"),
      * SR_OPT_FLAG(0, "simultaneous", sr_report_opts, settings.simultaneous,
-     *             "intervals that hold jointly over each benchmark's comparisons (Bonferroni)"), */
+     *             "intervals at level 1 - (1 - C)/m per benchmark, so the verdicts hold jointly (Bonferroni)"), */
     SR_OPT_WHOLE(0, "threads", "N", sr_report_opts, threads, 1, 64,
                  "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
     SR_OPT_FLAG(0, "keep-going", sr_report_opts, settings.keep_going,
