@@ -4,7 +4,6 @@
  * and other multimodal configs), else from the top level; dtype and
  * architectures fall back to the top level. A field set to null counts as
  * absent (Gemma 4 E2B has num_global_key_value_heads: null). */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include "analysis/kvcap.h"
 
 #include <cjson/cJSON.h>
@@ -69,7 +68,7 @@ static long key_line(const reader *r, const cJSON *obj, const char *name)
     size_t len = r->len;
     long base = 0;
     if (obj == r->text && r->text != r->root) {
-        const char *tc = memmem(data, len, "\"text_config\"", strlen("\"text_config\""));
+        const char *tc = sr_memmem(data, len, "\"text_config\"");
         if (tc) {
             for (const char *p = data; (p = memchr(p, '\n', (size_t)(tc - p))) != NULL; p++)
                 base++;

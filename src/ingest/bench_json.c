@@ -1,7 +1,6 @@
 /* `vllm bench serve --save-result` JSON: one object, or several one per line
  * (--append-result). Old (benchmarks/benchmark_serving.py) and new
  * (vllm/benchmarks/serve.py) key sets. */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stddef.h>
@@ -46,7 +45,7 @@ static long key_line(const where *w, const char *key)
     int n = snprintf(quoted, sizeof quoted, "\"%s\"", key);
     if (n < 0 || (size_t)n >= sizeof quoted)
         return w->line;
-    const char *at = memmem(w->data, w->len, quoted, strlen(quoted));
+    const char *at = sr_memmem(w->data, w->len, quoted);
     return at ? line_of(w->data, 0, (size_t)(at - w->data), w->line) : w->line;
 }
 
@@ -275,8 +274,7 @@ bool sr_looks_like_bench_json(const char *data, size_t len)
         pos = 3;
     while (pos < len && is_space(data[pos]))
         pos++;
-    return pos < len && data[pos] == '{' &&
-           memmem(data + pos, len - pos, "\"output_throughput\"", strlen("\"output_throughput\"")) != NULL;
+    return pos < len && data[pos] == '{' && sr_memmem(data + pos, len - pos, "\"output_throughput\"") != NULL;
 }
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n)

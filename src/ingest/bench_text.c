@@ -2,7 +2,6 @@
  * every "Serving Benchmark Result" block is one run; the Namespace(...)
  * line printed before it (print(args)) gives model, concurrency, number of
  * prompts and the requested lengths. */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -62,7 +61,7 @@ static const char *ns_find(const char *s, const char *end, const char *key)
 {
     size_t klen = strlen(key);
     const char *p = s;
-    while ((p = memmem(p, (size_t)(end - p), key, strlen(key))) != NULL) {
+    while ((p = sr_memmem(p, (size_t)(end - p), key)) != NULL) {
         if (p > s && (p[-1] == '(' || p[-1] == ' ') && p + klen < end && p[klen] == '=')
             return p + klen + 1;
         p += klen;
@@ -273,7 +272,7 @@ sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
 
 sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t n, long lineno)
 {
-    if (memmem(line, n, "Serving Benchmark Result", strlen("Serving Benchmark Result"))) {
+    if (sr_memmem(line, n, "Serving Benchmark Result")) {
         sr_error *err = NULL;
         if (r->in_block)
             err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs,
@@ -292,7 +291,7 @@ sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, s
     }
     if (r->in_block)
         return block_line(r->path, lineno, line, n, &r->run);
-    if (memmem(line, n, "Namespace(", strlen("Namespace(")))
+    if (sr_memmem(line, n, "Namespace("))
         return parse_namespace(r->path, lineno, line, n, &r->ns);
     pre_block_concurrency(line, n, &r->pre_concurrency);
     return NULL;

@@ -2,7 +2,6 @@
  * <benchmark>.scores.jsonl (cJSON), plus the small helpers the per-item
  * parsers share: strict JSON parsing with line numbers and the duplicate-id
  * check. */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include <cjson/cJSON.h>
 #include <csv.h>
 #include <math.h>
@@ -33,7 +32,7 @@ static size_t find_nul_escape(const char *data, size_t len)
 {
     size_t pos = 0;
     while (pos < len) {
-        const char *hit = memmem(data + pos, len - pos, "u0000", strlen("u0000"));
+        const char *hit = sr_memmem(data + pos, len - pos, "u0000");
         if (!hit)
             break;
         size_t at = (size_t)(hit - data), slashes = 0;
@@ -94,7 +93,7 @@ long sr_json_key_line(const char *data, size_t len, const char *key)
     size_t qlen = strlen(quoted), pos = 0;
     long line = 0;
     while (pos < len) {
-        const char *hit = memmem(data + pos, len - pos, quoted, strlen(quoted));
+        const char *hit = sr_memmem(data + pos, len - pos, quoted);
         if (!hit)
             break;
         size_t after = (size_t)(hit - data) + qlen;

@@ -5,7 +5,6 @@
  * has removed every known prefix form: ANSI colours, docker-compose
  * "name  | ", process tags "(EngineCore_DP0 pid=N) ", the level, the
  * timestamp (if any) and "[file.py:N]" / "file.py:N]". */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +93,7 @@ static const char *skip_tags(const char *p, const char *end, bool *server_tag)
     for (int k = 0; k < 3 && p < end && *p == '('; k++) {
         size_t room = (size_t)(end - p);
         const char *close = memchr(p, ')', room < 160 ? room : 160);
-        if (!close || !memmem(p, (size_t)(close - p), "pid=", strlen("pid=")))
+        if (!close || !sr_memmem(p, (size_t)(close - p), "pid="))
             break;
         static const char *const servers[] = {"(EngineCore", "(APIServer", "(Worker", "(VllmWorker", "(RayWorker"};
         for (size_t i = 0; i < sizeof servers / sizeof *servers; i++)
@@ -223,7 +222,7 @@ static bool is_exception_line(const char *s, size_t n, size_t *name_len)
 
 static bool has(const char *s, size_t n, const char *needle)
 {
-    return memmem(s, n, needle, strlen(needle)) != NULL;
+    return sr_memmem(s, n, needle) != NULL;
 }
 
 static bool compile_hint(const char *s, size_t n)
@@ -333,7 +332,7 @@ static sr_error *kv_lines(parser *ps, const char *m, const char *end)
 {
     static const char kv_label[] = "GPU KV cache size:";
     static const char conc_label[] = "Maximum concurrency for";
-    const char *at = memmem(m, (size_t)(end - m), kv_label, strlen(kv_label)), *stop;
+    const char *at = sr_memmem(m, (size_t)(end - m), kv_label), *stop;
     if (at) {
         ps->strong = true;
         long tokens;
@@ -346,7 +345,7 @@ static sr_error *kv_lines(parser *ps, const char *m, const char *end)
             ps->out->kv_tokens_line = ps->line;
         }
     }
-    at = memmem(m, (size_t)(end - m), conc_label, strlen(conc_label));
+    at = sr_memmem(m, (size_t)(end - m), conc_label);
     if (at) {
         ps->strong = true;
         long len;
@@ -402,14 +401,14 @@ static sr_error *block_line(parser *ps, const char *m, const char *end)
 /* TPU "Memory statistics | total_hbm_limit_gb=15.75GiB | ...". */
 static sr_error *memory_statistics(parser *ps, const char *m, const char *end)
 {
-    if (!memmem(m, (size_t)(end - m), "Memory statistics", strlen("Memory statistics")))
+    if (!sr_memmem(m, (size_t)(end - m), "Memory statistics"))
         return NULL;
     static const char *const keys[] = {
         "total_hbm_limit_gb=", "total_hbm_limit_cap_gb=", "total_hbm_used_gb=", "total_hbm_avail_gb="};
     double values[4] = {NAN, NAN, NAN, NAN};
     bool any = false;
     for (size_t k = 0; k < 4; k++) {
-        const char *at = memmem(m, (size_t)(end - m), keys[k], strlen(keys[k])), *stop;
+        const char *at = sr_memmem(m, (size_t)(end - m), keys[k]), *stop;
         if (!at)
             continue;
         any = true;
@@ -435,13 +434,13 @@ static sr_error *memory_statistics(parser *ps, const char *m, const char *end)
 /* TPU "Init model | hbm=[(used, limit), ...]GiB": the first device. */
 static sr_error *init_model(parser *ps, const char *m, const char *end)
 {
-    const char *at = memmem(m, (size_t)(end - m), "Init model |", strlen("Init model |"));
+    const char *at = sr_memmem(m, (size_t)(end - m), "Init model |");
     if (!at)
         return NULL;
     ps->strong = true;
     ps->out->tpu = true;
     static const char label[] = "hbm=[(";
-    const char *h = memmem(at, (size_t)(end - at), label, strlen(label)), *stop;
+    const char *h = sr_memmem(at, (size_t)(end - at), label), *stop;
     if (!h)
         return NULL;
     double used, limit;
@@ -469,7 +468,7 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
     double v;
     sr_error *err;
     static const char avail[] = "Available KV cache memory:";
-    if ((at = memmem(m, n, avail, strlen(avail))) != NULL) {
+    if ((at = sr_memmem(m, n, avail)) != NULL) {
         ps->strong = true;
         if ((err = double_after(ps, at, end, avail, &v, &stop)) != NULL)
             return err;
@@ -483,16 +482,16 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
     static const char v1[] = "Model loading took";
     static const char v0[] = "Loading model weights took";
     const char *label = NULL;
-    if ((at = memmem(m, n, v1, strlen(v1))) != NULL)
+    if ((at = sr_memmem(m, n, v1)) != NULL)
         label = v1;
-    else if ((at = memmem(m, n, v0, strlen(v0))) != NULL)
+    else if ((at = sr_memmem(m, n, v0)) != NULL)
         label = v0;
     if (label) {
         ps->strong = true;
         if ((err = double_after(ps, at, end, label, &v, &stop)) != NULL)
             return err;
         double secs = NAN;
-        const char *and = memmem(stop, (size_t)(end - stop), " and ", strlen(" and "));
+        const char *and = sr_memmem(stop, (size_t)(end - stop), " and ");
         if (and) {
             const char *p = skip_spaces(and+5, end);
             if (!sr_parse_double(p, end, &secs, &stop) || secs < 0)
@@ -514,7 +513,7 @@ static sr_error *quoted_value(const parser *ps, const char *m, const char *end, 
     *value = NULL;
     size_t klen = strlen(key);
     const char *p = m;
-    while ((p = memmem(p, (size_t)(end - p), key, strlen(key))) != NULL) {
+    while ((p = sr_memmem(p, (size_t)(end - p), key)) != NULL) {
         if (p == m || (p[-1] != '\0' && strchr(" ,({:", p[-1]))) {
             char quote = p[klen - 1];
             const char *v = p + klen, *close = memchr(v, quote, (size_t)(end - v));
@@ -536,7 +535,7 @@ static sr_error *model_lines(parser *ps, const log_line *ll)
 {
     const char *m = ll->msg, *end = ll->msg + ll->len;
     sr_error *err = NULL;
-    if (!ps->engine_model && memmem(m, ll->len, "with config:", strlen("with config:"))) {
+    if (!ps->engine_model && sr_memmem(m, ll->len, "with config:")) {
         if ((err = quoted_value(ps, m, end, "model='", &ps->engine_model)) != NULL)
             return err;
         if (ps->engine_model)
@@ -544,12 +543,12 @@ static sr_error *model_lines(parser *ps, const log_line *ll)
     }
     if (ps->fallback_model)
         return NULL;
-    if (memmem(m, ll->len, "non-default args:", strlen("non-default args:"))) {
+    if (sr_memmem(m, ll->len, "non-default args:")) {
         ps->strong = true;
         err = quoted_value(ps, m, end, "'model': '", &ps->fallback_model);
         if (!err && !ps->fallback_model)
             err = quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
-    } else if (ll->file_prefix && memmem(m, ll->len, "args: Namespace(", strlen("args: Namespace("))) {
+    } else if (ll->file_prefix && sr_memmem(m, ll->len, "args: Namespace(")) {
         /* Old api_server.py logged its arguments. */
         ps->strong = true;
         err = quoted_value(ps, m, end, "model='", &ps->fallback_model);

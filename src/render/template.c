@@ -1,7 +1,6 @@
 /* The template engine: a template is parsed into a flat list of nodes (a
  * section node knows where its body ends), then rendered against a stack of
  * value contexts. */
-#define _GNU_SOURCE /* memmem: glibc 2.36 declares it only for _GNU_SOURCE */
 #include "template.h"
 
 #include <stdarg.h>
@@ -231,7 +230,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
     size_t pos = 0, stack[MAX_DEPTH], depth = 0;
     long line = 1;
     while (pos < len) {
-        const char *open = memmem(text + pos, len - pos, "{{", strlen("{{"));
+        const char *open = sr_memmem(text + pos, len - pos, "{{");
         size_t text_end = open ? (size_t)(open - text) : len;
         if (text_end > pos && !add_node(t, N_TEXT, text + pos, text_end - pos, line))
             return sr_oom();
@@ -240,8 +239,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
             break;
         bool triple = text_end + 2 < len && text[text_end + 2] == '{';
         size_t inner = text_end + (triple ? 3 : 2);
-        const char *closer = triple ? "}}}" : "}}";
-        const char *close = memmem(text + inner, len - inner, closer, strlen(closer));
+        const char *close = sr_memmem(text + inner, len - inner, triple ? "}}}" : "}}");
         if (!close)
             return tpl_error(t, line, "unclosed tag");
         size_t inner_end = (size_t)(close - text);

@@ -11,6 +11,24 @@
 
 #include "escape.h"
 
+const char *sr_memmem(const char *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return hay;
+    if (n > len)
+        return NULL;
+    const char *last = hay + len - n;
+    for (const char *p = hay; p <= last; p++) {
+        p = memchr(p, needle[0], (size_t)(last - p) + 1);
+        if (!p)
+            return NULL;
+        if (memcmp(p, needle, n) == 0)
+            return p;
+    }
+    return NULL;
+}
+
 const char *sr_memcasemem(const char *hay, size_t len, const char *needle)
 {
     size_t n = strlen(needle);
