@@ -2,9 +2,10 @@
 #   make            build ./sweep-report (installs missing Debian packages first)
 #   make report     render fixtures/v5e-gemma4-sweep into reports/, and the survey
 #                   of fixtures/hub-survey into reports/survey/
-#   make test       unit tests, the same under ASan+UBSan, golden and bad-input
-#                   cases, the real third-party exports of ../shared/realdata
-#                   (tests/real/expected.tsv), and the sample report under valgrind
+#   make test       unit tests, the same under ASan+UBSan, golden, bad-input and
+#                   command-line cases, the real third-party exports of
+#                   ../shared/realdata (tests/real/expected.tsv), and the sample
+#                   report under valgrind
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 
@@ -14,7 +15,7 @@ SAMPLE ?= fixtures/v5e-gemma4-sweep
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl
+PKGS := libcjson cairo freetype2 libpng gsl nettle
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread
@@ -38,7 +39,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput realdata leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput realdata cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -103,9 +104,13 @@ badinput: $(BUILD)/sweep-report
 realdata: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
 
+# The command line: every subcommand's --help, usage errors, shared wordings.
+cli: $(BUILD)/sweep-report
+	sh tests/run-cli.sh $(BUILD)/sweep-report
+
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput cli
 
 ubsan: asan
 
@@ -119,7 +124,7 @@ leakcheck: $(BUILD)/sweep-report
 	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE) $(SURVEY_SAMPLE)
 
 test: test-deps
-	$(MAKE) unit golden badinput realdata
+	$(MAKE) unit golden badinput cli realdata
 	$(MAKE) asan
 	$(MAKE) tsan
 	$(MAKE) leakcheck

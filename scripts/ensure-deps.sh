@@ -20,6 +20,7 @@ check() {
     have_header png.h || missing="$missing libpng-dev"
     have_header hpdf.h || missing="$missing libhpdf-dev"
     have_header gsl/gsl_rng.h || missing="$missing libgsl-dev"
+    have_header nettle/sha2.h || missing="$missing nettle-dev"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then
         have_header criterion/criterion.h || missing="$missing libcriterion-dev"

@@ -1,5 +1,6 @@
 /* `sweep-report kv CONFIG_JSON ...`: the KV capacity calculator. */
-#include <getopt.h>
+#include "kv_cmd.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,204 +13,128 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static const char kv_usage[] =
-    "usage: sweep-report kv CONFIG_JSON --backend tpu|gpu [--hbm-gib G] [--mem-util U]\n"
-    "                       (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
-    "                       [--max-model-len L] [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8]\n"
-    "                       [--token-formula concurrency|groups|blocks | --vllm-version V]\n"
-    "                       [--max-num-batched-tokens N]\n"
-    "                       [--max-num-seqs N] [--disable-hybrid-kv-cache-manager]\n"
-    "                       [--tpu-impl auto|jax|vllm] [--json]";
-
 typedef struct kv_opts {
     const char *config;
     const char *vllm_version; /* chooses the token formula by its era (docs/kv.md 3.3) */
     sr_kv_params p;
-    bool have_backend;
+    int backend, formula, tpu_impl; /* choices, copied into p; -1: not given */
+    /* Settings as given (-1: not), copied into p with their source. */
+    long max_model_len, block_size, tp, max_num_batched_tokens, max_num_seqs;
+    bool dtype_given;
     double hbm, util, used, weights, activation, available;
-    bool json, help;
+    bool json;
 } kv_opts;
 
-static sr_error *parse_gib(const char *name, const char *arg, double max, double *out)
+/* auto, or any of vLLM's fp8 dtypes (fp8, fp8_e4m3, fp8_e5m2): all store one
+ * byte per value. */
+static sr_error *set_kv_cache_dtype(void *opts, const char *arg)
 {
-    double v;
-    const char *stop;
-    const char *end = arg + strlen(arg);
-    if (!sr_parse_double(arg, end, &v, &stop) || stop != end || v < 0 || v > max)
-        return sr_usage_error("--%s: expected a number from 0 to %g, got '%s'", name, max, arg);
-    *out = v;
+    kv_opts *o = opts;
+    o->dtype_given = true;
+    if (strcmp(arg, "auto") == 0)
+        o->p.fp8 = false;
+    else if (strncmp(arg, "fp8", 3) == 0)
+        o->p.fp8 = true;
+    else
+        return sr_cli_bad_value("kv-cache-dtype", "auto or fp8", arg);
     return NULL;
 }
 
-static sr_error *parse_count(const char *name, const char *arg, long lo, long hi, long *out)
-{
-    long v;
-    const char *stop;
-    const char *end = arg + strlen(arg);
-    if (!sr_parse_long_commas(arg, end, &v, &stop) || stop != end || v < lo || v > hi)
-        return sr_usage_error("--%s: expected an integer from %ld to %ld, got '%s'", name, lo, hi, arg);
-    *out = v;
-    return NULL;
-}
+static const sr_cli_choice backends[] = {{"tpu", SR_KV_BACKEND_TPU}, {"gpu", SR_KV_BACKEND_GPU}, {NULL, 0}};
+static const sr_cli_choice formulas[] = {{"concurrency", SR_KV_FORMULA_CONCURRENCY},
+                                         {"current", SR_KV_FORMULA_CONCURRENCY},
+                                         {"groups", SR_KV_FORMULA_GROUPS},
+                                         {"blocks", SR_KV_FORMULA_BLOCKS},
+                                         {NULL, 0}};
+static const sr_cli_choice tpu_impls[] = {
+    {"auto", SR_KV_TPU_AUTO}, {"jax", SR_KV_TPU_JAX}, {"vllm", SR_KV_TPU_VLLM}, {NULL, 0}};
 
-enum {
-    OPT_BACKEND = 256,
-    OPT_HBM,
-    OPT_UTIL,
-    OPT_USED,
-    OPT_WEIGHTS,
-    OPT_ACT,
-    OPT_AVAIL,
-    OPT_LEN,
-    OPT_BLOCK,
-    OPT_TP,
-    OPT_DTYPE,
-    OPT_FORMULA,
-    OPT_VERSION,
-    OPT_MNBT,
-    OPT_MNS,
-    OPT_NOHYBRID,
-    OPT_IMPL,
-    OPT_JSON,
-    OPT_HELP
+const sr_cli_option sr_kv_options[] = {
+    SR_OPT_CHOICE(0, "backend", kv_opts, backend, backends, "tpu (tpu-inference) or gpu (vLLM v1); required"),
+    SR_OPT_GROUP("Memory (per device, GiB)"),
+    SR_OPT_NUMBER(0, "hbm-gib", "G", kv_opts, hbm, 0, 1e6, SR_CLI_CLOSED,
+                  "device memory; needed with --used-gib or --weights-gib"),
+    SR_OPT_NUMBER(0, "mem-util", "U", kv_opts, util, 0, 1, SR_CLI_OPEN_LOW,
+                  "the share of it vLLM may use (gpu_memory_utilization; default 0.92)"),
+    SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
+    SR_OPT_NUMBER(0, "used-gib", "X", kv_opts, used, 0, 1e6, SR_CLI_CLOSED,
+                  "memory in use besides the KV cache, as the server log reports it"),
+    SR_OPT_NUMBER(0, "weights-gib", "X", kv_opts, weights, 0, 1e6, SR_CLI_CLOSED, "the model's weights"),
+    SR_OPT_NUMBER(0, "activation-gib", "Y", kv_opts, activation, 0, 1e6, SR_CLI_CLOSED,
+                  "activation peak, added to --weights-gib"),
+    SR_OPT_NUMBER(0, "available-gib", "Z", kv_opts, available, 0, 1e6, SR_CLI_CLOSED,
+                  "memory left for the KV cache, given directly instead of the figures above"),
+    SR_OPT_GROUP("Serving settings"),
+    SR_OPT_WHOLE(0, "max-model-len", "L", kv_opts, max_model_len, 1, 1L << 30,
+                 "tokens per request (default: the config's max_position_embeddings, as vLLM)"),
+    SR_OPT_WHOLE(0, "block-size", "N", kv_opts, block_size, 1, 1L << 20,
+                 "tokens per KV block (default: the backend's)"),
+    SR_OPT_WHOLE(0, "tp", "N", kv_opts, tp, 1, 4096, "tensor-parallel size (default 1)"),
+    SR_OPT_ALIAS("tensor-parallel-size", "tp", NULL),
+    SR_OPT_CALL(0, "kv-cache-dtype", "auto|fp8", set_kv_cache_dtype,
+                "auto (default: the model's dtype) or fp8 (also fp8_e4m3, fp8_e5m2: one byte per value)"),
+    SR_OPT_WHOLE(0, "max-num-batched-tokens", "N", kv_opts, max_num_batched_tokens, 1, 1L << 30,
+                 "caps the sliding-window blocks a request needs (default 8192)"),
+    SR_OPT_WHOLE(0, "max-num-seqs", "N", kv_opts, max_num_seqs, 1, 131072,
+                 "TPU: bounds the block size (default 256)"),
+    SR_OPT_FLAG(0, "disable-hybrid-kv-cache-manager", kv_opts, p.disable_hybrid,
+                "every layer gets full-attention blocks, as with vLLM's flag"),
+    SR_OPT_CHOICE(0, "tpu-impl", kv_opts, tpu_impl, tpu_impls,
+                  "tpu-inference's model path: jax (native) or vllm (PyTorch through torchax, keeps sliding "
+                  "windows); default auto: by architecture"),
+    SR_OPT_CHOICE(0, "token-formula", kv_opts, formula, formulas,
+                  "how vLLM turned blocks into \"GPU KV cache size: N tokens\": concurrency (current vLLM; "
+                  "'current' is the same), groups (up to v0.20) or blocks (2025)"),
+    SR_OPT_STRING(0, "vllm-version", "V", kv_opts, vllm_version,
+                  "or choose the token formula by this vLLM release's era (docs/kv.md 3.3)"),
+    SR_OPT_GROUP("Output"),
+    SR_OPT_FLAG(0, "json", kv_opts, json, "print JSON instead of the table"),
+    SR_OPT_END,
 };
 
-static sr_error *parse_args(int argc, char **argv, kv_opts *o)
+/* The options as the calculator needs them: the choices copied into the
+ * parameters, and the memory options checked together. */
+/* A setting given on the command line, into the parameters with its source. */
+static void given(long value, long *field, sr_kv_from *from)
 {
-    static const struct option longs[] = {
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"hbm-gib", required_argument, NULL, OPT_HBM},
-        {"mem-util", required_argument, NULL, OPT_UTIL},
-        {"gpu-memory-utilization", required_argument, NULL, OPT_UTIL},
-        {"used-gib", required_argument, NULL, OPT_USED},
-        {"weights-gib", required_argument, NULL, OPT_WEIGHTS},
-        {"activation-gib", required_argument, NULL, OPT_ACT},
-        {"available-gib", required_argument, NULL, OPT_AVAIL},
-        {"max-model-len", required_argument, NULL, OPT_LEN},
-        {"block-size", required_argument, NULL, OPT_BLOCK},
-        {"tp", required_argument, NULL, OPT_TP},
-        {"tensor-parallel-size", required_argument, NULL, OPT_TP},
-        {"kv-cache-dtype", required_argument, NULL, OPT_DTYPE},
-        {"token-formula", required_argument, NULL, OPT_FORMULA},
-        {"vllm-version", required_argument, NULL, OPT_VERSION},
-        {"max-num-batched-tokens", required_argument, NULL, OPT_MNBT},
-        {"max-num-seqs", required_argument, NULL, OPT_MNS},
-        {"disable-hybrid-kv-cache-manager", no_argument, NULL, OPT_NOHYBRID},
-        {"tpu-impl", required_argument, NULL, OPT_IMPL},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    sr_kv_params_default(&o->p);
-    o->p.max_model_len = -1;
-    o->hbm = o->util = o->used = o->weights = o->activation = o->available = NAN;
-    optind = 0; /* GNU: full reinitialisation, so the parser can run twice */
-    opterr = 0;
-    sr_error *err = NULL;
-    int c;
-    while (!err && (c = getopt_long(argc, argv, ":", longs, NULL)) != -1) {
-        switch (c) {
-        case OPT_BACKEND:
-            if (strcmp(optarg, "tpu") == 0)
-                o->p.backend = SR_KV_BACKEND_TPU;
-            else if (strcmp(optarg, "gpu") == 0)
-                o->p.backend = SR_KV_BACKEND_GPU;
-            else
-                err = sr_usage_error("--backend: expected tpu or gpu, got '%s'", optarg);
-            o->have_backend = true;
-            break;
-        case OPT_HBM: err = parse_gib("hbm-gib", optarg, 1e6, &o->hbm); break;
-        case OPT_UTIL:
-            err = parse_gib("mem-util", optarg, 1.0, &o->util);
-            if (!err && o->util <= 0)
-                err = sr_usage_error("--mem-util: expected a number in (0, 1], got '%s'", optarg);
-            break;
-        case OPT_USED: err = parse_gib("used-gib", optarg, 1e6, &o->used); break;
-        case OPT_WEIGHTS: err = parse_gib("weights-gib", optarg, 1e6, &o->weights); break;
-        case OPT_ACT: err = parse_gib("activation-gib", optarg, 1e6, &o->activation); break;
-        case OPT_AVAIL: err = parse_gib("available-gib", optarg, 1e6, &o->available); break;
-        case OPT_LEN:
-            err = parse_count("max-model-len", optarg, 1, 1L << 30, &o->p.max_model_len);
-            o->p.from.max_model_len = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_BLOCK:
-            err = parse_count("block-size", optarg, 1, 1L << 20, &o->p.block_size);
-            o->p.from.block_size = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_TP:
-            err = parse_count("tp", optarg, 1, 4096, &o->p.tp);
-            o->p.from.tp = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_MNBT:
-            err = parse_count("max-num-batched-tokens", optarg, 1, 1L << 30, &o->p.max_num_batched_tokens);
-            o->p.from.max_num_batched_tokens = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_MNS:
-            err = parse_count("max-num-seqs", optarg, 1, 131072, &o->p.max_num_seqs);
-            o->p.from.max_num_seqs = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_DTYPE:
-            o->p.from.kv_dtype = SR_KV_FROM_GIVEN;
-            if (strcmp(optarg, "auto") == 0)
-                o->p.fp8 = false;
-            else if (strncmp(optarg, "fp8", 3) == 0)
-                o->p.fp8 = true;
-            else
-                err = sr_usage_error("--kv-cache-dtype: expected auto or fp8, got '%s'", optarg);
-            break;
-        case OPT_FORMULA:
-            if (strcmp(optarg, "concurrency") == 0 || strcmp(optarg, "current") == 0)
-                o->p.formula = SR_KV_FORMULA_CONCURRENCY;
-            else if (strcmp(optarg, "groups") == 0)
-                o->p.formula = SR_KV_FORMULA_GROUPS;
-            else if (strcmp(optarg, "blocks") == 0)
-                o->p.formula = SR_KV_FORMULA_BLOCKS;
-            else
-                err = sr_usage_error("--token-formula: expected concurrency, groups or blocks, got '%s'", optarg);
-            o->p.from.formula = SR_KV_FROM_GIVEN;
-            break;
-        case OPT_VERSION: o->vllm_version = optarg; break;
-        case OPT_NOHYBRID: o->p.disable_hybrid = true; break;
-        case OPT_IMPL:
-            if (strcmp(optarg, "auto") == 0)
-                o->p.tpu_impl = SR_KV_TPU_AUTO;
-            else if (strcmp(optarg, "jax") == 0)
-                o->p.tpu_impl = SR_KV_TPU_JAX;
-            else if (strcmp(optarg, "vllm") == 0)
-                o->p.tpu_impl = SR_KV_TPU_VLLM;
-            else
-                err = sr_usage_error("--tpu-impl: expected auto, jax or vllm, got '%s'", optarg);
-            break;
-        case OPT_JSON: o->json = true; break;
-        case OPT_HELP: o->help = true; return NULL;
-        case ':': err = sr_usage_error("option '%s' needs a value", argv[optind - 1]); break;
-        default: err = sr_usage_error("unknown option '%s'", argv[optind - 1]); break;
-        }
+    if (value < 0)
+        return;
+    *field = value;
+    *from = SR_KV_FROM_GIVEN;
+}
+
+static sr_error *check_opts(kv_opts *o)
+{
+    if (o->backend < 0)
+        return sr_usage_error("--backend tpu|gpu is required");
+    o->p.backend = (sr_kv_backend)o->backend;
+    o->p.tpu_impl = (sr_kv_tpu_impl)o->tpu_impl;
+    given(o->max_model_len, &o->p.max_model_len, &o->p.from.max_model_len);
+    given(o->block_size, &o->p.block_size, &o->p.from.block_size);
+    given(o->tp, &o->p.tp, &o->p.from.tp);
+    given(o->max_num_batched_tokens, &o->p.max_num_batched_tokens, &o->p.from.max_num_batched_tokens);
+    given(o->max_num_seqs, &o->p.max_num_seqs, &o->p.from.max_num_seqs);
+    if (o->dtype_given)
+        o->p.from.kv_dtype = SR_KV_FROM_GIVEN;
+    if (o->formula >= 0 && o->vllm_version)
+        return sr_usage_error("give --token-formula or --vllm-version, not both");
+    if (o->formula >= 0) {
+        o->p.formula = (sr_kv_formula)o->formula;
+        o->p.from.formula = SR_KV_FROM_GIVEN;
     }
-    if (err)
-        return err;
-    if (optind >= argc)
-        return sr_usage_error("kv: no CONFIG_JSON given\n%s", kv_usage);
-    if (argc - optind > 1)
-        return sr_usage_error("kv: one CONFIG_JSON expected, got also '%s'", argv[optind + 1]);
-    o->config = argv[optind];
-    if (!o->have_backend)
-        return sr_usage_error("kv: --backend tpu|gpu is required\n%s", kv_usage);
-    int n_mem = isfinite(o->used) + isfinite(o->weights) + isfinite(o->available);
-    if (n_mem != 1)
-        return sr_usage_error("kv: give exactly one of --used-gib, --weights-gib or --available-gib\n%s", kv_usage);
-    if (isfinite(o->activation) && !isfinite(o->weights))
-        return sr_usage_error("kv: --activation-gib goes with --weights-gib");
-    if (!isfinite(o->available) && !isfinite(o->hbm))
-        return sr_usage_error("kv: --hbm-gib is required with --used-gib or --weights-gib");
-    if (o->vllm_version && o->p.from.formula == SR_KV_FROM_GIVEN)
-        return sr_usage_error("kv: give --token-formula or --vllm-version, not both");
     if (o->vllm_version) {
         o->p.era = sr_kv_era_of_version(o->vllm_version);
         o->p.formula = sr_kv_era_formula(o->p.era);
         o->p.from.formula = o->p.era == SR_KV_ERA_UNKNOWN ? SR_KV_FROM_DEFAULT : SR_KV_FROM_VERSION;
         o->p.from.version = SR_KV_FROM_GIVEN;
     }
+    int n_mem = isfinite(o->used) + isfinite(o->weights) + isfinite(o->available);
+    if (n_mem != 1)
+        return sr_usage_error("give exactly one of --used-gib, --weights-gib or --available-gib");
+    if (isfinite(o->activation) && !isfinite(o->weights))
+        return sr_usage_error("--activation-gib goes with --weights-gib");
+    if (!isfinite(o->available) && !isfinite(o->hbm))
+        return sr_usage_error("--hbm-gib is required with --used-gib or --weights-gib");
     if (!isfinite(o->util))
         o->util = 0.92; /* vLLM's default gpu_memory_utilization (docs/kv.md 3.2) */
     return NULL;
@@ -366,24 +291,29 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
     }
 }
 
-sr_error *sr_cmd_kv(int argc, char **argv, FILE *out)
+sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
-    kv_opts o;
-    memset(&o, 0, sizeof o);
-    sr_error *err = parse_args(argc, argv, &o);
-    if (err)
+    (void)info;
+    kv_opts o = {.backend = -1, .formula = -1, .max_model_len = -1, .block_size = -1, .tp = -1,
+                 .max_num_batched_tokens = -1, .max_num_seqs = -1};
+    sr_kv_params_default(&o.p);
+    o.p.max_model_len = -1;
+    o.tpu_impl = (int)o.p.tpu_impl;
+    o.hbm = o.util = o.used = o.weights = o.activation = o.available = NAN;
+    sr_cli_parsed args;
+    sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (err || args.help)
         return err;
-    if (o.help) {
-        fprintf(out, "%s\n", kv_usage);
-        return NULL;
-    }
+    if ((err = check_opts(&o)))
+        return err;
+    o.config = args.operands[0];
     sr_kv_layout lay;
     if ((err = sr_kv_layout_load(o.config, NULL, &lay)))
         return err;
     if (o.p.max_model_len < 0) {
         if (lay.max_position_embeddings <= 0 || lay.max_position_embeddings > (1L << 30)) {
             sr_kv_layout_free(&lay);
-            return sr_usage_error("kv: --max-model-len is required (the config has no max_position_embeddings)");
+            return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */
         o.p.from.max_model_len = SR_KV_FROM_CONFIG;

@@ -1,99 +1,132 @@
 /* sweep-report: turn the raw output of an LLM model sweep into tables,
- * charts and reports. This file is the subcommand table and the one place
- * where errors are printed and turned into exit codes:
- *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid input. */
+ * charts and reports. This file is the table of subcommands and the one
+ * place where errors are printed and turned into exit codes:
+ *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid
+ *   input, 4 a check the subcommand makes failed.
+ * Adding a subcommand: one entry below plus its options table (docs/cli.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/kvcap.h"
+#include <gsl/gsl_errno.h>
+
+#include "cli.h"
+#include "kv_cmd.h"
 #include "report.h"
 #include "survey_cmd.h"
 #include "sweep.h"
 #include "util/error.h"
 #include "util/json_arena.h"
 
-static const char help_text[] =
-    "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N] [--seed N]\n"
-    "                          [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
-    "                          [--ci-method percentile|exact] [--threads N] [--keep-going]\n"
-    "       sweep-report kv CONFIG_JSON --backend tpu|gpu --hbm-gib G --mem-util U\n"
-    "                          (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
-    "                          --max-model-len L [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8] [--json]\n"
-    "       sweep-report survey METADATA_DIR [-o OUT_DIR] [--hbm-gib G] [--mem-util U] [--min-kv-gib G]\n"
-    "                          [--max-model-len L] [--backend tpu|gpu] [--license LIST] [--benchmarks B]\n"
-    "                          [--hardware H] [--reserve-gib G] [--keep-going] [--json]\n"
-    "       sweep-report --help | --version\n"
-    "\n"
-    "Subcommands:\n"
-    "  report   read a sweep export (one directory per model: vLLM logs and bench results,\n"
-    "           lm-evaluation-harness samples, BFCL result/score files, config.json) and write\n"
-    "           report.json, results.csv, results.md, report.html, report.pdf and charts/ into\n"
-    "           OUT_DIR (default: reports)\n"
-    "  kv       KV cache capacity of a model from its Hugging Face config.json\n"
-    "  survey   plan a sweep offline from saved Hugging Face metadata (config.json and the Hub\n"
-    "           record of each model): license, memory, TPU tier, KV tokens; writes candidates.md,\n"
-    "           .csv, .json, kv_tokens.png/.svg and sweep.arms into OUT_DIR (default: survey)\n"
-    "\n"
-    "Report options:\n"
-    "  -o, --output DIR        where to write (created if missing; files replaced atomically)\n"
-    "  --baseline MODEL_ID     the model others are compared with (default: sweep.json \"baseline\")\n"
-    "  --resamples N           paired bootstrap resamples (default 10000)\n"
-    "  --seed N                RNG seed (default 20261130; mt19937, one stream per comparison)\n"
-    "  --confidence C          interval level (default 0.95)\n"
-    "  --gsm8k-filter F        lm-eval filter for GSM8K: strict-match (default) or flexible-extract\n"
-    "  --ci-method M           percentile (default: Monte Carlo percentile interval) or exact (the\n"
-    "                          exact bootstrap distribution for few-valued scores, with the sampled\n"
-    "                          interval beside it as its Monte Carlo error)\n"
-    "  --threads N             comparisons in parallel (default: one per core, at most 8); results\n"
-    "                          do not depend on it\n"
-    "  --keep-going            record input problems as warnings and leave the affected model or\n"
-    "                          benchmark out, instead of stopping\n"
-    "\n"
-    "Exit codes:\n"
-    "  0  success\n"
-    "  1  any other failure (cannot write output, out of memory)\n"
-    "  2  usage error\n"
-    "  3  unreadable or invalid input (the message names the file, and the line where it applies)\n";
+static const sr_cli_command commands[] = {
+    {
+        .name = "report",
+        .summary = "read a sweep export and write report.json, results.csv, results.md, report.html, "
+                   "report.pdf and charts/",
+        .usage = "EXPORT_DIR [options]",
+        .description = "Read a sweep export (one directory per model: vLLM logs and bench results, "
+                       "lm-evaluation-harness samples, BFCL result/score files, config.json) and write report.json, "
+                       "results.csv, results.md, report.html, report.pdf and charts/ into OUT_DIR. An input error "
+                       "writes nothing (unless --keep-going).",
+        .operands = "EXPORT_DIR",
+        .min_operands = 1,
+        .max_operands = 1,
+        .options = {sr_report_options},
+        .run = sr_cmd_report,
+    },
+    {
+        .name = "kv",
+        .summary = "KV cache capacity of a model from its Hugging Face config.json",
+        .usage = "CONFIG_JSON --backend tpu|gpu MEMORY [options]",
+        .description = "KV cache capacity of a model from its Hugging Face config.json: bytes per token, blocks, "
+                       "tokens and concurrency at --max-model-len, layer by layer, as vLLM (gpu) or tpu-inference "
+                       "(tpu) allocates them. MEMORY, per device (summed over --tp devices on TPU), is one of:\n"
+                       "  --hbm-gib G --used-gib X: the cache gets G x U - X\n"
+                       "  --hbm-gib G --weights-gib X [--activation-gib Y]: G x U - X - Y\n"
+                       "  --available-gib Z: Z\n"
+                       "where U is --mem-util (default 0.92).",
+        .operands = "CONFIG_JSON",
+        .min_operands = 1,
+        .max_operands = 1,
+        .options = {sr_kv_options},
+        .run = sr_cmd_kv,
+    },
+    {
+        .name = "survey",
+        .summary = "plan a sweep offline from saved Hugging Face metadata",
+        .usage = "METADATA_DIR [options]",
+        .description = "Plan a sweep before it runs, offline: from each candidate model's config.json and its Hugging "
+                       "Face Hub record (saved in METADATA_DIR) decide its license, whether its weights leave "
+                       "--min-kv-gib of KV cache on the chip, its TPU tier (native JAX in tpu-inference, or the "
+                       "torchax fallback), its KV tokens and serving flags; write candidates.md, .csv, .json, "
+                       "kv_tokens.png/.svg and sweep.arms (the run plan report reads) into OUT_DIR. Never touches "
+                       "the network (docs/survey.md).",
+        .operands = "METADATA_DIR",
+        .min_operands = 1,
+        .max_operands = 1,
+        .options = {sr_survey_options},
+        .run = sr_cmd_survey,
+    },
+};
+enum { N_COMMANDS = sizeof commands / sizeof *commands };
 
-static int report_error(sr_error *err)
+/* Print err git-style; a usage error adds where to look. cmd: the
+ * subcommand it came from, or NULL. */
+static int report_error(sr_error *err, const sr_cli_command *cmd)
 {
     char *text = sr_error_format(err);
     fprintf(stderr, "%s\n", text ? text : "error: out of memory");
     if (err->code == SR_EXIT_USAGE)
-        fprintf(stderr, "try 'sweep-report --help'\n");
+        fprintf(stderr, "try 'sweep-report %s%s--help'\n", cmd ? cmd->name : "", cmd ? " " : "");
     free(text);
     int code = err->code;
     sr_error_free(err);
     return code;
 }
 
+/* `sweep-report help [COMMAND]`. */
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        sr_cli_print_overview(commands, N_COMMANDS, stdout);
+        return SR_EXIT_OK;
+    }
+    const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, argv[2]);
+    if (!cmd)
+        return report_error(sr_usage_error("unknown subcommand '%s'", argv[2]), NULL);
+    if (argc > 3)
+        return report_error(sr_usage_error("unexpected argument '%s'", argv[3]), NULL);
+    sr_cli_print_help(cmd, stdout);
+    return SR_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     sr_json_arena_install(); /* before any thread parses JSON */
+    /* GSL's default handler aborts the process (gsl_rng_alloc out of memory
+     * aborts before our NULL check could run); off, as GSL's manual advises
+     * for production programs, every GSL error comes back as a value. */
+    gsl_set_error_handler_off();
     if (argc < 2)
-        return report_error(sr_usage_error("no subcommand given"));
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(help_text, stdout);
+        return report_error(sr_usage_error("no subcommand given"), NULL);
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        sr_cli_print_overview(commands, N_COMMANDS, stdout);
         return SR_EXIT_OK;
     }
-    if (strcmp(cmd, "--version") == 0) {
+    if (strcmp(name, "help") == 0)
+        return help(argc, argv);
+    if (strcmp(name, "--version") == 0) {
         printf("sweep-report %s\n", SR_VERSION);
         return SR_EXIT_OK;
     }
-    sr_error *err;
-    if (strcmp(cmd, "report") == 0)
-        err = sr_cmd_report(argc - 1, argv + 1, stderr);
-    else if (strcmp(cmd, "kv") == 0)
-        err = sr_cmd_kv(argc - 1, argv + 1, stdout);
-    else if (strcmp(cmd, "survey") == 0)
-        err = sr_cmd_survey(argc - 1, argv + 1, stdout, stderr);
-    else
-        err = sr_usage_error("unknown subcommand '%s'", cmd);
+    const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, name);
+    if (!cmd)
+        return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
+    sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
     if (err)
-        return report_error(err);
+        return report_error(err, cmd);
     if (fflush(stdout) != 0)
-        return report_error(sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output"));
+        return report_error(sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output"), cmd);
     return SR_EXIT_OK;
 }

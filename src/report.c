@@ -1,8 +1,5 @@
 #include "report.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,107 +188,74 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
     return err;
 }
 
-static const char report_usage[] =
-    "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N]\n"
-    "                           [--seed N] [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
-    "                           [--ci-method percentile|exact] [--equivalence-margin POINTS] [--simultaneous]\n"
-    "                           [--threads N] [--keep-going] [--timings]";
+/* ---- the `report` command line ------------------------------------------ */
 
-static bool parse_long_arg(const char *s, long min, long max, long *out)
+static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
+static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
+
+const sr_cli_option sr_report_options[] = {
+    SR_OPT_STRING('o', "output", "DIR", sr_report_opts, out_dir,
+                  "where to write (default: reports; created if missing; files replaced atomically)"),
+    SR_OPT_STRING(0, "baseline", "MODEL_ID", sr_report_opts, baseline,
+                  "the model others are compared with (default: \"baseline\" in the export's sweep.json)"),
+    SR_OPT_WHOLE(0, "resamples", "N", sr_report_opts, settings.resamples, 1, 100000000,
+                 "paired bootstrap resamples (default 10000)"),
+    SR_OPT_WHOLE(0, "seed", "N", sr_report_opts, seed, 0, 4294967295.0,
+                 "RNG seed (default 20261130; mt19937, one stream per comparison)"),
+    SR_OPT_NUMBER(0, "confidence", "C", sr_report_opts, settings.confidence, 0, 1, SR_CLI_OPEN,
+                  "interval level (default 0.95)"),
+    SR_OPT_NAME(0, "gsm8k-filter", sr_report_opts, settings.gsm8k_filter, gsm8k_filters,
+                "lm-eval filter for GSM8K: strict-match (default) or flexible-extract"),
+    SR_OPT_NAME(0, "ci-method", sr_report_opts, settings.ci_method, ci_methods,
+                "percentile (default: Monte Carlo percentile interval) or exact (the exact bootstrap distribution "
+                "for few-valued scores, with the sampled interval beside it as its Monte Carlo error)"),
+    SR_OPT_NUMBER(0, "equivalence-margin", "POINTS", sr_report_opts, settings.equivalence_margin, 0, 100,
+                  SR_CLI_OPEN_LOW,
+                  "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy points (two one-sided "
+                  "tests; no default)"),
+    SR_OPT_FLAG(0, "simultaneous", sr_report_opts, settings.simultaneous,
+                "intervals at level 1 - (1 - C)/m per benchmark, so the verdicts hold jointly (Bonferroni)"),
+    SR_OPT_WHOLE(0, "threads", "N", sr_report_opts, threads, 1, 64,
+                 "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
+    SR_OPT_FLAG(0, "keep-going", sr_report_opts, settings.keep_going,
+                "record input problems as warnings and leave the affected model or benchmark out, instead of "
+                "stopping"),
+    SR_OPT_FLAG(0, "timings", sr_report_opts, timings,
+                "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
+    SR_OPT_END,
+};
+
+void sr_report_opts_default(sr_report_opts *o)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    memset(o, 0, sizeof *o);
+    sr_settings_default(&o->settings);
+    o->seed = (long)o->settings.seed;
+    o->threads = o->settings.threads;
+    o->out_dir = "reports";
 }
 
-sr_error *sr_cmd_report(int argc, char **argv, FILE *info)
+void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings)
 {
-    static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'},     {"baseline", required_argument, NULL, 'b'},
-        {"resamples", required_argument, NULL, 'r'},  {"seed", required_argument, NULL, 's'},
-        {"confidence", required_argument, NULL, 'c'}, {"gsm8k-filter", required_argument, NULL, 'g'},
-        {"keep-going", no_argument, NULL, 'k'},       {"help", no_argument, NULL, 'h'},
-        {"ci-method", required_argument, NULL, 'm'},  {"threads", required_argument, NULL, 't'},
-        {"timings", no_argument, NULL, 'T'},          {"equivalence-margin", required_argument, NULL, 'e'},
-        {"simultaneous", no_argument, NULL, 'S'},     {NULL, 0, NULL, 0},
-    };
+    *settings = o->settings;
+    settings->seed = (unsigned long)o->seed;
+    settings->threads = (int)o->threads;
+}
+
+sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
+{
+    sr_report_opts o;
+    sr_report_opts_default(&o);
+    sr_cli_parsed args;
+    sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (err || args.help)
+        return err;
+    const char *out_dir = o.out_dir, *baseline = o.baseline;
+    bool timings = o.timings;
     sr_sweep sweep;
     sr_sweep_init(&sweep);
-    const char *out_dir = "reports", *baseline = NULL;
-    bool timings = false;
+    sr_report_opts_settings(&o, &sweep.settings);
     sr_timings t = {0};
-    optind = 1;
-    opterr = 0;
-    int c;
-    long v;
-    while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
-        switch (c) {
-        case 'o': out_dir = optarg; break;
-        case 'b': baseline = optarg; break;
-        case 'r':
-            if (!parse_long_arg(optarg, 1, 100000000L, &v))
-                return sr_usage_error("--resamples takes a whole number from 1 to 100000000, not '%s'", optarg);
-            sweep.settings.resamples = v;
-            break;
-        case 's':
-            if (!parse_long_arg(optarg, 0, 4294967295L, &v))
-                return sr_usage_error("--seed takes a whole number from 0 to 4294967295, not '%s'", optarg);
-            sweep.settings.seed = (unsigned long)v;
-            break;
-        case 'c': {
-            char *end;
-            double conf = strtod(optarg, &end);
-            if (end == optarg || *end || !(conf > 0 && conf < 1))
-                return sr_usage_error("--confidence takes a number between 0 and 1 (e.g. 0.95), not '%s'", optarg);
-            sweep.settings.confidence = conf;
-            break;
-        }
-        case 'g':
-            if (strcmp(optarg, "strict-match") == 0)
-                sweep.settings.gsm8k_filter = "strict-match";
-            else if (strcmp(optarg, "flexible-extract") == 0)
-                sweep.settings.gsm8k_filter = "flexible-extract";
-            else
-                return sr_usage_error("--gsm8k-filter takes strict-match or flexible-extract, not '%s'", optarg);
-            break;
-        case 'e': {
-            char *end;
-            double margin = strtod(optarg, &end);
-            if (end == optarg || *end || !(margin > 0 && margin <= 100))
-                return sr_usage_error("--equivalence-margin takes points of accuracy above 0, at most 100 (e.g. 2), "
-                                      "not '%s'",
-                                      optarg);
-            sweep.settings.equivalence_margin = margin;
-            break;
-        }
-        case 'S': sweep.settings.simultaneous = true; break;
-        case 'k': sweep.settings.keep_going = true; break;
-        case 'T': timings = true; break;
-        case 'm':
-            if (strcmp(optarg, "percentile") == 0)
-                sweep.settings.ci_method = "percentile";
-            else if (strcmp(optarg, "exact") == 0)
-                sweep.settings.ci_method = "exact";
-            else
-                return sr_usage_error("--ci-method takes percentile or exact, not '%s'", optarg);
-            break;
-        case 't':
-            if (!parse_long_arg(optarg, 1, 64, &v))
-                return sr_usage_error("--threads takes a whole number from 1 to 64, not '%s'", optarg);
-            sweep.settings.threads = (int)v;
-            break;
-        case 'h': fprintf(info, "%s\n", report_usage); return NULL;
-        case ':': return sr_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return sr_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
-        return sr_usage_error("%s", optind >= argc ? "missing EXPORT_DIR" : "too many arguments");
-    sr_error *err = sr_build_report(&sweep, argv[optind], baseline, timings ? &t : NULL);
+    err = sr_build_report(&sweep, args.operands[0], baseline, timings ? &t : NULL);
     if (!err)
         err = sr_write_report(&sweep, out_dir, timings ? &t : NULL);
     if (!err && timings)

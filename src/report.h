@@ -6,12 +6,29 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "sweep.h"
 #include "util/error.h"
 
-/* The `report` subcommand (argv[0] is "report"); messages that are not
- * errors go to info. */
-sr_error *sr_cmd_report(int argc, char **argv, FILE *info);
+/* The `report` subcommand (argv[0] is "report"), an sr_cli_command's run:
+ * --help goes to out, progress and --timings to info. */
+sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+/* Its options (main.c's command table points here). They write into an
+ * sr_report_opts: a subcommand that takes "report options" too begins its
+ * own opts struct with one and lists {sr_report_options, its_options}. */
+extern const sr_cli_option sr_report_options[];
+
+typedef struct sr_report_opts {
+    sr_settings settings; /* resamples, confidence, filters, keep_going, ... */
+    long seed, threads;   /* whole-number options are long: see sr_report_opts_settings */
+    const char *out_dir, *baseline;
+    bool timings;
+} sr_report_opts;
+
+/* The defaults (OUT_DIR "reports", sr_settings_default). */
+void sr_report_opts_default(sr_report_opts *o);
+/* The settings for the sweep, seed and threads included. */
+void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings);
 
 /* Wall seconds of each step (--timings). */
 typedef struct sr_timings {

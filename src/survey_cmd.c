@@ -5,7 +5,6 @@
  * OUT_DIR as it was. Never touches the network. */
 #include "survey_cmd.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,27 +17,14 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static const char survey_usage[] =
-    "usage: sweep-report survey METADATA_DIR [-o OUT_DIR] [--hbm-gib 15.75] [--mem-util 0.9] [--min-kv-gib 2]\n"
-    "                           [--max-model-len 4096] [--backend tpu|gpu] [--license apache-2.0,mit]\n"
-    "                           [--benchmarks load+long+gen] [--hardware v5e-1] [--reserve-gib G]\n"
-    "                           [--keep-going] [--json]";
-
 typedef struct survey_opts {
-    const char *dir, *out_dir;
-    bool json, help, reserve_given, hardware_given;
+    const char *out_dir;
+    sr_survey_settings *st; /* where the callbacks put what they parse */
+    double hbm, util, min_kv, reserve; /* reserve NAN: the backend's */
+    long max_model_len;
+    int backend;
+    bool hardware_given, keep_going, json;
 } survey_opts;
-
-static sr_error *parse_number(const char *name, const char *arg, double lo, double hi, bool open_lo, double *out)
-{
-    double v;
-    const char *stop, *end = arg + strlen(arg);
-    if (!sr_parse_double(arg, end, &v, &stop) || stop != end || v < lo || v > hi || (open_lo && v == lo))
-        return sr_usage_error("--%s: expected a number %s %g to %g, got '%s'", name, open_lo ? "above" : "from", lo, hi,
-                              arg);
-    *out = v;
-    return NULL;
-}
 
 /* A word fit for an .arms field or comment: 1..64 of [A-Za-z0-9._+,-]. */
 static bool plain_word(const char *s)
@@ -55,7 +41,7 @@ static bool plain_word(const char *s)
 static sr_error *set_word(const char *name, const char *arg, char **dst)
 {
     if (!plain_word(arg))
-        return sr_usage_error("--%s: expected letters, digits and . _ + , - (at most 64), got '%s'", name, arg);
+        return sr_cli_bad_value(name, "letters, digits and . _ + , - (at most 64)", arg);
     free(*dst);
     return (*dst = strdup(arg)) ? NULL : sr_oom();
 }
@@ -81,8 +67,7 @@ static sr_error *set_licenses(sr_survey_settings *st, const char *arg)
         void *grown = st->licenses;
         if (!plain_word(word) || strchr(word, ',')) {
             free(word);
-            return sr_usage_error("--license: expected license ids separated by commas (apache-2.0,mit), got '%s'",
-                                  arg);
+            return sr_cli_bad_value("license", "license ids separated by commas (apache-2.0,mit)", arg);
         }
         if (!sr_grow(&grown, &cap, st->n_licenses + 1, sizeof *st->licenses)) {
             free(word);
@@ -96,113 +81,71 @@ static sr_error *set_licenses(sr_survey_settings *st, const char *arg)
     }
 }
 
-enum {
-    OPT_HBM = 256,
-    OPT_UTIL,
-    OPT_MINKV,
-    OPT_LEN,
-    OPT_BACKEND,
-    OPT_LICENSE,
-    OPT_BENCH,
-    OPT_HARDWARE,
-    OPT_RESERVE,
-    OPT_KEEP,
-    OPT_JSON
-};
-
-static sr_error *parse_option(int c, survey_opts *o, sr_survey_settings *st)
+static sr_error *opt_license(void *opts, const char *arg)
 {
-    double v;
-    sr_error *err = NULL;
-    switch (c) {
-    case 'o': o->out_dir = optarg; break;
-    case OPT_HBM: err = parse_number("hbm-gib", optarg, 0, 1e6, true, &st->hbm_gib); break;
-    case OPT_UTIL: err = parse_number("mem-util", optarg, 0, 1, true, &st->mem_util); break;
-    case OPT_MINKV: err = parse_number("min-kv-gib", optarg, 0, 1e6, false, &st->min_kv_gib); break;
-    case OPT_RESERVE:
-        err = parse_number("reserve-gib", optarg, 0, 1e6, false, &st->reserve_gib);
-        o->reserve_given = true;
-        break;
-    case OPT_LEN:
-        if (!(err = parse_number("max-model-len", optarg, 1, 1 << 30, false, &v)) && v != floor(v))
-            err = sr_usage_error("--max-model-len: expected a whole number, got '%s'", optarg);
-        if (!err)
-            st->max_model_len = (long)v;
-        break;
-    case OPT_BACKEND:
-        if (strcmp(optarg, "tpu") == 0)
-            st->backend = SR_SURVEY_TPU;
-        else if (strcmp(optarg, "gpu") == 0)
-            st->backend = SR_SURVEY_GPU;
-        else
-            err = sr_usage_error("--backend: expected tpu or gpu, got '%s'", optarg);
-        break;
-    case OPT_LICENSE: err = set_licenses(st, optarg); break;
-    case OPT_BENCH: err = set_word("benchmarks", optarg, &st->benchmarks); break;
-    case OPT_HARDWARE:
-        err = set_word("hardware", optarg, &st->hardware);
-        o->hardware_given = true;
-        break;
-    case OPT_KEEP: st->keep_going = true; break;
-    case OPT_JSON: o->json = true; break;
-    case 'h': o->help = true; break;
-    }
-    return err;
+    return set_licenses(((survey_opts *)opts)->st, arg);
 }
 
-static sr_error *parse_args(int argc, char **argv, survey_opts *o, sr_survey_settings *st)
+static sr_error *opt_benchmarks(void *opts, const char *arg)
 {
-    static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"hbm-gib", required_argument, NULL, OPT_HBM},
-        {"mem-util", required_argument, NULL, OPT_UTIL},
-        {"gpu-memory-utilization", required_argument, NULL, OPT_UTIL},
-        {"min-kv-gib", required_argument, NULL, OPT_MINKV},
-        {"max-model-len", required_argument, NULL, OPT_LEN},
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"license", required_argument, NULL, OPT_LICENSE},
-        {"benchmarks", required_argument, NULL, OPT_BENCH},
-        {"hardware", required_argument, NULL, OPT_HARDWARE},
-        {"reserve-gib", required_argument, NULL, OPT_RESERVE},
-        {"keep-going", no_argument, NULL, OPT_KEEP},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    *o = (survey_opts){.out_dir = "survey"};
-    st->backend = SR_SURVEY_TPU;
-    st->hbm_gib = 15.75; /* what a TPU v5e chip reports as bytes_limit (kv.md 2.1) */
-    st->mem_util = 0.9;
-    st->min_kv_gib = 2;
-    st->max_model_len = 4096;
-    sr_error *err = set_licenses(st, "apache-2.0,mit");
-    if (!err)
-        err = set_word("benchmarks", "load+long+gen", &st->benchmarks);
-    optind = 0; /* GNU: full reinitialisation, so the parser can run twice */
-    opterr = 0;
-    int c;
-    while (!err && (c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
-        if (c == ':')
-            err = sr_usage_error("option '%s' needs a value", argv[optind - 1]);
-        else if (c == '?')
-            err = sr_usage_error("unknown option '%s'", argv[optind - 1]);
-        else
-            err = parse_option(c, o, st);
-    }
-    if (err || o->help)
-        return err;
-    if (optind >= argc)
-        return sr_usage_error("survey: no METADATA_DIR given\n%s", survey_usage);
-    if (argc - optind > 1)
-        return sr_usage_error("survey: one METADATA_DIR expected, got also '%s'", argv[optind + 1]);
-    o->dir = argv[optind];
+    return set_word("benchmarks", arg, &((survey_opts *)opts)->st->benchmarks);
+}
+
+static sr_error *opt_hardware(void *opts, const char *arg)
+{
+    survey_opts *o = opts;
+    o->hardware_given = true;
+    return set_word("hardware", arg, &o->st->hardware);
+}
+
+static const sr_cli_choice backends[] = {{"tpu", SR_SURVEY_TPU}, {"gpu", SR_SURVEY_GPU}, {NULL, 0}};
+
+const sr_cli_option sr_survey_options[] = {
+    SR_OPT_STRING('o', "output", "DIR", survey_opts, out_dir, "where to write (default: survey)"),
+    SR_OPT_GROUP("The chip"),
+    SR_OPT_CHOICE(0, "backend", survey_opts, backend, backends, "tpu (tpu-inference, default) or gpu (vLLM)"),
+    SR_OPT_NUMBER(0, "hbm-gib", "G", survey_opts, hbm, 0, 1e6, SR_CLI_OPEN_LOW,
+                  "device memory (default 15.75, what a TPU v5e reports)"),
+    SR_OPT_NUMBER(0, "mem-util", "U", survey_opts, util, 0, 1, SR_CLI_OPEN_LOW,
+                  "the share of it vLLM may use (default 0.9)"),
+    SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
+    SR_OPT_NUMBER(0, "reserve-gib", "G", survey_opts, reserve, 0, 1e6, SR_CLI_CLOSED,
+                  "memory besides the weights (activations, compile): default the backend's (docs/survey.md)"),
+    SR_OPT_GROUP("What is kept"),
+    SR_OPT_NUMBER(0, "min-kv-gib", "G", survey_opts, min_kv, 0, 1e6, SR_CLI_CLOSED,
+                  "the KV cache room a kept model must leave (default 2)"),
+    SR_OPT_WHOLE(0, "max-model-len", "L", survey_opts, max_model_len, 1, 1L << 30,
+                 "tokens per request for the KV figures (default 4096)"),
+    SR_OPT_CALL(0, "license", "LIST", opt_license, "licenses allowed, comma-separated (default apache-2.0,mit)"),
+    SR_OPT_GROUP("The run plan"),
+    SR_OPT_CALL(0, "benchmarks", "B", opt_benchmarks, "the benchmarks field of sweep.arms (default load+long+gen)"),
+    SR_OPT_CALL(0, "hardware", "H", opt_hardware, "the hardware field of sweep.arms (default v5e-1, gpu-1 on GPU)"),
+    SR_OPT_GROUP("Output"),
+    SR_OPT_FLAG(0, "keep-going", survey_opts, keep_going,
+                "a model whose files are missing or malformed is listed as not surveyed, instead of stopping"),
+    SR_OPT_FLAG(0, "json", survey_opts, json, "also print candidates.json to standard output"),
+    SR_OPT_END,
+};
+
+/* The options into the survey's settings, with the backend's defaults for
+ * what was not given. */
+static sr_error *settings_from(survey_opts *o)
+{
+    sr_survey_settings *st = o->st;
     if (!o->out_dir[0])
-        return sr_usage_error("survey: -o needs a directory");
-    if (!o->reserve_given)
-        st->reserve_gib = st->backend == SR_SURVEY_GPU ? SR_SURVEY_RESERVE_GPU_GIB : SR_SURVEY_RESERVE_TPU_GIB;
+        return sr_usage_error("-o needs a directory");
+    st->backend = (sr_survey_backend)o->backend;
+    st->hbm_gib = o->hbm;
+    st->mem_util = o->util;
+    st->min_kv_gib = o->min_kv;
+    st->max_model_len = o->max_model_len;
+    st->keep_going = o->keep_going;
+    st->reserve_gib = isfinite(o->reserve)                ? o->reserve
+                      : st->backend == SR_SURVEY_GPU ? SR_SURVEY_RESERVE_GPU_GIB
+                                                     : SR_SURVEY_RESERVE_TPU_GIB;
     if (!o->hardware_given)
-        err = set_word("hardware", st->backend == SR_SURVEY_GPU ? "gpu-1" : "v5e-1", &st->hardware);
-    return err;
+        return set_word("hardware", st->backend == SR_SURVEY_GPU ? "gpu-1" : "v5e-1", &st->hardware);
+    return NULL;
 }
 
 /* ---- reading one model ---------------------------------------------------- */
@@ -409,20 +352,28 @@ static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
             out_dir);
 }
 
-sr_error *sr_cmd_survey(int argc, char **argv, FILE *out, FILE *info)
+sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
     sr_survey s;
     sr_survey_init(&s);
     s.registry_source = sr_tpu_jax_registry_source;
-    survey_opts o;
-    sr_error *err = parse_args(argc, argv, &o, &s.settings);
-    if (!err && o.help)
-        fprintf(out, "%s\n", survey_usage);
-    if (err || o.help) {
+    /* Defaults: one TPU v5e chip as the published sweep used it. */
+    survey_opts o = {.out_dir = "survey", .st = &s.settings, .hbm = 15.75, .util = 0.9, .min_kv = 2,
+                     .reserve = NAN, .max_model_len = 4096, .backend = SR_SURVEY_TPU};
+    sr_cli_parsed args;
+    sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
+    if (!err)
+        err = set_word("benchmarks", "load+long+gen", &s.settings.benchmarks);
+    if (!err)
+        err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (!err && !args.help)
+        err = settings_from(&o);
+    if (err || args.help) {
         sr_survey_free(&s);
         return err;
     }
-    err = load_models(&s, o.dir);
+    const char *dir = args.operands[0];
+    err = load_models(&s, dir);
     output outs[N_OUT];
     memset(outs, 0, sizeof outs);
     if (!err)

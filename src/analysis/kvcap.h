@@ -126,9 +126,4 @@ sr_error *sr_kv_analyse_sweep(sr_sweep *sweep);
  * available memory (NAN when unknown). */
 sr_error *sr_kv_whatif_table(const sr_sweep *sweep, sr_model *m, const sr_kv_params *base, double avail_gib);
 
-/* ---- the `kv` subcommand (kv_cmd.c) ------------------------------------ */
-
-/* argv[0] is "kv". Usage errors: code SR_EXIT_USAGE; bad config: code 3. */
-sr_error *sr_cmd_kv(int argc, char **argv, FILE *out);
-
 #endif

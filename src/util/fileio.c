@@ -3,13 +3,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nettle/base16.h>
 
 #include "strbuf.h"
 
@@ -189,189 +190,24 @@ sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
     return NULL;
 }
 
-/* SHA-256 (FIPS 180-4). Small enough to keep here rather than add a crypto
- * library for input provenance. */
-static const uint32_t sha_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-
-static void sha256_block(uint32_t h[8], const unsigned char *p)
-{
-    uint32_t w[64];
-    for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
-               (uint32_t)p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int i = 0; i < 64; i++) {
-        uint32_t t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
-        uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
-#include <immintrin.h>
-#define SR_HAVE_SHANI_CODE 1
-
-/* The x86 SHA extensions do the 64 rounds in hardware: several times the
- * portable speed, which matters when an export holds gigabytes. Same
- * schedule as FIPS 180-4; checked against the portable code in the tests. */
-__attribute__((target("sha,sse4.1,ssse3"))) static void sha256_blocks_shani(uint32_t h[8], const unsigned char *p,
-                                                                            size_t blocks)
-{
-    const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-    __m128i tmp = _mm_loadu_si128((const __m128i *)&h[0]);
-    __m128i state1 = _mm_loadu_si128((const __m128i *)&h[4]);
-    tmp = _mm_shuffle_epi32(tmp, 0xB1);               /* CDAB */
-    state1 = _mm_shuffle_epi32(state1, 0x1B);         /* EFGH */
-    __m128i state0 = _mm_alignr_epi8(tmp, state1, 8); /* ABEF */
-    state1 = _mm_blend_epi16(state1, tmp, 0xF0);      /* CDGH */
-    for (; blocks; blocks--, p += 64) {
-        __m128i abef = state0, cdgh = state1, msg[4];
-        for (int i = 0; i < 4; i++)
-            msg[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), mask);
-        for (int r = 0; r < 16; r++) {
-            __m128i t = _mm_add_epi32(msg[r & 3], _mm_loadu_si128((const __m128i *)&sha_k[4 * r]));
-            state1 = _mm_sha256rnds2_epu32(state1, state0, t);
-            state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(t, 0x0E));
-            if (r < 12) {
-                /* W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], four at a time */
-                __m128i next = _mm_sha256msg1_epu32(msg[r & 3], msg[(r + 1) & 3]);
-                next = _mm_add_epi32(next, _mm_alignr_epi8(msg[(r + 3) & 3], msg[(r + 2) & 3], 4));
-                msg[r & 3] = _mm_sha256msg2_epu32(next, msg[(r + 3) & 3]);
-            }
-        }
-        state0 = _mm_add_epi32(state0, abef);
-        state1 = _mm_add_epi32(state1, cdgh);
-    }
-    tmp = _mm_shuffle_epi32(state0, 0x1B);       /* FEBA */
-    state1 = _mm_shuffle_epi32(state1, 0xB1);    /* DCHG */
-    state0 = _mm_blend_epi16(tmp, state1, 0xF0); /* DCBA */
-    state1 = _mm_alignr_epi8(state1, tmp, 8);    /* HGFE */
-    _mm_storeu_si128((__m128i *)&h[0], state0);
-    _mm_storeu_si128((__m128i *)&h[4], state1);
-}
-
-static bool cpu_has_shani(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & (1u << 29)))
-        return false;
-    return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19)) && (c & (1u << 9)); /* SSE4.1, SSSE3 */
-}
-#endif
-
-static int sha_hardware = -1; /* -1: not yet probed */
-static pthread_once_t sha_probe_once = PTHREAD_ONCE_INIT;
-
-static void sha_probe(void)
-{
-    if (sha_hardware < 0)
-        sr_sha256_use_hardware(true);
-}
-
-bool sr_sha256_use_hardware(bool enable)
-{
-#ifdef SR_HAVE_SHANI_CODE
-    sha_hardware = enable && cpu_has_shani();
-#else
-    (void)enable;
-    sha_hardware = 0;
-#endif
-    return sha_hardware == 1;
-}
-
-static void sha256_blocks(uint32_t h[8], const unsigned char *p, size_t blocks)
-{
-    pthread_once(&sha_probe_once, sha_probe); /* files are hashed on several threads */
-#ifdef SR_HAVE_SHANI_CODE
-    if (sha_hardware == 1) {
-        sha256_blocks_shani(h, p, blocks);
-        return;
-    }
-#endif
-    for (; blocks; blocks--, p += 64)
-        sha256_block(h, p);
-}
-
+/* SHA-256 through nettle (Debian's build picks the CPU's SHA instructions
+ * at run time). */
 void sr_sha256_init(sr_sha256 *c)
 {
-    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(c->h, h0, sizeof h0);
-    c->buf_len = 0;
-    c->total = 0;
+    sha256_init(&c->ctx);
 }
 
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    c->total += len;
-    if (c->buf_len) {
-        size_t take = 64 - c->buf_len < len ? 64 - c->buf_len : len;
-        memcpy(c->buf + c->buf_len, p, take);
-        c->buf_len += take;
-        p += take;
-        len -= take;
-        if (c->buf_len < 64)
-            return;
-        sha256_blocks(c->h, c->buf, 1);
-        c->buf_len = 0;
-    }
-    sha256_blocks(c->h, p, len / 64);
-    p += len / 64 * 64;
-    len %= 64;
-    memcpy(c->buf, p, len);
-    c->buf_len = len;
+    sha256_update(&c->ctx, len, data);
 }
 
 void sr_sha256_final_hex(sr_sha256 *c, char out[65])
 {
-    unsigned char tail[128] = {0};
-    memcpy(tail, c->buf, c->buf_len);
-    tail[c->buf_len] = 0x80;
-    size_t tail_len = c->buf_len + 1 + 8 <= 64 ? 64 : 128;
-    uint64_t bits = c->total * 8;
-    for (int i = 0; i < 8; i++)
-        tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
-    sha256_blocks(c->h, tail, tail_len / 64);
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 4; j++) {
-            unsigned char byte = (unsigned char)(c->h[i] >> (24 - 8 * j));
-            out[8 * i + 2 * j] = hex[byte >> 4];
-            out[8 * i + 2 * j + 1] = hex[byte & 15];
-        }
-    out[64] = '\0';
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&c->ctx, sizeof digest, digest);
+    base16_encode_update(out, sizeof digest, digest); /* lower-case digits */
+    out[BASE16_ENCODE_LENGTH(SHA256_DIGEST_SIZE)] = '\0';
 }
 
 void sr_sha256_hex(const void *data, size_t len, char out[65])
@@ -414,8 +250,45 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
         close(fd);
         return sr_input_error(shown, 0, "not a regular file");
     }
-    enum { CHUNK = 1 << 20 };
-    char *chunk = malloc(CHUNK);
+    sr_error *err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    close(fd);
+    return err;
+}
+
+/* Calls fn for the lines of [p, end) that end in '\n'; a line begun in an
+ * earlier chunk is completed from carry. What follows the last '\n' is
+ * appended to carry for the next chunk. */
+static sr_error *split_chunk(const char *p, const char *end, sr_strbuf *carry, long *lineno, const char *shown,
+                             sr_line_fn fn, void *ctx)
+{
+    sr_error *err = NULL;
+    while (!err && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (carry->len + n > SR_MAX_LINE_BYTES)
+            return sr_input_error(shown, *lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
+        if (!nl) {
+            sr_strbuf_append(carry, p, n);
+            return carry->failed ? sr_oom() : NULL;
+        }
+        if (carry->len) {
+            sr_strbuf_append(carry, p, n);
+            err = carry->failed ? sr_oom() : emit_line(fn, ctx, carry->data, carry->len, ++*lineno);
+            carry->len = 0;
+        } else {
+            err = emit_line(fn, ctx, p, n, ++*lineno);
+        }
+        p = nl + 1;
+    }
+    return err;
+}
+
+sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx, long long *size,
+                             char sha256[65])
+{
+    if (chunk_size == 0)
+        return sr_error_new(SR_EXIT_FAILURE, shown, 0, "read chunk of 0 bytes");
+    char *chunk = malloc(chunk_size);
     sr_strbuf carry; /* a line that spans chunks */
     sr_strbuf_init(&carry);
     sr_sha256 sha;
@@ -424,7 +297,7 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
     long long total = 0;
     sr_error *err = chunk ? NULL : sr_oom();
     while (!err) {
-        ssize_t got = read(fd, chunk, CHUNK);
+        ssize_t got = read(fd, chunk, chunk_size);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
@@ -435,33 +308,10 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
             break;
         total += got;
         sr_sha256_update(&sha, chunk, (size_t)got);
-        const char *p = chunk, *end = chunk + got;
-        while (!err && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            if (carry.len + n > SR_MAX_LINE_BYTES) {
-                err = sr_input_error(shown, lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
-                break;
-            }
-            if (!nl) {
-                sr_strbuf_append(&carry, p, n);
-                if (carry.failed)
-                    err = sr_oom();
-                break;
-            }
-            if (carry.len) {
-                sr_strbuf_append(&carry, p, n);
-                err = carry.failed ? sr_oom() : emit_line(fn, ctx, carry.data, carry.len, ++lineno);
-                carry.len = 0;
-            } else {
-                err = emit_line(fn, ctx, p, n, ++lineno);
-            }
-            p = nl + 1;
-        }
+        err = split_chunk(chunk, chunk + got, &carry, &lineno, shown, fn, ctx);
     }
     if (!err && carry.len)
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
-    close(fd);
     free(chunk);
     sr_strbuf_free(&carry);
     if (!err) {

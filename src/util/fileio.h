@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <nettle/sha2.h>
+
 #include "error.h"
 
 /* Largest single input file read whole (server logs are streamed by lines
@@ -39,28 +41,30 @@ void sr_sha256_hex(const void *data, size_t len, char out[65]);
 
 /* The same, fed in pieces. */
 typedef struct sr_sha256 {
-    uint32_t h[8];
-    unsigned char buf[64];
-    size_t buf_len;
-    uint64_t total;
+    struct sha256_ctx ctx;
 } sr_sha256;
 void sr_sha256_init(sr_sha256 *c);
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
 void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
-/* Use the CPU's SHA instructions when it has them (the default); returns
- * whether they are in use. Tests switch them off to compare. */
-bool sr_sha256_use_hardware(bool enable);
 
 /* Longest line sr_stream_lines accepts: far above any real log line. */
 #define SR_MAX_LINE_BYTES (64 << 20)
 
-/* Read a file line by line in bounded memory (1 MiB chunks plus the longest
- * line), calling fn for each line (without '\n' and a trailing '\r';
- * lineno 1-based). A non-NULL error from fn stops the read and is returned.
- * On success *size and sha256 describe the whole file. */
+/* Read a file line by line in bounded memory (SR_STREAM_CHUNK_BYTES chunks
+ * plus the longest line), calling fn for each line (without '\n' and a
+ * trailing '\r'; lineno 1-based). A non-NULL error from fn stops the read
+ * and is returned. On success *size and sha256 describe the whole file. */
 typedef sr_error *(*sr_line_fn)(void *ctx, const char *line, size_t len, long lineno);
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65]);
+#define SR_STREAM_CHUNK_BYTES ((size_t)1 << 20)
+/* The same on an open file (read from where it stands, not closed), in reads
+ * of chunk_size bytes (at least 1): what sr_stream_lines does with 1 MiB.
+ * The tests and tests/fuzz/fuzz_stream_lines.c pass 1 to 20 bytes, so that
+ * lines, CRLF pairs and the last line fall across chunk boundaries. shown
+ * names the file in errors. */
+sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx, long long *size,
+                             char sha256[65]);
 /* The same for a buffer already in memory. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
 

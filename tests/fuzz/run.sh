@@ -36,8 +36,8 @@ make -s -j"$jobs" BUILD="$out" CC="$CLANG" OPT="-O1 -g" \
 rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
-dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl 2>/dev/null) -lcsv -lhpdf -lm -lpthread"
+dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle 2>/dev/null)
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle 2>/dev/null) -lcsv -lhpdf -lm -lpthread"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -74,6 +74,7 @@ seed_files() {
         fuzz_claims_csv) find tests/claims -name '*.csv' ;;
         fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
         fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;
+        fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.
@@ -115,6 +116,7 @@ seed() {
 dict_for() {
     case "$1" in
         fuzz_server_log | fuzz_bench_text) echo tests/fuzz/log.dict ;;
+        fuzz_stream_lines) echo tests/fuzz/lines.dict ;;
         fuzz_scores_csv) echo tests/fuzz/csv.dict ;;
         fuzz_arms) echo tests/fuzz/arms.dict ;;
         fuzz_claims_md | fuzz_claims_csv) echo tests/fuzz/claims.dict ;;

@@ -14,6 +14,7 @@
 
 #include "analysis/kvcap.h"
 #include "ingest/hf_config.h"
+#include "kv_cmd.h"
 #include "sweep.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
@@ -450,6 +451,16 @@ Test(kvcap, tp_and_fp8)
 
 /* ---- the CLI -------------------------------------------------------------- */
 
+/* The kv entry of main.c's command table, as far as parsing needs it. */
+static const sr_cli_command kv_command = {
+    .name = "kv",
+    .operands = "CONFIG_JSON",
+    .min_operands = 1,
+    .max_operands = 1,
+    .options = {sr_kv_options},
+    .run = sr_cmd_kv,
+};
+
 static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
 {
     char *argv[32];
@@ -458,7 +469,7 @@ static sr_error *run_kv(char *out, size_t size, const char *const *args, int n)
     argv[n] = NULL;
     FILE *f = fmemopen(out, size, "w");
     cr_assert_not_null(f);
-    sr_error *err = sr_cmd_kv(n, argv, f);
+    sr_error *err = sr_cmd_kv(&kv_command, n, argv, f, f);
     fclose(f);
     return err;
 }

@@ -1,0 +1,121 @@
+#!/bin/sh
+# The command line as a user meets it (make cli, part of make test):
+#   sh tests/run-cli.sh path/to/sweep-report
+# For every subcommand that `sweep-report --help` lists (so a new one is
+# covered as soon as it is in main.c's table): `CMD --help`, `CMD -h` and
+# `sweep-report help CMD` print the same help to stdout, nothing to stderr,
+# exit 0; an unknown option is a usage error (exit 2) on stderr only, with
+# "try 'sweep-report CMD --help'". Then the shared wordings: a bad number,
+# a missing value, a missing operand, and the top level.
+set -u
+bin=${1:?usage: run-cli.sh path/to/sweep-report}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+# run NAME EXIT ARGS...: runs the binary, checks the exit code; the output
+# is left in $tmp/out and $tmp/err.
+run() {
+    name=$1 want=$2
+    shift 2
+    (cd "$root" && "$bin" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want"
+        sed 's/^/    /' "$tmp/err" | head -5
+        return 1
+    fi
+}
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# has FILE TEXT: the file holds TEXT (fixed string)
+has() { grep -qF -- "$2" "$1"; }
+
+# ---- the top level -----------------------------------------------------------
+if run top-help 0 --help && [ ! -s "$tmp/err" ] && has "$tmp/out" "usage: sweep-report " &&
+    has "$tmp/out" "Exit codes:" && has "$tmp/out" "  4  "; then ok; else bad "--help: usage and exit codes on stdout"; fi
+cp "$tmp/out" "$tmp/overview"
+# The subcommands: the lines between "Commands:" and the blank line after.
+commands=$(awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' "$tmp/overview" |
+    grep -vx help)
+[ -n "$commands" ] && ok || bad "--help lists no subcommand"
+if run help-alone 0 help && cmp -s "$tmp/out" "$tmp/overview"; then ok; else bad "'help' prints what --help prints"; fi
+if run version 0 --version && has "$tmp/out" "sweep-report "; then ok; else bad "--version"; fi
+if run no-command 2 && [ ! -s "$tmp/out" ] && has "$tmp/err" "error: no subcommand given" &&
+    has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "no subcommand: exit 2 on stderr"; fi
+if run unknown-command 2 frobnicate && [ ! -s "$tmp/out" ] && has "$tmp/err" "unknown subcommand 'frobnicate'"; then
+    ok
+else bad "unknown subcommand: exit 2 on stderr"; fi
+if run help-unknown 2 help frobnicate && has "$tmp/err" "unknown subcommand 'frobnicate'"; then ok; else
+    bad "help of an unknown subcommand: exit 2"
+fi
+
+# ---- every subcommand ----------------------------------------------------------
+for cmd in $commands; do
+    has "$tmp/overview" "sweep-report $cmd " || bad "$cmd: no usage line in --help"
+    if run "$cmd --help" 0 "$cmd" --help && [ ! -s "$tmp/err" ] && has "$tmp/out" "usage: sweep-report $cmd " &&
+        has "$tmp/out" "  -h, --help" && has "$tmp/out" "Exit codes:"; then
+        ok
+    else bad "$cmd --help: help on stdout, exit 0, stderr empty"; fi
+    cp "$tmp/out" "$tmp/help-$cmd"
+    if run "$cmd -h" 0 "$cmd" -h && cmp -s "$tmp/out" "$tmp/help-$cmd"; then ok; else bad "$cmd -h differs from --help"; fi
+    if run "help $cmd" 0 help "$cmd" && [ ! -s "$tmp/err" ] && cmp -s "$tmp/out" "$tmp/help-$cmd"; then ok; else
+        bad "sweep-report help $cmd differs from $cmd --help"
+    fi
+    if run "$cmd unknown option" 2 "$cmd" --no-such-option && [ ! -s "$tmp/out" ] &&
+        has "$tmp/err" "error: unknown option '--no-such-option'" && has "$tmp/err" "try 'sweep-report $cmd --help'"; then
+        ok
+    else bad "$cmd --no-such-option: exit 2, message and hint on stderr only"; fi
+    # Every option the help lists is accepted by name (a value-taking one
+    # without its value says it needs one, never "unknown option").
+    for opt in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd" | grep -vx -- --help); do
+        run "$cmd $opt" 2 "$cmd" "$opt" >/dev/null 2>&1 || true
+        if has "$tmp/err" "unknown option"; then bad "$cmd: $opt is listed in --help but unknown"; else ok; fi
+    done
+done
+
+# ---- the shared wordings -------------------------------------------------------
+export_dir=fixtures/v5e-gemma4-sweep
+if run bad-whole 2 report "$export_dir" --resamples 10k &&
+    has "$tmp/err" "error: --resamples takes a whole number from 1 to 100000000, not '10k'"; then ok; else
+    bad "report --resamples 10k: wording"
+fi
+if run bad-number 2 report "$export_dir" --confidence 95 &&
+    has "$tmp/err" "error: --confidence takes a number greater than 0 and less than 1, not '95'"; then ok; else
+    bad "report --confidence 95: wording"
+fi
+if run bad-choice 2 report "$export_dir" --ci-method bca &&
+    has "$tmp/err" "error: --ci-method takes percentile or exact, not 'bca'"; then ok; else
+    bad "report --ci-method bca: wording"
+fi
+if run kv-bad-number 2 kv fixtures/configs/Qwen3-4B/config.json --backend tpu --available-gib 3 --tp 0 &&
+    has "$tmp/err" "error: --tp takes a whole number from 1 to 4096, not '0'" &&
+    has "$tmp/err" "try 'sweep-report kv --help'"; then ok; else
+    bad "kv --tp 0: the same wording as report's"
+fi
+if run missing-value 2 report "$export_dir" --seed && has "$tmp/err" "error: option '--seed' needs a value"; then ok; else
+    bad "report --seed without a value"
+fi
+if run missing-operand 2 report -o "$tmp/never" && has "$tmp/err" "error: missing EXPORT_DIR" && [ ! -e "$tmp/never" ]; then
+    ok
+else bad "report without EXPORT_DIR: exit 2, nothing written"; fi
+if run extra-operand 2 report "$export_dir" more && has "$tmp/err" "error: unexpected argument 'more'"; then ok; else
+    bad "report with two EXPORT_DIRs"
+fi
+if run kv-missing-operand 2 kv --backend tpu && has "$tmp/err" "error: missing CONFIG_JSON"; then ok; else
+    bad "kv without CONFIG_JSON"
+fi
+if run kv-required 2 kv fixtures/configs/Qwen3-4B/config.json --available-gib 3 &&
+    has "$tmp/err" "error: --backend tpu|gpu is required"; then ok; else bad "kv without --backend"; fi
+# kv's memory options are optional one by one: --available-gib alone is enough.
+if run kv-available-only 0 kv fixtures/configs/Qwen3-4B/config.json --backend tpu --available-gib 3 --max-model-len 4096 &&
+    has "$tmp/out" "tokens "; then ok; else bad "kv with --available-gib only"; fi
+if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings &&
+    has "$tmp/err" "sweep-report: seconds: load " && [ ! -s "$tmp/out" ]; then ok; else
+    bad "report --timings: the steps on stderr"
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
