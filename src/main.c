@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/kvcap.h"
+#include "compare_cmd.h"
 #include "report.h"
 #include "sweep.h"
 #include "util/error.h"
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
         err = sr_cmd_report(argc - 1, argv + 1, stderr);
     else if (strcmp(cmd, "kv") == 0)
         err = sr_cmd_kv(argc - 1, argv + 1, stdout);
+    else if (strcmp(cmd, "compare") == 0)
+        err = sr_cmd_compare(argc - 1, argv + 1, stderr);
     else
         err = sr_usage_error("unknown subcommand '%s'", cmd);
     if (err)

@@ -11,7 +11,8 @@ enum {
     SR_EXIT_OK = 0,
     SR_EXIT_FAILURE = 1, /* anything else: I/O on output, out of memory */
     SR_EXIT_USAGE = 2,   /* bad command line */
-    SR_EXIT_INPUT = 3    /* unreadable or invalid input */
+    SR_EXIT_INPUT = 3,   /* unreadable or invalid input */
+    SR_EXIT_CHECK = 4    /* a check the subcommand makes failed (audit, compare --fail-on-regression) */
 };
 
 typedef struct sr_error {
