@@ -1,6 +1,7 @@
 # sweep-report: build, test, render the bundled sample.
 #   make            build ./sweep-report (installs missing Debian packages first)
-#   make report     render fixtures/v5e-gemma4-sweep into reports/
+#   make report     render fixtures/v5e-gemma4-sweep into reports/, and its comparison
+#                   with the rerun fixtures/v5e-gemma4-rerun into reports/compare/
 #   make test       unit tests, the same under ASan+UBSan, golden and bad-input
 #                   cases, and the sample report under valgrind
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
@@ -9,6 +10,7 @@
 CC ?= cc
 BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
+RERUN ?= fixtures/v5e-gemma4-rerun
 REPORT_DIR ?= reports
 
 PKGS := libcjson cairo freetype2 libpng gsl
@@ -79,6 +81,7 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 
 report: sweep-report
 	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
+	./sweep-report compare $(SAMPLE) $(RERUN) -o $(REPORT_DIR)/compare
 
 # Criterion runs each test in a child process and does not count a leak the
 # sanitizer reports when the child exits: the log is searched for reports.
@@ -89,6 +92,7 @@ unit: $(BUILD)/unit-tests
 
 golden: $(BUILD)/sweep-report
 	sh tests/run-golden.sh $(BUILD)/sweep-report
+	sh tests/run-golden-compare.sh $(BUILD)/sweep-report
 
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
@@ -103,10 +107,11 @@ ubsan: asan
 tsan:
 	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread" OPT="-O1 -g" build-tsan/sweep-report
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report report $(SAMPLE) -o build-tsan/out --threads 4 >/dev/null
-	@echo "tsan: 1 passed, 0 failed"
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report compare $(SAMPLE) $(RERUN) -o build-tsan/compare --threads 4 >/dev/null
+	@echo "tsan: 2 passed, 0 failed"
 
 leakcheck: $(BUILD)/sweep-report
-	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
+	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput

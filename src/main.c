@@ -1,7 +1,8 @@
 /* sweep-report: turn the raw output of an LLM model sweep into tables,
  * charts and reports. This file is the subcommand table and the one place
  * where errors are printed and turned into exit codes:
- *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid input. */
+ *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid input,
+ *   4 a check the subcommand makes failed (compare --fail-on-regression). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ static const char help_text[] =
     "usage: sweep-report report EXPORT_DIR [-o OUT_DIR] [--baseline MODEL_ID] [--resamples N] [--seed N]\n"
     "                          [--confidence C] [--gsm8k-filter strict-match|flexible-extract]\n"
     "                          [--ci-method percentile|exact] [--threads N] [--keep-going]\n"
+    "       sweep-report compare BEFORE_EXPORT AFTER_EXPORT [-o OUT_DIR] [--resamples N] [--seed N]\n"
+    "                          [--confidence C] [--threads N] [--keep-going] [--fail-on-regression]\n"
     "       sweep-report kv CONFIG_JSON --backend tpu|gpu --hbm-gib G --mem-util U\n"
     "                          (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
     "                          --max-model-len L [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8] [--json]\n"
@@ -27,6 +30,9 @@ static const char help_text[] =
     "           lm-evaluation-harness samples, BFCL result/score files, config.json) and write\n"
     "           report.json, results.csv, results.md, report.html, report.pdf and charts/ into\n"
     "           OUT_DIR (default: reports)\n"
+    "  compare  what changed between two exports of a sweep (a rerun, another image or chip): each model\n"
+    "           against itself, with the report's statistics; writes compare.json, compare.csv, compare.md,\n"
+    "           compare.html, compare.pdf and charts/ into OUT_DIR (default: compare)\n"
     "  kv       KV cache capacity of a model from its Hugging Face config.json\n"
     "\n"
     "Report options:\n"
@@ -44,11 +50,17 @@ static const char help_text[] =
     "  --keep-going            record input problems as warnings and leave the affected model or\n"
     "                          benchmark out, instead of stopping\n"
     "\n"
+    "Compare options: -o, --resamples, --seed, --confidence, --gsm8k-filter, --baseline, --threads and\n"
+    "--keep-going as for report (both exports are read the same way), and\n"
+    "  --fail-on-regression    exit 4 when a model got measurably worse on a benchmark (interval below 0),\n"
+    "                          a scenario slowed beyond run noise, or a model that worked now fails\n"
+    "\n"
     "Exit codes:\n"
     "  0  success\n"
     "  1  any other failure (cannot write output, out of memory)\n"
     "  2  usage error\n"
-    "  3  unreadable or invalid input (the message names the file, and the line where it applies)\n";
+    "  3  unreadable or invalid input (the message names the file, and the line where it applies)\n"
+    "  4  compare --fail-on-regression found a regression (the outputs are written; the message lists them)\n";
 
 static int report_error(sr_error *err)
 {
