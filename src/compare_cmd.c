@@ -120,9 +120,9 @@ sr_error *sr_run_compare(const char *before_dir, const char *after_dir, const sr
     if (!err)
         err = sr_write_comparison(&cmp, o->out_dir);
     if (!err) {
-        fprintf(info, "sweep-report: %zu models compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
-                cmp.n_models, cmp.n_added, cmp.n_removed, cmp.n_regressions, cmp.n_regressions == 1 ? "" : "s",
-                o->out_dir);
+        fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
+                cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,
+                cmp.n_regressions == 1 ? "" : "s", o->out_dir);
         if (o->fail_on_regression && cmp.n_regressions > 0)
             err = regression_error(&cmp);
     }
