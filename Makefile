@@ -3,7 +3,8 @@
 #   make report     render fixtures/v5e-gemma4-sweep into reports/, and its comparison
 #                   with the rerun fixtures/v5e-gemma4-rerun into reports/compare/
 #   make test       unit tests, the same under ASan+UBSan, golden and bad-input
-#                   cases, and the sample report under valgrind
+#                   cases, the real third-party exports of ../shared/realdata
+#                   (tests/real/expected.tsv), and the sample report under valgrind
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 
@@ -37,7 +38,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all report test unit golden badinput leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: all report test unit golden badinput realdata leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -97,6 +98,11 @@ golden: $(BUILD)/sweep-report
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
 
+# Third-party exports written by the real tools ($$SR_REALDATA, else ../shared/realdata),
+# read where they lie, against the figures in tests/real/expected.tsv. ONLY=export runs one.
+realdata: $(BUILD)/sweep-report
+	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
+
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" unit golden badinput
@@ -114,7 +120,7 @@ leakcheck: $(BUILD)/sweep-report
 	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
-	$(MAKE) unit golden badinput
+	$(MAKE) unit golden badinput realdata
 	$(MAKE) asan
 	$(MAKE) tsan
 	$(MAKE) leakcheck

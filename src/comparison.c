@@ -39,7 +39,7 @@ void sr_comparison_init(sr_comparison *c)
     sr_settings_default(&c->settings);
 }
 
-static void kv_basis_free(sr_kv_basis *b)
+static void kv_side_free(sr_kv_side *b)
 {
     for (size_t i = 0; i < SR_N_FIELDS; i++)
         sr_value_free(&b->values[i]);
@@ -53,8 +53,8 @@ void sr_comparison_free(sr_comparison *c)
             free(m->accuracy[j].benchmark);
         free(m->accuracy);
         free(m->speed);
-        kv_basis_free(&m->kv.before);
-        kv_basis_free(&m->kv.after);
+        kv_side_free(&m->kv.before);
+        kv_side_free(&m->kv.after);
     }
     free(c->models);
     free(c->added);

@@ -117,17 +117,17 @@ typedef struct sr_speed_change {
 } sr_speed_change;
 
 /* What the KV cache depended on, one side. */
-typedef struct sr_kv_basis {
+typedef struct sr_kv_side {
     long logged, recomputed;      /* tokens; -1 */
     sr_value values[SR_N_FIELDS]; /* the KV-relevant fields below; others NONE */
-} sr_kv_basis;
+} sr_kv_side;
 
 /* The fields a KV change can be explained by, in the order they are named. */
 extern const sr_setup_field sr_kv_cause_fields[];
 extern const size_t sr_n_kv_cause_fields;
 
 typedef struct sr_kv_change {
-    sr_kv_basis before, after;
+    sr_kv_side before, after;
     bool changed;             /* logged or recomputed tokens differ (both known) */
     bool causes[SR_N_FIELDS]; /* which of sr_kv_cause_fields differ (both known) */
     size_t n_causes;

@@ -7,6 +7,8 @@
 #include <cjson/cJSON.h>
 
 #include "analysis/kvcap.h"
+#include "ingest/hf_config.h"
+#include "render/kv_text.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -14,12 +16,14 @@ static const char kv_usage[] =
     "usage: sweep-report kv CONFIG_JSON --backend tpu|gpu [--hbm-gib G] [--mem-util U]\n"
     "                       (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
     "                       [--max-model-len L] [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8]\n"
-    "                       [--token-formula concurrency|groups|blocks] [--max-num-batched-tokens N]\n"
+    "                       [--token-formula concurrency|groups|blocks | --vllm-version V]\n"
+    "                       [--max-num-batched-tokens N]\n"
     "                       [--max-num-seqs N] [--disable-hybrid-kv-cache-manager]\n"
     "                       [--tpu-impl auto|jax|vllm] [--json]";
 
 typedef struct kv_opts {
     const char *config;
+    const char *vllm_version; /* chooses the token formula by its era (docs/kv.md 3.3) */
     sr_kv_params p;
     bool have_backend;
     double hbm, util, used, weights, activation, available;
@@ -61,6 +65,7 @@ enum {
     OPT_TP,
     OPT_DTYPE,
     OPT_FORMULA,
+    OPT_VERSION,
     OPT_MNBT,
     OPT_MNS,
     OPT_NOHYBRID,
@@ -86,6 +91,7 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
         {"tensor-parallel-size", required_argument, NULL, OPT_TP},
         {"kv-cache-dtype", required_argument, NULL, OPT_DTYPE},
         {"token-formula", required_argument, NULL, OPT_FORMULA},
+        {"vllm-version", required_argument, NULL, OPT_VERSION},
         {"max-num-batched-tokens", required_argument, NULL, OPT_MNBT},
         {"max-num-seqs", required_argument, NULL, OPT_MNS},
         {"disable-hybrid-kv-cache-manager", no_argument, NULL, OPT_NOHYBRID},
@@ -122,14 +128,28 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
         case OPT_WEIGHTS: err = parse_gib("weights-gib", optarg, 1e6, &o->weights); break;
         case OPT_ACT: err = parse_gib("activation-gib", optarg, 1e6, &o->activation); break;
         case OPT_AVAIL: err = parse_gib("available-gib", optarg, 1e6, &o->available); break;
-        case OPT_LEN: err = parse_count("max-model-len", optarg, 1, 1L << 30, &o->p.max_model_len); break;
-        case OPT_BLOCK: err = parse_count("block-size", optarg, 1, 1L << 20, &o->p.block_size); break;
-        case OPT_TP: err = parse_count("tp", optarg, 1, 4096, &o->p.tp); break;
+        case OPT_LEN:
+            err = parse_count("max-model-len", optarg, 1, 1L << 30, &o->p.max_model_len);
+            o->p.from.max_model_len = SR_KV_FROM_GIVEN;
+            break;
+        case OPT_BLOCK:
+            err = parse_count("block-size", optarg, 1, 1L << 20, &o->p.block_size);
+            o->p.from.block_size = SR_KV_FROM_GIVEN;
+            break;
+        case OPT_TP:
+            err = parse_count("tp", optarg, 1, 4096, &o->p.tp);
+            o->p.from.tp = SR_KV_FROM_GIVEN;
+            break;
         case OPT_MNBT:
             err = parse_count("max-num-batched-tokens", optarg, 1, 1L << 30, &o->p.max_num_batched_tokens);
+            o->p.from.max_num_batched_tokens = SR_KV_FROM_GIVEN;
             break;
-        case OPT_MNS: err = parse_count("max-num-seqs", optarg, 1, 131072, &o->p.max_num_seqs); break;
+        case OPT_MNS:
+            err = parse_count("max-num-seqs", optarg, 1, 131072, &o->p.max_num_seqs);
+            o->p.from.max_num_seqs = SR_KV_FROM_GIVEN;
+            break;
         case OPT_DTYPE:
+            o->p.from.kv_dtype = SR_KV_FROM_GIVEN;
             if (strcmp(optarg, "auto") == 0)
                 o->p.fp8 = false;
             else if (strncmp(optarg, "fp8", 3) == 0)
@@ -146,7 +166,9 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
                 o->p.formula = SR_KV_FORMULA_BLOCKS;
             else
                 err = sr_usage_error("--token-formula: expected concurrency, groups or blocks, got '%s'", optarg);
+            o->p.from.formula = SR_KV_FROM_GIVEN;
             break;
+        case OPT_VERSION: o->vllm_version = optarg; break;
         case OPT_NOHYBRID: o->p.disable_hybrid = true; break;
         case OPT_IMPL:
             if (strcmp(optarg, "auto") == 0)
@@ -180,13 +202,21 @@ static sr_error *parse_args(int argc, char **argv, kv_opts *o)
         return sr_usage_error("kv: --activation-gib goes with --weights-gib");
     if (!isfinite(o->available) && !isfinite(o->hbm))
         return sr_usage_error("kv: --hbm-gib is required with --used-gib or --weights-gib");
+    if (o->vllm_version && o->p.from.formula == SR_KV_FROM_GIVEN)
+        return sr_usage_error("kv: give --token-formula or --vllm-version, not both");
+    if (o->vllm_version) {
+        o->p.era = sr_kv_era_of_version(o->vllm_version);
+        o->p.formula = sr_kv_era_formula(o->p.era);
+        o->p.from.formula = o->p.era == SR_KV_ERA_UNKNOWN ? SR_KV_FROM_DEFAULT : SR_KV_FROM_VERSION;
+        o->p.from.version = SR_KV_FROM_GIVEN;
+    }
     if (!isfinite(o->util))
-        o->util = 0.92; /* vLLM's default gpu_memory_utilization (kv.md 1.1) */
+        o->util = 0.92; /* vLLM's default gpu_memory_utilization (docs/kv.md 3.2) */
     return NULL;
 }
 
-/* Available bytes: int(limit * util - used) (kv.md 2.1; GPU: requested -
- * non-KV memory, kv.md 1.1). Per device; TPU memory is summed over tp. */
+/* Available bytes: int(limit * util - used) (docs/kv.md 4.1; GPU: requested
+ * - non-KV memory, docs/kv.md 3.2). Per device; TPU memory is summed over tp. */
 static long long available_bytes(const kv_opts *o, double *gib)
 {
     double per_device;
@@ -208,8 +238,20 @@ static cJSON *num(double v)
     return cJSON_CreateNumber(v);
 }
 
+/* The plan in words (render/kv_text.c, as in the report). */
+typedef struct plan_words {
+    char *grouping, *assumptions;
+} plan_words;
+
+static sr_error *plan_words_make(const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan, plan_words *w)
+{
+    w->grouping = sr_kv_text_grouping(&plan->shape);
+    w->assumptions = sr_kv_text_assumptions(&plan->basis, lay, o->vllm_version);
+    return w->grouping && w->assumptions ? NULL : sr_oom();
+}
+
 static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan,
-                            const sr_kv_capacity *c, double avail_gib)
+                            const plan_words *words, const sr_kv_capacity *c, double avail_gib)
 {
     cJSON *j = cJSON_CreateObject();
     if (!j)
@@ -221,7 +263,7 @@ static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay
     cJSON_AddItemToObject(j, "backend", cJSON_CreateString(sr_kv_backend_name(o->p.backend)));
     cJSON_AddItemToObject(j, "token_formula", cJSON_CreateString(sr_kv_formula_name(o->p.formula)));
     cJSON_AddItemToObject(j, "tokens", num((double)c->tokens));
-    cJSON_AddItemToObject(j, "bytes_per_token", num((double)plan->bytes_per_token));
+    cJSON_AddItemToObject(j, "bytes_per_token", num((double)plan->shape.bytes_per_token));
     cJSON_AddItemToObject(j, "block_size", num((double)plan->block_size));
     cJSON_AddItemToObject(j, "num_blocks", num((double)c->num_blocks));
     cJSON_AddItemToObject(j, "max_concurrency", num(c->max_concurrency));
@@ -230,15 +272,15 @@ static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay
     cJSON_AddItemToObject(j, "available_gib", num(avail_gib));
     cJSON_AddItemToObject(j, "tp", num((double)o->p.tp));
     cJSON_AddItemToObject(j, "kv_cache_dtype", cJSON_CreateString(o->p.fp8 ? "fp8" : "auto"));
-    cJSON_AddItemToObject(j, "kv_layers", num((double)plan->kv_layers));
+    cJSON_AddItemToObject(j, "kv_layers", num((double)plan->shape.kv_layers));
     cJSON_AddItemToObject(j, "num_layers", num((double)plan->n_layers));
-    cJSON_AddItemToObject(j, "kv_cache_groups", num((double)plan->n_groups));
-    cJSON_AddItemToObject(j, "group_size", num((double)plan->group_size));
-    cJSON_AddItemToObject(j, "padding_layers", num((double)plan->padding_layers));
-    cJSON_AddItemToObject(j, "block_bytes", num((double)plan->block_bytes));
+    cJSON_AddItemToObject(j, "kv_cache_groups", num((double)plan->shape.n_groups));
+    cJSON_AddItemToObject(j, "group_size", num((double)plan->shape.group_size));
+    cJSON_AddItemToObject(j, "padding_layers", num((double)plan->shape.padding_layers));
+    cJSON_AddItemToObject(j, "block_bytes", num((double)plan->shape.block_bytes));
     cJSON_AddItemToObject(j, "blocks_per_request", num((double)plan->blocks_per_request));
-    cJSON_AddItemToObject(j, "grouping", cJSON_CreateString(plan->description));
-    cJSON_AddItemToObject(j, "assumptions", cJSON_CreateString(plan->assumptions));
+    cJSON_AddItemToObject(j, "grouping", cJSON_CreateString(words->grouping));
+    cJSON_AddItemToObject(j, "assumptions", cJSON_CreateString(words->assumptions));
     cJSON *layers = cJSON_CreateArray();
     cJSON_AddItemToObject(j, "layers", layers);
     for (long i = 0; i < plan->n_layers; i++) {
@@ -272,7 +314,7 @@ static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay
 }
 
 static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan,
-                        const sr_kv_capacity *c, double avail_gib)
+                        const plan_words *words, const sr_kv_capacity *c, double avail_gib)
 {
     char a[64], b[64], d[64];
     fprintf(out, "config           %s", o->config);
@@ -293,16 +335,16 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
                 sr_format_fixed(d, sizeof d, resident, 3), sr_format_fixed(e, sizeof e, avail_gib, 3));
     }
     fprintf(out, " (%s bytes)\n", sr_format_count(b, sizeof b, c->avail_bytes));
-    fprintf(out, "layers           %ld of %ld hold KV\n", plan->kv_layers, plan->n_layers);
-    fprintf(out, "bytes per token  %s\n", sr_format_count(a, sizeof a, plan->bytes_per_token));
+    fprintf(out, "layers           %ld of %ld hold KV\n", plan->shape.kv_layers, plan->n_layers);
+    fprintf(out, "bytes per token  %s\n", sr_format_count(a, sizeof a, plan->shape.bytes_per_token));
     fprintf(out, "block size       %ld tokens\n", plan->block_size);
-    fprintf(out, "grouping         %s\n", plan->description);
+    fprintf(out, "grouping         %s\n", words->grouping);
     fprintf(out, "num_blocks       %s (%s bytes each)\n", sr_format_count(a, sizeof a, c->num_blocks),
-            sr_format_count(b, sizeof b, plan->block_bytes));
+            sr_format_count(b, sizeof b, plan->shape.block_bytes));
     fprintf(out, "tokens           %s\n", sr_format_count(a, sizeof a, c->tokens));
     fprintf(out, "max concurrency  %sx for %s tokens per request\n",
             sr_format_fixed(a, sizeof a, c->max_concurrency, 2), sr_format_count(b, sizeof b, o->p.max_model_len));
-    fprintf(out, "assumptions      %s\n\n", plan->assumptions);
+    fprintf(out, "assumptions      %s\n\n", words->assumptions);
     fprintf(out, "%5s  %-8s %-9s %8s %6s %8s %6s %12s %9s %6s\n", "layer", "type", "alloc", "kv_heads", "head",
             "window", "block", "page_bytes", "B/token", "group");
     for (long i = 0; i < plan->n_layers; i++) {
@@ -344,6 +386,7 @@ sr_error *sr_cmd_kv(int argc, char **argv, FILE *out)
             return sr_usage_error("kv: --max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */
+        o.p.from.max_model_len = SR_KV_FROM_CONFIG;
     }
     sr_kv_plan plan;
     if ((err = sr_kv_plan_make(&lay, &o.p, &plan))) {
@@ -353,10 +396,14 @@ sr_error *sr_cmd_kv(int argc, char **argv, FILE *out)
     double avail_gib;
     sr_kv_capacity c;
     sr_kv_capacity_for(&plan, available_bytes(&o, &avail_gib), &c);
-    if (o.json)
-        err = print_json(out, &o, &lay, &plan, &c, avail_gib);
-    else
-        print_table(out, &o, &lay, &plan, &c, avail_gib);
+    plan_words words;
+    err = plan_words_make(&o, &lay, &plan, &words);
+    if (!err && o.json)
+        err = print_json(out, &o, &lay, &plan, &words, &c, avail_gib);
+    else if (!err)
+        print_table(out, &o, &lay, &plan, &words, &c, avail_gib);
+    free(words.grouping);
+    free(words.assumptions);
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
     return err;

@@ -42,9 +42,6 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         return err;
     /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
-    if (!baseline)
-        return sr_error_new(SR_EXIT_USAGE, NULL, 0,
-                            "no baseline: pass --baseline MODEL_ID or set \"baseline\" in sweep.json");
     if ((err = sr_analyse(sweep, baseline)))
         return sr_error_locate(err, export_dir);
     lap(&mark, t ? &t->compare : NULL);

@@ -206,25 +206,6 @@ bool sr_scores_add(sr_scores *s, const char *id, double score)
     return true;
 }
 
-static void kv_summary_init(sr_kv_summary *kv)
-{
-    kv->logged_tokens = kv->recomputed_tokens = -1;
-    kv->bytes_per_token = kv->block_size = kv->num_blocks = -1;
-    kv->implied_avail_low_gib = kv->implied_avail_high_gib = NAN;
-    kv->note = NULL;
-    kv->backend = kv->formula = NULL;
-    kv->max_model_len = -1;
-    kv->avail_gib = NAN;
-    kv->tokens_low = kv->tokens_high = -1;
-    kv->max_concurrency = NAN;
-    kv->n_layers = kv->kv_layers = kv->shared_layers = kv->sliding_layers = -1;
-    kv->util_implied_low = kv->util_implied_high = NAN;
-    kv->resident_implied_low_gib = kv->resident_implied_high_gib = NAN;
-    kv->layers_summary = kv->assumptions = kv->whatif_assumptions = NULL;
-    kv->whatif = NULL;
-    kv->n_whatif = 0;
-}
-
 static void scenario_free(sr_scenario *sc)
 {
     for (size_t i = 0; i < sc->n_runs; i++)
@@ -255,8 +236,10 @@ static void model_free(sr_model *m)
     free(m->arms_flags);
     free(m->arms_benchmarks);
     sr_server_log_free(&m->log);
+    free(m->tool_parser);
     free(m->config_path);
-    free(m->config_data);
+    sr_kv_layout_free(m->layout);
+    free(m->layout);
     for (size_t i = 0; i < m->n_benchmarks; i++)
         sr_scores_free(&m->benchmarks[i]);
     free(m->benchmarks);
@@ -265,18 +248,7 @@ static void model_free(sr_model *m)
     free(m->scenarios);
     sr_failure_free(&m->failure);
     free(m->status_reason);
-    free(m->kv.note);
-    free(m->kv.backend);
-    free(m->kv.formula);
-    free(m->kv.layers_summary);
-    free(m->kv.assumptions);
-    free(m->kv.whatif_assumptions);
-    for (size_t i = 0; i < m->kv.n_whatif; i++) {
-        free(m->kv.whatif[i].label);
-        free(m->kv.whatif[i].chip);
-        free(m->kv.whatif[i].backend);
-    }
-    free(m->kv.whatif);
+    sr_kv_summary_free(&m->kv);
 }
 
 void sr_manifest_init(sr_manifest *m)
@@ -293,6 +265,7 @@ void sr_sweep_init(sr_sweep *sweep)
     memset(sweep, 0, sizeof *sweep);
     sr_settings_default(&sweep->settings);
     sr_manifest_init(&sweep->manifest);
+    sr_claim_list_init(&sweep->claims);
 }
 
 void sr_manifest_free(sr_manifest *m)
@@ -323,6 +296,7 @@ void sr_sweep_free(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
+    sr_claim_list_free(&sweep->claims);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
     sweep->settings = settings;
@@ -361,7 +335,7 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
     m->plan_order = -1;
     sr_serving_settings_init(&m->settings);
     sr_server_log_init(&m->log);
-    kv_summary_init(&m->kv);
+    sr_kv_summary_init(&m->kv);
     sweep->n_models++;
     return m;
 }

@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "claim.h"      /* published claims and their verdicts */
+#include "hf_layout.h"  /* the KV layout of a config.json */
+#include "kv_summary.h" /* the KV audit's findings */
+
 #define SR_VERSION "0.1.0"
 #define SR_DEFAULT_SEED 20261130UL
 #define SR_DEFAULT_RESAMPLES 10000L
@@ -201,49 +205,6 @@ typedef struct sr_server_log {
 
 void sr_server_log_init(sr_server_log *log);
 
-/* ---- KV capacity (filled by analysis/kvcap) ----------------------------- */
-
-/* One row of the KV what-if table: the model on a chip at a max-model-len,
- * holding the logged resident memory and utilisation. */
-typedef struct sr_kv_whatif {
-    char *label;         /* "logged (TPU, 15.75 GiB)", "TPU v6e", "NVIDIA H100 80GB" */
-    char *chip;          /* "logged", "tpu-v5e", "tpu-v6e", "nvidia-l4", "nvidia-h100-80gb" */
-    char *backend;       /* "tpu" | "gpu" */
-    double hbm_gib;      /* memory limit used (GiB) */
-    double mem_util;     /* utilisation held */
-    double resident_gib; /* resident (non-KV) memory held */
-    long max_model_len;
-    long block_size;
-    long tokens;            /* logged-style count (current formula); 0 when nothing fits */
-    double max_concurrency; /* requests of max_model_len */
-    bool fits;              /* one max_model_len request fits */
-} sr_kv_whatif;
-
-typedef struct sr_kv_summary {
-    long logged_tokens;                                   /* from the server log; -1 */
-    long recomputed_tokens;                               /* from config.json + the log's memory line; -1 */
-    long bytes_per_token;                                 /* -1 */
-    long block_size;                                      /* -1 */
-    long num_blocks;                                      /* -1 */
-    double implied_avail_low_gib, implied_avail_high_gib; /* available memory the logged count implies; NAN */
-    char *note;                                           /* disagreement explanation, or NULL */
-    /* added by analysis/kvcap: */
-    char *backend;                /* "tpu" | "gpu": the log's backend; NULL */
-    char *formula;                /* logged-token formula assumed ("concurrency"); NULL */
-    long max_model_len;           /* used for block size and concurrency; -1 */
-    double avail_gib;             /* available memory the recomputation used (from the log); NAN */
-    long tokens_low, tokens_high; /* recomputed range over the log's 0.01 GiB rounding; -1 */
-    double max_concurrency;       /* recomputed, for max_model_len; NAN */
-    long n_layers, kv_layers, shared_layers, sliding_layers;    /* config layers; -1 */
-    double util_implied_low, util_implied_high;                 /* utilisation the logged count implies; NAN */
-    double resident_implied_low_gib, resident_implied_high_gib; /* resident memory it implies; NAN */
-    char *layers_summary;                                       /* "15 of 35 layers hold KV: ..."; NULL */
-    char *assumptions;                                          /* of the recomputation; NULL */
-    sr_kv_whatif *whatif;                                       /* what-if rows (chip x max-model-len) */
-    size_t n_whatif;
-    char *whatif_assumptions; /* chip memory figures and what is held; NULL */
-} sr_kv_summary;
-
 /* ---- what an input claims about itself ----------------------------------- */
 
 /* A figure an lm-eval results file claims (results.<task>."<metric>,<filter>"),
@@ -270,16 +231,17 @@ typedef struct sr_model {
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     bool planned;          /* named in a .arms file */
     long plan_order;       /* position in the run plan (0-based), -1 when not planned */
-    char *arms_flags;      /* serving flags from the .arms line, or NULL */
+    char *arms_flags;      /* serving flags from the .arms line as written, or NULL */
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
+    char *tool_parser;     /* the run plan's tool-call parser (parser=hermes), or NULL */
+    bool nothink;          /* the run plan turns thinking off (nothink) */
 
     bool has_log;
-    sr_server_log log;   /* the server log (the first with an engine start, in name order) */
-    char **other_logs;   /* further server logs in the directory (restarts), export-relative */
+    sr_server_log log;    /* the server log (the first with an engine start, in name order) */
+    char **other_logs;    /* further server logs in the directory (restarts), export-relative */
     size_t n_other_logs;
-    char *config_path; /* export-relative path of config.json, or NULL */
-    char *config_data; /* its bytes as read (and hashed) by the ingest, parsed by the KV audit; or NULL */
-    size_t config_len;
+    char *config_path;    /* export-relative path of config.json, or NULL */
+    sr_kv_layout *layout; /* its KV layout, parsed by the ingest; NULL without a (valid) config */
 
     sr_scores *benchmarks;
     size_t n_benchmarks, cap_benchmarks;
@@ -356,6 +318,8 @@ typedef struct sr_sweep {
     size_t n_warnings, cap_warnings;
 
     sr_settings settings;
+
+    sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
@@ -384,8 +348,8 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
 struct sr_error;
 struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
                                  const char *left_out);
-/* Append a formatted warning; false on OOM. */
-bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append a formatted warning; false on OOM (a warning lost must be noticed). */
+bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3), warn_unused_result));
 
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);

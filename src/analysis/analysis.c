@@ -30,9 +30,16 @@ static sr_error *note_empty_baseline(sr_sweep *sweep)
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
 {
     sr_error *err;
-    if ((err = sr_label_entries(sweep)) || (err = sr_check_self_reports(sweep)) || (err = sr_key_runs(sweep)) ||
-        (err = sr_resolve_baseline(sweep, baseline)) || (err = sr_compare(sweep)) ||
-        (err = sr_set_statuses(sweep)))
+    if ((err = sr_label_entries(sweep)) || (err = sr_check_self_reports(sweep)) || (err = sr_key_runs(sweep)))
+        return err;
+    /* Without a baseline there is nothing to compare with, but the rest of
+     * the report (speed, KV, failures) stands. */
+    if (baseline)
+        err = sr_resolve_baseline(sweep, baseline);
+    else if (!sr_sweep_warn(sweep, "no baseline named (--baseline, or \"baseline\" in sweep.json): nothing is "
+                                   "compared"))
+        err = sr_oom();
+    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)))
         return err;
     return note_empty_baseline(sweep);
 }

@@ -8,8 +8,9 @@
 #include "sweep.h"
 #include "util/error.h"
 
-/* baseline names an entry (label, directory, or model id). Errors name
- * export-relative files. */
+/* baseline names an entry (label, directory, or model id); NULL: none, and
+ * nothing is compared (a warning says so). Errors name export-relative
+ * files. */
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline);
 
 #endif

@@ -140,8 +140,20 @@ static bool label_unique(const sr_sweep *sw, const sr_model *m)
     return true;
 }
 
-/* The directory (and variant) as the label, when settings do not tell
- * entries apart. */
+/* The directory (and variant) in the label, when settings do not tell
+ * entries apart: "id (tp 2, util 0.5, dir)", or "id (dir)". */
+static char *label_from_directory(const sr_model *m);
+static char *label_with_directory(const sr_model *m)
+{
+    const char *label = m->label;
+    size_t n = label ? strlen(label) : 0;
+    if (label && n > strlen(m->id) && label[n - 1] == ')' && m->dir[0])
+        return m->variant && !strstr(label, m->variant)
+                   ? sr_asprintf("%.*s, %s, %s)", (int)(n - 1), label, m->dir, m->variant)
+                   : sr_asprintf("%.*s, %s)", (int)(n - 1), label, m->dir);
+    return label_from_directory(m);
+}
+
 static char *label_from_directory(const sr_model *m)
 {
     if (m->dir[0] && m->variant)
@@ -151,39 +163,75 @@ static char *label_from_directory(const sr_model *m)
     return sr_asprintf("%s (planned)", m->id);
 }
 
+/* Labels for every entry of this id, by what differs among them: the
+ * serving settings (with_variant false), or the settings and the variant.
+ * True when every label was made and they are all different. */
+static bool label_group(sr_sweep *sw, const char *id, bool with_variant, bool *oom)
+{
+    bool diff[N_SETTINGS + 1];
+    for (size_t k = 0; k <= N_SETTINGS; k++)
+        diff[k] = (k < N_SETTINGS || with_variant) && differs(sw, id, k);
+    bool all = true;
+    for (size_t i = 0; i < sw->n_models && !*oom; i++) {
+        sr_model *m = &sw->models[i];
+        if (strcmp(m->id, id) != 0)
+            continue;
+        free(m->label);
+        m->label = label_from_differences(sw, m, diff, oom);
+        all = all && m->label;
+    }
+    for (size_t i = 0; i < sw->n_models && all; i++)
+        if (strcmp(sw->models[i].id, id) == 0)
+            all = label_unique(sw, &sw->models[i]);
+    return all && !*oom;
+}
+
 sr_error *sr_label_entries(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
+        free(sweep->models[i].label);
+        sweep->models[i].label = NULL;
+    }
+    for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        free(m->label);
-        m->label = NULL;
+        if (m->label)
+            continue; /* labelled with its group */
+        bool oom = false;
         if (count_id(sweep, m->id) == 1) {
             if (!(m->label = strdup(m->id)))
                 return sr_oom();
             continue;
         }
-        bool diff[N_SETTINGS + 1], oom = false;
-        for (size_t k = 0; k <= N_SETTINGS; k++)
-            diff[k] = differs(sweep, m->id, k);
-        m->label = label_from_differences(sweep, m, diff, &oom);
+        /* What the settings say first; the variant only when they do not
+         * tell the entries apart; the directory when nothing does. */
+        if (label_group(sweep, m->id, false, &oom) || oom || label_group(sweep, m->id, true, &oom) || oom) {
+            if (oom)
+                return sr_oom();
+            continue;
+        }
+        /* The labels of the last try stand where they differ; the ones
+         * that collide (found first, then changed) also get their
+         * directory (and variant). */
+        bool *collides = calloc(sweep->n_models, sizeof *collides);
+        if (!collides)
+            return sr_oom();
+        for (size_t j = 0; j < sweep->n_models; j++) {
+            const sr_model *o = &sweep->models[j];
+            collides[j] = strcmp(o->id, m->id) == 0 && !(o->label && label_unique(sweep, o));
+        }
+        for (size_t j = 0; j < sweep->n_models && !oom; j++) {
+            sr_model *o = &sweep->models[j];
+            char *label = collides[j] ? label_with_directory(o) : NULL;
+            if (collides[j] && !label)
+                oom = true;
+            if (label) {
+                free(o->label);
+                o->label = label;
+            }
+        }
+        free(collides);
         if (oom)
             return sr_oom();
-    }
-    /* Entries that settings did not tell apart: by directory. */
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_model *m = &sweep->models[i];
-        if (m->label && label_unique(sweep, m))
-            continue;
-        for (size_t j = 0; j < sweep->n_models; j++) {
-            sr_model *o = &sweep->models[j];
-            if (strcmp(o->id, m->id) != 0 || (o->label && label_unique(sweep, o) && o != m))
-                continue;
-            char *label = label_from_directory(o);
-            if (!label)
-                return sr_oom();
-            free(o->label);
-            o->label = label;
-        }
     }
     return NULL;
 }
@@ -212,18 +260,26 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
         if (!id)
             return sr_oom();
         size_t n = count_id(sweep, id);
+        for (size_t i = 0; i < sweep->n_models && !m; i++)
+            if (strcmp(sweep->models[i].id, id) == 0)
+                m = &sweep->models[i];
         if (n > 1) {
+            /* An id shared by several entries (a sweep.json written before
+             * they were told apart): the first, said out loud. */
             sr_strbuf sb;
             sr_strbuf_init(&sb);
             for (size_t i = 0; i < sweep->n_models; i++)
                 if (strcmp(sweep->models[i].id, id) == 0)
                     sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sweep->models[i].label);
-            sr_error *err = sr_input_error(sweep->manifest.source, 0,
-                                           "baseline '%s' names %zu entries (%s); name one by its label or directory",
-                                           name, n, sr_strbuf_cstr(&sb));
+            bool ok = !sb.failed && sr_sweep_warn(sweep,
+                                                  "baseline '%s' names %zu entries (%s); the first, '%s', is the "
+                                                  "baseline: name one by its label or directory to choose",
+                                                  name, n, sr_strbuf_cstr(&sb), m->label);
             sr_strbuf_free(&sb);
-            free(id);
-            return err;
+            if (!ok) {
+                free(id);
+                return sr_oom();
+            }
         }
         for (size_t i = 0; i < sweep->n_models && !m; i++)
             if (strcmp(sweep->models[i].id, id) == 0)

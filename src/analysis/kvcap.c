@@ -1,37 +1,20 @@
-/* vLLM's KV cache allocation for a layout (kv.md 1 for GPU, 2 for TPU).
+/* vLLM's KV cache allocation for a layout (docs/kv.md 3 for GPU, 4 for TPU).
  *
- *   per-layer specs    kv.md 1.2 (GPU page), 2.2 (TPU RPA page shape)
- *   shared layers      kv.md 1.3: no spec, no memory
- *   grouping           kv.md 1.4: one group when specs are equal or of one
- *                      type, else uniform page size + groups of group_size
- *   num_blocks         kv.md 1.5: avail // block_bytes
- *   logged tokens      kv.md 1.6: three historical formulas
- *   concurrency        kv.md 1.7: num_blocks / blocks per request
- *   TPU block size     kv.md 2.3 */
+ *   per-layer specs    docs/kv.md 3.1 (GPU page), 4.2 (TPU RPA page shape)
+ *   shared layers      docs/kv.md 3.1: no spec, no memory
+ *   grouping           docs/kv.md 3.1: one group when specs are equal or of
+ *                      one type, else uniform page size + groups of group_size
+ *   num_blocks         docs/kv.md 3.2: avail // block_bytes
+ *   logged tokens      docs/kv.md 3.3: three historical formulas
+ *   concurrency        docs/kv.md 3.4: num_blocks / blocks per request
+ *   tensor parallel    docs/kv.md 3.5 (GPU per rank), 4.2 (TPU shards)
+ *   TPU block size     docs/kv.md 4.3 */
 #include "analysis/kvcap.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "util/strbuf.h"
-#include "util/text.h"
-
-const char *sr_kv_backend_name(sr_kv_backend b)
-{
-    return b == SR_KV_BACKEND_TPU ? "tpu" : "gpu";
-}
-
-const char *sr_kv_formula_name(sr_kv_formula f)
-{
-    switch (f) {
-    case SR_KV_FORMULA_GROUPS: return "groups";
-    case SR_KV_FORMULA_BLOCKS: return "blocks";
-    case SR_KV_FORMULA_CONCURRENCY: break;
-    }
-    return "concurrency";
-}
 
 void sr_kv_params_default(sr_kv_params *p)
 {
@@ -77,7 +60,7 @@ static long long next_pow2(long long n)
     return p;
 }
 
-/* tpu-inference block (page) size (kv.md 2.3; flash_attn.py get_page_size,
+/* tpu-inference block (page) size (docs/kv.md 4.3; flash_attn.py get_page_size,
  * get_min_page_size; tpu_platform.py raises to the SMEM minimum). */
 static long tpu_block_size(long max_model_len, long max_num_seqs)
 {
@@ -124,8 +107,8 @@ static long tpu_pad_head(long hd, bool pad64)
     return (hd == 64 && !pad64) ? 64 : (long)align_to(hd, 128);
 }
 
-/* Blocks one max_model_len request needs in a layer of this spec (kv.md 1.7
- * max_memory_usage_bytes / page_size_bytes). */
+/* Blocks one max_model_len request needs in a layer of this spec (docs/kv.md
+ * 3.4: max_memory_usage_bytes / page_size_bytes). */
 static long long spec_blocks(const sr_kv_layer_plan *l, const sr_kv_params *p)
 {
     long long L = p->max_model_len;
@@ -154,8 +137,6 @@ void sr_kv_plan_free(sr_kv_plan *plan)
     if (!plan)
         return;
     free(plan->layers);
-    free(plan->description);
-    free(plan->assumptions);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -164,28 +145,25 @@ static sr_error *size_error(const sr_kv_layout *layout, long i)
     return sr_input_error(layout->source, 0, "layer %ld: KV page size overflows (absurd head sizes)", i);
 }
 
-/* Per-layer specs (kv.md 1.2 GPU, 2.2 TPU). */
-static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_strbuf *as)
+static sr_error *split_error(const sr_kv_layout *layout, long i, long kv_heads, long tp)
 {
-    const sr_kv_params *p = &plan->params;
-    long long dsize = p->fp8 ? 1 : layout->dtype_bytes;
-    bool tpu = p->backend == SR_KV_BACKEND_TPU;
-    bool jax = false;
-    if (tpu) {
-        jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && tpu_jax_native(layout->architecture));
-        sr_strbuf_printf(as, "tpu-inference %s path", jax ? "JAX (flax_nnx)" : "vLLM-model (torchax)");
-        if (p->tpu_impl == SR_KV_TPU_AUTO)
-            sr_strbuf_printf(as, " (%s %s in its JAX registry)",
-                             layout->architecture ? layout->architecture
-                                                  : "the "
-                                                    "architecture",
-                             jax ? "is" : "is not");
+    return sr_input_error(layout->source, 0, "layer %ld: %ld KV heads cannot be split over tp %ld", i, kv_heads, tp);
+}
+
+/* Which tpu-inference path runs the model, and whether its sliding windows
+ * survive (docs/kv.md 4.2): the JAX path drops them; the vLLM path drops
+ * them when the padded head sizes differ (commit b56e16069). */
+static void tpu_choices(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_basis *b)
+{
+    bool jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && tpu_jax_native(layout->architecture));
+    b->tpu_path = jax ? SR_KV_TPU_PATH_JAX : SR_KV_TPU_PATH_VLLM;
+    b->tpu_path_by_registry = p->tpu_impl == SR_KV_TPU_AUTO;
+    if (jax) {
+        b->windows = SR_KV_WINDOWS_JAX;
+        return;
     }
-    /* TPU vllm path: sliding windows off when padded head sizes differ
-     * (kv_cache_manager.py, commit b56e16069); JAX path: always off. */
-    bool drop_windows = jax;
     long first_hd = -1;
-    for (long i = 0; i < layout->n_layers && tpu && !jax; i++) {
+    for (long i = 0; i < layout->n_layers; i++) {
         const sr_kv_layer *l = &layout->layers[i];
         if (l->kind != SR_KV_LAYER_FULL && l->kind != SR_KV_LAYER_SLIDING)
             continue;
@@ -193,95 +171,126 @@ static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan, sr_st
         if (first_hd < 0)
             first_hd = hd;
         else if (hd != first_hd)
-            drop_windows = true;
+            b->windows = SR_KV_WINDOWS_MIXED_HEADS;
     }
-    long n_sliding = 0;
-    for (long i = 0; i < layout->n_layers; i++)
-        n_sliding += layout->layers[i].kind == SR_KV_LAYER_SLIDING;
-    if (tpu && n_sliding > 0 && drop_windows)
-        sr_strbuf_printf(as, "; %ld sliding layers allocated at full length (%s, kv.md 2.2)", n_sliding,
-                         jax ? "the JAX path sets sliding_window None" : "head sizes differ");
-    if (p->disable_hybrid && n_sliding > 0)
-        sr_strbuf_printf(as, "; hybrid KV cache manager disabled: sliding layers allocated as full (kv.md 1.4)");
+}
 
-    for (long i = 0; i < layout->n_layers; i++) {
-        const sr_kv_layer *src = &layout->layers[i];
-        sr_kv_layer_plan *l = &plan->layers[i];
-        l->config_kind = src->kind;
-        l->kind = src->kind;
-        l->shared_with = src->shared_with;
-        l->sliding_window = src->sliding_window;
-        l->group = -1;
-        l->block_size = plan->block_size;
-        l->kv_heads = src->kv_heads;
-        l->head_size = src->head_size;
-        if (src->kind == SR_KV_LAYER_SHARED || src->kind == SR_KV_LAYER_NONE)
-            continue;
-        if (src->kind == SR_KV_LAYER_SLIDING && ((tpu && drop_windows) || p->disable_hybrid)) {
-            l->kind = SR_KV_LAYER_FULL;
-            l->sliding_window = -1;
-        }
-        long long page, per_token;
-        if (src->kind == SR_KV_LAYER_MLA) {
-            if (tpu) {
-                /* kv_cache_manager.py: kv_lora_rank and rope padded to 128
-                 * each; mla kernel page (align(bs, pack)/pack, pack, align(d, 128)). */
-                long long head = align_to(layout->kv_lora_rank, 128) + align_to(layout->qk_rope_head_dim, 128);
-                long long pack = 4 / dsize;
-                l->head_size = (long)head;
-                if (!mul(align_to(plan->block_size, pack), align_to(head, 128) * dsize, &page))
-                    return size_error(layout, i);
-            } else if (!mul((long long)plan->block_size, (long long)src->head_size * dsize, &page)) {
-                return size_error(layout, i);
-            }
-            l->kv_heads = 1;
-            per_token = page / plan->block_size;
-        } else if (tpu) {
-            /* get_padded_num_heads, get_padded_head_dim, RPA page shape. */
-            long long kv = src->kv_heads >= p->tp ? src->kv_heads : p->tp;
-            if (kv % p->tp != 0)
-                return sr_input_error(layout->source, 0, "layer %ld: %ld KV heads cannot be split over tp %ld", i,
-                                      src->kv_heads, p->tp);
-            long long kvs = kv / p->tp, pack = 4 / dsize, hd = tpu_pad_head(src->head_size, p->tpu_pad_hd64);
-            long long per_shard = hd == 64 ? align_to(kvs, pack) * 128 * dsize : align_to(2 * kvs, pack) * hd * dsize;
-            if (!mul(per_shard, p->tp, &per_token) || !mul(per_token, plan->block_size, &page))
-                return size_error(layout, i);
-            l->kv_heads = (long)kv;
-            l->head_size = (long)hd;
-        } else {
-            /* num_kv_heads per rank = max(1, total // tp); page =
-             * block_size * kv * (head + head_v) * dtype (kv.md 1.2). */
-            long long kv = src->kv_heads;
-            if (kv >= p->tp) {
-                if (kv % p->tp != 0)
-                    return sr_input_error(layout->source, 0, "layer %ld: %ld KV heads cannot be split over tp %ld", i,
-                                          src->kv_heads, p->tp);
-                kv /= p->tp;
-            } else {
-                kv = 1;
-            }
-            if (!mul(kv * dsize, (long long)src->head_size + src->head_size_v, &per_token) ||
-                !mul(per_token, plan->block_size, &page))
-                return size_error(layout, i);
-            l->kv_heads = (long)kv;
-        }
-        l->page_bytes = page;
-        l->bytes_per_token = per_token;
-        plan->kv_layers++;
-        if (__builtin_add_overflow(plan->bytes_per_token, per_token, &plan->bytes_per_token))
-            return size_error(layout, i);
+/* MLA page (docs/kv.md 3.1; TPU: kv_lora_rank and rope padded to 128 each,
+ * page (align(bs, pack)/pack, pack, align(d, 128)), docs/kv.md 4.2). */
+static bool mla_page(const sr_kv_layout *layout, const sr_kv_plan *plan, long long dsize, sr_kv_layer_plan *l)
+{
+    long long page;
+    if (plan->basis.backend == SR_KV_BACKEND_TPU) {
+        long long head = align_to(layout->kv_lora_rank, 128) + align_to(layout->qk_rope_head_dim, 128);
+        long long pack = 4 / dsize;
+        l->head_size = (long)head;
+        if (!mul(align_to(plan->block_size, pack), align_to(head, 128) * dsize, &page))
+            return false;
+    } else if (!mul((long long)plan->block_size, (long long)l->head_size * dsize, &page)) {
+        return false;
     }
+    l->kv_heads = 1;
+    l->page_bytes = page;
+    l->bytes_per_token = page / plan->block_size;
+    return true;
+}
+
+/* TPU attention page: get_padded_num_heads, get_padded_head_dim and the
+ * ragged-paged-attention page shape, summed over the tp shards (docs/kv.md
+ * 4.2). */
+static sr_error *tpu_page(const sr_kv_layout *layout, const sr_kv_plan *plan, long i, long long dsize,
+                          sr_kv_layer_plan *l)
+{
+    const sr_kv_params *p = &plan->params;
+    long long kv = l->kv_heads >= p->tp ? l->kv_heads : p->tp;
+    if (kv % p->tp != 0)
+        return split_error(layout, i, l->kv_heads, p->tp);
+    long long kvs = kv / p->tp, pack = 4 / dsize, hd = tpu_pad_head(l->head_size, p->tpu_pad_hd64);
+    long long per_shard = hd == 64 ? align_to(kvs, pack) * 128 * dsize : align_to(2 * kvs, pack) * hd * dsize;
+    if (!mul(per_shard, p->tp, &l->bytes_per_token) || !mul(l->bytes_per_token, plan->block_size, &l->page_bytes))
+        return size_error(layout, i);
+    l->kv_heads = (long)kv;
+    l->head_size = (long)hd;
     return NULL;
 }
 
-/* Grouping and block cost (kv.md 1.4, 1.5). */
-static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan, sr_strbuf *desc)
+/* GPU attention page: KV heads per rank max(1, total // tp), page =
+ * block_size * kv * (head + head_v) * dtype (docs/kv.md 3.1, 3.5). */
+static sr_error *gpu_page(const sr_kv_layout *layout, const sr_kv_plan *plan, long i, long long dsize, long head_size_v,
+                          sr_kv_layer_plan *l)
 {
-    sr_kv_layer_plan *ls = plan->layers;
-    long n = plan->n_layers;
-    const sr_kv_layer_plan *first = NULL;
+    long tp = plan->params.tp;
+    long long kv = l->kv_heads;
+    if (kv >= tp) {
+        if (kv % tp != 0)
+            return split_error(layout, i, l->kv_heads, tp);
+        kv /= tp;
+    } else {
+        kv = 1;
+    }
+    if (!mul(kv * dsize, (long long)l->head_size + head_size_v, &l->bytes_per_token) ||
+        !mul(l->bytes_per_token, plan->block_size, &l->page_bytes))
+        return size_error(layout, i);
+    l->kv_heads = (long)kv;
+    return NULL;
+}
+
+/* Per-layer specs (docs/kv.md 3.1 GPU, 4.2 TPU). */
+static sr_error *layer_specs(const sr_kv_layout *layout, sr_kv_plan *plan)
+{
+    const sr_kv_params *p = &plan->params;
+    sr_kv_basis *b = &plan->basis;
+    long long dsize = p->fp8 ? 1 : layout->dtype_bytes;
+    bool tpu = p->backend == SR_KV_BACKEND_TPU;
+    if (tpu)
+        tpu_choices(layout, p, b);
+    if (p->disable_hybrid)
+        b->windows = SR_KV_WINDOWS_NO_HYBRID;
+    for (long i = 0; i < layout->n_layers; i++) {
+        const sr_kv_layer *src = &layout->layers[i];
+        sr_kv_layer_plan *l = &plan->layers[i];
+        *l = (sr_kv_layer_plan){src->kind,
+                                src->kind,
+                                src->shared_with,
+                                src->kv_heads,
+                                src->head_size,
+                                src->sliding_window,
+                                plan->block_size,
+                                0,
+                                0,
+                                -1};
+        if (src->kind == SR_KV_LAYER_SHARED || src->kind == SR_KV_LAYER_NONE)
+            continue;
+        if (src->kind == SR_KV_LAYER_SLIDING && b->windows != SR_KV_WINDOWS_KEPT) {
+            l->kind = SR_KV_LAYER_FULL;
+            l->sliding_window = -1;
+            b->windows_dropped++;
+        }
+        sr_error *err = NULL;
+        if (src->kind == SR_KV_LAYER_MLA)
+            err = mla_page(layout, plan, dsize, l) ? NULL : size_error(layout, i);
+        else if (tpu)
+            err = tpu_page(layout, plan, i, dsize, l);
+        else
+            err = gpu_page(layout, plan, i, dsize, src->head_size_v, l);
+        if (err)
+            return err;
+        plan->shape.kv_layers++;
+        if (__builtin_add_overflow(plan->shape.bytes_per_token, l->bytes_per_token, &plan->shape.bytes_per_token))
+            return size_error(layout, i);
+    }
+    if (b->windows_dropped == 0)
+        b->windows = SR_KV_WINDOWS_KEPT;
+    return NULL;
+}
+
+/* Steps 3 and 4 of the grouping (docs/kv.md 3.1): every layer's spec equal,
+ * or all of one attention type; false when neither (a true hybrid). */
+static bool one_group_kind(const sr_kv_plan *plan, sr_kv_grouping *kind)
+{
+    const sr_kv_layer_plan *ls = plan->layers, *first = NULL;
     bool all_equal = true, uniform_type = true;
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; i < plan->n_layers; i++) {
         if (!holds_kv(&ls[i]))
             continue;
         if (!first) {
@@ -295,76 +304,87 @@ static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan, sr_s
             (!this_full && first->sliding_window != ls[i].sliding_window) || first->kind != ls[i].kind)
             uniform_type = false;
     }
-    if (!first) {
-        plan->n_groups = 0;
-        plan->block_bytes = 0;
-        plan->blocks_per_request = 0;
-        sr_strbuf_puts(desc, "attention-free: no KV cache");
-        return NULL;
-    }
-    if (all_equal || uniform_type) {
-        /* Steps 3 and 4: one group; its block costs every layer's page. */
-        long long sum = 0, bpr = 0;
-        for (long i = 0; i < n; i++) {
-            if (!holds_kv(&ls[i]))
-                continue;
-            ls[i].group = 0;
-            if (__builtin_add_overflow(sum, ls[i].page_bytes, &sum))
-                return size_error(layout, i);
-            long long b = spec_blocks(&ls[i], &plan->params);
-            if (b > bpr)
-                bpr = b;
-        }
-        plan->n_groups = 1;
-        plan->group_size = all_equal ? plan->kv_layers : 0;
-        plan->block_bytes = sum;
-        plan->blocks_per_request = bpr;
-        char buf[64];
-        sr_strbuf_printf(desc, "one group of %ld layers (%s), %s bytes per block", plan->kv_layers,
-                         all_equal ? "identical specs" : "uniform type", sr_format_count(buf, sizeof buf, sum));
-        return NULL;
-    }
+    *kind = !first         ? SR_KV_GROUPING_NONE
+            : all_equal    ? SR_KV_GROUPING_IDENTICAL
+            : uniform_type ? SR_KV_GROUPING_UNIFORM_TYPE
+                           : SR_KV_GROUPING_HYBRID;
+    return *kind != SR_KV_GROUPING_HYBRID;
+}
 
-    /* Step 5: unify page sizes (smaller pages get a proportionally larger
-     * block), then group layers of one spec into groups of group_size. */
-    long long max_page = 0;
-    for (long i = 0; i < n; i++)
-        if (holds_kv(&ls[i]) && ls[i].page_bytes > max_page)
-            max_page = ls[i].page_bytes;
-    for (long i = 0; i < n; i++) {
-        if (!holds_kv(&ls[i]) || ls[i].page_bytes == max_page)
+/* One group whose block costs every layer's page (steps 3 and 4). */
+static sr_error *group_all(const sr_kv_layout *layout, sr_kv_plan *plan)
+{
+    long long sum = 0, bpr = 0;
+    for (long i = 0; i < plan->n_layers; i++) {
+        sr_kv_layer_plan *l = &plan->layers[i];
+        if (!holds_kv(l))
             continue;
-        if (max_page % ls[i].page_bytes != 0)
+        l->group = 0;
+        if (__builtin_add_overflow(sum, l->page_bytes, &sum))
+            return size_error(layout, i);
+        long long b = spec_blocks(l, &plan->params);
+        if (b > bpr)
+            bpr = b;
+    }
+    plan->shape.n_groups = 1;
+    plan->shape.group_size = plan->shape.grouping == SR_KV_GROUPING_IDENTICAL ? plan->shape.kv_layers : 0;
+    plan->shape.block_bytes = sum;
+    plan->blocks_per_request = bpr;
+    return NULL;
+}
+
+/* Step 5a: layers with a smaller page get a proportionally larger block,
+ * so every page is the largest one; *max_page is that size. */
+static sr_error *unify_pages(const sr_kv_layout *layout, sr_kv_plan *plan, long long *max_page)
+{
+    sr_kv_layer_plan *ls = plan->layers;
+    *max_page = 0;
+    for (long i = 0; i < plan->n_layers; i++)
+        if (holds_kv(&ls[i]) && ls[i].page_bytes > *max_page)
+            *max_page = ls[i].page_bytes;
+    for (long i = 0; i < plan->n_layers; i++) {
+        if (!holds_kv(&ls[i]) || ls[i].page_bytes == *max_page)
+            continue;
+        if (*max_page % ls[i].page_bytes != 0)
             return sr_input_error(layout->source, 0,
                                   "layer %ld: page size %lld does not divide the largest %lld: "
                                   "vLLM cannot unify the page sizes (NotImplementedError)",
-                                  i, ls[i].page_bytes, max_page);
-        long long ratio = max_page / ls[i].page_bytes;
-        ls[i].block_size = (long)(ls[i].block_size * ratio);
-        ls[i].page_bytes = max_page;
+                                  i, ls[i].page_bytes, *max_page);
+        ls[i].block_size = (long)(ls[i].block_size * (*max_page / ls[i].page_bytes));
+        ls[i].page_bytes = *max_page;
     }
-    /* Types in order of first appearance, like vLLM's dict. */
-    long *type_of = malloc((size_t)n * sizeof *type_of), *rep = malloc((size_t)n * sizeof *rep);
-    long *count = calloc((size_t)n, sizeof *count);
-    if (!type_of || !rep || !count) {
-        free(type_of);
-        free(rep);
-        free(count);
-        return sr_oom();
-    }
+    return NULL;
+}
+
+/* Step 5b: layers of one spec form a type (in order of first appearance,
+ * like vLLM's dict); type_of[i] is layer i's type or -1, rep[t] a layer of
+ * type t, count[t] its layers. Returns the number of types. */
+static long layer_types(const sr_kv_plan *plan, long *type_of, long *rep, long *count)
+{
+    const sr_kv_layer_plan *ls = plan->layers;
     long n_types = 0;
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; i < plan->n_layers; i++) {
         type_of[i] = -1;
         if (!holds_kv(&ls[i]))
             continue;
         long t = 0;
         while (t < n_types && !same_spec(&ls[rep[t]], &ls[i]))
             t++;
-        if (t == n_types)
-            rep[n_types++] = i;
+        if (t == n_types) {
+            rep[n_types] = i;
+            count[n_types++] = 0;
+        }
         type_of[i] = t;
         count[t]++;
     }
+    return n_types;
+}
+
+/* Step 5c: group_size is the smallest type's layer count, or the largest
+ * when max < 1.5 x min; each type splits into cdiv(count, group_size)
+ * groups, layers[i::groups] (the last padded). */
+static void assign_groups(sr_kv_plan *plan, const long *type_of, const long *rep, const long *count, long n_types)
+{
     long min_n = count[0], max_n = count[0];
     for (long t = 1; t < n_types; t++) {
         if (count[t] < min_n)
@@ -372,106 +392,126 @@ static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan, sr_s
         if (count[t] > max_n)
             max_n = count[t];
     }
-    long group_size = min_n;
-    if ((double)max_n < (double)min_n * 1.5)
-        group_size = max_n;
+    long group_size = (double)max_n < (double)min_n * 1.5 ? max_n : min_n;
     long next_group = 0;
     long long bpr = 0;
     for (long t = 0; t < n_types; t++) {
         long groups = (long)cdiv(count[t], group_size);
-        plan->padding_layers += groups * group_size - count[t];
-        /* layers[i::groups]: the k-th layer of this type joins group k % groups. */
-        long k = 0;
-        for (long i = 0; i < n; i++)
+        plan->shape.padding_layers += groups * group_size - count[t];
+        long k = 0; /* the k-th layer of this type joins group k % groups */
+        for (long i = 0; i < plan->n_layers; i++)
             if (type_of[i] == t)
-                ls[i].group = next_group + (k++ % groups);
-        bpr += groups * spec_blocks(&ls[rep[t]], &plan->params);
+                plan->layers[i].group = next_group + (k++ % groups);
+        bpr += groups * spec_blocks(&plan->layers[rep[t]], &plan->params);
         next_group += groups;
     }
+    plan->shape.n_groups = next_group;
+    plan->shape.group_size = group_size;
+    plan->blocks_per_request = bpr;
+}
+
+/* A true hybrid (step 5): one page size, groups of group_size layers;
+ * a block costs page x group_size (docs/kv.md 3.1, 3.2). */
+static sr_error *group_hybrid(const sr_kv_layout *layout, sr_kv_plan *plan)
+{
+    long long max_page;
+    sr_error *err = unify_pages(layout, plan, &max_page);
+    if (err)
+        return err;
+    size_t n = (size_t)plan->n_layers;
+    long *type_of = calloc(n, sizeof *type_of), *rep = calloc(n, sizeof *rep), *count = calloc(n, sizeof *count);
+    if (type_of && rep && count)
+        assign_groups(plan, type_of, rep, count, layer_types(plan, type_of, rep, count));
+    else
+        err = sr_oom();
     free(type_of);
     free(rep);
     free(count);
-    plan->n_groups = next_group;
-    plan->group_size = group_size;
-    if (!mul(max_page, group_size, &plan->block_bytes))
-        return size_error(layout, 0);
-    plan->blocks_per_request = bpr;
-    char buf[64];
-    sr_strbuf_printf(desc, "hybrid: %ld groups of %ld layers, uniform page %s bytes", plan->n_groups, group_size,
-                     sr_format_count(buf, sizeof buf, max_page));
-    if (plan->padding_layers > 0)
-        sr_strbuf_printf(desc, ", %ld padding layer%s", plan->padding_layers, plan->padding_layers == 1 ? "" : "s");
-    return NULL;
+    if (err)
+        return err;
+    plan->shape.page_bytes = max_page;
+    return mul(max_page, plan->shape.group_size, &plan->shape.block_bytes) ? NULL : size_error(layout, 0);
+}
+
+/* Grouping and block cost (docs/kv.md 3.1, 3.2). */
+static sr_error *group_layers(const sr_kv_layout *layout, sr_kv_plan *plan)
+{
+    if (one_group_kind(plan, &plan->shape.grouping))
+        return plan->shape.grouping == SR_KV_GROUPING_NONE ? NULL : group_all(layout, plan);
+    return group_hybrid(layout, plan);
+}
+
+static bool params_in_range(const sr_kv_params *p)
+{
+    return p->max_model_len >= 1 && p->max_model_len <= (1L << 30) && p->tp >= 1 && p->tp <= 4096 &&
+           p->block_size >= 0 && p->block_size <= (1L << 20) && p->max_num_batched_tokens >= 1 &&
+           p->max_num_batched_tokens <= (1L << 30) && p->max_num_seqs >= 1 && p->max_num_seqs <= 131072;
+}
+
+/* The cache block size: given, else the backend's default (TPU: from
+ * max-model-len, docs/kv.md 4.3; MLA: 1024 on TPU, 64 for FlashMLA). */
+static long choose_block_size(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_from *from)
+{
+    if (p->block_size > 0) {
+        *from = p->from.block_size == SR_KV_FROM_DEFAULT ? SR_KV_FROM_GIVEN : p->from.block_size;
+        return p->block_size;
+    }
+    if (p->backend == SR_KV_BACKEND_TPU) {
+        *from = SR_KV_FROM_RULE;
+        return layout->mla ? 1024 : tpu_block_size(p->max_model_len, p->max_num_seqs);
+    }
+    *from = SR_KV_FROM_DEFAULT;
+    return layout->mla ? 64 : 16;
+}
+
+/* The basis' settings, as the params give them. */
+static void basis_from_params(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_basis *b)
+{
+    b->backend = p->backend;
+    b->formula = p->formula;
+    b->era = p->era;
+    b->max_model_len = p->max_model_len;
+    b->tp = p->tp;
+    b->max_num_batched_tokens = p->max_num_batched_tokens;
+    b->max_num_seqs = p->max_num_seqs;
+    b->fp8 = p->fp8;
+    b->mla = layout->mla;
+    b->from = p->from;
+    b->tpu_path = SR_KV_TPU_PATH_NONE;
+    b->tpu_pad_hd64 = p->tpu_pad_hd64;
+    b->windows = SR_KV_WINDOWS_KEPT;
+}
+
+/* The config's layer counts (as declared), into the shape. */
+static void shape_counts(const sr_kv_layout *layout, sr_kv_shape *s)
+{
+    s->n_layers = layout->n_layers;
+    sr_kv_layout_counts(layout, &s->full, &s->sliding, &s->mla, &s->shared, &s->none);
 }
 
 sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_plan *out)
 {
     memset(out, 0, sizeof *out);
-    if (p->max_model_len < 1 || p->max_model_len > (1L << 30) || p->tp < 1 || p->tp > 4096 || p->block_size < 0 ||
-        p->block_size > (1L << 20) || p->max_num_batched_tokens < 1 || p->max_num_batched_tokens > (1L << 30) ||
-        p->max_num_seqs < 1 || p->max_num_seqs > 131072)
+    if (!params_in_range(p))
         return sr_error_new(SR_EXIT_USAGE, NULL, 0, "kv parameters out of range");
     out->params = *p;
-    bool tpu = p->backend == SR_KV_BACKEND_TPU;
-    sr_strbuf as, desc;
-    sr_strbuf_init(&as);
-    sr_strbuf_init(&desc);
-    if (p->block_size > 0)
-        out->block_size = p->block_size;
-    else if (tpu)
-        out->block_size = layout->mla ? 1024 : tpu_block_size(p->max_model_len, p->max_num_seqs);
-    else
-        out->block_size = layout->mla ? 64 : 16;
+    basis_from_params(layout, p, &out->basis);
+    out->block_size = choose_block_size(layout, p, &out->basis.from.block_size);
+    out->basis.block_size = out->block_size;
+    shape_counts(layout, &out->shape);
     out->n_layers = layout->n_layers;
     out->layers = calloc((size_t)(layout->n_layers > 0 ? layout->n_layers : 1), sizeof *out->layers);
     if (!out->layers)
         return sr_oom();
-    sr_error *err = layer_specs(layout, out, &as);
+    sr_error *err = layer_specs(layout, out);
     if (!err)
-        err = group_layers(layout, out, &desc);
+        err = group_layers(layout, out);
     if (err) {
-        sr_strbuf_free(&as);
-        sr_strbuf_free(&desc);
         sr_kv_plan_free(out);
         return err;
     }
-    if (as.len > 0)
-        sr_strbuf_puts(&as, "; ");
-    if (p->block_size > 0)
-        sr_strbuf_printf(&as, "block size %ld (given)", out->block_size);
-    else if (tpu && layout->mla)
-        sr_strbuf_puts(&as, "block size 1024 (TPU MLA backend, kv.md 2.3)");
-    else if (tpu)
-        sr_strbuf_printf(&as, "block size %ld from max-model-len %ld and max_num_seqs %ld (kv.md 2.3)", out->block_size,
-                         p->max_model_len, p->max_num_seqs);
-    else
-        sr_strbuf_printf(&as, "block size %ld (vLLM default%s)", out->block_size, layout->mla ? " for FlashMLA" : "");
-    if (tpu)
-        sr_strbuf_puts(&as, "; head size padded to a multiple of 128 except 64, KV heads packed per the RPA page "
-                            "shape (kv.md 2.2)");
-    if (p->fp8)
-        sr_strbuf_puts(&as, "; fp8 KV cache (1 byte per element)");
-    if (p->tp > 1)
-        sr_strbuf_printf(&as, "; tp %ld: %s", p->tp,
-                         tpu ? "memory and bytes per token summed over the shards"
-                             : "memory and bytes per token per rank, KV heads split max(1, kv // tp)");
-    bool sliding = false;
     for (long i = 0; i < out->n_layers; i++)
-        sliding |= out->layers[i].kind == SR_KV_LAYER_SLIDING;
-    if (sliding && p->formula == SR_KV_FORMULA_CONCURRENCY)
-        sr_strbuf_printf(&as, "; max_num_batched_tokens %ld caps a sliding layer's blocks per request (kv.md 1.7)",
-                         p->max_num_batched_tokens);
-    sr_strbuf_printf(&as, "; logged-token formula: %s (kv.md 1.6)", sr_kv_formula_name(p->formula));
-    if (layout->notes)
-        sr_strbuf_printf(&as, "; %s", layout->notes);
-    out->assumptions = sr_strbuf_detach(&as);
-    out->description = sr_strbuf_detach(&desc);
-    if (!out->assumptions || !out->description) {
-        sr_strbuf_free(&as);
-        sr_strbuf_free(&desc);
-        sr_kv_plan_free(out);
-        return sr_oom();
-    }
+        out->basis.sliding_capped |= out->layers[i].kind == SR_KV_LAYER_SLIDING && p->formula != SR_KV_FORMULA_BLOCKS;
     return NULL;
 }
 
@@ -484,12 +524,12 @@ static long long sat_mul(long long a, long long b)
 
 long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
 {
-    if (plan->n_groups == 0 || nb <= 0)
+    if (plan->shape.n_groups == 0 || nb <= 0)
         return 0;
     switch (plan->params.formula) {
     case SR_KV_FORMULA_BLOCKS: /* PR #13596: num_blocks * block_size */ return sat_mul(nb, plan->block_size);
     case SR_KV_FORMULA_GROUPS: /* num_blocks // len(groups) * min_block_size */
-        return sat_mul(nb / plan->n_groups, plan->block_size);
+        return sat_mul(nb / plan->shape.n_groups, plan->block_size);
     case SR_KV_FORMULA_CONCURRENCY: break;
     }
     /* int(max_concurrency * max_model_len), Python float arithmetic. */
@@ -500,7 +540,7 @@ long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
 
 double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long nb)
 {
-    if (plan->n_groups == 0 || plan->blocks_per_request <= 0)
+    if (plan->shape.n_groups == 0 || plan->blocks_per_request <= 0)
         return 0;
     if (nb < 0)
         nb = 0;
@@ -512,8 +552,8 @@ double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long nb)
 void sr_kv_capacity_for(const sr_kv_plan *plan, long long avail, sr_kv_capacity *out)
 {
     out->avail_bytes = avail;
-    out->num_blocks = (plan->block_bytes > 0 && avail > 0) ? avail / plan->block_bytes : 0;
-    if (plan->n_groups == 0)
+    out->num_blocks = (plan->shape.block_bytes > 0 && avail > 0) ? avail / plan->shape.block_bytes : 0;
+    if (plan->shape.n_groups == 0)
         out->num_blocks = 1; /* attention-free: vLLM keeps one block */
     out->tokens = sr_kv_tokens_for_blocks(plan, out->num_blocks);
     out->max_concurrency = sr_kv_concurrency_for_blocks(plan, out->num_blocks);
@@ -544,7 +584,7 @@ static long long first_blocks_reaching(const sr_kv_plan *plan, long long tokens)
 
 bool sr_kv_implied_avail(const sr_kv_plan *plan, long long tokens, long long *low, long long *high)
 {
-    if (plan->n_groups == 0 || plan->block_bytes <= 0 || tokens < 0 || tokens > (1LL << 60))
+    if (plan->shape.n_groups == 0 || plan->shape.block_bytes <= 0 || tokens < 0 || tokens > (1LL << 60))
         return false;
     long long a = first_blocks_reaching(plan, tokens);
     if (a < 0 || sr_kv_tokens_for_blocks(plan, a) != tokens)
@@ -552,5 +592,5 @@ bool sr_kv_implied_avail(const sr_kv_plan *plan, long long tokens, long long *lo
     long long b = first_blocks_reaching(plan, tokens + 1);
     if (b < 0)
         return false;
-    return mul(a, plan->block_bytes, low) && mul(b, plan->block_bytes, high);
+    return mul(a, plan->shape.block_bytes, low) && mul(b, plan->shape.block_bytes, high);
 }

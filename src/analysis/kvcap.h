@@ -1,9 +1,10 @@
-/* KV cache capacity: the per-layer KV layout of a Hugging Face config.json,
- * vLLM's allocation of a memory budget to it (GPU: vLLM v1; TPU:
- * tpu-inference), the token count vLLM logs for it, and the inverse (the
- * memory a logged count implies). Every formula names the section of
- * shared/research/kv.md it comes from. Sizes are bytes in long long; vLLM's
- * integer steps (num_blocks = avail // page, cdiv) are kept integer. */
+/* KV cache capacity: vLLM's allocation of a memory budget to a config's KV
+ * layout (GPU: vLLM v1; TPU: tpu-inference), the token count vLLM logs for
+ * it, the inverse (the memory a logged count implies), and the audit of a
+ * sweep's logs. Every formula names the section of docs/kv.md it comes
+ * from. Sizes are bytes in long long; vLLM's integer steps (num_blocks =
+ * avail // page, cdiv) are kept integer. Results are values and enums in
+ * the data model (src/kv_summary.h); the words are made by the renderers. */
 #ifndef SR_KVCAP_H
 #define SR_KVCAP_H
 
@@ -16,63 +17,19 @@
 
 #define SR_GIB 1073741824.0 /* 2^30 bytes */
 
-/* ---- layout from config.json (kvconfig.c) ------------------------------ */
+/* ---- the logged-token formula by vLLM version (kvera.c) ----------------- */
 
-typedef enum {
-    SR_KV_LAYER_FULL,    /* full attention: K and V for every token */
-    SR_KV_LAYER_SLIDING, /* sliding-window attention */
-    SR_KV_LAYER_MLA,     /* multi-head latent attention: one latent per token */
-    SR_KV_LAYER_SHARED,  /* reads another layer's KV (num_kv_shared_layers): no cache */
-    SR_KV_LAYER_NONE     /* no attention KV (linear attention, short conv, mamba) */
-} sr_kv_layer_kind;
-
-const char *sr_kv_layer_kind_name(sr_kv_layer_kind kind); /* "full", "sliding", ... */
-
-typedef struct sr_kv_layer {
-    sr_kv_layer_kind kind;
-    long kv_heads;       /* over the whole model (before tensor parallelism) */
-    long head_size;      /* K head size; MLA: kv_lora_rank + qk_rope_head_dim */
-    long head_size_v;    /* V head size; 0 for MLA */
-    long sliding_window; /* tokens for SLIDING, else -1 */
-    long shared_with;    /* SHARED: the layer whose KV it reads; else -1 */
-} sr_kv_layer;
-
-typedef struct sr_kv_layout {
-    char *source;       /* the file named in messages */
-    char *model_type;   /* the text model's model_type, or NULL */
-    char *architecture; /* architectures[0], or NULL */
-    sr_kv_layer *layers;
-    long n_layers;
-    int dtype_bytes; /* KV bytes per element with --kv-cache-dtype auto */
-    char *dtype;     /* torch_dtype / dtype as written, or NULL */
-    bool mla;
-    long kv_lora_rank, qk_rope_head_dim; /* MLA; -1 otherwise */
-    long max_position_embeddings;        /* -1 */
-    char *notes;                         /* assumptions made while reading ("; "-joined), or NULL */
-} sr_kv_layout;
-
-/* Parse config.json bytes (path names the file in errors: exit code 3 with
- * the field, e.g. "field 'text_config.num_hidden_layers' is missing"). */
-sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_kv_layout *out);
-/* Read and parse a file; display names it in messages (NULL: path). */
-sr_error *sr_kv_layout_load(const char *path, const char *display, sr_kv_layout *out);
-void sr_kv_layout_free(sr_kv_layout *layout);
-/* Counts of layers by kind (any pointer may be NULL). */
-void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none);
+/* The era a vLLM version string ("0.10.1.1", "v0.11.0", "0.29.1.dev",
+ * "0.10.1.1+cu128") belongs to, from the table of releases in kvera.c;
+ * UNKNOWN for NULL, an unparsable string, a version before the V1 engine
+ * logged a count, or a pre-release of an era's first release. */
+sr_kv_era sr_kv_era_of_version(const char *version);
+/* The logged-token formula of an era; the current one for UNKNOWN. */
+sr_kv_formula sr_kv_era_formula(sr_kv_era era);
+/* The first release of an era, e.g. "0.9.1" for era 2; NULL for UNKNOWN. */
+const char *sr_kv_era_first_release(sr_kv_era era);
 
 /* ---- allocation (kvcap.c) ---------------------------------------------- */
-
-typedef enum { SR_KV_BACKEND_TPU, SR_KV_BACKEND_GPU } sr_kv_backend;
-
-/* The three historical formulas for "GPU KV cache size: N tokens" (kv.md 1.6). */
-typedef enum {
-    SR_KV_FORMULA_CONCURRENCY, /* current: int(max_concurrency * max_model_len) */
-    SR_KV_FORMULA_GROUPS,      /* num_blocks // len(groups) * min_block_size (to v0.20) */
-    SR_KV_FORMULA_BLOCKS       /* num_blocks * block_size (PR #13596, 2025) */
-} sr_kv_formula;
-
-const char *sr_kv_backend_name(sr_kv_backend b); /* "tpu" | "gpu" */
-const char *sr_kv_formula_name(sr_kv_formula f); /* "concurrency" | "groups" | "blocks" */
 
 /* tpu-inference runs a model natively in JAX when its architecture is in
  * the registry (tpu_inference/models/common/model_loader.py), else through
@@ -82,19 +39,21 @@ typedef enum { SR_KV_TPU_AUTO, SR_KV_TPU_JAX, SR_KV_TPU_VLLM } sr_kv_tpu_impl;
 typedef struct sr_kv_params {
     sr_kv_backend backend;
     sr_kv_formula formula;       /* default SR_KV_FORMULA_CONCURRENCY */
+    sr_kv_era era;               /* the vLLM version's era, when known (reported, not used) */
     long max_model_len;          /* > 0 */
     long block_size;             /* 0: the backend's default */
     long tp;                     /* tensor parallel size, >= 1 */
     bool fp8;                    /* --kv-cache-dtype fp8 */
-    long max_num_batched_tokens; /* caps sliding windows per request (kv.md 1.7); 8192 */
-    long max_num_seqs;           /* TPU SMEM guard on the block size (kv.md 2.3); 256 */
-    bool disable_hybrid;         /* --disable-hybrid-kv-cache-manager (kv.md 1.4) */
-    sr_kv_tpu_impl tpu_impl;     /* which tpu-inference model path (kv.md 2.2) */
+    long max_num_batched_tokens; /* caps sliding windows per request (docs/kv.md 3.4); 8192 */
+    long max_num_seqs;           /* TPU SMEM guard on the block size (docs/kv.md 4.3); 256 */
+    bool disable_hybrid;         /* --disable-hybrid-kv-cache-manager (docs/kv.md 3.1) */
+    sr_kv_tpu_impl tpu_impl;     /* which tpu-inference model path (docs/kv.md 4.2) */
     bool tpu_pad_hd64;           /* pad head size 64 to 128 (tpu-inference before
-                                    2025-11-10, commit 88f207126; kv.md 2.2) */
+                                    2025-11-10, commit 88f207126; docs/kv.md 4.2) */
+    sr_kv_sources from;          /* where each setting came from (reported) */
 } sr_kv_params;
 
-void sr_kv_params_default(sr_kv_params *p);
+void sr_kv_params_default(sr_kv_params *p); /* every source SR_KV_FROM_DEFAULT */
 
 typedef struct sr_kv_layer_plan {
     sr_kv_layer_kind kind;        /* as allocated (TPU may turn sliding into full) */
@@ -114,15 +73,9 @@ typedef struct sr_kv_plan {
     long block_size; /* the cache block size (tokens) */
     sr_kv_layer_plan *layers;
     long n_layers;
-    long kv_layers;               /* layers that hold KV */
-    long long bytes_per_token;    /* sum over KV layers, every layer at full length */
-    long n_groups;                /* KV cache groups (0: attention-free) */
-    long group_size;              /* layers per group; 0 for one uniform-type group */
-    long padding_layers;          /* hybrid grouping padding (kv.md 1.4 step 5) */
-    long long block_bytes;        /* memory one of num_blocks costs */
-    long long blocks_per_request; /* blocks one max_model_len request needs (kv.md 1.7) */
-    char *description;            /* grouping in words */
-    char *assumptions;            /* what was assumed, "; "-joined */
+    long long blocks_per_request; /* blocks one max_model_len request needs (docs/kv.md 3.4) */
+    sr_kv_shape shape;            /* grouping and sizes (data model) */
+    sr_kv_basis basis;            /* what was assumed (data model) */
 } sr_kv_plan;
 
 /* Build the plan for one backend and max_model_len (no memory involved yet).
@@ -137,7 +90,7 @@ typedef struct sr_kv_capacity {
     double max_concurrency; /* for params.max_model_len */
 } sr_kv_capacity;
 
-/* num_blocks = avail // block_bytes (kv.md 1.5, 2.2); avail <= 0 gives 0. */
+/* num_blocks = avail // block_bytes (docs/kv.md 3.2, 4.2); avail <= 0 gives 0. */
 void sr_kv_capacity_for(const sr_kv_plan *plan, long long avail_bytes, sr_kv_capacity *out);
 long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long num_blocks);
 double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long num_blocks);
@@ -148,13 +101,19 @@ bool sr_kv_implied_avail(const sr_kv_plan *plan, long long tokens, long long *lo
 /* GiB (double) to bytes, truncated like Python's int(); -1 if not finite or < 0. */
 long long sr_kv_gib_to_bytes(double gib);
 
-/* ---- the report (kvaudit.c) --------------------------------------------- */
+/* ---- the report (kvaudit.c, kvwhatif.c) ---------------------------------- */
 
-/* For each model with a server log and a config.json: fill model->kv
- * (logged vs recomputed, inverse interval, what-if table) and add "kv: "
- * warnings for disagreements and contradicted declared settings. A missing
- * or invalid config is an input error, or a warning with keep_going. */
+/* For each model with a server log and a KV layout: fill model->kv
+ * (logged vs recomputed with the model's serving settings, the inverse
+ * interval, the what-if table) and add "kv: " warnings for disagreements
+ * and contradicted declared settings. */
 sr_error *sr_kv_analyse_sweep(sr_sweep *sweep);
+
+/* The what-if table of one model (kvwhatif.c): the logged chip at four
+ * lengths, then other chips, holding the logged resident memory and
+ * utilisation; base is the audit's parameters, avail_gib the logged
+ * available memory (NAN when unknown). */
+sr_error *sr_kv_whatif_table(const sr_sweep *sweep, sr_model *m, const sr_kv_params *base, double avail_gib);
 
 /* ---- the `kv` subcommand (kv_cmd.c) ------------------------------------ */
 

@@ -360,7 +360,7 @@ static sr_error *speed_changes(sr_model_change *mc)
 
 /* ---- KV cache and status -------------------------------------------------- */
 
-static bool kv_basis(const sr_sweep *sw, const sr_model *m, sr_kv_basis *out)
+static bool kv_side(const sr_sweep *sw, const sr_model *m, sr_kv_side *out)
 {
     out->logged = m->kv.logged_tokens;
     out->recomputed = m->kv.recomputed_tokens;
@@ -378,7 +378,7 @@ static bool differ_known(long a, long b)
 static sr_error *kv_change(const sr_comparison *c, sr_model_change *mc)
 {
     sr_kv_change *kv = &mc->kv;
-    if (!kv_basis(c->before, mc->before, &kv->before) || !kv_basis(c->after, mc->after, &kv->after))
+    if (!kv_side(c->before, mc->before, &kv->before) || !kv_side(c->after, mc->after, &kv->after))
         return sr_oom();
     kv->changed =
         differ_known(kv->before.logged, kv->after.logged) || differ_known(kv->before.recomputed, kv->after.recomputed);

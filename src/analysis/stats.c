@@ -345,11 +345,15 @@ bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long
     return ok;
 }
 
-bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high)
+/* The exact bootstrap distribution of the mean, by repeated convolution on
+ * the lattice the values live on (every value a multiple of 1/q, q <= 64):
+ * pmf[s] (s in [0, *used)) is the probability of the mean
+ * (s + n*vmin) / (q*n). A fresh array, or NULL when the values are not on
+ * such a lattice, the lattice is too wide, or out of memory. */
+static double *exact_pmf(const sr_classes *c, long *q_out, long *vmin_out, size_t *used_out)
 {
-    *low = *high = NAN;
-    if (c->n == 0 || c->k == 0 || !(confidence > 0 && confidence < 1))
-        return false;
+    if (c->n == 0 || c->k == 0)
+        return NULL;
     /* Find the lattice: every value an integer multiple of 1/q. */
     long q = 0;
     for (long cand = 1; cand <= 64 && !q; cand++) {
@@ -360,19 +364,19 @@ bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, dou
             q = cand;
     }
     if (!q)
-        return false;
+        return NULL;
     long vmin = lround(c->values[0] * q), vmax = lround(c->values[c->k - 1] * q);
     long span = vmax - vmin; /* per-draw width, in lattice steps */
     size_t n = c->n;
     size_t width;
     if (span < 0 || !sr_size_mul(n, (size_t)span, &width) || width > 50000000)
-        return false;
+        return NULL;
     width += 1; /* sum of n draws minus n*vmin lies in [0, n*span] */
     double *cur = calloc(width, sizeof *cur), *next = calloc(width, sizeof *next);
     if (!cur || !next) {
         free(cur);
         free(next);
-        return false;
+        return NULL;
     }
     /* Kernel: probability of each shifted value. */
     double p[SR_MAX_CLASSES];
@@ -398,6 +402,23 @@ bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, dou
         next = tmp;
         used = next_used;
     }
+    free(next);
+    *q_out = q;
+    *vmin_out = vmin;
+    *used_out = used;
+    return cur;
+}
+
+bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high)
+{
+    *low = *high = NAN;
+    if (c->n == 0 || c->k == 0 || !(confidence > 0 && confidence < 1))
+        return false;
+    long q, vmin;
+    size_t used, n = c->n;
+    double *cur = exact_pmf(c, &q, &vmin, &used);
+    if (!cur)
+        return false;
     double tail = (1 - confidence) / 2, cdf = 0;
     bool have_low = false;
     for (size_t s = 0; s < used; s++) {
@@ -416,6 +437,31 @@ bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, dou
     if (isnan(*high))
         *high = ((double)(used - 1) + (double)n * (double)vmin) / ((double)q * (double)n);
     free(cur);
-    free(next);
     return have_low;
+}
+
+bool sr_bootstrap_exact_cdf(const sr_classes *c, double x, double *below, double *at_or_below)
+{
+    *below = *at_or_below = NAN;
+    long q, vmin;
+    size_t used, n = c->n;
+    if (!isfinite(x))
+        return false;
+    double *pmf = exact_pmf(c, &q, &vmin, &used);
+    if (!pmf)
+        return false;
+    /* x on the lattice's scale: s is below x when s < t. The tolerance keeps
+     * a lattice point that x names in decimal from falling either side. */
+    double t = x * (double)q * (double)n - (double)n * (double)vmin;
+    double lt = 0, le = 0;
+    for (size_t s = 0; s < used; s++) {
+        if ((double)s < t - 1e-7)
+            lt += pmf[s];
+        if ((double)s <= t + 1e-7)
+            le += pmf[s];
+    }
+    free(pmf);
+    *below = fmin(lt, 1.0);
+    *at_or_below = fmin(le, 1.0);
+    return true;
 }

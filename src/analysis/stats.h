@@ -125,4 +125,9 @@ bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsign
  * lattice of step 1/q for q <= 64, or out of memory. */
 bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high);
 
+/* Where x lies in that exact distribution: *below = P(mean < x),
+ * *at_or_below = P(mean <= x). False when there is no exact distribution
+ * (as for sr_bootstrap_exact) or x is not finite. */
+bool sr_bootstrap_exact_cdf(const sr_classes *c, double x, double *below, double *at_or_below);
+
 #endif

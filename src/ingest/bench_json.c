@@ -1,5 +1,6 @@
 /* `vllm bench serve --save-result` JSON: one object, or several one per line
- * (--append-result). Old (benchmarks/benchmark_serving.py) and new
+ * (--append-result), or a JSON array of them (`vllm bench sweep`'s
+ * summary.json, indented). Old (benchmarks/benchmark_serving.py) and new
  * (vllm/benchmarks/serve.py) key sets. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -80,6 +81,80 @@ static sr_error *get_count(const where *w, const cJSON *obj, const char *key, lo
     return NULL;
 }
 
+/* "request_rate": a number, or "inf" (vLLM writes unlimited as that
+ * string); absent or null stays unknown. */
+static sr_error *get_rate(const where *w, const cJSON *obj, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "request_rate");
+    if (!v || cJSON_IsNull(v))
+        return NULL;
+    if (cJSON_IsString(v) && strcmp(v->valuestring, "inf") == 0) {
+        *out = INFINITY;
+        return NULL;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || !(v->valuedouble > 0) || v->valuedouble > COUNT_MAX)
+        return sr_input_error(w->path, key_line(w, "request_rate"),
+                              "expected a positive number or \"inf\" for "
+                              "'request_rate'");
+    *out = v->valuedouble;
+    return NULL;
+}
+
+bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
+                                const char *model_id)
+{
+    static const char *const lengths[] = {"input_len", "output_len", "random_input_len", "random_output_len"};
+    for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++)
+        if (key_len == strlen(lengths[k]) && memcmp(key, lengths[k], key_len) == 0)
+            return false;
+    if (key_len == 5 && memcmp(key, "model", 5) == 0 && model_id) {
+        char *raw = sr_strndup(value, value_len);
+        char *norm = raw ? sr_normalize_model_id(raw) : NULL;
+        bool same = norm && strcmp(norm, model_id) == 0;
+        free(raw);
+        free(norm);
+        return !same;
+    }
+    return true;
+}
+
+/* The --metadata pairs. vLLM writes the setup keys (date, endpoint_type,
+ * backend, label, model_id, tokenizer_id, num_prompts), then every
+ * `--metadata KEY=VALUE` as a string member, then request_rate,
+ * burstiness, max_concurrency and the results (the same order in
+ * benchmarks/benchmark_serving.py and vllm/benchmarks/serve.py). So the
+ * metadata are the string members after "num_prompts" and before
+ * "request_rate", in file order; without both keys there are none. The
+ * pairs that say something new (sr_bench_metadata_is_param) become
+ * run->params, "key=value, key=value". `vllm bench sweep` appends its
+ * parameters after "run_number" instead: they are in the directory
+ * names, not read here. */
+static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
+{
+    const cJSON *first = cJSON_GetObjectItemCaseSensitive(obj, "num_prompts");
+    if (!first || !cJSON_GetObjectItemCaseSensitive(obj, "request_rate"))
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (const cJSON *m = first->next; m && strcmp(m->string, "request_rate") != 0; m = m->next) {
+        if (!cJSON_IsString(m))
+            continue;
+        size_t klen = strlen(m->string), vlen = strlen(m->valuestring);
+        if (!sr_bench_metadata_is_param(m->string, klen, m->valuestring, vlen, run->model_id))
+            continue;
+        if (sb.len)
+            sr_strbuf_puts(&sb, ", ");
+        sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
+    }
+    sr_error *err = NULL;
+    if (sb.failed)
+        err = sr_oom();
+    else if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
+        err = sr_oom();
+    sr_strbuf_free(&sb);
+    return err;
+}
+
 /* --metadata values arrive as strings ("1024"); numbers are accepted too. */
 static sr_error *get_length(const where *w, const cJSON *obj, const char *key, double *out)
 {
@@ -138,7 +213,8 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
             return sr_oom();
     }
     /* null: no limit */
-    if ((err = get_count(w, obj, "max_concurrency", &run->max_concurrency)) != NULL)
+    if ((err = get_count(w, obj, "max_concurrency", &run->max_concurrency)) != NULL ||
+        (err = get_rate(w, obj, &run->request_rate)) != NULL || (err = get_params(obj, run)) != NULL)
         return err;
 
     static const struct {
@@ -182,11 +258,18 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
     if (isnan(run->output_throughput))
         return sr_input_error(w->path, w->line, "missing 'output_throughput'");
 
-    /* Nominal lengths: --metadata, else the mean per completed request,
-     * else the mean of the per-request arrays. */
+    /* Nominal lengths: --metadata input_len=/output_len= (or the
+     * random_input_len/random_output_len a `vllm bench sweep` run file
+     * carries from its --bench-params), else the mean per completed
+     * request, else the mean of the per-request arrays. */
     if ((err = get_length(w, obj, "input_len", &run->input_len)) != NULL ||
         (err = get_length(w, obj, "output_len", &run->output_len)) != NULL)
         return err;
+    if (isnan(run->input_len) && (err = get_length(w, obj, "random_input_len", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = get_length(w, obj, "random_output_len", &run->output_len)) != NULL)
+        return err;
+    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
     if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
         run->input_len = (double)run->total_input_tokens / (double)run->completed;
     if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
@@ -198,6 +281,118 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
     return NULL;
 }
 
+/* Reading position in the file, with the line count kept up to date. */
+typedef struct {
+    const char *path, *data;
+    size_t len, pos;
+    size_t scanned; /* lines are counted up to here */
+    long line;      /* the line of data[scanned] */
+} cursor;
+
+static void skip_space(cursor *c)
+{
+    while (c->pos < c->len && is_space(c->data[c->pos]))
+        c->pos++;
+}
+
+/* Line of data[at], at >= the last position asked for. */
+static long cursor_line(cursor *c, size_t at)
+{
+    c->line = line_of(c->data, c->scanned, at, c->line);
+    c->scanned = at;
+    return c->line;
+}
+
+static sr_error *invalid_at(cursor *c, size_t at)
+{
+    /* A file cut short breaks at its end: name its last line with text. */
+    size_t shown = at;
+    if (at >= c->len)
+        while (shown > c->scanned && is_space(c->data[shown - 1]))
+            shown--;
+    const char *rest = c->data + at;
+    size_t left = c->len - at;
+    bool nonfinite = (left >= 3 && memcmp(rest, "NaN", 3) == 0) || (left >= 8 && memcmp(rest, "Infinity", 8) == 0) ||
+                     (left >= 9 && memcmp(rest, "-Infinity", 9) == 0);
+    return sr_input_error(c->path, cursor_line(c, shown),
+                          nonfinite ? "non-finite number (NaN or Infinity)" : "invalid json");
+}
+
+typedef struct {
+    sr_bench_run *runs;
+    size_t n, cap;
+    long *lines; /* first line of each object */
+    size_t lines_cap;
+} run_list;
+
+/* The JSON value at the cursor, as one more run. */
+static sr_error *read_run(cursor *c, run_list *l)
+{
+    const char *start = c->data + c->pos, *end = NULL;
+    long line = cursor_line(c, c->pos);
+    cJSON *obj = cJSON_ParseWithLengthOpts(start, c->len - c->pos, &end, 0);
+    if (!obj) {
+        size_t at = end && end >= start && end <= c->data + c->len ? (size_t)(end - c->data) : c->pos;
+        return invalid_at(c, at);
+    }
+    sr_bench_run run;
+    sr_bench_run_init(&run);
+    where w = {c->path, line, start, (size_t)(end - start)};
+    sr_error *err = fill_run(&w, obj, &run);
+    cJSON_Delete(obj);
+    if (!err) {
+        void *array = l->runs, *larray = l->lines;
+        bool grown = sr_grow(&array, &l->cap, l->n + 1, sizeof *l->runs);
+        l->runs = array;
+        if (!grown || !sr_grow(&larray, &l->lines_cap, l->n + 1, sizeof *l->lines))
+            err = sr_oom();
+        l->lines = larray;
+    }
+    if (err) {
+        sr_bench_run_free(&run);
+        return err;
+    }
+    l->lines[l->n] = line;
+    l->runs[l->n++] = run;
+    c->pos = (size_t)(end - c->data);
+    return NULL;
+}
+
+/* "[run, run, ...]": each element parsed on its own, so each run knows
+ * its line. */
+static sr_error *read_array(cursor *c, run_list *l)
+{
+    c->pos++; /* '[' */
+    for (bool first = true;; first = false) {
+        skip_space(c);
+        if (c->pos < c->len && c->data[c->pos] == ']' && first) {
+            c->pos++;
+            break;
+        }
+        if (c->pos >= c->len)
+            return invalid_at(c, c->len);
+        sr_error *err = read_run(c, l);
+        if (err)
+            return err;
+        skip_space(c);
+        if (c->pos < c->len && c->data[c->pos] == ',') {
+            c->pos++;
+            continue;
+        }
+        if (c->pos < c->len && c->data[c->pos] == ']') {
+            c->pos++;
+            break;
+        }
+        return invalid_at(c, c->pos);
+    }
+    skip_space(c);
+    if (c->pos < c->len)
+        return sr_input_error(c->path, cursor_line(c, c->pos), "unexpected text after the json value");
+    if (l->n == 0)
+        return sr_input_error(c->path, 1, "empty array, expected benchmark results");
+    return NULL;
+}
+
 sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs)
 {
     *runs = NULL;
@@ -205,66 +400,32 @@ sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr
     sr_error *err = sr_json_check_text(path, 1, data, len);
     if (err)
         return err;
-    size_t cap = 0, pos = 0, scanned = 0;
-    long line = 1;
-    long *lines = NULL; /* first line of each object */
-    size_t lines_cap = 0;
-
-    for (;;) {
-        while (pos < len && is_space(data[pos]))
-            pos++;
-        if (pos >= len)
-            break;
-        line = line_of(data, scanned, pos, line);
-        scanned = pos;
-        const char *end = NULL;
-        cJSON *obj = cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0);
-        if (!obj) {
-            size_t at = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
-            long bad = line_of(data, scanned, at, line);
-            const char *rest = data + at;
-            size_t left = len - at;
-            bool nonfinite = (left >= 3 && memcmp(rest, "NaN", 3) == 0) ||
-                             (left >= 8 && memcmp(rest, "Infinity", 8) == 0) ||
-                             (left >= 9 && memcmp(rest, "-Infinity", 9) == 0);
-            err = sr_input_error(path, bad, nonfinite ? "non-finite number (NaN or Infinity)" : "invalid json");
-            break;
-        }
-        sr_bench_run run;
-        sr_bench_run_init(&run);
-        where w = {path, line, data + pos, (size_t)(end - (data + pos))};
-        err = fill_run(&w, obj, &run);
-        cJSON_Delete(obj);
-        if (!err) {
-            void *array = *runs, *larray = lines;
-            bool grown = sr_grow(&array, &cap, *n_runs + 1, sizeof **runs);
-            *runs = array;
-            if (!grown || !sr_grow(&larray, &lines_cap, *n_runs + 1, sizeof *lines))
-                err = sr_oom();
-            lines = larray;
-        }
-        if (err) {
-            sr_bench_run_free(&run);
-            break;
-        }
-        lines[*n_runs] = line;
-        (*runs)[(*n_runs)++] = run;
-        pos = (size_t)(end - data);
+    cursor c = {path, data, len, 0, 0, 1};
+    run_list l = {0};
+    skip_space(&c);
+    bool array = c.pos < len && data[c.pos] == '[';
+    if (array) {
+        err = read_array(&c, &l);
+    } else {
+        for (skip_space(&c); !err && c.pos < len; skip_space(&c))
+            err = read_run(&c, &l);
+        if (!err && l.n == 0)
+            err = sr_input_error(path, 0, "empty file, expected a JSON object");
     }
-    if (!err && *n_runs == 0)
-        err = sr_input_error(path, 0, "empty file, expected a JSON object");
-    for (size_t i = 0; !err && i < *n_runs; i++) {
-        (*runs)[i].source = *n_runs == 1 ? strdup(path) : sr_asprintf("%s:%ld", path, lines[i]);
-        if (!(*runs)[i].source)
+    /* One object: the file is its source; several: each its line. */
+    for (size_t i = 0; !err && i < l.n; i++) {
+        l.runs[i].source = l.n == 1 && !array ? strdup(path) : sr_asprintf("%s:%ld", path, l.lines[i]);
+        if (!l.runs[i].source)
             err = sr_oom();
     }
-    free(lines);
+    free(l.lines);
     if (err) {
-        sr_bench_runs_free(*runs, *n_runs);
-        *runs = NULL;
-        *n_runs = 0;
+        sr_bench_runs_free(l.runs, l.n);
+        return err;
     }
-    return err;
+    *runs = l.runs;
+    *n_runs = l.n;
+    return NULL;
 }
 
 bool sr_looks_like_bench_json(const char *data, size_t len)

@@ -1,7 +1,15 @@
 /* `vllm bench serve` (and benchmarks/benchmark_serving.py) captured stdout:
- * every "Serving Benchmark Result" block is one run; the Namespace(...)
- * line printed before it (print(args)) gives model, concurrency, number of
- * prompts and the requested lengths. */
+ * every "Serving Benchmark Result" block is one run. What the run asked
+ * for comes from what was printed or pasted before the block:
+ *   - the command line (`python benchmarks/benchmark_serving.py ... \`
+ *     continued over lines, `vllm bench serve ...`), as typed;
+ *   - the Namespace(...) line the program prints (print(args)), which
+ *     holds every argument with its default and so wins over the command;
+ *   - "Traffic request rate: inf" and "Maximum request concurrency: N"
+ *     printed just before the block;
+ *   - the block's own "Maximum request concurrency:" and "Request rate
+ *     configured (RPS):" lines, which win over everything. */
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -13,46 +21,83 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-#define RULE_WIDTH 50  /* the closing line: 50 '=' */
-#define VALUE_MAX 1e15 /* larger numbers are absurd for one run (and overflow medians) */
+#define RULE_WIDTH 50         /* the closing line: 50 '=' */
+#define VALUE_MAX 1e15        /* larger numbers are absurd for one run (and overflow medians) */
+#define COMMAND_MAX (1 << 16) /* a command line longer than this is not one */
+#define COMMAND_WORDS 4096
 
+/* What a run asked for, from one source: the command line or the
+ * Namespace line. Unknown: NULL, -1, NAN; the known flags say whether the
+ * source spoke about the concurrency limit and the metadata at all. */
 typedef struct {
     char *model_id;
-    long max_concurrency, num_prompts;
-    double input_len, output_len;
-} namespace_args;
+    bool concurrency_known;
+    long max_concurrency;                   /* -1: no limit */
+    long num_prompts;                       /* -1 */
+    double request_rate;                    /* requests/s, INFINITY unlimited, NAN */
+    double input_len, output_len;           /* requested lengths: --random-input-len, ... */
+    double meta_input_len, meta_output_len; /* --metadata input_len=, output_len= */
+    bool params_known;
+    char *params; /* the other --metadata pairs, "k=v, k=v" */
+} run_args;
 
-static void namespace_init(namespace_args *ns)
+static void args_init(run_args *a)
 {
-    ns->model_id = NULL;
-    ns->max_concurrency = ns->num_prompts = -1;
-    ns->input_len = ns->output_len = NAN;
+    a->model_id = NULL;
+    a->concurrency_known = a->params_known = false;
+    a->max_concurrency = a->num_prompts = -1;
+    a->request_rate = a->input_len = a->output_len = a->meta_input_len = a->meta_output_len = NAN;
+    a->params = NULL;
 }
 
-/* The block lines we keep; labels compared case-insensitively (the old
- * "Total Token throughput" and the new "Total token throughput"). */
-static const struct {
-    const char *label;
-    bool count;
-    size_t offset;
-} fields[] = {
-    {"Successful requests", true, offsetof(sr_bench_run, completed)},
-    {"Failed requests", true, offsetof(sr_bench_run, failed)},
-    {"Maximum request concurrency", true, offsetof(sr_bench_run, max_concurrency)},
-    {"Benchmark duration (s)", false, offsetof(sr_bench_run, duration_s)},
-    {"Total input tokens", true, offsetof(sr_bench_run, total_input_tokens)},
-    {"Total generated tokens", true, offsetof(sr_bench_run, total_output_tokens)},
-    {"Request throughput (req/s)", false, offsetof(sr_bench_run, request_throughput)},
-    {"Output token throughput (tok/s)", false, offsetof(sr_bench_run, output_throughput)},
-    {"Total token throughput (tok/s)", false, offsetof(sr_bench_run, total_token_throughput)},
-    {"Mean TTFT (ms)", false, offsetof(sr_bench_run, mean_ttft_ms)},
-    {"Median TTFT (ms)", false, offsetof(sr_bench_run, median_ttft_ms)},
-    {"P99 TTFT (ms)", false, offsetof(sr_bench_run, p99_ttft_ms)},
-    {"Mean TPOT (ms)", false, offsetof(sr_bench_run, mean_tpot_ms)},
-    {"Median TPOT (ms)", false, offsetof(sr_bench_run, median_tpot_ms)},
-    {"P99 TPOT (ms)", false, offsetof(sr_bench_run, p99_tpot_ms)},
-    {"Median ITL (ms)", false, offsetof(sr_bench_run, median_itl_ms)},
-};
+static void args_free(run_args *a)
+{
+    free(a->model_id);
+    free(a->params);
+    args_init(a);
+}
+
+/* ---- --metadata pairs (both sources) ----------------------------------- */
+
+/* A token count written as a plain number; NAN otherwise. */
+static double length_value(const char *v, size_t n)
+{
+    const char *stop;
+    double x;
+    if (!sr_parse_double(v, v + n, &x, &stop) || stop != v + n || !(x > 0 && x <= VALUE_MAX))
+        return NAN;
+    return x;
+}
+
+/* One "KEY=VALUE" of --metadata: the lengths are kept apart, the rest
+ * joined into params (see sr_bench_metadata_is_param). */
+static void metadata_pair(run_args *a, sr_strbuf *params, const char *pair, size_t n)
+{
+    const char *eq = memchr(pair, '=', n);
+    if (!eq || eq == pair)
+        return;
+    size_t klen = (size_t)(eq - pair), vlen = n - klen - 1;
+    const char *v = eq + 1;
+    if (klen == 9 && memcmp(pair, "input_len", 9) == 0)
+        a->meta_input_len = length_value(v, vlen);
+    else if (klen == 10 && memcmp(pair, "output_len", 10) == 0)
+        a->meta_output_len = length_value(v, vlen);
+    else if (sr_bench_metadata_is_param(pair, klen, v, vlen, a->model_id)) {
+        if (params->len)
+            sr_strbuf_puts(params, ", ");
+        sr_strbuf_append(params, pair, n);
+    }
+}
+
+static bool set_params(run_args *a, sr_strbuf *params)
+{
+    a->params_known = true;
+    if (params->failed)
+        return false;
+    if (params->len == 0)
+        return true;
+    return (a->params = sr_strbuf_detach(params)) != NULL;
+}
 
 /* ---- Namespace(...) ------------------------------------------------------ */
 
@@ -69,13 +114,22 @@ static const char *ns_find(const char *s, const char *end, const char *key)
     return NULL;
 }
 
-/* An integer or None (-1). Absent keys leave *value alone. */
-static sr_error *ns_count(const char *path, long line, const char *s, const char *end, const char *key, long *value)
+static bool ns_none(const char *v, const char *end)
+{
+    return (size_t)(end - v) >= 4 && memcmp(v, "None", 4) == 0;
+}
+
+/* An integer or None (-1). Absent keys leave *value alone; *found says
+ * whether the key was there. */
+static sr_error *ns_count(const char *path, long line, const char *s, const char *end, const char *key, long *value,
+                          bool *found)
 {
     const char *v = ns_find(s, end, key), *stop;
+    if (found)
+        *found = v != NULL;
     if (!v)
         return NULL;
-    if ((size_t)(end - v) >= 4 && memcmp(v, "None", 4) == 0) {
+    if (ns_none(v, end)) {
         *value = -1;
         return NULL;
     }
@@ -86,54 +140,360 @@ static sr_error *ns_count(const char *path, long line, const char *s, const char
     return NULL;
 }
 
-static sr_error *ns_model(const char *path, long line, const char *s, const char *end, const char *key, char **model)
+/* request_rate=inf or a positive number. */
+static sr_error *ns_rate(const char *path, long line, const char *s, const char *end, double *rate)
 {
-    const char *v = ns_find(s, end, key);
-    if (!v || *model || v >= end || (*v != '\'' && *v != '"'))
-        return NULL; /* absent, already set, or None */
-    const char *close = memchr(v + 1, *v, (size_t)(end - v - 1));
+    const char *v = ns_find(s, end, "request_rate"), *stop;
+    if (!v)
+        return NULL;
+    if ((size_t)(end - v) >= 3 && memcmp(v, "inf", 3) == 0 && (v + 3 == end || v[3] == ',' || v[3] == ')')) {
+        *rate = INFINITY;
+        return NULL;
+    }
+    double x;
+    if (!sr_parse_double(v, end, &x, &stop) || !(x > 0 && x <= VALUE_MAX) ||
+        (stop < end && *stop != ',' && *stop != ')'))
+        return sr_input_error(path, line, "expected a rate or inf after 'request_rate='");
+    *rate = x;
+    return NULL;
+}
+
+/* The quoted string after key= ('...' or "..."); *v NULL when absent or None. */
+static sr_error *ns_string(const char *path, long line, const char *s, const char *end, const char *key, const char **v,
+                           size_t *n)
+{
+    *v = NULL;
+    *n = 0;
+    const char *at = ns_find(s, end, key);
+    if (!at || at >= end || (*at != '\'' && *at != '"'))
+        return NULL;
+    const char *close = memchr(at + 1, *at, (size_t)(end - at - 1));
     if (!close)
         return sr_input_error(path, line, "unterminated string after '%s='", key);
-    size_t n = (size_t)(close - v - 1);
-    if (n == 0)
-        return NULL;
-    if (!sr_utf8_valid(v + 1, n))
+    if (!sr_utf8_valid(at + 1, (size_t)(close - at - 1)))
         return sr_input_error(path, line, "invalid utf-8 in '%s='", key);
-    char *raw = sr_strndup(v + 1, n);
+    *v = at + 1;
+    *n = (size_t)(close - at - 1);
+    return NULL;
+}
+
+static sr_error *ns_model(const char *path, long line, const char *s, const char *end, const char *key, char **model)
+{
+    const char *v;
+    size_t n;
+    sr_error *err = ns_string(path, line, s, end, key, &v, &n);
+    if (err || !v || n == 0 || *model)
+        return err;
+    char *raw = sr_strndup(v, n);
     *model = raw ? sr_normalize_model_id(raw) : NULL;
     free(raw);
     return *model ? NULL : sr_oom();
 }
 
-static sr_error *parse_namespace(const char *path, long line, const char *s, size_t n, namespace_args *ns)
+/* metadata=['k=v', 'k=v'] (a Python list of strings) or None. */
+static sr_error *ns_metadata(const char *path, long line, const char *s, const char *end, run_args *a)
+{
+    const char *v = ns_find(s, end, "metadata");
+    if (!v)
+        return NULL;
+    sr_strbuf params;
+    sr_strbuf_init(&params);
+    if (v < end && *v == '[') {
+        const char *p = v + 1;
+        for (;;) {
+            while (p < end && (*p == ' ' || *p == ','))
+                p++;
+            if (p >= end || (*p != '\'' && *p != '"'))
+                break; /* ']' or not a string */
+            char quote = *p++;
+            const char *q = p;
+            while (q < end && *q != quote)
+                q += *q == '\\' && q + 1 < end ? 2 : 1;
+            if (q >= end) {
+                sr_strbuf_free(&params);
+                return sr_input_error(path, line, "unterminated string in 'metadata='");
+            }
+            if (!sr_utf8_valid(p, (size_t)(q - p))) {
+                sr_strbuf_free(&params);
+                return sr_input_error(path, line, "invalid utf-8 in 'metadata='");
+            }
+            metadata_pair(a, &params, p, (size_t)(q - p));
+            p = q + 1;
+        }
+    }
+    bool ok = set_params(a, &params);
+    sr_strbuf_free(&params);
+    return ok ? NULL : sr_oom();
+}
+
+static sr_error *parse_namespace(const char *path, long line, const char *s, size_t n, run_args *ns)
 {
     const char *end = s + n;
-    free(ns->model_id);
-    namespace_init(ns);
+    args_free(ns);
     sr_error *err = NULL;
     long rin = -1, rout = -1, in = -1, out = -1;
     static const char *const model_keys[] = {"model", "model_id", "served_model_name"};
     for (size_t k = 0; !err && k < sizeof model_keys / sizeof *model_keys; k++)
         err = ns_model(path, line, s, end, model_keys[k], &ns->model_id);
     if (!err)
-        err = ns_count(path, line, s, end, "max_concurrency", &ns->max_concurrency);
+        err = ns_count(path, line, s, end, "max_concurrency", &ns->max_concurrency, &ns->concurrency_known);
     if (!err)
-        err = ns_count(path, line, s, end, "num_prompts", &ns->num_prompts);
+        err = ns_count(path, line, s, end, "num_prompts", &ns->num_prompts, NULL);
     if (!err)
-        err = ns_count(path, line, s, end, "random_input_len", &rin);
+        err = ns_count(path, line, s, end, "random_input_len", &rin, NULL);
     if (!err)
-        err = ns_count(path, line, s, end, "random_output_len", &rout);
+        err = ns_count(path, line, s, end, "random_output_len", &rout, NULL);
     if (!err)
-        err = ns_count(path, line, s, end, "input_len", &in);
+        err = ns_count(path, line, s, end, "input_len", &in, NULL);
     if (!err)
-        err = ns_count(path, line, s, end, "output_len", &out);
-    /* New versions map --input-len onto --random-input-len. */
-    ns->input_len = in >= 0 ? (double)in : rin >= 0 ? (double)rin : NAN;
-    ns->output_len = out >= 0 ? (double)out : rout >= 0 ? (double)rout : NAN;
+        err = ns_count(path, line, s, end, "output_len", &out, NULL);
+    if (!err)
+        err = ns_rate(path, line, s, end, &ns->request_rate);
+    const char *dataset = NULL;
+    size_t dataset_len = 0;
+    if (!err)
+        err = ns_string(path, line, s, end, "dataset_name", &dataset, &dataset_len);
+    if (!err)
+        err = ns_metadata(path, line, s, end, ns);
+    /* --input-len (new versions) is the length for any dataset; the random
+     * dataset's own lengths are in the Namespace with their defaults even
+     * when another dataset was used, so they count only for it. */
+    bool random = !dataset || (dataset_len >= 6 && memcmp(dataset, "random", 6) == 0);
+    ns->input_len = in > 0 ? (double)in : random && rin > 0 ? (double)rin : NAN;
+    ns->output_len = out > 0 ? (double)out : random && rout > 0 ? (double)rout : NAN;
     return err;
 }
 
+/* ---- the command line -------------------------------------------------- */
+
+typedef struct {
+    char **items;
+    size_t n, cap;
+} words;
+
+static void words_free(words *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->items[i]);
+    free(w->items);
+    memset(w, 0, sizeof *w);
+}
+
+static bool words_push(words *w, sr_strbuf *word)
+{
+    void *array = w->items;
+    if (w->n >= COMMAND_WORDS || !sr_grow(&array, &w->cap, w->n + 1, sizeof *w->items))
+        return false;
+    w->items = array;
+    char *s = word->len ? sr_strbuf_detach(word) : strdup("");
+    if (!s)
+        return false;
+    w->items[w->n++] = s;
+    return true;
+}
+
+/* Split a shell command into words: blanks separate, '...' and "..."
+ * quote, a backslash escapes the next byte (not inside '...'). False on
+ * OOM or too many words. */
+static bool shell_words(const char *s, size_t n, words *out)
+{
+    sr_strbuf word;
+    sr_strbuf_init(&word);
+    bool in_word = false, ok = true;
+    char quote = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        char c = s[i];
+        if (quote == '\'') {
+            if (c == '\'')
+                quote = 0;
+            else
+                sr_strbuf_putc(&word, c);
+        } else if (c == '\\' && i + 1 < n) {
+            sr_strbuf_putc(&word, s[++i]);
+            in_word = true;
+        } else if (quote == '"') {
+            if (c == '"')
+                quote = 0;
+            else
+                sr_strbuf_putc(&word, c);
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+            in_word = true;
+        } else if (c == ' ' || c == '\t') {
+            if (in_word)
+                ok = words_push(out, &word);
+            in_word = false;
+        } else {
+            sr_strbuf_putc(&word, c);
+            in_word = true;
+        }
+    }
+    if (ok && in_word)
+        ok = words_push(out, &word);
+    ok = ok && !word.failed;
+    sr_strbuf_free(&word);
+    return ok;
+}
+
+/* Index of the last word of the benchmark's invocation
+ * (".../benchmark_serving.py", "bench serve"), or n when there is none. */
+static size_t invocation(const words *w)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        const char *base = strrchr(w->items[i], '/');
+        base = base ? base + 1 : w->items[i];
+        if (strcmp(base, "benchmark_serving.py") == 0)
+            return i;
+        if (strcmp(w->items[i], "bench") == 0 && i + 1 < w->n && strcmp(w->items[i + 1], "serve") == 0)
+            return i + 1;
+    }
+    return w->n;
+}
+
+static bool command_count(const char *v, long *out)
+{
+    const char *end = v + strlen(v), *stop;
+    long x;
+    if (!sr_parse_long_commas(v, end, &x, &stop) || stop != end || x < 0 || (double)x > VALUE_MAX)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* One option with its value; unreadable values (a shell $VARIABLE) are
+ * left unknown. */
+static bool command_option(run_args *a, const char *name, const char *v)
+{
+    long x;
+    if (strcmp(name, "model") == 0 && v[0] && !a->model_id)
+        return (a->model_id = sr_normalize_model_id(v)) != NULL;
+    if (strcmp(name, "num-prompts") == 0 && command_count(v, &x))
+        a->num_prompts = x;
+    else if (strcmp(name, "max-concurrency") == 0 && command_count(v, &x))
+        a->max_concurrency = x;
+    else if (strcmp(name, "request-rate") == 0)
+        a->request_rate = strcmp(v, "inf") == 0 ? INFINITY : length_value(v, strlen(v));
+    else if (strcmp(name, "random-input-len") == 0 || strcmp(name, "input-len") == 0)
+        a->input_len = length_value(v, strlen(v));
+    else if (strcmp(name, "random-output-len") == 0 || strcmp(name, "output-len") == 0)
+        a->output_len = length_value(v, strlen(v));
+    return true;
+}
+
+/* The options after the invocation: "--name value", "--name=value"
+ * (argparse also takes "--name_with_underscores"), and "--metadata k=v
+ * k=v ..." up to the next option (read last: "model=" is compared with
+ * --model wherever that stands). False on OOM. */
+static bool command_options(const words *w, size_t first, run_args *a)
+{
+    bool ok = true;
+    size_t meta_from = 0, meta_to = 0; /* words [from, to) of --metadata */
+    const char *meta_inline = NULL;    /* --metadata=k=v */
+    /* argparse defaults: no concurrency limit, unlimited rate */
+    a->concurrency_known = true;
+    a->request_rate = INFINITY;
+    for (size_t i = first; ok && i < w->n; i++) {
+        const char *t = w->items[i];
+        if (strncmp(t, "--", 2) != 0 || !t[2])
+            continue;
+        char name[64];
+        size_t k = 0;
+        for (t += 2; *t && *t != '=' && k + 1 < sizeof name; t++)
+            name[k++] = *t == '_' ? '-' : *t;
+        name[k] = '\0';
+        if (strcmp(name, "metadata") == 0) {
+            meta_inline = *t == '=' ? t + 1 : NULL;
+            meta_from = meta_to = i + 1;
+            while (!meta_inline && meta_to < w->n && w->items[meta_to][0] != '-')
+                meta_to++;
+            i = meta_to - 1;
+            a->params_known = true;
+            continue;
+        }
+        const char *v = NULL;
+        if (*t == '=')
+            v = t + 1;
+        else if (i + 1 < w->n && strncmp(w->items[i + 1], "--", 2) != 0)
+            v = w->items[++i];
+        if (v)
+            ok = command_option(a, name, v);
+    }
+    if (!ok || !a->params_known)
+        return ok;
+    sr_strbuf params;
+    sr_strbuf_init(&params);
+    if (meta_inline)
+        metadata_pair(a, &params, meta_inline, strlen(meta_inline));
+    for (size_t i = meta_from; i < meta_to; i++)
+        metadata_pair(a, &params, w->items[i], strlen(w->items[i]));
+    ok = set_params(a, &params);
+    sr_strbuf_free(&params);
+    return ok;
+}
+
+/* A whole command (continuation lines joined). Sets *is_command when it
+ * runs the benchmark; *cmd then holds what it asks for. False on OOM. */
+static bool parse_command(const char *s, size_t n, run_args *cmd, bool *is_command)
+{
+    words w = {0};
+    *is_command = false;
+    bool ok = shell_words(s, n, &w);
+    size_t at = ok ? invocation(&w) : w.n;
+    if (ok && at < w.n) {
+        *is_command = true;
+        args_free(cmd);
+        ok = command_options(&w, at + 1, cmd);
+    }
+    words_free(&w);
+    return ok;
+}
+
+/* The first line of a command: its words include the invocation. (The
+ * substrings first: most lines of a big stdout are progress bars.) */
+static bool command_starts(const char *s, size_t n)
+{
+    const char *end = s + n, *p = s;
+    bool candidate = false;
+    while (!candidate && (p = sr_memmem(p, (size_t)(end - p), "bench")) != NULL) {
+        p += 5;
+        candidate =
+            (end - p >= 15 && memcmp(p, "mark_serving.py", 15) == 0) || (end - p >= 6 && memcmp(p, " serve", 6) == 0);
+    }
+    if (!candidate)
+        return false;
+    words w = {0};
+    bool found = shell_words(s, n, &w) && invocation(&w) < w.n;
+    words_free(&w);
+    return found;
+}
+
 /* ---- the result block ---------------------------------------------------- */
+
+/* The block lines we keep; labels compared case-insensitively (the old
+ * "Total Token throughput" and the new "Total token throughput"). */
+static const struct {
+    const char *label;
+    bool count;
+    size_t offset;
+} fields[] = {
+    {"Successful requests", true, offsetof(sr_bench_run, completed)},
+    {"Failed requests", true, offsetof(sr_bench_run, failed)},
+    {"Maximum request concurrency", true, offsetof(sr_bench_run, max_concurrency)},
+    {"Request rate configured (RPS)", false, offsetof(sr_bench_run, request_rate)},
+    {"Benchmark duration (s)", false, offsetof(sr_bench_run, duration_s)},
+    {"Total input tokens", true, offsetof(sr_bench_run, total_input_tokens)},
+    {"Total generated tokens", true, offsetof(sr_bench_run, total_output_tokens)},
+    {"Request throughput (req/s)", false, offsetof(sr_bench_run, request_throughput)},
+    {"Output token throughput (tok/s)", false, offsetof(sr_bench_run, output_throughput)},
+    {"Total token throughput (tok/s)", false, offsetof(sr_bench_run, total_token_throughput)},
+    {"Mean TTFT (ms)", false, offsetof(sr_bench_run, mean_ttft_ms)},
+    {"Median TTFT (ms)", false, offsetof(sr_bench_run, median_ttft_ms)},
+    {"P99 TTFT (ms)", false, offsetof(sr_bench_run, p99_ttft_ms)},
+    {"Mean TPOT (ms)", false, offsetof(sr_bench_run, mean_tpot_ms)},
+    {"Median TPOT (ms)", false, offsetof(sr_bench_run, median_tpot_ms)},
+    {"P99 TPOT (ms)", false, offsetof(sr_bench_run, p99_tpot_ms)},
+    {"Median ITL (ms)", false, offsetof(sr_bench_run, median_itl_ms)},
+};
 
 static bool is_rule(const char *s, size_t n)
 {
@@ -203,29 +563,83 @@ static sr_error *block_line(const char *path, long line, const char *s, size_t n
     return NULL; /* unknown lines are ignored */
 }
 
-static double per_request(long total, long completed, double fallback)
+static double per_request(long total, long completed)
 {
     if (total >= 0 && completed > 0)
         return (double)total / (double)completed;
-    return fallback;
+    return NAN;
 }
 
-/* Complete the run from the Namespace and append it. */
-static sr_error *finish_block(const char *path, long first_line, sr_bench_run *run, const namespace_args *ns,
-                              long pre_concurrency, sr_bench_run **runs, size_t *n_runs, size_t *cap)
+/* Printed just before a block: "Maximum request concurrency: N|None" and
+ * "Traffic request rate: inf|R". Unknown: -1 and NAN. */
+typedef struct {
+    long concurrency;
+    double rate;
+} pre_block;
+
+static void pre_block_line(const char *s, size_t n, pre_block *pre)
+{
+    const char *label, *v, *stop;
+    size_t label_len, vlen;
+    if (!split_label(s, n, &label, &label_len, &v, &vlen))
+        return;
+    const char *vend = v + vlen;
+    if (label_len == 27 && strncasecmp(label, "Maximum request concurrency", 27) == 0) {
+        long x;
+        pre->concurrency = sr_parse_long_commas(v, vend, &x, &stop) && stop == vend && x >= 0 ? x : -1;
+    } else if (label_len == 20 && strncasecmp(label, "Traffic request rate", 20) == 0) {
+        pre->rate = vlen == 3 && memcmp(v, "inf", 3) == 0 ? INFINITY : length_value(v, vlen);
+    }
+}
+
+/* First known of a, b. */
+static double either(double a, double b)
+{
+    return isnan(a) ? b : a;
+}
+
+/* Complete the run from what was asked before it (block lines first, then
+ * the lines just before it, the Namespace, the command line). */
+static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_args *cmd, const pre_block *pre)
+{
+    if (run->max_concurrency < 0)
+        run->max_concurrency = pre->concurrency >= 0    ? pre->concurrency
+                               : ns->concurrency_known  ? ns->max_concurrency
+                               : cmd->concurrency_known ? cmd->max_concurrency
+                                                        : -1;
+    /* Versions that print "Failed requests:" print the configured rate
+     * whenever it is finite: its absence means unlimited. */
+    if (isnan(run->request_rate))
+        run->request_rate = either(pre->rate, either(ns->request_rate, cmd->request_rate));
+    if (isnan(run->request_rate) && run->failed >= 0)
+        run->request_rate = INFINITY;
+    run->num_prompts = ns->num_prompts >= 0 ? ns->num_prompts : cmd->num_prompts;
+    double in = either(ns->input_len, either(cmd->input_len, either(ns->meta_input_len, cmd->meta_input_len)));
+    double out = either(ns->output_len, either(cmd->output_len, either(ns->meta_output_len, cmd->meta_output_len)));
+    run->nominal_lengths = !isnan(in) && !isnan(out);
+    run->input_len = either(in, per_request(run->total_input_tokens, run->completed));
+    run->output_len = either(out, per_request(run->total_output_tokens, run->completed));
+    const char *model = ns->model_id ? ns->model_id : cmd->model_id;
+    if (model && !(run->model_id = strdup(model)))
+        return sr_oom();
+    const char *params = ns->params_known ? ns->params : cmd->params;
+    if (params && !(run->params = strdup(params)))
+        return sr_oom();
+    return NULL;
+}
+
+static sr_error *finish_block(const char *path, long first_line, sr_bench_run *run, const run_args *ns,
+                              const run_args *cmd, const pre_block *pre, sr_bench_run **runs, size_t *n_runs,
+                              size_t *cap)
 {
     if (isnan(run->output_throughput))
         return sr_input_error(path, first_line, "benchmark result block has no 'Output token throughput' line");
-    if (run->max_concurrency < 0)
-        run->max_concurrency = ns->max_concurrency >= 0 ? ns->max_concurrency : pre_concurrency;
-    run->num_prompts = ns->num_prompts;
-    run->input_len = per_request(run->total_input_tokens, run->completed, ns->input_len);
-    run->output_len = per_request(run->total_output_tokens, run->completed, ns->output_len);
+    sr_error *err = complete_run(run, ns, cmd, pre);
+    if (err)
+        return err;
     run->source = sr_asprintf("%s:%ld", path, first_line);
-    if (ns->model_id)
-        run->model_id = strdup(ns->model_id);
     void *array = *runs;
-    if (!run->source || (ns->model_id && !run->model_id) || !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))
+    if (!run->source || !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))
         return sr_oom();
     *runs = array;
     (*runs)[(*n_runs)++] = *run;
@@ -233,30 +647,24 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     return NULL;
 }
 
-/* "Maximum request concurrency: N|None" printed before the block. */
-static void pre_block_concurrency(const char *s, size_t n, long *value)
-{
-    const char *label, *v, *stop;
-    size_t label_len, vlen;
-    if (!split_label(s, n, &label, &label_len, &v, &vlen) || label_len != 27 ||
-        strncasecmp(label, "Maximum request concurrency", 27) != 0)
-        return;
-    long x;
-    if (sr_parse_long_commas(v, v + vlen, &x, &stop) && stop == v + vlen && x >= 0)
-        *value = x;
-    else
-        *value = -1;
-}
-
 struct sr_bench_text_reader {
     const char *path;
     sr_bench_run *runs;
     size_t n_runs, cap;
-    namespace_args ns;
+    run_args ns, cmd;
+    sr_strbuf command; /* a command being joined over '\' continuation lines */
+    bool in_command;
     sr_bench_run run;
     bool in_block;
-    long block_start, pre_concurrency;
+    long block_start;
+    pre_block pre;
 };
+
+static void pre_block_reset(pre_block *pre)
+{
+    pre->concurrency = -1;
+    pre->rate = NAN;
+}
 
 sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
 {
@@ -264,19 +672,51 @@ sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
     if (!r)
         return NULL;
     r->path = path;
-    namespace_init(&r->ns);
+    args_init(&r->ns);
+    args_init(&r->cmd);
+    sr_strbuf_init(&r->command);
     sr_bench_run_init(&r->run);
-    r->pre_concurrency = -1;
+    pre_block_reset(&r->pre);
     return r;
+}
+
+static sr_error *finish_current(sr_bench_text_reader *r)
+{
+    sr_error *err =
+        finish_block(r->path, r->block_start, &r->run, &r->ns, &r->cmd, &r->pre, &r->runs, &r->n_runs, &r->cap);
+    pre_block_reset(&r->pre);
+    return err;
+}
+
+/* A command line, or a piece of one; the Namespace printed before a new
+ * command belonged to the run before it. */
+static sr_error *command_line(sr_bench_text_reader *r, const char *line, size_t n)
+{
+    const char *s = line;
+    size_t len = n;
+    sr_trim(&s, &len);
+    bool continued = len > 0 && s[len - 1] == '\\';
+    sr_strbuf_append(&r->command, s, continued ? len - 1 : len);
+    sr_strbuf_putc(&r->command, ' ');
+    r->in_command = continued && r->command.len < COMMAND_MAX;
+    if (r->in_command)
+        return NULL;
+    if (r->command.failed)
+        return sr_oom();
+    bool is_command;
+    bool ok = parse_command(r->command.data, r->command.len, &r->cmd, &is_command);
+    r->command.len = 0;
+    if (ok && is_command)
+        args_free(&r->ns);
+    return ok ? NULL : sr_oom();
 }
 
 sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t n, long lineno)
 {
     if (sr_memmem(line, n, "Serving Benchmark Result")) {
-        sr_error *err = NULL;
-        if (r->in_block)
-            err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs,
-                               &r->cap);
+        sr_error *err = r->in_block ? finish_current(r) : NULL;
+        r->in_command = false;
+        r->command.len = 0;
         r->in_block = true;
         r->block_start = lineno;
         sr_bench_run_init(&r->run);
@@ -284,16 +724,15 @@ sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, s
     }
     if (r->in_block && is_rule(line, n)) {
         r->in_block = false;
-        sr_error *err =
-            finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs, &r->cap);
-        r->pre_concurrency = -1;
-        return err;
+        return finish_current(r);
     }
     if (r->in_block)
         return block_line(r->path, lineno, line, n, &r->run);
+    if (r->in_command || (n < COMMAND_MAX && command_starts(line, n)))
+        return command_line(r, line, n);
     if (sr_memmem(line, n, "Namespace("))
         return parse_namespace(r->path, lineno, line, n, &r->ns);
-    pre_block_concurrency(line, n, &r->pre_concurrency);
+    pre_block_line(line, n, &r->pre);
     return NULL;
 }
 
@@ -305,7 +744,7 @@ sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **ru
     sr_error *err = NULL;
     if (r->in_block) {
         r->in_block = false;
-        err = finish_block(r->path, r->block_start, &r->run, &r->ns, r->pre_concurrency, &r->runs, &r->n_runs, &r->cap);
+        err = finish_current(r);
     }
     if (err)
         return err;
@@ -321,7 +760,9 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r)
     if (!r)
         return;
     sr_bench_run_free(&r->run);
-    free(r->ns.model_id);
+    args_free(&r->ns);
+    args_free(&r->cmd);
+    sr_strbuf_free(&r->command);
     sr_bench_runs_free(r->runs, r->n_runs);
     free(r);
 }

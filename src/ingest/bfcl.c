@@ -3,7 +3,12 @@
  * counts, then one line per FAILED entry only). Every result entry is an
  * item: 0 when the score file lists it as failed, else 1. The header must
  * agree with both files. Score files before 2025-01-26 carry a 1-based
- * integer `id` and the real test id in `prompt.id`. */
+ * integer `id`, the entry's position in the result file, and (from about
+ * August 2024) the real test id in `prompt.id`.
+ *
+ * Names: BFCL_v<N>_<category>_result.json / _score.json (v2 on), and before
+ * that (mid 2024) gorilla_openfunctions_v1_test_<category>_result.json with
+ * <category>_score.json, result ids then "simple_N" or the integer N. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
@@ -23,38 +28,112 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The categories of the v1 files (gorilla_openfunctions_v1_test_<c>_result.json,
+ * <c>_score.json), from the published results of July-August 2024. */
+static const char *const v1_categories[] = {"simple",
+                                            "multiple_function",
+                                            "parallel_function",
+                                            "parallel_multiple_function",
+                                            "executable_simple",
+                                            "executable_multiple_function",
+                                            "executable_parallel_function",
+                                            "executable_parallel_multiple_function",
+                                            "java",
+                                            "javascript",
+                                            "relevance",
+                                            "rest",
+                                            "sql",
+                                            "chatable"};
+static const char v1_result_prefix[] = "gorilla_openfunctions_v1_test_";
+static const char result_sfx[] = "_result.json", score_sfx[] = "_score.json";
+
+static bool ends_with(const char *s, size_t n, const char *sfx, size_t sn)
+{
+    return n > sn && strcmp(s + n - sn, sfx) == 0;
+}
+
+/* The category in name[0..cut) when it is one of letters, digits, '_' and '-'. */
+static char *category_text(const char *name, size_t cut)
+{
+    if (cut == 0)
+        return NULL;
+    for (size_t i = 0; i < cut; i++)
+        if (!(isalnum((unsigned char)name[i]) || name[i] == '_' || name[i] == '-'))
+            return NULL;
+    return sr_strndup(name, cut);
+}
+
+static bool is_v1_category(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof v1_categories / sizeof *v1_categories; i++)
+        if (strlen(v1_categories[i]) == n && strncmp(name, v1_categories[i], n) == 0)
+            return true;
+    return false;
+}
+
 char *sr_bfcl_category_from_filename(const char *basename, bool *is_score)
 {
-    bool score = false;
     if (is_score)
         *is_score = false;
     if (!basename)
         return NULL;
     const char *name = base_name(basename);
-    if (strncmp(name, "BFCL_v", 6) != 0 || !isdigit((unsigned char)name[6]))
-        return NULL;
-    const char *p = name + 6;
-    while (isdigit((unsigned char)*p))
-        p++;
-    if (*p++ != '_')
-        return NULL;
-    size_t n = strlen(p);
-    static const char result_sfx[] = "_result.json", score_sfx[] = "_score.json";
-    size_t cut;
-    if (n > sizeof result_sfx - 1 && strcmp(p + n - (sizeof result_sfx - 1), result_sfx) == 0)
-        cut = n - (sizeof result_sfx - 1);
-    else if (n > sizeof score_sfx - 1 && strcmp(p + n - (sizeof score_sfx - 1), score_sfx) == 0) {
-        cut = n - (sizeof score_sfx - 1);
-        score = true;
-    } else
-        return NULL;
-    for (size_t i = 0; i < cut; i++)
-        if (!(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-'))
+    size_t n = strlen(name);
+    size_t rs = sizeof result_sfx - 1, ss = sizeof score_sfx - 1, vp = sizeof v1_result_prefix - 1;
+    char *category = NULL;
+    bool score = false;
+    if (strncmp(name, "BFCL_v", 6) == 0 && isdigit((unsigned char)name[6])) {
+        const char *p = name + 6;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (*p++ != '_')
             return NULL;
-    char *category = sr_strndup(p, cut);
+        size_t pn = strlen(p);
+        if (ends_with(p, pn, result_sfx, rs)) {
+            category = category_text(p, pn - rs);
+        } else if (ends_with(p, pn, score_sfx, ss)) {
+            score = true;
+            category = category_text(p, pn - ss);
+        }
+    } else if (strncmp(name, v1_result_prefix, vp) == 0 && ends_with(name + vp, n - vp, result_sfx, rs)) {
+        category = category_text(name + vp, n - vp - rs);
+    } else if (ends_with(name, n, score_sfx, ss) && is_v1_category(name, n - ss)) {
+        score = true;
+        category = category_text(name, n - ss);
+    }
     if (category && is_score)
         *is_score = score;
     return category;
+}
+
+/* "BFCL_v3_" for the v2-on names, "" for the v1 ones. */
+static size_t version_prefix(const char *name, bool *v1)
+{
+    *v1 = false;
+    if (strncmp(name, "BFCL_v", 6) == 0) {
+        const char *p = name + 6;
+        while (isdigit((unsigned char)*p))
+            p++;
+        return (size_t)(p - name) + 1;
+    }
+    *v1 = true;
+    return 0;
+}
+
+bool sr_bfcl_same_version(const char *result_basename, const char *score_basename)
+{
+    bool rs = false, ss = true;
+    char *rc = sr_bfcl_category_from_filename(result_basename, &rs);
+    char *sc = sr_bfcl_category_from_filename(score_basename, &ss);
+    bool same = rc && sc && !rs && ss && strcmp(rc, sc) == 0;
+    free(rc);
+    free(sc);
+    if (!same)
+        return false;
+    const char *r = base_name(result_basename), *sn = base_name(score_basename);
+    bool r_v1, s_v1;
+    size_t rp = version_prefix(r, &r_v1), sp = version_prefix(sn, &s_v1);
+    return r_v1 == s_v1 && rp == sp && strncmp(r, sn, rp) == 0;
 }
 
 char *sr_bfcl_benchmark_name(const char *category)
@@ -249,19 +328,34 @@ static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl
     return err;
 }
 
-/* One failed entry: its canonical id (from prompt.id when id is an integer). */
-static sr_error *failure_id(const char *path, long line, const cJSON *obj, const char *category, char **out)
+/* One failed entry: its canonical id. An integer id is the entry's 1-based
+ * position in the result file; the test id is prompt.id when the prompt
+ * has one (from about August 2024), else the id of the result entry at
+ * that position. */
+static sr_error *failure_id(const char *path, long line, const cJSON *obj, const char *category, const id_list *results,
+                            char **out)
 {
     *out = NULL;
     if (!cJSON_IsObject(obj))
         return sr_input_error(path, line, "expected a json object");
     const cJSON *idv = cJSON_GetObjectItemCaseSensitive(obj, "id");
     if (cJSON_IsNumber(idv)) {
-        /* Old score files: id is the 1-based position, the test id is prompt.id. */
         const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(obj, "prompt");
-        idv = cJSON_GetObjectItemCaseSensitive(prompt, "id");
-        if (!cJSON_IsString(idv) || !idv->valuestring[0])
-            return sr_input_error(path, line, "integer id without a prompt.id string");
+        const cJSON *pid = cJSON_GetObjectItemCaseSensitive(prompt, "id");
+        if (cJSON_IsString(pid) && pid->valuestring[0]) {
+            idv = pid;
+        } else if (pid) {
+            return sr_input_error(path, line, "integer id with a prompt.id that is not a string");
+        } else {
+            double pos = idv->valuedouble;
+            if (!(isfinite(pos) && pos == floor(pos) && pos >= 1 && pos <= (double)results->n))
+                return sr_input_error(path, line,
+                                      "integer id %g is not a position in the result file (1 to %zu) and the "
+                                      "prompt has no id",
+                                      pos, results->n);
+            *out = strdup(results->ids[(size_t)pos - 1]);
+            return *out ? NULL : sr_oom();
+        }
     } else if (!cJSON_IsString(idv) || !idv->valuestring[0]) {
         return sr_input_error(path, line, "id missing or not a string");
     }
@@ -270,7 +364,7 @@ static sr_error *failure_id(const char *path, long line, const cJSON *obj, const
 }
 
 static sr_error *parse_failures(const char *path, const char *data, size_t len, const char *category,
-                                const char *result_path, char *const *known, size_t n_known, bfcl_header *h,
+                                const char *result_path, const id_list *results, char *const *known, bfcl_header *h,
                                 id_list *fails)
 {
     sr_lines it;
@@ -290,11 +384,11 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
         if (err)
             return err;
         char *id;
-        err = failure_id(path, it.lineno, obj, category, &id);
+        err = failure_id(path, it.lineno, obj, category, results, &id);
         cJSON_Delete(obj);
         if (err)
             return err;
-        if (!contains(known, n_known, id)) {
+        if (!contains(known, results->n, id)) {
             err = sr_input_error(path, it.lineno, "failed entry '%s' is not in the result file '%s'", id, result_path);
             free(id);
             return err;
@@ -345,7 +439,9 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         err = sr_input_error(score_path, 0, "category '%s' does not match the result file's '%s'", score_category,
                              category);
     else if (!category && !score_category)
-        err = sr_input_error(result_path, 0, "not a BFCL file name (BFCL_v<N>_<category>_result.json)");
+        err = sr_input_error(result_path, 0,
+                             "not a BFCL file name (BFCL_v<N>_<category>_result.json, "
+                             "gorilla_openfunctions_v1_test_<category>_result.json)");
     if (!category) {
         category = score_category;
         score_category = NULL;
@@ -364,7 +460,7 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     if (!err && !(known = sorted_ids(&results)))
         err = sr_oom();
     if (!err)
-        err = parse_failures(score_path, score_data, score_len, category, result_path, known, results.n, &h, &fails);
+        err = parse_failures(score_path, score_data, score_len, category, result_path, &results, known, &h, &fails);
     if (!err)
         err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
     if (!err)

@@ -1,26 +1,44 @@
-/* What a JSON input is, by its content: the name of a file can be anything
- * (a renamed lm-eval results file), so every .json/.jsonl not recognised by
- * name is parsed, and a file that does not parse is an error, never skipped
- * in silence. */
+/* What a .json / .jsonl file holds, by its content: the export walker
+ * asks before choosing a parser, so a renamed file (an lm-eval results
+ * file saved as "gsm8k-phi-3-mini_<date>.json") is still read as what it
+ * is, and a file that does not parse is reported, never skipped.
+ *
+ * Every value of the file is parsed (cJSON), so the error names the line
+ * where the text breaks; the kind is decided by the first value's keys. */
 #include <cjson/cJSON.h>
-#include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "util/fileio.h"
+#include "util/text.h"
 
-static bool has(const cJSON *o, const char *key)
+static bool is_space(char c)
 {
-    return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* lm-eval's "results": tasks whose objects hold "alias" or "<metric>,<filter>" keys. */
+static bool has_key(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
+}
+
+static bool has_any(const cJSON *obj, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (has_key(obj, keys[i]))
+            return true;
+    return false;
+}
+
+/* lm-eval's "results": tasks whose objects hold "alias" or
+ * "<metric>,<filter>" keys (a results file trimmed to that object is still
+ * one). */
 static bool lmeval_results_object(const cJSON *results)
 {
     const cJSON *task = cJSON_IsObject(results) ? results->child : NULL;
     if (!cJSON_IsObject(task))
         return false;
-    if (has(task, "alias"))
+    if (has_key(task, "alias"))
         return true;
     for (const cJSON *k = task->child; k; k = k->next)
         if (k->string && strchr(k->string, ','))
@@ -28,78 +46,159 @@ static bool lmeval_results_object(const cJSON *results)
     return false;
 }
 
-static sr_json_kind kind_of_object(const cJSON *o)
+/* One object's kind. The checks go from the most specific key sets to
+ * the loosest (a manifest names only a baseline or hardware). */
+static sr_json_kind object_kind(const cJSON *obj)
 {
-    if (!cJSON_IsObject(o))
+    if (!cJSON_IsObject(obj))
         return SR_JSON_UNKNOWN;
-    if (has(o, "output_throughput"))
-        return SR_JSON_BENCH_RESULT;
-    if (lmeval_results_object(cJSON_GetObjectItemCaseSensitive(o, "results")))
+    if (has_key(obj, "output_throughput")) {
+        const cJSON *run = cJSON_GetObjectItemCaseSensitive(obj, "run_number");
+        return cJSON_IsNumber(run) && run->valuedouble == -1 ? SR_JSON_BENCH_WARMUP : SR_JSON_BENCH;
+    }
+    static const char *const lmeval_keys[] = {"configs", "versions", "n-samples",
+                                              "config",  "n-shot",   "higher_is_better"};
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");
+    if (cJSON_IsObject(results) &&
+        (has_any(obj, lmeval_keys, sizeof lmeval_keys / sizeof *lmeval_keys) || lmeval_results_object(results)))
         return SR_JSON_LMEVAL_RESULTS;
-    if (has(o, "doc_id") && (has(o, "resps") || has(o, "filtered_resps")))
+    if (has_key(obj, "doc_id") && (has_key(obj, "resps") || has_key(obj, "filtered_resps")))
         return SR_JSON_LMEVAL_SAMPLES;
-    if (has(o, "accuracy") && has(o, "correct_count") && has(o, "total_count"))
+    if (has_key(obj, "accuracy") && has_key(obj, "correct_count") && has_key(obj, "total_count"))
         return SR_JSON_BFCL_SCORE;
-    if (has(o, "id") && has(o, "result"))
+    if (has_key(obj, "id") && has_key(obj, "result"))
         return SR_JSON_BFCL_RESULT;
-    if (has(o, "num_hidden_layers") || has(o, "text_config") || (has(o, "model_type") && has(o, "architectures")))
+    if (has_key(obj, "item_id") && has_key(obj, "score"))
+        return SR_JSON_SCORES;
+    static const char *const config_keys[] = {"model_type", "architectures", "num_hidden_layers", "text_config"};
+    if (has_any(obj, config_keys, sizeof config_keys / sizeof *config_keys))
         return SR_JSON_HF_CONFIG;
-    if (has(o, "baseline"))
+    if (has_key(obj, "error_type") && has_key(obj, "error") &&
+        (has_key(obj, "serve_overrides") || has_key(obj, "bench_overrides")))
+        return SR_JSON_BENCH_FAILURE;
+    if (has_key(obj, "baseline") || has_key(obj, "hardware"))
         return SR_JSON_MANIFEST;
     return SR_JSON_UNKNOWN;
 }
 
-static sr_json_kind kind_of_value(const cJSON *v)
+/* A top-level value's kind: an object, or an array of bench results
+ * (summary.json) or of lm-eval samples (old lm-eval wrote samples as a
+ * JSON array). */
+static sr_json_kind value_kind(const cJSON *v)
 {
-    if (cJSON_IsArray(v)) {
-        const cJSON *first = v->child;
-        return first && kind_of_object(first) == SR_JSON_BENCH_RESULT ? SR_JSON_BENCH_SUMMARY : SR_JSON_UNKNOWN;
+    if (!cJSON_IsArray(v))
+        return object_kind(v);
+    sr_json_kind first = object_kind(cJSON_GetArrayItem(v, 0));
+    if (first == SR_JSON_BENCH || first == SR_JSON_BENCH_WARMUP)
+        return SR_JSON_BENCH_SUMMARY;
+    return first == SR_JSON_LMEVAL_SAMPLES ? SR_JSON_LMEVAL_SAMPLES : SR_JSON_UNKNOWN;
+}
+
+/* 1-based line of data[pos], counting from data[from] on line `line`. */
+static long line_of(const char *data, size_t from, size_t pos, long line)
+{
+    for (const char *p = data + from, *end = data + pos; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        line++;
+    return line;
+}
+
+/* Whether [s, s+n) ends inside a string or an open bracket: the file was
+ * cut short (a lexical scan for the message only; cJSON decides what
+ * parses). */
+static bool ends_open(const char *s, size_t n)
+{
+    long depth = 0;
+    bool in_string = false, escape = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+        }
     }
-    return kind_of_object(v);
+    return in_string || depth > 0;
+}
+
+/* The value starting at data[pos] does not parse; cJSON stopped at
+ * data[at]. line is the line of data[from]. */
+static sr_error *parse_error(const char *path, const char *data, size_t len, size_t pos, size_t at, size_t from,
+                             long line)
+{
+    const char *rest = data + at;
+    size_t left = len - at;
+    if (ends_open(data + pos, len - pos)) {
+        size_t last = len; /* its last line with text */
+        while (last > pos && is_space(data[last - 1]))
+            last--;
+        return sr_input_error(path, line_of(data, from, last ? last - 1 : 0, line),
+                              "invalid json: the file ends inside a value (cut short?)");
+    }
+    line = line_of(data, from, at, line);
+    if ((left >= 3 && memcmp(rest, "NaN", 3) == 0) || (left >= 8 && memcmp(rest, "Infinity", 8) == 0) ||
+        (left >= 9 && memcmp(rest, "-Infinity", 9) == 0))
+        return sr_input_error(path, line, "non-finite number (NaN or Infinity)");
+    return sr_input_error(path, line, "invalid json");
 }
 
 sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind)
 {
     *kind = SR_JSON_UNKNOWN;
-    cJSON *root = NULL;
-    /* One JSON value (indented or not), else JSON Lines: every line must
-     * parse, and the first line says what the file is. */
-    sr_error *err = sr_json_parse(path, 1, data, len, &root);
-    if (!err) {
-        *kind = kind_of_value(root);
-        cJSON_Delete(root);
-        return NULL;
-    }
-    sr_error *whole = err;
-    sr_lines it;
-    sr_lines_init(&it, data, len);
-    const char *line;
-    size_t line_len;
-    bool first = true, many = false;
-    err = NULL;
-    while (!err && sr_lines_next(&it, &line, &line_len)) {
-        size_t k = 0;
-        while (k < line_len && (line[k] == ' ' || line[k] == '\t'))
-            k++;
-        if (k == line_len)
-            continue;
-        err = sr_json_parse(path, it.lineno, line, line_len, &root);
-        if (!err) {
-            if (first)
-                *kind = kind_of_value(root);
-            else
-                many = true;
-            first = false;
-            cJSON_Delete(root);
+    sr_error *err = sr_json_check_text(path, 1, data, len);
+    if (err)
+        return err;
+    sr_json_kind first = SR_JSON_UNKNOWN;
+    size_t pos = 0, scanned = 0, values = 0;
+    long line = 1; /* of data[scanned] */
+    for (;;) {
+        while (pos < len && is_space(data[pos]))
+            pos++;
+        if (pos >= len)
+            break;
+        const char *end = NULL;
+        cJSON *v = cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0);
+        if (!v) {
+            size_t at = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
+            return parse_error(path, data, len, pos, at, scanned, line);
         }
+        if (values++ == 0)
+            first = value_kind(v);
+        cJSON_Delete(v);
+        size_t next = (size_t)(end - data);
+        line = line_of(data, scanned, next, line);
+        scanned = next;
+        pos = next;
     }
-    if (err || !many) {
-        /* Not JSON Lines either: the error of reading it whole says where it
-         * breaks (a file cut mid-object ends inside its last line). */
-        sr_error_free(err);
-        *kind = SR_JSON_UNKNOWN;
-        return whole;
-    }
-    sr_error_free(whole);
+    if (values == 0)
+        return sr_input_error(path, 0, "empty file, expected json");
+    *kind = first;
     return NULL;
+}
+
+const char *sr_json_kind_name(sr_json_kind kind)
+{
+    switch (kind) {
+    case SR_JSON_BENCH: return "bench_json";
+    case SR_JSON_BENCH_SUMMARY: return "bench_summary";
+    case SR_JSON_BENCH_WARMUP: return "bench_warmup";
+    case SR_JSON_BENCH_FAILURE: return "bench_failure";
+    case SR_JSON_LMEVAL_RESULTS: return "lmeval_results";
+    case SR_JSON_LMEVAL_SAMPLES: return "lmeval_samples";
+    case SR_JSON_BFCL_RESULT: return "bfcl_result";
+    case SR_JSON_BFCL_SCORE: return "bfcl_score";
+    case SR_JSON_SCORES: return "scores";
+    case SR_JSON_HF_CONFIG: return "hf_config";
+    case SR_JSON_MANIFEST: return "manifest";
+    case SR_JSON_UNKNOWN: break;
+    }
+    return "json";
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "ingest/walk.h"
 #include "util/fileio.h"
@@ -135,8 +136,7 @@ typedef struct model_parts {
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
     char *config_rel;
-    char *config_data; /* the bytes hashed for provenance, for the KV audit */
-    size_t config_len;
+    sr_kv_layout *layout; /* config.json parsed once, where its bytes were read and hashed */
     run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
     run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
     sr_file_list summaries;
@@ -164,7 +164,8 @@ static void parts_free(model_parts *p)
     }
     free(p->logs);
     free(p->config_rel);
-    free(p->config_data);
+    sr_kv_layout_free(p->layout);
+    free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
     sr_bench_runs_free(p->summary_runs.runs, p->summary_runs.n);
@@ -346,12 +347,11 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
  * in the same model directory; NULL when none. */
 static const sr_found_file *bfcl_score_for(const model_parts *p, const char *rname, const char *category)
 {
-    size_t prefix = (size_t)(strstr(rname, category) - rname); /* "BFCL_v3_" */
     for (size_t j = 0; j < p->bfcl_scores.n; j++) {
         const char *sname = base_name(p->bfcl_scores.items[j].rel);
         bool is_score;
         char *scat = sr_bfcl_category_from_filename(sname, &is_score);
-        bool same = scat && strcmp(scat, category) == 0 && strncmp(sname, rname, prefix) == 0;
+        bool same = scat && strcmp(scat, category) == 0 && sr_bfcl_same_version(rname, sname);
         free(scat);
         if (same)
             return &p->bfcl_scores.items[j];
@@ -424,9 +424,16 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     sr_error *err = read_input(ld, f, "hf_config", &data, &len);
     if (err)
         return soften(ld, err, "this config");
-    /* Kept: the KV audit parses the very bytes that were hashed. */
-    p->config_data = data;
-    p->config_len = len;
+    /* Parsed once, from the very bytes hashed for provenance; a bad config
+     * is an input error (left out with --keep-going). */
+    sr_kv_layout *layout = calloc(1, sizeof *layout);
+    err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
+    free(data);
+    if (err) {
+        free(layout);
+        return soften(ld, err, "this config");
+    }
+    p->layout = layout;
     return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
 }
 
@@ -445,7 +452,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         /* Meant as a bench result: its parser says best what is wrong. */
         sr_error_free(err);
         err = NULL;
-        kind = SR_JSON_BENCH_RESULT;
+        kind = SR_JSON_BENCH;
     }
     if (err) {
         free(data);
@@ -456,13 +463,13 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     sr_bench_run *runs = NULL;
     size_t n = 0;
     switch (kind) {
-    case SR_JSON_BENCH_RESULT:
+    case SR_JSON_BENCH:
     case SR_JSON_BENCH_SUMMARY:
-        err = record_input(ld, f, kind == SR_JSON_BENCH_RESULT ? "bench_json" : "bench_sweep_summary", data, len);
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
         if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
             err = soften(ld, err, "this benchmark result");
         else if (!err)
-            err = runs_append(kind == SR_JSON_BENCH_RESULT ? &p->json_runs : &p->summary_runs, runs, n);
+            err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
         if (!err && kind == SR_JSON_BENCH_SUMMARY)
             err = sr_file_list_add(&p->summaries, f->rel, f->open);
         break;
@@ -470,6 +477,14 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
             err = handle_lmeval_results(ld, p, f, data, len);
+        break;
+    case SR_JSON_BENCH_WARMUP:
+        err = record_ignored(ld, f, (long long)len, "a warm-up run of vllm bench sweep (run_number -1), not measured");
+        break;
+    case SR_JSON_BENCH_FAILURE:
+        err = record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
+        if (!err && !sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel))
+            err = sr_oom();
         break;
     case SR_JSON_HF_CONFIG:
         err = record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
@@ -481,7 +496,13 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_BFCL_SCORE:
         err = record_ignored(ld, f, (long long)len, "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
         break;
-    default: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
+    case SR_JSON_SCORES:
+        err = record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
+        break;
+    case SR_JSON_MANIFEST:
+        err = record_ignored(ld, f, (long long)len, "a manifest inside a model directory (sweep.json is read at the top)");
+        break;
+    case SR_JSON_UNKNOWN: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
     }
     free(data);
     return err;
@@ -545,6 +566,37 @@ static sr_error *check_summaries(const loader *ld, model_parts *p)
         if (err)
             return err;
     }
+    return NULL;
+}
+
+/* A run printed to stdout and saved with --save-result is one run: the
+ * block prints the JSON's numbers with two decimals. */
+static bool stdout_twin(const sr_bench_run *text, const sr_bench_run *json)
+{
+    return text->completed == json->completed && text->total_output_tokens == json->total_output_tokens &&
+           fabs(text->output_throughput - json->output_throughput) <= 0.005 + 1e-9;
+}
+
+static sr_error *drop_stdout_twins(const loader *ld, model_parts *p)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < p->text_runs.n; i++) {
+        sr_bench_run *t = &p->text_runs.runs[i];
+        const sr_bench_run *twin = NULL;
+        for (size_t j = 0; j < p->json_runs.n && !twin; j++)
+            if (stdout_twin(t, &p->json_runs.runs[j]))
+                twin = &p->json_runs.runs[j];
+        if (!twin) {
+            p->text_runs.runs[kept++] = *t;
+            continue;
+        }
+        bool ok = sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+                                t->source ? t->source : "?", twin->source ? twin->source : "?");
+        sr_bench_run_free(t);
+        if (!ok)
+            return sr_oom();
+    }
+    p->text_runs.n = kept;
     return NULL;
 }
 
@@ -888,6 +940,32 @@ static sr_error *variants_of(const run_list *const *lists, size_t n_lists, const
     return NULL;
 }
 
+/* The serving settings a `vllm bench sweep` SERVE-- directory names
+ * ("max_num_seqs=4") hold for the runs under it: into the entry's settings.
+ * Parameters that are not serving settings stay in the variant only. */
+static sr_error *serve_settings(sr_model *m)
+{
+    for (size_t i = 0; i < m->n_runs; i++) {
+        const sr_bench_run *run = &m->runs[i];
+        char *serve = run->source ? serve_params(run->source) : NULL;
+        if (!serve)
+            continue;
+        for (char *c = serve; *c; c++)
+            if (*c == ',')
+                *c = ' ';
+        sr_arms_entry e;
+        memset(&e, 0, sizeof e);
+        sr_serving_settings_init(&e.settings);
+        sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
+        bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
+        sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
+        sr_arms_entry_free(&e);
+        free(serve);
+        return ok || err ? NULL : sr_oom();
+    }
+    return NULL;
+}
+
 /* One entry of the directory (variant NULL: the only one). */
 static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
 {
@@ -904,14 +982,10 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         if (!(m->config_path = strdup(p->config_rel)))
             return sr_oom();
         if (last) {
-            m->config_data = p->config_data;
-            m->config_len = p->config_len;
-            p->config_data = NULL;
-        } else if (p->config_data) {
-            if (!(m->config_data = malloc(p->config_len + 1)))
-                return sr_oom();
-            memcpy(m->config_data, p->config_data, p->config_len + 1);
-            m->config_len = p->config_len;
+            m->layout = p->layout;
+            p->layout = NULL;
+        } else if (p->layout && !(m->layout = sr_kv_layout_copy(p->layout))) {
+            return sr_oom();
         }
     }
     if (!err)
@@ -920,6 +994,8 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         err = give_runs(m, &p->json_runs, keys, variant);
     if (!err)
         err = give_runs(m, &p->text_runs, keys, variant);
+    if (!err)
+        err = serve_settings(m);
     return err;
 }
 
@@ -929,9 +1005,14 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
 static sr_error *merge_parts(const loader *ld, model_parts *p)
 {
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
-    if (!any)
-        return NULL; /* nothing of ours here; its files are listed among the inputs */
+    if (!any) /* its files are listed among the inputs, each with why it was not read */
+        return sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report",
+                             p->dir)
+                   ? NULL
+                   : sr_oom();
     sr_error *err = check_summaries(ld, p);
+    if (!err)
+        err = drop_stdout_twins(ld, p);
     run_list *lists[] = {&p->json_runs, &p->text_runs};
     for (size_t l = 0; l < 2 && !err; l++)
         for (size_t i = 0; i < lists[l]->n && !err; i++)
@@ -1101,8 +1182,11 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
             m->plan_order = order;
         }
         m->planned = true;
+        m->nothink |= e->nothink;
         if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
-            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks)))) {
+            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks))) ||
+            (e->tool_parser && !m->tool_parser && !(m->tool_parser = strdup(e->tool_parser))) ||
+            !sr_serving_settings_fill(&m->settings, &e->settings) /* what the log says stays first */) {
             free(id);
             return sr_oom();
         }

@@ -12,11 +12,17 @@
 #include "sweep.h"
 #include "util/error.h"
 
-/* ---- vLLM server log (vllm_log.c) ---------------------------------------
+/* ---- vLLM server log (vllm_log.c, vllm_settings.c) -----------------------
  * Recognises every prefix form (old `file.py:N]`, new `[file.py:N]`,
- * `(EngineCore_DP0 pid=N)`, no timestamp). Fills out (initialised by the
- * caller with sr_server_log_init) and sets *recognized when any server line
- * was seen. A log without server lines is not an error. */
+ * `(EngineCore_DP0 pid=N)`, no timestamp, ANSI colours, docker-compose
+ * `name  | `) and joins hard-wrapped lines (docs/inputs.md). Fills out
+ * (initialised by the caller with sr_server_log_init): the startup facts,
+ * out->settings (vLLM version, parallel sizes, batch and sequence limits,
+ * block size, KV dtype, memory utilisation, max model len), out->engine_start
+ * (an engine started, or failed to: a server log, not a few request-log
+ * lines pasted into bench output) and out->failure (a negative "Available
+ * KV cache memory" is a load failure). *recognized is set when any server
+ * line was seen. A log without server lines is not an error. */
 sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr_server_log *out, bool *recognized);
 
 /* The same, fed one line at a time (bounded memory for logs of any size):
@@ -29,9 +35,13 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
 void sr_server_log_reader_free(sr_server_log_reader *r);
 
 /* ---- `vllm bench serve` captured stdout (bench_text.c) -------------------
- * Every "Serving Benchmark Result" block is one run; the Namespace(...) line
- * before it gives model, max_concurrency and lengths. *runs is a fresh
- * array (NULL, 0 when the file has no block). */
+ * Every "Serving Benchmark Result" block is one run. The command line
+ * (benchmark_serving.py or `vllm bench serve`, continued with '\'), the
+ * Namespace(...) line and the lines before the block give model, number of
+ * prompts, max_concurrency (-1: no limit), request_rate (INFINITY:
+ * unlimited; NAN: nothing says), --metadata params, and the requested
+ * lengths (nominal_lengths true; else the means per request of the block).
+ * *runs is a fresh array (NULL, 0 when the file has no block). */
 sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
@@ -43,25 +53,44 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r);
 
 /* ---- `vllm bench serve --save-result` JSON (bench_json.c) ----------------
  * Old and new key sets; one object, or several one per line
- * (--append-result). */
+ * (--append-result), or a JSON array of them (`vllm bench sweep`
+ * summary.json; each run's source is then "path:line"). Reads request_rate
+ * (a number or "inf"), max_concurrency (null: -1, no limit), the --metadata
+ * pairs into params, input_len/output_len metadata as nominal lengths. */
 sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
+ * length (input_len, output_len, random_input_len, random_output_len: they
+ * are the nominal lengths) and not "model" naming the run's own model_id
+ * (compared normalised; model_id may be NULL). */
+bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
+                                const char *model_id);
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
 /* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
  * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
- * v0.4.7+ name the filter per line; older ones hold the filters one after
- * another, and the position tells (first half strict-match for gsm8k).
+ * v0.4.7+ name the filter per line; in older ones the k-th entry of a
+ * document is its k-th filter (strict-match, then flexible-extract for
+ * gsm8k; one filter, the strict regex, before 0.4.2). JSON lines, or one JSON
+ * array (before June 2024).
  * filter may be NULL for tasks with a single filter ("none"). out->benchmark
  * is set to the canonical name (gsm8k for task gsm8k). */
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
                                   sr_scores *out);
-/* Task name from a samples file name (samples_<task>_<date>.jsonl); fresh
- * string or NULL when the name does not fit. */
+/* Task name from a samples file name (samples_<task>_<date>.jsonl, or .json
+ * as written between May and June 2024); fresh string or NULL when the name
+ * does not fit. */
 char *sr_lmeval_task_from_filename(const char *basename);
+/* By content, for files whose name does not say (renamed, or lm-eval 0.4.0-
+ * 0.4.2's <model_args>_<task>.jsonl and results.json): a samples file's
+ * first entry (array element or line) has "doc_id" and "filtered_resps"; a
+ * results file is an object with a "results" object and one of "versions",
+ * "configs", "n-shot", "config". */
+bool sr_looks_like_lmeval_samples(const char *data, size_t len);
+bool sr_looks_like_lmeval_results(const char *data, size_t len);
 
 /* Every "<metric>,<filter>" number of every task in an lm-eval results file
  * (stderr entries left out): what the file claims, for the analysis to
@@ -74,36 +103,25 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
 sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,
                                   const char *metric_filter, double *value, bool *found);
 
-/* ---- what a JSON file is, by its content (classify.c) ---------------------- */
-typedef enum {
-    SR_JSON_UNKNOWN = 0,
-    SR_JSON_BENCH_RESULT,   /* `vllm bench serve --save-result`: object(s) with output_throughput */
-    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
-    SR_JSON_LMEVAL_RESULTS, /* lm-eval results_<date>.json, under any name */
-    SR_JSON_LMEVAL_SAMPLES, /* lm-eval per-sample lines */
-    SR_JSON_BFCL_RESULT,    /* BFCL result lines (id, result) */
-    SR_JSON_BFCL_SCORE,     /* BFCL score file (accuracy, correct_count, total_count header) */
-    SR_JSON_HF_CONFIG,      /* a Hugging Face config.json */
-    SR_JSON_MANIFEST        /* a sweep.json */
-} sr_json_kind;
-
-/* What the JSON (or JSON Lines) bytes hold; a file that does not parse is
- * an input error naming the line where it breaks. */
-sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
-
 /* ---- BFCL (bfcl.c) -------------------------------------------------------
  * A result file (JSON Lines, one entry per test id) and its score file
  * (header line, then failed entries only). Items in the result file that
  * are not listed as failures score 1. The header's counts must agree with
  * the result entries and the failures listed. Ids: "simple_N",
- * "simple_python_N" and N all mean item "N"; old integer ids take the real
- * id from prompt.id. score_data may be NULL (no score file: an error). */
+ * "simple_python_N" and N all mean item "N"; old integer ids are the 1-based
+ * position in the result file, the real id in prompt.id when there is one.
+ * score_data may be NULL (no score file: an error). */
 sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t result_len, const char *score_path,
                         const char *score_data, size_t score_len, sr_scores *out);
-/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json":
- * the category ("simple", "simple_python") and whether it is a score file.
- * Returns a fresh string or NULL when the name is not a BFCL file name. */
+/* From "BFCL_v3_simple_result.json" / "BFCL_v4_simple_python_score.json",
+ * and the v1 names of mid 2024 ("gorilla_openfunctions_v1_test_simple_result.json"
+ * with "simple_score.json"): the category ("simple", "simple_python") and
+ * whether it is a score file. A fresh string, or NULL when the name is not a
+ * BFCL file name. */
 char *sr_bfcl_category_from_filename(const char *basename, bool *is_score);
+/* Whether a score file name goes with a result file name: same category,
+ * same version (BFCL_v<N>_ both, or both v1 names). */
+bool sr_bfcl_same_version(const char *result_basename, const char *score_basename);
 /* Canonical benchmark name: simple and simple_python -> "bfcl_simple";
  * others "bfcl_<category>". Fresh string. */
 char *sr_bfcl_benchmark_name(const char *category);
@@ -119,16 +137,66 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
 /* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
 
+/* One planned model. The serving flags after the benchmarks are parsed:
+ * key=value or --key value, dashes and underscores alike, case ignored:
+ *   tp, tensor_parallel_size        settings.tensor_parallel_size
+ *   pp, pipeline_parallel_size      settings.pipeline_parallel_size
+ *   gpu_memory_utilization, util,
+ *   mem_util, memory_utilization    settings.gpu_memory_utilization (0 < u <= 1)
+ *   max_model_len, max_num_seqs,
+ *   max_num_batched_tokens,
+ *   block_size, kv_cache_dtype,
+ *   vllm_version                    the settings of the same names
+ *   parser, tool_parser,
+ *   tool_call_parser                tool_parser
+ *   nothink (no value)              nothink
+ * A known key with a bad value, or given twice, is an input error naming
+ * the line; anything else is kept in other_flags. */
 typedef struct sr_arms_entry {
-    char *checkpoint; /* org/name as written */
-    char *hardware;   /* e.g. "v5e-1", or NULL */
-    char *benchmarks; /* "load+long+gen", or NULL */
-    char *flags;      /* remaining fields joined by one space, or NULL */
+    char *checkpoint;             /* org/name as written */
+    char *hardware;               /* e.g. "v5e-1", or NULL */
+    char *benchmarks;             /* "load+long+gen", or NULL */
+    char *flags;                  /* every flag as written, joined by one space, or NULL */
+    sr_serving_settings settings; /* what the flags set; unknown: -1, NAN, NULL */
+    char *tool_parser;            /* parser=hermes -> "hermes", or NULL */
+    bool nothink;                 /* the bare flag nothink */
+    char *other_flags;            /* flags not understood, joined by one space, or NULL */
     long line;
 } sr_arms_entry;
 
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
+/* Serving flags as a run-plan line writes them ("tp=2 max_num_seqs=8"),
+ * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
+ * the same errors as a run plan's line. */
+sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
+void sr_arms_entry_free(sr_arms_entry *e); /* the strings of one entry */
+
+/* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
+typedef enum {
+    SR_JSON_UNKNOWN = 0,    /* valid JSON of no kind we read */
+    SR_JSON_BENCH,          /* `vllm bench serve --save-result`: object(s) with output_throughput */
+    SR_JSON_BENCH_SUMMARY,  /* `vllm bench sweep` summary.json: an array of such objects */
+    SR_JSON_BENCH_WARMUP,   /* `vllm bench sweep` warmup.json: a bench result with run_number -1 */
+    SR_JSON_BENCH_FAILURE,  /* `vllm bench sweep` *failure.json: error_type, error, serve/bench overrides */
+    SR_JSON_LMEVAL_RESULTS, /* lm-eval results: a "results" object and configs/versions/n-samples/config */
+    SR_JSON_LMEVAL_SAMPLES, /* lm-eval samples: lines (or an array) with doc_id and resps/filtered_resps */
+    SR_JSON_BFCL_RESULT,    /* BFCL result lines: id and result */
+    SR_JSON_BFCL_SCORE,     /* BFCL score file: header with accuracy, correct_count, total_count */
+    SR_JSON_SCORES,         /* plain per-item scores: item_id and score lines */
+    SR_JSON_HF_CONFIG,      /* Hugging Face config.json: model_type, architectures, num_hidden_layers, text_config */
+    SR_JSON_MANIFEST        /* sweep.json: an object with baseline or hardware */
+} sr_json_kind;
+
+/* What a JSON file holds, by its content (the name is not looked at).
+ * The whole file must parse: one JSON value, or several (JSON Lines);
+ * otherwise an input error naming the file and the line where it breaks
+ * (a file cut mid-object breaks on its last line). The kind is that of the
+ * first value; *kind is SR_JSON_UNKNOWN on error. */
+sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
+/* "bench_json", "bench_summary", ..., "json" for unknown: names for the
+ * inputs list. */
+const char *sr_json_kind_name(sr_json_kind kind);
 
 /* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
 struct cJSON;
@@ -140,6 +208,17 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
 /* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
  * would cut the string there); errors name the line, the first being `line`. */
 sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
+/* True when the first byte that is not a BOM or white space is '[' (a JSON
+ * array rather than JSON lines). */
+bool sr_json_starts_array(const char *data, size_t len);
+/* A JSON array read one element at a time, for files written as one big
+ * array (lm-eval samples before June 2024): the text is checked as by
+ * sr_json_check_text, then each element is parsed by cJSON and handed to
+ * each(ctx, line, element) with the line it starts on; the tree is deleted
+ * after the call (and a json arena in scope reset). Errors name the line. */
+typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON *element);
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
+                                     void *ctx);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
  * about whole-file JSON, where cJSON keeps no positions). */
 long sr_json_key_line(const char *data, size_t len, const char *key);

@@ -2,9 +2,16 @@
  * and the aggregate results_<date>.json.
  *
  * Samples files from v0.4.7 on label every line with its filter; older ones
- * hold each document once per filter, filter-major, and only the position
- * tells the filter (for gsm8k: strict-match first, then flexible-extract, in
- * the order of lm-eval's gsm8k.yaml). */
+ * hold each document once per filter, and only the order tells the filter:
+ * the k-th entry of a document belongs to the k-th filter of the task (for
+ * gsm8k: strict-match, then flexible-extract, the order of lm-eval's
+ * gsm8k.yaml). A single-process run writes the filters one after another; a
+ * multi-GPU run writes each rank's documents filter by filter, one rank
+ * after another, so the halves of the file are not the filters there.
+ * Before June 2024 the samples were one JSON array (indent 2) instead of
+ * JSON lines, in a file named <model_args>_<task>.jsonl (v0.4.0-v0.4.2) or
+ * samples_<task>_<date>.json; lm-eval 0.4.0 and 0.4.1 scored gsm8k with one
+ * filter, "get-answer", the regex strict-match took over in 0.4.2. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +44,7 @@ typedef struct lm_file {
     char *filters[MAX_FILTERS]; /* labelled files: names in order of first use */
     size_t n_filters;
     int labelled;    /* -1 not known yet, 0 no "filter" keys, 1 every line has one */
-    size_t n_blocks; /* unlabelled files: filter blocks seen */
+    size_t n_blocks; /* unlabelled files: entries per document, i.e. filters */
 } lm_file;
 
 static void lm_file_free(lm_file *f)
@@ -150,17 +157,9 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     if (err)
         return err;
 
-    size_t filter = 0;
-    if (labelled) {
+    size_t filter = 0; /* unlabelled: set by assign_unlabelled_filters */
+    if (labelled)
         err = filter_index(f, line, fv->valuestring, &filter);
-    } else {
-        /* The first doc_id coming round again starts the next filter block. */
-        if (f->n == 0)
-            f->n_blocks = 1;
-        else if (strcmp(id, f->recs[0].id) == 0)
-            f->n_blocks++;
-        filter = f->n_blocks - 1;
-    }
     void *recs = f->recs;
     if (!err && !sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs))
         err = sr_oom();
@@ -198,14 +197,77 @@ static const char *filter_label(const lm_file *f, size_t filter, char *buf, size
 {
     if (f->labelled)
         return f->filters[filter];
-    if (strcmp(f->task, "gsm8k") == 0 && f->n_blocks == 2)
+    if (strcmp(f->task, "gsm8k") == 0 && f->n_blocks == 2 && filter < 2)
         return gsm8k_filters[filter];
-    snprintf(buf, size, "block %zu", filter + 1);
+    snprintf(buf, size, "entry %zu of each document", filter + 1);
     return buf;
 }
 
-/* Duplicate doc_ids within a filter; for unlabelled files, every block must
- * hold the same documents as the first. */
+/* Unlabelled files: the k-th entry of a document is its k-th filter. Every
+ * document must have the same number of entries, the number of filters
+ * (the most common count); a document with more has a duplicate, one with
+ * fewer is missing from a filter. The first offender in file order is
+ * named. */
+static sr_error *assign_unlabelled_filters(lm_file *f)
+{
+    size_t bytes;
+    if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
+        return sr_oom();
+    rec_ref *refs = malloc(bytes ? bytes : 1);
+    size_t *counts = calloc(f->n + 1, sizeof *counts); /* documents by number of entries */
+    if (!refs || !counts) {
+        free(refs);
+        free(counts);
+        return sr_oom();
+    }
+    for (size_t i = 0; i < f->n; i++)
+        refs[i] = (rec_ref){&f->recs[i], i};
+    qsort(refs, f->n, sizeof *refs, rec_ref_cmp); /* by id, then file order */
+    for (size_t start = 0, end; start < f->n; start = end) {
+        for (end = start; end < f->n && strcmp(refs[end].rec->id, refs[start].rec->id) == 0; end++)
+            f->recs[refs[end].index].filter = end - start;
+        counts[end - start]++;
+    }
+    size_t k = 0; /* the most common count; on a tie the smaller (a duplicate is likelier than a gap) */
+    for (size_t c = 1; c <= f->n; c++)
+        if (counts[c] > counts[k])
+            k = c;
+    f->n_blocks = k;
+
+    const lm_rec *worst = NULL; /* the offending entry earliest in the file */
+    size_t worst_count = 0;
+    for (size_t start = 0, end; start < f->n; start = end) {
+        for (end = start; end < f->n && strcmp(refs[end].rec->id, refs[start].rec->id) == 0; end++)
+            ;
+        size_t count = end - start;
+        if (count == k)
+            continue;
+        /* too many: the first entry past k; too few: the last one there is */
+        const lm_rec *r = refs[count > k ? start + k : end - 1].rec;
+        if (!worst || r->line < worst->line) {
+            worst = r;
+            worst_count = count;
+        }
+    }
+    sr_error *err = NULL;
+    char buf[48], buf2[48];
+    if (worst && worst_count > k)
+        err = sr_input_error(f->path, worst->line,
+                             "duplicate doc_id '%s': %zu entries where other documents have %zu (one per filter; "
+                             "unlabelled samples list every document once per filter)",
+                             worst->id, worst_count, k);
+    else if (worst)
+        err = sr_input_error(f->path, worst->line,
+                             "doc_id '%s' of filter '%s' is missing from filter '%s' "
+                             "(unlabelled samples list every document once per filter)",
+                             worst->id, filter_label(f, worst->filter, buf, sizeof buf),
+                             filter_label(f, worst->filter + 1, buf2, sizeof buf2));
+    free(refs);
+    free(counts);
+    return err;
+}
+
+/* Duplicate doc_ids within a filter (labelled files). */
 static sr_error *check_layout(const lm_file *f)
 {
     size_t bytes;
@@ -225,45 +287,12 @@ static sr_error *check_layout(const lm_file *f)
             best = refs[i].index;
             first = refs[i - 1].index;
         }
-    char buf[32];
+    char buf[48];
     if (best < f->n) {
         const lm_rec *r = &f->recs[best];
         err = sr_input_error(f->path, r->line, "duplicate doc_id '%s' for filter '%s' (first on line %ld)", r->id,
                              filter_label(f, r->filter, buf, sizeof buf), f->recs[first].line);
-        goto done;
     }
-    if (f->labelled || f->n_blocks < 2)
-        goto done;
-
-    size_t n0 = 0;
-    while (n0 < f->n && refs[n0].rec->filter == 0)
-        n0++;
-    for (size_t start = n0; start < f->n && !err;) {
-        size_t end = start;
-        size_t block = refs[start].rec->filter;
-        while (end < f->n && refs[end].rec->filter == block)
-            end++;
-        for (size_t k = 0;; k++) {
-            const lm_rec *a = k < n0 ? refs[k].rec : NULL;
-            const lm_rec *b = start + k < end ? refs[start + k].rec : NULL;
-            if (!a && !b)
-                break;
-            int c = !a ? 1 : !b ? -1 : strcmp(a->id, b->id);
-            if (c == 0)
-                continue;
-            const lm_rec *lone = c < 0 ? a : b;
-            size_t other = c < 0 ? block : 0;
-            char buf2[32];
-            err = sr_input_error(f->path, lone->line,
-                                 "doc_id '%s' of filter '%s' is missing from filter '%s' "
-                                 "(unlabelled samples must list the same documents per filter)",
-                                 lone->id, filter_label(f, lone->filter, buf, sizeof buf),
-                                 filter_label(f, other, buf2, sizeof buf2));
-            break;
-        }
-        start = end;
-    }
-done:
     free(refs);
     return err;
 }
@@ -274,13 +303,22 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
     *sel = 0;
     if (!f->labelled) {
         bool gsm8k = strcmp(f->task, "gsm8k") == 0;
-        if (gsm8k && f->n_blocks != 2)
+        if (gsm8k && f->n_blocks > 2)
             return sr_input_error(f->path, 0,
-                                  "gsm8k samples without filter labels should hold 2 filter blocks "
-                                  "(strict-match, flexible-extract), found %zu",
+                                  "gsm8k samples without filter labels should hold each document once or twice "
+                                  "(strict-match, flexible-extract), found %zu entries per document",
                                   f->n_blocks);
         if (!filter)
             return NULL;
+        if (gsm8k && f->n_blocks == 1) {
+            /* lm-eval 0.4.0/0.4.1: one filter, "get-answer", the strict-match regex */
+            if (strcmp(filter, "strict-match") == 0 || strcmp(filter, "get-answer") == 0)
+                return NULL;
+            return sr_input_error(f->path, 0,
+                                  "no filter '%s': the file holds each document once, one filter (lm-eval "
+                                  "before 0.4.2 scored gsm8k with 'get-answer', the strict-match regex)",
+                                  filter);
+        }
         if (gsm8k) {
             for (size_t i = 0; i < 2; i++)
                 if (strcmp(filter, gsm8k_filters[i]) == 0) {
@@ -324,6 +362,11 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static sr_error *parse_element(void *ctx, long line, const cJSON *element)
+{
+    return parse_line(ctx, line, element);
+}
+
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
                                   sr_scores *out)
 {
@@ -336,31 +379,36 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     }
     lm_file f = {.path = path, .task = task, .labelled = -1};
     sr_error *err = NULL;
-    sr_lines it;
-    const char *l;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    /* One tree per line, read and dropped: cJSON allocates from an arena. */
+    /* One tree per line (or array element), read and dropped: cJSON
+     * allocates from an arena. */
     sr_json_arena_begin();
-    while (!err && sr_lines_next(&it, &l, &n)) {
-        const char *t = l;
-        size_t tn = n;
-        sr_trim(&t, &tn);
-        if (tn == 0)
-            continue;
-        cJSON *obj;
-        err = sr_json_parse(path, it.lineno, l, n, &obj);
-        if (!err) {
-            err = parse_line(&f, it.lineno, obj);
-            cJSON_Delete(obj);
+    if (sr_json_starts_array(data, len)) {
+        err = sr_json_each_array_element(path, data, len, parse_element, &f);
+    } else {
+        sr_lines it;
+        const char *l;
+        size_t n;
+        sr_lines_init(&it, data, len);
+        while (!err && sr_lines_next(&it, &l, &n)) {
+            const char *t = l;
+            size_t tn = n;
+            sr_trim(&t, &tn);
+            if (tn == 0)
+                continue;
+            cJSON *obj;
+            err = sr_json_parse(path, it.lineno, l, n, &obj);
+            if (!err) {
+                err = parse_line(&f, it.lineno, obj);
+                cJSON_Delete(obj);
+            }
+            sr_json_arena_reset();
         }
-        sr_json_arena_reset();
     }
     sr_json_arena_end();
     if (!err && f.n == 0)
         err = sr_input_error(path, 0, "no items");
     if (!err)
-        err = check_layout(&f);
+        err = f.labelled ? check_layout(&f) : assign_unlabelled_filters(&f);
     size_t sel = 0;
     if (!err)
         err = select_filter(&f, filter, &sel);
@@ -388,9 +436,13 @@ char *sr_lmeval_task_from_filename(const char *basename)
         return NULL;
     const char *name = base_name(basename);
     size_t n = strlen(name);
-    static const char prefix[] = "samples_", suffix[] = ".jsonl";
-    if (n < sizeof prefix - 1 + sizeof suffix - 1 || strncmp(name, prefix, sizeof prefix - 1) != 0 ||
-        strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
+    /* samples_<task>_<date>.jsonl; .json between May and June 2024, when the
+     * file was one JSON array */
+    static const char prefix[] = "samples_";
+    size_t suffix = n > 6 && strcmp(name + n - 6, ".jsonl") == 0  ? 6
+                    : n > 5 && strcmp(name + n - 5, ".json") == 0 ? 5
+                                                                  : 0;
+    if (!suffix || n < sizeof prefix - 1 + suffix || strncmp(name, prefix, sizeof prefix - 1) != 0)
         return NULL;
     /* lm-eval: filename[filename.find("_") + 1 : filename.rfind("_")] */
     const char *first = strchr(name, '_'), *last = strrchr(name, '_');
@@ -402,6 +454,50 @@ char *sr_lmeval_task_from_filename(const char *basename)
         return NULL;
     }
     return task;
+}
+
+/* The first object of a samples file: the first array element, or the
+ * first non-blank line. NULL when there is none or it does not parse. */
+static cJSON *first_sample(const char *data, size_t len)
+{
+    size_t pos = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    while (pos < len && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n'))
+        pos++;
+    if (pos < len && data[pos] == '[') {
+        pos++;
+        while (pos < len && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n'))
+            pos++;
+        const char *end = NULL;
+        return pos < len ? cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0) : NULL;
+    }
+    const char *nl = memchr(data + pos, '\n', len - pos);
+    size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
+    return n ? cJSON_ParseWithLength(data + pos, n) : NULL;
+}
+
+bool sr_looks_like_lmeval_samples(const char *data, size_t len)
+{
+    if (!data || !len)
+        return false;
+    cJSON *first = first_sample(data, len);
+    bool yes = cJSON_IsObject(first) && cJSON_GetObjectItemCaseSensitive(first, "doc_id") &&
+               cJSON_GetObjectItemCaseSensitive(first, "filtered_resps");
+    cJSON_Delete(first);
+    return yes;
+}
+
+bool sr_looks_like_lmeval_results(const char *data, size_t len)
+{
+    if (!data || !len)
+        return false;
+    cJSON *root = cJSON_ParseWithLength(data, len);
+    bool yes = cJSON_IsObject(root) && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "results"));
+    static const char *const marks[] = {"versions", "configs", "n-shot", "config"};
+    bool marked = false;
+    for (size_t i = 0; yes && !marked && i < sizeof marks / sizeof *marks; i++)
+        marked = cJSON_GetObjectItemCaseSensitive(root, marks[i]) != NULL;
+    cJSON_Delete(root);
+    return yes && marked;
 }
 
 sr_error *sr_parse_lmeval_results(const char *path, const char *data, size_t len, const char *task,

@@ -166,17 +166,181 @@ static bool looks_like_id(const char *s, size_t n)
     return true;
 }
 
+void sr_arms_entry_free(sr_arms_entry *e)
+{
+    free(e->checkpoint);
+    free(e->hardware);
+    free(e->benchmarks);
+    free(e->flags);
+    sr_serving_settings_free(&e->settings);
+    free(e->tool_parser);
+    free(e->other_flags);
+}
+
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n)
 {
     if (!entries)
         return;
-    for (size_t i = 0; i < n; i++) {
-        free(entries[i].checkpoint);
-        free(entries[i].hardware);
-        free(entries[i].benchmarks);
-        free(entries[i].flags);
-    }
+    for (size_t i = 0; i < n; i++)
+        sr_arms_entry_free(&entries[i]);
     free(entries);
+}
+
+/* The serving flags a run plan may set (see ingest.h). */
+typedef enum { F_TP, F_PP, F_UTIL, F_LEN, F_SEQS, F_BATCHED, F_BLOCK, F_DTYPE, F_VERSION, F_PARSER, F_NOTHINK } flag_id;
+
+static const struct arms_flag {
+    const char *key; /* lower case, '_' for '-' */
+    flag_id id;
+} arms_flags[] = {
+    {"tp", F_TP},
+    {"tensor_parallel_size", F_TP},
+    {"pp", F_PP},
+    {"pipeline_parallel_size", F_PP},
+    {"gpu_memory_utilization", F_UTIL},
+    {"util", F_UTIL},
+    {"mem_util", F_UTIL},
+    {"memory_utilization", F_UTIL},
+    {"max_model_len", F_LEN},
+    {"max_num_seqs", F_SEQS},
+    {"max_num_batched_tokens", F_BATCHED},
+    {"block_size", F_BLOCK},
+    {"kv_cache_dtype", F_DTYPE},
+    {"vllm_version", F_VERSION},
+    {"parser", F_PARSER},
+    {"tool_parser", F_PARSER},
+    {"tool_call_parser", F_PARSER},
+    {"nothink", F_NOTHINK},
+};
+
+/* The flag a field names ("--tensor-parallel-size=2" -> F_TP, value "2");
+ * NULL when it is none of ours. */
+static const struct arms_flag *find_flag(const char *f, size_t n, const char **value, size_t *vlen)
+{
+    while (n > 0 && *f == '-') {
+        f++;
+        n--;
+    }
+    const char *eq = memchr(f, '=', n);
+    size_t klen = eq ? (size_t)(eq - f) : n;
+    char key[32];
+    if (klen == 0 || klen >= sizeof key)
+        return NULL;
+    for (size_t i = 0; i < klen; i++) {
+        char c = f[i];
+        key[i] = c == '-' ? '_' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    key[klen] = '\0';
+    *value = eq ? eq + 1 : NULL;
+    *vlen = eq ? n - klen - 1 : 0;
+    for (size_t i = 0; i < sizeof arms_flags / sizeof arms_flags[0]; i++)
+        if (strcmp(key, arms_flags[i].key) == 0)
+            return &arms_flags[i];
+    return NULL;
+}
+
+static long *long_field(sr_serving_settings *s, flag_id id)
+{
+    switch (id) {
+    case F_TP: return &s->tensor_parallel_size;
+    case F_PP: return &s->pipeline_parallel_size;
+    case F_LEN: return &s->max_model_len;
+    case F_SEQS: return &s->max_num_seqs;
+    case F_BATCHED: return &s->max_num_batched_tokens;
+    case F_BLOCK: return &s->block_size;
+    default: return NULL;
+    }
+}
+
+static char **string_field(sr_arms_entry *e, flag_id id)
+{
+    switch (id) {
+    case F_DTYPE: return &e->settings.kv_cache_dtype;
+    case F_VERSION: return &e->settings.vllm_version;
+    case F_PARSER: return &e->tool_parser;
+    default: return NULL;
+    }
+}
+
+/* Set one known flag from its value [v, v+vn). */
+static sr_error *set_flag(const char *path, long line, sr_arms_entry *e, const struct arms_flag *flag, const char *v,
+                          size_t vn)
+{
+    if (flag->id == F_NOTHINK) {
+        if (v)
+            return sr_input_error(path, line, "flag '%s' takes no value", flag->key);
+        e->nothink = true;
+        return NULL;
+    }
+    if (!v || vn == 0)
+        return sr_input_error(path, line, "flag '%s' needs a value", flag->key);
+    long *lf = long_field(&e->settings, flag->id);
+    char **sf = string_field(e, flag->id);
+    bool twice = lf ? *lf >= 0 : sf ? *sf != NULL : !isnan(e->settings.gpu_memory_utilization);
+    if (twice)
+        return sr_input_error(path, line, "flag '%s' is given twice", flag->key);
+    const char *stop;
+    if (lf) {
+        long x;
+        if (!sr_parse_long_commas(v, v + vn, &x, &stop) || stop != v + vn || x < 1 || x > (1L << 30))
+            return sr_input_error(path, line, "flag '%s': expected a whole number from 1 to %ld, got '%.*s'", flag->key,
+                                  1L << 30, (int)(vn > 40 ? 40 : vn), v);
+        *lf = x;
+        return NULL;
+    }
+    if (sf)
+        return (*sf = sr_strndup(v, vn)) ? NULL : sr_oom();
+    double u;
+    if (!sr_parse_double(v, v + vn, &u, &stop) || stop != v + vn || !(u > 0 && u <= 1))
+        return sr_input_error(path, line, "flag '%s': expected a fraction in (0, 1], got '%.*s'", flag->key,
+                              (int)(vn > 40 ? 40 : vn), v);
+    e->settings.gpu_memory_utilization = u;
+    return NULL;
+}
+
+static void append_field(sr_strbuf *sb, const char *f, size_t n)
+{
+    if (sb->len)
+        sr_strbuf_putc(sb, ' ');
+    sr_strbuf_append(sb, f, n);
+}
+
+/* The flags after the benchmarks: known ones into the entry, the rest kept
+ * as text; every one kept as written in e->flags. */
+static sr_error *arms_flags_parse(const char *path, long line, const char *p, const char *end, sr_arms_entry *e)
+{
+    sr_strbuf all, other;
+    sr_strbuf_init(&all);
+    sr_strbuf_init(&other);
+    sr_error *err = NULL;
+    const char *f, *v;
+    size_t fn, vn;
+    while (!err && next_field(&p, end, &f, &fn)) {
+        append_field(&all, f, fn);
+        const struct arms_flag *flag = find_flag(f, fn, &v, &vn);
+        if (!flag) {
+            append_field(&other, f, fn);
+            continue;
+        }
+        /* "--tp 2": the value is the next field */
+        if (!v && flag->id != F_NOTHINK && next_field(&p, end, &v, &vn))
+            append_field(&all, v, vn);
+        err = set_flag(path, line, e, flag, v, vn);
+    }
+    if (!err && (all.failed || other.failed))
+        err = sr_oom();
+    if (!err && all.len && !(e->flags = sr_strbuf_detach(&all)))
+        err = sr_oom();
+    if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
+        err = sr_oom();
+    sr_strbuf_free(&all);
+    sr_strbuf_free(&other);
+    return err;
+}
+
+sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e)
+{
+    return arms_flags_parse(path, line, text, text + strlen(text), e);
 }
 
 static sr_error *arms_line(const char *path, long line, const char *l, size_t n, sr_arms_entry *e)
@@ -194,24 +358,8 @@ static sr_error *arms_line(const char *path, long line, const char *l, size_t n,
         return sr_oom();
     if (e->hardware && next_field(&p, end, &f, &fn) && !(e->benchmarks = sr_strndup(f, fn)))
         return sr_oom();
-    if (e->benchmarks) {
-        sr_strbuf flags;
-        sr_strbuf_init(&flags);
-        while (next_field(&p, end, &f, &fn)) {
-            if (flags.len)
-                sr_strbuf_putc(&flags, ' ');
-            sr_strbuf_append(&flags, f, fn);
-        }
-        if (flags.failed) {
-            sr_strbuf_free(&flags);
-            return sr_oom();
-        }
-        if (flags.len)
-            e->flags = sr_strbuf_detach(&flags);
-        sr_strbuf_free(&flags);
-    }
     e->line = line;
-    return NULL;
+    return e->benchmarks ? arms_flags_parse(path, line, p, end, e) : NULL;
 }
 
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries)
@@ -231,16 +379,14 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
             break;
         }
         sr_arms_entry e = {0};
+        sr_serving_settings_init(&e.settings);
         err = arms_line(path, it.lineno, l, ln, &e);
         void *grown = list;
         if (!err && e.checkpoint && !sr_grow(&grown, &cap, n + 1, sizeof *list))
             err = sr_oom();
         list = grown;
         if (err || !e.checkpoint) {
-            free(e.checkpoint);
-            free(e.hardware);
-            free(e.benchmarks);
-            free(e.flags);
+            sr_arms_entry_free(&e);
             continue;
         }
         list[n++] = e;

@@ -10,6 +10,7 @@
 
 #include "ingest/ingest.h"
 #include "util/fileio.h"
+#include "util/json_arena.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -82,6 +83,75 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
         }
     }
     *out = root;
+    return NULL;
+}
+
+static size_t skip_json_space(const char *data, size_t len, size_t pos)
+{
+    while (pos < len && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n'))
+        pos++;
+    return pos;
+}
+
+bool sr_json_starts_array(const char *data, size_t len)
+{
+    size_t pos = 0;
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+        pos = 3;
+    pos = skip_json_space(data, len, pos);
+    return pos < len && data[pos] == '[';
+}
+
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each, void *ctx)
+{
+    sr_error *err = sr_json_check_text(path, 1, data, len);
+    if (err)
+        return err;
+    size_t pos = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    long line = 1;
+    size_t at = skip_json_space(data, len, pos);
+    line = line_at(data + pos, at - pos, line);
+    if (at >= len || data[at] != '[')
+        return sr_input_error(path, line, "expected a json array");
+    pos = at + 1;
+    for (size_t index = 0;; index++) {
+        at = skip_json_space(data, len, pos);
+        line = line_at(data + pos, at - pos, line);
+        pos = at;
+        if (pos >= len)
+            return sr_input_error(path, line, "invalid json: the array is not closed");
+        if (data[pos] == ']' && index == 0)
+            break;
+        /* cJSON parses the element and says where it ended; only the
+         * array's own commas and brackets are read here. */
+        const char *end = NULL;
+        cJSON *element = cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0);
+        if (!element) {
+            size_t bad = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
+            return sr_input_error(path, line_at(data + pos, bad - pos, line), "invalid json");
+        }
+        err = each(ctx, line, element);
+        cJSON_Delete(element);
+        sr_json_arena_reset();
+        if (err)
+            return err;
+        size_t after = (size_t)(end - data);
+        at = skip_json_space(data, len, after);
+        line = line_at(data + pos, at - pos, line);
+        pos = at;
+        if (pos >= len)
+            return sr_input_error(path, line, "invalid json: the array is not closed");
+        if (data[pos] == ',') {
+            pos++;
+            continue;
+        }
+        if (data[pos] == ']')
+            break;
+        return sr_input_error(path, line, "invalid json: expected ',' or ']' after an array element");
+    }
+    at = skip_json_space(data, len, pos + 1);
+    if (at < len)
+        return sr_input_error(path, line_at(data + pos, at - pos, line), "unexpected text after the json value");
     return NULL;
 }
 

@@ -1,10 +1,16 @@
-/* vLLM server log: startup facts (KV cache size, memory, load time, model)
- * and the root cause of a failed start or a serve error.
+/* vLLM server log: startup facts (KV cache size, memory, load time, model,
+ * serving settings), whether an engine started at all, and the root cause
+ * of a failed start or a serve error.
  *
  * Lines are matched by message substrings after one helper (strip_prefix)
  * has removed every known prefix form: ANSI colours, docker-compose
  * "name  | ", process tags "(EngineCore_DP0 pid=N) ", the level, the
- * timestamp (if any) and "[file.py:N]" / "file.py:N]". */
+ * timestamp (if any) and "[file.py:N]" / "file.py:N]".
+ *
+ * Logs committed from a terminal may be hard-wrapped (at 140 columns or
+ * so), cutting labels and numbers: facts and settings are read from lines
+ * joined again from their pieces (see entry_continues); the failure
+ * reading goes line by line. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,11 +19,20 @@
 #include <strings.h>
 
 #include "ingest/ingest.h"
+#include "ingest/vllm_settings.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
 #define MESSAGE_MAX 500 /* bytes kept of a failure message */
+
+/* Hard-wrapped lines: a piece is a wrapped one when it is this wide (a
+ * terminal's width; an unwrapped engine config line is thousands of
+ * columns), and a joined line stops growing at these limits. */
+#define WRAP_MIN_COLS 80
+#define WRAP_MAX_COLS 512
+#define ENTRY_MAX_PIECES 256
+#define ENTRY_MAX_BYTES (1 << 20)
 
 typedef enum { LVL_NONE = 0, LVL_DEBUG, LVL_INFO, LVL_WARNING, LVL_ERROR, LVL_CRITICAL } log_level;
 
@@ -70,7 +85,7 @@ static const char *skip_spaces(const char *p, const char *end)
 static bool starts_with(const char *p, const char *end, const char *word)
 {
     size_t n = strlen(word);
-    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+    return (size_t)(end - p) >= n && *p == *word && memcmp(p, word, n) == 0;
 }
 
 /* "name  | " as docker-compose writes it. */
@@ -300,7 +315,18 @@ typedef struct {
     bool kv_seen, conc_seen, blocks_seen, mem_seen, init_seen, avail_seen, loading_seen;
     char *engine_model;   /* from the engine config line */
     char *fallback_model; /* from non-default args / args: Namespace(...) */
+    sr_log_settings settings;
+    long short_line;     /* line of the last "Available KV cache memory" below zero */
+    char short_text[32]; /* its number as written, "-0.53" */
 } parser;
+
+/* A line only an engine starting up (or failing to) prints: the file is a
+ * server log, not bench output with a few request-log lines pasted in. */
+static void saw_startup(parser *ps)
+{
+    ps->strong = true;
+    ps->out->engine_start = true;
+}
 
 static sr_error *bad_number(const parser *ps, const char *what, const char *label)
 {
@@ -334,7 +360,7 @@ static sr_error *kv_lines(parser *ps, const char *m, const char *end)
     static const char conc_label[] = "Maximum concurrency for";
     const char *at = sr_memmem(m, (size_t)(end - m), kv_label), *stop;
     if (at) {
-        ps->strong = true;
+        saw_startup(ps);
         long tokens;
         sr_error *err = count_after(ps, at, end, kv_label, "a token count", &tokens, &stop);
         if (err)
@@ -347,7 +373,7 @@ static sr_error *kv_lines(parser *ps, const char *m, const char *end)
     }
     at = sr_memmem(m, (size_t)(end - m), conc_label);
     if (at) {
-        ps->strong = true;
+        saw_startup(ps);
         long len;
         double x;
         sr_error *err = count_after(ps, at, end, conc_label, "a token count", &len, &stop);
@@ -381,7 +407,7 @@ static sr_error *block_line(parser *ps, const char *m, const char *end)
     size_t dev_len = (size_t)(q - dev);
     if (dev_len == 3 && strncasecmp(dev, "cpu", 3) == 0)
         return NULL;
-    ps->strong = true;
+    saw_startup(ps);
     if (dev_len == 3 && strncasecmp(dev, "tpu", 3) == 0)
         ps->out->tpu = true;
     char label[32];
@@ -419,7 +445,7 @@ static sr_error *memory_statistics(parser *ps, const char *m, const char *end)
     }
     if (!any)
         return NULL;
-    ps->strong = true;
+    saw_startup(ps);
     ps->out->tpu = true;
     if (!ps->mem_seen) {
         ps->mem_seen = true;
@@ -437,7 +463,7 @@ static sr_error *init_model(parser *ps, const char *m, const char *end)
     const char *at = sr_memmem(m, (size_t)(end - m), "Init model |");
     if (!at)
         return NULL;
-    ps->strong = true;
+    saw_startup(ps);
     ps->out->tpu = true;
     static const char label[] = "hbm=[(";
     const char *h = sr_memmem(at, (size_t)(end - at), label), *stop;
@@ -469,12 +495,23 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
     sr_error *err;
     static const char avail[] = "Available KV cache memory:";
     if ((at = sr_memmem(m, n, avail)) != NULL) {
-        ps->strong = true;
-        if ((err = double_after(ps, at, end, avail, &v, &stop)) != NULL)
-            return err;
+        saw_startup(ps);
+        /* Below zero when the weights and activations leave nothing for
+         * the cache: the start fails right after (failure_finish). */
+        const char *p = skip_spaces(at + strlen(avail), end);
+        if (!sr_parse_double(p, end, &v, &stop))
+            return bad_number(ps, "a number", avail);
         if (!ps->avail_seen) {
             ps->avail_seen = true;
             ps->out->available_kv_gib = v;
+        }
+        if (v < 0) {
+            size_t w = (size_t)(stop - p);
+            if (w >= sizeof ps->short_text)
+                w = sizeof ps->short_text - 1;
+            memcpy(ps->short_text, p, w);
+            ps->short_text[w] = '\0';
+            ps->short_line = ps->line;
         }
     }
     /* V1 "Model loading took X GiB [memory] and Y seconds", V0 "Loading model
@@ -487,7 +524,7 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
     else if ((at = sr_memmem(m, n, v0)) != NULL)
         label = v0;
     if (label) {
-        ps->strong = true;
+        saw_startup(ps);
         if ((err = double_after(ps, at, end, label, &v, &stop)) != NULL)
             return err;
         double secs = NAN;
@@ -531,53 +568,48 @@ static sr_error *quoted_value(const parser *ps, const char *m, const char *end, 
     return NULL;
 }
 
-static sr_error *model_lines(parser *ps, const log_line *ll)
-{
-    const char *m = ll->msg, *end = ll->msg + ll->len;
-    sr_error *err = NULL;
-    if (!ps->engine_model && sr_memmem(m, ll->len, "with config:")) {
-        if ((err = quoted_value(ps, m, end, "model='", &ps->engine_model)) != NULL)
-            return err;
-        if (ps->engine_model)
-            ps->strong = true;
-    }
-    if (ps->fallback_model)
-        return NULL;
-    if (sr_memmem(m, ll->len, "non-default args:")) {
-        ps->strong = true;
-        err = quoted_value(ps, m, end, "'model': '", &ps->fallback_model);
-        if (!err && !ps->fallback_model)
-            err = quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
-    } else if (ll->file_prefix && sr_memmem(m, ll->len, "args: Namespace(")) {
-        /* Old api_server.py logged its arguments. */
-        ps->strong = true;
-        err = quoted_value(ps, m, end, "model='", &ps->fallback_model);
-    }
-    return err;
-}
-
 static bool server_marker(const char *s, size_t n)
 {
     return has(s, n, "tpu_inference") || has(s, n, "tpu_worker.py") || has(s, n, "tpu_runner.py");
 }
 
-static bool server_text(const char *s, size_t n)
+/* Lines an engine prints while it starts, or fails to start: wordings
+ * found anywhere in the line (as the first versions of this parser
+ * matched them), and messages that begin with a phrase (checked at the
+ * message start only: a log line is matched against every pattern, and
+ * request-log lines are most of a big log). */
+static bool startup_text(const char *s, size_t n, const char *m, const char *end)
 {
-    return has(s, n, "Application startup complete.") || has(s, n, "EngineCore failed to start") ||
-           has(s, n, "Engine core initialization failed") || has(s, n, "vLLM API server version") ||
-           has(s, n, "Starting vLLM API server") || has(s, n, "api_server.py") || has(s, n, "llm_engine.py") ||
-           has(s, n, "Initializing a V1 LLM engine") || has(s, n, "Initializing an LLM engine");
+    static const char *const anywhere[] = {
+        "Application startup complete.", "EngineCore failed to start", "Engine core initialization failed",
+        "vLLM API server version",       "Starting vLLM API server",   "Initializing a V1 LLM engine",
+        "Initializing an LLM engine",
+    };
+    static const char *const starts[] = {
+        "WorkerProc failed to start", "non-default args:",          "Starting to load model",
+        "Loading weights took",       "Chunked prefill is enabled", "Init worker |",
+    };
+    for (size_t k = 0; k < sizeof starts / sizeof *starts; k++)
+        if (starts_with(m, end, starts[k]))
+            return true;
+    for (size_t k = 0; k < sizeof anywhere / sizeof *anywhere; k++)
+        if (has(s, n, anywhere[k]))
+            return true;
+    return false;
 }
 
-/* ---- the parse ----------------------------------------------------------- */
+/* ---- failures across lines --------------------------------------------- */
 
 typedef struct {
     /* before startup */
-    bool traceback;    /* a traceback was printed since the last start */
-    bool frozen;       /* the first "Engine core initialization failed" passed */
-    candidate last;    /* last exception line before the wrapper */
-    candidate pointer; /* first exception that only points elsewhere */
-    candidate wrapper; /* first wrapper line itself */
+    bool traceback;       /* a traceback was printed since the last start */
+    bool frozen;          /* the first "Engine core initialization failed" passed */
+    candidate last;       /* last exception line before the wrapper */
+    candidate pointer;    /* first exception that only points elsewhere */
+    candidate wrapper;    /* first wrapper line itself */
+    long short_line;      /* "Available KV cache memory" below zero; 0: not seen */
+    char short_text[32];  /* its number as written */
+    candidate short_root; /* first exception after it */
     /* after startup */
     bool traceback_serve;
     candidate serve, serve_dead, serve_http;
@@ -591,6 +623,7 @@ static void failure_state_free(failure_state *fs)
     cand_clear(&fs->last);
     cand_clear(&fs->pointer);
     cand_clear(&fs->wrapper);
+    cand_clear(&fs->short_root);
     cand_clear(&fs->serve);
     cand_clear(&fs->serve_dead);
     cand_clear(&fs->serve_http);
@@ -619,8 +652,12 @@ static bool failure_line_inner(failure_state *fs, const sr_server_log *out, long
         if ((init_failed || has(m, n, "EngineCore failed to start")) && !fs->wrapper.set &&
             !cand_take(&fs->wrapper, line, m, n))
             return false;
-        if (exc && !fs->frozen && !init_failed && (error_level || ll->level == LVL_NONE) &&
-            (fs->traceback || compile_hint(m, n) || kv_load_hint(m, n))) {
+        bool cause = exc && !init_failed && (error_level || ll->level == LVL_NONE) &&
+                     (fs->traceback || compile_hint(m, n) || kv_load_hint(m, n));
+        if (cause && fs->short_line && !fs->short_root.set && !wrapper_exception(m, n) &&
+            !cand_take(&fs->short_root, line, m, n))
+            return false;
+        if (cause && !fs->frozen) {
             if (wrapper_exception(m, n)) {
                 if (!fs->pointer.set && !cand_take(&fs->pointer, line, m, n))
                     return false;
@@ -671,12 +708,47 @@ static void failure_reset(failure_state *fs)
     cand_clear(&fs->last);
     cand_clear(&fs->pointer);
     cand_clear(&fs->wrapper);
+    fs->short_line = 0;
+    cand_clear(&fs->short_root);
+}
+
+/* Cut s to at most max bytes on a UTF-8 boundary. */
+static void cut_utf8(char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max)
+        return;
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    s[max] = '\0';
+}
+
+/* A start that left no memory for the KV cache: the negative figure, then
+ * the exception it raised when one followed (its line is the source). */
+static sr_error *kv_short_failure(const failure_state *fs, const char *path, sr_server_log *out)
+{
+    const candidate *root = fs->short_root.set ? &fs->short_root : NULL;
+    if (root && !sr_utf8_valid(root->message, strlen(root->message)))
+        return sr_input_error(path, root->line, "invalid utf-8 in the exception line");
+    char *message = root ? sr_asprintf("no memory left for the KV cache: %s GiB; %s", fs->short_text, root->message)
+                         : sr_asprintf("no memory left for the KV cache: %s GiB", fs->short_text);
+    char *source = sr_asprintf("%s:%ld", path, root ? root->line : fs->short_line);
+    bool ok = message && source;
+    if (ok) {
+        cut_utf8(message, MESSAGE_MAX);
+        ok = sr_failure_set(&out->failure, SR_STAGE_LOAD, message, source);
+    }
+    free(message);
+    free(source);
+    return ok ? NULL : sr_oom();
 }
 
 static sr_error *failure_finish(failure_state *fs, const char *path, sr_server_log *out)
 {
     const candidate *root = NULL;
     sr_stage stage;
+    if (!out->startup_complete && fs->short_line)
+        return kv_short_failure(fs, path, out);
     if (!out->startup_complete) {
         root = fs->last.set ? &fs->last : fs->pointer.set ? &fs->pointer : fs->wrapper.set ? &fs->wrapper : NULL;
         stage = SR_STAGE_LOAD;
@@ -704,29 +776,211 @@ static sr_error *failure_finish(failure_state *fs, const char *path, sr_server_l
     return NULL;
 }
 
-static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t n, bool *weak, bool *bench_like)
+/* ---- logical lines: hard-wrapped pieces joined ---------------------------- */
+
+typedef enum { ENTRY_NONE = 0, ENTRY_ENGINE, ENTRY_ARGS } entry_kind;
+
+/* A line of the log with the pieces a terminal wrapped it into joined
+ * again. Its facts and settings are read once it is complete. */
+typedef struct {
+    bool active;
+    entry_kind kind;
+    bool bracketed; /* args: complete when the dict or Namespace closes */
+    long line;      /* its first line */
+    sr_strbuf text; /* the message, pieces joined */
+    sr_brackets brackets;
+    size_t last_cols; /* display columns of the last piece */
+    int pieces;
+} entry;
+
+/* vLLM logs these at the start of the message ("Initializing a V1 LLM
+ * engine (v0.10.1.1) with config: ...", "Initializing an LLM engine ...",
+ * "non-default args: {...}", the old api_server's "args: Namespace(...)"). */
+static entry_kind entry_kind_of(const log_line *ll)
 {
-    log_line ll = strip_prefix(s, n);
-    const char *m = ll.msg, *end = ll.msg + ll.len;
+    const char *m = ll->msg, *end = ll->msg + ll->len;
+    if (starts_with(m, end, "Initializing") && has(m, ll->len, "with config:"))
+        return ENTRY_ENGINE;
+    if (starts_with(m, end, "non-default args:"))
+        return ENTRY_ARGS;
+    if (ll->file_prefix && starts_with(m, end, "args: Namespace(")) /* old api_server.py */
+        return ENTRY_ARGS;
+    return ENTRY_NONE;
+}
+
+/* Display columns: UTF-8 sequences count once. */
+static size_t columns(const char *s, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < n; i++)
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return cols;
+}
+
+/* A line of its own: blank, a log prefix (compose name, process tag,
+ * level), or traceback text. ll is the line's strip_prefix. */
+static bool starts_own_line(const char *s, size_t n, const log_line *ll)
+{
+    const char *end = s + n, *p = skip_spaces(s, end);
+    if (p == end || ll->msg != p)
+        return true;
+    size_t name_len;
+    return starts_with(p, end, "Traceback (") || starts_with(p, end, "File \"") ||
+           starts_with(p, end, "During handling of") || starts_with(p, end, "The above exception") ||
+           is_exception_line(p, (size_t)(end - p), &name_len);
+}
+
+/* The rule that joins a hard-wrapped line: the next line is its
+ * continuation when the piece before it filled a terminal's width
+ * (WRAP_MIN_COLS..WRAP_MAX_COLS), the line does not start like a line of
+ * its own (starts_own_line), an args line's brackets are still open, and
+ * the joined line is under ENTRY_MAX_PIECES / ENTRY_MAX_BYTES. A key or a
+ * number may be split mid-word ("tensor_parallel_si" / "ze=2", "Available
+ * KV cache me" / "mory: 11.03 GiB"): pieces are joined with nothing between
+ * them. Joining a line that was not wrapped adds text after its end, which
+ * no fact reads; the failure reading keeps to the lines as they are. */
+static bool entry_continues(const entry *e, const char *s, size_t n, const log_line *ll)
+{
+    if (!e->active || e->last_cols < WRAP_MIN_COLS || e->last_cols > WRAP_MAX_COLS)
+        return false;
+    if (e->bracketed && sr_brackets_closed(&e->brackets))
+        return false;
+    if (e->pieces >= ENTRY_MAX_PIECES || e->text.len + n > ENTRY_MAX_BYTES)
+        return false;
+    return !starts_own_line(s, n, ll);
+}
+
+static void entry_begin(entry *e, long line, const log_line *ll, const char *s, size_t n)
+{
+    e->active = true;
+    e->kind = entry_kind_of(ll);
+    e->bracketed = e->kind == ENTRY_ARGS;
+    e->line = line;
+    e->text.len = 0;
+    memset(&e->brackets, 0, sizeof e->brackets);
+    /* From the message to the end of the line: trailing spaces may belong
+     * to the text a wrap split. */
+    size_t from = (size_t)(ll->msg - s);
+    sr_strbuf_append(&e->text, ll->msg, n - from);
+    if (e->bracketed)
+        sr_brackets_feed(&e->brackets, ll->msg, n - from);
+    e->last_cols = n < WRAP_MIN_COLS ? n : columns(s, n);
+    e->pieces = 1;
+}
+
+static void entry_append(entry *e, const char *s, size_t n)
+{
+    sr_strbuf_append(&e->text, s, n);
+    if (e->bracketed)
+        sr_brackets_feed(&e->brackets, s, n);
+    e->last_cols = n < WRAP_MIN_COLS ? n : columns(s, n);
+    e->pieces++;
+}
+
+/* A failure candidate taken from the first piece of a wrapped line gets
+ * the whole line. */
+static bool extend_candidates(failure_state *fs, const entry *e, const char *m, size_t len)
+{
+    candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
+                                &fs->serve, &fs->serve_dead, &fs->serve_http};
+    for (size_t k = 0; k < sizeof cands / sizeof *cands; k++) {
+        candidate *c = cands[k];
+        if (!c->set || c->line != e->line || strlen(c->message) >= MESSAGE_MAX ||
+            strncmp(m, c->message, strlen(c->message)) != 0)
+            continue;
+        if (!cand_take(c, e->line, m, len))
+            return false;
+    }
+    return true;
+}
+
+static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const char *end)
+{
     sr_error *err;
-    if (server_marker(s, n)) {
+    if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
+        (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
+        (err = memory_lines(ps, m, end)) != NULL)
+        return err;
+    if (ps->short_line == ps->line && !fs->short_line) {
+        fs->short_line = ps->line;
+        memcpy(fs->short_text, ps->short_text, sizeof fs->short_text);
+    }
+    if (!ps->out->engine_start && startup_text(m, (size_t)(end - m), m, end))
+        saw_startup(ps);
+    return sr_log_settings_line(&ps->settings, m, end) ? NULL : sr_oom();
+}
+
+/* The model name and settings of an engine config or args line. */
+static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const char *end)
+{
+    size_t len = (size_t)(end - m);
+    sr_error *err = NULL;
+    bool ok = true;
+    if (e->kind == ENTRY_ENGINE) {
+        if (!ps->engine_model)
+            err = quoted_value(ps, m, end, "model='", &ps->engine_model);
+        if (!err && ps->engine_model)
+            saw_startup(ps);
+        ok = sr_log_settings_engine(&ps->settings, m, len);
+    } else if (e->kind == ENTRY_ARGS) {
+        if (!ps->fallback_model) {
+            bool dict = has(m, len, "non-default args:");
+            err = quoted_value(ps, m, end, dict ? "'model': '" : "model='", &ps->fallback_model);
+            if (!err && dict && !ps->fallback_model)
+                err = quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
+        }
+        ok = sr_log_settings_args(&ps->settings, m, len);
+    }
+    return err ? err : ok ? NULL : sr_oom();
+}
+
+/* The whole line is there: its facts, model name and settings, read as of
+ * its first line. */
+static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
+{
+    if (!e->active)
+        return NULL;
+    e->active = false;
+    if (e->text.failed)
+        return sr_oom();
+    long here = ps->line;
+    ps->line = e->line;
+    const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
+    sr_error *err = line_facts(ps, fs, m, end);
+    if (!err)
+        err = entry_settings(ps, e, m, end);
+    if (!err && e->pieces > 1 && !extend_candidates(fs, e, m, e->text.len))
+        err = sr_oom();
+    ps->line = here;
+    return err;
+}
+
+/* ---- the reader ---------------------------------------------------------- */
+
+/* What a line says by itself (server marks, startup, the failure
+ * reading); its facts are read with its wrapped pieces (entry_finish). */
+static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, size_t n, const log_line *ll, bool *weak,
+                               bool *bench_like)
+{
+    const char *m = ll->msg, *end = ll->msg + ll->len;
+    /* (Each asked until it holds: most lines of a big log are request logs.) */
+    if (!ps->out->tpu && server_marker(s, n)) {
         ps->strong = true;
         ps->out->tpu = true;
     }
-    if (ll.server_tag || server_text(s, n))
-        ps->strong = true;
-    if (ll.file_prefix || (ll.level == LVL_NONE && has(m, ll.len, "File \"") && has(m, ll.len, "/vllm/")))
+    if (!ps->out->engine_start && startup_text(s, n, m, end))
+        saw_startup(ps);
+    else if (!ps->strong && (ll->server_tag || has(s, n, "api_server.py") || has(s, n, "llm_engine.py")))
+        ps->strong = true; /* only a server prints these (not all at startup) */
+    if (ll->file_prefix || (ll->level == LVL_NONE && has(m, ll->len, "File \"") && has(m, ll->len, "/vllm/")))
         *weak = true;
-    if (has(m, ll.len, "Serving Benchmark Result") || starts_with(m, end, "Namespace("))
+    if (has(m, ll->len, "Serving Benchmark Result") || starts_with(m, end, "Namespace("))
         *bench_like = true;
-
-    if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
-        (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
-        (err = memory_lines(ps, m, end)) != NULL || (err = model_lines(ps, &ll)) != NULL)
-        return err;
-    if (!failure_line(fs, ps->out, ps->line, &ll))
+    if (ll->file_prefix && starts_with(m, end, "args: Namespace("))
+        saw_startup(ps);
+    if (!failure_line(fs, ps->out, ps->line, ll))
         return sr_oom();
-    if (has(m, ll.len, "Application startup complete.")) {
+    if (has(m, ll->len, "Application startup complete.")) {
         ps->out->startup_complete = true;
         failure_reset(fs);
     }
@@ -736,6 +990,7 @@ static sr_error *parse_line(parser *ps, failure_state *fs, const char *s, size_t
 struct sr_server_log_reader {
     parser ps;
     failure_state fs;
+    entry pending;   /* the last line, whose wrapped pieces may follow */
     sr_strbuf clean; /* a line with its ANSI colour codes removed */
     bool weak, bench_like;
     sr_server_log *out;
@@ -749,15 +1004,16 @@ sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *
         return NULL;
     r->ps.path = path;
     r->ps.out = out;
+    sr_log_settings_init(&r->ps.settings, &out->settings);
     r->out = out;
     r->path = path;
     sr_strbuf_init(&r->clean);
+    sr_strbuf_init(&r->pending.text);
     return r;
 }
 
 sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, size_t n, long lineno)
 {
-    r->ps.line = lineno;
     if (memchr(line, '\x1b', n)) {
         r->clean.len = 0;
         strip_ansi(line, n, &r->clean);
@@ -766,18 +1022,33 @@ sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, s
         line = r->clean.data;
         n = r->clean.len;
     }
-    return parse_line(&r->ps, &r->fs, line, n, &r->weak, &r->bench_like);
+    entry *e = &r->pending;
+    log_line ll = strip_prefix(line, n);
+    if (entry_continues(e, line, n, &ll)) {
+        entry_append(e, line, n);
+        return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, &r->fs, e) : NULL;
+    }
+    sr_error *err = entry_finish(&r->ps, &r->fs, e);
+    if (err)
+        return err;
+    r->ps.line = lineno;
+    if ((err = physical_line(&r->ps, &r->fs, line, n, &ll, &r->weak, &r->bench_like)) != NULL)
+        return err;
+    entry_begin(e, lineno, &ll, line, n);
+    return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, &r->fs, e) : NULL;
 }
 
 sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
 {
     parser *ps = &r->ps;
     sr_server_log *out = r->out;
-    sr_error *err = NULL;
+    *recognized = false;
+    sr_error *err = entry_finish(ps, &r->fs, &r->pending);
+    if (err)
+        return err;
     /* Bench stdout may carry a few vLLM logger lines; only lines a server
      * prints make it a server log then. */
     *recognized = ps->strong || (r->weak && !r->bench_like);
-    out->engine_start = ps->strong;
     if (*recognized) {
         if (!out->source && !(out->source = strdup(r->path)))
             err = sr_oom();
@@ -802,6 +1073,7 @@ void sr_server_log_reader_free(sr_server_log_reader *r)
     free(r->ps.fallback_model);
     failure_state_free(&r->fs);
     sr_strbuf_free(&r->clean);
+    sr_strbuf_free(&r->pending.text);
     free(r);
 }
 

@@ -11,6 +11,7 @@
 
 #include "chart_draw.h"
 #include "chart_parts.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -475,7 +476,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
             }
     }
     for (size_t i = 0; i < shown; i++)
-        any_note = any_note || sw->models[idx[pt->first + i]].kv.note;
+        any_note = any_note || sr_kv_has_note(&sw->models[idx[pt->first + i]].kv);
     bool have = hi > 0, log_scale = have && hi / lo > 20;
     double height = kv_height(shown, any_note, more_rows);
     sr_axis ax;
@@ -514,7 +515,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &sw->models[idx[pt->first + i]];
         double top = plot_top + (double)i * group_h + group_pad / 2;
-        sr_chart_row_label(&cv, m->id, m->kv.note ? " *" : "", top + bar_h + 4);
+        sr_chart_row_label(&cv, m->id, sr_kv_has_note(&m->kv) ? " *" : "", top + bar_h + 4);
         long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
         static const char *const missing[2] = {"not logged", "not recomputed"};
         sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);

@@ -183,7 +183,7 @@ static cJSON *speed_json(const sr_model_change *mc)
     return o;
 }
 
-static cJSON *basis_json(const sr_kv_basis *b)
+static cJSON *basis_json(const sr_kv_side *b)
 {
     cJSON *o = cJSON_CreateObject();
     for (size_t i = 0; i < sr_n_kv_cause_fields; i++)

@@ -132,6 +132,35 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
     }
 }
 
+/* The claims checked: model (the matched id, else the name as written),
+ * the model's status, section "claim", the figure, the recomputed value,
+ * the difference, the verdict, and where the claim was read. */
+static void claim_rows(sr_strbuf *sb, const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->claims.n; i++) {
+        const sr_claim *c = &sw->claims.items[i];
+        const sr_model *m = c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index]
+                                                                                          : NULL;
+        put_cell(sb, c->model_id ? c->model_id : c->model, true);
+        put_cell(sb, m ? sr_status_name(m->status) : NULL, false);
+        put_cell(sb, "claim", false);
+        put_cell(sb, c->figure, false);
+        sr_strbuf_putc(sb, ','); /* n */
+        put_num(sb, c->value);
+        put_num(sb, c->difference);
+        sr_strbuf_puts(sb, ",,,");
+        put_cell(sb, sr_claim_status_name(c->status), false);
+        sr_strbuf_putc(sb, ','); /* ratio */
+        char *detail = sr_asprintf("%s: claimed %s", c->source ? c->source : "?", c->written ? c->written : "?");
+        if (!detail)
+            sb->failed = true;
+        put_cell(sb, detail, false);
+        free(detail);
+        put_cell(sb, m && m->label ? m->label : c->model, false);
+        sr_strbuf_puts(sb, ",,,,,\r\n");
+    }
+}
+
 sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
 {
     sr_strbuf sb;
@@ -168,6 +197,7 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
         }
     }
     free(order);
+    claim_rows(&sb, sw);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
     if (!text)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -69,6 +70,7 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     meta(root, "meta", "Export", sw->export_dir);
 
     static const char *const sections[][2] = {{"summary", "Summary"},
+                                              {"claims", "Claims checked"},
                                               {"results", "Results"},
                                               {"charts", "Charts"},
                                               {"kv", "KV cache"},
@@ -76,6 +78,8 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
                                               {"warnings", "Warnings and audit"},
                                               {"methods", "Methods and inputs"}};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        if (strcmp(sections[i][0], "claims") == 0 && sw->claims.n == 0)
+            continue;
         sr_tpl_ctx *s = sr_tpl_add(root, "sections");
         sr_tpl_set(s, "id", sections[i][0]);
         sr_tpl_set(s, "title", sections[i][1]);
@@ -152,6 +156,7 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     if (any_speed)
         ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
     bool none = true;
+    ok = ok && put_table(root, "claims", sr_table_claims(sw, &none), false);
     ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
     ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);
     ok = ok && put_table(root, "settings", sr_table_settings(sw), true);
@@ -161,13 +166,18 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     for (size_t i = 0; i < n && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_kv_summary *kv = &m->kv;
-        if ((kv->layers_summary && kv->layers_summary[0]) || (kv->assumptions && kv->assumptions[0])) {
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err)
+            return err;
+        if ((words.layers && words.layers[0]) || (words.assumptions && words.assumptions[0])) {
             sr_tpl_ctx *d = sr_tpl_add(root, "kv_details");
             sr_tpl_set(d, "model", m->label ? m->label : m->id);
-            sr_tpl_set(d, "layers", kv->layers_summary);
-            sr_tpl_set(d, "assumptions", kv->assumptions);
+            sr_tpl_set(d, "layers", words.layers);
+            sr_tpl_set(d, "assumptions", words.assumptions);
             details++;
         }
+        sr_kv_words_free(&words);
         if (kv->n_whatif > 0)
             ok = put_table(root, "whatif", sr_table_whatif(sw, m), true);
     }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims_text.h"
 #include "json_parts.h"
+#include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
 
@@ -42,9 +44,16 @@ cJSON *sr_json_failure(const sr_failure *f)
     return o;
 }
 
+/* NULL on OOM (the words included). */
 static cJSON *kv_json(const sr_model *m)
 {
     const sr_kv_summary *kv = &m->kv;
+    sr_kv_words words;
+    sr_error *err = sr_kv_words_make(m, &words);
+    if (err) {
+        sr_error_free(err);
+        return NULL;
+    }
     cJSON *o = cJSON_CreateObject();
     add(o, "logged_tokens", sr_json_count(kv->logged_tokens));
     add(o, "recomputed_tokens", sr_json_count(kv->recomputed_tokens));
@@ -55,9 +64,10 @@ static cJSON *kv_json(const sr_model *m)
         isfinite(kv->implied_avail_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->implied_avail_low_gib, kv->implied_avail_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "note", sr_json_str(kv->note));
-    add(o, "backend", sr_json_str(kv->backend));
-    add(o, "token_formula", sr_json_str(kv->formula));
+    add(o, "note", sr_json_str(words.note));
+    add(o, "backend", kv->planned ? cJSON_CreateString(sr_kv_backend_name(kv->basis.backend)) : cJSON_CreateNull());
+    add(o, "token_formula",
+        kv->planned ? cJSON_CreateString(sr_kv_formula_name(kv->basis.formula)) : cJSON_CreateNull());
     add(o, "max_model_len", sr_json_count(kv->max_model_len));
     add(o, "available_gib", sr_json_num(kv->avail_gib));
     add(o, "recomputed_range",
@@ -65,11 +75,11 @@ static cJSON *kv_json(const sr_model *m)
                             : cJSON_CreateNull());
     add(o, "max_concurrency", sr_json_num(kv->max_concurrency));
     cJSON *layers = cJSON_CreateObject();
-    add(layers, "total", sr_json_count(kv->n_layers));
-    add(layers, "with_kv", sr_json_count(kv->kv_layers));
-    add(layers, "sharing_kv", sr_json_count(kv->shared_layers));
-    add(layers, "sliding", sr_json_count(kv->sliding_layers));
-    add(layers, "summary", sr_json_str(kv->layers_summary));
+    add(layers, "total", sr_json_count(kv->planned ? kv->shape.n_layers : -1));
+    add(layers, "with_kv", sr_json_count(kv->planned ? kv->shape.kv_layers : -1));
+    add(layers, "sharing_kv", sr_json_count(kv->planned ? kv->shape.shared : -1));
+    add(layers, "sliding", sr_json_count(kv->planned ? kv->shape.sliding : -1));
+    add(layers, "summary", sr_json_str(words.layers));
     add(o, "layers", layers);
     add(o, "implied_utilization",
         isfinite(kv->util_implied_low)
@@ -79,14 +89,14 @@ static cJSON *kv_json(const sr_model *m)
         isfinite(kv->resident_implied_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib, kv->resident_implied_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "assumptions", sr_json_str(kv->assumptions));
+    add(o, "assumptions", sr_json_str(words.assumptions));
     cJSON *whatif = cJSON_CreateArray();
     for (size_t i = 0; i < kv->n_whatif; i++) {
         const sr_kv_whatif *w = &kv->whatif[i];
         cJSON *row = cJSON_CreateObject();
         add(row, "label", sr_json_str(w->label));
         add(row, "chip", sr_json_str(w->chip));
-        add(row, "backend", sr_json_str(w->backend));
+        add(row, "backend", cJSON_CreateString(sr_kv_backend_name(w->backend)));
         add(row, "hbm_gib", sr_json_num(w->hbm_gib));
         add(row, "mem_util", sr_json_num(w->mem_util));
         add(row, "resident_gib", sr_json_num(w->resident_gib));
@@ -98,7 +108,8 @@ static cJSON *kv_json(const sr_model *m)
         cJSON_AddItemToArray(whatif, row);
     }
     add(o, "whatif", whatif);
-    add(o, "whatif_assumptions", sr_json_str(kv->whatif_assumptions));
+    add(o, "whatif_assumptions", sr_json_str(words.whatif_assumptions));
+    sr_kv_words_free(&words);
     cJSON *logged = cJSON_CreateObject();
     const sr_server_log *log = &m->log;
     add(logged, "source", sr_json_str(m->has_log ? log->source : NULL));
@@ -270,6 +281,71 @@ cJSON *sr_json_manifest(const sr_sweep *sw)
     return o;
 }
 
+/* One claim: what was claimed, what the export gives, the verdict and why. */
+static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    add(o, "source", cJSON_CreateString(c->source));
+    add(o, "model", cJSON_CreateString(c->model));
+    add(o, "model_id", sr_json_str(c->model_id));
+    add(o, "figure", cJSON_CreateString(c->figure));
+    add(o, "claimed", c->is_words ? cJSON_CreateString(c->words) : sr_json_num(c->claimed));
+    add(o, "written", cJSON_CreateString(c->written));
+    add(o, "value", c->is_words ? sr_json_str(c->value_words) : sr_json_num(c->value));
+    add(o, "status", cJSON_CreateString(sr_claim_status_name(c->status)));
+    add(o, "reason", sr_json_str(sr_claim_reason_name(c->reason)));
+    add(o, "difference", sr_json_num(c->difference));
+    add(o, "difference_blocks", sr_json_num(c->difference_blocks));
+    if (isfinite(c->nominal) && isfinite(c->position_low)) {
+        cJSON *t = cJSON_CreateObject();
+        add(t, "nominal_quantile", cJSON_CreateNumber(c->nominal));
+        add(t, "position", cJSON_CreateDoubleArray((double[]){c->position_low, c->position_high}, 2));
+        add(t, "standard_error", cJSON_CreateNumber(c->standard_error));
+        add(t, "resamples", cJSON_CreateNumber((double)c->resamples));
+        add(o, "monte_carlo_test", t);
+    }
+    char *detail = sr_text_claim_detail(sw, c);
+    add(o, "detail", detail ? cJSON_CreateString(detail) : cJSON_CreateNull());
+    free(detail);
+    return o;
+}
+
+/* The counts per verdict, the files read and the columns not checked. */
+static cJSON *claims_summary_json(const sr_claim_list *cl)
+{
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(cl, counts);
+    cJSON *o = cJSON_CreateObject();
+    add(o, "total", cJSON_CreateNumber((double)cl->n));
+    static const char *const keys[SR_CLAIM_N_STATUS] = {
+        [SR_CLAIM_REPRODUCED] = "reproduced", [SR_CLAIM_CONSISTENT] = "consistent",
+        [SR_CLAIM_DIFFERS] = "differs",       [SR_CLAIM_NOT_VERIFIABLE] = "not_verifiable",
+        [SR_CLAIM_UNMATCHED] = "unmatched",
+    };
+    for (int s = SR_CLAIM_REPRODUCED; s < SR_CLAIM_N_STATUS; s++)
+        add(o, keys[s], cJSON_CreateNumber((double)counts[s]));
+    char *line = sr_text_claims_summary(cl);
+    add(o, "summary", line ? cJSON_CreateString(line) : cJSON_CreateNull());
+    free(line);
+    cJSON *files = cJSON_CreateArray(), *unchecked = cJSON_CreateArray();
+    for (size_t i = 0; i < cl->n_files; i++) {
+        cJSON *f = cJSON_CreateObject();
+        add(f, "path", cJSON_CreateString(cl->files[i].path));
+        add(f, "format", cJSON_CreateString(cl->files[i].format));
+        add(f, "sha256", cJSON_CreateString(cl->files[i].sha256));
+        cJSON_AddItemToArray(files, f);
+    }
+    for (size_t i = 0; i < cl->n_unchecked; i++) {
+        cJSON *col = cJSON_CreateObject();
+        add(col, "source", cJSON_CreateString(cl->unchecked[i].source));
+        add(col, "header", cJSON_CreateString(cl->unchecked[i].header));
+        cJSON_AddItemToArray(unchecked, col);
+    }
+    add(o, "files", files);
+    add(o, "columns_not_checked", unchecked);
+    return o;
+}
+
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 {
     cJSON *root = cJSON_CreateObject();
@@ -318,6 +394,14 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     for (size_t i = 0; i < sw->n_warnings; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(sw->warnings[i]));
     add(root, "warnings", warnings);
+
+    if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
+        add(root, "claims_summary", claims_summary_json(&sw->claims));
+        cJSON *claims = cJSON_CreateArray();
+        for (size_t i = 0; i < sw->claims.n; i++)
+            cJSON_AddItemToArray(claims, claim_json(sw, &sw->claims.items[i]));
+        add(root, "claims", claims);
+    }
 
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order) {

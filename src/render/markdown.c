@@ -76,16 +76,29 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    bool no_left_out = true, no_kv = true;
+    bool no_left_out = true, no_kv = true, no_claims = true;
+    sr_table *claims = sr_table_claims(sw, &no_claims);
     sr_table *overview = sr_table_overview(sw);
     sr_table *left_out = sr_table_left_out(sw, &no_left_out);
     sr_table *kv = sr_table_kv(sw, &no_kv);
     sr_error *err = NULL;
-    if (!overview || !left_out || !kv) {
+    if (!claims || !overview || !left_out || !kv) {
         err = sr_oom();
         goto done;
     }
     put_header(&sb, sw);
+    if (!no_claims) { /* the audit first: which of the author's figures hold */
+        sr_strbuf_puts(&sb, "## Claims checked\n\n");
+        sr_markdown_escape(&sb, claims->aside);
+        sr_strbuf_puts(&sb, ".\n\n");
+        sr_table_markdown(claims, &sb);
+        if (claims->note) {
+            sr_strbuf_puts(&sb, "\n");
+            sr_markdown_escape(&sb, claims->note);
+            sr_strbuf_putc(&sb, '\n');
+        }
+        sr_strbuf_puts(&sb, "\n## Results\n\n");
+    }
     put_table(&sb, overview, NULL);
     if (!no_left_out)
         put_table(&sb, left_out, "Models left out");
@@ -106,6 +119,7 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
     *len = n_out;
 done:
     sr_strbuf_free(&sb);
+    sr_table_free(claims);
     sr_table_free(overview);
     sr_table_free(left_out);
     sr_table_free(kv);

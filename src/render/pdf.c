@@ -10,6 +10,7 @@
 
 #include "chart.h"
 #include "pdf_layout.h"
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
@@ -80,9 +81,18 @@ static void kv_details(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
     bool any = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        const char *parts[] = {m->kv.layers_summary, m->kv.assumptions};
-        if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0]))
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err) {
+            sr_error_free(err);
+            p->oom = true;
+            return;
+        }
+        const char *parts[] = {words.layers, words.assumptions};
+        if (!(parts[0] && parts[0][0]) && !(parts[1] && parts[1][0])) {
+            sr_kv_words_free(&words);
             continue;
+        }
         if (!any)
             sr_pdf_subsection(p, "How each count was recomputed", NULL);
         any = true;
@@ -93,6 +103,7 @@ static void kv_details(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
             if (parts[k] && parts[k][0])
                 sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 10, SR_PDF_CONTENT_W - 10, parts[k], p->regular, SR_PDF_SMALL,
                                     SR_PDF_MUTED, 2);
+        sr_kv_words_free(&words);
         p->y -= 3;
     }
 }
@@ -153,6 +164,26 @@ static void findings_section(sr_pdf *p, const sr_sweep *sw, const sr_text_list *
     }
     if (!sw->n_warnings && !audit->n)
         sr_pdf_paragraph(p, "None.");
+}
+
+/* The claims checked, when claims files were given: near the top, as an
+ * audit's headline. */
+static bool claims_section(sr_pdf *p, const sr_sweep *sw)
+{
+    bool none = true;
+    sr_table *t = sr_table_claims(sw, &none);
+    if (!t)
+        return false;
+    if (!none) {
+        sr_pdf_section(p, "Claims checked", false);
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, t->aside, p->bold, SR_PDF_BODY, SR_PDF_INK, 4);
+        free(t->title);
+        free(t->aside);
+        t->title = t->aside = NULL;
+        sr_pdf_table(p, t, PDF_MAX_COLS);
+    }
+    sr_table_free(t);
+    return true;
 }
 
 static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
@@ -241,7 +272,7 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
     title_block(p, sw, name);
     sr_pdf_section(p, "Summary", false);
     sr_pdf_texts(p, &summary);
-    bool ok = results_section(p, sw, conf);
+    bool ok = claims_section(p, sw) && results_section(p, sw, conf);
     if (ok && !sr_pdf_failed(p))
         err = charts_section(p, sw);
     if (!err && ok && !sr_pdf_failed(p)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims_text.h"
 #include "render.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -394,6 +395,17 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
                              n_failed == 1 ? "is" : "are");
     }
     ok = ok && list_take(out, &sb);
+
+    /* The claims checked, when claims files were given: the audit's answer. */
+    if (sw->claims.n > 0 && ok) {
+        char *line = sr_text_claims_summary(&sw->claims);
+        if (line)
+            sr_strbuf_printf(&sb, "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
+                                  "Claims checked\xE2\x80\x9D).",
+                             line);
+        free(line);
+        ok = line && list_take(out, &sb);
+    }
 
     /* Accuracy, one paragraph per benchmark. */
     if (base && n_compared > 0)

@@ -113,6 +113,10 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none);
 sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m);
 /* Models failed or partial, with stage, reason and where it was read. */
 sr_table *sr_table_left_out(const sr_sweep *sw, bool *none);
+/* Claims checked: one row per claim of the claims files, the ones that
+ * differ or name no model first; NULL also when no claims were given
+ * (*none set). */
+sr_table *sr_table_claims(const sr_sweep *sw, bool *none);
 /* Every file of the export: read as what, or ignored and why. */
 sr_table *sr_table_inputs(const sr_sweep *sw);
 /* How the numbers were made: setting and value. */

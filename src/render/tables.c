@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
+#include "claims_text.h"
 #include "table.h"
 #include "table_build.h"
 #include "util/text.h"
@@ -29,10 +31,17 @@ static sr_tone status_tone(sr_status s)
     return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
 }
 
-static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *suffix)
+/* The model's label, with a word after it ("baseline", "partial"): "id
+ * (baseline)", or "id (tp 2, baseline)" when the label already ends in a
+ * parenthesis. */
+static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *word)
 {
-    char *text = suffix ? sr_asprintf("%s%s", label_of(m), suffix) : NULL;
-    if (suffix && !text)
+    const char *label = label_of(m);
+    size_t n = strlen(label);
+    char *text = !word                          ? NULL
+                 : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
+                                                : sr_asprintf("%s (%s)", label, word);
+    if (word && !text)
         b->oom = true;
     sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, text ? text : label_of(m));
     free(text);
@@ -100,7 +109,11 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
             sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
         } else if (c->burst >= 0) {
             sr_format_count(n, sizeof n, c->burst);
-            sr_strbuf_printf(sb, style == AS_WORDS ? "%s prompts at once" : "%s at once", n);
+            sr_strbuf_printf(sb,
+                             style != AS_WORDS ? "%s at once"
+                             : c->burst == 1   ? "%s prompt at once"
+                                               : "%s prompts at once",
+                             n);
         } else {
             sr_strbuf_puts(sb, style == AS_WORDS ? "unlimited request rate" : "unlimited rate");
         }
@@ -171,7 +184,8 @@ static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_s
                 c->burst = sc->burst;
             }
     }
-    qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
+    if (out->n > 1)
+        qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
     return true;
 }
 
@@ -366,7 +380,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             if (m->status == SR_STATUS_FAILED)
                 continue;
             sr_tb_row(&b);
-            model_cell(&b, m, m->is_baseline ? " (baseline)" : m->status == SR_STATUS_PARTIAL ? " (partial)" : NULL);
+            model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
             for (size_t k = 0; k < benches.n; k++) {
                 const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
                 sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
@@ -572,7 +586,15 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
                 snprintf(buf, sizeof buf, "at %s", sr_text_count(lo, sizeof lo, kv->max_model_len));
                 sr_tb_cell_sub(&b, c, buf);
             }
-            sr_tb_cell(&b, SR_CELL_TEXT, kv->note);
+            sr_kv_words words;
+            sr_error *err = sr_kv_words_make(m, &words);
+            if (err) {
+                sr_error_free(err);
+                b.oom = true;
+                break;
+            }
+            sr_tb_cell(&b, SR_CELL_TEXT, words.note);
+            sr_kv_words_free(&words);
         }
         sr_tb_note(&b,
                    "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
@@ -613,8 +635,15 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
             if (f && !w->fits)
                 f->tone = SR_TONE_WORSE;
         }
-        if (m->kv.whatif_assumptions)
-            sr_tb_note(&b, "%s", m->kv.whatif_assumptions);
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err) {
+            sr_error_free(err);
+            b.oom = true;
+        } else if (words.whatif_assumptions) {
+            sr_tb_note(&b, "%s", words.whatif_assumptions);
+        }
+        sr_kv_words_free(&words);
     }
     return sr_tb_finish(&b);
 }
@@ -654,6 +683,83 @@ sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
         }
     }
     free(order);
+    return sr_tb_finish(&b);
+}
+
+/* Differences first: what a reader auditing a table looks for. */
+static int claim_rank(sr_claim_status s)
+{
+    switch (s) {
+    case SR_CLAIM_DIFFERS: return 0;
+    case SR_CLAIM_UNMATCHED: return 1;
+    case SR_CLAIM_NOT_VERIFIABLE: return 2;
+    case SR_CLAIM_CONSISTENT: return 3;
+    case SR_CLAIM_REPRODUCED: return 4;
+    default: return 5;
+    }
+}
+
+static sr_tone claim_tone(sr_claim_status s)
+{
+    switch (s) {
+    case SR_CLAIM_REPRODUCED: return SR_TONE_BETTER;
+    case SR_CLAIM_CONSISTENT: return SR_TONE_SAME;
+    case SR_CLAIM_DIFFERS:
+    case SR_CLAIM_UNMATCHED: return SR_TONE_WORSE;
+    case SR_CLAIM_NOT_VERIFIABLE: return SR_TONE_CAUTION;
+    default: return SR_TONE_NONE;
+    }
+}
+
+sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
+{
+    const sr_claim_list *cl = &sw->claims;
+    *none = cl->n == 0;
+    sr_table_builder b;
+    if (!sr_tb_begin(&b, "claims", "Claims checked"))
+        return sr_tb_finish(&b);
+    b.t->aside = sr_text_claims_summary(cl);
+    b.oom |= !b.t->aside;
+    b.t->sortable = true;
+    sr_tb_column(&b, "Where", NULL, false, 1.6);
+    sr_tb_column(&b, "Model", NULL, false, 2.2);
+    sr_tb_column(&b, "Figure", NULL, false, 2.2);
+    sr_tb_column(&b, "Claimed", NULL, true, 1.1);
+    sr_tb_column(&b, "Recomputed", NULL, true, 1.2);
+    sr_tb_column(&b, "Verdict", NULL, false, 1.3);
+    sr_tb_column(&b, "Why", NULL, false, 4.5);
+    for (int rank = 0; rank <= 5; rank++)
+        for (size_t i = 0; i < cl->n; i++) {
+            const sr_claim *c = &cl->items[i];
+            if (claim_rank(c->status) != rank)
+                continue;
+            char value[64];
+            sr_tb_row(&b);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->source);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->model);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->figure);
+            sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
+            const char *recomputed = c->value_words       ? c->value_words
+                                     : isfinite(c->value) ? sr_text_claim_value(value, sizeof value, c, c->value, 0)
+                                                          : NULL;
+            sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, recomputed);
+            sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, sr_claim_status_name(c->status));
+            if (v)
+                v->tone = claim_tone(c->status);
+            char *why = sr_text_claim_detail(sw, c);
+            b.oom |= !why;
+            sr_tb_cell(&b, SR_CELL_TEXT, why);
+            free(why);
+        }
+    if (cl->n_unchecked) {
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        for (size_t i = 0; i < cl->n_unchecked; i++)
+            sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
+        sr_tb_note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
+        b.oom |= sb.failed;
+        sr_strbuf_free(&sb);
+    }
     return sr_tb_finish(&b);
 }
 

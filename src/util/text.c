@@ -154,6 +154,16 @@ const char *sr_format_json_number(char *buf, size_t size, double v)
         snprintf(buf, size, "0");
         return buf;
     }
+    /* Plain notation in the range people read numbers in ("10", "0.25",
+     * "321280"), with the fewest decimals that give the value back; the
+     * shortest %g form (an exponent) outside it. */
+    if (fabs(v) >= 1e-4 && fabs(v) < 1e15) {
+        for (int dec = 0; dec <= 17; dec++) {
+            snprintf(buf, size, "%.*f", dec, v);
+            if (strtod(buf, NULL) == v)
+                return buf;
+        }
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)

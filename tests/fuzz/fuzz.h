@@ -47,6 +47,27 @@ static inline void fuzz_check_scores(sr_error *err, sr_scores *s)
     sr_scores_init(s);
 }
 
+/* What every bench parser promises of its runs: a source, an output
+ * throughput, a concurrency of -1 (no limit) or more, a request rate that
+ * is unknown (NAN), unlimited (+INFINITY) or positive, nominal lengths
+ * only when both are positive numbers, and text fields in UTF-8. */
+static inline void fuzz_check_runs(const sr_bench_run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const sr_bench_run *r = &runs[i];
+        if (!r->source || !(r->output_throughput >= 0) || r->max_concurrency < -1 || r->num_prompts < -1)
+            abort();
+        if (!(r->request_rate != r->request_rate || r->request_rate > 0))
+            abort();
+        if (r->nominal_lengths && !(r->input_len >= 0 && r->output_len >= 0 && r->input_len < 1e300))
+            abort();
+        if (r->params && (!r->params[0] || !sr_utf8_valid(r->params, strlen(r->params))))
+            abort();
+        if (r->model_id && !sr_utf8_valid(r->model_id, strlen(r->model_id)))
+            abort();
+    }
+}
+
 /* A NUL-terminated copy of at most max bytes, for helpers that take C strings. */
 static inline char *fuzz_cstr(const uint8_t *data, size_t size, size_t max)
 {

@@ -1,4 +1,7 @@
-/* libFuzzer target: `vllm bench serve --save-result` JSON (src/ingest/bench_json.c). */
+/* libFuzzer target: `vllm bench serve --save-result` JSON, one object,
+ * JSON lines or a summary.json array (src/ingest/bench_json.c). What
+ * parses as bench results must not be classified as another kind
+ * (src/ingest/classify.c). */
 #include "fuzz.h"
 #include "ingest/ingest.h"
 
@@ -10,6 +13,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sr_error *err = sr_parse_bench_json("m/bench/result.json", (const char *)data, size, &runs, &n);
     if (err && (runs || n))
         abort();
+    if (!err && n == 0)
+        abort(); /* success means at least one run */
+    fuzz_check_runs(runs, n);
+    if (!err) {
+        sr_json_kind kind;
+        sr_error *cerr = sr_classify_json("m/bench/result.json", (const char *)data, size, &kind);
+        /* (the classifier may still refuse what cJSON's nesting limit
+         * refuses in one piece and not in the array's elements) */
+        if (!cerr && kind != SR_JSON_BENCH && kind != SR_JSON_BENCH_SUMMARY && kind != SR_JSON_BENCH_WARMUP)
+            abort();
+        fuzz_drop_error(cerr);
+    }
     fuzz_drop_error(err);
     sr_bench_runs_free(runs, n);
     return 0;

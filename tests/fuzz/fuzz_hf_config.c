@@ -1,9 +1,10 @@
 /* libFuzzer target: Hugging Face config.json -> KV layout
- * (src/analysis/kvconfig.c). A layout that parses is also planned for both
+ * (src/ingest/hf_config.c). A layout that parses is also planned for both
  * backends and given a memory budget (src/analysis/kvcap.c), so absurd layer
  * and head counts reach the size arithmetic. */
 #include "analysis/kvcap.h"
 #include "fuzz.h"
+#include "ingest/hf_config.h"
 
 static void plan(const sr_kv_layout *lay, sr_kv_backend backend, long max_model_len)
 {

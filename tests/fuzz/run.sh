@@ -44,7 +44,7 @@ if [ $# -gt 0 ]; then targets="$*"; else
 fi
 for t in $targets; do
     [ -f "tests/fuzz/$t.c" ] || { echo "fuzz: no target tests/fuzz/$t.c" >&2; exit 2; }
-    if [ ! -x "$out/$t" ] || [ -n "$(find "tests/fuzz/$t.c" tests/fuzz/fuzz.h "$out/libsr-fuzz.a" -newer "$out/$t")" ]; then
+    if [ ! -x "$out/$t" ] || [ -n "$(find "tests/fuzz/$t.c" tests/fuzz/*.h "$out/libsr-fuzz.a" -newer "$out/$t")" ]; then
         # shellcheck disable=SC2086
         "$CLANG" -std=c17 -D_DEFAULT_SOURCE -O1 -g -fsanitize=fuzzer $SANFLAGS -Wall -Wextra -Werror \
             -Isrc $dep_cflags "tests/fuzz/$t.c" "$out/libsr-fuzz.a" $dep_libs -o "$out/$t" || {
@@ -68,7 +68,10 @@ seed_files() {
         fuzz_scores_jsonl) find fixtures tests/bad/base -name '*.scores.jsonl' ;;
         fuzz_hf_config) find fixtures tests/bad/base -name 'config.json' ;;
         fuzz_manifest) find fixtures tests/bad/base -name 'sweep.json' ;;
+        fuzz_classify_json) find fixtures tests/bad/base \( -name '*.json' -o -name '*.jsonl' \) ;;
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
+        fuzz_claims_md) find fixtures tests/claims reports -name '*.md' ;;
+        fuzz_claims_csv) find tests/claims -name '*.csv' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.
@@ -112,6 +115,7 @@ dict_for() {
         fuzz_server_log | fuzz_bench_text) echo tests/fuzz/log.dict ;;
         fuzz_scores_csv) echo tests/fuzz/csv.dict ;;
         fuzz_arms) echo tests/fuzz/arms.dict ;;
+        fuzz_claims_md | fuzz_claims_csv) echo tests/fuzz/claims.dict ;;
         *) echo tests/fuzz/json.dict ;;
     esac
 }

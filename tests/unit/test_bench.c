@@ -82,9 +82,14 @@ Test(bench_text, new_block_all_fields)
     cr_assert_float_eq(r->median_tpot_ms, 12.35, 1e-9);
     cr_assert_float_eq(r->p99_tpot_ms, 13.90, 1e-9);
     cr_assert_float_eq(r->median_itl_ms, 12.30, 1e-9);
-    cr_assert_float_eq(r->input_len, 4096.0, 1e-12);
+    cr_assert_float_eq(r->input_len, 4096.0, 1e-12); /* 81920 / 20: a mean, nothing asked */
     cr_assert_float_eq(r->output_len, 1024.0, 1e-12);
+    cr_assert_not(r->nominal_lengths);
     cr_assert_eq(r->num_prompts, -1);
+    /* A block with "Failed requests:" prints the configured rate when it
+     * is finite: none printed, unlimited. */
+    cr_assert(isinf(r->request_rate));
+    cr_assert_null(r->params);
     sr_bench_runs_free(runs, n);
 }
 
@@ -129,9 +134,12 @@ Test(bench_text, old_block_namespace_concurrency)
     cr_assert_eq(r->failed, -1);
     cr_assert_float_eq(r->total_token_throughput, 6644.86, 1e-9);
     cr_assert_float_eq(r->output_throughput, 3324.05, 1e-9);
-    /* Mean per request, not snapped (the caller snaps 1023 to 1024). */
-    cr_assert_float_eq(r->input_len, 1023.0, 1e-12);
+    /* The requested lengths of the random dataset, not the 1023 tokens
+     * per request a BOS-adding tokenizer left. */
+    cr_assert_float_eq(r->input_len, 1024.0, 1e-12);
     cr_assert_float_eq(r->output_len, 1024.0, 1e-12);
+    cr_assert(r->nominal_lengths);
+    cr_assert(isinf(r->request_rate)); /* "Traffic request rate: inf" */
     cr_assert(isnan(r->median_ttft_ms));
     sr_bench_runs_free(runs, n);
 }
@@ -167,7 +175,9 @@ Test(bench_text, two_blocks_one_file)
     cr_assert_float_eq(runs[0].input_len, 1024.0, 1e-12);
     cr_assert_float_eq(runs[0].output_len, 128.0, 1e-12);
     cr_assert_float_eq(runs[0].output_throughput, 2.45, 1e-12);
+    cr_assert_float_eq(runs[0].request_rate, 0.2, 1e-12);
     cr_assert_str_eq(runs[1].source, "m/bench.log:13");
+    cr_assert(isnan(runs[1].request_rate)); /* an old block, and nothing says */
     cr_assert_str_eq(runs[1].model_id, "Qwen/Qwen3-8B");
     cr_assert_eq(runs[1].max_concurrency, 16);
     cr_assert_eq(runs[1].num_prompts, 64);
@@ -207,6 +217,223 @@ Test(bench_text, errors)
                            "Successful requests:                     -20       \n";
     assert_error(sr_parse_bench_text("m/bench.log", negative, strlen(negative), &runs, &n), "m/bench.log", 2,
                  "expected a count after 'Successful requests:'");
+}
+
+/* The old benchmark_serving.py pasted from a README: the command over
+ * '\' lines, an old block (no concurrency, no rate), two server lines
+ * after it. 924 of 1000 prompts succeeded. */
+Test(bench_text, old_command_line_over_lines)
+{
+    const char *text = "python /home/u/vllm/benchmarks/benchmark_serving.py --backend vllm \\\n"
+                       "--port 8081 --endpoint='/v1/completions' --model Qwen2-7B-Instruct --dataset-name random \\\n"
+                       "--host localhost \\\n"
+                       "--num-prompts 1000 \\\n"
+                       "--random-input-len 1024 \\\n"
+                       "--random-output-len 512\n"
+                       "\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     924       \n"
+                       "Benchmark duration (s):                  260.86    \n"
+                       "Total input tokens:                      944227    \n"
+                       "Total generated tokens:                  466930    \n"
+                       "Output token throughput (tok/s):         1790.00   \n"
+                       "Total Token throughput (tok/s):          5409.59   \n"
+                       "==================================================\n"
+                       "\n"
+                       "(APIServer pid=2739) INFO 09-04 01:43:01 [loggers.py:123] Engine 000: Avg prompt "
+                       "throughput: 102.3 tokens/s, Running: 256 reqs\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    const sr_bench_run *r = &runs[0];
+    cr_assert_str_eq(r->source, "m/bench.log:8");
+    cr_assert_str_eq(r->model_id, "Qwen2-7B-Instruct");
+    cr_assert_eq(r->num_prompts, 1000);
+    cr_assert_eq(r->completed, 924);
+    cr_assert_eq(r->max_concurrency, -1); /* no --max-concurrency: no limit */
+    cr_assert(isinf(r->request_rate));    /* no --request-rate: argparse's inf */
+    /* Asked 1024/512; the means would be 944227 / 924 = 1021.9 and 505.3. */
+    cr_assert_float_eq(r->input_len, 1024.0, 1e-12);
+    cr_assert_float_eq(r->output_len, 512.0, 1e-12);
+    cr_assert(r->nominal_lengths);
+    sr_bench_runs_free(runs, n);
+}
+
+/* `vllm bench serve` on one line behind docker exec, a new block with the
+ * concurrency and the configured rate in it. */
+Test(bench_text, vllm_bench_serve_command_and_new_block)
+{
+    const char *text = "docker exec -e PYTHONUNBUFFERED=1 bench vllm bench serve --backend openai-chat --model "
+                       "Org/Model-27B --served-model-name m --dataset-name random --random-input-len 4000 "
+                       "--random-output-len 500 --random-range-ratio 0.9 --num-prompts 300 --request-rate 1.5 "
+                       "--max-concurrency 25 --result-filename x.json\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     300       \n"
+                       "Failed requests:                         0         \n"
+                       "Maximum request concurrency:             25        \n"
+                       "Request rate configured (RPS):           1.50      \n"
+                       "Total input tokens:                      1201170   \n"
+                       "Total generated tokens:                  150317    \n"
+                       "Output token throughput (tok/s):         49.04     \n"
+                       "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(runs[0].model_id, "Org/Model-27B");
+    cr_assert_eq(runs[0].max_concurrency, 25);
+    cr_assert_float_eq(runs[0].request_rate, 1.5, 1e-12);
+    cr_assert_eq(runs[0].num_prompts, 300);
+    cr_assert_float_eq(runs[0].input_len, 4000.0, 1e-12); /* not 1201170 / 300 = 4003.9 */
+    cr_assert_float_eq(runs[0].output_len, 500.0, 1e-12);
+    cr_assert(runs[0].nominal_lengths);
+    sr_bench_runs_free(runs, n);
+}
+
+/* Options the way argparse also takes them: underscores, "=", --input-len;
+ * nothing in the block, so the command decides. */
+Test(bench_text, command_option_spellings)
+{
+    const char *text = "$ vllm bench serve --model=/models/org/m --max_concurrency=8 --request_rate=2.5 "
+                       "--input-len 128 --output-len=64 --num_prompts 40\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     40        \n"
+                       "Output token throughput (tok/s):         100.00    \n"
+                       "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_str_eq(runs[0].model_id, "org/m");
+    cr_assert_eq(runs[0].max_concurrency, 8);
+    cr_assert_float_eq(runs[0].request_rate, 2.5, 1e-12);
+    cr_assert_eq(runs[0].num_prompts, 40);
+    cr_assert_float_eq(runs[0].input_len, 128.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 64.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+}
+
+/* A script's command with shell variables: what cannot be read stays
+ * unknown; another program's command line is not a benchmark's. */
+Test(bench_text, unreadable_and_foreign_commands)
+{
+    const char *text = "$ ./run-bench.sh --model other/model --request-rates 10,30,inf \\\n"
+                       "  --input-len 1000\n"
+                       "python benchmarks/benchmark_serving.py --model org/m --num-prompts $N --request-rate $RATE\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     40        \n"
+                       "Total input tokens:                      4000      \n"
+                       "Total generated tokens:                  800       \n"
+                       "Output token throughput (tok/s):         100.00    \n"
+                       "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_str_eq(runs[0].model_id, "org/m");
+    cr_assert_eq(runs[0].num_prompts, -1);
+    cr_assert(isnan(runs[0].request_rate));
+    cr_assert_float_eq(runs[0].input_len, 100.0, 1e-12); /* 4000 / 40: run-bench.sh's 1000 is not ours */
+    cr_assert_not(runs[0].nominal_lengths);
+    sr_bench_runs_free(runs, n);
+}
+
+/* A script that runs the benchmark at three rates: each run has its
+ * command ("Running: ..."), its Namespace and its block. The Namespace of
+ * one run does not leak into the next; the metadata other than the
+ * lengths and the model become params. */
+Test(bench_text, namespace_metadata_and_rates)
+{
+    const char *text =
+        "Running: python /opt/vllm/benchmarks/benchmark_serving.py --model org/m --random-input-len 1000 "
+        "--random-output-len 500 --request-rate 10 --num-prompts 300 --metadata deployment=base gpu=2xL4 "
+        "model=org/m input_len=1000 output_len=500\n"
+        "Namespace(backend='vllm', dataset_name='random', max_concurrency=None, model='org/m', num_prompts=300, "
+        "request_rate=10.0, metadata=['deployment=base', 'gpu=2xL4', 'model=org/m', 'input_len=1000', "
+        "'output_len=500'], random_input_len=1000, random_output_len=500)\n"
+        "Traffic request rate: 10.0\n"
+        "Maximum request concurrency: None\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     300\n"
+        "Total input tokens:                      299700\n"
+        "Total generated tokens:                  81050\n"
+        "Output token throughput (tok/s):         2249.25\n"
+        "==================================================\n"
+        "Running: python /opt/vllm/benchmarks/benchmark_serving.py --model org/m --random-input-len 1000 "
+        "--random-output-len 500 --request-rate inf --num-prompts 900 --metadata deployment=kv "
+        "model=other/draft\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     900\n"
+        "Total input tokens:                      899100\n"
+        "Total generated tokens:                  240163\n"
+        "Output token throughput (tok/s):         11481.02\n"
+        "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_float_eq(runs[0].request_rate, 10.0, 1e-12);
+    cr_assert_eq(runs[0].num_prompts, 300);
+    cr_assert_eq(runs[0].max_concurrency, -1);
+    /* 1000/500 asked, not the means 999 and 270.2 */
+    cr_assert_float_eq(runs[0].input_len, 1000.0, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 500.0, 1e-12);
+    cr_assert(runs[0].nominal_lengths);
+    cr_assert_str_eq(runs[0].params, "deployment=base, gpu=2xL4");
+    /* The second run has only its command. */
+    cr_assert(isinf(runs[1].request_rate));
+    cr_assert_eq(runs[1].num_prompts, 900);
+    cr_assert_str_eq(runs[1].params, "deployment=kv, model=other/draft");
+    cr_assert_float_eq(runs[1].input_len, 1000.0, 1e-12);
+    sr_bench_runs_free(runs, n);
+}
+
+/* The Namespace carries the random dataset's lengths with their defaults
+ * for every dataset: for sharegpt they were not asked, the means stay;
+ * --metadata lengths still count. */
+Test(bench_text, namespace_lengths_only_for_the_random_dataset)
+{
+    const char *text = "Namespace(dataset_name='sharegpt', model='org/m', num_prompts=10, request_rate=inf, "
+                       "metadata=None, random_input_len=1024, random_output_len=128)\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     10\n"
+                       "Total input tokens:                      2345\n"
+                       "Total generated tokens:                  1500\n"
+                       "Output token throughput (tok/s):         10.00\n"
+                       "==================================================\n"
+                       "Namespace(dataset_name='sharegpt', model='org/m', num_prompts=10, request_rate=inf, "
+                       "metadata=['input_len=256', 'output_len=150', 'note=a, b'], random_input_len=1024)\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     10\n"
+                       "Total input tokens:                      2345\n"
+                       "Total generated tokens:                  1500\n"
+                       "Output token throughput (tok/s):         10.00\n"
+                       "==================================================\n";
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_float_eq(runs[0].input_len, 234.5, 1e-12);
+    cr_assert_float_eq(runs[0].output_len, 150.0, 1e-12);
+    cr_assert_not(runs[0].nominal_lengths);
+    cr_assert_null(runs[0].params);
+    cr_assert(isinf(runs[0].request_rate));
+    cr_assert_float_eq(runs[1].input_len, 256.0, 1e-12);
+    cr_assert_float_eq(runs[1].output_len, 150.0, 1e-12);
+    cr_assert(runs[1].nominal_lengths);
+    cr_assert_str_eq(runs[1].params, "note=a, b");
+    sr_bench_runs_free(runs, n);
+}
+
+Test(bench_text, namespace_errors)
+{
+    sr_bench_run *runs;
+    size_t n;
+    const char *rate = "Namespace(model='org/m', request_rate=fast)\n";
+    assert_error(sr_parse_bench_text("m/bench.log", rate, strlen(rate), &runs, &n), "m/bench.log", 1,
+                 "expected a rate or inf after 'request_rate='");
+    const char *meta = "\nNamespace(model='org/m', metadata=['a=b', 'c=d)\n";
+    assert_error(sr_parse_bench_text("m/bench.log", meta, strlen(meta), &runs, &n), "m/bench.log", 2,
+                 "unterminated string in 'metadata='");
 }
 
 /* ---- --save-result JSON -------------------------------------------------- */
@@ -391,4 +618,139 @@ Test(bench_json, pretty_printed_error_line)
     size_t n;
     assert_error(sr_parse_bench_json("m/b.json", text, strlen(text), &runs, &n), "m/b.json", 4,
                  "expected an integer for 'total_output_tokens'");
+}
+
+/* request_rate: a number, the string "inf", absent; anything else is an
+ * error. max_concurrency null: no limit. */
+Test(bench_json, request_rate)
+{
+    sr_bench_run *runs;
+    size_t n;
+    json_ok("{\"request_rate\": 2.5, \"max_concurrency\": null, \"output_throughput\": 1}\n"
+            "{\"request_rate\": \"inf\", \"max_concurrency\": 4, \"output_throughput\": 1}\n"
+            "{\"output_throughput\": 1}\n"
+            "{\"request_rate\": null, \"output_throughput\": 1}\n",
+            &runs, &n);
+    cr_assert_eq(n, 4);
+    cr_assert_float_eq(runs[0].request_rate, 2.5, 1e-12);
+    cr_assert_eq(runs[0].max_concurrency, -1);
+    cr_assert(isinf(runs[1].request_rate) && runs[1].request_rate > 0);
+    cr_assert_eq(runs[1].max_concurrency, 4);
+    cr_assert(isnan(runs[2].request_rate));
+    cr_assert(isnan(runs[3].request_rate));
+    sr_bench_runs_free(runs, n);
+
+    const char *word = "{\"output_throughput\": 1,\n \"request_rate\": \"fast\"}";
+    assert_error(sr_parse_bench_json("m/b.json", word, strlen(word), &runs, &n), "m/b.json", 2,
+                 "expected a positive number or \"inf\" for 'request_rate'");
+    const char *zero = "{\"output_throughput\": 1, \"request_rate\": 0}";
+    assert_error(sr_parse_bench_json("m/b.json", zero, strlen(zero), &runs, &n), "m/b.json", 1,
+                 "expected a positive number or \"inf\" for 'request_rate'");
+}
+
+/* The --metadata pairs sit between num_prompts and request_rate as
+ * strings: the lengths set the nominal lengths, "model" naming the run's
+ * model is dropped, the rest are params in file order. Numbers there, and
+ * strings elsewhere, are not metadata; neither are the parameters
+ * `vllm bench sweep` appends after run_number. */
+Test(bench_json, metadata_params)
+{
+    const char *text =
+        "{\"date\": \"20250530-194738\", \"backend\": \"vllm\", \"model_id\": \"/models/org/m\", \"num_prompts\": "
+        "300, \"deployment\": \"base\", \"gpu\": \"4xL40S\", \"model\": \"org/m\", \"gateway\": \"kgw\", "
+        "\"replicas\": 4, \"input_len\": \"1000\", \"output_len\": \"500\", \"request_rate\": 10.0, "
+        "\"burstiness\": 1.0, \"max_concurrency\": null, \"label\": \"x\", \"completed\": 300, "
+        "\"total_input_tokens\": 299700, \"output_throughput\": 2258.2, \"run_number\": 0, \"max_num_seqs\": 4}";
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(text, &runs, &n);
+    cr_assert_str_eq(runs[0].params, "deployment=base, gpu=4xL40S, gateway=kgw");
+    cr_assert_float_eq(runs[0].input_len, 1000.0, 1e-12); /* not 299700 / 300 = 999 */
+    cr_assert_float_eq(runs[0].output_len, 500.0, 1e-12);
+    cr_assert(runs[0].nominal_lengths);
+    sr_bench_runs_free(runs, n);
+
+    /* Another model named in the metadata says something: kept. No
+     * request_rate key: no metadata window at all. */
+    json_ok("{\"model_id\": \"org/m\", \"num_prompts\": 1, \"model\": \"org/draft\", \"request_rate\": \"inf\", "
+            "\"output_throughput\": 1}\n"
+            "{\"model_id\": \"org/m\", \"num_prompts\": 1, \"deployment\": \"a\", \"output_throughput\": 1}\n",
+            &runs, &n);
+    cr_assert_str_eq(runs[0].params, "model=org/draft");
+    cr_assert_null(runs[1].params);
+    cr_assert_not(runs[1].nominal_lengths);
+    sr_bench_runs_free(runs, n);
+}
+
+/* A `vllm bench sweep` run file with --bench-params lengths carries them
+ * as numbers after run_number. */
+Test(bench_json, sweep_bench_param_lengths)
+{
+    sr_bench_run *runs;
+    size_t n;
+    json_ok("{\"num_prompts\": 8, \"request_rate\": \"inf\", \"completed\": 8, \"total_input_tokens\": 1016, "
+            "\"total_output_tokens\": 256, \"output_throughput\": 93.7, \"run_number\": 1, \"random_input_len\": 128, "
+            "\"random_output_len\": 32}",
+            &runs, &n);
+    cr_assert_float_eq(runs[0].input_len, 128.0, 1e-12); /* not 1016 / 8 = 127 */
+    cr_assert_float_eq(runs[0].output_len, 32.0, 1e-12);
+    cr_assert(runs[0].nominal_lengths);
+    sr_bench_runs_free(runs, n);
+}
+
+/* summary.json: an indented array of the runs, each run's source its
+ * line. */
+Test(bench_json, summary_array)
+{
+    const char *text = "[\n"
+                       "    {\n"
+                       "        \"model_id\": \"facebook/opt-125m\",\n"
+                       "        \"max_concurrency\": 2,\n"
+                       "        \"output_throughput\": 93.75,\n"
+                       "        \"run_number\": 0\n"
+                       "    },\n"
+                       "    {\n"
+                       "        \"model_id\": \"facebook/opt-125m\",\n"
+                       "        \"max_concurrency\": 2,\n"
+                       "        \"output_throughput\": 199.37,\n"
+                       "        \"run_number\": 1\n"
+                       "    }\n"
+                       "]\n";
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(text, &runs, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(runs[0].source, "m/bench.json:2");
+    cr_assert_str_eq(runs[1].source, "m/bench.json:8");
+    cr_assert_float_eq(runs[1].output_throughput, 199.37, 1e-12);
+    cr_assert_eq(runs[1].max_concurrency, 2);
+    sr_bench_runs_free(runs, n);
+
+    json_ok("[{\"output_throughput\": 5}]", &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(runs[0].source, "m/bench.json:1");
+    sr_bench_runs_free(runs, n);
+}
+
+Test(bench_json, summary_array_errors)
+{
+    sr_bench_run *runs;
+    size_t n;
+    /* Cut short: the last line with text. */
+    const char *cut = "[\n  {\"output_throughput\": 1},\n  {\"output_throughput\": 2,\n";
+    assert_error(sr_parse_bench_json("m/s.json", cut, strlen(cut), &runs, &n), "m/s.json", 3, "invalid json");
+    cr_assert_null(runs);
+    const char *open = "[\n  {\"output_throughput\": 1}\n\n";
+    assert_error(sr_parse_bench_json("m/s.json", open, strlen(open), &runs, &n), "m/s.json", 2, "invalid json");
+    const char *comma = "[{\"output_throughput\": 1},]";
+    assert_error(sr_parse_bench_json("m/s.json", comma, strlen(comma), &runs, &n), "m/s.json", 1, "invalid json");
+    const char *empty = "[ ]";
+    assert_error(sr_parse_bench_json("m/s.json", empty, strlen(empty), &runs, &n), "m/s.json", 1,
+                 "empty array, expected benchmark results");
+    const char *after = "[{\"output_throughput\": 1}]\n{\"output_throughput\": 2}";
+    assert_error(sr_parse_bench_json("m/s.json", after, strlen(after), &runs, &n), "m/s.json", 2,
+                 "unexpected text after the json value");
+    const char *inner = "[{\"output_throughput\": 1},\n {\"completed\": 3}]";
+    assert_error(sr_parse_bench_json("m/s.json", inner, strlen(inner), &runs, &n), "m/s.json", 2,
+                 "missing 'output_throughput'");
 }

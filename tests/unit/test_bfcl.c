@@ -61,12 +61,81 @@ Test(bfcl, v3_integer_ids_use_prompt_id)
     sr_scores_free(&s);
 }
 
-Test(bfcl, v3_integer_id_without_prompt_id)
+/* Before about August 2024 the failed entry's prompt had no id: the
+ * integer id is the 1-based position in the result file (real score files
+ * of 2024-07-06: id 14 is the question of simple_13). */
+Test(bfcl, integer_id_without_prompt_id_is_the_result_position)
 {
     const char *score = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
-                        "{\"id\": 6, \"valid\": false, \"prompt\": {\"question\": []}}\n";
+                        "{\"id\": 6, \"valid\": false, \"prompt\": {\"question\": \"q\"}}\n";
     sr_scores s;
-    expect_input_error(parse(RES3, RESULTS3, SCO3, score, &s), SCO3, 2, "integer id without a prompt.id string");
+    cr_assert_null(parse(RES3, RESULTS3, SCO3, score, &s));
+    cr_assert_eq(s.n_items, 10);
+    for (size_t i = 0; i < 10; i++)
+        cr_assert_eq(s.items[i].score, i == 5 ? 0.0 : 1.0, "item %zu", i); /* position 6 = simple_5 */
+    sr_scores_free(&s);
+    const char *outside = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
+                          "{\"id\": 11, \"valid\": false, \"prompt\": {\"question\": \"q\"}}\n";
+    expect_input_error(parse(RES3, RESULTS3, SCO3, outside, &s), SCO3, 2,
+                       "integer id 11 is not a position in the result file (1 to 10)");
+    sr_scores_free(&s);
+    const char *zero = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
+                       "{\"id\": 0, \"valid\": false}\n";
+    expect_input_error(parse(RES3, RESULTS3, SCO3, zero, &s), SCO3, 2, "integer id 0 is not a position");
+    sr_scores_free(&s);
+    const char *odd = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
+                      "{\"id\": 6, \"valid\": false, \"prompt\": {\"id\": 5}}\n";
+    expect_input_error(parse(RES3, RESULTS3, SCO3, odd, &s), SCO3, 2, "prompt.id that is not a string");
+    sr_scores_free(&s);
+}
+
+/* BFCL v1 files (July-August 2024, published results of those dates):
+ * gorilla_openfunctions_v1_test_simple_result.json with simple_score.json.
+ * On 2024-07-06 result ids were 0-based integers and failed prompts had no
+ * id; by 2024-08-11 result ids were "simple_N" and prompts had "id". */
+static const char *RES1 = "result/THUDM_glm-4-9b-chat/gorilla_openfunctions_v1_test_simple_result.json";
+static const char *SCO1 = "score/THUDM_glm-4-9b-chat/simple_score.json";
+
+Test(bfcl, v1_files_of_july_2024)
+{
+    const char *res = "{\"id\": 0, \"result\": \"calculate_triangle_area\\n{\\\"base\\\": 10, \\\"height\\\": 5}\"}\n"
+                      "{\"id\": 1, \"result\": \"math_factorial\\n{\\\"number\\\": 5}\"}\n"
+                      "{\"id\": 2, \"result\": \"\"}\n"
+                      "{\"id\": 3, \"result\": \"math_hypot\\n{\\\"x\\\": 4, \\\"y\\\": 5}\"}";
+    const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n"
+                        "{\"id\": 2, \"model_name\": \"THUDM_glm-4-9b-chat\", \"test_category\": \"simple\", "
+                        "\"valid\": false, \"error\": [\"Wrong number of functions.\"], \"error_type\": "
+                        "\"simple_function_checker:wrong_count\", \"prompt\": {\"question\": \"Calculate the factorial "
+                        "of 5.\", \"function\": {\"name\": \"math_factorial\"}}}\n"
+                        "{\"id\": 3, \"model_name\": \"THUDM_glm-4-9b-chat\", \"test_category\": \"simple\", "
+                        "\"valid\": false, \"prompt\": {\"question\": \"q\"}}\n";
+    sr_scores s;
+    cr_assert_null(parse(RES1, res, SCO1, score, &s));
+    const double want[] = {1, 0, 0, 1}; /* positions 2 and 3: ids 1 and 2 */
+    cr_assert_eq(s.n_items, 4);
+    for (size_t i = 0; i < 4; i++) {
+        char id[4];
+        snprintf(id, sizeof id, "%zu", i);
+        cr_assert_str_eq(s.items[i].id, id);
+        cr_assert_eq(s.items[i].score, want[i], "item %zu", i);
+    }
+    cr_assert_str_eq(s.benchmark, "bfcl_simple");
+    cr_assert_eq(s.claimed_accuracy, 0.5);
+    cr_assert_eq(s.empty_outputs, 1);
+    sr_scores_free(&s);
+}
+
+Test(bfcl, v1_files_of_august_2024)
+{
+    const char *res = "{\"id\": \"simple_0\", \"result\": \"<tool_call>\\n{\\\"arguments\\\": {\\\"base\\\": 10}, "
+                      "\\\"name\\\": \\\"calculate_triangle_area\\\"}\\n</tool_call>\\n\"}\n"
+                      "{\"id\": \"simple_1\", \"result\": \"x\"}\n{\"id\": \"simple_2\", \"result\": \"y\"}";
+    const char *score = "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n"
+                        "{\"id\": 2, \"valid\": false, \"prompt\": {\"id\": \"simple_1\", \"question\": \"q\"}}";
+    sr_scores s;
+    cr_assert_null(parse(RES1, res, SCO1, score, &s));
+    cr_assert_eq(s.items[1].score, 0.0);
+    cr_assert_eq(s.items[0].score + s.items[2].score, 2.0);
     sr_scores_free(&s);
 }
 
@@ -220,6 +289,27 @@ Test(bfcl, names_and_ids)
     cr_assert_null(sr_bfcl_category_from_filename("BFCL_v3_simple.json", &is_score));
     cr_assert_null(sr_bfcl_category_from_filename("BFCL_v3__result.json", &is_score));
     cr_assert_null(sr_bfcl_category_from_filename("data_overall.csv", &is_score));
+    /* v1 names: the result prefix, and score names of the known v1 categories only */
+    c = sr_bfcl_category_from_filename("gorilla_openfunctions_v1_test_simple_result.json", &is_score);
+    cr_assert_str_eq(c, "simple");
+    cr_assert(!is_score);
+    free(c);
+    c = sr_bfcl_category_from_filename("score/m/parallel_multiple_function_score.json", &is_score);
+    cr_assert_str_eq(c, "parallel_multiple_function");
+    cr_assert(is_score);
+    free(c);
+    cr_assert_null(sr_bfcl_category_from_filename("final_score.json", &is_score));
+    cr_assert(!is_score);
+    cr_assert_null(sr_bfcl_category_from_filename("gorilla_openfunctions_v1_test_simple.json", &is_score));
+    cr_assert_null(sr_bfcl_category_from_filename("gorilla_openfunctions_v1_test__result.json", &is_score));
+
+    cr_assert(sr_bfcl_same_version("BFCL_v3_simple_result.json", "BFCL_v3_simple_score.json"));
+    cr_assert(!sr_bfcl_same_version("BFCL_v3_simple_result.json", "BFCL_v2_simple_score.json"));
+    cr_assert(!sr_bfcl_same_version("BFCL_v3_simple_result.json", "BFCL_v3_java_score.json"));
+    cr_assert(!sr_bfcl_same_version("BFCL_v3_simple_result.json", "simple_score.json"));
+    cr_assert(sr_bfcl_same_version("a/gorilla_openfunctions_v1_test_simple_result.json", "b/simple_score.json"));
+    cr_assert(!sr_bfcl_same_version("gorilla_openfunctions_v1_test_simple_result.json", "BFCL_v3_simple_score.json"));
+    cr_assert(!sr_bfcl_same_version("simple_score.json", "simple_score.json"));
 
     char *b = sr_bfcl_benchmark_name("simple");
     cr_assert_str_eq(b, "bfcl_simple");

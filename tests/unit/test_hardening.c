@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/kvcap.h"
+#include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "util/text.h"
 

@@ -1,7 +1,9 @@
 /* KV capacity: layouts from config.json, vLLM's allocation on TPU and GPU,
- * the three token formulas, the inverse, the sweep audit and the CLI.
- * Expected numbers come from shared/research/kv.md (3.1, 4) and from
- * hand computation with its formulas (shown next to each case). */
+ * the three token formulas, the inverse and the CLI (the sweep audit:
+ * test_kvaudit.c).
+ * Expected numbers come from docs/kv.md (the TPU table of 4.4, the sample's
+ * counts) and from hand computation with its formulas (shown next to each
+ * case). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +13,8 @@
 #include <cjson/cJSON.h>
 
 #include "analysis/kvcap.h"
+#include "ingest/hf_config.h"
 #include "sweep.h"
-#include "util/fileio.h"
-#include "util/strbuf.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
 
@@ -37,7 +38,7 @@ static void plan_for(const sr_kv_layout *lay, sr_kv_backend backend, long len, s
     cr_assert_null(err, "%s", err ? err->message : "");
 }
 
-/* ---- bytes per token (kv.md 3.1) ---------------------------------------- */
+/* ---- bytes per token (docs/kv.md 4.4) ----------------------------------- */
 
 Test(kvcap, bytes_per_token_table)
 {
@@ -69,11 +70,13 @@ Test(kvcap, bytes_per_token_table)
         load(path, &lay);
         sr_kv_plan plan;
         plan_for(&lay, SR_KV_BACKEND_TPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
-        cr_expect_eq(plan.bytes_per_token, cases[i].tpu, "%s tpu: %lld", cases[i].dir, plan.bytes_per_token);
-        cr_expect_eq(plan.kv_layers, cases[i].kv_layers, "%s: %ld KV layers", cases[i].dir, plan.kv_layers);
+        cr_expect_eq(plan.shape.bytes_per_token, cases[i].tpu, "%s tpu: %lld", cases[i].dir,
+                     plan.shape.bytes_per_token);
+        cr_expect_eq(plan.shape.kv_layers, cases[i].kv_layers, "%s: %ld KV layers", cases[i].dir, plan.shape.kv_layers);
         sr_kv_plan_free(&plan);
         plan_for(&lay, SR_KV_BACKEND_GPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
-        cr_expect_eq(plan.bytes_per_token, cases[i].gpu, "%s gpu: %lld", cases[i].dir, plan.bytes_per_token);
+        cr_expect_eq(plan.shape.bytes_per_token, cases[i].gpu, "%s gpu: %lld", cases[i].dir,
+                     plan.shape.bytes_per_token);
         sr_kv_plan_free(&plan);
         sr_kv_layout_free(&lay);
     }
@@ -127,7 +130,8 @@ Test(kvcap, window_rules)
     cr_assert_eq(sliding, 0);
     cr_assert_eq(lay.layers[0].head_size, 128); /* 1536 / 12 */
     cr_assert_eq(lay.layers[0].kv_heads, 2);
-    cr_assert_not_null(strstr(lay.notes, "use_sliding_window is false"));
+    cr_assert(lay.notes & SR_HF_WINDOW_UNUSED); /* sliding_window 4096 ignored */
+    cr_assert_eq(lay.window, 4096);
     sr_kv_layout_free(&lay);
     /* gpt-oss: alternating layer_types, window 128 */
     load(CFG("gpt-oss-120b"), &lay);
@@ -224,7 +228,7 @@ Test(kvcap, bad_configs)
     sr_error_free(err);
 }
 
-/* ---- TPU block size (kv.md 2.3) ----------------------------------------- */
+/* ---- TPU block size (docs/kv.md 4.3) ------------------------------------ */
 
 Test(kvcap, tpu_block_size_rule)
 {
@@ -244,7 +248,7 @@ Test(kvcap, tpu_block_size_rule)
     sr_kv_layout_free(&lay);
 }
 
-/* ---- the published TPU v5e counts (kv.md 4) ------------------------------ */
+/* ---- the published TPU v5e counts (docs/kv.md 4.4) ----------------------- */
 
 /* The bundled sample's (fixtures/v5e-gemma4-sweep) Memory statistics
  * lines: total_hbm_limit_gb=15.75, total_hbm_limit_cap_gb=14.49 and these
@@ -289,7 +293,7 @@ Test(kvcap, published_counts_within_two_blocks)
 
 Test(kvcap, gemma4_inverse_interval)
 {
-    /* kv.md 4 item 4: N = 321,280 <=> num_blocks 1255 <=> avail in [5.5152, 5.5196) GiB */
+    /* docs/kv.md 4.4: N = 321,280 <=> num_blocks 1255 <=> avail in [5.5152, 5.5196) GiB */
     sr_kv_layout lay;
     load(CFG("gemma-4-E2B-it"), &lay);
     sr_kv_plan plan;
@@ -317,9 +321,9 @@ Test(kvcap, gpt_oss_counts_every_layer_in_the_groups_era)
     load(CFG("gpt-oss-120b"), &lay);
     sr_kv_plan plan;
     plan_for(&lay, SR_KV_BACKEND_GPU, 131072, SR_KV_FORMULA_GROUPS, &plan);
-    cr_assert_eq(plan.n_groups, 2);
-    cr_assert_eq(plan.group_size, 18);
-    cr_assert_eq(plan.block_bytes, 589824);
+    cr_assert_eq(plan.shape.n_groups, 2);
+    cr_assert_eq(plan.shape.group_size, 18);
+    cr_assert_eq(plan.shape.block_bytes, 589824);
     sr_kv_capacity c;
     sr_kv_capacity_for(&plan, sr_kv_gib_to_bytes(5.38), &c);
     cr_assert_eq(c.num_blocks, 9793);
@@ -331,7 +335,7 @@ Test(kvcap, gpt_oss_counts_every_layer_in_the_groups_era)
     cr_assert_eq(lo, 9798LL * 589824); /* [5.3822, 5.3833) GiB: prints as 5.38 */
     cr_assert_eq(hi, 9800LL * 589824);
     /* = avail / 73,728 B per token: every layer, sliding ones too */
-    cr_assert_eq(plan.bytes_per_token, 73728);
+    cr_assert_eq(plan.shape.bytes_per_token, 73728);
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
 }
@@ -362,9 +366,9 @@ Test(kvcap, gemma3_hybrid_three_formulas)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sr_kv_plan plan;
         plan_for(&lay, SR_KV_BACKEND_GPU, cases[i].len, cases[i].f, &plan);
-        cr_assert_eq(plan.n_groups, 7);
-        cr_assert_eq(plan.group_size, 5);
-        cr_assert_eq(plan.padding_layers, 1);
+        cr_assert_eq(plan.shape.n_groups, 7);
+        cr_assert_eq(plan.shape.group_size, 5);
+        cr_assert_eq(plan.shape.padding_layers, 1);
         sr_kv_capacity c;
         sr_kv_capacity_for(&plan, avail, &c);
         cr_expect_eq(c.num_blocks, 32768);
@@ -381,18 +385,18 @@ Test(kvcap, gemma3_hybrid_three_formulas)
 
 Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
 {
-    /* kv.md 1.8: sliding pages 16,384 vs full 32,768 -> sliding block 32;
+    /* docs/kv.md 3.1: sliding pages 16,384 vs full 32,768 -> sliding block 32;
      * 12 sliding + 3 full -> group_size 3, 4 + 1 groups; at 131,072 and
      * 8192 batched tokens a request needs 8192 + 4 x 273 = 9284 blocks. */
     sr_kv_layout lay;
     load(CFG("gemma-4-E2B-it"), &lay);
     sr_kv_plan plan;
     plan_for(&lay, SR_KV_BACKEND_GPU, 131072, SR_KV_FORMULA_CONCURRENCY, &plan);
-    cr_assert_eq(plan.n_groups, 5);
-    cr_assert_eq(plan.group_size, 3);
+    cr_assert_eq(plan.shape.n_groups, 5);
+    cr_assert_eq(plan.shape.group_size, 3);
     cr_assert_eq(plan.layers[0].block_size, 32);
     cr_assert_eq(plan.layers[4].block_size, 16);
-    cr_assert_eq(plan.block_bytes, 32768 * 3);
+    cr_assert_eq(plan.shape.block_bytes, 32768 * 3);
     cr_assert_eq(plan.blocks_per_request, 9284);
     cr_assert_eq(plan.layers[20].group, -1); /* shared */
     sr_kv_plan_free(&plan);
@@ -401,8 +405,8 @@ Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
     sr_kv_params_default(&p);
     p.disable_hybrid = true;
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
-    cr_assert_eq(plan.n_groups, 1);
-    cr_assert_eq(plan.block_bytes, 16 * 18432);
+    cr_assert_eq(plan.shape.n_groups, 1);
+    cr_assert_eq(plan.shape.block_bytes, 16 * 18432);
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
 }
@@ -416,7 +420,7 @@ Test(kvcap, tp_and_fp8)
     p.tp = 2;
     sr_kv_plan plan;
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
-    cr_assert_eq(plan.bytes_per_token, 147456 / 2); /* GPU: per rank, 4 of 8 KV heads */
+    cr_assert_eq(plan.shape.bytes_per_token, 147456 / 2); /* GPU: per rank, 4 of 8 KV heads */
     sr_kv_plan_free(&plan);
     p.tp = 16; /* more ranks than KV heads: one replicated head per rank */
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
@@ -431,7 +435,7 @@ Test(kvcap, tp_and_fp8)
     p.fp8 = true;
     p.backend = SR_KV_BACKEND_TPU;
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
-    cr_assert_eq(plan.bytes_per_token, 147456 / 2); /* align(16, 4) x 128 x 1 per layer */
+    cr_assert_eq(plan.shape.bytes_per_token, 147456 / 2); /* align(16, 4) x 128 x 1 per layer */
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
     /* TPU fp8 with one KV head of 64: align(1, 4) x 128 x 1 = 512 B */
@@ -439,7 +443,7 @@ Test(kvcap, tp_and_fp8)
                     " \"head_dim\": 64, \"torch_dtype\": \"bfloat16\"}";
     cr_assert_null(sr_kv_layout_parse("j", j, strlen(j), &lay));
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
-    cr_assert_eq(plan.bytes_per_token, 512);
+    cr_assert_eq(plan.shape.bytes_per_token, 512);
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
 }
@@ -504,6 +508,30 @@ Test(kvcap, cli_table_and_memory_forms)
     cr_expect_not_null(strstr(out, "\"max_model_len\":\t4096"), "%s", out);
 }
 
+Test(kvcap, cli_vllm_version_chooses_the_formula)
+{
+    /* gpt-oss-120b, 5.3825 GiB: vLLM 0.10.1.1 is in era 2, the groups
+     * formula: 78,384 tokens as with --token-formula groups (above). */
+    static char out[1 << 16];
+    const char *args[] = {
+        "kv",     CFG("gpt-oss-120b"), "--backend", "gpu", "--available-gib", "5.3825", "--max-model-len",
+        "131072", "--vllm-version",    "0.10.1.1"};
+    sr_error *err = run_kv(out, sizeof out, args, 10);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_expect_not_null(strstr(out, "tokens           78,384\n"), "%s", out);
+    cr_expect_not_null(strstr(out, "backend          gpu (vLLM v1), token formula groups\n"), "%s", out);
+    cr_expect_not_null(strstr(out, "logged-token formula: groups, that of vLLM 0.10.1.1 (given; era 2"), "%s", out);
+    cr_expect_not_null(strstr(out, "max-model-len 131,072 (given)"), "%s", out);
+    cr_expect_not_null(strstr(out, "grouping         hybrid: 2 groups of 18 layers, uniform page 32,768 bytes\n"), "%s",
+                       out);
+    const char *both[] = {"kv",       CFG("gpt-oss-120b"), "--backend", "gpu", "--available-gib", "5", "--vllm-version",
+                          "0.10.1.1", "--token-formula",   "groups"};
+    err = run_kv(out, sizeof out, both, 10);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    sr_error_free(err);
+}
+
 Test(kvcap, cli_errors)
 {
     static char out[4096];
@@ -534,183 +562,4 @@ Test(kvcap, cli_errors)
     cr_expect_eq(err->code, SR_EXIT_INPUT);
     cr_expect_str_eq(err->path, "fixtures/configs/no-such/config.json");
     sr_error_free(err);
-}
-
-/* ---- the sweep audit ------------------------------------------------------ */
-
-static sr_model *tpu_model(sr_sweep *sw, const char *id, const char *dir, long tokens, double used, double avail)
-{
-    sr_model *m = sr_sweep_model(sw, id);
-    cr_assert_not_null(m);
-    m->has_log = true;
-    m->log.tpu = true;
-    m->log.kv_tokens = tokens;
-    m->log.hbm_limit_gib = 15.75;
-    m->log.hbm_cap_gib = 14.49;
-    m->log.hbm_used_gib = used;
-    m->log.hbm_avail_gib = avail;
-    m->log.max_concurrency_len = 4096;
-    m->log.max_concurrency = floor(tokens / 4096.0 * 100 + 0.5) / 100; /* as printed, %.2fx */
-    m->config_path = sr_asprintf("%s/config.json", dir);
-    return m;
-}
-
-static size_t count_warnings(const sr_sweep *sw, const char *a, const char *b)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < sw->n_warnings; i++)
-        if (strstr(sw->warnings[i], a) && (!b || strstr(sw->warnings[i], b)))
-            n++;
-    return n;
-}
-
-Test(kvcap, audit_sample_flags_declared_utilisation)
-{
-    static const char *const ids[] = {"google/gemma-4-E2B-it", "ibm-granite/granite-3.3-2b-instruct",
-                                      "HuggingFaceTB/SmolLM3-3B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B"};
-    sr_sweep sw;
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    sw.manifest.gpu_memory_utilization = 0.9;
-    sw.manifest.hbm_gib = 16;
-    sw.manifest.source = strdup("sweep.json");
-    for (size_t i = 0; i < 5; i++)
-        tpu_model(&sw, ids[i], published[i].dir, published[i].tokens, published[i].used, published[i].avail);
-    sr_model *planned = sr_sweep_model(&sw, "org/no-log"); /* skipped silently */
-    planned->planned = true;
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    for (size_t i = 0; i < 5; i++) {
-        const sr_kv_summary *kv = &sw.models[i].kv;
-        cr_expect_eq(kv->logged_tokens, published[i].tokens);
-        cr_expect(labs(kv->recomputed_tokens - published[i].tokens) <= 512, "%s: %ld", ids[i], kv->recomputed_tokens);
-        cr_expect_eq(kv->block_size, 256);
-        cr_expect_str_eq(kv->backend, "tpu");
-        if (kv->recomputed_tokens == kv->logged_tokens)
-            cr_expect_null(kv->note, "%s: %s", ids[i], kv->note);
-        else
-            cr_expect(kv->note && strstr(kv->note, "0.01 GiB rounding allows"), "%s: %s", ids[i], kv->note);
-        cr_expect(kv->implied_avail_low_gib <= published[i].avail + 0.005 &&
-                  kv->implied_avail_high_gib >= published[i].avail - 0.005);
-        /* 0.92 sits inside the implied utilisation interval, 0.9 below it */
-        cr_expect(kv->util_implied_low <= 0.92 && kv->util_implied_high >= 0.92, "%s: [%f, %f]", ids[i],
-                  kv->util_implied_low, kv->util_implied_high);
-        cr_expect_gt(kv->util_implied_low, 0.9, "%s: %f", ids[i], kv->util_implied_low);
-        /* what-if: 4 lengths on the logged v5e, then v6e, L4, H100 (v5e deduplicated) */
-        cr_expect_eq(kv->n_whatif, 16);
-        cr_expect_str_eq(kv->whatif[0].chip, "logged");
-        cr_expect_eq(kv->whatif[0].tokens, kv->recomputed_tokens);
-        cr_expect_str_eq(kv->whatif[4].chip, "tpu-v6e");
-        cr_expect_str_eq(kv->whatif[12].chip, "nvidia-h100-80gb");
-        cr_expect_str_eq(kv->whatif[12].backend, "gpu");
-    }
-    cr_expect_eq(sw.models[5].kv.logged_tokens, -1);
-    cr_expect_eq(sw.models[5].kv.recomputed_tokens, -1);
-    /* One finding for the sweep, naming every model it cannot hold. */
-    cr_expect_eq(count_warnings(&sw,
-                                "kv: declared gpu_memory_utilization 0.9 (sweep.json) cannot hold the logged "
-                                "KV cache beside the resident memory of 5 of 5 models",
-                                "= 0.92 fits 5 of them"),
-                 1);
-    cr_expect_eq(count_warnings(&sw, "Qwen/Qwen3-4B 50,688 tokens beside 7.51 GiB needs >= 0.918", NULL), 1);
-    cr_expect_eq(count_warnings(&sw, "google/gemma-4-E2B-it 321,280 tokens beside 8.97 GiB needs >= 0.919", NULL), 1);
-    cr_expect_eq(count_warnings(&sw, "declared gpu_memory_utilization", NULL), 1);
-    cr_expect_eq(count_warnings(&sw, "recomputed", NULL), 0);
-    cr_expect_eq(count_warnings(&sw, "maximum concurrency", NULL), 0);
-    /* v6e holds the same resident memory at twice the HBM: more tokens */
-    const sr_kv_summary *q = &sw.models[4].kv;
-    cr_expect_gt(q->whatif[4].tokens, 3 * q->whatif[0].tokens);
-    /* 131,072 on v5e: block 256 from the SMEM guard, 9 requests of Qwen3-4B at most */
-    cr_expect_eq(q->whatif[3].max_model_len, 131072);
-    cr_expect_eq(q->whatif[3].block_size, 256);
-    cr_expect(!q->whatif[3].fits || q->whatif[3].max_concurrency >= 1);
-    sr_sweep_free(&sw);
-}
-
-Test(kvcap, audit_explains_a_disagreement)
-{
-    /* Gemma 4 with its 20 shared layers counted: 43,008 B/token (kv.md 4
-     * finding 1) -> at 5.52 GiB: 5.52 GiB // (256 x 43,008) = 538 blocks. */
-    sr_sweep sw;
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    sr_model *m = tpu_model(&sw, "google/gemma-4-E2B-it", "gemma-4-E2B-it", 538 * 256, 8.97, 5.52);
-    m->arms_flags = strdup("parser=hermes gpu_memory_utilization=0.95");
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    cr_assert_not_null(m->kv.note);
-    cr_expect_not_null(strstr(m->kv.note, "KV-shared layers"), "%s", m->kv.note);
-    cr_expect_not_null(strstr(m->kv.note, "-718.0 blocks of 256"), "%s", m->kv.note);
-    cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: recomputed 321,536 tokens", NULL), 1);
-    /* a concurrency line for block 16 (16x fewer tokens per block) is flagged */
-    sr_sweep_free(&sw);
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    m = tpu_model(&sw, "Qwen/Qwen3-4B", "Qwen3-4B", 50688, 7.51, 6.98);
-    m->log.max_concurrency = 12.31;
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    cr_expect_eq(count_warnings(&sw,
-                                "kv: Qwen/Qwen3-4B: the log's maximum concurrency 12.31x for 4096 tokens "
-                                "disagrees with 12.38x",
-                                NULL),
-                 1);
-    sr_sweep_free(&sw);
-}
-
-Test(kvcap, audit_missing_config)
-{
-    sr_sweep sw;
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    tpu_model(&sw, "org/missing", "no-such-model", 1000, 1, 1);
-    sr_error *err = sr_kv_analyse_sweep(&sw);
-    cr_assert_not_null(err);
-    cr_expect_eq(err->code, SR_EXIT_INPUT);
-    /* the stop names the file under the export, as every input error does */
-    cr_expect_str_eq(err->path, "fixtures/configs/no-such-model/config.json");
-    sr_error_free(err);
-    sw.settings.keep_going = true;
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    cr_expect_eq(count_warnings(&sw, "kv: org/missing: 'no-such-model/config.json': cannot open", NULL), 1);
-    sr_sweep_free(&sw);
-}
-
-Test(kvcap, audit_gpu_log)
-{
-    sr_sweep sw;
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    sr_model *m = sr_sweep_model(&sw, "openai/gpt-oss-120b");
-    m->has_log = true;
-    m->log.kv_tokens = 78384;
-    m->log.available_kv_gib = 5.38;
-    m->log.max_concurrency_len = 131072;
-    m->config_path = strdup("gpt-oss-120b/config.json");
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    /* the current formula gives far more; the note names the groups era */
-    cr_assert_not_null(m->kv.note);
-    cr_expect_not_null(strstr(m->kv.note, "num_blocks // groups"), "%s", m->kv.note);
-    cr_expect_str_eq(m->kv.backend, "gpu");
-    cr_expect_eq(m->kv.block_size, 16);
-    /* 78,384 is no count of the current formula: the inverse uses the groups one */
-    cr_expect(m->kv.implied_avail_low_gib <= 5.385 && m->kv.implied_avail_high_gib >= 5.375, "[%f, %f)",
-              m->kv.implied_avail_low_gib, m->kv.implied_avail_high_gib);
-    cr_expect_not_null(strstr(m->kv.note, "inverse under the groups formula"), "%s", m->kv.note);
-    cr_expect_eq(m->kv.n_whatif, 4); /* logged chip only: nothing to hold for other chips */
-    sr_sweep_free(&sw);
-}
-
-/* With the bytes the ingest read (and hashed), the audit parses those and
- * does not open the file again: here the path names nothing on disk, and
- * the count still comes from the bytes. */
-Test(kvcap, audit_parses_the_bytes_the_ingest_read)
-{
-    sr_sweep sw;
-    sr_sweep_init(&sw);
-    sw.export_dir = strdup("fixtures/configs");
-    sr_model *m = tpu_model(&sw, "Qwen/Qwen3-4B", "gone-since-ingest", 50688, 7.51, 6.98);
-    sr_error *err = sr_read_file("fixtures/configs/Qwen3-4B/config.json", NULL, &m->config_data, &m->config_len);
-    cr_assert_null(err);
-    cr_assert_null(sr_kv_analyse_sweep(&sw));
-    cr_expect_eq(m->kv.recomputed_tokens, 50688);
-    cr_expect_eq(m->kv.bytes_per_token, 147456);
-    sr_sweep_free(&sw);
 }

@@ -121,10 +121,163 @@ Test(lmeval, unlabelled_odd_layout)
     expect_input_error(parse(text, "gsm8k", "strict-match", &s), PATH, 3,
                        "doc_id '9' of filter 'strict-match' is missing from filter 'flexible-extract'");
     sr_scores_free(&s);
-    /* one block only: gsm8k must have two */
-    expect_input_error(parse(UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0), "gsm8k", "strict-match", &s), PATH, 0,
-                       "should hold 2 filter blocks");
+    /* three entries per document: not the two gsm8k filters */
+    const char *three = UNLABELLED(5, "75", 1.0) UNLABELLED(5, "75", 1.0) UNLABELLED(5, "75", 1.0);
+    expect_input_error(parse(three, "gsm8k", "strict-match", &s), PATH, 0, "found 3 entries per document");
     sr_scores_free(&s);
+}
+
+Test(lmeval, unlabelled_duplicate_names_the_extra_entry)
+{
+    /* docs 5, 7, 9 twice (two filters), doc 7 a third time on line 7 */
+    const char *text = UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0) UNLABELLED(9, "3", 0.0) UNLABELLED(5, "75", 1.0)
+        UNLABELLED(7, "12", 1.0) UNLABELLED(9, "3", 0.0) UNLABELLED(7, "12", 1.0);
+    sr_scores s;
+    expect_input_error(parse(text, "gsm8k", "strict-match", &s), PATH, 7,
+                       "duplicate doc_id '7': 3 entries where other documents have 2");
+    sr_scores_free(&s);
+}
+
+/* A multi-GPU run (lm-eval gathers the ranks' samples one rank after the
+ * other, each rank's filter by filter): with 2 ranks, rank 0 holds docs 0
+ * and 2, rank 1 docs 1 and 3. Lines: r0 strict 0,2; r0 flexible 0,2; r1
+ * strict 1,3; r1 flexible 1,3. The halves of the file are not the filters;
+ * the k-th entry of a document is. */
+Test(lmeval, unlabelled_multi_gpu_rank_order)
+{
+    const char *text =
+        UNLABELLED(0, "18", 1.0) UNLABELLED(2, "[invalid]", 0.0) UNLABELLED(0, "18", 1.0) UNLABELLED(2, "70000", 1.0)
+            UNLABELLED(1, "[invalid]", 0.0) UNLABELLED(3, "540", 1.0) UNLABELLED(1, "3", 1.0) UNLABELLED(3, "540", 1.0);
+    sr_scores s;
+    cr_assert_null(parse(text, "gsm8k", "strict-match", &s));
+    /* strict: doc 0 line 1 (1), doc 1 line 5 (0), doc 2 line 2 (0), doc 3 line 6 (1) */
+    const char *ids[] = {"0", "2", "1", "3"};
+    const double strict[] = {1, 0, 0, 1}, flexible[] = {1, 1, 1, 1};
+    expect_items(&s, 4, ids, strict);
+    sr_scores_free(&s);
+    cr_assert_null(parse(text, "gsm8k", "flexible-extract", &s));
+    expect_items(&s, 4, ids, flexible);
+    sr_scores_free(&s);
+}
+
+/* lm-eval 0.4.0 and 0.4.1 scored gsm8k with one filter, "get-answer",
+ * whose regex strict-match kept: each document once. */
+Test(lmeval, unlabelled_single_gsm8k_filter_is_strict_match)
+{
+    const char *text = UNLABELLED(5, "75", 1.0) UNLABELLED(7, "1", 0.0);
+    sr_scores s;
+    cr_assert_null(parse(text, "gsm8k", "strict-match", &s));
+    const char *ids[] = {"5", "7"};
+    const double sc[] = {1, 0};
+    expect_items(&s, 2, ids, sc);
+    sr_scores_free(&s);
+    cr_assert_null(parse(text, "gsm8k", NULL, &s));
+    expect_items(&s, 2, ids, sc);
+    sr_scores_free(&s);
+    expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 0,
+                       "no filter 'flexible-extract': the file holds each document once");
+    sr_scores_free(&s);
+}
+
+/* lm-eval 0.4.0-0.4.2 (and main until June 2024) wrote the samples as one
+ * JSON array, json.dumps(samples, indent=2): "arguments" a list of
+ * [prompt, gen_kwargs], no filter, metrics or hashes; gsm8k's two filters
+ * one after the other. */
+static const char *ARRAY_042 = "[\n"
+                               "  {\n"
+                               "    \"doc_id\": 0,\n"
+                               "    \"doc\": {\n"
+                               "      \"question\": \"Janet\xe2\x80\x99s ducks lay 16 eggs per day.\",\n"
+                               "      \"answer\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### 18\"\n"
+                               "    },\n"
+                               "    \"target\": \"16 - 3 - 4 = <<16-3-4=9>>9\\n#### 18\",\n"
+                               "    \"arguments\": [\n"
+                               "      [\n"
+                               "        \"Question: Janet\xe2\x80\x99s ducks lay 16 eggs per day.\\nAnswer:\",\n"
+                               "        {\n"
+                               "          \"until\": [\n"
+                               "            \"Question:\",\n"
+                               "            \"</s>\",\n"
+                               "            \"<|im_end|>\"\n"
+                               "          ],\n"
+                               "          \"do_sample\": false,\n"
+                               "          \"temperature\": 0.0\n"
+                               "        }\n"
+                               "      ]\n"
+                               "    ],\n"
+                               "    \"resps\": [\n"
+                               "      [\n"
+                               "        \" She has 16 - 3 - 4 = 9 eggs.\\n#### 18\"\n"
+                               "      ]\n"
+                               "    ],\n"
+                               "    \"filtered_resps\": [\n"
+                               "      \"18\"\n"
+                               "    ],\n"
+                               "    \"exact_match\": 1.0\n"
+                               "  },\n"
+                               "  {\"doc_id\": 1, \"filtered_resps\": [\"[invalid]\"], \"exact_match\": 0.0},\n"
+                               "  {\"doc_id\": 0, \"filtered_resps\": [\"18\"], \"exact_match\": 1.0},\n"
+                               "  {\"doc_id\": 1, \"filtered_resps\": [\"3\"], \"exact_match\": 1.0}\n"
+                               "]";
+
+Test(lmeval, json_array_samples_of_lm_eval_0_4_2)
+{
+    sr_scores s;
+    cr_assert_null(parse(ARRAY_042, "gsm8k", "strict-match", &s));
+    const char *ids[] = {"0", "1"};
+    const double strict[] = {1, 0}, flexible[] = {1, 1};
+    expect_items(&s, 2, ids, strict);
+    sr_scores_free(&s);
+    cr_assert_null(parse(ARRAY_042, "gsm8k", "flexible-extract", &s));
+    expect_items(&s, 2, ids, flexible);
+    sr_scores_free(&s);
+}
+
+Test(lmeval, json_array_errors_name_the_element_line)
+{
+    sr_scores s;
+    /* the third element (line 4) has no metric */
+    const char *text = "[\n  {\"doc_id\": 0, \"exact_match\": 1.0},\n  {\"doc_id\": 1, \"exact_match\": 0.0},\n"
+                       "  {\"doc_id\": 0}\n]\n";
+    expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 4, "metric 'exact_match' missing");
+    sr_scores_free(&s);
+    expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0},\n]", "gsm8k", NULL, &s), PATH, 3,
+                       "invalid json");
+    sr_scores_free(&s);
+    expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0}\n", "gsm8k", NULL, &s), PATH, 3,
+                       "the array is not closed");
+    sr_scores_free(&s);
+    expect_input_error(parse("[{\"doc_id\": 0, \"exact_match\": 1.0} {\"doc_id\": 1}]", "gsm8k", NULL, &s), PATH, 1,
+                       "expected ',' or ']'");
+    sr_scores_free(&s);
+    expect_input_error(parse("[{\"doc_id\": 0, \"exact_match\": 1.0}]\nx\n", "gsm8k", NULL, &s), PATH, 2,
+                       "unexpected text after the json value");
+    sr_scores_free(&s);
+    expect_input_error(parse("\xef\xbb\xbf [ ]\n", "gsm8k", NULL, &s), PATH, 0, "no items");
+    sr_scores_free(&s);
+    expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0, \"x\": \"\\u0000\"}\n]", "gsm8k", NULL, &s),
+                       PATH, 2, "nul character");
+    sr_scores_free(&s);
+}
+
+Test(lmeval, content_sniffing)
+{
+    cr_assert(sr_looks_like_lmeval_samples(ARRAY_042, strlen(ARRAY_042)));
+    cr_assert(sr_looks_like_lmeval_samples(V047, strlen(V047)));
+    cr_assert(sr_looks_like_lmeval_samples(OLD, strlen(OLD)));
+    const char *bench = "{\"output_throughput\": 1.0, \"model_id\": \"x\"}\n";
+    cr_assert(!sr_looks_like_lmeval_samples(bench, strlen(bench)));
+    cr_assert(!sr_looks_like_lmeval_samples("[", 1));
+    cr_assert(!sr_looks_like_lmeval_samples("", 0));
+    cr_assert(!sr_looks_like_lmeval_results(bench, strlen(bench)));
+    /* results.json of lm-eval 0.4.2 (no n-samples) and a renamed one */
+    const char *r042 = "{\"results\": {\"gsm8k\": {\"exact_match,strict-match\": 0.75}}, \"versions\": "
+                       "{\"gsm8k\": 3.0}, \"config\": {\"model\": \"hf\"}}";
+    cr_assert(sr_looks_like_lmeval_results(r042, strlen(r042)));
+    const char *bare = "{\"results\": {\"gsm8k\": {}}}";
+    cr_assert(!sr_looks_like_lmeval_results(bare, strlen(bare)));
+    const char *not_object = "{\"results\": 1, \"versions\": {}}";
+    cr_assert(!sr_looks_like_lmeval_results(not_object, strlen(not_object)));
 }
 
 Test(lmeval, mixed_labels)
@@ -224,8 +377,12 @@ Test(lmeval, task_from_filename)
     free(t);
     cr_assert_null(sr_lmeval_task_from_filename("results_2025-06-23T01-34-27.025863.json"));
     cr_assert_null(sr_lmeval_task_from_filename("samples_gsm8k.jsonl"));
-    cr_assert_null(sr_lmeval_task_from_filename("samples_gsm8k_2025.json"));
     cr_assert_null(sr_lmeval_task_from_filename("samples_.jsonl"));
+    cr_assert_null(sr_lmeval_task_from_filename("samples_gsm8k_2024-06-08T05-42-41.351110.txt"));
+    /* May-June 2024: one JSON array in samples_<task>_<date>.json */
+    t = sr_lmeval_task_from_filename("samples_gsm8k_2024-06-08T05-42-41.351110.json");
+    cr_assert_str_eq(t, "gsm8k");
+    free(t);
 }
 
 static const char *RESULTS = "{\n"

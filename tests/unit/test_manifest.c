@@ -127,6 +127,10 @@ Test(manifest, arms_comments_and_flags)
     cr_assert_str_eq(e[1].checkpoint, "Qwen/Qwen3-4B");
     cr_assert_str_eq(e[1].benchmarks, "load+gen");
     cr_assert_str_eq(e[1].flags, "parser=hermes nothink");
+    cr_assert_str_eq(e[1].tool_parser, "hermes");
+    cr_assert(e[1].nothink);
+    cr_assert_null(e[1].other_flags);
+    cr_assert(!e[0].nothink);
     cr_assert_eq(e[1].line, 4);
     cr_assert_str_eq(e[2].checkpoint, "meta-llama/Llama-3.1-8B-Instruct");
     cr_assert_str_eq(e[2].hardware, "v5e-4");
@@ -153,4 +157,64 @@ Test(manifest, arms_errors_and_empty)
     cr_assert_null(arms("# nothing planned\n\n", &e, &n));
     cr_assert_eq(n, 0);
     sr_arms_entries_free(e, n);
+}
+
+Test(manifest, arms_serving_flags_parsed)
+{
+    /* Every spelling a run plan uses: key=value, --key=value, --key value,
+     * dashes or underscores, any case; unknown flags kept as text. */
+    const char *text = "Qwen/Qwen2-7B-Instruct a100 load tp=2 util=0.5 --max-model-len 16384 "
+                       "--enforce-eager MAX_NUM_BATCHED_TOKENS=2,048 parser=hermes\n"
+                       "openai/gpt-oss-120b a100x4 load --tensor-parallel-size=4 gpu_memory_utilization=0.8 "
+                       "--max-num-seqs=128 block-size=32 kv_cache_dtype=fp8 --pp 1 vllm_version=0.10.1.1\n"
+                       "org/plain v5e-1 load\n";
+    sr_arms_entry *e;
+    size_t n;
+    sr_error *err = arms(text, &e, &n);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(n, 3);
+    cr_expect_eq(e[0].settings.tensor_parallel_size, 2);
+    cr_expect_eq(e[0].settings.gpu_memory_utilization, 0.5);
+    cr_expect_eq(e[0].settings.max_model_len, 16384);
+    cr_expect_eq(e[0].settings.max_num_batched_tokens, 2048);
+    cr_expect_str_eq(e[0].tool_parser, "hermes");
+    cr_expect_str_eq(e[0].other_flags, "--enforce-eager");
+    cr_expect_str_eq(e[0].flags, "tp=2 util=0.5 --max-model-len 16384 --enforce-eager MAX_NUM_BATCHED_TOKENS=2,048 "
+                                 "parser=hermes");
+    cr_expect_eq(e[0].settings.max_num_seqs, -1);
+    cr_expect_null(e[0].settings.kv_cache_dtype);
+    cr_expect_eq(e[1].settings.tensor_parallel_size, 4);
+    cr_expect_eq(e[1].settings.pipeline_parallel_size, 1);
+    cr_expect_eq(e[1].settings.max_num_seqs, 128);
+    cr_expect_eq(e[1].settings.block_size, 32);
+    cr_expect_str_eq(e[1].settings.kv_cache_dtype, "fp8");
+    cr_expect_str_eq(e[1].settings.vllm_version, "0.10.1.1");
+    cr_expect_null(e[1].tool_parser);
+    cr_expect_null(e[1].other_flags);
+    /* no flags: everything unknown */
+    cr_expect_null(e[2].flags);
+    cr_expect_eq(e[2].settings.tensor_parallel_size, -1);
+    cr_expect(isnan(e[2].settings.gpu_memory_utilization));
+    sr_arms_entries_free(e, n);
+}
+
+Test(manifest, arms_bad_serving_flags)
+{
+    sr_arms_entry *e = NULL;
+    size_t n = 0;
+    expect_input_error(arms("ok/model\nm v5e-1 load tp=two\n", &e, &n), "plan.arms", 2,
+                       "flag 'tp': expected a whole number from 1 to 1073741824, got 'two'");
+    expect_input_error(arms("m v5e-1 load util=1.5\n", &e, &n), "plan.arms", 1,
+                       "flag 'util': expected a fraction in (0, 1], got '1.5'");
+    expect_input_error(arms("m v5e-1 load tp=0\n", &e, &n), "plan.arms", 1, "flag 'tp'");
+    expect_input_error(arms("m v5e-1 load tp=2 --tensor-parallel-size=4\n", &e, &n), "plan.arms", 1,
+                       "flag 'tensor_parallel_size' is given twice");
+    expect_input_error(arms("m v5e-1 load util=0.9 mem_util=0.8\n", &e, &n), "plan.arms", 1,
+                       "flag 'mem_util' is given twice");
+    expect_input_error(arms("m v5e-1 load parser=\n", &e, &n), "plan.arms", 1, "flag 'parser' needs a value");
+    expect_input_error(arms("m v5e-1 load --max-model-len\n", &e, &n), "plan.arms", 1,
+                       "flag 'max_model_len' needs a value");
+    expect_input_error(arms("m v5e-1 load nothink=yes\n", &e, &n), "plan.arms", 1, "flag 'nothink' takes no value");
+    cr_assert_null(e);
+    cr_assert_eq(n, 0);
 }

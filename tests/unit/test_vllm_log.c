@@ -489,3 +489,400 @@ Test(vllm_log, bare_exception_takes_the_source_line)
     cr_assert_str_eq(out.failure.source, "s.log:6");
     sr_server_log_free(&out);
 }
+
+/* ---- serving settings ------------------------------------------------------ */
+
+static void assert_settings(const sr_serving_settings *s, const char *version, long tp, long pp, long batched,
+                            long seqs, long block, const char *dtype, double util, long max_len)
+{
+    if (version)
+        cr_assert_str_eq(s->vllm_version, version);
+    else
+        cr_assert_null(s->vllm_version);
+    cr_assert_eq(s->tensor_parallel_size, tp, "tp %ld", s->tensor_parallel_size);
+    cr_assert_eq(s->pipeline_parallel_size, pp, "pp %ld", s->pipeline_parallel_size);
+    cr_assert_eq(s->max_num_batched_tokens, batched, "batched %ld", s->max_num_batched_tokens);
+    cr_assert_eq(s->max_num_seqs, seqs, "seqs %ld", s->max_num_seqs);
+    cr_assert_eq(s->block_size, block, "block %ld", s->block_size);
+    if (dtype)
+        cr_assert_str_eq(s->kv_cache_dtype, dtype);
+    else
+        cr_assert_null(s->kv_cache_dtype);
+    if (isnan(util))
+        cr_assert(isnan(s->gpu_memory_utilization), "util %g", s->gpu_memory_utilization);
+    else
+        cr_assert_float_eq(s->gpu_memory_utilization, util, 1e-12);
+    cr_assert_eq(s->max_model_len, max_len, "max_model_len %ld", s->max_model_len);
+}
+
+/* A V1 start, one line per entry: what the engine settled on (config
+ * line, chunked prefill) and what was asked (non-default args). */
+Test(vllm_log, settings_v1_engine_args_chunked_prefill)
+{
+    sr_server_log log;
+    parse_ok("(APIServer pid=7) INFO 03-01 10:00:00 [api_server.py:1805] vLLM API server version 0.10.1.1\n"
+             "(APIServer pid=7) INFO 03-01 10:00:00 [utils.py:326] non-default args: {'model_tag': 'org/m', "
+             "'model': 'org/m', 'max_model_len': 8192, 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.7, "
+             "'max_num_seqs': 64, 'block_size': 32, 'kv_cache_dtype': 'fp8', 'max_num_batched_tokens': 4096, "
+             "'override_generation_config': {'max_num_seqs': 1, 'temperature': 0.5}, 'disable_log_stats': True}\n"
+             "(APIServer pid=7) INFO 03-01 10:00:01 [scheduler.py:222] Chunked prefill is enabled with "
+             "max_num_batched_tokens=4096.\n"
+             "(EngineCore_0 pid=9) INFO 03-01 10:00:05 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) "
+             "with config: model='org/m', speculative_config=None, tokenizer='org/m', dtype=torch.bfloat16, "
+             "max_seq_len=8192, download_dir=None, load_format=auto, tensor_parallel_size=2, "
+             "pipeline_parallel_size=1, disable_custom_all_reduce=False, quantization=None, kv_cache_dtype=fp8, "
+             "decoding_config=DecodingConfig(backend='auto', reasoning_backend=''), seed=0, "
+             "compilation_config={\"level\":3,\"cudagraph_capture_sizes\":[8,4,2,1],\"max_capture_size\":8}\n",
+             &log);
+    /* The nested override dict's 'max_num_seqs': 1 is not the server's. */
+    assert_settings(&log.settings, "0.10.1.1", 2, 1, 4096, 64, 32, "fp8", 0.7, 8192);
+    cr_assert_str_eq(log.model_id, "org/m");
+    cr_assert(log.engine_start);
+    sr_server_log_free(&log);
+}
+
+/* The value the engine settled on outranks the one asked for, whatever
+ * the order; between two of the same rank the first is kept. */
+Test(vllm_log, settings_resolved_outranks_requested)
+{
+    sr_server_log log;
+    parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'max_model_len': 4096, "
+             "'max_num_batched_tokens': 1024}\n"
+             "INFO 03-01 10:00:01 [__init__.py:1750] Using max model len 2048\n"
+             "INFO 03-01 10:00:01 [scheduler.py:222] Chunked prefill is enabled with max_num_batched_tokens=512.\n"
+             "INFO 03-01 10:00:01 [scheduler.py:222] Chunked prefill is enabled with max_num_batched_tokens=999.\n"
+             "INFO 03-01 10:00:02 [config.py:281] Setting attention block size to 784 tokens to ensure that "
+             "attention page size is >= mamba page size.\n",
+             &log);
+    assert_settings(&log.settings, NULL, -1, -1, 512, -1, 784, NULL, NAN, 2048);
+    sr_server_log_free(&log);
+}
+
+/* Values that are not settings leave the field unknown: None, 'auto',
+ * -1 (max_model_len auto), a utilisation above 1, text. */
+Test(vllm_log, settings_unreadable_values_stay_unknown)
+{
+    sr_server_log log;
+    parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'max_model_len': -1, 'block_size': None, "
+             "'gpu_memory_utilization': 1.5, 'tensor_parallel_size': 'two', 'kv_cache_dtype': None, "
+             "'max_num_seqs': 0}\n",
+             &log);
+    assert_settings(&log.settings, NULL, -1, -1, -1, -1, -1, NULL, NAN, -1);
+    cr_assert(log.engine_start);
+    sr_server_log_free(&log);
+}
+
+/* V0: the engine line ends with ')' and the old api_server printed its
+ * whole Namespace, defaults and None included. */
+Test(vllm_log, settings_v0_engine_and_namespace)
+{
+    sr_server_log log;
+    parse_ok("INFO 10-07 12:00:00 api_server.py:528] vLLM API server version 0.6.3\n"
+             "INFO 10-07 12:00:00 api_server.py:529] args: Namespace(host=None, port=8000, model='org/old', "
+             "tokenizer=None, tensor_parallel_size=4, pipeline_parallel_size=1, block_size=16, "
+             "gpu_memory_utilization=0.9, max_num_batched_tokens=None, max_num_seqs=256, kv_cache_dtype='auto', "
+             "max_model_len=None, served_model_name=None)\n"
+             "INFO 10-07 12:00:02 llm_engine.py:237] Initializing an LLM engine (v0.6.3) with config: "
+             "model='org/old', speculative_config=None, tokenizer='org/old', max_seq_len=32768, "
+             "tensor_parallel_size=4, pipeline_parallel_size=1, kv_cache_dtype=auto, seed=0, "
+             "enable_prefix_caching=False)\n",
+             &log);
+    assert_settings(&log.settings, "0.6.3", 4, 1, -1, 256, 16, "auto", 0.9, 32768);
+    cr_assert_str_eq(log.model_id, "org/old");
+    sr_server_log_free(&log);
+}
+
+/* A build without version metadata says "dev" (real: vLLM issue
+ * reports); a word that is not one is not kept. */
+Test(vllm_log, settings_version_words)
+{
+    sr_server_log log;
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version dev\n", &log);
+    cr_assert_str_eq(log.settings.vllm_version, "dev");
+    sr_server_log_free(&log);
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version 0.7.3.dev2+gcefd56ee\n", &log);
+    cr_assert_str_eq(log.settings.vllm_version, "0.7.3.dev2+gcefd56ee");
+    sr_server_log_free(&log);
+    parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version <unknown>\n", &log);
+    cr_assert_null(log.settings.vllm_version);
+    cr_assert(log.engine_start);
+    sr_server_log_free(&log);
+}
+
+/* tpu-inference prints the block size it keeps; some engine lines nest
+ * the cache config. */
+Test(vllm_log, settings_block_size_wordings)
+{
+    sr_server_log log;
+    parse_ok("INFO 08-16 20:23:52 [tpu_platform.py:417] Using cache_config.block_size: 32 instead of overriding "
+             "with _align_hybrid_block_size()\n",
+             &log);
+    cr_assert_eq(log.settings.block_size, 32);
+    sr_server_log_free(&log);
+
+    parse_ok("INFO 01-01 00:00:00 [core.py:74] Initializing a V1 LLM engine (v9.9.9) with config: model='o/m', "
+             "cache_config=CacheConfig(block_size=64, gpu_memory_utilization=0.85, cache_dtype='fp8_e5m2'), "
+             "tensor_parallel_size=1\n",
+             &log);
+    assert_settings(&log.settings, "9.9.9", 1, -1, -1, -1, 64, "fp8_e5m2", 0.85, -1);
+    sr_server_log_free(&log);
+}
+
+/* A log committed from a 140-column terminal: the engine config line and
+ * the args dict come in pieces, keys and strings split mid-word. The
+ * pieces are joined; the next line is read as usual, on its own line
+ * number. */
+Test(vllm_log, settings_hard_wrapped_lines_are_joined)
+{
+    const char *text =
+        /* 1: 136 columns, ends inside the string 'Qwe..n2-7B' */
+        "(APIServer pid=3761) INFO 09-03 02:11:14 [utils.py:326] non-default args: {'model_tag': 'Qwen2-7B-Instr"
+        "uct', 'port': 8081, 'model': 'Qwe\n"
+        /* 2 */
+        "n2-7B-Instruct', 'max_model_len': 16384, 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.5}\n"
+        /* 3: 123 columns */
+        "(EngineCore_0 pid=3902) INFO 09-03 02:11:44 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) with "
+        "config: model='Qwen2\n"
+        /* 4: 145 columns, splits tensor_parallel_size */
+        "-7B-Instruct', speculative_config=None, tokenizer='Qwen2-7B-Instruct', max_seq_len=16384, download_dir="
+        "None, load_format=auto, tensor_parallel_si\n"
+        /* 5 */
+        "ze=2, pipeline_parallel_size=1, kv_cache_dtype=auto, seed=0\n"
+        /* 6 */
+        "(EngineCore_0 pid=3902) INFO 09-03 02:12:40 [kv_cache_utils.py:849] GPU KV cache size: 1,192,160 tokens\n";
+    sr_server_log log;
+    parse_ok(text, &log);
+    assert_settings(&log.settings, "0.10.1.1", 2, 1, -1, -1, -1, "auto", 0.5, 16384);
+    cr_assert_str_eq(log.model_id, "Qwen2-7B-Instruct");
+    cr_assert_eq(log.kv_tokens, 1192160);
+    cr_assert_eq(log.kv_tokens_line, 6);
+    sr_server_log_free(&log);
+}
+
+/* The same with ANSI colours and docker-compose prefixes on the first
+ * piece only (a terminal wraps what compose printed). */
+Test(vllm_log, settings_wrapped_with_colours_and_compose)
+{
+    const char *text = "vllm-1  | \x1b[1;36m(EngineCore_DP0 pid=5)\x1b[0;0m INFO 09-03 02:11:44 [core.py:74] "
+                       "Initializing a V1 LLM engine (v0.11.0) with config: model='org/m', tokenizer='org/m', "
+                       "tensor_p\n"
+                       "arallel_size=8, pipeline_parallel_size=2\n";
+    sr_server_log log;
+    parse_ok(text, &log);
+    assert_settings(&log.settings, "0.11.0", 8, 2, -1, -1, -1, NULL, NAN, -1);
+    sr_server_log_free(&log);
+}
+
+/* Wrapping splits fact lines too, in labels and in numbers (the real
+ * Ray log: "Available KV cache me" / "mory: 11.03 GiB"): read as one line,
+ * on its first line number. A wrapped exception keeps its whole text. */
+Test(vllm_log, wrapped_fact_and_exception_lines)
+{
+    const char *text =
+        /* 1-2: the number split after its point: 11.03, not 11 */
+        "(EngineCore_0 pid=1257) (RayWorkerWrapper pid=374, ip=10.254.6.219) INFO 09-03 04:42:46 [gpu_worker.py:276] "
+        "Available KV cache memory: 11.\n"
+        "03 GiB\n"
+        /* 3-4: the label split */
+        "(EngineCore_0 pid=1257) (RayWorkerWrapper pid=374, ip=10.254.6.219) INFO 09-03 04:41:48 "
+        "[gpu_model_runner.py:2007] Model loading \n"
+        "took 7.1217 GiB and 198.627679 seconds\n"
+        /* 5-6: the count split between its groups */
+        "(EngineCore_0 pid=1257) INFO 09-03 04:42:46 [kv_cache_utils.py:849] ................ GPU KV cache size: 1,192,"
+        "\n160 tokens\n"
+        /* 7 */
+        "(EngineCore_0 pid=1257) ERROR 09-03 04:42:50 [core.py:700] Traceback (most recent call last):\n"
+        /* 8-9 */
+        "(EngineCore_0 pid=1257) ERROR 09-03 04:42:50 [core.py:700] ValueError: To serve at least one request with "
+        "the models's max seq len (131072), 24.00 GiB KV c\n"
+        "ache is needed, which is larger than the available KV cache memory (10.91 GiB).\n";
+    sr_server_log log;
+    parse_ok(text, &log);
+    cr_assert_float_eq(log.available_kv_gib, 11.03, 1e-12);
+    cr_assert_float_eq(log.model_loading_gib, 7.1217, 1e-12);
+    cr_assert_float_eq(log.model_loading_s, 198.627679, 1e-12);
+    cr_assert_eq(log.kv_tokens, 1192160);
+    cr_assert_eq(log.kv_tokens_line, 5);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:8");
+    cr_assert_str_eq(log.failure.message,
+                     "ValueError: To serve at least one request with the models's max seq len (131072), 24.00 GiB KV "
+                     "cache is needed, which is larger than the available KV cache memory (10.91 GiB).");
+    sr_server_log_free(&log);
+}
+
+/* What is not joined: a line that starts like a line of its own, a piece
+ * too short to have been wrapped, an args dict already closed. */
+Test(vllm_log, settings_wrap_rule_negatives)
+{
+    sr_server_log log;
+    /* Line 1 is 130 columns (wrappable) but line 2 is a traceback: the
+     * failure is still found, on line 3. */
+    parse_ok("INFO 05-28 09:14:40 llm_engine.py:100] Initializing an LLM engine (v0.6.3) with config: "
+             "model='google/gemma-2-2b', speculative_con\n"
+             "Traceback (most recent call last):\n"
+             "torch.OutOfMemoryError: CUDA out of memory.\n",
+             &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.source, "m/server.log:3");
+    cr_assert_str_eq(log.settings.vllm_version, "0.6.3");
+    sr_server_log_free(&log);
+
+    /* A 71-column engine line ends there: the bare line after it is not
+     * its continuation. At 80 columns it is. */
+    parse_ok("INFO [core.py:74] Initializing an LLM engine with config: model='a/b', \n"
+             "tensor_parallel_size=8\n",
+             &log);
+    cr_assert_eq(log.settings.tensor_parallel_size, -1);
+    sr_server_log_free(&log);
+    parse_ok("INFO [core.py:74] Initializing an LLM engine with config: model='a/b', seed=0, xx=0, \n"
+             "tensor_parallel_size=8\n",
+             &log);
+    cr_assert_eq(log.settings.tensor_parallel_size, 8);
+    sr_server_log_free(&log);
+
+    /* A closed dict takes nothing more, even after a long line. */
+    parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'model': 'org/m', 'max_model_len': 4096, "
+             "'tensor_parallel_size': 2, 'port': 8000}\n"
+             "'max_num_seqs': 7}\n",
+             &log);
+    cr_assert_eq(log.settings.tensor_parallel_size, 2);
+    cr_assert_eq(log.settings.max_num_seqs, -1);
+    sr_server_log_free(&log);
+
+    /* A prefixed line after a wrapped piece starts anew. */
+    parse_ok("(EngineCore_0 pid=1) INFO 09-03 02:11:44 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) "
+             "with config: model='org/m', tensor_parallel_size=1, \n"
+             "(EngineCore_0 pid=1) INFO 09-03 02:11:45 [core.py:75] pipeline_parallel_size=4\n",
+             &log);
+    cr_assert_eq(log.settings.tensor_parallel_size, 1);
+    cr_assert_eq(log.settings.pipeline_parallel_size, -1);
+    sr_server_log_free(&log);
+}
+
+/* ---- engine_start ------------------------------------------------------------ */
+
+Test(vllm_log, engine_start_lines)
+{
+    static const char *const starts[] = {
+        "(APIServer pid=1) INFO 09-23 18:10:01 [api_server.py:1805] vLLM API server version 0.10.2\n",
+        "INFO 08-16 20:23:24 [tpu_worker.py:471] Init worker | rank=0 | hbm=[(0.0, 15.75)]GiB\n",
+        "INFO 08-16 20:23:52 [tpu_runner.py:1264] Init model | hbm=[(1.86, 15.75)]GiB\n",
+        "INFO 09-23 18:12:30 [gpu_worker.py:276] Available KV cache memory: 11.78 GiB\n",
+        "INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: 321,280 tokens\n",
+        "INFO 06-01 22:03:30 [gpu_model_runner.py:1595] Model loading took 1.0179 GiB and 0.198331 seconds\n",
+        "(EngineCore_DP0 pid=1) ERROR 09-23 18:10:09 [core.py:700] EngineCore failed to start.\n",
+        "INFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: 11351, # CPU blocks: 4096\n",
+    };
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        sr_server_log log;
+        parse_ok(starts[i], &log);
+        cr_assert(log.engine_start, "line %zu", i);
+        sr_server_log_free(&log);
+    }
+}
+
+/* A bench stdout with the server's request-log lines pasted after the
+ * block holds server lines (recognized) but no engine start: the real
+ * server log must win over it. */
+Test(vllm_log, pasted_request_log_lines_are_no_engine_start)
+{
+    const char *text = "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     1         \n"
+                       "Output token throughput (tok/s):         84.95     \n"
+                       "==================================================\n"
+                       "\n"
+                       "(APIServer pid=136) INFO 09-09 01:43:06 [loggers.py:123] Engine 000: Avg prompt throughput: "
+                       "58.7 tokens/s, Avg generation throughput: 85.2 tokens/s, Running: 1 reqs, Waiting: 0 reqs, "
+                       "GPU KV cache usage: 0.4%, Prefix cache hit rate: 56.1%\n"
+                       "(APIServer pid=136) INFO:     127.0.0.1:5 - \"POST /v1/completions HTTP/1.1\" 200 OK\n";
+    sr_server_log log;
+    bool recognized = false;
+    cr_assert_null(parse(text, &log, &recognized));
+    cr_assert(recognized);
+    cr_assert_not(log.engine_start);
+    cr_assert_eq(log.kv_tokens, -1);
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    sr_server_log_free(&log);
+}
+
+/* ---- no memory left for the KV cache ------------------------------------------ */
+
+/* The two lines a README quoted: the figure alone is the failure. */
+Test(vllm_log, negative_kv_memory_alone)
+{
+    sr_server_log log;
+    parse_ok("(EngineCore_0 pid=1321) INFO 09-06 03:10:08 [gpu_worker.py:276] Available KV cache memory: -0.53 GiB\n"
+             "(EngineCore_0 pid=1321) ERROR 09-06 03:10:08 [core.py:700] EngineCore failed to start.\n",
+             &log);
+    cr_assert_float_eq(log.available_kv_gib, -0.53, 1e-12);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.message, "no memory left for the KV cache: -0.53 GiB");
+    cr_assert_str_eq(log.failure.source, "m/server.log:1");
+    cr_assert(log.engine_start);
+    sr_server_log_free(&log);
+}
+
+/* With the traceback (docker-compose prefixes): the first exception after
+ * the figure is the root, and its line the source, not the copy the
+ * process prints again when it dies. */
+Test(vllm_log, negative_kv_memory_with_root_exception)
+{
+    const char *text =
+        "m-1  | (EngineCore_DP0 pid=132) INFO 03-09 12:56:44 [gpu_worker.py:424] Available KV cache memory: "
+        "-8.59 GiB\n" /* 1 */
+        "m-1  | (EngineCore_DP0 pid=132) ERROR 03-09 12:56:44 [core.py:1100] EngineCore failed to start.\n"
+        "m-1  | (EngineCore_DP0 pid=132) ERROR 03-09 12:56:44 [core.py:1100] Traceback (most recent call last):\n"
+        "m-1  | (EngineCore_DP0 pid=132) ERROR 03-09 12:56:44 [core.py:1100]   File \"/x/vllm/v1/core/"
+        "kv_cache_utils.py\", line 623, in _check_enough_kv_cache_memory\n"
+        "m-1  | (EngineCore_DP0 pid=132) ERROR 03-09 12:56:44 [core.py:1100]     raise ValueError(\n"
+        "m-1  | (EngineCore_DP0 pid=132) ERROR 03-09 12:56:44 [core.py:1100] ValueError: No available memory for "
+        "the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.\n" /* 6 */
+        "m-1  | (EngineCore_DP0 pid=132) Process EngineCore_DP0:\n"
+        "m-1  | (EngineCore_DP0 pid=132) Traceback (most recent call last):\n"
+        "m-1  | (EngineCore_DP0 pid=132)     raise ValueError(\n"
+        "m-1  | (EngineCore_DP0 pid=132) ValueError: No available memory for the cache blocks. Try increasing "
+        "`gpu_memory_utilization` when initializing the engine.\n"; /* 10 */
+    sr_server_log log;
+    parse_ok(text, &log);
+    cr_assert_float_eq(log.available_kv_gib, -8.59, 1e-12);
+    cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
+    cr_assert_str_eq(log.failure.message,
+                     "no memory left for the KV cache: -8.59 GiB; ValueError: No available memory for the cache "
+                     "blocks. Try increasing `gpu_memory_utilization` when initializing the engine.");
+    cr_assert_str_eq(log.failure.source, "m/server.log:6");
+    sr_server_log_free(&log);
+}
+
+/* A restart that came up: the earlier shortage is no failure. */
+Test(vllm_log, negative_kv_memory_then_successful_restart)
+{
+    sr_server_log log;
+    parse_ok("INFO 09-06 03:10:08 [gpu_worker.py:276] Available KV cache memory: -0.53 GiB\n"
+             "INFO 09-06 03:20:08 [gpu_worker.py:276] Available KV cache memory: 4.00 GiB\n"
+             "INFO:     Application startup complete.\n",
+             &log);
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    cr_assert_float_eq(log.available_kv_gib, -0.53, 1e-12); /* the first figure, as for every fact */
+    sr_server_log_free(&log);
+}
+
+/* A message over 500 bytes is cut on a UTF-8 boundary. */
+Test(vllm_log, negative_kv_memory_long_root_is_cut)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "INFO 09-06 03:10:08 [gpu_worker.py:276] Available KV cache memory: -1.5 GiB\n"
+                        "Traceback (most recent call last):\nValueError: ");
+    for (int i = 0; i < 300; i++)
+        sr_strbuf_puts(&sb, "\xce\x94");
+    sr_strbuf_putc(&sb, '\n');
+    sr_server_log log;
+    parse_ok(sr_strbuf_cstr(&sb), &log);
+    /* "no memory left for the KV cache: -1.5 GiB; " is 43 bytes, then
+     * "ValueError: " 12: 445 bytes of deltas fit in 500, 222 whole ones. */
+    cr_assert_eq(strlen(log.failure.message), 43 + 12 + 444);
+    cr_assert_str_eq(log.failure.source, "m/server.log:3");
+    sr_server_log_free(&log);
+    sr_strbuf_free(&sb);
+}

@@ -1,20 +1,19 @@
-/* config.json -> per-layer KV layout (kv.md 1.2, 1.3, 3, 5 step 1).
+/* config.json -> per-layer KV layout (docs/kv.md 2).
  *
  * The text model's fields come from "text_config" when present (Gemma 3/3n/4
  * and other multimodal configs), else from the top level; dtype and
  * architectures fall back to the top level. A field set to null counts as
- * absent (Gemma 4 E2B has num_global_key_value_heads: null). */
-#include "analysis/kvcap.h"
+ * absent (Gemma 4 E2B has num_global_key_value_heads: null). What the
+ * reader assumes is recorded as sr_hf_note bits, not words. */
+#include "ingest/hf_config.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h" /* sr_json_key_line, sr_json_check_text */
 #include "util/fileio.h"
-#include "util/strbuf.h"
 #include "util/text.h"
 
 #define KV_MAX_LAYERS 100000L
@@ -27,31 +26,8 @@ typedef struct reader {
     const cJSON *root;
     const cJSON *text;  /* text_config or root */
     const char *prefix; /* "text_config." or "" */
-    sr_strbuf notes;
+    unsigned notes;     /* sr_hf_note bits */
 } reader;
-
-const char *sr_kv_layer_kind_name(sr_kv_layer_kind kind)
-{
-    switch (kind) {
-    case SR_KV_LAYER_FULL: return "full";
-    case SR_KV_LAYER_SLIDING: return "sliding";
-    case SR_KV_LAYER_MLA: return "mla";
-    case SR_KV_LAYER_SHARED: return "shared";
-    case SR_KV_LAYER_NONE: break;
-    }
-    return "none";
-}
-
-static void note(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(reader *r, const char *fmt, ...)
-{
-    if (r->notes.len > 0)
-        sr_strbuf_puts(&r->notes, "; ");
-    va_list ap;
-    va_start(ap, fmt);
-    sr_strbuf_vprintf(&r->notes, fmt, ap);
-    va_end(ap);
-}
 
 /* The item, or NULL when absent or null. */
 static const cJSON *item(const cJSON *obj, const char *name)
@@ -218,15 +194,12 @@ static sr_error *read_dtype(reader *r, sr_kv_layout *out)
                                    "names an unknown dtype (expected bfloat16, float16 "
                                    "or float32)");
             if (downcast)
-                note(r,
-                     "dtype %s: vLLM's dtype \"auto\" runs float32 checkpoints in 16 bits, so the KV "
-                     "cache is 2 bytes per element",
-                     out->dtype);
+                r->notes |= SR_HF_DTYPE_DOWNCAST;
             return NULL;
         }
     }
     out->dtype_bytes = 2;
-    note(r, "no torch_dtype/dtype field: assumed a 16-bit KV cache");
+    r->notes |= SR_HF_DTYPE_ASSUMED;
     return NULL;
 }
 
@@ -281,14 +254,11 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
         i++;
     }
     if (n_none > 0)
-        note(r,
-             "%ld non-attention layers (linear attention / conv / mamba): their per-request state is not "
-             "counted",
-             n_none);
+        r->notes |= SR_HF_STATE_NOT_COUNTED;
     return NULL;
 }
 
-/* Layer kinds without "layer_types" (kv.md 5 step 1):
+/* Layer kinds without "layer_types" (docs/kv.md 2):
  * LFM2 full_attn_idxs; no window -> all full; use_sliding_window false ->
  * all full (Qwen2, R1-Distill, SmolLM3); sliding_window_pattern p (Gemma 3,
  * Cohere2): sliding unless (i+1) % p == 0; Gemma 2: even layers sliding;
@@ -314,7 +284,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
             kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
             k++;
         }
-        note(r, "%ld short-conv layers (full_attn_idxs): their per-request conv state is not counted", n - k);
+        r->notes |= SR_HF_SHORT_CONV;
         return NULL;
     }
     for (long i = 0; i < n; i++)
@@ -326,7 +296,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     if (err)
         return err;
     if (has_use_sw && !use_sw) {
-        note(r, "sliding_window %ld ignored: use_sliding_window is false", window);
+        r->notes |= SR_HF_WINDOW_UNUSED;
         return NULL;
     }
     long pattern, mwl = 0;
@@ -356,148 +326,143 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     }
     for (long i = 0; i < n; i++)
         kinds[i] = SR_KV_LAYER_SLIDING;
-    note(r, "sliding_window %ld applied to every layer (no layer_types)", window);
+    r->notes |= SR_HF_WINDOW_EVERYWHERE;
     return NULL;
 }
 
-static sr_error *read_layout(reader *r, sr_kv_layout *out)
+/* model_type, architectures[0], the dtype and max_position_embeddings. */
+static sr_error *read_identity(reader *r, sr_kv_layout *out)
 {
     sr_error *err;
     bool found;
-    long n;
-    if ((err = need_long(r, r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n)))
-        return err;
-    out->n_layers = n;
-    out->layers = calloc((size_t)n, sizeof *out->layers);
-    long *kv = calloc((size_t)n, sizeof *kv), *hd = calloc((size_t)n, sizeof *hd);
-    sr_kv_layer_kind *kinds = calloc((size_t)n, sizeof *kinds);
-    if (!out->layers || !kv || !hd || !kinds) {
-        err = sr_oom();
-        goto done;
-    }
-
     if ((err = get_string(r, r->text, "model_type", &out->model_type)))
-        goto done;
+        return err;
     if (!out->model_type && r->text != r->root && (err = get_string(r, r->root, "model_type", &out->model_type)))
-        goto done;
+        return err;
     const cJSON *archs = item(r->root, "architectures");
     if (archs) {
         const cJSON *a0 = cJSON_IsArray(archs) ? cJSON_GetArrayItem(archs, 0) : NULL;
-        if (!cJSON_IsArray(archs) || (a0 && !cJSON_IsString(a0))) {
-            err = sr_input_error(r->path, key_line(r, r->root, "architectures"),
-                                 "field 'architectures' must be an array of strings");
-            goto done;
-        }
+        if (!cJSON_IsArray(archs) || (a0 && !cJSON_IsString(a0)))
+            return sr_input_error(r->path, key_line(r, r->root, "architectures"),
+                                  "field 'architectures' must be an array of strings");
         if (a0) {
             size_t alen = strlen(a0->valuestring);
-            if (alen > 200 || !sr_utf8_valid(a0->valuestring, alen)) {
-                err = sr_input_error(r->path, key_line(r, r->root, "architectures"),
-                                     "field 'architectures[0]' is not a short UTF-8 string");
-                goto done;
-            }
-            if (!(out->architecture = strdup(a0->valuestring))) {
-                err = sr_oom();
-                goto done;
-            }
+            if (alen > 200 || !sr_utf8_valid(a0->valuestring, alen))
+                return sr_input_error(r->path, key_line(r, r->root, "architectures"),
+                                      "field 'architectures[0]' is not a short UTF-8 string");
+            if (!(out->architecture = strdup(a0->valuestring)))
+                return sr_oom();
         }
     }
     if ((err = read_dtype(r, out)))
-        goto done;
+        return err;
     if ((err = get_long(r, r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings, &found)))
-        goto done;
+        return err;
     if (!found)
         out->max_position_embeddings = -1;
+    return NULL;
+}
 
-    /* MLA (kv.md 1.2: MLAAttentionSpec, one latent of kv_lora_rank +
-     * qk_rope_head_dim per token and layer). */
-    long lora;
-    if ((err = get_long(r, r->text, "kv_lora_rank", 1, KV_MAX_DIM, &lora, &found)))
-        goto done;
-    if (found) {
-        long rope;
-        if ((err = need_long(r, r->text, "qk_rope_head_dim", 0, KV_MAX_DIM, &rope)))
-            goto done;
-        out->mla = true;
-        out->kv_lora_rank = lora;
-        out->qk_rope_head_dim = rope;
-        for (long i = 0; i < n; i++)
-            out->layers[i] = (sr_kv_layer){SR_KV_LAYER_MLA, 1, lora + rope, 0, -1, -1};
-        goto done;
-    }
+/* MLA (docs/kv.md 3.1: MLAAttentionSpec, one latent of kv_lora_rank +
+ * qk_rope_head_dim per token and layer): every layer MLA when the config
+ * has kv_lora_rank. */
+static sr_error *read_mla(reader *r, sr_kv_layout *out)
+{
+    long lora, rope;
+    bool found;
+    sr_error *err = get_long(r, r->text, "kv_lora_rank", 1, KV_MAX_DIM, &lora, &found);
+    if (err || !found)
+        return err;
+    if ((err = need_long(r, r->text, "qk_rope_head_dim", 0, KV_MAX_DIM, &rope)))
+        return err;
+    out->mla = true;
+    out->kv_lora_rank = lora;
+    out->qk_rope_head_dim = rope;
+    for (long i = 0; i < out->n_layers; i++)
+        out->layers[i] = (sr_kv_layer){SR_KV_LAYER_MLA, 1, lora + rope, 0, -1, -1};
+    return NULL;
+}
 
-    /* Heads and head size (kv.md 5 step 1). */
+/* KV heads and head size per layer (docs/kv.md 2): num_key_value_heads
+ * (else multi_query, else num_attention_heads), head_dim (else hidden_size
+ * / num_attention_heads). */
+static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
+{
     long heads = 0, hidden = 0;
-    bool has_heads, has_hidden;
-    if ((err = get_long(r, r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)))
-        goto done;
-    if ((err = get_long(r, r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)))
-        goto done;
-    bool has_kv, has_hd;
-    if ((err = get_per_layer(r, "num_key_value_heads", 1, KV_MAX_DIM, n, kv, &has_kv)))
-        goto done;
+    bool has_heads, has_hidden, has_kv, has_hd;
+    sr_error *err;
+    if ((err = get_long(r, r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)) ||
+        (err = get_long(r, r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)) ||
+        (err = get_per_layer(r, "num_key_value_heads", 1, KV_MAX_DIM, n, kv, &has_kv)))
+        return err;
     if (!has_kv) {
         bool mq = false, has_mq;
         if ((err = get_bool(r, r->text, "multi_query", &mq, &has_mq)))
-            goto done;
-        if (mq) {
-            for (long i = 0; i < n; i++)
-                kv[i] = 1;
-        } else if (has_heads) {
-            for (long i = 0; i < n; i++)
-                kv[i] = heads;
-            note(r, "num_key_value_heads absent: %ld KV heads (= num_attention_heads, no GQA)", heads);
-        } else {
-            err = field_error(r, r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
-            goto done;
-        }
-    }
-    if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)))
-        goto done;
-    if (!has_hd) {
-        if (!has_heads) {
-            err = field_error(r, r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
-            goto done;
-        }
-        if (!has_hidden) {
-            err = field_error(r, r->text, "hidden_size", "is missing (needed for the head size)");
-            goto done;
-        }
-        if (hidden % heads != 0) {
-            err = sr_input_error(r->path, key_line(r, r->text, "hidden_size"),
-                                 "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld", r->prefix,
-                                 hidden, heads);
-            goto done;
-        }
+            return err;
+        if (!mq && !has_heads)
+            return field_error(r, r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
         for (long i = 0; i < n; i++)
-            hd[i] = hidden / heads;
+            kv[i] = mq ? 1 : heads;
+        if (!mq)
+            r->notes |= SR_HF_NO_GQA;
     }
-    long global_hd = -1, global_kv = -1;
-    bool k_eq_v = false;
-    if ((err = get_long(r, r->text, "global_head_dim", 1, KV_MAX_DIM, &global_hd, &found)))
-        goto done;
-    if (!found)
-        global_hd = -1;
-    if ((err = get_bool(r, r->text, "attention_k_eq_v", &k_eq_v, &found)))
-        goto done;
-    if ((err = get_long(r, r->text, "num_global_key_value_heads", 1, KV_MAX_DIM, &global_kv, &found)))
-        goto done;
-    if (!found)
-        global_kv = -1;
+    if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)) || has_hd)
+        return err;
+    if (!has_heads)
+        return field_error(r, r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
+    if (!has_hidden)
+        return field_error(r, r->text, "hidden_size", "is missing (needed for the head size)");
+    if (hidden % heads != 0)
+        return sr_input_error(r->path, key_line(r, r->text, "hidden_size"),
+                              "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld", r->prefix,
+                              hidden, heads);
+    for (long i = 0; i < n; i++)
+        hd[i] = hidden / heads;
+    return NULL;
+}
 
-    /* Layer kinds and the window. */
-    long window = -1;
-    if ((err = get_long(r, r->text, "sliding_window", 0, 1L << 40, &window, &found)))
-        goto done;
+/* Full-attention layers of Gemma 4: global_head_dim, and
+ * num_global_key_value_heads when attention_k_eq_v (docs/kv.md 2). */
+typedef struct full_overrides {
+    long head_size, kv_heads; /* -1: as the other layers */
+} full_overrides;
+
+static sr_error *read_full_overrides(reader *r, full_overrides *o)
+{
+    bool found, k_eq_v = false;
+    long global_kv = -1;
+    sr_error *err;
+    o->head_size = o->kv_heads = -1;
+    if ((err = get_long(r, r->text, "global_head_dim", 1, KV_MAX_DIM, &o->head_size, &found)))
+        return err;
     if (!found)
-        window = -1;
-    const cJSON *types = item(r->text, "layer_types");
-    if (types)
-        err = kinds_from_layer_types(r, types, n, kinds);
-    else
-        err = kinds_from_rules(r, n, window, kinds);
+        o->head_size = -1;
+    if ((err = get_bool(r, r->text, "attention_k_eq_v", &k_eq_v, &found)) ||
+        (err = get_long(r, r->text, "num_global_key_value_heads", 1, KV_MAX_DIM, &global_kv, &found)))
+        return err;
+    if (found && k_eq_v)
+        o->kv_heads = global_kv;
+    return NULL;
+}
+
+/* Every layer's kind, from layer_types or the window rules; *window is the
+ * model-wide sliding_window (-1 when absent). */
+static sr_error *read_kinds(reader *r, long n, sr_kv_layer_kind *kinds, long *window)
+{
+    bool found;
+    sr_error *err = get_long(r, r->text, "sliding_window", 0, 1L << 40, window, &found);
     if (err)
-        goto done;
-    for (long i = 0; i < n; i++) {
+        return err;
+    if (!found)
+        *window = -1;
+    const cJSON *types = item(r->text, "layer_types");
+    return types ? kinds_from_layer_types(r, types, n, kinds) : kinds_from_rules(r, n, *window, kinds);
+}
+
+static sr_error *fill_layers(reader *r, const sr_kv_layer_kind *kinds, const long *kv, const long *hd, long window,
+                             const full_overrides *full_o, sr_kv_layout *out)
+{
+    for (long i = 0; i < out->n_layers; i++) {
         sr_kv_layer *l = &out->layers[i];
         l->kind = kinds[i];
         l->shared_with = -1;
@@ -505,81 +470,93 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
         if (kinds[i] == SR_KV_LAYER_NONE)
             continue;
         if (kinds[i] == SR_KV_LAYER_SLIDING) {
-            if (window <= 0) {
-                err = sr_input_error(r->path, key_line(r, r->text, "sliding_window"),
-                                     "field '%ssliding_window' is missing but layer %ld is a sliding "
-                                     "layer",
-                                     r->prefix, i);
-                goto done;
-            }
+            if (window <= 0)
+                return sr_input_error(r->path, key_line(r, r->text, "sliding_window"),
+                                      "field '%ssliding_window' is missing but layer %ld is a sliding layer", r->prefix,
+                                      i);
             l->sliding_window = window;
         }
-        /* Full layers: global_head_dim, and num_global_key_value_heads
-         * when attention_k_eq_v (kv.md 1.3, Gemma 4). */
         bool full = kinds[i] == SR_KV_LAYER_FULL;
-        l->head_size = (full && global_hd > 0) ? global_hd : hd[i];
+        l->head_size = (full && full_o->head_size > 0) ? full_o->head_size : hd[i];
         l->head_size_v = l->head_size;
-        l->kv_heads = (full && k_eq_v && global_kv > 0) ? global_kv : kv[i];
+        l->kv_heads = (full && full_o->kv_heads > 0) ? full_o->kv_heads : kv[i];
     }
+    return NULL;
+}
 
-    /* KV sharing: layers from num_hidden_layers - num_kv_shared_layers on
-     * read the last earlier layer of the same type (kv.md 1.3). */
-    long shared;
-    if ((err = get_long(r, r->text, "num_kv_shared_layers", 0, KV_MAX_LAYERS, &shared, &found)))
-        goto done;
-    if (found && shared > 0) {
-        if (shared >= n) {
-            err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
-                                 "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
-                                 "(num_hidden_layers %ld)",
-                                 r->prefix, shared, n);
-            goto done;
-        }
-        long first = n - shared;
-        for (long i = first; i < n; i++) {
-            long target = -1;
-            for (long j = first - 1; j >= 0; j--)
-                if (kinds[j] == kinds[i]) {
-                    target = j;
-                    break;
-                }
-            if (kinds[i] == SR_KV_LAYER_NONE)
-                continue;
-            if (target < 0) {
-                err = sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
-                                     "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier "
-                                     "layer of its type to share",
-                                     r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
-                goto done;
-            }
-            out->layers[i].kind = SR_KV_LAYER_SHARED;
-            out->layers[i].shared_with = target;
-        }
+/* KV sharing: layers from num_hidden_layers - num_kv_shared_layers on read
+ * the last earlier layer of the same type (docs/kv.md 2). */
+static sr_error *mark_shared(reader *r, const sr_kv_layer_kind *kinds, sr_kv_layout *out)
+{
+    long shared, n = out->n_layers;
+    bool found;
+    sr_error *err = get_long(r, r->text, "num_kv_shared_layers", 0, KV_MAX_LAYERS, &shared, &found);
+    if (err || !found || shared == 0)
+        return err;
+    if (shared >= n)
+        return sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
+                              "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
+                              "(num_hidden_layers %ld)",
+                              r->prefix, shared, n);
+    long first = n - shared;
+    for (long i = first; i < n; i++) {
+        if (kinds[i] == SR_KV_LAYER_NONE)
+            continue;
+        long target = first - 1;
+        while (target >= 0 && kinds[target] != kinds[i])
+            target--;
+        if (target < 0)
+            return sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
+                                  "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier layer of its type "
+                                  "to share",
+                                  r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
+        out->layers[i].kind = SR_KV_LAYER_SHARED;
+        out->layers[i].shared_with = target;
     }
-done:
+    return NULL;
+}
+
+/* Attention layers (not MLA): heads, kinds, per-layer fill, sharing. */
+static sr_error *read_attention_layers(reader *r, sr_kv_layout *out)
+{
+    long n = out->n_layers;
+    long *kv = calloc((size_t)n, sizeof *kv), *hd = calloc((size_t)n, sizeof *hd);
+    sr_kv_layer_kind *kinds = calloc((size_t)n, sizeof *kinds);
+    full_overrides full_o;
+    sr_error *err = (kv && hd && kinds) ? NULL : sr_oom();
+    if (!err)
+        err = read_heads(r, n, kv, hd);
+    if (!err)
+        err = read_full_overrides(r, &full_o);
+    if (!err)
+        err = read_kinds(r, n, kinds, &out->window);
+    if (!err)
+        err = fill_layers(r, kinds, kv, hd, out->window, &full_o, out);
+    if (!err)
+        err = mark_shared(r, kinds, out);
     free(kv);
     free(hd);
     free(kinds);
     return err;
 }
 
-void sr_kv_layout_free(sr_kv_layout *l)
+static sr_error *read_layout(reader *r, sr_kv_layout *out)
 {
-    if (!l)
-        return;
-    free(l->source);
-    free(l->model_type);
-    free(l->architecture);
-    free(l->layers);
-    free(l->dtype);
-    free(l->notes);
-    memset(l, 0, sizeof *l);
+    long n;
+    sr_error *err = need_long(r, r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n);
+    if (err)
+        return err;
+    out->n_layers = n;
+    if (!(out->layers = calloc((size_t)n, sizeof *out->layers)))
+        return sr_oom();
+    if ((err = read_identity(r, out)) || (err = read_mla(r, out)))
+        return err;
+    return out->mla ? NULL : read_attention_layers(r, out);
 }
 
-sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_kv_layout *out)
+/* The JSON object of the file, or an input error naming the line. */
+static sr_error *parse_root(const char *path, const char *data, size_t len, cJSON **out)
 {
-    memset(out, 0, sizeof *out);
-    out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = -1;
     sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
     if (bad)
         return bad;
@@ -605,10 +582,20 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
         cJSON_Delete(root);
         return sr_input_error(path, 1, "expected a JSON object");
     }
+    *out = root;
+    return NULL;
+}
+
+sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_kv_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = out->window = -1;
+    cJSON *root = NULL;
+    sr_error *err = parse_root(path, data, len, &root);
+    if (err)
+        return err;
     reader r = {.path = path, .data = data, .len = len, .root = root, .text = root, .prefix = ""};
-    sr_strbuf_init(&r.notes);
     const cJSON *tc = item(root, "text_config");
-    sr_error *err = NULL;
     if (tc) {
         if (!cJSON_IsObject(tc))
             err = sr_input_error(path, sr_json_key_line(data, len, "text_config"),
@@ -619,13 +606,9 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     if (!err)
         err = read_layout(&r, out);
     cJSON_Delete(root);
-    if (!err) {
-        out->source = strdup(path);
-        out->notes = r.notes.len ? sr_strbuf_detach(&r.notes) : NULL;
-        if (!out->source || r.notes.failed)
-            err = sr_oom();
-    }
-    sr_strbuf_free(&r.notes);
+    if (!err && !(out->source = strdup(path)))
+        err = sr_oom();
+    out->notes = r.notes;
     if (err)
         sr_kv_layout_free(out);
     return err;
@@ -643,21 +626,4 @@ sr_error *sr_kv_layout_load(const char *path, const char *display, sr_kv_layout 
     err = sr_kv_layout_parse(shown, data, len, out);
     free(data);
     return err;
-}
-
-void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none)
-{
-    long c[5] = {0, 0, 0, 0, 0};
-    for (long i = 0; i < layout->n_layers; i++)
-        c[layout->layers[i].kind]++;
-    if (full)
-        *full = c[SR_KV_LAYER_FULL];
-    if (sliding)
-        *sliding = c[SR_KV_LAYER_SLIDING];
-    if (mla)
-        *mla = c[SR_KV_LAYER_MLA];
-    if (shared)
-        *shared = c[SR_KV_LAYER_SHARED];
-    if (none)
-        *none = c[SR_KV_LAYER_NONE];
 }

@@ -1,0 +1,753 @@
+/* Claims against the analysed sweep: which model a written name means,
+ * what the data model holds for the figure a claim names, and the verdict
+ * (docs/claims.md). */
+#include "analysis/claims.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/stats.h"
+#include "util/strbuf.h"
+
+/* ---- names ------------------------------------------------------------------ */
+
+static bool has_suffix_n(const char *s, size_t n, const char *suffix)
+{
+    size_t m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+char *sr_claims_normalize_name(const char *name)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (const char *p = name; *p; p++) {
+        char c = *p;
+        if (c == ' ' || c == '_' || c == '\t')
+            c = '-';
+        else if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c == '-' && (sb.len == 0 || sb.data[sb.len - 1] == '-'))
+            continue; /* no leading dash, no runs */
+        sr_strbuf_putc(&sb, c);
+    }
+    char *s = sr_strbuf_detach(&sb);
+    if (!s)
+        return sr_asprintf("%s", ""); /* an empty name; NULL only on OOM */
+    size_t n = strlen(s);
+    for (bool cut = true; cut;) {
+        cut = false;
+        while (n > 0 && s[n - 1] == '-')
+            n--;
+        static const char *const suffixes[] = {"-instruct", "-it", "-chat"};
+        for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+            if (has_suffix_n(s, n, suffixes[i]) && n > strlen(suffixes[i])) {
+                n -= strlen(suffixes[i]);
+                cut = true;
+            }
+    }
+    s[n] = '\0';
+    return s;
+}
+
+typedef enum { STAGE_EXACT, STAGE_NAME_PART, STAGE_NORMALISED, N_STAGES } match_stage;
+
+static const char *name_part(const char *id)
+{
+    const char *slash = strrchr(id, '/');
+    return slash ? slash + 1 : id;
+}
+
+/* Equal after normalising both; false on OOM (the caller's check of the
+ * written name's form catches that). */
+static bool normalised_equal(const char *norm, const char *other)
+{
+    if (!other || !other[0])
+        return false;
+    char *o = sr_claims_normalize_name(other);
+    bool eq = o && strcmp(norm, o) == 0;
+    free(o);
+    return eq;
+}
+
+static bool model_matches(const sr_model *m, const char *name, const char *norm, match_stage stage)
+{
+    switch (stage) {
+    case STAGE_EXACT:
+        return strcmp(m->id, name) == 0 || (m->label && strcmp(m->label, name) == 0) ||
+               (m->dir && m->dir[0] && strcmp(m->dir, name) == 0);
+    case STAGE_NAME_PART: return strcmp(name_part(m->id), name) == 0;
+    case STAGE_NORMALISED:
+        return norm[0] && (normalised_equal(norm, m->id) || normalised_equal(norm, name_part(m->id)) ||
+                           normalised_equal(norm, m->label) || normalised_equal(norm, m->dir));
+    case N_STAGES: break;
+    }
+    return false;
+}
+
+static const char *display_name(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
+/* The name without a trailing status marker, or NULL when it has none. */
+static char *without_marker(const char *name)
+{
+    static const char *const markers[] = {"(baseline)", "(partial)", "(failed)"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
+        size_t m = strlen(markers[i]);
+        if (n > m && strcasecmp(name + n - m, markers[i]) == 0) {
+            size_t k = n - m;
+            while (k > 0 && name[k - 1] == ' ')
+                k--;
+            return k > 0 ? sr_strndup(name, k) : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Models matching at one stage: the first two in *a, *b; the count. */
+static size_t matches_at(const sr_sweep *sw, const char *name, const char *norm, match_stage stage, long *a, long *b)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (model_matches(&sw->models[i], name, norm, stage)) {
+            if (count == 0)
+                *a = (long)i;
+            else if (count == 1)
+                *b = (long)i;
+            count++;
+        }
+    return count;
+}
+
+sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char *path, long line, long *index)
+{
+    *index = -1;
+    char *bare = without_marker(name);
+    const char *forms[2] = {name, bare};
+    char *norms[2] = {sr_claims_normalize_name(name), bare ? sr_claims_normalize_name(bare) : NULL};
+    sr_error *err = NULL;
+    if (!norms[0] || (bare && !norms[1]))
+        err = sr_oom();
+    for (int stage = 0; stage < N_STAGES && !err && *index < 0; stage++)
+        for (int f = 0; f < 2 && forms[f] && *index < 0; f++) {
+            long a = -1, b = -1;
+            size_t count = matches_at(sw, forms[f], norms[f], (match_stage)stage, &a, &b);
+            if (count == 1) {
+                *index = a;
+            } else if (count > 1) {
+                err = sr_input_error(path, line, "model '%s' matches both '%s' and '%s'%s", name,
+                                     display_name(&sw->models[a]), display_name(&sw->models[b]),
+                                     count > 2 ? " (and more)" : "");
+                break;
+            }
+        }
+    free(bare);
+    free(norms[0]);
+    free(norms[1]);
+    return err;
+}
+
+/* ---- figures --------------------------------------------------------------------- */
+
+/* What the data model holds for a figure. */
+typedef struct figure_value {
+    bool words;              /* the figure is words (verdict, status) */
+    double number;           /* NAN when missing */
+    const char *text;        /* words; NULL when missing */
+    sr_claim_reason missing; /* NONE when the value is there */
+    sr_claim_diff_unit diff_unit;
+    const sr_scores *scores; /* the benchmark of an interval bound or verdict */
+    int bound;               /* -1 a low bound, +1 a high bound, 2 verdict, 0 none */
+    double level;            /* the confidence level of that bound or verdict; NAN */
+} figure_value;
+
+static void set_number(figure_value *f, double v, sr_claim_diff_unit unit, sr_claim_reason if_missing)
+{
+    f->number = v;
+    f->diff_unit = unit;
+    if (!isfinite(v))
+        f->missing = if_missing;
+}
+
+static void set_count(figure_value *f, long v, sr_claim_diff_unit unit, sr_claim_reason if_missing)
+{
+    set_number(f, v >= 0 ? (double)v : NAN, unit, if_missing);
+}
+
+static void set_words(figure_value *f, const char *text, sr_claim_reason if_missing)
+{
+    f->words = true;
+    f->text = text;
+    if (!text)
+        f->missing = if_missing;
+}
+
+static sr_error *unknown_figure(const sr_claim *c)
+{
+    return sr_input_error(c->path, c->line, "unknown figure '%s' (see docs/claims.md for the figures a claim can name)",
+                          c->figure);
+}
+
+/* The field after the last '.' and the part between the first and the
+ * last '.' (benchmark names and scenario keys may hold dots: "-r2.5"). */
+static bool split_figure(const char *figure, size_t prefix_len, const char **middle, size_t *middle_len,
+                         const char **field)
+{
+    const char *last = strrchr(figure, '.');
+    if (!last || (size_t)(last - figure) <= prefix_len)
+        return false;
+    *middle = figure + prefix_len;
+    *middle_len = (size_t)(last - *middle);
+    *field = last + 1;
+    return *middle_len > 0 && **field;
+}
+
+/* Which results the model lacks: its failure, else the given reason. */
+static sr_claim_reason lacking(const sr_model *m, sr_claim_reason otherwise)
+{
+    return m->status == SR_STATUS_FAILED ? SR_CLAIM_WHY_MODEL_FAILED : otherwise;
+}
+
+static sr_claim_reason comparison_missing(const sr_scores *s)
+{
+    if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS)
+        return SR_CLAIM_WHY_TOO_FEW_ITEMS;
+    return s->is_baseline ? SR_CLAIM_WHY_BASELINE_ITSELF : SR_CLAIM_WHY_NOT_COMPARED;
+}
+
+static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_value *f)
+{
+    const char *bench, *field;
+    size_t blen;
+    if (!split_figure(c->figure, strlen("accuracy."), &bench, &blen, &field))
+        return unknown_figure(c);
+    const sr_scores *s = NULL;
+    for (size_t i = 0; i < m->n_benchmarks && !s; i++)
+        if (strlen(m->benchmarks[i].benchmark) == blen && memcmp(m->benchmarks[i].benchmark, bench, blen) == 0)
+            s = &m->benchmarks[i];
+    bool words = strcmp(field, "verdict") == 0 || strcmp(field, "resampling") == 0 || strcmp(field, "equivalent") == 0;
+    f->words = words;
+    f->scores = s;
+    static const struct {
+        const char *name;
+        size_t offset;
+        bool compared; /* exists only for a compared benchmark */
+        sr_claim_diff_unit unit;
+        int bound;           /* -1 a low bound, +1 a high bound (the consistent test) */
+        size_t level_offset; /* the bound's confidence level */
+    } numbers[] = {
+        {"score", offsetof(sr_scores, score), false, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"correct", offsetof(sr_scores, correct), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"claimed_accuracy", offsetof(sr_scores, claimed_accuracy), false, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"delta", offsetof(sr_scores, delta), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"ci_low", offsetof(sr_scores, ci_low), true, SR_CLAIM_DIFF_POINTS, -1, offsetof(sr_scores, ci_level)},
+        {"ci_high", offsetof(sr_scores, ci_high), true, SR_CLAIM_DIFF_POINTS, 1, offsetof(sr_scores, ci_level)},
+        {"ci_level", offsetof(sr_scores, ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"other_ci_low", offsetof(sr_scores, other_ci_low), true, SR_CLAIM_DIFF_POINTS, -1,
+         offsetof(sr_scores, other_ci_level)},
+        {"other_ci_high", offsetof(sr_scores, other_ci_high), true, SR_CLAIM_DIFF_POINTS, 1,
+         offsetof(sr_scores, other_ci_level)},
+        {"other_ci_level", offsetof(sr_scores, other_ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"tost_ci_low", offsetof(sr_scores, tost_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"tost_ci_high", offsetof(sr_scores, tost_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"mde", offsetof(sr_scores, mde), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_low", offsetof(sr_scores, sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_high", offsetof(sr_scores, sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"mcnemar_p", offsetof(sr_scores, mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mcnemar_p_holm", offsetof(sr_scores, mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (strcmp(field, numbers[i].name) == 0) {
+            f->diff_unit = numbers[i].unit;
+            if (!s) {
+                f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
+                return NULL;
+            }
+            if (numbers[i].compared && !s->compared) {
+                f->missing = comparison_missing(s);
+                return NULL;
+            }
+            double v = *(const double *)((const char *)s + numbers[i].offset);
+            /* A compared benchmark without an interval had too few items. */
+            set_number(f, v, numbers[i].unit,
+                       numbers[i].compared && s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? SR_CLAIM_WHY_TOO_FEW_ITEMS
+                                                                                     : SR_CLAIM_WHY_NO_VALUE);
+            f->bound = numbers[i].bound;
+            f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
+            return NULL;
+        }
+    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || strcmp(field, "only_model_right") == 0 ||
+                  strcmp(field, "only_baseline_right") == 0;
+    if (!words && !counts)
+        return unknown_figure(c);
+    if (!s) {
+        f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
+    } else if (strcmp(field, "verdict") == 0) {
+        /* "too few items" is no verdict: a claimed one cannot be checked (unless that is the claim). */
+        bool too_few = s->verdict == SR_VERDICT_TOO_FEW_ITEMS &&
+                       !(c->words && sr_claim_words_equal(c->words, strlen(c->words), "too few items", 13));
+        set_words(f, too_few ? NULL : sr_verdict_name(s->verdict), comparison_missing(s));
+        f->bound = 2;
+        f->level = s->ci_level;
+    } else if (strcmp(field, "equivalent") == 0) {
+        /* The equivalence test: only with a margin (--equivalence-margin). */
+        const char *eq = !s->compared ? NULL : s->equivalent == 1 ? "true" : s->equivalent == 0 ? "false" : NULL;
+        set_words(f, eq, s->compared ? SR_CLAIM_WHY_NO_VALUE : comparison_missing(s));
+    } else if (strcmp(field, "resampling") == 0) {
+        set_words(f, s->compared ? s->resampling : NULL, comparison_missing(s));
+    } else if (strcmp(field, "n") == 0) {
+        set_count(f, (long)s->n_items, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
+    } else if (!s->compared) {
+        f->missing = comparison_missing(s);
+    } else {
+        long v = strcmp(field, "n_paired") == 0           ? (long)s->n_paired
+                 : strcmp(field, "only_model_right") == 0 ? s->discordant_better
+                                                          : s->discordant_worse;
+        set_count(f, v, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
+    }
+    return NULL;
+}
+
+static sr_error *speed_value(const sr_model *m, const sr_claim *c, figure_value *f)
+{
+    const char *key, *field;
+    size_t klen;
+    if (!split_figure(c->figure, strlen("speed."), &key, &klen, &field))
+        return unknown_figure(c);
+    const sr_scenario *sc = NULL;
+    for (size_t i = 0; i < m->n_scenarios && !sc; i++)
+        if (strlen(m->scenarios[i].key) == klen && memcmp(m->scenarios[i].key, key, klen) == 0)
+            sc = &m->scenarios[i];
+    double v;
+    sr_claim_reason if_nan = SR_CLAIM_WHY_NO_VALUE;
+    sr_claim_diff_unit unit = SR_CLAIM_DIFF_PLAIN;
+    if (strcmp(field, "ratio") == 0 || strcmp(field, "ratio_low") == 0 || strcmp(field, "ratio_high") == 0) {
+        v = !sc                               ? NAN
+            : strcmp(field, "ratio") == 0     ? sc->ratio
+            : strcmp(field, "ratio_low") == 0 ? sc->ratio_low
+                                              : sc->ratio_high;
+        unit = SR_CLAIM_DIFF_RATIO;
+        if_nan = sc && isnan(sc->ratio) ? SR_CLAIM_WHY_BASELINE_NO_SCENARIO : SR_CLAIM_WHY_NO_VALUE;
+    } else if (strcmp(field, "cv") == 0) {
+        v = sc ? sc->cv : NAN;
+    } else if (strcmp(field, "median") == 0) {
+        v = sc ? sc->median_output_throughput : NAN;
+    } else if (strcmp(field, "median_total_token_throughput") == 0) {
+        v = sc ? sc->median_total_token_throughput : NAN;
+    } else if (strcmp(field, "median_ttft_ms") == 0) {
+        v = sc ? sc->median_ttft_ms : NAN;
+    } else if (strcmp(field, "median_tpot_ms") == 0) {
+        v = sc ? sc->median_tpot_ms : NAN;
+    } else if (strcmp(field, "input_len") == 0 || strcmp(field, "output_len") == 0 ||
+               strcmp(field, "concurrency") == 0) {
+        long n = !sc                                ? -1
+                 : strcmp(field, "input_len") == 0  ? sc->input_len
+                 : strcmp(field, "output_len") == 0 ? sc->output_len
+                                                    : sc->concurrency;
+        v = sc ? (double)n : NAN;
+    } else {
+        return unknown_figure(c);
+    }
+    f->diff_unit = unit;
+    if (!sc)
+        f->missing = lacking(m, SR_CLAIM_WHY_NO_SCENARIO);
+    else
+        set_number(f, v, unit, if_nan);
+    return NULL;
+}
+
+/* KV figures: what each needs when it is missing. */
+typedef enum { NEEDS_LOG, NEEDS_CONFIG } kv_needs;
+
+static sr_claim_reason kv_missing(const sr_model *m, kv_needs needs)
+{
+    if (needs == NEEDS_CONFIG && !m->config_path)
+        return SR_CLAIM_WHY_NO_CONFIG;
+    return m->has_log ? SR_CLAIM_WHY_NO_VALUE : SR_CLAIM_WHY_NO_LOG;
+}
+
+static sr_error *kv_value(const sr_model *m, const sr_claim *c, figure_value *f)
+{
+    const char *field = c->figure + strlen("kv_cache.");
+    const sr_kv_summary *kv = &m->kv;
+    const sr_server_log *log = &m->log;
+    struct {
+        const char *name;
+        bool is_long;
+        size_t offset;
+        const void *base;
+        kv_needs needs;
+        sr_claim_diff_unit unit;
+    } const fields[] = {
+        {"logged_tokens", true, offsetof(sr_kv_summary, logged_tokens), kv, NEEDS_LOG, SR_CLAIM_DIFF_TOKENS},
+        {"recomputed_tokens", true, offsetof(sr_kv_summary, recomputed_tokens), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_TOKENS},
+        {"bytes_per_token", true, offsetof(sr_kv_summary, bytes_per_token), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
+        {"block_size", true, offsetof(sr_kv_summary, block_size), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
+        {"num_blocks", true, offsetof(sr_kv_summary, num_blocks), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
+        {"max_model_len", true, offsetof(sr_kv_summary, max_model_len), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
+        {"available_gib", false, offsetof(sr_kv_summary, avail_gib), kv, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"max_concurrency", false, offsetof(sr_kv_summary, max_concurrency), kv, NEEDS_CONFIG, SR_CLAIM_DIFF_PLAIN},
+        {"log.max_concurrency", false, offsetof(sr_server_log, max_concurrency), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.max_concurrency_tokens", true, offsetof(sr_server_log, max_concurrency_len), log, NEEDS_LOG,
+         SR_CLAIM_DIFF_PLAIN},
+        {"log.hbm_limit_gib", false, offsetof(sr_server_log, hbm_limit_gib), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.hbm_cap_gib", false, offsetof(sr_server_log, hbm_cap_gib), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.hbm_used_gib", false, offsetof(sr_server_log, hbm_used_gib), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.hbm_avail_gib", false, offsetof(sr_server_log, hbm_avail_gib), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.available_kv_gib", false, offsetof(sr_server_log, available_kv_gib), log, NEEDS_LOG, SR_CLAIM_DIFF_PLAIN},
+        {"log.model_loading_gib", false, offsetof(sr_server_log, model_loading_gib), log, NEEDS_LOG,
+         SR_CLAIM_DIFF_PLAIN},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp(field, fields[i].name) == 0) {
+            const char *at = (const char *)fields[i].base + fields[i].offset;
+            sr_claim_reason why = kv_missing(m, fields[i].needs);
+            if (fields[i].is_long)
+                set_count(f, *(const long *)at, fields[i].unit, why);
+            else
+                set_number(f, *(const double *)at, fields[i].unit, why);
+            return NULL;
+        }
+    /* What the recomputation assumed and found: set only when it was planned. */
+    static const struct {
+        const char *name;
+        size_t offset;
+    } layers[] = {
+        {"layers.total", offsetof(sr_kv_shape, n_layers)},
+        {"layers.with_kv", offsetof(sr_kv_shape, kv_layers)},
+        {"layers.sharing_kv", offsetof(sr_kv_shape, shared)},
+        {"layers.sliding", offsetof(sr_kv_shape, sliding)},
+    };
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
+        if (strcmp(field, layers[i].name) == 0) {
+            long v = kv->planned ? *(const long *)((const char *)&kv->shape + layers[i].offset) : -1;
+            set_count(f, v, SR_CLAIM_DIFF_PLAIN, kv_missing(m, NEEDS_CONFIG));
+            return NULL;
+        }
+    if (strcmp(field, "backend") == 0 || strcmp(field, "token_formula") == 0) {
+        const char *w = !kv->planned                    ? NULL
+                        : strcmp(field, "backend") == 0 ? sr_kv_backend_name(kv->basis.backend)
+                                                        : sr_kv_formula_name(kv->basis.formula);
+        set_words(f, w, kv_missing(m, NEEDS_CONFIG));
+        return NULL;
+    }
+    return unknown_figure(c);
+}
+
+static sr_error *figure_lookup(const sr_model *m, const sr_claim *c, figure_value *f)
+{
+    memset(f, 0, sizeof *f);
+    f->number = f->level = NAN;
+    const char *fig = c->figure;
+    if (strcmp(fig, "status") == 0) {
+        set_words(f, sr_status_name(m->status), SR_CLAIM_WHY_NO_VALUE);
+        return NULL;
+    }
+    if (strcmp(fig, "id") == 0) {
+        set_words(f, m->id, SR_CLAIM_WHY_NO_VALUE);
+        return NULL;
+    }
+    if (strcmp(fig, "failure.stage") == 0) {
+        /* A model that did not fail has no stage: the claim that it did differs. */
+        set_words(f, m->failure.stage == SR_STAGE_NONE ? "none" : sr_stage_name(m->failure.stage),
+                  SR_CLAIM_WHY_NO_VALUE);
+        return NULL;
+    }
+    if (strncmp(fig, "accuracy.", 9) == 0)
+        return accuracy_value(m, c, f);
+    if (strncmp(fig, "speed.", 6) == 0)
+        return speed_value(m, c, f);
+    if (strncmp(fig, "kv_cache.", 9) == 0)
+        return kv_value(m, c, f);
+    return unknown_figure(c);
+}
+
+/* ---- the bootstrap ---------------------------------------------------------------- */
+
+bool sr_claims_rounds_to(double value, const sr_claim *claim)
+{
+    if (!isfinite(value) || !isfinite(claim->written_value))
+        return false;
+    double written = value * sr_claim_unit_factor(claim->unit);
+    double half = 0.5 * pow(10.0, -claim->decimals);
+    /* Slack for the binary representation of both decimals, so that an
+     * exact tie counts as rounding either way. */
+    double slack = 1e-9 * half + 8 * DBL_EPSILON * fmax(fabs(written), fabs(claim->written_value));
+    return fabs(written - claim->written_value) <= half + slack;
+}
+
+bool sr_claims_bound_test(const sr_classes *classes, double x, double h, double nominal, long resamples, double *low,
+                          double *high, double *se, bool *consistent)
+{
+    double below, ignored, at_or_below;
+    if (resamples < 1 || !(nominal > 0 && nominal < 1) || !sr_bootstrap_exact_cdf(classes, x - h, &below, &ignored) ||
+        !sr_bootstrap_exact_cdf(classes, x + h, &ignored, &at_or_below))
+        return false;
+    *low = below;
+    *high = at_or_below;
+    *se = sqrt(nominal * (1 - nominal) / (double)resamples);
+    *consistent = below <= nominal + 3 * *se && at_or_below >= nominal - 3 * *se;
+    return true;
+}
+
+static int cmp_item_ptr(const void *x, const void *y)
+{
+    const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
+    return strcmp(a->id, b->id);
+}
+
+/* The value classes of the paired differences model - baseline, rebuilt
+ * from the items as the comparison pairs them (by id). False when they have
+ * more than SR_MAX_CLASSES values, or out of memory (*oom). */
+static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out, bool *oom)
+{
+    *oom = false;
+    size_t nb = base->n_items ? base->n_items : 1, nm = s->n_items ? s->n_items : 1;
+    const sr_item_score **idx = malloc(nb * sizeof *idx);
+    double *diff = malloc(nm * sizeof *diff);
+    if (!idx || !diff) {
+        free(idx);
+        free(diff);
+        *oom = true;
+        return false;
+    }
+    for (size_t i = 0; i < base->n_items; i++)
+        idx[i] = &base->items[i];
+    qsort(idx, base->n_items, sizeof *idx, cmp_item_ptr);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_items; i++) {
+        const sr_item_score key = {s->items[i].id, 0}, *keyp = &key;
+        const sr_item_score **hit = bsearch(&keyp, idx, base->n_items, sizeof *idx, cmp_item_ptr);
+        if (hit)
+            diff[n++] = s->items[i].score - (*hit)->score;
+    }
+    bool ok = sr_classes_from_diffs(diff, n, out);
+    free(idx);
+    free(diff);
+    return ok;
+}
+
+/* Half a unit of the claim's last printed digit, in report.json's units. */
+static double half_step(const sr_claim *c)
+{
+    return 0.5 * pow(10.0, -c->decimals) / sr_claim_unit_factor(c->unit);
+}
+
+static bool claimed_is(const sr_claim *c, const char *word)
+{
+    return c->words && sr_claim_words_equal(c->words, strlen(c->words), word, strlen(word));
+}
+
+/* Would a bootstrap of R resamples plausibly give the claimed verdict?
+ * From where 0 lies in the exact distribution (docs/claims.md). */
+static bool verdict_test(sr_claim *c, const sr_classes *cl, double confidence, long resamples)
+{
+    double lt0, le0;
+    if (!sr_bootstrap_exact_cdf(cl, 0.0, &lt0, &le0))
+        return false;
+    double p_lo = (1 - confidence) / 2, p_hi = (1 + confidence) / 2;
+    double se_lo = sqrt(p_lo * (1 - p_lo) / (double)resamples), se_hi = sqrt(p_hi * (1 - p_hi) / (double)resamples);
+    c->position_low = lt0;
+    c->position_high = le0;
+    c->resamples = resamples;
+    bool plausible = false;
+    if (claimed_is(c, "higher")) {
+        c->nominal = p_lo;
+        c->standard_error = se_lo;
+        plausible = le0 <= p_lo + 3 * se_lo;
+    } else if (claimed_is(c, "lower")) {
+        c->nominal = p_hi;
+        c->standard_error = se_hi;
+        plausible = lt0 >= p_hi - 3 * se_hi;
+    } else if (claimed_is(c, "no measured difference")) {
+        /* The side our interval left 0 on is the one to test. */
+        bool ours_lower = c->value_words && strcmp(c->value_words, "lower") == 0;
+        c->nominal = ours_lower ? p_hi : p_lo;
+        c->standard_error = ours_lower ? se_hi : se_lo;
+        plausible = le0 >= p_lo - 3 * se_lo && lt0 <= p_hi + 3 * se_hi;
+    }
+    return plausible;
+}
+
+/* The consistent test of a bound or verdict that did not reproduce: true
+ * when it passes. Sets exact_unavailable when no exact distribution can
+ * be made (scores not on a small lattice, or no baseline scores). */
+static sr_error *monte_carlo_test(const sr_sweep *sw, sr_claim *c, const figure_value *f, bool *passes)
+{
+    *passes = false;
+    const sr_model *base = sr_sweep_baseline(sw);
+    const sr_scores *bs = base && f->scores ? sr_model_benchmark(base, f->scores->benchmark) : NULL;
+    sr_classes classes;
+    bool oom;
+    if (!bs || !paired_classes(f->scores, bs, &classes, &oom)) {
+        c->exact_unavailable = true;
+        return bs && oom ? sr_oom() : NULL;
+    }
+    long resamples = sw->claims.resamples > 0 ? sw->claims.resamples : sw->settings.resamples;
+    /* The level of the bound or verdict claimed as the report has it (with
+     * --simultaneous a Bonferroni level), else the report's. */
+    double confidence = isfinite(f->level) ? f->level : sw->settings.confidence;
+    if (f->bound == 2) {
+        *passes = verdict_test(c, &classes, confidence, resamples);
+    } else {
+        c->nominal = f->bound < 0 ? (1 - confidence) / 2 : (1 + confidence) / 2;
+        c->resamples = resamples;
+        if (!sr_claims_bound_test(&classes, c->claimed, half_step(c), c->nominal, resamples, &c->position_low,
+                                  &c->position_high, &c->standard_error, passes))
+            c->nominal = NAN;
+    }
+    if (isnan(c->nominal))
+        c->exact_unavailable = true;
+    return NULL;
+}
+
+static bool may_be_monte_carlo(const sr_claim *c, const figure_value *f)
+{
+    if (f->bound == 1 || f->bound == -1)
+        return true;
+    /* A verdict other than "baseline" rests on where the interval ends. */
+    return f->bound == 2 && c->value_words && strcmp(c->value_words, "baseline") != 0 && !claimed_is(c, "baseline") &&
+           !claimed_is(c, "too few items");
+}
+
+/* The verdict on a claim whose model and figure were found. */
+static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const figure_value *f)
+{
+    if (f->missing != SR_CLAIM_WHY_NONE) {
+        c->status = SR_CLAIM_NOT_VERIFIABLE;
+        c->reason = f->missing;
+        return NULL;
+    }
+    bool reproduced;
+    if (f->words) {
+        c->value_words = strdup(f->text);
+        if (!c->value_words)
+            return sr_oom();
+        reproduced = sr_claim_words_equal(c->words, strlen(c->words), f->text, strlen(f->text));
+    } else {
+        c->value = f->number;
+        c->diff_unit = f->diff_unit;
+        c->difference = f->number - c->claimed;
+        if (f->diff_unit == SR_CLAIM_DIFF_TOKENS && m->kv.block_size > 0) {
+            c->block_size = m->kv.block_size;
+            c->difference_blocks = c->difference / (double)m->kv.block_size;
+        }
+        reproduced = sr_claims_rounds_to(f->number, c);
+    }
+    if (reproduced) {
+        c->status = SR_CLAIM_REPRODUCED;
+        return NULL;
+    }
+    bool passes = false;
+    sr_error *err = may_be_monte_carlo(c, f) ? monte_carlo_test(sw, c, f, &passes) : NULL;
+    c->status = passes ? SR_CLAIM_CONSISTENT : SR_CLAIM_DIFFERS;
+    return err;
+}
+
+/* Back to unchecked, so the check can run again. */
+static void reset(sr_claim *c)
+{
+    free(c->model_id);
+    free(c->value_words);
+    c->model_id = c->value_words = NULL;
+    c->status = SR_CLAIM_UNCHECKED;
+    c->reason = SR_CLAIM_WHY_NONE;
+    c->model_index = -1;
+    c->value = c->difference = c->difference_blocks = NAN;
+    c->diff_unit = SR_CLAIM_DIFF_PLAIN;
+    c->block_size = -1;
+    c->nominal = c->position_low = c->position_high = c->standard_error = NAN;
+    c->resamples = -1;
+    c->exact_unavailable = false;
+}
+
+static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
+{
+    reset(c);
+    sr_error *err = sr_claims_match_model(sw, c->model, c->path, c->line, &c->model_index);
+    if (err)
+        return err;
+    if (c->model_index < 0) {
+        c->status = SR_CLAIM_UNMATCHED;
+        return NULL;
+    }
+    const sr_model *m = &sw->models[c->model_index];
+    if (!(c->model_id = strdup(m->id)))
+        return sr_oom();
+    figure_value f;
+    if ((err = figure_lookup(m, c, &f)))
+        return err;
+    if (f.words != c->is_words)
+        return sr_input_error(c->path, c->line, "%s is %s, but '%s' is %s", c->figure, f.words ? "words" : "a number",
+                              c->written, c->is_words ? "words" : "a number");
+    return judge(sw, m, c, &f);
+}
+
+typedef struct matched_ref {
+    const sr_claim *claim;
+    size_t index;
+} matched_ref;
+
+static int cmp_matched(const void *x, const void *y)
+{
+    const matched_ref *a = x, *b = y;
+    if (a->claim->model_index != b->claim->model_index)
+        return a->claim->model_index < b->claim->model_index ? -1 : 1;
+    int c = strcmp(a->claim->figure, b->claim->figure);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* One model's figure claimed twice with different values under different
+ * names ("Qwen3-4B" and "Qwen/Qwen3-4B"): an error at the later claim. */
+static sr_error *check_matched_duplicates(const sr_claim_list *list)
+{
+    size_t bytes;
+    if (list->n < 2)
+        return NULL;
+    if (!sr_size_mul(list->n, sizeof(matched_ref), &bytes))
+        return sr_oom();
+    matched_ref *refs = malloc(bytes);
+    if (!refs)
+        return sr_oom();
+    size_t n = 0;
+    for (size_t i = 0; i < list->n; i++)
+        if (list->items[i].model_index >= 0)
+            refs[n++] = (matched_ref){&list->items[i], i};
+    qsort(refs, n, sizeof *refs, cmp_matched);
+    size_t repeat = list->n, original = 0, run_start = 0;
+    for (size_t i = 1; i < n; i++) {
+        const sr_claim *a = refs[run_start].claim, *b = refs[i].claim;
+        if (a->model_index != b->model_index || strcmp(a->figure, b->figure) != 0) {
+            run_start = i;
+            continue;
+        }
+        if (refs[i].index < repeat && !sr_claim_same_value(a, b)) {
+            repeat = refs[i].index;
+            original = refs[run_start].index;
+        }
+    }
+    free(refs);
+    if (repeat == list->n)
+        return NULL;
+    const sr_claim *r = &list->items[repeat], *o = &list->items[original];
+    return sr_input_error(r->path, r->line,
+                          "duplicate claim: %s of '%s' is %s here and %s at %s (as '%s'; both are %s)", r->figure,
+                          r->model, r->written, o->written, o->source, o->model, r->model_id);
+}
+
+sr_error *sr_check_claims(sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->claims.n; i++) {
+        sr_error *err = check_one(sw, &sw->claims.items[i]);
+        if (err)
+            return err;
+    }
+    return check_matched_duplicates(&sw->claims);
+}

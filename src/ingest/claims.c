@@ -1,0 +1,746 @@
+/* Claims files: numbers as people write them, Markdown column headers, the
+ * list the readers append to, the CSV form (libcsv) and the reader that
+ * picks the form by extension. The Markdown tables are read in
+ * claims_markdown.c. Nothing here matches a model or checks a value. */
+#include "ingest/claims.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/claims_internal.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_alnum(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Spaces between a number and its unit: ASCII, no-break (U+00A0) and
+ * narrow no-break (U+202F) spaces. */
+static size_t space_at(const char *p, const char *end)
+{
+    if (p < end && (*p == ' ' || *p == '\t'))
+        return 1;
+    if (end - p >= 2 && memcmp(p, "\xC2\xA0", 2) == 0)
+        return 2;
+    if (end - p >= 3 && memcmp(p, "\xE2\x80\xAF", 3) == 0)
+        return 3;
+    return 0;
+}
+
+const char *sr_claims_skip_spaces(const char *p, const char *end)
+{
+    size_t n;
+    while ((n = space_at(p, end)) > 0)
+        p += n;
+    return p;
+}
+
+/* A unit word at p (longest first), ending at a non-alphanumeric byte:
+ * its end, or NULL. */
+static const char *unit_at(const char *p, const char *end, sr_claim_unit *unit)
+{
+    static const struct {
+        const char *text;
+        sr_claim_unit unit;
+    } units[] = {
+        {"%", SR_CLAIM_UNIT_PERCENT}, {"points", SR_CLAIM_UNIT_POINTS},  {"pts", SR_CLAIM_UNIT_POINTS},
+        {"pp", SR_CLAIM_UNIT_POINTS}, {"\xC3\x97", SR_CLAIM_UNIT_TIMES}, {"x", SR_CLAIM_UNIT_TIMES},
+        {"X", SR_CLAIM_UNIT_TIMES},   {"tokens", SR_CLAIM_UNIT_PLAIN},   {"tok", SR_CLAIM_UNIT_PLAIN},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t n = strlen(units[i].text);
+        if ((size_t)(end - p) >= n && memcmp(p, units[i].text, n) == 0 && (p + n == end || !is_alnum(p[n]))) {
+            *unit = units[i].unit;
+            return p + n;
+        }
+    }
+    return NULL;
+}
+
+/* The integer part at p into buf without separators: ',' separates
+ * groups of exactly three digits after a first group of one to three.
+ * Returns the end; *count is the number of digits. */
+static const char *integer_part(const char *p, const char *end, sr_strbuf *buf, size_t *count)
+{
+    size_t n = 0;
+    while (p < end && is_digit(*p)) {
+        sr_strbuf_putc(buf, *p++);
+        n++;
+    }
+    if (n >= 1 && n <= 3)
+        while (end - p >= 4 && *p == ',' && is_digit(p[1]) && is_digit(p[2]) && is_digit(p[3]) &&
+               (end - p == 4 || !is_digit(p[4]))) {
+            sr_strbuf_append(buf, p + 1, 3);
+            p += 4;
+            n += 3;
+        }
+    *count = n;
+    return p;
+}
+
+const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number *out)
+{
+    const char *p = s;
+    sr_strbuf buf;
+    sr_strbuf_init(&buf);
+    if (p < end && (*p == '+' || *p == '-')) {
+        sr_strbuf_putc(&buf, *p == '-' ? '-' : '+');
+        p++;
+    } else if (end - p >= 3 && memcmp(p, "\xE2\x88\x92", 3) == 0) { /* U+2212 minus */
+        sr_strbuf_putc(&buf, '-');
+        p += 3;
+    }
+    size_t digits = 0, frac = 0;
+    p = integer_part(p, end, &buf, &digits);
+    if (p + 1 < end && *p == '.' && is_digit(p[1])) {
+        sr_strbuf_putc(&buf, *p++);
+        while (p < end && is_digit(*p)) {
+            sr_strbuf_putc(&buf, *p++);
+            frac++;
+        }
+    }
+    long exponent = 0;
+    if (digits + frac > 0 && p < end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        bool neg = false;
+        if (q < end && (*q == '+' || *q == '-'))
+            neg = *q++ == '-';
+        const char *first = q;
+        while (q < end && is_digit(*q) && q - first < 4)
+            exponent = exponent * 10 + (*q++ - '0');
+        if (q > first && (q == end || !is_digit(*q))) {
+            sr_strbuf_append(&buf, p, (size_t)(q - p));
+            p = q;
+            exponent = neg ? -exponent : exponent;
+        } else {
+            exponent = 0;
+        }
+    }
+    bool ok = digits + frac > 0 && !buf.failed && buf.len < 64 && exponent >= -300 && exponent <= 300;
+    double v = 0;
+    if (ok) {
+        char *stop;
+        errno = 0;
+        v = strtod(sr_strbuf_cstr(&buf), &stop);
+        ok = *stop == '\0' && errno != ERANGE && isfinite(v);
+    }
+    sr_strbuf_free(&buf);
+    if (!ok)
+        return NULL;
+    out->value = v;
+    out->decimals = (int)frac - (int)exponent;
+    out->unit = SR_CLAIM_UNIT_PLAIN;
+    const char *u = sr_claims_skip_spaces(p, end);
+    const char *after = unit_at(u, end, &out->unit);
+    return after ? after : p;
+}
+
+void sr_claims_trim(const char **s, size_t *len)
+{
+    if (*len == 0)
+        return;
+    const char *p = *s, *end = *s + *len;
+    p = sr_claims_skip_spaces(p, end);
+    for (;;) {
+        if (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        else if (end - p >= 2 && memcmp(end - 2, "\xC2\xA0", 2) == 0)
+            end -= 2;
+        else if (end - p >= 3 && memcmp(end - 3, "\xE2\x80\xAF", 3) == 0)
+            end -= 3;
+        else
+            break;
+    }
+    *s = p;
+    *len = (size_t)(end - p);
+}
+
+bool sr_claims_parse_number(const char *s, size_t len, sr_claim_number *out)
+{
+    sr_claims_trim(&s, &len);
+    const char *end = s + len;
+    const char *stop = sr_claims_number_at(s, end, out);
+    return stop && stop == end;
+}
+
+bool sr_claims_no_claim(const char *s, size_t len)
+{
+    sr_claims_trim(&s, &len);
+    return len == 0 || (len == 1 && s[0] == '-') || (len == 3 && memcmp(s, "\xE2\x80\x94", 3) == 0) ||
+           (len == 3 && memcmp(s, "\xE2\x80\x93", 3) == 0) || (len == 3 && strncasecmp(s, "n/a", 3) == 0);
+}
+
+/* ---- words ------------------------------------------------------------------- */
+
+const char *const sr_claims_verdicts[] = {"baseline", "no measured difference", "higher", "lower", "too few items"};
+const size_t sr_claims_n_verdicts = sizeof sr_claims_verdicts / sizeof sr_claims_verdicts[0];
+
+const char *sr_claims_verdict(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sr_claims_n_verdicts; i++)
+        if (sr_claim_words_equal(s, len, sr_claims_verdicts[i], strlen(sr_claims_verdicts[i])))
+            return sr_claims_verdicts[i];
+    return NULL;
+}
+
+/* ---- Markdown headers ---------------------------------------------------- */
+
+/* Normalised header -> figure. Keys are lower case without spaces or ','. */
+static const struct {
+    const char *key;
+    const char *figure;
+} builtin_headers[] = {
+    {"gsm8k", "accuracy.gsm8k.score"},
+    {"bfcl", "accuracy.bfcl_simple.score"},
+    {"bfcl_simple", "accuracy.bfcl_simple.score"},
+    {"\xCE\x94gsm8k", "accuracy.gsm8k.delta"},
+    {"\xCE\x94"
+     "bfcl",
+     "accuracy.bfcl_simple.delta"},
+    {"\xCE\x94"
+     "bfcl_simple",
+     "accuracy.bfcl_simple.delta"},
+    {"gsm8kverdict", "accuracy.gsm8k.verdict"},
+    {"bfclverdict", "accuracy.bfcl_simple.verdict"},
+    {"c=1", "speed.in128-out256-c1.ratio"},
+    {"c=4", "speed.in128-out256-c4.ratio"},
+    {"c=16", "speed.in128-out256-c16.ratio"},
+    {"1024tok", "speed.in1024-out256-c16.ratio"},
+    {"1024tokens", "speed.in1024-out256-c16.ratio"},
+    {"3072tok", "speed.in3072-out256-c16.ratio"},
+    {"3072tokens", "speed.in3072-out256-c16.ratio"},
+    {"kvcachetokens", "kv_cache.logged_tokens"},
+    {"kvtokens", "kv_cache.logged_tokens"},
+    {"loggedtokens", "kv_cache.logged_tokens"},
+    {"recomputedtokens", "kv_cache.recomputed_tokens"},
+    {"bytespertoken", "kv_cache.bytes_per_token"},
+    {"status", "status"},
+    {"failurestage", "failure.stage"},
+    {"stage", "failure.stage"},
+    {"failedat", "failure.stage"},
+};
+
+/* Lower case, without spaces and ',', U+2206 and a leading "delta" as U+0394. */
+static void normalize_header(const char *s, size_t len, sr_strbuf *out)
+{
+    sr_claims_strip_inline(&s, &len);
+    const char *p = s, *end = s + len;
+    while (p < end) {
+        size_t sp = space_at(p, end);
+        if (sp) {
+            p += sp;
+        } else if (*p == ',') {
+            p++;
+        } else if (end - p >= 3 && memcmp(p, "\xE2\x88\x86", 3) == 0) {
+            sr_strbuf_puts(out, "\xCE\x94");
+            p += 3;
+        } else {
+            char c = *p++;
+            sr_strbuf_putc(out, c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c);
+        }
+    }
+    if (out->len >= 5 && memcmp(out->data, "delta", 5) == 0) {
+        memmove(out->data + 2, out->data + 5, out->len - 5 + 1);
+        memcpy(out->data, "\xCE\x94", 2);
+        out->len -= 3;
+    }
+}
+
+static bool digits_at(const char **p, const char *end)
+{
+    const char *q = *p;
+    while (q < end && is_digit(*q))
+        q++;
+    bool any = q > *p;
+    *p = q;
+    return any;
+}
+
+/* "in<I>-out<O>" and optionally "-c<C>", "-r<R>" (R may have a fraction)
+ * or "-n<N>": a scenario key as report.json spells it. */
+bool sr_claims_is_scenario_key(const char *s, size_t len)
+{
+    const char *p = s, *end = s + len;
+    if (end - p < 2 || memcmp(p, "in", 2) != 0)
+        return false;
+    p += 2;
+    if (!digits_at(&p, end) || end - p < 4 || memcmp(p, "-out", 4) != 0)
+        return false;
+    p += 4;
+    if (!digits_at(&p, end))
+        return false;
+    if (p == end)
+        return true;
+    if (end - p < 3 || p[0] != '-' || (p[1] != 'c' && p[1] != 'r' && p[1] != 'n'))
+        return false;
+    char kind = p[1];
+    p += 2;
+    if (!digits_at(&p, end))
+        return false;
+    if (kind == 'r' && p < end && *p == '.') {
+        p++;
+        if (!digits_at(&p, end))
+            return false;
+    }
+    return p == end;
+}
+
+/* True when the normalised key names a figure: *figure is then a fresh
+ * string (NULL when out of memory). */
+static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *aliases, size_t n_aliases, char **figure)
+{
+    *figure = NULL;
+    for (size_t i = 0; i < n_aliases; i++) {
+        sr_strbuf a;
+        sr_strbuf_init(&a);
+        normalize_header(aliases[i].header, strlen(aliases[i].header), &a);
+        bool failed = a.failed, hit = !failed && a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
+        sr_strbuf_free(&a);
+        if (failed)
+            return true;
+        if (hit) {
+            *figure = strdup(aliases[i].figure);
+            return true;
+        }
+    }
+    for (size_t i = 0; i < sizeof builtin_headers / sizeof builtin_headers[0]; i++)
+        if (strlen(builtin_headers[i].key) == len && memcmp(builtin_headers[i].key, key, len) == 0) {
+            *figure = strdup(builtin_headers[i].figure);
+            return true;
+        }
+    if (sr_claims_is_scenario_key(key, len)) {
+        *figure = sr_asprintf("speed.%.*s.ratio", (int)len, key);
+        return true;
+    }
+    return false;
+}
+
+char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases,
+                              bool *oom)
+{
+    *oom = false;
+    sr_strbuf key;
+    sr_strbuf_init(&key);
+    normalize_header(header, len, &key);
+    if (key.failed) {
+        *oom = true;
+        sr_strbuf_free(&key);
+        return NULL;
+    }
+    const char *k = sr_strbuf_cstr(&key);
+    size_t klen = key.len;
+    char *figure = NULL;
+    while (klen > 0) {
+        if (figure_for_key(k, klen, aliases, n_aliases, &figure)) {
+            *oom = figure == NULL;
+            break;
+        }
+        /* A trailing note: "Δ GSM8K [95% CI]", "GSM8K (strict)". */
+        char close = k[klen - 1], open = close == ']' ? '[' : close == ')' ? '(' : 0;
+        size_t at = klen - 1;
+        while (open && at > 0 && k[at - 1] != open)
+            at--;
+        if (!open || at == 0)
+            break;
+        klen = at - 1;
+    }
+    sr_strbuf_free(&key);
+    return figure;
+}
+
+/* ---- Markdown inline decoration -------------------------------------------- */
+
+static bool wrapped(const char *s, size_t len, const char *mark)
+{
+    size_t m = strlen(mark);
+    return len > 2 * m && memcmp(s, mark, m) == 0 && memcmp(s + len - m, mark, m) == 0;
+}
+
+void sr_claims_strip_inline(const char **s, size_t *len)
+{
+    sr_claims_trim(s, len);
+    for (;;) {
+        static const char *const marks[] = {"**", "__", "`", "*", "_"};
+        bool stripped = false;
+        for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !stripped; i++)
+            if (wrapped(*s, *len, marks[i])) {
+                size_t m = strlen(marks[i]);
+                *s += m;
+                *len -= 2 * m;
+                stripped = true;
+            }
+        /* A link: [text](target) -> text. */
+        if (!stripped && *len > 4 && (*s)[0] == '[' && (*s)[*len - 1] == ')') {
+            const char *mid = sr_memmem(*s, *len, "](");
+            if (mid) {
+                *len = (size_t)(mid - *s) - 1;
+                *s += 1;
+                stripped = true;
+            }
+        }
+        if (!stripped)
+            return;
+        sr_claims_trim(s, len);
+    }
+}
+
+/* ---- the list ---------------------------------------------------------------- */
+
+size_t sr_claims_shown(const char *s, size_t len)
+{
+    size_t shown = len;
+    if (shown > 40) { /* cut on a character boundary */
+        shown = 40;
+        while (shown > 0 && ((unsigned char)s[shown] & 0xC0) == 0x80)
+            shown--;
+    }
+    return shown;
+}
+
+sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
+                        const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
+                        const char *words)
+{
+    void *items = out->items;
+    if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items))
+        return sr_oom();
+    out->items = items;
+    sr_claim *c = &out->items[out->n];
+    sr_claim_init(c);
+    c->source = sr_asprintf("%s:%ld", path, line);
+    c->path = strdup(path);
+    c->line = line;
+    c->model = sr_strndup(model, model_len);
+    c->figure = strdup(figure);
+    c->written = sr_strndup(written, written_len);
+    if (words) {
+        c->is_words = true;
+        c->words = strdup(words);
+    } else {
+        c->unit = number->unit;
+        c->decimals = number->decimals;
+        c->written_value = number->value;
+        c->claimed = number->value / sr_claim_unit_factor(number->unit);
+    }
+    out->n++; /* owned by the list from here, freed with it */
+    if (!c->source || !c->path || !c->model || !c->figure || !c->written || (words && !c->words))
+        return sr_oom();
+    return NULL;
+}
+
+sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len)
+{
+    sr_strbuf key;
+    sr_strbuf_init(&key);
+    normalize_header(header, len, &key);
+    const char *k = sr_strbuf_cstr(&key);
+    bool seen = false;
+    for (size_t i = 0; i < out->n_unchecked && !seen && !key.failed; i++)
+        seen = strcmp(out->unchecked[i].key, k) == 0;
+    void *cols = out->unchecked;
+    if (key.failed || (!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
+        sr_strbuf_free(&key);
+        return sr_oom();
+    }
+    if (seen) {
+        sr_strbuf_free(&key);
+        return NULL;
+    }
+    out->unchecked = cols;
+    sr_claim_column *col = &out->unchecked[out->n_unchecked++];
+    col->source = sr_asprintf("%s:%ld", path, line);
+    col->header = sr_strndup(header, len);
+    col->key = sr_strbuf_detach(&key);
+    return col->source && col->header && col->key ? NULL : sr_oom();
+}
+
+typedef struct claim_ref {
+    const sr_claim *claim;
+    size_t index;
+} claim_ref;
+
+static int same_claim(const sr_claim *a, const sr_claim *b)
+{
+    int c = strcmp(a->model, b->model);
+    return c ? c : strcmp(a->figure, b->figure);
+}
+
+/* By (model, figure, position in the list). */
+static int cmp_claim_ref(const void *x, const void *y)
+{
+    const claim_ref *a = x, *b = y;
+    int c = same_claim(a->claim, b->claim);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The same model (as written) and figure claimed twice with different
+ * values: an error at the first such repeat (in list order) among the
+ * claims from index first on, naming the claim it contradicts. A figure
+ * repeated with the same value (a post's summary and detail tables) is
+ * two claims, each checked. */
+static sr_error *check_duplicates(const sr_claim_list *list, size_t first)
+{
+    if (list->n < 2)
+        return NULL;
+    size_t bytes;
+    if (!sr_size_mul(list->n, sizeof(claim_ref), &bytes))
+        return sr_oom();
+    claim_ref *refs = malloc(bytes);
+    if (!refs)
+        return sr_oom();
+    for (size_t i = 0; i < list->n; i++)
+        refs[i] = (claim_ref){&list->items[i], i};
+    qsort(refs, list->n, sizeof *refs, cmp_claim_ref);
+    size_t repeat = list->n, original = 0, run_start = 0;
+    for (size_t i = 1; i < list->n; i++) {
+        if (same_claim(refs[i - 1].claim, refs[i].claim) != 0) {
+            run_start = i;
+            continue;
+        }
+        /* Against the first of the run only: linear however long the run. */
+        if (refs[i].index >= first && refs[i].index < repeat &&
+            !sr_claim_same_value(refs[run_start].claim, refs[i].claim)) {
+            repeat = refs[i].index;
+            original = refs[run_start].index;
+        }
+    }
+    free(refs);
+    if (repeat == list->n)
+        return NULL;
+    const sr_claim *r = &list->items[repeat], *o = &list->items[original];
+    if (strcmp(r->path, o->path) == 0)
+        return sr_input_error(r->path, r->line, "duplicate claim: %s of '%s' is %s here and %s on line %ld", r->figure,
+                              r->model, r->written, o->written, o->line);
+    return sr_input_error(r->path, r->line, "duplicate claim: %s of '%s' is %s here and %s at %s", r->figure, r->model,
+                          r->written, o->written, o->source);
+}
+
+/* Drop what a failed read appended. */
+static void roll_back(sr_claim_list *out, size_t n, size_t n_unchecked)
+{
+    while (out->n > n)
+        sr_claim_free(&out->items[--out->n]);
+    while (out->n_unchecked > n_unchecked) {
+        out->n_unchecked--;
+        free(out->unchecked[out->n_unchecked].source);
+        free(out->unchecked[out->n_unchecked].header);
+        free(out->unchecked[out->n_unchecked].key);
+    }
+}
+
+sr_error *sr_claims_finish(sr_error *err, sr_claim_list *out, size_t n, size_t n_unchecked)
+{
+    if (!err)
+        err = check_duplicates(out, n);
+    if (err)
+        roll_back(out, n, n_unchecked);
+    return err;
+}
+
+/* ---- CSV: model,figure,value --------------------------------------------- */
+
+enum { COL_MODEL, COL_FIGURE, COL_VALUE, N_COLS };
+static const char *const csv_columns[N_COLS] = {"model", "figure", "value"};
+
+typedef struct csv_ctx {
+    const char *path;
+    sr_claim_list *out;
+    long line, row_line;
+    bool row_pending, header_done;
+    size_t field;
+    long col[N_COLS];
+    char *text[N_COLS];
+    size_t len[N_COLS];
+    sr_error *err;
+} csv_ctx;
+
+static void csv_field(void *data, size_t len, void *user)
+{
+    csv_ctx *c = user;
+    size_t col = c->field++;
+    if (c->err)
+        return;
+    const char *s = data ? data : "";
+    if (!c->header_done) {
+        const char *h = s;
+        size_t hlen = len;
+        sr_claims_trim(&h, &hlen);
+        for (size_t k = 0; k < N_COLS; k++)
+            if (hlen == strlen(csv_columns[k]) && strncasecmp(h, csv_columns[k], hlen) == 0) {
+                if (c->col[k] >= 0)
+                    c->err =
+                        sr_input_error(c->path, c->row_line, "column '%s' appears twice in the header", csv_columns[k]);
+                c->col[k] = (long)col;
+            }
+        return;
+    }
+    for (size_t k = 0; k < N_COLS; k++)
+        if ((long)col == c->col[k]) {
+            free(c->text[k]);
+            c->text[k] = sr_strndup(s, len);
+            c->len[k] = len;
+            if (!c->text[k])
+                c->err = sr_oom();
+        }
+}
+
+/* A CSV value: words when it does not start like a number. */
+static sr_error *csv_claim(csv_ctx *c)
+{
+    const char *model = c->text[COL_MODEL], *figure = c->text[COL_FIGURE], *value = c->text[COL_VALUE];
+    size_t mlen = c->len[COL_MODEL], flen = c->len[COL_FIGURE], vlen = c->len[COL_VALUE];
+    sr_claims_trim(&model, &mlen);
+    sr_claims_trim(&figure, &flen);
+    sr_claims_trim(&value, &vlen);
+    if (mlen == 0)
+        return sr_input_error(c->path, c->row_line, "empty model");
+    if (flen == 0)
+        return sr_input_error(c->path, c->row_line, "empty figure");
+    if (sr_claims_no_claim(value, vlen))
+        return NULL;
+    char *fig = sr_strndup(figure, flen);
+    if (!fig)
+        return sr_oom();
+    sr_error *err;
+    bool numeric = is_digit(value[0]) || value[0] == '+' || value[0] == '-' || value[0] == '.' ||
+                   (vlen >= 3 && memcmp(value, "\xE2\x88\x92", 3) == 0);
+    if (numeric) {
+        sr_claim_number num;
+        if (!sr_claims_parse_number(value, vlen, &num))
+            err = sr_input_error(c->path, c->row_line, "'%.*s' is not a number", (int)sr_claims_shown(value, vlen),
+                                 value);
+        else
+            err = sr_claims_add(c->out, c->path, c->row_line, model, mlen, fig, value, vlen, &num, NULL);
+    } else {
+        char *words = sr_strndup(value, vlen);
+        err =
+            words ? sr_claims_add(c->out, c->path, c->row_line, model, mlen, fig, value, vlen, NULL, words) : sr_oom();
+        free(words);
+    }
+    free(fig);
+    return err;
+}
+
+static void csv_row(int term, void *user)
+{
+    (void)term;
+    csv_ctx *c = user;
+    c->field = 0;
+    c->row_pending = true;
+    if (!c->err && !c->header_done) {
+        c->header_done = true;
+        if (c->col[COL_MODEL] < 0 || c->col[COL_FIGURE] < 0 || c->col[COL_VALUE] < 0)
+            c->err = sr_input_error(c->path, c->row_line, "expected a header with columns model,figure,value");
+    } else if (!c->err) {
+        bool complete = c->text[COL_MODEL] && c->text[COL_FIGURE] && c->text[COL_VALUE];
+        c->err = complete ? csv_claim(c)
+                          : sr_input_error(c->path, c->row_line, "expected the columns model, figure and value");
+    }
+    for (size_t k = 0; k < N_COLS; k++) {
+        free(c->text[k]);
+        c->text[k] = NULL;
+        c->len[k] = 0;
+    }
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
+}
+
+sr_error *sr_parse_claims_csv(const char *path, const char *data, size_t len, sr_claim_list *out)
+{
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+        return sr_oom();
+    size_t n0 = out->n, u0 = out->n_unchecked;
+    csv_ctx c = {.path = path, .out = out, .row_pending = true, .col = {-1, -1, -1}};
+    size_t pos = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3; /* a byte order mark from spreadsheet exports */
+    while (pos < len && !c.err) {
+        const char *start = data + pos;
+        const char *nl = memchr(start, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - start) + 1 : len - pos;
+        c.line++;
+        size_t text = n - (nl ? 1 : 0);
+        if (text > 0 && start[text - 1] == '\r')
+            text--;
+        if (!sr_utf8_valid(start, text)) {
+            c.err = sr_input_error(path, c.line, "invalid utf-8 or nul byte");
+            break;
+        }
+        if (c.row_pending && !blank(start, n)) {
+            c.row_line = c.line;
+            c.row_pending = false;
+        }
+        if (csv_parse(&p, start, n, csv_field, csv_row, &c) != n && !c.err)
+            c.err = sr_input_error(path, c.line, "malformed csv: %s", csv_strerror(csv_error(&p)));
+        pos += n;
+    }
+    if (!c.err && csv_fini(&p, csv_field, csv_row, &c) != 0 && !c.err)
+        c.err = sr_input_error(path, c.row_line, "malformed csv: unterminated quoted field");
+    csv_free(&p);
+    for (size_t k = 0; k < N_COLS; k++)
+        free(c.text[k]);
+    if (!c.err && !c.header_done)
+        c.err = sr_input_error(path, 1, "expected a header with columns model,figure,value");
+    return sr_claims_finish(c.err, out, n0, u0);
+}
+
+/* ---- the reader ------------------------------------------------------------- */
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+sr_error *sr_read_claims(const char *path, const sr_claim_alias *aliases, size_t n_aliases, sr_claim_list *out)
+{
+    const char *format = has_suffix(path, ".md") || has_suffix(path, ".markdown") ? "markdown"
+                         : has_suffix(path, ".csv")                               ? "csv"
+                                                                                  : NULL;
+    if (!format)
+        return sr_input_error(path, 0, "unknown claims file format: expected a .md or .csv file");
+    void *files = out->files;
+    if (!sr_grow(&files, &out->cap_files, out->n_files + 1, sizeof *out->files))
+        return sr_oom();
+    out->files = files;
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(path, path, &data, &len);
+    if (err)
+        return err;
+    if (strcmp(format, "csv") == 0)
+        err = sr_parse_claims_csv(path, data, len, out);
+    else
+        err = sr_parse_claims_markdown(path, data, len, aliases, n_aliases, out);
+    sr_claim_file *f = &out->files[out->n_files];
+    if (!err) {
+        sr_sha256_hex(data, len, f->sha256);
+        f->path = strdup(path);
+        f->format = strdup(format);
+        out->n_files++;
+        if (!f->path || !f->format)
+            err = sr_oom();
+    }
+    free(data);
+    return err;
+}

@@ -1,0 +1,40 @@
+/* What the two claims readers (claims.c: numbers, headers, the list, CSV;
+ * claims_markdown.c: tables) share. Not for other modules. */
+#ifndef SR_INGEST_CLAIMS_INTERNAL_H
+#define SR_INGEST_CLAIMS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ingest/claims.h"
+
+/* Past ASCII spaces, tabs, U+00A0 and U+202F. */
+const char *sr_claims_skip_spaces(const char *p, const char *end);
+/* Trim those from both ends. */
+void sr_claims_trim(const char **s, size_t *len);
+/* A number (sr_claims_parse_number's forms) starting at s: its end (after
+ * a unit, if any), or NULL when none starts there. */
+const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number *out);
+/* The report's verdict words ("baseline", "no measured difference",
+ * "higher", "lower", "too few items"); the canonical one these words are,
+ * or NULL. */
+const char *sr_claims_verdict(const char *s, size_t len);
+/* Remove Markdown decoration around a cell's text: spaces, **bold**,
+ * _italics_, `code`, [links](...). */
+void sr_claims_strip_inline(const char **s, size_t *len);
+/* in<I>-out<O>[-c<C>|-r<R>|-n<N>]. */
+bool sr_claims_is_scenario_key(const char *s, size_t len);
+/* Bytes of s to quote in a message: at most 40, whole characters. */
+size_t sr_claims_shown(const char *s, size_t len);
+
+/* Append a claim: a number (words NULL) or words. */
+sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
+                        const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
+                        const char *words);
+/* Record a header that names no figure, once per normalised header. */
+sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len);
+/* End of one file's read: check duplicates (from index n on) unless err is
+ * set; on any error drop what the read appended. Returns the error. */
+sr_error *sr_claims_finish(sr_error *err, sr_claim_list *out, size_t n, size_t n_unchecked);
+
+#endif

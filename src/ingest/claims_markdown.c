@@ -1,0 +1,645 @@
+/* Claims from Markdown: every pipe table of the document (GitHub's table
+ * syntax: a header row, a delimiter row of ---, then rows until a blank
+ * line or a line without '|'; fenced code blocks are skipped). The first
+ * column names the model, the other columns are figures by header
+ * (sr_claims_header_figure); a header naming none is recorded once as not
+ * checked. Stricter than GitHub where a silent fix would hide a mistake:
+ * a row with another number of cells than the header, or one that opens
+ * with '|' but does not close with one when the header does, is an error. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/claims.h"
+#include "ingest/claims_internal.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+typedef struct md_line {
+    const char *s;
+    size_t n;
+    long lineno;
+} md_line;
+
+typedef struct cell {
+    const char *s;
+    size_t n;
+} cell;
+
+typedef struct cell_list {
+    cell *items;
+    size_t n, cap;
+} cell_list;
+
+/* What a column's cells may hold, from its figure. */
+typedef enum {
+    CELL_NUMBER,  /* a number; bare numbers in report.json's units */
+    CELL_RATIO,   /* a speed ratio, then optionally its run range "(0.55–0.58)" */
+    CELL_POINTS,  /* a number; bare numbers in points (interval bounds) */
+    CELL_DELTA,   /* points, then optionally [low, high], then optionally a verdict */
+    CELL_VERDICT, /* the report's verdict words */
+    CELL_WORDS    /* any words (status, failure stage) */
+} cell_kind;
+
+typedef struct column {
+    char *figure; /* NULL: not checked */
+    cell_kind kind;
+} column;
+
+typedef struct md_ctx {
+    const char *path;
+    const sr_claim_alias *aliases;
+    size_t n_aliases;
+    sr_claim_list *out;
+} md_ctx;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static cell_kind kind_of(const char *figure)
+{
+    if (ends_with(figure, ".delta"))
+        return CELL_DELTA;
+    if (strncmp(figure, "speed.", 6) == 0 && ends_with(figure, ".ratio"))
+        return CELL_RATIO;
+    if (ends_with(figure, "ci_low") || ends_with(figure, "ci_high"))
+        return CELL_POINTS;
+    if (ends_with(figure, ".verdict"))
+        return CELL_VERDICT;
+    if (strcmp(figure, "status") == 0 || strcmp(figure, "failure.stage") == 0 || ends_with(figure, ".resampling") ||
+        ends_with(figure, ".equivalent") || strcmp(figure, "kv_cache.backend") == 0 ||
+        strcmp(figure, "kv_cache.token_formula") == 0)
+        return CELL_WORDS;
+    return CELL_NUMBER;
+}
+
+/* ---- lines and rows ---------------------------------------------------------- */
+
+static size_t leading_spaces(const md_line *l)
+{
+    size_t i = 0;
+    while (i < l->n && l->s[i] == ' ')
+        i++;
+    return i;
+}
+
+/* A '|' not escaped by an odd number of backslashes. */
+static bool pipe_at(const char *s, size_t i)
+{
+    if (s[i] != '|')
+        return false;
+    size_t slashes = 0;
+    while (slashes < i && s[i - 1 - slashes] == '\\')
+        slashes++;
+    return slashes % 2 == 0;
+}
+
+static bool has_pipe(const md_line *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (pipe_at(l->s, i))
+            return true;
+    return false;
+}
+
+/* Could start a table: at most three spaces of indent (four make a code
+ * block), not a block quote, and a '|'. */
+static bool table_line(const md_line *l)
+{
+    size_t ind = leading_spaces(l);
+    return ind <= 3 && ind < l->n && l->s[ind] != '>' && l->s[ind] != '\t' && has_pipe(l);
+}
+
+static bool blank_line(const md_line *l)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    sr_claims_trim(&s, &n);
+    return n == 0;
+}
+
+/* An opening code fence (``` or ~~~, three or more): its character and length. */
+static bool fence_open(const md_line *l, char *ch, size_t *len)
+{
+    size_t i = leading_spaces(l), k = i;
+    if (i > 3 || i >= l->n || (l->s[i] != '`' && l->s[i] != '~'))
+        return false;
+    while (k < l->n && l->s[k] == l->s[i])
+        k++;
+    if (k - i < 3)
+        return false;
+    *ch = l->s[i];
+    *len = k - i;
+    return true;
+}
+
+static bool fence_close(const md_line *l, char ch, size_t len)
+{
+    size_t i = leading_spaces(l), k = i;
+    if (i > 3)
+        return false;
+    while (k < l->n && l->s[k] == ch)
+        k++;
+    if (k - i < len)
+        return false;
+    const char *rest = l->s + k;
+    size_t n = l->n - k;
+    sr_claims_trim(&rest, &n);
+    return n == 0;
+}
+
+/* Split a row into trimmed cells; a leading and a trailing '|' are
+ * borders, not separators. *opened / *closed say whether it had them. */
+static sr_error *split_row(const md_line *l, cell_list *cells, bool *opened, bool *closed)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    sr_claims_trim(&s, &n);
+    cells->n = 0;
+    *opened = n > 0 && s[0] == '|';
+    *closed = n > 1 && pipe_at(s, n - 1);
+    size_t start = *opened ? 1 : 0, stop = *closed ? n - 1 : n;
+    for (size_t i = start;; i++) {
+        if (i < stop && !pipe_at(s, i))
+            continue;
+        void *items = cells->items;
+        if (!sr_grow(&items, &cells->cap, cells->n + 1, sizeof *cells->items))
+            return sr_oom();
+        cells->items = items;
+        cell c = {s + start, i - start};
+        sr_claims_trim(&c.s, &c.n);
+        cells->items[cells->n++] = c;
+        if (i >= stop)
+            break;
+        start = i + 1;
+    }
+    return NULL;
+}
+
+/* Every cell :?-+:? */
+static bool delimiter_cells(const cell_list *cells)
+{
+    for (size_t i = 0; i < cells->n; i++) {
+        const char *s = cells->items[i].s;
+        size_t n = cells->items[i].n, a = 0, b = n;
+        if (a < b && s[a] == ':')
+            a++;
+        if (b > a && s[b - 1] == ':')
+            b--;
+        if (a == b)
+            return false;
+        for (size_t k = a; k < b; k++)
+            if (s[k] != '-')
+                return false;
+    }
+    return cells->n > 0;
+}
+
+/* ---- cells ---------------------------------------------------------------------- */
+
+static sr_error *not_a_number(const md_ctx *ctx, long line, const char *s, size_t n, const char *header,
+                              size_t header_len)
+{
+    return sr_input_error(ctx->path, line, "'%.*s' is not a number (column '%.*s')", (int)sr_claims_shown(s, n), s,
+                          (int)sr_claims_shown(header, header_len), header);
+}
+
+/* A number cell; in points columns a bare number is points and a ratio
+ * sign is refused. */
+static sr_error *number_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                              bool points, const cell *header)
+{
+    sr_claim_number num;
+    if (!sr_claims_parse_number(text->s, text->n, &num) || (points && num.unit == SR_CLAIM_UNIT_TIMES))
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    if (points && num.unit == SR_CLAIM_UNIT_PLAIN)
+        num.unit = SR_CLAIM_UNIT_POINTS;
+    return sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, &num, NULL);
+}
+
+static sr_error *words_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                             const char *words)
+{
+    char *own = NULL;
+    if (!words) {
+        own = sr_strndup(text->s, text->n);
+        if (!own)
+            return sr_oom();
+        words = own;
+    }
+    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, NULL, words);
+    free(own);
+    return err;
+}
+
+/* Another field of the figure's object: "accuracy.gsm8k.delta" ->
+ * "accuracy.gsm8k.ci_low". */
+static char *sibling(const char *figure, const char *field)
+{
+    const char *dot = strrchr(figure, '.');
+    size_t n = dot ? (size_t)(dot - figure) + 1 : 0;
+    return sr_asprintf("%.*s%s", (int)n, figure, field);
+}
+
+static sr_error *sibling_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const char *field,
+                               const cell *text, const sr_claim_number *num, const char *words)
+{
+    char *fig = sibling(figure, field);
+    if (!fig)
+        return sr_oom();
+    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, fig, text->s, text->n, num, words);
+    free(fig);
+    return err;
+}
+
+/* "[low, high]" or "(low, high)" at *p, in points: both bounds, or false
+ * (nothing read) when it is not one. */
+static bool interval_at(const char **p, const char *end, sr_claim_number *lo, cell *lo_text, sr_claim_number *hi,
+                        cell *hi_text)
+{
+    const char *q = *p;
+    if (q >= end || (*q != '[' && *q != '('))
+        return false;
+    char close = *q == '[' ? ']' : ')';
+    q = sr_claims_skip_spaces(q + 1, end);
+    const char *lo_end = sr_claims_number_at(q, end, lo);
+    if (!lo_end)
+        return false;
+    *lo_text = (cell){q, (size_t)(lo_end - q)};
+    q = sr_claims_skip_spaces(lo_end, end);
+    if (q >= end || *q != ',')
+        return false;
+    q = sr_claims_skip_spaces(q + 1, end);
+    const char *hi_end = sr_claims_number_at(q, end, hi);
+    if (!hi_end)
+        return false;
+    *hi_text = (cell){q, (size_t)(hi_end - q)};
+    q = sr_claims_skip_spaces(hi_end, end);
+    if (q >= end || *q != close)
+        return false;
+    *p = q + 1;
+    return true;
+}
+
+/* Match text against a template: letters case-insensitively, a space
+ * against one or more spaces, '#' against a number with its unit ("1.8
+ * points"; its text and value kept). True when the whole text matches. */
+static bool template_match(const char *text, size_t len, const char *tmpl, sr_claim_number *num, cell *num_text)
+{
+    const char *p = text, *end = text + len;
+    for (const char *t = tmpl; *t; t++) {
+        if (*t == ' ') {
+            const char *q = sr_claims_skip_spaces(p, end);
+            if (q == p)
+                return false;
+            p = q;
+        } else if (*t == '#') {
+            const char *stop = sr_claims_number_at(p, end, num);
+            if (!stop)
+                return false;
+            *num_text = (cell){p, (size_t)(stop - p)};
+            sr_claims_trim(&num_text->s, &num_text->n);
+            p = stop;
+        } else {
+            char a = p < end ? *p : 0, b = *t;
+            if (a >= 'A' && a <= 'Z')
+                a = (char)(a - 'A' + 'a');
+            if (p == end || a != b)
+                return false;
+            p++;
+        }
+    }
+    return p == end;
+}
+
+/* What the words after a difference say: the report's own phrases (a
+ * verdict, with the detectable effect, the equivalence test, or the count
+ * of too few items), or a verdict in parentheses. */
+typedef struct verdict_phrase {
+    const char *verdict; /* canonical verdict, or NULL */
+    const char *extra;   /* another figure's field the phrase claims ("mde", "n_paired", "equivalent"), or NULL */
+    sr_claim_number num; /* its number */
+    cell num_text;       /* as written */
+    const char *words;   /* or its words ("true", "false") */
+} verdict_phrase;
+
+static bool verdict_phrase_of(cell rest, verdict_phrase *out)
+{
+    static const struct {
+        const char *tmpl;
+        const char *verdict, *extra, *words;
+    } phrases[] = {
+        {"no measured difference (differences under # could not be detected)", "no measured difference", "mde", NULL},
+        {"too few items to compare, n = #", "too few items", "n_paired", NULL},
+        {"equivalent within \xC2\xB1#", "no measured difference", "equivalent", "true"},
+        {"no measured difference, not shown equivalent within \xC2\xB1#", "no measured difference", "equivalent",
+         "false"},
+    };
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++)
+        if (template_match(rest.s, rest.n, phrases[i].tmpl, &out->num, &out->num_text)) {
+            out->verdict = phrases[i].verdict;
+            out->extra = phrases[i].extra;
+            out->words = phrases[i].words;
+            return true;
+        }
+    if (rest.n >= 2 && rest.s[0] == '(' && rest.s[rest.n - 1] == ')') {
+        rest.s++;
+        rest.n -= 2;
+        sr_claims_trim(&rest.s, &rest.n);
+    }
+    out->verdict = sr_claims_verdict(rest.s, rest.n);
+    return out->verdict != NULL;
+}
+
+static void points_unit(sr_claim_number *num)
+{
+    if (num->unit == SR_CLAIM_UNIT_PLAIN)
+        num->unit = SR_CLAIM_UNIT_POINTS;
+}
+
+/* A difference cell as the report prints it: "+0.4 [−0.9, +1.7] no measured
+ * difference (differences under 1.8 points could not be detected)", or any
+ * part of it ("−5.3", "lower", "baseline"): up to five claims (delta,
+ * ci_low, ci_high, verdict, and what the phrase adds: mde, n_paired or
+ * equivalent). */
+static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                              const cell *header)
+{
+    const char *p = text->s, *end = text->s + text->n;
+    sr_claim_number num, lo, hi;
+    cell num_text, lo_text, hi_text;
+    const char *stop = sr_claims_number_at(p, end, &num);
+    bool have_num = stop != NULL;
+    if (have_num) {
+        num_text = (cell){p, (size_t)(stop - p)};
+        sr_claims_trim(&num_text.s, &num_text.n);
+        p = sr_claims_skip_spaces(stop, end);
+    }
+    bool have_interval = interval_at(&p, end, &lo, &lo_text, &hi, &hi_text);
+    p = sr_claims_skip_spaces(p, end);
+    cell rest = {p, (size_t)(end - p)};
+    verdict_phrase phrase = {0};
+    bool have_phrase = rest.n > 0 && verdict_phrase_of(rest, &phrase);
+    if ((rest.n && !have_phrase) || (have_num && num.unit == SR_CLAIM_UNIT_TIMES) ||
+        (have_interval && (lo.unit == SR_CLAIM_UNIT_TIMES || hi.unit == SR_CLAIM_UNIT_TIMES)))
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    sr_error *err = NULL;
+    if (have_num) {
+        points_unit(&num);
+        err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, num_text.s, num_text.n, &num, NULL);
+    }
+    if (!err && have_interval) {
+        points_unit(&lo);
+        points_unit(&hi);
+        err = sibling_claim(ctx, line, model, figure, "ci_low", &lo_text, &lo, NULL);
+        if (!err)
+            err = sibling_claim(ctx, line, model, figure, "ci_high", &hi_text, &hi, NULL);
+    }
+    if (!err && have_phrase)
+        err = sibling_claim(ctx, line, model, figure, "verdict", &rest, NULL, phrase.verdict);
+    if (!err && have_phrase && phrase.extra) {
+        if (strcmp(phrase.extra, "mde") == 0)
+            points_unit(&phrase.num);
+        err = sibling_claim(ctx, line, model, figure, phrase.extra, &phrase.num_text, phrase.words ? NULL : &phrase.num,
+                            phrase.words);
+    }
+    return err;
+}
+
+/* A speed ratio, then optionally the range over the runs the report prints
+ * beside it: "0.57x (0.55–0.58)" (en dash, '-' or "to"): ratio, ratio_low,
+ * ratio_high. */
+static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                              const cell *header)
+{
+    const char *p = text->s, *end = text->s + text->n;
+    sr_claim_number r, lo, hi;
+    const char *stop = sr_claims_number_at(p, end, &r);
+    if (!stop)
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    cell r_text = {p, (size_t)(stop - p)};
+    sr_claims_trim(&r_text.s, &r_text.n);
+    p = sr_claims_skip_spaces(stop, end);
+    cell lo_text = {0}, hi_text = {0};
+    bool range = false;
+    if (p < end && *p == '(') {
+        const char *q = sr_claims_skip_spaces(p + 1, end), *lo_end = sr_claims_number_at(q, end, &lo);
+        if (lo_end) {
+            lo_text = (cell){q, (size_t)(lo_end - q)};
+            q = sr_claims_skip_spaces(lo_end, end);
+            size_t sep = end - q >= 3 && memcmp(q, "\xE2\x80\x93", 3) == 0 ? 3
+                         : q < end && *q == '-'                            ? 1
+                         : end - q >= 3 && memcmp(q, "to ", 3) == 0        ? 2
+                                                                           : 0;
+            q = sr_claims_skip_spaces(q + sep, end);
+            const char *hi_end = sep ? sr_claims_number_at(q, end, &hi) : NULL;
+            if (hi_end) {
+                hi_text = (cell){q, (size_t)(hi_end - q)};
+                q = sr_claims_skip_spaces(hi_end, end);
+                range = q < end && *q == ')';
+                p = range ? sr_claims_skip_spaces(q + 1, end) : p;
+            }
+        }
+    }
+    if (p != end)
+        return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+    if (range) {
+        sr_claims_trim(&lo_text.s, &lo_text.n);
+        sr_claims_trim(&hi_text.s, &hi_text.n);
+    }
+    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
+    if (!err && range)
+        err = sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
+    if (!err && range)
+        err = sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);
+    return err;
+}
+
+static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, const column *col, const cell *header,
+                             cell text)
+{
+    sr_claims_strip_inline(&text.s, &text.n);
+    if (sr_claims_no_claim(text.s, text.n))
+        return NULL;
+    switch (col->kind) {
+    case CELL_NUMBER: return number_claim(ctx, line, model, col->figure, &text, false, header);
+    case CELL_RATIO: return ratio_claims(ctx, line, model, col->figure, &text, header);
+    case CELL_POINTS: return number_claim(ctx, line, model, col->figure, &text, true, header);
+    case CELL_DELTA: return delta_claims(ctx, line, model, col->figure, &text, header);
+    case CELL_WORDS: return words_claim(ctx, line, model, col->figure, &text, NULL);
+    case CELL_VERDICT: {
+        const char *verdict = sr_claims_verdict(text.s, text.n);
+        if (!verdict)
+            return sr_input_error(
+                ctx->path, line,
+                "'%.*s' is not a verdict (baseline, no measured difference, higher, lower, too few items)",
+                (int)sr_claims_shown(text.s, text.n), text.s);
+        return words_claim(ctx, line, model, col->figure, &text, verdict);
+    }
+    }
+    return NULL;
+}
+
+/* ---- tables ------------------------------------------------------------------------ */
+
+static void columns_free(column *cols, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(cols[i].figure);
+    free(cols);
+}
+
+/* The figure of each header cell (column 0, the model, has none). */
+static sr_error *table_columns(const md_ctx *ctx, const cell_list *header, long line, column **out)
+{
+    column *cols = calloc(header->n, sizeof *cols);
+    if (!cols)
+        return sr_oom();
+    sr_error *err = NULL;
+    for (size_t i = 1; i < header->n && !err; i++) {
+        const cell *h = &header->items[i];
+        bool oom;
+        cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases, &oom);
+        if (oom)
+            err = sr_oom();
+        else if (cols[i].figure)
+            cols[i].kind = kind_of(cols[i].figure);
+        else if (h->n > 0)
+            err = sr_claims_add_unchecked(ctx->out, ctx->path, line, h->s, h->n);
+    }
+    if (err) {
+        columns_free(cols, header->n);
+        return err;
+    }
+    *out = cols;
+    return NULL;
+}
+
+static sr_error *table_row(const md_ctx *ctx, const md_line *l, const cell_list *header, const column *cols,
+                           bool header_closed, cell_list *cells)
+{
+    bool opened, closed;
+    sr_error *err = split_row(l, cells, &opened, &closed);
+    if (err)
+        return err;
+    if (header_closed && opened && !closed)
+        return sr_input_error(ctx->path, l->lineno,
+                              "unterminated table row: it does not end with '|' as the header does");
+    if (cells->n != header->n)
+        return sr_input_error(ctx->path, l->lineno, "table row has %zu cells, the header has %zu", cells->n, header->n);
+    cell model = cells->items[0];
+    sr_claims_strip_inline(&model.s, &model.n);
+    if (model.n == 0)
+        return NULL; /* a note under the row above, not a model */
+    for (size_t i = 1; i < cells->n && !err; i++)
+        if (cols[i].figure)
+            err = cell_claims(ctx, l->lineno, &model, &cols[i], &header->items[i], cells->items[i]);
+    return err;
+}
+
+/* The table whose header is lines[at] (its delimiter row follows); *next
+ * is the first line after it. */
+static sr_error *read_table(const md_ctx *ctx, const md_line *lines, size_t n_lines, size_t at, size_t *next)
+{
+    cell_list header = {0}, delim = {0}, row = {0};
+    bool opened, header_closed, d_open, d_closed;
+    column *cols = NULL;
+    sr_error *err = split_row(&lines[at], &header, &opened, &header_closed);
+    if (!err)
+        err = split_row(&lines[at + 1], &delim, &d_open, &d_closed);
+    if (!err && delim.n != header.n)
+        err = sr_input_error(ctx->path, lines[at + 1].lineno, "table delimiter row has %zu cells, the header has %zu",
+                             delim.n, header.n);
+    if (!err)
+        err = table_columns(ctx, &header, lines[at].lineno, &cols);
+    size_t i = at + 2;
+    for (; !err && i < n_lines && !blank_line(&lines[i]) && has_pipe(&lines[i]); i++)
+        err = table_row(ctx, &lines[i], &header, cols, opened && header_closed, &row);
+    *next = i;
+    if (cols)
+        columns_free(cols, header.n);
+    free(header.items);
+    free(delim.items);
+    free(row.items);
+    return err;
+}
+
+/* A header line followed by a delimiter row with a '|'. */
+static sr_error *starts_table(const md_line *lines, size_t n_lines, size_t at, bool *yes)
+{
+    *yes = false;
+    if (at + 1 >= n_lines || !table_line(&lines[at]) || !table_line(&lines[at + 1]))
+        return NULL;
+    cell_list cells = {0};
+    bool opened, closed;
+    sr_error *err = split_row(&lines[at + 1], &cells, &opened, &closed);
+    *yes = !err && delimiter_cells(&cells);
+    free(cells.items);
+    return err;
+}
+
+static sr_error *split_lines(const char *path, const char *data, size_t len, md_line **out, size_t *n_out)
+{
+    md_line *lines = NULL;
+    size_t n = 0, cap = 0;
+    sr_lines it;
+    const char *l;
+    size_t ll;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3; /* a byte order mark */
+        len -= 3;
+    }
+    sr_lines_init(&it, data, len);
+    while (sr_lines_next(&it, &l, &ll)) {
+        if (!sr_utf8_valid(l, ll)) {
+            free(lines);
+            return sr_input_error(path, it.lineno, "invalid utf-8 or nul byte");
+        }
+        void *p = lines;
+        if (!sr_grow(&p, &cap, n + 1, sizeof *lines)) {
+            free(lines);
+            return sr_oom();
+        }
+        lines = p;
+        lines[n++] = (md_line){l, ll, it.lineno};
+    }
+    *out = lines;
+    *n_out = n;
+    return NULL;
+}
+
+sr_error *sr_parse_claims_markdown(const char *path, const char *data, size_t len, const sr_claim_alias *aliases,
+                                   size_t n_aliases, sr_claim_list *out)
+{
+    size_t n0 = out->n, u0 = out->n_unchecked, n_lines = 0;
+    md_line *lines = NULL;
+    sr_error *err = split_lines(path, data, len, &lines, &n_lines);
+    md_ctx ctx = {path, aliases, n_aliases, out};
+    bool in_fence = false;
+    char fence_ch = 0;
+    size_t fence_len = 0;
+    for (size_t i = 0; !err && i < n_lines;) {
+        if (in_fence) {
+            in_fence = !fence_close(&lines[i], fence_ch, fence_len);
+            i++;
+            continue;
+        }
+        if (fence_open(&lines[i], &fence_ch, &fence_len)) {
+            in_fence = true;
+            i++;
+            continue;
+        }
+        bool table;
+        err = starts_table(lines, n_lines, i, &table);
+        if (!err && table)
+            err = read_table(&ctx, lines, n_lines, i, &i);
+        else
+            i++;
+    }
+    free(lines);
+    return sr_claims_finish(err, out, n0, u0);
+}

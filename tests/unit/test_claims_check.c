@@ -1,0 +1,622 @@
+/* Checking claims (src/analysis/claims.c): name matching, precision-aware
+ * rounding, the exact bootstrap distribution and the consistent test
+ * (hand-computed), every verdict on a hand-built sweep, and the bundled
+ * sample against the published table (end to end, without the command
+ * line). */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/claims.h"
+#include "analysis/analysis.h"
+#include "analysis/stats.h"
+#include "expect_error.h"
+#include "ingest/claims.h"
+#include "render/claims_text.h"
+#include "render/render.h"
+#include "report.h"
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static void add_model(sr_sweep *sw, const char *id, const char *dir, const char *label)
+{
+    sr_model *m = sr_sweep_model(sw, id);
+    cr_assert_not_null(m);
+    if (dir) {
+        free(m->dir);
+        m->dir = strdup(dir);
+    }
+    if (label)
+        m->label = strdup(label);
+}
+
+static long match(const sr_sweep *sw, const char *name)
+{
+    long index;
+    sr_error *err = sr_claims_match_model(sw, name, "c.md", 1, &index);
+    cr_assert_null(err, "'%s': %s", name, err ? err->message : "");
+    return index;
+}
+
+Test(claims_check, normalised_names)
+{
+    const char *cases[][2] = {
+        {"Granite 3.3 2B", "granite-3.3-2b"},
+        {"granite-3.3-2b-instruct", "granite-3.3-2b"},
+        {"gemma-4-E2B-it", "gemma-4-e2b"},
+        {"Gemma 4 E2B", "gemma-4-e2b"},
+        {"Foo  __ Bar-Chat", "foo-bar"},
+        {"model-it-chat", "model"}, /* both suffixes go */
+        {"-it", "it"},              /* a suffix is never the whole name */
+        {"Qwen3-4B-Instruct-2507", "qwen3-4b-instruct-2507"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *n = sr_claims_normalize_name(cases[i][0]);
+        cr_expect_str_eq(n, cases[i][1], "'%s'", cases[i][0]);
+        free(n);
+    }
+}
+
+Test(claims_check, names_as_people_write_them)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    add_model(&sw, "ibm-granite/granite-3.3-2b-instruct", "granite-3.3-2b", NULL); /* 0 */
+    add_model(&sw, "google/gemma-4-E2B-it", "gemma-4-e2b-it", NULL);               /* 1 */
+    add_model(&sw, "Qwen/Qwen3-4B", "qwen3-4b", NULL);                             /* 2 */
+    add_model(&sw, "Qwen/Qwen3-4B-Instruct-2507", "qwen3-4b-2507", NULL);          /* 3 */
+    add_model(&sw, "HuggingFaceTB/SmolLM3-3B", "run-07-smollm3", NULL);            /* 4 */
+    cr_expect_eq(match(&sw, "Qwen/Qwen3-4B"), 2);                                  /* exact id */
+    cr_expect_eq(match(&sw, "Qwen3-4B"), 2);                                       /* name part */
+    cr_expect_eq(match(&sw, "qwen3 4b"), 2);                                       /* normalised */
+    cr_expect_eq(match(&sw, "Qwen3-4B-Instruct-2507"), 3); /* not the 4B: the suffix is not at the end */
+    cr_expect_eq(match(&sw, "Granite 3.3 2B"), 0);         /* trailing -instruct ignored */
+    cr_expect_eq(match(&sw, "granite_3.3_2b"), 0);         /* underscores */
+    cr_expect_eq(match(&sw, "Gemma 4 E2B"), 1);            /* case, -it */
+    cr_expect_eq(match(&sw, "Gemma 4 E2B (baseline)"), 1); /* the report's own marker */
+    cr_expect_eq(match(&sw, "SmolLM3-3B (partial)"), 4);
+    cr_expect_eq(match(&sw, "run-07-smollm3"), 4); /* the directory */
+    cr_expect_eq(match(&sw, "Llama 3.2 1B"), -1);
+    cr_expect_eq(match(&sw, "(baseline)"), -1);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, two_candidates_are_an_input_error)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    add_model(&sw, "org/Foo-Instruct", NULL, NULL);
+    add_model(&sw, "other/foo", NULL, NULL);
+    long index;
+    expect_input_error(sr_claims_match_model(&sw, "Foo", "c.md", 7, &index), "c.md", 7,
+                       "model 'Foo' matches both 'org/Foo-Instruct' and 'other/foo'");
+    /* An earlier stage decides before a later one can be ambiguous. */
+    cr_expect_eq(match(&sw, "foo"), 1);
+    cr_expect_eq(match(&sw, "org/Foo-Instruct"), 0);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, entries_of_one_id_by_label)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    add_model(&sw, "org/m", "m-tp1", "org/m (tp 1)");
+    add_model(&sw, "org/m-tmp", "m-tp2", "org/m (tp 2)");
+    free(sw.models[1].id); /* a second entry of the same id */
+    sw.models[1].id = strdup("org/m");
+    cr_expect_eq(match(&sw, "org/m (tp 2)"), 1);
+    cr_expect_eq(match(&sw, "m-tp1"), 0);
+    long index;
+    expect_input_error(sr_claims_match_model(&sw, "org/m", "c.md", 2, &index), "c.md", 2,
+                       "matches both 'org/m (tp 1)' and 'org/m (tp 2)'");
+    sr_sweep_free(&sw);
+}
+
+/* ---- precision ------------------------------------------------------------------------ */
+
+static sr_claim written(double value, int decimals, sr_claim_unit unit)
+{
+    sr_claim c;
+    sr_claim_init(&c);
+    c.written_value = value;
+    c.decimals = decimals;
+    c.unit = unit;
+    c.claimed = value / sr_claim_unit_factor(unit);
+    return c;
+}
+
+Test(claims_check, rounding_at_the_claims_precision)
+{
+    sr_claim r = written(0.57, 2, SR_CLAIM_UNIT_TIMES);
+    cr_expect(sr_claims_rounds_to(0.5712, &r));
+    cr_expect(sr_claims_rounds_to(0.5650, &r)); /* a tie rounds either way */
+    cr_expect(sr_claims_rounds_to(0.5750, &r));
+    cr_expect_not(sr_claims_rounds_to(0.5751, &r));
+    cr_expect_not(sr_claims_rounds_to(0.5649, &r));
+    cr_expect_not(sr_claims_rounds_to(NAN, &r));
+    sr_claim kv = written(321280, 0, SR_CLAIM_UNIT_PLAIN);
+    cr_expect(sr_claims_rounds_to(321280, &kv));
+    cr_expect_not(sr_claims_rounds_to(321281, &kv)); /* a count needs the exact count */
+    cr_expect_not(sr_claims_rounds_to(321279, &kv));
+    sr_claim pct = written(91.1, 1, SR_CLAIM_UNIT_PERCENT);
+    cr_expect(sr_claims_rounds_to(0.9112, &pct)); /* 91.12% */
+    cr_expect_not(sr_claims_rounds_to(0.9116, &pct));
+    sr_claim pts = written(-5.3, 1, SR_CLAIM_UNIT_POINTS);
+    cr_expect(sr_claims_rounds_to(-0.05307, &pts)); /* -5.307 points */
+    cr_expect_not(sr_claims_rounds_to(-0.0536, &pts));
+    sr_claim coarse = written(1500, -2, SR_CLAIM_UNIT_PLAIN); /* "1.5e3": to the hundred */
+    cr_expect(sr_claims_rounds_to(1549, &coarse));
+    cr_expect_not(sr_claims_rounds_to(1551, &coarse));
+    sr_claim fine = written(0.9151, 4, SR_CLAIM_UNIT_PLAIN);
+    cr_expect(sr_claims_rounds_to(1207.0 / 1319.0, &fine)); /* 0.915087... */
+    cr_expect_not(sr_claims_rounds_to(0.9152, &fine));
+}
+
+/* ---- the exact bootstrap distribution -------------------------------------------------- */
+
+Test(claims_check, exact_cdf_hand_computed)
+{
+    /* d = {-1, 0, 1}, n = 3: S = sum of three uniform draws from {-1, 0, 1};
+     * P(S = -3..3) = (1, 3, 6, 7, 6, 3, 1) / 27 and the mean is S / 3. */
+    double d[] = {-1, 0, 1}, below, at;
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, 3, &c));
+    cr_assert(sr_bootstrap_exact_cdf(&c, 0.0, &below, &at));
+    cr_expect_float_eq(below, 10.0 / 27, 1e-12); /* 1 + 3 + 6 */
+    cr_expect_float_eq(at, 17.0 / 27, 1e-12);    /* + 7 */
+    cr_assert(sr_bootstrap_exact_cdf(&c, 1.0 / 3, &below, &at));
+    cr_expect_float_eq(below, 17.0 / 27, 1e-12);
+    cr_expect_float_eq(at, 23.0 / 27, 1e-12);
+    cr_assert(sr_bootstrap_exact_cdf(&c, 0.1, &below, &at)); /* between lattice points */
+    cr_expect_float_eq(below, 17.0 / 27, 1e-12);
+    cr_expect_float_eq(at, 17.0 / 27, 1e-12);
+    cr_assert(sr_bootstrap_exact_cdf(&c, -2, &below, &at));
+    cr_expect_eq(below, 0);
+    cr_expect_eq(at, 0);
+    cr_assert(sr_bootstrap_exact_cdf(&c, 5, &below, &at));
+    cr_expect_float_eq(below, 1, 1e-12);
+    cr_expect_float_eq(at, 1, 1e-12);
+    cr_expect_not(sr_bootstrap_exact_cdf(&c, NAN, &below, &at));
+
+    /* d = {0, 1}: the mean of two draws is 0, 0.5, 1 with 1/4, 1/2, 1/4. */
+    double e[] = {0, 1};
+    cr_assert(sr_classes_from_diffs(e, 2, &c));
+    cr_assert(sr_bootstrap_exact_cdf(&c, 0.5, &below, &at));
+    cr_expect_float_eq(below, 0.25, 1e-12);
+    cr_expect_float_eq(at, 0.75, 1e-12);
+
+    /* Values on no lattice of step 1/q, q <= 64: no exact distribution. */
+    double f[] = {0, 0.123456};
+    cr_assert(sr_classes_from_diffs(f, 2, &c));
+    cr_expect_not(sr_bootstrap_exact_cdf(&c, 0, &below, &at));
+}
+
+Test(claims_check, consistent_test_hand_computed)
+{
+    double d[] = {-1, 0, 1}, lo, hi, se;
+    bool ok;
+    sr_classes c;
+    cr_assert(sr_classes_from_diffs(d, 3, &c));
+    /* A claimed low bound of -2/3 (S = -2) printed exactly (h = 0): it lies
+     * between P(S < -2) = 1/27 = 0.0370 and P(S <= -2) = 4/27 = 0.1481.
+     * p = 0.025. R = 100: se = sqrt(0.025 * 0.975 / 100) = 0.015612, 3 se =
+     * 0.046837: 0.0370 <= 0.0718 and 0.1481 >= -0.0218: consistent. */
+    cr_assert(sr_claims_bound_test(&c, -2.0 / 3, 0, 0.025, 100, &lo, &hi, &se, &ok));
+    cr_expect_float_eq(lo, 1.0 / 27, 1e-12);
+    cr_expect_float_eq(hi, 4.0 / 27, 1e-12);
+    cr_expect_float_eq(se, sqrt(0.025 * 0.975 / 100), 1e-15);
+    cr_expect(ok);
+    /* R = 10,000: 3 se = 0.0046837; 0.0370 > 0.0297: not consistent. */
+    cr_assert(sr_claims_bound_test(&c, -2.0 / 3, 0, 0.025, 10000, &lo, &hi, &se, &ok));
+    cr_expect_not(ok);
+    /* -1 (S = -3): [0, 1/27 = 0.0370] holds 0.025: consistent at any R. */
+    cr_assert(sr_claims_bound_test(&c, -1, 0, 0.025, 10000, &lo, &hi, &se, &ok));
+    cr_expect_eq(lo, 0);
+    cr_expect_float_eq(hi, 1.0 / 27, 1e-12);
+    cr_expect(ok);
+    /* Printed as -0.8 (h = 0.05): [-0.85, -0.75] holds no lattice point, so
+     * both ends are P(S <= -3) = 1/27: 0.0370 > 0.0297 at R = 10,000. */
+    cr_assert(sr_claims_bound_test(&c, -0.8, 0.05, 0.025, 10000, &lo, &hi, &se, &ok));
+    cr_expect_float_eq(lo, 1.0 / 27, 1e-12);
+    cr_expect_float_eq(hi, 1.0 / 27, 1e-12);
+    cr_expect_not(ok);
+    /* A claimed 0 for the low bound: 10/27 = 0.370 is far from 0.025. */
+    cr_assert(sr_claims_bound_test(&c, 0, 0, 0.025, 100, &lo, &hi, &se, &ok));
+    cr_expect_not(ok);
+    /* The high bound's quantile 0.975 against 2/3 (S = 2): [23/27, 26/27] =
+     * [0.852, 0.963]; 3 se at R = 100 is 0.0468: 0.963 >= 0.928: consistent. */
+    cr_assert(sr_claims_bound_test(&c, 2.0 / 3, 0, 0.975, 100, &lo, &hi, &se, &ok));
+    cr_expect_float_eq(hi, 26.0 / 27, 1e-12);
+    cr_expect(ok);
+}
+
+/* ---- every verdict on a hand-built sweep ----------------------------------------------------- */
+
+static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
+{
+    sr_scores s;
+    sr_scores_init(&s);
+    s.benchmark = strdup(bench);
+    s.source = strdup("x.jsonl");
+    char id[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "%zu", i);
+        cr_assert(sr_scores_add(&s, id, v[i]));
+    }
+    cr_assert(sr_model_add_scores(m, &s));
+}
+
+static void add_run(sr_model *m, long input_len, double tput)
+{
+    sr_bench_run r;
+    sr_bench_run_init(&r);
+    r.output_throughput = tput;
+    sr_scenario_spec spec = {input_len, 256, 16, INFINITY, -1};
+    cr_assert(sr_model_add_run(m, &spec, &r));
+}
+
+/* org/base: gsm8k 5 of 10 (too few items for an interval), bfcl 0 of 20, runs at 128 and 3,072 tokens, no
+ * log. org/m: gsm8k 7 of 10 (two more), bfcl 3 of 20, runs at 128 (0.5712
+ * of the baseline) and 1,024 tokens, KV 321,280 logged in 256-token
+ * blocks, no config.json. org/failed: failed at load. */
+static void small_sweep(sr_sweep *sw)
+{
+    sr_sweep_init(sw);
+    sw->settings.resamples = 2000;
+    sw->baseline = strdup("org/base");
+    int base_g[10] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0}, m_g[10] = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0};
+    int base_b[20] = {0}, m_b[20] = {1, 1, 1};
+    sr_model *b = sr_sweep_model(sw, "org/base");
+    add_scores(b, "gsm8k", base_g, 10);
+    add_scores(b, "bfcl_simple", base_b, 20);
+    add_run(b, 128, 100);
+    add_run(b, 3072, 50);
+    sr_model *m = sr_sweep_model(sw, "org/m");
+    add_scores(m, "gsm8k", m_g, 10);
+    add_scores(m, "bfcl_simple", m_b, 20);
+    add_run(m, 128, 57.12);
+    add_run(m, 1024, 80);
+    m->has_log = true;
+    sr_model *f = sr_sweep_model(sw, "org/failed");
+    cr_assert(sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9"));
+    cr_assert_null(sr_analyse(sw, sw->baseline));
+    m = sr_sweep_find_model(sw, "org/m");
+    m->kv.logged_tokens = 321280;
+    m->kv.block_size = 256;
+}
+
+static void read_csv_claims(sr_sweep *sw, const char *csv)
+{
+    sr_error *err = sr_parse_claims_csv("c.csv", csv, strlen(csv), &sw->claims);
+    cr_assert_null(err, "%s", err ? err->message : "");
+}
+
+static const sr_claim *at_line(const sr_sweep *sw, long line)
+{
+    for (size_t i = 0; i < sw->claims.n; i++)
+        if (sw->claims.items[i].line == line)
+            return &sw->claims.items[i];
+    cr_assert_fail("no claim on line %ld", line);
+    return NULL;
+}
+
+static void expect_status(const sr_sweep *sw, long line, sr_claim_status status, sr_claim_reason reason)
+{
+    const sr_claim *c = at_line(sw, line);
+    char *detail = sr_text_claim_detail(sw, c);
+    cr_expect_eq(c->status, status, "line %ld (%s %s): %s, want %s; %s", line, c->figure, c->written,
+                 sr_claim_status_name(c->status), sr_claim_status_name(status), detail);
+    cr_expect_eq(c->reason, reason, "line %ld: reason %s", line, sr_claim_reason_name(c->reason));
+    free(detail);
+}
+
+Test(claims_check, every_verdict)
+{
+    sr_sweep sw;
+    small_sweep(&sw);
+    read_csv_claims(&sw, "model,figure,value\n"                              /* 1 */
+                         "org/m,accuracy.gsm8k.score,0.7\n"                  /* 2 */
+                         "m,accuracy.gsm8k.score,70.0%\n"                    /* 3: same value, another name */
+                         "org/m,accuracy.gsm8k.delta,20pp\n"                 /* 4 */
+                         "org/m,speed.in128-out256-c16.ratio,0.57x\n"        /* 5 */
+                         "M,speed.in128-out256-c16.median,57.12\n"           /* 6 */
+                         "org/m,kv_cache.logged_tokens,\"321,536\"\n"        /* 7 */
+                         "org/m,speed.in1024-out256-c16.ratio,1.0\n"         /* 8 */
+                         "org/m,speed.in3072-out256-c16.ratio,0.5\n"         /* 9 */
+                         "org/m,kv_cache.recomputed_tokens,100\n"            /* 10 */
+                         "org/base,kv_cache.logged_tokens,100\n"             /* 11 */
+                         "org/base,accuracy.gsm8k.delta,0\n"                 /* 12 */
+                         "org/base,accuracy.gsm8k.verdict,Baseline\n"        /* 13 */
+                         "org/m,accuracy.mmlu.score,0.5\n"                   /* 14 */
+                         "org/failed,accuracy.gsm8k.score,0.5\n"             /* 15 */
+                         "org/failed,status,failed\n"                        /* 16 */
+                         "org/failed,failure.stage,load\n"                   /* 17 */
+                         "org/m,failure.stage,load\n"                        /* 18 */
+                         "nobody/else,status,ok\n"                           /* 19 */
+                         "org/m,accuracy.bfcl_simple.verdict,higher\n"       /* 20 */
+                         "org/m,accuracy.bfcl_simple.ci_low,0.05\n"          /* 21 */
+                         "org/m,accuracy.gsm8k.n,10\n"                       /* 22 */
+                         "org/base,speed.in128-out256-c16.median,100\n"      /* 23 */
+                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24 */
+                         "org/m,accuracy.gsm8k.verdict,higher\n"             /* 25: 10 items: too few */
+                         "org/m,accuracy.gsm8k.ci_low,0.1\n"                 /* 26 */
+                         "org/m,accuracy.bfcl_simple.equivalent,true\n"      /* 27: no margin given */
+                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"); /* 28 */
+    cr_assert_null(sr_check_claims(&sw));
+    expect_status(&sw, 2, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 3, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 4, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 5, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 6, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 7, SR_CLAIM_DIFFERS, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 8, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_BASELINE_NO_SCENARIO);
+    expect_status(&sw, 9, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_SCENARIO);
+    expect_status(&sw, 10, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_CONFIG);
+    expect_status(&sw, 11, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_LOG);
+    expect_status(&sw, 12, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_BASELINE_ITSELF);
+    expect_status(&sw, 13, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 14, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_BENCHMARK);
+    expect_status(&sw, 15, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_MODEL_FAILED);
+    expect_status(&sw, 16, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 17, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 18, SR_CLAIM_DIFFERS, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 19, SR_CLAIM_UNMATCHED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 22, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 23, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 24, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 25, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
+    expect_status(&sw, 26, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
+    expect_status(&sw, 27, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_VALUE);
+    expect_status(&sw, 28, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+
+    /* The values kept: a 0.0088 ratio below; one block fewer tokens. */
+    const sr_claim *c = at_line(&sw, 5);
+    cr_expect_str_eq(c->model_id, "org/m");
+    cr_expect_float_eq(c->value, 0.5712, 1e-12);
+    c = at_line(&sw, 7);
+    cr_expect_float_eq(c->value, 321280, 1e-9);
+    cr_expect_float_eq(c->difference, -256, 1e-9);
+    cr_expect_float_eq(c->difference_blocks, -1, 1e-12);
+    cr_expect_eq(c->diff_unit, SR_CLAIM_DIFF_TOKENS);
+    cr_expect_str_eq(at_line(&sw, 18)->value_words, "none");
+    cr_expect_null(at_line(&sw, 19)->model_id);
+
+    /* bfcl: d has 3 ones and 17 zeros, so P(mean <= 0) = 0.85^20 = 0.03876.
+     * "higher" needs the 2.5% quantile above 0: at R = 2,000, 3 se =
+     * 3 sqrt(0.025 0.975 / 2000) = 0.0105 and 0.0388 > 0.0355: differs. */
+    expect_status(&sw, 20, SR_CLAIM_DIFFERS, SR_CLAIM_WHY_NONE);
+    c = at_line(&sw, 20);
+    cr_expect_float_eq(c->position_high, pow(0.85, 20), 1e-12);
+    cr_expect_eq(c->position_low, 0);
+    cr_expect_float_eq(c->nominal, 0.025, 1e-15);
+    cr_expect_eq(c->resamples, 2000);
+    /* The low bound 0.05 (h = 0.005): [P(S = 0), P(S <= 1)] = [0.0388, 0.1756]:
+     * 0.0388 > 0.0355 at R = 2,000: differs. */
+    expect_status(&sw, 21, SR_CLAIM_DIFFERS, SR_CLAIM_WHY_NONE);
+    c = at_line(&sw, 21);
+    cr_expect_float_eq(c->position_low, pow(0.85, 20), 1e-12);
+    cr_expect_float_eq(c->position_high, pow(0.85, 20) + 20 * 0.15 * pow(0.85, 19), 1e-12);
+
+    /* A bootstrap of 100 resamples (3 se = 0.0468) could give both. */
+    sw.claims.resamples = 100;
+    cr_assert_null(sr_check_claims(&sw));
+    expect_status(&sw, 20, SR_CLAIM_CONSISTENT, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 21, SR_CLAIM_CONSISTENT, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 2, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    cr_expect_eq(at_line(&sw, 20)->resamples, 100);
+
+    char *summary = sr_text_claims_summary(&sw.claims);
+    cr_expect_str_eq(summary, "12 of 27 claims reproduced, 2 consistent, 2 differs, 10 not verifiable, 1 unmatched");
+    free(summary);
+    sr_sweep_free(&sw);
+}
+
+static void expect_check_error(const char *csv, long line, const char *text)
+{
+    sr_sweep sw;
+    small_sweep(&sw);
+    read_csv_claims(&sw, csv);
+    expect_input_error(sr_check_claims(&sw), "c.csv", line, text);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, claims_the_export_cannot_hold)
+{
+    expect_check_error("model,figure,value\norg/m,accuracy.gsm8k.bogus,1\n", 2,
+                       "unknown figure 'accuracy.gsm8k.bogus'");
+    expect_check_error("model,figure,value\norg/m,speed.in128-out256-c16,1\n", 2, "unknown figure");
+    expect_check_error("model,figure,value\norg/m,accuracy,1\n", 2, "unknown figure");
+    expect_check_error("model,figure,value\norg/m,kv_cache.layers,1\n", 2, "unknown figure");
+    expect_check_error("model,figure,value\norg/m,status,1\n", 2, "status is words, but '1' is a number");
+    expect_check_error("model,figure,value\norg/m,accuracy.gsm8k.score,high\n", 2,
+                       "accuracy.gsm8k.score is a number, but 'high' is words");
+    /* One model's figure under two names, with two values. */
+    expect_check_error("model,figure,value\norg/m,status,ok\nM,status,partial\n", 3,
+                       "duplicate claim: status of 'M' is partial here and ok at c.csv:2");
+}
+
+/* ---- the bundled sample, end to end ----------------------------------------------------------- */
+
+static void load_sample(sr_sweep *sw, const char *claims)
+{
+    sr_sweep_init(sw);
+    sr_error *err = sr_build_report(sw, "fixtures/v5e-gemma4-sweep", NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    err = sr_read_claims(claims, NULL, 0, &sw->claims);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    err = sr_check_claims(sw);
+    cr_assert_null(err, "%s", err ? err->message : "");
+}
+
+Test(claims_check, sample_reproduces_every_published_figure, .timeout = 60)
+{
+    sr_sweep sw;
+    load_sample(&sw, "fixtures/v5e-gemma4-sweep/claims.md");
+    /* 3 + 7 + 7 + 3 + 4 figures in the first table, 4 x 2 in the second:
+     * every one reproduced. */
+    cr_expect_eq(sw.claims.n, 32);
+    for (size_t i = 0; i < sw.claims.n; i++) {
+        const sr_claim *c = &sw.claims.items[i];
+        char *detail = sr_text_claim_detail(&sw, c);
+        cr_expect_eq(c->status, SR_CLAIM_REPRODUCED, "%s %s %s: %s", c->source, c->figure, c->written, detail);
+        free(detail);
+    }
+    cr_expect_eq(sw.claims.n_unchecked, 0);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, sample_reproduces_the_published_csv, .timeout = 60)
+{
+    /* The same figures and a few more (item counts, failure stages, the two
+     * sub-2B models' deltas), in the long CSV form and report.json's units. */
+    sr_sweep sw;
+    load_sample(&sw, "tests/claims/published.csv");
+    cr_expect_eq(sw.claims.n, 36);
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(&sw.claims, counts);
+    cr_expect_eq(counts[SR_CLAIM_REPRODUCED], 36);
+    cr_expect_str_eq(sw.claims.files[0].format, "csv");
+    sr_sweep_free(&sw);
+}
+
+static const sr_claim *find(const sr_sweep *sw, long line, const char *figure)
+{
+    for (size_t i = 0; i < sw->claims.n; i++)
+        if (sw->claims.items[i].line == line && strcmp(sw->claims.items[i].figure, figure) == 0)
+            return &sw->claims.items[i];
+    cr_assert_fail("no claim of %s on line %ld", figure, line);
+    return NULL;
+}
+
+static void expect_detail(const sr_sweep *sw, const sr_claim *c, sr_claim_status status, const char *text)
+{
+    char *detail = sr_text_claim_detail(sw, c);
+    cr_expect_eq(c->status, status, "%s %s: %s", c->source, c->figure, sr_claim_status_name(c->status));
+    cr_expect(strstr(detail, text), "%s %s: %s", c->source, c->figure, detail);
+    free(detail);
+}
+
+Test(claims_check, sample_with_a_mistake_of_every_kind, .timeout = 60)
+{
+    sr_sweep sw;
+    load_sample(&sw, "tests/claims/every-verdict.md");
+    expect_detail(&sw, find(&sw, 7, "accuracy.gsm8k.score"), SR_CLAIM_REPRODUCED,
+                  "91.130%, which rounds to the claimed 91.1%");
+    expect_detail(&sw, find(&sw, 7, "speed.in128-out256-c16.ratio"), SR_CLAIM_REPRODUCED, "1.00\xC3\x97");
+    expect_detail(&sw, find(&sw, 7, "kv_cache.logged_tokens"), SR_CLAIM_DIFFERS,
+                  "The server log gives 321,280, 256 tokens (1 block of 256) fewer than the claimed 321,536");
+    expect_detail(&sw, find(&sw, 8, "accuracy.gsm8k.delta"), SR_CLAIM_REPRODUCED, "+0.379 points");
+    expect_detail(&sw, find(&sw, 8, "accuracy.gsm8k.ci_low"), SR_CLAIM_CONSISTENT,
+                  "within 3 standard errors (0.0016) of the nominal 0.025 for 10,000 resamples");
+    expect_detail(&sw, find(&sw, 8, "accuracy.gsm8k.ci_high"), SR_CLAIM_CONSISTENT, "of the nominal 0.975");
+    expect_detail(&sw, find(&sw, 8, "accuracy.gsm8k.verdict"), SR_CLAIM_REPRODUCED, "as claimed");
+    expect_detail(&sw, find(&sw, 8, "speed.in128-out256-c16.ratio"), SR_CLAIM_DIFFERS,
+                  "Recomputed 0.5700x, 0.020 below the claimed 0.59x");
+    expect_detail(&sw, find(&sw, 9, "accuracy.gsm8k.ci_low"), SR_CLAIM_DIFFERS, "more than 3 standard errors");
+    expect_detail(&sw, find(&sw, 9, "accuracy.gsm8k.ci_high"), SR_CLAIM_REPRODUCED, "-3.336 points");
+    expect_detail(&sw, find(&sw, 9, "accuracy.gsm8k.verdict"), SR_CLAIM_DIFFERS, "Recomputed 'lower', not 'higher'");
+    expect_detail(&sw, find(&sw, 9, "speed.in128-out256-c16.ratio"), SR_CLAIM_REPRODUCED, "0.76");
+    expect_detail(&sw, find(&sw, 10, "accuracy.gsm8k.score"), SR_CLAIM_REPRODUCED, "0.884");
+    expect_detail(&sw, find(&sw, 10, "accuracy.bfcl_simple.score"), SR_CLAIM_NOT_VERIFIABLE,
+                  "The export has no bfcl_simple scores for this model.");
+    expect_detail(&sw, find(&sw, 11, "accuracy.gsm8k.score"), SR_CLAIM_NOT_VERIFIABLE, "The model failed at load");
+    expect_detail(&sw, find(&sw, 12, "accuracy.gsm8k.score"), SR_CLAIM_UNMATCHED,
+                  "No model of the export matches 'Llama 3.2 1B Instruct'.");
+    cr_expect_str_eq(find(&sw, 10, "accuracy.gsm8k.score")->model_id, "microsoft/Phi-4-mini-instruct");
+    cr_expect_str_eq(find(&sw, 11, "accuracy.gsm8k.score")->model_id, "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B");
+    cr_assert_eq(sw.claims.n_unchecked, 1);
+    cr_expect_str_eq(sw.claims.unchecked[0].header, "Notes");
+    char *summary = sr_text_claims_summary(&sw.claims);
+    cr_expect_str_eq(summary, "16 of 25 claims reproduced, 2 consistent, 4 differs, 2 not verifiable, 1 unmatched");
+    free(summary);
+
+    /* report.json: the claims array and the summary counts. */
+    char *json;
+    size_t len;
+    cr_assert_null(sr_render_json(&sw, &json, &len));
+    cJSON *root = cJSON_Parse(json);
+    free(json);
+    cr_assert_not_null(root);
+    const cJSON *summary_json = cJSON_GetObjectItem(root, "claims_summary");
+    cr_expect_eq(cJSON_GetObjectItem(summary_json, "total")->valueint, 25);
+    cr_expect_eq(cJSON_GetObjectItem(summary_json, "not_verifiable")->valueint, 2);
+    const cJSON *claims = cJSON_GetObjectItem(root, "claims");
+    cr_assert_eq(cJSON_GetArraySize(claims), 25);
+    const cJSON *kv = NULL, *unmatched = NULL;
+    cJSON *item;
+    cJSON_ArrayForEach(item, claims)
+    {
+        const char *src = cJSON_GetObjectItem(item, "source")->valuestring;
+        const char *fig = cJSON_GetObjectItem(item, "figure")->valuestring;
+        if (strcmp(src, "tests/claims/every-verdict.md:7") == 0 && strcmp(fig, "kv_cache.logged_tokens") == 0)
+            kv = item;
+        if (strcmp(src, "tests/claims/every-verdict.md:12") == 0)
+            unmatched = item;
+    }
+    cr_assert_not_null(kv);
+    cr_expect_str_eq(cJSON_GetObjectItem(kv, "model")->valuestring, "Gemma 4 E2B (baseline)");
+    cr_expect_str_eq(cJSON_GetObjectItem(kv, "model_id")->valuestring, "google/gemma-4-E2B-it");
+    cr_expect_eq(cJSON_GetObjectItem(kv, "claimed")->valuedouble, 321536);
+    cr_expect_eq(cJSON_GetObjectItem(kv, "value")->valuedouble, 321280);
+    cr_expect_str_eq(cJSON_GetObjectItem(kv, "status")->valuestring, "differs");
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(kv, "detail")));
+    cr_assert_not_null(unmatched);
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(unmatched, "model_id")));
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(unmatched, "value")));
+    cr_expect_str_eq(cJSON_GetObjectItem(unmatched, "status")->valuestring, "unmatched");
+    cJSON_Delete(root);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, report_checks_its_own_table, .timeout = 60)
+{
+    /* results.md as the report prints it (the golden copy, kept current by
+     * make golden), read back as a claims file: every figure it prints,
+     * ratio ranges and detectable effects included, reproduces. */
+    sr_sweep sw;
+    load_sample(&sw, "tests/golden/v5e-gemma4-sweep/expected/results.md");
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(&sw.claims, counts);
+    cr_expect_gt(sw.claims.n, 200);
+    cr_expect_eq(counts[SR_CLAIM_REPRODUCED], sw.claims.n, "%zu differ, %zu consistent, %zu unmatched",
+                 counts[SR_CLAIM_DIFFERS], counts[SR_CLAIM_CONSISTENT], counts[SR_CLAIM_UNMATCHED]);
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, equivalence_claims, .timeout = 60)
+{
+    /* With a margin the report says "equivalent within ±2 points" or "not
+     * shown equivalent": claims of accuracy.<b>.equivalent. */
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.equivalence_margin = 2;
+    cr_assert_null(sr_build_report(&sw, "fixtures/v5e-gemma4-sweep", NULL, NULL));
+    const char *doc = "| Model | \xCE\x94 GSM8K |\n|---|---|\n"
+                      "| Qwen3-4B | +0.4 [\xE2\x88\x92"
+                      "0.9, +1.7] equivalent within \xC2\xB1"
+                      "2 points |\n"
+                      "| SmolLM3-3B | no measured difference, not shown equivalent within \xC2\xB1"
+                      "2 points |\n";
+    cr_assert_null(sr_parse_claims_markdown("eq.md", doc, strlen(doc), NULL, 0, &sw.claims));
+    cr_assert_null(sr_check_claims(&sw));
+    expect_detail(&sw, find(&sw, 3, "accuracy.gsm8k.equivalent"), SR_CLAIM_REPRODUCED, "'true', as claimed");
+    expect_detail(&sw, find(&sw, 3, "accuracy.gsm8k.verdict"), SR_CLAIM_REPRODUCED, "as claimed");
+    /* SmolLM3 is lower: not "no measured difference", and not shown equivalent. */
+    expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.verdict"), SR_CLAIM_DIFFERS, "'lower', not");
+    expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.equivalent"), SR_CLAIM_REPRODUCED, "'false'");
+    sr_sweep_free(&sw);
+}
+
+Test(claims_check, no_claims_no_keys)
+{
+    sr_sweep sw;
+    small_sweep(&sw);
+    char *json;
+    size_t len;
+    cr_assert_null(sr_render_json(&sw, &json, &len));
+    cr_expect_null(strstr(json, "\"claims"));
+    free(json);
+    sr_sweep_free(&sw);
+}
