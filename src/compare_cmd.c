@@ -96,7 +96,7 @@ static sr_error *load_side(sr_sweep *sw, const char *dir, const sr_compare_opts 
 static sr_error *regression_error(const sr_comparison *c)
 {
     bool oom;
-    char *text = sr_compare_regressions_text(c, &oom);
+    char *text = sr_compare_regressions_text(c, 20, &oom);
     if (oom)
         return sr_oom();
     sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression): %s",

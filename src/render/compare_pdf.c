@@ -157,8 +157,14 @@ sr_error *sr_render_compare_pdf(const sr_comparison *c, char **out, size_t *len)
         return sr_oom();
     sr_pdf p;
     sr_error *err = sr_pdf_open(&p, title);
-    if (!err && !sr_pdf_failed(&p))
+    char *doc_title = sr_asprintf("%s \xE2\x80\x94 sweep comparison", title);
+    if (!doc_title && !err)
+        err = sr_oom();
+    if (!err && !sr_pdf_failed(&p)) {
+        sr_pdf_describe(&p, doc_title, "What changed between two exports of an LLM sweep");
         err = layout(&p, c, title);
+    }
+    free(doc_title);
     if (!err)
         err = sr_pdf_save(&p, out, len);
     sr_pdf_close(&p);

@@ -70,8 +70,9 @@ const char *sr_compare_speed_words(const sr_speed_change *ch);
 char *sr_compare_status_words(const sr_model_change *mc, bool *oom);
 /* What a KV change is explained by ("max-model-len 4,096 → 2,048"). */
 char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom);
-/* Every regression --fail-on-regression stops for, "; "-joined. */
-char *sr_compare_regressions_text(const sr_comparison *c, bool *oom);
+/* The regressions --fail-on-regression stops for, "; "-joined in display
+ * order: the first max (0: all), then how many more. */
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom);
 /* The title: "<name>: before and after" or "<before> → <after>". */
 char *sr_compare_title(const sr_comparison *c);
 /* The summary in words, one paragraph per item. */

@@ -261,39 +261,61 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-char *sr_compare_regressions_text(const sr_comparison *c, bool *oom)
+/* One regression of a model in words, after a "; " when sb holds some. */
+static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max, size_t *n)
+{
+    char buf[256];
+    const char *who = label_of(mc->after);
+    for (size_t k = 0; k < 1 + mc->n_accuracy + mc->n_speed; k++) {
+        bool now_fails = k == 0 && mc->transition == SR_TRANSITION_NOW_FAILS;
+        const sr_accuracy_change *a = k >= 1 && k <= mc->n_accuracy ? &mc->accuracy[k - 1] : NULL;
+        const sr_speed_change *s = k > mc->n_accuracy ? &mc->speed[k - 1 - mc->n_accuracy] : NULL;
+        if (!now_fails && !(a && a->regression) && !(s && s->regression))
+            continue;
+        if (max && *n >= max) {
+            ++*n;
+            continue;
+        }
+        sr_strbuf_printf(sb, "%s%s ", sb->len ? "; " : "", who);
+        if (now_fails) {
+            sr_strbuf_puts(sb, "now fails");
+            if (mc->after->failure.stage != SR_STAGE_NONE) {
+                sr_strbuf_putc(sb, ' ');
+                put_failure(sb, &mc->after->failure);
+            }
+        } else if (a) {
+            sr_strbuf_printf(sb, "%s regressed %s points", sr_text_benchmark_title(a->benchmark),
+                             sr_compare_delta_ci(buf, sizeof buf, a));
+        } else {
+            sr_strbuf_printf(sb, "%s %s, slower beyond run noise", s->key, sr_compare_ratio_range(buf, sizeof buf, s));
+        }
+        ++*n;
+    }
+}
+
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
 {
     *oom = false;
+    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    if (!order) {
+        *oom = true;
+        return NULL;
+    }
+    size_t n_models = sr_compare_model_order(c, order), n = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    char buf[256];
-    for (size_t i = 0; i < c->n_models; i++) {
-        const sr_model_change *mc = &c->models[i];
-        const char *who = label_of(mc->after);
-        if (mc->transition == SR_TRANSITION_NOW_FAILS) {
-            sr_strbuf_printf(&sb, "%s%s now fails", sb.len ? "; " : "", who);
-            if (mc->after->failure.stage != SR_STAGE_NONE) {
-                sr_strbuf_putc(&sb, ' ');
-                put_failure(&sb, &mc->after->failure);
-            }
-        }
-        for (size_t k = 0; k < mc->n_accuracy; k++)
-            if (mc->accuracy[k].regression)
-                sr_strbuf_printf(&sb, "%s%s %s regressed %s points", sb.len ? "; " : "", who,
-                                 sr_text_benchmark_title(mc->accuracy[k].benchmark),
-                                 sr_compare_delta_ci(buf, sizeof buf, &mc->accuracy[k]));
-        for (size_t k = 0; k < mc->n_speed; k++)
-            if (mc->speed[k].regression)
-                sr_strbuf_printf(&sb, "%s%s %s %s, slower beyond run noise", sb.len ? "; " : "", who, mc->speed[k].key,
-                                 sr_compare_ratio_range(buf, sizeof buf, &mc->speed[k]));
-    }
+    for (size_t i = 0; i < n_models; i++)
+        put_regressions(&sb, &c->models[order[i]], max, &n);
+    free(order);
+    if (max && n > max)
+        sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
     if (sb.len == 0 && !sb.failed) {
         sr_strbuf_free(&sb);
         return NULL;
     }
-    char *s = sr_strbuf_detach(&sb);
-    *oom = s == NULL;
-    return s;
+    char *text = sr_strbuf_detach(&sb);
+    *oom = text == NULL;
+    return text;
 }
 
 char *sr_compare_title(const sr_comparison *c)
@@ -412,7 +434,7 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         ok = take(out, &sb);
     }
     bool oom = false;
-    char *reg = ok ? sr_compare_regressions_text(c, &oom) : NULL;
+    char *reg = ok ? sr_compare_regressions_text(c, 8, &oom) : NULL;
     if (ok && !oom) {
         if (reg)
             sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);

@@ -730,6 +730,16 @@ sr_error *sr_pdf_open(sr_pdf *p, const char *name)
     return NULL;
 }
 
+void sr_pdf_describe(sr_pdf *p, const char *title, const char *subject)
+{
+    char *clean = sr_pdf_clean(p, title);
+    if (clean) {
+        HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, clean);
+        HPDF_SetInfoAttr(p->doc, HPDF_INFO_SUBJECT, subject);
+    }
+    free(clean);
+}
+
 void sr_pdf_close(sr_pdf *p)
 {
     if (p->doc)

@@ -57,6 +57,8 @@ typedef struct sr_pdf {
  * font cannot be embedded. sr_pdf_close frees it. */
 sr_error *sr_pdf_open(sr_pdf *p, const char *name);
 void sr_pdf_close(sr_pdf *p);
+/* Another document title and subject than a report's (the comparison's). */
+void sr_pdf_describe(sr_pdf *p, const char *title, const char *subject);
 /* The PDF's bytes (fresh buffer), or the first error met while laying out. */
 sr_error *sr_pdf_save(sr_pdf *p, char **out, size_t *len);
 bool sr_pdf_failed(const sr_pdf *p);

@@ -335,7 +335,7 @@ Test(rerun, status_transitions_added_removed)
     words = sr_compare_status_words(change_of(&c, "org/other"), &oom);
     cr_assert_str_eq(words, "fails at compile: vmem 31M (was at compile: vmem 59M)");
     free(words);
-    words = sr_compare_regressions_text(&c, &oom);
+    words = sr_compare_regressions_text(&c, 0, &oom);
     cr_assert_str_eq(words, "org/breaks now fails at load: ValueError: new");
     free(words);
     sr_comparison_free(&c);
