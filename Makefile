@@ -1,7 +1,8 @@
 # sweep-report: build, test, render the bundled sample.
 #   make            build ./sweep-report (installs missing Debian packages first)
-#   make report     render fixtures/v5e-gemma4-sweep into reports/, and its comparison
-#                   with the rerun fixtures/v5e-gemma4-rerun into reports/compare/
+#   make report     render fixtures/v5e-gemma4-sweep into reports/, its comparison with
+#                   the rerun fixtures/v5e-gemma4-rerun into reports/compare/, and the
+#                   survey of fixtures/hub-survey into reports/survey/
 #   make test       unit tests, the same under ASan+UBSan, golden and bad-input
 #                   cases, the real third-party exports of ../shared/realdata
 #                   (tests/real/expected.tsv), and the sample report under valgrind
@@ -12,6 +13,7 @@ CC ?= cc
 BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
 RERUN ?= fixtures/v5e-gemma4-rerun
+SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
 PKGS := libcjson cairo freetype2 libpng gsl
@@ -83,6 +85,7 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 report: sweep-report
 	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
 	./sweep-report compare $(SAMPLE) $(RERUN) -o $(REPORT_DIR)/compare
+	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
 
 # Criterion runs each test in a child process and does not count a leak the
 # sanitizer reports when the child exits: the log is searched for reports.
@@ -94,6 +97,7 @@ unit: $(BUILD)/unit-tests
 golden: $(BUILD)/sweep-report
 	sh tests/run-golden.sh $(BUILD)/sweep-report
 	sh tests/run-golden-compare.sh $(BUILD)/sweep-report
+	sh tests/run-survey.sh $(BUILD)/sweep-report
 
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
@@ -117,7 +121,7 @@ tsan:
 	@echo "tsan: 2 passed, 0 failed"
 
 leakcheck: $(BUILD)/sweep-report
-	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
+	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE) $(SURVEY_SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput realdata

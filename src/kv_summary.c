@@ -51,6 +51,8 @@ void sr_kv_summary_init(sr_kv_summary *kv)
     kv->check = SR_KV_CHECK_NONE;
     kv->whatif_held = SR_KV_HELD_NONE;
     kv->whatif_limit_gib = kv->whatif_util = kv->whatif_resident_gib = NAN;
+    kv->predicted_tokens = -1;
+    kv->predicted_delta_blocks = NAN;
 }
 
 void sr_kv_summary_free(sr_kv_summary *kv)

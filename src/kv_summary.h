@@ -176,7 +176,29 @@ typedef struct sr_kv_summary {
     double whatif_limit_gib, whatif_util, whatif_resident_gib; /* what was held; NAN */
     bool whatif_util_default;                                  /* utilisation unknown: vLLM's default */
     sr_kv_from whatif_util_from;                               /* GPU: where the utilisation came from */
+
+    /* analysis/survey_compare.c: a survey's prediction beside the log */
+    long predicted_tokens;         /* model->predicted.tokens; -1 */
+    long predicted_delta_tokens;   /* predicted - logged; 0 when either is unknown */
+    double predicted_delta_blocks; /* that in cache blocks of the logged run; NAN */
+    bool predicted_disagrees;      /* more than SR_PREDICTED_TOLERANCE_BLOCKS apart */
 } sr_kv_summary;
+
+/* Blocks a survey's prediction may miss the logged count by before it is a
+ * finding: the survey estimates the resident memory, the log measures it. */
+#define SR_PREDICTED_TOLERANCE_BLOCKS 2
+
+/* What a survey (`sweep-report survey`, candidates.json in the export)
+ * predicted for a model (ingest/candidates.c); -1 / NAN unknown. */
+typedef struct sr_kv_prediction {
+    char *source;         /* export-relative path of candidates.json; NULL: no prediction */
+    long tokens;          /* kv_tokens */
+    long block_size;      /* -1 */
+    long max_model_len;   /* -1 */
+    long bytes_per_token; /* -1 */
+    double kv_gib;        /* KV room it assumed; NAN */
+    char *backend;        /* "tpu" | "gpu"; NULL */
+} sr_kv_prediction;
 
 void sr_kv_summary_init(sr_kv_summary *kv);
 void sr_kv_summary_free(sr_kv_summary *kv); /* frees and re-initialises */

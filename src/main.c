@@ -10,6 +10,7 @@
 #include "analysis/kvcap.h"
 #include "compare_cmd.h"
 #include "report.h"
+#include "survey_cmd.h"
 #include "sweep.h"
 #include "util/error.h"
 #include "util/json_arena.h"
@@ -23,6 +24,9 @@ static const char help_text[] =
     "       sweep-report kv CONFIG_JSON --backend tpu|gpu --hbm-gib G --mem-util U\n"
     "                          (--used-gib X | --weights-gib X [--activation-gib Y] | --available-gib Z)\n"
     "                          --max-model-len L [--block-size N] [--tp N] [--kv-cache-dtype auto|fp8] [--json]\n"
+    "       sweep-report survey METADATA_DIR [-o OUT_DIR] [--hbm-gib G] [--mem-util U] [--min-kv-gib G]\n"
+    "                          [--max-model-len L] [--backend tpu|gpu] [--license LIST] [--benchmarks B]\n"
+    "                          [--hardware H] [--reserve-gib G] [--keep-going] [--json]\n"
     "       sweep-report --help | --version\n"
     "\n"
     "Subcommands:\n"
@@ -34,6 +38,9 @@ static const char help_text[] =
     "           against itself, with the report's statistics; writes compare.json, compare.csv, compare.md,\n"
     "           compare.html, compare.pdf and charts/ into OUT_DIR (default: compare)\n"
     "  kv       KV cache capacity of a model from its Hugging Face config.json\n"
+    "  survey   plan a sweep offline from saved Hugging Face metadata (config.json and the Hub\n"
+    "           record of each model): license, memory, TPU tier, KV tokens; writes candidates.md,\n"
+    "           .csv, .json, kv_tokens.png/.svg and sweep.arms into OUT_DIR (default: survey)\n"
     "\n"
     "Report options:\n"
     "  -o, --output DIR        where to write (created if missing; files replaced atomically)\n"
@@ -95,6 +102,8 @@ int main(int argc, char **argv)
         err = sr_cmd_kv(argc - 1, argv + 1, stdout);
     else if (strcmp(cmd, "compare") == 0)
         err = sr_cmd_compare(argc - 1, argv + 1, stderr);
+    else if (strcmp(cmd, "survey") == 0)
+        err = sr_cmd_survey(argc - 1, argv + 1, stdout, stderr);
     else
         err = sr_usage_error("unknown subcommand '%s'", cmd);
     if (err)

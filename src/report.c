@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "analysis/survey_rules.h"
 #include "analysis/kvcap.h"
 #include "ingest/export.h"
 #include "render/render.h"
@@ -46,6 +47,8 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         return sr_error_locate(err, export_dir);
     lap(&mark, t ? &t->compare : NULL);
     err = sr_kv_analyse_sweep(sweep);
+    if (!err)
+        err = sr_survey_compare_sweep(sweep);
     lap(&mark, t ? &t->kv : NULL);
     return err;
 }

@@ -249,6 +249,8 @@ static void model_free(sr_model *m)
     sr_failure_free(&m->failure);
     free(m->status_reason);
     sr_kv_summary_free(&m->kv);
+    free(m->predicted.source);
+    free(m->predicted.backend);
 }
 
 void sr_manifest_init(sr_manifest *m)

@@ -256,6 +256,8 @@ typedef struct sr_model {
 
     sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
 
+    sr_kv_prediction predicted; /* from a survey's candidates.json; source NULL when none */
+
     /* analysis: */
     bool server_started; /* the log shows the engine up (KV cache sized, or startup complete) */
     sr_status status;

@@ -78,29 +78,6 @@ static long tpu_block_size(long max_model_len, long max_num_seqs)
     return min_page > page ? (long)min_page : page;
 }
 
-/* Architectures tpu-inference runs natively in JAX (model_loader.py
- * _MODEL_REGISTRY @b8692ff, minus _VLLM_PREFERRED_ARCHITECTURES). */
-static bool tpu_jax_native(const char *arch)
-{
-    static const char *const jax[] = {
-        "LlamaForCausalLM",
-        "Qwen2ForCausalLM",
-        "Qwen3ForCausalLM",
-        "Gemma4ForCausalLM",
-        "Gemma4ForConditionalGeneration",
-        "DeepseekV3ForCausalLM",
-        "Llama4ForCausalLM",
-        "Llama4ForConditionalGeneration",
-        "Qwen2_5_VLForConditionalGeneration",
-    };
-    if (!arch)
-        return false;
-    for (size_t i = 0; i < sizeof jax / sizeof jax[0]; i++)
-        if (strcmp(arch, jax[i]) == 0)
-            return true;
-    return false;
-}
-
 /* get_padded_head_dim: 64 stays 64 (its own kernel), else a multiple of 128. */
 static long tpu_pad_head(long hd, bool pad64)
 {
@@ -155,7 +132,7 @@ static sr_error *split_error(const sr_kv_layout *layout, long i, long kv_heads, 
  * them when the padded head sizes differ (commit b56e16069). */
 static void tpu_choices(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_basis *b)
 {
-    bool jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && tpu_jax_native(layout->architecture));
+    bool jax = p->tpu_impl == SR_KV_TPU_JAX || (p->tpu_impl == SR_KV_TPU_AUTO && sr_kv_tpu_jax_native(layout->architecture));
     b->tpu_path = jax ? SR_KV_TPU_PATH_JAX : SR_KV_TPU_PATH_VLLM;
     b->tpu_path_by_registry = p->tpu_impl == SR_KV_TPU_AUTO;
     if (jax) {

@@ -36,6 +36,17 @@ const char *sr_kv_era_first_release(sr_kv_era era);
  * vLLM's PyTorch model (torchax). Only the latter keeps sliding windows. */
 typedef enum { SR_KV_TPU_AUTO, SR_KV_TPU_JAX, SR_KV_TPU_VLLM } sr_kv_tpu_impl;
 
+/* The registry as data (kv_tables.c), with the tpu-inference commit it was
+ * read from; true when arch is in it (arch may be NULL). */
+extern const char *const sr_tpu_jax_registry[];
+extern const size_t sr_tpu_jax_registry_len;
+extern const char sr_tpu_jax_registry_source[];
+bool sr_kv_tpu_jax_native(const char *arch);
+
+/* The max-model-len values of every what-if table (report and survey). */
+extern const long sr_kv_whatif_lengths[];
+extern const size_t sr_kv_n_whatif_lengths;
+
 typedef struct sr_kv_params {
     sr_kv_backend backend;
     sr_kv_formula formula;       /* default SR_KV_FORMULA_CONCURRENCY */

@@ -10,8 +10,8 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static const long whatif_lengths[] = {4096, 8192, 32768, 131072};
-#define N_LENGTHS (sizeof whatif_lengths / sizeof whatif_lengths[0])
+/* The lengths (4,096 to 131,072) are shared with the survey (kv_tables.c). */
+#define N_LENGTHS sr_kv_n_whatif_lengths
 
 /* Memory a chip offers vLLM, in GiB: TPU bytes_limit as v5e logs show it
  * (v6e assumed at the same share), GPU memory as nvidia-smi reports it. */
@@ -131,7 +131,7 @@ sr_error *sr_kv_whatif_table(const sr_sweep *sweep, sr_model *m, const sr_kv_par
         snprintf(label, sizeof label, "logged: %s", hw);
     sr_error *err = NULL;
     for (size_t i = 0; i < N_LENGTHS && fin(avail_gib) && !err; i++) {
-        row_spec r = {"logged", label, base->backend, limit, avail_gib, whatif_lengths[i]};
+        row_spec r = {"logged", label, base->backend, limit, avail_gib, sr_kv_whatif_lengths[i]};
         err = add_row(kv, m, base, &r);
     }
     if (err || !fin(resident))
@@ -141,7 +141,7 @@ sr_error *sr_kv_whatif_table(const sr_sweep *sweep, sr_model *m, const sr_kv_par
             continue; /* the logged chip itself */
         double avail = chips[c].hbm_gib * kv->whatif_util - resident;
         for (size_t i = 0; i < N_LENGTHS && !err; i++) {
-            row_spec r = {chips[c].id, chips[c].label, chips[c].backend, chips[c].hbm_gib, avail, whatif_lengths[i]};
+            row_spec r = {chips[c].id, chips[c].label, chips[c].backend, chips[c].hbm_gib, avail, sr_kv_whatif_lengths[i]};
             err = add_row(kv, m, base, &r);
         }
     }

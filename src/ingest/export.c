@@ -15,6 +15,7 @@
 
 #include "ingest/hf_config.h"
 #include "ingest/ingest.h"
+#include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
@@ -1235,6 +1236,7 @@ typedef struct top_level {
     size_t n_jobs, cap_jobs;
     sr_file_list arms;
     sr_found_file manifest;
+    sr_found_file candidates; /* a survey's candidates.json */
 } top_level;
 
 static sr_error *add_dir_job(top_level *t, const char *name, const char *real)
@@ -1287,6 +1289,11 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
             err = sr_oom();
     } else if (is_file && ends_with(name, ".arms")) {
         err = sr_file_list_add(&t->arms, name, real);
+    } else if (is_file && strcmp(name, "candidates.json") == 0) {
+        t->candidates.rel = strdup(name);
+        t->candidates.open = strdup(real);
+        if (!t->candidates.rel || !t->candidates.open)
+            err = sr_oom();
     } else {
         const char *why = is_file ? "a file outside any model directory" : "not a regular file";
         err = sr_sweep_add_input(sw, name, "ignored", -1, NULL, why) ? NULL : sr_oom();
@@ -1334,6 +1341,11 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         err = load_manifest(&ld, &t.manifest);
     for (size_t i = 0; i < t.arms.n && !err; i++)
         err = load_arms(&ld, &t.arms.items[i]);
+    if (!err && t.candidates.rel)
+        err = soften(&ld, sr_load_survey_candidates(sweep, t.candidates.rel, t.candidates.open),
+                     "the survey's predictions");
+    free(t.candidates.rel);
+    free(t.candidates.open);
     if (!err)
         err = apply_manifest_settings(sweep);
     free(t.manifest.rel);

@@ -57,6 +57,8 @@ static cJSON *kv_json(const sr_model *m)
     cJSON *o = cJSON_CreateObject();
     add(o, "logged_tokens", sr_json_count(kv->logged_tokens));
     add(o, "recomputed_tokens", sr_json_count(kv->recomputed_tokens));
+    add(o, "predicted_tokens", sr_json_count(kv->predicted_tokens));
+    add(o, "predicted_delta_blocks", sr_json_num(kv->predicted_delta_blocks));
     add(o, "bytes_per_token", sr_json_count(kv->bytes_per_token));
     add(o, "block_size", sr_json_count(kv->block_size));
     add(o, "num_blocks", sr_json_count(kv->num_blocks));

@@ -553,12 +553,19 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
     *none = true;
     for (size_t i = 0; i < n; i++)
         *none = *none && !has_kv(&sw->models[order[i]]);
+    bool predicted = false; /* a survey's candidates.json came with the export */
+    for (size_t i = 0; i < n; i++)
+        predicted |= sw->models[order[i]].kv.predicted_tokens >= 0;
     char buf[96], lo[64], hi[64];
     if (sr_tb_begin(&b, "kv-table", "KV cache capacity")) {
         b.t->sortable = true;
         sr_tb_column(&b, "Model", NULL, false, 2.6);
         sr_tb_column(&b, "Logged tokens", NULL, true, 1.1);
         sr_tb_column(&b, "Recomputed", NULL, true, 1.4);
+        if (predicted) {
+            sr_tb_column(&b, "Predicted", "survey", true, 1.2);
+            sr_tb_column_help(&b, "tokens the survey predicted before the sweep (candidates.json)");
+        }
         sr_tb_column(&b, "Bytes per token", NULL, true, 1.1);
         sr_tb_column(&b, "Block", NULL, true, 0.7);
         sr_tb_column(&b, "Max concurrency", NULL, true, 1.1);
@@ -576,6 +583,17 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
                 snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(lo, sizeof lo, kv->tokens_low),
                          sr_text_count(hi, sizeof hi, kv->tokens_high));
                 sr_tb_cell_sub(&b, r, buf);
+            }
+            if (predicted) {
+                sr_cell *pc = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->predicted_tokens));
+                if (pc && isfinite(kv->predicted_delta_blocks) && kv->predicted_delta_blocks != 0) {
+                    char d[64];
+                    snprintf(buf, sizeof buf, "%s blocks from logged",
+                             sr_text_signed(d, sizeof d, kv->predicted_delta_blocks, 0));
+                    sr_tb_cell_sub(&b, pc, buf);
+                    if (kv->predicted_disagrees)
+                        pc->tone = SR_TONE_WORSE;
+                }
             }
             sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
             sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));

@@ -72,6 +72,8 @@ seed_files() {
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
         fuzz_claims_md) find fixtures tests/claims reports -name '*.md' ;;
         fuzz_claims_csv) find tests/claims -name '*.csv' ;;
+        fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
+        fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.

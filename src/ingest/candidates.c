@@ -1,0 +1,171 @@
+/* The survey's candidates.json (written by `sweep-report survey`) when an
+ * export carries it: a list of {id, kept, kv_tokens, block_size,
+ * max_model_len, bytes_per_token, kv_gib, backend, ...}. Each kept model's
+ * prediction goes to the sweep's entries of the same model id. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "ingest/survey_ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+#define MAX_CANDIDATES 100000
+
+/* A whole number in [0, hi], or null/absent (-1). */
+static bool optional_count(const cJSON *obj, const char *key, double hi, long *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = -1;
+    if (!v || cJSON_IsNull(v))
+        return true;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
+        v->valuedouble < 0 || v->valuedouble > hi)
+        return false;
+    *out = (long)v->valuedouble;
+    return true;
+}
+
+/* cJSON keeps no positions, and the key may be on every candidate's line:
+ * the candidate's number says which one. */
+static sr_error *item_error(const char *path, size_t index, const char *key, const char *what)
+{
+    return sr_input_error(path, 0, "candidate %zu: '%s' %s", index + 1, key, what);
+}
+
+/* Check one candidate; with sweep, copy a kept one's prediction onto its
+ * model (if the sweep has it). */
+static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep *sweep)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+    const cJSON *kept = cJSON_GetObjectItemCaseSensitive(c, "kept");
+    if (!cJSON_IsString(id) || !id->valuestring[0] || strlen(id->valuestring) > 256)
+        return item_error(path, index, "id", "must be a model id");
+    if (!cJSON_IsBool(kept))
+        return item_error(path, index, "kept", "must be true or false");
+    long tokens, block, mml, bpt;
+    if (!optional_count(c, "kv_tokens", 1e15, &tokens))
+        return item_error(path, index, "kv_tokens", "must be a token count or null");
+    if (!optional_count(c, "block_size", 1 << 20, &block))
+        return item_error(path, index, "block_size", "must be a block size or null");
+    if (!optional_count(c, "max_model_len", 1 << 30, &mml))
+        return item_error(path, index, "max_model_len", "must be a token count or null");
+    if (!optional_count(c, "bytes_per_token", 1e15, &bpt))
+        return item_error(path, index, "bytes_per_token", "must be a byte count or null");
+    const cJSON *kv_gib = cJSON_GetObjectItemCaseSensitive(c, "kv_gib");
+    if (kv_gib && !cJSON_IsNull(kv_gib) && (!cJSON_IsNumber(kv_gib) || !isfinite(kv_gib->valuedouble)))
+        return item_error(path, index, "kv_gib", "must be a number or null");
+    const cJSON *backend = cJSON_GetObjectItemCaseSensitive(c, "backend");
+    if (backend && !cJSON_IsNull(backend) &&
+        (!cJSON_IsString(backend) || (strcmp(backend->valuestring, "tpu") && strcmp(backend->valuestring, "gpu"))))
+        return item_error(path, index, "backend", "must be \"tpu\" or \"gpu\"");
+    if (!sweep || !cJSON_IsTrue(kept) || tokens < 0)
+        return NULL;
+    char *norm = sr_normalize_model_id(id->valuestring);
+    if (!norm)
+        return sr_oom();
+    /* Every entry of that model (several when a directory holds variants);
+     * none when the survey's model is not in this sweep. Two ids that name
+     * one model (a path and org/name): the first prediction stays. */
+    sr_error *err = NULL;
+    for (size_t i = 0; i < sweep->n_models && !err; i++) {
+        sr_kv_prediction *p = &sweep->models[i].predicted;
+        if (strcmp(sweep->models[i].id, norm) != 0 || p->source)
+            continue;
+        p->source = strdup(path);
+        p->backend = cJSON_IsString(backend) ? strdup(backend->valuestring) : NULL;
+        if (!p->source || (cJSON_IsString(backend) && !p->backend))
+            err = sr_oom();
+        p->tokens = tokens;
+        p->block_size = block > 0 ? block : -1;
+        p->max_model_len = mml > 0 ? mml : -1;
+        p->bytes_per_token = bpt;
+        p->kv_gib = cJSON_IsNumber(kv_gib) ? kv_gib->valuedouble : NAN;
+    }
+    free(norm);
+    return err;
+}
+
+typedef struct id_at {
+    const char *id;
+    size_t index;
+} id_at;
+
+static int cmp_id_at(const void *pa, const void *pb)
+{
+    const id_at *a = pa, *b = pb;
+    int c = strcmp(a->id, b->id);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Every candidate well formed and every id once. */
+static sr_error *check_all(const char *path, const cJSON *root)
+{
+    size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
+    id_at *ids = calloc(n ? n : 1, sizeof *ids);
+    sr_error *err = ids ? NULL : sr_oom();
+    const cJSON *c, *list = err ? NULL : root;
+    cJSON_ArrayForEach(c, list)
+    {
+        if (!cJSON_IsObject(c))
+            err = sr_input_error(path, 0, "candidate %zu is not an object", i + 1);
+        else
+            err = apply(path, i, c, NULL);
+        if (err)
+            break;
+        ids[i] = (id_at){cJSON_GetObjectItemCaseSensitive(c, "id")->valuestring, i};
+        i++;
+    }
+    if (!err && i > 1) {
+        qsort(ids, i, sizeof *ids, cmp_id_at);
+        for (size_t k = 1; k < i && !err; k++)
+            if (strcmp(ids[k].id, ids[k - 1].id) == 0)
+                err = sr_input_error(path, 0, "candidate %zu: '%s' is listed twice (first as candidate %zu)",
+                                     ids[k].index + 1, ids[k].id, ids[k - 1].index + 1);
+    }
+    free(ids);
+    return err;
+}
+
+sr_error *sr_parse_survey_candidates(const char *path, const char *data, size_t len, sr_sweep *sweep)
+{
+    cJSON *root;
+    sr_error *err = sr_json_parse(path, 1, data, len, &root);
+    if (err)
+        return err;
+    if (!cJSON_IsArray(root))
+        err = sr_input_error(path, 1, "expected a list of candidates (the survey's candidates.json)");
+    else if (cJSON_GetArraySize(root) > MAX_CANDIDATES)
+        err = sr_input_error(path, 1, "more than %d candidates", MAX_CANDIDATES);
+    else
+        err = check_all(path, root);
+    /* All checked: nothing is half applied when a later candidate is bad. */
+    size_t i = 0;
+    const cJSON *c, *list = err ? NULL : root;
+    cJSON_ArrayForEach(c, list)
+    {
+        if ((err = apply(path, i++, c, sweep)))
+            break;
+    }
+    cJSON_Delete(root);
+    return err;
+}
+
+sr_error *sr_load_survey_candidates(sr_sweep *sweep, const char *rel, const char *open_path)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(open_path, rel, &data, &len);
+    if (err)
+        return err;
+    char sha[65];
+    sr_sha256_hex(data, len, sha);
+    if (!sr_sweep_add_input(sweep, rel, "survey_candidates", (long long)len, sha, NULL))
+        err = sr_oom();
+    if (!err)
+        err = sr_parse_survey_candidates(rel, data, len, sweep);
+    free(data);
+    return err;
+}

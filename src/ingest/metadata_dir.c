@@ -1,0 +1,416 @@
+/* Finding each model's config.json and Hub record in METADATA_DIR (the
+ * three layouts of survey_ingest.h). Nothing is parsed here: this file only
+ * decides which files belong to which model and checks that every path
+ * stays inside METADATA_DIR. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ingest/survey_ingest.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+#define CONFIG_SUFFIX ".config.json"
+#define RECORD_SUFFIX ".model_info.json"
+#define RECORD_NAME "model_info.json"
+#define CACHE_PREFIX "models--"
+#define MAX_MODELS 100000
+
+typedef struct scan {
+    const char *dir; /* as given */
+    char *root_real; /* realpath(dir) */
+    sr_metadata_files *items;
+    size_t n, cap;
+} scan;
+
+void sr_metadata_files_free(sr_metadata_files *files, size_t n)
+{
+    if (!files)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(files[i].name);
+        free(files[i].config_rel);
+        free(files[i].config_open);
+        free(files[i].record_rel);
+        free(files[i].record_open);
+        free(files[i].problem_path);
+        free(files[i].problem);
+    }
+    free(files);
+}
+
+static bool inside_root(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* "org--name" -> "org/name" when it makes a repo id, else NULL. Hugging
+ * Face forbids "--" inside org and repo names, so the split is unique. */
+static char *id_from_stem(const char *stem, size_t len)
+{
+    const char *sep = NULL;
+    for (size_t i = 0; i + 1 < len; i++)
+        if (stem[i] == '-' && stem[i + 1] == '-') {
+            if (sep)
+                return NULL;
+            sep = stem + i;
+            i++;
+        }
+    if (!sep)
+        return NULL;
+    char *id = sr_asprintf("%.*s/%.*s", (int)(sep - stem), stem, (int)(len - (size_t)(sep - stem) - 2), sep + 2);
+    if (id && !sr_is_repo_id(id, strlen(id))) {
+        free(id);
+        return NULL;
+    }
+    return id;
+}
+
+static sr_metadata_files *new_item(scan *sc, const char *name, bool name_is_id)
+{
+    if (sc->n >= MAX_MODELS)
+        return NULL;
+    void *items = sc->items;
+    if (!sr_grow(&items, &sc->cap, sc->n + 1, sizeof *sc->items))
+        return NULL;
+    sc->items = items;
+    sr_metadata_files *f = &sc->items[sc->n];
+    memset(f, 0, sizeof *f);
+    if (!(f->name = strdup(name)))
+        return NULL;
+    f->name_is_id = name_is_id;
+    sc->n++;
+    return f;
+}
+
+static sr_error *set_problem(sr_metadata_files *f, const char *rel, const char *what)
+{
+    if (f->problem)
+        return NULL; /* the first problem is the one reported */
+    f->problem_path = strdup(rel);
+    f->problem = strdup(what);
+    return (f->problem_path && f->problem) ? NULL : sr_oom();
+}
+
+/* Resolve rel (below the root) to a regular file inside the root: *open set
+ * on success; absent files leave it NULL; a link out of the root, or
+ * something other than a file, is recorded as the model's problem. */
+static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **open_path, char **rel_out)
+{
+    *open_path = NULL;
+    char *abs = sr_path_join(sc->dir, rel);
+    if (!abs)
+        return sr_oom();
+    struct stat st;
+    if (lstat(abs, &st) != 0) {
+        free(abs);
+        return NULL;
+    }
+    char *real = realpath(abs, NULL);
+    free(abs);
+    sr_error *err = NULL;
+    if (!real)
+        err = set_problem(f, rel, "broken symbolic link");
+    else if (!inside_root(sc->root_real, real))
+        err = set_problem(f, rel, "symbolic link leads outside METADATA_DIR; refused");
+    else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        err = set_problem(f, rel, "is not a regular file");
+    else if (!(*rel_out = strdup(rel)))
+        err = sr_oom();
+    else {
+        *open_path = real;
+        real = NULL;
+    }
+    free(real);
+    return err;
+}
+
+static sr_error *locate_pair(scan *sc, sr_metadata_files *f, const char *config_rel, const char *record_rel)
+{
+    sr_error *err = locate(sc, f, config_rel, &f->config_open, &f->config_rel);
+    if (!err)
+        err = locate(sc, f, record_rel, &f->record_open, &f->record_rel);
+    if (err || f->problem)
+        return err;
+    if (!f->config_open && !f->record_open)
+        err = set_problem(f, config_rel, "is missing, and so is the Hub record beside it");
+    else if (!f->config_open)
+        err = set_problem(f, config_rel, "is missing (the model's Hub record is there)");
+    else if (!f->record_open)
+        err = set_problem(f, record_rel, "is missing: no Hub record beside the model's config.json");
+    return err;
+}
+
+/* A directory holding config.json and model_info.json. */
+static sr_error *add_model_dir(scan *sc, const char *name)
+{
+    char *config = sr_path_join(name, "config.json"), *record = sr_path_join(name, RECORD_NAME);
+    char *abs_config = config ? sr_path_join(sc->dir, config) : NULL;
+    char *abs_record = record ? sr_path_join(sc->dir, record) : NULL;
+    sr_error *err = NULL;
+    struct stat st;
+    if (!abs_config || !abs_record)
+        err = sr_oom();
+    else if (lstat(abs_config, &st) == 0 || lstat(abs_record, &st) == 0) {
+        /* a directory with neither file is no model (notes, scripts): left alone */
+        sr_metadata_files *f = new_item(sc, name, false);
+        err = f ? locate_pair(sc, f, config, record) : sr_oom();
+    }
+    free(config);
+    free(record);
+    free(abs_config);
+    free(abs_record);
+    return err;
+}
+
+/* The snapshot a hub cache entry's config.json is read from: the one
+ * refs/main names, else the only one. Fresh "snapshots/<rev>" or NULL with
+ * *why set. */
+static char *cache_snapshot(scan *sc, const char *entry, const char **why)
+{
+    char *snaps_rel = sr_path_join(entry, "snapshots");
+    char *snaps = snaps_rel ? sr_path_join(sc->dir, snaps_rel) : NULL;
+    char *ref_abs = sr_asprintf("%s/%s/refs/main", sc->dir, entry);
+    char *ref_path = ref_abs ? realpath(ref_abs, NULL) : NULL; /* absent: NULL */
+    char *found = NULL;
+    *why = "no snapshots/ directory";
+    free(ref_abs);
+    if (ref_path && !inside_root(sc->root_real, ref_path)) {
+        *why = "refs/main leads outside METADATA_DIR; refused";
+        free(snaps_rel);
+        free(snaps);
+        free(ref_path);
+        return NULL;
+    }
+    if (ref_path) {
+        char *data;
+        size_t len;
+        sr_error *err = sr_metadata_read(ref_path, "refs/main", 256, &data, &len);
+        if (!err) {
+            while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
+                data[--len] = '\0';
+            bool hex = len >= 7 && len <= 64;
+            for (size_t i = 0; i < len && hex; i++)
+                hex = (data[i] >= '0' && data[i] <= '9') || (data[i] >= 'a' && data[i] <= 'f');
+            if (hex)
+                found = sr_asprintf("snapshots/%s", data);
+            else
+                *why = "refs/main does not hold a commit hash";
+            free(data);
+            if (!found) {
+                free(snaps_rel);
+                free(snaps);
+                free(ref_path);
+                return NULL;
+            }
+        }
+        sr_error_free(err);
+    }
+    if (!found && snaps) {
+        struct dirent **names = NULL;
+        int n = scandir(snaps, &names, NULL, alphasort);
+        int dirs = 0;
+        for (int i = 0; i < n; i++) {
+            if (names[i]->d_name[0] != '.') {
+                dirs++;
+                if (dirs == 1)
+                    found = sr_asprintf("snapshots/%s", names[i]->d_name);
+            }
+            free(names[i]);
+        }
+        free(names);
+        if (dirs > 1) {
+            free(found);
+            found = NULL;
+            *why = "several snapshots and no refs/main to choose one";
+        } else if (dirs == 0 && n >= 0) {
+            *why = "snapshots/ is empty";
+        }
+    }
+    free(snaps_rel);
+    free(snaps);
+    free(ref_path);
+    return found;
+}
+
+/* models--<org>--<name>/: the snapshot's config.json and the record saved
+ * beside snapshots/ as model_info.json. */
+static sr_error *add_cache_entry(scan *sc, const char *name)
+{
+    const char *stem = name + strlen(CACHE_PREFIX);
+    char *id = id_from_stem(stem, strlen(stem));
+    if (!id)
+        return NULL; /* not a model (datasets--, spaces-- live beside models--) */
+    sr_metadata_files *f = new_item(sc, id, true);
+    free(id);
+    if (!f)
+        return sr_oom();
+    const char *why = NULL;
+    char *snap = cache_snapshot(sc, name, &why);
+    char *record = sr_path_join(name, RECORD_NAME);
+    char *config = snap ? sr_asprintf("%s/%s/config.json", name, snap) : NULL;
+    sr_error *err = NULL;
+    if (!record || (snap && !config))
+        err = sr_oom();
+    else if (!snap)
+        err = set_problem(f, name, why);
+    else
+        err = locate_pair(sc, f, config, record);
+    free(snap);
+    free(record);
+    free(config);
+    return err;
+}
+
+/* rel is one of the two files of stem (its name then a suffix). */
+static bool from_stem(const char *rel, const char *stem, size_t len)
+{
+    return rel && strncmp(rel, stem, len) == 0 &&
+           (strcmp(rel + len, CONFIG_SUFFIX) == 0 || strcmp(rel + len, RECORD_SUFFIX) == 0);
+}
+
+/* <org>--<name>.config.json with <org>--<name>.model_info.json beside it
+ * (either may come first in the listing). */
+static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
+{
+    size_t stem_len = strlen(name) - strlen(suffix);
+    char *id = id_from_stem(name, stem_len);
+    if (!id)
+        return NULL; /* some other file */
+    for (size_t i = 0; i < sc->n; i++)
+        if (sc->items[i].name_is_id && strcmp(sc->items[i].name, id) == 0 &&
+            (from_stem(sc->items[i].config_rel, name, stem_len) || from_stem(sc->items[i].record_rel, name, stem_len) ||
+             from_stem(sc->items[i].problem_path, name, stem_len))) {
+            free(id);
+            return NULL; /* the pair was added from its other file */
+        }
+    sr_metadata_files *f = new_item(sc, id, true);
+    free(id);
+    char *config = sr_asprintf("%.*s%s", (int)stem_len, name, CONFIG_SUFFIX);
+    char *record = sr_asprintf("%.*s%s", (int)stem_len, name, RECORD_SUFFIX);
+    sr_error *err = (f && config && record) ? locate_pair(sc, f, config, record) : sr_oom();
+    free(config);
+    free(record);
+    return err;
+}
+
+static sr_error *add_entry(scan *sc, const char *name)
+{
+    /* a flat pair checks its own links (locate) */
+    if (ends_with(name, CONFIG_SUFFIX))
+        return add_flat_file(sc, name, CONFIG_SUFFIX);
+    if (ends_with(name, RECORD_SUFFIX))
+        return add_flat_file(sc, name, RECORD_SUFFIX);
+    char *abs = sr_path_join(sc->dir, name);
+    if (!abs)
+        return sr_oom();
+    struct stat st;
+    char *real = realpath(abs, NULL);
+    free(abs);
+    sr_error *err = NULL;
+    bool dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+    if (dir && !inside_root(sc->root_real, real)) {
+        /* a directory link out of METADATA_DIR is never followed */
+        sr_metadata_files *f = new_item(sc, name, false);
+        err = f ? set_problem(f, name, "symbolic link leads outside METADATA_DIR; refused") : sr_oom();
+    } else if (dir && strncmp(name, CACHE_PREFIX, strlen(CACHE_PREFIX)) == 0) {
+        err = add_cache_entry(sc, name);
+    } else if (dir) {
+        err = add_model_dir(sc, name);
+    }
+    free(real);
+    return err;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+    return strcmp(((const sr_metadata_files *)a)->name, ((const sr_metadata_files *)b)->name);
+}
+
+sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return sr_input_error(dir, 0, "cannot open METADATA_DIR: %s", strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sr_input_error(dir, 0, "METADATA_DIR is not a directory");
+    scan sc = {dir, realpath(dir, NULL), NULL, 0, 0};
+    if (!sc.root_real)
+        return sr_input_error(dir, 0, "cannot resolve path: %s", strerror(errno));
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    sr_error *err = n < 0 ? sr_input_error(dir, 0, "cannot read directory: %s", strerror(errno)) : NULL;
+    for (int i = 0; i < n; i++) {
+        if (!err && names[i]->d_name[0] != '.')
+            err = add_entry(&sc, names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+    free(sc.root_real);
+    if (!err && sc.n >= MAX_MODELS)
+        err = sr_input_error(dir, 0, "more than %d models", MAX_MODELS);
+    if (err) {
+        sr_metadata_files_free(sc.items, sc.n);
+        return err;
+    }
+    if (sc.n > 1)
+        qsort(sc.items, sc.n, sizeof *sc.items, cmp_item);
+    *out = sc.items;
+    *n_out = sc.n;
+    return NULL;
+}
+
+sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(open_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return sr_input_error(rel, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    sr_error *err = NULL;
+    if (fstat(fd, &st) != 0)
+        err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        err = sr_input_error(rel, 0, "is not a regular file");
+    else if ((unsigned long long)st.st_size > max)
+        err = sr_input_error(rel, 0, "is %lld bytes, more than the %zu this file may have", (long long)st.st_size, max);
+    char *buf = err ? NULL : malloc((size_t)st.st_size + 1);
+    if (!err && !buf)
+        err = sr_oom();
+    size_t got = 0;
+    while (!err && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            err = r < 0 ? sr_input_error(rel, 0, "cannot read: %s", strerror(errno))
+                        : sr_input_error(rel, 0, "changed while being read");
+            break;
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    if (err) {
+        free(buf);
+        return err;
+    }
+    buf[got] = '\0';
+    *data = buf;
+    *len = got;
+    return NULL;
+}
