@@ -143,7 +143,7 @@ static const char *yes_no(bool b)
     return b ? "true" : "false";
 }
 
-static void model_rows(sr_strbuf *sb, const sr_comparison *c, const sr_model_change *mc)
+static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
 {
     const char *id = mc->after->id, *label = mc->after->label ? mc->after->label : id;
     row r;
@@ -208,7 +208,6 @@ static void model_rows(sr_strbuf *sb, const sr_comparison *c, const sr_model_cha
         }
         free(why);
     }
-    (void)c;
 }
 
 static void one_sided_rows(sr_strbuf *sb, const sr_model *const *models, size_t n, const char *section)
@@ -238,7 +237,7 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     sr_strbuf_puts(&sb, header);
     setup_rows(&sb, c);
     for (size_t i = 0; i < n; i++)
-        model_rows(&sb, c, &c->models[order[i]]);
+        model_rows(&sb, &c->models[order[i]]);
     one_sided_rows(&sb, c->added, c->n_added, "added");
     one_sided_rows(&sb, c->removed, c->n_removed, "removed");
     free(order);
