@@ -1,7 +1,8 @@
 # sweep-report: build, test, render the bundled sample.
 #   make            build ./sweep-report (installs missing Debian packages first)
-#   make report     render fixtures/v5e-gemma4-sweep into reports/, and the survey
-#                   of fixtures/hub-survey into reports/survey/
+#   make report     render fixtures/v5e-gemma4-sweep into reports/, its comparison with
+#                   the rerun fixtures/v5e-gemma4-rerun into reports/compare/, and the
+#                   survey of fixtures/hub-survey into reports/survey/
 #   make test       unit tests, the same under ASan+UBSan, golden, bad-input and
 #                   command-line cases, the real third-party exports of
 #                   ../shared/realdata (tests/real/expected.tsv), and the sample
@@ -12,6 +13,7 @@
 CC ?= cc
 BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
+RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
@@ -83,6 +85,7 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 
 report: sweep-report
 	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
+	./sweep-report compare $(SAMPLE) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
 
 # Criterion runs each test in a child process and does not count a leak the
@@ -94,6 +97,7 @@ unit: $(BUILD)/unit-tests
 
 golden: $(BUILD)/sweep-report
 	sh tests/run-golden.sh $(BUILD)/sweep-report
+	sh tests/run-golden-compare.sh $(BUILD)/sweep-report
 	sh tests/run-survey.sh $(BUILD)/sweep-report
 
 badinput: $(BUILD)/sweep-report
@@ -118,10 +122,11 @@ ubsan: asan
 tsan:
 	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread" OPT="-O1 -g" build-tsan/sweep-report
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report report $(SAMPLE) -o build-tsan/out --threads 4 >/dev/null
-	@echo "tsan: 1 passed, 0 failed"
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report compare $(SAMPLE) $(RERUN) -o build-tsan/compare --threads 4 >/dev/null
+	@echo "tsan: 2 passed, 0 failed"
 
 leakcheck: $(BUILD)/sweep-report
-	sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE) $(SURVEY_SAMPLE)
+	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE) $(SURVEY_SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput cli realdata

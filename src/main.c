@@ -11,6 +11,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "compare_cmd.h"
 #include "kv_cmd.h"
 #include "report.h"
 #include "survey_cmd.h"
@@ -33,6 +34,23 @@ static const sr_cli_command commands[] = {
         .max_operands = 1,
         .options = {sr_report_options},
         .run = sr_cmd_report,
+    },
+    {
+        .name = "compare",
+        .summary = "what changed between two exports of a sweep, and whether it is real",
+        .usage = "BEFORE_EXPORT AFTER_EXPORT [options]",
+        .description = "Read two exports exactly as report reads them (a rerun after an image upgrade, another chip, "
+                       "an auditor's rerun), match each model with itself, and compare with the report's statistics: "
+                       "accuracy as after - before over the items both scored (paired bootstrap, McNemar, items "
+                       "flipped each way), speed as after/before with the range of the runs, KV counts with the "
+                       "settings that explain a change, status transitions, models added or removed, and setup "
+                       "differences. Writes compare.json, compare.csv, compare.md, compare.html, compare.pdf and "
+                       "charts/ into OUT_DIR.",
+        .operands = "BEFORE_EXPORT AFTER_EXPORT",
+        .min_operands = 2,
+        .max_operands = 2,
+        .options = {sr_compare_options},
+        .run = sr_cmd_compare,
     },
     {
         .name = "kv",

@@ -5,27 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/parallel.h"
 #include "util/strbuf.h"
-
-static int cmp_item_ptr(const void *x, const void *y)
-{
-    const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
-    return strcmp(a->id, b->id);
-}
-
-/* Items sorted by id, for pairing by binary search. */
-static const sr_item_score **sorted_items(const sr_scores *s)
-{
-    const sr_item_score **idx = malloc((s->n_items ? s->n_items : 1) * sizeof *idx);
-    if (!idx)
-        return NULL;
-    for (size_t i = 0; i < s->n_items; i++)
-        idx[i] = &s->items[i];
-    qsort(idx, s->n_items, sizeof *idx, cmp_item_ptr);
-    return idx;
-}
 
 static void score_summary(sr_scores *s)
 {
@@ -62,28 +45,15 @@ typedef struct job_list {
 static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
                              const sr_item_score **base_idx, job_list *jobs)
 {
-    double *diff = malloc((s->n_items ? s->n_items : 1) * sizeof *diff);
-    if (!diff)
+    sr_pairing pairing;
+    if (!sr_pair_items(s, base, base_idx, &pairing))
         return sr_oom();
-    size_t n = 0;
-    long better = 0, worse = 0;
-    double sum = 0;
-    for (size_t i = 0; i < s->n_items; i++) {
-        const sr_item_score key = {s->items[i].id, 0}, *keyp = &key;
-        const sr_item_score **hit = bsearch(&keyp, base_idx, base->n_items, sizeof *base_idx, cmp_item_ptr);
-        if (!hit)
-            continue;
-        double d = s->items[i].score - (*hit)->score;
-        better += d > 0;
-        worse += d < 0;
-        sum += d;
-        diff[n++] = d;
-    }
+    size_t n = pairing.n;
     sr_error *err = NULL;
-    if (n != s->n_items || n != base->n_items) {
+    if (pairing.only_a || pairing.only_b) {
         char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
                                 "%zu only in the baseline",
-                                s->benchmark, base->source ? base->source : "?", n, s->n_items - n, base->n_items - n);
+                                s->benchmark, base->source ? base->source : "?", n, pairing.only_a, pairing.only_b);
         if (!msg)
             err = sr_oom();
         else if (!sweep->settings.keep_going)
@@ -94,29 +64,29 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         free(msg);
     }
     if (err || n == 0) {
-        free(diff);
+        sr_pairing_free(&pairing);
         return err;
     }
     s->n_paired = n;
-    s->delta = sum / (double)n;
-    s->discordant_better = better;
-    s->discordant_worse = worse;
+    s->delta = pairing.sum / (double)n;
+    s->discordant_better = pairing.better;
+    s->discordant_worse = pairing.worse;
     if (n < SR_MIN_PAIRED_ITEMS) {
         /* Described (delta, counts), not tested: no interval, p-value or verdict. */
         s->compared = true;
         s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
-        free(diff);
+        sr_pairing_free(&pairing);
         return NULL;
     }
-    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(better, worse) : NAN;
+    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     void *items = jobs->items;
     if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
-        free(diff);
+        sr_pairing_free(&pairing);
         return sr_oom();
     }
     jobs->items = items;
     jobs->items[jobs->n++] =
-        (comparison_job){s, diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), false};
+        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), false};
     return NULL;
 }
 
@@ -125,24 +95,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
  * (Bonferroni or not), and the TOST one. */
 enum { LEVEL_REPORTED, LEVEL_OTHER, LEVEL_TOST, N_LEVELS };
 
-/* With ci_method "exact" the intervals are read off the exact bootstrap
- * distribution and the sampled reported one is kept beside it. False when
- * there is no exact distribution (not on a small lattice): the sampled
- * intervals stay. */
-static bool exact_levels(const sr_classes *classes, sr_interval *levels, size_t n_levels)
-{
-    sr_interval exact[N_LEVELS];
-    for (size_t i = 0; i < n_levels; i++) {
-        exact[i].confidence = levels[i].confidence;
-        if (!sr_bootstrap_exact(classes, exact[i].confidence, &exact[i].low, &exact[i].high))
-            return false;
-    }
-    memcpy(levels, exact, n_levels * sizeof *levels);
-    return true;
-}
-
-/* Few-valued differences (0/1 scores) take the multinomial path; others
- * resample indices. */
+/* Every level from one set of resamples (or one exact distribution). */
 static void run_job(comparison_job *job, const sr_settings *st)
 {
     sr_scores *s = job->scores;
@@ -152,22 +105,8 @@ static void run_job(comparison_job *job, const sr_settings *st)
         [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
-    sr_classes classes;
-    bool few = sr_classes_from_diffs(job->diff, job->n, &classes);
-    if (few) {
-        s->resampling = "multinomial";
-        job->ok = sr_bootstrap_multinomial_levels(&classes, st->resamples, job->seed, levels, n_levels);
-    } else {
-        s->resampling = "index";
-        job->ok = sr_bootstrap_index_levels(job->diff, job->n, st->resamples, job->seed, levels, n_levels);
-    }
-    if (job->ok && strcmp(st->ci_method, "exact") == 0 && few) {
-        sr_interval sampled = levels[LEVEL_REPORTED];
-        if (exact_levels(&classes, levels, n_levels)) {
-            s->sampled_ci_low = sampled.low;
-            s->sampled_ci_high = sampled.high;
-        }
-    }
+    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
+                                  levels, n_levels, &s->resampling, &s->sampled_ci_low, &s->sampled_ci_high);
     s->ci_low = levels[LEVEL_REPORTED].low;
     s->ci_high = levels[LEVEL_REPORTED].high;
     s->other_ci_low = levels[LEVEL_OTHER].low;
@@ -181,13 +120,6 @@ static void run_job_at(void *ctx, size_t i)
 {
     job_list *jobs = ctx;
     run_job(&jobs->items[i], jobs->settings);
-}
-
-static sr_verdict verdict_of(double low, double high)
-{
-    if (low <= 0 && high >= 0)
-        return SR_VERDICT_NO_DIFFERENCE;
-    return low > 0 ? SR_VERDICT_HIGHER : SR_VERDICT_LOWER;
 }
 
 /* A benchmark's family: the comparisons with an interval on it (one per
@@ -264,8 +196,8 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
             return sr_oom();
         sr_scores *s = jobs->items[i].scores;
         s->compared = true;
-        s->verdict = verdict_of(s->ci_low, s->ci_high);
-        s->other_verdict = verdict_of(s->other_ci_low, s->other_ci_high);
+        s->verdict = sr_verdict_from_interval(s->ci_low, s->ci_high);
+        s->other_verdict = sr_verdict_from_interval(s->other_ci_low, s->other_ci_high);
         s->verdict_flips = s->verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
     }
@@ -277,16 +209,6 @@ static void jobs_free(job_list *jobs)
     for (size_t i = 0; i < jobs->n; i++)
         free(jobs->items[i].diff);
     free(jobs->items);
-}
-
-/* The runs' output throughputs that are numbers, into out (room for n_runs). */
-static size_t run_throughputs(const sr_scenario *sc, double *out)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < sc->n_runs; i++)
-        if (isfinite(sc->runs[i].output_throughput))
-            out[n++] = sc->runs[i].output_throughput;
-    return n;
 }
 
 static sr_error *speed_summary(sr_scenario *sc)
@@ -312,35 +234,22 @@ static sr_error *speed_summary(sr_scenario *sc)
         }
         *fields[f].dest = n ? sr_median(v, n) : NAN;
     }
-    sc->cv = sr_coefficient_of_variation(v, run_throughputs(sc, v));
+    sc->cv = sr_coefficient_of_variation(v, sr_run_throughputs(sc, v));
     sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
     free(v);
     return NULL;
 }
 
-/* Ratio of medians to the baseline's, and the range every pairing of a
- * model run with a baseline run spans. With one run on each side there is
- * no spread to judge noise by. */
+/* Ratio of medians to the baseline's and the range the runs span. */
 static sr_error *speed_ratio(sr_scenario *sc, const sr_scenario *base)
 {
-    double denom = base ? base->median_output_throughput : NAN;
-    sc->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
-    sc->ratio_low = sc->ratio_high = NAN;
-    sc->within_noise = -1;
-    if (!isfinite(sc->ratio))
-        return NULL;
-    double *runs = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
-    double *base_runs = malloc((base->n_runs ? base->n_runs : 1) * sizeof *base_runs);
-    if (!runs || !base_runs) {
-        free(runs);
-        free(base_runs);
+    sr_spread spread;
+    if (!sr_speed_spread(sc, base, &spread))
         return sr_oom();
-    }
-    size_t n = run_throughputs(sc, runs), nb = run_throughputs(base, base_runs);
-    if (sr_ratio_range(runs, n, base_runs, nb, &sc->ratio_low, &sc->ratio_high) && (n > 1 || nb > 1))
-        sc->within_noise = sc->ratio_low <= 1 && 1 <= sc->ratio_high;
-    free(runs);
-    free(base_runs);
+    sc->ratio = spread.ratio;
+    sc->ratio_low = spread.low;
+    sc->ratio_high = spread.high;
+    sc->within_noise = spread.within_noise;
     return NULL;
 }
 
@@ -373,7 +282,7 @@ sr_error *sr_compare(sr_sweep *sweep)
     if (!base_idx)
         return sr_oom();
     for (size_t j = 0; j < n_base; j++)
-        if (!(base_idx[j] = sorted_items(&base->benchmarks[j]))) {
+        if (!(base_idx[j] = sr_items_by_id(&base->benchmarks[j]))) {
             for (size_t k = 0; k < j; k++)
                 free(base_idx[k]);
             free(base_idx);

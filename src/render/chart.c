@@ -10,28 +10,13 @@
 #include <string.h>
 
 #include "chart_draw.h"
+#include "chart_parts.h"
 #include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
 #include "table.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-#define LABEL_RIGHT 222 /* model labels end here */
-#define LABEL_WIDTH 206
-#define PLOT_X0 232
-#define MAX_ROWS 40 /* more models than this: the rest are named in the table */
-#define TITLE_SIZE 17
-#define SUB_SIZE 11.5
-#define LABEL_SIZE 11.5
-#define VALUE_SIZE 9.5
-#define LEGEND_SIZE 10.5
-#define LEGEND_COLUMNS 3
-#define LEGEND_Y 84 /* below a title and two lines of subtitle */
-
-static const sr_rgb *const palette[] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
-                                        &sr_vermillion, &sr_purple, &sr_black};
-#define N_PALETTE (sizeof palette / sizeof palette[0])
 
 const char *sr_chart_title(sr_chart_kind kind)
 {
@@ -44,74 +29,6 @@ const char *sr_chart_title(sr_chart_kind kind)
 }
 
 /* ---- shared pieces ----------------------------------------------------- */
-
-typedef struct legend_item {
-    const char *label;
-    sr_rgb color;
-    int shape; /* -1: a square swatch, else a marker shape */
-} legend_item;
-
-static double legend_height(size_t n)
-{
-    return (double)((n + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS) * 18;
-}
-
-static void draw_legend(sr_canvas *cv, double y, const legend_item *items, size_t n)
-{
-    double col_w = (SR_CHART_WIDTH - 32) / (double)LEGEND_COLUMNS;
-    for (size_t i = 0; i < n; i++) {
-        double x = 16 + (double)(i % LEGEND_COLUMNS) * col_w;
-        double yy = y + (double)(i / LEGEND_COLUMNS) * 18;
-        if (items[i].shape < 0)
-            sr_canvas_rect(cv, x, yy - 9, 12, 10, items[i].color);
-        else
-            sr_canvas_marker(cv, items[i].shape, x + 6, yy - 4, 5, items[i].color);
-        char *fit = sr_canvas_fit(cv, items[i].label, LEGEND_SIZE, false, col_w - 24);
-        if (fit)
-            sr_canvas_text(cv, x + 18, yy, fit, LEGEND_SIZE, false, 0, sr_dark);
-        free(fit);
-    }
-}
-
-static void draw_header(sr_canvas *cv, const char *title, const char *subtitle)
-{
-    sr_canvas_text(cv, 16, 28, title, TITLE_SIZE, true, 0, sr_black);
-    sr_canvas_wrapped(cv, 16, 48, subtitle, SUB_SIZE, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
-}
-
-/* A model's id, right-aligned before the plot, cut to fit; the suffix
- * (" *") is always kept. */
-static void draw_model_label(sr_canvas *cv, const char *id, const char *suffix, double y)
-{
-    double sw = sr_canvas_text_width(cv, suffix, LABEL_SIZE, false);
-    char *fit = sr_canvas_fit(cv, id, LABEL_SIZE, false, LABEL_WIDTH - sw);
-    char *label = fit ? sr_asprintf("%s%s", fit, suffix) : NULL;
-    if (label)
-        sr_canvas_text(cv, LABEL_RIGHT, y, label, LABEL_SIZE, false, 1, sr_black);
-    else
-        cv->failed = true;
-    free(fit);
-    free(label);
-}
-
-/* A light band behind every other row, from y = top. */
-static void draw_bands(sr_canvas *cv, double top, size_t rows, double row_h)
-{
-    for (size_t i = 0; i < rows; i += 2)
-        sr_canvas_rect(cv, 8, top + (double)i * row_h, SR_CHART_WIDTH - 16, row_h, (sr_rgb){0.965, 0.965, 0.965});
-}
-
-static void draw_message(sr_canvas *cv, double y, const char *msg)
-{
-    sr_canvas_text(cv, SR_CHART_WIDTH / 2.0, y, msg, 13, false, 0.5, sr_grey);
-}
-
-static void draw_more(sr_canvas *cv, double y, size_t more)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more model%s: see the table", more, more == 1 ? "" : "s");
-    sr_canvas_text(cv, 16, y, buf, VALUE_SIZE + 1, false, 0, sr_grey);
-}
 
 static const char *fmt_plain(char *buf, size_t size, double v, int decimals)
 {
@@ -142,7 +59,7 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
     return k;
 }
 
-/* The rows one drawing shows. A chart shows at most MAX_ROWS models; the
+/* The rows one drawing shows. A chart shows at most SR_CHART_MAX_ROWS models; the
  * PDF may split those into parts that each fit a page at full width
  * (rows [first, first + count), part `part` of `parts`); the axes still
  * span every row, so the parts share their scale. */
@@ -176,7 +93,7 @@ static double speed_group_h(size_t ncol)
 
 static double speed_plot_top(size_t ncol)
 {
-    return LEGEND_Y + legend_height(ncol) + 14;
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(ncol) + 14;
 }
 
 /* Design height of a speed chart showing `shown` rows (more: with the
@@ -204,10 +121,10 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     sr_speed_columns cols;
     if (!sr_speed_columns_make(sw, &cols))
         return sr_oom();
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, ncol = cols.n, shown = rows ? pt->count : 0;
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, ncol = cols.n, shown = rows ? pt->count : 0;
     bool more = n > rows && last_part(pt);
     double group_pad = SPEED_GROUP_PAD, group_h = speed_group_h(ncol);
-    double legend_y = LEGEND_Y, plot_top = speed_plot_top(ncol);
+    double legend_y = SR_CHART_LEGEND_Y, plot_top = speed_plot_top(ncol);
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
     double height = speed_height(ncol, shown, more);
 
@@ -219,7 +136,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                 max_ratio = sc->ratio;
         }
     sr_axis ax;
-    sr_axis_linear(&ax, 0, fmax(1.2, max_ratio * 1.08), 6, PLOT_X0, SR_CHART_WIDTH - 62);
+    sr_axis_linear(&ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
@@ -233,30 +150,30 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                                  "scenario, the whisker the range of its runs; %s",
                                  base ? base->label : "none", cols.shared);
     char *title = part_title(SR_CHART_SPEED_RATIO, pt);
-    draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
+    sr_chart_header(&cv, title ? title : "", subtitle ? subtitle : "");
     if (!title)
         cv.failed = true;
     free(title);
     free(subtitle);
 
-    legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
+    sr_legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
     if (!legend)
         cv.failed = true;
     for (size_t c = 0; c < ncol && legend; c++) {
         legend[c].label = cols.cols[c].legend;
-        legend[c].color = *palette[c % N_PALETTE];
+        legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
         legend[c].shape = -1;
     }
     if (legend)
-        draw_legend(&cv, legend_y, legend, ncol);
+        sr_chart_legend(&cv, legend_y, legend, ncol);
     free(legend);
 
     if (rows == 0) {
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
-        draw_message(&cv, plot_top + 34, base ? "No model to compare with the baseline" : "No baseline found");
+        sr_chart_message(&cv, plot_top + 34, base ? "No model to compare with the baseline" : "No baseline found");
         sr_strbuf_puts(&desc, "No model to compare with the baseline.");
     } else {
-        draw_bands(&cv, plot_top, shown, group_h);
+        sr_chart_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_plain);
     }
     /* Bars, then the baseline's line over them, then the values on top. */
@@ -265,13 +182,13 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             sr_canvas_line(&cv, x1, plot_top - 6, x1, plot_bottom, 1.4, sr_black, true);
-            sr_canvas_text(&cv, x1 + 4, plot_top - 4, "baseline = 1.0", VALUE_SIZE, false, 0, sr_black);
+            sr_canvas_text(&cv, x1 + 4, plot_top - 4, "baseline = 1.0", SR_CHART_VALUE_SIZE, false, 0, sr_black);
         }
         for (size_t i = 0; i < shown; i++) {
             const sr_model *m = &sw->models[idx[pt->first + i]];
             double top = plot_top + (double)i * group_h + group_pad / 2;
             if (pass == 0) {
-                draw_model_label(&cv, m->label ? m->label : m->id, "", top + (group_h - group_pad) / 2 + 4);
+                sr_chart_row_label(&cv, m->label ? m->label : m->id, "", top + (group_h - group_pad) / 2 + 4);
                 sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->label ? m->label : m->id);
             }
             for (size_t c = 0; c < ncol; c++) {
@@ -285,7 +202,8 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                 if (pass == 0) {
                     sr_strbuf_printf(&desc, " %s %s;", cols.cols[c].heading, sr_text_ratio_range(buf, sizeof buf, sc));
                     if (isfinite(r))
-                        sr_canvas_rect(&cv, PLOT_X0, y, sr_axis_x(&ax, r) - PLOT_X0, BAR_H, *palette[c % N_PALETTE]);
+                        sr_canvas_rect(&cv, SR_CHART_PLOT_X0, y, sr_axis_x(&ax, r) - SR_CHART_PLOT_X0, BAR_H,
+                                       *sr_chart_palette[c % SR_CHART_N_PALETTE]);
                     if (spread) {
                         double x_lo = sr_axis_x(&ax, sc->ratio_low), ym = y + BAR_H / 2;
                         sr_canvas_line(&cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
@@ -293,18 +211,20 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                         sr_canvas_line(&cv, x_hi, y + 2, x_hi, y + BAR_H - 2, 1.1, sr_black, false);
                     }
                 } else if (isfinite(r)) {
-                    sr_canvas_label(&cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), VALUE_SIZE,
-                                    sr_dark);
+                    sr_canvas_label(&cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r),
+                                    SR_CHART_VALUE_SIZE, sr_dark);
                 } else {
-                    sr_canvas_label(&cv, PLOT_X0 + 4, y + BAR_H - 1.5, "no data", VALUE_SIZE, sr_grey);
+                    sr_canvas_label(&cv, SR_CHART_PLOT_X0 + 4, y + BAR_H - 1.5, "no data", SR_CHART_VALUE_SIZE,
+                                    sr_grey);
                 }
             }
         }
     }
-    sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
-                   "speed ratio to the baseline (\xC3\x97, higher is faster)", LABEL_SIZE, false, 0.5, sr_black);
+    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
+                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
+                   sr_black);
     if (more)
-        draw_more(&cv, plot_bottom + 52, n - rows);
+        sr_chart_more(&cv, plot_bottom + 52, n - rows);
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
@@ -319,7 +239,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
 
 static double accuracy_top(void)
 {
-    return LEGEND_Y + legend_height(3) + 10;
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(3) + 10;
 }
 
 static double accuracy_panel_h(size_t shown)
@@ -377,12 +297,12 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     if (!names)
         return sr_oom();
     size_t n_panels = accuracy_panels(sw, names);
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, shown = rows ? pt->count : 0;
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && last_part(pt);
     if (rows == 0)
         n_panels = 0;
 
-    double legend_y = LEGEND_Y, top = accuracy_top();
+    double legend_y = SR_CHART_LEGEND_Y, top = accuracy_top();
     double panel_h = accuracy_panel_h(shown);
     double height = accuracy_height(n_panels, shown, more);
 
@@ -399,19 +319,20 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
                                  "of accuracy; dot: the difference, whisker: its interval",
                                  base ? base->id : "none");
     char *title = part_title(SR_CHART_ACCURACY_DELTA, pt);
-    draw_header(&cv, title ? title : "", subtitle ? subtitle : "");
+    sr_chart_header(&cv, title ? title : "", subtitle ? subtitle : "");
     if (!title)
         cv.failed = true;
     free(title);
     free(subtitle);
-    static const legend_item legend[] = {
+    static const sr_legend_item legend[] = {
         {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
         {"higher than the baseline", {0 / 255.0, 158 / 255.0, 115 / 255.0}, 1},
         {"lower than the baseline", {213 / 255.0, 94 / 255.0, 0 / 255.0}, 2},
     };
-    draw_legend(&cv, legend_y, legend, 3);
+    sr_chart_legend(&cv, legend_y, legend, 3);
     if (n_panels == 0) {
-        draw_message(&cv, top + 40, base ? "No model was compared with the baseline on accuracy" : "No baseline found");
+        sr_chart_message(&cv, top + 40,
+                         base ? "No model was compared with the baseline on accuracy" : "No baseline found");
         sr_strbuf_puts(&desc, "No accuracy comparison.");
     }
 
@@ -427,9 +348,9 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         double w = sr_canvas_text(&cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
         snprintf(buf, sizeof buf, "baseline %s on %s items", sr_text_score(buf2, sizeof buf2, bs->score),
                  sr_text_count(conf, sizeof conf, (long long)bs->n_items));
-        sr_canvas_text(&cv, 16 + w + 8, y0 + 16, buf, LABEL_SIZE, false, 0, sr_grey);
-        sr_canvas_text(&cv, text_x, y0 + 16, ci_head, VALUE_SIZE, false, 0, sr_grey);
-        sr_canvas_text(&cv, n_right, y0 + 16, "n paired", VALUE_SIZE, false, 1, sr_grey);
+        sr_canvas_text(&cv, 16 + w + 8, y0 + 16, buf, SR_CHART_LABEL_SIZE, false, 0, sr_grey);
+        sr_canvas_text(&cv, text_x, y0 + 16, ci_head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+        sr_canvas_text(&cv, n_right, y0 + 16, "n paired", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
         sr_strbuf_printf(&desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), buf);
 
         /* The axis spans every interval and 0. */
@@ -447,9 +368,9 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         }
         double pad = (hi - lo) * 0.08;
         sr_axis ax;
-        sr_axis_linear(&ax, lo - pad, hi + pad, 6, PLOT_X0, plot_x1);
+        sr_axis_linear(&ax, lo - pad, hi + pad, 6, SR_CHART_PLOT_X0, plot_x1);
         double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * ROW_H;
-        draw_bands(&cv, rows_top, shown, ROW_H);
+        sr_chart_bands(&cv, rows_top, shown, ROW_H);
         sr_axis_draw(&cv, &ax, rows_top, rows_bottom, fmt_points);
         double x0 = sr_axis_x(&ax, 0);
         sr_canvas_line(&cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
@@ -458,10 +379,10 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
             const sr_model *m = &sw->models[idx[pt->first + i]];
             const sr_scores *s = sr_model_benchmark(m, bench);
             double yc = rows_top + (double)i * ROW_H + ROW_H / 2;
-            draw_model_label(&cv, m->id, "", yc + 4);
+            sr_chart_row_label(&cv, m->id, "", yc + 4);
             if (!s || !s->compared || !isfinite(s->delta)) {
                 const char *why = s ? "not compared" : "no scores";
-                sr_canvas_text(&cv, PLOT_X0 + 4, yc + 4, why, VALUE_SIZE, false, 0, sr_grey);
+                sr_canvas_text(&cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
                 sr_strbuf_printf(&desc, " %s %s;", m->id, why);
                 continue;
             }
@@ -475,14 +396,14 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
             }
             sr_canvas_marker(&cv, v, sr_axis_x(&ax, s->delta * 100), yc, 5, *col);
             sr_text_delta_ci(buf, sizeof buf, s);
-            sr_canvas_text(&cv, text_x, yc + 4, buf, VALUE_SIZE + 0.5, false, 0, *col);
+            sr_canvas_text(&cv, text_x, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *col);
             sr_canvas_text(&cv, n_right, yc + 4, sr_text_count(buf2, sizeof buf2, (long long)s->n_paired),
-                           VALUE_SIZE + 0.5, false, 1, sr_dark);
+                           SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
             sr_strbuf_printf(&desc, " %s %s %s;", m->id, buf,
                              sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict) : "");
         }
-        sr_canvas_text(&cv, (PLOT_X0 + plot_x1) / 2, rows_bottom + 32,
-                       "model \xE2\x88\x92 baseline (points of accuracy)", LABEL_SIZE, false, 0.5, sr_black);
+        sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, rows_bottom + 32,
+                       "model \xE2\x88\x92 baseline (points of accuracy)", SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     }
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     snprintf(buf, sizeof buf, "%s%%", sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
@@ -492,9 +413,9 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
                              sr_text_count(buf2, sizeof buf2, sw->settings.resamples), sw->settings.seed,
                              sw->settings.rng ? sw->settings.rng : "?");
     if (note) {
-        char *fit = sr_canvas_fit(&cv, note, VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+        char *fit = sr_canvas_fit(&cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
         if (fit)
-            sr_canvas_text(&cv, 16, foot, fit, VALUE_SIZE + 0.5, false, 0, sr_grey);
+            sr_canvas_text(&cv, 16, foot, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
         free(fit);
         sr_strbuf_printf(&desc, "\n%s", note);
     } else {
@@ -502,7 +423,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     }
     free(note);
     if (more)
-        draw_more(&cv, foot + 18, n - rows);
+        sr_chart_more(&cv, foot + 18, n - rows);
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
@@ -525,7 +446,7 @@ static double kv_group_h(void)
 
 static double kv_plot_top(void)
 {
-    return LEGEND_Y + legend_height(2) + 14;
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(2) + 14;
 }
 
 /* Design height of a KV chart showing `shown` rows (note: with the line
@@ -538,10 +459,10 @@ static double kv_height(size_t shown, bool note, bool more)
 static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                           const chart_part *pt, char **out, size_t *len)
 {
-    size_t rows = n > MAX_ROWS ? MAX_ROWS : n, shown = rows ? pt->count : 0;
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more_rows = n > rows && last_part(pt);
     const double bar_h = KV_BAR_H, gap = KV_GAP, group_pad = KV_GROUP_PAD, group_h = kv_group_h();
-    double legend_y = LEGEND_Y, plot_top = kv_plot_top();
+    double legend_y = SR_CHART_LEGEND_Y, plot_top = kv_plot_top();
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
     bool any_note = false;
     double lo = INFINITY, hi = 0;
@@ -560,9 +481,9 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     double height = kv_height(shown, any_note, more_rows);
     sr_axis ax;
     if (log_scale)
-        sr_axis_log(&ax, lo, hi, PLOT_X0, SR_CHART_WIDTH - 86);
+        sr_axis_log(&ax, lo, hi, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
     else
-        sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, PLOT_X0, SR_CHART_WIDTH - 86);
+        sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
@@ -571,30 +492,30 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = part_title(SR_CHART_KV_CAPACITY, pt);
-    draw_header(&cv, title ? title : "",
-                "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
-                "logged memory");
+    sr_chart_header(&cv, title ? title : "",
+                    "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
+                    "logged memory");
     if (!title)
         cv.failed = true;
     free(title);
-    static const legend_item legend[] = {
+    static const sr_legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
         {"recomputed", {230 / 255.0, 159 / 255.0, 0 / 255.0}, -1},
     };
-    draw_legend(&cv, legend_y, legend, 2);
+    sr_chart_legend(&cv, legend_y, legend, 2);
     if (!have) {
-        draw_message(&cv, plot_top + 34, "No KV cache size was logged or recomputed");
+        sr_chart_message(&cv, plot_top + 34, "No KV cache size was logged or recomputed");
         sr_strbuf_puts(&desc, "No KV cache sizes.");
         rows = shown = 0;
     } else {
-        draw_bands(&cv, plot_top, shown, group_h);
+        sr_chart_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
     char buf[64];
     for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &sw->models[idx[pt->first + i]];
         double top = plot_top + (double)i * group_h + group_pad / 2;
-        draw_model_label(&cv, m->id, sr_kv_has_note(&m->kv) ? " *" : "", top + bar_h + 4);
+        sr_chart_row_label(&cv, m->id, sr_kv_has_note(&m->kv) ? " *" : "", top + bar_h + 4);
         long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
         static const char *const missing[2] = {"not logged", "not recomputed"};
         sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
@@ -602,26 +523,27 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
             double y = top + k * (bar_h + gap);
             sr_strbuf_printf(&desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
             if (v[k] < 0 || (log_scale && v[k] == 0)) {
-                sr_canvas_text(&cv, PLOT_X0 + 4, y + bar_h - 1.5, missing[k], VALUE_SIZE, false, 0, sr_grey);
+                sr_canvas_text(&cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
+                               sr_grey);
                 continue;
             }
             double x = sr_axis_x(&ax, (double)v[k]);
-            sr_canvas_rect(&cv, PLOT_X0, y, x - PLOT_X0, bar_h, k ? sr_orange : sr_blue);
-            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), VALUE_SIZE, false, 0,
-                           sr_dark);
+            sr_canvas_rect(&cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
+            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE,
+                           false, 0, sr_dark);
         }
     }
-    sr_canvas_text(&cv, (PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
-                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)", LABEL_SIZE,
-                   false, 0.5, sr_black);
+    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
+                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     double foot = plot_bottom + 52;
     if (any_note && rows > 0) {
         sr_canvas_text(&cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
-                       VALUE_SIZE + 0.5, false, 0, sr_grey);
+                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
         foot += 18;
     }
     if (more_rows && rows > 0)
-        draw_more(&cv, foot, n - rows);
+        sr_chart_more(&cv, foot, n - rows);
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
@@ -656,7 +578,7 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
     if (!idx)
         return sr_oom();
     size_t n = kind_models(sweep, kind, idx);
-    const chart_part whole = {0, n > MAX_ROWS ? MAX_ROWS : n, 1, 1};
+    const chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
     const sr_chart_target target = {format, NULL, NULL};
     sr_error *err = draw_part(sweep, kind, &target, idx, n, &whole, out, len);
     free(idx);
@@ -682,7 +604,7 @@ sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double ma
     size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     if (!idx)
         return sr_oom();
-    size_t n = kind_models(sweep, kind, idx), rows = n > MAX_ROWS ? MAX_ROWS : n, n_panels = 0;
+    size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
     if (kind == SR_CHART_ACCURACY_DELTA) {
         const char **names = malloc(accuracy_names_room(sweep) * sizeof *names);
         if (!names) {

@@ -13,6 +13,7 @@
 #include "report_text.h"
 #include "table.h"
 #include "template.h"
+#include "html_table.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -87,7 +88,7 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
 
 /* A table of the table layer as template values: the item is the table
  * (id, title, aside, note, sortable, cols, rows of cells), every key set. */
-static void add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
+void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
 {
     sr_tpl_ctx *tc = sr_tpl_add(root, list);
     sr_tpl_set(tc, "id", t->id);
@@ -114,8 +115,10 @@ static void add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
             sr_tpl_set(cell, "sub", cl->sub);
             static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};
             const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
-            const char *classes[] = {t->cols[c].numeric ? "num" : c == 0 ? "model" : "", cl->strong ? "base" : "",
-                                     tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
+            const char *classes[] = {t->cols[c].numeric ? "num"
+                                     : c == 0           ? "model"
+                                                        : "",
+                                     cl->strong ? "base" : "", tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
             char cls[96] = "";
             for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)
                 if (classes[k][0] && !strstr(cls, classes[k]))
@@ -133,13 +136,13 @@ static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool keep
         return false;
     sr_tpl_list(root, list);
     if (t->n_rows > 0 || keep_empty)
-        add_table(root, list, t);
+        sr_html_add_table(root, list, t);
     sr_table_free(t);
     return true;
 }
 
-static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n,
-                             const char **benches, size_t n_bench)
+static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t *order, size_t n, const char **benches,
+                             size_t n_bench)
 {
     bool ok = true;
     sr_tpl_list(root, "accuracy");

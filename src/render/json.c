@@ -8,21 +8,22 @@
 #include <string.h>
 
 #include "claims_text.h"
+#include "json_parts.h"
 #include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
 
-static cJSON *num_or_null(double v)
+cJSON *sr_json_num(double v)
 {
     return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-static cJSON *count_or_null(long v)
+cJSON *sr_json_count(long v)
 {
     return v >= 0 ? cJSON_CreateNumber((double)v) : cJSON_CreateNull();
 }
 
-static cJSON *str_or_null(const char *s)
+cJSON *sr_json_str(const char *s)
 {
     return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
@@ -32,14 +33,14 @@ static void add(cJSON *obj, const char *key, cJSON *value)
     cJSON_AddItemToObject(obj, key, value);
 }
 
-static cJSON *failure_json(const sr_failure *f)
+cJSON *sr_json_failure(const sr_failure *f)
 {
     if (f->stage == SR_STAGE_NONE)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     add(o, "stage", cJSON_CreateString(sr_stage_name(f->stage)));
-    add(o, "message", str_or_null(f->message));
-    add(o, "source", str_or_null(f->source));
+    add(o, "message", sr_json_str(f->message));
+    add(o, "source", sr_json_str(f->source));
     return o;
 }
 
@@ -54,33 +55,33 @@ static cJSON *kv_json(const sr_model *m)
         return NULL;
     }
     cJSON *o = cJSON_CreateObject();
-    add(o, "logged_tokens", count_or_null(kv->logged_tokens));
-    add(o, "recomputed_tokens", count_or_null(kv->recomputed_tokens));
-    add(o, "predicted_tokens", count_or_null(kv->predicted_tokens));
-    add(o, "predicted_delta_blocks", num_or_null(kv->predicted_delta_blocks));
-    add(o, "bytes_per_token", count_or_null(kv->bytes_per_token));
-    add(o, "block_size", count_or_null(kv->block_size));
-    add(o, "num_blocks", count_or_null(kv->num_blocks));
+    add(o, "logged_tokens", sr_json_count(kv->logged_tokens));
+    add(o, "recomputed_tokens", sr_json_count(kv->recomputed_tokens));
+    add(o, "predicted_tokens", sr_json_count(kv->predicted_tokens));
+    add(o, "predicted_delta_blocks", sr_json_num(kv->predicted_delta_blocks));
+    add(o, "bytes_per_token", sr_json_count(kv->bytes_per_token));
+    add(o, "block_size", sr_json_count(kv->block_size));
+    add(o, "num_blocks", sr_json_count(kv->num_blocks));
     add(o, "implied_available_gib",
         isfinite(kv->implied_avail_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->implied_avail_low_gib, kv->implied_avail_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "note", str_or_null(words.note));
+    add(o, "note", sr_json_str(words.note));
     add(o, "backend", kv->planned ? cJSON_CreateString(sr_kv_backend_name(kv->basis.backend)) : cJSON_CreateNull());
     add(o, "token_formula",
         kv->planned ? cJSON_CreateString(sr_kv_formula_name(kv->basis.formula)) : cJSON_CreateNull());
-    add(o, "max_model_len", count_or_null(kv->max_model_len));
-    add(o, "available_gib", num_or_null(kv->avail_gib));
+    add(o, "max_model_len", sr_json_count(kv->max_model_len));
+    add(o, "available_gib", sr_json_num(kv->avail_gib));
     add(o, "recomputed_range",
         kv->tokens_low >= 0 ? cJSON_CreateDoubleArray((double[]){(double)kv->tokens_low, (double)kv->tokens_high}, 2)
                             : cJSON_CreateNull());
-    add(o, "max_concurrency", num_or_null(kv->max_concurrency));
+    add(o, "max_concurrency", sr_json_num(kv->max_concurrency));
     cJSON *layers = cJSON_CreateObject();
-    add(layers, "total", count_or_null(kv->planned ? kv->shape.n_layers : -1));
-    add(layers, "with_kv", count_or_null(kv->planned ? kv->shape.kv_layers : -1));
-    add(layers, "sharing_kv", count_or_null(kv->planned ? kv->shape.shared : -1));
-    add(layers, "sliding", count_or_null(kv->planned ? kv->shape.sliding : -1));
-    add(layers, "summary", str_or_null(words.layers));
+    add(layers, "total", sr_json_count(kv->planned ? kv->shape.n_layers : -1));
+    add(layers, "with_kv", sr_json_count(kv->planned ? kv->shape.kv_layers : -1));
+    add(layers, "sharing_kv", sr_json_count(kv->planned ? kv->shape.shared : -1));
+    add(layers, "sliding", sr_json_count(kv->planned ? kv->shape.sliding : -1));
+    add(layers, "summary", sr_json_str(words.layers));
     add(o, "layers", layers);
     add(o, "implied_utilization",
         isfinite(kv->util_implied_low)
@@ -90,45 +91,45 @@ static cJSON *kv_json(const sr_model *m)
         isfinite(kv->resident_implied_low_gib)
             ? cJSON_CreateDoubleArray((double[]){kv->resident_implied_low_gib, kv->resident_implied_high_gib}, 2)
             : cJSON_CreateNull());
-    add(o, "assumptions", str_or_null(words.assumptions));
+    add(o, "assumptions", sr_json_str(words.assumptions));
     cJSON *whatif = cJSON_CreateArray();
     for (size_t i = 0; i < kv->n_whatif; i++) {
         const sr_kv_whatif *w = &kv->whatif[i];
         cJSON *row = cJSON_CreateObject();
-        add(row, "label", str_or_null(w->label));
-        add(row, "chip", str_or_null(w->chip));
+        add(row, "label", sr_json_str(w->label));
+        add(row, "chip", sr_json_str(w->chip));
         add(row, "backend", cJSON_CreateString(sr_kv_backend_name(w->backend)));
-        add(row, "hbm_gib", num_or_null(w->hbm_gib));
-        add(row, "mem_util", num_or_null(w->mem_util));
-        add(row, "resident_gib", num_or_null(w->resident_gib));
-        add(row, "max_model_len", count_or_null(w->max_model_len));
-        add(row, "block_size", count_or_null(w->block_size));
-        add(row, "tokens", count_or_null(w->tokens));
-        add(row, "max_concurrency", num_or_null(w->max_concurrency));
+        add(row, "hbm_gib", sr_json_num(w->hbm_gib));
+        add(row, "mem_util", sr_json_num(w->mem_util));
+        add(row, "resident_gib", sr_json_num(w->resident_gib));
+        add(row, "max_model_len", sr_json_count(w->max_model_len));
+        add(row, "block_size", sr_json_count(w->block_size));
+        add(row, "tokens", sr_json_count(w->tokens));
+        add(row, "max_concurrency", sr_json_num(w->max_concurrency));
         add(row, "fits", cJSON_CreateBool(w->fits));
         cJSON_AddItemToArray(whatif, row);
     }
     add(o, "whatif", whatif);
-    add(o, "whatif_assumptions", str_or_null(words.whatif_assumptions));
+    add(o, "whatif_assumptions", sr_json_str(words.whatif_assumptions));
     sr_kv_words_free(&words);
     cJSON *logged = cJSON_CreateObject();
     const sr_server_log *log = &m->log;
-    add(logged, "source", str_or_null(m->has_log ? log->source : NULL));
+    add(logged, "source", sr_json_str(m->has_log ? log->source : NULL));
     add(logged, "backend", m->has_log ? cJSON_CreateString(log->tpu ? "tpu" : "gpu") : cJSON_CreateNull());
-    add(logged, "max_concurrency", num_or_null(log->max_concurrency));
-    add(logged, "max_concurrency_tokens", count_or_null(log->max_concurrency_len));
-    add(logged, "hbm_limit_gib", num_or_null(log->hbm_limit_gib));
-    add(logged, "hbm_cap_gib", num_or_null(log->hbm_cap_gib));
-    add(logged, "hbm_used_gib", num_or_null(log->hbm_used_gib));
-    add(logged, "hbm_avail_gib", num_or_null(log->hbm_avail_gib));
-    add(logged, "available_kv_gib", num_or_null(log->available_kv_gib));
-    add(logged, "model_loading_gib", num_or_null(log->model_loading_gib));
+    add(logged, "max_concurrency", sr_json_num(log->max_concurrency));
+    add(logged, "max_concurrency_tokens", sr_json_count(log->max_concurrency_len));
+    add(logged, "hbm_limit_gib", sr_json_num(log->hbm_limit_gib));
+    add(logged, "hbm_cap_gib", sr_json_num(log->hbm_cap_gib));
+    add(logged, "hbm_used_gib", sr_json_num(log->hbm_used_gib));
+    add(logged, "hbm_avail_gib", sr_json_num(log->hbm_avail_gib));
+    add(logged, "available_kv_gib", sr_json_num(log->available_kv_gib));
+    add(logged, "model_loading_gib", sr_json_num(log->model_loading_gib));
     add(o, "log", logged);
     return o;
 }
 
 /* -1 unknown, else false/true. */
-static cJSON *tristate(int v)
+cJSON *sr_json_tristate(int v)
 {
     return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
 }
@@ -150,41 +151,41 @@ static cJSON *accuracy_json(const sr_model *m)
         const sr_scores *s = &m->benchmarks[i];
         cJSON *b = cJSON_CreateObject();
         add(b, "n", cJSON_CreateNumber((double)s->n_items));
-        add(b, "correct", num_or_null(s->correct));
-        add(b, "score", num_or_null(s->score));
+        add(b, "correct", sr_json_num(s->correct));
+        add(b, "score", sr_json_num(s->score));
         bool cmp = s->compared;
-        add(b, "delta", num_or_null(cmp ? s->delta : NAN));
-        add(b, "ci_low", num_or_null(cmp ? s->ci_low : NAN));
-        add(b, "ci_high", num_or_null(cmp ? s->ci_high : NAN));
-        add(b, "ci_level", num_or_null(cmp ? s->ci_level : NAN));
-        add(b, "mcnemar_p", num_or_null(cmp ? s->mcnemar_p : NAN));
-        add(b, "mcnemar_p_holm", num_or_null(cmp ? s->mcnemar_p_holm : NAN));
+        add(b, "delta", sr_json_num(cmp ? s->delta : NAN));
+        add(b, "ci_low", sr_json_num(cmp ? s->ci_low : NAN));
+        add(b, "ci_high", sr_json_num(cmp ? s->ci_high : NAN));
+        add(b, "ci_level", sr_json_num(cmp ? s->ci_level : NAN));
+        add(b, "mcnemar_p", sr_json_num(cmp ? s->mcnemar_p : NAN));
+        add(b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
         /* too few items: no verdict, and verdict_note says why */
-        add(b, "verdict", str_or_null(s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? NULL : sr_verdict_name(s->verdict)));
+        add(b, "verdict", sr_json_str(s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? NULL : sr_verdict_name(s->verdict)));
         add(b, "verdict_note", verdict_note(s));
-        add(b, "mde", num_or_null(cmp ? s->mde : NAN));
-        add(b, "tost_ci_low", num_or_null(cmp ? s->tost_ci_low : NAN));
-        add(b, "tost_ci_high", num_or_null(cmp ? s->tost_ci_high : NAN));
-        add(b, "equivalent", tristate(cmp ? s->equivalent : -1));
-        add(b, "other_ci_level", num_or_null(cmp ? s->other_ci_level : NAN));
-        add(b, "other_ci_low", num_or_null(cmp ? s->other_ci_low : NAN));
-        add(b, "other_ci_high", num_or_null(cmp ? s->other_ci_high : NAN));
+        add(b, "mde", sr_json_num(cmp ? s->mde : NAN));
+        add(b, "tost_ci_low", sr_json_num(cmp ? s->tost_ci_low : NAN));
+        add(b, "tost_ci_high", sr_json_num(cmp ? s->tost_ci_high : NAN));
+        add(b, "equivalent", sr_json_tristate(cmp ? s->equivalent : -1));
+        add(b, "other_ci_level", sr_json_num(cmp ? s->other_ci_level : NAN));
+        add(b, "other_ci_low", sr_json_num(cmp ? s->other_ci_low : NAN));
+        add(b, "other_ci_high", sr_json_num(cmp ? s->other_ci_high : NAN));
         add(b, "verdict_flips",
             cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         add(b, "n_paired", cmp ? cJSON_CreateNumber((double)s->n_paired) : cJSON_CreateNull());
         add(b, "only_model_right", cmp ? cJSON_CreateNumber((double)s->discordant_better) : cJSON_CreateNull());
         add(b, "only_baseline_right", cmp ? cJSON_CreateNumber((double)s->discordant_worse) : cJSON_CreateNull());
         add(b, "binary", cJSON_CreateBool(s->binary));
-        add(b, "resampling", str_or_null(cmp ? s->resampling : NULL));
+        add(b, "resampling", sr_json_str(cmp ? s->resampling : NULL));
         if (isfinite(s->sampled_ci_low)) {
             add(b, "sampled_ci_low", cJSON_CreateNumber(s->sampled_ci_low));
             add(b, "sampled_ci_high", cJSON_CreateNumber(s->sampled_ci_high));
             add(b, "monte_carlo_error",
                 cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
         }
-        add(b, "claimed_accuracy", num_or_null(s->claimed_accuracy));
-        add(b, "claimed_source", str_or_null(s->claimed_source));
-        add(b, "source", str_or_null(s->source));
+        add(b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
+        add(b, "claimed_source", sr_json_str(s->claimed_source));
+        add(b, "source", sr_json_str(s->source));
         add(o, s->benchmark, b);
     }
     return o;
@@ -199,43 +200,43 @@ static cJSON *speed_json(const sr_model *m)
         add(s, "metric", cJSON_CreateString("output_throughput"));
         cJSON *runs = cJSON_CreateArray(), *sources = cJSON_CreateArray();
         for (size_t r = 0; r < sc->n_runs; r++) {
-            cJSON_AddItemToArray(runs, num_or_null(sc->runs[r].output_throughput));
-            cJSON_AddItemToArray(sources, str_or_null(sc->runs[r].source));
+            cJSON_AddItemToArray(runs, sr_json_num(sc->runs[r].output_throughput));
+            cJSON_AddItemToArray(sources, sr_json_str(sc->runs[r].source));
         }
         add(s, "runs", runs);
-        add(s, "median", num_or_null(sc->median_output_throughput));
-        add(s, "ratio", num_or_null(sc->ratio));
-        add(s, "ratio_low", num_or_null(sc->ratio_low));
-        add(s, "ratio_high", num_or_null(sc->ratio_high));
-        add(s, "cv", num_or_null(sc->cv));
-        add(s, "within_noise", tristate(sc->within_noise));
+        add(s, "median", sr_json_num(sc->median_output_throughput));
+        add(s, "ratio", sr_json_num(sc->ratio));
+        add(s, "ratio_low", sr_json_num(sc->ratio_low));
+        add(s, "ratio_high", sr_json_num(sc->ratio_high));
+        add(s, "cv", sr_json_num(sc->cv));
+        add(s, "within_noise", sr_json_tristate(sc->within_noise));
         add(s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
         add(s, "input_len", cJSON_CreateNumber((double)sc->input_len));
         add(s, "output_len", cJSON_CreateNumber((double)sc->output_len));
-        add(s, "concurrency", count_or_null(sc->concurrency));
-        add(s, "request_rate", num_or_null(sc->request_rate));
-        add(s, "burst", count_or_null(sc->burst));
-        add(s, "median_total_token_throughput", num_or_null(sc->median_total_token_throughput));
-        add(s, "median_ttft_ms", num_or_null(sc->median_ttft_ms));
-        add(s, "median_tpot_ms", num_or_null(sc->median_tpot_ms));
+        add(s, "concurrency", sr_json_count(sc->concurrency));
+        add(s, "request_rate", sr_json_num(sc->request_rate));
+        add(s, "burst", sr_json_count(sc->burst));
+        add(s, "median_total_token_throughput", sr_json_num(sc->median_total_token_throughput));
+        add(s, "median_ttft_ms", sr_json_num(sc->median_ttft_ms));
+        add(s, "median_tpot_ms", sr_json_num(sc->median_tpot_ms));
         add(s, "sources", sources);
         add(o, sc->key, s);
     }
     return o;
 }
 
-static cJSON *settings_json(const sr_serving_settings *st)
+cJSON *sr_json_serving_settings(const sr_serving_settings *st)
 {
     cJSON *o = cJSON_CreateObject();
-    add(o, "vllm_version", str_or_null(st->vllm_version));
-    add(o, "tensor_parallel_size", count_or_null(st->tensor_parallel_size));
-    add(o, "pipeline_parallel_size", count_or_null(st->pipeline_parallel_size));
-    add(o, "max_num_batched_tokens", count_or_null(st->max_num_batched_tokens));
-    add(o, "max_num_seqs", count_or_null(st->max_num_seqs));
-    add(o, "block_size", count_or_null(st->block_size));
-    add(o, "kv_cache_dtype", str_or_null(st->kv_cache_dtype));
-    add(o, "gpu_memory_utilization", num_or_null(st->gpu_memory_utilization));
-    add(o, "max_model_len", count_or_null(st->max_model_len));
+    add(o, "vllm_version", sr_json_str(st->vllm_version));
+    add(o, "tensor_parallel_size", sr_json_count(st->tensor_parallel_size));
+    add(o, "pipeline_parallel_size", sr_json_count(st->pipeline_parallel_size));
+    add(o, "max_num_batched_tokens", sr_json_count(st->max_num_batched_tokens));
+    add(o, "max_num_seqs", sr_json_count(st->max_num_seqs));
+    add(o, "block_size", sr_json_count(st->block_size));
+    add(o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
+    add(o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
+    add(o, "max_model_len", sr_json_count(st->max_model_len));
     return o;
 }
 
@@ -243,42 +244,42 @@ static cJSON *model_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
     add(o, "id", cJSON_CreateString(m->id));
-    add(o, "label", str_or_null(m->label));
+    add(o, "label", sr_json_str(m->label));
     add(o, "status", cJSON_CreateString(sr_status_name(m->status)));
-    add(o, "status_reason", str_or_null(m->status_reason));
-    add(o, "failure", failure_json(&m->failure));
+    add(o, "status_reason", sr_json_str(m->status_reason));
+    add(o, "failure", sr_json_failure(&m->failure));
     add(o, "directory", m->dir[0] ? cJSON_CreateString(m->dir) : cJSON_CreateNull());
-    add(o, "variant", str_or_null(m->variant));
-    add(o, "settings", settings_json(&m->settings));
+    add(o, "variant", sr_json_str(m->variant));
+    add(o, "settings", sr_json_serving_settings(&m->settings));
     cJSON *logs = cJSON_CreateArray();
     if (m->has_log)
-        cJSON_AddItemToArray(logs, str_or_null(m->log.source));
+        cJSON_AddItemToArray(logs, sr_json_str(m->log.source));
     for (size_t i = 0; i < m->n_other_logs; i++)
         cJSON_AddItemToArray(logs, cJSON_CreateString(m->other_logs[i]));
     add(o, "server_logs", logs);
     add(o, "planned", cJSON_CreateBool(m->planned));
-    add(o, "serving_flags", str_or_null(m->arms_flags));
-    add(o, "config", str_or_null(m->config_path));
+    add(o, "serving_flags", sr_json_str(m->arms_flags));
+    add(o, "config", sr_json_str(m->config_path));
     add(o, "kv_cache", kv_json(m));
     add(o, "accuracy", accuracy_json(m));
     add(o, "speed", speed_json(m));
     return o;
 }
 
-static cJSON *manifest_json(const sr_sweep *sw)
+cJSON *sr_json_manifest(const sr_sweep *sw)
 {
     const sr_manifest *mf = &sw->manifest;
     cJSON *o = cJSON_CreateObject();
-    add(o, "name", str_or_null(mf->name));
-    add(o, "hardware", str_or_null(mf->hardware));
-    add(o, "hbm_gib", num_or_null(mf->hbm_gib));
-    add(o, "gpu_memory_utilization", num_or_null(mf->gpu_memory_utilization));
-    add(o, "max_model_len", count_or_null(mf->max_model_len));
-    add(o, "max_num_seqs", count_or_null(mf->max_num_seqs));
-    add(o, "image", str_or_null(mf->image));
-    add(o, "vllm_version", str_or_null(mf->vllm_version));
-    add(o, "date", str_or_null(mf->date));
-    add(o, "source", str_or_null(mf->source));
+    add(o, "name", sr_json_str(mf->name));
+    add(o, "hardware", sr_json_str(mf->hardware));
+    add(o, "hbm_gib", sr_json_num(mf->hbm_gib));
+    add(o, "gpu_memory_utilization", sr_json_num(mf->gpu_memory_utilization));
+    add(o, "max_model_len", sr_json_count(mf->max_model_len));
+    add(o, "max_num_seqs", sr_json_count(mf->max_num_seqs));
+    add(o, "image", sr_json_str(mf->image));
+    add(o, "vllm_version", sr_json_str(mf->vllm_version));
+    add(o, "date", sr_json_str(mf->date));
+    add(o, "source", sr_json_str(mf->source));
     return o;
 }
 
@@ -288,15 +289,15 @@ static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
     cJSON *o = cJSON_CreateObject();
     add(o, "source", cJSON_CreateString(c->source));
     add(o, "model", cJSON_CreateString(c->model));
-    add(o, "model_id", str_or_null(c->model_id));
+    add(o, "model_id", sr_json_str(c->model_id));
     add(o, "figure", cJSON_CreateString(c->figure));
-    add(o, "claimed", c->is_words ? cJSON_CreateString(c->words) : num_or_null(c->claimed));
+    add(o, "claimed", c->is_words ? cJSON_CreateString(c->words) : sr_json_num(c->claimed));
     add(o, "written", cJSON_CreateString(c->written));
-    add(o, "value", c->is_words ? str_or_null(c->value_words) : num_or_null(c->value));
+    add(o, "value", c->is_words ? sr_json_str(c->value_words) : sr_json_num(c->value));
     add(o, "status", cJSON_CreateString(sr_claim_status_name(c->status)));
-    add(o, "reason", str_or_null(sr_claim_reason_name(c->reason)));
-    add(o, "difference", num_or_null(c->difference));
-    add(o, "difference_blocks", num_or_null(c->difference_blocks));
+    add(o, "reason", sr_json_str(sr_claim_reason_name(c->reason)));
+    add(o, "difference", sr_json_num(c->difference));
+    add(o, "difference_blocks", sr_json_num(c->difference_blocks));
     if (isfinite(c->nominal) && isfinite(c->position_low)) {
         cJSON *t = cJSON_CreateObject();
         add(t, "nominal_quantile", cJSON_CreateNumber(c->nominal));
@@ -357,7 +358,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(tool, "name", cJSON_CreateString("sweep-report"));
     add(tool, "version", cJSON_CreateString(SR_VERSION));
     add(root, "tool", tool);
-    add(root, "baseline", str_or_null(sw->baseline));
+    add(root, "baseline", sr_json_str(sw->baseline));
 
     const sr_settings *st = &sw->settings;
     cJSON *settings = cJSON_CreateObject();
@@ -367,7 +368,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "rng", cJSON_CreateString(st->rng));
     add(settings, "ci_method", cJSON_CreateString(st->ci_method));
     add(settings, "simultaneous", cJSON_CreateBool(st->simultaneous));
-    add(settings, "equivalence_margin", num_or_null(st->equivalence_margin));
+    add(settings, "equivalence_margin", sr_json_num(st->equivalence_margin));
     add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     add(settings, "seed_derivation",
         cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
@@ -389,7 +390,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     add(settings, "keep_going", cJSON_CreateBool(st->keep_going));
     add(root, "settings", settings);
-    add(root, "sweep", manifest_json(sw));
+    add(root, "sweep", sr_json_manifest(sw));
 
     cJSON *warnings = cJSON_CreateArray();
     for (size_t i = 0; i < sw->n_warnings; i++)
@@ -416,6 +417,12 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     free(order);
     add(root, "models", models);
 
+    add(root, "inputs", sr_json_inputs(sw));
+    return sr_json_print(root, out, len);
+}
+
+cJSON *sr_json_inputs(const sr_sweep *sw)
+{
     cJSON *inputs = cJSON_CreateArray();
     for (size_t i = 0; i < sw->n_inputs; i++) {
         cJSON *f = cJSON_CreateObject();
@@ -423,11 +430,14 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
         add(f, "size", sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
         add(f, "sha256", sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
-        add(f, "reason", str_or_null(sw->inputs[i].reason));
+        add(f, "reason", sr_json_str(sw->inputs[i].reason));
         cJSON_AddItemToArray(inputs, f);
     }
-    add(root, "inputs", inputs);
+    return inputs;
+}
 
+sr_error *sr_json_print(cJSON *root, char **out, size_t *len)
+{
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

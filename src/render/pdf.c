@@ -63,65 +63,16 @@ static bool put(sr_pdf *p, sr_table *t)
     return true;
 }
 
-typedef struct chart_spot {
-    sr_pdf *p;
-    sr_chart_kind kind;
-    size_t parts; /* placed so far */
-    double h;     /* points the last part took */
-} chart_spot;
-
-/* The chart's widest scale: the text width. */
-#define CHART_SCALE (SR_PDF_CONTENT_W / SR_CHART_WIDTH)
-#define CHART_MAX_H (SR_PDF_TOP - SR_PDF_BOTTOM - 40)
-
-/* Where a chart (or a part of one) of width x height design units goes:
- * the content width, or narrower so it fits a page, or a little smaller
- * rather than leave most of a page empty. */
-static void place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where)
-{
-    chart_spot *cs = ctx;
-    sr_pdf *p = cs->p;
-    memset(where, 0, sizeof *where);
-    if (!(width > 0 && height > 0))
-        return;
-    if (cs->parts > 0) /* below the part before */
-        p->y -= cs->h + 14;
-    double w = SR_PDF_CONTENT_W, h = w * height / width, max_h = CHART_MAX_H;
-    if (h > max_h) {
-        h = max_h;
-        w = h * width / height;
-    }
-    double room = p->y - SR_PDF_BOTTOM - 30;
-    if (h > room && h * 0.8 <= room) {
-        w *= room / h;
-        h = room;
-    }
-    sr_pdf_need(p, h + 30);
-    if (cs->parts == 0)
-        sr_pdf_bookmark(p, p->section, sr_chart_title(cs->kind));
-    where->page = p->page;
-    where->regular = p->regular;
-    where->bold = p->bold;
-    where->x = SR_PDF_MARGIN_X + (SR_PDF_CONTENT_W - w) / 2;
-    where->y = p->y - h;
-    where->scale = w / width;
-    cs->h = h;
-    cs->parts++;
-}
-
 /* A chart at the text width, in parts of whole rows when it would not fit
  * one page at that width (text would shrink below what a printed page
  * shows), then its caption. */
 static sr_error *chart(sr_pdf *p, const sr_sweep *sw, sr_chart_kind kind, const char *caption)
 {
-    chart_spot cs = {p, kind, 0, 0};
-    sr_error *err = sr_draw_chart_pdf(sw, kind, CHART_MAX_H / CHART_SCALE, place_chart, &cs);
-    if (err || !(cs.h > 0))
-        return err;
-    p->y -= cs.h + 6;
-    sr_pdf_note(p, caption);
-    p->y -= 10;
-    return NULL;
+    sr_pdf_chart_spot cs = {p, sr_chart_title(kind), 0, 0};
+    sr_error *err = sr_draw_chart_pdf(sw, kind, SR_PDF_CHART_MAX_H / SR_PDF_CHART_SCALE, sr_pdf_place_chart, &cs);
+    if (!err)
+        sr_pdf_chart_caption(p, &cs, caption);
+    return err;
 }
 
 /* How each KV count was recomputed: too long for a table cell. */
@@ -150,8 +101,8 @@ static void kv_details(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
                             SR_PDF_SMALL + 0.5, SR_PDF_INK, 1);
         for (size_t k = 0; k < 2; k++)
             if (parts[k] && parts[k][0])
-                sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 10, SR_PDF_CONTENT_W - 10, parts[k], p->regular,
-                                    SR_PDF_SMALL, SR_PDF_MUTED, 2);
+                sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 10, SR_PDF_CONTENT_W - 10, parts[k], p->regular, SR_PDF_SMALL,
+                                    SR_PDF_MUTED, 2);
         sr_kv_words_free(&words);
         p->y -= 3;
     }

@@ -14,8 +14,8 @@
 #define MAX_TEXT 4000 /* bytes of one input text shown; longer is cut with "…" */
 
 const rgb SR_PDF_INK = {0.1, 0.1, 0.1}, SR_PDF_MUTED = {0.37, 0.37, 0.37};
-static const rgb RULE = {0.8, 0.8, 0.8}, BAND = {0.955, 0.955, 0.955}, GREEN = {0, 0.62, 0.45},
-                 RED = {0.84, 0.37, 0}, BLUE = {0, 0.45, 0.7}, AMBER = {0.54, 0.35, 0};
+static const rgb RULE = {0.8, 0.8, 0.8}, BAND = {0.955, 0.955, 0.955}, GREEN = {0, 0.62, 0.45}, RED = {0.84, 0.37, 0},
+                 BLUE = {0, 0.45, 0.7}, AMBER = {0.54, 0.35, 0};
 
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
 {
@@ -224,7 +224,8 @@ void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside)
     if (aside) {
         sr_text_list lines = {0};
         sr_pdf_wrap(p, p->regular, SR_PDF_SMALL, aside, SR_PDF_CONTENT_W - w - 8, &lines);
-        sr_pdf_draw(p, SR_PDF_MARGIN_X + w + 8, p->y - 11.5, lines.items ? lines.items[0] : "", p->regular, SR_PDF_SMALL, SR_PDF_MUTED);
+        sr_pdf_draw(p, SR_PDF_MARGIN_X + w + 8, p->y - 11.5, lines.items ? lines.items[0] : "", p->regular,
+                    SR_PDF_SMALL, SR_PDF_MUTED);
         sr_text_list_free(&lines);
     }
     p->y -= 18;
@@ -243,7 +244,8 @@ void sr_pdf_key_value(sr_pdf *p, const char *label, const char *value)
     sr_pdf_draw(p, SR_PDF_MARGIN_X, p->y - SR_PDF_BODY, label, p->regular, SR_PDF_BODY, SR_PDF_MUTED);
     for (size_t i = 0; i < lines.n; i++) {
         sr_pdf_need(p, lead);
-        sr_pdf_draw(p, SR_PDF_MARGIN_X + label_w, p->y - SR_PDF_BODY, lines.items[i], p->regular, SR_PDF_BODY, SR_PDF_INK);
+        sr_pdf_draw(p, SR_PDF_MARGIN_X + label_w, p->y - SR_PDF_BODY, lines.items[i], p->regular, SR_PDF_BODY,
+                    SR_PDF_INK);
         p->y -= lead;
     }
     sr_text_list_free(&lines);
@@ -284,7 +286,8 @@ static double layout_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, b
     double h = 0;
     for (size_t c = 0; c < t->n; c++) {
         double w = t->cols[c].width - 2 * CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
-        sr_pdf_wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w, &text[c]);
+        sr_pdf_wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w,
+                    &text[c]);
         double ch = (double)text[c].n * size * 1.3;
         if (cells[c].sub && cells[c].sub[0]) {
             sr_pdf_wrap(p, p->regular, SUB_SIZE, cells[c].sub, w, &sub[c]);
@@ -309,8 +312,8 @@ static void draw_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, bool 
         double y = p->y - CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
         for (size_t i = 0; i < text[c].n; i++) {
             const char *s = text[c].items[i];
-            double lx =
-                t->cols[c].right ? x + t->cols[c].width - CELL_PAD - sr_pdf_width(p, f, size, s, strlen(s)) : x + CELL_PAD;
+            double lx = t->cols[c].right ? x + t->cols[c].width - CELL_PAD - sr_pdf_width(p, f, size, s, strlen(s))
+                                         : x + CELL_PAD;
             sr_pdf_draw(p, lx, y - size, s, f, size, header ? SR_PDF_INK : cells[c].color);
             y -= size * 1.3;
         }
@@ -375,7 +378,8 @@ static void table_row(sr_pdf *p, pdf_table *t, const pdf_cell *cells)
         if (t->caption) {
             char *more = sr_asprintf("%s (continued)", t->caption);
             if (more)
-                sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, more, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
+                sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, more, p->regular, SR_PDF_SMALL, SR_PDF_MUTED,
+                                    2);
             else
                 p->oom = true;
             free(more);
@@ -398,7 +402,8 @@ void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n)
     for (size_t i = 0; i < n; i++) {
         sr_pdf_need(p, SR_PDF_BODY * 1.4);
         sr_pdf_draw(p, SR_PDF_MARGIN_X + 2, p->y - SR_PDF_BODY, "\xE2\x80\xA2", p->regular, SR_PDF_BODY, SR_PDF_INK);
-        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 12, SR_PDF_CONTENT_W - 12, items[i], p->regular, SR_PDF_BODY, SR_PDF_INK, 3);
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X + 12, SR_PDF_CONTENT_W - 12, items[i], p->regular, SR_PDF_BODY,
+                            SR_PDF_INK, 3);
     }
 }
 
@@ -419,8 +424,8 @@ void sr_pdf_footers(sr_pdf *p, const char *name)
         HPDF_Page_Stroke(p->page);
         if (lines.n > 0)
             sr_pdf_draw(p, SR_PDF_MARGIN_X, 28, lines.items[0], p->regular, SR_PDF_SMALL, SR_PDF_MUTED);
-        sr_pdf_draw(p, SR_PDF_MARGIN_X + SR_PDF_CONTENT_W - sr_pdf_width(p, p->regular, SR_PDF_SMALL, num, strlen(num)), 28, num, p->regular, SR_PDF_SMALL,
-             SR_PDF_MUTED);
+        sr_pdf_draw(p, SR_PDF_MARGIN_X + SR_PDF_CONTENT_W - sr_pdf_width(p, p->regular, SR_PDF_SMALL, num, strlen(num)),
+                    28, num, p->regular, SR_PDF_SMALL, SR_PDF_MUTED);
     }
     sr_text_list_free(&lines);
     free(clean);
@@ -582,8 +587,8 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
             size_t n = first == 0 ? max_cols : max_cols - 1;
             if (first + n > t->n_cols)
                 n = t->n_cols - first;
-            char *part = sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu)", caption, first + 1, first + n,
-                                     t->n_cols);
+            char *part =
+                sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu)", caption, first + 1, first + n, t->n_cols);
             if (!part)
                 p->oom = true;
             sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part ? part : caption, p->regular, SR_PDF_SMALL,
@@ -725,10 +730,66 @@ sr_error *sr_pdf_open(sr_pdf *p, const char *name)
     return NULL;
 }
 
+void sr_pdf_describe(sr_pdf *p, const char *title, const char *subject)
+{
+    char *clean = sr_pdf_clean(p, title);
+    if (clean) {
+        HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, clean);
+        HPDF_SetInfoAttr(p->doc, HPDF_INFO_SUBJECT, subject);
+    }
+    free(clean);
+}
+
 void sr_pdf_close(sr_pdf *p)
 {
     if (p->doc)
         HPDF_Free(p->doc);
     free(p->pages);
     memset(p, 0, sizeof *p);
+}
+
+/* ---- charts ------------------------------------------------------------ */
+
+/* Where a chart (or a part of one) of width x height design units goes:
+ * the content width, or narrower so it fits a page, or a little smaller
+ * rather than leave most of a page empty. */
+void sr_pdf_place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where)
+{
+    sr_pdf_chart_spot *cs = ctx;
+    sr_pdf *p = cs->p;
+    memset(where, 0, sizeof *where);
+    if (!(width > 0 && height > 0))
+        return;
+    if (cs->parts > 0) /* below the part before */
+        p->y -= cs->h + 14;
+    double w = SR_PDF_CONTENT_W, h = w * height / width, max_h = SR_PDF_CHART_MAX_H;
+    if (h > max_h) {
+        h = max_h;
+        w = h * width / height;
+    }
+    double room = p->y - SR_PDF_BOTTOM - 30;
+    if (h > room && h * 0.8 <= room) {
+        w *= room / h;
+        h = room;
+    }
+    sr_pdf_need(p, h + 30);
+    if (cs->parts == 0)
+        sr_pdf_bookmark(p, p->section, cs->title);
+    where->page = p->page;
+    where->regular = p->regular;
+    where->bold = p->bold;
+    where->x = SR_PDF_MARGIN_X + (SR_PDF_CONTENT_W - w) / 2;
+    where->y = p->y - h;
+    where->scale = w / width;
+    cs->h = h;
+    cs->parts++;
+}
+
+void sr_pdf_chart_caption(sr_pdf *p, const sr_pdf_chart_spot *cs, const char *caption)
+{
+    if (!(cs->h > 0))
+        return;
+    p->y -= cs->h + 6;
+    sr_pdf_note(p, caption);
+    p->y -= 10;
 }

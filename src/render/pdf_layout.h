@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "chart.h"
 #include "report_text.h"
 #include "sweep.h"
 #include "table.h"
@@ -56,6 +57,8 @@ typedef struct sr_pdf {
  * font cannot be embedded. sr_pdf_close frees it. */
 sr_error *sr_pdf_open(sr_pdf *p, const char *name);
 void sr_pdf_close(sr_pdf *p);
+/* Another document title and subject than a report's (the comparison's). */
+void sr_pdf_describe(sr_pdf *p, const char *title, const char *subject);
 /* The PDF's bytes (fresh buffer), or the first error met while laying out. */
 sr_error *sr_pdf_save(sr_pdf *p, char **out, size_t *len);
 bool sr_pdf_failed(const sr_pdf *p);
@@ -92,6 +95,21 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols);
  * short cells of a row on one bold line, joined by " · ", the long ones
  * (columns of width share >= 3) as an indented paragraph below. */
 void sr_pdf_table_records(sr_pdf *p, const sr_table *t);
+/* Charts drawn as vectors onto the pages (chart.h's placer): at the text
+ * width, narrower when taller than a page, or a little smaller rather than
+ * leave most of a page empty; parts of one chart one below the other.
+ * Start a spot as {p, title, 0, 0}; the title becomes the bookmark. */
+#define SR_PDF_CHART_SCALE (SR_PDF_CONTENT_W / SR_CHART_WIDTH) /* the widest scale */
+#define SR_PDF_CHART_MAX_H (SR_PDF_TOP - SR_PDF_BOTTOM - 40)
+typedef struct sr_pdf_chart_spot {
+    sr_pdf *p;
+    const char *title;
+    size_t parts; /* placed so far */
+    double h;     /* points the last part took */
+} sr_pdf_chart_spot;
+void sr_pdf_place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where);
+/* After the chart is drawn: move below it and write its caption. */
+void sr_pdf_chart_caption(sr_pdf *p, const sr_pdf_chart_spot *cs, const char *caption);
 /* Page numbers and the sweep's name at the foot of every page. */
 void sr_pdf_footers(sr_pdf *p, const char *name);
 

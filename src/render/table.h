@@ -36,8 +36,8 @@ typedef enum {
 
 typedef struct sr_cell {
     sr_cell_kind kind;
-    char *text;   /* as shown; NULL for SR_CELL_EMPTY */
-    char *sub;    /* a second, smaller line (a throughput under a ratio), or NULL */
+    char *text; /* as shown; NULL for SR_CELL_EMPTY */
+    char *sub;  /* a second, smaller line (a throughput under a ratio), or NULL */
     sr_tone tone;
     bool strong; /* the baseline's row */
 } sr_cell;
@@ -90,6 +90,8 @@ typedef struct sr_speed_columns {
 } sr_speed_columns;
 
 bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out); /* false: OOM */
+/* The same over the scenarios of several sweeps (compare: both sides). */
+bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out);
 void sr_speed_columns_free(sr_speed_columns *c);
 
 /* ---- the tables ---------------------------------------------------------- */

@@ -1,6 +1,5 @@
 /* Every table of the reports, built once (see table.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,148 +9,8 @@
 #include "report_text.h"
 #include "claims_text.h"
 #include "table.h"
+#include "table_build.h"
 #include "util/text.h"
-
-/* ---- building ---------------------------------------------------------- */
-
-void sr_table_free(sr_table *t)
-{
-    if (!t)
-        return;
-    for (size_t c = 0; c < t->n_cols; c++) {
-        free(t->cols[c].title);
-        free(t->cols[c].sub);
-        free(t->cols[c].help);
-    }
-    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
-        free(t->cells[i].text);
-        free(t->cells[i].sub);
-    }
-    free(t->cols);
-    free(t->cells);
-    free(t->id);
-    free(t->title);
-    free(t->aside);
-    free(t->note);
-    free(t);
-}
-
-const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col)
-{
-    return &t->cells[row * t->n_cols + col];
-}
-
-/* A table under construction remembers the first allocation failure, so
- * builders check once at the end. */
-typedef struct builder {
-    sr_table *t;
-    size_t col; /* next column of the open row */
-    bool oom;
-} builder;
-
-static char *dup_or_null(builder *b, const char *s)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    if (!d)
-        b->oom = true;
-    return d;
-}
-
-static bool begin(builder *b, const char *id, const char *title)
-{
-    memset(b, 0, sizeof *b);
-    b->t = calloc(1, sizeof *b->t);
-    if (!b->t)
-        return false;
-    b->t->id = dup_or_null(b, id);
-    b->t->title = dup_or_null(b, title);
-    return !b->oom;
-}
-
-static void column(builder *b, const char *title, const char *sub, bool numeric, double width)
-{
-    sr_table *t = b->t;
-    void *cols = t->cols;
-    size_t cap = t->n_cols;
-    if (!sr_grow(&cols, &cap, t->n_cols + 1, sizeof *t->cols)) {
-        b->oom = true;
-        return;
-    }
-    t->cols = cols;
-    sr_column *c = &t->cols[t->n_cols++];
-    memset(c, 0, sizeof *c);
-    c->title = dup_or_null(b, title);
-    c->sub = sub && sub[0] ? dup_or_null(b, sub) : NULL;
-    c->numeric = numeric;
-    c->width = width > 0 ? width : 1;
-}
-
-static void column_help(builder *b, const char *help)
-{
-    if (b->t->n_cols > 0 && help && help[0])
-        b->t->cols[b->t->n_cols - 1].help = dup_or_null(b, help);
-}
-
-static void row(builder *b)
-{
-    sr_table *t = b->t;
-    void *cells = t->cells;
-    size_t cap = t->cap_rows * t->n_cols;
-    if (b->oom || !sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
-        b->oom = true;
-        return;
-    }
-    t->cells = cells;
-    t->cap_rows = t->n_cols ? cap / t->n_cols : 0;
-    memset(&t->cells[t->n_rows * t->n_cols], 0, t->n_cols * sizeof *t->cells);
-    t->n_rows++;
-    b->col = 0;
-}
-
-/* The next cell of the open row; empty text means a missing value. */
-static sr_cell *cell(builder *b, sr_cell_kind kind, const char *text)
-{
-    sr_table *t = b->t;
-    if (b->oom || t->n_rows == 0 || b->col >= t->n_cols) {
-        b->oom = true;
-        return NULL;
-    }
-    sr_cell *c = &t->cells[(t->n_rows - 1) * t->n_cols + b->col++];
-    bool missing = !text || !text[0] || strcmp(text, SR_TEXT_MISSING) == 0;
-    c->kind = missing ? SR_CELL_EMPTY : kind;
-    c->text = missing ? NULL : dup_or_null(b, text);
-    return c;
-}
-
-static void cell_sub(builder *b, sr_cell *c, const char *sub)
-{
-    if (c && sub && sub[0])
-        c->sub = dup_or_null(b, sub);
-}
-
-static void note(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = sr_vasprintf(fmt, ap);
-    va_end(ap);
-    if (!s)
-        b->oom = true;
-    free(b->t->note);
-    b->t->note = s;
-}
-
-static sr_table *finish(builder *b)
-{
-    if (b->oom) {
-        sr_table_free(b->t);
-        return NULL;
-    }
-    return b->t;
-}
 
 /* The model order of the report, as a fresh array (NULL on OOM). */
 static size_t *model_order(const sr_sweep *sw, size_t *n)
@@ -175,25 +34,25 @@ static sr_tone status_tone(sr_status s)
 /* The model's label, with a word after it ("baseline", "partial"): "id
  * (baseline)", or "id (tp 2, baseline)" when the label already ends in a
  * parenthesis. */
-static sr_cell *model_cell(builder *b, const sr_model *m, const char *word)
+static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *word)
 {
     const char *label = label_of(m);
     size_t n = strlen(label);
-    char *text = !word                              ? NULL
+    char *text = !word                          ? NULL
                  : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
-                                                    : sr_asprintf("%s (%s)", label, word);
+                                                : sr_asprintf("%s (%s)", label, word);
     if (word && !text)
         b->oom = true;
-    sr_cell *c = cell(b, SR_CELL_TEXT, text ? text : label_of(m));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, text ? text : label_of(m));
     free(text);
     if (c)
         c->strong = m->is_baseline;
     return c;
 }
 
-static void status_cell(builder *b, const sr_model *m)
+static void status_cell(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = cell(b, SR_CELL_STATUS, sr_status_name(m->status));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(m->status));
     if (c)
         c->tone = status_tone(m->status);
 }
@@ -224,12 +83,18 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
     switch (dim) {
     case DIM_IN:
         sr_format_count(n, sizeof n, c->input_len);
-        sr_strbuf_printf(sb, style == AS_HEADING ? "%s tok" : style == AS_SUB ? "%s-tok prompts" : "%s-token prompts",
+        sr_strbuf_printf(sb,
+                         style == AS_HEADING ? "%s tok"
+                         : style == AS_SUB   ? "%s-tok prompts"
+                                             : "%s-token prompts",
                          n);
         break;
     case DIM_OUT:
         sr_format_count(n, sizeof n, c->output_len);
-        sr_strbuf_printf(sb, style == AS_HEADING ? "%s out" : style == AS_SUB ? "%s-tok outputs" : "%s-token outputs",
+        sr_strbuf_printf(sb,
+                         style == AS_HEADING ? "%s out"
+                         : style == AS_SUB   ? "%s-tok outputs"
+                                             : "%s-token outputs",
                          n);
         break;
     case DIM_CONC:
@@ -244,7 +109,10 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
             sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
         } else if (c->burst >= 0) {
             sr_format_count(n, sizeof n, c->burst);
-            sr_strbuf_printf(sb, style != AS_WORDS ? "%s at once" : c->burst == 1 ? "%s prompt at once" : "%s prompts at once",
+            sr_strbuf_printf(sb,
+                             style != AS_WORDS ? "%s at once"
+                             : c->burst == 1   ? "%s prompt at once"
+                                               : "%s prompts at once",
                              n);
         } else {
             sr_strbuf_puts(sb, style == AS_WORDS ? "unlimited request rate" : "unlimited rate");
@@ -287,32 +155,35 @@ void sr_speed_columns_free(sr_speed_columns *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool collect_columns(const sr_sweep *sw, sr_speed_columns *out)
+static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
 {
     size_t cap = 0;
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t j = 0; j < sw->models[i].n_scenarios; j++) {
-            const sr_scenario *sc = &sw->models[i].scenarios[j];
-            bool seen = false;
-            for (size_t k = 0; k < out->n && !seen; k++)
-                seen = strcmp(out->cols[k].key, sc->key) == 0;
-            if (seen)
-                continue;
-            void *cols = out->cols;
-            if (!sr_grow(&cols, &cap, out->n + 1, sizeof *out->cols))
-                return false;
-            out->cols = cols;
-            sr_speed_column *c = &out->cols[out->n];
-            memset(c, 0, sizeof *c);
-            if (!(c->key = strdup(sc->key)))
-                return false;
-            out->n++;
-            c->input_len = sc->input_len;
-            c->output_len = sc->output_len;
-            c->concurrency = sc->concurrency;
-            c->request_rate = sc->request_rate;
-            c->burst = sc->burst;
-        }
+    for (size_t w = 0; w < n_sweeps; w++) {
+        const sr_sweep *sw = sweeps[w];
+        for (size_t i = 0; i < sw->n_models; i++)
+            for (size_t j = 0; j < sw->models[i].n_scenarios; j++) {
+                const sr_scenario *sc = &sw->models[i].scenarios[j];
+                bool seen = false;
+                for (size_t k = 0; k < out->n && !seen; k++)
+                    seen = strcmp(out->cols[k].key, sc->key) == 0;
+                if (seen)
+                    continue;
+                void *cols = out->cols;
+                if (!sr_grow(&cols, &cap, out->n + 1, sizeof *out->cols))
+                    return false;
+                out->cols = cols;
+                sr_speed_column *c = &out->cols[out->n];
+                memset(c, 0, sizeof *c);
+                if (!(c->key = strdup(sc->key)))
+                    return false;
+                out->n++;
+                c->input_len = sc->input_len;
+                c->output_len = sc->output_len;
+                c->concurrency = sc->concurrency;
+                c->request_rate = sc->request_rate;
+                c->burst = sc->burst;
+            }
+    }
     if (out->n > 1)
         qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
     return true;
@@ -403,8 +274,13 @@ static char *columns_shared(const sr_speed_columns *sc, const bool *varies)
 
 bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
 {
+    return sr_speed_columns_make_many(&sw, 1, out);
+}
+
+bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
+{
     memset(out, 0, sizeof *out);
-    if (!collect_columns(sw, out)) {
+    if (!collect_columns(sweeps, n_sweeps, out)) {
         sr_speed_columns_free(out);
         return false;
     }
@@ -444,12 +320,13 @@ static sr_tone verdict_tone(const sr_scores *s)
     }
 }
 
-static void ratio_cell(builder *b, const sr_scenario *sc, bool with_throughput)
+static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
-    sr_cell *c = cell(b, SR_CELL_NUMBER, sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL);
+    sr_cell *c =
+        sr_tb_cell(b, SR_CELL_NUMBER, sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL);
     if (with_throughput && sc)
-        cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
+        sr_tb_cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -473,7 +350,7 @@ static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
 
 sr_table *sr_table_overview(const sr_sweep *sw)
 {
-    builder b;
+    sr_table_builder b;
     bench_list benches = {0};
     sr_speed_columns speed;
     size_t n = 0, *order = model_order(sw, &n);
@@ -485,48 +362,48 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     char conf[64], heading[160], buf[448];
     double pct = sw->settings.confidence * 100;
     sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
-    if (begin(&b, "overview", NULL)) {
-        column(&b, "Model", NULL, false, 3);
+    if (sr_tb_begin(&b, "overview", NULL)) {
+        sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < benches.n; k++) {
             const char *title = sr_text_benchmark_title(benches.names[k]);
-            column(&b, title, NULL, true, 1);
+            sr_tb_column(&b, title, NULL, true, 1);
             snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
-            column(&b, heading, NULL, false, 2);
+            sr_tb_column(&b, heading, NULL, false, 2);
         }
         for (size_t c = 0; c < speed.n; c++) {
-            column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
-            column_help(&b, speed.cols[c].words);
+            sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
+            sr_tb_column_help(&b, speed.cols[c].words);
         }
-        column(&b, "KV cache tokens", NULL, true, 1);
+        sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             if (m->status == SR_STATUS_FAILED)
                 continue;
-            row(&b);
+            sr_tb_row(&b);
             model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
             for (size_t k = 0; k < benches.n; k++) {
                 const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
-                cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+                sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
                 if (!s) {
-                    cell(&b, SR_CELL_EMPTY, NULL);
+                    sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
                 } else if (s->is_baseline) {
-                    cell(&b, SR_CELL_VERDICT, "baseline");
+                    sr_tb_cell(&b, SR_CELL_VERDICT, "baseline");
                 } else if (s->compared) {
                     char ci[128];
                     char words[256];
                     const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
                     snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
-                    sr_cell *c = cell(&b, SR_CELL_INTERVAL, buf);
+                    sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                     if (c)
                         c->tone = verdict_tone(s);
                 } else {
-                    cell(&b, SR_CELL_TEXT, "not paired");
+                    sr_tb_cell(&b, SR_CELL_TEXT, "not paired");
                 }
             }
             for (size_t c = 0; c < speed.n; c++)
                 ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
-            cell(&b, SR_CELL_NUMBER, m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens)
-                                                              : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER,
+                       m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
         }
         if (speed.n) {
             /* The headings are short; say once what each column is. */
@@ -538,9 +415,10 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                                      speed.cols[c].words);
             if (legend.len)
                 sr_strbuf_putc(&legend, '.');
-            note(&b, "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                     "scenario; %s%s",
-                 speed.note, sr_strbuf_cstr(&legend));
+            sr_tb_note(&b,
+                       "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                       "scenario; %s%s",
+                       speed.note, sr_strbuf_cstr(&legend));
             b.oom |= legend.failed;
             sr_strbuf_free(&legend);
         }
@@ -548,12 +426,12 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     sr_speed_columns_free(&speed);
     free(benches.names);
     free(order);
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
 {
-    builder b;
+    sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
     if (!order)
         return NULL;
@@ -561,101 +439,104 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     double pct = sw->settings.confidence * 100;
     sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
     snprintf(id, sizeof id, "acc-%s", benchmark);
-    if (begin(&b, id, sr_text_benchmark_title(benchmark))) {
+    if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
         const sr_model *base = sr_sweep_baseline(sw);
         const sr_scores *bs = base ? sr_model_benchmark(base, benchmark) : NULL;
         char score[64], items[64];
-        b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark, sr_text_score(score, sizeof score,
-                                                                                      bs ? bs->score : NAN),
+        b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark,
+                                 sr_text_score(score, sizeof score, bs ? bs->score : NAN),
                                  bs ? sr_text_count(items, sizeof items, (long long)bs->n_items) : SR_TEXT_MISSING);
         b.oom |= !b.t->aside;
         b.t->sortable = true;
         snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
         bool margin = isfinite(sw->settings.equivalence_margin);
-        column(&b, "Model", NULL, false, 2.7);
-        column(&b, "Status", NULL, false, 1.0);
-        column(&b, "Score", NULL, true, 0.9);
-        column(&b, "n", NULL, true, 0.8);
-        column(&b, heading, NULL, true, 2.6);
-        column(&b, "Verdict", NULL, false, 2.6);
-        column(&b, "MDE", "points", true, 0.9);
-        column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+        sr_tb_column(&b, "Model", NULL, false, 2.7);
+        sr_tb_column(&b, "Status", NULL, false, 1.0);
+        sr_tb_column(&b, "Score", NULL, true, 0.9);
+        sr_tb_column(&b, "n", NULL, true, 0.8);
+        sr_tb_column(&b, heading, NULL, true, 2.6);
+        sr_tb_column(&b, "Verdict", NULL, false, 2.6);
+        sr_tb_column(&b, "MDE", "points", true, 0.9);
+        sr_tb_column_help(&b,
+                          "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
         if (margin) {
-            column(&b, "TOST interval", NULL, true, 1.9);
-            column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
+            sr_tb_column(&b, "TOST interval", NULL, true, 1.9);
+            sr_tb_column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
         }
-        column(&b, "McNemar p", "Holm", true, 1.3);
-        column(&b, "n paired", NULL, true, 0.9);
+        sr_tb_column(&b, "McNemar p", "Holm", true, 1.3);
+        sr_tb_column(&b, "n paired", NULL, true, 0.9);
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_scores *s = sr_model_benchmark(m, benchmark);
-            row(&b);
+            sr_tb_row(&b);
             model_cell(&b, m, NULL);
             status_cell(&b, m);
-            cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
-            cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
             bool compared = s && s->compared && !s->is_baseline;
-            cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+            sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
             char words[256];
             const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
             if (!verdict)
                 verdict = !s ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores") : "not compared";
-            sr_cell *v = cell(&b, SR_CELL_VERDICT, verdict);
+            sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);
-            cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
             if (margin) {
                 char lo[64], hi[64];
                 bool tost = compared && isfinite(s->tost_ci_low);
                 snprintf(buf, sizeof buf, "[%s, %s]", sr_text_points(lo, sizeof lo, s ? s->tost_ci_low : NAN),
                          sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
-                cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
+                sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
             }
-            sr_cell *p = cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
+            sr_cell *p =
+                sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
             if (compared && isfinite(s->mcnemar_p_holm)) {
                 char holm[64];
-                cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
+                sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
             }
-            cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : NULL);
         }
     }
     free(order);
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 sr_table *sr_table_speed(const sr_sweep *sw)
 {
-    builder b;
+    sr_table_builder b;
     sr_speed_columns speed;
     size_t n = 0, *order = model_order(sw, &n);
     if (!order || !sr_speed_columns_make(sw, &speed)) {
         free(order);
         return NULL;
     }
-    if (begin(&b, "speed", "Speed")) {
-        b.t->aside = dup_or_null(&b, "output throughput relative to the baseline; median over runs");
+    if (sr_tb_begin(&b, "speed", "Speed")) {
+        b.t->aside = sr_tb_dup_or_null(&b, "output throughput relative to the baseline; median over runs");
         b.t->sortable = true;
-        column(&b, "Model", NULL, false, 3);
-        column(&b, "Status", NULL, false, 1.2);
+        sr_tb_column(&b, "Model", NULL, false, 3);
+        sr_tb_column(&b, "Status", NULL, false, 1.2);
         for (size_t c = 0; c < speed.n; c++) {
-            column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
-            column_help(&b, speed.cols[c].words);
+            sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
+            sr_tb_column_help(&b, speed.cols[c].words);
         }
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
-            row(&b);
+            sr_tb_row(&b);
             model_cell(&b, m, NULL);
             status_cell(&b, m);
             for (size_t c = 0; c < speed.n; c++)
                 ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), true);
         }
-        note(&b, "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, and "
-                 "below it the model's own median. %s",
-             speed.note);
+        sr_tb_note(&b,
+                   "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, and "
+                   "below it the model's own median. %s",
+                   speed.note);
     }
     sr_speed_columns_free(&speed);
     free(order);
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 static bool has_kv(const sr_model *m)
@@ -665,7 +546,7 @@ static bool has_kv(const sr_model *m)
 
 sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
 {
-    builder b;
+    sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
     if (!order)
         return NULL;
@@ -676,52 +557,52 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
     for (size_t i = 0; i < n; i++)
         predicted |= sw->models[order[i]].kv.predicted_tokens >= 0;
     char buf[96], lo[64], hi[64];
-    if (begin(&b, "kv-table", "KV cache capacity")) {
+    if (sr_tb_begin(&b, "kv-table", "KV cache capacity")) {
         b.t->sortable = true;
-        column(&b, "Model", NULL, false, 2.6);
-        column(&b, "Logged tokens", NULL, true, 1.1);
-        column(&b, "Recomputed", NULL, true, 1.4);
+        sr_tb_column(&b, "Model", NULL, false, 2.6);
+        sr_tb_column(&b, "Logged tokens", NULL, true, 1.1);
+        sr_tb_column(&b, "Recomputed", NULL, true, 1.4);
         if (predicted) {
-            column(&b, "Predicted", "survey", true, 1.2);
-            column_help(&b, "tokens the survey predicted before the sweep (candidates.json)");
+            sr_tb_column(&b, "Predicted", "survey", true, 1.2);
+            sr_tb_column_help(&b, "tokens the survey predicted before the sweep (candidates.json)");
         }
-        column(&b, "Bytes per token", NULL, true, 1.1);
-        column(&b, "Block", NULL, true, 0.7);
-        column(&b, "Max concurrency", NULL, true, 1.1);
-        column(&b, "Note", NULL, false, 4);
+        sr_tb_column(&b, "Bytes per token", NULL, true, 1.1);
+        sr_tb_column(&b, "Block", NULL, true, 0.7);
+        sr_tb_column(&b, "Max concurrency", NULL, true, 1.1);
+        sr_tb_column(&b, "Note", NULL, false, 4);
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_kv_summary *kv = &m->kv;
             if (!has_kv(m))
                 continue;
-            row(&b);
+            sr_tb_row(&b);
             model_cell(&b, m, NULL);
-            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->logged_tokens));
-            sr_cell *r = cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->logged_tokens));
+            sr_cell *r = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
             if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high) {
                 snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(lo, sizeof lo, kv->tokens_low),
                          sr_text_count(hi, sizeof hi, kv->tokens_high));
-                cell_sub(&b, r, buf);
+                sr_tb_cell_sub(&b, r, buf);
             }
             if (predicted) {
-                sr_cell *pc = cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->predicted_tokens));
+                sr_cell *pc = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->predicted_tokens));
                 if (pc && isfinite(kv->predicted_delta_blocks) && kv->predicted_delta_blocks != 0) {
                     char d[64];
                     snprintf(buf, sizeof buf, "%s blocks from logged",
                              sr_text_signed(d, sizeof d, kv->predicted_delta_blocks, 0));
-                    cell_sub(&b, pc, buf);
+                    sr_tb_cell_sub(&b, pc, buf);
                     if (kv->predicted_disagrees)
                         pc->tone = SR_TONE_WORSE;
                 }
             }
-            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
-            cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
-            sr_cell *c = cell(&b, SR_CELL_NUMBER,
-                              isfinite(kv->max_concurrency) ? sr_text_ratio(buf, sizeof buf, kv->max_concurrency)
-                                                            : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
+            sr_cell *c =
+                sr_tb_cell(&b, SR_CELL_NUMBER,
+                           isfinite(kv->max_concurrency) ? sr_text_ratio(buf, sizeof buf, kv->max_concurrency) : NULL);
             if (kv->max_model_len > 0 && isfinite(kv->max_concurrency)) {
                 snprintf(buf, sizeof buf, "at %s", sr_text_count(lo, sizeof lo, kv->max_model_len));
-                cell_sub(&b, c, buf);
+                sr_tb_cell_sub(&b, c, buf);
             }
             sr_kv_words words;
             sr_error *err = sr_kv_words_make(m, &words);
@@ -730,44 +611,45 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
                 b.oom = true;
                 break;
             }
-            cell(&b, SR_CELL_TEXT, words.note);
+            sr_tb_cell(&b, SR_CELL_TEXT, words.note);
             sr_kv_words_free(&words);
         }
-        note(&b, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
-                 "and the memory the log reports.");
+        sr_tb_note(&b,
+                   "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
+                   "and the memory the log reports.");
     }
     free(order);
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
 {
     (void)sw;
-    builder b;
+    sr_table_builder b;
     char title[256], v[64];
     snprintf(title, sizeof title, "What if: %s", label_of(m));
-    if (begin(&b, "whatif", title)) {
-        column(&b, "Chip", NULL, false, 3.4);
-        column(&b, "HBM (GiB)", NULL, true, 1);
-        column(&b, "Util.", NULL, true, 0.8);
-        column(&b, "Resident (GiB)", NULL, true, 1.25);
-        column(&b, "Max model len", NULL, true, 1.1);
-        column(&b, "Block", NULL, true, 0.9);
-        column(&b, "KV tokens", NULL, true, 1.2);
-        column(&b, "Max conc.", NULL, true, 1.1);
-        column(&b, "Fits", NULL, false, 0.7);
+    if (sr_tb_begin(&b, "whatif", title)) {
+        sr_tb_column(&b, "Chip", NULL, false, 3.4);
+        sr_tb_column(&b, "HBM (GiB)", NULL, true, 1);
+        sr_tb_column(&b, "Util.", NULL, true, 0.8);
+        sr_tb_column(&b, "Resident (GiB)", NULL, true, 1.25);
+        sr_tb_column(&b, "Max model len", NULL, true, 1.1);
+        sr_tb_column(&b, "Block", NULL, true, 0.9);
+        sr_tb_column(&b, "KV tokens", NULL, true, 1.2);
+        sr_tb_column(&b, "Max conc.", NULL, true, 1.1);
+        sr_tb_column(&b, "Fits", NULL, false, 0.7);
         for (size_t k = 0; k < m->kv.n_whatif; k++) {
             const sr_kv_whatif *w = &m->kv.whatif[k];
-            row(&b);
-            cell(&b, SR_CELL_TEXT, w->label ? w->label : w->chip);
-            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->hbm_gib, 2));
-            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->mem_util, 2));
-            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
-            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
-            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
-            cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
-            cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
-            sr_cell *f = cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
+            sr_tb_row(&b);
+            sr_tb_cell(&b, SR_CELL_TEXT, w->label ? w->label : w->chip);
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->hbm_gib, 2));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->mem_util, 2));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
+            sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
             if (f && !w->fits)
                 f->tone = SR_TONE_WORSE;
         }
@@ -777,49 +659,49 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
             sr_error_free(err);
             b.oom = true;
         } else if (words.whatif_assumptions) {
-            note(&b, "%s", words.whatif_assumptions);
+            sr_tb_note(&b, "%s", words.whatif_assumptions);
         }
         sr_kv_words_free(&words);
     }
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
 {
-    builder b;
+    sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
     if (!order)
         return NULL;
     *none = true;
-    if (begin(&b, "left-out", "Models left out")) {
-        column(&b, "Model", NULL, false, 2.4);
-        column(&b, "Status", NULL, false, 1);
-        column(&b, "Stage", NULL, false, 0.9);
-        column(&b, "Why", NULL, false, 5);
-        column(&b, "Where", NULL, false, 3);
+    if (sr_tb_begin(&b, "left-out", "Models left out")) {
+        sr_tb_column(&b, "Model", NULL, false, 2.4);
+        sr_tb_column(&b, "Status", NULL, false, 1);
+        sr_tb_column(&b, "Stage", NULL, false, 0.9);
+        sr_tb_column(&b, "Why", NULL, false, 5);
+        sr_tb_column(&b, "Where", NULL, false, 3);
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             if (m->status == SR_STATUS_OK)
                 continue;
             *none = false;
-            row(&b);
+            sr_tb_row(&b);
             model_cell(&b, m, NULL);
             status_cell(&b, m);
             const char *stage = sr_stage_name(m->failure.stage);
-            cell(&b, SR_CELL_TEXT, stage);
+            sr_tb_cell(&b, SR_CELL_TEXT, stage);
             char *why = NULL;
             if (m->status == SR_STATUS_PARTIAL && m->status_reason && m->failure.message)
                 why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
-            const char *text = why                                        ? why
+            const char *text = why                                                  ? why
                                : m->status == SR_STATUS_PARTIAL && m->status_reason ? m->status_reason
                                                                                     : m->failure.message;
-            cell(&b, SR_CELL_TEXT, text);
+            sr_tb_cell(&b, SR_CELL_TEXT, text);
             free(why);
-            cell(&b, SR_CELL_TEXT, m->failure.source);
+            sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
         }
     }
     free(order);
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 /* Differences first: what a reader auditing a table looks for. */
@@ -851,40 +733,40 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
 {
     const sr_claim_list *cl = &sw->claims;
     *none = cl->n == 0;
-    builder b;
-    if (!begin(&b, "claims", "Claims checked"))
-        return finish(&b);
+    sr_table_builder b;
+    if (!sr_tb_begin(&b, "claims", "Claims checked"))
+        return sr_tb_finish(&b);
     b.t->aside = sr_text_claims_summary(cl);
     b.oom |= !b.t->aside;
     b.t->sortable = true;
-    column(&b, "Where", NULL, false, 1.6);
-    column(&b, "Model", NULL, false, 2.2);
-    column(&b, "Figure", NULL, false, 2.2);
-    column(&b, "Claimed", NULL, true, 1.1);
-    column(&b, "Recomputed", NULL, true, 1.2);
-    column(&b, "Verdict", NULL, false, 1.3);
-    column(&b, "Why", NULL, false, 4.5);
+    sr_tb_column(&b, "Where", NULL, false, 1.6);
+    sr_tb_column(&b, "Model", NULL, false, 2.2);
+    sr_tb_column(&b, "Figure", NULL, false, 2.2);
+    sr_tb_column(&b, "Claimed", NULL, true, 1.1);
+    sr_tb_column(&b, "Recomputed", NULL, true, 1.2);
+    sr_tb_column(&b, "Verdict", NULL, false, 1.3);
+    sr_tb_column(&b, "Why", NULL, false, 4.5);
     for (int rank = 0; rank <= 5; rank++)
         for (size_t i = 0; i < cl->n; i++) {
             const sr_claim *c = &cl->items[i];
             if (claim_rank(c->status) != rank)
                 continue;
             char value[64];
-            row(&b);
-            cell(&b, SR_CELL_TEXT, c->source);
-            cell(&b, SR_CELL_TEXT, c->model);
-            cell(&b, SR_CELL_TEXT, c->figure);
-            cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
-            const char *recomputed = c->value_words ? c->value_words
+            sr_tb_row(&b);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->source);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->model);
+            sr_tb_cell(&b, SR_CELL_TEXT, c->figure);
+            sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
+            const char *recomputed = c->value_words       ? c->value_words
                                      : isfinite(c->value) ? sr_text_claim_value(value, sizeof value, c, c->value, 0)
                                                           : NULL;
-            cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, recomputed);
-            sr_cell *v = cell(&b, SR_CELL_VERDICT, sr_claim_status_name(c->status));
+            sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, recomputed);
+            sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, sr_claim_status_name(c->status));
             if (v)
                 v->tone = claim_tone(c->status);
             char *why = sr_text_claim_detail(sw, c);
             b.oom |= !why;
-            cell(&b, SR_CELL_TEXT, why);
+            sr_tb_cell(&b, SR_CELL_TEXT, why);
             free(why);
         }
     if (cl->n_unchecked) {
@@ -892,60 +774,60 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
         sr_strbuf_init(&sb);
         for (size_t i = 0; i < cl->n_unchecked; i++)
             sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
-        note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
+        sr_tb_note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
         b.oom |= sb.failed;
         sr_strbuf_free(&sb);
     }
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 sr_table *sr_table_inputs(const sr_sweep *sw)
 {
-    builder b;
+    sr_table_builder b;
     char buf[64];
     size_t ignored = 0;
-    if (begin(&b, "inputs", "Input files")) {
-        column(&b, "File", "SHA-256", false, 5);
-        column(&b, "Read as", NULL, false, 1.6);
-        column(&b, "Bytes", NULL, true, 1.1);
+    if (sr_tb_begin(&b, "inputs", "Input files")) {
+        sr_tb_column(&b, "File", "SHA-256", false, 5);
+        sr_tb_column(&b, "Read as", NULL, false, 1.6);
+        sr_tb_column(&b, "Bytes", NULL, true, 1.1);
         for (size_t i = 0; i < sw->n_inputs; i++) {
             const sr_input_file *f = &sw->inputs[i];
-            row(&b);
-            cell_sub(&b, cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
-            sr_cell *k = cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
+            sr_tb_row(&b);
+            sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
+            sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
             if (f->reason) {
-                cell_sub(&b, k, f->reason);
+                sr_tb_cell_sub(&b, k, f->reason);
                 if (k)
                     k->tone = SR_TONE_MUTED;
                 ignored++;
             }
-            cell(&b, SR_CELL_NUMBER, f->size >= 0 ? sr_text_count(buf, sizeof buf, f->size) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, f->size >= 0 ? sr_text_count(buf, sizeof buf, f->size) : NULL);
         }
-        note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
-             sw->n_inputs - ignored == 1 ? "" : "s", ignored);
+        sr_tb_note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
+                   sw->n_inputs - ignored == 1 ? "" : "s", ignored);
     }
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
-static void setting(builder *b, const char *name, const char *value)
+static void setting(sr_table_builder *b, const char *name, const char *value)
 {
     if (!value || !value[0])
         return;
-    row(b);
-    cell(b, SR_CELL_TEXT, name);
-    cell(b, SR_CELL_TEXT, value);
+    sr_tb_row(b);
+    sr_tb_cell(b, SR_CELL_TEXT, name);
+    sr_tb_cell(b, SR_CELL_TEXT, value);
 }
 
 sr_table *sr_table_settings(const sr_sweep *sw)
 {
-    builder b;
+    sr_table_builder b;
     const sr_settings *st = &sw->settings;
     char buf[96], conf[64];
     double pct = st->confidence * 100;
     sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
-    if (begin(&b, "settings", "Settings")) {
-        column(&b, "Setting", NULL, false, 1);
-        column(&b, "Value", NULL, false, 3);
+    if (sr_tb_begin(&b, "settings", "Settings")) {
+        sr_tb_column(&b, "Setting", NULL, false, 1);
+        sr_tb_column(&b, "Value", NULL, false, 3);
         snprintf(buf, sizeof buf, "%s%%", conf);
         setting(&b, "Confidence level", buf);
         setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
@@ -959,7 +841,7 @@ sr_table *sr_table_settings(const sr_sweep *sw)
         setting(&b, "Speed metric", "output_throughput (tokens/s), median over runs");
         setting(&b, "Tool", "sweep-report " SR_VERSION);
     }
-    return finish(&b);
+    return sr_tb_finish(&b);
 }
 
 /* ---- Markdown --------------------------------------------------------- */

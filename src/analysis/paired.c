@@ -1,0 +1,136 @@
+#include "paired.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_item_ptr(const void *x, const void *y)
+{
+    const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
+    return strcmp(a->id, b->id);
+}
+
+const sr_item_score **sr_items_by_id(const sr_scores *s)
+{
+    const sr_item_score **idx = malloc((s->n_items ? s->n_items : 1) * sizeof *idx);
+    if (!idx)
+        return NULL;
+    for (size_t i = 0; i < s->n_items; i++)
+        idx[i] = &s->items[i];
+    qsort(idx, s->n_items, sizeof *idx, cmp_item_ptr);
+    return idx;
+}
+
+bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out)
+{
+    memset(out, 0, sizeof *out);
+    out->diff = malloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
+    if (!out->diff)
+        return false;
+    for (size_t i = 0; i < a->n_items; i++) {
+        const sr_item_score key = {a->items[i].id, 0}, *keyp = &key;
+        const sr_item_score **hit = bsearch(&keyp, b_by_id, b->n_items, sizeof *b_by_id, cmp_item_ptr);
+        if (!hit)
+            continue;
+        double d = a->items[i].score - (*hit)->score;
+        out->better += d > 0;
+        out->worse += d < 0;
+        out->sum += d;
+        out->diff[out->n++] = d;
+    }
+    out->only_a = a->n_items - out->n;
+    out->only_b = b->n_items - out->n;
+    if (out->n == 0) {
+        free(out->diff);
+        out->diff = NULL;
+    }
+    return true;
+}
+
+void sr_pairing_free(sr_pairing *p)
+{
+    free(p->diff);
+    memset(p, 0, sizeof *p);
+}
+
+/* The levels read off the exact bootstrap distribution; false when there
+ * is none (the values are not on a small lattice): the sampled ones stay. */
+static bool exact_levels(const sr_classes *classes, sr_interval *levels, size_t n_levels)
+{
+    sr_interval *exact = malloc(n_levels * sizeof *exact);
+    if (!exact)
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < n_levels && ok; i++) {
+        exact[i].confidence = levels[i].confidence;
+        ok = sr_bootstrap_exact(classes, exact[i].confidence, &exact[i].low, &exact[i].high);
+    }
+    if (ok)
+        memcpy(levels, exact, n_levels * sizeof *levels);
+    free(exact);
+    return ok;
+}
+
+bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned long seed, bool exact,
+                         sr_interval *levels, size_t n_levels, const char **resampling, double *sampled_low,
+                         double *sampled_high)
+{
+    *sampled_low = *sampled_high = NAN;
+    sr_classes classes;
+    bool few = sr_classes_from_diffs(diff, n, &classes);
+    bool ok;
+    if (few) {
+        *resampling = "multinomial";
+        ok = sr_bootstrap_multinomial_levels(&classes, resamples, seed, levels, n_levels);
+    } else {
+        *resampling = "index";
+        ok = sr_bootstrap_index_levels(diff, n, resamples, seed, levels, n_levels);
+    }
+    if (ok && exact && few) {
+        sr_interval sampled = levels[0];
+        if (exact_levels(&classes, levels, n_levels)) {
+            *sampled_low = sampled.low;
+            *sampled_high = sampled.high;
+        }
+    }
+    return ok;
+}
+
+sr_verdict sr_verdict_from_interval(double low, double high)
+{
+    if (low <= 0 && high >= 0)
+        return SR_VERDICT_NO_DIFFERENCE;
+    return low > 0 ? SR_VERDICT_HIGHER : SR_VERDICT_LOWER;
+}
+
+size_t sr_run_throughputs(const sr_scenario *sc, double *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sc->n_runs; i++)
+        if (isfinite(sc->runs[i].output_throughput))
+            out[n++] = sc->runs[i].output_throughput;
+    return n;
+}
+
+bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out)
+{
+    double denom = ref ? ref->median_output_throughput : NAN;
+    out->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
+    out->low = out->high = NAN;
+    out->within_noise = -1;
+    if (!isfinite(out->ratio))
+        return true;
+    double *runs = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
+    double *ref_runs = malloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
+    if (!runs || !ref_runs) {
+        free(runs);
+        free(ref_runs);
+        return false;
+    }
+    size_t n = sr_run_throughputs(sc, runs), nr = sr_run_throughputs(ref, ref_runs);
+    if (sr_ratio_range(runs, n, ref_runs, nr, &out->low, &out->high) && (n > 1 || nr > 1))
+        out->within_noise = out->low <= 1 && 1 <= out->high;
+    free(runs);
+    free(ref_runs);
+    return true;
+}

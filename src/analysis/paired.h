@@ -1,0 +1,65 @@
+/* The pieces of a paired comparison that every comparison shares: a model
+ * against the baseline of its sweep (compare.c) and a model against itself
+ * in an earlier export (sweepdiff.c). Pairing score sets by item id, the
+ * paired bootstrap of the differences at several levels from one resample
+ * stream, the verdict an interval gives, and the ratio of two scenarios'
+ * medians with the range their runs span. Values only, no prose. */
+#ifndef SR_PAIRED_H
+#define SR_PAIRED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/stats.h"
+#include "sweep.h"
+
+/* The items of a sorted by id, for pairing by binary search; free() it.
+ * NULL on OOM. */
+const sr_item_score **sr_items_by_id(const sr_scores *s);
+
+/* Two score sets paired by item id: the differences a - b in a's item
+ * order. */
+typedef struct sr_pairing {
+    double *diff;       /* n values; NULL when n is 0 */
+    size_t n;           /* items both have */
+    double sum;         /* of diff */
+    long better, worse; /* items with a - b > 0 (McNemar b), < 0 (c) */
+    size_t only_a, only_b;
+} sr_pairing;
+
+/* Pair a with b (b_by_id from sr_items_by_id(b)); false on OOM. */
+bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out);
+void sr_pairing_free(sr_pairing *p);
+
+/* The paired bootstrap of the mean of diff at several levels, all read off
+ * one set of resamples seeded with seed: class counts from the multinomial
+ * when the differences take few values (0/1 scores), else item indices
+ * (*resampling says which). exact: read every level off the exact bootstrap
+ * distribution instead when there is one, and keep the sampled interval of
+ * levels[0] in *sampled_low/high (else they stay NAN). False on bad
+ * arguments or OOM. */
+bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned long seed, bool exact,
+                         sr_interval *levels, size_t n_levels, const char **resampling, double *sampled_low,
+                         double *sampled_high);
+
+/* An interval that holds 0 (bounds included): no measured difference;
+ * above: higher; below: lower. */
+sr_verdict sr_verdict_from_interval(double low, double high);
+
+/* The runs' output throughputs that are numbers, into out (room for
+ * sc->n_runs); returns how many. */
+size_t sr_run_throughputs(const sr_scenario *sc, double *out);
+
+/* A scenario's median output throughput against a reference scenario's:
+ * the ratio of medians, and the range every pairing of one of its runs with
+ * a reference run spans (min / max, max / min). within_noise: 1 when the
+ * range holds 1, 0 when not, -1 when there is no ratio or one run on each
+ * side (a point shows no spread). ref may be NULL (no ratio). False on
+ * OOM. */
+typedef struct sr_spread {
+    double ratio, low, high;
+    int within_noise;
+} sr_spread;
+bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out);
+
+#endif

@@ -1,0 +1,181 @@
+/* compare.html: the compiled-in templates/compare.html filled from the
+ * comparison. Tables come from the table layer through the table partial
+ * (html_table.h); every text from the inputs is escaped by the template
+ * engine ({{x}}); the only raw values are the chart SVGs, drawn by us. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_render.h"
+#include "html_table.h"
+#include "template.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
+
+#define TEMPLATE "compare.html"
+
+/* A table into the list, or the list left empty (so {{^list}} shows) when
+ * it has nothing to show; false on OOM. */
+static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool none)
+{
+    if (!t)
+        return false;
+    sr_tpl_list(root, list);
+    if (!none)
+        sr_html_add_table(root, list, t);
+    sr_table_free(t);
+    return true;
+}
+
+static bool fill_accuracy(sr_tpl_ctx *root, const sr_comparison *c)
+{
+    size_t max = sr_n_table_benchmarks;
+    for (size_t i = 0; i < c->n_models; i++)
+        max += c->models[i].n_accuracy;
+    const char **names = malloc(max * sizeof *names);
+    if (!names)
+        return false;
+    size_t n = sr_compare_benchmarks(c, names);
+    bool ok = true;
+    sr_tpl_list(root, "accuracy");
+    for (size_t k = 0; k < n && ok; k++)
+        ok = put_table(root, "accuracy", sr_table_compare_accuracy(c, names[k]), false);
+    free(names);
+    return ok;
+}
+
+/* A table of a builder that may have nothing to show. */
+static bool put_built(sr_tpl_ctx *root, const char *list, const sr_comparison *c, sr_compare_table_fn build)
+{
+    bool none = false;
+    sr_table *t = build(c, &none);
+    return put_table(root, list, t, none);
+}
+
+static bool fill_tables(sr_tpl_ctx *root, const sr_comparison *c)
+{
+    bool ok = put_table(root, "sides", sr_table_compare_sides(c), false);
+    ok = ok && put_built(root, "setup", c, sr_table_compare_setup);
+    ok = ok && put_built(root, "status", c, sr_table_compare_status);
+    ok = ok && fill_accuracy(root, c);
+    ok = ok && put_built(root, "speed", c, sr_table_compare_speed);
+    ok = ok && put_built(root, "kv", c, sr_table_compare_kv);
+    ok = ok && put_built(root, "one_sided", c, sr_table_compare_one_sided);
+    return ok;
+}
+
+/* The SVG as it goes inside the page: no XML declaration, the root element
+ * scaled by CSS and labelled for screen readers. */
+static char *inline_svg(const char *svg, const char *label)
+{
+    const char *root = strstr(svg, "<svg");
+    if (!root)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "<svg class=\"chart\" role=\"img\" aria-label=\"");
+    sr_escape_html(&sb, label, strlen(label));
+    sr_strbuf_puts(&sb, "\"");
+    sr_strbuf_puts(&sb, root + 4);
+    return sr_strbuf_detach(&sb);
+}
+
+static sr_error *fill_charts(sr_tpl_ctx *root, const sr_comparison *c, const char *const *svgs)
+{
+    for (int k = 0; k < SR_N_COMPARE_CHARTS; k++) {
+        char *drawn = NULL;
+        size_t len;
+        if (!svgs || !svgs[k]) {
+            sr_error *err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &drawn, &len);
+            if (err)
+                return err;
+        }
+        char *in = inline_svg(drawn ? drawn : svgs[k], sr_compare_chart_title((sr_compare_chart_kind)k));
+        free(drawn);
+        if (!in)
+            return sr_oom();
+        sr_tpl_ctx *ch = sr_tpl_add(root, "charts");
+        sr_tpl_set(ch, "name", sr_compare_chart_names[k]);
+        sr_tpl_set(ch, "svg", in);
+        sr_tpl_set(ch, "caption", sr_compare_chart_caption((sr_compare_chart_kind)k));
+        free(in);
+    }
+    return NULL;
+}
+
+static void fill_warnings(sr_tpl_ctx *root, const sr_comparison *c)
+{
+    sr_tpl_list(root, "warnings");
+    if (c->before->n_warnings + c->after->n_warnings == 0)
+        return;
+    sr_tpl_ctx *w = sr_tpl_add(root, "warnings");
+    const sr_sweep *sides[2] = {c->before, c->after};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sides[s]->n_warnings; i++) {
+            sr_tpl_ctx *item = sr_tpl_add(w, "items");
+            sr_tpl_set(item, "side", s ? "after" : "before");
+            sr_tpl_set(item, "text", sides[s]->warnings[i]);
+        }
+}
+
+static sr_error *fill(sr_tpl_ctx *root, const sr_comparison *c, const char *const *svgs)
+{
+    static const char *const sections[][2] = {
+        {"summary", "Summary"},   {"setup", "Setup"},    {"status", "Status"}, {"accuracy", "Accuracy"},
+        {"speed", "Speed"},       {"charts", "Charts"},  {"kv", "KV cache"},   {"one-sided", "One export only"},
+        {"warnings", "Warnings"}, {"methods", "Methods"}};
+    char *title = sr_compare_title(c), *methods = sr_compare_methods(c);
+    sr_text_list summary = {0};
+    sr_error *err = title && methods ? sr_compare_summary(c, &summary) : sr_oom();
+    if (!err) {
+        sr_tpl_set(root, "title", title);
+        sr_tpl_set(root, "version", SR_VERSION);
+        sr_tpl_set(root, "methods", methods);
+        char conf[64];
+        double pct = c->settings.confidence * 100;
+        sr_tpl_set(root, "conf", sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
+        for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+            sr_tpl_ctx *s = sr_tpl_add(root, "sections");
+            sr_tpl_set(s, "id", sections[i][0]);
+            sr_tpl_set(s, "title", sections[i][1]);
+        }
+        sr_tpl_list(root, "summary");
+        for (size_t i = 0; i < summary.n; i++)
+            sr_tpl_set(sr_tpl_add(root, "summary"), "text", summary.items[i]);
+        fill_warnings(root, c);
+        if (!fill_tables(root, c))
+            err = sr_oom();
+    }
+    if (!err)
+        err = fill_charts(root, c, svgs);
+    sr_text_list_free(&summary);
+    free(title);
+    free(methods);
+    return err;
+}
+
+sr_error *sr_render_compare_html(const sr_comparison *c, const char *const *svgs, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    const sr_template_file *tf = sr_template_find(TEMPLATE);
+    if (!tf)
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", TEMPLATE);
+    sr_tpl_ctx *root = sr_tpl_new();
+    if (!root)
+        return sr_oom();
+    sr_error *err = fill(root, c, svgs);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (!err)
+        err = sr_tpl_render("templates/" TEMPLATE, tf->data, tf->len, root, &sb);
+    sr_tpl_free(root);
+    if (err) {
+        sr_strbuf_free(&sb);
+        return err;
+    }
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return *out ? NULL : sr_oom();
+}
