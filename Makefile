@@ -83,8 +83,11 @@ sweep-report: $(BUILD)/sweep-report
 $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
 
+# The bundled samples, one subcommand each: the sweep's report with its
+# published figures audited (exit 4 if one no longer holds), the rerun
+# compared with it, and the survey that planned it.
 report: sweep-report
-	./sweep-report report $(SAMPLE) -o $(REPORT_DIR)
+	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md -o $(REPORT_DIR)
 	./sweep-report compare $(SAMPLE) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
 

@@ -36,6 +36,23 @@ static const sr_cli_command commands[] = {
         .run = sr_cmd_report,
     },
     {
+        .name = "audit",
+        .summary = "check published figures (a blog post's table, a CSV) against the sweep export they came from",
+        .usage = "EXPORT_DIR CLAIMS_FILE... [options]",
+        .description = "Check the figures someone published about a sweep against its raw export: read each claims "
+                       "file (Markdown pipe tables whose first column names the model, or model,figure,value CSV), "
+                       "match its model names to the export's models, recompute every figure and judge it "
+                       "reproduced, consistent (a bootstrap bound within Monte Carlo error), differs, not verifiable "
+                       "or unmatched (docs/claims.md). Writes the whole report, with a Claims section first, into "
+                       "OUT_DIR; exits 4 when a claim differs or names no model of the export. Same as report "
+                       "--claims, with that exit code.",
+        .operands = "EXPORT_DIR CLAIMS_FILE...",
+        .min_operands = 2,
+        .max_operands = -1,
+        .options = {sr_report_options},
+        .run = sr_cmd_audit,
+    },
+    {
         .name = "compare",
         .summary = "what changed between two exports of a sweep, and whether it is real",
         .usage = "BEFORE_EXPORT AFTER_EXPORT [options]",

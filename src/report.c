@@ -7,10 +7,14 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "analysis/claims.h"
 #include "analysis/survey_rules.h"
 #include "analysis/kvcap.h"
+#include "ingest/claims.h"
 #include "ingest/export.h"
 #include "render/render.h"
+#include "render/report_text.h"
+#include "render/table.h"
 #include "util/parallel.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -48,6 +52,101 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         err = sr_survey_compare_sweep(sweep);
     lap(&mark, t ? &t->kv : NULL);
     return err;
+}
+
+/* ---- claims -------------------------------------------------------------- */
+
+/* The aliases a claims file's headers may use besides the built-in ones:
+ * this report's own column headings (docs/claims.md), owned strings. */
+typedef struct alias_list {
+    sr_claim_alias *items;
+    size_t n, cap;
+} alias_list;
+
+static void alias_list_free(alias_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free((char *)l->items[i].header);
+        free((char *)l->items[i].figure);
+    }
+    free(l->items);
+}
+
+/* Takes header and figure (freed on failure). */
+static bool alias_add(alias_list *l, char *header, char *figure)
+{
+    if (header && figure && l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        sr_claim_alias *items = realloc(l->items, cap * sizeof *items);
+        if (items) {
+            l->items = items;
+            l->cap = cap;
+        }
+    }
+    if (!header || !figure || l->n == l->cap) {
+        free(header);
+        free(figure);
+        return false;
+    }
+    l->items[l->n++] = (sr_claim_alias){header, figure};
+    return true;
+}
+
+/* Speed columns by their heading (when no other column has it) and by
+ * their legend; benchmarks by their title, "Δ title" and "title verdict". */
+static bool report_aliases(const sr_sweep *sw, alias_list *out)
+{
+    sr_speed_columns speed;
+    if (!sr_speed_columns_make(sw, &speed))
+        return false;
+    bool ok = true;
+    for (size_t c = 0; c < speed.n && ok; c++) {
+        const sr_speed_column *col = &speed.cols[c];
+        bool unique = true;
+        for (size_t d = 0; d < speed.n && unique; d++)
+            unique = d == c || strcmp(speed.cols[d].heading, col->heading) != 0;
+        if (unique)
+            ok = alias_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
+        if (ok && col->sub[0])
+            ok = alias_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
+    }
+    sr_speed_columns_free(&speed);
+
+    size_t max = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        max += sw->models[i].n_benchmarks;
+    const char **benches = malloc((max ? max : 1) * sizeof *benches);
+    size_t n = ok && benches ? sr_text_benchmarks(sw, benches) : 0;
+    ok = ok && benches;
+    for (size_t b = 0; b < n && ok; b++) {
+        const char *title = sr_text_benchmark_title(benches[b]);
+        ok = alias_add(out, sr_asprintf("%s", title), sr_asprintf("accuracy.%s.score", benches[b])) &&
+             alias_add(out, sr_asprintf("\xCE\x94 %s", title), sr_asprintf("accuracy.%s.delta", benches[b])) &&
+             alias_add(out, sr_asprintf("%s verdict", title), sr_asprintf("accuracy.%s.verdict", benches[b]));
+    }
+    free(benches);
+    return ok;
+}
+
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files)
+{
+    alias_list aliases = {0};
+    if (!report_aliases(sweep, &aliases)) {
+        alias_list_free(&aliases);
+        return sr_oom();
+    }
+    sr_error *err = NULL;
+    for (size_t i = 0; i < n_files && !err; i++) {
+        size_t before = sweep->claims.n;
+        err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
+        /* A file that claims nothing is the wrong file, not a clean audit. */
+        if (!err && sweep->claims.n == before)
+            err = sr_input_error(files[i], 0,
+                                 "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
+                                 "pipe table whose headers name figures, or model,figure,value CSV)");
+    }
+    alias_list_free(&aliases);
+    return err ? err : sr_check_claims(sweep);
 }
 
 typedef struct rendered {
@@ -193,11 +292,26 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
 static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
 static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
 
+/* --claims FILE: appended (the strings point into argv). */
+static sr_error *add_claims_file(void *opts, const char *arg)
+{
+    sr_report_opts *o = opts;
+    const char **files = realloc(o->claims, (o->n_claims + 1) * sizeof *files);
+    if (!files)
+        return sr_oom();
+    files[o->n_claims++] = arg;
+    o->claims = files;
+    return NULL;
+}
+
 const sr_cli_option sr_report_options[] = {
     SR_OPT_STRING('o', "output", "DIR", sr_report_opts, out_dir,
                   "where to write (default: reports; created if missing; files replaced atomically)"),
     SR_OPT_STRING(0, "baseline", "MODEL_ID", sr_report_opts, baseline,
                   "the model others are compared with (default: \"baseline\" in the export's sweep.json)"),
+    SR_OPT_CALL(0, "claims", "FILE", add_claims_file,
+                "check the published figures in FILE (Markdown tables or model,figure,value CSV) against the export "
+                "and add a Claims section; repeatable (docs/claims.md)"),
     SR_OPT_WHOLE(0, "resamples", "N", sr_report_opts, settings.resamples, 1, 100000000,
                  "paired bootstrap resamples (default 10000)"),
     SR_OPT_WHOLE(0, "seed", "N", sr_report_opts, seed, 0, 4294967295.0,
@@ -234,11 +348,52 @@ void sr_report_opts_default(sr_report_opts *o)
     o->out_dir = "reports";
 }
 
+void sr_report_opts_free(sr_report_opts *o)
+{
+    free(o->claims);
+    o->claims = NULL;
+    o->n_claims = 0;
+}
+
 void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings)
 {
     *settings = o->settings;
     settings->seed = (unsigned long)o->seed;
     settings->threads = (int)o->threads;
+}
+
+/* The report pipeline from parsed options: build, check the claims, write;
+ * then the summary line on info. */
+static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *info)
+{
+    sr_report_opts_settings(o, &sweep->settings);
+    sr_timings t = {0};
+    sr_timings *timed = o->timings ? &t : NULL;
+    sr_error *err = sr_build_report(sweep, export_dir, o->baseline, timed);
+    if (!err && o->n_claims > 0)
+        err = sr_audit_claims(sweep, o->claims, o->n_claims);
+    if (!err)
+        err = sr_write_report(sweep, o->out_dir, timed);
+    if (err)
+        return err;
+    if (timed)
+        fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
+                t.compare, t.kv, t.render, t.write);
+    size_t failed = 0;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        failed += sweep->models[i].status == SR_STATUS_FAILED;
+    fprintf(info, "sweep-report: %zu models (%zu failed), %zu warnings; wrote %s/\n", sweep->n_models, failed,
+            sweep->n_warnings, o->out_dir);
+    if (o->n_claims > 0) {
+        size_t counts[SR_CLAIM_N_STATUS];
+        sr_claim_list_count(&sweep->claims, counts);
+        fprintf(info,
+                "sweep-report: %zu claims: %zu reproduced, %zu consistent, %zu differ, %zu not verifiable, "
+                "%zu unmatched\n",
+                sweep->claims.n, counts[SR_CLAIM_REPRODUCED], counts[SR_CLAIM_CONSISTENT], counts[SR_CLAIM_DIFFERS],
+                counts[SR_CLAIM_NOT_VERIFIABLE], counts[SR_CLAIM_UNMATCHED]);
+    }
+    return NULL;
 }
 
 sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
@@ -247,27 +402,37 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     sr_report_opts_default(&o);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
-    if (err || args.help)
-        return err;
-    const char *out_dir = o.out_dir, *baseline = o.baseline;
-    bool timings = o.timings;
-    sr_sweep sweep;
-    sr_sweep_init(&sweep);
-    sr_report_opts_settings(&o, &sweep.settings);
-    sr_timings t = {0};
-    err = sr_build_report(&sweep, args.operands[0], baseline, timings ? &t : NULL);
-    if (!err)
-        err = sr_write_report(&sweep, out_dir, timings ? &t : NULL);
-    if (!err && timings)
-        fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
-                t.compare, t.kv, t.render, t.write);
-    if (!err) {
-        size_t failed = 0;
-        for (size_t i = 0; i < sweep.n_models; i++)
-            failed += sweep.models[i].status == SR_STATUS_FAILED;
-        fprintf(info, "sweep-report: %zu models (%zu failed), %zu warnings; wrote %s/\n", sweep.n_models, failed,
-                sweep.n_warnings, out_dir);
+    if (!err && !args.help) {
+        sr_sweep sweep;
+        sr_sweep_init(&sweep);
+        err = run_report(&o, args.operands[0], &sweep, info);
+        sr_sweep_free(&sweep);
     }
-    sr_sweep_free(&sweep);
+    sr_report_opts_free(&o);
+    return err;
+}
+
+sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
+{
+    sr_report_opts o;
+    sr_report_opts_default(&o);
+    sr_cli_parsed args;
+    sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    for (int i = 1; !err && !args.help && i < args.n_operands; i++)
+        err = add_claims_file(&o, args.operands[i]);
+    if (!err && !args.help) {
+        sr_sweep sweep;
+        sr_sweep_init(&sweep);
+        err = run_report(&o, args.operands[0], &sweep, info);
+        size_t counts[SR_CLAIM_N_STATUS];
+        sr_claim_list_count(&sweep.claims, counts);
+        size_t wrong = counts[SR_CLAIM_DIFFERS] + counts[SR_CLAIM_UNMATCHED];
+        if (!err && wrong > 0)
+            err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu of %zu claims differ from the export or name no model of it "
+                               "(see the Claims section of %s/results.md)",
+                               wrong, sweep.claims.n, o.out_dir);
+        sr_sweep_free(&sweep);
+    }
+    sr_report_opts_free(&o);
     return err;
 }

@@ -23,10 +23,13 @@ typedef struct sr_report_opts {
     long seed, threads;   /* whole-number options are long: see sr_report_opts_settings */
     const char *out_dir, *baseline;
     bool timings;
+    const char **claims; /* --claims FILE, repeatable (and audit's operands): the files, in order */
+    size_t n_claims;
 } sr_report_opts;
 
 /* The defaults (OUT_DIR "reports", sr_settings_default). */
 void sr_report_opts_default(sr_report_opts *o);
+void sr_report_opts_free(sr_report_opts *o);
 /* The settings for the sweep, seed and threads included. */
 void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings);
 
@@ -38,6 +41,16 @@ typedef struct sr_timings {
 /* Load, analyse (comparison + KV) into sweep; settings and baseline
  * override are taken from sweep as set by the caller. t may be NULL. */
 sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t);
+
+/* Read the claims files (docs/claims.md) into sweep->claims and check
+ * them against the analysed sweep: after sr_build_report. The report's own
+ * column headings for this sweep's scenarios and benchmarks are understood
+ * as headers, so its results.md reads back as a claims file. */
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files);
+
+/* The `audit` subcommand: report with claims files as operands; exit 4
+ * (after writing the report) when a claim differs or names no model. */
+sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 
 /* Render every output and write them under out_dir. t may be NULL. */
 sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t);

@@ -112,6 +112,29 @@ if run kv-required 2 kv fixtures/configs/Qwen3-4B/config.json --available-gib 3 
 # kv's memory options are optional one by one: --available-gib alone is enough.
 if run kv-available-only 0 kv fixtures/configs/Qwen3-4B/config.json --backend tpu --available-gib 3 --max-model-len 4096 &&
     has "$tmp/out" "tokens "; then ok; else bad "kv with --available-gib only"; fi
+# ---- audit: claims files as operands, exit 4 when one differs ------------------
+if run audit-holds 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/audit-ok" --resamples 1000 &&
+    has "$tmp/err" "32 claims: 32 reproduced" && has "$tmp/audit-ok/results.md" "## Claims checked"; then ok; else
+    bad "audit of the published claims: exit 0, all reproduced"
+fi
+if run audit-differs 4 audit "$export_dir" tests/claims/every-verdict.md -o "$tmp/audit-bad" --resamples 1000 &&
+    has "$tmp/err" "claims differ from the export or name no model" && [ -s "$tmp/audit-bad/report.pdf" ]; then ok; else
+    bad "audit with wrong claims: exit 4 after writing the report"
+fi
+if run report-claims-differ 0 report "$export_dir" --claims tests/claims/every-verdict.md -o "$tmp/report-claims" \
+    --resamples 1000 && has "$tmp/report-claims/results.md" "| differs |"; then ok; else
+    bad "report --claims: differing claims are reported, exit 0"
+fi
+if run audit-no-claims 2 audit "$export_dir" && has "$tmp/err" "error: missing CLAIMS_FILE"; then ok; else
+    bad "audit without a claims file: usage error"
+fi
+if run audit-bad-claims 3 audit "$export_dir" README.md -o "$tmp/never2" && has "$tmp/err" "no claims" &&
+    [ ! -e "$tmp/never2" ]; then ok; else
+    bad "audit of a file whose tables are not claims: input error, nothing written"
+fi
+if run audit-unreadable 3 audit "$export_dir" "$tmp/none.md" -o "$tmp/never3" && has "$tmp/err" "none.md" &&
+    [ ! -e "$tmp/never3" ]; then ok; else bad "audit of a missing claims file: input error naming it"; fi
+
 if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings &&
     has "$tmp/err" "sweep-report: seconds: load " && [ ! -s "$tmp/out" ]; then ok; else
     bad "report --timings: the steps on stderr"

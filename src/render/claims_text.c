@@ -256,7 +256,8 @@ char *sr_text_claims_summary(const sr_claim_list *list)
     for (int s = SR_CLAIM_CONSISTENT; s < SR_CLAIM_N_STATUS; s++)
         if (counts[s])
             sr_strbuf_printf(&sb, ", %s %s", sr_format_count(n, sizeof n, (long long)counts[s]),
-                             sr_claim_status_name((sr_claim_status)s));
+                             s == SR_CLAIM_DIFFERS && counts[s] > 1 ? "differ" /* "4 differ", "1 differs" */
+                                                                    : sr_claim_status_name((sr_claim_status)s));
     if (counts[SR_CLAIM_UNCHECKED])
         sr_strbuf_printf(&sb, ", %s unchecked", sr_format_count(n, sizeof n, (long long)counts[SR_CLAIM_UNCHECKED]));
     return sr_strbuf_detach(&sb);

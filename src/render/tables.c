@@ -760,6 +760,11 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
             const char *recomputed = c->value_words       ? c->value_words
                                      : isfinite(c->value) ? sr_text_claim_value(value, sizeof value, c, c->value, 0)
                                                           : NULL;
+            char typeset[72]; /* the report's minus sign, as in its other tables */
+            if (recomputed == value && value[0] == '-') {
+                snprintf(typeset, sizeof typeset, "%s%s", SR_TEXT_MINUS, value + 1);
+                recomputed = typeset;
+            }
             sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, recomputed);
             sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, sr_claim_status_name(c->status));
             if (v)
