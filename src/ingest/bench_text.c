@@ -340,8 +340,7 @@ static bool shell_words(const char *s, size_t n, words *out)
 static size_t invocation(const words *w)
 {
     for (size_t i = 0; i < w->n; i++) {
-        const char *base = strrchr(w->items[i], '/');
-        base = base ? base + 1 : w->items[i];
+        const char *base = sr_path_base(w->items[i]);
         if (strcmp(base, "benchmark_serving.py") == 0)
             return i;
         if (strcmp(w->items[i], "bench") == 0 && i + 1 < w->n && strcmp(w->items[i + 1], "serve") == 0)

@@ -22,12 +22,6 @@
 
 #define MAX_COUNT 1e9
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 /* The categories of the v1 files (gorilla_openfunctions_v1_test_<c>_result.json,
  * <c>_score.json), from the published results of July-August 2024. */
 static const char *const v1_categories[] = {"simple",
@@ -77,7 +71,7 @@ char *sr_bfcl_category_from_filename(const char *basename, bool *is_score)
         *is_score = false;
     if (!basename)
         return NULL;
-    const char *name = base_name(basename);
+    const char *name = sr_path_base(basename);
     size_t n = strlen(name);
     size_t rs = sizeof result_sfx - 1, ss = sizeof score_sfx - 1, vp = sizeof v1_result_prefix - 1;
     char *category = NULL;
@@ -130,7 +124,7 @@ bool sr_bfcl_same_version(const char *result_basename, const char *score_basenam
     free(sc);
     if (!same)
         return false;
-    const char *r = base_name(result_basename), *sn = base_name(score_basename);
+    const char *r = sr_path_base(result_basename), *sn = sr_path_base(score_basename);
     bool r_v1, s_v1;
     size_t rp = version_prefix(r, &r_v1), sp = version_prefix(sn, &s_v1);
     return r_v1 == s_v1 && rp == sp && strncmp(r, sn, rp) == 0;
@@ -428,8 +422,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     if (!score_data || !score_path)
         return sr_input_error(result_path, 0, "no matching score file");
     bool result_is_score = false, score_is_score = true;
-    char *category = sr_bfcl_category_from_filename(base_name(result_path), &result_is_score);
-    char *score_category = sr_bfcl_category_from_filename(base_name(score_path), &score_is_score);
+    char *category = sr_bfcl_category_from_filename(sr_path_base(result_path), &result_is_score);
+    char *score_category = sr_bfcl_category_from_filename(sr_path_base(score_path), &score_is_score);
     sr_error *err = NULL;
     if (category && result_is_score)
         err = sr_input_error(result_path, 0, "a score file where a result file was expected");

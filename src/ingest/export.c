@@ -47,12 +47,6 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
 {
     return strcmp((*a)->d_name, (*b)->d_name);
@@ -264,7 +258,7 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
 
 static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
 {
-    char *task = sr_lmeval_task_from_filename(base_name(f->rel));
+    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
     if (!task)
         return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
     char *data;
@@ -320,7 +314,7 @@ static sr_error *canonical_bfcl_ids(sr_scores *s)
 
 static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_found_file *f, bool csv)
 {
-    const char *name = base_name(f->rel);
+    const char *name = sr_path_base(f->rel);
     size_t n = strlen(name) - strlen(csv ? ".scores.csv" : ".scores.jsonl");
     char *benchmark = sr_strndup(name, n);
     if (!benchmark)
@@ -349,7 +343,7 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
 static const sr_found_file *bfcl_score_for(const model_parts *p, const char *rname, const char *category)
 {
     for (size_t j = 0; j < p->bfcl_scores.n; j++) {
-        const char *sname = base_name(p->bfcl_scores.items[j].rel);
+        const char *sname = sr_path_base(p->bfcl_scores.items[j].rel);
         bool is_score;
         char *scat = sr_bfcl_category_from_filename(sname, &is_score);
         bool same = scat && strcmp(scat, category) == 0 && sr_bfcl_same_version(rname, sname);
@@ -366,10 +360,10 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
     for (size_t i = 0; i < p->bfcl_results.n; i++) {
         const sr_found_file *rf = &p->bfcl_results.items[i];
         bool is_score;
-        char *category = sr_bfcl_category_from_filename(base_name(rf->rel), &is_score);
+        char *category = sr_bfcl_category_from_filename(sr_path_base(rf->rel), &is_score);
         if (!category)
             return sr_oom();
-        const sr_found_file *sf = bfcl_score_for(p, base_name(rf->rel), category);
+        const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
         free(category);
         char *rdata = NULL, *sdata = NULL;
         size_t rlen = 0, slen = 0;
@@ -395,10 +389,10 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
         bool used = false;
         for (size_t i = 0; i < p->bfcl_results.n && !used; i++) {
             bool is_score;
-            char *category = sr_bfcl_category_from_filename(base_name(p->bfcl_results.items[i].rel), &is_score);
+            char *category = sr_bfcl_category_from_filename(sr_path_base(p->bfcl_results.items[i].rel), &is_score);
             if (!category)
                 return sr_oom();
-            used = bfcl_score_for(p, base_name(p->bfcl_results.items[i].rel), category) == sf;
+            used = bfcl_score_for(p, sr_path_base(p->bfcl_results.items[i].rel), category) == sf;
             free(category);
         }
         if (!used) {
@@ -511,7 +505,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
 
 static sr_error *classify_and_parse(const loader *ld, model_parts *p, const sr_found_file *f)
 {
-    const char *name = base_name(f->rel);
+    const char *name = sr_path_base(f->rel);
     bool is_score;
     char *bfcl = sr_bfcl_category_from_filename(name, &is_score);
     if (bfcl) {

@@ -356,12 +356,6 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
     return NULL;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static sr_error *parse_element(void *ctx, long line, const cJSON *element)
 {
     return parse_line(ctx, line, element);
@@ -372,7 +366,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
 {
     char *own_task = NULL;
     if (!task) {
-        own_task = sr_lmeval_task_from_filename(base_name(path));
+        own_task = sr_lmeval_task_from_filename(sr_path_base(path));
         if (!own_task)
             return sr_input_error(path, 0, "cannot tell the task from the file name");
         task = own_task;
@@ -434,7 +428,7 @@ char *sr_lmeval_task_from_filename(const char *basename)
 {
     if (!basename)
         return NULL;
-    const char *name = base_name(basename);
+    const char *name = sr_path_base(basename);
     size_t n = strlen(name);
     /* samples_<task>_<date>.jsonl; .json between May and June 2024, when the
      * file was one JSON array */

@@ -446,6 +446,12 @@ static rgb tone_color(const sr_cell *c)
     return c->kind == SR_CELL_EMPTY ? SR_PDF_MUTED : SR_PDF_INK;
 }
 
+/* Bold: a strong cell, or a verdict that found a difference either way. */
+static bool cell_bold(const sr_cell *c)
+{
+    return c->strong || (c->kind == SR_CELL_VERDICT && (c->tone == SR_TONE_BETTER || c->tone == SR_TONE_WORSE));
+}
+
 /* How a cell's text may break: anywhere words do, only before an
  * interval's bracket ("−5.3" / "[−7.4, −3.3]"), or not at all (a number). */
 typedef enum { BREAK_WORDS, BREAK_INTERVAL, BREAK_NONE } break_rule;
@@ -491,7 +497,7 @@ static void column_widths(sr_pdf *p, const sr_table *t, const size_t *idx, size_
         text_widths(p, p->regular, SUB_SIZE, c->sub, BREAK_WORDS, &least[i], &most[i]);
         for (size_t r = 0; r < t->n_rows; r++) {
             const sr_cell *cl = sr_table_cell(t, r, idx[i]);
-            HPDF_Font f = cl->strong ? p->bold : p->regular;
+            HPDF_Font f = cell_bold(cl) ? p->bold : p->regular; /* measured as drawn */
             break_rule rule = cl->kind == SR_CELL_NUMBER     ? BREAK_NONE
                               : cl->kind == SR_CELL_INTERVAL ? BREAK_INTERVAL
                                                              : BREAK_WORDS;
@@ -557,13 +563,12 @@ static void table_part(sr_pdf *p, const sr_table *t, size_t first, size_t n, con
         char *kept[MAX_COLS] = {NULL};
         for (size_t i = 0; i < k; i++) {
             const sr_cell *c = sr_table_cell(t, r, idx[i]);
-            bool verdict_shown = c->kind == SR_CELL_VERDICT && (c->tone == SR_TONE_BETTER || c->tone == SR_TONE_WORSE);
             const char *text = c->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : c->text;
             if (c->kind == SR_CELL_INTERVAL && (kept[i] = interval_unbroken(text)))
                 text = kept[i];
             else if (c->kind == SR_CELL_INTERVAL)
                 p->oom = true;
-            cells[i] = (pdf_cell){text, c->sub, tone_color(c), c->strong || verdict_shown, 0};
+            cells[i] = (pdf_cell){text, c->sub, tone_color(c), cell_bold(c), 0};
         }
         table_row(p, &pt, cells);
         for (size_t i = 0; i < k; i++)

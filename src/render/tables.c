@@ -10,6 +10,7 @@
 #include "claims_text.h"
 #include "table.h"
 #include "table_build.h"
+#include "util/fileio.h"
 #include "util/text.h"
 
 /* The model order of the report, as a fresh array (NULL on OOM). */
@@ -739,7 +740,13 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
     b.t->aside = sr_text_claims_summary(cl);
     b.oom |= !b.t->aside;
     b.t->sortable = true;
-    sr_tb_column(&b, "Where", NULL, false, 1.6);
+    /* Where a claim was written: the line when there is one file (named in
+     * the note), else the file's name and line (the path when names repeat). */
+    bool one_file = cl->n_files == 1, short_names = !one_file;
+    for (size_t i = 0; i < cl->n_files && short_names; i++)
+        for (size_t j = 0; j < i && short_names; j++)
+            short_names = strcmp(sr_path_base(cl->files[i].path), sr_path_base(cl->files[j].path)) != 0;
+    sr_tb_column(&b, one_file ? "Line" : "Where", NULL, one_file, one_file ? 0.6 : 1.6);
     sr_tb_column(&b, "Model", NULL, false, 2.2);
     sr_tb_column(&b, "Figure", NULL, false, 2.2);
     sr_tb_column(&b, "Claimed", NULL, true, 1.1);
@@ -753,7 +760,12 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
                 continue;
             char value[64];
             sr_tb_row(&b);
-            sr_tb_cell(&b, SR_CELL_TEXT, c->source);
+            char where[96];
+            if (one_file)
+                snprintf(where, sizeof where, "%ld", c->line);
+            else if (short_names && strlen(sr_path_base(c->path)) < 64)
+                snprintf(where, sizeof where, "%s:%ld", sr_path_base(c->path), c->line);
+            sr_tb_cell(&b, one_file ? SR_CELL_NUMBER : SR_CELL_TEXT, one_file || short_names ? where : c->source);
             sr_tb_cell(&b, SR_CELL_TEXT, c->model);
             sr_tb_cell(&b, SR_CELL_TEXT, c->figure);
             sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
@@ -774,6 +786,8 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
             sr_tb_cell(&b, SR_CELL_TEXT, why);
             free(why);
         }
+    if (one_file)
+        sr_tb_note(&b, "Claims read from %s (SHA-256 %.12s…).", cl->files[0].path, cl->files[0].sha256);
     if (cl->n_unchecked) {
         sr_strbuf sb;
         sr_strbuf_init(&sb);

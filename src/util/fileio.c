@@ -109,6 +109,12 @@ bool sr_lines_next(sr_lines *it, const char **line, size_t *line_len)
     return true;
 }
 
+const char *sr_path_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 char *sr_path_join(const char *a, const char *b)
 {
     size_t la = strlen(a);

@@ -70,5 +70,7 @@ sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
 
 /* Join two path parts with one '/'; fresh string or NULL. */
 char *sr_path_join(const char *a, const char *b);
+/* The last part of a path (after the last '/'), inside path. */
+const char *sr_path_base(const char *path);
 
 #endif
