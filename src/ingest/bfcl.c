@@ -219,12 +219,6 @@ static bool contains(char *const *sorted, size_t n, const char *id)
     return n && bsearch(&id, sorted, n, sizeof *sorted, str_ptr_cmp) != NULL;
 }
 
-static bool blank(const char *s, size_t n)
-{
-    sr_trim(&s, &n);
-    return n == 0;
-}
-
 /* An empty model output: "", [], null, or an inference error. */
 static bool empty_result(const cJSON *r)
 {
@@ -256,7 +250,7 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
     size_t n;
     sr_lines_init(&it, data, len);
     while (sr_lines_next(&it, &l, &n)) {
-        if (blank(l, n))
+        if (sr_blank(l, n))
             continue;
         cJSON *obj;
         sr_error *err = sr_json_parse(path, it.lineno, l, n, &obj);
@@ -301,7 +295,7 @@ static sr_error *header_count(const char *path, const cJSON *hdr, const char *ke
 
 static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl_header *h)
 {
-    if (blank(line, n))
+    if (sr_blank(line, n))
         return sr_input_error(path, 1, "missing header line {\"accuracy\", \"correct_count\", \"total_count\"}");
     cJSON *hdr;
     sr_error *err = sr_json_parse(path, 1, line, n, &hdr);
@@ -371,7 +365,7 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
     if (err)
         return err;
     while (sr_lines_next(&it, &l, &n)) {
-        if (blank(l, n))
+        if (sr_blank(l, n))
             continue;
         cJSON *obj;
         err = sr_json_parse(path, it.lineno, l, n, &obj);

@@ -4,7 +4,6 @@
  * claims_markdown.c. Nothing here matches a model or checks a value. */
 #include "ingest/claims.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "ingest/claims_internal.h"
 #include "util/fileio.h"
+#include "util/csv_read.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -556,22 +556,20 @@ enum { COL_MODEL, COL_FIGURE, COL_VALUE, N_COLS };
 static const char *const csv_columns[N_COLS] = {"model", "figure", "value"};
 
 typedef struct csv_ctx {
-    const char *path;
+    sr_csv_reader in; /* path, line numbers, the first error */
     sr_claim_list *out;
-    long line, row_line;
-    bool row_pending, header_done;
+    bool header_done;
     size_t field;
     long col[N_COLS];
     char *text[N_COLS];
     size_t len[N_COLS];
-    sr_error *err;
 } csv_ctx;
 
 static void csv_field(void *data, size_t len, void *user)
 {
     csv_ctx *c = user;
     size_t col = c->field++;
-    if (c->err)
+    if (c->in.err)
         return;
     const char *s = data ? data : "";
     if (!c->header_done) {
@@ -581,8 +579,8 @@ static void csv_field(void *data, size_t len, void *user)
         for (size_t k = 0; k < N_COLS; k++)
             if (hlen == strlen(csv_columns[k]) && strncasecmp(h, csv_columns[k], hlen) == 0) {
                 if (c->col[k] >= 0)
-                    c->err =
-                        sr_input_error(c->path, c->row_line, "column '%s' appears twice in the header", csv_columns[k]);
+                    c->in.err =
+                        sr_input_error(c->in.path, c->in.row_line, "column '%s' appears twice in the header", csv_columns[k]);
                 c->col[k] = (long)col;
             }
         return;
@@ -593,7 +591,7 @@ static void csv_field(void *data, size_t len, void *user)
             c->text[k] = sr_strndup(s, len);
             c->len[k] = len;
             if (!c->text[k])
-                c->err = sr_oom();
+                c->in.err = sr_oom();
         }
 }
 
@@ -606,9 +604,9 @@ static sr_error *csv_claim(csv_ctx *c)
     sr_claims_trim(&figure, &flen);
     sr_claims_trim(&value, &vlen);
     if (mlen == 0)
-        return sr_input_error(c->path, c->row_line, "empty model");
+        return sr_input_error(c->in.path, c->in.row_line, "empty model");
     if (flen == 0)
-        return sr_input_error(c->path, c->row_line, "empty figure");
+        return sr_input_error(c->in.path, c->in.row_line, "empty figure");
     if (sr_claims_no_claim(value, vlen))
         return NULL;
     char *fig = sr_strndup(figure, flen);
@@ -620,14 +618,14 @@ static sr_error *csv_claim(csv_ctx *c)
     if (numeric) {
         sr_claim_number num;
         if (!sr_claims_parse_number(value, vlen, &num))
-            err = sr_input_error(c->path, c->row_line, "'%.*s' is not a number", (int)sr_claims_shown(value, vlen),
+            err = sr_input_error(c->in.path, c->in.row_line, "'%.*s' is not a number", (int)sr_claims_shown(value, vlen),
                                  value);
         else
-            err = sr_claims_add(c->out, c->path, c->row_line, model, mlen, fig, value, vlen, &num, NULL);
+            err = sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, &num, NULL);
     } else {
         char *words = sr_strndup(value, vlen);
         err =
-            words ? sr_claims_add(c->out, c->path, c->row_line, model, mlen, fig, value, vlen, NULL, words) : sr_oom();
+            words ? sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words) : sr_oom();
         free(words);
     }
     free(fig);
@@ -639,15 +637,14 @@ static void csv_row(int term, void *user)
     (void)term;
     csv_ctx *c = user;
     c->field = 0;
-    c->row_pending = true;
-    if (!c->err && !c->header_done) {
+    if (!c->in.err && !c->header_done) {
         c->header_done = true;
         if (c->col[COL_MODEL] < 0 || c->col[COL_FIGURE] < 0 || c->col[COL_VALUE] < 0)
-            c->err = sr_input_error(c->path, c->row_line, "expected a header with columns model,figure,value");
-    } else if (!c->err) {
+            c->in.err = sr_input_error(c->in.path, c->in.row_line, "expected a header with columns model,figure,value");
+    } else if (!c->in.err) {
         bool complete = c->text[COL_MODEL] && c->text[COL_FIGURE] && c->text[COL_VALUE];
-        c->err = complete ? csv_claim(c)
-                          : sr_input_error(c->path, c->row_line, "expected the columns model, figure and value");
+        c->in.err = complete ? csv_claim(c)
+                          : sr_input_error(c->in.path, c->in.row_line, "expected the columns model, figure and value");
     }
     for (size_t k = 0; k < N_COLS; k++) {
         free(c->text[k]);
@@ -656,52 +653,16 @@ static void csv_row(int term, void *user)
     }
 }
 
-static bool blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-            return false;
-    return true;
-}
-
 sr_error *sr_parse_claims_csv(const char *path, const char *data, size_t len, sr_claim_list *out)
 {
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
-        return sr_oom();
     size_t n0 = out->n, u0 = out->n_unchecked;
-    csv_ctx c = {.path = path, .out = out, .row_pending = true, .col = {-1, -1, -1}};
-    size_t pos = 0;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; /* a byte order mark from spreadsheet exports */
-    while (pos < len && !c.err) {
-        const char *start = data + pos;
-        const char *nl = memchr(start, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - start) + 1 : len - pos;
-        c.line++;
-        size_t text = n - (nl ? 1 : 0);
-        if (text > 0 && start[text - 1] == '\r')
-            text--;
-        if (!sr_utf8_valid(start, text)) {
-            c.err = sr_input_error(path, c.line, "invalid utf-8 or nul byte");
-            break;
-        }
-        if (c.row_pending && !blank(start, n)) {
-            c.row_line = c.line;
-            c.row_pending = false;
-        }
-        if (csv_parse(&p, start, n, csv_field, csv_row, &c) != n && !c.err)
-            c.err = sr_input_error(path, c.line, "malformed csv: %s", csv_strerror(csv_error(&p)));
-        pos += n;
-    }
-    if (!c.err && csv_fini(&p, csv_field, csv_row, &c) != 0 && !c.err)
-        c.err = sr_input_error(path, c.row_line, "malformed csv: unterminated quoted field");
-    csv_free(&p);
+    csv_ctx c = {.in = {.path = path}, .out = out, .col = {-1, -1, -1}};
+    sr_error *err = sr_csv_read(&c.in, data, len, csv_field, csv_row, &c);
     for (size_t k = 0; k < N_COLS; k++)
         free(c.text[k]);
-    if (!c.err && !c.header_done)
-        c.err = sr_input_error(path, 1, "expected a header with columns model,figure,value");
-    return sr_claims_finish(c.err, out, n0, u0);
+    if (!err && !c.header_done)
+        err = sr_input_error(path, 1, "expected a header with columns model,figure,value");
+    return sr_claims_finish(err, out, n0, u0);
 }
 
 /* ---- the reader ------------------------------------------------------------- */

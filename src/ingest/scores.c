@@ -3,7 +3,6 @@
  * parsers share: strict JSON parsing with line numbers and the duplicate-id
  * check. */
 #include <cjson/cJSON.h>
-#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "ingest/ingest.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
+#include "util/csv_read.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -275,26 +275,22 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
 /* ---- <benchmark>.scores.csv ------------------------------------------------ */
 
 typedef struct csv_ctx {
-    const char *path;
+    sr_csv_reader in; /* path, line numbers, the first error (later callbacks do nothing) */
     sr_scores *out;
     item_lines il;
-    long line;        /* line of the chunk being fed */
-    long row_line;    /* line where the current row began */
-    bool row_pending; /* no row in progress: the next non-blank line starts one */
     bool header_done;
     size_t field; /* index of the next field in the row */
     long id_col, score_col;
     char *id;
     double score;
     bool have_score;
-    sr_error *err; /* first error; later callbacks do nothing */
 } csv_ctx;
 
 static void csv_field(void *data, size_t len, void *user)
 {
     csv_ctx *c = user;
     size_t col = c->field++;
-    if (c->err)
+    if (c->in.err)
         return;
     const char *s = data ? data : "";
     if (!c->header_done) {
@@ -304,7 +300,7 @@ static void csv_field(void *data, size_t len, void *user)
         else if (len == 5 && memcmp(s, "score", 5) == 0)
             slot = &c->score_col;
         if (slot && *slot >= 0)
-            c->err = sr_input_error(c->path, c->row_line, "column '%s' appears twice in the header", s);
+            c->in.err = sr_input_error(c->in.path, c->in.row_line, "column '%s' appears twice in the header", s);
         else if (slot)
             *slot = (long)col;
         return;
@@ -313,7 +309,7 @@ static void csv_field(void *data, size_t len, void *user)
         free(c->id);
         c->id = sr_strndup(s, len);
         if (!c->id)
-            c->err = sr_oom();
+            c->in.err = sr_oom();
     } else if ((long)col == c->score_col) {
         const char *f = s, *stop;
         size_t flen = len;
@@ -326,9 +322,9 @@ static void csv_field(void *data, size_t len, void *user)
                 while (shown > 0 && ((unsigned char)f[shown] & 0xC0) == 0x80)
                     shown--;
             }
-            c->err = sr_input_error(c->path, c->row_line, "score '%.*s' is not a number", (int)shown, f);
+            c->in.err = sr_input_error(c->in.path, c->in.row_line, "score '%.*s' is not a number", (int)shown, f);
         } else if (!score_in_range(v))
-            c->err = sr_input_error(c->path, c->row_line, "score %g is outside [0, 1]", v);
+            c->in.err = sr_input_error(c->in.path, c->in.row_line, "score %g is outside [0, 1]", v);
         else {
             c->score = v;
             c->have_score = true;
@@ -342,80 +338,43 @@ static void csv_row(int term, void *user)
     csv_ctx *c = user;
     size_t fields = c->field;
     c->field = 0;
-    c->row_pending = true;
-    if (c->err)
+    if (c->in.err)
         goto reset;
     if (!c->header_done) {
         c->header_done = true;
         if (c->id_col < 0 || c->score_col < 0)
-            c->err = sr_input_error(c->path, c->row_line, "expected a header with columns item_id,score");
+            c->in.err = sr_input_error(c->in.path, c->in.row_line, "expected a header with columns item_id,score");
         goto reset;
     }
     long need = (c->id_col > c->score_col ? c->id_col : c->score_col) + 1;
     if ((long)fields < need || !c->id || !c->have_score) {
-        c->err = sr_input_error(c->path, c->row_line, "expected at least %ld fields, found %zu", need, fields);
+        c->in.err = sr_input_error(c->in.path, c->in.row_line, "expected at least %ld fields, found %zu", need, fields);
         goto reset;
     }
     if (c->id[0] == '\0') {
-        c->err = sr_input_error(c->path, c->row_line, "empty item_id");
+        c->in.err = sr_input_error(c->in.path, c->in.row_line, "empty item_id");
         goto reset;
     }
-    c->err = add_item(c->out, &c->il, c->id, c->score, c->row_line);
+    c->in.err = add_item(c->out, &c->il, c->id, c->score, c->in.row_line);
 reset:
     free(c->id);
     c->id = NULL;
     c->have_score = false;
 }
 
-static bool blank_chunk(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-            return false;
-    return true;
-}
-
 sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)
 {
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
-        return sr_oom();
-    csv_ctx c = {.path = path, .out = out, .row_pending = true, .id_col = -1, .score_col = -1};
-    size_t pos = 0;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; /* a byte order mark from spreadsheet exports */
-    while (pos < len && !c.err) {
-        const char *start = data + pos;
-        const char *nl = memchr(start, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - start) + 1 : len - pos;
-        c.line++;
-        size_t text = n - (nl ? 1 : 0);
-        if (text > 0 && start[text - 1] == '\r')
-            text--;
-        if (!sr_utf8_valid(start, text)) {
-            c.err = sr_input_error(path, c.line, "invalid utf-8 or nul byte");
-            break;
-        }
-        if (c.row_pending && !blank_chunk(start, n)) {
-            c.row_line = c.line;
-            c.row_pending = false;
-        }
-        if (csv_parse(&p, start, n, csv_field, csv_row, &c) != n && !c.err)
-            c.err = sr_input_error(path, c.line, "malformed csv: %s", csv_strerror(csv_error(&p)));
-        pos += n;
-    }
-    if (!c.err && csv_fini(&p, csv_field, csv_row, &c) != 0 && !c.err)
-        c.err = sr_input_error(path, c.row_line, "malformed csv: unterminated quoted field");
-    csv_free(&p);
+    csv_ctx c = {.in = {.path = path}, .out = out, .id_col = -1, .score_col = -1};
+    sr_error *err = sr_csv_read(&c.in, data, len, csv_field, csv_row, &c);
     free(c.id);
-    if (!c.err && !c.header_done)
-        c.err = sr_input_error(path, 1, "expected a header with columns item_id,score");
-    if (!c.err)
-        c.err = finish(path, benchmark, out, &c.il);
+    if (!err && !c.header_done)
+        err = sr_input_error(path, 1, "expected a header with columns item_id,score");
+    if (!err)
+        err = finish(path, benchmark, out, &c.il);
     free(c.il.lines);
-    if (c.err)
+    if (err)
         sr_scores_free(out); /* nothing half-filled on error */
-    return c.err;
+    return err;
 }
 
 /* ---- <benchmark>.scores.jsonl ---------------------------------------------- */
@@ -469,7 +428,7 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
     sr_error *err = NULL;
     sr_lines_init(&it, data, len);
     while (!err && sr_lines_next(&it, &l, &n)) {
-        if (blank_chunk(l, n))
+        if (sr_blank(l, n))
             continue;
         cJSON *obj;
         err = sr_json_parse(path, it.lineno, l, n, &obj);

@@ -107,6 +107,12 @@ void sr_trim(const char **s, size_t *len)
         (*len)--;
 }
 
+bool sr_blank(const char *s, size_t len)
+{
+    sr_trim(&s, &len);
+    return len == 0;
+}
+
 const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
 {
     if (isnan(v)) {

@@ -26,6 +26,8 @@ bool sr_parse_double(const char *s, const char *end, double *out, const char **s
 
 /* Trim ASCII space from both ends of [*s, *s+*len). */
 void sr_trim(const char **s, size_t *len);
+/* True when [s, s+len) is nothing but ASCII space (a blank line). */
+bool sr_blank(const char *s, size_t len);
 
 /* The one number formatter: fixed decimals, "-" when NAN. Thousands
  * separators with sr_format_count. Writes into buf (size >= 64). */
