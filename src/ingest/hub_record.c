@@ -4,7 +4,6 @@
  * widgetData, spaces, the embedded config) is ignored. Every value is
  * type-checked and bounded: the file is untrusted. */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
