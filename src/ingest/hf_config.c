@@ -8,7 +8,6 @@
 #include "ingest/hf_config.h"
 
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,12 +196,12 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
         const cJSON *e;
         cJSON_ArrayForEach(e, idxs)
         {
-            if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
-                e->valuedouble >= (double)n)
+            double index;
+            if (sr_json_check_number(e, 0, (double)(n - 1), true, &index) != SR_JSON_OK)
                 return sr_json_key_error(&r->text, "full_attn_idxs",
                                          "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
                                          r->text.prefix, k, n);
-            kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
+            kinds[(long)index] = SR_KV_LAYER_FULL;
             k++;
         }
         r->notes |= SR_HF_SHORT_CONV;
