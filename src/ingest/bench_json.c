@@ -3,13 +3,16 @@
  * summary.json, indented). Old (benchmarks/benchmark_serving.py) and new
  * (vllm/benchmarks/serve.py) key sets. */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_input.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -30,74 +33,47 @@ static long line_of(const char *data, size_t from, size_t pos, long line)
     return line;
 }
 
-/* One object's place in the file, for messages. */
-typedef struct {
-    const char *path;
-    long line;        /* the object's first line */
-    const char *data; /* the object's text */
-    size_t len;
-} where;
-
-/* Line of "key" inside the object (its first line when not found): a
- * pretty-printed file gets the line of the offending key. */
-static long key_line(const where *w, const char *key)
+/* A finite number in [0, COUNT_MAX], null (absent), or an error. */
+static sr_error *get_double(const sr_json_obj *o, const char *key, double *out)
 {
-    char quoted[64];
-    int n = snprintf(quoted, sizeof quoted, "\"%s\"", key);
-    if (n < 0 || (size_t)n >= sizeof quoted)
-        return w->line;
-    const char *at = sr_memmem(w->data, w->len, quoted);
-    return at ? line_of(w->data, 0, (size_t)(at - w->data), w->line) : w->line;
+    double x;
+    switch (sr_json_check_number(sr_json_item(o->obj, key), 0, COUNT_MAX, false, &x)) {
+    case SR_JSON_OK: *out = x; return NULL;
+    case SR_JSON_ABSENT: return NULL;
+    case SR_JSON_TOO_SMALL: return sr_json_key_error(o, key, "negative value for '%s'", key);
+    /* absurd, and medians of such values overflow */
+    case SR_JSON_TOO_LARGE: return sr_json_key_error(o, key, "value too large for '%s'", key);
+    default: return sr_json_key_error(o, key, "expected a number for '%s'", key);
+    }
 }
 
-/* A finite number, null (absent), or an error. */
-static sr_error *get_double(const where *w, const cJSON *obj, const char *key, double *out)
+static sr_error *get_count(const sr_json_obj *o, const char *key, long *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
-        return NULL;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return sr_input_error(w->path, key_line(w, key), "expected a number for '%s'", key);
-    if (v->valuedouble < 0)
-        return sr_input_error(w->path, key_line(w, key), "negative value for '%s'", key);
-    if (v->valuedouble > COUNT_MAX) /* absurd, and medians of such values overflow */
-        return sr_input_error(w->path, key_line(w, key), "value too large for '%s'", key);
-    *out = v->valuedouble;
-    return NULL;
-}
-
-static sr_error *get_count(const where *w, const cJSON *obj, const char *key, long *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
-        return NULL;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
-        return sr_input_error(w->path, key_line(w, key), "expected an integer for '%s'", key);
-    if (v->valuedouble < 0)
-        return sr_input_error(w->path, key_line(w, key), "negative count for '%s'", key);
-    if (v->valuedouble > COUNT_MAX)
-        return sr_input_error(w->path, key_line(w, key), "count too large for '%s'", key);
-    *out = (long)v->valuedouble;
-    return NULL;
+    double x;
+    switch (sr_json_check_number(sr_json_item(o->obj, key), 0, COUNT_MAX, true, &x)) {
+    case SR_JSON_OK: *out = (long)x; return NULL;
+    case SR_JSON_ABSENT: return NULL;
+    case SR_JSON_TOO_SMALL: return sr_json_key_error(o, key, "negative count for '%s'", key);
+    case SR_JSON_TOO_LARGE: return sr_json_key_error(o, key, "count too large for '%s'", key);
+    default: return sr_json_key_error(o, key, "expected an integer for '%s'", key);
+    }
 }
 
 /* "request_rate": a number, or "inf" (vLLM writes unlimited as that
  * string); absent or null stays unknown. */
-static sr_error *get_rate(const where *w, const cJSON *obj, double *out)
+static sr_error *get_rate(const sr_json_obj *o, double *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "request_rate");
-    if (!v || cJSON_IsNull(v))
-        return NULL;
+    const cJSON *v = sr_json_item(o->obj, "request_rate");
     if (cJSON_IsString(v) && strcmp(v->valuestring, "inf") == 0) {
         *out = INFINITY;
         return NULL;
     }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || !(v->valuedouble > 0) || v->valuedouble > COUNT_MAX)
-        return sr_input_error(w->path, key_line(w, "request_rate"),
-                              "expected a positive number or \"inf\" for "
-                              "'request_rate'");
-    *out = v->valuedouble;
-    return NULL;
+    double x;
+    switch (sr_json_check_number(v, DBL_TRUE_MIN, COUNT_MAX, false, &x)) {
+    case SR_JSON_OK: *out = x; return NULL;
+    case SR_JSON_ABSENT: return NULL;
+    default: return sr_json_key_error(o, "request_rate", "expected a positive number or \"inf\" for 'request_rate'");
+    }
 }
 
 bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
@@ -156,10 +132,10 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
 }
 
 /* --metadata values arrive as strings ("1024"); numbers are accepted too. */
-static sr_error *get_length(const where *w, const cJSON *obj, const char *key, double *out)
+static sr_error *get_length(const sr_json_obj *o, const char *key, double *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
+    const cJSON *v = sr_json_item(o->obj, key);
+    if (!v)
         return NULL;
     double x = NAN;
     if (cJSON_IsNumber(v)) {
@@ -172,26 +148,26 @@ static sr_error *get_length(const where *w, const cJSON *obj, const char *key, d
             x = NAN;
     }
     if (!isfinite(x) || x < 0 || x > COUNT_MAX)
-        return sr_input_error(w->path, key_line(w, key), "expected a token count for '%s'", key);
+        return sr_json_key_error(o, key, "expected a token count for '%s'", key);
     *out = x;
     return NULL;
 }
 
 /* Mean of a numeric array (input_lens / output_lens); NAN when absent. */
-static sr_error *array_mean(const where *w, const cJSON *obj, const char *key, double *out)
+static sr_error *array_mean(const sr_json_obj *o, const char *key, double *out)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!a || cJSON_IsNull(a))
+    const cJSON *a = sr_json_item(o->obj, key);
+    if (!a)
         return NULL;
     if (!cJSON_IsArray(a))
-        return sr_input_error(w->path, key_line(w, key), "expected an array for '%s'", key);
+        return sr_json_key_error(o, key, "expected an array for '%s'", key);
     double sum = 0;
     long n = 0;
     const cJSON *v;
     cJSON_ArrayForEach(v, a)
     {
         if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
-            return sr_input_error(w->path, key_line(w, key), "expected token counts in '%s'", key);
+            return sr_json_key_error(o, key, "expected token counts in '%s'", key);
         sum += v->valuedouble;
         n++;
     }
@@ -200,21 +176,22 @@ static sr_error *array_mean(const where *w, const cJSON *obj, const char *key, d
     return NULL;
 }
 
-static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
+static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
 {
-    if (!cJSON_IsObject(obj))
-        return sr_input_error(w->path, w->line, "expected a JSON object");
+    if (!cJSON_IsObject(o->obj))
+        return sr_input_error(o->path, o->line, "expected a JSON object");
     sr_error *err;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(obj, "model_id");
-    if (model && !cJSON_IsNull(model)) {
-        if (!cJSON_IsString(model) || model->valuestring[0] == '\0')
-            return sr_input_error(w->path, key_line(w, "model_id"), "expected a model name for 'model_id'");
-        if (!(run->model_id = sr_normalize_model_id(model->valuestring)))
+    const char *model = NULL;
+    sr_json_check got = sr_json_check_string(sr_json_item(o->obj, "model_id"), SIZE_MAX, &model);
+    if (got != SR_JSON_ABSENT) {
+        if (got != SR_JSON_OK || !model[0])
+            return sr_json_key_error(o, "model_id", "expected a model name for 'model_id'");
+        if (!(run->model_id = sr_normalize_model_id(model)))
             return sr_oom();
     }
     /* null: no limit */
-    if ((err = get_count(w, obj, "max_concurrency", &run->max_concurrency)) != NULL ||
-        (err = get_rate(w, obj, &run->request_rate)) != NULL || (err = get_params(obj, run)) != NULL)
+    if ((err = get_count(o, "max_concurrency", &run->max_concurrency)) != NULL ||
+        (err = get_rate(o, &run->request_rate)) != NULL || (err = get_params(o->obj, run)) != NULL)
         return err;
 
     static const struct {
@@ -229,7 +206,7 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
     };
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
         long x = -1;
-        if ((err = get_count(w, obj, counts[k].key, &x)) != NULL)
+        if ((err = get_count(o, counts[k].key, &x)) != NULL)
             return err;
         memcpy((char *)run + counts[k].offset, &x, sizeof x);
     }
@@ -251,32 +228,32 @@ static sr_error *fill_run(const where *w, const cJSON *obj, sr_bench_run *run)
     };
     for (size_t k = 0; k < sizeof reals / sizeof *reals; k++) {
         double x = NAN;
-        if ((err = get_double(w, obj, reals[k].key, &x)) != NULL)
+        if ((err = get_double(o, reals[k].key, &x)) != NULL)
             return err;
         memcpy((char *)run + reals[k].offset, &x, sizeof x);
     }
     if (isnan(run->output_throughput))
-        return sr_input_error(w->path, w->line, "missing 'output_throughput'");
+        return sr_input_error(o->path, o->line, "missing 'output_throughput'");
 
     /* Nominal lengths: --metadata input_len=/output_len= (or the
      * random_input_len/random_output_len a `vllm bench sweep` run file
      * carries from its --bench-params), else the mean per completed
      * request, else the mean of the per-request arrays. */
-    if ((err = get_length(w, obj, "input_len", &run->input_len)) != NULL ||
-        (err = get_length(w, obj, "output_len", &run->output_len)) != NULL)
+    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
+        (err = get_length(o, "output_len", &run->output_len)) != NULL)
         return err;
-    if (isnan(run->input_len) && (err = get_length(w, obj, "random_input_len", &run->input_len)) != NULL)
+    if (isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
         return err;
-    if (isnan(run->output_len) && (err = get_length(w, obj, "random_output_len", &run->output_len)) != NULL)
+    if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
         return err;
     run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
     if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
         run->input_len = (double)run->total_input_tokens / (double)run->completed;
     if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
         run->output_len = (double)run->total_output_tokens / (double)run->completed;
-    if (isnan(run->input_len) && (err = array_mean(w, obj, "input_lens", &run->input_len)) != NULL)
+    if (isnan(run->input_len) && (err = array_mean(o, "input_lens", &run->input_len)) != NULL)
         return err;
-    if (isnan(run->output_len) && (err = array_mean(w, obj, "output_lens", &run->output_len)) != NULL)
+    if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
         return err;
     return NULL;
 }
@@ -337,8 +314,8 @@ static sr_error *read_run(cursor *c, run_list *l)
     }
     sr_bench_run run;
     sr_bench_run_init(&run);
-    where w = {c->path, line, start, (size_t)(end - start)};
-    sr_error *err = fill_run(&w, obj, &run);
+    sr_json_obj o = sr_json_record_obj(c->path, start, (size_t)(end - start), line, obj);
+    sr_error *err = fill_run(&o, &run);
     cJSON_Delete(obj);
     if (!err) {
         void *array = l->runs, *larray = l->lines;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_input.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -285,11 +286,10 @@ typedef struct bfcl_header {
 
 static sr_error *header_count(const char *path, const cJSON *hdr, const char *key, long *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(hdr, key);
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
-        v->valuedouble != floor(v->valuedouble) || v->valuedouble > MAX_COUNT)
+    double d;
+    if (sr_json_check_number(sr_json_item(hdr, key), 0, MAX_COUNT, true, &d) != SR_JSON_OK)
         return sr_input_error(path, 1, "header \"%s\" missing or not a count", key);
-    *out = (long)v->valuedouble;
+    *out = (long)d;
     return NULL;
 }
 
@@ -301,17 +301,17 @@ static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl
     sr_error *err = sr_json_parse(path, 1, line, n, &hdr);
     if (err)
         return err;
-    const cJSON *acc = cJSON_GetObjectItemCaseSensitive(hdr, "accuracy");
+    double accuracy = NAN;
     if (!cJSON_IsObject(hdr))
         err = sr_input_error(path, 1, "header is not a json object");
-    else if (!cJSON_IsNumber(acc) || !isfinite(acc->valuedouble) || acc->valuedouble < 0 || acc->valuedouble > 1)
+    else if (sr_json_check_number(sr_json_item(hdr, "accuracy"), 0, 1, false, &accuracy) != SR_JSON_OK)
         err = sr_input_error(path, 1, "header \"accuracy\" missing or not a number in [0, 1]");
     if (!err)
         err = header_count(path, hdr, "correct_count", &h->correct);
     if (!err)
         err = header_count(path, hdr, "total_count", &h->total);
     if (!err)
-        h->accuracy = acc->valuedouble;
+        h->accuracy = accuracy;
     cJSON_Delete(hdr);
     return err;
 }

@@ -3,11 +3,13 @@
  * max_model_len, bytes_per_token, kv_gib, backend, ...}. Each kept model's
  * prediction goes to the sweep's entries of the same model id. */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_input.h"
 #include "ingest/survey_ingest.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -17,15 +19,13 @@
 /* A whole number in [0, hi], or null/absent (-1). */
 static bool optional_count(const cJSON *obj, const char *key, double hi, long *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    double d;
     *out = -1;
-    if (!v || cJSON_IsNull(v))
-        return true;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
-        v->valuedouble < 0 || v->valuedouble > hi)
-        return false;
-    *out = (long)v->valuedouble;
-    return true;
+    switch (sr_json_check_number(sr_json_item(obj, key), 0, hi, true, &d)) {
+    case SR_JSON_OK: *out = (long)d; return true;
+    case SR_JSON_ABSENT: return true;
+    default: return false;
+    }
 }
 
 /* cJSON keeps no positions, and the key may be on every candidate's line:
@@ -39,9 +39,9 @@ static sr_error *item_error(const char *path, size_t index, const char *key, con
  * model (if the sweep has it). */
 static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep *sweep)
 {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+    const char *id = NULL, *backend = NULL;
     const cJSON *kept = cJSON_GetObjectItemCaseSensitive(c, "kept");
-    if (!cJSON_IsString(id) || !id->valuestring[0] || strlen(id->valuestring) > 256)
+    if (sr_json_check_string(sr_json_item(c, "id"), 256, &id) != SR_JSON_OK || !id[0])
         return item_error(path, index, "id", "must be a model id");
     if (!cJSON_IsBool(kept))
         return item_error(path, index, "kept", "must be true or false");
@@ -54,16 +54,17 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
         return item_error(path, index, "max_model_len", "must be a token count or null");
     if (!optional_count(c, "bytes_per_token", 1e15, &bpt))
         return item_error(path, index, "bytes_per_token", "must be a byte count or null");
-    const cJSON *kv_gib = cJSON_GetObjectItemCaseSensitive(c, "kv_gib");
-    if (kv_gib && !cJSON_IsNull(kv_gib) && (!cJSON_IsNumber(kv_gib) || !isfinite(kv_gib->valuedouble)))
+    double gib = NAN;
+    sr_json_check gib_check = sr_json_check_number(sr_json_item(c, "kv_gib"), -DBL_MAX, DBL_MAX, false, &gib);
+    if (gib_check != SR_JSON_OK && gib_check != SR_JSON_ABSENT)
         return item_error(path, index, "kv_gib", "must be a number or null");
-    const cJSON *backend = cJSON_GetObjectItemCaseSensitive(c, "backend");
-    if (backend && !cJSON_IsNull(backend) &&
-        (!cJSON_IsString(backend) || (strcmp(backend->valuestring, "tpu") && strcmp(backend->valuestring, "gpu"))))
+    sr_json_check backend_check = sr_json_check_string(sr_json_item(c, "backend"), 3, &backend);
+    if (backend_check != SR_JSON_ABSENT &&
+        (backend_check != SR_JSON_OK || (strcmp(backend, "tpu") && strcmp(backend, "gpu"))))
         return item_error(path, index, "backend", "must be \"tpu\" or \"gpu\"");
     if (!sweep || !cJSON_IsTrue(kept) || tokens < 0)
         return NULL;
-    char *norm = sr_normalize_model_id(id->valuestring);
+    char *norm = sr_normalize_model_id(id);
     if (!norm)
         return sr_oom();
     /* Every entry of that model (several when a directory holds variants);
@@ -75,14 +76,14 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
         if (strcmp(sweep->models[i].id, norm) != 0 || p->source)
             continue;
         p->source = strdup(path);
-        p->backend = cJSON_IsString(backend) ? strdup(backend->valuestring) : NULL;
-        if (!p->source || (cJSON_IsString(backend) && !p->backend))
+        p->backend = backend ? strdup(backend) : NULL;
+        if (!p->source || (backend && !p->backend))
             err = sr_oom();
         p->tokens = tokens;
         p->block_size = block > 0 ? block : -1;
         p->max_model_len = mml > 0 ? mml : -1;
         p->bytes_per_token = bpt;
-        p->kv_gib = cJSON_IsNumber(kv_gib) ? kv_gib->valuedouble : NAN;
+        p->kv_gib = gib_check == SR_JSON_OK ? gib : NAN;
     }
     free(norm);
     return err;

@@ -8,115 +8,40 @@
 #include "ingest/hf_config.h"
 
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/ingest.h" /* sr_json_key_line, sr_json_check_text */
+#include "ingest/ingest.h" /* sr_json_check_text */
+#include "ingest/json_input.h"
 #include "util/fileio.h"
 #include "util/text.h"
 
 #define KV_MAX_LAYERS 100000L
 #define KV_MAX_DIM 1000000L
 
+/* What is read: the root object and the text model's object (the same
+ * unless the config has "text_config"; then its keys are searched from
+ * "text_config" on and named "text_config.<key>"). */
 typedef struct reader {
-    const char *path;
-    const char *data; /* the file's text, for the line of a field in messages */
-    size_t len;
-    const cJSON *root;
-    const cJSON *text;  /* text_config or root */
-    const char *prefix; /* "text_config." or "" */
-    unsigned notes;     /* sr_hf_note bits */
+    sr_json_obj root;
+    sr_json_obj text;
+    unsigned notes; /* sr_hf_note bits */
 } reader;
 
-/* The item, or NULL when absent or null. */
-static const cJSON *item(const cJSON *obj, const char *name)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, name);
-    return (it && !cJSON_IsNull(it)) ? it : NULL;
-}
-
-/* The line of `"name":` in obj (searched from "text_config" on for the
- * nested text model), or 0 when the field is absent. */
-static long key_line(const reader *r, const cJSON *obj, const char *name)
-{
-    const char *data = r->data;
-    size_t len = r->len;
-    long base = 0;
-    if (obj == r->text && r->text != r->root) {
-        const char *tc = sr_memmem(data, len, "\"text_config\"");
-        if (tc) {
-            for (const char *p = data; (p = memchr(p, '\n', (size_t)(tc - p))) != NULL; p++)
-                base++;
-            len -= (size_t)(tc - data);
-            data = tc;
-        }
-    }
-    long line = sr_json_key_line(data, len, name);
-    return line > 0 ? base + line : 0;
-}
-
-static sr_error *field_error(const reader *r, const cJSON *obj, const char *name, const char *what)
-{
-    const char *prefix = obj == r->text ? r->prefix : "";
-    return sr_input_error(r->path, key_line(r, obj, name), "field '%s%s' %s", prefix, name, what);
-}
-
-/* An integer in [lo, hi]; *found false when absent or null. */
-static sr_error *get_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi, long *out, bool *found)
-{
-    *found = false;
-    const cJSON *it = item(obj, name);
-    if (!it)
-        return NULL;
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble != floor(it->valuedouble))
-        return field_error(r, obj, name, "must be an integer");
-    if (it->valuedouble < (double)lo || it->valuedouble > (double)hi) {
-        const char *prefix = obj == r->text ? r->prefix : "";
-        return sr_input_error(r->path, key_line(r, obj, name), "field '%s%s' is %.17g, expected %ld to %ld", prefix,
-                              name, it->valuedouble, lo, hi);
-    }
-    *out = (long)it->valuedouble;
-    *found = true;
-    return NULL;
-}
-
-static sr_error *need_long(const reader *r, const cJSON *obj, const char *name, long lo, long hi, long *out)
+static sr_error *need_long(const sr_json_obj *o, const char *name, long lo, long hi, long *out)
 {
     bool found;
-    sr_error *err = get_long(r, obj, name, lo, hi, out, &found);
+    sr_error *err = sr_json_get_long(o, name, lo, hi, out, &found);
     if (!err && !found)
-        err = field_error(r, obj, name, "is missing");
+        err = sr_json_field_error(o, name, "is missing");
     return err;
 }
 
-static sr_error *get_bool(const reader *r, const cJSON *obj, const char *name, bool *out, bool *found)
-{
-    *found = false;
-    const cJSON *it = item(obj, name);
-    if (!it)
-        return NULL;
-    if (!cJSON_IsBool(it))
-        return field_error(r, obj, name, "must be true or false");
-    *out = cJSON_IsTrue(it);
-    *found = true;
-    return NULL;
-}
-
-/* A string field copied into *out (NULL when absent); checked UTF-8. */
-static sr_error *get_string(const reader *r, const cJSON *obj, const char *name, char **out)
+/* A short string field copied into *out (NULL when absent). */
+static sr_error *get_string(const sr_json_obj *o, const char *name, char **out)
 {
     *out = NULL;
-    const cJSON *it = item(obj, name);
-    if (!it)
-        return NULL;
-    if (!cJSON_IsString(it) || !it->valuestring)
-        return field_error(r, obj, name, "must be a string");
-    size_t n = strlen(it->valuestring);
-    if (n > 200 || !sr_utf8_valid(it->valuestring, n))
-        return field_error(r, obj, name, "is not a short UTF-8 string");
-    *out = strdup(it->valuestring);
-    return *out ? NULL : sr_oom();
+    return sr_json_get_string(o, name, 200, out, NULL);
 }
 
 /* A per-model integer that may also be a per-layer array (newer
@@ -124,31 +49,30 @@ static sr_error *get_string(const reader *r, const cJSON *obj, const char *name,
 static sr_error *get_per_layer(const reader *r, const char *name, long lo, long hi, long n, long *vals, bool *found)
 {
     *found = false;
-    const cJSON *it = item(r->text, name);
+    const sr_json_obj *t = &r->text;
+    const cJSON *it = sr_json_item(t->obj, name);
     if (!it)
         return NULL;
     if (cJSON_IsArray(it)) {
         if ((long)cJSON_GetArraySize(it) < n)
-            return sr_input_error(r->path, key_line(r, r->text, name), "field '%s%s' has %d entries for %ld layers",
-                                  r->prefix, name, cJSON_GetArraySize(it), n);
+            return sr_json_field_error(t, name, "has %d entries for %ld layers", cJSON_GetArraySize(it), n);
         long i = 0;
         const cJSON *e;
         cJSON_ArrayForEach(e, it)
         {
             if (i >= n)
                 break;
-            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble != floor(e->valuedouble) ||
-                e->valuedouble < (double)lo || e->valuedouble > (double)hi)
-                return sr_input_error(r->path, key_line(r, r->text, name),
-                                      "field '%s%s[%ld]' must be an integer from %ld to %ld", r->prefix, name, i, lo,
-                                      hi);
-            vals[i++] = (long)e->valuedouble;
+            double d;
+            if (sr_json_check_number(e, (double)lo, (double)hi, true, &d) != SR_JSON_OK)
+                return sr_json_key_error(t, name, "field '%s%s[%ld]' must be an integer from %ld to %ld", t->prefix,
+                                         name, i, lo, hi);
+            vals[i++] = (long)d;
         }
         *found = true;
         return NULL;
     }
     long v;
-    sr_error *err = get_long(r, r->text, name, lo, hi, &v, found);
+    sr_error *err = sr_json_get_long(t, name, lo, hi, &v, found);
     if (err || !*found)
         return err;
     for (long i = 0; i < n; i++)
@@ -177,22 +101,21 @@ static int dtype_bytes(const char *s, bool *downcast)
 static sr_error *read_dtype(reader *r, sr_kv_layout *out)
 {
     static const char *const names[] = {"torch_dtype", "dtype"};
-    const cJSON *objs[2] = {r->text, r->root};
+    const sr_json_obj *objs[2] = {&r->text, &r->root};
     for (int o = 0; o < 2; o++) {
-        if (o == 1 && objs[1] == objs[0])
+        if (o == 1 && objs[1]->obj == objs[0]->obj)
             break;
         for (int k = 0; k < 2; k++) {
-            if (!item(objs[o], names[k]))
+            if (!sr_json_item(objs[o]->obj, names[k]))
                 continue;
-            sr_error *err = get_string(r, objs[o], names[k], &out->dtype);
+            sr_error *err = get_string(objs[o], names[k], &out->dtype);
             if (err)
                 return err;
             bool downcast;
             out->dtype_bytes = dtype_bytes(out->dtype, &downcast);
             if (out->dtype_bytes == 0)
-                return field_error(r, objs[o], names[k],
-                                   "names an unknown dtype (expected bfloat16, float16 "
-                                   "or float32)");
+                return sr_json_field_error(objs[o], names[k],
+                                           "names an unknown dtype (expected bfloat16, float16 or float32)");
             if (downcast)
                 r->notes |= SR_HF_DTYPE_DOWNCAST;
             return NULL;
@@ -219,12 +142,10 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
                                           "local"};
     static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv", "short_conv", "recurrent", "ssm"};
     if (!cJSON_IsArray(types))
-        return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
-                              "field '%slayer_types' must be an array of strings", r->prefix);
+        return sr_json_field_error(&r->text, "layer_types", "must be an array of strings");
     if ((long)cJSON_GetArraySize(types) < n)
-        return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
-                              "field '%slayer_types' has %d entries for %ld layers", r->prefix,
-                              cJSON_GetArraySize(types), n);
+        return sr_json_field_error(&r->text, "layer_types", "has %d entries for %ld layers", cJSON_GetArraySize(types),
+                                   n);
     long i = 0, n_none = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, types)
@@ -232,8 +153,8 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
         if (i >= n)
             break;
         if (!cJSON_IsString(e) || !e->valuestring)
-            return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
-                                  "field '%slayer_types[%ld]' must be a string", r->prefix, i);
+            return sr_json_key_error(&r->text, "layer_types", "field '%slayer_types[%ld]' must be a string",
+                                     r->text.prefix, i);
         const char *s = e->valuestring;
         if (in_list(s, full, sizeof full / sizeof full[0]))
             kinds[i] = SR_KV_LAYER_FULL;
@@ -247,9 +168,8 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
             bool text = sr_utf8_valid(s, len);
             while (text && shown > 0 && shown < len && ((unsigned char)s[shown] & 0xC0) == 0x80)
                 shown--; /* cut on a character boundary: messages stay UTF-8 */
-            return sr_input_error(r->path, key_line(r, r->text, "layer_types"),
-                                  "field '%slayer_types[%ld]' has unsupported value '%.*s'", r->prefix, i, (int)shown,
-                                  text ? s : "?");
+            return sr_json_key_error(&r->text, "layer_types", "field '%slayer_types[%ld]' has unsupported value '%.*s'",
+                                     r->text.prefix, i, (int)shown, text ? s : "?");
         }
         i++;
     }
@@ -266,22 +186,22 @@ static sr_error *kinds_from_layer_types(reader *r, const cJSON *types, long n, s
  * otherwise vLLM applies the model-wide window to every layer (Mistral). */
 static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_kind *kinds)
 {
-    const cJSON *idxs = item(r->text, "full_attn_idxs");
+    const cJSON *idxs = sr_json_item(r->text.obj, "full_attn_idxs");
     if (idxs) {
         if (!cJSON_IsArray(idxs))
-            return sr_input_error(r->path, key_line(r, r->text, "full_attn_idxs"),
-                                  "field '%sfull_attn_idxs' must be an array", r->prefix);
+            return sr_json_field_error(&r->text, "full_attn_idxs", "must be an array");
         for (long i = 0; i < n; i++)
             kinds[i] = SR_KV_LAYER_NONE;
         long k = 0;
         const cJSON *e;
         cJSON_ArrayForEach(e, idxs)
         {
-            if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
-                e->valuedouble >= (double)n)
-                return sr_input_error(r->path, key_line(r, r->text, "full_attn_idxs"),
-                                      "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld", r->prefix, k, n);
-            kinds[(long)e->valuedouble] = SR_KV_LAYER_FULL;
+            double index;
+            if (sr_json_check_number(e, 0, (double)(n - 1), true, &index) != SR_JSON_OK)
+                return sr_json_key_error(&r->text, "full_attn_idxs",
+                                         "field '%sfull_attn_idxs[%ld]' must be a layer index below %ld",
+                                         r->text.prefix, k, n);
+            kinds[(long)index] = SR_KV_LAYER_FULL;
             k++;
         }
         r->notes |= SR_HF_SHORT_CONV;
@@ -292,7 +212,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     if (window <= 0)
         return NULL;
     bool use_sw = true, has_use_sw;
-    sr_error *err = get_bool(r, r->text, "use_sliding_window", &use_sw, &has_use_sw);
+    sr_error *err = sr_json_get_bool(&r->text, "use_sliding_window", &use_sw, &has_use_sw);
     if (err)
         return err;
     if (has_use_sw && !use_sw) {
@@ -301,7 +221,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     }
     long pattern, mwl = 0;
     bool found;
-    if ((err = get_long(r, r->text, "sliding_window_pattern", 1, KV_MAX_LAYERS, &pattern, &found)))
+    if ((err = sr_json_get_long(&r->text, "sliding_window_pattern", 1, KV_MAX_LAYERS, &pattern, &found)))
         return err;
     if (found) {
         for (long i = 0; i < n; i++)
@@ -309,7 +229,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
         return NULL;
     }
     const char *mt = NULL;
-    const cJSON *mti = item(r->text, "model_type");
+    const cJSON *mti = sr_json_item(r->text.obj, "model_type");
     if (mti && cJSON_IsString(mti))
         mt = mti->valuestring;
     if (mt && strcmp(mt, "gemma2") == 0) {
@@ -318,7 +238,7 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
         return NULL;
     }
     if (has_use_sw) {
-        if ((err = get_long(r, r->text, "max_window_layers", 0, KV_MAX_LAYERS, &mwl, &found)))
+        if ((err = sr_json_get_long(&r->text, "max_window_layers", 0, KV_MAX_LAYERS, &mwl, &found)))
             return err;
         for (long i = 0; i < n; i++)
             kinds[i] = i >= mwl ? SR_KV_LAYER_SLIDING : SR_KV_LAYER_FULL;
@@ -335,28 +255,28 @@ static sr_error *read_identity(reader *r, sr_kv_layout *out)
 {
     sr_error *err;
     bool found;
-    if ((err = get_string(r, r->text, "model_type", &out->model_type)))
+    if ((err = get_string(&r->text, "model_type", &out->model_type)))
         return err;
-    if (!out->model_type && r->text != r->root && (err = get_string(r, r->root, "model_type", &out->model_type)))
+    if (!out->model_type && r->text.obj != r->root.obj && (err = get_string(&r->root, "model_type", &out->model_type)))
         return err;
-    const cJSON *archs = item(r->root, "architectures");
+    const cJSON *archs = sr_json_item(r->root.obj, "architectures");
     if (archs) {
         const cJSON *a0 = cJSON_IsArray(archs) ? cJSON_GetArrayItem(archs, 0) : NULL;
         if (!cJSON_IsArray(archs) || (a0 && !cJSON_IsString(a0)))
-            return sr_input_error(r->path, key_line(r, r->root, "architectures"),
-                                  "field 'architectures' must be an array of strings");
+            return sr_json_field_error(&r->root, "architectures", "must be an array of strings");
+        const char *name;
         if (a0) {
-            size_t alen = strlen(a0->valuestring);
-            if (alen > 200 || !sr_utf8_valid(a0->valuestring, alen))
-                return sr_input_error(r->path, key_line(r, r->root, "architectures"),
-                                      "field 'architectures[0]' is not a short UTF-8 string");
-            if (!(out->architecture = strdup(a0->valuestring)))
+            if (sr_json_check_string(a0, 200, &name) != SR_JSON_OK)
+                return sr_json_key_error(&r->root, "architectures",
+                                         "field 'architectures[0]' is not a short UTF-8 string");
+            if (!(out->architecture = strdup(name)))
                 return sr_oom();
         }
     }
     if ((err = read_dtype(r, out)))
         return err;
-    if ((err = get_long(r, r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings, &found)))
+    if ((err =
+             sr_json_get_long(&r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings, &found)))
         return err;
     if (!found)
         out->max_position_embeddings = -1;
@@ -370,10 +290,10 @@ static sr_error *read_mla(reader *r, sr_kv_layout *out)
 {
     long lora, rope;
     bool found;
-    sr_error *err = get_long(r, r->text, "kv_lora_rank", 1, KV_MAX_DIM, &lora, &found);
+    sr_error *err = sr_json_get_long(&r->text, "kv_lora_rank", 1, KV_MAX_DIM, &lora, &found);
     if (err || !found)
         return err;
-    if ((err = need_long(r, r->text, "qk_rope_head_dim", 0, KV_MAX_DIM, &rope)))
+    if ((err = need_long(&r->text, "qk_rope_head_dim", 0, KV_MAX_DIM, &rope)))
         return err;
     out->mla = true;
     out->kv_lora_rank = lora;
@@ -391,16 +311,16 @@ static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
     long heads = 0, hidden = 0;
     bool has_heads, has_hidden, has_kv, has_hd;
     sr_error *err;
-    if ((err = get_long(r, r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)) ||
-        (err = get_long(r, r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)) ||
+    if ((err = sr_json_get_long(&r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)) ||
+        (err = sr_json_get_long(&r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)) ||
         (err = get_per_layer(r, "num_key_value_heads", 1, KV_MAX_DIM, n, kv, &has_kv)))
         return err;
     if (!has_kv) {
         bool mq = false, has_mq;
-        if ((err = get_bool(r, r->text, "multi_query", &mq, &has_mq)))
+        if ((err = sr_json_get_bool(&r->text, "multi_query", &mq, &has_mq)))
             return err;
         if (!mq && !has_heads)
-            return field_error(r, r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
+            return sr_json_field_error(&r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
         for (long i = 0; i < n; i++)
             kv[i] = mq ? 1 : heads;
         if (!mq)
@@ -409,13 +329,12 @@ static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
     if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)) || has_hd)
         return err;
     if (!has_heads)
-        return field_error(r, r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
+        return sr_json_field_error(&r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
     if (!has_hidden)
-        return field_error(r, r->text, "hidden_size", "is missing (needed for the head size)");
+        return sr_json_field_error(&r->text, "hidden_size", "is missing (needed for the head size)");
     if (hidden % heads != 0)
-        return sr_input_error(r->path, key_line(r, r->text, "hidden_size"),
-                              "field '%shidden_size' %ld is not a multiple of num_attention_heads %ld", r->prefix,
-                              hidden, heads);
+        return sr_json_field_error(&r->text, "hidden_size", "%ld is not a multiple of num_attention_heads %ld", hidden,
+                                   heads);
     for (long i = 0; i < n; i++)
         hd[i] = hidden / heads;
     return NULL;
@@ -433,12 +352,12 @@ static sr_error *read_full_overrides(reader *r, full_overrides *o)
     long global_kv = -1;
     sr_error *err;
     o->head_size = o->kv_heads = -1;
-    if ((err = get_long(r, r->text, "global_head_dim", 1, KV_MAX_DIM, &o->head_size, &found)))
+    if ((err = sr_json_get_long(&r->text, "global_head_dim", 1, KV_MAX_DIM, &o->head_size, &found)))
         return err;
     if (!found)
         o->head_size = -1;
-    if ((err = get_bool(r, r->text, "attention_k_eq_v", &k_eq_v, &found)) ||
-        (err = get_long(r, r->text, "num_global_key_value_heads", 1, KV_MAX_DIM, &global_kv, &found)))
+    if ((err = sr_json_get_bool(&r->text, "attention_k_eq_v", &k_eq_v, &found)) ||
+        (err = sr_json_get_long(&r->text, "num_global_key_value_heads", 1, KV_MAX_DIM, &global_kv, &found)))
         return err;
     if (found && k_eq_v)
         o->kv_heads = global_kv;
@@ -450,12 +369,12 @@ static sr_error *read_full_overrides(reader *r, full_overrides *o)
 static sr_error *read_kinds(reader *r, long n, sr_kv_layer_kind *kinds, long *window)
 {
     bool found;
-    sr_error *err = get_long(r, r->text, "sliding_window", 0, 1L << 40, window, &found);
+    sr_error *err = sr_json_get_long(&r->text, "sliding_window", 0, 1L << 40, window, &found);
     if (err)
         return err;
     if (!found)
         *window = -1;
-    const cJSON *types = item(r->text, "layer_types");
+    const cJSON *types = sr_json_item(r->text.obj, "layer_types");
     return types ? kinds_from_layer_types(r, types, n, kinds) : kinds_from_rules(r, n, *window, kinds);
 }
 
@@ -471,9 +390,8 @@ static sr_error *fill_layers(reader *r, const sr_kv_layer_kind *kinds, const lon
             continue;
         if (kinds[i] == SR_KV_LAYER_SLIDING) {
             if (window <= 0)
-                return sr_input_error(r->path, key_line(r, r->text, "sliding_window"),
-                                      "field '%ssliding_window' is missing but layer %ld is a sliding layer", r->prefix,
-                                      i);
+                return sr_json_field_error(&r->text, "sliding_window", "is missing but layer %ld is a sliding layer",
+                                           i);
             l->sliding_window = window;
         }
         bool full = kinds[i] == SR_KV_LAYER_FULL;
@@ -490,14 +408,14 @@ static sr_error *mark_shared(reader *r, const sr_kv_layer_kind *kinds, sr_kv_lay
 {
     long shared, n = out->n_layers;
     bool found;
-    sr_error *err = get_long(r, r->text, "num_kv_shared_layers", 0, KV_MAX_LAYERS, &shared, &found);
+    sr_error *err = sr_json_get_long(&r->text, "num_kv_shared_layers", 0, KV_MAX_LAYERS, &shared, &found);
     if (err || !found || shared == 0)
         return err;
     if (shared >= n)
-        return sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
-                              "field '%snum_kv_shared_layers' %ld leaves no layer with its own KV "
-                              "(num_hidden_layers %ld)",
-                              r->prefix, shared, n);
+        return sr_json_field_error(&r->text, "num_kv_shared_layers",
+                                   "%ld leaves no layer with its own KV "
+                                   "(num_hidden_layers %ld)",
+                                   shared, n);
     long first = n - shared;
     for (long i = first; i < n; i++) {
         if (kinds[i] == SR_KV_LAYER_NONE)
@@ -506,10 +424,10 @@ static sr_error *mark_shared(reader *r, const sr_kv_layer_kind *kinds, sr_kv_lay
         while (target >= 0 && kinds[target] != kinds[i])
             target--;
         if (target < 0)
-            return sr_input_error(r->path, key_line(r, r->text, "num_kv_shared_layers"),
-                                  "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier layer of its type "
-                                  "to share",
-                                  r->prefix, i, sr_kv_layer_kind_name(kinds[i]));
+            return sr_json_key_error(&r->text, "num_kv_shared_layers",
+                                     "field '%snum_kv_shared_layers': layer %ld (%s) has no earlier layer of its type "
+                                     "to share",
+                                     r->text.prefix, i, sr_kv_layer_kind_name(kinds[i]));
         out->layers[i].kind = SR_KV_LAYER_SHARED;
         out->layers[i].shared_with = target;
     }
@@ -543,7 +461,7 @@ static sr_error *read_attention_layers(reader *r, sr_kv_layout *out)
 static sr_error *read_layout(reader *r, sr_kv_layout *out)
 {
     long n;
-    sr_error *err = need_long(r, r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n);
+    sr_error *err = need_long(&r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n);
     if (err)
         return err;
     out->n_layers = n;
@@ -594,14 +512,12 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     sr_error *err = parse_root(path, data, len, &root);
     if (err)
         return err;
-    reader r = {.path = path, .data = data, .len = len, .root = root, .text = root, .prefix = ""};
-    const cJSON *tc = item(root, "text_config");
-    if (tc) {
-        if (!cJSON_IsObject(tc))
-            err = sr_input_error(path, sr_json_key_line(data, len, "text_config"),
-                                 "field 'text_config' must be an object");
-        r.text = tc;
-        r.prefix = "text_config.";
+    reader r = {.root = sr_json_file_obj(path, data, len, root)};
+    r.text = r.root;
+    if (sr_json_item(root, "text_config")) {
+        if (!cJSON_IsObject(sr_json_item(root, "text_config")))
+            err = sr_json_field_error(&r.root, "text_config", "must be an object");
+        r.text = sr_json_member_obj(&r.root, "text_config", "text_config.");
     }
     if (!err)
         err = read_layout(&r, out);

@@ -95,8 +95,7 @@ bool sr_looks_like_lmeval_results(const char *data, size_t len);
 /* Every "<metric>,<filter>" number of every task in an lm-eval results file
  * (stderr entries left out): what the file claims, for the analysis to
  * check against the samples. *out is a fresh array of *n entries. */
-sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out,
-                                   size_t *n);
+sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out, size_t *n);
 
 /* results_<date>.json: the claimed value of "<metric>,<filter>" for task
  * (e.g. "exact_match,strict-match"). *found false when absent. */
@@ -220,7 +219,9 @@ typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON
 sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
                                      void *ctx);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
- * about whole-file JSON, where cJSON keeps no positions). */
+ * about whole-file JSON, where cJSON keeps no positions). A quote escaped
+ * inside a longer key does not start one. Defined in json_input.c, whose
+ * sr_json_obj applies it to an object within a file. */
 long sr_json_key_line(const char *data, size_t len, const char *key);
 /* An input error naming path, the line of the first repeat (in file order)
  * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL

@@ -1,11 +1,14 @@
 /* The export's own description: sweep.json (manifest) and *.arms (the run
  * plan, one planned model a line). */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_input.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -15,30 +18,24 @@
 #define MAX_HBM_GIB 1e6
 #define MAX_LEN 1e9
 
-typedef struct json_src {
-    const char *path, *data;
-    size_t len;
-} json_src;
-
-static sr_error *key_error(const json_src *src, const char *key, const char *what)
+static sr_error *key_error(const sr_json_obj *o, const char *key, const char *what)
 {
-    return sr_input_error(src->path, sr_json_key_line(src->data, src->len, key), "\"%s\" %s", key, what);
+    return sr_json_key_error(o, key, "\"%s\" %s", key, what);
 }
 
-/* A string value: absent or null leaves *dst alone. */
-static sr_error *get_string(const json_src *src, const cJSON *obj, const char *key, char **dst)
+/* A non-empty string value: absent or null leaves *dst alone. */
+static sr_error *get_string(const sr_json_obj *o, const char *key, char **dst)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
-        return NULL;
-    if (!cJSON_IsString(v))
-        return key_error(src, key, "is not a string");
-    size_t n = strlen(v->valuestring);
-    if (n == 0)
-        return key_error(src, key, "is empty");
-    if (!sr_utf8_valid(v->valuestring, n))
-        return key_error(src, key, "is not valid utf-8");
-    char *copy = strdup(v->valuestring);
+    const char *s;
+    switch (sr_json_check_string(sr_json_item(o->obj, key), SIZE_MAX, &s)) {
+    case SR_JSON_OK: break;
+    case SR_JSON_ABSENT: return NULL;
+    case SR_JSON_BAD_UTF8: return key_error(o, key, "is not valid utf-8");
+    default: return key_error(o, key, "is not a string");
+    }
+    if (!s[0])
+        return key_error(o, key, "is empty");
+    char *copy = strdup(s);
     if (!copy)
         return sr_oom();
     free(*dst);
@@ -47,76 +44,72 @@ static sr_error *get_string(const json_src *src, const cJSON *obj, const char *k
 }
 
 /* A finite number in (0, max]: absent or null leaves *dst alone. */
-static sr_error *get_number(const json_src *src, const cJSON *obj, const char *key, double max, bool integer,
-                            double *dst)
+static sr_error *get_number(const sr_json_obj *o, const char *key, double max, bool integer, double *dst)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
-        return NULL;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return key_error(src, key, "is not a number");
-    double d = v->valuedouble;
-    if (integer && d != floor(d))
-        return key_error(src, key, "is not an integer");
-    if (!(d > 0 && d <= max)) {
-        char *what = sr_asprintf("is %.17g, expected a value in (0, %g]", d, max);
-        sr_error *err = what ? key_error(src, key, what) : sr_oom();
-        free(what);
-        return err;
+    double d = NAN;
+    switch (sr_json_check_number(sr_json_item(o->obj, key), DBL_TRUE_MIN, max, integer, &d)) {
+    case SR_JSON_OK: break;
+    case SR_JSON_ABSENT: return NULL;
+    case SR_JSON_FRACTION: return key_error(o, key, "is not an integer");
+    case SR_JSON_TOO_SMALL:
+    case SR_JSON_TOO_LARGE:
+        return sr_json_key_error(o, key, "\"%s\" is %.17g, expected a value in (0, %g]", key, d, max);
+    default: return key_error(o, key, "is not a number");
     }
     *dst = d;
     return NULL;
 }
 
-static sr_error *get_hardware(const json_src *src, const cJSON *root, sr_manifest *m)
+static sr_error *get_hardware(const sr_json_obj *root, sr_manifest *m)
 {
-    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(root, "hardware");
-    if (!hw || cJSON_IsNull(hw) || cJSON_IsString(hw))
-        return get_string(src, root, "hardware", &m->hardware);
+    const cJSON *hw = sr_json_item(root->obj, "hardware");
+    if (!hw || cJSON_IsString(hw))
+        return get_string(root, "hardware", &m->hardware);
     if (!cJSON_IsObject(hw))
-        return key_error(src, "hardware", "is not a string or an object");
-    sr_error *err = get_string(src, hw, "accelerator", &m->hardware);
+        return key_error(root, "hardware", "is not a string or an object");
+    sr_json_obj in_hw = sr_json_member_obj(root, "hardware", "");
+    sr_error *err = get_string(&in_hw, "accelerator", &m->hardware);
     if (!err)
-        err = get_string(src, hw, "name", &m->hardware); /* "name" wins over "accelerator" */
+        err = get_string(&in_hw, "name", &m->hardware); /* "name" wins over "accelerator" */
     if (!err)
-        err = get_number(src, hw, "hbm_gib", MAX_HBM_GIB, false, &m->hbm_gib);
+        err = get_number(&in_hw, "hbm_gib", MAX_HBM_GIB, false, &m->hbm_gib);
     return err;
 }
 
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out)
 {
-    json_src src = {path, data, len};
     cJSON *root;
     sr_error *err = sr_json_parse(path, 1, data, len, &root);
     if (err)
         return err;
+    sr_json_obj src = sr_json_file_obj(path, data, len, root);
     sr_manifest m;
     sr_manifest_init(&m);
     double max_model_len = NAN, max_num_seqs = NAN;
     if (!cJSON_IsObject(root))
         err = sr_input_error(path, 1, "expected a json object");
     if (!err)
-        err = get_string(&src, root, "name", &m.name);
+        err = get_string(&src, "name", &m.name);
     if (!err)
-        err = get_string(&src, root, "baseline", &m.baseline);
+        err = get_string(&src, "baseline", &m.baseline);
     if (!err)
-        err = get_hardware(&src, root, &m);
+        err = get_hardware(&src, &m);
     if (!err)
-        err = get_number(&src, root, "hbm_gib", MAX_HBM_GIB, false, &m.hbm_gib);
+        err = get_number(&src, "hbm_gib", MAX_HBM_GIB, false, &m.hbm_gib);
     if (!err)
-        err = get_number(&src, root, "gpu_memory_utilization", 1.0, false, &m.gpu_memory_utilization);
+        err = get_number(&src, "gpu_memory_utilization", 1.0, false, &m.gpu_memory_utilization);
     if (!err)
-        err = get_number(&src, root, "max_model_len", MAX_LEN, true, &max_model_len);
+        err = get_number(&src, "max_model_len", MAX_LEN, true, &max_model_len);
     if (!err)
-        err = get_number(&src, root, "max_num_seqs", MAX_LEN, true, &max_num_seqs);
+        err = get_number(&src, "max_num_seqs", MAX_LEN, true, &max_num_seqs);
     if (!err)
-        err = get_string(&src, root, "image_digest", &m.image);
+        err = get_string(&src, "image_digest", &m.image);
     if (!err)
-        err = get_string(&src, root, "image", &m.image); /* "image" wins over "image_digest" */
+        err = get_string(&src, "image", &m.image); /* "image" wins over "image_digest" */
     if (!err)
-        err = get_string(&src, root, "vllm_version", &m.vllm_version);
+        err = get_string(&src, "vllm_version", &m.vllm_version);
     if (!err)
-        err = get_string(&src, root, "date", &m.date);
+        err = get_string(&src, "date", &m.date);
     if (!err && !(m.source = strdup(path)))
         err = sr_oom();
     cJSON_Delete(root);

@@ -155,30 +155,6 @@ sr_error *sr_json_each_array_element(const char *path, const char *data, size_t 
     return NULL;
 }
 
-long sr_json_key_line(const char *data, size_t len, const char *key)
-{
-    char *quoted = sr_asprintf("\"%s\"", key);
-    if (!quoted)
-        return 0;
-    size_t qlen = strlen(quoted), pos = 0;
-    long line = 0;
-    while (pos < len) {
-        const char *hit = sr_memmem(data + pos, len - pos, quoted);
-        if (!hit)
-            break;
-        size_t after = (size_t)(hit - data) + qlen;
-        while (after < len && (data[after] == ' ' || data[after] == '\t' || data[after] == '\r' || data[after] == '\n'))
-            after++;
-        if (after < len && data[after] == ':') {
-            line = line_at(data, (size_t)(hit - data), 1);
-            break;
-        }
-        pos = (size_t)(hit - data) + 1;
-    }
-    free(quoted);
-    return line;
-}
-
 typedef struct id_ref {
     const char *id;
     size_t index;

@@ -620,6 +620,20 @@ Test(bench_json, pretty_printed_error_line)
                  "expected an integer for 'total_output_tokens'");
 }
 
+/* A --metadata value that spells a key (line 2) is not the key (line 4). */
+Test(bench_json, error_line_skips_a_value_that_spells_the_key)
+{
+    const char *text = "{\n"
+                       "  \"label\": \"max_concurrency\",\n"
+                       "  \"output_throughput\": 12.5,\n"
+                       "  \"max_concurrency\": -1\n"
+                       "}\n";
+    sr_bench_run *runs;
+    size_t n;
+    assert_error(sr_parse_bench_json("m/b.json", text, strlen(text), &runs, &n), "m/b.json", 4,
+                 "negative count for 'max_concurrency'");
+}
+
 /* request_rate: a number, the string "inf", absent; anything else is an
  * error. max_concurrency null: no limit. */
 Test(bench_json, request_rate)

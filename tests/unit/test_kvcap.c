@@ -221,6 +221,13 @@ Test(kvcap, bad_configs)
     expect_bad("{\n\"num_hidden_layers\": 2,\n oops}", "invalid JSON", 3);
     expect_bad("[1, 2]", "expected a JSON object", 1);
     expect_bad("{\"text_config\": 3}", "field 'text_config' must be an object", 1);
+    expect_bad("{\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"head_dim\": 64,\n \"torch_dtype\": 16}",
+               "field 'torch_dtype' must be a string", 2);
+    /* text_config's keys are searched from "text_config" on: line 3, not the
+     * top-level key of line 1 */
+    expect_bad("{\"num_hidden_layers\": 2, \"text_config\":\n {\"num_attention_heads\": 2, \"head_dim\": 64,\n"
+               "  \"num_hidden_layers\": 0}}",
+               "field 'text_config.num_hidden_layers' is 0, expected 1 to 100000", 3);
     expect_bad("{\"num_hidden_layers\": 2} trailing", "text after the JSON object", 1);
     const char nul[] = "{\"num_hidden_layers\": 2}\0";
     sr_kv_layout lay;

@@ -94,6 +94,9 @@ Test(manifest, wrong_types_name_the_key)
     expect_input_error(manifest("{\"hardware\": [1]}", &m), "sweep.json", 1,
                        "\"hardware\" is not a string or an object");
     expect_input_error(manifest("{\"hardware\": {\"name\": 5}}", &m), "sweep.json", 1, "\"name\" is not a string");
+    /* hardware.name's line, not that of the top-level "name" before it */
+    expect_input_error(manifest("{\"name\": \"x\",\n\"hardware\": {\n\"name\": 5}}", &m), "sweep.json", 3,
+                       "\"name\" is not a string");
     expect_input_error(manifest("{\"name\": \"a\\u0000b\"}", &m), "sweep.json", 1, "nul character");
     expect_input_error(manifest("{\"name\": \"\xc3\"}", &m), "sweep.json", 1, "invalid utf-8");
     expect_input_error(manifest("[\"baseline\"]", &m), "sweep.json", 1, "expected a json object");
