@@ -35,6 +35,12 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
     return buf;
 }
 
+const char *sr_text_confidence(char *buf, size_t size, double confidence)
+{
+    double pct = confidence * 100;
+    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+}
+
 const char *sr_text_score(char *buf, size_t size, double v)
 {
     return sr_text_fixed(buf, size, v, 3);
@@ -326,7 +332,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
             sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
             if (v == 0) /* never "matches": absence of evidence is not equivalence */
-                sr_strbuf_printf(sb, "%s for %s", sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
+                sr_strbuf_printf(sb, "%s for %s",
+                                 sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
                                  name_of(&sw->models[scratch[i]]));
             else
                 sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
@@ -400,8 +407,9 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     if (sw->claims.n > 0 && ok) {
         char *line = sr_text_claims_summary(&sw->claims);
         if (line)
-            sr_strbuf_printf(&sb, "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
-                                  "Claims checked\xE2\x80\x9D).",
+            sr_strbuf_printf(&sb,
+                             "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
+                             "Claims checked\xE2\x80\x9D).",
                              line);
         free(line);
         ok = line && list_take(out, &sb);
@@ -524,12 +532,11 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
             sr_strbuf_printf(sb,
                              "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
                              "verdict depends on whether the %zu comparisons of this benchmark are held jointly.",
-                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl,
-                             then ? then : "?", other,
-                             sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl, then ? then : "?",
+                             other, sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
                              sw->settings.simultaneous ? "without --simultaneous" : "with --simultaneous",
-                             sr_text_points(lo, sizeof lo, s->other_ci_low), sr_text_points(hi, sizeof hi, s->other_ci_high),
-                             s->family_size);
+                             sr_text_points(lo, sizeof lo, s->other_ci_low),
+                             sr_text_points(hi, sizeof hi, s->other_ci_high), s->family_size);
             ok = list_take(out, sb);
         }
     }

@@ -33,7 +33,7 @@ const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
-const char *sr_text_ratio(char *buf, size_t size, double v);      /* 0.57x */
+const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
 /* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
@@ -47,6 +47,10 @@ const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
 const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
+/* A confidence level as a percentage without the sign: "95" for 0.95,
+ * "99.5" for 0.995 (one decimal unless whole). Every output's "95%
+ * interval" is written with it, so they all agree. */
+const char *sr_text_confidence(char *buf, size_t size, double confidence);
 
 /* The sweep's name: the manifest's, else the export directory's base name,
  * else "sweep". Fresh string or NULL on OOM. */
