@@ -1,10 +1,12 @@
-/* Pieces the report's and the comparison's renderers share: the split of a
- * chart into parts for PDF pages, and the confidence level as words. */
+/* Pieces the report's and the comparison's renderers share: the split of a chart into
+ * parts for PDF pages, the CSV cells, and the confidence level as words. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/chart_parts.h"
+#include "render/csv_cells.h"
 #include "render/report_text.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
@@ -84,4 +86,19 @@ Test(render_parts, confidence_as_words)
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.95), "95");    /* 95.000…01: whole */
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.995), "99.5"); /* one decimal */
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.9), "90");
+}
+
+Test(render_parts, csv_cells)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_csv_text(&sb, "=SUM(A1)", true); /* a formula: apostrophe inside the quotes */
+    sr_csv_text(&sb, "say \"hi\"", false);
+    sr_csv_text(&sb, NULL, false); /* missing: empty */
+    sr_csv_num(&sb, 0.25);
+    sr_csv_num(&sb, NAN);
+    sr_csv_text(&sb, "-4", false);
+    cr_assert(!sb.failed);
+    cr_assert_str_eq(sr_strbuf_cstr(&sb), "\"'=SUM(A1)\",\"say \"\"hi\"\"\",,0.25,,\"'-4\"");
+    sr_strbuf_free(&sb);
 }
