@@ -2,7 +2,6 @@
  * comparison. Tables come from the table layer through the table partial
  * (html_table.h); every text from the inputs is escaped by the template
  * engine ({{x}}); the only raw values are the chart SVGs, drawn by us. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +132,7 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_comparison *c, const char *cons
         sr_tpl_set(root, "version", SR_VERSION);
         sr_tpl_set(root, "methods", methods);
         char conf[64];
-        double pct = c->settings.confidence * 100;
-        sr_tpl_set(root, "conf", sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
+        sr_tpl_set(root, "conf", sr_text_confidence(conf, sizeof conf, c->settings.confidence));
         for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
             sr_tpl_ctx *s = sr_tpl_add(root, "sections");
             sr_tpl_set(s, "id", sections[i][0]);

@@ -4,7 +4,6 @@
  * export only, warnings and methods. Tables from the table layer, pages
  * from the PDF layout engine (pdf_layout.h); no dates, so the same
  * comparison gives the same bytes. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +106,7 @@ static sr_error *layout(sr_pdf *p, const sr_comparison *c, const char *title)
         return err;
     }
     char conf[64];
-    double pct = c->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, c->settings.confidence);
     sr_pdf_new_page(p);
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, title, p->bold, 20, SR_PDF_INK, 2);
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W,

@@ -88,12 +88,6 @@ static sr_tone speed_tone(const sr_speed_change *ch)
     return ch->ratio_high < 1 ? SR_TONE_WORSE : SR_TONE_BETTER;
 }
 
-static const char *percent(char *buf, size_t size, double confidence)
-{
-    double pct = confidence * 100;
-    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
-}
-
 /* ---- the two sides ------------------------------------------------------- */
 
 static void side_row(sr_table_builder *b, const char *what, const char *before, const char *after)
@@ -284,7 +278,8 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     b.t->aside = sr_asprintf("%s; after \xE2\x88\x92 before on the items both runs scored", benchmark);
     b.oom |= !b.t->aside;
     b.t->sortable = true;
-    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", percent(conf, sizeof conf, c->settings.confidence));
+    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]",
+             sr_text_confidence(conf, sizeof conf, c->settings.confidence));
     sr_tb_column(&b, "Model", NULL, false, 2.6);
     sr_tb_column(&b, "Before", NULL, true, 0.9);
     sr_tb_column(&b, "After", NULL, true, 0.9);

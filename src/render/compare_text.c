@@ -452,8 +452,7 @@ char *sr_compare_methods(const sr_comparison *c)
 {
     const sr_settings *st = &c->settings;
     char resamples[64], conf[64];
-    double pct = st->confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
     return sr_asprintf(
         "Both exports were read and analysed as the report reads them (GSM8K filter %s). Entries are matched by "
         "model id (by label, then directory, when several share an id). Accuracy: after \xE2\x88\x92 before "

@@ -233,8 +233,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
 static void fill_methods(sr_tpl_ctx *root, const sr_sweep *sw)
 {
     char buf[96];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(buf, sizeof buf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(buf, sizeof buf, sw->settings.confidence);
     sr_tpl_set(root, "conf", buf);
 }
 

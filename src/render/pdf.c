@@ -265,8 +265,7 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
         (err = sr_text_audit(sw, &audit)))
         goto done;
     char conf[64];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
 
     sr_pdf_new_page(p);
     title_block(p, sw, name);

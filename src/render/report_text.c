@@ -631,8 +631,7 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     const sr_settings *st = &sw->settings;
     char resamples[64], conf[64];
     sr_text_count(resamples, sizeof resamples, st->resamples);
-    double pct = st->confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool ok = true;
