@@ -258,24 +258,17 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
 /* ---- accuracy delta ---------------------------------------------------- */
 
 /* The benchmarks the accuracy chart has a panel for: those the baseline
- * was scored on, in table order, into names (room for every benchmark
- * name of the sweep; see accuracy_names_room). Returns the count. */
-static size_t accuracy_names_room(const sr_sweep *sw)
-{
-    size_t n_names = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_names += sw->models[i].n_benchmarks;
-    return n_names;
-}
-
-static size_t accuracy_panels(const sr_sweep *sw, const char **names)
+ * was scored on, in table order. Fresh array, NULL on OOM. */
+static const char **accuracy_panels(const sr_sweep *sw, size_t *n_panels)
 {
     const sr_model *base = sr_sweep_baseline(sw);
-    size_t n_all = sr_text_benchmarks(sw, names), n_panels = 0;
-    for (size_t b = 0; b < n_all; b++)
+    size_t n_all;
+    const char **names = sr_text_benchmark_list(sw, &n_all);
+    *n_panels = 0;
+    for (size_t b = 0; names && b < n_all; b++)
         if (base && sr_model_benchmark(base, names[b]))
-            names[n_panels++] = names[b];
-    return n_panels;
+            names[(*n_panels)++] = names[b];
+    return names;
 }
 
 static int verdict_index(sr_verdict verdict)
@@ -425,10 +418,10 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr
 static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                                 const sr_chart_part *pt, char **out, size_t *len)
 {
-    const char **names = malloc(accuracy_names_room(sw) * sizeof *names);
+    size_t n_panels;
+    const char **names = accuracy_panels(sw, &n_panels);
     if (!names)
         return sr_oom();
-    size_t n_panels = accuracy_panels(sw, names);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     if (rows == 0)
@@ -656,12 +649,11 @@ sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double ma
         return sr_oom();
     size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
     if (kind == SR_CHART_ACCURACY_DELTA) {
-        const char **names = malloc(accuracy_names_room(sweep) * sizeof *names);
+        const char **names = accuracy_panels(sweep, &n_panels);
         if (!names) {
             free(idx);
             return sr_oom();
         }
-        n_panels = accuracy_panels(sweep, names);
         free(names);
     } else if (kind == SR_CHART_SPEED_RATIO) {
         n_panels = speed_column_count(sweep); /* bars per model */

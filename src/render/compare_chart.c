@@ -83,11 +83,13 @@ static size_t chart_rows(const sr_comparison *c, sr_compare_chart_kind kind, siz
     return k;
 }
 
-/* The benchmarks with a panel: those some model has on both sides. */
-static size_t accuracy_panels(const sr_comparison *c, const char **names)
+/* The benchmarks with a panel: those some model has on both sides. Fresh
+ * array, NULL on OOM. */
+static const char **accuracy_panels(const sr_comparison *c, size_t *n_panels)
 {
-    size_t n = sr_compare_benchmarks(c, names), k = 0;
-    for (size_t b = 0; b < n; b++) {
+    size_t n, k = 0;
+    const char **names = sr_compare_benchmark_list(c, &n);
+    for (size_t b = 0; names && b < n; b++) {
         bool both = false;
         for (size_t i = 0; i < c->n_models && !both; i++)
             for (size_t j = 0; j < c->models[i].n_accuracy && !both; j++) {
@@ -97,15 +99,8 @@ static size_t accuracy_panels(const sr_comparison *c, const char **names)
         if (both)
             names[k++] = names[b];
     }
-    return k;
-}
-
-static size_t names_room(const sr_comparison *c)
-{
-    size_t n = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        n += c->models[i].n_accuracy;
-    return n;
+    *n_panels = k;
+    return names;
 }
 
 /* ---- accuracy change ------------------------------------------------------------ */
@@ -190,11 +185,13 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
 static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
                                 const sr_chart_part *pt, char **out, size_t *len)
 {
-    const char **names = malloc(names_room(c) * sizeof *names);
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
     if (!names)
         return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    size_t n_panels = rows ? accuracy_panels(c, names) : 0;
+    if (rows == 0)
+        n_panels = 0;
     bool more = n > rows && sr_chart_last_part(pt);
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
     sr_canvas cv;
@@ -456,8 +453,10 @@ static double part_height(const void *ctx, size_t shown)
         }
         return speed_height(ncol, shown, true);
     }
-    const char **names = malloc(names_room(c) * sizeof *names);
-    size_t n_panels = names ? accuracy_panels(c, names) : 1;
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
+    if (!names)
+        n_panels = 1; /* out of memory: the drawing will say so */
     free(names);
     return sr_chart_accuracy_height(n_panels, shown, true);
 }

@@ -29,13 +29,10 @@ static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool none
 
 static bool fill_accuracy(sr_tpl_ctx *root, const sr_comparison *c)
 {
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        max += c->models[i].n_accuracy;
-    const char **names = malloc(max * sizeof *names);
+    size_t n;
+    const char **names = sr_compare_benchmark_list(c, &n);
     if (!names)
         return false;
-    size_t n = sr_compare_benchmarks(c, names);
     bool ok = true;
     sr_tpl_list(root, "accuracy");
     for (size_t k = 0; k < n && ok; k++)

@@ -47,13 +47,10 @@ static bool accuracy_section(sr_pdf *p, const sr_comparison *c, const char *conf
     if (legend)
         sr_pdf_note(p, legend);
     free(legend);
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        max += c->models[i].n_accuracy;
-    const char **names = malloc(max * sizeof *names);
+    size_t n;
+    const char **names = sr_compare_benchmark_list(c, &n);
     if (!names)
         return false;
-    size_t n = sr_compare_benchmarks(c, names);
     bool ok = true;
     for (size_t k = 0; k < n && ok; k++) {
         sr_table *t = sr_table_compare_accuracy(c, names[k]);

@@ -92,6 +92,9 @@ size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
 /* The benchmarks of either side, table ones first (GSM8K, BFCL); names
  * has room for sr_n_table_benchmarks + every change's n_accuracy. */
 size_t sr_compare_benchmarks(const sr_comparison *c, const char **names);
+/* The same into a fresh array (free it) with room counted, so no renderer
+ * counts it again; NULL on OOM. */
+const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
 
 /* The builders that may have nothing to show, as one type. */
 typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);

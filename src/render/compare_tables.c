@@ -48,6 +48,16 @@ size_t sr_compare_benchmarks(const sr_comparison *c, const char **names)
     return n;
 }
 
+const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < c->n_models; i++)
+        room += c->models[i].n_accuracy;
+    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = names ? sr_compare_benchmarks(c, names) : 0;
+    return names;
+}
+
 /* ---- cells ------------------------------------------------------------------ */
 
 static const char *label_of(const sr_model *m)

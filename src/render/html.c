@@ -239,11 +239,8 @@ static void fill_methods(sr_tpl_ctx *root, const sr_sweep *sw)
 
 static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
-    size_t n_bench_max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_bench_max += sw->models[i].n_benchmarks;
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    const char **benches = malloc(n_bench_max * sizeof *benches);
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order), n_bench;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
     char *name = sr_text_sweep_name(sw);
     sr_text_list summary = {0}, audit = {0}, methods = {0};
     sr_error *err = NULL;
@@ -252,7 +249,6 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_image
         goto done;
     }
     size_t n = sr_render_model_order(sw, order);
-    size_t n_bench = sr_text_benchmarks(sw, benches);
 
     sr_tpl_set(root, "name", name);
     sr_tpl_set(root, "version", SR_VERSION);

@@ -213,6 +213,16 @@ size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
     return n;
 }
 
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        room += sw->models[i].n_benchmarks;
+    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = names ? sr_text_benchmarks(sw, names) : 0;
+    return names;
+}
+
 const char *sr_text_benchmark_title(const char *name)
 {
     for (size_t b = 0; b < sr_n_table_benchmarks; b++)
@@ -359,11 +369,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
 
 sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
 {
-    size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order);
-    size_t n_bench_max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_bench_max += sw->models[i].n_benchmarks;
-    const char **benches = malloc(n_bench_max * sizeof *benches);
+    size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order), n_bench;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
     if (!order || !benches) {
         free(order);
         free(benches);
@@ -371,7 +378,6 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     }
     size_t *scratch = order + sw->n_models + 1;
     size_t n_order = sr_render_model_order(sw, order);
-    size_t n_bench = sr_text_benchmarks(sw, benches);
     const sr_model *base = sr_sweep_baseline(sw);
     size_t n_compared = 0, n_failed = 0;
     for (size_t i = 0; i < sw->n_models; i++) {

@@ -61,6 +61,9 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * pointers into the sweep or static strings; it must have room for
  * sr_n_table_benchmarks + the total benchmark count of all models. */
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
+/* The same into a fresh array (free it) with room counted, so no renderer
+ * counts it again; NULL on OOM. */
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
 

@@ -339,14 +339,8 @@ typedef struct bench_list {
 
 static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
 {
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        max += sw->models[i].n_benchmarks;
-    out->names = malloc((max ? max : 1) * sizeof *out->names);
-    if (!out->names)
-        return false;
-    out->n = sr_text_benchmarks(sw, out->names);
-    return true;
+    out->names = sr_text_benchmark_list(sw, &out->n);
+    return out->names != NULL;
 }
 
 sr_table *sr_table_overview(const sr_sweep *sw)
