@@ -4,12 +4,10 @@
  * engine ({{x}}); the only raw values are the chart SVGs, drawn by us. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "compare_render.h"
 #include "html_table.h"
 #include "template.h"
-#include "util/escape.h"
 #include "util/strbuf.h"
 
 #define TEMPLATE "compare.html"
@@ -61,22 +59,6 @@ static bool fill_tables(sr_tpl_ctx *root, const sr_comparison *c)
     return ok;
 }
 
-/* The SVG as it goes inside the page: no XML declaration, the root element
- * scaled by CSS and labelled for screen readers. */
-static char *inline_svg(const char *svg, const char *label)
-{
-    const char *root = strstr(svg, "<svg");
-    if (!root)
-        return NULL;
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "<svg class=\"chart\" role=\"img\" aria-label=\"");
-    sr_escape_html(&sb, label, strlen(label));
-    sr_strbuf_puts(&sb, "\"");
-    sr_strbuf_puts(&sb, root + 4);
-    return sr_strbuf_detach(&sb);
-}
-
 static sr_error *fill_charts(sr_tpl_ctx *root, const sr_comparison *c, const char *const *svgs)
 {
     for (int k = 0; k < SR_N_COMPARE_CHARTS; k++) {
@@ -87,7 +69,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_comparison *c, const cha
             if (err)
                 return err;
         }
-        char *in = inline_svg(drawn ? drawn : svgs[k], sr_compare_chart_title((sr_compare_chart_kind)k));
+        char *in = sr_html_inline_svg(drawn ? drawn : svgs[k], sr_compare_chart_title((sr_compare_chart_kind)k));
         free(drawn);
         if (!in)
             return sr_oom();
@@ -150,27 +132,20 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_comparison *c, const char *cons
     return err;
 }
 
+/* What fill needs, as sr_html_page passes it. */
+typedef struct compare_page {
+    const sr_comparison *c;
+    const char *const *svgs;
+} compare_page;
+
+static sr_error *fill_compare(sr_tpl_ctx *root, const void *ctx)
+{
+    const compare_page *cp = ctx;
+    return fill(root, cp->c, cp->svgs);
+}
+
 sr_error *sr_render_compare_html(const sr_comparison *c, const char *const *svgs, char **out, size_t *len)
 {
-    *out = NULL;
-    *len = 0;
-    const sr_template_file *tf = sr_template_find(TEMPLATE);
-    if (!tf)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", TEMPLATE);
-    sr_tpl_ctx *root = sr_tpl_new();
-    if (!root)
-        return sr_oom();
-    sr_error *err = fill(root, c, svgs);
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    if (!err)
-        err = sr_tpl_render("templates/" TEMPLATE, tf->data, tf->len, root, &sb);
-    sr_tpl_free(root);
-    if (err) {
-        sr_strbuf_free(&sb);
-        return err;
-    }
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    const compare_page cp = {c, svgs};
+    return sr_html_page(TEMPLATE, fill_compare, &cp, out, len);
 }
