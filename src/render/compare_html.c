@@ -2,7 +2,6 @@
  * comparison. Tables come from the table layer through the table partial
  * (html_table.h); every text from the inputs is escaped by the template
  * engine ({{x}}); the only raw values are the chart SVGs, drawn by us. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "compare_render.h"

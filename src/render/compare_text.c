@@ -129,19 +129,7 @@ const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change
 
 const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch)
 {
-    char r[64], lo[64], hi[64];
-    sr_text_ratio(r, sizeof r, ch->ratio);
-    if (!isfinite(ch->ratio_low) || !isfinite(ch->ratio_high)) {
-        snprintf(buf, size, "%s", r);
-        return buf;
-    }
-    sr_format_fixed(lo, sizeof lo, ch->ratio_low, 2);
-    sr_format_fixed(hi, sizeof hi, ch->ratio_high, 2);
-    if (strcmp(lo, hi) == 0)
-        snprintf(buf, size, "%s", r);
-    else
-        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
-    return buf;
+    return sr_text_ratio_span(buf, size, ch->ratio, ch->ratio_low, ch->ratio_high);
 }
 
 const char *sr_compare_speed_words(const sr_speed_change *ch)

@@ -94,21 +94,28 @@ const char *sr_text_ratio(char *buf, size_t size, double v)
     return buf;
 }
 
-const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high)
 {
     char r[64], lo[64], hi[64];
-    sr_text_ratio(r, sizeof r, sc ? sc->ratio : NAN);
-    if (!sc || !isfinite(sc->ratio) || !isfinite(sc->ratio_low) || !isfinite(sc->ratio_high)) {
+    sr_text_ratio(r, sizeof r, ratio);
+    if (!isfinite(low) || !isfinite(high)) {
         snprintf(buf, size, "%s", r);
         return buf;
     }
-    sr_format_fixed(lo, sizeof lo, sc->ratio_low, 2);
-    sr_format_fixed(hi, sizeof hi, sc->ratio_high, 2);
+    sr_format_fixed(lo, sizeof lo, low, 2);
+    sr_format_fixed(hi, sizeof hi, high, 2);
     if (strcmp(lo, hi) == 0)
         snprintf(buf, size, "%s", r);
     else
         snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
     return buf;
+}
+
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+{
+    if (!sc || !isfinite(sc->ratio))
+        return sr_text_ratio_span(buf, size, sc ? sc->ratio : NAN, NAN, NAN);
+    return sr_text_ratio_span(buf, size, sc->ratio, sc->ratio_low, sc->ratio_high);
 }
 
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)

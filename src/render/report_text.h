@@ -37,6 +37,9 @@ const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
 /* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
+/* The same from the numbers: the report's scenarios and the comparison's
+ * speed changes word their ratios alike through it. */
+const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high);
 /* A comparison's verdict in words, the same in every output: "higher",
  * "lower", "no measured difference (differences under 2.8 points could not
  * be detected)", "equivalent within ±2 points", "too few items to compare,
