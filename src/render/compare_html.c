@@ -24,18 +24,17 @@ static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool none
     return true;
 }
 
+static bool put_accuracy_table(void *root, sr_table *t)
+{
+    sr_html_add_table(root, "accuracy", t);
+    return true;
+}
+
 static bool fill_accuracy(sr_tpl_ctx *root, const sr_comparison *c)
 {
     size_t n;
-    const char **names = sr_compare_benchmark_list(c, &n);
-    if (!names)
-        return false;
-    bool ok = true;
     sr_tpl_list(root, "accuracy");
-    for (size_t k = 0; k < n && ok; k++)
-        ok = put_table(root, "accuracy", sr_table_compare_accuracy(c, names[k]), false);
-    free(names);
-    return ok;
+    return sr_compare_accuracy_tables(c, put_accuracy_table, root, &n);
 }
 
 /* A table of a builder that may have nothing to show. */

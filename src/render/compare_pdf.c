@@ -37,6 +37,12 @@ static bool section_table(sr_pdf *p, const sr_comparison *c, sr_compare_table_fn
     return true;
 }
 
+static bool put_accuracy_table(void *p, sr_table *t)
+{
+    sr_pdf_table(p, t, PDF_MAX_COLS);
+    return true;
+}
+
 static bool accuracy_section(sr_pdf *p, const sr_comparison *c, const char *conf)
 {
     sr_pdf_section(p, "Accuracy changes", false);
@@ -48,21 +54,11 @@ static bool accuracy_section(sr_pdf *p, const sr_comparison *c, const char *conf
         sr_pdf_note(p, legend);
     free(legend);
     size_t n;
-    const char **names = sr_compare_benchmark_list(c, &n);
-    if (!names)
+    if (!sr_compare_accuracy_tables(c, put_accuracy_table, p, &n))
         return false;
-    bool ok = true;
-    for (size_t k = 0; k < n && ok; k++) {
-        sr_table *t = sr_table_compare_accuracy(c, names[k]);
-        ok = t != NULL;
-        if (ok)
-            sr_pdf_table(p, t, PDF_MAX_COLS);
-        sr_table_free(t);
-    }
     if (n == 0)
         sr_pdf_paragraph(p, "No benchmark scores on either side.");
-    free(names);
-    return ok;
+    return true;
 }
 
 static sr_error *charts_section(sr_pdf *p, const sr_comparison *c)
