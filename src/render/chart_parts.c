@@ -3,7 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "report_text.h"
 #include "util/strbuf.h"
 
 const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
@@ -69,4 +71,66 @@ void sr_chart_more(sr_canvas *cv, double y, size_t more)
     char buf[128];
     snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more model%s: see the table", more, more == 1 ? "" : "s");
     sr_canvas_text(cv, 16, y, buf, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
+}
+
+void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color)
+{
+    double xl = sr_axis_x(ax, lo), xh = sr_axis_x(ax, hi);
+    sr_canvas_line(cv, xl, y, xh, y, 1.8, color, false);
+    sr_canvas_line(cv, xl, y - half, xl, y + half, 1.8, color, false);
+    sr_canvas_line(cv, xh, y - half, xh, y + half, 1.8, color, false);
+}
+
+const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals)
+{
+    return sr_text_signed(buf, size, v, decimals);
+}
+
+/* ---- parts ---------------------------------------------------------------- */
+
+char *sr_chart_part_title(const char *title, const sr_chart_part *pt)
+{
+    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", title, pt->part, pt->parts) : strdup(title);
+}
+
+bool sr_chart_last_part(const sr_chart_part *pt)
+{
+    return pt->part == pt->parts;
+}
+
+sr_error *sr_chart_each_part(size_t rows, double max_height, sr_chart_height_fn height, sr_chart_part_fn each,
+                             const void *ctx)
+{
+    /* The most rows a part can hold within max_height (at least one). */
+    size_t fit = rows;
+    while (fit > 1 && height(ctx, fit) > max_height)
+        fit--;
+    /* As few parts as fit, of equal size (the last may be shorter); no rows:
+     * one chart that says so. (parts - 1) x per < rows, as per <= fit. */
+    size_t parts = fit ? (rows + fit - 1) / fit : 1, per = (rows + parts - 1) / parts;
+    sr_error *err = NULL;
+    for (size_t k = 0; k < parts && !err; k++) {
+        size_t first = k * per;
+        const sr_chart_part pt = {first, rows - first < per ? rows - first : per, k + 1, parts};
+        err = each(ctx, &pt);
+    }
+    return err;
+}
+
+/* ---- the accuracy panels ---------------------------------------------------- */
+
+double sr_chart_accuracy_top(void)
+{
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(3) + 10;
+}
+
+double sr_chart_accuracy_panel_h(size_t shown)
+{
+    return 30 + (double)shown * SR_CHART_ACCURACY_ROW_H + 44;
+}
+
+double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more)
+{
+    return sr_chart_accuracy_top() + (n_panels ? (double)n_panels * sr_chart_accuracy_panel_h(shown) : 80) + 40 +
+           (more ? 18 : 0);
 }

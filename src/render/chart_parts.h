@@ -8,9 +8,11 @@
 #ifndef SR_CHART_PARTS_H
 #define SR_CHART_PARTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "chart_draw.h"
+#include "util/error.h"
 
 #define SR_CHART_LABEL_RIGHT 222 /* model labels end here */
 #define SR_CHART_LABEL_WIDTH 206
@@ -48,5 +50,46 @@ void sr_chart_bands(sr_canvas *cv, double top, size_t rows, double row_h);
 void sr_chart_message(sr_canvas *cv, double y, const char *msg);
 /* "… and N more models: see the table". */
 void sr_chart_more(sr_canvas *cv, double y, size_t more);
+
+/* A whisker from lo to hi (axis values) at y, its end caps half high. */
+void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color);
+/* Axis labels of accuracy differences in points: "+2.5", "−1.0", "0.0". */
+const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals);
+
+/* ---- parts ---------------------------------------------------------------
+ * A chart shows at most SR_CHART_MAX_ROWS rows; the PDF may split those into
+ * parts that each fit a page at full width (rows [first, first + count),
+ * part `part` of `parts`, from 1); the axes still span every row, so the
+ * parts share their scale. The report's and the comparison's charts split
+ * the same way. */
+typedef struct sr_chart_part {
+    size_t first, count, part, parts;
+} sr_chart_part;
+
+/* The title, with " (part k of m)" when split. Fresh string, NULL on OOM. */
+char *sr_chart_part_title(const char *title, const sr_chart_part *pt);
+/* The "… and N more" line goes under the last part only. */
+bool sr_chart_last_part(const sr_chart_part *pt);
+/* Design height of a part of `shown` rows, with every optional line. */
+typedef double (*sr_chart_height_fn)(const void *ctx, size_t shown);
+/* Splits `rows` rows into as few parts as fit within max_height (at least
+ * one row a part), of equal size but the last; no rows: one part. Calls
+ * each(ctx, part) for every part in order until it returns an error. */
+typedef sr_error *(*sr_chart_part_fn)(const void *ctx, const sr_chart_part *pt);
+sr_error *sr_chart_each_part(size_t rows, double max_height, sr_chart_height_fn height, sr_chart_part_fn each,
+                             const void *ctx);
+
+/* ---- the accuracy panels ---------------------------------------------------
+ * The report's accuracy_delta and the comparison's accuracy_change draw a
+ * panel per benchmark, a row per model, under a legend of three verdicts:
+ * one geometry, so the two charts line up when shown side by side. */
+#define SR_CHART_ACCURACY_ROW_H 24.0
+/* Top of the first panel. */
+double sr_chart_accuracy_top(void);
+/* One panel: heading, `shown` rows, axis labels and axis title. */
+double sr_chart_accuracy_panel_h(size_t shown);
+/* The whole chart: n_panels panels (none: a message), the footnote, and
+ * the "… and N more" line when `more`. */
+double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more);
 
 #endif

@@ -1,9 +1,14 @@
-/* What every renderer shares: the order of models and the table columns. */
+/* What every renderer shares: the order of models, the table columns, and
+ * the CSV cells (csv_cells.h). */
+#include <csv.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_cells.h"
 #include "render.h"
+#include "util/text.h"
 
 const char *const sr_table_benchmarks[] = {"gsm8k", "bfcl_simple"};
 const char *const sr_table_benchmark_titles[] = {"GSM8K", "BFCL"};
@@ -60,4 +65,37 @@ size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx)
     sort_by_plan(sweep, idx + first, failed - first);
     sort_by_plan(sweep, idx + failed, n - failed);
     return n;
+}
+
+void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
+{
+    if (!first)
+        sr_strbuf_putc(sb, ',');
+    if (!text)
+        return;
+    char *guarded = NULL;
+    if (text[0] && strchr("=+-@\t\r", text[0])) {
+        if (!(guarded = sr_asprintf("'%s", text))) {
+            sb->failed = true;
+            return;
+        }
+        text = guarded;
+    }
+    size_t n = strlen(text), need;
+    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
+        sb->failed = true;
+        free(guarded);
+        return;
+    }
+    sb->len += csv_write(sb->data + sb->len, need, text, n);
+    sb->data[sb->len] = '\0';
+    free(guarded);
+}
+
+void sr_csv_num(sr_strbuf *sb, double v)
+{
+    char buf[64];
+    sr_strbuf_putc(sb, ',');
+    if (isfinite(v))
+        sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
 }

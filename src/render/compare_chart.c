@@ -39,17 +39,6 @@ const char *sr_compare_chart_caption(sr_compare_chart_kind kind)
                  "runs span (whisker); the line at 1 is no change, the colour and shape whether the range holds 1.";
 }
 
-/* Rows [first, first + count) of the chart's rows, part `part` of `parts`. */
-typedef struct chart_part {
-    size_t first, count, part, parts;
-} chart_part;
-
-static char *part_title(sr_compare_chart_kind kind, const chart_part *pt)
-{
-    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", sr_compare_chart_title(kind), pt->part, pt->parts)
-                         : strdup(sr_compare_chart_title(kind));
-}
-
 static const char *label_of(const sr_model *m)
 {
     return m->label ? m->label : m->id;
@@ -65,20 +54,6 @@ typedef struct look {
 
 static const look look_same = {0, &sr_blue}, look_better = {1, &sr_green}, look_worse = {2, &sr_vermillion},
                   look_none = {0, &sr_grey};
-
-static void whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb col)
-{
-    double xl = sr_axis_x(ax, lo), xh = sr_axis_x(ax, hi);
-    sr_canvas_line(cv, xl, y, xh, y, 1.8, col, false);
-    sr_canvas_line(cv, xl, y - half, xl, y + half, 1.8, col, false);
-    sr_canvas_line(cv, xh, y - half, xh, y + half, 1.8, col, false);
-}
-
-static const char *percent(char *buf, size_t size, double confidence)
-{
-    double pct = confidence * 100;
-    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
-}
 
 /* ---- which models ------------------------------------------------------------ */
 
@@ -108,11 +83,13 @@ static size_t chart_rows(const sr_comparison *c, sr_compare_chart_kind kind, siz
     return k;
 }
 
-/* The benchmarks with a panel: those some model has on both sides. */
-static size_t accuracy_panels(const sr_comparison *c, const char **names)
+/* The benchmarks with a panel: those some model has on both sides. Fresh
+ * array, NULL on OOM. */
+static const char **accuracy_panels(const sr_comparison *c, size_t *n_panels)
 {
-    size_t n = sr_compare_benchmarks(c, names), k = 0;
-    for (size_t b = 0; b < n; b++) {
+    size_t n, k = 0;
+    const char **names = sr_compare_benchmark_list(c, &n);
+    for (size_t b = 0; names && b < n; b++) {
         bool both = false;
         for (size_t i = 0; i < c->n_models && !both; i++)
             for (size_t j = 0; j < c->models[i].n_accuracy && !both; j++) {
@@ -122,35 +99,13 @@ static size_t accuracy_panels(const sr_comparison *c, const char **names)
         if (both)
             names[k++] = names[b];
     }
-    return k;
-}
-
-static size_t names_room(const sr_comparison *c)
-{
-    size_t n = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        n += c->models[i].n_accuracy;
-    return n;
+    *n_panels = k;
+    return names;
 }
 
 /* ---- accuracy change ------------------------------------------------------------ */
 
-#define ROW_H 24.0
-
-static double accuracy_top(void)
-{
-    return SR_CHART_LEGEND_Y + sr_chart_legend_height(3) + 10;
-}
-
-static double accuracy_panel_h(size_t shown)
-{
-    return 30 + (double)shown * ROW_H + 44;
-}
-
-static double accuracy_height(size_t n_panels, size_t shown, bool more)
-{
-    return accuracy_top() + (n_panels ? (double)n_panels * accuracy_panel_h(shown) : 80) + 40 + (more ? 18 : 0);
-}
+#define ROW_H SR_CHART_ACCURACY_ROW_H
 
 static const sr_accuracy_change *accuracy_of(const sr_model_change *mc, const char *benchmark)
 {
@@ -168,21 +123,17 @@ static look verdict_look(sr_verdict v)
                                            : look_none;
 }
 
-static const char *fmt_points(char *buf, size_t size, double v, int decimals)
-{
-    return sr_text_signed(buf, size, v, decimals);
-}
-
 /* One benchmark's panel from y0: the axis spans 0 and every row's interval
  * (of every part). */
 static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *bench, const size_t *idx, size_t rows,
-                           const chart_part *pt, double y0, sr_strbuf *desc)
+                           const sr_chart_part *pt, double y0, sr_strbuf *desc)
 {
     const double plot_x1 = 540, text_x = 556, n_right = SR_CHART_WIDTH - 16;
     char buf[128], conf[64], head[96];
     size_t shown = pt->count;
     sr_canvas_text(cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
-    snprintf(head, sizeof head, "\xCE\x94 points [%s%% interval]", percent(conf, sizeof conf, c->settings.confidence));
+    snprintf(head, sizeof head, "\xCE\x94 points [%s%% interval]",
+             sr_text_confidence(conf, sizeof conf, c->settings.confidence));
     sr_canvas_text(cv, text_x, y0 + 16, head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
     sr_canvas_text(cv, n_right, y0 + 16, "n paired", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
     sr_strbuf_printf(desc, "%s:", sr_text_benchmark_title(bench));
@@ -201,7 +152,7 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
     sr_axis_linear(&ax, lo - pad, hi + pad, 6, SR_CHART_PLOT_X0, plot_x1);
     double top = y0 + 26, bottom = top + (double)shown * ROW_H;
     sr_chart_bands(cv, top, shown, ROW_H);
-    sr_axis_draw(cv, &ax, top, bottom, fmt_points);
+    sr_axis_draw(cv, &ax, top, bottom, sr_chart_fmt_points);
     double x0 = sr_axis_x(&ax, 0);
     sr_canvas_line(cv, x0, top, x0, bottom, 1.2, sr_dark, false);
     for (size_t i = 0; i < shown; i++) {
@@ -217,7 +168,7 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
         }
         look lk = verdict_look(ch->verdict);
         if (isfinite(ch->ci_low) && isfinite(ch->ci_high))
-            whisker(cv, &ax, ch->ci_low * 100, ch->ci_high * 100, yc, 5, *lk.color);
+            sr_chart_whisker(cv, &ax, ch->ci_low * 100, ch->ci_high * 100, yc, 5, *lk.color);
         sr_canvas_marker(cv, lk.shape, sr_axis_x(&ax, ch->delta * 100), yc, 5, *lk.color);
         sr_compare_delta_ci(buf, sizeof buf, ch);
         sr_canvas_text(cv, text_x, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *lk.color);
@@ -232,24 +183,26 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
 }
 
 static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
-                                const chart_part *pt, char **out, size_t *len)
+                                const sr_chart_part *pt, char **out, size_t *len)
 {
-    const char **names = malloc(names_room(c) * sizeof *names);
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
     if (!names)
         return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    size_t n_panels = rows ? accuracy_panels(c, names) : 0;
-    bool more = n > rows && pt->part == pt->parts;
-    double top = accuracy_top(), panel_h = accuracy_panel_h(shown);
+    if (rows == 0)
+        n_panels = 0;
+    bool more = n > rows && sr_chart_last_part(pt);
+    double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, accuracy_height(n_panels, shown, more));
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
     if (err) {
         free(names);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    char *title = part_title(SR_COMPARE_CHART_ACCURACY, pt);
+    char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY), pt);
     sr_chart_header(&cv, title ? title : "",
                     "Each model's accuracy after \xE2\x88\x92 before on the items both runs scored, in points; dot: "
                     "the paired difference, whisker: its bootstrap interval, the line at 0: no change");
@@ -274,7 +227,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     char conf[64], resamples[64];
     char *note = sr_asprintf("Whiskers: %s%% paired %s bootstrap intervals, %s resamples, seed %lu (%s). n: items "
                              "both runs scored.",
-                             percent(conf, sizeof conf, c->settings.confidence), c->settings.ci_method,
+                             sr_text_confidence(conf, sizeof conf, c->settings.confidence), c->settings.ci_method,
                              sr_format_count(resamples, sizeof resamples, c->settings.resamples), c->settings.seed,
                              c->settings.rng);
     char *fit = note ? sr_canvas_fit(&cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32) : NULL;
@@ -381,7 +334,7 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
         }
         look lk = noise_look(ch);
         if (isfinite(ch->ratio_low) && isfinite(ch->ratio_high) && ch->ratio_high > ch->ratio_low)
-            whisker(cv, ax, ch->ratio_low, ch->ratio_high, yc, 4, *lk.color);
+            sr_chart_whisker(cv, ax, ch->ratio_low, ch->ratio_high, yc, 4, *lk.color);
         sr_canvas_marker(cv, lk.shape, sr_axis_x(ax, ch->ratio), yc, 4.5, *lk.color);
         sr_compare_ratio_range(buf, sizeof buf, ch);
         sr_canvas_text(cv, text_x, yc + 3.5, buf, SR_CHART_VALUE_SIZE, false, 0, *lk.color);
@@ -390,14 +343,14 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
 }
 
 static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
-                             const chart_part *pt, char **out, size_t *len)
+                             const sr_chart_part *pt, char **out, size_t *len)
 {
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
     if (!sr_speed_columns_make_many(sides, 2, &cols))
         return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && pt->part == pt->parts;
+    bool more = n > rows && sr_chart_last_part(pt);
     const double plot_x1 = 590, text_x = 604;
     double top = speed_top(), group_h = speed_group_h(cols.n), bottom = top + (shown ? shown * group_h : 60);
     sr_canvas cv;
@@ -408,7 +361,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    char *title = part_title(SR_COMPARE_CHART_SPEED, pt);
+    char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_SPEED), pt);
     char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
                                  "dot: the ratio, whisker: the range its runs span, the line at 1: no change; %s",
                                  cols.shared);
@@ -454,7 +407,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
 /* ---- entry points ------------------------------------------------------------ */
 
 static sr_error *draw_part(const sr_comparison *c, sr_compare_chart_kind kind, const sr_chart_target *target,
-                           const size_t *idx, size_t n, const chart_part *pt, char **out, size_t *len)
+                           const size_t *idx, size_t n, const sr_chart_part *pt, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
@@ -469,17 +422,28 @@ sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind 
     if (!idx)
         return sr_oom();
     size_t n = chart_rows(c, kind, idx);
-    const chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
+    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
     const sr_chart_target target = {format, NULL, NULL};
     sr_error *err = draw_part(c, kind, &target, idx, n, &whole, out, len);
     free(idx);
     return err;
 }
 
+/* One chart drawn onto compare.pdf's pages in parts. */
+typedef struct pdf_chart {
+    const sr_comparison *c;
+    sr_compare_chart_kind kind;
+    const size_t *idx;
+    size_t n;
+    sr_chart_target target;
+} pdf_chart;
+
 /* Design height of `shown` rows, at most (every optional line counted). */
-static double part_height(const sr_comparison *c, sr_compare_chart_kind kind, size_t shown)
+static double part_height(const void *ctx, size_t shown)
 {
-    if (kind == SR_COMPARE_CHART_SPEED) {
+    const pdf_chart *pc = ctx;
+    const sr_comparison *c = pc->c;
+    if (pc->kind == SR_COMPARE_CHART_SPEED) {
         sr_speed_columns cols;
         const sr_sweep *sides[2] = {c->before, c->after};
         size_t ncol = 1;
@@ -489,10 +453,22 @@ static double part_height(const sr_comparison *c, sr_compare_chart_kind kind, si
         }
         return speed_height(ncol, shown, true);
     }
-    const char **names = malloc(names_room(c) * sizeof *names);
-    size_t n_panels = names ? accuracy_panels(c, names) : 1;
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
+    if (!names)
+        n_panels = 1; /* out of memory: the drawing will say so */
     free(names);
-    return accuracy_height(n_panels, shown, true);
+    return sr_chart_accuracy_height(n_panels, shown, true);
+}
+
+static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
+{
+    const pdf_chart *pc = ctx;
+    char *out;
+    size_t len;
+    sr_error *err = draw_part(pc->c, pc->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
+    free(out);
+    return err;
 }
 
 sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
@@ -502,20 +478,8 @@ sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kin
     if (!idx)
         return sr_oom();
     size_t n = chart_rows(c, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
-    size_t fit = rows; /* the most rows a part holds within max_height (at least one) */
-    while (fit > 1 && part_height(c, kind, fit) > max_height)
-        fit--;
-    size_t parts = fit ? (rows + fit - 1) / fit : 1, per = (rows + parts - 1) / parts;
-    const sr_chart_target target = {SR_CHART_PNG, place, ctx};
-    sr_error *err = NULL;
-    for (size_t k = 0; k < parts && !err; k++) {
-        size_t first = k * per;
-        const chart_part pt = {first, rows - first < per ? rows - first : per, k + 1, parts};
-        char *out;
-        size_t len;
-        err = draw_part(c, kind, &target, idx, n, &pt, &out, &len);
-        free(out);
-    }
+    const pdf_chart pc = {c, kind, idx, n, {SR_CHART_PNG, place, ctx}};
+    sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);
     free(idx);
     return err;
 }

@@ -1,12 +1,12 @@
 /* compare.csv: the comparison in tidy form, one row per model and figure
  * (setup, status, accuracy, speed, kv_cache, added, removed), for
  * spreadsheets and pandas. Quoting by libcsv, as results.csv. */
-#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare_render.h"
+#include "csv_cells.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -48,65 +48,30 @@ static void row_init(row *r, const char *model, const char *label, const char *s
         r->num[i] = NAN;
 }
 
-/* A text cell quoted by libcsv; text a spreadsheet would run as a formula
- * gets a leading apostrophe (as results.csv). */
-static void put_cell(sr_strbuf *sb, const char *text, bool first)
-{
-    if (!first)
-        sr_strbuf_putc(sb, ',');
-    if (!text)
-        return;
-    char *guarded = NULL;
-    if (text[0] && strchr("=+-@\t\r", text[0])) {
-        if (!(guarded = sr_asprintf("'%s", text))) {
-            sb->failed = true;
-            return;
-        }
-        text = guarded;
-    }
-    size_t n = strlen(text), need;
-    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
-        sb->failed = true;
-        free(guarded);
-        return;
-    }
-    sb->len += csv_write(sb->data + sb->len, need, text, n);
-    sb->data[sb->len] = '\0';
-    free(guarded);
-}
-
-static void put_num(sr_strbuf *sb, double v)
-{
-    char buf[64];
-    sr_strbuf_putc(sb, ',');
-    if (isfinite(v))
-        sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
-}
-
 static void put_row(sr_strbuf *sb, const row *r)
 {
-    put_cell(sb, r->model, true);
-    put_cell(sb, r->label, false);
-    put_cell(sb, r->section, false);
-    put_cell(sb, r->name, false);
+    sr_csv_text(sb, r->model, true);
+    sr_csv_text(sb, r->label, false);
+    sr_csv_text(sb, r->section, false);
+    sr_csv_text(sb, r->name, false);
     for (int i = C_BEFORE; i <= C_AFTER; i++) {
         const char *text = i == C_BEFORE ? r->before_text : r->after_text;
         if (text)
-            put_cell(sb, text, false);
+            sr_csv_text(sb, text, false);
         else
-            put_num(sb, r->num[i]);
+            sr_csv_num(sb, r->num[i]);
     }
     for (int i = C_N_PAIRED; i <= C_P; i++)
-        put_num(sb, r->num[i]);
-    put_cell(sb, r->verdict, false);
-    put_num(sb, r->num[C_BETTER]);
-    put_num(sb, r->num[C_WORSE]);
-    put_num(sb, r->num[C_RATIO]);
-    put_num(sb, r->num[C_RATIO_LOW]);
-    put_num(sb, r->num[C_RATIO_HIGH]);
-    put_cell(sb, r->within_noise, false);
-    put_cell(sb, r->regression, false);
-    put_cell(sb, r->detail, false);
+        sr_csv_num(sb, r->num[i]);
+    sr_csv_text(sb, r->verdict, false);
+    sr_csv_num(sb, r->num[C_BETTER]);
+    sr_csv_num(sb, r->num[C_WORSE]);
+    sr_csv_num(sb, r->num[C_RATIO]);
+    sr_csv_num(sb, r->num[C_RATIO_LOW]);
+    sr_csv_num(sb, r->num[C_RATIO_HIGH]);
+    sr_csv_text(sb, r->within_noise, false);
+    sr_csv_text(sb, r->regression, false);
+    sr_csv_text(sb, r->detail, false);
     sr_strbuf_puts(sb, "\r\n");
 }
 

@@ -2,15 +2,11 @@
  * comparison. Tables come from the table layer through the table partial
  * (html_table.h); every text from the inputs is escaped by the template
  * engine ({{x}}); the only raw values are the chart SVGs, drawn by us. */
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "compare_render.h"
 #include "html_table.h"
 #include "template.h"
-#include "util/escape.h"
 #include "util/strbuf.h"
 
 #define TEMPLATE "compare.html"
@@ -28,21 +24,17 @@ static bool put_table(sr_tpl_ctx *root, const char *list, sr_table *t, bool none
     return true;
 }
 
+static bool put_accuracy_table(void *root, sr_table *t)
+{
+    sr_html_add_table(root, "accuracy", t);
+    return true;
+}
+
 static bool fill_accuracy(sr_tpl_ctx *root, const sr_comparison *c)
 {
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        max += c->models[i].n_accuracy;
-    const char **names = malloc(max * sizeof *names);
-    if (!names)
-        return false;
-    size_t n = sr_compare_benchmarks(c, names);
-    bool ok = true;
+    size_t n;
     sr_tpl_list(root, "accuracy");
-    for (size_t k = 0; k < n && ok; k++)
-        ok = put_table(root, "accuracy", sr_table_compare_accuracy(c, names[k]), false);
-    free(names);
-    return ok;
+    return sr_compare_accuracy_tables(c, put_accuracy_table, root, &n);
 }
 
 /* A table of a builder that may have nothing to show. */
@@ -65,22 +57,6 @@ static bool fill_tables(sr_tpl_ctx *root, const sr_comparison *c)
     return ok;
 }
 
-/* The SVG as it goes inside the page: no XML declaration, the root element
- * scaled by CSS and labelled for screen readers. */
-static char *inline_svg(const char *svg, const char *label)
-{
-    const char *root = strstr(svg, "<svg");
-    if (!root)
-        return NULL;
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "<svg class=\"chart\" role=\"img\" aria-label=\"");
-    sr_escape_html(&sb, label, strlen(label));
-    sr_strbuf_puts(&sb, "\"");
-    sr_strbuf_puts(&sb, root + 4);
-    return sr_strbuf_detach(&sb);
-}
-
 static sr_error *fill_charts(sr_tpl_ctx *root, const sr_comparison *c, const char *const *svgs)
 {
     for (int k = 0; k < SR_N_COMPARE_CHARTS; k++) {
@@ -91,7 +67,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_comparison *c, const cha
             if (err)
                 return err;
         }
-        char *in = inline_svg(drawn ? drawn : svgs[k], sr_compare_chart_title((sr_compare_chart_kind)k));
+        char *in = sr_html_inline_svg(drawn ? drawn : svgs[k], sr_compare_chart_title((sr_compare_chart_kind)k));
         free(drawn);
         if (!in)
             return sr_oom();
@@ -133,8 +109,7 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_comparison *c, const char *cons
         sr_tpl_set(root, "version", SR_VERSION);
         sr_tpl_set(root, "methods", methods);
         char conf[64];
-        double pct = c->settings.confidence * 100;
-        sr_tpl_set(root, "conf", sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1));
+        sr_tpl_set(root, "conf", sr_text_confidence(conf, sizeof conf, c->settings.confidence));
         for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
             sr_tpl_ctx *s = sr_tpl_add(root, "sections");
             sr_tpl_set(s, "id", sections[i][0]);
@@ -155,27 +130,20 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_comparison *c, const char *cons
     return err;
 }
 
+/* What fill needs, as sr_html_page passes it. */
+typedef struct compare_page {
+    const sr_comparison *c;
+    const char *const *svgs;
+} compare_page;
+
+static sr_error *fill_compare(sr_tpl_ctx *root, const void *ctx)
+{
+    const compare_page *cp = ctx;
+    return fill(root, cp->c, cp->svgs);
+}
+
 sr_error *sr_render_compare_html(const sr_comparison *c, const char *const *svgs, char **out, size_t *len)
 {
-    *out = NULL;
-    *len = 0;
-    const sr_template_file *tf = sr_template_find(TEMPLATE);
-    if (!tf)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", TEMPLATE);
-    sr_tpl_ctx *root = sr_tpl_new();
-    if (!root)
-        return sr_oom();
-    sr_error *err = fill(root, c, svgs);
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    if (!err)
-        err = sr_tpl_render("templates/" TEMPLATE, tf->data, tf->len, root, &sb);
-    sr_tpl_free(root);
-    if (err) {
-        sr_strbuf_free(&sb);
-        return err;
-    }
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    const compare_page cp = {c, svgs};
+    return sr_html_page(TEMPLATE, fill_compare, &cp, out, len);
 }

@@ -53,33 +53,25 @@ static void put_warnings(sr_strbuf *sb, const char *side, const sr_sweep *sw)
     }
 }
 
+/* A benchmark's table under "Accuracy: <benchmark>". */
+static bool put_accuracy_table(void *sb, sr_table *t)
+{
+    char *title = sr_asprintf("Accuracy: %s", t->title);
+    free(t->title);
+    t->title = title;
+    if (title)
+        put_table(sb, t);
+    return title != NULL;
+}
+
 static bool put_accuracy(sr_strbuf *sb, const sr_comparison *c)
 {
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        max += c->models[i].n_accuracy;
-    const char **names = malloc(max * sizeof *names);
-    if (!names)
+    size_t n;
+    if (!sr_compare_accuracy_tables(c, put_accuracy_table, sb, &n))
         return false;
-    size_t n = sr_compare_benchmarks(c, names);
-    bool ok = true;
-    for (size_t k = 0; k < n && ok; k++) {
-        sr_table *t = sr_table_compare_accuracy(c, names[k]);
-        ok = t != NULL;
-        if (ok) {
-            char *title = sr_asprintf("Accuracy: %s", t->title);
-            ok = title != NULL;
-            free(t->title);
-            t->title = title;
-        }
-        if (ok)
-            put_table(sb, t);
-        sr_table_free(t);
-    }
     if (n == 0)
         sr_strbuf_puts(sb, "\n## Accuracy\n\nNo benchmark scores on either side.\n");
-    free(names);
-    return ok;
+    return true;
 }
 
 sr_error *sr_render_compare_markdown(const sr_comparison *c, char **out, size_t *len)

@@ -4,7 +4,6 @@
  * export only, warnings and methods. Tables from the table layer, pages
  * from the PDF layout engine (pdf_layout.h); no dates, so the same
  * comparison gives the same bytes. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +37,12 @@ static bool section_table(sr_pdf *p, const sr_comparison *c, sr_compare_table_fn
     return true;
 }
 
+static bool put_accuracy_table(void *p, sr_table *t)
+{
+    sr_pdf_table(p, t, PDF_MAX_COLS);
+    return true;
+}
+
 static bool accuracy_section(sr_pdf *p, const sr_comparison *c, const char *conf)
 {
     sr_pdf_section(p, "Accuracy changes", false);
@@ -48,25 +53,12 @@ static bool accuracy_section(sr_pdf *p, const sr_comparison *c, const char *conf
     if (legend)
         sr_pdf_note(p, legend);
     free(legend);
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        max += c->models[i].n_accuracy;
-    const char **names = malloc(max * sizeof *names);
-    if (!names)
+    size_t n;
+    if (!sr_compare_accuracy_tables(c, put_accuracy_table, p, &n))
         return false;
-    size_t n = sr_compare_benchmarks(c, names);
-    bool ok = true;
-    for (size_t k = 0; k < n && ok; k++) {
-        sr_table *t = sr_table_compare_accuracy(c, names[k]);
-        ok = t != NULL;
-        if (ok)
-            sr_pdf_table(p, t, PDF_MAX_COLS);
-        sr_table_free(t);
-    }
     if (n == 0)
         sr_pdf_paragraph(p, "No benchmark scores on either side.");
-    free(names);
-    return ok;
+    return true;
 }
 
 static sr_error *charts_section(sr_pdf *p, const sr_comparison *c)
@@ -107,8 +99,7 @@ static sr_error *layout(sr_pdf *p, const sr_comparison *c, const char *title)
         return err;
     }
     char conf[64];
-    double pct = c->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, c->settings.confidence);
     sr_pdf_new_page(p);
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, title, p->bold, 20, SR_PDF_INK, 2);
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W,

@@ -92,12 +92,20 @@ size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
 /* The benchmarks of either side, table ones first (GSM8K, BFCL); names
  * has room for sr_n_table_benchmarks + every change's n_accuracy. */
 size_t sr_compare_benchmarks(const sr_comparison *c, const char **names);
+/* The same into a fresh array (free it) with room counted, so no renderer
+ * counts it again; NULL on OOM. */
+const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
 
 /* The builders that may have nothing to show, as one type. */
 typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_status(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmark);
+/* Every benchmark's accuracy table in order, each handed to put (which may
+ * change it; it is freed after). compare.html, .md and .pdf show them
+ * through it. *n: the benchmarks; false on OOM or when put says so. */
+typedef bool (*sr_compare_table_put)(void *ctx, sr_table *t);
+bool sr_compare_accuracy_tables(const sr_comparison *c, sr_compare_table_put put, void *ctx, size_t *n);
 sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none);

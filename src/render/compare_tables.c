@@ -48,6 +48,16 @@ size_t sr_compare_benchmarks(const sr_comparison *c, const char **names)
     return n;
 }
 
+const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < c->n_models; i++)
+        room += c->models[i].n_accuracy;
+    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = names ? sr_compare_benchmarks(c, names) : 0;
+    return names;
+}
+
 /* ---- cells ------------------------------------------------------------------ */
 
 static const char *label_of(const sr_model *m)
@@ -86,12 +96,6 @@ static sr_tone speed_tone(const sr_speed_change *ch)
     if (ch->within_noise)
         return SR_TONE_SAME;
     return ch->ratio_high < 1 ? SR_TONE_WORSE : SR_TONE_BETTER;
-}
-
-static const char *percent(char *buf, size_t size, double confidence)
-{
-    double pct = confidence * 100;
-    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
 }
 
 /* ---- the two sides ------------------------------------------------------- */
@@ -284,7 +288,8 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     b.t->aside = sr_asprintf("%s; after \xE2\x88\x92 before on the items both runs scored", benchmark);
     b.oom |= !b.t->aside;
     b.t->sortable = true;
-    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", percent(conf, sizeof conf, c->settings.confidence));
+    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]",
+             sr_text_confidence(conf, sizeof conf, c->settings.confidence));
     sr_tb_column(&b, "Model", NULL, false, 2.6);
     sr_tb_column(&b, "Before", NULL, true, 0.9);
     sr_tb_column(&b, "After", NULL, true, 0.9);
@@ -331,6 +336,21 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
                    "interval excludes 0. MDE: the smallest change the comparison had 80%% power to detect.");
     free(order);
     return sr_tb_finish(&b);
+}
+
+bool sr_compare_accuracy_tables(const sr_comparison *c, sr_compare_table_put put, void *ctx, size_t *n)
+{
+    const char **names = sr_compare_benchmark_list(c, n);
+    if (!names)
+        return false;
+    bool ok = true;
+    for (size_t k = 0; k < *n && ok; k++) {
+        sr_table *t = sr_table_compare_accuracy(c, names[k]);
+        ok = t && put(ctx, t);
+        sr_table_free(t);
+    }
+    free(names);
+    return ok;
 }
 
 /* ---- speed ------------------------------------------------------------------ */

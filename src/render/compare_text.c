@@ -129,19 +129,7 @@ const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change
 
 const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch)
 {
-    char r[64], lo[64], hi[64];
-    sr_text_ratio(r, sizeof r, ch->ratio);
-    if (!isfinite(ch->ratio_low) || !isfinite(ch->ratio_high)) {
-        snprintf(buf, size, "%s", r);
-        return buf;
-    }
-    sr_format_fixed(lo, sizeof lo, ch->ratio_low, 2);
-    sr_format_fixed(hi, sizeof hi, ch->ratio_high, 2);
-    if (strcmp(lo, hi) == 0)
-        snprintf(buf, size, "%s", r);
-    else
-        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
-    return buf;
+    return sr_text_ratio_span(buf, size, ch->ratio, ch->ratio_low, ch->ratio_high);
 }
 
 const char *sr_compare_speed_words(const sr_speed_change *ch)
@@ -452,8 +440,7 @@ char *sr_compare_methods(const sr_comparison *c)
 {
     const sr_settings *st = &c->settings;
     char resamples[64], conf[64];
-    double pct = st->confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
     return sr_asprintf(
         "Both exports were read and analysed as the report reads them (GSM8K filter %s). Entries are matched by "
         "model id (by label, then directory, when several share an id). Accuracy: after \xE2\x88\x92 before "

@@ -1,49 +1,14 @@
 /* results.csv: one row per model and figure (tidy form), for spreadsheets
- * and pandas. Quoting by libcsv; text cells that a spreadsheet would run
- * as a formula (=, +, -, @, tab, CR) get a leading apostrophe. */
-#include <csv.h>
+ * and pandas. Cells as csv_cells.h writes them: quoted by libcsv, a leading
+ * apostrophe on text a spreadsheet would run as a formula. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
+#include "csv_cells.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-static void put_cell(sr_strbuf *sb, const char *text, bool first)
-{
-    if (!first)
-        sr_strbuf_putc(sb, ',');
-    if (!text)
-        return;
-    char *guarded = NULL;
-    if (strchr("=+-@\t\r", text[0]) && text[0]) {
-        guarded = sr_asprintf("'%s", text);
-        if (!guarded) {
-            sb->failed = true;
-            return;
-        }
-        text = guarded;
-    }
-    size_t n = strlen(text);
-    size_t need;
-    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
-        sb->failed = true;
-        free(guarded);
-        return;
-    }
-    sb->len += csv_write(sb->data + sb->len, need, text, n);
-    sb->data[sb->len] = '\0';
-    free(guarded);
-}
-
-static void put_num(sr_strbuf *sb, double v)
-{
-    char buf[64];
-    sr_strbuf_putc(sb, ',');
-    if (isfinite(v))
-        sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
-}
 
 static void put_count(sr_strbuf *sb, long v)
 {
@@ -53,8 +18,21 @@ static void put_count(sr_strbuf *sb, long v)
 }
 
 /* One tidy row: the columns of results.csv, NAN / -1 / NULL when empty. */
-enum { COL_N, COL_VALUE, COL_DELTA, COL_CI_LOW, COL_CI_HIGH, COL_P, COL_RATIO, COL_MDE, COL_P_HOLM, COL_RATIO_LOW,
-       COL_RATIO_HIGH, COL_CV, N_NUMS };
+enum {
+    COL_N,
+    COL_VALUE,
+    COL_DELTA,
+    COL_CI_LOW,
+    COL_CI_HIGH,
+    COL_P,
+    COL_RATIO,
+    COL_MDE,
+    COL_P_HOLM,
+    COL_RATIO_LOW,
+    COL_RATIO_HIGH,
+    COL_CV,
+    N_NUMS
+};
 
 typedef struct csv_row {
     const sr_model *m;
@@ -77,19 +55,19 @@ static const char header[] = "model,status,section,name,n,value,delta,ci_low,ci_
 
 static void put_row(sr_strbuf *sb, const csv_row *r)
 {
-    put_cell(sb, r->m->id, true);
-    put_cell(sb, sr_status_name(r->m->status), false);
-    put_cell(sb, r->section, false);
-    put_cell(sb, r->name, false);
+    sr_csv_text(sb, r->m->id, true);
+    sr_csv_text(sb, sr_status_name(r->m->status), false);
+    sr_csv_text(sb, r->section, false);
+    sr_csv_text(sb, r->name, false);
     put_count(sb, isfinite(r->num[COL_N]) ? (long)r->num[COL_N] : -1);
     for (int i = COL_VALUE; i <= COL_P; i++)
-        put_num(sb, r->num[i]);
-    put_cell(sb, r->verdict, false);
-    put_num(sb, r->num[COL_RATIO]);
-    put_cell(sb, r->detail, false);
-    put_cell(sb, r->m->label ? r->m->label : r->m->id, false);
+        sr_csv_num(sb, r->num[i]);
+    sr_csv_text(sb, r->verdict, false);
+    sr_csv_num(sb, r->num[COL_RATIO]);
+    sr_csv_text(sb, r->detail, false);
+    sr_csv_text(sb, r->m->label ? r->m->label : r->m->id, false);
     for (int i = COL_MDE; i < N_NUMS; i++)
-        put_num(sb, r->num[i]);
+        sr_csv_num(sb, r->num[i]);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -139,24 +117,24 @@ static void claim_rows(sr_strbuf *sb, const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->claims.n; i++) {
         const sr_claim *c = &sw->claims.items[i];
-        const sr_model *m = c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index]
-                                                                                          : NULL;
-        put_cell(sb, c->model_id ? c->model_id : c->model, true);
-        put_cell(sb, m ? sr_status_name(m->status) : NULL, false);
-        put_cell(sb, "claim", false);
-        put_cell(sb, c->figure, false);
+        const sr_model *m =
+            c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index] : NULL;
+        sr_csv_text(sb, c->model_id ? c->model_id : c->model, true);
+        sr_csv_text(sb, m ? sr_status_name(m->status) : NULL, false);
+        sr_csv_text(sb, "claim", false);
+        sr_csv_text(sb, c->figure, false);
         sr_strbuf_putc(sb, ','); /* n */
-        put_num(sb, c->value);
-        put_num(sb, c->difference);
+        sr_csv_num(sb, c->value);
+        sr_csv_num(sb, c->difference);
         sr_strbuf_puts(sb, ",,,");
-        put_cell(sb, sr_claim_status_name(c->status), false);
+        sr_csv_text(sb, sr_claim_status_name(c->status), false);
         sr_strbuf_putc(sb, ','); /* ratio */
         char *detail = sr_asprintf("%s: claimed %s", c->source ? c->source : "?", c->written ? c->written : "?");
         if (!detail)
             sb->failed = true;
-        put_cell(sb, detail, false);
+        sr_csv_text(sb, detail, false);
         free(detail);
-        put_cell(sb, m && m->label ? m->label : c->model, false);
+        sr_csv_text(sb, m && m->label ? m->label : c->model, false);
         sr_strbuf_puts(sb, ",,,,,\r\n");
     }
 }

@@ -185,9 +185,7 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     return ok ? NULL : sr_oom();
 }
 
-/* The SVG as it goes inside the page: no XML declaration, and the root
- * element scaled by CSS and labelled for screen readers. */
-static char *inline_svg(const char *svg, const char *label)
+char *sr_html_inline_svg(const char *svg, const char *label)
 {
     const char *root = strstr(svg, "<svg");
     if (!root)
@@ -217,7 +215,7 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
             if (err)
                 return err;
         }
-        char *in = inline_svg(svg ? svg : charts->svg[k], sr_chart_title((sr_chart_kind)k));
+        char *in = sr_html_inline_svg(svg ? svg : charts->svg[k], sr_chart_title((sr_chart_kind)k));
         free(svg);
         if (!in)
             return sr_oom();
@@ -233,18 +231,14 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
 static void fill_methods(sr_tpl_ctx *root, const sr_sweep *sw)
 {
     char buf[96];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(buf, sizeof buf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(buf, sizeof buf, sw->settings.confidence);
     sr_tpl_set(root, "conf", buf);
 }
 
 static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
-    size_t n_bench_max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_bench_max += sw->models[i].n_benchmarks;
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    const char **benches = malloc(n_bench_max * sizeof *benches);
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order), n_bench;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
     char *name = sr_text_sweep_name(sw);
     sr_text_list summary = {0}, audit = {0}, methods = {0};
     sr_error *err = NULL;
@@ -253,7 +247,6 @@ static sr_error *fill(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_image
         goto done;
     }
     size_t n = sr_render_model_order(sw, order);
-    size_t n_bench = sr_text_benchmarks(sw, benches);
 
     sr_tpl_set(root, "name", name);
     sr_tpl_set(root, "version", SR_VERSION);
@@ -289,21 +282,41 @@ sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
     return sr_render_html_with(sweep, NULL, out, len);
 }
 
+/* What fill needs, as sr_html_page passes it. */
+typedef struct report_page {
+    const sr_sweep *sweep;
+    const sr_chart_images *charts;
+} report_page;
+
+static sr_error *fill_report(sr_tpl_ctx *root, const void *ctx)
+{
+    const report_page *rp = ctx;
+    return fill(root, rp->sweep, rp->charts);
+}
+
 sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
+{
+    const report_page rp = {sweep, charts};
+    return sr_html_page(TEMPLATE, fill_report, &rp, out, len);
+}
+
+sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *ctx, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    const sr_template_file *tf = sr_template_find(TEMPLATE);
+    const sr_template_file *tf = sr_template_find(name);
     if (!tf)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", TEMPLATE);
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", name);
     sr_tpl_ctx *root = sr_tpl_new();
     if (!root)
         return sr_oom();
-    sr_error *err = fill(root, sweep, charts);
+    sr_error *err = fill_page(root, ctx);
+    char display[160];
+    snprintf(display, sizeof display, "templates/%s", name); /* as errors name it */
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     if (!err)
-        err = sr_tpl_render("templates/" TEMPLATE, tf->data, tf->len, root, &sb);
+        err = sr_tpl_render(display, tf->data, tf->len, root, &sb);
     sr_tpl_free(root);
     if (err) {
         sr_strbuf_free(&sb);

@@ -2,7 +2,6 @@
  * left out with their reasons, the KV cache table, warnings, the inputs in
  * one line, and how the numbers were made. Every table comes from the
  * table layer (table.h); this file only lays it out. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +38,7 @@ static void put_list(sr_strbuf *sb, const char *heading, char *const *items, siz
 static void put_header(sr_strbuf *sb, const sr_sweep *sw)
 {
     char conf[64];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     sr_strbuf_puts(sb, "# ");
     sr_markdown_escape(sb, sw->manifest.name ? sw->manifest.name : "Sweep results");
     sr_strbuf_puts(sb, "\n\nBaseline: ");

@@ -196,13 +196,10 @@ static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
     if (legend)
         sr_pdf_note(p, legend);
     free(legend);
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        max += sw->models[i].n_benchmarks;
-    const char **benches = malloc(max * sizeof *benches);
+    size_t n_bench;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
     if (!benches)
         return false;
-    size_t n_bench = sr_text_benchmarks(sw, benches);
     bool ok = true;
     for (size_t b = 0; b < n_bench && ok; b++)
         ok = put(p, sr_table_accuracy(sw, benches[b]));
@@ -265,8 +262,7 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
         (err = sr_text_audit(sw, &audit)))
         goto done;
     char conf[64];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
 
     sr_pdf_new_page(p);
     title_block(p, sw, name);

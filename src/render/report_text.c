@@ -35,6 +35,12 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
     return buf;
 }
 
+const char *sr_text_confidence(char *buf, size_t size, double confidence)
+{
+    double pct = confidence * 100;
+    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+}
+
 const char *sr_text_score(char *buf, size_t size, double v)
 {
     return sr_text_fixed(buf, size, v, 3);
@@ -88,21 +94,28 @@ const char *sr_text_ratio(char *buf, size_t size, double v)
     return buf;
 }
 
-const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high)
 {
     char r[64], lo[64], hi[64];
-    sr_text_ratio(r, sizeof r, sc ? sc->ratio : NAN);
-    if (!sc || !isfinite(sc->ratio) || !isfinite(sc->ratio_low) || !isfinite(sc->ratio_high)) {
+    sr_text_ratio(r, sizeof r, ratio);
+    if (!isfinite(low) || !isfinite(high)) {
         snprintf(buf, size, "%s", r);
         return buf;
     }
-    sr_format_fixed(lo, sizeof lo, sc->ratio_low, 2);
-    sr_format_fixed(hi, sizeof hi, sc->ratio_high, 2);
+    sr_format_fixed(lo, sizeof lo, low, 2);
+    sr_format_fixed(hi, sizeof hi, high, 2);
     if (strcmp(lo, hi) == 0)
         snprintf(buf, size, "%s", r);
     else
         snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
     return buf;
+}
+
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+{
+    if (!sc || !isfinite(sc->ratio))
+        return sr_text_ratio_span(buf, size, sc ? sc->ratio : NAN, NAN, NAN);
+    return sr_text_ratio_span(buf, size, sc->ratio, sc->ratio_low, sc->ratio_high);
 }
 
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)
@@ -205,6 +218,16 @@ size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
                 names[n++] = name;
         }
     return n;
+}
+
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        room += sw->models[i].n_benchmarks;
+    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = names ? sr_text_benchmarks(sw, names) : 0;
+    return names;
 }
 
 const char *sr_text_benchmark_title(const char *name)
@@ -326,7 +349,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
             sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
             if (v == 0) /* never "matches": absence of evidence is not equivalence */
-                sr_strbuf_printf(sb, "%s for %s", sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
+                sr_strbuf_printf(sb, "%s for %s",
+                                 sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
                                  name_of(&sw->models[scratch[i]]));
             else
                 sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
@@ -350,157 +374,196 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
     sr_strbuf_puts(sb, any ? "." : "no other model has scores on it.");
 }
 
+/* What the paragraphs of the summary are made from. */
+typedef struct summary {
+    const sr_sweep *sw;
+    const sr_model *base;
+    const size_t *order; /* display order */
+    size_t n_order;
+    size_t *scratch; /* room for n_models + 1 indices */
+    const char **benches;
+    size_t n_bench;
+    size_t n_compared, n_failed;
+} summary;
+
+/* What was compared, with what, on what; how many failed. */
+static void put_compared(sr_strbuf *sb, const summary *s)
+{
+    if (!s->base) {
+        if (s->sw->baseline)
+            sr_strbuf_printf(sb, "No baseline model was found (asked for %s), so no model was compared.",
+                             s->sw->baseline);
+        else
+            sr_strbuf_puts(sb, "No baseline model was named, so no model was compared.");
+        return;
+    }
+    sr_strbuf_printf(sb, "%zu model%s compared with the baseline %s", s->n_compared,
+                     s->n_compared == 1 ? " was" : "s were", name_of(s->base));
+    if (s->sw->manifest.hardware)
+        sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+    sr_strbuf_putc(sb, '.');
+    if (s->n_failed > 0)
+        sr_strbuf_printf(sb, " %zu other%s failed and %s left out.", s->n_failed, s->n_failed == 1 ? "" : "s",
+                         s->n_failed == 1 ? "is" : "are");
+}
+
+/* The claims checked, when claims files were given: the audit's answer.
+ * False on OOM. */
+static bool put_claims(sr_strbuf *sb, const sr_sweep *sw)
+{
+    char *line = sr_text_claims_summary(&sw->claims);
+    if (line)
+        sr_strbuf_printf(sb,
+                         "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
+                         "Claims checked\xE2\x80\x9D).",
+                         line);
+    free(line);
+    return line != NULL;
+}
+
+/* Each compared model's speed relative to the baseline, lowest to highest,
+ * and in how many scenarios that is within run noise. */
+static void put_speed(sr_strbuf *sb, const summary *s)
+{
+    char buf[128];
+    sr_strbuf_puts(sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
+                       "prompt lengths and concurrencies measured): ");
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_order; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (!is_compared_model(m))
+            continue;
+        const char *range = ratio_range(buf, sizeof buf, m);
+        sr_strbuf_printf(sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : "no speed data");
+        /* A ratio whose runs overlap the baseline's is not faster or slower. */
+        size_t noise = 0, judged = 0;
+        for (size_t c = 0; c < m->n_scenarios; c++) {
+            judged += m->scenarios[c].within_noise >= 0;
+            noise += m->scenarios[c].within_noise == 1;
+        }
+        if (noise > 0)
+            sr_strbuf_printf(sb, " (within run noise in %zu of %zu scenario%s)", noise, judged, judged == 1 ? "" : "s");
+    }
+    sr_strbuf_putc(sb, '.');
+}
+
+/* The benchmarks the baseline was scored on. */
+static size_t baseline_benchmarks(const summary *s)
+{
+    size_t n = 0;
+    for (size_t b = 0; s->base && b < s->n_bench; b++)
+        n += sr_model_benchmark(s->base, s->benches[b]) != NULL;
+    return n;
+}
+
+/* Whether m was compared on every benchmark of the baseline's without a
+ * measured loss. */
+static bool not_worse(const summary *s, const sr_model *m)
+{
+    for (size_t b = 0; b < s->n_bench; b++) {
+        if (!sr_model_benchmark(s->base, s->benches[b]))
+            continue;
+        const sr_scores *sc = sr_model_benchmark(m, s->benches[b]);
+        if (!(sc && sc->compared && verdict_tested(sc->verdict) && sc->verdict != SR_VERDICT_LOWER))
+            return false;
+    }
+    return true;
+}
+
+/* The models not measurably worse anywhere, with their speed. */
+static void put_not_worse(sr_strbuf *sb, const summary *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_order; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (is_compared_model(m) && not_worse(s, m))
+            s->scratch[k++] = s->order[i];
+    }
+    if (k == 0) {
+        sr_strbuf_puts(sb, "No model was compared on every benchmark without a measured loss.");
+        return;
+    }
+    char buf[128];
+    sr_strbuf_puts(sb, "Not measurably worse than the baseline on any benchmark: ");
+    for (size_t i = 0; i < k; i++) {
+        const sr_model *m = &s->sw->models[s->scratch[i]];
+        const char *range = ratio_range(buf, sizeof buf, m);
+        sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+        if (range)
+            sr_strbuf_printf(sb, "%s (at %s the baseline's speed)", name_of(m), range);
+        else
+            sr_strbuf_printf(sb, "%s (no speed data)", name_of(m));
+    }
+    sr_strbuf_putc(sb, '.');
+}
+
+/* What was left out or is incomplete, and why; returns how many (nothing
+ * written when none). */
+static size_t put_left_out(sr_strbuf *sb, const summary *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_order; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (m->is_baseline || m->status == SR_STATUS_OK)
+            continue;
+        sr_strbuf_puts(sb, k++ == 0 ? "Left out or incomplete: " : "; ");
+        if (m->status == SR_STATUS_FAILED) {
+            const char *stage = sr_stage_name(m->failure.stage);
+            sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
+        } else {
+            sr_strbuf_printf(sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
+                             m->status_reason ? m->status_reason : "");
+            if (m->status_reason)
+                sr_strbuf_putc(sb, ')');
+        }
+    }
+    if (k > 0)
+        sr_strbuf_puts(sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
+    return k;
+}
+
 sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
 {
+    summary s = {.sw = sw, .base = sr_sweep_baseline(sw)};
     size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order);
-    size_t n_bench_max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        n_bench_max += sw->models[i].n_benchmarks;
-    const char **benches = malloc(n_bench_max * sizeof *benches);
-    if (!order || !benches) {
+    s.benches = sr_text_benchmark_list(sw, &s.n_bench);
+    if (!order || !s.benches) {
         free(order);
-        free(benches);
+        free(s.benches);
         return sr_oom();
     }
-    size_t *scratch = order + sw->n_models + 1;
-    size_t n_order = sr_render_model_order(sw, order);
-    size_t n_bench = sr_text_benchmarks(sw, benches);
-    const sr_model *base = sr_sweep_baseline(sw);
-    size_t n_compared = 0, n_failed = 0;
+    s.order = order;
+    s.scratch = order + sw->n_models + 1;
+    s.n_order = sr_render_model_order(sw, order);
     for (size_t i = 0; i < sw->n_models; i++) {
-        n_compared += is_compared_model(&sw->models[i]);
-        n_failed += !sw->models[i].is_baseline && sw->models[i].status == SR_STATUS_FAILED;
+        s.n_compared += is_compared_model(&sw->models[i]);
+        s.n_failed += !sw->models[i].is_baseline && sw->models[i].status == SR_STATUS_FAILED;
     }
+    bool compared = s.base && s.n_compared > 0;
 
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    bool ok = true;
-    char buf[128];
-
-    /* What was compared. */
-    if (!base) {
-        if (sw->baseline)
-            sr_strbuf_printf(&sb, "No baseline model was found (asked for %s), so no model was compared.",
-                             sw->baseline);
-        else
-            sr_strbuf_puts(&sb, "No baseline model was named, so no model was compared.");
-    } else {
-        sr_strbuf_printf(&sb, "%zu model%s compared with the baseline %s", n_compared,
-                         n_compared == 1 ? " was" : "s were", name_of(base));
-        if (sw->manifest.hardware)
-            sr_strbuf_printf(&sb, " on %s", sw->manifest.hardware);
-        sr_strbuf_putc(&sb, '.');
-        if (n_failed > 0)
-            sr_strbuf_printf(&sb, " %zu other%s failed and %s left out.", n_failed, n_failed == 1 ? "" : "s",
-                             n_failed == 1 ? "is" : "are");
-    }
-    ok = ok && list_take(out, &sb);
-
-    /* The claims checked, when claims files were given: the audit's answer. */
-    if (sw->claims.n > 0 && ok) {
-        char *line = sr_text_claims_summary(&sw->claims);
-        if (line)
-            sr_strbuf_printf(&sb, "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
-                                  "Claims checked\xE2\x80\x9D).",
-                             line);
-        free(line);
-        ok = line && list_take(out, &sb);
-    }
-
-    /* Accuracy, one paragraph per benchmark. */
-    if (base && n_compared > 0)
-        for (size_t b = 0; b < n_bench && ok; b++) {
-            put_benchmark_paragraph(&sb, sw, base, benches[b], order, n_order, scratch);
-            ok = list_take(out, &sb);
-        }
-
-    /* Speed. */
-    if (base && n_compared > 0 && ok) {
-        sr_strbuf_puts(&sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
-                            "prompt lengths and concurrencies measured): ");
-        size_t k = 0;
-        for (size_t i = 0; i < n_order; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            if (!is_compared_model(m))
-                continue;
-            const char *range = ratio_range(buf, sizeof buf, m);
-            sr_strbuf_printf(&sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : "no speed data");
-            /* A ratio whose runs overlap the baseline's is not faster or slower. */
-            size_t noise = 0, judged = 0;
-            for (size_t c = 0; c < m->n_scenarios; c++) {
-                judged += m->scenarios[c].within_noise >= 0;
-                noise += m->scenarios[c].within_noise == 1;
-            }
-            if (noise > 0)
-                sr_strbuf_printf(&sb, " (within run noise in %zu of %zu scenario%s)", noise, judged,
-                                 judged == 1 ? "" : "s");
-        }
-        sr_strbuf_putc(&sb, '.');
+    put_compared(&sb, &s);
+    bool ok = list_take(out, &sb);
+    if (sw->claims.n > 0 && ok)
+        ok = put_claims(&sb, sw) && list_take(out, &sb);
+    for (size_t b = 0; compared && b < s.n_bench && ok; b++) { /* accuracy, a paragraph per benchmark */
+        put_benchmark_paragraph(&sb, sw, s.base, s.benches[b], order, s.n_order, s.scratch);
         ok = list_take(out, &sb);
     }
-
-    /* The models not measurably worse anywhere, with their speed. */
-    size_t base_benches = 0;
-    for (size_t b = 0; base && b < n_bench; b++)
-        base_benches += sr_model_benchmark(base, benches[b]) != NULL;
-    if (base && n_compared > 0 && base_benches > 0 && ok) {
-        size_t k = 0;
-        for (size_t i = 0; i < n_order; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            if (!is_compared_model(m))
-                continue;
-            bool fine = true;
-            for (size_t b = 0; b < n_bench && fine; b++) {
-                if (!sr_model_benchmark(base, benches[b]))
-                    continue;
-                const sr_scores *s = sr_model_benchmark(m, benches[b]);
-                fine = s && s->compared && verdict_tested(s->verdict) && s->verdict != SR_VERDICT_LOWER;
-            }
-            if (fine)
-                scratch[k++] = order[i];
-        }
-        if (k == 0) {
-            sr_strbuf_puts(&sb, "No model was compared on every benchmark without a measured loss.");
-        } else {
-            sr_strbuf_puts(&sb, "Not measurably worse than the baseline on any benchmark: ");
-            for (size_t i = 0; i < k; i++) {
-                const sr_model *m = &sw->models[scratch[i]];
-                const char *range = ratio_range(buf, sizeof buf, m);
-                sr_strbuf_puts(&sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
-                if (range)
-                    sr_strbuf_printf(&sb, "%s (at %s the baseline's speed)", name_of(m), range);
-                else
-                    sr_strbuf_printf(&sb, "%s (no speed data)", name_of(m));
-            }
-            sr_strbuf_putc(&sb, '.');
-        }
+    if (compared && ok) {
+        put_speed(&sb, &s);
         ok = list_take(out, &sb);
     }
-
-    /* What was left out. */
-    size_t k = 0;
-    for (size_t i = 0; i < n_order; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        if (m->is_baseline || m->status == SR_STATUS_OK)
-            continue;
-        sr_strbuf_puts(&sb, k++ == 0 ? "Left out or incomplete: " : "; ");
-        if (m->status == SR_STATUS_FAILED) {
-            const char *stage = sr_stage_name(m->failure.stage);
-            sr_strbuf_printf(&sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
-        } else {
-            sr_strbuf_printf(&sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
-                             m->status_reason ? m->status_reason : "");
-            if (m->status_reason)
-                sr_strbuf_putc(&sb, ')');
-        }
-    }
-    if (k > 0 && ok) {
-        sr_strbuf_puts(&sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
+    if (compared && baseline_benchmarks(&s) > 0 && ok) {
+        put_not_worse(&sb, &s);
         ok = list_take(out, &sb);
     }
+    if (ok && put_left_out(&sb, &s) > 0)
+        ok = list_take(out, &sb);
     sr_strbuf_free(&sb);
     free(order);
-    free(benches);
+    free(s.benches);
     return ok ? NULL : sr_oom();
 }
 
@@ -524,12 +587,11 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
             sr_strbuf_printf(sb,
                              "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
                              "verdict depends on whether the %zu comparisons of this benchmark are held jointly.",
-                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl,
-                             then ? then : "?", other,
-                             sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl, then ? then : "?",
+                             other, sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
                              sw->settings.simultaneous ? "without --simultaneous" : "with --simultaneous",
-                             sr_text_points(lo, sizeof lo, s->other_ci_low), sr_text_points(hi, sizeof hi, s->other_ci_high),
-                             s->family_size);
+                             sr_text_points(lo, sizeof lo, s->other_ci_low),
+                             sr_text_points(hi, sizeof hi, s->other_ci_high), s->family_size);
             ok = list_take(out, sb);
         }
     }
@@ -624,8 +686,7 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     const sr_settings *st = &sw->settings;
     char resamples[64], conf[64];
     sr_text_count(resamples, sizeof resamples, st->resamples);
-    double pct = st->confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool ok = true;

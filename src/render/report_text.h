@@ -33,10 +33,13 @@ const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
-const char *sr_text_ratio(char *buf, size_t size, double v);      /* 0.57x */
+const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
 /* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
+/* The same from the numbers: the report's scenarios and the comparison's
+ * speed changes word their ratios alike through it. */
+const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high);
 /* A comparison's verdict in words, the same in every output: "higher",
  * "lower", "no measured difference (differences under 2.8 points could not
  * be detected)", "equivalent within ±2 points", "too few items to compare,
@@ -47,6 +50,10 @@ const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
 const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
+/* A confidence level as a percentage without the sign: "95" for 0.95,
+ * "99.5" for 0.995 (one decimal unless whole). Every output's "95%
+ * interval" is written with it, so they all agree. */
+const char *sr_text_confidence(char *buf, size_t size, double confidence);
 
 /* The sweep's name: the manifest's, else the export directory's base name,
  * else "sweep". Fresh string or NULL on OOM. */
@@ -57,6 +64,9 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * pointers into the sweep or static strings; it must have room for
  * sr_n_table_benchmarks + the total benchmark count of all models. */
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
+/* The same into a fresh array (free it) with room counted, so no renderer
+ * counts it again; NULL on OOM. */
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
 

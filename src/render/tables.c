@@ -339,14 +339,8 @@ typedef struct bench_list {
 
 static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
 {
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        max += sw->models[i].n_benchmarks;
-    out->names = malloc((max ? max : 1) * sizeof *out->names);
-    if (!out->names)
-        return false;
-    out->n = sr_text_benchmarks(sw, out->names);
-    return true;
+    out->names = sr_text_benchmark_list(sw, &out->n);
+    return out->names != NULL;
 }
 
 sr_table *sr_table_overview(const sr_sweep *sw)
@@ -361,8 +355,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         return NULL;
     }
     char conf[64], heading[160], buf[448];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     if (sr_tb_begin(&b, "overview", NULL)) {
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < benches.n; k++) {
@@ -437,8 +430,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     if (!order)
         return NULL;
     char conf[64], heading[128], buf[128], id[160];
-    double pct = sw->settings.confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(id, sizeof id, "acc-%s", benchmark);
     if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
         const sr_model *base = sr_sweep_baseline(sw);
@@ -842,8 +834,7 @@ sr_table *sr_table_settings(const sr_sweep *sw)
     sr_table_builder b;
     const sr_settings *st = &sw->settings;
     char buf[96], conf[64];
-    double pct = st->confidence * 100;
-    sr_text_fixed(conf, sizeof conf, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
     if (sr_tb_begin(&b, "settings", "Settings")) {
         sr_tb_column(&b, "Setting", NULL, false, 1);
         sr_tb_column(&b, "Value", NULL, false, 3);

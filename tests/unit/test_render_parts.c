@@ -1,0 +1,104 @@
+/* Pieces the report's and the comparison's renderers share: the split of a chart into
+ * parts for PDF pages, the CSV cells, and the confidence level as words. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/chart_parts.h"
+#include "render/csv_cells.h"
+#include "render/report_text.h"
+
+/* A part of `shown` rows is 10 units a row tall. */
+static double ten_a_row(const void *ctx, size_t shown)
+{
+    (void)ctx;
+    return 10.0 * (double)shown;
+}
+
+typedef struct seen {
+    sr_chart_part parts[16];
+    size_t n;
+} seen;
+
+static sr_error *record(const void *ctx, const sr_chart_part *pt)
+{
+    seen *s = (seen *)ctx;
+    s->parts[s->n++] = *pt;
+    return NULL;
+}
+
+Test(render_parts, ten_rows_in_parts_of_three)
+{
+    /* 35 units hold 3 rows (30); 10 rows need ceil(10 / 3) = 4 parts of
+     * ceil(10 / 4) = 3 rows: 0-2, 3-5, 6-8 and the last, row 9, alone. */
+    seen s = {.n = 0};
+    cr_assert_null(sr_chart_each_part(10, 35, ten_a_row, record, &s));
+    cr_assert_eq(s.n, 4);
+    static const size_t first[] = {0, 3, 6, 9}, count[] = {3, 3, 3, 1};
+    for (size_t k = 0; k < 4; k++) {
+        cr_assert_eq(s.parts[k].first, first[k]);
+        cr_assert_eq(s.parts[k].count, count[k]);
+        cr_assert_eq(s.parts[k].part, k + 1);
+        cr_assert_eq(s.parts[k].parts, 4);
+    }
+    cr_assert(sr_chart_last_part(&s.parts[3]) && !sr_chart_last_part(&s.parts[2]));
+}
+
+Test(render_parts, equal_parts_rather_than_a_short_last_one)
+{
+    /* 7 rows, 6 fit: 2 parts of ceil(7 / 2) = 4 rows, then 3 (not 6 + 1). */
+    seen s = {.n = 0};
+    cr_assert_null(sr_chart_each_part(7, 60, ten_a_row, record, &s));
+    cr_assert_eq(s.n, 2);
+    cr_assert_eq(s.parts[0].count, 4);
+    cr_assert_eq(s.parts[1].first, 4);
+    cr_assert_eq(s.parts[1].count, 3);
+}
+
+Test(render_parts, no_rows_or_a_row_too_tall)
+{
+    seen s = {.n = 0};
+    cr_assert_null(sr_chart_each_part(0, 35, ten_a_row, record, &s)); /* one chart saying there is nothing */
+    cr_assert_eq(s.n, 1);
+    cr_assert_eq(s.parts[0].count, 0);
+    s.n = 0;
+    cr_assert_null(sr_chart_each_part(2, 5, ten_a_row, record, &s)); /* a row a part, even when too tall */
+    cr_assert_eq(s.n, 2);
+    cr_assert_eq(s.parts[1].first, 1);
+    cr_assert_eq(s.parts[1].count, 1);
+}
+
+Test(render_parts, part_titles)
+{
+    sr_chart_part one = {0, 5, 1, 1}, second = {3, 3, 2, 4};
+    char *t = sr_chart_part_title("Speed", &one);
+    cr_assert_str_eq(t, "Speed");
+    free(t);
+    t = sr_chart_part_title("Speed", &second);
+    cr_assert_str_eq(t, "Speed (part 2 of 4)");
+    free(t);
+}
+
+Test(render_parts, confidence_as_words)
+{
+    char buf[64];
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.95), "95");    /* 95.000…01: whole */
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.995), "99.5"); /* one decimal */
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.9), "90");
+}
+
+Test(render_parts, csv_cells)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_csv_text(&sb, "=SUM(A1)", true); /* a formula: apostrophe inside the quotes */
+    sr_csv_text(&sb, "say \"hi\"", false);
+    sr_csv_text(&sb, NULL, false); /* missing: empty */
+    sr_csv_num(&sb, 0.25);
+    sr_csv_num(&sb, NAN);
+    sr_csv_text(&sb, "-4", false);
+    cr_assert(!sb.failed);
+    cr_assert_str_eq(sr_strbuf_cstr(&sb), "\"'=SUM(A1)\",\"say \"\"hi\"\"\",,0.25,,\"'-4\"");
+    sr_strbuf_free(&sb);
+}
