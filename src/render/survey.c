@@ -2,13 +2,16 @@
  * table, built once as rows of cells), candidates.json (cJSON: its escaping,
  * fixed key order) and sweep.arms (the run plan the report reads). Models
  * appear in the survey's order (by id); sweep.arms groups them by tier. */
-#include <csv.h>
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_cells.h"
+#include "report_text.h"
 #include "survey_render.h"
+#include "table.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -135,11 +138,13 @@ static void set_count(survey_table *t, char **row, size_t col, long long v, bool
     set_text(t, row, col, raw ? buf : sr_format_count(buf, sizeof buf, v));
 }
 
-static void set_fixed(survey_table *t, char **row, size_t col, double v, int decimals)
+/* raw: ASCII '-' for the CSV; else the reports' minus sign (U+2212). */
+static void set_fixed(survey_table *t, char **row, size_t col, double v, int decimals, bool raw)
 {
     char buf[64];
     if (isfinite(v))
-        set_text(t, row, col, sr_format_fixed(buf, sizeof buf, v, decimals));
+        set_text(t, row, col,
+                 raw ? sr_format_fixed(buf, sizeof buf, v, decimals) : sr_text_fixed(buf, sizeof buf, v, decimals));
 }
 
 enum {
@@ -185,11 +190,11 @@ static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
         set_text(t, row, COL_GATED, m->record.gated);
         if (m->tier > 0)
             set_count(t, row, COL_TIER, m->tier, raw);
-        set_fixed(t, row, COL_WEIGHTS, m->weights_gib, raw ? 3 : 2);
-        set_fixed(t, row, COL_KV_GIB, m->kv_gib, raw ? 3 : 2);
+        set_fixed(t, row, COL_WEIGHTS, m->weights_gib, raw ? 3 : 2, raw);
+        set_fixed(t, row, COL_KV_GIB, m->kv_gib, raw ? 3 : 2, raw);
         set_count(t, row, COL_BPT, m->bytes_per_token, raw);
         set_count(t, row, COL_TOKENS, m->kv_tokens, raw);
-        set_fixed(t, row, COL_CONC, m->max_concurrency, 2);
+        set_fixed(t, row, COL_CONC, m->max_concurrency, 2, raw);
     }
 }
 
@@ -217,21 +222,6 @@ static void whatif_table(const sr_survey *s, survey_table *t, const char **heads
 
 /* ---- Markdown ---------------------------------------------------------------- */
 
-/* Text from the inputs, safe in a table cell (as results.md escapes it). */
-static void md_text(sr_strbuf *sb, const char *s)
-{
-    for (; s && *s; s++) {
-        if (strchr("|\\`[]<", *s)) {
-            sr_strbuf_putc(sb, '\\');
-            sr_strbuf_putc(sb, *s);
-        } else if (*s == '\n' || *s == '\r' || *s == '\t') {
-            sr_strbuf_putc(sb, ' ');
-        } else {
-            sr_strbuf_putc(sb, *s);
-        }
-    }
-}
-
 static void md_table(sr_strbuf *sb, const survey_table *t)
 {
     for (size_t c = 0; c < t->n_cols; c++)
@@ -244,7 +234,7 @@ static void md_table(sr_strbuf *sb, const survey_table *t)
         for (size_t c = 0; c < t->n_cols; c++) {
             const char *cell = t->cells[r * t->n_cols + c];
             sr_strbuf_puts(sb, "| ");
-            md_text(sb, cell ? cell : "-");
+            sr_markdown_escape(sb, cell ? cell : SR_TEXT_MISSING);
             sr_strbuf_putc(sb, ' ');
         }
         sr_strbuf_puts(sb, "|\n");
@@ -287,7 +277,7 @@ static void md_settings(sr_strbuf *sb, const sr_survey *s)
                      sr_format_fixed(d, sizeof d, st->reserve_gib, 2));
     for (size_t i = 0; i < st->n_licenses; i++) {
         sr_strbuf_puts(sb, i ? ", " : "");
-        md_text(sb, st->licenses[i]);
+        sr_markdown_escape(sb, st->licenses[i]);
     }
     sr_strbuf_printf(sb, " and its KV room is at least %s GiB. KV tokens and concurrency at max-model-len %s.",
                      sr_format_fixed(e, sizeof e, st->min_kv_gib, 2), sr_format_count(a, sizeof a, st->max_model_len));
@@ -342,7 +332,7 @@ sr_error *sr_render_survey_markdown(const sr_survey *s, char **out, size_t *len)
         sr_strbuf_puts(&sb, "\n## Input problems passed over (--keep-going)\n\n");
         for (size_t i = 0; i < s->n_warnings; i++) {
             sr_strbuf_puts(&sb, "- ");
-            md_text(&sb, s->warnings[i]);
+            sr_markdown_escape(&sb, s->warnings[i]);
             sr_strbuf_putc(&sb, '\n');
         }
     }
@@ -357,21 +347,17 @@ sr_error *sr_render_survey_markdown(const sr_survey *s, char **out, size_t *len)
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-static void csv_cell(sr_strbuf *sb, const char *text, bool first)
+/* Numbers are the table's own digits: unquoted, as results.csv writes
+ * numbers (so a negative KV room is a number, not a guarded text). */
+static void csv_cell(sr_strbuf *sb, const char *text, bool is_number, bool first)
 {
-    if (!first)
-        sr_strbuf_putc(sb, ',');
-    if (!text)
-        return;
-    if (strchr("=+-@\t\r", text[0]) && text[0])
-        sr_strbuf_putc(sb, '\''); /* a spreadsheet would run it as a formula */
-    size_t n = strlen(text), need;
-    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
-        sb->failed = true;
+    if (!is_number || !text) {
+        sr_csv_text(sb, text, first);
         return;
     }
-    sb->len += csv_write(sb->data + sb->len, need, text, n);
-    sb->data[sb->len] = '\0';
+    if (!first)
+        sr_strbuf_putc(sb, ',');
+    sr_strbuf_puts(sb, text);
 }
 
 sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
@@ -381,11 +367,11 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     for (size_t c = 0; c < t.n_cols; c++)
-        csv_cell(&sb, t.headings[c], c == 0);
+        sr_csv_text(&sb, t.headings[c], c == 0);
     sr_strbuf_puts(&sb, "\r\n");
     for (size_t r = 0; r < t.n_rows; r++) {
         for (size_t c = 0; c < t.n_cols; c++)
-            csv_cell(&sb, t.cells[r * t.n_cols + c], c == 0);
+            csv_cell(&sb, t.cells[r * t.n_cols + c], t.numeric[c], c == 0);
         sr_strbuf_puts(&sb, "\r\n");
     }
     bool failed = t.failed || sb.failed;
