@@ -9,6 +9,7 @@
  *     printed just before the block;
  *   - the block's own "Maximum request concurrency:" and "Request rate
  *     configured (RPS):" lines, which win over everything. */
+#define _GNU_SOURCE /* memrchr */
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -510,18 +511,12 @@ static bool is_rule(const char *s, size_t n)
 static bool split_label(const char *s, size_t n, const char **label, size_t *label_len, const char **value,
                         size_t *value_len)
 {
-    const char *colon = NULL;
-    for (size_t i = n; i-- > 0;)
-        if (s[i] == ':') {
-            colon = s + i;
-            break;
-        }
+    const char *colon = memrchr(s, ':', n); /* (every line of a log passes here: libc's scans) */
     if (!colon)
         return false;
     const char *l = s;
-    for (const char *q = s; q < colon; q++)
-        if (*q == '|')
-            l = q + 1;
+    for (const char *q; (q = memchr(l, '|', (size_t)(colon - l))) != NULL;)
+        l = q + 1;
     *label = l;
     *label_len = (size_t)(colon - l);
     sr_trim(label, label_len);

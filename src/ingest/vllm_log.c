@@ -84,8 +84,10 @@ static const char *skip_spaces(const char *p, const char *end)
 
 static bool starts_with(const char *p, const char *end, const char *word)
 {
+    if (p >= end || *p != *word) /* most lines, before measuring the word */
+        return false;
     size_t n = strlen(word);
-    return (size_t)(end - p) >= n && *p == *word && memcmp(p, word, n) == 0;
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
 }
 
 /* "name  | " as docker-compose writes it. */
@@ -235,10 +237,9 @@ static bool is_exception_line(const char *s, size_t n, size_t *name_len)
     return false;
 }
 
-static bool has(const char *s, size_t n, const char *needle)
-{
-    return sr_memmem(s, n, needle) != NULL;
-}
+/* A literal needle, its length known at compile time: every line of a big
+ * log is searched for a dozen of them. */
+#define has(s, n, literal) (sr_memmem_n((s), (n), "" literal, sizeof(literal) - 1) != NULL)
 
 static bool compile_hint(const char *s, size_t n)
 {
@@ -580,11 +581,20 @@ static bool server_marker(const char *s, size_t n)
  * request-log lines are most of a big log). */
 static bool startup_text(const char *s, size_t n, const char *m, const char *end)
 {
-    static const char *const anywhere[] = {
-        "Application startup complete.", "EngineCore failed to start", "Engine core initialization failed",
-        "vLLM API server version",       "Starting vLLM API server",   "Initializing a V1 LLM engine",
-        "Initializing an LLM engine",
+#define WORDING(w)                                                                                                     \
+    {                                                                                                                  \
+        "" w, sizeof(w) - 1                                                                                            \
+    }
+    static const struct {
+        const char *text;
+        size_t len;
+    } anywhere[] = {
+        WORDING("Application startup complete."),     WORDING("EngineCore failed to start"),
+        WORDING("Engine core initialization failed"), WORDING("vLLM API server version"),
+        WORDING("Starting vLLM API server"),          WORDING("Initializing a V1 LLM engine"),
+        WORDING("Initializing an LLM engine"),
     };
+#undef WORDING
     static const char *const starts[] = {
         "WorkerProc failed to start", "non-default args:",          "Starting to load model",
         "Loading weights took",       "Chunked prefill is enabled", "Init worker |",
@@ -593,7 +603,7 @@ static bool startup_text(const char *s, size_t n, const char *m, const char *end
         if (starts_with(m, end, starts[k]))
             return true;
     for (size_t k = 0; k < sizeof anywhere / sizeof *anywhere; k++)
-        if (has(s, n, anywhere[k]))
+        if (sr_memmem_n(s, n, anywhere[k].text, anywhere[k].len))
             return true;
     return false;
 }
@@ -894,7 +904,9 @@ static bool extend_candidates(failure_state *fs, const entry *e, const char *m, 
     return true;
 }
 
-static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const char *end)
+/* joined: the line was put together from wrapped pieces, so it may show a
+ * startup wording that no single piece did (physical_line checked those). */
+static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const char *end, bool joined)
 {
     sr_error *err;
     if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
@@ -905,7 +917,7 @@ static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const 
         fs->short_line = ps->line;
         memcpy(fs->short_text, ps->short_text, sizeof fs->short_text);
     }
-    if (!ps->out->engine_start && startup_text(m, (size_t)(end - m), m, end))
+    if (joined && !ps->out->engine_start && startup_text(m, (size_t)(end - m), m, end))
         saw_startup(ps);
     return sr_log_settings_line(&ps->settings, m, end) ? NULL : sr_oom();
 }
@@ -946,7 +958,7 @@ static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
     long here = ps->line;
     ps->line = e->line;
     const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
-    sr_error *err = line_facts(ps, fs, m, end);
+    sr_error *err = line_facts(ps, fs, m, end, e->pieces > 1);
     if (!err)
         err = entry_settings(ps, e, m, end);
     if (!err && e->pieces > 1 && !extend_candidates(fs, e, m, e->text.len))

@@ -13,7 +13,11 @@
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
 {
-    size_t n = strlen(needle);
+    return sr_memmem_n(hay, len, needle, strlen(needle));
+}
+
+const char *sr_memmem_n(const char *hay, size_t len, const char *needle, size_t n)
+{
     if (n == 0)
         return hay;
     if (n > len)

@@ -14,6 +14,8 @@
  * 85 ns against 40 ns a call on a 150-byte line). memchr finds the first
  * byte with vector instructions here. */
 const char *sr_memmem(const char *hay, size_t len, const char *needle);
+/* The same with the needle's length given (no strlen per call). */
+const char *sr_memmem_n(const char *hay, size_t len, const char *needle, size_t n);
 /* Case-insensitive (ASCII) version. */
 const char *sr_memcasemem(const char *hay, size_t len, const char *needle);
 

@@ -349,3 +349,21 @@ Test(json_arena, lines_parse_and_reset)
     cJSON_free(printed);
     cJSON_Delete(after);
 }
+
+Test(text, memmem_edges)
+{
+    const char *hay = "abcab abd";
+    /* At the start, after a false start ("ab" then 'c'), at the very end. */
+    cr_expect_eq(sr_memmem(hay, 9, "abc"), hay);
+    cr_expect_eq(sr_memmem(hay, 9, "abd"), hay + 6);
+    cr_expect_eq(sr_memmem_n(hay, 9, "abd", 3), hay + 6);
+    /* The needle may not run past len, even when the bytes after it match. */
+    cr_expect_null(sr_memmem_n(hay, 8, "abd", 3));
+    cr_expect_null(sr_memmem(hay, 2, "abc"));
+    cr_expect_null(sr_memmem(hay, 9, "xyz"));
+    /* An empty needle is found at the start; an empty haystack holds nothing else. */
+    cr_expect_eq(sr_memmem_n(hay, 9, "", 0), hay);
+    cr_expect_null(sr_memmem("", 0, "a"));
+    /* Case-insensitive. */
+    cr_expect_eq(sr_memcasemem(hay, 9, "ABD"), hay + 6);
+}
