@@ -17,9 +17,11 @@
 #include "sweep.h"
 #include "util/strbuf.h"
 
+#include "realdata.h"
+
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
 /* Real third-party configs, read where they lie (never copied here). */
-#define REAL_CFG(dir) "../shared/realdata/configs/" dir "/config.json"
+#define REAL_CFG(dir) REALDATA_DIR "/configs/" dir "/config.json"
 
 static sr_kv_layout *load(const char *path)
 {
@@ -128,7 +130,7 @@ static void vllm010_settings(sr_model *m, long tp)
     cr_assert(sr_serving_settings_fill(&m->settings, s));
 }
 
-Test(kvaudit, real_qwen2_7b_tp2)
+Test(kvaudit, real_qwen2_7b_tp2, .init = need_realdata)
 {
     /* vllm-7B-2gpuA10080GB-0.5GRAM-same-node.log: TP 2, "Available KV cache
      * memory: 31.83 GiB", "GPU KV cache size: 1,192,160 tokens", 72.76x for
@@ -171,7 +173,7 @@ Test(kvaudit, real_qwen2_7b_tp2)
     sr_sweep_free(&sw);
 }
 
-Test(kvaudit, real_qwen2_7b_without_settings_is_recomputed_as_tp1)
+Test(kvaudit, real_qwen2_7b_without_settings_is_recomputed_as_tp1, .init = need_realdata)
 {
     /* The same log read without its settings (as before they were read): TP
      * 1, 57,344 B/token: int(31.83 x 2^30) // 917,504 = 37,250 blocks ->
@@ -199,7 +201,7 @@ Test(kvaudit, real_qwen2_7b_without_settings_is_recomputed_as_tp1)
     sr_sweep_free(&sw);
 }
 
-Test(kvaudit, real_gpt_oss_120b_tp4_groups_era)
+Test(kvaudit, real_gpt_oss_120b_tp4_groups_era, .init = need_realdata)
 {
     /* vllm-120B-4gpuA10080GB-0.8GRAM-diff-nodes.log: vLLM 0.10.1.1, TP 4,
      * max_num_batched_tokens=2048, 45.32 GiB available per rank, 2,640,144
@@ -253,7 +255,7 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era)
     sr_sweep_free(&sw);
 }
 
-Test(kvaudit, real_gpt_oss_without_version_compares_eras)
+Test(kvaudit, real_gpt_oss_without_version_compares_eras, .init = need_realdata)
 {
     /* Version unknown: the current formula, int(330,010 / 1,161 x 16,384) =
      * 4,657,092 tokens, is far from the log; the groups formula explains it

@@ -12,7 +12,11 @@
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
-#define REAL "../shared/realdata/"
+#include "realdata.h"
+
+#define REAL REALDATA_DIR "/"
+
+TestSuite(real_parsers, .init = need_realdata);
 
 static char *read_real(const char *rel, size_t *len)
 {
