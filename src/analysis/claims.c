@@ -94,18 +94,29 @@ static const char *display_name(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-/* The name without a trailing status marker, or NULL when it has none. */
+/* The name without a trailing status marker, or NULL when it has none:
+ * "X (baseline)" -> "X", and "X (tp 2, baseline)" -> "X (tp 2)", the two
+ * forms the report's tables write a label with its status in. */
 static char *without_marker(const char *name)
 {
-    static const char *const markers[] = {"(baseline)", "(partial)", "(failed)"};
+    static const char *const words[] = {"baseline", "partial", "failed"};
     size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
-        size_t m = strlen(markers[i]);
-        if (n > m && strcasecmp(name + n - m, markers[i]) == 0) {
-            size_t k = n - m;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t w = strlen(words[i]);
+        if (n < w + 2 || name[n - 1] != ')' || strncasecmp(name + n - 1 - w, words[i], w) != 0)
+            continue;
+        size_t k = n - 1 - w; /* where the word starts */
+        if (name[k - 1] == '(') {
+            k--;
             while (k > 0 && name[k - 1] == ' ')
                 k--;
             return k > 0 ? sr_strndup(name, k) : NULL;
+        }
+        if (k >= 2 && name[k - 1] == ' ' && name[k - 2] == ',') {
+            char *bare = sr_strndup(name, k - 1); /* "X (tp 2," */
+            if (bare)
+                bare[k - 2] = ')';
+            return bare;
         }
     }
     return NULL;

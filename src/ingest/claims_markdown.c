@@ -410,52 +410,96 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
     return err;
 }
 
-/* A speed ratio, then optionally the range over the runs the report prints
- * beside it: "0.57x (0.55–0.58)" (en dash, '-' or "to"): ratio, ratio_low,
- * ratio_high. */
+/* "(0.55–0.58)" at *p (en dash, '-' or "to"): the run range the report
+ * prints beside a ratio; false (nothing read) when it is not one. */
+static bool range_at(const char **p, const char *end, sr_claim_number *lo, cell *lo_text, sr_claim_number *hi,
+                     cell *hi_text)
+{
+    const char *q = *p;
+    if (q >= end || *q != '(')
+        return false;
+    q = sr_claims_skip_spaces(q + 1, end);
+    const char *lo_end = sr_claims_number_at(q, end, lo);
+    if (!lo_end)
+        return false;
+    *lo_text = (cell){q, (size_t)(lo_end - q)};
+    q = sr_claims_skip_spaces(lo_end, end);
+    size_t sep = end - q >= 3 && memcmp(q, "\xE2\x80\x93", 3) == 0 ? 3
+                 : q < end && *q == '-'                            ? 1
+                 : end - q >= 3 && memcmp(q, "to ", 3) == 0        ? 2
+                                                                   : 0;
+    if (!sep)
+        return false;
+    q = sr_claims_skip_spaces(q + sep, end);
+    const char *hi_end = sr_claims_number_at(q, end, hi);
+    if (!hi_end)
+        return false;
+    *hi_text = (cell){q, (size_t)(hi_end - q)};
+    q = sr_claims_skip_spaces(hi_end, end);
+    if (q >= end || *q != ')')
+        return false;
+    sr_claims_trim(&lo_text->s, &lo_text->n);
+    sr_claims_trim(&hi_text->s, &hi_text->n);
+    *p = sr_claims_skip_spaces(q + 1, end);
+    return true;
+}
+
+/* "(599 tok/s)" at *p: the model's own median output throughput, as the
+ * report's speed table prints it below (in Markdown: beside) the ratio. */
+static bool throughput_at(const char **p, const char *end, sr_claim_number *num, cell *text)
+{
+    static const char unit[] = "tok/s";
+    const char *q = *p, *close = q < end && *q == '(' ? memchr(q, ')', (size_t)(end - q)) : NULL;
+    if (!close)
+        return false;
+    cell inner = {q + 1, (size_t)(close - q - 1)};
+    sr_claims_trim(&inner.s, &inner.n);
+    size_t u = sizeof unit - 1;
+    if (inner.n <= u || memcmp(inner.s + inner.n - u, unit, u) != 0)
+        return false;
+    cell digits = {inner.s, inner.n - u};
+    sr_claims_trim(&digits.s, &digits.n);
+    if (!sr_claims_parse_number(digits.s, digits.n, num) || num->unit != SR_CLAIM_UNIT_PLAIN)
+        return false;
+    *text = inner;
+    *p = sr_claims_skip_spaces(close + 1, end);
+    return true;
+}
+
+/* A speed cell as the report prints it: a ratio ("0.57x", "0.57×",
+ * "0.57"), then optionally the run range "(0.55–0.58)", then optionally
+ * the model's own median "(599 tok/s)"; or "—" and the median alone where
+ * there is no ratio: claims of ratio, ratio_low, ratio_high, median. */
 static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
                               const cell *header)
 {
     const char *p = text->s, *end = text->s + text->n;
-    sr_claim_number r, lo, hi;
+    sr_claim_number r, lo, hi, median;
+    cell r_text = {0}, lo_text = {0}, hi_text = {0}, median_text = {0};
     const char *stop = sr_claims_number_at(p, end, &r);
-    if (!stop)
+    size_t dash = strcspn(text->s, " ");
+    if (stop) {
+        r_text = (cell){p, (size_t)(stop - p)};
+        sr_claims_trim(&r_text.s, &r_text.n);
+        p = sr_claims_skip_spaces(stop, end);
+    } else if (dash < text->n && sr_claims_no_claim(text->s, dash)) {
+        p = sr_claims_skip_spaces(p + dash, end); /* "— (414 tok/s)": no ratio */
+    } else {
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
-    cell r_text = {p, (size_t)(stop - p)};
-    sr_claims_trim(&r_text.s, &r_text.n);
-    p = sr_claims_skip_spaces(stop, end);
-    cell lo_text = {0}, hi_text = {0};
-    bool range = false;
-    if (p < end && *p == '(') {
-        const char *q = sr_claims_skip_spaces(p + 1, end), *lo_end = sr_claims_number_at(q, end, &lo);
-        if (lo_end) {
-            lo_text = (cell){q, (size_t)(lo_end - q)};
-            q = sr_claims_skip_spaces(lo_end, end);
-            size_t sep = end - q >= 3 && memcmp(q, "\xE2\x80\x93", 3) == 0 ? 3
-                         : q < end && *q == '-'                            ? 1
-                         : end - q >= 3 && memcmp(q, "to ", 3) == 0        ? 2
-                                                                           : 0;
-            q = sr_claims_skip_spaces(q + sep, end);
-            const char *hi_end = sep ? sr_claims_number_at(q, end, &hi) : NULL;
-            if (hi_end) {
-                hi_text = (cell){q, (size_t)(hi_end - q)};
-                q = sr_claims_skip_spaces(hi_end, end);
-                range = q < end && *q == ')';
-                p = range ? sr_claims_skip_spaces(q + 1, end) : p;
-            }
-        }
     }
-    if (p != end)
+    bool range = stop && range_at(&p, end, &lo, &lo_text, &hi, &hi_text);
+    bool own = throughput_at(&p, end, &median, &median_text);
+    if (p != end || (!stop && !own))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
-    if (range) {
-        sr_claims_trim(&lo_text.s, &lo_text.n);
-        sr_claims_trim(&hi_text.s, &hi_text.n);
-    }
-    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
+    sr_error *err = NULL;
+    if (stop)
+        err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
     if (!err && range)
         err = sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
     if (!err && range)
         err = sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);
+    if (!err && own)
+        err = sibling_claim(ctx, line, model, figure, "median", &median_text, &median, NULL);
     return err;
 }
 

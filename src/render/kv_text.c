@@ -80,11 +80,16 @@ static void check_words(sr_strbuf *sb, const sr_kv_summary *kv)
     /* In blocks of the cache block size: the step every formula moves in. */
     double blocks = (double)diff / (double)(kv->block_size > 0 ? kv->block_size : 1);
     if (kv->check == SR_KV_CHECK_ROUNDING) {
-        sr_strbuf_printf(sb,
-                         "the log's %s is %+.0f block(s) from the %s recomputed from %.2f GiB available; within the %s "
-                         "to %s that the log's 0.01 GiB rounding allows",
-                         count(a, kv->logged_tokens), blocks, count(b, kv->recomputed_tokens), kv->avail_gib,
-                         count(c, kv->tokens_low), count(d, kv->tokens_high));
+        double n = fabs(blocks);
+        if (diff == 0)
+            sr_strbuf_printf(sb, "the log's %s is the count recomputed from %.2f GiB available",
+                             count(a, kv->logged_tokens), kv->avail_gib);
+        else
+            sr_strbuf_printf(sb, "the log's %s is %.0f block%s %s the %s recomputed from %.2f GiB available",
+                             count(a, kv->logged_tokens), n, n == 1 ? "" : "s", diff > 0 ? "above" : "below",
+                             count(b, kv->recomputed_tokens), kv->avail_gib);
+        sr_strbuf_printf(sb, "; within the %s to %s that the log's 0.01 GiB rounding allows", count(c, kv->tokens_low),
+                         count(d, kv->tokens_high));
     } else if (kv->check == SR_KV_CHECK_DIFFERS) {
         sr_strbuf_printf(sb,
                          "recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, %+.1f blocks "
@@ -379,6 +384,10 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
     if (sr_kv_has_note(kv)) {
         check_words(&sb, kv);
         inverse_words(&sb, kv);
+        err = take(&sb, &out->note);
+    } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->config_path) {
+        /* Say why the Recomputed column is empty. */
+        sr_strbuf_puts(&sb, "not recomputed: no config.json in the model's directory");
         err = take(&sb, &out->note);
     }
     if (!err && kv->planned) {

@@ -2,6 +2,7 @@
  * left out with their reasons, the KV cache table, warnings, the inputs in
  * one line, and how the numbers were made. Every table comes from the
  * table layer (table.h); this file only lays it out. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,20 @@ static void put_table(sr_strbuf *sb, const sr_table *t, const char *heading)
         sr_markdown_escape(sb, t->note);
         sr_strbuf_putc(sb, '\n');
     }
+}
+
+/* A model measured in a scenario that shows no ratio (the baseline did
+ * not run it, or there is no baseline): the overview would show only "—"
+ * there, so results.md adds the speed table with each model's own median. */
+static bool speed_without_ratio(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_scenarios; k++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[k];
+            if (isfinite(sc->median_output_throughput) && !isfinite(sc->ratio))
+                return true;
+        }
+    return false;
 }
 
 static void put_list(sr_strbuf *sb, const char *heading, char *const *items, size_t n)
@@ -79,8 +94,9 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
     sr_table *overview = sr_table_overview(sw);
     sr_table *left_out = sr_table_left_out(sw, &no_left_out);
     sr_table *kv = sr_table_kv(sw, &no_kv);
+    sr_table *speed = speed_without_ratio(sw) ? sr_table_speed(sw) : NULL;
     sr_error *err = NULL;
-    if (!claims || !overview || !left_out || !kv) {
+    if (!claims || !overview || !left_out || !kv || (!speed && speed_without_ratio(sw))) {
         err = sr_oom();
         goto done;
     }
@@ -98,6 +114,12 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
         sr_strbuf_puts(&sb, "\n## Results\n\n");
     }
     put_table(&sb, overview, NULL);
+    if (speed) {
+        sr_strbuf_puts(&sb, "\n## Speed\n\nSome models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
+                            " above); "
+                            "here each model's own median output throughput is beside the ratio, in brackets.\n\n");
+        sr_table_markdown(speed, &sb);
+    }
     if (!no_left_out)
         put_table(&sb, left_out, "Models left out");
     if (!no_kv) {
@@ -121,5 +143,6 @@ done:
     sr_table_free(overview);
     sr_table_free(left_out);
     sr_table_free(kv);
+    sr_table_free(speed);
     return err;
 }

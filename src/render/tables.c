@@ -107,7 +107,11 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
     default:
         if (isfinite(c->request_rate)) {
             sr_format_json_number(n, sizeof n, c->request_rate);
-            sr_strbuf_printf(sb, style == AS_WORDS ? "%s requests/s" : "%s req/s", n);
+            sr_strbuf_printf(sb,
+                             style != AS_WORDS        ? "%s req/s"
+                             : c->request_rate == 1.0 ? "%s request/s"
+                                                      : "%s requests/s",
+                             n);
         } else if (c->burst >= 0) {
             sr_format_count(n, sizeof n, c->burst);
             sr_strbuf_printf(sb,
@@ -590,11 +594,13 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
             }
             sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
             sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
-            sr_cell *c =
-                sr_tb_cell(&b, SR_CELL_NUMBER,
-                           isfinite(kv->max_concurrency) ? sr_text_ratio(buf, sizeof buf, kv->max_concurrency) : NULL);
-            if (kv->max_model_len > 0 && isfinite(kv->max_concurrency)) {
-                snprintf(buf, sizeof buf, "at %s", sr_text_count(lo, sizeof lo, kv->max_model_len));
+            /* Recomputed, else as the server logged it (said so below the figure). */
+            bool logged = !isfinite(kv->max_concurrency) && isfinite(m->log.max_concurrency);
+            double conc = logged ? m->log.max_concurrency : kv->max_concurrency;
+            long conc_len = logged ? m->log.max_concurrency_len : kv->max_model_len;
+            sr_cell *c = sr_tb_cell(&b, SR_CELL_NUMBER, isfinite(conc) ? sr_text_ratio(buf, sizeof buf, conc) : NULL);
+            if (conc_len > 0 && isfinite(conc)) {
+                snprintf(buf, sizeof buf, "%sat %s", logged ? "logged, " : "", sr_text_count(lo, sizeof lo, conc_len));
                 sr_tb_cell_sub(&b, c, buf);
             }
             sr_kv_words words;

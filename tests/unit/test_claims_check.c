@@ -77,9 +77,29 @@ Test(claims_check, names_as_people_write_them)
     cr_expect_eq(match(&sw, "Gemma 4 E2B"), 1);            /* case, -it */
     cr_expect_eq(match(&sw, "Gemma 4 E2B (baseline)"), 1); /* the report's own marker */
     cr_expect_eq(match(&sw, "SmolLM3-3B (partial)"), 4);
-    cr_expect_eq(match(&sw, "run-07-smollm3"), 4); /* the directory */
+    cr_expect_eq(match(&sw, "Qwen3-4B (baseline, partial)"), -1); /* not a form the report writes */
+    cr_expect_eq(match(&sw, "run-07-smollm3"), 4);                /* the directory */
     cr_expect_eq(match(&sw, "Llama 3.2 1B"), -1);
     cr_expect_eq(match(&sw, "(baseline)"), -1);
+    sr_sweep_free(&sw);
+}
+
+/* Entries of one id, named by their labels as the report's tables write
+ * them with a status: "id (tp 2, baseline)". */
+Test(claims_check, labels_with_the_reports_status_marker)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    const char *labels[] = {"Qwen2-7B-Instruct (tp 1, util 0.5)", "Qwen2-7B-Instruct (tp 2, util 0.5)"};
+    for (size_t i = 0; i < 2; i++) { /* two entries of one id */
+        sr_model *m = sr_sweep_add_model(&sw, "Qwen2-7B-Instruct");
+        cr_assert_not_null(m);
+        m->label = strdup(labels[i]);
+    }
+    cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 1, util 0.5, baseline)"), 0);
+    cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 2, util 0.5, partial)"), 1);
+    cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 2, util 0.5)"), 1);
+    cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 3, util 0.5, partial)"), -1);
     sr_sweep_free(&sw);
 }
 

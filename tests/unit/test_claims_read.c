@@ -277,6 +277,32 @@ Test(claims_read, markdown_the_reports_own_cells)
     sr_claim_list_free(&l);
 }
 
+/* The Markdown speed table beside the overview: the model's own median
+ * after the ratio and its range, or alone after a dash where the baseline
+ * has no ratio. */
+Test(claims_read, speed_cells_with_the_models_own_median)
+{
+    const char *doc = "| Model | c=16 | 3,072 tok |\n" /* 1 */
+                      "|---|---:|---:|\n"
+                      "| Qwen/Qwen3-4B | 0.57x (0.55\xE2\x80\x93"
+                      "0.58) (599 tok/s) | 0.36x (2,305 tok/s) |\n"               /* 3 */
+                      "| org/opt | \xE2\x80\x94 (85.0 tok/s) | \xE2\x80\x94 |\n"; /* 4 */
+    sr_claim_list l;
+    read_md(doc, &l);
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in128-out256-c16.ratio")->claimed, 0.57, 1e-15);
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in128-out256-c16.ratio_high")->claimed, 0.58, 1e-15);
+    const sr_claim *c = find_claim(&l, 3, "speed.in128-out256-c16.median");
+    cr_expect_float_eq(c->claimed, 599, 1e-12);
+    cr_expect_eq(c->decimals, 0);
+    cr_expect_float_eq(find_claim(&l, 3, "speed.in3072-out256-c16.median")->claimed, 2305, 1e-12);
+    c = find_claim(&l, 4, "speed.in128-out256-c16.median");
+    cr_expect_float_eq(c->claimed, 85.0, 1e-12);
+    cr_expect_eq(c->decimals, 1);
+    /* 3: ratio, low, high, median + ratio, median; 4: median (no ratio; "—" claims nothing) */
+    cr_expect_eq(l.n, 4 + 2 + 1);
+    sr_claim_list_free(&l);
+}
+
 Test(claims_read, markdown_every_table_and_not_code)
 {
     const char *doc = "Model | GSM8K\n"     /* 1: no outer pipes */
@@ -390,6 +416,10 @@ Test(claims_read, bad_markdown)
     expect_md_error("| Model | \xCE\x94 GSM8K |\n|---|---|\n| Qwen3 4B | -5.3 lower (p < 0.01) |\n", 3,
                     "is not a number");
     expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (0.55) |\n", 3, "'0.57x (0.55)' is not a number");
+    /* A median needs its unit, and a dash alone before it says nothing else. */
+    expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (599) |\n", 3, "'0.57x (599)' is not a number");
+    expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | \xE2\x80\x94 (0.55) |\n", 3, "is not a number");
+    expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (599 tok/s) x |\n", 3, "is not a number");
     expect_md_error("| Model | c=16 |\n|---|---|\n| Qwen3 4B | 0.57x (0.55\xE2\x80\x93"
                     "0.58 |\n",
                     3, "is not a number");

@@ -161,7 +161,7 @@ Test(kvaudit, real_qwen2_7b_tp2, .init = need_realdata)
     cr_expect_eq(kv->inverse_formula, SR_KV_FORMULA_GROUPS);
     cr_expect_eq(sw.n_warnings, 0, "%s", sw.n_warnings ? sw.warnings[0] : "");
     sr_kv_words w = words_of(m);
-    cr_expect_str_eq(w.note, "the log's 1,192,160 is +10 block(s) from the 1,192,000 recomputed from 31.83 GiB "
+    cr_expect_str_eq(w.note, "the log's 1,192,160 is 10 blocks above the 1,192,000 recomputed from 31.83 GiB "
                              "available; within the 1,191,616 to 1,192,368 that the log's 0.01 GiB rounding allows");
     cr_expect_not_null(strstr(w.assumptions, "max-model-len 16,384 (the server log)"), "%s", w.assumptions);
     cr_expect_not_null(strstr(w.assumptions, "tp 2 (the server log): memory and bytes per token per rank"));
@@ -233,7 +233,7 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era, .init = need_realdata)
     /* the logged 284.25x agrees: no warning at all */
     cr_expect_eq(sw.n_warnings, 0, "%s", sw.n_warnings ? sw.warnings[0] : "");
     sr_kv_words w = words_of(m);
-    cr_expect_str_eq(w.note, "the log's 2,640,144 is +4 block(s) from the 2,640,080 recomputed from 45.32 GiB "
+    cr_expect_str_eq(w.note, "the log's 2,640,144 is 4 blocks above the 2,640,080 recomputed from 45.32 GiB "
                              "available; within the 2,639,488 to 2,640,656 that the log's 0.01 GiB rounding allows");
     cr_expect_not_null(strstr(w.assumptions, "max_num_batched_tokens 2048 (the server log) caps a sliding "
                                              "layer's blocks per request"),
