@@ -138,6 +138,68 @@ bool sr_claim_same_value(const sr_claim *a, const sr_claim *b)
     return fabs(a->claimed - b->claimed) <= 1e-12 * fmax(1.0, fabs(a->claimed));
 }
 
+typedef struct claim_ref {
+    const sr_claim *claim;
+    size_t index;
+    sr_claim_key key;
+} claim_ref;
+
+/* Same model (by the key) and figure: 0. */
+static int same_figure(const claim_ref *a, const claim_ref *b)
+{
+    if (a->key == SR_CLAIM_BY_MATCHED_MODEL) {
+        long x = a->claim->model_index, y = b->claim->model_index;
+        if (x != y)
+            return x < y ? -1 : 1;
+    } else {
+        int c = strcmp(a->claim->model, b->claim->model);
+        if (c)
+            return c;
+    }
+    return strcmp(a->claim->figure, b->claim->figure);
+}
+
+/* By (model, figure, position in the list). */
+static int cmp_claim_ref(const void *x, const void *y)
+{
+    const claim_ref *a = x, *b = y;
+    int c = same_figure(a, b);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
+                                size_t *original)
+{
+    if (list->n < 2)
+        return 0;
+    claim_ref *refs = calloc(list->n, sizeof *refs);
+    if (!refs)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < list->n; i++)
+        if (key == SR_CLAIM_BY_WRITTEN_MODEL || list->items[i].model_index >= 0)
+            refs[n++] = (claim_ref){&list->items[i], i, key};
+    qsort(refs, n, sizeof *refs, cmp_claim_ref);
+    size_t found = list->n, run_start = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (same_figure(&refs[run_start], &refs[i]) != 0) {
+            run_start = i;
+            continue;
+        }
+        /* Against the first of the run only: linear however long the run. */
+        if (refs[i].index >= first && refs[i].index < found &&
+            !sr_claim_same_value(refs[run_start].claim, refs[i].claim)) {
+            found = refs[i].index;
+            *original = refs[run_start].index;
+        }
+    }
+    free(refs);
+    if (found == list->n)
+        return 0;
+    *repeat = found;
+    return 1;
+}
+
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts)
 {
     for (size_t s = 0; s < SR_CLAIM_N_STATUS; s++)

@@ -701,52 +701,14 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
     return judge(sw, m, c, &f);
 }
 
-typedef struct matched_ref {
-    const sr_claim *claim;
-    size_t index;
-} matched_ref;
-
-static int cmp_matched(const void *x, const void *y)
-{
-    const matched_ref *a = x, *b = y;
-    if (a->claim->model_index != b->claim->model_index)
-        return a->claim->model_index < b->claim->model_index ? -1 : 1;
-    int c = strcmp(a->claim->figure, b->claim->figure);
-    return c ? c : (a->index > b->index) - (a->index < b->index);
-}
-
 /* One model's figure claimed twice with different values under different
  * names ("Qwen3-4B" and "Qwen/Qwen3-4B"): an error at the later claim. */
 static sr_error *check_matched_duplicates(const sr_claim_list *list)
 {
-    size_t bytes;
-    if (list->n < 2)
-        return NULL;
-    if (!sr_size_mul(list->n, sizeof(matched_ref), &bytes))
-        return sr_oom();
-    matched_ref *refs = malloc(bytes);
-    if (!refs)
-        return sr_oom();
-    size_t n = 0;
-    for (size_t i = 0; i < list->n; i++)
-        if (list->items[i].model_index >= 0)
-            refs[n++] = (matched_ref){&list->items[i], i};
-    qsort(refs, n, sizeof *refs, cmp_matched);
-    size_t repeat = list->n, original = 0, run_start = 0;
-    for (size_t i = 1; i < n; i++) {
-        const sr_claim *a = refs[run_start].claim, *b = refs[i].claim;
-        if (a->model_index != b->model_index || strcmp(a->figure, b->figure) != 0) {
-            run_start = i;
-            continue;
-        }
-        if (refs[i].index < repeat && !sr_claim_same_value(a, b)) {
-            repeat = refs[i].index;
-            original = refs[run_start].index;
-        }
-    }
-    free(refs);
-    if (repeat == list->n)
-        return NULL;
+    size_t repeat, original;
+    int found = sr_claim_list_contradiction(list, 0, SR_CLAIM_BY_MATCHED_MODEL, &repeat, &original);
+    if (found <= 0)
+        return found < 0 ? sr_oom() : NULL;
     const sr_claim *r = &list->items[repeat], *o = &list->items[original];
     return sr_input_error(r->path, r->line,
                           "duplicate claim: %s of '%s' is %s here and %s at %s (as '%s'; both are %s)", r->figure,

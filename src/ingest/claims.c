@@ -467,59 +467,15 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
     return col->source && col->header && col->key ? NULL : sr_oom();
 }
 
-typedef struct claim_ref {
-    const sr_claim *claim;
-    size_t index;
-} claim_ref;
-
-static int same_claim(const sr_claim *a, const sr_claim *b)
-{
-    int c = strcmp(a->model, b->model);
-    return c ? c : strcmp(a->figure, b->figure);
-}
-
-/* By (model, figure, position in the list). */
-static int cmp_claim_ref(const void *x, const void *y)
-{
-    const claim_ref *a = x, *b = y;
-    int c = same_claim(a->claim, b->claim);
-    return c ? c : (a->index > b->index) - (a->index < b->index);
-}
-
 /* The same model (as written) and figure claimed twice with different
- * values: an error at the first such repeat (in list order) among the
- * claims from index first on, naming the claim it contradicts. A figure
- * repeated with the same value (a post's summary and detail tables) is
- * two claims, each checked. */
+ * values, among the claims from index first on: an input error at the
+ * repeat naming the claim it contradicts. */
 static sr_error *check_duplicates(const sr_claim_list *list, size_t first)
 {
-    if (list->n < 2)
-        return NULL;
-    size_t bytes;
-    if (!sr_size_mul(list->n, sizeof(claim_ref), &bytes))
-        return sr_oom();
-    claim_ref *refs = malloc(bytes);
-    if (!refs)
-        return sr_oom();
-    for (size_t i = 0; i < list->n; i++)
-        refs[i] = (claim_ref){&list->items[i], i};
-    qsort(refs, list->n, sizeof *refs, cmp_claim_ref);
-    size_t repeat = list->n, original = 0, run_start = 0;
-    for (size_t i = 1; i < list->n; i++) {
-        if (same_claim(refs[i - 1].claim, refs[i].claim) != 0) {
-            run_start = i;
-            continue;
-        }
-        /* Against the first of the run only: linear however long the run. */
-        if (refs[i].index >= first && refs[i].index < repeat &&
-            !sr_claim_same_value(refs[run_start].claim, refs[i].claim)) {
-            repeat = refs[i].index;
-            original = refs[run_start].index;
-        }
-    }
-    free(refs);
-    if (repeat == list->n)
-        return NULL;
+    size_t repeat, original;
+    int found = sr_claim_list_contradiction(list, first, SR_CLAIM_BY_WRITTEN_MODEL, &repeat, &original);
+    if (found <= 0)
+        return found < 0 ? sr_oom() : NULL;
     const sr_claim *r = &list->items[repeat], *o = &list->items[original];
     if (strcmp(r->path, o->path) == 0)
         return sr_input_error(r->path, r->line, "duplicate claim: %s of '%s' is %s here and %s on line %ld", r->figure,
@@ -579,8 +535,8 @@ static void csv_field(void *data, size_t len, void *user)
         for (size_t k = 0; k < N_COLS; k++)
             if (hlen == strlen(csv_columns[k]) && strncasecmp(h, csv_columns[k], hlen) == 0) {
                 if (c->col[k] >= 0)
-                    c->in.err =
-                        sr_input_error(c->in.path, c->in.row_line, "column '%s' appears twice in the header", csv_columns[k]);
+                    c->in.err = sr_input_error(c->in.path, c->in.row_line, "column '%s' appears twice in the header",
+                                               csv_columns[k]);
                 c->col[k] = (long)col;
             }
         return;
@@ -618,14 +574,14 @@ static sr_error *csv_claim(csv_ctx *c)
     if (numeric) {
         sr_claim_number num;
         if (!sr_claims_parse_number(value, vlen, &num))
-            err = sr_input_error(c->in.path, c->in.row_line, "'%.*s' is not a number", (int)sr_claims_shown(value, vlen),
-                                 value);
+            err = sr_input_error(c->in.path, c->in.row_line, "'%.*s' is not a number",
+                                 (int)sr_claims_shown(value, vlen), value);
         else
             err = sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, &num, NULL);
     } else {
         char *words = sr_strndup(value, vlen);
-        err =
-            words ? sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words) : sr_oom();
+        err = words ? sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words)
+                    : sr_oom();
         free(words);
     }
     free(fig);
@@ -643,8 +599,9 @@ static void csv_row(int term, void *user)
             c->in.err = sr_input_error(c->in.path, c->in.row_line, "expected a header with columns model,figure,value");
     } else if (!c->in.err) {
         bool complete = c->text[COL_MODEL] && c->text[COL_FIGURE] && c->text[COL_VALUE];
-        c->in.err = complete ? csv_claim(c)
-                          : sr_input_error(c->in.path, c->in.row_line, "expected the columns model, figure and value");
+        c->in.err = complete
+                        ? csv_claim(c)
+                        : sr_input_error(c->in.path, c->in.row_line, "expected the columns model, figure and value");
     }
     for (size_t k = 0; k < N_COLS; k++) {
         free(c->text[k]);
