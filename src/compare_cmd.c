@@ -25,16 +25,10 @@ void sr_compare_opts_default(sr_compare_opts *o)
 
 enum { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CHARTS, N_OUT = OUT_CHARTS + 2 * SR_N_COMPARE_CHARTS };
 
-typedef struct rendered {
-    char name[64]; /* path below OUT_DIR */
-    char *data;
-    size_t len;
-} rendered;
-
 /* Every output into out[] (names set by the caller). Charts are drawn by
  * cairo on this one thread (it is not safe to draw on two); the SVGs drawn
  * for charts/ are the ones compare.html inlines. */
-static sr_error *render_all(const sr_comparison *c, rendered *out)
+static sr_error *render_all(const sr_comparison *c, sr_output *out)
 {
     sr_error *err = sr_render_compare_json(c, &out[OUT_JSON].data, &out[OUT_JSON].len);
     if (!err)
@@ -43,7 +37,7 @@ static sr_error *render_all(const sr_comparison *c, rendered *out)
         err = sr_render_compare_markdown(c, &out[OUT_MD].data, &out[OUT_MD].len);
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
-        rendered *png = &out[OUT_CHARTS + 2 * k], *s = &out[OUT_CHARTS + 2 * k + 1];
+        sr_output *png = &out[OUT_CHARTS + 2 * k], *s = &out[OUT_CHARTS + 2 * k + 1];
         err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
         if (!err)
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
@@ -58,7 +52,7 @@ static sr_error *render_all(const sr_comparison *c, rendered *out)
 
 sr_error *sr_write_comparison(const sr_comparison *c, const char *out_dir)
 {
-    rendered out[N_OUT];
+    sr_output out[N_OUT];
     memset(out, 0, sizeof out);
     static const char *const files[] = {"compare.json", "compare.csv", "compare.md", "compare.html", "compare.pdf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
@@ -68,17 +62,9 @@ sr_error *sr_write_comparison(const sr_comparison *c, const char *out_dir)
                  i % 2 ? "svg" : "png");
     /* Everything is rendered before anything is written. */
     sr_error *err = render_all(c, out);
-    char *charts = sr_path_join(out_dir, "charts");
     if (!err)
-        err = charts ? sr_mkdir_p(charts) : sr_oom();
-    for (size_t i = 0; i < N_OUT && !err; i++) {
-        char *path = sr_path_join(out_dir, out[i].name);
-        err = path ? sr_write_atomic(path, out[i].data, out[i].len) : sr_oom();
-        free(path);
-    }
-    free(charts);
-    for (size_t i = 0; i < N_OUT; i++)
-        free(out[i].data);
+        err = sr_write_outputs(out_dir, out, N_OUT);
+    sr_outputs_free(out, N_OUT);
     return err;
 }
 

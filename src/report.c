@@ -149,12 +149,6 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
     return err ? err : sr_check_claims(sweep);
 }
 
-typedef struct rendered {
-    char name[64]; /* path below OUT_DIR */
-    char *data;
-    size_t len;
-} rendered;
-
 /* The outputs, in the order they are written. */
 enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, N_OUT };
 
@@ -166,7 +160,7 @@ _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS
 
 typedef struct render_job {
     const sr_sweep *sweep;
-    rendered *out;
+    sr_output *out;
     char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
     size_t rgb_len[SR_N_CHARTS];
     sr_error *err[MAX_JOBS]; /* one per job of a phase */
@@ -183,7 +177,7 @@ static void render_phase1(void *ctx, size_t part)
 {
     render_job *job = ctx;
     const sr_sweep *sw = job->sweep;
-    rendered *out = job->out;
+    sr_output *out = job->out;
     sr_error *err = NULL;
     switch (part) {
     case JOB_PIXELS:
@@ -202,12 +196,12 @@ static void render_phase2(void *ctx, size_t part)
 {
     render_job *job = ctx;
     const sr_sweep *sw = job->sweep;
-    rendered *out = job->out;
+    sr_output *out = job->out;
     sr_error *err = NULL;
     if (part == JOB_SVG_HTML) {
         sr_chart_images svgs = {{NULL}};
         for (int c = 0; c < SR_N_CHARTS && !err; c++) {
-            rendered *svg = &out[OUT_CHARTS + 2 * c + 1];
+            sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
             err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
             svgs.svg[c] = svg->data;
         }
@@ -215,7 +209,7 @@ static void render_phase2(void *ctx, size_t part)
             err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
     } else {
         size_t c = part - JOB_PNG;
-        rendered *png = &out[OUT_CHARTS + 2 * c];
+        sr_output *png = &out[OUT_CHARTS + 2 * c];
         err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
         free(job->rgb[c]);
         job->rgb[c] = NULL;
@@ -241,7 +235,7 @@ static sr_error *first_error(sr_error **errs, size_t n)
 sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t)
 {
     double mark = now_seconds();
-    rendered out[N_OUT];
+    sr_output out[N_OUT];
     memset(out, 0, sizeof out);
     for (int i = 0; i < 2 * SR_N_CHARTS; i++)
         snprintf(out[OUT_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_chart_names[i / 2],
@@ -272,17 +266,9 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
         free(job.rgb[c]);
     lap(&mark, t ? &t->render : NULL);
 
-    char *charts = sr_path_join(out_dir, "charts");
     if (!err)
-        err = charts ? sr_mkdir_p(charts) : sr_oom();
-    for (size_t i = 0; i < N_OUT && !err; i++) {
-        char *path = sr_path_join(out_dir, out[i].name);
-        err = path ? sr_write_atomic(path, out[i].data, out[i].len) : sr_oom();
-        free(path);
-    }
-    free(charts);
-    for (size_t i = 0; i < N_OUT; i++)
-        free(out[i].data);
+        err = sr_write_outputs(out_dir, out, N_OUT);
+    sr_outputs_free(out, N_OUT);
     lap(&mark, t ? &t->write : NULL);
     return err;
 }
@@ -428,7 +414,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
         sr_claim_list_count(&sweep.claims, counts);
         size_t wrong = counts[SR_CLAIM_DIFFERS] + counts[SR_CLAIM_UNMATCHED];
         if (!err && wrong > 0)
-            err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu of %zu claims differ from the export or name no model of it "
+            err = sr_error_new(SR_EXIT_CHECK, NULL, 0,
+                               "%zu of %zu claims differ from the export or name no model of it "
                                "(see the Claims section of %s/results.md)",
                                wrong, sweep.claims.n, o.out_dir);
         sr_sweep_free(&sweep);

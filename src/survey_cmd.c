@@ -19,7 +19,7 @@
 
 typedef struct survey_opts {
     const char *out_dir;
-    sr_survey_settings *st; /* where the callbacks put what they parse */
+    sr_survey_settings *st;            /* where the callbacks put what they parse */
     double hbm, util, min_kv, reserve; /* reserve NAN: the backend's */
     long max_model_len;
     int backend;
@@ -140,7 +140,7 @@ static sr_error *settings_from(survey_opts *o)
     st->min_kv_gib = o->min_kv;
     st->max_model_len = o->max_model_len;
     st->keep_going = o->keep_going;
-    st->reserve_gib = isfinite(o->reserve)                ? o->reserve
+    st->reserve_gib = isfinite(o->reserve)           ? o->reserve
                       : st->backend == SR_SURVEY_GPU ? SR_SURVEY_RESERVE_GPU_GIB
                                                      : SR_SURVEY_RESERVE_TPU_GIB;
     if (!o->hardware_given)
@@ -294,20 +294,14 @@ static sr_error *load_models(sr_survey *s, const char *dir)
 
 /* ---- writing -------------------------------------------------------------- */
 
-typedef struct output {
-    const char *name;
-    char *data;
-    size_t len;
-} output;
-
 enum { OUT_MD, OUT_CSV, OUT_JSON, OUT_ARMS, OUT_PNG, OUT_SVG, N_OUT };
 
-static sr_error *render_all(const sr_survey *s, output *out)
+static sr_error *render_all(const sr_survey *s, sr_output *out)
 {
     static const char *const names[N_OUT] = {"candidates.md", "candidates.csv", "candidates.json",
                                              "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
     for (int i = 0; i < N_OUT; i++)
-        out[i] = (output){names[i], NULL, 0};
+        snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
     sr_error *err = sr_render_survey_markdown(s, &out[OUT_MD].data, &out[OUT_MD].len);
     if (!err)
         err = sr_render_survey_csv(s, &out[OUT_CSV].data, &out[OUT_CSV].len);
@@ -319,17 +313,6 @@ static sr_error *render_all(const sr_survey *s, output *out)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[OUT_PNG].data, &out[OUT_PNG].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[OUT_SVG].data, &out[OUT_SVG].len);
-    return err;
-}
-
-static sr_error *write_all(const char *out_dir, const output *out)
-{
-    sr_error *err = sr_mkdir_p(out_dir);
-    for (int i = 0; i < N_OUT && !err; i++) {
-        char *path = sr_path_join(out_dir, out[i].name);
-        err = path ? sr_write_atomic(path, out[i].data, out[i].len) : sr_oom();
-        free(path);
-    }
     return err;
 }
 
@@ -358,8 +341,14 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     sr_survey_init(&s);
     s.registry_source = sr_tpu_jax_registry_source;
     /* Defaults: one TPU v5e chip as the published sweep used it. */
-    survey_opts o = {.out_dir = "survey", .st = &s.settings, .hbm = 15.75, .util = 0.9, .min_kv = 2,
-                     .reserve = NAN, .max_model_len = 4096, .backend = SR_SURVEY_TPU};
+    survey_opts o = {.out_dir = "survey",
+                     .st = &s.settings,
+                     .hbm = 15.75,
+                     .util = 0.9,
+                     .min_kv = 2,
+                     .reserve = NAN,
+                     .max_model_len = 4096,
+                     .backend = SR_SURVEY_TPU};
     sr_cli_parsed args;
     sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
     if (!err)
@@ -374,18 +363,17 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     }
     const char *dir = args.operands[0];
     err = load_models(&s, dir);
-    output outs[N_OUT];
+    sr_output outs[N_OUT];
     memset(outs, 0, sizeof outs);
     if (!err)
         err = render_all(&s, outs);
     if (!err)
-        err = write_all(o.out_dir, outs);
+        err = sr_write_outputs(o.out_dir, outs, N_OUT);
     if (!err && o.json && fwrite(outs[OUT_JSON].data, 1, outs[OUT_JSON].len, out) != outs[OUT_JSON].len)
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
     if (!err)
         print_summary(info, &s, o.out_dir);
-    for (int i = 0; i < N_OUT; i++)
-        free(outs[i].data);
+    sr_outputs_free(outs, N_OUT);
     sr_survey_free(&s);
     return err;
 }

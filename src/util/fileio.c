@@ -154,6 +154,35 @@ sr_error *sr_mkdir_p(const char *path)
     return NULL;
 }
 
+sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
+{
+    sr_error *err = sr_mkdir_p(out_dir);
+    for (size_t i = 0; i < n && !err; i++) {
+        char *path = sr_path_join(out_dir, out[i].name);
+        if (!path)
+            return sr_oom();
+        char *slash = strrchr(path + strlen(out_dir), '/');
+        if (slash && slash > path + strlen(out_dir)) { /* a directory below out_dir: "charts/" */
+            *slash = '\0';
+            err = sr_mkdir_p(path);
+            *slash = '/';
+        }
+        if (!err)
+            err = sr_write_atomic(path, out[i].data, out[i].len);
+        free(path);
+    }
+    return err;
+}
+
+void sr_outputs_free(sr_output *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(out[i].data);
+        out[i].data = NULL;
+        out[i].len = 0;
+    }
+}
+
 sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
 {
     char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);

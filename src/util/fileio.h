@@ -36,6 +36,21 @@ sr_error *sr_write_atomic(const char *path, const char *data, size_t len);
 /* mkdir -p (mode 0755); fine if it exists as a directory. */
 sr_error *sr_mkdir_p(const char *path);
 
+/* An output file made in memory, to be written below an output directory:
+ * every subcommand renders all of them first, then writes them all. */
+typedef struct sr_output {
+    char name[64]; /* path below the directory: "report.json", "charts/speed_ratio.png" */
+    char *data;
+    size_t len;
+} sr_output;
+
+/* Write out[0..n) below out_dir, each atomically (sr_write_atomic),
+ * creating out_dir and any directory a name holds; stops at the first
+ * error. */
+sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n);
+/* Free the outputs' data. */
+void sr_outputs_free(sr_output *out, size_t n);
+
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */
 void sr_sha256_hex(const void *data, size_t len, char out[65]);
 

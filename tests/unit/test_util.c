@@ -122,6 +122,41 @@ Test(fileio, atomic_write_replaces)
     free(path);
 }
 
+/* Outputs land below the directory, which is made, with the directories
+ * their names hold ("charts/"); a file where a directory must go stops it. */
+Test(fileio, write_outputs_makes_directories)
+{
+    char base[] = "/tmp/sr-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(base));
+    char *dir = sr_path_join(base, "out/"); /* not there yet; a trailing '/' as users type it */
+    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    cr_assert_null(sr_write_outputs(dir, out, 2));
+    char *path = sr_path_join(base, "out/charts/a.svg"), *data;
+    size_t len;
+    cr_assert_null(sr_read_file(path, NULL, &data, &len));
+    cr_expect_eq(len, 6);
+    free(data);
+    remove(path);
+    free(path);
+    path = sr_path_join(base, "out/charts");
+    rmdir(path);
+    cr_assert_null(sr_write_atomic(path, "x", 1)); /* now a file named charts */
+    sr_error *err = sr_write_outputs(dir, out, 2);
+    cr_assert_not_null(err);
+    cr_expect(strstr(err->message, "not a directory") != NULL, "%s", err->message);
+    sr_error_free(err);
+    remove(path);
+    free(path);
+    path = sr_path_join(base, "out/report.json");
+    remove(path);
+    free(path);
+    path = sr_path_join(base, "out");
+    rmdir(path);
+    free(path);
+    rmdir(base);
+    free(dir);
+}
+
 Test(sha256, incremental_equals_one_shot)
 {
     static char data[1000];
