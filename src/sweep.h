@@ -27,6 +27,10 @@
 #define SR_SPEED_CV_LIMIT 0.05
 /* Power at which the minimum detectable effect is stated: the usual 80%. */
 #define SR_MDE_POWER 0.8
+/* How far an input's own claimed accuracy (lm-eval results, BFCL's score
+ * header) may lie from the per-item mean and still agree: half a unit of
+ * the 4th decimal, the coarsest rounding those files use. */
+#define SR_CLAIM_TOLERANCE 5e-5
 
 /* ---- failures ---------------------------------------------------------- */
 
@@ -78,7 +82,9 @@ typedef struct sr_scores {
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
 
     /* analysis: */
-    double score;     /* mean per-item score */
+    bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
+                           SR_CLAIM_TOLERANCE (the claim was rounded to 4 decimals at most) */
+    double score;       /* mean per-item score */
     double correct;   /* sum of scores */
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */

@@ -53,7 +53,7 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
             free(s->claimed_source);
             if (!(s->claimed_source = strdup(r->source)))
                 return sr_oom();
-            if (fabs(mine - r->value) > 5e-5 &&
+            if (fabs(mine - r->value) > SR_CLAIM_TOLERANCE &&
                 !sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
                                r->source, r->value))
                 return sr_oom();
@@ -98,11 +98,24 @@ static sr_error *take_out_empty(sr_model *m)
     return NULL;
 }
 
+/* Whether each claimed accuracy (lm-eval's, or a BFCL score header's)
+ * agrees with the per-item mean: decided once here, worded by renderers. */
+static void mark_claims(sr_model *m)
+{
+    for (size_t j = 0; j < m->n_benchmarks; j++) {
+        sr_scores *s = &m->benchmarks[j];
+        s->claim_differs = isfinite(s->claimed_accuracy) && s->n_items > 0 &&
+                           fabs(mean_score(s) - s->claimed_accuracy) > SR_CLAIM_TOLERANCE;
+    }
+}
+
 sr_error *sr_check_self_reports(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         sr_error *err = check_lmeval(sweep, m);
+        if (!err)
+            mark_claims(m);
         if (!err)
             err = take_out_empty(m);
         if (err)

@@ -200,6 +200,7 @@ void fixture_sweep(sr_sweep *sw)
     b->benchmarks[0].claimed_source = strdup("gemma4/results_2026-11-28.json");
     sr_model_find_benchmark(q, "bfcl_simple")->claimed_accuracy = 0.815;
     sr_model_find_benchmark(q, "bfcl_simple")->claimed_source = strdup("qwen3-4b/BFCL_v3_simple_score.json");
+    sr_model_find_benchmark(q, "bfcl_simple")->claim_differs = true; /* as selfcheck.c decides */
 
     sr_model *g = model(sw, "ibm-granite/granite-3.3-2b-instruct", "granite", SR_STATUS_PARTIAL);
     g->status_reason = strdup("no bfcl_simple scores; no in3072-out256-c16 runs");

@@ -216,8 +216,8 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "<td>mt19937</td>"));
     cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
     /* Audit: the disagreement named, the agreement counted, empty outputs. */
-    cr_assert_not_null(strstr(html, "<li>Qwen/Qwen3-4B, BFCL: the input claims 0.815 "
-                                    "(qwen3-4b/BFCL_v3_simple_score.json) but the per-item mean is 0.802; the report "
+    cr_assert_not_null(strstr(html, "<li>Qwen/Qwen3-4B, BFCL: the input claims 0.8150 "
+                                    "(qwen3-4b/BFCL_v3_simple_score.json) but the per-item mean is 0.8025; the report "
                                     "uses the per-item mean.</li>"));
     cr_assert_not_null(strstr(html, "<li>1 accuracy claimed by the input files themselves"));
     cr_assert_not_null(strstr(html, "BFCL: 12 of 400 items had an empty output or an inference error.</li>"));

@@ -1,0 +1,46 @@
+/* analysis/selfcheck.c: what the inputs claim about themselves. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/selfcheck.h"
+#include "sweep.h"
+
+/* A BFCL-like benchmark whose file claims an accuracy: scores 1, 1, 1, 0
+ * (mean 0.75). */
+static void add_claimed(sr_model *m, const char *bench, double claimed)
+{
+    sr_scores s;
+    sr_scores_init(&s);
+    s.benchmark = strdup(bench);
+    s.source = strdup("m/BFCL_v3_simple_result.json");
+    for (int i = 0; i < 4; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "%d", i);
+        cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
+    }
+    s.claimed_accuracy = claimed;
+    cr_assert(sr_model_add_scores(m, &s));
+}
+
+/* The one decision of agreement: within SR_CLAIM_TOLERANCE (5e-5) of the
+ * per-item mean, whatever the two print as at 3 decimals. */
+Test(selfcheck, claimed_accuracy_agrees_within_the_tolerance)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    add_claimed(m, "a", 0.75004); /* |0.75004 - 0.75| = 4e-5: agrees */
+    add_claimed(m, "b", 0.75006); /* 6e-5: differs, though both print 0.750 */
+    add_claimed(m, "c", 0.7496);  /* 4e-4: differs */
+    add_claimed(m, "d", NAN);     /* no claim: nothing to differ */
+    cr_assert_null(sr_check_self_reports(&sw));
+    cr_expect_not(sr_model_benchmark(m, "a")->claim_differs);
+    cr_expect(sr_model_benchmark(m, "b")->claim_differs);
+    cr_expect(sr_model_benchmark(m, "c")->claim_differs);
+    cr_expect_not(sr_model_benchmark(m, "d")->claim_differs);
+    sr_sweep_free(&sw);
+}
