@@ -17,6 +17,7 @@
 #include "render/claims_text.h"
 #include "render/render.h"
 #include "report.h"
+#include "sweep_builder.h"
 
 /* ---- names ------------------------------------------------------------------------ */
 
@@ -253,29 +254,6 @@ Test(claims_check, consistent_test_hand_computed)
 }
 
 /* ---- every verdict on a hand-built sweep ----------------------------------------------------- */
-
-static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
-{
-    sr_scores s;
-    sr_scores_init(&s);
-    s.benchmark = strdup(bench);
-    s.source = strdup("x.jsonl");
-    char id[32];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "%zu", i);
-        cr_assert(sr_scores_add(&s, id, v[i]));
-    }
-    cr_assert(sr_model_add_scores(m, &s));
-}
-
-static void add_run(sr_model *m, long input_len, double tput)
-{
-    sr_bench_run r;
-    sr_bench_run_init(&r);
-    r.output_throughput = tput;
-    sr_scenario_spec spec = {input_len, 256, 16, INFINITY, -1};
-    cr_assert(sr_model_add_run(m, &spec, &r));
-}
 
 /* org/base: gsm8k 5 of 10 (too few items for an interval), bfcl 0 of 20, runs at 128 and 3,072 tokens, no
  * log. org/m: gsm8k 7 of 10 (two more), bfcl 3 of 20, runs at 128 (0.5712

@@ -10,6 +10,8 @@
 #include "analysis/stats.h"
 #include "sweep.h"
 
+#include "sweep_builder.h"
+
 /* As main.c does at start: GSL errors come back as values instead of
  * aborting, so the tests run the code the way the program runs it. */
 static void gsl_errors_as_values(void)
@@ -17,29 +19,6 @@ static void gsl_errors_as_values(void)
     gsl_set_error_handler_off();
 }
 TestSuite(compare, .init = gsl_errors_as_values);
-
-static void add_scores(sr_model *m, const char *bench, const int *v, size_t n)
-{
-    sr_scores s;
-    sr_scores_init(&s);
-    s.benchmark = strdup(bench);
-    s.source = strdup("x.jsonl");
-    char id[32];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "%zu", i);
-        cr_assert(sr_scores_add(&s, id, v[i]));
-    }
-    cr_assert(sr_model_add_scores(m, &s));
-}
-
-static void add_run(sr_model *m, long input_len, double tput)
-{
-    sr_bench_run r;
-    sr_bench_run_init(&r);
-    r.output_throughput = tput;
-    sr_scenario_spec spec = {input_len, 256, 16, INFINITY, -1};
-    cr_assert(sr_model_add_run(m, &spec, &r));
-}
 
 Test(compare, verdicts_ratios_and_status)
 {

@@ -15,31 +15,9 @@
 #include "render/compare_render.h"
 #include "sweep.h"
 
+#include "sweep_builder.h"
+
 #define BASE "org/base"
-
-/* Scores with ids first, first + 1, ...; v[i] for item first + i. */
-static void add_scores_at(sr_model *m, const char *bench, const char *source, int first, const int *v, size_t n)
-{
-    sr_scores s;
-    sr_scores_init(&s);
-    s.benchmark = strdup(bench);
-    s.source = strdup(source);
-    char id[32];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "%d", first + (int)i);
-        cr_assert(sr_scores_add(&s, id, v[i]));
-    }
-    cr_assert(sr_model_add_scores(m, &s));
-}
-
-static void add_run(sr_model *m, long input_len, double tput)
-{
-    sr_bench_run r;
-    sr_bench_run_init(&r);
-    r.output_throughput = tput;
-    sr_scenario_spec spec = {input_len, 256, 16, INFINITY, -1};
-    cr_assert(sr_model_add_run(m, &spec, &r));
-}
 
 static void side_init(sr_sweep *sw, const char *dir)
 {
