@@ -14,6 +14,7 @@
 set -u
 bin=${1:?usage: run-bad-inputs.sh path/to/sweep-report}
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/lib.sh"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,17 +47,7 @@ while IFS="$tab" read -r name args action file content code fragment; do
     echo keep >"$work/out/existing.txt"
     # shellcheck disable=SC2086
     (cd "$work" && "$bin" report export -o out $args) >"$work/stdout" 2>"$work/stderr" </dev/null
-    got=$?
-    ok=1
-    if [ "$got" != "$code" ]; then
-        echo "FAIL $name: exit $got, expected $code"; sed 's/^/    /' "$work/stderr" | head -5; ok=0
-    elif [ "$code" != 0 ]; then
-        grep -qF -- "$fragment" "$work/stderr" || { echo "FAIL $name: stderr lacks '$fragment':"; sed 's/^/    /' "$work/stderr" | head -5; ok=0; }
-        [ "$(ls "$work/out")" = existing.txt ] || { echo "FAIL $name: OUT_DIR was written to on error"; ok=0; }
-    else
-        grep -qF -- "$fragment" "$work/out/report.json" || { echo "FAIL $name: report.json lacks '$fragment'"; ok=0; }
-    fi
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if judge_bad "$name" "$code" $? "$work" "$fragment" report.json; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done <"$root/tests/bad/cases.tsv"
 echo "bad inputs: $pass passed, $fail failed"
 [ $fail = 0 ]

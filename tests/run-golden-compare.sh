@@ -13,6 +13,7 @@
 set -u
 bin=${1:?usage: run-golden-compare.sh path/to/sweep-report}
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/lib.sh"
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -55,14 +56,7 @@ for case in "$root"/tests/golden-compare/*/; do
             for f in "$case"/expected/*; do [ -f "$f" ] && cp "$tmp/$name-1/$(basename "$f")" "$f"; done
             echo "updated $name"
         fi
-        for f in "$case"/expected/*; do
-            [ -f "$f" ] || continue
-            if ! cmp -s "$f" "$tmp/$name-1/$(basename "$f")"; then
-                echo "FAIL $name: $(basename "$f") differs from expected:"
-                diff -u "$f" "$tmp/$name-1/$(basename "$f")" | head -40
-                ok=0
-            fi
-        done
+        expect_files "$name" "$case" "$tmp/$name-1" || ok=0
         if [ -f "$case/check" ]; then
             # shellcheck disable=SC2046
             set -- $(cat "$case/check")

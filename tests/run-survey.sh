@@ -15,6 +15,7 @@
 set -u
 bin=${1:?usage: run-survey.sh path/to/sweep-report}
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/lib.sh"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,14 +45,7 @@ for case in "$root"/tests/survey/*/; do
             for f in candidates.md candidates.csv candidates.json sweep.arms; do cp "$tmp/$name-1/$f" "$case/expected/$f"; done
             echo "updated $name"
         fi
-        for f in "$case"/expected/*; do
-            [ -f "$f" ] || continue
-            if ! cmp -s "$f" "$tmp/$name-1/$(basename "$f")"; then
-                echo "FAIL $name: $(basename "$f") differs from expected:"
-                diff -u "$f" "$tmp/$name-1/$(basename "$f")" | head -40
-                ok=0
-            fi
-        done
+        expect_files "$name" "$case" "$tmp/$name-1" || ok=0
         if [ -f "$case/check" ] && ! python3 "$root/$(cat "$case/check")" "$tmp/$name-1" "$root"; then
             echo "FAIL $name: $(cat "$case/check")"; ok=0
         fi
@@ -81,17 +75,7 @@ while IFS="$tab" read -r name args action file content code fragment; do
     echo keep >"$work/out/existing.txt"
     # shellcheck disable=SC2086
     (cd "$work" && "$bin" survey meta -o out $args) >"$work/stdout" 2>"$work/stderr" </dev/null
-    got=$?
-    ok=1
-    if [ "$got" != "$code" ]; then
-        echo "FAIL $name: exit $got, expected $code"; sed 's/^/    /' "$work/stderr" | head -5; ok=0
-    elif [ "$code" != 0 ]; then
-        grep -qF -- "$fragment" "$work/stderr" || { echo "FAIL $name: stderr lacks '$fragment':"; sed 's/^/    /' "$work/stderr" | head -5; ok=0; }
-        [ "$(ls "$work/out")" = existing.txt ] || { echo "FAIL $name: OUT_DIR was written to on error"; ok=0; }
-    else
-        grep -qF -- "$fragment" "$work/out/candidates.json" || { echo "FAIL $name: candidates.json lacks '$fragment'"; ok=0; }
-    fi
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if judge_bad "$name" "$code" $? "$work" "$fragment" candidates.json; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done <"$root/tests/survey/bad.tsv"
 echo "survey: $pass passed, $fail failed"
 [ $fail = 0 ]
