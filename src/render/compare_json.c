@@ -9,6 +9,7 @@
 
 #include "compare_render.h"
 #include "json_parts.h"
+#include "report_text.h"
 #include "util/strbuf.h"
 
 static cJSON *value_json(const sr_value *v)
@@ -41,14 +42,8 @@ static cJSON *settings_json(sr_json_build *jb, const sr_settings *st)
         jb, o, "seed_derivation",
         cJSON_CreateString("per model and benchmark: splitmix64(seed ^ fnv1a64(model \"\\n\" \"" SR_COMPARE_SEED_SALT
                            "\" \"\\n\" benchmark)), low 32 bits folded"));
-    sr_json_add(
-        jb, o, "resampling",
-        cJSON_CreateString("class counts from the multinomial when the paired differences take at most 16 values "
-                           "(0/1 scores), else item indices"));
-    sr_json_add(jb, o, "quantile",
-                cJSON_CreateString(strcmp(st->ci_method, "exact") == 0
-                                       ? "generalised inverse of the exact bootstrap CDF"
-                                       : "gsl_stats_quantile_from_sorted_data (linear interpolation)"));
+    sr_json_add(jb, o, "resampling", cJSON_CreateString(sr_text_resampling_method()));
+    sr_json_add(jb, o, "quantile", cJSON_CreateString(sr_text_quantile_method(st->ci_method)));
     sr_json_add(jb, o, "mcnemar", cJSON_CreateString("exact two-sided binomial, 0/1 scores on both sides"));
     sr_json_add(jb, o, "verdict",
                 cJSON_CreateString("improved: interval above 0; regressed: below 0; else no measured "

@@ -9,6 +9,7 @@
 
 #include "claims_text.h"
 #include "json_parts.h"
+#include "report_text.h"
 #include "kv_text.h"
 #include "render.h"
 #include "util/strbuf.h"
@@ -392,13 +393,8 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(jb, settings, "seed_derivation",
                 cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
                                    "benchmark)), low 32 bits folded"));
-    sr_json_add(jb, settings, "quantile",
-                cJSON_CreateString(strcmp(st->ci_method, "exact") == 0
-                                       ? "generalised inverse of the exact bootstrap CDF"
-                                       : "gsl_stats_quantile_from_sorted_data (linear interpolation)"));
-    sr_json_add(jb, settings, "resampling",
-                cJSON_CreateString("class counts from the multinomial when the paired differences "
-                                   "take at most 16 values (0/1 scores), else item indices"));
+    sr_json_add(jb, settings, "quantile", cJSON_CreateString(sr_text_quantile_method(st->ci_method)));
+    sr_json_add(jb, settings, "resampling", cJSON_CreateString(sr_text_resampling_method()));
     sr_json_add(jb, settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
     sr_json_add(jb, settings, "multiplicity",
                 cJSON_CreateString("mcnemar_p_holm: Holm step-down over each benchmark's comparisons; simultaneous: "

@@ -742,3 +742,15 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_free(&sb);
     return ok ? NULL : sr_oom();
 }
+
+const char *sr_text_resampling_method(void)
+{
+    return "class counts from the multinomial when the paired differences take at most 16 values (0/1 scores), "
+           "else item indices";
+}
+
+const char *sr_text_quantile_method(const char *ci_method)
+{
+    return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
+                                           : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
+}

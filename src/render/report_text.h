@@ -50,6 +50,11 @@ const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
 const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
+/* How the bootstrap resamples and reads its interval, as report.json and
+ * compare.json state them under settings (one wording for both, since one
+ * stats.c makes both). */
+const char *sr_text_resampling_method(void);
+const char *sr_text_quantile_method(const char *ci_method);
 /* A confidence level as a percentage without the sign: "95" for 0.95,
  * "99.5" for 0.995 (one decimal unless whole). Every output's "95%
  * interval" is written with it, so they all agree. */
