@@ -56,6 +56,31 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
 
 /* ---- speed ratio ------------------------------------------------------- */
 
+static bool has_ratio(const sr_model *m)
+{
+    for (size_t c = 0; c < m->n_scenarios; c++)
+        if (isfinite(m->scenarios[c].ratio))
+            return true;
+    return false;
+}
+
+/* Models the speed chart leaves out: not failed, not the baseline, and
+ * without a single ratio (no runs, or none in a scenario the baseline ran).
+ * *with_runs: how many of them have runs. */
+static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
+{
+    size_t n = 0;
+    *with_runs = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *m = &sw->models[i];
+        if (!m->is_baseline && m->status != SR_STATUS_FAILED && !has_ratio(m)) {
+            n++;
+            *with_runs += m->n_scenarios > 0;
+        }
+    }
+    return n;
+}
+
 #define BAR_H 10.0
 #define BAR_GAP 2.0
 #define SPEED_GROUP_PAD 14.0
@@ -211,8 +236,11 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     sr_speed_columns cols;
     if (!sr_speed_columns_make(sw, &cols))
         return sr_oom();
+    sr_speed_columns_keep_rated(sw, &cols);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
+    size_t with_runs, unrated = speed_models_unrated(sw, &with_runs);
+    bool say_unrated = unrated > 0 && rows > 0 && sr_chart_last_part(pt);
     sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     speed_plot sp = {.sw = sw,
                      .idx = idx,
@@ -224,7 +252,8 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     speed_axis(&sp, rows);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more));
+    sr_error *err =
+        sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0));
     if (err) {
         sr_speed_columns_free(&cols);
         return err;
@@ -234,8 +263,11 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     speed_heading(&cv, base, &cols, pt);
     if (rows == 0) {
         sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
-        sr_chart_message(&cv, sp.top + 34, base ? "No model to compare with the baseline" : "No baseline found");
-        sr_strbuf_puts(&desc, "No model to compare with the baseline.");
+        const char *why = !base       ? "No baseline found"
+                          : with_runs ? "No model ran a scenario the baseline ran"
+                                      : "No model to compare with the baseline";
+        sr_chart_message(&cv, sp.top + 34, why);
+        sr_strbuf_printf(&desc, "%s.", why);
     } else {
         sr_chart_bands(&cv, sp.top, shown, sp.group_h);
         sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
@@ -247,6 +279,13 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                    sr_black);
     if (more)
         sr_chart_more(&cv, sp.bottom + 52, n - rows);
+    if (say_unrated) { /* never silently: the tables have their own speeds */
+        char note[160];
+        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
+                 unrated, unrated == 1 ? "" : "s");
+        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
+        sr_strbuf_printf(&desc, "\n%s.", note);
+    }
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
@@ -574,10 +613,18 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     return err;
 }
 
-/* Models a chart shows into idx, in table order; returns the count. */
+/* Models a chart shows into idx, in table order; returns the count. The
+ * speed chart leaves out models without a single ratio (no scenario in
+ * common with the baseline): the tables show their own speeds. */
 static size_t kind_models(const sr_sweep *sweep, sr_chart_kind kind, size_t *idx)
 {
-    return chart_models(sweep, idx, kind == SR_CHART_KV_CAPACITY);
+    size_t n = chart_models(sweep, idx, kind == SR_CHART_KV_CAPACITY), k = 0;
+    if (kind != SR_CHART_SPEED_RATIO)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (has_ratio(&sweep->models[idx[i]]))
+            idx[k++] = idx[i];
+    return k;
 }
 
 static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, const size_t *idx,

@@ -423,6 +423,16 @@ static bool put_claims(sr_strbuf *sb, const sr_sweep *sw)
 
 /* Each compared model's speed relative to the baseline, lowest to highest,
  * and in how many scenarios that is within run noise. */
+/* Why a model has no speed ratio: no runs at all, or runs only in
+ * scenarios the baseline did not run (its own speeds are in the tables). */
+static const char *no_ratio_words(const sr_model *m)
+{
+    for (size_t c = 0; c < m->n_scenarios; c++)
+        if (isfinite(m->scenarios[c].median_output_throughput))
+            return "no scenario in common with the baseline";
+    return "no speed data";
+}
+
 static void put_speed(sr_strbuf *sb, const summary *s)
 {
     char buf[128];
@@ -434,7 +444,7 @@ static void put_speed(sr_strbuf *sb, const summary *s)
         if (!is_compared_model(m))
             continue;
         const char *range = ratio_range(buf, sizeof buf, m);
-        sr_strbuf_printf(sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : "no speed data");
+        sr_strbuf_printf(sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : no_ratio_words(m));
         /* A ratio whose runs overlap the baseline's is not faster or slower. */
         size_t noise = 0, judged = 0;
         for (size_t c = 0; c < m->n_scenarios; c++) {
@@ -492,7 +502,7 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
         if (range)
             sr_strbuf_printf(sb, "%s (at %s the baseline's speed)", name_of(m), range);
         else
-            sr_strbuf_printf(sb, "%s (no speed data)", name_of(m));
+            sr_strbuf_printf(sb, "%s (%s)", name_of(m), no_ratio_words(m));
     }
     sr_strbuf_putc(sb, '.');
 }

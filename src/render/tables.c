@@ -145,19 +145,40 @@ static int cmp_speed_column(const void *x, const void *y)
     return strcmp(a->key, b->key);
 }
 
+static void column_free(sr_speed_column *col)
+{
+    free(col->key);
+    free(col->heading);
+    free(col->sub);
+    free(col->words);
+    free(col->legend);
+}
+
 void sr_speed_columns_free(sr_speed_columns *c)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->cols[i].key);
-        free(c->cols[i].heading);
-        free(c->cols[i].sub);
-        free(c->cols[i].words);
-        free(c->cols[i].legend);
-    }
+    for (size_t i = 0; i < c->n; i++)
+        column_free(&c->cols[i]);
     free(c->cols);
     free(c->note);
     free(c->shared);
     memset(c, 0, sizeof *c);
+}
+
+void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        bool rated = false;
+        for (size_t m = 0; m < sw->n_models && !rated; m++) {
+            const sr_scenario *sc = sr_model_scenario(&sw->models[m], c->cols[i].key);
+            rated = sc && isfinite(sc->ratio);
+        }
+        if (rated)
+            c->cols[kept++] = c->cols[i];
+        else
+            column_free(&c->cols[i]);
+    }
+    c->n = kept;
 }
 
 static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)

@@ -44,7 +44,7 @@ static const char *const keys[] = {"in128-out256-c1", "in128-out256-c4", "in128-
                                    "in3072-out256-c16"};
 
 /* Speed: one run per scenario; ratio = tput / base (NAN: no scenario). */
-static void add_speed(sr_model *m, const double *tput, const double *base)
+void fixture_add_speed(sr_model *m, const double *tput, const double *base)
 {
     static const long in[] = {128, 128, 128, 1024, 3072}, conc[] = {1, 4, 16, 16, 16};
     for (size_t c = 0; c < 5; c++) {
@@ -129,7 +129,7 @@ void fixture_sweep(sr_sweep *sw)
         b->benchmarks[i].is_baseline = true;
         b->benchmarks[i].verdict = SR_VERDICT_BASELINE;
     }
-    add_speed(b, base_t, NULL);
+    fixture_add_speed(b, base_t, NULL);
     kv(b, 321280, 321280, 18432, SR_KV_CHECK_EXACT);
     b->kv.tokens_low = 321024;
     b->kv.tokens_high = 321536;
@@ -192,7 +192,7 @@ void fixture_sweep(sr_sweep *sw)
     compare(q, "gsm8k", 0.2487, 0.2191, 0.2783, 0.0000001, SR_VERDICT_HIGHER);
     compare(q, "bfcl_simple", -0.0525, -0.0875, -0.0175, 0.0041, SR_VERDICT_LOWER);
     static const double q_t[] = {52.1, 170.3, 463.0, 351.9, 231.7};
-    add_speed(q, q_t, base_t);
+    fixture_add_speed(q, q_t, base_t);
     kv(q, 50688, 50688, 147456, SR_KV_CHECK_EXACT);
 
     /* Audit: a claim that agrees, one that does not, empty outputs. */
@@ -207,7 +207,7 @@ void fixture_sweep(sr_sweep *sw)
     add_scores(g, "gsm8k", 1319, 790);
     compare(g, "gsm8k", -0.0129, -0.0402, 0.0144, 0.3711, SR_VERDICT_NO_DIFFERENCE);
     static const double g_t[] = {88.0, 290.4, 799.1, 610.5, NAN};
-    add_speed(g, g_t, base_t);
+    fixture_add_speed(g, g_t, base_t);
     kv(g, 125184, 124928, 81920, SR_KV_CHECK_ROUNDING); /* 1 block apart, within the rounding */
     sr_failure_set(&g->failure, SR_STAGE_SCORE, "BFCL tool-call parser produced no output", "granite/bfcl.log:77");
 
@@ -217,7 +217,7 @@ void fixture_sweep(sr_sweep *sw)
     compare(s, "gsm8k", 0.0, 0.0, 0.0, 1.0, SR_VERDICT_NO_DIFFERENCE);
     compare(s, "bfcl_simple", 0.0042, -0.0175, 0.0250, 0.8601, SR_VERDICT_NO_DIFFERENCE);
     static const double s_t[] = {70.2, 240.9, 610.0, 480.3, 350.6};
-    add_speed(s, s_t, base_t);
+    fixture_add_speed(s, s_t, base_t);
     kv(s, 120320, 120320, 73728, SR_KV_CHECK_EXACT);
 
     sr_model *h = model(sw, FIXTURE_HOSTILE_MODEL, "evil", SR_STATUS_OK);
@@ -227,7 +227,7 @@ void fixture_sweep(sr_sweep *sw)
     compare(h, "bfcl_simple", -0.1050, -0.1450, -0.0650, 0.00001, SR_VERDICT_LOWER);
     sr_model_find_benchmark(h, "bfcl_simple")->empty_outputs = 12;
     static const double h_t[] = {120.0, 400.0, 1100.0, 900.0, 700.0};
-    add_speed(h, h_t, base_t);
+    fixture_add_speed(h, h_t, base_t);
     kv(h, 2000, -1, -1, SR_KV_CHECK_NONE);
 
     sr_model *l = model(sw, FIXTURE_LONG_MODEL, "long", SR_STATUS_OK);
@@ -236,7 +236,7 @@ void fixture_sweep(sr_sweep *sw)
     compare(l, "gsm8k", 0.0061, -0.0190, 0.0311, 0.6201, SR_VERDICT_NO_DIFFERENCE);
     compare(l, "bfcl_simple", 0.0075, -0.0150, 0.0300, 0.5811, SR_VERDICT_NO_DIFFERENCE);
     static const double l_t[] = {95.0, 310.0, 830.0, 650.0, 460.0};
-    add_speed(l, l_t, base_t);
+    fixture_add_speed(l, l_t, base_t);
     kv(l, 300000, 299776, 19000, SR_KV_CHECK_EXACT);
 
     sr_model *f = model(sw, "google/gemma-3n-E2B-it", "gemma3n", SR_STATUS_FAILED);

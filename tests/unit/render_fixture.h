@@ -15,6 +15,10 @@
     "some-organisation/an-extremely-long-model-name-that-goes-on-and-on-instruct-preview-2026-gguf-q8"
 
 void fixture_sweep(sr_sweep *sw);
+/* Runs in the fixture's five scenarios (128-token prompts at c=1, 4, 16;
+ * 1,024 and 3,072 at c=16) at tput[c] tokens/s (NAN: none), their ratio
+ * to base[c] (NULL: 1.0), as the analysis would leave them. */
+void fixture_add_speed(sr_model *m, const double *tput, const double *base);
 /* A sweep with only a baseline (no comparisons, no speed). */
 void fixture_sweep_minimal(sr_sweep *sw);
 /* Write bytes to path (for looking at outputs); returns 0 on success. */

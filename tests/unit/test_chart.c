@@ -9,6 +9,7 @@
 #include "render/chart.h"
 #include "render/chart_draw.h"
 #include "render/render.h"
+#include "render/report_text.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
 
@@ -148,6 +149,50 @@ Test(chart, desc_holds_values_and_gaps)
     render(&sw, SR_CHART_KV_CAPACITY, SR_CHART_SVG, &a, &alen);
     cr_assert_not_null(strstr(a, FIXTURE_BASELINE ": logged 321,280; recomputed 321,280;"));
     cr_assert_not_null(strstr(a, "recomputed \xE2\x80\x94;"));
+    free(a);
+    sr_sweep_free(&sw);
+}
+
+/* A model whose runs share no scenario with the baseline has no ratio: it
+ * is not drawn, and the chart says so; scenarios no model has a ratio in
+ * get no bars. With no rated model at all, the message says why. */
+Test(chart, speed_chart_says_what_it_leaves_out)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/other-scenarios");
+    m->status = SR_STATUS_PARTIAL;
+    sr_bench_run run;
+    sr_bench_run_init(&run);
+    run.output_throughput = 77;
+    sr_scenario_spec spec = {4096, 512, -1, 2.5, -1}; /* a rate the baseline never ran */
+    cr_assert(sr_model_add_run(m, &spec, &run));
+    m->scenarios[0].median_output_throughput = 77; /* as the analysis leaves it: a median, no ratio */
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
+    cr_expect_null(strstr(a, "org/other-scenarios"), "a model without a ratio is not a row of gaps");
+    cr_expect_null(strstr(a, "2.5 req/s"), "nor its scenario a column");
+    cr_expect_not_null(strstr(a, "Not drawn: 1 model without a ratio to the baseline (see the speed table)."));
+    free(a);
+    /* The summary does not call its runs "no speed data". */
+    sr_text_list summary = {0};
+    cr_assert_null(sr_text_summary(&sw, &summary));
+    bool said = false;
+    for (size_t i = 0; i < summary.n; i++)
+        said |= strstr(summary.items[i], "org/other-scenarios no scenario in common with the baseline") != NULL;
+    cr_expect(said, "the summary names why there is no ratio");
+    sr_text_list_free(&summary);
+    sr_sweep_free(&sw);
+
+    fixture_sweep_minimal(&sw);
+    m = sr_sweep_model(&sw, "org/other-scenarios");
+    m->status = SR_STATUS_PARTIAL;
+    sr_bench_run_init(&run);
+    run.output_throughput = 77;
+    cr_assert(sr_model_add_run(m, &spec, &run));
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
+    cr_expect_not_null(strstr(a, "<desc>No model ran a scenario the baseline ran."), "%s", strstr(a, "<desc>"));
     free(a);
     sr_sweep_free(&sw);
 }

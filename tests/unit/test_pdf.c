@@ -302,6 +302,8 @@ Test(pdf, tall_charts_are_drawn_in_parts)
         sr_model *m = sr_sweep_model(&sw, id);
         m->status = SR_STATUS_OK;
         m->kv.logged_tokens = 1000 * (i + 1);
+        static const double tput[5] = {100, 200, 300, 250, 150};
+        fixture_add_speed(m, tput, NULL); /* the speed chart draws models with a ratio */
     }
     data = render_pdf(&sw, &len);
     path = write_pdf(data, len, "report-tall.pdf");
