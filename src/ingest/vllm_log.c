@@ -12,6 +12,7 @@
  * joined again from their pieces (see entry_continues); the failure
  * reading goes line by line. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +192,8 @@ static log_line strip_prefix(const char *s, size_t n)
 {
     log_line ll = {LVL_NONE, NULL, 0, false, false};
     const char *p = s, *end = s + n;
-    p = skip_spaces(p, end);
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) /* docker logs keep tqdm's leading '\r' */
+        p++;
     p = skip_compose(p, end);
     p = skip_tags(p, end, &ll.server_tag);
     const char *before = p;
@@ -353,15 +355,22 @@ static sr_error *double_after(const parser *ps, const char *at, const char *end,
     return NULL;
 }
 
-/* "GPU KV cache size: N tokens" and "Maximum concurrency for L tokens per
- * request: Xx", alone or merged on one line. */
+/* "GPU KV cache size: N tokens" (the TPU build of 0.29 says "TPU KV cache
+ * size:") and "Maximum concurrency for L tokens per request: Xx", alone or
+ * merged on one line. */
 static sr_error *kv_lines(parser *ps, const char *m, const char *end)
 {
-    static const char kv_label[] = "GPU KV cache size:";
+    static const char *const kv_labels[] = {"GPU KV cache size:", "TPU KV cache size:"};
     static const char conc_label[] = "Maximum concurrency for";
-    const char *at = sr_memmem(m, (size_t)(end - m), kv_label), *stop;
+    const char *at = NULL, *stop;
+    size_t which = 0;
+    for (; which < sizeof kv_labels / sizeof *kv_labels && !at; which++)
+        at = sr_memmem(m, (size_t)(end - m), kv_labels[which]);
     if (at) {
+        const char *kv_label = kv_labels[which - 1];
         saw_startup(ps);
+        if (kv_label[0] == 'T')
+            ps->out->tpu = true;
         long tokens;
         sr_error *err = count_after(ps, at, end, kv_label, "a token count", &tokens, &stop);
         if (err)
@@ -417,6 +426,39 @@ static sr_error *block_line(parser *ps, const char *m, const char *end)
     const char *stop;
     const char *p = skip_spaces(q + strlen(" blocks:"), end);
     if (!sr_parse_long_commas(p, end, &blocks, &stop) || blocks < 0)
+        return bad_number(ps, "a block count", label);
+    if (!ps->blocks_seen) {
+        ps->blocks_seen = true;
+        ps->out->gpu_blocks = blocks;
+    }
+    return NULL;
+}
+
+/* The KV cache manager's block count (vLLM TPU 0.29): "Hybrid KV cache
+ * layout: ..., kv_cache_config.num_blocks=833, ..." or "Init kv-cache |
+ * num_total_layers=15 | num_blocks=[833, 833, ...]" (every layer the same
+ * count; the first is kept). */
+static sr_error *kv_manager_blocks(parser *ps, const char *m, const char *end)
+{
+    static const char config_key[] = "kv_cache_config.num_blocks=";
+    static const char init_key[] = "num_blocks=[";
+    const char *at = sr_memmem(m, (size_t)(end - m), config_key), *label = config_key;
+    if (!at && starts_with(m, end, "Init kv-cache |")) {
+        at = sr_memmem(m, (size_t)(end - m), init_key);
+        label = init_key;
+    }
+    if (!at)
+        return NULL;
+    saw_startup(ps);
+    /* plain digits: "[833,833]" is a list, not 833,833 */
+    long blocks = 0;
+    const char *p = at + strlen(label);
+    for (; p < end && isdigit((unsigned char)*p); p++) {
+        if (blocks > (LONG_MAX - 9) / 10)
+            return bad_number(ps, "a block count", label);
+        blocks = blocks * 10 + (*p - '0');
+    }
+    if (p == at + strlen(label))
         return bad_number(ps, "a block count", label);
     if (!ps->blocks_seen) {
         ps->blocks_seen = true;
@@ -910,6 +952,7 @@ static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const 
 {
     sr_error *err;
     if ((err = kv_lines(ps, m, end)) != NULL || (err = block_line(ps, m, end)) != NULL ||
+        (err = kv_manager_blocks(ps, m, end)) != NULL ||
         (err = memory_statistics(ps, m, end)) != NULL || (err = init_model(ps, m, end)) != NULL ||
         (err = memory_lines(ps, m, end)) != NULL)
         return err;

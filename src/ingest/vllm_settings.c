@@ -359,6 +359,16 @@ bool sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end)
     line_count(ls, msg, end, "Setting attention block size to ", F_BLOCK);
     line_count(ls, msg, end, "Using cache_config.block_size: ", F_BLOCK);
     static const char version[] = "vLLM API server version ";
+    /* The ASCII-art banner of 0.26+ ("... \u2588  version 0.29.1rc1..."): the
+     * only place besides the engine line that names the version. */
+    static const char banner[] = "\xe2\x96\x88  version ";
+    const char *b = sr_memmem(msg, (size_t)(end - msg), banner);
+    if (b) {
+        const char *p = b + strlen(banner), *q = p;
+        while (q < end && *q != ' ' && *q != '\t')
+            q++;
+        return set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
+    }
     size_t vn = strlen(version);
     if ((size_t)(end - msg) < vn || memcmp(msg, version, vn) != 0)
         return true;

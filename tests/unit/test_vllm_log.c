@@ -886,3 +886,51 @@ Test(vllm_log, negative_kv_memory_long_root_is_cut)
     sr_server_log_free(&log);
     sr_strbuf_free(&sb);
 }
+
+/* vLLM TPU 0.29.1rc1 (tpu-inference), as docker logs prints it: the KV line
+ * says "TPU", the tag is "(EngineCore pid=N)", the version is only in the
+ * banner and the engine line, and docker keeps '\r' at both ends of lines. */
+Test(vllm_log, tpu_029_kv_line_blocks_banner_and_carriage_returns)
+{
+    sr_server_log log;
+    parse_ok("INFO 09-30 16:03:36 [__init__.py:75] TPU info: node_name=n | tpu_type=v5litepod-1\n"
+             "(APIServer pid=1) INFO 09-30 16:03:53 [api_utils.py:347]  \xe2\x96\x84\xe2\x96\x84 \xe2\x96\x88  "
+             "version 0.29.1rc1.dev468+g0b7f11a1e\r\n"
+             "\rLoading safetensors checkpoint shards: 100% Completed | 2/2\n"
+             "(EngineCore pid=199) INFO 09-30 16:05:53 [kv_cache_utils.py:2404] TPU KV cache size: 213,248 tokens, "
+             "Maximum concurrency for 4,096 tokens per request: 52.06x\n"
+             "(EngineCore pid=199) INFO 09-30 16:06:29 [kv_cache_manager.py:1027] Hybrid KV cache layout: "
+             "num_kv_cache_groups=1, num_kv_cache_tensors=2, kv_cache_config.num_blocks=833, "
+             "duplicate_shared_layers=False\n"
+             "(EngineCore pid=199) INFO 09-30 16:06:29 [kv_cache_manager.py:1055] Init kv-cache | "
+             "num_total_layers=15 | num_blocks=[900, 900]\n",
+             &log);
+    cr_assert(log.tpu);
+    cr_assert_eq(log.kv_tokens, 213248);
+    cr_assert_eq(log.kv_tokens_line, 4);
+    cr_assert_eq(log.max_concurrency_len, 4096);
+    cr_assert_float_eq(log.max_concurrency, 52.06, 1e-9);
+    cr_assert_eq(log.gpu_blocks, 833, "the first block count is kept: %ld", log.gpu_blocks);
+    cr_assert_str_eq(log.settings.vllm_version, "0.29.1rc1.dev468+g0b7f11a1e");
+    cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
+    sr_server_log_free(&log);
+}
+
+/* "Init kv-cache | ... num_blocks=[N, ...]" alone gives the count; a list
+ * without spaces is not read as one number with thousands separators. */
+Test(vllm_log, init_kv_cache_block_list)
+{
+    sr_server_log log;
+    parse_ok("(EngineCore pid=7) INFO 09-30 16:06:29 [kv_cache_manager.py:1055] Init kv-cache | "
+             "num_total_layers=15 | num_blocks=[833,833,833]\n",
+             &log);
+    cr_assert_eq(log.gpu_blocks, 833);
+    cr_assert_eq(log.kv_tokens, -1);
+    sr_server_log_free(&log);
+    assert_input_error("(EngineCore pid=7) INFO 09-30 16:06:29 [kv_cache_manager.py:1027] Hybrid KV cache layout: "
+                       "kv_cache_config.num_blocks=lots\n",
+                       1, "expected a block count after 'kv_cache_config.num_blocks='");
+    assert_input_error("(EngineCore pid=7) INFO 09-30 16:05:53 [kv_cache_utils.py:2404] TPU KV cache size: "
+                       "many tokens\n",
+                       1, "expected a token count after 'TPU KV cache size:'");
+}
