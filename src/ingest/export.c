@@ -468,6 +468,13 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         if (!err && kind == SR_JSON_BENCH_SUMMARY)
             err = sr_file_list_add(&p->summaries, f->rel, f->open);
         break;
+    case SR_JSON_AUTHOR_SPEED:
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_author_speed(f->rel, data, len, &runs, &n)))
+            err = soften(ld, err, "this speed file");
+        else if (!err)
+            err = runs_append(&p->json_runs, runs, n);
+        break;
     case SR_JSON_LMEVAL_RESULTS:
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)

@@ -58,6 +58,11 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r);
  * (a number or "inf"), max_concurrency (null: -1, no limit), the --metadata
  * pairs into params, input_len/output_len metadata as nominal lengths. */
 sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
+/* A speed file of the published sweep author's pipeline (w4a16_client.py:
+ * <tag>.load.c<C>.json, <tag>.long<N>.c<C>.json): one run per pass, nominal
+ * lengths (target_input_tokens, else prompt_tokens; max_tokens with
+ * ignore_eos), concurrency as the limit, ttft_median_s as the median TTFT. */
+sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs);
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
@@ -184,7 +189,8 @@ typedef enum {
     SR_JSON_BFCL_SCORE,     /* BFCL score file: header with accuracy, correct_count, total_count */
     SR_JSON_SCORES,         /* plain per-item scores: item_id and score lines */
     SR_JSON_HF_CONFIG,      /* Hugging Face config.json: model_type, architectures, num_hidden_layers, text_config */
-    SR_JSON_MANIFEST        /* sweep.json: an object with baseline or hardware */
+    SR_JSON_MANIFEST,       /* sweep.json: an object with baseline or hardware */
+    SR_JSON_AUTHOR_SPEED    /* the author pipeline's <tag>.load/.long<N>.c<C>.json: passes[] with output_tok_per_s */
 } sr_json_kind;
 
 /* What a JSON file holds, by its content (the name is not looked at).

@@ -1,0 +1,155 @@
+/* The speed files of the published sweep author's pipeline (w4a16_client.py
+ * in xbill9/gemma4-dev): <tag>.load.c<C>.json (fixed 508-token prompt) and
+ * <tag>.long<N>.c<C>.json (long prompts of N nominal tokens). One object:
+ * model, concurrency, max_tokens, ignore_eos, repeats, target_input_tokens
+ * or prompt_tokens, prompt_tokens_per_request, and passes[] of {wall_s,
+ * prompt_tokens, completion_tokens, output_tok_per_s, total_tok_per_s,
+ * ttft_median_s}. Each pass is one run (the analysis takes their median,
+ * as the file's own output_tok_per_s does); requests are sent `concurrency`
+ * at a time with no rate limit. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest.h"
+#include "ingest/json_input.h"
+#include "util/strbuf.h"
+
+#define PASSES_MAX 10000
+#define COUNT_MAX 1000000000000L
+#define RATE_MAX 1e9
+
+static sr_error *parse_root(const char *path, const char *data, size_t len, cJSON **out)
+{
+    sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
+    if (bad)
+        return bad;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
+    if (!root)
+        return sr_input_error(path, 0, "invalid JSON");
+    for (const char *p = end; p && p < data + len; p++)
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
+            cJSON_Delete(root);
+            return sr_input_error(path, 0, "text after the JSON object");
+        }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return sr_input_error(path, 1, "expected a JSON object");
+    }
+    *out = root;
+    return NULL;
+}
+
+/* What every pass shares: the model, the concurrency and the nominal lengths. */
+static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
+{
+    bool found = false;
+    char *model = NULL;
+    sr_error *err = sr_json_get_string(o, "model", 1024, &model, &found);
+    if (!err && model && !(common->model_id = sr_normalize_model_id(model)))
+        err = sr_oom();
+    free(model);
+    if (!err)
+        err = sr_json_get_long(o, "concurrency", 1, 1000000, &common->max_concurrency, &found);
+    if (!err && !found)
+        err = sr_json_key_error(o, "concurrency", "field 'concurrency' is missing: a speed file names its concurrency");
+    common->request_rate = INFINITY;
+    /* The scenario's prompt length is the nominal one the client aimed at
+     * (target_input_tokens), else the fixed prompt's (prompt_tokens). */
+    double input = NAN;
+    if (!err)
+        err = sr_json_get_number(o, "target_input_tokens", 1, 1e9, &input, &found);
+    if (!err && !found)
+        err = sr_json_get_number(o, "prompt_tokens", 1, 1e9, &input, &found);
+    double max_tokens = NAN;
+    bool ignore_eos = false, eos_found = false;
+    if (!err)
+        err = sr_json_get_number(o, "max_tokens", 1, 1e9, &max_tokens, &found);
+    if (!err)
+        err = sr_json_get_bool(o, "ignore_eos", &ignore_eos, &eos_found);
+    if (err)
+        return err;
+    common->input_len = input;
+    /* Without ignore_eos an answer may stop early: max_tokens is then a cap,
+     * not the output length. */
+    common->output_len = ignore_eos ? max_tokens : NAN;
+    common->nominal_lengths = true;
+    return NULL;
+}
+
+static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, long k, sr_bench_run *run)
+{
+    sr_bench_run_init(run);
+    run->max_concurrency = common->max_concurrency;
+    run->request_rate = common->request_rate;
+    run->input_len = common->input_len;
+    run->output_len = common->output_len;
+    run->nominal_lengths = common->nominal_lengths;
+    if (common->model_id && !(run->model_id = strdup(common->model_id)))
+        return sr_oom();
+    if (!(run->source = sr_asprintf("%s:passes[%ld]", o->path, k)))
+        return sr_oom();
+    bool found;
+    double ttft_s = NAN;
+    sr_error *err = sr_json_get_number(o, "output_tok_per_s", 0, RATE_MAX, &run->output_throughput, &found);
+    if (!err && !found)
+        err = sr_json_key_error(o, "passes", "passes[%ld] has no 'output_tok_per_s'", k);
+    if (!err)
+        err = sr_json_get_number(o, "total_tok_per_s", 0, RATE_MAX, &run->total_token_throughput, &found);
+    if (!err)
+        err = sr_json_get_number(o, "wall_s", 0, 1e9, &run->duration_s, &found);
+    if (!err)
+        err = sr_json_get_long(o, "prompt_tokens", 0, COUNT_MAX, &run->total_input_tokens, &found);
+    if (!err)
+        err = sr_json_get_long(o, "completion_tokens", 0, COUNT_MAX, &run->total_output_tokens, &found);
+    if (!err)
+        err = sr_json_get_number(o, "ttft_median_s", 0, 1e9, &ttft_s, &found);
+    if (!err && found)
+        run->median_ttft_ms = ttft_s * 1000.0;
+    return err;
+}
+
+sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, sr_bench_run **runs, size_t *n_runs)
+{
+    *runs = NULL;
+    *n_runs = 0;
+    cJSON *root = NULL;
+    sr_error *err = parse_root(path, data, len, &root);
+    if (err)
+        return err;
+    sr_json_obj o = sr_json_file_obj(path, data, len, root);
+    sr_bench_run common;
+    sr_bench_run_init(&common);
+    err = read_common(&o, &common);
+    const cJSON *passes = sr_json_item(root, "passes");
+    int n = cJSON_IsArray(passes) ? cJSON_GetArraySize(passes) : -1;
+    if (!err && (n <= 0 || n > PASSES_MAX))
+        err = sr_json_key_error(&o, "passes", "field 'passes' must be a list of 1 to %d measured passes",
+                                PASSES_MAX);
+    sr_bench_run *out = NULL;
+    long done = 0;
+    if (!err && !(out = calloc((size_t)n, sizeof *out)))
+        err = sr_oom();
+    sr_json_obj po = sr_json_member_obj(&o, "passes", "passes[].");
+    for (long k = 0; !err && k < n; k++) {
+        po.obj = cJSON_GetArrayItem(passes, (int)k);
+        if (!cJSON_IsObject(po.obj)) {
+            err = sr_json_key_error(&o, "passes", "passes[%ld] is not an object", k);
+            break;
+        }
+        done = k + 1; /* read_pass initialises out[k] first: free it on error too */
+        err = read_pass(&po, &common, k, &out[k]);
+    }
+    sr_bench_run_free(&common);
+    cJSON_Delete(root);
+    if (err) {
+        sr_bench_runs_free(out, (size_t)done);
+        return err;
+    }
+    *runs = out;
+    *n_runs = (size_t)n;
+    return NULL;
+}
