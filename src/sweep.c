@@ -220,6 +220,8 @@ static void model_free(sr_model *m)
     free(m->dir);
     free(m->variant);
     free(m->label);
+    free(m->tag);
+    free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)
         free(m->other_logs[i]);
     free(m->other_logs);
@@ -533,6 +535,10 @@ char *sr_normalize_model_id(const char *raw)
                 break;
             }
         }
+        /* A checkpoint in a models directory (the author's
+         * /work/models/<name>) is named by its own folder: "models" is no org. */
+        if (len - start > 7 && strncmp(raw + start, "models/", 7) == 0)
+            start += 7;
         return sr_strndup(raw + start, len - start);
     }
     return sr_strndup(raw, len);

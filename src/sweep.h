@@ -235,6 +235,8 @@ typedef struct sr_model {
                               "deployment=base"), or NULL: one entry per directory otherwise */
     char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
+    char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
+    char *run;             /* the bucket layout's run the arm belongs to, or NULL */
     bool planned;          /* named in a .arms file */
     long plan_order;       /* position in the run plan (0-based), -1 when not planned */
     char *arms_flags;      /* serving flags from the .arms line as written, or NULL */

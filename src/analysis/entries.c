@@ -197,6 +197,15 @@ sr_error *sr_label_entries(sr_sweep *sweep)
         if (m->label)
             continue; /* labelled with its group */
         bool oom = false;
+        if (m->tag) {
+            bool repeated = false;
+            for (size_t j = 0; j < sweep->n_models; j++)
+                repeated |= j != i && sweep->models[j].tag && strcmp(sweep->models[j].tag, m->tag) == 0;
+            m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : strdup(m->tag);
+            if (!m->label)
+                return sr_oom();
+            continue;
+        }
         if (count_id(sweep, m->id) == 1) {
             if (!(m->label = strdup(m->id)))
                 return sr_oom();

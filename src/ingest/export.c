@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ingest/bucket.h"
 #include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "ingest/survey_ingest.h"
@@ -1059,6 +1060,9 @@ typedef struct dir_job {
     char *name, *abs;
     model_parts parts;
     sr_file_list files;
+    sr_bucket_arm *arm; /* an arm of the bucket layout: its files are listed, not walked */
+    const char *run;    /* the arm's run (owned by the bucket run list) */
+    const char *run_log_rel; /* its logs/run.log */
     sr_sweep scratch; /* its warnings and input records */
     sr_error *err;
 } dir_job;
@@ -1069,8 +1073,16 @@ static void load_dir_files(const loader *ld, dir_job *job)
     dl.sink = &job->scratch;
     memset(&job->parts, 0, sizeof job->parts);
     job->parts.dir = job->name;
-    sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
-    sr_error *err = sr_walk_files(&w, job->abs, job->name, &job->files);
+    sr_error *err = NULL;
+    if (job->arm) {
+        for (size_t i = 0; i < job->arm->files.n && !err; i++) {
+            const sr_bucket_file *b = &job->arm->files.items[i];
+            err = b->reason ? record_ignored(&dl, &b->file, -1, b->reason) : classify_and_parse(&dl, &job->parts, &b->file);
+        }
+    } else {
+        sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
+        err = sr_walk_files(&w, job->abs, job->name, &job->files);
+    }
     for (size_t i = 0; i < job->files.n && !err; i++)
         err = classify_and_parse(&dl, &job->parts, &job->files.items[i]);
     if (!err)
@@ -1113,6 +1125,80 @@ static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
     return NULL;
 }
 
+/* An arm of the bucket layout: its entries carry the tag and run, and take
+ * the id of the model run.log serves (a local checkpoint by its last path
+ * component). An arm run.log names whose files are all absent is still an
+ * entry, with what run.log says of it. */
+static sr_error *merge_arm(const loader *ld, dir_job *job)
+{
+    sr_sweep *sw = ld->sweep;
+    const sr_bucket_arm *a = job->arm;
+    model_parts *p = &job->parts;
+    size_t first = sw->n_models;
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    sr_error *err = NULL;
+    if (any) {
+        err = merge_parts(ld, p);
+    } else {
+        const char *id = a->model ? a->model : a->tag;
+        if (!sr_sweep_add_model(sw, id))
+            return sr_oom();
+        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export", a->tag,
+                           job->run, a->model ? "run.log serves it" : "its files are named",
+                           a->files.n ? "that sweep-report reads are" : "are"))
+            return sr_oom();
+        if (!a->failed) {
+            /* Not a failure of the model: its outputs are not here. What
+             * run.log said of its boot is kept in the message. */
+            char *why = sr_asprintf("none of its files are in the export (run.log: %s)",
+                                    a->ready ? a->ready : "no READY or FAILED line");
+            sr_stage stage = a->ready ? SR_STAGE_SERVE : SR_STAGE_LOAD; /* READY: it booted */
+            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, stage, why, NULL);
+            free(why);
+            if (!ok)
+                return sr_oom();
+        }
+    }
+    for (size_t i = first; i < sw->n_models && !err; i++) {
+        sr_model *m = &sw->models[i];
+        free(m->tag);
+        free(m->run);
+        m->tag = strdup(a->tag);
+        m->run = strdup(job->run);
+        if (!m->tag || !m->run)
+            return sr_oom();
+        if (a->model) {
+            char *id = sr_bucket_model_id(a->model);
+            if (!id)
+                return sr_oom();
+            free(m->id);
+            m->id = id;
+        }
+        if (a->modes) {
+            m->planned = true;
+            if (!m->arms_benchmarks && !(m->arms_benchmarks = strdup(a->modes)))
+                return sr_oom();
+        }
+        if (a->flags && !m->arms_flags && !(m->arms_flags = strdup(a->flags)))
+            return sr_oom();
+        /* run.log's FAILED line says the boot failed where the boot log
+         * (absent, or cut short) may not: a compile-time HBM OOM is a
+         * compile failure, anything else one at load. */
+        if (a->failed && m->failure.stage == SR_STAGE_NONE && !(m->has_log && m->log.failure.stage != SR_STAGE_NONE)) {
+            const char *colon = strstr(a->failed, "s: ");
+            const char *msg = colon ? colon + 3 : a->failed;
+            sr_stage stage = strstr(msg, "CompileTimeHbmOom") || strstr(msg, "compile permanent error") ? SR_STAGE_COMPILE
+                                                                                                        : SR_STAGE_LOAD;
+            char *src = sr_asprintf("%s:%ld", job->run_log_rel, a->failed_line);
+            bool ok = src && sr_failure_set(&m->failure, stage, msg, src);
+            free(src);
+            if (!ok)
+                return sr_oom();
+        }
+    }
+    return err;
+}
+
 static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
 {
     dir_queue q = {ld, jobs};
@@ -1126,7 +1212,7 @@ static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
             jobs[i].err = NULL;
         }
         if (!err)
-            err = merge_parts(ld, &jobs[i].parts);
+            err = jobs[i].arm ? merge_arm(ld, &jobs[i]) : merge_parts(ld, &jobs[i].parts);
     }
     return err;
 }
@@ -1238,7 +1324,46 @@ typedef struct top_level {
     sr_file_list arms;
     sr_found_file manifest;
     sr_found_file candidates; /* a survey's candidates.json */
+    sr_bucket_run *runs;      /* run folders of the bucket layout: their arms are jobs */
+    size_t n_runs, cap_runs;
+    bool export_is_run; /* the export is itself one run folder */
 } top_level;
+
+static sr_error *add_dir_job(top_level *t, const char *name, const char *real);
+
+/* A run folder of the bucket layout (rel "" for the export itself): its
+ * run.log is read, its run-level files recorded, each arm becomes a job. */
+static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const char *real)
+{
+    void *r = t->runs;
+    if (!sr_grow(&r, &t->cap_runs, t->n_runs + 1, sizeof *t->runs))
+        return sr_oom();
+    t->runs = r;
+    sr_bucket_run *run = &t->runs[t->n_runs++];
+    const char *base = sr_path_base(rel[0] ? rel : ld->root_real);
+    sr_walker w = {ld->root_real, ld->export_dir, ld->sweep, ld->sweep->settings.keep_going};
+    sr_error *err = sr_bucket_read_run(&w, real, rel, base, run);
+    char *data = NULL;
+    size_t len = 0;
+    if (!err)
+        err = read_input(ld, &run->log, "run_log", &data, &len);
+    free(data);
+    for (size_t i = 0; i < run->other.n && !err; i++)
+        err = record_ignored(ld, &run->other.items[i].file, -1, run->other.items[i].reason);
+    for (size_t i = 0; i < run->n_arms && !err; i++) {
+        char *name = rel[0] ? sr_path_join(rel, "logs") : strdup("logs");
+        if (!name)
+            return sr_oom();
+        err = add_dir_job(t, name, real);
+        free(name);
+        if (!err) {
+            t->jobs[t->n_jobs - 1].arm = &run->arms[i];
+            t->jobs[t->n_jobs - 1].run = run->name;
+            t->jobs[t->n_jobs - 1].run_log_rel = run->log.rel;
+        }
+    }
+    return err;
+}
 
 static sr_error *add_dir_job(top_level *t, const char *name, const char *real)
 {
@@ -1281,6 +1406,10 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
         /* The manifest or a run plan where a file should be: not a model. */
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
+    } else if (is_dir && t->export_is_run && (strcmp(name, "logs") == 0 || strcmp(name, "results") == 0)) {
+        err = NULL; /* read as the run's, by add_bucket_run */
+    } else if (is_dir && sr_bucket_is_run(real)) {
+        err = add_bucket_run(ld, t, name, real);
     } else if (is_dir) {
         err = add_dir_job(t, name, real);
     } else if (is_file && strcmp(name, "sweep.json") == 0) {
@@ -1327,6 +1456,8 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     top_level t;
     memset(&t, 0, sizeof t);
     sr_error *err = NULL;
+    if ((t.export_is_run = sr_bucket_is_run(ld.root_real)))
+        err = add_bucket_run(&ld, &t, "", ld.root_real);
     /* Model directories first, in name order; the manifest and run plan
      * after, so planned models without files are added last. */
     for (int i = 0; i < n && !err; i++)
@@ -1338,6 +1469,9 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     if (!err)
         err = load_model_dirs(&ld, t.jobs, t.n_jobs);
     dir_jobs_free(t.jobs, t.n_jobs);
+    for (size_t i = 0; i < t.n_runs; i++)
+        sr_bucket_run_free(&t.runs[i]);
+    free(t.runs);
     if (!err && t.manifest.rel)
         err = load_manifest(&ld, &t.manifest);
     for (size_t i = 0; i < t.arms.n && !err; i++)

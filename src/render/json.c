@@ -269,6 +269,8 @@ static cJSON *model_json(sr_json_build *jb, const sr_model *m)
     sr_json_add(jb, o, "failure", sr_json_failure(jb, &m->failure));
     sr_json_add(jb, o, "directory", m->dir[0] ? cJSON_CreateString(m->dir) : cJSON_CreateNull());
     sr_json_add(jb, o, "variant", sr_json_str(m->variant));
+    sr_json_add(jb, o, "tag", sr_json_str(m->tag));
+    sr_json_add(jb, o, "run", sr_json_str(m->run));
     sr_json_add(jb, o, "settings", sr_json_serving_settings(jb, &m->settings));
     cJSON *logs = cJSON_CreateArray();
     if (m->has_log)

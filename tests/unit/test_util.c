@@ -402,3 +402,15 @@ Test(text, memmem_edges)
     /* Case-insensitive. */
     cr_expect_eq(sr_memcasemem(hay, 9, "ABD"), hay + 6);
 }
+
+/* A local checkpoint in a models directory is named by its own folder
+ * (SPEC: the author's /work/models/<name>); other paths keep org/name. */
+Test(util, local_checkpoint_in_models_dir_is_its_last_component)
+{
+    char *id = sr_normalize_model_id("/work/models/gemma-4-E2B-it-qat-w8a8-int8");
+    cr_assert_str_eq(id, "gemma-4-E2B-it-qat-w8a8-int8");
+    free(id);
+    id = sr_normalize_model_id("/data/models/Qwen/Qwen3-4B/");
+    cr_assert_str_eq(id, "Qwen/Qwen3-4B");
+    free(id);
+}

@@ -1,0 +1,433 @@
+/* The bucket layout of the published sweep author's pipeline: which file of
+ * a run folder belongs to which arm (see bucket.h). Nothing is parsed here
+ * but run.log's serving lines; every file met is given to an arm or to the
+ * run, with the reason when it is not read. */
+#include "ingest/bucket.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define TAG_MAX 128
+#define MODEL_MAX 1024
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool tag_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.' || c == '+';
+}
+
+bool sr_bucket_is_run(const char *abs_dir)
+{
+    char *logs = sr_path_join(abs_dir, "logs");
+    char *run_log = logs ? sr_path_join(logs, "run.log") : NULL;
+    struct stat st;
+    bool yes = run_log && stat(run_log, &st) == 0 && S_ISREG(st.st_mode);
+    free(logs);
+    free(run_log);
+    return yes;
+}
+
+char *sr_bucket_model_id(const char *model)
+{
+    if (model[0] != '/' && !starts_with(model, "./") && !starts_with(model, "../"))
+        return strdup(model);
+    const char *end = model + strlen(model);
+    while (end > model && end[-1] == '/')
+        end--;
+    const char *start = end;
+    while (start > model && start[-1] != '/')
+        start--;
+    return start < end ? strndup(start, (size_t)(end - start)) : strdup(model);
+}
+
+static sr_error *files_add(sr_bucket_files *l, const sr_found_file *f, const char *reason)
+{
+    void *p = l->items;
+    if (!sr_grow(&p, &l->cap, l->n + 1, sizeof *l->items))
+        return sr_oom();
+    l->items = p;
+    sr_bucket_file *b = &l->items[l->n];
+    b->file.rel = strdup(f->rel);
+    b->file.open = strdup(f->open);
+    b->reason = reason;
+    if (!b->file.rel || !b->file.open) {
+        free(b->file.rel);
+        free(b->file.open);
+        return sr_oom();
+    }
+    l->n++;
+    return NULL;
+}
+
+static void files_free(sr_bucket_files *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].file.rel);
+        free(l->items[i].file.open);
+    }
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static sr_bucket_arm *find_arm(sr_bucket_run *r, const char *tag, size_t n)
+{
+    for (size_t i = 0; i < r->n_arms; i++)
+        if (strlen(r->arms[i].tag) == n && strncmp(r->arms[i].tag, tag, n) == 0)
+            return &r->arms[i];
+    return NULL;
+}
+
+static sr_error *add_arm(sr_bucket_run *r, const char *tag, size_t n, sr_bucket_arm **out)
+{
+    void *p = r->arms;
+    if (!sr_grow(&p, &r->cap_arms, r->n_arms + 1, sizeof *r->arms))
+        return sr_oom();
+    r->arms = p;
+    sr_bucket_arm *a = &r->arms[r->n_arms];
+    memset(a, 0, sizeof *a);
+    if (!(a->tag = strndup(tag, n)))
+        return sr_oom();
+    r->n_arms++;
+    *out = a;
+    return NULL;
+}
+
+/* "[jev-quant <UTC>] serving <model> as <tag> (<modes>, <flags>)". A later
+ * serving line of the same tag (a retry) replaces what the first said. */
+static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
+{
+    if (len < 12 || memcmp(line, "[jev-quant ", 11) != 0)
+        return NULL;
+    const char *end = line + len;
+    /* "[jev-quant <UTC>] start <run> on <zone>": the run's own name, which
+     * its results/<run>-<tag>-gen/ folders carry (the folder may be renamed). */
+    const char *start = sr_memmem(line, len, "] start ");
+    if (start && !r->named_by_log) {
+        const char *name = start + strlen("] start "), *q = name;
+        while (q < end && tag_char(*q))
+            q++;
+        if (q > name && (size_t)(q - name) <= TAG_MAX && (q == end || *q == ' ')) {
+            char *run = strndup(name, (size_t)(q - name));
+            if (!run)
+                return sr_oom();
+            free(r->name);
+            r->name = run;
+            r->named_by_log = true;
+        }
+        return NULL;
+    }
+    const char *at = sr_memmem(line, len, "] serving ");
+    if (!at)
+        return NULL;
+    const char *model = at + strlen("] serving ");
+    const char *as = sr_memmem(model, (size_t)(end - model), " as ");
+    if (!as || as == model || (size_t)(as - model) > MODEL_MAX)
+        return NULL;
+    const char *tag = as + 4, *q = tag;
+    while (q < end && tag_char(*q))
+        q++;
+    if (q == tag || (size_t)(q - tag) > TAG_MAX || (q < end && *q != ' '))
+        return NULL;
+    sr_bucket_arm *a = find_arm(r, tag, (size_t)(q - tag));
+    sr_error *err = a ? NULL : add_arm(r, tag, (size_t)(q - tag), &a);
+    if (err)
+        return err;
+    r->current = (size_t)(a - r->arms) + 1;
+    free(a->model);
+    if (!(a->model = strndup(model, (size_t)(as - model))))
+        return sr_oom();
+    const char *open = q < end ? sr_memmem(q, (size_t)(end - q), " (") : NULL;
+    const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
+    if (open && close) {
+        const char *in = open + 2, *comma = memchr(in, ',', (size_t)(close - in));
+        const char *modes_end = comma ? comma : close;
+        free(a->modes);
+        free(a->flags);
+        a->modes = strndup(in, (size_t)(modes_end - in));
+        const char *fl = comma ? comma + 1 : close;
+        while (fl < close && *fl == ' ')
+            fl++;
+        a->flags = fl < close ? strndup(fl, (size_t)(close - fl)) : NULL;
+        if (!a->modes || (fl < close && !a->flags))
+            return sr_oom();
+    }
+    return NULL;
+}
+
+/* "READY <model> after Ns" / "FAILED <model> (<state>) after Ns: <why>",
+ * with or without the "[jev-quant <UTC>] " prefix: said of the arm being
+ * served. The first of each is kept (the script prints them twice). */
+static sr_error *boot_outcome_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
+{
+    if (r->current == 0)
+        return NULL;
+    sr_bucket_arm *a = &r->arms[r->current - 1];
+    const char *p = line, *end = line + len;
+    if (len > 11 && memcmp(p, "[jev-quant ", 11) == 0) {
+        const char *close = memchr(p, ']', len);
+        if (!close)
+            return NULL;
+        p = close + 1;
+        while (p < end && *p == ' ')
+            p++;
+    }
+    size_t n = (size_t)(end - p);
+    bool ready = n > 6 && memcmp(p, "READY ", 6) == 0, failed = n > 7 && memcmp(p, "FAILED ", 7) == 0;
+    if (!ready && !failed)
+        return NULL;
+    const char *model = p + (ready ? 6 : 7);
+    if (!a->model || strncmp(model, a->model, strlen(a->model)) != 0 || model[strlen(a->model)] != ' ')
+        return NULL;
+    char **slot = ready ? &a->ready : &a->failed;
+    if (*slot)
+        return NULL;
+    if (!(*slot = strndup(p, n < MODEL_MAX + 500 ? n : MODEL_MAX + 500)))
+        return sr_oom();
+    if (failed)
+        a->failed_line = lineno;
+    return NULL;
+}
+
+static sr_error *read_serving_lines(sr_bucket_run *r)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(r->log.open, r->log.rel, &data, &len);
+    if (err)
+        return err;
+    long lineno = 1;
+    for (size_t pos = 0; pos < len && !err;) {
+        const char *nl = memchr(data + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
+        size_t m = n > 0 && data[pos + n - 1] == '\r' ? n - 1 : n;
+        err = serving_line(r, data + pos, m);
+        if (!err)
+            err = boot_outcome_line(r, data + pos, m, lineno);
+        pos += n + 1;
+        lineno++;
+    }
+    free(data);
+    return err;
+}
+
+/* Why an arm's file of logs/ is not read, or NULL: the parsers take it. */
+static const char *arm_log_reason(const char *rest)
+{
+    if (strcmp(rest, "hostmem.txt") == 0)
+        return "host memory samples taken while the arm ran: not used by the report";
+    if (strcmp(rest, "spec.txt") == 0)
+        return "server-log lines about speculative decoding, copied from the boot log";
+    if (strcmp(rest, "oom.txt") == 0)
+        return "kernel OOM-killer lines of a failed boot: the boot log and run.log say the failure";
+    if (strcmp(rest, "version.txt") == 0)
+        return "`vllm --version` output: the boot log's banner and engine line give the version";
+    if (starts_with(rest, "gen-") && ends_with(rest, ".json"))
+        return "gen_eval.py summary (n, right, accuracy): not read by this version of sweep-report";
+    return NULL;
+}
+
+/* "<tag>.<kind>" names the run_quant.sh gives an arm's files. */
+static bool arm_file_kind(const char *rest)
+{
+    static const char *const kinds[] = {"boot.log",    "hostmem.txt", "spec.txt", "oom.txt",
+                                        "version.txt", "load.",       "long",     "gen-"};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (starts_with(rest, kinds[i]))
+            return true;
+    return false;
+}
+
+static const char *run_level_reason(const char *name)
+{
+    if (strcmp(name, "pytest.log") == 0)
+        return "the bundle's test run (pytest), not a model's output";
+    if (strcmp(name, "suite-checksums.txt") == 0)
+        return "the label suite's manifest check, not a model's output";
+    if (starts_with(name, "patch-") && ends_with(name, ".diff.log"))
+        return "output of applying a patch to the serving image";
+    return NULL;
+}
+
+/* The arm whose tag, followed by '.', starts name (the longest such tag). */
+static sr_bucket_arm *arm_of_name(sr_bucket_run *r, const char *name)
+{
+    sr_bucket_arm *best = NULL;
+    for (size_t i = 0; i < r->n_arms; i++) {
+        size_t n = strlen(r->arms[i].tag);
+        if (strncmp(name, r->arms[i].tag, n) == 0 && name[n] == '.' && (!best || n > strlen(best->tag)))
+            best = &r->arms[i];
+    }
+    return best;
+}
+
+static bool has_own_boot_log(const sr_bucket_arm *a)
+{
+    for (size_t i = 0; i < a->files.n; i++) {
+        const char *base = sr_path_base(a->files.items[i].file.rel);
+        if (starts_with(base, a->tag) && strcmp(base + strlen(a->tag), ".boot.log") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* "<org>_<name>.boot.log", named by the checkpoint with '/' -> '_': the boot
+ * log of the arm serving it (the last such arm without its own
+ * <tag>.boot.log, since a later boot overwrites the file). */
+static sr_error *checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, const char *name)
+{
+    size_t stem = strlen(name) - strlen(".boot.log");
+    sr_bucket_arm *serving = NULL;
+    bool any = false;
+    for (size_t i = 0; i < r->n_arms; i++) {
+        const char *model = r->arms[i].model;
+        if (!model || strlen(model) != stem)
+            continue;
+        bool same = true;
+        for (size_t k = 0; k < stem && same; k++)
+            same = name[k] == (model[k] == '/' ? '_' : model[k]);
+        if (!same)
+            continue;
+        any = true;
+        if (!has_own_boot_log(&r->arms[i]))
+            serving = &r->arms[i];
+    }
+    if (serving)
+        return files_add(&serving->files, f, NULL);
+    return files_add(&r->other, f,
+                     any ? "the checkpoint's boot log, also kept as each arm's <tag>.boot.log (read there)"
+                         : "boot log of a checkpoint that no arm of run.log serves");
+}
+
+static sr_error *place_log_file(sr_bucket_run *r, const sr_found_file *f, const char *logs_rel, sr_file_list *later)
+{
+    const char *name = f->rel + strlen(logs_rel);
+    if (*name == '/')
+        name++;
+    if (strchr(name, '/'))
+        return files_add(&r->other, f, "below logs/, which the pipeline writes flat");
+    if (strcmp(name, "run.log") == 0)
+        return NULL;
+    sr_bucket_arm *a = arm_of_name(r, name);
+    if (a)
+        return files_add(&a->files, f, arm_log_reason(name + strlen(a->tag) + 1));
+    const char *why = run_level_reason(name);
+    if (why)
+        return files_add(&r->other, f, why);
+    /* Boot logs named by checkpoint wait until every arm's own files are
+     * placed; "<tag>.<kind>" of a tag run.log does not name is an arm too. */
+    if (ends_with(name, ".boot.log") && strchr(name, '_'))
+        return sr_file_list_add(later, f->rel, f->open);
+    const char *dot = strchr(name, '.');
+    if (dot && dot > name && (size_t)(dot - name) <= TAG_MAX && arm_file_kind(dot + 1)) {
+        bool ok = true;
+        for (const char *p = name; p < dot; p++)
+            ok &= tag_char(*p);
+        if (ok) {
+            sr_error *err = add_arm(r, name, (size_t)(dot - name), &a);
+            return err ? err : files_add(&a->files, f, arm_log_reason(dot + 1));
+        }
+    }
+    if (ends_with(name, ".boot.log"))
+        return sr_file_list_add(later, f->rel, f->open);
+    return files_add(&r->other, f, "a file of the run's logs/ that no arm's tag names");
+}
+
+/* results/<run>-<tag>-gen/<task>.jsonl and the read-mode folders
+ * <run>-<tag>{,-smoke,-latency,-suite}/. */
+static sr_error *place_result_file(sr_bucket_run *r, const sr_found_file *f, const char *results_rel)
+{
+    const char *in = f->rel + strlen(results_rel);
+    if (*in == '/')
+        in++;
+    const char *slash = strchr(in, '/');
+    size_t run_n = strlen(r->name);
+    if (!slash || strncmp(in, r->name, run_n) != 0 || in[run_n] != '-')
+        return files_add(&r->other, f, "results of no arm of this run");
+    const char *rest = in + run_n + 1;
+    size_t rest_n = (size_t)(slash - rest);
+    sr_bucket_arm *best = NULL;
+    for (size_t i = 0; i < r->n_arms; i++) {
+        size_t n = strlen(r->arms[i].tag);
+        if (n <= rest_n && strncmp(rest, r->arms[i].tag, n) == 0 && (n == rest_n || rest[n] == '-') &&
+            (!best || n > strlen(best->tag)))
+            best = &r->arms[i];
+    }
+    if (!best)
+        return files_add(&r->other, f, "results of no arm of this run");
+    const char *suffix = rest + strlen(best->tag);
+    if (strncmp(suffix, "-gen/", 5) == 0)
+        return files_add(&best->files, f, "gen_eval.py per-item rows: not read by this version of sweep-report");
+    return files_add(&best->files, f, "label-suite output of read mode (autoregressive-*.jsonl): not read");
+}
+
+sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
+                             sr_bucket_run *out)
+{
+    memset(out, 0, sizeof *out);
+    char *logs_abs = sr_path_join(abs_dir, "logs"), *results_abs = sr_path_join(abs_dir, "results");
+    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : strdup("logs");
+    char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : strdup("results");
+    out->name = strdup(name);
+    out->log.rel = logs_rel ? sr_path_join(logs_rel, "run.log") : NULL;
+    out->log.open = logs_abs ? sr_path_join(logs_abs, "run.log") : NULL;
+    sr_error *err = NULL;
+    if (!logs_abs || !results_abs || !logs_rel || !results_rel || !out->name || !out->log.rel || !out->log.open)
+        err = sr_oom();
+    if (!err)
+        err = read_serving_lines(out);
+    sr_file_list logs = {0}, results = {0}, later = {0};
+    struct stat st;
+    if (!err)
+        err = sr_walk_files(w, logs_abs, logs_rel, &logs);
+    if (!err && stat(results_abs, &st) == 0 && S_ISDIR(st.st_mode))
+        err = sr_walk_files(w, results_abs, results_rel, &results);
+    for (size_t i = 0; i < logs.n && !err; i++)
+        err = place_log_file(out, &logs.items[i], logs_rel, &later);
+    for (size_t i = 0; i < later.n && !err; i++)
+        err = checkpoint_boot_log(out, &later.items[i], sr_path_base(later.items[i].rel));
+    for (size_t i = 0; i < results.n && !err; i++)
+        err = place_result_file(out, &results.items[i], results_rel);
+    sr_file_list_free(&logs);
+    sr_file_list_free(&results);
+    sr_file_list_free(&later);
+    free(logs_abs);
+    free(results_abs);
+    free(logs_rel);
+    free(results_rel);
+    return err;
+}
+
+void sr_bucket_run_free(sr_bucket_run *r)
+{
+    free(r->name);
+    free(r->log.rel);
+    free(r->log.open);
+    for (size_t i = 0; i < r->n_arms; i++) {
+        free(r->arms[i].tag);
+        free(r->arms[i].model);
+        free(r->arms[i].modes);
+        free(r->arms[i].flags);
+        free(r->arms[i].ready);
+        free(r->arms[i].failed);
+        files_free(&r->arms[i].files);
+    }
+    free(r->arms);
+    files_free(&r->other);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,59 @@
+/* The published sweep author's GCS bucket layout (run_quant.sh in
+ * xbill9/gemma4-dev): a run folder holds a flat logs/ for all its arms
+ * (run.log, <tag>.* files, <org>_<name>.boot.log) and results/<run>-<tag>-gen/.
+ * An arm is told apart only by its files' <tag>. prefix and by run.log's
+ * "serving <model> as <tag> (<modes>, <flags>)" line. This module finds the
+ * arms of one run and which file belongs to which; export.c reads them. */
+#ifndef SR_INGEST_BUCKET_H
+#define SR_INGEST_BUCKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ingest/walk.h"
+#include "util/error.h"
+
+typedef struct sr_bucket_file {
+    sr_found_file file;
+    const char *reason; /* static: why it is not read, or NULL: hand it to the parsers */
+} sr_bucket_file;
+
+typedef struct sr_bucket_files {
+    sr_bucket_file *items;
+    size_t n, cap;
+} sr_bucket_files;
+
+typedef struct sr_bucket_arm {
+    char *tag;
+    char *model;        /* as run.log's serving line names it; NULL when only files name the tag */
+    char *modes, *flags; /* "long+gen", "tools,mml=4096,gmu=0.80"; NULL when not said */
+    char *ready;         /* run.log's "READY <model> after Ns" line, or NULL */
+    char *failed;        /* run.log's "FAILED <model> (...) after Ns: <message>" line, or NULL */
+    long failed_line;
+    sr_bucket_files files;
+} sr_bucket_arm;
+
+typedef struct sr_bucket_run {
+    char *name;        /* the run ("2026-09-30-longb-v5e1"): run.log's start line, else the folder's name */
+    bool named_by_log;
+    sr_found_file log; /* logs/run.log */
+    sr_bucket_arm *arms; /* in run.log order, then arms named only by files, by tag */
+    size_t n_arms, cap_arms;
+    size_t current;   /* while reading run.log: the arm being served + 1, 0 before any */
+    sr_bucket_files other; /* run-level files: never an arm's (patch logs, checksums, suite output) */
+} sr_bucket_run;
+
+/* True when abs_dir is a run folder: logs/run.log is a regular file. */
+bool sr_bucket_is_run(const char *abs_dir);
+
+/* The arms of the run folder abs_dir (rel_dir in messages, "" for the
+ * export itself), its files walked with w's symlink policy. */
+sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
+                             sr_bucket_run *out);
+void sr_bucket_run_free(sr_bucket_run *r);
+
+/* The id of a served model: a Hugging Face id as given, a local checkpoint
+ * path ("/work/models/gemma-4-E2B-it-qat-w8a8-int8") by its last component. */
+char *sr_bucket_model_id(const char *model);
+
+#endif
