@@ -165,6 +165,13 @@ def resolve(node, path):
 
 def select_model(report, directory, variant):
     want_variant = None if variant == "-" else variant
+    if directory.startswith("tag="):  # the bucket layout: every arm sits in its run's logs/
+        tag = directory[len("tag="):]
+        hits = [m for m in report.get("models", [])
+                if m.get("tag") == tag and m.get("variant") == want_variant]
+        if len(hits) == 1:
+            return hits[0], None
+        return None, f"{len(hits)} models with tag '{tag}' and variant {want_variant!r}"
     hits = [m for m in report.get("models", [])
             if m.get("directory") == directory and m.get("variant") == want_variant]
     if len(hits) == 1:
