@@ -44,6 +44,7 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
         return err;
     /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
+    sweep->baseline_from_manifest = !baseline_override && baseline;
     if ((err = sr_analyse(sweep, baseline)))
         return sr_error_locate(err, export_dir);
     lap(&mark, t ? &t->compare : NULL);

@@ -317,6 +317,7 @@ typedef struct sr_sweep {
     char *export_dir; /* as given on the command line */
     sr_manifest manifest;
     char *baseline; /* resolved baseline id (option, else manifest) */
+    bool baseline_from_manifest; /* the name came from sweep.json, not --baseline (for messages) */
 
     sr_model *models;
     size_t n_models, cap_models;

@@ -140,5 +140,21 @@ if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings
     bad "report --timings: the steps on stderr"
 fi
 
+# ---- --baseline by id, label or tag (the bucket layout's arms) --------------------
+bucket=tests/golden/bucket-prefix/export
+if run baseline-label 0 report "$bucket" -o "$tmp/b1" --resamples 10 --baseline "small (2026-10-02-a-v5e1)" &&
+    has "$tmp/b1/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by label"; fi
+if run baseline-shared-id 2 report "$bucket" -o "$tmp/b2" --baseline org/small-it &&
+    has "$tmp/err" "names 2 entries: 'small (2026-10-02-a-v5e1)', 'small (2026-10-03-b-v5e1)'" && [ ! -e "$tmp/b2" ]; then
+    ok
+else bad "--baseline naming an id two entries share: usage error listing their labels"; fi
+if run baseline-shared-tag 2 report "$bucket" -o "$tmp/b3" --baseline small && has "$tmp/err" "names 2 entries"; then ok
+else bad "--baseline naming a tag two runs share: usage error"; fi
+if run baseline-tag 0 report tests/golden/bucket-run/export -o "$tmp/b4" --resamples 10 --baseline SMALL-BF16 &&
+    has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
+if run baseline-unknown 3 report tests/golden/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
+    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
+else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,6 +1,9 @@
 #include "entries.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdint.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,63 +248,132 @@ sr_error *sr_label_entries(sr_sweep *sweep)
     return NULL;
 }
 
-static sr_model *find_by(sr_sweep *sw, const char *name, int how)
+/* Entries a name picks, by one rule: 0 label, 1 directory (an entry alone
+ * in it), 2 tag, 3 id, 4 label, tag or id ignoring case. */
+static size_t pick_by(sr_sweep *sw, const char *name, const char *id, int how, sr_model **first)
 {
+    size_t n = 0;
+    *first = NULL;
     for (size_t i = 0; i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
-        if (how == 0 && m->label && strcmp(m->label, name) == 0)
-            return m;
-        if (how == 1 && !m->variant && m->dir[0] && strcmp(m->dir, name) == 0)
-            return m;
+        bool hit = (how == 0 && m->label && strcmp(m->label, name) == 0) ||
+                   (how == 1 && !m->variant && m->dir[0] && strcmp(m->dir, name) == 0) ||
+                   (how == 2 && m->tag && strcmp(m->tag, name) == 0) || (how == 3 && strcmp(m->id, id) == 0) ||
+                   (how == 4 && ((m->label && strcasecmp(m->label, name) == 0) ||
+                                 (m->tag && strcasecmp(m->tag, name) == 0) || strcasecmp(m->id, id) == 0));
+        if (hit && n++ == 0)
+            *first = m;
     }
-    return NULL;
+    return n;
+}
+
+/* Edit distance between a and b (ASCII, case folded), capped at 64 bytes each. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t na = strlen(a) < 64 ? strlen(a) : 64, nb = strlen(b) < 64 ? strlen(b) : 64;
+    size_t row[65];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* "'a', 'b', 'c'": the (up to three) ids nearest to name, in edit distance
+ * then export order. */
+static char *nearest_ids(const sr_sweep *sw, const char *name)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    bool *used = calloc(sw->n_models ? sw->n_models : 1, sizeof *used);
+    if (!used)
+        return NULL;
+    for (int k = 0; k < 3; k++) {
+        size_t best = SIZE_MAX, at = 0;
+        for (size_t i = 0; i < sw->n_models; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < sw->n_models && !dup; j++)
+                dup = used[j] && strcmp(sw->models[j].id, sw->models[i].id) == 0;
+            size_t d = dup ? SIZE_MAX : distance(name, sw->models[i].id);
+            if (d < best) {
+                best = d;
+                at = i;
+            }
+        }
+        if (best == SIZE_MAX)
+            break;
+        used[at] = true;
+        sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sw->models[at].id);
+    }
+    free(used);
+    return sr_strbuf_detach(&sb);
 }
 
 sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
 {
     for (size_t i = 0; i < sweep->n_models; i++)
         sweep->models[i].is_baseline = false;
-    sr_model *m = find_by(sweep, name, 0);
-    if (!m)
-        m = find_by(sweep, name, 1);
-    if (!m) {
-        char *id = sr_normalize_model_id(name);
-        if (!id)
-            return sr_oom();
-        size_t n = count_id(sweep, id);
-        for (size_t i = 0; i < sweep->n_models && !m; i++)
-            if (strcmp(sweep->models[i].id, id) == 0)
-                m = &sweep->models[i];
-        if (n > 1) {
-            /* An id shared by several entries (a sweep.json written before
-             * they were told apart): the first, said out loud. */
-            sr_strbuf sb;
-            sr_strbuf_init(&sb);
-            for (size_t i = 0; i < sweep->n_models; i++)
-                if (strcmp(sweep->models[i].id, id) == 0)
-                    sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sweep->models[i].label);
-            bool ok = !sb.failed && sr_sweep_warn(sweep,
-                                                  "baseline '%s' names %zu entries (%s); the first, '%s', is the "
-                                                  "baseline: name one by its label or directory to choose",
-                                                  name, n, sr_strbuf_cstr(&sb), m->label);
-            sr_strbuf_free(&sb);
-            if (!ok) {
-                free(id);
-                return sr_oom();
-            }
-        }
-        for (size_t i = 0; i < sweep->n_models && !m; i++)
-            if (strcmp(sweep->models[i].id, id) == 0)
-                m = &sweep->models[i];
-        free(id);
-    }
-    if (!m)
-        return sr_input_error(sweep->manifest.source, 0, "baseline '%s' is not in the export", name);
-    m->is_baseline = true;
-    char *id = strdup(m->id);
+    /* Where the name came from, for the messages. */
+    bool from_manifest = sweep->baseline_from_manifest;
+    const char *from = from_manifest ? "\"baseline\" in sweep.json" : "--baseline";
+    char *id = sr_normalize_model_id(name);
     if (!id)
         return sr_oom();
+    sr_model *m = NULL;
+    size_t n = 0;
+    /* A label, a directory or a tag names one entry; an id may name several. */
+    for (int how = 0; how < 3 && !m; how++)
+        if ((n = pick_by(sweep, name, id, how, &m)) > 1)
+            m = NULL;
+    if (!m)
+        n = pick_by(sweep, name, id, 3, &m);
+    if (!m && (n = pick_by(sweep, name, id, 4, &m)) > 1)
+        m = NULL;
+    if (n > 1) {
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        for (size_t i = 0; i < sweep->n_models; i++) {
+            const sr_model *o = &sweep->models[i];
+            if (strcmp(o->id, id) == 0 || strcasecmp(o->id, id) == 0 || (o->tag && strcasecmp(o->tag, name) == 0) ||
+                (o->label && strcasecmp(o->label, name) == 0))
+                sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", o->label ? o->label : o->id);
+        }
+        sr_error *err = sb.failed ? sr_oom()
+                                  : sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
+                                                   name, from, n, sr_strbuf_cstr(&sb));
+        sr_strbuf_free(&sb);
+        free(id);
+        return err;
+    }
+    free(id);
+    if (!m) {
+        char *near = nearest_ids(sweep, name);
+        if (!near)
+            return sr_oom();
+        sr_error *err = sr_input_error(from_manifest ? sweep->manifest.source : NULL, 0,
+                                       "baseline '%s' (%s) is not in the export; nearest ids: %s", name, from, near);
+        free(near);
+        return err;
+    }
+    m->is_baseline = true;
+    char *chosen = strdup(m->id);
+    if (!chosen)
+        return sr_oom();
     free(sweep->baseline);
-    sweep->baseline = id;
+    sweep->baseline = chosen;
     return NULL;
 }
