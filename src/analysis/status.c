@@ -53,6 +53,29 @@ static char *missing_from(const sr_model *m, const sr_model *base)
     return sr_strbuf_detach(&missing);
 }
 
+/* The modes an arm of the author's runner planned (its serving line's
+ * "long+gen") whose outputs are absent: gen is GSM8K and BFCL simple,
+ * load and long are speed runs. Only for arms (tagged entries), whose
+ * modes mean exactly this. Fresh string, "" when nothing is missing. */
+static char *planned_missing(const sr_model *m)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    const char *modes = m->tag && m->planned ? m->arms_benchmarks : NULL;
+    for (const char *p = modes; p && *p;) {
+        const char *end = strchr(p, '+');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        bool gen = n == 3 && strncmp(p, "gen", 3) == 0;
+        bool speed = (n == 4 && strncmp(p, "load", 4) == 0) || (n == 4 && strncmp(p, "long", 4) == 0);
+        if ((gen && (!sr_model_benchmark(m, "gsm8k") || !sr_model_benchmark(m, "bfcl_simple"))) ||
+            (speed && m->n_scenarios == 0))
+            sr_strbuf_printf(&sb, "%s%.*s", sb.len ? ", " : "", (int)n, p);
+        p = end ? end + 1 : p + n;
+    }
+    return sr_strbuf_detach(&sb);
+}
+
 /* Status per SPEC. An entry without results is failed when results were
  * expected of it: other entries have some, its log shows a failure, or it
  * was planned and never ran. In a sweep of server logs only, an engine
@@ -66,7 +89,22 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
         return expected ? explain_failure(m) : NULL;
     }
     m->status = SR_STATUS_OK;
+    char *unplanned = planned_missing(m);
+    if (!unplanned)
+        return sr_oom();
+    if (unplanned[0]) {
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("planned %s but no such results were read", unplanned);
+        free(unplanned);
+        if (!m->status_reason)
+            return sr_oom();
+    } else {
+        free(unplanned);
+    }
     if (!base || m == base)
+        return NULL;
+    if (m->status == SR_STATUS_PARTIAL)
         return NULL;
     char *missing = missing_from(m, base);
     if (!missing)
