@@ -339,9 +339,21 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
     for (int how = 0; how < 3 && !m; how++)
         if ((n = pick_by(sweep, name, id, how, &m)) > 1)
             m = NULL;
-    if (!m)
-        n = pick_by(sweep, name, id, 3, &m);
-    if (!m && (n = pick_by(sweep, name, id, 4, &m)) > 1)
+    if (!m && (n = pick_by(sweep, name, id, 3, &m)) > 1 && from_manifest) {
+        /* A sweep.json written before its entries were told apart: the
+         * first, said out loud (on the command line it is a usage error). */
+        if (!sr_sweep_warn(sweep,
+                           "baseline '%s' (%s) names %zu entries; the first, '%s', is the baseline: name one by "
+                           "its label with --baseline to choose",
+                           name, from, n, m->label)) {
+            free(id);
+            return sr_oom();
+        }
+        n = 1;
+    } else if (n > 1) {
+        m = NULL;
+    }
+    if (!m && n == 0 && (n = pick_by(sweep, name, id, 4, &m)) > 1)
         m = NULL;
     if (n > 1) {
         sr_strbuf sb;
