@@ -192,8 +192,12 @@ typedef struct sr_server_log {
     char *source;   /* export-relative path */
     char *model_id; /* engine line model='org/name' (normalised), or NULL */
     bool tpu;       /* tpu-inference lines seen */
-    long kv_tokens; /* "GPU KV cache size: N tokens"; -1 */
+    long kv_tokens; /* "GPU KV cache size: N tokens" (the smallest of one start's worker lines), or
+                       V0 "# GPU blocks: N" x the block size; -1 */
     long kv_tokens_line;
+    bool kv_from_blocks;   /* kv_tokens is the V0 block count x block size */
+    long kv_worker_lines;  /* KV cache size lines of that start (one per worker); 0 */
+    long kv_tokens_max;    /* the largest of them: above kv_tokens when the workers differed; -1 */
     long gpu_blocks;          /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
     double max_concurrency;   /* "Maximum concurrency for L tokens per request: Xx"; NAN */
     long max_concurrency_len; /* L; -1 */

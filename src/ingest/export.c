@@ -241,6 +241,11 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
                          ? NULL
                          : sr_oom();
     }
+    /* vLLM gives every rank the smallest block count: say that they differed. */
+    if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens &&
+        !sr_sweep_warn(ld->sink, "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
+                       "smallest", f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
+        err = sr_oom();
     if (!err && server)
         err = keep_server_log(p, f->rel, &log);
     sr_server_log_free(&log);
