@@ -369,6 +369,18 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
         if (!category)
             return sr_oom();
         const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
+        if (!sf) {
+            /* The score file says which entries passed: without it the
+             * category is not scored, and the export goes on. */
+            sr_error *err = record_ignored(ld, rf, -1, "a BFCL result file without its score file; not scored");
+            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL result file without its score file; BFCL %s not scored",
+                                       rf->rel, category))
+                err = sr_oom();
+            free(category);
+            if (err)
+                return err;
+            continue;
+        }
         free(category);
         char *rdata = NULL, *sdata = NULL;
         size_t rlen = 0, slen = 0;
