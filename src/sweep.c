@@ -191,6 +191,7 @@ void sr_scores_free(sr_scores *s)
     free(s->benchmark);
     free(s->source);
     free(s->claimed_source);
+    free(s->metric_filter);
     sr_scores_init(s);
 }
 

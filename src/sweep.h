@@ -78,6 +78,9 @@ typedef struct sr_scores {
     size_t n_items, cap_items;
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
     char *claimed_source;    /* where that claim was read */
+    char *metric_filter;     /* lm-eval samples: the metric and filter they were scored with, as the
+                                results file keys its claim ("acc_norm,none", "exact_match,get-answer");
+                                NULL for other files */
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
 

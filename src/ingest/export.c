@@ -877,9 +877,11 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->benchmark = strdup(src->benchmark);
     s->source = src->source ? strdup(src->source) : NULL;
     s->claimed_source = src->claimed_source ? strdup(src->claimed_source) : NULL;
+    s->metric_filter = src->metric_filter ? strdup(src->metric_filter) : NULL;
     s->claimed_accuracy = src->claimed_accuracy;
     s->empty_outputs = src->empty_outputs;
-    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source);
+    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
+              (!src->metric_filter || s->metric_filter);
     for (size_t k = 0; k < src->n_items && ok; k++)
         ok = sr_scores_add(s, src->items[k].id, src->items[k].score);
     return ok ? NULL : sr_oom();

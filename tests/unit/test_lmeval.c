@@ -439,3 +439,27 @@ Test(lmeval, results_invalid_json)
     cr_assert(!found);
     sr_error_free(err);
 }
+
+/* The samples say which results key claims their accuracy: the metric the
+ * lines were scored with and the filter kept. */
+Test(lmeval, samples_name_their_claim_key)
+{
+    sr_scores s;
+    const char *labelled = LABELLED(0, "strict-match", "18", 1.0) LABELLED(0, "flexible-extract", "18", 1.0);
+    cr_assert_null(parse(labelled, NULL, "flexible-extract", &s));
+    cr_assert_str_eq(s.metric_filter, "exact_match,flexible-extract");
+    sr_scores_free(&s);
+
+    /* lm-eval 0.4.0/0.4.1: gsm8k once, its filter was "get-answer". */
+    cr_assert_null(parse(UNLABELLED(0, "18", 1.0) UNLABELLED(1, "7", 0.0), NULL, "strict-match", &s));
+    cr_assert_str_eq(s.metric_filter, "exact_match,get-answer");
+    sr_scores_free(&s);
+
+    /* A multiple-choice task: the first metric the line names. */
+    const char *mc = "{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"acc_norm\", \"acc\"], "
+                     "\"filtered_resps\": [], \"acc\": 0.0, \"acc_norm\": 1.0}\n";
+    cr_assert_null(parse(mc, "hellaswag", NULL, &s));
+    cr_assert_str_eq(s.metric_filter, "acc_norm,none");
+    cr_assert_float_eq(s.items[0].score, 1.0, 0);
+    sr_scores_free(&s);
+}
