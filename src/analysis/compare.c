@@ -71,14 +71,16 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->delta = pairing.sum / (double)n;
     s->discordant_better = pairing.better;
     s->discordant_worse = pairing.worse;
+    /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
+    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
-        /* Described (delta, counts), not tested: no interval, p-value or verdict. */
+        /* Described (delta, counts, exact p), not bootstrapped: no interval
+         * and the verdict "too few items". */
         s->compared = true;
         s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
         sr_pairing_free(&pairing);
         return NULL;
     }
-    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     void *items = jobs->items;
     if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
         sr_pairing_free(&pairing);
