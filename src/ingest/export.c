@@ -139,6 +139,7 @@ typedef struct model_parts {
     sr_reported_metric *reported;
     size_t n_reported, cap_reported;
     sr_file_list bfcl_results, bfcl_scores;
+    sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
 } model_parts;
 
 static void reported_free(sr_reported_metric *r, size_t n)
@@ -171,6 +172,7 @@ static void parts_free(model_parts *p)
     reported_free(p->reported, p->n_reported);
     sr_file_list_free(&p->bfcl_results);
     sr_file_list_free(&p->bfcl_scores);
+    sr_file_list_free(&p->old_samples);
 }
 
 /* ---- logs --------------------------------------------------------------------- */
@@ -261,11 +263,8 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
 
 /* ---- JSON and per-item files ------------------------------------------------- */
 
-static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
+static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f, char *task)
 {
-    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
-    if (!task)
-        return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
     char *data;
     size_t len;
     sr_error *err = read_input(ld, f, "lmeval_samples", &data, &len);
@@ -281,6 +280,62 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const s
     }
     free(task);
     return soften(ld, err, "this benchmark");
+}
+
+static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
+    if (!task)
+        return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
+    return read_lmeval_samples(ld, p, f, task);
+}
+
+/* The task of samples lm-eval 0.4.0/0.4.1 wrote (--log_samples, 2023) as
+ * "<model_args>_<task>.jsonl", model_args with '/' and '=' made "__"
+ * ("pretrained__EleutherAI__pythia-70m_gsm8k.jsonl"), one JSON array. Task
+ * names hold '_', so the task is the longest one a results file of the
+ * directory names that ends the name after a '_'; without one, what
+ * follows the first '_' after the last "__". NULL: the name does not tell. */
+static char *old_samples_task(const model_parts *p, const char *name)
+{
+    size_t n = strlen(name);
+    n -= ends_with(name, ".jsonl") ? 6 : ends_with(name, ".json") ? 5 : 0;
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < p->n_reported; i++) {
+        const char *t = p->reported[i].task;
+        size_t tl = strlen(t);
+        if (tl > best_len && tl + 1 < n && name[n - tl - 1] == '_' && memcmp(name + n - tl, t, tl) == 0) {
+            best = t;
+            best_len = tl;
+        }
+    }
+    if (best)
+        return strdup(best);
+    const char *last = NULL;
+    for (const char *q = name; q + 1 < name + n; q++)
+        if (q[0] == '_' && q[1] == '_')
+            last = q;
+    const char *u = last ? memchr(last + 2, '_', (size_t)(name + n - (last + 2))) : NULL;
+    return u && u + 1 < name + n ? sr_strndup(u + 1, (size_t)(name + n - (u + 1))) : NULL;
+}
+
+/* Samples recognised by content (old lm-eval names), once the results
+ * files of the directory are read: they name the tasks. */
+static sr_error *read_old_samples(const loader *ld, model_parts *p)
+{
+    for (size_t i = 0; i < p->old_samples.n; i++) {
+        const sr_found_file *f = &p->old_samples.items[i];
+        char *task = old_samples_task(p, sr_path_base(f->rel));
+        sr_error *err = task ? read_lmeval_samples(ld, p, f, task)
+                             : record_ignored(ld, f, -1,
+                                              "lm-eval samples whose name does not tell the task "
+                                              "(samples_<task>_<date>.jsonl, or <model_args>_<task>.jsonl "
+                                              "beside a results file)");
+        if (err)
+            return err;
+    }
+    return NULL;
 }
 
 static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
@@ -502,7 +557,8 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         err = record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
         break;
     case SR_JSON_LMEVAL_SAMPLES:
-        err = record_ignored(ld, f, (long long)len, "lm-eval samples not named samples_<task>_<date>.jsonl");
+        /* Old lm-eval names: read once the directory's results files name the tasks. */
+        err = sr_file_list_add(&p->old_samples, f->rel, f->open);
         break;
     case SR_JSON_BFCL_RESULT:
     case SR_JSON_BFCL_SCORE:
@@ -1087,6 +1143,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
         err = classify_and_parse(&dl, &job->parts, &job->files.items[i]);
     if (!err)
         err = pair_bfcl(&dl, &job->parts);
+    if (!err)
+        err = read_old_samples(&dl, &job->parts);
     job->err = err;
 }
 
