@@ -140,6 +140,8 @@ typedef struct model_parts {
     size_t n_reported, cap_reported;
     sr_file_list bfcl_results, bfcl_scores;
     sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
+    char *results_model;      /* the model the first lm-eval results file names */
+    char *bfcl_model;         /* the model folder of the first BFCL result file */
 } model_parts;
 
 static void reported_free(sr_reported_metric *r, size_t n)
@@ -173,6 +175,8 @@ static void parts_free(model_parts *p)
     sr_file_list_free(&p->bfcl_results);
     sr_file_list_free(&p->bfcl_scores);
     sr_file_list_free(&p->old_samples);
+    free(p->results_model);
+    free(p->bfcl_model);
 }
 
 /* ---- logs --------------------------------------------------------------------- */
@@ -346,6 +350,8 @@ static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const s
     sr_error *err = sr_parse_lmeval_reported(f->rel, data, len, &r, &n);
     if (err)
         return soften(ld, err, "this results file");
+    if (!p->results_model)
+        p->results_model = sr_lmeval_results_model(data, len);
     void *items = p->reported;
     if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
         reported_free(r, n);
@@ -424,6 +430,8 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
         if (!category)
             return sr_oom();
         const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
+        if (!p->bfcl_model)
+            p->bfcl_model = sr_bfcl_model_from_path(rf->rel);
         if (!sf) {
             /* The score file says which entries passed: without it the
              * category is not scored, and the export goes on. */
@@ -861,6 +869,17 @@ static const char *first_run_model(const run_list *l)
     return NULL;
 }
 
+/* An entry with only accuracy files: the model its lm-eval results file
+ * names, else its BFCL model folder, else the directory name. */
+static const char *fallback_model_id(const model_parts *p)
+{
+    if (p->results_model && p->results_model[0])
+        return p->results_model;
+    if (p->bfcl_model && p->bfcl_model[0])
+        return p->bfcl_model;
+    return p->dir;
+}
+
 /* SPEC: bench results' model_id, else the server log's engine line, else
  * the bench stdout's Namespace, else the directory name. */
 static const char *model_id_for(const model_parts *p, const run_list *json_runs, const run_list *text_runs)
@@ -871,7 +890,7 @@ static const char *model_id_for(const model_parts *p, const run_list *json_runs,
             id = p->logs[i].log.model_id;
     if (!id)
         id = first_run_model(text_runs);
-    return id ? id : p->dir;
+    return id ? id : fallback_model_id(p);
 }
 
 /* The server log: the first in name order; the others are restarts or

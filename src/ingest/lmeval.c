@@ -604,3 +604,30 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
     }
     return err;
 }
+
+char *sr_lmeval_results_model(const char *data, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(data, len);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "model_name");
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(config, "model_args");
+    char *model = NULL;
+    if (cJSON_IsString(name) && name->valuestring && name->valuestring[0]) {
+        model = strdup(name->valuestring);
+    } else if (cJSON_IsString(args) && args->valuestring) {
+        /* "pretrained=Qwen/Qwen3-8B,dtype=bfloat16" */
+        const char *a = args->valuestring, *at = strstr(a, "pretrained=");
+        if (at && (at == a || at[-1] == ',')) {
+            at += strlen("pretrained=");
+            size_t n = strcspn(at, ",");
+            if (n)
+                model = sr_strndup(at, n);
+        }
+    }
+    cJSON_Delete(root);
+    if (model && !sr_utf8_valid(model, strlen(model))) {
+        free(model);
+        model = NULL;
+    }
+    return model;
+}

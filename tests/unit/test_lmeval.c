@@ -463,3 +463,28 @@ Test(lmeval, samples_name_their_claim_key)
     cr_assert_float_eq(s.items[0].score, 1.0, 0);
     sr_scores_free(&s);
 }
+
+/* An lm-eval-only entry is named by its results file. */
+Test(lmeval, results_name_their_model)
+{
+    static const struct {
+        const char *json, *model;
+    } cases[] = {
+        {"{\"results\": {}, \"model_name\": \"Qwen/Qwen3-8B\", \"config\": {\"model_args\": \"pretrained=x\"}}",
+         "Qwen/Qwen3-8B"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"pretrained=EleutherAI/pythia-70m,dtype=float16\"}}",
+         "EleutherAI/pythia-70m"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"dtype=float16,pretrained=gpt2\"}}", "gpt2"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"notpretrained=gpt2\"}}", NULL},
+        {"{\"results\": {}, \"model_name\": \"\"}", NULL},
+        {"not json", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *model = sr_lmeval_results_model(cases[k].json, strlen(cases[k].json));
+        if (cases[k].model)
+            cr_expect(model && strcmp(model, cases[k].model) == 0, "case %zu: %s", k, model ? model : "(null)");
+        else
+            cr_expect_null(model, "case %zu", k);
+        free(model);
+    }
+}
