@@ -505,8 +505,11 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
     free(data);
     if (err) {
+        /* With --keep-going the model keeps its config's name: the KV note
+         * then says it could not be read, not that there is none. */
         free(layout);
-        return soften(ld, err, "this config");
+        err = soften(ld, err, "this config");
+        return err ? err : (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
     }
     p->layout = layout;
     return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
