@@ -993,8 +993,8 @@ Test(vllm_log, exception_line_ending_in_colon_keeps_its_detail)
 Test(vllm_log, next_log_line_is_never_glued_on)
 {
     static const char *const nexts[] = {
-        "[rank0]:[W731 14:02:38.526592315 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group() was "
-        "not called before program exit, which can leak resources.",
+        ("[rank0]:[W731 14:02:38.526592315 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group() was "
+         "not called before program exit, which can leak resources."),
         "[W731 14:02:38.526592315 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group()",
         "W0731 14:02:38.526592 12345 ProcessGroupNCCL.cpp:1479] Warning",
         "2025-07-31 14:02:38,123 - root - INFO - shutting down",
