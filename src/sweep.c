@@ -149,6 +149,9 @@ void sr_server_log_init(sr_server_log *log)
     memset(log, 0, sizeof *log);
     log->kv_tokens = -1;
     log->kv_tokens_line = 0;
+    log->kv_from_blocks = false;
+    log->kv_worker_lines = 0;
+    log->kv_tokens_max = -1;
     log->gpu_blocks = -1;
     log->max_concurrency = NAN;
     log->max_concurrency_len = -1;
@@ -188,6 +191,7 @@ void sr_scores_free(sr_scores *s)
     free(s->benchmark);
     free(s->source);
     free(s->claimed_source);
+    free(s->metric_filter);
     sr_scores_init(s);
 }
 

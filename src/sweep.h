@@ -78,6 +78,9 @@ typedef struct sr_scores {
     size_t n_items, cap_items;
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
     char *claimed_source;    /* where that claim was read */
+    char *metric_filter;     /* lm-eval samples: the metric and filter they were scored with, as the
+                                results file keys its claim ("acc_norm,none", "exact_match,get-answer");
+                                NULL for other files */
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
 
@@ -192,8 +195,12 @@ typedef struct sr_server_log {
     char *source;   /* export-relative path */
     char *model_id; /* engine line model='org/name' (normalised), or NULL */
     bool tpu;       /* tpu-inference lines seen */
-    long kv_tokens; /* "GPU KV cache size: N tokens"; -1 */
+    long kv_tokens; /* "GPU KV cache size: N tokens" (the smallest of one start's worker lines), or
+                       V0 "# GPU blocks: N" x the block size; -1 */
     long kv_tokens_line;
+    bool kv_from_blocks;   /* kv_tokens is the V0 block count x block size */
+    long kv_worker_lines;  /* KV cache size lines of that start (one per worker); 0 */
+    long kv_tokens_max;    /* the largest of them: above kv_tokens when the workers differed; -1 */
     long gpu_blocks;          /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
     double max_concurrency;   /* "Maximum concurrency for L tokens per request: Xx"; NAN */
     long max_concurrency_len; /* L; -1 */

@@ -40,6 +40,32 @@ typedef struct job_list {
     const sr_settings *settings;
 } job_list;
 
+/* The BFCL version a source's file name carries ("BFCL_v3_simple_result.json"
+ * gives 3); 0 when it names none. */
+static int bfcl_version(const char *source)
+{
+    const char *slash = source ? strrchr(source, '/') : NULL;
+    const char *name = slash ? slash + 1 : source;
+    if (!name || strncmp(name, "BFCL_v", 6) != 0)
+        return 0;
+    int v = atoi(name + 6);
+    return v > 0 ? v : 0;
+}
+
+/* Two sides of one benchmark from different BFCL versions (v3 "simple",
+ * v4 "simple_python") are compared, and the report says so. */
+static sr_error *note_versions(sr_sweep *sweep, const sr_model *model, const sr_scores *s, const sr_scores *base)
+{
+    int mine = bfcl_version(s->source), theirs = bfcl_version(base->source);
+    if (!mine || !theirs || mine == theirs)
+        return NULL;
+    return sr_sweep_warn(sweep, "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
+                         "categories and checks differ",
+                         model->id, s->benchmark, mine, s->source, theirs, base->source)
+               ? NULL
+               : sr_oom();
+}
+
 /* Pair a model's items with the baseline's (sorted by id once per
  * benchmark) and queue the bootstrap. */
 static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
@@ -49,8 +75,8 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     if (!sr_pair_items(s, base, base_idx, &pairing))
         return sr_oom();
     size_t n = pairing.n;
-    sr_error *err = NULL;
-    if (pairing.only_a || pairing.only_b) {
+    sr_error *err = note_versions(sweep, model, s, base);
+    if (!err && (pairing.only_a || pairing.only_b)) {
         char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
                                 "%zu only in the baseline",
                                 s->benchmark, base->source ? base->source : "?", n, pairing.only_a, pairing.only_b);
@@ -71,14 +97,16 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->delta = pairing.sum / (double)n;
     s->discordant_better = pairing.better;
     s->discordant_worse = pairing.worse;
+    /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
+    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
-        /* Described (delta, counts), not tested: no interval, p-value or verdict. */
+        /* Described (delta, counts, exact p), not bootstrapped: no interval
+         * and the verdict "too few items". */
         s->compared = true;
         s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
         sr_pairing_free(&pairing);
         return NULL;
     }
-    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     void *items = jobs->items;
     if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
         sr_pairing_free(&pairing);

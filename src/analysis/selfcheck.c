@@ -9,10 +9,8 @@
 /* The results-file key that holds a benchmark's accuracy under the
  * report's filter: "exact_match,strict-match" for gsm8k, "<metric>,none"
  * otherwise. */
-static bool key_matches(const sr_sweep *sw, const sr_reported_metric *r, const char *benchmark)
+static bool default_key_matches(const sr_sweep *sw, const sr_reported_metric *r, const char *benchmark)
 {
-    if (strcmp(r->task, benchmark) != 0)
-        return false;
     const char *comma = strchr(r->metric_filter, ',');
     if (!comma)
         return false;
@@ -21,6 +19,22 @@ static bool key_matches(const sr_sweep *sw, const sr_reported_metric *r, const c
         return strncmp(r->metric_filter, "exact_match,", 12) == 0 && strcmp(filter, sw->settings.gsm8k_filter) == 0;
     return strcmp(filter, "none") == 0 &&
            (strncmp(r->metric_filter, "exact_match,", 12) == 0 || strncmp(r->metric_filter, "acc,", 4) == 0);
+}
+
+static bool key_matches(const sr_sweep *sw, const sr_reported_metric *r, const char *benchmark)
+{
+    if (strcmp(r->task, benchmark) != 0)
+        return false;
+    return default_key_matches(sw, r, benchmark);
+}
+
+/* The claim for the metric and filter the samples were scored with
+ * ("acc_norm,none", "exact_match,get-answer"), else the report's default. */
+static bool claim_matches(const sr_sweep *sw, const sr_reported_metric *r, const sr_scores *s)
+{
+    if (strcmp(r->task, s->benchmark) != 0)
+        return false;
+    return s->metric_filter ? strcmp(r->metric_filter, s->metric_filter) == 0 : key_matches(sw, r, s->benchmark);
 }
 
 static double mean_score(const sr_scores *s)
@@ -33,6 +47,8 @@ static double mean_score(const sr_scores *s)
 
 static bool from_lmeval_samples(const sr_scores *s)
 {
+    if (s->metric_filter)
+        return true;
     const char *slash = s->source ? strrchr(s->source, '/') : NULL;
     const char *name = slash ? slash + 1 : s->source;
     return name && strncmp(name, "samples_", 8) == 0;
@@ -45,7 +61,7 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
         bool matched = false;
         for (size_t j = 0; j < m->n_benchmarks; j++) {
             sr_scores *s = &m->benchmarks[j];
-            if (!from_lmeval_samples(s) || !key_matches(sw, r, s->benchmark) || s->n_items == 0)
+            if (!from_lmeval_samples(s) || !claim_matches(sw, r, s) || s->n_items == 0)
                 continue;
             matched = true;
             double mine = mean_score(s);

@@ -480,3 +480,38 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         sr_scores_free(out); /* nothing half-filled on error */
     return err;
 }
+
+char *sr_bfcl_model_from_path(const char *rel)
+{
+    /* v4 groups categories in folders below the model's */
+    static const char *const groups[] = {"non_live", "live", "multi_turn", "agentic", "memory", "web_search",
+                                         "format_sensitivity"};
+    const char *end = strrchr(rel, '/');
+    while (end && end > rel) {
+        const char *start = end;
+        while (start > rel && start[-1] != '/')
+            start--;
+        size_t n = (size_t)(end - start);
+        bool group = false;
+        for (size_t k = 0; k < sizeof groups / sizeof *groups; k++)
+            group = group || (strlen(groups[k]) == n && memcmp(start, groups[k], n) == 0);
+        if (!group) {
+            /* BFCL writes result/<model folder>/: the folder above must be that */
+            if (start == rel)
+                return NULL;
+            const char *up = start - 1;
+            while (up > rel && up[-1] != '/')
+                up--;
+            size_t un = (size_t)(start - 1 - up);
+            if (!((un == 6 && memcmp(up, "result", 6) == 0) || (un == 7 && memcmp(up, "results", 7) == 0)))
+                return NULL;
+            char *model = sr_strndup(start, n);
+            char *u = model ? strchr(model, '_') : NULL;
+            if (u)
+                *u = '/';
+            return model;
+        }
+        end = start > rel ? start - 1 : NULL;
+    }
+    return NULL;
+}

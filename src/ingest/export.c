@@ -140,6 +140,9 @@ typedef struct model_parts {
     sr_reported_metric *reported;
     size_t n_reported, cap_reported;
     sr_file_list bfcl_results, bfcl_scores;
+    sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
+    char *results_model;      /* the model the first lm-eval results file names */
+    char *bfcl_model;         /* the model folder of the first BFCL result file */
 } model_parts;
 
 static void reported_free(sr_reported_metric *r, size_t n)
@@ -172,6 +175,9 @@ static void parts_free(model_parts *p)
     reported_free(p->reported, p->n_reported);
     sr_file_list_free(&p->bfcl_results);
     sr_file_list_free(&p->bfcl_scores);
+    sr_file_list_free(&p->old_samples);
+    free(p->results_model);
+    free(p->bfcl_model);
 }
 
 /* ---- logs --------------------------------------------------------------------- */
@@ -242,6 +248,11 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
                          ? NULL
                          : sr_oom();
     }
+    /* vLLM gives every rank the smallest block count: say that they differed. */
+    if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens &&
+        !sr_sweep_warn(ld->sink, "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
+                       "smallest", f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
+        err = sr_oom();
     if (!err && server)
         err = keep_server_log(p, f->rel, &log);
     sr_server_log_free(&log);
@@ -257,11 +268,8 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
 
 /* ---- JSON and per-item files ------------------------------------------------- */
 
-static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
+static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f, char *task)
 {
-    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
-    if (!task)
-        return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
     char *data;
     size_t len;
     sr_error *err = read_input(ld, f, "lmeval_samples", &data, &len);
@@ -279,6 +287,62 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const s
     return soften(ld, err, "this benchmark");
 }
 
+static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
+    if (!task)
+        return record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
+    return read_lmeval_samples(ld, p, f, task);
+}
+
+/* The task of samples lm-eval 0.4.0/0.4.1 wrote (--log_samples, 2023) as
+ * "<model_args>_<task>.jsonl", model_args with '/' and '=' made "__"
+ * ("pretrained__EleutherAI__pythia-70m_gsm8k.jsonl"), one JSON array. Task
+ * names hold '_', so the task is the longest one a results file of the
+ * directory names that ends the name after a '_'; without one, what
+ * follows the first '_' after the last "__". NULL: the name does not tell. */
+static char *old_samples_task(const model_parts *p, const char *name)
+{
+    size_t n = strlen(name);
+    n -= ends_with(name, ".jsonl") ? 6 : ends_with(name, ".json") ? 5 : 0;
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < p->n_reported; i++) {
+        const char *t = p->reported[i].task;
+        size_t tl = strlen(t);
+        if (tl > best_len && tl + 1 < n && name[n - tl - 1] == '_' && memcmp(name + n - tl, t, tl) == 0) {
+            best = t;
+            best_len = tl;
+        }
+    }
+    if (best)
+        return strdup(best);
+    const char *last = NULL;
+    for (const char *q = name; q + 1 < name + n; q++)
+        if (q[0] == '_' && q[1] == '_')
+            last = q;
+    const char *u = last ? memchr(last + 2, '_', (size_t)(name + n - (last + 2))) : NULL;
+    return u && u + 1 < name + n ? sr_strndup(u + 1, (size_t)(name + n - (u + 1))) : NULL;
+}
+
+/* Samples recognised by content (old lm-eval names), once the results
+ * files of the directory are read: they name the tasks. */
+static sr_error *read_old_samples(const loader *ld, model_parts *p)
+{
+    for (size_t i = 0; i < p->old_samples.n; i++) {
+        const sr_found_file *f = &p->old_samples.items[i];
+        char *task = old_samples_task(p, sr_path_base(f->rel));
+        sr_error *err = task ? read_lmeval_samples(ld, p, f, task)
+                             : record_ignored(ld, f, -1,
+                                              "lm-eval samples whose name does not tell the task "
+                                              "(samples_<task>_<date>.jsonl, or <model_args>_<task>.jsonl "
+                                              "beside a results file)");
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
 static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
                                        size_t len)
 {
@@ -287,6 +351,8 @@ static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const s
     sr_error *err = sr_parse_lmeval_reported(f->rel, data, len, &r, &n);
     if (err)
         return soften(ld, err, "this results file");
+    if (!p->results_model)
+        p->results_model = sr_lmeval_results_model(data, len);
     void *items = p->reported;
     if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
         reported_free(r, n);
@@ -365,6 +431,20 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
         if (!category)
             return sr_oom();
         const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
+        if (!p->bfcl_model)
+            p->bfcl_model = sr_bfcl_model_from_path(rf->rel);
+        if (!sf) {
+            /* The score file says which entries passed: without it the
+             * category is not scored, and the export goes on. */
+            sr_error *err = record_ignored(ld, rf, -1, "a BFCL result file without its score file; not scored");
+            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL result file without its score file; BFCL %s not scored",
+                                       rf->rel, category))
+                err = sr_oom();
+            free(category);
+            if (err)
+                return err;
+            continue;
+        }
         free(category);
         char *rdata = NULL, *sdata = NULL;
         size_t rlen = 0, slen = 0;
@@ -426,8 +506,11 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
     free(data);
     if (err) {
+        /* With --keep-going the model keeps its config's name: the KV note
+         * then says it could not be read, not that there is none. */
         free(layout);
-        return soften(ld, err, "this config");
+        err = soften(ld, err, "this config");
+        return err ? err : (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
     }
     p->layout = layout;
     return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
@@ -493,7 +576,8 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         err = record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
         break;
     case SR_JSON_LMEVAL_SAMPLES:
-        err = record_ignored(ld, f, (long long)len, "lm-eval samples not named samples_<task>_<date>.jsonl");
+        /* Old lm-eval names: read once the directory's results files name the tasks. */
+        err = sr_file_list_add(&p->old_samples, f->rel, f->open);
         break;
     case SR_JSON_BFCL_RESULT:
     case SR_JSON_BFCL_SCORE:
@@ -796,6 +880,17 @@ static const char *first_run_model(const run_list *l)
     return NULL;
 }
 
+/* An entry with only accuracy files: the model its lm-eval results file
+ * names, else its BFCL model folder, else the directory name. */
+static const char *fallback_model_id(const model_parts *p)
+{
+    if (p->results_model && p->results_model[0])
+        return p->results_model;
+    if (p->bfcl_model && p->bfcl_model[0])
+        return p->bfcl_model;
+    return p->dir;
+}
+
 /* SPEC: bench results' model_id, else the server log's engine line, else
  * the bench stdout's Namespace, else the directory name. */
 static const char *model_id_for(const model_parts *p, const run_list *json_runs, const run_list *text_runs)
@@ -806,7 +901,7 @@ static const char *model_id_for(const model_parts *p, const run_list *json_runs,
             id = p->logs[i].log.model_id;
     if (!id)
         id = first_run_model(text_runs);
-    return id ? id : p->dir;
+    return id ? id : fallback_model_id(p);
 }
 
 /* The server log: the first in name order; the others are restarts or
@@ -868,9 +963,11 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->benchmark = strdup(src->benchmark);
     s->source = src->source ? strdup(src->source) : NULL;
     s->claimed_source = src->claimed_source ? strdup(src->claimed_source) : NULL;
+    s->metric_filter = src->metric_filter ? strdup(src->metric_filter) : NULL;
     s->claimed_accuracy = src->claimed_accuracy;
     s->empty_outputs = src->empty_outputs;
-    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source);
+    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
+              (!src->metric_filter || s->metric_filter);
     for (size_t k = 0; k < src->n_items && ok; k++)
         ok = sr_scores_add(s, src->items[k].id, src->items[k].score);
     return ok ? NULL : sr_oom();
@@ -1087,6 +1184,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
         err = classify_and_parse(&dl, &job->parts, &job->files.items[i]);
     if (!err)
         err = pair_bfcl(&dl, &job->parts);
+    if (!err)
+        err = read_old_samples(&dl, &job->parts);
     job->err = err;
 }
 

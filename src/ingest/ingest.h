@@ -101,6 +101,9 @@ bool sr_looks_like_lmeval_results(const char *data, size_t len);
  * (stderr entries left out): what the file claims, for the analysis to
  * check against the samples. *out is a fresh array of *n entries. */
 sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out, size_t *n);
+/* The model a results file names: "model_name", else "pretrained=" in
+ * config.model_args; fresh string, or NULL when it names none. */
+char *sr_lmeval_results_model(const char *data, size_t len);
 
 /* results_<date>.json: the claimed value of "<metric>,<filter>" for task
  * (e.g. "exact_match,strict-match"). *found false when absent. */
@@ -123,6 +126,10 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
  * whether it is a score file. A fresh string, or NULL when the name is not a
  * BFCL file name. */
 char *sr_bfcl_category_from_filename(const char *basename, bool *is_score);
+/* The model of a BFCL result file: its model folder ("result/Qwen_Qwen3-8B/
+ * [non_live/]BFCL_v3_simple_result.json"), the first '_' made '/'
+ * ("Qwen/Qwen3-8B"); fresh string, or NULL when there is no such folder. */
+char *sr_bfcl_model_from_path(const char *rel);
 /* Whether a score file name goes with a result file name: same category,
  * same version (BFCL_v<N>_ both, or both v1 names). */
 bool sr_bfcl_same_version(const char *result_basename, const char *score_basename);

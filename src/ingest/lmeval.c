@@ -45,6 +45,7 @@ typedef struct lm_file {
     size_t n_filters;
     int labelled;    /* -1 not known yet, 0 no "filter" keys, 1 every line has one */
     size_t n_blocks; /* unlabelled files: entries per document, i.e. filters */
+    char *metric;    /* the metric the first line was scored with */
 } lm_file;
 
 static void lm_file_free(lm_file *f)
@@ -54,6 +55,7 @@ static void lm_file_free(lm_file *f)
     free(f->recs);
     for (size_t i = 0; i < f->n_filters; i++)
         free(f->filters[i]);
+    free(f->metric);
 }
 
 /* The digits of a whole number in [0, MAX_EXACT_INT] (printf's "%.0f" was
@@ -141,6 +143,8 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     f->labelled = labelled;
 
     const char *metric = metric_name(f->task, obj);
+    if (!f->metric && !(f->metric = strdup(metric)))
+        return sr_oom();
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(obj, metric);
     double score;
     if (cJSON_IsNumber(mv))
@@ -356,6 +360,22 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
     return NULL;
 }
 
+/* The results file's key for the kept filter: "<metric>,<filter>". Files
+ * without labels: gsm8k's two blocks are strict-match and
+ * flexible-extract, its one block 0.4.0/0.4.1's "get-answer"; one block of
+ * another task is the "none" filter. */
+static char *claim_key(const lm_file *f, size_t sel)
+{
+    const char *filter = "none";
+    if (f->labelled)
+        filter = f->filters[sel];
+    else if (strcmp(f->task, "gsm8k") == 0)
+        filter = f->n_blocks == 2 ? gsm8k_filters[sel] : "get-answer";
+    else if (f->n_blocks != 1)
+        return NULL;
+    return sr_asprintf("%s,%s", f->metric, filter);
+}
+
 static sr_error *parse_element(void *ctx, long line, const cJSON *element)
 {
     return parse_line(ctx, line, element);
@@ -412,9 +432,12 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     if (!err) {
         free(out->benchmark);
         free(out->source);
+        free(out->metric_filter);
         out->benchmark = strdup(task);
         out->source = strdup(path);
-        if (!out->benchmark || !out->source)
+        out->metric_filter = claim_key(&f, sel);
+        bool keyed = f.labelled || f.n_blocks == 1 || strcmp(task, "gsm8k") == 0;
+        if (!out->benchmark || !out->source || (keyed && !out->metric_filter))
             err = sr_oom();
     }
     lm_file_free(&f);
@@ -580,4 +603,31 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
         *n = 0;
     }
     return err;
+}
+
+char *sr_lmeval_results_model(const char *data, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(data, len);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "model_name");
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(config, "model_args");
+    char *model = NULL;
+    if (cJSON_IsString(name) && name->valuestring && name->valuestring[0]) {
+        model = strdup(name->valuestring);
+    } else if (cJSON_IsString(args) && args->valuestring) {
+        /* "pretrained=Qwen/Qwen3-8B,dtype=bfloat16" */
+        const char *a = args->valuestring, *at = strstr(a, "pretrained=");
+        if (at && (at == a || at[-1] == ',')) {
+            at += strlen("pretrained=");
+            size_t n = strcspn(at, ",");
+            if (n)
+                model = sr_strndup(at, n);
+        }
+    }
+    cJSON_Delete(root);
+    if (model && !sr_utf8_valid(model, strlen(model))) {
+        free(model);
+        model = NULL;
+    }
+    return model;
 }

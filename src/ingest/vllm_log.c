@@ -316,6 +316,8 @@ typedef struct {
     sr_server_log *out;
     bool strong; /* a line only a vLLM server prints */
     bool kv_seen, conc_seen, blocks_seen, mem_seen, init_seen, avail_seen, loading_seen;
+    bool kv_closed;   /* the start whose KV lines were read is over (came up, or a new engine line) */
+    long blocks_line; /* the V0 "# GPU blocks" line */
     char *engine_model;   /* from the engine config line */
     char *fallback_model; /* from non-default args / args: Namespace(...) */
     sr_log_settings settings;
@@ -375,10 +377,20 @@ static sr_error *kv_lines(parser *ps, const char *m, const char *end)
         sr_error *err = count_after(ps, at, end, kv_label, "a token count", &tokens, &stop);
         if (err)
             return err;
-        if (!ps->kv_seen) {
+        /* One line per worker (TP over Ray): vLLM gives every rank the
+         * smallest block count of them all (get_kv_cache_configs in
+         * vllm/v1/core/kv_cache_utils.py), so the smallest is what the
+         * engine holds. Lines of a later start are not this start's. */
+        sr_server_log *o = ps->out;
+        if (!ps->kv_closed) {
+            if (!ps->kv_seen || tokens < o->kv_tokens) {
+                o->kv_tokens = tokens;
+                o->kv_tokens_line = ps->line;
+            }
+            if (tokens > o->kv_tokens_max)
+                o->kv_tokens_max = tokens;
+            o->kv_worker_lines++;
             ps->kv_seen = true;
-            ps->out->kv_tokens = tokens;
-            ps->out->kv_tokens_line = ps->line;
         }
     }
     at = sr_memmem(m, (size_t)(end - m), conc_label);
@@ -430,6 +442,7 @@ static sr_error *block_line(parser *ps, const char *m, const char *end)
     if (!ps->blocks_seen) {
         ps->blocks_seen = true;
         ps->out->gpu_blocks = blocks;
+        ps->blocks_line = ps->line;
     }
     return NULL;
 }
@@ -537,13 +550,16 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
     double v;
     sr_error *err;
     static const char avail[] = "Available KV cache memory:";
-    if ((at = sr_memmem(m, n, avail)) != NULL) {
+    /* V0 worker.py: "... the rest of the memory reserved for KV Cache is 26.60GiB." */
+    static const char reserved[] = "reserved for KV Cache is";
+    const char *label = avail;
+    if ((at = sr_memmem(m, n, avail)) != NULL || (label = reserved, at = sr_memmem(m, n, reserved)) != NULL) {
         saw_startup(ps);
         /* Below zero when the weights and activations leave nothing for
          * the cache: the start fails right after (failure_finish). */
-        const char *p = skip_spaces(at + strlen(avail), end);
+        const char *p = skip_spaces(at + strlen(label), end);
         if (!sr_parse_double(p, end, &v, &stop))
-            return bad_number(ps, "a number", avail);
+            return bad_number(ps, "a number", label);
         if (!ps->avail_seen) {
             ps->avail_seen = true;
             ps->out->available_kv_gib = v;
@@ -561,7 +577,7 @@ static sr_error *memory_lines(parser *ps, const char *m, const char *end)
      * weights took X GB". */
     static const char v1[] = "Model loading took";
     static const char v0[] = "Loading model weights took";
-    const char *label = NULL;
+    label = NULL;
     if ((at = sr_memmem(m, n, v1)) != NULL)
         label = v1;
     else if ((at = sr_memmem(m, n, v0)) != NULL)
@@ -668,6 +684,11 @@ typedef struct {
     /* The line before, for bare exceptions ("AssertionError" says nothing;
      * the traceback's last source line says which assertion). */
     char prev[200];
+    /* An exception line ending in ':' (its detail follows on the next
+     * line): its line and its log prefix. */
+    long detail_of;
+    char detail_prefix[200];
+    size_t detail_prefix_len;
 } failure_state;
 
 static void failure_state_free(failure_state *fs)
@@ -869,17 +890,55 @@ static size_t columns(const char *s, size_t n)
     return cols;
 }
 
+static bool digits_at(const char *p, const char *end, int count)
+{
+    for (int k = 0; k < count; k++)
+        if (p + k >= end || !isdigit((unsigned char)p[k]))
+            return false;
+    return true;
+}
+
+/* The prefix of a log that is not vLLM's: PyTorch's "[rank0]:", glog's
+ * "[W731 14:02:38.52 ProcessGroupNCCL.cpp:1479]" or "W0731 ", a timestamp
+ * "2025-07-31", "07-31 14:02:38", "14:02:38". */
+static bool foreign_log_prefix(const char *p, const char *end)
+{
+    if (starts_with(p, end, "[rank")) {
+        const char *q = p + 5;
+        while (q < end && isdigit((unsigned char)*q))
+            q++;
+        return q > p + 5 && starts_with(q, end, "]:");
+    }
+    const char *g = p < end && *p == '[' ? p + 1 : p;
+    if (g < end && strchr("IWEF", *g) && *g) {
+        int k = digits_at(g + 1, end, 4) ? 4 : digits_at(g + 1, end, 3) ? 3 : 0;
+        if (k && g + 1 + k < end && g[1 + k] == ' ' && digits_at(g + 2 + k, end, 2))
+            return true;
+    }
+    return (digits_at(p, end, 4) && end - p > 7 && p[4] == '-' && digits_at(p + 5, end, 2) && p[7] == '-') ||
+           (digits_at(p, end, 2) && end - p > 9 && p[2] == '-' && digits_at(p + 3, end, 2) && p[5] == ' ' &&
+            digits_at(p + 6, end, 2) && p[8] == ':') ||
+           (digits_at(p, end, 2) && end - p > 5 && p[2] == ':' && digits_at(p + 3, end, 2) && p[5] == ':');
+}
+
+/* Text that starts a line of its own: traceback text, an exception, another
+ * program's log line. */
+static bool own_line_text(const char *p, const char *end)
+{
+    size_t name_len;
+    return starts_with(p, end, "Traceback (") || starts_with(p, end, "File \"") ||
+           starts_with(p, end, "During handling of") || starts_with(p, end, "The above exception") ||
+           is_exception_line(p, (size_t)(end - p), &name_len) || foreign_log_prefix(p, end);
+}
+
 /* A line of its own: blank, a log prefix (compose name, process tag,
- * level), or traceback text. ll is the line's strip_prefix. */
+ * level), or own_line_text. ll is the line's strip_prefix. */
 static bool starts_own_line(const char *s, size_t n, const log_line *ll)
 {
     const char *end = s + n, *p = skip_spaces(s, end);
     if (p == end || ll->msg != p)
         return true;
-    size_t name_len;
-    return starts_with(p, end, "Traceback (") || starts_with(p, end, "File \"") ||
-           starts_with(p, end, "During handling of") || starts_with(p, end, "The above exception") ||
-           is_exception_line(p, (size_t)(end - p), &name_len);
+    return own_line_text(p, end);
 }
 
 /* The rule that joins a hard-wrapped line: the next line is its
@@ -946,6 +1005,71 @@ static bool extend_candidates(failure_state *fs, const entry *e, const char *m, 
     return true;
 }
 
+/* Two log prefixes alike but for their digits (the timestamp may tick). */
+static bool same_prefix(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < na && isdigit((unsigned char)a[i]))
+            i++;
+        while (j < nb && isdigit((unsigned char)b[j]))
+            j++;
+        if (i == na || j == nb)
+            return i == na && j == nb;
+        if (a[i++] != b[j++])
+            return false;
+    }
+}
+
+/* An exception line ending in ':' ("RuntimeProgramAllocationFailure:")
+ * says what failed on the next line ("Error loading program ...:
+ * Attempting to reserve 384.11M ..."): the candidates taken from it get
+ * that line when it carries the same prefix and starts no line of its own
+ * (a traceback, an exception, another program's log line is never glued on). */
+static bool attach_detail(failure_state *fs, const char *s, const log_line *ll)
+{
+    long of = fs->detail_of;
+    fs->detail_of = 0;
+    const char *end = ll->msg + ll->len;
+    if (!of || ll->len == 0 || !same_prefix(fs->detail_prefix, fs->detail_prefix_len, s, (size_t)(ll->msg - s)) ||
+        own_line_text(ll->msg, end))
+        return true;
+    candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
+                                &fs->serve, &fs->serve_dead, &fs->serve_http};
+    for (size_t k = 0; k < sizeof cands / sizeof *cands; k++) {
+        candidate *c = cands[k];
+        if (!c->set || c->line != of || strlen(c->message) >= MESSAGE_MAX)
+            continue;
+        char *joined = sr_asprintf("%s %.*s", c->message, (int)(ll->len < MESSAGE_MAX ? ll->len : MESSAGE_MAX),
+                                   ll->msg);
+        bool ok = joined && cand_take(c, of, joined, strlen(joined));
+        free(joined);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* After the failure reading of a line: if it is an exception line ending
+ * in ':' that became a candidate, its detail may follow. */
+static void expect_detail(failure_state *fs, long line, const char *s, const log_line *ll)
+{
+    size_t name_len, prefix_len = (size_t)(ll->msg - s);
+    if (ll->len == 0 || ll->msg[ll->len - 1] != ':' || !is_exception_line(ll->msg, ll->len, &name_len) ||
+        prefix_len >= sizeof fs->detail_prefix)
+        return;
+    const candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
+                                      &fs->serve, &fs->serve_dead, &fs->serve_http};
+    for (size_t k = 0; k < sizeof cands / sizeof *cands; k++) {
+        if (cands[k]->set && cands[k]->line == line) {
+            fs->detail_of = line;
+            memcpy(fs->detail_prefix, s, prefix_len);
+            fs->detail_prefix_len = prefix_len;
+            return;
+        }
+    }
+}
+
 /* joined: the line was put together from wrapped pieces, so it may show a
  * startup wording that no single piece did (physical_line checked those). */
 static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const char *end, bool joined)
@@ -972,6 +1096,8 @@ static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const
     sr_error *err = NULL;
     bool ok = true;
     if (e->kind == ENTRY_ENGINE) {
+        if (ps->kv_seen)
+            ps->kv_closed = true; /* a new start */
         if (!ps->engine_model)
             err = quoted_value(ps, m, end, "model='", &ps->engine_model);
         if (!err && ps->engine_model)
@@ -1033,13 +1159,30 @@ static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, siz
         *bench_like = true;
     if (ll->file_prefix && starts_with(m, end, "args: Namespace("))
         saw_startup(ps);
-    if (!failure_line(fs, ps->out, ps->line, ll))
+    if (!attach_detail(fs, s, ll) || !failure_line(fs, ps->out, ps->line, ll))
         return sr_oom();
+    expect_detail(fs, ps->line, s, ll);
     if (has(m, ll->len, "Application startup complete.")) {
         ps->out->startup_complete = true;
+        ps->kv_closed = ps->kv_seen;
         failure_reset(fs);
     }
     return NULL;
+}
+
+/* V0 logs blocks, not tokens: "# GPU blocks: N" x the block size, from the
+ * args or engine line, else V0's default of 16 on GPUs (EngineArgs
+ * block_size; TPU and other backends have their own, so no default). */
+static void tokens_from_blocks(const parser *ps, sr_server_log *out)
+{
+    if (out->kv_tokens >= 0 || out->gpu_blocks < 0)
+        return;
+    long block = out->settings.block_size > 0 ? out->settings.block_size : out->tpu ? -1 : 16;
+    if (block < 0 || out->gpu_blocks > LONG_MAX / block)
+        return;
+    out->kv_tokens = out->gpu_blocks * block;
+    out->kv_tokens_line = ps->blocks_line;
+    out->kv_from_blocks = true;
 }
 
 struct sr_server_log_reader {
@@ -1114,6 +1257,8 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
         }
         if (!err)
             err = failure_finish(&r->fs, r->path, out);
+        if (!err)
+            tokens_from_blocks(ps, out);
     }
     if (err)
         *recognized = false;

@@ -175,9 +175,8 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, b, "ci_level", sr_json_num(cmp ? s->ci_level : NAN));
         sr_json_add(jb, b, "mcnemar_p", sr_json_num(cmp ? s->mcnemar_p : NAN));
         sr_json_add(jb, b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
-        /* too few items: no verdict, and verdict_note says why */
-        sr_json_add(jb, b, "verdict",
-                    sr_json_str(s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? NULL : sr_verdict_name(s->verdict)));
+        /* too few items: the verdict says so, and verdict_note gives n */
+        sr_json_add(jb, b, "verdict", sr_json_str(sr_verdict_name(s->verdict)));
         sr_json_add(jb, b, "verdict_note", verdict_note(s));
         sr_json_add(jb, b, "mde", sr_json_num(cmp ? s->mde : NAN));
         sr_json_add(jb, b, "tost_ci_low", sr_json_num(cmp ? s->tost_ci_low : NAN));

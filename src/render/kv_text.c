@@ -389,6 +389,9 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
         /* Say why the Recomputed column is empty. */
         sr_strbuf_puts(&sb, "not recomputed: no config.json in the model's directory");
         err = take(&sb, &out->note);
+    } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->layout) {
+        sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
+        err = take(&sb, &out->note);
     }
     if (!err && kv->planned) {
         layers_words(&sb, &kv->shape);

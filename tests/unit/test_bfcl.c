@@ -350,3 +350,27 @@ Test(bfcl, live_ids_strip_the_file_category)
     cr_assert_eq(s.items[1].score, 0.0);
     sr_scores_free(&s);
 }
+
+/* A BFCL-only entry is named by its model folder, '_' back to '/'. */
+Test(bfcl, model_from_the_result_folder)
+{
+    static const struct {
+        const char *rel, *model;
+    } cases[] = {
+        {"Qwen_Qwen3-8B-bfcl-v4/results/Qwen_Qwen3-8B/non_live/BFCL_v4_simple_python_result.json", "Qwen/Qwen3-8B"},
+        {"dir/result/0xayman_Qwen-1.5B-fc-v2/BFCL_v3_simple_result.json", "0xayman/Qwen-1.5B-fc-v2"},
+        {"dir/result/gpt-4o-2024-08-06/BFCL_v3_simple_result.json", "gpt-4o-2024-08-06"},
+        {"dir/result/BFCL_v3_simple_result.json", NULL},
+        {"other/bfcl/BFCL_v4_simple_python_result.json", NULL}, /* not BFCL's result/<model>/ */
+        {"dir/BFCL_v3_simple_result.json", NULL},
+        {"BFCL_v3_simple_result.json", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *model = sr_bfcl_model_from_path(cases[k].rel);
+        if (cases[k].model)
+            cr_expect(model && strcmp(model, cases[k].model) == 0, "case %zu: %s", k, model ? model : "(null)");
+        else
+            cr_expect_null(model, "case %zu", k);
+        free(model);
+    }
+}

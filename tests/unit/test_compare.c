@@ -235,7 +235,8 @@ Test(compare, too_few_items_get_no_verdict)
         cr_assert_eq(s->discordant_worse, 1);
         if (n < 20) {
             cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS, "n = %zu", n);
-            cr_assert(isnan(s->ci_low) && isnan(s->ci_high) && isnan(s->mcnemar_p) && isnan(s->mde));
+            cr_assert(isnan(s->ci_low) && isnan(s->ci_high) && isnan(s->mde));
+            cr_assert_float_eq(s->mcnemar_p, 1.0, 1e-15); /* exact at any n: b = 0, c = 1, p = 1 */
             cr_assert(isnan(s->tost_ci_low) && isnan(s->mcnemar_p_holm));
             cr_assert_eq(s->equivalent, -1);
             cr_assert_null(s->resampling);
@@ -526,5 +527,28 @@ Test(compare, speed_spread_one_two_three_runs)
     const sr_model *b = sr_sweep_find_model(&sw, "org/base");
     cr_assert(isnan(sr_model_scenario(b, "in128-out256-c16")->cv));
     cr_assert_float_eq(sr_model_scenario(b, "in512-out256-c16")->cv, 10.0 / 110, 1e-15);
+    sr_sweep_free(&sw);
+}
+
+/* Under 20 items the exact McNemar p is still given: 12 items, the
+ * baseline right alone on 6 (b = 0, c = 6): p = 2 * (1/2)^6 = 0.03125. */
+Test(compare, too_few_items_keep_the_exact_mcnemar_p)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 1000;
+    sw.baseline = strdup("org/base");
+    int base[12], other[12];
+    for (int i = 0; i < 12; i++) {
+        base[i] = 1;
+        other[i] = i >= 6;
+    }
+    add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 12);
+    add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 12);
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+    const sr_scores *s = bench_of(&sw, "org/other");
+    cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS);
+    cr_assert_float_eq(s->mcnemar_p, 0.03125, 1e-15);
+    cr_assert(isnan(s->ci_low));
     sr_sweep_free(&sw);
 }

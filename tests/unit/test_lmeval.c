@@ -439,3 +439,52 @@ Test(lmeval, results_invalid_json)
     cr_assert(!found);
     sr_error_free(err);
 }
+
+/* The samples say which results key claims their accuracy: the metric the
+ * lines were scored with and the filter kept. */
+Test(lmeval, samples_name_their_claim_key)
+{
+    sr_scores s;
+    const char *labelled = LABELLED(0, "strict-match", "18", 1.0) LABELLED(0, "flexible-extract", "18", 1.0);
+    cr_assert_null(parse(labelled, NULL, "flexible-extract", &s));
+    cr_assert_str_eq(s.metric_filter, "exact_match,flexible-extract");
+    sr_scores_free(&s);
+
+    /* lm-eval 0.4.0/0.4.1: gsm8k once, its filter was "get-answer". */
+    cr_assert_null(parse(UNLABELLED(0, "18", 1.0) UNLABELLED(1, "7", 0.0), NULL, "strict-match", &s));
+    cr_assert_str_eq(s.metric_filter, "exact_match,get-answer");
+    sr_scores_free(&s);
+
+    /* A multiple-choice task: the first metric the line names. */
+    const char *mc = "{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"acc_norm\", \"acc\"], "
+                     "\"filtered_resps\": [], \"acc\": 0.0, \"acc_norm\": 1.0}\n";
+    cr_assert_null(parse(mc, "hellaswag", NULL, &s));
+    cr_assert_str_eq(s.metric_filter, "acc_norm,none");
+    cr_assert_float_eq(s.items[0].score, 1.0, 0);
+    sr_scores_free(&s);
+}
+
+/* An lm-eval-only entry is named by its results file. */
+Test(lmeval, results_name_their_model)
+{
+    static const struct {
+        const char *json, *model;
+    } cases[] = {
+        {"{\"results\": {}, \"model_name\": \"Qwen/Qwen3-8B\", \"config\": {\"model_args\": \"pretrained=x\"}}",
+         "Qwen/Qwen3-8B"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"pretrained=EleutherAI/pythia-70m,dtype=float16\"}}",
+         "EleutherAI/pythia-70m"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"dtype=float16,pretrained=gpt2\"}}", "gpt2"},
+        {"{\"results\": {}, \"config\": {\"model_args\": \"notpretrained=gpt2\"}}", NULL},
+        {"{\"results\": {}, \"model_name\": \"\"}", NULL},
+        {"not json", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *model = sr_lmeval_results_model(cases[k].json, strlen(cases[k].json));
+        if (cases[k].model)
+            cr_expect(model && strcmp(model, cases[k].model) == 0, "case %zu: %s", k, model ? model : "(null)");
+        else
+            cr_expect_null(model, "case %zu", k);
+        free(model);
+    }
+}

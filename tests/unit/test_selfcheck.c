@@ -7,6 +7,7 @@
 
 #include "analysis/selfcheck.h"
 #include "sweep.h"
+#include "util/strbuf.h"
 
 /* A BFCL-like benchmark whose file claims an accuracy: scores 1, 1, 1, 0
  * (mean 0.75). */
@@ -42,5 +43,47 @@ Test(selfcheck, claimed_accuracy_agrees_within_the_tolerance)
     cr_expect(sr_model_benchmark(m, "b")->claim_differs);
     cr_expect(sr_model_benchmark(m, "c")->claim_differs);
     cr_expect_not(sr_model_benchmark(m, "d")->claim_differs);
+    sr_sweep_free(&sw);
+}
+
+static void add_reported(sr_model *m, const char *task, const char *key, double value)
+{
+    void *items = m->reported;
+    cr_assert(sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported));
+    m->reported = items;
+    m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json")};
+}
+
+/* Any metric and filter: the claim read is the one for the key the samples
+ * were scored with, not only "<metric>,none". */
+Test(selfcheck, claim_for_the_samples_metric_and_filter)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    static const char *const keys[] = {"exact_match,get-answer", "acc_norm,none", "exact_match,flexible-extract"};
+    static const char *const tasks[] = {"gsm8k", "hellaswag", "gsm8k_cot"};
+    for (int t = 0; t < 3; t++) {
+        sr_scores s;
+        sr_scores_init(&s);
+        s.benchmark = strdup(tasks[t]);
+        s.source = strdup("m/out_task.jsonl");
+        s.metric_filter = strdup(keys[t]);
+        for (int i = 0; i < 4; i++) {
+            char id[8];
+            snprintf(id, sizeof id, "%d", i);
+            cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
+        }
+        cr_assert(sr_model_add_scores(m, &s));
+        add_reported(m, tasks[t], "exact_match,strict-match", 0.1); /* not the samples' key */
+        add_reported(m, tasks[t], keys[t], t == 2 ? 0.5 : 0.75);
+    }
+    cr_assert_null(sr_check_self_reports(&sw));
+    for (int t = 0; t < 3; t++) {
+        const sr_scores *s = sr_model_benchmark(m, tasks[t]);
+        cr_expect_float_eq(s->claimed_accuracy, t == 2 ? 0.5 : 0.75, 0, "%s", tasks[t]);
+        cr_expect(s->claim_differs == (t == 2), "%s", tasks[t]);
+    }
     sr_sweep_free(&sw);
 }

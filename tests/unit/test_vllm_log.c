@@ -42,7 +42,7 @@ Test(vllm_log, old_prefix_v0_blocks)
     parse_ok("INFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: 11351, # CPU blocks: 4096\n", &log);
     cr_assert_eq(log.gpu_blocks, 11351);
     cr_assert_not(log.tpu);
-    cr_assert_eq(log.kv_tokens, -1);
+    cr_assert_eq(log.kv_tokens, 11351L * 16); /* V0's default block size */
     cr_assert_str_eq(log.source, "m/server.log");
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
     sr_server_log_free(&log);
@@ -933,4 +933,135 @@ Test(vllm_log, init_kv_cache_block_list)
     assert_input_error("(EngineCore pid=7) INFO 09-30 16:05:53 [kv_cache_utils.py:2404] TPU KV cache size: "
                        "many tokens\n",
                        1, "expected a token count after 'TPU KV cache size:'");
+}
+
+/* V0 logs a block count; the KV tokens are blocks x block size (args, else
+ * V0's GPU default of 16), and the profile line gives the KV memory. */
+Test(vllm_log, v0_blocks_give_tokens_and_reserved_memory)
+{
+    sr_server_log log;
+    parse_ok("INFO 08-06 01:39:22 worker.py:267] model weights take 7.17GiB; non_torch_memory takes 0.01GiB; "
+             "PyTorch activation peak memory takes 1.83GiB; the rest of the memory reserved for KV Cache is "
+             "26.60GiB.\n"
+             "INFO 08-06 01:39:23 executor_base.py:111] # cuda blocks: 13618, # CPU blocks: 2048\n",
+             &log);
+    cr_assert_eq(log.gpu_blocks, 13618);
+    cr_assert_eq(log.kv_tokens, 13618L * 16);
+    cr_assert(log.kv_from_blocks);
+    cr_assert_eq(log.kv_tokens_line, 2);
+    cr_assert_float_eq(log.available_kv_gib, 26.60, 1e-12);
+    sr_server_log_free(&log);
+
+    parse_ok("INFO 05-28 09:14:50 api_server.py:177] args: Namespace(model='m', block_size=32, "
+             "tensor_parallel_size=1)\n"
+             "INFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: 1000, # CPU blocks: 4096\n",
+             &log);
+    cr_assert_eq(log.kv_tokens, 32000);
+    sr_server_log_free(&log);
+
+    /* A TPU block count has no default block size to multiply by. */
+    parse_ok("INFO 01-02 03:04:05 tpu_executor.py:80] # TPU blocks: 5120, # CPU blocks: 2048\n", &log);
+    cr_assert_eq(log.kv_tokens, -1);
+    cr_assert_not(log.kv_from_blocks);
+    sr_server_log_free(&log);
+}
+
+/* TP 8 over Ray: one KV line per worker; the engine holds the smallest. A
+ * later start's lines are not this start's. */
+Test(vllm_log, kv_lines_per_worker_take_the_smallest)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    static const long sizes[] = {1594928, 1590736, 1590736, 1590736, 1590736, 1590736, 1590736, 1611664};
+    for (int i = 0; i < 8; i++)
+        sr_strbuf_printf(&sb,
+                         "(EngineCore_0 pid=1257) (RayWorkerWrapper pid=%d, ip=10.0.0.%d) INFO 09-03 04:42:46 "
+                         "[kv_cache_utils.py:849] GPU KV cache size: %ld tokens\n",
+                         370 + i, i, sizes[i]);
+    sr_strbuf_puts(&sb, "(APIServer pid=1) INFO 09-03 04:43:00 [launcher.py:44] Application startup complete.\n");
+    sr_strbuf_puts(&sb, "(EngineCore_0 pid=2000) INFO 09-03 05:00:00 [kv_cache_utils.py:849] GPU KV cache size: "
+                        "100 tokens\n");
+    sr_server_log log;
+    parse_ok(sr_strbuf_cstr(&sb), &log);
+    cr_assert_eq(log.kv_tokens, 1590736);
+    cr_assert_eq(log.kv_tokens_line, 2);
+    cr_assert_eq(log.kv_worker_lines, 8);
+    cr_assert_eq(log.kv_tokens_max, 1611664);
+    sr_server_log_free(&log);
+    sr_strbuf_free(&sb);
+
+    parse_ok("INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: 321,280 tokens\n", &log);
+    cr_assert_eq(log.kv_worker_lines, 1);
+    cr_assert_eq(log.kv_tokens_max, 321280);
+    cr_assert_not(log.kv_from_blocks);
+    sr_server_log_free(&log);
+}
+
+/* The real shape of the author's failed start (util095.log): the exception
+ * line ends in ':' and its detail is the next line, with the same prefix
+ * (digits of the timestamp aside), or with none where neither has one. */
+Test(vllm_log, exception_line_ending_in_colon_keeps_its_detail)
+{
+    const char *tagged =
+        "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n"
+        "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: "
+        "E0101: RuntimeProgramAllocationFailure:\n"
+        "(EngineCore pid=187) ERROR 08-07 23:27:18 [core.py:1349] Error loading program 'jit_structured_decode_fn': "
+        "Attempting to reserve 384.11M at the bottom of memory. That was not possible. There are 346.77M free, 0B "
+        "reserved, and 346.77M reservable.\n"
+        "(EngineCore pid=187) ERROR 08-07 23:27:18 [core.py:1349] See https://openxla.org/xla/errors/error_0101 for "
+        "more details. [type.googleapis.com/pjrt.OOM='']\n";
+    sr_server_log log;
+    parse_ok(tagged, &log);
+    cr_assert_str_eq(log.failure.message,
+                     "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: E0101: RuntimeProgramAllocationFailure: Error "
+                     "loading program 'jit_structured_decode_fn': Attempting to reserve 384.11M at the bottom of "
+                     "memory. That was not possible. There are 346.77M free, 0B reserved, and 346.77M reservable.");
+    cr_assert_str_eq(log.failure.source, "m/server.log:2");
+    sr_server_log_free(&log);
+
+    /* The next line from another process, or traceback text, is no detail. */
+    parse_ok("(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n"
+             "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] RuntimeError: the engine died:\n"
+             "(APIServer pid=1) INFO 08-07 23:27:18 [api_server.py:1] Shutting down\n",
+             &log);
+    cr_assert_str_eq(log.failure.message, "RuntimeError: the engine died:");
+    sr_server_log_free(&log);
+    parse_ok("(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n"
+             "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] RuntimeError: the engine died:\n"
+             "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n",
+             &log);
+    cr_assert_str_eq(log.failure.message, "RuntimeError: the engine died:");
+    sr_server_log_free(&log);
+}
+
+/* PyTorch's "[rank0]:[W731 ...] ProcessGroupNCCL.cpp:1479] Warning:" after a
+ * wide exception line is not its wrapped continuation, nor any line that
+ * starts with another log's prefix or a timestamp. */
+Test(vllm_log, next_log_line_is_never_glued_on)
+{
+    static const char *const nexts[] = {
+        ("[rank0]:[W731 14:02:38.526592315 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group() was "
+         "not called before program exit, which can leak resources."),
+        "[W731 14:02:38.526592315 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group()",
+        "W0731 14:02:38.526592 12345 ProcessGroupNCCL.cpp:1479] Warning",
+        "2025-07-31 14:02:38,123 - root - INFO - shutting down",
+        "07-31 14:02:38 shutting down",
+        "14:02:38 shutting down",
+    };
+    for (size_t k = 0; k < sizeof nexts / sizeof *nexts; k++) {
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        sr_strbuf_puts(&sb, "(EngineCore_0 pid=1159) ERROR 07-31 14:02:37 [core.py:700] Traceback (most recent "
+                            "call last):\n"
+                            "(EngineCore_0 pid=1159) ERROR 07-31 14:02:37 [core.py:700] RuntimeError: Triton Error "
+                            "[CUDA]: device kernel image is invalid\n");
+        sr_strbuf_printf(&sb, "%s\n", nexts[k]);
+        sr_server_log log;
+        parse_ok(sr_strbuf_cstr(&sb), &log);
+        cr_assert_str_eq(log.failure.message, "RuntimeError: Triton Error [CUDA]: device kernel image is invalid",
+                         "next line %zu", k);
+        sr_server_log_free(&log);
+        sr_strbuf_free(&sb);
+    }
 }
