@@ -17,6 +17,7 @@
 #include "survey_cmd.h"
 #include "sweep.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/json_arena.h"
 
 static const sr_cli_command commands[] = {
@@ -109,7 +110,11 @@ enum { N_COMMANDS = sizeof commands / sizeof *commands };
  * subcommand it came from, or NULL. */
 static int report_error(sr_error *err, const sr_cli_command *cmd)
 {
-    char *text = sr_error_format(err);
+    char *raw = sr_error_format(err);
+    /* The message quotes input text: its control characters are shown
+     * escaped, never sent to the terminal. */
+    char *text = raw ? sr_terminal_text_dup(raw) : NULL;
+    free(raw);
     fprintf(stderr, "%s\n", text ? text : "error: out of memory");
     if (err->code == SR_EXIT_USAGE)
         fprintf(stderr, "try 'sweep-report %s%s--help'\n", cmd ? cmd->name : "", cmd ? " " : "");

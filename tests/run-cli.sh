@@ -20,7 +20,8 @@ pass=0 fail=0
 run() {
     name=$1 want=$2
     shift 2
-    (cd "$root" && "$bin" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+    # shellcheck disable=SC2086 # $limit: a command prefix such as "timeout 10"
+    (cd "$root" && ${limit:-} "$bin" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
     got=$?
     if [ "$got" != "$want" ]; then
         echo "FAIL $name: exit $got, expected $want"
@@ -139,6 +140,68 @@ if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings
     has "$tmp/err" "sweep-report: seconds: load " && [ ! -s "$tmp/out" ]; then ok; else
     bad "report --timings: the steps on stderr"
 fi
+
+# ---- issue 21: hostile exports ---------------------------------------------------
+hostile="$tmp/hostile"
+cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-clean" --resamples 100) >/dev/null 2>&1
+# figures: the models' accuracy and speed, for comparing two runs
+figures() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(json.dumps([(m["id"], m["accuracy"], m["speed"]) for m in r["models"]], sort_keys=True))' "$1"; }
+ln -s .. "$hostile/other/loop"
+ln -s . "$hostile/zz"
+ln -s ../.. "$hostile/other/bench/up"
+if limit="timeout 30" run link-loops 0 report "$hostile" -o "$tmp/h-loops" --resamples 100 &&
+    [ "$(figures "$tmp/h-loops/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "symbolic links back up the export: the same figures, no hang"
+fi
+rm "$hostile/other/loop" "$hostile/zz" "$hostile/other/bench/up"
+mkfifo "$hostile/claims.md" "$tmp/config.fifo"
+if limit="timeout 10" run fifo-claims 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never4" &&
+    has "$tmp/err" "claims.md': not a regular file" && [ ! -e "$tmp/never4" ]; then ok; else
+    bad "audit of a FIFO claims file: input error naming it, no hang"
+fi
+if limit="timeout 10" run fifo-kv 3 kv "$tmp/config.fifo" --backend tpu --available-gib 3 &&
+    has "$tmp/err" "config.fifo': not a regular file"; then ok; else bad "kv of a FIFO: input error naming it, no hang"; fi
+rm "$hostile/claims.md"
+# a claims file inside the export that links outside it is refused like the walk refuses it
+cp fixtures/v5e-gemma4-sweep/claims.md "$tmp/outside-claims.md" 2>/dev/null || cp "$root/fixtures/v5e-gemma4-sweep/claims.md" "$tmp/outside-claims.md"
+ln -s "$tmp/outside-claims.md" "$hostile/claims.md"
+if run claims-link-outside 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never5" &&
+    has "$tmp/err" "symbolic link leads outside the export" && [ ! -e "$tmp/never5" ]; then ok; else
+    bad "a claims file in the export linking outside it: refused"
+fi
+rm "$hostile/claims.md"
+# terminal escapes in input text reach stderr escaped
+cp "$hostile/sweep.json" "$tmp/sweep.json.orig"
+printf '{"baseline": "\\u001b]0;pwned\\u0007\\u001b[2J"}\n' >"$hostile/sweep.json"
+if run terminal-escapes 3 report "$hostile" -o "$tmp/never6" && ! grep -q "$(printf '\033')" "$tmp/err" &&
+    has "$tmp/err" '\x1B]0;pwned\x07\x1B[2J'; then ok; else bad "control characters of a baseline name printed escaped"; fi
+cp "$tmp/sweep.json.orig" "$hostile/sweep.json"
+# a BOM on the run plan adds no phantom model
+models() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["models"]))' "$1"; }
+{ printf '\357\273\277'; cat "$root/tests/bad/base/sweep.arms"; } >"$hostile/sweep.arms"
+if run bom-arms 0 report "$hostile" -o "$tmp/h-bom" --resamples 100 &&
+    [ "$(models "$tmp/h-bom/report.json")" = "$(models "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "a UTF-8 BOM on sweep.arms: no phantom model"
+fi
+cp "$root/tests/bad/base/sweep.arms" "$hostile/sweep.arms"
+# text that is not UTF-8, or a noncharacter, in names: every output valid, the charts drawn
+valid_outputs() { python3 -c 'import json,sys
+d=sys.argv[1]
+json.load(open(d+"/report.json", encoding="utf-8"))
+for f in ("results.csv", "results.md", "report.html"):
+    open(d+"/"+f, encoding="utf-8").read()
+import os; assert os.path.exists(d+"/charts/accuracy_delta.png")' "$1"; }
+mkdir "$hostile/$(printf 'dir\377x')"
+cp "$hostile/other/bfcl_simple.scores.csv" "$hostile/$(printf 'dir\377x')/" 2>/dev/null ||
+    printf 'item_id,score\n1,1\n' >"$hostile/$(printf 'dir\377x')/gsm8k.scores.csv"
+printf 'item_id,score\n1,1\n2,0\n' >"$hostile/other/$(printf 'x\357\277\276').scores.csv"
+if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 100 --keep-going && valid_outputs "$tmp/h-utf8" &&
+    has "$tmp/h-utf8/report.json" 'dir\\xFFx'; then ok; else
+    bad "names that are not UTF-8 or hold a noncharacter: valid outputs, charts drawn, bytes shown as \\xHH"
+fi
+rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276').scores.csv"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -14,14 +14,57 @@
 
 #include "strbuf.h"
 
+/* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
+ * no writer cannot hang the open, then the type is checked on the open
+ * file (no race with a rename) and the flag cleared for the reads. A FIFO,
+ * socket or device is an input error naming it. */
+static sr_error *open_regular(const char *path, const char *shown, int *fd_out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return sr_input_error(shown, 0, "cannot stat: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "is a directory, expected a file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "not a regular file (a FIFO, socket or device); not read");
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(e));
+    }
+    *fd_out = fd;
+    return NULL;
+}
+
+size_t sr_strip_bom(char *data, size_t len)
+{
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(data, data + 3, len - 3 + 1); /* the NUL too */
+        return len - 3;
+    }
+    return len;
+}
+
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
 {
     const char *shown = display_path ? display_path : path;
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd);
+    if (err)
+        return err;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -80,7 +123,7 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     close(fd);
     buf[used] = '\0';
     *data = buf;
-    *len = used;
+    *len = sr_strip_bom(buf, used);
     return NULL;
 }
 
@@ -260,6 +303,10 @@ sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx)
     const char *line;
     size_t n;
     sr_error *err = NULL;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM, as sr_stream_fd_lines drops it */
+        data += 3;
+        len -= 3;
+    }
     sr_lines_init(&it, data, len);
     while (!err && sr_lines_next(&it, &line, &n))
         err = fn(ctx, line, n, it.lineno);
@@ -270,6 +317,10 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
 {
     if (n > 0 && line[n - 1] == '\r')
         n--;
+    if (lineno == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM */
+        line += 3;
+        n -= 3;
+    }
     return fn(ctx, line, n, lineno);
 }
 
@@ -277,15 +328,11 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
                           char sha256[65])
 {
     const char *shown = display_path ? display_path : path;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return sr_input_error(shown, 0, "not a regular file");
-    }
-    sr_error *err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd);
+    if (err)
+        return err;
+    err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
     close(fd);
     return err;
 }
