@@ -4,6 +4,7 @@
  *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid
  *   input, 4 a check the subcommand makes failed.
  * Adding a subcommand: one entry below plus its options table (docs/cli.md). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,10 @@ int main(int argc, char **argv)
      * aborts before our NULL check could run); off, as GSL's manual advises
      * for production programs, every GSL error comes back as a value. */
     gsl_set_error_handler_off();
+    /* A file-size limit (ulimit -f) makes write fail with EFBIG, reported
+     * as an error that leaves the previous outputs as they were, instead of
+     * killing the process half-way. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2)
         return report_error(sr_usage_error("no subcommand given"), NULL);
     const char *name = argv[1];

@@ -203,5 +203,40 @@ if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 100 --kee
 fi
 rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276').scores.csv"
 
+# the output set: a file-size limit, a second run, a killed run's leftovers
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 100) >/dev/null 2>&1
+cp "$tmp/h-set/report.json" "$tmp/h-set-before.json"
+touch "$tmp/h-set/report.json.tmp.AbC123"
+mkdir -p "$tmp/h-set/.sweep-report.new.XyZ789/charts" && touch "$tmp/h-set/.sweep-report.new.XyZ789/charts/x.png"
+if (cd "$root" && ulimit -f 16 && "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 100) \
+    >"$tmp/out" 2>"$tmp/err"; then bad "ulimit -f: exit 0"; elif [ $? = 1 ] && has "$tmp/err" "File too large" &&
+    cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json" && [ ! -e "$tmp/h-set/report.json.tmp.AbC123" ] &&
+    [ -z "$(find "$tmp/h-set" -name '.sweep-report.new.*')" ]; then ok; else
+    bad "a file-size limit: exit 1 with a message, the previous report whole, stale temporaries gone"
+fi
+if command -v flock >/dev/null 2>&1; then
+    flock "$tmp/h-set/.sweep-report.lock" sleep 5 &
+    locker=$!
+    sleep 0.5
+    if run second-run 1 report "$hostile" -o "$tmp/h-set" --resamples 100 && has "$tmp/err" "another sweep-report run" &&
+        cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json"; then ok; else
+        bad "a second run into a locked OUT_DIR: refused, exit 1, the report untouched"
+    fi
+    kill "$locker" 2>/dev/null
+    wait "$locker" 2>/dev/null
+else
+    echo "cli: flock(1) not found; the second-run test skipped"
+fi
+# SIGTERM during a run: the OUT_DIR holds one whole set (old or new), no temporaries
+(cd "$root" && exec "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 20000) >/dev/null 2>&1 &
+victim=$!
+sleep 1
+kill -TERM "$victim" 2>/dev/null
+wait "$victim" 2>/dev/null
+if [ -z "$(find "$tmp/h-set" -name '*.tmp.*' -o -name '.sweep-report.new.*')" ] &&
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/h-set/report.json"; then ok; else
+    bad "SIGTERM during a run: no temporary left, report.json whole"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

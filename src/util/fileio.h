@@ -51,9 +51,15 @@ typedef struct sr_output {
     size_t len;
 } sr_output;
 
-/* Write out[0..n) below out_dir, each atomically (sr_write_atomic),
- * creating out_dir and any directory a name holds; stops at the first
- * error. */
+/* Write out[0..n) below out_dir as one set (docs/reliability.md): under
+ * an flock on out_dir/.sweep-report.lock (a second run into the same
+ * directory is refused, exit 1), every file is written and synced into a
+ * fresh staging directory out_dir/.sweep-report.new.XXXXXX, then renamed
+ * over its old one with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked; an
+ * output whose data is NULL is not written and an older one of its name is
+ * removed. Any failure (disk full, a file-size limit) leaves the previous
+ * set as it was. Staging directories and temporary files left by a killed
+ * run are removed first. Other files in out_dir are left alone. */
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n);
 /* Free the outputs' data. */
 void sr_outputs_free(sr_output *out, size_t n);
