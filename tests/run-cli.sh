@@ -238,5 +238,26 @@ if [ -z "$(find "$tmp/h-set" -name '*.tmp.*' -o -name '.sweep-report.new.*')" ] 
     bad "SIGTERM during a run: no temporary left, report.json whole"
 fi
 
+# out of memory in the JSON parser is "out of memory", exit 1: never "invalid json", never a warning
+if grep -q __asan_init "$bin" 2>/dev/null; then
+    echo "cli: ASan build (ulimit -v cannot hold its shadow memory); the out-of-memory tests skipped"
+else
+    cp -R "$root/tests/bad/base" "$tmp/h-big"
+    big=$(ls "$tmp/h-big"/other/bench/*.json | head -1)
+    python3 -c 'import json,sys; f=sys.argv[1]; d=json.loads(open(f).readline()); d["itls"]=[0.0123456]*1200000
+open(f,"w").write(json.dumps(d)+"\n")' "$big"
+    for kg in "" --keep-going; do
+        # shellcheck disable=SC2086
+        (ulimit -v 122880 && cd "$root" && "$bin" report "$tmp/h-big" -o "$tmp/never7" --resamples 10 --threads 1 $kg) \
+            >"$tmp/out" 2>"$tmp/err"
+        got=$?
+        if [ "$got" = 1 ] && has "$tmp/err" "error: out of memory" && ! has "$tmp/err" "invalid json" &&
+            [ ! -e "$tmp/never7/report.json" ]; then ok; else
+            bad "a 13 MB bench JSON under ulimit -v 122880 ${kg:-}: exit $got, expected 1 and 'out of memory'"
+            sed 's/^/    /' "$tmp/err" | head -3
+        fi
+    done
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
