@@ -259,5 +259,26 @@ open(f,"w").write(json.dumps(d)+"\n")' "$big"
     done
 fi
 
+# --keep-going: an unreadable subdirectory is a warning (as an unprivileged user: root reads anything)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    pub=$(mktemp -d)
+    chmod 755 "$pub"
+    cp -R "$root/tests/bad/base" "$pub/e"
+    chmod -R a+rX "$pub/e"
+    mkdir "$pub/out" "$pub/out2" && chown 65534:65534 "$pub/out" "$pub/out2"
+    chmod 000 "$pub/e/other/bench"
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out" --resamples 10 \
+        --keep-going >/dev/null 2>"$tmp/err" && has "$pub/out/report.json" "cannot read directory: Permission denied"; then
+        ok
+    else bad "--keep-going with an unreadable subdirectory: a warning, exit 0"; fi
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out2" --resamples 10 \
+        >/dev/null 2>"$tmp/err"; then bad "an unreadable subdirectory without --keep-going: exit 0"; elif
+        has "$tmp/err" "other/bench': cannot read directory"; then ok; else bad "an unreadable subdirectory: exit 3 naming it"; fi
+    chmod 755 "$pub/e/other/bench"
+    rm -rf "$pub"
+else
+    echo "cli: not root or no setpriv; the unreadable-directory test skipped"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

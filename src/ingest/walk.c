@@ -2,9 +2,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -54,6 +56,39 @@ static bool ends_with(const char *s, const char *suffix)
 static bool looks_like_input_file(const char *name)
 {
     return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
+}
+
+/* A result file the tool cannot read as text: gzip-compressed (a ".gz"
+ * name of a result file, or gzip's magic bytes) or UTF-16 (its byte-order
+ * mark). The reason, or NULL. Only the first bytes are read. */
+static const char *unreadable_encoding(const char *path, const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 3 && strcmp(name + n - 3, ".gz") == 0) {
+        char stem[256];
+        if (n - 3 < sizeof stem) {
+            memcpy(stem, name, n - 3);
+            stem[n - 3] = '\0';
+            if (looks_like_input_file(stem))
+                return "gzip-compressed (decompress it to read it)";
+        }
+        return NULL;
+    }
+    if (!looks_like_input_file(name))
+        return NULL;
+    unsigned char head[2] = {0, 0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return NULL; /* the reader names the error */
+    ssize_t got = read(fd, head, sizeof head);
+    close(fd);
+    if (got < 2)
+        return NULL;
+    if (head[0] == 0x1F && head[1] == 0x8B)
+        return "gzip-compressed (decompress it to read it)";
+    if ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+        return "UTF-16 text (convert it to UTF-8 to read it)";
+    return NULL;
 }
 
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
@@ -170,7 +205,16 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         else
             err = oom ? sr_oom() : ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
-        err = sr_file_list_add(out, rel, open_path);
+        const char *unread = unreadable_encoding(open_path, name);
+        if (unread) {
+            /* Skipped in silence, the model's figures would just vanish. */
+            if (!sr_sweep_warn(w->sink, "'%s': %s; not read", rel, unread))
+                err = sr_oom();
+            else
+                err = ignore(w, rel, unread);
+        } else {
+            err = sr_file_list_add(out, rel, open_path);
+        }
     } else {
         /* Sockets, FIFOs and devices are never opened: reading them could block. */
         err = ignore(w, rel, "not a regular file (a FIFO, socket or device)");
