@@ -247,8 +247,8 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
     if (lay->model_type || lay->architecture) {
         /* Words of the config file: shown escaped on a terminal. */
         char *type = sr_terminal_text_dup(lay->model_type), *arch = sr_terminal_text_dup(lay->architecture);
-        fprintf(out, " (%s%s%s)", type ? type : "", lay->model_type && lay->architecture ? ", " : "",
-                arch ? arch : "");
+        const char *sep = lay->model_type && lay->architecture ? ", " : "";
+        fprintf(out, " (%s%s%s)", type ? type : "", sep, arch ? arch : "");
         free(type);
         free(arch);
     }

@@ -115,7 +115,7 @@ typedef struct visited {
     struct {
         dev_t dev;
         ino_t ino;
-    } *items;
+    } * items;
     size_t n, cap;
 } visited;
 
@@ -155,8 +155,8 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
  * inside the export: a link to a directory inside it would read that
  * directory twice (under its own name too) or loop back to an ancestor,
  * and one leading outside is refused. */
-static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const char *rel, const char *name,
-                       int depth, sr_file_list *out)
+static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const char *rel, const char *name, int depth,
+                       sr_file_list *out)
 {
     struct stat st;
     if (lstat(abs, &st) != 0)

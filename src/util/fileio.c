@@ -338,8 +338,9 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
         int e = errno;
         close(lock);
         if (e == EWOULDBLOCK)
-            return sr_error_new(SR_EXIT_FAILURE, out_dir, 0,
-                                "another sweep-report run is writing here; nothing written (run again when it is done)");
+            return sr_error_new(
+                SR_EXIT_FAILURE, out_dir, 0,
+                "another sweep-report run is writing here; nothing written (run again when it is done)");
         return sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot lock: %s", strerror(e));
     }
     /* From here to the end no SIGINT or SIGTERM can stop the run: the
@@ -352,8 +353,7 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
     if (!staging)
         err = sr_oom();
     else if (!mkdtemp(staging))
-        err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create a directory to write into: %s",
-                           strerror(errno));
+        err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create a directory to write into: %s", strerror(errno));
     for (size_t i = 0; i < n && !err; i++) {
         if (!out[i].data)
             continue;
