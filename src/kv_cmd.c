@@ -10,6 +10,7 @@
 #include "analysis/kvcap.h"
 #include "ingest/hf_config.h"
 #include "render/kv_text.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -228,7 +229,7 @@ static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay
         cJSON_AddItemToObject(e, "bytes_per_token", num((double)l->bytes_per_token));
         cJSON_AddItemToObject(e, "group", kv ? num((double)l->group) : cJSON_CreateNull());
     }
-    char *text = cJSON_Print(j);
+    char *text = sr_json_tree_visible(j) ? cJSON_Print(j) : NULL;
     cJSON_Delete(j);
     if (!text)
         return sr_oom();
@@ -243,9 +244,14 @@ static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, co
 {
     char a[64], b[64], d[64];
     fprintf(out, "config           %s", o->config);
-    if (lay->model_type || lay->architecture)
-        fprintf(out, " (%s%s%s)", lay->model_type ? lay->model_type : "",
-                lay->model_type && lay->architecture ? ", " : "", lay->architecture ? lay->architecture : "");
+    if (lay->model_type || lay->architecture) {
+        /* Words of the config file: shown escaped on a terminal. */
+        char *type = sr_terminal_text_dup(lay->model_type), *arch = sr_terminal_text_dup(lay->architecture);
+        const char *sep = lay->model_type && lay->architecture ? ", " : "";
+        fprintf(out, " (%s%s%s)", type ? type : "", sep, arch ? arch : "");
+        free(type);
+        free(arch);
+    }
     fputc('\n', out);
     fprintf(out, "backend          %s, token formula %s\n",
             o->p.backend == SR_KV_BACKEND_TPU ? "tpu (tpu-inference)" : "gpu (vLLM v1)",

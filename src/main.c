@@ -4,6 +4,7 @@
  *   0 success, 1 any other failure, 2 usage error, 3 unreadable or invalid
  *   input, 4 a check the subcommand makes failed.
  * Adding a subcommand: one entry below plus its options table (docs/cli.md). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "survey_cmd.h"
 #include "sweep.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/json_arena.h"
 
 static const sr_cli_command commands[] = {
@@ -109,7 +111,11 @@ enum { N_COMMANDS = sizeof commands / sizeof *commands };
  * subcommand it came from, or NULL. */
 static int report_error(sr_error *err, const sr_cli_command *cmd)
 {
-    char *text = sr_error_format(err);
+    char *raw = sr_error_format(err);
+    /* The message quotes input text: its control characters are shown
+     * escaped, never sent to the terminal. */
+    char *text = raw ? sr_terminal_text_dup(raw) : NULL;
+    free(raw);
     fprintf(stderr, "%s\n", text ? text : "error: out of memory");
     if (err->code == SR_EXIT_USAGE)
         fprintf(stderr, "try 'sweep-report %s%s--help'\n", cmd ? cmd->name : "", cmd ? " " : "");
@@ -142,6 +148,10 @@ int main(int argc, char **argv)
      * aborts before our NULL check could run); off, as GSL's manual advises
      * for production programs, every GSL error comes back as a value. */
     gsl_set_error_handler_off();
+    /* A file-size limit (ulimit -f) makes write fail with EFBIG, reported
+     * as an error that leaves the previous outputs as they were, instead of
+     * killing the process half-way. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2)
         return report_error(sr_usage_error("no subcommand given"), NULL);
     const char *name = argv[1];
@@ -159,6 +169,11 @@ int main(int argc, char **argv)
     if (!cmd)
         return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
+    if (err && err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
+        /* cJSON calls a failed allocation a parse error */
+        sr_error_free(err);
+        err = sr_oom();
+    }
     if (err)
         return report_error(err, cmd);
     if (fflush(stdout) != 0)

@@ -12,6 +12,7 @@
 #include "analysis/kvcap.h"
 #include "ingest/claims.h"
 #include "ingest/export.h"
+#include "ingest/walk.h"
 #include "render/render.h"
 #include "render/report_text.h"
 #include "render/table.h"
@@ -139,7 +140,9 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
     sr_error *err = NULL;
     for (size_t i = 0; i < n_files && !err; i++) {
         size_t before = sweep->claims.n;
-        err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
+        err = sweep->export_dir ? sr_check_named_file(sweep->export_dir, files[i]) : NULL;
+        if (!err)
+            err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
         /* A file that claims nothing is the wrong file, not a clean audit. */
         if (!err && sweep->claims.n == before)
             err = sr_input_error(files[i], 0,

@@ -13,6 +13,7 @@
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
 #include "render/survey_render.h"
+#include "util/escape.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -326,8 +327,11 @@ static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
         t2 += m->verdict == SR_SURVEY_KEPT && m->tier == 2;
         not_surveyed += m->verdict == SR_SURVEY_NOT_SURVEYED;
     }
-    for (size_t i = 0; i < s->n_warnings; i++)
-        fprintf(info, "warning: %s\n", s->warnings[i]);
+    for (size_t i = 0; i < s->n_warnings; i++) {
+        char *shown = sr_terminal_text_dup(s->warnings[i]);
+        fprintf(info, "warning: %s\n", shown ? shown : "(out of memory)");
+        free(shown);
+    }
     fprintf(info, "sweep-report: surveyed %zu models: %zu kept", s->n_models, kept);
     if (s->settings.backend == SR_SURVEY_TPU)
         fprintf(info, " (%zu tier 1, %zu tier 2)", t1, t2);

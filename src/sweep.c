@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/json_arena.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -391,6 +392,11 @@ sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_di
 {
     if (!err)
         return NULL;
+    if (err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
+        /* the parser ran out of memory: not bad input, never a warning */
+        sr_error_free(err);
+        return sr_oom();
+    }
     if (err->code != SR_EXIT_INPUT || !keep_going)
         return sr_error_locate(err, export_dir);
     char *what = sr_error_describe(err);

@@ -4,7 +4,7 @@
 #   name <TAB> args <TAB> action <TAB> file <TAB> content <TAB> exit code <TAB> message fragment
 # action: write (file gets printf %b of content), append, remove (file may
 # list several paths, space-separated), mkdir (file becomes a directory),
-# symlink (file links to content), hugeline (a line of content MiB
+# symlink (file links to content), fifo (file becomes a named pipe), hugeline (a line of content MiB
 # appended), nul (a NUL byte after the first byte of line content),
 # duplicate-line (line content repeated right after it), delete-line (line
 # content removed), deepjson (file becomes a bench result whose "deep"
@@ -35,6 +35,7 @@ while IFS="$tab" read -r name args action file content code fragment; do
         remove) for f in $file; do rm -rf "${work:?}/export/$f"; done ;;
         mkdir) rm -rf "$target"; mkdir -p "$target" ;;
         symlink) rm -rf "$target"; ln -s "$content" "$target" ;;
+        fifo) rm -rf "$target"; mkfifo "$target" ;;
         hugeline) head -c $((content * 1024 * 1024)) /dev/zero | tr '\0' 'x' >>"$target" ;;
         nul) sed "${content}s/^\\(.\\)/\\1\\x00/" "$target" >"$target.tmp" && mv "$target.tmp" "$target" ;;
         duplicate-line) sed "${content}p" "$target" >"$target.tmp" && mv "$target.tmp" "$target" ;;

@@ -20,7 +20,8 @@ pass=0 fail=0
 run() {
     name=$1 want=$2
     shift 2
-    (cd "$root" && "$bin" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+    # shellcheck disable=SC2086 # $limit: a command prefix such as "timeout 10"
+    (cd "$root" && ${limit:-} "$bin" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
     got=$?
     if [ "$got" != "$want" ]; then
         echo "FAIL $name: exit $got, expected $want"
@@ -155,6 +156,144 @@ if run baseline-tag 0 report tests/golden/bucket-run/export -o "$tmp/b4" --resam
 if run baseline-unknown 3 report tests/golden/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
     has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
 else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
+# ---- issue 21: hostile exports ---------------------------------------------------
+hostile="$tmp/hostile"
+cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-clean" --resamples 100) >/dev/null 2>&1
+# figures: the models' accuracy and speed, for comparing two runs
+figures() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(json.dumps([(m["id"], m["accuracy"], m["speed"]) for m in r["models"]], sort_keys=True))' "$1"; }
+ln -s .. "$hostile/other/loop"
+ln -s . "$hostile/zz"
+ln -s ../.. "$hostile/other/bench/up"
+if limit="timeout 30" run link-loops 0 report "$hostile" -o "$tmp/h-loops" --resamples 100 &&
+    [ "$(figures "$tmp/h-loops/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "symbolic links back up the export: the same figures, no hang"
+fi
+rm "$hostile/other/loop" "$hostile/zz" "$hostile/other/bench/up"
+mkfifo "$hostile/claims.md" "$tmp/config.fifo"
+if limit="timeout 10" run fifo-claims 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never4" &&
+    has "$tmp/err" "claims.md': not a regular file" && [ ! -e "$tmp/never4" ]; then ok; else
+    bad "audit of a FIFO claims file: input error naming it, no hang"
+fi
+if limit="timeout 10" run fifo-kv 3 kv "$tmp/config.fifo" --backend tpu --available-gib 3 &&
+    has "$tmp/err" "config.fifo': not a regular file"; then ok; else bad "kv of a FIFO: input error naming it, no hang"; fi
+rm "$hostile/claims.md"
+# a claims file inside the export that links outside it is refused like the walk refuses it
+cp fixtures/v5e-gemma4-sweep/claims.md "$tmp/outside-claims.md" 2>/dev/null || cp "$root/fixtures/v5e-gemma4-sweep/claims.md" "$tmp/outside-claims.md"
+ln -s "$tmp/outside-claims.md" "$hostile/claims.md"
+if run claims-link-outside 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never5" &&
+    has "$tmp/err" "symbolic link leads outside the export" && [ ! -e "$tmp/never5" ]; then ok; else
+    bad "a claims file in the export linking outside it: refused"
+fi
+rm "$hostile/claims.md"
+# terminal escapes in input text reach stderr escaped
+cp "$hostile/sweep.json" "$tmp/sweep.json.orig"
+printf '{"baseline": "\\u001b]0;pwned\\u0007\\u001b[2J"}\n' >"$hostile/sweep.json"
+if run terminal-escapes 3 report "$hostile" -o "$tmp/never6" && ! grep -q "$(printf '\033')" "$tmp/err" &&
+    has "$tmp/err" '\x1B]0;pwned\x07\x1B[2J'; then ok; else bad "control characters of a baseline name printed escaped"; fi
+cp "$tmp/sweep.json.orig" "$hostile/sweep.json"
+# a BOM on the run plan adds no phantom model
+models() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["models"]))' "$1"; }
+{ printf '\357\273\277'; cat "$root/tests/bad/base/sweep.arms"; } >"$hostile/sweep.arms"
+if run bom-arms 0 report "$hostile" -o "$tmp/h-bom" --resamples 100 &&
+    [ "$(models "$tmp/h-bom/report.json")" = "$(models "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "a UTF-8 BOM on sweep.arms: no phantom model"
+fi
+cp "$root/tests/bad/base/sweep.arms" "$hostile/sweep.arms"
+# text that is not UTF-8, or a noncharacter, in names: every output valid, the charts drawn
+valid_outputs() { python3 -c 'import json,sys
+d=sys.argv[1]
+json.load(open(d+"/report.json", encoding="utf-8"))
+for f in ("results.csv", "results.md", "report.html"):
+    open(d+"/"+f, encoding="utf-8").read()
+import os; assert os.path.exists(d+"/charts/accuracy_delta.png")' "$1"; }
+mkdir "$hostile/$(printf 'dir\377x')"
+cp "$hostile/other/bfcl_simple.scores.csv" "$hostile/$(printf 'dir\377x')/" 2>/dev/null ||
+    printf 'item_id,score\n1,1\n' >"$hostile/$(printf 'dir\377x')/gsm8k.scores.csv"
+printf 'item_id,score\n1,1\n2,0\n' >"$hostile/other/$(printf 'x\357\277\276').scores.csv"
+if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 100 --keep-going && valid_outputs "$tmp/h-utf8" &&
+    has "$tmp/h-utf8/report.json" 'dir\\xFFx'; then ok; else
+    bad "names that are not UTF-8 or hold a noncharacter: valid outputs, charts drawn, bytes shown as \\xHH"
+fi
+rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276').scores.csv"
+
+# the output set: a file-size limit, a second run, a killed run's leftovers
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 100) >/dev/null 2>&1
+cp "$tmp/h-set/report.json" "$tmp/h-set-before.json"
+touch "$tmp/h-set/report.json.tmp.AbC123"
+mkdir -p "$tmp/h-set/.sweep-report.new.XyZ789/charts" && touch "$tmp/h-set/.sweep-report.new.XyZ789/charts/x.png"
+if (cd "$root" && ulimit -f 16 && "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 100) \
+    >"$tmp/out" 2>"$tmp/err"; then bad "ulimit -f: exit 0"; elif [ $? = 1 ] && has "$tmp/err" "File too large" &&
+    cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json" && [ ! -e "$tmp/h-set/report.json.tmp.AbC123" ] &&
+    [ -z "$(find "$tmp/h-set" -name '.sweep-report.new.*')" ]; then ok; else
+    bad "a file-size limit: exit 1 with a message, the previous report whole, stale temporaries gone"
+fi
+if command -v flock >/dev/null 2>&1; then
+    flock "$tmp/h-set/.sweep-report.lock" sleep 5 &
+    locker=$!
+    sleep 0.5
+    if run second-run 1 report "$hostile" -o "$tmp/h-set" --resamples 100 && has "$tmp/err" "another sweep-report run" &&
+        cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json"; then ok; else
+        bad "a second run into a locked OUT_DIR: refused, exit 1, the report untouched"
+    fi
+    kill "$locker" 2>/dev/null
+    wait "$locker" 2>/dev/null
+else
+    echo "cli: flock(1) not found; the second-run test skipped"
+fi
+# SIGTERM during a run: the OUT_DIR holds one whole set (old or new), no temporaries
+(cd "$root" && exec "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 20000) >/dev/null 2>&1 &
+victim=$!
+sleep 1
+kill -TERM "$victim" 2>/dev/null
+wait "$victim" 2>/dev/null
+if [ -z "$(find "$tmp/h-set" -name '*.tmp.*' -o -name '.sweep-report.new.*')" ] &&
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/h-set/report.json"; then ok; else
+    bad "SIGTERM during a run: no temporary left, report.json whole"
+fi
+
+# out of memory in the JSON parser is "out of memory", exit 1: never "invalid json", never a warning
+if grep -q __asan_init "$bin" 2>/dev/null; then
+    echo "cli: ASan build (ulimit -v cannot hold its shadow memory); the out-of-memory tests skipped"
+else
+    cp -R "$root/tests/bad/base" "$tmp/h-big"
+    big=$(ls "$tmp/h-big"/other/bench/*.json | head -1)
+    python3 -c 'import json,sys; f=sys.argv[1]; d=json.loads(open(f).readline()); d["itls"]=[0.0123456]*1200000
+open(f,"w").write(json.dumps(d)+"\n")' "$big"
+    for kg in "" --keep-going; do
+        # shellcheck disable=SC2086
+        (ulimit -v 122880 && cd "$root" && "$bin" report "$tmp/h-big" -o "$tmp/never7" --resamples 10 --threads 1 $kg) \
+            >"$tmp/out" 2>"$tmp/err"
+        got=$?
+        if [ "$got" = 1 ] && has "$tmp/err" "error: out of memory" && ! has "$tmp/err" "invalid json" &&
+            [ ! -e "$tmp/never7/report.json" ]; then ok; else
+            bad "a 13 MB bench JSON under ulimit -v 122880 ${kg:-}: exit $got, expected 1 and 'out of memory'"
+            sed 's/^/    /' "$tmp/err" | head -3
+        fi
+    done
+fi
+
+# --keep-going: an unreadable subdirectory is a warning (as an unprivileged user: root reads anything)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    pub=$(mktemp -d)
+    chmod 755 "$pub"
+    cp -R "$root/tests/bad/base" "$pub/e"
+    chmod -R a+rX "$pub/e"
+    mkdir "$pub/out" "$pub/out2" && chown 65534:65534 "$pub/out" "$pub/out2"
+    chmod 000 "$pub/e/other/bench"
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out" --resamples 10 \
+        --keep-going >/dev/null 2>"$tmp/err" && has "$pub/out/report.json" "cannot read directory: Permission denied"; then
+        ok
+    else bad "--keep-going with an unreadable subdirectory: a warning, exit 0"; fi
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out2" --resamples 10 \
+        >/dev/null 2>"$tmp/err"; then bad "an unreadable subdirectory without --keep-going: exit 0"; elif
+        has "$tmp/err" "other/bench': cannot read directory"; then ok; else bad "an unreadable subdirectory: exit 3 naming it"; fi
+    chmod 755 "$pub/e/other/bench"
+    rm -rf "$pub"
+else
+    echo "cli: not root or no setpriv; the unreadable-directory test skipped"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

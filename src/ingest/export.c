@@ -1487,8 +1487,9 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     if (!abs)
         return sr_oom();
     char *real = realpath(abs, NULL);
-    free(abs);
     struct stat st;
+    bool is_link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
+    free(abs);
     sr_error *err = NULL;
     bool is_dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
     bool is_file = real && !is_dir && stat(real, &st) == 0 && S_ISREG(st.st_mode);
@@ -1502,6 +1503,13 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         if (!sr_sweep_warn(sw, "'%s': symbolic link leads outside the export; refused", name) ||
             !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "symbolic link leads outside the export"))
             err = sr_oom();
+    } else if (is_dir && is_link) {
+        /* Its target is read under its own name, or is the export itself
+         * (walk.c's link rule): following it would read files twice. */
+        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL,
+                                 "symbolic link to a directory (not followed: read under its own name, if at all)")
+                  ? NULL
+                  : sr_oom();
     } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
         /* The manifest or a run plan where a file should be: not a model. */
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");

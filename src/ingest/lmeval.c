@@ -79,8 +79,13 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
     *out = NULL;
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (!isfinite(d) || d < 0 || d != floor(d) || d > MAX_EXACT_INT)
+        if (!isfinite(d) || d < 0 || d != floor(d))
             return sr_input_error(path, line, "doc_id is not a non-negative integer");
+        /* From 2^53 a JSON number no longer names one integer (2^53 + 1
+         * reads as 2^53): two ids would seem one. Only a string keeps them. */
+        if (d >= MAX_EXACT_INT)
+            return sr_input_error(path, line,
+                                  "doc_id number too large to compare exactly (2^53 or more); write it as a string");
         *out = whole_number_text(d);
     } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
         const char *s = v->valuestring;

@@ -2,9 +2,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -56,6 +58,39 @@ static bool looks_like_input_file(const char *name)
     return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
 }
 
+/* A result file the tool cannot read as text: gzip-compressed (a ".gz"
+ * name of a result file, or gzip's magic bytes) or UTF-16 (its byte-order
+ * mark). The reason, or NULL. Only the first bytes are read. */
+static const char *unreadable_encoding(const char *path, const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 3 && strcmp(name + n - 3, ".gz") == 0) {
+        char stem[256];
+        if (n - 3 < sizeof stem) {
+            memcpy(stem, name, n - 3);
+            stem[n - 3] = '\0';
+            if (looks_like_input_file(stem))
+                return "gzip-compressed (decompress it to read it)";
+        }
+        return NULL;
+    }
+    if (!looks_like_input_file(name))
+        return NULL;
+    unsigned char head[2] = {0, 0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return NULL; /* the reader names the error */
+    ssize_t got = read(fd, head, sizeof head);
+    close(fd);
+    if (got < 2)
+        return NULL;
+    if (head[0] == 0x1F && head[1] == 0x8B)
+        return "gzip-compressed (decompress it to read it)";
+    if ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+        return "UTF-16 text (convert it to UTF-8 to read it)";
+    return NULL;
+}
+
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
 {
     return strcmp((*a)->d_name, (*b)->d_name);
@@ -74,21 +109,70 @@ static sr_error *refuse(const sr_walker *w, const char *rel, const char *reason)
     return ignore(w, rel, reason);
 }
 
-static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_dir, int depth, sr_file_list *out);
+/* The directories one walk has entered, by device and inode: none is
+ * entered twice, whatever bind mount or link leads back to it. */
+typedef struct visited {
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } * items;
+    size_t n, cap;
+} visited;
+
+/* False when the directory was already entered; *oom on allocation failure. */
+static bool first_visit(visited *v, const struct stat *st, bool *oom)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (v->items[i].dev == st->st_dev && v->items[i].ino == st->st_ino)
+            return false;
+    void *items = v->items;
+    if (!sr_grow(&items, &v->cap, v->n + 1, sizeof *v->items)) {
+        *oom = true;
+        return false;
+    }
+    v->items = items;
+    v->items[v->n].dev = st->st_dev;
+    v->items[v->n].ino = st->st_ino;
+    v->n++;
+    return true;
+}
+
+/* A path that cannot be read (no permission, a name longer than the
+ * system takes): an input error, or with keep_going a warning, and the
+ * path is recorded as ignored. */
+static sr_error *unreadable(const sr_walker *w, const char *rel, const char *what, int errnum)
+{
+    sr_error *err = sr_sweep_soften(w->sink, w->keep_going, w->export_dir,
+                                    sr_input_error(rel, 0, "%s: %s", what, strerror(errnum)), "this path");
+    return err ? err : ignore(w, rel, strerror(errnum));
+}
+
+static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, const char *rel_dir, int depth,
+                      sr_file_list *out);
 
 /* One directory entry: a file to hand back, a directory to descend, or a
- * path to record as ignored. */
-static sr_error *visit(const sr_walker *w, const char *abs, const char *rel, const char *name, int depth,
+ * path to record as ignored. A symbolic link is followed only to a file
+ * inside the export: a link to a directory inside it would read that
+ * directory twice (under its own name too) or loop back to an ancestor,
+ * and one leading outside is refused. */
+static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const char *rel, const char *name, int depth,
                        sr_file_list *out)
 {
     struct stat st;
     if (lstat(abs, &st) != 0)
-        return sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
+        return unreadable(w, rel, "cannot stat", errno);
     const char *open_path = abs;
     char *target = NULL;
     sr_error *err = NULL;
     if (S_ISLNK(st.st_mode)) {
         target = realpath(abs, NULL);
+        if (!target && looks_like_input_file(name)) {
+            /* Where a result file should be: the model would be partial
+             * without a word. */
+            if (!sr_sweep_warn(w->sink, "'%s': broken symbolic link where a result file should be; not read", rel))
+                return sr_oom();
+            return ignore(w, rel, "broken symbolic link");
+        }
         if (!target)
             return ignore(w, rel, "broken symbolic link");
         if (!sr_path_inside(w->root_real, target)) {
@@ -97,9 +181,13 @@ static sr_error *visit(const sr_walker *w, const char *abs, const char *rel, con
             return err;
         }
         if (stat(target, &st) != 0) {
-            err = sr_input_error(rel, 0, "cannot stat: %s", strerror(errno));
+            err = unreadable(w, rel, "cannot stat", errno);
             free(target);
             return err;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            free(target);
+            return ignore(w, rel, "symbolic link to a directory (not followed: read under its own name, if at all)");
         }
         open_path = target;
     }
@@ -111,18 +199,32 @@ static sr_error *visit(const sr_walker *w, const char *abs, const char *rel, con
         if (!err)
             err = ignore(w, rel, "a directory named like a result file");
     } else if (S_ISDIR(st.st_mode)) {
-        err = walk(w, open_path, rel, depth + 1, out);
+        bool oom = false;
+        if (first_visit(seen, &st, &oom))
+            err = walk(w, seen, open_path, rel, depth + 1, out);
+        else
+            err = oom ? sr_oom() : ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
-        err = sr_file_list_add(out, rel, open_path);
+        const char *unread = unreadable_encoding(open_path, name);
+        if (unread) {
+            /* Skipped in silence, the model's figures would just vanish. */
+            if (!sr_sweep_warn(w->sink, "'%s': %s; not read", rel, unread))
+                err = sr_oom();
+            else
+                err = ignore(w, rel, unread);
+        } else {
+            err = sr_file_list_add(out, rel, open_path);
+        }
     } else {
         /* Sockets, FIFOs and devices are never opened: reading them could block. */
-        err = ignore(w, rel, "not a regular file");
+        err = ignore(w, rel, "not a regular file (a FIFO, socket or device)");
     }
     free(target);
     return err;
 }
 
-static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_dir, int depth, sr_file_list *out)
+static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, const char *rel_dir, int depth,
+                      sr_file_list *out)
 {
     if (depth > MAX_DEPTH) {
         if (!sr_sweep_warn(w->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH))
@@ -132,7 +234,7 @@ static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_d
     struct dirent **names = NULL;
     int n = scandir(abs_dir, &names, NULL, cmp_dirent);
     if (n < 0)
-        return sr_input_error(rel_dir, 0, "cannot read directory: %s", strerror(errno));
+        return unreadable(w, rel_dir, "cannot read directory", errno);
     sr_error *err = NULL;
     for (int i = 0; i < n && !err; i++) {
         const char *name = names[i]->d_name;
@@ -145,7 +247,7 @@ static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_d
         else if (name[0] == '.')
             err = ignore(w, rel, "hidden file"); /* .DS_Store, editor backups, .git */
         else
-            err = visit(w, abs, rel, name, depth, out);
+            err = visit(w, seen, abs, rel, name, depth, out);
         free(abs);
         free(rel);
     }
@@ -157,5 +259,41 @@ static sr_error *walk(const sr_walker *w, const char *abs_dir, const char *rel_d
 
 sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel_dir, sr_file_list *out)
 {
-    return walk(w, abs_dir, rel_dir, 1, out);
+    visited seen = {NULL, 0, 0};
+    struct stat st;
+    bool oom = false;
+    sr_error *err = NULL;
+    /* The export itself and the directory walked count as entered. */
+    if (stat(w->root_real, &st) == 0)
+        first_visit(&seen, &st, &oom);
+    if (!oom && stat(abs_dir, &st) == 0)
+        first_visit(&seen, &st, &oom);
+    err = oom ? sr_oom() : walk(w, &seen, abs_dir, rel_dir, 1, out);
+    free(seen.items);
+    return err;
+}
+
+sr_error *sr_check_named_file(const char *export_dir, const char *path)
+{
+    char *root = realpath(export_dir, NULL);
+    char *dir_part = strdup(path);
+    if (!dir_part) {
+        free(root);
+        return sr_oom();
+    }
+    char *slash = strrchr(dir_part, '/');
+    if (slash)
+        *slash = '\0';
+    char *dir_real = realpath(slash ? (dir_part[0] ? dir_part : "/") : ".", NULL);
+    char *real = realpath(path, NULL);
+    sr_error *err = NULL;
+    /* Only a file that lies in the export by its name: one elsewhere is
+     * the user's own choice. A missing file is for the reader to name. */
+    if (root && dir_real && real && sr_path_inside(root, dir_real) && !sr_path_inside(root, real))
+        err = sr_input_error(path, 0, "symbolic link leads outside the export; refused");
+    free(root);
+    free(dir_part);
+    free(dir_real);
+    free(real);
+    return err;
 }

@@ -41,4 +41,9 @@ bool sr_path_inside(const char *root, const char *path);
  * keep_going a warning. */
 sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel_dir, sr_file_list *out);
 
+/* A file named on the command line (a claims file) that lies inside the
+ * export by its name follows the export's link rule: a link from there to
+ * outside the export is an input error, as the walk refuses it. */
+sr_error *sr_check_named_file(const char *export_dir, const char *path);
+
 #endif

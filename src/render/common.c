@@ -8,6 +8,7 @@
 
 #include "csv_cells.h"
 #include "render.h"
+#include "util/escape.h"
 #include "util/text.h"
 
 const char *const sr_table_benchmarks[] = {"gsm8k", "bfcl_simple"};
@@ -73,10 +74,19 @@ void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
         sr_strbuf_putc(sb, ',');
     if (!text)
         return;
+    /* Control characters and bytes that are not UTF-8 in their visible
+     * form (util/escape.h): a spreadsheet shows them, a terminal obeys. */
+    char *shown = sr_visible_text_dup(text, 0);
+    if (!shown) {
+        sb->failed = true;
+        return;
+    }
+    text = shown;
     char *guarded = NULL;
     if (text[0] && strchr("=+-@\t\r", text[0])) {
         if (!(guarded = sr_asprintf("'%s", text))) {
             sb->failed = true;
+            free(shown);
             return;
         }
         text = guarded;
@@ -85,11 +95,13 @@ void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
     if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
         sb->failed = true;
         free(guarded);
+        free(shown);
         return;
     }
     sb->len += csv_write(sb->data + sb->len, need, text, n);
     sb->data[sb->len] = '\0';
     free(guarded);
+    free(shown);
 }
 
 void sr_csv_num(sr_strbuf *sb, double v)

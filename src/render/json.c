@@ -12,6 +12,7 @@
 #include "report_text.h"
 #include "kv_text.h"
 #include "render.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value)
@@ -461,7 +462,7 @@ sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t
         cJSON_Delete(root);
         return sr_oom();
     }
-    char *text = cJSON_Print(root);
+    char *text = sr_json_tree_visible(root) ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (!text)
         return sr_oom();

@@ -12,6 +12,7 @@
 #include "report_text.h"
 #include "survey_render.h"
 #include "table.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -460,7 +461,7 @@ sr_error *sr_render_survey_json(const sr_survey *s, char **out, size_t *len)
     bool oom = list == NULL;
     for (size_t i = 0; i < s->n_models && !oom; i++)
         cJSON_AddItemToArray(list, candidate_json(s, &s->models[i], &oom));
-    char *text = oom ? NULL : cJSON_Print(list);
+    char *text = oom || !sr_json_tree_visible(list) ? NULL : cJSON_Print(list);
     cJSON_Delete(list);
     if (!text)
         return sr_oom();

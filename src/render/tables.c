@@ -10,6 +10,7 @@
 #include "claims_text.h"
 #include "table.h"
 #include "table_build.h"
+#include "util/escape.h"
 #include "util/fileio.h"
 #include "util/text.h"
 
@@ -889,9 +890,17 @@ sr_table *sr_table_settings(const sr_sweep *sw)
  * where a definition "[x]: url" starts a line, and no line of ours starts
  * with input text. Emphasis characters are left alone too: at worst they
  * italicise, and escaping every '_' would make the file unreadable. */
-void sr_markdown_escape(sr_strbuf *sb, const char *s)
+void sr_markdown_escape(sr_strbuf *sb, const char *text)
 {
-    for (; s && *s; s++) {
+    /* Other control characters and bytes that are not UTF-8 first take
+     * their visible form "\xHH" (util/escape.h), whose backslash is then
+     * escaped like any other. */
+    char *shown = sr_visible_text_dup(text, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS);
+    if (!shown) {
+        sb->failed = true;
+        return;
+    }
+    for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '|':
         case '\\':
@@ -911,6 +920,7 @@ void sr_markdown_escape(sr_strbuf *sb, const char *s)
         default: sr_strbuf_putc(sb, *s);
         }
     }
+    free(shown);
 }
 
 void sr_table_markdown(const sr_table *t, sr_strbuf *sb)

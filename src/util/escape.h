@@ -1,8 +1,11 @@
-/* Escaping text from the inputs for the outputs that interpret markup:
- * HTML text and attributes, XML/SVG text, and plain text for PDF and chart
- * labels. Every function also repairs what the output cannot carry: invalid
- * UTF-8 and control characters become U+FFFD (HTML/XML) or a space (plain),
- * so a hostile or broken input never breaks the document around it. */
+/* Escaping text from the inputs for the outputs: HTML text and attributes,
+ * XML/SVG text, plain text for PDF and chart labels, and the visible form
+ * used by JSON, CSV, Markdown and the terminal. Every function also repairs
+ * what the output cannot carry, keeping the original visible: a byte that
+ * is not UTF-8 and a C0 control or DEL become the four characters "\xHH",
+ * a C1 control or a noncharacter (U+FDD0..U+FDEF, U+xxFFFE/U+xxFFFF, which
+ * cairo refuses) "\u{HHHH}"; so a hostile or broken input never breaks the
+ * document around it (docs/reliability.md). */
 #ifndef SR_ESCAPE_H
 #define SR_ESCAPE_H
 
@@ -24,6 +27,35 @@ char *sr_html_escape_dup(const char *s);
  * control character (tab, newline included) turned into a space. Fresh
  * string, NULL on OOM (s NULL -> ""). */
 char *sr_plain_text_dup(const char *s);
+
+/* What sr_visible_text leaves as it is, beyond printable text. */
+enum {
+    SR_KEEP_TAB = 1,
+    SR_KEEP_NEWLINE = 2,
+    SR_KEEP_NONCHARACTERS = 4, /* JSON carries them */
+    SR_KEEP_CONTROLS = 8,      /* every control character (JSON escapes them itself) */
+};
+
+/* Append s (len bytes) with every byte that is not UTF-8, every control
+ * character (but those keep names) and, unless kept, every noncharacter
+ * in its visible escaped form. */
+void sr_visible_text(sr_strbuf *sb, const char *s, size_t len, unsigned keep);
+/* The same as a fresh string (s NULL -> ""), NULL on OOM. */
+char *sr_visible_text_dup(const char *s, unsigned keep);
+/* True when sr_visible_text would leave s unchanged. */
+bool sr_text_is_visible(const char *s, size_t len, unsigned keep);
+/* Text from the inputs printed on a terminal: nothing is kept, so an
+ * escape sequence in a model name cannot retitle or clear the terminal. */
+#define sr_terminal_text_dup(s) sr_visible_text_dup((s), 0)
+
+/* Make every key and string of a cJSON tree (root and its siblings, and
+ * all below) valid UTF-8, bytes that are not in their "\xHH" form, before
+ * it is printed: cJSON copies bytes as they are. False on OOM. */
+struct cJSON;
+bool sr_json_tree_visible(struct cJSON *node);
+
+/* U+FDD0..U+FDEF and the last two code points of every plane. */
+bool sr_unicode_noncharacter(unsigned cp);
 
 /* Decode one UTF-8 sequence at s (at most len bytes). Returns its length
  * (1..4) and stores the code point, or returns 0 for an invalid or

@@ -1,12 +1,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,14 +18,57 @@
 
 #include "strbuf.h"
 
+/* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
+ * no writer cannot hang the open, then the type is checked on the open
+ * file (no race with a rename) and the flag cleared for the reads. A FIFO,
+ * socket or device is an input error naming it. */
+static sr_error *open_regular(const char *path, const char *shown, int *fd_out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return sr_input_error(shown, 0, "cannot stat: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "is a directory, expected a file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "not a regular file (a FIFO, socket or device); not read");
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return sr_input_error(shown, 0, "cannot open: %s", strerror(e));
+    }
+    *fd_out = fd;
+    return NULL;
+}
+
+size_t sr_strip_bom(char *data, size_t len)
+{
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(data, data + 3, len - 3 + 1); /* the NUL too */
+        return len - 3;
+    }
+    return len;
+}
+
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
 {
     const char *shown = display_path ? display_path : path;
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd);
+    if (err)
+        return err;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -80,7 +127,7 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     close(fd);
     buf[used] = '\0';
     *data = buf;
-    *len = used;
+    *len = sr_strip_bom(buf, used);
     return NULL;
 }
 
@@ -154,23 +201,190 @@ sr_error *sr_mkdir_p(const char *path)
     return NULL;
 }
 
+/* ---- the output set ------------------------------------------------------ */
+
+#define STAGING_PREFIX ".sweep-report.new."
+#define LOCK_NAME ".sweep-report.lock"
+
+/* rm -r of a staging directory (files and one level of directories: the
+ * layout sr_write_outputs makes). */
+static void remove_staging(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char *path = sr_path_join(dir, e->d_name);
+            if (path && unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
+                remove_staging(path); /* charts/ */
+            free(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* A name ending in ".tmp.XXXXXX": a temporary file of sr_write_atomic. */
+static bool is_atomic_temp(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
+}
+
+/* What a killed run left below out_dir (under the lock, so no live run's):
+ * staging directories, and temporary files beside our own outputs. */
+static void remove_stale(const char *out_dir, const sr_output *out, size_t n)
+{
+    DIR *d = opendir(out_dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *path = sr_path_join(out_dir, e->d_name);
+        if (path && strncmp(e->d_name, STAGING_PREFIX, strlen(STAGING_PREFIX)) == 0)
+            remove_staging(path);
+        free(path);
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++) {
+        /* name.tmp.XXXXXX beside each output, in its own directory */
+        char *path = sr_path_join(out_dir, out[i].name);
+        char *slash = path ? strrchr(path, '/') : NULL;
+        if (!slash) {
+            free(path);
+            continue;
+        }
+        *slash = '\0';
+        const char *base = slash + 1;
+        DIR *sub = opendir(path);
+        while (sub && (e = readdir(sub))) {
+            size_t bl = strlen(base);
+            if (strncmp(e->d_name, base, bl) == 0 && is_atomic_temp(e->d_name) && strlen(e->d_name) == bl + 11) {
+                char *tmp = sr_path_join(path, e->d_name);
+                if (tmp)
+                    unlink(tmp);
+                free(tmp);
+            }
+        }
+        if (sub)
+            closedir(sub);
+        free(path);
+    }
+}
+
+/* Create the directory a name below root holds ("charts/"), if any. */
+static sr_error *make_parent(const char *root, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    if (!slash)
+        return NULL;
+    char *dir = sr_asprintf("%s/%.*s", root, (int)(slash - name), name);
+    if (!dir)
+        return sr_oom();
+    sr_error *err = sr_mkdir_p(dir);
+    free(dir);
+    return err;
+}
+
+/* The signals that would stop a run half-way through switching sets. */
+static void block_stop_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Switch the staged set in: every file renamed over its old one (a rename
+ * replaces atomically and cannot run out of space), an output not
+ * rendered this time removed so no file of an older set stays. */
+static sr_error *switch_in(const char *staging, const char *out_dir, const sr_output *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *from = sr_path_join(staging, out[i].name), *to = sr_path_join(out_dir, out[i].name);
+        sr_error *err = from && to ? make_parent(out_dir, out[i].name) : sr_oom();
+        if (!err && out[i].data && rename(from, to) != 0)
+            err = sr_error_new(SR_EXIT_FAILURE, to, 0, "cannot write: %s", strerror(errno));
+        if (!err && !out[i].data && unlink(to) != 0 && errno != ENOENT)
+            err = sr_error_new(SR_EXIT_FAILURE, to, 0, "cannot remove the previous file: %s", strerror(errno));
+        free(from);
+        free(to);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
 {
     sr_error *err = sr_mkdir_p(out_dir);
+    if (err)
+        return err;
+    /* One run at a time into one OUT_DIR: two would mix their sets. */
+    char *lock_path = sr_path_join(out_dir, LOCK_NAME);
+    if (!lock_path)
+        return sr_oom();
+    int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    free(lock_path);
+    if (lock < 0)
+        return sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create the lock file %s: %s", LOCK_NAME,
+                            strerror(errno));
+    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(lock);
+        if (e == EWOULDBLOCK)
+            return sr_error_new(
+                SR_EXIT_FAILURE, out_dir, 0,
+                "another sweep-report run is writing here; nothing written (run again when it is done)");
+        return sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot lock: %s", strerror(e));
+    }
+    /* From here to the end no SIGINT or SIGTERM can stop the run: the
+     * previous set stays whole until the new one is complete, and a signal
+     * that came meanwhile takes effect once it is in place. */
+    sigset_t old_mask;
+    block_stop_signals(&old_mask);
+    remove_stale(out_dir, out, n);
+    char *staging = sr_asprintf("%s/" STAGING_PREFIX "XXXXXX", out_dir);
+    if (!staging)
+        err = sr_oom();
+    else if (!mkdtemp(staging))
+        err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create a directory to write into: %s", strerror(errno));
     for (size_t i = 0; i < n && !err; i++) {
-        char *path = sr_path_join(out_dir, out[i].name);
-        if (!path)
-            return sr_oom();
-        char *slash = strrchr(path + strlen(out_dir), '/');
-        if (slash && slash > path + strlen(out_dir)) { /* a directory below out_dir: "charts/" */
-            *slash = '\0';
-            err = sr_mkdir_p(path);
-            *slash = '/';
-        }
+        if (!out[i].data)
+            continue;
+        char *path = sr_path_join(staging, out[i].name);
+        err = path ? make_parent(staging, out[i].name) : sr_oom();
         if (!err)
             err = sr_write_atomic(path, out[i].data, out[i].len);
+        if (err && err->path && path && strcmp(err->path, path) == 0) {
+            /* name the file the user asked for, not the staging copy */
+            char *shown = sr_path_join(out_dir, out[i].name);
+            if (shown) {
+                free(err->path);
+                err->path = shown;
+            }
+        }
         free(path);
     }
+    if (!err)
+        err = switch_in(staging, out_dir, out, n);
+    if (staging && !err) {
+        int d = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (d >= 0) {
+            fsync(d); /* the renames reach the disk */
+            close(d);
+        }
+    }
+    if (staging)
+        remove_staging(staging);
+    free(staging);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    close(lock); /* releases the lock */
     return err;
 }
 
@@ -260,6 +474,10 @@ sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx)
     const char *line;
     size_t n;
     sr_error *err = NULL;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM, as sr_stream_fd_lines drops it */
+        data += 3;
+        len -= 3;
+    }
     sr_lines_init(&it, data, len);
     while (!err && sr_lines_next(&it, &line, &n))
         err = fn(ctx, line, n, it.lineno);
@@ -270,6 +488,10 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
 {
     if (n > 0 && line[n - 1] == '\r')
         n--;
+    if (lineno == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM */
+        line += 3;
+        n -= 3;
+    }
     return fn(ctx, line, n, lineno);
 }
 
@@ -277,15 +499,11 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
                           char sha256[65])
 {
     const char *shown = display_path ? display_path : path;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sr_input_error(shown, 0, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return sr_input_error(shown, 0, "not a regular file");
-    }
-    sr_error *err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd);
+    if (err)
+        return err;
+    err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
     close(fd);
     return err;
 }

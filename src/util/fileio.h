@@ -15,8 +15,15 @@
 #define SR_MAX_INPUT_BYTES ((size_t)1 << 31)
 
 /* Read a whole file into a NUL-terminated buffer (the NUL is not counted in
- * *len). display_path names the file in errors. */
+ * *len). display_path names the file in errors. A FIFO, socket or device
+ * is an input error (never opened in a way that blocks); a UTF-8 byte-order
+ * mark at the start is dropped (the data, its size and hash are the text
+ * after it). */
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len);
+
+/* Drop a UTF-8 byte-order mark at the start of data (NUL-terminated at
+ * len): the new length. */
+size_t sr_strip_bom(char *data, size_t len);
 
 /* Iterate over the lines of a buffer: the line excludes '\n' and a trailing
  * '\r'. Returns false at the end. */
@@ -44,9 +51,15 @@ typedef struct sr_output {
     size_t len;
 } sr_output;
 
-/* Write out[0..n) below out_dir, each atomically (sr_write_atomic),
- * creating out_dir and any directory a name holds; stops at the first
- * error. */
+/* Write out[0..n) below out_dir as one set (docs/reliability.md): under
+ * an flock on out_dir/.sweep-report.lock (a second run into the same
+ * directory is refused, exit 1), every file is written and synced into a
+ * fresh staging directory out_dir/.sweep-report.new.XXXXXX, then renamed
+ * over its old one with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked; an
+ * output whose data is NULL is not written and an older one of its name is
+ * removed. Any failure (disk full, a file-size limit) leaves the previous
+ * set as it was. Staging directories and temporary files left by a killed
+ * run are removed first. Other files in out_dir are left alone. */
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n);
 /* Free the outputs' data. */
 void sr_outputs_free(sr_output *out, size_t n);
@@ -69,6 +82,7 @@ void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
  * plus the longest line), calling fn for each line (without '\n' and a
  * trailing '\r'; lineno 1-based). A non-NULL error from fn stops the read
  * and is returned. On success *size and sha256 describe the whole file. */
+/* A UTF-8 BOM before the first line is not part of it. */
 typedef sr_error *(*sr_line_fn)(void *ctx, const char *line, size_t len, long lineno);
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65]);

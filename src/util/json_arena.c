@@ -1,6 +1,7 @@
 #include "json_arena.h"
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,27 @@ static _Thread_local struct {
 
 static bool installed;
 
+/* Set by any failed cJSON allocation on any thread: cJSON reports one as a
+ * parse failure, which must not pass for bad input. */
+static atomic_bool json_out_of_memory;
+
+bool sr_json_out_of_memory(void)
+{
+    return atomic_load(&json_out_of_memory);
+}
+
+void sr_json_out_of_memory_clear(void)
+{
+    atomic_store(&json_out_of_memory, false);
+}
+
+static void *noted(void *p)
+{
+    if (!p)
+        atomic_store(&json_out_of_memory, true);
+    return p;
+}
+
 static bool in_arena(const void *p)
 {
     for (const chunk *c = arena.head; c; c = c->next) {
@@ -31,7 +53,14 @@ static bool in_arena(const void *p)
     return false;
 }
 
+static void *arena_alloc(size_t n);
+
 static void *arena_malloc(size_t n)
+{
+    return noted(arena_alloc(n));
+}
+
+static void *arena_alloc(size_t n)
 {
     if (!arena.active)
         return malloc(n);

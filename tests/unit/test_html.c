@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,26 +29,32 @@ Test(html_escape, markup_quotes_and_broken_bytes)
     char *s = esc(markup, strlen(markup), false);
     cr_assert_str_eq(s, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
     free(s);
-    /* Invalid UTF-8, a control character, an overlong '<' (C0 BC): all U+FFFD. */
+    /* Invalid UTF-8, a control character, an overlong '<' (C0 BC): the
+     * bytes shown as \xHH. */
     s = esc("a\xff"
             "b\x01"
             "c\xc0\xbc"
             "d",
             8, false);
-    cr_assert_str_eq(s, "a\xEF\xBF\xBD"
-                        "b\xEF\xBF\xBD"
-                        "c\xEF\xBF\xBD\xEF\xBF\xBD"
-                        "d");
+    cr_assert_str_eq(s, "a\\xFFb\\x01c\\xC0\\xBCd");
     free(s);
-    /* Valid multi-byte text passes; XML also drops U+FFFF. */
+    /* Valid multi-byte text passes; XML also refuses U+FFFF. */
     s = esc("\xCE\x94 \xE2\x89\xA5 \xEF\xBF\xBF", 10, true);
-    cr_assert_str_eq(s, "\xCE\x94 \xE2\x89\xA5 \xEF\xBF\xBD");
+    cr_assert_str_eq(s, "\xCE\x94 \xE2\x89\xA5 \\u{FFFF}");
     free(s);
     s = sr_html_escape_dup(NULL);
     cr_assert_str_eq(s, "");
     free(s);
     s = sr_plain_text_dup("tab\there\nnl\xfe");
-    cr_assert_str_eq(s, "tab here nl\xEF\xBF\xBD");
+    cr_assert_str_eq(s, "tab here nl\\xFE");
+    free(s);
+    /* cairo refuses noncharacters: a chart label shows them escaped. */
+    s = sr_plain_text_dup("Qwen3-4B\xEF\xB7\x90");
+    cr_assert_str_eq(s, "Qwen3-4B\\u{FDD0}");
+    free(s);
+    /* The terminal and CSV forms keep no control character. */
+    s = sr_terminal_text_dup("\x1b]0;pwned\x07\x1b[2J\xff");
+    cr_assert_str_eq(s, "\\x1B]0;pwned\\x07\\x1B[2J\\xFF");
     free(s);
 }
 
@@ -272,4 +279,17 @@ Test(html_report, empty_and_minimal)
     cr_assert_not_null(strstr(html, "Every model has all the results the baseline has."));
     free(html);
     sr_sweep_free(&sw);
+}
+
+/* JSON keeps every character but bytes that are not UTF-8: cJSON escapes
+ * control characters itself, and noncharacters are valid JSON. */
+Test(html_escape, json_tree_made_visible)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "dir\xff", "a\xfe\x01\xEF\xB7\x90");
+    cr_assert(sr_json_tree_visible(root));
+    char *text = cJSON_PrintUnformatted(root);
+    cr_assert_str_eq(text, "{\"dir\\\\xFF\":\"a\\\\xFE\\u0001\xEF\xB7\x90\"}");
+    cJSON_free(text);
+    cJSON_Delete(root);
 }
