@@ -4,15 +4,15 @@
 #include <cjson/cJSON.h>
 #include <simdjson.h>
 
+#include <memory>
+
 namespace {
 
 // cJSON's own nesting limit, so that a line cJSON rejects is rejected here too.
 constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 
-thread_local simdjson::dom::parser *parser = nullptr;
-thread_local struct parser_owner {
-    ~parser_owner() { delete parser; }
-} owner;
+// One parser a thread, kept for its buffers, freed when the thread ends.
+thread_local std::unique_ptr<simdjson::dom::parser> parser;
 
 cJSON *scalar(simdjson::dom::element v)
 {
@@ -74,7 +74,7 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
     *out = nullptr;
     try {
         if (!parser) {
-            parser = new simdjson::dom::parser();
+            parser = std::make_unique<simdjson::dom::parser>();
             if (parser->allocate(1 << 16, max_depth))
                 return SR_FAST_OOM;
         }
