@@ -17,21 +17,27 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 OPT ?= -O2 -g
 SAN ?=
 override CFLAGS_ALL = -std=c17 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -Isrc $(DEP_CFLAGS) $(CFLAGS)
 override LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+# One C++ translation unit (src/ingest/json_line_fast.cpp: simdjson for the
+# lm-eval samples lines) behind a C interface.
+CXX ?= g++
+CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla
+override CXXFLAGS_ALL = -std=c++17 $(CXXWARN) $(OPT) $(SAN) -Isrc $(DEP_CFLAGS) $(CXXFLAGS)
 
 SRC := $(sort $(shell find src -name '*.c'))
+CXX_SRC := $(sort $(shell find src -name '*.cpp'))
 # LIB_SRC and UNIT_SRC may be narrowed on the command line to build one module's tests.
-LIB_SRC ?= $(filter-out src/main.c,$(SRC))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_SRC ?= $(filter-out src/main.c,$(SRC)) $(CXX_SRC)
+LIB_OBJ := $(patsubst %.cpp,$(BUILD)/%.o,$(LIB_SRC:%.c=$(BUILD)/%.o))
 # The HTML templates are compiled in (the tool runs from any directory); linked
 # only when the template engine is built.
 TEMPLATES := $(sort $(wildcard templates/*.html))
@@ -58,6 +64,10 @@ $(BUILD)/.test-deps-ok:
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.cpp | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
 
 # templates/NAME.html -> a byte array in sr_template_files (od: coreutils, no xxd needed).
 $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile

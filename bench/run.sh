@@ -12,7 +12,15 @@
 # bootstrap step's own time is estimated as wall(10,000 resamples) minus
 # wall(1 resample) on the same export.
 #
-# Environment: BENCH_SMALL (60), BENCH_LARGE (1000), BENCH_LOG_MB (150),
+# First, issue 23's measurement (bench/pairs.py): the report against the
+# Python peer (bench/peer.py: json.loads per line + numpy's multinomial
+# paired bootstrap) on the same exports, as interleaved pairs, CPU time
+# (user + sys) and peak RSS from the kernel, ratio report / peer per pair
+# (target <= 0.5); and the report alone on BENCH_HUGE models for memory.
+#
+# Environment: BENCH_SMALL (60), BENCH_LARGE (1000), BENCH_HUGE (3000; 0
+# skips it: it needs 6.4 GB in $TMPDIR), BENCH_PAIRS (5; 3 at BENCH_LARGE,
+# 2 at BENCH_HUGE), BENCH_LOG_MB (150),
 # BENCH_RESAMPLES (10000), BENCH_REPEAT (3: runs of the small case, median
 # taken), BENCH_KEEP=1 keeps the temporary directory, NUMPY_PYTHON
 # (/usr/bin/python3, where Debian's python3-numpy lives), BENCH_BIN (time
@@ -23,6 +31,8 @@ cd "$(dirname "$0")/.." || exit 1
 
 SMALL=${BENCH_SMALL:-60}
 LARGE=${BENCH_LARGE:-1000}
+HUGE=${BENCH_HUGE:-3000}
+PAIRS=${BENCH_PAIRS:-5}
 LOG_MB=${BENCH_LOG_MB:-150}
 RESAMPLES=${BENCH_RESAMPLES:-10000}
 REPEAT=${BENCH_REPEAT:-3}
@@ -110,6 +120,18 @@ say "$($BIN --version 2>&1 | head -1)"
 say "generating $SMALL-model export"
 gen "$TMP/small" --models "$SMALL" --side "$TMP/small.scores"
 S_MB=$(fcalc "$(bytes_of "$TMP/small") / 1e6")
+PEER_OK=1
+pairs() { # pairs N EXPORT [--report-only]
+    n=$1
+    shift
+    if [ "$HAVE_NUMPY" = 1 ]; then
+        "$NUMPY_PY" bench/pairs.py --bin "$BIN" --python "$NUMPY_PY" --pairs "$n" --check "$@" >>"$TMP/pairs.out" || PEER_OK=0
+    else
+        say "numpy not available for $NUMPY_PY: the Python peer is skipped"
+    fi
+}
+say "report against the Python peer, $PAIRS interleaved pairs ($SMALL models)"
+pairs "$PAIRS" "$TMP/small"
 walls=""
 cpus=""
 S_RSS=0
@@ -166,6 +188,8 @@ say "generating $LARGE-model export"
 gen "$TMP/large" --models "$LARGE"
 rm -rf "$TMP/small" "$TMP/out-small1"
 L_MB=$(fcalc "$(bytes_of "$TMP/large") / 1e6")
+say "report against the Python peer, 3 interleaved pairs ($LARGE models)"
+pairs 3 "$TMP/large"
 run_report large "$TMP/large" "$RESAMPLES"
 L_RC=$RC L_WALL=$WALL L_CPU=$CPU L_RSS=$RSS L_ERR=$ERR
 if [ "$L_RC" = 0 ]; then
@@ -174,6 +198,12 @@ if [ "$L_RC" = 0 ]; then
     L_BOOT=$(fcalc "$L_CPU - $CPU")
 fi
 rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1"
+if [ "$HUGE" -gt 0 ]; then
+    say "generating $HUGE-model export (memory and linearity)"
+    gen "$TMP/huge" --models "$HUGE"
+    pairs 2 "$TMP/huge" --report-only
+    rm -rf "$TMP/huge"
+fi
 
 # ---- 3. big logs -----------------------------------------------------------
 # The same 3 models without the padding give the fixed cost of the report,
@@ -197,6 +227,13 @@ rate() { awk "BEGIN { c = $1; t = $2; if (t > 0.01) printf \"%d\", c / t; else p
 SMALL_CMP=$(( (SMALL - 1) * 2 ))
 LARGE_CMP=$(( (LARGE - 1) * 2 ))
 echo
+if [ -s "$TMP/pairs.out" ]; then
+    echo "sweep-report against the Python peer (bench/peer.py), interleaved pairs, CPU = user + sys"
+    echo "(kernel), median (min-max); target: report / peer <= 0.5; peak RSS <= 250 MiB at 1,000"
+    echo "models, <= 700 MiB at 3,000"
+    awk 'NR == 1 || !/^export/' "$TMP/pairs.out"
+    echo
+fi
 echo "sweep-report bench: $(nproc) cores, resamples $RESAMPLES, $(date -u +%Y-%m-%dT%H:%MZ)," \
     "load average at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg)"
 row "case" "models" "input MB" "wall s" "CPU s" "RSS MiB" "resamples/s" "target"
@@ -251,4 +288,4 @@ echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the w
 echo "PDF and HTML included), a lower bound for the bootstrap step. The bootstrap-step rows divide by"
 echo "the CPU time (user + sys, all threads) of --resamples $RESAMPLES minus that of --resamples 1 on the"
 echo "same export. Inputs come from a warm page cache. Other load on the machine inflates wall times."
-[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ]
+[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ] && [ "$PEER_OK" = 1 ]

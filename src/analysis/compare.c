@@ -31,6 +31,7 @@ typedef struct comparison_job {
     double *diff; /* model - baseline over paired items */
     size_t n;
     unsigned long seed;
+    size_t family; /* index of the baseline's benchmark: the comparison's family */
     bool ok;
 } comparison_job;
 
@@ -38,6 +39,7 @@ typedef struct job_list {
     comparison_job *items;
     size_t n, cap;
     const sr_settings *settings;
+    size_t n_families; /* the baseline's benchmarks */
 } job_list;
 
 /* The BFCL version a source's file name carries ("BFCL_v3_simple_result.json"
@@ -69,7 +71,7 @@ static sr_error *note_versions(sr_sweep *sweep, const sr_model *model, const sr_
 /* Pair a model's items with the baseline's (sorted by id once per
  * benchmark) and queue the bootstrap. */
 static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
-                             const sr_item_score **base_idx, job_list *jobs)
+                             size_t family, const sr_item_score **base_idx, job_list *jobs)
 {
     sr_pairing pairing;
     if (!sr_pair_items(s, base, base_idx, &pairing))
@@ -114,7 +116,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     }
     jobs->items = items;
     jobs->items[jobs->n++] =
-        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), false};
+        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), family, false};
     return NULL;
 }
 
@@ -154,18 +156,24 @@ static void run_job_at(void *ctx, size_t i)
  * model). With --simultaneous every interval of a family is at the
  * Bonferroni level 1 - (1 - C) / m, so its verdicts hold jointly at C; the
  * interval at the level not asked for is computed too. */
-static void set_levels(job_list *jobs, const sr_settings *st)
+static sr_error *set_levels(job_list *jobs, const sr_settings *st)
 {
+    /* Family sizes counted in one pass (counting per job was quadratic). */
+    size_t *size = calloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
+    if (!size)
+        return sr_oom();
+    for (size_t i = 0; i < jobs->n; i++)
+        size[jobs->items[i].family]++;
     for (size_t i = 0; i < jobs->n; i++) {
         sr_scores *s = jobs->items[i].scores;
-        size_t m = 0;
-        for (size_t j = 0; j < jobs->n; j++)
-            m += strcmp(jobs->items[j].scores->benchmark, s->benchmark) == 0;
+        size_t m = size[jobs->items[i].family];
         double joint = sr_bonferroni_level(st->confidence, m);
         s->family_size = m;
         s->ci_level = st->simultaneous ? joint : st->confidence;
         s->other_ci_level = st->simultaneous ? st->confidence : joint;
     }
+    free(size);
+    return NULL;
 }
 
 /* Equivalence within +-margin points: the TOST interval strictly inside. */
@@ -216,7 +224,9 @@ static sr_error *holm_by_family(job_list *jobs)
  * is the same for any number of threads. */
 static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 {
-    set_levels(jobs, st);
+    sr_error *err = set_levels(jobs, st);
+    if (err)
+        return err;
     jobs->settings = st;
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     for (size_t i = 0; i < jobs->n; i++) {
@@ -316,13 +326,13 @@ sr_error *sr_compare(sr_sweep *sweep)
             free(base_idx);
             return sr_oom();
         }
-    job_list jobs = {0};
+    job_list jobs = {.n_families = n_base};
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
             for (size_t b = 0; b < n_base; b++)
                 if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0)
-                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], base_idx[b], &jobs);
+                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
         }
         for (size_t j = 0; j < m->n_scenarios && !err; j++)
             err = speed_ratio(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key));

@@ -263,27 +263,195 @@ bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)
     return true;
 }
 
+/* Inverse-CDF tables of the binomials behind a multinomial draw. The class
+ * counts of a resample are drawn one class after another, as
+ * gsl_ran_multinomial does: count j ~ Binomial(m, q_j), m the draws not yet
+ * given to a class, q_j = counts[j] / (counts[j] + ... + counts[k-1]); the
+ * last class takes the rest. Every (class, m) pair a comparison meets gets
+ * one table, built once, so a resample costs one uniform and one table
+ * look-up per class instead of one GSL binomial draw (the same
+ * distribution; another random stream). Binomials too wide for tables to
+ * pay (standard deviation over SR_TABLE_MAX_SD) are drawn by GSL. */
+#define SR_TABLE_MAX_SD 40.0
+
+typedef struct binomial_table {
+    unsigned first; /* smallest count held */
+    unsigned len;   /* counts first .. first + len - 1 */
+    double *cdf;    /* P(X <= first + i) */
+    unsigned *guide; /* guide[g]: the first i with cdf[i] > g / len */
+} binomial_table;
+
+/* Tables of one class for every m met, indexed by m - first_m. */
+typedef struct table_range {
+    long first_m;
+    size_t len;
+    binomial_table **at;
+} table_range;
+
+/* Binomial(m, q), 0 < q < 1, over the counts whose mass is not negligible:
+ * the pmf by the ratio recurrence out from the mode, each side stopped once
+ * a term is under 1e-18 of the mode's and falling by half or more a step (the
+ * pmf is log-concave, so what is left beyond is under 2e-18 of the mode's:
+ * far below the 2^-32 steps of mt19937's uniforms). NULL on OOM. */
+static binomial_table *binomial_table_new(unsigned m, double q)
+{
+    binomial_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    double r = q / (1 - q);
+    unsigned mode = (unsigned)floor(((double)m + 1) * q);
+    if (mode > m)
+        mode = m;
+    /* Walk out from the mode to find the ends. */
+    unsigned lo = mode, hi = mode;
+    for (double term = 1; lo > 0;) {
+        double step = (double)lo / ((double)(m - lo + 1) * r); /* pmf(lo - 1) / pmf(lo) */
+        term *= step;
+        lo--;
+        if (term < 1e-18 && step <= 0.5)
+            break;
+    }
+    for (double term = 1; hi < m;) {
+        double step = (double)(m - hi) / ((double)(hi + 1)) * r; /* pmf(hi + 1) / pmf(hi) */
+        term *= step;
+        hi++;
+        if (term < 1e-18 && step <= 0.5)
+            break;
+    }
+    t->first = lo;
+    t->len = hi - lo + 1;
+    t->cdf = malloc(t->len * sizeof *t->cdf);
+    t->guide = malloc(t->len * sizeof *t->guide);
+    if (!t->cdf || !t->guide) {
+        free(t->cdf);
+        free(t->guide);
+        free(t);
+        return NULL;
+    }
+    double *pmf = t->cdf;
+    pmf[mode - lo] = 1;
+    for (unsigned k = mode; k < hi; k++)
+        pmf[k + 1 - lo] = pmf[k - lo] * (double)(m - k) / (double)(k + 1) * r;
+    for (unsigned k = mode; k > lo; k--)
+        pmf[k - 1 - lo] = pmf[k - lo] * (double)k / ((double)(m - k + 1) * r);
+    double sum = 0;
+    for (unsigned i = 0; i < t->len; i++)
+        sum += pmf[i];
+    double acc = 0;
+    for (unsigned i = 0; i < t->len; i++) {
+        acc += pmf[i];
+        t->cdf[i] = acc / sum;
+    }
+    t->cdf[t->len - 1] = 1; /* every uniform in [0, 1) lands inside */
+    for (unsigned g = 0, i = 0; g < t->len; g++) {
+        while (t->cdf[i] <= (double)g / (double)t->len)
+            i++;
+        t->guide[g] = i;
+    }
+    return t;
+}
+
+static void binomial_table_free(binomial_table *t)
+{
+    if (t) {
+        free(t->cdf);
+        free(t->guide);
+        free(t);
+    }
+}
+
+/* The count X with P(X <= x - 1) <= u < P(X <= x): the inverse CDF at u. */
+static unsigned binomial_table_draw(const binomial_table *t, double u)
+{
+    unsigned g = (unsigned)(u * (double)t->len);
+    unsigned i = t->guide[g < t->len ? g : t->len - 1];
+    while (t->cdf[i] <= u)
+        i++;
+    return t->first + i;
+}
+
+/* The table for m draws, made the first time m is met. NULL on OOM. */
+static binomial_table *table_for(table_range *range, unsigned m, double q)
+{
+    long key = (long)m;
+    if (!range->at || key < range->first_m || key >= range->first_m + (long)range->len) {
+        /* Grow the range to hold m, with room on both sides. */
+        long lo = range->at ? (key < range->first_m ? key : range->first_m) : key;
+        long hi = range->at ? (key >= range->first_m + (long)range->len ? key : range->first_m + (long)range->len - 1)
+                            : key;
+        long room = (hi - lo + 1) / 2 + 8;
+        lo = lo - room < 0 ? 0 : lo - room;
+        hi += room;
+        binomial_table **at = calloc((size_t)(hi - lo + 1), sizeof *at);
+        if (!at)
+            return NULL;
+        for (size_t i = 0; i < range->len; i++)
+            at[range->first_m - lo + (long)i] = range->at[i];
+        free(range->at);
+        range->at = at;
+        range->first_m = lo;
+        range->len = (size_t)(hi - lo + 1);
+    }
+    binomial_table **slot = &range->at[key - range->first_m];
+    if (!*slot)
+        *slot = binomial_table_new(m, q);
+    return *slot;
+}
+
 bool sr_bootstrap_means_multinomial(const sr_classes *c, long resamples, unsigned long seed, double *means)
 {
     if (c->n == 0 || c->k == 0 || resamples < 1)
         return false;
-    double p[SR_MAX_CLASSES];
-    unsigned draw[SR_MAX_CLASSES];
-    for (size_t j = 0; j < c->k; j++)
-        p[j] = (double)c->counts[j] / (double)c->n;
+    /* q[j]: class j's share of the draws left after classes 0 .. j-1. */
+    double q[SR_MAX_CLASSES];
+    size_t k = c->k;
+    unsigned long long rest = c->n;
+    for (size_t j = 0; j < k; j++) {
+        q[j] = (double)c->counts[j] / (double)rest;
+        rest -= c->counts[j];
+    }
+    /* A table per m met costs about its width, and about as many m are met
+     * as a table is wide: past SR_TABLE_MAX_SD (many thousands of items)
+     * building them would cost more than GSL's own binomial draws. */
+    bool wide[SR_MAX_CLASSES];
+    rest = c->n;
+    for (size_t j = 0; j < k; j++) {
+        wide[j] = sqrt((double)rest * q[j] * (1 - q[j])) > SR_TABLE_MAX_SD;
+        rest -= c->counts[j];
+    }
+    table_range ranges[SR_MAX_CLASSES] = {0};
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!rng)
-        return false;
-    gsl_rng_set(rng, seed);
-    for (long r = 0; r < resamples; r++) {
-        gsl_ran_multinomial(rng, c->k, (unsigned)c->n, p, draw);
+    bool ok = rng != NULL;
+    if (ok)
+        gsl_rng_set(rng, seed);
+    for (long r = 0; r < resamples && ok; r++) {
+        unsigned m = (unsigned)c->n;
         double sum = 0;
-        for (size_t j = 0; j < c->k; j++)
-            sum += c->values[j] * draw[j];
+        for (size_t j = 0; j + 1 < k && m > 0; j++) {
+            unsigned drawn;
+            if (wide[j]) {
+                drawn = gsl_ran_binomial(rng, q[j], m);
+            } else {
+                binomial_table *t = table_for(&ranges[j], m, q[j]);
+                if (!t) {
+                    ok = false;
+                    break;
+                }
+                drawn = binomial_table_draw(t, gsl_rng_uniform(rng));
+            }
+            sum += c->values[j] * drawn;
+            m -= drawn;
+        }
+        sum += c->values[k - 1] * m;
         means[r] = sum / (double)c->n;
     }
+    for (size_t j = 0; j < k; j++) {
+        for (size_t i = 0; i < ranges[j].len; i++)
+            binomial_table_free(ranges[j].at[i]);
+        free(ranges[j].at);
+    }
     gsl_rng_free(rng);
-    return true;
+    return ok;
 }
 
 /* With whole-number class values (0/1 scores give -1, 0, 1) every resampled

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_line.h"
 #include "util/json_arena.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -415,7 +416,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             if (tn == 0)
                 continue;
             cJSON *obj;
-            err = sr_json_parse(path, it.lineno, l, n, &obj);
+            err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
             if (!err) {
                 err = parse_line(&f, it.lineno, obj);
                 cJSON_Delete(obj);

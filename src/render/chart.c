@@ -1,4 +1,4 @@
-/* The three charts, as PNG (1,600 px wide) and SVG, drawn from the analysed
+/* The three charts, as PNG (800 px wide) and SVG, drawn from the analysed
  * sweep only. Models appear in the table's order; failed models are left
  * out (the table lists them); a missing value leaves a gap that says so.
  * Layout is in design units (SR_CHART_WIDTH wide); heights follow the

@@ -29,7 +29,7 @@ typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACI
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
  * the PNG (and needs no cairo, so it can run on another thread). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
-#define SR_CHART_PIXEL_WIDTH 1600
+#define SR_CHART_PIXEL_WIDTH 800
 extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity" */
 #define SR_N_CHARTS 3
 

@@ -49,8 +49,8 @@ Test(chart, png_is_wide_and_reproducible)
         cr_assert(alen > 33);
         cr_assert(memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: not a PNG", sr_chart_names[k]);
         cr_assert(memcmp(p + 12, "IHDR", 4) == 0);
-        cr_assert_eq(be32(p + 16), 1600, "%s: width %u", sr_chart_names[k], be32(p + 16));
-        cr_assert_geq(be32(p + 20), 400, "%s: height %u", sr_chart_names[k], be32(p + 20));
+        cr_assert_eq(be32(p + 16), SR_CHART_PIXEL_WIDTH, "%s: width %u", sr_chart_names[k], be32(p + 16));
+        cr_assert_geq(be32(p + 20), 400 / 2 * SR_CHART_PNG_SCALE, "%s: height %u", sr_chart_names[k], be32(p + 20));
         cr_assert(alen == blen && memcmp(a, b, alen) == 0, "%s: two renders differ", sr_chart_names[k]);
         keep(sr_chart_names[k], "png", a, alen);
         free(a);
@@ -248,21 +248,24 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
 {
     sr_canvas cv;
     const sr_chart_target target = {SR_CHART_RGB, NULL, NULL};
-    cr_assert_null(sr_canvas_open(&cv, &target, 800.5, 10)); /* 1,601 x 20 pixels */
+    /* S pixels a unit: W = ceil(800.5 S) pixels wide (odd), 10 S high. */
+    enum { S = SR_CHART_PNG_SCALE };
+    const size_t W = (size_t)ceil(800.5 * S), H = 10 * S;
+    cr_assert_null(sr_canvas_open(&cv, &target, 800.5, 10));
     sr_canvas_rect(&cv, 0, 0, 3, 10, sr_vermillion);
-    sr_canvas_rect(&cv, 800, 5, 0.5, 5, sr_green);
+    sr_canvas_rect(&cv, 800, 5, 1, 5, sr_green); /* the last pixel column, half past the design width */
     char *rgb;
     size_t len;
     cr_assert_null(sr_canvas_close(&cv, "t-", "t", "t", &rgb, &len));
-    cr_assert_eq(len, (size_t)1601 * 20 * 3);
+    cr_assert_eq(len, W * H * 3);
     const unsigned char *px = (const unsigned char *)rgb;
     static const unsigned char vermillion[3] = {213, 94, 0}, green[3] = {0, 158, 115}, white[3] = {255, 255, 255};
-    for (size_t y = 0; y < 20; y++) {
-        const unsigned char *row = px + y * 1601 * 3;
-        cr_assert(memcmp(row, vermillion, 3) == 0 && memcmp(row + 5 * 3, vermillion, 3) == 0, "row %zu", y);
-        cr_assert(memcmp(row + 6 * 3, white, 3) == 0, "row %zu", y);
-        cr_assert(memcmp(row + 1600 * 3, y >= 10 ? green : white, 3) == 0, "row %zu: last pixel", y);
-        cr_assert(memcmp(row + 1599 * 3, white, 3) == 0, "row %zu", y);
+    for (size_t y = 0; y < H; y++) {
+        const unsigned char *row = px + y * W * 3;
+        cr_assert(memcmp(row, vermillion, 3) == 0 && memcmp(row + (3 * S - 1) * 3, vermillion, 3) == 0, "row %zu", y);
+        cr_assert(memcmp(row + 3 * S * 3, white, 3) == 0, "row %zu", y);
+        cr_assert(memcmp(row + (W - 1) * 3, y >= 5 * S ? green : white, 3) == 0, "row %zu: last pixel", y);
+        cr_assert(memcmp(row + (W - 2) * 3, white, 3) == 0, "row %zu", y);
     }
     free(rgb);
 

@@ -1,9 +1,11 @@
 #include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <string.h>
 
 #include "analysis/scenarios.h"
 #include "analysis/stats.h"
@@ -375,4 +377,132 @@ Test(stats, ratio_range_and_cv)
     double two[] = {100, 102};
     cr_assert_float_eq(sr_coefficient_of_variation(two, 2), sqrt(2.0) / 101, 1e-15);
     cr_assert(isnan(sr_coefficient_of_variation(runs, 1))); /* one run: no spread */
+}
+
+/* ---- issue 23: class counts drawn from inverse-CDF binomial tables ---- */
+
+/* The exact bootstrap distribution of the resampled sum, in lattice steps
+ * above n * vmin, by convolving the one-draw distribution n times (written
+ * here, apart from the code under test). steps[j]: class j's value in
+ * lattice steps above the smallest. */
+static double *exact_sum_pmf(const sr_classes *c, const long *steps, size_t *width_out)
+{
+    long span = steps[c->k - 1];
+    size_t width = c->n * (size_t)span + 1;
+    double *cur = calloc(width, sizeof *cur), *next = calloc(width, sizeof *next);
+    cr_assert(cur && next);
+    cur[0] = 1;
+    for (size_t t = 0; t < c->n; t++) {
+        memset(next, 0, width * sizeof *next);
+        for (size_t s = 0; s <= t * (size_t)span; s++)
+            for (size_t j = 0; j < c->k; j++)
+                next[s + (size_t)steps[j]] += cur[s] * c->counts[j] / (double)c->n;
+        double *tmp = cur;
+        cur = next;
+        next = tmp;
+    }
+    free(next);
+    *width_out = width;
+    return cur;
+}
+
+/* Pearson's chi-square of 10^6 resampled means against the exact bootstrap
+ * distribution, lattice points whose expected count is under 20 pooled with
+ * their neighbours. The seed is fixed, so the statistic is one number: it
+ * must not be in the upper 0.1 % tail of its chi-square law (a sampler off
+ * by a little in any class is, at 10^6 draws: see the next test). `truth`
+ * gives the distribution, `drawn` the sampler's classes (the same, except
+ * to show the test's power). Returns the p-value. */
+static double chi_square_p(const sr_classes *truth, const sr_classes *drawn, double lattice_step, unsigned long seed)
+{
+    enum { R = 1000000 };
+    static double means[R];
+    cr_assert(sr_bootstrap_means_multinomial(drawn, R, seed, means));
+    long steps[SR_MAX_CLASSES];
+    for (size_t j = 0; j < truth->k; j++)
+        steps[j] = lround((truth->values[j] - truth->values[0]) / lattice_step);
+    size_t width;
+    double *pmf = exact_sum_pmf(truth, steps, &width);
+    double *seen = calloc(width, sizeof *seen);
+    cr_assert(seen);
+    double n = (double)truth->n, base = truth->values[0] * n;
+    for (long r = 0; r < R; r++) {
+        double s = (means[r] * n - base) / lattice_step;
+        long i = lround(s);
+        cr_assert(i >= 0 && (size_t)i < width && fabs(s - (double)i) < 1e-6, "off the lattice: %g", means[r]);
+        seen[i]++;
+    }
+    double chi2 = 0, pool_seen = 0, pool_expected = 0;
+    int df = -1;
+    for (size_t i = 0; i < width; i++) {
+        pool_seen += seen[i];
+        pool_expected += pmf[i] * R;
+        if (pool_expected >= 20) {
+            chi2 += (pool_seen - pool_expected) * (pool_seen - pool_expected) / pool_expected;
+            df++;
+            pool_seen = pool_expected = 0;
+        }
+    }
+    /* the upper tail's remainder counts as one more bin */
+    if (pool_expected > 0) {
+        chi2 += (pool_seen - pool_expected) * (pool_seen - pool_expected) / pool_expected;
+        df++;
+    }
+    free(seen);
+    free(pmf);
+    cr_assert(df >= 5, "too few bins (%d) for the test to mean anything", df);
+    return gsl_cdf_chisq_Q(chi2, df);
+}
+
+Test(stats, table_sampler_matches_exact_distribution_chi_square)
+{
+    /* A GSM8K-shaped comparison: 1,319 items, 40 worse, 79 better. */
+    sr_classes c = {.k = 3, .values = {-1, 0, 1}, .counts = {40, 1200, 79}, .n = 1319};
+    double p = chi_square_p(&c, &c, 1.0, 20261130);
+    cr_assert(p > 0.001, "chi-square p = %g: the table sampler does not draw the multinomial", p);
+    /* Nearly tied, few discordant items (a skewed first binomial). */
+    sr_classes tied = {.k = 3, .values = {-1, 0, 1}, .counts = {2, 395, 3}, .n = 400};
+    p = chi_square_p(&tied, &tied, 1.0, 7);
+    cr_assert(p > 0.001, "chi-square p = %g (nearly tied pair)", p);
+    /* Five classes on a half-point lattice: tables for classes after the second too. */
+    sr_classes five = {.k = 5, .values = {-1, -0.5, 0, 0.5, 1}, .counts = {10, 25, 120, 30, 15}, .n = 200};
+    p = chi_square_p(&five, &five, 0.5, 3);
+    cr_assert(p > 0.001, "chi-square p = %g (five classes)", p);
+}
+
+/* The check above has power: a sampler whose worse class is drawn at 39
+ * instead of 40 in 1,319 fails it. */
+Test(stats, chi_square_check_rejects_a_slightly_wrong_sampler)
+{
+    sr_classes truth = {.k = 3, .values = {-1, 0, 1}, .counts = {40, 1200, 79}, .n = 1319};
+    sr_classes wrong = {.k = 3, .values = {-1, 0, 1}, .counts = {39, 1201, 79}, .n = 1319};
+    double p = chi_square_p(&truth, &wrong, 1.0, 20261130);
+    cr_assert(p < 0.001, "chi-square p = %g for a sampler drawing the wrong class shares", p);
+}
+
+/* The tables stay valid for every shape of class counts: a lone item in a
+ * class, a class holding nearly everything, two classes, and more items
+ * than 32-bit intermediate products would hold. */
+Test(stats, table_sampler_edge_shapes)
+{
+    enum { R = 20000 };
+    static double means[R];
+    sr_classes lone = {.k = 3, .values = {-1, 0, 1}, .counts = {1, 998, 1}, .n = 1000};
+    cr_assert(sr_bootstrap_means_multinomial(&lone, R, 1, means));
+    for (int r = 0; r < R; r++)
+        cr_assert(means[r] >= -0.02 && means[r] <= 0.02, "%g", means[r]);
+    sr_classes two = {.k = 2, .values = {0, 1}, .counts = {3, 7}, .n = 10};
+    cr_assert(sr_bootstrap_means_multinomial(&two, R, 2, means));
+    double sum = 0;
+    for (int r = 0; r < R; r++) {
+        cr_assert(means[r] >= 0 && means[r] <= 1);
+        sum += means[r];
+    }
+    cr_assert_float_eq(sum / R, 0.7, 5 * sqrt(0.21 / 10 / R));
+    sr_classes big = {.k = 3, .values = {-1, 0, 1}, .counts = {300000, 3400000, 300000}, .n = 4000000};
+    cr_assert(sr_bootstrap_means_multinomial(&big, 2000, 3, means));
+    sum = 0;
+    for (int r = 0; r < 2000; r++)
+        sum += means[r];
+    cr_assert_float_eq(sum / 2000, 0.0, 5 * sqrt(0.15 / 4e6 / 2000));
 }

@@ -1,0 +1,108 @@
+// simdjson DOM for the lm-eval samples lines: see json_line_fast.h.
+#include "ingest/json_line_fast.h"
+
+#include <cjson/cJSON.h>
+#include <simdjson.h>
+
+#include <memory>
+
+namespace {
+
+// cJSON's own nesting limit, so that a line cJSON rejects is rejected here too.
+constexpr size_t max_depth = CJSON_NESTING_LIMIT;
+
+// One parser a thread, kept for its buffers, freed when the thread ends.
+thread_local std::unique_ptr<simdjson::dom::parser> parser;
+
+cJSON *scalar(simdjson::dom::element v)
+{
+    switch (v.type()) {
+    case simdjson::dom::element_type::STRING: {
+        const char *text;
+        return v.get_c_str().get(text) ? nullptr : cJSON_CreateString(text);
+    }
+    case simdjson::dom::element_type::INT64: {
+        int64_t x;
+        return v.get_int64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+    }
+    case simdjson::dom::element_type::UINT64: {
+        uint64_t x;
+        return v.get_uint64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+    }
+    case simdjson::dom::element_type::DOUBLE: {
+        double x;
+        return v.get_double().get(x) ? nullptr : cJSON_CreateNumber(x);
+    }
+    case simdjson::dom::element_type::BOOL: {
+        bool x;
+        return v.get_bool().get(x) ? nullptr : cJSON_CreateBool(x);
+    }
+    case simdjson::dom::element_type::NULL_VALUE:
+        return cJSON_CreateNull();
+    case simdjson::dom::element_type::ARRAY:
+        return cJSON_CreateArray();
+    case simdjson::dom::element_type::OBJECT:
+        return cJSON_CreateObject();
+    }
+    return nullptr;
+}
+
+// A top-level member: an array keeps its scalar elements.
+cJSON *member(simdjson::dom::element v)
+{
+    simdjson::dom::array elements;
+    if (v.get_array().get(elements))
+        return scalar(v);
+    cJSON *arr = cJSON_CreateArray();
+    if (!arr)
+        return nullptr;
+    for (simdjson::dom::element e : elements) {
+        cJSON *item = scalar(e);
+        if (!item || !cJSON_AddItemToArray(arr, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(arr);
+            return nullptr;
+        }
+    }
+    return arr;
+}
+
+} // namespace
+
+extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out)
+{
+    *out = nullptr;
+    try {
+        if (!parser) {
+            parser = std::make_unique<simdjson::dom::parser>();
+            if (parser->allocate(1 << 16, max_depth))
+                return SR_FAST_OOM;
+        }
+        simdjson::dom::element root;
+        // In place when simdjson's padding lies inside the buffer; else it copies.
+        bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
+        if (parser->parse(data, len, !padded).get(root))
+            return SR_FAST_REJECTED;
+        simdjson::dom::object members;
+        if (root.get_object().get(members)) {
+            *out = cJSON_CreateNull();
+            return *out ? SR_FAST_OK : SR_FAST_OOM;
+        }
+        cJSON *obj = cJSON_CreateObject();
+        if (!obj)
+            return SR_FAST_OOM;
+        for (auto it = members.begin(); it != members.end(); ++it) {
+            cJSON *item = member(it.value());
+            if (!item || !cJSON_AddItemToObject(obj, it.key_c_str(), item)) {
+                cJSON_Delete(item);
+                cJSON_Delete(obj);
+                return SR_FAST_OOM;
+            }
+        }
+        *out = obj;
+        return SR_FAST_OK;
+    } catch (...) {
+        // simdjson reports errors as values; only allocation can throw.
+        return SR_FAST_OOM;
+    }
+}

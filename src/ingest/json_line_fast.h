@@ -1,0 +1,38 @@
+/* The one C++ translation unit (json_line_fast.cpp, simdjson's DOM API)
+ * behind a C interface: a JSON line checked in full by simdjson and handed
+ * back as a shallow cJSON tree, for the lm-eval samples reader, whose lines
+ * are most of an export's bytes (cJSON was a third of the report's CPU on
+ * them). Not for other files: cJSON stays the project's JSON library. */
+#ifndef SR_JSON_LINE_FAST_H
+#define SR_JSON_LINE_FAST_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+typedef enum sr_fast_parse {
+    SR_FAST_OK,       /* *out is the tree (cJSON_Delete it) */
+    SR_FAST_REJECTED, /* simdjson rejected the text: let cJSON say why */
+    SR_FAST_OOM,
+} sr_fast_parse;
+
+/* Validate data[0..len) as one JSON value (RFC 8259 in full, nesting as deep
+ * as cJSON allows) and, when it is an object, build a cJSON object of its
+ * top-level members: scalars as they are, arrays with their scalar
+ * elements, and nested containers (in arrays, or object-valued members)
+ * as empty ones of the same kind. A value that is not an object comes back as
+ * cJSON's NULL-valued item (cJSON_CreateNull) so callers see "not an
+ * object". avail: bytes readable from data on (at least len); with
+ * simdjson's padding past len the text is parsed in place, else copied.
+ * Allocation goes through cJSON's hooks (the caller's arena). */
+sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
