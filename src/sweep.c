@@ -335,6 +335,7 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
         return NULL;
     }
     m->plan_order = -1;
+    m->keeps_up = -1;
     sr_serving_settings_init(&m->settings);
     sr_server_log_init(&m->log);
     sr_kv_summary_init(&m->kv);

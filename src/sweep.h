@@ -270,6 +270,13 @@ typedef struct sr_model {
     char *status_reason; /* for partial: what is missing */
     bool is_baseline;
     sr_kv_summary kv;
+    /* analysis (overview.c): whether the entry keeps up with the baseline
+     * (1: no benchmark measurably lower, or with --equivalence-margin every
+     * benchmark equivalent; 0: not, or failed; -1: the baseline, no
+     * baseline, or no benchmark compared), and its place in the report's
+     * display order (0 first). */
+    int keeps_up;
+    size_t overview_rank;
 } sr_model;
 
 /* ---- the sweep --------------------------------------------------------- */

@@ -2,6 +2,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/entries.h"
+#include "analysis/overview.h"
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
@@ -39,7 +40,7 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
     else if (!sr_sweep_warn(sweep, "no baseline named (--baseline, or \"baseline\" in sweep.json): nothing is "
                                    "compared"))
         err = sr_oom();
-    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)))
+    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)))
         return err;
     return note_empty_baseline(sweep);
 }

@@ -69,9 +69,10 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     meta(root, "meta", "Models", models);
     meta(root, "meta", "Export", sw->export_dir);
 
-    static const char *const sections[][2] = {{"summary", "Summary"},
-                                              {"claims", "Claims checked"},
+    static const char *const sections[][2] = {{"overview", "Overview"},
+                                              {"summary", "Summary"},
                                               {"results", "Results"},
+                                              {"claims", "Claims checked"},
                                               {"charts", "Charts"},
                                               {"kv", "KV cache"},
                                               {"left-out", "Left out"},
@@ -156,6 +157,7 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     if (any_speed)
         ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
     bool none = true;
+    ok = ok && put_table(root, "overview", sr_table_overview(sw), true);
     ok = ok && put_table(root, "claims", sr_table_claims(sw, &none), false);
     ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
     ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);

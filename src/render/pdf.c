@@ -1,5 +1,6 @@
-/* report.pdf: what goes on its pages, in order: the title block, summary,
- * results tables, the three charts as vector drawing, the KV section, the
+/* report.pdf: what goes on its pages, in order: the title block, the
+ * overview, summary,
+ * results tables, the claims checked, the charts as vector drawing, the KV section, the
  * models left out, warnings and audit findings, methods and input files.
  * Tables come from the table layer (table.h), the page layout from
  * pdf_layout.c; no dates, so the same sweep gives the same bytes. */
@@ -166,8 +167,26 @@ static void findings_section(sr_pdf *p, const sr_sweep *sw, const sr_text_list *
         sr_pdf_paragraph(p, "None.");
 }
 
-/* The claims checked, when claims files were given: near the top, as an
- * audit's headline. */
+/* The overview that opens the report: the lead sentence in bold, then the
+ * table with one row per entry. */
+static bool overview_section(sr_pdf *p, const sr_sweep *sw)
+{
+    sr_table *t = sr_table_overview(sw);
+    if (!t)
+        return false;
+    sr_pdf_section(p, "Overview", false);
+    if (t->aside)
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, t->aside, p->bold, SR_PDF_BODY, SR_PDF_INK, 4);
+    free(t->title);
+    free(t->aside);
+    t->title = t->aside = NULL;
+    sr_pdf_table(p, t, PDF_MAX_COLS);
+    sr_table_free(t);
+    return true;
+}
+
+/* The claims checked, when claims files were given: after the results
+ * they check, the verdict counts in bold first. */
 static bool claims_section(sr_pdf *p, const sr_sweep *sw)
 {
     bool none = true;
@@ -266,9 +285,10 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
 
     sr_pdf_new_page(p);
     title_block(p, sw, name);
+    bool ok = overview_section(p, sw);
     sr_pdf_section(p, "Summary", false);
     sr_pdf_texts(p, &summary);
-    bool ok = claims_section(p, sw) && results_section(p, sw, conf);
+    ok = ok && results_section(p, sw, conf) && claims_section(p, sw);
     if (ok && !sr_pdf_failed(p))
         err = charts_section(p, sw);
     if (!err && ok && !sr_pdf_failed(p)) {

@@ -99,10 +99,17 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c);
 
 /* ---- the tables ---------------------------------------------------------- */
 
-/* The results at a glance (results.md): per benchmark the score and the
+/* The overview that opens every report (overview.c): one row per entry in
+ * display order; with a baseline whether it keeps up, each benchmark's
+ * difference [interval] with a verdict mark, the range of its speed
+ * ratios; without one accuracy and median tok/s per scenario; logged KV
+ * tokens when any, the status. The aside is the lead sentence (how many
+ * keep up, the best by name). */
+sr_table *sr_table_overview(const sr_sweep *sw);
+/* The results in one table (results.md): per benchmark the score and the
  * difference with its interval and verdict, then the speed ratios and the
  * logged KV tokens; every model with results. */
-sr_table *sr_table_overview(const sr_sweep *sw);
+sr_table *sr_table_results(const sr_sweep *sw);
 /* One benchmark in full: score, n, difference, verdict, McNemar p, paired
  * items, for every model. */
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark);

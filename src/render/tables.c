@@ -368,7 +368,7 @@ static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
     return out->names != NULL;
 }
 
-sr_table *sr_table_overview(const sr_sweep *sw)
+sr_table *sr_table_results(const sr_sweep *sw)
 {
     sr_table_builder b;
     bench_list benches = {0};
@@ -381,7 +381,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     }
     char conf[64], heading[160], buf[448];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
-    if (sr_tb_begin(&b, "overview", NULL)) {
+    if (sr_tb_begin(&b, "results", NULL)) {
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < benches.n; k++) {
             const char *title = sr_text_benchmark_title(benches.names[k]);
@@ -409,9 +409,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                     sr_tb_cell(&b, SR_CELL_VERDICT, "baseline");
                 } else if (s->compared) {
                     char ci[128];
-                    char words[256];
-                    const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
-                    snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
+                    const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
+                    snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
                     sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                     if (c)
                         c->tone = verdict_tone(s);
