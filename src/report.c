@@ -210,7 +210,8 @@ static void render_phase2(void *ctx, size_t part)
     } else {
         size_t c = part - JOB_PNG;
         sr_output *png = &out[OUT_CHARTS + 2 * c];
-        err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+        if (job->rgb[c]) /* NULL: the chart has nothing to draw and is not written */
+            err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
         free(job->rgb[c]);
         job->rgb[c] = NULL;
     }
@@ -266,8 +267,14 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
         free(job.rgb[c]);
     lap(&mark, t ? &t->render : NULL);
 
+    /* A chart with nothing to draw is not written (the reports say why). */
+    sr_output kept[N_OUT];
+    size_t n_kept = 0;
+    for (size_t i = 0; i < N_OUT; i++)
+        if (out[i].data || i >= OUT_JSON)
+            kept[n_kept++] = out[i];
     if (!err)
-        err = sr_write_outputs(out_dir, out, N_OUT);
+        err = sr_write_outputs(out_dir, kept, n_kept);
     sr_outputs_free(out, N_OUT);
     lap(&mark, t ? &t->write : NULL);
     return err;

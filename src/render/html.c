@@ -203,15 +203,26 @@ char *sr_html_inline_svg(const char *svg, const char *label)
 
 static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
+    sr_tpl_list(root, "charts_left_out");
     static const char *const captions[SR_N_CHARTS] = {
         "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 "
         "is the baseline.",
         "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
         "bootstrap interval, the colour and shape the verdict.",
-        "KV cache tokens per model, as logged by the server and as recomputed from config.json."};
+        "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
+        "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
+        "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
+        "keeps up when its vertical whisker reaches the shaded half."};
     for (int k = 0; k < SR_N_CHARTS; k++) {
         char *svg = NULL;
         size_t len;
+        bool oom = false;
+        if (!sr_chart_has_data(sw, (sr_chart_kind)k, &oom)) {
+            if (oom)
+                return sr_oom();
+            sr_tpl_set(sr_tpl_add(root, "charts_left_out"), "text", sr_text_chart_left_out((sr_chart_kind)k));
+            continue;
+        }
         if (!charts || !charts->svg[k]) {
             sr_error *err = sr_render_chart(sw, (sr_chart_kind)k, SR_CHART_SVG, &svg, &len);
             if (err)

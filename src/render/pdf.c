@@ -243,10 +243,20 @@ static sr_error *charts_section(sr_pdf *p, const sr_sweep *sw)
         "the baseline.",
         "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
         "bootstrap interval, the colour and shape the verdict.",
-        "KV cache tokens per model, as logged by the server and as recomputed from config.json."};
+        "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
+        "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
+        "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
+        "keeps up when its vertical whisker reaches the shaded half."};
     sr_error *err = NULL;
-    for (int k = 0; k < SR_N_CHARTS && !err; k++)
-        err = chart(p, sw, (sr_chart_kind)k, captions[k]);
+    for (int k = 0; k < SR_N_CHARTS && !err; k++) {
+        bool oom = false;
+        if (sr_chart_has_data(sw, (sr_chart_kind)k, &oom))
+            err = chart(p, sw, (sr_chart_kind)k, captions[k]);
+        else if (oom)
+            err = sr_oom();
+        else
+            sr_pdf_paragraph(p, sr_text_chart_left_out((sr_chart_kind)k));
+    }
     return err;
 }
 

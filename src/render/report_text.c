@@ -148,6 +148,19 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     return buf;
 }
 
+const char *sr_text_chart_left_out(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_TRADEOFF:
+        return "No accuracy-against-speed chart: no entry has both an accuracy difference from the baseline and a "
+               "speed ratio to it.";
+    case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
+    case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
+    case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
+    }
+    return "A chart had nothing to draw.";
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))
