@@ -355,6 +355,32 @@ void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings)
     settings->threads = (int)o->threads;
 }
 
+/* The first warnings reach the terminal, the rest are counted (all of them
+ * are in the outputs); no baseline is said first, since it changes what the
+ * whole report is. */
+#define TERMINAL_WARNINGS 3
+static void print_warnings(const sr_sweep *sweep, FILE *info)
+{
+    size_t shown = 0, skipped = 0;
+    if (!sr_sweep_baseline(sweep)) {
+        fprintf(info, "sweep-report: warning: %s\n", SR_NO_BASELINE_WARNING);
+        shown++;
+    }
+    for (size_t i = 0; i < sweep->n_warnings; i++) {
+        if (strcmp(sweep->warnings[i], SR_NO_BASELINE_WARNING) == 0)
+            continue;
+        if (shown < TERMINAL_WARNINGS) {
+            fprintf(info, "sweep-report: warning: %s\n", sweep->warnings[i]);
+            shown++;
+        } else {
+            skipped++;
+        }
+    }
+    if (skipped)
+        fprintf(info, "sweep-report: %zu more warning%s in report.json and results.md\n", skipped,
+                skipped == 1 ? "" : "s");
+}
+
 /* The report pipeline from parsed options: build, check the claims, write;
  * then the summary line on info. */
 static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *info)
@@ -375,6 +401,7 @@ static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_
     size_t failed = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         failed += sweep->models[i].status == SR_STATUS_FAILED;
+    print_warnings(sweep, info);
     fprintf(info, "sweep-report: %zu models (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models, failed,
             sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
     if (o->n_claims > 0) {

@@ -37,8 +37,7 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
      * the report (speed, KV, failures) stands. */
     if (baseline)
         err = sr_resolve_baseline(sweep, baseline);
-    else if (!sr_sweep_warn(sweep, "no baseline named (--baseline, or \"baseline\" in sweep.json): nothing is "
-                                   "compared"))
+    else if (!sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING))
         err = sr_oom();
     if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)))
         return err;

@@ -119,11 +119,11 @@ static sr_tone mark_tone(const sr_scores *s)
 }
 
 static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_model *m, const char **benches,
-                           size_t n_bench, bool with_speed, bool with_kv)
+                           size_t n_bench, bool with_keeps_up, bool with_speed, bool with_kv)
 {
     char buf[256], ci[160];
     double margin = sw->settings.equivalence_margin;
-    sr_cell *keep = sr_tb_cell(b, SR_CELL_VERDICT, sr_text_keeps_up(m->keeps_up, m));
+    sr_cell *keep = with_keeps_up ? sr_tb_cell(b, SR_CELL_VERDICT, sr_text_keeps_up(m->keeps_up, m)) : NULL;
     if (keep)
         keep->tone = m->keeps_up == 1 ? SR_TONE_SAME : m->keeps_up == 0 ? SR_TONE_WORSE : SR_TONE_NONE;
     for (size_t k = 0; k < n_bench; k++) {
@@ -208,7 +208,8 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
                          sr_format_count(a, sizeof a, (long long)shown), shown == 1 ? "entry" : "entries",
                          n_bench ? "mean accuracy" : "the order found");
     } else if (compared == 0) {
-        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s", label_of(base));
+        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s%s", label_of(base),
+                         n_bench ? "" : ": there are no accuracy scores, so entries are ranked by their mean speed ratio");
     } else {
         double margin = sw->settings.equivalence_margin;
         sr_strbuf_printf(&sb, "%s of %s compared %s keep%s up with the baseline %s (", sr_format_count(a, sizeof a, (long long)keep),
@@ -260,7 +261,9 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     }
     n = sr_render_model_order(sw, order);
     bool compared = sr_sweep_baseline(sw) != NULL;
-    bool with_kv = any_logged_kv(sw), with_ratio = compared && any_ratio(sw);
+    bool with_kv = any_logged_kv(sw), with_ratio = compared && any_ratio(sw), judged = false;
+    for (size_t i = 0; i < sw->n_models; i++)
+        judged |= sw->models[i].keeps_up != -1 && sw->models[i].status != SR_STATUS_FAILED;
     char conf[64], heading[192];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     char *lead = lead_sentence(sw, order, n, n_bench);
@@ -268,7 +271,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     if (begun) {
         b.t->aside = sr_tb_dup_or_null(&b, lead);
         sr_tb_column(&b, "Model", NULL, false, 3);
-        if (compared)
+        if (judged) /* a column that would say nothing for every row is left out */
             sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
         for (size_t k = 0; k < n_bench; k++) {
             const char *title = sr_text_benchmark_title(benches[k]);
@@ -299,7 +302,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_tb_row(&b);
             model_and_status(&b, m);
             if (compared)
-                compared_cells(&b, sw, m, benches, n_bench, with_ratio, with_kv);
+                compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
             else
                 absolute_cells(&b, m, benches, n_bench, &speed, with_kv);
         }
@@ -316,7 +319,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
                                   "baseline's over the scenarios both ran. ");
         if (!compared && speed.n)
-            sr_strbuf_printf(&note, "Speed: %s ", speed.note);
+            sr_strbuf_printf(&note, "Speed: the median output throughput over the runs of each scenario%s%s. ",
+                             speed.shared[0] ? "; " : "", speed.shared);
         if (noisy)
             sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
                                   "(needs more runs). ");

@@ -379,6 +379,8 @@ sr_table *sr_table_results(const sr_sweep *sw)
         free(benches.names);
         return NULL;
     }
+    if (sr_sweep_baseline(sw)) /* a column of dashes answers nothing: the speed table holds the rest */
+        sr_speed_columns_keep_rated(sw, &speed);
     char conf[64], heading[160], buf[448];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     if (sr_tb_begin(&b, "results", NULL)) {
