@@ -150,10 +150,10 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
 }
 
 /* The outputs, in the order they are written. */
-enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, N_OUT };
+enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, N_OUT };
 
 /* The jobs of the two rendering phases (see render_phase1). */
-enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_MD, N_PHASE1 };
+enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_MD, N_PHASE1 };
 enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
 #define MAX_JOBS 8
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
@@ -187,6 +187,7 @@ static void render_phase1(void *ctx, size_t part)
     case JOB_PDF: err = sr_render_pdf(sw, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
+    case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
     default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
@@ -248,7 +249,8 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
                  {OUT_CSV, "results.csv"},
                  {OUT_MD, "results.md"},
                  {OUT_HTML, "report.html"},
-                 {OUT_PDF, "report.pdf"}};
+                 {OUT_PDF, "report.pdf"},
+                 {OUT_CLAIMS_CSV, "claims.csv"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 
@@ -267,11 +269,12 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
         free(job.rgb[c]);
     lap(&mark, t ? &t->render : NULL);
 
-    /* A chart with nothing to draw is not written (the reports say why). */
+    /* A chart with nothing to draw is not written (the reports say why),
+     * nor claims.csv without claims. */
     sr_output kept[N_OUT];
     size_t n_kept = 0;
     for (size_t i = 0; i < N_OUT; i++)
-        if (out[i].data || i >= OUT_JSON)
+        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV))
             kept[n_kept++] = out[i];
     if (!err)
         err = sr_write_outputs(out_dir, kept, n_kept);

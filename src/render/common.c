@@ -2,6 +2,7 @@
  * the CSV cells (csv_cells.h). */
 #include <csv.h>
 #include <limits.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,11 @@ void sr_csv_num(sr_strbuf *sb, double v)
 {
     char buf[64];
     sr_strbuf_putc(sb, ',');
-    if (isfinite(v))
-        sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
+    if (!isfinite(v))
+        return;
+    /* 15 significant digits are exact for a double's decimal precision and
+     * drop the binary noise of arithmetic (0.6299999999999999 is 0.63);
+     * then the shortest form that reads back as that. */
+    snprintf(buf, sizeof buf, "%.15g", v);
+    sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, strtod(buf, NULL)));
 }

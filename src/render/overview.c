@@ -131,8 +131,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
         if (!s) {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         } else if (s->is_baseline) {
-            snprintf(buf, sizeof buf, "baseline, %s", sr_text_score(ci, sizeof ci, s->score));
-            sr_tb_cell(b, SR_CELL_VERDICT, buf);
+            sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
         } else if (s->compared && isfinite(s->delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
             snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);

@@ -23,6 +23,8 @@ extern const size_t sr_n_table_benchmarks;
 
 sr_error *sr_render_json(const sr_sweep *sweep, char **out, size_t *len);     /* report.json */
 sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /* results.csv */
+/* claims.csv; *out stays NULL (no file) when no claims were checked. */
+sr_error *sr_render_claims_csv(const sr_sweep *sweep, char **out, size_t *len);
 sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */
 
 typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF } sr_chart_kind;
