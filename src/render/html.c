@@ -212,7 +212,9 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
         "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
         "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
         "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
-        "keeps up when its vertical whisker reaches the shaded half."};
+        "keeps up when its vertical whisker reaches the shaded half.",
+        "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
+        "order)."};
     for (int k = 0; k < SR_N_CHARTS; k++) {
         char *svg = NULL;
         size_t len;
@@ -220,7 +222,9 @@ static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_char
         if (!sr_chart_has_data(sw, (sr_chart_kind)k, &oom)) {
             if (oom)
                 return sr_oom();
-            sr_tpl_set(sr_tpl_add(root, "charts_left_out"), "text", sr_text_chart_left_out((sr_chart_kind)k));
+            const char *why = sr_text_chart_left_out((sr_chart_kind)k);
+            if (why)
+                sr_tpl_set(sr_tpl_add(root, "charts_left_out"), "text", why);
             continue;
         }
         if (!charts || !charts->svg[k]) {

@@ -246,7 +246,9 @@ static sr_error *charts_section(sr_pdf *p, const sr_sweep *sw)
         "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
         "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
         "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
-        "keeps up when its vertical whisker reaches the shaded half."};
+        "keeps up when its vertical whisker reaches the shaded half.",
+        "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
+        "order)."};
     sr_error *err = NULL;
     for (int k = 0; k < SR_N_CHARTS && !err; k++) {
         bool oom = false;
@@ -254,7 +256,7 @@ static sr_error *charts_section(sr_pdf *p, const sr_sweep *sw)
             err = chart(p, sw, (sr_chart_kind)k, captions[k]);
         else if (oom)
             err = sr_oom();
-        else
+        else if (sr_text_chart_left_out((sr_chart_kind)k))
             sr_pdf_paragraph(p, sr_text_chart_left_out((sr_chart_kind)k));
     }
     return err;

@@ -27,14 +27,14 @@ sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /*
 sr_error *sr_render_claims_csv(const sr_sweep *sweep, char **out, size_t *len);
 sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */
 
-typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF } sr_chart_kind;
+typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF, SR_CHART_THROUGHPUT } sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
  * the PNG (and needs no cairo, so it can run on another thread). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
 #define SR_CHART_PIXEL_WIDTH 1600
-extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff" */
-#define SR_N_CHARTS 4
+extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff", "throughput" */
+#define SR_N_CHARTS 5
 
 /* *out stays NULL (and nothing is to be written) when the chart has nothing
  * to draw: the trade-off chart without an entry that has both an accuracy

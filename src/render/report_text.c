@@ -157,6 +157,7 @@ const char *sr_text_chart_left_out(sr_chart_kind kind)
     case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
     case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
     case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
+    case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
     }
     return "A chart had nothing to draw.";
 }

@@ -55,7 +55,8 @@ const char *sr_text_keeps_up(int keeps_up, const sr_model *m);
 /* The range of an entry's speed ratios over its scenarios ("0.36–0.63x",
  * "0.57x"); NULL when none. *noisy (may be NULL): one needs more runs. */
 const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m, bool *noisy);
-/* Why a chart with nothing to draw was left out, as a sentence. */
+/* Why a chart with nothing to draw was left out, as a sentence; NULL when
+ * the chart does not apply to such a sweep (nothing to say). */
 const char *sr_text_chart_left_out(sr_chart_kind kind);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */

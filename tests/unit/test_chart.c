@@ -355,3 +355,41 @@ Test(chart, pdf_canvas_drops_non_finite_coordinates)
     free(pdf);
     HPDF_Free(doc);
 }
+
+/* The throughput curve is drawn for a sweep over load with 3 or more
+ * values at one pair of lengths, and not for two values or a sweep over
+ * prompt lengths. */
+Test(chart, throughput_curve_only_for_a_sweep_over_load)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/a");
+    m->status = SR_STATUS_OK;
+    long lengths[] = {128, 1024, 3072};
+    for (int i = 0; i < 3; i++) { /* three prompt lengths at one concurrency: not a load sweep */
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.output_throughput = 100 + i;
+        sr_scenario_spec spec = {lengths[i], 256, 16, INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &run)); /* moves the run */
+        m->scenarios[m->n_scenarios - 1].median_output_throughput = 100 + i;
+    }
+    cr_expect_not(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT, &(bool){false}));
+    long conc[] = {1, 4};
+    for (int i = 0; i < 2; i++) {
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.output_throughput = 50 * (i + 1);
+        sr_scenario_spec spec = {128, 256, conc[i], INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &run));
+        m->scenarios[m->n_scenarios - 1].median_output_throughput = 50 * (i + 1);
+    }
+    /* c = 1, 4, 16 at 128/256 now: three values. */
+    cr_expect(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT, &(bool){false}));
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
+    cr_expect_not_null(strstr(a, "org/a: 50.0 tok/s at 1; 100 tok/s at 4; 100 tok/s at 16;"), "%s", strstr(a, "<desc"));
+    free(a);
+    sr_sweep_free(&sw);
+}
