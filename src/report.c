@@ -330,6 +330,9 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_FLAG(0, "keep-going", sr_report_opts, settings.keep_going,
                 "record input problems as warnings and leave the affected model or benchmark out, instead of "
                 "stopping"),
+    SR_OPT_FLAG(0, "appendix", sr_report_opts, settings.appendix,
+                "put the appendix in report.pdf: how each KV count was recomputed, the what-if tables and every "
+                "input file with its SHA-256 (report.json and report.html always have them)"),
     SR_OPT_FLAG(0, "timings", sr_report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
     SR_OPT_END,

@@ -300,6 +300,7 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);

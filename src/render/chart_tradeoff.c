@@ -19,6 +19,7 @@
 #include "util/text.h"
 
 #define TRADEOFF_LABELS 12
+#define TRADEOFF_MAX_POINTS 60 /* per panel, in overview order; the chart says how many more */
 #define PANEL_H 300.0
 #define PANEL_GAP 64.0
 #define PLOT_X0 86.0
@@ -134,7 +135,7 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         cv->failed = true;
         return;
     }
-    size_t np = 0;
+    size_t np = 0, left_out = 0;
     double xlo = 1, xhi = 1, ylo = 0, yhi = 0;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
@@ -147,6 +148,10 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         p.lo = isfinite(s->ci_low) ? s->ci_low * 100 : p.delta;
         p.hi = isfinite(s->ci_high) ? s->ci_high * 100 : p.delta;
         p.verdict = s->verdict;
+        if (np == TRADEOFF_MAX_POINTS) {
+            left_out++;
+            continue;
+        }
         xlo = fmin(xlo, p.ratio_lo);
         xhi = fmax(xhi, p.ratio_hi);
         ylo = fmin(ylo, p.lo);
@@ -205,9 +210,14 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
     sr_canvas_marker(cv, 0, x1, y0, 5.5, sr_black);
     sr_canvas_label(cv, x1 + 8, y0 + 14, "baseline", SR_CHART_VALUE_SIZE, sr_black);
     if (np > TRADEOFF_LABELS) {
-        char more[160], k[32];
-        snprintf(more, sizeof more, "The first %d in the overview's order are named; %s more are drawn unnamed.",
-                 TRADEOFF_LABELS, sr_format_count(k, sizeof k, (long long)(np - TRADEOFF_LABELS)));
+        char more[200], k[32], l[32];
+        if (left_out)
+            snprintf(more, sizeof more,
+                     "The first %d in the overview's order are named, %d drawn; %s more are left out (see the tables).",
+                     TRADEOFF_LABELS, TRADEOFF_MAX_POINTS, sr_format_count(l, sizeof l, (long long)left_out));
+        else
+            snprintf(more, sizeof more, "The first %d in the overview's order are named; %s more are drawn unnamed.",
+                     TRADEOFF_LABELS, sr_format_count(k, sizeof k, (long long)(np - TRADEOFF_LABELS)));
         sr_canvas_text(cv, 16, plot_bottom + 50, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
     }
     free(pts);

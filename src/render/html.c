@@ -19,6 +19,11 @@
 #include "util/text.h"
 
 #define TEMPLATE "report.html"
+/* Entries whose KV derivation and what-if tables the page carries, and
+ * input files it lists: report.json has all of them, and the page stays
+ * a few MiB for a thousand models. */
+#define HTML_MAX_DETAILS 40
+#define HTML_MAX_INPUTS 1000
 
 static void meta(sr_tpl_ctx *root, const char *list, const char *label, const char *value)
 {
@@ -162,10 +167,28 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
     ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);
     ok = ok && put_table(root, "settings", sr_table_settings(sw), true);
-    ok = ok && put_table(root, "inputs", sr_table_inputs(sw), false);
+    sr_table *inputs = sr_table_inputs(sw);
+    if (ok && inputs && sr_table_keep_rows(inputs, HTML_MAX_INPUTS, "report.json (every file, with its SHA-256)")) {
+        ok = put_table(root, "inputs", inputs, false);
+    } else {
+        sr_table_free(inputs);
+        ok = false;
+    }
     sr_tpl_list(root, "whatif");
-    size_t details = 0;
-    for (size_t i = 0; i < n && ok; i++) {
+    size_t details = 0, whatifs = 0, shown = n < HTML_MAX_DETAILS ? n : HTML_MAX_DETAILS;
+    sr_tpl_set(root, "kv_details_more", NULL);
+    if (shown < n) {
+        char a[32], b[32];
+        char *more = sr_asprintf("Derivations and what-if tables are shown for the first %s entries in the "
+                                 "overview's order; those of the other %s are in report.json.",
+                                 sr_format_count(a, sizeof a, (long long)shown),
+                                 sr_format_count(b, sizeof b, (long long)(n - shown)));
+        if (!more)
+            return sr_oom();
+        sr_tpl_set(root, "kv_details_more", more);
+        free(more);
+    }
+    for (size_t i = 0; i < shown && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_kv_summary *kv = &m->kv;
         sr_kv_words words;
@@ -180,10 +203,21 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
             details++;
         }
         sr_kv_words_free(&words);
-        if (kv->n_whatif > 0)
-            ok = put_table(root, "whatif", sr_table_whatif(sw, m), true);
+        if (kv->n_whatif > 0) {
+            sr_table *t = sr_table_whatif(sw, m);
+            char *id = t ? sr_asprintf("whatif-%zu", whatifs + 1) : NULL; /* ids unique in the page */
+            if (id) {
+                free(t->id);
+                t->id = id;
+            }
+            ok = id && put_table(root, "whatif", t, true);
+            if (!id)
+                sr_table_free(t);
+            whatifs++;
+        }
     }
     sr_tpl_set_bool(root, "any_kv_details", details > 0);
+    sr_tpl_set_bool(root, "any_whatif", whatifs > 0);
     return ok ? NULL : sr_oom();
 }
 

@@ -284,14 +284,38 @@ static bool list_take(sr_text_list *list, sr_strbuf *sb)
     return true;
 }
 
-/* "A", "A and B", "A, B and C" from the names of the models in idx. */
+/* Names a sentence lists before "and N more" (in display order, so the
+ * best are the ones named): a summary that counts, for any sweep size. */
+#define SUMMARY_MAX_NAMES 8
+
+/* The separator before the i-th of `shown` names out of n. */
+static const char *name_sep(size_t i, size_t shown, size_t n)
+{
+    return i == 0 ? "" : i + 1 == shown && shown == n ? " and " : ", ";
+}
+
+static size_t names_shown(size_t n)
+{
+    return n > SUMMARY_MAX_NAMES ? SUMMARY_MAX_NAMES : n;
+}
+
+static void put_more(sr_strbuf *sb, size_t shown, size_t n)
+{
+    char k[32];
+    if (shown < n)
+        sr_strbuf_printf(sb, " and %s more", sr_format_count(k, sizeof k, (long long)(n - shown)));
+}
+
+/* "A", "A and B", "A, B and C" from the names of the models in idx; past
+ * SUMMARY_MAX_NAMES, "A, B, … and 12 more". */
 static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            sr_strbuf_puts(sb, i + 1 == n ? " and " : ", ");
+    size_t shown = names_shown(n);
+    for (size_t i = 0; i < shown; i++) {
+        sr_strbuf_puts(sb, name_sep(i, shown, n));
         sr_strbuf_puts(sb, name_of(&sw->models[idx[i]]));
     }
+    put_more(sb, shown, n);
 }
 
 /* The range of a model's speed ratios over its scenarios, as text
@@ -359,9 +383,10 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             continue;
         sr_strbuf_puts(sb, any ? "; " : "");
         sr_strbuf_puts(sb, leads[v]);
-        for (size_t i = 0; i < k; i++) {
+        size_t shown = names_shown(k);
+        for (size_t i = 0; i < shown; i++) {
             const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
-            sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+            sr_strbuf_puts(sb, name_sep(i, shown, k));
             if (v == 0) /* never "matches": absence of evidence is not equivalence */
                 sr_strbuf_printf(sb, "%s for %s",
                                  sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
@@ -370,6 +395,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
                 sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
                                  sr_text_delta_ci(buf, sizeof buf, s));
         }
+        put_more(sb, shown, k);
         any = true;
     }
     size_t k = 0;

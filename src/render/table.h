@@ -63,6 +63,10 @@ typedef struct sr_table {
 } sr_table;
 
 void sr_table_free(sr_table *t);
+/* Keep the first max_rows rows (the overview's order: the best first) and
+ * say in the note how many more there are and where ("report.json and
+ * results.csv"); false on OOM. */
+bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where);
 const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col);
 
 /* ---- the speed columns of a sweep ---------------------------------------

@@ -98,10 +98,29 @@ Test(pdf, reproducible_with_metadata_and_bookmarks)
     sr_sweep_free(&sw);
 }
 
+Test(pdf, appendix_only_when_asked)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "report-short.pdf");
+    char *out = pdf_text(path, "-layout", "the appendix");
+    if (out) {
+        cr_expect_null(strstr(out, "What if: google/gemma-4-E2B-it"), "no what-if tables by default");
+        cr_expect_not_null(strstr(out, "--appendix"), "the PDF says where the appendix is");
+        free(out);
+    }
+    free(data);
+    done_with(path);
+    sr_sweep_free(&sw);
+}
+
 Test(pdf, qpdf_check_fonts_and_text)
 {
     sr_sweep sw;
     fixture_sweep(&sw);
+    sw.settings.appendix = true; /* the what-if tables are checked below */
     size_t len;
     char *data = render_pdf(&sw, &len);
     char *path = write_pdf(data, len, "report.pdf");
