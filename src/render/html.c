@@ -161,6 +161,13 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     sr_tpl_list(root, "speed");
     if (any_speed)
         ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
+    bool no_latency = true;
+    sr_table *latency = sr_table_latency(sw, &no_latency);
+    sr_tpl_list(root, "latency");
+    if (latency)
+        ok = ok && put_table(root, "latency", latency, true);
+    else
+        ok = ok && no_latency;
     bool none = true;
     ok = ok && put_table(root, "overview", sr_table_overview(sw), true);
     ok = ok && put_table(root, "claims", sr_table_claims(sw, &none), false);

@@ -150,6 +150,20 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
             sr_table_markdown(speed, &sb);
         }
     }
+    bool no_latency = true;
+    sr_table *latency = sr_table_latency(sw, &no_latency);
+    if (!latency && !no_latency) {
+        err = sr_oom();
+        goto done;
+    }
+    if (latency) {
+        sr_strbuf_puts(&sb, "\n## Latency\n\n");
+        sr_table_markdown(latency, &sb);
+        sr_strbuf_puts(&sb, "\n");
+        sr_markdown_escape(&sb, latency->note);
+        sr_strbuf_putc(&sb, '\n');
+        sr_table_free(latency);
+    }
     if (!no_claims) { /* after the results they check, the verdict counts first */
         sr_strbuf_puts(&sb, "\n## Claims checked\n\n");
         sr_markdown_escape(&sb, claims->aside);

@@ -336,3 +336,81 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     free(order);
     return begun ? sr_tb_finish(&b) : NULL;
 }
+
+/* ---- latency ------------------------------------------------------------- */
+
+static const char *latency_ms(char *buf, size_t size, double ms)
+{
+    char n[40];
+    if (!isfinite(ms))
+        return NULL;
+    if (ms >= 100)
+        sr_format_count(n, sizeof n, llround(ms));
+    else
+        sr_format_fixed(n, sizeof n, ms, 1);
+    snprintf(buf, size, "%s ms", n);
+    return buf;
+}
+
+sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
+{
+    *none = true;
+    sr_speed_columns speed;
+    if (!sr_speed_columns_make(sw, &speed))
+        return NULL;
+    /* Only the scenarios in which some entry has a latency. */
+    size_t kept = 0;
+    for (size_t c = 0; c < speed.n; c++) {
+        bool any = false;
+        for (size_t i = 0; i < sw->n_models && !any; i++) {
+            const sr_scenario *sc = sr_model_scenario(&sw->models[i], speed.cols[c].key);
+            any = sc && (isfinite(sc->median_ttft_ms) || isfinite(sc->median_tpot_ms));
+        }
+        if (any) {
+            sr_speed_column tmp = speed.cols[kept];
+            speed.cols[kept++] = speed.cols[c];
+            speed.cols[c] = tmp;
+        }
+    }
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    sr_table_builder b;
+    bool begun = order && kept > 0 && sr_tb_begin(&b, "latency", "Latency");
+    if (begun) {
+        *none = false;
+        size_t n = sr_render_model_order(sw, order);
+        char t1[160], t2[64]; /* room for a 40-byte number and " ms" */
+        b.t->aside = sr_tb_dup_or_null(&b, "median time to first token; per output token below");
+        sr_tb_column(&b, "Model", NULL, false, 3);
+        for (size_t c = 0; c < kept; c++) {
+            /* "TTFT, c=16": a latency column is not read as a speed ratio */
+            snprintf(t1, sizeof t1, "TTFT, %s", speed.cols[c].heading);
+            sr_tb_column(&b, t1, speed.cols[c].sub, true, 1.2);
+            sr_tb_column_help(&b, speed.cols[c].words);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            bool any = false;
+            for (size_t c = 0; c < kept && !any; c++)
+                any = sr_model_scenario(m, speed.cols[c].key) != NULL;
+            if (!any)
+                continue;
+            sr_tb_row(&b);
+            model_and_status(&b, m);
+            for (size_t c = 0; c < kept; c++) {
+                const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
+                const char *ttft = sc ? latency_ms(t1, sizeof t1, sc->median_ttft_ms) : NULL;
+                const char *tpot = sc ? latency_ms(t2, sizeof t2, sc->median_tpot_ms) : NULL;
+                sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, ttft);
+                if (tpot)
+                    sr_tb_cell_sub(&b, cell, tpot);
+            }
+        }
+        sr_tb_note(&b,
+                   "Each cell: the median over the scenario's runs of each run's median time to first token "
+                   "(TTFT), then (beneath, or in brackets) of its median time per output token (TPOT)%s%s.",
+                   speed.shared[0] ? "; " : "", speed.shared);
+    }
+    sr_speed_columns_free(&speed);
+    free(order);
+    return begun ? sr_tb_finish(&b) : NULL;
+}

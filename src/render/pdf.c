@@ -274,6 +274,12 @@ static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
         ok = put_entries(p, sr_table_speed(sw));
     else if (ok)
         sr_pdf_paragraph(p, "No speed results were found.");
+    bool no_latency = true;
+    sr_table *latency = ok ? sr_table_latency(sw, &no_latency) : NULL;
+    if (latency)
+        ok = put_entries(p, latency);
+    else if (ok && !no_latency)
+        ok = false;
     return ok;
 }
 

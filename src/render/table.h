@@ -119,6 +119,10 @@ sr_table *sr_table_results(const sr_sweep *sw);
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark);
 /* Speed ratios per scenario, the model's median throughput under each. */
 sr_table *sr_table_speed(const sr_sweep *sw);
+/* Median TTFT (and TPOT beneath) per entry and scenario, over the
+ * scenarios where some entry has one (overview.c). NULL also when none has
+ * (*none set). */
+sr_table *sr_table_latency(const sr_sweep *sw, bool *none);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */

@@ -155,3 +155,27 @@ Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
         cr_expect_eq(sw.models[i].keeps_up, -1);
     sr_sweep_free(&sw);
 }
+
+Test(overview, latency_table_only_where_latency_was_measured)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/a");
+    add_run(m, 128, 100);
+    add_run(m, 1024, 80);
+    bool none = false;
+    cr_expect_null(sr_table_latency(&sw, &none), "no TTFT or TPOT: no table");
+    cr_expect(none);
+    m->scenarios[0].median_ttft_ms = 2490.4;
+    m->scenarios[0].median_tpot_ms = 18.62;
+    sr_table *t = sr_table_latency(&sw, &none);
+    cr_assert_not_null(t);
+    cr_expect_not(none);
+    cr_expect_eq(t->n_cols, 2, "only the scenario with a latency: %zu columns", t->n_cols);
+    cr_expect_not_null(strstr(t->cols[1].title, "TTFT, "), "%s", t->cols[1].title);
+    const sr_cell *c = sr_table_cell(t, 0, 1);
+    cr_expect_str_eq(c->text, "2,490 ms");
+    cr_expect_str_eq(c->sub, "18.6 ms");
+    sr_table_free(t);
+    sr_sweep_free(&sw);
+}
