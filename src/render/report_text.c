@@ -648,30 +648,6 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
     return ok;
 }
 
-/* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT for some model:
- * the median of a few noisy runs is not a measurement. */
-static bool put_noisy_speed(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
-{
-    bool ok = true;
-    char pct[64], limit[64];
-    sr_text_fixed(limit, sizeof limit, SR_SPEED_CV_LIMIT * 100, 0);
-    for (size_t i = 0; i < n && ok; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        for (size_t c = 0; c < m->n_scenarios && ok; c++) {
-            const sr_scenario *sc = &m->scenarios[c];
-            if (!sc->needs_more_runs)
-                continue;
-            sr_strbuf_printf(sb,
-                             "Speed needs more runs: %s, %s: its %zu runs spread by %s%% (coefficient of variation, "
-                             "over the %s%% this report accepts); the median of so few noisy runs is not a "
-                             "measurement.",
-                             name_of(m), sc->key, sc->n_runs, sr_text_fixed(pct, sizeof pct, sc->cv * 100, 1), limit);
-            ok = list_take(out, sb);
-        }
-    }
-    return ok;
-}
-
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
@@ -725,7 +701,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         }
     }
     if (ok)
-        ok = put_flips(&sb, sw, order, n, out) && put_noisy_speed(&sb, sw, order, n, out);
+        ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_free(&sb);
     free(order);
     return ok ? NULL : sr_oom();

@@ -179,3 +179,52 @@ Test(overview, latency_table_only_where_latency_was_measured)
     sr_table_free(t);
     sr_sweep_free(&sw);
 }
+
+Test(overview, needs_more_runs_is_marked_in_its_cell)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    sr_model *m = sr_sweep_find_model(&sw, "org/lower");
+    cr_assert(isfinite(m->scenarios[0].ratio));
+    m->scenarios[0].needs_more_runs = true;
+    m->scenarios[0].cv = 0.2;
+    sr_table *t = sr_table_speed(&sw);
+    cr_assert_not_null(t);
+    bool marked = false;
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const sr_cell *cell = sr_table_cell(t, r, c);
+            marked |= cell->text && strstr(cell->text, "3.00x\xE2\x80\xA0") != NULL;
+        }
+    cr_expect(marked, "the noisy ratio carries its mark");
+    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    sr_table_free(t);
+    t = sr_table_overview(&sw);
+    cr_assert_not_null(t);
+    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    sr_table_free(t);
+    sr_sweep_free(&sw);
+}
+
+Test(overview, noisy_speed_is_one_grouped_warning)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    sr_model *m = sr_sweep_find_model(&sw, "org/lower");
+    add_run(m, 128, 200); /* runs of 300, 200, 400 tok/s: cv 0.33 */
+    add_run(m, 128, 400);
+    m = sr_sweep_find_model(&sw, "org/faster-same");
+    add_run(m, 128, 100);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    size_t found = 0;
+    for (size_t i = 0; i < sw.n_warnings; i++)
+        if (strstr(sw.warnings[i], "need more runs")) {
+            found++;
+            cr_expect_not_null(strstr(sw.warnings[i], "speed: 2 scenarios of 2 entries need more runs"), "%s",
+                               sw.warnings[i]);
+            cr_expect_not_null(strstr(sw.warnings[i], "org/lower in128-out256-c16 (cv 0.333)"), "%s", sw.warnings[i]);
+        }
+    cr_expect_eq(found, 1, "one warning for every noisy scenario");
+    sr_sweep_free(&sw);
+}
