@@ -269,7 +269,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     bool begun = lead && sr_tb_begin(&b, "overview", "Overview");
     if (begun) {
         b.t->aside = sr_tb_dup_or_null(&b, lead);
-        sr_tb_column(&b, "Model", NULL, false, 3);
+        sr_tb_column(&b, "Model", NULL, false, 2.6);
         if (judged) /* a column that would say nothing for every row is left out */
             sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
         for (size_t k = 0; k < n_bench; k++) {
@@ -278,7 +278,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                 snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
             else
                 snprintf(heading, sizeof heading, "%s accuracy", title);
-            sr_tb_column(&b, heading, NULL, !compared, 2);
+            sr_tb_column(&b, heading, NULL, !compared, compared ? 2.7 : 1.8);
         }
         if (with_ratio) {
             sr_tb_column(&b, "Speed vs baseline", NULL, true, 1.4);

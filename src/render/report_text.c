@@ -478,8 +478,10 @@ static void put_speed(sr_strbuf *sb, const summary *s)
     char buf[128];
     sr_strbuf_puts(sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
                        "prompt lengths and concurrencies measured): ");
-    size_t k = 0;
-    for (size_t i = 0; i < s->n_order; i++) {
+    size_t k = 0, total = 0;
+    for (size_t i = 0; i < s->n_order; i++)
+        total += is_compared_model(&s->sw->models[s->order[i]]);
+    for (size_t i = 0; i < s->n_order && k < SUMMARY_MAX_NAMES; i++) {
         const sr_model *m = &s->sw->models[s->order[i]];
         if (!is_compared_model(m))
             continue;
@@ -493,6 +495,10 @@ static void put_speed(sr_strbuf *sb, const summary *s)
         }
         if (noise > 0)
             sr_strbuf_printf(sb, " (within run noise in %zu of %zu scenario%s)", noise, judged, judged == 1 ? "" : "s");
+    }
+    if (total > k) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more in the tables", sr_format_count(n, sizeof n, (long long)(total - k)));
     }
     sr_strbuf_putc(sb, '.');
 }
@@ -535,15 +541,17 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     }
     char buf[128];
     sr_strbuf_puts(sb, "Not measurably worse than the baseline on any benchmark: ");
-    for (size_t i = 0; i < k; i++) {
+    size_t shown = names_shown(k);
+    for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &s->sw->models[s->scratch[i]];
         const char *range = ratio_range(buf, sizeof buf, m);
-        sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+        sr_strbuf_puts(sb, name_sep(i, shown, k));
         if (range)
             sr_strbuf_printf(sb, "%s (at %s the baseline's speed)", name_of(m), range);
         else
             sr_strbuf_printf(sb, "%s (%s)", name_of(m), no_ratio_words(m));
     }
+    put_more(sb, shown, k);
     sr_strbuf_putc(sb, '.');
 }
 
@@ -556,6 +564,10 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
         const sr_model *m = &s->sw->models[s->order[i]];
         if (m->is_baseline || m->status == SR_STATUS_OK)
             continue;
+        if (k >= SUMMARY_MAX_NAMES) { /* counted below */
+            k++;
+            continue;
+        }
         sr_strbuf_puts(sb, k++ == 0 ? "Left out or incomplete: " : "; ");
         if (m->status == SR_STATUS_FAILED) {
             const char *stage = sr_stage_name(m->failure.stage);
@@ -566,6 +578,10 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
             if (m->status_reason)
                 sr_strbuf_putc(sb, ')');
         }
+    }
+    if (k > SUMMARY_MAX_NAMES) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more", sr_format_count(n, sizeof n, (long long)(k - SUMMARY_MAX_NAMES)));
     }
     if (k > 0)
         sr_strbuf_puts(sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");

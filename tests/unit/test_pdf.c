@@ -250,7 +250,9 @@ Test(pdf, long_tables_repeat_their_header)
         for (const char *p = out; (p = strstr(p, "Verdict")) != NULL; p++)
             heads++;
         cr_assert_geq(heads, 4, "table header %zu times", heads);
-        cr_assert_not_null(strstr(out, "org/filler-model-89"));
+        /* Paper shows the best 40 entries and says where the rest are. */
+        cr_assert_null(strstr(out, "org/filler-model-89"));
+        cr_assert_not_null(strstr(out, "more are in report.html"));
         cr_assert_not_null(strstr(out, "GSM8K (continued)"));
         cr_assert_not_null(strstr(out, "Speed (continued)"));
         free(out);
