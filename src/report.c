@@ -154,10 +154,10 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
 }
 
 /* The outputs, in the order they are written. */
-enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, N_OUT };
+enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, N_OUT };
 
 /* The jobs of the two rendering phases (see render_phase1). */
-enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_MD, N_PHASE1 };
+enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_MD, N_PHASE1 };
 enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
 #define MAX_JOBS 8
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
@@ -191,6 +191,7 @@ static void render_phase1(void *ctx, size_t part)
     case JOB_PDF: err = sr_render_pdf(sw, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
+    case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
     default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
@@ -214,7 +215,8 @@ static void render_phase2(void *ctx, size_t part)
     } else {
         size_t c = part - JOB_PNG;
         sr_output *png = &out[OUT_CHARTS + 2 * c];
-        err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+        if (job->rgb[c]) /* NULL: the chart has nothing to draw and is not written */
+            err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
         free(job->rgb[c]);
         job->rgb[c] = NULL;
     }
@@ -251,7 +253,8 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
                  {OUT_CSV, "results.csv"},
                  {OUT_MD, "results.md"},
                  {OUT_HTML, "report.html"},
-                 {OUT_PDF, "report.pdf"}};
+                 {OUT_PDF, "report.pdf"},
+                 {OUT_CLAIMS_CSV, "claims.csv"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 
@@ -270,8 +273,15 @@ sr_error *sr_write_report(const sr_sweep *sweep, const char *out_dir, sr_timings
         free(job.rgb[c]);
     lap(&mark, t ? &t->render : NULL);
 
+    /* A chart with nothing to draw is not written (the reports say why),
+     * nor claims.csv without claims. */
+    sr_output kept[N_OUT];
+    size_t n_kept = 0;
+    for (size_t i = 0; i < N_OUT; i++)
+        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV))
+            kept[n_kept++] = out[i];
     if (!err)
-        err = sr_write_outputs(out_dir, out, N_OUT);
+        err = sr_write_outputs(out_dir, kept, n_kept);
     sr_outputs_free(out, N_OUT);
     lap(&mark, t ? &t->write : NULL);
     return err;
@@ -324,6 +334,9 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_FLAG(0, "keep-going", sr_report_opts, settings.keep_going,
                 "record input problems as warnings and leave the affected model or benchmark out, instead of "
                 "stopping"),
+    SR_OPT_FLAG(0, "appendix", sr_report_opts, settings.appendix,
+                "put the appendix in report.pdf: how each KV count was recomputed, the what-if tables and every "
+                "input file with its SHA-256 (report.json and report.html always have them)"),
     SR_OPT_FLAG(0, "timings", sr_report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
     SR_OPT_END,
@@ -352,6 +365,32 @@ void sr_report_opts_settings(const sr_report_opts *o, sr_settings *settings)
     settings->threads = (int)o->threads;
 }
 
+/* The first warnings reach the terminal, the rest are counted (all of them
+ * are in the outputs); no baseline is said first, since it changes what the
+ * whole report is. */
+#define TERMINAL_WARNINGS 3
+static void print_warnings(const sr_sweep *sweep, FILE *info)
+{
+    size_t shown = 0, skipped = 0;
+    if (!sr_sweep_baseline(sweep)) {
+        fprintf(info, "sweep-report: warning: %s\n", SR_NO_BASELINE_WARNING);
+        shown++;
+    }
+    for (size_t i = 0; i < sweep->n_warnings; i++) {
+        if (strcmp(sweep->warnings[i], SR_NO_BASELINE_WARNING) == 0)
+            continue;
+        if (shown < TERMINAL_WARNINGS) {
+            fprintf(info, "sweep-report: warning: %s\n", sweep->warnings[i]);
+            shown++;
+        } else {
+            skipped++;
+        }
+    }
+    if (skipped)
+        fprintf(info, "sweep-report: %zu more warning%s in report.json and results.md\n", skipped,
+                skipped == 1 ? "" : "s");
+}
+
 /* The report pipeline from parsed options: build, check the claims, write;
  * then the summary line on info. */
 static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *info)
@@ -372,6 +411,7 @@ static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_
     size_t failed = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         failed += sweep->models[i].status == SR_STATUS_FAILED;
+    print_warnings(sweep, info);
     fprintf(info, "sweep-report: %zu models (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models, failed,
             sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
     if (o->n_claims > 0) {

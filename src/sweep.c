@@ -54,6 +54,7 @@ void sr_settings_default(sr_settings *s)
     s->ci_method = "percentile";
     s->gsm8k_filter = "strict-match";
     s->keep_going = false;
+    s->appendix = false;
     s->threads = 0; /* 0: one per online core, at most 8 */
     s->simultaneous = false;
     s->equivalence_margin = NAN;
@@ -342,6 +343,7 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
         return NULL;
     }
     m->plan_order = -1;
+    m->keeps_up = -1;
     sr_serving_settings_init(&m->settings);
     sr_server_log_init(&m->log);
     sr_kv_summary_init(&m->kv);

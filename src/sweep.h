@@ -279,6 +279,13 @@ typedef struct sr_model {
     char *status_reason; /* for partial: what is missing */
     bool is_baseline;
     sr_kv_summary kv;
+    /* analysis (overview.c): whether the entry keeps up with the baseline
+     * (1: no benchmark measurably lower, or with --equivalence-margin every
+     * benchmark equivalent; 0: not, or failed; -1: the baseline, no
+     * baseline, or no benchmark compared), and its place in the report's
+     * display order (0 first). */
+    int keeps_up;
+    size_t overview_rank;
 } sr_model;
 
 /* ---- the sweep --------------------------------------------------------- */
@@ -302,6 +309,7 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);

@@ -1,7 +1,10 @@
 #include "analysis.h"
 
+#include "util/strbuf.h"
+
 #include "analysis/compare.h"
 #include "analysis/entries.h"
+#include "analysis/overview.h"
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
@@ -27,6 +30,43 @@ static sr_error *note_empty_baseline(sr_sweep *sweep)
     return ok ? NULL : sr_oom();
 }
 
+/* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT: one warning for
+ * all of them (each scenario carries needs_more_runs), naming the first
+ * few, so a thousand noisy scenarios are one line. */
+#define NOISY_NAMED 5
+static sr_error *note_noisy_speed(sr_sweep *sweep)
+{
+    size_t noisy = 0, entries = 0;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        size_t before = noisy;
+        for (size_t k = 0; k < sweep->models[i].n_scenarios; k++)
+            noisy += sweep->models[i].scenarios[k].needs_more_runs;
+        entries += noisy > before;
+    }
+    if (noisy == 0)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t named = 0;
+    for (size_t i = 0; i < sweep->n_models && named < NOISY_NAMED; i++)
+        for (size_t k = 0; k < sweep->models[i].n_scenarios && named < NOISY_NAMED; k++) {
+            const sr_scenario *sc = &sweep->models[i].scenarios[k];
+            if (sc->needs_more_runs)
+                sr_strbuf_printf(&sb, "%s%s %s (cv %.3f)", named++ ? ", " : "", sweep->models[i].label, sc->key,
+                                 sc->cv);
+        }
+    if (noisy > named)
+        sr_strbuf_printf(&sb, " and %zu more", noisy - named);
+    bool ok = !sb.failed &&
+              sr_sweep_warn(sweep,
+                            "speed: %zu scenario%s of %zu entr%s need%s more runs (the runs spread by a coefficient "
+                            "of variation over %.2f, so the median is not a measurement): %s",
+                            noisy, noisy == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies", noisy == 1 ? "s" : "",
+                            SR_SPEED_CV_LIMIT, sr_strbuf_cstr(&sb));
+    sr_strbuf_free(&sb);
+    return ok ? NULL : sr_oom();
+}
+
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
 {
     sr_error *err;
@@ -36,10 +76,11 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
      * the report (speed, KV, failures) stands. */
     if (baseline)
         err = sr_resolve_baseline(sweep, baseline);
-    else if (!sr_sweep_warn(sweep, "no baseline named (--baseline, or \"baseline\" in sweep.json): nothing is "
-                                   "compared"))
+    else if (!sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING))
         err = sr_oom();
-    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)))
+    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)))
+        return err;
+    if ((err = note_noisy_speed(sweep)))
         return err;
     return note_empty_baseline(sweep);
 }

@@ -13,4 +13,10 @@
  * files. */
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline);
 
+/* The warning recorded when no baseline is named (report.c also prints it
+ * on stderr, first). */
+#define SR_NO_BASELINE_WARNING                                                                                   \
+    "no baseline named: nothing was compared (name one with --baseline MODEL, or \"baseline\" in sweep.json)"
+
+
 #endif

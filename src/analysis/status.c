@@ -89,10 +89,18 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
         return expected ? explain_failure(m) : NULL;
     }
     m->status = SR_STATUS_OK;
+    /* A benchmark whose scoring produced nothing (a tool parser with no
+     * output) is a failure with or without a baseline to compare with. */
+    if (m->failure.stage == SR_STAGE_SCORE && m != base) {
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        if (!(m->status_reason = strdup("a benchmark's scoring produced nothing")))
+            return sr_oom();
+    }
     char *unplanned = planned_missing(m);
     if (!unplanned)
         return sr_oom();
-    if (unplanned[0]) {
+    if (unplanned[0] && m->status != SR_STATUS_PARTIAL) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = sr_asprintf("planned %s but no such results were read", unplanned);

@@ -338,7 +338,23 @@ static bool verdict_phrase_of(cell rest, verdict_phrase *out)
         {"no measured difference, not shown equivalent within \xC2\xB1#", "no measured difference", "equivalent",
          "false"},
     };
+    /* The report's overview writes the verdict as a mark. */
+    static const struct {
+        const char *mark, *verdict, *words;
+    } marks[] = {{"=", "no measured difference", NULL},
+                 {"\xE2\x96\xB2", "higher", NULL},
+                 {"\xE2\x96\xBC", "lower", NULL},
+                 {"\xE2\x89\x88", "no measured difference", "true"},
+                 {"?", "too few items", NULL}};
     memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (rest.n == strlen(marks[i].mark) && memcmp(rest.s, marks[i].mark, rest.n) == 0) {
+            out->verdict = marks[i].verdict;
+            out->extra = marks[i].words ? "equivalent" : NULL;
+            out->words = marks[i].words;
+            out->num_text = rest;
+            return true;
+        }
     for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++)
         if (template_match(rest.s, rest.n, phrases[i].tmpl, &out->num, &out->num_text)) {
             out->verdict = phrases[i].verdict;

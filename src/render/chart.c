@@ -11,6 +11,7 @@
 
 #include "chart_draw.h"
 #include "chart_parts.h"
+#include "chart_tradeoff.h"
 #include "kv_text.h"
 #include "render.h"
 #include "report_text.h"
@@ -24,6 +25,8 @@ const char *sr_chart_title(sr_chart_kind kind)
     case SR_CHART_SPEED_RATIO: return "Output throughput relative to the baseline";
     case SR_CHART_ACCURACY_DELTA: return "Accuracy difference from the baseline";
     case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
+    case SR_CHART_TRADEOFF: return "Accuracy against speed";
+    case SR_CHART_THROUGHPUT: return "Throughput against load";
     }
     return "Chart";
 }
@@ -636,14 +639,47 @@ static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_c
     case SR_CHART_SPEED_RATIO: return speed_chart(sweep, target, idx, n, pt, out, len);
     case SR_CHART_ACCURACY_DELTA: return accuracy_chart(sweep, target, idx, n, pt, out, len);
     case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_chart(sweep, target, out, len);
+    case SR_CHART_THROUGHPUT: return sr_throughput_chart(sweep, target, out, len);
     }
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
+}
+
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom)
+{
+    *oom = false;
+    switch (kind) {
+    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep, oom);
+    case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
+    case SR_CHART_SPEED_RATIO:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
+                has_ratio(&sweep->models[i]))
+                return true;
+        return false;
+    case SR_CHART_ACCURACY_DELTA:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            for (size_t k = 0; k < sweep->models[i].n_benchmarks; k++)
+                if (sweep->models[i].benchmarks[k].compared && !sweep->models[i].benchmarks[k].is_baseline)
+                    return true;
+        return false;
+    case SR_CHART_KV_CAPACITY:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            if (sweep->models[i].status != SR_STATUS_FAILED &&
+                (sweep->models[i].kv.logged_tokens > 0 || sweep->models[i].kv.recomputed_tokens > 0))
+                return true;
+        return false;
+    }
+    return true;
 }
 
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
+    bool oom = false;
+    if (!sr_chart_has_data(sweep, kind, &oom))
+        return oom ? sr_oom() : NULL;
     size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     if (!idx)
         return sr_oom();
@@ -673,6 +709,8 @@ static double part_height(const void *ctx, size_t shown)
     switch (pc->kind) {
     case SR_CHART_SPEED_RATIO: return speed_height(pc->n_panels, shown, true);
     case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_height(pc->sweep);
+    case SR_CHART_THROUGHPUT: return sr_throughput_height();
     case SR_CHART_ACCURACY_DELTA: break;
     }
     return sr_chart_accuracy_height(pc->n_panels, shown, true);
@@ -695,6 +733,8 @@ sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double ma
     if (!idx)
         return sr_oom();
     size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
+    if (kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT)
+        rows = 1; /* one drawing, never split */
     if (kind == SR_CHART_ACCURACY_DELTA) {
         const char **names = accuracy_panels(sweep, &n_panels);
         if (!names) {

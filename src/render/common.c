@@ -2,6 +2,7 @@
  * the CSV cells (csv_cells.h). */
 #include <csv.h>
 #include <limits.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,16 @@ const char *const sr_table_benchmarks[] = {"gsm8k", "bfcl_simple"};
 const char *const sr_table_benchmark_titles[] = {"GSM8K", "BFCL"};
 const size_t sr_n_table_benchmarks = 2;
 
-const char *const sr_chart_names[SR_N_CHARTS] = {"speed_ratio", "accuracy_delta", "kv_capacity"};
+const char *const sr_chart_names[SR_N_CHARTS] = {"speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff", "throughput"};
 
-/* Run-plan order when there is a plan (the order the author chose), then
- * models found but not planned, in the order they were found. Sorted as
+/* The overview's order (analysis/overview.c: those that keep up first,
+ * best first), then run-plan order when there is a plan (the order the
+ * author chose), then models found but not planned, in the order they
+ * were found. Sorted as
  * (key, index) pairs so that no state is shared between renderers running
  * on different threads. */
 typedef struct order_key {
+    size_t rank;
     long plan;
     size_t index;
 } order_key;
@@ -29,6 +33,8 @@ typedef struct order_key {
 static int cmp_order_key(const void *x, const void *y)
 {
     const order_key *a = x, *b = y;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
     if (a->plan != b->plan)
         return a->plan < b->plan ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
@@ -40,8 +46,8 @@ static void sort_by_plan(const sr_sweep *sweep, size_t *idx, size_t n)
     if (!keys)
         return; /* out of memory: keep the order found, still a valid order */
     for (size_t i = 0; i < n; i++) {
-        long plan = sweep->models[idx[i]].plan_order;
-        keys[i] = (order_key){plan >= 0 ? plan : LONG_MAX, idx[i]};
+        const sr_model *m = &sweep->models[idx[i]];
+        keys[i] = (order_key){m->overview_rank, m->plan_order >= 0 ? m->plan_order : LONG_MAX, idx[i]};
     }
     qsort(keys, n, sizeof *keys, cmp_order_key);
     for (size_t i = 0; i < n; i++)
@@ -108,6 +114,11 @@ void sr_csv_num(sr_strbuf *sb, double v)
 {
     char buf[64];
     sr_strbuf_putc(sb, ',');
-    if (isfinite(v))
-        sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
+    if (!isfinite(v))
+        return;
+    /* 15 significant digits are exact for a double's decimal precision and
+     * drop the binary noise of arithmetic (0.6299999999999999 is 0.63);
+     * then the shortest form that reads back as that. */
+    snprintf(buf, sizeof buf, "%.15g", v);
+    sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, strtod(buf, NULL)));
 }

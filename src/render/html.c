@@ -19,6 +19,11 @@
 #include "util/text.h"
 
 #define TEMPLATE "report.html"
+/* Entries whose KV derivation and what-if tables the page carries, and
+ * input files it lists: report.json has all of them, and the page stays
+ * a few MiB for a thousand models. */
+#define HTML_MAX_DETAILS 40
+#define HTML_MAX_INPUTS 1000
 
 static void meta(sr_tpl_ctx *root, const char *list, const char *label, const char *value)
 {
@@ -69,9 +74,10 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
     meta(root, "meta", "Models", models);
     meta(root, "meta", "Export", sw->export_dir);
 
-    static const char *const sections[][2] = {{"summary", "Summary"},
-                                              {"claims", "Claims checked"},
+    static const char *const sections[][2] = {{"overview", "Overview"},
+                                              {"summary", "Summary"},
                                               {"results", "Results"},
+                                              {"claims", "Claims checked"},
                                               {"charts", "Charts"},
                                               {"kv", "KV cache"},
                                               {"left-out", "Left out"},
@@ -155,15 +161,41 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
     sr_tpl_list(root, "speed");
     if (any_speed)
         ok = ok && put_table(root, "speed", sr_table_speed(sw), true);
+    bool no_latency = true;
+    sr_table *latency = sr_table_latency(sw, &no_latency);
+    sr_tpl_list(root, "latency");
+    if (latency)
+        ok = ok && put_table(root, "latency", latency, true);
+    else
+        ok = ok && no_latency;
     bool none = true;
+    ok = ok && put_table(root, "overview", sr_table_overview(sw), true);
     ok = ok && put_table(root, "claims", sr_table_claims(sw, &none), false);
     ok = ok && put_table(root, "kv", sr_table_kv(sw, &none), false);
     ok = ok && put_table(root, "left_out", sr_table_left_out(sw, &none), false);
     ok = ok && put_table(root, "settings", sr_table_settings(sw), true);
-    ok = ok && put_table(root, "inputs", sr_table_inputs(sw), false);
+    sr_table *inputs = sr_table_inputs(sw);
+    if (ok && inputs && sr_table_keep_rows(inputs, HTML_MAX_INPUTS, "report.json (every file, with its SHA-256)")) {
+        ok = put_table(root, "inputs", inputs, false);
+    } else {
+        sr_table_free(inputs);
+        ok = false;
+    }
     sr_tpl_list(root, "whatif");
-    size_t details = 0;
-    for (size_t i = 0; i < n && ok; i++) {
+    size_t details = 0, whatifs = 0, shown = n < HTML_MAX_DETAILS ? n : HTML_MAX_DETAILS;
+    sr_tpl_set(root, "kv_details_more", NULL);
+    if (shown < n) {
+        char a[32], b[32];
+        char *more = sr_asprintf("Derivations and what-if tables are shown for the first %s entries in the "
+                                 "overview's order; those of the other %s are in report.json.",
+                                 sr_format_count(a, sizeof a, (long long)shown),
+                                 sr_format_count(b, sizeof b, (long long)(n - shown)));
+        if (!more)
+            return sr_oom();
+        sr_tpl_set(root, "kv_details_more", more);
+        free(more);
+    }
+    for (size_t i = 0; i < shown && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_kv_summary *kv = &m->kv;
         sr_kv_words words;
@@ -178,10 +210,21 @@ static sr_error *fill_tables(sr_tpl_ctx *root, const sr_sweep *sw, const size_t 
             details++;
         }
         sr_kv_words_free(&words);
-        if (kv->n_whatif > 0)
-            ok = put_table(root, "whatif", sr_table_whatif(sw, m), true);
+        if (kv->n_whatif > 0) {
+            sr_table *t = sr_table_whatif(sw, m);
+            char *id = t ? sr_asprintf("whatif-%zu", whatifs + 1) : NULL; /* ids unique in the page */
+            if (id) {
+                free(t->id);
+                t->id = id;
+            }
+            ok = id && put_table(root, "whatif", t, true);
+            if (!id)
+                sr_table_free(t);
+            whatifs++;
+        }
     }
     sr_tpl_set_bool(root, "any_kv_details", details > 0);
+    sr_tpl_set_bool(root, "any_whatif", whatifs > 0);
     return ok ? NULL : sr_oom();
 }
 
@@ -201,15 +244,30 @@ char *sr_html_inline_svg(const char *svg, const char *label)
 
 static sr_error *fill_charts(sr_tpl_ctx *root, const sr_sweep *sw, const sr_chart_images *charts)
 {
+    sr_tpl_list(root, "charts_left_out");
     static const char *const captions[SR_N_CHARTS] = {
         "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 "
         "is the baseline.",
         "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
         "bootstrap interval, the colour and shape the verdict.",
-        "KV cache tokens per model, as logged by the server and as recomputed from config.json."};
+        "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
+        "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
+        "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
+        "keeps up when its vertical whisker reaches the shaded half.",
+        "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
+        "order)."};
     for (int k = 0; k < SR_N_CHARTS; k++) {
         char *svg = NULL;
         size_t len;
+        bool oom = false;
+        if (!sr_chart_has_data(sw, (sr_chart_kind)k, &oom)) {
+            if (oom)
+                return sr_oom();
+            const char *why = sr_text_chart_left_out((sr_chart_kind)k);
+            if (why)
+                sr_tpl_set(sr_tpl_add(root, "charts_left_out"), "text", why);
+            continue;
+        }
         if (!charts || !charts->svg[k]) {
             sr_error *err = sr_render_chart(sw, (sr_chart_kind)k, SR_CHART_SVG, &svg, &len);
             if (err)

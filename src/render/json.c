@@ -264,6 +264,7 @@ static cJSON *model_json(sr_json_build *jb, const sr_model *m)
     cJSON *o = cJSON_CreateObject();
     sr_json_add(jb, o, "id", cJSON_CreateString(m->id));
     sr_json_add(jb, o, "label", sr_json_str(m->label));
+    sr_json_add(jb, o, "is_baseline", cJSON_CreateBool(m->is_baseline));
     sr_json_add(jb, o, "status", cJSON_CreateString(sr_status_name(m->status)));
     sr_json_add(jb, o, "status_reason", sr_json_str(m->status_reason));
     sr_json_add(jb, o, "failure", sr_json_failure(jb, &m->failure));
@@ -284,6 +285,70 @@ static cJSON *model_json(sr_json_build *jb, const sr_model *m)
     sr_json_add(jb, o, "kv_cache", kv_json(jb, m));
     sr_json_add(jb, o, "accuracy", accuracy_json(jb, m));
     sr_json_add(jb, o, "speed", speed_json(jb, m));
+    return o;
+}
+
+/* A fraction in points for the overview, without the binary noise that
+ * "* 100" adds (0.38000000000000006): 12 significant digits are far below
+ * any interval's width. */
+static cJSON *points_json(double fraction)
+{
+    if (!isfinite(fraction))
+        return cJSON_CreateNull();
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.12g", fraction * 100);
+    return cJSON_CreateNumber(strtod(buf, NULL));
+}
+
+/* One overview row: the entry, whether it keeps up, each benchmark's
+ * verdict and difference, the range of its speed ratios, its status. */
+static cJSON *overview_json(sr_json_build *jb, const sr_model *m, const char **benches, size_t n_bench)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(jb, o, "model", cJSON_CreateString(m->label ? m->label : m->id));
+    sr_json_add(jb, o, "id", cJSON_CreateString(m->id));
+    sr_json_add(jb, o, "keeps_up", m->keeps_up < 0 ? cJSON_CreateNull() : cJSON_CreateBool(m->keeps_up == 1));
+    cJSON *bench = cJSON_CreateObject();
+    for (size_t k = 0; k < n_bench; k++) {
+        const sr_scores *s = sr_model_benchmark(m, benches[k]);
+        cJSON *b = cJSON_CreateObject();
+        const char *verdict = !s ? "no result" : s->compared || s->is_baseline ? sr_verdict_name(s->verdict) : NULL;
+        sr_json_add(jb, b, "verdict", cJSON_CreateString(verdict ? verdict : "not compared"));
+        bool has_delta = s && s->compared && !s->is_baseline;
+        sr_json_add(jb, b, "delta_points", points_json(has_delta ? s->delta : NAN));
+        sr_json_add(jb, b, "ci_low_points", points_json(has_delta ? s->ci_low : NAN));
+        sr_json_add(jb, b, "ci_high_points", points_json(has_delta ? s->ci_high : NAN));
+        sr_json_add(jb, b, "score", sr_json_num(s ? s->score : NAN));
+        sr_json_add(jb, b, "equivalent",
+                    has_delta && s->equivalent >= 0 ? cJSON_CreateBool(s->equivalent == 1) : cJSON_CreateNull());
+        sr_json_add(jb, bench, benches[k], b);
+    }
+    sr_json_add(jb, o, "benchmarks", bench);
+    double lo = INFINITY, hi = -INFINITY, tlo = INFINITY, thi = -INFINITY;
+    bool noisy = false;
+    for (size_t k = 0; k < m->n_scenarios; k++) {
+        const sr_scenario *sc = &m->scenarios[k];
+        if (isfinite(sc->median_output_throughput)) {
+            tlo = fmin(tlo, sc->median_output_throughput);
+            thi = fmax(thi, sc->median_output_throughput);
+        }
+        if (isfinite(sc->ratio)) {
+            lo = fmin(lo, sc->ratio);
+            hi = fmax(hi, sc->ratio);
+            noisy |= sc->needs_more_runs;
+        }
+    }
+    cJSON *ratio = cJSON_CreateObject();
+    sr_json_add(jb, ratio, "min", sr_json_num(isfinite(lo) ? lo : NAN));
+    sr_json_add(jb, ratio, "max", sr_json_num(isfinite(hi) ? hi : NAN));
+    sr_json_add(jb, ratio, "needs_more_runs", cJSON_CreateBool(noisy));
+    sr_json_add(jb, o, "speed_ratio", ratio);
+    cJSON *tput = cJSON_CreateObject();
+    sr_json_add(jb, tput, "min", sr_json_num(isfinite(tlo) ? tlo : NAN));
+    sr_json_add(jb, tput, "max", sr_json_num(isfinite(thi) ? thi : NAN));
+    sr_json_add(jb, o, "output_throughput_tok_s", tput);
+    sr_json_add(jb, o, "kv_cache_tokens", sr_json_count(m->kv.logged_tokens));
+    sr_json_add(jb, o, "status", cJSON_CreateString(sr_status_name(m->status)));
     return o;
 }
 
@@ -429,6 +494,18 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         return sr_oom();
     }
     size_t n = sr_render_model_order(sw, order);
+    size_t n_bench = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    if (!benches) {
+        free(order);
+        cJSON_Delete(root);
+        return sr_oom();
+    }
+    cJSON *overview = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++)
+        sr_json_append(jb, overview, overview_json(jb, &sw->models[order[i]], benches, n_bench));
+    free(benches);
+    sr_json_add(jb, root, "overview", overview);
     cJSON *models = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
         sr_json_append(jb, models, model_json(jb, &sw->models[order[i]]));

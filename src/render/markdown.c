@@ -50,23 +50,40 @@ static void put_list(sr_strbuf *sb, const char *heading, char *const *items, siz
     }
 }
 
-static void put_header(sr_strbuf *sb, const sr_sweep *sw)
+static void put_header(sr_strbuf *sb, const sr_sweep *sw, const char *name)
 {
-    char conf[64];
-    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     sr_strbuf_puts(sb, "# ");
-    sr_markdown_escape(sb, sw->manifest.name ? sw->manifest.name : "Sweep results");
-    sr_strbuf_puts(sb, "\n\nBaseline: ");
+    sr_markdown_escape(sb, name);
+    sr_strbuf_puts(sb, "\n\n");
     const sr_model *base = sr_sweep_baseline(sw);
-    sr_markdown_escape(sb, base && base->label ? base->label : sw->baseline);
+    if (base) {
+        sr_strbuf_puts(sb, "Baseline: ");
+        sr_markdown_escape(sb, base->label ? base->label : base->id);
+    } else {
+        sr_strbuf_puts(sb, "No baseline: nothing is compared");
+    }
     if (sw->manifest.hardware) {
         sr_strbuf_puts(sb, ". Hardware: ");
         sr_markdown_escape(sb, sw->manifest.hardware);
     }
-    sr_strbuf_printf(sb,
-                     ". Accuracy deltas are points (model \xE2\x88\x92 baseline) with the %s%% interval; speed is the "
-                     "ratio of median output throughput to the baseline's.\n\n",
-                     conf);
+    sr_strbuf_puts(sb, ".\n");
+}
+
+/* The overview that opens the file: its lead sentence, the table, what
+ * the marks mean. */
+static void put_overview(sr_strbuf *sb, const sr_table *t)
+{
+    sr_strbuf_puts(sb, "\n## Overview\n\n");
+    if (t->aside) {
+        sr_markdown_escape(sb, t->aside);
+        sr_strbuf_puts(sb, "\n\n");
+    }
+    sr_table_markdown(t, sb);
+    if (t->note) {
+        sr_strbuf_puts(sb, "\n");
+        sr_markdown_escape(sb, t->note);
+        sr_strbuf_putc(sb, '\n');
+    }
 }
 
 static void put_settings(sr_strbuf *sb, const sr_sweep *sw)
@@ -92,17 +109,63 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
     bool no_left_out = true, no_kv = true, no_claims = true;
     sr_table *claims = sr_table_claims(sw, &no_claims);
     sr_table *overview = sr_table_overview(sw);
+    sr_table *results = sr_table_results(sw);
     sr_table *left_out = sr_table_left_out(sw, &no_left_out);
     sr_table *kv = sr_table_kv(sw, &no_kv);
     sr_table *speed = speed_without_ratio(sw) ? sr_table_speed(sw) : NULL;
+    char *name = sr_text_sweep_name(sw);
     sr_error *err = NULL;
-    if (!claims || !overview || !left_out || !kv || (!speed && speed_without_ratio(sw))) {
+    if (!claims || !overview || !results || !left_out || !kv || !name || (!speed && speed_without_ratio(sw))) {
         err = sr_oom();
         goto done;
     }
-    put_header(&sb, sw);
-    if (!no_claims) { /* the audit first: which of the author's figures hold */
-        sr_strbuf_puts(&sb, "## Claims checked\n\n");
+    put_header(&sb, sw, name);
+    put_overview(&sb, overview);
+    if (sr_sweep_baseline(sw)) { /* without one the overview already holds every value */
+        char conf[64];
+        sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+        sr_strbuf_puts(&sb, "\n## Results\n\n");
+        size_t n_bench = 0;
+        const char **benches = sr_text_benchmark_list(sw, &n_bench);
+        free(benches);
+        if (!benches) {
+            err = sr_oom();
+            goto done;
+        }
+        if (n_bench)
+            sr_strbuf_printf(&sb, "Accuracy differences are points (model \xE2\x88\x92 baseline) with the %s%% interval",
+                             conf);
+        bool any_speed = false;
+        for (size_t i = 0; i < sw->n_models; i++)
+            any_speed |= sw->models[i].n_scenarios > 0;
+        if (any_speed)
+            sr_strbuf_puts(&sb, n_bench ? "; speed is the ratio of median output throughput to the baseline's"
+                                        : "Speed is the ratio of median output throughput to the baseline's");
+        if (n_bench || any_speed)
+            sr_strbuf_puts(&sb, ".\n\n");
+        put_table(&sb, results, NULL);
+        if (speed) {
+            sr_strbuf_puts(&sb, "\n## Speed\n\nSome models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
+                                " above); here each model's own median output throughput is beside the ratio, in brackets.\n\n");
+            sr_table_markdown(speed, &sb);
+        }
+    }
+    bool no_latency = true;
+    sr_table *latency = sr_table_latency(sw, &no_latency);
+    if (!latency && !no_latency) {
+        err = sr_oom();
+        goto done;
+    }
+    if (latency) {
+        sr_strbuf_puts(&sb, "\n## Latency\n\n");
+        sr_table_markdown(latency, &sb);
+        sr_strbuf_puts(&sb, "\n");
+        sr_markdown_escape(&sb, latency->note);
+        sr_strbuf_putc(&sb, '\n');
+        sr_table_free(latency);
+    }
+    if (!no_claims) { /* after the results they check, the verdict counts first */
+        sr_strbuf_puts(&sb, "\n## Claims checked\n\n");
         sr_markdown_escape(&sb, claims->aside);
         sr_strbuf_puts(&sb, ".\n\n");
         sr_table_markdown(claims, &sb);
@@ -111,14 +174,6 @@ sr_error *sr_render_markdown(const sr_sweep *sw, char **out, size_t *len)
             sr_markdown_escape(&sb, claims->note);
             sr_strbuf_putc(&sb, '\n');
         }
-        sr_strbuf_puts(&sb, "\n## Results\n\n");
-    }
-    put_table(&sb, overview, NULL);
-    if (speed) {
-        sr_strbuf_puts(&sb, "\n## Speed\n\nSome models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
-                            " above); "
-                            "here each model's own median output throughput is beside the ratio, in brackets.\n\n");
-        sr_table_markdown(speed, &sb);
     }
     if (!no_left_out)
         put_table(&sb, left_out, "Models left out");
@@ -141,6 +196,8 @@ done:
     sr_strbuf_free(&sb);
     sr_table_free(claims);
     sr_table_free(overview);
+    sr_table_free(results);
+    free(name);
     sr_table_free(left_out);
     sr_table_free(kv);
     sr_table_free(speed);

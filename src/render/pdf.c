@@ -1,5 +1,6 @@
-/* report.pdf: what goes on its pages, in order: the title block, summary,
- * results tables, the three charts as vector drawing, the KV section, the
+/* report.pdf: what goes on its pages, in order: the title block, the
+ * overview, summary,
+ * results tables, the claims checked, the charts as vector drawing, the KV section, the
  * models left out, warnings and audit findings, methods and input files.
  * Tables come from the table layer (table.h), the page layout from
  * pdf_layout.c; no dates, so the same sweep gives the same bytes. */
@@ -19,6 +20,12 @@
 
 /* Columns a table shows side by side on an A4 page before it is split. */
 #define PDF_MAX_COLS 11
+/* Rows of a table of entries on paper: the best in the overview's order;
+ * the rest are in report.json, results.csv and report.html. */
+#define PDF_MAX_ENTRY_ROWS 40
+/* Warnings and audit findings listed on paper before "and N more". */
+#define PDF_MAX_FINDINGS 20
+#define PDF_ELSEWHERE "report.html, results.csv and report.json"
 
 static void title_block(sr_pdf *p, const sr_sweep *sw, const char *name)
 {
@@ -61,6 +68,33 @@ static bool put(sr_pdf *p, sr_table *t)
     sr_pdf_table(p, t, PDF_MAX_COLS);
     sr_table_free(t);
     return true;
+}
+
+/* The same for a table with a row per entry: at most PDF_MAX_ENTRY_ROWS. */
+static bool put_entries(sr_pdf *p, sr_table *t)
+{
+    if (t && !sr_table_keep_rows(t, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
+        sr_table_free(t);
+        return false;
+    }
+    return put(p, t);
+}
+
+/* A list of sentences, at most PDF_MAX_FINDINGS, then how many more. */
+static void list_capped(sr_pdf *p, char *const *items, size_t n)
+{
+    size_t shown = n > PDF_MAX_FINDINGS ? PDF_MAX_FINDINGS : n;
+    sr_pdf_list_items(p, (const char *const *)items, shown);
+    if (shown < n) {
+        char k[32];
+        char *more = sr_asprintf("And %s more, all listed in report.html and report.json.",
+                                 sr_format_count(k, sizeof k, (long long)(n - shown)));
+        if (more)
+            sr_pdf_paragraph(p, more);
+        else
+            p->oom = true;
+        free(more);
+    }
 }
 
 /* A chart at the text width, in parts of whole rows when it would not fit
@@ -122,7 +156,12 @@ static bool kv_section(sr_pdf *p, const sr_sweep *sw, const size_t *order, size_
     }
     free(kv->title); /* the section heading says it */
     kv->title = NULL;
-    bool ok = put(p, kv);
+    bool ok = put_entries(p, kv);
+    if (!sw->settings.appendix) {
+        sr_pdf_paragraph(p, "How each count was recomputed, and what-if projections for other lengths and chips, "
+                            "are in report.html and report.json (and here with --appendix).");
+        return ok;
+    }
     kv_details(p, sw, order, n);
     for (size_t i = 0; i < n && ok; i++) {
         const sr_model *m = &sw->models[order[i]];
@@ -156,18 +195,40 @@ static void findings_section(sr_pdf *p, const sr_sweep *sw, const sr_text_list *
     sr_pdf_section(p, "Warnings and audit findings", false);
     if (sw->n_warnings) {
         sr_pdf_subsection(p, "Warnings", NULL);
-        sr_pdf_list_items(p, (const char *const *)sw->warnings, sw->n_warnings);
+        list_capped(p, sw->warnings, sw->n_warnings);
     }
     if (audit->n) {
         sr_pdf_subsection(p, "Audit", NULL);
-        sr_pdf_list_items(p, (const char *const *)audit->items, audit->n);
+        list_capped(p, audit->items, audit->n);
     }
     if (!sw->n_warnings && !audit->n)
         sr_pdf_paragraph(p, "None.");
 }
 
-/* The claims checked, when claims files were given: near the top, as an
- * audit's headline. */
+/* The overview that opens the report: the lead sentence in bold, then the
+ * table with one row per entry. */
+static bool overview_section(sr_pdf *p, const sr_sweep *sw)
+{
+    sr_table *t = sr_table_overview(sw);
+    if (!t)
+        return false;
+    sr_pdf_section(p, "Overview", false);
+    if (t->aside)
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, t->aside, p->bold, SR_PDF_BODY, SR_PDF_INK, 4);
+    free(t->title);
+    free(t->aside);
+    t->title = t->aside = NULL;
+    if (!sr_table_keep_rows(t, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
+        sr_table_free(t);
+        return false;
+    }
+    sr_pdf_table(p, t, PDF_MAX_COLS);
+    sr_table_free(t);
+    return true;
+}
+
+/* The claims checked, when claims files were given: after the results
+ * they check, the verdict counts in bold first. */
 static bool claims_section(sr_pdf *p, const sr_sweep *sw)
 {
     bool none = true;
@@ -202,7 +263,7 @@ static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
         return false;
     bool ok = true;
     for (size_t b = 0; b < n_bench && ok; b++)
-        ok = put(p, sr_table_accuracy(sw, benches[b]));
+        ok = put_entries(p, sr_table_accuracy(sw, benches[b]));
     free(benches);
     if (n_bench == 0)
         sr_pdf_paragraph(p, "No accuracy scores were found.");
@@ -210,9 +271,15 @@ static bool results_section(sr_pdf *p, const sr_sweep *sw, const char *conf)
     for (size_t i = 0; i < sw->n_models; i++)
         any_speed |= sw->models[i].n_scenarios > 0;
     if (any_speed && ok)
-        ok = put(p, sr_table_speed(sw));
+        ok = put_entries(p, sr_table_speed(sw));
     else if (ok)
         sr_pdf_paragraph(p, "No speed results were found.");
+    bool no_latency = true;
+    sr_table *latency = ok ? sr_table_latency(sw, &no_latency) : NULL;
+    if (latency)
+        ok = put_entries(p, latency);
+    else if (ok && !no_latency)
+        ok = false;
     return ok;
 }
 
@@ -224,10 +291,22 @@ static sr_error *charts_section(sr_pdf *p, const sr_sweep *sw)
         "the baseline.",
         "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
         "bootstrap interval, the colour and shape the verdict.",
-        "KV cache tokens per model, as logged by the server and as recomputed from config.json."};
+        "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
+        "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
+        "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
+        "keeps up when its vertical whisker reaches the shaded half.",
+        "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
+        "order)."};
     sr_error *err = NULL;
-    for (int k = 0; k < SR_N_CHARTS && !err; k++)
-        err = chart(p, sw, (sr_chart_kind)k, captions[k]);
+    for (int k = 0; k < SR_N_CHARTS && !err; k++) {
+        bool oom = false;
+        if (sr_chart_has_data(sw, (sr_chart_kind)k, &oom))
+            err = chart(p, sw, (sr_chart_kind)k, captions[k]);
+        else if (oom)
+            err = sr_oom();
+        else if (sr_text_chart_left_out((sr_chart_kind)k))
+            sr_pdf_paragraph(p, sr_text_chart_left_out((sr_chart_kind)k));
+    }
     return err;
 }
 
@@ -245,6 +324,22 @@ static bool methods_section(sr_pdf *p, const sr_sweep *sw, const sr_text_list *m
     if (sw->n_inputs == 0) {
         sr_pdf_subsection(p, "Input files", NULL);
         sr_pdf_paragraph(p, "No input files were recorded.");
+        return true;
+    }
+    if (!sw->settings.appendix) {
+        size_t ignored = 0;
+        for (size_t i = 0; i < sw->n_inputs; i++)
+            ignored += sw->inputs[i].reason != NULL;
+        char a[32], b[32];
+        char *line = sr_asprintf("Input files: %s read, %s ignored. Each, with its size and SHA-256 (and why a file "
+                                 "was ignored), is listed in report.json and report.html (and here with --appendix).",
+                                 sr_format_count(a, sizeof a, (long long)(sw->n_inputs - ignored)),
+                                 sr_format_count(b, sizeof b, (long long)ignored));
+        if (!line)
+            return false;
+        sr_pdf_subsection(p, "Input files", NULL);
+        sr_pdf_paragraph(p, line);
+        free(line);
         return true;
     }
     return put(p, sr_table_inputs(sw));
@@ -266,9 +361,10 @@ static sr_error *layout(sr_pdf *p, const sr_sweep *sw, const char *name)
 
     sr_pdf_new_page(p);
     title_block(p, sw, name);
+    bool ok = overview_section(p, sw);
     sr_pdf_section(p, "Summary", false);
     sr_pdf_texts(p, &summary);
-    bool ok = claims_section(p, sw) && results_section(p, sw, conf);
+    ok = ok && results_section(p, sw, conf) && claims_section(p, sw);
     if (ok && !sr_pdf_failed(p))
         err = charts_section(p, sw);
     if (!err && ok && !sr_pdf_failed(p)) {

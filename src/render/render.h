@@ -5,6 +5,7 @@
 #ifndef SR_RENDER_H
 #define SR_RENDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sweep.h"
@@ -22,18 +23,25 @@ extern const size_t sr_n_table_benchmarks;
 
 sr_error *sr_render_json(const sr_sweep *sweep, char **out, size_t *len);     /* report.json */
 sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /* results.csv */
+/* claims.csv; *out stays NULL (no file) when no claims were checked. */
+sr_error *sr_render_claims_csv(const sr_sweep *sweep, char **out, size_t *len);
 sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */
 
-typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY } sr_chart_kind;
+typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF, SR_CHART_THROUGHPUT } sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
  * the PNG (and needs no cairo, so it can run on another thread). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
 #define SR_CHART_PIXEL_WIDTH 800
-extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity" */
-#define SR_N_CHARTS 3
+extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff", "throughput" */
+#define SR_N_CHARTS 5
 
+/* *out stays NULL (and nothing is to be written) when the chart has nothing
+ * to draw: the trade-off chart without an entry that has both an accuracy
+ * difference and a speed ratio. */
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len);
+/* The chart has something to draw (false also on OOM, *oom set). */
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom);
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len);
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf, charts as vectors */

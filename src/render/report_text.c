@@ -148,6 +148,20 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     return buf;
 }
 
+const char *sr_text_chart_left_out(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_TRADEOFF:
+        return "No accuracy-against-speed chart: no entry has both an accuracy difference from the baseline and a "
+               "speed ratio to it.";
+    case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
+    case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
+    case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
+    case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
+    }
+    return "A chart had nothing to draw.";
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))
@@ -270,14 +284,38 @@ static bool list_take(sr_text_list *list, sr_strbuf *sb)
     return true;
 }
 
-/* "A", "A and B", "A, B and C" from the names of the models in idx. */
+/* Names a sentence lists before "and N more" (in display order, so the
+ * best are the ones named): a summary that counts, for any sweep size. */
+#define SUMMARY_MAX_NAMES 8
+
+/* The separator before the i-th of `shown` names out of n. */
+static const char *name_sep(size_t i, size_t shown, size_t n)
+{
+    return i == 0 ? "" : i + 1 == shown && shown == n ? " and " : ", ";
+}
+
+static size_t names_shown(size_t n)
+{
+    return n > SUMMARY_MAX_NAMES ? SUMMARY_MAX_NAMES : n;
+}
+
+static void put_more(sr_strbuf *sb, size_t shown, size_t n)
+{
+    char k[32];
+    if (shown < n)
+        sr_strbuf_printf(sb, " and %s more", sr_format_count(k, sizeof k, (long long)(n - shown)));
+}
+
+/* "A", "A and B", "A, B and C" from the names of the models in idx; past
+ * SUMMARY_MAX_NAMES, "A, B, … and 12 more". */
 static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            sr_strbuf_puts(sb, i + 1 == n ? " and " : ", ");
+    size_t shown = names_shown(n);
+    for (size_t i = 0; i < shown; i++) {
+        sr_strbuf_puts(sb, name_sep(i, shown, n));
         sr_strbuf_puts(sb, name_of(&sw->models[idx[i]]));
     }
+    put_more(sb, shown, n);
 }
 
 /* The range of a model's speed ratios over its scenarios, as text
@@ -345,9 +383,10 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             continue;
         sr_strbuf_puts(sb, any ? "; " : "");
         sr_strbuf_puts(sb, leads[v]);
-        for (size_t i = 0; i < k; i++) {
+        size_t shown = names_shown(k);
+        for (size_t i = 0; i < shown; i++) {
             const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
-            sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+            sr_strbuf_puts(sb, name_sep(i, shown, k));
             if (v == 0) /* never "matches": absence of evidence is not equivalence */
                 sr_strbuf_printf(sb, "%s for %s",
                                  sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
@@ -356,6 +395,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
                 sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
                                  sr_text_delta_ci(buf, sizeof buf, s));
         }
+        put_more(sb, shown, k);
         any = true;
     }
     size_t k = 0;
@@ -438,8 +478,10 @@ static void put_speed(sr_strbuf *sb, const summary *s)
     char buf[128];
     sr_strbuf_puts(sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
                        "prompt lengths and concurrencies measured): ");
-    size_t k = 0;
-    for (size_t i = 0; i < s->n_order; i++) {
+    size_t k = 0, total = 0;
+    for (size_t i = 0; i < s->n_order; i++)
+        total += is_compared_model(&s->sw->models[s->order[i]]);
+    for (size_t i = 0; i < s->n_order && k < SUMMARY_MAX_NAMES; i++) {
         const sr_model *m = &s->sw->models[s->order[i]];
         if (!is_compared_model(m))
             continue;
@@ -453,6 +495,10 @@ static void put_speed(sr_strbuf *sb, const summary *s)
         }
         if (noise > 0)
             sr_strbuf_printf(sb, " (within run noise in %zu of %zu scenario%s)", noise, judged, judged == 1 ? "" : "s");
+    }
+    if (total > k) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more in the tables", sr_format_count(n, sizeof n, (long long)(total - k)));
     }
     sr_strbuf_putc(sb, '.');
 }
@@ -495,15 +541,17 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     }
     char buf[128];
     sr_strbuf_puts(sb, "Not measurably worse than the baseline on any benchmark: ");
-    for (size_t i = 0; i < k; i++) {
+    size_t shown = names_shown(k);
+    for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &s->sw->models[s->scratch[i]];
         const char *range = ratio_range(buf, sizeof buf, m);
-        sr_strbuf_puts(sb, i == 0 ? "" : i + 1 == k ? " and " : ", ");
+        sr_strbuf_puts(sb, name_sep(i, shown, k));
         if (range)
             sr_strbuf_printf(sb, "%s (at %s the baseline's speed)", name_of(m), range);
         else
             sr_strbuf_printf(sb, "%s (%s)", name_of(m), no_ratio_words(m));
     }
+    put_more(sb, shown, k);
     sr_strbuf_putc(sb, '.');
 }
 
@@ -516,6 +564,10 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
         const sr_model *m = &s->sw->models[s->order[i]];
         if (m->is_baseline || m->status == SR_STATUS_OK)
             continue;
+        if (k >= SUMMARY_MAX_NAMES) { /* counted below */
+            k++;
+            continue;
+        }
         sr_strbuf_puts(sb, k++ == 0 ? "Left out or incomplete: " : "; ");
         if (m->status == SR_STATUS_FAILED) {
             const char *stage = sr_stage_name(m->failure.stage);
@@ -526,6 +578,10 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
             if (m->status_reason)
                 sr_strbuf_putc(sb, ')');
         }
+    }
+    if (k > SUMMARY_MAX_NAMES) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more", sr_format_count(n, sizeof n, (long long)(k - SUMMARY_MAX_NAMES)));
     }
     if (k > 0)
         sr_strbuf_puts(sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
@@ -608,30 +664,6 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
     return ok;
 }
 
-/* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT for some model:
- * the median of a few noisy runs is not a measurement. */
-static bool put_noisy_speed(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
-{
-    bool ok = true;
-    char pct[64], limit[64];
-    sr_text_fixed(limit, sizeof limit, SR_SPEED_CV_LIMIT * 100, 0);
-    for (size_t i = 0; i < n && ok; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        for (size_t c = 0; c < m->n_scenarios && ok; c++) {
-            const sr_scenario *sc = &m->scenarios[c];
-            if (!sc->needs_more_runs)
-                continue;
-            sr_strbuf_printf(sb,
-                             "Speed needs more runs: %s, %s: its %zu runs spread by %s%% (coefficient of variation, "
-                             "over the %s%% this report accepts); the median of so few noisy runs is not a "
-                             "measurement.",
-                             name_of(m), sc->key, sc->n_runs, sr_text_fixed(pct, sizeof pct, sc->cv * 100, 1), limit);
-            ok = list_take(out, sb);
-        }
-    }
-    return ok;
-}
-
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
@@ -685,7 +717,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         }
     }
     if (ok)
-        ok = put_flips(&sb, sw, order, n, out) && put_noisy_speed(&sb, sw, order, n, out);
+        ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_free(&sb);
     free(order);
     return ok ? NULL : sr_oom();

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "render.h"
 #include "sweep.h"
 #include "util/error.h"
 
@@ -46,6 +47,17 @@ const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low,
  * n = 12"; "baseline"; NULL when not compared. margin: the equivalence
  * margin in points, NAN when none was asked for. */
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin);
+/* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
+ * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
+const char *sr_text_verdict_mark(const sr_scores *s, double margin);
+/* "yes", "no", "baseline" or the missing mark for an entry's keeps_up. */
+const char *sr_text_keeps_up(int keeps_up, const sr_model *m);
+/* The range of an entry's speed ratios over its scenarios ("0.36–0.63x",
+ * "0.57x"); NULL when none. *noisy (may be NULL): one needs more runs. */
+const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m, bool *noisy);
+/* Why a chart with nothing to draw was left out, as a sentence; NULL when
+ * the chart does not apply to such a sweep (nothing to say). */
+const char *sr_text_chart_left_out(sr_chart_kind kind);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);

@@ -63,6 +63,10 @@ typedef struct sr_table {
 } sr_table;
 
 void sr_table_free(sr_table *t);
+/* Keep the first max_rows rows (the overview's order: the best first) and
+ * say in the note how many more there are and where ("report.json and
+ * results.csv"); false on OOM. */
+bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where);
 const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col);
 
 /* ---- the speed columns of a sweep ---------------------------------------
@@ -99,15 +103,26 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c);
 
 /* ---- the tables ---------------------------------------------------------- */
 
-/* The results at a glance (results.md): per benchmark the score and the
+/* The overview that opens every report (overview.c): one row per entry in
+ * display order; with a baseline whether it keeps up, each benchmark's
+ * difference [interval] with a verdict mark, the range of its speed
+ * ratios; without one accuracy and median tok/s per scenario; logged KV
+ * tokens when any, the status. The aside is the lead sentence (how many
+ * keep up, the best by name). */
+sr_table *sr_table_overview(const sr_sweep *sw);
+/* The results in one table (results.md): per benchmark the score and the
  * difference with its interval and verdict, then the speed ratios and the
  * logged KV tokens; every model with results. */
-sr_table *sr_table_overview(const sr_sweep *sw);
+sr_table *sr_table_results(const sr_sweep *sw);
 /* One benchmark in full: score, n, difference, verdict, McNemar p, paired
  * items, for every model. */
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark);
 /* Speed ratios per scenario, the model's median throughput under each. */
 sr_table *sr_table_speed(const sr_sweep *sw);
+/* Median TTFT (and TPOT beneath) per entry and scenario, over the
+ * scenarios where some entry has one (overview.c). NULL also when none has
+ * (*none set). */
+sr_table *sr_table_latency(const sr_sweep *sw, bool *none);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */

@@ -7,6 +7,7 @@
 
 #include "report_text.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 void sr_table_free(sr_table *t)
 {
@@ -136,4 +137,25 @@ sr_table *sr_tb_finish(sr_table_builder *b)
         return NULL;
     }
     return b->t;
+}
+
+bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where)
+{
+    if (!t || t->n_rows <= max_rows)
+        return true;
+    size_t left = t->n_rows - max_rows;
+    for (size_t i = max_rows * t->n_cols; i < t->n_rows * t->n_cols; i++) {
+        free(t->cells[i].text);
+        free(t->cells[i].sub);
+    }
+    t->n_rows = max_rows;
+    char a[32], b[32];
+    char *note = sr_asprintf("%s%sThe first %s rows in the overview's order are shown; %s more are in %s.",
+                             t->note ? t->note : "", t->note ? " " : "", sr_format_count(a, sizeof a, (long long)max_rows),
+                             sr_format_count(b, sizeof b, (long long)left), where);
+    if (!note)
+        return false;
+    free(t->note);
+    t->note = note;
+    return true;
 }

@@ -347,11 +347,23 @@ static sr_tone verdict_tone(const sr_scores *s)
     }
 }
 
+/* The sentence that explains the † of ratio_cell, when some cell has one. */
+static const char *noisy_note(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
+            if (sw->models[i].scenarios[k].needs_more_runs && isfinite(sw->models[i].scenarios[k].ratio))
+                return " \xE2\x80\xA0: the runs spread by more than 5% (coefficient of variation): needs more runs.";
+    return "";
+}
+
 static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
-    sr_cell *c =
-        sr_tb_cell(b, SR_CELL_NUMBER, sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL);
+    const char *text = sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
+    if (text && sc->needs_more_runs) /* its runs spread too much to be a measurement */
+        strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
+    sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
     if (with_throughput && sc)
         sr_tb_cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
 }
@@ -369,7 +381,7 @@ static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
     return out->names != NULL;
 }
 
-sr_table *sr_table_overview(const sr_sweep *sw)
+sr_table *sr_table_results(const sr_sweep *sw)
 {
     sr_table_builder b;
     bench_list benches = {0};
@@ -380,9 +392,11 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         free(benches.names);
         return NULL;
     }
+    if (sr_sweep_baseline(sw)) /* a column of dashes answers nothing: the speed table holds the rest */
+        sr_speed_columns_keep_rated(sw, &speed);
     char conf[64], heading[160], buf[448];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
-    if (sr_tb_begin(&b, "overview", NULL)) {
+    if (sr_tb_begin(&b, "results", NULL)) {
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < benches.n; k++) {
             const char *title = sr_text_benchmark_title(benches.names[k]);
@@ -410,9 +424,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                     sr_tb_cell(&b, SR_CELL_VERDICT, "baseline");
                 } else if (s->compared) {
                     char ci[128];
-                    char words[256];
-                    const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
-                    snprintf(buf, sizeof buf, "%s %s", sr_text_delta_ci(ci, sizeof ci, s), verdict ? verdict : "");
+                    const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
+                    snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
                     sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                     if (c)
                         c->tone = verdict_tone(s);
@@ -437,8 +450,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                 sr_strbuf_putc(&legend, '.');
             sr_tb_note(&b,
                        "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                       "scenario; %s%s",
-                       speed.note, sr_strbuf_cstr(&legend));
+                       "scenario; %s%s%s",
+                       speed.note, sr_strbuf_cstr(&legend), noisy_note(sw));
             b.oom |= legend.failed;
             sr_strbuf_free(&legend);
         }
@@ -550,8 +563,8 @@ sr_table *sr_table_speed(const sr_sweep *sw)
         }
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, and "
-                   "below it the model's own median. %s",
-                   speed.note);
+                   "below it the model's own median. %s%s",
+                   speed.note, noisy_note(sw));
     }
     sr_speed_columns_free(&speed);
     free(order);

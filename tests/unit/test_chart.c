@@ -191,33 +191,50 @@ Test(chart, speed_chart_says_what_it_leaves_out)
     sr_bench_run_init(&run);
     run.output_throughput = 77;
     cr_assert(sr_model_add_run(m, &spec, &run));
-    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
-    cr_expect_not_null(strstr(a, "<desc>No model ran a scenario the baseline ran."), "%s", strstr(a, "<desc>"));
-    free(a);
+    /* No model ran a scenario the baseline ran: nothing to draw, nothing written. */
+    bool oom = true;
+    cr_expect_not(sr_chart_has_data(&sw, SR_CHART_SPEED_RATIO, &oom));
+    cr_expect_not(oom);
+    cr_assert_null(sr_render_chart(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen));
+    cr_expect_null(a);
+    cr_expect_eq(alen, 0);
     sr_sweep_free(&sw);
 }
 
-Test(chart, empty_and_minimal_sweeps_still_draw)
+/* Every chart of an empty or minimal sweep either draws or, with nothing
+ * to draw, gives no bytes at all (and says so through has_data). */
+static void draw_or_nothing(const sr_sweep *sw, sr_chart_format format, const char *keep_as)
+{
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        char *a = NULL;
+        size_t alen = 0;
+        bool oom = false, has = sr_chart_has_data(sw, (sr_chart_kind)k, &oom);
+        cr_assert_not(oom);
+        cr_assert_null(sr_render_chart(sw, (sr_chart_kind)k, format, &a, &alen));
+        if (has)
+            cr_expect(a && alen > 100, "%s: drawn", sr_chart_names[k]);
+        else
+            cr_expect(!a && alen == 0, "%s: nothing to draw, nothing made", sr_chart_names[k]);
+        if (a && k == 0 && keep_as)
+            keep(keep_as, "png", a, alen);
+        free(a);
+    }
+}
+
+Test(chart, empty_and_minimal_sweeps_draw_or_say_nothing)
 {
     sr_sweep sw;
     sr_sweep_init(&sw);
-    for (int k = 0; k < SR_N_CHARTS; k++)
-        for (int f = 0; f < 2; f++) {
-            char *a;
-            size_t alen;
-            render(&sw, (sr_chart_kind)k, (sr_chart_format)f, &a, &alen);
-            free(a);
-        }
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        bool oom;
+        cr_expect_not(sr_chart_has_data(&sw, (sr_chart_kind)k, &oom) && k != SR_CHART_KV_CAPACITY,
+                      "%s: an empty sweep has nothing to draw", sr_chart_names[k]);
+    }
+    draw_or_nothing(&sw, SR_CHART_PNG, NULL);
+    draw_or_nothing(&sw, SR_CHART_SVG, NULL);
     sr_sweep_free(&sw);
     fixture_sweep_minimal(&sw);
-    for (int k = 0; k < SR_N_CHARTS; k++) {
-        char *a;
-        size_t alen;
-        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &a, &alen);
-        if (k == 0)
-            keep("minimal-speed_ratio", "png", a, alen);
-        free(a);
-    }
+    draw_or_nothing(&sw, SR_CHART_PNG, "minimal-speed_ratio");
     sr_sweep_free(&sw);
 }
 
@@ -340,4 +357,42 @@ Test(chart, pdf_canvas_drops_non_finite_coordinates)
     cr_assert_not_null(strstr(start, "12.5 540 30 40 re"), "the finite rectangle is drawn, y flipped");
     free(pdf);
     HPDF_Free(doc);
+}
+
+/* The throughput curve is drawn for a sweep over load with 3 or more
+ * values at one pair of lengths, and not for two values or a sweep over
+ * prompt lengths. */
+Test(chart, throughput_curve_only_for_a_sweep_over_load)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/a");
+    m->status = SR_STATUS_OK;
+    long lengths[] = {128, 1024, 3072};
+    for (int i = 0; i < 3; i++) { /* three prompt lengths at one concurrency: not a load sweep */
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.output_throughput = 100 + i;
+        sr_scenario_spec spec = {lengths[i], 256, 16, INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &run)); /* moves the run */
+        m->scenarios[m->n_scenarios - 1].median_output_throughput = 100 + i;
+    }
+    cr_expect_not(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT, &(bool){false}));
+    long conc[] = {1, 4};
+    for (int i = 0; i < 2; i++) {
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.output_throughput = 50 * (i + 1);
+        sr_scenario_spec spec = {128, 256, conc[i], INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &run));
+        m->scenarios[m->n_scenarios - 1].median_output_throughput = 50 * (i + 1);
+    }
+    /* c = 1, 4, 16 at 128/256 now: three values. */
+    cr_expect(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT, &(bool){false}));
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
+    cr_expect_not_null(strstr(a, "org/a: 50.0 tok/s at 1; 100 tok/s at 4; 100 tok/s at 16;"), "%s", strstr(a, "<desc"));
+    free(a);
+    sr_sweep_free(&sw);
 }

@@ -235,8 +235,11 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93"
                                     "321,536"));
     cr_assert_not_null(strstr(html, "15 of 35 layers hold KV"));
-    /* Three inline charts, ids kept apart, no XML declaration inside. */
-    cr_assert_eq(count(html, "<svg class=\"chart\""), 3);
+    /* Five inline charts (the fixture sweeps concurrency over 1, 4, 16), ids
+     * kept apart, no XML declaration inside. */
+    cr_assert_eq(count(html, "<svg class=\"chart\""), 5);
+    cr_assert_not_null(strstr(html, "id=\"throughput-glyph0-1\""));
+    cr_assert_not_null(strstr(html, "id=\"tradeoff-glyph0-1\""));
     cr_assert_null(strstr(html, "<?xml"));
     cr_assert_not_null(strstr(html, "id=\"speed_ratio-glyph0-1\""));
     cr_assert_not_null(strstr(html, "id=\"kv_capacity-glyph0-1\""));

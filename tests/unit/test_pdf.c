@@ -98,10 +98,29 @@ Test(pdf, reproducible_with_metadata_and_bookmarks)
     sr_sweep_free(&sw);
 }
 
+Test(pdf, appendix_only_when_asked)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "report-short.pdf");
+    char *out = pdf_text(path, "-layout", "the appendix");
+    if (out) {
+        cr_expect_null(strstr(out, "What if: google/gemma-4-E2B-it"), "no what-if tables by default");
+        cr_expect_not_null(strstr(out, "--appendix"), "the PDF says where the appendix is");
+        free(out);
+    }
+    free(data);
+    done_with(path);
+    sr_sweep_free(&sw);
+}
+
 Test(pdf, qpdf_check_fonts_and_text)
 {
     sr_sweep sw;
     fixture_sweep(&sw);
+    sw.settings.appendix = true; /* the what-if tables are checked below */
     size_t len;
     char *data = render_pdf(&sw, &len);
     char *path = write_pdf(data, len, "report.pdf");
@@ -231,7 +250,9 @@ Test(pdf, long_tables_repeat_their_header)
         for (const char *p = out; (p = strstr(p, "Verdict")) != NULL; p++)
             heads++;
         cr_assert_geq(heads, 4, "table header %zu times", heads);
-        cr_assert_not_null(strstr(out, "org/filler-model-89"));
+        /* Paper shows the best 40 entries and says where the rest are. */
+        cr_assert_null(strstr(out, "org/filler-model-89"));
+        cr_assert_not_null(strstr(out, "more are in report.html"));
         cr_assert_not_null(strstr(out, "GSM8K (continued)"));
         cr_assert_not_null(strstr(out, "Speed (continued)"));
         free(out);

@@ -1,0 +1,230 @@
+/* The overview's keeps-up rule and display order (analysis/overview.c),
+ * and its table and report.json key as the renderers show them. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/overview.h"
+#include "render/render.h"
+#include "render/table.h"
+#include "sweep_builder.h"
+
+static void gsl_errors_as_values(void)
+{
+    gsl_set_error_handler_off();
+}
+TestSuite(overview, .init = gsl_errors_as_values);
+
+/* A model's verdicts set by hand, as the comparison leaves them. */
+static sr_model model_with(sr_verdict gsm8k, sr_verdict bfcl, int equivalent)
+{
+    sr_model m;
+    memset(&m, 0, sizeof m);
+    m.keeps_up = -1;
+    static sr_scores scores[2];
+    memset(scores, 0, sizeof scores);
+    sr_verdict v[2] = {gsm8k, bfcl};
+    for (int k = 0; k < 2; k++) {
+        scores[k].compared = v[k] != SR_VERDICT_NONE;
+        scores[k].verdict = v[k];
+        scores[k].equivalent = equivalent;
+    }
+    m.benchmarks = scores;
+    m.n_benchmarks = 2;
+    return m;
+}
+
+Test(overview, keeps_up_when_no_benchmark_is_measurably_lower)
+{
+    sr_model m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_HIGHER, -1);
+    cr_expect_eq(sr_keeps_up(&m, NAN), 1);
+    m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, -1);
+    cr_expect_eq(sr_keeps_up(&m, NAN), 0, "one benchmark lower is enough to fall behind");
+    m = model_with(SR_VERDICT_TOO_FEW_ITEMS, SR_VERDICT_NONE, -1);
+    cr_expect_eq(sr_keeps_up(&m, NAN), -1, "nothing measured: not judged, not 'keeps up'");
+    m = model_with(SR_VERDICT_TOO_FEW_ITEMS, SR_VERDICT_NO_DIFFERENCE, -1);
+    cr_expect_eq(sr_keeps_up(&m, NAN), 1, "judged on the benchmark that was measured");
+    m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_HIGHER, -1);
+    m.status = SR_STATUS_FAILED;
+    cr_expect_eq(sr_keeps_up(&m, NAN), 0, "a failed entry does not keep up");
+    m.status = SR_STATUS_OK;
+    m.is_baseline = true;
+    cr_expect_eq(sr_keeps_up(&m, NAN), -1, "the baseline is the reference, not judged");
+}
+
+Test(overview, a_margin_asks_for_equivalence)
+{
+    sr_model m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_NO_DIFFERENCE, 1);
+    cr_expect_eq(sr_keeps_up(&m, 1.0), 1);
+    m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_NO_DIFFERENCE, 0);
+    cr_expect_eq(sr_keeps_up(&m, 1.0), 0, "no measured difference but not shown equivalent");
+    cr_expect_eq(sr_keeps_up(&m, NAN), 1, "without a margin the same entry keeps up");
+    m = model_with(SR_VERDICT_HIGHER, SR_VERDICT_NO_DIFFERENCE, 1);
+    cr_expect_eq(sr_keeps_up(&m, 1.0), 1, "higher counts as keeping up");
+}
+
+/* base; "slower-same" keeps up but is slower; "faster-same" keeps up and
+ * is faster; "lower" is measurably worse; "broken" failed; "speed-only"
+ * was never scored. Added in an order unlike the expected one. */
+static void order_sweep(sr_sweep *sw)
+{
+    sr_sweep_init(sw);
+    int base[40], same[40], worse[40];
+    for (int i = 0; i < 40; i++) {
+        base[i] = i % 10 != 0;
+        same[i] = base[i];
+        worse[i] = i < 20 ? 0 : base[i];
+    }
+    sr_model *m = sr_sweep_model(sw, "org/lower");
+    add_scores(m, "gsm8k", worse, 40);
+    add_run(m, 128, 300);
+    m = sr_sweep_model(sw, "org/broken");
+    cr_assert(sr_failure_set(&m->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "b/server.log:9"));
+    m = sr_sweep_model(sw, "org/slower-same");
+    add_scores(m, "gsm8k", same, 40);
+    add_run(m, 128, 50);
+    m = sr_sweep_model(sw, "org/base");
+    add_scores(m, "gsm8k", base, 40);
+    add_run(m, 128, 100);
+    m = sr_sweep_model(sw, "org/faster-same");
+    add_scores(m, "gsm8k", same, 40);
+    add_run(m, 128, 150);
+    sw->settings.resamples = 200;
+}
+
+Test(overview, order_is_baseline_then_those_that_keep_up_best_first)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    size_t order[8];
+    size_t n = sr_render_model_order(&sw, order);
+    cr_assert_eq(n, 5);
+    const char *want[] = {"org/base", "org/faster-same", "org/slower-same", "org/lower", "org/broken"};
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(sw.models[order[i]].id, want[i], "place %zu", i);
+    cr_expect_eq(sr_sweep_find_model(&sw, "org/faster-same")->keeps_up, 1);
+    cr_expect_eq(sr_sweep_find_model(&sw, "org/lower")->keeps_up, 0);
+    cr_expect_eq(sr_sweep_find_model(&sw, "org/base")->keeps_up, -1);
+
+    sr_table *t = sr_table_overview(&sw);
+    cr_assert_not_null(t);
+    cr_expect_str_eq(t->cols[1].title, "Keeps up");
+    cr_expect_str_eq(sr_table_cell(t, 1, 1)->text, "yes");
+    cr_expect_str_eq(sr_table_cell(t, 3, 1)->text, "no");
+    cr_expect_not_null(strstr(t->aside, "2 of 3 compared entries keep up"), "%s", t->aside);
+    cr_expect_not_null(strstr(t->aside, "org/faster-same at 1.50x"), "%s", t->aside);
+    sr_table_free(t);
+
+    char *json;
+    size_t len;
+    cr_assert_null(sr_render_json(&sw, &json, &len));
+    const char *ov = strstr(json, "\"overview\"");
+    cr_assert_not_null(ov);
+    const char *first = strstr(ov, "\"model\": \"org/base\""), *second = strstr(ov, "\"model\": \"org/faster-same\"");
+    cr_expect(first && second && first < second, "report.json overview in display order");
+    cr_expect_not_null(strstr(ov, "\"keeps_up\": true"));
+    cr_expect_not_null(strstr(ov, "\"delta_points\": -45"), "lower: 18 of 40 fewer right is -45 points");
+    free(json);
+    sr_sweep_free(&sw);
+}
+
+Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    size_t order[8];
+    size_t n = sr_render_model_order(&sw, order);
+    /* Ranked by accuracy: the three at 90 % first (then by order found, as
+     * speed gives no ratio), the one at 45 % next, the failed last. */
+    cr_expect_str_eq(sw.models[order[n - 2]].id, "org/lower");
+    cr_expect_str_eq(sw.models[order[n - 1]].id, "org/broken");
+    sr_table *t = sr_table_overview(&sw);
+    cr_assert_not_null(t);
+    for (size_t c = 0; c < t->n_cols; c++) {
+        cr_expect_null(strstr(t->cols[c].title, "\xCE\x94"), "no difference column: %s", t->cols[c].title);
+        cr_expect_neq(strcmp(t->cols[c].title, "Keeps up"), 0);
+    }
+    cr_expect_str_eq(t->cols[1].title, "GSM8K accuracy");
+    cr_expect_not_null(strstr(t->aside, "No baseline was named"), "%s", t->aside);
+    sr_table_free(t);
+    for (size_t i = 0; i < sw.n_models; i++)
+        cr_expect_eq(sw.models[i].keeps_up, -1);
+    sr_sweep_free(&sw);
+}
+
+Test(overview, latency_table_only_where_latency_was_measured)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/a");
+    add_run(m, 128, 100);
+    add_run(m, 1024, 80);
+    bool none = false;
+    cr_expect_null(sr_table_latency(&sw, &none), "no TTFT or TPOT: no table");
+    cr_expect(none);
+    m->scenarios[0].median_ttft_ms = 2490.4;
+    m->scenarios[0].median_tpot_ms = 18.62;
+    sr_table *t = sr_table_latency(&sw, &none);
+    cr_assert_not_null(t);
+    cr_expect_not(none);
+    cr_expect_eq(t->n_cols, 2, "only the scenario with a latency: %zu columns", t->n_cols);
+    cr_expect_not_null(strstr(t->cols[1].title, "TTFT, "), "%s", t->cols[1].title);
+    const sr_cell *c = sr_table_cell(t, 0, 1);
+    cr_expect_str_eq(c->text, "2,490 ms");
+    cr_expect_str_eq(c->sub, "18.6 ms");
+    sr_table_free(t);
+    sr_sweep_free(&sw);
+}
+
+Test(overview, needs_more_runs_is_marked_in_its_cell)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    sr_model *m = sr_sweep_find_model(&sw, "org/lower");
+    cr_assert(isfinite(m->scenarios[0].ratio));
+    m->scenarios[0].needs_more_runs = true;
+    m->scenarios[0].cv = 0.2;
+    sr_table *t = sr_table_speed(&sw);
+    cr_assert_not_null(t);
+    bool marked = false;
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const sr_cell *cell = sr_table_cell(t, r, c);
+            marked |= cell->text && strstr(cell->text, "3.00x\xE2\x80\xA0") != NULL;
+        }
+    cr_expect(marked, "the noisy ratio carries its mark");
+    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    sr_table_free(t);
+    t = sr_table_overview(&sw);
+    cr_assert_not_null(t);
+    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    sr_table_free(t);
+    sr_sweep_free(&sw);
+}
+
+Test(overview, noisy_speed_is_one_grouped_warning)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    sr_model *m = sr_sweep_find_model(&sw, "org/lower");
+    add_run(m, 128, 200); /* runs of 300, 200, 400 tok/s: cv 0.33 */
+    add_run(m, 128, 400);
+    m = sr_sweep_find_model(&sw, "org/faster-same");
+    add_run(m, 128, 100);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    size_t found = 0;
+    for (size_t i = 0; i < sw.n_warnings; i++)
+        if (strstr(sw.warnings[i], "need more runs")) {
+            found++;
+            cr_expect_not_null(strstr(sw.warnings[i], "speed: 2 scenarios of 2 entries need more runs"), "%s",
+                               sw.warnings[i]);
+            cr_expect_not_null(strstr(sw.warnings[i], "org/lower in128-out256-c16 (cv 0.333)"), "%s", sw.warnings[i]);
+        }
+    cr_expect_eq(found, 1, "one warning for every noisy scenario");
+    sr_sweep_free(&sw);
+}
