@@ -113,13 +113,16 @@ badinput: $(BUILD)/sweep-report
 
 # Third-party exports written by the real tools ($$SR_REALDATA, else ../shared/realdata),
 # read where they lie, against the figures in tests/real/expected.tsv. ONLY=export runs one.
+# The bucket-layout sample is also held against the author's real files (keys, line shapes).
 realdata: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
+	python3 tests/check_bucket_fixture.py $(SAMPLE)
 
 # make test runs the real-data suite where the data is (../shared/realdata or
 # $SR_REALDATA) and says it skipped it where it is not (a fresh CI image).
 realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report --if-present
+	python3 tests/check_bucket_fixture.py $(SAMPLE)
 
 # The command line: every subcommand's --help, usage errors, shared wordings.
 cli: $(BUILD)/sweep-report
