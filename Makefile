@@ -117,12 +117,14 @@ badinput: $(BUILD)/sweep-report
 realdata: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
 	python3 tests/check_bucket_fixture.py $(SAMPLE)
+	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
 # make test runs the real-data suite where the data is (../shared/realdata or
 # $SR_REALDATA) and says it skipped it where it is not (a fresh CI image).
 realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report --if-present
 	python3 tests/check_bucket_fixture.py $(SAMPLE)
+	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
 # The command line: every subcommand's --help, usage errors, shared wordings.
 cli: $(BUILD)/sweep-report

@@ -40,12 +40,12 @@ LINE_SHAPES = {  # run.log
             r"[\d.]+ total tok/s, ttft [\d.]+ s$",
 }
 BOOT_SHAPES = {
-    "banner": r"^\(APIServer pid=1\) INFO \d\d-\d\d \d\d:\d\d:\d\d \[api_utils\.py:\d+\] .*version 0\.29\.1rc1\.dev\d+\+g[0-9a-f]+\r$",
-    "engine": r"^\(EngineCore pid=\d+\) INFO \S+ \S+ \[core\.py:\d+\] Initializing a V1 LLM engine \(v0\.29\.1rc1[^)]*\) with config: ",
+    "banner": r"^\(APIServer pid=1\) INFO \d\d-\d\d \d\d:\d\d:\d\d \[api_utils\.py:\d+\] .*version \d+\.\d+\.\d+(rc\d+)?\.dev\d+\+g[0-9a-f]+\r$",
+    "engine": r"^\(EngineCore pid=\d+\) INFO \S+ \S+ \[core\.py:\d+\] Initializing a V1 LLM engine \(v\d+\.\d+\.\d+[^)]*\) with config: ",
     "memory": r"^\(EngineCore pid=\d+\) INFO \S+ \S+ \[tpu_worker\.py:\d+\] Memory statistics \| total_hbm_limit_gb=15\.75GiB \| "
               r"total_hbm_limit_cap_gb=[\d.]+GiB \| total_hbm_used_gb=[\d.]+GiB \| total_hbm_avail_gb=[\d.]+GiB$",
     "kv": r"^\(EngineCore pid=\d+\) INFO \S+ \S+ \[kv_cache_utils\.py:2404\] TPU KV cache size: [\d,]+ tokens, "
-          r"Maximum concurrency for 4,096 tokens per request: [\d.]+x$",
+          r"Maximum concurrency for [\d,]+ tokens per request: [\d.]+x$",
     "blocks": r"^\(EngineCore pid=\d+\) INFO \S+ \S+ \[kv_cache_manager\.py:\d+\] Hybrid KV cache layout: .*kv_cache_config\.num_blocks=\d+,",
     "nondefault": r"^\(APIServer pid=1\) INFO \S+ \S+ \[api_utils\.py:\d+\] non-default args: \{.*'max_num_seqs': 16",
     "tpu_info": r"^INFO \S+ \S+ \[__init__\.py:75\] TPU info: node_name=\S+ \| tpu_type=v5litepod-1 \|",
