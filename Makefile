@@ -1,8 +1,10 @@
 # sweep-report: build, test, render the bundled sample.
 #   make            build ./sweep-report (installs missing Debian packages first)
-#   make report     render fixtures/v5e-gemma4-sweep into reports/, its comparison with
-#                   the rerun fixtures/v5e-gemma4-rerun into reports/compare/, and the
-#                   survey of fixtures/hub-survey into reports/survey/
+#   make report     render fixtures/v5e-gemma4-sweep (the author's bucket layout) into
+#                   reports/ with its published figures audited, the comparison of the
+#                   per-model sample fixtures/v5e-gemma4-formats with its rerun
+#                   fixtures/v5e-gemma4-rerun into reports/compare/, and the survey of
+#                   fixtures/hub-survey into reports/survey/
 #   make test       unit tests, the same under ASan+UBSan, golden, bad-input and
 #                   command-line cases, the real third-party exports of
 #                   ../shared/realdata (tests/real/expected.tsv), and the sample
@@ -13,6 +15,9 @@
 CC ?= cc
 BUILD ?= build
 SAMPLE ?= fixtures/v5e-gemma4-sweep
+# The same sweep one folder per model in the lm-eval, BFCL and vllm bench formats;
+# the rerun is a second run of it, in the same layout.
+FORMATS ?= fixtures/v5e-gemma4-formats
 RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
@@ -95,10 +100,10 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun
-# compared with it, and the survey that planned it.
+# compared with the per-model copy of the sweep, and the survey that planned it.
 report: sweep-report
 	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md -o $(REPORT_DIR)
-	./sweep-report compare $(SAMPLE) $(RERUN) -o $(REPORT_DIR)/compare
+	./sweep-report compare $(FORMATS) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
 
 # Criterion runs each test in a child process and does not count a leak the
@@ -118,13 +123,18 @@ badinput: $(BUILD)/sweep-report
 
 # Third-party exports written by the real tools ($$SR_REALDATA, else ../shared/realdata),
 # read where they lie, against the figures in tests/real/expected.tsv. ONLY=export runs one.
+# The bucket-layout sample is also held against the author's real files (keys, line shapes).
 realdata: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report $(if $(ONLY),--only $(ONLY))
+	python3 tests/check_bucket_fixture.py $(SAMPLE)
+	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
 # make test runs the real-data suite where the data is (../shared/realdata or
 # $SR_REALDATA) and says it skipped it where it is not (a fresh CI image).
 realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/real/check.py --bin $(BUILD)/sweep-report --if-present
+	python3 tests/check_bucket_fixture.py $(SAMPLE)
+	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
 # The command line: every subcommand's --help, usage errors, shared wordings.
 cli: $(BUILD)/sweep-report
@@ -139,12 +149,12 @@ ubsan: asan
 # Data races in the parallel loading and bootstraps: the sample under ThreadSanitizer.
 tsan:
 	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread" OPT="-O1 -g" build-tsan/sweep-report
-	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report report $(SAMPLE) -o build-tsan/out --threads 4 >/dev/null
-	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report compare $(SAMPLE) $(RERUN) -o build-tsan/compare --threads 4 >/dev/null
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report report $(FORMATS) -o build-tsan/out --threads 4 >/dev/null
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/sweep-report compare $(FORMATS) $(RERUN) -o build-tsan/compare --threads 4 >/dev/null
 	@echo "tsan: 2 passed, 0 failed"
 
 leakcheck: $(BUILD)/sweep-report
-	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE) $(SURVEY_SAMPLE)
+	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(FORMATS) $(SURVEY_SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput cli realdata-if-present

@@ -3,7 +3,7 @@
 
     check_compare.py MODE compare.json CASE_DIR
 
-rerun:    the bundled pair fixtures/v5e-gemma4-sweep -> v5e-gemma4-rerun holds what
+rerun:    the bundled pair fixtures/v5e-gemma4-formats -> v5e-gemma4-rerun holds what
           fixtures/generate_rerun.py put in it (a fix, a new failure, a real
           regression, a speed change inside run noise and one beyond, a KV change
           explained by max-model-len, a renamed directory, a removed model), and the

@@ -78,7 +78,7 @@ for cmd in $commands; do
 done
 
 # ---- the shared wordings -------------------------------------------------------
-export_dir=fixtures/v5e-gemma4-sweep
+export_dir=fixtures/v5e-gemma4-formats
 if run bad-whole 2 report "$export_dir" --resamples 10k &&
     has "$tmp/err" "error: --resamples takes a whole number from 1 to 100000000, not '10k'"; then ok; else
     bad "report --resamples 10k: wording"

@@ -440,7 +440,7 @@ Test(claims_check, claims_the_export_cannot_hold)
 static void load_sample(sr_sweep *sw, const char *claims)
 {
     sr_sweep_init(sw);
-    sr_error *err = sr_build_report(sw, "fixtures/v5e-gemma4-sweep", NULL, NULL);
+    sr_error *err = sr_build_report(sw, "fixtures/v5e-gemma4-formats", NULL, NULL);
     cr_assert_null(err, "%s", err ? err->message : "");
     err = sr_read_claims(claims, NULL, 0, &sw->claims);
     cr_assert_null(err, "%s", err ? err->message : "");
@@ -451,7 +451,7 @@ static void load_sample(sr_sweep *sw, const char *claims)
 Test(claims_check, sample_reproduces_every_published_figure, .timeout = 60)
 {
     sr_sweep sw;
-    load_sample(&sw, "fixtures/v5e-gemma4-sweep/claims.md");
+    load_sample(&sw, "fixtures/v5e-gemma4-formats/claims.md");
     /* 3 + 7 + 7 + 3 + 4 figures in the first table, 4 x 2 in the second:
      * every one reproduced. */
     cr_expect_eq(sw.claims.n, 32);
@@ -574,7 +574,7 @@ Test(claims_check, report_checks_its_own_table, .timeout = 60)
      * make golden), read back as a claims file: every figure it prints,
      * ratio ranges and detectable effects included, reproduces. */
     sr_sweep sw;
-    load_sample(&sw, "tests/golden/v5e-gemma4-sweep/expected/results.md");
+    load_sample(&sw, "tests/golden/v5e-gemma4-formats/expected/results.md");
     size_t counts[SR_CLAIM_N_STATUS];
     sr_claim_list_count(&sw.claims, counts);
     cr_expect_gt(sw.claims.n, 200);
@@ -590,7 +590,7 @@ Test(claims_check, equivalence_claims, .timeout = 60)
     sr_sweep sw;
     sr_sweep_init(&sw);
     sw.settings.equivalence_margin = 2;
-    cr_assert_null(sr_build_report(&sw, "fixtures/v5e-gemma4-sweep", NULL, NULL));
+    cr_assert_null(sr_build_report(&sw, "fixtures/v5e-gemma4-formats", NULL, NULL));
     const char *doc = "| Model | \xCE\x94 GSM8K |\n|---|---|\n"
                       "| Qwen3-4B | +0.4 [\xE2\x88\x92"
                       "0.9, +1.7] equivalent within \xC2\xB1"

@@ -474,7 +474,7 @@ Test(claims_read, files_are_recorded)
 {
     sr_claim_list l;
     sr_claim_list_init(&l);
-    sr_error *err = sr_read_claims("fixtures/v5e-gemma4-sweep/claims.md", NULL, 0, &l);
+    sr_error *err = sr_read_claims("fixtures/v5e-gemma4-formats/claims.md", NULL, 0, &l);
     cr_assert_null(err, "%s", err ? err->message : "");
     cr_assert_eq(l.n_files, 1);
     cr_expect_str_eq(l.files[0].format, "markdown");

@@ -353,7 +353,7 @@ Test(kvaudit, fp8_and_block_size_from_settings)
     sr_sweep_free(&sw);
 }
 
-/* ---- the bundled sample (fixtures/v5e-gemma4-sweep) ------------------------------- */
+/* ---- the bundled sample (fixtures/v5e-gemma4-formats) ------------------------------- */
 
 /* Its Memory statistics lines: total_hbm_limit_gb=15.75,
  * total_hbm_limit_cap_gb=14.49 and these total_hbm_used_gb /

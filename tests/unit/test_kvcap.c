@@ -258,7 +258,7 @@ Test(kvcap, tpu_block_size_rule)
 
 /* ---- the published TPU v5e counts (docs/kv.md 4.4) ----------------------- */
 
-/* The bundled sample's (fixtures/v5e-gemma4-sweep) Memory statistics
+/* The bundled sample's (fixtures/v5e-gemma4-formats) Memory statistics
  * lines: total_hbm_limit_gb=15.75, total_hbm_limit_cap_gb=14.49 and these
  * total_hbm_used_gb / total_hbm_avail_gb, beside the published counts. */
 static const struct published {

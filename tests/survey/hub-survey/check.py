@@ -32,7 +32,7 @@ def plan_lines(path):
     return rows
 
 
-published = plan_lines(os.path.join(root, "fixtures/v5e-gemma4-sweep/sweep.arms"))
+published = plan_lines(os.path.join(root, "fixtures/v5e-gemma4-formats/sweep.arms"))
 kept = {i for i, c in cands.items() if c["kept"]}
 expect(kept == {p[0] for p in published}, "kept %s != the published run plan's models" % sorted(kept))
 expect(len(cands) == 16, "%d models, expected 16" % len(cands))
