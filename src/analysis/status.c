@@ -90,8 +90,9 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
     }
     m->status = SR_STATUS_OK;
     /* A benchmark whose scoring produced nothing (a tool parser with no
-     * output) is a failure with or without a baseline to compare with. */
-    if (m->failure.stage == SR_STAGE_SCORE && m != base) {
+     * output) is a failure with or without a baseline to compare with; with
+     * one, the comparison below names the benchmark that is missing. */
+    if (m->failure.stage == SR_STAGE_SCORE && !base) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         if (!(m->status_reason = strdup("a benchmark's scoring produced nothing")))

@@ -316,6 +316,7 @@ typedef struct {
     sr_server_log *out;
     bool strong; /* a line only a vLLM server prints */
     bool kv_seen, conc_seen, blocks_seen, mem_seen, init_seen, avail_seen, loading_seen;
+    bool blocks_v0; /* the block count is V0's "# GPU blocks:", which stands for the KV size */
     bool kv_closed;   /* the start whose KV lines were read is over (came up, or a new engine line) */
     long blocks_line; /* the V0 "# GPU blocks" line */
     char *engine_model;   /* from the engine config line */
@@ -443,6 +444,7 @@ static sr_error *block_line(parser *ps, const char *m, const char *end)
         ps->blocks_seen = true;
         ps->out->gpu_blocks = blocks;
         ps->blocks_line = ps->line;
+        ps->blocks_v0 = true;
     }
     return NULL;
 }
@@ -1175,7 +1177,8 @@ static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, siz
  * block_size; TPU and other backends have their own, so no default). */
 static void tokens_from_blocks(const parser *ps, sr_server_log *out)
 {
-    if (out->kv_tokens >= 0 || out->gpu_blocks < 0)
+    /* the V1 managers' block counts come with their own token line */
+    if (out->kv_tokens >= 0 || out->gpu_blocks < 0 || !ps->blocks_v0)
         return;
     long block = out->settings.block_size > 0 ? out->settings.block_size : out->tpu ? -1 : 16;
     if (block < 0 || out->gpu_blocks > LONG_MAX / block)
