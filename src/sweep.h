@@ -80,6 +80,9 @@ typedef struct sr_scores {
     char *claimed_source;    /* where that claim was read */
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
+    bool gen_rows;           /* read from the author pipeline's per-item rows (gen_eval.py) */
+    long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
+    long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
     /* analysis: */
     bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
@@ -221,7 +224,12 @@ typedef struct sr_reported_metric {
     char *metric_filter; /* "exact_match,strict-match" */
     double value;
     char *source; /* export-relative path of the results file */
+    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); -1 otherwise */
+    long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
 } sr_reported_metric;
+
+/* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
+#define SR_GEN_SUMMARY_METRIC "accuracy,gen_eval"
 
 /* ---- a model ----------------------------------------------------------- */
 

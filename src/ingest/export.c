@@ -279,6 +279,24 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const s
     return soften(ld, err, "this benchmark");
 }
 
+/* Claims into the parts: the entries are moved (freed on failure). */
+static sr_error *reported_append(model_parts *p, sr_reported_metric *r, size_t n)
+{
+    void *items = p->reported;
+    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
+        for (size_t i = 0; i < n; i++) {
+            free(r[i].task);
+            free(r[i].metric_filter);
+            free(r[i].source);
+        }
+        return sr_oom();
+    }
+    p->reported = items;
+    for (size_t i = 0; i < n; i++)
+        p->reported[p->n_reported++] = r[i];
+    return NULL;
+}
+
 static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
                                        size_t len)
 {
@@ -287,16 +305,9 @@ static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const s
     sr_error *err = sr_parse_lmeval_reported(f->rel, data, len, &r, &n);
     if (err)
         return soften(ld, err, "this results file");
-    void *items = p->reported;
-    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
-        reported_free(r, n);
-        return sr_oom();
-    }
-    p->reported = items;
-    for (size_t i = 0; i < n; i++)
-        p->reported[p->n_reported++] = r[i];
+    err = reported_append(p, r, n);
     free(r);
-    return NULL;
+    return err;
 }
 
 /* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
@@ -476,6 +487,24 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         else if (!err)
             err = runs_append(&p->json_runs, runs, n);
         break;
+    case SR_JSON_GEN_ROWS: {
+        sr_scores sc;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_rows(f->rel, data, len, &sc)))
+            err = soften(ld, err, "this benchmark");
+        else if (!err)
+            err = scores_append(&p->scores, &sc);
+        break;
+    }
+    case SR_JSON_GEN_SUMMARY: {
+        sr_reported_metric r;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_summary(f->rel, data, len, &r)))
+            err = soften(ld, err, "this summary");
+        else if (!err)
+            err = reported_append(p, &r, 1);
+        break;
+    }
     case SR_JSON_LMEVAL_RESULTS:
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
@@ -870,6 +899,9 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->claimed_source = src->claimed_source ? strdup(src->claimed_source) : NULL;
     s->claimed_accuracy = src->claimed_accuracy;
     s->empty_outputs = src->empty_outputs;
+    s->gen_rows = src->gen_rows;
+    s->max_tokens = src->max_tokens;
+    s->truncated = src->truncated;
     bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source);
     for (size_t k = 0; k < src->n_items && ok; k++)
         ok = sr_scores_add(s, src->items[k].id, src->items[k].score);
@@ -905,7 +937,9 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
             return sr_oom();
         m->reported = items;
         sr_reported_metric *d = &m->reported[m->n_reported++];
-        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source)};
+        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source),
+                                  r->n,           r->right,                 r->truncated,
+                                  r->max_tokens};
         if (!d->task || !d->metric_filter || !d->source)
             return sr_oom();
     }

@@ -632,12 +632,58 @@ static bool put_noisy_speed(sr_strbuf *sb, const sr_sweep *sw, const size_t *ord
     return ok;
 }
 
+/* The answer-token limit of the author pipeline's rows, a setting of the
+ * accuracy runs: one sentence per benchmark, naming each entry's limit when
+ * they differ (compare.c warns about each comparison across limits). */
+static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    static const char *const benchmarks[] = {"gsm8k", "bfcl_simple"};
+    bool ok = true;
+    for (size_t b = 0; b < sizeof benchmarks / sizeof *benchmarks && ok; b++) {
+        long first = 0;
+        bool differ = false;
+        size_t with = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[order[i]], benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            differ |= with > 0 && s->max_tokens != first;
+            if (with++ == 0)
+                first = s->max_tokens;
+        }
+        if (with == 0)
+            continue;
+        char v[64];
+        if (!differ) {
+            sr_strbuf_printf(sb, "%s: answers limited to %s tokens (the rows' max_tokens) for %s.",
+                             sr_text_benchmark_title(benchmarks[b]), sr_text_count(v, sizeof v, first),
+                             with == 1 ? "the one entry with rows" : "every entry with rows");
+            ok = list_take(out, sb);
+            continue;
+        }
+        sr_strbuf_printf(sb, "%s: answers limited to different token limits, so differences mix model and limit:",
+                         sr_text_benchmark_title(benchmarks[b]));
+        const char *sep = " ";
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = sr_model_benchmark(m, benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            sr_strbuf_printf(sb, "%s%s %s", sep, name_of(m), sr_text_count(v, sizeof v, s->max_tokens));
+            sep = ", ";
+        }
+        sr_strbuf_printf(sb, ".");
+        ok = list_take(out, sb);
+    }
+    return ok;
+}
+
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order)
         return sr_oom();
-    size_t n = sr_render_model_order(sw, order), agree = 0;
+    size_t n = sr_render_model_order(sw, order), agree = 0, agree_gen = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool ok = true;
@@ -651,6 +697,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                 continue;
             if (!s->claim_differs) { /* decided by the analysis (selfcheck.c) */
                 agree++;
+                agree_gen += s->gen_rows;
                 continue;
             }
             sr_text_fixed(claimed, sizeof claimed, s->claimed_accuracy, 4);
@@ -665,9 +712,13 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
     }
     if (agree > 0 && ok) {
         sr_strbuf_printf(&sb,
-                         "%zu accurac%s claimed by the input files themselves (lm-eval results, BFCL score "
-                         "files) agree%s with the per-item mean%s (within 0.00005).",
-                         agree, agree == 1 ? "y" : "ies", agree == 1 ? "s" : "", agree == 1 ? "" : "s");
+                         "%zu accurac%s claimed by the input files themselves (%s) agree%s with the per-item "
+                         "mean%s (within 0.00005).",
+                         agree, agree == 1 ? "y" : "ies",
+                         agree_gen == agree ? "the pipeline's gen_eval summaries"
+                         : agree_gen        ? "lm-eval results, BFCL score files, gen_eval summaries"
+                                            : "lm-eval results, BFCL score files",
+                         agree == 1 ? "s" : "", agree == 1 ? "" : "s");
         ok = list_take(out, &sb);
     }
     for (size_t i = 0; i < n && ok; i++) {
@@ -684,6 +735,8 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             ok = list_take(out, &sb);
         }
     }
+    if (ok)
+        ok = put_answer_limits(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out) && put_noisy_speed(&sb, sw, order, n, out);
     sr_strbuf_free(&sb);
