@@ -246,6 +246,7 @@ typedef struct sr_model {
     char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
     char *run;             /* the bucket layout's run the arm belongs to, or NULL */
     bool planned;          /* named in a .arms file */
+    bool runner_plan;      /* planned by a runner-form arm (<model>=<tag>=<modes>=<flags>): modes as run.log's */
     long plan_order;       /* position in the run plan (0-based), -1 when not planned */
     char *arms_flags;      /* serving flags from the .arms line as written, or NULL */
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */

@@ -1278,17 +1278,30 @@ static sr_error *load_manifest(const loader *ld, const sr_found_file *f)
     return soften(ld, err, "the manifest");
 }
 
-/* A planned model: every entry of its id is marked planned (and takes the
- * plan's flags); a plan line with no entry becomes an entry with no files. */
+/* Whether a plan entry names model m: the runner form by its tag (an arm
+ * of the bucket layout), else, and for the run-plan form, by id. */
+static bool plan_names(const sr_model *m, const sr_arms_entry *e, const char *id, bool by_tag)
+{
+    if (by_tag)
+        return m->tag && strcmp(m->tag, e->tag) == 0;
+    return strcmp(m->id, id) == 0 && (!e->tag || !m->tag || strcmp(m->tag, e->tag) == 0);
+}
+
+/* A planned model: every entry it names is marked planned (and takes the
+ * plan's flags); a plan line with no entry becomes an entry with no files.
+ * A runner arm's modes make the entry partial when their outputs are
+ * missing, as run.log's do. */
 static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
 {
-    char *id = sr_normalize_model_id(e->checkpoint);
+    char *id = e->tag ? sr_bucket_model_id(e->checkpoint) : sr_normalize_model_id(e->checkpoint);
     if (!id)
         return sr_oom();
     sr_sweep *sw = ld->sweep;
-    bool found = false;
+    bool by_tag = false, found = false;
+    for (size_t i = 0; e->tag && i < sw->n_models; i++)
+        by_tag |= sw->models[i].tag && strcmp(sw->models[i].tag, e->tag) == 0;
     for (size_t i = 0; i < sw->n_models; i++)
-        found |= strcmp(sw->models[i].id, id) == 0;
+        found |= plan_names(&sw->models[i], e, id, by_tag);
     if (!found && !sr_sweep_add_model(sw, id)) {
         free(id);
         return sr_oom();
@@ -1296,7 +1309,7 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
     long order = -1;
     for (size_t i = 0; i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
-        if (strcmp(m->id, id) != 0)
+        if (!plan_names(m, e, id, by_tag))
             continue;
         if (!m->planned) {
             if (order < 0)
@@ -1305,6 +1318,7 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
         }
         m->planned = true;
         m->nothink |= e->nothink;
+        m->runner_plan |= e->tag != NULL;
         if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
             (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks))) ||
             (e->tool_parser && !m->tool_parser && !(m->tool_parser = strdup(e->tool_parser))) ||

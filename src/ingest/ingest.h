@@ -171,7 +171,8 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
  * A known key with a bad value, or given twice, is an input error naming
  * the line; anything else is kept in other_flags. */
 typedef struct sr_arms_entry {
-    char *checkpoint;             /* org/name as written */
+    char *checkpoint;             /* org/name as written (the runner form: a Hugging Face id or a local path) */
+    char *tag;                    /* the runner form's arm tag, or NULL */
     char *hardware;               /* e.g. "v5e-1", or NULL */
     char *benchmarks;             /* "load+long+gen", or NULL */
     char *flags;                  /* every flag as written, joined by one space, or NULL */
@@ -182,6 +183,15 @@ typedef struct sr_arms_entry {
     long line;
 } sr_arms_entry;
 
+/* A run plan in either form (SPEC): lines "checkpoint hardware benchmarks
+ * flags" as above, or the author's runner's whitespace-separated tokens
+ * <model>=<tag>=<modes>[=<flags>] (a line whose first field holds '='; every
+ * field of it must then be such a token): modes read, load, long, gen, both
+ * joined by '+' (absent: read) into benchmarks, the tag into tag, the
+ * comma-separated flags as written into flags, with gmu=<x> and mml=<n> as
+ * settings, kv-bf16 as kv_cache_dtype bfloat16, tools as tool_parser gemma4
+ * and the rest in other_flags. A line that is neither is an input error
+ * naming it. */
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
 /* Serving flags as a run-plan line writes them ("tp=2 max_num_seqs=8"),
  * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
