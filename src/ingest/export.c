@@ -1451,7 +1451,7 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         if (!sr_sweep_warn(sw, "'%s': symbolic link leads outside the export; refused", name) ||
             !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "symbolic link leads outside the export"))
             err = sr_oom();
-    } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
+    } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
         /* The manifest or a run plan where a file should be: not a model. */
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
     } else if (is_dir && t->export_is_run && (strcmp(name, "logs") == 0 || strcmp(name, "results") == 0)) {
@@ -1465,7 +1465,8 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         t->manifest.open = strdup(real);
         if (!t->manifest.rel || !t->manifest.open)
             err = sr_oom();
-    } else if (is_file && ends_with(name, ".arms")) {
+    } else if (is_file && (ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
+        /* arms.txt: the name the author's launch command gives the runner's arms (jev-arms=arms.txt) */
         err = sr_file_list_add(&t->arms, name, real);
     } else if (is_file && strcmp(name, "candidates.json") == 0) {
         t->candidates.rel = strdup(name);
