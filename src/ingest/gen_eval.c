@@ -74,7 +74,7 @@ typedef struct rows_state {
 
 static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_state *st)
 {
-    char *raw = NULL, *task = NULL, *finish = NULL, *error = NULL;
+    char *raw = NULL, *task = NULL, *finish = NULL;
     bool found = false, right = false, have_right = false;
     sr_error *err = sr_json_get_string(o, "id", ID_MAX, &raw, &found);
     if (!err && (!found || !raw[0]))
@@ -89,13 +89,13 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
         err = sr_input_error(o->path, line, "id '%s' is not an item of task '%s'", raw, task);
     if (!err && st->benchmark && strcmp(st->benchmark, benchmark) != 0)
         err = sr_input_error(o->path, line, "a %s item among %s items: one file, one task", benchmark, st->benchmark);
-    if (!err)
-        err = sr_json_get_string(o, "error", 4096, &error, &found);
+    /* "A row with an error key is scored wrong": any error value but null,
+     * false or "" (a message, or an exception's fields) marks a failed
+     * request. It may carry no verdict; any other row must say. */
+    const cJSON *ev = sr_json_item(o->obj, "error");
+    bool failed = ev && !cJSON_IsFalse(ev) && !(cJSON_IsString(ev) && ev->valuestring && !ev->valuestring[0]);
     if (!err)
         err = sr_json_get_bool(o, "right", &right, &have_right);
-    /* A row whose request failed may carry no verdict: it scores 0, as
-     * gen_eval.py counts it. Any other row must say whether it is right. */
-    bool failed = error && error[0];
     if (!err && !have_right && !failed)
         err = sr_input_error(o->path, line, "row '%s' without a true/false \"right\"", raw);
     if (!err)
@@ -139,7 +139,6 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
     free(id);
     free(task);
     free(finish);
-    free(error);
     return err;
 }
 

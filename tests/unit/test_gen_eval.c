@@ -16,10 +16,13 @@ static const char gsm8k_rows[] = ROW("gsm8k-0", "gsm8k", "true", "stop", ", \"ma
     ROW("gsm8k-1", "gsm8k", "false", "length", ", \"max_tokens\": 2048")
         ROW("gsm8k-12", "gsm8k", "true", "stop", ", \"max_tokens\": 2048");
 
-static const char bfcl_rows[] = ROW("simple_0", "bfcl_simple", "true", "tool_calls",
-                                    "") "{\"id\": \"simple_7\", \"task\": \"bfcl_simple\", \"finish\": null, "
-                                        "\"right\": false, \"error\": \"timed out\"}\n"
-                                        "{\"id\": \"simple_9\", \"task\": \"bfcl_simple\", \"error\": \"HTTP 500\"}\n";
+static const char bfcl_rows[] =
+    ROW("simple_0", "bfcl_simple", "true", "tool_calls",
+        "") "{\"id\": \"simple_7\", \"task\": \"bfcl_simple\", \"finish\": null, "
+            "\"right\": false, \"error\": \"timed out\"}\n"
+            "{\"id\": \"simple_9\", \"task\": \"bfcl_simple\", \"error\": {\"type\": \"Timeout\"}}\n"
+            "{\"id\": \"simple_11\", \"task\": \"bfcl_simple\", \"finish\": \"tool_calls\", \"right\": true, "
+            "\"error\": null}\n";
 
 static void rows_ok(const char *text, sr_scores *s)
 {
@@ -78,10 +81,11 @@ Test(gen_eval, bfcl_rows_and_errors)
     sr_scores s;
     rows_ok(bfcl_rows, &s);
     cr_assert_str_eq(s.benchmark, "bfcl_simple");
-    cr_assert_eq(s.n_items, 3);
+    cr_assert_eq(s.n_items, 4);
     cr_assert_str_eq(s.items[1].id, "7");
     cr_assert_eq(s.items[0].score, 1.0);
     cr_assert_eq(s.items[2].score, 0.0);
+    cr_assert_eq(s.items[3].score, 1.0, "error null is no error");
     cr_assert_eq(s.empty_outputs, 2);
     cr_assert_eq(s.max_tokens, -1);
     cr_assert_eq(s.truncated, 0);
