@@ -632,6 +632,31 @@ static bool put_noisy_speed(sr_strbuf *sb, const sr_sweep *sw, const size_t *ord
     return ok;
 }
 
+/* The author pipeline's summaries with no rows behind them: their accuracy
+ * is the run's word only, so it is stated as such, with no interval. */
+static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t k = 0; k < m->n_reported && ok; k++) {
+            const sr_reported_metric *r = &m->reported[k];
+            const sr_scores *s = sr_model_benchmark(m, r->task);
+            if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 || (s && s->gen_rows))
+                continue;
+            char acc[64], right[64], items[64];
+            sr_strbuf_printf(sb,
+                             "%s, %s: the run's summary (%s) claims %s, %s of %s right; without its per-item rows "
+                             "it is not recomputed and has no interval.",
+                             name_of(m), sr_text_benchmark_title(r->task), r->source,
+                             sr_text_fixed(acc, sizeof acc, r->value, 4), sr_text_count(right, sizeof right, r->right),
+                             sr_text_count(items, sizeof items, r->n));
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
+}
+
 /* The answer-token limit of the author pipeline's rows, a setting of the
  * accuracy runs: one sentence per benchmark, naming each entry's limit when
  * they differ (compare.c warns about each comparison across limits). */
@@ -736,7 +761,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         }
     }
     if (ok)
-        ok = put_answer_limits(&sb, sw, order, n, out);
+        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out) && put_noisy_speed(&sb, sw, order, n, out);
     sr_strbuf_free(&sb);
