@@ -69,6 +69,8 @@ typedef enum {
     SR_FIELD_SERVING_FLAGS,
     SR_FIELD_PLANNED_BENCHMARKS,
     /* per model, from its files */
+    SR_FIELD_GSM8K_MAX_TOKENS, /* the answer-token limit of the author's gen rows */
+    SR_FIELD_BFCL_MAX_TOKENS,
     SR_FIELD_CONFIG_SHA256,    /* config.json's bytes */
     SR_FIELD_BACKEND,          /* the server log's: tpu or gpu */
     SR_FIELD_HBM_LIMIT_LOGGED, /* the log's memory limit, GiB */

@@ -177,6 +177,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
+    s->max_tokens = s->truncated = -1;
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
     s->sampled_ci_low = s->sampled_ci_high = NAN;

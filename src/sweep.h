@@ -83,6 +83,9 @@ typedef struct sr_scores {
                                 NULL for other files */
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
+    bool gen_rows;           /* read from the author pipeline's per-item rows (gen_eval.py) */
+    long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
+    long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
     /* analysis: */
     bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
@@ -228,7 +231,12 @@ typedef struct sr_reported_metric {
     char *metric_filter; /* "exact_match,strict-match" */
     double value;
     char *source; /* export-relative path of the results file */
+    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); -1 otherwise */
+    long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
 } sr_reported_metric;
+
+/* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
+#define SR_GEN_SUMMARY_METRIC "accuracy,gen_eval"
 
 /* ---- a model ----------------------------------------------------------- */
 
@@ -245,6 +253,7 @@ typedef struct sr_model {
     char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
     char *run;             /* the bucket layout's run the arm belongs to, or NULL */
     bool planned;          /* named in a .arms file */
+    bool runner_plan;      /* planned by a runner-form arm (<model>=<tag>=<modes>=<flags>): modes as run.log's */
     long plan_order;       /* position in the run plan (0-based), -1 when not planned */
     char *arms_flags;      /* serving flags from the .arms line as written, or NULL */
     char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */

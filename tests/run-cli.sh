@@ -295,5 +295,12 @@ else
     echo "cli: not root or no setpriv; the unreadable-directory test skipped"
 fi
 
+# The author's accuracy files: the answer-token limits and a summary without rows are said in the report's notes.
+if run gen-notes 0 report tests/golden/bucket-gen/export -o "$tmp/g1" --resamples 10 --baseline base &&
+    has "$tmp/g1/report.html" "GSM8K: answers limited to different token limits, so differences mix model and limit: base 2,048, other 768." &&
+    has "$tmp/g1/report.html" "other, BFCL: the run&#39;s summary (logs/other.gen-bfcl_simple.json) claims 0.8750, 350 of 400 right; without its per-item rows it is not recomputed and has no interval." &&
+    has "$tmp/g1/report.json" "answers limited to 768 tokens here but 2048 in the baseline"; then ok
+else bad "gen rows: token limits and an unrecomputed summary in the report's notes"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -91,6 +91,14 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
             err = sr_oom();
         free(msg);
     }
+    /* Answers cut at different token limits are not the same test: a lower
+     * limit truncates long reasoning. Compared still, and said. */
+    if (!err && s->max_tokens > 0 && base->max_tokens > 0 && s->max_tokens != base->max_tokens &&
+        !sr_sweep_warn(sweep,
+                       "%s: %s: answers limited to %ld tokens here but %ld in the baseline's '%s': the difference "
+                       "mixes the model with the limit",
+                       model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?"))
+        err = sr_oom();
     if (err || n == 0) {
         sr_pairing_free(&pairing);
         return err;

@@ -166,6 +166,13 @@ static bool model_value(const sr_sweep *sw, const sr_model *m, sr_setup_field f,
     case SR_FIELD_KV_CACHE_DTYPE: return set_text(v, s->kv_cache_dtype);
     case SR_FIELD_SERVING_FLAGS: return set_text(v, m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
     case SR_FIELD_PLANNED_BENCHMARKS: return set_text(v, m->planned ? m->arms_benchmarks : NULL);
+    case SR_FIELD_GSM8K_MAX_TOKENS:
+    case SR_FIELD_BFCL_MAX_TOKENS: {
+        /* An accuracy run's setting: a lower limit cuts long answers, so a
+         * change of it is named beside the accuracy change it may cause. */
+        const sr_scores *sc = sr_model_benchmark(m, f == SR_FIELD_GSM8K_MAX_TOKENS ? "gsm8k" : "bfcl_simple");
+        return set_count(v, sc && sc->max_tokens > 0 ? sc->max_tokens : -1);
+    }
     case SR_FIELD_CONFIG_SHA256: return set_text(v, config_sha256(sw, m));
     case SR_FIELD_BACKEND: return set_text(v, m->has_log && m->log.engine_start ? (log->tpu ? "tpu" : "gpu") : NULL);
     case SR_FIELD_HBM_LIMIT_LOGGED: return set_number(v, m->has_log ? log->hbm_limit_gib : NAN);
@@ -431,6 +438,8 @@ static const sr_setup_field model_fields[] = {SR_FIELD_VLLM_VERSION,
                                               SR_FIELD_KV_CACHE_DTYPE,
                                               SR_FIELD_SERVING_FLAGS,
                                               SR_FIELD_PLANNED_BENCHMARKS,
+                                              SR_FIELD_GSM8K_MAX_TOKENS,
+                                              SR_FIELD_BFCL_MAX_TOKENS,
                                               SR_FIELD_CONFIG_SHA256};
 
 static sr_setup_change *add_setup(sr_comparison *c, size_t *cap)

@@ -87,6 +87,57 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
     return NULL;
 }
 
+/* A gen_eval.py summary (<tag>.gen-<task>.json) against its rows, as an
+ * lm-eval results file against its samples: the rows' own counts are
+ * recomputed and each figure the summary states is compared. */
+static sr_error *check_gen(sr_sweep *sw, sr_model *m)
+{
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0)
+            continue;
+        sr_scores *s = NULL;
+        for (size_t j = 0; j < m->n_benchmarks && !s; j++)
+            if (m->benchmarks[j].gen_rows && strcmp(m->benchmarks[j].benchmark, r->task) == 0)
+                s = &m->benchmarks[j];
+        if (!s) {
+            /* Nothing to recompute it from: the claim stays a claim. */
+            if (!sr_sweep_warn(sw,
+                               "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
+                               "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
+                               m->label, r->task, r->source, r->value, r->right, r->n, r->task))
+                return sr_oom();
+            continue;
+        }
+        s->claimed_accuracy = r->value;
+        free(s->claimed_source);
+        if (!(s->claimed_source = strdup(r->source)))
+            return sr_oom();
+        double right = 0;
+        for (size_t k = 0; k < s->n_items; k++)
+            right += s->items[k].score;
+        bool ok = true;
+        if (r->n >= 0 && (size_t)r->n != s->n_items)
+            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld items but '%s' has %zu row%s", m->label, r->task, r->source,
+                               r->n, s->source, s->n_items, s->n_items == 1 ? "" : "s");
+        if (ok && r->right >= 0 && fabs(right - (double)r->right) > 0.5)
+            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld right but the rows give %.0f", m->label, r->task, r->source,
+                               r->right, right);
+        if (ok && fabs(mean_score(s) - r->value) > SR_CLAIM_TOLERANCE)
+            ok = sr_sweep_warn(sw, "%s: %s: the rows give %.4f but '%s' claims %.4f", m->label, r->task, mean_score(s),
+                               r->source, r->value);
+        if (ok && r->truncated >= 0 && s->truncated >= 0 && r->truncated != s->truncated)
+            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld answers cut at the token limit but the rows give %ld",
+                               m->label, r->task, r->source, r->truncated, s->truncated);
+        if (ok && r->max_tokens > 0 && s->max_tokens > 0 && r->max_tokens != s->max_tokens)
+            ok = sr_sweep_warn(sw, "%s: %s: '%s' says answers were limited to %ld tokens but the rows say %ld",
+                               m->label, r->task, r->source, r->max_tokens, s->max_tokens);
+        if (!ok)
+            return sr_oom();
+    }
+    return NULL;
+}
+
 /* Every answer empty: the model produced nothing to score (e.g. a tool-call
  * parser that never emitted a call). Not a score of 0: the benchmark is
  * taken out and the entry gets a score failure. */
@@ -130,6 +181,8 @@ sr_error *sr_check_self_reports(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         sr_error *err = check_lmeval(sweep, m);
+        if (!err)
+            err = check_gen(sweep, m);
         if (!err)
             mark_claims(m);
         if (!err)

@@ -55,19 +55,21 @@ static char *missing_from(const sr_model *m, const sr_model *base)
 
 /* The modes an arm of the author's runner planned (its serving line's
  * "long+gen") whose outputs are absent: gen is GSM8K and BFCL simple,
- * load and long are speed runs. Only for arms (tagged entries), whose
- * modes mean exactly this. Fresh string, "" when nothing is missing. */
+ * load, long and both are speed runs. Only for arms (tagged entries: run.log
+ * or a runner-form .arms file), whose modes mean exactly this. Fresh string, "" when nothing is missing. */
 static char *planned_missing(const sr_model *m)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "");
-    const char *modes = m->tag && m->planned ? m->arms_benchmarks : NULL;
+    const char *modes = (m->tag || m->runner_plan) && m->planned ? m->arms_benchmarks : NULL;
     for (const char *p = modes; p && *p;) {
         const char *end = strchr(p, '+');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         bool gen = n == 3 && strncmp(p, "gen", 3) == 0;
-        bool speed = (n == 4 && strncmp(p, "load", 4) == 0) || (n == 4 && strncmp(p, "long", 4) == 0);
+        /* both: run_quant.sh's read+load; read (the label suite) has no output read here */
+        bool speed =
+            (n == 4 && (strncmp(p, "load", 4) == 0 || strncmp(p, "long", 4) == 0 || strncmp(p, "both", 4) == 0));
         if ((gen && (!sr_model_benchmark(m, "gsm8k") || !sr_model_benchmark(m, "bfcl_simple"))) ||
             (speed && m->n_scenarios == 0))
             sr_strbuf_printf(&sb, "%s%.*s", sb.len ? ", " : "", (int)n, p);

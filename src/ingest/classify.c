@@ -54,6 +54,10 @@ static sr_json_kind object_kind(const cJSON *obj)
         return SR_JSON_UNKNOWN;
     if (has_key(obj, "passes") && has_key(obj, "output_tok_per_s") && has_key(obj, "concurrency"))
         return SR_JSON_AUTHOR_SPEED;
+    if (has_key(obj, "id") && has_key(obj, "right") && (has_key(obj, "task") || has_key(obj, "finish")))
+        return SR_JSON_GEN_ROWS;
+    if (has_key(obj, "task") && has_key(obj, "n") && has_key(obj, "right") && has_key(obj, "accuracy"))
+        return SR_JSON_GEN_SUMMARY;
     if (has_key(obj, "output_throughput")) {
         const cJSON *run = cJSON_GetObjectItemCaseSensitive(obj, "run_number");
         return cJSON_IsNumber(run) && run->valuedouble == -1 ? SR_JSON_BENCH_WARMUP : SR_JSON_BENCH;
@@ -201,6 +205,8 @@ const char *sr_json_kind_name(sr_json_kind kind)
     case SR_JSON_HF_CONFIG: return "hf_config";
     case SR_JSON_MANIFEST: return "manifest";
     case SR_JSON_AUTHOR_SPEED: return "author_speed";
+    case SR_JSON_GEN_ROWS: return "gen_rows";
+    case SR_JSON_GEN_SUMMARY: return "gen_summary";
     case SR_JSON_UNKNOWN: break;
     }
     return "json";

@@ -343,6 +343,24 @@ static sr_error *read_old_samples(const loader *ld, model_parts *p)
     return NULL;
 }
 
+/* Claims into the parts: the entries are moved (freed on failure). */
+static sr_error *reported_append(model_parts *p, sr_reported_metric *r, size_t n)
+{
+    void *items = p->reported;
+    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
+        for (size_t i = 0; i < n; i++) {
+            free(r[i].task);
+            free(r[i].metric_filter);
+            free(r[i].source);
+        }
+        return sr_oom();
+    }
+    p->reported = items;
+    for (size_t i = 0; i < n; i++)
+        p->reported[p->n_reported++] = r[i];
+    return NULL;
+}
+
 static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
                                        size_t len)
 {
@@ -353,16 +371,9 @@ static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const s
         return soften(ld, err, "this results file");
     if (!p->results_model)
         p->results_model = sr_lmeval_results_model(data, len);
-    void *items = p->reported;
-    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
-        reported_free(r, n);
-        return sr_oom();
-    }
-    p->reported = items;
-    for (size_t i = 0; i < n; i++)
-        p->reported[p->n_reported++] = r[i];
+    err = reported_append(p, r, n);
     free(r);
-    return NULL;
+    return err;
 }
 
 /* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
@@ -559,6 +570,24 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         else if (!err)
             err = runs_append(&p->json_runs, runs, n);
         break;
+    case SR_JSON_GEN_ROWS: {
+        sr_scores sc;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_rows(f->rel, data, len, &sc)))
+            err = soften(ld, err, "this benchmark");
+        else if (!err)
+            err = scores_append(&p->scores, &sc);
+        break;
+    }
+    case SR_JSON_GEN_SUMMARY: {
+        sr_reported_metric r;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_summary(f->rel, data, len, &r)))
+            err = soften(ld, err, "this summary");
+        else if (!err)
+            err = reported_append(p, &r, 1);
+        break;
+    }
     case SR_JSON_LMEVAL_RESULTS:
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
@@ -966,6 +995,9 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->metric_filter = src->metric_filter ? strdup(src->metric_filter) : NULL;
     s->claimed_accuracy = src->claimed_accuracy;
     s->empty_outputs = src->empty_outputs;
+    s->gen_rows = src->gen_rows;
+    s->max_tokens = src->max_tokens;
+    s->truncated = src->truncated;
     bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
               (!src->metric_filter || s->metric_filter);
     for (size_t k = 0; k < src->n_items && ok; k++)
@@ -1002,7 +1034,9 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
             return sr_oom();
         m->reported = items;
         sr_reported_metric *d = &m->reported[m->n_reported++];
-        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source)};
+        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source),
+                                  r->n,           r->right,                 r->truncated,
+                                  r->max_tokens};
         if (!d->task || !d->metric_filter || !d->source)
             return sr_oom();
     }
@@ -1343,17 +1377,30 @@ static sr_error *load_manifest(const loader *ld, const sr_found_file *f)
     return soften(ld, err, "the manifest");
 }
 
-/* A planned model: every entry of its id is marked planned (and takes the
- * plan's flags); a plan line with no entry becomes an entry with no files. */
+/* Whether a plan entry names model m: the runner form by its tag (an arm
+ * of the bucket layout), else, and for the run-plan form, by id. */
+static bool plan_names(const sr_model *m, const sr_arms_entry *e, const char *id, bool by_tag)
+{
+    if (by_tag)
+        return m->tag && strcmp(m->tag, e->tag) == 0;
+    return strcmp(m->id, id) == 0 && (!e->tag || !m->tag || strcmp(m->tag, e->tag) == 0);
+}
+
+/* A planned model: every entry it names is marked planned (and takes the
+ * plan's flags); a plan line with no entry becomes an entry with no files.
+ * A runner arm's modes make the entry partial when their outputs are
+ * missing, as run.log's do. */
 static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
 {
-    char *id = sr_normalize_model_id(e->checkpoint);
+    char *id = e->tag ? sr_bucket_model_id(e->checkpoint) : sr_normalize_model_id(e->checkpoint);
     if (!id)
         return sr_oom();
     sr_sweep *sw = ld->sweep;
-    bool found = false;
+    bool by_tag = false, found = false;
+    for (size_t i = 0; e->tag && i < sw->n_models; i++)
+        by_tag |= sw->models[i].tag && strcmp(sw->models[i].tag, e->tag) == 0;
     for (size_t i = 0; i < sw->n_models; i++)
-        found |= strcmp(sw->models[i].id, id) == 0;
+        found |= plan_names(&sw->models[i], e, id, by_tag);
     if (!found && !sr_sweep_add_model(sw, id)) {
         free(id);
         return sr_oom();
@@ -1361,7 +1408,7 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
     long order = -1;
     for (size_t i = 0; i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
-        if (strcmp(m->id, id) != 0)
+        if (!plan_names(m, e, id, by_tag))
             continue;
         if (!m->planned) {
             if (order < 0)
@@ -1370,6 +1417,7 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
         }
         m->planned = true;
         m->nothink |= e->nothink;
+        m->runner_plan |= e->tag != NULL;
         if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
             (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks))) ||
             (e->tool_parser && !m->tool_parser && !(m->tool_parser = strdup(e->tool_parser))) ||
@@ -1510,7 +1558,7 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
                                  "symbolic link to a directory (not followed: read under its own name, if at all)")
                   ? NULL
                   : sr_oom();
-    } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms"))) {
+    } else if (is_dir && (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
         /* The manifest or a run plan where a file should be: not a model. */
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
     } else if (is_dir && t->export_is_run && (strcmp(name, "logs") == 0 || strcmp(name, "results") == 0)) {
@@ -1524,7 +1572,8 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         t->manifest.open = strdup(real);
         if (!t->manifest.rel || !t->manifest.open)
             err = sr_oom();
-    } else if (is_file && ends_with(name, ".arms")) {
+    } else if (is_file && (ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
+        /* arms.txt: the name the author's launch command gives the runner's arms (jev-arms=arms.txt) */
         err = sr_file_list_add(&t->arms, name, real);
     } else if (is_file && strcmp(name, "candidates.json") == 0) {
         t->candidates.rel = strdup(name);

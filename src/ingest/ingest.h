@@ -145,6 +145,20 @@ char *sr_bfcl_item_id(const char *raw);
 sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out);
 sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out);
 
+/* ---- the author pipeline's accuracy files (gen_eval.c) -------------------
+ * results/<run>-<tag>-gen/<task>.jsonl rows: "id" gsm8k-N (benchmark gsm8k,
+ * item "N" as lm-eval's doc_id N) or simple_N (bfcl_simple, item "N" as
+ * BFCL's), "right" true/false (absent allowed on a row with an "error":
+ * scores 0), "error" (counted in empty_outputs), "finish" ("length" counted
+ * in truncated), "max_tokens" (the same on every row, or on none). One task
+ * per file; a repeated id is an input error naming its line. */
+sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_scores *out);
+/* logs/<tag>.gen-<task>.json: {task, n, right, accuracy, errors, truncated,
+ * wall_s, and in newer files max_tokens} as a claim: task canonical
+ * ("gsm8k", "bfcl_simple"), metric_filter SR_GEN_SUMMARY_METRIC, value the
+ * accuracy, n, right, truncated and max_tokens kept (-1 when absent). */
+sr_error *sr_parse_gen_summary(const char *path, const char *data, size_t len, sr_reported_metric *out);
+
 /* ---- sweep.json and *.arms (manifest.c) ---------------------------------- */
 sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_manifest *out);
 
@@ -164,7 +178,8 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
  * A known key with a bad value, or given twice, is an input error naming
  * the line; anything else is kept in other_flags. */
 typedef struct sr_arms_entry {
-    char *checkpoint;             /* org/name as written */
+    char *checkpoint;             /* org/name as written (the runner form: a Hugging Face id or a local path) */
+    char *tag;                    /* the runner form's arm tag, or NULL */
     char *hardware;               /* e.g. "v5e-1", or NULL */
     char *benchmarks;             /* "load+long+gen", or NULL */
     char *flags;                  /* every flag as written, joined by one space, or NULL */
@@ -175,6 +190,15 @@ typedef struct sr_arms_entry {
     long line;
 } sr_arms_entry;
 
+/* A run plan in either form (SPEC): lines "checkpoint hardware benchmarks
+ * flags" as above, or the author's runner's whitespace-separated tokens
+ * <model>=<tag>=<modes>[=<flags>] (a line whose first field holds '='; every
+ * field of it must then be such a token): modes read, load, long, gen, both
+ * joined by '+' (absent: read) into benchmarks, the tag into tag, the
+ * comma-separated flags as written into flags, with gmu=<x> and mml=<n> as
+ * settings, kv-bf16 as kv_cache_dtype bfloat16, tools as tool_parser gemma4
+ * and the rest in other_flags. A line that is neither is an input error
+ * naming it. */
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries);
 /* Serving flags as a run-plan line writes them ("tp=2 max_num_seqs=8"),
  * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
@@ -197,7 +221,9 @@ typedef enum {
     SR_JSON_SCORES,         /* plain per-item scores: item_id and score lines */
     SR_JSON_HF_CONFIG,      /* Hugging Face config.json: model_type, architectures, num_hidden_layers, text_config */
     SR_JSON_MANIFEST,       /* sweep.json: an object with baseline or hardware */
-    SR_JSON_AUTHOR_SPEED    /* the author pipeline's <tag>.load/.long<N>.c<C>.json: passes[] with output_tok_per_s */
+    SR_JSON_AUTHOR_SPEED,   /* the author pipeline's <tag>.load/.long<N>.c<C>.json: passes[] with output_tok_per_s */
+    SR_JSON_GEN_ROWS,       /* the author pipeline's per-item rows: id, right, and task or finish */
+    SR_JSON_GEN_SUMMARY     /* the author pipeline's <tag>.gen-<task>.json: task, n, right, accuracy */
 } sr_json_kind;
 
 /* What a JSON file holds, by its content (the name is not looked at).

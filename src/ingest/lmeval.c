@@ -569,7 +569,7 @@ static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, 
         return sr_oom();
     *out = items;
     sr_reported_metric *r = &(*out)[*n];
-    *r = (sr_reported_metric){strdup(task), strdup(key), value, strdup(path)};
+    *r = (sr_reported_metric){strdup(task), strdup(key), value, strdup(path), -1, -1, -1, -1};
     (*n)++;
     return r->task && r->metric_filter && r->source ? NULL : sr_oom();
 }

@@ -162,6 +162,7 @@ static bool looks_like_id(const char *s, size_t n)
 void sr_arms_entry_free(sr_arms_entry *e)
 {
     free(e->checkpoint);
+    free(e->tag);
     free(e->hardware);
     free(e->benchmarks);
     free(e->flags);
@@ -336,10 +337,9 @@ sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, 
     return arms_flags_parse(path, line, text, text + strlen(text), e);
 }
 
-static sr_error *arms_line(const char *path, long line, const char *l, size_t n, sr_arms_entry *e)
+static sr_error *arms_line(const char *path, long line, const char *p, const char *end, sr_arms_entry *e)
 {
-    const char *hash = memchr(l, '#', n);
-    const char *p = l, *end = hash ? hash : l + n, *f;
+    const char *f;
     size_t fn;
     if (!next_field(&p, end, &f, &fn))
         return NULL; /* blank or comment only */
@@ -353,6 +353,163 @@ static sr_error *arms_line(const char *path, long line, const char *l, size_t n,
         return sr_oom();
     e->line = line;
     return e->benchmarks ? arms_flags_parse(path, line, p, end, e) : NULL;
+}
+
+/* ---- the author's runner form: <model>=<tag>=<modes>=<flags> ----------------
+ * run_quant.sh (xbill9/gemma4-dev) reads `IFS='=' read -r model tag mode
+ * flags` for each whitespace-separated token: modes read, load, long, gen
+ * and both (read+load) joined by '+', flags comma-separated (tools,
+ * gmu=<x>, mml=<n>, kv-bf16, blocks=<n>, override, override-nolimit). */
+
+#define RUNNER_TAG_MAX 128
+
+static bool runner_tag_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.' || c == '+';
+}
+
+static bool runner_modes_valid(const char *m, size_t n)
+{
+    static const char *const modes[] = {"read", "load", "long", "gen", "both"};
+    const char *end = m + n;
+    while (m <= end) {
+        const char *plus = memchr(m, '+', (size_t)(end - m));
+        size_t k = plus ? (size_t)(plus - m) : (size_t)(end - m);
+        bool known = false;
+        for (size_t i = 0; i < sizeof modes / sizeof *modes && !known; i++)
+            known = strlen(modes[i]) == k && strncmp(m, modes[i], k) == 0;
+        if (!known)
+            return false;
+        if (!plus)
+            return true;
+        m = plus + 1;
+    }
+    return false;
+}
+
+/* The runner's flags into the entry: gmu, mml and kv-bf16 are serving
+ * settings, tools the gemma4 tool-call parser; the rest kept as written. */
+static sr_error *runner_flags(const char *path, long line, const char *f, size_t n, sr_arms_entry *e)
+{
+    sr_strbuf other;
+    sr_strbuf_init(&other);
+    sr_error *err = NULL;
+    const char *end = f + n;
+    for (const char *p = f; p < end && !err;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        const struct arms_flag *flag = NULL;
+        const char *v = NULL;
+        size_t vn = 0;
+        if (k > 4 && strncmp(p, "gmu=", 4) == 0) {
+            flag = find_flag("gpu_memory_utilization", 22, &v, &vn);
+            v = p + 4, vn = k - 4;
+        } else if (k > 4 && strncmp(p, "mml=", 4) == 0) {
+            flag = find_flag("max_model_len", 13, &v, &vn);
+            v = p + 4, vn = k - 4;
+        } else if (k == 7 && strncmp(p, "kv-bf16", 7) == 0) {
+            flag = find_flag("kv_cache_dtype", 14, &v, &vn);
+            v = "bfloat16", vn = 8;
+        } else if (k == 5 && strncmp(p, "tools", 5) == 0) {
+            flag = find_flag("tool_parser", 11, &v, &vn);
+            v = "gemma4", vn = 6; /* run_quant.sh: --tool-call-parser gemma4 */
+        }
+        if (flag)
+            err = set_flag(path, line, e, flag, v, vn);
+        else if (k) {
+            if (other.len)
+                sr_strbuf_putc(&other, ',');
+            sr_strbuf_append(&other, p, k);
+        }
+        p = comma ? comma + 1 : end;
+    }
+    if (!err && other.failed)
+        err = sr_oom();
+    if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
+        err = sr_oom();
+    sr_strbuf_free(&other);
+    return err;
+}
+
+/* One token "<model>=<tag>=<modes>[=<flags>]" (modes default to read, as
+ * run_quant.sh's). */
+static sr_error *runner_token(const char *path, long line, const char *t, size_t n, sr_arms_entry *e)
+{
+    const char *parts[4] = {0};
+    size_t lens[4] = {0}, k = 0;
+    const char *p = t, *end = t + n;
+    while (k < 3) {
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (!eq)
+            break;
+        parts[k] = p, lens[k] = (size_t)(eq - p), k++;
+        p = eq + 1;
+    }
+    parts[k] = p, lens[k] = (size_t)(end - p), k++; /* the flags keep their own '=' (gmu=0.92) */
+    bool tag_ok = k >= 2 && lens[1] > 0 && lens[1] <= RUNNER_TAG_MAX;
+    for (size_t i = 0; tag_ok && i < lens[1]; i++)
+        tag_ok = runner_tag_char(parts[1][i]);
+    if (k < 2 || !looks_like_id(parts[0], lens[0]) || !tag_ok || (k >= 3 && !runner_modes_valid(parts[2], lens[2])))
+        return sr_input_error(path, line,
+                              "'%.*s' is neither a run-plan line (checkpoint hardware benchmarks flags) nor a runner "
+                              "arm <model>=<tag>=<modes>=<flags> (modes read, load, long, gen, both joined by +)",
+                              (int)(n > 80 ? 80 : n), t);
+    e->line = line;
+    if (!(e->checkpoint = sr_strndup(parts[0], lens[0])) || !(e->tag = sr_strndup(parts[1], lens[1])) ||
+        !(e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : strdup("read")))
+        return sr_oom();
+    if (k == 4 && lens[3] > 0) {
+        if (!(e->flags = sr_strndup(parts[3], lens[3])))
+            return sr_oom();
+        return runner_flags(path, line, parts[3], lens[3], e);
+    }
+    return NULL;
+}
+
+static sr_error *entries_push(sr_arms_entry **list, size_t *n, size_t *cap, sr_arms_entry *e)
+{
+    void *grown = *list;
+    if (!sr_grow(&grown, cap, *n + 1, sizeof **list))
+        return sr_oom();
+    *list = grown;
+    (*list)[(*n)++] = *e;
+    memset(e, 0, sizeof *e);
+    return NULL;
+}
+
+/* A line's entries: the runner's tokens when its first field holds '=',
+ * else one run-plan line. */
+static sr_error *plan_line(const char *path, long line, const char *l, size_t n, sr_arms_entry **list, size_t *count,
+                           size_t *cap)
+{
+    const char *hash = memchr(l, '#', n);
+    const char *p = l, *end = hash ? hash : l + n, *f;
+    size_t fn;
+    const char *q = p;
+    if (!next_field(&q, end, &f, &fn))
+        return NULL;
+    bool runner = memchr(f, '=', fn) != NULL;
+    sr_error *err = NULL;
+    while (!err) {
+        sr_arms_entry e = {0};
+        sr_serving_settings_init(&e.settings);
+        if (runner) {
+            if (!next_field(&p, end, &f, &fn)) {
+                sr_arms_entry_free(&e);
+                break;
+            }
+            err = runner_token(path, line, f, fn, &e);
+        } else {
+            err = arms_line(path, line, p, end, &e);
+        }
+        if (!err && e.checkpoint)
+            err = entries_push(list, count, cap, &e);
+        sr_arms_entry_free(&e);
+        if (!runner)
+            break;
+    }
+    return err;
 }
 
 sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_entry **entries, size_t *n_entries)
@@ -371,18 +528,7 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
             err = sr_input_error(path, it.lineno, "invalid utf-8 or nul byte");
             break;
         }
-        sr_arms_entry e = {0};
-        sr_serving_settings_init(&e.settings);
-        err = arms_line(path, it.lineno, l, ln, &e);
-        void *grown = list;
-        if (!err && e.checkpoint && !sr_grow(&grown, &cap, n + 1, sizeof *list))
-            err = sr_oom();
-        list = grown;
-        if (err || !e.checkpoint) {
-            sr_arms_entry_free(&e);
-            continue;
-        }
-        list[n++] = e;
+        err = plan_line(path, it.lineno, l, ln, &list, &n, &cap);
     }
     if (err) {
         sr_arms_entries_free(list, n);

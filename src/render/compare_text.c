@@ -42,6 +42,8 @@ static const struct field_words {
     [SR_FIELD_KV_CACHE_DTYPE] = {"kv_cache_dtype", "KV cache dtype"},
     [SR_FIELD_SERVING_FLAGS] = {"serving_flags", "serving flags (run plan)"},
     [SR_FIELD_PLANNED_BENCHMARKS] = {"planned_benchmarks", "benchmarks planned (run plan)"},
+    [SR_FIELD_GSM8K_MAX_TOKENS] = {"gsm8k_max_tokens", "GSM8K answer-token limit"},
+    [SR_FIELD_BFCL_MAX_TOKENS] = {"bfcl_simple_max_tokens", "BFCL answer-token limit"},
     [SR_FIELD_CONFIG_SHA256] = {"config_sha256", "config.json (SHA-256)"},
     [SR_FIELD_BACKEND] = {"backend", "backend (server log)"},
     [SR_FIELD_HBM_LIMIT_LOGGED] = {"hbm_limit_gib_logged", "memory limit in the log (GiB)"},

@@ -202,12 +202,47 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                 jb, b, "monte_carlo_error",
                 cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
         }
+        if (s->gen_rows) { /* the author pipeline's rows: the answer-token limit is part of the setting */
+            sr_json_add(jb, b, "max_tokens",
+                        s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
+            sr_json_add(jb, b, "truncated", cJSON_CreateNumber((double)s->truncated));
+        }
         sr_json_add(jb, b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(jb, b, "claimed_source", sr_json_str(s->claimed_source));
         sr_json_add(jb, b, "source", sr_json_str(s->source));
         sr_json_add(jb, o, s->benchmark, b);
     }
     return o;
+}
+
+/* The author pipeline's gen_eval summaries: the run's own accuracy claims,
+ * "recomputed" when per-item rows of the same benchmark were read (their
+ * figures are under accuracy), not otherwise (no interval then). NULL when
+ * the entry has none, so other layouts' reports keep their shape. */
+static cJSON *accuracy_claims_json(sr_json_build *jb, const sr_model *m)
+{
+    cJSON *a = NULL;
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0)
+            continue;
+        if (!a)
+            a = cJSON_CreateArray();
+        const sr_scores *s = sr_model_benchmark(m, r->task);
+        cJSON *c = cJSON_CreateObject();
+        sr_json_add(jb, c, "benchmark", sr_json_str(r->task));
+        sr_json_add(jb, c, "accuracy", sr_json_num(r->value));
+        sr_json_add(jb, c, "n", cJSON_CreateNumber((double)r->n));
+        sr_json_add(jb, c, "right", cJSON_CreateNumber((double)r->right));
+        sr_json_add(jb, c, "truncated",
+                    r->truncated >= 0 ? cJSON_CreateNumber((double)r->truncated) : cJSON_CreateNull());
+        sr_json_add(jb, c, "max_tokens",
+                    r->max_tokens > 0 ? cJSON_CreateNumber((double)r->max_tokens) : cJSON_CreateNull());
+        sr_json_add(jb, c, "recomputed", cJSON_CreateBool(s && s->gen_rows));
+        sr_json_add(jb, c, "source", sr_json_str(r->source));
+        cJSON_AddItemToArray(a, c);
+    }
+    return a;
 }
 
 static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
@@ -284,6 +319,9 @@ static cJSON *model_json(sr_json_build *jb, const sr_model *m)
     sr_json_add(jb, o, "config", sr_json_str(m->config_path));
     sr_json_add(jb, o, "kv_cache", kv_json(jb, m));
     sr_json_add(jb, o, "accuracy", accuracy_json(jb, m));
+    cJSON *claims = accuracy_claims_json(jb, m);
+    if (claims)
+        sr_json_add(jb, o, "accuracy_claims", claims);
     sr_json_add(jb, o, "speed", speed_json(jb, m));
     return o;
 }

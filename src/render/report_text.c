@@ -664,12 +664,83 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
     return ok;
 }
 
+/* The author pipeline's summaries with no rows behind them: their accuracy
+ * is the run's word only, so it is stated as such, with no interval. */
+static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t k = 0; k < m->n_reported && ok; k++) {
+            const sr_reported_metric *r = &m->reported[k];
+            const sr_scores *s = sr_model_benchmark(m, r->task);
+            if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 || (s && s->gen_rows))
+                continue;
+            char acc[64], right[64], items[64];
+            sr_strbuf_printf(sb,
+                             "%s, %s: the run's summary (%s) claims %s, %s of %s right; without its per-item rows "
+                             "it is not recomputed and has no interval.",
+                             name_of(m), sr_text_benchmark_title(r->task), r->source,
+                             sr_text_fixed(acc, sizeof acc, r->value, 4), sr_text_count(right, sizeof right, r->right),
+                             sr_text_count(items, sizeof items, r->n));
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
+}
+
+/* The answer-token limit of the author pipeline's rows, a setting of the
+ * accuracy runs: one sentence per benchmark, naming each entry's limit when
+ * they differ (compare.c warns about each comparison across limits). */
+static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    static const char *const benchmarks[] = {"gsm8k", "bfcl_simple"};
+    bool ok = true;
+    for (size_t b = 0; b < sizeof benchmarks / sizeof *benchmarks && ok; b++) {
+        long first = 0;
+        bool differ = false;
+        size_t with = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[order[i]], benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            differ |= with > 0 && s->max_tokens != first;
+            if (with++ == 0)
+                first = s->max_tokens;
+        }
+        if (with == 0)
+            continue;
+        char v[64];
+        if (!differ) {
+            sr_strbuf_printf(sb, "%s: answers limited to %s tokens (the rows' max_tokens) for %s.",
+                             sr_text_benchmark_title(benchmarks[b]), sr_text_count(v, sizeof v, first),
+                             with == 1 ? "the one entry with rows" : "every entry with rows");
+            ok = list_take(out, sb);
+            continue;
+        }
+        sr_strbuf_printf(sb, "%s: answers limited to different token limits, so differences mix model and limit:",
+                         sr_text_benchmark_title(benchmarks[b]));
+        const char *sep = " ";
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = sr_model_benchmark(m, benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            sr_strbuf_printf(sb, "%s%s %s", sep, name_of(m), sr_text_count(v, sizeof v, s->max_tokens));
+            sep = ", ";
+        }
+        sr_strbuf_printf(sb, ".");
+        ok = list_take(out, sb);
+    }
+    return ok;
+}
+
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
     size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!order)
         return sr_oom();
-    size_t n = sr_render_model_order(sw, order), agree = 0;
+    size_t n = sr_render_model_order(sw, order), agree = 0, agree_gen = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool ok = true;
@@ -683,6 +754,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                 continue;
             if (!s->claim_differs) { /* decided by the analysis (selfcheck.c) */
                 agree++;
+                agree_gen += s->gen_rows;
                 continue;
             }
             sr_text_fixed(claimed, sizeof claimed, s->claimed_accuracy, 4);
@@ -697,9 +769,13 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
     }
     if (agree > 0 && ok) {
         sr_strbuf_printf(&sb,
-                         "%zu accurac%s claimed by the input files themselves (lm-eval results, BFCL score "
-                         "files) agree%s with the per-item mean%s (within 0.00005).",
-                         agree, agree == 1 ? "y" : "ies", agree == 1 ? "s" : "", agree == 1 ? "" : "s");
+                         "%zu accurac%s claimed by the input files themselves (%s) agree%s with the per-item "
+                         "mean%s (within 0.00005).",
+                         agree, agree == 1 ? "y" : "ies",
+                         agree_gen == agree ? "the pipeline's gen_eval summaries"
+                         : agree_gen        ? "lm-eval results, BFCL score files, gen_eval summaries"
+                                            : "lm-eval results, BFCL score files",
+                         agree == 1 ? "s" : "", agree == 1 ? "" : "s");
         ok = list_take(out, &sb);
     }
     for (size_t i = 0; i < n && ok; i++) {
@@ -716,6 +792,8 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
             ok = list_take(out, &sb);
         }
     }
+    if (ok)
+        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_free(&sb);

@@ -221,3 +221,55 @@ Test(manifest, arms_bad_serving_flags)
     cr_assert_null(e);
     cr_assert_eq(n, 0);
 }
+
+/* The author's runner form (run_quant.sh's jev-arms): whitespace-separated
+ * <model>=<tag>=<modes>=<flags> tokens, several on a line or one a line. */
+Test(manifest, arms_runner_tokens)
+{
+    sr_arms_entry *e;
+    size_t n;
+    sr_error *err = arms("google/gemma-4-E2B-it=e2b-bf16=load+long+gen=tools,mml=4096,gmu=0.92 "
+                         "/work/models/gemma-4-E2B-it-qat-w8a8-int8=e2b-w8a8=both=kv-bf16,blocks=900\n"
+                         "Qwen/Qwen3-4B=qwen3-4b\n",
+                         &e, &n);
+    cr_assert_null(err, "unexpected error: %s", err ? err->message : "");
+    cr_assert_eq(n, 3);
+    cr_assert_str_eq(e[0].checkpoint, "google/gemma-4-E2B-it");
+    cr_assert_str_eq(e[0].tag, "e2b-bf16");
+    cr_assert_str_eq(e[0].benchmarks, "load+long+gen");
+    cr_assert_str_eq(e[0].flags, "tools,mml=4096,gmu=0.92");
+    cr_assert_null(e[0].hardware);
+    cr_assert_eq(e[0].settings.max_model_len, 4096);
+    cr_assert_float_eq(e[0].settings.gpu_memory_utilization, 0.92, 1e-12);
+    cr_assert_str_eq(e[0].tool_parser, "gemma4");
+    cr_assert_null(e[0].other_flags);
+    cr_assert_eq(e[0].line, 1);
+    cr_assert_str_eq(e[1].checkpoint, "/work/models/gemma-4-E2B-it-qat-w8a8-int8");
+    cr_assert_str_eq(e[1].tag, "e2b-w8a8");
+    cr_assert_str_eq(e[1].benchmarks, "both");
+    cr_assert_str_eq(e[1].settings.kv_cache_dtype, "bfloat16");
+    cr_assert_str_eq(e[1].other_flags, "blocks=900");
+    cr_assert_eq(e[1].line, 1);
+    cr_assert_str_eq(e[2].tag, "qwen3-4b");
+    cr_assert_str_eq(e[2].benchmarks, "read", "run_quant.sh's default mode");
+    cr_assert_null(e[2].flags);
+    cr_assert_eq(e[2].line, 2);
+    sr_arms_entries_free(e, n);
+}
+
+/* A line of neither form is an input error naming it, not a model. */
+Test(manifest, arms_runner_errors)
+{
+    sr_arms_entry *e = (sr_arms_entry *)1;
+    size_t n = 9;
+    expect_input_error(arms("org/a=a=gen\norg/b=b=gen+fast=tools\n", &e, &n), "plan.arms", 2,
+                       "'org/b=b=gen+fast=tools' is neither a run-plan line");
+    cr_assert_null(e);
+    cr_assert_eq(n, 0);
+    expect_input_error(arms("org/a=a=gen org/b\n", &e, &n), "plan.arms", 1, "'org/b' is neither");
+    expect_input_error(arms("org/a==gen\n", &e, &n), "plan.arms", 1, "'org/a==gen' is neither");
+    expect_input_error(arms("=tag=gen\n", &e, &n), "plan.arms", 1, "is neither");
+    expect_input_error(arms("org/a=t/x=gen\n", &e, &n), "plan.arms", 1, "is neither");
+    expect_input_error(arms("org/a=a=gen=gmu=1.5\n", &e, &n), "plan.arms", 1, "expected a fraction in (0, 1]");
+    expect_input_error(arms("org/a=a=gen=mml=4096,mml=2048\n", &e, &n), "plan.arms", 1, "given twice");
+}

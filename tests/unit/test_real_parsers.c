@@ -311,3 +311,73 @@ Test(real_parsers, classify_real_json)
         cr_assert_eq(kind, files[i].kind, "%s: %s", path, sr_json_kind_name(kind));
     }
 }
+
+/* gen_eval.py's rows and summaries as the author's bucket holds them: the
+ * head of the rows files (6 BFCL rows, 5 right; 2 GSM8K rows, both right)
+ * and the summaries' own figures. */
+Test(real_parsers, author_gen_rows_and_summaries)
+{
+    static const struct {
+        const char *path, *benchmark, *first_id;
+        size_t n;
+        double right;
+    } rows[] = {
+        {"author-pipeline/exports/v5e1-longb-2026-09-30-bucket-layout/results/2026-09-30-longb-v5e1-e2b-bf16-gen/"
+         "bfcl_simple.head.jsonl",
+         "bfcl_simple", "0", 6, 5},
+        {"author-pipeline/gemma4-dev-index/tpu-vllm-v5e1-4b-w8a8emb4/benchmarks/runs/2026-09-30-longb-e4b-w8a8-emb4-v5e1/"
+         "2026-09-30-longb-v5e1-e4b-w8a8-emb4-gen/gsm8k.head.jsonl",
+         "gsm8k", "0", 2, 2},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char *rel = sr_asprintf(REAL "%s", rows[i].path);
+        size_t len;
+        char *data = read_real(rel, &len);
+        sr_json_kind kind;
+        cr_assert_null(sr_classify_json(rel, data, len, &kind));
+        cr_assert_eq(kind, SR_JSON_GEN_ROWS, "%s", rel);
+        sr_scores s;
+        sr_error *err = sr_parse_gen_rows(rel, data, len, &s);
+        cr_assert_null(err, "%s: %s", rel, err ? err->message : "");
+        cr_assert_str_eq(s.benchmark, rows[i].benchmark);
+        cr_assert_str_eq(s.items[0].id, rows[i].first_id);
+        cr_assert_eq(s.n_items, rows[i].n, "%s: %zu rows", rel, s.n_items);
+        double right = 0;
+        for (size_t k = 0; k < s.n_items; k++)
+            right += s.items[k].score;
+        cr_assert_eq(right, rows[i].right, "%s", rel);
+        cr_assert_eq(s.max_tokens, -1, "these rows do not say their limit");
+        sr_scores_free(&s);
+        free(data);
+        free(rel);
+    }
+    static const struct {
+        const char *tag, *task;
+        long n, right, truncated;
+        double accuracy;
+    } sums[] = {
+        {"e2b-bf16", "gsm8k", 1319, 1179, 53, 0.8939},
+        {"e2b-bf16", "bfcl_simple", 400, 371, 0, 0.9275},
+        {"e2b-qat-w8a8", "gsm8k", 1319, 1146, 78, 0.8688},
+        {"e2b-qat-w8a8", "bfcl_simple", 400, 368, 0, 0.92},
+    };
+    for (size_t i = 0; i < sizeof sums / sizeof *sums; i++) {
+        char *rel = sr_asprintf(REAL "author-pipeline/exports/v5e1-longb-2026-09-30-bucket-layout/logs/%s.gen-%s.json",
+                                sums[i].tag, sums[i].task);
+        size_t len;
+        char *data = read_real(rel, &len);
+        sr_reported_metric r;
+        sr_error *err = sr_parse_gen_summary(rel, data, len, &r);
+        cr_assert_null(err, "%s: %s", rel, err ? err->message : "");
+        cr_assert_str_eq(r.task, sums[i].task);
+        cr_assert_eq(r.n, sums[i].n);
+        cr_assert_eq(r.right, sums[i].right);
+        cr_assert_eq(r.truncated, sums[i].truncated);
+        cr_assert_float_eq(r.value, sums[i].accuracy, 1e-12);
+        free(r.task);
+        free(r.metric_filter);
+        free(r.source);
+        free(data);
+        free(rel);
+    }
+}
