@@ -305,6 +305,11 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const s
  * follows the first '_' after the last "__". NULL: the name does not tell. */
 static char *old_samples_task(const model_parts *p, const char *name)
 {
+    /* lm-eval 0.3 --write_out: <task>_write_out_info.json */
+    static const char write_out[] = "_write_out_info.json";
+    size_t wl = sizeof write_out - 1, nl = strlen(name);
+    if (nl > wl && strcmp(name + nl - wl, write_out) == 0)
+        return sr_strndup(name, nl - wl);
     size_t n = strlen(name);
     n -= ends_with(name, ".jsonl") ? 6 : ends_with(name, ".json") ? 5 : 0;
     const char *best = NULL;
@@ -333,12 +338,29 @@ static sr_error *read_old_samples(const loader *ld, model_parts *p)
 {
     for (size_t i = 0; i < p->old_samples.n; i++) {
         const sr_found_file *f = &p->old_samples.items[i];
+        char *data;
+        size_t len;
+        sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+        if (err) {
+            if ((err = soften(ld, err, "this file")))
+                return err;
+            continue;
+        }
+        bool unscored = sr_lmeval_write_out_unscored(data, len);
+        free(data);
+        if (unscored) {
+            if ((err = record_ignored(ld, f, (long long)len,
+                                      "lm-eval 0.3 write_out entries without a per-item metric (acc, exact_match, "
+                                      "em) to score")))
+                return err;
+            continue;
+        }
         char *task = old_samples_task(p, sr_path_base(f->rel));
-        sr_error *err = task ? read_lmeval_samples(ld, p, f, task)
-                             : record_ignored(ld, f, -1,
-                                              "lm-eval samples whose name does not tell the task "
-                                              "(samples_<task>_<date>.jsonl, or <model_args>_<task>.jsonl "
-                                              "beside a results file)");
+        err = task ? read_lmeval_samples(ld, p, f, task)
+                   : record_ignored(ld, f, -1,
+                                    "lm-eval samples whose name does not tell the task "
+                                    "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
+                                    "beside a results file, or <task>_write_out_info.json)");
         if (err)
             return err;
     }
