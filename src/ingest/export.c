@@ -132,7 +132,8 @@ typedef struct model_parts {
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
     char *config_rel;
-    sr_kv_layout *layout;          /* config.json parsed once, where its bytes were read and hashed */
+    char *config_problem; /* why config.json could not be read (it was left out), or NULL */
+    sr_kv_layout *layout; /* config.json parsed once, where its bytes were read and hashed */
     run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
     run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
     sr_file_list summaries;
@@ -163,6 +164,7 @@ static void parts_free(model_parts *p)
     }
     free(p->logs);
     free(p->config_rel);
+    free(p->config_problem);
     sr_kv_layout_free(p->layout);
     free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
@@ -242,18 +244,16 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     bool server = !err && recognized && log.engine_start;
     if (!err) {
         const char *kind = log_kind(server, bench_err ? 0 : n);
-        err =
-            kind ? record_digest(ld, f, kind, size, sha)
-            : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines")
-                ? NULL
-                : sr_oom();
+        err = kind ? record_digest(ld, f, kind, size, sha)
+                   : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
+                                        "no vLLM server-log or benchmark-result lines")
+                         ? NULL
+                         : sr_oom();
     }
     /* vLLM gives every rank the smallest block count: say that they differed. */
     if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens &&
-        !sr_sweep_warn(ld->sink,
-                       "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
-                       "smallest",
-                       f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
+        !sr_sweep_warn(ld->sink, "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
+                       "smallest", f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
         err = sr_oom();
     if (!err && server)
         err = keep_server_log(p, f->rel, &log);
@@ -357,10 +357,10 @@ static sr_error *read_old_samples(const loader *ld, model_parts *p)
         }
         char *task = old_samples_task(p, sr_path_base(f->rel));
         err = task ? read_lmeval_samples(ld, p, f, task)
-                   : record_ignored(ld, f, -1,
-                                    "lm-eval samples whose name does not tell the task "
-                                    "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
-                                    "beside a results file, or <task>_write_out_info.json)");
+                             : record_ignored(ld, f, -1,
+                                              "lm-eval samples whose name does not tell the task "
+                                              "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
+                                              "beside a results file, or <task>_write_out_info.json)");
         if (err)
             return err;
     }
@@ -532,12 +532,17 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
     free(data);
     if (err) {
-        /* The model keeps its config's name: the KV note then says it could
-         * not be read, not that there is none. */
+        /* The model keeps its config's name and the reason: the KV note then
+         * says why it could not be read, not that there is none. */
         bool incomplete = layout && layout->incomplete;
         free(layout);
-        err =
-            sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err, "this config");
+        if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message &&
+            !(p->config_problem = strdup(err->message))) {
+            sr_error_free(err);
+            return sr_oom();
+        }
+        err = sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err,
+                              "this config");
         return err ? err : (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
     }
     p->layout = layout;
@@ -615,8 +620,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         err = record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
         break;
     case SR_JSON_MANIFEST:
-        err = record_ignored(ld, f, (long long)len,
-                             "a manifest inside a model directory (sweep.json is read at the top)");
+        err = record_ignored(ld, f, (long long)len, "a manifest inside a model directory (sweep.json is read at the top)");
         break;
     case SR_JSON_UNKNOWN: err = record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
     }
@@ -1108,7 +1112,8 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         return sr_oom();
     sr_error *err = take_logs(ld, m, p);
     if (!err && p->config_rel) {
-        if (!(m->config_path = strdup(p->config_rel)))
+        if (!(m->config_path = strdup(p->config_rel)) ||
+            (p->config_problem && !(m->config_problem = strdup(p->config_problem))))
             return sr_oom();
         if (last) {
             m->layout = p->layout;
@@ -1168,9 +1173,8 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
     for (size_t v = 0; v < variants.n && variants.n > 1 && !err; v++)
         err = make_entry(ld, p, &keys, variants.items[v], v + 1 == variants.n);
     if (!err && variants.n > 1 && (p->n_logs || p->scores.n) &&
-        !sr_sweep_warn(ld->sweep,
-                       "'%s': runs from %zu serving setups (%s, ...); its server log and scores are shown "
-                       "with each",
+        !sr_sweep_warn(ld->sweep, "'%s': runs from %zu serving setups (%s, ...); its server log and scores are shown "
+                                  "with each",
                        p->dir, variants.n, variants.items[0]))
         err = sr_oom();
     key_list_free(&keys);
@@ -1187,10 +1191,10 @@ typedef struct dir_job {
     char *name, *abs;
     model_parts parts;
     sr_file_list files;
-    sr_bucket_arm *arm;      /* an arm of the bucket layout: its files are listed, not walked */
-    const char *run;         /* the arm's run (owned by the bucket run list) */
+    sr_bucket_arm *arm; /* an arm of the bucket layout: its files are listed, not walked */
+    const char *run;    /* the arm's run (owned by the bucket run list) */
     const char *run_log_rel; /* its logs/run.log */
-    sr_sweep scratch;        /* its warnings and input records */
+    sr_sweep scratch; /* its warnings and input records */
     sr_error *err;
 } dir_job;
 
@@ -1204,8 +1208,7 @@ static void load_dir_files(const loader *ld, dir_job *job)
     if (job->arm) {
         for (size_t i = 0; i < job->arm->files.n && !err; i++) {
             const sr_bucket_file *b = &job->arm->files.items[i];
-            err = b->reason ? record_ignored(&dl, &b->file, -1, b->reason)
-                            : classify_and_parse(&dl, &job->parts, &b->file);
+            err = b->reason ? record_ignored(&dl, &b->file, -1, b->reason) : classify_and_parse(&dl, &job->parts, &b->file);
         }
     } else {
         sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
@@ -1273,8 +1276,8 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         const char *id = a->model ? a->model : a->tag;
         if (!sr_sweep_add_model(sw, id))
             return sr_oom();
-        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export", a->tag, job->run,
-                           a->model ? "run.log serves it" : "its files are named",
+        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export", a->tag,
+                           job->run, a->model ? "run.log serves it" : "its files are named",
                            a->files.n ? "that sweep-report reads are" : "are"))
             return sr_oom();
         if (!a->failed) {
@@ -1317,9 +1320,8 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         if (a->failed && m->failure.stage == SR_STAGE_NONE && !(m->has_log && m->log.failure.stage != SR_STAGE_NONE)) {
             const char *colon = strstr(a->failed, "s: ");
             const char *msg = colon ? colon + 3 : a->failed;
-            sr_stage stage = strstr(msg, "CompileTimeHbmOom") || strstr(msg, "compile permanent error")
-                                 ? SR_STAGE_COMPILE
-                                 : SR_STAGE_LOAD;
+            sr_stage stage = strstr(msg, "CompileTimeHbmOom") || strstr(msg, "compile permanent error") ? SR_STAGE_COMPILE
+                                                                                                        : SR_STAGE_LOAD;
             char *src = sr_asprintf("%s:%ld", job->run_log_rel, a->failed_line);
             bool ok = src && sr_failure_set(&m->failure, stage, msg, src);
             free(src);

@@ -411,7 +411,10 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
         sr_strbuf_puts(&sb, "not recomputed: no config.json in the model's directory");
         err = take(&sb, &out->note);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->layout) {
-        sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
+        if (m->config_problem)
+            sr_strbuf_printf(&sb, "not recomputed: its config.json could not be read (%s)", m->config_problem);
+        else
+            sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
         err = take(&sb, &out->note);
     }
     if (!err && kv->planned) {
