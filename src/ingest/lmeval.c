@@ -366,6 +366,18 @@ static sr_error *check_layout(const lm_file *f)
 static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel)
 {
     *sel = 0;
+    if (f->write_out == 1) {
+        /* lm-eval 0.3 scored each document once; its gsm8k took the answer
+         * after "#### ", as strict-match does. */
+        if (f->n_blocks != 1)
+            return sr_input_error(f->path, 0, "lm-eval 0.3 write_out entries list a document %zu times", f->n_blocks);
+        if (!filter || strcmp(filter, "strict-match") == 0 || strcmp(filter, "none") == 0)
+            return NULL;
+        return sr_input_error(f->path, 0,
+                              "no filter '%s': lm-eval 0.3 scored each document once (gsm8k: the answer after "
+                              "'#### ', as strict-match)",
+                              filter);
+    }
     if (!f->labelled) {
         bool gsm8k = strcmp(f->task, "gsm8k") == 0;
         if (gsm8k && f->n_blocks > 2)

@@ -519,6 +519,8 @@ Test(lmeval, write_out_of_lm_eval_0_3)
     expect_items(&s, 2, (const char *const[]){"0", "1"}, (const double[]){1.0, 0.0});
     cr_assert_str_eq(s.metric_filter, "acc"); /* 0.3 results: "acc", no filter */
     sr_scores_free(&s);
+    sr_error *ferr = parse(WRITE_OUT_GSM8K, "gsm8k", "flexible-extract", &s);
+    expect_input_error(ferr, PATH, 0, "no filter 'flexible-extract': lm-eval 0.3 scored each document once");
 
     /* multiple choice: acc as "1.0"/"0.0", truth the gold index; acc wins over acc_norm */
     const char *mc = "[{\"doc_id\": 0, \"prompt_0\": \"Q\", \"prompt_1\": \"Q\", \"logit_0\": -1.5, \"logit_1\": "
