@@ -41,6 +41,19 @@ typedef enum {
     SR_HF_SHORT_CONV = 1u << 6         /* full_attn_idxs: the other layers are short-conv, state not counted */
 } sr_hf_note;
 
+/* Fields absent from config.json that the reader took from the defaults of
+ * the transformers config class for the model type (docs/kv.md 2). */
+typedef enum {
+    SR_HF_DEF_LAYERS = 1u << 0,        /* num_hidden_layers */
+    SR_HF_DEF_HEADS = 1u << 1,         /* num_attention_heads */
+    SR_HF_DEF_KV_HEADS = 1u << 2,      /* num_key_value_heads */
+    SR_HF_DEF_HIDDEN = 1u << 3,        /* hidden_size */
+    SR_HF_DEF_HEAD_DIM = 1u << 4,      /* head_dim */
+    SR_HF_DEF_MAX_POSITIONS = 1u << 5, /* max_position_embeddings */
+    SR_HF_DEF_WINDOW = 1u << 6,        /* sliding_window */
+    SR_HF_DEF_WINDOW_PATTERN = 1u << 7 /* sliding_window_pattern */
+} sr_hf_default_field;
+
 typedef struct sr_kv_layout {
     char *source;       /* the file named in messages */
     char *model_type;   /* the text model's model_type, or NULL */
@@ -54,7 +67,27 @@ typedef struct sr_kv_layout {
     long max_position_embeddings;        /* -1 */
     long window;                         /* sliding_window as written (model-wide); -1 */
     unsigned notes;                      /* sr_hf_note bits */
+    unsigned defaulted;                  /* sr_hf_default_field bits: taken from the config class's defaults */
+    const char *defaults_type;           /* the table entry's model_type (static) when defaulted, else NULL */
+    bool incomplete; /* after a failed parse: a needed field is absent with no default (the config is not invalid) */
 } sr_kv_layout;
+
+/* The __init__ defaults of a transformers config class (docs/kv.md 2,
+ * "Defaults"), used for the fields a config.json leaves out. -1: the class
+ * has no default of its own (kv_heads: as many as num_attention_heads;
+ * head_dim: hidden_size / num_attention_heads; window: none). */
+typedef struct sr_hf_class_defaults {
+    const char *model_type;
+    const char *class_name; /* e.g. "LlamaConfig" */
+    long layers, heads, kv_heads, hidden, head_dim, max_positions, window, window_pattern;
+} sr_hf_class_defaults;
+
+/* The defaults of the class for model_type; NULL when not in the table. */
+const sr_hf_class_defaults *sr_hf_class_defaults_for(const char *model_type);
+/* One field's default (one sr_hf_default_field bit); -1 when none. */
+long sr_hf_class_default(const sr_hf_class_defaults *d, unsigned field);
+/* The config.json key of one sr_hf_default_field bit. */
+const char *sr_hf_default_field_name(unsigned field);
 
 void sr_kv_layout_free(sr_kv_layout *layout);
 /* A deep copy on the heap (free with sr_kv_layout_free, then free); NULL on OOM. */

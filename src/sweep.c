@@ -247,6 +247,7 @@ static void model_free(sr_model *m)
     sr_server_log_free(&m->log);
     free(m->tool_parser);
     free(m->config_path);
+    free(m->config_problem);
     sr_kv_layout_free(m->layout);
     free(m->layout);
     for (size_t i = 0; i < m->n_benchmarks; i++)

@@ -265,6 +265,7 @@ typedef struct sr_model {
     char **other_logs;    /* further server logs in the directory (restarts), export-relative */
     size_t n_other_logs;
     char *config_path;    /* export-relative path of config.json, or NULL */
+    char *config_problem; /* why that config.json could not be read, or NULL */
     sr_kv_layout *layout; /* its KV layout, parsed by the ingest; NULL without a (valid) config */
 
     sr_scores *benchmarks;

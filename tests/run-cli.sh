@@ -105,6 +105,18 @@ else bad "report without EXPORT_DIR: exit 2, nothing written"; fi
 if run extra-operand 2 report "$export_dir" more && has "$tmp/err" "error: unexpected argument 'more'"; then ok; else
     bad "report with two EXPORT_DIRs"
 fi
+# issue 22: a config.json relying on transformers' defaults (LLaVA's text_config is LlamaConfig)
+printf '{"model_type": "llava", "text_config": {"hidden_size": 2048, "num_attention_heads": 16}}\n' >"$tmp/llava.json"
+if run kv-class-defaults 0 kv "$tmp/llava.json" --backend tpu --available-gib 3 &&
+    has "$tmp/out" "layers           32 of 32 hold KV" &&
+    has "$tmp/out" "not in config.json, LlamaConfig's defaults for model type 'llama' (transformers): num_hidden_layers 32, max_position_embeddings 2048"; then
+    ok
+else bad "kv on a LLaVA config without text sizes: LlamaConfig's defaults, named"; fi
+printf '{"model_type": "weird", "hidden_size": 2048}\n' >"$tmp/weird.json"
+if run kv-no-default 3 kv "$tmp/weird.json" --backend tpu --available-gib 3 &&
+    has "$tmp/err" "field 'num_hidden_layers' is missing, and model type 'weird' has no known default"; then ok; else
+    bad "kv on a config whose missing field has no default: an input error naming it"
+fi
 if run kv-missing-operand 2 kv --backend tpu && has "$tmp/err" "error: missing CONFIG_JSON"; then ok; else
     bad "kv without CONFIG_JSON"
 fi

@@ -78,6 +78,37 @@ static char *planned_missing(const sr_model *m)
     return sr_strbuf_detach(&sb);
 }
 
+/* An entry whose only results are lm-eval results files' claims (no
+ * per-item samples to recompute them from): what they claim, one metric
+ * per task, "arc_easy acc 0.7000, gsm8k exact_match,strict-match 0.3000
+ * (claimed by 'x/results.json')". Fresh string, "" when there is none. */
+static char *claims_only(const sr_model *m)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    const char *source = NULL;
+    size_t shown = 0;
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(m->reported[j].task, r->task) == 0;
+        if (seen)
+            continue;
+        if (shown++ == 8) {
+            sr_strbuf_puts(&sb, ", ...");
+            break;
+        }
+        sr_strbuf_printf(&sb, "%s%s %s %.4f", sb.len ? ", " : "", r->task, r->metric_filter, r->value);
+        if (!source)
+            source = r->source;
+    }
+    if (source)
+        sr_strbuf_printf(&sb, " (claimed by '%s')", source);
+    return sr_strbuf_detach(&sb);
+}
+
 /* Status per SPEC. An entry without results is failed when results were
  * expected of it: other entries have some, its log shows a failure, or it
  * was planned and never ran. In a sweep of server logs only, an engine
@@ -85,6 +116,20 @@ static char *planned_missing(const sr_model *m)
 static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_results)
 {
     m->server_started = server_started(m);
+    if (!has_results(m) && m->n_reported > 0 && m->failure.stage == SR_STAGE_NONE) {
+        /* Its result files were recognised: never "failed", but nothing was
+         * recomputed either. */
+        char *claims = claims_only(m);
+        if (!claims)
+            return sr_oom();
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("accuracy only as lm-eval results files claim it, not recomputed (no per-item "
+                                       "samples): %s",
+                                       claims);
+        free(claims);
+        return m->status_reason ? NULL : sr_oom();
+    }
     if (!has_results(m)) {
         bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
         m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
@@ -137,9 +182,13 @@ sr_error *sr_set_statuses(sr_sweep *sweep)
         any |= has_results(&sweep->models[i]);
     const sr_model *base = sr_sweep_baseline(sweep);
     for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_error *err = set_status(&sweep->models[i], base, any);
+        sr_model *m = &sweep->models[i];
+        sr_error *err = set_status(m, base, any);
         if (err)
             return err;
+        if (!has_results(m) && m->n_reported > 0 && m->status == SR_STATUS_PARTIAL &&
+            !sr_sweep_warn(sweep, "%s: %s", m->label, m->status_reason))
+            return sr_oom();
     }
     return NULL;
 }

@@ -68,7 +68,8 @@ static sr_json_kind object_kind(const cJSON *obj)
     if (cJSON_IsObject(results) &&
         (has_any(obj, lmeval_keys, sizeof lmeval_keys / sizeof *lmeval_keys) || lmeval_results_object(results)))
         return SR_JSON_LMEVAL_RESULTS;
-    if (has_key(obj, "doc_id") && (has_key(obj, "resps") || has_key(obj, "filtered_resps")))
+    /* lm-eval 0.4 samples (resps), and 0.3's --write_out entries (prompt_0) */
+    if (has_key(obj, "doc_id") && (has_key(obj, "resps") || has_key(obj, "filtered_resps") || has_key(obj, "prompt_0")))
         return SR_JSON_LMEVAL_SAMPLES;
     if (has_key(obj, "accuracy") && has_key(obj, "correct_count") && has_key(obj, "total_count"))
         return SR_JSON_BFCL_SCORE;

@@ -132,6 +132,7 @@ typedef struct model_parts {
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
     char *config_rel;
+    char *config_problem; /* why config.json could not be read (it was left out), or NULL */
     sr_kv_layout *layout; /* config.json parsed once, where its bytes were read and hashed */
     run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
     run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
@@ -163,6 +164,7 @@ static void parts_free(model_parts *p)
     }
     free(p->logs);
     free(p->config_rel);
+    free(p->config_problem);
     sr_kv_layout_free(p->layout);
     free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
@@ -303,6 +305,11 @@ static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const s
  * follows the first '_' after the last "__". NULL: the name does not tell. */
 static char *old_samples_task(const model_parts *p, const char *name)
 {
+    /* lm-eval 0.3 --write_out: <task>_write_out_info.json */
+    static const char write_out[] = "_write_out_info.json";
+    size_t wl = sizeof write_out - 1, nl = strlen(name);
+    if (nl > wl && strcmp(name + nl - wl, write_out) == 0)
+        return sr_strndup(name, nl - wl);
     size_t n = strlen(name);
     n -= ends_with(name, ".jsonl") ? 6 : ends_with(name, ".json") ? 5 : 0;
     const char *best = NULL;
@@ -331,12 +338,29 @@ static sr_error *read_old_samples(const loader *ld, model_parts *p)
 {
     for (size_t i = 0; i < p->old_samples.n; i++) {
         const sr_found_file *f = &p->old_samples.items[i];
+        char *data;
+        size_t len;
+        sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+        if (err) {
+            if ((err = soften(ld, err, "this file")))
+                return err;
+            continue;
+        }
+        bool unscored = sr_lmeval_write_out_unscored(data, len);
+        free(data);
+        if (unscored) {
+            if ((err = record_ignored(ld, f, (long long)len,
+                                      "lm-eval 0.3 write_out entries without a per-item metric (acc, exact_match, "
+                                      "em) to score")))
+                return err;
+            continue;
+        }
         char *task = old_samples_task(p, sr_path_base(f->rel));
-        sr_error *err = task ? read_lmeval_samples(ld, p, f, task)
+        err = task ? read_lmeval_samples(ld, p, f, task)
                              : record_ignored(ld, f, -1,
                                               "lm-eval samples whose name does not tell the task "
-                                              "(samples_<task>_<date>.jsonl, or <model_args>_<task>.jsonl "
-                                              "beside a results file)");
+                                              "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
+                                              "beside a results file, or <task>_write_out_info.json)");
         if (err)
             return err;
     }
@@ -511,16 +535,25 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     sr_error *err = read_input(ld, f, "hf_config", &data, &len);
     if (err)
         return soften(ld, err, "this config");
-    /* Parsed once, from the very bytes hashed for provenance; a bad config
-     * is an input error (left out with --keep-going). */
+    /* Parsed once, from the very bytes hashed for provenance. An invalid
+     * config is an input error (left out with --keep-going); a valid one
+     * that lacks a field with no known default never stops the export: a
+     * warning, and only that model's KV figure goes unrecomputed. */
     sr_kv_layout *layout = calloc(1, sizeof *layout);
     err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
     free(data);
     if (err) {
-        /* With --keep-going the model keeps its config's name: the KV note
-         * then says it could not be read, not that there is none. */
+        /* The model keeps its config's name and the reason: the KV note then
+         * says why it could not be read, not that there is none. */
+        bool incomplete = layout && layout->incomplete;
         free(layout);
-        err = soften(ld, err, "this config");
+        if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message &&
+            !(p->config_problem = strdup(err->message))) {
+            sr_error_free(err);
+            return sr_oom();
+        }
+        err = sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err,
+                              "this config");
         return err ? err : (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
     }
     p->layout = layout;
@@ -1113,7 +1146,8 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
         return sr_oom();
     sr_error *err = take_logs(ld, m, p);
     if (!err && p->config_rel) {
-        if (!(m->config_path = strdup(p->config_rel)))
+        if (!(m->config_path = strdup(p->config_rel)) ||
+            (p->config_problem && !(m->config_problem = strdup(p->config_problem))))
             return sr_oom();
         if (last) {
             m->layout = p->layout;

@@ -25,8 +25,53 @@
 typedef struct reader {
     sr_json_obj root;
     sr_json_obj text;
-    unsigned notes; /* sr_hf_note bits */
+    unsigned notes;                       /* sr_hf_note bits */
+    const char *defaults_type;            /* the text model's type for defaults, or NULL */
+    const sr_hf_class_defaults *defaults; /* its class defaults, or NULL */
+    unsigned defaulted;                   /* sr_hf_default_field bits used */
+    bool incomplete;                      /* a missing_field error was returned */
 } reader;
+
+/* Multimodal configs whose text_config without a model_type is built as
+ * this type (LlavaConfig / LlavaNextConfig: text_config.get("model_type",
+ * "llama"); Gemma3Config: Gemma3TextConfig). */
+static const char *const nested_default_type[][2] = {
+    {"llava", "llama"}, {"llava_next", "llama"}, {"gemma3", "gemma3_text"}};
+
+/* Whether the class default stands for key: only when the key is absent.
+ * A key set to null is passed to the class as None, which is not its
+ * default (Mistral's sliding_window: null is no window, not 4096). */
+static bool takes_default(const reader *r, const char *key)
+{
+    return r->defaults && !cJSON_GetObjectItemCaseSensitive(r->text.obj, key);
+}
+
+/* A field's value from the text model's object, else the class default
+ * (recorded in r->defaulted); *found false when neither. */
+static sr_error *get_long_default(reader *r, const char *name, unsigned field, long lo, long hi, long *out, bool *found)
+{
+    sr_error *err = sr_json_get_long(&r->text, name, lo, hi, out, found);
+    if (err || *found)
+        return err;
+    long d = takes_default(r, name) ? sr_hf_class_default(r->defaults, field) : -1;
+    if (d >= lo && d <= hi && d > 0) {
+        *out = d;
+        *found = true;
+        r->defaulted |= field;
+    }
+    return NULL;
+}
+
+/* A field neither in the config nor defaulted: say which, and why no default. */
+static sr_error *missing_field(reader *r, const char *name, const char *needed_for)
+{
+    r->incomplete = true;
+    if (r->defaults_type)
+        return sr_json_field_error(&r->text, name, "is missing%s, and model type '%s' has no known default", needed_for,
+                                   r->defaults_type);
+    return sr_json_field_error(&r->text, name, "is missing%s, and the config names no model type to default it from",
+                               needed_for);
+}
 
 static sr_error *need_long(const sr_json_obj *o, const char *name, long lo, long hi, long *out)
 {
@@ -221,7 +266,8 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     }
     long pattern, mwl = 0;
     bool found;
-    if ((err = sr_json_get_long(&r->text, "sliding_window_pattern", 1, KV_MAX_LAYERS, &pattern, &found)))
+    if ((err = get_long_default(r, "sliding_window_pattern", SR_HF_DEF_WINDOW_PATTERN, 1, KV_MAX_LAYERS, &pattern,
+                                &found)))
         return err;
     if (found) {
         for (long i = 0; i < n; i++)
@@ -275,8 +321,8 @@ static sr_error *read_identity(reader *r, sr_kv_layout *out)
     }
     if ((err = read_dtype(r, out)))
         return err;
-    if ((err =
-             sr_json_get_long(&r->text, "max_position_embeddings", 1, 1L << 40, &out->max_position_embeddings, &found)))
+    if ((err = get_long_default(r, "max_position_embeddings", SR_HF_DEF_MAX_POSITIONS, 1, 1L << 40,
+                                &out->max_position_embeddings, &found)))
         return err;
     if (!found)
         out->max_position_embeddings = -1;
@@ -311,16 +357,23 @@ static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
     long heads = 0, hidden = 0;
     bool has_heads, has_hidden, has_kv, has_hd;
     sr_error *err;
-    if ((err = sr_json_get_long(&r->text, "num_attention_heads", 1, KV_MAX_DIM, &heads, &has_heads)) ||
-        (err = sr_json_get_long(&r->text, "hidden_size", 1, 1L << 30, &hidden, &has_hidden)) ||
+    if ((err = get_long_default(r, "num_attention_heads", SR_HF_DEF_HEADS, 1, KV_MAX_DIM, &heads, &has_heads)) ||
+        (err = get_long_default(r, "hidden_size", SR_HF_DEF_HIDDEN, 1, 1L << 30, &hidden, &has_hidden)) ||
         (err = get_per_layer(r, "num_key_value_heads", 1, KV_MAX_DIM, n, kv, &has_kv)))
         return err;
+    long kv_default = takes_default(r, "num_key_value_heads") ? r->defaults->kv_heads : -1;
+    if (!has_kv && kv_default > 0) {
+        for (long i = 0; i < n; i++)
+            kv[i] = kv_default;
+        r->defaulted |= SR_HF_DEF_KV_HEADS;
+        has_kv = true;
+    }
     if (!has_kv) {
         bool mq = false, has_mq;
         if ((err = sr_json_get_bool(&r->text, "multi_query", &mq, &has_mq)))
             return err;
         if (!mq && !has_heads)
-            return sr_json_field_error(&r->text, "num_key_value_heads", "is missing (and so is num_attention_heads)");
+            return missing_field(r, "num_key_value_heads", " (and so is num_attention_heads)");
         for (long i = 0; i < n; i++)
             kv[i] = mq ? 1 : heads;
         if (!mq)
@@ -328,10 +381,17 @@ static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
     }
     if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)) || has_hd)
         return err;
+    long hd_default = takes_default(r, "head_dim") ? r->defaults->head_dim : -1;
+    if (hd_default > 0) {
+        for (long i = 0; i < n; i++)
+            hd[i] = hd_default;
+        r->defaulted |= SR_HF_DEF_HEAD_DIM;
+        return NULL;
+    }
     if (!has_heads)
-        return sr_json_field_error(&r->text, "num_attention_heads", "is missing (needed for hidden_size / heads)");
+        return missing_field(r, "num_attention_heads", " (needed for hidden_size / heads)");
     if (!has_hidden)
-        return sr_json_field_error(&r->text, "hidden_size", "is missing (needed for the head size)");
+        return missing_field(r, "hidden_size", " (needed for the head size)");
     if (hidden % heads != 0)
         return sr_json_field_error(&r->text, "hidden_size", "%ld is not a multiple of num_attention_heads %ld", hidden,
                                    heads);
@@ -369,7 +429,7 @@ static sr_error *read_full_overrides(reader *r, full_overrides *o)
 static sr_error *read_kinds(reader *r, long n, sr_kv_layer_kind *kinds, long *window)
 {
     bool found;
-    sr_error *err = sr_json_get_long(&r->text, "sliding_window", 0, 1L << 40, window, &found);
+    sr_error *err = get_long_default(r, "sliding_window", SR_HF_DEF_WINDOW, 0, 1L << 40, window, &found);
     if (err)
         return err;
     if (!found)
@@ -461,7 +521,10 @@ static sr_error *read_attention_layers(reader *r, sr_kv_layout *out)
 static sr_error *read_layout(reader *r, sr_kv_layout *out)
 {
     long n;
-    sr_error *err = need_long(&r->text, "num_hidden_layers", 1, KV_MAX_LAYERS, &n);
+    bool found;
+    sr_error *err = get_long_default(r, "num_hidden_layers", SR_HF_DEF_LAYERS, 1, KV_MAX_LAYERS, &n, &found);
+    if (!err && !found)
+        err = missing_field(r, "num_hidden_layers", "");
     if (err)
         return err;
     out->n_layers = n;
@@ -470,6 +533,26 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
     if ((err = read_identity(r, out)) || (err = read_mla(r, out)))
         return err;
     return out->mla ? NULL : read_attention_layers(r, out);
+}
+
+static const char *string_member(const cJSON *obj, const char *name)
+{
+    const cJSON *it = sr_json_item(obj, name);
+    return cJSON_IsString(it) && it->valuestring && strlen(it->valuestring) <= 100 ? it->valuestring : NULL;
+}
+
+/* The text model's type for defaults: its own model_type, else the type a
+ * multimodal parent builds its text_config as. */
+static void pick_defaults(reader *r)
+{
+    r->defaults_type = string_member(r->text.obj, "model_type");
+    if (!r->defaults_type && r->text.obj != r->root.obj) {
+        const char *parent = string_member(r->root.obj, "model_type");
+        for (size_t i = 0; parent && i < sizeof nested_default_type / sizeof nested_default_type[0]; i++)
+            if (strcmp(parent, nested_default_type[i][0]) == 0)
+                r->defaults_type = nested_default_type[i][1];
+    }
+    r->defaults = sr_hf_class_defaults_for(r->defaults_type);
 }
 
 /* The JSON object of the file, or an input error naming the line. */
@@ -520,13 +603,19 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
         r.text = sr_json_member_obj(&r.root, "text_config", "text_config.");
     }
     if (!err)
+        pick_defaults(&r);
+    if (!err)
         err = read_layout(&r, out);
     cJSON_Delete(root);
     if (!err && !(out->source = strdup(path)))
         err = sr_oom();
     out->notes = r.notes;
-    if (err)
+    out->defaulted = r.defaulted;
+    out->defaults_type = r.defaulted ? r.defaults->model_type : NULL;
+    if (err) {
         sr_kv_layout_free(out);
+        out->incomplete = r.incomplete;
+    }
     return err;
 }
 

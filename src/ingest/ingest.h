@@ -95,6 +95,9 @@ char *sr_lmeval_task_from_filename(const char *basename);
  * results file is an object with a "results" object and one of "versions",
  * "configs", "n-shot", "config". */
 bool sr_looks_like_lmeval_samples(const char *data, size_t len);
+/* lm-eval 0.3 --write_out entries (<task>_write_out_info.json) whose first
+ * entry holds no per-item metric (acc, exact_match, em) to read as scores. */
+bool sr_lmeval_write_out_unscored(const char *data, size_t len);
 bool sr_looks_like_lmeval_results(const char *data, size_t len);
 
 /* Every "<metric>,<filter>" number of every task in an lm-eval results file

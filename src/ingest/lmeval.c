@@ -11,7 +11,13 @@
  * Before June 2024 the samples were one JSON array (indent 2) instead of
  * JSON lines, in a file named <model_args>_<task>.jsonl (v0.4.0-v0.4.2) or
  * samples_<task>_<date>.json; lm-eval 0.4.0 and 0.4.1 scored gsm8k with one
- * filter, "get-answer", the regex strict-match took over in 0.4.2. */
+ * filter, "get-answer", the regex strict-match took over in 0.4.2.
+ *
+ * lm-eval 0.3 (2023, --write_out [--output_base_path]) wrote
+ * <task>_write_out_info.json: one JSON array (indent 4), an object per
+ * document with doc_id, prompt_<i>, logit_<i>, truth and each metric of
+ * process_results as str(value) ("1.0", "0.0", "True", "False"); the
+ * results file (--output_path) keys its metrics without a filter ("acc"). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +51,7 @@ typedef struct lm_file {
     char *filters[MAX_FILTERS]; /* labelled files: names in order of first use */
     size_t n_filters;
     int labelled;    /* -1 not known yet, 0 no "filter" keys, 1 every line has one */
+    int write_out;   /* -1 not known yet, 1 lm-eval 0.3 write_out entries */
     size_t n_blocks; /* unlabelled files: entries per document, i.e. filters */
     char *metric;    /* the metric the first line was scored with */
 } lm_file;
@@ -104,8 +111,48 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
 
 /* gsm8k is scored by exact_match; other tasks by the first metric the line
  * names, else exact_match when present, else acc. */
+static const char *const write_out_metrics[] = {"acc", "exact_match", "em"};
+
+/* A per-item 0/1 value as lm-eval 0.3 wrote it: str() of a number or bool. */
+static bool write_out_score(const cJSON *v, double *score)
+{
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return false;
+    static const char *const one[] = {"1", "1.0", "True"}, *const zero[] = {"0", "0.0", "False"};
+    for (size_t i = 0; i < 3; i++) {
+        if (strcmp(v->valuestring, one[i]) == 0)
+            *score = 1.0;
+        else if (strcmp(v->valuestring, zero[i]) == 0)
+            *score = 0.0;
+        else
+            continue;
+        return true;
+    }
+    return false;
+}
+
+static bool is_write_out(const cJSON *obj)
+{
+    return cJSON_IsObject(obj) && cJSON_GetObjectItemCaseSensitive(obj, "prompt_0") &&
+           !cJSON_GetObjectItemCaseSensitive(obj, "resps") && !cJSON_GetObjectItemCaseSensitive(obj, "filtered_resps");
+}
+
+/* The per-item metric of a 0.3 write_out entry: the first of acc,
+ * exact_match, em it holds; NULL when it holds none. */
+static const char *write_out_metric(const cJSON *obj)
+{
+    for (size_t i = 0; i < sizeof write_out_metrics / sizeof *write_out_metrics; i++)
+        if (cJSON_GetObjectItemCaseSensitive(obj, write_out_metrics[i]))
+            return write_out_metrics[i];
+    return NULL;
+}
+
 static const char *metric_name(const char *task, const cJSON *obj)
 {
+    if (is_write_out(obj)) {
+        const char *m = write_out_metric(obj);
+        return m ? m : "acc";
+    }
     if (strcmp(task, "gsm8k") == 0)
         return "exact_match";
     const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(obj, "metrics");
@@ -147,8 +194,12 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
                               labelled ? "a filter label, but earlier lines have none"
                                        : "no filter label, but earlier lines have one");
     f->labelled = labelled;
+    int write_out = is_write_out(obj);
+    if (f->write_out >= 0 && f->write_out != write_out)
+        return sr_input_error(f->path, line, "a mix of lm-eval 0.3 write_out entries and 0.4 samples");
+    f->write_out = write_out;
 
-    const char *metric = metric_name(f->task, obj);
+    const char *metric = f->metric && write_out ? f->metric : metric_name(f->task, obj);
     if (!f->metric && !(f->metric = strdup(metric)))
         return sr_oom();
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(obj, metric);
@@ -157,7 +208,11 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
         score = mv->valuedouble;
     else if (cJSON_IsBool(mv))
         score = cJSON_IsTrue(mv) ? 1.0 : 0.0;
-    else
+    else if (write_out && mv && cJSON_IsString(mv)) {
+        if (!write_out_score(mv, &score))
+            return sr_input_error(f->path, line, "metric '%s' is '%.40s', not a 0/1 score", metric,
+                                  sr_utf8_valid(mv->valuestring, strlen(mv->valuestring)) ? mv->valuestring : "?");
+    } else
         return sr_input_error(f->path, line, "metric '%s' missing or not a number", metric);
     if (!isfinite(score) || score < 0.0 || score > 1.0)
         return sr_input_error(f->path, line, "%s %g is outside [0, 1]", metric, score);
@@ -311,6 +366,18 @@ static sr_error *check_layout(const lm_file *f)
 static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel)
 {
     *sel = 0;
+    if (f->write_out == 1) {
+        /* lm-eval 0.3 scored each document once; its gsm8k took the answer
+         * after "#### ", as strict-match does. */
+        if (f->n_blocks != 1)
+            return sr_input_error(f->path, 0, "lm-eval 0.3 write_out entries list a document %zu times", f->n_blocks);
+        if (!filter || strcmp(filter, "strict-match") == 0 || strcmp(filter, "none") == 0)
+            return NULL;
+        return sr_input_error(f->path, 0,
+                              "no filter '%s': lm-eval 0.3 scored each document once (gsm8k: the answer after "
+                              "'#### ', as strict-match)",
+                              filter);
+    }
     if (!f->labelled) {
         bool gsm8k = strcmp(f->task, "gsm8k") == 0;
         if (gsm8k && f->n_blocks > 2)
@@ -372,6 +439,8 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
  * another task is the "none" filter. */
 static char *claim_key(const lm_file *f, size_t sel)
 {
+    if (f->write_out == 1)
+        return f->n_blocks == 1 ? strdup(f->metric) : NULL; /* 0.3 results: "acc", no filter */
     const char *filter = "none";
     if (f->labelled)
         filter = f->filters[sel];
@@ -397,7 +466,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             return sr_input_error(path, 0, "cannot tell the task from the file name");
         task = own_task;
     }
-    lm_file f = {.path = path, .task = task, .labelled = -1};
+    lm_file f = {.path = path, .task = task, .labelled = -1, .write_out = -1};
     sr_error *err = NULL;
     /* One tree per line (or array element), read and dropped: cJSON
      * allocates from an arena. */
@@ -442,7 +511,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         out->benchmark = strdup(task);
         out->source = strdup(path);
         out->metric_filter = claim_key(&f, sel);
-        bool keyed = f.labelled || f.n_blocks == 1 || strcmp(task, "gsm8k") == 0;
+        bool keyed = f.labelled || f.n_blocks == 1 || (strcmp(task, "gsm8k") == 0 && f.write_out != 1);
         if (!out->benchmark || !out->source || (keyed && !out->metric_filter))
             err = sr_oom();
     }
@@ -498,13 +567,21 @@ static cJSON *first_sample(const char *data, size_t len)
     return n ? cJSON_ParseWithLength(data + pos, n) : NULL;
 }
 
+bool sr_lmeval_write_out_unscored(const char *data, size_t len)
+{
+    cJSON *first = data && len ? first_sample(data, len) : NULL;
+    bool unscored = is_write_out(first) && !write_out_metric(first);
+    cJSON_Delete(first);
+    return unscored;
+}
+
 bool sr_looks_like_lmeval_samples(const char *data, size_t len)
 {
     if (!data || !len)
         return false;
     cJSON *first = first_sample(data, len);
     bool yes = cJSON_IsObject(first) && cJSON_GetObjectItemCaseSensitive(first, "doc_id") &&
-               cJSON_GetObjectItemCaseSensitive(first, "filtered_resps");
+               (cJSON_GetObjectItemCaseSensitive(first, "filtered_resps") || is_write_out(first));
     cJSON_Delete(first);
     return yes;
 }
@@ -561,6 +638,17 @@ static bool is_stderr_key(const char *key)
     return n >= 7 && memcmp(key + n - 7, "_stderr", 7) == 0;
 }
 
+/* lm-eval before 0.4 keyed its metrics without a filter ("acc"): a results
+ * object none of whose metric keys holds a comma. */
+static bool results_have_filters(const cJSON *results)
+{
+    for (const cJSON *task = results->child; task; task = task->next)
+        for (const cJSON *v = cJSON_IsObject(task) ? task->child : NULL; v; v = v->next)
+            if (v->string && strchr(v->string, ','))
+                return true;
+    return false;
+}
+
 static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, const char *task, const char *key,
                               double value, const char *path)
 {
@@ -574,8 +662,7 @@ static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, 
     return r->task && r->metric_filter && r->source ? NULL : sr_oom();
 }
 
-sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out,
-                                   size_t *n)
+sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -589,12 +676,13 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
         err = sr_input_error(path, 1, "expected a json object");
     else if (!cJSON_IsObject(results))
         err = sr_input_error(path, sr_json_key_line(data, len, "results"), "no \"results\" object");
+    bool old_results = results && !results_have_filters(results);
     for (const cJSON *task = results ? results->child : NULL; task && !err; task = task->next) {
         if (!cJSON_IsObject(task) || !task->string)
             continue;
         for (const cJSON *v = task->child; v && !err; v = v->next)
-            if (v->string && strchr(v->string, ',') && !is_stderr_key(v->string) && cJSON_IsNumber(v) &&
-                isfinite(v->valuedouble))
+            if (v->string && (strchr(v->string, ',') || old_results) && !is_stderr_key(v->string) &&
+                cJSON_IsNumber(v) && isfinite(v->valuedouble))
                 err = add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
     }
     cJSON_Delete(root);

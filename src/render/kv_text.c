@@ -267,6 +267,26 @@ static long first_kv_heads(const sr_kv_layout *layout)
     return 0;
 }
 
+/* Fields config.json leaves out, taken from the transformers config class
+ * defaults (docs/kv.md 2): which, and their values. */
+static void defaults_words(sr_strbuf *sb, const sr_kv_layout *layout)
+{
+    if (!layout->defaulted)
+        return;
+    const sr_hf_class_defaults *d = sr_hf_class_defaults_for(layout->defaults_type);
+    if (!d)
+        return;
+    sr_strbuf list;
+    sr_strbuf_init(&list);
+    for (unsigned f = 1; f <= SR_HF_DEF_WINDOW_PATTERN; f <<= 1)
+        if (layout->defaulted & f)
+            sr_strbuf_printf(&list, "%s%s %ld", list.len ? ", " : "", sr_hf_default_field_name(f),
+                             sr_hf_class_default(d, f));
+    item(sb, "not in config.json, %s's defaults for model type '%s' (transformers): %s", d->class_name, d->model_type,
+         list.data ? list.data : "");
+    sr_strbuf_free(&list);
+}
+
 /* What the config reader assumed (docs/kv.md 2). */
 static void layout_words(sr_strbuf *sb, const sr_kv_layout *layout)
 {
@@ -291,6 +311,7 @@ static void layout_words(sr_strbuf *sb, const sr_kv_layout *layout)
              none);
     if (n & SR_HF_SHORT_CONV)
         item(sb, "%ld short-conv layers (full_attn_idxs): their per-request conv state is not counted", none);
+    defaults_words(sb, layout);
 }
 
 char *sr_kv_text_assumptions(const sr_kv_basis *b, const sr_kv_layout *layout, const char *vllm_version)
@@ -390,7 +411,10 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
         sr_strbuf_puts(&sb, "not recomputed: no config.json in the model's directory");
         err = take(&sb, &out->note);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->layout) {
-        sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
+        if (m->config_problem)
+            sr_strbuf_printf(&sb, "not recomputed: its config.json could not be read (%s)", m->config_problem);
+        else
+            sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
         err = take(&sb, &out->note);
     }
     if (!err && kv->planned) {

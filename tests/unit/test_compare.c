@@ -552,3 +552,38 @@ Test(compare, too_few_items_keep_the_exact_mcnemar_p)
     cr_assert(isnan(s->ci_low));
     sr_sweep_free(&sw);
 }
+
+/* Issue 22: an entry whose only files are lm-eval results files was read
+ * (its claims are in m->reported): partial with what they claim, never
+ * failed, and a warning; an entry with nothing at all stays failed. */
+Test(compare, results_file_claims_only_are_partial_not_failed)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    sw.baseline = strdup("org/base");
+    int base[20];
+    for (int i = 0; i < 20; i++)
+        base[i] = i % 2;
+    add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", base, 20);
+    sr_model *c = sr_sweep_model(&sw, "org/claims");
+    c->reported = calloc(2, sizeof *c->reported);
+    cr_assert_not_null(c->reported);
+    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json")};
+    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json")};
+    c->n_reported = c->cap_reported = 2;
+    sr_sweep_model(&sw, "org/nothing");
+
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+    c = sr_sweep_find_model(&sw, "org/claims");
+    cr_assert_eq(c->status, SR_STATUS_PARTIAL);
+    cr_assert_eq(c->failure.stage, SR_STAGE_NONE);
+    cr_assert_str_eq(c->status_reason, "accuracy only as lm-eval results files claim it, not recomputed (no per-item "
+                                       "samples): arc_easy acc 0.7000 (claimed by 'claims/results.json')");
+    bool warned = false;
+    for (size_t i = 0; i < sw.n_warnings; i++)
+        warned |= strstr(sw.warnings[i], "org/claims: accuracy only as lm-eval results files claim it") != NULL;
+    cr_assert(warned);
+    cr_assert_eq(sr_sweep_find_model(&sw, "org/nothing")->status, SR_STATUS_FAILED);
+    sr_sweep_free(&sw);
+}

@@ -564,6 +564,13 @@ Test(kvaudit, no_layout_no_recomputation)
     cr_expect_null(w.layers);
     cr_expect_null(w.assumptions);
     sr_kv_words_free(&w);
+    /* The reason the reader gave, when the ingest kept it (issue 22). */
+    m->config_problem = strdup("field 'num_hidden_layers' is missing, and model type 'x' has no known default");
+    w = words_of(m);
+    cr_expect(w.note && strcmp(w.note, "not recomputed: its config.json could not be read (field 'num_hidden_layers' "
+                                       "is missing, and model type 'x' has no known default)") == 0,
+              "%s", w.note ? w.note : "(null)");
+    sr_kv_words_free(&w);
     cr_expect_eq(sw.n_warnings, 0);
     sr_sweep_free(&sw);
 }

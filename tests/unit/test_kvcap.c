@@ -236,6 +236,87 @@ Test(kvcap, bad_configs)
     sr_error_free(err);
 }
 
+/* ---- transformers config-class defaults (docs/kv.md 2) ------------------ */
+
+Test(kvcap, llava_text_config_takes_llama_defaults)
+{
+    /* LlavaConfig builds a text_config without model_type as LlamaConfig:
+     * 32 layers, 32 heads, hidden 4096, KV heads = heads, 2048 positions. */
+    const char *c = "{\"model_type\": \"llava\", \"text_config\": {}, \"torch_dtype\": \"float16\"}";
+    sr_kv_layout lay;
+    cr_assert_null(sr_kv_layout_parse("llava.json", c, strlen(c), &lay));
+    cr_expect_eq(lay.n_layers, 32);
+    cr_expect_eq(lay.layers[31].kv_heads, 32);
+    cr_expect_eq(lay.layers[0].head_size, 128);
+    cr_expect_eq(lay.layers[0].kind, SR_KV_LAYER_FULL);
+    cr_expect_eq(lay.max_position_embeddings, 2048);
+    cr_expect_eq(lay.defaulted, SR_HF_DEF_LAYERS | SR_HF_DEF_HEADS | SR_HF_DEF_HIDDEN | SR_HF_DEF_MAX_POSITIONS);
+    cr_expect_str_eq(lay.defaults_type, "llama");
+    cr_expect(lay.notes & SR_HF_NO_GQA);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, defaults_fill_only_absent_fields)
+{
+    /* The file's own values win; mistral's class defaults give 8 KV heads
+     * and a 4096 window on every layer. */
+    const char *m = "{\"model_type\": \"mistral\", \"num_hidden_layers\": 4, \"hidden_size\": 2048}";
+    sr_kv_layout lay;
+    cr_assert_null(sr_kv_layout_parse("m.json", m, strlen(m), &lay));
+    cr_expect_eq(lay.n_layers, 4);
+    cr_expect_eq(lay.layers[0].kv_heads, 8);
+    cr_expect_eq(lay.layers[0].head_size, 64); /* 2048 / the default 32 heads */
+    cr_expect_eq(lay.layers[3].kind, SR_KV_LAYER_SLIDING);
+    cr_expect_eq(lay.layers[3].sliding_window, 4096);
+    cr_expect_eq(lay.defaulted, SR_HF_DEF_HEADS | SR_HF_DEF_KV_HEADS | SR_HF_DEF_MAX_POSITIONS | SR_HF_DEF_WINDOW);
+    sr_kv_layout_free(&lay);
+    /* null is passed to the class as None, not its default: no window */
+    const char *n = "{\"model_type\": \"mistral\", \"num_hidden_layers\": 2, \"sliding_window\": null}";
+    cr_assert_null(sr_kv_layout_parse("n.json", n, strlen(n), &lay));
+    cr_expect_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
+    cr_expect_eq(lay.window, -1);
+    cr_expect_eq(lay.defaulted & SR_HF_DEF_WINDOW, 0u);
+    sr_kv_layout_free(&lay);
+    /* Gemma 3 text: head_dim 256 and every 6th layer full */
+    const char *g = "{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 6}}";
+    cr_assert_null(sr_kv_layout_parse("g.json", g, strlen(g), &lay));
+    cr_expect_eq(lay.layers[0].head_size, 256);
+    cr_expect_eq(lay.layers[0].kv_heads, 4);
+    cr_expect_eq(lay.layers[0].kind, SR_KV_LAYER_SLIDING);
+    cr_expect_eq(lay.layers[5].kind, SR_KV_LAYER_FULL);
+    cr_expect_str_eq(lay.defaults_type, "gemma3_text");
+    sr_kv_layout_free(&lay);
+    /* a config with every field of its own uses no default */
+    const char *q = "{\"model_type\": \"qwen3\", \"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
+                    " \"num_key_value_heads\": 8, \"head_dim\": 128, \"hidden_size\": 2048,"
+                    " \"max_position_embeddings\": 40960}";
+    cr_assert_null(sr_kv_layout_parse("q.json", q, strlen(q), &lay));
+    cr_expect_eq(lay.defaulted, 0u);
+    cr_expect_null(lay.defaults_type);
+    sr_kv_layout_free(&lay);
+}
+
+Test(kvcap, field_without_default_is_named)
+{
+    expect_bad("{\"model_type\": \"x\", \"text_config\": {\"model_type\": \"x\", \"hidden_size\": 64}}",
+               "field 'text_config.num_hidden_layers' is missing, and model type 'x' has no known default", 0);
+    expect_bad("{\"num_hidden_layers\": 2, \"hidden_size\": 64}",
+               "field 'num_key_value_heads' is missing (and so is num_attention_heads), and the config names no "
+               "model type to default it from",
+               0);
+    sr_kv_layout lay;
+    const char *c = "{\"model_type\": \"x\", \"num_attention_heads\": 8}";
+    sr_error *err = sr_kv_layout_parse("c.json", c, strlen(c), &lay);
+    cr_assert_not_null(err);
+    cr_expect(lay.incomplete, "a missing field without default is not an invalid config");
+    sr_error_free(err);
+    const char *bad = "{\"model_type\": \"llama\", \"num_hidden_layers\": -1}";
+    err = sr_kv_layout_parse("b.json", bad, strlen(bad), &lay);
+    cr_assert_not_null(err);
+    cr_expect(!lay.incomplete, "an out-of-range value is an invalid config");
+    sr_error_free(err);
+}
+
 /* ---- TPU block size (docs/kv.md 4.3) ------------------------------------ */
 
 Test(kvcap, tpu_block_size_rule)

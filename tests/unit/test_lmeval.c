@@ -488,3 +488,77 @@ Test(lmeval, results_name_their_model)
         free(model);
     }
 }
+
+/* lm-eval 0.3 --write_out: <task>_write_out_info.json, one JSON array
+ * (indent 4) of documents with prompt_<i>, logit_<i>, truth and each
+ * metric as str(value) (evaluator.py: write_out_info[...][metric] =
+ * str(value)). gsm8k was scored by "acc", True/False. */
+static const char *WRITE_OUT_GSM8K = "[\n"
+                                     "    {\n"
+                                     "        \"doc_id\": 0,\n"
+                                     "        \"prompt_0\": \"Question: Janet...\\nAnswer:\",\n"
+                                     "        \"logit_0\": \" She sells 9 ducks eggs. #### 18\",\n"
+                                     "        \"truth\": \" 16 - 3 - 4 = 9\\n#### 18\",\n"
+                                     "        \"acc\": \"True\"\n"
+                                     "    },\n"
+                                     "    {\n"
+                                     "        \"doc_id\": 1,\n"
+                                     "        \"prompt_0\": \"Question: A robe...\\nAnswer:\",\n"
+                                     "        \"logit_0\": \" 2 bolts #### 2\",\n"
+                                     "        \"truth\": \" #### 3\",\n"
+                                     "        \"acc\": \"False\"\n"
+                                     "    }\n"
+                                     "]\n";
+
+Test(lmeval, write_out_of_lm_eval_0_3)
+{
+    cr_assert(sr_looks_like_lmeval_samples(WRITE_OUT_GSM8K, strlen(WRITE_OUT_GSM8K)));
+    cr_assert(!sr_lmeval_write_out_unscored(WRITE_OUT_GSM8K, strlen(WRITE_OUT_GSM8K)));
+    sr_scores s;
+    cr_assert_null(parse(WRITE_OUT_GSM8K, "gsm8k", "strict-match", &s));
+    expect_items(&s, 2, (const char *const[]){"0", "1"}, (const double[]){1.0, 0.0});
+    cr_assert_str_eq(s.metric_filter, "acc"); /* 0.3 results: "acc", no filter */
+    sr_scores_free(&s);
+    sr_error *ferr = parse(WRITE_OUT_GSM8K, "gsm8k", "flexible-extract", &s);
+    expect_input_error(ferr, PATH, 0, "no filter 'flexible-extract': lm-eval 0.3 scored each document once");
+
+    /* multiple choice: acc as "1.0"/"0.0", truth the gold index; acc wins over acc_norm */
+    const char *mc = "[{\"doc_id\": 0, \"prompt_0\": \"Q\", \"prompt_1\": \"Q\", \"logit_0\": -1.5, \"logit_1\": "
+                     "-2.5, \"truth\": 0, \"acc\": \"1.0\", \"acc_norm\": \"0.0\"},\n"
+                     " {\"doc_id\": 1, \"prompt_0\": \"Q\", \"logit_0\": -3.0, \"truth\": 1, \"acc\": \"0.0\", "
+                     "\"acc_norm\": \"1.0\"}]\n";
+    cr_assert_null(parse(mc, "arc_easy", NULL, &s));
+    expect_items(&s, 2, (const char *const[]){"0", "1"}, (const double[]){1.0, 0.0});
+    cr_assert_str_eq(s.metric_filter, "acc");
+    sr_scores_free(&s);
+
+    /* a metric that is not a 0/1 score is named */
+    const char *f1 = "[{\"doc_id\": 0, \"prompt_0\": \"Q\", \"logit_0\": \"a\", \"truth\": \"a\", \"em\": \"0.5\"}]";
+    sr_error *err = parse(f1, "squad2", NULL, &s);
+    expect_input_error(err, PATH, 1, "metric 'em' is '0.5', not a 0/1 score");
+
+    /* no per-item metric (a perplexity task): said to be unscored */
+    const char *ppl = "[{\"doc_id\": 0, \"prompt_0\": \"text\", \"logit_0\": -12.5, \"truth\": \"\"}]";
+    cr_assert(sr_looks_like_lmeval_samples(ppl, strlen(ppl)));
+    cr_assert(sr_lmeval_write_out_unscored(ppl, strlen(ppl)));
+}
+
+/* lm-eval 0.3 results (--output_path) key metrics without a filter. */
+Test(lmeval, results_of_lm_eval_0_3)
+{
+    const char *r03 =
+        "{\n  \"results\": {\n    \"gsm8k\": {\n      \"acc\": 0.5,\n      \"acc_stderr\": 0.1\n    }\n"
+        "  },\n  \"versions\": {\"gsm8k\": 0},\n  \"config\": {\"model_args\": \"pretrained=org/m\"}\n}\n";
+    cr_assert(sr_looks_like_lmeval_results(r03, strlen(r03)));
+    sr_reported_metric *r = NULL;
+    size_t n = 0;
+    cr_assert_null(sr_parse_lmeval_reported("m/results.json", r03, strlen(r03), &r, &n));
+    cr_assert_eq(n, 1); /* acc_stderr is no claim */
+    cr_assert_str_eq(r[0].task, "gsm8k");
+    cr_assert_str_eq(r[0].metric_filter, "acc");
+    cr_assert_float_eq(r[0].value, 0.5, 0);
+    free(r[0].task);
+    free(r[0].metric_filter);
+    free(r[0].source);
+    free(r);
+}
