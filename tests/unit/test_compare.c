@@ -570,7 +570,7 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
     c->reported = calloc(2, sizeof *c->reported);
     cr_assert_not_null(c->reported);
     c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1};
-    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json")};
+    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1};
     c->n_reported = c->cap_reported = 2;
     sr_sweep_model(&sw, "org/nothing");
 
