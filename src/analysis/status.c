@@ -70,8 +70,10 @@ static char *planned_missing(const sr_model *m)
         /* both: run_quant.sh's read+load; read (the label suite) has no output read here */
         bool speed =
             (n == 4 && (strncmp(p, "load", 4) == 0 || strncmp(p, "long", 4) == 0 || strncmp(p, "both", 4) == 0));
-        if ((gen && (!sr_model_benchmark(m, "gsm8k") || !sr_model_benchmark(m, "bfcl_simple"))) ||
-            (speed && m->n_scenarios == 0))
+        bool no_gsm8k = gen && !sr_model_benchmark(m, "gsm8k"), no_bfcl = gen && !sr_model_benchmark(m, "bfcl_simple");
+        if (no_gsm8k != no_bfcl) /* name the half of gen that is missing */
+            sr_strbuf_printf(&sb, "%sgen (%s)", sb.len ? ", " : "", no_gsm8k ? "gsm8k" : "bfcl_simple");
+        else if (no_gsm8k || (speed && m->n_scenarios == 0))
             sr_strbuf_printf(&sb, "%s%.*s", sb.len ? ", " : "", (int)n, p);
         p = end ? end + 1 : p + n;
     }

@@ -130,7 +130,10 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
     }
     if (!err) {
         st->benchmark = benchmark;
-        if (failed)
+        /* BFCL rows: "calls": [] is the tool parser finding no call, an
+         * empty output like a failed request (all of them: a score failure). */
+        const cJSON *calls = sr_json_item(o->obj, "calls");
+        if (failed || (cJSON_IsArray(calls) && cJSON_GetArraySize(calls) == 0))
             out->empty_outputs++;
         if (finish && strcmp(finish, "length") == 0)
             out->truncated++;

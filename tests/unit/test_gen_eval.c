@@ -92,6 +92,23 @@ Test(gen_eval, bfcl_rows_and_errors)
     sr_scores_free(&s);
 }
 
+/* "calls": [] is the tool parser finding no call: an empty output, so a
+ * run whose every row has none is a scoring failure (selfcheck.c); a row
+ * with a call, or with no "calls" member, is not one. */
+Test(gen_eval, bfcl_rows_without_a_tool_call_are_empty_outputs)
+{
+    static const char rows[] =
+        "{\"id\": \"simple_0\", \"task\": \"bfcl_simple\", \"calls\": [], \"right\": false, \"reason\": \"no tool call\"}\n"
+        "{\"id\": \"simple_1\", \"task\": \"bfcl_simple\", \"calls\": [{\"name\": \"f\", \"arguments\": {}}], "
+        "\"right\": false, \"reason\": \"wrong args\"}\n"
+        "{\"id\": \"simple_2\", \"task\": \"bfcl_simple\", \"right\": true, \"finish\": \"tool_calls\"}\n";
+    sr_scores s;
+    rows_ok(rows, &s);
+    cr_assert_eq(s.n_items, 3);
+    cr_assert_eq(s.empty_outputs, 1);
+    sr_scores_free(&s);
+}
+
 Test(gen_eval, bad_rows_name_their_line)
 {
     rows_error(ROW("gsm8k-0", "gsm8k", "true", "stop", "") ROW("gsm8k-0", "gsm8k", "false", "stop", ""), 2,
