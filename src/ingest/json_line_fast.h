@@ -29,7 +29,11 @@ typedef enum sr_fast_parse {
  * object". avail: bytes readable from data on (at least len); with
  * simdjson's padding past len the text is parsed in place, else copied.
  * Allocation goes through cJSON's hooks (the caller's arena). */
-sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out);
+/* *duplicate_key: on SR_FAST_OK, the first key given twice in one object
+ * anywhere in the line (nested objects too), or NULL; it points into the
+ * parser's buffers, valid until this thread's next call. */
+sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out,
+                                const char **duplicate_key);
 
 #ifdef __cplusplus
 }
