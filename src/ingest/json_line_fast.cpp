@@ -5,6 +5,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <climits>
+#include <string>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,25 @@ constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 // One parser a thread, kept for its buffers, freed when the thread ends.
 thread_local std::unique_ptr<simdjson::dom::parser> parser;
 
+// From 2^53 a double no longer names one integer (2^53 + 1 reads as 2^53);
+// simdjson read it exactly, so such a number keeps its decimal text in
+// valuestring (cJSON_Delete frees it; cJSON's own parser never sets one on a
+// number), for readers that compare integers exactly (lm-eval doc_ids).
+template <typename T> cJSON *integer(T x)
+{
+    constexpr double exact_max = 9007199254740992.0; // 2^53
+    double d = static_cast<double>(x);
+    if (d < exact_max && d > -exact_max)
+        return cJSON_CreateNumber(d);
+    cJSON *item = cJSON_CreateString(std::to_string(x).c_str());
+    if (item) {
+        item->type = cJSON_Number;
+        item->valuedouble = d;
+        item->valueint = x > 0 ? INT_MAX : INT_MIN; // cJSON's saturation
+    }
+    return item;
+}
+
 cJSON *scalar(simdjson::dom::element v)
 {
     switch (v.type()) {
@@ -26,11 +47,11 @@ cJSON *scalar(simdjson::dom::element v)
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
-        return v.get_int64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+        return v.get_int64().get(x) ? nullptr : integer(x);
     }
     case simdjson::dom::element_type::UINT64: {
         uint64_t x;
-        return v.get_uint64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+        return v.get_uint64().get(x) ? nullptr : integer(x);
     }
     case simdjson::dom::element_type::DOUBLE: {
         double x;

@@ -22,7 +22,8 @@ typedef enum sr_fast_parse {
 
 /* Validate data[0..len) as one JSON value (RFC 8259 in full, nesting as deep
  * as cJSON allows) and, when it is an object, build a cJSON object of its
- * top-level members: scalars as they are, arrays with their scalar
+ * top-level members: scalars as they are (an integer of 2^53 or more in
+ * magnitude also keeps its exact decimal text in valuestring), arrays with their scalar
  * elements, and nested containers (in arrays, or object-valued members)
  * as empty ones of the same kind. A value that is not an object comes back as
  * cJSON's NULL-valued item (cJSON_CreateNull) so callers see "not an
