@@ -70,8 +70,8 @@ const char *sr_json_first_duplicate_key(const cJSON *root)
 
 typedef struct dup_note {
     char *path, *key;
-    long line;  /* 0: not known */
-    long more;  /* further duplicates met in the same file */
+    long line; /* 0: not known */
+    long more; /* further duplicates met in the same file */
 } dup_note;
 
 static _Thread_local dup_note *notes;

@@ -26,8 +26,7 @@ const char *sr_json_first_duplicate_key(const struct cJSON *root);
  * count. Returns false when out of memory. */
 bool sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key);
 /* sr_json_first_duplicate_key, then the note; false when out of memory. */
-bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len,
-                                 const struct cJSON *root);
+bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const struct cJSON *root);
 
 /* Take this thread's notes as warning sentences ("'path':line: ..."), in
  * the order met: each is passed to take(ctx, text) (text is freed after

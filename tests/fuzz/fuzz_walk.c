@@ -21,10 +21,26 @@
 #define OUTSIDE_MODEL "org/outside-the-export"
 
 static const char *const names[] = {
-    "m",          "qwen3-4b",    "bench",       "lm_eval",        "logs",         "bfcl",       "loop",
-    "zz",         "server.log",  "run.log",     "config.json",    "sweep.json",   "sweep.arms", "a.scores.csv",
-    "vllm-infqps-concurrency4-m.json",          "samples_gsm8k_2026-11-02T11-00-00.000000.jsonl",
-    "results_2026-11-02T11-00-00.000000.json",  "t1.load.json",   "claims.md",    "x.json.gz",
+    "m",
+    "qwen3-4b",
+    "bench",
+    "lm_eval",
+    "logs",
+    "bfcl",
+    "loop",
+    "zz",
+    "server.log",
+    "run.log",
+    "config.json",
+    "sweep.json",
+    "sweep.arms",
+    "a.scores.csv",
+    "vllm-infqps-concurrency4-m.json",
+    "samples_gsm8k_2026-11-02T11-00-00.000000.jsonl",
+    "results_2026-11-02T11-00-00.000000.json",
+    "t1.load.json",
+    "claims.md",
+    "x.json.gz",
 };
 enum { N_NAMES = sizeof names / sizeof *names };
 
@@ -41,8 +57,8 @@ static const char *const contents[] = {
 };
 enum { N_CONTENTS = sizeof contents / sizeof *contents };
 
-static const char *const link_targets[] = {".", "..", "../..", "../../..", "/", "nothing-here", "m", "../outside",
-                                           "../outside/bench.json"};
+static const char *const link_targets[] = {
+    ".", "..", "../..", "../../..", "/", "nothing-here", "m", "../outside", "../outside/bench.json"};
 enum { N_LINK_TARGETS = sizeof link_targets / sizeof *link_targets };
 
 enum { MAX_DEPTH = 200, MAX_OPS = 48 };
@@ -100,19 +116,15 @@ static void build_tree(const char *export, const char *outside, const uint8_t *d
                 depth++;
             }
             break;
-        case 1: /* a file */
-            write_file(path, contents[(arg >> 5) % N_CONTENTS]);
-            break;
-        case 2: /* a symbolic link */
+        case 1: /* a file */ write_file(path, contents[(arg >> 5) % N_CONTENTS]); break;
+        case 2:                   /* a symbolic link */
             if (arg >> 4 == 15) { /* to the export or outside it, by absolute path */
                 symlink(arg & 1 ? export : outside, path);
             } else {
                 symlink(link_targets[(arg >> 3) % N_LINK_TARGETS], path);
             }
             break;
-        case 3: /* a FIFO */
-            mkfifo(path, 0644);
-            break;
+        case 3: /* a FIFO */ mkfifo(path, 0644); break;
         case 4: { /* a chain of nested directories */
             size_t n = 1 + arg % 64;
             for (size_t i = 0; i < n && depth < MAX_DEPTH && strlen(cwd) < 4000; i++, depth++) {
@@ -169,8 +181,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mkdir(export, 0755);
     mkdir(outside, 0755);
     snprintf(path, sizeof path, "%s/bench.json", outside);
-    write_file(path, "{\"output_throughput\": 1.0, \"completed\": 1, \"max_concurrency\": 1, \"model_id\": \"" OUTSIDE_MODEL
-                     "\", \"input_len\": 1, \"output_len\": 1}\n");
+    write_file(path,
+               "{\"output_throughput\": 1.0, \"completed\": 1, \"max_concurrency\": 1, \"model_id\": \"" OUTSIDE_MODEL
+               "\", \"input_len\": 1, \"output_len\": 1}\n");
     build_tree(export, outside, data + 1, size - 1);
 
     sr_sweep sweep;

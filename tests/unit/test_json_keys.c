@@ -43,8 +43,8 @@ static cJSON *parse_ok(const char *path, long line, const char *text, bool line_
 {
     cJSON *root = NULL;
     size_t len = strlen(text);
-    sr_error *err = line_path ? sr_json_parse_line(path, line, text, len, len, &root)
-                              : sr_json_parse(path, line, text, len, &root);
+    sr_error *err =
+        line_path ? sr_json_parse_line(path, line, text, len, len, &root) : sr_json_parse(path, line, text, len, &root);
     cr_assert_null(err, "%s", err ? err->message : "");
     return root;
 }
@@ -83,8 +83,7 @@ Test(json_keys, whole_file_names_line_of_second_key_and_first_value_wins)
     cJSON_Delete(root);
     taken t = take_all();
     cr_assert_eq(t.n, 1);
-    cr_assert_str_eq(t.text[0],
-                     "'sweep.json':4: duplicate key \"baseline\" in a JSON object; the first value is read");
+    cr_assert_str_eq(t.text[0], "'sweep.json':4: duplicate key \"baseline\" in a JSON object; the first value is read");
     taken_free(&t);
     cr_assert_eq(take_all().n, 0, "the notes are taken once");
 }
