@@ -12,6 +12,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "ingest/json_keys.h"
 #include "compare_cmd.h"
 #include "kv_cmd.h"
 #include "report.h"
@@ -125,6 +126,16 @@ static int report_error(sr_error *err, const sr_cli_command *cmd)
     return code;
 }
 
+/* Duplicate JSON keys met outside an export's walk (kv's config.json, the
+ * survey's files): the export loader takes its own into the report. */
+static bool print_json_note(void *ctx, const char *note)
+{
+    char *text = sr_terminal_text_dup(note);
+    fprintf(ctx, "sweep-report: warning: %s\n", text ? text : note);
+    free(text);
+    return true;
+}
+
 /* `sweep-report help [COMMAND]`. */
 static int help(int argc, char **argv)
 {
@@ -169,6 +180,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
+    (void)sr_json_take_duplicate_notes(print_json_note, stderr);
     if (err && err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
         /* cJSON calls a failed allocation a parse error */
         sr_error_free(err);

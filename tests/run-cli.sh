@@ -286,6 +286,31 @@ open(f,"w").write(json.dumps(d)+"\n")' "$big"
     done
 fi
 
+# a path longer than PATH_MAX inside the export: a warning with --keep-going (exit 0), else exit 3 naming it
+python3 -c 'import os,sys
+os.chdir(sys.argv[1])
+for i in range(25):  # 25 x 204 bytes: past PATH_MAX (4096)
+    os.mkdir("d%02d" % i + "x" * 200); os.chdir("d%02d" % i + "x" * 200)
+open("gsm8k.scores.csv", "w").write("item_id,score\n1,1\n")' "$hostile/other"
+if run path-too-long-keep-going 0 report "$hostile" -o "$tmp/h-long" --resamples 100 --keep-going &&
+    has "$tmp/h-long/report.json" "cannot stat: File name too long; this path left out" &&
+    [ "$(figures "$tmp/h-long/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "a path longer than PATH_MAX with --keep-going: a warning, exit 0, the figures unchanged"
+fi
+if run path-too-long 3 report "$hostile" -o "$tmp/never8" --resamples 100 &&
+    has "$tmp/err" "other/d00xx" && has "$tmp/err" "cannot stat: File name too long" && [ ! -e "$tmp/never8" ]; then
+    ok
+else bad "a path longer than PATH_MAX without --keep-going: exit 3 naming it"; fi
+rm -rf "$hostile/other/d00"*
+# a duplicate key in kv's config.json: a warning, the first value read
+printf '{"num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8,\n "max_position_embeddings": 4096, "num_hidden_layers": 99}\n' >"$tmp/dup-config.json"
+if run kv-duplicate-key 0 kv "$tmp/dup-config.json" --backend gpu --available-gib 1 &&
+    has "$tmp/err" "dup-config.json':2: duplicate key \"num_hidden_layers\" in a JSON object; the first value is read"; then
+    ok
+else bad "kv: a duplicate key in config.json is a warning naming the file, line and key"; fi
+# A full disk is not made here: without a root-only mount (tmpfs, loop device) no small filesystem can be
+# filled; its failure path is the write error the ulimit -f test above takes (EFBIG there, ENOSPC here).
+
 # --keep-going: an unreadable subdirectory is a warning (as an unprivileged user: root reads anything)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     pub=$(mktemp -d)

@@ -15,6 +15,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
+#include "ingest/json_keys.h"
 #include "util/strbuf.h"
 
 #define PASSES_MAX 10000
@@ -38,6 +39,10 @@ static sr_error *parse_root(const char *path, const char *data, size_t len, cJSO
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return sr_input_error(path, 1, "expected a JSON object");
+    }
+    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
+        cJSON_Delete(root);
+        return sr_oom();
     }
     *out = root;
     return NULL;

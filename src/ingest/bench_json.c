@@ -13,6 +13,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
+#include "ingest/json_keys.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -311,6 +312,10 @@ static sr_error *read_run(cursor *c, run_list *l)
     if (!obj) {
         size_t at = end && end >= start && end <= c->data + c->len ? (size_t)(end - c->data) : c->pos;
         return invalid_at(c, at);
+    }
+    if (!sr_json_note_duplicate_keys(c->path, line, start, (size_t)(end - start), obj)) {
+        cJSON_Delete(obj);
+        return sr_oom();
     }
     sr_bench_run run;
     sr_bench_run_init(&run);

@@ -16,6 +16,7 @@
 #include "ingest/bucket.h"
 #include "ingest/hf_config.h"
 #include "ingest/ingest.h"
+#include "ingest/json_keys.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
 #include "util/fileio.h"
@@ -1216,6 +1217,17 @@ static sr_error *merge_parts(const loader *ld, model_parts *p)
     return err;
 }
 
+/* The duplicate JSON keys this thread's parsers met (json_keys.h), as warnings. */
+static bool warn_text(void *sink, const char *text)
+{
+    return sr_sweep_warn(sink, "%s", text);
+}
+
+static sr_error *take_json_notes(sr_sweep *sink)
+{
+    return sr_json_take_duplicate_notes(warn_text, sink) ? NULL : sr_oom();
+}
+
 /* ---- directories in parallel ----------------------------------------------------- */
 
 /* One model directory: read and parsed on a worker thread into its own
@@ -1236,6 +1248,7 @@ static void load_dir_files(const loader *ld, dir_job *job)
 {
     loader dl = *ld;
     dl.sink = &job->scratch;
+    sr_json_clear_duplicate_notes(); /* none of another directory's */
     memset(&job->parts, 0, sizeof job->parts);
     job->parts.dir = job->name;
     sr_error *err = NULL;
@@ -1254,7 +1267,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
         err = pair_bfcl(&dl, &job->parts);
     if (!err)
         err = read_old_samples(&dl, &job->parts);
-    job->err = err;
+    sr_error *notes = take_json_notes(&job->scratch);
+    job->err = err ? (sr_error_free(notes), err) : notes;
 }
 
 typedef struct dir_queue {
@@ -1407,6 +1421,11 @@ static sr_error *load_manifest(const loader *ld, const sr_found_file *f)
     if (!err) {
         err = sr_parse_manifest(f->rel, data, len, &ld->sweep->manifest);
         free(data);
+    }
+    sr_error *notes = take_json_notes(ld->sink);
+    if (notes) {
+        sr_error_free(err);
+        return notes;
     }
     return soften(ld, err, "the manifest");
 }
@@ -1629,6 +1648,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         return sr_input_error(export_dir, 0, "cannot open export directory: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(export_dir, 0, "not a directory");
+    sr_json_clear_duplicate_notes();
     loader ld = {sweep, sweep, export_dir, realpath(export_dir, NULL), 0};
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
@@ -1669,6 +1689,8 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     if (!err && t.candidates.rel)
         err = soften(&ld, sr_load_survey_candidates(sweep, t.candidates.rel, t.candidates.open),
                      "the survey's predictions");
+    if (!err)
+        err = take_json_notes(sweep);
     free(t.candidates.rel);
     free(t.candidates.open);
     if (!err)

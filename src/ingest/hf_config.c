@@ -13,6 +13,7 @@
 
 #include "ingest/ingest.h" /* sr_json_check_text */
 #include "ingest/json_input.h"
+#include "ingest/json_keys.h"
 #include "util/fileio.h"
 #include "util/text.h"
 
@@ -582,6 +583,10 @@ static sr_error *parse_root(const char *path, const char *data, size_t len, cJSO
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return sr_input_error(path, 1, "expected a JSON object");
+    }
+    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
+        cJSON_Delete(root);
+        return sr_oom();
     }
     *out = root;
     return NULL;

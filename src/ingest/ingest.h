@@ -265,6 +265,8 @@ sr_error *sr_json_each_array_element(const char *path, const char *data, size_t 
  * inside a longer key does not start one. Defined in json_input.c, whose
  * sr_json_obj applies it to an object within a file. */
 long sr_json_key_line(const char *data, size_t len, const char *key);
+/* The opening quote of that first `"key":`, or NULL. */
+const char *sr_json_find_key(const char *data, size_t len, const char *key);
 /* An input error naming path, the line of the first repeat (in file order)
  * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL
  * when all differ. O(n log n). what names the ids in the message ("item id"). */

@@ -54,6 +54,11 @@ static long lines_before(const char *data, const char *at)
     return line;
 }
 
+const char *sr_json_find_key(const char *data, size_t len, const char *key)
+{
+    return find_key(data, len, key);
+}
+
 long sr_json_key_line(const char *data, size_t len, const char *key)
 {
     const char *at = find_key(data, len, key);

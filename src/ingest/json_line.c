@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ingest/json_keys.h"
 #include "ingest/json_line_fast.h"
 
 sr_error *sr_json_parse_line(const char *path, long line, const char *data, size_t len, size_t avail, cJSON **out)
@@ -13,8 +14,14 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
     sr_error *err = sr_json_check_text(path, line, data, len);
     if (err)
         return err;
-    switch (sr_json_line_fast(data, len, avail, out)) {
+    const char *duplicate_key = NULL;
+    switch (sr_json_line_fast(data, len, avail, out, &duplicate_key)) {
     case SR_FAST_OK:
+        if (duplicate_key && !sr_json_note_duplicate_key(path, line, data, len, duplicate_key)) {
+            cJSON_Delete(*out);
+            *out = NULL;
+            return sr_oom();
+        }
         return NULL;
     case SR_FAST_OOM:
         return sr_oom();

@@ -4,7 +4,12 @@
 #include <cjson/cJSON.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <climits>
+#include <string>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 namespace {
 
@@ -13,6 +18,25 @@ constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 
 // One parser a thread, kept for its buffers, freed when the thread ends.
 thread_local std::unique_ptr<simdjson::dom::parser> parser;
+
+// From 2^53 a double no longer names one integer (2^53 + 1 reads as 2^53);
+// simdjson read it exactly, so such a number keeps its decimal text in
+// valuestring (cJSON_Delete frees it; cJSON's own parser never sets one on a
+// number), for readers that compare integers exactly (lm-eval doc_ids).
+template <typename T> cJSON *integer(T x)
+{
+    constexpr double exact_max = 9007199254740992.0; // 2^53
+    double d = static_cast<double>(x);
+    if (d < exact_max && d > -exact_max)
+        return cJSON_CreateNumber(d);
+    cJSON *item = cJSON_CreateString(std::to_string(x).c_str());
+    if (item) {
+        item->type = cJSON_Number;
+        item->valuedouble = d;
+        item->valueint = x > 0 ? INT_MAX : INT_MIN; // cJSON's saturation
+    }
+    return item;
+}
 
 cJSON *scalar(simdjson::dom::element v)
 {
@@ -23,11 +47,11 @@ cJSON *scalar(simdjson::dom::element v)
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
-        return v.get_int64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+        return v.get_int64().get(x) ? nullptr : integer(x);
     }
     case simdjson::dom::element_type::UINT64: {
         uint64_t x;
-        return v.get_uint64().get(x) ? nullptr : cJSON_CreateNumber(static_cast<double>(x));
+        return v.get_uint64().get(x) ? nullptr : integer(x);
     }
     case simdjson::dom::element_type::DOUBLE: {
         double x;
@@ -67,11 +91,50 @@ cJSON *member(simdjson::dom::element v)
     return arr;
 }
 
+// The first key given twice in one object in v (nested ones too), or
+// nullptr: pairwise over a few members, by sorting their names for more.
+const char *first_duplicate(simdjson::dom::element v)
+{
+    constexpr size_t pairwise_max = 16;
+    simdjson::dom::object obj;
+    simdjson::dom::array arr;
+    if (!v.get_object().get(obj)) {
+        std::string_view few[pairwise_max];
+        size_t n = 0;
+        const char *dup = nullptr;
+        for (auto it = obj.begin(); it != obj.end() && !dup && n < pairwise_max; ++it, ++n) {
+            few[n] = it.key();
+            for (size_t i = 0; i < n && !dup; i++)
+                if (few[i] == few[n])
+                    dup = it.key_c_str();
+        }
+        if (!dup && obj.size() > pairwise_max) {
+            std::vector<std::string_view> names;
+            for (auto it = obj.begin(); it != obj.end(); ++it)
+                names.push_back(it.key());
+            std::sort(names.begin(), names.end());
+            auto at = std::adjacent_find(names.begin(), names.end());
+            if (at != names.end())
+                dup = at->data(); // simdjson's strings end in NUL
+        }
+        for (auto it = obj.begin(); it != obj.end() && !dup; ++it)
+            dup = first_duplicate(it.value());
+        return dup;
+    }
+    if (!v.get_array().get(arr))
+        for (simdjson::dom::element e : arr)
+            if (const char *dup = first_duplicate(e))
+                return dup;
+    return nullptr;
+}
+
 } // namespace
 
-extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out)
+extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out,
+                                             const char **duplicate_key)
 {
     *out = nullptr;
+    *duplicate_key = nullptr;
     try {
         if (!parser) {
             parser = std::make_unique<simdjson::dom::parser>();
@@ -83,6 +146,7 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
+        *duplicate_key = first_duplicate(root);
         simdjson::dom::object members;
         if (root.get_object().get(members)) {
             *out = cJSON_CreateNull();

@@ -22,14 +22,19 @@ typedef enum sr_fast_parse {
 
 /* Validate data[0..len) as one JSON value (RFC 8259 in full, nesting as deep
  * as cJSON allows) and, when it is an object, build a cJSON object of its
- * top-level members: scalars as they are, arrays with their scalar
+ * top-level members: scalars as they are (an integer of 2^53 or more in
+ * magnitude also keeps its exact decimal text in valuestring), arrays with their scalar
  * elements, and nested containers (in arrays, or object-valued members)
  * as empty ones of the same kind. A value that is not an object comes back as
  * cJSON's NULL-valued item (cJSON_CreateNull) so callers see "not an
  * object". avail: bytes readable from data on (at least len); with
  * simdjson's padding past len the text is parsed in place, else copied.
  * Allocation goes through cJSON's hooks (the caller's arena). */
-sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out);
+/* *duplicate_key: on SR_FAST_OK, the first key given twice in one object
+ * anywhere in the line (nested objects too), or NULL; it points into the
+ * parser's buffers, valid until this thread's next call. */
+sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out,
+                                const char **duplicate_key);
 
 #ifdef __cplusplus
 }

@@ -89,12 +89,16 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
         double d = v->valuedouble;
         if (!isfinite(d) || d < 0 || d != floor(d))
             return sr_input_error(path, line, "doc_id is not a non-negative integer");
-        /* From 2^53 a JSON number no longer names one integer (2^53 + 1
-         * reads as 2^53): two ids would seem one. Only a string keeps them. */
-        if (d >= MAX_EXACT_INT)
+        /* From 2^53 a double no longer names one integer (2^53 + 1 reads
+         * as 2^53): the simdjson line path keeps the exact text of such a
+         * number (json_line_fast.h); cJSON, behind the lines simdjson
+         * refuses and the JSON-array files, does not, so there two ids
+         * could seem one. */
+        if (d >= MAX_EXACT_INT && !v->valuestring)
             return sr_input_error(path, line,
-                                  "doc_id number too large to compare exactly (2^53 or more); write it as a string");
-        *out = whole_number_text(d);
+                                  "doc_id number too large to compare exactly (2^53 or more in a JSON array "
+                                  "file, 2^64 or more in JSON lines); write it as a string");
+        *out = d >= MAX_EXACT_INT ? strdup(v->valuestring) : whole_number_text(d);
     } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
         const char *s = v->valuestring;
         for (const char *p = s; *p; p++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_keys.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
 #include "util/csv_read.h"
@@ -82,6 +83,10 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
             return sr_input_error(path, line_at(data, pos, line), "unexpected text after the json value");
         }
     }
+    if (!sr_json_note_duplicate_keys(path, line, data, len, root)) {
+        cJSON_Delete(root);
+        return sr_oom();
+    }
     *out = root;
     return NULL;
 }
@@ -130,7 +135,9 @@ sr_error *sr_json_each_array_element(const char *path, const char *data, size_t 
             size_t bad = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
             return sr_input_error(path, line_at(data + pos, bad - pos, line), "invalid json");
         }
-        err = each(ctx, line, element);
+        err = sr_json_note_duplicate_keys(path, line, data + pos, (size_t)(end - (data + pos)), element)
+                  ? each(ctx, line, element)
+                  : sr_oom();
         cJSON_Delete(element);
         sr_json_arena_reset();
         if (err)

@@ -85,6 +85,15 @@ head_lines() { awk -v max="$2" '{ n += length($0) + 1; if (n > max) exit; print 
 seed() {
     t=$1 dir="$out/corpus-$t"
     mkdir -p "$dir"
+    if [ "$t" = fuzz_walk ]; then
+        # Operations building a tree (fuzz_walk.c): a model directory with a
+        # bench file and a link "loop" to ".."; a link "zz" to "." at the top
+        # beside a FIFO; a deep chain with a link to the export at its end.
+        printf '\001\000\001\001\042\002\126' >"$dir/seed-loop-parent"
+        printf '\000\002\007\000\001\003\010\001\042' >"$dir/seed-self-fifo"
+        printf '\001\004\077\004\077\002\361\006\000\001\016' >"$dir/seed-deep"
+        return
+    fi
     if [ "$t" = fuzz_bfcl ]; then
         # A result file, the byte 0xFF, its score file.
         find fixtures tests/bad/base -name 'BFCL_v*_result.json' | while read -r r; do

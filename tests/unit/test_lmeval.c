@@ -562,3 +562,34 @@ Test(lmeval, results_of_lm_eval_0_3)
     free(r[0].source);
     free(r);
 }
+
+/* Issue 21: doc_ids of 2^53 and more. JSON lines (simdjson) compare them
+ * exactly up to 2^64; the JSON-array form (cJSON, doubles) and numbers of
+ * 2^64 or more are refused rather than merged. */
+Test(lmeval, doc_ids_2_53_and_2_53_plus_1_are_two_items)
+{
+    const char *text = LABELLED(9007199254740992, "strict-match", "18", 1.0)
+        LABELLED(9007199254740993, "strict-match", "1", 0.0) LABELLED(18446744073709551615, "strict-match", "18", 1.0)
+            LABELLED(9007199254740992, "flexible-extract", "18", 1.0)
+                LABELLED(9007199254740993, "flexible-extract", "1", 0.0)
+                    LABELLED(18446744073709551615, "flexible-extract", "18", 1.0);
+    sr_scores s;
+    cr_assert_null(parse(text, "gsm8k", "strict-match", &s));
+    const char *ids[] = {"9007199254740992", "9007199254740993", "18446744073709551615"};
+    const double sc[] = {1, 0, 1};
+    expect_items(&s, 3, ids, sc);
+    sr_scores_free(&s);
+
+    const char *twice = LABELLED(9007199254740993, "strict-match", "18", 1.0)
+        LABELLED(9007199254740993, "strict-match", "1", 0.0);
+    expect_input_error(parse(twice, "gsm8k", "strict-match", &s), PATH, 2,
+                       "duplicate doc_id '9007199254740993' for filter 'strict-match' (first on line 1)");
+    sr_scores_free(&s);
+
+    expect_input_error(parse(LABELLED(18446744073709551616, "strict-match", "18", 1.0), "gsm8k", NULL, &s), PATH, 1,
+                       "doc_id number too large to compare exactly");
+    sr_scores_free(&s);
+    expect_input_error(parse("[\n  {\"doc_id\": 9007199254740993, \"exact_match\": 1.0}\n]\n", "gsm8k", NULL, &s), PATH,
+                       2, "doc_id number too large to compare exactly");
+    sr_scores_free(&s);
+}
