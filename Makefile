@@ -155,6 +155,7 @@ tsan:
 
 leakcheck: $(BUILD)/sweep-report
 	RERUN=$(RERUN) sh tests/run-valgrind.sh $(BUILD)/sweep-report $(FORMATS) $(SURVEY_SAMPLE)
+	RERUN=fixtures/v5e-gemma4-rerun-bucket sh tests/run-valgrind.sh $(BUILD)/sweep-report $(SAMPLE)
 
 test: test-deps
 	$(MAKE) unit golden badinput cli realdata-if-present
