@@ -563,7 +563,9 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
         sr_sha256_update(&sha, chunk, (size_t)got);
         err = split_chunk(chunk, chunk + got, &carry, &lineno, shown, fn, ctx);
     }
-    if (!err && carry.len)
+    /* a file that is only a BOM has no line, as sr_each_line sees it */
+    bool only_bom = lineno == 0 && carry.len == 3 && memcmp(carry.data, "\xEF\xBB\xBF", 3) == 0;
+    if (!err && carry.len && !only_bom)
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
     free(chunk);
     sr_strbuf_free(&carry);

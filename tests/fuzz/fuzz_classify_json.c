@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sr_error *err = sr_classify_json("m/x.json", (const char *)data, size, &kind);
     if (err && kind != SR_JSON_UNKNOWN)
         abort();
-    if ((int)kind < SR_JSON_UNKNOWN || (int)kind > SR_JSON_MANIFEST || !sr_json_kind_name(kind)[0])
+    if ((int)kind < SR_JSON_UNKNOWN || (int)kind > SR_JSON_GEN_SUMMARY || !sr_json_kind_name(kind)[0])
         abort();
     if (err) {
         sr_bench_run *runs = NULL;
