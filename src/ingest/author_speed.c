@@ -81,7 +81,8 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
     /* Without ignore_eos an answer may stop early: max_tokens is then a cap,
      * not the output length. */
     common->output_len = ignore_eos ? max_tokens : NAN;
-    common->nominal_lengths = true;
+    /* nominal only when both are known: else the scenario is keyed on what was measured */
+    common->nominal_lengths = isfinite(input) && isfinite(common->output_len);
     return NULL;
 }
 

@@ -450,11 +450,16 @@ static sr_error *runner_token(const char *path, long line, const char *t, size_t
     bool tag_ok = k >= 2 && lens[1] > 0 && lens[1] <= RUNNER_TAG_MAX;
     for (size_t i = 0; tag_ok && i < lens[1]; i++)
         tag_ok = runner_tag_char(parts[1][i]);
-    if (k < 2 || !looks_like_id(parts[0], lens[0]) || !tag_ok || (k >= 3 && !runner_modes_valid(parts[2], lens[2])))
+    if (k < 2 || !looks_like_id(parts[0], lens[0]) || !tag_ok || (k >= 3 && !runner_modes_valid(parts[2], lens[2]))) {
+        /* quote at most 80 bytes, cut before a character, never inside one */
+        size_t shown = n > 80 ? 80 : n;
+        while (shown < n && shown > 0 && ((unsigned char)t[shown] & 0xC0) == 0x80)
+            shown--;
         return sr_input_error(path, line,
                               "'%.*s' is neither a run-plan line (checkpoint hardware benchmarks flags) nor a runner "
                               "arm <model>=<tag>=<modes>=<flags> (modes read, load, long, gen, both joined by +)",
-                              (int)(n > 80 ? 80 : n), t);
+                              (int)shown, t);
+    }
     e->line = line;
     if (!(e->checkpoint = sr_strndup(parts[0], lens[0])) || !(e->tag = sr_strndup(parts[1], lens[1])) ||
         !(e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : strdup("read")))

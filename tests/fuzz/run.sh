@@ -77,6 +77,7 @@ seed_files() {
         fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
         fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;
         fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
+        fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/golden -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.
