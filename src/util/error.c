@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "strbuf.h"
+#include "text.h"
 
 static sr_error out_of_memory = {SR_EXIT_FAILURE, NULL, 0, "out of memory"};
 
@@ -17,6 +19,15 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
     err->line = line;
     err->path = path ? strdup(path) : NULL;
     err->message = sr_vasprintf(fmt, ap);
+    /* A message quotes the inputs, which may cut or hold bytes that are not
+     * UTF-8: it reaches report.json and the terminal, so those bytes are
+     * written as \xHH (the rest as it was). */
+    if (err->message && !sr_utf8_valid(err->message, strlen(err->message))) {
+        char *visible = sr_visible_text_dup(err->message, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS |
+                                                               SR_KEEP_CONTROLS);
+        free(err->message);
+        err->message = visible;
+    }
     if ((path && !err->path) || !err->message) {
         sr_error_free(err);
         return &out_of_memory;

@@ -414,3 +414,15 @@ Test(util, local_checkpoint_in_models_dir_is_its_last_component)
     cr_assert_str_eq(id, "Qwen/Qwen3-4B");
     free(id);
 }
+
+/* An error message quoting bytes that are not UTF-8 (or a quote cut inside
+ * a character) shows them as \xHH: it goes to report.json and the terminal. */
+Test(error, message_is_always_utf8)
+{
+    sr_error *err = sr_input_error("p", 1, "bad '%s' and '%.2s'", "a\xff" "b", "\xc3\xa9");
+    cr_assert_str_eq(err->message, "bad 'a\\xFFb' and '\xc3\xa9'");
+    sr_error_free(err);
+    err = sr_input_error("p", 1, "cut '%.1s'", "\xc3\xa9");
+    cr_assert_str_eq(err->message, "cut '\\xC3'");
+    sr_error_free(err);
+}
