@@ -412,8 +412,8 @@ static sr_error *run_report(const sr_report_opts *o, const char *export_dir, sr_
     for (size_t i = 0; i < sweep->n_models; i++)
         failed += sweep->models[i].status == SR_STATUS_FAILED;
     print_warnings(sweep, info);
-    fprintf(info, "sweep-report: %zu models (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models, failed,
-            sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
+    fprintf(info, "sweep-report: %zu model%s (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models,
+            sweep->n_models == 1 ? "" : "s", failed, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
     if (o->n_claims > 0) {
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep->claims, counts);
