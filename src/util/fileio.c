@@ -22,7 +22,8 @@
  * no writer cannot hang the open, then the type is checked on the open
  * file (no race with a rename) and the flag cleared for the reads. A FIFO,
  * socket or device is an input error naming it. */
-static sr_error *open_regular(const char *path, const char *shown, int *fd_out)
+/* Open a regular file without blocking on a FIFO; *st_out (may be NULL) gets its fstat. */
+static sr_error *open_regular(const char *path, const char *shown, int *fd_out, struct stat *st_out)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
@@ -48,6 +49,8 @@ static sr_error *open_regular(const char *path, const char *shown, int *fd_out)
         return sr_input_error(shown, 0, "cannot open: %s", strerror(e));
     }
     *fd_out = fd;
+    if (st_out)
+        *st_out = st;
     return NULL;
 }
 
@@ -66,23 +69,10 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     *data = NULL;
     *len = 0;
     int fd;
-    sr_error *err = open_regular(path, shown, &fd);
+    struct stat st;
+    sr_error *err = open_regular(path, shown, &fd, &st);
     if (err)
         return err;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return sr_input_error(shown, 0, "cannot stat: %s", strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return sr_input_error(shown, 0, "is a directory, expected a file");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sr_input_error(shown, 0, "not a regular file");
-    }
     if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
         close(fd);
         return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st.st_size,
@@ -500,7 +490,7 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
 {
     const char *shown = display_path ? display_path : path;
     int fd;
-    sr_error *err = open_regular(path, shown, &fd);
+    sr_error *err = open_regular(path, shown, &fd, NULL);
     if (err)
         return err;
     err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
