@@ -22,31 +22,6 @@
 #define COUNT_MAX 1000000000000L
 #define RATE_MAX 1e9
 
-static sr_error *parse_root(const char *path, const char *data, size_t len, cJSON **out)
-{
-    sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
-    if (bad)
-        return bad;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
-    if (!root)
-        return sr_input_error(path, 0, "invalid JSON");
-    for (const char *p = end; p && p < data + len; p++)
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            cJSON_Delete(root);
-            return sr_input_error(path, 0, "text after the JSON object");
-        }
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        return sr_input_error(path, 1, "expected a JSON object");
-    }
-    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
-    *out = root;
-    return NULL;
-}
 
 /* What every pass shares: the model, the concurrency and the nominal lengths. */
 static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
@@ -123,7 +98,7 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
     *runs = NULL;
     *n_runs = 0;
     cJSON *root = NULL;
-    sr_error *err = parse_root(path, data, len, &root);
+    sr_error *err = sr_json_parse_object_file(path, data, len, &root);
     if (err)
         return err;
     sr_json_obj o = sr_json_file_obj(path, data, len, root);

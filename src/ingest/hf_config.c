@@ -557,47 +557,13 @@ static void pick_defaults(reader *r)
 }
 
 /* The JSON object of the file, or an input error naming the line. */
-static sr_error *parse_root(const char *path, const char *data, size_t len, cJSON **out)
-{
-    sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
-    if (bad)
-        return bad;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        long line = 1;
-        if (at && at >= data && at <= data + len)
-            for (const char *p = data; p < at; p++)
-                line += *p == '\n';
-        return sr_input_error(path, line, "invalid JSON");
-    }
-    for (const char *p = end; p && p < data + len; p++)
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            cJSON_Delete(root);
-            long line = 1;
-            for (const char *q = data; q < p; q++)
-                line += *q == '\n';
-            return sr_input_error(path, line, "text after the JSON object");
-        }
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        return sr_input_error(path, 1, "expected a JSON object");
-    }
-    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
-    *out = root;
-    return NULL;
-}
 
 sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_kv_layout *out)
 {
     memset(out, 0, sizeof *out);
     out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = out->window = -1;
     cJSON *root = NULL;
-    sr_error *err = parse_root(path, data, len, &root);
+    sr_error *err = sr_json_parse_object_file(path, data, len, &root);
     if (err)
         return err;
     reader r = {.root = sr_json_file_obj(path, data, len, root)};

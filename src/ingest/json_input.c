@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h" /* sr_json_key_line */
+#include "ingest/json_keys.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -229,5 +230,43 @@ sr_error *sr_json_get_string(const sr_json_obj *o, const char *key, size_t max_l
     free(*out);
     *out = copy;
     set_found(found, true);
+    return NULL;
+}
+
+/* One JSON object filling a whole file (config.json, a speed file): text
+ * checked first, "invalid JSON" at the line cJSON stopped, nothing but
+ * white space after it, duplicate keys noted. */
+sr_error *sr_json_parse_object_file(const char *path, const char *data, size_t len, cJSON **out)
+{
+    sr_error *bad = sr_json_check_text(path, 1, data, len); /* UTF-8, no NUL, no \u0000 */
+    if (bad)
+        return bad;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, false);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long line = 1;
+        if (at && at >= data && at <= data + len)
+            for (const char *p = data; p < at; p++)
+                line += *p == '\n';
+        return sr_input_error(path, line, "invalid JSON");
+    }
+    for (const char *p = end; p && p < data + len; p++)
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
+            cJSON_Delete(root);
+            long line = 1;
+            for (const char *q = data; q < p; q++)
+                line += *q == '\n';
+            return sr_input_error(path, line, "text after the JSON object");
+        }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return sr_input_error(path, 1, "expected a JSON object");
+    }
+    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
+        cJSON_Delete(root);
+        return sr_oom();
+    }
+    *out = root;
     return NULL;
 }

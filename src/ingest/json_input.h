@@ -106,4 +106,7 @@ sr_error *sr_json_get_bool(const sr_json_obj *o, const char *key, bool *out, boo
  * UTF-8". */
 sr_error *sr_json_get_string(const sr_json_obj *o, const char *key, size_t max_len, char **out, bool *found);
 
+/* A file that is one JSON object: *out the tree (the caller deletes it). */
+sr_error *sr_json_parse_object_file(const char *path, const char *data, size_t len, struct cJSON **out);
+
 #endif
