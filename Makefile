@@ -46,7 +46,7 @@ LIB_OBJ := $(patsubst %.cpp,$(BUILD)/%.o,$(LIB_SRC:%.c=$(BUILD)/%.o))
 # The HTML templates are compiled in (the tool runs from any directory); linked
 # only when the template engine is built.
 TEMPLATES := $(sort $(wildcard templates/*.html))
-LIB_OBJ += $(if $(filter src/render/template.c,$(LIB_SRC)),$(BUILD)/gen/templates.o)
+LIB_OBJ += $(if $(filter src/render/shared/template.c,$(LIB_SRC)),$(BUILD)/gen/templates.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -78,7 +78,7 @@ $(BUILD)/%.o: %.cpp | $(DEPS_STAMP)
 $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
 	@mkdir -p $(@D)
 	@{ echo '/* generated from templates/ by make; do not edit */'; \
-	  echo '#include "render/template.h"'; i=0; \
+	  echo '#include "render/shared/template.h"'; i=0; \
 	  for f in $(TEMPLATES); do echo "static const unsigned char t$$i[] = {"; \
 	    od -An -v -tx1 "$$f" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00};'; i=$$((i+1)); done; \
 	  echo 'const sr_template_file sr_template_files[] = {'; i=0; \

@@ -1,8 +1,8 @@
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 #include "util/strbuf.h"
 
-#include "analysis/compare.h"
+#include "analysis/baseline.h"
 #include "analysis/entries.h"
 #include "analysis/overview.h"
 #include "analysis/scenarios.h"

@@ -2,10 +2,10 @@
  * what inputs claim about themselves, key bench runs into scenarios, find
  * the baseline, compare with it, and set each entry's status. The KV audit
  * (kvcap.h) runs after. */
-#ifndef SR_ANALYSIS_H
-#define SR_ANALYSIS_H
+#ifndef SR_ANALYSIS_ANALYSIS_H
+#define SR_ANALYSIS_ANALYSIS_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* baseline names an entry (label, directory, or model id); NULL: none, and

@@ -1,14 +1,14 @@
-/* Checking claims (src/claim.h) against the analysed sweep: match each
+/* Checking claims (src/model/claims.h) against the analysed sweep: match each
  * claim's model name to a model of the export, look up the figure it
  * names in the data model, and give a verdict with the recomputed value
  * and the difference (docs/claims.md). Values and enums only: the
- * sentences are made by src/render/claims_text.c. */
+ * sentences are made by src/render/report/claims_text.c. */
 #ifndef SR_ANALYSIS_CLAIMS_H
 #define SR_ANALYSIS_CLAIMS_H
 
 #include <stdbool.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 struct sr_classes;

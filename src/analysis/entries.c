@@ -1,4 +1,4 @@
-#include "entries.h"
+#include "analysis/entries.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,10 +1,10 @@
 /* Entries of a sweep: one per model directory (and per serving setup inside
  * one), so the same model id may appear several times. This names each
  * entry for display and finds the baseline among them. */
-#ifndef SR_ENTRIES_H
-#define SR_ENTRIES_H
+#ifndef SR_ANALYSIS_ENTRIES_H
+#define SR_ANALYSIS_ENTRIES_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* Set every entry's label: its id when no other entry shares it, else the

@@ -4,7 +4,7 @@
  * tables. docs/kv.md says how to update the registry. */
 #include <string.h>
 
-#include "analysis/kvcap.h"
+#include "analysis/kv_cap.h"
 
 /* tpu_inference/models/common/model_loader.py, _get_model_architecture():
  * every _MODEL_REGISTRY key, minus _VLLM_PREFERRED_ARCHITECTURES (which

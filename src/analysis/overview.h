@@ -2,10 +2,10 @@
  * each entry keeps up with the baseline, and the report's display order
  * (the baseline, then those that keep up, those not judged, those that do
  * not, each best first by accuracy then speed, the failed ones last). */
-#ifndef SR_OVERVIEW_H
-#define SR_OVERVIEW_H
+#ifndef SR_ANALYSIS_OVERVIEW_H
+#define SR_ANALYSIS_OVERVIEW_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* 1: no compared benchmark is measurably lower than the baseline's (with

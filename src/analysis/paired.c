@@ -1,4 +1,4 @@
-#include "paired.h"
+#include "analysis/paired.h"
 
 #include <math.h>
 #include <stdlib.h>

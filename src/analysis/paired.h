@@ -4,14 +4,14 @@
  * paired bootstrap of the differences at several levels from one resample
  * stream, the verdict an interval gives, and the ratio of two scenarios'
  * medians with the range their runs span. Values only, no prose. */
-#ifndef SR_PAIRED_H
-#define SR_PAIRED_H
+#ifndef SR_ANALYSIS_PAIRED_H
+#define SR_ANALYSIS_PAIRED_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/stats.h"
-#include "sweep.h"
+#include "model/sweep.h"
 
 /* The items of a sorted by id, for pairing by binary search; free() it.
  * NULL on OOM. */

@@ -1,4 +1,4 @@
-#include "scenarios.h"
+#include "analysis/scenarios.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Bench runs into scenarios: which runs are repeats of one measurement.
  * The ingest records runs as read; this keys them by lengths and load. */
-#ifndef SR_SCENARIOS_H
-#define SR_SCENARIOS_H
+#ifndef SR_ANALYSIS_SCENARIOS_H
+#define SR_ANALYSIS_SCENARIOS_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* Nominal length from a measured mean input: snapped to the nearest

@@ -1,4 +1,4 @@
-#include "selfcheck.h"
+#include "analysis/selfcheck.h"
 
 #include <math.h>
 #include <stdlib.h>

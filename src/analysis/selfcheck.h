@@ -2,10 +2,10 @@
  * scores: the accuracy an lm-eval results file claims, and benchmarks
  * whose every output was empty (a tool-call parser that never emitted a
  * call is a failure to score, not a score of 0). */
-#ifndef SR_SELFCHECK_H
-#define SR_SELFCHECK_H
+#ifndef SR_ANALYSIS_SELFCHECK_H
+#define SR_ANALYSIS_SELFCHECK_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* For every entry: set claimed_accuracy/claimed_source of lm-eval

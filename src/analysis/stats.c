@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "analysis/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>

@@ -1,7 +1,7 @@
 /* Statistics on GSL: the paired bootstrap, McNemar's exact test, medians.
  * No I/O, no knowledge of the sweep. */
-#ifndef SR_STATS_H
-#define SR_STATS_H
+#ifndef SR_ANALYSIS_STATS_H
+#define SR_ANALYSIS_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "status.h"
+#include "analysis/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* The survey's decisions per model (docs/survey.md): license, weight bytes,
  * memory, tier, KV capacity and serving flags. Values and enums only; the
  * words are the renderers'. */
-#ifndef SR_ANALYSIS_SURVEY_H
-#define SR_ANALYSIS_SURVEY_H
+#ifndef SR_ANALYSIS_SURVEY_RULES_H
+#define SR_ANALYSIS_SURVEY_RULES_H
 
 #include <stdbool.h>
 
-#include "analysis/kvcap.h"
-#include "survey.h"
+#include "analysis/kv_cap.h"
+#include "model/survey.h"
 #include "util/error.h"
 
 /* Resident memory besides the weights (docs/survey.md "Resident memory"). */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "claim.h"
+#include "model/claims.h"
 #include "util/error.h"
 
 /* An extra Markdown header the caller knows: the report's own column labels

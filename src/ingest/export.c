@@ -4,7 +4,7 @@
  * order. Nothing here computes a statistic or keys a run: the ingest only
  * reads and records, and says for every file what it was read as or why it
  * was ignored. */
-#include "export.h"
+#include "ingest/export.h"
 
 #include <dirent.h>
 #include <errno.h>

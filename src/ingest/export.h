@@ -1,10 +1,10 @@
 /* Reading an export (a copy of a sweep's results bucket): walk EXPORT_DIR,
  * recognise each file by name and content, hand it to its parser, and put
  * the result into the sweep under the right model. */
-#ifndef SR_EXPORT_H
-#define SR_EXPORT_H
+#ifndef SR_INGEST_EXPORT_H
+#define SR_INGEST_EXPORT_H
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* Fill sweep (initialised, settings set) from export_dir. Input problems

@@ -1,11 +1,11 @@
 /* Hugging Face config.json -> the KV layout of the data model
- * (src/hf_layout.h). docs/kv.md section 2 lists the fields read. */
-#ifndef SR_HF_CONFIG_H
-#define SR_HF_CONFIG_H
+ * (src/model/kv_layout.h). docs/kv.md section 2 lists the fields read. */
+#ifndef SR_INGEST_HF_CONFIG_H
+#define SR_INGEST_HF_CONFIG_H
 
 #include <stddef.h>
 
-#include "hf_layout.h"
+#include "model/kv_layout.h"
 #include "util/error.h"
 
 /* Parse config.json bytes (path names the file in errors: exit code 3 with

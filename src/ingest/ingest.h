@@ -3,13 +3,13 @@
  * error value (NULL on success) naming the file and line. Parsers never walk
  * directories and never touch the sweep: export.c decides what a file is and
  * where its contents go. */
-#ifndef SR_INGEST_H
-#define SR_INGEST_H
+#ifndef SR_INGEST_INGEST_H
+#define SR_INGEST_INGEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* ---- vLLM server log (vllm_log.c, vllm_settings.c) -----------------------

@@ -2,8 +2,8 @@
  * the same errors (path:line), at simdjson's speed. The tree holds the
  * line's top-level members only (see json_line_fast.h): enough for a reader
  * that looks at top-level keys, as the samples reader does. */
-#ifndef SR_JSON_LINE_H
-#define SR_JSON_LINE_H
+#ifndef SR_INGEST_JSON_LINE_H
+#define SR_INGEST_JSON_LINE_H
 
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * back as a shallow cJSON tree, for the lm-eval samples reader, whose lines
  * are most of an export's bytes (cJSON was a third of the report's CPU on
  * them). Not for other files: cJSON stays the project's JSON library. */
-#ifndef SR_JSON_LINE_FAST_H
-#define SR_JSON_LINE_FAST_H
+#ifndef SR_INGEST_JSON_LINE_FAST_H
+#define SR_INGEST_JSON_LINE_FAST_H
 
 #include <stddef.h>
 

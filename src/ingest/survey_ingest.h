@@ -2,14 +2,14 @@
  * report: the Hub API model record (hub_record.c), a directory of saved
  * metadata in its three layouts (metadata_dir.c), and the survey's own
  * candidates.json when an export carries it (candidates.c). */
-#ifndef SR_SURVEY_INGEST_H
-#define SR_SURVEY_INGEST_H
+#ifndef SR_INGEST_SURVEY_INGEST_H
+#define SR_INGEST_SURVEY_INGEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "survey.h"
-#include "sweep.h"
+#include "model/survey.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* ---- hub_record.c --------------------------------------------------------

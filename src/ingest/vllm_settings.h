@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 enum { SR_LOG_SETTING_FIELDS = 9 };
 

@@ -1,4 +1,4 @@
-#include "walk.h"
+#include "ingest/walk.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,13 +3,13 @@
  * stays inside the export). Every path met that is not handed back is
  * recorded in the sink's inputs as ignored, with the reason, so that every
  * file under the export is accounted for. */
-#ifndef SR_WALK_H
-#define SR_WALK_H
+#ifndef SR_INGEST_WALK_H
+#define SR_INGEST_WALK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 typedef struct sr_found_file {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_cells.h"
-#include "render.h"
+#include "render/shared/csv_cells.h"
+#include "render/render.h"
 #include "util/escape.h"
 #include "util/text.h"
 

@@ -2,13 +2,13 @@
  * They only read the sweep (never compute statistics) and never write
  * files: report.c writes what they return, atomically. *out is a fresh
  * heap buffer of *len bytes (NUL-terminated for text formats). */
-#ifndef SR_RENDER_H
-#define SR_RENDER_H
+#ifndef SR_RENDER_RENDER_H
+#define SR_RENDER_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 /* Display order of the report: baseline first, then the compared models in

@@ -1,5 +1,5 @@
 /* Line-numbered CSV reading over libcsv (csv_read.h). */
-#include "csv_read.h"
+#include "util/csv_read.h"
 
 #include <stdbool.h>
 #include <string.h>

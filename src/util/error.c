@@ -1,12 +1,12 @@
-#include "error.h"
+#include "util/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "strbuf.h"
-#include "text.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
+#include "util/text.h"
 
 static sr_error out_of_memory = {SR_EXIT_FAILURE, NULL, 0, "out of memory"};
 

@@ -1,8 +1,8 @@
 /* Errors as values: a function that can fail returns sr_error * (NULL on
  * success). The error carries an exit code, the file and line it concerns,
  * and a message; main.c is the one place that prints it. */
-#ifndef SR_ERROR_H
-#define SR_ERROR_H
+#ifndef SR_UTIL_ERROR_H
+#define SR_UTIL_ERROR_H
 
 #include <stdarg.h>
 

@@ -1,4 +1,4 @@
-#include "escape.h"
+#include "util/escape.h"
 
 #include <cjson/cJSON.h>
 

@@ -6,13 +6,13 @@
  * a C1 control or a noncharacter (U+FDD0..U+FDEF, U+xxFFFE/U+xxFFFF, which
  * cairo refuses) "\u{HHHH}"; so a hostile or broken input never breaks the
  * document around it (docs/reliability.md). */
-#ifndef SR_ESCAPE_H
-#define SR_ESCAPE_H
+#ifndef SR_UTIL_ESCAPE_H
+#define SR_UTIL_ESCAPE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Append s (len bytes) escaped for HTML text or a quoted attribute value
  * (either quote): & < > " ' become entities. Tab and newline are kept. */

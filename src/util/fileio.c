@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "fileio.h"
+#include "util/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 
 #include <nettle/base16.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
  * no writer cannot hang the open, then the type is checked on the open

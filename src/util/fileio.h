@@ -1,6 +1,6 @@
 /* Reading input files safely and writing outputs atomically. */
-#ifndef SR_FILEIO_H
-#define SR_FILEIO_H
+#ifndef SR_UTIL_FILEIO_H
+#define SR_UTIL_FILEIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 
 #include <nettle/sha2.h>
 
-#include "error.h"
+#include "util/error.h"
 
 /* Largest single input file read whole (server logs are streamed by lines
  * through sr_lines instead). */

@@ -1,4 +1,4 @@
-#include "json_arena.h"
+#include "util/json_arena.h"
 
 #include <cjson/cJSON.h>
 #include <stdatomic.h>

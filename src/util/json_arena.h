@@ -3,8 +3,8 @@
  * with the arena that costs a pointer bump instead of a malloc/free per node.
  * Installed once at start-up (cJSON's hooks are global); outside an arena
  * scope, and for pointers it did not hand out, it is plain malloc/free. */
-#ifndef SR_JSON_ARENA_H
-#define SR_JSON_ARENA_H
+#ifndef SR_UTIL_JSON_ARENA_H
+#define SR_UTIL_JSON_ARENA_H
 
 /* Install the hooks. Call once before any thread uses cJSON (main does). */
 void sr_json_arena_install(void);

@@ -1,4 +1,4 @@
-#include "parallel.h"
+#include "util/parallel.h"
 
 #include <pthread.h>
 #include <unistd.h>

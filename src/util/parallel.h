@@ -1,8 +1,8 @@
 /* Run n independent jobs on a few threads. Each job must touch only its own
  * data; the caller merges results afterwards in job order, so the outcome
  * never depends on the thread count. */
-#ifndef SR_PARALLEL_H
-#define SR_PARALLEL_H
+#ifndef SR_UTIL_PARALLEL_H
+#define SR_UTIL_PARALLEL_H
 
 #include <stddef.h>
 

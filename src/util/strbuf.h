@@ -1,8 +1,8 @@
 /* A growable byte string, and printf into fresh heap strings. All size
  * arithmetic is checked; on allocation failure the buffer is marked failed
  * and later appends are no-ops, so callers check once at the end. */
-#ifndef SR_STRBUF_H
-#define SR_STRBUF_H
+#ifndef SR_UTIL_STRBUF_H
+#define SR_UTIL_STRBUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>

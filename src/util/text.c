@@ -1,4 +1,4 @@
-#include "text.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "escape.h"
+#include "util/escape.h"
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
 {

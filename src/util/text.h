@@ -1,7 +1,7 @@
 /* Small text helpers shared by parsers and renderers: number parsing that
  * reports failure, case-insensitive search, and the one number formatter. */
-#ifndef SR_TEXT_H
-#define SR_TEXT_H
+#ifndef SR_UTIL_TEXT_H
+#define SR_UTIL_TEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/error.h"
 #include "util/text.h"
 

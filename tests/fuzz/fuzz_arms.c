@@ -1,5 +1,5 @@
 /* libFuzzer target: *.arms run plans (src/ingest/manifest.c), and the model
- * id normalisation their checkpoints go through (src/sweep.c). */
+ * id normalisation their checkpoints go through (src/model/sweep.c). */
 #include "fuzz.h"
 #include "ingest/ingest.h"
 

@@ -12,7 +12,7 @@
 #include "analysis/analysis.h"
 #include "fuzz.h"
 #include "ingest/claims.h"
-#include "render/claims_text.h"
+#include "render/report/claims_text.h"
 
 static void fuzz_add_scores(sr_model *m, const char *bench, unsigned pattern, size_t n)
 {

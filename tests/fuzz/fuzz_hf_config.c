@@ -1,8 +1,8 @@
 /* libFuzzer target: Hugging Face config.json -> KV layout
  * (src/ingest/hf_config.c). A layout that parses is also planned for both
- * backends and given a memory budget (src/analysis/kvcap.c), so absurd layer
+ * backends and given a memory budget (src/analysis/kv_cap.c), so absurd layer
  * and head counts reach the size arithmetic. */
-#include "analysis/kvcap.h"
+#include "analysis/kv_cap.h"
 #include "fuzz.h"
 #include "ingest/hf_config.h"
 

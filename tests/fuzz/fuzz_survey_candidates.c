@@ -1,6 +1,6 @@
 /* libFuzzer target: a survey's candidates.json in an export
  * (src/ingest/candidates.c), applied to a sweep of two models and then
- * compared with their logged KV counts (src/analysis/survey_compare.c).
+ * compared with their logged KV counts (src/analysis/kv_predicted.c).
  * A rejected file must leave no prediction behind. */
 #include "analysis/survey_rules.h"
 #include "fuzz.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 #define FIXTURE_BASELINE "google/gemma-4-E2B-it"
 #define FIXTURE_HOSTILE_NAME "v5e sweep <script>alert(1)</script>"

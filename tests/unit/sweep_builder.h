@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 /* Scores of bench read from source: item ids first, first + 1, ...; v[i]
  * is the score of item first + i. */

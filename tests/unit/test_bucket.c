@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "ingest/bucket.h"
-#include "sweep.h"
+#include "model/sweep.h"
 
 static char root[64];
 

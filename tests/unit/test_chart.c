@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/chart.h"
-#include "render/chart_draw.h"
+#include "render/report/charts.h"
+#include "render/canvas/canvas.h"
 #include "render/render.h"
-#include "render/report_text.h"
+#include "render/report/text.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
 

@@ -14,9 +14,9 @@
 #include "analysis/stats.h"
 #include "expect_error.h"
 #include "ingest/claims.h"
-#include "render/claims_text.h"
+#include "render/report/claims_text.h"
 #include "render/render.h"
-#include "report.h"
+#include "cmd/report.h"
 #include "sweep_builder.h"
 
 /* ---- names ------------------------------------------------------------------------ */

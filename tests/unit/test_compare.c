@@ -8,7 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
-#include "sweep.h"
+#include "model/sweep.h"
 
 #include "sweep_builder.h"
 

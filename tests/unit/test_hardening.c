@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "analysis/kvcap.h"
+#include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
 #include "ingest/ingest.h"
 #include "util/text.h"

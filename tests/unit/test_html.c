@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/template.h"
+#include "render/shared/template.h"
 #include "render_fixture.h"
 #include "util/escape.h"
 #include "util/strbuf.h"

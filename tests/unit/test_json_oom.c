@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rerun.h"
-#include "render/compare_render.h"
+#include "analysis/comparison.h"
+#include "render/compare/outputs.h"
 #include "render/render.h"
 #include "render_fixture.h"
-#include "sweep.h"
+#include "model/sweep.h"
 
 /* Only the allocation numbered fail_at (from 0) fails: were all after it
  * to fail too, printing would always fail and hide a document built with

@@ -1,5 +1,5 @@
-/* The KV audit of a sweep (analysis/kvaudit.c, kvwhatif.c, kvera.c) and its
- * words (render/kv_text.c): the settings a log carries, the era of the
+/* The KV audit of a sweep (analysis/kv_audit.c, kvwhatif.c, kvera.c) and its
+ * words (render/report/kv_text.c): the settings a log carries, the era of the
  * vLLM version, the real vLLM 0.10.1.1 counts of ../shared/realdata, the
  * declared-utilisation findings of the bundled sample. Expected numbers are
  * the logs' own, or hand computed with the formulas of docs/kv.md (the
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/kvcap.h"
+#include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
-#include "render/kv_text.h"
-#include "sweep.h"
+#include "render/report/kv_text.h"
+#include "model/sweep.h"
 #include "util/strbuf.h"
 
 #include "realdata.h"

@@ -12,10 +12,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis/kvcap.h"
+#include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
-#include "kv_cmd.h"
-#include "sweep.h"
+#include "cmd/kv.h"
+#include "model/sweep.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
 

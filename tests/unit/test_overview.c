@@ -8,7 +8,7 @@
 #include "analysis/analysis.h"
 #include "analysis/overview.h"
 #include "render/render.h"
-#include "render/table.h"
+#include "render/shared/table.h"
 #include "sweep_builder.h"
 
 static void gsl_errors_as_values(void)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/chart_parts.h"
-#include "render/csv_cells.h"
-#include "render/report_text.h"
+#include "render/canvas/parts.h"
+#include "render/shared/csv_cells.h"
+#include "render/report/text.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
 static double ten_a_row(const void *ctx, size_t shown)

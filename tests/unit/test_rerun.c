@@ -1,4 +1,4 @@
-/* The comparison of two exports (analysis/rerun.c) on hand-built sweeps
+/* The comparison of two exports (analysis/comparison.c) on hand-built sweeps
  * whose figures can be checked by hand, and the words and JSON keys the
  * compare outputs make of it. */
 #include <cjson/cJSON.h>
@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/rerun.h"
+#include "analysis/comparison.h"
 #include "analysis/stats.h"
-#include "comparison.h"
-#include "render/compare_render.h"
-#include "sweep.h"
+#include "model/comparison.h"
+#include "render/compare/outputs.h"
+#include "model/sweep.h"
 
 #include "sweep_builder.h"
 

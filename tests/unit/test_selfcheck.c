@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/selfcheck.h"
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/strbuf.h"
 
 /* A BFCL-like benchmark whose file claims an accuracy: scores 1, 1, 1, 0

@@ -17,7 +17,7 @@
 #include "ingest/ingest.h"
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
-#include "render/survey_render.h"
+#include "render/survey/outputs.h"
 #include "util/fileio.h"
 
 #define GIB 1073741824.0

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
 #include <cjson/cJSON.h>

@@ -1,0 +1,355 @@
+#include "analysis/baseline.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/paired.h"
+#include "analysis/stats.h"
+#include "util/parallel.h"
+#include "util/strbuf.h"
+
+static void score_summary(sr_scores *s)
+{
+    double sum = 0;
+    bool binary = s->n_items > 0;
+    for (size_t i = 0; i < s->n_items; i++) {
+        sum += s->items[i].score;
+        if (s->items[i].score != 0 && s->items[i].score != 1)
+            binary = false;
+    }
+    s->correct = sum;
+    s->score = s->n_items ? sum / (double)s->n_items : NAN;
+    s->binary = binary;
+}
+
+/* One paired comparison: pairing is done serially (it may warn), the
+ * bootstrap in parallel, the verdict serially again. */
+typedef struct comparison_job {
+    sr_scores *scores;
+    double *diff; /* model - baseline over paired items */
+    size_t n;
+    unsigned long seed;
+    size_t family; /* index of the baseline's benchmark: the comparison's family */
+    bool ok;
+} comparison_job;
+
+typedef struct job_list {
+    comparison_job *items;
+    size_t n, cap;
+    const sr_settings *settings;
+    size_t n_families; /* the baseline's benchmarks */
+} job_list;
+
+/* The BFCL version a source's file name carries ("BFCL_v3_simple_result.json"
+ * gives 3); 0 when it names none. */
+static int bfcl_version(const char *source)
+{
+    const char *slash = source ? strrchr(source, '/') : NULL;
+    const char *name = slash ? slash + 1 : source;
+    if (!name || strncmp(name, "BFCL_v", 6) != 0)
+        return 0;
+    int v = atoi(name + 6);
+    return v > 0 ? v : 0;
+}
+
+/* Two sides of one benchmark from different BFCL versions (v3 "simple",
+ * v4 "simple_python") are compared, and the report says so. */
+static sr_error *note_versions(sr_sweep *sweep, const sr_model *model, const sr_scores *s, const sr_scores *base)
+{
+    int mine = bfcl_version(s->source), theirs = bfcl_version(base->source);
+    if (!mine || !theirs || mine == theirs)
+        return NULL;
+    return sr_sweep_warn(sweep, "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
+                         "categories and checks differ",
+                         model->id, s->benchmark, mine, s->source, theirs, base->source)
+               ? NULL
+               : sr_oom();
+}
+
+/* Pair a model's items with the baseline's (sorted by id once per
+ * benchmark) and queue the bootstrap. */
+static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
+                             size_t family, const sr_item_score **base_idx, job_list *jobs)
+{
+    sr_pairing pairing;
+    if (!sr_pair_items(s, base, base_idx, &pairing))
+        return sr_oom();
+    size_t n = pairing.n;
+    sr_error *err = note_versions(sweep, model, s, base);
+    if (!err && (pairing.only_a || pairing.only_b)) {
+        char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
+                                "%zu only in the baseline",
+                                s->benchmark, base->source ? base->source : "?", n, pairing.only_a, pairing.only_b);
+        if (!msg)
+            err = sr_oom();
+        else if (!sweep->settings.keep_going)
+            err = sr_input_error(s->source, 0, "%s", msg);
+        else if (!sr_sweep_warn(sweep, "%s: '%s': %s; compared on the shared items", model->id,
+                                s->source ? s->source : "?", msg))
+            err = sr_oom();
+        free(msg);
+    }
+    /* Answers cut at different token limits are not the same test: a lower
+     * limit truncates long reasoning. Compared still, and said. */
+    if (!err && s->max_tokens > 0 && base->max_tokens > 0 && s->max_tokens != base->max_tokens &&
+        !sr_sweep_warn(sweep,
+                       "%s: %s: answers limited to %ld tokens here but %ld in the baseline's '%s': the difference "
+                       "mixes the model with the limit",
+                       model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?"))
+        err = sr_oom();
+    if (err || n == 0) {
+        sr_pairing_free(&pairing);
+        return err;
+    }
+    s->n_paired = n;
+    s->delta = pairing.sum / (double)n;
+    s->discordant_better = pairing.better;
+    s->discordant_worse = pairing.worse;
+    /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
+    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
+    if (n < SR_MIN_PAIRED_ITEMS) {
+        /* Described (delta, counts, exact p), not bootstrapped: no interval
+         * and the verdict "too few items". */
+        s->compared = true;
+        s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
+        sr_pairing_free(&pairing);
+        return NULL;
+    }
+    void *items = jobs->items;
+    if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
+        sr_pairing_free(&pairing);
+        return sr_oom();
+    }
+    jobs->items = items;
+    jobs->items[jobs->n++] =
+        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), family, false};
+    return NULL;
+}
+
+/* The intervals of one comparison, all read off one set of resamples (or
+ * one exact distribution): the reported one, the one at the other level
+ * (Bonferroni or not), and the TOST one. */
+enum { LEVEL_REPORTED, LEVEL_OTHER, LEVEL_TOST, N_LEVELS };
+
+/* Every level from one set of resamples (or one exact distribution). */
+static void run_job(comparison_job *job, const sr_settings *st)
+{
+    sr_scores *s = job->scores;
+    sr_interval levels[N_LEVELS] = {
+        [LEVEL_REPORTED] = {s->ci_level, NAN, NAN},
+        [LEVEL_OTHER] = {s->other_ci_level, NAN, NAN},
+        [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
+    };
+    size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
+    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
+                                  levels, n_levels, &s->resampling, &s->sampled_ci_low, &s->sampled_ci_high);
+    s->ci_low = levels[LEVEL_REPORTED].low;
+    s->ci_high = levels[LEVEL_REPORTED].high;
+    s->other_ci_low = levels[LEVEL_OTHER].low;
+    s->other_ci_high = levels[LEVEL_OTHER].high;
+    s->tost_ci_low = levels[LEVEL_TOST].low;
+    s->tost_ci_high = levels[LEVEL_TOST].high;
+    s->mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
+}
+
+static void run_job_at(void *ctx, size_t i)
+{
+    job_list *jobs = ctx;
+    run_job(&jobs->items[i], jobs->settings);
+}
+
+/* A benchmark's family: the comparisons with an interval on it (one per
+ * model). With --simultaneous every interval of a family is at the
+ * Bonferroni level 1 - (1 - C) / m, so its verdicts hold jointly at C; the
+ * interval at the level not asked for is computed too. */
+static sr_error *set_levels(job_list *jobs, const sr_settings *st)
+{
+    /* Family sizes counted in one pass (counting per job was quadratic). */
+    size_t *size = calloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
+    if (!size)
+        return sr_oom();
+    for (size_t i = 0; i < jobs->n; i++)
+        size[jobs->items[i].family]++;
+    for (size_t i = 0; i < jobs->n; i++) {
+        sr_scores *s = jobs->items[i].scores;
+        size_t m = size[jobs->items[i].family];
+        double joint = sr_bonferroni_level(st->confidence, m);
+        s->family_size = m;
+        s->ci_level = st->simultaneous ? joint : st->confidence;
+        s->other_ci_level = st->simultaneous ? st->confidence : joint;
+    }
+    free(size);
+    return NULL;
+}
+
+/* Equivalence within +-margin points: the TOST interval strictly inside. */
+static int equivalence(const sr_scores *s, double margin_points)
+{
+    if (!isfinite(margin_points) || !isfinite(s->tost_ci_low) || !isfinite(s->tost_ci_high))
+        return -1;
+    double m = margin_points / 100;
+    return s->tost_ci_low > -m && s->tost_ci_high < m;
+}
+
+/* Holm over each benchmark's family of McNemar p-values. */
+static sr_error *holm_by_family(job_list *jobs)
+{
+    size_t n = jobs->n ? jobs->n : 1;
+    double *p = malloc(n * sizeof *p), *adjusted = malloc(n * sizeof *adjusted);
+    size_t *member = malloc(n * sizeof *member);
+    bool *done = calloc(n, sizeof *done);
+    sr_error *err = p && adjusted && member && done ? NULL : sr_oom();
+    for (size_t i = 0; i < jobs->n && !err; i++) {
+        if (done[i])
+            continue;
+        const char *bench = jobs->items[i].scores->benchmark;
+        size_t m = 0;
+        for (size_t j = i; j < jobs->n; j++) {
+            const sr_scores *s = jobs->items[j].scores;
+            if (done[j] || strcmp(s->benchmark, bench) != 0)
+                continue;
+            done[j] = true;
+            if (isfinite(s->mcnemar_p)) {
+                member[m] = j;
+                p[m++] = s->mcnemar_p;
+            }
+        }
+        if (!sr_holm_adjust(p, m, adjusted))
+            err = sr_oom(); /* the p-values are in [0, 1]: only memory can fail */
+        for (size_t k = 0; k < m && !err; k++)
+            jobs->items[member[k]].scores->mcnemar_p_holm = adjusted[k];
+    }
+    free(p);
+    free(adjusted);
+    free(member);
+    free(done);
+    return err;
+}
+
+/* Each job has its own seed and writes only its own scores, so the result
+ * is the same for any number of threads. */
+static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
+{
+    sr_error *err = set_levels(jobs, st);
+    if (err)
+        return err;
+    jobs->settings = st;
+    sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
+    for (size_t i = 0; i < jobs->n; i++) {
+        if (!jobs->items[i].ok)
+            return sr_oom();
+        sr_scores *s = jobs->items[i].scores;
+        s->compared = true;
+        s->verdict = sr_verdict_from_interval(s->ci_low, s->ci_high);
+        s->other_verdict = sr_verdict_from_interval(s->other_ci_low, s->other_ci_high);
+        s->verdict_flips = s->verdict != s->other_verdict;
+        s->equivalent = equivalence(s, st->equivalence_margin);
+    }
+    return holm_by_family(jobs);
+}
+
+static void jobs_free(job_list *jobs)
+{
+    for (size_t i = 0; i < jobs->n; i++)
+        free(jobs->items[i].diff);
+    free(jobs->items);
+}
+
+static sr_error *speed_summary(sr_scenario *sc)
+{
+    double *v = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
+    if (!v)
+        return sr_oom();
+    struct {
+        size_t offset;
+        double *dest;
+    } fields[] = {
+        {offsetof(sr_bench_run, output_throughput), &sc->median_output_throughput},
+        {offsetof(sr_bench_run, total_token_throughput), &sc->median_total_token_throughput},
+        {offsetof(sr_bench_run, median_ttft_ms), &sc->median_ttft_ms},
+        {offsetof(sr_bench_run, median_tpot_ms), &sc->median_tpot_ms},
+    };
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+        size_t n = 0;
+        for (size_t i = 0; i < sc->n_runs; i++) {
+            double x = *(const double *)((const char *)&sc->runs[i] + fields[f].offset);
+            if (isfinite(x))
+                v[n++] = x;
+        }
+        *fields[f].dest = n ? sr_median(v, n) : NAN;
+    }
+    sc->cv = sr_coefficient_of_variation(v, sr_run_throughputs(sc, v));
+    sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
+    free(v);
+    return NULL;
+}
+
+/* Ratio of medians to the baseline's and the range the runs span. */
+static sr_error *speed_ratio(sr_scenario *sc, const sr_scenario *base)
+{
+    sr_spread spread;
+    if (!sr_speed_spread(sc, base, &spread))
+        return sr_oom();
+    sc->ratio = spread.ratio;
+    sc->ratio_low = spread.low;
+    sc->ratio_high = spread.high;
+    sc->within_noise = spread.within_noise;
+    return NULL;
+}
+
+sr_error *sr_compare(sr_sweep *sweep)
+{
+    sr_error *err = NULL;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        for (size_t j = 0; j < m->n_benchmarks; j++)
+            score_summary(&m->benchmarks[j]);
+        for (size_t j = 0; j < m->n_scenarios; j++)
+            if ((err = speed_summary(&m->scenarios[j])))
+                return err;
+    }
+    /* Without a baseline (or one with no results) there is nothing to
+     * compare with; every other section of the report still stands. */
+    sr_model *base = NULL;
+    for (size_t i = 0; i < sweep->n_models && !base; i++)
+        if (sweep->models[i].is_baseline)
+            base = &sweep->models[i];
+    if (!base)
+        return NULL;
+    for (size_t j = 0; j < base->n_benchmarks; j++) {
+        base->benchmarks[j].is_baseline = true;
+        base->benchmarks[j].verdict = SR_VERDICT_BASELINE;
+    }
+    /* The baseline's items sorted by id, once per benchmark. */
+    size_t n_base = base->n_benchmarks;
+    const sr_item_score ***base_idx = calloc(n_base ? n_base : 1, sizeof *base_idx);
+    if (!base_idx)
+        return sr_oom();
+    for (size_t j = 0; j < n_base; j++)
+        if (!(base_idx[j] = sr_items_by_id(&base->benchmarks[j]))) {
+            for (size_t k = 0; k < j; k++)
+                free(base_idx[k]);
+            free(base_idx);
+            return sr_oom();
+        }
+    job_list jobs = {.n_families = n_base};
+    for (size_t i = 0; i < sweep->n_models && !err; i++) {
+        sr_model *m = &sweep->models[i];
+        for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
+            for (size_t b = 0; b < n_base; b++)
+                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0)
+                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
+        }
+        for (size_t j = 0; j < m->n_scenarios && !err; j++)
+            err = speed_ratio(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key));
+    }
+    for (size_t j = 0; j < n_base; j++)
+        free(base_idx[j]);
+    free(base_idx);
+    if (!err)
+        err = run_jobs(&jobs, &sweep->settings);
+    jobs_free(&jobs);
+    return err;
+}

@@ -1,0 +1,627 @@
+#include "analysis/comparison.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/paired.h"
+#include "analysis/stats.h"
+#include "util/fileio.h"
+#include "util/parallel.h"
+#include "util/strbuf.h"
+
+#define NO_MATCH SIZE_MAX
+
+/* ---- matching entries ------------------------------------------------- */
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static size_t count_id(const sr_sweep *sw, const char *id)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        n += strcmp(sw->models[i].id, id) == 0;
+    return n;
+}
+
+enum { BY_UNIQUE_ID, BY_LABEL, BY_DIRECTORY, N_PASSES };
+
+static bool matches(const sr_model *b, const sr_model *a, int pass)
+{
+    if (strcmp(a->id, b->id) != 0)
+        return false;
+    switch (pass) {
+    case BY_LABEL: return same_text(a->label, b->label);
+    case BY_DIRECTORY: return strcmp(a->dir, b->dir) == 0 && same_text(a->variant, b->variant);
+    default: return true;
+    }
+}
+
+/* match[i]: the before entry of after entry i, or NO_MATCH. An id that one
+ * entry has on each side pairs them; otherwise label, then directory and
+ * variant, in passes so a weaker rule never takes a stronger one's pair. */
+static void match_entries(const sr_sweep *before, const sr_sweep *after, size_t *match, bool *used)
+{
+    for (size_t i = 0; i < after->n_models; i++)
+        match[i] = NO_MATCH;
+    for (int pass = 0; pass < N_PASSES; pass++)
+        for (size_t i = 0; i < after->n_models; i++) {
+            const sr_model *a = &after->models[i];
+            if (match[i] != NO_MATCH)
+                continue;
+            if (pass == BY_UNIQUE_ID && (count_id(after, a->id) != 1 || count_id(before, a->id) != 1))
+                continue;
+            for (size_t j = 0; j < before->n_models && match[i] == NO_MATCH; j++)
+                if (!used[j] && matches(&before->models[j], a, pass)) {
+                    match[i] = j;
+                    used[j] = true;
+                }
+        }
+}
+
+/* ---- values of settings ------------------------------------------------- */
+
+static bool set_text(sr_value *v, const char *s)
+{
+    memset(v, 0, sizeof *v);
+    if (!s)
+        return true;
+    v->kind = SR_VALUE_TEXT;
+    v->text = strdup(s);
+    return v->text != NULL;
+}
+
+static bool set_number(sr_value *v, double x)
+{
+    memset(v, 0, sizeof *v);
+    if (isfinite(x)) {
+        v->kind = SR_VALUE_NUMBER;
+        v->number = x;
+    }
+    return true;
+}
+
+static bool set_count(sr_value *v, long x)
+{
+    memset(v, 0, sizeof *v);
+    if (x >= 0) {
+        v->kind = SR_VALUE_COUNT;
+        v->number = (double)x;
+    }
+    return true;
+}
+
+static bool copy_value(sr_value *dst, const sr_value *src)
+{
+    *dst = *src;
+    dst->text = NULL;
+    return src->kind != SR_VALUE_TEXT || (dst->text = strdup(src->text)) != NULL;
+}
+
+static bool sweep_value(const sr_sweep *sw, sr_setup_field f, sr_value *v)
+{
+    const sr_manifest *mf = &sw->manifest;
+    switch (f) {
+    case SR_FIELD_NAME: return set_text(v, mf->name);
+    case SR_FIELD_BASELINE: return set_text(v, sw->baseline);
+    case SR_FIELD_HARDWARE: return set_text(v, mf->hardware);
+    case SR_FIELD_HBM_GIB: return set_number(v, mf->hbm_gib);
+    case SR_FIELD_IMAGE: return set_text(v, mf->image);
+    case SR_FIELD_DATE: return set_text(v, mf->date);
+    case SR_FIELD_VLLM_VERSION: return set_text(v, mf->vllm_version);
+    case SR_FIELD_MEM_UTIL: return set_number(v, mf->gpu_memory_utilization);
+    case SR_FIELD_MAX_MODEL_LEN: return set_count(v, mf->max_model_len);
+    case SR_FIELD_MAX_NUM_SEQS: return set_count(v, mf->max_num_seqs);
+    default: return set_text(v, NULL);
+    }
+}
+
+static const char *config_sha256(const sr_sweep *sw, const sr_model *m)
+{
+    if (!m->config_path)
+        return NULL;
+    for (size_t i = 0; i < sw->n_inputs; i++)
+        if (strcmp(sw->inputs[i].path, m->config_path) == 0 && sw->inputs[i].sha256[0])
+            return sw->inputs[i].sha256;
+    return NULL;
+}
+
+/* The utilisation the log's memory line shows (cap / limit), to the
+ * precision its two-decimal GiB values carry; NAN when it has none. */
+static double logged_util(const sr_model *m)
+{
+    const sr_server_log *log = &m->log;
+    if (!m->has_log || !isfinite(log->hbm_cap_gib) || !(log->hbm_limit_gib > 0))
+        return NAN;
+    return round(log->hbm_cap_gib / log->hbm_limit_gib * 1e4) / 1e4;
+}
+
+static bool model_value(const sr_sweep *sw, const sr_model *m, sr_setup_field f, sr_value *v)
+{
+    const sr_serving_settings *s = &m->settings;
+    const sr_server_log *log = &m->log;
+    switch (f) {
+    case SR_FIELD_VLLM_VERSION: return set_text(v, s->vllm_version);
+    case SR_FIELD_MEM_UTIL: {
+        double u = logged_util(m);
+        set_number(v, isfinite(u) ? u : s->gpu_memory_utilization);
+        v->logged = isfinite(u);
+        return true;
+    }
+    case SR_FIELD_MAX_MODEL_LEN: {
+        bool logged = m->has_log && log->max_concurrency_len > 0;
+        set_count(v, logged ? log->max_concurrency_len : s->max_model_len);
+        v->logged = logged;
+        return true;
+    }
+    case SR_FIELD_MAX_NUM_SEQS: return set_count(v, s->max_num_seqs);
+    case SR_FIELD_TP: return set_count(v, s->tensor_parallel_size);
+    case SR_FIELD_PP: return set_count(v, s->pipeline_parallel_size);
+    case SR_FIELD_MAX_BATCHED_TOKENS: return set_count(v, s->max_num_batched_tokens);
+    case SR_FIELD_BLOCK_SIZE: return set_count(v, s->block_size >= 0 ? s->block_size : m->kv.block_size);
+    case SR_FIELD_KV_CACHE_DTYPE: return set_text(v, s->kv_cache_dtype);
+    case SR_FIELD_SERVING_FLAGS: return set_text(v, m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
+    case SR_FIELD_PLANNED_BENCHMARKS: return set_text(v, m->planned ? m->arms_benchmarks : NULL);
+    case SR_FIELD_GSM8K_MAX_TOKENS:
+    case SR_FIELD_BFCL_MAX_TOKENS: {
+        /* An accuracy run's setting: a lower limit cuts long answers, so a
+         * change of it is named beside the accuracy change it may cause. */
+        const sr_scores *sc = sr_model_benchmark(m, f == SR_FIELD_GSM8K_MAX_TOKENS ? "gsm8k" : "bfcl_simple");
+        return set_count(v, sc && sc->max_tokens > 0 ? sc->max_tokens : -1);
+    }
+    case SR_FIELD_CONFIG_SHA256: return set_text(v, config_sha256(sw, m));
+    case SR_FIELD_BACKEND: return set_text(v, m->has_log && m->log.engine_start ? (log->tpu ? "tpu" : "gpu") : NULL);
+    case SR_FIELD_HBM_LIMIT_LOGGED: return set_number(v, m->has_log ? log->hbm_limit_gib : NAN);
+    case SR_FIELD_RESIDENT_LOGGED:
+        return set_number(v, !m->has_log                   ? NAN
+                             : isfinite(log->hbm_used_gib) ? log->hbm_used_gib
+                                                           : log->model_loading_gib);
+    default: return set_text(v, NULL);
+    }
+}
+
+/* ---- accuracy -------------------------------------------------------------- */
+
+typedef struct accuracy_job {
+    sr_accuracy_change *change;
+    double *diff; /* after - before over the paired items */
+    size_t n;
+    bool ok;
+} accuracy_job;
+
+typedef struct job_list {
+    accuracy_job *items;
+    size_t n, cap;
+    const sr_settings *settings;
+} job_list;
+
+static void jobs_free(job_list *jobs)
+{
+    for (size_t i = 0; i < jobs->n; i++)
+        free(jobs->items[i].diff);
+    free(jobs->items);
+}
+
+/* A stream of its own per model and benchmark, apart from the report's. */
+static bool compare_seed(unsigned long seed, const char *model, const char *benchmark, unsigned long *out)
+{
+    char *salted = sr_asprintf("%s\n%s", SR_COMPARE_SEED_SALT, benchmark);
+    if (!salted)
+        return false;
+    *out = sr_pair_seed(seed, model, salted);
+    free(salted);
+    return true;
+}
+
+/* Disjoint item sets are not a rerun of the same benchmark: the error
+ * names both files as the user can open them. */
+static sr_error *disjoint_error(const sr_comparison *c, const sr_model_change *mc, const sr_accuracy_change *ch)
+{
+    char *before_path = ch->before->source ? sr_path_join(c->before->export_dir, ch->before->source) : NULL;
+    sr_error *err = sr_input_error(ch->after->source, 0,
+                                   "%s: %s: no item in common with '%s' (%zu items there, %zu here): the two "
+                                   "runs scored different items, so there is nothing to pair",
+                                   mc->after->id, ch->benchmark, before_path ? before_path : "?", ch->before->n_items,
+                                   ch->after->n_items);
+    free(before_path);
+    return sr_error_locate(err, c->after->export_dir);
+}
+
+/* Pair after's items with before's and queue the bootstrap. */
+static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *mc, sr_accuracy_change *ch,
+                                job_list *jobs)
+{
+    if (!ch->before || !ch->after)
+        return NULL;
+    const sr_item_score **by_id = sr_items_by_id(ch->before);
+    sr_pairing p;
+    bool ok = by_id && sr_pair_items(ch->after, ch->before, by_id, &p);
+    free(by_id);
+    if (!ok)
+        return sr_oom();
+    ch->n_paired = p.n;
+    ch->only_before = p.only_b;
+    ch->only_after = p.only_a;
+    if (p.n == 0) {
+        sr_pairing_free(&p);
+        bool disjoint = ch->before->n_items > 0 && ch->after->n_items > 0;
+        return disjoint && !c->settings.keep_going ? disjoint_error(c, mc, ch) : NULL;
+    }
+    ch->delta = p.sum / (double)p.n;
+    ch->flipped_better = p.better;
+    ch->flipped_worse = p.worse;
+    if (p.n < SR_MIN_PAIRED_ITEMS) {
+        ch->verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
+        sr_pairing_free(&p);
+        return NULL;
+    }
+    ch->mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
+    void *items = jobs->items;
+    if (!compare_seed(c->settings.seed, mc->after->id, ch->benchmark, &ch->seed) ||
+        !sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
+        sr_pairing_free(&p);
+        return sr_oom();
+    }
+    jobs->items = items;
+    jobs->items[jobs->n++] = (accuracy_job){ch, p.diff, p.n, false};
+    return NULL;
+}
+
+static void run_job_at(void *ctx, size_t i)
+{
+    job_list *jobs = ctx;
+    accuracy_job *job = &jobs->items[i];
+    const sr_settings *st = jobs->settings;
+    sr_accuracy_change *ch = job->change;
+    sr_interval level = {st->confidence, NAN, NAN};
+    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, ch->seed, strcmp(st->ci_method, "exact") == 0,
+                                  &level, 1, &ch->resampling, &ch->sampled_ci_low, &ch->sampled_ci_high);
+    ch->ci_low = level.low;
+    ch->ci_high = level.high;
+    ch->mde = sr_min_detectable_effect(job->diff, job->n, st->confidence, SR_MDE_POWER);
+}
+
+static void accuracy_init(sr_accuracy_change *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->delta = ch->ci_low = ch->ci_high = ch->mde = NAN;
+    ch->sampled_ci_low = ch->sampled_ci_high = NAN;
+    ch->mcnemar_p = NAN;
+    ch->flipped_better = ch->flipped_worse = -1;
+    ch->verdict = SR_VERDICT_NONE;
+}
+
+/* Every benchmark of either side: before's order, then after's new ones. */
+static sr_error *accuracy_changes(const sr_comparison *c, sr_model_change *mc, job_list *jobs)
+{
+    const sr_model *b = mc->before, *a = mc->after;
+    mc->accuracy = calloc(b->n_benchmarks + a->n_benchmarks + 1, sizeof *mc->accuracy);
+    if (!mc->accuracy)
+        return sr_oom();
+    for (size_t k = 0; k < b->n_benchmarks + a->n_benchmarks; k++) {
+        const sr_scores *s = k < b->n_benchmarks ? &b->benchmarks[k] : &a->benchmarks[k - b->n_benchmarks];
+        if (k >= b->n_benchmarks && sr_model_benchmark(b, s->benchmark))
+            continue; /* paired already */
+        sr_accuracy_change *ch = &mc->accuracy[mc->n_accuracy];
+        accuracy_init(ch);
+        if (!(ch->benchmark = strdup(s->benchmark)))
+            return sr_oom();
+        mc->n_accuracy++;
+        ch->before = sr_model_benchmark(b, s->benchmark);
+        ch->after = sr_model_benchmark(a, s->benchmark);
+        sr_error *err = pair_benchmark(c, mc, ch, jobs);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+/* The bootstraps on all threads (each job writes only its own change,
+ * from its own stream: the result never depends on the thread count),
+ * then the verdicts. */
+static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
+{
+    jobs->settings = st;
+    sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
+    for (size_t i = 0; i < jobs->n; i++) {
+        if (!jobs->items[i].ok)
+            return sr_oom();
+        sr_accuracy_change *ch = jobs->items[i].change;
+        ch->verdict = sr_verdict_from_interval(ch->ci_low, ch->ci_high);
+        ch->regression = ch->verdict == SR_VERDICT_LOWER;
+    }
+    return NULL;
+}
+
+/* ---- speed ----------------------------------------------------------------- */
+
+static sr_error *speed_changes(sr_model_change *mc)
+{
+    const sr_model *b = mc->before, *a = mc->after;
+    mc->speed = calloc(b->n_scenarios + a->n_scenarios + 1, sizeof *mc->speed);
+    if (!mc->speed)
+        return sr_oom();
+    for (size_t k = 0; k < b->n_scenarios + a->n_scenarios; k++) {
+        const sr_scenario *sc = k < b->n_scenarios ? &b->scenarios[k] : &a->scenarios[k - b->n_scenarios];
+        if (k >= b->n_scenarios && sr_model_scenario(b, sc->key))
+            continue;
+        sr_speed_change *ch = &mc->speed[mc->n_speed++];
+        ch->key = sc->key;
+        ch->before = sr_model_scenario(b, sc->key);
+        ch->after = sr_model_scenario(a, sc->key);
+        sr_spread spread = {NAN, NAN, NAN, -1};
+        if (ch->before && ch->after && !sr_speed_spread(ch->after, ch->before, &spread))
+            return sr_oom();
+        ch->ratio = spread.ratio;
+        ch->ratio_low = spread.low;
+        ch->ratio_high = spread.high;
+        ch->within_noise = spread.within_noise;
+        ch->regression = spread.within_noise == 0 && spread.high < 1;
+    }
+    return NULL;
+}
+
+/* ---- KV cache and status -------------------------------------------------- */
+
+static bool kv_side(const sr_sweep *sw, const sr_model *m, sr_kv_side *out)
+{
+    out->logged = m->kv.logged_tokens;
+    out->recomputed = m->kv.recomputed_tokens;
+    for (size_t i = 0; i < sr_n_kv_cause_fields; i++)
+        if (!model_value(sw, m, sr_kv_cause_fields[i], &out->values[sr_kv_cause_fields[i]]))
+            return false;
+    return true;
+}
+
+static bool differ_known(long a, long b)
+{
+    return a >= 0 && b >= 0 && a != b;
+}
+
+static sr_error *kv_change(const sr_comparison *c, sr_model_change *mc)
+{
+    sr_kv_change *kv = &mc->kv;
+    if (!kv_side(c->before, mc->before, &kv->before) || !kv_side(c->after, mc->after, &kv->after))
+        return sr_oom();
+    kv->changed =
+        differ_known(kv->before.logged, kv->after.logged) || differ_known(kv->before.recomputed, kv->after.recomputed);
+    for (size_t i = 0; i < sr_n_kv_cause_fields; i++) {
+        sr_setup_field f = sr_kv_cause_fields[i];
+        const sr_value *vb = &kv->before.values[f], *va = &kv->after.values[f];
+        kv->causes[f] = sr_value_changed(vb, va);
+        kv->n_causes += kv->causes[f];
+    }
+    return NULL;
+}
+
+static sr_transition transition_of(const sr_model *b, const sr_model *a)
+{
+    bool failed_b = b->status == SR_STATUS_FAILED, failed_a = a->status == SR_STATUS_FAILED;
+    if (!failed_b && failed_a)
+        return SR_TRANSITION_NOW_FAILS;
+    if (failed_b && !failed_a)
+        return SR_TRANSITION_FIXED;
+    if (failed_b)
+        return b->failure.stage != a->failure.stage || !same_text(b->failure.message, a->failure.message)
+                   ? SR_TRANSITION_FAILURE_CHANGED
+                   : SR_TRANSITION_SAME;
+    if (b->status == SR_STATUS_OK && a->status == SR_STATUS_PARTIAL)
+        return SR_TRANSITION_NOW_PARTIAL;
+    if (b->status == SR_STATUS_PARTIAL && a->status == SR_STATUS_OK)
+        return SR_TRANSITION_NOW_COMPLETE;
+    if (b->status == SR_STATUS_PARTIAL &&
+        (!same_text(b->status_reason, a->status_reason) || b->failure.stage != a->failure.stage ||
+         !same_text(b->failure.message, a->failure.message)))
+        return SR_TRANSITION_PARTIAL_CHANGED;
+    return SR_TRANSITION_SAME;
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static const sr_setup_field sweep_fields[] = {
+    SR_FIELD_NAME,         SR_FIELD_BASELINE, SR_FIELD_HARDWARE,      SR_FIELD_HBM_GIB,      SR_FIELD_IMAGE,
+    SR_FIELD_VLLM_VERSION, SR_FIELD_MEM_UTIL, SR_FIELD_MAX_MODEL_LEN, SR_FIELD_MAX_NUM_SEQS, SR_FIELD_DATE};
+static const sr_setup_field model_fields[] = {SR_FIELD_VLLM_VERSION,
+                                              SR_FIELD_BACKEND,
+                                              SR_FIELD_HBM_LIMIT_LOGGED,
+                                              SR_FIELD_MEM_UTIL,
+                                              SR_FIELD_MAX_MODEL_LEN,
+                                              SR_FIELD_MAX_NUM_SEQS,
+                                              SR_FIELD_TP,
+                                              SR_FIELD_PP,
+                                              SR_FIELD_MAX_BATCHED_TOKENS,
+                                              SR_FIELD_BLOCK_SIZE,
+                                              SR_FIELD_KV_CACHE_DTYPE,
+                                              SR_FIELD_SERVING_FLAGS,
+                                              SR_FIELD_PLANNED_BENCHMARKS,
+                                              SR_FIELD_GSM8K_MAX_TOKENS,
+                                              SR_FIELD_BFCL_MAX_TOKENS,
+                                              SR_FIELD_CONFIG_SHA256};
+
+static sr_setup_change *add_setup(sr_comparison *c, size_t *cap)
+{
+    void *rows = c->setup;
+    if (!sr_grow(&rows, cap, c->n_setup + 1, sizeof *c->setup))
+        return NULL;
+    c->setup = rows;
+    sr_setup_change *s = &c->setup[c->n_setup++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+static sr_error *sweep_setup(sr_comparison *c, size_t *cap)
+{
+    for (size_t i = 0; i < sizeof sweep_fields / sizeof sweep_fields[0]; i++) {
+        sr_value vb, va;
+        bool ok = sweep_value(c->before, sweep_fields[i], &vb) && sweep_value(c->after, sweep_fields[i], &va);
+        sr_setup_change *s = ok && !sr_value_equal(&vb, &va) ? add_setup(c, cap) : NULL;
+        if (s) {
+            s->field = sweep_fields[i];
+            s->before = vb;
+            s->after = va;
+        } else {
+            sr_value_free(&vb);
+            sr_value_free(&va);
+            if (!ok)
+                return sr_oom();
+        }
+    }
+    return NULL;
+}
+
+/* The row of rows[0..n) with this field, scope and values, or NULL. */
+static sr_setup_change *find_setup(sr_setup_change *rows, size_t n, sr_setup_field f, bool per_model,
+                                   const sr_value *vb, const sr_value *va)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].field == f && rows[i].per_model == per_model && sr_value_equal(&rows[i].before, vb) &&
+            sr_value_equal(&rows[i].after, va))
+            return &rows[i];
+    return NULL;
+}
+
+static bool add_model_id(sr_setup_change *s, const char *id)
+{
+    const char **ids = realloc(s->models, (s->n_models + 1) * sizeof *ids);
+    if (!ids)
+        return false;
+    ids[s->n_models++] = id;
+    s->models = ids;
+    return true;
+}
+
+/* One model's value change of field f: a row of its own, or joined to the
+ * row of the same change; none when it only follows sweep.json's. */
+static sr_error *model_setup_change(sr_comparison *c, size_t *cap, size_t n_sweep, sr_setup_field f,
+                                    const sr_model_change *mc, size_t *known)
+{
+    sr_value vb, va;
+    sr_error *err = NULL;
+    if (!model_value(c->before, mc->before, f, &vb) || !model_value(c->after, mc->after, f, &va)) {
+        err = sr_oom();
+        goto done;
+    }
+    if (vb.kind == SR_VALUE_NONE || va.kind == SR_VALUE_NONE || vb.logged != va.logged)
+        goto done; /* not comparable */
+    (*known)++;
+    if (!sr_value_changed(&vb, &va) || find_setup(c->setup, n_sweep, f, false, &vb, &va))
+        goto done;
+    sr_setup_change *s = find_setup(c->setup + n_sweep, c->n_setup - n_sweep, f, true, &vb, &va);
+    if (!s) {
+        if (!(s = add_setup(c, cap))) {
+            err = sr_oom();
+            goto done;
+        }
+        s->field = f;
+        s->per_model = true;
+        if (!copy_value(&s->before, &vb) || !copy_value(&s->after, &va)) {
+            err = sr_oom();
+            goto done;
+        }
+    }
+    if (!add_model_id(s, mc->after->id))
+        err = sr_oom();
+done:
+    sr_value_free(&vb);
+    sr_value_free(&va);
+    return err;
+}
+
+static sr_error *setup_changes(sr_comparison *c)
+{
+    size_t cap = 0;
+    sr_error *err = sweep_setup(c, &cap);
+    size_t n_sweep = c->n_setup;
+    for (size_t i = 0; i < sizeof model_fields / sizeof model_fields[0] && !err; i++) {
+        size_t first = c->n_setup, known = 0;
+        for (size_t k = 0; k < c->n_models && !err; k++)
+            err = model_setup_change(c, &cap, n_sweep, model_fields[i], &c->models[k], &known);
+        for (size_t r = first; r < c->n_setup; r++)
+            c->setup[r].all_models = c->setup[r].n_models == known && known > 1;
+    }
+    return err;
+}
+
+/* ---- the whole ------------------------------------------------------------ */
+
+static sr_error *one_sided(sr_comparison *c, const size_t *match, const bool *used)
+{
+    c->added = calloc(c->after->n_models + 1, sizeof *c->added);
+    c->removed = calloc(c->before->n_models + 1, sizeof *c->removed);
+    if (!c->added || !c->removed)
+        return sr_oom();
+    for (size_t i = 0; i < c->after->n_models; i++)
+        if (match[i] == NO_MATCH)
+            c->added[c->n_added++] = &c->after->models[i];
+    for (size_t j = 0; j < c->before->n_models; j++)
+        if (!used[j])
+            c->removed[c->n_removed++] = &c->before->models[j];
+    return NULL;
+}
+
+static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *jobs)
+{
+    c->models = calloc(c->after->n_models + 1, sizeof *c->models);
+    if (!c->models)
+        return sr_oom();
+    sr_error *err = NULL;
+    for (size_t i = 0; i < c->after->n_models && !err; i++) {
+        if (match[i] == NO_MATCH)
+            continue;
+        sr_model_change *mc = &c->models[c->n_models++];
+        mc->before = &c->before->models[match[i]];
+        mc->after = &c->after->models[i];
+        mc->transition = transition_of(mc->before, mc->after);
+        if (!(err = accuracy_changes(c, mc, jobs)) && !(err = speed_changes(mc)))
+            err = kv_change(c, mc);
+    }
+    return err;
+}
+
+static void count_regressions(sr_comparison *c)
+{
+    c->n_regressions = 0;
+    for (size_t i = 0; i < c->n_models; i++) {
+        sr_model_change *mc = &c->models[i];
+        size_t n = mc->transition == SR_TRANSITION_NOW_FAILS;
+        for (size_t k = 0; k < mc->n_accuracy; k++)
+            n += mc->accuracy[k].regression;
+        for (size_t k = 0; k < mc->n_speed; k++)
+            n += mc->speed[k].regression;
+        mc->regression = n > 0;
+        c->n_regressions += n;
+    }
+}
+
+sr_error *sr_compare_sweeps(const sr_sweep *before, const sr_sweep *after, const sr_settings *settings,
+                            sr_comparison *out)
+{
+    sr_comparison_init(out);
+    out->before = before;
+    out->after = after;
+    out->settings = *settings;
+    size_t *match = malloc((after->n_models ? after->n_models : 1) * sizeof *match);
+    bool *used = calloc(before->n_models ? before->n_models : 1, sizeof *used);
+    job_list jobs = {0};
+    sr_error *err = match && used ? NULL : sr_oom();
+    if (!err) {
+        match_entries(before, after, match, used);
+        err = one_sided(out, match, used);
+    }
+    if (!err)
+        err = model_changes(out, match, &jobs);
+    if (!err)
+        err = run_jobs(&jobs, &out->settings);
+    if (!err)
+        err = setup_changes(out);
+    if (!err)
+        count_regressions(out);
+    jobs_free(&jobs);
+    free(match);
+    free(used);
+    return err;
+}

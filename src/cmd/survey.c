@@ -1,0 +1,383 @@
+/* `sweep-report survey METADATA_DIR`: plan a sweep offline from saved Hub
+ * metadata (docs/survey.md). Reads each model's config.json and Hub record
+ * (ingest), decides (analysis/survey.c), renders every output in memory and
+ * only then writes OUT_DIR, each file atomically: an input error leaves
+ * OUT_DIR as it was. Never touches the network. */
+#include "cmd/survey.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/survey_rules.h"
+#include "ingest/hf_config.h"
+#include "ingest/survey_ingest.h"
+#include "render/survey/outputs.h"
+#include "util/escape.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+typedef struct survey_opts {
+    const char *out_dir;
+    sr_survey_settings *st;            /* where the callbacks put what they parse */
+    double hbm, util, min_kv, reserve; /* reserve NAN: the backend's */
+    long max_model_len;
+    int backend;
+    bool hardware_given, keep_going, json;
+} survey_opts;
+
+/* A word fit for an .arms field or comment: 1..64 of [A-Za-z0-9._+,-]. */
+static bool plain_word(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+,-", s[i]))
+            return false;
+    return true;
+}
+
+static sr_error *set_word(const char *name, const char *arg, char **dst)
+{
+    if (!plain_word(arg))
+        return sr_cli_bad_value(name, "letters, digits and . _ + , - (at most 64)", arg);
+    free(*dst);
+    return (*dst = strdup(arg)) ? NULL : sr_oom();
+}
+
+/* --license a,b,c: lower-cased, each a plain word. */
+static sr_error *set_licenses(sr_survey_settings *st, const char *arg)
+{
+    for (size_t i = 0; i < st->n_licenses; i++)
+        free(st->licenses[i]);
+    free(st->licenses);
+    st->licenses = NULL;
+    st->n_licenses = 0;
+    size_t cap = 0;
+    for (const char *p = arg;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char *word = sr_strndup(p, n);
+        if (!word)
+            return sr_oom();
+        for (char *c = word; *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        void *grown = st->licenses;
+        if (!plain_word(word) || strchr(word, ',')) {
+            free(word);
+            return sr_cli_bad_value("license", "license ids separated by commas (apache-2.0,mit)", arg);
+        }
+        if (!sr_grow(&grown, &cap, st->n_licenses + 1, sizeof *st->licenses)) {
+            free(word);
+            return sr_oom();
+        }
+        st->licenses = grown;
+        st->licenses[st->n_licenses++] = word;
+        if (!comma)
+            return NULL;
+        p = comma + 1;
+    }
+}
+
+static sr_error *opt_license(void *opts, const char *arg)
+{
+    return set_licenses(((survey_opts *)opts)->st, arg);
+}
+
+static sr_error *opt_benchmarks(void *opts, const char *arg)
+{
+    return set_word("benchmarks", arg, &((survey_opts *)opts)->st->benchmarks);
+}
+
+static sr_error *opt_hardware(void *opts, const char *arg)
+{
+    survey_opts *o = opts;
+    o->hardware_given = true;
+    return set_word("hardware", arg, &o->st->hardware);
+}
+
+static const sr_cli_choice backends[] = {{"tpu", SR_SURVEY_TPU}, {"gpu", SR_SURVEY_GPU}, {NULL, 0}};
+
+const sr_cli_option sr_survey_options[] = {
+    SR_OPT_STRING('o', "output", "DIR", survey_opts, out_dir, "where to write (default: survey)"),
+    SR_OPT_GROUP("The chip"),
+    SR_OPT_CHOICE(0, "backend", survey_opts, backend, backends, "tpu (tpu-inference, default) or gpu (vLLM)"),
+    SR_OPT_NUMBER(0, "hbm-gib", "G", survey_opts, hbm, 0, 1e6, SR_CLI_OPEN_LOW,
+                  "device memory (default 15.75, what a TPU v5e reports)"),
+    SR_OPT_NUMBER(0, "mem-util", "U", survey_opts, util, 0, 1, SR_CLI_OPEN_LOW,
+                  "the share of it vLLM may use (default 0.9)"),
+    SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
+    SR_OPT_NUMBER(0, "reserve-gib", "G", survey_opts, reserve, 0, 1e6, SR_CLI_CLOSED,
+                  "memory besides the weights (activations, compile): default the backend's (docs/survey.md)"),
+    SR_OPT_GROUP("What is kept"),
+    SR_OPT_NUMBER(0, "min-kv-gib", "G", survey_opts, min_kv, 0, 1e6, SR_CLI_CLOSED,
+                  "the KV cache room a kept model must leave (default 2)"),
+    SR_OPT_WHOLE(0, "max-model-len", "L", survey_opts, max_model_len, 1, 1L << 30,
+                 "tokens per request for the KV figures (default 4096)"),
+    SR_OPT_CALL(0, "license", "LIST", opt_license, "licenses allowed, comma-separated (default apache-2.0,mit)"),
+    SR_OPT_GROUP("The run plan"),
+    SR_OPT_CALL(0, "benchmarks", "B", opt_benchmarks, "the benchmarks field of sweep.arms (default load+long+gen)"),
+    SR_OPT_CALL(0, "hardware", "H", opt_hardware, "the hardware field of sweep.arms (default v5e-1, gpu-1 on GPU)"),
+    SR_OPT_GROUP("Output"),
+    SR_OPT_FLAG(0, "keep-going", survey_opts, keep_going,
+                "a model whose files are missing or malformed is listed as not surveyed, instead of stopping"),
+    SR_OPT_FLAG(0, "json", survey_opts, json, "also print candidates.json to standard output"),
+    SR_OPT_END,
+};
+
+/* The options into the survey's settings, with the backend's defaults for
+ * what was not given. */
+static sr_error *settings_from(survey_opts *o)
+{
+    sr_survey_settings *st = o->st;
+    if (!o->out_dir[0])
+        return sr_usage_error("-o needs a directory");
+    st->backend = (sr_survey_backend)o->backend;
+    st->hbm_gib = o->hbm;
+    st->mem_util = o->util;
+    st->min_kv_gib = o->min_kv;
+    st->max_model_len = o->max_model_len;
+    st->keep_going = o->keep_going;
+    st->reserve_gib = isfinite(o->reserve)           ? o->reserve
+                      : st->backend == SR_SURVEY_GPU ? SR_SURVEY_RESERVE_GPU_GIB
+                                                     : SR_SURVEY_RESERVE_TPU_GIB;
+    if (!o->hardware_given)
+        return set_word("hardware", st->backend == SR_SURVEY_GPU ? "gpu-1" : "v5e-1", &st->hardware);
+    return NULL;
+}
+
+/* ---- reading one model ---------------------------------------------------- */
+
+static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_survey_model *m)
+{
+    char *shown = sr_path_join(dir, f->record_rel), *data = NULL;
+    size_t len;
+    if (!shown)
+        return sr_oom();
+    sr_error *err = sr_metadata_read(f->record_open, shown, SR_MAX_RECORD_BYTES, &data, &len);
+    if (!err)
+        err = sr_parse_hub_record(shown, data, len, &m->record);
+    if (!err) {
+        m->has_record = true;
+        if (f->name_is_id && strcmp(f->name, m->record.id) != 0)
+            err =
+                sr_input_error(shown, 0, "the record is for '%s', but its file name says '%s'", m->record.id, f->name);
+    }
+    if (!err) {
+        free(m->id);
+        err = (m->id = strdup(m->record.id)) ? NULL : sr_oom();
+    }
+    free(data);
+    free(shown);
+    return err;
+}
+
+static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_layout *layout)
+{
+    char *shown = sr_path_join(dir, f->config_rel), *data = NULL;
+    size_t len;
+    if (!shown)
+        return sr_oom();
+    sr_error *err = sr_metadata_read(f->config_open, shown, SR_MAX_CONFIG_BYTES, &data, &len);
+    if (!err)
+        err = sr_kv_layout_parse(shown, data, len, layout);
+    free(data);
+    free(shown);
+    return err;
+}
+
+/* Read and decide one model into m. Input errors come back to the caller,
+ * which stops or (--keep-going) lists the model as not surveyed. */
+static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const sr_metadata_files *f,
+                            sr_survey_model *m)
+{
+    if (!(m->id = strdup(f->name)))
+        return sr_oom();
+    if ((f->config_rel && !(m->config_path = strdup(f->config_rel))) ||
+        (f->record_rel && !(m->record_path = strdup(f->record_rel))))
+        return sr_oom();
+    if (f->problem) {
+        char *shown = sr_path_join(dir, f->problem_path);
+        sr_error *err = sr_input_error(shown ? shown : f->problem_path, 0, "%s", f->problem);
+        free(shown);
+        return err;
+    }
+    sr_error *err = read_record(dir, f, m);
+    if (err)
+        return err;
+    sr_kv_layout layout;
+    memset(&layout, 0, sizeof layout);
+    err = read_config(dir, f, &layout);
+    if (!err)
+        err = sr_survey_decide(st, m, &layout);
+    sr_kv_layout_free(&layout);
+    return err;
+}
+
+/* --keep-going: the model stays in the list as not surveyed, with why. */
+static sr_error *pass_over(sr_survey *s, sr_survey_model *m, sr_error *err)
+{
+    char *text = sr_error_format(err);
+    sr_error_free(err);
+    if (!text)
+        return sr_oom();
+    /* "error: 'path':line: message" without the "error: " */
+    const char *msg = strncmp(text, "error: ", 7) == 0 ? text + 7 : text;
+    m->verdict = SR_SURVEY_NOT_SURVEYED;
+    free(m->input_error);
+    m->input_error = strdup(msg);
+    bool ok = m->input_error && sr_survey_warn(s, "%s; %s not surveyed", msg, m->id);
+    free(text);
+    return ok ? NULL : sr_oom();
+}
+
+static int cmp_models(const void *a, const void *b)
+{
+    return strcmp(((const sr_survey_model *)a)->id, ((const sr_survey_model *)b)->id);
+}
+
+/* Sorted by id; a second entry of one id is an input error, or with
+ * --keep-going left out with a warning. */
+static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
+{
+    if (s->n_models > 1)
+        qsort(s->models, s->n_models, sizeof *s->models, cmp_models);
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_models; i++) {
+        sr_survey_model *m = &s->models[i];
+        if (k > 0 && strcmp(s->models[k - 1].id, m->id) == 0) {
+            const char *a = s->models[k - 1].record_path ? s->models[k - 1].record_path : "?";
+            const char *b = m->record_path ? m->record_path : "?";
+            if (!s->settings.keep_going)
+                return sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b);
+            if (!sr_survey_warn(s, "model '%s' is there twice: '%s' and '%s'; the second left out", m->id, a, b))
+                return sr_oom();
+            sr_survey_model_free(m);
+            continue;
+        }
+        if (k != i) {
+            s->models[k] = *m;
+            sr_survey_model_init(m);
+        }
+        k++;
+    }
+    s->n_models = k;
+    return NULL;
+}
+
+static sr_error *load_models(sr_survey *s, const char *dir)
+{
+    sr_metadata_files *files;
+    size_t n;
+    sr_error *err = sr_metadata_scan(dir, &files, &n);
+    if (err)
+        return err;
+    if (n == 0)
+        err = sr_input_error(dir, 0,
+                             "no models found (expected <org>--<name>.config.json and .model_info.json, a directory "
+                             "per model, or a hub cache)");
+    for (size_t i = 0; i < n && !err; i++) {
+        sr_survey_model m;
+        sr_survey_model_init(&m);
+        err = survey_one(dir, &s->settings, &files[i], &m);
+        if (err && err->code == SR_EXIT_INPUT && s->settings.keep_going)
+            err = pass_over(s, &m, err);
+        if (!err && !sr_survey_add_model(s, &m))
+            err = sr_oom();
+        sr_survey_model_free(&m);
+    }
+    sr_metadata_files_free(files, n);
+    return err ? err : sort_and_dedupe(s, dir);
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+enum { OUT_MD, OUT_CSV, OUT_JSON, OUT_ARMS, OUT_PNG, OUT_SVG, N_OUT };
+
+static sr_error *render_all(const sr_survey *s, sr_output *out)
+{
+    static const char *const names[N_OUT] = {"candidates.md", "candidates.csv", "candidates.json",
+                                             "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
+    for (int i = 0; i < N_OUT; i++)
+        snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
+    sr_error *err = sr_render_survey_markdown(s, &out[OUT_MD].data, &out[OUT_MD].len);
+    if (!err)
+        err = sr_render_survey_csv(s, &out[OUT_CSV].data, &out[OUT_CSV].len);
+    if (!err)
+        err = sr_render_survey_json(s, &out[OUT_JSON].data, &out[OUT_JSON].len);
+    if (!err)
+        err = sr_render_survey_arms(s, &out[OUT_ARMS].data, &out[OUT_ARMS].len);
+    if (!err)
+        err = sr_render_survey_chart(s, SR_CHART_PNG, &out[OUT_PNG].data, &out[OUT_PNG].len);
+    if (!err)
+        err = sr_render_survey_chart(s, SR_CHART_SVG, &out[OUT_SVG].data, &out[OUT_SVG].len);
+    return err;
+}
+
+static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
+{
+    size_t kept = 0, t1 = 0, t2 = 0, not_surveyed = 0;
+    for (size_t i = 0; i < s->n_models; i++) {
+        const sr_survey_model *m = &s->models[i];
+        kept += m->verdict == SR_SURVEY_KEPT;
+        t1 += m->verdict == SR_SURVEY_KEPT && m->tier == 1;
+        t2 += m->verdict == SR_SURVEY_KEPT && m->tier == 2;
+        not_surveyed += m->verdict == SR_SURVEY_NOT_SURVEYED;
+    }
+    for (size_t i = 0; i < s->n_warnings; i++) {
+        char *shown = sr_terminal_text_dup(s->warnings[i]);
+        fprintf(info, "warning: %s\n", shown ? shown : "(out of memory)");
+        free(shown);
+    }
+    fprintf(info, "sweep-report: surveyed %zu models: %zu kept", s->n_models, kept);
+    if (s->settings.backend == SR_SURVEY_TPU)
+        fprintf(info, " (%zu tier 1, %zu tier 2)", t1, t2);
+    fprintf(info, ", %zu excluded, %zu not surveyed; wrote %s/\n", s->n_models - kept - not_surveyed, not_surveyed,
+            out_dir);
+}
+
+sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
+{
+    sr_survey s;
+    sr_survey_init(&s);
+    s.registry_source = sr_tpu_jax_registry_source;
+    /* Defaults: one TPU v5e chip as the published sweep used it. */
+    survey_opts o = {.out_dir = "survey",
+                     .st = &s.settings,
+                     .hbm = 15.75,
+                     .util = 0.9,
+                     .min_kv = 2,
+                     .reserve = NAN,
+                     .max_model_len = 4096,
+                     .backend = SR_SURVEY_TPU};
+    sr_cli_parsed args;
+    sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
+    if (!err)
+        err = set_word("benchmarks", "load+long+gen", &s.settings.benchmarks);
+    if (!err)
+        err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (!err && !args.help)
+        err = settings_from(&o);
+    if (err || args.help) {
+        sr_survey_free(&s);
+        return err;
+    }
+    const char *dir = args.operands[0];
+    err = load_models(&s, dir);
+    sr_output outs[N_OUT];
+    memset(outs, 0, sizeof outs);
+    if (!err)
+        err = render_all(&s, outs);
+    if (!err)
+        err = sr_write_outputs(o.out_dir, outs, N_OUT);
+    if (!err && o.json && fwrite(outs[OUT_JSON].data, 1, outs[OUT_JSON].len, out) != outs[OUT_JSON].len)
+        err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
+    if (!err)
+        print_summary(info, &s, o.out_dir);
+    sr_outputs_free(outs, N_OUT);
+    sr_survey_free(&s);
+    return err;
+}

@@ -1,0 +1,559 @@
+#include "model/sweep.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/json_arena.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+const char *sr_stage_name(sr_stage stage)
+{
+    switch (stage) {
+    case SR_STAGE_LOAD: return "load";
+    case SR_STAGE_COMPILE: return "compile";
+    case SR_STAGE_SERVE: return "serve";
+    case SR_STAGE_SCORE: return "score";
+    case SR_STAGE_NONE: break;
+    }
+    return NULL;
+}
+
+const char *sr_status_name(sr_status status)
+{
+    switch (status) {
+    case SR_STATUS_PARTIAL: return "partial";
+    case SR_STATUS_FAILED: return "failed";
+    case SR_STATUS_OK: break;
+    }
+    return "ok";
+}
+
+const char *sr_verdict_name(sr_verdict verdict)
+{
+    switch (verdict) {
+    case SR_VERDICT_BASELINE: return "baseline";
+    case SR_VERDICT_NO_DIFFERENCE: return "no measured difference";
+    case SR_VERDICT_HIGHER: return "higher";
+    case SR_VERDICT_LOWER: return "lower";
+    case SR_VERDICT_TOO_FEW_ITEMS: return "too few items";
+    case SR_VERDICT_NONE: break;
+    }
+    return NULL;
+}
+
+void sr_settings_default(sr_settings *s)
+{
+    s->resamples = SR_DEFAULT_RESAMPLES;
+    s->seed = SR_DEFAULT_SEED;
+    s->confidence = SR_DEFAULT_CONFIDENCE;
+    s->rng = "mt19937";
+    s->ci_method = "percentile";
+    s->gsm8k_filter = "strict-match";
+    s->keep_going = false;
+    s->appendix = false;
+    s->threads = 0; /* 0: one per online core, at most 8 */
+    s->simultaneous = false;
+    s->equivalence_margin = NAN;
+}
+
+void sr_bench_run_init(sr_bench_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->max_concurrency = -1;
+    r->request_rate = NAN;
+    r->input_len = r->output_len = NAN;
+    r->completed = r->failed = r->num_prompts = -1;
+    r->total_input_tokens = r->total_output_tokens = -1;
+    r->duration_s = r->request_throughput = r->output_throughput = NAN;
+    r->total_token_throughput = NAN;
+    r->median_ttft_ms = r->median_tpot_ms = r->median_itl_ms = NAN;
+    r->mean_ttft_ms = r->mean_tpot_ms = r->p99_ttft_ms = r->p99_tpot_ms = NAN;
+}
+
+void sr_bench_run_free(sr_bench_run *r)
+{
+    if (!r)
+        return;
+    free(r->source);
+    free(r->model_id);
+    free(r->params);
+    r->source = r->model_id = r->params = NULL;
+}
+
+void sr_serving_settings_init(sr_serving_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tensor_parallel_size = s->pipeline_parallel_size = -1;
+    s->max_num_batched_tokens = s->max_num_seqs = s->block_size = -1;
+    s->gpu_memory_utilization = NAN;
+    s->max_model_len = -1;
+}
+
+void sr_serving_settings_free(sr_serving_settings *s)
+{
+    free(s->vllm_version);
+    free(s->kv_cache_dtype);
+    sr_serving_settings_init(s);
+}
+
+static bool fill_string(char **dst, const char *src)
+{
+    if (*dst || !src)
+        return true;
+    return (*dst = strdup(src)) != NULL;
+}
+
+bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
+{
+    long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
+                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
+    const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
+                       src->max_num_seqs, src->block_size, src->max_model_len};
+    for (size_t i = 0; i < sizeof sl / sizeof sl[0]; i++)
+        if (*dl[i] < 0)
+            *dl[i] = sl[i];
+    if (isnan(dst->gpu_memory_utilization))
+        dst->gpu_memory_utilization = src->gpu_memory_utilization;
+    return fill_string(&dst->vllm_version, src->vllm_version) &&
+           fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
+}
+
+void sr_failure_free(sr_failure *f)
+{
+    free(f->message);
+    free(f->source);
+    f->message = f->source = NULL;
+    f->stage = SR_STAGE_NONE;
+}
+
+bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source)
+{
+    char *m = strdup(message ? message : "");
+    char *s = source ? strdup(source) : NULL;
+    if (!m || (source && !s)) {
+        free(m);
+        free(s);
+        return false;
+    }
+    sr_failure_free(f);
+    f->stage = stage;
+    f->message = m;
+    f->source = s;
+    return true;
+}
+
+void sr_server_log_init(sr_server_log *log)
+{
+    memset(log, 0, sizeof *log);
+    log->kv_tokens = -1;
+    log->kv_tokens_line = 0;
+    log->kv_from_blocks = false;
+    log->kv_worker_lines = 0;
+    log->kv_tokens_max = -1;
+    log->gpu_blocks = -1;
+    log->max_concurrency = NAN;
+    log->max_concurrency_len = -1;
+    log->hbm_limit_gib = log->hbm_cap_gib = log->hbm_used_gib = log->hbm_avail_gib = NAN;
+    log->init_model_used_gib = log->init_model_limit_gib = NAN;
+    log->available_kv_gib = NAN;
+    log->model_loading_gib = log->model_loading_s = NAN;
+    sr_serving_settings_init(&log->settings);
+}
+
+void sr_server_log_free(sr_server_log *log)
+{
+    free(log->source);
+    free(log->model_id);
+    sr_failure_free(&log->failure);
+    sr_serving_settings_free(&log->settings);
+    sr_server_log_init(log);
+}
+
+void sr_scores_init(sr_scores *s)
+{
+    memset(s, 0, sizeof *s);
+    s->claimed_accuracy = NAN;
+    s->max_tokens = s->truncated = -1;
+    s->score = s->correct = NAN;
+    s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
+    s->sampled_ci_low = s->sampled_ci_high = NAN;
+    s->ci_level = s->mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
+    s->equivalent = -1;
+}
+
+void sr_scores_free(sr_scores *s)
+{
+    for (size_t i = 0; i < s->n_items; i++)
+        free(s->items[i].id);
+    free(s->items);
+    free(s->benchmark);
+    free(s->source);
+    free(s->claimed_source);
+    free(s->metric_filter);
+    sr_scores_init(s);
+}
+
+bool sr_scores_add(sr_scores *s, const char *id, double score)
+{
+    void *items = s->items;
+    if (!sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items))
+        return false;
+    s->items = items;
+    char *copy = strdup(id);
+    if (!copy)
+        return false;
+    s->items[s->n_items].id = copy;
+    s->items[s->n_items].score = score;
+    s->n_items++;
+    return true;
+}
+
+static void scenario_free(sr_scenario *sc)
+{
+    for (size_t i = 0; i < sc->n_runs; i++)
+        sr_bench_run_free(&sc->runs[i]);
+    free(sc->runs);
+    free(sc->key);
+}
+
+static void model_free(sr_model *m)
+{
+    free(m->id);
+    free(m->dir);
+    free(m->variant);
+    free(m->label);
+    free(m->tag);
+    free(m->run);
+    for (size_t i = 0; i < m->n_other_logs; i++)
+        free(m->other_logs[i]);
+    free(m->other_logs);
+    for (size_t i = 0; i < m->n_reported; i++) {
+        free(m->reported[i].task);
+        free(m->reported[i].metric_filter);
+        free(m->reported[i].source);
+    }
+    free(m->reported);
+    for (size_t i = 0; i < m->n_runs; i++)
+        sr_bench_run_free(&m->runs[i]);
+    free(m->runs);
+    sr_serving_settings_free(&m->settings);
+    free(m->arms_flags);
+    free(m->arms_benchmarks);
+    sr_server_log_free(&m->log);
+    free(m->tool_parser);
+    free(m->config_path);
+    free(m->config_problem);
+    sr_kv_layout_free(m->layout);
+    free(m->layout);
+    for (size_t i = 0; i < m->n_benchmarks; i++)
+        sr_scores_free(&m->benchmarks[i]);
+    free(m->benchmarks);
+    for (size_t i = 0; i < m->n_scenarios; i++)
+        scenario_free(&m->scenarios[i]);
+    free(m->scenarios);
+    sr_failure_free(&m->failure);
+    free(m->status_reason);
+    sr_kv_summary_free(&m->kv);
+    free(m->predicted.source);
+    free(m->predicted.backend);
+}
+
+void sr_manifest_init(sr_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    m->hbm_gib = NAN;
+    m->gpu_memory_utilization = NAN;
+    m->max_model_len = -1;
+    m->max_num_seqs = -1;
+}
+
+void sr_sweep_init(sr_sweep *sweep)
+{
+    memset(sweep, 0, sizeof *sweep);
+    sr_settings_default(&sweep->settings);
+    sr_manifest_init(&sweep->manifest);
+    sr_claim_list_init(&sweep->claims);
+}
+
+void sr_manifest_free(sr_manifest *m)
+{
+    free(m->name);
+    free(m->baseline);
+    free(m->hardware);
+    free(m->image);
+    free(m->vllm_version);
+    free(m->date);
+    free(m->source);
+}
+
+void sr_sweep_free(sr_sweep *sweep)
+{
+    free(sweep->export_dir);
+    sr_manifest_free(&sweep->manifest);
+    free(sweep->baseline);
+    for (size_t i = 0; i < sweep->n_models; i++)
+        model_free(&sweep->models[i]);
+    free(sweep->models);
+    for (size_t i = 0; i < sweep->n_inputs; i++) {
+        free(sweep->inputs[i].path);
+        free(sweep->inputs[i].kind);
+        free(sweep->inputs[i].reason);
+    }
+    free(sweep->inputs);
+    for (size_t i = 0; i < sweep->n_warnings; i++)
+        free(sweep->warnings[i]);
+    free(sweep->warnings);
+    sr_claim_list_free(&sweep->claims);
+    sr_settings settings = sweep->settings;
+    sr_sweep_init(sweep);
+    sweep->settings = settings;
+}
+
+sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (strcmp(sweep->models[i].id, id) == 0)
+            return &sweep->models[i];
+    return NULL;
+}
+
+sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
+{
+    sr_model *m = sr_sweep_find_model(sweep, id);
+    return m ? m : sr_sweep_add_model(sweep, id);
+}
+
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
+{
+    sr_model *m;
+    void *models = sweep->models;
+    if (!sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models))
+        return NULL;
+    sweep->models = models;
+    m = &sweep->models[sweep->n_models];
+    memset(m, 0, sizeof *m);
+    m->id = strdup(id);
+    m->dir = strdup("");
+    if (!m->id || !m->dir) {
+        free(m->id);
+        free(m->dir);
+        return NULL;
+    }
+    m->plan_order = -1;
+    m->keeps_up = -1;
+    sr_serving_settings_init(&m->settings);
+    sr_server_log_init(&m->log);
+    sr_kv_summary_init(&m->kv);
+    sweep->n_models++;
+    return m;
+}
+
+const sr_model *sr_sweep_baseline(const sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (sweep->models[i].is_baseline)
+            return &sweep->models[i];
+    if (!sweep->baseline)
+        return NULL;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        if (strcmp(sweep->models[i].id, sweep->baseline) == 0)
+            return &sweep->models[i];
+    return NULL;
+}
+
+bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+                        const char *reason)
+{
+    void *inputs = sweep->inputs;
+    if (!sr_grow(&inputs, &sweep->cap_inputs, sweep->n_inputs + 1, sizeof *sweep->inputs))
+        return false;
+    sweep->inputs = inputs;
+    sr_input_file *in = &sweep->inputs[sweep->n_inputs];
+    memset(in, 0, sizeof *in);
+    in->path = strdup(path);
+    in->kind = strdup(kind);
+    in->reason = reason ? strdup(reason) : NULL;
+    in->size = size;
+    if (sha256)
+        memcpy(in->sha256, sha256, sizeof in->sha256);
+    if (!in->path || !in->kind || (reason && !in->reason)) {
+        free(in->path);
+        free(in->kind);
+        free(in->reason);
+        return false;
+    }
+    sweep->n_inputs++;
+    return true;
+}
+
+sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, sr_error *err,
+                          const char *left_out)
+{
+    if (!err)
+        return NULL;
+    if (err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
+        /* the parser ran out of memory: not bad input, never a warning */
+        sr_error_free(err);
+        return sr_oom();
+    }
+    if (err->code != SR_EXIT_INPUT || !keep_going)
+        return sr_error_locate(err, export_dir);
+    char *what = sr_error_describe(err);
+    bool ok = what && (left_out ? sr_sweep_warn(sink, "%s; %s left out", what, left_out) : sr_sweep_warn(sink, "%s", what));
+    free(what);
+    sr_error_free(err);
+    return ok ? NULL : sr_oom();
+}
+
+bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    if (!w)
+        return false;
+    void *warnings = sweep->warnings;
+    if (!sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings)) {
+        free(w);
+        return false;
+    }
+    sweep->warnings = warnings;
+    sweep->warnings[sweep->n_warnings++] = w;
+    return true;
+}
+
+sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
+{
+    for (size_t i = 0; i < model->n_benchmarks; i++)
+        if (strcmp(model->benchmarks[i].benchmark, benchmark) == 0)
+            return &model->benchmarks[i];
+    return NULL;
+}
+
+const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark)
+{
+    return sr_model_find_benchmark((sr_model *)model, benchmark);
+}
+
+const sr_scenario *sr_model_scenario(const sr_model *model, const char *key)
+{
+    for (size_t i = 0; i < model->n_scenarios; i++)
+        if (strcmp(model->scenarios[i].key, key) == 0)
+            return &model->scenarios[i];
+    return NULL;
+}
+
+bool sr_model_add_scores(sr_model *model, sr_scores *scores)
+{
+    sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
+    if (existing) {
+        sr_scores_free(existing);
+        *existing = *scores;
+        sr_scores_init(scores);
+        return true;
+    }
+    void *b = model->benchmarks;
+    if (!sr_grow(&b, &model->cap_benchmarks, model->n_benchmarks + 1, sizeof *model->benchmarks))
+        return false;
+    model->benchmarks = b;
+    model->benchmarks[model->n_benchmarks++] = *scores;
+    sr_scores_init(scores);
+    return true;
+}
+
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
+{
+    void *r = model->runs;
+    if (!sr_grow(&r, &model->cap_runs, model->n_runs + 1, sizeof *model->runs))
+        return false;
+    model->runs = r;
+    model->runs[model->n_runs++] = *run;
+    sr_bench_run_init(run);
+    return true;
+}
+
+bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
+{
+    char *key = sr_scenario_key(spec);
+    if (!key)
+        return false;
+    sr_scenario *sc = NULL;
+    for (size_t i = 0; i < model->n_scenarios; i++)
+        if (strcmp(model->scenarios[i].key, key) == 0)
+            sc = &model->scenarios[i];
+    if (!sc) {
+        void *s = model->scenarios;
+        if (!sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios)) {
+            free(key);
+            return false;
+        }
+        model->scenarios = s;
+        sc = &model->scenarios[model->n_scenarios];
+        memset(sc, 0, sizeof *sc);
+        sc->key = key;
+        key = NULL;
+        sc->input_len = spec->input_len;
+        sc->output_len = spec->output_len;
+        sc->concurrency = spec->concurrency;
+        sc->request_rate = spec->request_rate;
+        sc->burst = spec->burst;
+        sc->median_output_throughput = sc->median_total_token_throughput = NAN;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
+        sc->ratio_low = sc->ratio_high = sc->cv = NAN;
+        sc->within_noise = -1;
+        model->n_scenarios++;
+    }
+    free(key);
+    void *r = sc->runs;
+    if (!sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs))
+        return false;
+    sc->runs = r;
+    sc->runs[sc->n_runs++] = *run;
+    sr_bench_run_init(run);
+    return true;
+}
+
+char *sr_scenario_key(const sr_scenario_spec *spec)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    if (spec->concurrency >= 0)
+        sr_strbuf_printf(&sb, "-c%ld", spec->concurrency);
+    if (isfinite(spec->request_rate)) {
+        char rate[64];
+        sr_strbuf_printf(&sb, "-r%s", sr_format_json_number(rate, sizeof rate, spec->request_rate));
+    }
+    if (spec->concurrency < 0 && !isfinite(spec->request_rate) && spec->burst >= 0)
+        sr_strbuf_printf(&sb, "-n%ld", spec->burst);
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_normalize_model_id(const char *raw)
+{
+    size_t len = strlen(raw);
+    while (len > 0 && raw[len - 1] == '/')
+        len--;
+    /* A path: keep its last two components. */
+    if (len > 0 && (raw[0] == '/' || raw[0] == '.' || memchr(raw, '/', len) != NULL)) {
+        size_t slashes = 0, start = 0;
+        for (size_t i = len; i-- > 0;) {
+            if (raw[i] == '/' && ++slashes == 2) {
+                start = i + 1;
+                break;
+            }
+        }
+        /* A checkpoint in a models directory (the author's
+         * /work/models/<name>) is named by its own folder: "models" is no org. */
+        if (len - start > 7 && strncmp(raw + start, "models/", 7) == 0)
+            start += 7;
+        return sr_strndup(raw + start, len - start);
+    }
+    return sr_strndup(raw, len);
+}

@@ -1,0 +1,428 @@
+/* The one data model: an analysed sweep.
+ *
+ * Data flows one way: export files -> ingest (fills the raw parts) ->
+ * analysis (fills the computed parts, marked "analysis:") -> renderers
+ * (read only). Missing numbers are NAN for doubles and -1 for counts.
+ * Every string is owned by the struct that holds it. */
+#ifndef SR_MODEL_SWEEP_H
+#define SR_MODEL_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/claims.h"      /* published claims and their verdicts */
+#include "model/kv_layout.h"  /* the KV layout of a config.json */
+#include "model/kv_summary.h" /* the KV audit's findings */
+
+#define SR_VERSION "0.1.0"
+#define SR_DEFAULT_SEED 20261130UL
+#define SR_DEFAULT_RESAMPLES 10000L
+#define SR_DEFAULT_CONFIDENCE 0.95
+/* Under this many paired items a comparison gets no interval and no verdict:
+ * the bootstrap's percentiles and the power formula rest on large-sample
+ * behaviour that a handful of items does not have. */
+#define SR_MIN_PAIRED_ITEMS 20
+/* A model's speed runs spread more than this (sample sd / mean) in a
+ * scenario: the median of so few noisy runs is not a measurement. */
+#define SR_SPEED_CV_LIMIT 0.05
+/* Power at which the minimum detectable effect is stated: the usual 80%. */
+#define SR_MDE_POWER 0.8
+/* How far an input's own claimed accuracy (lm-eval results, BFCL's score
+ * header) may lie from the per-item mean and still agree: half a unit of
+ * the 4th decimal, the coarsest rounding those files use. */
+#define SR_CLAIM_TOLERANCE 5e-5
+
+/* ---- failures ---------------------------------------------------------- */
+
+typedef enum {
+    SR_STAGE_NONE = 0,
+    SR_STAGE_LOAD,    /* exception while building or loading the model */
+    SR_STAGE_COMPILE, /* XLA RESOURCE_EXHAUSTED, vmem/hbm/smem, compilation errors */
+    SR_STAGE_SERVE,   /* errors after startup, unusable output */
+    SR_STAGE_SCORE    /* scoring produced nothing (e.g. tool parser with no output) */
+} sr_stage;
+
+typedef struct sr_failure {
+    sr_stage stage; /* SR_STAGE_NONE: no failure */
+    char *message;  /* the root exception line, e.g. "AttributeError: ..." */
+    char *source;   /* "path:line" relative to the export */
+} sr_failure;
+
+const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
+
+/* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
+
+/* What a comparison with the baseline concluded. */
+typedef enum {
+    SR_VERDICT_NONE = 0,      /* not compared */
+    SR_VERDICT_BASELINE,      /* the baseline's own row */
+    SR_VERDICT_NO_DIFFERENCE, /* the interval holds 0 */
+    SR_VERDICT_HIGHER,        /* the interval lies above 0 */
+    SR_VERDICT_LOWER,         /* the interval lies below 0 */
+    SR_VERDICT_TOO_FEW_ITEMS  /* paired, but under SR_MIN_PAIRED_ITEMS items: no interval */
+} sr_verdict;
+
+/* "baseline", "no measured difference", "higher", "lower", "too few items";
+ * NULL for NONE. */
+const char *sr_verdict_name(sr_verdict verdict);
+
+typedef struct sr_item_score {
+    char *id;     /* compared as a string: lm-eval doc_id as decimal, BFCL "N" */
+    double score; /* in [0, 1] */
+} sr_item_score;
+
+typedef struct sr_scores {
+    char *benchmark; /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
+    char *source;    /* export-relative path of the per-item file */
+    sr_item_score *items;
+    size_t n_items, cap_items;
+    double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
+    char *claimed_source;    /* where that claim was read */
+    char *metric_filter;     /* lm-eval samples: the metric and filter they were scored with, as the
+                                results file keys its claim ("acc_norm,none", "exact_match,get-answer");
+                                NULL for other files */
+    long empty_outputs;      /* items whose model output was empty or an inference error
+                                (BFCL: tool-call parser produced nothing); 0 if unknown */
+    bool gen_rows;           /* read from the author pipeline's per-item rows (gen_eval.py) */
+    long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
+    long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
+
+    /* analysis: */
+    bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
+                           SR_CLAIM_TOLERANCE (the claim was rounded to 4 decimals at most) */
+    double score;       /* mean per-item score */
+    double correct;   /* sum of scores */
+    bool binary;      /* every score is 0 or 1 */
+    bool is_baseline; /* this model is the baseline */
+    bool compared;    /* a paired comparison with the baseline was made */
+    size_t n_paired;  /* items shared with the baseline */
+    double delta;     /* model - baseline, mean over paired items */
+    double ci_low, ci_high;
+    double mcnemar_p;                         /* NAN when scores are not 0/1 */
+    const char *resampling;                   /* "multinomial" (few-valued differences), "index", or NULL */
+    double sampled_ci_low, sampled_ci_high;   /* with ci_method "exact": the Monte Carlo interval, whose
+                                                 distance to the exact one is its Monte Carlo error; NAN */
+    long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
+    sr_verdict verdict;                       /* read off ci_low/ci_high */
+    double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
+                                                 --simultaneous the Bonferroni level of its family; NAN */
+    size_t family_size;                       /* m: comparisons with an interval on this benchmark */
+    double mde;                               /* minimum detectable effect at ci_level and SR_MDE_POWER
+                                                 (a fraction, like delta); NAN */
+    double tost_ci_low, tost_ci_high;         /* the 1 - 2(1 - ci_level) interval of the two one-sided
+                                                 tests, from the same resamples; NAN */
+    int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
+                                                 0: it does not; -1: no margin given, or no interval */
+    double mcnemar_p_holm;                    /* Holm-adjusted over the benchmark's family; NAN */
+    double other_ci_level;                    /* the level not asked for: Bonferroni without --simultaneous,
+                                                 the report's with it; NAN */
+    double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
+    sr_verdict other_verdict;                 /* read off the other interval */
+    bool verdict_flips;                       /* verdict != other_verdict */
+} sr_scores;
+
+/* ---- serving settings --------------------------------------------------
+ * The vLLM engine arguments that shape speed and KV capacity, as far as the
+ * inputs say: the server log (engine config line, non-default args, chunked
+ * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
+ * and sweep.json. Unknown: -1, NAN, NULL. */
+typedef struct sr_serving_settings {
+    char *vllm_version;            /* "0.10.1.1"; NULL */
+    long tensor_parallel_size;     /* -1 */
+    long pipeline_parallel_size;   /* -1 */
+    long max_num_batched_tokens;   /* -1 */
+    long max_num_seqs;             /* -1 */
+    long block_size;               /* -1 */
+    char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
+    double gpu_memory_utilization; /* NAN */
+    long max_model_len;            /* -1 */
+} sr_serving_settings;
+
+void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
+void sr_serving_settings_free(sr_serving_settings *s); /* frees the strings, back to unknown */
+/* Fill what dst does not know from src (strings copied); false on OOM. */
+bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
+
+/* ---- speed ------------------------------------------------------------- */
+
+typedef struct sr_bench_run {
+    char *source;                        /* "path" or "path:line" of the result */
+    char *model_id;                      /* as the result names it (normalised org/name), or NULL */
+    long max_concurrency;                /* -1: no limit set (or unknown) */
+    double request_rate;                 /* requests/s; INFINITY when unlimited ("inf"); NAN unknown */
+    double input_len;                    /* nominal input tokens per request (metadata, else mean); NAN */
+    double output_len;                   /* nominal output tokens per request; NAN */
+    bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
+                                            --random-input-len), not means of what was sent */
+    char *params;                        /* what else set this run apart, "key=value, ..." (bench
+                                            metadata other than lengths, a SERVE-- directory); NULL */
+    long completed, failed, num_prompts; /* -1 unknown */
+    long total_input_tokens, total_output_tokens;
+    double duration_s;
+    double request_throughput;
+    double output_throughput;      /* tok/s: the metric of speed ratios */
+    double total_token_throughput; /* tok/s */
+    double median_ttft_ms, median_tpot_ms, median_itl_ms;
+    double mean_ttft_ms, mean_tpot_ms, p99_ttft_ms, p99_tpot_ms;
+} sr_bench_run;
+
+void sr_bench_run_init(sr_bench_run *run); /* all unknown */
+
+typedef struct sr_scenario {
+    char *key; /* "in<I>-out<O>" then "-c<C>" (a concurrency limit), "-r<R>" (a finite request
+                  rate), or "-n<N>" (N prompts at once: no limit, unlimited rate) */
+    long input_len, output_len;
+    long concurrency;    /* the limit set; -1 when none */
+    double request_rate; /* requests/s; INFINITY when unlimited */
+    long burst;          /* prompts sent at once when neither limit nor rate is set; -1 */
+    sr_bench_run *runs;
+    size_t n_runs, cap_runs;
+
+    /* analysis: medians over runs and ratio to the baseline's median */
+    double median_output_throughput;
+    double median_total_token_throughput;
+    double median_ttft_ms, median_tpot_ms;
+    double ratio; /* NAN when the baseline lacks this scenario */
+    /* analysis: run-to-run spread of output throughput */
+    double ratio_low, ratio_high; /* min(runs) / max(baseline runs), max(runs) / min(baseline runs); NAN
+                                     with ratio */
+    double cv;                    /* sample sd / mean of the runs; NAN under two runs */
+    int within_noise;             /* 1: ratio_low <= 1 <= ratio_high; 0: not; -1: no ratio, or one run on
+                                     each side (no spread to judge by) */
+    bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
+} sr_scenario;
+
+/* ---- server log facts -------------------------------------------------- */
+
+typedef struct sr_server_log {
+    char *source;   /* export-relative path */
+    char *model_id; /* engine line model='org/name' (normalised), or NULL */
+    bool tpu;       /* tpu-inference lines seen */
+    long kv_tokens; /* "GPU KV cache size: N tokens" (the smallest of one start's worker lines), or
+                       V0 "# GPU blocks: N" x the block size; -1 */
+    long kv_tokens_line;
+    bool kv_from_blocks;   /* kv_tokens is the V0 block count x block size */
+    long kv_worker_lines;  /* KV cache size lines of that start (one per worker); 0 */
+    long kv_tokens_max;    /* the largest of them: above kv_tokens when the workers differed; -1 */
+    long gpu_blocks;          /* V0 "# GPU blocks: N" / "# TPU blocks: N"; -1 */
+    double max_concurrency;   /* "Maximum concurrency for L tokens per request: Xx"; NAN */
+    long max_concurrency_len; /* L; -1 */
+    double hbm_limit_gib, hbm_cap_gib, hbm_used_gib, hbm_avail_gib; /* Memory statistics; NAN */
+    double init_model_used_gib, init_model_limit_gib;               /* Init model | hbm=[(used, limit)]; NAN */
+    double available_kv_gib;                                        /* "Available KV cache memory: X GiB"; NAN */
+    double model_loading_gib; /* "Model loading took X GiB" / "Loading model weights took X GB"; NAN */
+    double model_loading_s;   /* NAN */
+    bool startup_complete;    /* "Application startup complete." */
+    bool engine_start;        /* lines of an engine starting up were seen (not just a few pasted
+                                 request-log lines): this file is a server log */
+    sr_serving_settings settings; /* from the engine config / non-default args / chunked prefill lines */
+    sr_failure failure;       /* root cause of a failed start or a serve error */
+} sr_server_log;
+
+void sr_server_log_init(sr_server_log *log);
+
+/* ---- what an input claims about itself ----------------------------------- */
+
+/* A figure an lm-eval results file claims (results.<task>."<metric>,<filter>"),
+ * recorded by the ingest and checked against the per-item scores by the
+ * analysis. */
+typedef struct sr_reported_metric {
+    char *task;          /* lm-eval task name, e.g. "gsm8k" */
+    char *metric_filter; /* "exact_match,strict-match" */
+    double value;
+    char *source; /* export-relative path of the results file */
+    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); -1 otherwise */
+    long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
+} sr_reported_metric;
+
+/* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
+#define SR_GEN_SUMMARY_METRIC "accuracy,gen_eval"
+
+/* ---- a model ----------------------------------------------------------- */
+
+typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
+const char *sr_status_name(sr_status status);
+
+typedef struct sr_model {
+    char *id;              /* Hugging Face id org/name */
+    char *dir;             /* its directory below the export ("" for planned-only models) */
+    char *variant;         /* what set this entry apart inside its directory ("max_num_seqs=4",
+                              "deployment=base"), or NULL: one entry per directory otherwise */
+    char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
+    sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
+    char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
+    char *run;             /* the bucket layout's run the arm belongs to, or NULL */
+    bool planned;          /* named in a .arms file */
+    bool runner_plan;      /* planned by a runner-form arm (<model>=<tag>=<modes>=<flags>): modes as run.log's */
+    long plan_order;       /* position in the run plan (0-based), -1 when not planned */
+    char *arms_flags;      /* serving flags from the .arms line as written, or NULL */
+    char *arms_benchmarks; /* "load+long+gen" from the .arms line, or NULL */
+    char *tool_parser;     /* the run plan's tool-call parser (parser=hermes), or NULL */
+    bool nothink;          /* the run plan turns thinking off (nothink) */
+
+    bool has_log;
+    sr_server_log log;    /* the server log (the first with an engine start, in name order) */
+    char **other_logs;    /* further server logs in the directory (restarts), export-relative */
+    size_t n_other_logs;
+    char *config_path;    /* export-relative path of config.json, or NULL */
+    char *config_problem; /* why that config.json could not be read, or NULL */
+    sr_kv_layout *layout; /* its KV layout, parsed by the ingest; NULL without a (valid) config */
+
+    sr_scores *benchmarks;
+    size_t n_benchmarks, cap_benchmarks;
+    sr_reported_metric *reported; /* what lm-eval results files claim */
+    size_t n_reported, cap_reported;
+    sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
+    size_t n_runs, cap_runs;
+
+    /* analysis: */
+    sr_scenario *scenarios;
+    size_t n_scenarios, cap_scenarios;
+
+    sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
+
+    sr_kv_prediction predicted; /* from a survey's candidates.json; source NULL when none */
+
+    /* analysis: */
+    bool server_started; /* the log shows the engine up (KV cache sized, or startup complete) */
+    sr_status status;
+    char *status_reason; /* for partial: what is missing */
+    bool is_baseline;
+    sr_kv_summary kv;
+    /* analysis (overview.c): whether the entry keeps up with the baseline
+     * (1: no benchmark measurably lower, or with --equivalence-margin every
+     * benchmark equivalent; 0: not, or failed; -1: the baseline, no
+     * baseline, or no benchmark compared), and its place in the report's
+     * display order (0 first). */
+    int keeps_up;
+    size_t overview_rank;
+} sr_model;
+
+/* ---- the sweep --------------------------------------------------------- */
+
+typedef struct sr_input_file {
+    char *path; /* export-relative */
+    long long size;
+    char sha256[65]; /* lower-case hex */
+    char *kind;      /* "server_log", "bench_json", "lmeval_samples", ...; "ignored" */
+    char *reason;    /* why an ignored file was not read; NULL for files read */
+} sr_input_file;
+
+typedef struct sr_settings {
+    long resamples;
+    unsigned long seed;
+    double confidence;
+    const char *rng;           /* "mt19937" */
+    const char *ci_method;     /* "percentile" (Monte Carlo) or "exact" (the exact bootstrap distribution) */
+    int threads;               /* comparisons run in parallel; results do not depend on it */
+    bool simultaneous;         /* Bonferroni intervals per benchmark family: verdicts hold jointly */
+    double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
+    const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
+    bool keep_going;
+    bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
+} sr_settings;
+
+void sr_settings_default(sr_settings *s);
+
+typedef struct sr_manifest {
+    char *name;                    /* sweep name; NULL: the export directory's name */
+    char *baseline;                /* "baseline" */
+    char *hardware;                /* e.g. "TPU v5e-1" */
+    double hbm_gib;                /* NAN */
+    double gpu_memory_utilization; /* NAN */
+    long max_model_len;            /* -1 */
+    long max_num_seqs;             /* -1 */
+    char *image;                   /* container image / digest */
+    char *vllm_version;
+    char *date;   /* date of the data */
+    char *source; /* "sweep.json" when read */
+} sr_manifest;
+
+typedef struct sr_sweep {
+    char *export_dir; /* as given on the command line */
+    sr_manifest manifest;
+    char *baseline; /* resolved baseline id (option, else manifest) */
+    bool baseline_from_manifest; /* the name came from sweep.json, not --baseline (for messages) */
+
+    sr_model *models;
+    size_t n_models, cap_models;
+
+    sr_input_file *inputs;
+    size_t n_inputs, cap_inputs;
+
+    char **warnings;
+    size_t n_warnings, cap_warnings;
+
+    sr_settings settings;
+
+    sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
+} sr_sweep;
+
+void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
+void sr_manifest_free(sr_manifest *m); /* frees the strings; numbers untouched */
+void sr_sweep_init(sr_sweep *sweep);
+void sr_sweep_free(sr_sweep *sweep);
+
+/* Find a model by id; NULL if none. */
+sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
+/* Find or append a model with this id (NULL on OOM). */
+sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
+/* Append a new entry with this id even when one exists (one per directory
+ * and variant); NULL on OOM. */
+sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
+/* The baseline model, or NULL. */
+const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
+/* Record a file of the export among the inputs: read as kind (reason NULL),
+ * or ignored (kind "ignored", reason why). sha256 may be NULL (not hashed:
+ * all zeros is not written, the field stays empty). False on OOM. */
+bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+                        const char *reason);
+/* The one place where an input error becomes a warning: with keep_going,
+ * an input error (exit 3) is recorded in sink as "'path':line: message;
+ * <left_out> left out" and NULL is returned; otherwise, or for any other
+ * error, err is returned with its path made openable under export_dir. */
+struct sr_error;
+struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
+                                 const char *left_out);
+/* Append a formatted warning; false on OOM (a warning lost must be noticed). */
+bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3), warn_unused_result));
+
+/* Per-model helpers */
+sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
+const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark);
+const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
+/* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
+ * benchmark of the same name. */
+bool sr_model_add_scores(sr_model *model, sr_scores *scores);
+/* What makes a scenario: lengths and the load (a concurrency limit, a finite
+ * request rate, or a burst of prompts sent at once). */
+typedef struct sr_scenario_spec {
+    long input_len, output_len;
+    long concurrency;    /* -1: no limit */
+    double request_rate; /* INFINITY: unlimited */
+    long burst;          /* -1 unless neither a limit nor a finite rate was set */
+} sr_scenario_spec;
+
+/* Append a run to the model's runs as read (moved); false on OOM. */
+bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
+/* Add a run to the scenario of this spec (created if new); the run is moved. */
+bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
+
+void sr_scores_init(sr_scores *s);
+void sr_scores_free(sr_scores *s);
+bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
+void sr_bench_run_free(sr_bench_run *run);
+void sr_server_log_free(sr_server_log *log);
+void sr_failure_free(sr_failure *f);
+bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
+
+/* Scenario key into a fresh string: "in<I>-out<O>", then "-c<C>" when a
+ * concurrency limit was set, "-r<R>" when the request rate was finite (R in
+ * the shortest form that round-trips: 30, 2.5), and "-n<N>" for a burst. */
+char *sr_scenario_key(const sr_scenario_spec *spec);
+
+/* Normalise a model id: a filesystem path keeps its last two components
+ * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"); fresh string. */
+char *sr_normalize_model_id(const char *raw);
+
+#endif

@@ -1,0 +1,95 @@
+/* What the charts of every output share above the canvas (chart_draw.h):
+ * the layout of a chart with a row per model (labels right-aligned before
+ * the plot, the plot from SR_CHART_PLOT_X0), the title and subtitle, a
+ * legend in columns, bands behind every other row, and the lines that say
+ * there is nothing to show or more than fits. The report's charts
+ * (chart.c) and the comparison's (compare_chart.c) are drawn with them.
+ * Internal to src/render; sizes in design units. */
+#ifndef SR_RENDER_CANVAS_PARTS_H
+#define SR_RENDER_CANVAS_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "render/canvas/canvas.h"
+#include "util/error.h"
+
+#define SR_CHART_LABEL_RIGHT 222 /* model labels end here */
+#define SR_CHART_LABEL_WIDTH 206
+#define SR_CHART_PLOT_X0 232
+#define SR_CHART_MAX_ROWS 40 /* more models than this: the rest are named in the table */
+#define SR_CHART_TITLE_SIZE 17
+#define SR_CHART_SUB_SIZE 11.5
+#define SR_CHART_LABEL_SIZE 11.5
+#define SR_CHART_VALUE_SIZE 9.5
+#define SR_CHART_LEGEND_SIZE 10.5
+#define SR_CHART_LEGEND_COLUMNS 3
+#define SR_CHART_LEGEND_Y 84 /* below a title and two lines of subtitle */
+
+/* Colours for series (scenarios), in order. */
+#define SR_CHART_N_PALETTE 7
+extern const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE];
+
+typedef struct sr_legend_item {
+    const char *label;
+    sr_rgb color;
+    int shape; /* -1: a square swatch, else a marker shape */
+} sr_legend_item;
+
+/* Height of a legend of n items in SR_CHART_LEGEND_COLUMNS columns. */
+double sr_chart_legend_height(size_t n);
+void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_t n);
+/* The title, and the subtitle wrapped into at most two lines. */
+void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle);
+/* A model's label, right-aligned before the plot at baseline y, cut to fit;
+ * the suffix (" *") is always kept. */
+void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y);
+/* A light band behind every other row, from y = top. */
+void sr_chart_bands(sr_canvas *cv, double top, size_t rows, double row_h);
+/* A centred grey line: there is nothing to draw. */
+void sr_chart_message(sr_canvas *cv, double y, const char *msg);
+/* "… and N more models: see the table". */
+void sr_chart_more(sr_canvas *cv, double y, size_t more);
+
+/* A whisker from lo to hi (axis values) at y, its end caps half high. */
+void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color);
+/* Axis labels of accuracy differences in points: "+2.5", "−1.0", "0.0". */
+const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals);
+
+/* ---- parts ---------------------------------------------------------------
+ * A chart shows at most SR_CHART_MAX_ROWS rows; the PDF may split those into
+ * parts that each fit a page at full width (rows [first, first + count),
+ * part `part` of `parts`, from 1); the axes still span every row, so the
+ * parts share their scale. The report's and the comparison's charts split
+ * the same way. */
+typedef struct sr_chart_part {
+    size_t first, count, part, parts;
+} sr_chart_part;
+
+/* The title, with " (part k of m)" when split. Fresh string, NULL on OOM. */
+char *sr_chart_part_title(const char *title, const sr_chart_part *pt);
+/* The "… and N more" line goes under the last part only. */
+bool sr_chart_last_part(const sr_chart_part *pt);
+/* Design height of a part of `shown` rows, with every optional line. */
+typedef double (*sr_chart_height_fn)(const void *ctx, size_t shown);
+/* Splits `rows` rows into as few parts as fit within max_height (at least
+ * one row a part), of equal size but the last; no rows: one part. Calls
+ * each(ctx, part) for every part in order until it returns an error. */
+typedef sr_error *(*sr_chart_part_fn)(const void *ctx, const sr_chart_part *pt);
+sr_error *sr_chart_each_part(size_t rows, double max_height, sr_chart_height_fn height, sr_chart_part_fn each,
+                             const void *ctx);
+
+/* ---- the accuracy panels ---------------------------------------------------
+ * The report's accuracy_delta and the comparison's accuracy_change draw a
+ * panel per benchmark, a row per model, under a legend of three verdicts:
+ * one geometry, so the two charts line up when shown side by side. */
+#define SR_CHART_ACCURACY_ROW_H 24.0
+/* Top of the first panel. */
+double sr_chart_accuracy_top(void);
+/* One panel: heading, `shown` rows, axis labels and axis title. */
+double sr_chart_accuracy_panel_h(size_t shown);
+/* The whole chart: n_panels panels (none: a message), the footnote, and
+ * the "… and N more" line when `more`. */
+double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more);
+
+#endif

@@ -1,0 +1,485 @@
+/* The comparison's two charts, as PNG (800 px wide), SVG, or vector
+ * drawing inside compare.pdf: per model, what changed with its interval or
+ * range, and a line at no change.
+ *   accuracy_change: a panel per benchmark; the dot is after − before in
+ *     points, the whisker its paired bootstrap interval; colour and shape
+ *     the verdict.
+ *   speed_change: a group per model, a line per scenario; the dot is after
+ *     / before, the whisker the range the runs span; colour and shape say
+ *     whether that range holds 1 (within run noise).
+ * Heights follow the number of rows only (never measured text), so the
+ * canvas size is known before drawing; a chart too tall for a PDF page is
+ * drawn in parts of whole rows that share the axes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/report/charts.h"
+#include "render/canvas/canvas.h"
+#include "render/canvas/parts.h"
+#include "render/compare/outputs.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+const char *const sr_compare_chart_names[SR_N_COMPARE_CHARTS] = {"accuracy_change", "speed_change"};
+
+const char *sr_compare_chart_title(sr_compare_chart_kind kind)
+{
+    return kind == SR_COMPARE_CHART_ACCURACY ? "Accuracy change, after \xE2\x88\x92 before"
+                                             : "Speed change, after / before";
+}
+
+const char *sr_compare_chart_caption(sr_compare_chart_kind kind)
+{
+    return kind == SR_COMPARE_CHART_ACCURACY
+               ? "Per model and benchmark: the paired difference after \xE2\x88\x92 before (dot) and its bootstrap "
+                 "interval (whisker); the line at 0 is no change, the colour and shape the verdict."
+               : "Per model and scenario: after's median output throughput over before's (dot) and the range its "
+                 "runs span (whisker); the line at 1 is no change, the colour and shape whether the range holds 1.";
+}
+
+static const char *label_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
+/* The marker of a verdict or a noise reading: 0 circle (no measured
+ * difference, within noise), 1 up (better), 2 down (worse); grey when
+ * nothing was decided. */
+typedef struct look {
+    int shape;
+    const sr_rgb *color;
+} look;
+
+static const look look_same = {0, &sr_blue}, look_better = {1, &sr_green}, look_worse = {2, &sr_vermillion},
+                  look_none = {0, &sr_grey};
+
+/* ---- which models ------------------------------------------------------------ */
+
+static bool has_accuracy(const sr_model_change *mc)
+{
+    for (size_t k = 0; k < mc->n_accuracy; k++)
+        if (mc->accuracy[k].before && mc->accuracy[k].after)
+            return true;
+    return false;
+}
+
+static bool has_speed(const sr_model_change *mc)
+{
+    for (size_t k = 0; k < mc->n_speed; k++)
+        if (isfinite(mc->speed[k].ratio))
+            return true;
+    return false;
+}
+
+/* The chart's rows (indices into c->models) in display order. */
+static size_t chart_rows(const sr_comparison *c, sr_compare_chart_kind kind, size_t *idx)
+{
+    size_t n = sr_compare_model_order(c, idx), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kind == SR_COMPARE_CHART_ACCURACY ? has_accuracy(&c->models[idx[i]]) : has_speed(&c->models[idx[i]]))
+            idx[k++] = idx[i];
+    return k;
+}
+
+/* The benchmarks with a panel: those some model has on both sides. Fresh
+ * array, NULL on OOM. */
+static const char **accuracy_panels(const sr_comparison *c, size_t *n_panels)
+{
+    size_t n, k = 0;
+    const char **names = sr_compare_benchmark_list(c, &n);
+    for (size_t b = 0; names && b < n; b++) {
+        bool both = false;
+        for (size_t i = 0; i < c->n_models && !both; i++)
+            for (size_t j = 0; j < c->models[i].n_accuracy && !both; j++) {
+                const sr_accuracy_change *ch = &c->models[i].accuracy[j];
+                both = ch->before && ch->after && strcmp(ch->benchmark, names[b]) == 0;
+            }
+        if (both)
+            names[k++] = names[b];
+    }
+    *n_panels = k;
+    return names;
+}
+
+/* ---- accuracy change ------------------------------------------------------------ */
+
+#define ROW_H SR_CHART_ACCURACY_ROW_H
+
+static const sr_accuracy_change *accuracy_of(const sr_model_change *mc, const char *benchmark)
+{
+    for (size_t k = 0; k < mc->n_accuracy; k++)
+        if (strcmp(mc->accuracy[k].benchmark, benchmark) == 0)
+            return &mc->accuracy[k];
+    return NULL;
+}
+
+static look verdict_look(sr_verdict v)
+{
+    return v == SR_VERDICT_HIGHER          ? look_better
+           : v == SR_VERDICT_LOWER         ? look_worse
+           : v == SR_VERDICT_NO_DIFFERENCE ? look_same
+                                           : look_none;
+}
+
+/* One benchmark's panel from y0: the axis spans 0 and every row's interval
+ * (of every part). */
+static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *bench, const size_t *idx, size_t rows,
+                           const sr_chart_part *pt, double y0, sr_strbuf *desc)
+{
+    const double plot_x1 = 540, text_x = 556, n_right = SR_CHART_WIDTH - 16;
+    char buf[128], conf[64], head[96];
+    size_t shown = pt->count;
+    sr_canvas_text(cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
+    snprintf(head, sizeof head, "\xCE\x94 points [%s%% interval]",
+             sr_text_confidence(conf, sizeof conf, c->settings.confidence));
+    sr_canvas_text(cv, text_x, y0 + 16, head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+    sr_canvas_text(cv, n_right, y0 + 16, "n paired", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
+    sr_strbuf_printf(desc, "%s:", sr_text_benchmark_title(bench));
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_accuracy_change *ch = accuracy_of(&c->models[idx[i]], bench);
+        double v[3] = {ch ? ch->delta : NAN, ch ? ch->ci_low : NAN, ch ? ch->ci_high : NAN};
+        for (int k = 0; k < 3; k++)
+            if (isfinite(v[k])) {
+                lo = fmin(lo, v[k] * 100);
+                hi = fmax(hi, v[k] * 100);
+            }
+    }
+    double pad = (hi - lo) * 0.08;
+    sr_axis ax;
+    sr_axis_linear(&ax, lo - pad, hi + pad, 6, SR_CHART_PLOT_X0, plot_x1);
+    double top = y0 + 26, bottom = top + (double)shown * ROW_H;
+    sr_chart_bands(cv, top, shown, ROW_H);
+    sr_axis_draw(cv, &ax, top, bottom, sr_chart_fmt_points);
+    double x0 = sr_axis_x(&ax, 0);
+    sr_canvas_line(cv, x0, top, x0, bottom, 1.2, sr_dark, false);
+    for (size_t i = 0; i < shown; i++) {
+        const sr_model_change *mc = &c->models[idx[pt->first + i]];
+        const sr_accuracy_change *ch = accuracy_of(mc, bench);
+        double yc = top + (double)i * ROW_H + ROW_H / 2;
+        sr_chart_row_label(cv, label_of(mc->after), "", yc + 4);
+        if (!ch || !ch->before || !ch->after || ch->n_paired == 0) {
+            const char *why = !ch ? "no scores" : sr_compare_accuracy_note(buf, sizeof buf, ch);
+            sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+            sr_strbuf_printf(desc, " %s %s;", label_of(mc->after), why);
+            continue;
+        }
+        look lk = verdict_look(ch->verdict);
+        if (isfinite(ch->ci_low) && isfinite(ch->ci_high))
+            sr_chart_whisker(cv, &ax, ch->ci_low * 100, ch->ci_high * 100, yc, 5, *lk.color);
+        sr_canvas_marker(cv, lk.shape, sr_axis_x(&ax, ch->delta * 100), yc, 5, *lk.color);
+        sr_compare_delta_ci(buf, sizeof buf, ch);
+        sr_canvas_text(cv, text_x, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *lk.color);
+        char n[64];
+        sr_canvas_text(cv, n_right, yc + 4, sr_text_count(n, sizeof n, (long long)ch->n_paired),
+                       SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
+        const char *verdict = sr_compare_verdict_name(ch->verdict);
+        sr_strbuf_printf(desc, " %s %s %s;", label_of(mc->after), buf, verdict ? verdict : "");
+    }
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, bottom + 32, "after \xE2\x88\x92 before (points of accuracy)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+}
+
+static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
+                                const sr_chart_part *pt, char **out, size_t *len)
+{
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
+    if (!names)
+        return sr_oom();
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    if (rows == 0)
+        n_panels = 0;
+    bool more = n > rows && sr_chart_last_part(pt);
+    double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
+    if (err) {
+        free(names);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY), pt);
+    sr_chart_header(&cv, title ? title : "",
+                    "Each model's accuracy after \xE2\x88\x92 before on the items both runs scored, in points; dot: "
+                    "the paired difference, whisker: its bootstrap interval, the line at 0: no change");
+    cv.failed |= !title;
+    free(title);
+    const sr_legend_item legend[] = {
+        {"no measured difference (interval holds 0)", sr_blue, 0},
+        {"improved (interval above 0)", sr_green, 1},
+        {"regressed (interval below 0)", sr_vermillion, 2},
+    };
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, 3);
+    if (n_panels == 0) {
+        sr_chart_message(&cv, top + 40, "No model has a benchmark on both sides");
+        sr_strbuf_puts(&desc, "No accuracy change.");
+    }
+    for (size_t p = 0; p < n_panels; p++) {
+        if (p)
+            sr_strbuf_putc(&desc, '\n');
+        accuracy_panel(&cv, c, names[p], idx, rows, pt, top + (double)p * panel_h, &desc);
+    }
+    double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
+    char conf[64], resamples[64];
+    char *note = sr_asprintf("Whiskers: %s%% paired %s bootstrap intervals, %s resamples, seed %lu (%s). n: items "
+                             "both runs scored.",
+                             sr_text_confidence(conf, sizeof conf, c->settings.confidence), c->settings.ci_method,
+                             sr_format_count(resamples, sizeof resamples, c->settings.resamples), c->settings.seed,
+                             c->settings.rng);
+    char *fit = note ? sr_canvas_fit(&cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32) : NULL;
+    if (fit)
+        sr_canvas_text(&cv, 16, foot, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    cv.failed |= !fit;
+    sr_strbuf_printf(&desc, "\n%s", note ? note : "");
+    free(fit);
+    free(note);
+    if (more)
+        sr_chart_more(&cv, foot + 18, n - rows);
+    cv.failed |= desc.failed;
+    err = sr_canvas_close(&cv, "accuracy_change-", sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY),
+                          sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    free(names);
+    return err;
+}
+
+/* ---- speed change ------------------------------------------------------------ */
+
+#define GROUP_HEAD 20.0 /* the model's name above its scenarios */
+#define SUB_H 17.0      /* one scenario */
+#define GROUP_PAD 8.0
+
+static double speed_top(void)
+{
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(3) + 26;
+}
+
+static double speed_group_h(size_t ncol)
+{
+    return GROUP_HEAD + (double)(ncol ? ncol : 1) * SUB_H + GROUP_PAD;
+}
+
+static double speed_height(size_t ncol, size_t shown, bool more)
+{
+    return speed_top() + (shown ? (double)shown * speed_group_h(ncol) : 60) + 56 + (more ? 18 : 0);
+}
+
+static const sr_speed_change *speed_of(const sr_model_change *mc, const char *key)
+{
+    for (size_t k = 0; k < mc->n_speed; k++)
+        if (strcmp(mc->speed[k].key, key) == 0)
+            return &mc->speed[k];
+    return NULL;
+}
+
+static look noise_look(const sr_speed_change *ch)
+{
+    if (ch->within_noise < 0)
+        return look_none;
+    if (ch->within_noise)
+        return look_same;
+    return ch->ratio_high < 1 ? look_worse : look_better;
+}
+
+static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)
+{
+    char tmp[64];
+    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, decimals < 2 ? 2 : decimals));
+    return buf;
+}
+
+/* The axis spans 1 and every row's ratio and range (of every part). */
+static void speed_axis(const sr_comparison *c, const size_t *idx, size_t rows, sr_axis *ax, double x1)
+{
+    double lo = 1, hi = 1;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_model_change *mc = &c->models[idx[i]];
+        for (size_t k = 0; k < mc->n_speed; k++) {
+            double v[3] = {mc->speed[k].ratio, mc->speed[k].ratio_low, mc->speed[k].ratio_high};
+            for (int j = 0; j < 3; j++)
+                if (isfinite(v[j])) {
+                    lo = fmin(lo, v[j]);
+                    hi = fmax(hi, v[j]);
+                }
+        }
+    }
+    double pad = (hi - lo) * 0.08;
+    sr_axis_linear(ax, lo - pad, hi + pad, 5, SR_CHART_PLOT_X0, x1);
+}
+
+static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed_columns *cols, const sr_axis *ax,
+                        double top, double text_x, sr_strbuf *desc)
+{
+    char buf[128];
+    char *name = sr_canvas_fit(cv, label_of(mc->after), SR_CHART_LABEL_SIZE, true, SR_CHART_WIDTH - 32);
+    if (name)
+        sr_canvas_text(cv, 16, top + 14, name, SR_CHART_LABEL_SIZE, true, 0, sr_black);
+    cv->failed |= !name;
+    free(name);
+    sr_strbuf_printf(desc, "%s:", label_of(mc->after));
+    for (size_t k = 0; k < cols->n; k++) {
+        const sr_speed_change *ch = speed_of(mc, cols->cols[k].key);
+        double yc = top + GROUP_HEAD + (double)k * SUB_H + SUB_H / 2;
+        sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, yc + 3.5, cols->cols[k].legend, SR_CHART_VALUE_SIZE, false, 1,
+                       sr_grey);
+        if (!ch || !isfinite(ch->ratio)) {
+            const char *why = ch ? sr_compare_speed_words(ch) : "not measured";
+            sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 3.5, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+            sr_strbuf_printf(desc, " %s %s;", cols->cols[k].heading, why);
+            continue;
+        }
+        look lk = noise_look(ch);
+        if (isfinite(ch->ratio_low) && isfinite(ch->ratio_high) && ch->ratio_high > ch->ratio_low)
+            sr_chart_whisker(cv, ax, ch->ratio_low, ch->ratio_high, yc, 4, *lk.color);
+        sr_canvas_marker(cv, lk.shape, sr_axis_x(ax, ch->ratio), yc, 4.5, *lk.color);
+        sr_compare_ratio_range(buf, sizeof buf, ch);
+        sr_canvas_text(cv, text_x, yc + 3.5, buf, SR_CHART_VALUE_SIZE, false, 0, *lk.color);
+        sr_strbuf_printf(desc, " %s %s %s;", cols->cols[k].heading, buf, sr_compare_speed_words(ch));
+    }
+}
+
+static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
+                             const sr_chart_part *pt, char **out, size_t *len)
+{
+    sr_speed_columns cols;
+    const sr_sweep *sides[2] = {c->before, c->after};
+    if (!sr_speed_columns_make_many(sides, 2, &cols))
+        return sr_oom();
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more = n > rows && sr_chart_last_part(pt);
+    const double plot_x1 = 590, text_x = 604;
+    double top = speed_top(), group_h = speed_group_h(cols.n), bottom = top + (shown ? shown * group_h : 60);
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more));
+    if (err) {
+        sr_speed_columns_free(&cols);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_SPEED), pt);
+    char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
+                                 "dot: the ratio, whisker: the range its runs span, the line at 1: no change; %s",
+                                 cols.shared);
+    sr_chart_header(&cv, title ? title : "", subtitle ? subtitle : "");
+    cv.failed |= !title || !subtitle;
+    free(title);
+    free(subtitle);
+    const sr_legend_item legend[] = {
+        {"within run noise (range holds 1)", sr_blue, 0},
+        {"faster beyond run noise", sr_green, 1},
+        {"slower beyond run noise", sr_vermillion, 2},
+    };
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, 3);
+    sr_axis ax;
+    speed_axis(c, idx, rows, &ax, plot_x1);
+    if (shown == 0) {
+        sr_chart_message(&cv, top + 34, "No model has a scenario measured on both sides");
+        sr_strbuf_puts(&desc, "No speed change.");
+    } else {
+        sr_chart_bands(&cv, top, shown, group_h);
+        sr_axis_draw(&cv, &ax, top, bottom, fmt_ratio);
+        double x1 = sr_axis_x(&ax, 1.0);
+        sr_canvas_line(&cv, x1, top - 6, x1, bottom, 1.2, sr_dark, false);
+        sr_canvas_text(&cv, x1 + 4, top - 4, "no change = 1.0", SR_CHART_VALUE_SIZE, false, 0, sr_black);
+    }
+    for (size_t i = 0; i < shown; i++) {
+        if (i)
+            sr_strbuf_putc(&desc, '\n');
+        speed_group(&cv, &c->models[idx[pt->first + i]], &cols, &ax, top + (double)i * group_h, text_x, &desc);
+    }
+    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, bottom + 34, "after / before (\xC3\x97, higher is faster)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    if (more)
+        sr_chart_more(&cv, bottom + 52, n - rows);
+    cv.failed |= desc.failed;
+    err = sr_canvas_close(&cv, "speed_change-", sr_compare_chart_title(SR_COMPARE_CHART_SPEED), sr_strbuf_cstr(&desc),
+                          out, len);
+    sr_strbuf_free(&desc);
+    sr_speed_columns_free(&cols);
+    return err;
+}
+
+/* ---- entry points ------------------------------------------------------------ */
+
+static sr_error *draw_part(const sr_comparison *c, sr_compare_chart_kind kind, const sr_chart_target *target,
+                           const size_t *idx, size_t n, const sr_chart_part *pt, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    return kind == SR_COMPARE_CHART_ACCURACY ? accuracy_chart(c, target, idx, n, pt, out, len)
+                                             : speed_chart(c, target, idx, n, pt, out, len);
+}
+
+sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
+                                  char **out, size_t *len)
+{
+    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = chart_rows(c, kind, idx);
+    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
+    const sr_chart_target target = {format, NULL, NULL};
+    sr_error *err = draw_part(c, kind, &target, idx, n, &whole, out, len);
+    free(idx);
+    return err;
+}
+
+/* One chart drawn onto compare.pdf's pages in parts. */
+typedef struct pdf_chart {
+    const sr_comparison *c;
+    sr_compare_chart_kind kind;
+    const size_t *idx;
+    size_t n;
+    sr_chart_target target;
+} pdf_chart;
+
+/* Design height of `shown` rows, at most (every optional line counted). */
+static double part_height(const void *ctx, size_t shown)
+{
+    const pdf_chart *pc = ctx;
+    const sr_comparison *c = pc->c;
+    if (pc->kind == SR_COMPARE_CHART_SPEED) {
+        sr_speed_columns cols;
+        const sr_sweep *sides[2] = {c->before, c->after};
+        size_t ncol = 1;
+        if (sr_speed_columns_make_many(sides, 2, &cols)) {
+            ncol = cols.n;
+            sr_speed_columns_free(&cols);
+        }
+        return speed_height(ncol, shown, true);
+    }
+    size_t n_panels;
+    const char **names = accuracy_panels(c, &n_panels);
+    if (!names)
+        n_panels = 1; /* out of memory: the drawing will say so */
+    free(names);
+    return sr_chart_accuracy_height(n_panels, shown, true);
+}
+
+static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
+{
+    const pdf_chart *pc = ctx;
+    char *out;
+    size_t len;
+    sr_error *err = draw_part(pc->c, pc->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
+    free(out);
+    return err;
+}
+
+sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
+                                    sr_pdf_chart_placer place, void *ctx)
+{
+    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = chart_rows(c, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
+    const pdf_chart pc = {c, kind, idx, n, {SR_CHART_PNG, place, ctx}};
+    sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);
+    free(idx);
+    return err;
+}

@@ -1,0 +1,115 @@
+/* The outputs of `sweep-report compare`: compare.json, compare.csv,
+ * compare.md, compare.html, compare.pdf and the two charts, each made from
+ * the comparison (comparison.h) alone. Like render.h's renderers they only
+ * read, never compute a statistic, and return fresh buffers (*out, *len;
+ * NUL-terminated for text) that compare_cmd.c writes atomically. Every
+ * word they show is made in compare_text.c. */
+#ifndef SR_RENDER_COMPARE_OUTPUTS_H
+#define SR_RENDER_COMPARE_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "render/report/charts.h"
+#include "model/comparison.h"
+#include "render/render.h"
+#include "render/report/text.h"
+#include "render/shared/table.h"
+#include "util/error.h"
+
+sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len);     /* compare.json */
+sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len);      /* compare.csv */
+sr_error *sr_render_compare_markdown(const sr_comparison *c, char **out, size_t *len); /* compare.md */
+
+typedef enum { SR_COMPARE_CHART_ACCURACY, SR_COMPARE_CHART_SPEED } sr_compare_chart_kind;
+#define SR_N_COMPARE_CHARTS 2
+extern const char *const sr_compare_chart_names[SR_N_COMPARE_CHARTS]; /* "accuracy_change", "speed_change" */
+const char *sr_compare_chart_title(sr_compare_chart_kind kind);
+/* What a chart shows, one sentence (HTML and PDF captions). */
+const char *sr_compare_chart_caption(sr_compare_chart_kind kind);
+
+/* A chart as PNG, SVG or the PNG's pixels (SR_CHART_RGB, for sr_encode_png). */
+sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
+                                  char **out, size_t *len);
+/* A chart as vector drawing onto compare.pdf's pages where place() says,
+ * in parts of whole rows no taller than max_height design units. */
+sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
+                                    sr_pdf_chart_placer place, void *ctx);
+/* compare.html; svg[k]: chart k already drawn (inlined as is), or NULL. */
+sr_error *sr_render_compare_html(const sr_comparison *c, const char *const *svg, char **out, size_t *len);
+sr_error *sr_render_compare_pdf(const sr_comparison *c, char **out, size_t *len); /* charts as vectors */
+
+/* ---- words (compare_text.c) ---------------------------------------------- */
+
+/* "improved", "regressed", "no measured difference", "too few items";
+ * NULL for NONE. The values of compare.json's "verdict". */
+const char *sr_compare_verdict_name(sr_verdict verdict);
+/* A field's key in compare.json and compare.csv ("max_model_len") and its
+ * name in the tables ("max-model-len"). */
+const char *sr_setup_field_key(sr_setup_field field);
+const char *sr_setup_field_title(sr_setup_field field);
+/* "same", "now_fails", "fixed", "now_partial", "now_complete",
+ * "partial_changed", "failure_changed". */
+const char *sr_transition_key(sr_transition t);
+/* An image name with its digest cut to 12 hex digits and "…". */
+const char *sr_compare_short_digest(char *buf, size_t size, const char *s);
+/* A setting's value as shown ("4,096", "0.92", "(none)"; — when unknown). */
+const char *sr_compare_value_text(char *buf, size_t size, const sr_value *v, sr_setup_field field);
+/* Why a benchmark has no verdict ("too few items to compare, n = 12",
+ * "only before", "no item in common"); NULL when it has one. */
+const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_change *ch);
+/* "−4.3 [−5.9, −2.6]" (points), or — ; the delta alone without interval. */
+const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change *ch);
+/* "0.91x (0.89–0.93)", or — when there is no ratio. */
+const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch);
+/* "within run noise", "slower beyond run noise", "faster beyond run noise",
+ * "one run on each side", "only before", "only after". */
+const char *sr_compare_speed_words(const sr_speed_change *ch);
+
+/* Fresh strings (NULL on OOM; *oom tells NULL-for-nothing apart): */
+/* A status change in words ("now fails at load: AttributeError: ..."). */
+char *sr_compare_status_words(const sr_model_change *mc, bool *oom);
+/* What a KV change is explained by ("max-model-len 4,096 → 2,048"). */
+char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom);
+/* The regressions --fail-on-regression stops for, "; "-joined in display
+ * order: the first max (0: all), then how many more. */
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom);
+/* The title: "<name>: before and after" or "<before> → <after>". */
+char *sr_compare_title(const sr_comparison *c);
+/* The summary in words, one paragraph per item. */
+sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out);
+/* How the numbers were made, one paragraph. */
+char *sr_compare_methods(const sr_comparison *c);
+
+/* ---- the tables (compare_tables.c) ---------------------------------------
+ * In the order the outputs show them: setup changes first (they explain
+ * the rest), status changes, accuracy per benchmark, speed, KV, then the
+ * models in one export only. Builders return NULL on OOM; *none (when
+ * given) says the table has nothing to show. */
+
+/* The entries in both, in display order (after's report order) as indices
+ * into c->models; returns the count. idx has room for c->n_models. */
+size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
+/* The benchmarks of either side, table ones first (GSM8K, BFCL); names
+ * has room for sr_n_table_benchmarks + every change's n_accuracy. */
+size_t sr_compare_benchmarks(const sr_comparison *c, const char **names);
+/* The same into a fresh array (free it) with room counted, so no renderer
+ * counts it again; NULL on OOM. */
+const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
+
+/* The builders that may have nothing to show, as one type. */
+typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);
+sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none);
+sr_table *sr_table_compare_status(const sr_comparison *c, bool *none);
+sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmark);
+/* Every benchmark's accuracy table in order, each handed to put (which may
+ * change it; it is freed after). compare.html, .md and .pdf show them
+ * through it. *n: the benchmarks; false on OOM or when put says so. */
+typedef bool (*sr_compare_table_put)(void *ctx, sr_table *t);
+bool sr_compare_accuracy_tables(const sr_comparison *c, sr_compare_table_put put, void *ctx, size_t *n);
+sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none);
+sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none);
+sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none);
+/* The two sides: export, name, date, vLLM, image, models, inputs. */
+sr_table *sr_table_compare_sides(const sr_comparison *c);
+
+#endif

@@ -1,0 +1,458 @@
+/* Every word the compare outputs show, made once here from the values of
+ * the comparison (the analysis makes none). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/compare/outputs.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define ARROW " \xE2\x86\x92 " /* → */
+
+const char *sr_compare_verdict_name(sr_verdict verdict)
+{
+    switch (verdict) {
+    case SR_VERDICT_HIGHER: return "improved";
+    case SR_VERDICT_LOWER: return "regressed";
+    case SR_VERDICT_NO_DIFFERENCE: return "no measured difference";
+    case SR_VERDICT_TOO_FEW_ITEMS: return "too few items";
+    default: return NULL;
+    }
+}
+
+static const struct field_words {
+    const char *key, *title;
+} field_words[SR_N_FIELDS] = {
+    [SR_FIELD_NAME] = {"name", "sweep name"},
+    [SR_FIELD_BASELINE] = {"baseline", "baseline"},
+    [SR_FIELD_HARDWARE] = {"hardware", "hardware"},
+    [SR_FIELD_HBM_GIB] = {"hbm_gib", "accelerator memory (GiB)"},
+    [SR_FIELD_IMAGE] = {"image", "image"},
+    [SR_FIELD_DATE] = {"date", "date of the data"},
+    [SR_FIELD_VLLM_VERSION] = {"vllm_version", "vLLM version"},
+    [SR_FIELD_MEM_UTIL] = {"gpu_memory_utilization", "memory utilisation"},
+    [SR_FIELD_MAX_MODEL_LEN] = {"max_model_len", "max-model-len"},
+    [SR_FIELD_MAX_NUM_SEQS] = {"max_num_seqs", "max-num-seqs"},
+    [SR_FIELD_TP] = {"tensor_parallel_size", "tensor parallel size"},
+    [SR_FIELD_PP] = {"pipeline_parallel_size", "pipeline parallel size"},
+    [SR_FIELD_MAX_BATCHED_TOKENS] = {"max_num_batched_tokens", "max-num-batched-tokens"},
+    [SR_FIELD_BLOCK_SIZE] = {"block_size", "KV block size"},
+    [SR_FIELD_KV_CACHE_DTYPE] = {"kv_cache_dtype", "KV cache dtype"},
+    [SR_FIELD_SERVING_FLAGS] = {"serving_flags", "serving flags (run plan)"},
+    [SR_FIELD_PLANNED_BENCHMARKS] = {"planned_benchmarks", "benchmarks planned (run plan)"},
+    [SR_FIELD_GSM8K_MAX_TOKENS] = {"gsm8k_max_tokens", "GSM8K answer-token limit"},
+    [SR_FIELD_BFCL_MAX_TOKENS] = {"bfcl_simple_max_tokens", "BFCL answer-token limit"},
+    [SR_FIELD_CONFIG_SHA256] = {"config_sha256", "config.json (SHA-256)"},
+    [SR_FIELD_BACKEND] = {"backend", "backend (server log)"},
+    [SR_FIELD_HBM_LIMIT_LOGGED] = {"hbm_limit_gib_logged", "memory limit in the log (GiB)"},
+    [SR_FIELD_RESIDENT_LOGGED] = {"resident_gib_logged", "resident memory after loading (GiB)"},
+};
+
+const char *sr_setup_field_key(sr_setup_field field)
+{
+    return field < SR_N_FIELDS && field_words[field].key ? field_words[field].key : "?";
+}
+
+const char *sr_setup_field_title(sr_setup_field field)
+{
+    return field < SR_N_FIELDS && field_words[field].title ? field_words[field].title : "?";
+}
+
+const char *sr_transition_key(sr_transition t)
+{
+    switch (t) {
+    case SR_TRANSITION_NOW_FAILS: return "now_fails";
+    case SR_TRANSITION_FIXED: return "fixed";
+    case SR_TRANSITION_NOW_PARTIAL: return "now_partial";
+    case SR_TRANSITION_NOW_COMPLETE: return "now_complete";
+    case SR_TRANSITION_PARTIAL_CHANGED: return "partial_changed";
+    case SR_TRANSITION_FAILURE_CHANGED: return "failure_changed";
+    case SR_TRANSITION_SAME: break;
+    }
+    return "same";
+}
+
+const char *sr_compare_short_digest(char *buf, size_t size, const char *s)
+{
+    const char *at = strstr(s, "@sha256:");
+    if (at && strlen(at + 8) > 12) /* the whole digest is in compare.json */
+        snprintf(buf, size, "%.*s%.12s\xE2\x80\xA6", (int)(at + 8 - s), s, at + 8);
+    else
+        snprintf(buf, size, "%s", s);
+    return buf;
+}
+
+const char *sr_compare_value_text(char *buf, size_t size, const sr_value *v, sr_setup_field field)
+{
+    switch (v->kind) {
+    case SR_VALUE_NONE: snprintf(buf, size, "%s", SR_TEXT_MISSING); break;
+    case SR_VALUE_COUNT: sr_format_count(buf, size, (long long)v->number); break;
+    case SR_VALUE_NUMBER: sr_format_json_number(buf, size, v->number); break;
+    case SR_VALUE_TEXT:
+        if (!v->text[0])
+            snprintf(buf, size, "(none)");
+        else if (field == SR_FIELD_CONFIG_SHA256 && strlen(v->text) > 12) /* enough to tell files apart */
+            snprintf(buf, size, "%.12s\xE2\x80\xA6", v->text);
+        else
+            sr_compare_short_digest(buf, size, v->text);
+        break;
+    }
+    return buf;
+}
+
+const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_change *ch)
+{
+    if (!ch->before)
+        snprintf(buf, size, "only after");
+    else if (!ch->after)
+        snprintf(buf, size, "only before");
+    else if (ch->n_paired == 0)
+        snprintf(buf, size, "no item in common");
+    else if (ch->verdict == SR_VERDICT_TOO_FEW_ITEMS)
+        snprintf(buf, size, "too few items to compare, n = %zu", ch->n_paired);
+    else
+        return NULL;
+    return buf;
+}
+
+const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change *ch)
+{
+    char d[64], lo[64], hi[64];
+    sr_text_points(d, sizeof d, ch->delta);
+    if (isfinite(ch->delta) && isfinite(ch->ci_low) && isfinite(ch->ci_high))
+        snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, ch->ci_low),
+                 sr_text_points(hi, sizeof hi, ch->ci_high));
+    else
+        snprintf(buf, size, "%s", d);
+    return buf;
+}
+
+const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch)
+{
+    return sr_text_ratio_span(buf, size, ch->ratio, ch->ratio_low, ch->ratio_high);
+}
+
+const char *sr_compare_speed_words(const sr_speed_change *ch)
+{
+    if (!ch->before)
+        return "only after";
+    if (!ch->after)
+        return "only before";
+    if (!isfinite(ch->ratio))
+        return "no ratio";
+    if (ch->within_noise < 0)
+        return "one run on each side: noise unknown";
+    if (ch->within_noise)
+        return "within run noise";
+    return ch->ratio_high < 1 ? "slower beyond run noise" : "faster beyond run noise";
+}
+
+/* "load failure: AttributeError: ... " */
+static void put_failure(sr_strbuf *sb, const sr_failure *f)
+{
+    const char *stage = sr_stage_name(f->stage);
+    if (stage)
+        sr_strbuf_printf(sb, "at %s", stage);
+    if (f->message)
+        sr_strbuf_printf(sb, "%s%s", stage ? ": " : "", f->message);
+}
+
+char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
+{
+    *oom = false;
+    const sr_model *b = mc->before, *a = mc->after;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    switch (mc->transition) {
+    case SR_TRANSITION_SAME: break;
+    case SR_TRANSITION_NOW_FAILS:
+        sr_strbuf_puts(&sb, "now fails ");
+        put_failure(&sb, &a->failure);
+        break;
+    case SR_TRANSITION_FIXED:
+        sr_strbuf_puts(&sb, a->server_started || a->n_benchmarks || a->n_scenarios ? "now serves" : "no longer fails");
+        if (a->status == SR_STATUS_PARTIAL && a->status_reason)
+            sr_strbuf_printf(&sb, ", but is partial: %s", a->status_reason);
+        sr_strbuf_puts(&sb, " (failed before ");
+        put_failure(&sb, &b->failure);
+        sr_strbuf_putc(&sb, ')');
+        break;
+    case SR_TRANSITION_NOW_PARTIAL:
+        sr_strbuf_printf(&sb, "now partial: %s", a->status_reason ? a->status_reason : "something is missing");
+        if (a->failure.message) {
+            sr_strbuf_puts(&sb, "; fails ");
+            put_failure(&sb, &a->failure);
+        }
+        break;
+    case SR_TRANSITION_NOW_COMPLETE:
+        sr_strbuf_printf(&sb, "now complete (was partial: %s)", b->status_reason ? b->status_reason : "?");
+        break;
+    case SR_TRANSITION_PARTIAL_CHANGED:
+        sr_strbuf_printf(&sb, "partial: %s (was: %s)", a->status_reason ? a->status_reason : "?",
+                         b->status_reason ? b->status_reason : "?");
+        break;
+    case SR_TRANSITION_FAILURE_CHANGED:
+        sr_strbuf_puts(&sb, "fails ");
+        put_failure(&sb, &a->failure);
+        sr_strbuf_puts(&sb, " (was ");
+        put_failure(&sb, &b->failure);
+        sr_strbuf_putc(&sb, ')');
+        break;
+    }
+    if (sb.len == 0 && !sb.failed) {
+        sr_strbuf_free(&sb);
+        return NULL;
+    }
+    char *s = sr_strbuf_detach(&sb);
+    *oom = s == NULL;
+    return s;
+}
+
+char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
+{
+    *oom = false;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    char vb[96], va[96];
+    for (size_t i = 0; i < sr_n_kv_cause_fields; i++) {
+        sr_setup_field f = sr_kv_cause_fields[i];
+        if (!kv->causes[f])
+            continue;
+        sr_strbuf_printf(&sb, "%s%s %s" ARROW "%s", sb.len ? "; " : "", sr_setup_field_title(f),
+                         sr_compare_value_text(vb, sizeof vb, &kv->before.values[f], f),
+                         sr_compare_value_text(va, sizeof va, &kv->after.values[f], f));
+    }
+    char *what = sr_strbuf_detach(&sb);
+    char *text = NULL;
+    bool before = kv->before.logged >= 0 || kv->before.recomputed >= 0;
+    bool after = kv->after.logged >= 0 || kv->after.recomputed >= 0;
+    if (!what)
+        text = NULL;
+    else if (!before || !after)
+        text = strdup(before ? "no count after" : "no count before");
+    else if (!kv->changed)
+        text = strdup("unchanged");
+    else if (kv->n_causes)
+        text = sr_asprintf("explained by: %s", what);
+    else
+        text = strdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
+                      "version, tensor parallel size, KV dtype, config.json, memory limit and resident memory "
+                      "are the same)");
+    *oom = !what || !text;
+    free(what);
+    return text;
+}
+
+/* "Qwen/Qwen3-4B" or its label when entries share the id. */
+static const char *label_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
+/* One regression of a model in words, after a "; " when sb holds some. */
+static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max, size_t *n)
+{
+    char buf[256];
+    const char *who = label_of(mc->after);
+    for (size_t k = 0; k < 1 + mc->n_accuracy + mc->n_speed; k++) {
+        bool now_fails = k == 0 && mc->transition == SR_TRANSITION_NOW_FAILS;
+        const sr_accuracy_change *a = k >= 1 && k <= mc->n_accuracy ? &mc->accuracy[k - 1] : NULL;
+        const sr_speed_change *s = k > mc->n_accuracy ? &mc->speed[k - 1 - mc->n_accuracy] : NULL;
+        if (!now_fails && !(a && a->regression) && !(s && s->regression))
+            continue;
+        if (max && *n >= max) {
+            ++*n;
+            continue;
+        }
+        sr_strbuf_printf(sb, "%s%s ", sb->len ? "; " : "", who);
+        if (now_fails) {
+            sr_strbuf_puts(sb, "now fails");
+            if (mc->after->failure.stage != SR_STAGE_NONE) {
+                sr_strbuf_putc(sb, ' ');
+                put_failure(sb, &mc->after->failure);
+            }
+        } else if (a) {
+            sr_strbuf_printf(sb, "%s regressed %s points", sr_text_benchmark_title(a->benchmark),
+                             sr_compare_delta_ci(buf, sizeof buf, a));
+        } else {
+            sr_strbuf_printf(sb, "%s %s, slower beyond run noise", s->key, sr_compare_ratio_range(buf, sizeof buf, s));
+        }
+        ++*n;
+    }
+}
+
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
+{
+    *oom = false;
+    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    if (!order) {
+        *oom = true;
+        return NULL;
+    }
+    size_t n_models = sr_compare_model_order(c, order), n = 0;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t i = 0; i < n_models; i++)
+        put_regressions(&sb, &c->models[order[i]], max, &n);
+    free(order);
+    if (max && n > max)
+        sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
+    if (sb.len == 0 && !sb.failed) {
+        sr_strbuf_free(&sb);
+        return NULL;
+    }
+    char *text = sr_strbuf_detach(&sb);
+    *oom = text == NULL;
+    return text;
+}
+
+char *sr_compare_title(const sr_comparison *c)
+{
+    char *b = sr_text_sweep_name(c->before), *a = sr_text_sweep_name(c->after);
+    char *title = NULL;
+    if (a && b)
+        title = strcmp(a, b) == 0 ? sr_asprintf("%s: before and after", a) : sr_asprintf("%s" ARROW "%s", b, a);
+    free(a);
+    free(b);
+    return title;
+}
+
+/* ---- the summary ----------------------------------------------------------- */
+
+typedef struct tally {
+    size_t improved, regressed, same, undecided;
+    size_t faster, slower, noise, unknown;
+    size_t kv_changed, kv_unexplained;
+    size_t fixed, now_fails, other_status;
+} tally;
+
+static void count(const sr_comparison *c, tally *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < c->n_models; i++) {
+        const sr_model_change *mc = &c->models[i];
+        t->fixed += mc->transition == SR_TRANSITION_FIXED;
+        t->now_fails += mc->transition == SR_TRANSITION_NOW_FAILS;
+        t->other_status += mc->transition != SR_TRANSITION_SAME && mc->transition != SR_TRANSITION_FIXED &&
+                           mc->transition != SR_TRANSITION_NOW_FAILS;
+        for (size_t k = 0; k < mc->n_accuracy; k++) {
+            sr_verdict v = mc->accuracy[k].verdict;
+            t->improved += v == SR_VERDICT_HIGHER;
+            t->regressed += v == SR_VERDICT_LOWER;
+            t->same += v == SR_VERDICT_NO_DIFFERENCE;
+            t->undecided += v == SR_VERDICT_TOO_FEW_ITEMS;
+        }
+        for (size_t k = 0; k < mc->n_speed; k++) {
+            const sr_speed_change *s = &mc->speed[k];
+            if (!s->before || !s->after || !isfinite(s->ratio))
+                continue;
+            t->noise += s->within_noise == 1;
+            t->unknown += s->within_noise < 0;
+            t->slower += s->within_noise == 0 && s->ratio_high < 1;
+            t->faster += s->within_noise == 0 && s->ratio_low > 1;
+        }
+        t->kv_changed += mc->kv.changed;
+        t->kv_unexplained += mc->kv.changed && mc->kv.n_causes == 0;
+    }
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static bool take(sr_text_list *out, sr_strbuf *sb)
+{
+    char *s = sr_strbuf_detach(sb);
+    if (!s)
+        return false;
+    void *items = out->items;
+    if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items)) {
+        free(s);
+        return false;
+    }
+    out->items = items;
+    out->items[out->n++] = s;
+    return true;
+}
+
+sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
+{
+    tally t;
+    count(c, &t);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+    sr_strbuf_printf(&sb, "%zu %s in both exports", c->n_models, plural(c->n_models, "model", "models"));
+    if (c->n_added || c->n_removed)
+        sr_strbuf_printf(&sb, "; %zu only after (added), %zu only before (removed)", c->n_added, c->n_removed);
+    sr_strbuf_printf(&sb, ". %zu setup %s.", c->n_setup, plural(c->n_setup, "difference", "differences"));
+    ok = take(out, &sb);
+    if (ok) {
+        sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing, %zu other %s.", t.fixed, t.now_fails, t.other_status,
+                         plural(t.other_status, "change", "changes"));
+        ok = take(out, &sb);
+    }
+    if (ok) {
+        sr_strbuf_printf(&sb,
+                         "Accuracy (after \xE2\x88\x92 before, paired by item): %zu improved, %zu regressed, %zu "
+                         "with no measured difference",
+                         t.improved, t.regressed, t.same);
+        if (t.undecided)
+            sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
+        sr_strbuf_puts(&sb, ".");
+        ok = take(out, &sb);
+    }
+    if (ok) {
+        sr_strbuf_printf(&sb,
+                         "Speed (after / before, median output throughput): %zu %s within run noise, %zu faster "
+                         "and %zu slower beyond it",
+                         t.noise, plural(t.noise, "scenario", "scenarios"), t.faster, t.slower);
+        if (t.unknown)
+            sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
+        sr_strbuf_puts(&sb, ".");
+        ok = take(out, &sb);
+    }
+    if (ok) {
+        sr_strbuf_printf(&sb, "KV cache: %zu %s changed", t.kv_changed,
+                         plural(t.kv_changed, "model's count", "models' counts"));
+        if (t.kv_unexplained)
+            sr_strbuf_printf(&sb, ", %zu not explained by the recorded settings", t.kv_unexplained);
+        sr_strbuf_puts(&sb, ".");
+        ok = take(out, &sb);
+    }
+    bool oom = false;
+    char *reg = ok ? sr_compare_regressions_text(c, 8, &oom) : NULL;
+    if (ok && !oom) {
+        if (reg)
+            sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
+        else
+            sr_strbuf_puts(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
+                                "no model that worked and now fails.");
+        ok = take(out, &sb);
+    }
+    free(reg);
+    sr_strbuf_free(&sb);
+    return ok && !oom ? NULL : sr_oom();
+}
+
+char *sr_compare_methods(const sr_comparison *c)
+{
+    const sr_settings *st = &c->settings;
+    char resamples[64], conf[64];
+    sr_text_confidence(conf, sizeof conf, st->confidence);
+    return sr_asprintf(
+        "Both exports were read and analysed as the report reads them (GSM8K filter %s). Entries are matched by "
+        "model id (by label, then directory, when several share an id). Accuracy: after \xE2\x88\x92 before "
+        "over the items both runs scored, paired by item id; paired %s bootstrap, %s resamples, seed %lu with "
+        "one %s stream per model and benchmark (salt \"" SR_COMPARE_SEED_SALT "\"), %s%% interval; "
+        "improved or regressed when the interval excludes 0; exact McNemar for 0/1 scores; under %d paired "
+        "items no interval. Speed: after's median output throughput over before's, with the range from the "
+        "slowest after run over the fastest before run to the fastest after run over the slowest before run; "
+        "within run noise when that range holds 1. A regression: an interval below 0, a range below 1, or a "
+        "model that worked and now fails. sweep-report %s.",
+        st->gsm8k_filter, st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
+        conf, SR_MIN_PAIRED_ITEMS, SR_VERSION);
+}

@@ -1,0 +1,258 @@
+/* The throughput curve: for a sweep over concurrency, request rate or
+ * prompts sent at once (3 or more values at one pair of lengths), each
+ * entry's median output throughput against that axis, a line per entry,
+ * as vLLM's compare script draws it. The first THROUGHPUT_LINES entries in
+ * display order are drawn; the chart says how many are left out. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/canvas/canvas.h"
+#include "render/canvas/parts.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/render.h"
+#include "render/report/text.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define THROUGHPUT_LINES 10
+#define PLOT_H 380.0
+#define PLOT_X0 96.0
+#define PLOT_X1 (SR_CHART_WIDTH - 40.0)
+#define MIN_POINTS 3
+
+typedef enum { AXIS_CONCURRENCY, AXIS_RATE, AXIS_BURST, N_AXES } sweep_axis;
+
+/* Which scenarios lie on one curve: the lengths and the axis. */
+typedef struct curve_key {
+    sweep_axis axis;
+    long input_len, output_len;
+} curve_key;
+
+static bool on_axis(const sr_scenario *sc, sweep_axis axis)
+{
+    switch (axis) {
+    case AXIS_CONCURRENCY: return sc->concurrency >= 0 && !isfinite(sc->request_rate);
+    case AXIS_RATE: return sc->concurrency < 0 && isfinite(sc->request_rate);
+    default: return sc->concurrency < 0 && !isfinite(sc->request_rate) && sc->burst >= 0;
+    }
+}
+
+static double axis_value(const sr_scenario *sc, sweep_axis axis)
+{
+    return axis == AXIS_CONCURRENCY ? (double)sc->concurrency : axis == AXIS_RATE ? sc->request_rate : (double)sc->burst;
+}
+
+static bool same_curve(const sr_scenario *sc, const curve_key *k)
+{
+    return on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
+}
+
+/* Distinct axis values of a curve over the entries shown. */
+static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
+{
+    double seen[256];
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *m = &sw->models[i];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        for (size_t s = 0; s < m->n_scenarios; s++) {
+            const sr_scenario *sc = &m->scenarios[s];
+            if (!same_curve(sc, k) || !isfinite(sc->median_output_throughput))
+                continue;
+            double v = axis_value(sc, k->axis);
+            bool dup = false;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == v;
+            if (!dup && n < sizeof seen / sizeof seen[0])
+                seen[n++] = v;
+        }
+    }
+    return n;
+}
+
+/* The curve with the most values (at least MIN_POINTS); ties go to the
+ * first met. False when the sweep has none. */
+static bool pick_curve(const sr_sweep *sw, curve_key *best)
+{
+    size_t best_n = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t s = 0; s < sw->models[i].n_scenarios; s++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[s];
+            for (int a = 0; a < N_AXES; a++) {
+                if (!on_axis(sc, (sweep_axis)a))
+                    continue;
+                curve_key k = {(sweep_axis)a, sc->input_len, sc->output_len};
+                size_t n = distinct_values(sw, &k);
+                if (n > best_n) {
+                    best_n = n;
+                    *best = k;
+                }
+            }
+        }
+    return best_n >= MIN_POINTS;
+}
+
+bool sr_throughput_has_data(const sr_sweep *sw)
+{
+    curve_key k;
+    return pick_curve(sw, &k);
+}
+
+double sr_throughput_height(void)
+{
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(THROUGHPUT_LINES) + 20 + PLOT_H + 80;
+}
+
+static const char *fmt_axis(char *buf, size_t size, double v, int decimals)
+{
+    if (fabs(v - round(v)) < 1e-9)
+        return sr_format_count(buf, size, llround(v));
+    return sr_format_fixed(buf, size, v, decimals < 1 ? 1 : decimals);
+}
+
+typedef struct xy {
+    double x, y;
+} xy;
+
+static int cmp_xy(const void *a, const void *b)
+{
+    double x = ((const xy *)a)->x, y = ((const xy *)b)->x;
+    return x < y ? -1 : x > y;
+}
+
+static const char *axis_words(sweep_axis a)
+{
+    return a == AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
+           : a == AXIS_RATE      ? "request rate (requests/s)"
+                                 : "prompts sent at once";
+}
+
+sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    curve_key k;
+    if (!pick_curve(sw, &k))
+        return NULL;
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    xy *pts = malloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
+    size_t *first = malloc((THROUGHPUT_LINES + 1) * sizeof *first);
+    if (!order || !pts || !first) {
+        free(order);
+        free(pts);
+        free(first);
+        return sr_oom();
+    }
+    size_t n = sr_render_model_order(sw, order), lines = 0, n_pts = 0, left_out = 0;
+    size_t shown[THROUGHPUT_LINES];
+    double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        size_t start = n_pts;
+        for (size_t s = 0; s < m->n_scenarios && n_pts - start < 256; s++) {
+            const sr_scenario *sc = &m->scenarios[s];
+            if (same_curve(sc, &k) && isfinite(sc->median_output_throughput))
+                pts[n_pts++] = (xy){axis_value(sc, k.axis), sc->median_output_throughput};
+        }
+        if (n_pts == start)
+            continue;
+        if (lines == THROUGHPUT_LINES) {
+            left_out++;
+            n_pts = start;
+            continue;
+        }
+        qsort(pts + start, n_pts - start, sizeof *pts, cmp_xy);
+        first[lines] = start;
+        shown[lines++] = order[i];
+        for (size_t p = start; p < n_pts; p++) {
+            xlo = fmin(xlo, pts[p].x);
+            xhi = fmax(xhi, pts[p].x);
+            yhi = fmax(yhi, pts[p].y);
+        }
+    }
+    first[lines] = n_pts;
+    bool log_x = xlo > 0 && xhi / xlo > 20;
+    sr_axis ax, ay;
+    if (log_x)
+        sr_axis_log(&ax, xlo, xhi, PLOT_X0, PLOT_X1);
+    else
+        sr_axis_linear(&ax, fmin(0, xlo), xhi * 1.04, 6, PLOT_X0, PLOT_X1);
+    double legend_h = sr_chart_legend_height(lines);
+    double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
+    sr_axis_linear(&ay, 0, yhi > 0 ? yhi * 1.06 : 1, 6, plot_bottom, plot_top);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_throughput_height());
+    if (err) {
+        free(order);
+        free(pts);
+        free(first);
+        return err;
+    }
+    sr_strbuf desc, sub;
+    sr_strbuf_init(&desc);
+    sr_strbuf_init(&sub);
+    char a[64], b[64];
+    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s-token prompts, %s-token outputs",
+                     axis_words(k.axis), sr_format_count(a, sizeof a, k.input_len),
+                     sr_format_count(b, sizeof b, k.output_len));
+    sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
+    sr_legend_item legend[THROUGHPUT_LINES];
+    for (size_t l = 0; l < lines; l++) {
+        const sr_model *m = &sw->models[shown[l]];
+        legend[l] = (sr_legend_item){m->label ? m->label : m->id, *sr_chart_palette[l % SR_CHART_N_PALETTE],
+                                     (int)(l / SR_CHART_N_PALETTE) % 3};
+    }
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, lines);
+    sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
+    double ticks[64];
+    int nt = sr_axis_ticks(&ay, ticks, 64);
+    for (int t = 0; t < nt; t++) {
+        double y = sr_axis_x(&ay, ticks[t]);
+        char buf[64];
+        sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
+        sr_canvas_text(&cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
+                       sr_dark);
+    }
+    for (size_t l = 0; l < lines; l++) {
+        sr_rgb c = *sr_chart_palette[l % SR_CHART_N_PALETTE];
+        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
+        const sr_model *m = &sw->models[shown[l]];
+        sr_strbuf_printf(&desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
+        for (size_t p = first[l]; p < first[l + 1]; p++) {
+            double x = sr_axis_x(&ax, pts[p].x), y = sr_axis_x(&ay, pts[p].y);
+            if (p > first[l])
+                sr_canvas_line(&cv, sr_axis_x(&ax, pts[p - 1].x), sr_axis_x(&ay, pts[p - 1].y), x, y, 2, c, false);
+            char tp[64];
+            sr_strbuf_printf(&desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
+                             fmt_axis(a, sizeof a, pts[p].x, 1));
+        }
+        for (size_t p = first[l]; p < first[l + 1]; p++)
+            sr_canvas_marker(&cv, shape, sr_axis_x(&ax, pts[p].x), sr_axis_x(&ay, pts[p].y), 4, c);
+    }
+    char xlabel[160];
+    snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(k.axis), log_x ? ", log scale" : "");
+    xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
+    sr_canvas_text(&cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    sr_canvas_text(&cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    if (left_out) {
+        char more[160];
+        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
+                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
+        sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    }
+    if (desc.failed || sub.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    sr_strbuf_free(&sub);
+    free(order);
+    free(pts);
+    free(first);
+    return err;
+}

@@ -1,0 +1,276 @@
+/* The trade-off chart: per benchmark, each compared entry's accuracy
+ * difference from the baseline (dot, with its interval as a vertical
+ * whisker) against its speed ratio (the median over its scenarios, with the
+ * lowest and highest as a horizontal whisker). The baseline sits at (1, 0);
+ * the shaded half above 0 is where an entry keeps up: its whisker reaches
+ * it unless it is measurably lower. Entries in overview order, the first
+ * TRADEOFF_LABELS named beside their dot. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/canvas/canvas.h"
+#include "render/canvas/parts.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/render.h"
+#include "render/report/text.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define TRADEOFF_LABELS 12
+#define TRADEOFF_MAX_POINTS 60 /* per panel, in overview order; the chart says how many more */
+#define PANEL_H 300.0
+#define PANEL_GAP 64.0
+#define PLOT_X0 86.0
+#define PLOT_X1 (SR_CHART_WIDTH - 40.0)
+
+typedef struct point {
+    size_t model;
+    double ratio, ratio_lo, ratio_hi; /* median, lowest, highest over scenarios */
+    double delta, lo, hi;             /* points */
+    sr_verdict verdict;
+} point;
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The entry's speed: the median, lowest and highest ratio over its
+ * scenarios; false when it has none. */
+static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
+{
+    double *r = malloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *r);
+    size_t n = 0;
+    if (!r)
+        return false;
+    for (size_t k = 0; k < m->n_scenarios; k++)
+        if (isfinite(m->scenarios[k].ratio))
+            r[n++] = m->scenarios[k].ratio;
+    if (n) {
+        qsort(r, n, sizeof *r, cmp_double);
+        *med = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2; /* ordering only: no statistic is made here */
+        *lo = r[0];
+        *hi = r[n - 1];
+    }
+    free(r);
+    return n > 0;
+}
+
+/* Benchmarks the baseline was scored on and some entry was compared on,
+ * in table order (fresh array, NULL on OOM). */
+static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t n_all = 0;
+    const char **names = sr_text_benchmark_list(sw, &n_all);
+    *n_panels = 0;
+    for (size_t b = 0; names && base && b < n_all; b++) {
+        bool any = false;
+        for (size_t i = 0; i < sw->n_models && !any; i++) {
+            const sr_model *m = &sw->models[i];
+            const sr_scores *s = sr_model_benchmark(m, names[b]);
+            double med, lo, hi;
+            any = s && s->compared && !s->is_baseline && isfinite(s->delta) && speed_of(m, &med, &lo, &hi);
+        }
+        if (any)
+            names[(*n_panels)++] = names[b];
+    }
+    return names;
+}
+
+bool sr_tradeoff_has_data(const sr_sweep *sw, bool *oom)
+{
+    size_t n = 0;
+    const char **names = panels_of(sw, &n);
+    *oom = names == NULL;
+    free(names);
+    return n > 0;
+}
+
+double sr_tradeoff_height(const sr_sweep *sw)
+{
+    size_t n = 0;
+    const char **names = panels_of(sw, &n);
+    free(names);
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(4) + 10 + (double)(n ? n : 1) * (PANEL_H + PANEL_GAP) + 40;
+}
+
+static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)
+{
+    char tmp[64];
+    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, decimals < 1 ? 1 : decimals));
+    return buf;
+}
+
+static sr_rgb verdict_rgb(sr_verdict v)
+{
+    return v == SR_VERDICT_HIGHER ? sr_green : v == SR_VERDICT_LOWER ? sr_vermillion : sr_blue;
+}
+
+static int verdict_shape(sr_verdict v)
+{
+    return v == SR_VERDICT_HIGHER ? 1 : v == SR_VERDICT_LOWER ? 2 : 0;
+}
+
+/* A label for a dot: the name after the organisation, cut to fit. */
+static const char *short_name(const sr_model *m)
+{
+    const char *label = m->label ? m->label : m->id;
+    const char *slash = strchr(m->id, '/');
+    /* Keep what tells entries apart: a label that is more than the id
+     * (serving variants) is shown whole, after the organisation. */
+    if (slash && strncmp(label, m->id, (size_t)(slash - m->id)) == 0)
+        return label + (slash - m->id) + 1;
+    return label;
+}
+
+static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
+                  sr_strbuf *desc)
+{
+    point *pts = malloc((n ? n : 1) * sizeof *pts);
+    if (!pts) {
+        cv->failed = true;
+        return;
+    }
+    size_t np = 0, left_out = 0;
+    double xlo = 1, xhi = 1, ylo = 0, yhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = sr_model_benchmark(m, bench);
+        point p = {order[i], NAN, NAN, NAN, NAN, NAN, NAN, SR_VERDICT_NONE};
+        if (!s || m->is_baseline || !s->compared || !isfinite(s->delta) ||
+            !speed_of(m, &p.ratio, &p.ratio_lo, &p.ratio_hi))
+            continue;
+        p.delta = s->delta * 100;
+        p.lo = isfinite(s->ci_low) ? s->ci_low * 100 : p.delta;
+        p.hi = isfinite(s->ci_high) ? s->ci_high * 100 : p.delta;
+        p.verdict = s->verdict;
+        if (np == TRADEOFF_MAX_POINTS) {
+            left_out++;
+            continue;
+        }
+        xlo = fmin(xlo, p.ratio_lo);
+        xhi = fmax(xhi, p.ratio_hi);
+        ylo = fmin(ylo, p.lo);
+        yhi = fmax(yhi, p.hi);
+        pts[np++] = p;
+    }
+    double xpad = (xhi - xlo) * 0.06 + 0.02, ypad = (yhi - ylo) * 0.06 + 0.5;
+    double plot_top = top + 26, plot_bottom = top + PANEL_H;
+    sr_axis ax, ay;
+    sr_axis_linear(&ax, xlo - xpad, xhi + xpad, 6, PLOT_X0, PLOT_X1);
+    sr_axis_linear(&ay, ylo - ypad, yhi + ypad, 6, plot_bottom, plot_top); /* y up */
+    const char *title = sr_text_benchmark_title(bench);
+    char head[160];
+    snprintf(head, sizeof head, "%s: accuracy difference (points) against speed", title);
+    sr_canvas_text(cv, 16, top + 12, head, SR_CHART_LABEL_SIZE + 1, true, 0, sr_black);
+    /* Where an entry keeps up: the half at or above 0 (its whisker reaches
+     * it unless the difference is measurably below 0). */
+    double y0 = sr_axis_x(&ay, 0), ytop = sr_axis_x(&ay, ay.hi);
+    sr_canvas_rect(cv, PLOT_X0, ytop, PLOT_X1 - PLOT_X0, y0 - ytop, (sr_rgb){0.91, 0.96, 0.92});
+    sr_canvas_text(cv, PLOT_X1 - 6, ytop + 14, "keeps up: not measurably lower", SR_CHART_VALUE_SIZE, false, 1,
+                   sr_green);
+    sr_axis_draw(cv, &ax, plot_top, plot_bottom, fmt_ratio);
+    double ticks[64];
+    int nt = sr_axis_ticks(&ay, ticks, 64), d = sr_axis_decimals(&ay);
+    for (int t = 0; t < nt; t++) {
+        double y = sr_axis_x(&ay, ticks[t]);
+        char buf[64];
+        sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
+        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, sr_chart_fmt_points(buf, sizeof buf, ticks[t], d), 10.5, false, 1,
+                       sr_dark);
+    }
+    sr_canvas_line(cv, PLOT_X0, y0, PLOT_X1, y0, 1.0, sr_grey, true);
+    double x1 = sr_axis_x(&ax, 1);
+    sr_canvas_line(cv, x1, plot_top, x1, plot_bottom, 1.0, sr_grey, true);
+    sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 32,
+                   "Speed ratio to the baseline (median over scenarios; whisker: lowest to highest)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    sr_strbuf_printf(desc, "%s%s:", desc->len ? "\n" : "", title);
+    for (size_t i = 0; i < np; i++) {
+        const point *p = &pts[i];
+        sr_rgb c = verdict_rgb(p->verdict);
+        double x = sr_axis_x(&ax, p->ratio), y = sr_axis_x(&ay, p->delta);
+        double yl = sr_axis_x(&ay, p->lo), yh = sr_axis_x(&ay, p->hi);
+        sr_canvas_line(cv, x, yl, x, yh, 1.4, c, false);
+        sr_canvas_line(cv, x - 3, yl, x + 3, yl, 1.4, c, false);
+        sr_canvas_line(cv, x - 3, yh, x + 3, yh, 1.4, c, false);
+        sr_canvas_line(cv, sr_axis_x(&ax, p->ratio_lo), y, sr_axis_x(&ax, p->ratio_hi), y, 1.0, c, false);
+        sr_canvas_marker(cv, verdict_shape(p->verdict), x, y, 5, c);
+        const sr_model *m = &sw->models[p->model];
+        if (i < TRADEOFF_LABELS)
+            sr_canvas_label(cv, x + 8, y - 6, short_name(m), SR_CHART_VALUE_SIZE, sr_dark);
+        char a[64], r[64];
+        sr_strbuf_printf(desc, " %s %s points at %s;", m->label ? m->label : m->id,
+                         sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2));
+    }
+    sr_canvas_marker(cv, 0, x1, y0, 5.5, sr_black);
+    sr_canvas_label(cv, x1 + 8, y0 + 14, "baseline", SR_CHART_VALUE_SIZE, sr_black);
+    if (np > TRADEOFF_LABELS) {
+        char more[200], k[32], l[32];
+        if (left_out)
+            snprintf(more, sizeof more,
+                     "The first %d in the overview's order are named, %d drawn; %s more are left out (see the tables).",
+                     TRADEOFF_LABELS, TRADEOFF_MAX_POINTS, sr_format_count(l, sizeof l, (long long)left_out));
+        else
+            snprintf(more, sizeof more, "The first %d in the overview's order are named; %s more are drawn unnamed.",
+                     TRADEOFF_LABELS, sr_format_count(k, sizeof k, (long long)(np - TRADEOFF_LABELS)));
+        sr_canvas_text(cv, 16, plot_bottom + 50, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    }
+    free(pts);
+}
+
+sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    size_t n_panels = 0;
+    const char **panels = panels_of(sw, &n_panels);
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    if (!panels || !order) {
+        free(panels);
+        free(order);
+        return sr_oom();
+    }
+    size_t n = sr_render_model_order(sw, order);
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_tradeoff_height(sw));
+    if (err) {
+        free(panels);
+        free(order);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    char conf[64], sub[256];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    snprintf(sub, sizeof sub,
+             "Each entry's accuracy difference from the baseline with its %s%% interval, against its output "
+             "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0",
+             conf);
+    sr_chart_header(&cv, sr_chart_title(SR_CHART_TRADEOFF), sub);
+    const sr_legend_item legend[] = {
+        {"no measured difference", sr_blue, 0},
+        {"higher", sr_green, 1},
+        {"lower", sr_vermillion, 2},
+        {"baseline", sr_black, 0},
+    };
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, 4);
+    double top = SR_CHART_LEGEND_Y + sr_chart_legend_height(4) + 10;
+    if (n_panels == 0) {
+        sr_chart_message(&cv, top + 40, "No entry has both an accuracy difference and a speed ratio");
+        sr_strbuf_puts(&desc, "Nothing to draw.");
+    }
+    for (size_t k = 0; k < n_panels; k++)
+        panel(&cv, sw, panels[k], order, n, top + (double)k * (PANEL_H + PANEL_GAP), &desc);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "tradeoff-", sr_chart_title(SR_CHART_TRADEOFF), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    free(panels);
+    free(order);
+    return err;
+}

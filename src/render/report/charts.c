@@ -1,0 +1,752 @@
+/* The three charts, as PNG (800 px wide) and SVG, drawn from the analysed
+ * sweep only. Models appear in the table's order; failed models are left
+ * out (the table lists them); a missing value leaves a gap that says so.
+ * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
+ * number of rows and never depend on measured text, so the canvas size is
+ * known before drawing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/canvas/canvas.h"
+#include "render/canvas/parts.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/report/kv_text.h"
+#include "render/render.h"
+#include "render/report/text.h"
+#include "render/shared/table.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+const char *sr_chart_title(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO: return "Output throughput relative to the baseline";
+    case SR_CHART_ACCURACY_DELTA: return "Accuracy difference from the baseline";
+    case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
+    case SR_CHART_TRADEOFF: return "Accuracy against speed";
+    case SR_CHART_THROUGHPUT: return "Throughput against load";
+    }
+    return "Chart";
+}
+
+/* ---- shared pieces ----------------------------------------------------- */
+
+static const char *fmt_plain(char *buf, size_t size, double v, int decimals)
+{
+    return sr_text_fixed(buf, size, v, decimals < 1 ? 1 : decimals);
+}
+
+static const char *fmt_count(char *buf, size_t size, double v, int decimals)
+{
+    (void)decimals;
+    return sr_format_count(buf, size, llround(v));
+}
+
+/* Indices of the models a chart shows, in table order. */
+static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
+{
+    size_t n = sr_render_model_order(sw, idx), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[idx[i]];
+        if (m->status == SR_STATUS_FAILED || (m->is_baseline && !with_baseline))
+            continue;
+        idx[k++] = idx[i];
+    }
+    return k;
+}
+
+/* ---- speed ratio ------------------------------------------------------- */
+
+static bool has_ratio(const sr_model *m)
+{
+    for (size_t c = 0; c < m->n_scenarios; c++)
+        if (isfinite(m->scenarios[c].ratio))
+            return true;
+    return false;
+}
+
+/* Models the speed chart leaves out: not failed, not the baseline, and
+ * without a single ratio (no runs, or none in a scenario the baseline ran).
+ * *with_runs: how many of them have runs. */
+static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
+{
+    size_t n = 0;
+    *with_runs = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *m = &sw->models[i];
+        if (!m->is_baseline && m->status != SR_STATUS_FAILED && !has_ratio(m)) {
+            n++;
+            *with_runs += m->n_scenarios > 0;
+        }
+    }
+    return n;
+}
+
+#define BAR_H 10.0
+#define BAR_GAP 2.0
+#define SPEED_GROUP_PAD 14.0
+
+/* Geometry for ncol scenarios (bars per model). */
+static double speed_group_h(size_t ncol)
+{
+    return (double)(ncol ? ncol : 1) * (BAR_H + BAR_GAP) - BAR_GAP + SPEED_GROUP_PAD;
+}
+
+static double speed_plot_top(size_t ncol)
+{
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(ncol) + 14;
+}
+
+/* Design height of a speed chart showing `shown` rows (more: with the
+ * "… and N more" line). */
+static double speed_height(size_t ncol, size_t shown, bool more)
+{
+    return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 + (more ? 18 : 0);
+}
+
+/* The number of speed columns, for geometry; 0 on OOM (then drawn as none). */
+static size_t speed_column_count(const sr_sweep *sw)
+{
+    sr_speed_columns cols;
+    if (!sr_speed_columns_make(sw, &cols))
+        return 0;
+    size_t n = cols.n;
+    sr_speed_columns_free(&cols);
+    return n;
+}
+
+/* What drawing the rows of a speed chart needs. */
+typedef struct speed_plot {
+    const sr_sweep *sw;
+    const size_t *idx;
+    const sr_chart_part *pt;
+    const sr_speed_columns *cols;
+    sr_axis ax;
+    double top, bottom, group_h;
+} speed_plot;
+
+/* The axis spans 0, 1.2 and every ratio of every row (of every part). */
+static void speed_axis(speed_plot *sp, size_t rows)
+{
+    double max_ratio = 1.0;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t c = 0; c < sp->cols->n; c++) {
+            const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
+            if (sc && isfinite(sc->ratio) && sc->ratio > max_ratio)
+                max_ratio = sc->ratio;
+        }
+    sr_axis_linear(&sp->ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
+}
+
+/* Title, subtitle and the legend of scenarios. */
+static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_columns *cols, const sr_chart_part *pt)
+{
+    char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
+                                 "scenario, the whisker the range of its runs; %s",
+                                 base ? base->label : "none", cols->shared);
+    char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
+    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
+    if (!title)
+        cv->failed = true;
+    free(title);
+    free(subtitle);
+
+    size_t ncol = cols->n;
+    sr_legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
+    if (!legend)
+        cv->failed = true;
+    for (size_t c = 0; c < ncol && legend; c++) {
+        legend[c].label = cols->cols[c].legend;
+        legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
+        legend[c].shape = -1;
+    }
+    if (legend)
+        sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, ncol);
+    free(legend);
+}
+
+/* Top of shown row i's bar for scenario c. */
+static double speed_bar_y(const speed_plot *sp, size_t i, size_t c)
+{
+    return sp->top + (double)i * sp->group_h + SPEED_GROUP_PAD / 2 + (double)c * (BAR_H + BAR_GAP);
+}
+
+/* Whether a ratio has a range to draw (runs that differ). */
+static bool speed_spread(const sr_scenario *sc)
+{
+    return sc && isfinite(sc->ratio) && isfinite(sc->ratio_low) && isfinite(sc->ratio_high) &&
+           sc->ratio_high > sc->ratio_low;
+}
+
+/* The bars and their whiskers (the range every pairing of runs spans), and
+ * the chart's description, row by row. */
+static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
+{
+    char buf[64];
+    for (size_t i = 0; i < sp->pt->count; i++) {
+        const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
+        double top = speed_bar_y(sp, i, 0);
+        sr_chart_row_label(cv, m->label ? m->label : m->id, "", top + (sp->group_h - SPEED_GROUP_PAD) / 2 + 4);
+        sr_strbuf_printf(desc, "%s%s:", i ? "\n" : "", m->label ? m->label : m->id);
+        for (size_t c = 0; c < sp->cols->n; c++) {
+            const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
+            double y = speed_bar_y(sp, i, c), r = sc ? sc->ratio : NAN;
+            sr_strbuf_printf(desc, " %s %s;", sp->cols->cols[c].heading, sr_text_ratio_range(buf, sizeof buf, sc));
+            if (isfinite(r))
+                sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, sr_axis_x(&sp->ax, r) - SR_CHART_PLOT_X0, BAR_H,
+                               *sr_chart_palette[c % SR_CHART_N_PALETTE]);
+            if (speed_spread(sc)) {
+                double x_lo = sr_axis_x(&sp->ax, sc->ratio_low), x_hi = sr_axis_x(&sp->ax, sc->ratio_high);
+                double ym = y + BAR_H / 2;
+                sr_canvas_line(cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
+                sr_canvas_line(cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
+                sr_canvas_line(cv, x_hi, y + 2, x_hi, y + BAR_H - 2, 1.1, sr_black, false);
+            }
+        }
+    }
+}
+
+/* The baseline's line over the bars, then each ratio right of its bar or
+ * whisker ("no data" when there is none). */
+static void speed_values(sr_canvas *cv, const speed_plot *sp)
+{
+    double x1 = sr_axis_x(&sp->ax, 1.0);
+    sr_canvas_line(cv, x1, sp->top - 6, x1, sp->bottom, 1.4, sr_black, true);
+    sr_canvas_text(cv, x1 + 4, sp->top - 4, "baseline = 1.0", SR_CHART_VALUE_SIZE, false, 0, sr_black);
+    char buf[64];
+    for (size_t i = 0; i < sp->pt->count; i++) {
+        const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
+        for (size_t c = 0; c < sp->cols->n; c++) {
+            const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
+            double y = speed_bar_y(sp, i, c), r = sc ? sc->ratio : NAN;
+            if (isfinite(r)) {
+                double x_hi = sr_axis_x(&sp->ax, speed_spread(sc) ? sc->ratio_high : r);
+                sr_canvas_label(cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), SR_CHART_VALUE_SIZE,
+                                sr_dark);
+            } else {
+                sr_canvas_label(cv, SR_CHART_PLOT_X0 + 4, y + BAR_H - 1.5, "no data", SR_CHART_VALUE_SIZE, sr_grey);
+            }
+        }
+    }
+}
+
+static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
+                             const sr_chart_part *pt, char **out, size_t *len)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    sr_speed_columns cols;
+    if (!sr_speed_columns_make(sw, &cols))
+        return sr_oom();
+    sr_speed_columns_keep_rated(sw, &cols);
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more = n > rows && sr_chart_last_part(pt);
+    size_t with_runs, unrated = speed_models_unrated(sw, &with_runs);
+    bool say_unrated = unrated > 0 && rows > 0 && sr_chart_last_part(pt);
+    sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
+    speed_plot sp = {.sw = sw,
+                     .idx = idx,
+                     .pt = &drawn,
+                     .cols = &cols,
+                     .top = speed_plot_top(cols.n),
+                     .group_h = speed_group_h(cols.n)};
+    sp.bottom = sp.top + (shown ? (double)shown * sp.group_h : 60);
+    speed_axis(&sp, rows);
+
+    sr_canvas cv;
+    sr_error *err =
+        sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0));
+    if (err) {
+        sr_speed_columns_free(&cols);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    speed_heading(&cv, base, &cols, pt);
+    if (rows == 0) {
+        sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
+        const char *why = !base       ? "No baseline found"
+                          : with_runs ? "No model ran a scenario the baseline ran"
+                                      : "No model to compare with the baseline";
+        sr_chart_message(&cv, sp.top + 34, why);
+        sr_strbuf_printf(&desc, "%s.", why);
+    } else {
+        sr_chart_bands(&cv, sp.top, shown, sp.group_h);
+        sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
+    }
+    speed_bars(&cv, &sp, &desc); /* then the baseline's line over them, then the values on top */
+    speed_values(&cv, &sp);
+    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + sp.ax.x1) / 2, sp.bottom + 34,
+                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
+                   sr_black);
+    if (more)
+        sr_chart_more(&cv, sp.bottom + 52, n - rows);
+    if (say_unrated) { /* never silently: the tables have their own speeds */
+        char note[160];
+        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
+                 unrated, unrated == 1 ? "" : "s");
+        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
+        sr_strbuf_printf(&desc, "\n%s.", note);
+    }
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    sr_speed_columns_free(&cols);
+    return err;
+}
+
+/* ---- accuracy delta ---------------------------------------------------- */
+
+/* The benchmarks the accuracy chart has a panel for: those the baseline
+ * was scored on, in table order. Fresh array, NULL on OOM. */
+static const char **accuracy_panels(const sr_sweep *sw, size_t *n_panels)
+{
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t n_all;
+    const char **names = sr_text_benchmark_list(sw, &n_all);
+    *n_panels = 0;
+    for (size_t b = 0; names && b < n_all; b++)
+        if (base && sr_model_benchmark(base, names[b]))
+            names[(*n_panels)++] = names[b];
+    return names;
+}
+
+static int verdict_index(sr_verdict verdict)
+{
+    if (verdict == SR_VERDICT_HIGHER)
+        return 1;
+    if (verdict == SR_VERDICT_LOWER)
+        return 2;
+    return 0;
+}
+
+static const sr_rgb *verdict_color(int v)
+{
+    return v == 1 ? &sr_green : v == 2 ? &sr_vermillion : &sr_blue;
+}
+
+/* Columns of a panel: the plot ends at plot_x1, the difference is written
+ * from text_x, the count of paired items ends at n_right. */
+#define ACC_PLOT_X1 540.0
+#define ACC_TEXT_X 556.0
+#define ACC_N_RIGHT (SR_CHART_WIDTH - 16.0)
+
+/* Title, subtitle, the legend of verdicts, and the message when there is
+ * no panel. */
+static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart_part *pt, size_t n_panels,
+                             sr_strbuf *desc)
+{
+    char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
+                                 "of accuracy; dot: the difference, whisker: its interval",
+                                 base ? base->id : "none");
+    char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
+    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
+    if (!title)
+        cv->failed = true;
+    free(title);
+    free(subtitle);
+    static const sr_legend_item legend[] = {
+        {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
+        {"higher than the baseline", {0 / 255.0, 158 / 255.0, 115 / 255.0}, 1},
+        {"lower than the baseline", {213 / 255.0, 94 / 255.0, 0 / 255.0}, 2},
+    };
+    sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, 3);
+    if (n_panels == 0) {
+        sr_chart_message(cv, sr_chart_accuracy_top() + 40,
+                         base ? "No model was compared with the baseline on accuracy" : "No baseline found");
+        sr_strbuf_puts(desc, "No accuracy comparison.");
+    }
+}
+
+/* A benchmark's axis spans 0 and every difference and interval of every
+ * row (of every part). */
+static void accuracy_axis(const sr_sweep *sw, const size_t *idx, size_t rows, const char *bench, sr_axis *ax)
+{
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
+        if (!s || !s->compared || !isfinite(s->delta))
+            continue;
+        double vals[3] = {s->delta, s->ci_low, s->ci_high};
+        for (int k = 0; k < 3; k++)
+            if (isfinite(vals[k])) {
+                lo = fmin(lo, vals[k] * 100);
+                hi = fmax(hi, vals[k] * 100);
+            }
+    }
+    double pad = (hi - lo) * 0.08;
+    sr_axis_linear(ax, lo - pad, hi + pad, 6, SR_CHART_PLOT_X0, ACC_PLOT_X1);
+}
+
+/* One model's row, centred on yc: its difference and interval, or why it
+ * has none. */
+static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, const sr_axis *ax, double yc,
+                         sr_strbuf *desc)
+{
+    const sr_scores *s = sr_model_benchmark(m, bench);
+    sr_chart_row_label(cv, m->id, "", yc + 4);
+    if (!s || !s->compared || !isfinite(s->delta)) {
+        const char *why = s ? "not compared" : "no scores";
+        sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+        sr_strbuf_printf(desc, " %s %s;", m->id, why);
+        return;
+    }
+    char buf[96], count[64];
+    int v = verdict_index(s->verdict);
+    const sr_rgb *col = verdict_color(v);
+    if (isfinite(s->ci_low) && isfinite(s->ci_high))
+        sr_chart_whisker(cv, ax, s->ci_low * 100, s->ci_high * 100, yc, 5, *col);
+    sr_canvas_marker(cv, v, sr_axis_x(ax, s->delta * 100), yc, 5, *col);
+    sr_text_delta_ci(buf, sizeof buf, s);
+    sr_canvas_text(cv, ACC_TEXT_X, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *col);
+    sr_canvas_text(cv, ACC_N_RIGHT, yc + 4, sr_text_count(count, sizeof count, (long long)s->n_paired),
+                   SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
+    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf, sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict) : "");
+}
+
+/* Benchmark p's panel from y0: its heading (the baseline's score, the
+ * column heads ci_head and "n paired"), the rows of the part, the axis. */
+static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx, size_t rows, const sr_chart_part *pt,
+                           const char *bench, size_t p, double y0, const char *ci_head, sr_strbuf *desc)
+{
+    const sr_scores *bs = sr_model_benchmark(sr_sweep_baseline(sw), bench);
+    char head[96], score[64], items[64];
+    double w = sr_canvas_text(cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
+    snprintf(head, sizeof head, "baseline %s on %s items", sr_text_score(score, sizeof score, bs->score),
+             sr_text_count(items, sizeof items, (long long)bs->n_items));
+    sr_canvas_text(cv, 16 + w + 8, y0 + 16, head, SR_CHART_LABEL_SIZE, false, 0, sr_grey);
+    sr_canvas_text(cv, ACC_TEXT_X, y0 + 16, ci_head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+    sr_canvas_text(cv, ACC_N_RIGHT, y0 + 16, "n paired", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
+    sr_strbuf_printf(desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), head);
+
+    sr_axis ax;
+    accuracy_axis(sw, idx, rows, bench, &ax);
+    size_t shown = pt->count;
+    double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * SR_CHART_ACCURACY_ROW_H;
+    sr_chart_bands(cv, rows_top, shown, SR_CHART_ACCURACY_ROW_H);
+    sr_axis_draw(cv, &ax, rows_top, rows_bottom, sr_chart_fmt_points);
+    double x0 = sr_axis_x(&ax, 0);
+    sr_canvas_line(cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
+    for (size_t i = 0; i < shown; i++)
+        accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax,
+                     rows_top + (double)i * SR_CHART_ACCURACY_ROW_H + SR_CHART_ACCURACY_ROW_H / 2, desc);
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ACC_PLOT_X1) / 2, rows_bottom + 32,
+                   "model \xE2\x88\x92 baseline (points of accuracy)", SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+}
+
+/* The footnote at y: how the whiskers were made. */
+static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr_strbuf *desc)
+{
+    char conf[64], resamples[64];
+    char *note =
+        sr_asprintf("Whiskers: %s%% paired %s bootstrap interval, %s resamples, seed %lu (%s). n: items "
+                    "scored for both the model and the baseline.",
+                    sr_text_confidence(conf, sizeof conf, st->confidence), st->ci_method ? st->ci_method : "percentile",
+                    sr_text_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng ? st->rng : "?");
+    if (note) {
+        char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+        if (fit)
+            sr_canvas_text(cv, 16, y, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+        free(fit);
+        sr_strbuf_printf(desc, "\n%s", note);
+    } else {
+        cv->failed = true;
+    }
+    free(note);
+}
+
+static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
+                                const sr_chart_part *pt, char **out, size_t *len)
+{
+    size_t n_panels;
+    const char **names = accuracy_panels(sw, &n_panels);
+    if (!names)
+        return sr_oom();
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more = n > rows && sr_chart_last_part(pt);
+    if (rows == 0)
+        n_panels = 0;
+    double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
+    if (err) {
+        free(names);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    accuracy_heading(&cv, sr_sweep_baseline(sw), pt, n_panels, &desc);
+    char conf[64], ci_head[96];
+    snprintf(ci_head, sizeof ci_head, "\xCE\x94 points [%s%% interval]",
+             sr_text_confidence(conf, sizeof conf, sw->settings.confidence));
+    const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
+    for (size_t p = 0; p < n_panels; p++)
+        accuracy_panel(&cv, sw, idx, rows, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
+    double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
+    accuracy_footnote(&cv, &sw->settings, foot, &desc);
+    if (more)
+        sr_chart_more(&cv, foot + 18, n - rows);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
+                          len);
+    sr_strbuf_free(&desc);
+    free(names);
+    return err;
+}
+
+/* ---- KV capacity ------------------------------------------------------- */
+
+#define KV_BAR_H 11.0
+#define KV_GAP 2.0
+#define KV_GROUP_PAD 12.0
+
+static double kv_group_h(void)
+{
+    return 2 * (KV_BAR_H + KV_GAP) - KV_GAP + KV_GROUP_PAD;
+}
+
+static double kv_plot_top(void)
+{
+    return SR_CHART_LEGEND_Y + sr_chart_legend_height(2) + 14;
+}
+
+/* Design height of a KV chart showing `shown` rows (note: with the line
+ * explaining "*"; more: with the "… and N more" line). */
+static double kv_height(size_t shown, bool note, bool more)
+{
+    return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) + (more ? 18 : 0);
+}
+
+static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
+                          const sr_chart_part *pt, char **out, size_t *len)
+{
+    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    bool more_rows = n > rows && sr_chart_last_part(pt);
+    const double bar_h = KV_BAR_H, gap = KV_GAP, group_pad = KV_GROUP_PAD, group_h = kv_group_h();
+    double legend_y = SR_CHART_LEGEND_Y, plot_top = kv_plot_top();
+    double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
+    bool any_note = false;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < rows; i++) { /* the axis spans every row, of every part */
+        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
+        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
+        for (int k = 0; k < 2; k++)
+            if (v[k] > 0) {
+                lo = fmin(lo, (double)v[k]);
+                hi = fmax(hi, (double)v[k]);
+            }
+    }
+    for (size_t i = 0; i < shown; i++)
+        any_note = any_note || sr_kv_has_note(&sw->models[idx[pt->first + i]].kv);
+    bool have = hi > 0, log_scale = have && hi / lo > 20;
+    double height = kv_height(shown, any_note, more_rows);
+    sr_axis ax;
+    if (log_scale)
+        sr_axis_log(&ax, lo, hi, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
+    else
+        sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
+
+    sr_canvas cv;
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
+    if (err)
+        return err;
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
+    char *title = sr_chart_part_title(sr_chart_title(SR_CHART_KV_CAPACITY), pt);
+    sr_chart_header(&cv, title ? title : "",
+                    "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
+                    "logged memory");
+    if (!title)
+        cv.failed = true;
+    free(title);
+    static const sr_legend_item legend[] = {
+        {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
+        {"recomputed", {230 / 255.0, 159 / 255.0, 0 / 255.0}, -1},
+    };
+    sr_chart_legend(&cv, legend_y, legend, 2);
+    if (!have) {
+        sr_chart_message(&cv, plot_top + 34, "No KV cache size was logged or recomputed");
+        sr_strbuf_puts(&desc, "No KV cache sizes.");
+        rows = shown = 0;
+    } else {
+        sr_chart_bands(&cv, plot_top, shown, group_h);
+        sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
+    }
+    char buf[64];
+    for (size_t i = 0; i < shown; i++) {
+        const sr_model *m = &sw->models[idx[pt->first + i]];
+        double top = plot_top + (double)i * group_h + group_pad / 2;
+        sr_chart_row_label(&cv, m->id, sr_kv_has_note(&m->kv) ? " *" : "", top + bar_h + 4);
+        long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
+        static const char *const missing[2] = {"not logged", "not recomputed"};
+        sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
+        for (int k = 0; k < 2; k++) {
+            double y = top + k * (bar_h + gap);
+            sr_strbuf_printf(&desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
+            if (v[k] < 0 || (log_scale && v[k] == 0)) {
+                sr_canvas_text(&cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
+                               sr_grey);
+                continue;
+            }
+            double x = sr_axis_x(&ax, (double)v[k]);
+            sr_canvas_rect(&cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
+            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE,
+                           false, 0, sr_dark);
+        }
+    }
+    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
+                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    double foot = plot_bottom + 52;
+    if (any_note && rows > 0) {
+        sr_canvas_text(&cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
+                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+        foot += 18;
+    }
+    if (more_rows && rows > 0)
+        sr_chart_more(&cv, foot, n - rows);
+    if (desc.failed)
+        cv.failed = true;
+    err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
+    sr_strbuf_free(&desc);
+    return err;
+}
+
+/* Models a chart shows into idx, in table order; returns the count. The
+ * speed chart leaves out models without a single ratio (no scenario in
+ * common with the baseline): the tables show their own speeds. */
+static size_t kind_models(const sr_sweep *sweep, sr_chart_kind kind, size_t *idx)
+{
+    size_t n = chart_models(sweep, idx, kind == SR_CHART_KV_CAPACITY), k = 0;
+    if (kind != SR_CHART_SPEED_RATIO)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (has_ratio(&sweep->models[idx[i]]))
+            idx[k++] = idx[i];
+    return k;
+}
+
+static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, const size_t *idx,
+                           size_t n, const sr_chart_part *pt, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    switch (kind) {
+    case SR_CHART_SPEED_RATIO: return speed_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_ACCURACY_DELTA: return accuracy_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_chart(sweep, target, out, len);
+    case SR_CHART_THROUGHPUT: return sr_throughput_chart(sweep, target, out, len);
+    }
+    return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
+}
+
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom)
+{
+    *oom = false;
+    switch (kind) {
+    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep, oom);
+    case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
+    case SR_CHART_SPEED_RATIO:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
+                has_ratio(&sweep->models[i]))
+                return true;
+        return false;
+    case SR_CHART_ACCURACY_DELTA:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            for (size_t k = 0; k < sweep->models[i].n_benchmarks; k++)
+                if (sweep->models[i].benchmarks[k].compared && !sweep->models[i].benchmarks[k].is_baseline)
+                    return true;
+        return false;
+    case SR_CHART_KV_CAPACITY:
+        for (size_t i = 0; i < sweep->n_models; i++)
+            if (sweep->models[i].status != SR_STATUS_FAILED &&
+                (sweep->models[i].kv.logged_tokens > 0 || sweep->models[i].kv.recomputed_tokens > 0))
+                return true;
+        return false;
+    }
+    return true;
+}
+
+sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    bool oom = false;
+    if (!sr_chart_has_data(sweep, kind, &oom))
+        return oom ? sr_oom() : NULL;
+    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = kind_models(sweep, kind, idx);
+    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
+    const sr_chart_target target = {format, NULL, NULL};
+    sr_error *err = draw_part(sweep, kind, &target, idx, n, &whole, out, len);
+    free(idx);
+    return err;
+}
+
+/* One chart drawn onto PDF pages in parts. */
+typedef struct pdf_chart {
+    const sr_sweep *sweep;
+    sr_chart_kind kind;
+    size_t n_panels; /* the accuracy chart's benchmarks, the speed chart's scenarios */
+    const size_t *idx;
+    size_t n;
+    sr_chart_target target;
+} pdf_chart;
+
+/* Design height of `shown` rows of a chart, at most (every optional line
+ * counted). */
+static double part_height(const void *ctx, size_t shown)
+{
+    const pdf_chart *pc = ctx;
+    switch (pc->kind) {
+    case SR_CHART_SPEED_RATIO: return speed_height(pc->n_panels, shown, true);
+    case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_height(pc->sweep);
+    case SR_CHART_THROUGHPUT: return sr_throughput_height();
+    case SR_CHART_ACCURACY_DELTA: break;
+    }
+    return sr_chart_accuracy_height(pc->n_panels, shown, true);
+}
+
+static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
+{
+    const pdf_chart *pc = ctx;
+    char *out;
+    size_t len;
+    sr_error *err = draw_part(pc->sweep, pc->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
+    free(out);
+    return err;
+}
+
+sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
+                            void *ctx)
+{
+    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
+    if (kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT)
+        rows = 1; /* one drawing, never split */
+    if (kind == SR_CHART_ACCURACY_DELTA) {
+        const char **names = accuracy_panels(sweep, &n_panels);
+        if (!names) {
+            free(idx);
+            return sr_oom();
+        }
+        free(names);
+    } else if (kind == SR_CHART_SPEED_RATIO) {
+        n_panels = speed_column_count(sweep); /* bars per model */
+    }
+    const pdf_chart pc = {sweep, kind, n_panels, idx, n, {SR_CHART_PNG, place, ctx}};
+    sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);
+    free(idx);
+    return err;
+}

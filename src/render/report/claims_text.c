@@ -1,0 +1,264 @@
+/* Claims in words (claims_text.h). */
+#include "render/report/claims_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/text.h"
+
+const char *sr_text_claim_value(char *buf, size_t size, const sr_claim *c, double value, int extra)
+{
+    if (!isfinite(value)) {
+        snprintf(buf, size, "none");
+        return buf;
+    }
+    double w = value * sr_claim_unit_factor(c->unit);
+    char num[64];
+    if (c->decimals <= 0 && fabs(w) < 1e15 && fabs(w - round(w)) < 1e-9) {
+        sr_format_count(num, sizeof num, llround(w));
+    } else {
+        int d = c->decimals + extra;
+        sr_format_fixed(num, sizeof num, w, d < 0 ? 0 : d > 12 ? 12 : d);
+    }
+    const char *sign = c->unit == SR_CLAIM_UNIT_POINTS && num[0] != '-' && w > 0 ? "+" : "";
+    const char *unit = c->unit == SR_CLAIM_UNIT_PERCENT  ? "%"
+                       : c->unit == SR_CLAIM_UNIT_POINTS ? " points"
+                       : c->unit == SR_CLAIM_UNIT_TIMES  ? "x"
+                                                         : "";
+    snprintf(buf, size, "%s%s%s", sign, num, unit);
+    return buf;
+}
+
+/* "256 tokens (1 block of 256) more than", "0.021 above", "0.31 points below". */
+static void put_difference(sr_strbuf *sb, const sr_claim *c)
+{
+    double d = c->difference;
+    const char *side = d > 0 ? "above" : "below";
+    char num[64];
+    switch (c->diff_unit) {
+    case SR_CLAIM_DIFF_POINTS:
+        sr_strbuf_printf(sb, "%s points %s", sr_format_fixed(num, sizeof num, fabs(d) * 100, 2), side);
+        return;
+    case SR_CLAIM_DIFF_RATIO: sr_strbuf_printf(sb, "%s %s", sr_format_fixed(num, sizeof num, fabs(d), 3), side); return;
+    case SR_CLAIM_DIFF_TOKENS: {
+        double tokens = fabs(d);
+        if (tokens < 1e15 && tokens == floor(tokens))
+            sr_format_count(num, sizeof num, (long long)tokens);
+        else
+            sr_format_fixed(num, sizeof num, tokens, 1);
+        sr_strbuf_printf(sb, "%s tokens", num);
+        if (isfinite(c->difference_blocks)) {
+            double b = fabs(c->difference_blocks);
+            if (b == floor(b))
+                sr_strbuf_printf(sb, " (%.0f block%s of %ld)", b, b == 1 ? "" : "s", c->block_size);
+            else
+                sr_strbuf_printf(sb, " (%.2f blocks of %ld)", b, c->block_size);
+        }
+        sr_strbuf_printf(sb, " %s", d > 0 ? "more than" : "fewer than");
+        return;
+    }
+    case SR_CLAIM_DIFF_PLAIN: break;
+    }
+    int dec = c->decimals + 2;
+    sr_strbuf_printf(sb, "%s %s",
+                     sr_format_fixed(num, sizeof num, fabs(d) * sr_claim_unit_factor(c->unit),
+                                     dec < 0    ? 0
+                                     : dec > 12 ? 12
+                                                : dec),
+                     side);
+}
+
+/* "quantile 0.0213-0.0291 of the exact bootstrap distribution". */
+static void put_position(sr_strbuf *sb, const sr_claim *c)
+{
+    if (fabs(c->position_high - c->position_low) < 5e-5)
+        sr_strbuf_printf(sb, "quantile %.4f", c->position_low);
+    else
+        sr_strbuf_printf(sb, "quantile %.4f-%.4f", c->position_low, c->position_high);
+    sr_strbuf_puts(sb, " of the exact bootstrap distribution");
+}
+
+/* "within 3 standard errors (0.0016) of the nominal 0.025 for 10,000
+ * resamples", or "more than 3 ... from the nominal ...". */
+static void put_nominal(sr_strbuf *sb, const sr_claim *c, bool within)
+{
+    char r[64];
+    sr_strbuf_printf(sb, "%s 3 standard errors (%.4f) %s the nominal %.4g for %s resamples",
+                     within ? "within" : "more than", c->standard_error, within ? "of" : "from", c->nominal,
+                     sr_format_count(r, sizeof r, c->resamples));
+}
+
+static bool tested(const sr_claim *c)
+{
+    return isfinite(c->nominal) && isfinite(c->position_low);
+}
+
+static void put_verdict_test(sr_strbuf *sb, const sr_claim *c, bool within)
+{
+    sr_strbuf_puts(sb, within ? ", but 0 lies at " : "; 0 lies at ");
+    put_position(sb, c);
+    sr_strbuf_puts(sb, ", ");
+    put_nominal(sb, c, within);
+    if (within)
+        sr_strbuf_puts(sb, ", so a bootstrap could give either");
+}
+
+/* "Recomputed", or "The server log gives" for what is read from it as is. */
+static const char *source_words(const sr_claim *c)
+{
+    bool from_log = strcmp(c->figure, "kv_cache.logged_tokens") == 0 || strncmp(c->figure, "kv_cache.log.", 13) == 0;
+    return from_log ? "The server log gives" : "Recomputed";
+}
+
+static void put_reproduced(sr_strbuf *sb, const sr_claim *c)
+{
+    char v[64];
+    if (c->is_words)
+        sr_strbuf_printf(sb, "%s '%s', as claimed.", source_words(c), c->value_words);
+    else
+        sr_strbuf_printf(sb, "%s %s, which rounds to the claimed %s.", source_words(c),
+                         sr_text_claim_value(v, sizeof v, c, c->value, 2), c->written);
+}
+
+static void put_consistent(sr_strbuf *sb, const sr_claim *c)
+{
+    char v[64];
+    if (c->is_words) {
+        sr_strbuf_printf(sb, "Recomputed '%s', not '%s'", c->value_words, c->written);
+        put_verdict_test(sb, c, true);
+        sr_strbuf_puts(sb, ".");
+        return;
+    }
+    sr_strbuf_printf(sb, "Recomputed %s; the claimed %s lies at ", sr_text_claim_value(v, sizeof v, c, c->value, 2),
+                     c->written);
+    put_position(sb, c);
+    sr_strbuf_puts(sb, ", ");
+    put_nominal(sb, c, true);
+    sr_strbuf_puts(sb, ".");
+}
+
+static void put_differs(sr_strbuf *sb, const sr_claim *c)
+{
+    char v[64];
+    if (c->is_words) {
+        sr_strbuf_printf(sb, "%s '%s', not '%s'", source_words(c), c->value_words, c->written);
+        if (tested(c))
+            put_verdict_test(sb, c, false);
+    } else {
+        sr_strbuf_printf(sb, "%s %s, ", source_words(c), sr_text_claim_value(v, sizeof v, c, c->value, 2));
+        put_difference(sb, c);
+        sr_strbuf_printf(sb, " the claimed %s", c->written);
+        if (tested(c)) {
+            sr_strbuf_puts(sb, "; it lies at ");
+            put_position(sb, c);
+            sr_strbuf_puts(sb, ", ");
+            put_nominal(sb, c, false);
+        }
+    }
+    if (c->exact_unavailable)
+        sr_strbuf_puts(sb, "; these scores have no exact bootstrap distribution to allow for Monte Carlo error");
+    sr_strbuf_puts(sb, ".");
+}
+
+/* The part of the figure between the first and the last '.': the benchmark
+ * or scenario it names. */
+static void put_middle(sr_strbuf *sb, const char *figure)
+{
+    const char *first = strchr(figure, '.'), *last = strrchr(figure, '.');
+    if (first && last > first)
+        sr_strbuf_append(sb, first + 1, (size_t)(last - first - 1));
+    else
+        sr_strbuf_puts(sb, figure);
+}
+
+static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim *c)
+{
+    const sr_model *m =
+        c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index] : NULL;
+    switch (c->reason) {
+    case SR_CLAIM_WHY_MODEL_FAILED: {
+        const char *stage = m ? sr_stage_name(m->failure.stage) : NULL;
+        if (stage)
+            sr_strbuf_printf(sb, "The model failed at %s, so the export has no results for it.", stage);
+        else
+            sr_strbuf_puts(sb, "The model failed, so the export has no results for it.");
+        return;
+    }
+    case SR_CLAIM_WHY_NO_BENCHMARK:
+        sr_strbuf_puts(sb, "The export has no ");
+        put_middle(sb, c->figure);
+        sr_strbuf_puts(sb, " scores for this model.");
+        return;
+    case SR_CLAIM_WHY_BASELINE_ITSELF:
+        sr_strbuf_puts(sb, "This is the baseline, which has no difference to itself.");
+        return;
+    case SR_CLAIM_WHY_NOT_COMPARED:
+        sr_strbuf_puts(sb, "The baseline has no ");
+        put_middle(sb, c->figure);
+        sr_strbuf_puts(sb, " scores, so this model was not compared on it.");
+        return;
+    case SR_CLAIM_WHY_NO_SCENARIO:
+        sr_strbuf_puts(sb, "The export has no ");
+        put_middle(sb, c->figure);
+        sr_strbuf_puts(sb, " runs for this model.");
+        return;
+    case SR_CLAIM_WHY_BASELINE_NO_SCENARIO:
+        sr_strbuf_puts(sb, "The baseline has no ");
+        put_middle(sb, c->figure);
+        sr_strbuf_puts(sb, " runs, so there is no ratio.");
+        return;
+    case SR_CLAIM_WHY_NO_LOG: sr_strbuf_puts(sb, "The export has no server log for this model."); return;
+    case SR_CLAIM_WHY_TOO_FEW_ITEMS:
+        sr_strbuf_printf(sb, "Under %d paired items the report gives this comparison no interval and no verdict.",
+                         SR_MIN_PAIRED_ITEMS);
+        return;
+    case SR_CLAIM_WHY_NO_CONFIG:
+        sr_strbuf_puts(sb, "The export has no config.json for this model, so its KV cache was not recomputed.");
+        return;
+    case SR_CLAIM_WHY_NO_VALUE:
+    case SR_CLAIM_WHY_NONE: break;
+    }
+    sr_strbuf_printf(sb, "The export's files for this model do not give %s.", c->figure);
+}
+
+char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    switch (c->status) {
+    case SR_CLAIM_REPRODUCED: put_reproduced(&sb, c); break;
+    case SR_CLAIM_CONSISTENT: put_consistent(&sb, c); break;
+    case SR_CLAIM_DIFFERS: put_differs(&sb, c); break;
+    case SR_CLAIM_NOT_VERIFIABLE: put_not_verifiable(&sb, sw, c); break;
+    case SR_CLAIM_UNMATCHED: sr_strbuf_printf(&sb, "No model of the export matches '%s'.", c->model); break;
+    case SR_CLAIM_UNCHECKED:
+    case SR_CLAIM_N_STATUS: sr_strbuf_puts(&sb, "Not checked."); break;
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_claims_summary(const sr_claim_list *list)
+{
+    if (list->n == 0)
+        return sr_asprintf("no claims");
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(list, counts);
+    char total[64], n[64];
+    sr_format_count(total, sizeof total, (long long)list->n);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "%s of %s claim%s reproduced",
+                     sr_format_count(n, sizeof n, (long long)counts[SR_CLAIM_REPRODUCED]), total,
+                     list->n == 1 ? "" : "s");
+    for (int s = SR_CLAIM_CONSISTENT; s < SR_CLAIM_N_STATUS; s++)
+        if (counts[s])
+            sr_strbuf_printf(&sb, ", %s %s", sr_format_count(n, sizeof n, (long long)counts[s]),
+                             s == SR_CLAIM_DIFFERS && counts[s] > 1 ? "differ" /* "4 differ", "1 differs" */
+                                                                    : sr_claim_status_name((sr_claim_status)s));
+    if (counts[SR_CLAIM_UNCHECKED])
+        sr_strbuf_printf(&sb, ", %s unchecked", sr_format_count(n, sizeof n, (long long)counts[SR_CLAIM_UNCHECKED]));
+    return sr_strbuf_detach(&sb);
+}

@@ -1,0 +1,205 @@
+/* results.csv: one row per model and figure (tidy form), for spreadsheets
+ * and pandas; claims.csv: the claims checked. Cells as csv_cells.h writes them: quoted by libcsv, a leading
+ * apostrophe on text a spreadsheet would run as a formula. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "render/shared/csv_cells.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+static void put_count(sr_strbuf *sb, long v)
+{
+    sr_strbuf_putc(sb, ',');
+    if (v >= 0)
+        sr_strbuf_printf(sb, "%ld", v);
+}
+
+/* One tidy row: the columns of results.csv, NAN / -1 / NULL when empty.
+ * Each column has one meaning and names its unit (docs/report-format.md):
+ * accuracy as a fraction, its differences in points, speed in tok/s. */
+enum {
+    COL_N,
+    COL_SCORE,
+    COL_DELTA,
+    COL_CI_LOW,
+    COL_CI_HIGH,
+    COL_MDE,
+    COL_P,
+    COL_P_HOLM,
+    COL_TPUT,
+    COL_RATIO,
+    COL_RATIO_LOW,
+    COL_RATIO_HIGH,
+    COL_CV,
+    COL_TTFT,
+    COL_TPOT,
+    COL_KV,
+    N_NUMS
+};
+
+typedef struct csv_row {
+    const sr_model *m;
+    const char *section, *name, *verdict, *source, *message;
+    double num[N_NUMS];
+} csv_row;
+
+static void row_init(csv_row *r, const sr_model *m, const char *section, const char *name)
+{
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->section = section;
+    r->name = name;
+    for (int i = 0; i < N_NUMS; i++)
+        r->num[i] = NAN;
+}
+
+static const char header[] =
+    "model,label,status,section,name,n,score_fraction,delta_points,ci_low_points,ci_high_points,mde_points,"
+    "mcnemar_p,mcnemar_p_holm,verdict,median_output_tok_s,speed_ratio,speed_ratio_low,speed_ratio_high,cv,"
+    "median_ttft_ms,median_tpot_ms,kv_tokens,needs_more_runs,source,message\r\n";
+
+/* A fraction of accuracy in points (NAN stays NAN). */
+static double points(double fraction)
+{
+    return fraction * 100;
+}
+
+static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
+{
+    sr_csv_text(sb, r->m->id, true);
+    sr_csv_text(sb, r->m->label ? r->m->label : r->m->id, false);
+    sr_csv_text(sb, sr_status_name(r->m->status), false);
+    sr_csv_text(sb, r->section, false);
+    sr_csv_text(sb, r->name, false);
+    put_count(sb, isfinite(r->num[COL_N]) ? (long)r->num[COL_N] : -1);
+    for (int i = COL_SCORE; i <= COL_P_HOLM; i++)
+        sr_csv_num(sb, r->num[i]);
+    sr_csv_text(sb, r->verdict, false);
+    for (int i = COL_TPUT; i < N_NUMS; i++)
+        sr_csv_num(sb, r->num[i]);
+    sr_csv_text(sb, needs_more_runs < 0 ? NULL : needs_more_runs ? "true" : "false", false);
+    sr_csv_text(sb, r->source, false);
+    sr_csv_text(sb, r->message, false);
+    sr_strbuf_puts(sb, "\r\n");
+}
+
+static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
+{
+    for (size_t i = 0; i < m->n_benchmarks; i++) {
+        const sr_scores *s = &m->benchmarks[i];
+        csv_row r;
+        row_init(&r, m, "accuracy", s->benchmark);
+        r.num[COL_N] = (double)s->n_items;
+        r.num[COL_SCORE] = s->score;
+        if (s->compared) {
+            r.num[COL_DELTA] = points(s->delta);
+            r.num[COL_CI_LOW] = points(s->ci_low);
+            r.num[COL_CI_HIGH] = points(s->ci_high);
+            r.num[COL_P] = s->mcnemar_p;
+            r.num[COL_MDE] = points(s->mde);
+            r.num[COL_P_HOLM] = s->mcnemar_p_holm;
+        }
+        r.verdict = sr_verdict_name(s->verdict);
+        r.source = s->source;
+        put_row(sb, &r, -1);
+    }
+}
+
+static void speed_rows(sr_strbuf *sb, const sr_model *m)
+{
+    for (size_t i = 0; i < m->n_scenarios; i++) {
+        const sr_scenario *sc = &m->scenarios[i];
+        csv_row r;
+        row_init(&r, m, "speed", sc->key);
+        r.num[COL_N] = (double)sc->n_runs;
+        r.num[COL_TPUT] = sc->median_output_throughput;
+        r.num[COL_RATIO] = sc->ratio;
+        r.num[COL_RATIO_LOW] = sc->ratio_low;
+        r.num[COL_RATIO_HIGH] = sc->ratio_high;
+        r.num[COL_CV] = sc->cv;
+        r.num[COL_TTFT] = sc->median_ttft_ms;
+        r.num[COL_TPOT] = sc->median_tpot_ms;
+        put_row(sb, &r, sc->needs_more_runs);
+    }
+}
+
+/* claims.csv: the claims checked, one row each: the model (the matched
+ * id, else the name as written), its label and status, the figure, the
+ * value recomputed and its difference from the claim, the verdict, what
+ * was claimed and where it was read. */
+sr_error *sr_render_claims_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    if (sw->claims.n == 0)
+        return NULL; /* no claims: no file */
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "model,label,status,figure,recomputed,difference,verdict,claimed,source\r\n");
+    for (size_t i = 0; i < sw->claims.n; i++) {
+        const sr_claim *c = &sw->claims.items[i];
+        const sr_model *m =
+            c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index] : NULL;
+        sr_csv_text(&sb, c->model_id ? c->model_id : c->model, true);
+        sr_csv_text(&sb, m && m->label ? m->label : c->model, false);
+        sr_csv_text(&sb, m ? sr_status_name(m->status) : NULL, false);
+        sr_csv_text(&sb, c->figure, false);
+        sr_csv_num(&sb, c->value);
+        sr_csv_num(&sb, c->difference);
+        sr_csv_text(&sb, sr_claim_status_name(c->status), false);
+        sr_csv_text(&sb, c->written, false);
+        sr_csv_text(&sb, c->source, false);
+        sr_strbuf_puts(&sb, "\r\n");
+    }
+    size_t n_out = sb.len;
+    char *text = sr_strbuf_detach(&sb);
+    if (!text)
+        return sr_oom();
+    *out = text;
+    *len = n_out;
+    return NULL;
+}
+
+sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, header);
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    if (!order)
+        return sr_oom();
+    size_t n = sr_render_model_order(sw, order);
+    for (size_t k = 0; k < n; k++) {
+        const sr_model *m = &sw->models[order[k]];
+        csv_row r;
+        if (m->status == SR_STATUS_FAILED || m->failure.stage != SR_STAGE_NONE) {
+            row_init(&r, m, "failure", sr_stage_name(m->failure.stage));
+            r.message = m->failure.message;
+            r.source = m->failure.source;
+            put_row(&sb, &r, -1);
+        }
+        accuracy_rows(&sb, m);
+        speed_rows(&sb, m);
+        if (m->kv.logged_tokens >= 0 || m->kv.recomputed_tokens >= 0) {
+            row_init(&r, m, "kv_cache", "logged");
+            r.num[COL_KV] = m->kv.logged_tokens >= 0 ? (double)m->kv.logged_tokens : NAN;
+            r.source = m->log.source;
+            put_row(&sb, &r, -1);
+            row_init(&r, m, "kv_cache", "recomputed");
+            r.num[COL_KV] = m->kv.recomputed_tokens >= 0 ? (double)m->kv.recomputed_tokens : NAN;
+            r.source = m->config_path;
+            put_row(&sb, &r, -1);
+        }
+    }
+    free(order);
+    size_t n_out = sb.len;
+    char *text = sr_strbuf_detach(&sb);
+    if (!text)
+        return sr_oom();
+    *out = text;
+    *len = n_out;
+    return NULL;
+}

@@ -1,0 +1,876 @@
+/* Words and cell formats shared by the HTML and PDF reports. */
+#include "render/report/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/report/claims_text.h"
+#include "render/render.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- cells ------------------------------------------------------------- */
+
+const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+        return buf;
+    }
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool minus = tmp[0] == '-';
+    const char *sign = minus ? SR_TEXT_MINUS : "", *digits = tmp + minus;
+    /* Cut to the caller's buffer, as snprintf would (numbers are short). */
+    size_t a = strlen(sign), b = strlen(digits);
+    if (a >= size)
+        a = 0;
+    if (a + b >= size)
+        b = size - a - 1;
+    memcpy(buf, sign, a);
+    memcpy(buf + a, digits, b);
+    buf[a + b] = '\0';
+    return buf;
+}
+
+const char *sr_text_confidence(char *buf, size_t size, double confidence)
+{
+    double pct = confidence * 100;
+    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+}
+
+const char *sr_text_score(char *buf, size_t size, double v)
+{
+    return sr_text_fixed(buf, size, v, 3);
+}
+
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, decimals);
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool zero = strspn(tmp, "-0.") == strlen(tmp); /* "0.0", "-0.0": no sign */
+    if (zero)
+        snprintf(buf, size, "%s", tmp[0] == '-' ? tmp + 1 : tmp);
+    else if (tmp[0] == '-')
+        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
+    else
+        snprintf(buf, size, "+%s", tmp);
+    return buf;
+}
+
+const char *sr_text_points(char *buf, size_t size, double v)
+{
+    return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
+}
+
+const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
+{
+    if (s && s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (s && s->compared && isfinite(s->delta)) {
+        char d[64], lo[64], hi[64];
+        sr_text_points(d, sizeof d, s->delta);
+        if (isfinite(s->ci_low) && isfinite(s->ci_high))
+            snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, s->ci_low),
+                     sr_text_points(hi, sizeof hi, s->ci_high));
+        else
+            snprintf(buf, size, "%s", d);
+    } else {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    }
+    return buf;
+}
+
+const char *sr_text_ratio(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 2);
+    char tmp[64];
+    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, 2));
+    return buf;
+}
+
+const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high)
+{
+    char r[64], lo[64], hi[64];
+    sr_text_ratio(r, sizeof r, ratio);
+    if (!isfinite(low) || !isfinite(high)) {
+        snprintf(buf, size, "%s", r);
+        return buf;
+    }
+    sr_format_fixed(lo, sizeof lo, low, 2);
+    sr_format_fixed(hi, sizeof hi, high, 2);
+    if (strcmp(lo, hi) == 0)
+        snprintf(buf, size, "%s", r);
+    else
+        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
+    return buf;
+}
+
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+{
+    if (!sc || !isfinite(sc->ratio))
+        return sr_text_ratio_span(buf, size, sc ? sc->ratio : NAN, NAN, NAN);
+    return sr_text_ratio_span(buf, size, sc->ratio, sc->ratio_low, sc->ratio_high);
+}
+
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)
+{
+    char m[64], mde[64];
+    if (!s) {
+        return NULL;
+    } else if (s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (!s->compared) {
+        return NULL;
+    } else if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS) {
+        snprintf(buf, size, "too few items to compare, n = %zu", s->n_paired);
+    } else if (s->verdict != SR_VERDICT_NO_DIFFERENCE) {
+        const char *name = sr_verdict_name(s->verdict);
+        if (!name)
+            return NULL;
+        snprintf(buf, size, "%s", name);
+    } else if (isfinite(margin) && s->equivalent == 1) {
+        snprintf(buf, size, "equivalent within \xC2\xB1%s points", sr_format_json_number(m, sizeof m, margin));
+    } else if (isfinite(margin) && s->equivalent == 0) {
+        snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
+                 sr_format_json_number(m, sizeof m, margin));
+    } else if (isfinite(s->mde)) {
+        snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
+                 sr_text_fixed(mde, sizeof mde, s->mde * 100, 1));
+    } else {
+        snprintf(buf, size, "no measured difference");
+    }
+    return buf;
+}
+
+const char *sr_text_chart_left_out(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_TRADEOFF:
+        return "No accuracy-against-speed chart: no entry has both an accuracy difference from the baseline and a "
+               "speed ratio to it.";
+    case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
+    case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
+    case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
+    case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
+    }
+    return "A chart had nothing to draw.";
+}
+
+const char *sr_text_throughput(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 0);
+    char tmp[64];
+    if (fabs(v) >= 100 && fabs(v) < 1e15)
+        sr_format_count(tmp, sizeof tmp, llround(v));
+    else
+        sr_format_fixed(tmp, sizeof tmp, v, 1);
+    snprintf(buf, size, "%s tok/s", tmp);
+    return buf;
+}
+
+const char *sr_text_count(char *buf, size_t size, long long v)
+{
+    if (v < 0)
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    else
+        sr_format_count(buf, size, v);
+    return buf;
+}
+
+const char *sr_text_pvalue(char *buf, size_t size, double v)
+{
+    if (isfinite(v) && v < 0.001)
+        snprintf(buf, size, "<0.001");
+    else
+        sr_text_fixed(buf, size, v, 3);
+    return buf;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+char *sr_text_sweep_name(const sr_sweep *sw)
+{
+    if (sw->manifest.name && sw->manifest.name[0])
+        return strdup(sw->manifest.name);
+    const char *dir = sw->export_dir ? sw->export_dir : "";
+    size_t end = strlen(dir);
+    while (end > 0 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    if (start == end || (end - start == 1 && dir[start] == '.'))
+        return strdup("sweep");
+    return sr_strndup(dir + start, end - start);
+}
+
+size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        for (size_t i = 0; i < sw->n_models; i++)
+            if (sr_model_benchmark(&sw->models[i], sr_table_benchmarks[b])) {
+                names[n++] = sr_table_benchmarks[b];
+                break;
+            }
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t j = 0; j < sw->models[i].n_benchmarks; j++) {
+            const char *name = sw->models[i].benchmarks[j].benchmark;
+            bool seen = false;
+            for (size_t k = 0; k < n && !seen; k++)
+                seen = strcmp(names[k], name) == 0;
+            for (size_t b = 0; b < sr_n_table_benchmarks && !seen; b++)
+                seen = strcmp(sr_table_benchmarks[b], name) == 0;
+            if (!seen)
+                names[n++] = name;
+        }
+    return n;
+}
+
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        room += sw->models[i].n_benchmarks;
+    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = names ? sr_text_benchmarks(sw, names) : 0;
+    return names;
+}
+
+const char *sr_text_benchmark_title(const char *name)
+{
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        if (strcmp(sr_table_benchmarks[b], name) == 0)
+            return sr_table_benchmark_titles[b];
+    return name;
+}
+
+/* ---- lists ------------------------------------------------------------- */
+
+/* An entry as the reports name it: its label (the id unless entries share
+ * one). */
+static const char *name_of(const sr_model *m)
+{
+    return m->label ? m->label : m->id;
+}
+
+void sr_text_list_free(sr_text_list *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        free(list->items[i]);
+    free(list->items);
+    list->items = NULL;
+    list->n = list->cap = 0;
+}
+
+/* Move the buffer's text into the list as one item; false on OOM. */
+static bool list_take(sr_text_list *list, sr_strbuf *sb)
+{
+    char *s = sr_strbuf_detach(sb);
+    void *items = list->items;
+    if (!s || !sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items)) {
+        free(s);
+        return false;
+    }
+    list->items = items;
+    list->items[list->n++] = s;
+    return true;
+}
+
+/* Names a sentence lists before "and N more" (in display order, so the
+ * best are the ones named): a summary that counts, for any sweep size. */
+#define SUMMARY_MAX_NAMES 8
+
+/* The separator before the i-th of `shown` names out of n. */
+static const char *name_sep(size_t i, size_t shown, size_t n)
+{
+    return i == 0 ? "" : i + 1 == shown && shown == n ? " and " : ", ";
+}
+
+static size_t names_shown(size_t n)
+{
+    return n > SUMMARY_MAX_NAMES ? SUMMARY_MAX_NAMES : n;
+}
+
+static void put_more(sr_strbuf *sb, size_t shown, size_t n)
+{
+    char k[32];
+    if (shown < n)
+        sr_strbuf_printf(sb, " and %s more", sr_format_count(k, sizeof k, (long long)(n - shown)));
+}
+
+/* "A", "A and B", "A, B and C" from the names of the models in idx; past
+ * SUMMARY_MAX_NAMES, "A, B, … and 12 more". */
+static void put_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *idx, size_t n)
+{
+    size_t shown = names_shown(n);
+    for (size_t i = 0; i < shown; i++) {
+        sr_strbuf_puts(sb, name_sep(i, shown, n));
+        sr_strbuf_puts(sb, name_of(&sw->models[idx[i]]));
+    }
+    put_more(sb, shown, n);
+}
+
+/* The range of a model's speed ratios over its scenarios, as text
+ * ("0.55x–0.62x", "0.57x"), or NULL when it has none. */
+static const char *ratio_range(char *buf, size_t size, const sr_model *m)
+{
+    double lo = NAN, hi = NAN;
+    for (size_t c = 0; c < m->n_scenarios; c++) {
+        const sr_scenario *sc = &m->scenarios[c];
+        if (!isfinite(sc->ratio))
+            continue;
+        if (isnan(lo) || sc->ratio < lo)
+            lo = sc->ratio;
+        if (isnan(hi) || sc->ratio > hi)
+            hi = sc->ratio;
+    }
+    if (isnan(lo))
+        return NULL;
+    char a[32], b[32];
+    sr_text_ratio(a, sizeof a, lo);
+    sr_text_ratio(b, sizeof b, hi);
+    if (strcmp(a, b) == 0)
+        snprintf(buf, size, "%s", a);
+    else
+        snprintf(buf, size, "%s\xE2\x80\x93%s", a, b); /* en dash */
+    return buf;
+}
+
+static bool is_compared_model(const sr_model *m)
+{
+    return !m->is_baseline && m->status != SR_STATUS_FAILED;
+}
+
+/* A verdict read off an interval (not baseline, not compared, too few items). */
+static bool verdict_tested(sr_verdict v)
+{
+    return v == SR_VERDICT_NO_DIFFERENCE || v == SR_VERDICT_HIGHER || v == SR_VERDICT_LOWER;
+}
+
+static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
+                                    const size_t *order, size_t n_order, size_t *scratch)
+{
+    const sr_scores *bs = sr_model_benchmark(base, bench);
+    const char *title = sr_text_benchmark_title(bench);
+    char buf[64], buf2[64];
+    if (!bs) {
+        sr_strbuf_printf(sb, "%s: the baseline has no scores, so no model was compared on it.", title);
+        return;
+    }
+    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
+                     sr_text_score(buf2, sizeof buf2, bs->score));
+    static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
+    static const char *const leads[] = {"", "lower for ", "higher for "};
+    bool any = false;
+    char words[256];
+    for (size_t v = 0; v < 3; v++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n_order; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+            if (s && s->compared && s->verdict == verdicts[v])
+                scratch[k++] = order[i];
+        }
+        if (k == 0)
+            continue;
+        sr_strbuf_puts(sb, any ? "; " : "");
+        sr_strbuf_puts(sb, leads[v]);
+        size_t shown = names_shown(k);
+        for (size_t i = 0; i < shown; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
+            sr_strbuf_puts(sb, name_sep(i, shown, k));
+            if (v == 0) /* never "matches": absence of evidence is not equivalence */
+                sr_strbuf_printf(sb, "%s for %s",
+                                 sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
+                                 name_of(&sw->models[scratch[i]]));
+            else
+                sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),
+                                 sr_text_delta_ci(buf, sizeof buf, s));
+        }
+        put_more(sb, shown, k);
+        any = true;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+        /* Too few items to test counts as not compared. */
+        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->verdict)))
+            scratch[k++] = order[i];
+    }
+    if (k > 0) {
+        sr_strbuf_puts(sb, any ? "; not compared: " : "not compared: ");
+        put_names(sb, sw, scratch, k);
+        any = true;
+    }
+    sr_strbuf_puts(sb, any ? "." : "no other model has scores on it.");
+}
+
+/* What the paragraphs of the summary are made from. */
+typedef struct summary {
+    const sr_sweep *sw;
+    const sr_model *base;
+    const size_t *order; /* display order */
+    size_t n_order;
+    size_t *scratch; /* room for n_models + 1 indices */
+    const char **benches;
+    size_t n_bench;
+    size_t n_compared, n_failed;
+} summary;
+
+/* What was compared, with what, on what; how many failed. */
+static void put_compared(sr_strbuf *sb, const summary *s)
+{
+    if (!s->base) {
+        if (s->sw->baseline)
+            sr_strbuf_printf(sb, "No baseline model was found (asked for %s), so no model was compared.",
+                             s->sw->baseline);
+        else
+            sr_strbuf_puts(sb, "No baseline model was named, so no model was compared.");
+        return;
+    }
+    sr_strbuf_printf(sb, "%zu model%s compared with the baseline %s", s->n_compared,
+                     s->n_compared == 1 ? " was" : "s were", name_of(s->base));
+    if (s->sw->manifest.hardware)
+        sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+    sr_strbuf_putc(sb, '.');
+    if (s->n_failed > 0)
+        sr_strbuf_printf(sb, " %zu other%s failed and %s left out.", s->n_failed, s->n_failed == 1 ? "" : "s",
+                         s->n_failed == 1 ? "is" : "are");
+}
+
+/* The claims checked, when claims files were given: the audit's answer.
+ * False on OOM. */
+static bool put_claims(sr_strbuf *sb, const sr_sweep *sw)
+{
+    char *line = sr_text_claims_summary(&sw->claims);
+    if (line)
+        sr_strbuf_printf(sb,
+                         "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
+                         "Claims checked\xE2\x80\x9D).",
+                         line);
+    free(line);
+    return line != NULL;
+}
+
+/* Each compared model's speed relative to the baseline, lowest to highest,
+ * and in how many scenarios that is within run noise. */
+/* Why a model has no speed ratio: no runs at all, or runs only in
+ * scenarios the baseline did not run (its own speeds are in the tables). */
+static const char *no_ratio_words(const sr_model *m)
+{
+    for (size_t c = 0; c < m->n_scenarios; c++)
+        if (isfinite(m->scenarios[c].median_output_throughput))
+            return "no scenario in common with the baseline";
+    return "no speed data";
+}
+
+static void put_speed(sr_strbuf *sb, const summary *s)
+{
+    char buf[128];
+    sr_strbuf_puts(sb, "Speed (median output throughput relative to the baseline, lowest to highest over the "
+                       "prompt lengths and concurrencies measured): ");
+    size_t k = 0, total = 0;
+    for (size_t i = 0; i < s->n_order; i++)
+        total += is_compared_model(&s->sw->models[s->order[i]]);
+    for (size_t i = 0; i < s->n_order && k < SUMMARY_MAX_NAMES; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (!is_compared_model(m))
+            continue;
+        const char *range = ratio_range(buf, sizeof buf, m);
+        sr_strbuf_printf(sb, "%s%s %s", k++ ? "; " : "", name_of(m), range ? range : no_ratio_words(m));
+        /* A ratio whose runs overlap the baseline's is not faster or slower. */
+        size_t noise = 0, judged = 0;
+        for (size_t c = 0; c < m->n_scenarios; c++) {
+            judged += m->scenarios[c].within_noise >= 0;
+            noise += m->scenarios[c].within_noise == 1;
+        }
+        if (noise > 0)
+            sr_strbuf_printf(sb, " (within run noise in %zu of %zu scenario%s)", noise, judged, judged == 1 ? "" : "s");
+    }
+    if (total > k) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more in the tables", sr_format_count(n, sizeof n, (long long)(total - k)));
+    }
+    sr_strbuf_putc(sb, '.');
+}
+
+/* The benchmarks the baseline was scored on. */
+static size_t baseline_benchmarks(const summary *s)
+{
+    size_t n = 0;
+    for (size_t b = 0; s->base && b < s->n_bench; b++)
+        n += sr_model_benchmark(s->base, s->benches[b]) != NULL;
+    return n;
+}
+
+/* Whether m was compared on every benchmark of the baseline's without a
+ * measured loss. */
+static bool not_worse(const summary *s, const sr_model *m)
+{
+    for (size_t b = 0; b < s->n_bench; b++) {
+        if (!sr_model_benchmark(s->base, s->benches[b]))
+            continue;
+        const sr_scores *sc = sr_model_benchmark(m, s->benches[b]);
+        if (!(sc && sc->compared && verdict_tested(sc->verdict) && sc->verdict != SR_VERDICT_LOWER))
+            return false;
+    }
+    return true;
+}
+
+/* The models not measurably worse anywhere, with their speed. */
+static void put_not_worse(sr_strbuf *sb, const summary *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_order; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (is_compared_model(m) && not_worse(s, m))
+            s->scratch[k++] = s->order[i];
+    }
+    if (k == 0) {
+        sr_strbuf_puts(sb, "No model was compared on every benchmark without a measured loss.");
+        return;
+    }
+    char buf[128];
+    sr_strbuf_puts(sb, "Not measurably worse than the baseline on any benchmark: ");
+    size_t shown = names_shown(k);
+    for (size_t i = 0; i < shown; i++) {
+        const sr_model *m = &s->sw->models[s->scratch[i]];
+        const char *range = ratio_range(buf, sizeof buf, m);
+        sr_strbuf_puts(sb, name_sep(i, shown, k));
+        if (range)
+            sr_strbuf_printf(sb, "%s (at %s the baseline's speed)", name_of(m), range);
+        else
+            sr_strbuf_printf(sb, "%s (%s)", name_of(m), no_ratio_words(m));
+    }
+    put_more(sb, shown, k);
+    sr_strbuf_putc(sb, '.');
+}
+
+/* What was left out or is incomplete, and why; returns how many (nothing
+ * written when none). */
+static size_t put_left_out(sr_strbuf *sb, const summary *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_order; i++) {
+        const sr_model *m = &s->sw->models[s->order[i]];
+        if (m->is_baseline || m->status == SR_STATUS_OK)
+            continue;
+        if (k >= SUMMARY_MAX_NAMES) { /* counted below */
+            k++;
+            continue;
+        }
+        sr_strbuf_puts(sb, k++ == 0 ? "Left out or incomplete: " : "; ");
+        if (m->status == SR_STATUS_FAILED) {
+            const char *stage = sr_stage_name(m->failure.stage);
+            sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
+        } else {
+            sr_strbuf_printf(sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
+                             m->status_reason ? m->status_reason : "");
+            if (m->status_reason)
+                sr_strbuf_putc(sb, ')');
+        }
+    }
+    if (k > SUMMARY_MAX_NAMES) {
+        char n[32];
+        sr_strbuf_printf(sb, "; and %s more", sr_format_count(n, sizeof n, (long long)(k - SUMMARY_MAX_NAMES)));
+    }
+    if (k > 0)
+        sr_strbuf_puts(sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
+    return k;
+}
+
+sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
+{
+    summary s = {.sw = sw, .base = sr_sweep_baseline(sw)};
+    size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order);
+    s.benches = sr_text_benchmark_list(sw, &s.n_bench);
+    if (!order || !s.benches) {
+        free(order);
+        free(s.benches);
+        return sr_oom();
+    }
+    s.order = order;
+    s.scratch = order + sw->n_models + 1;
+    s.n_order = sr_render_model_order(sw, order);
+    for (size_t i = 0; i < sw->n_models; i++) {
+        s.n_compared += is_compared_model(&sw->models[i]);
+        s.n_failed += !sw->models[i].is_baseline && sw->models[i].status == SR_STATUS_FAILED;
+    }
+    bool compared = s.base && s.n_compared > 0;
+
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    put_compared(&sb, &s);
+    bool ok = list_take(out, &sb);
+    if (sw->claims.n > 0 && ok)
+        ok = put_claims(&sb, sw) && list_take(out, &sb);
+    for (size_t b = 0; compared && b < s.n_bench && ok; b++) { /* accuracy, a paragraph per benchmark */
+        put_benchmark_paragraph(&sb, sw, s.base, s.benches[b], order, s.n_order, s.scratch);
+        ok = list_take(out, &sb);
+    }
+    if (compared && ok) {
+        put_speed(&sb, &s);
+        ok = list_take(out, &sb);
+    }
+    if (compared && baseline_benchmarks(&s) > 0 && ok) {
+        put_not_worse(&sb, &s);
+        ok = list_take(out, &sb);
+    }
+    if (ok && put_left_out(&sb, &s) > 0)
+        ok = list_take(out, &sb);
+    sr_strbuf_free(&sb);
+    free(order);
+    free(s.benches);
+    return ok ? NULL : sr_oom();
+}
+
+/* Verdicts that another confidence level reads differently: by default,
+ * those that would change were the intervals simultaneous over each
+ * benchmark's comparisons (Bonferroni); with --simultaneous, those that
+ * would change at the per-comparison level. */
+static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            if (!s->compared || !s->verdict_flips)
+                continue;
+            char lvl[64], other[64], lo[64], hi[64];
+            sr_text_fixed(lvl, sizeof lvl, s->ci_level * 100, 1);
+            sr_text_fixed(other, sizeof other, s->other_ci_level * 100, 1);
+            const char *now = sr_verdict_name(s->verdict), *then = sr_verdict_name(s->other_verdict);
+            sr_strbuf_printf(sb,
+                             "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
+                             "verdict depends on whether the %zu comparisons of this benchmark are held jointly.",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), now ? now : "?", lvl, then ? then : "?",
+                             other, sw->settings.simultaneous ? "per-comparison" : "simultaneous (Bonferroni)",
+                             sw->settings.simultaneous ? "without --simultaneous" : "with --simultaneous",
+                             sr_text_points(lo, sizeof lo, s->other_ci_low),
+                             sr_text_points(hi, sizeof hi, s->other_ci_high), s->family_size);
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
+}
+
+/* The author pipeline's summaries with no rows behind them: their accuracy
+ * is the run's word only, so it is stated as such, with no interval. */
+static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t k = 0; k < m->n_reported && ok; k++) {
+            const sr_reported_metric *r = &m->reported[k];
+            const sr_scores *s = sr_model_benchmark(m, r->task);
+            if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 || (s && s->gen_rows))
+                continue;
+            char acc[64], right[64], items[64];
+            sr_strbuf_printf(sb,
+                             "%s, %s: the run's summary (%s) claims %s, %s of %s right; without its per-item rows "
+                             "it is not recomputed and has no interval.",
+                             name_of(m), sr_text_benchmark_title(r->task), r->source,
+                             sr_text_fixed(acc, sizeof acc, r->value, 4), sr_text_count(right, sizeof right, r->right),
+                             sr_text_count(items, sizeof items, r->n));
+            ok = list_take(out, sb);
+        }
+    }
+    return ok;
+}
+
+/* The answer-token limit of the author pipeline's rows, a setting of the
+ * accuracy runs: one sentence per benchmark, naming each entry's limit when
+ * they differ (compare.c warns about each comparison across limits). */
+static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    static const char *const benchmarks[] = {"gsm8k", "bfcl_simple"};
+    bool ok = true;
+    for (size_t b = 0; b < sizeof benchmarks / sizeof *benchmarks && ok; b++) {
+        long first = 0;
+        bool differ = false;
+        size_t with = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[order[i]], benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            differ |= with > 0 && s->max_tokens != first;
+            if (with++ == 0)
+                first = s->max_tokens;
+        }
+        if (with == 0)
+            continue;
+        char v[64];
+        if (!differ) {
+            sr_strbuf_printf(sb, "%s: answers limited to %s tokens (the rows' max_tokens) for %s.",
+                             sr_text_benchmark_title(benchmarks[b]), sr_text_count(v, sizeof v, first),
+                             with == 1 ? "the one entry with rows" : "every entry with rows");
+            ok = list_take(out, sb);
+            continue;
+        }
+        sr_strbuf_printf(sb, "%s: answers limited to different token limits, so differences mix model and limit:",
+                         sr_text_benchmark_title(benchmarks[b]));
+        const char *sep = " ";
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = sr_model_benchmark(m, benchmarks[b]);
+            if (!s || !s->gen_rows || s->max_tokens <= 0)
+                continue;
+            sr_strbuf_printf(sb, "%s%s %s", sep, name_of(m), sr_text_count(v, sizeof v, s->max_tokens));
+            sep = ", ";
+        }
+        sr_strbuf_printf(sb, ".");
+        ok = list_take(out, sb);
+    }
+    return ok;
+}
+
+sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
+{
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    if (!order)
+        return sr_oom();
+    size_t n = sr_render_model_order(sw, order), agree = 0, agree_gen = 0;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+    /* Disagreements one by one; agreements counted in one sentence. */
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            char claimed[64], mean[64];
+            if (!isfinite(s->claimed_accuracy))
+                continue;
+            if (!s->claim_differs) { /* decided by the analysis (selfcheck.c) */
+                agree++;
+                agree_gen += s->gen_rows;
+                continue;
+            }
+            sr_text_fixed(claimed, sizeof claimed, s->claimed_accuracy, 4);
+            sr_text_fixed(mean, sizeof mean, s->score, 4);
+            sr_strbuf_printf(&sb,
+                             "%s, %s: the input claims %s%s%s%s but the per-item mean is %s; the report uses "
+                             "the per-item mean.",
+                             name_of(m), sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
+                             s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
+            ok = list_take(out, &sb);
+        }
+    }
+    if (agree > 0 && ok) {
+        sr_strbuf_printf(&sb,
+                         "%zu accurac%s claimed by the input files themselves (%s) agree%s with the per-item "
+                         "mean%s (within 0.00005).",
+                         agree, agree == 1 ? "y" : "ies",
+                         agree_gen == agree ? "the pipeline's gen_eval summaries"
+                         : agree_gen        ? "lm-eval results, BFCL score files, gen_eval summaries"
+                                            : "lm-eval results, BFCL score files",
+                         agree == 1 ? "s" : "", agree == 1 ? "" : "s");
+        ok = list_take(out, &sb);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+            const sr_scores *s = &m->benchmarks[b];
+            char items[64], empty[64];
+            if (s->empty_outputs <= 0)
+                continue;
+            sr_strbuf_printf(&sb, "%s, %s: %s of %s items had an empty output or an inference error.", name_of(m),
+                             sr_text_benchmark_title(s->benchmark),
+                             sr_text_count(empty, sizeof empty, s->empty_outputs),
+                             sr_text_count(items, sizeof items, (long long)s->n_items));
+            ok = list_take(out, &sb);
+        }
+    }
+    if (ok)
+        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out);
+    if (ok)
+        ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
+    sr_strbuf_free(&sb);
+    free(order);
+    return ok ? NULL : sr_oom();
+}
+
+sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
+{
+    const sr_settings *st = &sw->settings;
+    char resamples[64], conf[64];
+    sr_text_count(resamples, sizeof resamples, st->resamples);
+    sr_text_confidence(conf, sizeof conf, st->confidence);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    bool ok = true;
+
+    sr_strbuf_puts(&sb, "Accuracy is compared item by item: each model is paired with the baseline on the items "
+                        "both were scored on, and the difference (model \xE2\x88\x92 baseline) is the mean over "
+                        "those items, given in points (hundredths of accuracy).");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "Intervals are %s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
+                     "with the %s generator from seed %lu. The verdict is \xE2\x80\x9cno measured "
+                     "difference\xE2\x80\x9d when the interval holds 0, else \xE2\x80\x9chigher\xE2\x80\x9d or "
+                     "\xE2\x80\x9clower\xE2\x80\x9d.",
+                     conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "\xE2\x80\x9CNo measured difference\xE2\x80\x9D is not equivalence: each comparison also gives "
+                     "its minimum detectable effect, the smallest true difference it had %.0f%% power to detect, "
+                     "(z(1\xE2\x88\x92\xCE\xB1/2) + z(%.2f)) \xC3\x97 sd(d) / \xE2\x88\x9An over the paired "
+                     "differences d.",
+                     SR_MDE_POWER * 100, SR_MDE_POWER);
+    ok = ok && list_take(out, &sb);
+    if (isfinite(st->equivalence_margin)) {
+        char m[64];
+        sr_strbuf_printf(&sb,
+                         "Equivalence within \xC2\xB1%s points is two one-sided tests read off the same resamples: "
+                         "the comparison is equivalent when its (1 \xE2\x88\x92 2\xCE\xB1) interval lies inside "
+                         "(\xE2\x88\x92%s, +%s) points.",
+                         sr_format_json_number(m, sizeof m, st->equivalence_margin), m, m);
+        ok = ok && list_take(out, &sb);
+    }
+    sr_strbuf_puts(&sb, st->simultaneous
+                            ? "Intervals are simultaneous over each benchmark's comparisons (Bonferroni: level 1 "
+                              "\xE2\x88\x92 (1 \xE2\x88\x92 C)/m for m comparisons), so the verdicts hold jointly; "
+                              "McNemar p-values are also given Holm-adjusted over the same family."
+                            : "Each interval holds at its own level; with m comparisons per benchmark some verdicts "
+                              "are expected to be wrong by chance, so McNemar p-values are also given Holm-adjusted "
+                              "over each benchmark's comparisons, and the findings name any verdict that "
+                              "simultaneous (Bonferroni) intervals would change.");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
+                        "model only) gives the p-value; it is not computed for partial-credit scores.");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
+                        "median over the runs of one scenario) by the baseline's median for the same scenario: the "
+                        "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
+                        "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
+                        "run with a baseline run; a ratio whose range holds 1 is within run noise.");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
+                     st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
+    ok = ok && list_take(out, &sb);
+    sr_strbuf_free(&sb);
+    return ok ? NULL : sr_oom();
+}
+
+const char *sr_text_resampling_method(void)
+{
+    return "class counts from the multinomial when the paired differences take at most 16 values (0/1 scores), "
+           "else item indices";
+}
+
+const char *sr_text_quantile_method(const char *ci_method)
+{
+    return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
+                                           : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
+}

@@ -1,0 +1,39 @@
+/* Pieces of report.json that compare.json shows the same way (json.c):
+ * numbers or null, a failure, a model's serving settings, the sweep.json
+ * manifest, the input files, and the one way JSON is printed (two-space
+ * indent, a final newline). Internal to src/render. */
+#ifndef SR_RENDER_SHARED_JSON_PARTS_H
+#define SR_RENDER_SHARED_JSON_PARTS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "model/sweep.h"
+#include "util/error.h"
+
+/* One document being built. cJSON's create calls return NULL and its add
+ * calls fail (leaving the item unowned) when memory runs out; checking each
+ * of some 200 calls would bury the keys, so every item goes in through
+ * sr_json_add / sr_json_append, which free what could not be placed and
+ * remember it (as sr_strbuf's failed). A builder may hand them NULL items
+ * or containers; the document is checked once, by sr_json_print. */
+typedef struct sr_json_build {
+    bool failed;
+} sr_json_build;
+void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value);
+void sr_json_append(sr_json_build *jb, cJSON *array, cJSON *value);
+
+/* Single values: NULL on OOM, for sr_json_add to catch. */
+cJSON *sr_json_num(double v);      /* null when not finite */
+cJSON *sr_json_count(long v);      /* null when < 0 */
+cJSON *sr_json_str(const char *s); /* null when NULL */
+cJSON *sr_json_tristate(int v);    /* null when < 0, else a bool */
+cJSON *sr_json_failure(sr_json_build *jb, const sr_failure *f);
+cJSON *sr_json_serving_settings(sr_json_build *jb, const sr_serving_settings *st);
+cJSON *sr_json_manifest(sr_json_build *jb, const sr_sweep *sw);
+cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw);
+/* Print root (and delete it) into a fresh buffer; an out-of-memory error,
+ * and nothing printed, when building it failed anywhere (jb->failed). */
+sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len);
+
+#endif

@@ -1,0 +1,161 @@
+/* Building the tables of the table layer (see table_build.h). */
+#include "render/shared/table_build.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/report/text.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+void sr_table_free(sr_table *t)
+{
+    if (!t)
+        return;
+    for (size_t c = 0; c < t->n_cols; c++) {
+        free(t->cols[c].title);
+        free(t->cols[c].sub);
+        free(t->cols[c].help);
+    }
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
+        free(t->cells[i].text);
+        free(t->cells[i].sub);
+    }
+    free(t->cols);
+    free(t->cells);
+    free(t->id);
+    free(t->title);
+    free(t->aside);
+    free(t->note);
+    free(t);
+}
+
+const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col)
+{
+    return &t->cells[row * t->n_cols + col];
+}
+
+char *sr_tb_dup_or_null(sr_table_builder *b, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        b->oom = true;
+    return d;
+}
+
+bool sr_tb_begin(sr_table_builder *b, const char *id, const char *title)
+{
+    memset(b, 0, sizeof *b);
+    b->t = calloc(1, sizeof *b->t);
+    if (!b->t)
+        return false;
+    b->t->id = sr_tb_dup_or_null(b, id);
+    b->t->title = sr_tb_dup_or_null(b, title);
+    return !b->oom;
+}
+
+void sr_tb_column(sr_table_builder *b, const char *title, const char *sub, bool numeric, double width)
+{
+    sr_table *t = b->t;
+    void *cols = t->cols;
+    size_t cap = t->n_cols;
+    if (!sr_grow(&cols, &cap, t->n_cols + 1, sizeof *t->cols)) {
+        b->oom = true;
+        return;
+    }
+    t->cols = cols;
+    sr_column *c = &t->cols[t->n_cols++];
+    memset(c, 0, sizeof *c);
+    c->title = sr_tb_dup_or_null(b, title);
+    c->sub = sub && sub[0] ? sr_tb_dup_or_null(b, sub) : NULL;
+    c->numeric = numeric;
+    c->width = width > 0 ? width : 1;
+}
+
+void sr_tb_column_help(sr_table_builder *b, const char *help)
+{
+    if (b->t->n_cols > 0 && help && help[0])
+        b->t->cols[b->t->n_cols - 1].help = sr_tb_dup_or_null(b, help);
+}
+
+void sr_tb_row(sr_table_builder *b)
+{
+    sr_table *t = b->t;
+    void *cells = t->cells;
+    size_t cap = t->cap_rows * t->n_cols;
+    if (b->oom || !sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
+        b->oom = true;
+        return;
+    }
+    t->cells = cells;
+    t->cap_rows = t->n_cols ? cap / t->n_cols : 0;
+    memset(&t->cells[t->n_rows * t->n_cols], 0, t->n_cols * sizeof *t->cells);
+    t->n_rows++;
+    b->col = 0;
+}
+
+/* The next cell of the open row; empty text means a missing value. */
+sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text)
+{
+    sr_table *t = b->t;
+    if (b->oom || t->n_rows == 0 || b->col >= t->n_cols) {
+        b->oom = true;
+        return NULL;
+    }
+    sr_cell *c = &t->cells[(t->n_rows - 1) * t->n_cols + b->col++];
+    bool missing = !text || !text[0] || strcmp(text, SR_TEXT_MISSING) == 0;
+    c->kind = missing ? SR_CELL_EMPTY : kind;
+    c->text = missing ? NULL : sr_tb_dup_or_null(b, text);
+    return c;
+}
+
+void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub)
+{
+    if (c && sub && sub[0])
+        c->sub = sr_tb_dup_or_null(b, sub);
+}
+
+void sr_tb_note(sr_table_builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    if (!s)
+        b->oom = true;
+    free(b->t->note);
+    b->t->note = s;
+}
+
+sr_table *sr_tb_finish(sr_table_builder *b)
+{
+    if (b->oom) {
+        sr_table_free(b->t);
+        return NULL;
+    }
+    return b->t;
+}
+
+bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where)
+{
+    if (!t || t->n_rows <= max_rows)
+        return true;
+    size_t left = t->n_rows - max_rows;
+    for (size_t i = max_rows * t->n_cols; i < t->n_rows * t->n_cols; i++) {
+        free(t->cells[i].text);
+        free(t->cells[i].sub);
+    }
+    t->n_rows = max_rows;
+    char a[32], b[32];
+    char *note = sr_asprintf("%s%sThe first %s rows in the overview's order are shown; %s more are in %s.",
+                             t->note ? t->note : "", t->note ? " " : "", sr_format_count(a, sizeof a, (long long)max_rows),
+                             sr_format_count(b, sizeof b, (long long)left), where);
+    if (!note)
+        return false;
+    free(t->note);
+    t->note = note;
+    return true;
+}

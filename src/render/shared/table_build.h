@@ -1,0 +1,39 @@
+/* How the table layer builds its tables (tables.c for the report,
+ * compare_tables.c for the comparison): a table under construction that
+ * remembers the first allocation failure, so builders check once at the
+ * end (sr_tb_finish). Internal to src/render. */
+#ifndef SR_RENDER_SHARED_TABLE_BUILD_H
+#define SR_RENDER_SHARED_TABLE_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "render/shared/table.h"
+
+typedef struct sr_table_builder {
+    sr_table *t;
+    size_t col; /* next column of the open row */
+    bool oom;
+} sr_table_builder;
+
+/* A new table with its id and title; false on OOM (nothing to free). */
+bool sr_tb_begin(sr_table_builder *b, const char *id, const char *title);
+/* A copy of s (NULL stays NULL); on OOM NULL and the builder marked. */
+char *sr_tb_dup_or_null(sr_table_builder *b, const char *s);
+/* Append a column (width: its share in fixed layouts, > 0). */
+void sr_tb_column(sr_table_builder *b, const char *title, const char *sub, bool numeric, double width);
+/* The last column in words (an HTML title). */
+void sr_tb_column_help(sr_table_builder *b, const char *help);
+/* Open a new row; its cells are added in column order. */
+void sr_tb_row(sr_table_builder *b);
+/* The next cell of the open row; NULL, empty or the missing mark make an
+ * empty cell. NULL on OOM or too many cells. */
+sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text);
+/* A second, smaller line under a cell (c may be NULL). */
+void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub);
+/* The note under the table, printf-style. */
+void sr_tb_note(sr_table_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The table, or NULL (freed) when an allocation failed. */
+sr_table *sr_tb_finish(sr_table_builder *b);
+
+#endif

@@ -1,0 +1,86 @@
+#include "render/shared/wrap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/escape.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+static bool add_line(sr_text_list *lines, const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    char *line = sr_strndup(s, len);
+    void *items = lines->items;
+    if (!line || !sr_grow(&items, &lines->cap, lines->n + 1, sizeof *lines->items)) {
+        free(line);
+        return false;
+    }
+    lines->items = items;
+    lines->items[lines->n++] = line;
+    return true;
+}
+
+static bool break_after(char c)
+{
+    return c == ' ' || c == '/' || c == '-' || c == '_' || c == '=' || c == ';';
+}
+
+/* The end of the longest prefix of s[ls, se) that fits width: at least
+ * one character. */
+static size_t cut_word(const char *s, size_t ls, size_t se, double width, sr_measure_fn measure, void *ctx)
+{
+    size_t cut = ls, next = ls;
+    while (next < se) {
+        unsigned cp;
+        size_t k = sr_utf8_decode(s + next, se - next, &cp);
+        next += k ? k : 1;
+        if (measure(ctx, s + ls, next - ls) > width)
+            break;
+        cut = next;
+    }
+    if (cut == ls) { /* not even one character fits: take it anyway */
+        unsigned cp;
+        size_t k = sr_utf8_decode(s + ls, se - ls, &cp);
+        cut = ls + (k ? k : 1);
+    }
+    return cut;
+}
+
+bool sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines)
+{
+    size_t n = strlen(s), ls = 0, le = 0, i = 0;
+    while (i < n) {
+        size_t se = i; /* the segment: up to and including the next break */
+        while (se < n && !break_after(s[se]))
+            se++;
+        if (se < n)
+            se++;
+        if (le == ls) { /* a new line starts with this segment */
+            while (i < se && s[i] == ' ')
+                i++;
+            ls = le = i;
+            if (i == se)
+                continue;
+        }
+        if (measure(ctx, s + ls, se - ls) <= width) {
+            le = i = se;
+            continue;
+        }
+        if (le > ls) { /* the line is full: the segment goes on the next */
+            if (!add_line(lines, s + ls, le - ls))
+                return false;
+            ls = le = i;
+            continue;
+        }
+        /* One segment wider than the line: cut it. */
+        size_t cut = cut_word(s, ls, se, width, measure, ctx);
+        if (!add_line(lines, s + ls, cut - ls))
+            return false;
+        ls = le = i = cut;
+    }
+    if (le > ls && !add_line(lines, s + ls, le - ls))
+        return false;
+    return lines->n > 0 || add_line(lines, "", 0);
+}

@@ -1,0 +1,528 @@
+/* The survey's text outputs: candidates.md and candidates.csv (the same
+ * table, built once as rows of cells), candidates.json (cJSON: its escaping,
+ * fixed key order) and sweep.arms (the run plan the report reads). Models
+ * appear in the survey's order (by id); sweep.arms groups them by tier. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/shared/csv_cells.h"
+#include "render/report/text.h"
+#include "render/survey/outputs.h"
+#include "render/shared/table.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- words ---------------------------------------------------------------- */
+
+static void put_license(sr_strbuf *sb, const sr_hub_record *r)
+{
+    if (!r->license) {
+        sr_strbuf_puts(sb, "none given (no cardData.license or license: tag)");
+        return;
+    }
+    sr_strbuf_puts(sb, r->license);
+    bool name = r->license_name && strcmp(r->license_name, r->license) != 0;
+    if (name || r->license_link)
+        sr_strbuf_printf(sb, " (%s%s%s)", name ? r->license_name : "", name && r->license_link ? ", " : "",
+                         r->license_link ? r->license_link : "");
+}
+
+static const char *gib(char *buf, double v)
+{
+    return sr_format_fixed(buf, 64, v, 1);
+}
+
+char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
+{
+    *oom = false;
+    if (m->verdict == SR_SURVEY_KEPT)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    char a[64], b[64], c[64], d[64], e[64];
+    switch (m->verdict) {
+    case SR_SURVEY_EXCLUDED_LICENSE:
+        sr_strbuf_puts(&sb, "license: ");
+        put_license(&sb, &m->record);
+        break;
+    case SR_SURVEY_EXCLUDED_MEMORY:
+        if (m->memory == SR_SURVEY_MEMORY_WEIGHTS)
+            sr_strbuf_printf(&sb, "memory: %s GiB of weights in %s GiB", gib(a, m->weights_gib), gib(b, m->budget_gib));
+        else
+            sr_strbuf_printf(&sb,
+                             "memory: %s GiB of KV room (%s GiB - %s GiB of weights - %s GiB reserve), below %s GiB",
+                             gib(a, m->kv_gib), gib(b, m->budget_gib), gib(c, m->weights_gib),
+                             gib(d, s->settings.reserve_gib), sr_format_fixed(e, sizeof e, s->settings.min_kv_gib, 1));
+        break;
+    case SR_SURVEY_NOT_SURVEYED:
+        if (m->input_error)
+            sr_strbuf_puts(&sb, m->input_error);
+        else if (m->weights_unknown_dtype)
+            sr_strbuf_printf(&sb, "weights: safetensors.parameters names the dtype '%s', whose size is unknown",
+                             m->weights_unknown_dtype);
+        else
+            sr_strbuf_puts(&sb, "weights: the record has neither safetensors file sizes (save it with ?blobs=true) "
+                                "nor safetensors.parameters");
+        break;
+    case SR_SURVEY_KEPT: break;
+    }
+    char *text = sr_strbuf_detach(&sb);
+    sr_strbuf_free(&sb);
+    *oom = text == NULL;
+    return text;
+}
+
+static const char *weights_source_name(sr_weights_source w)
+{
+    switch (w) {
+    case SR_WEIGHTS_FILES: return "safetensors files";
+    case SR_WEIGHTS_PARAMETERS: return "safetensors parameters";
+    case SR_WEIGHTS_UNKNOWN: break;
+    }
+    return NULL;
+}
+
+/* ---- the table, as rows of cells ------------------------------------------ */
+
+typedef struct survey_table {
+    const char *const *headings;
+    const bool *numeric; /* right-aligned in Markdown */
+    size_t n_cols;
+    char **cells; /* n_rows x n_cols, row-major; NULL is an empty cell */
+    size_t n_rows, cap_rows;
+    bool failed;
+} survey_table;
+
+static void table_free(survey_table *t)
+{
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+}
+
+static char **table_row(survey_table *t)
+{
+    void *cells = t->cells;
+    size_t cap = t->cap_rows * t->n_cols;
+    if (!sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
+        t->failed = true;
+        return NULL;
+    }
+    t->cells = cells;
+    t->cap_rows = cap / t->n_cols;
+    char **row = &t->cells[t->n_rows * t->n_cols];
+    memset(row, 0, t->n_cols * sizeof *row);
+    t->n_rows++;
+    return row;
+}
+
+static void set_text(survey_table *t, char **row, size_t col, const char *s)
+{
+    if (!s)
+        return;
+    if (!(row[col] = strdup(s)))
+        t->failed = true;
+}
+
+/* raw: plain digits for the CSV; else thousands separators. */
+static void set_count(survey_table *t, char **row, size_t col, long long v, bool raw)
+{
+    char buf[64];
+    if (v < 0)
+        return;
+    if (raw)
+        snprintf(buf, sizeof buf, "%lld", v);
+    set_text(t, row, col, raw ? buf : sr_format_count(buf, sizeof buf, v));
+}
+
+/* raw: ASCII '-' for the CSV; else the reports' minus sign (U+2212). */
+static void set_fixed(survey_table *t, char **row, size_t col, double v, int decimals, bool raw)
+{
+    char buf[64];
+    if (isfinite(v))
+        set_text(t, row, col,
+                 raw ? sr_format_fixed(buf, sizeof buf, v, decimals) : sr_text_fixed(buf, sizeof buf, v, decimals));
+}
+
+enum {
+    COL_ID,
+    COL_VERDICT,
+    COL_REASON,
+    COL_LICENSE,
+    COL_GATED,
+    COL_TIER,
+    COL_WEIGHTS,
+    COL_KV_GIB,
+    COL_BPT,
+    COL_TOKENS,
+    COL_CONC,
+    COL_FLAGS,
+    N_COLS
+};
+static const char *const headings[N_COLS] = {"model",       "verdict",   "reason",          "license",
+                                             "gated",       "tier",      "weights GiB",     "KV room GiB",
+                                             "bytes/token", "KV tokens", "max concurrency", "flags"};
+static const char *const csv_headings[N_COLS] = {
+    "id",          "verdict", "reason",          "license",   "gated",           "tier",
+    "weights_gib", "kv_gib",  "bytes_per_token", "kv_tokens", "max_concurrency", "flags"};
+static const bool numeric[N_COLS] = {false, false, false, false, false, true, true, true, true, true, true, false};
+
+/* One row per model: the candidates table of candidates.md and .csv. */
+static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
+{
+    *t = (survey_table){raw ? csv_headings : headings, numeric, N_COLS, NULL, 0, 0, false};
+    for (size_t i = 0; i < s->n_models && !t->failed; i++) {
+        const sr_survey_model *m = &s->models[i];
+        char **row = table_row(t);
+        if (!row)
+            return;
+        bool oom, kept = m->verdict == SR_SURVEY_KEPT;
+        set_text(t, row, COL_ID, m->id);
+        set_text(t, row, COL_VERDICT, sr_survey_verdict_name(m->verdict));
+        char *reason = sr_survey_reason(s, m, &oom), *flags = kept ? sr_survey_flags(m, &oom) : NULL;
+        t->failed |= oom;
+        row[COL_REASON] = reason;
+        row[COL_FLAGS] = flags;
+        set_text(t, row, COL_LICENSE, m->record.license);
+        set_text(t, row, COL_GATED, m->record.gated);
+        if (m->tier > 0)
+            set_count(t, row, COL_TIER, m->tier, raw);
+        set_fixed(t, row, COL_WEIGHTS, m->weights_gib, raw ? 3 : 2, raw);
+        set_fixed(t, row, COL_KV_GIB, m->kv_gib, raw ? 3 : 2, raw);
+        set_count(t, row, COL_BPT, m->bytes_per_token, raw);
+        set_count(t, row, COL_TOKENS, m->kv_tokens, raw);
+        set_fixed(t, row, COL_CONC, m->max_concurrency, 2, raw);
+    }
+}
+
+/* The kept models' KV tokens (max concurrency) at each what-if length. */
+static void whatif_table(const sr_survey *s, survey_table *t, const char **heads, bool *num, size_t n_cols)
+{
+    *t = (survey_table){heads, num, n_cols, NULL, 0, 0, false};
+    for (size_t i = 0; i < s->n_models && !t->failed; i++) {
+        const sr_survey_model *m = &s->models[i];
+        if (m->verdict != SR_SURVEY_KEPT)
+            continue;
+        char **row = table_row(t);
+        if (!row)
+            return;
+        set_text(t, row, 0, m->id);
+        for (size_t w = 0; w < m->n_whatif && w + 1 < n_cols; w++) {
+            char a[64], b[64];
+            char *cell = sr_asprintf("%s (%sx)", sr_format_count(a, sizeof a, m->whatif[w].tokens),
+                                     sr_format_fixed(b, sizeof b, m->whatif[w].max_concurrency, 2));
+            t->failed |= cell == NULL;
+            row[w + 1] = cell;
+        }
+    }
+}
+
+/* ---- Markdown ---------------------------------------------------------------- */
+
+static void md_table(sr_strbuf *sb, const survey_table *t)
+{
+    for (size_t c = 0; c < t->n_cols; c++)
+        sr_strbuf_printf(sb, "| %s ", t->headings[c]);
+    sr_strbuf_puts(sb, "|\n");
+    for (size_t c = 0; c < t->n_cols; c++)
+        sr_strbuf_puts(sb, t->numeric[c] ? "|---:" : "|---");
+    sr_strbuf_puts(sb, "|\n");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const char *cell = t->cells[r * t->n_cols + c];
+            sr_strbuf_puts(sb, "| ");
+            sr_markdown_escape(sb, cell ? cell : SR_TEXT_MISSING);
+            sr_strbuf_putc(sb, ' ');
+        }
+        sr_strbuf_puts(sb, "|\n");
+    }
+}
+
+typedef struct survey_counts {
+    size_t kept, tier[3], license, memory, not_surveyed;
+} survey_counts;
+
+static survey_counts count_verdicts(const sr_survey *s)
+{
+    survey_counts n = {0};
+    for (size_t i = 0; i < s->n_models; i++) {
+        const sr_survey_model *m = &s->models[i];
+        switch (m->verdict) {
+        case SR_SURVEY_KEPT:
+            n.kept++;
+            n.tier[m->tier >= 0 && m->tier <= 2 ? m->tier : 0]++;
+            break;
+        case SR_SURVEY_EXCLUDED_LICENSE: n.license++; break;
+        case SR_SURVEY_EXCLUDED_MEMORY: n.memory++; break;
+        case SR_SURVEY_NOT_SURVEYED: n.not_surveyed++; break;
+        }
+    }
+    return n;
+}
+
+static void md_settings(sr_strbuf *sb, const sr_survey *s)
+{
+    const sr_survey_settings *st = &s->settings;
+    char a[64], b[64], c[64], d[64], e[64];
+    sr_strbuf_printf(sb,
+                     "Backend %s, %s GiB of memory x %s utilisation = %s GiB for vLLM; KV room = that minus the "
+                     "weights and a %s GiB reserve of other resident memory (docs/survey.md). A model is kept when "
+                     "its license is one of ",
+                     st->backend == SR_SURVEY_GPU ? "gpu (vLLM)" : "tpu (tpu-inference)",
+                     sr_format_fixed(a, sizeof a, st->hbm_gib, 2), sr_format_fixed(b, sizeof b, st->mem_util, 2),
+                     sr_format_fixed(c, sizeof c, st->hbm_gib * st->mem_util, 2),
+                     sr_format_fixed(d, sizeof d, st->reserve_gib, 2));
+    for (size_t i = 0; i < st->n_licenses; i++) {
+        sr_strbuf_puts(sb, i ? ", " : "");
+        sr_markdown_escape(sb, st->licenses[i]);
+    }
+    sr_strbuf_printf(sb, " and its KV room is at least %s GiB. KV tokens and concurrency at max-model-len %s.",
+                     sr_format_fixed(e, sizeof e, st->min_kv_gib, 2), sr_format_count(a, sizeof a, st->max_model_len));
+    if (st->backend == SR_SURVEY_TPU)
+        sr_strbuf_printf(sb,
+                         " Tier 1: the architecture is in tpu-inference's JAX model registry (%s); tier 2: it runs "
+                         "vLLM's PyTorch model through torchax.",
+                         s->registry_source ? s->registry_source : "?");
+    sr_strbuf_puts(sb, "\n\n");
+}
+
+sr_error *sr_render_survey_markdown(const sr_survey *s, char **out, size_t *len)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    survey_counts n = count_verdicts(s);
+    sr_strbuf_puts(&sb, "# Survey of candidate models\n\n");
+    md_settings(&sb, s);
+    sr_strbuf_printf(&sb, "%zu model%s: %zu kept", s->n_models, s->n_models == 1 ? "" : "s", n.kept);
+    if (s->settings.backend == SR_SURVEY_TPU)
+        sr_strbuf_printf(&sb, " (%zu tier 1, %zu tier 2)", n.tier[1], n.tier[2]);
+    sr_strbuf_printf(&sb, ", %zu excluded by license, %zu by memory, %zu not surveyed.\n\n", n.license, n.memory,
+                     n.not_surveyed);
+    survey_table t;
+    candidates_table(s, false, &t);
+    md_table(&sb, &t);
+    bool failed = t.failed;
+    table_free(&t);
+
+    const char *heads[8] = {"model"};
+    bool num[8] = {false};
+    char names[8][32];
+    size_t n_cols = 1;
+    for (size_t i = 0; i < s->n_models && n_cols == 1; i++)
+        for (size_t w = 0; w < s->models[i].n_whatif && w < 7; w++) {
+            char buf[64];
+            snprintf(names[w + 1], sizeof names[w + 1], "%s",
+                     sr_format_count(buf, sizeof buf, s->models[i].whatif[w].max_model_len));
+            heads[w + 1] = names[w + 1];
+            num[w + 1] = true;
+            n_cols = w + 2;
+        }
+    if (n_cols > 1) {
+        sr_strbuf_puts(&sb, "\n## KV tokens at other max-model-len\n\nTokens the KV room holds (and requests of that "
+                            "length at once), the kept models, the same budget.\n\n");
+        whatif_table(s, &t, heads, num, n_cols);
+        md_table(&sb, &t);
+        failed |= t.failed;
+        table_free(&t);
+    }
+    if (s->n_warnings) {
+        sr_strbuf_puts(&sb, "\n## Input problems passed over (--keep-going)\n\n");
+        for (size_t i = 0; i < s->n_warnings; i++) {
+            sr_strbuf_puts(&sb, "- ");
+            sr_markdown_escape(&sb, s->warnings[i]);
+            sr_strbuf_putc(&sb, '\n');
+        }
+    }
+    if (failed || sb.failed) {
+        sr_strbuf_free(&sb);
+        return sr_oom();
+    }
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return NULL;
+}
+
+/* ---- CSV ---------------------------------------------------------------------- */
+
+/* Numbers are the table's own digits: unquoted, as results.csv writes
+ * numbers (so a negative KV room is a number, not a guarded text). */
+static void csv_cell(sr_strbuf *sb, const char *text, bool is_number, bool first)
+{
+    if (!is_number || !text) {
+        sr_csv_text(sb, text, first);
+        return;
+    }
+    if (!first)
+        sr_strbuf_putc(sb, ',');
+    sr_strbuf_puts(sb, text);
+}
+
+sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
+{
+    survey_table t;
+    candidates_table(s, true, &t);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t c = 0; c < t.n_cols; c++)
+        sr_csv_text(&sb, t.headings[c], c == 0);
+    sr_strbuf_puts(&sb, "\r\n");
+    for (size_t r = 0; r < t.n_rows; r++) {
+        for (size_t c = 0; c < t.n_cols; c++)
+            csv_cell(&sb, t.cells[r * t.n_cols + c], t.numeric[c], c == 0);
+        sr_strbuf_puts(&sb, "\r\n");
+    }
+    bool failed = t.failed || sb.failed;
+    table_free(&t);
+    if (failed) {
+        sr_strbuf_free(&sb);
+        return sr_oom();
+    }
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return NULL;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+/* scale 0: as computed; else rounded to 1/scale (GiB estimates to MiB-ish). */
+static cJSON *num_or_null(double v, double scale)
+{
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    return cJSON_CreateNumber(scale > 0 ? round(v * scale) / scale : v);
+}
+
+static cJSON *count_or_null(long long v)
+{
+    return v >= 0 ? cJSON_CreateNumber((double)v) : cJSON_CreateNull();
+}
+
+static cJSON *str_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool *oom)
+{
+    cJSON *o = cJSON_CreateObject();
+    bool kept = m->verdict == SR_SURVEY_KEPT, flags_oom = false, reason_oom = false;
+    char *reason = sr_survey_reason(s, m, &reason_oom), *flags = kept ? sr_survey_flags(m, &flags_oom) : NULL;
+    *oom = reason_oom || flags_oom || !o;
+    cJSON_AddItemToObject(o, "id", cJSON_CreateString(m->id));
+    cJSON_AddItemToObject(o, "kept", cJSON_CreateBool(kept));
+    cJSON_AddItemToObject(o, "excluded_by",
+                          kept ? cJSON_CreateNull() : cJSON_CreateString(sr_survey_verdict_name(m->verdict)));
+    cJSON_AddItemToObject(o, "reason", str_or_null(reason));
+    cJSON_AddItemToObject(o, "license", str_or_null(m->record.license));
+    cJSON_AddItemToObject(o, "license_name", str_or_null(m->record.license_name));
+    cJSON_AddItemToObject(o, "license_link", str_or_null(m->record.license_link));
+    cJSON_AddItemToObject(o, "gated", str_or_null(m->record.gated));
+    cJSON_AddItemToObject(o, "tier", m->tier > 0 ? cJSON_CreateNumber(m->tier) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "architecture", str_or_null(m->architecture));
+    cJSON_AddItemToObject(o, "model_type", str_or_null(m->model_type));
+    cJSON_AddItemToObject(o, "weights_gib", num_or_null(m->weights_gib, 1000));
+    cJSON_AddItemToObject(o, "weights_source", str_or_null(weights_source_name(m->weights_source)));
+    cJSON_AddItemToObject(o, "resident_gib", num_or_null(m->resident_gib, 1000));
+    cJSON_AddItemToObject(o, "kv_gib", num_or_null(m->kv_gib, 1000));
+    cJSON_AddItemToObject(o, "bytes_per_token", count_or_null(m->bytes_per_token));
+    cJSON_AddItemToObject(o, "block_size", count_or_null(m->block_size));
+    cJSON_AddItemToObject(o, "num_blocks", count_or_null(m->num_blocks));
+    cJSON_AddItemToObject(o, "kv_tokens", count_or_null(m->kv_tokens));
+    cJSON_AddItemToObject(o, "max_concurrency", num_or_null(m->max_concurrency, 0));
+    cJSON_AddItemToObject(o, "max_model_len", count_or_null(s->settings.max_model_len));
+    cJSON_AddItemToObject(o, "backend", cJSON_CreateString(sr_survey_backend_name(s->settings.backend)));
+    cJSON_AddItemToObject(o, "flags", str_or_null(flags));
+    cJSON_AddItemToObject(o, "tool_parser", str_or_null(kept ? m->tool_parser : NULL));
+    cJSON_AddItemToObject(o, "nothink", cJSON_CreateBool(kept && m->nothink));
+    cJSON *whatif = cJSON_CreateArray();
+    for (size_t w = 0; w < m->n_whatif; w++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddItemToObject(row, "max_model_len", cJSON_CreateNumber((double)m->whatif[w].max_model_len));
+        cJSON_AddItemToObject(row, "block_size", cJSON_CreateNumber((double)m->whatif[w].block_size));
+        cJSON_AddItemToObject(row, "kv_tokens", count_or_null(m->whatif[w].tokens));
+        cJSON_AddItemToObject(row, "max_concurrency", num_or_null(m->whatif[w].max_concurrency, 0));
+        cJSON_AddItemToArray(whatif, row);
+    }
+    cJSON_AddItemToObject(o, "whatif", whatif);
+    cJSON_AddItemToObject(o, "config", str_or_null(m->config_path));
+    cJSON_AddItemToObject(o, "record", str_or_null(m->record_path));
+    free(reason);
+    free(flags);
+    return o;
+}
+
+sr_error *sr_render_survey_json(const sr_survey *s, char **out, size_t *len)
+{
+    cJSON *list = cJSON_CreateArray();
+    bool oom = list == NULL;
+    for (size_t i = 0; i < s->n_models && !oom; i++)
+        cJSON_AddItemToArray(list, candidate_json(s, &s->models[i], &oom));
+    char *text = oom || !sr_json_tree_visible(list) ? NULL : cJSON_Print(list);
+    cJSON_Delete(list);
+    if (!text)
+        return sr_oom();
+    /* cJSON's buffer with a final newline, in our allocator */
+    *out = sr_asprintf("%s\n", text);
+    cJSON_free(text);
+    if (!*out)
+        return sr_oom();
+    *len = strlen(*out);
+    return NULL;
+}
+
+/* ---- sweep.arms ------------------------------------------------------------------ */
+
+static void arms_group(sr_strbuf *sb, const sr_survey *s, int tier, int width)
+{
+    for (size_t i = 0; i < s->n_models; i++) {
+        const sr_survey_model *m = &s->models[i];
+        if (m->verdict != SR_SURVEY_KEPT || m->tier != tier)
+            continue;
+        bool oom;
+        char *flags = sr_survey_flags(m, &oom);
+        sb->failed |= oom;
+        sr_strbuf_printf(sb, "%-*s  %s  %s%s%s\n", width, m->id, s->settings.hardware, s->settings.benchmarks,
+                         flags ? "  " : "", flags ? flags : "");
+        free(flags);
+    }
+}
+
+sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len)
+{
+    const sr_survey_settings *st = &s->settings;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    int width = 0;
+    for (size_t i = 0; i < s->n_models; i++)
+        if (s->models[i].verdict == SR_SURVEY_KEPT && (int)strlen(s->models[i].id) > width)
+            width = (int)strlen(s->models[i].id);
+    char a[64], b[64], c[64];
+    sr_strbuf_puts(&sb, "# sweep.arms: run plan written by `sweep-report survey` (the kept models of candidates.md)\n"
+                        "# one model a line: checkpoint  hardware  benchmarks  serving flags\n");
+    sr_strbuf_printf(&sb, "# %s, %s GiB x %s, max-model-len %ld, at least %s GiB of KV cache; licenses",
+                     sr_survey_backend_name(st->backend), sr_format_fixed(a, sizeof a, st->hbm_gib, 2),
+                     sr_format_fixed(b, sizeof b, st->mem_util, 2), st->max_model_len,
+                     sr_format_fixed(c, sizeof c, st->min_kv_gib, 2));
+    for (size_t i = 0; i < st->n_licenses; i++)
+        sr_strbuf_printf(&sb, "%s%s", i ? ", " : " ", st->licenses[i]);
+    sr_strbuf_putc(&sb, '\n');
+    if (st->backend == SR_SURVEY_TPU) {
+        sr_strbuf_puts(&sb, "# tier 1: tpu-inference runs the architecture natively in JAX\n");
+        arms_group(&sb, s, 1, width);
+        sr_strbuf_puts(&sb, "# tier 2: vLLM's PyTorch model through torchax\n");
+        arms_group(&sb, s, 2, width);
+    } else {
+        arms_group(&sb, s, 0, width);
+    }
+    if (sb.failed) {
+        sr_strbuf_free(&sb);
+        return sr_oom();
+    }
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return NULL;
+}
