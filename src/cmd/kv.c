@@ -5,14 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
-#include "render/report/kv_text.h"
-#include "util/escape.h"
-#include "util/strbuf.h"
-#include "util/text.h"
+#include "render/kv/kv.h"
 
 typedef struct kv_opts {
     const char *config;
@@ -159,144 +154,6 @@ static long long available_bytes(const kv_opts *o, double *gib)
     return (long long)(total * SR_GIB);
 }
 
-static cJSON *num(double v)
-{
-    return cJSON_CreateNumber(v);
-}
-
-/* The plan in words (render/report/kv_text.c, as in the report). */
-typedef struct plan_words {
-    char *grouping, *assumptions;
-} plan_words;
-
-static sr_error *plan_words_make(const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan, plan_words *w)
-{
-    w->grouping = sr_kv_text_grouping(&plan->shape);
-    w->assumptions = sr_kv_text_assumptions(&plan->basis, lay, o->vllm_version);
-    return w->grouping && w->assumptions ? NULL : sr_oom();
-}
-
-static sr_error *print_json(FILE *out, const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan,
-                            const plan_words *words, const sr_kv_capacity *c, double avail_gib)
-{
-    cJSON *j = cJSON_CreateObject();
-    if (!j)
-        return sr_oom();
-    cJSON_AddItemToObject(j, "config", cJSON_CreateString(o->config));
-    cJSON_AddItemToObject(j, "model_type", lay->model_type ? cJSON_CreateString(lay->model_type) : cJSON_CreateNull());
-    cJSON_AddItemToObject(j, "architecture",
-                          lay->architecture ? cJSON_CreateString(lay->architecture) : cJSON_CreateNull());
-    cJSON_AddItemToObject(j, "backend", cJSON_CreateString(sr_kv_backend_name(o->p.backend)));
-    cJSON_AddItemToObject(j, "token_formula", cJSON_CreateString(sr_kv_formula_name(o->p.formula)));
-    cJSON_AddItemToObject(j, "tokens", num((double)c->tokens));
-    cJSON_AddItemToObject(j, "bytes_per_token", num((double)plan->shape.bytes_per_token));
-    cJSON_AddItemToObject(j, "block_size", num((double)plan->block_size));
-    cJSON_AddItemToObject(j, "num_blocks", num((double)c->num_blocks));
-    cJSON_AddItemToObject(j, "max_concurrency", num(c->max_concurrency));
-    cJSON_AddItemToObject(j, "max_model_len", num((double)o->p.max_model_len));
-    cJSON_AddItemToObject(j, "available_bytes", num((double)c->avail_bytes));
-    cJSON_AddItemToObject(j, "available_gib", num(avail_gib));
-    cJSON_AddItemToObject(j, "tp", num((double)o->p.tp));
-    cJSON_AddItemToObject(j, "kv_cache_dtype", cJSON_CreateString(o->p.fp8 ? "fp8" : "auto"));
-    cJSON_AddItemToObject(j, "kv_layers", num((double)plan->shape.kv_layers));
-    cJSON_AddItemToObject(j, "num_layers", num((double)plan->n_layers));
-    cJSON_AddItemToObject(j, "kv_cache_groups", num((double)plan->shape.n_groups));
-    cJSON_AddItemToObject(j, "group_size", num((double)plan->shape.group_size));
-    cJSON_AddItemToObject(j, "padding_layers", num((double)plan->shape.padding_layers));
-    cJSON_AddItemToObject(j, "block_bytes", num((double)plan->shape.block_bytes));
-    cJSON_AddItemToObject(j, "blocks_per_request", num((double)plan->blocks_per_request));
-    cJSON_AddItemToObject(j, "grouping", cJSON_CreateString(words->grouping));
-    cJSON_AddItemToObject(j, "assumptions", cJSON_CreateString(words->assumptions));
-    cJSON *layers = cJSON_CreateArray();
-    cJSON_AddItemToObject(j, "layers", layers);
-    for (long i = 0; i < plan->n_layers; i++) {
-        const sr_kv_layer_plan *l = &plan->layers[i];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddItemToArray(layers, e);
-        bool kv = l->page_bytes > 0;
-        cJSON_AddItemToObject(e, "index", num((double)i));
-        cJSON_AddItemToObject(e, "type", cJSON_CreateString(sr_kv_layer_kind_name(l->config_kind)));
-        cJSON_AddItemToObject(e, "holds_kv", cJSON_CreateBool(kv));
-        cJSON_AddItemToObject(e, "allocated_as",
-                              kv ? cJSON_CreateString(sr_kv_layer_kind_name(l->kind)) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "shared_with", l->shared_with >= 0 ? num((double)l->shared_with) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "kv_heads", kv ? num((double)l->kv_heads) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "head_size", kv ? num((double)l->head_size) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "sliding_window",
-                              kv && l->sliding_window > 0 ? num((double)l->sliding_window) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "block_size", kv ? num((double)l->block_size) : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "page_bytes", num((double)l->page_bytes));
-        cJSON_AddItemToObject(e, "bytes_per_token", num((double)l->bytes_per_token));
-        cJSON_AddItemToObject(e, "group", kv ? num((double)l->group) : cJSON_CreateNull());
-    }
-    char *text = sr_json_tree_visible(j) ? cJSON_Print(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return sr_oom();
-    fputs(text, out);
-    fputc('\n', out);
-    cJSON_free(text);
-    return NULL;
-}
-
-static void print_table(FILE *out, const kv_opts *o, const sr_kv_layout *lay, const sr_kv_plan *plan,
-                        const plan_words *words, const sr_kv_capacity *c, double avail_gib)
-{
-    char a[64], b[64], d[64];
-    fprintf(out, "config           %s", o->config);
-    if (lay->model_type || lay->architecture) {
-        /* Words of the config file: shown escaped on a terminal. */
-        char *type = sr_terminal_text_dup(lay->model_type), *arch = sr_terminal_text_dup(lay->architecture);
-        const char *sep = lay->model_type && lay->architecture ? ", " : "";
-        fprintf(out, " (%s%s%s)", type ? type : "", sep, arch ? arch : "");
-        free(type);
-        free(arch);
-    }
-    fputc('\n', out);
-    fprintf(out, "backend          %s, token formula %s\n",
-            o->p.backend == SR_KV_BACKEND_TPU ? "tpu (tpu-inference)" : "gpu (vLLM v1)",
-            sr_kv_formula_name(o->p.formula));
-    if (isfinite(o->available))
-        fprintf(out, "memory           %s GiB available (given)", sr_format_fixed(a, sizeof a, avail_gib, 3));
-    else {
-        char e[64];
-        double resident = isfinite(o->used) ? o->used : o->weights + (isfinite(o->activation) ? o->activation : 0);
-        fprintf(out, "memory           %s GiB x %s - %s GiB = %s GiB available",
-                sr_format_fixed(a, sizeof a, o->hbm, 2), sr_format_fixed(b, sizeof b, o->util, 4),
-                sr_format_fixed(d, sizeof d, resident, 3), sr_format_fixed(e, sizeof e, avail_gib, 3));
-    }
-    fprintf(out, " (%s bytes)\n", sr_format_count(b, sizeof b, c->avail_bytes));
-    fprintf(out, "layers           %ld of %ld hold KV\n", plan->shape.kv_layers, plan->n_layers);
-    fprintf(out, "bytes per token  %s\n", sr_format_count(a, sizeof a, plan->shape.bytes_per_token));
-    fprintf(out, "block size       %ld tokens\n", plan->block_size);
-    fprintf(out, "grouping         %s\n", words->grouping);
-    fprintf(out, "num_blocks       %s (%s bytes each)\n", sr_format_count(a, sizeof a, c->num_blocks),
-            sr_format_count(b, sizeof b, plan->shape.block_bytes));
-    fprintf(out, "tokens           %s\n", sr_format_count(a, sizeof a, c->tokens));
-    fprintf(out, "max concurrency  %sx for %s tokens per request\n",
-            sr_format_fixed(a, sizeof a, c->max_concurrency, 2), sr_format_count(b, sizeof b, o->p.max_model_len));
-    fprintf(out, "assumptions      %s\n\n", words->assumptions);
-    fprintf(out, "%5s  %-8s %-9s %8s %6s %8s %6s %12s %9s %6s\n", "layer", "type", "alloc", "kv_heads", "head",
-            "window", "block", "page_bytes", "B/token", "group");
-    for (long i = 0; i < plan->n_layers; i++) {
-        const sr_kv_layer_plan *l = &plan->layers[i];
-        if (l->page_bytes == 0) {
-            if (l->shared_with >= 0)
-                fprintf(out, "%5ld  %-8s reuses layer %ld\n", i, sr_kv_layer_kind_name(l->config_kind), l->shared_with);
-            else
-                fprintf(out, "%5ld  %-8s no KV\n", i, sr_kv_layer_kind_name(l->config_kind));
-            continue;
-        }
-        char w[32] = "-";
-        if (l->sliding_window > 0)
-            snprintf(w, sizeof w, "%ld", l->sliding_window);
-        fprintf(out, "%5ld  %-8s %-9s %8ld %6ld %8s %6ld %12s %9s %6ld\n", i, sr_kv_layer_kind_name(l->config_kind),
-                sr_kv_layer_kind_name(l->kind), l->kv_heads, l->head_size, w, l->block_size,
-                sr_format_count(a, sizeof a, l->page_bytes), sr_format_count(b, sizeof b, l->bytes_per_token),
-                l->group);
-    }
-}
-
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
     (void)info;
@@ -332,14 +189,20 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     double avail_gib;
     sr_kv_capacity c;
     sr_kv_capacity_for(&plan, available_bytes(&o, &avail_gib), &c);
-    plan_words words;
-    err = plan_words_make(&o, &lay, &plan, &words);
-    if (!err && o.json)
-        err = print_json(out, &o, &lay, &plan, &words, &c, avail_gib);
-    else if (!err)
-        print_table(out, &o, &lay, &plan, &words, &c, avail_gib);
-    free(words.grouping);
-    free(words.assumptions);
+    sr_kv_result r = {.config = o.config,
+                      .vllm_version = o.vllm_version,
+                      .params = &o.p,
+                      .memory = {o.hbm, o.util, o.used, o.weights, o.activation, o.available},
+                      .available_gib = avail_gib,
+                      .layout = &lay,
+                      .plan = &plan,
+                      .capacity = &c};
+    char *text = NULL;
+    size_t len = 0;
+    err = o.json ? sr_render_kv_json(&r, &text, &len) : sr_render_kv_table(&r, &text, &len);
+    if (!err && fwrite(text, 1, len, out) != len)
+        err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
+    free(text);
     sr_kv_plan_free(&plan);
     sr_kv_layout_free(&lay);
     return err;

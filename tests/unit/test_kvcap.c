@@ -604,7 +604,9 @@ Test(kvcap, cli_table_and_memory_forms)
     /* max-model-len defaults to max_position_embeddings, like vLLM */
     const char *dflt[] = {"kv", CFG("OLMo-2-0425-1B"), "--backend", "gpu", "--available-gib", "1", "--json"};
     cr_assert_null(run_kv(out, sizeof out, dflt, 7));
-    cr_expect_not_null(strstr(out, "\"max_model_len\":\t4096"), "%s", out);
+    cr_expect_not_null(strstr(out, "\n  \"max_model_len\": 4096,\n"), "%s", out);
+    /* printed as every JSON output is: two-space indent, no tabs */
+    cr_expect_null(strchr(out, '\t'), "%s", out);
 }
 
 Test(kvcap, cli_vllm_version_chooses_the_formula)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "render/compare/outputs.h"
-#include "render/shared/json_parts.h"
+#include "render/report/json_parts.h"
 #include "render/report/text.h"
 #include "util/strbuf.h"
 

@@ -8,43 +8,12 @@
 #include <string.h>
 
 #include "render/report/claims_text.h"
-#include "render/shared/json_parts.h"
+#include "render/report/json_parts.h"
 #include "render/report/text.h"
 #include "render/report/kv_text.h"
 #include "render/render.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
-
-void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value)
-{
-    if (!value || !object || !cJSON_AddItemToObject(object, key, value)) {
-        cJSON_Delete(value); /* not placed: still ours */
-        jb->failed = true;
-    }
-}
-
-void sr_json_append(sr_json_build *jb, cJSON *array, cJSON *value)
-{
-    if (!value || !array || !cJSON_AddItemToArray(array, value)) {
-        cJSON_Delete(value);
-        jb->failed = true;
-    }
-}
-
-cJSON *sr_json_num(double v)
-{
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-cJSON *sr_json_count(long v)
-{
-    return v >= 0 ? cJSON_CreateNumber((double)v) : cJSON_CreateNull();
-}
-
-cJSON *sr_json_str(const char *s)
-{
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
 
 cJSON *sr_json_failure(sr_json_build *jb, const sr_failure *f)
 {
@@ -142,12 +111,6 @@ static cJSON *kv_json(sr_json_build *jb, const sr_model *m)
     sr_json_add(jb, logged, "model_loading_gib", sr_json_num(log->model_loading_gib));
     sr_json_add(jb, o, "log", logged);
     return o;
-}
-
-/* -1 unknown, else false/true. */
-cJSON *sr_json_tristate(int v)
-{
-    return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
 }
 
 /* Why a paired comparison has no verdict; null when it has one. */
@@ -571,29 +534,3 @@ cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw)
     return inputs;
 }
 
-sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len)
-{
-    if (jb->failed) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
-    char *text = sr_json_tree_visible(root) ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return sr_oom();
-    /* cJSON indents with tabs and puts one after ':'; strings never hold a raw
-     * tab (cJSON escapes it), so every tab is layout: make it two spaces. */
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    for (const char *p = text; *p; p++) {
-        if (*p == '\t')
-            sr_strbuf_puts(&sb, p > text && p[-1] == ':' ? " " : "  ");
-        else
-            sr_strbuf_putc(&sb, *p);
-    }
-    sr_strbuf_putc(&sb, '\n');
-    cJSON_free(text);
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
-}

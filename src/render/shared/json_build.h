@@ -1,14 +1,12 @@
-/* Pieces of report.json that compare.json shows the same way (json.c):
- * numbers or null, a failure, a model's serving settings, the sweep.json
- * manifest, the input files, and the one way JSON is printed (two-space
- * indent, a final newline). Internal to src/render. */
-#ifndef SR_RENDER_SHARED_JSON_PARTS_H
-#define SR_RENDER_SHARED_JSON_PARTS_H
+/* Building a JSON document (cJSON) and printing it the one way every JSON
+ * output of sweep-report is printed: two-space indent, a final newline.
+ * Internal to src/render. */
+#ifndef SR_RENDER_SHARED_JSON_BUILD_H
+#define SR_RENDER_SHARED_JSON_BUILD_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "model/sweep.h"
 #include "util/error.h"
 
 /* One document being built. cJSON's create calls return NULL and its add
@@ -28,10 +26,7 @@ cJSON *sr_json_num(double v);      /* null when not finite */
 cJSON *sr_json_count(long v);      /* null when < 0 */
 cJSON *sr_json_str(const char *s); /* null when NULL */
 cJSON *sr_json_tristate(int v);    /* null when < 0, else a bool */
-cJSON *sr_json_failure(sr_json_build *jb, const sr_failure *f);
-cJSON *sr_json_serving_settings(sr_json_build *jb, const sr_serving_settings *st);
-cJSON *sr_json_manifest(sr_json_build *jb, const sr_sweep *sw);
-cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw);
+
 /* Print root (and delete it) into a fresh buffer; an out-of-memory error,
  * and nothing printed, when building it failed anywhere (jb->failed). */
 sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len);

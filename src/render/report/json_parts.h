@@ -1,0 +1,15 @@
+/* Pieces of report.json that compare.json shows the same way (json.c): a
+ * failure, a model's serving settings, the sweep.json manifest, the input
+ * files. Internal to src/render. */
+#ifndef SR_RENDER_REPORT_JSON_PARTS_H
+#define SR_RENDER_REPORT_JSON_PARTS_H
+
+#include "model/sweep.h"
+#include "render/shared/json_build.h"
+
+cJSON *sr_json_failure(sr_json_build *jb, const sr_failure *f);
+cJSON *sr_json_serving_settings(sr_json_build *jb, const sr_serving_settings *st);
+cJSON *sr_json_manifest(sr_json_build *jb, const sr_sweep *sw);
+cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw);
+
+#endif

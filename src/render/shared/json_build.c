@@ -1,0 +1,72 @@
+/* Building a JSON document with cJSON and printing it the one way every
+ * JSON output is printed (two-space indent, a final newline). */
+#include "render/shared/json_build.h"
+
+#include <math.h>
+
+#include "util/escape.h"
+#include "util/strbuf.h"
+
+void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value)
+{
+    if (!value || !object || !cJSON_AddItemToObject(object, key, value)) {
+        cJSON_Delete(value); /* not placed: still ours */
+        jb->failed = true;
+    }
+}
+
+void sr_json_append(sr_json_build *jb, cJSON *array, cJSON *value)
+{
+    if (!value || !array || !cJSON_AddItemToArray(array, value)) {
+        cJSON_Delete(value);
+        jb->failed = true;
+    }
+}
+
+cJSON *sr_json_num(double v)
+{
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+cJSON *sr_json_count(long v)
+{
+    return v >= 0 ? cJSON_CreateNumber((double)v) : cJSON_CreateNull();
+}
+
+cJSON *sr_json_str(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* -1 unknown, else false/true. */
+cJSON *sr_json_tristate(int v)
+{
+    return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
+}
+
+sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len)
+{
+    if (jb->failed) {
+        cJSON_Delete(root);
+        return sr_oom();
+    }
+    char *text = sr_json_tree_visible(root) ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return sr_oom();
+    /* cJSON indents with tabs and puts one after ':'; strings never hold a raw
+     * tab (cJSON escapes it), so every tab is layout: make it two spaces. */
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\t')
+            sr_strbuf_puts(&sb, p > text && p[-1] == ':' ? " " : "  ");
+        else
+            sr_strbuf_putc(&sb, *p);
+    }
+    sr_strbuf_putc(&sb, '\n');
+    cJSON_free(text);
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return *out ? NULL : sr_oom();
+}
