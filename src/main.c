@@ -13,10 +13,7 @@
 
 #include "cli.h"
 #include "ingest/json_keys.h"
-#include "cmd/compare.h"
-#include "cmd/kv.h"
-#include "cmd/report.h"
-#include "cmd/survey.h"
+#include "cmd/cmd.h"
 #include "model/sweep.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -35,7 +32,7 @@ static const sr_cli_command commands[] = {
         .operands = "EXPORT_DIR",
         .min_operands = 1,
         .max_operands = 1,
-        .options = {sr_report_options},
+        .options = {sr_report_options, sr_stats_options},
         .run = sr_cmd_report,
     },
     {
@@ -52,7 +49,7 @@ static const sr_cli_command commands[] = {
         .operands = "EXPORT_DIR CLAIMS_FILE...",
         .min_operands = 2,
         .max_operands = -1,
-        .options = {sr_report_options},
+        .options = {sr_report_options, sr_stats_options},
         .run = sr_cmd_audit,
     },
     {
@@ -69,7 +66,7 @@ static const sr_cli_command commands[] = {
         .operands = "BEFORE_EXPORT AFTER_EXPORT",
         .min_operands = 2,
         .max_operands = 2,
-        .options = {sr_compare_options},
+        .options = {sr_compare_options, sr_stats_options},
         .run = sr_cmd_compare,
     },
     {

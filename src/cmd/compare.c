@@ -1,81 +1,22 @@
-/* The `compare` subcommand: read two exports exactly as `report` reads
- * them, compare them (analysis/comparison.c), render every output in memory,
- * then write them all atomically. An input error on either side stops
- * before the first write. --fail-on-regression turns regressions into exit
- * 4 after the outputs are written. */
-#include "cmd/compare.h"
-
+/* `sweep-report compare BEFORE_EXPORT AFTER_EXPORT`: read two exports exactly
+ * as `report` reads them, compare them (pipeline.h), render every output in
+ * memory, then write them all as one set. An input error on either side
+ * stops before the first write. --fail-on-regression turns regressions into
+ * exit 4 after the outputs are written. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/comparison.h"
+#include "cmd/cmd.h"
+#include "pipeline.h"
 #include "render/compare/outputs.h"
-#include "cmd/report.h"
+#include "render/outputs.h"
 #include "util/fileio.h"
-#include "util/parallel.h"
 
-void sr_compare_opts_default(sr_compare_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    sr_settings_default(&o->settings);
-    o->out_dir = "compare";
-}
-
-/* ---- rendering and writing ---------------------------------------------- */
-
-enum { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CHARTS, N_OUT = OUT_CHARTS + 2 * SR_N_COMPARE_CHARTS };
-
-/* Every output into out[] (names set by the caller). Charts are drawn by
- * cairo on this one thread (it is not safe to draw on two); the SVGs drawn
- * for charts/ are the ones compare.html inlines. */
-static sr_error *render_all(const sr_comparison *c, sr_output *out)
-{
-    sr_error *err = sr_render_compare_json(c, &out[OUT_JSON].data, &out[OUT_JSON].len);
-    if (!err)
-        err = sr_render_compare_csv(c, &out[OUT_CSV].data, &out[OUT_CSV].len);
-    if (!err)
-        err = sr_render_compare_markdown(c, &out[OUT_MD].data, &out[OUT_MD].len);
-    const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
-    for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
-        sr_output *png = &out[OUT_CHARTS + 2 * k], *s = &out[OUT_CHARTS + 2 * k + 1];
-        err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
-        if (!err)
-            err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
-        svg[k] = s->data;
-    }
-    if (!err)
-        err = sr_render_compare_html(c, svg, &out[OUT_HTML].data, &out[OUT_HTML].len);
-    if (!err)
-        err = sr_render_compare_pdf(c, &out[OUT_PDF].data, &out[OUT_PDF].len);
-    return err;
-}
-
-sr_error *sr_write_comparison(const sr_comparison *c, const char *out_dir)
-{
-    sr_output out[N_OUT];
-    memset(out, 0, sizeof out);
-    static const char *const files[] = {"compare.json", "compare.csv", "compare.md", "compare.html", "compare.pdf"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        snprintf(out[i].name, sizeof out[i].name, "%s", files[i]);
-    for (int i = 0; i < 2 * SR_N_COMPARE_CHARTS; i++)
-        snprintf(out[OUT_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_compare_chart_names[i / 2],
-                 i % 2 ? "svg" : "png");
-    /* Everything is rendered before anything is written. */
-    sr_error *err = render_all(c, out);
-    if (!err)
-        err = sr_write_outputs(out_dir, out, N_OUT);
-    sr_outputs_free(out, N_OUT);
-    return err;
-}
-
-/* ---- the command ---------------------------------------------------------- */
-
-/* One side read and analysed as `report` does it. */
-static sr_error *load_side(sr_sweep *sw, const char *dir, const sr_compare_opts *o)
-{
-    sw->settings = o->settings;
-    return sr_build_report(sw, dir, o->baseline, NULL);
-}
+typedef struct compare_opts {
+    sr_stats_opts stats; /* first: the shared table writes into it */
+    const char *out_dir;
+    bool fail_on_regression;
+} compare_opts;
 
 static sr_error *regression_error(const sr_comparison *c)
 {
@@ -89,20 +30,30 @@ static sr_error *regression_error(const sr_comparison *c)
     return err;
 }
 
-sr_error *sr_run_compare(const char *before_dir, const char *after_dir, const sr_compare_opts *o, FILE *info)
+static sr_error *write_comparison(const sr_comparison *c, const char *out_dir)
 {
+    sr_output out[SR_MAX_OUTPUTS];
+    size_t n;
+    sr_error *err = sr_render_comparison_files(c, out, &n);
+    if (!err) {
+        err = sr_write_outputs(out_dir, out, n);
+        sr_outputs_free(out, n);
+    }
+    return err;
+}
+
+static sr_error *run_compare(const char *before_dir, const char *after_dir, const compare_opts *o, FILE *info)
+{
+    sr_settings settings;
+    sr_stats_opts_settings(&o->stats, &settings);
     sr_sweep before, after;
     sr_comparison cmp;
     sr_comparison_init(&cmp);
     sr_sweep_init(&before);
     sr_sweep_init(&after);
-    sr_error *err = load_side(&before, before_dir, o);
+    sr_error *err = sr_build_comparison(before_dir, after_dir, &settings, o->stats.baseline, &before, &after, &cmp);
     if (!err)
-        err = load_side(&after, after_dir, o);
-    if (!err)
-        err = sr_compare_sweeps(&before, &after, &o->settings, &cmp);
-    if (!err)
-        err = sr_write_comparison(&cmp, o->out_dir);
+        err = write_comparison(&cmp, o->out_dir);
     if (!err) {
         fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
                 cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,
@@ -116,57 +67,24 @@ sr_error *sr_run_compare(const char *before_dir, const char *after_dir, const sr
     return err;
 }
 
-/* ---- the command line ------------------------------------------------------ */
-
-/* Whole-number options are long (the command table's type); copied into
- * the settings after parsing. */
-typedef struct compare_cli {
-    sr_compare_opts o;
-    long seed, threads;
-} compare_cli;
-
-static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
-
 const sr_cli_option sr_compare_options[] = {
-    SR_OPT_STRING('o', "output", "DIR", compare_cli, o.out_dir,
+    SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
                   "where to write (default: compare; created if missing; files replaced atomically)"),
-    SR_OPT_FLAG(0, "fail-on-regression", compare_cli, o.fail_on_regression,
+    SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),
-    SR_OPT_GROUP("Statistics (as report)"),
-    SR_OPT_WHOLE(0, "resamples", "N", compare_cli, o.settings.resamples, 1, 100000000,
-                 "paired bootstrap resamples (default 10000)"),
-    SR_OPT_WHOLE(0, "seed", "N", compare_cli, seed, 0, 4294967295.0,
-                 "RNG seed (default 20261130; one stream per model and benchmark)"),
-    SR_OPT_NUMBER(0, "confidence", "C", compare_cli, o.settings.confidence, 0, 1, SR_CLI_OPEN,
-                  "interval level (default 0.95)"),
-    SR_OPT_WHOLE(0, "threads", "N", compare_cli, threads, 1, 64,
-                 "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
-    SR_OPT_GROUP("Reading the exports (as report)"),
-    SR_OPT_STRING(0, "baseline", "MODEL_ID", compare_cli, o.baseline,
-                  "the baseline each export is read with (default: each export's sweep.json)"),
-    SR_OPT_NAME(0, "gsm8k-filter", compare_cli, o.settings.gsm8k_filter, gsm8k_filters,
-                "lm-eval filter for GSM8K: strict-match (default) or flexible-extract"),
-    SR_OPT_FLAG(0, "keep-going", compare_cli, o.settings.keep_going,
-                "record input problems as warnings and leave the affected model or benchmark out, instead of "
-                "stopping"),
     SR_OPT_END,
 };
 
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
-    compare_cli c;
-    memset(&c, 0, sizeof c);
-    sr_compare_opts_default(&c.o);
-    c.seed = (long)c.o.settings.seed;
-    c.threads = c.o.settings.threads;
+    compare_opts o = {.out_dir = "compare"};
+    sr_stats_opts_default(&o.stats);
     sr_cli_parsed args;
-    sr_error *err = sr_cli_parse(cmd, argc, argv, &c, out, &args);
+    sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     if (err || args.help)
         return err;
-    c.o.settings.seed = (unsigned long)c.seed;
-    c.o.settings.threads = (int)c.threads;
-    if (!c.o.out_dir[0])
+    if (!o.out_dir[0])
         return sr_usage_error("-o needs a directory");
-    return sr_run_compare(args.operands[0], args.operands[1], &c.o, info);
+    return run_compare(args.operands[0], args.operands[1], &o, info);
 }

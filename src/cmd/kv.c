@@ -1,5 +1,5 @@
 /* `sweep-report kv CONFIG_JSON ...`: the KV capacity calculator. */
-#include "cmd/kv.h"
+#include "cmd/cmd.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,16 +3,15 @@
  * (ingest), decides (analysis/survey.c), renders every output in memory and
  * only then writes OUT_DIR, each file atomically: an input error leaves
  * OUT_DIR as it was. Never touches the network. */
-#include "cmd/survey.h"
+#include "cmd/cmd.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/survey_rules.h"
-#include "ingest/hf_config.h"
-#include "ingest/survey_ingest.h"
-#include "render/survey/outputs.h"
+#include "pipeline.h"
+#include "render/outputs.h"
 #include "util/escape.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -149,174 +148,6 @@ static sr_error *settings_from(survey_opts *o)
     return NULL;
 }
 
-/* ---- reading one model ---------------------------------------------------- */
-
-static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_survey_model *m)
-{
-    char *shown = sr_path_join(dir, f->record_rel), *data = NULL;
-    size_t len;
-    if (!shown)
-        return sr_oom();
-    sr_error *err = sr_metadata_read(f->record_open, shown, SR_MAX_RECORD_BYTES, &data, &len);
-    if (!err)
-        err = sr_parse_hub_record(shown, data, len, &m->record);
-    if (!err) {
-        m->has_record = true;
-        if (f->name_is_id && strcmp(f->name, m->record.id) != 0)
-            err =
-                sr_input_error(shown, 0, "the record is for '%s', but its file name says '%s'", m->record.id, f->name);
-    }
-    if (!err) {
-        free(m->id);
-        err = (m->id = strdup(m->record.id)) ? NULL : sr_oom();
-    }
-    free(data);
-    free(shown);
-    return err;
-}
-
-static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_layout *layout)
-{
-    char *shown = sr_path_join(dir, f->config_rel), *data = NULL;
-    size_t len;
-    if (!shown)
-        return sr_oom();
-    sr_error *err = sr_metadata_read(f->config_open, shown, SR_MAX_CONFIG_BYTES, &data, &len);
-    if (!err)
-        err = sr_kv_layout_parse(shown, data, len, layout);
-    free(data);
-    free(shown);
-    return err;
-}
-
-/* Read and decide one model into m. Input errors come back to the caller,
- * which stops or (--keep-going) lists the model as not surveyed. */
-static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const sr_metadata_files *f,
-                            sr_survey_model *m)
-{
-    if (!(m->id = strdup(f->name)))
-        return sr_oom();
-    if ((f->config_rel && !(m->config_path = strdup(f->config_rel))) ||
-        (f->record_rel && !(m->record_path = strdup(f->record_rel))))
-        return sr_oom();
-    if (f->problem) {
-        char *shown = sr_path_join(dir, f->problem_path);
-        sr_error *err = sr_input_error(shown ? shown : f->problem_path, 0, "%s", f->problem);
-        free(shown);
-        return err;
-    }
-    sr_error *err = read_record(dir, f, m);
-    if (err)
-        return err;
-    sr_kv_layout layout;
-    memset(&layout, 0, sizeof layout);
-    err = read_config(dir, f, &layout);
-    if (!err)
-        err = sr_survey_decide(st, m, &layout);
-    sr_kv_layout_free(&layout);
-    return err;
-}
-
-/* --keep-going: the model stays in the list as not surveyed, with why. */
-static sr_error *pass_over(sr_survey *s, sr_survey_model *m, sr_error *err)
-{
-    char *text = sr_error_format(err);
-    sr_error_free(err);
-    if (!text)
-        return sr_oom();
-    /* "error: 'path':line: message" without the "error: " */
-    const char *msg = strncmp(text, "error: ", 7) == 0 ? text + 7 : text;
-    m->verdict = SR_SURVEY_NOT_SURVEYED;
-    free(m->input_error);
-    m->input_error = strdup(msg);
-    bool ok = m->input_error && sr_survey_warn(s, "%s; %s not surveyed", msg, m->id);
-    free(text);
-    return ok ? NULL : sr_oom();
-}
-
-static int cmp_models(const void *a, const void *b)
-{
-    return strcmp(((const sr_survey_model *)a)->id, ((const sr_survey_model *)b)->id);
-}
-
-/* Sorted by id; a second entry of one id is an input error, or with
- * --keep-going left out with a warning. */
-static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
-{
-    if (s->n_models > 1)
-        qsort(s->models, s->n_models, sizeof *s->models, cmp_models);
-    size_t k = 0;
-    for (size_t i = 0; i < s->n_models; i++) {
-        sr_survey_model *m = &s->models[i];
-        if (k > 0 && strcmp(s->models[k - 1].id, m->id) == 0) {
-            const char *a = s->models[k - 1].record_path ? s->models[k - 1].record_path : "?";
-            const char *b = m->record_path ? m->record_path : "?";
-            if (!s->settings.keep_going)
-                return sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b);
-            if (!sr_survey_warn(s, "model '%s' is there twice: '%s' and '%s'; the second left out", m->id, a, b))
-                return sr_oom();
-            sr_survey_model_free(m);
-            continue;
-        }
-        if (k != i) {
-            s->models[k] = *m;
-            sr_survey_model_init(m);
-        }
-        k++;
-    }
-    s->n_models = k;
-    return NULL;
-}
-
-static sr_error *load_models(sr_survey *s, const char *dir)
-{
-    sr_metadata_files *files;
-    size_t n;
-    sr_error *err = sr_metadata_scan(dir, &files, &n);
-    if (err)
-        return err;
-    if (n == 0)
-        err = sr_input_error(dir, 0,
-                             "no models found (expected <org>--<name>.config.json and .model_info.json, a directory "
-                             "per model, or a hub cache)");
-    for (size_t i = 0; i < n && !err; i++) {
-        sr_survey_model m;
-        sr_survey_model_init(&m);
-        err = survey_one(dir, &s->settings, &files[i], &m);
-        if (err && err->code == SR_EXIT_INPUT && s->settings.keep_going)
-            err = pass_over(s, &m, err);
-        if (!err && !sr_survey_add_model(s, &m))
-            err = sr_oom();
-        sr_survey_model_free(&m);
-    }
-    sr_metadata_files_free(files, n);
-    return err ? err : sort_and_dedupe(s, dir);
-}
-
-/* ---- writing -------------------------------------------------------------- */
-
-enum { OUT_MD, OUT_CSV, OUT_JSON, OUT_ARMS, OUT_PNG, OUT_SVG, N_OUT };
-
-static sr_error *render_all(const sr_survey *s, sr_output *out)
-{
-    static const char *const names[N_OUT] = {"candidates.md", "candidates.csv", "candidates.json",
-                                             "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
-    for (int i = 0; i < N_OUT; i++)
-        snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
-    sr_error *err = sr_render_survey_markdown(s, &out[OUT_MD].data, &out[OUT_MD].len);
-    if (!err)
-        err = sr_render_survey_csv(s, &out[OUT_CSV].data, &out[OUT_CSV].len);
-    if (!err)
-        err = sr_render_survey_json(s, &out[OUT_JSON].data, &out[OUT_JSON].len);
-    if (!err)
-        err = sr_render_survey_arms(s, &out[OUT_ARMS].data, &out[OUT_ARMS].len);
-    if (!err)
-        err = sr_render_survey_chart(s, SR_CHART_PNG, &out[OUT_PNG].data, &out[OUT_PNG].len);
-    if (!err)
-        err = sr_render_survey_chart(s, SR_CHART_SVG, &out[OUT_SVG].data, &out[OUT_SVG].len);
-    return err;
-}
-
 static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
 {
     size_t kept = 0, t1 = 0, t2 = 0, not_surveyed = 0;
@@ -366,18 +197,19 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
         return err;
     }
     const char *dir = args.operands[0];
-    err = load_models(&s, dir);
-    sr_output outs[N_OUT];
-    memset(outs, 0, sizeof outs);
+    err = sr_build_survey(&s, dir);
+    sr_output outs[SR_MAX_OUTPUTS];
+    size_t n = 0;
     if (!err)
-        err = render_all(&s, outs);
+        err = sr_render_survey_files(&s, outs, &n);
     if (!err)
-        err = sr_write_outputs(o.out_dir, outs, N_OUT);
-    if (!err && o.json && fwrite(outs[OUT_JSON].data, 1, outs[OUT_JSON].len, out) != outs[OUT_JSON].len)
+        err = sr_write_outputs(o.out_dir, outs, n);
+    const sr_output *json = err ? NULL : sr_output_named(outs, n, "candidates.json");
+    if (json && o.json && fwrite(json->data, 1, json->len, out) != json->len)
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
     if (!err)
         print_summary(info, &s, o.out_dir);
-    sr_outputs_free(outs, N_OUT);
+    sr_outputs_free(outs, n);
     sr_survey_free(&s);
     return err;
 }

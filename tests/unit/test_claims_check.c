@@ -16,7 +16,7 @@
 #include "ingest/claims.h"
 #include "render/report/claims_text.h"
 #include "render/render.h"
-#include "cmd/report.h"
+#include "pipeline.h"
 #include "sweep_builder.h"
 
 /* ---- names ------------------------------------------------------------------------ */

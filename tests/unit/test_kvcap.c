@@ -14,7 +14,7 @@
 
 #include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
-#include "cmd/kv.h"
+#include "cmd/cmd.h"
 #include "model/sweep.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"

@@ -1,0 +1,42 @@
+/* The subcommands (git's builtin.h): one file each under src/cmd/, each an
+ * sr_cli_command's run with its option table. A command parses its options,
+ * runs the pipeline (pipeline.h), renders every output in memory
+ * (render/outputs.h), writes them as one set and prints its summary line;
+ * no command includes another. --help goes to out, progress to info. */
+#ifndef SR_CMD_CMD_H
+#define SR_CMD_CMD_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "model/sweep.h"
+#include "util/error.h"
+
+sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+
+/* Each command's own options (main.c's command table points here). */
+extern const sr_cli_option sr_report_options[]; /* report and audit */
+extern const sr_cli_option sr_compare_options[];
+extern const sr_cli_option sr_kv_options[];
+extern const sr_cli_option sr_survey_options[];
+
+/* The options report, audit and compare share (cmd/options.c): one table,
+ * one help text. A command that takes them begins its opts struct with an
+ * sr_stats_opts and lists {its_options, sr_stats_options}. */
+typedef struct sr_stats_opts {
+    sr_settings settings; /* resamples, confidence, gsm8k_filter, keep_going, ... */
+    long seed, threads;   /* whole-number options are long (the table's type): see sr_stats_opts_settings */
+    const char *baseline; /* --baseline; NULL: the export's sweep.json */
+} sr_stats_opts;
+extern const sr_cli_option sr_stats_options[];
+
+/* The defaults (sr_settings_default). */
+void sr_stats_opts_default(sr_stats_opts *o);
+/* The settings as parsed, seed and threads included. */
+void sr_stats_opts_settings(const sr_stats_opts *o, sr_settings *settings);
+
+#endif

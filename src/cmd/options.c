@@ -1,0 +1,43 @@
+/* The options report, audit and compare share (cmd.h): the statistics and
+ * how the exports are read, written once so their help and limits agree. */
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
+
+const sr_cli_option sr_stats_options[] = {
+    SR_OPT_GROUP("Statistics and reading the export (report, audit and compare alike)"),
+    SR_OPT_STRING(0, "baseline", "MODEL", sr_stats_opts, baseline,
+                  "the entry others are compared with: its id, label, tag or directory (default: \"baseline\" in the "
+                  "export's sweep.json)"),
+    SR_OPT_WHOLE(0, "resamples", "N", sr_stats_opts, settings.resamples, 1, 100000000,
+                 "paired bootstrap resamples (default 10000)"),
+    SR_OPT_WHOLE(0, "seed", "N", sr_stats_opts, seed, 0, 4294967295.0,
+                 "RNG seed (default 20261130; mt19937, one stream per comparison)"),
+    SR_OPT_NUMBER(0, "confidence", "C", sr_stats_opts, settings.confidence, 0, 1, SR_CLI_OPEN,
+                  "interval level (default 0.95)"),
+    SR_OPT_NAME(0, "gsm8k-filter", sr_stats_opts, settings.gsm8k_filter, gsm8k_filters,
+                "lm-eval filter for GSM8K: strict-match (default) or flexible-extract"),
+    SR_OPT_WHOLE(0, "threads", "N", sr_stats_opts, threads, 1, 64,
+                 "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
+    SR_OPT_FLAG(0, "keep-going", sr_stats_opts, settings.keep_going,
+                "record input problems as warnings and leave the affected model or benchmark out, instead of "
+                "stopping"),
+    SR_OPT_END,
+};
+
+void sr_stats_opts_default(sr_stats_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    sr_settings_default(&o->settings);
+    o->seed = (long)o->settings.seed;
+    o->threads = o->settings.threads;
+}
+
+void sr_stats_opts_settings(const sr_stats_opts *o, sr_settings *settings)
+{
+    *settings = o->settings;
+    settings->seed = (unsigned long)o->seed;
+    settings->threads = (int)o->threads;
+}

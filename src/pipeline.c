@@ -1,0 +1,317 @@
+/* The stages in order (pipeline.h). */
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "analysis/claims.h"
+#include "analysis/comparison.h"
+#include "analysis/kv_cap.h"
+#include "analysis/survey_rules.h"
+#include "ingest/claims.h"
+#include "ingest/export.h"
+#include "ingest/hf_config.h"
+#include "ingest/survey_ingest.h"
+#include "ingest/walk.h"
+#include "render/report/text.h"
+#include "render/shared/table.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+/* ---- report and audit ------------------------------------------------------ */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Adds the seconds since *mark to *slot (when timing) and moves the mark. */
+static void lap(double *mark, double *slot)
+{
+    double t = now_seconds();
+    if (slot)
+        *slot += t - *mark;
+    *mark = t;
+}
+
+sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t)
+{
+    double mark = now_seconds();
+    sr_error *err = sr_load_export(sweep, export_dir);
+    lap(&mark, t ? &t->load : NULL);
+    if (err)
+        return err;
+    /* Entries are named first: warnings and the baseline refer to them. */
+    const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
+    sweep->baseline_from_manifest = !baseline_override && baseline;
+    if ((err = sr_analyse(sweep, baseline)))
+        return sr_error_locate(err, export_dir);
+    lap(&mark, t ? &t->compare : NULL);
+    err = sr_kv_analyse_sweep(sweep);
+    if (!err)
+        err = sr_survey_compare_sweep(sweep);
+    lap(&mark, t ? &t->kv : NULL);
+    return err;
+}
+
+/* ---- claims -------------------------------------------------------------- */
+
+/* The aliases a claims file's headers may use besides the built-in ones:
+ * this report's own column headings (docs/claims.md), owned strings. */
+typedef struct alias_list {
+    sr_claim_alias *items;
+    size_t n, cap;
+} alias_list;
+
+static void alias_list_free(alias_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free((char *)l->items[i].header);
+        free((char *)l->items[i].figure);
+    }
+    free(l->items);
+}
+
+/* Takes header and figure (freed on failure). */
+static bool alias_add(alias_list *l, char *header, char *figure)
+{
+    if (header && figure && l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        sr_claim_alias *items = realloc(l->items, cap * sizeof *items);
+        if (items) {
+            l->items = items;
+            l->cap = cap;
+        }
+    }
+    if (!header || !figure || l->n == l->cap) {
+        free(header);
+        free(figure);
+        return false;
+    }
+    l->items[l->n++] = (sr_claim_alias){header, figure};
+    return true;
+}
+
+/* Speed columns by their heading (when no other column has it) and by
+ * their legend; benchmarks by their title, "Δ title" and "title verdict". */
+static bool report_aliases(const sr_sweep *sw, alias_list *out)
+{
+    sr_speed_columns speed;
+    if (!sr_speed_columns_make(sw, &speed))
+        return false;
+    bool ok = true;
+    for (size_t c = 0; c < speed.n && ok; c++) {
+        const sr_speed_column *col = &speed.cols[c];
+        bool unique = true;
+        for (size_t d = 0; d < speed.n && unique; d++)
+            unique = d == c || strcmp(speed.cols[d].heading, col->heading) != 0;
+        if (unique)
+            ok = alias_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
+        if (ok && col->sub[0])
+            ok = alias_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
+    }
+    sr_speed_columns_free(&speed);
+
+    size_t max = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        max += sw->models[i].n_benchmarks;
+    const char **benches = malloc((max ? max : 1) * sizeof *benches);
+    size_t n = ok && benches ? sr_text_benchmarks(sw, benches) : 0;
+    ok = ok && benches;
+    for (size_t b = 0; b < n && ok; b++) {
+        const char *title = sr_text_benchmark_title(benches[b]);
+        ok = alias_add(out, sr_asprintf("%s", title), sr_asprintf("accuracy.%s.score", benches[b])) &&
+             alias_add(out, sr_asprintf("\xCE\x94 %s", title), sr_asprintf("accuracy.%s.delta", benches[b])) &&
+             alias_add(out, sr_asprintf("%s verdict", title), sr_asprintf("accuracy.%s.verdict", benches[b]));
+    }
+    free(benches);
+    return ok;
+}
+
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files)
+{
+    alias_list aliases = {0};
+    if (!report_aliases(sweep, &aliases)) {
+        alias_list_free(&aliases);
+        return sr_oom();
+    }
+    sr_error *err = NULL;
+    for (size_t i = 0; i < n_files && !err; i++) {
+        size_t before = sweep->claims.n;
+        err = sweep->export_dir ? sr_check_named_file(sweep->export_dir, files[i]) : NULL;
+        if (!err)
+            err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
+        /* A file that claims nothing is the wrong file, not a clean audit. */
+        if (!err && sweep->claims.n == before)
+            err = sr_input_error(files[i], 0,
+                                 "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
+                                 "pipe table whose headers name figures, or model,figure,value CSV)");
+    }
+    alias_list_free(&aliases);
+    return err ? err : sr_check_claims(sweep);
+}
+
+/* ---- compare ------------------------------------------------------------------ */
+
+static sr_error *load_side(sr_sweep *sw, const char *dir, const sr_settings *settings, const char *baseline)
+{
+    sw->settings = *settings;
+    return sr_build_report(sw, dir, baseline, NULL);
+}
+
+sr_error *sr_build_comparison(const char *before_dir, const char *after_dir, const sr_settings *settings,
+                              const char *baseline, sr_sweep *before, sr_sweep *after, sr_comparison *cmp)
+{
+    sr_error *err = load_side(before, before_dir, settings, baseline);
+    if (!err)
+        err = load_side(after, after_dir, settings, baseline);
+    return err ? err : sr_compare_sweeps(before, after, settings, cmp);
+}
+
+/* ---- survey --------------------------------------------------------------------- */
+
+static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_survey_model *m)
+{
+    char *shown = sr_path_join(dir, f->record_rel), *data = NULL;
+    size_t len;
+    if (!shown)
+        return sr_oom();
+    sr_error *err = sr_metadata_read(f->record_open, shown, SR_MAX_RECORD_BYTES, &data, &len);
+    if (!err)
+        err = sr_parse_hub_record(shown, data, len, &m->record);
+    if (!err) {
+        m->has_record = true;
+        if (f->name_is_id && strcmp(f->name, m->record.id) != 0)
+            err =
+                sr_input_error(shown, 0, "the record is for '%s', but its file name says '%s'", m->record.id, f->name);
+    }
+    if (!err) {
+        free(m->id);
+        err = (m->id = strdup(m->record.id)) ? NULL : sr_oom();
+    }
+    free(data);
+    free(shown);
+    return err;
+}
+
+static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_layout *layout)
+{
+    char *shown = sr_path_join(dir, f->config_rel), *data = NULL;
+    size_t len;
+    if (!shown)
+        return sr_oom();
+    sr_error *err = sr_metadata_read(f->config_open, shown, SR_MAX_CONFIG_BYTES, &data, &len);
+    if (!err)
+        err = sr_kv_layout_parse(shown, data, len, layout);
+    free(data);
+    free(shown);
+    return err;
+}
+
+/* Read and decide one model into m. Input errors come back to the caller,
+ * which stops or (--keep-going) lists the model as not surveyed. */
+static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const sr_metadata_files *f,
+                            sr_survey_model *m)
+{
+    if (!(m->id = strdup(f->name)))
+        return sr_oom();
+    if ((f->config_rel && !(m->config_path = strdup(f->config_rel))) ||
+        (f->record_rel && !(m->record_path = strdup(f->record_rel))))
+        return sr_oom();
+    if (f->problem) {
+        char *shown = sr_path_join(dir, f->problem_path);
+        sr_error *err = sr_input_error(shown ? shown : f->problem_path, 0, "%s", f->problem);
+        free(shown);
+        return err;
+    }
+    sr_error *err = read_record(dir, f, m);
+    if (err)
+        return err;
+    sr_kv_layout layout;
+    memset(&layout, 0, sizeof layout);
+    err = read_config(dir, f, &layout);
+    if (!err)
+        err = sr_survey_decide(st, m, &layout);
+    sr_kv_layout_free(&layout);
+    return err;
+}
+
+/* --keep-going: the model stays in the list as not surveyed, with why. */
+static sr_error *pass_over(sr_survey *s, sr_survey_model *m, sr_error *err)
+{
+    char *text = sr_error_format(err);
+    sr_error_free(err);
+    if (!text)
+        return sr_oom();
+    /* "error: 'path':line: message" without the "error: " */
+    const char *msg = strncmp(text, "error: ", 7) == 0 ? text + 7 : text;
+    m->verdict = SR_SURVEY_NOT_SURVEYED;
+    free(m->input_error);
+    m->input_error = strdup(msg);
+    bool ok = m->input_error && sr_survey_warn(s, "%s; %s not surveyed", msg, m->id);
+    free(text);
+    return ok ? NULL : sr_oom();
+}
+
+static int cmp_models(const void *a, const void *b)
+{
+    return strcmp(((const sr_survey_model *)a)->id, ((const sr_survey_model *)b)->id);
+}
+
+/* Sorted by id; a second entry of one id is an input error, or with
+ * --keep-going left out with a warning. */
+static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
+{
+    if (s->n_models > 1)
+        qsort(s->models, s->n_models, sizeof *s->models, cmp_models);
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_models; i++) {
+        sr_survey_model *m = &s->models[i];
+        if (k > 0 && strcmp(s->models[k - 1].id, m->id) == 0) {
+            const char *a = s->models[k - 1].record_path ? s->models[k - 1].record_path : "?";
+            const char *b = m->record_path ? m->record_path : "?";
+            if (!s->settings.keep_going)
+                return sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b);
+            if (!sr_survey_warn(s, "model '%s' is there twice: '%s' and '%s'; the second left out", m->id, a, b))
+                return sr_oom();
+            sr_survey_model_free(m);
+            continue;
+        }
+        if (k != i) {
+            s->models[k] = *m;
+            sr_survey_model_init(m);
+        }
+        k++;
+    }
+    s->n_models = k;
+    return NULL;
+}
+
+sr_error *sr_build_survey(sr_survey *s, const char *dir)
+{
+    sr_metadata_files *files;
+    size_t n;
+    sr_error *err = sr_metadata_scan(dir, &files, &n);
+    if (err)
+        return err;
+    if (n == 0)
+        err = sr_input_error(dir, 0,
+                             "no models found (expected <org>--<name>.config.json and .model_info.json, a directory "
+                             "per model, or a hub cache)");
+    for (size_t i = 0; i < n && !err; i++) {
+        sr_survey_model m;
+        sr_survey_model_init(&m);
+        err = survey_one(dir, &s->settings, &files[i], &m);
+        if (err && err->code == SR_EXIT_INPUT && s->settings.keep_going)
+            err = pass_over(s, &m, err);
+        if (!err && !sr_survey_add_model(s, &m))
+            err = sr_oom();
+        sr_survey_model_free(&m);
+    }
+    sr_metadata_files_free(files, n);
+    return err ? err : sort_and_dedupe(s, dir);
+}

@@ -1,0 +1,39 @@
+/* The stages in order, shared by the commands: the only file that joins
+ * ingest/ and analysis/. Each builds a data model (src/model/) from the
+ * inputs; rendering and writing are the commands' (render/outputs.h). */
+#ifndef SR_PIPELINE_H
+#define SR_PIPELINE_H
+
+#include "model/comparison.h"
+#include "model/survey.h"
+#include "model/sweep.h"
+#include "util/error.h"
+
+/* Wall seconds of each step (--timings). */
+typedef struct sr_timings {
+    double load, compare, kv, render, write;
+} sr_timings;
+
+/* Load EXPORT_DIR and analyse it (entries, comparisons with the baseline,
+ * the KV audit, the survey's predictions) into sweep, whose settings the
+ * caller has set. baseline_override (--baseline) wins over sweep.json's.
+ * t may be NULL. */
+sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t);
+
+/* Read the claims files (docs/claims.md) into sweep->claims and check
+ * them against the analysed sweep: after sr_build_report. The report's own
+ * column headings for this sweep's scenarios and benchmarks are understood
+ * as headers, so its results.md reads back as a claims file. */
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files);
+
+/* Both exports read and analysed as sr_build_report does, with the same
+ * settings and baseline, then compared into cmp. */
+sr_error *sr_build_comparison(const char *before_dir, const char *after_dir, const sr_settings *settings,
+                              const char *baseline, sr_sweep *before, sr_sweep *after, sr_comparison *cmp);
+
+/* Read each model of METADATA_DIR (config.json and Hub record) and decide
+ * it by s->settings; sorted by id. With keep_going, a model whose files are
+ * missing or malformed stays in the list as not surveyed, with why. */
+sr_error *sr_build_survey(sr_survey *s, const char *dir);
+
+#endif

@@ -1,0 +1,233 @@
+/* Every file of a document rendered in memory (outputs.h). */
+#include "render/outputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/compare/outputs.h"
+#include "render/render.h"
+#include "render/survey/outputs.h"
+#include "util/parallel.h"
+
+/* ---- the report ------------------------------------------------------------ */
+
+/* The report's files, in the order they are written. */
+enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, N_OUT };
+
+/* The jobs of the two rendering phases (see render_phase1). */
+enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_MD, N_PHASE1 };
+enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
+#define MAX_JOBS 8
+_Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
+_Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
+
+typedef struct render_job {
+    const sr_sweep *sweep;
+    sr_output *out;
+    char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
+    size_t rgb_len[SR_N_CHARTS];
+    sr_error *err[MAX_JOBS]; /* one per job of a phase */
+} render_job;
+
+/* The renderers only read the sweep, so the outputs are made on all cores,
+ * in two phases of jobs taken in order by whichever thread is free, with
+ * cairo on one thread at a time (ThreadSanitizer reported races inside it
+ * when two threads drew). Phase 1: the PDF (libharu, charts as vectors),
+ * the charts' pixels (cairo), report.json, results.csv, results.md.
+ * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
+ * encodings (libpng, the slowest part), one job each. */
+static void render_phase1(void *ctx, size_t part)
+{
+    render_job *job = ctx;
+    const sr_sweep *sw = job->sweep;
+    sr_output *out = job->out;
+    sr_error *err = NULL;
+    switch (part) {
+    case JOB_PIXELS:
+        for (int c = 0; c < SR_N_CHARTS && !err; c++)
+            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
+        break;
+    case JOB_PDF: err = sr_render_pdf(sw, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
+    case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
+    case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
+    case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
+    default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
+    }
+    job->err[part] = err;
+}
+
+static void render_phase2(void *ctx, size_t part)
+{
+    render_job *job = ctx;
+    const sr_sweep *sw = job->sweep;
+    sr_output *out = job->out;
+    sr_error *err = NULL;
+    if (part == JOB_SVG_HTML) {
+        sr_chart_images svgs = {{NULL}};
+        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
+            sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
+            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
+            svgs.svg[c] = svg->data;
+        }
+        if (!err)
+            err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
+    } else {
+        size_t c = part - JOB_PNG;
+        sr_output *png = &out[OUT_CHARTS + 2 * c];
+        if (job->rgb[c]) /* NULL: the chart has nothing to draw and is not written */
+            err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+        free(job->rgb[c]);
+        job->rgb[c] = NULL;
+    }
+    job->err[part] = err;
+}
+
+/* The first error in job order (so it does not depend on timing); the
+ * others are dropped. */
+static sr_error *first_error(sr_error **errs, size_t n)
+{
+    sr_error *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!first)
+            first = errs[i];
+        else
+            sr_error_free(errs[i]);
+        errs[i] = NULL;
+    }
+    return first;
+}
+
+sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OUTPUTS], size_t *n_kept)
+{
+    sr_output out[N_OUT];
+    memset(out, 0, sizeof out);
+    for (int i = 0; i < 2 * SR_N_CHARTS; i++)
+        snprintf(out[OUT_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_chart_names[i / 2],
+                 i % 2 ? "svg" : "png");
+    static const struct {
+        int slot;
+        const char *name;
+    } files[] = {{OUT_JSON, "report.json"},
+                 {OUT_CSV, "results.csv"},
+                 {OUT_MD, "results.md"},
+                 {OUT_HTML, "report.html"},
+                 {OUT_PDF, "report.pdf"},
+                 {OUT_CLAIMS_CSV, "claims.csv"}};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
+
+    render_job job;
+    memset(&job, 0, sizeof job);
+    job.sweep = sweep;
+    job.out = out;
+    sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+    sr_error *err = first_error(job.err, N_PHASE1);
+    if (!err) {
+        sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
+        err = first_error(job.err, N_PHASE2);
+    }
+    for (int c = 0; c < SR_N_CHARTS; c++)
+        free(job.rgb[c]);
+    *n_kept = 0;
+    if (err) {
+        sr_outputs_free(out, N_OUT);
+        return err;
+    }
+    /* A chart with nothing to draw is not written (the reports say why),
+     * nor claims.csv without claims. */
+    for (size_t i = 0; i < N_OUT; i++) {
+        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV))
+            kept[(*n_kept)++] = out[i];
+        else
+            sr_outputs_free(&out[i], 1);
+    }
+    return NULL;
+}
+
+/* ---- the comparison ---------------------------------------------------------- */
+
+enum { CMP_JSON, CMP_CSV, CMP_MD, CMP_HTML, CMP_PDF, CMP_CHARTS, N_CMP = CMP_CHARTS + 2 * SR_N_COMPARE_CHARTS };
+_Static_assert((int)N_CMP <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
+
+/* Charts are drawn by cairo on this one thread (it is not safe to draw on
+ * two); the SVGs drawn for charts/ are the ones compare.html inlines. */
+static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
+{
+    sr_error *err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
+    if (!err)
+        err = sr_render_compare_csv(c, &out[CMP_CSV].data, &out[CMP_CSV].len);
+    if (!err)
+        err = sr_render_compare_markdown(c, &out[CMP_MD].data, &out[CMP_MD].len);
+    const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
+    for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
+        sr_output *png = &out[CMP_CHARTS + 2 * k], *s = &out[CMP_CHARTS + 2 * k + 1];
+        err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
+        if (!err)
+            err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
+        svg[k] = s->data;
+    }
+    if (!err)
+        err = sr_render_compare_html(c, svg, &out[CMP_HTML].data, &out[CMP_HTML].len);
+    if (!err)
+        err = sr_render_compare_pdf(c, &out[CMP_PDF].data, &out[CMP_PDF].len);
+    return err;
+}
+
+sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n)
+{
+    memset(out, 0, N_CMP * sizeof *out);
+    static const char *const files[] = {"compare.json", "compare.csv", "compare.md", "compare.html", "compare.pdf"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        snprintf(out[i].name, sizeof out[i].name, "%s", files[i]);
+    for (int i = 0; i < 2 * SR_N_COMPARE_CHARTS; i++)
+        snprintf(out[CMP_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_compare_chart_names[i / 2],
+                 i % 2 ? "svg" : "png");
+    sr_error *err = render_comparison(c, out);
+    if (err)
+        sr_outputs_free(out, N_CMP);
+    *n = err ? 0 : N_CMP;
+    return err;
+}
+
+/* ---- the survey ------------------------------------------------------------------ */
+
+enum { SURVEY_MD, SURVEY_CSV, SURVEY_JSON, SURVEY_ARMS, SURVEY_PNG, SURVEY_SVG, N_SURVEY };
+
+static sr_error *render_survey(const sr_survey *s, sr_output *out)
+{
+    static const char *const names[N_SURVEY] = {"candidates.md", "candidates.csv", "candidates.json",
+                                                "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
+    for (int i = 0; i < N_SURVEY; i++)
+        snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
+    sr_error *err = sr_render_survey_markdown(s, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
+    if (!err)
+        err = sr_render_survey_csv(s, &out[SURVEY_CSV].data, &out[SURVEY_CSV].len);
+    if (!err)
+        err = sr_render_survey_json(s, &out[SURVEY_JSON].data, &out[SURVEY_JSON].len);
+    if (!err)
+        err = sr_render_survey_arms(s, &out[SURVEY_ARMS].data, &out[SURVEY_ARMS].len);
+    if (!err)
+        err = sr_render_survey_chart(s, SR_CHART_PNG, &out[SURVEY_PNG].data, &out[SURVEY_PNG].len);
+    if (!err)
+        err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
+    return err;
+}
+
+sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUTS], size_t *n)
+{
+    memset(out, 0, N_SURVEY * sizeof *out);
+    sr_error *err = render_survey(s, out);
+    if (err)
+        sr_outputs_free(out, N_SURVEY);
+    *n = err ? 0 : N_SURVEY;
+    return err;
+}
+
+const sr_output *sr_output_named(const sr_output *out, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(out[i].name, name) == 0)
+            return &out[i];
+    return NULL;
+}

@@ -1,0 +1,32 @@
+/* Every file of a document, rendered in memory before anything is written
+ * (the commands then write them as one set with sr_write_outputs). On an
+ * error nothing is left allocated; on success the caller frees the files
+ * with sr_outputs_free(out, *n). */
+#ifndef SR_RENDER_OUTPUTS_H
+#define SR_RENDER_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "model/comparison.h"
+#include "model/survey.h"
+#include "model/sweep.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+/* The most files one document has (the report: 6 files and 5 charts in
+ * two formats). */
+#define SR_MAX_OUTPUTS 24
+
+/* report.json, results.csv, results.md, report.html, report.pdf,
+ * claims.csv (when there are claims) and charts/NAME.{png,svg} (those with
+ * something to draw), on all cores (sweep->settings.threads). */
+sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output out[SR_MAX_OUTPUTS], size_t *n);
+/* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}. */
+sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n);
+/* candidates.{md,csv,json}, sweep.arms, kv_tokens.{png,svg}. */
+sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUTS], size_t *n);
+
+/* The file called name among out[0..n), or NULL. */
+const sr_output *sr_output_named(const sr_output *out, size_t n, const char *name);
+
+#endif
