@@ -240,21 +240,25 @@ static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const
     return err;
 }
 
-/* --keep-going: the model stays in the list as not surveyed, with why. */
+/* The keep-going rule for one model: with --keep-going it stays in the
+ * list as not surveyed, with why. */
 static sr_error *pass_over(sr_survey *s, sr_survey_model *m, sr_error *err)
 {
-    char *text = sr_error_format(err);
-    sr_error_free(err);
-    if (!text)
+    bool soft = err->code == SR_EXIT_INPUT && s->settings.keep_going;
+    if (soft) {
+        free(m->input_error);
+        m->input_error = sr_error_describe(err);
+        m->verdict = SR_SURVEY_NOT_SURVEYED;
+    }
+    char *consequence = sr_asprintf("%s not surveyed", m->id);
+    if ((soft && !m->input_error) || !consequence) {
+        free(consequence);
+        sr_error_free(err);
         return sr_oom();
-    /* "error: 'path':line: message" without the "error: " */
-    const char *msg = strncmp(text, "error: ", 7) == 0 ? text + 7 : text;
-    m->verdict = SR_SURVEY_NOT_SURVEYED;
-    free(m->input_error);
-    m->input_error = strdup(msg);
-    bool ok = m->input_error && sr_survey_warn(s, "%s; %s not surveyed", msg, m->id);
-    free(text);
-    return ok ? NULL : sr_oom();
+    }
+    err = sr_soften(err, s->settings.keep_going, NULL, NULL, consequence, sr_survey_warn_sentence, s);
+    free(consequence);
+    return err;
 }
 
 static int cmp_models(const void *a, const void *b)
@@ -274,10 +278,11 @@ static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
         if (k > 0 && strcmp(s->models[k - 1].id, m->id) == 0) {
             const char *a = s->models[k - 1].record_path ? s->models[k - 1].record_path : "?";
             const char *b = m->record_path ? m->record_path : "?";
-            if (!s->settings.keep_going)
-                return sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b);
-            if (!sr_survey_warn(s, "model '%s' is there twice: '%s' and '%s'; the second left out", m->id, a, b))
-                return sr_oom();
+            sr_error *err = sr_soften(sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b),
+                                      s->settings.keep_going, NULL, NULL, "the second left out",
+                                      sr_survey_warn_sentence, s);
+            if (err)
+                return err;
             sr_survey_model_free(m);
             continue;
         }
@@ -306,7 +311,7 @@ sr_error *sr_build_survey(sr_survey *s, const char *dir)
         sr_survey_model m;
         sr_survey_model_init(&m);
         err = survey_one(dir, &s->settings, &files[i], &m);
-        if (err && err->code == SR_EXIT_INPUT && s->settings.keep_going)
+        if (err)
             err = pass_over(s, &m, err);
         if (!err && !sr_survey_add_model(s, &m))
             err = sr_oom();

@@ -84,11 +84,13 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
                                 s->benchmark, base->source ? base->source : "?", n, pairing.only_a, pairing.only_b);
         if (!msg)
             err = sr_oom();
-        else if (!sweep->settings.keep_going)
-            err = sr_input_error(s->source, 0, "%s", msg);
-        else if (!sr_sweep_warn(sweep, "%s: '%s': %s; compared on the shared items", model->id,
-                                s->source ? s->source : "?", msg))
-            err = sr_oom();
+        else
+            err = sr_soften(sr_input_error(s->source, 0, "%s%s", msg,
+                                           sweep->settings.keep_going
+                                               ? ""
+                                               : " (with --keep-going they are compared on the shared items)"),
+                            sweep->settings.keep_going,
+                            NULL, model->id, "compared on the shared items", sr_sweep_warn_sentence, sweep);
         free(msg);
     }
     /* Answers cut at different token limits are not the same test: a lower

@@ -510,27 +510,19 @@ static bool check_declared_sweep(sr_sweep *sweep)
                                   d, where, high, checked, tail);
 }
 
-/* An input error in one model's audit: a warning with --keep-going (named
- * export-relative, with its line), else the stop (named under the export,
- * as every input error). */
+/* An input error in one model's audit: a warning with --keep-going
+ * ("kv: <id>: 'path':line: message", the path export-relative), else the
+ * stop (named under the export, as every input error). */
 static sr_error *soften(sr_sweep *sweep, const sr_model *m, sr_error *err)
 {
-    if (err->code != SR_EXIT_INPUT || !sweep->settings.keep_going) {
-        if (err->code == SR_EXIT_INPUT && err->path && sweep->export_dir) {
-            char *full = sr_path_join(sweep->export_dir, err->path);
-            if (full) {
-                free(err->path);
-                err->path = full;
-            }
-        }
-        return err;
+    char *context = sr_asprintf("kv: %s", m->id);
+    if (!context) {
+        sr_error_free(err);
+        return sr_oom();
     }
-    bool ok = err->path && err->line > 0
-                  ? sr_sweep_warn(sweep, "kv: %s: '%s':%ld: %s", m->id, err->path, err->line, err->message)
-              : err->path ? sr_sweep_warn(sweep, "kv: %s: '%s': %s", m->id, err->path, err->message)
-                          : sr_sweep_warn(sweep, "kv: %s: %s", m->id, err->message);
-    sr_error_free(err);
-    return ok ? NULL : sr_oom();
+    err = sr_soften(err, sweep->settings.keep_going, sweep->export_dir, context, NULL, sr_sweep_warn_sentence, sweep);
+    free(context);
+    return err;
 }
 
 sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)

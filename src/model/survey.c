@@ -108,3 +108,8 @@ char *sr_survey_flags(const sr_survey_model *m, bool *oom)
     *oom = flags == NULL;
     return flags;
 }
+
+bool sr_survey_warn_sentence(void *survey, const char *sentence)
+{
+    return sr_survey_warn(survey, "%s", sentence);
+}

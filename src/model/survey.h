@@ -132,6 +132,8 @@ void sr_survey_model_init(sr_survey_model *m);
 void sr_survey_model_free(sr_survey_model *m);
 /* Append a model (moved: *m is zeroed); false on OOM. */
 bool sr_survey_add_model(sr_survey *s, sr_survey_model *m);
+/* sr_survey_warn as an sr_warn_fn (sink: the sr_survey). */
+bool sr_survey_warn_sentence(void *survey, const char *sentence);
 bool sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const char *sr_survey_backend_name(sr_survey_backend b); /* "tpu" | "gpu" */

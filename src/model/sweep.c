@@ -391,23 +391,22 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     return true;
 }
 
+bool sr_sweep_warn_sentence(void *sweep, const char *sentence)
+{
+    return sr_sweep_warn(sweep, "%s", sentence);
+}
+
 sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, sr_error *err,
                           const char *left_out)
 {
-    if (!err)
-        return NULL;
-    if (err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
-        /* the parser ran out of memory: not bad input, never a warning */
+    char *consequence = left_out ? sr_asprintf("%s left out", left_out) : NULL;
+    if (left_out && !consequence) {
         sr_error_free(err);
         return sr_oom();
     }
-    if (err->code != SR_EXIT_INPUT || !keep_going)
-        return sr_error_locate(err, export_dir);
-    char *what = sr_error_describe(err);
-    bool ok = what && (left_out ? sr_sweep_warn(sink, "%s; %s left out", what, left_out) : sr_sweep_warn(sink, "%s", what));
-    free(what);
-    sr_error_free(err);
-    return ok ? NULL : sr_oom();
+    err = sr_soften(err, keep_going, export_dir, NULL, consequence, sr_sweep_warn_sentence, sink);
+    free(consequence);
+    return err;
 }
 
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)

@@ -377,13 +377,16 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
  * all zeros is not written, the field stays empty). False on OOM. */
 bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
-/* The one place where an input error becomes a warning: with keep_going,
- * an input error (exit 3) is recorded in sink as "'path':line: message;
- * <left_out> left out" and NULL is returned; otherwise, or for any other
- * error, err is returned with its path made openable under export_dir. */
+/* The keep-going rule (sr_soften) for the readers of an export: with
+ * keep_going, an input error (exit 3) is recorded in sink as "'path':line:
+ * message; <left_out> left out" and NULL is returned; otherwise, or for any
+ * other error, err is returned with its path made openable under
+ * export_dir. */
 struct sr_error;
 struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
                                  const char *left_out);
+/* sr_sweep_warn as an sr_warn_fn (sink: the sr_sweep). */
+bool sr_sweep_warn_sentence(void *sweep, const char *sentence);
 /* Append a formatted warning; false on OOM (a warning lost must be noticed). */
 bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3), warn_unused_result));
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "util/json_arena.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -63,6 +64,28 @@ char *sr_error_describe(const sr_error *err)
     if (err->path)
         return sr_asprintf("'%s': %s", err->path, err->message);
     return sr_asprintf("%s", err->message);
+}
+
+sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char *context, const char *consequence,
+                    sr_warn_fn warn, void *sink)
+{
+    if (!err)
+        return NULL;
+    if (err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
+        sr_error_free(err);
+        return sr_oom();
+    }
+    if (err->code != SR_EXIT_INPUT || !keep_going)
+        return sr_error_locate(err, dir);
+    char *what = sr_error_describe(err);
+    char *sentence = what ? sr_asprintf("%s%s%s%s%s", context ? context : "", context ? ": " : "", what,
+                                        consequence ? "; " : "", consequence ? consequence : "")
+                          : NULL;
+    bool ok = sentence && warn(sink, sentence);
+    free(sentence);
+    free(what);
+    sr_error_free(err);
+    return ok ? NULL : sr_oom();
 }
 
 char *sr_error_format(const sr_error *err)

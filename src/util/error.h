@@ -5,6 +5,7 @@
 #define SR_UTIL_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 /* Exit codes, documented in --help and the README. */
 enum {
@@ -42,6 +43,21 @@ sr_error *sr_error_locate(sr_error *err, const char *dir);
 /* "'path':line: message" (or "'path': message", or "message"): an error
  * as a sentence for a warning; heap-allocated, NULL on OOM. */
 char *sr_error_describe(const sr_error *err);
+
+/* Where a softened error goes: one sentence appended to a warning list;
+ * false on out of memory (a warning lost must be noticed). */
+typedef bool (*sr_warn_fn)(void *sink, const char *sentence);
+
+/* The one keep-going rule (docs/reliability.md), used by every reader, the
+ * KV audit, the comparison with the baseline and the survey: with
+ * keep_going, an input error (exit 3) becomes the warning
+ * "[context: ]'path':line: message[; consequence]" handed to warn, and NULL
+ * is returned. Any other error, and every error without keep_going, comes
+ * back with its path made openable under dir (sr_error_locate; dir may be
+ * NULL). An input error raised because the JSON parser ran out of memory is
+ * out of memory, never a warning. NULL in, NULL out. */
+sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char *context, const char *consequence,
+                    sr_warn_fn warn, void *sink);
 
 /* "error: 'path':line: message" style text, heap-allocated. */
 char *sr_error_format(const sr_error *err);

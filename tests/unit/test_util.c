@@ -426,3 +426,37 @@ Test(error, message_is_always_utf8)
     cr_assert_str_eq(err->message, "cut '\\xC3'");
     sr_error_free(err);
 }
+
+/* The one keep-going rule (util/error.h). */
+static bool collect(void *sink, const char *sentence)
+{
+    sr_strbuf *sb = sink;
+    sr_strbuf_puts(sb, sentence);
+    sr_strbuf_putc(sb, '\n');
+    return !sb->failed;
+}
+
+Test(error, soften_is_the_one_keep_going_rule)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    /* without keep-going: the error, its path made openable */
+    sr_error *err = sr_soften(sr_input_error("m/log.txt", 7, "bad line"), false, "export", NULL, "x left out",
+                              collect, &sb);
+    cr_assert_not_null(err);
+    cr_expect_str_eq(err->path, "export/m/log.txt");
+    cr_expect_eq(sb.len, 0);
+    sr_error_free(err);
+    /* with keep-going: one warning sentence, nothing returned */
+    err = sr_soften(sr_input_error("m/log.txt", 7, "bad line"), true, "export", "kv: m", "this log left out", collect,
+                    &sb);
+    cr_expect_null(err);
+    cr_expect_str_eq(sr_strbuf_cstr(&sb), "kv: m: 'm/log.txt':7: bad line; this log left out\n");
+    /* anything but an input error is never softened */
+    err = sr_soften(sr_error_new(SR_EXIT_USAGE, NULL, 0, "bad option"), true, "export", NULL, NULL, collect, &sb);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_USAGE);
+    sr_error_free(err);
+    cr_expect_null(sr_soften(NULL, true, NULL, NULL, NULL, collect, &sb));
+    sr_strbuf_free(&sb);
+}

@@ -1,6 +1,6 @@
 /* KV capacity: layouts from config.json, vLLM's allocation on TPU and GPU,
  * the three token formulas, the inverse and the CLI (the sweep audit:
- * test_kvaudit.c).
+ * test_kv_audit.c).
  * Expected numbers come from docs/kv.md (the TPU table of 4.4, the sample's
  * counts) and from hand computation with its formulas (shown next to each
  * case). */
