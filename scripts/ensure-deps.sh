@@ -28,6 +28,7 @@ check() {
         have_header criterion/criterion.h || missing="$missing libcriterion-dev"
         command -v clang >/dev/null 2>&1 || missing="$missing clang"
         command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+        command -v cppcheck >/dev/null 2>&1 || missing="$missing cppcheck"
         command -v python3 >/dev/null 2>&1 || missing="$missing python3"
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"

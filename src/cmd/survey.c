@@ -184,7 +184,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
                      .reserve = NAN,
                      .max_model_len = 4096,
                      .backend = SR_SURVEY_TPU};
-    sr_cli_parsed args;
+    sr_cli_parsed args = {0};
     sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
     if (!err)
         err = set_word("benchmarks", "load+long+gen", &s.settings.benchmarks);

@@ -38,8 +38,10 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
         return e;
     }
     buf[n] = '\0';
-    char *shrunk = realloc(buf, n + 1);
-    *out = shrunk ? shrunk : buf;
+    char *shrunk = realloc(buf, n + 1); /* on failure buf is still whole, and kept */
+    if (shrunk)
+        buf = shrunk;
+    *out = buf;
     *len = n;
     return NULL;
 }

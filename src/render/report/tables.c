@@ -514,6 +514,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);
+            /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
             sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
             if (margin) {
                 char lo[64], hi[64];
