@@ -10,6 +10,7 @@
 
 #include "analysis/comparison.h"
 #include "render/compare/outputs.h"
+#include "render/doc.h"
 #include "cmd/report.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
@@ -27,14 +28,13 @@ enum { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CHARTS, N_OUT = OUT_CHA
 
 /* Every output into out[] (names set by the caller). Charts are drawn by
  * cairo on this one thread (it is not safe to draw on two); the SVGs drawn
- * for charts/ are the ones compare.html inlines. */
+ * for charts/ are the ones compare.html inlines. compare.md, .html and
+ * .pdf are one outline laid out three times. */
 static sr_error *render_all(const sr_comparison *c, sr_output *out)
 {
     sr_error *err = sr_render_compare_json(c, &out[OUT_JSON].data, &out[OUT_JSON].len);
     if (!err)
         err = sr_render_compare_csv(c, &out[OUT_CSV].data, &out[OUT_CSV].len);
-    if (!err)
-        err = sr_render_compare_markdown(c, &out[OUT_MD].data, &out[OUT_MD].len);
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
         sr_output *png = &out[OUT_CHARTS + 2 * k], *s = &out[OUT_CHARTS + 2 * k + 1];
@@ -43,10 +43,16 @@ static sr_error *render_all(const sr_comparison *c, sr_output *out)
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
+    sr_doc *doc = NULL;
     if (!err)
-        err = sr_render_compare_html(c, svg, &out[OUT_HTML].data, &out[OUT_HTML].len);
+        err = sr_compare_outline(c, svg, &doc);
     if (!err)
-        err = sr_render_compare_pdf(c, &out[OUT_PDF].data, &out[OUT_PDF].len);
+        err = sr_doc_markdown(doc, &out[OUT_MD].data, &out[OUT_MD].len);
+    if (!err)
+        err = sr_doc_html(doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
+    if (!err)
+        err = sr_doc_pdf(doc, &out[OUT_PDF].data, &out[OUT_PDF].len);
+    sr_doc_free(doc);
     return err;
 }
 
