@@ -12,6 +12,7 @@
 #include "analysis/survey_rules.h"
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
+#include "render/doc.h"
 #include "render/survey/outputs.h"
 #include "util/escape.h"
 #include "util/fileio.h"
@@ -295,17 +296,18 @@ static sr_error *load_models(sr_survey *s, const char *dir)
 
 /* ---- writing -------------------------------------------------------------- */
 
-enum { OUT_MD, OUT_CSV, OUT_JSON, OUT_ARMS, OUT_PNG, OUT_SVG, N_OUT };
+enum { OUT_MD, OUT_HTML, OUT_PDF, OUT_CSV, OUT_JSON, OUT_ARMS, OUT_PNG, OUT_SVG, N_OUT };
 
+/* candidates.md, .html and .pdf are one outline laid out three times; the
+ * page inlines the very SVG written beside it. */
 static sr_error *render_all(const sr_survey *s, sr_output *out)
 {
-    static const char *const names[N_OUT] = {"candidates.md", "candidates.csv", "candidates.json",
-                                             "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
+    static const char *const names[N_OUT] = {"candidates.md",   "candidates.html", "candidates.pdf",
+                                             "candidates.csv",  "candidates.json", "sweep.arms",
+                                             "kv_tokens.png",   "kv_tokens.svg"};
     for (int i = 0; i < N_OUT; i++)
         snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
-    sr_error *err = sr_render_survey_markdown(s, &out[OUT_MD].data, &out[OUT_MD].len);
-    if (!err)
-        err = sr_render_survey_csv(s, &out[OUT_CSV].data, &out[OUT_CSV].len);
+    sr_error *err = sr_render_survey_csv(s, &out[OUT_CSV].data, &out[OUT_CSV].len);
     if (!err)
         err = sr_render_survey_json(s, &out[OUT_JSON].data, &out[OUT_JSON].len);
     if (!err)
@@ -314,6 +316,16 @@ static sr_error *render_all(const sr_survey *s, sr_output *out)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[OUT_PNG].data, &out[OUT_PNG].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[OUT_SVG].data, &out[OUT_SVG].len);
+    sr_doc *doc = NULL;
+    if (!err)
+        err = sr_survey_outline(s, out[OUT_SVG].data, &doc);
+    if (!err)
+        err = sr_doc_markdown(doc, &out[OUT_MD].data, &out[OUT_MD].len);
+    if (!err)
+        err = sr_doc_html(doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
+    if (!err)
+        err = sr_doc_pdf(doc, &out[OUT_PDF].data, &out[OUT_PDF].len);
+    sr_doc_free(doc);
     return err;
 }
 

@@ -47,7 +47,7 @@ static sr_error *put_block(sr_pdf *p, const sr_doc_block *b)
         if (b->records)
             sr_pdf_table_records(p, b->table); /* long messages read better as paragraphs */
         else
-            sr_pdf_table(p, b->table, PDF_MAX_COLS);
+            sr_pdf_table(p, b->table, b->pdf_cols ? b->pdf_cols : PDF_MAX_COLS);
         break;
     case SR_BLOCK_CHART:
         if (b->chart.pdf_fn && !sr_pdf_failed(p)) {
