@@ -23,6 +23,7 @@ sr_doc *sr_doc_new(const char *title, const char *kind)
         return NULL;
     d->head.doc = d;
     d->head.formats = SR_DOC_ALL;
+    d->subtitle_formats = SR_DOC_ALL;
     d->title = dup_or_null(d, title);
     d->kind = dup_or_null(d, kind);
     if (d->oom) {
@@ -158,9 +159,14 @@ sr_doc_block *sr_doc_list(sr_doc_section *s)
     return block_add(s, SR_BLOCK_LIST, NULL);
 }
 
+sr_doc_block *sr_doc_meta(sr_doc_section *s)
+{
+    return block_add(s, SR_BLOCK_META, NULL);
+}
+
 void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text)
 {
-    if (!list)
+    if (!list || (list->kind == SR_BLOCK_META && !(text && text[0])))
         return;
     if (!sr_grow((void **)&list->items, &list->cap_items, list->n_items + 1, sizeof *list->items)) {
         list->doc->oom = true;

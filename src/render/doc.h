@@ -31,6 +31,7 @@ typedef enum {
     SR_BLOCK_NOTE,      /* small print: a legend, where more is */
     SR_BLOCK_HEADING,   /* a sub-heading (h3) with an aside */
     SR_BLOCK_LIST,      /* items, each with an optional bold label */
+    SR_BLOCK_META,      /* label: value pairs (a title block's facts) */
     SR_BLOCK_TABLE,     /* a table; its title (if any) is a sub-heading */
     SR_BLOCK_CHART      /* a chart the writers draw or inline */
 } sr_block_kind;
@@ -86,6 +87,7 @@ typedef struct sr_doc_section {
 typedef struct sr_doc {
     char *title;      /* the h1 */
     char *subtitle;   /* one sentence under it, or NULL */
+    unsigned subtitle_formats; /* SR_DOC_ALL unless told */
     char *kind;       /* what the document is: "sweep comparison" (HTML <title>, PDF title) */
     char *subject;    /* PDF subject, or NULL */
     char *footer;     /* HTML footer sentence, or NULL */
@@ -114,6 +116,9 @@ sr_doc_block *sr_doc_note(sr_doc_section *s, const char *text);
 sr_doc_block *sr_doc_heading(sr_doc_section *s, const char *text, const char *aside);
 sr_doc_block *sr_doc_list(sr_doc_section *s);
 void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text);
+/* Label: value pairs; items are added with sr_doc_list_item (a NULL or
+ * empty value is left out). */
+sr_doc_block *sr_doc_meta(sr_doc_section *s);
 /* Takes t (freed with the document, or now when the block cannot be made);
  * a NULL t records OOM. */
 sr_doc_block *sr_doc_table(sr_doc_section *s, sr_table *t);

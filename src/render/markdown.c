@@ -34,6 +34,7 @@ static void put_block(sr_strbuf *sb, const sr_doc_block *b)
         break;
     case SR_BLOCK_HEADING: put_heading3(sb, b->text, b->aside); break;
     case SR_BLOCK_LIST:
+    case SR_BLOCK_META:
         for (size_t i = 0; i < b->n_items; i++) {
             sr_strbuf_puts(sb, "- ");
             if (b->items[i].label) {
@@ -68,7 +69,8 @@ static void put_block(sr_strbuf *sb, const sr_doc_block *b)
 static void put_blocks(sr_strbuf *sb, const sr_doc_section *s)
 {
     for (size_t i = 0; i < s->n_blocks; i++)
-        if (s->blocks[i].formats & SR_DOC_MD) {
+        if ((s->blocks[i].formats & SR_DOC_MD) &&
+            !((s->blocks[i].kind == SR_BLOCK_LIST || s->blocks[i].kind == SR_BLOCK_META) && !s->blocks[i].n_items)) {
             sr_strbuf_putc(sb, '\n');
             put_block(sb, &s->blocks[i]);
         }
@@ -85,7 +87,7 @@ sr_error *sr_doc_markdown(const sr_doc *d, char **out, size_t *len)
     sr_strbuf_puts(&sb, "# ");
     sr_markdown_escape(&sb, d->title);
     sr_strbuf_putc(&sb, '\n');
-    if (d->subtitle) {
+    if (d->subtitle && (d->subtitle_formats & SR_DOC_MD)) {
         sr_strbuf_putc(&sb, '\n');
         sr_markdown_escape(&sb, d->subtitle);
         sr_strbuf_putc(&sb, '\n');

@@ -43,6 +43,11 @@ static sr_error *put_block(sr_pdf *p, const sr_doc_block *b)
     case SR_BLOCK_NOTE: sr_pdf_note(p, b->text); break;
     case SR_BLOCK_HEADING: sr_pdf_subsection(p, b->text, b->aside); break;
     case SR_BLOCK_LIST: put_list(p, b); break;
+    case SR_BLOCK_META:
+        for (size_t i = 0; i < b->n_items; i++)
+            sr_pdf_key_value(p, b->items[i].label ? b->items[i].label : "", b->items[i].text);
+        p->y -= 6;
+        break;
     case SR_BLOCK_TABLE:
         if (b->records)
             sr_pdf_table_records(p, b->table); /* long messages read better as paragraphs */
@@ -77,7 +82,7 @@ static sr_error *layout(sr_pdf *p, const sr_doc *d)
 {
     sr_pdf_new_page(p);
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, d->title, p->bold, 20, SR_PDF_INK, 2);
-    if (d->subtitle)
+    if (d->subtitle && (d->subtitle_formats & SR_DOC_PDF))
         sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, d->subtitle, p->regular, 10.5, SR_PDF_MUTED, 10);
     sr_error *err = put_blocks(p, &d->head);
     for (size_t i = 0; i < d->n_sections && !err; i++) {

@@ -1,4 +1,4 @@
-/* What report.html and the document pages are made with (report/html.c), so
+/* What every HTML page is made with (render/html.c), so
  * the pages cannot drift apart: a table of the table layer as template values,
  * a chart's SVG as it goes inside a page, and the page itself rendered
  * from its compiled-in template. Internal to src/render. */
