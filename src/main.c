@@ -93,7 +93,7 @@ static const sr_cli_command commands[] = {
         .description = "Plan a sweep before it runs, offline: from each candidate model's config.json and its Hugging "
                        "Face Hub record (saved in METADATA_DIR) decide its license, whether its weights leave "
                        "--min-kv-gib of KV cache on the chip, its TPU tier (native JAX in tpu-inference, or the "
-                       "torchax fallback), its KV tokens and serving flags; write candidates.md, .csv, .json, "
+                       "torchax fallback), its KV tokens and serving flags; write candidates.md, .html, .pdf, .csv, .json, "
                        "kv_tokens.png/.svg and sweep.arms (the run plan report reads) into OUT_DIR. Never touches "
                        "the network (docs/survey.md).",
         .operands = "METADATA_DIR",

@@ -37,7 +37,7 @@ for case in "$root"/tests/survey/*/; do
     if [ $ok = 1 ]; then
         diff -r "$tmp/$name-1" "$tmp/$name-2" >/dev/null || { echo "FAIL $name: two runs differ"; ok=0; }
         cmp -s "$tmp/$name-1.json" "$tmp/$name-1/candidates.json" || { echo "FAIL $name: --json differs from candidates.json"; ok=0; }
-        for f in candidates.md candidates.csv candidates.json sweep.arms kv_tokens.png kv_tokens.svg; do
+        for f in candidates.md candidates.html candidates.pdf candidates.csv candidates.json sweep.arms kv_tokens.png kv_tokens.svg; do
             [ -s "$tmp/$name-1/$f" ] || { echo "FAIL $name: $f missing or empty"; ok=0; }
         done
         if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then

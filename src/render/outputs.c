@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/compare/outputs.h"
+#include "render/doc.h"
 #include "render/render.h"
 #include "render/survey/outputs.h"
 #include "util/parallel.h"
@@ -151,14 +152,13 @@ enum { CMP_JSON, CMP_CSV, CMP_MD, CMP_HTML, CMP_PDF, CMP_CHARTS, N_CMP = CMP_CHA
 _Static_assert((int)N_CMP <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
 
 /* Charts are drawn by cairo on this one thread (it is not safe to draw on
- * two); the SVGs drawn for charts/ are the ones compare.html inlines. */
+ * two); the SVGs drawn for charts/ are the ones compare.html inlines.
+ * compare.md, .html and .pdf are one outline laid out three times. */
 static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
 {
     sr_error *err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
     if (!err)
         err = sr_render_compare_csv(c, &out[CMP_CSV].data, &out[CMP_CSV].len);
-    if (!err)
-        err = sr_render_compare_markdown(c, &out[CMP_MD].data, &out[CMP_MD].len);
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
         sr_output *png = &out[CMP_CHARTS + 2 * k], *s = &out[CMP_CHARTS + 2 * k + 1];
@@ -167,10 +167,16 @@ static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
+    sr_doc *doc = NULL;
     if (!err)
-        err = sr_render_compare_html(c, svg, &out[CMP_HTML].data, &out[CMP_HTML].len);
+        err = sr_compare_outline(c, svg, &doc);
     if (!err)
-        err = sr_render_compare_pdf(c, &out[CMP_PDF].data, &out[CMP_PDF].len);
+        err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
+    if (!err)
+        err = sr_doc_html(doc, &out[CMP_HTML].data, &out[CMP_HTML].len);
+    if (!err)
+        err = sr_doc_pdf(doc, &out[CMP_PDF].data, &out[CMP_PDF].len);
+    sr_doc_free(doc);
     return err;
 }
 
@@ -192,17 +198,18 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
 
 /* ---- the survey ------------------------------------------------------------------ */
 
-enum { SURVEY_MD, SURVEY_CSV, SURVEY_JSON, SURVEY_ARMS, SURVEY_PNG, SURVEY_SVG, N_SURVEY };
+enum { SURVEY_MD, SURVEY_HTML, SURVEY_PDF, SURVEY_CSV, SURVEY_JSON, SURVEY_ARMS, SURVEY_PNG, SURVEY_SVG, N_SURVEY };
 
+/* candidates.md, .html and .pdf are one outline laid out three times; the
+ * page inlines the very SVG written beside it. */
 static sr_error *render_survey(const sr_survey *s, sr_output *out)
 {
-    static const char *const names[N_SURVEY] = {"candidates.md", "candidates.csv", "candidates.json",
-                                                "sweep.arms",    "kv_tokens.png",  "kv_tokens.svg"};
+    static const char *const names[N_SURVEY] = {"candidates.md",  "candidates.html", "candidates.pdf",
+                                                "candidates.csv", "candidates.json", "sweep.arms",
+                                                "kv_tokens.png",  "kv_tokens.svg"};
     for (int i = 0; i < N_SURVEY; i++)
         snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
-    sr_error *err = sr_render_survey_markdown(s, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
-    if (!err)
-        err = sr_render_survey_csv(s, &out[SURVEY_CSV].data, &out[SURVEY_CSV].len);
+    sr_error *err = sr_render_survey_csv(s, &out[SURVEY_CSV].data, &out[SURVEY_CSV].len);
     if (!err)
         err = sr_render_survey_json(s, &out[SURVEY_JSON].data, &out[SURVEY_JSON].len);
     if (!err)
@@ -211,6 +218,16 @@ static sr_error *render_survey(const sr_survey *s, sr_output *out)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[SURVEY_PNG].data, &out[SURVEY_PNG].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
+    sr_doc *doc = NULL;
+    if (!err)
+        err = sr_survey_outline(s, out[SURVEY_SVG].data, &doc);
+    if (!err)
+        err = sr_doc_markdown(doc, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
+    if (!err)
+        err = sr_doc_html(doc, &out[SURVEY_HTML].data, &out[SURVEY_HTML].len);
+    if (!err)
+        err = sr_doc_pdf(doc, &out[SURVEY_PDF].data, &out[SURVEY_PDF].len);
+    sr_doc_free(doc);
     return err;
 }
 

@@ -23,7 +23,7 @@
 sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 /* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}. */
 sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n);
-/* candidates.{md,csv,json}, sweep.arms, kv_tokens.{png,svg}. */
+/* candidates.{md,html,pdf,csv,json}, sweep.arms, kv_tokens.{png,svg}. */
 sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 
 /* The file called name among out[0..n), or NULL. */

@@ -135,8 +135,8 @@ Test(html_template, errors_name_the_line)
 
 Test(html_template, compiled_in)
 {
-    const sr_template_file *t = sr_template_find("report.html");
-    cr_assert_not_null(t, "templates/report.html is not compiled in");
+    const sr_template_file *t = sr_template_find("doc.html");
+    cr_assert_not_null(t, "templates/doc.html is not compiled in");
     cr_assert_eq(strlen(t->data), t->len);
     cr_assert_not_null(strstr(t->data, "<!DOCTYPE html>"));
     cr_assert_null(sr_template_find("nope.html"));

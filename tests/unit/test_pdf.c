@@ -86,7 +86,7 @@ Test(pdf, reproducible_with_metadata_and_bookmarks)
     cr_assert_null(memmem(a, a_len, "/CreationDate", 13));
     cr_assert_null(memmem(a, a_len, "/ModDate", 8));
     cr_assert_not_null(memmem(a, a_len, "/Type /Outlines", 15));
-    static const char *const titles[] = {"(Summary)",           "(Results)",         "(Charts)",
+    static const char *const titles[] = {"(Summary)",           "(Results)",         "(Overview)",
                                          "(KV cache capacity)", "(Models left out)", "(Warnings and audit findings)",
                                          "(Methods)",           "(GSM8K)",           "(Speed)",
                                          "(Input files)"};

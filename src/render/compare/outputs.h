@@ -2,8 +2,10 @@
  * compare.md, compare.html, compare.pdf and the two charts, each made from
  * the comparison (comparison.h) alone. Like render.h's renderers they only
  * read, never compute a statistic, and return fresh buffers (*out, *len;
- * NUL-terminated for text) that compare_cmd.c writes atomically. Every
- * word they show is made in compare_text.c. */
+ * NUL-terminated for text) that cmd/compare.c writes atomically. compare.md,
+ * .html and .pdf are one outline (compare/outline.c) laid out by the
+ * document layer's three writers (render/doc.h). Every word they show is
+ * made in compare/text.c. */
 #ifndef SR_RENDER_COMPARE_OUTPUTS_H
 #define SR_RENDER_COMPARE_OUTPUTS_H
 
@@ -18,7 +20,13 @@
 
 sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len);     /* compare.json */
 sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len);      /* compare.csv */
-sr_error *sr_render_compare_markdown(const sr_comparison *c, char **out, size_t *len); /* compare.md */
+/* The outline of compare.md, compare.html and compare.pdf (render/doc.h:
+ * sr_doc_markdown, sr_doc_html, sr_doc_pdf lay it out); svg[k]: chart k
+ * already drawn (inlined as is by HTML, borrowed until the outline is
+ * written), or NULL (svg or an entry: drawn when written). *out: free with
+ * sr_doc_free. */
+struct sr_doc;
+sr_error *sr_compare_outline(const sr_comparison *c, const char *const *svg, struct sr_doc **out);
 
 typedef enum { SR_COMPARE_CHART_ACCURACY, SR_COMPARE_CHART_SPEED } sr_compare_chart_kind;
 #define SR_N_COMPARE_CHARTS 2
@@ -34,9 +42,6 @@ sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind 
  * in parts of whole rows no taller than max_height design units. */
 sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
                                     sr_pdf_chart_placer place, void *ctx);
-/* compare.html; svg[k]: chart k already drawn (inlined as is), or NULL. */
-sr_error *sr_render_compare_html(const sr_comparison *c, const char *const *svg, char **out, size_t *len);
-sr_error *sr_render_compare_pdf(const sr_comparison *c, char **out, size_t *len); /* charts as vectors */
 
 /* ---- words (compare_text.c) ---------------------------------------------- */
 
@@ -101,11 +106,6 @@ typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_status(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmark);
-/* Every benchmark's accuracy table in order, each handed to put (which may
- * change it; it is freed after). compare.html, .md and .pdf show them
- * through it. *n: the benchmarks; false on OOM or when put says so. */
-typedef bool (*sr_compare_table_put)(void *ctx, sr_table *t);
-bool sr_compare_accuracy_tables(const sr_comparison *c, sr_compare_table_put put, void *ctx, size_t *n);
 sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none);
 sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none);

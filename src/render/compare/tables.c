@@ -338,21 +338,6 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     return sr_tb_finish(&b);
 }
 
-bool sr_compare_accuracy_tables(const sr_comparison *c, sr_compare_table_put put, void *ctx, size_t *n)
-{
-    const char **names = sr_compare_benchmark_list(c, n);
-    if (!names)
-        return false;
-    bool ok = true;
-    for (size_t k = 0; k < *n && ok; k++) {
-        sr_table *t = sr_table_compare_accuracy(c, names[k]);
-        ok = t && put(ctx, t);
-        sr_table_free(t);
-    }
-    free(names);
-    return ok;
-}
-
 /* ---- speed ------------------------------------------------------------------ */
 
 static const sr_speed_change *speed_of(const sr_model_change *mc, const char *key)

@@ -1,5 +1,5 @@
-/* What report.html and compare.html are both made with (html.c), so the two
- * pages cannot drift apart: a table of the table layer as template values,
+/* What every HTML page is made with (render/html.c), so
+ * the pages cannot drift apart: a table of the table layer as template values,
  * a chart's SVG as it goes inside a page, and the page itself rendered
  * from its compiled-in template. Internal to src/render. */
 #ifndef SR_RENDER_SHARED_HTML_TABLE_H

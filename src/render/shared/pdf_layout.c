@@ -200,6 +200,7 @@ void sr_pdf_section(sr_pdf *p, const char *title, bool new_page_first)
     if (p->y < SR_PDF_TOP)
         p->y -= 14;
     p->section = sr_pdf_bookmark(p, NULL, title);
+    snprintf(p->section_title, sizeof p->section_title, "%s", title);
     sr_pdf_draw(p, SR_PDF_MARGIN_X, p->y - 15, title, p->bold, 15, SR_PDF_INK);
     p->y -= 21;
     HPDF_Page_SetRGBStroke(p->page, SR_PDF_INK.r, SR_PDF_INK.g, SR_PDF_INK.b);
@@ -583,7 +584,7 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
         sr_pdf_subsection(p, t->title, t->aside);
     if (max_cols < 2 || max_cols > MAX_COLS)
         max_cols = MAX_COLS;
-    const char *caption = t->title ? t->title : "Table";
+    const char *caption = t->title ? t->title : p->section_title[0] ? p->section_title : "Table";
     if (t->n_cols <= max_cols) {
         table_part(p, t, 0, t->n_cols, caption);
     } else {

@@ -2,8 +2,8 @@
  * embedded (UTF-8), wrapped paragraphs, section headings with bookmarks,
  * key/value lines, tables of the table layer with their header repeated on
  * every page (and wide tables split into column groups that repeat the
- * first column), page numbers. pdf.c says what goes on the pages; this
- * file says how.
+ * first column), page numbers. A document's outline (render/doc.h) says
+ * what goes on the pages and render/pdf.c places it; this file says how.
  *
  * libharu reports errors through a handler: ours records the first one and
  * returns (no longjmp); the layout goes on harmlessly and the error is
@@ -46,6 +46,7 @@ typedef struct sr_pdf {
     HPDF_STATUS error, detail;
     bool oom;
     HPDF_Outline section; /* the current top-level bookmark */
+    char section_title[128]; /* its heading: an untitled table's caption ("Speed (continued)") */
     /* Advance widths of printable ASCII characters (1/1000 em) for regular
      * [0] and bold [1], each measured by libharu the first time it is seen:
      * measuring text was a third of a 1,000-model PDF, nearly all ASCII. */
@@ -87,7 +88,8 @@ void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside);
 /* Label/value pairs in two columns. */
 void sr_pdf_key_value(sr_pdf *p, const char *label, const char *value);
 /* A table of the table layer at the text width: its title as a
- * subsection (when it has one), rows on as many pages as they need with the
+ * subsection (when it has one; its caption on later pages and column
+ * groups is the title, or the section's heading), rows on as many pages as they need with the
  * header repeated, columns in groups of at most max_cols (each group
  * repeating the first column), then its note. */
 void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols);

@@ -96,7 +96,7 @@ static void draw_row(sr_canvas *cv, const sr_survey_model *m, const sr_axis *ax,
     free(value);
 }
 
-sr_error *sr_render_survey_chart(const sr_survey *s, sr_chart_format format, char **out, size_t *len)
+static sr_error *draw(const sr_survey *s, const sr_chart_target *target, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
@@ -124,9 +124,8 @@ sr_error *sr_render_survey_chart(const sr_survey *s, sr_chart_format format, cha
     double plot_bottom = TOP + (shown ? (double)shown * ROW_H : 60);
     double height = plot_bottom + 52 + (n > shown ? 18 : 0);
 
-    const sr_chart_target target = {format, NULL, NULL};
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, &target, SR_CHART_WIDTH, height);
+    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
     if (err) {
         free(rows);
         return err;
@@ -156,5 +155,22 @@ sr_error *sr_render_survey_chart(const sr_survey *s, sr_chart_format format, cha
     err = sr_canvas_close(&cv, "survey_kv-", "KV cache tokens per kept model", sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_free(&desc);
     free(rows);
+    return err;
+}
+
+sr_error *sr_render_survey_chart(const sr_survey *s, sr_chart_format format, char **out, size_t *len)
+{
+    const sr_chart_target target = {format, NULL, NULL};
+    return draw(s, &target, out, len);
+}
+
+/* At most MAX_ROWS rows: one part, which the placer fits on a page. */
+sr_error *sr_draw_survey_chart_pdf(const sr_survey *s, sr_pdf_chart_placer place, void *ctx)
+{
+    const sr_chart_target target = {SR_CHART_PNG, place, ctx};
+    char *out = NULL;
+    size_t len;
+    sr_error *err = draw(s, &target, &out, &len);
+    free(out);
     return err;
 }

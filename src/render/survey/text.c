@@ -1,6 +1,8 @@
-/* The survey's text outputs: candidates.md and candidates.csv (the same
- * table, built once as rows of cells), candidates.json (cJSON: its escaping,
- * fixed key order) and sweep.arms (the run plan the report reads). Models
+/* The survey's text outputs: candidates.csv and the tables and words of the
+ * outline of candidates.md, .html and .pdf (the same table, built once as
+ * rows of cells; survey/outline.c lays them out), candidates.json (cJSON:
+ * its escaping, fixed key order) and sweep.arms (the run plan the report
+ * reads). Models
  * appear in the survey's order (by id); sweep.arms groups them by tier. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 #include "render/report/text.h"
 #include "render/survey/outputs.h"
 #include "render/shared/table.h"
+#include "render/shared/table_build.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -170,6 +173,8 @@ static const char *const csv_headings[N_COLS] = {
     "id",          "verdict", "reason",          "license",   "gated",           "tier",
     "weights_gib", "kv_gib",  "bytes_per_token", "kv_tokens", "max_concurrency", "flags"};
 static const bool numeric[N_COLS] = {false, false, false, false, false, true, true, true, true, true, true, false};
+/* Shares of the room a PDF column group leaves over its content. */
+static const double widths[N_COLS] = {2.4, 0.9, 2.2, 1.0, 0.8, 0.6, 1.0, 1.0, 1.2, 1.2, 1.3, 2.0};
 
 /* One row per model: the candidates table of candidates.md and .csv. */
 static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
@@ -221,25 +226,54 @@ static void whatif_table(const sr_survey *s, survey_table *t, const char **heads
     }
 }
 
-/* ---- Markdown ---------------------------------------------------------------- */
+/* ---- the outline's tables and words (survey/outline.c) ------------------------ */
 
-static void md_table(sr_strbuf *sb, const survey_table *t)
+/* A survey table as a table of the table layer (NULL on OOM). */
+static sr_table *as_table(survey_table *t, const char *id, const char *title, bool sortable)
 {
-    for (size_t c = 0; c < t->n_cols; c++)
-        sr_strbuf_printf(sb, "| %s ", t->headings[c]);
-    sr_strbuf_puts(sb, "|\n");
-    for (size_t c = 0; c < t->n_cols; c++)
-        sr_strbuf_puts(sb, t->numeric[c] ? "|---:" : "|---");
-    sr_strbuf_puts(sb, "|\n");
-    for (size_t r = 0; r < t->n_rows; r++) {
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const char *cell = t->cells[r * t->n_cols + c];
-            sr_strbuf_puts(sb, "| ");
-            sr_markdown_escape(sb, cell ? cell : SR_TEXT_MISSING);
-            sr_strbuf_putc(sb, ' ');
-        }
-        sr_strbuf_puts(sb, "|\n");
+    sr_table_builder b;
+    if (t->failed || !sr_tb_begin(&b, id, title)) {
+        table_free(t);
+        return NULL;
     }
+    b.t->sortable = sortable;
+    for (size_t c = 0; c < t->n_cols; c++)
+        sr_tb_column(&b, t->headings[c], NULL, t->numeric[c], t->n_cols == N_COLS ? widths[c] : c == 0 ? 2.0 : 1.0);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        sr_tb_row(&b);
+        for (size_t c = 0; c < t->n_cols; c++)
+            sr_tb_cell(&b, t->numeric[c] ? SR_CELL_NUMBER : SR_CELL_TEXT, t->cells[r * t->n_cols + c]);
+    }
+    table_free(t);
+    return sr_tb_finish(&b);
+}
+
+sr_table *sr_table_survey_candidates(const sr_survey *s)
+{
+    survey_table t;
+    candidates_table(s, false, &t);
+    return as_table(&t, "candidates", NULL, true);
+}
+
+sr_table *sr_table_survey_whatif(const sr_survey *s, bool *none)
+{
+    const char *heads[8] = {"model"};
+    bool num[8] = {false};
+    char names[8][32];
+    size_t n_cols = 1;
+    for (size_t i = 0; i < s->n_models && n_cols == 1; i++)
+        for (size_t w = 0; w < s->models[i].n_whatif && w < 7; w++) {
+            char buf[64];
+            snprintf(names[w + 1], sizeof names[w + 1], "%s",
+                     sr_format_count(buf, sizeof buf, s->models[i].whatif[w].max_model_len));
+            heads[w + 1] = names[w + 1];
+            num[w + 1] = true;
+            n_cols = w + 2;
+        }
+    *none = n_cols == 1;
+    survey_table t;
+    whatif_table(s, &t, heads, num, n_cols);
+    return as_table(&t, "whatif", NULL, false);
 }
 
 typedef struct survey_counts {
@@ -264,11 +298,26 @@ static survey_counts count_verdicts(const sr_survey *s)
     return n;
 }
 
-static void md_settings(sr_strbuf *sb, const sr_survey *s)
+char *sr_survey_counts_text(const sr_survey *s)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    survey_counts n = count_verdicts(s);
+    sr_strbuf_printf(&sb, "%zu model%s: %zu kept", s->n_models, s->n_models == 1 ? "" : "s", n.kept);
+    if (s->settings.backend == SR_SURVEY_TPU)
+        sr_strbuf_printf(&sb, " (%zu tier 1, %zu tier 2)", n.tier[1], n.tier[2]);
+    sr_strbuf_printf(&sb, ", %zu excluded by license, %zu by memory, %zu not surveyed.", n.license, n.memory,
+                     n.not_surveyed);
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_survey_settings_text(const sr_survey *s)
 {
     const sr_survey_settings *st = &s->settings;
     char a[64], b[64], c[64], d[64], e[64];
-    sr_strbuf_printf(sb,
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb,
                      "Backend %s, %s GiB of memory x %s utilisation = %s GiB for vLLM; KV room = that minus the "
                      "weights and a %s GiB reserve of other resident memory (docs/survey.md). A model is kept when "
                      "its license is one of ",
@@ -277,73 +326,17 @@ static void md_settings(sr_strbuf *sb, const sr_survey *s)
                      sr_format_fixed(c, sizeof c, st->hbm_gib * st->mem_util, 2),
                      sr_format_fixed(d, sizeof d, st->reserve_gib, 2));
     for (size_t i = 0; i < st->n_licenses; i++) {
-        sr_strbuf_puts(sb, i ? ", " : "");
-        sr_markdown_escape(sb, st->licenses[i]);
+        sr_strbuf_puts(&sb, i ? ", " : "");
+        sr_strbuf_puts(&sb, st->licenses[i]);
     }
-    sr_strbuf_printf(sb, " and its KV room is at least %s GiB. KV tokens and concurrency at max-model-len %s.",
+    sr_strbuf_printf(&sb, " and its KV room is at least %s GiB. KV tokens and concurrency at max-model-len %s.",
                      sr_format_fixed(e, sizeof e, st->min_kv_gib, 2), sr_format_count(a, sizeof a, st->max_model_len));
     if (st->backend == SR_SURVEY_TPU)
-        sr_strbuf_printf(sb,
+        sr_strbuf_printf(&sb,
                          " Tier 1: the architecture is in tpu-inference's JAX model registry (%s); tier 2: it runs "
                          "vLLM's PyTorch model through torchax.",
                          s->registry_source ? s->registry_source : "?");
-    sr_strbuf_puts(sb, "\n\n");
-}
-
-sr_error *sr_render_survey_markdown(const sr_survey *s, char **out, size_t *len)
-{
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    survey_counts n = count_verdicts(s);
-    sr_strbuf_puts(&sb, "# Survey of candidate models\n\n");
-    md_settings(&sb, s);
-    sr_strbuf_printf(&sb, "%zu model%s: %zu kept", s->n_models, s->n_models == 1 ? "" : "s", n.kept);
-    if (s->settings.backend == SR_SURVEY_TPU)
-        sr_strbuf_printf(&sb, " (%zu tier 1, %zu tier 2)", n.tier[1], n.tier[2]);
-    sr_strbuf_printf(&sb, ", %zu excluded by license, %zu by memory, %zu not surveyed.\n\n", n.license, n.memory,
-                     n.not_surveyed);
-    survey_table t;
-    candidates_table(s, false, &t);
-    md_table(&sb, &t);
-    bool failed = t.failed;
-    table_free(&t);
-
-    const char *heads[8] = {"model"};
-    bool num[8] = {false};
-    char names[8][32];
-    size_t n_cols = 1;
-    for (size_t i = 0; i < s->n_models && n_cols == 1; i++)
-        for (size_t w = 0; w < s->models[i].n_whatif && w < 7; w++) {
-            char buf[64];
-            snprintf(names[w + 1], sizeof names[w + 1], "%s",
-                     sr_format_count(buf, sizeof buf, s->models[i].whatif[w].max_model_len));
-            heads[w + 1] = names[w + 1];
-            num[w + 1] = true;
-            n_cols = w + 2;
-        }
-    if (n_cols > 1) {
-        sr_strbuf_puts(&sb, "\n## KV tokens at other max-model-len\n\nTokens the KV room holds (and requests of that "
-                            "length at once), the kept models, the same budget.\n\n");
-        whatif_table(s, &t, heads, num, n_cols);
-        md_table(&sb, &t);
-        failed |= t.failed;
-        table_free(&t);
-    }
-    if (s->n_warnings) {
-        sr_strbuf_puts(&sb, "\n## Input problems passed over (--keep-going)\n\n");
-        for (size_t i = 0; i < s->n_warnings; i++) {
-            sr_strbuf_puts(&sb, "- ");
-            sr_markdown_escape(&sb, s->warnings[i]);
-            sr_strbuf_putc(&sb, '\n');
-        }
-    }
-    if (failed || sb.failed) {
-        sr_strbuf_free(&sb);
-        return sr_oom();
-    }
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
-    return NULL;
+    return sr_strbuf_detach(&sb);
 }
 
 /* ---- CSV ---------------------------------------------------------------------- */

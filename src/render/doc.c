@@ -1,0 +1,220 @@
+/* The document outline (doc.h): building and freeing. The writers are
+ * markdown.c, html.c and pdf.c. */
+#include "render/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static char *dup_or_null(sr_doc *d, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *copy = strdup(s);
+    d->oom |= !copy;
+    return copy;
+}
+
+sr_doc *sr_doc_new(const char *title, const char *kind)
+{
+    sr_doc *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->head.doc = d;
+    d->head.formats = SR_DOC_ALL;
+    d->subtitle_formats = SR_DOC_ALL;
+    d->title = dup_or_null(d, title);
+    d->kind = dup_or_null(d, kind);
+    if (d->oom) {
+        sr_doc_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static void block_release(sr_doc_block *b)
+{
+    free(b->text);
+    free(b->aside);
+    for (size_t i = 0; i < b->n_items; i++) {
+        free(b->items[i].label);
+        free(b->items[i].text);
+    }
+    free(b->items);
+    sr_table_free(b->table);
+    free(b->chart.name);
+    free(b->chart.title);
+    free(b->chart.caption);
+}
+
+static void section_release(sr_doc_section *s)
+{
+    for (size_t i = 0; i < s->n_blocks; i++)
+        block_release(&s->blocks[i]);
+    free(s->blocks);
+    free(s->id);
+    free(s->heading);
+}
+
+void sr_doc_free(sr_doc *d)
+{
+    if (!d)
+        return;
+    section_release(&d->head);
+    for (size_t i = 0; i < d->n_sections; i++)
+        section_release(&d->sections[i]);
+    free(d->sections);
+    free(d->title);
+    free(d->subtitle);
+    free(d->kind);
+    free(d->subject);
+    free(d->footer);
+    free(d);
+}
+
+bool sr_doc_failed(const sr_doc *d)
+{
+    return !d || d->oom;
+}
+
+void sr_doc_set(sr_doc *d, char **field, const char *text)
+{
+    free(*field);
+    *field = dup_or_null(d, text);
+}
+
+sr_doc_section *sr_doc_section_add(sr_doc *d, const char *id, const char *heading)
+{
+    if (!d)
+        return NULL;
+    if (!sr_grow((void **)&d->sections, &d->cap_sections, d->n_sections + 1, sizeof *d->sections)) {
+        d->oom = true;
+        return NULL;
+    }
+    sr_doc_section *s = &d->sections[d->n_sections++];
+    memset(s, 0, sizeof *s);
+    s->doc = d;
+    s->formats = SR_DOC_ALL;
+    s->id = dup_or_null(d, id);
+    s->heading = dup_or_null(d, heading);
+    return s;
+}
+
+bool sr_doc_section_has(const sr_doc_section *s, unsigned format)
+{
+    if (!(s->formats & format))
+        return false;
+    for (size_t i = 0; i < s->n_blocks; i++)
+        if (s->blocks[i].formats & format)
+            return true;
+    return false;
+}
+
+static sr_doc_block *block_add(sr_doc_section *s, sr_block_kind kind, const char *text)
+{
+    if (!s)
+        return NULL;
+    if (!sr_grow((void **)&s->blocks, &s->cap_blocks, s->n_blocks + 1, sizeof *s->blocks)) {
+        s->doc->oom = true;
+        return NULL;
+    }
+    sr_doc_block *b = &s->blocks[s->n_blocks++];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->doc = s->doc;
+    b->formats = SR_DOC_ALL;
+    b->text = dup_or_null(s->doc, text);
+    return b;
+}
+
+sr_doc_block *sr_doc_paragraph(sr_doc_section *s, const char *text)
+{
+    return block_add(s, SR_BLOCK_PARAGRAPH, text);
+}
+
+sr_doc_block *sr_doc_lead(sr_doc_section *s, const char *text)
+{
+    sr_doc_block *b = block_add(s, SR_BLOCK_PARAGRAPH, text);
+    if (b)
+        b->strong = true;
+    return b;
+}
+
+sr_doc_block *sr_doc_note(sr_doc_section *s, const char *text)
+{
+    return block_add(s, SR_BLOCK_NOTE, text);
+}
+
+sr_doc_block *sr_doc_heading(sr_doc_section *s, const char *text, const char *aside)
+{
+    sr_doc_block *b = block_add(s, SR_BLOCK_HEADING, text);
+    if (b)
+        b->aside = dup_or_null(s->doc, aside);
+    return b;
+}
+
+sr_doc_block *sr_doc_list(sr_doc_section *s)
+{
+    return block_add(s, SR_BLOCK_LIST, NULL);
+}
+
+sr_doc_block *sr_doc_meta(sr_doc_section *s)
+{
+    return block_add(s, SR_BLOCK_META, NULL);
+}
+
+void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text)
+{
+    if (!list || (list->kind == SR_BLOCK_META && !(text && text[0])))
+        return;
+    if (!sr_grow((void **)&list->items, &list->cap_items, list->n_items + 1, sizeof *list->items)) {
+        list->doc->oom = true;
+        return;
+    }
+    sr_doc_item *it = &list->items[list->n_items];
+    it->label = label ? strdup(label) : NULL;
+    it->text = strdup(text ? text : "");
+    if ((label && !it->label) || !it->text) {
+        free(it->label);
+        free(it->text);
+        list->doc->oom = true;
+        return;
+    }
+    list->n_items++;
+}
+
+sr_doc_block *sr_doc_table(sr_doc_section *s, sr_table *t)
+{
+    if (!t) {
+        if (s)
+            s->doc->oom = true;
+        return NULL;
+    }
+    sr_doc_block *b = block_add(s, SR_BLOCK_TABLE, NULL);
+    if (!b) {
+        sr_table_free(t);
+        return NULL;
+    }
+    b->table = t;
+    return b;
+}
+
+sr_doc_block *sr_doc_chart_add(sr_doc_section *s, const sr_doc_chart *chart)
+{
+    sr_doc_block *b = block_add(s, SR_BLOCK_CHART, NULL);
+    if (!b)
+        return NULL;
+    b->chart = *chart;
+    b->chart.name = dup_or_null(s->doc, chart->name);
+    b->chart.title = dup_or_null(s->doc, chart->title);
+    b->chart.caption = dup_or_null(s->doc, chart->caption);
+    return b;
+}
+
+sr_doc_block *sr_doc_only(sr_doc_block *b, unsigned formats)
+{
+    if (b)
+        b->formats = formats;
+    return b;
+}

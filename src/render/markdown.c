@@ -1,0 +1,112 @@
+/* The Markdown writer of the document layer (doc.h): any outline as
+ * GitHub-flavoured Markdown, every input text escaped
+ * (sr_markdown_escape). The title is "#", a section "##", a sub-heading or
+ * a titled table "###"; charts are not drawn here (the outline shows them
+ * only in HTML and PDF, or links charts/NAME.png when it asks for them). */
+#include <stdlib.h>
+
+#include "render/doc.h"
+#include "util/strbuf.h"
+
+static void put_heading3(sr_strbuf *sb, const char *text, const char *aside)
+{
+    sr_strbuf_puts(sb, "### ");
+    sr_markdown_escape(sb, text);
+    if (aside && aside[0]) {
+        sr_strbuf_puts(sb, " (");
+        sr_markdown_escape(sb, aside);
+        sr_strbuf_putc(sb, ')');
+    }
+    sr_strbuf_putc(sb, '\n');
+}
+
+static void put_block(sr_strbuf *sb, const sr_doc_block *b)
+{
+    switch (b->kind) {
+    case SR_BLOCK_PARAGRAPH:
+    case SR_BLOCK_NOTE:
+        if (b->strong)
+            sr_strbuf_puts(sb, "**");
+        sr_markdown_escape(sb, b->text);
+        if (b->strong)
+            sr_strbuf_puts(sb, "**");
+        sr_strbuf_putc(sb, '\n');
+        break;
+    case SR_BLOCK_HEADING: put_heading3(sb, b->text, b->aside); break;
+    case SR_BLOCK_LIST:
+    case SR_BLOCK_META:
+        for (size_t i = 0; i < b->n_items; i++) {
+            sr_strbuf_puts(sb, "- ");
+            if (b->items[i].label) {
+                sr_markdown_escape(sb, b->items[i].label);
+                sr_strbuf_puts(sb, ": ");
+            }
+            sr_markdown_escape(sb, b->items[i].text);
+            sr_strbuf_putc(sb, '\n');
+        }
+        break;
+    case SR_BLOCK_TABLE:
+        if (b->table->title) {
+            put_heading3(sb, b->table->title, b->table->aside);
+            sr_strbuf_putc(sb, '\n');
+        }
+        sr_table_markdown(b->table, sb);
+        if (b->table->note) {
+            sr_strbuf_putc(sb, '\n');
+            sr_markdown_escape(sb, b->table->note);
+            sr_strbuf_putc(sb, '\n');
+        }
+        break;
+    case SR_BLOCK_CHART:
+        sr_strbuf_puts(sb, "![");
+        sr_markdown_escape(sb, b->chart.title);
+        sr_strbuf_printf(sb, "](charts/%s.png)\n", b->chart.name);
+        break;
+    }
+}
+
+/* The blocks Markdown shows, a blank line before each. */
+static void put_blocks(sr_strbuf *sb, const sr_doc_section *s)
+{
+    for (size_t i = 0; i < s->n_blocks; i++)
+        if ((s->blocks[i].formats & SR_DOC_MD) &&
+            !((s->blocks[i].kind == SR_BLOCK_LIST || s->blocks[i].kind == SR_BLOCK_META) && !s->blocks[i].n_items)) {
+            sr_strbuf_putc(sb, '\n');
+            put_block(sb, &s->blocks[i]);
+        }
+}
+
+sr_error *sr_doc_markdown(const sr_doc *d, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    if (sr_doc_failed(d))
+        return sr_oom();
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "# ");
+    sr_markdown_escape(&sb, d->title);
+    sr_strbuf_putc(&sb, '\n');
+    if (d->subtitle && (d->subtitle_formats & SR_DOC_MD)) {
+        sr_strbuf_putc(&sb, '\n');
+        sr_markdown_escape(&sb, d->subtitle);
+        sr_strbuf_putc(&sb, '\n');
+    }
+    put_blocks(&sb, &d->head);
+    for (size_t i = 0; i < d->n_sections; i++) {
+        const sr_doc_section *s = &d->sections[i];
+        if (!sr_doc_section_has(s, SR_DOC_MD))
+            continue;
+        sr_strbuf_puts(&sb, "\n## ");
+        sr_markdown_escape(&sb, s->heading);
+        sr_strbuf_putc(&sb, '\n');
+        put_blocks(&sb, s);
+    }
+    size_t n = sb.len;
+    char *text = sr_strbuf_detach(&sb);
+    if (!text)
+        return sr_oom();
+    *out = text;
+    *len = n;
+    return NULL;
+}

@@ -1,0 +1,651 @@
+/* The outline of results.md, report.html and report.pdf (doc.h), built
+ * once per document in one order: the title block, the overview (the
+ * answer: who keeps up, with the trade-off chart), the summary, results
+ * per benchmark, speed, latency, KV cache capacity, the claims checked,
+ * the models left out, warnings and audit findings, methods, and the
+ * appendix (KV derivations, what-if tables, input files: collapsed in
+ * HTML, in the PDF only with --appendix). Tables come from the table
+ * layer (tables.c, overview.c), words from text.c and kv_text.c; this
+ * file only says what goes where and in which formats. On paper a table
+ * of entries keeps the best PDF_MAX_ENTRY_ROWS, and long lists
+ * PDF_MAX_FINDINGS; the page carries the derivations of the first
+ * HTML_MAX_DETAILS entries and HTML_MAX_INPUTS input files. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/doc.h"
+#include "render/render.h"
+#include "render/report/charts.h"
+#include "render/report/kv_text.h"
+#include "render/report/text.h"
+#include "render/shared/table.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+#define PDF_MAX_ENTRY_ROWS 40
+#define PDF_MAX_FINDINGS 20
+#define PDF_ELSEWHERE "report.html, results.csv and report.json"
+#define HTML_MAX_DETAILS 40
+#define HTML_MAX_INPUTS 1000
+
+#define HTML_PDF (SR_DOC_HTML | SR_DOC_PDF)
+#define MD_HTML (SR_DOC_MD | SR_DOC_HTML)
+
+typedef struct report_outline {
+    sr_doc *d;
+    const sr_sweep *sw;
+    const sr_chart_images *charts;
+    size_t *order, n; /* entries in display order */
+} report_outline;
+
+static const char *const chart_captions[SR_N_CHARTS] = {
+    "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 is "
+    "the baseline.",
+    "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
+    "bootstrap interval, the colour and shape the verdict.",
+    "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
+    "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
+    "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
+    "keeps up when its vertical whisker reaches the shaded half.",
+    "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
+    "order)."};
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void oom_unless(report_outline *o, const void *p)
+{
+    o->d->oom |= p == NULL;
+}
+
+/* A fresh string into a block, then freed. */
+static sr_doc_block *paragraph_owned(report_outline *o, sr_doc_section *s, char *text)
+{
+    oom_unless(o, text);
+    sr_doc_block *b = text ? sr_doc_paragraph(s, text) : NULL;
+    free(text);
+    return b;
+}
+
+/* The table's title goes to the section heading; its aside, when it is
+ * to be kept, becomes the note above it. */
+static sr_doc_block *untitle(report_outline *o, sr_doc_section *s, sr_table *t, bool aside_as_note)
+{
+    sr_doc_block *b = NULL;
+    if (!t)
+        return NULL;
+    free(t->title);
+    t->title = NULL;
+    if (aside_as_note && t->aside) {
+        char *note = sr_asprintf("%s.", t->aside);
+        oom_unless(o, note);
+        b = sr_doc_note(s, note);
+        free(note);
+    }
+    free(t->aside);
+    t->aside = NULL;
+    return b;
+}
+
+/* A table of entries: whole in Markdown and HTML, the best
+ * PDF_MAX_ENTRY_ROWS on paper (built twice: each block owns its table). */
+static void entries(sr_doc_section *s, sr_table *whole, sr_table *paper)
+{
+    if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
+        sr_table_free(paper);
+        paper = NULL;
+    }
+    sr_doc_only(sr_doc_table(s, whole), MD_HTML);
+    sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+}
+
+static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
+{
+    return sr_render_chart(src, (sr_chart_kind)kind, SR_CHART_SVG, out, len);
+}
+
+static sr_error *chart_pdf(const void *src, int kind, double max_height, sr_pdf_chart_placer place, void *ctx)
+{
+    return sr_draw_chart_pdf(src, (sr_chart_kind)kind, max_height, place, ctx);
+}
+
+/* A chart in HTML and PDF when it has something to draw, else the
+ * sentence that says why (when there is one). */
+static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
+{
+    bool oom = false;
+    if (!sr_chart_has_data(o->sw, k, &oom)) {
+        o->d->oom |= oom;
+        const char *why = sr_text_chart_left_out(k);
+        if (why)
+            sr_doc_only(sr_doc_paragraph(s, why), HTML_PDF);
+        return;
+    }
+    const sr_doc_chart ch = {.name = (char *)sr_chart_names[k],
+                             .title = (char *)sr_chart_title(k),
+                             .caption = (char *)chart_captions[k],
+                             .svg = o->charts ? o->charts->svg[k] : NULL,
+                             .src = o->sw,
+                             .kind = (int)k,
+                             .svg_fn = chart_svg,
+                             .pdf_fn = chart_pdf};
+    sr_doc_only(sr_doc_chart_add(s, &ch), HTML_PDF);
+}
+
+/* Items as a list: every one in Markdown and HTML, at most
+ * PDF_MAX_FINDINGS on paper, then how many more. */
+static void findings(report_outline *o, sr_doc_section *s, char *const *items, size_t n)
+{
+    sr_doc_block *all = sr_doc_only(sr_doc_list(s), MD_HTML), *paper = sr_doc_only(sr_doc_list(s), SR_DOC_PDF);
+    for (size_t i = 0; i < n; i++) {
+        sr_doc_list_item(all, NULL, items[i]);
+        if (i < PDF_MAX_FINDINGS)
+            sr_doc_list_item(paper, NULL, items[i]);
+    }
+    if (n > PDF_MAX_FINDINGS) {
+        char k[32];
+        sr_doc_only(paragraph_owned(o, s,
+                                    sr_asprintf("And %s more, all listed in report.html and report.json.",
+                                                sr_format_count(k, sizeof k, (long long)(n - PDF_MAX_FINDINGS)))),
+                    SR_DOC_PDF);
+    }
+}
+
+static bool any_speed(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].n_scenarios > 0)
+            return true;
+    return false;
+}
+
+/* ---- the title block --------------------------------------------------------- */
+
+static void title_block(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    const sr_manifest *mf = &sw->manifest;
+    const sr_model *base = sr_sweep_baseline(sw);
+    const char *base_name = base && base->label ? base->label : sw->baseline;
+    sr_doc *d = o->d;
+    char *sub = base_name ? sr_asprintf("Sweep report: accuracy and speed of each model against the baseline %s.",
+                                        base_name)
+                          : strdup("Sweep report: accuracy and speed of each model; no baseline, so nothing is "
+                                   "compared.");
+    oom_unless(o, sub);
+    sr_doc_set(d, &d->subtitle, sub);
+    d->subtitle_formats = HTML_PDF;
+    free(sub);
+    /* results.md: one line, as a post shows it */
+    char *line = sr_asprintf("%s%s%s%s.", base_name ? "Baseline: " : "No baseline: nothing is compared",
+                             base_name ? base_name : "", mf->hardware ? ". Hardware: " : "",
+                             mf->hardware ? mf->hardware : "");
+    sr_doc_only(paragraph_owned(o, &d->head, line), SR_DOC_MD);
+
+    size_t n_ok = 0, n_partial = 0, n_failed = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        n_ok += sw->models[i].status == SR_STATUS_OK;
+        n_partial += sw->models[i].status == SR_STATUS_PARTIAL;
+        n_failed += sw->models[i].status == SR_STATUS_FAILED;
+    }
+    sr_doc_block *m = sr_doc_only(sr_doc_meta(&d->head), HTML_PDF);
+    char buf[64], tmp[160];
+    sr_doc_list_item(m, "Baseline", base_name ? base_name : "none");
+    sr_doc_list_item(m, "Hardware", mf->hardware);
+    if (isfinite(mf->hbm_gib)) {
+        snprintf(tmp, sizeof tmp, "%s GiB", sr_text_fixed(buf, sizeof buf, mf->hbm_gib, 2));
+        sr_doc_list_item(m, "Accelerator memory", tmp);
+    }
+    if (isfinite(mf->gpu_memory_utilization))
+        sr_doc_list_item(m, "gpu_memory_utilization",
+                         sr_format_json_number(buf, sizeof buf, mf->gpu_memory_utilization));
+    if (mf->max_model_len >= 0)
+        sr_doc_list_item(m, "max_model_len", sr_text_count(buf, sizeof buf, mf->max_model_len));
+    if (mf->max_num_seqs >= 0)
+        sr_doc_list_item(m, "max_num_seqs", sr_text_count(buf, sizeof buf, mf->max_num_seqs));
+    sr_doc_list_item(m, "vLLM", mf->vllm_version);
+    sr_doc_list_item(m, "Image", mf->image);
+    sr_doc_list_item(m, "Date of the data", mf->date);
+    snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_ok, n_partial, n_failed);
+    sr_doc_list_item(m, "Models", tmp);
+    sr_doc_list_item(m, "Export", sw->export_dir);
+    char *footer = sr_asprintf("Made by sweep-report " SR_VERSION " from %s. The same inputs and options give the "
+                               "same report.",
+                               sw->export_dir ? sw->export_dir : "the export");
+    oom_unless(o, footer);
+    sr_doc_set(d, &d->footer, footer);
+    free(footer);
+    sr_doc_set(d, &d->subject, "Accuracy and speed of LLMs against a baseline");
+}
+
+/* ---- the sections, in order ------------------------------------------------------ */
+
+static void overview_section(report_outline *o)
+{
+    sr_doc_section *s = sr_doc_section_add(o->d, "at-a-glance", "Overview");
+    sr_table *whole = sr_table_overview(o->sw), *paper = sr_table_overview(o->sw);
+    if (whole && whole->aside)
+        sr_doc_lead(s, whole->aside);
+    untitle(o, s, whole, false);
+    untitle(o, s, paper, false);
+    oom_unless(o, whole);
+    entries(s, whole, paper);
+    chart(o, s, SR_CHART_TRADEOFF);
+}
+
+static void summary_section(report_outline *o)
+{
+    sr_text_list summary = {0};
+    sr_error *err = sr_text_summary(o->sw, &summary);
+    o->d->oom |= err != NULL;
+    sr_error_free(err);
+    sr_doc_section *s = sr_doc_section_add(o->d, "summary", "Summary");
+    for (size_t i = 0; i < summary.n; i++)
+        sr_doc_paragraph(s, summary.items[i]);
+    sr_text_list_free(&summary);
+}
+
+/* Markdown: one table of every result; HTML and PDF: a table per
+ * benchmark in full, with the accuracy chart. */
+static void results_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "results", "Results");
+    char conf[64];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    size_t n_bench = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    oom_unless(o, benches);
+    if (sr_sweep_baseline(sw)) {
+        bool speed = any_speed(sw);
+        if (n_bench || speed) {
+            char *legend = sr_asprintf(
+                "%s%s%s.", n_bench ? "Accuracy differences are points (model \xE2\x88\x92 baseline) with the " : "",
+                n_bench ? conf : "",
+                speed ? (n_bench ? "% interval; speed is the ratio of median output throughput to the baseline's"
+                                 : "Speed is the ratio of median output throughput to the baseline's")
+                      : "% interval");
+            sr_doc_only(paragraph_owned(o, s, legend), SR_DOC_MD);
+        }
+        sr_doc_only(sr_doc_table(s, sr_table_results(sw)), SR_DOC_MD);
+    } else {
+        sr_doc_only(sr_doc_paragraph(s, "Without a baseline nothing is compared: the overview holds every value."),
+                    SR_DOC_MD);
+    }
+    if (n_bench) {
+        char *legend = sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in points "
+                                   "(%s%% interval in brackets) on the items both were scored on. p: McNemar's exact "
+                                   "test. Missing values are shown as \xE2\x80\x94.",
+                                   conf);
+        oom_unless(o, legend);
+        sr_doc_only(sr_doc_note(s, legend), HTML_PDF);
+        free(legend);
+    }
+    for (size_t b = 0; benches && b < n_bench; b++) {
+        sr_table *whole = sr_table_accuracy(sw, benches[b]), *paper = sr_table_accuracy(sw, benches[b]);
+        oom_unless(o, whole);
+        if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
+            sr_table_free(paper);
+            paper = NULL;
+        }
+        sr_doc_only(sr_doc_table(s, whole), SR_DOC_HTML);
+        sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+    }
+    if (benches && n_bench == 0)
+        sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
+    free(benches);
+    chart(o, s, SR_CHART_ACCURACY_DELTA);
+}
+
+/* A model measured in a scenario that shows no ratio (the baseline did
+ * not run it, or there is no baseline). */
+static bool speed_without_ratio(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_scenarios; k++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[k];
+            if (isfinite(sc->median_output_throughput) && !isfinite(sc->ratio))
+                return true;
+        }
+    return false;
+}
+
+static void speed_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "speed-results", "Speed");
+    if (!any_speed(sw)) {
+        sr_doc_paragraph(s, "No speed results were found.");
+        return;
+    }
+    /* Markdown: the ratios are in the results table; the medians only
+     * when some scenario has no ratio to show there. */
+    bool md = sr_sweep_baseline(sw) && speed_without_ratio(sw);
+    sr_table *whole = sr_table_speed(sw), *paper = sr_table_speed(sw);
+    oom_unless(o, whole);
+    if (md)
+        sr_doc_only(sr_doc_paragraph(s, "Some models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
+                                        " above); here each model's own median output throughput is beside the "
+                                        "ratio, in brackets."),
+                    SR_DOC_MD);
+    else if (sr_sweep_baseline(sw))
+        sr_doc_only(sr_doc_paragraph(s, "The speed ratios are in the results table above; each model's median "
+                                        "output throughput is in report.html and results.csv."),
+                    SR_DOC_MD);
+    else
+        sr_doc_only(sr_doc_paragraph(s, "Without a baseline there are no ratios: the overview holds each model's "
+                                        "median output throughput."),
+                    SR_DOC_MD);
+    unsigned shown = md ? MD_HTML | SR_DOC_PDF : HTML_PDF;
+    sr_doc_only(untitle(o, s, whole, true), shown);
+    untitle(o, s, paper, false);
+    sr_doc_only(sr_doc_table(s, whole), shown & ~SR_DOC_PDF);
+    if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
+        sr_table_free(paper);
+        paper = NULL;
+    }
+    sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+    chart(o, s, SR_CHART_SPEED_RATIO);
+    chart(o, s, SR_CHART_THROUGHPUT);
+}
+
+static void latency_section(report_outline *o)
+{
+    bool none = true, none2 = true;
+    sr_table *whole = sr_table_latency(o->sw, &none);
+    if (!whole) {
+        o->d->oom |= !none;
+        return; /* no entry has a latency: no section */
+    }
+    sr_table *paper = sr_table_latency(o->sw, &none2);
+    sr_doc_section *s = sr_doc_section_add(o->d, "latency-results", "Latency");
+    sr_doc_only(untitle(o, s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
+    untitle(o, s, paper, false);
+    entries(s, whole, paper);
+}
+
+static void kv_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "kv", "KV cache capacity");
+    bool none = true;
+    sr_table *whole = sr_table_kv(sw, &none);
+    oom_unless(o, whole);
+    if (!whole || none) {
+        sr_table_free(whole);
+        sr_doc_paragraph(s, "No server log gave a KV cache size, and no count could be recomputed.");
+        return;
+    }
+    sr_table *paper = sr_table_kv(sw, &none);
+    untitle(o, s, whole, false);
+    untitle(o, s, paper, false);
+    entries(s, whole, paper);
+    sr_doc_only(sr_doc_paragraph(s, "How each count was recomputed, and what-if projections for other lengths and "
+                                    "chips, are in the appendix of report.html and in report.json."),
+                SR_DOC_MD);
+    if (!sw->settings.appendix)
+        sr_doc_only(sr_doc_paragraph(s, "How each count was recomputed, and what-if projections for other lengths "
+                                        "and chips, are in report.html and report.json (and here with --appendix)."),
+                    SR_DOC_PDF);
+    chart(o, s, SR_CHART_KV_CAPACITY);
+}
+
+static void claims_section(report_outline *o)
+{
+    bool none = true;
+    sr_table *t = sr_table_claims(o->sw, &none);
+    oom_unless(o, t);
+    if (!t || none) { /* no claims files given: no section */
+        sr_table_free(t);
+        return;
+    }
+    sr_doc_section *s = sr_doc_section_add(o->d, "claims-checked", "Claims checked");
+    char *lead = sr_asprintf("%s.", t->aside ? t->aside : "");
+    oom_unless(o, lead);
+    sr_doc_lead(s, lead);
+    free(lead);
+    sr_doc_only(sr_doc_paragraph(s, "Each figure of the claims file recomputed from the raw files: reproduced when it "
+                                    "prints the same at the precision written, consistent when a bootstrap bound "
+                                    "lies within Monte Carlo error of ours, differences first."),
+                HTML_PDF);
+    untitle(o, s, t, false);
+    sr_doc_table(s, t);
+}
+
+static void left_out_section(report_outline *o)
+{
+    sr_doc_section *s = sr_doc_section_add(o->d, "left-out-models", "Models left out");
+    bool none = true;
+    sr_table *t = sr_table_left_out(o->sw, &none);
+    oom_unless(o, t);
+    if (!t || none) {
+        sr_table_free(t);
+        sr_doc_paragraph(s, "Every model has all the results the baseline has.");
+        return;
+    }
+    untitle(o, s, t, false);
+    sr_doc_block *b = sr_doc_table(s, t);
+    if (b)
+        b->records = true; /* messages read better as paragraphs on paper */
+}
+
+static void findings_section(report_outline *o, const sr_text_list *audit)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "warnings", "Warnings and audit findings");
+    if (sw->n_warnings) {
+        sr_doc_heading(s, "Warnings", NULL);
+        findings(o, s, sw->warnings, sw->n_warnings);
+    }
+    if (audit->n) {
+        sr_doc_heading(s, "Audit", NULL);
+        findings(o, s, audit->items, audit->n);
+    }
+    if (!sw->n_warnings && !audit->n)
+        sr_doc_paragraph(s, "None.");
+}
+
+static void methods_section(report_outline *o, const sr_text_list *methods)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "methods", "Methods");
+    for (size_t i = 0; i < methods->n; i++)
+        sr_doc_only(sr_doc_paragraph(s, methods->items[i]), HTML_PDF);
+    size_t ignored = 0;
+    for (size_t i = 0; i < sw->n_inputs; i++)
+        ignored += sw->inputs[i].reason != NULL;
+    const sr_settings *st = &sw->settings;
+    char resamples[32], a[32], b[32];
+    sr_doc_only(paragraph_owned(o, s,
+                                sr_asprintf("Inputs: %zu files read, %zu ignored (listed with the reason in "
+                                            "report.json).",
+                                            sw->n_inputs - ignored, ignored)),
+                SR_DOC_MD);
+    sr_doc_only(paragraph_owned(o, s,
+                                sr_asprintf("Settings: paired %s bootstrap, %s resamples, seed %lu (one stream per "
+                                            "comparison), RNG %s, %g%% confidence; exact McNemar for 0/1 scores; "
+                                            "GSM8K filter %s; sweep-report %s.",
+                                            st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples),
+                                            st->seed, st->rng, st->confidence * 100, st->gsm8k_filter, SR_VERSION)),
+                SR_DOC_MD);
+    sr_table *settings = sr_table_settings(sw);
+    oom_unless(o, settings);
+    sr_doc_block *kv = sr_doc_only(sr_doc_meta(s), SR_DOC_PDF);
+    for (size_t r = 0; settings && r < settings->n_rows; r++)
+        sr_doc_list_item(kv, sr_table_cell(settings, r, 0)->text, sr_table_cell(settings, r, 1)->text);
+    if (settings) {
+        free(settings->title);
+        settings->title = NULL;
+    }
+    sr_doc_only(sr_doc_table(s, settings), SR_DOC_HTML);
+    if (sw->n_inputs == 0) {
+        sr_doc_only(sr_doc_heading(s, "Input files", NULL), SR_DOC_PDF);
+        sr_doc_only(sr_doc_paragraph(s, "No input files were recorded."), SR_DOC_PDF);
+    } else if (!st->appendix) {
+        sr_doc_only(sr_doc_heading(s, "Input files", NULL), SR_DOC_PDF);
+        sr_doc_only(paragraph_owned(o, s,
+                                    sr_asprintf("Input files: %s read, %s ignored. Each, with its size and SHA-256 "
+                                                "(and why a file was ignored), is listed in report.json and "
+                                                "report.html (and here with --appendix).",
+                                                sr_format_count(a, sizeof a, (long long)(sw->n_inputs - ignored)),
+                                                sr_format_count(b, sizeof b, (long long)ignored))),
+                    SR_DOC_PDF);
+    }
+}
+
+/* How each KV count was recomputed, the what-if tables, every input file:
+ * HTML (collapsed) and, with --appendix, the PDF. */
+static sr_error *appendix_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    sr_doc_section *s = sr_doc_section_add(o->d, "appendix", "Appendix");
+    if (!s)
+        return sr_oom();
+    s->appendix = true;
+    s->formats = sw->settings.appendix ? HTML_PDF : SR_DOC_HTML;
+    size_t shown = o->n < HTML_MAX_DETAILS ? o->n : HTML_MAX_DETAILS;
+    /* the PDF has room for all of them only with --appendix */
+    size_t listed = sw->settings.appendix ? o->n : shown;
+    sr_doc_block *details = NULL;
+    for (size_t i = 0; i < listed; i++) {
+        const sr_model *m = &sw->models[o->order[i]];
+        sr_kv_words words;
+        sr_error *err = sr_kv_words_make(m, &words);
+        if (err)
+            return err;
+        bool layers = words.layers && words.layers[0], assumed = words.assumptions && words.assumptions[0];
+        if (layers || assumed) {
+            if (!details) {
+                sr_doc_heading(s, "How each KV count was recomputed", NULL);
+                details = sr_doc_list(s);
+            }
+            char *text = sr_asprintf("%s%s%s", layers ? words.layers : "", layers && assumed ? " " : "",
+                                     assumed ? words.assumptions : "");
+            oom_unless(o, text);
+            sr_doc_list_item(details, m->label ? m->label : m->id, text);
+            free(text);
+        }
+        sr_kv_words_free(&words);
+    }
+    if (details && listed < o->n) {
+        char a[32], b[32];
+        sr_doc_only(paragraph_owned(o, s,
+                                    sr_asprintf("Derivations and what-if tables are shown for the first %s entries "
+                                                "in the overview's order; those of the other %s are in report.json.",
+                                                sr_format_count(a, sizeof a, (long long)shown),
+                                                sr_format_count(b, sizeof b, (long long)(o->n - shown)))),
+                    SR_DOC_HTML);
+    }
+    size_t whatifs = 0;
+    for (size_t i = 0; i < listed; i++) {
+        const sr_model *m = &sw->models[o->order[i]];
+        if (m->kv.n_whatif == 0)
+            continue;
+        sr_table *t = sr_table_whatif(sw, m);
+        char *id = t ? sr_asprintf("whatif-%zu", ++whatifs) : NULL; /* ids unique in the page */
+        if (id) {
+            free(t->id);
+            t->id = id;
+        } else if (t) {
+            sr_table_free(t);
+            t = NULL;
+        }
+        sr_doc_table(s, t);
+    }
+    if (sw->n_inputs) {
+        sr_table *inputs = sr_table_inputs(sw);
+        if (inputs && !sr_table_keep_rows(inputs, HTML_MAX_INPUTS, "report.json (every file, with its SHA-256)")) {
+            sr_table_free(inputs);
+            inputs = NULL;
+        }
+        sr_doc_table(s, inputs);
+    }
+    return NULL;
+}
+
+static sr_error *fill(report_outline *o)
+{
+    sr_text_list methods = {0}, audit = {0};
+    sr_error *err = sr_text_methods(o->sw, &methods);
+    if (!err)
+        err = sr_text_audit(o->sw, &audit);
+    if (!err) {
+        title_block(o);
+        overview_section(o);
+        summary_section(o);
+        results_section(o);
+        speed_section(o);
+        latency_section(o);
+        kv_section(o);
+        claims_section(o);
+        left_out_section(o);
+        findings_section(o, &audit);
+        methods_section(o, &methods);
+        err = appendix_section(o);
+    }
+    sr_text_list_free(&methods);
+    sr_text_list_free(&audit);
+    return err;
+}
+
+sr_error *sr_report_outline(const sr_sweep *sw, const sr_chart_images *charts, sr_doc **out)
+{
+    *out = NULL;
+    char *name = sr_text_sweep_name(sw);
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    sr_doc *d = name && order ? sr_doc_new(name, "sweep report") : NULL;
+    free(name);
+    if (!d) {
+        free(order);
+        return sr_oom();
+    }
+    report_outline o = {d, sw, charts, order, sr_render_model_order(sw, order)};
+    sr_error *err = fill(&o);
+    free(order);
+    if (!err && sr_doc_failed(d))
+        err = sr_oom();
+    if (err) {
+        sr_doc_free(d);
+        return err;
+    }
+    *out = d;
+    return NULL;
+}
+
+/* ---- the three documents ---------------------------------------------------------- */
+
+typedef sr_error *(*doc_writer)(const sr_doc *d, char **out, size_t *len);
+
+static sr_error *write_with(const sr_sweep *sw, const sr_chart_images *charts, doc_writer write, char **out,
+                            size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    sr_doc *d;
+    sr_error *err = sr_report_outline(sw, charts, &d);
+    if (!err)
+        err = write(d, out, len);
+    sr_doc_free(d);
+    return err;
+}
+
+sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len)
+{
+    return write_with(sweep, NULL, sr_doc_markdown, out, len);
+}
+
+sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
+{
+    return write_with(sweep, NULL, sr_doc_html, out, len);
+}
+
+sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
+{
+    return write_with(sweep, charts, sr_doc_html, out, len);
+}
+
+sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len)
+{
+    return write_with(sweep, NULL, sr_doc_pdf, out, len);
+}
