@@ -18,26 +18,6 @@
 #define MAX_DTYPES 64
 #define MAX_COUNT (1LL << 50) /* bytes or parameters: a petabyte */
 
-void sr_hub_record_free(sr_hub_record *r)
-{
-    if (!r)
-        return;
-    free(r->id);
-    free(r->sha);
-    free(r->license);
-    free(r->license_name);
-    free(r->license_link);
-    free(r->gated);
-    for (size_t i = 0; i < r->n_safetensors; i++)
-        free(r->safetensors[i].name);
-    free(r->safetensors);
-    for (size_t i = 0; i < r->n_params; i++)
-        free(r->params[i].dtype);
-    free(r->params);
-    memset(r, 0, sizeof *r);
-    r->params_total = -1;
-}
-
 static bool id_part_ok(const char *s, size_t n)
 {
     if (n == 0 || n > 96 || s[0] == '.' || s[0] == '-')

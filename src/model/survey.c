@@ -7,6 +7,26 @@
 
 #include "util/strbuf.h"
 
+void sr_hub_record_free(sr_hub_record *r)
+{
+    if (!r)
+        return;
+    free(r->id);
+    free(r->sha);
+    free(r->license);
+    free(r->license_name);
+    free(r->license_link);
+    free(r->gated);
+    for (size_t i = 0; i < r->n_safetensors; i++)
+        free(r->safetensors[i].name);
+    free(r->safetensors);
+    for (size_t i = 0; i < r->n_params; i++)
+        free(r->params[i].dtype);
+    free(r->params);
+    memset(r, 0, sizeof *r);
+    r->params_total = -1;
+}
+
 void sr_survey_init(sr_survey *s)
 {
     memset(s, 0, sizeof *s);

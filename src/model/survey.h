@@ -37,6 +37,8 @@ typedef struct sr_hub_record {
     long long params_total; /* safetensors.total; -1 */
 } sr_hub_record;
 
+/* Release what the record holds (model/survey.c: the model owns its
+ * strings; ingest/hub_record.c only fills them). */
 void sr_hub_record_free(sr_hub_record *r);
 
 /* ---- the survey ---------------------------------------------------------- */

@@ -43,7 +43,7 @@ sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind 
 sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
                                     sr_pdf_chart_placer place, void *ctx);
 
-/* ---- words (compare_text.c) ---------------------------------------------- */
+/* ---- words (text.c) ---------------------------------------------- */
 
 /* "improved", "regressed", "no measured difference", "too few items";
  * NULL for NONE. The values of compare.json's "verdict". */
@@ -85,11 +85,7 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out);
 /* How the numbers were made, one paragraph. */
 char *sr_compare_methods(const sr_comparison *c);
 
-/* ---- the tables (compare_tables.c) ---------------------------------------
- * In the order the outputs show them: setup changes first (they explain
- * the rest), status changes, accuracy per benchmark, speed, KV, then the
- * models in one export only. Builders return NULL on OOM; *none (when
- * given) says the table has nothing to show. */
+/* ---- order (order.c), shared by the tables, the words and the charts ------ */
 
 /* The entries in both, in display order (after's report order) as indices
  * into c->models; returns the count. idx has room for c->n_models. */
@@ -100,6 +96,13 @@ size_t sr_compare_benchmarks(const sr_comparison *c, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
  * counts it again; NULL on OOM. */
 const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
+
+/* ---- the tables (tables.c) ------------------------------------------------
+ * In the order the outputs show them: setup changes first (they explain
+ * the rest), status changes, accuracy per benchmark, speed, KV, then the
+ * models in one export only. Builders return NULL on OOM; *none (when
+ * given) says the table has nothing to show. */
+
 
 /* The builders that may have nothing to show, as one type. */
 typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);

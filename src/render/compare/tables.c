@@ -1,5 +1,6 @@
 /* The comparison's tables, built once for compare.md, compare.html and
- * compare.pdf (the table layer of table.h; words from compare_text.c). */
+ * compare.pdf (the table layer of table.h; words from text.c, order from
+ * order.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,54 +10,6 @@
 #include "render/shared/table_build.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-/* ---- order ------------------------------------------------------------------ */
-
-size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)
-{
-    const sr_sweep *after = c->after;
-    size_t *order = malloc((after->n_models ? after->n_models : 1) * sizeof *order);
-    size_t n = 0;
-    if (!order) { /* out of memory: the comparison's own order is still an order */
-        for (size_t i = 0; i < c->n_models; i++)
-            idx[n++] = i;
-        return n;
-    }
-    size_t m = sr_render_model_order(after, order);
-    for (size_t k = 0; k < m; k++)
-        for (size_t i = 0; i < c->n_models; i++)
-            if (c->models[i].after == &after->models[order[k]])
-                idx[n++] = i;
-    free(order);
-    return n;
-}
-
-size_t sr_compare_benchmarks(const sr_comparison *c, const char **names)
-{
-    size_t n = 0;
-    for (size_t t = 0; t <= sr_n_table_benchmarks; t++) /* the table's first, then the rest as met */
-        for (size_t i = 0; i < c->n_models; i++)
-            for (size_t k = 0; k < c->models[i].n_accuracy; k++) {
-                const char *b = c->models[i].accuracy[k].benchmark;
-                bool wanted = t < sr_n_table_benchmarks ? strcmp(b, sr_table_benchmarks[t]) == 0 : true;
-                bool seen = false;
-                for (size_t j = 0; j < n && !seen; j++)
-                    seen = strcmp(names[j], b) == 0;
-                if (wanted && !seen)
-                    names[n++] = b;
-            }
-    return n;
-}
-
-const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n)
-{
-    size_t room = sr_n_table_benchmarks;
-    for (size_t i = 0; i < c->n_models; i++)
-        room += c->models[i].n_accuracy;
-    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
-    *n = names ? sr_compare_benchmarks(c, names) : 0;
-    return names;
-}
 
 /* ---- cells ------------------------------------------------------------------ */
 
