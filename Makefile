@@ -115,12 +115,11 @@ unit: $(BUILD)/unit-tests
 	    echo "unit: a sanitizer reported an error (above)"; exit 1; fi; exit $$rc
 
 golden: $(BUILD)/sweep-report
-	sh tests/run-golden.sh $(BUILD)/sweep-report
-	sh tests/run-golden-compare.sh $(BUILD)/sweep-report
-	sh tests/run-survey.sh $(BUILD)/sweep-report
+	sh tests/run-cases.sh $(BUILD)/sweep-report
 
 badinput: $(BUILD)/sweep-report
 	sh tests/run-bad-inputs.sh $(BUILD)/sweep-report
+	sh tests/run-survey-bad.sh $(BUILD)/sweep-report
 
 # Third-party exports written by the real tools ($$SR_REALDATA, else ../shared/realdata),
 # read where they lie, against the figures in tests/real/expected.tsv. ONLY=export runs one.

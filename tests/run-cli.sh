@@ -154,7 +154,7 @@ if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings
 fi
 
 # ---- --baseline by id, label or tag (the bucket layout's arms) --------------------
-bucket=tests/golden/bucket-prefix/export
+bucket=tests/cases/report/bucket-prefix/export
 if run baseline-label 0 report "$bucket" -o "$tmp/b1" --resamples 10 --baseline "small (2026-10-02-a-v5e1)" &&
     has "$tmp/b1/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by label"; fi
 if run baseline-shared-id 2 report "$bucket" -o "$tmp/b2" --baseline org/small-it &&
@@ -163,9 +163,9 @@ if run baseline-shared-id 2 report "$bucket" -o "$tmp/b2" --baseline org/small-i
 else bad "--baseline naming an id two entries share: usage error listing their labels"; fi
 if run baseline-shared-tag 2 report "$bucket" -o "$tmp/b3" --baseline small && has "$tmp/err" "names 2 entries"; then ok
 else bad "--baseline naming a tag two runs share: usage error"; fi
-if run baseline-tag 0 report tests/golden/bucket-run/export -o "$tmp/b4" --resamples 10 --baseline SMALL-BF16 &&
+if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 10 --baseline SMALL-BF16 &&
     has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
-if run baseline-unknown 3 report tests/golden/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
+if run baseline-unknown 3 report tests/cases/report/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
     has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
 else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
 # ---- issue 21: hostile exports ---------------------------------------------------
@@ -333,7 +333,7 @@ else
 fi
 
 # The author's accuracy files: the answer-token limits and a summary without rows are said in the report's notes.
-if run gen-notes 0 report tests/golden/bucket-gen/export -o "$tmp/g1" --resamples 10 --baseline base &&
+if run gen-notes 0 report tests/cases/report/bucket-gen/export -o "$tmp/g1" --resamples 10 --baseline base &&
     has "$tmp/g1/report.html" "GSM8K: answers limited to different token limits, so differences mix model and limit: base 2,048, other 768." &&
     has "$tmp/g1/report.html" "other, BFCL: the run&#39;s summary (logs/other.gen-bfcl_simple.json) claims 0.8750, 350 of 400 right; without its per-item rows it is not recomputed and has no interval." &&
     has "$tmp/g1/report.json" "answers limited to 768 tokens here but 2048 in the baseline"; then ok

@@ -74,10 +74,10 @@ seed_files() {
         fuzz_arms) find fixtures tests/bad/base -name '*.arms' ;;
         fuzz_claims_md) find fixtures tests/claims reports -name '*.md' ;;
         fuzz_claims_csv) find tests/claims -name '*.csv' ;;
-        fuzz_hub_record) find fixtures tests/survey -name '*model_info.json' ;;
-        fuzz_survey_candidates) find fixtures tests/golden tests/survey -name 'candidates.json' ;;
+        fuzz_hub_record) find fixtures tests/cases/survey -name '*model_info.json' ;;
+        fuzz_survey_candidates) find fixtures tests/cases -name 'candidates.json' ;;
         fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
-        fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/golden -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
+        fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/cases/report -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
 }
 # Whole lines of $1 up to $2 bytes.

@@ -574,7 +574,7 @@ Test(claims_check, report_checks_its_own_table, .timeout = 60)
      * make golden), read back as a claims file: every figure it prints,
      * ratio ranges and detectable effects included, reproduces. */
     sr_sweep sw;
-    load_sample(&sw, "tests/golden/v5e-gemma4-formats/expected/results.md");
+    load_sample(&sw, "tests/cases/report/v5e-gemma4-formats/expected/results.md");
     size_t counts[SR_CLAIM_N_STATUS];
     sr_claim_list_count(&sw.claims, counts);
     cr_expect_gt(sw.claims.n, 200);
