@@ -499,7 +499,7 @@ static long long sat_mul(long long a, long long b)
     return mul(a, b, &r) ? r : LLONG_MAX;
 }
 
-long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
+static long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long nb)
 {
     if (plan->shape.n_groups == 0 || nb <= 0)
         return 0;

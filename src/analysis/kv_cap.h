@@ -103,7 +103,6 @@ typedef struct sr_kv_capacity {
 
 /* num_blocks = avail // block_bytes (docs/kv.md 3.2, 4.2); avail <= 0 gives 0. */
 void sr_kv_capacity_for(const sr_kv_plan *plan, long long avail_bytes, sr_kv_capacity *out);
-long long sr_kv_tokens_for_blocks(const sr_kv_plan *plan, long long num_blocks);
 double sr_kv_concurrency_for_blocks(const sr_kv_plan *plan, long long num_blocks);
 /* The inverse: available bytes in [*low, *high) give exactly `tokens`; false
  * when no num_blocks does. */

@@ -25,7 +25,7 @@ static long whole(double tokens)
  * concurrency limit when one was set, a finite request rate, and with
  * neither the prompts sent at once (--num-prompts, else those that were
  * sent: successful plus failed requests). */
-sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec)
+static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec)
 {
     if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0))
         return SR_RUN_NO_SUCCESS;

@@ -14,7 +14,6 @@ long sr_snap_length(double mean_tokens);
 /* The scenario spec of one run; false (with *why set) when it cannot be
  * keyed: no successful requests, or lengths unknown. */
 typedef enum { SR_RUN_KEYED, SR_RUN_NO_SUCCESS, SR_RUN_NO_LENGTHS } sr_run_keying;
-sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec);
 
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */

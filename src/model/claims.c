@@ -129,7 +129,9 @@ bool sr_claim_words_equal(const char *a, size_t alen, const char *b, size_t blen
     }
 }
 
-bool sr_claim_same_value(const sr_claim *a, const sr_claim *b)
+/* Two claims of one figure say the same: equal words, or numbers equal in
+ * report.json's units ("0.915" and "91.5%"). */
+static bool sr_claim_same_value(const sr_claim *a, const sr_claim *b)
 {
     if (a->is_words != b->is_words)
         return false;

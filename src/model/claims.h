@@ -132,9 +132,6 @@ void sr_claim_free(sr_claim *c);
  * equal to one, none at the ends. */
 bool sr_claim_words_equal(const char *a, size_t alen, const char *b, size_t blen);
 
-/* Two claims of one figure say the same: equal words, or numbers equal in
- * report.json's units ("0.915" and "91.5%"). */
-bool sr_claim_same_value(const sr_claim *a, const sr_claim *b);
 
 /* Who a claim is about, for finding contradictions: the model as written
  * in the claims file (the reader), or the model it was matched to (the

@@ -67,11 +67,3 @@ void sr_comparison_free(sr_comparison *c)
     free(c->setup);
     memset(c, 0, sizeof *c);
 }
-
-const sr_model_change *sr_comparison_find(const sr_comparison *c, const sr_model *m)
-{
-    for (size_t i = 0; i < c->n_models; i++)
-        if (c->models[i].after == m || c->models[i].before == m)
-            return &c->models[i];
-    return NULL;
-}

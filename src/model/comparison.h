@@ -175,7 +175,4 @@ typedef struct sr_comparison {
 void sr_comparison_init(sr_comparison *c);
 void sr_comparison_free(sr_comparison *c);
 
-/* The model change of an after entry / a before entry, or NULL. */
-const sr_model_change *sr_comparison_find(const sr_comparison *c, const sr_model *after);
-
 #endif

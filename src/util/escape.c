@@ -45,7 +45,8 @@ size_t sr_utf8_decode(const char *s, size_t len, unsigned *cp)
     return n;
 }
 
-bool sr_unicode_noncharacter(unsigned cp)
+/* U+FDD0..U+FDEF and the last two code points of every plane. */
+static bool sr_unicode_noncharacter(unsigned cp)
 {
     return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }
@@ -84,7 +85,10 @@ static bool needs_escape(size_t n, unsigned cp, unsigned keep)
     return !(keep & SR_KEEP_NONCHARACTERS) && sr_unicode_noncharacter(cp);
 }
 
-void sr_visible_text(sr_strbuf *sb, const char *s, size_t len, unsigned keep)
+/* Append s (len bytes) with every byte that is not UTF-8, every control
+ * character (but those keep names) and, unless kept, every noncharacter
+ * in its visible escaped form. */
+static void sr_visible_text(sr_strbuf *sb, const char *s, size_t len, unsigned keep)
 {
     size_t i = 0, run = 0; /* [run, i) is copied verbatim */
     while (i < len) {
@@ -113,7 +117,8 @@ char *sr_visible_text_dup(const char *s, unsigned keep)
     return sr_strbuf_detach(&sb);
 }
 
-bool sr_text_is_visible(const char *s, size_t len, unsigned keep)
+/* True when sr_visible_text would leave s unchanged. */
+static bool sr_text_is_visible(const char *s, size_t len, unsigned keep)
 {
     for (size_t i = 0; i < len;) {
         unsigned cp = 0;

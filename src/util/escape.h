@@ -36,14 +36,8 @@ enum {
     SR_KEEP_CONTROLS = 8,      /* every control character (JSON escapes them itself) */
 };
 
-/* Append s (len bytes) with every byte that is not UTF-8, every control
- * character (but those keep names) and, unless kept, every noncharacter
- * in its visible escaped form. */
-void sr_visible_text(sr_strbuf *sb, const char *s, size_t len, unsigned keep);
 /* The same as a fresh string (s NULL -> ""), NULL on OOM. */
 char *sr_visible_text_dup(const char *s, unsigned keep);
-/* True when sr_visible_text would leave s unchanged. */
-bool sr_text_is_visible(const char *s, size_t len, unsigned keep);
 /* Text from the inputs printed on a terminal: nothing is kept, so an
  * escape sequence in a model name cannot retitle or clear the terminal. */
 #define sr_terminal_text_dup(s) sr_visible_text_dup((s), 0)
@@ -54,8 +48,6 @@ bool sr_text_is_visible(const char *s, size_t len, unsigned keep);
 struct cJSON;
 bool sr_json_tree_visible(struct cJSON *node);
 
-/* U+FDD0..U+FDEF and the last two code points of every plane. */
-bool sr_unicode_noncharacter(unsigned cp);
 
 /* Decode one UTF-8 sequence at s (at most len bytes). Returns its length
  * (1..4) and stores the code point, or returns 0 for an invalid or

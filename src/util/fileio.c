@@ -54,7 +54,9 @@ static sr_error *open_regular(const char *path, const char *shown, int *fd_out, 
     return NULL;
 }
 
-size_t sr_strip_bom(char *data, size_t len)
+/* Drop a UTF-8 byte-order mark at the start of data (NUL-terminated at
+ * len): the new length. */
+static size_t sr_strip_bom(char *data, size_t len)
 {
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
         memmove(data, data + 3, len - 3 + 1); /* the NUL too */

@@ -21,9 +21,6 @@
  * after it). */
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len);
 
-/* Drop a UTF-8 byte-order mark at the start of data (NUL-terminated at
- * len): the new length. */
-size_t sr_strip_bom(char *data, size_t len);
 
 /* Iterate over the lines of a buffer: the line excludes '\n' and a trailing
  * '\r'. Returns false at the end. */

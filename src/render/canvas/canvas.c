@@ -224,11 +224,6 @@ int sr_canvas_wrapped(sr_canvas *cv, double x, double y, const char *s, double s
     return wrap(cv, x, y, s, size, line_height, max_width, max_lines, color, true);
 }
 
-int sr_canvas_wrapped_lines(sr_canvas *cv, const char *s, double size, double max_width)
-{
-    return wrap(cv, 0, 0, s, size, 0, max_width, 1 << 20, sr_black, false);
-}
-
 /* ---- axes -------------------------------------------------------------- */
 
 /* A round step giving about `ticks` intervals: 1, 2 or 5 times a power of

@@ -85,8 +85,6 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
  * lines drawn. */
 int sr_canvas_wrapped(sr_canvas *cv, double x, double y, const char *s, double size, double line_height,
                       double max_width, int max_lines, sr_rgb color);
-/* Lines s would take when wrapped to max_width. */
-int sr_canvas_wrapped_lines(sr_canvas *cv, const char *s, double size, double max_width);
 
 /* A horizontal value axis mapped onto [x0, x1]. */
 typedef struct sr_axis {

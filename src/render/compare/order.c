@@ -25,7 +25,9 @@ size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)
     return n;
 }
 
-size_t sr_compare_benchmarks(const sr_comparison *c, const char **names)
+/* The benchmarks of either side, table ones first (GSM8K, BFCL); names
+ * has room for sr_n_table_benchmarks + every change's n_accuracy. */
+static size_t sr_compare_benchmarks(const sr_comparison *c, const char **names)
 {
     size_t n = 0;
     for (size_t t = 0; t <= sr_n_table_benchmarks; t++) /* the table's first, then the rest as met */

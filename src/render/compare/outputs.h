@@ -90,9 +90,6 @@ char *sr_compare_methods(const sr_comparison *c);
 /* The entries in both, in display order (after's report order) as indices
  * into c->models; returns the count. idx has room for c->n_models. */
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
-/* The benchmarks of either side, table ones first (GSM8K, BFCL); names
- * has room for sr_n_table_benchmarks + every change's n_accuracy. */
-size_t sr_compare_benchmarks(const sr_comparison *c, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
  * counts it again; NULL on OOM. */
 const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);

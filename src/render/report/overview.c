@@ -34,7 +34,8 @@ const char *sr_text_verdict_mark(const sr_scores *s, double margin)
     }
 }
 
-const char *sr_text_keeps_up(int keeps_up, const sr_model *m)
+/* "yes", "no", "baseline" or the missing mark for an entry's keeps_up. */
+static const char *sr_text_keeps_up(int keeps_up, const sr_model *m)
 {
     if (m->is_baseline)
         return "baseline";
@@ -43,7 +44,7 @@ const char *sr_text_keeps_up(int keeps_up, const sr_model *m)
 
 /* The range of the entry's speed ratios over its scenarios: "0.36–0.63x",
  * "0.57x", or NULL when it has none. */
-const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m, bool *noisy)
+static const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m, bool *noisy)
 {
     double lo = INFINITY, hi = -INFINITY;
     bool any_noisy = false;

@@ -50,11 +50,6 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
 /* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
  * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
 const char *sr_text_verdict_mark(const sr_scores *s, double margin);
-/* "yes", "no", "baseline" or the missing mark for an entry's keeps_up. */
-const char *sr_text_keeps_up(int keeps_up, const sr_model *m);
-/* The range of an entry's speed ratios over its scenarios ("0.36–0.63x",
- * "0.57x"); NULL when none. *noisy (may be NULL): one needs more runs. */
-const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m, bool *noisy);
 /* Why a chart with nothing to draw was left out, as a sentence; NULL when
  * the chart does not apply to such a sweep (nothing to say). */
 const char *sr_text_chart_left_out(sr_chart_kind kind);

@@ -62,7 +62,7 @@ void sr_pdf_need(sr_pdf *p, double h)
  * Each character is still measured once by libharu, which marks its glyph
  * for the embedded subset, so the file holds the same glyphs (and bytes)
  * as when every string was measured whole. Anything else: libharu. */
-double sr_pdf_width(sr_pdf *p, HPDF_Font f, double size, const char *s, size_t len)
+static double sr_pdf_width(sr_pdf *p, HPDF_Font f, double size, const char *s, size_t len)
 {
     if (len == 0)
         return 0;
@@ -88,7 +88,7 @@ double sr_pdf_width(sr_pdf *p, HPDF_Font f, double size, const char *s, size_t l
 }
 
 /* Clean text (valid UTF-8, no control characters) at baseline y. */
-void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font f, double size, rgb c)
+static void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font f, double size, rgb c)
 {
     if (!s[0])
         return;
@@ -101,7 +101,7 @@ void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font f, doub
 
 /* Input text made safe to print: valid UTF-8, controls as spaces, at most
  * MAX_TEXT bytes. */
-char *sr_pdf_clean(sr_pdf *p, const char *s)
+static char *sr_pdf_clean(sr_pdf *p, const char *s)
 {
     char *c = sr_plain_text_dup(s);
     if (!c) {
@@ -130,7 +130,8 @@ static double measure(void *ctx, const char *s, size_t len)
     return sr_pdf_width(m->p, m->f, m->size, s, len);
 }
 
-void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
+/* Text wrapped to width in font f at size (the renderers' one wrapper). */
+static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
     char *s = sr_pdf_clean(p, text);
     if (!s)
@@ -176,7 +177,7 @@ static void ascii_copy(char *out, size_t size, const char *s)
     out[o] = '\0';
 }
 
-HPDF_Outline sr_pdf_bookmark(sr_pdf *p, HPDF_Outline parent, const char *title)
+static HPDF_Outline sr_pdf_bookmark(sr_pdf *p, HPDF_Outline parent, const char *title)
 {
     char t[128];
     ascii_copy(t, sizeof t, title);

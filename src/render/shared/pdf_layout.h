@@ -66,14 +66,6 @@ bool sr_pdf_failed(const sr_pdf *p);
 
 void sr_pdf_new_page(sr_pdf *p);
 void sr_pdf_need(sr_pdf *p, double h); /* room for h points, on a new page if need be */
-double sr_pdf_width(sr_pdf *p, HPDF_Font f, double size, const char *s, size_t len);
-/* Clean text (valid UTF-8, no control characters) at baseline y. */
-void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font f, double size, rgb c);
-/* Input text made safe to print: valid UTF-8, controls as spaces, cut with
- * "…" past 4,000 bytes. Fresh string; NULL (and p->oom) on OOM. */
-char *sr_pdf_clean(sr_pdf *p, const char *s);
-/* Text wrapped to width in font f at size (the renderers' one wrapper). */
-void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines);
 
 void sr_pdf_paragraph_at(sr_pdf *p, double x, double w, const char *text, HPDF_Font f, double size, rgb c,
                          double after);
@@ -81,7 +73,6 @@ void sr_pdf_paragraph(sr_pdf *p, const char *text);
 void sr_pdf_note(sr_pdf *p, const char *text);
 void sr_pdf_texts(sr_pdf *p, const sr_text_list *list);
 void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n);
-HPDF_Outline sr_pdf_bookmark(sr_pdf *p, HPDF_Outline parent, const char *title);
 /* A section heading with its bookmark; kept with what follows. */
 void sr_pdf_section(sr_pdf *p, const char *title, bool new_page_first);
 void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside);
