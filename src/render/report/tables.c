@@ -233,24 +233,32 @@ static size_t modal(const sr_speed_columns *sc, int dim)
     return best;
 }
 
+/* Which dimensions a column's heading names: those where it differs from
+ * the usual value; a column of usual values only is named by the last
+ * dimension that varies. */
+static void heading_dims(const sr_speed_column *c, const sr_speed_columns *sc, const bool *varies,
+                         const size_t *mode, bool *shown)
+{
+    int last_varying = -1;
+    bool any = false;
+    for (int d = 0; d < N_DIMS; d++) {
+        shown[d] = varies[d] && !same_dim(c, &sc->cols[mode[d]], d);
+        any |= shown[d];
+        if (varies[d])
+            last_varying = d;
+    }
+    if (!any)
+        shown[last_varying >= 0 ? last_varying : (c->concurrency >= 0 ? DIM_CONC : DIM_LOAD)] = true;
+}
+
 static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bool *varies, const size_t *mode)
 {
     sr_strbuf head, sub, words;
     sr_strbuf_init(&head);
     sr_strbuf_init(&sub);
     sr_strbuf_init(&words);
-    bool shown[N_DIMS] = {false};
-    int last_varying = -1;
-    for (int d = 0; d < N_DIMS; d++)
-        if (varies[d]) {
-            last_varying = d;
-            shown[d] = !same_dim(c, &sc->cols[mode[d]], d);
-        }
-    bool any = false;
-    for (int d = 0; d < N_DIMS; d++)
-        any |= shown[d];
-    if (!any) /* every varying value is the usual one: name it by the last */
-        shown[last_varying >= 0 ? last_varying : (c->concurrency >= 0 ? DIM_CONC : DIM_LOAD)] = true;
+    bool shown[N_DIMS];
+    heading_dims(c, sc, varies, mode, shown);
     for (int d = 0; d < N_DIMS; d++) {
         if (shown[d]) {
             if (head.len)
@@ -280,7 +288,7 @@ static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bo
 /* What every column shares: "c: concurrent requests (the limit set);
  * every column: 256-token outputs" (the sentence adds how runs are
  * summarised). */
-static char *columns_shared(const sr_speed_columns *sc, const bool *varies)
+static char *columns_shared(const sr_speed_columns *sc, const bool *varies, const size_t *mode)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -295,6 +303,21 @@ static char *columns_shared(const sr_speed_columns *sc, const bool *varies)
             sr_strbuf_puts(&sb, shared++ ? " and " : sb.len ? "; every column: " : "every column: ");
             put_dim(&sb, &sc->cols[0], d, AS_WORDS);
         }
+    /* A heading leaves out a varying value when it is the usual one
+     * ("c=4" for 1,024-token prompts at c=4): say the usual values once. */
+    size_t unsaid = 0;
+    for (int d = 0; d < N_DIMS; d++) {
+        bool left_out = false;
+        for (size_t i = 0; i < sc->n && varies[d] && !left_out; i++) {
+            bool shown[N_DIMS];
+            heading_dims(&sc->cols[i], sc, varies, mode, shown);
+            left_out = !shown[d];
+        }
+        if (!left_out)
+            continue;
+        sr_strbuf_puts(&sb, unsaid++ ? ", " : sb.len ? "; unless a heading says otherwise: " : "unless a heading says otherwise: ");
+        put_dim(&sb, &sc->cols[mode[d]], d, AS_WORDS);
+    }
     sr_strbuf_puts(&sb, "");
     return sr_strbuf_detach(&sb);
 }
@@ -323,7 +346,7 @@ bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, 
     for (size_t i = 0; i < out->n && ok; i++)
         ok = name_column(&out->cols[i], out, varies, mode);
     if (ok)
-        ok = (out->shared = columns_shared(out, varies)) != NULL;
+        ok = (out->shared = columns_shared(out, varies, mode)) != NULL;
     if (ok)
         ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
                                       out->shared[0] ? "; " : "")) != NULL;
