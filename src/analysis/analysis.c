@@ -51,9 +51,10 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_models && named < NOISY_NAMED; i++)
         for (size_t k = 0; k < sweep->models[i].n_scenarios && named < NOISY_NAMED; k++) {
             const sr_scenario *sc = &sweep->models[i].scenarios[k];
+            char words[160];
             if (sc->needs_more_runs)
-                sr_strbuf_printf(&sb, "%s%s %s (cv %.3f)", named++ ? ", " : "", sweep->models[i].label, sc->key,
-                                 sc->cv);
+                sr_strbuf_printf(&sb, "%s%s at %s (cv %.3f)", named++ ? ", " : "", sweep->models[i].label,
+                                 sr_scenario_words(sc, words, sizeof words), sc->cv);
         }
     if (noisy > named)
         sr_strbuf_printf(&sb, " and %zu more", noisy - named);

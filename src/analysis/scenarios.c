@@ -1,7 +1,29 @@
 #include "analysis/scenarios.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "util/text.h"
+
+const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size)
+{
+    char in[64], out[64], load[96];
+    sr_format_count(in, sizeof in, sc->input_len);
+    sr_format_count(out, sizeof out, sc->output_len);
+    if (sc->concurrency >= 0)
+        snprintf(load, sizeof load, ", c=%ld", sc->concurrency);
+    else if (isfinite(sc->request_rate)) {
+        char rate[64];
+        sr_format_json_number(rate, sizeof rate, sc->request_rate);
+        snprintf(load, sizeof load, ", %s request%s/s", rate, sc->request_rate == 1.0 ? "" : "s");
+    } else if (sc->burst >= 0)
+        snprintf(load, sizeof load, ", %ld prompt%s at once", sc->burst, sc->burst == 1 ? "" : "s");
+    else
+        load[0] = '\0';
+    snprintf(buf, size, "%s-token prompts, %s-token outputs%s", in, out, load);
+    return buf;
+}
 
 long sr_snap_length(double mean_tokens)
 {

@@ -15,6 +15,10 @@ long sr_snap_length(double mean_tokens);
  * keyed: no successful requests, or lengths unknown. */
 typedef enum { SR_RUN_KEYED, SR_RUN_NO_SUCCESS, SR_RUN_NO_LENGTHS } sr_run_keying;
 
+/* A scenario as a reader names it, for warnings: "1,024-token prompts,
+ * 256-token outputs, c=16" (never the internal key). Into buf. */
+const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size);
+
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
 sr_error *sr_key_runs(sr_sweep *sweep);

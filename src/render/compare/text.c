@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "render/compare/outputs.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -277,7 +278,10 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
             sr_strbuf_printf(sb, "%s regressed %s points", sr_text_benchmark_title(a->benchmark),
                              sr_compare_delta_ci(buf, sizeof buf, a));
         } else {
-            sr_strbuf_printf(sb, "%s %s, slower beyond run noise", s->key, sr_compare_ratio_range(buf, sizeof buf, s));
+            char words[160];
+            const sr_scenario *sc = s->after ? s->after : s->before;
+            sr_strbuf_printf(sb, "%s at %s, slower beyond run noise", sr_compare_ratio_range(buf, sizeof buf, s),
+                             sc ? sr_scenario_words(sc, words, sizeof words) : s->key);
         }
         ++*n;
     }
