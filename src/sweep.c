@@ -32,6 +32,59 @@ const char *sr_status_name(sr_status status)
     return "ok";
 }
 
+const char *sr_run_claim_kind_name(sr_run_claim_kind kind)
+{
+    switch (kind) {
+    case SR_RUN_CLAIM_LOAD: return "load";
+    case SR_RUN_CLAIM_LONG: return "long";
+    case SR_RUN_CLAIM_GEN: break;
+    }
+    return "gen";
+}
+
+const char *sr_run_claim_check_name(sr_run_claim_check check)
+{
+    switch (check) {
+    case SR_RUN_CLAIM_AGREES: return "agrees";
+    case SR_RUN_CLAIM_DIFFERS: return "differs";
+    case SR_RUN_CLAIM_UNREADABLE: return "unreadable";
+    case SR_RUN_CLAIM_NOT_CHECKED: break;
+    }
+    return "not_recomputed";
+}
+
+void sr_run_claim_init(sr_run_claim *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = c->right = c->truncated = c->max_tokens = -1;
+    c->input_len = c->concurrency = c->prompt_tokens = -1;
+    c->accuracy = c->output_tps = c->total_tps = c->ttft_s = c->range_low = c->range_high = NAN;
+}
+
+void sr_run_claim_free(sr_run_claim *c)
+{
+    free(c->source);
+    free(c->task);
+    free(c->against);
+    free(c->detail);
+    sr_run_claim_init(c);
+}
+
+bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
+{
+    *dst = *src;
+    dst->source = src->source ? strdup(src->source) : NULL;
+    dst->task = src->task ? strdup(src->task) : NULL;
+    dst->against = src->against ? strdup(src->against) : NULL;
+    dst->detail = src->detail ? strdup(src->detail) : NULL;
+    if ((src->source && !dst->source) || (src->task && !dst->task) || (src->against && !dst->against) ||
+        (src->detail && !dst->detail)) {
+        sr_run_claim_free(dst);
+        return false;
+    }
+    return true;
+}
+
 const char *sr_verdict_name(sr_verdict verdict)
 {
     switch (verdict) {
@@ -238,6 +291,9 @@ static void model_free(sr_model *m)
         free(m->reported[i].source);
     }
     free(m->reported);
+    for (size_t i = 0; i < m->n_run_claims; i++)
+        sr_run_claim_free(&m->run_claims[i]);
+    free(m->run_claims);
     for (size_t i = 0; i < m->n_runs; i++)
         sr_bench_run_free(&m->runs[i]);
     free(m->runs);

@@ -238,6 +238,48 @@ typedef struct sr_reported_metric {
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
 #define SR_GEN_SUMMARY_METRIC "accuracy,gen_eval"
 
+/* A figure the author pipeline's run.log states about an arm (its own
+ * claim): a gen summary line ("<tag> gsm8k: {...}"), a fixed-prompt speed
+ * line ("<tag> load at concurrency C: X tok/s, range A to B") or a long-
+ * prompt one ("<tag> long N at concurrency C: P prompt tokens, X out tok/s,
+ * Y total tok/s, ttft Z s"). Read by the bucket ingest, checked against the
+ * arm's files by the analysis (selfcheck.c). Unknown: -1, NAN, NULL. */
+typedef enum { SR_RUN_CLAIM_GEN = 0, SR_RUN_CLAIM_LOAD, SR_RUN_CLAIM_LONG } sr_run_claim_kind;
+
+typedef enum {
+    SR_RUN_CLAIM_NOT_CHECKED = 0, /* no file to check it against: the figure is run.log's only */
+    SR_RUN_CLAIM_AGREES,          /* every figure it states agrees with the files */
+    SR_RUN_CLAIM_DIFFERS,         /* a figure differs (detail says which) */
+    SR_RUN_CLAIM_UNREADABLE       /* the line's figures could not be read (detail says why) */
+} sr_run_claim_check;
+
+typedef struct sr_run_claim {
+    sr_run_claim_kind kind;
+    char *source; /* "logs/run.log:66" */
+    char *task;   /* gen: the benchmark ("gsm8k", "bfcl_simple"); NULL otherwise */
+    long n, right, truncated, max_tokens;
+    double accuracy;
+    long input_len;     /* long: the nominal prompt length N */
+    long concurrency;   /* load, long */
+    long prompt_tokens; /* long: measured tokens per request */
+    double output_tps, total_tps, ttft_s, range_low, range_high;
+
+    /* analysis: */
+    sr_run_claim_check check;
+    bool recomputed; /* checked against per-item rows or speed passes (not only a summary file) */
+    char *against;   /* what it was checked against (a file, or a scenario key); NULL */
+    char *detail;    /* DIFFERS: what differs; UNREADABLE: why; NULL */
+} sr_run_claim;
+
+/* "gen", "load", "long". */
+const char *sr_run_claim_kind_name(sr_run_claim_kind kind);
+/* "not_recomputed", "agrees", "differs", "unreadable". */
+const char *sr_run_claim_check_name(sr_run_claim_check check);
+void sr_run_claim_init(sr_run_claim *c);
+void sr_run_claim_free(sr_run_claim *c);
+/* A deep copy of src (analysis fields too); false on OOM (dst then freed). */
+bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
+
 /* ---- a model ----------------------------------------------------------- */
 
 typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
@@ -272,6 +314,8 @@ typedef struct sr_model {
     size_t n_benchmarks, cap_benchmarks;
     sr_reported_metric *reported; /* what lm-eval results files claim */
     size_t n_reported, cap_reported;
+    sr_run_claim *run_claims; /* what the bucket layout's run.log says of this arm, in line order */
+    size_t n_run_claims, cap_run_claims;
     sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
     size_t n_runs, cap_runs;
 

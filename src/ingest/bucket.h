@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "ingest/walk.h"
+#include "sweep.h"
 #include "util/error.h"
 
 typedef struct sr_bucket_file {
@@ -30,6 +31,8 @@ typedef struct sr_bucket_arm {
     char *ready;         /* run.log's "READY <model> after Ns" line, or NULL */
     char *failed;        /* run.log's "FAILED <model> (...) after Ns: <message>" line, or NULL */
     long failed_line;
+    sr_run_claim *claims; /* run.log's gen summary and speed lines of this tag, in line order */
+    size_t n_claims, cap_claims;
     sr_bucket_files files;
 } sr_bucket_arm;
 

@@ -1362,6 +1362,16 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         }
         if (a->flags && !m->arms_flags && !(m->arms_flags = strdup(a->flags)))
             return sr_oom();
+        /* run.log's own claims about the arm, checked by the analysis. */
+        for (size_t k = 0; k < a->n_claims; k++) {
+            void *cl = m->run_claims;
+            if (!sr_grow(&cl, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims))
+                return sr_oom();
+            m->run_claims = cl;
+            if (!sr_run_claim_copy(&m->run_claims[m->n_run_claims], &a->claims[k]))
+                return sr_oom();
+            m->n_run_claims++;
+        }
         /* run.log's FAILED line says the boot failed where the boot log
          * (absent, or cut short) may not: a compile-time HBM OOM is a
          * compile failure, anything else one at load. */

@@ -689,6 +689,96 @@ static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const siz
     return ok;
 }
 
+/* "GSM8K", "load at concurrency 16", "long 1024 at concurrency 16". */
+static void run_claim_what(sr_strbuf *sb, const sr_run_claim *c)
+{
+    if (c->kind == SR_RUN_CLAIM_GEN)
+        sr_strbuf_puts(sb, c->task ? sr_text_benchmark_title(c->task) : "a gen summary");
+    else if (c->kind == SR_RUN_CLAIM_LOAD)
+        sr_strbuf_printf(sb, "load at concurrency %ld", c->concurrency);
+    else
+        sr_strbuf_printf(sb, "long %ld at concurrency %ld", c->input_len, c->concurrency);
+}
+
+/* The figures a claim states, as run.log printed them. */
+static void run_claim_figures(sr_strbuf *sb, const sr_run_claim *c)
+{
+    char a[64], b[64], d[64];
+    if (c->kind == SR_RUN_CLAIM_GEN)
+        sr_strbuf_printf(sb, "%s, %s of %s right", sr_text_fixed(a, sizeof a, c->accuracy, 4),
+                         sr_text_count(b, sizeof b, c->right), sr_text_count(d, sizeof d, c->n));
+    else if (c->kind == SR_RUN_CLAIM_LOAD)
+        sr_strbuf_printf(sb, "%s output tok/s (range %s to %s)", sr_text_fixed(a, sizeof a, c->output_tps, 1),
+                         sr_text_fixed(b, sizeof b, c->range_low, 1), sr_text_fixed(d, sizeof d, c->range_high, 1));
+    else
+        sr_strbuf_printf(sb, "%s output tok/s, %s total tok/s, first token %s s",
+                         sr_text_fixed(a, sizeof a, c->output_tps, 1), sr_text_fixed(b, sizeof b, c->total_tps, 1),
+                         sr_text_fixed(d, sizeof d, c->ttft_s, 3));
+}
+
+/* run.log's own claims (bucket layout): each disagreement and each figure
+ * with nothing to check it against by name, the agreements counted. */
+static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    size_t agree = 0, agree_files = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        size_t unchecked = 0;
+        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+            const sr_run_claim *c = &m->run_claims[k];
+            if (c->check == SR_RUN_CLAIM_AGREES) {
+                agree++;
+                agree_files += c->recomputed;
+                continue;
+            }
+            if (c->check == SR_RUN_CLAIM_NOT_CHECKED)
+                unchecked++;
+            if (c->check != SR_RUN_CLAIM_DIFFERS)
+                continue; /* unreadable: a warning names it (selfcheck.c) */
+            sr_strbuf_printf(sb, "%s, ", name_of(m));
+            run_claim_what(sb, c);
+            sr_strbuf_printf(sb, ": run.log (%s) says ", c->source);
+            run_claim_figures(sb, c);
+            sr_strbuf_printf(sb, ", which disagrees with %s (%s).", c->against ? c->against : "the files",
+                             c->detail ? c->detail : "");
+            ok = list_take(out, sb);
+        }
+        if (!ok || unchecked == 0)
+            continue;
+        /* One sentence per entry: the figures are run.log's only. */
+        sr_strbuf_printf(sb, "%s: run.log states figures with no file to check them against, so they are "
+                             "run.log's, not recomputed (no interval):", name_of(m));
+        const char *sep = " ";
+        for (size_t k = 0; k < m->n_run_claims; k++) {
+            const sr_run_claim *c = &m->run_claims[k];
+            if (c->check != SR_RUN_CLAIM_NOT_CHECKED)
+                continue;
+            sr_strbuf_puts(sb, sep);
+            run_claim_what(sb, c);
+            sr_strbuf_puts(sb, " ");
+            run_claim_figures(sb, c);
+            sr_strbuf_printf(sb, " (%s)", c->source);
+            sep = "; ";
+        }
+        sr_strbuf_puts(sb, ".");
+        ok = list_take(out, sb);
+    }
+    if (ok && agree > 0) {
+        sr_strbuf_printf(sb,
+                         "%zu figure line%s that run.log states about its arms (gen summaries, speed lines) agree%s "
+                         "with the files",
+                         agree, agree == 1 ? "" : "s", agree == 1 ? "s" : "");
+        if (agree_files == agree)
+            sr_strbuf_printf(sb, " (per-item rows, speed passes).");
+        else
+            sr_strbuf_printf(sb, " (%zu with per-item rows or speed passes, %zu with the gen summary file only).",
+                             agree_files, agree - agree_files);
+        ok = list_take(out, sb);
+    }
+    return ok;
+}
+
 /* The answer-token limit of the author pipeline's rows, a setting of the
  * accuracy runs: one sentence per benchmark, naming each entry's limit when
  * they differ (compare.c warns about each comparison across limits). */
@@ -793,7 +883,8 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         }
     }
     if (ok)
-        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out);
+        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out) &&
+             put_run_claims(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_free(&sb);
