@@ -382,6 +382,17 @@ static bool arm_file_kind(const char *rest)
     return false;
 }
 
+char *sr_bucket_tag_of_name(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot || dot == name || (size_t)(dot - name) > TAG_MAX || !arm_file_kind(dot + 1))
+        return NULL;
+    for (const char *p = name; p < dot; p++)
+        if (!tag_char(*p))
+            return NULL;
+    return strndup(name, (size_t)(dot - name));
+}
+
 static const char *run_level_reason(const char *name)
 {
     if (strcmp(name, "pytest.log") == 0)

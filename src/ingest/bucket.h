@@ -59,4 +59,9 @@ void sr_bucket_run_free(sr_bucket_run *r);
  * path ("/work/models/gemma-4-E2B-it-qat-w8a8-int8") by its last component. */
 char *sr_bucket_model_id(const char *model);
 
+/* The tag of an arm's file name "<tag>.<kind>" (boot.log, hostmem.txt,
+ * spec.txt, oom.txt, version.txt, load.*, long*, gen-*), or NULL when the
+ * name is not one; heap-allocated. */
+char *sr_bucket_tag_of_name(const char *name);
+
 #endif
