@@ -230,7 +230,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = -1;
+    s->max_tokens = s->truncated = s->summary_n = -1;
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
     s->sampled_ci_low = s->sampled_ci_high = NAN;
@@ -490,6 +490,11 @@ sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
         if (strcmp(model->benchmarks[i].benchmark, benchmark) == 0)
             return &model->benchmarks[i];
     return NULL;
+}
+
+long long sr_scores_n(const sr_scores *s)
+{
+    return s->summary_only ? (long long)s->summary_n : (long long)s->n_items;
 }
 
 const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark)

@@ -84,6 +84,9 @@ typedef struct sr_scores {
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
     bool gen_rows;           /* read from the author pipeline's per-item rows (gen_eval.py) */
+    bool summary_only;       /* no items: the accuracy is a gen_eval summary's own (claimed_accuracy, of
+                                summary_n items), not recomputed, with no interval and no comparison */
+    long summary_n;          /* that summary's n; -1 otherwise */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
@@ -434,6 +437,9 @@ bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
 const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark);
+/* Items behind a benchmark's score: the rows read, or a summary-only
+ * benchmark's claimed n. */
+long long sr_scores_n(const sr_scores *s);
 const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
 /* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
  * benchmark of the same name. */

@@ -102,12 +102,30 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             if (m->benchmarks[j].gen_rows && strcmp(m->benchmarks[j].benchmark, r->task) == 0)
                 s = &m->benchmarks[j];
         if (!s) {
-            /* Nothing to recompute it from: the claim stays a claim. */
+            /* Nothing to recompute it from: the summary's accuracy is the
+             * entry's, marked as not recomputed, with no interval and no
+             * comparison (a second summary of the task adds nothing). */
             if (!sr_sweep_warn(sw,
                                "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
                                "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
                                m->label, r->task, r->source, r->value, r->right, r->n, r->task))
                 return sr_oom();
+            if (sr_model_benchmark(m, r->task))
+                continue;
+            sr_scores sc;
+            sr_scores_init(&sc);
+            sc.benchmark = strdup(r->task);
+            sc.source = strdup(r->source);
+            sc.claimed_source = strdup(r->source);
+            sc.claimed_accuracy = r->value;
+            sc.summary_only = true;
+            sc.summary_n = r->n;
+            sc.max_tokens = r->max_tokens;
+            sc.truncated = r->truncated;
+            if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
+                sr_scores_free(&sc);
+                return sr_oom();
+            }
             continue;
         }
         s->claimed_accuracy = r->value;

@@ -166,7 +166,7 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
     for (size_t i = 0; i < m->n_benchmarks; i++) {
         const sr_scores *s = &m->benchmarks[i];
         cJSON *b = cJSON_CreateObject();
-        sr_json_add(jb, b, "n", cJSON_CreateNumber((double)s->n_items));
+        sr_json_add(jb, b, "n", cJSON_CreateNumber((double)sr_scores_n(s)));
         sr_json_add(jb, b, "correct", sr_json_num(s->correct));
         sr_json_add(jb, b, "score", sr_json_num(s->score));
         bool cmp = s->compared;
@@ -202,10 +202,11 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                 jb, b, "monte_carlo_error",
                 cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
         }
-        if (s->gen_rows) { /* the author pipeline's rows: the answer-token limit is part of the setting */
+        if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
+            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
             sr_json_add(jb, b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
-            sr_json_add(jb, b, "truncated", cJSON_CreateNumber((double)s->truncated));
+            sr_json_add(jb, b, "truncated", sr_json_count(s->truncated));
         }
         sr_json_add(jb, b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(jb, b, "claimed_source", sr_json_str(s->claimed_source));

@@ -139,7 +139,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             if (c)
                 c->tone = mark_tone(s);
         } else {
-            sr_tb_cell(b, SR_CELL_TEXT, "not compared");
+            sr_tb_cell(b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not compared");
         }
     }
     if (with_speed) {
@@ -162,8 +162,8 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         if (s && isfinite(s->score)) {
-            snprintf(buf, sizeof buf, "%s (n %s)", sr_text_score(buf + 128, 128, s->score),
-                     sr_text_count(n, sizeof n, (long long)s->n_items));
+            snprintf(buf, sizeof buf, "%s (n %s%s)", sr_text_score(buf + 128, 128, s->score),
+                     sr_text_count(n, sizeof n, sr_scores_n(s)), s->summary_only ? ", not recomputed" : "");
             sr_tb_cell(b, SR_CELL_NUMBER, buf);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);

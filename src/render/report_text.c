@@ -123,6 +123,9 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     char m[64], mde[64];
     if (!s) {
         return NULL;
+    } else if (s->summary_only) {
+        snprintf(buf, size, "%s", s->is_baseline ? "baseline; not recomputed (summary only)"
+                                                 : "not recomputed (summary only): no per-item rows to compare");
     } else if (s->is_baseline) {
         snprintf(buf, size, "baseline");
     } else if (!s->compared) {
@@ -365,7 +368,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         sr_strbuf_printf(sb, "%s: the baseline has no scores, so no model was compared on it.", title);
         return;
     }
-    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
+    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, sr_scores_n(bs)),
                      sr_text_score(buf2, sizeof buf2, bs->score));
     static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
     static const char *const leads[] = {"", "lower for ", "higher for "};
@@ -840,7 +843,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
             const sr_scores *s = &m->benchmarks[b];
             char claimed[64], mean[64];
-            if (!isfinite(s->claimed_accuracy))
+            if (!isfinite(s->claimed_accuracy) || s->summary_only) /* a summary alone: nothing to agree with */
                 continue;
             if (!s->claim_differs) { /* decided by the analysis (selfcheck.c) */
                 agree++;

@@ -430,7 +430,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
                     if (c)
                         c->tone = verdict_tone(s);
                 } else {
-                    sr_tb_cell(&b, SR_CELL_TEXT, "not paired");
+                    sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
                 }
             }
             for (size_t c = 0; c < speed.n; c++)
@@ -477,7 +477,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         char score[64], items[64];
         b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark,
                                  sr_text_score(score, sizeof score, bs ? bs->score : NAN),
-                                 bs ? sr_text_count(items, sizeof items, (long long)bs->n_items) : SR_TEXT_MISSING);
+                                 bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
         b.oom |= !b.t->aside;
         b.t->sortable = true;
         snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
@@ -504,13 +504,15 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             model_cell(&b, m, NULL);
             status_cell(&b, m);
             sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
             bool compared = s && s->compared && !s->is_baseline;
             sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
             char words[256];
             const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
             if (!verdict)
-                verdict = !s ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores") : "not compared";
+                verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+                          : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
+                                                   : "not compared";
             sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);

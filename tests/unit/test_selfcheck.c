@@ -168,7 +168,13 @@ Test(selfcheck, gen_summaries_against_their_rows)
     cr_expect(warned(&sw,
                      "t: bfcl_simple: 'logs/t.gen-bfcl_simple.json' claims 0.9275 (371 of 400 right) but there are "
                      "no per-item rows"));
-    cr_expect_null(sr_model_benchmark(m, "bfcl_simple"), "a summary alone is not an accuracy of the entry");
+    const sr_scores *b = sr_model_benchmark(m, "bfcl_simple");
+    cr_assert_not_null(b, "a summary alone is the entry's accuracy, not recomputed");
+    cr_expect(b->summary_only);
+    cr_expect_eq(b->n_items, 0, "no items: nothing to pair or resample");
+    cr_expect_eq(sr_scores_n(b), 400);
+    cr_expect_float_eq(b->claimed_accuracy, 0.9275, 1e-12);
+    cr_expect_not(b->claim_differs, "nothing to differ from");
     sr_sweep_free(&sw);
 }
 
