@@ -280,6 +280,7 @@ static void model_free(sr_model *m)
     free(m->dir);
     free(m->variant);
     free(m->label);
+    free(m->table_name);
     free(m->tag);
     free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)

@@ -294,6 +294,9 @@ typedef struct sr_model {
     char *variant;         /* what set this entry apart inside its directory ("max_num_seqs=4",
                               "deployment=base"), or NULL: one entry per directory otherwise */
     char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
+    char *table_name;      /* the tables' Model column and Baseline line: the label, and for an arm
+                              (tag) whose id differs the id's name too, "e2b-bf16 (gemma-4-E2B-it)";
+                              NULL: the label */
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
     char *run;             /* the bucket layout's run the arm belongs to, or NULL */

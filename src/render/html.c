@@ -52,7 +52,9 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
         n_partial += st == SR_STATUS_PARTIAL;
         n_failed += st == SR_STATUS_FAILED;
     }
-    meta(root, "meta", "Baseline", sw->baseline ? sw->baseline : "none");
+    const sr_model *base = sr_sweep_baseline(sw);
+    meta(root, "meta", "Baseline",
+         base && base->table_name ? base->table_name : sw->baseline ? sw->baseline : "none");
     meta(root, "meta", "Hardware", mf->hardware);
     if (isfinite(mf->hbm_gib)) {
         char gib[80];

@@ -58,7 +58,7 @@ static void put_header(sr_strbuf *sb, const sr_sweep *sw, const char *name)
     const sr_model *base = sr_sweep_baseline(sw);
     if (base) {
         sr_strbuf_puts(sb, "Baseline: ");
-        sr_markdown_escape(sb, base->label ? base->label : base->id);
+        sr_markdown_escape(sb, base->table_name ? base->table_name : base->label ? base->label : base->id);
     } else {
         sr_strbuf_puts(sb, "No baseline: nothing is compared");
     }

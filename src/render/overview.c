@@ -74,6 +74,12 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
+/* The Model column: the label, with an arm's id (sweep.h table_name). */
+static const char *column_name_of(const sr_model *m)
+{
+    return m->table_name ? m->table_name : label_of(m);
+}
+
 static bool any_logged_kv(const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->n_models; i++)
@@ -93,7 +99,7 @@ static bool any_ratio(const sr_sweep *sw)
 
 static void model_and_status(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, label_of(m));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, column_name_of(m));
     if (c)
         c->strong = m->is_baseline;
 }

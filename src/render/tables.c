@@ -25,7 +25,7 @@ static size_t *model_order(const sr_sweep *sw, size_t *n)
 
 static const char *label_of(const sr_model *m)
 {
-    return m->label ? m->label : m->id;
+    return m->table_name ? m->table_name : m->label ? m->label : m->id;
 }
 
 static sr_tone status_tone(sr_status s)
@@ -663,7 +663,7 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     (void)sw;
     sr_table_builder b;
     char title[256], v[64];
-    snprintf(title, sizeof title, "What if: %s", label_of(m));
+    snprintf(title, sizeof title, "What if: %s", m->label ? m->label : m->id);
     if (sr_tb_begin(&b, "whatif", title)) {
         sr_tb_column(&b, "Chip", NULL, false, 3.4);
         sr_tb_column(&b, "HBM (GiB)", NULL, true, 1);

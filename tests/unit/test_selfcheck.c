@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/entries.h"
 #include "analysis/selfcheck.h"
 #include "sweep.h"
 #include "util/strbuf.h"
@@ -332,5 +333,34 @@ Test(selfcheck, run_log_load_line_and_its_range)
     cr_expect_eq(m->run_claims[bad].check, SR_RUN_CLAIM_DIFFERS);
     cr_expect_str_eq(m->run_claims[bad].detail, "output tok/s 1910.8, the files 1900.0");
     cr_expect_eq(m->run_claims[other].check, SR_RUN_CLAIM_NOT_CHECKED);
+    sr_sweep_free(&sw);
+}
+
+/* The tables' name of an arm: its tag, with the id's name when that says
+ * more ("e2b-bf16 (gemma-4-E2B-it)"); the run too when tags repeat; the
+ * label alone when the tag is the id's name, and for untagged entries. */
+Test(entries, table_name_of_an_arm)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *a = sr_sweep_add_model(&sw, "google/gemma-4-E2B-it");
+    a->tag = strdup("e2b-bf16");
+    sr_model *b = sr_sweep_add_model(&sw, "gemma-4-E2B-it-qat-w8a8-int8");
+    b->tag = strdup("gemma-4-E2B-it-qat-w8a8-int8");
+    sr_model *c = sr_sweep_add_model(&sw, "org/small-it");
+    c->tag = strdup("small");
+    c->run = strdup("r1");
+    sr_model *d = sr_sweep_add_model(&sw, "org/small-it");
+    d->tag = strdup("small");
+    d->run = strdup("r2");
+    sr_sweep_add_model(&sw, "org/plain");
+    cr_assert_null(sr_label_entries(&sw));
+    cr_expect_str_eq(sw.models[0].label, "e2b-bf16");
+    cr_expect_str_eq(sw.models[0].table_name, "e2b-bf16 (gemma-4-E2B-it)");
+    cr_expect_null(sw.models[1].table_name, "the tag is the id: nothing to add");
+    cr_expect_str_eq(sw.models[2].label, "small (r1)");
+    cr_expect_str_eq(sw.models[2].table_name, "small (r1, small-it)");
+    cr_expect_str_eq(sw.models[3].table_name, "small (r2, small-it)");
+    cr_expect_null(sw.models[4].table_name);
     sr_sweep_free(&sw);
 }
