@@ -353,8 +353,8 @@ sr_error *sr_check_run_claims(sr_sweep *sweep)
         for (size_t k = 0; k < m->n_run_claims && ok; k++) {
             sr_run_claim *c = &m->run_claims[k];
             if (c->check == SR_RUN_CLAIM_UNREADABLE) {
-                ok = sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s",
-                                   m->label, c->source, c->detail);
+                ok = sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
+                                   c->source, c->detail);
                 continue;
             }
             sr_strbuf_free(&d);

@@ -53,8 +53,7 @@ static void fill_header(sr_tpl_ctx *root, const sr_sweep *sw)
         n_failed += st == SR_STATUS_FAILED;
     }
     const sr_model *base = sr_sweep_baseline(sw);
-    meta(root, "meta", "Baseline",
-         base && base->table_name ? base->table_name : sw->baseline ? sw->baseline : "none");
+    meta(root, "meta", "Baseline", base && base->table_name ? base->table_name : sw->baseline ? sw->baseline : "none");
     meta(root, "meta", "Hardware", mf->hardware);
     if (isfinite(mf->hbm_gib)) {
         char gib[80];

@@ -31,7 +31,9 @@ static void title_block(sr_pdf *p, const sr_sweep *sw, const char *name)
 {
     const sr_manifest *mf = &sw->manifest;
     const sr_model *base = sr_sweep_baseline(sw);
-    const char *base_name = base && base->table_name ? base->table_name : base && base->label ? base->label : sw->baseline;
+    const char *base_name = base && base->table_name ? base->table_name
+                            : base && base->label    ? base->label
+                                                     : sw->baseline;
     sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, name, p->bold, 20, SR_PDF_INK, 2);
     char *sub = sr_asprintf("Sweep report: accuracy and speed of each model against the baseline %s",
                             base_name ? base_name : "(none)");

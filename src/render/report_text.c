@@ -124,8 +124,9 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     if (!s) {
         return NULL;
     } else if (s->summary_only) {
-        snprintf(buf, size, "%s", s->is_baseline ? "baseline; not recomputed (summary only)"
-                                                 : "not recomputed (summary only): no per-item rows to compare");
+        snprintf(buf, size, "%s",
+                 s->is_baseline ? "baseline; not recomputed (summary only)"
+                                : "not recomputed (summary only): no per-item rows to compare");
     } else if (s->is_baseline) {
         snprintf(buf, size, "baseline");
     } else if (!s->compared) {
@@ -750,8 +751,10 @@ static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *orde
         if (!ok || unchecked == 0)
             continue;
         /* One sentence per entry: the figures are run.log's only. */
-        sr_strbuf_printf(sb, "%s: run.log states figures with no file to check them against, so they are "
-                             "run.log's, not recomputed (no interval):", name_of(m));
+        sr_strbuf_printf(sb,
+                         "%s: run.log states figures with no file to check them against, so they are "
+                         "run.log's, not recomputed (no interval):",
+                         name_of(m));
         const char *sep = " ";
         for (size_t k = 0; k < m->n_run_claims; k++) {
             const sr_run_claim *c = &m->run_claims[k];

@@ -207,15 +207,19 @@ Test(bucket, run_log_claims_of_an_arm)
 /* The tag of an arm's file name, as the per-arm folders carry it. */
 Test(bucket, tag_of_an_arm_file_name)
 {
-    const char *yes[][2] = {{"e2b-bf16.long1024.c16.json", "e2b-bf16"}, {"a.load.c4.json", "a"},
-                            {"12b-w8a8-emb4.gen-gsm8k.json", "12b-w8a8-emb4"}, {"x.boot.log", "x"},
-                            {"org_name.boot.log", "org_name"}, {"t.spec.txt", "t"}};
+    const char *yes[][2] = {{"e2b-bf16.long1024.c16.json", "e2b-bf16"},
+                            {"a.load.c4.json", "a"},
+                            {"12b-w8a8-emb4.gen-gsm8k.json", "12b-w8a8-emb4"},
+                            {"x.boot.log", "x"},
+                            {"org_name.boot.log", "org_name"},
+                            {"t.spec.txt", "t"}};
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
         char *t = sr_bucket_tag_of_name(yes[i][0]);
         cr_expect(t && strcmp(t, yes[i][1]) == 0, "%s: %s", yes[i][0], t ? t : "NULL");
         free(t);
     }
-    const char *no[] = {"run.log", "pytest.log", ".long1024.json", "a.results.json", "a b.long1.c1.json", "summary.json"};
+    const char *no[] = {"run.log",        "pytest.log",        ".long1024.json",
+                        "a.results.json", "a b.long1.c1.json", "summary.json"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
         char *t = sr_bucket_tag_of_name(no[i]);
         cr_expect_null(t, "%s gave %s", no[i], t);

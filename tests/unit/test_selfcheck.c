@@ -321,7 +321,8 @@ Test(selfcheck, run_log_load_line_and_its_range)
     m->run_claims[ok].range_high = 1910.8;
     size_t bad = add_run_claim(m, SR_RUN_CLAIM_LOAD, 2);
     m->run_claims[bad].concurrency = 16;
-    m->run_claims[bad].output_tps = 1910.8; /* the article's "1910.8 tok/s, range 1884.7 to 1910.8" against these passes */
+    m->run_claims[bad].output_tps =
+        1910.8; /* the article's "1910.8 tok/s, range 1884.7 to 1910.8" against these passes */
     m->run_claims[bad].range_low = 1884.7;
     m->run_claims[bad].range_high = 1910.8;
     size_t other = add_run_claim(m, SR_RUN_CLAIM_LOAD, 3);
