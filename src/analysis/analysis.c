@@ -71,7 +71,8 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
 {
     sr_error *err;
-    if ((err = sr_label_entries(sweep)) || (err = sr_check_self_reports(sweep)) || (err = sr_key_runs(sweep)))
+    if ((err = sr_label_entries(sweep)) || (err = sr_check_self_reports(sweep)) || (err = sr_key_runs(sweep)) ||
+        (err = sr_check_run_claims(sweep)))
         return err;
     /* Without a baseline there is nothing to compare with, but the rest of
      * the report (speed, KV, failures) stands. */

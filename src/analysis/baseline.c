@@ -12,6 +12,12 @@
 
 static void score_summary(sr_scores *s)
 {
+    if (s->summary_only) { /* the summary's own figures: nothing to recompute */
+        s->score = s->claimed_accuracy;
+        s->correct = s->summary_n >= 0 ? s->claimed_accuracy * (double)s->summary_n : NAN;
+        s->binary = true;
+        return;
+    }
     double sum = 0;
     bool binary = s->n_items > 0;
     for (size_t i = 0; i < s->n_items; i++) {
@@ -341,7 +347,8 @@ sr_error *sr_compare(sr_sweep *sweep)
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
             for (size_t b = 0; b < n_base; b++)
-                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0)
+                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0 &&
+                    !m->benchmarks[j].summary_only && !base->benchmarks[b].summary_only) /* no items to pair */
                     err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
         }
         for (size_t j = 0; j < m->n_scenarios && !err; j++)

@@ -3,6 +3,7 @@
  * (docs/claims.md). */
 #include "analysis/claims.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -163,6 +164,87 @@ sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char
     free(norms[0]);
     free(norms[1]);
     return err;
+}
+
+/* ---- the names the author writes for arms ------------------------------------------ */
+
+#define WORDS_MAX 32
+#define WORD_MAX 64
+
+/* The lower-case alphanumeric words of s ("`E2B W8A8`" -> e2b, w8a8;
+ * "gemma-4-E2B-it" -> gemma, 4, e2b, it) appended to words; false when
+ * there are more than WORDS_MAX or one is longer than WORD_MAX. */
+static bool words_of(const char *s, char words[][WORD_MAX + 1], size_t *n)
+{
+    for (const char *p = s; p && *p;) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        size_t k = 0;
+        while (isalnum((unsigned char)p[k]))
+            k++;
+        if (k == 0)
+            break;
+        if (k > WORD_MAX || *n >= WORDS_MAX)
+            return false;
+        for (size_t i = 0; i < k; i++)
+            words[*n][i] = (char)tolower((unsigned char)p[i]);
+        words[*n][k] = '\0';
+        (*n)++;
+        p += k;
+    }
+    return true;
+}
+
+/* Every word of the written name is a word of the arm's tag or of its
+ * id's name: "E2B W8A8" fits e2b-qat-w8a8 (gemma-4-E2B-it-qat-w8a8-int8),
+ * "bf16" fits e2b-bf16. */
+static bool words_fit(const sr_model *m, char written[][WORD_MAX + 1], size_t n_written)
+{
+    char mine[2 * WORDS_MAX][WORD_MAX + 1];
+    size_t n = 0;
+    if (!m->tag || !words_of(m->tag, mine, &n))
+        return false;
+    size_t tag_words = n, id_words = 0;
+    if (!words_of(name_part(m->id), mine + tag_words, &id_words))
+        return false;
+    n = tag_words + id_words;
+    for (size_t i = 0; i < n_written; i++) {
+        bool found = false;
+        for (size_t k = 0; k < n && !found; k++)
+            found = strcmp(written[i], mine[k]) == 0;
+        if (!found)
+            return false;
+    }
+    return n_written > 0;
+}
+
+/* The last stage, for arms of the author's pipeline (entries with a tag):
+ * the name's words against each arm's tag and id words. One arm fitting is
+ * the match; several leave the claim unmatched with them as candidates. */
+static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
+{
+    char written[WORDS_MAX][WORD_MAX + 1];
+    size_t n = 0;
+    if (!words_of(c->model, written, &n) || n == 0)
+        return NULL;
+    size_t count = 0;
+    long first = -1;
+    sr_strbuf names;
+    sr_strbuf_init(&names);
+    for (size_t i = 0; i < sw->n_models; i++) {
+        if (!words_fit(&sw->models[i], written, n))
+            continue;
+        if (count++ == 0)
+            first = (long)i;
+        sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[i]));
+    }
+    bool failed = names.failed;
+    if (count == 1)
+        c->model_index = first;
+    else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))
+        failed = true;
+    sr_strbuf_free(&names);
+    return failed ? sr_oom() : NULL;
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -665,6 +747,8 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
 /* Back to unchecked, so the check can run again. */
 static void reset(sr_claim *c)
 {
+    free(c->candidates);
+    c->candidates = NULL;
     free(c->model_id);
     free(c->value_words);
     c->model_id = c->value_words = NULL;
@@ -683,6 +767,8 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
 {
     reset(c);
     sr_error *err = sr_claims_match_model(sw, c->model, c->path, c->line, &c->model_index);
+    if (!err && c->model_index < 0)
+        err = match_by_words(sw, c);
     if (err)
         return err;
     if (c->model_index < 0) {

@@ -207,6 +207,17 @@ sr_error *sr_label_entries(sr_sweep *sweep)
             m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : strdup(m->tag);
             if (!m->label)
                 return sr_oom();
+            /* The tables show which model the tag served: the id's name
+             * ("google/gemma-4-E2B-it" -> "gemma-4-E2B-it") unless the tag is it. */
+            const char *slash = strrchr(m->id, '/'), *name = slash ? slash + 1 : m->id;
+            free(m->table_name);
+            m->table_name = NULL;
+            if (name[0] && strcmp(name, m->tag) != 0 && strcmp(m->id, m->tag) != 0) {
+                m->table_name = repeated && m->run ? sr_asprintf("%s (%s, %s)", m->tag, m->run, name)
+                                                   : sr_asprintf("%s (%s)", m->tag, name);
+                if (!m->table_name)
+                    return sr_oom();
+            }
             continue;
         }
         if (count_id(sweep, m->id) == 1) {

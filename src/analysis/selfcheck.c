@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "util/strbuf.h"
 
 /* The results-file key that holds a benchmark's accuracy under the
@@ -101,12 +102,30 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             if (m->benchmarks[j].gen_rows && strcmp(m->benchmarks[j].benchmark, r->task) == 0)
                 s = &m->benchmarks[j];
         if (!s) {
-            /* Nothing to recompute it from: the claim stays a claim. */
+            /* Nothing to recompute it from: the summary's accuracy is the
+             * entry's, marked as not recomputed, with no interval and no
+             * comparison (a second summary of the task adds nothing). */
             if (!sr_sweep_warn(sw,
                                "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
                                "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
                                m->label, r->task, r->source, r->value, r->right, r->n, r->task))
                 return sr_oom();
+            if (sr_model_benchmark(m, r->task))
+                continue;
+            sr_scores sc;
+            sr_scores_init(&sc);
+            sc.benchmark = strdup(r->task);
+            sc.source = strdup(r->source);
+            sc.claimed_source = strdup(r->source);
+            sc.claimed_accuracy = r->value;
+            sc.summary_only = true;
+            sc.summary_n = r->n;
+            sc.max_tokens = r->max_tokens;
+            sc.truncated = r->truncated;
+            if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
+                sr_scores_free(&sc);
+                return sr_oom();
+            }
             continue;
         }
         s->claimed_accuracy = r->value;
@@ -191,4 +210,170 @@ sr_error *sr_check_self_reports(sr_sweep *sweep)
             return err;
     }
     return NULL;
+}
+
+/* ---- run.log's own claims (the bucket layout) ---------------------------- */
+
+/* Half a unit of the last decimal run_quant.sh prints: tok/s to 0.1, ttft to 0.001 s. */
+#define TPS_TOLERANCE (0.05 + 1e-9)
+#define TTFT_TOLERANCE (0.0005 + 1e-9)
+
+static void differ_count(sr_strbuf *d, const char *what, long claimed, long have)
+{
+    if (claimed >= 0 && have >= 0 && claimed != have)
+        sr_strbuf_printf(d, "%s%s %ld, the files %ld", d->len ? "; " : "", what, claimed, have);
+}
+
+static void differ_value(sr_strbuf *d, const char *what, double claimed, double have, double tol, int decimals)
+{
+    if (isfinite(claimed) && isfinite(have) && fabs(claimed - have) > tol)
+        sr_strbuf_printf(d, "%s%s %.*f, the files %.*f", d->len ? "; " : "", what, decimals, claimed, decimals, have);
+}
+
+static bool finish_check(sr_run_claim *c, sr_strbuf *d, const char *against, bool recomputed)
+{
+    if (d->failed || !against)
+        return !d->failed;
+    c->recomputed = recomputed;
+    if (!(c->against = strdup(against)))
+        return false;
+    c->check = d->len ? SR_RUN_CLAIM_DIFFERS : SR_RUN_CLAIM_AGREES;
+    if (d->len && !(c->detail = strdup(sr_strbuf_cstr(d))))
+        return false;
+    return true;
+}
+
+/* A gen summary line against the per-item rows (recomputed), else against
+ * the summary file the runner wrote beside it (not recomputed). */
+static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+{
+    const sr_scores *s = NULL;
+    for (size_t j = 0; j < m->n_benchmarks && !s; j++)
+        if (m->benchmarks[j].gen_rows && strcmp(m->benchmarks[j].benchmark, c->task) == 0)
+            s = &m->benchmarks[j];
+    if (s && s->n_items > 0) {
+        double right = 0;
+        for (size_t k = 0; k < s->n_items; k++)
+            right += s->items[k].score;
+        differ_count(d, "n", c->n, (long)s->n_items);
+        differ_count(d, "right", c->right, (long)(right + 0.5));
+        differ_value(d, "accuracy", c->accuracy, right / (double)s->n_items, SR_CLAIM_TOLERANCE, 4);
+        differ_count(d, "truncated", c->truncated, s->truncated);
+        differ_count(d, "max_tokens", c->max_tokens, s->max_tokens);
+        return finish_check(c, d, s->source, true);
+    }
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 || strcmp(r->task, c->task) != 0)
+            continue;
+        differ_count(d, "n", c->n, r->n);
+        differ_count(d, "right", c->right, r->right);
+        differ_value(d, "accuracy", c->accuracy, r->value, SR_CLAIM_TOLERANCE, 4);
+        differ_count(d, "truncated", c->truncated, r->truncated);
+        differ_count(d, "max_tokens", c->max_tokens, r->max_tokens);
+        return finish_check(c, d, r->source, false);
+    }
+    return true; /* nothing to check it against: run.log's figure only */
+}
+
+static bool from_speed_file(const sr_scenario *sc, const char *kind)
+{
+    for (size_t r = 0; r < sc->n_runs; r++)
+        if (sc->runs[r].source && strstr(sc->runs[r].source, kind))
+            return true;
+    return false;
+}
+
+/* A speed line against the scenario its speed file gave: the median of
+ * the passes (output and total tok/s, time to first token) and, for load
+ * lines, the passes' range. */
+static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+{
+    const sr_scenario *sc = NULL;
+    for (size_t i = 0; i < m->n_scenarios && !sc; i++) {
+        const sr_scenario *x = &m->scenarios[i];
+        if (x->concurrency != c->concurrency || x->n_runs == 0)
+            continue;
+        if (c->kind == SR_RUN_CLAIM_LONG ? x->input_len == c->input_len && from_speed_file(x, ".long")
+                                         : from_speed_file(x, ".load.c"))
+            sc = x;
+    }
+    if (!sc)
+        return true;
+    double *v = malloc(sc->n_runs * sizeof *v);
+    if (!v)
+        return false;
+    double lo = INFINITY, hi = -INFINITY;
+    size_t n = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        double x = sc->runs[r].output_throughput;
+        if (isfinite(x)) {
+            v[n++] = x;
+            lo = fmin(lo, x);
+            hi = fmax(hi, x);
+        }
+    }
+    differ_value(d, "output tok/s", c->output_tps, n ? sr_median(v, n) : NAN, TPS_TOLERANCE, 1);
+    if (c->kind == SR_RUN_CLAIM_LOAD && n) {
+        differ_value(d, "range low", c->range_low, lo, TPS_TOLERANCE, 1);
+        differ_value(d, "range high", c->range_high, hi, TPS_TOLERANCE, 1);
+    }
+    if (c->kind == SR_RUN_CLAIM_LONG) {
+        n = 0;
+        for (size_t r = 0; r < sc->n_runs; r++)
+            if (isfinite(sc->runs[r].total_token_throughput))
+                v[n++] = sc->runs[r].total_token_throughput;
+        differ_value(d, "total tok/s", c->total_tps, n ? sr_median(v, n) : NAN, TPS_TOLERANCE, 1);
+        n = 0;
+        for (size_t r = 0; r < sc->n_runs; r++)
+            if (isfinite(sc->runs[r].median_ttft_ms))
+                v[n++] = sc->runs[r].median_ttft_ms / 1000.0;
+        differ_value(d, "ttft s", c->ttft_s, n ? sr_median(v, n) : NAN, TTFT_TOLERANCE, 3);
+    }
+    free(v);
+    /* Named by its speed file (a pass's source less ":passes[k]"). */
+    const char *src = NULL;
+    for (size_t r = 0; r < sc->n_runs && !src; r++)
+        if (sc->runs[r].source && strstr(sc->runs[r].source, c->kind == SR_RUN_CLAIM_LONG ? ".long" : ".load.c"))
+            src = sc->runs[r].source;
+    const char *colon = strrchr(src, ':');
+    char *file = colon && strncmp(colon, ":passes[", 8) == 0 ? strndup(src, (size_t)(colon - src)) : strdup(src);
+    bool ok = file && finish_check(c, d, file, true);
+    free(file);
+    return ok;
+}
+
+sr_error *sr_check_run_claims(sr_sweep *sweep)
+{
+    sr_strbuf d;
+    sr_strbuf_init(&d);
+    bool ok = true;
+    for (size_t i = 0; i < sweep->n_models && ok; i++) {
+        sr_model *m = &sweep->models[i];
+        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+            sr_run_claim *c = &m->run_claims[k];
+            if (c->check == SR_RUN_CLAIM_UNREADABLE) {
+                ok = sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
+                                   c->source, c->detail);
+                continue;
+            }
+            sr_strbuf_free(&d);
+            sr_strbuf_init(&d);
+            ok = c->kind == SR_RUN_CLAIM_GEN ? check_gen_claim(m, c, &d) : check_speed_claim(m, c, &d);
+            ok = ok && !d.failed;
+            if (ok && c->check == SR_RUN_CLAIM_DIFFERS)
+                ok = sr_sweep_warn(sweep, "%s: run.log's line '%s' disagrees with '%s': %s", m->label, c->source,
+                                   c->against, c->detail);
+        }
+        size_t unchecked = 0;
+        for (size_t k = 0; k < m->n_run_claims; k++)
+            unchecked += m->run_claims[k].check == SR_RUN_CLAIM_NOT_CHECKED;
+        if (ok && unchecked)
+            ok = sr_sweep_warn(sweep,
+                               "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
+                               "%s against: reported as run.log's, not recomputed",
+                               m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
+    }
+    sr_strbuf_free(&d);
+    return ok ? NULL : sr_oom();
 }

@@ -14,4 +14,11 @@
  * with only empty outputs out as a score failure. */
 sr_error *sr_check_self_reports(sr_sweep *sweep);
 
+/* For every entry of the bucket layout: each claim run.log states about
+ * it (gen summary and speed lines) checked against the files: the per-item
+ * rows, else the gen summary file; the scenario its speed file gave. A
+ * claim with nothing to check against stays NOT_CHECKED. Needs the runs
+ * keyed into scenarios (sr_key_runs). */
+sr_error *sr_check_run_claims(sr_sweep *sweep);
+
 #endif

@@ -160,6 +160,18 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
     } else {
         free(unplanned);
     }
+    /* A benchmark known only from the run's summary is reported, but not
+     * recomputed: the entry is partial until its rows are there. */
+    for (size_t j = 0; j < m->n_benchmarks && m->status == SR_STATUS_OK; j++) {
+        if (!m->benchmarks[j].summary_only)
+            continue;
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows",
+                                       m->benchmarks[j].benchmark, m->benchmarks[j].source);
+        if (!m->status_reason)
+            return sr_oom();
+    }
     if (!base || m == base)
         return NULL;
     if (m->status == SR_STATUS_PARTIAL)

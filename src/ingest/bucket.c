@@ -4,9 +4,13 @@
  * run, with the reason when it is not read. */
 #include "ingest/bucket.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "ingest/ingest.h"
 
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -204,6 +208,131 @@ static sr_error *boot_outcome_line(sr_bucket_run *r, const char *line, size_t le
     return NULL;
 }
 
+#define CLAIM_LINE_MAX 4096
+#define SPEED_MAX 1e9
+
+static bool speed_ok(double v)
+{
+    return isfinite(v) && v >= 0 && v <= SPEED_MAX;
+}
+
+/* "load at concurrency C: X tok/s, range A to B" and "long N at
+ * concurrency C: P prompt tokens, X out tok/s, Y total tok/s, ttft Z s"
+ * (run_quant.sh prints them from the speed file it just wrote). */
+static void speed_claim(const char *rest, sr_run_claim *c)
+{
+    int used = -1;
+    long conc = -1, input = -1, prompt = -1;
+    double a = NAN, b = NAN, d = NAN;
+    if (strncmp(rest, "load ", 5) == 0) {
+        c->kind = SR_RUN_CLAIM_LOAD;
+        if (sscanf(rest, "load at concurrency %ld: %lf tok/s, range %lf to %lf%n", &conc, &a, &b, &d, &used) == 4 &&
+            used >= 0 && rest[used] == '\0' && conc > 0 && speed_ok(a) && speed_ok(b) && speed_ok(d)) {
+            c->concurrency = conc;
+            c->output_tps = a;
+            c->range_low = b;
+            c->range_high = d;
+            return;
+        }
+    } else {
+        c->kind = SR_RUN_CLAIM_LONG;
+        if (sscanf(rest, "long %ld at concurrency %ld: %ld prompt tokens, %lf out tok/s, %lf total tok/s, ttft %lf s%n",
+                   &input, &conc, &prompt, &a, &b, &d, &used) == 6 &&
+            used >= 0 && rest[used] == '\0' && input > 0 && conc > 0 && prompt >= 0 && speed_ok(a) && speed_ok(b) &&
+            speed_ok(d)) {
+            c->input_len = input;
+            c->concurrency = conc;
+            c->prompt_tokens = prompt;
+            c->output_tps = a;
+            c->total_tps = b;
+            c->ttft_s = d;
+            return;
+        }
+    }
+    c->check = SR_RUN_CLAIM_UNREADABLE;
+    c->detail = strdup("not in the form run_quant.sh prints its speed lines");
+}
+
+/* "<tag> <task>: {gen_eval.py summary}" (the summary read with cJSON, as
+ * the <tag>.gen-<task>.json file is). */
+static sr_error *gen_claim(const char *json, sr_run_claim *c)
+{
+    c->kind = SR_RUN_CLAIM_GEN;
+    sr_reported_metric m;
+    sr_error *err = sr_parse_gen_summary(c->source, json, strlen(json), &m);
+    if (err) {
+        if (err->code != SR_EXIT_INPUT)
+            return err;
+        c->check = SR_RUN_CLAIM_UNREADABLE;
+        c->detail = strdup(err->message);
+        sr_error_free(err);
+        return c->detail ? NULL : sr_oom();
+    }
+    c->task = m.task;
+    c->n = m.n;
+    c->right = m.right;
+    c->truncated = m.truncated;
+    c->max_tokens = m.max_tokens;
+    c->accuracy = m.value;
+    free(m.metric_filter);
+    free(m.source);
+    return NULL;
+}
+
+/* "[jev-quant <UTC>] <tag> ..." of an arm run.log serves: its own claims. */
+static sr_error *claim_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
+{
+    if (len < 12 || len > CLAIM_LINE_MAX || memcmp(line, "[jev-quant ", 11) != 0)
+        return NULL;
+    const char *close = memchr(line, ']', len);
+    if (!close || close + 2 >= line + len || close[1] != ' ')
+        return NULL;
+    const char *tag = close + 2, *end = line + len, *q = tag;
+    while (q < end && tag_char(*q))
+        q++;
+    if (q == tag || q + 1 >= end || *q != ' ')
+        return NULL;
+    sr_bucket_arm *a = find_arm(r, tag, (size_t)(q - tag));
+    if (!a || !a->model)
+        return NULL;
+    char *rest = strndup(q + 1, (size_t)(end - q - 1));
+    if (!rest)
+        return sr_oom();
+    const char *brace = NULL;
+    bool speed = strncmp(rest, "load at concurrency ", 20) == 0 ||
+                 (strncmp(rest, "long ", 5) == 0 && rest[5] >= '0' && rest[5] <= '9');
+    if (!speed) { /* "<task>: {" */
+        const char *t = rest;
+        while (*t && tag_char(*t))
+            t++;
+        if (t > rest && t[0] == ':' && t[1] == ' ' && t[2] == '{')
+            brace = t + 2;
+    }
+    if (!speed && !brace) {
+        free(rest);
+        return NULL;
+    }
+    void *p = a->claims;
+    if (!sr_grow(&p, &a->cap_claims, a->n_claims + 1, sizeof *a->claims)) {
+        free(rest);
+        return sr_oom();
+    }
+    a->claims = p;
+    sr_run_claim *c = &a->claims[a->n_claims++];
+    sr_run_claim_init(c);
+    sr_error *err = NULL;
+    if (!(c->source = sr_asprintf("%s:%ld", r->log.rel, lineno)))
+        err = sr_oom();
+    else if (speed) {
+        speed_claim(rest, c);
+        if (c->check == SR_RUN_CLAIM_UNREADABLE && !c->detail)
+            err = sr_oom();
+    } else
+        err = gen_claim(brace, c);
+    free(rest);
+    return err;
+}
+
 static sr_error *read_serving_lines(sr_bucket_run *r)
 {
     char *data;
@@ -219,6 +348,8 @@ static sr_error *read_serving_lines(sr_bucket_run *r)
         err = serving_line(r, data + pos, m);
         if (!err)
             err = boot_outcome_line(r, data + pos, m, lineno);
+        if (!err)
+            err = claim_line(r, data + pos, m, lineno);
         pos += n + 1;
         lineno++;
     }
@@ -249,6 +380,17 @@ static bool arm_file_kind(const char *rest)
         if (starts_with(rest, kinds[i]))
             return true;
     return false;
+}
+
+char *sr_bucket_tag_of_name(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot || dot == name || (size_t)(dot - name) > TAG_MAX || !arm_file_kind(dot + 1))
+        return NULL;
+    for (const char *p = name; p < dot; p++)
+        if (!tag_char(*p))
+            return NULL;
+    return strndup(name, (size_t)(dot - name));
 }
 
 static const char *run_level_reason(const char *name)
@@ -423,6 +565,9 @@ void sr_bucket_run_free(sr_bucket_run *r)
         free(r->arms[i].flags);
         free(r->arms[i].ready);
         free(r->arms[i].failed);
+        for (size_t k = 0; k < r->arms[i].n_claims; k++)
+            sr_run_claim_free(&r->arms[i].claims[k]);
+        free(r->arms[i].claims);
         files_free(&r->arms[i].files);
     }
     free(r->arms);

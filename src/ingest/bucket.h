@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "ingest/walk.h"
+#include "model/sweep.h"
 #include "util/error.h"
 
 typedef struct sr_bucket_file {
@@ -30,6 +31,8 @@ typedef struct sr_bucket_arm {
     char *ready;         /* run.log's "READY <model> after Ns" line, or NULL */
     char *failed;        /* run.log's "FAILED <model> (...) after Ns: <message>" line, or NULL */
     long failed_line;
+    sr_run_claim *claims; /* run.log's gen summary and speed lines of this tag, in line order */
+    size_t n_claims, cap_claims;
     sr_bucket_files files;
 } sr_bucket_arm;
 
@@ -55,5 +58,10 @@ void sr_bucket_run_free(sr_bucket_run *r);
 /* The id of a served model: a Hugging Face id as given, a local checkpoint
  * path ("/work/models/gemma-4-E2B-it-qat-w8a8-int8") by its last component. */
 char *sr_bucket_model_id(const char *model);
+
+/* The tag of an arm's file name "<tag>.<kind>" (boot.log, hostmem.txt,
+ * spec.txt, oom.txt, version.txt, load.*, long*, gen-*), or NULL when the
+ * name is not one; heap-allocated. */
+char *sr_bucket_tag_of_name(const char *name);
 
 #endif

@@ -1362,6 +1362,16 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         }
         if (a->flags && !m->arms_flags && !(m->arms_flags = strdup(a->flags)))
             return sr_oom();
+        /* run.log's own claims about the arm, checked by the analysis. */
+        for (size_t k = 0; k < a->n_claims; k++) {
+            void *cl = m->run_claims;
+            if (!sr_grow(&cl, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims))
+                return sr_oom();
+            m->run_claims = cl;
+            if (!sr_run_claim_copy(&m->run_claims[m->n_run_claims], &a->claims[k]))
+                return sr_oom();
+            m->n_run_claims++;
+        }
         /* run.log's FAILED line says the boot failed where the boot log
          * (absent, or cut short) may not: a compile-time HBM OOM is a
          * compile failure, anything else one at load. */
@@ -1380,6 +1390,58 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
     return err;
 }
 
+/* The per-arm folders file_sweep_runs.py makes
+ * (<date>-<short>-<tag>-v5e1/logs/<run>-logs/<tag>.*): the arm's tag is the
+ * one <tag>. prefix of its files in a "<run>-logs" folder (boot logs
+ * only when no other file names one), the run that folder's name less
+ * "-logs". Nothing is set when the files name no tag or several. */
+static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
+{
+    char *tag = NULL, *run = NULL;
+    bool several = false;
+    /* Boot logs last: "<org>_<name>.boot.log" is named by the checkpoint, not the tag. */
+    for (size_t k = 0; k < 2 * job->files.n && !several && !(k == job->files.n && tag); k++) {
+        bool boot_pass = k >= job->files.n;
+        const char *rel = job->files.items[k % job->files.n].rel, *base = sr_path_base(rel);
+        size_t bn = strlen(base);
+        bool boot = bn > 9 && strcmp(base + bn - 9, ".boot.log") == 0;
+        if (base == rel || boot != boot_pass)
+            continue;
+        const char *end = base - 1, *start = end; /* the parent folder's name: [start, end) */
+        while (start > rel && start[-1] != '/')
+            start--;
+        size_t dn = (size_t)(end - start);
+        if (dn <= 5 || strncmp(end - 5, "-logs", 5) != 0)
+            continue;
+        char *t = sr_bucket_tag_of_name(base);
+        if (!t)
+            continue;
+        if (!tag) {
+            tag = t;
+            if (!(run = strndup(start, dn - 5))) {
+                free(tag);
+                return sr_oom();
+            }
+            continue;
+        }
+        several = strcmp(t, tag) != 0 || strncmp(start, run, dn - 5) != 0 || strlen(run) != dn - 5;
+        free(t);
+    }
+    sr_error *err = NULL;
+    for (size_t i = first; tag && !several && i < sw->n_models && !err; i++) {
+        sr_model *m = &sw->models[i];
+        if (m->tag)
+            continue;
+        m->tag = strdup(tag);
+        m->run = strdup(run);
+        if (!m->tag || !m->run)
+            err = sr_oom();
+    }
+    free(tag);
+    free(run);
+    return err;
+}
+
 static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
 {
     dir_queue q = {ld, jobs};
@@ -1392,8 +1454,11 @@ static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
             err = jobs[i].err;
             jobs[i].err = NULL;
         }
+        size_t first = ld->sweep->n_models;
         if (!err)
             err = jobs[i].arm ? merge_arm(ld, &jobs[i]) : merge_parts(ld, &jobs[i].parts);
+        if (!err && !jobs[i].arm)
+            err = per_arm_tag(ld->sweep, &jobs[i], first);
     }
     return err;
 }

@@ -62,6 +62,7 @@ void sr_claim_free(sr_claim *c)
     free(c->written);
     free(c->words);
     free(c->model_id);
+    free(c->candidates);
     free(c->value_words);
     sr_claim_init(c);
 }

@@ -80,6 +80,7 @@ typedef struct sr_claim {
     sr_claim_reason reason; /* for SR_CLAIM_NOT_VERIFIABLE */
     long model_index;       /* the matched model in sweep->models; -1 */
     char *model_id;         /* its id; NULL */
+    char *candidates;       /* unmatched: the entries the name's words fit equally, "a, b"; NULL */
     double value;           /* recomputed, in report.json's units; NAN */
     char *value_words;      /* recomputed words (verdict, status); NULL */
     sr_claim_diff_unit diff_unit;

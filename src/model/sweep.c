@@ -32,6 +32,59 @@ const char *sr_status_name(sr_status status)
     return "ok";
 }
 
+const char *sr_run_claim_kind_name(sr_run_claim_kind kind)
+{
+    switch (kind) {
+    case SR_RUN_CLAIM_LOAD: return "load";
+    case SR_RUN_CLAIM_LONG: return "long";
+    case SR_RUN_CLAIM_GEN: break;
+    }
+    return "gen";
+}
+
+const char *sr_run_claim_check_name(sr_run_claim_check check)
+{
+    switch (check) {
+    case SR_RUN_CLAIM_AGREES: return "agrees";
+    case SR_RUN_CLAIM_DIFFERS: return "differs";
+    case SR_RUN_CLAIM_UNREADABLE: return "unreadable";
+    case SR_RUN_CLAIM_NOT_CHECKED: break;
+    }
+    return "not_recomputed";
+}
+
+void sr_run_claim_init(sr_run_claim *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = c->right = c->truncated = c->max_tokens = -1;
+    c->input_len = c->concurrency = c->prompt_tokens = -1;
+    c->accuracy = c->output_tps = c->total_tps = c->ttft_s = c->range_low = c->range_high = NAN;
+}
+
+void sr_run_claim_free(sr_run_claim *c)
+{
+    free(c->source);
+    free(c->task);
+    free(c->against);
+    free(c->detail);
+    sr_run_claim_init(c);
+}
+
+bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
+{
+    *dst = *src;
+    dst->source = src->source ? strdup(src->source) : NULL;
+    dst->task = src->task ? strdup(src->task) : NULL;
+    dst->against = src->against ? strdup(src->against) : NULL;
+    dst->detail = src->detail ? strdup(src->detail) : NULL;
+    if ((src->source && !dst->source) || (src->task && !dst->task) || (src->against && !dst->against) ||
+        (src->detail && !dst->detail)) {
+        sr_run_claim_free(dst);
+        return false;
+    }
+    return true;
+}
+
 const char *sr_verdict_name(sr_verdict verdict)
 {
     switch (verdict) {
@@ -177,7 +230,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = -1;
+    s->max_tokens = s->truncated = s->summary_n = -1;
     s->score = s->correct = NAN;
     s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
     s->sampled_ci_low = s->sampled_ci_high = NAN;
@@ -227,6 +280,7 @@ static void model_free(sr_model *m)
     free(m->dir);
     free(m->variant);
     free(m->label);
+    free(m->table_name);
     free(m->tag);
     free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)
@@ -238,6 +292,9 @@ static void model_free(sr_model *m)
         free(m->reported[i].source);
     }
     free(m->reported);
+    for (size_t i = 0; i < m->n_run_claims; i++)
+        sr_run_claim_free(&m->run_claims[i]);
+    free(m->run_claims);
     for (size_t i = 0; i < m->n_runs; i++)
         sr_bench_run_free(&m->runs[i]);
     free(m->runs);
@@ -433,6 +490,11 @@ sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
         if (strcmp(model->benchmarks[i].benchmark, benchmark) == 0)
             return &model->benchmarks[i];
     return NULL;
+}
+
+long long sr_scores_n(const sr_scores *s)
+{
+    return s->summary_only ? (long long)s->summary_n : (long long)s->n_items;
 }
 
 const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark)

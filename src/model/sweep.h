@@ -84,6 +84,9 @@ typedef struct sr_scores {
     long empty_outputs;      /* items whose model output was empty or an inference error
                                 (BFCL: tool-call parser produced nothing); 0 if unknown */
     bool gen_rows;           /* read from the author pipeline's per-item rows (gen_eval.py) */
+    bool summary_only;       /* no items: the accuracy is a gen_eval summary's own (claimed_accuracy, of
+                                summary_n items), not recomputed, with no interval and no comparison */
+    long summary_n;          /* that summary's n; -1 otherwise */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
@@ -238,6 +241,48 @@ typedef struct sr_reported_metric {
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
 #define SR_GEN_SUMMARY_METRIC "accuracy,gen_eval"
 
+/* A figure the author pipeline's run.log states about an arm (its own
+ * claim): a gen summary line ("<tag> gsm8k: {...}"), a fixed-prompt speed
+ * line ("<tag> load at concurrency C: X tok/s, range A to B") or a long-
+ * prompt one ("<tag> long N at concurrency C: P prompt tokens, X out tok/s,
+ * Y total tok/s, ttft Z s"). Read by the bucket ingest, checked against the
+ * arm's files by the analysis (selfcheck.c). Unknown: -1, NAN, NULL. */
+typedef enum { SR_RUN_CLAIM_GEN = 0, SR_RUN_CLAIM_LOAD, SR_RUN_CLAIM_LONG } sr_run_claim_kind;
+
+typedef enum {
+    SR_RUN_CLAIM_NOT_CHECKED = 0, /* no file to check it against: the figure is run.log's only */
+    SR_RUN_CLAIM_AGREES,          /* every figure it states agrees with the files */
+    SR_RUN_CLAIM_DIFFERS,         /* a figure differs (detail says which) */
+    SR_RUN_CLAIM_UNREADABLE       /* the line's figures could not be read (detail says why) */
+} sr_run_claim_check;
+
+typedef struct sr_run_claim {
+    sr_run_claim_kind kind;
+    char *source; /* "logs/run.log:66" */
+    char *task;   /* gen: the benchmark ("gsm8k", "bfcl_simple"); NULL otherwise */
+    long n, right, truncated, max_tokens;
+    double accuracy;
+    long input_len;     /* long: the nominal prompt length N */
+    long concurrency;   /* load, long */
+    long prompt_tokens; /* long: measured tokens per request */
+    double output_tps, total_tps, ttft_s, range_low, range_high;
+
+    /* analysis: */
+    sr_run_claim_check check;
+    bool recomputed; /* checked against per-item rows or speed passes (not only a summary file) */
+    char *against;   /* what it was checked against (a file, or a scenario key); NULL */
+    char *detail;    /* DIFFERS: what differs; UNREADABLE: why; NULL */
+} sr_run_claim;
+
+/* "gen", "load", "long". */
+const char *sr_run_claim_kind_name(sr_run_claim_kind kind);
+/* "not_recomputed", "agrees", "differs", "unreadable". */
+const char *sr_run_claim_check_name(sr_run_claim_check check);
+void sr_run_claim_init(sr_run_claim *c);
+void sr_run_claim_free(sr_run_claim *c);
+/* A deep copy of src (analysis fields too); false on OOM (dst then freed). */
+bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
+
 /* ---- a model ----------------------------------------------------------- */
 
 typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
@@ -249,6 +294,9 @@ typedef struct sr_model {
     char *variant;         /* what set this entry apart inside its directory ("max_num_seqs=4",
                               "deployment=base"), or NULL: one entry per directory otherwise */
     char *label;           /* display name: the id, or "id (tp 2, util 0.5)" when entries share an id */
+    char *table_name;      /* the tables' Model column and Baseline line: the label, and for an arm
+                              (tag) whose id differs the id's name too, "e2b-bf16 (gemma-4-E2B-it)";
+                              NULL: the label */
     sr_serving_settings settings; /* merged: log, run plan, sweep parameters, sweep.json */
     char *tag;             /* the author pipeline's arm tag (bucket layout), or NULL */
     char *run;             /* the bucket layout's run the arm belongs to, or NULL */
@@ -272,6 +320,8 @@ typedef struct sr_model {
     size_t n_benchmarks, cap_benchmarks;
     sr_reported_metric *reported; /* what lm-eval results files claim */
     size_t n_reported, cap_reported;
+    sr_run_claim *run_claims; /* what the bucket layout's run.log says of this arm, in line order */
+    size_t n_run_claims, cap_run_claims;
     sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
     size_t n_runs, cap_runs;
 
@@ -393,6 +443,9 @@ bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
 const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark);
+/* Items behind a benchmark's score: the rows read, or a summary-only
+ * benchmark's claimed n. */
+long long sr_scores_n(const sr_scores *s);
 const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
 /* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
  * benchmark of the same name. */

@@ -146,3 +146,83 @@ Test(bucket, run_folder_and_model_ids)
     cr_assert_str_eq(id, "google/gemma-4-E2B-it");
     free(id);
 }
+
+/* run.log's own figures for an arm: gen summary lines (their JSON read as
+ * a gen_eval summary), load and long speed lines; a line of an unserved
+ * tag, or not of these forms, is not a claim; a speed or summary line
+ * whose figures cannot be read is kept, marked unreadable. */
+Test(bucket, run_log_claims_of_an_arm)
+{
+    make_root();
+    put("logs/run.log",
+        "[jev-quant 2026-10-01T10:00:00Z] start r on z\n"
+        "[jev-quant 2026-10-01T10:01:00Z] serving org/a-it as a (load+long+gen, tools)\n"
+        "[jev-quant 2026-10-01T10:02:00Z] a gsm8k: {\"task\": \"gsm8k\", \"max_tokens\": 2048, \"n\": 1319, \"right\": "
+        "1179, \"accuracy\": 0.8939, \"errors\": 0, \"truncated\": 53, \"wall_s\": 270.7}\r\n"
+        "[jev-quant 2026-10-01T10:03:00Z] a load at concurrency 16: 1910.8 tok/s, range 1884.7 to 1910.8\n"
+        "[jev-quant 2026-10-01T10:04:00Z] a long 3584 at concurrency 16: 3611 prompt tokens, 94.7 out tok/s, "
+        "1430.0 total tok/s, ttft 21.96 s\n"
+        "[jev-quant 2026-10-01T10:05:00Z] a host memory at the end: 10:28:20 used 1 avail 2 swap_used 0\n"
+        "[jev-quant 2026-10-01T10:05:00Z] b gsm8k: {\"task\": \"gsm8k\", \"n\": 1, \"right\": 1, \"accuracy\": 1}\n"
+        "a gsm8k: {\"task\": \"gsm8k\", \"n\": 1, \"right\": 1, \"accuracy\": 1}\n"
+        "[jev-quant 2026-10-01T10:06:00Z] a load at concurrency 4: 1910.8 tok/s\n"
+        "[jev-quant 2026-10-01T10:07:00Z] a bfcl_simple: {\"task\": \"bfcl_simple\", \"n\": 4}\n");
+    sr_bucket_run r;
+    sr_sweep sink;
+    read_run(&r, &sink);
+    cr_assert_eq(r.n_arms, 1);
+    const sr_bucket_arm *a = &r.arms[0];
+    cr_assert_eq(a->n_claims, 5, "gen, load, long, and two unreadable lines");
+    const sr_run_claim *g = &a->claims[0];
+    cr_expect_eq(g->kind, SR_RUN_CLAIM_GEN);
+    cr_expect_str_eq(g->source, "logs/run.log:3");
+    cr_expect_str_eq(g->task, "gsm8k");
+    cr_expect_eq(g->n, 1319);
+    cr_expect_eq(g->right, 1179);
+    cr_expect_eq(g->truncated, 53);
+    cr_expect_eq(g->max_tokens, 2048);
+    cr_expect_float_eq(g->accuracy, 0.8939, 1e-12);
+    const sr_run_claim *l = &a->claims[1];
+    cr_expect_eq(l->kind, SR_RUN_CLAIM_LOAD);
+    cr_expect_eq(l->concurrency, 16);
+    cr_expect_float_eq(l->output_tps, 1910.8, 1e-9);
+    cr_expect_float_eq(l->range_low, 1884.7, 1e-9);
+    cr_expect_float_eq(l->range_high, 1910.8, 1e-9);
+    const sr_run_claim *lg = &a->claims[2];
+    cr_expect_eq(lg->kind, SR_RUN_CLAIM_LONG);
+    cr_expect_eq(lg->input_len, 3584);
+    cr_expect_eq(lg->concurrency, 16);
+    cr_expect_eq(lg->prompt_tokens, 3611);
+    cr_expect_float_eq(lg->output_tps, 94.7, 1e-9);
+    cr_expect_float_eq(lg->total_tps, 1430.0, 1e-9);
+    cr_expect_float_eq(lg->ttft_s, 21.96, 1e-9);
+    cr_expect_eq(a->claims[3].check, SR_RUN_CLAIM_UNREADABLE);
+    cr_expect_str_eq(a->claims[3].source, "logs/run.log:9");
+    cr_expect_eq(a->claims[4].check, SR_RUN_CLAIM_UNREADABLE);
+    cr_expect(strstr(a->claims[4].detail, "right") != NULL, "%s", a->claims[4].detail);
+    sr_bucket_run_free(&r);
+    sr_sweep_free(&sink);
+}
+
+/* The tag of an arm's file name, as the per-arm folders carry it. */
+Test(bucket, tag_of_an_arm_file_name)
+{
+    const char *yes[][2] = {{"e2b-bf16.long1024.c16.json", "e2b-bf16"},
+                            {"a.load.c4.json", "a"},
+                            {"12b-w8a8-emb4.gen-gsm8k.json", "12b-w8a8-emb4"},
+                            {"x.boot.log", "x"},
+                            {"org_name.boot.log", "org_name"},
+                            {"t.spec.txt", "t"}};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        char *t = sr_bucket_tag_of_name(yes[i][0]);
+        cr_expect(t && strcmp(t, yes[i][1]) == 0, "%s: %s", yes[i][0], t ? t : "NULL");
+        free(t);
+    }
+    const char *no[] = {"run.log",        "pytest.log",        ".long1024.json",
+                        "a.results.json", "a b.long1.c1.json", "summary.json"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        char *t = sr_bucket_tag_of_name(no[i]);
+        cr_expect_null(t, "%s gave %s", no[i], t);
+        free(t);
+    }
+}

@@ -618,3 +618,51 @@ Test(claims_check, no_claims_no_keys)
     free(json);
     sr_sweep_free(&sw);
 }
+
+/* The names the author writes for his arms: each word of the name is a
+ * word of an arm's tag or of its id's name, case and punctuation aside.
+ * One arm fitting is the match; several leave the claim unmatched, naming
+ * them; entries without a tag are not matched this way. */
+Test(claims_check, arms_by_the_authors_names)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    int g[10] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+    const char *ids[][2] = {{"google/gemma-4-E2B-it", "e2b-bf16"},
+                            {"gemma-4-E2B-it-qat-w8a8-int8", "e2b-qat-w8a8"},
+                            {"gemma-4-E2B-it-qat-w8a8-int8-emb4", "e2b-w8a8-emb4"},
+                            {"gemma-4-E4B-it-qat-w8a8-int8-emb4", "e4b-w8a8-emb4"},
+                            {"org/plain-w4a16", NULL}};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        sr_model *m = sr_sweep_add_model(&sw, ids[i][0]);
+        cr_assert_not_null(m);
+        if (ids[i][1])
+            m->tag = strdup(ids[i][1]);
+        add_scores(m, "gsm8k", g, 10);
+    }
+    cr_assert_null(sr_analyse(&sw, "e2b-bf16"));
+    read_csv_claims(&sw, "model,figure,value\n"                             /* 1 */
+                         "bf16,accuracy.gsm8k.score,0.5\n"                  /* 2: e2b-bf16 only */
+                         "`E2B bf16`,accuracy.gsm8k.score,0.5\n"            /* 3 */
+                         "E4B W8A8,accuracy.gsm8k.score,0.5\n"              /* 4: e4b-w8a8-emb4 only */
+                         "E2B W8A8,accuracy.gsm8k.score,0.5\n"              /* 5: two E2B arms fit */
+                         "Gemma 4 E2B emb4 int8,accuracy.gsm8k.score,0.5\n" /* 6: the id's words count */
+                         "w4a16,accuracy.gsm8k.score,0.5\n"                 /* 7: no tag, not by words */
+                         "E2B fp8,accuracy.gsm8k.score,0.5\n");             /* 8: no arm has fp8 */
+    cr_assert_null(sr_check_claims(&sw));
+    cr_expect_eq(at_line(&sw, 2)->model_index, 0);
+    cr_expect_eq(at_line(&sw, 3)->model_index, 0);
+    cr_expect_eq(at_line(&sw, 4)->model_index, 3);
+    cr_expect_eq(at_line(&sw, 6)->model_index, 2);
+    const sr_claim *c = at_line(&sw, 5);
+    cr_expect_eq(c->status, SR_CLAIM_UNMATCHED);
+    cr_expect_str_eq(c->candidates, "e2b-qat-w8a8, e2b-w8a8-emb4");
+    char *detail = sr_text_claim_detail(&sw, c);
+    cr_expect(detail && strstr(detail, "fits several entries equally (e2b-qat-w8a8, e2b-w8a8-emb4)"), "%s", detail);
+    free(detail);
+    cr_expect_eq(at_line(&sw, 7)->status, SR_CLAIM_UNMATCHED);
+    cr_expect_null(at_line(&sw, 7)->candidates);
+    cr_expect_eq(at_line(&sw, 8)->status, SR_CLAIM_UNMATCHED);
+    sr_sweep_free(&sw);
+}

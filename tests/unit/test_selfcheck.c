@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/entries.h"
 #include "analysis/selfcheck.h"
 #include "model/sweep.h"
 #include "util/strbuf.h"
@@ -168,6 +169,199 @@ Test(selfcheck, gen_summaries_against_their_rows)
     cr_expect(warned(&sw,
                      "t: bfcl_simple: 'logs/t.gen-bfcl_simple.json' claims 0.9275 (371 of 400 right) but there are "
                      "no per-item rows"));
-    cr_expect_null(sr_model_benchmark(m, "bfcl_simple"), "a summary alone is not an accuracy of the entry");
+    const sr_scores *b = sr_model_benchmark(m, "bfcl_simple");
+    cr_assert_not_null(b, "a summary alone is the entry's accuracy, not recomputed");
+    cr_expect(b->summary_only);
+    cr_expect_eq(b->n_items, 0, "no items: nothing to pair or resample");
+    cr_expect_eq(sr_scores_n(b), 400);
+    cr_expect_float_eq(b->claimed_accuracy, 0.9275, 1e-12);
+    cr_expect_not(b->claim_differs, "nothing to differ from");
+    sr_sweep_free(&sw);
+}
+
+/* Index of the new claim: a pointer would not survive the next one. */
+static size_t add_run_claim(sr_model *m, sr_run_claim_kind kind, long line)
+{
+    void *items = m->run_claims;
+    cr_assert(sr_grow(&items, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims));
+    m->run_claims = items;
+    sr_run_claim *c = &m->run_claims[m->n_run_claims++];
+    sr_run_claim_init(c);
+    c->kind = kind;
+    c->source = sr_asprintf("logs/run.log:%ld", line);
+    return m->n_run_claims - 1;
+}
+
+static size_t gen_claim(sr_model *m, const char *task, long n, long right, double accuracy, long line)
+{
+    size_t k = add_run_claim(m, SR_RUN_CLAIM_GEN, line);
+    sr_run_claim *c = &m->run_claims[k];
+    c->task = strdup(task);
+    c->n = n;
+    c->right = right;
+    c->accuracy = accuracy;
+    return k;
+}
+
+static size_t long_claim(sr_model *m, long input, double out, double total, double ttft_s, long line)
+{
+    size_t k = add_run_claim(m, SR_RUN_CLAIM_LONG, line);
+    sr_run_claim *c = &m->run_claims[k];
+    c->input_len = input;
+    c->concurrency = 16;
+    c->prompt_tokens = input + 19;
+    c->output_tps = out;
+    c->total_tps = total;
+    c->ttft_s = ttft_s;
+    return k;
+}
+
+/* Three passes of a <tag>.long1024.c16.json: medians 1521.2 out, 7721.1
+ * total, 0.321 s to the first token (the real e2b-bf16 file's). */
+static void add_long_passes(sr_model *m)
+{
+    const double out[] = {1521.2, 1522.0, 1520.4}, total[] = {7721.1, 7725.3, 7717.0}, ttft[] = {321, 319, 322};
+    for (int k = 0; k < 3; k++) {
+        sr_bench_run r;
+        sr_bench_run_init(&r);
+        r.source = sr_asprintf("logs/t.long1024.c16.json:passes[%d]", k);
+        r.max_concurrency = 16;
+        r.output_throughput = out[k];
+        r.total_token_throughput = total[k];
+        r.median_ttft_ms = ttft[k];
+        sr_scenario_spec spec = {1024, 256, 16, INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &r));
+    }
+}
+
+/* run.log's own figures: against the rows (recomputed), else the summary
+ * file (not recomputed), else left as run.log's; speed lines against the
+ * median of their speed file's passes, to half a unit of the printed
+ * decimal; a line whose speed file is absent is not checked. */
+Test(selfcheck, run_log_claims_against_the_files)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    m->label = strdup("t");
+    add_gen_rows(m, "gsm8k");                               /* 3 of 4 right */
+    add_summary(m, "bfcl_simple", 400, 371, 0.9275, 0, -1); /* no rows */
+    add_long_passes(m);
+    size_t g_ok = gen_claim(m, "gsm8k", 4, 3, 0.75, 1);
+    size_t g_bad = gen_claim(m, "gsm8k", 4, 2, 0.5, 2);
+    size_t b_file = gen_claim(m, "bfcl_simple", 400, 371, 0.9275, 3);
+    size_t b_bad = gen_claim(m, "bfcl_simple", 400, 370, 0.925, 4);
+    size_t none = gen_claim(m, "mmlu", 10, 5, 0.5, 5);
+    size_t l_ok = long_claim(m, 1024, 1521.2, 7721.1, 0.321, 6);
+    size_t l_round = long_claim(m, 1024, 1521.24, 7721.14, 0.3214, 7); /* within half a unit */
+    size_t l_bad = long_claim(m, 1024, 1521.3, 7721.1, 0.321, 8);
+    size_t l_ttft = long_claim(m, 1024, 1521.2, 7721.1, 0.322, 9);
+    size_t l_absent = long_claim(m, 3584, 905.5, 13799.3, 1.099, 10);
+    cr_assert_null(sr_check_run_claims(&sw));
+    cr_expect_eq(m->run_claims[g_ok].check, SR_RUN_CLAIM_AGREES);
+    cr_expect(m->run_claims[g_ok].recomputed);
+    cr_expect_str_eq(m->run_claims[g_ok].against, "results/r-t-gen/gsm8k.jsonl");
+    cr_expect_eq(m->run_claims[g_bad].check, SR_RUN_CLAIM_DIFFERS);
+    cr_expect_str_eq(m->run_claims[g_bad].detail, "right 2, the files 3; accuracy 0.5000, the files 0.7500");
+    cr_expect_eq(m->run_claims[b_file].check, SR_RUN_CLAIM_AGREES);
+    cr_expect_not(m->run_claims[b_file].recomputed, "checked against the summary file only");
+    cr_expect_str_eq(m->run_claims[b_file].against, "logs/t.gen-bfcl_simple.json");
+    cr_expect_eq(m->run_claims[b_bad].check, SR_RUN_CLAIM_DIFFERS);
+    cr_expect_eq(m->run_claims[none].check, SR_RUN_CLAIM_NOT_CHECKED);
+    cr_expect_null(m->run_claims[none].against);
+    cr_expect_eq(m->run_claims[l_ok].check, SR_RUN_CLAIM_AGREES);
+    cr_expect_str_eq(m->run_claims[l_ok].against, "logs/t.long1024.c16.json");
+    cr_expect_eq(m->run_claims[l_round].check, SR_RUN_CLAIM_AGREES);
+    cr_expect_eq(m->run_claims[l_bad].check, SR_RUN_CLAIM_DIFFERS);
+    cr_expect_str_eq(m->run_claims[l_bad].detail, "output tok/s 1521.3, the files 1521.2");
+    cr_expect_eq(m->run_claims[l_ttft].check, SR_RUN_CLAIM_DIFFERS);
+    cr_expect_str_eq(m->run_claims[l_ttft].detail, "ttft s 0.322, the files 0.321");
+    cr_expect_eq(m->run_claims[l_absent].check, SR_RUN_CLAIM_NOT_CHECKED);
+    cr_expect(warned(&sw, "t: run.log's line 'logs/run.log:2' disagrees with 'results/r-t-gen/gsm8k.jsonl'"));
+    cr_expect(warned(&sw, "t: 2 figure lines of run.log (gen summaries, speed lines) with no file to check them"));
+    sr_sweep_free(&sw);
+}
+
+/* A load line against its passes' median and range; a load line with no
+ * load file (only a long one at that concurrency) is not checked. */
+Test(selfcheck, run_log_load_line_and_its_range)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    m->label = strdup("t");
+    add_long_passes(m);
+    size_t c = add_run_claim(m, SR_RUN_CLAIM_LOAD, 1);
+    m->run_claims[c].concurrency = 16;
+    m->run_claims[c].output_tps = 1521.2;
+    m->run_claims[c].range_low = 1520.4;
+    m->run_claims[c].range_high = 1522.0;
+    cr_assert_null(sr_check_run_claims(&sw));
+    cr_expect_eq(m->run_claims[c].check, SR_RUN_CLAIM_NOT_CHECKED, "a long file is not the load scenario");
+    sr_sweep_free(&sw);
+
+    sr_sweep_init(&sw);
+    m = sr_sweep_model(&sw, "org/m");
+    m->label = strdup("t");
+    const double out[] = {1884.7, 1910.8, 1900.0};
+    for (int k = 0; k < 3; k++) {
+        sr_bench_run r;
+        sr_bench_run_init(&r);
+        r.source = sr_asprintf("logs/t.load.c16.json:passes[%d]", k);
+        r.max_concurrency = 16;
+        r.output_throughput = out[k];
+        sr_scenario_spec spec = {508, 256, 16, INFINITY, -1};
+        cr_assert(sr_model_add_run(m, &spec, &r));
+    }
+    size_t ok = add_run_claim(m, SR_RUN_CLAIM_LOAD, 1);
+    m->run_claims[ok].concurrency = 16;
+    m->run_claims[ok].output_tps = 1900.0;
+    m->run_claims[ok].range_low = 1884.7;
+    m->run_claims[ok].range_high = 1910.8;
+    size_t bad = add_run_claim(m, SR_RUN_CLAIM_LOAD, 2);
+    m->run_claims[bad].concurrency = 16;
+    m->run_claims[bad].output_tps =
+        1910.8; /* the article's "1910.8 tok/s, range 1884.7 to 1910.8" against these passes */
+    m->run_claims[bad].range_low = 1884.7;
+    m->run_claims[bad].range_high = 1910.8;
+    size_t other = add_run_claim(m, SR_RUN_CLAIM_LOAD, 3);
+    m->run_claims[other].concurrency = 4;
+    m->run_claims[other].output_tps = 500;
+    cr_assert_null(sr_check_run_claims(&sw));
+    cr_expect_eq(m->run_claims[ok].check, SR_RUN_CLAIM_AGREES);
+    cr_expect_str_eq(m->run_claims[ok].against, "logs/t.load.c16.json");
+    cr_expect_eq(m->run_claims[bad].check, SR_RUN_CLAIM_DIFFERS);
+    cr_expect_str_eq(m->run_claims[bad].detail, "output tok/s 1910.8, the files 1900.0");
+    cr_expect_eq(m->run_claims[other].check, SR_RUN_CLAIM_NOT_CHECKED);
+    sr_sweep_free(&sw);
+}
+
+/* The tables' name of an arm: its tag, with the id's name when that says
+ * more ("e2b-bf16 (gemma-4-E2B-it)"); the run too when tags repeat; the
+ * label alone when the tag is the id's name, and for untagged entries. */
+Test(entries, table_name_of_an_arm)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *a = sr_sweep_add_model(&sw, "google/gemma-4-E2B-it");
+    a->tag = strdup("e2b-bf16");
+    sr_model *b = sr_sweep_add_model(&sw, "gemma-4-E2B-it-qat-w8a8-int8");
+    b->tag = strdup("gemma-4-E2B-it-qat-w8a8-int8");
+    sr_model *c = sr_sweep_add_model(&sw, "org/small-it");
+    c->tag = strdup("small");
+    c->run = strdup("r1");
+    sr_model *d = sr_sweep_add_model(&sw, "org/small-it");
+    d->tag = strdup("small");
+    d->run = strdup("r2");
+    sr_sweep_add_model(&sw, "org/plain");
+    cr_assert_null(sr_label_entries(&sw));
+    cr_expect_str_eq(sw.models[0].label, "e2b-bf16");
+    cr_expect_str_eq(sw.models[0].table_name, "e2b-bf16 (gemma-4-E2B-it)");
+    cr_expect_null(sw.models[1].table_name, "the tag is the id: nothing to add");
+    cr_expect_str_eq(sw.models[2].label, "small (r1)");
+    cr_expect_str_eq(sw.models[2].table_name, "small (r1, small-it)");
+    cr_expect_str_eq(sw.models[3].table_name, "small (r2, small-it)");
+    cr_expect_null(sw.models[4].table_name);
     sr_sweep_free(&sw);
 }

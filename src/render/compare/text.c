@@ -109,6 +109,8 @@ const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_c
         snprintf(buf, size, "only after");
     else if (!ch->after)
         snprintf(buf, size, "only before");
+    else if (ch->n_paired == 0 && (ch->before->summary_only || ch->after->summary_only))
+        snprintf(buf, size, "not recomputed (summary only): no per-item rows to pair");
     else if (ch->n_paired == 0)
         snprintf(buf, size, "no item in common");
     else if (ch->verdict == SR_VERDICT_TOO_FEW_ITEMS)

@@ -233,7 +233,13 @@ char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c)
     case SR_CLAIM_CONSISTENT: put_consistent(&sb, c); break;
     case SR_CLAIM_DIFFERS: put_differs(&sb, c); break;
     case SR_CLAIM_NOT_VERIFIABLE: put_not_verifiable(&sb, sw, c); break;
-    case SR_CLAIM_UNMATCHED: sr_strbuf_printf(&sb, "No model of the export matches '%s'.", c->model); break;
+    case SR_CLAIM_UNMATCHED:
+        if (c->candidates)
+            sr_strbuf_printf(&sb, "'%s' fits several entries equally (%s): name one by its tag.", c->model,
+                             c->candidates);
+        else
+            sr_strbuf_printf(&sb, "No model of the export matches '%s'.", c->model);
+        break;
     case SR_CLAIM_UNCHECKED:
     case SR_CLAIM_N_STATUS: sr_strbuf_puts(&sb, "Not checked."); break;
     }

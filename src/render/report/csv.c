@@ -92,7 +92,7 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
         const sr_scores *s = &m->benchmarks[i];
         csv_row r;
         row_init(&r, m, "accuracy", s->benchmark);
-        r.num[COL_N] = (double)s->n_items;
+        r.num[COL_N] = (double)sr_scores_n(s);
         r.num[COL_SCORE] = s->score;
         if (s->compared) {
             r.num[COL_DELTA] = points(s->delta);
@@ -102,7 +102,7 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
             r.num[COL_MDE] = points(s->mde);
             r.num[COL_P_HOLM] = s->mcnemar_p_holm;
         }
-        r.verdict = sr_verdict_name(s->verdict);
+        r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->verdict);
         r.source = s->source;
         put_row(sb, &r, -1);
     }

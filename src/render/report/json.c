@@ -129,7 +129,7 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
     for (size_t i = 0; i < m->n_benchmarks; i++) {
         const sr_scores *s = &m->benchmarks[i];
         cJSON *b = cJSON_CreateObject();
-        sr_json_add(jb, b, "n", cJSON_CreateNumber((double)s->n_items));
+        sr_json_add(jb, b, "n", cJSON_CreateNumber((double)sr_scores_n(s)));
         sr_json_add(jb, b, "correct", sr_json_num(s->correct));
         sr_json_add(jb, b, "score", sr_json_num(s->score));
         bool cmp = s->compared;
@@ -165,10 +165,11 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                 jb, b, "monte_carlo_error",
                 cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
         }
-        if (s->gen_rows) { /* the author pipeline's rows: the answer-token limit is part of the setting */
+        if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
+            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
             sr_json_add(jb, b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
-            sr_json_add(jb, b, "truncated", cJSON_CreateNumber((double)s->truncated));
+            sr_json_add(jb, b, "truncated", sr_json_count(s->truncated));
         }
         sr_json_add(jb, b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(jb, b, "claimed_source", sr_json_str(s->claimed_source));
@@ -204,6 +205,45 @@ static cJSON *accuracy_claims_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, c, "recomputed", cJSON_CreateBool(s && s->gen_rows));
         sr_json_add(jb, c, "source", sr_json_str(r->source));
         cJSON_AddItemToArray(a, c);
+    }
+    return a;
+}
+
+/* The bucket layout's run.log lines about the entry (its own claims), each
+ * with what it was checked against. NULL when there are none, so other
+ * layouts' reports keep their shape. */
+static cJSON *run_log_claims_json(sr_json_build *jb, const sr_model *m)
+{
+    if (m->n_run_claims == 0)
+        return NULL;
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < m->n_run_claims; i++) {
+        const sr_run_claim *c = &m->run_claims[i];
+        cJSON *o = cJSON_CreateObject();
+        sr_json_add(jb, o, "kind", cJSON_CreateString(sr_run_claim_kind_name(c->kind)));
+        if (c->kind == SR_RUN_CLAIM_GEN) {
+            sr_json_add(jb, o, "benchmark", sr_json_str(c->task));
+            sr_json_add(jb, o, "accuracy", sr_json_num(c->accuracy));
+            sr_json_add(jb, o, "n", sr_json_count(c->n));
+            sr_json_add(jb, o, "right", sr_json_count(c->right));
+            sr_json_add(jb, o, "truncated", sr_json_count(c->truncated));
+            sr_json_add(jb, o, "max_tokens", sr_json_count(c->max_tokens));
+        } else {
+            sr_json_add(jb, o, "input_len", sr_json_count(c->input_len));
+            sr_json_add(jb, o, "concurrency", sr_json_count(c->concurrency));
+            sr_json_add(jb, o, "prompt_tokens", sr_json_count(c->prompt_tokens));
+            sr_json_add(jb, o, "output_throughput", sr_json_num(c->output_tps));
+            sr_json_add(jb, o, "total_token_throughput", sr_json_num(c->total_tps));
+            sr_json_add(jb, o, "ttft_s", sr_json_num(c->ttft_s));
+            sr_json_add(jb, o, "range_low", sr_json_num(c->range_low));
+            sr_json_add(jb, o, "range_high", sr_json_num(c->range_high));
+        }
+        sr_json_add(jb, o, "check", cJSON_CreateString(sr_run_claim_check_name(c->check)));
+        sr_json_add(jb, o, "recomputed", cJSON_CreateBool(c->recomputed));
+        sr_json_add(jb, o, "against", sr_json_str(c->against));
+        sr_json_add(jb, o, "detail", sr_json_str(c->detail));
+        sr_json_add(jb, o, "source", sr_json_str(c->source));
+        sr_json_append(jb, a, o);
     }
     return a;
 }
@@ -285,6 +325,9 @@ static cJSON *model_json(sr_json_build *jb, const sr_model *m)
     cJSON *claims = accuracy_claims_json(jb, m);
     if (claims)
         sr_json_add(jb, o, "accuracy_claims", claims);
+    cJSON *run_claims = run_log_claims_json(jb, m);
+    if (run_claims)
+        sr_json_add(jb, o, "run_log_claims", run_claims);
     sr_json_add(jb, o, "speed", speed_json(jb, m));
     return o;
 }

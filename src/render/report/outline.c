@@ -167,7 +167,9 @@ static void title_block(report_outline *o)
     const sr_sweep *sw = o->sw;
     const sr_manifest *mf = &sw->manifest;
     const sr_model *base = sr_sweep_baseline(sw);
-    const char *base_name = base && base->label ? base->label : sw->baseline;
+    const char *base_name = base && base->table_name ? base->table_name
+                            : base && base->label    ? base->label
+                                                     : sw->baseline;
     sr_doc *d = o->d;
     char *sub = base_name ? sr_asprintf("Sweep report: accuracy and speed of each model against the baseline %s.",
                                         base_name)

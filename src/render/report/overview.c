@@ -75,6 +75,12 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
+/* The Model column: the label, with an arm's id (sweep.h table_name). */
+static const char *column_name_of(const sr_model *m)
+{
+    return m->table_name ? m->table_name : label_of(m);
+}
+
 static bool any_logged_kv(const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->n_models; i++)
@@ -94,7 +100,7 @@ static bool any_ratio(const sr_sweep *sw)
 
 static void model_and_status(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, label_of(m));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, column_name_of(m));
     if (c)
         c->strong = m->is_baseline;
 }
@@ -140,7 +146,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             if (c)
                 c->tone = mark_tone(s);
         } else {
-            sr_tb_cell(b, SR_CELL_TEXT, "not compared");
+            sr_tb_cell(b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not compared");
         }
     }
     if (with_speed) {
@@ -163,8 +169,8 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         if (s && isfinite(s->score)) {
-            snprintf(buf, sizeof buf, "%s (n %s)", sr_text_score(buf + 128, 128, s->score),
-                     sr_text_count(n, sizeof n, (long long)s->n_items));
+            snprintf(buf, sizeof buf, "%s (n %s%s)", sr_text_score(buf + 128, 128, s->score),
+                     sr_text_count(n, sizeof n, sr_scores_n(s)), s->summary_only ? ", not recomputed" : "");
             sr_tb_cell(b, SR_CELL_NUMBER, buf);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);

@@ -25,7 +25,7 @@ static size_t *model_order(const sr_sweep *sw, size_t *n)
 
 static const char *label_of(const sr_model *m)
 {
-    return m->label ? m->label : m->id;
+    return m->table_name ? m->table_name : m->label ? m->label : m->id;
 }
 
 static sr_tone status_tone(sr_status s)
@@ -453,7 +453,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
                     if (c)
                         c->tone = verdict_tone(s);
                 } else {
-                    sr_tb_cell(&b, SR_CELL_TEXT, "not paired");
+                    sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
                 }
             }
             for (size_t c = 0; c < speed.n; c++)
@@ -500,7 +500,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         char score[64], items[64];
         b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark,
                                  sr_text_score(score, sizeof score, bs ? bs->score : NAN),
-                                 bs ? sr_text_count(items, sizeof items, (long long)bs->n_items) : SR_TEXT_MISSING);
+                                 bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
         b.oom |= !b.t->aside;
         b.t->sortable = true;
         snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
@@ -527,13 +527,15 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             model_cell(&b, m, NULL);
             status_cell(&b, m);
             sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, (long long)s->n_items) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
             bool compared = s && s->compared && !s->is_baseline;
             sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
             char words[256];
             const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
             if (!verdict)
-                verdict = !s ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores") : "not compared";
+                verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+                          : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
+                                                   : "not compared";
             sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
             if (v)
                 v->tone = verdict_tone(s);
@@ -685,7 +687,7 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     (void)sw;
     sr_table_builder b;
     char title[256], v[64];
-    snprintf(title, sizeof title, "What if: %s", label_of(m));
+    snprintf(title, sizeof title, "What if: %s", m->label ? m->label : m->id);
     if (sr_tb_begin(&b, "whatif", title)) {
         sr_tb_column(&b, "Chip", NULL, false, 3.4);
         sr_tb_column(&b, "HBM (GiB)", NULL, true, 1);

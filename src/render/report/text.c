@@ -123,6 +123,10 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     char m[64], mde[64];
     if (!s) {
         return NULL;
+    } else if (s->summary_only) {
+        snprintf(buf, size, "%s",
+                 s->is_baseline ? "baseline; not recomputed (summary only)"
+                                : "not recomputed (summary only): no per-item rows to compare");
     } else if (s->is_baseline) {
         snprintf(buf, size, "baseline");
     } else if (!s->compared) {
@@ -365,7 +369,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         sr_strbuf_printf(sb, "%s: the baseline has no scores, so no model was compared on it.", title);
         return;
     }
-    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, (long long)bs->n_items),
+    sr_strbuf_printf(sb, "%s (%s items, baseline %s): ", title, sr_text_count(buf, sizeof buf, sr_scores_n(bs)),
                      sr_text_score(buf2, sizeof buf2, bs->score));
     static const sr_verdict verdicts[] = {SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_LOWER, SR_VERDICT_HIGHER};
     static const char *const leads[] = {"", "lower for ", "higher for "};
@@ -689,6 +693,98 @@ static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const siz
     return ok;
 }
 
+/* "GSM8K", "load at concurrency 16", "long 1024 at concurrency 16". */
+static void run_claim_what(sr_strbuf *sb, const sr_run_claim *c)
+{
+    if (c->kind == SR_RUN_CLAIM_GEN)
+        sr_strbuf_puts(sb, c->task ? sr_text_benchmark_title(c->task) : "a gen summary");
+    else if (c->kind == SR_RUN_CLAIM_LOAD)
+        sr_strbuf_printf(sb, "load at concurrency %ld", c->concurrency);
+    else
+        sr_strbuf_printf(sb, "long %ld at concurrency %ld", c->input_len, c->concurrency);
+}
+
+/* The figures a claim states, as run.log printed them. */
+static void run_claim_figures(sr_strbuf *sb, const sr_run_claim *c)
+{
+    char a[64], b[64], d[64];
+    if (c->kind == SR_RUN_CLAIM_GEN)
+        sr_strbuf_printf(sb, "%s, %s of %s right", sr_text_fixed(a, sizeof a, c->accuracy, 4),
+                         sr_text_count(b, sizeof b, c->right), sr_text_count(d, sizeof d, c->n));
+    else if (c->kind == SR_RUN_CLAIM_LOAD)
+        sr_strbuf_printf(sb, "%s output tok/s (range %s to %s)", sr_text_fixed(a, sizeof a, c->output_tps, 1),
+                         sr_text_fixed(b, sizeof b, c->range_low, 1), sr_text_fixed(d, sizeof d, c->range_high, 1));
+    else
+        sr_strbuf_printf(sb, "%s output tok/s, %s total tok/s, first token %s s",
+                         sr_text_fixed(a, sizeof a, c->output_tps, 1), sr_text_fixed(b, sizeof b, c->total_tps, 1),
+                         sr_text_fixed(d, sizeof d, c->ttft_s, 3));
+}
+
+/* run.log's own claims (bucket layout): each disagreement and each figure
+ * with nothing to check it against by name, the agreements counted. */
+static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+{
+    size_t agree = 0, agree_files = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        size_t unchecked = 0;
+        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+            const sr_run_claim *c = &m->run_claims[k];
+            if (c->check == SR_RUN_CLAIM_AGREES) {
+                agree++;
+                agree_files += c->recomputed;
+                continue;
+            }
+            if (c->check == SR_RUN_CLAIM_NOT_CHECKED)
+                unchecked++;
+            if (c->check != SR_RUN_CLAIM_DIFFERS)
+                continue; /* unreadable: a warning names it (selfcheck.c) */
+            sr_strbuf_printf(sb, "%s, ", name_of(m));
+            run_claim_what(sb, c);
+            sr_strbuf_printf(sb, ": run.log (%s) says ", c->source);
+            run_claim_figures(sb, c);
+            sr_strbuf_printf(sb, ", which disagrees with %s (%s).", c->against ? c->against : "the files",
+                             c->detail ? c->detail : "");
+            ok = list_take(out, sb);
+        }
+        if (!ok || unchecked == 0)
+            continue;
+        /* One sentence per entry: the figures are run.log's only. */
+        sr_strbuf_printf(sb,
+                         "%s: run.log states figures with no file to check them against, so they are "
+                         "run.log's, not recomputed (no interval):",
+                         name_of(m));
+        const char *sep = " ";
+        for (size_t k = 0; k < m->n_run_claims; k++) {
+            const sr_run_claim *c = &m->run_claims[k];
+            if (c->check != SR_RUN_CLAIM_NOT_CHECKED)
+                continue;
+            sr_strbuf_puts(sb, sep);
+            run_claim_what(sb, c);
+            sr_strbuf_puts(sb, " ");
+            run_claim_figures(sb, c);
+            sr_strbuf_printf(sb, " (%s)", c->source);
+            sep = "; ";
+        }
+        sr_strbuf_puts(sb, ".");
+        ok = list_take(out, sb);
+    }
+    if (ok && agree > 0) {
+        sr_strbuf_printf(sb,
+                         "%zu figure line%s that run.log states about its arms (gen summaries, speed lines) agree%s "
+                         "with the files",
+                         agree, agree == 1 ? "" : "s", agree == 1 ? "s" : "");
+        if (agree_files == agree)
+            sr_strbuf_printf(sb, " (per-item rows, speed passes).");
+        else
+            sr_strbuf_printf(sb, " (%zu with per-item rows or speed passes, %zu with the gen summary file only).",
+                             agree_files, agree - agree_files);
+        ok = list_take(out, sb);
+    }
+    return ok;
+}
+
 /* The answer-token limit of the author pipeline's rows, a setting of the
  * accuracy runs: one sentence per benchmark, naming each entry's limit when
  * they differ (compare.c warns about each comparison across limits). */
@@ -750,7 +846,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
             const sr_scores *s = &m->benchmarks[b];
             char claimed[64], mean[64];
-            if (!isfinite(s->claimed_accuracy))
+            if (!isfinite(s->claimed_accuracy) || s->summary_only) /* a summary alone: nothing to agree with */
                 continue;
             if (!s->claim_differs) { /* decided by the analysis (selfcheck.c) */
                 agree++;
@@ -793,7 +889,8 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
         }
     }
     if (ok)
-        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out);
+        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out) &&
+             put_run_claims(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_free(&sb);
