@@ -407,10 +407,10 @@ static sr_error *canonical_bfcl_ids(sr_scores *s)
 {
     for (size_t i = 0; i < s->n_items; i++) {
         char *id = sr_bfcl_item_id(s->items[i].id);
-        if (!id)
+        bool ok = id && sr_scores_set_id(s, i, id);
+        free(id);
+        if (!ok)
             return sr_oom();
-        free(s->items[i].id);
-        s->items[i].id = id;
     }
     return NULL;
 }

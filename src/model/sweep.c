@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,10 +240,55 @@ void sr_scores_init(sr_scores *s)
     s->equivalent = -1;
 }
 
+struct sr_id_pool {
+    sr_id_pool *next;
+    size_t used, cap;
+    char bytes[];
+};
+
+static void id_pool_free(sr_id_pool *p)
+{
+    while (p) {
+        sr_id_pool *next = p->next;
+        free(p);
+        p = next;
+    }
+}
+
+static sr_id_pool *id_pool_block(size_t cap, sr_id_pool *next)
+{
+    if (cap > SIZE_MAX - sizeof(sr_id_pool))
+        return NULL;
+    sr_id_pool *b = malloc(sizeof *b + cap);
+    if (b) {
+        b->next = next;
+        b->used = 0;
+        b->cap = cap;
+    }
+    return b;
+}
+
+/* A copy of id in *pool (a new block in front when the first is full); NULL on OOM. */
+static const char *id_pool_add(sr_id_pool **pool, const char *id)
+{
+    size_t len = strlen(id) + 1;
+    sr_id_pool *b = *pool;
+    if (!b || b->cap - b->used < len) {
+        size_t cap = b && b->cap < SIZE_MAX / 4 ? 2 * b->cap : 1024;
+        b = id_pool_block(cap > len ? cap : len, b);
+        if (!b)
+            return NULL;
+        *pool = b;
+    }
+    char *at = b->bytes + b->used;
+    memcpy(at, id, len);
+    b->used += len;
+    return at;
+}
+
 void sr_scores_free(sr_scores *s)
 {
-    for (size_t i = 0; i < s->n_items; i++)
-        free(s->items[i].id);
+    id_pool_free(s->ids);
     free(s->items);
     free(s->benchmark);
     free(s->source);
@@ -257,12 +303,49 @@ bool sr_scores_add(sr_scores *s, const char *id, double score)
     if (!sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items))
         return false;
     s->items = items;
-    char *copy = strdup(id);
+    const char *copy = id_pool_add(&s->ids, id);
     if (!copy)
         return false;
     s->items[s->n_items].id = copy;
     s->items[s->n_items].score = score;
     s->n_items++;
+    return true;
+}
+
+bool sr_scores_set_id(sr_scores *s, size_t i, const char *id)
+{
+    const char *copy = id_pool_add(&s->ids, id);
+    if (!copy)
+        return false;
+    s->items[i].id = copy;
+    return true;
+}
+
+bool sr_scores_compact(sr_scores *s)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < s->n_items; i++)
+        total += strlen(s->items[i].id) + 1;
+    if (s->n_items && s->n_items < s->cap_items) {
+        sr_item_score *items = realloc(s->items, s->n_items * sizeof *items);
+        if (!items)
+            return false;
+        s->items = items;
+        s->cap_items = s->n_items;
+    }
+    if (!s->ids || (!s->ids->next && s->ids->used == total))
+        return true;
+    sr_id_pool *b = id_pool_block(total ? total : 1, NULL);
+    if (!b)
+        return false;
+    for (size_t i = 0; i < s->n_items; i++) {
+        size_t len = strlen(s->items[i].id) + 1;
+        memcpy(b->bytes + b->used, s->items[i].id, len);
+        s->items[i].id = b->bytes + b->used;
+        b->used += len;
+    }
+    id_pool_free(s->ids);
+    s->ids = b;
     return true;
 }
 
@@ -512,6 +595,8 @@ const sr_scenario *sr_model_scenario(const sr_model *model, const char *key)
 
 bool sr_model_add_scores(sr_model *model, sr_scores *scores)
 {
+    if (!sr_scores_compact(scores))
+        return false;
     sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
     if (existing) {
         sr_scores_free(existing);

@@ -67,15 +67,21 @@ typedef enum {
 const char *sr_verdict_name(sr_verdict verdict);
 
 typedef struct sr_item_score {
-    char *id;     /* compared as a string: lm-eval doc_id as decimal, BFCL "N" */
-    double score; /* in [0, 1] */
+    const char *id; /* compared as a string: lm-eval doc_id as decimal, BFCL "N"; held by the
+                       scores' id pool (sr_scores_add, sr_scores_set_id), not freed alone */
+    double score;   /* in [0, 1] */
 } sr_item_score;
+
+/* The bytes of a benchmark's item ids: a few blocks instead of one allocation
+ * per item (a thousand models hold 1.7 million ids of a few bytes each). */
+typedef struct sr_id_pool sr_id_pool;
 
 typedef struct sr_scores {
     char *benchmark; /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
     char *source;    /* export-relative path of the per-item file */
     sr_item_score *items;
     size_t n_items, cap_items;
+    sr_id_pool *ids;         /* the items' id strings */
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
     char *claimed_source;    /* where that claim was read */
     char *metric_filter;     /* lm-eval samples: the metric and filter they were scored with, as the
@@ -467,6 +473,12 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
 void sr_scores_init(sr_scores *s);
 void sr_scores_free(sr_scores *s);
 bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
+/* Give item i another id (copied); false on OOM. */
+bool sr_scores_set_id(sr_scores *s, size_t i, const char *id);
+/* The ids into one block of their exact size and the items array to its
+ * length, once the scores are complete (sr_model_add_scores does it); false
+ * on OOM, the scores unchanged. */
+bool sr_scores_compact(sr_scores *s);
 void sr_bench_run_free(sr_bench_run *run);
 void sr_server_log_free(sr_server_log *log);
 void sr_failure_free(sr_failure *f);

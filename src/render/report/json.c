@@ -478,6 +478,9 @@ static cJSON *claims_summary_json(sr_json_build *jb, const sr_claim_list *cl)
     return o;
 }
 
+static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw, const size_t *order, size_t n,
+                              char **out, size_t *len);
+
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 {
     sr_json_build build = {false}, *jb = &build;
@@ -550,14 +553,11 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         sr_json_append(jb, overview, overview_json(jb, &sw->models[order[i]], benches, n_bench));
     free(benches);
     sr_json_add(jb, root, "overview", overview);
-    cJSON *models = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++)
-        sr_json_append(jb, models, model_json(jb, &sw->models[order[i]]));
-    free(order);
-    sr_json_add(jb, root, "models", models);
-
+    sr_json_add(jb, root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(jb, root, "inputs", sr_json_inputs(jb, sw));
-    return sr_json_print(jb, root, out, len);
+    sr_error *err = print_report(jb, root, sw, order, n, out, len);
+    free(order);
+    return err;
 }
 
 cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw)
@@ -577,3 +577,62 @@ cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw)
     return inputs;
 }
 
+/* report.json with its "models" printed one model at a time: the whole
+ * tree of a thousand models is tens of MB, and printing it held that and
+ * its text at once (the report's peak memory); one model's tree is a few
+ * KB. The root is printed with "models": [], and each model's text goes
+ * between the brackets as cJSON prints an element of an array that is a
+ * member of the root: indented two levels deeper, ", " between elements.
+ * The bytes are those of printing the whole tree. */
+static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw, const size_t *order, size_t n,
+                              char **out, size_t *len)
+{
+    if (jb->failed) {
+        cJSON_Delete(root);
+        return sr_oom();
+    }
+    char *text = sr_json_print_tree(root);
+    if (!text)
+        return sr_oom();
+    /* A member of the root starts a line with one tab; deeper lines have
+     * more, and no string holds a raw newline or tab: this is unique. */
+    static const char empty[] = "\n\t\"models\":\t[]";
+    char *at = strstr(text, empty);
+    if (!at) {
+        cJSON_free(text);
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no models array to fill");
+    }
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    char *rest = at + sizeof empty - 2; /* the closing ']' */
+    char saved = *rest;
+    *rest = '\0';
+    sr_json_put_layout(&sb, text, 0);
+    *rest = saved;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok && !sb.failed; i++) {
+        cJSON *model = model_json(jb, &sw->models[order[i]]);
+        char *m = NULL;
+        if (model && !jb->failed)
+            m = sr_json_print_tree(model);
+        else
+            cJSON_Delete(model);
+        ok = m != NULL;
+        if (ok) {
+            if (i > 0)
+                sr_strbuf_puts(&sb, ", ");
+            sr_json_put_layout(&sb, m, 2);
+            cJSON_free(m);
+        }
+    }
+    sr_json_put_layout(&sb, rest, 0);
+    sr_strbuf_putc(&sb, '\n');
+    cJSON_free(text);
+    if (!ok) {
+        sr_strbuf_free(&sb);
+        return sr_oom();
+    }
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
+    return *out ? NULL : sr_oom();
+}

@@ -44,26 +44,46 @@ cJSON *sr_json_tristate(int v)
     return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v);
 }
 
+/* cJSON's formatted text into sb as the project prints JSON: cJSON indents
+ * with tabs and puts one after ':'; strings never hold a raw tab or newline
+ * (cJSON escapes them), so every tab is layout: an indent becomes two
+ * spaces, the tab after ':' one. depth more levels of indent go after each
+ * newline: the text of a value printed alone, placed that deep inside a
+ * document, reads as cJSON prints the whole document. */
+void sr_json_put_layout(sr_strbuf *sb, const char *text, int depth)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '\t')
+            sr_strbuf_puts(sb, p > text && p[-1] == ':' ? " " : "  ");
+        else
+            sr_strbuf_putc(sb, *p);
+        if (*p == '\n')
+            for (int d = 0; d < depth; d++)
+                sr_strbuf_puts(sb, "  ");
+    }
+}
+
+/* The tree's text, checked to be visible (NULL when it is not, or on OOM);
+ * the tree is deleted. */
+char *sr_json_print_tree(cJSON *tree)
+{
+    char *text = sr_json_tree_visible(tree) ? cJSON_Print(tree) : NULL;
+    cJSON_Delete(tree);
+    return text;
+}
+
 sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len)
 {
     if (jb->failed) {
         cJSON_Delete(root);
         return sr_oom();
     }
-    char *text = sr_json_tree_visible(root) ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
+    char *text = sr_json_print_tree(root);
     if (!text)
         return sr_oom();
-    /* cJSON indents with tabs and puts one after ':'; strings never hold a raw
-     * tab (cJSON escapes it), so every tab is layout: make it two spaces. */
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    for (const char *p = text; *p; p++) {
-        if (*p == '\t')
-            sr_strbuf_puts(&sb, p > text && p[-1] == ':' ? " " : "  ");
-        else
-            sr_strbuf_putc(&sb, *p);
-    }
+    sr_json_put_layout(&sb, text, 0);
     sr_strbuf_putc(&sb, '\n');
     cJSON_free(text);
     *len = sb.len;

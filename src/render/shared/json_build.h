@@ -27,6 +27,16 @@ cJSON *sr_json_count(long v);      /* null when < 0 */
 cJSON *sr_json_str(const char *s); /* null when NULL */
 cJSON *sr_json_tristate(int v);    /* null when < 0, else a bool */
 
+/* cJSON's formatted text into sb as the project prints JSON (two-space
+ * indent), depth more levels of indent after each newline: a value printed
+ * alone, placed that deep inside a document, reads as the whole document
+ * printed at once. */
+struct sr_strbuf;
+void sr_json_put_layout(struct sr_strbuf *sb, const char *text, int depth);
+/* The tree's cJSON text, checked to be visible (NULL when it is not, or on
+ * OOM); the tree is deleted. Free the text with cJSON_free. */
+char *sr_json_print_tree(cJSON *tree);
+
 /* Print root (and delete it) into a fresh buffer; an out-of-memory error,
  * and nothing printed, when building it failed anywhere (jb->failed). */
 sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len);
