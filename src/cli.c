@@ -104,7 +104,7 @@ static sr_error *bad_choice(const sr_cli_option *o, const char *name, const char
     sr_strbuf_init(&sb);
     join_choices(o->choices, NULL, &sb);
     sr_error *err = sb.failed ? sr_oom() : sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return err;
 }
 
@@ -248,7 +248,7 @@ static sr_error *refused(const getopt_tables *g, int c, const char *arg, int opt
         err = sr_usage_error("ambiguous option '--%.*s' (%s)", (int)len, name, sr_strbuf_cstr(&candidates));
     else
         err = sr_usage_error("unknown option '--%.*s'", (int)len, name);
-    sr_strbuf_free(&candidates);
+    sr_strbuf_release(&candidates);
     return err;
 }
 
@@ -394,7 +394,7 @@ static void print_options(const sr_cli_command *cmd, FILE *out)
             option_label(cmd, o, &sb);
             if (sb.len > widest && sb.len <= LABEL_WIDTH)
                 widest = sb.len;
-            sr_strbuf_free(&sb);
+            sr_strbuf_release(&sb);
         }
     size_t column = 2 + widest + 2;
     fputs("\nOptions:\n", out);
@@ -415,7 +415,7 @@ static void print_options(const sr_cli_command *cmd, FILE *out)
                 text = same;
             }
             print_option(out, sr_strbuf_cstr(&sb), text, column);
-            sr_strbuf_free(&sb);
+            sr_strbuf_release(&sb);
         }
 }
 

@@ -114,7 +114,7 @@ static bool report_aliases(const sr_sweep *sw, alias_list *out)
         if (ok && col->sub[0])
             ok = alias_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
     }
-    sr_speed_columns_free(&speed);
+    sr_speed_columns_release(&speed);
 
     size_t max = sr_n_table_benchmarks;
     for (size_t i = 0; i < sw->n_models; i++)
@@ -236,7 +236,7 @@ static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const
     err = read_config(dir, f, &layout);
     if (!err)
         err = sr_survey_decide(st, m, &layout);
-    sr_kv_layout_free(&layout);
+    sr_kv_layout_release(&layout);
     return err;
 }
 
@@ -283,7 +283,7 @@ static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
                                       sr_survey_warn_sentence, s);
             if (err)
                 return err;
-            sr_survey_model_free(m);
+            sr_survey_model_release(m);
             continue;
         }
         if (k != i) {
@@ -315,7 +315,7 @@ sr_error *sr_build_survey(sr_survey *s, const char *dir)
             err = pass_over(s, &m, err);
         if (!err && !sr_survey_add_model(s, &m))
             err = sr_oom();
-        sr_survey_model_free(&m);
+        sr_survey_model_release(&m);
     }
     sr_metadata_files_free(files, n);
     return err ? err : sort_and_dedupe(s, dir);

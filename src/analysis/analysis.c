@@ -64,7 +64,7 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
                             "of variation over %.2f, so the median is not a measurement): %s",
                             noisy, noisy == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies", noisy == 1 ? "s" : "",
                             SR_SPEED_CV_LIMIT, sr_strbuf_cstr(&sb));
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return ok ? NULL : sr_oom();
 }
 

@@ -108,7 +108,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
                        model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?"))
         err = sr_oom();
     if (err || n == 0) {
-        sr_pairing_free(&pairing);
+        sr_pairing_release(&pairing);
         return err;
     }
     s->n_paired = n;
@@ -122,12 +122,12 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
          * and the verdict "too few items". */
         s->compared = true;
         s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
-        sr_pairing_free(&pairing);
+        sr_pairing_release(&pairing);
         return NULL;
     }
     void *items = jobs->items;
     if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
-        sr_pairing_free(&pairing);
+        sr_pairing_release(&pairing);
         return sr_oom();
     }
     jobs->items = items;

@@ -243,7 +243,7 @@ static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
         c->model_index = first;
     else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))
         failed = true;
-    sr_strbuf_free(&names);
+    sr_strbuf_release(&names);
     return failed ? sr_oom() : NULL;
 }
 

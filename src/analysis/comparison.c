@@ -247,7 +247,7 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
     ch->only_before = p.only_b;
     ch->only_after = p.only_a;
     if (p.n == 0) {
-        sr_pairing_free(&p);
+        sr_pairing_release(&p);
         bool disjoint = ch->before->n_items > 0 && ch->after->n_items > 0;
         return disjoint && !c->settings.keep_going ? disjoint_error(c, mc, ch) : NULL;
     }
@@ -256,14 +256,14 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
     ch->flipped_worse = p.worse;
     if (p.n < SR_MIN_PAIRED_ITEMS) {
         ch->verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
-        sr_pairing_free(&p);
+        sr_pairing_release(&p);
         return NULL;
     }
     ch->mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
     void *items = jobs->items;
     if (!compare_seed(c->settings.seed, mc->after->id, ch->benchmark, &ch->seed) ||
         !sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
-        sr_pairing_free(&p);
+        sr_pairing_release(&p);
         return sr_oom();
     }
     jobs->items = items;
@@ -464,8 +464,8 @@ static sr_error *sweep_setup(sr_comparison *c, size_t *cap)
             s->before = vb;
             s->after = va;
         } else {
-            sr_value_free(&vb);
-            sr_value_free(&va);
+            sr_value_release(&vb);
+            sr_value_release(&va);
             if (!ok)
                 return sr_oom();
         }
@@ -526,8 +526,8 @@ static sr_error *model_setup_change(sr_comparison *c, size_t *cap, size_t n_swee
     if (!add_model_id(s, mc->after->id))
         err = sr_oom();
 done:
-    sr_value_free(&vb);
-    sr_value_free(&va);
+    sr_value_release(&vb);
+    sr_value_release(&va);
     return err;
 }
 

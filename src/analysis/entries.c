@@ -115,7 +115,7 @@ static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const
     (void)sw;
     if (parts == 0) {
         *oom = sb.failed;
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return NULL;
     }
     char *what = sr_strbuf_detach(&sb);
@@ -378,7 +378,7 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
         sr_error *err = sb.failed ? sr_oom()
                                   : sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
                                                    name, from, n, sr_strbuf_cstr(&sb));
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         free(id);
         return err;
     }

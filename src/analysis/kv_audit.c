@@ -141,7 +141,7 @@ static bool variant_matches(const sr_kv_layout *layout, const sr_kv_params *p, d
     }
     long long lo, hi;
     token_range(&plan, gib, 2 * HALF_CENT, &lo, &hi);
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     return logged >= lo && logged <= hi;
 }
 
@@ -232,7 +232,7 @@ static bool warn_disagreement(sr_sweep *sweep, const sr_model *m)
                             count_str(b, sizeof b, kv->logged_tokens), diff, (double)diff / (double)kv->block_size,
                             kv->block_size, why.len ? "would match with: " : "no single assumption explains it (tried ",
                             why.len ? sr_strbuf_cstr(&why) : SR_KV_WHY_TRIED ")");
-    sr_strbuf_free(&why);
+    sr_strbuf_release(&why);
     return ok;
 }
 
@@ -312,7 +312,7 @@ static sr_error *era_comparison(const sr_kv_layout *layout, const sr_kv_params *
             return err;
         *found = sr_kv_implied_avail(&alt, logged, low, high);
         *used = order[f];
-        sr_kv_plan_free(&alt);
+        sr_kv_plan_release(&alt);
     }
     return NULL;
 }
@@ -447,7 +447,7 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
         err = forward_check(sweep, m, &plan, avail);
     if (!err)
         err = inverse_audit(sweep, m, &plan);
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     return err ? err : sr_kv_whatif_table(sweep, m, &p, avail);
 }
 
@@ -500,7 +500,7 @@ static bool check_declared_sweep(sr_sweep *sweep)
                                 "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside "
                                 "the resident memory of %zu of %zu models (%s)%s",
                                 d, where, low, checked, sr_strbuf_cstr(&list), tail);
-        sr_strbuf_free(&list);
+        sr_strbuf_release(&list);
         if (!ok)
             return false;
     }

@@ -109,7 +109,7 @@ static bool holds_kv(const sr_kv_layer_plan *l)
     return l->page_bytes > 0;
 }
 
-void sr_kv_plan_free(sr_kv_plan *plan)
+void sr_kv_plan_release(sr_kv_plan *plan)
 {
     if (!plan)
         return;
@@ -484,7 +484,7 @@ sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_
     if (!err)
         err = group_layers(layout, out);
     if (err) {
-        sr_kv_plan_free(out);
+        sr_kv_plan_release(out);
         return err;
     }
     for (long i = 0; i < out->n_layers; i++)

@@ -92,7 +92,7 @@ typedef struct sr_kv_plan {
 /* Build the plan for one backend and max_model_len (no memory involved yet).
  * Input errors (code 3) for layouts vLLM itself would reject. */
 sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_kv_plan *out);
-void sr_kv_plan_free(sr_kv_plan *plan);
+void sr_kv_plan_release(sr_kv_plan *plan);
 
 typedef struct sr_kv_capacity {
     long long avail_bytes;

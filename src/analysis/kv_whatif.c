@@ -59,7 +59,7 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
     void *rows = kv->whatif;
     size_t cap = kv->n_whatif; /* grown one at a time: the table is small */
     if (!sr_grow(&rows, &cap, kv->n_whatif + 1, sizeof *kv->whatif)) {
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
         return sr_oom();
     }
     kv->whatif = rows;
@@ -76,7 +76,7 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
                         .max_concurrency = c.max_concurrency,
                         .fits = c.max_concurrency >= 1.0};
     kv->n_whatif++;
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     return (w->label && w->chip) ? NULL : sr_oom();
 }
 

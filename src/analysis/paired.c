@@ -47,7 +47,7 @@ bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score *
     return true;
 }
 
-void sr_pairing_free(sr_pairing *p)
+void sr_pairing_release(sr_pairing *p)
 {
     free(p->diff);
     memset(p, 0, sizeof *p);

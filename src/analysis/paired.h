@@ -29,7 +29,7 @@ typedef struct sr_pairing {
 
 /* Pair a with b (b_by_id from sr_items_by_id(b)); false on OOM. */
 bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out);
-void sr_pairing_free(sr_pairing *p);
+void sr_pairing_release(sr_pairing *p);
 
 /* The paired bootstrap of the mean of diff at several levels, all read off
  * one set of resamples seeded with seed: class counts from the multinomial

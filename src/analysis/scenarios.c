@@ -90,7 +90,7 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
             return sr_oom();
     }
     for (size_t i = 0; i < m->n_runs; i++)
-        sr_bench_run_free(&m->runs[i]);
+        sr_bench_run_release(&m->runs[i]);
     free(m->runs);
     m->runs = NULL;
     m->n_runs = m->cap_runs = 0;

@@ -123,7 +123,7 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             sc.max_tokens = r->max_tokens;
             sc.truncated = r->truncated;
             if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
-                sr_scores_free(&sc);
+                sr_scores_release(&sc);
                 return sr_oom();
             }
             continue;
@@ -178,7 +178,7 @@ static sr_error *take_out_empty(sr_model *m)
             if (!ok)
                 return sr_oom();
         }
-        sr_scores_free(s);
+        sr_scores_release(s);
     }
     m->n_benchmarks = kept;
     return NULL;
@@ -357,7 +357,7 @@ sr_error *sr_check_run_claims(sr_sweep *sweep)
                                    c->source, c->detail);
                 continue;
             }
-            sr_strbuf_free(&d);
+            sr_strbuf_release(&d);
             sr_strbuf_init(&d);
             ok = c->kind == SR_RUN_CLAIM_GEN ? check_gen_claim(m, c, &d) : check_speed_claim(m, c, &d);
             ok = ok && !d.failed;
@@ -374,6 +374,6 @@ sr_error *sr_check_run_claims(sr_sweep *sweep)
                                "%s against: reported as run.log's, not recomputed",
                                m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
     }
-    sr_strbuf_free(&d);
+    sr_strbuf_release(&d);
     return ok ? NULL : sr_oom();
 }

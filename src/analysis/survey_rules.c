@@ -173,7 +173,7 @@ static sr_error *kv_capacity(const sr_survey_settings *s, sr_survey_model *m, co
     m->num_blocks = c.num_blocks;
     m->kv_tokens = c.tokens;
     m->max_concurrency = c.max_concurrency;
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     m->whatif = calloc(sr_kv_n_whatif_lengths, sizeof *m->whatif);
     if (!m->whatif)
         return sr_oom();
@@ -184,7 +184,7 @@ static sr_error *kv_capacity(const sr_survey_settings *s, sr_survey_model *m, co
         sr_kv_capacity_for(&plan, avail, &c);
         m->whatif[i] = (sr_survey_whatif){sr_kv_whatif_lengths[i], plan.block_size, c.tokens, c.max_concurrency};
         m->n_whatif++;
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
     }
     return NULL;
 }
@@ -229,7 +229,7 @@ sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, cons
     if (!plan_err) {
         m->bytes_per_token = plan.shape.bytes_per_token;
         m->kv_layers = plan.shape.kv_layers;
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
     }
 
     if (!m->license_allowed)

@@ -37,7 +37,7 @@ static sr_error *write_comparison(const sr_comparison *c, const char *out_dir)
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
         err = sr_write_outputs(out_dir, out, n);
-        sr_outputs_free(out, n);
+        sr_outputs_release(out, n);
     }
     return err;
 }
@@ -61,9 +61,9 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
         if (o->fail_on_regression && cmp.n_regressions > 0)
             err = regression_error(&cmp);
     }
-    sr_comparison_free(&cmp);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&cmp);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
     return err;
 }
 

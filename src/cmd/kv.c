@@ -175,7 +175,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
         return err;
     if (o.p.max_model_len < 0) {
         if (lay.max_position_embeddings <= 0 || lay.max_position_embeddings > (1L << 30)) {
-            sr_kv_layout_free(&lay);
+            sr_kv_layout_release(&lay);
             return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */
@@ -183,7 +183,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     }
     sr_kv_plan plan;
     if ((err = sr_kv_plan_make(&lay, &o.p, &plan))) {
-        sr_kv_layout_free(&lay);
+        sr_kv_layout_release(&lay);
         return err;
     }
     double avail_gib;
@@ -203,7 +203,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     if (!err && fwrite(text, 1, len, out) != len)
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
     free(text);
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
     return err;
 }

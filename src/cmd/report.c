@@ -31,7 +31,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     double rendered = now_seconds();
     if (!err) {
         err = sr_write_outputs(out_dir, out, n);
-        sr_outputs_free(out, n);
+        sr_outputs_release(out, n);
     }
     if (t) {
         t->render += rendered - start;
@@ -172,7 +172,7 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
         sr_sweep sweep;
         sr_sweep_init(&sweep);
         err = run_report(&o, args.operands[0], &sweep, info);
-        sr_sweep_free(&sweep);
+        sr_sweep_release(&sweep);
     }
     report_opts_release(&o);
     return err;
@@ -198,7 +198,7 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
                                "%zu of %zu claims differ from the export or name no model of it "
                                "(see the Claims section of %s/results.md)",
                                wrong, sweep.claims.n, o.out_dir);
-        sr_sweep_free(&sweep);
+        sr_sweep_release(&sweep);
     }
     report_opts_release(&o);
     return err;

@@ -193,7 +193,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     if (!err && !args.help)
         err = settings_from(&o);
     if (err || args.help) {
-        sr_survey_free(&s);
+        sr_survey_release(&s);
         return err;
     }
     const char *dir = args.operands[0];
@@ -209,7 +209,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
     if (!err)
         print_summary(info, &s, o.out_dir);
-    sr_outputs_free(outs, n);
-    sr_survey_free(&s);
+    sr_outputs_release(outs, n);
+    sr_survey_release(&s);
     return err;
 }

@@ -124,7 +124,7 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
         done = k + 1; /* read_pass initialises out[k] first: free it on error too */
         err = read_pass(&po, &common, k, &out[k]);
     }
-    sr_bench_run_free(&common);
+    sr_bench_run_release(&common);
     cJSON_Delete(root);
     if (err) {
         sr_bench_runs_free(out, (size_t)done);

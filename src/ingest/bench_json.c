@@ -128,7 +128,7 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
         err = sr_oom();
     else if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
         err = sr_oom();
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return err;
 }
 
@@ -331,7 +331,7 @@ static sr_error *read_run(cursor *c, run_list *l)
         l->lines = larray;
     }
     if (err) {
-        sr_bench_run_free(&run);
+        sr_bench_run_release(&run);
         return err;
     }
     l->lines[l->n] = line;
@@ -425,6 +425,6 @@ void sr_bench_runs_free(sr_bench_run *runs, size_t n)
     if (!runs)
         return;
     for (size_t i = 0; i < n; i++)
-        sr_bench_run_free(&runs[i]);
+        sr_bench_run_release(&runs[i]);
     free(runs);
 }

@@ -211,11 +211,11 @@ static sr_error *ns_metadata(const char *path, long line, const char *s, const c
             while (q < end && *q != quote)
                 q += *q == '\\' && q + 1 < end ? 2 : 1;
             if (q >= end) {
-                sr_strbuf_free(&params);
+                sr_strbuf_release(&params);
                 return sr_input_error(path, line, "unterminated string in 'metadata='");
             }
             if (!sr_utf8_valid(p, (size_t)(q - p))) {
-                sr_strbuf_free(&params);
+                sr_strbuf_release(&params);
                 return sr_input_error(path, line, "invalid utf-8 in 'metadata='");
             }
             metadata_pair(a, &params, p, (size_t)(q - p));
@@ -223,7 +223,7 @@ static sr_error *ns_metadata(const char *path, long line, const char *s, const c
         }
     }
     bool ok = set_params(a, &params);
-    sr_strbuf_free(&params);
+    sr_strbuf_release(&params);
     return ok ? NULL : sr_oom();
 }
 
@@ -332,7 +332,7 @@ static bool shell_words(const char *s, size_t n, words *out)
     if (ok && in_word)
         ok = words_push(out, &word);
     ok = ok && !word.failed;
-    sr_strbuf_free(&word);
+    sr_strbuf_release(&word);
     return ok;
 }
 
@@ -427,7 +427,7 @@ static bool command_options(const words *w, size_t first, run_args *a)
     for (size_t i = meta_from; i < meta_to; i++)
         metadata_pair(a, &params, w->items[i], strlen(w->items[i]));
     ok = set_params(a, &params);
-    sr_strbuf_free(&params);
+    sr_strbuf_release(&params);
     return ok;
 }
 
@@ -753,10 +753,10 @@ void sr_bench_text_reader_free(sr_bench_text_reader *r)
 {
     if (!r)
         return;
-    sr_bench_run_free(&r->run);
+    sr_bench_run_release(&r->run);
     args_free(&r->ns);
     args_free(&r->cmd);
-    sr_strbuf_free(&r->command);
+    sr_strbuf_release(&r->command);
     sr_bench_runs_free(r->runs, r->n_runs);
     free(r);
 }

@@ -477,7 +477,7 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     free(category);
     free(score_category);
     if (err)
-        sr_scores_free(out); /* nothing half-filled on error */
+        sr_scores_release(out); /* nothing half-filled on error */
     return err;
 }
 

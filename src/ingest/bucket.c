@@ -543,9 +543,9 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
         err = checkpoint_boot_log(out, &later.items[i], sr_path_base(later.items[i].rel));
     for (size_t i = 0; i < results.n && !err; i++)
         err = place_result_file(out, &results.items[i], results_rel);
-    sr_file_list_free(&logs);
-    sr_file_list_free(&results);
-    sr_file_list_free(&later);
+    sr_file_list_release(&logs);
+    sr_file_list_release(&results);
+    sr_file_list_release(&later);
     free(logs_abs);
     free(results_abs);
     free(logs_rel);
@@ -553,7 +553,7 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
     return err;
 }
 
-void sr_bucket_run_free(sr_bucket_run *r)
+void sr_bucket_run_release(sr_bucket_run *r)
 {
     free(r->name);
     free(r->log.rel);
@@ -566,7 +566,7 @@ void sr_bucket_run_free(sr_bucket_run *r)
         free(r->arms[i].ready);
         free(r->arms[i].failed);
         for (size_t k = 0; k < r->arms[i].n_claims; k++)
-            sr_run_claim_free(&r->arms[i].claims[k]);
+            sr_run_claim_release(&r->arms[i].claims[k]);
         free(r->arms[i].claims);
         files_free(&r->arms[i].files);
     }

@@ -53,7 +53,7 @@ bool sr_bucket_is_run(const char *abs_dir);
  * export itself), its files walked with w's symlink policy. */
 sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
                              sr_bucket_run *out);
-void sr_bucket_run_free(sr_bucket_run *r);
+void sr_bucket_run_release(sr_bucket_run *r);
 
 /* The id of a served model: a Hugging Face id as given, a local checkpoint
  * path ("/work/models/gemma-4-E2B-it-qat-w8a8-int8") by its last component. */

@@ -137,7 +137,7 @@ const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number 
         v = strtod(sr_strbuf_cstr(&buf), &stop);
         ok = *stop == '\0' && errno != ERANGE && isfinite(v);
     }
-    sr_strbuf_free(&buf);
+    sr_strbuf_release(&buf);
     if (!ok)
         return NULL;
     out->value = v;
@@ -308,7 +308,7 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
         sr_strbuf_init(&a);
         normalize_header(aliases[i].header, strlen(aliases[i].header), &a);
         bool failed = a.failed, hit = !failed && a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
-        sr_strbuf_free(&a);
+        sr_strbuf_release(&a);
         if (failed)
             return true;
         if (hit) {
@@ -337,7 +337,7 @@ char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_ali
     normalize_header(header, len, &key);
     if (key.failed) {
         *oom = true;
-        sr_strbuf_free(&key);
+        sr_strbuf_release(&key);
         return NULL;
     }
     const char *k = sr_strbuf_cstr(&key);
@@ -357,7 +357,7 @@ char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_ali
             break;
         klen = at - 1;
     }
-    sr_strbuf_free(&key);
+    sr_strbuf_release(&key);
     return figure;
 }
 
@@ -452,11 +452,11 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
         seen = strcmp(out->unchecked[i].key, k) == 0;
     void *cols = out->unchecked;
     if (key.failed || (!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
-        sr_strbuf_free(&key);
+        sr_strbuf_release(&key);
         return sr_oom();
     }
     if (seen) {
-        sr_strbuf_free(&key);
+        sr_strbuf_release(&key);
         return NULL;
     }
     out->unchecked = cols;
@@ -488,7 +488,7 @@ static sr_error *check_duplicates(const sr_claim_list *list, size_t first)
 static void roll_back(sr_claim_list *out, size_t n, size_t n_unchecked)
 {
     while (out->n > n)
-        sr_claim_free(&out->items[--out->n]);
+        sr_claim_release(&out->items[--out->n]);
     while (out->n_unchecked > n_unchecked) {
         out->n_unchecked--;
         free(out->unchecked[out->n_unchecked].source);

@@ -161,24 +161,24 @@ static void parts_free(model_parts *p)
 {
     for (size_t i = 0; i < p->n_logs; i++) {
         free(p->logs[i].rel);
-        sr_server_log_free(&p->logs[i].log);
+        sr_server_log_release(&p->logs[i].log);
     }
     free(p->logs);
     free(p->config_rel);
     free(p->config_problem);
-    sr_kv_layout_free(p->layout);
+    sr_kv_layout_release(p->layout);
     free(p->layout);
     sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
     sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
     sr_bench_runs_free(p->summary_runs.runs, p->summary_runs.n);
-    sr_file_list_free(&p->summaries);
+    sr_file_list_release(&p->summaries);
     for (size_t i = 0; i < p->scores.n; i++)
-        sr_scores_free(&p->scores.items[i]);
+        sr_scores_release(&p->scores.items[i]);
     free(p->scores.items);
     reported_free(p->reported, p->n_reported);
-    sr_file_list_free(&p->bfcl_results);
-    sr_file_list_free(&p->bfcl_scores);
-    sr_file_list_free(&p->old_samples);
+    sr_file_list_release(&p->bfcl_results);
+    sr_file_list_release(&p->bfcl_scores);
+    sr_file_list_release(&p->old_samples);
     free(p->results_model);
     free(p->bfcl_model);
 }
@@ -258,7 +258,7 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
         err = sr_oom();
     if (!err && server)
         err = keep_server_log(p, f->rel, &log);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     if (err) {
         sr_bench_runs_free(runs, n);
         sr_error_free(bench_err);
@@ -283,7 +283,7 @@ static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_
         err = sr_parse_lmeval_samples(f->rel, data, len, task, filter, &s);
         if (!err)
             err = scores_append(&p->scores, &s);
-        sr_scores_free(&s);
+        sr_scores_release(&s);
         free(data);
     }
     free(task);
@@ -434,7 +434,7 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
             err = canonical_bfcl_ids(&s);
         if (!err)
             err = scores_append(&p->scores, &s);
-        sr_scores_free(&s);
+        sr_scores_release(&s);
         free(data);
     }
     free(benchmark);
@@ -493,7 +493,7 @@ static sr_error *pair_bfcl(const loader *ld, model_parts *p)
             err = sr_parse_bfcl(rf->rel, rdata, rlen, sf ? sf->rel : NULL, sdata, slen, &s);
             if (!err)
                 err = scores_append(&p->scores, &s);
-            sr_scores_free(&s);
+            sr_scores_release(&s);
         }
         free(rdata);
         free(sdata);
@@ -742,7 +742,7 @@ static sr_error *drop_stdout_twins(const loader *ld, model_parts *p)
         }
         bool ok = sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
                                 t->source ? t->source : "?", twin->source ? twin->source : "?");
-        sr_bench_run_free(t);
+        sr_bench_run_release(t);
         if (!ok)
             return sr_oom();
     }
@@ -974,7 +974,7 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
     if (p->n_logs == 0)
         return NULL;
     m->has_log = true;
-    sr_server_log_free(&m->log);
+    sr_server_log_release(&m->log);
     sr_server_log_init(&m->log);
     const sr_server_log *src = &p->logs[0].log;
     m->log = *src; /* shallow: the strings are copied below */
@@ -1000,12 +1000,12 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
         void *items = m->other_logs;
         size_t cap = m->n_other_logs;
         if (!sr_grow(&items, &cap, m->n_other_logs + 1, sizeof *m->other_logs)) {
-            sr_strbuf_free(&names);
+            sr_strbuf_release(&names);
             return sr_oom();
         }
         m->other_logs = items;
         if (!(m->other_logs[m->n_other_logs++] = strdup(p->logs[i].rel))) {
-            sr_strbuf_free(&names);
+            sr_strbuf_release(&names);
             return sr_oom();
         }
         const sr_failure *f = &p->logs[i].log.failure;
@@ -1017,7 +1017,7 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
     bool warned = !names.failed &&
                   sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
                                 m->id, p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
-    sr_strbuf_free(&names);
+    sr_strbuf_release(&names);
     return warned ? NULL : sr_oom();
 }
 
@@ -1048,7 +1048,7 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
         sr_scores_init(&copy);
         sr_error *err = move ? NULL : copy_score(src, &copy);
         if (err) {
-            sr_scores_free(&copy);
+            sr_scores_release(&copy);
             return err;
         }
         sr_scores *s = move ? src : &copy;
@@ -1057,7 +1057,7 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
             ok = sr_sweep_warn(ld->sweep, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id,
                                s->benchmark, s->source ? s->source : "?");
         ok = ok && sr_model_add_scores(m, s);
-        sr_scores_free(&copy);
+        sr_scores_release(&copy);
         if (!ok)
             return sr_oom();
     }
@@ -1127,7 +1127,7 @@ static sr_error *serve_settings(sr_model *m)
         sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
         bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
         sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
-        sr_arms_entry_free(&e);
+        sr_arms_entry_release(&e);
         free(serve);
         return ok || err ? NULL : sr_oom();
     }
@@ -1416,16 +1416,16 @@ static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
         char *t = sr_bucket_tag_of_name(base);
         if (!t)
             continue;
-        if (!tag) {
-            tag = t;
-            if (!(run = strndup(start, dn - 5))) {
-                free(tag);
-                return sr_oom();
-            }
+        if (tag) { /* once several differ, they stay several */
+            several = several || strcmp(t, tag) != 0 || strncmp(start, run, dn - 5) != 0 || strlen(run) != dn - 5;
+            free(t);
             continue;
         }
-        several = strcmp(t, tag) != 0 || strncmp(start, run, dn - 5) != 0 || strlen(run) != dn - 5;
-        free(t);
+        tag = t;
+        if (!(run = strndup(start, dn - 5))) {
+            free(tag);
+            return sr_oom();
+        }
     }
     sr_error *err = NULL;
     for (size_t i = first; tag && !several && i < sw->n_models && !err; i++) {
@@ -1469,9 +1469,9 @@ static void dir_jobs_free(dir_job *jobs, size_t n)
         free(jobs[i].name);
         free(jobs[i].abs);
         parts_free(&jobs[i].parts);
-        sr_file_list_free(&jobs[i].files);
+        sr_file_list_release(&jobs[i].files);
         sr_error_free(jobs[i].err);
-        sr_sweep_free(&jobs[i].scratch);
+        sr_sweep_release(&jobs[i].scratch);
     }
     free(jobs);
 }
@@ -1745,7 +1745,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         err = load_model_dirs(&ld, t.jobs, t.n_jobs);
     dir_jobs_free(t.jobs, t.n_jobs);
     for (size_t i = 0; i < t.n_runs; i++)
-        sr_bucket_run_free(&t.runs[i]);
+        sr_bucket_run_release(&t.runs[i]);
     free(t.runs);
     if (!err && t.manifest.rel)
         err = load_manifest(&ld, &t.manifest);
@@ -1762,7 +1762,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         err = apply_manifest_settings(sweep);
     free(t.manifest.rel);
     free(t.manifest.open);
-    sr_file_list_free(&t.arms);
+    sr_file_list_release(&t.arms);
     free(ld.root_real);
     if (!err && sweep->n_models == 0)
         err = sr_input_error(export_dir, 0, "no models found in the export (expected one directory per model)");

@@ -193,7 +193,7 @@ sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_s
     }
     free(st.lines);
     if (err)
-        sr_scores_free(out);
+        sr_scores_release(out);
     return err;
 }
 

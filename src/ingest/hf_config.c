@@ -584,7 +584,7 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     out->defaulted = r.defaulted;
     out->defaults_type = r.defaulted ? r.defaults->model_type : NULL;
     if (err) {
-        sr_kv_layout_free(out);
+        sr_kv_layout_release(out);
         out->incomplete = r.incomplete;
     }
     return err;

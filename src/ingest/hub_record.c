@@ -254,6 +254,6 @@ sr_error *sr_parse_hub_record(const char *path, const char *data, size_t len, sr
         err = read_safetensors(&src, out);
     cJSON_Delete(root);
     if (err)
-        sr_hub_record_free(out);
+        sr_hub_record_release(out);
     return err;
 }

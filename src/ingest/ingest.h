@@ -208,7 +208,7 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
  * the same errors as a run plan's line. */
 sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
-void sr_arms_entry_free(sr_arms_entry *e); /* the strings of one entry */
+void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 
 /* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
 typedef enum {

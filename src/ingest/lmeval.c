@@ -428,7 +428,7 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
         sr_error *err = have.failed ? sr_oom()
                                     : sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
                                                      sr_strbuf_cstr(&have));
-        sr_strbuf_free(&have);
+        sr_strbuf_release(&have);
         return err;
     }
     for (size_t i = 0; i < f->n_filters; i++)
@@ -522,7 +522,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     lm_file_free(&f);
     free(own_task);
     if (err)
-        sr_scores_free(out); /* nothing half-filled on error */
+        sr_scores_release(out); /* nothing half-filled on error */
     return err;
 }
 

@@ -114,14 +114,14 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
         err = sr_oom();
     cJSON_Delete(root);
     if (err) {
-        sr_manifest_free(&m);
+        sr_manifest_release(&m);
         return err;
     }
     if (!isnan(max_model_len))
         m.max_model_len = (long)max_model_len;
     if (!isnan(max_num_seqs))
         m.max_num_seqs = (long)max_num_seqs;
-    sr_manifest_free(out);
+    sr_manifest_release(out);
     *out = m;
     return NULL;
 }
@@ -159,14 +159,14 @@ static bool looks_like_id(const char *s, size_t n)
     return true;
 }
 
-void sr_arms_entry_free(sr_arms_entry *e)
+void sr_arms_entry_release(sr_arms_entry *e)
 {
     free(e->checkpoint);
     free(e->tag);
     free(e->hardware);
     free(e->benchmarks);
     free(e->flags);
-    sr_serving_settings_free(&e->settings);
+    sr_serving_settings_release(&e->settings);
     free(e->tool_parser);
     free(e->other_flags);
 }
@@ -176,7 +176,7 @@ void sr_arms_entries_free(sr_arms_entry *entries, size_t n)
     if (!entries)
         return;
     for (size_t i = 0; i < n; i++)
-        sr_arms_entry_free(&entries[i]);
+        sr_arms_entry_release(&entries[i]);
     free(entries);
 }
 
@@ -327,8 +327,8 @@ static sr_error *arms_flags_parse(const char *path, long line, const char *p, co
         err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
         err = sr_oom();
-    sr_strbuf_free(&all);
-    sr_strbuf_free(&other);
+    sr_strbuf_release(&all);
+    sr_strbuf_release(&other);
     return err;
 }
 
@@ -428,7 +428,7 @@ static sr_error *runner_flags(const char *path, long line, const char *f, size_t
         err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
         err = sr_oom();
-    sr_strbuf_free(&other);
+    sr_strbuf_release(&other);
     return err;
 }
 
@@ -501,7 +501,7 @@ static sr_error *plan_line(const char *path, long line, const char *l, size_t n,
         sr_serving_settings_init(&e.settings);
         if (runner) {
             if (!next_field(&p, end, &f, &fn)) {
-                sr_arms_entry_free(&e);
+                sr_arms_entry_release(&e);
                 break;
             }
             err = runner_token(path, line, f, fn, &e);
@@ -510,7 +510,7 @@ static sr_error *plan_line(const char *path, long line, const char *l, size_t n,
         }
         if (!err && e.checkpoint)
             err = entries_push(list, count, cap, &e);
-        sr_arms_entry_free(&e);
+        sr_arms_entry_release(&e);
         if (!runner)
             break;
     }

@@ -356,7 +356,7 @@ sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, co
         err = finish(path, benchmark, out, &c.il);
     free(c.il.lines);
     if (err)
-        sr_scores_free(out); /* nothing half-filled on error */
+        sr_scores_release(out); /* nothing half-filled on error */
     return err;
 }
 
@@ -424,6 +424,6 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
         err = finish(path, benchmark, out, &il);
     free(il.lines);
     if (err)
-        sr_scores_free(out);
+        sr_scores_release(out);
     return err;
 }

@@ -1275,8 +1275,8 @@ void sr_server_log_reader_free(sr_server_log_reader *r)
     free(r->ps.engine_model);
     free(r->ps.fallback_model);
     failure_state_free(&r->fs);
-    sr_strbuf_free(&r->clean);
-    sr_strbuf_free(&r->pending.text);
+    sr_strbuf_release(&r->clean);
+    sr_strbuf_release(&r->pending.text);
     free(r);
 }
 

@@ -13,7 +13,7 @@
 
 #define MAX_DEPTH 32
 
-void sr_file_list_free(sr_file_list *list)
+void sr_file_list_release(sr_file_list *list)
 {
     for (size_t i = 0; i < list->n; i++) {
         free(list->items[i].rel);

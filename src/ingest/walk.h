@@ -23,7 +23,7 @@ typedef struct sr_file_list {
 } sr_file_list;
 
 sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path);
-void sr_file_list_free(sr_file_list *list);
+void sr_file_list_release(sr_file_list *list);
 
 typedef struct sr_walker {
     const char *root_real;  /* realpath of the export */

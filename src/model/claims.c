@@ -53,7 +53,7 @@ void sr_claim_init(sr_claim *c)
     c->resamples = -1;
 }
 
-void sr_claim_free(sr_claim *c)
+void sr_claim_release(sr_claim *c)
 {
     free(c->source);
     free(c->path);
@@ -73,10 +73,10 @@ void sr_claim_list_init(sr_claim_list *list)
     list->resamples = -1;
 }
 
-void sr_claim_list_free(sr_claim_list *list)
+void sr_claim_list_release(sr_claim_list *list)
 {
     for (size_t i = 0; i < list->n; i++)
-        sr_claim_free(&list->items[i]);
+        sr_claim_release(&list->items[i]);
     free(list->items);
     for (size_t i = 0; i < list->n_unchecked; i++) {
         free(list->unchecked[i].source);

@@ -123,11 +123,11 @@ typedef struct sr_claim_list {
 } sr_claim_list;
 
 void sr_claim_list_init(sr_claim_list *list);
-void sr_claim_list_free(sr_claim_list *list); /* back to empty */
+void sr_claim_list_release(sr_claim_list *list); /* back to empty */
 
 /* An empty claim: no strings, numbers unknown (NAN, -1), unchecked. */
 void sr_claim_init(sr_claim *c);
-void sr_claim_free(sr_claim *c);
+void sr_claim_release(sr_claim *c);
 
 /* Equal as words: ASCII case ignored, any run of spaces (ASCII, U+00A0)
  * equal to one, none at the ends. */

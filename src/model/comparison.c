@@ -9,7 +9,7 @@ const sr_setup_field sr_kv_cause_fields[] = {
     SR_FIELD_KV_CACHE_DTYPE, SR_FIELD_CONFIG_SHA256, SR_FIELD_HBM_LIMIT_LOGGED, SR_FIELD_RESIDENT_LOGGED};
 const size_t sr_n_kv_cause_fields = sizeof sr_kv_cause_fields / sizeof sr_kv_cause_fields[0];
 
-void sr_value_free(sr_value *v)
+void sr_value_release(sr_value *v)
 {
     free(v->text);
     memset(v, 0, sizeof *v);
@@ -42,10 +42,10 @@ void sr_comparison_init(sr_comparison *c)
 static void kv_side_free(sr_kv_side *b)
 {
     for (size_t i = 0; i < SR_N_FIELDS; i++)
-        sr_value_free(&b->values[i]);
+        sr_value_release(&b->values[i]);
 }
 
-void sr_comparison_free(sr_comparison *c)
+void sr_comparison_release(sr_comparison *c)
 {
     for (size_t i = 0; i < c->n_models; i++) {
         sr_model_change *m = &c->models[i];
@@ -61,8 +61,8 @@ void sr_comparison_free(sr_comparison *c)
     free(c->removed);
     for (size_t i = 0; i < c->n_setup; i++) {
         free(c->setup[i].models);
-        sr_value_free(&c->setup[i].before);
-        sr_value_free(&c->setup[i].after);
+        sr_value_release(&c->setup[i].before);
+        sr_value_release(&c->setup[i].after);
     }
     free(c->setup);
     memset(c, 0, sizeof *c);

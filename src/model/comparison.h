@@ -36,7 +36,7 @@ typedef struct sr_value {
     bool logged;   /* what the server log shows it ran with, not what was declared */
 } sr_value;
 
-void sr_value_free(sr_value *v);
+void sr_value_release(sr_value *v);
 bool sr_value_equal(const sr_value *a, const sr_value *b);
 /* Both known, from the same kind of source (a logged value is not set
  * against a declared one), and different. */
@@ -173,6 +173,6 @@ typedef struct sr_comparison {
 } sr_comparison;
 
 void sr_comparison_init(sr_comparison *c);
-void sr_comparison_free(sr_comparison *c);
+void sr_comparison_release(sr_comparison *c);
 
 #endif

@@ -15,7 +15,7 @@ const char *sr_kv_layer_kind_name(sr_kv_layer_kind kind)
     return "none";
 }
 
-void sr_kv_layout_free(sr_kv_layout *l)
+void sr_kv_layout_release(sr_kv_layout *l)
 {
     if (!l)
         return;
@@ -44,7 +44,7 @@ sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout)
     if ((n && !c->layers) || !copy_string(&c->source, layout->source) ||
         !copy_string(&c->model_type, layout->model_type) || !copy_string(&c->architecture, layout->architecture) ||
         !copy_string(&c->dtype, layout->dtype)) {
-        sr_kv_layout_free(c);
+        sr_kv_layout_release(c);
         free(c);
         return NULL;
     }

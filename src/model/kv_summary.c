@@ -55,7 +55,7 @@ void sr_kv_summary_init(sr_kv_summary *kv)
     kv->predicted_delta_blocks = NAN;
 }
 
-void sr_kv_summary_free(sr_kv_summary *kv)
+void sr_kv_summary_release(sr_kv_summary *kv)
 {
     free(kv->vllm_version);
     for (size_t i = 0; i < kv->n_whatif; i++) {

@@ -201,6 +201,6 @@ typedef struct sr_kv_prediction {
 } sr_kv_prediction;
 
 void sr_kv_summary_init(sr_kv_summary *kv);
-void sr_kv_summary_free(sr_kv_summary *kv); /* frees and re-initialises */
+void sr_kv_summary_release(sr_kv_summary *kv); /* frees and re-initialises */
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "util/strbuf.h"
 
-void sr_hub_record_free(sr_hub_record *r)
+void sr_hub_record_release(sr_hub_record *r)
 {
     if (!r)
         return;
@@ -43,7 +43,7 @@ void sr_survey_model_init(sr_survey_model *m)
     m->max_concurrency = NAN;
 }
 
-void sr_survey_model_free(sr_survey_model *m)
+void sr_survey_model_release(sr_survey_model *m)
 {
     if (!m)
         return;
@@ -51,7 +51,7 @@ void sr_survey_model_free(sr_survey_model *m)
     free(m->config_path);
     free(m->record_path);
     free(m->input_error);
-    sr_hub_record_free(&m->record);
+    sr_hub_record_release(&m->record);
     free(m->architecture);
     free(m->model_type);
     free(m->weights_unknown_dtype);
@@ -59,10 +59,10 @@ void sr_survey_model_free(sr_survey_model *m)
     sr_survey_model_init(m);
 }
 
-void sr_survey_free(sr_survey *s)
+void sr_survey_release(sr_survey *s)
 {
     for (size_t i = 0; i < s->n_models; i++)
-        sr_survey_model_free(&s->models[i]);
+        sr_survey_model_release(&s->models[i]);
     free(s->models);
     for (size_t i = 0; i < s->n_warnings; i++)
         free(s->warnings[i]);

@@ -39,7 +39,7 @@ typedef struct sr_hub_record {
 
 /* Release what the record holds (model/survey.c: the model owns its
  * strings; ingest/hub_record.c only fills them). */
-void sr_hub_record_free(sr_hub_record *r);
+void sr_hub_record_release(sr_hub_record *r);
 
 /* ---- the survey ---------------------------------------------------------- */
 
@@ -129,9 +129,9 @@ typedef struct sr_survey {
 } sr_survey;
 
 void sr_survey_init(sr_survey *s);
-void sr_survey_free(sr_survey *s);
+void sr_survey_release(sr_survey *s);
 void sr_survey_model_init(sr_survey_model *m);
-void sr_survey_model_free(sr_survey_model *m);
+void sr_survey_model_release(sr_survey_model *m);
 /* Append a model (moved: *m is zeroed); false on OOM. */
 bool sr_survey_add_model(sr_survey *s, sr_survey_model *m);
 /* sr_survey_warn as an sr_warn_fn (sink: the sr_survey). */

@@ -62,7 +62,7 @@ void sr_run_claim_init(sr_run_claim *c)
     c->accuracy = c->output_tps = c->total_tps = c->ttft_s = c->range_low = c->range_high = NAN;
 }
 
-void sr_run_claim_free(sr_run_claim *c)
+void sr_run_claim_release(sr_run_claim *c)
 {
     free(c->source);
     free(c->task);
@@ -80,7 +80,7 @@ bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
     dst->detail = src->detail ? strdup(src->detail) : NULL;
     if ((src->source && !dst->source) || (src->task && !dst->task) || (src->against && !dst->against) ||
         (src->detail && !dst->detail)) {
-        sr_run_claim_free(dst);
+        sr_run_claim_release(dst);
         return false;
     }
     return true;
@@ -128,7 +128,7 @@ void sr_bench_run_init(sr_bench_run *r)
     r->mean_ttft_ms = r->mean_tpot_ms = r->p99_ttft_ms = r->p99_tpot_ms = NAN;
 }
 
-void sr_bench_run_free(sr_bench_run *r)
+void sr_bench_run_release(sr_bench_run *r)
 {
     if (!r)
         return;
@@ -147,7 +147,7 @@ void sr_serving_settings_init(sr_serving_settings *s)
     s->max_model_len = -1;
 }
 
-void sr_serving_settings_free(sr_serving_settings *s)
+void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
@@ -176,7 +176,7 @@ bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
            fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
 }
 
-void sr_failure_free(sr_failure *f)
+void sr_failure_release(sr_failure *f)
 {
     free(f->message);
     free(f->source);
@@ -193,7 +193,7 @@ bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const ch
         free(s);
         return false;
     }
-    sr_failure_free(f);
+    sr_failure_release(f);
     f->stage = stage;
     f->message = m;
     f->source = s;
@@ -218,12 +218,12 @@ void sr_server_log_init(sr_server_log *log)
     sr_serving_settings_init(&log->settings);
 }
 
-void sr_server_log_free(sr_server_log *log)
+void sr_server_log_release(sr_server_log *log)
 {
     free(log->source);
     free(log->model_id);
-    sr_failure_free(&log->failure);
-    sr_serving_settings_free(&log->settings);
+    sr_failure_release(&log->failure);
+    sr_serving_settings_release(&log->settings);
     sr_server_log_init(log);
 }
 
@@ -286,7 +286,7 @@ static const char *id_pool_add(sr_id_pool **pool, const char *id)
     return at;
 }
 
-void sr_scores_free(sr_scores *s)
+void sr_scores_release(sr_scores *s)
 {
     id_pool_free(s->ids);
     free(s->items);
@@ -352,7 +352,7 @@ bool sr_scores_compact(sr_scores *s)
 static void scenario_free(sr_scenario *sc)
 {
     for (size_t i = 0; i < sc->n_runs; i++)
-        sr_bench_run_free(&sc->runs[i]);
+        sr_bench_run_release(&sc->runs[i]);
     free(sc->runs);
     free(sc->key);
 }
@@ -376,29 +376,29 @@ static void model_free(sr_model *m)
     }
     free(m->reported);
     for (size_t i = 0; i < m->n_run_claims; i++)
-        sr_run_claim_free(&m->run_claims[i]);
+        sr_run_claim_release(&m->run_claims[i]);
     free(m->run_claims);
     for (size_t i = 0; i < m->n_runs; i++)
-        sr_bench_run_free(&m->runs[i]);
+        sr_bench_run_release(&m->runs[i]);
     free(m->runs);
-    sr_serving_settings_free(&m->settings);
+    sr_serving_settings_release(&m->settings);
     free(m->arms_flags);
     free(m->arms_benchmarks);
-    sr_server_log_free(&m->log);
+    sr_server_log_release(&m->log);
     free(m->tool_parser);
     free(m->config_path);
     free(m->config_problem);
-    sr_kv_layout_free(m->layout);
+    sr_kv_layout_release(m->layout);
     free(m->layout);
     for (size_t i = 0; i < m->n_benchmarks; i++)
-        sr_scores_free(&m->benchmarks[i]);
+        sr_scores_release(&m->benchmarks[i]);
     free(m->benchmarks);
     for (size_t i = 0; i < m->n_scenarios; i++)
         scenario_free(&m->scenarios[i]);
     free(m->scenarios);
-    sr_failure_free(&m->failure);
+    sr_failure_release(&m->failure);
     free(m->status_reason);
-    sr_kv_summary_free(&m->kv);
+    sr_kv_summary_release(&m->kv);
     free(m->predicted.source);
     free(m->predicted.backend);
 }
@@ -420,7 +420,7 @@ void sr_sweep_init(sr_sweep *sweep)
     sr_claim_list_init(&sweep->claims);
 }
 
-void sr_manifest_free(sr_manifest *m)
+void sr_manifest_release(sr_manifest *m)
 {
     free(m->name);
     free(m->baseline);
@@ -431,10 +431,10 @@ void sr_manifest_free(sr_manifest *m)
     free(m->source);
 }
 
-void sr_sweep_free(sr_sweep *sweep)
+void sr_sweep_release(sr_sweep *sweep)
 {
     free(sweep->export_dir);
-    sr_manifest_free(&sweep->manifest);
+    sr_manifest_release(&sweep->manifest);
     free(sweep->baseline);
     for (size_t i = 0; i < sweep->n_models; i++)
         model_free(&sweep->models[i]);
@@ -448,7 +448,7 @@ void sr_sweep_free(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
-    sr_claim_list_free(&sweep->claims);
+    sr_claim_list_release(&sweep->claims);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
     sweep->settings = settings;
@@ -599,7 +599,7 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
         return false;
     sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
     if (existing) {
-        sr_scores_free(existing);
+        sr_scores_release(existing);
         *existing = *scores;
         sr_scores_init(scores);
         return true;

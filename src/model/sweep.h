@@ -148,7 +148,7 @@ typedef struct sr_serving_settings {
 } sr_serving_settings;
 
 void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
-void sr_serving_settings_free(sr_serving_settings *s); /* frees the strings, back to unknown */
+void sr_serving_settings_release(sr_serving_settings *s); /* frees the strings, back to unknown */
 /* Fill what dst does not know from src (strings copied); false on OOM. */
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
 
@@ -285,7 +285,7 @@ const char *sr_run_claim_kind_name(sr_run_claim_kind kind);
 /* "not_recomputed", "agrees", "differs", "unreadable". */
 const char *sr_run_claim_check_name(sr_run_claim_check check);
 void sr_run_claim_init(sr_run_claim *c);
-void sr_run_claim_free(sr_run_claim *c);
+void sr_run_claim_release(sr_run_claim *c);
 /* A deep copy of src (analysis fields too); false on OOM (dst then freed). */
 bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
 
@@ -415,9 +415,9 @@ typedef struct sr_sweep {
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
-void sr_manifest_free(sr_manifest *m); /* frees the strings; numbers untouched */
+void sr_manifest_release(sr_manifest *m); /* frees the strings; numbers untouched */
 void sr_sweep_init(sr_sweep *sweep);
-void sr_sweep_free(sr_sweep *sweep);
+void sr_sweep_release(sr_sweep *sweep);
 
 /* Find a model by id; NULL if none. */
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
@@ -471,7 +471,7 @@ bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
 bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
 
 void sr_scores_init(sr_scores *s);
-void sr_scores_free(sr_scores *s);
+void sr_scores_release(sr_scores *s);
 bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
 /* Give item i another id (copied); false on OOM. */
 bool sr_scores_set_id(sr_scores *s, size_t i, const char *id);
@@ -479,9 +479,9 @@ bool sr_scores_set_id(sr_scores *s, size_t i, const char *id);
  * length, once the scores are complete (sr_model_add_scores does it); false
  * on OOM, the scores unchanged. */
 bool sr_scores_compact(sr_scores *s);
-void sr_bench_run_free(sr_bench_run *run);
-void sr_server_log_free(sr_server_log *log);
-void sr_failure_free(sr_failure *f);
+void sr_bench_run_release(sr_bench_run *run);
+void sr_server_log_release(sr_server_log *log);
+void sr_failure_release(sr_failure *f);
 bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
 
 /* Scenario key into a fresh string: "in<I>-out<O>", then "-c<C>" when a

@@ -93,7 +93,7 @@ sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *
         err = sr_tpl_render(display, tf->data, tf->len, root, &sb);
     sr_tpl_free(root);
     if (err) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return err;
     }
     *len = sb.len;

@@ -132,7 +132,7 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
         free(job.rgb[c]);
     *n_kept = 0;
     if (err) {
-        sr_outputs_free(out, N_OUT);
+        sr_outputs_release(out, N_OUT);
         return err;
     }
     /* A chart with nothing to draw is not written (the reports say why),
@@ -141,7 +141,7 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
         if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV))
             kept[(*n_kept)++] = out[i];
         else
-            sr_outputs_free(&out[i], 1);
+            sr_outputs_release(&out[i], 1);
     }
     return NULL;
 }
@@ -191,7 +191,7 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
                  i % 2 ? "svg" : "png");
     sr_error *err = render_comparison(c, out);
     if (err)
-        sr_outputs_free(out, N_CMP);
+        sr_outputs_release(out, N_CMP);
     *n = err ? 0 : N_CMP;
     return err;
 }
@@ -236,7 +236,7 @@ sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUT
     memset(out, 0, N_SURVEY * sizeof *out);
     sr_error *err = render_survey(s, out);
     if (err)
-        sr_outputs_free(out, N_SURVEY);
+        sr_outputs_release(out, N_SURVEY);
     *n = err ? 0 : N_SURVEY;
     return err;
 }

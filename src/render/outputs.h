@@ -1,7 +1,7 @@
 /* Every file of a document, rendered in memory before anything is written
  * (the commands then write them as one set with sr_write_outputs). On an
  * error nothing is left allocated; on success the caller frees the files
- * with sr_outputs_free(out, *n). */
+ * with sr_outputs_release(out, *n). */
 #ifndef SR_RENDER_OUTPUTS_H
 #define SR_RENDER_OUTPUTS_H
 

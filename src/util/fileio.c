@@ -380,7 +380,7 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
     return err;
 }
 
-void sr_outputs_free(sr_output *out, size_t n)
+void sr_outputs_release(sr_output *out, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(out[i].data);
@@ -560,7 +560,7 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
     if (!err && carry.len && !only_bom)
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
     free(chunk);
-    sr_strbuf_free(&carry);
+    sr_strbuf_release(&carry);
     if (!err) {
         sr_sha256_final_hex(&sha, sha256);
         *size = total;

@@ -59,7 +59,7 @@ typedef struct sr_output {
  * run are removed first. Other files in out_dir are left alone. */
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n);
 /* Free the outputs' data. */
-void sr_outputs_free(sr_output *out, size_t n);
+void sr_outputs_release(sr_output *out, size_t n);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */
 void sr_sha256_hex(const void *data, size_t len, char out[65]);

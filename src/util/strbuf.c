@@ -50,7 +50,7 @@ void sr_strbuf_init(sr_strbuf *sb)
     sb->failed = false;
 }
 
-void sr_strbuf_free(sr_strbuf *sb)
+void sr_strbuf_release(sr_strbuf *sb)
 {
     free(sb->data);
     sr_strbuf_init(sb);
@@ -121,7 +121,7 @@ void sr_strbuf_printf(sr_strbuf *sb, const char *fmt, ...)
 char *sr_strbuf_detach(sr_strbuf *sb)
 {
     if (sb->failed) {
-        sr_strbuf_free(sb);
+        sr_strbuf_release(sb);
         return NULL;
     }
     char *s = sb->data;

@@ -16,7 +16,7 @@ typedef struct sr_strbuf {
 } sr_strbuf;
 
 void sr_strbuf_init(sr_strbuf *sb);
-void sr_strbuf_free(sr_strbuf *sb);
+void sr_strbuf_release(sr_strbuf *sb);
 bool sr_strbuf_reserve(sr_strbuf *sb, size_t extra);
 void sr_strbuf_append(sr_strbuf *sb, const char *data, size_t len);
 void sr_strbuf_puts(sr_strbuf *sb, const char *s);

@@ -43,7 +43,7 @@ static inline void fuzz_check_scores(sr_error *err, sr_scores *s)
         if (!(s->items[i].score >= 0.0 && s->items[i].score <= 1.0))
             abort();
     fuzz_drop_error(err);
-    sr_scores_free(s);
+    sr_scores_release(s);
     sr_scores_init(s);
 }
 

@@ -114,7 +114,7 @@ static void fuzz_check_claims(sr_error *err, sr_claim_list *l)
     char *summary = sr_text_claims_summary(&sw->claims);
     free(summary);
     fuzz_drop_error(err);
-    sr_claim_list_free(&sw->claims);
+    sr_claim_list_release(&sw->claims);
     *l = sw->claims;
 }
 

@@ -22,7 +22,7 @@ static void plan(const sr_kv_layout *lay, sr_kv_backend backend, long max_model_
         (void)sr_kv_implied_avail(&pl, 509184, &lo, &hi);
     }
     fuzz_drop_error(err);
-    sr_kv_plan_free(&pl);
+    sr_kv_plan_release(&pl);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,6 +34,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         plan(&lay, SR_KV_BACKEND_GPU, 131072);
     }
     fuzz_drop_error(err);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     return 0;
 }

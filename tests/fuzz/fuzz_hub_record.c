@@ -33,6 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     fuzz_drop_error(err);
-    sr_hub_record_free(&r);
+    sr_hub_record_release(&r);
     return 0;
 }

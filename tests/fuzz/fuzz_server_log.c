@@ -45,6 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* an engine start is server-log content */
     check_settings(&log.settings);
     fuzz_drop_error(err);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     return 0;
 }

@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     check_same_error(stream_err, whole_err);
     free(copy);
-    sr_strbuf_free(&streamed.text);
-    sr_strbuf_free(&whole.text);
+    sr_strbuf_release(&streamed.text);
+    sr_strbuf_release(&whole.text);
     return 0;
 }

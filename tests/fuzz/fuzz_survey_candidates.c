@@ -28,6 +28,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_drop_error(sr_survey_compare_sweep(&sw));
     }
     fuzz_drop_error(err);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     return 0;
 }

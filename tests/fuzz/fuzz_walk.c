@@ -198,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!sr_utf8_valid(sweep.warnings[i], strlen(sweep.warnings[i])))
             abort();
     fuzz_drop_error(err);
-    sr_sweep_free(&sweep);
+    sr_sweep_release(&sweep);
     remove_tree(top);
     return 0;
 }

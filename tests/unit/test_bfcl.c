@@ -58,7 +58,7 @@ Test(bfcl, v3_integer_ids_use_prompt_id)
     cr_assert_str_eq(s.claimed_source, SCO3);
     cr_assert_eq(s.claimed_accuracy, 0.8);
     cr_assert_eq(s.empty_outputs, 0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* Before about August 2024 the failed entry's prompt had no id: the
@@ -73,20 +73,20 @@ Test(bfcl, integer_id_without_prompt_id_is_the_result_position)
     cr_assert_eq(s.n_items, 10);
     for (size_t i = 0; i < 10; i++)
         cr_assert_eq(s.items[i].score, i == 5 ? 0.0 : 1.0, "item %zu", i); /* position 6 = simple_5 */
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     const char *outside = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
                           "{\"id\": 11, \"valid\": false, \"prompt\": {\"question\": \"q\"}}\n";
     expect_input_error(parse(RES3, RESULTS3, SCO3, outside, &s), SCO3, 2,
                        "integer id 11 is not a position in the result file (1 to 10)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     const char *zero = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
                        "{\"id\": 0, \"valid\": false}\n";
     expect_input_error(parse(RES3, RESULTS3, SCO3, zero, &s), SCO3, 2, "integer id 0 is not a position");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     const char *odd = "{\"accuracy\": 0.9, \"correct_count\": 9, \"total_count\": 10}\n"
                       "{\"id\": 6, \"valid\": false, \"prompt\": {\"id\": 5}}\n";
     expect_input_error(parse(RES3, RESULTS3, SCO3, odd, &s), SCO3, 2, "prompt.id that is not a string");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* BFCL v1 files (July-August 2024, published results of those dates):
@@ -122,7 +122,7 @@ Test(bfcl, v1_files_of_july_2024)
     cr_assert_str_eq(s.benchmark, "bfcl_simple");
     cr_assert_eq(s.claimed_accuracy, 0.5);
     cr_assert_eq(s.empty_outputs, 1);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, v1_files_of_august_2024)
@@ -136,7 +136,7 @@ Test(bfcl, v1_files_of_august_2024)
     cr_assert_null(parse(RES1, res, SCO1, score, &s));
     cr_assert_eq(s.items[1].score, 0.0);
     cr_assert_eq(s.items[0].score + s.items[2].score, 2.0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* v4: string ids simple_python_N, data without a final newline. */
@@ -164,7 +164,7 @@ Test(bfcl, v4_string_ids)
     cr_assert_eq(s.items[3].score, 0.0);
     cr_assert_str_eq(s.benchmark, "bfcl_simple");
     cr_assert_eq(s.claimed_accuracy, 0.75);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, header_count_mismatch)
@@ -172,19 +172,19 @@ Test(bfcl, header_count_mismatch)
     sr_scores s;
     const char *score = "{\"accuracy\": 0.8, \"correct_count\": 4, \"total_count\": 5}\n" NEW_FAIL(57);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 5 but the result file");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     score = "{\"accuracy\": 1.0, \"correct_count\": 4, \"total_count\": 4}\n" NEW_FAIL(57);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1,
                        "header correct_count 4 but 1 of 4 entries are listed as failed (expected 3)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     score = "{\"accuracy\": 0.75, \"total_count\": 4}\n" NEW_FAIL(57);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"correct_count\" missing");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     score = NEW_FAIL(57) "\n" NEW_FAIL(57);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"accuracy\" missing");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(RES4, RESULTS4, SCO4, "", &s), SCO4, 1, "missing header line");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, accuracy_mismatch_and_rounding)
@@ -194,19 +194,19 @@ Test(bfcl, accuracy_mismatch_and_rounding)
     /* 2/3 rounded to 4 places is accepted, as is the full ratio */
     cr_assert_null(
         parse(RES4, res, SCO4, "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s));
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(RES4, res, SCO4,
                          "{\"accuracy\": 0.6666666666666666, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1),
                          &s));
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(
         parse(RES4, res, SCO4, "{\"accuracy\": 0.667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s),
         SCO4, 1, "header accuracy 0.66700000000000004 does not match");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(
         parse(RES4, res, SCO4, "{\"accuracy\": 0.9, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(1), &s), SCO4,
         1, "does not match correct_count/total_count");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, failure_not_in_results)
@@ -215,7 +215,7 @@ Test(bfcl, failure_not_in_results)
         "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(399);
     sr_scores s;
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "failed entry '399' is not in the result file");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, duplicate_ids)
@@ -224,10 +224,10 @@ Test(bfcl, duplicate_ids)
     const char *res = R4(0) "\n" R4(1) "\n" R4(1) "\n";
     expect_input_error(parse(RES4, res, SCO4, "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n", &s),
                        RES4, 3, "duplicate id '1' (first on line 2)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     const char *score = "{\"accuracy\": 0.5, \"correct_count\": 2, \"total_count\": 4}\n" NEW_FAIL(1) "\n" NEW_FAIL(1);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 3, "duplicate failed id '1' (first on line 2)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, all_empty_outputs)
@@ -246,29 +246,29 @@ Test(bfcl, all_empty_outputs)
     cr_assert_eq(s.empty_outputs, 4);
     for (size_t i = 0; i < 4; i++)
         cr_assert_eq(s.items[i].score, 0.0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     /* only some empty */
     cr_assert_null(parse(RES3, RESULTS3, SCO3, "{\"accuracy\": 1.0, \"correct_count\": 10, \"total_count\": 10}", &s));
     cr_assert_eq(s.empty_outputs, 0);
     cr_assert_eq(s.n_items, 10);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, missing_score_file_and_bad_lines)
 {
     sr_scores s;
     expect_input_error(parse(RES3, RESULTS3, NULL, NULL, &s), RES3, 0, "no matching score file");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\"}\n", SCO3, "{}", &s), RES3, 2,
                        "no \"result\" in the entry");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(RES3, R3(0, CALL) "{\"id\": \"simple_1\", \"result\": \"\xc3\x28\"}\n", SCO3, "{}", &s),
                        RES3, 2, "invalid utf-8");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(RES3, "\n", SCO3, "{}", &s), RES3, 0, "no items");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(RES3, RESULTS3, SCO4, "{}", &s), SCO4, 0, "category 'simple_python' does not match");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(bfcl, names_and_ids)
@@ -348,7 +348,7 @@ Test(bfcl, live_ids_strip_the_file_category)
     cr_assert_str_eq(s.items[0].id, "0-0-0");
     cr_assert_str_eq(s.items[1].id, "1-1-0");
     cr_assert_eq(s.items[1].score, 0.0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* A BFCL-only entry is named by its model folder, '_' back to '/'. */

@@ -106,8 +106,8 @@ Test(bucket, arms_from_run_log_and_file_prefixes)
     for (size_t i = 0; i < r.n_arms; i++)
         placed += r.arms[i].files.n;
     cr_assert_eq(placed, 11, "every file but run.log is placed: %zu", placed);
-    sr_bucket_run_free(&r);
-    sr_sweep_free(&sink);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
 }
 
 /* An arm with its own <tag>.boot.log: the checkpoint-named copy is not a
@@ -129,8 +129,8 @@ Test(bucket, own_boot_log_wins_over_checkpoint_copy)
     cr_assert_not_null(file_named(&r.other, "logs/org_a-it.boot.log")->reason);
     cr_assert_str_eq(file_named(&r.other, "logs/_work_models_z.boot.log")->reason,
                      "boot log of a checkpoint that no arm of run.log serves");
-    sr_bucket_run_free(&r);
-    sr_sweep_free(&sink);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
 }
 
 Test(bucket, run_folder_and_model_ids)
@@ -200,8 +200,8 @@ Test(bucket, run_log_claims_of_an_arm)
     cr_expect_str_eq(a->claims[3].source, "logs/run.log:9");
     cr_expect_eq(a->claims[4].check, SR_RUN_CLAIM_UNREADABLE);
     cr_expect(strstr(a->claims[4].detail, "right") != NULL, "%s", a->claims[4].detail);
-    sr_bucket_run_free(&r);
-    sr_sweep_free(&sink);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
 }
 
 /* The tag of an arm's file name, as the per-arm folders carry it. */

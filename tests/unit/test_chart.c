@@ -56,7 +56,7 @@ Test(chart, png_is_wide_and_reproducible)
         free(a);
         free(b);
     }
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(chart, svg_is_xml_reproducible_and_prefixed)
@@ -96,7 +96,7 @@ Test(chart, svg_is_xml_reproducible_and_prefixed)
         free(b);
     }
     free(first);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(chart, svg_parses_with_xmllint)
@@ -125,7 +125,7 @@ Test(chart, svg_parses_with_xmllint)
         free(cmd);
         free(a);
     }
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(chart, desc_holds_values_and_gaps)
@@ -150,7 +150,7 @@ Test(chart, desc_holds_values_and_gaps)
     cr_assert_not_null(strstr(a, FIXTURE_BASELINE ": logged 321,280; recomputed 321,280;"));
     cr_assert_not_null(strstr(a, "recomputed \xE2\x80\x94;"));
     free(a);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* A model whose runs share no scenario with the baseline has no ratio: it
@@ -182,8 +182,8 @@ Test(chart, speed_chart_says_what_it_leaves_out)
     for (size_t i = 0; i < summary.n; i++)
         said |= strstr(summary.items[i], "org/other-scenarios no scenario in common with the baseline") != NULL;
     cr_expect(said, "the summary names why there is no ratio");
-    sr_text_list_free(&summary);
-    sr_sweep_free(&sw);
+    sr_text_list_release(&summary);
+    sr_sweep_release(&sw);
 
     fixture_sweep_minimal(&sw);
     m = sr_sweep_model(&sw, "org/other-scenarios");
@@ -198,7 +198,7 @@ Test(chart, speed_chart_says_what_it_leaves_out)
     cr_assert_null(sr_render_chart(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen));
     cr_expect_null(a);
     cr_expect_eq(alen, 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Every chart of an empty or minimal sweep either draws or, with nothing
@@ -232,10 +232,10 @@ Test(chart, empty_and_minimal_sweeps_draw_or_say_nothing)
     }
     draw_or_nothing(&sw, SR_CHART_PNG, NULL);
     draw_or_nothing(&sw, SR_CHART_SVG, NULL);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     fixture_sweep_minimal(&sw);
     draw_or_nothing(&sw, SR_CHART_PNG, "minimal-speed_ratio");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(chart, many_models_are_capped)
@@ -254,7 +254,7 @@ Test(chart, many_models_are_capped)
     const unsigned char *p = (const unsigned char *)a;
     cr_assert_lt(be32(p + 20), 8000, "height %u", be32(p + 20));
     free(a);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* SR_CHART_RGB gives the pixels the PNG encodes: packed R, G, B in row
@@ -306,7 +306,7 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         free(png);
         free(pixels);
     }
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 static void place_whole_page(void *ctx, double width, double height, sr_pdf_chart_place *where)
@@ -394,5 +394,5 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
     render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
     cr_expect_not_null(strstr(a, "org/a: 50.0 tok/s at 1; 100 tok/s at 4; 100 tok/s at 16;"), "%s", strstr(a, "<desc"));
     free(a);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

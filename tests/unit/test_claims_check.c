@@ -82,7 +82,7 @@ Test(claims_check, names_as_people_write_them)
     cr_expect_eq(match(&sw, "run-07-smollm3"), 4);                /* the directory */
     cr_expect_eq(match(&sw, "Llama 3.2 1B"), -1);
     cr_expect_eq(match(&sw, "(baseline)"), -1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Entries of one id, named by their labels as the report's tables write
@@ -101,7 +101,7 @@ Test(claims_check, labels_with_the_reports_status_marker)
     cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 2, util 0.5, partial)"), 1);
     cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 2, util 0.5)"), 1);
     cr_expect_eq(match(&sw, "Qwen2-7B-Instruct (tp 3, util 0.5, partial)"), -1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, two_candidates_are_an_input_error)
@@ -116,7 +116,7 @@ Test(claims_check, two_candidates_are_an_input_error)
     /* An earlier stage decides before a later one can be ambiguous. */
     cr_expect_eq(match(&sw, "foo"), 1);
     cr_expect_eq(match(&sw, "org/Foo-Instruct"), 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, entries_of_one_id_by_label)
@@ -132,7 +132,7 @@ Test(claims_check, entries_of_one_id_by_label)
     long index;
     expect_input_error(sr_claims_match_model(&sw, "org/m", "c.md", 2, &index), "c.md", 2,
                        "matches both 'org/m (tp 1)' and 'org/m (tp 2)'");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* ---- precision ------------------------------------------------------------------------ */
@@ -408,7 +408,7 @@ Test(claims_check, every_verdict)
     char *summary = sr_text_claims_summary(&sw.claims);
     cr_expect_str_eq(summary, "12 of 27 claims reproduced, 2 consistent, 2 differ, 10 not verifiable, 1 unmatched");
     free(summary);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 static void expect_check_error(const char *csv, long line, const char *text)
@@ -417,7 +417,7 @@ static void expect_check_error(const char *csv, long line, const char *text)
     small_sweep(&sw);
     read_csv_claims(&sw, csv);
     expect_input_error(sr_check_claims(&sw), "c.csv", line, text);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, claims_the_export_cannot_hold)
@@ -462,7 +462,7 @@ Test(claims_check, sample_reproduces_every_published_figure, .timeout = 60)
         free(detail);
     }
     cr_expect_eq(sw.claims.n_unchecked, 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, sample_reproduces_the_published_csv, .timeout = 60)
@@ -476,7 +476,7 @@ Test(claims_check, sample_reproduces_the_published_csv, .timeout = 60)
     sr_claim_list_count(&sw.claims, counts);
     cr_expect_eq(counts[SR_CLAIM_REPRODUCED], 36);
     cr_expect_str_eq(sw.claims.files[0].format, "csv");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 static const sr_claim *find(const sr_sweep *sw, long line, const char *figure)
@@ -565,7 +565,7 @@ Test(claims_check, sample_with_a_mistake_of_every_kind, .timeout = 60)
     cr_expect(cJSON_IsNull(cJSON_GetObjectItem(unmatched, "value")));
     cr_expect_str_eq(cJSON_GetObjectItem(unmatched, "status")->valuestring, "unmatched");
     cJSON_Delete(root);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, report_checks_its_own_table, .timeout = 60)
@@ -580,7 +580,7 @@ Test(claims_check, report_checks_its_own_table, .timeout = 60)
     cr_expect_gt(sw.claims.n, 200);
     cr_expect_eq(counts[SR_CLAIM_REPRODUCED], sw.claims.n, "%zu differ, %zu consistent, %zu unmatched",
                  counts[SR_CLAIM_DIFFERS], counts[SR_CLAIM_CONSISTENT], counts[SR_CLAIM_UNMATCHED]);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, equivalence_claims, .timeout = 60)
@@ -604,7 +604,7 @@ Test(claims_check, equivalence_claims, .timeout = 60)
     /* SmolLM3 is lower: not "no measured difference", and not shown equivalent. */
     expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.verdict"), SR_CLAIM_DIFFERS, "'lower', not");
     expect_detail(&sw, find(&sw, 4, "accuracy.gsm8k.equivalent"), SR_CLAIM_REPRODUCED, "'false'");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(claims_check, no_claims_no_keys)
@@ -616,7 +616,7 @@ Test(claims_check, no_claims_no_keys)
     cr_assert_null(sr_render_json(&sw, &json, &len));
     cr_expect_null(strstr(json, "\"claims"));
     free(json);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* The names the author writes for his arms: each word of the name is a
@@ -664,5 +664,5 @@ Test(claims_check, arms_by_the_authors_names)
     cr_expect_eq(at_line(&sw, 7)->status, SR_CLAIM_UNMATCHED);
     cr_expect_null(at_line(&sw, 7)->candidates);
     cr_expect_eq(at_line(&sw, 8)->status, SR_CLAIM_UNMATCHED);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

@@ -232,7 +232,7 @@ Test(claims_read, markdown_table_cells)
     cr_assert_eq(l.n_unchecked, 1);
     cr_expect_str_eq(l.unchecked[0].header, "Notes");
     cr_expect_str_eq(l.unchecked[0].source, "post.md:3");
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, markdown_the_reports_own_cells)
@@ -274,7 +274,7 @@ Test(claims_read, markdown_the_reports_own_cells)
     cr_expect_str_eq(find_claim(&l, 9, "failure.stage")->words, "load");
     /* 3: delta ci_low ci_high verdict mde + 3 + 3; 4: delta verdict n_paired + 3 + 1; 5: 5; 9: 2 */
     cr_expect_eq(l.n, 11 + 7 + 5 + 2);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 /* The Markdown speed table beside the overview: the model's own median
@@ -300,7 +300,7 @@ Test(claims_read, speed_cells_with_the_models_own_median)
     cr_expect_eq(c->decimals, 1);
     /* 3: ratio, low, high, median + ratio, median; 4: median (no ratio; "—" claims nothing) */
     cr_expect_eq(l.n, 4 + 2 + 1);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, markdown_every_table_and_not_code)
@@ -335,7 +335,7 @@ Test(claims_read, markdown_every_table_and_not_code)
     cr_assert_eq(l.n_unchecked, 2);
     cr_expect_str_eq(l.unchecked[0].header, "Notes");
     cr_expect_str_eq(l.unchecked[1].header, "Remarks");
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, markdown_repeated_figure_with_the_same_value)
@@ -346,7 +346,7 @@ Test(claims_read, markdown_repeated_figure_with_the_same_value)
     sr_claim_list l;
     read_md(doc, &l);
     cr_expect_eq(l.n, 2);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 /* ---- CSV ------------------------------------------------------------------------- */
@@ -382,7 +382,7 @@ Test(claims_read, csv_long_form)
     cr_expect_float_eq(find_claim(&l, 6, "accuracy.gsm8k.delta")->claimed, 0.0038, 1e-15);
     cr_expect_float_eq(find_claim(&l, 7, "accuracy.bfcl_simple.delta")->claimed, 0.012, 1e-15);
     cr_expect_str_eq(find_claim(&l, 10, "status")->words, "ok");
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 /* ---- bad claims files: exit 3, the file and the line ------------------------------------- */
@@ -394,7 +394,7 @@ static void expect_md_error(const char *doc, long line, const char *text)
     expect_input_error(sr_parse_claims_markdown("post.md", doc, strlen(doc), NULL, 0, &l), "post.md", line, text);
     cr_expect_eq(l.n, 0, "nothing half-read is kept");
     cr_expect_eq(l.n_unchecked, 0);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, bad_markdown)
@@ -436,7 +436,7 @@ static void expect_csv_error(const char *csv, long line, const char *text)
     sr_claim_list_init(&l);
     expect_input_error(sr_parse_claims_csv("c.csv", csv, strlen(csv), &l), "c.csv", line, text);
     cr_expect_eq(l.n, 0);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, bad_csv)
@@ -467,7 +467,7 @@ Test(claims_read, duplicates_across_files_and_file_errors)
     expect_input_error(sr_read_claims("tests/claims/every-verdict.txt", NULL, 0, &l), "tests/claims/every-verdict.txt",
                        0, "unknown claims file format");
     cr_expect_eq(l.n_files, 0);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }
 
 Test(claims_read, files_are_recorded)
@@ -480,5 +480,5 @@ Test(claims_read, files_are_recorded)
     cr_expect_str_eq(l.files[0].format, "markdown");
     cr_expect_eq(strlen(l.files[0].sha256), 64);
     cr_expect_gt(l.n, 20);
-    sr_claim_list_free(&l);
+    sr_claim_list_release(&l);
 }

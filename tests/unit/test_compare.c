@@ -80,7 +80,7 @@ Test(compare, verdicts_ratios_and_status)
 
     cr_assert_eq(f->status, SR_STATUS_FAILED);
     cr_assert_eq(f->failure.stage, SR_STAGE_COMPILE);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(compare, differing_item_sets_stop_or_warn)
@@ -97,7 +97,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     cr_assert_not_null(strstr(err->message, "4 shared, 0 only here, 1 only in the baseline"));
     sr_error_free(err);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 
     sr_sweep_init(&sw);
     sw.settings.resamples = 100;
@@ -108,7 +108,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     cr_assert_null(sr_analyse(&sw, sw.baseline));
     cr_assert_eq(sw.n_warnings, 1);
     cr_assert_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/short"), "gsm8k")->n_paired, 4);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(compare, baseline_must_exist)
@@ -122,7 +122,7 @@ Test(compare, baseline_must_exist)
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     sr_error_free(err);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Per-comparison seeds: the same sweep gives the same intervals with one
@@ -163,7 +163,7 @@ Test(compare, results_do_not_depend_on_thread_count)
             holm[t][m] = s->mcnemar_p_holm;
             cr_assert(isfinite(s->other_ci_low) && isfinite(s->tost_ci_low) && isfinite(s->mde));
         }
-        sr_sweep_free(&sw);
+        sr_sweep_release(&sw);
     }
     for (int m = 0; m < 6; m++) {
         cr_assert_eq(lows[0][m], lows[1][m]);
@@ -198,7 +198,7 @@ Test(compare, exact_method_keeps_sampled_interval)
     cr_assert_float_eq(s->ci_low * 50, round(s->ci_low * 50), 1e-9);
     cr_assert_float_eq(s->sampled_ci_low, s->ci_low, 3.0 / 50);
     cr_assert_float_eq(s->sampled_ci_high, s->ci_high, 3.0 / 50);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* ---- issue 12 and issue 10 item 10 --------------------------------------- */
@@ -246,7 +246,7 @@ Test(compare, too_few_items_get_no_verdict)
             cr_assert_float_eq(s->mcnemar_p, 1.0, 1e-15);
             cr_assert(isfinite(s->ci_low) && isfinite(s->mde));
         }
-        sr_sweep_free(&sw);
+        sr_sweep_release(&sw);
     }
     cr_assert_str_eq(sr_verdict_name(SR_VERDICT_TOO_FEW_ITEMS), "too few items");
     cr_assert_str_eq(sr_verdict_name(SR_VERDICT_NO_DIFFERENCE), "no measured difference");
@@ -288,14 +288,14 @@ Test(compare, mde_and_tost_hand_computed)
     cr_assert_float_eq(s->mcnemar_p, 0.5, 1e-15);
     cr_assert_float_eq(s->mcnemar_p_holm, 0.5, 1e-15); /* a family of one */
     cr_assert_eq(s->equivalent, 1);                    /* [0, .20] inside (-.25, .25) */
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     s = bench_of(equivalence_sweep(&sw, 20), "org/other");
     cr_assert_eq(s->equivalent, 0); /* .20 is not strictly inside (-.20, .20) */
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     s = bench_of(equivalence_sweep(&sw, NAN), "org/other");
     cr_assert_eq(s->equivalent, -1); /* no margin, no equivalence result */
     cr_assert_float_eq(s->tost_ci_high, 0.20, 1e-12);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 static void add_fractional_scores(sr_model *m, const char *bench, const double *v, size_t n)
@@ -382,7 +382,7 @@ Test(compare, tost_from_the_same_resamples)
     expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
     expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
     cr_assert(isnan(s->mcnemar_p) && isnan(s->mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Three models on one benchmark of 40 items the baseline gets all right;
@@ -451,7 +451,7 @@ Test(compare, holm_and_simultaneous_hand_computed)
             cr_assert_gt(a->mde, mde95);
         else
             cr_assert_float_eq(a->mde, mde95, 1e-15);
-        sr_sweep_free(&sw);
+        sr_sweep_release(&sw);
     }
 }
 
@@ -527,7 +527,7 @@ Test(compare, speed_spread_one_two_three_runs)
     const sr_model *b = sr_sweep_find_model(&sw, "org/base");
     cr_assert(isnan(sr_model_scenario(b, "in128-out256-c16")->cv));
     cr_assert_float_eq(sr_model_scenario(b, "in512-out256-c16")->cv, 10.0 / 110, 1e-15);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Under 20 items the exact McNemar p is still given: 12 items, the
@@ -550,7 +550,7 @@ Test(compare, too_few_items_keep_the_exact_mcnemar_p)
     cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS);
     cr_assert_float_eq(s->mcnemar_p, 0.03125, 1e-15);
     cr_assert(isnan(s->ci_low));
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Issue 22: an entry whose only files are lm-eval results files was read
@@ -585,5 +585,5 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
         warned |= strstr(sw.warnings[i], "org/claims: accuracy only as lm-eval results files claim it") != NULL;
     cr_assert(warned);
     cr_assert_eq(sr_sweep_find_model(&sw, "org/nothing")->status, SR_STATUS_FAILED);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

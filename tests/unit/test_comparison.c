@@ -122,9 +122,9 @@ Test(rerun, accuracy_regression_by_hand)
     cr_assert_eq(base->ci_high, 0.0);
     cr_assert_eq(c.n_regressions, 1);
     cr_assert(change_of(&c, "org/m")->regression);
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 /* 10 paired items (under SR_MIN_PAIRED_ITEMS): described, not tested. */
@@ -150,9 +150,9 @@ Test(rerun, too_few_items_are_described_not_tested)
     cr_assert(!ch->regression);
     char buf[128];
     cr_assert_str_eq(sr_compare_accuracy_note(buf, sizeof buf, ch), "too few items to compare, n = 10");
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 /* The same model scored on items 0-29 before and 100-129 after: nothing
@@ -198,9 +198,9 @@ Test(rerun, item_sets)
             cr_assert_eq(b->only_before, 10);
             cr_assert_eq(b->only_after, 10);
         }
-        sr_comparison_free(&c);
-        sr_sweep_free(&before);
-        sr_sweep_free(&after);
+        sr_comparison_release(&c);
+        sr_sweep_release(&before);
+        sr_sweep_release(&after);
     }
 }
 
@@ -252,9 +252,9 @@ Test(rerun, speed_range_by_hand)
     cr_assert_str_eq(sr_compare_ratio_range(buf, sizeof buf, s), "0.77x (0.67\xE2\x80\x93"
                                                                  "0.90)");
     cr_assert_eq(c.n_regressions, 1);
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 static void fail(sr_model *m, sr_stage stage, const char *message, const char *source)
@@ -316,9 +316,9 @@ Test(rerun, status_transitions_added_removed)
     words = sr_compare_regressions_text(&c, 0, &oom);
     cr_assert_str_eq(words, "org/breaks now fails at load: ValueError: new");
     free(words);
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 /* Two entries of one id on each side, listed in the other order: matched
@@ -359,9 +359,9 @@ Test(rerun, entries_sharing_an_id_match_by_label)
         if (strcmp(mc->after->id, "org/x") == 0)
             cr_assert_eq(acc(mc, "gsm8k")->delta, 0.0, "%s", mc->after->label);
     }
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 static bool set_text(char **dst, const char *s)
@@ -447,9 +447,9 @@ Test(rerun, setup_changes_and_kv_causes)
     char buf[128];
     cr_assert_str_eq(sr_compare_value_text(buf, sizeof buf, &c.setup[0].after, SR_FIELD_IMAGE),
                      "img@sha256:bbbbbbbbbbbb\xE2\x80\xA6");
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 /* Each comparison draws from its own stream: one thread or four give the
@@ -487,9 +487,9 @@ Test(rerun, results_do_not_depend_on_thread_count)
             high[t][m] = ch->ci_high;
             cr_assert(isfinite(ch->ci_low));
         }
-        sr_comparison_free(&c);
-        sr_sweep_free(&before);
-        sr_sweep_free(&after);
+        sr_comparison_release(&c);
+        sr_sweep_release(&before);
+        sr_sweep_release(&after);
     }
     for (int m = 0; m < 5; m++) {
         cr_assert_eq(low[0][m], low[1][m]);
@@ -560,7 +560,7 @@ Test(rerun, json_keys)
     cr_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "setup_changes")));
     cJSON_Delete(root);
     free(text);
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }

@@ -72,7 +72,7 @@ Test(gen_eval, gsm8k_rows_pair_with_doc_ids)
     cr_assert_eq(s.empty_outputs, 0);
     cr_assert(s.gen_rows);
     cr_assert(isnan(s.claimed_accuracy));
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* simple_N is BFCL's item N; a failed request scores 0 and is counted. */
@@ -89,7 +89,7 @@ Test(gen_eval, bfcl_rows_and_errors)
     cr_assert_eq(s.empty_outputs, 2);
     cr_assert_eq(s.max_tokens, -1);
     cr_assert_eq(s.truncated, 0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* "calls": [] is the tool parser finding no call: an empty output, so a
@@ -106,7 +106,7 @@ Test(gen_eval, bfcl_rows_without_a_tool_call_are_empty_outputs)
     rows_ok(rows, &s);
     cr_assert_eq(s.n_items, 3);
     cr_assert_eq(s.empty_outputs, 1);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(gen_eval, bad_rows_name_their_line)

@@ -13,7 +13,7 @@ static sr_error *config(const char *text)
 {
     sr_kv_layout lay;
     sr_error *err = sr_kv_layout_parse("m/config.json", text, strlen(text), &lay);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     return err;
 }
 

@@ -66,7 +66,7 @@ static char *fill(const char *tpl, const sr_tpl_ctx *ctx, sr_error **err)
     sr_strbuf_init(&sb);
     *err = sr_tpl_render("t.html", tpl, strlen(tpl), ctx, &sb);
     if (*err) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return NULL;
     }
     return sr_strbuf_detach(&sb);
@@ -185,7 +185,7 @@ Test(html_report, escapes_every_input_text)
     /* The one script is ours. */
     cr_assert_eq(count(html, "<script"), 1);
     free(html);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(html_report, holds_the_figures)
@@ -244,7 +244,7 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "id=\"speed_ratio-glyph0-1\""));
     cr_assert_not_null(strstr(html, "id=\"kv_capacity-glyph0-1\""));
     free(html);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(html_report, self_contained_and_reproducible)
@@ -263,7 +263,7 @@ Test(html_report, self_contained_and_reproducible)
     cr_assert_not_null(strstr(a, "@media print"));
     free(a);
     free(b);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(html_report, empty_and_minimal)
@@ -275,13 +275,13 @@ Test(html_report, empty_and_minimal)
     cr_assert_not_null(strstr(html, "<h1>sweep</h1>"));
     cr_assert_not_null(strstr(html, "No accuracy scores were found."));
     free(html);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     fixture_sweep_minimal(&sw);
     html = render_html(&sw, &len);
     cr_assert_not_null(strstr(html, "<h1>minimal-sweep</h1>"), "name from the export directory");
     cr_assert_not_null(strstr(html, "Every model has all the results the baseline has."));
     free(html);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* JSON keeps every character but bytes that are not UTF-8: cJSON escapes

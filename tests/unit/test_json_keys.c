@@ -67,7 +67,7 @@ Test(json_keys, first_duplicate_in_nested_objects_and_arrays)
     cJSON *c = cJSON_Parse(s.data);
     cr_assert_str_eq(sr_json_first_duplicate_key(c), "k7");
     cJSON_Delete(c);
-    sr_strbuf_free(&s);
+    sr_strbuf_release(&s);
 }
 
 Test(json_keys, whole_file_names_line_of_second_key_and_first_value_wins)

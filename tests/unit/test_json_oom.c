@@ -76,7 +76,7 @@ Test(json_oom, report_json_every_allocation)
     fixture_sweep(&sw);
     /* Hundreds of keys, each an allocation (or two) of cJSON's. */
     cr_assert_gt(fail_each_allocation(report_json, &sw), 300);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(json_oom, compare_json_every_allocation)
@@ -87,7 +87,7 @@ Test(json_oom, compare_json_every_allocation)
     sr_comparison c;
     cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
     cr_assert_gt(fail_each_allocation(compare_json, &c), 300);
-    sr_comparison_free(&c);
-    sr_sweep_free(&before);
-    sr_sweep_free(&after);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }

@@ -169,8 +169,8 @@ Test(kvaudit, real_qwen2_7b_tp2, .init = need_realdata)
                                              "era 2, docs/kv.md 3.3)"),
                        "%s", w.assumptions);
     cr_expect_not_null(strstr(w.layers, "28 of 28 layers hold KV (28 full); 28,672 bytes per token"), "%s", w.layers);
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, real_qwen2_7b_without_settings_is_recomputed_as_tp1, .init = need_realdata)
@@ -196,9 +196,9 @@ Test(kvaudit, real_qwen2_7b_without_settings_is_recomputed_as_tp1, .init = need_
     cr_expect_not_null(strstr(w.assumptions, "max-model-len 16,384 (the log's concurrency line)"), "%s", w.assumptions);
     cr_expect_not_null(strstr(w.assumptions, "logged-token formula: concurrency, the current one (vLLM version "
                                              "unknown"));
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     cr_expect_eq(count_warnings(&sw, "kv: Qwen/Qwen2-7B-Instruct: recomputed 596,000 tokens", "tensor parallel 2"), 1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, real_gpt_oss_120b_tp4_groups_era, .init = need_realdata)
@@ -239,8 +239,8 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era, .init = need_realdata)
                                              "layer's blocks per request"),
                        "%s", w.assumptions);
     cr_expect_not_null(strstr(w.layers, "hybrid: 2 groups of 18 layers, uniform page 8,192 bytes"), "%s", w.layers);
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 
     /* With vLLM's default 8,192 batched tokens the 284.25x cannot be had. */
     sr_sweep_init(&sw);
@@ -252,7 +252,7 @@ Test(kvaudit, real_gpt_oss_120b_tp4_groups_era, .init = need_realdata)
     cr_expect_eq(count_warnings(&sw, "the log's maximum concurrency 284.25x for 16384 tokens disagrees with 213.60x",
                                 "max_num_batched_tokens 8192"),
                  1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, real_gpt_oss_without_version_compares_eras, .init = need_realdata)
@@ -283,8 +283,8 @@ Test(kvaudit, real_gpt_oss_without_version_compares_eras, .init = need_realdata)
     /* one group of every layer at full length gives the same count: also said */
     cr_expect_not_null(strstr(w.note, "sliding windows ignored"), "%s", w.note);
     cr_expect_not_null(strstr(w.note, " (inverse under the groups formula)"), "%s", w.note);
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 }
 
 /* ---- where the settings come from ---------------------------------------------- */
@@ -319,7 +319,7 @@ Test(kvaudit, max_model_len_settings_then_manifest_then_log_line)
         /* a declared length the log's concurrency line contradicts is said */
         cr_expect_eq(count_warnings(&sw, "declared max_model_len", "concurrency line is for 2048 tokens"),
                      cases[i].want != 2048 && cases[i].logged > 0, "case %zu", i);
-        sr_sweep_free(&sw);
+        sr_sweep_release(&sw);
     }
 }
 
@@ -349,8 +349,8 @@ Test(kvaudit, fp8_and_block_size_from_settings)
     cr_expect_not_null(strstr(w.assumptions, "fp8 KV cache (1 byte per element; the run plan)"));
     /* the what-if keeps the logged block on the logged backend, 16 on others */
     cr_expect_eq(m->kv.whatif[0].block_size, 32);
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 }
 
 /* ---- the bundled sample (fixtures/v5e-gemma4-formats) ------------------------------- */
@@ -414,7 +414,7 @@ Test(kvaudit, sample_flags_declared_utilisation)
             cr_expect_null(w.note, "%s: %s", ids[i], w.note);
         else
             cr_expect(w.note && strstr(w.note, "0.01 GiB rounding allows"), "%s: %s", ids[i], w.note);
-        sr_kv_words_free(&w);
+        sr_kv_words_release(&w);
         cr_expect(kv->implied_avail_low_gib <= published[i].avail + 0.005 &&
                   kv->implied_avail_high_gib >= published[i].avail - 0.005);
         /* 0.92 sits inside the implied utilisation interval, 0.9 below it */
@@ -455,8 +455,8 @@ Test(kvaudit, sample_flags_declared_utilisation)
     cr_expect_not_null(strstr(w.whatif_assumptions, "held from the log: resident 7.51 GiB (total_hbm_used_gb), "
                                                     "utilisation 0.9200; TPU v5e 16 GiB"),
                        "%s", w.whatif_assumptions);
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, explains_a_disagreement)
@@ -475,9 +475,9 @@ Test(kvaudit, explains_a_disagreement)
     cr_assert_not_null(w.note);
     cr_expect_not_null(strstr(w.note, "KV-shared layers"), "%s", w.note);
     cr_expect_not_null(strstr(w.note, "-718.0 blocks of 256"), "%s", w.note);
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     cr_expect_eq(count_warnings(&sw, "kv: google/gemma-4-E2B-it: recomputed 321,536 tokens", "KV-shared layers"), 1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     /* a concurrency line for block 16 (16x fewer tokens per block) is flagged */
     sr_sweep_init(&sw);
     m = tpu_model(&sw, "Qwen/Qwen3-4B", "Qwen3-4B", 50688, 7.51, 6.98);
@@ -488,7 +488,7 @@ Test(kvaudit, explains_a_disagreement)
                                 "disagrees with 12.38x",
                                 NULL),
                  1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, declared_utilisation_of_the_model)
@@ -506,7 +506,7 @@ Test(kvaudit, declared_utilisation_of_the_model)
                                 "the logged 50,688 tokens beside 7.51 GiB resident (needs >= 0.918",
                                 "the log's cap 14.49 GiB of 15.75 GiB = 0.92 fits"),
                  1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     sr_sweep_init(&sw);
     sw.manifest.gpu_memory_utilization = 0.9;
     m = tpu_model(&sw, "Qwen/Qwen3-4B", "Qwen3-4B", 50688, 7.51, 6.98);
@@ -514,7 +514,7 @@ Test(kvaudit, declared_utilisation_of_the_model)
     cr_assert_null(sr_kv_analyse_sweep(&sw));
     cr_expect_eq(count_warnings(&sw, "declared gpu_memory_utilization", NULL), 1);
     cr_expect_eq(count_warnings(&sw, "the run plan", NULL), 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, gpu_log_of_the_groups_era_without_version)
@@ -535,13 +535,13 @@ Test(kvaudit, gpu_log_of_the_groups_era_without_version)
     cr_assert_not_null(w.note);
     cr_expect_not_null(strstr(w.note, "num_blocks // groups"), "%s", w.note);
     cr_expect_not_null(strstr(w.note, "inverse under the groups formula"), "%s", w.note);
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     cr_expect_eq(m->kv.basis.backend, SR_KV_BACKEND_GPU);
     cr_expect_eq(m->kv.block_size, 16);
     cr_expect(m->kv.implied_avail_low_gib <= 5.385 && m->kv.implied_avail_high_gib >= 5.375, "[%f, %f)",
               m->kv.implied_avail_low_gib, m->kv.implied_avail_high_gib);
     cr_expect_eq(m->kv.n_whatif, 4); /* logged chip only: nothing to hold for other chips */
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(kvaudit, no_layout_no_recomputation)
@@ -563,16 +563,16 @@ Test(kvaudit, no_layout_no_recomputation)
     cr_expect(w.note && strcmp(w.note, "not recomputed: its config.json could not be read (see the warnings)") == 0);
     cr_expect_null(w.layers);
     cr_expect_null(w.assumptions);
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     /* The reason the reader gave, when the ingest kept it (issue 22). */
     m->config_problem = strdup("field 'num_hidden_layers' is missing, and model type 'x' has no known default");
     w = words_of(m);
     cr_expect(w.note && strcmp(w.note, "not recomputed: its config.json could not be read (field 'num_hidden_layers' "
                                        "is missing, and model type 'x' has no known default)") == 0,
               "%s", w.note ? w.note : "(null)");
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     cr_expect_eq(sw.n_warnings, 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* ---- the words of every check ------------------------------------------------------ */
@@ -591,7 +591,7 @@ Test(kvaudit, words_from_values)
     sr_kv_words w = words_of(m);
     cr_expect_null(w.note);
     cr_expect(!sr_kv_has_note(kv));
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     /* differs, nothing explains it: what was tried */
     kv->check = SR_KV_CHECK_DIFFERS;
     kv->recomputed_tokens = 2000;
@@ -600,13 +600,13 @@ Test(kvaudit, words_from_values)
     cr_expect_str_eq(w.note, "recomputed 2,000 tokens from 1.50 GiB available but the log says 1,000 (-1000 tokens, "
                              "-62.5 blocks of 16); no single assumption explains it (tried shared layers, hd64 "
                              "padding, sliding windows, token formulas, block sizes, fp8, tp 2)");
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     /* two explanations, block sizes listed */
     kv->why = SR_KV_WHY_FP8 | SR_KV_WHY_BLOCK_SIZE;
     kv->why_block_sizes = (1u << 1) | (1u << 3); /* 32 and 128 */
     w = words_of(m);
     cr_expect_not_null(strstr(w.note, "would match with: block size 32 128; an fp8 KV cache"), "%s", w.note);
-    sr_kv_words_free(&w);
+    sr_kv_words_release(&w);
     /* exact under an older formula than assumed: the era comparison alone */
     kv->check = SR_KV_CHECK_EXACT;
     kv->planned = true;
@@ -616,6 +616,6 @@ Test(kvaudit, words_from_values)
     w = words_of(m);
     cr_expect_str_eq(w.note, "inverse under the blocks formula: the concurrency formula assumed (the current one, "
                              "vLLM version unknown) cannot give 1,000 tokens");
-    sr_kv_words_free(&w);
-    sr_sweep_free(&sw);
+    sr_kv_words_release(&w);
+    sr_sweep_release(&sw);
 }

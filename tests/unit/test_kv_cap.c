@@ -74,12 +74,12 @@ Test(kvcap, bytes_per_token_table)
         cr_expect_eq(plan.shape.bytes_per_token, cases[i].tpu, "%s tpu: %lld", cases[i].dir,
                      plan.shape.bytes_per_token);
         cr_expect_eq(plan.shape.kv_layers, cases[i].kv_layers, "%s: %ld KV layers", cases[i].dir, plan.shape.kv_layers);
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
         plan_for(&lay, SR_KV_BACKEND_GPU, 4096, SR_KV_FORMULA_CONCURRENCY, &plan);
         cr_expect_eq(plan.shape.bytes_per_token, cases[i].gpu, "%s gpu: %lld", cases[i].dir,
                      plan.shape.bytes_per_token);
-        sr_kv_plan_free(&plan);
-        sr_kv_layout_free(&lay);
+        sr_kv_plan_release(&plan);
+        sr_kv_layout_release(&lay);
     }
 }
 
@@ -109,7 +109,7 @@ Test(kvcap, gemma4_layout)
     cr_assert_eq(full, 3);
     cr_assert_eq(sliding, 12);
     cr_assert_eq(shared, 20);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, window_rules)
@@ -123,7 +123,7 @@ Test(kvcap, window_rules)
     cr_assert_eq(sliding, 29);
     cr_assert_eq(lay.layers[5].kind, SR_KV_LAYER_FULL);
     cr_assert_eq(lay.layers[33].sliding_window, 1024);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* R1-Distill: sliding_window 4096 but use_sliding_window false */
     load(CFG("DeepSeek-R1-Distill-Qwen-1.5B"), &lay);
     sr_kv_layout_counts(&lay, &full, &sliding, NULL, NULL, NULL);
@@ -133,13 +133,13 @@ Test(kvcap, window_rules)
     cr_assert_eq(lay.layers[0].kv_heads, 2);
     cr_assert(lay.notes & SR_HF_WINDOW_UNUSED); /* sliding_window 4096 ignored */
     cr_assert_eq(lay.window, 4096);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* gpt-oss: alternating layer_types, window 128 */
     load(CFG("gpt-oss-120b"), &lay);
     cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_SLIDING);
     cr_assert_eq(lay.layers[0].sliding_window, 128);
     cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, config_snippets)
@@ -153,13 +153,13 @@ Test(kvcap, config_snippets)
     cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
     cr_assert_eq(lay.layers[2].kind, SR_KV_LAYER_SLIDING);
     cr_assert_eq(lay.dtype_bytes, 2); /* float32 runs in 16 bits under dtype auto */
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* Mistral-style: a model-wide window applies to every layer */
     const char *m = "{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"num_key_value_heads\": 8,"
                     " \"head_dim\": 128, \"sliding_window\": 4096, \"torch_dtype\": \"bfloat16\"}";
     cr_assert_null(sr_kv_layout_parse("m.json", m, strlen(m), &lay));
     cr_assert_eq(lay.layers[1].kind, SR_KV_LAYER_SLIDING);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* attention_k_eq_v: full layers take num_global_key_value_heads */
     const char *g = "{\"text_config\": {\"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
                     " \"num_key_value_heads\": 8, \"num_global_key_value_heads\": 2, \"attention_k_eq_v\": true,"
@@ -169,14 +169,14 @@ Test(kvcap, config_snippets)
     cr_assert_eq(lay.layers[0].kv_heads, 8);
     cr_assert_eq(lay.layers[1].kv_heads, 2);
     cr_assert_eq(lay.layers[1].head_size, 512);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* LFM2: attention only at full_attn_idxs */
     const char *l = "{\"num_hidden_layers\": 4, \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
                     " \"hidden_size\": 1024, \"full_attn_idxs\": [1, 3], \"torch_dtype\": \"bfloat16\"}";
     cr_assert_null(sr_kv_layout_parse("l.json", l, strlen(l), &lay));
     cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_NONE);
     cr_assert_eq(lay.layers[3].kind, SR_KV_LAYER_FULL);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 static void expect_bad(const char *json, const char *needle, long line)
@@ -253,7 +253,7 @@ Test(kvcap, llava_text_config_takes_llama_defaults)
     cr_expect_eq(lay.defaulted, SR_HF_DEF_LAYERS | SR_HF_DEF_HEADS | SR_HF_DEF_HIDDEN | SR_HF_DEF_MAX_POSITIONS);
     cr_expect_str_eq(lay.defaults_type, "llama");
     cr_expect(lay.notes & SR_HF_NO_GQA);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, defaults_fill_only_absent_fields)
@@ -269,14 +269,14 @@ Test(kvcap, defaults_fill_only_absent_fields)
     cr_expect_eq(lay.layers[3].kind, SR_KV_LAYER_SLIDING);
     cr_expect_eq(lay.layers[3].sliding_window, 4096);
     cr_expect_eq(lay.defaulted, SR_HF_DEF_HEADS | SR_HF_DEF_KV_HEADS | SR_HF_DEF_MAX_POSITIONS | SR_HF_DEF_WINDOW);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* null is passed to the class as None, not its default: no window */
     const char *n = "{\"model_type\": \"mistral\", \"num_hidden_layers\": 2, \"sliding_window\": null}";
     cr_assert_null(sr_kv_layout_parse("n.json", n, strlen(n), &lay));
     cr_expect_eq(lay.layers[1].kind, SR_KV_LAYER_FULL);
     cr_expect_eq(lay.window, -1);
     cr_expect_eq(lay.defaulted & SR_HF_DEF_WINDOW, 0u);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* Gemma 3 text: head_dim 256 and every 6th layer full */
     const char *g = "{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 6}}";
     cr_assert_null(sr_kv_layout_parse("g.json", g, strlen(g), &lay));
@@ -285,7 +285,7 @@ Test(kvcap, defaults_fill_only_absent_fields)
     cr_expect_eq(lay.layers[0].kind, SR_KV_LAYER_SLIDING);
     cr_expect_eq(lay.layers[5].kind, SR_KV_LAYER_FULL);
     cr_expect_str_eq(lay.defaults_type, "gemma3_text");
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     /* a config with every field of its own uses no default */
     const char *q = "{\"model_type\": \"qwen3\", \"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
                     " \"num_key_value_heads\": 8, \"head_dim\": 128, \"hidden_size\": 2048,"
@@ -293,7 +293,7 @@ Test(kvcap, defaults_fill_only_absent_fields)
     cr_assert_null(sr_kv_layout_parse("q.json", q, strlen(q), &lay));
     cr_expect_eq(lay.defaulted, 0u);
     cr_expect_null(lay.defaults_type);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, field_without_default_is_named)
@@ -332,9 +332,9 @@ Test(kvcap, tpu_block_size_rule)
         sr_kv_plan plan;
         plan_for(&lay, SR_KV_BACKEND_TPU, cases[i][0], SR_KV_FORMULA_CONCURRENCY, &plan);
         cr_expect_eq(plan.block_size, cases[i][1], "len %ld: block %ld", cases[i][0], plan.block_size);
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
     }
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 /* ---- the published TPU v5e counts (docs/kv.md 4.4) ----------------------- */
@@ -375,8 +375,8 @@ Test(kvcap, published_counts_within_two_blocks)
         cr_assert(sr_kv_implied_avail(&plan, published[i].tokens, &lo, &hi));
         cr_expect(lo / SR_GIB <= published[i].avail + 0.005 && hi / SR_GIB >= published[i].avail - 0.005,
                   "%s: [%f, %f)", published[i].dir, lo / SR_GIB, hi / SR_GIB);
-        sr_kv_plan_free(&plan);
-        sr_kv_layout_free(&lay);
+        sr_kv_plan_release(&plan);
+        sr_kv_layout_release(&lay);
     }
 }
 
@@ -395,8 +395,8 @@ Test(kvcap, gemma4_inverse_interval)
     cr_assert(sr_kv_implied_avail(&plan, 0, &lo, &hi));
     cr_assert_eq(lo, 0);
     cr_assert_eq(hi, 4718592);
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
 }
 
 /* ---- GPU ----------------------------------------------------------------- */
@@ -425,8 +425,8 @@ Test(kvcap, gpt_oss_counts_every_layer_in_the_groups_era)
     cr_assert_eq(hi, 9800LL * 589824);
     /* = avail / 73,728 B per token: every layer, sliding ones too */
     cr_assert_eq(plan.shape.bytes_per_token, 73728);
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, gemma3_hybrid_three_formulas)
@@ -467,9 +467,9 @@ Test(kvcap, gemma3_hybrid_three_formulas)
         long long lo, hi;
         cr_assert(sr_kv_implied_avail(&plan, c.tokens, &lo, &hi));
         cr_expect(lo <= avail && avail < hi, "case %zu", i);
-        sr_kv_plan_free(&plan);
+        sr_kv_plan_release(&plan);
     }
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
@@ -488,7 +488,7 @@ Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
     cr_assert_eq(plan.shape.block_bytes, 32768 * 3);
     cr_assert_eq(plan.blocks_per_request, 9284);
     cr_assert_eq(plan.layers[20].group, -1); /* shared */
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     /* --disable-hybrid-kv-cache-manager: every layer full, one group */
     sr_kv_params p;
     sr_kv_params_default(&p);
@@ -496,8 +496,8 @@ Test(kvcap, gemma4_gpu_hybrid_unifies_pages)
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
     cr_assert_eq(plan.shape.n_groups, 1);
     cr_assert_eq(plan.shape.block_bytes, 16 * 18432);
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
 }
 
 Test(kvcap, tp_and_fp8)
@@ -510,11 +510,11 @@ Test(kvcap, tp_and_fp8)
     sr_kv_plan plan;
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
     cr_assert_eq(plan.shape.bytes_per_token, 147456 / 2); /* GPU: per rank, 4 of 8 KV heads */
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     p.tp = 16; /* more ranks than KV heads: one replicated head per rank */
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
     cr_assert_eq(plan.layers[0].kv_heads, 1);
-    sr_kv_plan_free(&plan);
+    sr_kv_plan_release(&plan);
     p.tp = 3;
     sr_error *err = sr_kv_plan_make(&lay, &p, &plan);
     cr_assert_not_null(err);
@@ -525,16 +525,16 @@ Test(kvcap, tp_and_fp8)
     p.backend = SR_KV_BACKEND_TPU;
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
     cr_assert_eq(plan.shape.bytes_per_token, 147456 / 2); /* align(16, 4) x 128 x 1 per layer */
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
     /* TPU fp8 with one KV head of 64: align(1, 4) x 128 x 1 = 512 B */
     const char *j = "{\"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"num_key_value_heads\": 1,"
                     " \"head_dim\": 64, \"torch_dtype\": \"bfloat16\"}";
     cr_assert_null(sr_kv_layout_parse("j", j, strlen(j), &lay));
     cr_assert_null(sr_kv_plan_make(&lay, &p, &plan));
     cr_assert_eq(plan.shape.bytes_per_token, 512);
-    sr_kv_plan_free(&plan);
-    sr_kv_layout_free(&lay);
+    sr_kv_plan_release(&plan);
+    sr_kv_layout_release(&lay);
 }
 
 /* ---- the CLI -------------------------------------------------------------- */

@@ -60,7 +60,7 @@ Test(lmeval, labelled_strict_match)
     cr_assert_str_eq(s.source, PATH);
     cr_assert_eq(s.empty_outputs, 0);
     cr_assert(isnan(s.claimed_accuracy));
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, labelled_flexible_extract)
@@ -70,7 +70,7 @@ Test(lmeval, labelled_flexible_extract)
     const char *ids[] = {"0", "1", "2"};
     const double sc[] = {1, 1, 0};
     expect_items(&s, 3, ids, sc);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, labelled_null_filter_prefers_strict_match)
@@ -81,7 +81,7 @@ Test(lmeval, labelled_null_filter_prefers_strict_match)
     cr_assert_null(parse(text, "gsm8k", NULL, &s));
     cr_assert_eq(s.n_items, 1);
     cr_assert_eq(s.items[0].score, 0.0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, absent_filter_names_the_present_ones)
@@ -90,7 +90,7 @@ Test(lmeval, absent_filter_names_the_present_ones)
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 0,
                        "no filter 'flexible-extract' (the file has: strict-match)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 static const char *OLD = UNLABELLED(5, "75", 1.0) UNLABELLED(7, "[invalid]", 0.0) UNLABELLED(9, "3", 0.0)
@@ -103,13 +103,13 @@ Test(lmeval, unlabelled_halves)
     const char *ids[] = {"5", "7", "9"};
     const double strict[] = {1, 0, 0}, flexible[] = {1, 1, 0};
     expect_items(&s, 3, ids, strict);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(OLD, "gsm8k", "flexible-extract", &s));
     expect_items(&s, 3, ids, flexible);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(OLD, "gsm8k", NULL, &s));
     expect_items(&s, 3, ids, strict);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, unlabelled_odd_layout)
@@ -120,11 +120,11 @@ Test(lmeval, unlabelled_odd_layout)
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", "strict-match", &s), PATH, 3,
                        "doc_id '9' of filter 'strict-match' is missing from filter 'flexible-extract'");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     /* three entries per document: not the two gsm8k filters */
     const char *three = UNLABELLED(5, "75", 1.0) UNLABELLED(5, "75", 1.0) UNLABELLED(5, "75", 1.0);
     expect_input_error(parse(three, "gsm8k", "strict-match", &s), PATH, 0, "found 3 entries per document");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, unlabelled_duplicate_names_the_extra_entry)
@@ -135,7 +135,7 @@ Test(lmeval, unlabelled_duplicate_names_the_extra_entry)
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", "strict-match", &s), PATH, 7,
                        "duplicate doc_id '7': 3 entries where other documents have 2");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* A multi-GPU run (lm-eval gathers the ranks' samples one rank after the
@@ -154,10 +154,10 @@ Test(lmeval, unlabelled_multi_gpu_rank_order)
     const char *ids[] = {"0", "2", "1", "3"};
     const double strict[] = {1, 0, 0, 1}, flexible[] = {1, 1, 1, 1};
     expect_items(&s, 4, ids, strict);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(text, "gsm8k", "flexible-extract", &s));
     expect_items(&s, 4, ids, flexible);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* lm-eval 0.4.0 and 0.4.1 scored gsm8k with one filter, "get-answer",
@@ -170,13 +170,13 @@ Test(lmeval, unlabelled_single_gsm8k_filter_is_strict_match)
     const char *ids[] = {"5", "7"};
     const double sc[] = {1, 0};
     expect_items(&s, 2, ids, sc);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(text, "gsm8k", NULL, &s));
     expect_items(&s, 2, ids, sc);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 0,
                        "no filter 'flexible-extract': the file holds each document once");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* lm-eval 0.4.0-0.4.2 (and main until June 2024) wrote the samples as one
@@ -227,10 +227,10 @@ Test(lmeval, json_array_samples_of_lm_eval_0_4_2)
     const char *ids[] = {"0", "1"};
     const double strict[] = {1, 0}, flexible[] = {1, 1};
     expect_items(&s, 2, ids, strict);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     cr_assert_null(parse(ARRAY_042, "gsm8k", "flexible-extract", &s));
     expect_items(&s, 2, ids, flexible);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, json_array_errors_name_the_element_line)
@@ -240,24 +240,24 @@ Test(lmeval, json_array_errors_name_the_element_line)
     const char *text = "[\n  {\"doc_id\": 0, \"exact_match\": 1.0},\n  {\"doc_id\": 1, \"exact_match\": 0.0},\n"
                        "  {\"doc_id\": 0}\n]\n";
     expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 4, "metric 'exact_match' missing");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0},\n]", "gsm8k", NULL, &s), PATH, 3,
                        "invalid json");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0}\n", "gsm8k", NULL, &s), PATH, 3,
                        "the array is not closed");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[{\"doc_id\": 0, \"exact_match\": 1.0} {\"doc_id\": 1}]", "gsm8k", NULL, &s), PATH, 1,
                        "expected ',' or ']'");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[{\"doc_id\": 0, \"exact_match\": 1.0}]\nx\n", "gsm8k", NULL, &s), PATH, 2,
                        "unexpected text after the json value");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("\xef\xbb\xbf [ ]\n", "gsm8k", NULL, &s), PATH, 0, "no items");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[\n  {\"doc_id\": 0, \"exact_match\": 1.0, \"x\": \"\\u0000\"}\n]", "gsm8k", NULL, &s),
                        PATH, 2, "nul character");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, content_sniffing)
@@ -285,7 +285,7 @@ Test(lmeval, mixed_labels)
     const char *text = LABELLED(0, "strict-match", "18", 1.0) UNLABELLED(1, "1", 0.0);
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 2, "no filter label, but earlier lines have one");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, duplicate_doc_id)
@@ -295,7 +295,7 @@ Test(lmeval, duplicate_doc_id)
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", "flexible-extract", &s), PATH, 4,
                        "duplicate doc_id '1' for filter 'strict-match' (first on line 2)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, score_out_of_range)
@@ -303,7 +303,7 @@ Test(lmeval, score_out_of_range)
     const char *text = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "18", 2.0);
     sr_scores s;
     expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 2, "exact_match 2 is outside [0, 1]");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, bad_lines)
@@ -311,19 +311,19 @@ Test(lmeval, bad_lines)
     sr_scores s;
     expect_input_error(parse(LABELLED(0, "strict-match", "18", 1.0) "{\"doc_id\": 1,\n", "gsm8k", NULL, &s), PATH, 2,
                        "invalid json");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse(LABELLED(0, "strict-match", "\xff", 1.0), "gsm8k", NULL, &s), PATH, 1, "invalid utf-8");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("{\"doc_id\": -1, \"exact_match\": 1.0}\n", "gsm8k", NULL, &s), PATH, 1,
                        "doc_id is not a non-negative integer");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("{\"doc_id\": 3, \"exact_match\": \"1.0\"}\n", "gsm8k", NULL, &s), PATH, 1,
                        "metric 'exact_match' missing or not a number");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("\n  \n", "gsm8k", NULL, &s), PATH, 0, "no items");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[1, 2]\n", "gsm8k", NULL, &s), PATH, 1, "expected a json object");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, other_task_metric_and_string_ids)
@@ -339,11 +339,11 @@ Test(lmeval, other_task_metric_and_string_ids)
     const double sc[] = {1, 0};
     expect_items(&s, 2, ids, sc);
     cr_assert_str_eq(s.benchmark, "arc_easy");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     /* the task comes from the file name when not given */
     cr_assert_null(parse(V047, NULL, NULL, &s));
     cr_assert_str_eq(s.benchmark, "gsm8k");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(lmeval, many_items_stay_fast)
@@ -363,8 +363,8 @@ Test(lmeval, many_items_stay_fast)
     cr_assert_str_eq(s.items[N - 1].id, "49999");
     cr_assert_eq(s.items[N - 1].score, 0.0);
     cr_assert_eq(s.items[0].score, 1.0);
-    sr_scores_free(&s);
-    sr_strbuf_free(&sb);
+    sr_scores_release(&s);
+    sr_strbuf_release(&sb);
 }
 
 Test(lmeval, task_from_filename)
@@ -448,12 +448,12 @@ Test(lmeval, samples_name_their_claim_key)
     const char *labelled = LABELLED(0, "strict-match", "18", 1.0) LABELLED(0, "flexible-extract", "18", 1.0);
     cr_assert_null(parse(labelled, NULL, "flexible-extract", &s));
     cr_assert_str_eq(s.metric_filter, "exact_match,flexible-extract");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 
     /* lm-eval 0.4.0/0.4.1: gsm8k once, its filter was "get-answer". */
     cr_assert_null(parse(UNLABELLED(0, "18", 1.0) UNLABELLED(1, "7", 0.0), NULL, "strict-match", &s));
     cr_assert_str_eq(s.metric_filter, "exact_match,get-answer");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 
     /* A multiple-choice task: the first metric the line names. */
     const char *mc = "{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"acc_norm\", \"acc\"], "
@@ -461,7 +461,7 @@ Test(lmeval, samples_name_their_claim_key)
     cr_assert_null(parse(mc, "hellaswag", NULL, &s));
     cr_assert_str_eq(s.metric_filter, "acc_norm,none");
     cr_assert_float_eq(s.items[0].score, 1.0, 0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 /* An lm-eval-only entry is named by its results file. */
@@ -518,7 +518,7 @@ Test(lmeval, write_out_of_lm_eval_0_3)
     cr_assert_null(parse(WRITE_OUT_GSM8K, "gsm8k", "strict-match", &s));
     expect_items(&s, 2, (const char *const[]){"0", "1"}, (const double[]){1.0, 0.0});
     cr_assert_str_eq(s.metric_filter, "acc"); /* 0.3 results: "acc", no filter */
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     sr_error *ferr = parse(WRITE_OUT_GSM8K, "gsm8k", "flexible-extract", &s);
     expect_input_error(ferr, PATH, 0, "no filter 'flexible-extract': lm-eval 0.3 scored each document once");
 
@@ -530,7 +530,7 @@ Test(lmeval, write_out_of_lm_eval_0_3)
     cr_assert_null(parse(mc, "arc_easy", NULL, &s));
     expect_items(&s, 2, (const char *const[]){"0", "1"}, (const double[]){1.0, 0.0});
     cr_assert_str_eq(s.metric_filter, "acc");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 
     /* a metric that is not a 0/1 score is named */
     const char *f1 = "[{\"doc_id\": 0, \"prompt_0\": \"Q\", \"logit_0\": \"a\", \"truth\": \"a\", \"em\": \"0.5\"}]";
@@ -578,18 +578,18 @@ Test(lmeval, doc_ids_2_53_and_2_53_plus_1_are_two_items)
     const char *ids[] = {"9007199254740992", "9007199254740993", "18446744073709551615"};
     const double sc[] = {1, 0, 1};
     expect_items(&s, 3, ids, sc);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 
     const char *twice = LABELLED(9007199254740993, "strict-match", "18", 1.0)
         LABELLED(9007199254740993, "strict-match", "1", 0.0);
     expect_input_error(parse(twice, "gsm8k", "strict-match", &s), PATH, 2,
                        "duplicate doc_id '9007199254740993' for filter 'strict-match' (first on line 1)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 
     expect_input_error(parse(LABELLED(18446744073709551616, "strict-match", "18", 1.0), "gsm8k", NULL, &s), PATH, 1,
                        "doc_id number too large to compare exactly");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(parse("[\n  {\"doc_id\": 9007199254740993, \"exact_match\": 1.0}\n]\n", "gsm8k", NULL, &s), PATH,
                        2, "doc_id number too large to compare exactly");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }

@@ -10,7 +10,7 @@
 /* The test's own free: the library's, and back to empty for the next case. */
 static void manifest_free(sr_manifest *m)
 {
-    sr_manifest_free(m);
+    sr_manifest_release(m);
     sr_manifest_init(m);
 }
 

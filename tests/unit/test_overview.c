@@ -128,7 +128,7 @@ Test(overview, order_is_baseline_then_those_that_keep_up_best_first)
     cr_expect_not_null(strstr(ov, "\"keeps_up\": true"));
     cr_expect_not_null(strstr(ov, "\"delta_points\": -45"), "lower: 18 of 40 fewer right is -45 points");
     free(json);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
@@ -153,7 +153,7 @@ Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
     sr_table_free(t);
     for (size_t i = 0; i < sw.n_models; i++)
         cr_expect_eq(sw.models[i].keeps_up, -1);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(overview, latency_table_only_where_latency_was_measured)
@@ -177,7 +177,7 @@ Test(overview, latency_table_only_where_latency_was_measured)
     cr_expect_str_eq(c->text, "2,490 ms");
     cr_expect_str_eq(c->sub, "18.6 ms");
     sr_table_free(t);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(overview, needs_more_runs_is_marked_in_its_cell)
@@ -204,7 +204,7 @@ Test(overview, needs_more_runs_is_marked_in_its_cell)
     cr_assert_not_null(t);
     cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
     sr_table_free(t);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(overview, noisy_speed_is_one_grouped_warning)
@@ -229,5 +229,5 @@ Test(overview, noisy_speed_is_one_grouped_warning)
             cr_expect_null(strstr(sw.warnings[i], "in128-out256"), "%s", sw.warnings[i]);
         }
     cr_expect_eq(found, 1, "one warning for every noisy scenario");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

@@ -95,7 +95,7 @@ Test(pdf, reproducible_with_metadata_and_bookmarks)
     cr_assert_not_null(memmem(a, a_len, "/PageMode /UseOutlines", 22));
     free(a);
     free(b);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(pdf, appendix_only_when_asked)
@@ -113,7 +113,7 @@ Test(pdf, appendix_only_when_asked)
     }
     free(data);
     done_with(path);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(pdf, qpdf_check_fonts_and_text)
@@ -198,7 +198,7 @@ Test(pdf, qpdf_check_fonts_and_text)
     }
     done_with(path);
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* The charts are drawn as vectors: no image in the file, and their own
@@ -226,7 +226,7 @@ Test(pdf, charts_are_vector_drawing_with_text)
     }
     done_with(path);
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(pdf, long_tables_repeat_their_header)
@@ -259,7 +259,7 @@ Test(pdf, long_tables_repeat_their_header)
         done_with(path);
     }
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 Test(pdf, empty_and_minimal)
@@ -269,11 +269,11 @@ Test(pdf, empty_and_minimal)
     size_t len;
     char *data = render_pdf(&sw, &len);
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     fixture_sweep_minimal(&sw);
     data = render_pdf(&sw, &len);
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Names from any script, and characters DejaVu lacks (emoji outside the
@@ -298,7 +298,7 @@ Test(pdf, names_beyond_the_font)
     sr_error *err = sr_render_chart(&sw, SR_CHART_KV_CAPACITY, SR_CHART_PNG, &png, &png_len);
     cr_assert_null(err, "%s", err ? err->message : "");
     free(png);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* A chart too tall for a page at the text width is drawn in parts of whole
@@ -342,5 +342,5 @@ Test(pdf, tall_charts_are_drawn_in_parts)
     }
     done_with(path);
     free(data);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

@@ -85,7 +85,7 @@ Test(real_parsers, gpu_server_log_settings)
         cr_assert_str_eq(s->kv_cache_dtype, "auto", "%s", path);
         cr_assert_eq(log.kv_tokens, gpu_logs[i].kv_tokens, "%s", path);
         cr_assert_eq(log.failure.stage, SR_STAGE_NONE, "%s", path);
-        sr_server_log_free(&log);
+        sr_server_log_release(&log);
     }
 }
 
@@ -103,7 +103,7 @@ Test(real_parsers, tpu_server_log_settings)
     cr_assert_eq(log.settings.max_num_batched_tokens, 8192);
     cr_assert_eq(log.settings.max_model_len, 512);
     cr_assert_eq(log.kv_tokens, 509184);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* The two failed starts: line 1 of the README snippet ("Available KV cache
@@ -119,7 +119,7 @@ Test(real_parsers, negative_kv_memory_failures)
     cr_assert_str_eq(log.failure.message, "no memory left for the KV cache: -0.53 GiB");
     cr_assert(strstr(log.failure.source, "readme-snippet.log:1"));
     cr_assert_float_eq(log.available_kv_gib, -0.53, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     const char *compose = REAL "export-gpu-vllm0.10/failed-qwen3.5-4b-compose/server/docker-compose-excerpt.log";
     parse_log(compose, &log, &recognized);
@@ -131,7 +131,7 @@ Test(real_parsers, negative_kv_memory_failures)
               "%s", log.failure.message);
     cr_assert(strstr(log.failure.source, "docker-compose-excerpt.log:35"), "%s", log.failure.source);
     cr_assert_float_eq(log.available_kv_gib, -8.59, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A README block: the bench result and two pasted "(APIServer pid=...)
@@ -143,7 +143,7 @@ Test(real_parsers, bench_block_with_pasted_server_lines)
     parse_log(REAL "export-gpu-vllm0.10/qwen2-7b-tp1-mem0.5/bench/readme-block-01.log", &log, &recognized);
     cr_assert(recognized);
     cr_assert_not(log.engine_start);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 static void parse_text(const char *rel, sr_bench_run **runs, size_t *n)
@@ -180,7 +180,7 @@ static void embedded_results(const char *text, size_t len, sr_bench_run **runs, 
     }
     sr_error *err = sr_parse_bench_json("embedded", sr_strbuf_cstr(&lines), lines.len, runs, n);
     cr_assert_null(err, "%s", err ? err->message : "");
-    sr_strbuf_free(&lines);
+    sr_strbuf_release(&lines);
 }
 
 /* The nerdalert README's three runs (Namespace random_input_len=1000,
@@ -347,7 +347,7 @@ Test(real_parsers, author_gen_rows_and_summaries)
             right += s.items[k].score;
         cr_assert_eq(right, rows[i].right, "%s", rel);
         cr_assert_eq(s.max_tokens, -1, "these rows do not say their limit");
-        sr_scores_free(&s);
+        sr_scores_release(&s);
         free(data);
         free(rel);
     }

@@ -100,5 +100,5 @@ Test(render_parts, csv_cells)
     sr_csv_text(&sb, "-4", false);
     cr_assert(!sb.failed);
     cr_assert_str_eq(sr_strbuf_cstr(&sb), "\"'=SUM(A1)\",\"say \"\"hi\"\"\",,0.25,,\"'-4\"");
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
 }

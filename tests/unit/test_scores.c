@@ -32,7 +32,7 @@ Test(scores, csv_plain)
     cr_assert_eq(s.items[2].score, 0.25);
     cr_assert_str_eq(s.benchmark, "mmlu");
     cr_assert_str_eq(s.source, "m/mmlu.scores.csv");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, csv_quotes_crlf_reordered_columns)
@@ -54,7 +54,7 @@ Test(scores, csv_quotes_crlf_reordered_columns)
     cr_assert_eq(s.items[1].score, 0.5);
     cr_assert_str_eq(s.items[2].id, "q,3");
     cr_assert_eq(s.items[2].score, 0.0);
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, csv_bad_rows_name_their_line)
@@ -63,38 +63,38 @@ Test(scores, csv_bad_rows_name_their_line)
     /* a quoted line break on lines 4-5 still counts: the bad row is line 6 */
     expect_input_error(csv("item_id,score\n1,1\n2,\"0\"\n\"x\ny\",1\n9,1.5\n", &s), "m/mmlu.scores.csv", 6,
                        "score 1.5 is outside [0, 1]");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n2,high\n", &s), "m/mmlu.scores.csv", 3, "score 'high' is not a number");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n2,nan\n", &s), "m/mmlu.scores.csv", 3, "score 'nan' is not a number");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n2\n", &s), "m/mmlu.scores.csv", 3,
                        "expected at least 2 fields, found 1");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n1,0\n", &s), "m/mmlu.scores.csv", 3,
                        "duplicate item id '1' (first on line 2)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n\"2\"x,0\n", &s), "m/mmlu.scores.csv", 3, "malformed csv");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n\"2,0\n", &s), "m/mmlu.scores.csv", 3, "unterminated quoted field");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n1,1\n2,\xff\n", &s), "m/mmlu.scores.csv", 3, "invalid utf-8 or nul byte");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\n,1\n", &s), "m/mmlu.scores.csv", 2, "empty item_id");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, csv_header_and_empty)
 {
     sr_scores s;
     expect_input_error(csv("12,1\n13,0\n", &s), "m/mmlu.scores.csv", 1, "expected a header with columns item_id,score");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score,score\n1,1\n", &s), "m/mmlu.scores.csv", 1, "column 'score' appears twice");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("", &s), "m/mmlu.scores.csv", 1, "expected a header");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(csv("item_id,score\r\n", &s), "m/mmlu.scores.csv", 0, "no items");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, jsonl)
@@ -113,7 +113,7 @@ Test(scores, jsonl)
     cr_assert_str_eq(s.items[2].id, "caf\xc3\xa9");
     cr_assert_eq(s.items[2].score, 0.0);
     cr_assert_str_eq(s.benchmark, "mmlu");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, jsonl_errors)
@@ -122,30 +122,30 @@ Test(scores, jsonl_errors)
     sr_scores s;
     expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": 2.0}\n", &s), p, 2,
                        "score 2 is outside [0, 1]");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n\n{\"item_id\": 1, \"score\": 0}\n", &s), p, 3,
                        "duplicate item id '1' (first on line 1)");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1}\n{\"item_id\": 2, \"score\": }\n", &s), p, 2,
                        "invalid json");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": 1, \"score\": 1} x\n", &s), p, 1, "unexpected text after the json value");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": \"a\\u0000b\", \"score\": 1}\n", &s), p, 1, "nul character");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": \"a\", \"score\": 1}\n{\"item_id\": \"a\0\", \"score\": 1}\n", &s), p, 2,
                        "invalid json"); /* strlen stops at the NUL: the line is cut short */
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": 1.5, \"score\": 1}\n", &s), p, 1, "item_id is not an integer");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": \"\", \"score\": 1}\n", &s), p, 1, "item_id missing");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": \"x\", \"score\": \"1\"}\n", &s), p, 1, "score missing or not a number");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("{\"item_id\": \"x\", \"score\": 1e999}\n", &s), p, 1, "outside [0, 1]");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     expect_input_error(jsonl("", &s), p, 0, "no items");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, raw_nul_byte_in_a_line)
@@ -155,12 +155,12 @@ Test(scores, raw_nul_byte_in_a_line)
     sr_scores_init(&s);
     expect_input_error(sr_parse_scores_jsonl("x.jsonl", text, sizeof text - 1, "b", &s), "x.jsonl", 2,
                        "invalid utf-8 or nul byte");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
     sr_scores_init(&s);
     const char ctext[] = "item_id,score\na\0b,1\n";
     expect_input_error(sr_parse_scores_csv("x.csv", ctext, sizeof ctext - 1, "b", &s), "x.csv", 2,
                        "invalid utf-8 or nul byte");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }
 
 Test(scores, json_helpers)
@@ -236,5 +236,5 @@ Test(scores, id_pool_add_rename_compact)
         cr_assert_eq(s.items[i].id, s.items[i - 1].id + strlen(s.items[i - 1].id) + 1);
     cr_assert(sr_scores_compact(&s)); /* already compact: nothing moves */
     cr_assert_str_eq(s.items[2999].id, "simple_2999");
-    sr_scores_free(&s);
+    sr_scores_release(&s);
 }

@@ -44,7 +44,7 @@ Test(selfcheck, claimed_accuracy_agrees_within_the_tolerance)
     cr_expect(sr_model_benchmark(m, "b")->claim_differs);
     cr_expect(sr_model_benchmark(m, "c")->claim_differs);
     cr_expect_not(sr_model_benchmark(m, "d")->claim_differs);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 static void add_reported(sr_model *m, const char *task, const char *key, double value)
@@ -86,7 +86,7 @@ Test(selfcheck, claim_for_the_samples_metric_and_filter)
         cr_expect_float_eq(s->claimed_accuracy, t == 2 ? 0.5 : 0.75, 0, "%s", tasks[t]);
         cr_expect(s->claim_differs == (t == 2), "%s", tasks[t]);
     }
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* gen_eval rows of the author's pipeline: scores 1, 1, 1, 0, limit 2048,
@@ -150,7 +150,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
     cr_expect_str_eq(s->claimed_source, "logs/t.gen-gsm8k.json");
     cr_expect_not(s->claim_differs);
     cr_expect_eq(sw.n_warnings, 0, "%s", sw.n_warnings ? sw.warnings[0] : "");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 
     sr_sweep_init(&sw);
     m = sr_sweep_model(&sw, "org/m");
@@ -176,7 +176,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
     cr_expect_eq(sr_scores_n(b), 400);
     cr_expect_float_eq(b->claimed_accuracy, 0.9275, 1e-12);
     cr_expect_not(b->claim_differs, "nothing to differ from");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* Index of the new claim: a pointer would not survive the next one. */
@@ -280,7 +280,7 @@ Test(selfcheck, run_log_claims_against_the_files)
     cr_expect_eq(m->run_claims[l_absent].check, SR_RUN_CLAIM_NOT_CHECKED);
     cr_expect(warned(&sw, "t: run.log's line 'logs/run.log:2' disagrees with 'results/r-t-gen/gsm8k.jsonl'"));
     cr_expect(warned(&sw, "t: 2 figure lines of run.log (gen summaries, speed lines) with no file to check them"));
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* A load line against its passes' median and range; a load line with no
@@ -299,7 +299,7 @@ Test(selfcheck, run_log_load_line_and_its_range)
     m->run_claims[c].range_high = 1522.0;
     cr_assert_null(sr_check_run_claims(&sw));
     cr_expect_eq(m->run_claims[c].check, SR_RUN_CLAIM_NOT_CHECKED, "a long file is not the load scenario");
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 
     sr_sweep_init(&sw);
     m = sr_sweep_model(&sw, "org/m");
@@ -334,7 +334,7 @@ Test(selfcheck, run_log_load_line_and_its_range)
     cr_expect_eq(m->run_claims[bad].check, SR_RUN_CLAIM_DIFFERS);
     cr_expect_str_eq(m->run_claims[bad].detail, "output tok/s 1910.8, the files 1900.0");
     cr_expect_eq(m->run_claims[other].check, SR_RUN_CLAIM_NOT_CHECKED);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* The tables' name of an arm: its tag, with the id's name when that says
@@ -363,5 +363,5 @@ Test(entries, table_name_of_an_arm)
     cr_expect_str_eq(sw.models[2].table_name, "small (r1, small-it)");
     cr_expect_str_eq(sw.models[3].table_name, "small (r2, small-it)");
     cr_expect_null(sw.models[4].table_name);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }

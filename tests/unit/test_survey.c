@@ -75,7 +75,7 @@ Test(hub_record, every_field)
     cr_assert_eq(r.params[0].count, 3085938688LL);
     cr_assert_str_eq(r.params[1].dtype, "F32");
     cr_assert_eq(r.params_total, 3085938700LL);
-    sr_hub_record_free(&r);
+    sr_hub_record_release(&r);
 }
 
 Test(hub_record, license_from_tag_list_and_gated_forms)
@@ -87,18 +87,18 @@ Test(hub_record, license_from_tag_list_and_gated_forms)
     cr_assert_null(r.gated);
     cr_assert_eq(r.n_safetensors, 0);
     cr_assert_eq(r.params_total, -1);
-    sr_hub_record_free(&r);
+    sr_hub_record_release(&r);
 
     r = parsed("{\"modelId\": \"a/b\", \"cardData\": {\"license\": [\"apache-2.0\", \"mit\"]}, \"gated\": true}");
     cr_assert_str_eq(r.id, "a/b"); /* older records name it modelId */
     cr_assert_str_eq(r.license, "apache-2.0");
     cr_assert_str_eq(r.gated, "true");
-    sr_hub_record_free(&r);
+    sr_hub_record_release(&r);
 
     r = parsed("{\"id\": \"a/b\", \"cardData\": null, \"gated\": \"auto\", \"safetensors\": null}");
     cr_assert_null(r.license);
     cr_assert_str_eq(r.gated, "auto");
-    sr_hub_record_free(&r);
+    sr_hub_record_release(&r);
 }
 
 Test(hub_record, bad_input_names_file_and_line)
@@ -292,7 +292,7 @@ static void model_done(sr_survey_model *m)
 {
     m->record.safetensors = NULL; /* the test's array */
     m->record.n_safetensors = 0;
-    sr_survey_model_free(m);
+    sr_survey_model_release(m);
 }
 
 Test(survey_rules, decide_kept_with_kv_tokens)
@@ -334,7 +334,7 @@ Test(survey_rules, decide_kept_with_kv_tokens)
     cr_assert_str_eq(flags, "parser=hermes nothink");
     free(flags);
     model_done(&m);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     for (int i = 0; i < 3; i++)
         free(files[i].name);
 }
@@ -400,7 +400,7 @@ Test(survey_rules, decide_memory_and_license)
     cr_assert_null(sr_survey_decide(&s, &m, &lay));
     cr_assert_eq(m.tier, 0);
     model_done(&m);
-    sr_kv_layout_free(&lay);
+    sr_kv_layout_release(&lay);
     for (int i = 0; i < 3; i++)
         free(files[i].name);
 }
@@ -421,8 +421,8 @@ Test(survey_rules, decide_without_weights_is_not_surveyed)
     char *why = sr_survey_reason(&sv, &m, &oom);
     cr_assert(strstr(why, "neither safetensors file sizes"), "%s", why);
     free(why);
-    sr_survey_model_free(&m);
-    sr_kv_layout_free(&lay);
+    sr_survey_model_release(&m);
+    sr_kv_layout_release(&lay);
 }
 
 /* ---- outputs read back by the report ------------------------------------------- */
@@ -485,7 +485,7 @@ Test(survey_outputs, arms_read_back_by_the_report_parser)
     cr_assert_null(e[1].flags);
     sr_arms_entries_free(e, n);
     free(text);
-    sr_survey_free(&sv);
+    sr_survey_release(&sv);
 }
 
 static sr_sweep sweep_with(const char *id, long logged, long block)
@@ -523,7 +523,7 @@ Test(survey_outputs, candidates_json_gives_the_report_its_prediction)
     cr_assert_eq(sw.n_warnings, 1);
     cr_assert(strstr(sw.warnings[0], "predicted 39,680 KV tokens, the server logged 50,688: 43.0 blocks of 256 fewer"),
               "%s", sw.warnings[0]);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 
     /* two entries of one model (variants of a directory): both get it */
     sw = sweep_with("Qwen/Qwen3-4B", 50688, 256);
@@ -532,7 +532,7 @@ Test(survey_outputs, candidates_json_gives_the_report_its_prediction)
     cr_assert_null(sr_parse_survey_candidates("candidates.json", text, len, &sw));
     cr_assert_eq(sw.models[0].predicted.tokens, 39680);
     cr_assert_eq(sw.models[1].predicted.tokens, 39680);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 
     /* 2 blocks apart (40,192 logged) is within the tolerance: no finding */
     sw = sweep_with("Qwen/Qwen3-4B", 40192, 256);
@@ -541,9 +541,9 @@ Test(survey_outputs, candidates_json_gives_the_report_its_prediction)
     cr_assert_float_eq(sw.models[0].kv.predicted_delta_blocks, -2.0, 1e-12);
     cr_assert_not(sw.models[0].kv.predicted_disagrees);
     cr_assert_eq(sw.n_warnings, 0);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
     free(text);
-    sr_survey_free(&sv);
+    sr_survey_release(&sv);
 }
 
 Test(survey_outputs, candidates_json_bad_input)
@@ -564,7 +564,7 @@ Test(survey_outputs, candidates_json_bad_input)
     expect_input_error(sr_parse_survey_candidates("c.json", bad_tokens, strlen(bad_tokens), &sw), "c.json", 0,
                        "candidate 2: 'kv_tokens'");
     cr_assert_null(sw.models[0].predicted.source);
-    sr_sweep_free(&sw);
+    sr_sweep_release(&sw);
 }
 
 /* ---- METADATA_DIR layouts -------------------------------------------------------- */

@@ -257,7 +257,7 @@ Test(fileio, stream_lines_at_tiny_chunk_sizes)
     sr_strbuf_init(&whole.text);
     cr_assert_null(sr_each_line(data, len, record_line, &whole));
     cr_assert_str_eq(sr_strbuf_cstr(&whole.text), want);
-    sr_strbuf_free(&whole.text);
+    sr_strbuf_release(&whole.text);
     FILE *f = tmpfile();
     cr_assert_not_null(f);
     cr_assert_eq(fwrite(data, 1, len, f), len);
@@ -273,7 +273,7 @@ Test(fileio, stream_lines_at_tiny_chunk_sizes)
         cr_assert_eq(r.expected_lineno, 6, "chunk %zu", chunk);
         cr_assert_eq(size, (long long)len);
         cr_assert_str_eq(sha, want_sha);
-        sr_strbuf_free(&r.text);
+        sr_strbuf_release(&r.text);
     }
     fclose(f);
 }
@@ -458,5 +458,5 @@ Test(error, soften_is_the_one_keep_going_rule)
     cr_expect_eq(err->code, SR_EXIT_USAGE);
     sr_error_free(err);
     cr_expect_null(sr_soften(NULL, true, NULL, NULL, NULL, collect, &sb));
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
 }

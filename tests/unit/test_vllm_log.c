@@ -33,7 +33,7 @@ static void assert_input_error(const char *text, long line, const char *message)
     cr_assert_str_eq(err->message, message);
     cr_assert_not(recognized);
     sr_error_free(err);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, old_prefix_v0_blocks)
@@ -45,7 +45,7 @@ Test(vllm_log, old_prefix_v0_blocks)
     cr_assert_eq(log.kv_tokens, 11351L * 16); /* V0's default block size */
     cr_assert_str_eq(log.source, "m/server.log");
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("INFO 03-23 11:50:32 gpu_executor.py:122] # GPU blocks: 281784, # CPU blocks: 9362\n"
              "INFO 03-23 11:50:33 model_runner.py:1000] Loading model weights took 2.8875 GB\n",
@@ -53,7 +53,7 @@ Test(vllm_log, old_prefix_v0_blocks)
     cr_assert_eq(log.gpu_blocks, 281784);
     cr_assert_float_eq(log.model_loading_gib, 2.8875, 1e-12);
     cr_assert(isnan(log.model_loading_s));
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, tpu_blocks_and_early_v1_blocks)
@@ -62,7 +62,7 @@ Test(vllm_log, tpu_blocks_and_early_v1_blocks)
     parse_ok("INFO 01-02 03:04:05 tpu_executor.py:80] # TPU blocks: 5120, # CPU blocks: 2048\n", &log);
     cr_assert_eq(log.gpu_blocks, 5120);
     cr_assert(log.tpu);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("INFO 02-10 10:00:00 [kv_cache_utils.py:500] # GPU blocks: 27000\n"
              "INFO 02-10 10:00:00 [kv_cache_utils.py:501] Maximum concurrency for 4096 tokens per request: "
@@ -71,7 +71,7 @@ Test(vllm_log, tpu_blocks_and_early_v1_blocks)
     cr_assert_eq(log.gpu_blocks, 27000);
     cr_assert_float_eq(log.max_concurrency, 68.86, 1e-9);
     cr_assert_eq(log.max_concurrency_len, 4096);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, new_prefix_kv_with_commas_first_wins)
@@ -88,7 +88,7 @@ Test(vllm_log, new_prefix_kv_with_commas_first_wins)
     cr_assert_float_eq(log.max_concurrency, 78.44, 1e-9);
     cr_assert_eq(log.max_concurrency_len, 4096);
     cr_assert_float_eq(log.available_kv_gib, 11.78, 1e-9);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, process_tag_without_timestamp)
@@ -97,7 +97,7 @@ Test(vllm_log, process_tag_without_timestamp)
     parse_ok("(EngineCore pid=230) INFO [kv_cache_utils.py:2146] GPU KV cache size: 3,274,229 tokens\n", &log);
     cr_assert_eq(log.kv_tokens, 3274229);
     cr_assert_eq(log.kv_tokens_line, 1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("(EngineCore_DP0 pid=3021) INFO 09-23 18:12:34 [kv_cache_utils.py:2235] GPU KV cache size: "
              "621,392 tokens\n"
@@ -107,7 +107,7 @@ Test(vllm_log, process_tag_without_timestamp)
     cr_assert_eq(log.kv_tokens, 621392);
     cr_assert_eq(log.max_concurrency_len, 32768);
     cr_assert_float_eq(log.max_concurrency, 18.96, 1e-9);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, compose_prefix_and_ansi_colours)
@@ -123,7 +123,7 @@ Test(vllm_log, compose_prefix_and_ansi_colours)
     cr_assert_eq(log.kv_tokens_line, 2);
     cr_assert(log.startup_complete);
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, merged_kv_line)
@@ -135,7 +135,7 @@ Test(vllm_log, merged_kv_line)
     cr_assert_eq(log.kv_tokens, 34952);
     cr_assert_eq(log.max_concurrency_len, 8192);
     cr_assert_float_eq(log.max_concurrency, 4.27, 1e-9);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, tpu_v5e_startup)
@@ -163,7 +163,7 @@ Test(vllm_log, tpu_v5e_startup)
     cr_assert_eq(log.max_concurrency_len, 512);
     cr_assert_float_eq(log.max_concurrency, 994.5, 1e-9);
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, tpu_memory_statistics_alone)
@@ -177,7 +177,7 @@ Test(vllm_log, tpu_memory_statistics_alone)
     cr_assert_float_eq(log.hbm_used_gib, 8.97, 1e-12);
     cr_assert_float_eq(log.hbm_avail_gib, 5.52, 1e-12);
     cr_assert_float_eq(log.init_model_used_gib, 8.97, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, model_loading_wordings)
@@ -187,18 +187,18 @@ Test(vllm_log, model_loading_wordings)
              &log);
     cr_assert_float_eq(log.model_loading_gib, 1.0179, 1e-12);
     cr_assert_float_eq(log.model_loading_s, 0.198331, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("(EngineCore_DP0 pid=5) INFO 10-20 09:00:00 [gpu_model_runner.py:2653] Model loading took 55.19 GiB "
              "memory and 48.502592 seconds\n",
              &log);
     cr_assert_float_eq(log.model_loading_gib, 55.19, 1e-12);
     cr_assert_float_eq(log.model_loading_s, 48.502592, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("INFO 05-28 09:14:50 model_runner.py:1008] Loading model weights took 2.8875 GB\n", &log);
     cr_assert_float_eq(log.model_loading_gib, 2.8875, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, engine_line_model_path)
@@ -211,14 +211,14 @@ Test(vllm_log, engine_line_model_path)
              "tokenizer='/models/Qwen/Qwen3-4B', skip_tokenizer_init=False, served_model_name=/models/Qwen/Qwen3-4B\n",
              &log);
     cr_assert_str_eq(log.model_id, "Qwen/Qwen3-4B");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* Fallback: only the non-default args line. */
     parse_ok("INFO 06-01 22:03:08 [cli_args.py:300] non-default args: {'port': 8001, 'model': "
              "'alperenyildiz/vllm_test'}\n",
              &log);
     cr_assert_str_eq(log.model_id, "alperenyildiz/vllm_test");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* The Qwen2Config failure: the engine core logs the root cause, the API
@@ -262,8 +262,8 @@ Test(vllm_log, load_failure_root_cause_before_wrapper)
                      "AttributeError: 'Qwen2Config' object has no attribute 'tie_word_embeddings'");
     cr_assert_str_eq(log.failure.source, "m/server.log:25");
     cr_assert_not(log.startup_complete);
-    sr_server_log_free(&log);
-    sr_strbuf_free(&sb);
+    sr_server_log_release(&log);
+    sr_strbuf_release(&sb);
 }
 
 Test(vllm_log, compile_failure_vmem)
@@ -284,7 +284,7 @@ Test(vllm_log, compile_failure_vmem)
                      "jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem");
     cr_assert_str_eq(log.failure.source, "m/server.log:5");
     cr_assert(log.tpu);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, kv_memory_value_error_is_load)
@@ -301,7 +301,7 @@ Test(vllm_log, kv_memory_value_error_is_load)
     cr_assert_str_eq(log.failure.source, "m/server.log:2");
     cr_assert(strncmp(log.failure.message, "ValueError: To serve at least one request", 41) == 0);
     cr_assert(isnan(log.available_kv_gib));
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, died_during_load_without_wrapper)
@@ -317,7 +317,7 @@ Test(vllm_log, died_during_load_without_wrapper)
     cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
     cr_assert_str_eq(log.failure.message, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.");
     cr_assert_str_eq(log.failure.source, "m/server.log:4");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, serve_failure_after_startup)
@@ -340,7 +340,7 @@ Test(vllm_log, serve_failure_after_startup)
     cr_assert_eq(log.failure.stage, SR_STAGE_SERVE);
     cr_assert_str_eq(log.failure.message, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.");
     cr_assert_str_eq(log.failure.source, "m/server.log:6");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, warnings_handled_errors_and_shutdown_are_not_failures)
@@ -356,7 +356,7 @@ Test(vllm_log, warnings_handled_errors_and_shutdown_are_not_failures)
     cr_assert(log.startup_complete);
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
     cr_assert_null(log.failure.message);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, message_cut_at_500_bytes_on_utf8_boundary)
@@ -374,10 +374,10 @@ Test(vllm_log, message_cut_at_500_bytes_on_utf8_boundary)
     /* "ValueError: " is 12 bytes; 488 more fit, 244 deltas. */
     cr_assert_eq(strlen(log.failure.message), 500);
     cr_assert(strncmp(log.failure.message, "ValueError: \xce\x94", 14) == 0);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* An odd offset: the cut moves back to the boundary. */
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "(APIServer pid=1) INFO 09-23 18:10:01 [api_server.py:1] vLLM API server version 1\n"
                         "Traceback (most recent call last):\nValueError: x");
@@ -385,8 +385,8 @@ Test(vllm_log, message_cut_at_500_bytes_on_utf8_boundary)
         sr_strbuf_puts(&sb, "\xce\x94");
     parse_ok(sr_strbuf_cstr(&sb), &log);
     cr_assert_eq(strlen(log.failure.message), 499);
-    sr_server_log_free(&log);
-    sr_strbuf_free(&sb);
+    sr_server_log_release(&log);
+    sr_strbuf_release(&sb);
 }
 
 Test(vllm_log, bench_stdout_is_not_a_server_log)
@@ -404,11 +404,11 @@ Test(vllm_log, bench_stdout_is_not_a_server_log)
     cr_assert_null(parse(text, &log, &recognized));
     cr_assert_not(recognized);
     cr_assert_null(log.model_id);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     cr_assert_null(parse("hello\nworld\n", &log, &recognized));
     cr_assert_not(recognized);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, bad_numbers_are_input_errors)
@@ -448,7 +448,7 @@ Test(vllm_log, pointer_exception_does_not_hide_root)
     cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
     cr_assert_str_eq(log.failure.source, "m/server.log:3");
     cr_assert(strncmp(log.failure.message, "ValueError: The model's max seq len (131072)", 44) == 0);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 Test(vllm_log, tpu_hbm_value_error_is_load)
@@ -465,7 +465,7 @@ Test(vllm_log, tpu_hbm_value_error_is_load)
     cr_assert_float_eq(log.hbm_avail_gib, -0.61, 1e-12);
     cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
     cr_assert_str_eq(log.failure.source, "m/server.log:3");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A bare exception name says nothing: the message carries the source line
@@ -487,7 +487,7 @@ Test(vllm_log, bare_exception_takes_the_source_line)
     cr_assert_eq(out.failure.stage, SR_STAGE_SERVE);
     cr_assert_str_eq(out.failure.message, "AssertionError (at: assert num_tokens_scheduled > 0)");
     cr_assert_str_eq(out.failure.source, "s.log:6");
-    sr_server_log_free(&out);
+    sr_server_log_release(&out);
 }
 
 /* ---- serving settings ------------------------------------------------------ */
@@ -538,7 +538,7 @@ Test(vllm_log, settings_v1_engine_args_chunked_prefill)
     assert_settings(&log.settings, "0.10.1.1", 2, 1, 4096, 64, 32, "fp8", 0.7, 8192);
     cr_assert_str_eq(log.model_id, "org/m");
     cr_assert(log.engine_start);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* The value the engine settled on outranks the one asked for, whatever
@@ -555,7 +555,7 @@ Test(vllm_log, settings_resolved_outranks_requested)
              "attention page size is >= mamba page size.\n",
              &log);
     assert_settings(&log.settings, NULL, -1, -1, 512, -1, 784, NULL, NAN, 2048);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* Values that are not settings leave the field unknown: None, 'auto',
@@ -569,7 +569,7 @@ Test(vllm_log, settings_unreadable_values_stay_unknown)
              &log);
     assert_settings(&log.settings, NULL, -1, -1, -1, -1, -1, NULL, NAN, -1);
     cr_assert(log.engine_start);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* V0: the engine line ends with ')' and the old api_server printed its
@@ -589,7 +589,7 @@ Test(vllm_log, settings_v0_engine_and_namespace)
              &log);
     assert_settings(&log.settings, "0.6.3", 4, 1, -1, 256, 16, "auto", 0.9, 32768);
     cr_assert_str_eq(log.model_id, "org/old");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A build without version metadata says "dev" (real: vLLM issue
@@ -599,14 +599,14 @@ Test(vllm_log, settings_version_words)
     sr_server_log log;
     parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version dev\n", &log);
     cr_assert_str_eq(log.settings.vllm_version, "dev");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version 0.7.3.dev2+gcefd56ee\n", &log);
     cr_assert_str_eq(log.settings.vllm_version, "0.7.3.dev2+gcefd56ee");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     parse_ok("INFO 01-31 12:41:34 api_server.py:528] vLLM API server version <unknown>\n", &log);
     cr_assert_null(log.settings.vllm_version);
     cr_assert(log.engine_start);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* tpu-inference prints the block size it keeps; some engine lines nest
@@ -618,14 +618,14 @@ Test(vllm_log, settings_block_size_wordings)
              "with _align_hybrid_block_size()\n",
              &log);
     cr_assert_eq(log.settings.block_size, 32);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("INFO 01-01 00:00:00 [core.py:74] Initializing a V1 LLM engine (v9.9.9) with config: model='o/m', "
              "cache_config=CacheConfig(block_size=64, gpu_memory_utilization=0.85, cache_dtype='fp8_e5m2'), "
              "tensor_parallel_size=1\n",
              &log);
     assert_settings(&log.settings, "9.9.9", 1, -1, -1, -1, 64, "fp8_e5m2", 0.85, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A log committed from a 140-column terminal: the engine config line and
@@ -656,7 +656,7 @@ Test(vllm_log, settings_hard_wrapped_lines_are_joined)
     cr_assert_str_eq(log.model_id, "Qwen2-7B-Instruct");
     cr_assert_eq(log.kv_tokens, 1192160);
     cr_assert_eq(log.kv_tokens_line, 6);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* The same with ANSI colours and docker-compose prefixes on the first
@@ -670,7 +670,7 @@ Test(vllm_log, settings_wrapped_with_colours_and_compose)
     sr_server_log log;
     parse_ok(text, &log);
     assert_settings(&log.settings, "0.11.0", 8, 2, -1, -1, -1, NULL, NAN, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* Wrapping splits fact lines too, in labels and in numbers (the real
@@ -708,7 +708,7 @@ Test(vllm_log, wrapped_fact_and_exception_lines)
     cr_assert_str_eq(log.failure.message,
                      "ValueError: To serve at least one request with the models's max seq len (131072), 24.00 GiB KV "
                      "cache is needed, which is larger than the available KV cache memory (10.91 GiB).");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* What is not joined: a line that starts like a line of its own, a piece
@@ -726,7 +726,7 @@ Test(vllm_log, settings_wrap_rule_negatives)
     cr_assert_eq(log.failure.stage, SR_STAGE_LOAD);
     cr_assert_str_eq(log.failure.source, "m/server.log:3");
     cr_assert_str_eq(log.settings.vllm_version, "0.6.3");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* A 71-column engine line ends there: the bare line after it is not
      * its continuation. At 80 columns it is. */
@@ -734,12 +734,12 @@ Test(vllm_log, settings_wrap_rule_negatives)
              "tensor_parallel_size=8\n",
              &log);
     cr_assert_eq(log.settings.tensor_parallel_size, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     parse_ok("INFO [core.py:74] Initializing an LLM engine with config: model='a/b', seed=0, xx=0, \n"
              "tensor_parallel_size=8\n",
              &log);
     cr_assert_eq(log.settings.tensor_parallel_size, 8);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* A closed dict takes nothing more, even after a long line. */
     parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'model': 'org/m', 'max_model_len': 4096, "
@@ -748,7 +748,7 @@ Test(vllm_log, settings_wrap_rule_negatives)
              &log);
     cr_assert_eq(log.settings.tensor_parallel_size, 2);
     cr_assert_eq(log.settings.max_num_seqs, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* A prefixed line after a wrapped piece starts anew. */
     parse_ok("(EngineCore_0 pid=1) INFO 09-03 02:11:44 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) "
@@ -757,7 +757,7 @@ Test(vllm_log, settings_wrap_rule_negatives)
              &log);
     cr_assert_eq(log.settings.tensor_parallel_size, 1);
     cr_assert_eq(log.settings.pipeline_parallel_size, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* ---- engine_start ------------------------------------------------------------ */
@@ -778,7 +778,7 @@ Test(vllm_log, engine_start_lines)
         sr_server_log log;
         parse_ok(starts[i], &log);
         cr_assert(log.engine_start, "line %zu", i);
-        sr_server_log_free(&log);
+        sr_server_log_release(&log);
     }
 }
 
@@ -803,7 +803,7 @@ Test(vllm_log, pasted_request_log_lines_are_no_engine_start)
     cr_assert_not(log.engine_start);
     cr_assert_eq(log.kv_tokens, -1);
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* ---- no memory left for the KV cache ------------------------------------------ */
@@ -820,7 +820,7 @@ Test(vllm_log, negative_kv_memory_alone)
     cr_assert_str_eq(log.failure.message, "no memory left for the KV cache: -0.53 GiB");
     cr_assert_str_eq(log.failure.source, "m/server.log:1");
     cr_assert(log.engine_start);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* With the traceback (docker-compose prefixes): the first exception after
@@ -851,7 +851,7 @@ Test(vllm_log, negative_kv_memory_with_root_exception)
                      "no memory left for the KV cache: -8.59 GiB; ValueError: No available memory for the cache "
                      "blocks. Try increasing `gpu_memory_utilization` when initializing the engine.");
     cr_assert_str_eq(log.failure.source, "m/server.log:6");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A restart that came up: the earlier shortage is no failure. */
@@ -864,7 +864,7 @@ Test(vllm_log, negative_kv_memory_then_successful_restart)
              &log);
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
     cr_assert_float_eq(log.available_kv_gib, -0.53, 1e-12); /* the first figure, as for every fact */
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* A message over 500 bytes is cut on a UTF-8 boundary. */
@@ -883,8 +883,8 @@ Test(vllm_log, negative_kv_memory_long_root_is_cut)
      * "ValueError: " 12: 445 bytes of deltas fit in 500, 222 whole ones. */
     cr_assert_eq(strlen(log.failure.message), 43 + 12 + 444);
     cr_assert_str_eq(log.failure.source, "m/server.log:3");
-    sr_server_log_free(&log);
-    sr_strbuf_free(&sb);
+    sr_server_log_release(&log);
+    sr_strbuf_release(&sb);
 }
 
 /* vLLM TPU 0.29.1rc1 (tpu-inference), as docker logs prints it: the KV line
@@ -913,7 +913,7 @@ Test(vllm_log, tpu_029_kv_line_blocks_banner_and_carriage_returns)
     cr_assert_eq(log.gpu_blocks, 833, "the first block count is kept: %ld", log.gpu_blocks);
     cr_assert_str_eq(log.settings.vllm_version, "0.29.1rc1.dev468+g0b7f11a1e");
     cr_assert_eq(log.failure.stage, SR_STAGE_NONE);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* "Init kv-cache | ... num_blocks=[N, ...]" alone gives the count; a list
@@ -926,7 +926,7 @@ Test(vllm_log, init_kv_cache_block_list)
              &log);
     cr_assert_eq(log.gpu_blocks, 833);
     cr_assert_eq(log.kv_tokens, -1);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     assert_input_error("(EngineCore pid=7) INFO 09-30 16:06:29 [kv_cache_manager.py:1027] Hybrid KV cache layout: "
                        "kv_cache_config.num_blocks=lots\n",
                        1, "expected a block count after 'kv_cache_config.num_blocks='");
@@ -950,20 +950,20 @@ Test(vllm_log, v0_blocks_give_tokens_and_reserved_memory)
     cr_assert(log.kv_from_blocks);
     cr_assert_eq(log.kv_tokens_line, 2);
     cr_assert_float_eq(log.available_kv_gib, 26.60, 1e-12);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     parse_ok("INFO 05-28 09:14:50 api_server.py:177] args: Namespace(model='m', block_size=32, "
              "tensor_parallel_size=1)\n"
              "INFO 05-28 09:14:55 llm_engine.py:223] # GPU blocks: 1000, # CPU blocks: 4096\n",
              &log);
     cr_assert_eq(log.kv_tokens, 32000);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* A TPU block count has no default block size to multiply by. */
     parse_ok("INFO 01-02 03:04:05 tpu_executor.py:80] # TPU blocks: 5120, # CPU blocks: 2048\n", &log);
     cr_assert_eq(log.kv_tokens, -1);
     cr_assert_not(log.kv_from_blocks);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* TP 8 over Ray: one KV line per worker; the engine holds the smallest. A
@@ -987,14 +987,14 @@ Test(vllm_log, kv_lines_per_worker_take_the_smallest)
     cr_assert_eq(log.kv_tokens_line, 2);
     cr_assert_eq(log.kv_worker_lines, 8);
     cr_assert_eq(log.kv_tokens_max, 1611664);
-    sr_server_log_free(&log);
-    sr_strbuf_free(&sb);
+    sr_server_log_release(&log);
+    sr_strbuf_release(&sb);
 
     parse_ok("INFO 09-23 18:12:34 [kv_cache_utils.py:864] GPU KV cache size: 321,280 tokens\n", &log);
     cr_assert_eq(log.kv_worker_lines, 1);
     cr_assert_eq(log.kv_tokens_max, 321280);
     cr_assert_not(log.kv_from_blocks);
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* The real shape of the author's failed start (util095.log): the exception
@@ -1018,7 +1018,7 @@ Test(vllm_log, exception_line_ending_in_colon_keeps_its_detail)
                      "loading program 'jit_structured_decode_fn': Attempting to reserve 384.11M at the bottom of "
                      "memory. That was not possible. There are 346.77M free, 0B reserved, and 346.77M reservable.");
     cr_assert_str_eq(log.failure.source, "m/server.log:2");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 
     /* The next line from another process, or traceback text, is no detail. */
     parse_ok("(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n"
@@ -1026,13 +1026,13 @@ Test(vllm_log, exception_line_ending_in_colon_keeps_its_detail)
              "(APIServer pid=1) INFO 08-07 23:27:18 [api_server.py:1] Shutting down\n",
              &log);
     cr_assert_str_eq(log.failure.message, "RuntimeError: the engine died:");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
     parse_ok("(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n"
              "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] RuntimeError: the engine died:\n"
              "(EngineCore pid=187) ERROR 08-07 23:27:17 [core.py:1349] Traceback (most recent call last):\n",
              &log);
     cr_assert_str_eq(log.failure.message, "RuntimeError: the engine died:");
-    sr_server_log_free(&log);
+    sr_server_log_release(&log);
 }
 
 /* PyTorch's "[rank0]:[W731 ...] ProcessGroupNCCL.cpp:1479] Warning:" after a
@@ -1061,7 +1061,7 @@ Test(vllm_log, next_log_line_is_never_glued_on)
         parse_ok(sr_strbuf_cstr(&sb), &log);
         cr_assert_str_eq(log.failure.message, "RuntimeError: Triton Error [CUDA]: device kernel image is invalid",
                          "next line %zu", k);
-        sr_server_log_free(&log);
-        sr_strbuf_free(&sb);
+        sr_server_log_release(&log);
+        sr_strbuf_release(&sb);
     }
 }

@@ -93,7 +93,7 @@ static void release(sr_canvas *cv)
         cairo_font_face_destroy(cc->regular);
     if (cc->bold)
         cairo_font_face_destroy(cc->bold);
-    sr_strbuf_free(&cc->svg);
+    sr_strbuf_release(&cc->svg);
     free(cc->pixels); /* after the surface that drew into it */
     free(cc);
     cv->impl = NULL;

@@ -30,11 +30,11 @@ sr_error *sr_canvas_open(sr_canvas *cv, const sr_chart_target *target, double wi
     sr_error *err =
         target->place ? sr_canvas_open_pdf(cv, target->place, target->ctx) : sr_canvas_open_cairo(cv, target->format);
     if (err)
-        sr_canvas_free(cv);
+        sr_canvas_release(cv);
     return err;
 }
 
-void sr_canvas_free(sr_canvas *cv)
+void sr_canvas_release(sr_canvas *cv)
 {
     if (cv->ops)
         cv->ops->release(cv);
@@ -52,7 +52,7 @@ sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *titl
         *out = NULL;
         *len = 0;
     }
-    sr_canvas_free(cv);
+    sr_canvas_release(cv);
     return err;
 }
 
@@ -194,7 +194,7 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
     measure_ctx mc = {cv, size};
     if (!clean[strspn(clean, " ")] || !sr_wrap(clean, max_width, measure, &mc, &lines)) {
         cv->failed |= clean[strspn(clean, " ")] != '\0';
-        sr_text_list_free(&lines);
+        sr_text_list_release(&lines);
         free(clean);
         return 0;
     }
@@ -213,7 +213,7 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
             sr_canvas_text(cv, x, y + k * line_height, lines.items[k], size, false, 0, color);
         }
     }
-    sr_text_list_free(&lines);
+    sr_text_list_release(&lines);
     free(clean);
     return shown;
 }

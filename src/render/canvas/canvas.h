@@ -63,7 +63,7 @@ sr_error *sr_canvas_open(sr_canvas *cv, const sr_chart_target *target, double wi
  * either way. */
 sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *title, const char *desc, char **out,
                           size_t *len);
-void sr_canvas_free(sr_canvas *cv);
+void sr_canvas_release(sr_canvas *cv);
 
 void sr_canvas_rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill);
 void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed);

@@ -242,7 +242,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     cv.failed |= desc.failed;
     err = sr_canvas_close(&cv, "accuracy_change-", sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY),
                           sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
+    sr_strbuf_release(&desc);
     free(names);
     return err;
 }
@@ -356,7 +356,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more));
     if (err) {
-        sr_speed_columns_free(&cols);
+        sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
@@ -399,8 +399,8 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     cv.failed |= desc.failed;
     err = sr_canvas_close(&cv, "speed_change-", sr_compare_chart_title(SR_COMPARE_CHART_SPEED), sr_strbuf_cstr(&desc),
                           out, len);
-    sr_strbuf_free(&desc);
-    sr_speed_columns_free(&cols);
+    sr_strbuf_release(&desc);
+    sr_speed_columns_release(&cols);
     return err;
 }
 
@@ -449,7 +449,7 @@ static double part_height(const void *ctx, size_t shown)
         size_t ncol = 1;
         if (sr_speed_columns_make_many(sides, 2, &cols)) {
             ncol = cols.n;
-            sr_speed_columns_free(&cols);
+            sr_speed_columns_release(&cols);
         }
         return speed_height(ncol, shown, true);
     }

@@ -129,7 +129,7 @@ static sr_error *fill(sr_doc *d, const sr_comparison *c, const char *const *svg)
     sr_doc_section *s = sr_doc_section_add(d, "summary", "Summary");
     for (size_t i = 0; i < summary.n; i++)
         sr_doc_paragraph(s, summary.items[i]);
-    sr_text_list_free(&summary);
+    sr_text_list_release(&summary);
 
     table_section(d, "setup-changes", c, sr_table_compare_setup, "The two sweeps' settings are the same.");
     accuracy_section(d, c, svg);

@@ -146,7 +146,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
                 sr_strbuf_printf(&ids, "%s%s", k ? ", " : "", s->models[k]);
             sr_tb_cell(&b, SR_CELL_TEXT, sr_strbuf_cstr(&ids));
             b.oom |= ids.failed;
-            sr_strbuf_free(&ids);
+            sr_strbuf_release(&ids);
         }
         sr_tb_cell(&b, SR_CELL_TEXT, sr_compare_value_text(vb, sizeof vb, &s->before, s->field));
         sr_tb_cell(&b, SR_CELL_TEXT, sr_compare_value_text(va, sizeof va, &s->after, s->field));
@@ -349,7 +349,7 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
                    "the slowest before run; within run noise when it holds 1 (cells that say nothing more are). %s",
                    cols.note);
     }
-    sr_speed_columns_free(&cols);
+    sr_speed_columns_release(&cols);
     free(order);
     return sr_tb_finish(&b);
 }

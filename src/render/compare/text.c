@@ -205,7 +205,7 @@ char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
         break;
     }
     if (sb.len == 0 && !sb.failed) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return NULL;
     }
     char *s = sr_strbuf_detach(&sb);
@@ -306,7 +306,7 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
     if (max && n > max)
         sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
     if (sb.len == 0 && !sb.failed) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return NULL;
     }
     char *text = sr_strbuf_detach(&sb);
@@ -440,7 +440,7 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         ok = take(out, &sb);
     }
     free(reg);
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return ok && !oom ? NULL : sr_oom();
 }
 

@@ -80,6 +80,6 @@ sr_error *sr_render_kv_table(const sr_kv_result *r, char **out, size_t *len)
     free(assumptions);
     *len = sb.len;
     *out = ok ? sr_strbuf_detach(&sb) : NULL;
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return *out ? NULL : sr_oom();
 }

@@ -249,8 +249,8 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     if (desc.failed || sub.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
-    sr_strbuf_free(&sub);
+    sr_strbuf_release(&desc);
+    sr_strbuf_release(&sub);
     free(order);
     free(pts);
     free(first);

@@ -269,7 +269,7 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "tradeoff-", sr_chart_title(SR_CHART_TRADEOFF), sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
+    sr_strbuf_release(&desc);
     free(panels);
     free(order);
     return err;

@@ -113,7 +113,7 @@ static size_t speed_column_count(const sr_sweep *sw)
     if (!sr_speed_columns_make(sw, &cols))
         return 0;
     size_t n = cols.n;
-    sr_speed_columns_free(&cols);
+    sr_speed_columns_release(&cols);
     return n;
 }
 
@@ -258,7 +258,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     sr_error *err =
         sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0));
     if (err) {
-        sr_speed_columns_free(&cols);
+        sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
@@ -292,8 +292,8 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
-    sr_speed_columns_free(&cols);
+    sr_strbuf_release(&desc);
+    sr_speed_columns_release(&cols);
     return err;
 }
 
@@ -493,7 +493,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
         cv.failed = true;
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
                           len);
-    sr_strbuf_free(&desc);
+    sr_strbuf_release(&desc);
     free(names);
     return err;
 }
@@ -612,7 +612,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
+    sr_strbuf_release(&desc);
     return err;
 }
 

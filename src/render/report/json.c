@@ -96,7 +96,7 @@ static cJSON *kv_json(sr_json_build *jb, const sr_model *m)
     }
     sr_json_add(jb, o, "whatif", whatif);
     sr_json_add(jb, o, "whatif_assumptions", sr_json_str(words.whatif_assumptions));
-    sr_kv_words_free(&words);
+    sr_kv_words_release(&words);
     cJSON *logged = cJSON_CreateObject();
     const sr_server_log *log = &m->log;
     sr_json_add(jb, logged, "source", sr_json_str(m->has_log ? log->source : NULL));
@@ -629,7 +629,7 @@ static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw
     sr_strbuf_putc(&sb, '\n');
     cJSON_free(text);
     if (!ok) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return sr_oom();
     }
     *len = sb.len;

@@ -284,7 +284,7 @@ static void defaults_words(sr_strbuf *sb, const sr_kv_layout *layout)
                              sr_hf_class_default(d, f));
     item(sb, "not in config.json, %s's defaults for model type '%s' (transformers): %s", d->class_name, d->model_type,
          list.data ? list.data : "");
-    sr_strbuf_free(&list);
+    sr_strbuf_release(&list);
 }
 
 /* What the config reader assumed (docs/kv.md 2). */
@@ -376,7 +376,7 @@ static void chip_words(sr_strbuf *sb, const sr_kv_basis *b)
 
 /* ---- all of a model ------------------------------------------------------------ */
 
-void sr_kv_words_free(sr_kv_words *w)
+void sr_kv_words_release(sr_kv_words *w)
 {
     free(w->note);
     free(w->layers);
@@ -388,7 +388,7 @@ void sr_kv_words_free(sr_kv_words *w)
 static sr_error *take(sr_strbuf *sb, char **dst)
 {
     if (sb->failed) {
-        sr_strbuf_free(sb);
+        sr_strbuf_release(sb);
         return sr_oom();
     }
     *dst = sr_strbuf_detach(sb);
@@ -428,8 +428,8 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
         chip_words(&sb, &kv->basis);
         err = take(&sb, &out->whatif_assumptions);
     }
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     if (err)
-        sr_kv_words_free(out);
+        sr_kv_words_release(out);
     return err;
 }

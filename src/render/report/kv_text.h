@@ -20,7 +20,7 @@ typedef struct sr_kv_words {
 
 /* All four for one model (fresh strings; sr_oom() on failure). */
 sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out);
-void sr_kv_words_free(sr_kv_words *w);
+void sr_kv_words_release(sr_kv_words *w);
 
 /* Whether sr_kv_words_make gives a note (for markers such as a chart's *). */
 bool sr_kv_has_note(const sr_kv_summary *kv);

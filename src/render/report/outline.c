@@ -245,7 +245,7 @@ static void summary_section(report_outline *o)
     sr_doc_section *s = sr_doc_section_add(o->d, "summary", "Summary");
     for (size_t i = 0; i < summary.n; i++)
         sr_doc_paragraph(s, summary.items[i]);
-    sr_text_list_free(&summary);
+    sr_text_list_release(&summary);
 }
 
 /* Markdown: one table of every result; HTML and PDF: a table per
@@ -528,7 +528,7 @@ static sr_error *appendix_section(report_outline *o)
             sr_doc_list_item(details, m->label ? m->label : m->id, text);
             free(text);
         }
-        sr_kv_words_free(&words);
+        sr_kv_words_release(&words);
     }
     if (details && listed < o->n) {
         char a[32], b[32];
@@ -586,8 +586,8 @@ static sr_error *fill(report_outline *o)
         methods_section(o, &methods);
         err = appendix_section(o);
     }
-    sr_text_list_free(&methods);
-    sr_text_list_free(&audit);
+    sr_text_list_release(&methods);
+    sr_text_list_release(&audit);
     return err;
 }
 

@@ -335,10 +335,10 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         if (note.len)
             sr_tb_note(&b, "%s", note.data);
         b.oom |= note.failed;
-        sr_strbuf_free(&note);
+        sr_strbuf_release(&note);
     }
     free(lead);
-    sr_speed_columns_free(&speed);
+    sr_speed_columns_release(&speed);
     free(benches);
     free(order);
     return begun ? sr_tb_finish(&b) : NULL;
@@ -417,7 +417,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
                    "(TTFT), then (beneath, or in brackets) of its median time per output token (TPOT)%s%s.",
                    speed.shared[0] ? "; " : "", speed.shared);
     }
-    sr_speed_columns_free(&speed);
+    sr_speed_columns_release(&speed);
     free(order);
     return begun ? sr_tb_finish(&b) : NULL;
 }

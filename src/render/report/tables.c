@@ -155,7 +155,7 @@ static void column_free(sr_speed_column *col)
     free(col->legend);
 }
 
-void sr_speed_columns_free(sr_speed_columns *c)
+void sr_speed_columns_release(sr_speed_columns *c)
 {
     for (size_t i = 0; i < c->n; i++)
         column_free(&c->cols[i]);
@@ -331,7 +331,7 @@ bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, 
 {
     memset(out, 0, sizeof *out);
     if (!collect_columns(sweeps, n_sweeps, out)) {
-        sr_speed_columns_free(out);
+        sr_speed_columns_release(out);
         return false;
     }
     bool varies[N_DIMS];
@@ -351,7 +351,7 @@ bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, 
         ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
                                       out->shared[0] ? "; " : "")) != NULL;
     if (!ok)
-        sr_speed_columns_free(out);
+        sr_speed_columns_release(out);
     return ok;
 }
 
@@ -476,10 +476,10 @@ sr_table *sr_table_results(const sr_sweep *sw)
                        "scenario; %s%s%s",
                        speed.note, sr_strbuf_cstr(&legend), noisy_note(sw));
             b.oom |= legend.failed;
-            sr_strbuf_free(&legend);
+            sr_strbuf_release(&legend);
         }
     }
-    sr_speed_columns_free(&speed);
+    sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
     return sr_tb_finish(&b);
@@ -592,7 +592,7 @@ sr_table *sr_table_speed(const sr_sweep *sw)
                    "below it the model's own median. %s%s",
                    speed.note, noisy_note(sw));
     }
-    sr_speed_columns_free(&speed);
+    sr_speed_columns_release(&speed);
     free(order);
     return sr_tb_finish(&b);
 }
@@ -672,7 +672,7 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
                 break;
             }
             sr_tb_cell(&b, SR_CELL_TEXT, words.note);
-            sr_kv_words_free(&words);
+            sr_kv_words_release(&words);
         }
         sr_tb_note(&b,
                    "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
@@ -721,7 +721,7 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
         } else if (words.whatif_assumptions) {
             sr_tb_note(&b, "%s", words.whatif_assumptions);
         }
-        sr_kv_words_free(&words);
+        sr_kv_words_release(&words);
     }
     return sr_tb_finish(&b);
 }
@@ -854,7 +854,7 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
             sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
         sr_tb_note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
         b.oom |= sb.failed;
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
     }
     return sr_tb_finish(&b);
 }

@@ -265,7 +265,7 @@ static const char *name_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-void sr_text_list_free(sr_text_list *list)
+void sr_text_list_release(sr_text_list *list)
 {
     for (size_t i = 0; i < list->n; i++)
         free(list->items[i]);
@@ -631,7 +631,7 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     }
     if (ok && put_left_out(&sb, &s) > 0)
         ok = list_take(out, &sb);
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     free(order);
     free(s.benches);
     return ok ? NULL : sr_oom();
@@ -893,7 +893,7 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
              put_run_claims(&sb, sw, order, n, out);
     if (ok)
         ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     free(order);
     return ok ? NULL : sr_oom();
 }
@@ -956,7 +956,7 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
                      st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
     ok = ok && list_take(out, &sb);
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     return ok ? NULL : sr_oom();
 }
 

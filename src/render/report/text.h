@@ -87,7 +87,7 @@ typedef struct sr_text_list {
     char **items;
     size_t n, cap;
 } sr_text_list;
-void sr_text_list_free(sr_text_list *list);
+void sr_text_list_release(sr_text_list *list);
 
 /* The summary in words, one paragraph per item: what was compared, which
  * models match the baseline on each benchmark (and which differ, by how

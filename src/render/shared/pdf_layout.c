@@ -155,7 +155,7 @@ void sr_pdf_paragraph_at(sr_pdf *p, double x, double w, const char *text, HPDF_F
         p->y -= lead;
     }
     p->y -= after;
-    sr_text_list_free(&lines);
+    sr_text_list_release(&lines);
 }
 
 void sr_pdf_paragraph(sr_pdf *p, const char *text)
@@ -228,7 +228,7 @@ void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside)
         sr_pdf_wrap(p, p->regular, SR_PDF_SMALL, aside, SR_PDF_CONTENT_W - w - 8, &lines);
         sr_pdf_draw(p, SR_PDF_MARGIN_X + w + 8, p->y - 11.5, lines.items ? lines.items[0] : "", p->regular,
                     SR_PDF_SMALL, SR_PDF_MUTED);
-        sr_text_list_free(&lines);
+        sr_text_list_release(&lines);
     }
     p->y -= 18;
 }
@@ -250,7 +250,7 @@ void sr_pdf_key_value(sr_pdf *p, const char *label, const char *value)
                     SR_PDF_INK);
         p->y -= lead;
     }
-    sr_text_list_free(&lines);
+    sr_text_list_release(&lines);
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -341,8 +341,8 @@ static void draw_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, bool 
 static void free_lists(sr_text_list *a, sr_text_list *b, size_t n)
 {
     for (size_t c = 0; c < n; c++) {
-        sr_text_list_free(&a[c]);
-        sr_text_list_free(&b[c]);
+        sr_text_list_release(&a[c]);
+        sr_text_list_release(&b[c]);
     }
 }
 
@@ -429,7 +429,7 @@ void sr_pdf_footers(sr_pdf *p, const char *name)
         sr_pdf_draw(p, SR_PDF_MARGIN_X + SR_PDF_CONTENT_W - sr_pdf_width(p, p->regular, SR_PDF_SMALL, num, strlen(num)),
                     28, num, p->regular, SR_PDF_SMALL, SR_PDF_MUTED);
     }
-    sr_text_list_free(&lines);
+    sr_text_list_release(&lines);
     free(clean);
 }
 
@@ -645,8 +645,8 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
     }
     if (head.failed || body.failed)
         p->oom = true;
-    sr_strbuf_free(&head);
-    sr_strbuf_free(&body);
+    sr_strbuf_release(&head);
+    sr_strbuf_release(&body);
     if (t->note)
         sr_pdf_note(p, t->note);
 }

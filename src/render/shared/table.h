@@ -96,7 +96,7 @@ typedef struct sr_speed_columns {
 bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out); /* false: OOM */
 /* The same over the scenarios of several sweeps (compare: both sides). */
 bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out);
-void sr_speed_columns_free(sr_speed_columns *c);
+void sr_speed_columns_release(sr_speed_columns *c);
 /* Drop the columns in which no model has a ratio (scenarios the baseline
  * did not run): a chart of ratios has nothing to draw there. */
 void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c);

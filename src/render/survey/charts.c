@@ -153,7 +153,7 @@ static sr_error *draw(const sr_survey *s, const sr_chart_target *target, char **
     if (desc.failed)
         cv.failed = true;
     err = sr_canvas_close(&cv, "survey_kv-", "KV cache tokens per kept model", sr_strbuf_cstr(&desc), out, len);
-    sr_strbuf_free(&desc);
+    sr_strbuf_release(&desc);
     free(rows);
     return err;
 }

@@ -74,7 +74,7 @@ char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
     case SR_SURVEY_KEPT: break;
     }
     char *text = sr_strbuf_detach(&sb);
-    sr_strbuf_free(&sb);
+    sr_strbuf_release(&sb);
     *oom = text == NULL;
     return text;
 }
@@ -371,7 +371,7 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
     bool failed = t.failed || sb.failed;
     table_free(&t);
     if (failed) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return sr_oom();
     }
     *len = sb.len;
@@ -512,7 +512,7 @@ sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len)
         arms_group(&sb, s, 0, width);
     }
     if (sb.failed) {
-        sr_strbuf_free(&sb);
+        sr_strbuf_release(&sb);
         return sr_oom();
     }
     *len = sb.len;
