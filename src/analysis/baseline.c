@@ -111,17 +111,17 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         sr_pairing_release(&pairing);
         return err;
     }
-    s->n_paired = n;
-    s->delta = pairing.sum / (double)n;
-    s->discordant_better = pairing.better;
-    s->discordant_worse = pairing.worse;
+    s->vs_baseline.n_paired = n;
+    s->vs_baseline.delta = pairing.sum / (double)n;
+    s->vs_baseline.better = pairing.better;
+    s->vs_baseline.worse = pairing.worse;
     /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
-    s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
+    s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
         /* Described (delta, counts, exact p), not bootstrapped: no interval
          * and the verdict "too few items". */
         s->compared = true;
-        s->verdict = SR_VERDICT_TOO_FEW_ITEMS;
+        s->vs_baseline.verdict = SR_VERDICT_TOO_FEW_ITEMS;
         sr_pairing_release(&pairing);
         return NULL;
     }
@@ -152,14 +152,14 @@ static void run_job(comparison_job *job, const sr_settings *st)
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
     job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
-                                  levels, n_levels, &s->resampling, &s->sampled_ci_low, &s->sampled_ci_high);
-    s->ci_low = levels[LEVEL_REPORTED].low;
-    s->ci_high = levels[LEVEL_REPORTED].high;
+                                  levels, n_levels, &s->vs_baseline.resampling, &s->vs_baseline.sampled_ci_low, &s->vs_baseline.sampled_ci_high);
+    s->vs_baseline.ci_low = levels[LEVEL_REPORTED].low;
+    s->vs_baseline.ci_high = levels[LEVEL_REPORTED].high;
     s->other_ci_low = levels[LEVEL_OTHER].low;
     s->other_ci_high = levels[LEVEL_OTHER].high;
     s->tost_ci_low = levels[LEVEL_TOST].low;
     s->tost_ci_high = levels[LEVEL_TOST].high;
-    s->mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
+    s->vs_baseline.mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
 }
 
 static void run_job_at(void *ctx, size_t i)
@@ -219,9 +219,9 @@ static sr_error *holm_by_family(job_list *jobs)
             if (done[j] || strcmp(s->benchmark, bench) != 0)
                 continue;
             done[j] = true;
-            if (isfinite(s->mcnemar_p)) {
+            if (isfinite(s->vs_baseline.mcnemar_p)) {
                 member[m] = j;
-                p[m++] = s->mcnemar_p;
+                p[m++] = s->vs_baseline.mcnemar_p;
             }
         }
         if (!sr_holm_adjust(p, m, adjusted))
@@ -250,9 +250,9 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
             return sr_oom();
         sr_scores *s = jobs->items[i].scores;
         s->compared = true;
-        s->verdict = sr_verdict_from_interval(s->ci_low, s->ci_high);
+        s->vs_baseline.verdict = sr_verdict_from_interval(s->vs_baseline.ci_low, s->vs_baseline.ci_high);
         s->other_verdict = sr_verdict_from_interval(s->other_ci_low, s->other_ci_high);
-        s->verdict_flips = s->verdict != s->other_verdict;
+        s->verdict_flips = s->vs_baseline.verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
     }
     return holm_by_family(jobs);
@@ -297,14 +297,7 @@ static sr_error *speed_summary(sr_scenario *sc)
 /* Ratio of medians to the baseline's and the range the runs span. */
 static sr_error *speed_ratio(sr_scenario *sc, const sr_scenario *base)
 {
-    sr_spread spread;
-    if (!sr_speed_spread(sc, base, &spread))
-        return sr_oom();
-    sc->ratio = spread.ratio;
-    sc->ratio_low = spread.low;
-    sc->ratio_high = spread.high;
-    sc->within_noise = spread.within_noise;
-    return NULL;
+    return sr_speed_spread(sc, base, &sc->vs_baseline) ? NULL : sr_oom();
 }
 
 sr_error *sr_compare(sr_sweep *sweep)
@@ -328,7 +321,7 @@ sr_error *sr_compare(sr_sweep *sweep)
         return NULL;
     for (size_t j = 0; j < base->n_benchmarks; j++) {
         base->benchmarks[j].is_baseline = true;
-        base->benchmarks[j].verdict = SR_VERDICT_BASELINE;
+        base->benchmarks[j].vs_baseline.verdict = SR_VERDICT_BASELINE;
     }
     /* The baseline's items sorted by id, once per benchmark. */
     size_t n_base = base->n_benchmarks;

@@ -310,7 +310,7 @@ static sr_claim_reason lacking(const sr_model *m, sr_claim_reason otherwise)
 
 static sr_claim_reason comparison_missing(const sr_scores *s)
 {
-    if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS)
+    if (s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS)
         return SR_CLAIM_WHY_TOO_FEW_ITEMS;
     return s->is_baseline ? SR_CLAIM_WHY_BASELINE_ITSELF : SR_CLAIM_WHY_NOT_COMPARED;
 }
@@ -339,9 +339,9 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         {"score", offsetof(sr_scores, score), false, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"correct", offsetof(sr_scores, correct), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"claimed_accuracy", offsetof(sr_scores, claimed_accuracy), false, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"delta", offsetof(sr_scores, delta), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"ci_low", offsetof(sr_scores, ci_low), true, SR_CLAIM_DIFF_POINTS, -1, offsetof(sr_scores, ci_level)},
-        {"ci_high", offsetof(sr_scores, ci_high), true, SR_CLAIM_DIFF_POINTS, 1, offsetof(sr_scores, ci_level)},
+        {"delta", offsetof(sr_scores, vs_baseline.delta), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"ci_low", offsetof(sr_scores, vs_baseline.ci_low), true, SR_CLAIM_DIFF_POINTS, -1, offsetof(sr_scores, ci_level)},
+        {"ci_high", offsetof(sr_scores, vs_baseline.ci_high), true, SR_CLAIM_DIFF_POINTS, 1, offsetof(sr_scores, ci_level)},
         {"ci_level", offsetof(sr_scores, ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"other_ci_low", offsetof(sr_scores, other_ci_low), true, SR_CLAIM_DIFF_POINTS, -1,
          offsetof(sr_scores, other_ci_level)},
@@ -350,10 +350,10 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         {"other_ci_level", offsetof(sr_scores, other_ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"tost_ci_low", offsetof(sr_scores, tost_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"tost_ci_high", offsetof(sr_scores, tost_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"mde", offsetof(sr_scores, mde), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"sampled_ci_low", offsetof(sr_scores, sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"sampled_ci_high", offsetof(sr_scores, sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"mcnemar_p", offsetof(sr_scores, mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mde", offsetof(sr_scores, vs_baseline.mde), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_low", offsetof(sr_scores, vs_baseline.sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"sampled_ci_high", offsetof(sr_scores, vs_baseline.sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"mcnemar_p", offsetof(sr_scores, vs_baseline.mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"mcnemar_p_holm", offsetof(sr_scores, mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
@@ -370,7 +370,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
             double v = *(const double *)((const char *)s + numbers[i].offset);
             /* A compared benchmark without an interval had too few items. */
             set_number(f, v, numbers[i].unit,
-                       numbers[i].compared && s->verdict == SR_VERDICT_TOO_FEW_ITEMS ? SR_CLAIM_WHY_TOO_FEW_ITEMS
+                       numbers[i].compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS ? SR_CLAIM_WHY_TOO_FEW_ITEMS
                                                                                      : SR_CLAIM_WHY_NO_VALUE);
             f->bound = numbers[i].bound;
             f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
@@ -384,9 +384,9 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         f->missing = lacking(m, SR_CLAIM_WHY_NO_BENCHMARK);
     } else if (strcmp(field, "verdict") == 0) {
         /* "too few items" is no verdict: a claimed one cannot be checked (unless that is the claim). */
-        bool too_few = s->verdict == SR_VERDICT_TOO_FEW_ITEMS &&
+        bool too_few = s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS &&
                        !(c->words && sr_claim_words_equal(c->words, strlen(c->words), "too few items", 13));
-        set_words(f, too_few ? NULL : sr_verdict_name(s->verdict), comparison_missing(s));
+        set_words(f, too_few ? NULL : sr_verdict_name(s->vs_baseline.verdict), comparison_missing(s));
         f->bound = 2;
         f->level = s->ci_level;
     } else if (strcmp(field, "equivalent") == 0) {
@@ -394,15 +394,15 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         const char *eq = !s->compared ? NULL : s->equivalent == 1 ? "true" : s->equivalent == 0 ? "false" : NULL;
         set_words(f, eq, s->compared ? SR_CLAIM_WHY_NO_VALUE : comparison_missing(s));
     } else if (strcmp(field, "resampling") == 0) {
-        set_words(f, s->compared ? s->resampling : NULL, comparison_missing(s));
+        set_words(f, s->compared ? s->vs_baseline.resampling : NULL, comparison_missing(s));
     } else if (strcmp(field, "n") == 0) {
         set_count(f, (long)s->n_items, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {
-        long v = strcmp(field, "n_paired") == 0           ? (long)s->n_paired
-                 : strcmp(field, "only_model_right") == 0 ? s->discordant_better
-                                                          : s->discordant_worse;
+        long v = strcmp(field, "n_paired") == 0           ? (long)s->vs_baseline.n_paired
+                 : strcmp(field, "only_model_right") == 0 ? s->vs_baseline.better
+                                                          : s->vs_baseline.worse;
         set_count(f, v, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     }
     return NULL;
@@ -423,11 +423,11 @@ static sr_error *speed_value(const sr_model *m, const sr_claim *c, figure_value 
     sr_claim_diff_unit unit = SR_CLAIM_DIFF_PLAIN;
     if (strcmp(field, "ratio") == 0 || strcmp(field, "ratio_low") == 0 || strcmp(field, "ratio_high") == 0) {
         v = !sc                               ? NAN
-            : strcmp(field, "ratio") == 0     ? sc->ratio
-            : strcmp(field, "ratio_low") == 0 ? sc->ratio_low
-                                              : sc->ratio_high;
+            : strcmp(field, "ratio") == 0     ? sc->vs_baseline.ratio
+            : strcmp(field, "ratio_low") == 0 ? sc->vs_baseline.low
+                                              : sc->vs_baseline.high;
         unit = SR_CLAIM_DIFF_RATIO;
-        if_nan = sc && isnan(sc->ratio) ? SR_CLAIM_WHY_BASELINE_NO_SCENARIO : SR_CLAIM_WHY_NO_VALUE;
+        if_nan = sc && isnan(sc->vs_baseline.ratio) ? SR_CLAIM_WHY_BASELINE_NO_SCENARIO : SR_CLAIM_WHY_NO_VALUE;
     } else if (strcmp(field, "cv") == 0) {
         v = sc ? sc->cv : NAN;
     } else if (strcmp(field, "median") == 0) {

@@ -243,7 +243,7 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
     free(by_id);
     if (!ok)
         return sr_oom();
-    ch->n_paired = p.n;
+    ch->change.n_paired = p.n;
     ch->only_before = p.only_b;
     ch->only_after = p.only_a;
     if (p.n == 0) {
@@ -251,15 +251,15 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
         bool disjoint = ch->before->n_items > 0 && ch->after->n_items > 0;
         return disjoint && !c->settings.keep_going ? disjoint_error(c, mc, ch) : NULL;
     }
-    ch->delta = p.sum / (double)p.n;
-    ch->flipped_better = p.better;
-    ch->flipped_worse = p.worse;
+    ch->change.delta = p.sum / (double)p.n;
+    ch->change.better = p.better;
+    ch->change.worse = p.worse;
     if (p.n < SR_MIN_PAIRED_ITEMS) {
-        ch->verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
+        ch->change.verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
         sr_pairing_release(&p);
         return NULL;
     }
-    ch->mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
+    ch->change.mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
     void *items = jobs->items;
     if (!compare_seed(c->settings.seed, mc->after->id, ch->benchmark, &ch->seed) ||
         !sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
@@ -279,20 +279,20 @@ static void run_job_at(void *ctx, size_t i)
     sr_accuracy_change *ch = job->change;
     sr_interval level = {st->confidence, NAN, NAN};
     job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, ch->seed, strcmp(st->ci_method, "exact") == 0,
-                                  &level, 1, &ch->resampling, &ch->sampled_ci_low, &ch->sampled_ci_high);
-    ch->ci_low = level.low;
-    ch->ci_high = level.high;
-    ch->mde = sr_min_detectable_effect(job->diff, job->n, st->confidence, SR_MDE_POWER);
+                                  &level, 1, &ch->change.resampling, &ch->change.sampled_ci_low, &ch->change.sampled_ci_high);
+    ch->change.ci_low = level.low;
+    ch->change.ci_high = level.high;
+    ch->change.mde = sr_min_detectable_effect(job->diff, job->n, st->confidence, SR_MDE_POWER);
 }
 
 static void accuracy_init(sr_accuracy_change *ch)
 {
     memset(ch, 0, sizeof *ch);
-    ch->delta = ch->ci_low = ch->ci_high = ch->mde = NAN;
-    ch->sampled_ci_low = ch->sampled_ci_high = NAN;
-    ch->mcnemar_p = NAN;
-    ch->flipped_better = ch->flipped_worse = -1;
-    ch->verdict = SR_VERDICT_NONE;
+    ch->change.delta = ch->change.ci_low = ch->change.ci_high = ch->change.mde = NAN;
+    ch->change.sampled_ci_low = ch->change.sampled_ci_high = NAN;
+    ch->change.mcnemar_p = NAN;
+    ch->change.better = ch->change.worse = -1;
+    ch->change.verdict = SR_VERDICT_NONE;
 }
 
 /* Every benchmark of either side: before's order, then after's new ones. */
@@ -331,8 +331,8 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         if (!jobs->items[i].ok)
             return sr_oom();
         sr_accuracy_change *ch = jobs->items[i].change;
-        ch->verdict = sr_verdict_from_interval(ch->ci_low, ch->ci_high);
-        ch->regression = ch->verdict == SR_VERDICT_LOWER;
+        ch->change.verdict = sr_verdict_from_interval(ch->change.ci_low, ch->change.ci_high);
+        ch->regression = ch->change.verdict == SR_VERDICT_LOWER;
     }
     return NULL;
 }
@@ -353,14 +353,10 @@ static sr_error *speed_changes(sr_model_change *mc)
         ch->key = sc->key;
         ch->before = sr_model_scenario(b, sc->key);
         ch->after = sr_model_scenario(a, sc->key);
-        sr_spread spread = {NAN, NAN, NAN, -1};
-        if (ch->before && ch->after && !sr_speed_spread(ch->after, ch->before, &spread))
+        ch->change = (sr_spread){NAN, NAN, NAN, -1};
+        if (ch->before && ch->after && !sr_speed_spread(ch->after, ch->before, &ch->change))
             return sr_oom();
-        ch->ratio = spread.ratio;
-        ch->ratio_low = spread.low;
-        ch->ratio_high = spread.high;
-        ch->within_noise = spread.within_noise;
-        ch->regression = spread.within_noise == 0 && spread.high < 1;
+        ch->regression = ch->change.within_noise == 0 && ch->change.high < 1;
     }
     return NULL;
 }

@@ -14,13 +14,13 @@ int sr_keeps_up(const sr_model *m, double equivalence_margin)
         const sr_scores *s = &m->benchmarks[k];
         if (!s->compared)
             continue;
-        if (s->verdict == SR_VERDICT_LOWER)
+        if (s->vs_baseline.verdict == SR_VERDICT_LOWER)
             return 0;
-        if (s->verdict != SR_VERDICT_NO_DIFFERENCE && s->verdict != SR_VERDICT_HIGHER)
+        if (s->vs_baseline.verdict != SR_VERDICT_NO_DIFFERENCE && s->vs_baseline.verdict != SR_VERDICT_HIGHER)
             continue; /* too few items: nothing measured either way */
         /* With a margin, "not measurably lower" is not enough: the
          * equivalence test must also hold (higher counts as keeping up). */
-        if (isfinite(equivalence_margin) && s->verdict == SR_VERDICT_NO_DIFFERENCE && s->equivalent != 1)
+        if (isfinite(equivalence_margin) && s->vs_baseline.verdict == SR_VERDICT_NO_DIFFERENCE && s->equivalent != 1)
             return 0;
         judged = true;
     }
@@ -46,7 +46,7 @@ static double accuracy_key(const sr_model *m, bool compared)
     size_t n = 0;
     for (size_t k = 0; k < m->n_benchmarks; k++) {
         const sr_scores *s = &m->benchmarks[k];
-        double v = compared ? (s->compared ? s->delta : NAN) : s->score;
+        double v = compared ? (s->compared ? s->vs_baseline.delta : NAN) : s->score;
         if (isfinite(v)) {
             sum += v;
             n++;
@@ -61,8 +61,8 @@ static double speed_key(const sr_model *m)
     double sum = 0;
     size_t n = 0;
     for (size_t k = 0; k < m->n_scenarios; k++)
-        if (isfinite(m->scenarios[k].ratio)) {
-            sum += m->scenarios[k].ratio;
+        if (isfinite(m->scenarios[k].vs_baseline.ratio)) {
+            sum += m->scenarios[k].vs_baseline.ratio;
             n++;
         }
     return n ? sum / (double)n : NAN;

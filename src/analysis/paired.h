@@ -56,10 +56,6 @@ size_t sr_run_throughputs(const sr_scenario *sc, double *out);
  * range holds 1, 0 when not, -1 when there is no ratio or one run on each
  * side (a point shows no spread). ref may be NULL (no ratio). False on
  * OOM. */
-typedef struct sr_spread {
-    double ratio, low, high;
-    int within_noise;
-} sr_spread;
 bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out);
 
 #endif

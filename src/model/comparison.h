@@ -96,15 +96,10 @@ typedef struct sr_setup_change {
 typedef struct sr_accuracy_change {
     char *benchmark;
     const sr_scores *before, *after; /* borrowed; NULL on a side without it */
-    size_t n_paired, only_before, only_after;
-    double delta; /* after - before, mean over the paired items */
-    double ci_low, ci_high, mde;
-    double sampled_ci_low, sampled_ci_high; /* ci_method exact: the Monte Carlo interval; NAN */
-    const char *resampling;                 /* "multinomial" | "index"; NULL */
-    unsigned long seed;                     /* of this comparison's stream */
-    double mcnemar_p;                       /* 0/1 scores on both sides; NAN */
-    long flipped_better, flipped_worse;     /* items wrong before and right after, and the reverse */
-    sr_verdict verdict;
+    sr_paired_result change; /* after - before over the items both scored; better: items wrong before
+                                and right after, worse: the reverse */
+    size_t only_before, only_after;
+    unsigned long seed; /* of this comparison's stream */
     bool regression; /* LOWER */
 } sr_accuracy_change;
 
@@ -113,8 +108,7 @@ typedef struct sr_accuracy_change {
 typedef struct sr_speed_change {
     const char *key;                   /* borrowed from a scenario */
     const sr_scenario *before, *after; /* borrowed; NULL on a side without it */
-    double ratio, ratio_low, ratio_high;
-    int within_noise; /* 1 the range holds 1, 0 not, -1 no ratio or one run each */
+    sr_spread change; /* after's median over before's, with the spread of their runs */
     bool regression;  /* slowed beyond run noise: within_noise 0 and ratio_high < 1 */
 } sr_speed_change;
 

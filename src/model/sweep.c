@@ -233,9 +233,9 @@ void sr_scores_init(sr_scores *s)
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = -1;
     s->score = s->correct = NAN;
-    s->delta = s->ci_low = s->ci_high = s->mcnemar_p = NAN;
-    s->sampled_ci_low = s->sampled_ci_high = NAN;
-    s->ci_level = s->mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
+    s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
+    s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
     s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
     s->equivalent = -1;
 }
@@ -650,9 +650,9 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
-        sc->median_ttft_ms = sc->median_tpot_ms = sc->ratio = NAN;
-        sc->ratio_low = sc->ratio_high = sc->cv = NAN;
-        sc->within_noise = -1;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->vs_baseline.ratio = NAN;
+        sc->vs_baseline.low = sc->vs_baseline.high = sc->cv = NAN;
+        sc->vs_baseline.within_noise = -1;
         model->n_scenarios++;
     }
     free(key);

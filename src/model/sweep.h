@@ -13,6 +13,7 @@
 #include "model/claims.h"      /* published claims and their verdicts */
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
 #include "model/kv_summary.h" /* the KV audit's findings */
+#include "model/result.h"
 
 #define SR_VERSION "0.1.0"
 #define SR_DEFAULT_SEED 20261130UL
@@ -52,15 +53,6 @@ const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
 
-/* What a comparison with the baseline concluded. */
-typedef enum {
-    SR_VERDICT_NONE = 0,      /* not compared */
-    SR_VERDICT_BASELINE,      /* the baseline's own row */
-    SR_VERDICT_NO_DIFFERENCE, /* the interval holds 0 */
-    SR_VERDICT_HIGHER,        /* the interval lies above 0 */
-    SR_VERDICT_LOWER,         /* the interval lies below 0 */
-    SR_VERDICT_TOO_FEW_ITEMS  /* paired, but under SR_MIN_PAIRED_ITEMS items: no interval */
-} sr_verdict;
 
 /* "baseline", "no measured difference", "higher", "lower", "too few items";
  * NULL for NONE. */
@@ -104,20 +96,11 @@ typedef struct sr_scores {
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */
     bool compared;    /* a paired comparison with the baseline was made */
-    size_t n_paired;  /* items shared with the baseline */
-    double delta;     /* model - baseline, mean over paired items */
-    double ci_low, ci_high;
-    double mcnemar_p;                         /* NAN when scores are not 0/1 */
-    const char *resampling;                   /* "multinomial" (few-valued differences), "index", or NULL */
-    double sampled_ci_low, sampled_ci_high;   /* with ci_method "exact": the Monte Carlo interval, whose
-                                                 distance to the exact one is its Monte Carlo error; NAN */
-    long discordant_better, discordant_worse; /* McNemar b (model right only), c (baseline right only) */
-    sr_verdict verdict;                       /* read off ci_low/ci_high */
+    sr_paired_result vs_baseline; /* model - baseline over the items both scored; better: McNemar b
+                                     (model right only), worse: c (baseline right only) */
     double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
                                                  --simultaneous the Bonferroni level of its family; NAN */
     size_t family_size;                       /* m: comparisons with an interval on this benchmark */
-    double mde;                               /* minimum detectable effect at ci_level and SR_MDE_POWER
-                                                 (a fraction, like delta); NAN */
     double tost_ci_low, tost_ci_high;         /* the 1 - 2(1 - ci_level) interval of the two one-sided
                                                  tests, from the same resamples; NAN */
     int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
@@ -191,13 +174,9 @@ typedef struct sr_scenario {
     double median_output_throughput;
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
-    double ratio; /* NAN when the baseline lacks this scenario */
-    /* analysis: run-to-run spread of output throughput */
-    double ratio_low, ratio_high; /* min(runs) / max(baseline runs), max(runs) / min(baseline runs); NAN
-                                     with ratio */
-    double cv;                    /* sample sd / mean of the runs; NAN under two runs */
-    int within_noise;             /* 1: ratio_low <= 1 <= ratio_high; 0: not; -1: no ratio, or one run on
-                                     each side (no spread to judge by) */
+    sr_spread vs_baseline; /* median output throughput over the baseline's in the same scenario,
+                              with its run-to-run spread; ratio NAN when the baseline lacks it */
+    double cv;             /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
 } sr_scenario;
 

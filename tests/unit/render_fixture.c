@@ -30,14 +30,14 @@ static void compare(sr_model *m, const char *bench, double delta, double lo, dou
 {
     sr_scores *s = sr_model_find_benchmark(m, bench);
     s->compared = true;
-    s->n_paired = s->n_items;
-    s->delta = delta;
-    s->ci_low = lo;
-    s->ci_high = hi;
-    s->mcnemar_p = p;
-    s->verdict = verdict;
-    s->discordant_better = 40;
-    s->discordant_worse = 50;
+    s->vs_baseline.n_paired = s->n_items;
+    s->vs_baseline.delta = delta;
+    s->vs_baseline.ci_low = lo;
+    s->vs_baseline.ci_high = hi;
+    s->vs_baseline.mcnemar_p = p;
+    s->vs_baseline.verdict = verdict;
+    s->vs_baseline.better = 40;
+    s->vs_baseline.worse = 50;
 }
 
 static const char *const keys[] = {"in128-out256-c1", "in128-out256-c4", "in128-out256-c16", "in1024-out256-c16",
@@ -58,7 +58,7 @@ void fixture_add_speed(sr_model *m, const double *tput, const double *base)
         sr_model_add_run(m, &spec, &run);
         sr_scenario *sc = (sr_scenario *)sr_model_scenario(m, keys[c]);
         sc->median_output_throughput = tput[c];
-        sc->ratio = base ? tput[c] / base[c] : 1.0;
+        sc->vs_baseline.ratio = base ? tput[c] / base[c] : 1.0;
     }
 }
 
@@ -101,7 +101,7 @@ void fixture_sweep_minimal(sr_sweep *sw)
     b->is_baseline = true;
     add_scores(b, "gsm8k", 20, 12);
     b->benchmarks[0].is_baseline = true;
-    b->benchmarks[0].verdict = SR_VERDICT_BASELINE;
+    b->benchmarks[0].vs_baseline.verdict = SR_VERDICT_BASELINE;
 }
 
 void fixture_sweep(sr_sweep *sw)
@@ -127,7 +127,7 @@ void fixture_sweep(sr_sweep *sw)
     add_scores(b, "bfcl_simple", 400, 342);
     for (size_t i = 0; i < b->n_benchmarks; i++) {
         b->benchmarks[i].is_baseline = true;
-        b->benchmarks[i].verdict = SR_VERDICT_BASELINE;
+        b->benchmarks[i].vs_baseline.verdict = SR_VERDICT_BASELINE;
     }
     fixture_add_speed(b, base_t, NULL);
     kv(b, 321280, 321280, 18432, SR_KV_CHECK_EXACT);

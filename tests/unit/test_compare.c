@@ -55,26 +55,26 @@ Test(compare, verdicts_ratios_and_status)
     w = sr_sweep_find_model(&sw, "org/worse");
     f = sr_sweep_find_model(&sw, "org/failed");
     cr_assert(b->is_baseline);
-    cr_assert_eq(b->benchmarks[0].verdict, SR_VERDICT_BASELINE);
+    cr_assert_eq(b->benchmarks[0].vs_baseline.verdict, SR_VERDICT_BASELINE);
     cr_assert_float_eq(b->scenarios[0].median_output_throughput, 110, 1e-12);
 
     const sr_scores *ss = sr_model_benchmark(s, "gsm8k");
-    cr_assert_eq(ss->verdict, SR_VERDICT_NO_DIFFERENCE);
-    cr_assert_eq(ss->ci_low, 0.0);
-    cr_assert_eq(ss->ci_high, 0.0);
-    cr_assert_float_eq(ss->mcnemar_p, 1.0, 1e-12);
-    cr_assert_float_eq(sr_model_scenario(s, "in128-out256-c16")->ratio, 0.5, 1e-12);
-    cr_assert_float_eq(sr_model_scenario(s, "in3072-out256-c16")->ratio, 0.4, 1e-12);
+    cr_assert_eq(ss->vs_baseline.verdict, SR_VERDICT_NO_DIFFERENCE);
+    cr_assert_eq(ss->vs_baseline.ci_low, 0.0);
+    cr_assert_eq(ss->vs_baseline.ci_high, 0.0);
+    cr_assert_float_eq(ss->vs_baseline.mcnemar_p, 1.0, 1e-12);
+    cr_assert_float_eq(sr_model_scenario(s, "in128-out256-c16")->vs_baseline.ratio, 0.5, 1e-12);
+    cr_assert_float_eq(sr_model_scenario(s, "in3072-out256-c16")->vs_baseline.ratio, 0.4, 1e-12);
     cr_assert_eq(s->status, SR_STATUS_OK);
 
     const sr_scores *ws = sr_model_benchmark(w, "gsm8k");
-    cr_assert_eq(ws->verdict, SR_VERDICT_LOWER);
-    cr_assert_float_eq(ws->delta, -18.0 / 40, 1e-12);
-    cr_assert_eq(ws->discordant_worse, 18);
-    cr_assert_eq(ws->discordant_better, 0);
-    cr_assert_float_eq(ws->mcnemar_p, 2 * pow(0.5, 18), 1e-15);
-    cr_assert(ws->ci_high < 0);
-    cr_assert_float_eq(sr_model_scenario(w, "in128-out256-c16")->ratio, 2.0, 1e-12);
+    cr_assert_eq(ws->vs_baseline.verdict, SR_VERDICT_LOWER);
+    cr_assert_float_eq(ws->vs_baseline.delta, -18.0 / 40, 1e-12);
+    cr_assert_eq(ws->vs_baseline.worse, 18);
+    cr_assert_eq(ws->vs_baseline.better, 0);
+    cr_assert_float_eq(ws->vs_baseline.mcnemar_p, 2 * pow(0.5, 18), 1e-15);
+    cr_assert(ws->vs_baseline.ci_high < 0);
+    cr_assert_float_eq(sr_model_scenario(w, "in128-out256-c16")->vs_baseline.ratio, 2.0, 1e-12);
     cr_assert_eq(w->status, SR_STATUS_PARTIAL);
     cr_assert_str_eq(w->status_reason, "missing in3072-out256-c16");
 
@@ -107,7 +107,7 @@ Test(compare, differing_item_sets_stop_or_warn)
     add_scores(sr_sweep_model(&sw, "org/short"), "gsm8k", v, 4);
     cr_assert_null(sr_analyse(&sw, sw.baseline));
     cr_assert_eq(sw.n_warnings, 1);
-    cr_assert_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/short"), "gsm8k")->n_paired, 4);
+    cr_assert_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/short"), "gsm8k")->vs_baseline.n_paired, 4);
     sr_sweep_release(&sw);
 }
 
@@ -152,16 +152,16 @@ Test(compare, results_do_not_depend_on_thread_count)
         for (int m = 0; m < 6; m++) {
             snprintf(id, sizeof id, "org/m%d", m);
             const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, id), "gsm8k");
-            cr_assert_str_eq(s->resampling, "multinomial");
-            lows[t][m] = s->ci_low;
-            highs[t][m] = s->ci_high;
+            cr_assert_str_eq(s->vs_baseline.resampling, "multinomial");
+            lows[t][m] = s->vs_baseline.ci_low;
+            highs[t][m] = s->vs_baseline.ci_high;
             other_ci[t][m][0] = s->other_ci_low;
             other_ci[t][m][1] = s->other_ci_high;
             tost[t][m][0] = s->tost_ci_low;
             tost[t][m][1] = s->tost_ci_high;
-            mde[t][m] = s->mde;
+            mde[t][m] = s->vs_baseline.mde;
             holm[t][m] = s->mcnemar_p_holm;
-            cr_assert(isfinite(s->other_ci_low) && isfinite(s->tost_ci_low) && isfinite(s->mde));
+            cr_assert(isfinite(s->other_ci_low) && isfinite(s->tost_ci_low) && isfinite(s->vs_baseline.mde));
         }
         sr_sweep_release(&sw);
     }
@@ -193,11 +193,11 @@ Test(compare, exact_method_keeps_sampled_interval)
     add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 50);
     cr_assert_null(sr_analyse(&sw, sw.baseline));
     const sr_scores *s = sr_model_benchmark(sr_sweep_find_model(&sw, "org/other"), "gsm8k");
-    cr_assert(isfinite(s->sampled_ci_low));
+    cr_assert(isfinite(s->vs_baseline.sampled_ci_low));
     /* exact bounds sit on the 1/50 lattice; sampled ones within a few steps */
-    cr_assert_float_eq(s->ci_low * 50, round(s->ci_low * 50), 1e-9);
-    cr_assert_float_eq(s->sampled_ci_low, s->ci_low, 3.0 / 50);
-    cr_assert_float_eq(s->sampled_ci_high, s->ci_high, 3.0 / 50);
+    cr_assert_float_eq(s->vs_baseline.ci_low * 50, round(s->vs_baseline.ci_low * 50), 1e-9);
+    cr_assert_float_eq(s->vs_baseline.sampled_ci_low, s->vs_baseline.ci_low, 3.0 / 50);
+    cr_assert_float_eq(s->vs_baseline.sampled_ci_high, s->vs_baseline.ci_high, 3.0 / 50);
     sr_sweep_release(&sw);
 }
 
@@ -230,21 +230,21 @@ Test(compare, too_few_items_get_no_verdict)
         cr_assert_null(sr_analyse(&sw, sw.baseline));
         const sr_scores *s = bench_of(&sw, "org/other");
         cr_assert(s->compared);
-        cr_assert_eq(s->n_paired, n);
-        cr_assert_float_eq(s->delta, -1.0 / (double)n, 1e-15); /* n = 1: -100 points */
-        cr_assert_eq(s->discordant_worse, 1);
+        cr_assert_eq(s->vs_baseline.n_paired, n);
+        cr_assert_float_eq(s->vs_baseline.delta, -1.0 / (double)n, 1e-15); /* n = 1: -100 points */
+        cr_assert_eq(s->vs_baseline.worse, 1);
         if (n < 20) {
-            cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS, "n = %zu", n);
-            cr_assert(isnan(s->ci_low) && isnan(s->ci_high) && isnan(s->mde));
-            cr_assert_float_eq(s->mcnemar_p, 1.0, 1e-15); /* exact at any n: b = 0, c = 1, p = 1 */
+            cr_assert_eq(s->vs_baseline.verdict, SR_VERDICT_TOO_FEW_ITEMS, "n = %zu", n);
+            cr_assert(isnan(s->vs_baseline.ci_low) && isnan(s->vs_baseline.ci_high) && isnan(s->vs_baseline.mde));
+            cr_assert_float_eq(s->vs_baseline.mcnemar_p, 1.0, 1e-15); /* exact at any n: b = 0, c = 1, p = 1 */
             cr_assert(isnan(s->tost_ci_low) && isnan(s->mcnemar_p_holm));
             cr_assert_eq(s->equivalent, -1);
-            cr_assert_null(s->resampling);
+            cr_assert_null(s->vs_baseline.resampling);
         } else {
             /* n = 20, one item lost: b = 0, c = 1, p = 2 * 1/2 = 1; the interval holds 0. */
-            cr_assert_eq(s->verdict, SR_VERDICT_NO_DIFFERENCE);
-            cr_assert_float_eq(s->mcnemar_p, 1.0, 1e-15);
-            cr_assert(isfinite(s->ci_low) && isfinite(s->mde));
+            cr_assert_eq(s->vs_baseline.verdict, SR_VERDICT_NO_DIFFERENCE);
+            cr_assert_float_eq(s->vs_baseline.mcnemar_p, 1.0, 1e-15);
+            cr_assert(isfinite(s->vs_baseline.ci_low) && isfinite(s->vs_baseline.mde));
         }
         sr_sweep_release(&sw);
     }
@@ -278,14 +278,14 @@ Test(compare, mde_and_tost_hand_computed)
 {
     sr_sweep sw;
     const sr_scores *s = bench_of(equivalence_sweep(&sw, 25), "org/other");
-    cr_assert_eq(s->verdict, SR_VERDICT_NO_DIFFERENCE);
-    cr_assert_float_eq(s->ci_low, 0.0, 1e-12);
-    cr_assert_float_eq(s->ci_high, 0.25, 1e-12);
+    cr_assert_eq(s->vs_baseline.verdict, SR_VERDICT_NO_DIFFERENCE);
+    cr_assert_float_eq(s->vs_baseline.ci_low, 0.0, 1e-12);
+    cr_assert_float_eq(s->vs_baseline.ci_high, 0.25, 1e-12);
     cr_assert_float_eq(s->ci_level, 0.95, 1e-15);
     cr_assert_float_eq(s->tost_ci_low, 0.0, 1e-12);
     cr_assert_float_eq(s->tost_ci_high, 0.20, 1e-12);
-    cr_assert_float_eq(s->mde, 0.1928183, 1e-7);
-    cr_assert_float_eq(s->mcnemar_p, 0.5, 1e-15);
+    cr_assert_float_eq(s->vs_baseline.mde, 0.1928183, 1e-7);
+    cr_assert_float_eq(s->vs_baseline.mcnemar_p, 0.5, 1e-15);
     cr_assert_float_eq(s->mcnemar_p_holm, 0.5, 1e-15); /* a family of one */
     cr_assert_eq(s->equivalent, 1);                    /* [0, .20] inside (-.25, .25) */
     sr_sweep_release(&sw);
@@ -361,27 +361,27 @@ Test(compare, tost_from_the_same_resamples)
 
     static double means[R];
     const sr_scores *s = bench_of(&sw, "org/other");
-    cr_assert_str_eq(s->resampling, "multinomial");
+    cr_assert_str_eq(s->vs_baseline.resampling, "multinomial");
     sr_classes c;
     cr_assert(sr_classes_from_diffs(d, N, &c));
     cr_assert(sr_bootstrap_means_multinomial(&c, R, sr_pair_seed(sw.settings.seed, "org/other", "gsm8k"), means));
     gsl_sort(means, 1, R);
     cr_assert_eq(s->family_size, 2);
     cr_assert_float_eq(s->other_ci_level, 0.975, 1e-15);
-    expect_interval(means, R, 0.95, s->ci_low, s->ci_high);
+    expect_interval(means, R, 0.95, s->vs_baseline.ci_low, s->vs_baseline.ci_high);
     expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
     expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
-    cr_assert(s->ci_low < s->tost_ci_low && s->tost_ci_high < s->ci_high);
-    cr_assert(s->other_ci_low < s->ci_low && s->ci_high < s->other_ci_high);
+    cr_assert(s->vs_baseline.ci_low < s->tost_ci_low && s->tost_ci_high < s->vs_baseline.ci_high);
+    cr_assert(s->other_ci_low < s->vs_baseline.ci_low && s->vs_baseline.ci_high < s->other_ci_high);
 
     s = sr_model_find_benchmark(sr_sweep_find_model(&sw, "org/other"), "judge");
-    cr_assert_str_eq(s->resampling, "index");
+    cr_assert_str_eq(s->vs_baseline.resampling, "index");
     cr_assert(sr_bootstrap_means_index(fd, NF, R, sr_pair_seed(sw.settings.seed, "org/other", "judge"), means));
     gsl_sort(means, 1, R);
-    expect_interval(means, R, 0.95, s->ci_low, s->ci_high);
+    expect_interval(means, R, 0.95, s->vs_baseline.ci_low, s->vs_baseline.ci_high);
     expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
     expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
-    cr_assert(isnan(s->mcnemar_p) && isnan(s->mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
+    cr_assert(isnan(s->vs_baseline.mcnemar_p) && isnan(s->mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
     sr_sweep_release(&sw);
 }
 
@@ -422,25 +422,25 @@ Test(compare, holm_and_simultaneous_hand_computed)
         sr_sweep sw;
         multiplicity_sweep(&sw, simultaneous);
         const sr_scores *a = bench_of(&sw, "org/a"), *b = bench_of(&sw, "org/b"), *c = bench_of(&sw, "org/c");
-        cr_assert_float_eq(a->mcnemar_p, 0.125, 1e-15);
+        cr_assert_float_eq(a->vs_baseline.mcnemar_p, 0.125, 1e-15);
         cr_assert_float_eq(a->mcnemar_p_holm, 0.25, 1e-15);
         cr_assert_float_eq(b->mcnemar_p_holm, 1.0, 1e-15);
-        cr_assert_float_eq(c->mcnemar_p, 0.001953125, 1e-15);
+        cr_assert_float_eq(c->vs_baseline.mcnemar_p, 0.001953125, 1e-15);
         cr_assert_float_eq(c->mcnemar_p_holm, 0.005859375, 1e-15);
         cr_assert_eq(a->family_size, 3);
         cr_assert_float_eq(a->ci_level, simultaneous ? joint : 0.95, 1e-15);
         cr_assert_float_eq(a->other_ci_level, simultaneous ? 0.95 : joint, 1e-15);
         /* A: -0.025 at 95%, 0 at the joint level. */
-        double high95 = simultaneous ? a->other_ci_high : a->ci_high;
-        double high_joint = simultaneous ? a->ci_high : a->other_ci_high;
+        double high95 = simultaneous ? a->other_ci_high : a->vs_baseline.ci_high;
+        double high_joint = simultaneous ? a->vs_baseline.ci_high : a->other_ci_high;
         cr_assert_float_eq(high95, -0.025, 1e-12);
         cr_assert_float_eq(high_joint, 0.0, 1e-12);
-        cr_assert_eq(a->verdict, simultaneous ? SR_VERDICT_NO_DIFFERENCE : SR_VERDICT_LOWER);
+        cr_assert_eq(a->vs_baseline.verdict, simultaneous ? SR_VERDICT_NO_DIFFERENCE : SR_VERDICT_LOWER);
         cr_assert_eq(a->other_verdict, simultaneous ? SR_VERDICT_LOWER : SR_VERDICT_NO_DIFFERENCE);
         cr_assert(a->verdict_flips);
-        cr_assert_eq(b->verdict, SR_VERDICT_NO_DIFFERENCE);
+        cr_assert_eq(b->vs_baseline.verdict, SR_VERDICT_NO_DIFFERENCE);
         cr_assert_not(b->verdict_flips);
-        cr_assert_eq(c->verdict, SR_VERDICT_LOWER);
+        cr_assert_eq(c->vs_baseline.verdict, SR_VERDICT_LOWER);
         cr_assert_not(c->verdict_flips);
         /* The MDE is stated at the level the verdict uses: wider when joint. */
         double mde95 =
@@ -448,9 +448,9 @@ Test(compare, holm_and_simultaneous_hand_computed)
                                                 0,  0,  0,  0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
                                      40, 0.95, SR_MDE_POWER);
         if (simultaneous)
-            cr_assert_gt(a->mde, mde95);
+            cr_assert_gt(a->vs_baseline.mde, mde95);
         else
-            cr_assert_float_eq(a->mde, mde95, 1e-15);
+            cr_assert_float_eq(a->vs_baseline.mde, mde95, 1e-15);
         sr_sweep_release(&sw);
     }
 }
@@ -488,37 +488,37 @@ Test(compare, speed_spread_one_two_three_runs)
     cr_assert_null(sr_analyse(&sw, sw.baseline));
 
     const sr_scenario *sc = sr_model_scenario(sr_sweep_find_model(&sw, "org/three"), "in128-out256-c16");
-    cr_assert_float_eq(sc->ratio, 0.5, 1e-15);
-    cr_assert_float_eq(sc->ratio_low, 0.45, 1e-15);
-    cr_assert_float_eq(sc->ratio_high, 0.55, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.ratio, 0.5, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.low, 0.45, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.high, 0.55, 1e-15);
     cr_assert_float_eq(sc->cv, 0.1, 1e-15);
-    cr_assert_eq(sc->within_noise, 0);
+    cr_assert_eq(sc->vs_baseline.within_noise, 0);
     cr_assert(sc->needs_more_runs);
 
     sc = sr_model_scenario(sr_sweep_find_model(&sw, "org/two"), "in128-out256-c16");
-    cr_assert_float_eq(sc->ratio, 1.0, 1e-15);
-    cr_assert_float_eq(sc->ratio_low, 0.95, 1e-15);
-    cr_assert_float_eq(sc->ratio_high, 1.05, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.ratio, 1.0, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.low, 0.95, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.high, 1.05, 1e-15);
     cr_assert_float_eq(sc->cv, sqrt(200.0) / 200, 1e-15);
-    cr_assert_eq(sc->within_noise, 1);
+    cr_assert_eq(sc->vs_baseline.within_noise, 1);
     cr_assert(sc->needs_more_runs);
 
     m = sr_sweep_find_model(&sw, "org/one");
     sc = sr_model_scenario(m, "in128-out256-c16");
-    cr_assert_float_eq(sc->ratio, 1.1, 1e-15);
-    cr_assert_float_eq(sc->ratio_low, 1.1, 1e-15);
-    cr_assert_float_eq(sc->ratio_high, 1.1, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.ratio, 1.1, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.low, 1.1, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.high, 1.1, 1e-15);
     cr_assert(isnan(sc->cv));
-    cr_assert_eq(sc->within_noise, -1);
+    cr_assert_eq(sc->vs_baseline.within_noise, -1);
     cr_assert_not(sc->needs_more_runs);
     sc = sr_model_scenario(m, "in512-out256-c16");
-    cr_assert_float_eq(sc->ratio, 105.0 / 110, 1e-15);
-    cr_assert_float_eq(sc->ratio_low, 0.875, 1e-15);
-    cr_assert_float_eq(sc->ratio_high, 1.05, 1e-15);
-    cr_assert_eq(sc->within_noise, 1);
+    cr_assert_float_eq(sc->vs_baseline.ratio, 105.0 / 110, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.low, 0.875, 1e-15);
+    cr_assert_float_eq(sc->vs_baseline.high, 1.05, 1e-15);
+    cr_assert_eq(sc->vs_baseline.within_noise, 1);
     sc = sr_model_scenario(m, "in4096-out256-c16");
-    cr_assert(isnan(sc->ratio) && isnan(sc->ratio_low) && isnan(sc->ratio_high));
-    cr_assert_eq(sc->within_noise, -1);
+    cr_assert(isnan(sc->vs_baseline.ratio) && isnan(sc->vs_baseline.low) && isnan(sc->vs_baseline.high));
+    cr_assert_eq(sc->vs_baseline.within_noise, -1);
     cr_assert_float_eq(sc->cv, sqrt(2.0) / 101, 1e-15);
     cr_assert_not(sc->needs_more_runs);
 
@@ -547,9 +547,9 @@ Test(compare, too_few_items_keep_the_exact_mcnemar_p)
     add_scores(sr_sweep_model(&sw, "org/other"), "gsm8k", other, 12);
     cr_assert_null(sr_analyse(&sw, sw.baseline));
     const sr_scores *s = bench_of(&sw, "org/other");
-    cr_assert_eq(s->verdict, SR_VERDICT_TOO_FEW_ITEMS);
-    cr_assert_float_eq(s->mcnemar_p, 0.03125, 1e-15);
-    cr_assert(isnan(s->ci_low));
+    cr_assert_eq(s->vs_baseline.verdict, SR_VERDICT_TOO_FEW_ITEMS);
+    cr_assert_float_eq(s->vs_baseline.mcnemar_p, 0.03125, 1e-15);
+    cr_assert(isnan(s->vs_baseline.ci_low));
     sr_sweep_release(&sw);
 }
 

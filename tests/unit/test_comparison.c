@@ -101,25 +101,25 @@ Test(rerun, accuracy_regression_by_hand)
     sr_comparison c;
     cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
     const sr_accuracy_change *ch = acc(change_of(&c, "org/m"), "gsm8k");
-    cr_assert_eq(ch->n_paired, 40);
+    cr_assert_eq(ch->change.n_paired, 40);
     cr_assert_eq(ch->only_before + ch->only_after, 0);
-    cr_assert_float_eq(ch->delta, -9.0 / 40, 1e-15);
-    cr_assert_eq(ch->flipped_better, 1);
-    cr_assert_eq(ch->flipped_worse, 10);
-    cr_assert_float_eq(ch->mcnemar_p, 24.0 / 2048, 1e-15);
-    cr_assert(ch->ci_high < 0 && ch->ci_low < ch->delta && ch->delta < ch->ci_high, "[%g, %g]", ch->ci_low,
-              ch->ci_high);
-    cr_assert_eq(ch->verdict, SR_VERDICT_LOWER);
+    cr_assert_float_eq(ch->change.delta, -9.0 / 40, 1e-15);
+    cr_assert_eq(ch->change.better, 1);
+    cr_assert_eq(ch->change.worse, 10);
+    cr_assert_float_eq(ch->change.mcnemar_p, 24.0 / 2048, 1e-15);
+    cr_assert(ch->change.ci_high < 0 && ch->change.ci_low < ch->change.delta && ch->change.delta < ch->change.ci_high, "[%g, %g]", ch->change.ci_low,
+              ch->change.ci_high);
+    cr_assert_eq(ch->change.verdict, SR_VERDICT_LOWER);
     cr_assert(ch->regression);
-    cr_assert_str_eq(sr_compare_verdict_name(ch->verdict), "regressed");
+    cr_assert_str_eq(sr_compare_verdict_name(ch->change.verdict), "regressed");
     /* its own stream: the report's seed salted with "compare" */
     cr_assert_eq(ch->seed, sr_pair_seed(SR_DEFAULT_SEED, "org/m", "compare\ngsm8k"));
     cr_assert_neq(ch->seed, sr_pair_seed(SR_DEFAULT_SEED, "org/m", "gsm8k"));
     /* the baseline against itself: no difference at all, the interval [0, 0] */
     const sr_accuracy_change *base = acc(change_of(&c, BASE), "gsm8k");
-    cr_assert_eq(base->verdict, SR_VERDICT_NO_DIFFERENCE);
-    cr_assert_eq(base->ci_low, 0.0);
-    cr_assert_eq(base->ci_high, 0.0);
+    cr_assert_eq(base->change.verdict, SR_VERDICT_NO_DIFFERENCE);
+    cr_assert_eq(base->change.ci_low, 0.0);
+    cr_assert_eq(base->change.ci_high, 0.0);
     cr_assert_eq(c.n_regressions, 1);
     cr_assert(change_of(&c, "org/m")->regression);
     sr_comparison_release(&c);
@@ -143,10 +143,10 @@ Test(rerun, too_few_items_are_described_not_tested)
     sr_comparison c;
     cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
     const sr_accuracy_change *ch = acc(change_of(&c, "org/m"), "bfcl_simple");
-    cr_assert_eq(ch->verdict, SR_VERDICT_TOO_FEW_ITEMS);
-    cr_assert_float_eq(ch->delta, -0.2, 1e-15);
-    cr_assert_eq(ch->flipped_worse, 2);
-    cr_assert(isnan(ch->ci_low) && isnan(ch->mcnemar_p));
+    cr_assert_eq(ch->change.verdict, SR_VERDICT_TOO_FEW_ITEMS);
+    cr_assert_float_eq(ch->change.delta, -0.2, 1e-15);
+    cr_assert_eq(ch->change.worse, 2);
+    cr_assert(isnan(ch->change.ci_low) && isnan(ch->change.mcnemar_p));
     cr_assert(!ch->regression);
     char buf[128];
     cr_assert_str_eq(sr_compare_accuracy_note(buf, sizeof buf, ch), "too few items to compare, n = 10");
@@ -190,11 +190,11 @@ Test(rerun, item_sets)
         } else {
             cr_assert_null(err);
             const sr_accuracy_change *g = acc(change_of(&c, "org/m"), "gsm8k");
-            cr_assert_eq(g->n_paired, 0);
+            cr_assert_eq(g->change.n_paired, 0);
             cr_assert_eq(g->only_before, 30);
-            cr_assert_eq(g->verdict, SR_VERDICT_NONE);
+            cr_assert_eq(g->change.verdict, SR_VERDICT_NONE);
             const sr_accuracy_change *b = acc(change_of(&c, "org/m"), "bfcl_simple");
-            cr_assert_eq(b->n_paired, 20);
+            cr_assert_eq(b->change.n_paired, 20);
             cr_assert_eq(b->only_before, 10);
             cr_assert_eq(b->only_after, 10);
         }
@@ -234,17 +234,17 @@ Test(rerun, speed_range_by_hand)
     const sr_model_change *mc = change_of(&c, "org/m");
     const sr_speed_change *w = speed(mc, "in128-out256-c16"), *s = speed(mc, "in1024-out256-c16"),
                           *one = speed(mc, "in3072-out256-c16");
-    cr_assert_float_eq(w->ratio, 95.0 / 110, 1e-15);
-    cr_assert_float_eq(w->ratio_low, 0.75, 1e-15);
-    cr_assert_float_eq(w->ratio_high, 1.0, 1e-15);
-    cr_assert_eq(w->within_noise, 1);
+    cr_assert_float_eq(w->change.ratio, 95.0 / 110, 1e-15);
+    cr_assert_float_eq(w->change.low, 0.75, 1e-15);
+    cr_assert_float_eq(w->change.high, 1.0, 1e-15);
+    cr_assert_eq(w->change.within_noise, 1);
     cr_assert(!w->regression);
-    cr_assert_float_eq(s->ratio, 85.0 / 110, 1e-15);
-    cr_assert_float_eq(s->ratio_high, 0.9, 1e-15);
-    cr_assert_eq(s->within_noise, 0);
+    cr_assert_float_eq(s->change.ratio, 85.0 / 110, 1e-15);
+    cr_assert_float_eq(s->change.high, 0.9, 1e-15);
+    cr_assert_eq(s->change.within_noise, 0);
     cr_assert(s->regression);
-    cr_assert_float_eq(one->ratio, 0.8, 1e-15);
-    cr_assert_eq(one->within_noise, -1);
+    cr_assert_float_eq(one->change.ratio, 0.8, 1e-15);
+    cr_assert_eq(one->change.within_noise, -1);
     cr_assert(!one->regression);
     cr_assert_str_eq(sr_compare_speed_words(s), "slower beyond run noise");
     cr_assert_str_eq(sr_compare_speed_words(w), "within run noise");
@@ -357,7 +357,7 @@ Test(rerun, entries_sharing_an_id_match_by_label)
         cr_assert_str_eq(mc->before->dir, mc->after->dir);
         cr_assert_str_eq(mc->before->label, mc->after->label);
         if (strcmp(mc->after->id, "org/x") == 0)
-            cr_assert_eq(acc(mc, "gsm8k")->delta, 0.0, "%s", mc->after->label);
+            cr_assert_eq(acc(mc, "gsm8k")->change.delta, 0.0, "%s", mc->after->label);
     }
     sr_comparison_release(&c);
     sr_sweep_release(&before);
@@ -483,9 +483,9 @@ Test(rerun, results_do_not_depend_on_thread_count)
         for (int m = 0; m < 5; m++) {
             snprintf(id, sizeof id, "org/m%d", m);
             const sr_accuracy_change *ch = acc(change_of(&c, id), "gsm8k");
-            low[t][m] = ch->ci_low;
-            high[t][m] = ch->ci_high;
-            cr_assert(isfinite(ch->ci_low));
+            low[t][m] = ch->change.ci_low;
+            high[t][m] = ch->change.ci_high;
+            cr_assert(isfinite(ch->change.ci_low));
         }
         sr_comparison_release(&c);
         sr_sweep_release(&before);

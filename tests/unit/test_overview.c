@@ -28,7 +28,7 @@ static sr_model model_with(sr_verdict gsm8k, sr_verdict bfcl, int equivalent)
     sr_verdict v[2] = {gsm8k, bfcl};
     for (int k = 0; k < 2; k++) {
         scores[k].compared = v[k] != SR_VERDICT_NONE;
-        scores[k].verdict = v[k];
+        scores[k].vs_baseline.verdict = v[k];
         scores[k].equivalent = equivalent;
     }
     m.benchmarks = scores;
@@ -186,7 +186,7 @@ Test(overview, needs_more_runs_is_marked_in_its_cell)
     order_sweep(&sw);
     cr_assert_null(sr_analyse(&sw, "org/base"));
     sr_model *m = sr_sweep_find_model(&sw, "org/lower");
-    cr_assert(isfinite(m->scenarios[0].ratio));
+    cr_assert(isfinite(m->scenarios[0].vs_baseline.ratio));
     m->scenarios[0].needs_more_runs = true;
     m->scenarios[0].cv = 0.2;
     sr_table *t = sr_table_speed(&sw);

@@ -68,7 +68,7 @@ static bool has_accuracy(const sr_model_change *mc)
 static bool has_speed(const sr_model_change *mc)
 {
     for (size_t k = 0; k < mc->n_speed; k++)
-        if (isfinite(mc->speed[k].ratio))
+        if (isfinite(mc->speed[k].change.ratio))
             return true;
     return false;
 }
@@ -140,7 +140,7 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
     double lo = 0, hi = 0;
     for (size_t i = 0; i < rows; i++) {
         const sr_accuracy_change *ch = accuracy_of(&c->models[idx[i]], bench);
-        double v[3] = {ch ? ch->delta : NAN, ch ? ch->ci_low : NAN, ch ? ch->ci_high : NAN};
+        double v[3] = {ch ? ch->change.delta : NAN, ch ? ch->change.ci_low : NAN, ch ? ch->change.ci_high : NAN};
         for (int k = 0; k < 3; k++)
             if (isfinite(v[k])) {
                 lo = fmin(lo, v[k] * 100);
@@ -160,22 +160,22 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
         const sr_accuracy_change *ch = accuracy_of(mc, bench);
         double yc = top + (double)i * ROW_H + ROW_H / 2;
         sr_chart_row_label(cv, label_of(mc->after), "", yc + 4);
-        if (!ch || !ch->before || !ch->after || ch->n_paired == 0) {
+        if (!ch || !ch->before || !ch->after || ch->change.n_paired == 0) {
             const char *why = !ch ? "no scores" : sr_compare_accuracy_note(buf, sizeof buf, ch);
             sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
             sr_strbuf_printf(desc, " %s %s;", label_of(mc->after), why);
             continue;
         }
-        look lk = verdict_look(ch->verdict);
-        if (isfinite(ch->ci_low) && isfinite(ch->ci_high))
-            sr_chart_whisker(cv, &ax, ch->ci_low * 100, ch->ci_high * 100, yc, 5, *lk.color);
-        sr_canvas_marker(cv, lk.shape, sr_axis_x(&ax, ch->delta * 100), yc, 5, *lk.color);
-        sr_compare_delta_ci(buf, sizeof buf, ch);
+        look lk = verdict_look(ch->change.verdict);
+        if (isfinite(ch->change.ci_low) && isfinite(ch->change.ci_high))
+            sr_chart_whisker(cv, &ax, ch->change.ci_low * 100, ch->change.ci_high * 100, yc, 5, *lk.color);
+        sr_canvas_marker(cv, lk.shape, sr_axis_x(&ax, ch->change.delta * 100), yc, 5, *lk.color);
+        sr_text_paired_ci(buf, sizeof buf, &ch->change);
         sr_canvas_text(cv, text_x, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *lk.color);
         char n[64];
-        sr_canvas_text(cv, n_right, yc + 4, sr_text_count(n, sizeof n, (long long)ch->n_paired),
+        sr_canvas_text(cv, n_right, yc + 4, sr_text_count(n, sizeof n, (long long)ch->change.n_paired),
                        SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
-        const char *verdict = sr_compare_verdict_name(ch->verdict);
+        const char *verdict = sr_compare_verdict_name(ch->change.verdict);
         sr_strbuf_printf(desc, " %s %s %s;", label_of(mc->after), buf, verdict ? verdict : "");
     }
     sr_canvas_text(cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, bottom + 32, "after \xE2\x88\x92 before (points of accuracy)",
@@ -278,11 +278,11 @@ static const sr_speed_change *speed_of(const sr_model_change *mc, const char *ke
 
 static look noise_look(const sr_speed_change *ch)
 {
-    if (ch->within_noise < 0)
+    if (ch->change.within_noise < 0)
         return look_none;
-    if (ch->within_noise)
+    if (ch->change.within_noise)
         return look_same;
-    return ch->ratio_high < 1 ? look_worse : look_better;
+    return ch->change.high < 1 ? look_worse : look_better;
 }
 
 static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)
@@ -299,7 +299,7 @@ static void speed_axis(const sr_comparison *c, const size_t *idx, size_t rows, s
     for (size_t i = 0; i < rows; i++) {
         const sr_model_change *mc = &c->models[idx[i]];
         for (size_t k = 0; k < mc->n_speed; k++) {
-            double v[3] = {mc->speed[k].ratio, mc->speed[k].ratio_low, mc->speed[k].ratio_high};
+            double v[3] = {mc->speed[k].change.ratio, mc->speed[k].change.low, mc->speed[k].change.high};
             for (int j = 0; j < 3; j++)
                 if (isfinite(v[j])) {
                     lo = fmin(lo, v[j]);
@@ -326,16 +326,16 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
         double yc = top + GROUP_HEAD + (double)k * SUB_H + SUB_H / 2;
         sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, yc + 3.5, cols->cols[k].legend, SR_CHART_VALUE_SIZE, false, 1,
                        sr_grey);
-        if (!ch || !isfinite(ch->ratio)) {
+        if (!ch || !isfinite(ch->change.ratio)) {
             const char *why = ch ? sr_compare_speed_words(ch) : "not measured";
             sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 3.5, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
             sr_strbuf_printf(desc, " %s %s;", cols->cols[k].heading, why);
             continue;
         }
         look lk = noise_look(ch);
-        if (isfinite(ch->ratio_low) && isfinite(ch->ratio_high) && ch->ratio_high > ch->ratio_low)
-            sr_chart_whisker(cv, ax, ch->ratio_low, ch->ratio_high, yc, 4, *lk.color);
-        sr_canvas_marker(cv, lk.shape, sr_axis_x(ax, ch->ratio), yc, 4.5, *lk.color);
+        if (isfinite(ch->change.low) && isfinite(ch->change.high) && ch->change.high > ch->change.low)
+            sr_chart_whisker(cv, ax, ch->change.low, ch->change.high, yc, 4, *lk.color);
+        sr_canvas_marker(cv, lk.shape, sr_axis_x(ax, ch->change.ratio), yc, 4.5, *lk.color);
         sr_compare_ratio_range(buf, sizeof buf, ch);
         sr_canvas_text(cv, text_x, yc + 3.5, buf, SR_CHART_VALUE_SIZE, false, 0, *lk.color);
         sr_strbuf_printf(desc, " %s %s %s;", cols->cols[k].heading, buf, sr_compare_speed_words(ch));

@@ -125,23 +125,23 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     char note[128];
     for (size_t k = 0; k < mc->n_accuracy; k++) {
         const sr_accuracy_change *ch = &mc->accuracy[k];
-        bool paired = ch->before && ch->after && ch->n_paired > 0;
-        bool tested = paired && ch->verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool paired = ch->before && ch->after && ch->change.n_paired > 0;
+        bool tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         row_init(&r, id, label, "accuracy", ch->benchmark);
         r.num[C_BEFORE] = ch->before ? ch->before->score : NAN;
         r.num[C_AFTER] = ch->after ? ch->after->score : NAN;
-        r.num[C_N_PAIRED] = ch->before && ch->after ? (double)ch->n_paired : NAN;
+        r.num[C_N_PAIRED] = ch->before && ch->after ? (double)ch->change.n_paired : NAN;
         if (paired) {
-            r.num[C_DELTA] = ch->delta;
-            r.num[C_BETTER] = (double)ch->flipped_better;
-            r.num[C_WORSE] = (double)ch->flipped_worse;
+            r.num[C_DELTA] = ch->change.delta;
+            r.num[C_BETTER] = (double)ch->change.better;
+            r.num[C_WORSE] = (double)ch->change.worse;
         }
         if (tested) {
-            r.num[C_CI_LOW] = ch->ci_low;
-            r.num[C_CI_HIGH] = ch->ci_high;
-            r.num[C_P] = ch->mcnemar_p;
+            r.num[C_CI_LOW] = ch->change.ci_low;
+            r.num[C_CI_HIGH] = ch->change.ci_high;
+            r.num[C_P] = ch->change.mcnemar_p;
         }
-        r.verdict = tested ? sr_compare_verdict_name(ch->verdict) : NULL;
+        r.verdict = tested ? sr_compare_verdict_name(ch->change.verdict) : NULL;
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_accuracy_note(note, sizeof note, ch);
         put_row(sb, &r);
@@ -151,10 +151,10 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
         row_init(&r, id, label, "speed", ch->key);
         r.num[C_BEFORE] = ch->before ? ch->before->median_output_throughput : NAN;
         r.num[C_AFTER] = ch->after ? ch->after->median_output_throughput : NAN;
-        r.num[C_RATIO] = ch->ratio;
-        r.num[C_RATIO_LOW] = ch->ratio_low;
-        r.num[C_RATIO_HIGH] = ch->ratio_high;
-        r.within_noise = ch->within_noise < 0 ? NULL : yes_no(ch->within_noise);
+        r.num[C_RATIO] = ch->change.ratio;
+        r.num[C_RATIO_LOW] = ch->change.low;
+        r.num[C_RATIO_HIGH] = ch->change.high;
+        r.within_noise = ch->change.within_noise < 0 ? NULL : yes_no(ch->change.within_noise);
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_speed_words(ch);
         put_row(sb, &r);

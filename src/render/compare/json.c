@@ -105,34 +105,34 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model_change *mc, double
     for (size_t k = 0; k < mc->n_accuracy; k++) {
         const sr_accuracy_change *ch = &mc->accuracy[k];
         const sr_scores *b = ch->before, *a = ch->after;
-        bool paired = b && a && ch->n_paired > 0, tested = paired && ch->verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool paired = b && a && ch->change.n_paired > 0, tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         char note[128];
         cJSON *j = cJSON_CreateObject();
         sr_json_add(jb, j, "before", sr_json_num(b ? b->score : NAN));
         sr_json_add(jb, j, "after", sr_json_num(a ? a->score : NAN));
         sr_json_add(jb, j, "n_before", b ? cJSON_CreateNumber((double)b->n_items) : cJSON_CreateNull());
         sr_json_add(jb, j, "n_after", a ? cJSON_CreateNumber((double)a->n_items) : cJSON_CreateNull());
-        sr_json_add(jb, j, "n_paired", b && a ? cJSON_CreateNumber((double)ch->n_paired) : cJSON_CreateNull());
+        sr_json_add(jb, j, "n_paired", b && a ? cJSON_CreateNumber((double)ch->change.n_paired) : cJSON_CreateNull());
         sr_json_add(jb, j, "only_before", b && a ? cJSON_CreateNumber((double)ch->only_before) : cJSON_CreateNull());
         sr_json_add(jb, j, "only_after", b && a ? cJSON_CreateNumber((double)ch->only_after) : cJSON_CreateNull());
-        sr_json_add(jb, j, "delta", sr_json_num(paired ? ch->delta : NAN));
-        sr_json_add(jb, j, "ci_low", sr_json_num(tested ? ch->ci_low : NAN));
-        sr_json_add(jb, j, "ci_high", sr_json_num(tested ? ch->ci_high : NAN));
+        sr_json_add(jb, j, "delta", sr_json_num(paired ? ch->change.delta : NAN));
+        sr_json_add(jb, j, "ci_low", sr_json_num(tested ? ch->change.ci_low : NAN));
+        sr_json_add(jb, j, "ci_high", sr_json_num(tested ? ch->change.ci_high : NAN));
         sr_json_add(jb, j, "ci_level", sr_json_num(tested ? confidence : NAN));
-        sr_json_add(jb, j, "mcnemar_p", sr_json_num(tested ? ch->mcnemar_p : NAN));
-        sr_json_add(jb, j, "verdict", sr_json_str(tested ? sr_compare_verdict_name(ch->verdict) : NULL));
+        sr_json_add(jb, j, "mcnemar_p", sr_json_num(tested ? ch->change.mcnemar_p : NAN));
+        sr_json_add(jb, j, "verdict", sr_json_str(tested ? sr_compare_verdict_name(ch->change.verdict) : NULL));
         sr_json_add(jb, j, "verdict_note", sr_json_str(sr_compare_accuracy_note(note, sizeof note, ch)));
         sr_json_add(jb, j, "flipped_better",
-                    paired ? cJSON_CreateNumber((double)ch->flipped_better) : cJSON_CreateNull());
+                    paired ? cJSON_CreateNumber((double)ch->change.better) : cJSON_CreateNull());
         sr_json_add(jb, j, "flipped_worse",
-                    paired ? cJSON_CreateNumber((double)ch->flipped_worse) : cJSON_CreateNull());
-        sr_json_add(jb, j, "mde", sr_json_num(tested ? ch->mde : NAN));
+                    paired ? cJSON_CreateNumber((double)ch->change.worse) : cJSON_CreateNull());
+        sr_json_add(jb, j, "mde", sr_json_num(tested ? ch->change.mde : NAN));
         sr_json_add(jb, j, "binary", cJSON_CreateBool(b && a && b->binary && a->binary));
-        sr_json_add(jb, j, "resampling", sr_json_str(tested ? ch->resampling : NULL));
+        sr_json_add(jb, j, "resampling", sr_json_str(tested ? ch->change.resampling : NULL));
         sr_json_add(jb, j, "seed", tested ? cJSON_CreateNumber((double)ch->seed) : cJSON_CreateNull());
-        if (isfinite(ch->sampled_ci_low)) {
-            sr_json_add(jb, j, "sampled_ci_low", cJSON_CreateNumber(ch->sampled_ci_low));
-            sr_json_add(jb, j, "sampled_ci_high", cJSON_CreateNumber(ch->sampled_ci_high));
+        if (isfinite(ch->change.sampled_ci_low)) {
+            sr_json_add(jb, j, "sampled_ci_low", cJSON_CreateNumber(ch->change.sampled_ci_low));
+            sr_json_add(jb, j, "sampled_ci_high", cJSON_CreateNumber(ch->change.sampled_ci_high));
         }
         sr_json_add(jb, j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(jb, j, "source_before", sr_json_str(b ? b->source : NULL));
@@ -161,10 +161,10 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model_change *mc)
         cJSON *j = cJSON_CreateObject();
         sr_json_add(jb, j, "before", sr_json_num(ch->before ? ch->before->median_output_throughput : NAN));
         sr_json_add(jb, j, "after", sr_json_num(ch->after ? ch->after->median_output_throughput : NAN));
-        sr_json_add(jb, j, "ratio", sr_json_num(ch->ratio));
-        sr_json_add(jb, j, "ratio_low", sr_json_num(ch->ratio_low));
-        sr_json_add(jb, j, "ratio_high", sr_json_num(ch->ratio_high));
-        sr_json_add(jb, j, "within_noise", sr_json_tristate(ch->within_noise));
+        sr_json_add(jb, j, "ratio", sr_json_num(ch->change.ratio));
+        sr_json_add(jb, j, "ratio_low", sr_json_num(ch->change.low));
+        sr_json_add(jb, j, "ratio_high", sr_json_num(ch->change.high));
+        sr_json_add(jb, j, "within_noise", sr_json_tristate(ch->change.within_noise));
         sr_json_add(jb, j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(jb, j, "runs_before", runs_json(jb, ch->before));
         sr_json_add(jb, j, "runs_after", runs_json(jb, ch->after));

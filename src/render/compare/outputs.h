@@ -62,8 +62,6 @@ const char *sr_compare_value_text(char *buf, size_t size, const sr_value *v, sr_
 /* Why a benchmark has no verdict ("too few items to compare, n = 12",
  * "only before", "no item in common"); NULL when it has one. */
 const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_change *ch);
-/* "−4.3 [−5.9, −2.6]" (points), or — ; the delta alone without interval. */
-const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change *ch);
 /* "0.91x (0.89–0.93)", or — when there is no ratio. */
 const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch);
 /* "within run noise", "slower beyond run noise", "faster beyond run noise",

@@ -44,11 +44,11 @@ static sr_tone verdict_tone(sr_verdict v)
 
 static sr_tone speed_tone(const sr_speed_change *ch)
 {
-    if (!ch->before || !ch->after || ch->within_noise < 0)
+    if (!ch->before || !ch->after || ch->change.within_noise < 0)
         return SR_TONE_MUTED;
-    if (ch->within_noise)
+    if (ch->change.within_noise)
         return SR_TONE_SAME;
-    return ch->ratio_high < 1 ? SR_TONE_WORSE : SR_TONE_BETTER;
+    return ch->change.high < 1 ? SR_TONE_WORSE : SR_TONE_BETTER;
 }
 
 /* ---- the two sides ------------------------------------------------------- */
@@ -223,7 +223,7 @@ static const char *verdict_words(char *buf, size_t size, const sr_accuracy_chang
     const char *note = sr_compare_accuracy_note(buf, size, ch);
     if (note)
         return note;
-    snprintf(buf, size, "%s", sr_compare_verdict_name(ch->verdict) ? sr_compare_verdict_name(ch->verdict) : "");
+    snprintf(buf, size, "%s", sr_compare_verdict_name(ch->change.verdict) ? sr_compare_verdict_name(ch->change.verdict) : "");
     return buf;
 }
 
@@ -259,26 +259,26 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
         const sr_accuracy_change *ch = accuracy_of(mc, benchmark);
         if (!ch)
             continue;
-        bool paired = ch->before && ch->after && ch->n_paired > 0;
-        bool tested = paired && ch->verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool paired = ch->before && ch->after && ch->change.n_paired > 0;
+        bool tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
         sr_tb_cell(&b, SR_CELL_NUMBER, ch->before ? sr_text_score(buf, sizeof buf, ch->before->score) : NULL);
         sr_tb_cell(&b, SR_CELL_NUMBER, ch->after ? sr_text_score(buf, sizeof buf, ch->after->score) : NULL);
-        sr_cell *d = sr_tb_cell(&b, SR_CELL_INTERVAL, paired ? sr_compare_delta_ci(buf, sizeof buf, ch) : NULL);
+        sr_cell *d = sr_tb_cell(&b, SR_CELL_INTERVAL, paired ? sr_text_paired_ci(buf, sizeof buf, &ch->change) : NULL);
         if (d)
-            d->tone = verdict_tone(ch->verdict);
+            d->tone = verdict_tone(ch->change.verdict);
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict_words(buf, sizeof buf, ch));
         if (v)
-            v->tone = verdict_tone(ch->verdict);
-        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_fixed(buf, sizeof buf, ch->mde * 100, 1) : NULL);
+            v->tone = verdict_tone(ch->change.verdict);
+        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_fixed(buf, sizeof buf, ch->change.mde * 100, 1) : NULL);
         if (paired)
-            snprintf(buf, sizeof buf, "%ld / %ld", ch->flipped_better, ch->flipped_worse);
+            snprintf(buf, sizeof buf, "%ld / %ld", ch->change.better, ch->change.worse);
         sr_tb_cell(&b, SR_CELL_NUMBER, paired ? buf : NULL);
-        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_pvalue(buf, sizeof buf, ch->mcnemar_p) : NULL);
+        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_pvalue(buf, sizeof buf, ch->change.mcnemar_p) : NULL);
         sr_cell *np =
             sr_tb_cell(&b, SR_CELL_NUMBER,
-                       ch->before && ch->after ? sr_text_count(buf, sizeof buf, (long long)ch->n_paired) : NULL);
+                       ch->before && ch->after ? sr_text_count(buf, sizeof buf, (long long)ch->change.n_paired) : NULL);
         if (paired && (ch->only_before || ch->only_after)) {
             snprintf(buf, sizeof buf, "%zu only before, %zu only after", ch->only_before, ch->only_after);
             sr_tb_cell_sub(&b, np, buf);
@@ -331,14 +331,14 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
             sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
             for (size_t k = 0; k < cols.n; k++) {
                 const sr_speed_change *ch = speed_of(mc, cols.cols[k].key);
-                bool ratio = ch && isfinite(ch->ratio);
+                bool ratio = ch && isfinite(ch->change.ratio);
                 sr_cell *cl = sr_tb_cell(&b, SR_CELL_NUMBER,
                                          ratio ? sr_compare_ratio_range(buf, sizeof buf, ch)
                                          : ch  ? sr_compare_speed_words(ch)
                                                : NULL);
                 if (cl && ch) {
                     cl->tone = speed_tone(ch);
-                    if (ratio && ch->within_noise != 1) /* the usual case goes without saying */
+                    if (ratio && ch->change.within_noise != 1) /* the usual case goes without saying */
                         sr_tb_cell_sub(&b, cl, sr_compare_speed_words(ch));
                 }
             }

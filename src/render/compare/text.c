@@ -109,32 +109,20 @@ const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_c
         snprintf(buf, size, "only after");
     else if (!ch->after)
         snprintf(buf, size, "only before");
-    else if (ch->n_paired == 0 && (ch->before->summary_only || ch->after->summary_only))
+    else if (ch->change.n_paired == 0 && (ch->before->summary_only || ch->after->summary_only))
         snprintf(buf, size, "not recomputed (summary only): no per-item rows to pair");
-    else if (ch->n_paired == 0)
+    else if (ch->change.n_paired == 0)
         snprintf(buf, size, "no item in common");
-    else if (ch->verdict == SR_VERDICT_TOO_FEW_ITEMS)
-        snprintf(buf, size, "too few items to compare, n = %zu", ch->n_paired);
+    else if (ch->change.verdict == SR_VERDICT_TOO_FEW_ITEMS)
+        snprintf(buf, size, "too few items to compare, n = %zu", ch->change.n_paired);
     else
         return NULL;
     return buf;
 }
 
-const char *sr_compare_delta_ci(char *buf, size_t size, const sr_accuracy_change *ch)
-{
-    char d[64], lo[64], hi[64];
-    sr_text_points(d, sizeof d, ch->delta);
-    if (isfinite(ch->delta) && isfinite(ch->ci_low) && isfinite(ch->ci_high))
-        snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, ch->ci_low),
-                 sr_text_points(hi, sizeof hi, ch->ci_high));
-    else
-        snprintf(buf, size, "%s", d);
-    return buf;
-}
-
 const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change *ch)
 {
-    return sr_text_ratio_span(buf, size, ch->ratio, ch->ratio_low, ch->ratio_high);
+    return sr_text_spread(buf, size, &ch->change);
 }
 
 const char *sr_compare_speed_words(const sr_speed_change *ch)
@@ -143,13 +131,13 @@ const char *sr_compare_speed_words(const sr_speed_change *ch)
         return "only after";
     if (!ch->after)
         return "only before";
-    if (!isfinite(ch->ratio))
+    if (!isfinite(ch->change.ratio))
         return "no ratio";
-    if (ch->within_noise < 0)
+    if (ch->change.within_noise < 0)
         return "one run on each side: noise unknown";
-    if (ch->within_noise)
+    if (ch->change.within_noise)
         return "within run noise";
-    return ch->ratio_high < 1 ? "slower beyond run noise" : "faster beyond run noise";
+    return ch->change.high < 1 ? "slower beyond run noise" : "faster beyond run noise";
 }
 
 /* "load failure: AttributeError: ... " */
@@ -278,7 +266,7 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
             }
         } else if (a) {
             sr_strbuf_printf(sb, "%s regressed %s points", sr_text_benchmark_title(a->benchmark),
-                             sr_compare_delta_ci(buf, sizeof buf, a));
+                             sr_text_paired_ci(buf, sizeof buf, &a->change));
         } else {
             char words[160];
             const sr_scenario *sc = s->after ? s->after : s->before;
@@ -344,7 +332,7 @@ static void count(const sr_comparison *c, tally *t)
         t->other_status += mc->transition != SR_TRANSITION_SAME && mc->transition != SR_TRANSITION_FIXED &&
                            mc->transition != SR_TRANSITION_NOW_FAILS;
         for (size_t k = 0; k < mc->n_accuracy; k++) {
-            sr_verdict v = mc->accuracy[k].verdict;
+            sr_verdict v = mc->accuracy[k].change.verdict;
             t->improved += v == SR_VERDICT_HIGHER;
             t->regressed += v == SR_VERDICT_LOWER;
             t->same += v == SR_VERDICT_NO_DIFFERENCE;
@@ -352,12 +340,12 @@ static void count(const sr_comparison *c, tally *t)
         }
         for (size_t k = 0; k < mc->n_speed; k++) {
             const sr_speed_change *s = &mc->speed[k];
-            if (!s->before || !s->after || !isfinite(s->ratio))
+            if (!s->before || !s->after || !isfinite(s->change.ratio))
                 continue;
-            t->noise += s->within_noise == 1;
-            t->unknown += s->within_noise < 0;
-            t->slower += s->within_noise == 0 && s->ratio_high < 1;
-            t->faster += s->within_noise == 0 && s->ratio_low > 1;
+            t->noise += s->change.within_noise == 1;
+            t->unknown += s->change.within_noise < 0;
+            t->slower += s->change.within_noise == 0 && s->change.high < 1;
+            t->faster += s->change.within_noise == 0 && s->change.low > 1;
         }
         t->kv_changed += mc->kv.changed;
         t->kv_unexplained += mc->kv.changed && mc->kv.n_causes == 0;

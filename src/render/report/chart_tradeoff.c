@@ -47,8 +47,8 @@ static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
     if (!r)
         return false;
     for (size_t k = 0; k < m->n_scenarios; k++)
-        if (isfinite(m->scenarios[k].ratio))
-            r[n++] = m->scenarios[k].ratio;
+        if (isfinite(m->scenarios[k].vs_baseline.ratio))
+            r[n++] = m->scenarios[k].vs_baseline.ratio;
     if (n) {
         qsort(r, n, sizeof *r, cmp_double);
         *med = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2; /* ordering only: no statistic is made here */
@@ -73,7 +73,7 @@ static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
             const sr_model *m = &sw->models[i];
             const sr_scores *s = sr_model_benchmark(m, names[b]);
             double med, lo, hi;
-            any = s && s->compared && !s->is_baseline && isfinite(s->delta) && speed_of(m, &med, &lo, &hi);
+            any = s && s->compared && !s->is_baseline && isfinite(s->vs_baseline.delta) && speed_of(m, &med, &lo, &hi);
         }
         if (any)
             names[(*n_panels)++] = names[b];
@@ -141,13 +141,13 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, bench);
         point p = {order[i], NAN, NAN, NAN, NAN, NAN, NAN, SR_VERDICT_NONE};
-        if (!s || m->is_baseline || !s->compared || !isfinite(s->delta) ||
+        if (!s || m->is_baseline || !s->compared || !isfinite(s->vs_baseline.delta) ||
             !speed_of(m, &p.ratio, &p.ratio_lo, &p.ratio_hi))
             continue;
-        p.delta = s->delta * 100;
-        p.lo = isfinite(s->ci_low) ? s->ci_low * 100 : p.delta;
-        p.hi = isfinite(s->ci_high) ? s->ci_high * 100 : p.delta;
-        p.verdict = s->verdict;
+        p.delta = s->vs_baseline.delta * 100;
+        p.lo = isfinite(s->vs_baseline.ci_low) ? s->vs_baseline.ci_low * 100 : p.delta;
+        p.hi = isfinite(s->vs_baseline.ci_high) ? s->vs_baseline.ci_high * 100 : p.delta;
+        p.verdict = s->vs_baseline.verdict;
         if (np == TRADEOFF_MAX_POINTS) {
             left_out++;
             continue;

@@ -62,7 +62,7 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
 static bool has_ratio(const sr_model *m)
 {
     for (size_t c = 0; c < m->n_scenarios; c++)
-        if (isfinite(m->scenarios[c].ratio))
+        if (isfinite(m->scenarios[c].vs_baseline.ratio))
             return true;
     return false;
 }
@@ -134,8 +134,8 @@ static void speed_axis(speed_plot *sp, size_t rows)
     for (size_t i = 0; i < rows; i++)
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
-            if (sc && isfinite(sc->ratio) && sc->ratio > max_ratio)
-                max_ratio = sc->ratio;
+            if (sc && isfinite(sc->vs_baseline.ratio) && sc->vs_baseline.ratio > max_ratio)
+                max_ratio = sc->vs_baseline.ratio;
         }
     sr_axis_linear(&sp->ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
 }
@@ -176,8 +176,8 @@ static double speed_bar_y(const speed_plot *sp, size_t i, size_t c)
 /* Whether a ratio has a range to draw (runs that differ). */
 static bool speed_spread(const sr_scenario *sc)
 {
-    return sc && isfinite(sc->ratio) && isfinite(sc->ratio_low) && isfinite(sc->ratio_high) &&
-           sc->ratio_high > sc->ratio_low;
+    return sc && isfinite(sc->vs_baseline.ratio) && isfinite(sc->vs_baseline.low) && isfinite(sc->vs_baseline.high) &&
+           sc->vs_baseline.high > sc->vs_baseline.low;
 }
 
 /* The bars and their whiskers (the range every pairing of runs spans), and
@@ -192,13 +192,13 @@ static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
         sr_strbuf_printf(desc, "%s%s:", i ? "\n" : "", m->label ? m->label : m->id);
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
-            double y = speed_bar_y(sp, i, c), r = sc ? sc->ratio : NAN;
+            double y = speed_bar_y(sp, i, c), r = sc ? sc->vs_baseline.ratio : NAN;
             sr_strbuf_printf(desc, " %s %s;", sp->cols->cols[c].heading, sr_text_ratio_range(buf, sizeof buf, sc));
             if (isfinite(r))
                 sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, sr_axis_x(&sp->ax, r) - SR_CHART_PLOT_X0, BAR_H,
                                *sr_chart_palette[c % SR_CHART_N_PALETTE]);
             if (speed_spread(sc)) {
-                double x_lo = sr_axis_x(&sp->ax, sc->ratio_low), x_hi = sr_axis_x(&sp->ax, sc->ratio_high);
+                double x_lo = sr_axis_x(&sp->ax, sc->vs_baseline.low), x_hi = sr_axis_x(&sp->ax, sc->vs_baseline.high);
                 double ym = y + BAR_H / 2;
                 sr_canvas_line(cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
                 sr_canvas_line(cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
@@ -220,9 +220,9 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
         const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
-            double y = speed_bar_y(sp, i, c), r = sc ? sc->ratio : NAN;
+            double y = speed_bar_y(sp, i, c), r = sc ? sc->vs_baseline.ratio : NAN;
             if (isfinite(r)) {
-                double x_hi = sr_axis_x(&sp->ax, speed_spread(sc) ? sc->ratio_high : r);
+                double x_hi = sr_axis_x(&sp->ax, speed_spread(sc) ? sc->vs_baseline.high : r);
                 sr_canvas_label(cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), SR_CHART_VALUE_SIZE,
                                 sr_dark);
             } else {
@@ -367,9 +367,9 @@ static void accuracy_axis(const sr_sweep *sw, const size_t *idx, size_t rows, co
     double lo = 0, hi = 0;
     for (size_t i = 0; i < rows; i++) {
         const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
-        if (!s || !s->compared || !isfinite(s->delta))
+        if (!s || !s->compared || !isfinite(s->vs_baseline.delta))
             continue;
-        double vals[3] = {s->delta, s->ci_low, s->ci_high};
+        double vals[3] = {s->vs_baseline.delta, s->vs_baseline.ci_low, s->vs_baseline.ci_high};
         for (int k = 0; k < 3; k++)
             if (isfinite(vals[k])) {
                 lo = fmin(lo, vals[k] * 100);
@@ -387,23 +387,23 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
 {
     const sr_scores *s = sr_model_benchmark(m, bench);
     sr_chart_row_label(cv, m->id, "", yc + 4);
-    if (!s || !s->compared || !isfinite(s->delta)) {
+    if (!s || !s->compared || !isfinite(s->vs_baseline.delta)) {
         const char *why = s ? "not compared" : "no scores";
         sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
         sr_strbuf_printf(desc, " %s %s;", m->id, why);
         return;
     }
     char buf[96], count[64];
-    int v = verdict_index(s->verdict);
+    int v = verdict_index(s->vs_baseline.verdict);
     const sr_rgb *col = verdict_color(v);
-    if (isfinite(s->ci_low) && isfinite(s->ci_high))
-        sr_chart_whisker(cv, ax, s->ci_low * 100, s->ci_high * 100, yc, 5, *col);
-    sr_canvas_marker(cv, v, sr_axis_x(ax, s->delta * 100), yc, 5, *col);
+    if (isfinite(s->vs_baseline.ci_low) && isfinite(s->vs_baseline.ci_high))
+        sr_chart_whisker(cv, ax, s->vs_baseline.ci_low * 100, s->vs_baseline.ci_high * 100, yc, 5, *col);
+    sr_canvas_marker(cv, v, sr_axis_x(ax, s->vs_baseline.delta * 100), yc, 5, *col);
     sr_text_delta_ci(buf, sizeof buf, s);
     sr_canvas_text(cv, ACC_TEXT_X, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *col);
-    sr_canvas_text(cv, ACC_N_RIGHT, yc + 4, sr_text_count(count, sizeof count, (long long)s->n_paired),
+    sr_canvas_text(cv, ACC_N_RIGHT, yc + 4, sr_text_count(count, sizeof count, (long long)s->vs_baseline.n_paired),
                    SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
-    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf, sr_verdict_name(s->verdict) ? sr_verdict_name(s->verdict) : "");
+    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf, sr_verdict_name(s->vs_baseline.verdict) ? sr_verdict_name(s->vs_baseline.verdict) : "");
 }
 
 /* Benchmark p's panel from y0: its heading (the baseline's score, the

@@ -95,14 +95,14 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
         r.num[COL_N] = (double)sr_scores_n(s);
         r.num[COL_SCORE] = s->score;
         if (s->compared) {
-            r.num[COL_DELTA] = points(s->delta);
-            r.num[COL_CI_LOW] = points(s->ci_low);
-            r.num[COL_CI_HIGH] = points(s->ci_high);
-            r.num[COL_P] = s->mcnemar_p;
-            r.num[COL_MDE] = points(s->mde);
+            r.num[COL_DELTA] = points(s->vs_baseline.delta);
+            r.num[COL_CI_LOW] = points(s->vs_baseline.ci_low);
+            r.num[COL_CI_HIGH] = points(s->vs_baseline.ci_high);
+            r.num[COL_P] = s->vs_baseline.mcnemar_p;
+            r.num[COL_MDE] = points(s->vs_baseline.mde);
             r.num[COL_P_HOLM] = s->mcnemar_p_holm;
         }
-        r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->verdict);
+        r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->vs_baseline.verdict);
         r.source = s->source;
         put_row(sb, &r, -1);
     }
@@ -116,9 +116,9 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
         row_init(&r, m, "speed", sc->key);
         r.num[COL_N] = (double)sc->n_runs;
         r.num[COL_TPUT] = sc->median_output_throughput;
-        r.num[COL_RATIO] = sc->ratio;
-        r.num[COL_RATIO_LOW] = sc->ratio_low;
-        r.num[COL_RATIO_HIGH] = sc->ratio_high;
+        r.num[COL_RATIO] = sc->vs_baseline.ratio;
+        r.num[COL_RATIO_LOW] = sc->vs_baseline.low;
+        r.num[COL_RATIO_HIGH] = sc->vs_baseline.high;
         r.num[COL_CV] = sc->cv;
         r.num[COL_TTFT] = sc->median_ttft_ms;
         r.num[COL_TPOT] = sc->median_tpot_ms;

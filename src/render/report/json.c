@@ -116,10 +116,10 @@ static cJSON *kv_json(sr_json_build *jb, const sr_model *m)
 /* Why a paired comparison has no verdict; null when it has one. */
 static cJSON *verdict_note(const sr_scores *s)
 {
-    if (s->verdict != SR_VERDICT_TOO_FEW_ITEMS)
+    if (s->vs_baseline.verdict != SR_VERDICT_TOO_FEW_ITEMS)
         return cJSON_CreateNull();
     char text[96];
-    snprintf(text, sizeof text, "too few items to compare, n = %zu", s->n_paired);
+    snprintf(text, sizeof text, "too few items to compare, n = %zu", s->vs_baseline.n_paired);
     return cJSON_CreateString(text);
 }
 
@@ -133,16 +133,16 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, b, "correct", sr_json_num(s->correct));
         sr_json_add(jb, b, "score", sr_json_num(s->score));
         bool cmp = s->compared;
-        sr_json_add(jb, b, "delta", sr_json_num(cmp ? s->delta : NAN));
-        sr_json_add(jb, b, "ci_low", sr_json_num(cmp ? s->ci_low : NAN));
-        sr_json_add(jb, b, "ci_high", sr_json_num(cmp ? s->ci_high : NAN));
+        sr_json_add(jb, b, "delta", sr_json_num(cmp ? s->vs_baseline.delta : NAN));
+        sr_json_add(jb, b, "ci_low", sr_json_num(cmp ? s->vs_baseline.ci_low : NAN));
+        sr_json_add(jb, b, "ci_high", sr_json_num(cmp ? s->vs_baseline.ci_high : NAN));
         sr_json_add(jb, b, "ci_level", sr_json_num(cmp ? s->ci_level : NAN));
-        sr_json_add(jb, b, "mcnemar_p", sr_json_num(cmp ? s->mcnemar_p : NAN));
+        sr_json_add(jb, b, "mcnemar_p", sr_json_num(cmp ? s->vs_baseline.mcnemar_p : NAN));
         sr_json_add(jb, b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
         /* too few items: the verdict says so, and verdict_note gives n */
-        sr_json_add(jb, b, "verdict", sr_json_str(sr_verdict_name(s->verdict)));
+        sr_json_add(jb, b, "verdict", sr_json_str(sr_verdict_name(s->vs_baseline.verdict)));
         sr_json_add(jb, b, "verdict_note", verdict_note(s));
-        sr_json_add(jb, b, "mde", sr_json_num(cmp ? s->mde : NAN));
+        sr_json_add(jb, b, "mde", sr_json_num(cmp ? s->vs_baseline.mde : NAN));
         sr_json_add(jb, b, "tost_ci_low", sr_json_num(cmp ? s->tost_ci_low : NAN));
         sr_json_add(jb, b, "tost_ci_high", sr_json_num(cmp ? s->tost_ci_high : NAN));
         sr_json_add(jb, b, "equivalent", sr_json_tristate(cmp ? s->equivalent : -1));
@@ -151,19 +151,19 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, b, "other_ci_high", sr_json_num(cmp ? s->other_ci_high : NAN));
         sr_json_add(jb, b, "verdict_flips",
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
-        sr_json_add(jb, b, "n_paired", cmp ? cJSON_CreateNumber((double)s->n_paired) : cJSON_CreateNull());
+        sr_json_add(jb, b, "n_paired", cmp ? cJSON_CreateNumber((double)s->vs_baseline.n_paired) : cJSON_CreateNull());
         sr_json_add(jb, b, "only_model_right",
-                    cmp ? cJSON_CreateNumber((double)s->discordant_better) : cJSON_CreateNull());
+                    cmp ? cJSON_CreateNumber((double)s->vs_baseline.better) : cJSON_CreateNull());
         sr_json_add(jb, b, "only_baseline_right",
-                    cmp ? cJSON_CreateNumber((double)s->discordant_worse) : cJSON_CreateNull());
+                    cmp ? cJSON_CreateNumber((double)s->vs_baseline.worse) : cJSON_CreateNull());
         sr_json_add(jb, b, "binary", cJSON_CreateBool(s->binary));
-        sr_json_add(jb, b, "resampling", sr_json_str(cmp ? s->resampling : NULL));
-        if (isfinite(s->sampled_ci_low)) {
-            sr_json_add(jb, b, "sampled_ci_low", cJSON_CreateNumber(s->sampled_ci_low));
-            sr_json_add(jb, b, "sampled_ci_high", cJSON_CreateNumber(s->sampled_ci_high));
+        sr_json_add(jb, b, "resampling", sr_json_str(cmp ? s->vs_baseline.resampling : NULL));
+        if (isfinite(s->vs_baseline.sampled_ci_low)) {
+            sr_json_add(jb, b, "sampled_ci_low", cJSON_CreateNumber(s->vs_baseline.sampled_ci_low));
+            sr_json_add(jb, b, "sampled_ci_high", cJSON_CreateNumber(s->vs_baseline.sampled_ci_high));
             sr_json_add(
                 jb, b, "monte_carlo_error",
-                cJSON_CreateNumber(fmax(fabs(s->sampled_ci_low - s->ci_low), fabs(s->sampled_ci_high - s->ci_high))));
+                cJSON_CreateNumber(fmax(fabs(s->vs_baseline.sampled_ci_low - s->vs_baseline.ci_low), fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
         }
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
@@ -262,11 +262,11 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         }
         sr_json_add(jb, s, "runs", runs);
         sr_json_add(jb, s, "median", sr_json_num(sc->median_output_throughput));
-        sr_json_add(jb, s, "ratio", sr_json_num(sc->ratio));
-        sr_json_add(jb, s, "ratio_low", sr_json_num(sc->ratio_low));
-        sr_json_add(jb, s, "ratio_high", sr_json_num(sc->ratio_high));
+        sr_json_add(jb, s, "ratio", sr_json_num(sc->vs_baseline.ratio));
+        sr_json_add(jb, s, "ratio_low", sr_json_num(sc->vs_baseline.low));
+        sr_json_add(jb, s, "ratio_high", sr_json_num(sc->vs_baseline.high));
         sr_json_add(jb, s, "cv", sr_json_num(sc->cv));
-        sr_json_add(jb, s, "within_noise", sr_json_tristate(sc->within_noise));
+        sr_json_add(jb, s, "within_noise", sr_json_tristate(sc->vs_baseline.within_noise));
         sr_json_add(jb, s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
         sr_json_add(jb, s, "input_len", cJSON_CreateNumber((double)sc->input_len));
         sr_json_add(jb, s, "output_len", cJSON_CreateNumber((double)sc->output_len));
@@ -356,12 +356,12 @@ static cJSON *overview_json(sr_json_build *jb, const sr_model *m, const char **b
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         cJSON *b = cJSON_CreateObject();
-        const char *verdict = !s ? "no result" : s->compared || s->is_baseline ? sr_verdict_name(s->verdict) : NULL;
+        const char *verdict = !s ? "no result" : s->compared || s->is_baseline ? sr_verdict_name(s->vs_baseline.verdict) : NULL;
         sr_json_add(jb, b, "verdict", cJSON_CreateString(verdict ? verdict : "not compared"));
         bool has_delta = s && s->compared && !s->is_baseline;
-        sr_json_add(jb, b, "delta_points", points_json(has_delta ? s->delta : NAN));
-        sr_json_add(jb, b, "ci_low_points", points_json(has_delta ? s->ci_low : NAN));
-        sr_json_add(jb, b, "ci_high_points", points_json(has_delta ? s->ci_high : NAN));
+        sr_json_add(jb, b, "delta_points", points_json(has_delta ? s->vs_baseline.delta : NAN));
+        sr_json_add(jb, b, "ci_low_points", points_json(has_delta ? s->vs_baseline.ci_low : NAN));
+        sr_json_add(jb, b, "ci_high_points", points_json(has_delta ? s->vs_baseline.ci_high : NAN));
         sr_json_add(jb, b, "score", sr_json_num(s ? s->score : NAN));
         sr_json_add(jb, b, "equivalent",
                     has_delta && s->equivalent >= 0 ? cJSON_CreateBool(s->equivalent == 1) : cJSON_CreateNull());
@@ -376,9 +376,9 @@ static cJSON *overview_json(sr_json_build *jb, const sr_model *m, const char **b
             tlo = fmin(tlo, sc->median_output_throughput);
             thi = fmax(thi, sc->median_output_throughput);
         }
-        if (isfinite(sc->ratio)) {
-            lo = fmin(lo, sc->ratio);
-            hi = fmax(hi, sc->ratio);
+        if (isfinite(sc->vs_baseline.ratio)) {
+            lo = fmin(lo, sc->vs_baseline.ratio);
+            hi = fmax(hi, sc->vs_baseline.ratio);
             noisy |= sc->needs_more_runs;
         }
     }

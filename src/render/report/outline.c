@@ -307,7 +307,7 @@ static bool speed_without_ratio(const sr_sweep *sw)
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_scenarios; k++) {
             const sr_scenario *sc = &sw->models[i].scenarios[k];
-            if (isfinite(sc->median_output_throughput) && !isfinite(sc->ratio))
+            if (isfinite(sc->median_output_throughput) && !isfinite(sc->vs_baseline.ratio))
                 return true;
         }
     return false;

@@ -24,7 +24,7 @@ const char *sr_text_verdict_mark(const sr_scores *s, double margin)
 {
     if (!s || !s->compared || s->is_baseline)
         return "";
-    switch (s->verdict) {
+    switch (s->vs_baseline.verdict) {
     case SR_VERDICT_HIGHER: return "\xE2\x96\xB2"; /* ▲ */
     case SR_VERDICT_LOWER: return "\xE2\x96\xBC";  /* ▼ */
     case SR_VERDICT_NO_DIFFERENCE:
@@ -50,10 +50,10 @@ static const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m,
     bool any_noisy = false;
     for (size_t k = 0; k < m->n_scenarios; k++) {
         const sr_scenario *sc = &m->scenarios[k];
-        if (!isfinite(sc->ratio))
+        if (!isfinite(sc->vs_baseline.ratio))
             continue;
-        lo = fmin(lo, sc->ratio);
-        hi = fmax(hi, sc->ratio);
+        lo = fmin(lo, sc->vs_baseline.ratio);
+        hi = fmax(hi, sc->vs_baseline.ratio);
         any_noisy |= sc->needs_more_runs;
     }
     if (noisy)
@@ -93,7 +93,7 @@ static bool any_ratio(const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
-            if (isfinite(sw->models[i].scenarios[k].ratio))
+            if (isfinite(sw->models[i].scenarios[k].vs_baseline.ratio))
                 return true;
     return false;
 }
@@ -116,7 +116,7 @@ static void status_cell(sr_table_builder *b, const sr_model *m)
 
 static sr_tone mark_tone(const sr_scores *s)
 {
-    switch (s->verdict) {
+    switch (s->vs_baseline.verdict) {
     case SR_VERDICT_HIGHER: return SR_TONE_BETTER;
     case SR_VERDICT_LOWER: return SR_TONE_WORSE;
     case SR_VERDICT_NO_DIFFERENCE: return SR_TONE_SAME;
@@ -139,7 +139,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         } else if (s->is_baseline) {
             sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
-        } else if (s->compared && isfinite(s->delta)) {
+        } else if (s->compared && isfinite(s->vs_baseline.delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
             snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
             sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
@@ -304,7 +304,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             for (size_t k = 0; k < m->n_scenarios; k++)
-                noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].ratio) : true);
+                noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
             sr_tb_row(&b);
             model_and_status(&b, m);
             if (compared)

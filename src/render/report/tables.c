@@ -172,7 +172,7 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
         bool rated = false;
         for (size_t m = 0; m < sw->n_models && !rated; m++) {
             const sr_scenario *sc = sr_model_scenario(&sw->models[m], c->cols[i].key);
-            rated = sc && isfinite(sc->ratio);
+            rated = sc && isfinite(sc->vs_baseline.ratio);
         }
         if (rated)
             c->cols[kept++] = c->cols[i];
@@ -361,7 +361,7 @@ static sr_tone verdict_tone(const sr_scores *s)
 {
     if (!s || !s->compared)
         return SR_TONE_NONE;
-    switch (s->verdict) {
+    switch (s->vs_baseline.verdict) {
     case SR_VERDICT_HIGHER: return SR_TONE_BETTER;
     case SR_VERDICT_LOWER: return SR_TONE_WORSE;
     case SR_VERDICT_NO_DIFFERENCE: return SR_TONE_SAME;
@@ -375,7 +375,7 @@ static const char *noisy_note(const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
-            if (sw->models[i].scenarios[k].needs_more_runs && isfinite(sw->models[i].scenarios[k].ratio))
+            if (sw->models[i].scenarios[k].needs_more_runs && isfinite(sw->models[i].scenarios[k].vs_baseline.ratio))
                 return " \xE2\x80\xA0: the runs spread by more than 5% (coefficient of variation): needs more runs.";
     return "";
 }
@@ -383,7 +383,7 @@ static const char *noisy_note(const sr_sweep *sw)
 static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
-    const char *text = sc && isfinite(sc->ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
+    const char *text = sc && isfinite(sc->vs_baseline.ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
     if (text && sc->needs_more_runs) /* its runs spread too much to be a measurement */
         strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
@@ -540,7 +540,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             if (v)
                 v->tone = verdict_tone(s);
             /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->mde * 100, 1) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->vs_baseline.mde * 100, 1) : NULL);
             if (margin) {
                 char lo[64], hi[64];
                 bool tost = compared && isfinite(s->tost_ci_low);
@@ -549,12 +549,12 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                 sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
             }
             sr_cell *p =
-                sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->mcnemar_p) : NULL);
+                sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
             if (compared && isfinite(s->mcnemar_p_holm)) {
                 char holm[64];
                 sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
             }
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->n_paired) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
         }
     }
     free(order);

@@ -67,18 +67,24 @@ const char *sr_text_points(char *buf, size_t size, double v)
     return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
 }
 
+const char *sr_text_paired_ci(char *buf, size_t size, const sr_paired_result *r)
+{
+    char d[64], lo[64], hi[64];
+    sr_text_points(d, sizeof d, r->delta);
+    if (isfinite(r->delta) && isfinite(r->ci_low) && isfinite(r->ci_high))
+        snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, r->ci_low),
+                 sr_text_points(hi, sizeof hi, r->ci_high));
+    else
+        snprintf(buf, size, "%s", d);
+    return buf;
+}
+
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
 {
     if (s && s->is_baseline) {
         snprintf(buf, size, "baseline");
-    } else if (s && s->compared && isfinite(s->delta)) {
-        char d[64], lo[64], hi[64];
-        sr_text_points(d, sizeof d, s->delta);
-        if (isfinite(s->ci_low) && isfinite(s->ci_high))
-            snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, s->ci_low),
-                     sr_text_points(hi, sizeof hi, s->ci_high));
-        else
-            snprintf(buf, size, "%s", d);
+    } else if (s && s->compared && isfinite(s->vs_baseline.delta)) {
+        sr_text_paired_ci(buf, size, &s->vs_baseline);
     } else {
         snprintf(buf, size, "%s", SR_TEXT_MISSING);
     }
@@ -94,11 +100,12 @@ const char *sr_text_ratio(char *buf, size_t size, double v)
     return buf;
 }
 
-const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high)
+const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
 {
     char r[64], lo[64], hi[64];
-    sr_text_ratio(r, sizeof r, ratio);
-    if (!isfinite(low) || !isfinite(high)) {
+    double low = s->low, high = s->high;
+    sr_text_ratio(r, sizeof r, s->ratio);
+    if (!isfinite(s->ratio) || !isfinite(low) || !isfinite(high)) {
         snprintf(buf, size, "%s", r);
         return buf;
     }
@@ -113,9 +120,8 @@ const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low,
 
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
-    if (!sc || !isfinite(sc->ratio))
-        return sr_text_ratio_span(buf, size, sc ? sc->ratio : NAN, NAN, NAN);
-    return sr_text_ratio_span(buf, size, sc->ratio, sc->ratio_low, sc->ratio_high);
+    static const sr_spread none = {NAN, NAN, NAN, -1};
+    return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
 }
 
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)
@@ -131,10 +137,10 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
         snprintf(buf, size, "baseline");
     } else if (!s->compared) {
         return NULL;
-    } else if (s->verdict == SR_VERDICT_TOO_FEW_ITEMS) {
-        snprintf(buf, size, "too few items to compare, n = %zu", s->n_paired);
-    } else if (s->verdict != SR_VERDICT_NO_DIFFERENCE) {
-        const char *name = sr_verdict_name(s->verdict);
+    } else if (s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS) {
+        snprintf(buf, size, "too few items to compare, n = %zu", s->vs_baseline.n_paired);
+    } else if (s->vs_baseline.verdict != SR_VERDICT_NO_DIFFERENCE) {
+        const char *name = sr_verdict_name(s->vs_baseline.verdict);
         if (!name)
             return NULL;
         snprintf(buf, size, "%s", name);
@@ -143,9 +149,9 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     } else if (isfinite(margin) && s->equivalent == 0) {
         snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
                  sr_format_json_number(m, sizeof m, margin));
-    } else if (isfinite(s->mde)) {
+    } else if (isfinite(s->vs_baseline.mde)) {
         snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
-                 sr_text_fixed(mde, sizeof mde, s->mde * 100, 1));
+                 sr_text_fixed(mde, sizeof mde, s->vs_baseline.mde * 100, 1));
     } else {
         snprintf(buf, size, "no measured difference");
     }
@@ -329,12 +335,12 @@ static const char *ratio_range(char *buf, size_t size, const sr_model *m)
     double lo = NAN, hi = NAN;
     for (size_t c = 0; c < m->n_scenarios; c++) {
         const sr_scenario *sc = &m->scenarios[c];
-        if (!isfinite(sc->ratio))
+        if (!isfinite(sc->vs_baseline.ratio))
             continue;
-        if (isnan(lo) || sc->ratio < lo)
-            lo = sc->ratio;
-        if (isnan(hi) || sc->ratio > hi)
-            hi = sc->ratio;
+        if (isnan(lo) || sc->vs_baseline.ratio < lo)
+            lo = sc->vs_baseline.ratio;
+        if (isnan(hi) || sc->vs_baseline.ratio > hi)
+            hi = sc->vs_baseline.ratio;
     }
     if (isnan(lo))
         return NULL;
@@ -380,7 +386,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         for (size_t i = 0; i < n_order; i++) {
             const sr_model *m = &sw->models[order[i]];
             const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-            if (s && s->compared && s->verdict == verdicts[v])
+            if (s && s->compared && s->vs_baseline.verdict == verdicts[v])
                 scratch[k++] = order[i];
         }
         if (k == 0)
@@ -407,7 +413,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
         /* Too few items to test counts as not compared. */
-        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->verdict)))
+        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -494,8 +500,8 @@ static void put_speed(sr_strbuf *sb, const summary *s)
         /* A ratio whose runs overlap the baseline's is not faster or slower. */
         size_t noise = 0, judged = 0;
         for (size_t c = 0; c < m->n_scenarios; c++) {
-            judged += m->scenarios[c].within_noise >= 0;
-            noise += m->scenarios[c].within_noise == 1;
+            judged += m->scenarios[c].vs_baseline.within_noise >= 0;
+            noise += m->scenarios[c].vs_baseline.within_noise == 1;
         }
         if (noise > 0)
             sr_strbuf_printf(sb, " (within run noise in %zu of %zu scenario%s)", noise, judged, judged == 1 ? "" : "s");
@@ -524,7 +530,7 @@ static bool not_worse(const summary *s, const sr_model *m)
         if (!sr_model_benchmark(s->base, s->benches[b]))
             continue;
         const sr_scores *sc = sr_model_benchmark(m, s->benches[b]);
-        if (!(sc && sc->compared && verdict_tested(sc->verdict) && sc->verdict != SR_VERDICT_LOWER))
+        if (!(sc && sc->compared && verdict_tested(sc->vs_baseline.verdict) && sc->vs_baseline.verdict != SR_VERDICT_LOWER))
             return false;
     }
     return true;
@@ -653,7 +659,7 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
             char lvl[64], other[64], lo[64], hi[64];
             sr_text_fixed(lvl, sizeof lvl, s->ci_level * 100, 1);
             sr_text_fixed(other, sizeof other, s->other_ci_level * 100, 1);
-            const char *now = sr_verdict_name(s->verdict), *then = sr_verdict_name(s->other_verdict);
+            const char *now = sr_verdict_name(s->vs_baseline.verdict), *then = sr_verdict_name(s->other_verdict);
             sr_strbuf_printf(sb,
                              "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
                              "verdict depends on whether the %zu comparisons of this benchmark are held jointly.",

@@ -33,14 +33,19 @@ const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0
 const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
 /* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
  * baseline's, — otherwise. */
+/* A paired result's difference and interval in points: "-4.3 [-5.9, -2.6]"
+ * (the report's and compare's alike). */
+const char *sr_text_paired_ci(char *buf, size_t size, const sr_paired_result *r);
+/* The same for a score against the baseline; "baseline" for its own row,
+ * the missing mark when not compared. */
 const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
 /* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
-/* The same from the numbers: the report's scenarios and the comparison's
+/* The same for any spread: the report's scenarios and the comparison's
  * speed changes word their ratios alike through it. */
-const char *sr_text_ratio_span(char *buf, size_t size, double ratio, double low, double high);
+const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
 /* A comparison's verdict in words, the same in every output: "higher",
  * "lower", "no measured difference (differences under 2.8 points could not
  * be detected)", "equivalent within ±2 points", "too few items to compare,
