@@ -152,7 +152,8 @@ static void run_job(comparison_job *job, const sr_settings *st)
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
     job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
-                                  levels, n_levels, &s->vs_baseline.resampling, &s->vs_baseline.sampled_ci_low, &s->vs_baseline.sampled_ci_high);
+                                  levels, n_levels, &s->vs_baseline.resampling, &s->vs_baseline.sampled_ci_low,
+                                  &s->vs_baseline.sampled_ci_high);
     s->vs_baseline.ci_low = levels[LEVEL_REPORTED].low;
     s->vs_baseline.ci_high = levels[LEVEL_REPORTED].high;
     s->other_ci_low = levels[LEVEL_OTHER].low;

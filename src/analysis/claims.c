@@ -340,8 +340,10 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         {"correct", offsetof(sr_scores, correct), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"claimed_accuracy", offsetof(sr_scores, claimed_accuracy), false, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"delta", offsetof(sr_scores, vs_baseline.delta), true, SR_CLAIM_DIFF_POINTS, 0, 0},
-        {"ci_low", offsetof(sr_scores, vs_baseline.ci_low), true, SR_CLAIM_DIFF_POINTS, -1, offsetof(sr_scores, ci_level)},
-        {"ci_high", offsetof(sr_scores, vs_baseline.ci_high), true, SR_CLAIM_DIFF_POINTS, 1, offsetof(sr_scores, ci_level)},
+        {"ci_low", offsetof(sr_scores, vs_baseline.ci_low), true, SR_CLAIM_DIFF_POINTS, -1,
+         offsetof(sr_scores, ci_level)},
+        {"ci_high", offsetof(sr_scores, vs_baseline.ci_high), true, SR_CLAIM_DIFF_POINTS, 1,
+         offsetof(sr_scores, ci_level)},
         {"ci_level", offsetof(sr_scores, ci_level), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
         {"other_ci_low", offsetof(sr_scores, other_ci_low), true, SR_CLAIM_DIFF_POINTS, -1,
          offsetof(sr_scores, other_ci_level)},
@@ -370,8 +372,9 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
             double v = *(const double *)((const char *)s + numbers[i].offset);
             /* A compared benchmark without an interval had too few items. */
             set_number(f, v, numbers[i].unit,
-                       numbers[i].compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS ? SR_CLAIM_WHY_TOO_FEW_ITEMS
-                                                                                     : SR_CLAIM_WHY_NO_VALUE);
+                       numbers[i].compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS
+                           ? SR_CLAIM_WHY_TOO_FEW_ITEMS
+                           : SR_CLAIM_WHY_NO_VALUE);
             f->bound = numbers[i].bound;
             f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
             return NULL;

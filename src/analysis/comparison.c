@@ -278,8 +278,9 @@ static void run_job_at(void *ctx, size_t i)
     const sr_settings *st = jobs->settings;
     sr_accuracy_change *ch = job->change;
     sr_interval level = {st->confidence, NAN, NAN};
-    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, ch->seed, strcmp(st->ci_method, "exact") == 0,
-                                  &level, 1, &ch->change.resampling, &ch->change.sampled_ci_low, &ch->change.sampled_ci_high);
+    job->ok =
+        sr_paired_intervals(job->diff, job->n, st->resamples, ch->seed, strcmp(st->ci_method, "exact") == 0, &level, 1,
+                            &ch->change.resampling, &ch->change.sampled_ci_low, &ch->change.sampled_ci_high);
     ch->change.ci_low = level.low;
     ch->change.ci_high = level.high;
     ch->change.mde = sr_min_detectable_effect(job->diff, job->n, st->confidence, SR_MDE_POWER);

@@ -96,8 +96,8 @@ typedef struct sr_setup_change {
 typedef struct sr_accuracy_change {
     char *benchmark;
     const sr_scores *before, *after; /* borrowed; NULL on a side without it */
-    sr_paired_result change; /* after - before over the items both scored; better: items wrong before
-                                and right after, worse: the reverse */
+    sr_paired_result change;         /* after - before over the items both scored; better: items wrong before
+                                        and right after, worse: the reverse */
     size_t only_before, only_after;
     unsigned long seed; /* of this comparison's stream */
     bool regression; /* LOWER */
@@ -108,7 +108,7 @@ typedef struct sr_accuracy_change {
 typedef struct sr_speed_change {
     const char *key;                   /* borrowed from a scenario */
     const sr_scenario *before, *after; /* borrowed; NULL on a side without it */
-    sr_spread change; /* after's median over before's, with the spread of their runs */
+    sr_spread change;                  /* after's median over before's, with the spread of their runs */
     bool regression;  /* slowed beyond run noise: within_noise 0 and ratio_high < 1 */
 } sr_speed_change;
 

@@ -53,7 +53,6 @@ const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
 
-
 /* "baseline", "no measured difference", "higher", "lower", "too few items";
  * NULL for NONE. */
 const char *sr_verdict_name(sr_verdict verdict);
@@ -96,8 +95,8 @@ typedef struct sr_scores {
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */
     bool compared;    /* a paired comparison with the baseline was made */
-    sr_paired_result vs_baseline; /* model - baseline over the items both scored; better: McNemar b
-                                     (model right only), worse: c (baseline right only) */
+    sr_paired_result vs_baseline;             /* model - baseline over the items both scored; better: McNemar b
+                                                 (model right only), worse: c (baseline right only) */
     double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
                                                  --simultaneous the Bonferroni level of its family; NAN */
     size_t family_size;                       /* m: comparisons with an interval on this benchmark */
@@ -174,9 +173,9 @@ typedef struct sr_scenario {
     double median_output_throughput;
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
-    sr_spread vs_baseline; /* median output throughput over the baseline's in the same scenario,
-                              with its run-to-run spread; ratio NAN when the baseline lacks it */
-    double cv;             /* sample sd / mean of the runs; NAN under two runs */
+    sr_spread vs_baseline;        /* median output throughput over the baseline's in the same scenario,
+                                     with its run-to-run spread; ratio NAN when the baseline lacks it */
+    double cv;                    /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
 } sr_scenario;
 

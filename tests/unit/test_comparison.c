@@ -107,8 +107,8 @@ Test(rerun, accuracy_regression_by_hand)
     cr_assert_eq(ch->change.better, 1);
     cr_assert_eq(ch->change.worse, 10);
     cr_assert_float_eq(ch->change.mcnemar_p, 24.0 / 2048, 1e-15);
-    cr_assert(ch->change.ci_high < 0 && ch->change.ci_low < ch->change.delta && ch->change.delta < ch->change.ci_high, "[%g, %g]", ch->change.ci_low,
-              ch->change.ci_high);
+    cr_assert(ch->change.ci_high < 0 && ch->change.ci_low < ch->change.delta && ch->change.delta < ch->change.ci_high,
+              "[%g, %g]", ch->change.ci_low, ch->change.ci_high);
     cr_assert_eq(ch->change.verdict, SR_VERDICT_LOWER);
     cr_assert(ch->regression);
     cr_assert_str_eq(sr_compare_verdict_name(ch->change.verdict), "regressed");

@@ -105,7 +105,8 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model_change *mc, double
     for (size_t k = 0; k < mc->n_accuracy; k++) {
         const sr_accuracy_change *ch = &mc->accuracy[k];
         const sr_scores *b = ch->before, *a = ch->after;
-        bool paired = b && a && ch->change.n_paired > 0, tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool paired = b && a && ch->change.n_paired > 0,
+             tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         char note[128];
         cJSON *j = cJSON_CreateObject();
         sr_json_add(jb, j, "before", sr_json_num(b ? b->score : NAN));
@@ -124,8 +125,7 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model_change *mc, double
         sr_json_add(jb, j, "verdict_note", sr_json_str(sr_compare_accuracy_note(note, sizeof note, ch)));
         sr_json_add(jb, j, "flipped_better",
                     paired ? cJSON_CreateNumber((double)ch->change.better) : cJSON_CreateNull());
-        sr_json_add(jb, j, "flipped_worse",
-                    paired ? cJSON_CreateNumber((double)ch->change.worse) : cJSON_CreateNull());
+        sr_json_add(jb, j, "flipped_worse", paired ? cJSON_CreateNumber((double)ch->change.worse) : cJSON_CreateNull());
         sr_json_add(jb, j, "mde", sr_json_num(tested ? ch->change.mde : NAN));
         sr_json_add(jb, j, "binary", cJSON_CreateBool(b && a && b->binary && a->binary));
         sr_json_add(jb, j, "resampling", sr_json_str(tested ? ch->change.resampling : NULL));

@@ -223,7 +223,8 @@ static const char *verdict_words(char *buf, size_t size, const sr_accuracy_chang
     const char *note = sr_compare_accuracy_note(buf, size, ch);
     if (note)
         return note;
-    snprintf(buf, size, "%s", sr_compare_verdict_name(ch->change.verdict) ? sr_compare_verdict_name(ch->change.verdict) : "");
+    snprintf(buf, size, "%s",
+             sr_compare_verdict_name(ch->change.verdict) ? sr_compare_verdict_name(ch->change.verdict) : "");
     return buf;
 }
 

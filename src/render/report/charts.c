@@ -403,7 +403,8 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
     sr_canvas_text(cv, ACC_TEXT_X, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *col);
     sr_canvas_text(cv, ACC_N_RIGHT, yc + 4, sr_text_count(count, sizeof count, (long long)s->vs_baseline.n_paired),
                    SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
-    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf, sr_verdict_name(s->vs_baseline.verdict) ? sr_verdict_name(s->vs_baseline.verdict) : "");
+    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf,
+                     sr_verdict_name(s->vs_baseline.verdict) ? sr_verdict_name(s->vs_baseline.verdict) : "");
 }
 
 /* Benchmark p's panel from y0: its heading (the baseline's score, the

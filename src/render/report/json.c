@@ -161,9 +161,9 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
         if (isfinite(s->vs_baseline.sampled_ci_low)) {
             sr_json_add(jb, b, "sampled_ci_low", cJSON_CreateNumber(s->vs_baseline.sampled_ci_low));
             sr_json_add(jb, b, "sampled_ci_high", cJSON_CreateNumber(s->vs_baseline.sampled_ci_high));
-            sr_json_add(
-                jb, b, "monte_carlo_error",
-                cJSON_CreateNumber(fmax(fabs(s->vs_baseline.sampled_ci_low - s->vs_baseline.ci_low), fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
+            sr_json_add(jb, b, "monte_carlo_error",
+                        cJSON_CreateNumber(fmax(fabs(s->vs_baseline.sampled_ci_low - s->vs_baseline.ci_low),
+                                                fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
         }
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
@@ -356,7 +356,9 @@ static cJSON *overview_json(sr_json_build *jb, const sr_model *m, const char **b
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         cJSON *b = cJSON_CreateObject();
-        const char *verdict = !s ? "no result" : s->compared || s->is_baseline ? sr_verdict_name(s->vs_baseline.verdict) : NULL;
+        const char *verdict = !s                              ? "no result"
+                              : s->compared || s->is_baseline ? sr_verdict_name(s->vs_baseline.verdict)
+                                                              : NULL;
         sr_json_add(jb, b, "verdict", cJSON_CreateString(verdict ? verdict : "not compared"));
         bool has_delta = s && s->compared && !s->is_baseline;
         sr_json_add(jb, b, "delta_points", points_json(has_delta ? s->vs_baseline.delta : NAN));

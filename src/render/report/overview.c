@@ -304,7 +304,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
             for (size_t k = 0; k < m->n_scenarios; k++)
-                noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
+                noisy |=
+                    m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
             sr_tb_row(&b);
             model_and_status(&b, m);
             if (compared)

@@ -540,7 +540,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             if (v)
                 v->tone = verdict_tone(s);
             /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, s->vs_baseline.mde * 100, 1) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER,
+                       compared ? sr_text_fixed(buf, sizeof buf, s->vs_baseline.mde * 100, 1) : NULL);
             if (margin) {
                 char lo[64], hi[64];
                 bool tost = compared && isfinite(s->tost_ci_low);
@@ -548,13 +549,14 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                          sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
                 sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
             }
-            sr_cell *p =
-                sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
+            sr_cell *p = sr_tb_cell(&b, SR_CELL_NUMBER,
+                                    compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
             if (compared && isfinite(s->mcnemar_p_holm)) {
                 char holm[64];
                 sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
             }
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER,
+                       compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
         }
     }
     free(order);

@@ -530,7 +530,8 @@ static bool not_worse(const summary *s, const sr_model *m)
         if (!sr_model_benchmark(s->base, s->benches[b]))
             continue;
         const sr_scores *sc = sr_model_benchmark(m, s->benches[b]);
-        if (!(sc && sc->compared && verdict_tested(sc->vs_baseline.verdict) && sc->vs_baseline.verdict != SR_VERDICT_LOWER))
+        if (!(sc && sc->compared && verdict_tested(sc->vs_baseline.verdict) &&
+              sc->vs_baseline.verdict != SR_VERDICT_LOWER))
             return false;
     }
     return true;
