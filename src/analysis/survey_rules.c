@@ -153,7 +153,7 @@ static sr_kv_params kv_params(const sr_survey_settings *s, long max_model_len)
 {
     sr_kv_params p;
     sr_kv_params_default(&p);
-    p.backend = s->backend == SR_SURVEY_GPU ? SR_KV_BACKEND_GPU : SR_KV_BACKEND_TPU;
+    p.backend = s->backend == SR_KV_BACKEND_GPU ? SR_KV_BACKEND_GPU : SR_KV_BACKEND_TPU;
     p.max_model_len = max_model_len;
     return p;
 }
@@ -218,7 +218,7 @@ sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, cons
     m->budget_gib = s->hbm_gib * s->mem_util;
     m->resident_gib = m->weights_gib + s->reserve_gib;
     m->kv_gib = m->budget_gib - m->resident_gib;
-    m->tier = s->backend == SR_SURVEY_GPU ? 0 : sr_kv_tpu_jax_native(layout->architecture) ? 1 : 2;
+    m->tier = s->backend == SR_KV_BACKEND_GPU ? 0 : sr_kv_tpu_jax_native(layout->architecture) ? 1 : 2;
     sr_survey_serving_flags(m->id, layout->architecture, &m->tool_parser, &m->nothink);
 
     /* Bytes per token for every model the engine can plan: it tells how far

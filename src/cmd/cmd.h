@@ -34,6 +34,9 @@ typedef struct sr_stats_opts {
 } sr_stats_opts;
 extern const sr_cli_option sr_stats_options[];
 
+/* --backend's words, for kv and survey alike: tpu, gpu (sr_kv_backend). */
+extern const sr_cli_choice sr_backend_choices[];
+
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);
 /* The settings as parsed, seed and threads included. */

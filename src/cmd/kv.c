@@ -36,7 +36,6 @@ static sr_error *set_kv_cache_dtype(void *opts, const char *arg)
     return NULL;
 }
 
-static const sr_cli_choice backends[] = {{"tpu", SR_KV_BACKEND_TPU}, {"gpu", SR_KV_BACKEND_GPU}, {NULL, 0}};
 static const sr_cli_choice formulas[] = {{"concurrency", SR_KV_FORMULA_CONCURRENCY},
                                          {"current", SR_KV_FORMULA_CONCURRENCY},
                                          {"groups", SR_KV_FORMULA_GROUPS},
@@ -46,7 +45,7 @@ static const sr_cli_choice tpu_impls[] = {
     {"auto", SR_KV_TPU_AUTO}, {"jax", SR_KV_TPU_JAX}, {"vllm", SR_KV_TPU_VLLM}, {NULL, 0}};
 
 const sr_cli_option sr_kv_options[] = {
-    SR_OPT_CHOICE(0, "backend", kv_opts, backend, backends, "tpu (tpu-inference) or gpu (vLLM v1); required"),
+    SR_OPT_CHOICE(0, "backend", kv_opts, backend, sr_backend_choices, "tpu (tpu-inference) or gpu (vLLM v1); required"),
     SR_OPT_GROUP("Memory (per device, GiB)"),
     SR_OPT_NUMBER(0, "hbm-gib", "G", kv_opts, hbm, 0, 1e6, SR_CLI_CLOSED,
                   "device memory; needed with --used-gib or --weights-gib"),

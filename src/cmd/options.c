@@ -6,6 +6,8 @@
 
 static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
 
+const sr_cli_choice sr_backend_choices[] = {{"tpu", SR_KV_BACKEND_TPU}, {"gpu", SR_KV_BACKEND_GPU}, {NULL, 0}};
+
 const sr_cli_option sr_stats_options[] = {
     SR_OPT_GROUP("Statistics and reading the export (report, audit and compare alike)"),
     SR_OPT_STRING(0, "baseline", "MODEL", sr_stats_opts, baseline,

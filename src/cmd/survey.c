@@ -98,12 +98,11 @@ static sr_error *opt_hardware(void *opts, const char *arg)
     return set_word("hardware", arg, &o->st->hardware);
 }
 
-static const sr_cli_choice backends[] = {{"tpu", SR_SURVEY_TPU}, {"gpu", SR_SURVEY_GPU}, {NULL, 0}};
 
 const sr_cli_option sr_survey_options[] = {
     SR_OPT_STRING('o', "output", "DIR", survey_opts, out_dir, "where to write (default: survey)"),
     SR_OPT_GROUP("The chip"),
-    SR_OPT_CHOICE(0, "backend", survey_opts, backend, backends, "tpu (tpu-inference, default) or gpu (vLLM)"),
+    SR_OPT_CHOICE(0, "backend", survey_opts, backend, sr_backend_choices, "tpu (tpu-inference, default) or gpu (vLLM)"),
     SR_OPT_NUMBER(0, "hbm-gib", "G", survey_opts, hbm, 0, 1e6, SR_CLI_OPEN_LOW,
                   "device memory (default 15.75, what a TPU v5e reports)"),
     SR_OPT_NUMBER(0, "mem-util", "U", survey_opts, util, 0, 1, SR_CLI_OPEN_LOW,
@@ -134,17 +133,17 @@ static sr_error *settings_from(survey_opts *o)
     sr_survey_settings *st = o->st;
     if (!o->out_dir[0])
         return sr_usage_error("-o needs a directory");
-    st->backend = (sr_survey_backend)o->backend;
+    st->backend = (sr_kv_backend)o->backend;
     st->hbm_gib = o->hbm;
     st->mem_util = o->util;
     st->min_kv_gib = o->min_kv;
     st->max_model_len = o->max_model_len;
     st->keep_going = o->keep_going;
     st->reserve_gib = isfinite(o->reserve)           ? o->reserve
-                      : st->backend == SR_SURVEY_GPU ? SR_SURVEY_RESERVE_GPU_GIB
+                      : st->backend == SR_KV_BACKEND_GPU ? SR_SURVEY_RESERVE_GPU_GIB
                                                      : SR_SURVEY_RESERVE_TPU_GIB;
     if (!o->hardware_given)
-        return set_word("hardware", st->backend == SR_SURVEY_GPU ? "gpu-1" : "v5e-1", &st->hardware);
+        return set_word("hardware", st->backend == SR_KV_BACKEND_GPU ? "gpu-1" : "v5e-1", &st->hardware);
     return NULL;
 }
 
@@ -164,7 +163,7 @@ static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
         free(shown);
     }
     fprintf(info, "sweep-report: surveyed %zu models: %zu kept", s->n_models, kept);
-    if (s->settings.backend == SR_SURVEY_TPU)
+    if (s->settings.backend == SR_KV_BACKEND_TPU)
         fprintf(info, " (%zu tier 1, %zu tier 2)", t1, t2);
     fprintf(info, ", %zu excluded, %zu not surveyed; wrote %s/\n", s->n_models - kept - not_surveyed, not_surveyed,
             out_dir);
@@ -183,7 +182,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
                      .min_kv = 2,
                      .reserve = NAN,
                      .max_model_len = 4096,
-                     .backend = SR_SURVEY_TPU};
+                     .backend = SR_KV_BACKEND_TPU};
     sr_cli_parsed args = {0};
     sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
     if (!err)

@@ -102,11 +102,6 @@ bool sr_survey_warn(sr_survey *s, const char *fmt, ...)
     return true;
 }
 
-const char *sr_survey_backend_name(sr_survey_backend b)
-{
-    return b == SR_SURVEY_GPU ? "gpu" : "tpu";
-}
-
 const char *sr_survey_verdict_name(sr_survey_verdict v)
 {
     switch (v) {

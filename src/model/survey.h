@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/kv_summary.h" /* sr_kv_backend: the one backend enum */
+
 /* ---- the Hub API model record (GET /api/models/<org>/<name>?blobs=true) -- */
 
 typedef struct sr_hub_param_count {
@@ -43,11 +45,10 @@ void sr_hub_record_release(sr_hub_record *r);
 
 /* ---- the survey ---------------------------------------------------------- */
 
-typedef enum { SR_SURVEY_TPU, SR_SURVEY_GPU } sr_survey_backend;
 
 /* What the survey was asked (the command line). */
 typedef struct sr_survey_settings {
-    sr_survey_backend backend;
+    sr_kv_backend backend;
     double hbm_gib;     /* memory of one chip */
     double mem_util;    /* share of it given to vLLM (gpu_memory_utilization) */
     double min_kv_gib;  /* least KV cache room a kept model must leave */
@@ -138,7 +139,6 @@ bool sr_survey_add_model(sr_survey *s, sr_survey_model *m);
 bool sr_survey_warn_sentence(void *survey, const char *sentence);
 bool sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-const char *sr_survey_backend_name(sr_survey_backend b); /* "tpu" | "gpu" */
 const char *sr_survey_verdict_name(sr_survey_verdict v); /* "kept", "license", "memory", "not surveyed" */
 /* The .arms flags of a kept model ("parser=hermes nothink"), fresh string
  * or NULL when it needs none (or on OOM: check *oom). */

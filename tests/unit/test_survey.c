@@ -137,7 +137,7 @@ static sr_survey_settings settings(void)
 {
     static char apache[] = "apache-2.0", mit[] = "mit";
     static char *licenses[] = {apache, mit};
-    sr_survey_settings s = {.backend = SR_SURVEY_TPU,
+    sr_survey_settings s = {.backend = SR_KV_BACKEND_TPU,
                             .hbm_gib = 15.75,
                             .mem_util = 0.9,
                             .min_kv_gib = 2,
@@ -395,7 +395,7 @@ Test(survey_rules, decide_memory_and_license)
 
     /* GPU: no tiers */
     s = settings();
-    s.backend = SR_SURVEY_GPU;
+    s.backend = SR_KV_BACKEND_GPU;
     qwen3_4b(&m, files);
     cr_assert_null(sr_survey_decide(&s, &m, &lay));
     cr_assert_eq(m.tier, 0);

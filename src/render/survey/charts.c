@@ -56,13 +56,13 @@ static void draw_header(sr_canvas *cv, const sr_survey *s)
                     "reserve, by %s rules; in brackets, requests of that length at once",
                     sr_format_count(a, sizeof a, st->max_model_len), sr_format_fixed(b, sizeof b, st->hbm_gib, 2),
                     sr_format_fixed(c, sizeof c, st->mem_util, 2), sr_format_fixed(d, sizeof d, st->reserve_gib, 1),
-                    st->backend == SR_SURVEY_GPU ? "vLLM's GPU" : "tpu-inference's");
+                    st->backend == SR_KV_BACKEND_GPU ? "vLLM's GPU" : "tpu-inference's");
     if (sub)
         sr_canvas_wrapped(cv, 16, 48, sub, 11.5, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
     else
         cv->failed = true;
     free(sub);
-    if (st->backend == SR_SURVEY_TPU) {
+    if (st->backend == SR_KV_BACKEND_TPU) {
         static const char *const legend[2] = {"tier 1: JAX-native in tpu-inference", "tier 2: PyTorch via torchax"};
         for (int t = 0; t < 2; t++) {
             double x = 16 + t * 300.0;

@@ -304,7 +304,7 @@ char *sr_survey_counts_text(const sr_survey *s)
     sr_strbuf_init(&sb);
     survey_counts n = count_verdicts(s);
     sr_strbuf_printf(&sb, "%zu model%s: %zu kept", s->n_models, s->n_models == 1 ? "" : "s", n.kept);
-    if (s->settings.backend == SR_SURVEY_TPU)
+    if (s->settings.backend == SR_KV_BACKEND_TPU)
         sr_strbuf_printf(&sb, " (%zu tier 1, %zu tier 2)", n.tier[1], n.tier[2]);
     sr_strbuf_printf(&sb, ", %zu excluded by license, %zu by memory, %zu not surveyed.", n.license, n.memory,
                      n.not_surveyed);
@@ -321,7 +321,7 @@ char *sr_survey_settings_text(const sr_survey *s)
                      "Backend %s, %s GiB of memory x %s utilisation = %s GiB for vLLM; KV room = that minus the "
                      "weights and a %s GiB reserve of other resident memory (docs/survey.md). A model is kept when "
                      "its license is one of ",
-                     st->backend == SR_SURVEY_GPU ? "gpu (vLLM)" : "tpu (tpu-inference)",
+                     st->backend == SR_KV_BACKEND_GPU ? "gpu (vLLM)" : "tpu (tpu-inference)",
                      sr_format_fixed(a, sizeof a, st->hbm_gib, 2), sr_format_fixed(b, sizeof b, st->mem_util, 2),
                      sr_format_fixed(c, sizeof c, st->hbm_gib * st->mem_util, 2),
                      sr_format_fixed(d, sizeof d, st->reserve_gib, 2));
@@ -331,7 +331,7 @@ char *sr_survey_settings_text(const sr_survey *s)
     }
     sr_strbuf_printf(&sb, " and its KV room is at least %s GiB. KV tokens and concurrency at max-model-len %s.",
                      sr_format_fixed(e, sizeof e, st->min_kv_gib, 2), sr_format_count(a, sizeof a, st->max_model_len));
-    if (st->backend == SR_SURVEY_TPU)
+    if (st->backend == SR_KV_BACKEND_TPU)
         sr_strbuf_printf(&sb,
                          " Tier 1: the architecture is in tpu-inference's JAX model registry (%s); tier 2: it runs "
                          "vLLM's PyTorch model through torchax.",
@@ -427,7 +427,7 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool 
     cJSON_AddItemToObject(o, "kv_tokens", count_or_null(m->kv_tokens));
     cJSON_AddItemToObject(o, "max_concurrency", num_or_null(m->max_concurrency, 0));
     cJSON_AddItemToObject(o, "max_model_len", count_or_null(s->settings.max_model_len));
-    cJSON_AddItemToObject(o, "backend", cJSON_CreateString(sr_survey_backend_name(s->settings.backend)));
+    cJSON_AddItemToObject(o, "backend", cJSON_CreateString(sr_kv_backend_name(s->settings.backend)));
     cJSON_AddItemToObject(o, "flags", str_or_null(flags));
     cJSON_AddItemToObject(o, "tool_parser", str_or_null(kept ? m->tool_parser : NULL));
     cJSON_AddItemToObject(o, "nothink", cJSON_CreateBool(kept && m->nothink));
@@ -497,13 +497,13 @@ sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len)
     sr_strbuf_puts(&sb, "# sweep.arms: run plan written by `sweep-report survey` (the kept models of candidates.md)\n"
                         "# one model a line: checkpoint  hardware  benchmarks  serving flags\n");
     sr_strbuf_printf(&sb, "# %s, %s GiB x %s, max-model-len %ld, at least %s GiB of KV cache; licenses",
-                     sr_survey_backend_name(st->backend), sr_format_fixed(a, sizeof a, st->hbm_gib, 2),
+                     sr_kv_backend_name(st->backend), sr_format_fixed(a, sizeof a, st->hbm_gib, 2),
                      sr_format_fixed(b, sizeof b, st->mem_util, 2), st->max_model_len,
                      sr_format_fixed(c, sizeof c, st->min_kv_gib, 2));
     for (size_t i = 0; i < st->n_licenses; i++)
         sr_strbuf_printf(&sb, "%s%s", i ? ", " : " ", st->licenses[i]);
     sr_strbuf_putc(&sb, '\n');
-    if (st->backend == SR_SURVEY_TPU) {
+    if (st->backend == SR_KV_BACKEND_TPU) {
         sr_strbuf_puts(&sb, "# tier 1: tpu-inference runs the architecture natively in JAX\n");
         arms_group(&sb, s, 1, width);
         sr_strbuf_puts(&sb, "# tier 2: vLLM's PyTorch model through torchax\n");
