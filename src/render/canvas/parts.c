@@ -134,3 +134,56 @@ double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more)
     return sr_chart_accuracy_top() + (n_panels ? (double)n_panels * sr_chart_accuracy_panel_h(shown) : 80) + 40 +
            (more ? 18 : 0);
 }
+
+/* ---- the one chart driver -------------------------------------------------- */
+
+sr_error *sr_chart_render(const sr_chart_source *src, sr_chart_format format, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    size_t *idx = malloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = src->rows(src->doc, src->kind, idx);
+    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
+    const sr_chart_target target = {format, NULL, NULL};
+    sr_error *err = src->draw(src->doc, src->kind, &target, idx, n, &whole, out, len);
+    free(idx);
+    return err;
+}
+
+typedef struct pdf_chart {
+    const sr_chart_source *src;
+    const size_t *idx;
+    size_t n;
+    sr_chart_target target;
+} pdf_chart;
+
+static double pdf_part_height(const void *ctx, size_t shown)
+{
+    const pdf_chart *pc = ctx;
+    return pc->src->height(pc->src->doc, pc->src->kind, shown);
+}
+
+static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
+{
+    const pdf_chart *pc = ctx;
+    char *out = NULL;
+    size_t len = 0;
+    sr_error *err = pc->src->draw(pc->src->doc, pc->src->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
+    free(out);
+    return err;
+}
+
+sr_error *sr_chart_draw_pdf(const sr_chart_source *src, double max_height, sr_pdf_chart_placer place, void *ctx)
+{
+    size_t *idx = malloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
+    if (!idx)
+        return sr_oom();
+    size_t n = src->rows(src->doc, src->kind, idx);
+    size_t rows = src->whole ? 1 : n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
+    const pdf_chart pc = {src, idx, n, {SR_CHART_PNG, place, ctx}};
+    sr_error *err = sr_chart_each_part(rows, max_height, pdf_part_height, pdf_part, &pc);
+    free(idx);
+    return err;
+}

@@ -79,6 +79,29 @@ typedef sr_error *(*sr_chart_part_fn)(const void *ctx, const sr_chart_part *pt);
 sr_error *sr_chart_each_part(size_t rows, double max_height, sr_chart_height_fn height, sr_chart_part_fn each,
                              const void *ctx);
 
+/* ---- the one chart driver --------------------------------------------------
+ * A document's charts (the report's, the comparison's) described once; the
+ * driver draws one whole as PNG or SVG, or in parts onto PDF pages. */
+typedef struct sr_chart_source {
+    const void *doc; /* the sweep or the comparison */
+    int kind;        /* the document's chart kind */
+    size_t n_docs;   /* room the row list needs: the document's entries */
+    bool whole;      /* drawn in one piece, never split across pages */
+    /* The entries drawn, in order, into idx (room n_docs); their count. */
+    size_t (*rows)(const void *doc, int kind, size_t *idx);
+    /* Design height of `shown` rows with every optional line (PDF parts). */
+    double (*height)(const void *doc, int kind, size_t shown);
+    /* Draw rows idx[0..n) as part pt for target. */
+    sr_error *(*draw)(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
+                      const sr_chart_part *pt, char **out, size_t *len);
+} sr_chart_source;
+
+/* The chart whole (at most SR_CHART_MAX_ROWS rows) as PNG or SVG. */
+sr_error *sr_chart_render(const sr_chart_source *src, sr_chart_format format, char **out, size_t *len);
+/* The chart onto PDF pages where place() says, in parts no taller than
+ * max_height design units (a part holds at least one row). */
+sr_error *sr_chart_draw_pdf(const sr_chart_source *src, double max_height, sr_pdf_chart_placer place, void *ctx);
+
 /* ---- the accuracy panels ---------------------------------------------------
  * The report's accuracy_delta and the comparison's accuracy_change draw a
  * panel per benchmark, a row per model, under a legend of three verdicts:

@@ -415,35 +415,22 @@ static sr_error *draw_part(const sr_comparison *c, sr_compare_chart_kind kind, c
                                              : speed_chart(c, target, idx, n, pt, out, len);
 }
 
-sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
-                                  char **out, size_t *len)
+static size_t source_rows(const void *doc, int kind, size_t *idx)
 {
-    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
-    size_t n = chart_rows(c, kind, idx);
-    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
-    const sr_chart_target target = {format, NULL, NULL};
-    sr_error *err = draw_part(c, kind, &target, idx, n, &whole, out, len);
-    free(idx);
-    return err;
+    return chart_rows(doc, (sr_compare_chart_kind)kind, idx);
 }
 
-/* One chart drawn onto compare.pdf's pages in parts. */
-typedef struct pdf_chart {
-    const sr_comparison *c;
-    sr_compare_chart_kind kind;
-    const size_t *idx;
-    size_t n;
-    sr_chart_target target;
-} pdf_chart;
+static sr_error *source_draw(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
+                             const sr_chart_part *pt, char **out, size_t *len)
+{
+    return draw_part(doc, (sr_compare_chart_kind)kind, target, idx, n, pt, out, len);
+}
 
 /* Design height of `shown` rows, at most (every optional line counted). */
-static double part_height(const void *ctx, size_t shown)
+static double source_height(const void *doc, int kind, size_t shown)
 {
-    const pdf_chart *pc = ctx;
-    const sr_comparison *c = pc->c;
-    if (pc->kind == SR_COMPARE_CHART_SPEED) {
+    const sr_comparison *c = doc;
+    if (kind == SR_COMPARE_CHART_SPEED) {
         sr_speed_columns cols;
         const sr_sweep *sides[2] = {c->before, c->after};
         size_t ncol = 1;
@@ -461,25 +448,21 @@ static double part_height(const void *ctx, size_t shown)
     return sr_chart_accuracy_height(n_panels, shown, true);
 }
 
-static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
+static sr_chart_source source(const sr_comparison *c, sr_compare_chart_kind kind)
 {
-    const pdf_chart *pc = ctx;
-    char *out;
-    size_t len;
-    sr_error *err = draw_part(pc->c, pc->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
-    free(out);
-    return err;
+    return (sr_chart_source){c, (int)kind, c->n_models, false, source_rows, source_height, source_draw};
+}
+
+sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
+                                  char **out, size_t *len)
+{
+    const sr_chart_source src = source(c, kind);
+    return sr_chart_render(&src, format, out, len);
 }
 
 sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
                                     sr_pdf_chart_placer place, void *ctx)
 {
-    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
-    size_t n = chart_rows(c, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
-    const pdf_chart pc = {c, kind, idx, n, {SR_CHART_PNG, place, ctx}};
-    sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);
-    free(idx);
-    return err;
+    const sr_chart_source src = source(c, kind);
+    return sr_chart_draw_pdf(&src, max_height, place, ctx);
 }

@@ -674,6 +674,41 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom)
     return true;
 }
 
+static size_t source_rows(const void *doc, int kind, size_t *idx)
+{
+    return kind_models(doc, (sr_chart_kind)kind, idx);
+}
+
+static sr_error *source_draw(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
+                             const sr_chart_part *pt, char **out, size_t *len)
+{
+    return draw_part(doc, (sr_chart_kind)kind, target, idx, n, pt, out, len);
+}
+
+/* Design height of `shown` rows of a chart, at most (every optional line
+ * counted). */
+static double source_height(const void *doc, int kind, size_t shown)
+{
+    const sr_sweep *sweep = doc;
+    size_t n_panels = 1; /* the accuracy chart's benchmarks, the speed chart's scenarios */
+    switch ((sr_chart_kind)kind) {
+    case SR_CHART_SPEED_RATIO: return speed_height(speed_column_count(sweep), shown, true);
+    case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_height(sweep);
+    case SR_CHART_THROUGHPUT: return sr_throughput_height();
+    case SR_CHART_ACCURACY_DELTA: break;
+    }
+    free(accuracy_panels(sweep, &n_panels)); /* out of memory: 0 panels, and the drawing says so */
+    return sr_chart_accuracy_height(n_panels, shown, true);
+}
+
+static sr_chart_source source(const sr_sweep *sweep, sr_chart_kind kind)
+{
+    return (sr_chart_source){
+        sweep,       (int)kind,     sweep->n_models, kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT,
+        source_rows, source_height, source_draw};
+}
+
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)
 {
     *out = NULL;
@@ -681,73 +716,13 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
     bool oom = false;
     if (!sr_chart_has_data(sweep, kind, &oom))
         return oom ? sr_oom() : NULL;
-    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
-    size_t n = kind_models(sweep, kind, idx);
-    const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
-    const sr_chart_target target = {format, NULL, NULL};
-    sr_error *err = draw_part(sweep, kind, &target, idx, n, &whole, out, len);
-    free(idx);
-    return err;
-}
-
-/* One chart drawn onto PDF pages in parts. */
-typedef struct pdf_chart {
-    const sr_sweep *sweep;
-    sr_chart_kind kind;
-    size_t n_panels; /* the accuracy chart's benchmarks, the speed chart's scenarios */
-    const size_t *idx;
-    size_t n;
-    sr_chart_target target;
-} pdf_chart;
-
-/* Design height of `shown` rows of a chart, at most (every optional line
- * counted). */
-static double part_height(const void *ctx, size_t shown)
-{
-    const pdf_chart *pc = ctx;
-    switch (pc->kind) {
-    case SR_CHART_SPEED_RATIO: return speed_height(pc->n_panels, shown, true);
-    case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
-    case SR_CHART_TRADEOFF: return sr_tradeoff_height(pc->sweep);
-    case SR_CHART_THROUGHPUT: return sr_throughput_height();
-    case SR_CHART_ACCURACY_DELTA: break;
-    }
-    return sr_chart_accuracy_height(pc->n_panels, shown, true);
-}
-
-static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
-{
-    const pdf_chart *pc = ctx;
-    char *out;
-    size_t len;
-    sr_error *err = draw_part(pc->sweep, pc->kind, &pc->target, pc->idx, pc->n, pt, &out, &len);
-    free(out);
-    return err;
+    const sr_chart_source src = source(sweep, kind);
+    return sr_chart_render(&src, format, out, len);
 }
 
 sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
                             void *ctx)
 {
-    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
-    size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
-    if (kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT)
-        rows = 1; /* one drawing, never split */
-    if (kind == SR_CHART_ACCURACY_DELTA) {
-        const char **names = accuracy_panels(sweep, &n_panels);
-        if (!names) {
-            free(idx);
-            return sr_oom();
-        }
-        free(names);
-    } else if (kind == SR_CHART_SPEED_RATIO) {
-        n_panels = speed_column_count(sweep); /* bars per model */
-    }
-    const pdf_chart pc = {sweep, kind, n_panels, idx, n, {SR_CHART_PNG, place, ctx}};
-    sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);
-    free(idx);
-    return err;
+    const sr_chart_source src = source(sweep, kind);
+    return sr_chart_draw_pdf(&src, max_height, place, ctx);
 }
