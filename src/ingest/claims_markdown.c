@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ingest/claims.h"
-#include "ingest/claims_internal.h"
+#include "ingest/claims_parts.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -1,7 +1,7 @@
-/* What the two claims readers (claims.c: numbers, headers, the list, CSV;
- * claims_markdown.c: tables) share. Not for other modules. */
-#ifndef SR_INGEST_CLAIMS_INTERNAL_H
-#define SR_INGEST_CLAIMS_INTERNAL_H
+/* What the claims readers (claims_markdown.c, claims_csv.c) share, defined
+ * in claims_parts.c. Not for other modules. */
+#ifndef SR_INGEST_CLAIMS_PARTS_H
+#define SR_INGEST_CLAIMS_PARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
