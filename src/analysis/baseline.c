@@ -109,6 +109,11 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->delta = pairing.sum / (double)n;
     s->discordant_better = pairing.better;
     s->discordant_worse = pairing.worse;
+    /* The items themselves, for an auditor to open (items.csv). */
+    if (!sr_flipped_items(s, base, base_idx, &s->flipped, &s->n_flipped)) {
+        sr_pairing_free(&pairing);
+        return sr_oom();
+    }
     /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
     s->mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {

@@ -191,6 +191,7 @@ void sr_scores_free(sr_scores *s)
     for (size_t i = 0; i < s->n_items; i++)
         free(s->items[i].id);
     free(s->items);
+    free(s->flipped);
     free(s->benchmark);
     free(s->source);
     free(s->claimed_source);

@@ -71,6 +71,14 @@ typedef struct sr_item_score {
     double score; /* in [0, 1] */
 } sr_item_score;
 
+/* analysis: an item a comparison flipped: the model and the baseline
+ * scored it differently (items.csv). It points at the model's own item (its
+ * id and score), so the items are not copied. */
+typedef struct sr_flipped_item {
+    size_t item;           /* index into the model's items */
+    double baseline_score; /* the baseline's score of that item */
+} sr_flipped_item;
+
 typedef struct sr_scores {
     char *benchmark; /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
     char *source;    /* export-relative path of the per-item file */
@@ -119,6 +127,9 @@ typedef struct sr_scores {
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
     sr_verdict other_verdict;                 /* read off the other interval */
     bool verdict_flips;                       /* verdict != other_verdict */
+    sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
+                                                 by item id (numbers in numeric order); NULL when none */
+    size_t n_flipped;                         /* discordant_better + discordant_worse */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
