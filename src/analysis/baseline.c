@@ -8,6 +8,7 @@
 #include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 static void score_summary(sr_scores *s)
@@ -165,6 +166,7 @@ static void run_job_at(void *ctx, size_t i)
 {
     job_list *jobs = ctx;
     run_job(&jobs->items[i], jobs->settings);
+    sr_progress_step(jobs->settings->progress);
 }
 
 /* A benchmark's family: the comparisons with an interval on it (one per
@@ -243,7 +245,10 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
     if (err)
         return err;
     jobs->settings = st;
+    sr_progress_begin(st->progress, "comparing",
+                      jobs->n == 1 ? "comparison with the baseline" : "comparisons with the baseline", jobs->n);
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
+    sr_progress_clear(st->progress);
     for (size_t i = 0; i < jobs->n; i++) {
         if (!jobs->items[i].ok)
             return sr_oom();

@@ -58,6 +58,7 @@ void sr_settings_default(sr_settings *s)
     s->threads = 0; /* 0: one per online core, at most 8 */
     s->simultaneous = false;
     s->equivalence_margin = NAN;
+    s->progress = NULL;
 }
 
 void sr_bench_run_init(sr_bench_run *r)

@@ -331,6 +331,8 @@ typedef struct sr_settings {
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
+    struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
+                                     NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);
