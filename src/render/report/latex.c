@@ -43,14 +43,19 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
     bool ok = put_table(&sb, sr_table_overview(sw));
-    size_t n_bench = 0;
-    const char **benches = sr_text_benchmark_list(sw, &n_bench);
-    ok = ok && benches;
-    for (size_t b = 0; ok && b < n_bench; b++)
-        ok = put_table(&sb, sr_table_accuracy(sw, benches[b]));
-    free(benches);
-    if (ok && any_speed(sw))
-        ok = put_table(&sb, sr_table_speed(sw));
+    /* Without a baseline the overview is the leaderboard of absolute values
+     * (accuracy with n, tok/s per scenario): tables of differences and
+     * ratios would be columns of dashes. */
+    if (sr_sweep_baseline(sw)) {
+        size_t n_bench = 0;
+        const char **benches = sr_text_benchmark_list(sw, &n_bench);
+        ok = ok && benches;
+        for (size_t b = 0; ok && b < n_bench; b++)
+            ok = put_table(&sb, sr_table_accuracy(sw, benches[b]));
+        free(benches);
+        if (ok && any_speed(sw))
+            ok = put_table(&sb, sr_table_speed(sw));
+    }
     size_t n = sb.len;
     char *text = sr_strbuf_detach(&sb);
     if (!ok || !text) {
