@@ -59,12 +59,17 @@ Test(latex, every_special_character_becomes_its_command)
 Test(latex, the_reports_symbols_become_math_and_other_text_stays_utf8)
 {
     EXPECT_ESCAPED("\xCE\x94 GSM8K", "$\\Delta$ GSM8K");
-    EXPECT_ESCAPED("\xE2\x88\x92" "5.3 [\xE2\x88\x92" "8.1, +1.0] \xE2\x96\xBC",
+    EXPECT_ESCAPED("\xE2\x88\x92"
+                   "5.3 [\xE2\x88\x92"
+                   "8.1, +1.0] \xE2\x96\xBC",
                    "$-$5.3 [$-$8.1, +1.0] $\\blacktriangledown$");
     EXPECT_ESCAPED("\xE2\x96\xB2 \xC2\xB1 \xE2\x89\x88 \xE2\x80\xA0", "$\\blacktriangle$ $\\pm$ $\\approx$ \\dag{}");
-    EXPECT_ESCAPED("0.36\xE2\x80\x93" "0.63x \xE2\x80\x94", "0.36--0.63x ---");
+    EXPECT_ESCAPED("0.36\xE2\x80\x93"
+                   "0.63x \xE2\x80\x94",
+                   "0.36--0.63x ---");
     EXPECT_ESCAPED("c=1 \xC2\xB7 128-tok", "c=1 $\\cdot$ 128-tok");
-    EXPECT_ESCAPED("Mistral-\xC3\xA9t\xC3\xA9 \xE6\xA8\xA1\xE5\x9E\x8B", "Mistral-\xC3\xA9t\xC3\xA9 \xE6\xA8\xA1\xE5\x9E\x8B");
+    EXPECT_ESCAPED("Mistral-\xC3\xA9t\xC3\xA9 \xE6\xA8\xA1\xE5\x9E\x8B",
+                   "Mistral-\xC3\xA9t\xC3\xA9 \xE6\xA8\xA1\xE5\x9E\x8B");
 }
 
 Test(latex, control_characters_and_broken_utf8_cannot_end_a_row)
@@ -149,7 +154,7 @@ static void flip_sweep(sr_sweep *sw, double other_score)
 {
     sr_sweep_init(sw);
     sw->settings.resamples = 200;
-    static const char *const ids[24] = {"10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "0", "11",
+    static const char *const ids[24] = {"10", "9",  "8",  "7",  "6",  "5",  "4",  "3",  "2",  "1",  "0",  "11",
                                         "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23"};
     double base[24], model[24];
     for (int i = 0; i < 24; i++) {

@@ -12,10 +12,21 @@ static const struct {
     unsigned cp;
     const char *tex;
 } symbols[] = {
-    {0x00A0, "~"},          {0x00B1, "$\\pm$"},     {0x00B7, "$\\cdot$"},          {0x00D7, "$\\times$"},
-    {0x0394, "$\\Delta$"},  {0x2013, "--"},         {0x2014, "---"},               {0x2020, "\\dag{}"},
-    {0x2026, "\\dots{}"},   {0x2212, "$-$"},        {0x2248, "$\\approx$"},        {0x2264, "$\\leq$"},
-    {0x2265, "$\\geq$"},    {0x25B2, "$\\blacktriangle$"}, {0x25BC, "$\\blacktriangledown$"},
+    {0x00A0, "~"},
+    {0x00B1, "$\\pm$"},
+    {0x00B7, "$\\cdot$"},
+    {0x00D7, "$\\times$"},
+    {0x0394, "$\\Delta$"},
+    {0x2013, "--"},
+    {0x2014, "---"},
+    {0x2020, "\\dag{}"},
+    {0x2026, "\\dots{}"},
+    {0x2212, "$-$"},
+    {0x2248, "$\\approx$"},
+    {0x2264, "$\\leq$"},
+    {0x2265, "$\\geq$"},
+    {0x25B2, "$\\blacktriangle$"},
+    {0x25BC, "$\\blacktriangledown$"},
 };
 
 static const char *ascii_command(char c)
