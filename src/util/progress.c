@@ -71,7 +71,7 @@ void sr_progress_begin(sr_progress *p, const char *what, const char *unit, size_
 
 void sr_progress_step(sr_progress *p)
 {
-    if (!p)
+    if (!p || !p->what) /* no stage begun */
         return;
     size_t done = atomic_fetch_add(&p->done, 1) + 1;
     long long t = now_ns(), due = atomic_load(&p->next_ns);
