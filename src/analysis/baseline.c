@@ -8,6 +8,7 @@
 #include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 static void score_summary(sr_scores *s)
@@ -115,6 +116,11 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->vs_baseline.delta = pairing.sum / (double)n;
     s->vs_baseline.better = pairing.better;
     s->vs_baseline.worse = pairing.worse;
+    /* The items themselves, for an auditor to open (items.csv). */
+    if (!sr_flipped_items(s, base, base_idx, &s->flipped, &s->n_flipped)) {
+        sr_pairing_release(&pairing);
+        return sr_oom();
+    }
     /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
     s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
@@ -167,6 +173,7 @@ static void run_job_at(void *ctx, size_t i)
 {
     job_list *jobs = ctx;
     run_job(&jobs->items[i], jobs->settings);
+    sr_progress_step(jobs->settings->progress);
 }
 
 /* A benchmark's family: the comparisons with an interval on it (one per
@@ -245,7 +252,10 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
     if (err)
         return err;
     jobs->settings = st;
+    sr_progress_begin(st->progress, "comparing",
+                      jobs->n == 1 ? "comparison with the baseline" : "comparisons with the baseline", jobs->n);
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
+    sr_progress_clear(st->progress);
     for (size_t i = 0; i < jobs->n; i++) {
         if (!jobs->items[i].ok)
             return sr_oom();

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 static int cmp_item_ptr(const void *x, const void *y)
 {
     const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
@@ -44,6 +46,83 @@ bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score *
         free(out->diff);
         out->diff = NULL;
     }
+    return true;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+int sr_item_id_cmp(const char *a, const char *b)
+{
+    bool na = all_digits(a), nb = all_digits(b);
+    if (na != nb)
+        return na ? -1 : 1; /* numbers first */
+    if (na) {
+        while (a[0] == '0' && a[1])
+            a++;
+        while (b[0] == '0' && b[1])
+            b++;
+        size_t la = strlen(a), lb = strlen(b);
+        if (la != lb)
+            return la < lb ? -1 : 1;
+    }
+    return strcmp(a, b);
+}
+
+typedef struct flip_key {
+    const char *id;
+    sr_flipped_item item;
+} flip_key;
+
+static int cmp_flip(const void *x, const void *y)
+{
+    const flip_key *a = x, *b = y;
+    int c = sr_item_id_cmp(a->id, b->id);
+    if (c)
+        return c;
+    return a->item.item < b->item.item ? -1 : a->item.item > b->item.item;
+}
+
+bool sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
+                      size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    flip_key *keys = NULL;
+    size_t n_keys = 0, cap = 0;
+    for (size_t i = 0; i < a->n_items; i++) {
+        const sr_item_score key = {a->items[i].id, 0}, *keyp = &key;
+        const sr_item_score **hit = bsearch(&keyp, b_by_id, b->n_items, sizeof *b_by_id, cmp_item_ptr);
+        if (!hit || a->items[i].score == (*hit)->score)
+            continue;
+        void *grown = keys;
+        if (!sr_grow(&grown, &cap, n_keys + 1, sizeof *keys)) {
+            free(keys);
+            return false;
+        }
+        keys = grown;
+        keys[n_keys++] = (flip_key){a->items[i].id, {i, (*hit)->score}};
+    }
+    if (n_keys == 0)
+        return true;
+    qsort(keys, n_keys, sizeof *keys, cmp_flip);
+    sr_flipped_item *items = malloc(n_keys * sizeof *items);
+    if (!items) {
+        free(keys);
+        return false;
+    }
+    for (size_t k = 0; k < n_keys; k++)
+        items[k] = keys[k].item;
+    free(keys);
+    *out = items;
+    *n = n_keys;
     return true;
 }
 

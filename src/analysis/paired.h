@@ -31,6 +31,17 @@ typedef struct sr_pairing {
 bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out);
 void sr_pairing_release(sr_pairing *p);
 
+/* The items a and b both have and scored differently (a's items; b_by_id
+ * as for sr_pair_items), sorted by item id, ids of digits in numeric order:
+ * the discordant items a comparison flipped either way. *out is NULL when
+ * there are none; free() it. False on OOM. */
+bool sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
+                      size_t *n);
+
+/* Item ids in the order items.csv lists them: ids of digits by their
+ * number, then any other id by byte order. */
+int sr_item_id_cmp(const char *a, const char *b);
+
 /* The paired bootstrap of the mean of diff at several levels, all read off
  * one set of resamples seeded with seed: class counts from the multinomial
  * when the differences take few values (0/1 scores), else item indices

@@ -11,6 +11,7 @@
 #include "render/compare/outputs.h"
 #include "render/outputs.h"
 #include "util/fileio.h"
+#include "util/progress.h"
 
 typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
@@ -51,7 +52,10 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     sr_comparison_init(&cmp);
     sr_sweep_init(&before);
     sr_sweep_init(&after);
+    settings.progress = sr_progress_open(info); /* on a terminal: how far reading and comparing are */
     sr_error *err = sr_build_comparison(before_dir, after_dir, &settings, o->stats.baseline, &before, &after, &cmp);
+    sr_progress_close(settings.progress);
+    before.settings.progress = after.settings.progress = cmp.settings.progress = NULL; /* freed */
     if (!err)
         err = write_comparison(&cmp, o->out_dir);
     if (!err) {

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
 #include "render/outputs.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 static double now_seconds(void)
@@ -134,7 +135,11 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     sr_stats_opts_settings(&o->stats, &sweep->settings);
     sr_timings t = {0};
     sr_timings *timed = o->timings ? &t : NULL;
+    /* On a terminal, a line saying how far reading and comparing are. */
+    sweep->settings.progress = sr_progress_open(info);
     sr_error *err = sr_build_report(sweep, export_dir, o->stats.baseline, timed);
+    sr_progress_close(sweep->settings.progress); /* cleared before any other line */
+    sweep->settings.progress = NULL;
     if (!err && o->n_claims > 0)
         err = sr_audit_claims(sweep, o->claims, o->n_claims);
     if (!err)

@@ -21,6 +21,7 @@
 #include "ingest/walk.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 
 /* The context of one load: where the export is, and the sweep to fill. */
@@ -1280,6 +1281,7 @@ static void load_dir_at(void *ctx, size_t i)
 {
     dir_queue *q = ctx;
     load_dir_files(q->ld, &q->jobs[i]);
+    sr_progress_step(q->ld->sweep->settings.progress);
 }
 
 /* Move a scratch sink's warnings and input records into the sweep. */
@@ -1445,7 +1447,10 @@ static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
 static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
 {
     dir_queue q = {ld, jobs};
+    sr_progress *progress = ld->sweep->settings.progress;
+    sr_progress_begin(progress, "reading", n == 1 ? "model directory" : "model directories", n);
     sr_parallel_for(n, sr_thread_count(ld->sweep->settings.threads, n), load_dir_at, &q);
+    sr_progress_clear(progress);
     /* Merge in name order; the first directory with an error stops the run. */
     sr_error *err = NULL;
     for (size_t i = 0; i < n && !err; i++) {

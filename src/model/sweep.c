@@ -112,6 +112,7 @@ void sr_settings_default(sr_settings *s)
     s->threads = 0; /* 0: one per online core, at most 8 */
     s->simultaneous = false;
     s->equivalence_margin = NAN;
+    s->progress = NULL;
 }
 
 void sr_bench_run_init(sr_bench_run *r)
@@ -290,6 +291,7 @@ void sr_scores_release(sr_scores *s)
 {
     id_pool_free(s->ids);
     free(s->items);
+    free(s->flipped);
     free(s->benchmark);
     free(s->source);
     free(s->claimed_source);

@@ -66,6 +66,13 @@ typedef struct sr_item_score {
 /* The bytes of a benchmark's item ids: a few blocks instead of one allocation
  * per item (a thousand models hold 1.7 million ids of a few bytes each). */
 typedef struct sr_id_pool sr_id_pool;
+/* analysis: an item a comparison flipped: the model and the baseline
+ * scored it differently (items.csv). It points at the model's own item (its
+ * id and score), so the items are not copied. */
+typedef struct sr_flipped_item {
+    size_t item;           /* index into the model's items */
+    double baseline_score; /* the baseline's score of that item */
+} sr_flipped_item;
 
 typedef struct sr_scores {
     char *benchmark; /* canonical name: "gsm8k", "bfcl_simple", task name otherwise */
@@ -110,6 +117,9 @@ typedef struct sr_scores {
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
     sr_verdict other_verdict;                 /* read off the other interval */
     bool verdict_flips;                       /* verdict != other_verdict */
+    sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
+                                                 by item id (numbers in numeric order); NULL when none */
+    size_t n_flipped;                         /* discordant_better + discordant_worse */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -354,6 +364,8 @@ typedef struct sr_settings {
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
+    struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
+                                     NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);

@@ -14,10 +14,10 @@
 /* ---- the report ------------------------------------------------------------ */
 
 /* The report's files, in the order they are written. */
-enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, N_OUT };
+enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, OUT_TEX, OUT_ITEMS_CSV, N_OUT };
 
 /* The jobs of the two rendering phases (see render_phase1). */
-enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_MD, N_PHASE1 };
+enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_TEX, JOB_ITEMS_CSV, JOB_MD, N_PHASE1 };
 enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
 #define MAX_JOBS 8
 _Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
@@ -35,7 +35,8 @@ typedef struct render_job {
  * in two phases of jobs taken in order by whichever thread is free, with
  * cairo on one thread at a time (ThreadSanitizer reported races inside it
  * when two threads drew). Phase 1: the PDF (libharu, charts as vectors),
- * the charts' pixels (cairo), report.json, results.csv, results.md.
+ * the charts' pixels (cairo), report.json, results.csv, claims.csv,
+ * results.tex, items.csv, results.md.
  * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
  * encodings (libpng, the slowest part), one job each. */
 static void render_phase1(void *ctx, size_t part)
@@ -53,6 +54,8 @@ static void render_phase1(void *ctx, size_t part)
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
     case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
+    case JOB_TEX: err = sr_render_latex(sw, &out[OUT_TEX].data, &out[OUT_TEX].len); break;
+    case JOB_ITEMS_CSV: err = sr_render_items_csv(sw, &out[OUT_ITEMS_CSV].data, &out[OUT_ITEMS_CSV].len); break;
     default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
@@ -114,7 +117,9 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
                  {OUT_MD, "results.md"},
                  {OUT_HTML, "report.html"},
                  {OUT_PDF, "report.pdf"},
-                 {OUT_CLAIMS_CSV, "claims.csv"}};
+                 {OUT_CLAIMS_CSV, "claims.csv"},
+                 {OUT_TEX, "results.tex"},
+                 {OUT_ITEMS_CSV, "items.csv"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 
@@ -136,9 +141,10 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
         return err;
     }
     /* A chart with nothing to draw is not written (the reports say why),
-     * nor claims.csv without claims. */
+     * nor claims.csv without claims, nor items.csv without a comparison
+     * item by item. */
     for (size_t i = 0; i < N_OUT; i++) {
-        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV))
+        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
             kept[(*n_kept)++] = out[i];
         else
             sr_outputs_release(&out[i], 1);

@@ -13,12 +13,13 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-/* The most files one document has (the report: 6 files and 5 charts in
+/* The most files one document has (the report: 8 files and 5 charts in
  * two formats). */
 #define SR_MAX_OUTPUTS 24
 
 /* report.json, results.csv, results.md, report.html, report.pdf,
- * claims.csv (when there are claims) and charts/NAME.{png,svg} (those with
+ * results.tex, claims.csv (when there are claims), items.csv (when some
+ * comparison was made item by item) and charts/NAME.{png,svg} (those with
  * something to draw), on all cores (sweep->settings.threads). */
 sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 /* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}. */

@@ -26,6 +26,11 @@ sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /*
 /* claims.csv; *out stays NULL (no file) when no claims were checked. */
 sr_error *sr_render_claims_csv(const sr_sweep *sweep, char **out, size_t *len);
 sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */
+/* results.tex: the overview, accuracy and speed tables as booktabs tabulars. */
+sr_error *sr_render_latex(const sr_sweep *sweep, char **out, size_t *len);
+/* items.csv: the items each comparison with the baseline flipped; *out
+ * stays NULL (no file) when nothing was compared item by item. */
+sr_error *sr_render_items_csv(const sr_sweep *sweep, char **out, size_t *len);
 
 typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF, SR_CHART_THROUGHPUT } sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/report/text.h"
 #include "render/shared/csv_cells.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -195,6 +196,79 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
         }
     }
     free(order);
+    size_t n_out = sb.len;
+    char *text = sr_strbuf_detach(&sb);
+    if (!text)
+        return sr_oom();
+    *out = text;
+    *len = n_out;
+    return NULL;
+}
+
+/* ---- items.csv ------------------------------------------------------------ */
+
+/* A comparison with the baseline on per-item scores (the baseline's own
+ * benchmarks are not one). */
+static bool item_comparison(const sr_scores *s)
+{
+    return s && s->compared && !s->is_baseline;
+}
+
+/* items.csv: the items each comparison flipped either way, one row per
+ * discordant item, in display order, then the report's benchmark order,
+ * then item id (the analysis stored them sorted). The two last columns are
+ * named for what they hold: 0/1 correctness when every comparison's scores
+ * are 0 or 1, else the scores. */
+sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    const sr_model *base = sr_sweep_baseline(sw);
+    bool any = false, binary = true;
+    for (size_t i = 0; base && i < sw->n_models; i++)
+        for (size_t j = 0; j < sw->models[i].n_benchmarks; j++) {
+            const sr_scores *s = &sw->models[i].benchmarks[j];
+            if (!item_comparison(s))
+                continue;
+            const sr_scores *bs = sr_model_benchmark(base, s->benchmark);
+            any = true;
+            binary = binary && s->binary && bs && bs->binary;
+        }
+    if (!any)
+        return NULL; /* nothing compared item by item: no file */
+    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t n_bench = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    if (!order || !benches) {
+        free(order);
+        free(benches);
+        return sr_oom();
+    }
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct\r\n"
+                               : "model,label,benchmark,item,baseline_score,model_score\r\n");
+    size_t n = sr_render_model_order(sw, order);
+    for (size_t k = 0; k < n; k++) {
+        const sr_model *m = &sw->models[order[k]];
+        for (size_t b = 0; b < n_bench; b++) {
+            const sr_scores *s = sr_model_benchmark(m, benches[b]);
+            if (!item_comparison(s))
+                continue;
+            for (size_t f = 0; f < s->n_flipped; f++) {
+                const sr_flipped_item *fl = &s->flipped[f];
+                sr_csv_text(&sb, m->id, true);
+                sr_csv_text(&sb, m->label ? m->label : m->id, false);
+                sr_csv_text(&sb, s->benchmark, false);
+                sr_csv_text(&sb, s->items[fl->item].id, false);
+                sr_csv_num(&sb, fl->baseline_score);
+                sr_csv_num(&sb, s->items[fl->item].score);
+                sr_strbuf_puts(&sb, "\r\n");
+            }
+        }
+    }
+    free(order);
+    free(benches);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
     if (!text)

@@ -1,0 +1,68 @@
+/* results.tex: the report's main tables as LaTeX for a paper, each one
+ * booktabs tabular made from the very sr_table the other formats lay out
+ * (tables.c, overview.c), so the figures cannot drift from them. */
+#include <stdlib.h>
+
+#include "render/render.h"
+#include "render/report/text.h"
+#include "render/shared/latex.h"
+#include "render/shared/table.h"
+#include "util/strbuf.h"
+
+/* One table and a blank line; a NULL table is OOM. */
+static bool put_table(sr_strbuf *sb, sr_table *t)
+{
+    bool ok = t && sr_table_latex(t, sb);
+    sr_strbuf_putc(sb, '\n');
+    sr_table_free(t);
+    return ok;
+}
+
+static bool any_speed(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].n_scenarios > 0)
+            return true;
+    return false;
+}
+
+sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "% results.tex, written by sweep-report " SR_VERSION " for the sweep ");
+    sr_latex_comment(&sb, sw->manifest.name ? sw->manifest.name : sw->export_dir);
+    sr_strbuf_puts(&sb, "\n"
+                        "% The report's main tables, one booktabs tabular each, to paste into a paper (add\n"
+                        "% \\caption and \\label around them as the paper needs). The preamble needs\n"
+                        "%   \\usepackage{booktabs}  % \\toprule, \\midrule, \\bottomrule\n"
+                        "%   \\usepackage{amssymb}   % the verdict marks $\\blacktriangle$ and $\\blacktriangledown$\n"
+                        "% Text from the inputs (model names) is kept as UTF-8: pdflatex reads Latin scripts with\n"
+                        "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
+                        "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
+    bool ok = put_table(&sb, sr_table_overview(sw));
+    /* Without a baseline the overview is the leaderboard of absolute values
+     * (accuracy with n, tok/s per scenario): tables of differences and
+     * ratios would be columns of dashes. */
+    if (sr_sweep_baseline(sw)) {
+        size_t n_bench = 0;
+        const char **benches = sr_text_benchmark_list(sw, &n_bench);
+        ok = ok && benches;
+        for (size_t b = 0; ok && b < n_bench; b++)
+            ok = put_table(&sb, sr_table_accuracy(sw, benches[b]));
+        free(benches);
+        if (ok && any_speed(sw))
+            ok = put_table(&sb, sr_table_speed(sw));
+    }
+    size_t n = sb.len;
+    char *text = sr_strbuf_detach(&sb);
+    if (!ok || !text) {
+        free(text);
+        return sr_oom();
+    }
+    *out = text;
+    *len = n;
+    return NULL;
+}

@@ -1,0 +1,35 @@
+/* LaTeX from the table layer (results.tex): text escaped for LaTeX and a
+ * table as one booktabs tabular. */
+#ifndef SR_RENDER_SHARED_LATEX_H
+#define SR_RENDER_SHARED_LATEX_H
+
+#include "render/shared/table.h"
+#include "util/strbuf.h"
+
+/* Append s escaped for LaTeX text (s NULL: nothing). The ten special
+ * characters become their commands (\#, \$, \%, \&, \_, \{, \}, and
+ * \textasciitilde{}, \textasciicircum{}, \textbackslash{}); < > | their
+ * text commands; "--" keeps both hyphens. The report's own symbols become
+ * math or text commands that every LaTeX has, so pdflatex needs no Unicode
+ * set-up for them: Δ $\Delta$, ± $\pm$, − $-$, × $\times$, ≈ $\approx$,
+ * ≥ $\geq$, ≤ $\leq$, · $\cdot$, ▲ $\blacktriangle$ and ▼
+ * $\blacktriangledown$ (amssymb), † \dag{}, – --, — ---, … \dots{}, the
+ * no-break space ~. Any other character is kept as UTF-8 (pdflatex with
+ * \usepackage[utf8]{inputenc} for Latin scripts, lualatex or xelatex for
+ * any); invalid UTF-8 and control characters are repaired as
+ * sr_plain_text_dup does. False on OOM. */
+bool sr_latex_escape(sr_strbuf *sb, const char *s);
+
+/* Append s as the rest of a LaTeX comment line: control characters
+ * (newlines) become spaces, so nothing in it leaves the comment. */
+void sr_latex_comment(sr_strbuf *sb, const char *s);
+
+/* The table as one tabular with booktabs rules, preceded by comment lines
+ * (its title and aside) and followed by its note as comments: numeric
+ * columns right-aligned, a second heading row for sub-headings, the
+ * missing mark ---, a cell's second line in parentheses after it (alone
+ * when the cell has no text), the
+ * baseline's row in bold. False on OOM. */
+bool sr_table_latex(const sr_table *t, sr_strbuf *sb);
+
+#endif
