@@ -390,7 +390,7 @@ sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_o
 
 sr_error *sr_configs_scan(const char *dir, sr_metadata_files **out, size_t *n_out)
 {
-    return scan_dir(dir, "the --configs directory", true, out, n_out);
+    return scan_dir(dir, "--configs DIR", true, out, n_out);
 }
 
 /* The repo name of an org/name item ("gemma-4-E2B-it"), or NULL. */

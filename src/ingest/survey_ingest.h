@@ -55,7 +55,7 @@ void sr_metadata_files_free(sr_metadata_files *files, size_t n);
 /* The same scan for report/audit/compare --configs DIR: config.json files
  * alone, in the same layouts (no Hub record expected), and
  * <org>_<name>/config.json, <name>/config.json as directories per model.
- * Messages call dir "the --configs directory". */
+ * Messages call dir "--configs DIR". */
 sr_error *sr_configs_scan(const char *dir, sr_metadata_files **out, size_t *n);
 /* The config of an entry's model id among files (sr_configs_scan's): the
  * id's own (<org>--<name>.config.json, models--<org>--<name>/), else

@@ -89,7 +89,7 @@ Test(configs_dir, lookup_forms)
 
     char missing[600];
     snprintf(missing, sizeof missing, "%s/absent", dir);
-    expect_input_error(sr_configs_scan(missing, &f, &n), missing, 0, "cannot open the --configs directory");
+    expect_input_error(sr_configs_scan(missing, &f, &n), missing, 0, "cannot open --configs DIR");
     remove_dir(dir);
 }
 
