@@ -42,6 +42,8 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
 {
     double mark = now_seconds();
     sr_error *err = sr_load_export(sweep, export_dir);
+    if (!err && sweep->settings.configs_dir)
+        err = sr_attach_configs(sweep, sweep->settings.configs_dir);
     lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;

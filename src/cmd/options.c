@@ -23,6 +23,9 @@ const sr_cli_option sr_stats_options[] = {
                 "lm-eval filter for GSM8K: strict-match (default) or flexible-extract"),
     SR_OPT_WHOLE(0, "threads", "N", sr_stats_opts, threads, 1, 64,
                  "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
+    SR_OPT_STRING(0, "configs", "DIR", sr_stats_opts, settings.configs_dir,
+                  "config.json files by model id (<org>--<name>.config.json, <org>_<name>/ or <name>/config.json, "
+                  "a Hugging Face hub cache) for the entries whose export has none: their KV cache is recomputed"),
     SR_OPT_FLAG(0, "keep-going", sr_stats_opts, settings.keep_going,
                 "record input problems as warnings and leave the affected model or benchmark out, instead of "
                 "stopping"),

@@ -14,4 +14,12 @@
  * refused with a warning. */
 sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir);
 
+/* --configs DIR (configs_dir.c): every entry without a config.json of its
+ * own takes its model's from dir (sr_configs_find), read, hashed and
+ * recorded among the inputs under the path dir/<rel> as given, and parsed
+ * as an export's; an entry that has one keeps it (a warning when dir's
+ * differs); one that gets none is marked config_searched. A missing or
+ * unreadable dir is an input error. */
+sr_error *sr_attach_configs(sr_sweep *sweep, const char *dir);
+
 #endif

@@ -22,8 +22,10 @@
 #define MAX_MODELS 100000
 
 typedef struct scan {
-    const char *dir; /* as given */
-    char *root_real; /* realpath(dir) */
+    const char *dir;   /* as given */
+    const char *what;  /* the directory in messages: "METADATA_DIR", "--configs DIR" */
+    bool configs_only; /* --configs: config.json files alone, no Hub record expected */
+    char *root_real;   /* realpath(dir) */
     sr_metadata_files *items;
     size_t n, cap;
 } scan;
@@ -124,7 +126,8 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
     if (!real)
         err = set_problem(f, rel, "broken symbolic link");
     else if (!inside_root(sc->root_real, real))
-        err = set_problem(f, rel, "symbolic link leads outside METADATA_DIR; refused");
+        err = set_problem(f, rel, sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
+                                                   : "symbolic link leads outside METADATA_DIR; refused");
     else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
         err = set_problem(f, rel, "is not a regular file");
     else if (!(*rel_out = strdup(rel)))
@@ -140,10 +143,12 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
 static sr_error *locate_pair(scan *sc, sr_metadata_files *f, const char *config_rel, const char *record_rel)
 {
     sr_error *err = locate(sc, f, config_rel, &f->config_open, &f->config_rel);
-    if (!err)
+    if (!err && !sc->configs_only)
         err = locate(sc, f, record_rel, &f->record_open, &f->record_rel);
     if (err || f->problem)
         return err;
+    if (sc->configs_only)
+        return f->config_open ? NULL : set_problem(f, config_rel, "is missing");
     if (!f->config_open && !f->record_open)
         err = set_problem(f, config_rel, "is missing, and so is the Hub record beside it");
     else if (!f->config_open)
@@ -163,7 +168,7 @@ static sr_error *add_model_dir(scan *sc, const char *name)
     struct stat st;
     if (!abs_config || !abs_record)
         err = sr_oom();
-    else if (lstat(abs_config, &st) == 0 || lstat(abs_record, &st) == 0) {
+    else if (lstat(abs_config, &st) == 0 || (!sc->configs_only && lstat(abs_record, &st) == 0)) {
         /* a directory with neither file is no model (notes, scripts): left alone */
         sr_metadata_files *f = new_item(sc, name, false);
         err = f ? locate_pair(sc, f, config, record) : sr_oom();
@@ -188,7 +193,8 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     *why = "no snapshots/ directory";
     free(ref_abs);
     if (ref_path && !inside_root(sc->root_real, ref_path)) {
-        *why = "refs/main leads outside METADATA_DIR; refused";
+        *why = sc->configs_only ? "refs/main leads outside the --configs directory; refused"
+                                : "refs/main leads outside METADATA_DIR; refused";
         free(snaps_rel);
         free(snaps);
         free(ref_path);
@@ -311,7 +317,7 @@ static sr_error *add_entry(scan *sc, const char *name)
     /* a flat pair checks its own links (locate) */
     if (ends_with(name, CONFIG_SUFFIX))
         return add_flat_file(sc, name, CONFIG_SUFFIX);
-    if (ends_with(name, RECORD_SUFFIX))
+    if (ends_with(name, RECORD_SUFFIX) && !sc->configs_only)
         return add_flat_file(sc, name, RECORD_SUFFIX);
     char *abs = sr_path_join(sc->dir, name);
     if (!abs)
@@ -324,7 +330,10 @@ static sr_error *add_entry(scan *sc, const char *name)
     if (dir && !inside_root(sc->root_real, real)) {
         /* a directory link out of METADATA_DIR is never followed */
         sr_metadata_files *f = new_item(sc, name, false);
-        err = f ? set_problem(f, name, "symbolic link leads outside METADATA_DIR; refused") : sr_oom();
+        err = f ? set_problem(f, name,
+                              sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
+                                               : "symbolic link leads outside METADATA_DIR; refused")
+                : sr_oom();
     } else if (dir && strncmp(name, CACHE_PREFIX, strlen(CACHE_PREFIX)) == 0) {
         err = add_cache_entry(sc, name);
     } else if (dir) {
@@ -339,16 +348,16 @@ static int cmp_item(const void *a, const void *b)
     return strcmp(((const sr_metadata_files *)a)->name, ((const sr_metadata_files *)b)->name);
 }
 
-sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_out)
+static sr_error *scan_dir(const char *dir, const char *what, bool configs_only, sr_metadata_files **out, size_t *n_out)
 {
     *out = NULL;
     *n_out = 0;
     struct stat st;
     if (stat(dir, &st) != 0)
-        return sr_input_error(dir, 0, "cannot open METADATA_DIR: %s", strerror(errno));
+        return sr_input_error(dir, 0, "cannot open %s: %s", what, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return sr_input_error(dir, 0, "METADATA_DIR is not a directory");
-    scan sc = {dir, realpath(dir, NULL), NULL, 0, 0};
+        return sr_input_error(dir, 0, "%s is not a directory", what);
+    scan sc = {dir, what, configs_only, realpath(dir, NULL), NULL, 0, 0};
     if (!sc.root_real)
         return sr_input_error(dir, 0, "cannot resolve path: %s", strerror(errno));
     struct dirent **names = NULL;
@@ -372,6 +381,64 @@ sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_o
     *out = sc.items;
     *n_out = sc.n;
     return NULL;
+}
+
+sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_out)
+{
+    return scan_dir(dir, "METADATA_DIR", false, out, n_out);
+}
+
+sr_error *sr_configs_scan(const char *dir, sr_metadata_files **out, size_t *n_out)
+{
+    return scan_dir(dir, "--configs DIR", true, out, n_out);
+}
+
+/* The repo name of an org/name item ("gemma-4-E2B-it"), or NULL. */
+static const char *repo_name(const sr_metadata_files *f)
+{
+    const char *slash = f->name_is_id ? strchr(f->name, '/') : NULL;
+    return slash ? slash + 1 : NULL;
+}
+
+const sr_metadata_files *sr_configs_find(const sr_metadata_files *files, size_t n, const char *model_id)
+{
+    size_t len = strlen(model_id);
+    while (len > 0 && model_id[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && model_id[start - 1] != '/')
+        start--;
+    const char *last = model_id + start;
+    size_t last_len = len - start;
+    if (last_len == 0)
+        return NULL;
+    bool repo = model_id[0] != '/' && model_id[0] != '.' && sr_is_repo_id(model_id, len);
+    char *underscored = repo ? sr_asprintf("%.*s_%.*s", (int)(start - 1), model_id, (int)last_len, last) : NULL;
+    const sr_metadata_files *found = NULL;
+    /* In order: the id itself (<org>--<name>.config.json, the hub cache),
+     * <org>_<name>/, <name>/; a name alone (a local checkpoint's last path
+     * component) also matches the one org/name item of that name. */
+    for (int pass = 0; pass < 4 && !found; pass++) {
+        size_t hits = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_metadata_files *f = &files[i];
+            bool match = false;
+            if (pass == 0)
+                match = repo && f->name_is_id && strlen(f->name) == len && strncmp(f->name, model_id, len) == 0;
+            else if (pass == 1)
+                match = underscored && !f->name_is_id && strcmp(f->name, underscored) == 0;
+            else if (pass == 2)
+                match = !f->name_is_id && strlen(f->name) == last_len && strncmp(f->name, last, last_len) == 0;
+            else if (!repo && repo_name(f))
+                match = strlen(repo_name(f)) == last_len && strncmp(repo_name(f), last, last_len) == 0;
+            if (match && hits++ == 0)
+                found = f;
+        }
+        if (hits > 1 && pass == 3)
+            found = NULL; /* google/x and other/x: which one is not known */
+    }
+    free(underscored);
+    return found;
 }
 
 sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, char **data, size_t *len)

@@ -52,6 +52,19 @@ typedef struct sr_metadata_files {
 sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n);
 void sr_metadata_files_free(sr_metadata_files *files, size_t n);
 
+/* The same scan for report/audit/compare --configs DIR: config.json files
+ * alone, in the same layouts (no Hub record expected), and
+ * <org>_<name>/config.json, <name>/config.json as directories per model.
+ * Messages call dir "--configs DIR". */
+sr_error *sr_configs_scan(const char *dir, sr_metadata_files **out, size_t *n);
+/* The config of an entry's model id among files (sr_configs_scan's): the
+ * id's own (<org>--<name>.config.json, models--<org>--<name>/), else
+ * <org>_<name>/, else <name>/. An id that is a path or a bare name (a
+ * local checkpoint) is matched by its last component: <name>/, else the one
+ * org/name item of that name. NULL when none (or two org/name items
+ * share the name). */
+const sr_metadata_files *sr_configs_find(const sr_metadata_files *files, size_t n, const char *model_id);
+
 /* Read a regular file of at most max bytes (NUL-terminated); rel names it
  * in errors. */
 sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, char **data, size_t *len);

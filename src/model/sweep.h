@@ -308,6 +308,7 @@ typedef struct sr_model {
     size_t n_other_logs;
     char *config_path;    /* export-relative path of config.json, or NULL */
     char *config_problem; /* why that config.json could not be read, or NULL */
+    bool config_searched; /* --configs DIR was looked in and gave this entry none */
     sr_kv_layout *layout; /* its KV layout, parsed by the ingest; NULL without a (valid) config */
 
     sr_scores *benchmarks;
@@ -363,6 +364,7 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */

@@ -216,7 +216,10 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
                          SR_MIN_PAIRED_ITEMS);
         return;
     case SR_CLAIM_WHY_NO_CONFIG:
-        sr_strbuf_puts(sb, "The export has no config.json for this model, so its KV cache was not recomputed.");
+        sr_strbuf_puts(sb, sw->settings.configs_dir
+                               ? "Neither the export nor --configs has a config.json for this model, so its KV cache "
+                                 "was not recomputed."
+                               : "The export has no config.json for this model, so its KV cache was not recomputed.");
         return;
     case SR_CLAIM_WHY_NO_VALUE:
     case SR_CLAIM_WHY_NONE: break;

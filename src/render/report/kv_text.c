@@ -408,7 +408,9 @@ sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
         err = take(&sb, &out->note);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->config_path) {
         /* Say why the Recomputed column is empty. */
-        sr_strbuf_puts(&sb, "not recomputed: no config.json in the model's directory");
+        sr_strbuf_puts(&sb, m->config_searched ? "not recomputed: no config.json in the model's directory, nor one "
+                                                 "for its id in --configs"
+                                               : "not recomputed: no config.json in the model's directory");
         err = take(&sb, &out->note);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->layout) {
         if (m->config_problem)

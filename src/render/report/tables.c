@@ -540,8 +540,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             if (v)
                 v->tone = verdict_tone(s);
             /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-            sr_tb_cell(&b, SR_CELL_NUMBER,
-                       compared ? sr_text_fixed(buf, sizeof buf, s->vs_baseline.mde * 100, 1) : NULL);
+            double mde = compared ? s->vs_baseline.mde : NAN;
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, mde * 100, 1) : NULL);
             if (margin) {
                 char lo[64], hi[64];
                 bool tost = compared && isfinite(s->tost_ci_low);
