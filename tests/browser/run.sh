@@ -58,6 +58,8 @@ done
 grep -qF '<script>alert(1)</script>' "$out/dom.html" && fail "the hostile sweep name became a script element"
 grep -qiE '<img[^>]*onerror' "$out/dom.html" && fail "the hostile model id became an img element"
 [ "$(grep -c '<script' "$out/dom.html")" -eq 1 ] || fail "more than our one script element"
+# Sortable headings became keyboard buttons once the page's script ran.
+grep -qF '<button type="button" class="sort">' "$out/dom.html" || fail "the sortable headings are not buttons"
 
 # 4. Printing (print CSS) keeps the figures.
 chrome --print-to-pdf="$out/print.pdf" --no-pdf-header-footer "file://$out/report.html" >/dev/null ||
