@@ -43,7 +43,8 @@ cJSON *scalar(simdjson::dom::element v)
     switch (v.type()) {
     case simdjson::dom::element_type::STRING: {
         const char *text;
-        return v.get_c_str().get(text) ? nullptr : cJSON_CreateString(text);
+        // A reference into the parser's buffers, not a copy (see the header).
+        return v.get_c_str().get(text) ? nullptr : cJSON_CreateStringReference(text);
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
@@ -176,7 +177,8 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
             return SR_FAST_OOM;
         for (auto it = members.begin(); it != members.end(); ++it) {
             cJSON *item = member(it.value());
-            if (!item || !cJSON_AddItemToObject(obj, it.key_c_str(), item)) {
+            // The key too stays in the parser's buffers (cJSON_StringIsConst).
+            if (!item || !cJSON_AddItemToObjectCS(obj, it.key_c_str(), item)) {
                 cJSON_Delete(item);
                 cJSON_Delete(obj);
                 return SR_FAST_OOM;
