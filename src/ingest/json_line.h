@@ -1,7 +1,9 @@
 /* sr_json_parse for the lines of lm-eval samples files: the same checks and
  * the same errors (path:line), at simdjson's speed. The tree holds the
  * line's top-level members only (see json_line_fast.h): enough for a reader
- * that looks at top-level keys, as the samples reader does. */
+ * that looks at top-level keys, as the samples reader does. Its keys and
+ * strings may point into this thread's parser (json_line_fast.h): the tree
+ * is read and deleted before the thread's next call. */
 #ifndef SR_INGEST_JSON_LINE_H
 #define SR_INGEST_JSON_LINE_H
 

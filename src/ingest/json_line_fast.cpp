@@ -43,7 +43,8 @@ cJSON *scalar(simdjson::dom::element v)
     switch (v.type()) {
     case simdjson::dom::element_type::STRING: {
         const char *text;
-        return v.get_c_str().get(text) ? nullptr : cJSON_CreateString(text);
+        // A reference into the parser's buffers, not a copy (see the header).
+        return v.get_c_str().get(text) ? nullptr : cJSON_CreateStringReference(text);
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
@@ -91,6 +92,15 @@ cJSON *member(simdjson::dom::element v)
     return arr;
 }
 
+// A key's first and last bytes: keys of one length whose ends differ
+// differ, so the pairwise check compares bytes only when these agree.
+unsigned key_ends(std::string_view k)
+{
+    return k.empty() ? 0u
+                     : static_cast<unsigned>(static_cast<unsigned char>(k.front())) << 8 |
+                           static_cast<unsigned char>(k.back());
+}
+
 // The first key given twice in one object in v (nested ones too), or
 // nullptr: pairwise over a few members, by sorting their names for more.
 const char *first_duplicate(simdjson::dom::element v)
@@ -98,14 +108,24 @@ const char *first_duplicate(simdjson::dom::element v)
     constexpr size_t pairwise_max = 16;
     simdjson::dom::object obj;
     simdjson::dom::array arr;
+    const simdjson::dom::element_type type = v.type();
+    if (type != simdjson::dom::element_type::OBJECT && type != simdjson::dom::element_type::ARRAY)
+        return nullptr; // a scalar holds no keys
     if (!v.get_object().get(obj)) {
-        std::string_view few[pairwise_max];
+        // Plain arrays, left uninitialised: a std::string_view array is
+        // zeroed on every call, which cost more than the comparisons.
+        const char *key[pairwise_max];
+        size_t len[pairwise_max];
+        unsigned ends[pairwise_max];
         size_t n = 0;
         const char *dup = nullptr;
         for (auto it = obj.begin(); it != obj.end() && !dup && n < pairwise_max; ++it, ++n) {
-            few[n] = it.key();
+            std::string_view k = it.key();
+            key[n] = k.data();
+            len[n] = k.size();
+            ends[n] = key_ends(k);
             for (size_t i = 0; i < n && !dup; i++)
-                if (few[i] == few[n])
+                if (len[i] == len[n] && ends[i] == ends[n] && std::string_view(key[i], len[i]) == k)
                     dup = it.key_c_str();
         }
         if (!dup && obj.size() > pairwise_max) {
@@ -157,7 +177,8 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
             return SR_FAST_OOM;
         for (auto it = members.begin(); it != members.end(); ++it) {
             cJSON *item = member(it.value());
-            if (!item || !cJSON_AddItemToObject(obj, it.key_c_str(), item)) {
+            // The key too stays in the parser's buffers (cJSON_StringIsConst).
+            if (!item || !cJSON_AddItemToObjectCS(obj, it.key_c_str(), item)) {
                 cJSON_Delete(item);
                 cJSON_Delete(obj);
                 return SR_FAST_OOM;

@@ -29,7 +29,11 @@ typedef enum sr_fast_parse {
  * cJSON's NULL-valued item (cJSON_CreateNull) so callers see "not an
  * object". avail: bytes readable from data on (at least len); with
  * simdjson's padding past len the text is parsed in place, else copied.
- * Allocation goes through cJSON's hooks (the caller's arena). */
+ * Allocation goes through cJSON's hooks (the caller's arena). Keys and
+ * string values are not copied: they reference this thread's parser's
+ * buffers (cJSON_StringIsConst and cJSON_IsReference in their items' type,
+ * so compare types with cJSON_Is*), valid until this thread's next call;
+ * delete the tree before parsing the next line. */
 /* *duplicate_key: on SR_FAST_OK, the first key given twice in one object
  * anywhere in the line (nested objects too), or NULL; it points into the
  * parser's buffers, valid until this thread's next call. */

@@ -25,6 +25,7 @@ _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS
 
 typedef struct render_job {
     const sr_sweep *sweep;
+    sr_doc *doc; /* the outline of results.md, report.html and report.pdf, built once */
     sr_output *out;
     char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
     size_t rgb_len[SR_N_CHARTS];
@@ -38,7 +39,9 @@ typedef struct render_job {
  * the charts' pixels (cairo), report.json, results.csv, claims.csv,
  * results.tex, items.csv, results.md.
  * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
- * encodings (libpng, the slowest part), one job each. */
+ * encodings (libpng, the slowest part), one job each. The three documents
+ * are one outline, built once before phase 1 (the writers only read it);
+ * the HTML job gives its charts the SVGs just drawn. */
 static void render_phase1(void *ctx, size_t part)
 {
     render_job *job = ctx;
@@ -50,15 +53,26 @@ static void render_phase1(void *ctx, size_t part)
         for (int c = 0; c < SR_N_CHARTS && !err; c++)
             err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
         break;
-    case JOB_PDF: err = sr_render_pdf(sw, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
+    case JOB_PDF: err = sr_doc_pdf(job->doc, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
     case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
     case JOB_TEX: err = sr_render_latex(sw, &out[OUT_TEX].data, &out[OUT_TEX].len); break;
     case JOB_ITEMS_CSV: err = sr_render_items_csv(sw, &out[OUT_ITEMS_CSV].data, &out[OUT_ITEMS_CSV].len); break;
-    default: err = sr_render_markdown(sw, &out[OUT_MD].data, &out[OUT_MD].len); break;
+    default: err = sr_doc_markdown(job->doc, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
+}
+
+/* The outline's charts of the sweep inline these SVGs (as the outline
+ * built with them would: sr_report_outline's charts). */
+static void attach_svgs(sr_doc_section *s, const sr_sweep *sw, const sr_chart_images *svgs)
+{
+    for (size_t b = 0; b < s->n_blocks; b++) {
+        sr_doc_chart *ch = &s->blocks[b].chart;
+        if (s->blocks[b].kind == SR_BLOCK_CHART && ch->src == sw && ch->kind >= 0 && ch->kind < SR_N_CHARTS)
+            ch->svg = svgs->svg[ch->kind];
+    }
 }
 
 static void render_phase2(void *ctx, size_t part)
@@ -74,8 +88,12 @@ static void render_phase2(void *ctx, size_t part)
             err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
             svgs.svg[c] = svg->data;
         }
-        if (!err)
-            err = sr_render_html_with(sw, &svgs, &out[OUT_HTML].data, &out[OUT_HTML].len);
+        if (!err) {
+            attach_svgs(&job->doc->head, sw, &svgs);
+            for (size_t i = 0; i < job->doc->n_sections; i++)
+                attach_svgs(&job->doc->sections[i], sw, &svgs);
+            err = sr_doc_html(job->doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
+        }
     } else {
         size_t c = part - JOB_PNG;
         sr_output *png = &out[OUT_CHARTS + 2 * c];
@@ -127,14 +145,18 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     memset(&job, 0, sizeof job);
     job.sweep = sweep;
     job.out = out;
-    sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
-    sr_error *err = first_error(job.err, N_PHASE1);
+    sr_error *err = sr_report_outline(sweep, NULL, &job.doc);
+    if (!err) {
+        sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+        err = first_error(job.err, N_PHASE1);
+    }
     if (!err) {
         sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
         err = first_error(job.err, N_PHASE2);
     }
     for (int c = 0; c < SR_N_CHARTS; c++)
         free(job.rgb[c]);
+    sr_doc_free(job.doc);
     *n_kept = 0;
     if (err) {
         sr_outputs_release(out, N_OUT);

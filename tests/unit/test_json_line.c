@@ -38,7 +38,8 @@ static void same_verdict(const char *text)
                 /* member by member, in order (duplicate keys too) */
                 cr_assert_not_null(n, "member %s", m->string);
                 cr_assert_str_eq(m->string, n->string);
-                cr_assert_eq(m->type, n->type, "member %s", m->string);
+                /* the type without cJSON's ownership flags (simdjson's strings are references) */
+                cr_assert_eq(m->type & 0xFF, n->type & 0xFF, "member %s", m->string);
                 if (cJSON_IsNumber(m))
                     cr_assert_eq(m->valuedouble, n->valuedouble, "member %s", m->string);
                 if (cJSON_IsString(m))
