@@ -705,3 +705,14 @@ char *sr_normalize_model_id(const char *raw)
     }
     return sr_strndup(raw, len);
 }
+
+bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)
+{
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t k = 0; k < sweep->models[i].n_benchmarks; k++) {
+            const sr_scores *s = &sweep->models[i].benchmarks[k];
+            if (s->n_items > 0 && (!benchmark || strcmp(s->benchmark, benchmark) == 0))
+                return true;
+        }
+    return false;
+}

@@ -441,6 +441,9 @@ bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
 const sr_scores *sr_model_benchmark(const sr_model *model, const char *benchmark);
+/* Whether any entry has per-item scores (of benchmark, or of any when
+ * benchmark is NULL): what decides which methods apply. */
+bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark);
 /* Items behind a benchmark's score: the rows read, or a summary-only
  * benchmark's claimed n. */
 long long sr_scores_n(const sr_scores *s);

@@ -464,13 +464,20 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
                                             "report.json).",
                                             sw->n_inputs - ignored, ignored)),
                 SR_DOC_MD);
-    sr_doc_only(paragraph_owned(o, s,
-                                sr_asprintf("Settings: paired %s bootstrap, %s resamples, seed %lu (one stream per "
-                                            "comparison), RNG %s, %g%% confidence; exact McNemar for 0/1 scores; "
-                                            "GSM8K filter %s; sweep-report %s.",
-                                            st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples),
-                                            st->seed, st->rng, st->confidence * 100, st->gsm8k_filter, SR_VERSION)),
-                SR_DOC_MD);
+    /* Only the methods that apply: no bootstrap without per-item scores, no
+     * GSM8K filter without GSM8K. */
+    char *settings_line =
+        !sr_sweep_has_items(sw, NULL)
+            ? sr_asprintf("Settings: speed as the median over runs; no per-item scores, so no bootstrap or "
+                          "McNemar test; sweep-report %s.",
+                          SR_VERSION)
+            : sr_asprintf("Settings: paired %s bootstrap, %s resamples, seed %lu (one stream per comparison), RNG "
+                          "%s, %g%% confidence; exact McNemar for 0/1 scores; %s%s%ssweep-report %s.",
+                          st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed,
+                          st->rng, st->confidence * 100, sr_sweep_has_items(sw, "gsm8k") ? "GSM8K filter " : "",
+                          sr_sweep_has_items(sw, "gsm8k") ? st->gsm8k_filter : "",
+                          sr_sweep_has_items(sw, "gsm8k") ? "; " : "", SR_VERSION);
+    sr_doc_only(paragraph_owned(o, s, settings_line), SR_DOC_MD);
     sr_table *settings = sr_table_settings(sw);
     oom_unless(o, settings);
     sr_doc_block *kv = sr_doc_only(sr_doc_meta(s), SR_DOC_PDF);

@@ -907,16 +907,20 @@ sr_table *sr_table_settings(const sr_sweep *sw)
     if (sr_tb_begin(&b, "settings", "Settings")) {
         sr_tb_column(&b, "Setting", NULL, false, 1);
         sr_tb_column(&b, "Value", NULL, false, 3);
-        snprintf(buf, sizeof buf, "%s%%", conf);
-        setting(&b, "Confidence level", buf);
-        setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
-        setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
-        setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
-        snprintf(buf, sizeof buf, "%lu", st->seed);
-        setting(&b, "Seed", buf);
-        setting(&b, "Random number generator", st->rng);
-        setting(&b, "Test for 0/1 scores", "McNemar, exact, two-sided");
-        setting(&b, "GSM8K filter", st->gsm8k_filter);
+        /* Only what applies: the statistics of accuracy need per-item scores. */
+        if (sr_sweep_has_items(sw, NULL)) {
+            snprintf(buf, sizeof buf, "%s%%", conf);
+            setting(&b, "Confidence level", buf);
+            setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
+            setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
+            setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
+            snprintf(buf, sizeof buf, "%lu", st->seed);
+            setting(&b, "Seed", buf);
+            setting(&b, "Random number generator", st->rng);
+            setting(&b, "Test for 0/1 scores", "McNemar, exact, two-sided");
+        }
+        if (sr_sweep_has_items(sw, "gsm8k"))
+            setting(&b, "GSM8K filter", st->gsm8k_filter);
         setting(&b, "Speed metric", "output_throughput (tokens/s), median over runs");
         setting(&b, "Tool", "sweep-report " SR_VERSION);
     }
