@@ -297,6 +297,15 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     return err;
 }
 
+/* The KV chart marks a row only where logged and recomputed disagree beyond
+ * the log's rounding (a count within it is no finding), or where another
+ * token formula fits the log better. */
+static bool disagrees(const sr_kv_summary *kv)
+{
+    return kv->check == SR_KV_CHECK_DIFFERS ||
+           (kv->inverse_found && kv->planned && kv->inverse_formula != kv->basis.formula);
+}
+
 /* ---- accuracy delta ---------------------------------------------------- */
 
 /* The benchmarks the accuracy chart has a panel for: those the baseline
@@ -542,7 +551,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
             }
     }
     for (size_t i = 0; i < shown; i++)
-        any_note = any_note || sr_kv_has_note(&sw->models[idx[pt->first + i]].kv);
+        any_note = any_note || disagrees(&sw->models[idx[pt->first + i]].kv);
     bool have = hi > 0, log_scale = have && hi / lo > 20;
     double height = kv_height(shown, any_note, more_rows);
     sr_axis ax;
@@ -581,7 +590,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &sw->models[idx[pt->first + i]];
         double top = plot_top + (double)i * group_h + group_pad / 2;
-        sr_chart_row_label(&cv, m->id, sr_kv_has_note(&m->kv) ? " *" : "", top + bar_h + 4);
+        sr_chart_row_label(&cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
         long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
         static const char *const missing[2] = {"not logged", "not recomputed"};
         sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
