@@ -11,7 +11,7 @@
 #include "util/progress.h"
 #include "util/strbuf.h"
 
-static void score_summary(sr_scores *s)
+static void score_summary(sr_scores *s, double confidence)
 {
     if (s->summary_only) { /* the summary's own figures: nothing to recompute */
         s->score = s->claimed_accuracy;
@@ -29,6 +29,16 @@ static void score_summary(sr_scores *s)
     s->correct = sum;
     s->score = s->n_items ? sum / (double)s->n_items : NAN;
     s->binary = binary;
+    /* The score's own interval, for a leaderboard without a baseline. */
+    if (binary) {
+        sr_wilson_interval(sum, s->n_items, confidence, &s->score_ci_low, &s->score_ci_high);
+    } else if (s->n_items > 0) {
+        double ss = 0;
+        for (size_t i = 0; i < s->n_items; i++)
+            ss += (s->items[i].score - s->score) * (s->items[i].score - s->score);
+        double sd = s->n_items > 1 ? sqrt(ss / (double)(s->n_items - 1)) : 0;
+        sr_normal_interval(s->score, sd, s->n_items, confidence, &s->score_ci_low, &s->score_ci_high);
+    }
 }
 
 /* One paired comparison: pairing is done serially (it may warn), the
@@ -317,7 +327,7 @@ sr_error *sr_compare(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks; j++)
-            score_summary(&m->benchmarks[j]);
+            score_summary(&m->benchmarks[j], sweep->settings.confidence);
         for (size_t j = 0; j < m->n_scenarios; j++)
             if ((err = speed_summary(&m->scenarios[j])))
                 return err;

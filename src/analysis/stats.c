@@ -633,3 +633,26 @@ bool sr_bootstrap_exact_cdf(const sr_classes *c, double x, double *below, double
     *at_or_below = fmin(le, 1.0);
     return true;
 }
+
+void sr_wilson_interval(double k, size_t n, double confidence, double *low, double *high)
+{
+    *low = *high = NAN;
+    if (n == 0 || !(confidence > 0 && confidence < 1))
+        return;
+    double nn = (double)n, p = k / nn, z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
+    double den = 1 + z * z / nn;
+    double center = (p + z * z / (2 * nn)) / den;
+    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
+    *low = fmax(0, center - half);
+    *high = fmin(1, center + half);
+}
+
+void sr_normal_interval(double mean, double sd, size_t n, double confidence, double *low, double *high)
+{
+    *low = *high = NAN;
+    if (n == 0 || !(confidence > 0 && confidence < 1))
+        return;
+    double half = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2) * sd / sqrt((double)n);
+    *low = mean - half;
+    *high = mean + half;
+}

@@ -30,6 +30,14 @@ bool sr_bootstrap_means_index(const double *d, size_t n, long resamples, unsigne
  * with X ~ Binomial(b + c, 1/2); 1 when b + c = 0. */
 double sr_mcnemar_exact_p(long b, long c);
 
+/* Interval of one model's mean score on its own (no baseline to pair
+ * with): for 0/1 scores the Wilson score interval of k successes in n,
+ * which stays inside [0, 1] and is not empty at k = 0 or n; for other
+ * scores the normal interval mean +- z sd / sqrt(n) (sd: the sample
+ * standard deviation). NAN for n = 0. */
+void sr_wilson_interval(double k, size_t n, double confidence, double *low, double *high);
+void sr_normal_interval(double mean, double sd, size_t n, double confidence, double *low, double *high);
+
 /* Median of n values (copied and sorted; the input is untouched). NAN for
  * n = 0 or out of memory. */
 double sr_median(const double *values, size_t n);

@@ -98,6 +98,8 @@ typedef struct sr_scores {
     bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
                            SR_CLAIM_TOLERANCE (the claim was rounded to 4 decimals at most) */
     double score;       /* mean per-item score */
+    double score_ci_low, score_ci_high; /* its own interval at the report's confidence (Wilson for 0/1
+                                           scores, normal otherwise); NAN without items */
     double correct;   /* sum of scores */
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */

@@ -506,3 +506,24 @@ Test(stats, table_sampler_edge_shapes)
         sum += means[r];
     cr_assert_float_eq(sum / 2000, 0.0, 5 * sqrt(0.15 / 4e6 / 2000));
 }
+
+/* Wilson's interval, by hand: 5 of 6 at 95% (z = 1.959964): centre
+ * (p + z^2/2n)/(1 + z^2/n) = (0.83333 + 0.32013)/1.64027 = 0.70321, half
+ * z sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n) = 1.96 x 0.22322/1.64027 = 0.26673:
+ * [0.4365, 0.9699]. At k = n the interval still has width and ends at 1. */
+Test(stats, wilson_interval_by_hand)
+{
+    double lo, hi;
+    sr_wilson_interval(5, 6, 0.95, &lo, &hi);
+    cr_expect_float_eq(lo, 0.4365, 2e-4, "%.6f", lo);
+    cr_expect_float_eq(hi, 0.9699, 2e-4, "%.6f", hi);
+    sr_wilson_interval(8, 8, 0.95, &lo, &hi);
+    cr_expect_float_eq(hi, 1.0, 1e-12);
+    cr_expect(lo > 0.6 && lo < 0.7, "%.6f", lo); /* 0.6756 */
+    sr_wilson_interval(0, 0, 0.95, &lo, &hi);
+    cr_expect(isnan(lo) && isnan(hi));
+    /* the normal interval of a non-0/1 mean: 0.5 +- 1.96 x 0.2/sqrt(100) */
+    sr_normal_interval(0.5, 0.2, 100, 0.95, &lo, &hi);
+    cr_expect_float_eq(lo, 0.5 - 1.959964 * 0.02, 1e-6);
+    cr_expect_float_eq(hi, 0.5 + 1.959964 * 0.02, 1e-6);
+}

@@ -132,6 +132,8 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, b, "n", cJSON_CreateNumber((double)sr_scores_n(s)));
         sr_json_add(jb, b, "correct", sr_json_num(s->correct));
         sr_json_add(jb, b, "score", sr_json_num(s->score));
+        sr_json_add(jb, b, "score_ci_low", sr_json_num(s->score_ci_low));
+        sr_json_add(jb, b, "score_ci_high", sr_json_num(s->score_ci_high));
         bool cmp = s->compared;
         sr_json_add(jb, b, "delta", sr_json_num(cmp ? s->vs_baseline.delta : NAN));
         sr_json_add(jb, b, "ci_low", sr_json_num(cmp ? s->vs_baseline.ci_low : NAN));

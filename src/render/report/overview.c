@@ -169,7 +169,11 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         if (s && isfinite(s->score)) {
-            snprintf(buf, sizeof buf, "%s (n %s%s)", sr_text_score(buf + 128, 128, s->score),
+            char ci[96] = "", lo[32], hi[32];
+            if (isfinite(s->score_ci_low) && isfinite(s->score_ci_high))
+                snprintf(ci, sizeof ci, " [%s, %s]", sr_text_score(lo, sizeof lo, s->score_ci_low),
+                         sr_text_score(hi, sizeof hi, s->score_ci_high));
+            snprintf(buf, sizeof buf, "%s%s (n %s%s)", sr_text_score(buf + 128, 128, s->score), ci,
                      sr_text_count(n, sizeof n, sr_scores_n(s)), s->summary_only ? ", not recomputed" : "");
             sr_tb_cell(b, SR_CELL_NUMBER, buf);
         } else {
@@ -321,7 +325,10 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                              "\xE2\x96\xB2 higher, \xE2\x96\xBC lower, = no measured difference%s, ? too few items. ",
                              conf, isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
         if (!compared && n_bench)
-            sr_strbuf_puts(&note, "Accuracy: mean per-item score over n items. ");
+            sr_strbuf_printf(&note,
+                             "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
+                             "0/1 scores). ",
+                             conf);
         if (with_ratio)
             sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
                                   "baseline's over the scenarios both ran. ");
