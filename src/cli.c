@@ -103,7 +103,7 @@ static sr_error *bad_choice(const sr_cli_option *o, const char *name, const char
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     join_choices(o->choices, NULL, &sb);
-    sr_error *err = sb.failed ? sr_oom() : sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
+    sr_error *err = sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
     sr_strbuf_release(&sb);
     return err;
 }

@@ -238,7 +238,7 @@ static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
             first = (long)i;
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[i]));
     }
-    bool failed = names.failed;
+    bool failed = false;
     if (count == 1)
         c->model_index = first;
     else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))

@@ -114,7 +114,7 @@ static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const
     }
     (void)sw;
     if (parts == 0) {
-        *oom = sb.failed;
+        *oom = false;
         sr_strbuf_release(&sb);
         return NULL;
     }
@@ -375,8 +375,7 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
                 (o->label && strcasecmp(o->label, name) == 0))
                 sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", o->label ? o->label : o->id);
         }
-        sr_error *err = sb.failed ? sr_oom()
-                                  : sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
+        sr_error *err = sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
                                                    name, from, n, sr_strbuf_cstr(&sb));
         sr_strbuf_release(&sb);
         free(id);

@@ -224,8 +224,7 @@ static bool warn_disagreement(sr_sweep *sweep, const sr_model *m)
     }
     char a[64], b[64];
     long long diff = (long long)kv->logged_tokens - kv->recomputed_tokens;
-    bool ok = !why.failed &&
-              sr_sweep_warn(sweep,
+    bool ok = sr_sweep_warn(sweep,
                             "kv: %s: recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
                             "%+.1f blocks of %ld); %s%s",
                             m->id, count_str(a, sizeof a, kv->recomputed_tokens), kv->avail_gib,
@@ -495,8 +494,7 @@ static bool check_declared_sweep(sr_sweep *sweep)
             sr_strbuf_printf(&list, "%s%s %s tokens beside %.2f GiB needs >= %.4f", list.len ? "; " : "", m->id,
                              count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib, m->kv.util_implied_low);
         }
-        bool ok = !list.failed &&
-                  sr_sweep_warn(sweep,
+        bool ok = sr_sweep_warn(sweep,
                                 "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside "
                                 "the resident memory of %zu of %zu models (%s)%s",
                                 d, where, low, checked, sr_strbuf_cstr(&list), tail);

@@ -124,9 +124,7 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
         sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
     }
     sr_error *err = NULL;
-    if (sb.failed)
-        err = sr_oom();
-    else if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
+    if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
         err = sr_oom();
     sr_strbuf_release(&sb);
     return err;

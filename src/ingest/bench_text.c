@@ -93,8 +93,6 @@ static void metadata_pair(run_args *a, sr_strbuf *params, const char *pair, size
 static bool set_params(run_args *a, sr_strbuf *params)
 {
     a->params_known = true;
-    if (params->failed)
-        return false;
     if (params->len == 0)
         return true;
     return (a->params = sr_strbuf_detach(params)) != NULL;
@@ -331,7 +329,6 @@ static bool shell_words(const char *s, size_t n, words *out)
     }
     if (ok && in_word)
         ok = words_push(out, &word);
-    ok = ok && !word.failed;
     sr_strbuf_release(&word);
     return ok;
 }
@@ -695,8 +692,6 @@ static sr_error *command_line(sr_bench_text_reader *r, const char *line, size_t 
     r->in_command = continued && r->command.len < COMMAND_MAX;
     if (r->in_command)
         return NULL;
-    if (r->command.failed)
-        return sr_oom();
     bool is_command;
     bool ok = parse_command(r->command.data, r->command.len, &r->cmd, &is_command);
     r->command.len = 0;

@@ -129,7 +129,7 @@ const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number 
             exponent = 0;
         }
     }
-    bool ok = digits + frac > 0 && !buf.failed && buf.len < 64 && exponent >= -300 && exponent <= 300;
+    bool ok = digits + frac > 0 && buf.len < 64 && exponent >= -300 && exponent <= 300;
     double v = 0;
     if (ok) {
         char *stop;
@@ -307,10 +307,8 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
         sr_strbuf a;
         sr_strbuf_init(&a);
         normalize_header(aliases[i].header, strlen(aliases[i].header), &a);
-        bool failed = a.failed, hit = !failed && a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
+        bool hit = a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
         sr_strbuf_release(&a);
-        if (failed)
-            return true;
         if (hit) {
             *figure = strdup(aliases[i].figure);
             return true;
@@ -335,11 +333,6 @@ char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_ali
     sr_strbuf key;
     sr_strbuf_init(&key);
     normalize_header(header, len, &key);
-    if (key.failed) {
-        *oom = true;
-        sr_strbuf_release(&key);
-        return NULL;
-    }
     const char *k = sr_strbuf_cstr(&key);
     size_t klen = key.len;
     char *figure = NULL;
@@ -448,10 +441,10 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
     normalize_header(header, len, &key);
     const char *k = sr_strbuf_cstr(&key);
     bool seen = false;
-    for (size_t i = 0; i < out->n_unchecked && !seen && !key.failed; i++)
+    for (size_t i = 0; i < out->n_unchecked && !seen; i++)
         seen = strcmp(out->unchecked[i].key, k) == 0;
     void *cols = out->unchecked;
-    if (key.failed || (!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
+    if ((!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
         sr_strbuf_release(&key);
         return sr_oom();
     }

@@ -1014,8 +1014,7 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
         if (f->stage != SR_STAGE_NONE)
             sr_strbuf_putc(&names, ')');
     }
-    bool warned = !names.failed &&
-                  sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
+    bool warned = sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
                                 m->id, p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
     sr_strbuf_release(&names);
     return warned ? NULL : sr_oom();

@@ -425,8 +425,7 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
                 sr_strbuf_puts(&have, ", ");
             sr_strbuf_puts(&have, f->filters[i]);
         }
-        sr_error *err = have.failed ? sr_oom()
-                                    : sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
+        sr_error *err = sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
                                                      sr_strbuf_cstr(&have));
         sr_strbuf_release(&have);
         return err;

@@ -321,8 +321,6 @@ static sr_error *arms_flags_parse(const char *path, long line, const char *p, co
             append_field(&all, v, vn);
         err = set_flag(path, line, e, flag, v, vn);
     }
-    if (!err && (all.failed || other.failed))
-        err = sr_oom();
     if (!err && all.len && !(e->flags = sr_strbuf_detach(&all)))
         err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
@@ -424,8 +422,6 @@ static sr_error *runner_flags(const char *path, long line, const char *f, size_t
         }
         p = comma ? comma + 1 : end;
     }
-    if (!err && other.failed)
-        err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
         err = sr_oom();
     sr_strbuf_release(&other);

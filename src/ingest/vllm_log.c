@@ -1124,8 +1124,6 @@ static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
     if (!e->active)
         return NULL;
     e->active = false;
-    if (e->text.failed)
-        return sr_oom();
     long here = ps->line;
     ps->line = e->line;
     const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
@@ -1218,8 +1216,6 @@ sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, s
     if (memchr(line, '\x1b', n)) {
         r->clean.len = 0;
         strip_ansi(line, n, &r->clean);
-        if (r->clean.failed)
-            return sr_oom();
         line = r->clean.data;
         n = r->clean.len;
     }

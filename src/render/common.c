@@ -9,6 +9,7 @@
 
 #include "render/shared/csv_cells.h"
 #include "render/render.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/text.h"
 
@@ -83,27 +84,14 @@ void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
     /* Control characters and bytes that are not UTF-8 in their visible
      * form (util/escape.h): a spreadsheet shows them, a terminal obeys. */
     char *shown = sr_visible_text_dup(text, 0);
-    if (!shown) {
-        sb->failed = true;
-        return;
-    }
     text = shown;
     char *guarded = NULL;
-    if (text[0] && strchr("=+-@\t\r", text[0])) {
-        if (!(guarded = sr_asprintf("'%s", text))) {
-            sb->failed = true;
-            free(shown);
-            return;
-        }
-        text = guarded;
-    }
+    if (text[0] && strchr("=+-@\t\r", text[0]))
+        text = guarded = sr_asprintf("'%s", text);
     size_t n = strlen(text), need;
-    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
-        sb->failed = true;
-        free(guarded);
-        free(shown);
-        return;
-    }
+    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need))
+        sr_die_oom(); /* no such buffer could be had */
+    sr_strbuf_reserve(sb, need);
     sb->len += csv_write(sb->data + sb->len, need, text, n);
     sb->data[sb->len] = '\0';
     free(guarded);

@@ -75,7 +75,7 @@ static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigne
 {
     sr_strbuf *sb = closure;
     sr_strbuf_append(sb, (const char *)data, length);
-    return sb->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+    return CAIRO_STATUS_SUCCESS;
 }
 
 static void release(sr_canvas *cv)
@@ -297,8 +297,6 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
     }
     cairo_surface_finish(cc->surface);
     st = cairo_surface_status(cc->surface);
-    if (cc->svg.failed)
-        return sr_oom();
     if (st != CAIRO_STATUS_SUCCESS)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write the chart as SVG: %s", cairo_status_to_string(st));
     return svg_finish(&cc->svg, id_prefix, title, desc, out, len);

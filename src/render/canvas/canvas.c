@@ -147,7 +147,7 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
         sb.len = 0;
         sr_strbuf_append(&sb, clean, i);
         sr_strbuf_puts(&sb, ELLIPSIS);
-        if (sb.failed || clean_width(cv, sb.data, size, bold) > max_width)
+        if (clean_width(cv, sb.data, size, bold) > max_width)
             break;
         best = i;
     }

@@ -145,7 +145,6 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
             for (size_t k = 0; k < s->n_models; k++)
                 sr_strbuf_printf(&ids, "%s%s", k ? ", " : "", s->models[k]);
             sr_tb_cell(&b, SR_CELL_TEXT, sr_strbuf_cstr(&ids));
-            b.oom |= ids.failed;
             sr_strbuf_release(&ids);
         }
         sr_tb_cell(&b, SR_CELL_TEXT, sr_compare_value_text(vb, sizeof vb, &s->before, s->field));

@@ -204,7 +204,7 @@ char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
         sr_strbuf_putc(&sb, ')');
         break;
     }
-    if (sb.len == 0 && !sb.failed) {
+    if (sb.len == 0) {
         sr_strbuf_release(&sb);
         return NULL;
     }
@@ -305,7 +305,7 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
     free(order);
     if (max && n > max)
         sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
-    if (sb.len == 0 && !sb.failed) {
+    if (sb.len == 0) {
         sr_strbuf_release(&sb);
         return NULL;
     }

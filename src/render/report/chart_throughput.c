@@ -246,8 +246,6 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
                  THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
         sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
     }
-    if (desc.failed || sub.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);

@@ -266,8 +266,6 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     }
     for (size_t k = 0; k < n_panels; k++)
         panel(&cv, sw, panels[k], order, n, top + (double)k * (PANEL_H + PANEL_GAP), &desc);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "tradeoff-", sr_chart_title(SR_CHART_TRADEOFF), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(panels);

@@ -289,8 +289,6 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
         sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
         sr_strbuf_printf(&desc, "\n%s.", note);
     }
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_speed_columns_release(&cols);
@@ -489,8 +487,6 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     accuracy_footnote(&cv, &sw->settings, foot, &desc);
     if (more)
         sr_chart_more(&cv, foot + 18, n - rows);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
                           len);
     sr_strbuf_release(&desc);
@@ -609,8 +605,6 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     }
     if (more_rows && rows > 0)
         sr_chart_more(&cv, foot, n - rows);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;

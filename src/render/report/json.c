@@ -610,7 +610,7 @@ static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw
     sr_json_put_layout(&sb, text, 0);
     *rest = saved;
     bool ok = true;
-    for (size_t i = 0; i < n && ok && !sb.failed; i++) {
+    for (size_t i = 0; i < n && ok; i++) {
         cJSON *model = model_json(jb, &sw->models[order[i]]);
         char *m = NULL;
         if (model && !jb->failed)

@@ -334,7 +334,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             note.data[--note.len] = '\0';
         if (note.len)
             sr_tb_note(&b, "%s", note.data);
-        b.oom |= note.failed;
         sr_strbuf_release(&note);
     }
     free(lead);

@@ -475,7 +475,6 @@ sr_table *sr_table_results(const sr_sweep *sw)
                        "Speed: the ratio of the model's median output throughput to the baseline's in the same "
                        "scenario; %s%s%s",
                        speed.note, sr_strbuf_cstr(&legend), noisy_note(sw));
-            b.oom |= legend.failed;
             sr_strbuf_release(&legend);
         }
     }
@@ -853,7 +852,6 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
         for (size_t i = 0; i < cl->n_unchecked; i++)
             sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
         sr_tb_note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
-        b.oom |= sb.failed;
         sr_strbuf_release(&sb);
     }
     return sr_tb_finish(&b);
@@ -935,10 +933,6 @@ void sr_markdown_escape(sr_strbuf *sb, const char *text)
      * their visible form "\xHH" (util/escape.h), whose backslash is then
      * escaped like any other. */
     char *shown = sr_visible_text_dup(text, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS);
-    if (!shown) {
-        sb->failed = true;
-        return;
-    }
     for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '|':

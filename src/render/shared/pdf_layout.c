@@ -643,8 +643,6 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
         else
             p->y -= 5;
     }
-    if (head.failed || body.failed)
-        p->oom = true;
     sr_strbuf_release(&head);
     sr_strbuf_release(&body);
     if (t->note)

@@ -427,8 +427,6 @@ sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, 
         err = render(&t, &f, 0, t.n, out);
     }
     free(t.nodes);
-    if (!err && out->failed)
-        err = sr_oom();
     return err;
 }
 

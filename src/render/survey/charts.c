@@ -150,8 +150,6 @@ static sr_error *draw(const sr_survey *s, const sr_chart_target *target, char **
         snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more: see candidates.md", n - shown);
         sr_canvas_text(&cv, 16, plot_bottom + 52, buf, 10.5, false, 0, sr_grey);
     }
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "survey_kv-", "KV cache tokens per kept model", sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(rows);

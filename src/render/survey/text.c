@@ -368,7 +368,7 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
             csv_cell(&sb, t.cells[r * t.n_cols + c], t.numeric[c], c == 0);
         sr_strbuf_puts(&sb, "\r\n");
     }
-    bool failed = t.failed || sb.failed;
+    bool failed = t.failed;
     table_free(&t);
     if (failed) {
         sr_strbuf_release(&sb);
@@ -477,7 +477,6 @@ static void arms_group(sr_strbuf *sb, const sr_survey *s, int tier, int width)
             continue;
         bool oom;
         char *flags = sr_survey_flags(m, &oom);
-        sb->failed |= oom;
         sr_strbuf_printf(sb, "%-*s  %s  %s%s%s\n", width, m->id, s->settings.hardware, s->settings.benchmarks,
                          flags ? "  " : "", flags ? flags : "");
         free(flags);
@@ -510,10 +509,6 @@ sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len)
         arms_group(&sb, s, 2, width);
     } else {
         arms_group(&sb, s, 0, width);
-    }
-    if (sb.failed) {
-        sr_strbuf_release(&sb);
-        return sr_oom();
     }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
