@@ -19,6 +19,7 @@
 #include "ingest/json_keys.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/strbuf.h"
@@ -1651,7 +1652,7 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     char *abs = sr_path_join(ld->export_dir, name);
     if (!abs)
         return sr_oom();
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     struct stat st;
     bool is_link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
     free(abs);
@@ -1713,7 +1714,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(export_dir, 0, "not a directory");
     sr_json_clear_duplicate_notes();
-    loader ld = {sweep, sweep, export_dir, realpath(export_dir, NULL), 0};
+    loader ld = {sweep, sweep, export_dir, sr_xrealpath(export_dir), 0};
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
     free(sweep->export_dir);
@@ -1722,7 +1723,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         return sr_oom();
     }
     struct dirent **names = NULL;
-    int n = scandir(export_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(export_dir, &names, NULL, cmp_dirent);
     if (n < 0) {
         free(ld.root_real);
         return sr_input_error(export_dir, 0, "cannot read directory: %s", strerror(errno));

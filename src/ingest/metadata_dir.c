@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ingest/survey_ingest.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -118,7 +119,7 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
         free(abs);
         return NULL;
     }
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     free(abs);
     sr_error *err = NULL;
     if (!real)
@@ -183,7 +184,7 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     char *snaps_rel = sr_path_join(entry, "snapshots");
     char *snaps = snaps_rel ? sr_path_join(sc->dir, snaps_rel) : NULL;
     char *ref_abs = sr_asprintf("%s/%s/refs/main", sc->dir, entry);
-    char *ref_path = ref_abs ? realpath(ref_abs, NULL) : NULL; /* absent: NULL */
+    char *ref_path = ref_abs ? sr_xrealpath(ref_abs) : NULL; /* absent: NULL */
     char *found = NULL;
     *why = "no snapshots/ directory";
     free(ref_abs);
@@ -220,7 +221,7 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     }
     if (!found && snaps) {
         struct dirent **names = NULL;
-        int n = scandir(snaps, &names, NULL, alphasort);
+        int n = sr_xscandir(snaps, &names, NULL, alphasort);
         int dirs = 0;
         for (int i = 0; i < n; i++) {
             if (names[i]->d_name[0] != '.') {
@@ -317,7 +318,7 @@ static sr_error *add_entry(scan *sc, const char *name)
     if (!abs)
         return sr_oom();
     struct stat st;
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     free(abs);
     sr_error *err = NULL;
     bool dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
@@ -348,11 +349,11 @@ sr_error *sr_metadata_scan(const char *dir, sr_metadata_files **out, size_t *n_o
         return sr_input_error(dir, 0, "cannot open METADATA_DIR: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(dir, 0, "METADATA_DIR is not a directory");
-    scan sc = {dir, realpath(dir, NULL), NULL, 0, 0};
+    scan sc = {dir, sr_xrealpath(dir), NULL, 0, 0};
     if (!sc.root_real)
         return sr_input_error(dir, 0, "cannot resolve path: %s", strerror(errno));
     struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, alphasort);
+    int n = sr_xscandir(dir, &names, NULL, alphasort);
     sr_error *err = n < 0 ? sr_input_error(dir, 0, "cannot read directory: %s", strerror(errno)) : NULL;
     for (int i = 0; i < n; i++) {
         if (!err && names[i]->d_name[0] != '.')

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -165,7 +166,7 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
     char *target = NULL;
     sr_error *err = NULL;
     if (S_ISLNK(st.st_mode)) {
-        target = realpath(abs, NULL);
+        target = sr_xrealpath(abs);
         if (!target && looks_like_input_file(name)) {
             /* Where a result file should be: the model would be partial
              * without a word. */
@@ -232,7 +233,7 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
         return ignore(w, rel_dir, "nested too deep");
     }
     struct dirent **names = NULL;
-    int n = scandir(abs_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(abs_dir, &names, NULL, cmp_dirent);
     if (n < 0)
         return unreadable(w, rel_dir, "cannot read directory", errno);
     sr_error *err = NULL;
@@ -275,7 +276,7 @@ sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel
 
 sr_error *sr_check_named_file(const char *export_dir, const char *path)
 {
-    char *root = realpath(export_dir, NULL);
+    char *root = sr_xrealpath(export_dir);
     char *dir_part = strdup(path);
     if (!dir_part) {
         free(root);
@@ -284,8 +285,8 @@ sr_error *sr_check_named_file(const char *export_dir, const char *path)
     char *slash = strrchr(dir_part, '/');
     if (slash)
         *slash = '\0';
-    char *dir_real = realpath(slash ? (dir_part[0] ? dir_part : "/") : ".", NULL);
-    char *real = realpath(path, NULL);
+    char *dir_real = sr_xrealpath(slash ? (dir_part[0] ? dir_part : "/") : ".");
+    char *real = sr_xrealpath(path);
     sr_error *err = NULL;
     /* Only a file that lies in the export by its name: one elsewhere is
      * the user's own choice. A missing file is for the reader to name. */

@@ -1,5 +1,6 @@
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,4 +86,21 @@ char *sr_xasprintf(const char *fmt, ...)
     char *s = sr_xvasprintf(fmt, ap);
     va_end(ap);
     return s;
+}
+
+char *sr_xrealpath(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real && errno == ENOMEM)
+        sr_die_oom();
+    return real;
+}
+
+int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const struct dirent *),
+                int (*compar)(const struct dirent **, const struct dirent **))
+{
+    int n = scandir(dir, names, filter, compar);
+    if (n < 0 && errno == ENOMEM)
+        sr_die_oom();
+    return n;
 }

@@ -10,6 +10,7 @@
 #ifndef SR_UTIL_ALLOC_H
 #define SR_UTIL_ALLOC_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -25,5 +26,12 @@ char *sr_xstrdup(const char *s);
 char *sr_xstrndup(const char *s, size_t n);
 char *sr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *sr_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* libc calls that allocate: out of memory (ENOMEM) exits as above, any
+ * other failure is returned as libc returns it (NULL or -1, errno set), so
+ * it can never pass for a missing file or an unreadable directory. */
+char *sr_xrealpath(const char *path);
+int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const struct dirent *),
+                int (*compar)(const struct dirent **, const struct dirent **));
 
 #endif
