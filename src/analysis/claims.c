@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "analysis/stats.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 /* ---- names ------------------------------------------------------------------ */
@@ -603,8 +604,8 @@ static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes
 {
     *oom = false;
     size_t nb = base->n_items ? base->n_items : 1, nm = s->n_items ? s->n_items : 1;
-    const sr_item_score **idx = malloc(nb * sizeof *idx);
-    double *diff = malloc(nm * sizeof *diff);
+    const sr_item_score **idx = sr_xmalloc(nb * sizeof *idx);
+    double *diff = sr_xmalloc(nm * sizeof *diff);
     if (!idx || !diff) {
         free(idx);
         free(diff);
@@ -720,9 +721,7 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
     }
     bool reproduced;
     if (f->words) {
-        c->value_words = strdup(f->text);
-        if (!c->value_words)
-            return sr_oom();
+        c->value_words = sr_xstrdup(f->text);
         reproduced = sr_claim_words_equal(c->words, strlen(c->words), f->text, strlen(f->text));
     } else {
         c->value = f->number;
@@ -776,7 +775,7 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
-    if (!(c->model_id = strdup(m->id)))
+    if (!(c->model_id = sr_xstrdup(m->id)))
         return sr_oom();
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))

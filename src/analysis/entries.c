@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -204,7 +205,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
             bool repeated = false;
             for (size_t j = 0; j < sweep->n_models; j++)
                 repeated |= j != i && sweep->models[j].tag && strcmp(sweep->models[j].tag, m->tag) == 0;
-            m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : strdup(m->tag);
+            m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : sr_xstrdup(m->tag);
             if (!m->label)
                 return sr_oom();
             /* The tables show which model the tag served: the id's name
@@ -221,7 +222,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
             continue;
         }
         if (count_id(sweep, m->id) == 1) {
-            if (!(m->label = strdup(m->id)))
+            if (!(m->label = sr_xstrdup(m->id)))
                 return sr_oom();
             continue;
         }
@@ -235,9 +236,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
         /* The labels of the last try stand where they differ; the ones
          * that collide (found first, then changed) also get their
          * directory (and variant). */
-        bool *collides = calloc(sweep->n_models, sizeof *collides);
-        if (!collides)
-            return sr_oom();
+        bool *collides = sr_xcalloc(sweep->n_models, sizeof *collides);
         for (size_t j = 0; j < sweep->n_models; j++) {
             const sr_model *o = &sweep->models[j];
             collides[j] = strcmp(o->id, m->id) == 0 && !(o->label && label_unique(sweep, o));
@@ -310,9 +309,7 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "");
-    bool *used = calloc(sw->n_models ? sw->n_models : 1, sizeof *used);
-    if (!used)
-        return NULL;
+    bool *used = sr_xcalloc(sw->n_models ? sw->n_models : 1, sizeof *used);
     for (int k = 0; k < 3; k++) {
         size_t best = SIZE_MAX, at = 0;
         for (size_t i = 0; i < sw->n_models; i++) {
@@ -392,9 +389,7 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
         return err;
     }
     m->is_baseline = true;
-    char *chosen = strdup(m->id);
-    if (!chosen)
-        return sr_oom();
+    char *chosen = sr_xstrdup(m->id);
     free(sweep->baseline);
     sweep->baseline = chosen;
     return NULL;

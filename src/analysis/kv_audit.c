@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/kv_cap.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -149,9 +150,7 @@ static bool variant_matches(const sr_kv_layout *layout, const sr_kv_params *p, d
 static bool unshared_copy(const sr_kv_layout *layout, sr_kv_layout *copy)
 {
     *copy = *layout;
-    copy->layers = malloc((size_t)layout->n_layers * sizeof *copy->layers);
-    if (!copy->layers)
-        return false;
+    copy->layers = sr_xmalloc((size_t)layout->n_layers * sizeof *copy->layers);
     for (long i = 0; i < layout->n_layers; i++) {
         copy->layers[i] = layout->layers[i];
         if (copy->layers[i].kind == SR_KV_LAYER_SHARED) {
@@ -439,7 +438,7 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
     kv->max_model_len = p.max_model_len;
     kv->bytes_per_token = (long)plan.shape.bytes_per_token;
     kv->block_size = plan.block_size;
-    if (version && !(kv->vllm_version = strdup(version)))
+    if (version && !(kv->vllm_version = sr_xstrdup(version)))
         err = sr_oom();
     double avail = logged_avail(&m->log);
     if (!err)
@@ -514,10 +513,6 @@ static bool check_declared_sweep(sr_sweep *sweep)
 static sr_error *soften(sr_sweep *sweep, const sr_model *m, sr_error *err)
 {
     char *context = sr_asprintf("kv: %s", m->id);
-    if (!context) {
-        sr_error_free(err);
-        return sr_oom();
-    }
     err = sr_soften(err, sweep->settings.keep_going, sweep->export_dir, context, NULL, sr_sweep_warn_sentence, sweep);
     free(context);
     return err;
