@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "ingest/ingest.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -284,7 +285,7 @@ static bool words_push(words *w, sr_strbuf *word)
     if (w->n >= COMMAND_WORDS || !sr_grow(&array, &w->cap, w->n + 1, sizeof *w->items))
         return false;
     w->items = array;
-    char *s = word->len ? sr_strbuf_detach(word) : strdup("");
+    char *s = word->len ? sr_strbuf_detach(word) : sr_xstrdup("");
     if (!s)
         return false;
     w->items[w->n++] = s;
@@ -611,10 +612,10 @@ static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_a
     run->input_len = either(in, per_request(run->total_input_tokens, run->completed));
     run->output_len = either(out, per_request(run->total_output_tokens, run->completed));
     const char *model = ns->model_id ? ns->model_id : cmd->model_id;
-    if (model && !(run->model_id = strdup(model)))
+    if (model && !(run->model_id = sr_xstrdup(model)))
         return sr_oom();
     const char *params = ns->params_known ? ns->params : cmd->params;
-    if (params && !(run->params = strdup(params)))
+    if (params && !(run->params = sr_xstrdup(params)))
         return sr_oom();
     return NULL;
 }
@@ -659,9 +660,7 @@ static void pre_block_reset(pre_block *pre)
 
 sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
 {
-    sr_bench_text_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    sr_bench_text_reader *r = sr_xcalloc(1, sizeof *r);
     r->path = path;
     args_init(&r->ns);
     args_init(&r->cmd);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ingest/claims_internal.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/csv_read.h"
 #include "util/strbuf.h"
@@ -310,13 +311,13 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
         bool hit = a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
         sr_strbuf_release(&a);
         if (hit) {
-            *figure = strdup(aliases[i].figure);
+            *figure = sr_xstrdup(aliases[i].figure);
             return true;
         }
     }
     for (size_t i = 0; i < sizeof builtin_headers / sizeof builtin_headers[0]; i++)
         if (strlen(builtin_headers[i].key) == len && memcmp(builtin_headers[i].key, key, len) == 0) {
-            *figure = strdup(builtin_headers[i].figure);
+            *figure = sr_xstrdup(builtin_headers[i].figure);
             return true;
         }
     if (sr_claims_is_scenario_key(key, len)) {
@@ -414,14 +415,14 @@ sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const c
     sr_claim *c = &out->items[out->n];
     sr_claim_init(c);
     c->source = sr_asprintf("%s:%ld", path, line);
-    c->path = strdup(path);
+    c->path = sr_xstrdup(path);
     c->line = line;
     c->model = sr_strndup(model, model_len);
-    c->figure = strdup(figure);
+    c->figure = sr_xstrdup(figure);
     c->written = sr_strndup(written, written_len);
     if (words) {
         c->is_words = true;
-        c->words = strdup(words);
+        c->words = sr_xstrdup(words);
     } else {
         c->unit = number->unit;
         c->decimals = number->decimals;
@@ -559,8 +560,6 @@ static sr_error *csv_claim(csv_ctx *c)
     if (sr_claims_no_claim(value, vlen))
         return NULL;
     char *fig = sr_strndup(figure, flen);
-    if (!fig)
-        return sr_oom();
     sr_error *err;
     bool numeric = is_digit(value[0]) || value[0] == '+' || value[0] == '-' || value[0] == '.' ||
                    (vlen >= 3 && memcmp(value, "\xE2\x88\x92", 3) == 0);
@@ -646,8 +645,8 @@ sr_error *sr_read_claims(const char *path, const sr_claim_alias *aliases, size_t
     sr_claim_file *f = &out->files[out->n_files];
     if (!err) {
         sr_sha256_hex(data, len, f->sha256);
-        f->path = strdup(path);
-        f->format = strdup(format);
+        f->path = sr_xstrdup(path);
+        f->format = sr_xstrdup(format);
         out->n_files++;
         if (!f->path || !f->format)
             err = sr_oom();

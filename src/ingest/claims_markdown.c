@@ -11,6 +11,7 @@
 
 #include "ingest/claims.h"
 #include "ingest/claims_internal.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -226,8 +227,6 @@ static sr_error *words_claim(const md_ctx *ctx, long line, const cell *model, co
     char *own = NULL;
     if (!words) {
         own = sr_strndup(text->s, text->n);
-        if (!own)
-            return sr_oom();
         words = own;
     }
     sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, NULL, words);
@@ -556,9 +555,7 @@ static void columns_free(column *cols, size_t n)
 /* The figure of each header cell (column 0, the model, has none). */
 static sr_error *table_columns(const md_ctx *ctx, const cell_list *header, long line, column **out)
 {
-    column *cols = calloc(header->n, sizeof *cols);
-    if (!cols)
-        return sr_oom();
+    column *cols = sr_xcalloc(header->n, sizeof *cols);
     sr_error *err = NULL;
     for (size_t i = 1; i < header->n && !err; i++) {
         const cell *h = &header->items[i];

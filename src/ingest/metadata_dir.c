@@ -89,7 +89,7 @@ static sr_metadata_files *new_item(scan *sc, const char *name, bool name_is_id)
     sc->items = items;
     sr_metadata_files *f = &sc->items[sc->n];
     memset(f, 0, sizeof *f);
-    if (!(f->name = strdup(name)))
+    if (!(f->name = sr_xstrdup(name)))
         return NULL;
     f->name_is_id = name_is_id;
     sc->n++;
@@ -100,8 +100,8 @@ static sr_error *set_problem(sr_metadata_files *f, const char *rel, const char *
 {
     if (f->problem)
         return NULL; /* the first problem is the one reported */
-    f->problem_path = strdup(rel);
-    f->problem = strdup(what);
+    f->problem_path = sr_xstrdup(rel);
+    f->problem = sr_xstrdup(what);
     return (f->problem_path && f->problem) ? NULL : sr_oom();
 }
 
@@ -112,8 +112,6 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
 {
     *open_path = NULL;
     char *abs = sr_path_join(sc->dir, rel);
-    if (!abs)
-        return sr_oom();
     struct stat st;
     if (lstat(abs, &st) != 0) {
         free(abs);
@@ -128,7 +126,7 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
         err = set_problem(f, rel, "symbolic link leads outside METADATA_DIR; refused");
     else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
         err = set_problem(f, rel, "is not a regular file");
-    else if (!(*rel_out = strdup(rel)))
+    else if (!(*rel_out = sr_xstrdup(rel)))
         err = sr_oom();
     else {
         *open_path = real;
@@ -315,8 +313,6 @@ static sr_error *add_entry(scan *sc, const char *name)
     if (ends_with(name, RECORD_SUFFIX))
         return add_flat_file(sc, name, RECORD_SUFFIX);
     char *abs = sr_path_join(sc->dir, name);
-    if (!abs)
-        return sr_oom();
     struct stat st;
     char *real = sr_xrealpath(abs);
     free(abs);
@@ -390,7 +386,7 @@ sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, c
         err = sr_input_error(rel, 0, "is not a regular file");
     else if ((unsigned long long)st.st_size > max)
         err = sr_input_error(rel, 0, "is %lld bytes, more than the %zu this file may have", (long long)st.st_size, max);
-    char *buf = err ? NULL : malloc((size_t)st.st_size + 1);
+    char *buf = err ? NULL : sr_xmalloc((size_t)st.st_size + 1);
     if (!err && !buf)
         err = sr_oom();
     size_t got = 0;

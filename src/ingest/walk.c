@@ -31,8 +31,8 @@ sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open
         return sr_oom();
     list->items = items;
     sr_found_file *f = &list->items[list->n];
-    f->rel = strdup(rel);
-    f->open = strdup(open_path);
+    f->rel = sr_xstrdup(rel);
+    f->open = sr_xstrdup(open_path);
     if (!f->rel || !f->open) {
         free(f->rel);
         free(f->open);
@@ -277,11 +277,7 @@ sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel
 sr_error *sr_check_named_file(const char *export_dir, const char *path)
 {
     char *root = sr_xrealpath(export_dir);
-    char *dir_part = strdup(path);
-    if (!dir_part) {
-        free(root);
-        return sr_oom();
-    }
+    char *dir_part = sr_xstrdup(path);
     char *slash = strrchr(dir_part, '/');
     if (slash)
         *slash = '\0';
