@@ -43,7 +43,7 @@ static int cmp_order_key(const void *x, const void *y)
 
 static void sort_by_plan(const sr_sweep *sweep, size_t *idx, size_t n)
 {
-    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    order_key *keys = sr_xmalloc((n ? n : 1) * sizeof *keys);
     if (!keys)
         return; /* out of memory: keep the order found, still a valid order */
     for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/report/text.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
@@ -90,7 +91,7 @@ const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals)
 
 char *sr_chart_part_title(const char *title, const sr_chart_part *pt)
 {
-    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", title, pt->part, pt->parts) : strdup(title);
+    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", title, pt->part, pt->parts) : sr_xstrdup(title);
 }
 
 bool sr_chart_last_part(const sr_chart_part *pt)

@@ -19,6 +19,7 @@
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/compare/outputs.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -416,9 +417,7 @@ static sr_error *draw_part(const sr_comparison *c, sr_compare_chart_kind kind, c
 sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
                                   char **out, size_t *len)
 {
-    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *idx);
     size_t n = chart_rows(c, kind, idx);
     const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
     const sr_chart_target target = {format, NULL, NULL};
@@ -472,9 +471,7 @@ static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
 sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
                                     sr_pdf_chart_placer place, void *ctx)
 {
-    size_t *idx = malloc((c->n_models ? c->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *idx);
     size_t n = chart_rows(c, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
     const pdf_chart pc = {c, kind, idx, n, {SR_CHART_PNG, place, ctx}};
     sr_error *err = sr_chart_each_part(rows, max_height, part_height, pdf_part, &pc);

@@ -7,6 +7,7 @@
 
 #include "render/compare/outputs.h"
 #include "render/shared/csv_cells.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -191,9 +192,7 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order)
-        return sr_oom();
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     size_t n = sr_compare_model_order(c, order);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -206,8 +205,6 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     free(order);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;

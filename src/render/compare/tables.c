@@ -8,6 +8,7 @@
 
 #include "render/compare/outputs.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -123,7 +124,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
     *none = c->n_setup == 0;
     if (!sr_tb_begin(&b, "setup", "Setup changes"))
         return NULL;
-    b.t->aside = sr_tb_dup_or_null(&b, "what differs between the two sweeps' settings; it explains the rest");
+    b.t->aside = sr_tb_dup_or_null("what differs between the two sweeps' settings; it explains the rest");
     sr_tb_column(&b, "Setting", NULL, false, 2);
     sr_tb_column(&b, "Applies to", NULL, false, 2.6);
     sr_tb_column(&b, "Before", NULL, false, 2.2);
@@ -161,7 +162,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
 sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, "status", "Status changes")) {
         free(order);
         return NULL;
@@ -231,7 +232,7 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     sr_table_builder b;
     char id[160], conf[64], heading[128], buf[256];
     snprintf(id, sizeof id, "acc-%s", benchmark);
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
         free(order);
         return NULL;
@@ -305,7 +306,7 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     sr_table_builder b;
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_speed_columns_make_many(sides, 2, &cols)) {
         free(order);
         return NULL;
@@ -314,7 +315,7 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     char buf[128];
     *none = true;
     if (sr_tb_begin(&b, "speed", "Speed changes")) {
-        b.t->aside = sr_tb_dup_or_null(&b, "after / before, median output throughput; the range the runs span");
+        b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; the range the runs span");
         b.t->sortable = true;
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < cols.n; k++) {
@@ -358,14 +359,14 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
 sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, "kv", "KV cache changes")) {
         free(order);
         return NULL;
     }
     size_t n = sr_compare_model_order(c, order);
     char buf[96];
-    b.t->aside = sr_tb_dup_or_null(&b, "tokens the KV cache holds, logged and recomputed, on each side");
+    b.t->aside = sr_tb_dup_or_null("tokens the KV cache holds, logged and recomputed, on each side");
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Logged before", NULL, true, 1.1);
     sr_tb_column(&b, "Logged after", NULL, true, 1.1);

@@ -7,6 +7,7 @@
 
 #include "analysis/scenarios.h"
 #include "render/compare/outputs.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -234,13 +235,13 @@ char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
     if (!what)
         text = NULL;
     else if (!before || !after)
-        text = strdup(before ? "no count after" : "no count before");
+        text = sr_xstrdup(before ? "no count after" : "no count before");
     else if (!kv->changed)
-        text = strdup("unchanged");
+        text = sr_xstrdup("unchanged");
     else if (kv->n_causes)
         text = sr_asprintf("explained by: %s", what);
     else
-        text = strdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
+        text = sr_xstrdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
                       "version, tensor parallel size, KV dtype, config.json, memory limit and resident memory "
                       "are the same)");
     *oom = !what || !text;
@@ -292,11 +293,7 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
 char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
 {
     *oom = false;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order) {
-        *oom = true;
-        return NULL;
-    }
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     size_t n_models = sr_compare_model_order(c, order), n = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -372,8 +369,6 @@ static const char *plural(size_t n, const char *one, const char *many)
 static bool take(sr_text_list *out, sr_strbuf *sb)
 {
     char *s = sr_strbuf_detach(sb);
-    if (!s)
-        return false;
     void *items = out->items;
     if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items)) {
         free(s);

@@ -16,6 +16,7 @@
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render/shared/table.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -154,9 +155,7 @@ static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_co
     free(subtitle);
 
     size_t ncol = cols->n;
-    sr_legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
-    if (!legend)
-        cv->failed = true;
+    sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
     for (size_t c = 0; c < ncol && legend; c++) {
         legend[c].label = cols->cols[c].legend;
         legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
@@ -674,9 +673,7 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
     bool oom = false;
     if (!sr_chart_has_data(sweep, kind, &oom))
         return oom ? sr_oom() : NULL;
-    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     size_t n = kind_models(sweep, kind, idx);
     const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
     const sr_chart_target target = {format, NULL, NULL};
@@ -723,9 +720,7 @@ static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
 sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
                             void *ctx)
 {
-    size_t *idx = malloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     size_t n = kind_models(sweep, kind, idx), rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, n_panels = 0;
     if (kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT)
         rows = 1; /* one drawing, never split */

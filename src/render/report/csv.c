@@ -7,6 +7,7 @@
 
 #include "render/render.h"
 #include "render/shared/csv_cells.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -156,8 +157,6 @@ sr_error *sr_render_claims_csv(const sr_sweep *sw, char **out, size_t *len)
     }
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;
@@ -168,9 +167,7 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, header);
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!order)
-        return sr_oom();
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {
         const sr_model *m = &sw->models[order[k]];
@@ -197,8 +194,6 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
     free(order);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;

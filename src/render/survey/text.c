@@ -15,6 +15,7 @@
 #include "render/survey/outputs.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -127,7 +128,7 @@ static void set_text(survey_table *t, char **row, size_t col, const char *s)
 {
     if (!s)
         return;
-    if (!(row[col] = strdup(s)))
+    if (!(row[col] = sr_xstrdup(s)))
         t->failed = true;
 }
 
