@@ -113,8 +113,7 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
 {
     const char *id = mc->after->id, *label = mc->after->label ? mc->after->label : id;
     row r;
-    bool oom;
-    char *words = sr_compare_status_words(mc, &oom);
+    char *words = sr_compare_status_words(mc);
     row_init(&r, id, label, "status", sr_transition_key(mc->transition));
     r.before_text = sr_status_name(mc->before->status);
     r.after_text = sr_status_name(mc->after->status);
@@ -161,7 +160,7 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     }
     const sr_kv_change *kv = &mc->kv;
     if (kv->before.logged >= 0 || kv->after.logged >= 0 || kv->before.recomputed >= 0 || kv->after.recomputed >= 0) {
-        char *why = sr_compare_kv_words(kv, &oom);
+        char *why = sr_compare_kv_words(kv);
         for (int k = 0; k < 2; k++) {
             row_init(&r, id, label, "kv_cache", k ? "recomputed_tokens" : "logged_tokens");
             long b = k ? kv->before.recomputed : kv->before.logged, a = k ? kv->after.recomputed : kv->after.logged;

@@ -179,9 +179,7 @@ sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
             same++;
             continue;
         }
-        bool oom;
-        char *words = sr_compare_status_words(mc, &oom);
-        b.oom |= oom;
+        char *words = sr_compare_status_words(mc);
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
         status_cell(&b, mc->before->status);
@@ -378,9 +376,7 @@ sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none)
         long v[4] = {kv->before.logged, kv->after.logged, kv->before.recomputed, kv->after.recomputed};
         if (v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0)
             continue;
-        bool oom;
-        char *why = sr_compare_kv_words(kv, &oom);
-        b.oom |= oom;
+        char *why = sr_compare_kv_words(kv);
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(c->models[order[i]].after));
         for (int k = 0; k < 4; k++) {

@@ -163,9 +163,8 @@ static void put_failure(sr_strbuf *sb, const sr_failure *f)
         sr_strbuf_printf(sb, "%s%s", stage ? ": " : "", f->message);
 }
 
-char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
+char *sr_compare_status_words(const sr_model_change *mc)
 {
-    *oom = false;
     const sr_model *b = mc->before, *a = mc->after;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -209,14 +208,11 @@ char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
         sr_strbuf_release(&sb);
         return NULL;
     }
-    char *s = sr_strbuf_detach(&sb);
-    *oom = s == NULL;
-    return s;
+    return sr_strbuf_detach(&sb);
 }
 
-char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
+char *sr_compare_kv_words(const sr_kv_change *kv)
 {
-    *oom = false;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     char vb[96], va[96];
@@ -244,7 +240,6 @@ char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
         text = sr_xstrdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
                       "version, tensor parallel size, KV dtype, config.json, memory limit and resident memory "
                       "are the same)");
-    *oom = !what || !text;
     free(what);
     return text;
 }
@@ -290,9 +285,8 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
     }
 }
 
-char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max)
 {
-    *oom = false;
     size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     size_t n_models = sr_compare_model_order(c, order), n = 0;
     sr_strbuf sb;
@@ -306,9 +300,7 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
         sr_strbuf_release(&sb);
         return NULL;
     }
-    char *text = sr_strbuf_detach(&sb);
-    *oom = text == NULL;
-    return text;
+    return sr_strbuf_detach(&sb);
 }
 
 char *sr_compare_title(const sr_comparison *c)
@@ -424,9 +416,8 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         sr_strbuf_puts(&sb, ".");
         ok = take(out, &sb);
     }
-    bool oom = false;
-    char *reg = ok ? sr_compare_regressions_text(c, 8, &oom) : NULL;
-    if (ok && !oom) {
+    char *reg = ok ? sr_compare_regressions_text(c, 8) : NULL;
+    if (ok) {
         if (reg)
             sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
         else
@@ -436,7 +427,7 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     }
     free(reg);
     sr_strbuf_release(&sb);
-    return ok && !oom ? NULL : sr_oom();
+    return ok ? NULL : sr_oom();
 }
 
 char *sr_compare_methods(const sr_comparison *c)
