@@ -300,7 +300,7 @@ bool sr_claims_is_scenario_key(const char *s, size_t len)
 }
 
 /* True when the normalised key names a figure: *figure is then a fresh
- * string (NULL when out of memory). */
+ * string. */
 static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *aliases, size_t n_aliases, char **figure)
 {
     *figure = NULL;
@@ -327,10 +327,8 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
     return false;
 }
 
-char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases,
-                              bool *oom)
+char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases)
 {
-    *oom = false;
     sr_strbuf key;
     sr_strbuf_init(&key);
     normalize_header(header, len, &key);
@@ -338,10 +336,8 @@ char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_ali
     size_t klen = key.len;
     char *figure = NULL;
     while (klen > 0) {
-        if (figure_for_key(k, klen, aliases, n_aliases, &figure)) {
-            *oom = figure == NULL;
+        if (figure_for_key(k, klen, aliases, n_aliases, &figure))
             break;
-        }
         /* A trailing note: "Δ GSM8K [95% CI]", "GSM8K (strict)". */
         char close = k[klen - 1], open = close == ']' ? '[' : close == ')' ? '(' : 0;
         size_t at = klen - 1;

@@ -559,11 +559,8 @@ static sr_error *table_columns(const md_ctx *ctx, const cell_list *header, long 
     sr_error *err = NULL;
     for (size_t i = 1; i < header->n && !err; i++) {
         const cell *h = &header->items[i];
-        bool oom;
-        cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases, &oom);
-        if (oom)
-            err = sr_oom();
-        else if (cols[i].figure)
+        cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases);
+        if (cols[i].figure)
             cols[i].kind = kind_of(cols[i].figure);
         else if (h->n > 0)
             err = sr_claims_add_unchecked(ctx->out, ctx->path, line, h->s, h->n);

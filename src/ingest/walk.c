@@ -120,17 +120,14 @@ typedef struct visited {
     size_t n, cap;
 } visited;
 
-/* False when the directory was already entered; *oom on allocation failure. */
-static bool first_visit(visited *v, const struct stat *st, bool *oom)
+/* False when the directory was already entered. */
+static bool first_visit(visited *v, const struct stat *st)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->items[i].dev == st->st_dev && v->items[i].ino == st->st_ino)
             return false;
     void *items = v->items;
-    if (!sr_grow(&items, &v->cap, v->n + 1, sizeof *v->items)) {
-        *oom = true;
-        return false;
-    }
+    sr_grow(&items, &v->cap, v->n + 1, sizeof *v->items);
     v->items = items;
     v->items[v->n].dev = st->st_dev;
     v->items[v->n].ino = st->st_ino;
@@ -200,11 +197,10 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         if (!err)
             err = ignore(w, rel, "a directory named like a result file");
     } else if (S_ISDIR(st.st_mode)) {
-        bool oom = false;
-        if (first_visit(seen, &st, &oom))
+        if (first_visit(seen, &st))
             err = walk(w, seen, open_path, rel, depth + 1, out);
         else
-            err = oom ? sr_oom() : ignore(w, rel, "a directory already read (the same device and inode)");
+            err = ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
         const char *unread = unreadable_encoding(open_path, name);
         if (unread) {
@@ -262,14 +258,13 @@ sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel
 {
     visited seen = {NULL, 0, 0};
     struct stat st;
-    bool oom = false;
     sr_error *err = NULL;
     /* The export itself and the directory walked count as entered. */
     if (stat(w->root_real, &st) == 0)
-        first_visit(&seen, &st, &oom);
-    if (!oom && stat(abs_dir, &st) == 0)
-        first_visit(&seen, &st, &oom);
-    err = oom ? sr_oom() : walk(w, &seen, abs_dir, rel_dir, 1, out);
+        first_visit(&seen, &st);
+    if (stat(abs_dir, &st) == 0)
+        first_visit(&seen, &st);
+    err = walk(w, &seen, abs_dir, rel_dir, 1, out);
     free(seen.items);
     return err;
 }
