@@ -599,19 +599,12 @@ static int cmp_item_ptr(const void *x, const void *y)
 
 /* The value classes of the paired differences model - baseline, rebuilt
  * from the items as the comparison pairs them (by id). False when they have
- * more than SR_MAX_CLASSES values, or out of memory (*oom). */
-static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out, bool *oom)
+ * more than SR_MAX_CLASSES values. */
+static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out)
 {
-    *oom = false;
     size_t nb = base->n_items ? base->n_items : 1, nm = s->n_items ? s->n_items : 1;
     const sr_item_score **idx = sr_xmalloc(nb * sizeof *idx);
     double *diff = sr_xmalloc(nm * sizeof *diff);
-    if (!idx || !diff) {
-        free(idx);
-        free(diff);
-        *oom = true;
-        return false;
-    }
     for (size_t i = 0; i < base->n_items; i++)
         idx[i] = &base->items[i];
     qsort(idx, base->n_items, sizeof *idx, cmp_item_ptr);
@@ -679,10 +672,9 @@ static sr_error *monte_carlo_test(const sr_sweep *sw, sr_claim *c, const figure_
     const sr_model *base = sr_sweep_baseline(sw);
     const sr_scores *bs = base && f->scores ? sr_model_benchmark(base, f->scores->benchmark) : NULL;
     sr_classes classes;
-    bool oom;
-    if (!bs || !paired_classes(f->scores, bs, &classes, &oom)) {
+    if (!bs || !paired_classes(f->scores, bs, &classes)) {
         c->exact_unavailable = true;
-        return bs && oom ? sr_oom() : NULL;
+        return NULL;
     }
     long resamples = sw->claims.resamples > 0 ? sw->claims.resamples : sw->settings.resamples;
     /* The level of the bound or verdict claimed as the report has it (with

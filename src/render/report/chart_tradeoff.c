@@ -82,11 +82,10 @@ static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
     return names;
 }
 
-bool sr_tradeoff_has_data(const sr_sweep *sw, bool *oom)
+bool sr_tradeoff_has_data(const sr_sweep *sw)
 {
     size_t n = 0;
     const char **names = panels_of(sw, &n);
-    *oom = names == NULL;
     free(names);
     return n > 0;
 }

@@ -638,11 +638,10 @@ static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_c
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
 }
 
-bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom)
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
 {
-    *oom = false;
     switch (kind) {
-    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep, oom);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep);
     case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
@@ -670,9 +669,8 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
 {
     *out = NULL;
     *len = 0;
-    bool oom = false;
-    if (!sr_chart_has_data(sweep, kind, &oom))
-        return oom ? sr_oom() : NULL;
+    if (!sr_chart_has_data(sweep, kind))
+        return NULL;
     size_t *idx = sr_xmalloc((sweep->n_models ? sweep->n_models : 1) * sizeof *idx);
     size_t n = kind_models(sweep, kind, idx);
     const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};

@@ -115,9 +115,7 @@ static sr_error *chart_pdf(const void *src, int kind, double max_height, sr_pdf_
  * sentence that says why (when there is one). */
 static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
 {
-    bool oom = false;
-    if (!sr_chart_has_data(o->sw, k, &oom)) {
-        o->d->oom |= oom;
+    if (!sr_chart_has_data(o->sw, k)) {
         const char *why = sr_text_chart_left_out(k);
         if (why)
             sr_doc_only(sr_doc_paragraph(s, why), HTML_PDF);
