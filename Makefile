@@ -139,6 +139,7 @@ realdata-if-present: $(BUILD)/sweep-report
 # The command line: every subcommand's --help, usage errors, shared wordings.
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
+	sh tests/run-oom.sh $(BUILD)/sweep-report
 
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:

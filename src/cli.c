@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -103,7 +104,7 @@ static sr_error *bad_choice(const sr_cli_option *o, const char *name, const char
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     join_choices(o->choices, NULL, &sb);
-    sr_error *err = sb.failed ? sr_oom() : sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
+    sr_error *err = sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
     sr_strbuf_release(&sb);
     return err;
 }
@@ -179,10 +180,10 @@ static sr_error *getopt_tables_make(const sr_cli_command *cmd, getopt_tables *g)
 {
     memset(g, 0, sizeof *g);
     size_t n = count_options(cmd);
-    g->entries = calloc(n + 1, sizeof *g->entries);
-    g->targets = calloc(n + 1, sizeof *g->targets);
-    g->longs = calloc(n + 2, sizeof *g->longs);
-    g->shorts = malloc(2 * n + 4);
+    g->entries = sr_xcalloc(n + 1, sizeof *g->entries);
+    g->targets = sr_xcalloc(n + 1, sizeof *g->targets);
+    g->longs = sr_xcalloc(n + 2, sizeof *g->longs);
+    g->shorts = sr_xmalloc(2 * n + 4);
     if (!g->entries || !g->targets || !g->longs || !g->shorts)
         return sr_oom();
     size_t k = 0, s = 0;

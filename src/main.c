@@ -178,11 +178,6 @@ int main(int argc, char **argv)
         return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
     (void)sr_json_take_duplicate_notes(print_json_note, stderr);
-    if (err && err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
-        /* cJSON calls a failed allocation a parse error */
-        sr_error_free(err);
-        err = sr_oom();
-    }
     if (err)
         return report_error(err, cmd);
     if (fflush(stdout) != 0)

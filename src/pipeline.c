@@ -17,6 +17,7 @@
 #include "ingest/walk.h"
 #include "render/report/text.h"
 #include "render/shared/table.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -83,7 +84,7 @@ static bool alias_add(alias_list *l, char *header, char *figure)
 {
     if (header && figure && l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
-        sr_claim_alias *items = realloc(l->items, cap * sizeof *items);
+        sr_claim_alias *items = sr_xrealloc(l->items, cap * sizeof *items);
         if (items) {
             l->items = items;
             l->cap = cap;
@@ -121,7 +122,7 @@ static bool report_aliases(const sr_sweep *sw, alias_list *out)
     size_t max = sr_n_table_benchmarks;
     for (size_t i = 0; i < sw->n_models; i++)
         max += sw->models[i].n_benchmarks;
-    const char **benches = malloc((max ? max : 1) * sizeof *benches);
+    const char **benches = sr_xmalloc((max ? max : 1) * sizeof *benches);
     size_t n = ok && benches ? sr_text_benchmarks(sw, benches) : 0;
     ok = ok && benches;
     for (size_t b = 0; b < n && ok; b++) {
@@ -193,7 +194,7 @@ static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_sur
     }
     if (!err) {
         free(m->id);
-        err = (m->id = strdup(m->record.id)) ? NULL : sr_oom();
+        err = (m->id = sr_xstrdup(m->record.id)) ? NULL : sr_oom();
     }
     free(data);
     free(shown);
@@ -219,10 +220,10 @@ static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_
 static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const sr_metadata_files *f,
                             sr_survey_model *m)
 {
-    if (!(m->id = strdup(f->name)))
+    if (!(m->id = sr_xstrdup(f->name)))
         return sr_oom();
-    if ((f->config_rel && !(m->config_path = strdup(f->config_rel))) ||
-        (f->record_rel && !(m->record_path = strdup(f->record_rel))))
+    if ((f->config_rel && !(m->config_path = sr_xstrdup(f->config_rel))) ||
+        (f->record_rel && !(m->record_path = sr_xstrdup(f->record_rel))))
         return sr_oom();
     if (f->problem) {
         char *shown = sr_path_join(dir, f->problem_path);

@@ -58,8 +58,7 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
         }
     if (noisy > named)
         sr_strbuf_printf(&sb, " and %zu more", noisy - named);
-    bool ok = !sb.failed &&
-              sr_sweep_warn(sweep,
+    bool ok = sr_sweep_warn(sweep,
                             "speed: %zu scenario%s of %zu entr%s need%s more runs (the runs spread by a coefficient "
                             "of variation over %.2f, so the median is not a measurement): %s",
                             noisy, noisy == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies", noisy == 1 ? "s" : "",

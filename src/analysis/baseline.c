@@ -7,6 +7,7 @@
 
 #include "analysis/paired.h"
 #include "analysis/stats.h"
+#include "util/alloc.h"
 #include "util/parallel.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -193,9 +194,7 @@ static void run_job_at(void *ctx, size_t i)
 static sr_error *set_levels(job_list *jobs, const sr_settings *st)
 {
     /* Family sizes counted in one pass (counting per job was quadratic). */
-    size_t *size = calloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
-    if (!size)
-        return sr_oom();
+    size_t *size = sr_xcalloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
     for (size_t i = 0; i < jobs->n; i++)
         size[jobs->items[i].family]++;
     for (size_t i = 0; i < jobs->n; i++) {
@@ -223,9 +222,9 @@ static int equivalence(const sr_scores *s, double margin_points)
 static sr_error *holm_by_family(job_list *jobs)
 {
     size_t n = jobs->n ? jobs->n : 1;
-    double *p = malloc(n * sizeof *p), *adjusted = malloc(n * sizeof *adjusted);
-    size_t *member = malloc(n * sizeof *member);
-    bool *done = calloc(n, sizeof *done);
+    double *p = sr_xmalloc(n * sizeof *p), *adjusted = sr_xmalloc(n * sizeof *adjusted);
+    size_t *member = sr_xmalloc(n * sizeof *member);
+    bool *done = sr_xcalloc(n, sizeof *done);
     sr_error *err = p && adjusted && member && done ? NULL : sr_oom();
     for (size_t i = 0; i < jobs->n && !err; i++) {
         if (done[i])
@@ -288,9 +287,7 @@ static void jobs_free(job_list *jobs)
 
 static sr_error *speed_summary(sr_scenario *sc)
 {
-    double *v = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
-    if (!v)
-        return sr_oom();
+    double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
         size_t offset;
         double *dest;
@@ -346,9 +343,7 @@ sr_error *sr_compare(sr_sweep *sweep)
     }
     /* The baseline's items sorted by id, once per benchmark. */
     size_t n_base = base->n_benchmarks;
-    const sr_item_score ***base_idx = calloc(n_base ? n_base : 1, sizeof *base_idx);
-    if (!base_idx)
-        return sr_oom();
+    const sr_item_score ***base_idx = sr_xcalloc(n_base ? n_base : 1, sizeof *base_idx);
     for (size_t j = 0; j < n_base; j++)
         if (!(base_idx[j] = sr_items_by_id(&base->benchmarks[j]))) {
             for (size_t k = 0; k < j; k++)

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "analysis/stats.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 /* ---- names ------------------------------------------------------------------ */
@@ -238,7 +239,7 @@ static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
             first = (long)i;
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[i]));
     }
-    bool failed = names.failed;
+    bool failed = false;
     if (count == 1)
         c->model_index = first;
     else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))
@@ -601,19 +602,12 @@ static int cmp_item_ptr(const void *x, const void *y)
 
 /* The value classes of the paired differences model - baseline, rebuilt
  * from the items as the comparison pairs them (by id). False when they have
- * more than SR_MAX_CLASSES values, or out of memory (*oom). */
-static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out, bool *oom)
+ * more than SR_MAX_CLASSES values. */
+static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out)
 {
-    *oom = false;
     size_t nb = base->n_items ? base->n_items : 1, nm = s->n_items ? s->n_items : 1;
-    const sr_item_score **idx = malloc(nb * sizeof *idx);
-    double *diff = malloc(nm * sizeof *diff);
-    if (!idx || !diff) {
-        free(idx);
-        free(diff);
-        *oom = true;
-        return false;
-    }
+    const sr_item_score **idx = sr_xmalloc(nb * sizeof *idx);
+    double *diff = sr_xmalloc(nm * sizeof *diff);
     for (size_t i = 0; i < base->n_items; i++)
         idx[i] = &base->items[i];
     qsort(idx, base->n_items, sizeof *idx, cmp_item_ptr);
@@ -681,10 +675,9 @@ static sr_error *monte_carlo_test(const sr_sweep *sw, sr_claim *c, const figure_
     const sr_model *base = sr_sweep_baseline(sw);
     const sr_scores *bs = base && f->scores ? sr_model_benchmark(base, f->scores->benchmark) : NULL;
     sr_classes classes;
-    bool oom;
-    if (!bs || !paired_classes(f->scores, bs, &classes, &oom)) {
+    if (!bs || !paired_classes(f->scores, bs, &classes)) {
         c->exact_unavailable = true;
-        return bs && oom ? sr_oom() : NULL;
+        return NULL;
     }
     long resamples = sw->claims.resamples > 0 ? sw->claims.resamples : sw->settings.resamples;
     /* The level of the bound or verdict claimed as the report has it (with
@@ -723,9 +716,7 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
     }
     bool reproduced;
     if (f->words) {
-        c->value_words = strdup(f->text);
-        if (!c->value_words)
-            return sr_oom();
+        c->value_words = sr_xstrdup(f->text);
         reproduced = sr_claim_words_equal(c->words, strlen(c->words), f->text, strlen(f->text));
     } else {
         c->value = f->number;
@@ -779,7 +770,7 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
-    if (!(c->model_id = strdup(m->id)))
+    if (!(c->model_id = sr_xstrdup(m->id)))
         return sr_oom();
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))

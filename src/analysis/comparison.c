@@ -7,6 +7,7 @@
 
 #include "analysis/paired.h"
 #include "analysis/stats.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/strbuf.h"
@@ -71,7 +72,7 @@ static bool set_text(sr_value *v, const char *s)
     if (!s)
         return true;
     v->kind = SR_VALUE_TEXT;
-    v->text = strdup(s);
+    v->text = sr_xstrdup(s);
     return v->text != NULL;
 }
 
@@ -99,7 +100,7 @@ static bool copy_value(sr_value *dst, const sr_value *src)
 {
     *dst = *src;
     dst->text = NULL;
-    return src->kind != SR_VALUE_TEXT || (dst->text = strdup(src->text)) != NULL;
+    return src->kind != SR_VALUE_TEXT || (dst->text = sr_xstrdup(src->text)) != NULL;
 }
 
 static bool sweep_value(const sr_sweep *sw, sr_setup_field f, sr_value *v)
@@ -210,8 +211,6 @@ static void jobs_free(job_list *jobs)
 static bool compare_seed(unsigned long seed, const char *model, const char *benchmark, unsigned long *out)
 {
     char *salted = sr_asprintf("%s\n%s", SR_COMPARE_SEED_SALT, benchmark);
-    if (!salted)
-        return false;
     *out = sr_pair_seed(seed, model, salted);
     free(salted);
     return true;
@@ -300,16 +299,14 @@ static void accuracy_init(sr_accuracy_change *ch)
 static sr_error *accuracy_changes(const sr_comparison *c, sr_model_change *mc, job_list *jobs)
 {
     const sr_model *b = mc->before, *a = mc->after;
-    mc->accuracy = calloc(b->n_benchmarks + a->n_benchmarks + 1, sizeof *mc->accuracy);
-    if (!mc->accuracy)
-        return sr_oom();
+    mc->accuracy = sr_xcalloc(b->n_benchmarks + a->n_benchmarks + 1, sizeof *mc->accuracy);
     for (size_t k = 0; k < b->n_benchmarks + a->n_benchmarks; k++) {
         const sr_scores *s = k < b->n_benchmarks ? &b->benchmarks[k] : &a->benchmarks[k - b->n_benchmarks];
         if (k >= b->n_benchmarks && sr_model_benchmark(b, s->benchmark))
             continue; /* paired already */
         sr_accuracy_change *ch = &mc->accuracy[mc->n_accuracy];
         accuracy_init(ch);
-        if (!(ch->benchmark = strdup(s->benchmark)))
+        if (!(ch->benchmark = sr_xstrdup(s->benchmark)))
             return sr_oom();
         mc->n_accuracy++;
         ch->before = sr_model_benchmark(b, s->benchmark);
@@ -343,9 +340,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 static sr_error *speed_changes(sr_model_change *mc)
 {
     const sr_model *b = mc->before, *a = mc->after;
-    mc->speed = calloc(b->n_scenarios + a->n_scenarios + 1, sizeof *mc->speed);
-    if (!mc->speed)
-        return sr_oom();
+    mc->speed = sr_xcalloc(b->n_scenarios + a->n_scenarios + 1, sizeof *mc->speed);
     for (size_t k = 0; k < b->n_scenarios + a->n_scenarios; k++) {
         const sr_scenario *sc = k < b->n_scenarios ? &b->scenarios[k] : &a->scenarios[k - b->n_scenarios];
         if (k >= b->n_scenarios && sr_model_scenario(b, sc->key))
@@ -483,9 +478,7 @@ static sr_setup_change *find_setup(sr_setup_change *rows, size_t n, sr_setup_fie
 
 static bool add_model_id(sr_setup_change *s, const char *id)
 {
-    const char **ids = realloc(s->models, (s->n_models + 1) * sizeof *ids);
-    if (!ids)
-        return false;
+    const char **ids = sr_xrealloc(s->models, (s->n_models + 1) * sizeof *ids);
     ids[s->n_models++] = id;
     s->models = ids;
     return true;
@@ -547,8 +540,8 @@ static sr_error *setup_changes(sr_comparison *c)
 
 static sr_error *one_sided(sr_comparison *c, const size_t *match, const bool *used)
 {
-    c->added = calloc(c->after->n_models + 1, sizeof *c->added);
-    c->removed = calloc(c->before->n_models + 1, sizeof *c->removed);
+    c->added = sr_xcalloc(c->after->n_models + 1, sizeof *c->added);
+    c->removed = sr_xcalloc(c->before->n_models + 1, sizeof *c->removed);
     if (!c->added || !c->removed)
         return sr_oom();
     for (size_t i = 0; i < c->after->n_models; i++)
@@ -562,9 +555,7 @@ static sr_error *one_sided(sr_comparison *c, const size_t *match, const bool *us
 
 static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *jobs)
 {
-    c->models = calloc(c->after->n_models + 1, sizeof *c->models);
-    if (!c->models)
-        return sr_oom();
+    c->models = sr_xcalloc(c->after->n_models + 1, sizeof *c->models);
     sr_error *err = NULL;
     for (size_t i = 0; i < c->after->n_models && !err; i++) {
         if (match[i] == NO_MATCH)
@@ -601,8 +592,8 @@ sr_error *sr_compare_sweeps(const sr_sweep *before, const sr_sweep *after, const
     out->before = before;
     out->after = after;
     out->settings = *settings;
-    size_t *match = malloc((after->n_models ? after->n_models : 1) * sizeof *match);
-    bool *used = calloc(before->n_models ? before->n_models : 1, sizeof *used);
+    size_t *match = sr_xmalloc((after->n_models ? after->n_models : 1) * sizeof *match);
+    bool *used = sr_xcalloc(before->n_models ? before->n_models : 1, sizeof *used);
     job_list jobs = {0};
     sr_error *err = match && used ? NULL : sr_oom();
     if (!err) {

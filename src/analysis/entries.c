@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -96,9 +97,8 @@ static bool differs(const sr_sweep *sw, const char *id, size_t k)
     return diff;
 }
 
-/* "id (tp 2, util 0.5)" from what differs; NULL (nothing differs) or OOM
- * told apart by *oom. */
-static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const bool *diff, bool *oom)
+/* "id (tp 2, util 0.5)" from what differs; NULL when nothing differs. */
+static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const bool *diff)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -114,14 +114,12 @@ static char *label_from_differences(const sr_sweep *sw, const sr_model *m, const
     }
     (void)sw;
     if (parts == 0) {
-        *oom = sb.failed;
         sr_strbuf_release(&sb);
         return NULL;
     }
     char *what = sr_strbuf_detach(&sb);
-    char *label = what ? sr_asprintf("%s (%s)", m->id, what) : NULL;
+    char *label = sr_asprintf("%s (%s)", m->id, what);
     free(what);
-    *oom = !label;
     return label;
 }
 
@@ -169,24 +167,24 @@ static char *label_from_directory(const sr_model *m)
 /* Labels for every entry of this id, by what differs among them: the
  * serving settings (with_variant false), or the settings and the variant.
  * True when every label was made and they are all different. */
-static bool label_group(sr_sweep *sw, const char *id, bool with_variant, bool *oom)
+static bool label_group(sr_sweep *sw, const char *id, bool with_variant)
 {
     bool diff[N_SETTINGS + 1];
     for (size_t k = 0; k <= N_SETTINGS; k++)
         diff[k] = (k < N_SETTINGS || with_variant) && differs(sw, id, k);
     bool all = true;
-    for (size_t i = 0; i < sw->n_models && !*oom; i++) {
+    for (size_t i = 0; i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
         if (strcmp(m->id, id) != 0)
             continue;
         free(m->label);
-        m->label = label_from_differences(sw, m, diff, oom);
+        m->label = label_from_differences(sw, m, diff);
         all = all && m->label;
     }
     for (size_t i = 0; i < sw->n_models && all; i++)
         if (strcmp(sw->models[i].id, id) == 0)
             all = label_unique(sw, &sw->models[i]);
-    return all && !*oom;
+    return all;
 }
 
 sr_error *sr_label_entries(sr_sweep *sweep)
@@ -199,14 +197,11 @@ sr_error *sr_label_entries(sr_sweep *sweep)
         sr_model *m = &sweep->models[i];
         if (m->label)
             continue; /* labelled with its group */
-        bool oom = false;
         if (m->tag) {
             bool repeated = false;
             for (size_t j = 0; j < sweep->n_models; j++)
                 repeated |= j != i && sweep->models[j].tag && strcmp(sweep->models[j].tag, m->tag) == 0;
-            m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : strdup(m->tag);
-            if (!m->label)
-                return sr_oom();
+            m->label = repeated && m->run ? sr_asprintf("%s (%s)", m->tag, m->run) : sr_xstrdup(m->tag);
             /* The tables show which model the tag served: the id's name
              * ("google/gemma-4-E2B-it" -> "gemma-4-E2B-it") unless the tag is it. */
             const char *slash = strrchr(m->id, '/'), *name = slash ? slash + 1 : m->id;
@@ -215,46 +210,34 @@ sr_error *sr_label_entries(sr_sweep *sweep)
             if (name[0] && strcmp(name, m->tag) != 0 && strcmp(m->id, m->tag) != 0) {
                 m->table_name = repeated && m->run ? sr_asprintf("%s (%s, %s)", m->tag, m->run, name)
                                                    : sr_asprintf("%s (%s)", m->tag, name);
-                if (!m->table_name)
-                    return sr_oom();
             }
             continue;
         }
         if (count_id(sweep, m->id) == 1) {
-            if (!(m->label = strdup(m->id)))
-                return sr_oom();
+            m->label = sr_xstrdup(m->id);
             continue;
         }
         /* What the settings say first; the variant only when they do not
          * tell the entries apart; the directory when nothing does. */
-        if (label_group(sweep, m->id, false, &oom) || oom || label_group(sweep, m->id, true, &oom) || oom) {
-            if (oom)
-                return sr_oom();
+        if (label_group(sweep, m->id, false) || label_group(sweep, m->id, true))
             continue;
-        }
         /* The labels of the last try stand where they differ; the ones
          * that collide (found first, then changed) also get their
          * directory (and variant). */
-        bool *collides = calloc(sweep->n_models, sizeof *collides);
-        if (!collides)
-            return sr_oom();
+        bool *collides = sr_xcalloc(sweep->n_models, sizeof *collides);
         for (size_t j = 0; j < sweep->n_models; j++) {
             const sr_model *o = &sweep->models[j];
             collides[j] = strcmp(o->id, m->id) == 0 && !(o->label && label_unique(sweep, o));
         }
-        for (size_t j = 0; j < sweep->n_models && !oom; j++) {
+        for (size_t j = 0; j < sweep->n_models; j++) {
             sr_model *o = &sweep->models[j];
             char *label = collides[j] ? label_with_directory(o) : NULL;
-            if (collides[j] && !label)
-                oom = true;
             if (label) {
                 free(o->label);
                 o->label = label;
             }
         }
         free(collides);
-        if (oom)
-            return sr_oom();
     }
     return NULL;
 }
@@ -310,9 +293,7 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "");
-    bool *used = calloc(sw->n_models ? sw->n_models : 1, sizeof *used);
-    if (!used)
-        return NULL;
+    bool *used = sr_xcalloc(sw->n_models ? sw->n_models : 1, sizeof *used);
     for (int k = 0; k < 3; k++) {
         size_t best = SIZE_MAX, at = 0;
         for (size_t i = 0; i < sw->n_models; i++) {
@@ -375,8 +356,7 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
                 (o->label && strcasecmp(o->label, name) == 0))
                 sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", o->label ? o->label : o->id);
         }
-        sr_error *err = sb.failed ? sr_oom()
-                                  : sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
+        sr_error *err = sr_usage_error("baseline '%s' (%s) names %zu entries: %s; name one by its label",
                                                    name, from, n, sr_strbuf_cstr(&sb));
         sr_strbuf_release(&sb);
         free(id);
@@ -393,9 +373,7 @@ sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
         return err;
     }
     m->is_baseline = true;
-    char *chosen = strdup(m->id);
-    if (!chosen)
-        return sr_oom();
+    char *chosen = sr_xstrdup(m->id);
     free(sweep->baseline);
     sweep->baseline = chosen;
     return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/kv_cap.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -149,9 +150,7 @@ static bool variant_matches(const sr_kv_layout *layout, const sr_kv_params *p, d
 static bool unshared_copy(const sr_kv_layout *layout, sr_kv_layout *copy)
 {
     *copy = *layout;
-    copy->layers = malloc((size_t)layout->n_layers * sizeof *copy->layers);
-    if (!copy->layers)
-        return false;
+    copy->layers = sr_xmalloc((size_t)layout->n_layers * sizeof *copy->layers);
     for (long i = 0; i < layout->n_layers; i++) {
         copy->layers[i] = layout->layers[i];
         if (copy->layers[i].kind == SR_KV_LAYER_SHARED) {
@@ -224,8 +223,7 @@ static bool warn_disagreement(sr_sweep *sweep, const sr_model *m)
     }
     char a[64], b[64];
     long long diff = (long long)kv->logged_tokens - kv->recomputed_tokens;
-    bool ok = !why.failed &&
-              sr_sweep_warn(sweep,
+    bool ok = sr_sweep_warn(sweep,
                             "kv: %s: recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
                             "%+.1f blocks of %ld); %s%s",
                             m->id, count_str(a, sizeof a, kv->recomputed_tokens), kv->avail_gib,
@@ -440,7 +438,7 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
     kv->max_model_len = p.max_model_len;
     kv->bytes_per_token = (long)plan.shape.bytes_per_token;
     kv->block_size = plan.block_size;
-    if (version && !(kv->vllm_version = strdup(version)))
+    if (version && !(kv->vllm_version = sr_xstrdup(version)))
         err = sr_oom();
     double avail = logged_avail(&m->log);
     if (!err)
@@ -495,8 +493,7 @@ static bool check_declared_sweep(sr_sweep *sweep)
             sr_strbuf_printf(&list, "%s%s %s tokens beside %.2f GiB needs >= %.4f", list.len ? "; " : "", m->id,
                              count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib, m->kv.util_implied_low);
         }
-        bool ok = !list.failed &&
-                  sr_sweep_warn(sweep,
+        bool ok = sr_sweep_warn(sweep,
                                 "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside "
                                 "the resident memory of %zu of %zu models (%s)%s",
                                 d, where, low, checked, sr_strbuf_cstr(&list), tail);
@@ -516,10 +513,6 @@ static bool check_declared_sweep(sr_sweep *sweep)
 static sr_error *soften(sr_sweep *sweep, const sr_model *m, sr_error *err)
 {
     char *context = sr_asprintf("kv: %s", m->id);
-    if (!context) {
-        sr_error_free(err);
-        return sr_oom();
-    }
     err = sr_soften(err, sweep->settings.keep_going, sweep->export_dir, context, NULL, sr_sweep_warn_sentence, sweep);
     free(context);
     return err;

@@ -11,6 +11,8 @@
  *   TPU block size     docs/kv.md 4.3 */
 #include "analysis/kv_cap.h"
 
+#include "util/alloc.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -396,7 +398,7 @@ static sr_error *group_hybrid(const sr_kv_layout *layout, sr_kv_plan *plan)
     if (err)
         return err;
     size_t n = (size_t)plan->n_layers;
-    long *type_of = calloc(n, sizeof *type_of), *rep = calloc(n, sizeof *rep), *count = calloc(n, sizeof *count);
+    long *type_of = sr_xcalloc(n, sizeof *type_of), *rep = sr_xcalloc(n, sizeof *rep), *count = sr_xcalloc(n, sizeof *count);
     if (type_of && rep && count)
         assign_groups(plan, type_of, rep, count, layer_types(plan, type_of, rep, count));
     else
@@ -477,9 +479,7 @@ sr_error *sr_kv_plan_make(const sr_kv_layout *layout, const sr_kv_params *p, sr_
     out->basis.block_size = out->block_size;
     shape_counts(layout, &out->shape);
     out->n_layers = layout->n_layers;
-    out->layers = calloc((size_t)(layout->n_layers > 0 ? layout->n_layers : 1), sizeof *out->layers);
-    if (!out->layers)
-        return sr_oom();
+    out->layers = sr_xcalloc((size_t)(layout->n_layers > 0 ? layout->n_layers : 1), sizeof *out->layers);
     sr_error *err = layer_specs(layout, out);
     if (!err)
         err = group_layers(layout, out);

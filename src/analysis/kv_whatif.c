@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/kv_cap.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -64,8 +65,8 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
     }
     kv->whatif = rows;
     sr_kv_whatif *w = &kv->whatif[kv->n_whatif];
-    *w = (sr_kv_whatif){.label = strdup(r->label),
-                        .chip = strdup(r->chip),
+    *w = (sr_kv_whatif){.label = sr_xstrdup(r->label),
+                        .chip = sr_xstrdup(r->chip),
                         .backend = r->backend,
                         .hbm_gib = r->hbm,
                         .mem_util = kv->whatif_util,

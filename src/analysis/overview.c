@@ -1,5 +1,7 @@
 #include "analysis/overview.h"
 
+#include "util/alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -104,9 +106,7 @@ sr_error *sr_rank_overview(sr_sweep *sweep)
 {
     if (sweep->n_models == 0)
         return NULL;
-    rank_key *keys = malloc(sweep->n_models * sizeof *keys);
-    if (!keys)
-        return sr_oom();
+    rank_key *keys = sr_xmalloc(sweep->n_models * sizeof *keys);
     bool compared = sr_sweep_baseline(sweep) != NULL;
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];

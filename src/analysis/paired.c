@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static int cmp_item_ptr(const void *x, const void *y)
@@ -14,9 +15,7 @@ static int cmp_item_ptr(const void *x, const void *y)
 
 const sr_item_score **sr_items_by_id(const sr_scores *s)
 {
-    const sr_item_score **idx = malloc((s->n_items ? s->n_items : 1) * sizeof *idx);
-    if (!idx)
-        return NULL;
+    const sr_item_score **idx = sr_xmalloc((s->n_items ? s->n_items : 1) * sizeof *idx);
     for (size_t i = 0; i < s->n_items; i++)
         idx[i] = &s->items[i];
     qsort(idx, s->n_items, sizeof *idx, cmp_item_ptr);
@@ -26,9 +25,7 @@ const sr_item_score **sr_items_by_id(const sr_scores *s)
 bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out)
 {
     memset(out, 0, sizeof *out);
-    out->diff = malloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
-    if (!out->diff)
-        return false;
+    out->diff = sr_xmalloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
     for (size_t i = 0; i < a->n_items; i++) {
         const sr_item_score key = {a->items[i].id, 0}, *keyp = &key;
         const sr_item_score **hit = bsearch(&keyp, b_by_id, b->n_items, sizeof *b_by_id, cmp_item_ptr);
@@ -113,7 +110,7 @@ bool sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_scor
     if (n_keys == 0)
         return true;
     qsort(keys, n_keys, sizeof *keys, cmp_flip);
-    sr_flipped_item *items = malloc(n_keys * sizeof *items);
+    sr_flipped_item *items = sr_xmalloc(n_keys * sizeof *items);
     if (!items) {
         free(keys);
         return false;
@@ -136,9 +133,7 @@ void sr_pairing_release(sr_pairing *p)
  * is none (the values are not on a small lattice): the sampled ones stay. */
 static bool exact_levels(const sr_classes *classes, sr_interval *levels, size_t n_levels)
 {
-    sr_interval *exact = malloc(n_levels * sizeof *exact);
-    if (!exact)
-        return false;
+    sr_interval *exact = sr_xmalloc(n_levels * sizeof *exact);
     bool ok = true;
     for (size_t i = 0; i < n_levels && ok; i++) {
         exact[i].confidence = levels[i].confidence;
@@ -199,8 +194,8 @@ bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *o
     out->within_noise = -1;
     if (!isfinite(out->ratio))
         return true;
-    double *runs = malloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
-    double *ref_runs = malloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
+    double *runs = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
+    double *ref_runs = sr_xmalloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
     if (!runs || !ref_runs) {
         free(runs);
         free(ref_runs);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static bool valid_levels(const sr_interval *levels, size_t n_levels)
@@ -75,7 +76,7 @@ bool sr_bootstrap_index_levels(const double *d, size_t n, long resamples, unsign
         point_levels(levels, n_levels, 0);
         return true;
     }
-    double *means = malloc((size_t)resamples * sizeof *means);
+    double *means = sr_xmalloc((size_t)resamples * sizeof *means);
     bool ok = means && sr_bootstrap_means_index(d, n, resamples, seed, means);
     if (ok) {
         gsl_sort(means, 1, (size_t)resamples);
@@ -101,9 +102,7 @@ bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamp
     *low = *high = NAN;
     if (n == 0 || n > SIZE_MAX / sizeof(double))
         return false;
-    double *diff = malloc(n * sizeof *diff);
-    if (!diff)
-        return false;
+    double *diff = sr_xmalloc(n * sizeof *diff);
     for (size_t i = 0; i < n; i++)
         diff[i] = a[i] - b[i];
     bool ok = sr_bootstrap_index(diff, n, resamples, seed, confidence, low, high);
@@ -126,9 +125,7 @@ double sr_median(const double *values, size_t n)
 {
     if (n == 0 || n > SIZE_MAX / sizeof(double))
         return NAN;
-    double *copy = malloc(n * sizeof *copy);
-    if (!copy)
-        return NAN;
+    double *copy = sr_xmalloc(n * sizeof *copy);
     memcpy(copy, values, n * sizeof *copy);
     gsl_sort(copy, 1, n);
     double m = gsl_stats_median_from_sorted_data(copy, 1, n);
@@ -183,9 +180,7 @@ bool sr_holm_adjust(const double *p, size_t m, double *adjusted)
         return true;
     if (m > SIZE_MAX / sizeof(size_t))
         return false;
-    size_t *order = malloc(m * sizeof *order);
-    if (!order)
-        return false;
+    size_t *order = sr_xmalloc(m * sizeof *order);
     gsl_sort_index(order, p, 1, m); /* ascending; ties get the same adjusted value in any order */
     double running = 0;
     for (size_t i = 0; i < m; i++) {
@@ -295,9 +290,7 @@ typedef struct table_range {
  * far below the 2^-32 steps of mt19937's uniforms). NULL on OOM. */
 static binomial_table *binomial_table_new(unsigned m, double q)
 {
-    binomial_table *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
+    binomial_table *t = sr_xcalloc(1, sizeof *t);
     double r = q / (1 - q);
     unsigned mode = (unsigned)floor(((double)m + 1) * q);
     if (mode > m)
@@ -320,8 +313,8 @@ static binomial_table *binomial_table_new(unsigned m, double q)
     }
     t->first = lo;
     t->len = hi - lo + 1;
-    t->cdf = malloc(t->len * sizeof *t->cdf);
-    t->guide = malloc(t->len * sizeof *t->guide);
+    t->cdf = sr_xmalloc(t->len * sizeof *t->cdf);
+    t->guide = sr_xmalloc(t->len * sizeof *t->guide);
     if (!t->cdf || !t->guide) {
         free(t->cdf);
         free(t->guide);
@@ -382,9 +375,7 @@ static binomial_table *table_for(table_range *range, unsigned m, double q)
         long room = (hi - lo + 1) / 2 + 8;
         lo = lo - room < 0 ? 0 : lo - room;
         hi += room;
-        binomial_table **at = calloc((size_t)(hi - lo + 1), sizeof *at);
-        if (!at)
-            return NULL;
+        binomial_table **at = sr_xcalloc((size_t)(hi - lo + 1), sizeof *at);
         for (size_t i = 0; i < range->len; i++)
             at[range->first_m - lo + (long)i] = range->at[i];
         free(range->at);
@@ -468,9 +459,7 @@ static bool lattice_sort(const sr_classes *c, double *means, size_t r)
     long long width = n * (vmax - vmin) + 1;
     if (width > 100000000LL)
         return false;
-    unsigned *hist = calloc((size_t)width, sizeof *hist);
-    if (!hist)
-        return false;
+    unsigned *hist = sr_xcalloc((size_t)width, sizeof *hist);
     for (size_t i = 0; i < r; i++)
         hist[llround(means[i] * (double)n) - n * vmin]++;
     size_t pos = 0;
@@ -492,7 +481,7 @@ bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsign
         point_levels(levels, n_levels, c->values[0]); /* one value: every resample equals it */
         return true;
     }
-    double *means = malloc((size_t)resamples * sizeof *means);
+    double *means = sr_xmalloc((size_t)resamples * sizeof *means);
     bool ok = means && sr_bootstrap_means_multinomial(c, resamples, seed, means);
     if (ok) {
         if (!lattice_sort(c, means, (size_t)resamples))
@@ -540,7 +529,7 @@ static double *exact_pmf(const sr_classes *c, long *q_out, long *vmin_out, size_
     if (span < 0 || !sr_size_mul(n, (size_t)span, &width) || width > 50000000)
         return NULL;
     width += 1; /* sum of n draws minus n*vmin lies in [0, n*span] */
-    double *cur = calloc(width, sizeof *cur), *next = calloc(width, sizeof *next);
+    double *cur = sr_xcalloc(width, sizeof *cur), *next = sr_xcalloc(width, sizeof *next);
     if (!cur || !next) {
         free(cur);
         free(next);

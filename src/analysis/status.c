@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static bool has_results(const sr_model *m)
@@ -144,7 +145,7 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
     if (m->failure.stage == SR_STAGE_SCORE && !base) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
-        if (!(m->status_reason = strdup("a benchmark's scoring produced nothing")))
+        if (!(m->status_reason = sr_xstrdup("a benchmark's scoring produced nothing")))
             return sr_oom();
     }
     char *unplanned = planned_missing(m);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 bool sr_survey_license_allowed(const sr_survey_settings *s, const sr_hub_record *r)
@@ -174,9 +175,7 @@ static sr_error *kv_capacity(const sr_survey_settings *s, sr_survey_model *m, co
     m->kv_tokens = c.tokens;
     m->max_concurrency = c.max_concurrency;
     sr_kv_plan_release(&plan);
-    m->whatif = calloc(sr_kv_n_whatif_lengths, sizeof *m->whatif);
-    if (!m->whatif)
-        return sr_oom();
+    m->whatif = sr_xcalloc(sr_kv_n_whatif_lengths, sizeof *m->whatif);
     for (size_t i = 0; i < sr_kv_n_whatif_lengths; i++) {
         p = kv_params(s, sr_kv_whatif_lengths[i]);
         if ((err = sr_kv_plan_make(layout, &p, &plan)))
@@ -194,8 +193,8 @@ static sr_error *copy_layout_facts(sr_survey_model *m, const sr_kv_layout *layou
 {
     free(m->architecture);
     free(m->model_type);
-    m->architecture = layout->architecture ? strdup(layout->architecture) : NULL;
-    m->model_type = layout->model_type ? strdup(layout->model_type) : NULL;
+    m->architecture = layout->architecture ? sr_xstrdup(layout->architecture) : NULL;
+    m->model_type = layout->model_type ? sr_xstrdup(layout->model_type) : NULL;
     if ((layout->architecture && !m->architecture) || (layout->model_type && !m->model_type))
         return sr_oom();
     m->config_float32 = is_float32(layout->dtype);
@@ -212,7 +211,7 @@ sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, cons
     const char *bad_dtype;
     double bytes;
     m->weights_source = sr_survey_weight_bytes(&m->record, m->config_float32, &bytes, &bad_dtype);
-    if (bad_dtype && !(m->weights_unknown_dtype = strdup(bad_dtype)))
+    if (bad_dtype && !(m->weights_unknown_dtype = sr_xstrdup(bad_dtype)))
         return sr_oom();
     m->weights_gib = bytes / SR_GIB;
     m->budget_gib = s->hbm_gib * s->mem_util;

@@ -21,10 +21,7 @@ typedef struct compare_opts {
 
 static sr_error *regression_error(const sr_comparison *c)
 {
-    bool oom;
-    char *text = sr_compare_regressions_text(c, 20, &oom);
-    if (oom)
-        return sr_oom();
+    char *text = sr_compare_regressions_text(c, 20);
     sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression): %s",
                                  c->n_regressions, c->n_regressions == 1 ? "" : "s", text ? text : "");
     free(text);

@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "render/outputs.h"
 #include "util/progress.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static double now_seconds(void)
@@ -57,9 +58,7 @@ static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NUL
 static sr_error *add_claims_file(void *opts, const char *arg)
 {
     report_opts *o = opts;
-    const char **files = realloc(o->claims, (o->n_claims + 1) * sizeof *files);
-    if (!files)
-        return sr_oom();
+    const char **files = sr_xrealloc(o->claims, (o->n_claims + 1) * sizeof *files);
     files[o->n_claims++] = arg;
     o->claims = files;
     return NULL;

@@ -12,6 +12,7 @@
 #include "analysis/survey_rules.h"
 #include "pipeline.h"
 #include "render/outputs.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -43,7 +44,7 @@ static sr_error *set_word(const char *name, const char *arg, char **dst)
     if (!plain_word(arg))
         return sr_cli_bad_value(name, "letters, digits and . _ + , - (at most 64)", arg);
     free(*dst);
-    return (*dst = strdup(arg)) ? NULL : sr_oom();
+    return (*dst = sr_xstrdup(arg)) ? NULL : sr_oom();
 }
 
 /* --license a,b,c: lower-cased, each a plain word. */
@@ -59,8 +60,6 @@ static sr_error *set_licenses(sr_survey_settings *st, const char *arg)
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         char *word = sr_strndup(p, n);
-        if (!word)
-            return sr_oom();
         for (char *c = word; *c; c++)
             if (*c >= 'A' && *c <= 'Z')
                 *c = (char)(*c - 'A' + 'a');

@@ -16,6 +16,7 @@
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
 #include "ingest/json_keys.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 #define PASSES_MAX 10000
@@ -69,7 +70,7 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
     run->input_len = common->input_len;
     run->output_len = common->output_len;
     run->nominal_lengths = common->nominal_lengths;
-    if (common->model_id && !(run->model_id = strdup(common->model_id)))
+    if (common->model_id && !(run->model_id = sr_xstrdup(common->model_id)))
         return sr_oom();
     if (!(run->source = sr_asprintf("%s:passes[%ld]", o->path, k)))
         return sr_oom();
@@ -112,7 +113,7 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
                                 PASSES_MAX);
     sr_bench_run *out = NULL;
     long done = 0;
-    if (!err && !(out = calloc((size_t)n, sizeof *out)))
+    if (!err && !(out = sr_xcalloc((size_t)n, sizeof *out)))
         err = sr_oom();
     sr_json_obj po = sr_json_member_obj(&o, "passes", "passes[].");
     for (long k = 0; !err && k < n; k++) {

@@ -14,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
 #include "ingest/json_keys.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -124,9 +125,7 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
         sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
     }
     sr_error *err = NULL;
-    if (sb.failed)
-        err = sr_oom();
-    else if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
+    if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
         err = sr_oom();
     sr_strbuf_release(&sb);
     return err;
@@ -396,7 +395,7 @@ sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr
     }
     /* One object: the file is its source; several: each its line. */
     for (size_t i = 0; !err && i < l.n; i++) {
-        l.runs[i].source = l.n == 1 && !array ? strdup(path) : sr_asprintf("%s:%ld", path, l.lines[i]);
+        l.runs[i].source = l.n == 1 && !array ? sr_xstrdup(path) : sr_asprintf("%s:%ld", path, l.lines[i]);
         if (!l.runs[i].source)
             err = sr_oom();
     }

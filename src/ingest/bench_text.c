@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "ingest/ingest.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -93,8 +94,6 @@ static void metadata_pair(run_args *a, sr_strbuf *params, const char *pair, size
 static bool set_params(run_args *a, sr_strbuf *params)
 {
     a->params_known = true;
-    if (params->failed)
-        return false;
     if (params->len == 0)
         return true;
     return (a->params = sr_strbuf_detach(params)) != NULL;
@@ -286,7 +285,7 @@ static bool words_push(words *w, sr_strbuf *word)
     if (w->n >= COMMAND_WORDS || !sr_grow(&array, &w->cap, w->n + 1, sizeof *w->items))
         return false;
     w->items = array;
-    char *s = word->len ? sr_strbuf_detach(word) : strdup("");
+    char *s = word->len ? sr_strbuf_detach(word) : sr_xstrdup("");
     if (!s)
         return false;
     w->items[w->n++] = s;
@@ -331,7 +330,6 @@ static bool shell_words(const char *s, size_t n, words *out)
     }
     if (ok && in_word)
         ok = words_push(out, &word);
-    ok = ok && !word.failed;
     sr_strbuf_release(&word);
     return ok;
 }
@@ -614,10 +612,10 @@ static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_a
     run->input_len = either(in, per_request(run->total_input_tokens, run->completed));
     run->output_len = either(out, per_request(run->total_output_tokens, run->completed));
     const char *model = ns->model_id ? ns->model_id : cmd->model_id;
-    if (model && !(run->model_id = strdup(model)))
+    if (model && !(run->model_id = sr_xstrdup(model)))
         return sr_oom();
     const char *params = ns->params_known ? ns->params : cmd->params;
-    if (params && !(run->params = strdup(params)))
+    if (params && !(run->params = sr_xstrdup(params)))
         return sr_oom();
     return NULL;
 }
@@ -662,9 +660,7 @@ static void pre_block_reset(pre_block *pre)
 
 sr_bench_text_reader *sr_bench_text_reader_new(const char *path)
 {
-    sr_bench_text_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    sr_bench_text_reader *r = sr_xcalloc(1, sizeof *r);
     r->path = path;
     args_init(&r->ns);
     args_init(&r->cmd);
@@ -695,8 +691,6 @@ static sr_error *command_line(sr_bench_text_reader *r, const char *line, size_t 
     r->in_command = continued && r->command.len < COMMAND_MAX;
     if (r->in_command)
         return NULL;
-    if (r->command.failed)
-        return sr_oom();
     bool is_command;
     bool ok = parse_command(r->command.data, r->command.len, &r->cmd, &is_command);
     r->command.len = 0;

@@ -17,6 +17,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -136,7 +137,7 @@ char *sr_bfcl_benchmark_name(const char *category)
     if (!category)
         return NULL;
     if (strcmp(category, "simple") == 0 || strcmp(category, "simple_python") == 0)
-        return strdup("bfcl_simple");
+        return sr_xstrdup("bfcl_simple");
     return sr_asprintf("bfcl_%s", category);
 }
 
@@ -148,8 +149,8 @@ char *sr_bfcl_item_id(const char *raw)
     while (d > 0 && isdigit((unsigned char)raw[d - 1]))
         d--;
     if (d < n && d > 0 && raw[d - 1] == '_')
-        return strdup(raw + d);
-    return strdup(raw);
+        return sr_xstrdup(raw + d);
+    return sr_xstrdup(raw);
 }
 
 /* The canonical id within a file of this category: "<category>_" stripped
@@ -159,7 +160,7 @@ static char *canonical_id(const char *raw, const char *category)
     if (category) {
         size_t cl = strlen(category);
         if (strncmp(raw, category, cl) == 0 && raw[cl] == '_' && raw[cl + 1] != '\0')
-            return strdup(raw + cl + 1);
+            return sr_xstrdup(raw + cl + 1);
     }
     return sr_bfcl_item_id(raw);
 }
@@ -206,9 +207,7 @@ static char **sorted_ids(const id_list *l)
     size_t bytes;
     if (!sr_size_mul(l->n ? l->n : 1, sizeof(char *), &bytes))
         return NULL;
-    char **s = malloc(bytes);
-    if (!s)
-        return NULL;
+    char **s = sr_xmalloc(bytes);
     if (l->n)
         memcpy(s, l->ids, l->n * sizeof(char *));
     qsort(s, l->n, sizeof *s, str_ptr_cmp);
@@ -341,7 +340,7 @@ static sr_error *failure_id(const char *path, long line, const cJSON *obj, const
                                       "integer id %g is not a position in the result file (1 to %zu) and the "
                                       "prompt has no id",
                                       pos, results->n);
-            *out = strdup(results->ids[(size_t)pos - 1]);
+            *out = sr_xstrdup(results->ids[(size_t)pos - 1]);
             return *out ? NULL : sr_oom();
         }
     } else if (!cJSON_IsString(idv) || !idv->valuestring[0]) {
@@ -463,8 +462,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         free(out->source);
         free(out->claimed_source);
         out->benchmark = sr_bfcl_benchmark_name(category);
-        out->source = strdup(result_path);
-        out->claimed_source = strdup(score_path);
+        out->source = sr_xstrdup(result_path);
+        out->claimed_source = sr_xstrdup(score_path);
         out->claimed_accuracy = h.accuracy;
         out->empty_outputs = empty;
         if (!out->benchmark || !out->source || !out->claimed_source)

@@ -12,6 +12,7 @@
 
 #include "ingest/ingest.h"
 
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -50,14 +51,14 @@ bool sr_bucket_is_run(const char *abs_dir)
 char *sr_bucket_model_id(const char *model)
 {
     if (model[0] != '/' && !starts_with(model, "./") && !starts_with(model, "../"))
-        return strdup(model);
+        return sr_xstrdup(model);
     const char *end = model + strlen(model);
     while (end > model && end[-1] == '/')
         end--;
     const char *start = end;
     while (start > model && start[-1] != '/')
         start--;
-    return start < end ? strndup(start, (size_t)(end - start)) : strdup(model);
+    return start < end ? sr_xstrndup(start, (size_t)(end - start)) : sr_xstrdup(model);
 }
 
 static sr_error *files_add(sr_bucket_files *l, const sr_found_file *f, const char *reason)
@@ -67,8 +68,8 @@ static sr_error *files_add(sr_bucket_files *l, const sr_found_file *f, const cha
         return sr_oom();
     l->items = p;
     sr_bucket_file *b = &l->items[l->n];
-    b->file.rel = strdup(f->rel);
-    b->file.open = strdup(f->open);
+    b->file.rel = sr_xstrdup(f->rel);
+    b->file.open = sr_xstrdup(f->open);
     b->reason = reason;
     if (!b->file.rel || !b->file.open) {
         free(b->file.rel);
@@ -105,7 +106,7 @@ static sr_error *add_arm(sr_bucket_run *r, const char *tag, size_t n, sr_bucket_
     r->arms = p;
     sr_bucket_arm *a = &r->arms[r->n_arms];
     memset(a, 0, sizeof *a);
-    if (!(a->tag = strndup(tag, n)))
+    if (!(a->tag = sr_xstrndup(tag, n)))
         return sr_oom();
     r->n_arms++;
     *out = a;
@@ -127,9 +128,7 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
         while (q < end && tag_char(*q))
             q++;
         if (q > name && (size_t)(q - name) <= TAG_MAX && (q == end || *q == ' ')) {
-            char *run = strndup(name, (size_t)(q - name));
-            if (!run)
-                return sr_oom();
+            char *run = sr_xstrndup(name, (size_t)(q - name));
             free(r->name);
             r->name = run;
             r->named_by_log = true;
@@ -154,7 +153,7 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
         return err;
     r->current = (size_t)(a - r->arms) + 1;
     free(a->model);
-    if (!(a->model = strndup(model, (size_t)(as - model))))
+    if (!(a->model = sr_xstrndup(model, (size_t)(as - model))))
         return sr_oom();
     const char *open = q < end ? sr_memmem(q, (size_t)(end - q), " (") : NULL;
     const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
@@ -163,11 +162,11 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
         const char *modes_end = comma ? comma : close;
         free(a->modes);
         free(a->flags);
-        a->modes = strndup(in, (size_t)(modes_end - in));
+        a->modes = sr_xstrndup(in, (size_t)(modes_end - in));
         const char *fl = comma ? comma + 1 : close;
         while (fl < close && *fl == ' ')
             fl++;
-        a->flags = fl < close ? strndup(fl, (size_t)(close - fl)) : NULL;
+        a->flags = fl < close ? sr_xstrndup(fl, (size_t)(close - fl)) : NULL;
         if (!a->modes || (fl < close && !a->flags))
             return sr_oom();
     }
@@ -201,7 +200,7 @@ static sr_error *boot_outcome_line(sr_bucket_run *r, const char *line, size_t le
     char **slot = ready ? &a->ready : &a->failed;
     if (*slot)
         return NULL;
-    if (!(*slot = strndup(p, n < MODEL_MAX + 500 ? n : MODEL_MAX + 500)))
+    if (!(*slot = sr_xstrndup(p, n < MODEL_MAX + 500 ? n : MODEL_MAX + 500)))
         return sr_oom();
     if (failed)
         a->failed_line = lineno;
@@ -250,7 +249,7 @@ static void speed_claim(const char *rest, sr_run_claim *c)
         }
     }
     c->check = SR_RUN_CLAIM_UNREADABLE;
-    c->detail = strdup("not in the form run_quant.sh prints its speed lines");
+    c->detail = sr_xstrdup("not in the form run_quant.sh prints its speed lines");
 }
 
 /* "<tag> <task>: {gen_eval.py summary}" (the summary read with cJSON, as
@@ -264,7 +263,7 @@ static sr_error *gen_claim(const char *json, sr_run_claim *c)
         if (err->code != SR_EXIT_INPUT)
             return err;
         c->check = SR_RUN_CLAIM_UNREADABLE;
-        c->detail = strdup(err->message);
+        c->detail = sr_xstrdup(err->message);
         sr_error_free(err);
         return c->detail ? NULL : sr_oom();
     }
@@ -295,9 +294,7 @@ static sr_error *claim_line(sr_bucket_run *r, const char *line, size_t len, long
     sr_bucket_arm *a = find_arm(r, tag, (size_t)(q - tag));
     if (!a || !a->model)
         return NULL;
-    char *rest = strndup(q + 1, (size_t)(end - q - 1));
-    if (!rest)
-        return sr_oom();
+    char *rest = sr_xstrndup(q + 1, (size_t)(end - q - 1));
     const char *brace = NULL;
     bool speed = strncmp(rest, "load at concurrency ", 20) == 0 ||
                  (strncmp(rest, "long ", 5) == 0 && rest[5] >= '0' && rest[5] <= '9');
@@ -390,7 +387,7 @@ char *sr_bucket_tag_of_name(const char *name)
     for (const char *p = name; p < dot; p++)
         if (!tag_char(*p))
             return NULL;
-    return strndup(name, (size_t)(dot - name));
+    return sr_xstrndup(name, (size_t)(dot - name));
 }
 
 static const char *run_level_reason(const char *name)
@@ -521,9 +518,9 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
 {
     memset(out, 0, sizeof *out);
     char *logs_abs = sr_path_join(abs_dir, "logs"), *results_abs = sr_path_join(abs_dir, "results");
-    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : strdup("logs");
-    char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : strdup("results");
-    out->name = strdup(name);
+    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : sr_xstrdup("logs");
+    char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : sr_xstrdup("results");
+    out->name = sr_xstrdup(name);
     out->log.rel = logs_rel ? sr_path_join(logs_rel, "run.log") : NULL;
     out->log.open = logs_abs ? sr_path_join(logs_abs, "run.log") : NULL;
     sr_error *err = NULL;

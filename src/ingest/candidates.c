@@ -11,6 +11,7 @@
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
 #include "ingest/survey_ingest.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -75,8 +76,8 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
         sr_kv_prediction *p = &sweep->models[i].predicted;
         if (strcmp(sweep->models[i].id, norm) != 0 || p->source)
             continue;
-        p->source = strdup(path);
-        p->backend = backend ? strdup(backend) : NULL;
+        p->source = sr_xstrdup(path);
+        p->backend = backend ? sr_xstrdup(backend) : NULL;
         if (!p->source || (backend && !p->backend))
             err = sr_oom();
         p->tokens = tokens;
@@ -105,7 +106,7 @@ static int cmp_id_at(const void *pa, const void *pb)
 static sr_error *check_all(const char *path, const cJSON *root)
 {
     size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
-    id_at *ids = calloc(n ? n : 1, sizeof *ids);
+    id_at *ids = sr_xcalloc(n ? n : 1, sizeof *ids);
     sr_error *err = ids ? NULL : sr_oom();
     const cJSON *c, *list = err ? NULL : root;
     cJSON_ArrayForEach(c, list)

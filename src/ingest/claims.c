@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ingest/claims_parts.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/csv_read.h"
 #include "util/strbuf.h"
@@ -45,8 +46,8 @@ sr_error *sr_read_claims(const char *path, const sr_claim_alias *aliases, size_t
     sr_claim_file *f = &out->files[out->n_files];
     if (!err) {
         sr_sha256_hex(data, len, f->sha256);
-        f->path = strdup(path);
-        f->format = strdup(format);
+        f->path = sr_xstrdup(path);
+        f->format = sr_xstrdup(format);
         out->n_files++;
         if (!f->path || !f->format)
             err = sr_oom();

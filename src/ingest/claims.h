@@ -44,9 +44,8 @@ bool sr_claims_parse_number(const char *s, size_t len, sr_claim_number *out);
 
 /* The figure a Markdown column header names (case, spaces and ',' ignored;
  * a trailing "[...]" or "(...)" note ignored when the rest is known), or
- * NULL: fresh string, or NULL also on OOM (*oom set). */
-char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases,
-                              bool *oom);
+ * NULL: fresh string. */
+char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases);
 
 /* True for the cells that state no claim: empty, "-", "—", "–", "n/a". */
 bool sr_claims_no_claim(const char *s, size_t len);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/claims_parts.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/csv_read.h"
 #include "util/strbuf.h"
@@ -72,8 +73,6 @@ static sr_error *csv_claim(csv_ctx *c)
     if (sr_claims_no_claim(value, vlen))
         return NULL;
     char *fig = sr_strndup(figure, flen);
-    if (!fig)
-        return sr_oom();
     sr_error *err;
     bool numeric = (value[0] >= '0' && value[0] <= '9') || value[0] == '+' || value[0] == '-' || value[0] == '.' ||
                    (vlen >= 3 && memcmp(value, "\xE2\x88\x92", 3) == 0);

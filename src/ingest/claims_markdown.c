@@ -11,6 +11,7 @@
 
 #include "ingest/claims.h"
 #include "ingest/claims_parts.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -226,8 +227,6 @@ static sr_error *words_claim(const md_ctx *ctx, long line, const cell *model, co
     char *own = NULL;
     if (!words) {
         own = sr_strndup(text->s, text->n);
-        if (!own)
-            return sr_oom();
         words = own;
     }
     sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, NULL, words);
@@ -556,17 +555,12 @@ static void columns_free(column *cols, size_t n)
 /* The figure of each header cell (column 0, the model, has none). */
 static sr_error *table_columns(const md_ctx *ctx, const cell_list *header, long line, column **out)
 {
-    column *cols = calloc(header->n, sizeof *cols);
-    if (!cols)
-        return sr_oom();
+    column *cols = sr_xcalloc(header->n, sizeof *cols);
     sr_error *err = NULL;
     for (size_t i = 1; i < header->n && !err; i++) {
         const cell *h = &header->items[i];
-        bool oom;
-        cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases, &oom);
-        if (oom)
-            err = sr_oom();
-        else if (cols[i].figure)
+        cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases);
+        if (cols[i].figure)
             cols[i].kind = kind_of(cols[i].figure);
         else if (h->n > 0)
             err = sr_claims_add_unchecked(ctx->out, ctx->path, line, h->s, h->n);

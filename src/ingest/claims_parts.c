@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ingest/claims_parts.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/csv_read.h"
 #include "util/strbuf.h"
@@ -128,7 +129,7 @@ const char *sr_claims_number_at(const char *s, const char *end, sr_claim_number 
             exponent = 0;
         }
     }
-    bool ok = digits + frac > 0 && !buf.failed && buf.len < 64 && exponent >= -300 && exponent <= 300;
+    bool ok = digits + frac > 0 && buf.len < 64 && exponent >= -300 && exponent <= 300;
     double v = 0;
     if (ok) {
         char *stop;
@@ -298,7 +299,7 @@ bool sr_claims_is_scenario_key(const char *s, size_t len)
 }
 
 /* True when the normalised key names a figure: *figure is then a fresh
- * string (NULL when out of memory). */
+ * string. */
 static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *aliases, size_t n_aliases, char **figure)
 {
     *figure = NULL;
@@ -306,18 +307,16 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
         sr_strbuf a;
         sr_strbuf_init(&a);
         normalize_header(aliases[i].header, strlen(aliases[i].header), &a);
-        bool failed = a.failed, hit = !failed && a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
+        bool hit = a.len == len && memcmp(sr_strbuf_cstr(&a), key, len) == 0;
         sr_strbuf_release(&a);
-        if (failed)
-            return true;
         if (hit) {
-            *figure = strdup(aliases[i].figure);
+            *figure = sr_xstrdup(aliases[i].figure);
             return true;
         }
     }
     for (size_t i = 0; i < sizeof builtin_headers / sizeof builtin_headers[0]; i++)
         if (strlen(builtin_headers[i].key) == len && memcmp(builtin_headers[i].key, key, len) == 0) {
-            *figure = strdup(builtin_headers[i].figure);
+            *figure = sr_xstrdup(builtin_headers[i].figure);
             return true;
         }
     if (sr_claims_is_scenario_key(key, len)) {
@@ -327,26 +326,17 @@ static bool figure_for_key(const char *key, size_t len, const sr_claim_alias *al
     return false;
 }
 
-char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases,
-                              bool *oom)
+char *sr_claims_header_figure(const char *header, size_t len, const sr_claim_alias *aliases, size_t n_aliases)
 {
-    *oom = false;
     sr_strbuf key;
     sr_strbuf_init(&key);
     normalize_header(header, len, &key);
-    if (key.failed) {
-        *oom = true;
-        sr_strbuf_release(&key);
-        return NULL;
-    }
     const char *k = sr_strbuf_cstr(&key);
     size_t klen = key.len;
     char *figure = NULL;
     while (klen > 0) {
-        if (figure_for_key(k, klen, aliases, n_aliases, &figure)) {
-            *oom = figure == NULL;
+        if (figure_for_key(k, klen, aliases, n_aliases, &figure))
             break;
-        }
         /* A trailing note: "Δ GSM8K [95% CI]", "GSM8K (strict)". */
         char close = k[klen - 1], open = close == ']' ? '[' : close == ')' ? '(' : 0;
         size_t at = klen - 1;
@@ -420,14 +410,14 @@ sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const c
     sr_claim *c = &out->items[out->n];
     sr_claim_init(c);
     c->source = sr_asprintf("%s:%ld", path, line);
-    c->path = strdup(path);
+    c->path = sr_xstrdup(path);
     c->line = line;
     c->model = sr_strndup(model, model_len);
-    c->figure = strdup(figure);
+    c->figure = sr_xstrdup(figure);
     c->written = sr_strndup(written, written_len);
     if (words) {
         c->is_words = true;
-        c->words = strdup(words);
+        c->words = sr_xstrdup(words);
     } else {
         c->unit = number->unit;
         c->decimals = number->decimals;
@@ -447,10 +437,10 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
     normalize_header(header, len, &key);
     const char *k = sr_strbuf_cstr(&key);
     bool seen = false;
-    for (size_t i = 0; i < out->n_unchecked && !seen && !key.failed; i++)
+    for (size_t i = 0; i < out->n_unchecked && !seen; i++)
         seen = strcmp(out->unchecked[i].key, k) == 0;
     void *cols = out->unchecked;
-    if (key.failed || (!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
+    if ((!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
         sr_strbuf_release(&key);
         return sr_oom();
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "ingest/export.h"
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
@@ -45,10 +46,10 @@ static sr_error *take_config(sr_sweep *sw, sr_model *m, const sr_metadata_files 
             return sr_oom();
         }
     }
-    sr_kv_layout *layout = calloc(1, sizeof *layout);
+    sr_kv_layout *layout = sr_xcalloc(1, sizeof *layout);
     err = layout ? sr_kv_layout_parse(shown, data, len, layout) : sr_oom();
     free(data);
-    if (!(m->config_path = strdup(shown))) {
+    if (!(m->config_path = sr_xstrdup(shown))) {
         sr_error_free(err);
         free(layout);
         return sr_oom();
@@ -59,7 +60,7 @@ static sr_error *take_config(sr_sweep *sw, sr_model *m, const sr_metadata_files 
     }
     bool incomplete = layout && layout->incomplete;
     free(layout);
-    if (err->code == SR_EXIT_INPUT && err->message && !(m->config_problem = strdup(err->message))) {
+    if (err->code == SR_EXIT_INPUT && err->message && !(m->config_problem = sr_xstrdup(err->message))) {
         sr_error_free(err);
         return sr_oom();
     }

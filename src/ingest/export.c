@@ -19,6 +19,7 @@
 #include "ingest/json_keys.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -208,7 +209,7 @@ static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log 
         return sr_oom();
     p->logs = logs;
     log_part *lp = &p->logs[p->n_logs];
-    if (!(lp->rel = strdup(rel)))
+    if (!(lp->rel = sr_xstrdup(rel)))
         return sr_oom();
     lp->log = *log;
     sr_server_log_init(log);
@@ -325,7 +326,7 @@ static char *old_samples_task(const model_parts *p, const char *name)
         }
     }
     if (best)
-        return strdup(best);
+        return sr_xstrdup(best);
     const char *last = NULL;
     for (const char *q = name; q + 1 < name + n; q++)
         if (q[0] == '_' && q[1] == '_')
@@ -421,8 +422,6 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
     const char *name = sr_path_base(f->rel);
     size_t n = strlen(name) - strlen(csv ? ".scores.csv" : ".scores.jsonl");
     char *benchmark = sr_strndup(name, n);
-    if (!benchmark)
-        return sr_oom();
     char *data;
     size_t len;
     sr_error *err = read_input(ld, f, csv ? "scores_csv" : "scores_jsonl", &data, &len);
@@ -541,7 +540,7 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
      * config is an input error (left out with --keep-going); a valid one
      * that lacks a field with no known default never stops the export: a
      * warning, and only that model's KV figure goes unrecomputed. */
-    sr_kv_layout *layout = calloc(1, sizeof *layout);
+    sr_kv_layout *layout = sr_xcalloc(1, sizeof *layout);
     err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
     free(data);
     if (err) {
@@ -550,16 +549,16 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
         bool incomplete = layout && layout->incomplete;
         free(layout);
         if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message &&
-            !(p->config_problem = strdup(err->message))) {
+            !(p->config_problem = sr_xstrdup(err->message))) {
             sr_error_free(err);
             return sr_oom();
         }
         err = sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err,
                               "this config");
-        return err ? err : (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
+        return err ? err : (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
     }
     p->layout = layout;
-    return (p->config_rel = strdup(f->rel)) ? NULL : sr_oom();
+    return (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
 }
 
 /* A JSON file that is not recognised by its name: what its content is. A
@@ -708,9 +707,7 @@ static sr_error *check_summaries(const loader *ld, model_parts *p)
                            "summary",
                            sum->source ? sum->source : "summary.json"))
             return sr_oom();
-        sr_bench_run *one = malloc(sizeof *one);
-        if (!one)
-            return sr_oom();
+        sr_bench_run *one = sr_xmalloc(sizeof *one);
         *one = *sum;
         sr_bench_run_init(sum);
         sr_error *err = runs_append(&p->json_runs, one, 1);
@@ -794,7 +791,7 @@ static sr_error *fill_run_params(sr_bench_run *run)
     char *serve = run->source ? serve_params(run->source) : NULL;
     if (!serve)
         return NULL;
-    char *both = run->params ? sr_asprintf("%s, %s", serve, run->params) : strdup(serve);
+    char *both = run->params ? sr_asprintf("%s, %s", serve, run->params) : sr_xstrdup(serve);
     free(serve);
     if (!both)
         return sr_oom();
@@ -823,7 +820,7 @@ static kv_pair *split_params(const char *params, size_t *n)
         pairs = grown;
         kv_pair *kv = &pairs[(*n)++];
         kv->key = sr_strndup(s, eq ? (size_t)(eq - s) : len);
-        kv->value = eq ? sr_strndup(eq + 1, len - (size_t)(eq - s) - 1) : strdup("");
+        kv->value = eq ? sr_strndup(eq + 1, len - (size_t)(eq - s) - 1) : sr_xstrdup("");
         s = end ? end + 2 : s + len;
     }
     return pairs;
@@ -873,7 +870,7 @@ static sr_error *key_list_add(key_list *l, const char *key)
     if (!sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items))
         return sr_oom();
     l->items = items;
-    return (l->items[l->n++] = strdup(key)) ? NULL : sr_oom();
+    return (l->items[l->n++] = sr_xstrdup(key)) ? NULL : sr_oom();
 }
 
 /* Whether key has the same value (or is missing) in every run. */
@@ -886,7 +883,7 @@ static bool same_everywhere(const sr_bench_run *runs, size_t n_runs, const char 
         kv_pair *pairs = split_params(runs[r].params, &n);
         const char *v = pair_value(pairs, n, key);
         if (!first_set) {
-            first = v ? strdup(v) : NULL;
+            first = v ? sr_xstrdup(v) : NULL;
             first_set = true;
         } else {
             same = (!v && !first) || (v && first && strcmp(v, first) == 0);
@@ -979,8 +976,8 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
     sr_server_log_init(&m->log);
     const sr_server_log *src = &p->logs[0].log;
     m->log = *src; /* shallow: the strings are copied below */
-    m->log.source = src->source ? strdup(src->source) : NULL;
-    m->log.model_id = src->model_id ? strdup(src->model_id) : NULL;
+    m->log.source = src->source ? sr_xstrdup(src->source) : NULL;
+    m->log.model_id = src->model_id ? sr_xstrdup(src->model_id) : NULL;
     memset(&m->log.failure, 0, sizeof m->log.failure);
     sr_serving_settings_init(&m->log.settings);
     bool ok = (!src->source || m->log.source) && (!src->model_id || m->log.model_id) &&
@@ -1005,7 +1002,7 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
             return sr_oom();
         }
         m->other_logs = items;
-        if (!(m->other_logs[m->n_other_logs++] = strdup(p->logs[i].rel))) {
+        if (!(m->other_logs[m->n_other_logs++] = sr_xstrdup(p->logs[i].rel))) {
             sr_strbuf_release(&names);
             return sr_oom();
         }
@@ -1015,8 +1012,7 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
         if (f->stage != SR_STAGE_NONE)
             sr_strbuf_putc(&names, ')');
     }
-    bool warned = !names.failed &&
-                  sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
+    bool warned = sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
                                 m->id, p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
     sr_strbuf_release(&names);
     return warned ? NULL : sr_oom();
@@ -1024,10 +1020,10 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
 
 static sr_error *copy_score(const sr_scores *src, sr_scores *s)
 {
-    s->benchmark = strdup(src->benchmark);
-    s->source = src->source ? strdup(src->source) : NULL;
-    s->claimed_source = src->claimed_source ? strdup(src->claimed_source) : NULL;
-    s->metric_filter = src->metric_filter ? strdup(src->metric_filter) : NULL;
+    s->benchmark = sr_xstrdup(src->benchmark);
+    s->source = src->source ? sr_xstrdup(src->source) : NULL;
+    s->claimed_source = src->claimed_source ? sr_xstrdup(src->claimed_source) : NULL;
+    s->metric_filter = src->metric_filter ? sr_xstrdup(src->metric_filter) : NULL;
     s->claimed_accuracy = src->claimed_accuracy;
     s->empty_outputs = src->empty_outputs;
     s->gen_rows = src->gen_rows;
@@ -1069,7 +1065,7 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
             return sr_oom();
         m->reported = items;
         sr_reported_metric *d = &m->reported[m->n_reported++];
-        *d = (sr_reported_metric){strdup(r->task), strdup(r->metric_filter), r->value, strdup(r->source),
+        *d = (sr_reported_metric){sr_xstrdup(r->task), sr_xstrdup(r->metric_filter), r->value, sr_xstrdup(r->source),
                                   r->n,           r->right,                 r->truncated,
                                   r->max_tokens};
         if (!d->task || !d->metric_filter || !d->source)
@@ -1144,12 +1140,12 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
     if (!m)
         return sr_oom();
     free(m->dir);
-    if (!(m->dir = strdup(p->dir)) || (variant && !(m->variant = strdup(variant))))
+    if (!(m->dir = sr_xstrdup(p->dir)) || (variant && !(m->variant = sr_xstrdup(variant))))
         return sr_oom();
     sr_error *err = take_logs(ld, m, p);
     if (!err && p->config_rel) {
-        if (!(m->config_path = strdup(p->config_rel)) ||
-            (p->config_problem && !(m->config_problem = strdup(p->config_problem))))
+        if (!(m->config_path = sr_xstrdup(p->config_rel)) ||
+            (p->config_problem && !(m->config_problem = sr_xstrdup(p->config_problem))))
             return sr_oom();
         if (last) {
             m->layout = p->layout;
@@ -1346,8 +1342,8 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         sr_model *m = &sw->models[i];
         free(m->tag);
         free(m->run);
-        m->tag = strdup(a->tag);
-        m->run = strdup(job->run);
+        m->tag = sr_xstrdup(a->tag);
+        m->run = sr_xstrdup(job->run);
         if (!m->tag || !m->run)
             return sr_oom();
         if (a->model) {
@@ -1359,10 +1355,10 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         }
         if (a->modes) {
             m->planned = true;
-            if (!m->arms_benchmarks && !(m->arms_benchmarks = strdup(a->modes)))
+            if (!m->arms_benchmarks && !(m->arms_benchmarks = sr_xstrdup(a->modes)))
                 return sr_oom();
         }
-        if (a->flags && !m->arms_flags && !(m->arms_flags = strdup(a->flags)))
+        if (a->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(a->flags)))
             return sr_oom();
         /* run.log's own claims about the arm, checked by the analysis. */
         for (size_t k = 0; k < a->n_claims; k++) {
@@ -1424,7 +1420,7 @@ static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
             continue;
         }
         tag = t;
-        if (!(run = strndup(start, dn - 5))) {
+        if (!(run = sr_xstrndup(start, dn - 5))) {
             free(tag);
             return sr_oom();
         }
@@ -1434,8 +1430,8 @@ static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
         sr_model *m = &sw->models[i];
         if (m->tag)
             continue;
-        m->tag = strdup(tag);
-        m->run = strdup(run);
+        m->tag = sr_xstrdup(tag);
+        m->run = sr_xstrdup(run);
         if (!m->tag || !m->run)
             err = sr_oom();
     }
@@ -1541,9 +1537,9 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e)
         m->planned = true;
         m->nothink |= e->nothink;
         m->runner_plan |= e->tag != NULL;
-        if ((e->flags && !m->arms_flags && !(m->arms_flags = strdup(e->flags))) ||
-            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = strdup(e->benchmarks))) ||
-            (e->tool_parser && !m->tool_parser && !(m->tool_parser = strdup(e->tool_parser))) ||
+        if ((e->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(e->flags))) ||
+            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = sr_xstrdup(e->benchmarks))) ||
+            (e->tool_parser && !m->tool_parser && !(m->tool_parser = sr_xstrdup(e->tool_parser))) ||
             !sr_serving_settings_fill(&m->settings, &e->settings) /* what the log says stays first */) {
             free(id);
             return sr_oom();
@@ -1621,7 +1617,7 @@ static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const
     for (size_t i = 0; i < run->other.n && !err; i++)
         err = record_ignored(ld, &run->other.items[i].file, -1, run->other.items[i].reason);
     for (size_t i = 0; i < run->n_arms && !err; i++) {
-        char *name = rel[0] ? sr_path_join(rel, "logs") : strdup("logs");
+        char *name = rel[0] ? sr_path_join(rel, "logs") : sr_xstrdup("logs");
         if (!name)
             return sr_oom();
         err = add_dir_job(t, name, real);
@@ -1644,8 +1640,8 @@ static sr_error *add_dir_job(top_level *t, const char *name, const char *real)
     dir_job *job = &t->jobs[t->n_jobs++];
     memset(job, 0, sizeof *job);
     sr_sweep_init(&job->scratch);
-    job->name = strdup(name);
-    job->abs = strdup(real);
+    job->name = sr_xstrdup(name);
+    job->abs = sr_xstrdup(real);
     return job->name && job->abs ? NULL : sr_oom();
 }
 
@@ -1655,9 +1651,7 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
 {
     sr_sweep *sw = ld->sweep;
     char *abs = sr_path_join(ld->export_dir, name);
-    if (!abs)
-        return sr_oom();
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     struct stat st;
     bool is_link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
     free(abs);
@@ -1691,16 +1685,16 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     } else if (is_dir) {
         err = add_dir_job(t, name, real);
     } else if (is_file && strcmp(name, "sweep.json") == 0) {
-        t->manifest.rel = strdup(name);
-        t->manifest.open = strdup(real);
+        t->manifest.rel = sr_xstrdup(name);
+        t->manifest.open = sr_xstrdup(real);
         if (!t->manifest.rel || !t->manifest.open)
             err = sr_oom();
     } else if (is_file && (ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
         /* arms.txt: the name the author's launch command gives the runner's arms (jev-arms=arms.txt) */
         err = sr_file_list_add(&t->arms, name, real);
     } else if (is_file && strcmp(name, "candidates.json") == 0) {
-        t->candidates.rel = strdup(name);
-        t->candidates.open = strdup(real);
+        t->candidates.rel = sr_xstrdup(name);
+        t->candidates.open = sr_xstrdup(real);
         if (!t->candidates.rel || !t->candidates.open)
             err = sr_oom();
     } else {
@@ -1719,16 +1713,16 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(export_dir, 0, "not a directory");
     sr_json_clear_duplicate_notes();
-    loader ld = {sweep, sweep, export_dir, realpath(export_dir, NULL), 0};
+    loader ld = {sweep, sweep, export_dir, sr_xrealpath(export_dir), 0};
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
     free(sweep->export_dir);
-    if (!(sweep->export_dir = strdup(export_dir))) {
+    if (!(sweep->export_dir = sr_xstrdup(export_dir))) {
         free(ld.root_real);
         return sr_oom();
     }
     struct dirent **names = NULL;
-    int n = scandir(export_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(export_dir, &names, NULL, cmp_dirent);
     if (n < 0) {
         free(ld.root_real);
         return sr_input_error(export_dir, 0, "cannot read directory: %s", strerror(errno));

@@ -15,6 +15,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -174,7 +175,7 @@ sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_s
         err = sr_input_error(path, 0, "no rows");
     if (!err) {
         size_t bytes;
-        const char **ids = sr_size_mul(out->n_items, sizeof(char *), &bytes) ? malloc(bytes) : NULL;
+        const char **ids = sr_size_mul(out->n_items, sizeof(char *), &bytes) ? sr_xmalloc(bytes) : NULL;
         if (!ids)
             err = sr_oom();
         for (size_t i = 0; ids && i < out->n_items; i++)
@@ -186,8 +187,8 @@ sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_s
     if (!err) {
         out->max_tokens = st.max_tokens;
         out->gen_rows = true;
-        out->benchmark = strdup(st.benchmark);
-        out->source = strdup(path);
+        out->benchmark = sr_xstrdup(st.benchmark);
+        out->source = sr_xstrdup(path);
         if (!out->benchmark || !out->source)
             err = sr_oom();
     }
@@ -250,9 +251,9 @@ sr_error *sr_parse_gen_summary(const char *path, const char *data, size_t len, s
     cJSON_Delete(root);
     if (!err) {
         const char *b = task_benchmark(task);
-        out->task = strdup(b ? b : task);
-        out->metric_filter = strdup(SR_GEN_SUMMARY_METRIC);
-        out->source = strdup(path);
+        out->task = sr_xstrdup(b ? b : task);
+        out->metric_filter = sr_xstrdup(SR_GEN_SUMMARY_METRIC);
+        out->source = sr_xstrdup(path);
         if (!out->task || !out->metric_filter || !out->source)
             err = sr_oom();
     }

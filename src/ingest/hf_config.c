@@ -14,6 +14,7 @@
 #include "ingest/ingest.h" /* sr_json_check_text */
 #include "ingest/json_input.h"
 #include "ingest/json_keys.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/text.h"
 
@@ -316,7 +317,7 @@ static sr_error *read_identity(reader *r, sr_kv_layout *out)
             if (sr_json_check_string(a0, 200, &name) != SR_JSON_OK)
                 return sr_json_key_error(&r->root, "architectures",
                                          "field 'architectures[0]' is not a short UTF-8 string");
-            if (!(out->architecture = strdup(name)))
+            if (!(out->architecture = sr_xstrdup(name)))
                 return sr_oom();
         }
     }
@@ -499,8 +500,8 @@ static sr_error *mark_shared(reader *r, const sr_kv_layer_kind *kinds, sr_kv_lay
 static sr_error *read_attention_layers(reader *r, sr_kv_layout *out)
 {
     long n = out->n_layers;
-    long *kv = calloc((size_t)n, sizeof *kv), *hd = calloc((size_t)n, sizeof *hd);
-    sr_kv_layer_kind *kinds = calloc((size_t)n, sizeof *kinds);
+    long *kv = sr_xcalloc((size_t)n, sizeof *kv), *hd = sr_xcalloc((size_t)n, sizeof *hd);
+    sr_kv_layer_kind *kinds = sr_xcalloc((size_t)n, sizeof *kinds);
     full_overrides full_o;
     sr_error *err = (kv && hd && kinds) ? NULL : sr_oom();
     if (!err)
@@ -529,7 +530,7 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
     if (err)
         return err;
     out->n_layers = n;
-    if (!(out->layers = calloc((size_t)n, sizeof *out->layers)))
+    if (!(out->layers = sr_xcalloc((size_t)n, sizeof *out->layers)))
         return sr_oom();
     if ((err = read_identity(r, out)) || (err = read_mla(r, out)))
         return err;
@@ -578,7 +579,7 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     if (!err)
         err = read_layout(&r, out);
     cJSON_Delete(root);
-    if (!err && !(out->source = strdup(path)))
+    if (!err && !(out->source = sr_xstrdup(path)))
         err = sr_oom();
     out->notes = r.notes;
     out->defaulted = r.defaulted;

@@ -10,6 +10,7 @@
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
 #include "ingest/survey_ingest.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -91,7 +92,7 @@ static sr_error *read_license(const sr_json_obj *root, sr_hub_record *out)
             const char *name = NULL;
             if (first && sr_json_check_string(first, MAX_TEXT, &name) != SR_JSON_OK)
                 return sr_json_field_error(&card, "license", "must be a string or a list of strings");
-            if (name && name[0] && !(out->license = strdup(name)))
+            if (name && name[0] && !(out->license = sr_xstrdup(name)))
                 return sr_oom();
         } else if ((err = get_text(&card, "license", &out->license))) {
             return err;
@@ -114,7 +115,7 @@ static sr_error *read_license(const sr_json_obj *root, sr_hub_record *out)
             continue;
         if (strlen(t->valuestring) > MAX_TEXT)
             return sr_json_field_error(root, "tags", "has a license tag longer than 512 bytes");
-        if (!(out->license = strdup(t->valuestring + 8)))
+        if (!(out->license = sr_xstrdup(t->valuestring + 8)))
             return sr_oom();
         out->license_from_tag = true;
     }
@@ -128,11 +129,11 @@ static sr_error *read_gated(const sr_json_obj *root, sr_hub_record *out)
     if (!g || cJSON_IsNull(g) || cJSON_IsFalse(g))
         return NULL;
     if (cJSON_IsTrue(g))
-        out->gated = strdup("true");
+        out->gated = sr_xstrdup("true");
     else if (cJSON_IsString(g) && strcmp(g->valuestring, "false") == 0)
         return NULL;
     else if (cJSON_IsString(g) && g->valuestring[0] && strlen(g->valuestring) <= 32)
-        out->gated = strdup(g->valuestring);
+        out->gated = sr_xstrdup(g->valuestring);
     else
         return sr_json_field_error(root, "gated", "must be false, \"auto\" or \"manual\"");
     return out->gated ? NULL : sr_oom();
@@ -180,7 +181,7 @@ static sr_error *read_siblings(const sr_json_obj *root, sr_hub_record *out)
             return sr_oom();
         out->safetensors = grown;
         sr_hub_file *hf = &out->safetensors[out->n_safetensors];
-        if (!(hf->name = strdup(name->valuestring)))
+        if (!(hf->name = sr_xstrdup(name->valuestring)))
             return sr_oom();
         hf->size = bytes;
         out->n_safetensors++;
@@ -209,9 +210,7 @@ static sr_error *read_safetensors(const sr_json_obj *root, sr_hub_record *out)
         return sr_json_field_error(&st, "parameters", "names more than 64 dtypes");
     if (n == 0)
         return NULL;
-    out->params = calloc((size_t)n, sizeof *out->params);
-    if (!out->params)
-        return sr_oom();
+    out->params = sr_xcalloc((size_t)n, sizeof *out->params);
     const cJSON *p;
     cJSON_ArrayForEach(p, params)
     {
@@ -223,7 +222,7 @@ static sr_error *read_safetensors(const sr_json_obj *root, sr_hub_record *out)
             return sr_json_key_error(&st, "parameters",
                                      "field 'parameters': the count for '%s' is not a parameter count", p->string);
         sr_hub_param_count *pc = &out->params[out->n_params];
-        if (!(pc->dtype = strdup(p->string)))
+        if (!(pc->dtype = sr_xstrdup(p->string)))
             return sr_oom();
         pc->count = count;
         out->n_params++;

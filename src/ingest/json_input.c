@@ -9,6 +9,7 @@
 
 #include "ingest/ingest.h" /* sr_json_key_line */
 #include "ingest/json_keys.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -25,8 +26,6 @@ static bool is_json_space(char c)
 static const char *find_key(const char *data, size_t len, const char *key)
 {
     char *quoted = sr_asprintf("\"%s\"", key);
-    if (!quoted)
-        return NULL;
     size_t qlen = strlen(quoted), pos = 0;
     const char *found = NULL;
     while (!found && pos < len) {
@@ -224,9 +223,7 @@ sr_error *sr_json_get_string(const sr_json_obj *o, const char *key, size_t max_l
     case SR_JSON_BAD_UTF8: return sr_json_field_error(o, key, "is not valid UTF-8");
     default: return sr_json_field_error(o, key, "must be a string");
     }
-    char *copy = strdup(s);
-    if (!copy)
-        return sr_oom();
+    char *copy = sr_xstrdup(s);
     free(*out);
     *out = copy;
     set_found(found, true);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h" /* sr_json_find_key */
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static int cmp_names(const void *a, const void *b)
@@ -17,7 +18,7 @@ static int cmp_names(const void *a, const void *b)
 
 /* The first name given twice among an object's members: pairwise for a
  * few members, by sorting their names for more. */
-static const char *object_duplicate(const cJSON *obj, bool *oom)
+static const char *object_duplicate(const cJSON *obj)
 {
     enum { PAIRWISE_MAX = 16 };
     size_t n = 0;
@@ -32,11 +33,7 @@ static const char *object_duplicate(const cJSON *obj, bool *oom)
                     return a->string;
         return NULL;
     }
-    const char **names = malloc(n * sizeof *names);
-    if (!names) {
-        *oom = true;
-        return NULL;
-    }
+    const char **names = sr_xmalloc(n * sizeof *names);
     size_t k = 0;
     for (const cJSON *c = obj->child; c; c = c->next)
         if (c->string)
@@ -50,20 +47,19 @@ static const char *object_duplicate(const cJSON *obj, bool *oom)
     return dup;
 }
 
-static const char *first_duplicate(const cJSON *v, bool *oom)
+static const char *first_duplicate(const cJSON *v)
 {
     if (!v || !(cJSON_IsObject(v) || cJSON_IsArray(v)))
         return NULL;
-    const char *dup = cJSON_IsObject(v) ? object_duplicate(v, oom) : NULL;
-    for (const cJSON *c = v->child; c && !dup && !*oom; c = c->next)
-        dup = first_duplicate(c, oom);
+    const char *dup = cJSON_IsObject(v) ? object_duplicate(v) : NULL;
+    for (const cJSON *c = v->child; c && !dup; c = c->next)
+        dup = first_duplicate(c);
     return dup;
 }
 
 const char *sr_json_first_duplicate_key(const cJSON *root)
 {
-    bool oom = false;
-    return first_duplicate(root, &oom);
+    return first_duplicate(root);
 }
 
 /* ---- this thread's notes ----------------------------------------------------- */
@@ -109,8 +105,8 @@ bool sr_json_note_duplicate_key(const char *path, long line, const char *data, s
         return false;
     notes = grown;
     dup_note *d = &notes[n_notes];
-    d->path = strdup(path);
-    d->key = strdup(key);
+    d->path = sr_xstrdup(path);
+    d->key = sr_xstrdup(key);
     if (!d->path || !d->key) {
         free(d->path);
         free(d->key);
@@ -124,10 +120,7 @@ bool sr_json_note_duplicate_key(const char *path, long line, const char *data, s
 
 bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const cJSON *root)
 {
-    bool oom = false;
-    const char *dup = first_duplicate(root, &oom);
-    if (oom)
-        return false;
+    const char *dup = first_duplicate(root);
     return !dup || sr_json_note_duplicate_key(path, line, data, len, dup);
 }
 

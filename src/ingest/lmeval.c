@@ -26,6 +26,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_line.h"
+#include "util/alloc.h"
 #include "util/json_arena.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -77,7 +78,7 @@ static char *whole_number_text(double d)
         *--p = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    return strdup(p);
+    return sr_xstrdup(p);
 }
 
 /* doc_id as a decimal string: a non-negative integer, or a string of digits
@@ -98,7 +99,7 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
             return sr_input_error(path, line,
                                   "doc_id number too large to compare exactly (2^53 or more in a JSON array "
                                   "file, 2^64 or more in JSON lines); write it as a string");
-        *out = d >= MAX_EXACT_INT ? strdup(v->valuestring) : whole_number_text(d);
+        *out = d >= MAX_EXACT_INT ? sr_xstrdup(v->valuestring) : whole_number_text(d);
     } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
         const char *s = v->valuestring;
         for (const char *p = s; *p; p++)
@@ -106,7 +107,7 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
                 return sr_input_error(path, line, "doc_id '%s' is not a non-negative integer", s);
         while (s[0] == '0' && s[1])
             s++;
-        *out = strdup(s);
+        *out = sr_xstrdup(s);
     } else {
         return sr_input_error(path, line, "doc_id missing or not a non-negative integer");
     }
@@ -177,9 +178,7 @@ static sr_error *filter_index(lm_file *f, long line, const char *name, size_t *i
         }
     if (f->n_filters == MAX_FILTERS)
         return sr_input_error(f->path, line, "more than %d filters", MAX_FILTERS);
-    f->filters[f->n_filters] = strdup(name);
-    if (!f->filters[f->n_filters])
-        return sr_oom();
+    f->filters[f->n_filters] = sr_xstrdup(name);
     *index = f->n_filters++;
     return NULL;
 }
@@ -204,7 +203,7 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     f->write_out = write_out;
 
     const char *metric = f->metric && write_out ? f->metric : metric_name(f->task, obj);
-    if (!f->metric && !(f->metric = strdup(metric)))
+    if (!f->metric && !(f->metric = sr_xstrdup(metric)))
         return sr_oom();
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(obj, metric);
     double score;
@@ -282,8 +281,8 @@ static sr_error *assign_unlabelled_filters(lm_file *f)
     size_t bytes;
     if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
         return sr_oom();
-    rec_ref *refs = malloc(bytes ? bytes : 1);
-    size_t *counts = calloc(f->n + 1, sizeof *counts); /* documents by number of entries */
+    rec_ref *refs = sr_xmalloc(bytes ? bytes : 1);
+    size_t *counts = sr_xcalloc(f->n + 1, sizeof *counts); /* documents by number of entries */
     if (!refs || !counts) {
         free(refs);
         free(counts);
@@ -342,9 +341,7 @@ static sr_error *check_layout(const lm_file *f)
     size_t bytes;
     if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
         return sr_oom();
-    rec_ref *refs = malloc(bytes);
-    if (!refs)
-        return sr_oom();
+    rec_ref *refs = sr_xmalloc(bytes);
     for (size_t i = 0; i < f->n; i++)
         refs[i] = (rec_ref){&f->recs[i], i};
     qsort(refs, f->n, sizeof *refs, rec_ref_cmp);
@@ -425,8 +422,7 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
                 sr_strbuf_puts(&have, ", ");
             sr_strbuf_puts(&have, f->filters[i]);
         }
-        sr_error *err = have.failed ? sr_oom()
-                                    : sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
+        sr_error *err = sr_input_error(f->path, 0, "no filter '%s' (the file has: %s)", filter,
                                                      sr_strbuf_cstr(&have));
         sr_strbuf_release(&have);
         return err;
@@ -444,7 +440,7 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
 static char *claim_key(const lm_file *f, size_t sel)
 {
     if (f->write_out == 1)
-        return f->n_blocks == 1 ? strdup(f->metric) : NULL; /* 0.3 results: "acc", no filter */
+        return f->n_blocks == 1 ? sr_xstrdup(f->metric) : NULL; /* 0.3 results: "acc", no filter */
     const char *filter = "none";
     if (f->labelled)
         filter = f->filters[sel];
@@ -512,8 +508,8 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         free(out->benchmark);
         free(out->source);
         free(out->metric_filter);
-        out->benchmark = strdup(task);
-        out->source = strdup(path);
+        out->benchmark = sr_xstrdup(task);
+        out->source = sr_xstrdup(path);
         out->metric_filter = claim_key(&f, sel);
         bool keyed = f.labelled || f.n_blocks == 1 || (strcmp(task, "gsm8k") == 0 && f.write_out != 1);
         if (!out->benchmark || !out->source || (keyed && !out->metric_filter))
@@ -661,7 +657,7 @@ static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, 
         return sr_oom();
     *out = items;
     sr_reported_metric *r = &(*out)[*n];
-    *r = (sr_reported_metric){strdup(task), strdup(key), value, strdup(path), -1, -1, -1, -1};
+    *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1};
     (*n)++;
     return r->task && r->metric_filter && r->source ? NULL : sr_oom();
 }
@@ -711,7 +707,7 @@ char *sr_lmeval_results_model(const char *data, size_t len)
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(config, "model_args");
     char *model = NULL;
     if (cJSON_IsString(name) && name->valuestring && name->valuestring[0]) {
-        model = strdup(name->valuestring);
+        model = sr_xstrdup(name->valuestring);
     } else if (cJSON_IsString(args) && args->valuestring) {
         /* "pretrained=Qwen/Qwen3-8B,dtype=bfloat16" */
         const char *a = args->valuestring, *at = strstr(a, "pretrained=");

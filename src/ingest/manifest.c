@@ -9,6 +9,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -35,9 +36,7 @@ static sr_error *get_string(const sr_json_obj *o, const char *key, char **dst)
     }
     if (!s[0])
         return key_error(o, key, "is empty");
-    char *copy = strdup(s);
-    if (!copy)
-        return sr_oom();
+    char *copy = sr_xstrdup(s);
     free(*dst);
     *dst = copy;
     return NULL;
@@ -110,7 +109,7 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
         err = get_string(&src, "vllm_version", &m.vllm_version);
     if (!err)
         err = get_string(&src, "date", &m.date);
-    if (!err && !(m.source = strdup(path)))
+    if (!err && !(m.source = sr_xstrdup(path)))
         err = sr_oom();
     cJSON_Delete(root);
     if (err) {
@@ -321,8 +320,6 @@ static sr_error *arms_flags_parse(const char *path, long line, const char *p, co
             append_field(&all, v, vn);
         err = set_flag(path, line, e, flag, v, vn);
     }
-    if (!err && (all.failed || other.failed))
-        err = sr_oom();
     if (!err && all.len && !(e->flags = sr_strbuf_detach(&all)))
         err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
@@ -424,8 +421,6 @@ static sr_error *runner_flags(const char *path, long line, const char *f, size_t
         }
         p = comma ? comma + 1 : end;
     }
-    if (!err && other.failed)
-        err = sr_oom();
     if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
         err = sr_oom();
     sr_strbuf_release(&other);
@@ -462,7 +457,7 @@ static sr_error *runner_token(const char *path, long line, const char *t, size_t
     }
     e->line = line;
     if (!(e->checkpoint = sr_strndup(parts[0], lens[0])) || !(e->tag = sr_strndup(parts[1], lens[1])) ||
-        !(e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : strdup("read")))
+        !(e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : sr_xstrdup("read")))
         return sr_oom();
     if (k == 4 && lens[3] > 0) {
         if (!(e->flags = sr_strndup(parts[3], lens[3])))

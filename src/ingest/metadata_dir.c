@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ingest/survey_ingest.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -90,7 +91,7 @@ static sr_metadata_files *new_item(scan *sc, const char *name, bool name_is_id)
     sc->items = items;
     sr_metadata_files *f = &sc->items[sc->n];
     memset(f, 0, sizeof *f);
-    if (!(f->name = strdup(name)))
+    if (!(f->name = sr_xstrdup(name)))
         return NULL;
     f->name_is_id = name_is_id;
     sc->n++;
@@ -101,8 +102,8 @@ static sr_error *set_problem(sr_metadata_files *f, const char *rel, const char *
 {
     if (f->problem)
         return NULL; /* the first problem is the one reported */
-    f->problem_path = strdup(rel);
-    f->problem = strdup(what);
+    f->problem_path = sr_xstrdup(rel);
+    f->problem = sr_xstrdup(what);
     return (f->problem_path && f->problem) ? NULL : sr_oom();
 }
 
@@ -113,14 +114,12 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
 {
     *open_path = NULL;
     char *abs = sr_path_join(sc->dir, rel);
-    if (!abs)
-        return sr_oom();
     struct stat st;
     if (lstat(abs, &st) != 0) {
         free(abs);
         return NULL;
     }
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     free(abs);
     sr_error *err = NULL;
     if (!real)
@@ -130,7 +129,7 @@ static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **
                                                    : "symbolic link leads outside METADATA_DIR; refused");
     else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
         err = set_problem(f, rel, "is not a regular file");
-    else if (!(*rel_out = strdup(rel)))
+    else if (!(*rel_out = sr_xstrdup(rel)))
         err = sr_oom();
     else {
         *open_path = real;
@@ -188,7 +187,7 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     char *snaps_rel = sr_path_join(entry, "snapshots");
     char *snaps = snaps_rel ? sr_path_join(sc->dir, snaps_rel) : NULL;
     char *ref_abs = sr_asprintf("%s/%s/refs/main", sc->dir, entry);
-    char *ref_path = ref_abs ? realpath(ref_abs, NULL) : NULL; /* absent: NULL */
+    char *ref_path = ref_abs ? sr_xrealpath(ref_abs) : NULL; /* absent: NULL */
     char *found = NULL;
     *why = "no snapshots/ directory";
     free(ref_abs);
@@ -226,7 +225,7 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     }
     if (!found && snaps) {
         struct dirent **names = NULL;
-        int n = scandir(snaps, &names, NULL, alphasort);
+        int n = sr_xscandir(snaps, &names, NULL, alphasort);
         int dirs = 0;
         for (int i = 0; i < n; i++) {
             if (names[i]->d_name[0] != '.') {
@@ -320,10 +319,8 @@ static sr_error *add_entry(scan *sc, const char *name)
     if (ends_with(name, RECORD_SUFFIX) && !sc->configs_only)
         return add_flat_file(sc, name, RECORD_SUFFIX);
     char *abs = sr_path_join(sc->dir, name);
-    if (!abs)
-        return sr_oom();
     struct stat st;
-    char *real = realpath(abs, NULL);
+    char *real = sr_xrealpath(abs);
     free(abs);
     sr_error *err = NULL;
     bool dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
@@ -357,11 +354,11 @@ static sr_error *scan_dir(const char *dir, const char *what, bool configs_only, 
         return sr_input_error(dir, 0, "cannot open %s: %s", what, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sr_input_error(dir, 0, "%s is not a directory", what);
-    scan sc = {dir, what, configs_only, realpath(dir, NULL), NULL, 0, 0};
+    scan sc = {dir, what, configs_only, sr_xrealpath(dir), NULL, 0, 0};
     if (!sc.root_real)
         return sr_input_error(dir, 0, "cannot resolve path: %s", strerror(errno));
     struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, alphasort);
+    int n = sr_xscandir(dir, &names, NULL, alphasort);
     sr_error *err = n < 0 ? sr_input_error(dir, 0, "cannot read directory: %s", strerror(errno)) : NULL;
     for (int i = 0; i < n; i++) {
         if (!err && names[i]->d_name[0] != '.')
@@ -456,7 +453,7 @@ sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, c
         err = sr_input_error(rel, 0, "is not a regular file");
     else if ((unsigned long long)st.st_size > max)
         err = sr_input_error(rel, 0, "is %lld bytes, more than the %zu this file may have", (long long)st.st_size, max);
-    char *buf = err ? NULL : malloc((size_t)st.st_size + 1);
+    char *buf = err ? NULL : sr_xmalloc((size_t)st.st_size + 1);
     if (!err && !buf)
         err = sr_oom();
     size_t got = 0;

@@ -9,6 +9,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_keys.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
 #include "util/csv_read.h"
@@ -183,9 +184,7 @@ sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const lo
     size_t bytes;
     if (!sr_size_mul(n, sizeof(id_ref), &bytes))
         return sr_oom();
-    id_ref *refs = malloc(bytes);
-    if (!refs)
-        return sr_oom();
+    id_ref *refs = sr_xmalloc(bytes);
     for (size_t i = 0; i < n; i++)
         refs[i] = (id_ref){ids[i], i};
     qsort(refs, n, sizeof *refs, id_ref_cmp);
@@ -237,9 +236,7 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
     size_t bytes;
     if (!sr_size_mul(out->n_items, sizeof(char *), &bytes))
         return sr_oom();
-    const char **ids = malloc(bytes);
-    if (!ids)
-        return sr_oom();
+    const char **ids = sr_xmalloc(bytes);
     for (size_t i = 0; i < out->n_items; i++)
         ids[i] = out->items[i].id;
     sr_error *err = sr_check_unique_ids(path, ids, il->lines, out->n_items, "item id");
@@ -248,8 +245,8 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
         return err;
     free(out->benchmark);
     free(out->source);
-    out->benchmark = strdup(benchmark);
-    out->source = strdup(path);
+    out->benchmark = sr_xstrdup(benchmark);
+    out->source = sr_xstrdup(path);
     if (!out->benchmark || !out->source)
         return sr_oom();
     return NULL;
@@ -291,8 +288,6 @@ static void csv_field(void *data, size_t len, void *user)
     if ((long)col == c->id_col) {
         free(c->id);
         c->id = sr_strndup(s, len);
-        if (!c->id)
-            c->in.err = sr_oom();
     } else if ((long)col == c->score_col) {
         const char *f = s, *stop;
         size_t flen = len;
@@ -367,7 +362,7 @@ static sr_error *json_item_id(const char *path, long line, const cJSON *v, char 
 {
     *out = NULL;
     if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
-        *out = strdup(v->valuestring);
+        *out = sr_xstrdup(v->valuestring);
     } else if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)

@@ -21,6 +21,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/vllm_settings.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -297,8 +298,6 @@ static bool cand_take(candidate *c, long line, const char *msg, size_t len)
             cut--;
     }
     char *copy = sr_strndup(msg, cut);
-    if (!copy)
-        return false;
     cand_clear(c);
     c->set = true;
     c->line = line;
@@ -1124,8 +1123,6 @@ static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
     if (!e->active)
         return NULL;
     e->active = false;
-    if (e->text.failed)
-        return sr_oom();
     long here = ps->line;
     ps->line = e->line;
     const char *m = sr_strbuf_cstr(&e->text), *end = m + e->text.len;
@@ -1200,9 +1197,7 @@ struct sr_server_log_reader {
 
 sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out)
 {
-    sr_server_log_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    sr_server_log_reader *r = sr_xcalloc(1, sizeof *r);
     r->ps.path = path;
     r->ps.out = out;
     sr_log_settings_init(&r->ps.settings, &out->settings);
@@ -1218,8 +1213,6 @@ sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, s
     if (memchr(line, '\x1b', n)) {
         r->clean.len = 0;
         strip_ansi(line, n, &r->clean);
-        if (r->clean.failed)
-            return sr_oom();
         line = r->clean.data;
         n = r->clean.len;
     }
@@ -1251,7 +1244,7 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
      * prints make it a server log then. */
     *recognized = ps->strong || (r->weak && !r->bench_like);
     if (*recognized) {
-        if (!out->source && !(out->source = strdup(r->path)))
+        if (!out->source && !(out->source = sr_xstrdup(r->path)))
             err = sr_oom();
         char **model = ps->engine_model ? &ps->engine_model : &ps->fallback_model;
         if (!err && *model && !out->model_id) {

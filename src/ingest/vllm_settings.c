@@ -242,8 +242,6 @@ static bool set_word(sr_log_settings *ls, int field, int rank, const char *v, si
     if (ls->rank[field] >= rank)
         return true;
     char *copy = sr_strndup(w, wn);
-    if (!copy)
-        return false;
     char **slot = field == F_VERSION ? &ls->out->vllm_version : &ls->out->kv_cache_dtype;
     free(*slot);
     *slot = copy;

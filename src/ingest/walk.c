@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -30,8 +31,8 @@ sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open
         return sr_oom();
     list->items = items;
     sr_found_file *f = &list->items[list->n];
-    f->rel = strdup(rel);
-    f->open = strdup(open_path);
+    f->rel = sr_xstrdup(rel);
+    f->open = sr_xstrdup(open_path);
     if (!f->rel || !f->open) {
         free(f->rel);
         free(f->open);
@@ -119,17 +120,14 @@ typedef struct visited {
     size_t n, cap;
 } visited;
 
-/* False when the directory was already entered; *oom on allocation failure. */
-static bool first_visit(visited *v, const struct stat *st, bool *oom)
+/* False when the directory was already entered. */
+static bool first_visit(visited *v, const struct stat *st)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->items[i].dev == st->st_dev && v->items[i].ino == st->st_ino)
             return false;
     void *items = v->items;
-    if (!sr_grow(&items, &v->cap, v->n + 1, sizeof *v->items)) {
-        *oom = true;
-        return false;
-    }
+    sr_grow(&items, &v->cap, v->n + 1, sizeof *v->items);
     v->items = items;
     v->items[v->n].dev = st->st_dev;
     v->items[v->n].ino = st->st_ino;
@@ -165,7 +163,7 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
     char *target = NULL;
     sr_error *err = NULL;
     if (S_ISLNK(st.st_mode)) {
-        target = realpath(abs, NULL);
+        target = sr_xrealpath(abs);
         if (!target && looks_like_input_file(name)) {
             /* Where a result file should be: the model would be partial
              * without a word. */
@@ -199,11 +197,10 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         if (!err)
             err = ignore(w, rel, "a directory named like a result file");
     } else if (S_ISDIR(st.st_mode)) {
-        bool oom = false;
-        if (first_visit(seen, &st, &oom))
+        if (first_visit(seen, &st))
             err = walk(w, seen, open_path, rel, depth + 1, out);
         else
-            err = oom ? sr_oom() : ignore(w, rel, "a directory already read (the same device and inode)");
+            err = ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
         const char *unread = unreadable_encoding(open_path, name);
         if (unread) {
@@ -232,7 +229,7 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
         return ignore(w, rel_dir, "nested too deep");
     }
     struct dirent **names = NULL;
-    int n = scandir(abs_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(abs_dir, &names, NULL, cmp_dirent);
     if (n < 0)
         return unreadable(w, rel_dir, "cannot read directory", errno);
     sr_error *err = NULL;
@@ -261,31 +258,26 @@ sr_error *sr_walk_files(const sr_walker *w, const char *abs_dir, const char *rel
 {
     visited seen = {NULL, 0, 0};
     struct stat st;
-    bool oom = false;
     sr_error *err = NULL;
     /* The export itself and the directory walked count as entered. */
     if (stat(w->root_real, &st) == 0)
-        first_visit(&seen, &st, &oom);
-    if (!oom && stat(abs_dir, &st) == 0)
-        first_visit(&seen, &st, &oom);
-    err = oom ? sr_oom() : walk(w, &seen, abs_dir, rel_dir, 1, out);
+        first_visit(&seen, &st);
+    if (stat(abs_dir, &st) == 0)
+        first_visit(&seen, &st);
+    err = walk(w, &seen, abs_dir, rel_dir, 1, out);
     free(seen.items);
     return err;
 }
 
 sr_error *sr_check_named_file(const char *export_dir, const char *path)
 {
-    char *root = realpath(export_dir, NULL);
-    char *dir_part = strdup(path);
-    if (!dir_part) {
-        free(root);
-        return sr_oom();
-    }
+    char *root = sr_xrealpath(export_dir);
+    char *dir_part = sr_xstrdup(path);
     char *slash = strrchr(dir_part, '/');
     if (slash)
         *slash = '\0';
-    char *dir_real = realpath(slash ? (dir_part[0] ? dir_part : "/") : ".", NULL);
-    char *real = realpath(path, NULL);
+    char *dir_real = sr_xrealpath(slash ? (dir_part[0] ? dir_part : "/") : ".");
+    char *real = sr_xrealpath(path);
     sr_error *err = NULL;
     /* Only a file that lies in the export by its name: one elsewhere is
      * the user's own choice. A missing file is for the reader to name. */

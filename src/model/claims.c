@@ -1,5 +1,7 @@
 #include "model/claims.h"
 
+#include "util/alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,9 +177,7 @@ int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_clai
 {
     if (list->n < 2)
         return 0;
-    claim_ref *refs = calloc(list->n, sizeof *refs);
-    if (!refs)
-        return -1;
+    claim_ref *refs = sr_xcalloc(list->n, sizeof *refs);
     size_t n = 0;
     for (size_t i = 0; i < list->n; i++)
         if (key == SR_CLAIM_BY_WRITTEN_MODEL || list->items[i].model_index >= 0)

@@ -1,5 +1,7 @@
 #include "model/kv_layout.h"
 
+#include "util/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,18 +31,16 @@ void sr_kv_layout_release(sr_kv_layout *l)
 
 static bool copy_string(char **dst, const char *src)
 {
-    return !src || (*dst = strdup(src)) != NULL;
+    return !src || (*dst = sr_xstrdup(src)) != NULL;
 }
 
 sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout)
 {
-    sr_kv_layout *c = malloc(sizeof *c);
-    if (!c)
-        return NULL;
+    sr_kv_layout *c = sr_xmalloc(sizeof *c);
     *c = *layout;
     c->source = c->model_type = c->architecture = c->dtype = NULL;
     size_t n = (size_t)(layout->n_layers > 0 ? layout->n_layers : 0);
-    c->layers = n ? malloc(n * sizeof *c->layers) : NULL;
+    c->layers = n ? sr_xmalloc(n * sizeof *c->layers) : NULL;
     if ((n && !c->layers) || !copy_string(&c->source, layout->source) ||
         !copy_string(&c->model_type, layout->model_type) || !copy_string(&c->architecture, layout->architecture) ||
         !copy_string(&c->dtype, layout->dtype)) {

@@ -113,15 +113,12 @@ const char *sr_survey_verdict_name(sr_survey_verdict v)
     return "kept";
 }
 
-char *sr_survey_flags(const sr_survey_model *m, bool *oom)
+char *sr_survey_flags(const sr_survey_model *m)
 {
-    *oom = false;
     if (!m->tool_parser && !m->nothink)
         return NULL;
-    char *flags = sr_asprintf("%s%s%s%s", m->tool_parser ? "parser=" : "", m->tool_parser ? m->tool_parser : "",
-                              m->tool_parser && m->nothink ? " " : "", m->nothink ? "nothink" : "");
-    *oom = flags == NULL;
-    return flags;
+    return sr_asprintf("%s%s%s%s", m->tool_parser ? "parser=" : "", m->tool_parser ? m->tool_parser : "",
+                       m->tool_parser && m->nothink ? " " : "", m->nothink ? "nothink" : "");
 }
 
 bool sr_survey_warn_sentence(void *survey, const char *sentence)

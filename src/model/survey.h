@@ -141,7 +141,7 @@ bool sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(pr
 
 const char *sr_survey_verdict_name(sr_survey_verdict v); /* "kept", "license", "memory", "not surveyed" */
 /* The .arms flags of a kept model ("parser=hermes nothink"), fresh string
- * or NULL when it needs none (or on OOM: check *oom). */
-char *sr_survey_flags(const sr_survey_model *m, bool *oom);
+ * or NULL when it needs none. */
+char *sr_survey_flags(const sr_survey_model *m);
 
 #endif

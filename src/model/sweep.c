@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error.h"
 #include "util/json_arena.h"
 #include "util/strbuf.h"
@@ -74,10 +75,10 @@ void sr_run_claim_release(sr_run_claim *c)
 bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
 {
     *dst = *src;
-    dst->source = src->source ? strdup(src->source) : NULL;
-    dst->task = src->task ? strdup(src->task) : NULL;
-    dst->against = src->against ? strdup(src->against) : NULL;
-    dst->detail = src->detail ? strdup(src->detail) : NULL;
+    dst->source = src->source ? sr_xstrdup(src->source) : NULL;
+    dst->task = src->task ? sr_xstrdup(src->task) : NULL;
+    dst->against = src->against ? sr_xstrdup(src->against) : NULL;
+    dst->detail = src->detail ? sr_xstrdup(src->detail) : NULL;
     if ((src->source && !dst->source) || (src->task && !dst->task) || (src->against && !dst->against) ||
         (src->detail && !dst->detail)) {
         sr_run_claim_release(dst);
@@ -159,7 +160,7 @@ static bool fill_string(char **dst, const char *src)
 {
     if (*dst || !src)
         return true;
-    return (*dst = strdup(src)) != NULL;
+    return (*dst = sr_xstrdup(src)) != NULL;
 }
 
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
@@ -187,8 +188,8 @@ void sr_failure_release(sr_failure *f)
 
 bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source)
 {
-    char *m = strdup(message ? message : "");
-    char *s = source ? strdup(source) : NULL;
+    char *m = sr_xstrdup(message ? message : "");
+    char *s = source ? sr_xstrdup(source) : NULL;
     if (!m || (source && !s)) {
         free(m);
         free(s);
@@ -260,7 +261,7 @@ static sr_id_pool *id_pool_block(size_t cap, sr_id_pool *next)
 {
     if (cap > SIZE_MAX - sizeof(sr_id_pool))
         return NULL;
-    sr_id_pool *b = malloc(sizeof *b + cap);
+    sr_id_pool *b = sr_xmalloc(sizeof *b + cap);
     if (b) {
         b->next = next;
         b->used = 0;
@@ -329,9 +330,7 @@ bool sr_scores_compact(sr_scores *s)
     for (size_t i = 0; i < s->n_items; i++)
         total += strlen(s->items[i].id) + 1;
     if (s->n_items && s->n_items < s->cap_items) {
-        sr_item_score *items = realloc(s->items, s->n_items * sizeof *items);
-        if (!items)
-            return false;
+        sr_item_score *items = sr_xrealloc(s->items, s->n_items * sizeof *items);
         s->items = items;
         s->cap_items = s->n_items;
     }
@@ -479,8 +478,8 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
     sweep->models = models;
     m = &sweep->models[sweep->n_models];
     memset(m, 0, sizeof *m);
-    m->id = strdup(id);
-    m->dir = strdup("");
+    m->id = sr_xstrdup(id);
+    m->dir = sr_xstrdup("");
     if (!m->id || !m->dir) {
         free(m->id);
         free(m->dir);
@@ -517,9 +516,9 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     sweep->inputs = inputs;
     sr_input_file *in = &sweep->inputs[sweep->n_inputs];
     memset(in, 0, sizeof *in);
-    in->path = strdup(path);
-    in->kind = strdup(kind);
-    in->reason = reason ? strdup(reason) : NULL;
+    in->path = sr_xstrdup(path);
+    in->kind = sr_xstrdup(kind);
+    in->reason = reason ? sr_xstrdup(reason) : NULL;
     in->size = size;
     if (sha256)
         memcpy(in->sha256, sha256, sizeof in->sha256);

@@ -9,6 +9,7 @@
 
 #include "render/shared/csv_cells.h"
 #include "render/render.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/text.h"
 
@@ -42,7 +43,7 @@ static int cmp_order_key(const void *x, const void *y)
 
 static void sort_by_plan(const sr_sweep *sweep, size_t *idx, size_t n)
 {
-    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    order_key *keys = sr_xmalloc((n ? n : 1) * sizeof *keys);
     if (!keys)
         return; /* out of memory: keep the order found, still a valid order */
     for (size_t i = 0; i < n; i++) {
@@ -83,27 +84,14 @@ void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
     /* Control characters and bytes that are not UTF-8 in their visible
      * form (util/escape.h): a spreadsheet shows them, a terminal obeys. */
     char *shown = sr_visible_text_dup(text, 0);
-    if (!shown) {
-        sb->failed = true;
-        return;
-    }
     text = shown;
     char *guarded = NULL;
-    if (text[0] && strchr("=+-@\t\r", text[0])) {
-        if (!(guarded = sr_asprintf("'%s", text))) {
-            sb->failed = true;
-            free(shown);
-            return;
-        }
-        text = guarded;
-    }
+    if (text[0] && strchr("=+-@\t\r", text[0]))
+        text = guarded = sr_asprintf("'%s", text);
     size_t n = strlen(text), need;
-    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need) || !sr_strbuf_reserve(sb, need)) {
-        sb->failed = true;
-        free(guarded);
-        free(shown);
-        return;
-    }
+    if (!sr_size_mul(n, 2, &need) || !sr_size_add(need, 3, &need))
+        sr_die_oom(); /* no such buffer could be had */
+    sr_strbuf_reserve(sb, need);
     sb->len += csv_write(sb->data + sb->len, need, text, n);
     sb->data[sb->len] = '\0';
     free(guarded);

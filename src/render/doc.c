@@ -5,22 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static char *dup_or_null(sr_doc *d, const char *s)
 {
     if (!s)
         return NULL;
-    char *copy = strdup(s);
+    char *copy = sr_xstrdup(s);
     d->oom |= !copy;
     return copy;
 }
 
 sr_doc *sr_doc_new(const char *title, const char *kind)
 {
-    sr_doc *d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
+    sr_doc *d = sr_xcalloc(1, sizeof *d);
     d->head.doc = d;
     d->head.formats = SR_DOC_ALL;
     d->subtitle_formats = SR_DOC_ALL;
@@ -173,8 +172,8 @@ void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text)
         return;
     }
     sr_doc_item *it = &list->items[list->n_items];
-    it->label = label ? strdup(label) : NULL;
-    it->text = strdup(text ? text : "");
+    it->label = label ? sr_xstrdup(label) : NULL;
+    it->text = sr_xstrdup(text ? text : "");
     if ((label && !it->label) || !it->text) {
         free(it->label);
         free(it->text);

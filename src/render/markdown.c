@@ -104,8 +104,6 @@ sr_error *sr_doc_markdown(const sr_doc *d, char **out, size_t *len)
     }
     size_t n = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n;
     return NULL;

@@ -8,6 +8,7 @@
 
 #include "render/doc.h"
 #include "render/shared/pdf_layout.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 /* Columns a table shows side by side on an A4 page before it is split. */
@@ -15,11 +16,11 @@
 
 static void put_list(sr_pdf *p, const sr_doc_block *b)
 {
-    char **items = calloc(b->n_items ? b->n_items : 1, sizeof *items);
+    char **items = sr_xcalloc(b->n_items ? b->n_items : 1, sizeof *items);
     bool ok = items != NULL;
     for (size_t i = 0; ok && i < b->n_items; i++) {
         const sr_doc_item *it = &b->items[i];
-        items[i] = it->label ? sr_asprintf("%s: %s", it->label, it->text) : strdup(it->text);
+        items[i] = it->label ? sr_asprintf("%s: %s", it->label, it->text) : sr_xstrdup(it->text);
         ok = items[i] != NULL;
     }
     if (ok)

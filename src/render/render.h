@@ -45,8 +45,8 @@ extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "
  * to draw: the trade-off chart without an entry that has both an accuracy
  * difference and a speed ratio. */
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len);
-/* The chart has something to draw (false also on OOM, *oom set). */
-bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom);
+/* The chart has something to draw. */
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind);
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len);
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf, charts as vectors */

@@ -4,34 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
-#include "util/json_arena.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static sr_error out_of_memory = {SR_EXIT_FAILURE, NULL, 0, "out of memory"};
-
 sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap)
 {
-    sr_error *err = calloc(1, sizeof *err);
-    if (!err)
-        return &out_of_memory;
+    sr_error *err = sr_xcalloc(1, sizeof *err);
     err->code = code;
     err->line = line;
-    err->path = path ? strdup(path) : NULL;
+    err->path = path ? sr_xstrdup(path) : NULL;
     err->message = sr_vasprintf(fmt, ap);
     /* A message quotes the inputs, which may cut or hold bytes that are not
      * UTF-8: it reaches report.json and the terminal, so those bytes are
      * written as \xHH (the rest as it was). */
-    if (err->message && !sr_utf8_valid(err->message, strlen(err->message))) {
+    if (!sr_utf8_valid(err->message, strlen(err->message))) {
         char *visible = sr_visible_text_dup(err->message, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS |
                                                                SR_KEEP_CONTROLS);
         free(err->message);
         err->message = visible;
-    }
-    if ((path && !err->path) || !err->message) {
-        sr_error_free(err);
-        return &out_of_memory;
     }
     return err;
 }
@@ -47,13 +39,11 @@ sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, .
 
 sr_error *sr_error_locate(sr_error *err, const char *dir)
 {
-    if (!err || err == &out_of_memory || !err->path || !dir || err->code != SR_EXIT_INPUT)
+    if (!err || !err->path || !dir || err->code != SR_EXIT_INPUT)
         return err;
     char *full = sr_asprintf("%s/%s", dir, err->path);
-    if (full) {
-        free(err->path);
-        err->path = full;
-    }
+    free(err->path);
+    err->path = full;
     return err;
 }
 
@@ -71,17 +61,12 @@ sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char 
 {
     if (!err)
         return NULL;
-    if (err->code == SR_EXIT_INPUT && sr_json_out_of_memory()) {
-        sr_error_free(err);
-        return sr_oom();
-    }
     if (err->code != SR_EXIT_INPUT || !keep_going)
         return sr_error_locate(err, dir);
     char *what = sr_error_describe(err);
-    char *sentence = what ? sr_asprintf("%s%s%s%s%s", context ? context : "", context ? ": " : "", what,
-                                        consequence ? "; " : "", consequence ? consequence : "")
-                          : NULL;
-    bool ok = sentence && warn(sink, sentence);
+    char *sentence = sr_asprintf("%s%s%s%s%s", context ? context : "", context ? ": " : "", what,
+                                 consequence ? "; " : "", consequence ? consequence : "");
+    bool ok = warn(sink, sentence);
     free(sentence);
     free(what);
     sr_error_free(err);
@@ -91,14 +76,14 @@ sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char 
 char *sr_error_format(const sr_error *err)
 {
     char *what = sr_error_describe(err);
-    char *text = what ? sr_asprintf("error: %s", what) : NULL;
+    char *text = sr_asprintf("error: %s", what);
     free(what);
     return text;
 }
 
 void sr_error_free(sr_error *err)
 {
-    if (!err || err == &out_of_memory)
+    if (!err)
         return;
     free(err->path);
     free(err->message);

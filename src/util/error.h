@@ -23,8 +23,7 @@ typedef struct sr_error {
     char *message; /* lower case, no full stop */
 } sr_error;
 
-/* Make an error; path may be NULL, line 0. Never returns NULL (falls back to
- * a static out-of-memory error). */
+/* Make an error; path may be NULL, line 0. Never returns NULL. */
 sr_error *sr_error_new(int code, const char *path, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, va_list ap)
@@ -33,6 +32,9 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
 /* Shorthands for the common kinds. */
 #define sr_input_error(path, line, ...) sr_error_new(SR_EXIT_INPUT, (path), (line), __VA_ARGS__)
 #define sr_usage_error(...) sr_error_new(SR_EXIT_USAGE, NULL, 0, __VA_ARGS__)
+/* Only for a library that reported running out of memory itself (GSL,
+ * cairo, libharu, libpng, simdjson): our own allocations exit instead
+ * (util/alloc.h). */
 #define sr_oom() sr_error_new(SR_EXIT_FAILURE, NULL, 0, "out of memory")
 
 /* Give an input error naming a file relative to dir the path the user can
@@ -41,7 +43,7 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
 sr_error *sr_error_locate(sr_error *err, const char *dir);
 
 /* "'path':line: message" (or "'path': message", or "message"): an error
- * as a sentence for a warning; heap-allocated, NULL on OOM. */
+ * as a sentence for a warning; heap-allocated, never NULL. */
 char *sr_error_describe(const sr_error *err);
 
 /* Where a softened error goes: one sentence appended to a warning list;
@@ -54,8 +56,8 @@ typedef bool (*sr_warn_fn)(void *sink, const char *sentence);
  * "[context: ]'path':line: message[; consequence]" handed to warn, and NULL
  * is returned. Any other error, and every error without keep_going, comes
  * back with its path made openable under dir (sr_error_locate; dir may be
- * NULL). An input error raised because the JSON parser ran out of memory is
- * out of memory, never a warning. NULL in, NULL out. */
+ * NULL). (The JSON parser's out of memory exits, util/alloc.h, so it is
+ * never an input error here.) NULL in, NULL out. */
 sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char *context, const char *consequence,
                     sr_warn_fn warn, void *sink);
 

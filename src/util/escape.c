@@ -211,12 +211,9 @@ static bool visible_json_string(char **s)
     if (!*s || sr_text_is_visible(*s, strlen(*s), JSON_KEEP))
         return true;
     char *shown = sr_visible_text_dup(*s, JSON_KEEP);
-    char *copy = shown ? cJSON_malloc(strlen(shown) + 1) : NULL;
-    if (copy)
-        memcpy(copy, shown, strlen(shown) + 1);
+    char *copy = cJSON_malloc(strlen(shown) + 1); /* never NULL: our hooks */
+    memcpy(copy, shown, strlen(shown) + 1);
     free(shown);
-    if (!copy)
-        return false;
     cJSON_free(*s);
     *s = copy;
     return true;

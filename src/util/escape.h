@@ -20,12 +20,12 @@ void sr_escape_html(sr_strbuf *sb, const char *s, size_t len);
 /* The same for XML 1.0 text and attributes (SVG): also drops the
  * characters XML forbids (U+FFFE, U+FFFF). */
 void sr_escape_xml(sr_strbuf *sb, const char *s, size_t len);
-/* NUL-terminated conveniences; fresh strings, NULL on OOM (s NULL -> ""). */
+/* NUL-terminated conveniences; fresh strings, never NULL (s NULL -> ""). */
 char *sr_html_escape_dup(const char *s);
 
 /* A copy of s fit for a PDF text line or a chart label: valid UTF-8, every
  * control character (tab, newline included) turned into a space. Fresh
- * string, NULL on OOM (s NULL -> ""). */
+ * string, never NULL (s NULL -> ""). */
 char *sr_plain_text_dup(const char *s);
 
 /* What sr_visible_text leaves as it is, beyond printable text. */
@@ -36,7 +36,7 @@ enum {
     SR_KEEP_CONTROLS = 8,      /* every control character (JSON escapes them itself) */
 };
 
-/* The same as a fresh string (s NULL -> ""), NULL on OOM. */
+/* The same as a fresh string (s NULL -> ""), never NULL. */
 char *sr_visible_text_dup(const char *s, unsigned keep);
 /* Text from the inputs printed on a terminal: nothing is kept, so an
  * escape sequence in a model name cannot retitle or clear the terminal. */

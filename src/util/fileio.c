@@ -16,6 +16,7 @@
 
 #include <nettle/base16.h>
 
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 /* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
@@ -81,11 +82,7 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
                               SR_MAX_INPUT_BYTES);
     }
     size_t cap = (size_t)st.st_size + 1, used = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        close(fd);
-        return sr_oom();
-    }
+    char *buf = sr_xmalloc(cap);
     for (;;) {
         if (used + 1 == cap) {
             /* The file grew while we read it: allow up to the limit. */
@@ -94,13 +91,7 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
                 close(fd);
                 return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
             }
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                close(fd);
-                return sr_oom();
-            }
-            buf = bigger;
+            buf = sr_xrealloc(buf, cap * 2);
             cap *= 2;
         }
         ssize_t n = read(fd, buf + used, cap - 1 - used);
@@ -158,7 +149,7 @@ char *sr_path_join(const char *a, const char *b)
 {
     size_t la = strlen(a);
     if (la == 0)
-        return strdup(b);
+        return sr_xstrdup(b);
     if (a[la - 1] == '/')
         return sr_asprintf("%s%s", a, b);
     return sr_asprintf("%s/%s", a, b);
@@ -166,9 +157,7 @@ char *sr_path_join(const char *a, const char *b)
 
 sr_error *sr_mkdir_p(const char *path)
 {
-    char *copy = strdup(path);
-    if (!copy)
-        return sr_oom();
+    char *copy = sr_xstrdup(path);
     for (char *p = copy + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char saved = *p;
@@ -209,7 +198,7 @@ static void remove_staging(const char *dir)
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
             char *path = sr_path_join(dir, e->d_name);
-            if (path && unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
+            if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
                 remove_staging(path); /* charts/ */
             free(path);
         }
@@ -235,7 +224,7 @@ static void remove_stale(const char *out_dir, const sr_output *out, size_t n)
     struct dirent *e;
     while ((e = readdir(d))) {
         char *path = sr_path_join(out_dir, e->d_name);
-        if (path && strncmp(e->d_name, STAGING_PREFIX, strlen(STAGING_PREFIX)) == 0)
+        if (strncmp(e->d_name, STAGING_PREFIX, strlen(STAGING_PREFIX)) == 0)
             remove_staging(path);
         free(path);
     }
@@ -243,7 +232,7 @@ static void remove_stale(const char *out_dir, const sr_output *out, size_t n)
     for (size_t i = 0; i < n; i++) {
         /* name.tmp.XXXXXX beside each output, in its own directory */
         char *path = sr_path_join(out_dir, out[i].name);
-        char *slash = path ? strrchr(path, '/') : NULL;
+        char *slash = strrchr(path, '/');
         if (!slash) {
             free(path);
             continue;
@@ -255,8 +244,7 @@ static void remove_stale(const char *out_dir, const sr_output *out, size_t n)
             size_t bl = strlen(base);
             if (strncmp(e->d_name, base, bl) == 0 && is_atomic_temp(e->d_name) && strlen(e->d_name) == bl + 11) {
                 char *tmp = sr_path_join(path, e->d_name);
-                if (tmp)
-                    unlink(tmp);
+                unlink(tmp);
                 free(tmp);
             }
         }
@@ -273,8 +261,6 @@ static sr_error *make_parent(const char *root, const char *name)
     if (!slash)
         return NULL;
     char *dir = sr_asprintf("%s/%.*s", root, (int)(slash - name), name);
-    if (!dir)
-        return sr_oom();
     sr_error *err = sr_mkdir_p(dir);
     free(dir);
     return err;
@@ -294,22 +280,31 @@ static void block_stop_signals(sigset_t *old)
 
 /* Switch the staged set in: every file renamed over its old one (a rename
  * replaces atomically and cannot run out of space), an output not
- * rendered this time removed so no file of an older set stays. */
+ * rendered this time removed so no file of an older set stays. Every path
+ * is made, and every directory created, before the first rename: out of
+ * memory exits (util/alloc.h), and must not do so half-way through. */
 static sr_error *switch_in(const char *staging, const char *out_dir, const sr_output *out, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        char *from = sr_path_join(staging, out[i].name), *to = sr_path_join(out_dir, out[i].name);
-        sr_error *err = from && to ? make_parent(out_dir, out[i].name) : sr_oom();
-        if (!err && out[i].data && rename(from, to) != 0)
-            err = sr_error_new(SR_EXIT_FAILURE, to, 0, "cannot write: %s", strerror(errno));
-        if (!err && !out[i].data && unlink(to) != 0 && errno != ENOENT)
-            err = sr_error_new(SR_EXIT_FAILURE, to, 0, "cannot remove the previous file: %s", strerror(errno));
-        free(from);
-        free(to);
-        if (err)
-            return err;
+    char **from = sr_xcalloc(n, sizeof *from), **to = sr_xcalloc(n, sizeof *to);
+    sr_error *err = NULL;
+    for (size_t i = 0; i < n && !err; i++) {
+        from[i] = sr_path_join(staging, out[i].name);
+        to[i] = sr_path_join(out_dir, out[i].name);
+        err = make_parent(out_dir, out[i].name);
     }
-    return NULL;
+    for (size_t i = 0; i < n && !err; i++) {
+        if (out[i].data && rename(from[i], to[i]) != 0)
+            err = sr_error_new(SR_EXIT_FAILURE, to[i], 0, "cannot write: %s", strerror(errno));
+        if (!err && !out[i].data && unlink(to[i]) != 0 && errno != ENOENT)
+            err = sr_error_new(SR_EXIT_FAILURE, to[i], 0, "cannot remove the previous file: %s", strerror(errno));
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(from[i]);
+        free(to[i]);
+    }
+    free(from);
+    free(to);
+    return err;
 }
 
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
@@ -319,8 +314,6 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
         return err;
     /* One run at a time into one OUT_DIR: two would mix their sets. */
     char *lock_path = sr_path_join(out_dir, LOCK_NAME);
-    if (!lock_path)
-        return sr_oom();
     int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     free(lock_path);
     if (lock < 0)
@@ -342,24 +335,19 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
     block_stop_signals(&old_mask);
     remove_stale(out_dir, out, n);
     char *staging = sr_asprintf("%s/" STAGING_PREFIX "XXXXXX", out_dir);
-    if (!staging)
-        err = sr_oom();
-    else if (!mkdtemp(staging))
+    if (!mkdtemp(staging))
         err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create a directory to write into: %s", strerror(errno));
     for (size_t i = 0; i < n && !err; i++) {
         if (!out[i].data)
             continue;
         char *path = sr_path_join(staging, out[i].name);
-        err = path ? make_parent(staging, out[i].name) : sr_oom();
+        err = make_parent(staging, out[i].name);
         if (!err)
             err = sr_write_atomic(path, out[i].data, out[i].len);
-        if (err && err->path && path && strcmp(err->path, path) == 0) {
+        if (err && err->path && strcmp(err->path, path) == 0) {
             /* name the file the user asked for, not the staging copy */
-            char *shown = sr_path_join(out_dir, out[i].name);
-            if (shown) {
-                free(err->path);
-                err->path = shown;
-            }
+            free(err->path);
+            err->path = sr_path_join(out_dir, out[i].name);
         }
         free(path);
     }
@@ -392,8 +380,6 @@ void sr_outputs_release(sr_output *out, size_t n)
 sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
 {
     char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);
-    if (!tmp)
-        return sr_oom();
     int fd = mkstemp(tmp);
     if (fd < 0) {
         sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s", strerror(errno));
@@ -514,11 +500,11 @@ static sr_error *split_chunk(const char *p, const char *end, sr_strbuf *carry, l
             return sr_input_error(shown, *lineno + 1, "line longer than %d MiB", SR_MAX_LINE_BYTES >> 20);
         if (!nl) {
             sr_strbuf_append(carry, p, n);
-            return carry->failed ? sr_oom() : NULL;
+            return NULL;
         }
         if (carry->len) {
             sr_strbuf_append(carry, p, n);
-            err = carry->failed ? sr_oom() : emit_line(fn, ctx, carry->data, carry->len, ++*lineno);
+            err = emit_line(fn, ctx, carry->data, carry->len, ++*lineno);
             carry->len = 0;
         } else {
             err = emit_line(fn, ctx, p, n, ++*lineno);
@@ -533,14 +519,14 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
 {
     if (chunk_size == 0)
         return sr_error_new(SR_EXIT_FAILURE, shown, 0, "read chunk of 0 bytes");
-    char *chunk = malloc(chunk_size);
+    char *chunk = sr_xmalloc(chunk_size);
     sr_strbuf carry; /* a line that spans chunks */
     sr_strbuf_init(&carry);
     sr_sha256 sha;
     sr_sha256_init(&sha);
     long lineno = 0;
     long long total = 0;
-    sr_error *err = chunk ? NULL : sr_oom();
+    sr_error *err = NULL;
     while (!err) {
         ssize_t got = read(fd, chunk, chunk_size);
         if (got < 0 && errno == EINTR)

@@ -94,7 +94,7 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
 /* The same for a buffer already in memory. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
 
-/* Join two path parts with one '/'; fresh string or NULL. */
+/* Join two path parts with one '/'; fresh string, never NULL. */
 char *sr_path_join(const char *a, const char *b);
 /* The last part of a path (after the last '/'), inside path. */
 const char *sr_path_base(const char *path);

@@ -1,7 +1,8 @@
 #include "util/json_arena.h"
 
+#include "util/alloc.h"
+
 #include <cjson/cJSON.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,27 +23,6 @@ static _Thread_local struct {
 
 static bool installed;
 
-/* Set by any failed cJSON allocation on any thread: cJSON reports one as a
- * parse failure, which must not pass for bad input. */
-static atomic_bool json_out_of_memory;
-
-bool sr_json_out_of_memory(void)
-{
-    return atomic_load(&json_out_of_memory);
-}
-
-void sr_json_out_of_memory_clear(void)
-{
-    atomic_store(&json_out_of_memory, false);
-}
-
-static void *noted(void *p)
-{
-    if (!p)
-        atomic_store(&json_out_of_memory, true);
-    return p;
-}
-
 static bool in_arena(const void *p)
 {
     for (const chunk *c = arena.head; c; c = c->next) {
@@ -53,28 +33,21 @@ static bool in_arena(const void *p)
     return false;
 }
 
-static void *arena_alloc(size_t n);
-
+/* Never NULL: cJSON would report a failed allocation as a parse error,
+ * which must not pass for bad input, so out of memory exits here. */
 static void *arena_malloc(size_t n)
 {
-    return noted(arena_alloc(n));
-}
-
-static void *arena_alloc(size_t n)
-{
     if (!arena.active)
-        return malloc(n);
+        return sr_xmalloc(n);
     size_t align = sizeof(max_align_t);
     if (n > SIZE_MAX - align)
-        return NULL;
+        sr_die_oom();
     n = (n + align - 1) / align * align;
     if (!arena.head || arena.head->size - arena.head->used < n) {
         size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
         if (size > SIZE_MAX - sizeof(chunk))
-            return NULL;
-        chunk *c = malloc(sizeof(chunk) + size);
-        if (!c)
-            return NULL;
+            sr_die_oom();
+        chunk *c = sr_xmalloc(sizeof(chunk) + size);
         c->next = arena.head;
         c->size = size;
         c->used = 0;

@@ -16,12 +16,7 @@ void sr_json_arena_begin(void);
 void sr_json_arena_reset(void); /* drop everything allocated since begin */
 void sr_json_arena_end(void);
 
-/* True once a cJSON allocation has failed (through the hooks installed
- * above), on any thread: cJSON then reports a parse failure, and the
- * error that makes ("invalid json") is really "out of memory" (exit 1,
- * never a --keep-going warning); sr_sweep_soften and main check it. */
-#include <stdbool.h>
-bool sr_json_out_of_memory(void);
-void sr_json_out_of_memory_clear(void); /* for the tests */
+/* The hooks never return NULL: out of memory exits (util/alloc.h), so a
+ * parse error from cJSON is always bad input. */
 
 #endif

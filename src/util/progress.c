@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "util/text.h"
 
 struct sr_progress {
@@ -28,7 +29,7 @@ static long long now_ns(void)
 
 sr_progress *sr_progress_open_always(FILE *stream, long first_ms, long interval_ms)
 {
-    sr_progress *p = calloc(1, sizeof *p);
+    sr_progress *p = sr_xcalloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->stream = stream;

@@ -1,5 +1,7 @@
 #include "util/strbuf.h"
 
+#include "util/alloc.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,16 +30,10 @@ bool sr_grow(void **array, size_t *cap, size_t need, size_t elem)
     size_t new_cap = *cap ? *cap : 8;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
-            return false;
+            sr_die_oom(); /* no such array could be had */
         new_cap *= 2;
     }
-    size_t bytes;
-    if (!sr_size_mul(new_cap, elem, &bytes))
-        return false;
-    void *p = realloc(*array, bytes);
-    if (!p)
-        return false;
-    *array = p;
+    *array = sr_xreallocarray(*array, new_cap, elem);
     *cap = new_cap;
     return true;
 }
@@ -47,7 +43,6 @@ void sr_strbuf_init(sr_strbuf *sb)
     sb->data = NULL;
     sb->len = 0;
     sb->cap = 0;
-    sb->failed = false;
 }
 
 void sr_strbuf_release(sr_strbuf *sb)
@@ -59,25 +54,17 @@ void sr_strbuf_release(sr_strbuf *sb)
 bool sr_strbuf_reserve(sr_strbuf *sb, size_t extra)
 {
     size_t need;
-    if (sb->failed)
-        return false;
-    if (!sr_size_add(sb->len, extra, &need) || !sr_size_add(need, 1, &need)) {
-        sb->failed = true;
-        return false;
-    }
+    if (!sr_size_add(sb->len, extra, &need) || !sr_size_add(need, 1, &need))
+        sr_die_oom(); /* no such buffer could be had */
     void *data = sb->data;
-    if (!sr_grow(&data, &sb->cap, need, 1)) {
-        sb->failed = true;
-        return false;
-    }
+    sr_grow(&data, &sb->cap, need, 1);
     sb->data = data;
     return true;
 }
 
 void sr_strbuf_append(sr_strbuf *sb, const char *data, size_t len)
 {
-    if (!sr_strbuf_reserve(sb, len))
-        return;
+    sr_strbuf_reserve(sb, len);
     if (len)
         memcpy(sb->data + sb->len, data, len);
     sb->len += len;
@@ -100,12 +87,9 @@ void sr_strbuf_vprintf(sr_strbuf *sb, const char *fmt, va_list ap)
     va_copy(copy, ap);
     int n = vsnprintf(NULL, 0, fmt, copy);
     va_end(copy);
-    if (n < 0) {
-        sb->failed = true;
-        return;
-    }
-    if (!sr_strbuf_reserve(sb, (size_t)n))
-        return;
+    if (n < 0)
+        sr_die_oom(); /* glibc fails only for lack of memory or EOVERFLOW */
+    sr_strbuf_reserve(sb, (size_t)n);
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;
 }
@@ -120,13 +104,9 @@ void sr_strbuf_printf(sr_strbuf *sb, const char *fmt, ...)
 
 char *sr_strbuf_detach(sr_strbuf *sb)
 {
-    if (sb->failed) {
-        sr_strbuf_release(sb);
-        return NULL;
-    }
     char *s = sb->data;
     if (!s)
-        s = calloc(1, 1);
+        s = sr_xcalloc(1, 1);
     sr_strbuf_init(sb);
     return s;
 }
@@ -138,10 +118,7 @@ const char *sr_strbuf_cstr(const sr_strbuf *sb)
 
 char *sr_vasprintf(const char *fmt, va_list ap)
 {
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_vprintf(&sb, fmt, ap);
-    return sr_strbuf_detach(&sb);
+    return sr_xvasprintf(fmt, ap);
 }
 
 char *sr_asprintf(const char *fmt, ...)
@@ -155,11 +132,5 @@ char *sr_asprintf(const char *fmt, ...)
 
 char *sr_strndup(const char *s, size_t n)
 {
-    size_t len = strnlen(s, n);
-    char *out = malloc(len + 1);
-    if (!out)
-        return NULL;
-    memcpy(out, s, len);
-    out[len] = '\0';
-    return out;
+    return sr_xstrndup(s, n);
 }

@@ -1,6 +1,6 @@
 /* A growable byte string, and printf into fresh heap strings. All size
- * arithmetic is checked; on allocation failure the buffer is marked failed
- * and later appends are no-ops, so callers check once at the end. */
+ * arithmetic is checked; out of memory exits (util/alloc.h), so nothing
+ * here fails and callers check nothing. */
 #ifndef SR_UTIL_STRBUF_H
 #define SR_UTIL_STRBUF_H
 
@@ -12,7 +12,6 @@ typedef struct sr_strbuf {
     char *data; /* always NUL-terminated when len > 0 or after any append */
     size_t len;
     size_t cap;
-    bool failed; /* an allocation failed; contents are incomplete */
 } sr_strbuf;
 
 void sr_strbuf_init(sr_strbuf *sb);
@@ -23,15 +22,15 @@ void sr_strbuf_puts(sr_strbuf *sb, const char *s);
 void sr_strbuf_putc(sr_strbuf *sb, char c);
 void sr_strbuf_printf(sr_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sr_strbuf_vprintf(sr_strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
-/* Hand the contents over (caller frees); the buffer is left empty. Returns
- * NULL if any allocation failed. */
+/* Hand the contents over (caller frees, never NULL); the buffer is left
+ * empty. */
 char *sr_strbuf_detach(sr_strbuf *sb);
 /* Contents as a C string ("" when empty). */
 const char *sr_strbuf_cstr(const sr_strbuf *sb);
 
 char *sr_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *sr_vasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-/* strndup that accepts embedded NULs as terminators; NULL on failure. */
+/* Fresh strings, never NULL (out of memory exits). */
 char *sr_strndup(const char *s, size_t n);
 
 /* Checked arithmetic for sizes: false on overflow. */
@@ -39,7 +38,8 @@ bool sr_size_mul(size_t a, size_t b, size_t *out);
 bool sr_size_add(size_t a, size_t b, size_t *out);
 
 /* Grow an array of elements of size elem so that it can hold need entries.
- * *cap is updated. Returns false (array untouched) on overflow or OOM. */
+ * *cap is updated. Always true (overflow and out of memory exit); kept a
+ * bool so callers written as checks read the same. */
 bool sr_grow(void **array, size_t *cap, size_t need, size_t elem);
 
 #endif

@@ -355,7 +355,6 @@ Test(lmeval, many_items_stay_fast)
         for (int i = 0; i < N; i++)
             sr_strbuf_printf(&sb, "{\"doc_id\": %d, \"filter\": \"%s\", \"exact_match\": %d}\n", i,
                              f ? "flexible-extract" : "strict-match", (i + f) % 2);
-    cr_assert(!sb.failed);
     sr_scores s;
     sr_scores_init(&s);
     cr_assert_null(sr_parse_lmeval_samples(PATH, sb.data, sb.len, "gsm8k", "flexible-extract", &s));

@@ -329,8 +329,7 @@ Test(survey_rules, decide_kept_with_kv_tokens)
     cr_assert_eq(m.whatif[1].max_model_len, 8192);
     cr_assert_eq(m.whatif[1].tokens, 39680);
     cr_assert_float_eq(m.whatif[1].max_concurrency, 155.0 / 32, 1e-12);
-    bool oom;
-    char *flags = sr_survey_flags(&m, &oom);
+    char *flags = sr_survey_flags(&m);
     cr_assert_str_eq(flags, "parser=hermes nothink");
     free(flags);
     model_done(&m);
@@ -357,9 +356,8 @@ Test(survey_rules, decide_memory_and_license)
     cr_assert_eq(m.memory, SR_SURVEY_MEMORY_KV_ROOM);
     cr_assert_eq(m.kv_tokens, -1); /* tokens only for kept models */
     cr_assert_eq(m.bytes_per_token, 147456);
-    bool oom;
     sr_survey sv = {.settings = s};
-    char *why = sr_survey_reason(&sv, &m, &oom);
+    char *why = sr_survey_reason(&sv, &m);
     cr_assert_str_eq(why, "memory: 5.5 GiB of KV room (14.2 GiB - 7.5 GiB of weights - 1.2 GiB reserve), below "
                           "6.0 GiB");
     free(why);
@@ -372,7 +370,7 @@ Test(survey_rules, decide_memory_and_license)
     cr_assert_null(sr_survey_decide(&s, &m, &lay));
     cr_assert_eq(m.memory, SR_SURVEY_MEMORY_WEIGHTS);
     sv.settings = s;
-    why = sr_survey_reason(&sv, &m, &oom);
+    why = sr_survey_reason(&sv, &m);
     cr_assert_str_eq(why, "memory: 7.5 GiB of weights in 7.2 GiB");
     free(why);
     model_done(&m);
@@ -384,11 +382,11 @@ Test(survey_rules, decide_memory_and_license)
     m.record.license_name = strdup("qwen-research");
     cr_assert_null(sr_survey_decide(&s, &m, &lay));
     cr_assert_eq(m.verdict, SR_SURVEY_EXCLUDED_LICENSE);
-    why = sr_survey_reason(&sv, &m, &oom);
+    why = sr_survey_reason(&sv, &m);
     cr_assert_str_eq(why, "license: other (qwen-research)");
     free(why);
     m.record.license_link = strdup("https://x/LICENSE");
-    why = sr_survey_reason(&sv, &m, &oom);
+    why = sr_survey_reason(&sv, &m);
     cr_assert_str_eq(why, "license: other (qwen-research, https://x/LICENSE)");
     free(why);
     model_done(&m);
@@ -417,8 +415,7 @@ Test(survey_rules, decide_without_weights_is_not_surveyed)
     cr_assert_null(sr_survey_decide(&s, &m, &lay));
     cr_assert_eq(m.verdict, SR_SURVEY_NOT_SURVEYED);
     sr_survey sv = {.settings = s};
-    bool oom;
-    char *why = sr_survey_reason(&sv, &m, &oom);
+    char *why = sr_survey_reason(&sv, &m);
     cr_assert(strstr(why, "neither safetensors file sizes"), "%s", why);
     free(why);
     sr_survey_model_release(&m);

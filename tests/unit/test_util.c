@@ -433,7 +433,7 @@ static bool collect(void *sink, const char *sentence)
     sr_strbuf *sb = sink;
     sr_strbuf_puts(sb, sentence);
     sr_strbuf_putc(sb, '\n');
-    return !sb->failed;
+    return true;
 }
 
 Test(error, soften_is_the_one_keep_going_rule)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 
 typedef struct cairo_canvas {
@@ -46,9 +47,7 @@ static void ft_done(void *p)
  * released when cairo drops the face. */
 static sr_error *load_font(const char *path, cairo_font_face_t **out)
 {
-    ft_holder *h = calloc(1, sizeof *h);
-    if (!h)
-        return sr_oom();
+    ft_holder *h = sr_xcalloc(1, sizeof *h);
     if (FT_Init_FreeType(&h->lib) != 0) {
         free(h);
         return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot start FreeType");
@@ -75,7 +74,7 @@ static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigne
 {
     sr_strbuf *sb = closure;
     sr_strbuf_append(sb, (const char *)data, length);
-    return sb->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+    return CAIRO_STATUS_SUCCESS;
 }
 
 static void release(sr_canvas *cv)
@@ -286,7 +285,7 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
         size_t n = pack_rgb(cc->pixels, cc->pixel_w, cc->pixel_h, cc->stride);
         if (cc->format == SR_CHART_PNG)
             return sr_encode_png((const char *)cc->pixels, n, (size_t)cc->pixel_w, out, len);
-        unsigned char *rgb = realloc(cc->pixels, n + 1); /* the words took more room */
+        unsigned char *rgb = sr_xrealloc(cc->pixels, n + 1); /* the words took more room */
         if (!rgb)
             return sr_oom();
         cc->pixels = NULL;
@@ -297,8 +296,6 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
     }
     cairo_surface_finish(cc->surface);
     st = cairo_surface_status(cc->surface);
-    if (cc->svg.failed)
-        return sr_oom();
     if (st != CAIRO_STATUS_SUCCESS)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write the chart as SVG: %s", cairo_status_to_string(st));
     return svg_finish(&cc->svg, id_prefix, title, desc, out, len);
@@ -378,9 +375,7 @@ static const sr_canvas_ops cairo_ops = {rect, line, shape, text, text_width, fin
 
 sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
 {
-    cairo_canvas *cc = calloc(1, sizeof *cc);
-    if (!cc)
-        return sr_oom();
+    cairo_canvas *cc = sr_xcalloc(1, sizeof *cc);
     cv->ops = &cairo_ops;
     cv->impl = cc;
     cc->format = format;
@@ -397,7 +392,7 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
         cc->pixel_w = (int)pw;
         cc->pixel_h = (int)ph;
         cc->stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, cc->pixel_w);
-        cc->pixels = malloc((size_t)cc->stride * (size_t)cc->pixel_h);
+        cc->pixels = sr_xmalloc((size_t)cc->stride * (size_t)cc->pixel_h);
         if (cc->stride <= 0 || !cc->pixels)
             return sr_oom();
         cc->surface =

@@ -100,10 +100,6 @@ double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double 
 double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold)
 {
     char *clean = sr_plain_text_dup(s);
-    if (!clean) {
-        cv->failed = true;
-        return 0;
-    }
     double w = clean_width(cv, clean, size, bold);
     free(clean);
     return w;
@@ -113,10 +109,6 @@ double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double s
                       sr_rgb color)
 {
     char *clean = sr_plain_text_dup(s);
-    if (!clean) {
-        cv->failed = true;
-        return 0;
-    }
     double w = clean_width(cv, clean, size, bold);
     cv->ops->text(cv, x - w * align, y, clean, size, bold, color);
     free(clean);
@@ -129,10 +121,6 @@ double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double s
 char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
 {
     char *clean = sr_plain_text_dup(s);
-    if (!clean) {
-        cv->failed = true;
-        return NULL;
-    }
     size_t len = strlen(clean);
     if (len <= MAX_LABEL_BYTES && clean_width(cv, clean, size, bold) <= max_width)
         return clean;
@@ -147,7 +135,7 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
         sb.len = 0;
         sr_strbuf_append(&sb, clean, i);
         sr_strbuf_puts(&sb, ELLIPSIS);
-        if (sb.failed || clean_width(cv, sb.data, size, bold) > max_width)
+        if (clean_width(cv, sb.data, size, bold) > max_width)
             break;
         best = i;
     }
@@ -156,8 +144,6 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
     sr_strbuf_puts(&sb, ELLIPSIS);
     free(clean);
     char *out = sr_strbuf_detach(&sb);
-    if (!out)
-        cv->failed = true;
     return out;
 }
 
@@ -170,10 +156,6 @@ static double measure(void *ctx, const char *s, size_t len)
 {
     measure_ctx *m = ctx;
     char *piece = sr_strndup(s, len);
-    if (!piece) {
-        m->cv->failed = true;
-        return 0;
-    }
     double w = clean_width(m->cv, piece, m->size, false);
     free(piece);
     return w;
@@ -186,10 +168,6 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
                 int max_lines, sr_rgb color, bool draw)
 {
     char *clean = sr_plain_text_dup(s);
-    if (!clean) {
-        cv->failed = true;
-        return 0;
-    }
     sr_text_list lines = {0};
     measure_ctx mc = {cv, size};
     if (!clean[strspn(clean, " ")] || !sr_wrap(clean, max_width, measure, &mc, &lines)) {

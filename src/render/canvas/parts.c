@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/report/text.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
@@ -90,7 +91,7 @@ const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals)
 
 char *sr_chart_part_title(const char *title, const sr_chart_part *pt)
 {
-    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", title, pt->part, pt->parts) : strdup(title);
+    return pt->parts > 1 ? sr_asprintf("%s (part %zu of %zu)", title, pt->part, pt->parts) : sr_xstrdup(title);
 }
 
 bool sr_chart_last_part(const sr_chart_part *pt)
@@ -141,9 +142,7 @@ sr_error *sr_chart_render(const sr_chart_source *src, sr_chart_format format, ch
 {
     *out = NULL;
     *len = 0;
-    size_t *idx = malloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
     size_t n = src->rows(src->doc, src->kind, idx);
     const sr_chart_part whole = {0, n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, 1, 1};
     const sr_chart_target target = {format, NULL, NULL};
@@ -177,9 +176,7 @@ static sr_error *pdf_part(const void *ctx, const sr_chart_part *pt)
 
 sr_error *sr_chart_draw_pdf(const sr_chart_source *src, double max_height, sr_pdf_chart_placer place, void *ctx)
 {
-    size_t *idx = malloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
-    if (!idx)
-        return sr_oom();
+    size_t *idx = sr_xmalloc((src->n_docs ? src->n_docs : 1) * sizeof *idx);
     size_t n = src->rows(src->doc, src->kind, idx);
     size_t rows = src->whole ? 1 : n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n;
     const pdf_chart pc = {src, idx, n, {SR_CHART_PNG, place, ctx}};

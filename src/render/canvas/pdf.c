@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
+#include "util/alloc.h"
 
 typedef struct pdf_canvas {
     sr_pdf_chart_place at;
@@ -134,9 +135,7 @@ static const sr_canvas_ops pdf_ops = {rect, line, shape, text, text_width, finis
 
 sr_error *sr_canvas_open_pdf(sr_canvas *cv, sr_pdf_chart_placer place, void *ctx)
 {
-    pdf_canvas *pc = calloc(1, sizeof *pc);
-    if (!pc)
-        return sr_oom();
+    pdf_canvas *pc = sr_xcalloc(1, sizeof *pc);
     cv->ops = &pdf_ops;
     cv->impl = pc;
     place(ctx, cv->width, cv->height, &pc->at);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "util/alloc.h"
 
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len)
 {
@@ -28,7 +29,7 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
     image.format = PNG_FORMAT_RGB;
     image.flags = PNG_IMAGE_FLAG_FAST;
     png_alloc_size_t cap = PNG_IMAGE_PNG_SIZE_MAX(image), n = cap;
-    char *buf = malloc(cap + 1); /* the worst case; pages never written cost nothing */
+    char *buf = sr_xmalloc(cap + 1); /* the worst case; pages never written cost nothing */
     if (!buf)
         return sr_oom();
     if (!png_image_write_to_memory(&image, buf, &n, 0, rgb, 0, NULL) || n > cap) {
@@ -38,7 +39,7 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
         return e;
     }
     buf[n] = '\0';
-    char *shrunk = realloc(buf, n + 1); /* on failure buf is still whole, and kept */
+    char *shrunk = sr_xrealloc(buf, n + 1); /* on failure buf is still whole, and kept */
     if (shrunk)
         buf = shrunk;
     *out = buf;

@@ -19,6 +19,7 @@
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/compare/outputs.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -239,7 +240,6 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     free(note);
     if (more)
         sr_chart_more(&cv, foot + 18, n - rows);
-    cv.failed |= desc.failed;
     err = sr_canvas_close(&cv, "accuracy_change-", sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY),
                           sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
@@ -396,7 +396,6 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
                    SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     if (more)
         sr_chart_more(&cv, bottom + 52, n - rows);
-    cv.failed |= desc.failed;
     err = sr_canvas_close(&cv, "speed_change-", sr_compare_chart_title(SR_COMPARE_CHART_SPEED), sr_strbuf_cstr(&desc),
                           out, len);
     sr_strbuf_release(&desc);

@@ -7,6 +7,7 @@
 
 #include "render/compare/outputs.h"
 #include "render/shared/csv_cells.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -112,9 +113,7 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
 {
     const char *id = mc->after->id, *label = mc->after->label ? mc->after->label : id;
     row r;
-    bool oom;
-    char *words = sr_compare_status_words(mc, &oom);
-    sb->failed |= oom;
+    char *words = sr_compare_status_words(mc);
     row_init(&r, id, label, "status", sr_transition_key(mc->transition));
     r.before_text = sr_status_name(mc->before->status);
     r.after_text = sr_status_name(mc->after->status);
@@ -161,8 +160,7 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     }
     const sr_kv_change *kv = &mc->kv;
     if (kv->before.logged >= 0 || kv->after.logged >= 0 || kv->before.recomputed >= 0 || kv->after.recomputed >= 0) {
-        char *why = sr_compare_kv_words(kv, &oom);
-        sb->failed |= oom;
+        char *why = sr_compare_kv_words(kv);
         for (int k = 0; k < 2; k++) {
             row_init(&r, id, label, "kv_cache", k ? "recomputed_tokens" : "logged_tokens");
             long b = k ? kv->before.recomputed : kv->before.logged, a = k ? kv->after.recomputed : kv->after.logged;
@@ -193,9 +191,7 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order)
-        return sr_oom();
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     size_t n = sr_compare_model_order(c, order);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -208,8 +204,6 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     free(order);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;

@@ -10,6 +10,7 @@
 #include "render/compare/outputs.h"
 #include "render/report/json_parts.h"
 #include "render/report/text.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static cJSON *value_json(const sr_value *v)
@@ -301,7 +302,7 @@ sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len
     *out = NULL;
     *len = 0;
     sr_json_build build = {false}, *jb = &build;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     cJSON *root = cJSON_CreateObject();
     if (!order || !root) {
         free(order);

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "render/compare/outputs.h"
+#include "util/alloc.h"
 
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)
 {
     const sr_sweep *after = c->after;
-    size_t *order = malloc((after->n_models ? after->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((after->n_models ? after->n_models : 1) * sizeof *order);
     size_t n = 0;
     if (!order) { /* out of memory: the comparison's own order is still an order */
         for (size_t i = 0; i < c->n_models; i++)
@@ -49,7 +50,7 @@ const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n)
     size_t room = sr_n_table_benchmarks;
     for (size_t i = 0; i < c->n_models; i++)
         room += c->models[i].n_accuracy;
-    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    const char **names = sr_xmalloc(room * sizeof *names); /* room >= 2: the table's */
     *n = names ? sr_compare_benchmarks(c, names) : 0;
     return names;
 }

@@ -68,14 +68,14 @@ const char *sr_compare_ratio_range(char *buf, size_t size, const sr_speed_change
  * "one run on each side", "only before", "only after". */
 const char *sr_compare_speed_words(const sr_speed_change *ch);
 
-/* Fresh strings (NULL on OOM; *oom tells NULL-for-nothing apart): */
+/* Fresh strings, NULL when there is nothing to say: */
 /* A status change in words ("now fails at load: AttributeError: ..."). */
-char *sr_compare_status_words(const sr_model_change *mc, bool *oom);
+char *sr_compare_status_words(const sr_model_change *mc);
 /* What a KV change is explained by ("max-model-len 4,096 → 2,048"). */
-char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom);
+char *sr_compare_kv_words(const sr_kv_change *kv);
 /* The regressions --fail-on-regression stops for, "; "-joined in display
  * order: the first max (0: all), then how many more. */
-char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom);
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max);
 /* The title: "<name>: before and after" or "<before> → <after>". */
 char *sr_compare_title(const sr_comparison *c);
 /* The summary in words, one paragraph per item. */

@@ -8,6 +8,7 @@
 
 #include "render/compare/outputs.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -123,7 +124,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
     *none = c->n_setup == 0;
     if (!sr_tb_begin(&b, "setup", "Setup changes"))
         return NULL;
-    b.t->aside = sr_tb_dup_or_null(&b, "what differs between the two sweeps' settings; it explains the rest");
+    b.t->aside = sr_tb_dup_or_null("what differs between the two sweeps' settings; it explains the rest");
     sr_tb_column(&b, "Setting", NULL, false, 2);
     sr_tb_column(&b, "Applies to", NULL, false, 2.6);
     sr_tb_column(&b, "Before", NULL, false, 2.2);
@@ -145,7 +146,6 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
             for (size_t k = 0; k < s->n_models; k++)
                 sr_strbuf_printf(&ids, "%s%s", k ? ", " : "", s->models[k]);
             sr_tb_cell(&b, SR_CELL_TEXT, sr_strbuf_cstr(&ids));
-            b.oom |= ids.failed;
             sr_strbuf_release(&ids);
         }
         sr_tb_cell(&b, SR_CELL_TEXT, sr_compare_value_text(vb, sizeof vb, &s->before, s->field));
@@ -162,7 +162,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
 sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, "status", "Status changes")) {
         free(order);
         return NULL;
@@ -179,9 +179,7 @@ sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
             same++;
             continue;
         }
-        bool oom;
-        char *words = sr_compare_status_words(mc, &oom);
-        b.oom |= oom;
+        char *words = sr_compare_status_words(mc);
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
         status_cell(&b, mc->before->status);
@@ -233,7 +231,7 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     sr_table_builder b;
     char id[160], conf[64], heading[128], buf[256];
     snprintf(id, sizeof id, "acc-%s", benchmark);
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
         free(order);
         return NULL;
@@ -307,7 +305,7 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     sr_table_builder b;
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_speed_columns_make_many(sides, 2, &cols)) {
         free(order);
         return NULL;
@@ -316,7 +314,7 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     char buf[128];
     *none = true;
     if (sr_tb_begin(&b, "speed", "Speed changes")) {
-        b.t->aside = sr_tb_dup_or_null(&b, "after / before, median output throughput; the range the runs span");
+        b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; the range the runs span");
         b.t->sortable = true;
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t k = 0; k < cols.n; k++) {
@@ -360,14 +358,14 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
 sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     if (!order || !sr_tb_begin(&b, "kv", "KV cache changes")) {
         free(order);
         return NULL;
     }
     size_t n = sr_compare_model_order(c, order);
     char buf[96];
-    b.t->aside = sr_tb_dup_or_null(&b, "tokens the KV cache holds, logged and recomputed, on each side");
+    b.t->aside = sr_tb_dup_or_null("tokens the KV cache holds, logged and recomputed, on each side");
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Logged before", NULL, true, 1.1);
     sr_tb_column(&b, "Logged after", NULL, true, 1.1);
@@ -379,9 +377,7 @@ sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none)
         long v[4] = {kv->before.logged, kv->after.logged, kv->before.recomputed, kv->after.recomputed};
         if (v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0)
             continue;
-        bool oom;
-        char *why = sr_compare_kv_words(kv, &oom);
-        b.oom |= oom;
+        char *why = sr_compare_kv_words(kv);
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(c->models[order[i]].after));
         for (int k = 0; k < 4; k++) {

@@ -7,6 +7,7 @@
 
 #include "analysis/scenarios.h"
 #include "render/compare/outputs.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -150,9 +151,8 @@ static void put_failure(sr_strbuf *sb, const sr_failure *f)
         sr_strbuf_printf(sb, "%s%s", stage ? ": " : "", f->message);
 }
 
-char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
+char *sr_compare_status_words(const sr_model_change *mc)
 {
-    *oom = false;
     const sr_model *b = mc->before, *a = mc->after;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -192,18 +192,15 @@ char *sr_compare_status_words(const sr_model_change *mc, bool *oom)
         sr_strbuf_putc(&sb, ')');
         break;
     }
-    if (sb.len == 0 && !sb.failed) {
+    if (sb.len == 0) {
         sr_strbuf_release(&sb);
         return NULL;
     }
-    char *s = sr_strbuf_detach(&sb);
-    *oom = s == NULL;
-    return s;
+    return sr_strbuf_detach(&sb);
 }
 
-char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
+char *sr_compare_kv_words(const sr_kv_change *kv)
 {
-    *oom = false;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     char vb[96], va[96];
@@ -222,16 +219,15 @@ char *sr_compare_kv_words(const sr_kv_change *kv, bool *oom)
     if (!what)
         text = NULL;
     else if (!before || !after)
-        text = strdup(before ? "no count after" : "no count before");
+        text = sr_xstrdup(before ? "no count after" : "no count before");
     else if (!kv->changed)
-        text = strdup("unchanged");
+        text = sr_xstrdup("unchanged");
     else if (kv->n_causes)
         text = sr_asprintf("explained by: %s", what);
     else
-        text = strdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
+        text = sr_xstrdup("not explained by the settings recorded (max-model-len, utilisation, block size, vLLM "
                       "version, tensor parallel size, KV dtype, config.json, memory limit and resident memory "
                       "are the same)");
-    *oom = !what || !text;
     free(what);
     return text;
 }
@@ -277,14 +273,9 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
     }
 }
 
-char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
+char *sr_compare_regressions_text(const sr_comparison *c, size_t max)
 {
-    *oom = false;
-    size_t *order = malloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order) {
-        *oom = true;
-        return NULL;
-    }
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
     size_t n_models = sr_compare_model_order(c, order), n = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -293,13 +284,11 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max, bool *oom)
     free(order);
     if (max && n > max)
         sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
-    if (sb.len == 0 && !sb.failed) {
+    if (sb.len == 0) {
         sr_strbuf_release(&sb);
         return NULL;
     }
-    char *text = sr_strbuf_detach(&sb);
-    *oom = text == NULL;
-    return text;
+    return sr_strbuf_detach(&sb);
 }
 
 char *sr_compare_title(const sr_comparison *c)
@@ -360,8 +349,6 @@ static const char *plural(size_t n, const char *one, const char *many)
 static bool take(sr_text_list *out, sr_strbuf *sb)
 {
     char *s = sr_strbuf_detach(sb);
-    if (!s)
-        return false;
     void *items = out->items;
     if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items)) {
         free(s);
@@ -417,9 +404,8 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         sr_strbuf_puts(&sb, ".");
         ok = take(out, &sb);
     }
-    bool oom = false;
-    char *reg = ok ? sr_compare_regressions_text(c, 8, &oom) : NULL;
-    if (ok && !oom) {
+    char *reg = ok ? sr_compare_regressions_text(c, 8) : NULL;
+    if (ok) {
         if (reg)
             sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
         else
@@ -429,7 +415,7 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     }
     free(reg);
     sr_strbuf_release(&sb);
-    return ok && !oom ? NULL : sr_oom();
+    return ok ? NULL : sr_oom();
 }
 
 char *sr_compare_methods(const sr_comparison *c)

@@ -13,6 +13,7 @@
 #include "render/report/chart_tradeoff.h"
 #include "render/render.h"
 #include "render/report/text.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -137,9 +138,9 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     curve_key k;
     if (!pick_curve(sw, &k))
         return NULL;
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    xy *pts = malloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
-    size_t *first = malloc((THROUGHPUT_LINES + 1) * sizeof *first);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
+    size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
     if (!order || !pts || !first) {
         free(order);
         free(pts);
@@ -246,8 +247,6 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
                  THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
         sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
     }
-    if (desc.failed || sub.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);

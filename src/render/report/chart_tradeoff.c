@@ -15,6 +15,7 @@
 #include "render/report/chart_tradeoff.h"
 #include "render/render.h"
 #include "render/report/text.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -42,7 +43,7 @@ static int cmp_double(const void *x, const void *y)
  * scenarios; false when it has none. */
 static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
 {
-    double *r = malloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *r);
+    double *r = sr_xmalloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *r);
     size_t n = 0;
     if (!r)
         return false;
@@ -81,11 +82,10 @@ static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
     return names;
 }
 
-bool sr_tradeoff_has_data(const sr_sweep *sw, bool *oom)
+bool sr_tradeoff_has_data(const sr_sweep *sw)
 {
     size_t n = 0;
     const char **names = panels_of(sw, &n);
-    *oom = names == NULL;
     free(names);
     return n > 0;
 }
@@ -130,11 +130,7 @@ static const char *short_name(const sr_model *m)
 static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
                   sr_strbuf *desc)
 {
-    point *pts = malloc((n ? n : 1) * sizeof *pts);
-    if (!pts) {
-        cv->failed = true;
-        return;
-    }
+    point *pts = sr_xmalloc((n ? n : 1) * sizeof *pts);
     size_t np = 0, left_out = 0;
     double xlo = 1, xhi = 1, ylo = 0, yhi = 0;
     for (size_t i = 0; i < n; i++) {
@@ -229,7 +225,7 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     *len = 0;
     size_t n_panels = 0;
     const char **panels = panels_of(sw, &n_panels);
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (!panels || !order) {
         free(panels);
         free(order);
@@ -266,8 +262,6 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     }
     for (size_t k = 0; k < n_panels; k++)
         panel(&cv, sw, panels[k], order, n, top + (double)k * (PANEL_H + PANEL_GAP), &desc);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "tradeoff-", sr_chart_title(SR_CHART_TRADEOFF), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(panels);

@@ -12,7 +12,7 @@
 
 /* Some entry has both an accuracy difference and a speed ratio (*oom set
  * when that could not be told). */
-bool sr_tradeoff_has_data(const sr_sweep *sw, bool *oom);
+bool sr_tradeoff_has_data(const sr_sweep *sw);
 /* Design height of the chart. */
 double sr_tradeoff_height(const sr_sweep *sw);
 sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);

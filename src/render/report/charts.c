@@ -16,6 +16,7 @@
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render/shared/table.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -154,9 +155,7 @@ static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_co
     free(subtitle);
 
     size_t ncol = cols->n;
-    sr_legend_item *legend = malloc((ncol ? ncol : 1) * sizeof *legend);
-    if (!legend)
-        cv->failed = true;
+    sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
     for (size_t c = 0; c < ncol && legend; c++) {
         legend[c].label = cols->cols[c].legend;
         legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
@@ -289,8 +288,6 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
         sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
         sr_strbuf_printf(&desc, "\n%s.", note);
     }
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_speed_columns_release(&cols);
@@ -499,8 +496,6 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     accuracy_footnote(&cv, &sw->settings, foot, &desc);
     if (more)
         sr_chart_more(&cv, foot + 18, n - rows);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
                           len);
     sr_strbuf_release(&desc);
@@ -619,8 +614,6 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     }
     if (more_rows && rows > 0)
         sr_chart_more(&cv, foot, n - rows);
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;
@@ -655,11 +648,10 @@ static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_c
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
 }
 
-bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind, bool *oom)
+bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
 {
-    *oom = false;
     switch (kind) {
-    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep, oom);
+    case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep);
     case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
@@ -722,9 +714,8 @@ sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_fo
 {
     *out = NULL;
     *len = 0;
-    bool oom = false;
-    if (!sr_chart_has_data(sweep, kind, &oom))
-        return oom ? sr_oom() : NULL;
+    if (!sr_chart_has_data(sweep, kind))
+        return NULL;
     const sr_chart_source src = source(sweep, kind);
     return sr_chart_render(&src, format, out, len);
 }

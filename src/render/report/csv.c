@@ -8,6 +8,7 @@
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render/shared/csv_cells.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -157,8 +158,6 @@ sr_error *sr_render_claims_csv(const sr_sweep *sw, char **out, size_t *len)
     }
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;
@@ -169,9 +168,7 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, header);
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!order)
-        return sr_oom();
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {
         const sr_model *m = &sw->models[order[k]];
@@ -198,8 +195,6 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
     free(order);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
     *out = text;
     *len = n_out;
     return NULL;
@@ -236,7 +231,7 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
         }
     if (!any)
         return NULL; /* nothing compared item by item: no file */
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n_bench = 0;
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
     if (!order || !benches) {

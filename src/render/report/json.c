@@ -12,6 +12,7 @@
 #include "render/report/text.h"
 #include "render/report/kv_text.h"
 #include "render/render.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 
@@ -539,11 +540,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         sr_json_add(jb, root, "claims", claims);
     }
 
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!order) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     size_t n_bench = 0;
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
@@ -614,7 +611,7 @@ static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw
     sr_json_put_layout(&sb, text, 0);
     *rest = saved;
     bool ok = true;
-    for (size_t i = 0; i < n && ok && !sb.failed; i++) {
+    for (size_t i = 0; i < n && ok; i++) {
         cJSON *model = model_json(jb, &sw->models[order[i]]);
         char *m = NULL;
         if (model && !jb->failed)

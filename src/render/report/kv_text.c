@@ -387,10 +387,6 @@ void sr_kv_words_release(sr_kv_words *w)
 
 static sr_error *take(sr_strbuf *sb, char **dst)
 {
-    if (sb->failed) {
-        sr_strbuf_release(sb);
-        return sr_oom();
-    }
     *dst = sr_strbuf_detach(sb);
     return *dst ? NULL : sr_oom();
 }

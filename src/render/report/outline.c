@@ -21,6 +21,7 @@
 #include "render/report/kv_text.h"
 #include "render/report/text.h"
 #include "render/shared/table.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -114,9 +115,7 @@ static sr_error *chart_pdf(const void *src, int kind, double max_height, sr_pdf_
  * sentence that says why (when there is one). */
 static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
 {
-    bool oom = false;
-    if (!sr_chart_has_data(o->sw, k, &oom)) {
-        o->d->oom |= oom;
+    if (!sr_chart_has_data(o->sw, k)) {
         const char *why = sr_text_chart_left_out(k);
         if (why)
             sr_doc_only(sr_doc_paragraph(s, why), HTML_PDF);
@@ -173,7 +172,7 @@ static void title_block(report_outline *o)
     sr_doc *d = o->d;
     char *sub = base_name ? sr_asprintf("Sweep report: accuracy and speed of each model against the baseline %s.",
                                         base_name)
-                          : strdup("Sweep report: accuracy and speed of each model; no baseline, so nothing is "
+                          : sr_xstrdup("Sweep report: accuracy and speed of each model; no baseline, so nothing is "
                                    "compared.");
     oom_unless(o, sub);
     sr_doc_set(d, &d->subtitle, sub);
@@ -602,7 +601,7 @@ sr_error *sr_report_outline(const sr_sweep *sw, const sr_chart_images *charts, s
 {
     *out = NULL;
     char *name = sr_text_sweep_name(sw);
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     sr_doc *d = name && order ? sr_doc_new(name, "sweep report") : NULL;
     free(name);
     if (!d) {

@@ -14,6 +14,7 @@
 #include "render/report/text.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -260,7 +261,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
 {
     sr_table_builder b;
     size_t n_bench = 0, n = 0;
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
     sr_speed_columns speed;
     bool have_speed = false;
@@ -279,7 +280,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     char *lead = lead_sentence(sw, order, n, n_bench);
     bool begun = lead && sr_tb_begin(&b, "overview", "Overview");
     if (begun) {
-        b.t->aside = sr_tb_dup_or_null(&b, lead);
+        b.t->aside = sr_tb_dup_or_null(lead);
         sr_tb_column(&b, "Model", NULL, false, 2.6);
         if (judged) /* a column that would say nothing for every row is left out */
             sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
@@ -342,7 +343,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             note.data[--note.len] = '\0';
         if (note.len)
             sr_tb_note(&b, "%s", note.data);
-        b.oom |= note.failed;
         sr_strbuf_release(&note);
     }
     free(lead);
@@ -387,14 +387,14 @@ sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
             speed.cols[c] = tmp;
         }
     }
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     sr_table_builder b;
     bool begun = order && kept > 0 && sr_tb_begin(&b, "latency", "Latency");
     if (begun) {
         *none = false;
         size_t n = sr_render_model_order(sw, order);
         char t1[160], t2[64]; /* room for a 40-byte number and " ms" */
-        b.t->aside = sr_tb_dup_or_null(&b, "median time to first token; per output token below");
+        b.t->aside = sr_tb_dup_or_null("median time to first token; per output token below");
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t c = 0; c < kept; c++) {
             /* "TTFT, c=16": a latency column is not read as a speed ratio */

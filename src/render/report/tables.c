@@ -10,6 +10,7 @@
 #include "render/report/claims_text.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/fileio.h"
 #include "util/text.h"
@@ -17,7 +18,7 @@
 /* The model order of the report, as a fresh array (NULL on OOM). */
 static size_t *model_order(const sr_sweep *sw, size_t *n)
 {
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     if (order)
         *n = sr_render_model_order(sw, order);
     return order;
@@ -201,7 +202,7 @@ static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_s
                 out->cols = cols;
                 sr_speed_column *c = &out->cols[out->n];
                 memset(c, 0, sizeof *c);
-                if (!(c->key = strdup(sc->key)))
+                if (!(c->key = sr_xstrdup(sc->key)))
                     return false;
                 out->n++;
                 c->input_len = sc->input_len;
@@ -280,7 +281,7 @@ static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bo
     c->sub = sr_strbuf_detach(&sub);
     c->words = sr_strbuf_detach(&words);
     c->legend = c->heading && c->sub && c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub)
-                : c->heading                      ? strdup(c->heading)
+                : c->heading                      ? sr_xstrdup(c->heading)
                                                   : NULL;
     return c->heading && c->sub && c->words && c->legend;
 }
@@ -475,7 +476,6 @@ sr_table *sr_table_results(const sr_sweep *sw)
                        "Speed: the ratio of the model's median output throughput to the baseline's in the same "
                        "scenario; %s%s%s",
                        speed.note, sr_strbuf_cstr(&legend), noisy_note(sw));
-            b.oom |= legend.failed;
             sr_strbuf_release(&legend);
         }
     }
@@ -573,7 +573,7 @@ sr_table *sr_table_speed(const sr_sweep *sw)
         return NULL;
     }
     if (sr_tb_begin(&b, "speed", "Speed")) {
-        b.t->aside = sr_tb_dup_or_null(&b, "output throughput relative to the baseline; median over runs");
+        b.t->aside = sr_tb_dup_or_null("output throughput relative to the baseline; median over runs");
         b.t->sortable = true;
         sr_tb_column(&b, "Model", NULL, false, 3);
         sr_tb_column(&b, "Status", NULL, false, 1.2);
@@ -855,7 +855,6 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
         for (size_t i = 0; i < cl->n_unchecked; i++)
             sr_strbuf_printf(&sb, "%s'%s' (%s)", i ? ", " : "", cl->unchecked[i].header, cl->unchecked[i].source);
         sr_tb_note(&b, "Columns not checked (no figure of the report has that heading): %s.", sr_strbuf_cstr(&sb));
-        b.oom |= sb.failed;
         sr_strbuf_release(&sb);
     }
     return sr_tb_finish(&b);
@@ -941,10 +940,6 @@ void sr_markdown_escape(sr_strbuf *sb, const char *text)
      * their visible form "\xHH" (util/escape.h), whose backslash is then
      * escaped like any other. */
     char *shown = sr_visible_text_dup(text, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS);
-    if (!shown) {
-        sb->failed = true;
-        return;
-    }
     for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '|':

@@ -8,6 +8,7 @@
 
 #include "render/report/claims_text.h"
 #include "render/render.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -208,7 +209,7 @@ const char *sr_text_pvalue(char *buf, size_t size, double v)
 char *sr_text_sweep_name(const sr_sweep *sw)
 {
     if (sw->manifest.name && sw->manifest.name[0])
-        return strdup(sw->manifest.name);
+        return sr_xstrdup(sw->manifest.name);
     const char *dir = sw->export_dir ? sw->export_dir : "";
     size_t end = strlen(dir);
     while (end > 0 && dir[end - 1] == '/')
@@ -217,7 +218,7 @@ char *sr_text_sweep_name(const sr_sweep *sw)
     while (start > 0 && dir[start - 1] != '/')
         start--;
     if (start == end || (end - start == 1 && dir[start] == '.'))
-        return strdup("sweep");
+        return sr_xstrdup("sweep");
     return sr_strndup(dir + start, end - start);
 }
 
@@ -249,7 +250,7 @@ const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
     size_t room = sr_n_table_benchmarks;
     for (size_t i = 0; i < sw->n_models; i++)
         room += sw->models[i].n_benchmarks;
-    const char **names = malloc(room * sizeof *names); /* room >= 2: the table's */
+    const char **names = sr_xmalloc(room * sizeof *names); /* room >= 2: the table's */
     *n = names ? sr_text_benchmarks(sw, names) : 0;
     return names;
 }
@@ -602,7 +603,7 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
 sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
 {
     summary s = {.sw = sw, .base = sr_sweep_baseline(sw)};
-    size_t *order = malloc((sw->n_models + 1) * 2 * sizeof *order);
+    size_t *order = sr_xmalloc((sw->n_models + 1) * 2 * sizeof *order);
     s.benches = sr_text_benchmark_list(sw, &s.n_bench);
     if (!order || !s.benches) {
         free(order);
@@ -840,9 +841,7 @@ static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *o
 
 sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
-    size_t *order = malloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!order)
-        return sr_oom();
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order), agree = 0, agree_gen = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);

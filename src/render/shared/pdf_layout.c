@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/report/charts.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -101,13 +102,9 @@ static void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font 
 
 /* Input text made safe to print: valid UTF-8, controls as spaces, at most
  * MAX_TEXT bytes. */
-static char *sr_pdf_clean(sr_pdf *p, const char *s)
+static char *sr_pdf_clean(const char *s)
 {
     char *c = sr_plain_text_dup(s);
-    if (!c) {
-        p->oom = true;
-        return NULL;
-    }
     size_t len = strlen(c);
     if (len > MAX_TEXT) { /* "…" and its NUL fit in the 4 bytes from cut */
         size_t cut = MAX_TEXT - 4;
@@ -133,7 +130,7 @@ static double measure(void *ctx, const char *s, size_t len)
 /* Text wrapped to width in font f at size (the renderers' one wrapper). */
 static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
-    char *s = sr_pdf_clean(p, text);
+    char *s = sr_pdf_clean(text);
     if (!s)
         return;
     font_measure m = {p, f, size};
@@ -218,7 +215,7 @@ void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside)
     p->y -= 6;
     if (p->section)
         sr_pdf_bookmark(p, p->section, title);
-    char *clean = sr_pdf_clean(p, title);
+    char *clean = sr_pdf_clean(title);
     double w = clean ? sr_pdf_width(p, p->bold, 11.5, clean, strlen(clean)) : 0;
     if (clean)
         sr_pdf_draw(p, SR_PDF_MARGIN_X, p->y - 11.5, clean, p->bold, 11.5, SR_PDF_INK);
@@ -411,7 +408,7 @@ void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n)
 
 void sr_pdf_footers(sr_pdf *p, const char *name)
 {
-    char *clean = sr_pdf_clean(p, name);
+    char *clean = sr_pdf_clean(name);
     sr_text_list lines = {0};
     if (clean)
         sr_pdf_wrap(p, p->regular, SR_PDF_SMALL, clean, SR_PDF_CONTENT_W - 120, &lines);
@@ -643,8 +640,6 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
         else
             p->y -= 5;
     }
-    if (head.failed || body.failed)
-        p->oom = true;
     sr_strbuf_release(&head);
     sr_strbuf_release(&body);
     if (t->note)
@@ -664,9 +659,7 @@ static sr_error *read_stream(sr_pdf *p, char **out, size_t *len)
     if (HPDF_SaveToStream(p->doc) != HPDF_OK || sr_pdf_failed(p))
         return NULL; /* reported by the caller */
     HPDF_UINT32 size = HPDF_GetStreamSize(p->doc);
-    char *buf = malloc((size_t)size + 1);
-    if (!buf)
-        return sr_oom();
+    char *buf = sr_xmalloc((size_t)size + 1);
     size_t got = 0;
     while (got < size) {
         HPDF_UINT32 chunk = size - (HPDF_UINT32)got;
@@ -721,7 +714,7 @@ sr_error *sr_pdf_open(sr_pdf *p, const char *name)
     p->bold = HPDF_GetFont(p->doc, bold, "UTF-8");
     if (!p->regular || !p->bold)
         return NULL; /* recorded by the handler; sr_pdf_save reports it */
-    char *clean = sr_pdf_clean(p, name);
+    char *clean = sr_pdf_clean(name);
     char *title = clean ? sr_asprintf("%s \xE2\x80\x94 sweep report", clean) : NULL;
     if (title) {
         HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, title);
@@ -739,7 +732,7 @@ sr_error *sr_pdf_open(sr_pdf *p, const char *name)
 
 void sr_pdf_describe(sr_pdf *p, const char *title, const char *subject)
 {
-    char *clean = sr_pdf_clean(p, title);
+    char *clean = sr_pdf_clean(title);
     if (clean) {
         HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, clean);
         HPDF_SetInfoAttr(p->doc, HPDF_INFO_SUBJECT, subject);

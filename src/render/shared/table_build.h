@@ -18,8 +18,8 @@ typedef struct sr_table_builder {
 
 /* A new table with its id and title; false on OOM (nothing to free). */
 bool sr_tb_begin(sr_table_builder *b, const char *id, const char *title);
-/* A copy of s (NULL stays NULL); on OOM NULL and the builder marked. */
-char *sr_tb_dup_or_null(sr_table_builder *b, const char *s);
+/* A copy of s (NULL stays NULL). */
+char *sr_tb_dup_or_null(const char *s);
 /* Append a column (width: its share in fixed layouts, > 0). */
 void sr_tb_column(sr_table_builder *b, const char *title, const char *sub, bool numeric, double width);
 /* The last column in words (an HTML title). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/text.h"
 
@@ -49,7 +50,7 @@ static void ctx_free(sr_tpl_ctx *ctx)
 
 sr_tpl_ctx *sr_tpl_new(void)
 {
-    sr_tpl_ctx *ctx = calloc(1, sizeof *ctx);
+    sr_tpl_ctx *ctx = sr_xcalloc(1, sizeof *ctx);
     if (ctx)
         ctx->root = ctx;
     return ctx;
@@ -94,7 +95,7 @@ static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
     /* A table cell has three entries (text, sub, cls), and a big report has
      * a hundred thousand cells: room for 4 first, not sr_grow's 8. */
     if (!ctx->cap_entries) {
-        if (!(ctx->entries = malloc(4 * sizeof *ctx->entries)))
+        if (!(ctx->entries = sr_xmalloc(4 * sizeof *ctx->entries)))
             return NULL;
         ctx->cap_entries = 4;
     }
@@ -104,9 +105,7 @@ static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
     ctx->entries = entries;
     e = &ctx->entries[ctx->n_entries];
     memset(e, 0, sizeof *e);
-    e->name = strdup(name);
-    if (!e->name)
-        return NULL;
+    e->name = sr_xstrdup(name);
     e->kind = kind;
     ctx->n_entries++;
     return e;
@@ -116,7 +115,7 @@ void sr_tpl_set(sr_tpl_ctx *ctx, const char *name, const char *value)
 {
     if (!ctx)
         return;
-    char *copy = strdup(value ? value : "");
+    char *copy = sr_xstrdup(value ? value : "");
     entry *e = copy ? reset_entry(ctx, name, V_TEXT) : NULL;
     if (!e) {
         free(copy);
@@ -165,7 +164,7 @@ sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name)
     if (!ctx)
         return NULL;
     entry *e = reset_entry(ctx, name, V_LIST);
-    sr_tpl_ctx *item = calloc(1, sizeof *item);
+    sr_tpl_ctx *item = sr_xcalloc(1, sizeof *item);
     void *items = e ? e->items : NULL;
     if (!e || !item || !sr_grow(&items, &e->cap_items, e->n_items + 1, sizeof *e->items)) {
         free(item);
@@ -427,8 +426,6 @@ sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, 
         err = render(&t, &f, 0, t.n, out);
     }
     free(t.nodes);
-    if (!err && out->failed)
-        err = sr_oom();
     return err;
 }
 

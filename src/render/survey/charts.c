@@ -9,6 +9,7 @@
 
 #include "render/canvas/canvas.h"
 #include "render/survey/outputs.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -100,9 +101,7 @@ static sr_error *draw(const sr_survey *s, const sr_chart_target *target, char **
 {
     *out = NULL;
     *len = 0;
-    row *rows = malloc((s->n_models ? s->n_models : 1) * sizeof *rows);
-    if (!rows)
-        return sr_oom();
+    row *rows = sr_xmalloc((s->n_models ? s->n_models : 1) * sizeof *rows);
     size_t n = 0;
     for (size_t i = 0; i < s->n_models; i++)
         if (s->models[i].verdict == SR_SURVEY_KEPT && s->models[i].kv_tokens >= 0)
@@ -150,8 +149,6 @@ static sr_error *draw(const sr_survey *s, const sr_chart_target *target, char **
         snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more: see candidates.md", n - shown);
         sr_canvas_text(&cv, 16, plot_bottom + 52, buf, 10.5, false, 0, sr_grey);
     }
-    if (desc.failed)
-        cv.failed = true;
     err = sr_canvas_close(&cv, "survey_kv-", "KV cache tokens per kept model", sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(rows);

@@ -34,7 +34,7 @@ char *sr_survey_counts_text(const sr_survey *s);
 char *sr_survey_settings_text(const sr_survey *s);
 
 /* Why a model is not kept, in words ("license: other (qwen-research)");
- * NULL for a kept model. Fresh string; *oom set when allocation failed. */
-char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom);
+ * NULL for a kept model. Fresh string. */
+char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m);
 
 #endif

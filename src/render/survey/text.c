@@ -15,6 +15,7 @@
 #include "render/survey/outputs.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -39,9 +40,8 @@ static const char *gib(char *buf, double v)
     return sr_format_fixed(buf, 64, v, 1);
 }
 
-char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
+char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m)
 {
-    *oom = false;
     if (m->verdict == SR_SURVEY_KEPT)
         return NULL;
     sr_strbuf sb;
@@ -73,10 +73,7 @@ char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m, bool *oom)
         break;
     case SR_SURVEY_KEPT: break;
     }
-    char *text = sr_strbuf_detach(&sb);
-    sr_strbuf_release(&sb);
-    *oom = text == NULL;
-    return text;
+    return sr_strbuf_detach(&sb);
 }
 
 static const char *weights_source_name(sr_weights_source w)
@@ -127,7 +124,7 @@ static void set_text(survey_table *t, char **row, size_t col, const char *s)
 {
     if (!s)
         return;
-    if (!(row[col] = strdup(s)))
+    if (!(row[col] = sr_xstrdup(s)))
         t->failed = true;
 }
 
@@ -185,11 +182,10 @@ static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
         char **row = table_row(t);
         if (!row)
             return;
-        bool oom, kept = m->verdict == SR_SURVEY_KEPT;
+        bool kept = m->verdict == SR_SURVEY_KEPT;
         set_text(t, row, COL_ID, m->id);
         set_text(t, row, COL_VERDICT, sr_survey_verdict_name(m->verdict));
-        char *reason = sr_survey_reason(s, m, &oom), *flags = kept ? sr_survey_flags(m, &oom) : NULL;
-        t->failed |= oom;
+        char *reason = sr_survey_reason(s, m), *flags = kept ? sr_survey_flags(m) : NULL;
         row[COL_REASON] = reason;
         row[COL_FLAGS] = flags;
         set_text(t, row, COL_LICENSE, m->record.license);
@@ -368,7 +364,7 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
             csv_cell(&sb, t.cells[r * t.n_cols + c], t.numeric[c], c == 0);
         sr_strbuf_puts(&sb, "\r\n");
     }
-    bool failed = t.failed || sb.failed;
+    bool failed = t.failed;
     table_free(&t);
     if (failed) {
         sr_strbuf_release(&sb);
@@ -399,12 +395,11 @@ static cJSON *str_or_null(const char *s)
     return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool *oom)
+static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m)
 {
     cJSON *o = cJSON_CreateObject();
-    bool kept = m->verdict == SR_SURVEY_KEPT, flags_oom = false, reason_oom = false;
-    char *reason = sr_survey_reason(s, m, &reason_oom), *flags = kept ? sr_survey_flags(m, &flags_oom) : NULL;
-    *oom = reason_oom || flags_oom || !o;
+    bool kept = m->verdict == SR_SURVEY_KEPT;
+    char *reason = sr_survey_reason(s, m), *flags = kept ? sr_survey_flags(m) : NULL;
     cJSON_AddItemToObject(o, "id", cJSON_CreateString(m->id));
     cJSON_AddItemToObject(o, "kept", cJSON_CreateBool(kept));
     cJSON_AddItemToObject(o, "excluded_by",
@@ -451,10 +446,9 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m, bool 
 sr_error *sr_render_survey_json(const sr_survey *s, char **out, size_t *len)
 {
     cJSON *list = cJSON_CreateArray();
-    bool oom = list == NULL;
-    for (size_t i = 0; i < s->n_models && !oom; i++)
-        cJSON_AddItemToArray(list, candidate_json(s, &s->models[i], &oom));
-    char *text = oom || !sr_json_tree_visible(list) ? NULL : cJSON_Print(list);
+    for (size_t i = 0; i < s->n_models; i++)
+        cJSON_AddItemToArray(list, candidate_json(s, &s->models[i]));
+    char *text = !sr_json_tree_visible(list) ? NULL : cJSON_Print(list);
     cJSON_Delete(list);
     if (!text)
         return sr_oom();
@@ -475,9 +469,7 @@ static void arms_group(sr_strbuf *sb, const sr_survey *s, int tier, int width)
         const sr_survey_model *m = &s->models[i];
         if (m->verdict != SR_SURVEY_KEPT || m->tier != tier)
             continue;
-        bool oom;
-        char *flags = sr_survey_flags(m, &oom);
-        sb->failed |= oom;
+        char *flags = sr_survey_flags(m);
         sr_strbuf_printf(sb, "%-*s  %s  %s%s%s\n", width, m->id, s->settings.hardware, s->settings.benchmarks,
                          flags ? "  " : "", flags ? flags : "");
         free(flags);
@@ -510,10 +502,6 @@ sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len)
         arms_group(&sb, s, 2, width);
     } else {
         arms_group(&sb, s, 0, width);
-    }
-    if (sb.failed) {
-        sr_strbuf_release(&sb);
-        return sr_oom();
     }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);

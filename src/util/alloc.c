@@ -1,0 +1,106 @@
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Noreturn void sr_die_oom(void)
+{
+    /* write(2), not stdio: printing must not need memory */
+    static const char msg[] = "error: out of memory\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+    /* _exit: no atexit handler or stdio flush may write half an output */
+    _exit(1);
+}
+
+void *sr_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1); /* malloc(0) may be NULL without failing */
+    if (!p)
+        sr_die_oom();
+    return p;
+}
+
+void *sr_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        sr_die_oom();
+    return p;
+}
+
+void *sr_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        sr_die_oom();
+    return q;
+}
+
+void *sr_xreallocarray(void *p, size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        sr_die_oom(); /* no such block could be had */
+    return sr_xrealloc(p, count * size);
+}
+
+char *sr_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(sr_xmalloc(n), s, n);
+}
+
+char *sr_xstrndup(const char *s, size_t n)
+{
+    const char *end = memchr(s, '\0', n);
+    size_t len = end ? (size_t)(end - s) : n;
+    if (len == SIZE_MAX)
+        sr_die_oom();
+    char *out = sr_xmalloc(len + 1);
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return out;
+}
+
+char *sr_xvasprintf(const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        sr_die_oom(); /* glibc fails only for lack of memory or EOVERFLOW */
+    char *s = sr_xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *sr_xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = sr_xvasprintf(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+char *sr_xrealpath(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real && errno == ENOMEM)
+        sr_die_oom();
+    return real;
+}
+
+int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const struct dirent *),
+                int (*compar)(const struct dirent **, const struct dirent **))
+{
+    int n = scandir(dir, names, filter, compar);
+    if (n < 0 && errno == ENOMEM)
+        sr_die_oom();
+    return n;
+}

@@ -1,0 +1,37 @@
+/* Allocation that cannot fail, the way git's xmalloc and jq's jv_mem_alloc
+ * do it: on out of memory (or a size that does not fit size_t) these print
+ * "error: out of memory" and exit 1. This is the one exception to "nothing
+ * below main.c exits" (docs/architecture.md, "Errors"): it is safe because
+ * every output is rendered in memory and written to a temporary file that
+ * is renamed into place only once all of them are ready (util/fileio.c), so
+ * a process that dies here leaves OUT_DIR as it was. Libraries that
+ * allocate on their own (GSL, cairo, libharu, libpng, simdjson) still
+ * report their failures as values (sr_oom()). */
+#ifndef SR_UTIL_ALLOC_H
+#define SR_UTIL_ALLOC_H
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+_Noreturn void sr_die_oom(void);
+
+void *sr_xmalloc(size_t n);
+void *sr_xcalloc(size_t count, size_t size);
+void *sr_xrealloc(void *p, size_t n);
+/* realloc to count * size bytes, the product checked for overflow. */
+void *sr_xreallocarray(void *p, size_t count, size_t size);
+char *sr_xstrdup(const char *s);
+/* At most n bytes of s (stops at a NUL), always NUL-terminated. */
+char *sr_xstrndup(const char *s, size_t n);
+char *sr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *sr_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* libc calls that allocate: out of memory (ENOMEM) exits as above, any
+ * other failure is returned as libc returns it (NULL or -1, errno set), so
+ * it can never pass for a missing file or an unreadable directory. */
+char *sr_xrealpath(const char *path);
+int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const struct dirent *),
+                int (*compar)(const struct dirent **, const struct dirent **));
+
+#endif
