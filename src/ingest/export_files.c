@@ -1,0 +1,661 @@
+/* The export loader, file by file: what each file is (by name and content),
+ * handed to its parser, recorded among the inputs as read or ignored. */
+#include "ingest/export_parts.h"
+
+/* ---- recording inputs ------------------------------------------------------ */
+
+static sr_error *record_digest(const loader *ld, const sr_found_file *f, const char *kind, long long size,
+                               const char sha256[65])
+{
+    return sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL) ? NULL : sr_oom();
+}
+
+static sr_error *record_input(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
+{
+    char sha[65];
+    sr_sha256_hex(data, len, sha);
+    return record_digest(ld, f, kind, (long long)len, sha);
+}
+
+sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason)
+{
+    return sr_sweep_add_input(ld->sink, f->rel, "ignored", size, NULL, reason) ? NULL : sr_oom();
+}
+
+/* Read a file and record it among the inputs. */
+sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len)
+{
+    sr_error *err = sr_read_file(f->open, f->rel, data, len);
+    if (!err && (err = record_input(ld, f, kind, *data, *len))) {
+        free(*data);
+        *data = NULL;
+    }
+    return err;
+}
+
+/* ---- the parts of one directory --------------------------------------------- */
+
+static sr_error *runs_append(run_list *l, sr_bench_run *runs, size_t n)
+{
+    void *r = l->runs;
+    if (n && !sr_grow(&r, &l->cap, l->n + n, sizeof *l->runs)) {
+        sr_bench_runs_free(runs, n);
+        return sr_oom();
+    }
+    l->runs = r;
+    for (size_t i = 0; i < n; i++)
+        l->runs[l->n++] = runs[i];
+    free(runs);
+    return NULL;
+}
+
+static sr_error *scores_append(scores_list *l, sr_scores *s)
+{
+    void *items = l->items;
+    if (!sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items))
+        return sr_oom();
+    l->items = items;
+    l->items[l->n++] = *s;
+    sr_scores_init(s);
+    return NULL;
+}
+
+static void reported_free(sr_reported_metric *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].task);
+        free(r[i].metric_filter);
+        free(r[i].source);
+    }
+    free(r);
+}
+
+void sr_export_parts_free(model_parts *p)
+{
+    for (size_t i = 0; i < p->n_logs; i++) {
+        free(p->logs[i].rel);
+        sr_server_log_release(&p->logs[i].log);
+    }
+    free(p->logs);
+    free(p->config_rel);
+    free(p->config_problem);
+    sr_kv_layout_release(p->layout);
+    free(p->layout);
+    sr_bench_runs_free(p->json_runs.runs, p->json_runs.n);
+    sr_bench_runs_free(p->text_runs.runs, p->text_runs.n);
+    sr_bench_runs_free(p->summary_runs.runs, p->summary_runs.n);
+    sr_file_list_release(&p->summaries);
+    for (size_t i = 0; i < p->scores.n; i++)
+        sr_scores_release(&p->scores.items[i]);
+    free(p->scores.items);
+    reported_free(p->reported, p->n_reported);
+    sr_file_list_release(&p->bfcl_results);
+    sr_file_list_release(&p->bfcl_scores);
+    sr_file_list_release(&p->old_samples);
+    free(p->results_model);
+    free(p->bfcl_model);
+}
+
+/* ---- logs --------------------------------------------------------------------- */
+
+static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lineno)
+{
+    log_readers *lr = ctx;
+    sr_error *err = sr_server_log_reader_line(lr->server, line, len, lineno);
+    return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
+}
+
+static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log)
+{
+    void *logs = p->logs;
+    if (!sr_grow(&logs, &p->cap_logs, p->n_logs + 1, sizeof *p->logs))
+        return sr_oom();
+    p->logs = logs;
+    log_part *lp = &p->logs[p->n_logs];
+    if (!(lp->rel = sr_xstrdup(rel)))
+        return sr_oom();
+    lp->log = *log;
+    sr_server_log_init(log);
+    p->n_logs++;
+    return NULL;
+}
+
+/* What a .log turned out to be, for the inputs list. A file holding only a
+ * few request-log lines pasted after a bench result is not a server log. */
+static const char *log_kind(bool server, size_t n_runs)
+{
+    if (server && n_runs)
+        return "server_log+bench_stdout";
+    return server ? "server_log" : n_runs ? "bench_stdout" : NULL;
+}
+
+static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    sr_server_log log;
+    sr_server_log_init(&log);
+    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    sr_error *err = lr.server && lr.bench ? NULL : sr_oom();
+    long long size = 0;
+    char sha[65];
+    if (!err)
+        err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    bool recognized = false;
+    if (!err)
+        err = sr_server_log_reader_finish(lr.server, &recognized);
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    sr_error *bench_err = err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n);
+    sr_server_log_reader_free(lr.server);
+    sr_bench_text_reader_free(lr.bench);
+    bool server = !err && recognized && log.engine_start;
+    if (!err) {
+        const char *kind = log_kind(server, bench_err ? 0 : n);
+        err =
+            kind ? record_digest(ld, f, kind, size, sha)
+            : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines")
+                ? NULL
+                : sr_oom();
+    }
+    /* vLLM gives every rank the smallest block count: say that they differed. */
+    if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens &&
+        !sr_sweep_warn(ld->sink,
+                       "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
+                       "smallest",
+                       f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
+        err = sr_oom();
+    if (!err && server)
+        err = keep_server_log(p, f->rel, &log);
+    sr_server_log_release(&log);
+    if (err) {
+        sr_bench_runs_free(runs, n);
+        sr_error_free(bench_err);
+        return soften(ld, err, "this log");
+    }
+    if (bench_err)
+        return soften(ld, bench_err, "this benchmark output");
+    return runs_append(&p->text_runs, runs, n);
+}
+
+/* ---- JSON and per-item files ------------------------------------------------- */
+
+static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f, char *task)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_export_read_input(ld, f, "lmeval_samples", &data, &len);
+    if (!err) {
+        sr_scores s;
+        sr_scores_init(&s);
+        const char *filter = strcmp(task, "gsm8k") == 0 ? ld->sweep->settings.gsm8k_filter : NULL;
+        err = sr_parse_lmeval_samples(f->rel, data, len, task, filter, &s);
+        if (!err)
+            err = scores_append(&p->scores, &s);
+        sr_scores_release(&s);
+        free(data);
+    }
+    free(task);
+    return soften(ld, err, "this benchmark");
+}
+
+static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
+    if (!task)
+        return sr_export_record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
+    return read_lmeval_samples(ld, p, f, task);
+}
+
+/* The task of samples lm-eval 0.4.0/0.4.1 wrote (--log_samples, 2023) as
+ * "<model_args>_<task>.jsonl", model_args with '/' and '=' made "__"
+ * ("pretrained__EleutherAI__pythia-70m_gsm8k.jsonl"), one JSON array. Task
+ * names hold '_', so the task is the longest one a results file of the
+ * directory names that ends the name after a '_'; without one, what
+ * follows the first '_' after the last "__". NULL: the name does not tell. */
+static char *old_samples_task(const model_parts *p, const char *name)
+{
+    /* lm-eval 0.3 --write_out: <task>_write_out_info.json */
+    static const char write_out[] = "_write_out_info.json";
+    size_t wl = sizeof write_out - 1, nl = strlen(name);
+    if (nl > wl && strcmp(name + nl - wl, write_out) == 0)
+        return sr_strndup(name, nl - wl);
+    size_t n = strlen(name);
+    n -= ends_with(name, ".jsonl") ? 6 : ends_with(name, ".json") ? 5 : 0;
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < p->n_reported; i++) {
+        const char *t = p->reported[i].task;
+        size_t tl = strlen(t);
+        if (tl > best_len && tl + 1 < n && name[n - tl - 1] == '_' && memcmp(name + n - tl, t, tl) == 0) {
+            best = t;
+            best_len = tl;
+        }
+    }
+    if (best)
+        return sr_xstrdup(best);
+    const char *last = NULL;
+    for (const char *q = name; q + 1 < name + n; q++)
+        if (q[0] == '_' && q[1] == '_')
+            last = q;
+    const char *u = last ? memchr(last + 2, '_', (size_t)(name + n - (last + 2))) : NULL;
+    return u && u + 1 < name + n ? sr_strndup(u + 1, (size_t)(name + n - (u + 1))) : NULL;
+}
+
+/* Samples recognised by content (old lm-eval names), once the results
+ * files of the directory are read: they name the tasks. */
+sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p)
+{
+    for (size_t i = 0; i < p->old_samples.n; i++) {
+        const sr_found_file *f = &p->old_samples.items[i];
+        char *data;
+        size_t len;
+        sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+        if (err) {
+            if ((err = soften(ld, err, "this file")))
+                return err;
+            continue;
+        }
+        bool unscored = sr_lmeval_write_out_unscored(data, len);
+        free(data);
+        if (unscored) {
+            if ((err = sr_export_record_ignored(
+                     ld, f, (long long)len,
+                     "lm-eval 0.3 write_out entries without a per-item metric (acc, exact_match, "
+                     "em) to score")))
+                return err;
+            continue;
+        }
+        char *task = old_samples_task(p, sr_path_base(f->rel));
+        err = task ? read_lmeval_samples(ld, p, f, task)
+                   : sr_export_record_ignored(ld, f, -1,
+                                              "lm-eval samples whose name does not tell the task "
+                                              "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
+                                              "beside a results file, or <task>_write_out_info.json)");
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+/* Claims into the parts: the entries are moved (freed on failure). */
+static sr_error *reported_append(model_parts *p, sr_reported_metric *r, size_t n)
+{
+    void *items = p->reported;
+    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
+        for (size_t i = 0; i < n; i++) {
+            free(r[i].task);
+            free(r[i].metric_filter);
+            free(r[i].source);
+        }
+        return sr_oom();
+    }
+    p->reported = items;
+    for (size_t i = 0; i < n; i++)
+        p->reported[p->n_reported++] = r[i];
+    return NULL;
+}
+
+static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
+                                       size_t len)
+{
+    sr_reported_metric *r = NULL;
+    size_t n = 0;
+    sr_error *err = sr_parse_lmeval_reported(f->rel, data, len, &r, &n);
+    if (err)
+        return soften(ld, err, "this results file");
+    if (!p->results_model)
+        p->results_model = sr_lmeval_results_model(data, len);
+    err = reported_append(p, r, n);
+    free(r);
+    return err;
+}
+
+/* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
+ * plain score files too. */
+static sr_error *canonical_bfcl_ids(sr_scores *s)
+{
+    for (size_t i = 0; i < s->n_items; i++) {
+        char *id = sr_bfcl_item_id(s->items[i].id);
+        bool ok = id && sr_scores_set_id(s, i, id);
+        free(id);
+        if (!ok)
+            return sr_oom();
+    }
+    return NULL;
+}
+
+static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_found_file *f, bool csv)
+{
+    const char *name = sr_path_base(f->rel);
+    size_t n = strlen(name) - strlen(csv ? ".scores.csv" : ".scores.jsonl");
+    char *benchmark = sr_strndup(name, n);
+    char *data;
+    size_t len;
+    sr_error *err = sr_export_read_input(ld, f, csv ? "scores_csv" : "scores_jsonl", &data, &len);
+    if (!err) {
+        sr_scores s;
+        sr_scores_init(&s);
+        err = csv ? sr_parse_scores_csv(f->rel, data, len, benchmark, &s)
+                  : sr_parse_scores_jsonl(f->rel, data, len, benchmark, &s);
+        if (!err && starts_with(benchmark, "bfcl_"))
+            err = canonical_bfcl_ids(&s);
+        if (!err)
+            err = scores_append(&p->scores, &s);
+        sr_scores_release(&s);
+        free(data);
+    }
+    free(benchmark);
+    return soften(ld, err, "this benchmark");
+}
+
+/* The BFCL score file of the same version and category as a result file,
+ * in the same model directory; NULL when none. */
+static const sr_found_file *bfcl_score_for(const model_parts *p, const char *rname, const char *category)
+{
+    for (size_t j = 0; j < p->bfcl_scores.n; j++) {
+        const char *sname = sr_path_base(p->bfcl_scores.items[j].rel);
+        bool is_score;
+        char *scat = sr_bfcl_category_from_filename(sname, &is_score);
+        bool same = scat && strcmp(scat, category) == 0 && sr_bfcl_same_version(rname, sname);
+        free(scat);
+        if (same)
+            return &p->bfcl_scores.items[j];
+    }
+    return NULL;
+}
+
+/* Pair each BFCL result file with its score file and parse the pair. */
+sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
+{
+    for (size_t i = 0; i < p->bfcl_results.n; i++) {
+        const sr_found_file *rf = &p->bfcl_results.items[i];
+        bool is_score;
+        char *category = sr_bfcl_category_from_filename(sr_path_base(rf->rel), &is_score);
+        if (!category)
+            return sr_oom();
+        const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
+        if (!p->bfcl_model)
+            p->bfcl_model = sr_bfcl_model_from_path(rf->rel);
+        if (!sf) {
+            /* The score file says which entries passed: without it the
+             * category is not scored, and the export goes on. */
+            sr_error *err =
+                sr_export_record_ignored(ld, rf, -1, "a BFCL result file without its score file; not scored");
+            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL result file without its score file; BFCL %s not scored",
+                                       rf->rel, category))
+                err = sr_oom();
+            free(category);
+            if (err)
+                return err;
+            continue;
+        }
+        free(category);
+        char *rdata = NULL, *sdata = NULL;
+        size_t rlen = 0, slen = 0;
+        sr_error *err = sr_export_read_input(ld, rf, "bfcl_result", &rdata, &rlen);
+        if (!err && sf)
+            err = sr_export_read_input(ld, sf, "bfcl_score", &sdata, &slen);
+        if (!err) {
+            sr_scores s;
+            sr_scores_init(&s);
+            err = sr_parse_bfcl(rf->rel, rdata, rlen, sf ? sf->rel : NULL, sdata, slen, &s);
+            if (!err)
+                err = scores_append(&p->scores, &s);
+            sr_scores_release(&s);
+        }
+        free(rdata);
+        free(sdata);
+        if ((err = soften(ld, err, "this benchmark")))
+            return err;
+    }
+    /* Score files without a result file: no per-item evidence. */
+    for (size_t j = 0; j < p->bfcl_scores.n; j++) {
+        const sr_found_file *sf = &p->bfcl_scores.items[j];
+        bool used = false;
+        for (size_t i = 0; i < p->bfcl_results.n && !used; i++) {
+            bool is_score;
+            char *category = sr_bfcl_category_from_filename(sr_path_base(p->bfcl_results.items[i].rel), &is_score);
+            if (!category)
+                return sr_oom();
+            used = bfcl_score_for(p, sr_path_base(p->bfcl_results.items[i].rel), category) == sf;
+            free(category);
+        }
+        if (!used) {
+            sr_error *err = sr_export_record_ignored(ld, sf, -1, "a BFCL score file without its result file");
+            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL score file without its result file; not read", sf->rel))
+                err = sr_oom();
+            if (err)
+                return err;
+        }
+    }
+    return NULL;
+}
+
+static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    if (p->config_rel) {
+        if (!sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
+                           p->config_rel))
+            return sr_oom();
+        return sr_export_record_ignored(ld, f, -1, "a second config.json in the model directory");
+    }
+    char *data;
+    size_t len;
+    sr_error *err = sr_export_read_input(ld, f, "hf_config", &data, &len);
+    if (err)
+        return soften(ld, err, "this config");
+    /* Parsed once, from the very bytes hashed for provenance. An invalid
+     * config is an input error (left out with --keep-going); a valid one
+     * that lacks a field with no known default never stops the export: a
+     * warning, and only that model's KV figure goes unrecomputed. */
+    sr_kv_layout *layout = sr_xcalloc(1, sizeof *layout);
+    err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
+    free(data);
+    if (err) {
+        /* The model keeps its config's name and the reason: the KV note then
+         * says why it could not be read, not that there is none. */
+        bool incomplete = layout && layout->incomplete;
+        free(layout);
+        if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message &&
+            !(p->config_problem = sr_xstrdup(err->message))) {
+            sr_error_free(err);
+            return sr_oom();
+        }
+        err =
+            sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err, "this config");
+        return err ? err : (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
+    }
+    p->layout = layout;
+    return (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
+}
+
+/* A JSON file that is not recognised by its name: what its content is. A
+ * file that does not parse is an input error, never skipped in silence. */
+static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    sr_json_kind kind = SR_JSON_UNKNOWN;
+    err = sr_classify_json(f->rel, data, len, &kind);
+    if (err && sr_looks_like_bench_json(data, len)) {
+        /* Meant as a bench result: its parser says best what is wrong. */
+        sr_error_free(err);
+        err = NULL;
+        kind = SR_JSON_BENCH;
+    }
+    if (err) {
+        free(data);
+        if ((err = soften(ld, err, "this file")))
+            return err;
+        return sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
+    }
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    switch (kind) {
+    case SR_JSON_BENCH:
+    case SR_JSON_BENCH_SUMMARY:
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
+            err = soften(ld, err, "this benchmark result");
+        else if (!err)
+            err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
+        if (!err && kind == SR_JSON_BENCH_SUMMARY)
+            err = sr_file_list_add(&p->summaries, f->rel, f->open);
+        break;
+    case SR_JSON_AUTHOR_SPEED:
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_author_speed(f->rel, data, len, &runs, &n)))
+            err = soften(ld, err, "this speed file");
+        else if (!err)
+            err = runs_append(&p->json_runs, runs, n);
+        break;
+    case SR_JSON_GEN_ROWS: {
+        sr_scores sc;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_rows(f->rel, data, len, &sc)))
+            err = soften(ld, err, "this benchmark");
+        else if (!err)
+            err = scores_append(&p->scores, &sc);
+        break;
+    }
+    case SR_JSON_GEN_SUMMARY: {
+        sr_reported_metric r;
+        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if (!err && (err = sr_parse_gen_summary(f->rel, data, len, &r)))
+            err = soften(ld, err, "this summary");
+        else if (!err)
+            err = reported_append(p, &r, 1);
+        break;
+    }
+    case SR_JSON_LMEVAL_RESULTS:
+        err = record_input(ld, f, "lmeval_results", data, len);
+        if (!err)
+            err = handle_lmeval_results(ld, p, f, data, len);
+        break;
+    case SR_JSON_BENCH_WARMUP:
+        err = sr_export_record_ignored(ld, f, (long long)len,
+                                       "a warm-up run of vllm bench sweep (run_number -1), not measured");
+        break;
+    case SR_JSON_BENCH_FAILURE:
+        err = sr_export_record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
+        if (!err && !sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel))
+            err = sr_oom();
+        break;
+    case SR_JSON_HF_CONFIG:
+        err = sr_export_record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
+        break;
+    case SR_JSON_LMEVAL_SAMPLES:
+        /* Old lm-eval names: read once the directory's results files name the tasks. */
+        err = sr_file_list_add(&p->old_samples, f->rel, f->open);
+        break;
+    case SR_JSON_BFCL_RESULT:
+    case SR_JSON_BFCL_SCORE:
+        err = sr_export_record_ignored(ld, f, (long long)len,
+                                       "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
+        break;
+    case SR_JSON_SCORES:
+        err = sr_export_record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
+        break;
+    case SR_JSON_MANIFEST:
+        err = sr_export_record_ignored(ld, f, (long long)len,
+                                       "a manifest inside a model directory (sweep.json is read at the top)");
+        break;
+    case SR_JSON_UNKNOWN:
+        err = sr_export_record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads");
+        break;
+    }
+    free(data);
+    return err;
+}
+
+sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    const char *name = sr_path_base(f->rel);
+    bool is_score;
+    char *bfcl = sr_bfcl_category_from_filename(name, &is_score);
+    if (bfcl) {
+        free(bfcl);
+        return sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
+    }
+    if (strcmp(name, "config.json") == 0)
+        return handle_config(ld, p, f);
+    if (ends_with(name, ".log"))
+        return handle_log(ld, p, f);
+    if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
+        return handle_lmeval_samples(ld, p, f);
+    if (ends_with(name, ".scores.csv") && strlen(name) > strlen(".scores.csv"))
+        return handle_plain_scores(ld, p, f, true);
+    if (ends_with(name, ".scores.jsonl") && strlen(name) > strlen(".scores.jsonl"))
+        return handle_plain_scores(ld, p, f, false);
+    if (ends_with(name, ".json") || ends_with(name, ".jsonl"))
+        return handle_json(ld, p, f);
+    return sr_export_record_ignored(ld, f, -1, "not a format sweep-report reads");
+}
+
+/* ---- a `vllm bench sweep` summary against its run files ----------------------- */
+
+static bool same_run(const sr_bench_run *a, const sr_bench_run *b)
+{
+    return a->output_throughput == b->output_throughput && a->completed == b->completed &&
+           a->total_output_tokens == b->total_output_tokens;
+}
+
+/* summary.json lists the runs of its directory: each must be one of the run
+ * files read (then it is not counted again); a summary whose run files are
+ * missing gives the runs. */
+sr_error *sr_export_check_summaries(const loader *ld, model_parts *p)
+{
+    for (size_t s = 0; s < p->summary_runs.n; s++) {
+        sr_bench_run *sum = &p->summary_runs.runs[s];
+        bool found = false;
+        for (size_t i = 0; i < p->json_runs.n && !found; i++)
+            found = same_run(sum, &p->json_runs.runs[i]);
+        if (found)
+            continue;
+        if (!sr_sweep_warn(ld->sink,
+                           "'%s': a run in the sweep summary is not among the run files read; counted from the "
+                           "summary",
+                           sum->source ? sum->source : "summary.json"))
+            return sr_oom();
+        sr_bench_run *one = sr_xmalloc(sizeof *one);
+        *one = *sum;
+        sr_bench_run_init(sum);
+        sr_error *err = runs_append(&p->json_runs, one, 1);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+/* A run printed to stdout and saved with --save-result is one run: the
+ * block prints the JSON's numbers with two decimals. */
+static bool stdout_twin(const sr_bench_run *text, const sr_bench_run *json)
+{
+    return text->completed == json->completed && text->total_output_tokens == json->total_output_tokens &&
+           fabs(text->output_throughput - json->output_throughput) <= 0.005 + 1e-9;
+}
+
+sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < p->text_runs.n; i++) {
+        sr_bench_run *t = &p->text_runs.runs[i];
+        const sr_bench_run *twin = NULL;
+        for (size_t j = 0; j < p->json_runs.n && !twin; j++)
+            if (stdout_twin(t, &p->json_runs.runs[j]))
+                twin = &p->json_runs.runs[j];
+        if (!twin) {
+            p->text_runs.runs[kept++] = *t;
+            continue;
+        }
+        bool ok = sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+                                t->source ? t->source : "?", twin->source ? twin->source : "?");
+        sr_bench_run_release(t);
+        if (!ok)
+            return sr_oom();
+    }
+    p->text_runs.n = kept;
+    return NULL;
+}

@@ -1,0 +1,153 @@
+/* What the three parts of the export loader share (internal to
+ * src/ingest/export*.c): export_files.c says what each file is and hands it
+ * to its parser, export_entries.c turns a directory's parts into entries,
+ * export.c reads the directories in parallel and joins them. */
+#ifndef SR_INGEST_EXPORT_PARTS_H
+#define SR_INGEST_EXPORT_PARTS_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ingest/bucket.h"
+#include "ingest/hf_config.h"
+#include "ingest/ingest.h"
+#include "ingest/json_keys.h"
+#include "ingest/survey_ingest.h"
+#include "ingest/walk.h"
+#include "util/alloc.h"
+#include "util/fileio.h"
+#include "util/parallel.h"
+#include "util/progress.h"
+#include "util/strbuf.h"
+
+#include "ingest/export.h"
+
+/* The context of one load: where the export is, and the sweep to fill. */
+typedef struct loader {
+    sr_sweep *sweep;        /* settings are read from it; entries go into it */
+    sr_sweep *sink;         /* where warnings and input records go: the sweep, or a
+                               directory's own scratch while directories load in parallel */
+    const char *export_dir; /* as given */
+    char *root_real;        /* realpath of export_dir */
+    long plan_count;        /* models named by run plans so far */
+} loader;
+
+static inline sr_error *soften(const loader *ld, sr_error *err, const char *left_out)
+{
+    return sr_sweep_soften(ld->sink, ld->sweep->settings.keep_going, ld->export_dir, err, left_out);
+}
+
+static inline bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static inline bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static inline int cmp_dirent(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+typedef struct run_list {
+    sr_bench_run *runs;
+    size_t n, cap;
+} run_list;
+
+typedef struct scores_list {
+    sr_scores *items;
+    size_t n, cap;
+} scores_list;
+
+/* A file with server-log content. */
+typedef struct log_part {
+    char *rel;
+    sr_server_log log;
+} log_part;
+
+typedef struct model_parts {
+    const char *dir;
+    log_part *logs; /* in name order */
+    size_t n_logs, cap_logs;
+    char *config_rel;
+    char *config_problem;          /* why config.json could not be read (it was left out), or NULL */
+    sr_kv_layout *layout;          /* config.json parsed once, where its bytes were read and hashed */
+    run_list json_runs, text_runs; /* bench results, and runs found in captured stdout */
+    run_list summary_runs;         /* `vllm bench sweep` summary.json: checked, not counted */
+    sr_file_list summaries;
+    scores_list scores;
+    sr_reported_metric *reported;
+    size_t n_reported, cap_reported;
+    sr_file_list bfcl_results, bfcl_scores;
+    sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
+    char *results_model;      /* the model the first lm-eval results file names */
+    char *bfcl_model;         /* the model folder of the first BFCL result file */
+} model_parts;
+
+/* A .log may be a server log, captured bench output, or both: one pass
+ * feeds each line to both readers, so logs of any size are read in bounded
+ * memory. */
+typedef struct log_readers {
+    sr_server_log_reader *server;
+    sr_bench_text_reader *bench;
+} log_readers;
+
+typedef struct kv_pair {
+    char *key, *value;
+} kv_pair;
+
+typedef struct key_list {
+    char **items;
+    size_t n, cap;
+} key_list;
+
+/* One model directory: read and parsed on a worker thread into its own
+ * parts and scratch sink, then merged into the sweep in name order, so the
+ * result is the same for any number of threads. */
+typedef struct dir_job {
+    char *name, *abs;
+    model_parts parts;
+    sr_file_list files;
+    sr_bucket_arm *arm;      /* an arm of the bucket layout: its files are listed, not walked */
+    const char *run;         /* the arm's run (owned by the bucket run list) */
+    const char *run_log_rel; /* its logs/run.log */
+    sr_sweep scratch;        /* its warnings and input records */
+    sr_error *err;
+} dir_job;
+
+typedef struct dir_queue {
+    const loader *ld;
+    dir_job *jobs;
+} dir_queue;
+
+typedef struct top_level {
+    dir_job *jobs;
+    size_t n_jobs, cap_jobs;
+    sr_file_list arms;
+    sr_found_file manifest;
+    sr_found_file candidates; /* a survey's candidates.json */
+    sr_bucket_run *runs;      /* run folders of the bucket layout: their arms are jobs */
+    size_t n_runs, cap_runs;
+    bool export_is_run; /* the export is itself one run folder */
+} top_level;
+
+sr_error *sr_export_check_summaries(const loader *ld, model_parts *p);
+sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const sr_found_file *f);
+sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
+sr_error *sr_export_merge_parts(const loader *ld, model_parts *p);
+sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p);
+void sr_export_parts_free(model_parts *p);
+sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len);
+sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
+sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
+sr_error *sr_export_take_json_notes(sr_sweep *sink);
+
+#endif
