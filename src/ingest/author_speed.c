@@ -54,6 +54,12 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
     if (err)
         return err;
     common->input_len = input;
+    /* What was sent: the nominal 1,024 is 1,043 tokens once templated. */
+    double measured = NAN;
+    sr_error *merr = sr_json_get_number(o, "prompt_tokens_per_request", 1, 1e9, &measured, &found);
+    if (merr)
+        return merr;
+    common->measured_input_len = found ? measured : NAN;
     /* Without ignore_eos an answer may stop early: max_tokens is then a cap,
      * not the output length. */
     common->output_len = ignore_eos ? max_tokens : NAN;
@@ -68,6 +74,7 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
     run->max_concurrency = common->max_concurrency;
     run->request_rate = common->request_rate;
     run->input_len = common->input_len;
+    run->measured_input_len = common->measured_input_len;
     run->output_len = common->output_len;
     run->nominal_lengths = common->nominal_lengths;
     if (common->model_id && !(run->model_id = sr_xstrdup(common->model_id)))

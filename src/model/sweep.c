@@ -121,7 +121,7 @@ void sr_bench_run_init(sr_bench_run *r)
     memset(r, 0, sizeof *r);
     r->max_concurrency = -1;
     r->request_rate = NAN;
-    r->input_len = r->output_len = NAN;
+    r->input_len = r->output_len = r->measured_input_len = NAN;
     r->completed = r->failed = r->num_prompts = -1;
     r->total_input_tokens = r->total_output_tokens = -1;
     r->duration_s = r->request_throughput = r->output_throughput = NAN;
@@ -651,7 +651,7 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
-        sc->median_ttft_ms = sc->median_tpot_ms = sc->vs_baseline.ratio = NAN;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->vs_baseline.ratio = sc->measured_input_len = NAN;
         sc->vs_baseline.low = sc->vs_baseline.high = sc->cv = NAN;
         sc->vs_baseline.within_noise = -1;
         model->n_scenarios++;

@@ -154,6 +154,8 @@ typedef struct sr_bench_run {
     long max_concurrency;                /* -1: no limit set (or unknown) */
     double request_rate;                 /* requests/s; INFINITY when unlimited ("inf"); NAN unknown */
     double input_len;                    /* nominal input tokens per request (metadata, else mean); NAN */
+    double measured_input_len;           /* input tokens per request as sent, when the file says it
+                                            (the author's prompt_tokens_per_request); NAN */
     double output_len;                   /* nominal output tokens per request; NAN */
     bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
                                             --random-input-len), not means of what was sent */
@@ -185,6 +187,7 @@ typedef struct sr_scenario {
     double median_output_throughput;
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
+    double measured_input_len; /* median of the runs' measured input tokens per request; NAN */
     sr_spread vs_baseline;        /* median output throughput over the baseline's in the same scenario,
                                      with its run-to-run spread; ratio NAN when the baseline lacks it */
     double cv;                    /* sample sd / mean of the runs; NAN under two runs */
