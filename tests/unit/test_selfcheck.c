@@ -19,7 +19,7 @@ static void add_claimed(sr_model *m, const char *bench, double claimed)
     s.benchmark = strdup(bench);
     s.source = strdup("m/BFCL_v3_simple_result.json");
     for (int i = 0; i < 4; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "%d", i);
         cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
     }
@@ -72,7 +72,7 @@ Test(selfcheck, claim_for_the_samples_metric_and_filter)
         s.source = strdup("m/out_task.jsonl");
         s.metric_filter = strdup(keys[t]);
         for (int i = 0; i < 4; i++) {
-            char id[8];
+            char id[16];
             snprintf(id, sizeof id, "%d", i);
             cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
         }
@@ -98,7 +98,7 @@ static void add_gen_rows(sr_model *m, const char *bench)
     s.benchmark = strdup(bench);
     s.source = sr_asprintf("results/r-t-gen/%s.jsonl", bench);
     for (int i = 0; i < 4; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "%d", i);
         cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
     }
