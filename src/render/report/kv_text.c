@@ -194,11 +194,11 @@ static void windows_words(sr_strbuf *sb, const sr_kv_basis *b)
     switch (b->windows) {
     case SR_KV_WINDOWS_JAX:
     case SR_KV_WINDOWS_MIXED_HEADS:
-        item(sb, "%ld sliding layers allocated at full length (%s, docs/kv.md 4.2)", b->windows_dropped,
+        item(sb, "%ld sliding layers allocated at full length (%s)", b->windows_dropped,
              b->windows == SR_KV_WINDOWS_JAX ? "the JAX path sets sliding_window None" : "head sizes differ");
         break;
     case SR_KV_WINDOWS_NO_HYBRID:
-        item(sb, "hybrid KV cache manager disabled: sliding layers allocated as full (docs/kv.md 3.1)");
+        item(sb, "hybrid KV cache manager disabled: sliding layers allocated as full");
         break;
     case SR_KV_WINDOWS_KEPT: break;
     }
@@ -215,16 +215,15 @@ static void length_and_block_words(sr_strbuf *sb, const sr_kv_basis *b)
     if (stated(b->from.block_size))
         item(sb, "block size %ld (%s)", b->block_size, source_name(b->from.block_size));
     else if (tpu && b->mla)
-        item(sb, "block size 1024 (TPU MLA backend, docs/kv.md 4.3)");
+        item(sb, "block size 1024 (TPU MLA backend)");
     else if (tpu)
-        item(sb, "block size %ld from max-model-len %s and max_num_seqs %ld (docs/kv.md 4.3)", b->block_size,
+        item(sb, "block size %ld from max-model-len %s and max_num_seqs %ld", b->block_size,
              count(n, b->max_model_len), b->max_num_seqs);
     else
         item(sb, "block size %ld (vLLM default%s)", b->block_size, b->mla ? " for FlashMLA" : "");
     if (tpu)
         item(sb,
-             "head size padded to a multiple of 128 except 64%s, KV heads packed per the RPA page shape "
-             "(docs/kv.md 4.2)",
+             "head size padded to a multiple of 128 except 64%s, KV heads packed per the RPA page shape",
              b->tpu_pad_hd64 ? " (and 64 too: tpu-inference before 2025-11)" : "");
 }
 
@@ -236,11 +235,11 @@ static void settings_words(sr_strbuf *sb, const sr_kv_basis *b)
     if (b->tp > 1)
         item(sb, "tp %ld (%s): %s", b->tp, source_name(b->from.tp),
              tpu ? "memory and bytes per token summed over the shards"
-                 : "memory and bytes per token per rank, KV heads split max(1, kv // tp) (docs/kv.md 3.5)");
+                 : "memory and bytes per token per rank, KV heads split max(1, kv // tp)");
     else if (b->from.tp != SR_KV_FROM_DEFAULT)
         item(sb, "tp 1 (%s)", source_name(b->from.tp));
     if (b->sliding_capped)
-        item(sb, "max_num_batched_tokens %ld (%s) caps a sliding layer's blocks per request (docs/kv.md 3.4)",
+        item(sb, "max_num_batched_tokens %ld (%s) caps a sliding layer's blocks per request",
              b->max_num_batched_tokens, source_name(b->from.max_num_batched_tokens));
 }
 
@@ -248,15 +247,15 @@ static void formula_words(sr_strbuf *sb, const sr_kv_basis *b, const char *versi
 {
     const char *name = sr_kv_formula_name(b->formula);
     if (b->from.formula == SR_KV_FROM_GIVEN)
-        item(sb, "logged-token formula: %s (given, docs/kv.md 3.3)", name);
+        item(sb, "logged-token formula: %s (given)", name);
     else if (b->era != SR_KV_ERA_UNKNOWN && version)
-        item(sb, "logged-token formula: %s, that of vLLM %s (%s; era %d, docs/kv.md 3.3)", name, version,
+        item(sb, "logged-token formula: %s, that of vLLM %s (%s; era %d)", name, version,
              source_name(b->from.version), (int)b->era);
     else if (version)
-        item(sb, "logged-token formula: %s, the current one (vLLM %s cannot be placed in an era, docs/kv.md 3.3)", name,
+        item(sb, "logged-token formula: %s, the current one (vLLM %s cannot be placed in an era)", name,
              version);
     else
-        item(sb, "logged-token formula: %s, the current one (vLLM version unknown, docs/kv.md 3.3)", name);
+        item(sb, "logged-token formula: %s, the current one (vLLM version unknown)", name);
 }
 
 static long first_kv_heads(const sr_kv_layout *layout)
@@ -350,7 +349,7 @@ static void held_words(sr_strbuf *sb, const sr_model *m)
     case SR_KV_HELD_NONE: break;
     }
     if (kv->whatif_util_default)
-        item(sb, "utilisation unknown: vLLM's default 0.92 (docs/kv.md 3.2)");
+        item(sb, "utilisation unknown: vLLM's default 0.92");
 }
 
 /* The chip figures of analysis/kv_whatif.c, and what every row shares. */
@@ -367,8 +366,7 @@ static void chip_words(sr_strbuf *sb, const sr_kv_basis *b)
     if (stated(b->from.block_size))
         snprintf(bs, sizeof bs, " (the stated %ld on the logged backend)", b->block_size);
     item(sb,
-         "TPU block size from max-model-len (docs/kv.md 4.3), GPU block 16%s, the %s token formula (docs/kv.md "
-         "3.3), max_num_batched_tokens %ld",
+         "TPU block size from max-model-len, GPU block 16%s, the %s token formula, max_num_batched_tokens %ld",
          bs, sr_kv_formula_name(b->formula), b->max_num_batched_tokens);
     item(sb, "on GPUs the held resident memory leaves out CUDA context and activation peak, so GPU rows are upper "
              "bounds");

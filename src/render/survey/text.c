@@ -315,7 +315,7 @@ char *sr_survey_settings_text(const sr_survey *s)
     sr_strbuf_init(&sb);
     sr_strbuf_printf(&sb,
                      "Backend %s, %s GiB of memory x %s utilisation = %s GiB for vLLM; KV room = that minus the "
-                     "weights and a %s GiB reserve of other resident memory (docs/survey.md). A model is kept when "
+                     "weights and a %s GiB reserve of other resident memory. A model is kept when "
                      "its license is one of ",
                      st->backend == SR_KV_BACKEND_GPU ? "gpu (vLLM)" : "tpu (tpu-inference)",
                      sr_format_fixed(a, sizeof a, st->hbm_gib, 2), sr_format_fixed(b, sizeof b, st->mem_util, 2),
