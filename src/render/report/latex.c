@@ -12,7 +12,9 @@
 /* One table and a blank line; a NULL table is OOM. */
 static bool put_table(sr_strbuf *sb, sr_table *t)
 {
-    bool ok = t && sr_table_latex(t, sb);
+    bool ok = t != NULL;
+    if (t)
+        sr_table_latex(t, sb);
     sr_strbuf_putc(sb, '\n');
     sr_table_free(t);
     return ok;

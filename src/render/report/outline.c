@@ -465,6 +465,7 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
                 SR_DOC_MD);
     /* Only the methods that apply: no bootstrap without per-item scores, no
      * GSM8K filter without GSM8K. */
+    bool gsm8k = sr_sweep_has_items(sw, "gsm8k");
     char *settings_line =
         !sr_sweep_has_items(sw, NULL)
             ? sr_asprintf("Settings: speed as the median over runs; no per-item scores, so no bootstrap or "
@@ -472,10 +473,9 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
                           SR_VERSION)
             : sr_asprintf("Settings: paired %s bootstrap, %s resamples, seed %lu (one stream per comparison), RNG "
                           "%s, %g%% confidence; exact McNemar for 0/1 scores; %s%s%ssweep-report %s.",
-                          st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed,
-                          st->rng, st->confidence * 100, sr_sweep_has_items(sw, "gsm8k") ? "GSM8K filter " : "",
-                          sr_sweep_has_items(sw, "gsm8k") ? st->gsm8k_filter : "",
-                          sr_sweep_has_items(sw, "gsm8k") ? "; " : "", SR_VERSION);
+                          st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
+                          st->confidence * 100, gsm8k ? "GSM8K filter " : "", gsm8k ? st->gsm8k_filter : "",
+                          gsm8k ? "; " : "", SR_VERSION);
     sr_doc_only(paragraph_owned(o, s, settings_line), SR_DOC_MD);
     sr_table *settings = sr_table_settings(sw);
     oom_unless(o, settings);

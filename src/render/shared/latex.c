@@ -49,13 +49,11 @@ static const char *ascii_command(char c)
     }
 }
 
-bool sr_latex_escape(sr_strbuf *sb, const char *s)
+void sr_latex_escape(sr_strbuf *sb, const char *s)
 {
     if (!s)
-        return true;
+        return;
     char *plain = sr_plain_text_dup(s); /* valid UTF-8, no control characters */
-    if (!plain)
-        return false;
     size_t len = strlen(plain);
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)plain[i];
@@ -88,7 +86,6 @@ bool sr_latex_escape(sr_strbuf *sb, const char *s)
         i += n;
     }
     free(plain);
-    return true;
 }
 
 void sr_latex_comment(sr_strbuf *sb, const char *s)
@@ -100,35 +97,33 @@ void sr_latex_comment(sr_strbuf *sb, const char *s)
 /* Append one cell (text NULL: the missing mark). At the start of a row,
  * after \\ or a rule, a leading [ or * would be read as their optional
  * argument or star: {} goes before it. */
-static void put_cell(sr_strbuf *sb, const char *text, const char *sub, bool strong, bool first, bool *ok)
+static void put_cell(sr_strbuf *sb, const char *text, const char *sub, bool strong, bool first)
 {
     sr_strbuf cell;
     sr_strbuf_init(&cell);
     if (strong)
         sr_strbuf_puts(&cell, "\\textbf{");
     if (text)
-        *ok &= sr_latex_escape(&cell, text);
+        sr_latex_escape(&cell, text);
     else if (!sub)
         sr_strbuf_puts(&cell, "---");
     if (sub && !text) { /* no figure, only its second line (a throughput without a ratio) */
-        *ok &= sr_latex_escape(&cell, sub);
+        sr_latex_escape(&cell, sub);
     } else if (sub) {
         sr_strbuf_puts(&cell, " (");
-        *ok &= sr_latex_escape(&cell, sub);
+        sr_latex_escape(&cell, sub);
         sr_strbuf_putc(&cell, ')');
     }
     if (strong)
         sr_strbuf_putc(&cell, '}');
-    (void)ok; /* allocation cannot fail (util/alloc.h) */
     if (first && cell.len && (cell.data[0] == '[' || cell.data[0] == '*'))
         sr_strbuf_puts(sb, "{}");
     sr_strbuf_append(sb, cell.data ? cell.data : "", cell.len);
     sr_strbuf_release(&cell);
 }
 
-bool sr_table_latex(const sr_table *t, sr_strbuf *sb)
+void sr_table_latex(const sr_table *t, sr_strbuf *sb)
 {
-    bool ok = true;
     sr_strbuf_puts(sb, "% ");
     sr_latex_comment(sb, t->title ? t->title : t->id);
     sr_strbuf_putc(sb, '\n');
@@ -144,14 +139,14 @@ bool sr_table_latex(const sr_table *t, sr_strbuf *sb)
     bool subs = false;
     for (size_t c = 0; c < t->n_cols; c++) {
         sr_strbuf_puts(sb, c ? " & " : "");
-        put_cell(sb, t->cols[c].title ? t->cols[c].title : "", NULL, false, c == 0, &ok);
+        put_cell(sb, t->cols[c].title ? t->cols[c].title : "", NULL, false, c == 0);
         subs |= t->cols[c].sub != NULL;
     }
     sr_strbuf_puts(sb, " \\\\\n");
     if (subs) {
         for (size_t c = 0; c < t->n_cols; c++) {
             sr_strbuf_puts(sb, c ? " & " : "");
-            put_cell(sb, t->cols[c].sub ? t->cols[c].sub : "", NULL, false, c == 0, &ok);
+            put_cell(sb, t->cols[c].sub ? t->cols[c].sub : "", NULL, false, c == 0);
         }
         sr_strbuf_puts(sb, " \\\\\n");
     }
@@ -160,7 +155,7 @@ bool sr_table_latex(const sr_table *t, sr_strbuf *sb)
         for (size_t c = 0; c < t->n_cols; c++) {
             const sr_cell *cl = sr_table_cell(t, r, c);
             sr_strbuf_puts(sb, c ? " & " : "");
-            put_cell(sb, cl->kind == SR_CELL_EMPTY ? NULL : cl->text, cl->sub, cl->strong, c == 0, &ok);
+            put_cell(sb, cl->kind == SR_CELL_EMPTY ? NULL : cl->text, cl->sub, cl->strong, c == 0);
         }
         sr_strbuf_puts(sb, " \\\\\n");
     }
@@ -170,5 +165,4 @@ bool sr_table_latex(const sr_table *t, sr_strbuf *sb)
         sr_latex_comment(sb, t->note);
         sr_strbuf_putc(sb, '\n');
     }
-    return ok;
 }

@@ -17,8 +17,8 @@
  * no-break space ~. Any other character is kept as UTF-8 (pdflatex with
  * \usepackage[utf8]{inputenc} for Latin scripts, lualatex or xelatex for
  * any); invalid UTF-8 and control characters are repaired as
- * sr_plain_text_dup does. False on OOM. */
-bool sr_latex_escape(sr_strbuf *sb, const char *s);
+ * sr_plain_text_dup does. */
+void sr_latex_escape(sr_strbuf *sb, const char *s);
 
 /* Append s as the rest of a LaTeX comment line: control characters
  * (newlines) become spaces, so nothing in it leaves the comment. */
@@ -29,7 +29,7 @@ void sr_latex_comment(sr_strbuf *sb, const char *s);
  * columns right-aligned, a second heading row for sub-headings, the
  * missing mark ---, a cell's second line in parentheses after it (alone
  * when the cell has no text), the
- * baseline's row in bold. False on OOM. */
-bool sr_table_latex(const sr_table *t, sr_strbuf *sb);
+ * baseline's row in bold. */
+void sr_table_latex(const sr_table *t, sr_strbuf *sb);
 
 #endif
