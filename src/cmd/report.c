@@ -12,6 +12,7 @@
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
 #include "render/outputs.h"
+#include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -101,8 +102,9 @@ static void report_opts_release(report_opts *o)
     o->n_claims = 0;
 }
 
-/* The first warnings reach the terminal, the rest are counted (all of them
- * are in the outputs); no baseline is said first, since it changes what the
+/* The first kinds of warning reach the terminal, each once with how many
+ * are alike (shared/findings.h), the rest are counted (all of them are in
+ * report.json); no baseline is said first, since it changes what the
  * whole report is. */
 #define TERMINAL_WARNINGS 3
 static void print_warnings(const sr_sweep *sweep, FILE *info)
@@ -112,19 +114,26 @@ static void print_warnings(const sr_sweep *sweep, FILE *info)
         fprintf(info, "sweep-report: warning: %s\n", SR_NO_BASELINE_WARNING);
         shown++;
     }
-    for (size_t i = 0; i < sweep->n_warnings; i++) {
-        if (strcmp(sweep->warnings[i], SR_NO_BASELINE_WARNING) == 0)
+    sr_finding_groups groups;
+    sr_findings_group(sweep->warnings, sweep->n_warnings, &groups);
+    for (size_t g = 0; g < groups.n; g++) {
+        const sr_finding_group *k = &groups.groups[g];
+        const char *first = sweep->warnings[k->members[0]];
+        if (strcmp(first, SR_NO_BASELINE_WARNING) == 0)
             continue;
         if (shown < TERMINAL_WARNINGS) {
-            fprintf(info, "sweep-report: warning: %s\n", sweep->warnings[i]);
+            fprintf(info, "sweep-report: warning: %s", first);
+            if (k->n_members > 1)
+                fprintf(info, " (and %zu more like it)", k->n_members - 1);
+            fputc('\n', info);
             shown++;
         } else {
-            skipped++;
+            skipped += k->n_members;
         }
     }
+    sr_finding_groups_release(&groups);
     if (skipped)
-        fprintf(info, "sweep-report: %zu more warning%s in report.json and results.md\n", skipped,
-                skipped == 1 ? "" : "s");
+        fprintf(info, "sweep-report: %zu more warning%s in report.json\n", skipped, skipped == 1 ? "" : "s");
 }
 
 /* The report pipeline from parsed options: build, check the claims, write;

@@ -231,3 +231,25 @@ Test(overview, noisy_speed_is_one_grouped_warning)
     cr_expect_eq(found, 1, "one warning for every noisy scenario");
     sr_sweep_release(&sw);
 }
+
+/* Warnings alike beyond three are one item with the count in results.md
+ * (every one stays in report.json); three or fewer are listed in full. */
+Test(overview, alike_warnings_fold_in_results_md)
+{
+    sr_sweep sw;
+    order_sweep(&sw);
+    for (int i = 0; i < 5; i++)
+        cr_assert(sr_sweep_warn(&sw, "'m/logs/c%d.log:28': the same run as 'm/results/c%d.json'; counted once", i, i));
+    for (int i = 0; i < 2; i++)
+        cr_assert(sr_sweep_warn(&sw, "arm 'a%d' has no files", i));
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    char *md = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_render_markdown(&sw, &md, &len));
+    cr_expect_not_null(strstr(md, "- 5 alike, the first: 'm/logs/c0.log:28': the same run as"), "%s", md);
+    cr_expect_null(strstr(md, "c1.log"), "the other four are folded");
+    cr_expect_not_null(strstr(md, "- arm 'a0' has no files\n- arm 'a1' has no files\n"), "two are listed");
+    cr_expect_not_null(strstr(md, "every one is in report.json"));
+    free(md);
+    sr_sweep_release(&sw);
+}

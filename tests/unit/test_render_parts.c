@@ -1,5 +1,6 @@
 /* Pieces the report's and the comparison's renderers share: the split of a chart into
- * parts for PDF pages, the CSV cells, and the confidence level as words. */
+ * parts for PDF pages, the CSV cells, the confidence level as words, and warnings
+ * grouped by kind. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/findings.h"
 #include "render/report/text.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
@@ -100,4 +102,46 @@ Test(render_parts, csv_cells)
     sr_csv_text(&sb, "-4", false);
     cr_assert_str_eq(sr_strbuf_cstr(&sb), "\"'=SUM(A1)\",\"say \"\"hi\"\"\",,0.25,,\"'-4\"");
     sr_strbuf_release(&sb);
+}
+
+/* Warnings differing only in quoted paths and numbers are one kind, in the
+ * order of their first member; an apostrophe inside a word opens no quote. */
+Test(findings, groups_by_masked_sentence)
+{
+    char *items[] = {
+        "'a/logs/c1-u1.log:28': the same run as 'a/results/c1-u1.json'; counted once",
+        "the baseline's file is 12.5 MB",
+        "'a/logs/c1-u16.log:28': the same run as 'a/results/c1-u16.json'; counted once",
+        "the baseline's file is 3 MB",
+        "speed: 2 scenarios need more runs",
+        "'b.log:9': the same run as 'b.json'; counted once",
+    };
+    sr_finding_groups g;
+    sr_findings_group(items, 6, &g);
+    cr_assert_eq(g.n, 3);
+    cr_expect_str_eq(g.groups[0].kind, "'\xE2\x80\xA6': the same run as '\xE2\x80\xA6'; counted once");
+    cr_assert_eq(g.groups[0].n_members, 3);
+    cr_expect_eq(g.groups[0].members[0], 0);
+    cr_expect_eq(g.groups[0].members[1], 2);
+    cr_expect_eq(g.groups[0].members[2], 5);
+    cr_expect_str_eq(g.groups[1].kind, "the baseline's file is N MB");
+    cr_assert_eq(g.groups[1].n_members, 2);
+    cr_expect_eq(g.groups[1].members[1], 3);
+    cr_expect_str_eq(g.groups[2].kind, "speed: N scenarios need more runs");
+    cr_expect_eq(g.groups[2].members[0], 4);
+    sr_finding_groups_release(&g);
+}
+
+/* An unclosed quote masks nothing; no items, no groups. */
+Test(findings, unclosed_quote_and_empty)
+{
+    char *items[] = {"'open ended 7", "'open ended 8"};
+    sr_finding_groups g;
+    sr_findings_group(items, 2, &g);
+    cr_assert_eq(g.n, 1);
+    cr_expect_str_eq(g.groups[0].kind, "'open ended N");
+    sr_finding_groups_release(&g);
+    sr_findings_group(items, 0, &g);
+    cr_expect_eq(g.n, 0);
+    cr_expect_null(g.groups);
 }

@@ -12,6 +12,7 @@
 #include "render/report/text.h"
 #include "render/report/kv_text.h"
 #include "render/render.h"
+#include "render/shared/findings.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -484,6 +485,28 @@ static cJSON *claims_summary_json(sr_json_build *jb, const sr_claim_list *cl)
     return o;
 }
 
+
+/* Warnings of one kind together (shared/findings.h): the masked sentence,
+ * how many, and their indices into "warnings". */
+static cJSON *warning_groups_json(sr_json_build *jb, const sr_sweep *sw)
+{
+    sr_finding_groups groups;
+    sr_findings_group(sw->warnings, sw->n_warnings, &groups);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t g = 0; g < groups.n; g++) {
+        const sr_finding_group *k = &groups.groups[g];
+        cJSON *o = cJSON_CreateObject(), *members = cJSON_CreateArray();
+        sr_json_add(jb, o, "kind", cJSON_CreateString(k->kind));
+        sr_json_add(jb, o, "count", cJSON_CreateNumber((double)k->n_members));
+        for (size_t i = 0; i < k->n_members; i++)
+            sr_json_append(jb, members, cJSON_CreateNumber((double)k->members[i]));
+        sr_json_add(jb, o, "members", members);
+        sr_json_append(jb, arr, o);
+    }
+    sr_finding_groups_release(&groups);
+    return arr;
+}
+
 static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw, const size_t *order, size_t n,
                               char **out, size_t *len);
 
@@ -532,6 +555,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     for (size_t i = 0; i < sw->n_warnings; i++)
         sr_json_append(jb, warnings, cJSON_CreateString(sw->warnings[i]));
     sr_json_add(jb, root, "warnings", warnings);
+    sr_json_add(jb, root, "warning_groups", warning_groups_json(jb, sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
         sr_json_add(jb, root, "claims_summary", claims_summary_json(jb, &sw->claims));

@@ -20,6 +20,7 @@
 #include "render/report/charts.h"
 #include "render/report/kv_text.h"
 #include "render/report/text.h"
+#include "render/shared/findings.h"
 #include "render/shared/table.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -132,21 +133,47 @@ static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
     sr_doc_only(sr_doc_chart_add(s, &ch), HTML_PDF);
 }
 
-/* Items as a list: every one in Markdown and HTML, at most
- * PDF_MAX_FINDINGS on paper, then how many more. */
+/* Items as a list, each kind together (shared/findings.h): a kind of more
+ * than SR_FINDINGS_LISTED as its first item and the count. Every item in
+ * Markdown and HTML, at most PDF_MAX_FINDINGS on paper, then how many
+ * more. */
 static void findings(report_outline *o, sr_doc_section *s, char *const *items, size_t n)
 {
     sr_doc_block *all = sr_doc_only(sr_doc_list(s), MD_HTML), *paper = sr_doc_only(sr_doc_list(s), SR_DOC_PDF);
-    for (size_t i = 0; i < n; i++) {
-        sr_doc_list_item(all, NULL, items[i]);
-        if (i < PDF_MAX_FINDINGS)
-            sr_doc_list_item(paper, NULL, items[i]);
+    sr_finding_groups groups;
+    sr_findings_group(items, n, &groups);
+    size_t on_paper = 0, left = 0;
+    bool folded = false;
+    for (size_t g = 0; g < groups.n; g++) {
+        const sr_finding_group *k = &groups.groups[g];
+        bool fold = k->n_members > SR_FINDINGS_LISTED;
+        char label[64] = "";
+        if (fold) {
+            snprintf(label, sizeof label, "%zu alike, the first", k->n_members);
+            folded = true;
+        }
+        for (size_t i = 0; i < (fold ? 1 : k->n_members); i++) {
+            const char *text = items[k->members[i]];
+            sr_doc_list_item(all, fold ? label : NULL, text);
+            if (on_paper < PDF_MAX_FINDINGS) {
+                sr_doc_list_item(paper, fold ? label : NULL, text);
+                on_paper++;
+            } else {
+                left += fold ? k->n_members : 1;
+            }
+        }
     }
-    if (n > PDF_MAX_FINDINGS) {
+    sr_finding_groups_release(&groups);
+    if (folded)
+        sr_doc_only(sr_doc_note(s, "Where more than three are alike, the first is shown with the count; every one "
+                                   "is in report.json."),
+                    SR_DOC_ALL);
+    if (left) {
         char k[32];
         sr_doc_only(paragraph_owned(o, s,
-                                    sr_asprintf("And %s more, all listed in report.html and report.json.",
-                                                sr_format_count(k, sizeof k, (long long)(n - PDF_MAX_FINDINGS)))),
+                                    sr_asprintf("And %s more, all listed in report.json%s.",
+                                                sr_format_count(k, sizeof k, (long long)left),
+                                                folded ? "" : " and report.html")),
                     SR_DOC_PDF);
     }
 }
