@@ -5,10 +5,13 @@
  * only, both sides' warnings and how the numbers were made. Tables come
  * from the table layer (compare/tables.c), words from compare/text.c; a
  * section with nothing to show says so in one sentence. */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "render/compare/outputs.h"
 #include "render/doc.h"
+#include "render/shared/findings.h"
 #include "util/strbuf.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
@@ -102,9 +105,25 @@ static void warnings_section(sr_doc *d, const sr_comparison *c)
     }
     sr_doc_block *list = sr_doc_list(s);
     const sr_sweep *sides[2] = {c->before, c->after};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < sides[k]->n_warnings; i++)
-            sr_doc_list_item(list, k ? "after" : "before", sides[k]->warnings[i]);
+    bool folded = false;
+    for (int k = 0; k < 2; k++) { /* each side's kinds together, as in the report */
+        sr_finding_groups groups;
+        sr_findings_group(sides[k]->warnings, sides[k]->n_warnings, &groups);
+        for (size_t g = 0; g < groups.n; g++) {
+            const sr_finding_group *kind = &groups.groups[g];
+            bool fold = kind->n_members > SR_FINDINGS_LISTED;
+            char label[64] = "";
+            if (fold)
+                snprintf(label, sizeof label, "%s, %zu alike, the first", k ? "after" : "before", kind->n_members);
+            for (size_t i = 0; i < (fold ? 1 : kind->n_members); i++)
+                sr_doc_list_item(list, fold ? label : k ? "after" : "before", sides[k]->warnings[kind->members[i]]);
+            folded |= fold;
+        }
+        sr_finding_groups_release(&groups);
+    }
+    if (folded)
+        sr_doc_note(s, "Where more than three are alike, the first is shown with the count; every one is in "
+                       "compare.json.");
 }
 
 static sr_error *fill(sr_doc *d, const sr_comparison *c, const char *const *svg)
