@@ -5,7 +5,9 @@
 #   - a screenshot is not blank,
 #   - the DOM after load holds the table's figures,
 #   - the hostile sweep name and model id arrive as text, not as elements,
-#   - printing gives a PDF whose text holds the figures (print CSS).
+#   - printing gives a PDF whose text holds the figures (print CSS),
+#   - at a phone's 390 px the title block stacks, the page does not scroll
+#     sideways, and a wide table's Model column stays while it scrolls.
 # Usage: tests/browser/run.sh BUILD/unit-tests
 set -eu
 tests=${1:?usage: run.sh BUILD/unit-tests}
@@ -67,4 +69,36 @@ chrome --print-to-pdf="$out/print.pdf" --no-pdf-header-footer "file://$out/repor
 if command -v pdftotext >/dev/null 2>&1; then
     pdftotext "$out/print.pdf" - 2>/dev/null | grep -qF '+24.9 [+21.9, +27.8]' || fail "the printed page lacks the table"
 fi
-echo "browser-test: report.html passed (screenshot, DOM, hostile names, print)"
+# 5. A phone's width. Headless windows are at least 500 px wide, so the
+# page is loaded in a 390 px frame, with a probe that measures the layout.
+python3 - "$out/report.html" "$(dirname "$0")/mobile_probe.html" "$out/mobile.html" <<'PY'
+import sys
+page, probe = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert "</body>" in page
+open(sys.argv[3], "w").write(page.replace("</body>", probe + "</body>", 1))
+PY
+cat >"$out/frame.html" <<'EOF'
+<!DOCTYPE html><html><body><script>
+window.addEventListener('message', function (e) { document.body.setAttribute('data-layout', e.data); });
+</script><iframe src="mobile.html" style="width:390px;height:844px;border:0"></iframe></body></html>
+EOF
+chrome --window-size=1000,900 --virtual-time-budget=5000 --dump-dom "file://$out/frame.html" >"$out/frame-dom.html" ||
+    fail "chromium could not load the page in a 390 px frame"
+python3 - "$out/frame-dom.html" <<'PY' || fail "the page does not fit a 390 px screen"
+import html, json, re, sys
+m = re.search(r'data-layout="([^"]*)"', open(sys.argv[1]).read())
+if not m:
+    sys.exit("the probe reported nothing")
+r = json.loads(html.unescape(m.group(1)))
+print("390 px:", r)
+problems = []
+if r["vw"] != 390: problems.append("the frame is %s px wide, not 390" % r["vw"])
+if r["docw"] > r["vw"]: problems.append("the page scrolls sideways (%s px of %s)" % (r["docw"], r["vw"]))
+if not r["stacked"]: problems.append("the title block's labels and values are side by side")
+if r["sticky"] != "sticky" or r.get("head_sticky") != "sticky": problems.append("the Model column is not sticky")
+if r.get("scrolled", 0) <= 0: problems.append("the wide table did not scroll")
+if r.get("left") != 0 or r.get("head_left") != 0: problems.append("the Model column moved when the table scrolled")
+for p in problems: print("browser-test: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+echo "browser-test: report.html passed (screenshot, DOM, hostile names, print, 390 px)"
