@@ -531,7 +531,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
             bool compared = s && s->compared && !s->is_baseline;
             sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
             char words[256];
-            const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin);
+            /* the MDE has its own column */
+            const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
             if (!verdict)
                 verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
                           : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"

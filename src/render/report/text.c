@@ -125,7 +125,7 @@ const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
     return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
 }
 
-const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin)
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde)
 {
     char m[64], mde[64];
     if (!s) {
@@ -150,7 +150,7 @@ const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double m
     } else if (isfinite(margin) && s->equivalent == 0) {
         snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
                  sr_format_json_number(m, sizeof m, margin));
-    } else if (isfinite(s->vs_baseline.mde)) {
+    } else if (with_mde && isfinite(s->vs_baseline.mde)) {
         snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
                  sr_text_fixed(mde, sizeof mde, s->vs_baseline.mde * 100, 1));
     } else {
@@ -400,7 +400,7 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             sr_strbuf_puts(sb, name_sep(i, shown, k));
             if (v == 0) /* never "matches": absence of evidence is not equivalence */
                 sr_strbuf_printf(sb, "%s for %s",
-                                 sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin),
+                                 sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, true),
                                  name_of(&sw->models[scratch[i]]));
             else
                 sr_strbuf_printf(sb, "%s (%s points)", name_of(&sw->models[scratch[i]]),

@@ -50,8 +50,9 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
  * "lower", "no measured difference (differences under 2.8 points could not
  * be detected)", "equivalent within ±2 points", "too few items to compare,
  * n = 12"; "baseline"; NULL when not compared. margin: the equivalence
- * margin in points, NAN when none was asked for. */
-const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin);
+ * margin in points, NAN when none was asked for. with_mde: the parenthesis
+ * on what could not be detected (prose; tables have an MDE column). */
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde);
 /* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
  * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
 const char *sr_text_verdict_mark(const sr_scores *s, double margin);
