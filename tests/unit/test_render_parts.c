@@ -9,6 +9,7 @@
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
 #include "render/shared/findings.h"
+#include "render/shared/wrap.h"
 #include "render/report/text.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
@@ -144,4 +145,34 @@ Test(findings, unclosed_quote_and_empty)
     sr_findings_group(items, 0, &g);
     cr_expect_eq(g.n, 0);
     cr_expect_null(g.groups);
+}
+
+/* One unit a byte. */
+static double per_byte(void *ctx, const char *s, size_t len)
+{
+    (void)ctx;
+    (void)s;
+    return (double)len;
+}
+
+static void expect_lines(const char *text, double width, const char *const *want, size_t n)
+{
+    sr_text_list lines = {0};
+    cr_assert(sr_wrap(text, width, per_byte, NULL, &lines));
+    cr_assert_eq(lines.n, n, "%s: %zu lines", text, lines.n);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(lines.items[i], want[i]);
+    sr_text_list_release(&lines);
+}
+
+/* A word that fits a line of its own moves there whole ("apache-2.0", not
+ * "apache-" / "2.0"); one wider than the line still breaks after - / _. */
+Test(wrap, keeps_words_whole_when_they_fit)
+{
+    const char *a[] = {"license", "apache-2.0"};
+    expect_lines("license apache-2.0", 12, a, 2);
+    const char *b[] = {"id org/a-", "very-long-", "name"}; /* too long for any line: filled greedily */
+    expect_lines("id org/a-very-long-name", 11, b, 3);
+    const char *c[] = {"one two", "three"};
+    expect_lines("one two three", 9, c, 2);
 }

@@ -474,10 +474,22 @@ static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, brea
         *least = fmax(*least, sr_pdf_width(p, f, size, bracket + 1, strlen(bracket + 1)));
         return;
     }
-    for (const char *w = s; *w;) {
-        size_t n = strcspn(w, " /-_");
-        *least = fmax(*least, sr_pdf_width(p, f, size, w, n + (w[n] && w[n] != ' ')));
-        w += n + (w[n] != '\0');
+    /* A short word is kept whole ("apache-2.0", "c=16"); a longer one (an
+     * id, a path) may break after / - _. */
+    const double keep_whole = 12.0 * size;
+    for (const char *word = s; *word;) {
+        size_t len = strcspn(word, " ");
+        double whole = sr_pdf_width(p, f, size, word, len);
+        if (whole <= keep_whole) {
+            *least = fmax(*least, whole);
+        } else {
+            for (const char *w = word; w < word + len;) {
+                size_t n = strcspn(w, " /-_");
+                *least = fmax(*least, sr_pdf_width(p, f, size, w, n + (w[n] && w[n] != ' ')));
+                w += n + (w[n] != '\0' && w[n] != ' ');
+            }
+        }
+        word += len + (word[len] == ' ');
     }
 }
 

@@ -69,6 +69,18 @@ bool sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_t
             continue;
         }
         if (le > ls) { /* the line is full: the segment goes on the next */
+            /* A word the line broke inside ("apache-" / "2.0") goes to the
+             * next line whole when it fits one. */
+            size_t word = le;
+            while (word > ls && s[word - 1] != ' ')
+                word--;
+            if (word > ls && word < le) {
+                size_t end = word;
+                while (end < n && s[end] != ' ')
+                    end++;
+                if (measure(ctx, s + word, end - word) <= width)
+                    le = i = word;
+            }
             if (!add_line(lines, s + ls, le - ls))
                 return false;
             ls = le = i;

@@ -1,7 +1,8 @@
 /* The one word-wrapper of the renderers (PDF pages and charts): greedy,
  * breaking after spaces and after / - _ = ; (ids and paths break there
- * too), and inside a word only when the word alone is too wide, on a
- * UTF-8 character boundary. Widths come from the caller's font. */
+ * too, but a word that fits a line of its own is moved there whole rather
+ * than split), and inside a word only when the word alone is too wide, on
+ * a UTF-8 character boundary. Widths come from the caller's font. */
 #ifndef SR_RENDER_SHARED_WRAP_H
 #define SR_RENDER_SHARED_WRAP_H
 
