@@ -140,6 +140,7 @@ realdata-if-present: $(BUILD)/sweep-report
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
+	sh tests/run-many.sh $(BUILD)/sweep-report
 
 # Sanitizer builds live in their own directories so they never mix objects.
 asan:

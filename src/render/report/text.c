@@ -366,6 +366,29 @@ static bool verdict_tested(sr_verdict v)
     return v == SR_VERDICT_NO_DIFFERENCE || v == SR_VERDICT_HIGHER || v == SR_VERDICT_LOWER;
 }
 
+/* " (differences under 1.8 points could not be detected)", or "under
+ * 1.8-4.3 points" over the entries idx[0, n); nothing without an MDE. */
+static void put_mde_range(sr_strbuf *sb, const sr_sweep *sw, const char *bench, const size_t *idx, size_t n)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
+        if (s && isfinite(s->vs_baseline.mde)) {
+            lo = fmin(lo, s->vs_baseline.mde * 100);
+            hi = fmax(hi, s->vs_baseline.mde * 100);
+        }
+    }
+    if (!isfinite(lo))
+        return;
+    char a[64], b[64];
+    sr_text_fixed(a, sizeof a, lo, 1);
+    sr_text_fixed(b, sizeof b, hi, 1);
+    if (strcmp(a, b) == 0)
+        sr_strbuf_printf(sb, " (differences under %s points could not be detected)", a);
+    else
+        sr_strbuf_printf(sb, " (differences under %s\xE2\x80\x93%s points could not be detected)", a, b);
+}
+
 static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_model *base, const char *bench,
                                     const size_t *order, size_t n_order, size_t *scratch)
 {
@@ -393,12 +416,19 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
         if (k == 0)
             continue;
         sr_strbuf_puts(sb, any ? "; " : "");
-        sr_strbuf_puts(sb, leads[v]);
+        /* Without a margin each verdict of no difference is the same words:
+         * said once, with the range of what could not be detected. */
+        bool one_verdict = v == 0 && !isfinite(sw->settings.equivalence_margin);
+        sr_strbuf_puts(sb, one_verdict ? "no measured difference for " : leads[v]);
         size_t shown = names_shown(k);
+        if (shown < k) /* many: how many first, then the first few by name */
+            sr_strbuf_printf(sb, "%s entries: ", sr_format_count(buf, sizeof buf, (long long)k));
         for (size_t i = 0; i < shown; i++) {
             const sr_scores *s = sr_model_benchmark(&sw->models[scratch[i]], bench);
             sr_strbuf_puts(sb, name_sep(i, shown, k));
-            if (v == 0) /* never "matches": absence of evidence is not equivalence */
+            if (one_verdict)
+                sr_strbuf_puts(sb, name_of(&sw->models[scratch[i]]));
+            else if (v == 0) /* never "matches": absence of evidence is not equivalence */
                 sr_strbuf_printf(sb, "%s for %s",
                                  sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, true),
                                  name_of(&sw->models[scratch[i]]));
@@ -407,6 +437,8 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
                                  sr_text_delta_ci(buf, sizeof buf, s));
         }
         put_more(sb, shown, k);
+        if (one_verdict)
+            put_mde_range(sb, sw, bench, scratch, k);
         any = true;
     }
     size_t k = 0;
@@ -554,6 +586,9 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     char buf[128];
     sr_strbuf_puts(sb, "Not measurably worse than the baseline on any benchmark: ");
     size_t shown = names_shown(k);
+    if (shown < k) /* many: how many, then the best by the overview's order */
+        sr_strbuf_printf(sb, "%s entries; in the overview's order: ",
+                         sr_format_count(buf, sizeof buf, (long long)k));
     for (size_t i = 0; i < shown; i++) {
         const sr_model *m = &s->sw->models[s->scratch[i]];
         const char *range = ratio_range(buf, sizeof buf, m);
