@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
@@ -38,8 +39,11 @@ static sr_error *explain_failure(sr_model *m)
     return sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL) ? NULL : sr_oom();
 }
 
-/* What the baseline has and this entry lacks, "gsm8k, in128-out256-c16";
- * fresh string, "" when nothing. */
+#define MISSING_NAMED 2 /* more missing scenarios than this are counted */
+
+/* What the baseline has and this entry lacks, "gsm8k; the scenario
+ * 128-token prompts, 256-token outputs, c=16"; fresh string, "" when
+ * nothing. */
 static char *missing_from(const sr_model *m, const sr_model *base)
 {
     sr_strbuf missing;
@@ -48,9 +52,27 @@ static char *missing_from(const sr_model *m, const sr_model *base)
     for (size_t i = 0; i < base->n_benchmarks; i++)
         if (!sr_model_benchmark(m, base->benchmarks[i].benchmark))
             sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->benchmarks[i].benchmark);
+    /* Scenarios as a reader names them (never the internal key); many are
+     * counted, with the first named. */
+    size_t n_missing = 0, first = 0;
+    for (size_t i = 0; i < base->n_scenarios; i++)
+        if (!sr_model_scenario(m, base->scenarios[i].key) && n_missing++ == 0)
+            first = i;
+    char words[160];
+    if (n_missing > MISSING_NAMED && n_missing == base->n_scenarios) {
+        sr_strbuf_printf(&missing, "%sall %zu of the baseline's speed scenarios", missing.len ? "; " : "", n_missing);
+        return sr_strbuf_detach(&missing);
+    }
+    if (n_missing > MISSING_NAMED) {
+        sr_strbuf_printf(&missing, "%s%zu of the baseline's %zu speed scenarios, among them %s",
+                         missing.len ? "; " : "", n_missing, base->n_scenarios,
+                         sr_scenario_words(&base->scenarios[first], words, sizeof words));
+        return sr_strbuf_detach(&missing);
+    }
     for (size_t i = 0; i < base->n_scenarios; i++)
         if (!sr_model_scenario(m, base->scenarios[i].key))
-            sr_strbuf_printf(&missing, "%s%s", missing.len ? ", " : "", base->scenarios[i].key);
+            sr_strbuf_printf(&missing, "%sthe scenario %s", missing.len ? "; " : "",
+                             sr_scenario_words(&base->scenarios[i], words, sizeof words));
     return sr_strbuf_detach(&missing);
 }
 

@@ -76,7 +76,7 @@ Test(compare, verdicts_ratios_and_status)
     cr_assert(ws->vs_baseline.ci_high < 0);
     cr_assert_float_eq(sr_model_scenario(w, "in128-out256-c16")->vs_baseline.ratio, 2.0, 1e-12);
     cr_assert_eq(w->status, SR_STATUS_PARTIAL);
-    cr_assert_str_eq(w->status_reason, "missing in3072-out256-c16");
+    cr_assert_str_eq(w->status_reason, "missing the scenario 3,072-token prompts, 256-token outputs, c=16");
 
     cr_assert_eq(f->status, SR_STATUS_FAILED);
     cr_assert_eq(f->failure.stage, SR_STAGE_COMPILE);
