@@ -518,7 +518,7 @@ Test(claims_check, sample_with_a_mistake_of_every_kind, .timeout = 60)
     expect_detail(&sw, find(&sw, 9, "speed.in128-out256-c16.ratio"), SR_CLAIM_REPRODUCED, "0.76");
     expect_detail(&sw, find(&sw, 10, "accuracy.gsm8k.score"), SR_CLAIM_REPRODUCED, "0.884");
     expect_detail(&sw, find(&sw, 10, "accuracy.bfcl_simple.score"), SR_CLAIM_NOT_VERIFIABLE,
-                  "The export has no bfcl_simple scores for this model.");
+                  "The export has no BFCL scores for this model.");
     expect_detail(&sw, find(&sw, 11, "accuracy.gsm8k.score"), SR_CLAIM_NOT_VERIFIABLE, "The model failed at load");
     expect_detail(&sw, find(&sw, 12, "accuracy.gsm8k.score"), SR_CLAIM_UNMATCHED,
                   "No model of the export matches 'Llama 3.2 1B Instruct'.");

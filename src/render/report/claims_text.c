@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
+#include "render/report/text.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -163,15 +165,94 @@ static void put_differs(sr_strbuf *sb, const sr_claim *c)
     sr_strbuf_puts(sb, ".");
 }
 
-/* The part of the figure between the first and the last '.': the benchmark
- * or scenario it names. */
-static void put_middle(sr_strbuf *sb, const char *figure)
+/* The part of the figure between the first and the last '.' (the
+ * benchmark or the scenario key) into buf; false when there is none. */
+static bool figure_middle(const char *figure, char *buf, size_t size)
 {
     const char *first = strchr(figure, '.'), *last = strrchr(figure, '.');
-    if (first && last > first)
-        sr_strbuf_append(sb, first + 1, (size_t)(last - first - 1));
+    if (!first || last <= first || (size_t)(last - first - 1) >= size)
+        return false;
+    memcpy(buf, first + 1, (size_t)(last - first - 1));
+    buf[last - first - 1] = '\0';
+    return true;
+}
+
+/* A speed figure's scenario as a reader names it, from the claim's model
+ * or else the baseline; NULL when neither ran it. */
+static const char *scenario_words(const sr_sweep *sw, const sr_claim *c, const char *key, char *buf, size_t size)
+{
+    const sr_model *m =
+        c->model_index >= 0 && (size_t)c->model_index < sw->n_models ? &sw->models[c->model_index] : NULL;
+    const sr_scenario *sc = m ? sr_model_scenario(m, key) : NULL;
+    if (!sc && sr_sweep_baseline(sw))
+        sc = sr_model_scenario(sr_sweep_baseline(sw), key);
+    return sc ? sr_scenario_words(sc, buf, size) : NULL;
+}
+
+/* What the figure is of: "GSM8K", "the scenario 128-token prompts, 256-token
+ * outputs, c=16", or the figure's middle as written. */
+static void put_subject(sr_strbuf *sb, const sr_sweep *sw, const sr_claim *c)
+{
+    char middle[128], words[160];
+    if (!figure_middle(c->figure, middle, sizeof middle)) {
+        sr_strbuf_puts(sb, c->figure);
+        return;
+    }
+    const char *scenario =
+        strncmp(c->figure, "speed.", 6) == 0 ? scenario_words(sw, c, middle, words, sizeof words) : NULL;
+    if (scenario)
+        sr_strbuf_printf(sb, "the scenario %s", scenario);
+    else if (strncmp(c->figure, "accuracy.", 9) == 0)
+        sr_strbuf_puts(sb, sr_text_benchmark_title(middle));
     else
-        sr_strbuf_puts(sb, figure);
+        sr_strbuf_puts(sb, middle);
+}
+
+/* A field name as words: "logged_tokens" -> "logged tokens". */
+static void put_field(sr_strbuf *sb, const char *field)
+{
+    static const struct {
+        const char *name, *words;
+    } named[] = {{"score", "accuracy"},
+                 {"delta", "\xCE\x94"},
+                 {"ci_low", "\xCE\x94 interval, low end"},
+                 {"ci_high", "\xCE\x94 interval, high end"},
+                 {"ratio", "speed ratio"},
+                 {"ratio_low", "speed ratio, lowest"},
+                 {"ratio_high", "speed ratio, highest"},
+                 {"median", "median output tok/s"},
+                 {"median_ttft_ms", "median TTFT (ms)"},
+                 {"median_tpot_ms", "median TPOT (ms)"}};
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(field, named[i].name) == 0) {
+            sr_strbuf_puts(sb, named[i].words);
+            return;
+        }
+    for (const char *p = field; *p; p++)
+        sr_strbuf_putc(sb, *p == '_' ? ' ' : *p);
+}
+
+char *sr_text_claim_figure(const sr_sweep *sw, const sr_claim *c)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    const char *last = strrchr(c->figure, '.');
+    char middle[128], words[160];
+    bool two_parts = figure_middle(c->figure, middle, sizeof middle);
+    if (strncmp(c->figure, "accuracy.", 9) == 0 && two_parts) {
+        sr_strbuf_printf(&sb, "%s ", sr_text_benchmark_title(middle));
+        put_field(&sb, last + 1);
+    } else if (strncmp(c->figure, "speed.", 6) == 0 && two_parts) {
+        const char *scenario = scenario_words(sw, c, middle, words, sizeof words);
+        put_field(&sb, last + 1);
+        sr_strbuf_printf(&sb, ", %s", scenario ? scenario : middle);
+    } else if (strncmp(c->figure, "kv_cache.", 9) == 0) {
+        sr_strbuf_puts(&sb, "KV cache ");
+        put_field(&sb, c->figure + 9);
+    } else {
+        sr_strbuf_puts(&sb, c->figure);
+    }
+    return sr_strbuf_detach(&sb);
 }
 
 static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim *c)
@@ -189,7 +270,7 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
     }
     case SR_CLAIM_WHY_NO_BENCHMARK:
         sr_strbuf_puts(sb, "The export has no ");
-        put_middle(sb, c->figure);
+        put_subject(sb, sw, c);
         sr_strbuf_puts(sb, " scores for this model.");
         return;
     case SR_CLAIM_WHY_BASELINE_ITSELF:
@@ -197,18 +278,18 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
         return;
     case SR_CLAIM_WHY_NOT_COMPARED:
         sr_strbuf_puts(sb, "The baseline has no ");
-        put_middle(sb, c->figure);
+        put_subject(sb, sw, c);
         sr_strbuf_puts(sb, " scores, so this model was not compared on it.");
         return;
     case SR_CLAIM_WHY_NO_SCENARIO:
-        sr_strbuf_puts(sb, "The export has no ");
-        put_middle(sb, c->figure);
-        sr_strbuf_puts(sb, " runs for this model.");
+        sr_strbuf_puts(sb, "The export has no runs of ");
+        put_subject(sb, sw, c);
+        sr_strbuf_puts(sb, " for this model.");
         return;
     case SR_CLAIM_WHY_BASELINE_NO_SCENARIO:
-        sr_strbuf_puts(sb, "The baseline has no ");
-        put_middle(sb, c->figure);
-        sr_strbuf_puts(sb, " runs, so there is no ratio.");
+        sr_strbuf_puts(sb, "The baseline has no runs of ");
+        put_subject(sb, sw, c);
+        sr_strbuf_puts(sb, ", so there is no ratio.");
         return;
     case SR_CLAIM_WHY_NO_LOG: sr_strbuf_puts(sb, "The export has no server log for this model."); return;
     case SR_CLAIM_WHY_TOO_FEW_ITEMS:

@@ -16,6 +16,12 @@
  * distribution, or what the export lacks. Fresh string; NULL on OOM. */
 char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c);
 
+/* The figure a claim names as a reader names it: "GSM8K \xCE\x94 interval,
+ * low end", "speed ratio, 128-token prompts, 256-token outputs, c=16", "KV
+ * cache logged tokens" (the key itself, accuracy.gsm8k.ci_low, stays in
+ * claims.csv and report.json). Fresh string. */
+char *sr_text_claim_figure(const sr_sweep *sw, const sr_claim *c);
+
 /* "31 of 33 claims reproduced, 1 consistent, 1 differs" (statuses with no
  * claims left out; "no claims" when there are none). Fresh string; NULL on
  * OOM. */

@@ -829,7 +829,9 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
                 snprintf(where, sizeof where, "%s:%ld", sr_path_base(c->path), c->line);
             sr_tb_cell(&b, one_file ? SR_CELL_NUMBER : SR_CELL_TEXT, one_file || short_names ? where : c->source);
             sr_tb_cell(&b, SR_CELL_TEXT, c->model);
-            sr_tb_cell(&b, SR_CELL_TEXT, c->figure);
+            char *figure = sr_text_claim_figure(sw, c);
+            sr_tb_cell(&b, SR_CELL_TEXT, figure);
+            free(figure);
             sr_tb_cell(&b, c->is_words ? SR_CELL_TEXT : SR_CELL_NUMBER, c->written);
             const char *recomputed = c->value_words       ? c->value_words
                                      : isfinite(c->value) ? sr_text_claim_value(value, sizeof value, c, c->value, 0)
