@@ -176,3 +176,32 @@ Test(wrap, keeps_words_whole_when_they_fit)
     const char *c[] = {"one two", "three"};
     expect_lines("one two three", 9, c, 2);
 }
+
+/* A canvas whose text is one unit a byte wide. */
+static double width_per_byte(sr_canvas *cv, const char *clean, double size, bool bold)
+{
+    (void)cv;
+    (void)size;
+    (void)bold;
+    return (double)strlen(clean);
+}
+
+/* Labels that differ only at the end stay apart when cut: the middle goes,
+ * head and tail stay; a label that fits is kept whole. */
+Test(canvas, fit_middle_keeps_the_tail)
+{
+    static const sr_canvas_ops ops = {.text_width = width_per_byte};
+    sr_canvas cv = {.ops = &ops};
+    char *a = sr_canvas_fit_middle(&cv, "Qwen2-7B-Instruct (tp 2, util 0.5, run-samenode)", 1, false, 30);
+    char *b = sr_canvas_fit_middle(&cv, "Qwen2-7B-Instruct (tp 2, util 0.5, run-diffnodes)", 1, false, 30);
+    char *c = sr_canvas_fit_middle(&cv, "short", 1, false, 30);
+    cr_expect_str_neq(a, b);
+    cr_expect_leq(strlen(a), 30);
+    cr_expect_not_null(strstr(a, "samenode)"), "%s", a);
+    cr_expect_eq(strncmp(a, "Qwen2-7B", 8), 0, "%s", a);
+    cr_expect_not_null(strstr(a, "\xE2\x80\xA6"), "%s", a);
+    cr_expect_str_eq(c, "short");
+    free(a);
+    free(b);
+    free(c);
+}

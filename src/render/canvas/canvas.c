@@ -147,6 +147,51 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
     return out;
 }
 
+char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
+{
+    char *clean = sr_plain_text_dup(s);
+    size_t len = strlen(clean);
+    if (len > MAX_LABEL_BYTES || clean_width(cv, clean, size, bold) <= max_width) {
+        if (len > MAX_LABEL_BYTES) {
+            free(clean);
+            return sr_canvas_fit(cv, s, size, bold, max_width);
+        }
+        return clean;
+    }
+    /* The longest tail (on a character boundary) within 40% of the width,
+     * then the longest head that fits before "…" and it. */
+    double ell = clean_width(cv, ELLIPSIS, size, bold);
+    size_t tail = len;
+    for (size_t i = len; i > 0;) {
+        size_t j = i - 1;
+        while (j > 0 && ((unsigned char)clean[j] & 0xC0) == 0x80)
+            j--;
+        if (clean_width(cv, clean + j, size, bold) > 0.4 * max_width)
+            break;
+        tail = i = j;
+    }
+    double tail_w = tail < len ? clean_width(cv, clean + tail, size, bold) : 0;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t head = 0;
+    for (size_t i = 0; i < tail;) {
+        unsigned cp;
+        size_t n = sr_utf8_decode(clean + i, tail - i, &cp);
+        i += n ? n : 1;
+        sb.len = 0;
+        sr_strbuf_append(&sb, clean, i);
+        if (clean_width(cv, sb.data, size, bold) + ell + tail_w > max_width)
+            break;
+        head = i;
+    }
+    sb.len = 0;
+    sr_strbuf_append(&sb, clean, head);
+    sr_strbuf_puts(&sb, ELLIPSIS);
+    sr_strbuf_puts(&sb, clean + tail);
+    free(clean);
+    return sr_strbuf_detach(&sb);
+}
+
 typedef struct measure_ctx {
     sr_canvas *cv;
     double size;

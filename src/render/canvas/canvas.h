@@ -80,6 +80,9 @@ double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double 
 /* s cleaned and, if wider than max_width, cut at a character boundary with
  * "…". Fresh string, NULL on OOM. */
 char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
+/* The same, cut in the middle ("Qwen2-7B-Instruct (tp 2, uâ¦samenode)"), so
+ * labels that differ only at the end stay apart. */
+char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
 /* Draw s wrapped into at most max_lines lines of max_width from baseline
  * y (the last one cut with "…" if the text goes on); returns the number of
  * lines drawn. */

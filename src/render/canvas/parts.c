@@ -9,8 +9,14 @@
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
-const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {&sr_blue,       &sr_sky,    &sr_green, &sr_orange,
-                                                            &sr_vermillion, &sr_purple, &sr_black};
+/* Okabe and Ito's colour-blind-safe seven, then five of Paul Tol's muted
+ * scheme that stay apart from them (indigo, teal, olive, wine, sand), so
+ * twelve series are told apart by colour alone. */
+static const sr_rgb indigo = {51 / 255.0, 34 / 255.0, 136 / 255.0}, teal = {68 / 255.0, 170 / 255.0, 153 / 255.0},
+                    olive = {153 / 255.0, 153 / 255.0, 51 / 255.0}, wine = {136 / 255.0, 34 / 255.0, 85 / 255.0},
+                    sand = {221 / 255.0, 204 / 255.0, 119 / 255.0};
+const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {
+    &sr_blue, &sr_sky, &sr_green, &sr_orange, &sr_vermillion, &sr_purple, &sr_black, &indigo, &teal, &olive, &wine, &sand};
 
 double sr_chart_legend_height(size_t n)
 {
@@ -27,7 +33,7 @@ void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_
             sr_canvas_rect(cv, x, yy - 9, 12, 10, items[i].color);
         else
             sr_canvas_marker(cv, items[i].shape, x + 6, yy - 4, 5, items[i].color);
-        char *fit = sr_canvas_fit(cv, items[i].label, SR_CHART_LEGEND_SIZE, false, col_w - 24);
+        char *fit = sr_canvas_fit_middle(cv, items[i].label, SR_CHART_LEGEND_SIZE, false, col_w - 24);
         if (fit)
             sr_canvas_text(cv, x + 18, yy, fit, SR_CHART_LEGEND_SIZE, false, 0, sr_dark);
         free(fit);
@@ -40,12 +46,13 @@ void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle)
     sr_canvas_wrapped(cv, 16, 48, subtitle, SR_CHART_SUB_SIZE, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
 }
 
-/* A model's id, right-aligned before the plot, cut to fit; the suffix
+/* A model's id, right-aligned before the plot, cut in the middle to fit
+ * (entries often differ at the end: "(tp 2, …-samenode)"); the suffix
  * (" *") is always kept. */
 void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y)
 {
     double sw = sr_canvas_text_width(cv, suffix, SR_CHART_LABEL_SIZE, false);
-    char *fit = sr_canvas_fit(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
+    char *fit = sr_canvas_fit_middle(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
     char *label = fit ? sr_asprintf("%s%s", fit, suffix) : NULL;
     if (label)
         sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, y, label, SR_CHART_LABEL_SIZE, false, 1, sr_black);

@@ -26,8 +26,9 @@
 #define SR_CHART_LEGEND_COLUMNS 3
 #define SR_CHART_LEGEND_Y 84 /* below a title and two lines of subtitle */
 
-/* Colours for series (scenarios), in order. */
-#define SR_CHART_N_PALETTE 7
+/* Colours for series (scenarios, lines), in order: twelve distinct; past
+ * them a chart varies the marker too. */
+#define SR_CHART_N_PALETTE 12
 extern const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE];
 
 typedef struct sr_legend_item {
@@ -41,7 +42,7 @@ double sr_chart_legend_height(size_t n);
 void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_t n);
 /* The title, and the subtitle wrapped into at most two lines. */
 void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle);
-/* A model's label, right-aligned before the plot at baseline y, cut to fit;
+/* A model's label, right-aligned before the plot at baseline y, cut in the middle to fit;
  * the suffix (" *") is always kept. */
 void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y);
 /* A light band behind every other row, from y = top. */

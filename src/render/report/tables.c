@@ -166,6 +166,10 @@ void sr_speed_columns_release(sr_speed_columns *c)
     memset(c, 0, sizeof *c);
 }
 
+static bool name_columns(sr_speed_columns *out);
+
+/* The columns some entry has a ratio in, named again over what is left:
+ * a dimension that no longer varies leaves the headings and legends. */
 void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
 {
     size_t kept = 0;
@@ -180,7 +184,10 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
         else
             column_free(&c->cols[i]);
     }
+    bool dropped = kept < c->n;
     c->n = kept;
+    if (dropped)
+        name_columns(c); /* cannot fail: allocation exits on OOM (util/alloc.h) */
 }
 
 static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
@@ -335,6 +342,17 @@ bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, 
         sr_speed_columns_release(out);
         return false;
     }
+    if (!name_columns(out)) {
+        sr_speed_columns_release(out);
+        return false;
+    }
+    return true;
+}
+
+/* Headings, legends and the shared sentence from the columns there are
+ * (names made before are replaced). */
+static bool name_columns(sr_speed_columns *out)
+{
     bool varies[N_DIMS];
     size_t mode[N_DIMS];
     for (int d = 0; d < N_DIMS; d++) {
@@ -344,15 +362,23 @@ bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, 
         mode[d] = modal(out, d);
     }
     bool ok = true;
-    for (size_t i = 0; i < out->n && ok; i++)
-        ok = name_column(&out->cols[i], out, varies, mode);
+    for (size_t i = 0; i < out->n && ok; i++) {
+        sr_speed_column *c = &out->cols[i];
+        free(c->heading);
+        free(c->sub);
+        free(c->words);
+        free(c->legend);
+        c->heading = c->sub = c->words = c->legend = NULL;
+        ok = name_column(c, out, varies, mode);
+    }
+    free(out->shared);
+    free(out->note);
+    out->shared = out->note = NULL;
     if (ok)
         ok = (out->shared = columns_shared(out, varies, mode)) != NULL;
     if (ok)
         ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
                                       out->shared[0] ? "; " : "")) != NULL;
-    if (!ok)
-        sr_speed_columns_release(out);
     return ok;
 }
 
