@@ -127,6 +127,48 @@ static const char *short_name(const sr_model *m)
     return label;
 }
 
+/* A rectangle on the canvas, for keeping labels apart. */
+typedef struct box {
+    double x0, y0, x1, y1;
+} box;
+
+static box dot_box(double x, double y)
+{
+    return (box){x - 6, y - 6, x + 6, y + 6};
+}
+
+static double overlap(const box *a, const box *b)
+{
+    double w = fmin(a->x1, b->x1) - fmax(a->x0, b->x0), h = fmin(a->y1, b->y1) - fmax(a->y0, b->y0);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* A dot's label at the first of right-above, right-below, left-above and
+ * left-below that covers nothing taken and stays on the canvas, else
+ * where it covers least; its box is then taken. */
+static void place_label(sr_canvas *cv, box *taken, size_t *n_taken, double x, double y, const char *text,
+                        sr_rgb color)
+{
+    double w = sr_canvas_text_width(cv, text, SR_CHART_VALUE_SIZE, false) + 3, h = SR_CHART_VALUE_SIZE * 1.1;
+    const double at[4][2] = {{x + 8, y - 6}, {x + 8, y + 14}, {x - 8 - w, y - 6}, {x - 8 - w, y + 14}};
+    size_t best = 0;
+    double best_cover = INFINITY;
+    for (size_t k = 0; k < 4 && best_cover > 0; k++) {
+        box b = {at[k][0] - 1.5, at[k][1] - SR_CHART_VALUE_SIZE * 0.85, at[k][0] - 1.5 + w,
+                 at[k][1] - SR_CHART_VALUE_SIZE * 0.85 + h};
+        double cover = b.x0 < 0 || b.x1 > SR_CHART_WIDTH ? 1e9 : 0;
+        for (size_t t = 0; t < *n_taken; t++)
+            cover += overlap(&b, &taken[t]);
+        if (cover < best_cover) {
+            best_cover = cover;
+            best = k;
+        }
+    }
+    sr_canvas_label(cv, at[best][0], at[best][1], text, SR_CHART_VALUE_SIZE, color);
+    taken[(*n_taken)++] = (box){at[best][0] - 1.5, at[best][1] - SR_CHART_VALUE_SIZE * 0.85, at[best][0] - 1.5 + w,
+                                at[best][1] - SR_CHART_VALUE_SIZE * 0.85 + h};
+}
+
 static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
                   sr_strbuf *desc)
 {
@@ -197,14 +239,24 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         sr_canvas_line(cv, sr_axis_x(&ax, p->ratio_lo), y, sr_axis_x(&ax, p->ratio_hi), y, 1.0, c, false);
         sr_canvas_marker(cv, verdict_shape(p->verdict), x, y, 5, c);
         const sr_model *m = &sw->models[p->model];
-        if (i < TRADEOFF_LABELS)
-            sr_canvas_label(cv, x + 8, y - 6, short_name(m), SR_CHART_VALUE_SIZE, sr_dark);
         char a[64], r[64];
         sr_strbuf_printf(desc, " %s %s points at %s;", m->label ? m->label : m->id,
                          sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2));
     }
     sr_canvas_marker(cv, 0, x1, y0, 5.5, sr_black);
-    sr_canvas_label(cv, x1 + 8, y0 + 14, "baseline", SR_CHART_VALUE_SIZE, sr_black);
+    /* Labels last, each beside its dot where it covers no other label or
+     * dot (the baseline's first). */
+    size_t labelled = np < TRADEOFF_LABELS ? np : TRADEOFF_LABELS;
+    box *taken = sr_xmalloc((2 * np + 2) * sizeof *taken);
+    size_t n_taken = 0;
+    for (size_t i = 0; i < np; i++)
+        taken[n_taken++] = dot_box(sr_axis_x(&ax, pts[i].ratio), sr_axis_x(&ay, pts[i].delta));
+    taken[n_taken++] = dot_box(x1, y0);
+    place_label(cv, taken, &n_taken, x1, y0, "baseline", sr_black);
+    for (size_t i = 0; i < labelled; i++)
+        place_label(cv, taken, &n_taken, sr_axis_x(&ax, pts[i].ratio), sr_axis_x(&ay, pts[i].delta),
+                    short_name(&sw->models[pts[i].model]), sr_dark);
+    free(taken);
     if (np > TRADEOFF_LABELS) {
         char more[200], k[32], l[32];
         if (left_out)
