@@ -106,30 +106,70 @@ typedef struct {
     int pieces;
 } entry;
 
-sr_error *sr_vllm_log_block_line(parser *ps, const char *m, const char *end);
-void sr_vllm_log_cand_clear(candidate *c);
-bool sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len);
-bool sr_vllm_log_compile_hint(const char *s, size_t n);
-sr_error *sr_vllm_log_failure_finish(failure_state *fs, const char *path, sr_server_log *out);
-bool sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll);
-void sr_vllm_log_failure_reset(failure_state *fs);
-void sr_vllm_log_failure_state_free(failure_state *fs);
-sr_error *sr_vllm_log_init_model(parser *ps, const char *m, const char *end);
-bool sr_vllm_log_is_exception_line(const char *s, size_t n, size_t *name_len);
-sr_error *sr_vllm_log_kv_lines(parser *ps, const char *m, const char *end);
-bool sr_vllm_log_kv_load_hint(const char *s, size_t n);
-sr_error *sr_vllm_log_kv_manager_blocks(parser *ps, const char *m, const char *end);
-sr_error *sr_vllm_log_memory_lines(parser *ps, const char *m, const char *end);
-sr_error *sr_vllm_log_memory_statistics(parser *ps, const char *m, const char *end);
-sr_error *sr_vllm_log_quoted_value(const parser *ps, const char *m, const char *end, const char *key, char **value);
-void sr_vllm_log_saw_startup(parser *ps);
-bool sr_vllm_log_server_marker(const char *s, size_t n);
-bool sr_vllm_log_shutdown_exception(const char *s, size_t name_len);
-const char *sr_vllm_log_skip_spaces(const char *p, const char *end);
-bool sr_vllm_log_starts_with(const char *p, const char *end, const char *word);
-bool sr_vllm_log_startup_text(const char *s, size_t n, const char *m, const char *end);
-void sr_vllm_log_strip_ansi(const char *s, size_t n, sr_strbuf *buf);
+/* ---- line prefixes (vllm_log_lines.c) --------------------------------- */
+
+/* Strip every prefix form (timestamps, levels, process tags, compose's
+ * "service |") and return the message and its level. */
 log_line sr_vllm_log_strip_prefix(const char *s, size_t n);
+/* Copy the line without ANSI escape sequences into buf. */
+void sr_vllm_log_strip_ansi(const char *s, size_t n, sr_strbuf *buf);
+/* Past spaces and tabs. */
+const char *sr_vllm_log_skip_spaces(const char *p, const char *end);
+/* p starts with word (before end). */
+bool sr_vllm_log_starts_with(const char *p, const char *end, const char *word);
+
+/* ---- facts (vllm_log_facts.c): each reads one kind of line into ps ----- */
+
+/* "GPU KV cache size: N tokens" (TPU 0.29: "TPU KV cache size:") and
+ * "Maximum concurrency for L tokens per request: Xx". */
+sr_error *sr_vllm_log_kv_lines(parser *ps, const char *m, const char *end);
+/* The KV cache manager's block count (vLLM TPU 0.29). */
+sr_error *sr_vllm_log_kv_manager_blocks(parser *ps, const char *m, const char *end);
+/* V0 "# GPU blocks: N, # CPU blocks: M", "# TPU blocks: N". */
+sr_error *sr_vllm_log_block_line(parser *ps, const char *m, const char *end);
+/* "Available KV cache memory: X GiB", V0's "reserved for KV Cache is X",
+ * model loading memory and time. */
+sr_error *sr_vllm_log_memory_lines(parser *ps, const char *m, const char *end);
+/* TPU "Memory statistics | total_hbm_limit_gb=15.75GiB | ...". */
+sr_error *sr_vllm_log_memory_statistics(parser *ps, const char *m, const char *end);
+/* TPU "Init model | hbm=[(used, limit), ...]GiB": the first device. */
+sr_error *sr_vllm_log_init_model(parser *ps, const char *m, const char *end);
+/* The quoted value after key (after a separator: "model='" does not match
+ * "draft_model='"), or NULL in *value. */
+sr_error *sr_vllm_log_quoted_value(const parser *ps, const char *m, const char *end, const char *key, char **value);
+/* A line only an engine starting up (or failing to) prints was seen: the
+ * file is a server log, not bench output. */
+void sr_vllm_log_saw_startup(parser *ps);
+/* Wordings an engine prints while it starts or fails to start. */
+bool sr_vllm_log_startup_text(const char *s, size_t n, const char *m, const char *end);
+/* A tpu-inference file name in the line: the server ran on TPU. */
+bool sr_vllm_log_server_marker(const char *s, size_t n);
+
+/* ---- failures (vllm_log_failures.c, vllm_log_failure_lines.c) ---------- */
+
+/* "<dotted.Name>(Error|Exception|Exit|Interrupt)" then end or ':'; the
+ * name's length into *name_len. */
+bool sr_vllm_log_is_exception_line(const char *s, size_t n, size_t *name_len);
+/* Exceptions raised by a normal shutdown (Ctrl-C, SIGTERM). */
+bool sr_vllm_log_shutdown_exception(const char *s, size_t name_len);
+/* Exceptions that only point elsewhere ("See root cause above"). */
 bool sr_vllm_log_wrapper_exception(const char *s, size_t n);
+/* The KV-memory and TPU HBM errors: the model does not fit. */
+bool sr_vllm_log_kv_load_hint(const char *s, size_t n);
+/* XLA and Mosaic compile errors (RESOURCE_EXHAUSTED, vmem, "compil"). */
+bool sr_vllm_log_compile_hint(const char *s, size_t n);
+/* A candidate failure message: taken (cut to a bounded length, with its
+ * line), or cleared. */
+bool sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len);
+void sr_vllm_log_cand_clear(candidate *c);
+/* One line into the failure state (tracebacks, root causes, wrappers). */
+bool sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll);
+/* The start completed ("Application startup complete."): the start's
+ * candidate failures are forgotten. */
+void sr_vllm_log_failure_reset(failure_state *fs);
+/* At the end of the log: the stage and root cause of a start that did not
+ * complete (or of an error after it) into out->failure. */
+sr_error *sr_vllm_log_failure_finish(failure_state *fs, const char *path, sr_server_log *out);
+void sr_vllm_log_failure_state_free(failure_state *fs);
 
 #endif
