@@ -61,6 +61,8 @@ static sr_doc_block *table_section(sr_doc *d, const char *id, const sr_compariso
     if (t->aside) {
         char *aside = sr_asprintf("%s.", t->aside);
         d->oom |= !aside;
+        if (aside && aside[0] >= 'a' && aside[0] <= 'z') /* a sentence of its own now */
+            aside[0] = (char)(aside[0] - 'a' + 'A');
         sr_doc_note(s, aside);
         free(aside);
         free(t->aside);
