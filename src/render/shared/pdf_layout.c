@@ -534,14 +534,16 @@ static void column_widths(sr_pdf *p, const sr_table *t, const size_t *idx, size_
 }
 
 /* An interval that breaks only before its bracket: the space after its
- * comma made a no-break space ("[−7.4,\u00A0−3.3]"). Fresh string. */
+ * comma and the one before a verdict mark after it made no-break spaces
+ * ("[−7.4,\u00A0−3.3]\u00A0▼"). Fresh string. */
 static char *interval_unbroken(const char *s)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     for (; *s; s++) {
-        if (s[0] == ',' && s[1] == ' ') {
-            sr_strbuf_puts(&sb, ",\xC2\xA0");
+        if ((s[0] == ',' || s[0] == ']') && s[1] == ' ') {
+            sr_strbuf_putc(&sb, s[0]);
+            sr_strbuf_puts(&sb, "\xC2\xA0");
             s++;
         } else {
             sr_strbuf_putc(&sb, *s);
