@@ -82,6 +82,8 @@ static sr_doc_block *untitle(report_outline *o, sr_doc_section *s, sr_table *t, 
     if (aside_as_note && t->aside) {
         char *note = sr_asprintf("%s.", t->aside);
         oom_unless(o, note);
+        if (note && note[0] >= 'a' && note[0] <= 'z') /* a sentence of its own now */
+            note[0] = (char)(note[0] - 'a' + 'A');
         b = sr_doc_note(s, note);
         free(note);
     }

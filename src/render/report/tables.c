@@ -488,22 +488,11 @@ sr_table *sr_table_results(const sr_sweep *sw)
             sr_tb_cell(&b, SR_CELL_NUMBER,
                        m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
         }
-        if (speed.n) {
-            /* The headings are short; say once what each column is. */
-            sr_strbuf legend;
-            sr_strbuf_init(&legend);
-            for (size_t c = 0; c < speed.n; c++)
-                if (speed.cols[c].sub[0])
-                    sr_strbuf_printf(&legend, "%s%s: %s", legend.len ? "; " : " Columns: ", speed.cols[c].heading,
-                                     speed.cols[c].words);
-            if (legend.len)
-                sr_strbuf_putc(&legend, '.');
+        if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
             sr_tb_note(&b,
                        "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                       "scenario; %s%s%s",
-                       speed.note, sr_strbuf_cstr(&legend), noisy_note(sw));
-            sr_strbuf_release(&legend);
-        }
+                       "scenario; %s%s",
+                       speed.note, noisy_note(sw));
     }
     sr_speed_columns_release(&speed);
     free(benches.names);
