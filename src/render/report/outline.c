@@ -263,7 +263,8 @@ static void overview_section(report_outline *o)
     untitle(o, s, paper, false);
     oom_unless(o, whole);
     entries(s, whole, paper);
-    chart(o, s, SR_CHART_TRADEOFF);
+    if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
+        chart(o, s, SR_CHART_TRADEOFF);
 }
 
 static void summary_section(report_outline *o)
