@@ -203,7 +203,7 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, bo
     free(note);
     if (summary)
         footnote_line(cv, y + 18,
-                      "Not recomputed: the accuracy a summary file states, of its n items, without the items; so no "
+                      "Not recomputed: the accuracy as a summary file states it, without its items, so without an "
                       "interval.",
                       desc);
 }

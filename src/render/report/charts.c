@@ -1,8 +1,9 @@
 /* The report's charts, as PNG (800 px wide) and SVG, drawn from the analysed
- * sweep only: the row charts of a baseline sweep here, the trade-off and
- * throughput charts in chart_tradeoff.c and chart_throughput.c, those of a
- * sweep without a baseline in chart_absolute.c. Models appear in the table's order; failed models are left
- * out (the table lists them); a missing value leaves a gap that says so.
+ * sweep only: the row charts of a sweep with a baseline here, the trade-off
+ * and throughput charts in chart_tradeoff.c and chart_throughput.c, those of
+ * a sweep without a baseline in chart_absolute.c. Models appear in the
+ * table's order; failed models are left out (the table lists them); a
+ * missing value leaves a gap that says so.
  * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
  * number of rows and never depend on measured text, so the canvas size is
  * known before drawing. */
