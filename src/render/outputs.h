@@ -13,7 +13,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-/* The most files one document has (the report: 8 files and 5 charts in
+/* The most files one document has (the report: 8 files and 7 charts in
  * two formats). */
 #define SR_MAX_OUTPUTS 24
 

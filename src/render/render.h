@@ -32,18 +32,30 @@ sr_error *sr_render_latex(const sr_sweep *sweep, char **out, size_t *len);
  * stays NULL (no file) when nothing was compared item by item. */
 sr_error *sr_render_items_csv(const sr_sweep *sweep, char **out, size_t *len);
 
-typedef enum { SR_CHART_SPEED_RATIO, SR_CHART_ACCURACY_DELTA, SR_CHART_KV_CAPACITY, SR_CHART_TRADEOFF, SR_CHART_THROUGHPUT } sr_chart_kind;
+/* SR_CHART_ACCURACY and SR_CHART_SPEED are drawn only without a baseline:
+ * each model's own scores and tokens/s, where the others take differences
+ * and ratios to the baseline. */
+typedef enum {
+    SR_CHART_SPEED_RATIO,
+    SR_CHART_ACCURACY_DELTA,
+    SR_CHART_KV_CAPACITY,
+    SR_CHART_TRADEOFF,
+    SR_CHART_THROUGHPUT,
+    SR_CHART_ACCURACY,
+    SR_CHART_SPEED
+} sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
  * the PNG (and needs no cairo, so it can run on another thread). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
 #define SR_CHART_PIXEL_WIDTH 800
-extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff", "throughput" */
-#define SR_N_CHARTS 5
+extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff",
+                                               "throughput", "accuracy", "speed" */
+#define SR_N_CHARTS 7
 
 /* *out stays NULL (and nothing is to be written) when the chart has nothing
  * to draw: the trade-off chart without an entry that has both an accuracy
- * difference and a speed ratio. */
+ * difference and a speed ratio, the absolute charts with a baseline. */
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len);
 /* The chart has something to draw. */
 bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind);

@@ -8,6 +8,8 @@
 
 #include "render/report/charts.h"
 #include "render/canvas/canvas.h"
+#include "render/canvas/parts.h"
+#include "render/outputs.h"
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render_fixture.h"
@@ -36,15 +38,70 @@ static void keep(const char *name, const char *ext, const char *data, size_t len
     free(path);
 }
 
+/* The charts drawn only without a baseline. */
+static bool absolute_kind(int k)
+{
+    return k == SR_CHART_ACCURACY || k == SR_CHART_SPEED;
+}
+
+/* The fixture as the analysis leaves it without a baseline: nothing
+ * compared, no ratios, each score with its own interval (Qwen's GSM8K
+ * 1,133 of 1,319 = 85.9%, Wilson 95% [83.9, 87.7]; the others 3 points
+ * either side), and Qwen's c=1 run twice (50 and 54 tok/s, median 52). */
+static void fixture_no_baseline(sr_sweep *sw)
+{
+    fixture_sweep(sw);
+    free(sw->baseline);
+    free(sw->manifest.baseline);
+    sw->baseline = sw->manifest.baseline = NULL;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        sr_model *m = &sw->models[i];
+        m->is_baseline = false;
+        for (size_t k = 0; k < m->n_benchmarks; k++) {
+            sr_scores *s = &m->benchmarks[k];
+            s->is_baseline = s->compared = false;
+            s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
+            s->vs_baseline.verdict = SR_VERDICT_NONE;
+            s->score_ci_low = s->score - 0.03;
+            s->score_ci_high = s->score + 0.03;
+        }
+        for (size_t c = 0; c < m->n_scenarios; c++)
+            m->scenarios[c].vs_baseline = (sr_spread){NAN, NAN, NAN, -1};
+    }
+    sr_model *q = sr_sweep_model(sw, "Qwen/Qwen3-4B");
+    sr_scores *g = sr_model_find_benchmark(q, "gsm8k");
+    g->score_ci_low = 0.8390;
+    g->score_ci_high = 0.8770;
+    sr_scenario *c1 = (sr_scenario *)sr_model_scenario(q, "in128-out256-c1");
+    c1->runs[0].output_throughput = 50;
+    sr_bench_run run;
+    sr_bench_run_init(&run);
+    run.output_throughput = 54;
+    sr_scenario_spec spec = {128, 256, 1, INFINITY, -1};
+    cr_assert(sr_model_add_run(q, &spec, &run));
+    c1 = (sr_scenario *)sr_model_scenario(q, "in128-out256-c1");
+    cr_assert_eq(c1->n_runs, 2);
+    c1->median_output_throughput = 52;
+}
+
+/* The sweep chart k is drawn for: without a baseline for the absolute
+ * charts, with one for the others. */
+static const sr_sweep *sweep_for(int k, const sr_sweep *with, const sr_sweep *without)
+{
+    return absolute_kind(k) ? without : with;
+}
+
 Test(chart, png_is_wide_and_reproducible)
 {
-    sr_sweep sw;
-    fixture_sweep(&sw);
+    sr_sweep with, without;
+    fixture_sweep(&with);
+    fixture_no_baseline(&without);
     for (int k = 0; k < SR_N_CHARTS; k++) {
+        const sr_sweep *sw = sweep_for(k, &with, &without);
         char *a, *b;
         size_t alen, blen;
-        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &a, &alen);
-        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &b, &blen);
+        render(sw, (sr_chart_kind)k, SR_CHART_PNG, &a, &alen);
+        render(sw, (sr_chart_kind)k, SR_CHART_PNG, &b, &blen);
         const unsigned char *p = (const unsigned char *)a;
         cr_assert(alen > 33);
         cr_assert(memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: not a PNG", sr_chart_names[k]);
@@ -56,23 +113,26 @@ Test(chart, png_is_wide_and_reproducible)
         free(a);
         free(b);
     }
-    sr_sweep_release(&sw);
+    sr_sweep_release(&with);
+    sr_sweep_release(&without);
 }
 
 Test(chart, svg_is_xml_reproducible_and_prefixed)
 {
-    sr_sweep sw;
-    fixture_sweep(&sw);
+    sr_sweep with, without;
+    fixture_sweep(&with);
+    fixture_no_baseline(&without);
     /* Render something else first: cairo's surface counter moves on, and the
      * bytes must not. */
     char *first;
     size_t first_len;
-    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &first, &first_len);
+    render(&with, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &first, &first_len);
     for (int k = 0; k < SR_N_CHARTS; k++) {
+        const sr_sweep *sw = sweep_for(k, &with, &without);
         char *a, *b;
         size_t alen, blen;
-        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
-        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &b, &blen);
+        render(sw, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
+        render(sw, (sr_chart_kind)k, SR_CHART_SVG, &b, &blen);
         cr_assert(alen == blen && memcmp(a, b, alen) == 0, "%s: two renders differ", sr_chart_names[k]);
         cr_assert(strncmp(a, "<?xml", 5) == 0);
         cr_assert_not_null(strstr(a, "<svg"));
@@ -96,7 +156,8 @@ Test(chart, svg_is_xml_reproducible_and_prefixed)
         free(b);
     }
     free(first);
-    sr_sweep_release(&sw);
+    sr_sweep_release(&with);
+    sr_sweep_release(&without);
 }
 
 Test(chart, svg_parses_with_xmllint)
@@ -105,12 +166,13 @@ Test(chart, svg_parses_with_xmllint)
         cr_log_warn("xmllint missing (apt-get install libxml2-utils): SVG not parsed");
         return;
     }
-    sr_sweep sw;
-    fixture_sweep(&sw);
+    sr_sweep with, without;
+    fixture_sweep(&with);
+    fixture_no_baseline(&without);
     for (int k = 0; k < SR_N_CHARTS; k++) {
         char *a;
         size_t alen;
-        render(&sw, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
+        render(sweep_for(k, &with, &without), (sr_chart_kind)k, SR_CHART_SVG, &a, &alen);
         char path[] = "/tmp/sr-chart-XXXXXX";
         int fd = mkstemp(path);
         cr_assert_geq(fd, 0);
@@ -125,7 +187,8 @@ Test(chart, svg_parses_with_xmllint)
         free(cmd);
         free(a);
     }
-    sr_sweep_release(&sw);
+    sr_sweep_release(&with);
+    sr_sweep_release(&without);
 }
 
 Test(chart, desc_holds_values_and_gaps)
@@ -282,13 +345,15 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
     }
     free(rgb);
 
-    sr_sweep sw;
-    fixture_sweep(&sw);
+    sr_sweep with, without;
+    fixture_sweep(&with);
+    fixture_no_baseline(&without);
     for (int k = 0; k < SR_N_CHARTS; k++) {
+        const sr_sweep *sw = sweep_for(k, &with, &without);
         char *png, *pixels, *encoded;
         size_t png_len, pixels_len, encoded_len;
-        render(&sw, (sr_chart_kind)k, SR_CHART_PNG, &png, &png_len);
-        render(&sw, (sr_chart_kind)k, SR_CHART_RGB, &pixels, &pixels_len);
+        render(sw, (sr_chart_kind)k, SR_CHART_PNG, &png, &png_len);
+        render(sw, (sr_chart_kind)k, SR_CHART_RGB, &pixels, &pixels_len);
         cr_assert_eq(pixels_len % (SR_CHART_PIXEL_WIDTH * 3), 0);
         cr_assert_eq(pixels_len / (SR_CHART_PIXEL_WIDTH * 3), be32((const unsigned char *)png + 20));
         cr_assert_null(sr_encode_png(pixels, pixels_len, SR_CHART_PIXEL_WIDTH, &encoded, &encoded_len));
@@ -302,7 +367,8 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         free(png);
         free(pixels);
     }
-    sr_sweep_release(&sw);
+    sr_sweep_release(&with);
+    sr_sweep_release(&without);
 }
 
 static void place_whole_page(void *ctx, double width, double height, sr_pdf_chart_place *where)
@@ -390,5 +456,194 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
     render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
     cr_expect_not_null(strstr(a, "org/a: 50.0 tok/s at 1; 100 tok/s at 4; 100 tok/s at 16;"), "%s", strstr(a, "<desc"));
     free(a);
+    sr_sweep_release(&sw);
+}
+
+/* accuracy and speed are the charts of a sweep without a baseline: with
+ * one they have nothing to draw (the delta and ratio charts answer), and
+ * without one the delta, ratio and trade-off charts have nothing. */
+Test(chart, absolute_charts_only_without_a_baseline)
+{
+    sr_sweep with, without;
+    fixture_sweep(&with);
+    fixture_no_baseline(&without);
+    for (int k = 0; k < SR_N_CHARTS; k++) {
+        if (absolute_kind(k)) {
+            cr_expect_not(sr_chart_has_data(&with, (sr_chart_kind)k), "%s with a baseline", sr_chart_names[k]);
+            char *a = NULL;
+            size_t alen = 0;
+            cr_assert_null(sr_render_chart(&with, (sr_chart_kind)k, SR_CHART_SVG, &a, &alen));
+            cr_expect(!a && alen == 0, "%s: nothing made with a baseline", sr_chart_names[k]);
+        }
+        cr_expect_eq(sr_chart_has_data(&without, (sr_chart_kind)k),
+                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT, "%s without a baseline",
+                     sr_chart_names[k]);
+    }
+    sr_sweep_release(&with);
+    sr_sweep_release(&without);
+}
+
+/* The description carries every value drawn, in the overview's order of
+ * rows, and says where a model has none. */
+Test(chart, absolute_desc_holds_values_and_gaps)
+{
+    sr_sweep sw;
+    fixture_no_baseline(&sw);
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_ACCURACY, SR_CHART_SVG, &a, &alen);
+    cr_expect_not_null(strstr(a, "<title>Accuracy per model</title>"));
+    cr_expect_not_null(strstr(a, "GSM8K (6 models scored): google/gemma-4-E2B-it 61.2% [58.2, 64.2] n 1,319;"), "%s",
+                       strstr(a, "<desc>"));
+    cr_expect_not_null(strstr(a, "Qwen/Qwen3-4B 85.9% [83.9, 87.7] n 1,319;"));
+    cr_expect_not_null(strstr(a, "BFCL (5 models scored):"));
+    cr_expect_not_null(strstr(a, "ibm-granite/granite-3.3-2b-instruct no scores;"), "granite has no BFCL scores");
+    cr_expect_not_null(strstr(a, "Wilson&#39;s score interval for 0/1 scores"));
+    cr_expect_null(strstr(a, "gemma-3n"), "failed models are left out");
+    free(a);
+    render(&sw, SR_CHART_SPEED, SR_CHART_SVG, &a, &alen);
+    cr_expect_not_null(strstr(a, "Qwen/Qwen3-4B: c=1 52.0 tok/s (runs 50.0 tok/s to 54.0 tok/s); c=4 170 tok/s;"), "%s",
+                       strstr(a, "<desc>"));
+    cr_expect_not_null(strstr(a, "3,072 tok \xE2\x80\x94;"), "granite did not run 3,072-token prompts");
+    cr_expect_not_null(strstr(a, FIXTURE_BASELINE ": c=1 92.4 tok/s;"), "the former baseline is a row like any other");
+    free(a);
+    sr_sweep_release(&sw);
+}
+
+/* Nothing to draw, nothing written: no scores (accuracy), no runs (speed);
+ * a model without runs is counted under the speed chart, not drawn. */
+Test(chart, absolute_charts_without_data_are_not_made)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/runs-only");
+    m->status = SR_STATUS_OK;
+    sr_bench_run run;
+    sr_bench_run_init(&run);
+    run.output_throughput = 120;
+    sr_scenario_spec spec = {128, 256, 4, INFINITY, -1};
+    cr_assert(sr_model_add_run(m, &spec, &run));
+    m->scenarios[0].median_output_throughput = 120;
+    sr_model *n = sr_sweep_model(&sw, "org/nothing");
+    n->status = SR_STATUS_PARTIAL;
+    cr_expect_not(sr_chart_has_data(&sw, SR_CHART_ACCURACY));
+    cr_expect(sr_chart_has_data(&sw, SR_CHART_SPEED));
+    char *a = NULL;
+    size_t alen = 0;
+    cr_assert_null(sr_render_chart(&sw, SR_CHART_ACCURACY, SR_CHART_PNG, &a, &alen));
+    cr_expect(!a && alen == 0);
+    render(&sw, SR_CHART_SPEED, SR_CHART_SVG, &a, &alen);
+    cr_expect_null(strstr(a, "org/nothing:"), "a model without runs is not a row of gaps");
+    cr_expect_not_null(strstr(a, "Not drawn: 1 model without speed results."), "%s", strstr(a, "<desc>"));
+    free(a);
+    cr_expect_not_null(sr_text_chart_left_out(SR_CHART_ACCURACY));
+    sr_sweep_release(&sw);
+
+    fixture_no_baseline(&sw);
+    for (size_t i = 0; i < sw.n_models; i++) /* runs without an output throughput: no median to draw */
+        for (size_t c = 0; c < sw.models[i].n_scenarios; c++)
+            sw.models[i].scenarios[c].median_output_throughput = NAN;
+    cr_expect_not(sr_chart_has_data(&sw, SR_CHART_SPEED));
+    cr_assert_null(sr_render_chart(&sw, SR_CHART_SPEED, SR_CHART_SVG, &a, &alen));
+    cr_expect(!a && alen == 0);
+    sr_sweep_release(&sw);
+}
+
+/* The report's files: charts/accuracy and charts/speed are written without
+ * a baseline, never with one. */
+Test(chart, absolute_charts_written_only_without_a_baseline)
+{
+    sr_sweep sws[2];
+    fixture_sweep(&sws[0]);
+    fixture_no_baseline(&sws[1]);
+    static const char *const files[] = {"charts/accuracy.png", "charts/accuracy.svg", "charts/speed.png",
+                                        "charts/speed.svg"};
+    for (int with = 0; with < 2; with++) {
+        sr_output out[SR_MAX_OUTPUTS];
+        size_t n = 0;
+        sws[with].settings.threads = 1;
+        sr_error *err = sr_render_report_files(&sws[with], out, &n);
+        cr_assert_null(err, "%s", err ? err->message : "");
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+            cr_expect_eq(sr_output_named(out, n, files[f]) != NULL, with == 1, "%s %s a baseline", files[f],
+                         with ? "without" : "with");
+        cr_expect_eq(sr_output_named(out, n, "charts/accuracy_delta.svg") != NULL, with == 0);
+        const sr_output *html = sr_output_named(out, n, "report.html");
+        cr_assert_not_null(html);
+        cr_expect_eq(strstr(html->data, "id=\"chart-accuracy\"") != NULL, with == 1, "the page shows the chart");
+        cr_expect_eq(strstr(html->data, "id=\"chart-speed\"") != NULL, with == 1);
+        sr_outputs_release(out, n);
+        sr_sweep_release(&sws[with]);
+    }
+}
+
+/* Past SR_CHART_MAX_ROWS rows the rest are counted, not drawn; the PDF
+ * splits the rows into parts no taller than it asks, on one axis. */
+typedef struct part_counter {
+    HPDF_Page page;
+    HPDF_Font regular, bold; /* the text is drawn, so the fonts the document has */
+    size_t parts;
+    double tallest;
+} part_counter;
+
+static void count_part(void *ctx, double width, double height, sr_pdf_chart_place *where)
+{
+    part_counter *pc = ctx;
+    (void)width;
+    *where = (sr_pdf_chart_place){pc->page, pc->regular, pc->bold, 10, 10, 0.5};
+    pc->parts++;
+    pc->tallest = fmax(pc->tallest, height);
+}
+
+Test(chart, absolute_charts_cap_rows_and_split_into_parts)
+{
+    sr_sweep sw;
+    fixture_no_baseline(&sw);
+    for (int i = 0; i < 60; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "org/model-%02d", i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+        free(m->dir);
+        m->dir = sr_asprintf("model-%02d", i);
+        sr_scores s;
+        sr_scores_init(&s);
+        s.benchmark = strdup("gsm8k");
+        sr_scores_add(&s, "0", 1.0);
+        s.score = 1;
+        sr_model_add_scores(m, &s);
+        static const double t[] = {10, 20, 30, 40, 50};
+        fixture_add_speed(m, t, NULL);
+    }
+    static const sr_chart_kind kinds[] = {SR_CHART_ACCURACY, SR_CHART_SPEED};
+    for (size_t k = 0; k < 2; k++) {
+        char *a;
+        size_t alen;
+        render(&sw, kinds[k], SR_CHART_SVG, &a, &alen);
+        char *desc = strstr(a, "<desc>");
+        cr_assert_not_null(desc);
+        size_t rows = 0;
+        const char *first_panel_end = kinds[k] == SR_CHART_ACCURACY ? strstr(desc, "\nBFCL") : NULL;
+        for (const char *p = desc; (p = strstr(p, "org/model-")) != NULL && (!first_panel_end || p < first_panel_end);
+             p++)
+            rows++;
+        /* 6 fixture models (the failed one left out) and 34 of the 60 */
+        cr_expect_eq(rows, SR_CHART_MAX_ROWS - 6, "%s: %zu of the added rows drawn", sr_chart_names[kinds[k]], rows);
+        free(a);
+
+        HPDF_Doc doc = HPDF_New(NULL, NULL);
+        cr_assert_not_null(doc);
+        HPDF_UseUTFEncodings(doc);
+        HPDF_SetCurrentEncoder(doc, "UTF-8");
+        const char *regular = HPDF_LoadTTFontFromFile(doc, SR_FONT_SANS, HPDF_TRUE);
+        const char *bold = HPDF_LoadTTFontFromFile(doc, SR_FONT_SANS_BOLD, HPDF_TRUE);
+        cr_assert(regular && bold);
+        part_counter pc = {HPDF_AddPage(doc), HPDF_GetFont(doc, regular, "UTF-8"), HPDF_GetFont(doc, bold, "UTF-8"), 0,
+                           0};
+        cr_assert_null(sr_draw_chart_pdf(&sw, kinds[k], 900, count_part, &pc));
+        cr_expect_gt(pc.parts, 1, "%s: split", sr_chart_names[kinds[k]]);
+        cr_expect_leq(pc.tallest, 900, "%s: a part of %.0f units", sr_chart_names[kinds[k]], pc.tallest);
+        HPDF_Free(doc);
+    }
     sr_sweep_release(&sw);
 }

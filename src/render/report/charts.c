@@ -1,6 +1,9 @@
-/* The three charts, as PNG (800 px wide) and SVG, drawn from the analysed
- * sweep only. Models appear in the table's order; failed models are left
- * out (the table lists them); a missing value leaves a gap that says so.
+/* The report's charts, as PNG (800 px wide) and SVG, drawn from the analysed
+ * sweep only: the row charts of a sweep with a baseline here, the trade-off
+ * and throughput charts in chart_tradeoff.c and chart_throughput.c, those of
+ * a sweep without a baseline in chart_absolute.c. Models appear in the
+ * table's order; failed models are left out (the table lists them); a
+ * missing value leaves a gap that says so.
  * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
  * number of rows and never depend on measured text, so the canvas size is
  * known before drawing. */
@@ -11,6 +14,7 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
+#include "render/report/chart_absolute.h"
 #include "render/report/chart_tradeoff.h"
 #include "render/report/kv_text.h"
 #include "render/render.h"
@@ -28,6 +32,8 @@ const char *sr_chart_title(sr_chart_kind kind)
     case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
     case SR_CHART_TRADEOFF: return "Accuracy against speed";
     case SR_CHART_THROUGHPUT: return "Throughput against load";
+    case SR_CHART_ACCURACY: return "Accuracy per model";
+    case SR_CHART_SPEED: return "Output throughput per model";
     }
     return "Chart";
 }
@@ -621,15 +627,20 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
 
 /* Models a chart shows into idx, in table order; returns the count. The
  * speed chart leaves out models without a single ratio (no scenario in
- * common with the baseline): the tables show their own speeds. */
+ * common with the baseline): the tables show their own speeds. Without a
+ * baseline, the speed chart leaves out models without speed results. */
 static size_t kind_models(const sr_sweep *sweep, sr_chart_kind kind, size_t *idx)
 {
-    size_t n = chart_models(sweep, idx, kind == SR_CHART_KV_CAPACITY), k = 0;
-    if (kind != SR_CHART_SPEED_RATIO)
+    size_t n = chart_models(sweep, idx,
+                            kind == SR_CHART_KV_CAPACITY || kind == SR_CHART_ACCURACY || kind == SR_CHART_SPEED),
+           k = 0;
+    if (kind != SR_CHART_SPEED_RATIO && kind != SR_CHART_SPEED)
         return n;
-    for (size_t i = 0; i < n; i++)
-        if (has_ratio(&sweep->models[idx[i]]))
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sweep->models[idx[i]];
+        if (kind == SR_CHART_SPEED ? sr_absolute_speed_row(m) : has_ratio(m))
             idx[k++] = idx[i];
+    }
     return k;
 }
 
@@ -644,6 +655,8 @@ static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_c
     case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, pt, out, len);
     case SR_CHART_TRADEOFF: return sr_tradeoff_chart(sweep, target, out, len);
     case SR_CHART_THROUGHPUT: return sr_throughput_chart(sweep, target, out, len);
+    case SR_CHART_ACCURACY: return sr_absolute_accuracy_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_SPEED: return sr_absolute_speed_chart(sweep, target, idx, n, pt, out, len);
     }
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
 }
@@ -653,6 +666,8 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
     switch (kind) {
     case SR_CHART_TRADEOFF: return sr_tradeoff_has_data(sweep);
     case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
+    case SR_CHART_ACCURACY: return sr_absolute_accuracy_has_data(sweep);
+    case SR_CHART_SPEED: return sr_absolute_speed_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
             if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
@@ -697,6 +712,8 @@ static double source_height(const void *doc, int kind, size_t shown)
     case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
     case SR_CHART_TRADEOFF: return sr_tradeoff_height(sweep);
     case SR_CHART_THROUGHPUT: return sr_throughput_height();
+    case SR_CHART_ACCURACY: return sr_absolute_accuracy_height(sweep, shown);
+    case SR_CHART_SPEED: return sr_absolute_speed_height(sweep, shown);
     case SR_CHART_ACCURACY_DELTA: break;
     }
     free(accuracy_panels(sweep, &n_panels)); /* out of memory: 0 panels, and the drawing says so */

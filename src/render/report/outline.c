@@ -52,7 +52,11 @@ static const char *const chart_captions[SR_N_CHARTS] = {
     "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
     "keeps up when its vertical whisker reaches the shaded half.",
     "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
-    "order)."};
+    "order).",
+    "Each model's mean per-item score per benchmark, in percent: the dot is the score, the whisker its interval "
+    "(Wilson's for 0/1 scores); nothing is compared without a baseline.",
+    "Each model's median output throughput per scenario, in tokens/s; the whisker spans its lowest to highest "
+    "run."};
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -261,7 +265,8 @@ static void overview_section(report_outline *o)
     untitle(o, s, paper, false);
     oom_unless(o, whole);
     entries(s, whole, paper);
-    chart(o, s, SR_CHART_TRADEOFF);
+    if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
+        chart(o, s, SR_CHART_TRADEOFF);
 }
 
 static void summary_section(report_outline *o)
@@ -325,7 +330,7 @@ static void results_section(report_outline *o)
     if (benches && n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
     free(benches);
-    chart(o, s, SR_CHART_ACCURACY_DELTA);
+    chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_ACCURACY_DELTA : SR_CHART_ACCURACY);
 }
 
 /* A model measured in a scenario that shows no ratio (the baseline did
@@ -376,7 +381,7 @@ static void speed_section(report_outline *o)
         paper = NULL;
     }
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
-    chart(o, s, SR_CHART_SPEED_RATIO);
+    chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);
 }
 

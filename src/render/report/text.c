@@ -169,6 +169,8 @@ const char *sr_text_chart_left_out(sr_chart_kind kind)
     case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
     case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
     case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
+    case SR_CHART_ACCURACY: return "No accuracy chart: no entry has accuracy scores.";
+    case SR_CHART_SPEED: return "No speed chart: no entry has speed results.";
     }
     return "A chart had nothing to draw.";
 }
