@@ -153,6 +153,29 @@ Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
     sr_table_free(t);
     for (size_t i = 0; i < sw.n_models; i++)
         cr_expect_eq(sw.models[i].keeps_up, -1);
+    /* The benchmark and speed tables of HTML and PDF: own values only, no
+     * columns of differences, verdicts or ratios. */
+    t = sr_table_accuracy(&sw, "gsm8k");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->n_cols, 4);
+    cr_expect_str_eq(t->cols[2].title, "Score [95% CI]");
+    for (size_t c = 0; c < t->n_cols; c++)
+        cr_expect_null(strstr(t->cols[c].title, "\xCE\x94"), "%s", t->cols[c].title);
+    bool interval = false;
+    for (size_t r = 0; r < t->n_rows; r++)
+        interval |= strstr(sr_table_cell(t, r, 2)->text ? sr_table_cell(t, r, 2)->text : "", "0.900 [") != NULL;
+    cr_expect(interval, "a score with its interval");
+    sr_table_free(t);
+    t = sr_table_speed(&sw);
+    cr_assert_not_null(t);
+    cr_expect_null(strstr(t->aside, "relative to the baseline"), "%s", t->aside);
+    bool tok_s = false;
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t c = 2; c < t->n_cols; c++)
+            tok_s |= sr_table_cell(t, r, c)->text && strstr(sr_table_cell(t, r, c)->text, "tok/s") &&
+                     !strchr(sr_table_cell(t, r, c)->text, 'x');
+    cr_expect(tok_s, "cells hold each model's tok/s, not ratios");
+    sr_table_free(t);
     sr_sweep_release(&sw);
 }
 

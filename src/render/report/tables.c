@@ -402,7 +402,8 @@ static const char *noisy_note(const sr_sweep *sw)
 {
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
-            if (sw->models[i].scenarios[k].needs_more_runs && isfinite(sw->models[i].scenarios[k].vs_baseline.ratio))
+            if (sw->models[i].scenarios[k].needs_more_runs &&
+                (isfinite(sw->models[i].scenarios[k].vs_baseline.ratio) || !sr_sweep_baseline(sw)))
                 return " \xE2\x80\xA0: the runs spread by more than 5% (coefficient of variation): needs more runs.";
     return "";
 }
@@ -500,8 +501,48 @@ sr_table *sr_table_results(const sr_sweep *sw)
     return sr_tb_finish(&b);
 }
 
+/* Without a baseline a benchmark's table holds each entry's own score
+ * with its interval: there are no differences to show. */
+static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
+{
+    sr_table_builder b;
+    size_t n = 0, *order = model_order(sw, &n);
+    char conf[64], heading[128], buf[128], id[160], lo[32], hi[32], score[32];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    snprintf(id, sizeof id, "acc-%s", benchmark);
+    if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
+        b.t->aside = sr_asprintf("%s; each entry's own score, nothing compared", benchmark);
+        b.t->sortable = true;
+        snprintf(heading, sizeof heading, "Score [%s%% CI]", conf);
+        sr_tb_column(&b, "Model", NULL, false, 2.7);
+        sr_tb_column(&b, "Status", NULL, false, 1.0);
+        sr_tb_column(&b, heading, NULL, true, 2.2);
+        sr_tb_column(&b, "n", NULL, true, 0.8);
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            const sr_scores *s = sr_model_benchmark(m, benchmark);
+            sr_tb_row(&b);
+            model_cell(&b, m, NULL);
+            status_cell(&b, m);
+            if (s && isfinite(s->score) && isfinite(s->score_ci_low) && isfinite(s->score_ci_high) &&
+                !s->summary_only)
+                snprintf(buf, sizeof buf, "%s [%s, %s]", sr_text_score(score, sizeof score, s->score),
+                         sr_text_score(lo, sizeof lo, s->score_ci_low), sr_text_score(hi, sizeof hi, s->score_ci_high));
+            else if (s && isfinite(s->score))
+                snprintf(buf, sizeof buf, "%s%s", sr_text_score(score, sizeof score, s->score),
+                         s->summary_only ? " (not recomputed)" : "");
+            sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? buf : NULL);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
+        }
+    }
+    free(order);
+    return sr_tb_finish(&b);
+}
+
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
 {
+    if (!sr_sweep_baseline(sw))
+        return accuracy_absolute(sw, benchmark);
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
     if (!order)
@@ -588,8 +629,10 @@ sr_table *sr_table_speed(const sr_sweep *sw)
         free(order);
         return NULL;
     }
+    bool compared = sr_sweep_baseline(sw) != NULL; /* without a baseline: each model's own tok/s */
     if (sr_tb_begin(&b, "speed", "Speed")) {
-        b.t->aside = sr_tb_dup_or_null("output throughput relative to the baseline; median over runs");
+        b.t->aside = sr_tb_dup_or_null(compared ? "output throughput relative to the baseline; median over runs"
+                                                : "each model's median output throughput; nothing compared");
         b.t->sortable = true;
         sr_tb_column(&b, "Model", NULL, false, 3);
         sr_tb_column(&b, "Status", NULL, false, 1.2);
@@ -602,13 +645,30 @@ sr_table *sr_table_speed(const sr_sweep *sw)
             sr_tb_row(&b);
             model_cell(&b, m, NULL);
             status_cell(&b, m);
-            for (size_t c = 0; c < speed.n; c++)
-                ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), true);
+            for (size_t c = 0; c < speed.n; c++) {
+                const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
+                if (compared) {
+                    ratio_cell(&b, sc, true);
+                } else {
+                    char tput[80];
+                    bool have = sc && isfinite(sc->median_output_throughput);
+                    if (have) {
+                        sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
+                        if (sc->needs_more_runs)
+                            strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
+                    }
+                    sr_tb_cell(&b, SR_CELL_NUMBER, have ? tput : NULL);
+                }
+            }
         }
-        sr_tb_note(&b,
-                   "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, and "
-                   "below it the model's own median. %s%s",
-                   speed.note, noisy_note(sw));
+        if (compared)
+            sr_tb_note(&b,
+                       "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
+                       "and below it the model's own median. %s%s",
+                       speed.note, noisy_note(sw));
+        else
+            sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", speed.note,
+                       noisy_note(sw));
     }
     sr_speed_columns_release(&speed);
     free(order);
