@@ -48,6 +48,8 @@ for name in ("speed_ratio", "accuracy_delta", "kv_capacity"):
     desc = re.search(r"<desc>(.*?)</desc>", svg, re.S)
     drawn = len(set(re.findall(r"sweeporg/ckpt-\d+", desc.group(1)))) if desc else 0
     check(0 < drawn <= 40, "charts/%s.svg draws %d entries (1 to 40)" % (name, drawn))
+    check(desc and re.search(r"and [0-9]+ more models: see the table", desc.group(1)),
+          "charts/%s.svg does not say how many entries it leaves out" % name)
 for p in problems:
     print("FAIL many: " + p)
 print("many: 1,000 models: %d pages, %.1f MiB of HTML, %d-character summary, %d warning kinds%s"

@@ -74,11 +74,12 @@ void sr_chart_message(sr_canvas *cv, double y, const char *msg)
     sr_canvas_text(cv, SR_CHART_WIDTH / 2.0, y, msg, 13, false, 0.5, sr_grey);
 }
 
-void sr_chart_more(sr_canvas *cv, double y, size_t more)
+void sr_chart_more(sr_canvas *cv, double y, size_t more, sr_strbuf *desc)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "\xE2\x80\xA6 and %zu more model%s: see the table", more, more == 1 ? "" : "s");
     sr_canvas_text(cv, 16, y, buf, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
+    sr_strbuf_printf(desc, "\n%s.", buf); /* the text a screen reader gets says it too */
 }
 
 void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color)

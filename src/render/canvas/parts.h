@@ -13,6 +13,7 @@
 
 #include "render/canvas/canvas.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 #define SR_CHART_LABEL_RIGHT 222 /* model labels end here */
 #define SR_CHART_LABEL_WIDTH 206
@@ -49,8 +50,9 @@ void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, doubl
 void sr_chart_bands(sr_canvas *cv, double top, size_t rows, double row_h);
 /* A centred grey line: there is nothing to draw. */
 void sr_chart_message(sr_canvas *cv, double y, const char *msg);
-/* "… and N more models: see the table". */
-void sr_chart_more(sr_canvas *cv, double y, size_t more);
+/* "… and N more models: see the table", drawn and added to the chart's
+ * description. */
+void sr_chart_more(sr_canvas *cv, double y, size_t more, sr_strbuf *desc);
 
 /* A whisker from lo to hi (axis values) at y, its end caps half high. */
 void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color);

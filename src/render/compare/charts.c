@@ -239,7 +239,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     free(fit);
     free(note);
     if (more)
-        sr_chart_more(&cv, foot + 18, n - rows);
+        sr_chart_more(&cv, foot + 18, n - rows, &desc);
     err = sr_canvas_close(&cv, "accuracy_change-", sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY),
                           sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
@@ -395,7 +395,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, bottom + 34, "after / before (\xC3\x97, higher is faster)",
                    SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     if (more)
-        sr_chart_more(&cv, bottom + 52, n - rows);
+        sr_chart_more(&cv, bottom + 52, n - rows, &desc);
     err = sr_canvas_close(&cv, "speed_change-", sr_compare_chart_title(SR_COMPARE_CHART_SPEED), sr_strbuf_cstr(&desc),
                           out, len);
     sr_strbuf_release(&desc);

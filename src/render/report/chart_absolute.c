@@ -264,7 +264,7 @@ sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     accuracy_footnote(&cv, &sw->settings, foot, summary, &desc);
     if (more)
-        sr_chart_more(&cv, foot + (summary ? 36 : 18), n - rows);
+        sr_chart_more(&cv, foot + (summary ? 36 : 18), n - rows, &desc);
     err = sr_canvas_close(&cv, "accuracy-", sr_chart_title(SR_CHART_ACCURACY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(names);
@@ -456,7 +456,7 @@ sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *tar
     sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + sp.ax.x1) / 2, sp.bottom + 34,
                    "median output throughput (tokens/s, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     if (more)
-        sr_chart_more(&cv, sp.bottom + 52, n - rows);
+        sr_chart_more(&cv, sp.bottom + 52, n - rows, &desc);
     if (say_unshown) { /* never silently: the tables list them */
         char note[160];
         snprintf(note, sizeof note, "Not drawn: %zu model%s without speed results", unshown, unshown == 1 ? "" : "s");

@@ -286,7 +286,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
                    "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
                    sr_black);
     if (more)
-        sr_chart_more(&cv, sp.bottom + 52, n - rows);
+        sr_chart_more(&cv, sp.bottom + 52, n - rows, &desc);
     if (say_unrated) { /* never silently: the tables have their own speeds */
         char note[160];
         snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
@@ -501,7 +501,7 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     accuracy_footnote(&cv, &sw->settings, foot, &desc);
     if (more)
-        sr_chart_more(&cv, foot + 18, n - rows);
+        sr_chart_more(&cv, foot + 18, n - rows, &desc);
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
                           len);
     sr_strbuf_release(&desc);
@@ -619,7 +619,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         foot += 18;
     }
     if (more_rows && rows > 0)
-        sr_chart_more(&cv, foot, n - rows);
+        sr_chart_more(&cv, foot, n - rows, &desc);
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;
