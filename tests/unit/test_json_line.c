@@ -85,6 +85,17 @@ Test(json_line, same_errors_as_cjson)
     same_verdict("{\"a\": \"\\ud800\"}");
     same_verdict("{\"a\": \"caf\xc3\xa9\", \"b\": \"\xff\"}");
     same_verdict("{\"a\": \"x\\u0000y\"}");
+    /* simdjson accepts these: the \u0000 check still runs (json_line.c) */
+    same_verdict("{\"k\": 1, \"k\": \"\\u0000\"}");
+    same_verdict("{\"a\": \"x\\\\\\u0000y\"}");
+    /* an escaped backslash, then the text u0000: no NUL, accepted */
+    same_verdict("{\"a\": \"x\\\\u0000y\"}");
+    /* UTF-8 that simdjson and the text check both refuse */
+    same_verdict("{\"a\": \"\xc0\x80\"}");
+    same_verdict("{\"a\": \"\xed\xa0\x80\"}");
+    same_verdict("{\"a\": \"\xf4\x90\x80\x80\"}");
+    same_verdict("{\"\xe2\x82\": 1}");
+    same_verdict("{\"a\": 1} \xff");
     same_verdict("{\"a\": 1");
     same_verdict("");
 }
