@@ -26,7 +26,7 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
     if (parsed == SR_FAST_REJECTED || sr_memmem(data, len, "\\u0000"))
         err = sr_json_check_text(path, line, data, len);
     if (err || parsed == SR_FAST_REJECTED) {
-        cJSON_Delete(*out);
+        sr_json_line_release(*out);
         *out = NULL;
         if (err)
             return err;
@@ -35,9 +35,15 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
         return sr_json_parse(path, line, data, len, out);
     }
     if (duplicate_key && !sr_json_note_duplicate_key(path, line, data, len, duplicate_key)) {
-        cJSON_Delete(*out);
+        sr_json_line_release(*out);
         *out = NULL;
         return sr_oom();
     }
     return NULL;
+}
+
+void sr_json_line_release(cJSON *tree)
+{
+    if (!sr_json_line_fast_owns(tree))
+        cJSON_Delete(tree);
 }

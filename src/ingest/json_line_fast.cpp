@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <deque>
 #include <string>
 #include <memory>
 #include <string_view>
@@ -19,22 +20,81 @@ constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 // One parser a thread, kept for its buffers, freed when the thread ends.
 thread_local std::unique_ptr<simdjson::dom::parser> parser;
 
+// The tree's nodes, this thread's, reused from line to line: the tree is
+// the parser's, as its keys and strings already were. Built through
+// cJSON's hooks, each node was an allocation and cJSON_Delete's free, 4 %
+// of a report's CPU.
+class node_pool {
+  public:
+    void reset()
+    {
+        used = 0;
+        texts.clear();
+        root = nullptr;
+    }
+    // A zeroed node of the given cJSON type.
+    cJSON *take(int type)
+    {
+        if (used == blocks.size() * block)
+            blocks.push_back(std::make_unique<cJSON[]>(block));
+        cJSON *item = &blocks[used / block][used % block];
+        used++;
+        *item = cJSON{};
+        item->type = type;
+        return item;
+    }
+    // A copy of text that lives as long as the tree.
+    char *keep(std::string text)
+    {
+        texts.push_back(std::move(text));
+        return texts.back().data();
+    }
+    const cJSON *root = nullptr; // the tree handed out last
+
+  private:
+    static constexpr size_t block = 256;
+    std::vector<std::unique_ptr<cJSON[]>> blocks;
+    size_t used = 0;
+    std::deque<std::string> texts; // elements stay put as it grows
+};
+
+thread_local node_pool pool;
+
+// As cJSON links an item into an array or object: child->prev is the last.
+void append(cJSON *parent, cJSON *item)
+{
+    cJSON *first = parent->child;
+    if (!first) {
+        parent->child = item;
+        item->prev = item;
+        return;
+    }
+    cJSON *last = first->prev;
+    last->next = item;
+    item->prev = last;
+    first->prev = item;
+}
+
+// cJSON_CreateNumber's fields, valueint saturated as it does.
+cJSON *number(double d)
+{
+    cJSON *item = pool.take(cJSON_Number);
+    item->valuedouble = d;
+    item->valueint = d >= INT_MAX ? INT_MAX : d <= static_cast<double>(INT_MIN) ? INT_MIN : static_cast<int>(d);
+    return item;
+}
+
 // From 2^53 a double no longer names one integer (2^53 + 1 reads as 2^53);
 // simdjson read it exactly, so such a number keeps its decimal text in
-// valuestring (cJSON_Delete frees it; cJSON's own parser never sets one on a
-// number), for readers that compare integers exactly (lm-eval doc_ids).
+// valuestring (cJSON's own parser never sets one on a number), for readers
+// that compare integers exactly (lm-eval doc_ids).
 template <typename T> cJSON *integer(T x)
 {
     constexpr double exact_max = 9007199254740992.0; // 2^53
     double d = static_cast<double>(x);
-    if (d < exact_max && d > -exact_max)
-        return cJSON_CreateNumber(d);
-    cJSON *item = cJSON_CreateString(std::to_string(x).c_str());
-    if (item) {
-        item->type = cJSON_Number;
-        item->valuedouble = d;
-        item->valueint = x > 0 ? INT_MAX : INT_MIN; // cJSON's saturation
-    }
+    cJSON *item = number(d);
+    if (!(d < exact_max && d > -exact_max))
+        item->valuestring = pool.keep(std::to_string(x));
     return item;
 }
 
@@ -43,8 +103,12 @@ cJSON *scalar(simdjson::dom::element v)
     switch (v.type()) {
     case simdjson::dom::element_type::STRING: {
         const char *text;
+        if (v.get_c_str().get(text))
+            return nullptr;
         // A reference into the parser's buffers, not a copy (see the header).
-        return v.get_c_str().get(text) ? nullptr : cJSON_CreateStringReference(text);
+        cJSON *item = pool.take(cJSON_String | cJSON_IsReference);
+        item->valuestring = const_cast<char *>(text);
+        return item;
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
@@ -56,18 +120,18 @@ cJSON *scalar(simdjson::dom::element v)
     }
     case simdjson::dom::element_type::DOUBLE: {
         double x;
-        return v.get_double().get(x) ? nullptr : cJSON_CreateNumber(x);
+        return v.get_double().get(x) ? nullptr : number(x);
     }
     case simdjson::dom::element_type::BOOL: {
         bool x;
-        return v.get_bool().get(x) ? nullptr : cJSON_CreateBool(x);
+        return v.get_bool().get(x) ? nullptr : pool.take(x ? cJSON_True : cJSON_False);
     }
     case simdjson::dom::element_type::NULL_VALUE:
-        return cJSON_CreateNull();
+        return pool.take(cJSON_NULL);
     case simdjson::dom::element_type::ARRAY:
-        return cJSON_CreateArray();
+        return pool.take(cJSON_Array);
     case simdjson::dom::element_type::OBJECT:
-        return cJSON_CreateObject();
+        return pool.take(cJSON_Object);
     }
     return nullptr;
 }
@@ -78,16 +142,12 @@ cJSON *member(simdjson::dom::element v)
     simdjson::dom::array elements;
     if (v.get_array().get(elements))
         return scalar(v);
-    cJSON *arr = cJSON_CreateArray();
-    if (!arr)
-        return nullptr;
+    cJSON *arr = pool.take(cJSON_Array);
     for (simdjson::dom::element e : elements) {
         cJSON *item = scalar(e);
-        if (!item || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            cJSON_Delete(arr);
+        if (!item)
             return nullptr;
-        }
+        append(arr, item);
     }
     return arr;
 }
@@ -155,6 +215,7 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
 {
     *out = nullptr;
     *duplicate_key = nullptr;
+    pool.root = nullptr; // the last tree is gone from here on
     try {
         if (!parser) {
             parser = std::make_unique<simdjson::dom::parser>();
@@ -167,27 +228,33 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
         *duplicate_key = first_duplicate(root);
+        pool.reset();
         simdjson::dom::object members;
         if (root.get_object().get(members)) {
-            *out = cJSON_CreateNull();
-            return *out ? SR_FAST_OK : SR_FAST_OOM;
+            *out = pool.take(cJSON_NULL);
+            pool.root = *out;
+            return SR_FAST_OK;
         }
-        cJSON *obj = cJSON_CreateObject();
-        if (!obj)
-            return SR_FAST_OOM;
+        cJSON *obj = pool.take(cJSON_Object);
         for (auto it = members.begin(); it != members.end(); ++it) {
             cJSON *item = member(it.value());
+            if (!item)
+                return SR_FAST_OOM; // simdjson could not read back what it parsed
             // The key too stays in the parser's buffers (cJSON_StringIsConst).
-            if (!item || !cJSON_AddItemToObjectCS(obj, it.key_c_str(), item)) {
-                cJSON_Delete(item);
-                cJSON_Delete(obj);
-                return SR_FAST_OOM;
-            }
+            item->string = const_cast<char *>(it.key_c_str());
+            item->type |= cJSON_StringIsConst;
+            append(obj, item);
         }
         *out = obj;
+        pool.root = obj;
         return SR_FAST_OK;
     } catch (...) {
         // simdjson reports errors as values; only allocation can throw.
         return SR_FAST_OOM;
     }
+}
+
+extern "C" bool sr_json_line_fast_owns(const cJSON *tree)
+{
+    return tree && tree == pool.root;
 }

@@ -570,7 +570,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
             if (!err) {
                 err = parse_line(&f, it.lineno, obj);
-                cJSON_Delete(obj);
+                sr_json_line_release(obj);
             }
             sr_json_arena_reset();
         }

@@ -54,7 +54,7 @@ static void same_verdict(const char *text)
         sr_error_free(ea);
         sr_error_free(eb);
         cJSON_Delete(a);
-        cJSON_Delete(b);
+        sr_json_line_release(b);
         free(buf);
     }
 }
