@@ -38,7 +38,8 @@
 static const char *const gsm8k_filters[] = {"strict-match", "flexible-extract"};
 
 typedef struct lm_rec {
-    char *id;
+    size_t id_at;   /* offset of its doc_id text in the file's ids */
+    const char *id; /* that text, set once every line is read */
     double score;
     size_t filter; /* index into the filter names, or the block number */
     long line;
@@ -49,6 +50,7 @@ typedef struct lm_file {
     const char *task;
     lm_rec *recs;
     size_t n, cap;
+    sr_strbuf ids; /* every record's doc_id, NUL after each: not a malloc a line */
     char *filters[MAX_FILTERS]; /* labelled files: names in order of first use */
     size_t n_filters;
     int labelled;    /* -1 not known yet, 0 no "filter" keys, 1 every line has one */
@@ -59,8 +61,7 @@ typedef struct lm_file {
 
 static void lm_file_free(lm_file *f)
 {
-    for (size_t i = 0; i < f->n; i++)
-        free(f->recs[i].id);
+    sr_strbuf_release(&f->ids);
     free(f->recs);
     for (size_t i = 0; i < f->n_filters; i++)
         free(f->filters[i]);
@@ -69,23 +70,23 @@ static void lm_file_free(lm_file *f)
 
 /* The digits of a whole number in [0, MAX_EXACT_INT] (printf's "%.0f" was
  * a tenth of the time spent parsing samples). */
-static char *whole_number_text(double d)
+static void put_whole_number(sr_strbuf *ids, double d)
 {
     char buf[24], *p = buf + sizeof buf;
     unsigned long long u = (unsigned long long)d;
-    *--p = '\0';
     do {
         *--p = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    return sr_xstrdup(p);
+    sr_strbuf_append(ids, p, (size_t)(buf + sizeof buf - p));
 }
 
 /* doc_id as a decimal string: a non-negative integer, or a string of digits
- * (leading zeros dropped). */
-static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char **out)
+ * (leading zeros dropped), appended to ids with its NUL; *at is where it
+ * starts. Nothing is appended on error. */
+static sr_error *doc_id_text(const char *path, long line, const cJSON *v, sr_strbuf *ids, size_t *at)
 {
-    *out = NULL;
+    *at = ids->len;
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (!isfinite(d) || d < 0 || d != floor(d))
@@ -99,7 +100,10 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
             return sr_input_error(path, line,
                                   "doc_id number too large to compare exactly (2^53 or more in a JSON array "
                                   "file, 2^64 or more in JSON lines); write it as a string");
-        *out = d >= MAX_EXACT_INT ? sr_xstrdup(v->valuestring) : whole_number_text(d);
+        if (d >= MAX_EXACT_INT)
+            sr_strbuf_puts(ids, v->valuestring);
+        else
+            put_whole_number(ids, d);
     } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
         const char *s = v->valuestring;
         for (const char *p = s; *p; p++)
@@ -107,11 +111,12 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, char *
                 return sr_input_error(path, line, "doc_id '%s' is not a non-negative integer", s);
         while (s[0] == '0' && s[1])
             s++;
-        *out = sr_xstrdup(s);
+        sr_strbuf_puts(ids, s);
     } else {
         return sr_input_error(path, line, "doc_id missing or not a non-negative integer");
     }
-    return *out ? NULL : sr_oom();
+    sr_strbuf_append(ids, "", 1); /* the NUL that ends it */
+    return NULL;
 }
 
 /* gsm8k is scored by exact_match; other tasks by the first metric the line
@@ -302,8 +307,8 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     if (!isfinite(score) || score < 0.0 || score > 1.0)
         return sr_input_error(f->path, line, "%s %g is outside [0, 1]", metric, score);
 
-    char *id;
-    sr_error *err = doc_id_text(f->path, line, m.doc_id, &id);
+    size_t id_at;
+    sr_error *err = doc_id_text(f->path, line, m.doc_id, &f->ids, &id_at);
     if (err)
         return err;
 
@@ -313,12 +318,10 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
     void *recs = f->recs;
     if (!err && !sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs))
         err = sr_oom();
-    if (err) {
-        free(id);
+    if (err)
         return err;
-    }
     f->recs = recs;
-    f->recs[f->n++] = (lm_rec){id, score, filter, line};
+    f->recs[f->n++] = (lm_rec){id_at, NULL, score, filter, line};
     return NULL;
 }
 
@@ -576,6 +579,8 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         }
     }
     sr_json_arena_end();
+    for (size_t i = 0; i < f.n; i++) /* ids no longer grows */
+        f.recs[i].id = f.ids.data + f.recs[i].id_at;
     if (!err && f.n == 0)
         err = sr_input_error(path, 0, "no items");
     if (!err)
