@@ -161,42 +161,72 @@ unsigned key_ends(std::string_view k)
                            static_cast<unsigned char>(k.back());
 }
 
+// The first keys of one object (up to max), compared pairwise. Plain
+// arrays, left uninitialised: a std::string_view array was zeroed on every
+// use, which cost more than the comparisons.
+class few_keys {
+  public:
+    static constexpr size_t max = 16;
+    bool full() const { return n == max; }
+    // The key, if it was met before in this object; else nullptr. Not
+    // when full().
+    const char *add(std::string_view k, const char *k_c_str)
+    {
+        const char *dup = nullptr;
+        const unsigned e = key_ends(k);
+        for (size_t i = 0; i < n && !dup; i++)
+            if (len[i] == k.size() && ends[i] == e && std::string_view(key[i], len[i]) == k)
+                dup = k_c_str;
+        key[n] = k.data();
+        len[n] = k.size();
+        ends[n] = e;
+        n++;
+        return dup;
+    }
+
+  private:
+    const char *key[max];
+    size_t len[max];
+    unsigned ends[max];
+    size_t n = 0;
+};
+
+// Past few_keys::max members: a name given twice among them all, by
+// sorting the names, or nullptr.
+const char *sorted_duplicate(simdjson::dom::object obj)
+{
+    std::vector<std::string_view> names;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        names.push_back(it.key());
+    std::sort(names.begin(), names.end());
+    auto at = std::adjacent_find(names.begin(), names.end());
+    return at != names.end() ? at->data() : nullptr; // simdjson's strings end in NUL
+}
+
+// The first name given twice among an object's members: pairwise over the
+// first few, then by sorting when there are more; or nullptr.
+const char *object_duplicate(simdjson::dom::object obj)
+{
+    few_keys seen;
+    const char *dup = nullptr;
+    for (auto it = obj.begin(); it != obj.end() && !dup && !seen.full(); ++it)
+        dup = seen.add(it.key(), it.key_c_str());
+    if (!dup && obj.size() > few_keys::max)
+        dup = sorted_duplicate(obj);
+    return dup;
+}
+
 // The first key given twice in one object in v (nested ones too), or
-// nullptr: pairwise over a few members, by sorting their names for more.
+// nullptr: the object's own members first, then its values in order.
 const char *first_duplicate(simdjson::dom::element v)
 {
-    constexpr size_t pairwise_max = 16;
     simdjson::dom::object obj;
     simdjson::dom::array arr;
     const simdjson::dom::element_type type = v.type();
     if (type != simdjson::dom::element_type::OBJECT && type != simdjson::dom::element_type::ARRAY)
         return nullptr; // a scalar holds no keys
     if (!v.get_object().get(obj)) {
-        // Plain arrays, left uninitialised: a std::string_view array is
-        // zeroed on every call, which cost more than the comparisons.
-        const char *key[pairwise_max];
-        size_t len[pairwise_max];
-        unsigned ends[pairwise_max];
-        size_t n = 0;
-        const char *dup = nullptr;
-        for (auto it = obj.begin(); it != obj.end() && !dup && n < pairwise_max; ++it, ++n) {
-            std::string_view k = it.key();
-            key[n] = k.data();
-            len[n] = k.size();
-            ends[n] = key_ends(k);
-            for (size_t i = 0; i < n && !dup; i++)
-                if (len[i] == len[n] && ends[i] == ends[n] && std::string_view(key[i], len[i]) == k)
-                    dup = it.key_c_str();
-        }
-        if (!dup && obj.size() > pairwise_max) {
-            std::vector<std::string_view> names;
-            for (auto it = obj.begin(); it != obj.end(); ++it)
-                names.push_back(it.key());
-            std::sort(names.begin(), names.end());
-            auto at = std::adjacent_find(names.begin(), names.end());
-            if (at != names.end())
-                dup = at->data(); // simdjson's strings end in NUL
-        }
+        const char *dup = object_duplicate(obj);
         for (auto it = obj.begin(); it != obj.end() && !dup; ++it)
             dup = first_duplicate(it.value());
         return dup;
@@ -227,24 +257,39 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
-        *duplicate_key = first_duplicate(root);
         pool.reset();
         simdjson::dom::object members;
         if (root.get_object().get(members)) {
+            *duplicate_key = first_duplicate(root);
             *out = pool.take(cJSON_NULL);
             pool.root = *out;
             return SR_FAST_OK;
         }
+        // One pass over the members builds the tree and checks their keys
+        // (the walk's pass of its own over them was 2 % of a report's
+        // CPU); the order found is first_duplicate's: the object's own
+        // duplicate, else the first one within its values.
+        few_keys seen;
+        const char *own_dup = nullptr, *nested_dup = nullptr;
         cJSON *obj = pool.take(cJSON_Object);
         for (auto it = members.begin(); it != members.end(); ++it) {
-            cJSON *item = member(it.value());
+            const char *key = it.key_c_str();
+            if (!own_dup && !seen.full())
+                own_dup = seen.add(it.key(), key);
+            simdjson::dom::element value = it.value();
+            if (!nested_dup)
+                nested_dup = first_duplicate(value);
+            cJSON *item = member(value);
             if (!item)
                 return SR_FAST_OOM; // simdjson could not read back what it parsed
             // The key too stays in the parser's buffers (cJSON_StringIsConst).
-            item->string = const_cast<char *>(it.key_c_str());
+            item->string = const_cast<char *>(key);
             item->type |= cJSON_StringIsConst;
             append(obj, item);
         }
+        if (!own_dup && members.size() > few_keys::max)
+            own_dup = sorted_duplicate(members);
+        *duplicate_key = own_dup ? own_dup : nested_dup;
         *out = obj;
         pool.root = obj;
         return SR_FAST_OK;

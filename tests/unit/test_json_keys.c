@@ -125,6 +125,13 @@ Test(json_keys, both_paths_agree_on_the_duplicate)
         "{\"a\": [1, {\"z\": 1, \"z\": 2}]}",
         "{\"a\": 1, \"b\": 2}",
         "{\"e\": {}, \"e\": []}",
+        /* the object's own duplicate before one within its values */
+        "{\"a\": {\"z\": 1, \"z\": 2}, \"b\": 1, \"b\": 2}",
+        /* past the pairwise limit, at the top and nested */
+        "{\"k1\": 1, \"k2\": 2, \"k3\": 3, \"k4\": 4, \"k5\": 5, \"k6\": 6, \"k7\": 7, \"k8\": 8, \"k9\": 9, "
+        "\"k10\": 0, \"k11\": 1, \"k12\": 2, \"k13\": 3, \"k14\": 4, \"k15\": 5, \"k16\": 6, \"k17\": 7, \"k3\": 8}",
+        "{\"n\": {\"k1\": 1, \"k2\": 2, \"k3\": 3, \"k4\": 4, \"k5\": 5, \"k6\": 6, \"k7\": 7, \"k8\": 8, \"k9\": 9, "
+        "\"k10\": 0, \"k11\": 1, \"k12\": 2, \"k13\": 3, \"k14\": 4, \"k15\": 5, \"k16\": 6, \"k17\": 7, \"k17\": 8}}",
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         sr_json_clear_duplicate_notes();
