@@ -31,6 +31,9 @@ class node_pool {
         used = 0;
         texts.clear();
         root = nullptr;
+        // A line of huge arrays does not keep its nodes for the thread's life.
+        if (blocks.size() > kept_blocks)
+            blocks.resize(kept_blocks);
     }
     // A zeroed node of the given cJSON type.
     cJSON *take(int type)
@@ -52,7 +55,7 @@ class node_pool {
     const cJSON *root = nullptr; // the tree handed out last
 
   private:
-    static constexpr size_t block = 256;
+    static constexpr size_t block = 256, kept_blocks = 16; // 256 KiB of nodes
     std::vector<std::unique_ptr<cJSON[]>> blocks;
     size_t used = 0;
     std::deque<std::string> texts; // elements stay put as it grows

@@ -100,6 +100,22 @@ Test(json_line, same_errors_as_cjson)
     same_verdict("");
 }
 
+/* More nodes than the parser's pool keeps between lines (json_line_fast.cpp),
+ * then an ordinary line again. */
+Test(json_line, a_line_of_many_nodes_then_a_small_one)
+{
+    enum { ELEMENTS = 20000 };
+    char *text = malloc(16 + 2 * (size_t)ELEMENTS);
+    cr_assert(text);
+    size_t p = (size_t)sprintf(text, "{\"a\": [");
+    for (int i = 0; i < ELEMENTS; i++)
+        p += (size_t)sprintf(text + p, i ? ",%d" : "%d", i % 10);
+    strcpy(text + p, "]}");
+    same_verdict(text);
+    free(text);
+    same_verdict("{\"doc_id\": 1, \"b\": [true, false, null]}");
+}
+
 /* Nesting as deep as cJSON allows (1,000), and one deeper. */
 Test(json_line, same_nesting_limit_as_cjson)
 {
