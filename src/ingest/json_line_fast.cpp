@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <deque>
 #include <string>
 #include <memory>
 #include <string_view>
@@ -19,22 +20,84 @@ constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 // One parser a thread, kept for its buffers, freed when the thread ends.
 thread_local std::unique_ptr<simdjson::dom::parser> parser;
 
+// The tree's nodes, this thread's, reused from line to line: the tree is
+// the parser's, as its keys and strings already were. Built through
+// cJSON's hooks, each node was an allocation and cJSON_Delete's free, 4 %
+// of a report's CPU.
+class node_pool {
+  public:
+    void reset()
+    {
+        used = 0;
+        texts.clear();
+        root = nullptr;
+        // A line of huge arrays does not keep its nodes for the thread's life.
+        if (blocks.size() > kept_blocks)
+            blocks.resize(kept_blocks);
+    }
+    // A zeroed node of the given cJSON type.
+    cJSON *take(int type)
+    {
+        if (used == blocks.size() * block)
+            blocks.push_back(std::make_unique<cJSON[]>(block));
+        cJSON *item = &blocks[used / block][used % block];
+        used++;
+        *item = cJSON{};
+        item->type = type;
+        return item;
+    }
+    // A copy of text that lives as long as the tree.
+    char *keep(std::string text)
+    {
+        texts.push_back(std::move(text));
+        return texts.back().data();
+    }
+    const cJSON *root = nullptr; // the tree handed out last
+
+  private:
+    static constexpr size_t block = 256, kept_blocks = 16; // 256 KiB of nodes
+    std::vector<std::unique_ptr<cJSON[]>> blocks;
+    size_t used = 0;
+    std::deque<std::string> texts; // elements stay put as it grows
+};
+
+thread_local node_pool pool;
+
+// As cJSON links an item into an array or object: child->prev is the last.
+void append(cJSON *parent, cJSON *item)
+{
+    cJSON *first = parent->child;
+    if (!first) {
+        parent->child = item;
+        item->prev = item;
+        return;
+    }
+    cJSON *last = first->prev;
+    last->next = item;
+    item->prev = last;
+    first->prev = item;
+}
+
+// cJSON_CreateNumber's fields, valueint saturated as it does.
+cJSON *number(double d)
+{
+    cJSON *item = pool.take(cJSON_Number);
+    item->valuedouble = d;
+    item->valueint = d >= INT_MAX ? INT_MAX : d <= static_cast<double>(INT_MIN) ? INT_MIN : static_cast<int>(d);
+    return item;
+}
+
 // From 2^53 a double no longer names one integer (2^53 + 1 reads as 2^53);
 // simdjson read it exactly, so such a number keeps its decimal text in
-// valuestring (cJSON_Delete frees it; cJSON's own parser never sets one on a
-// number), for readers that compare integers exactly (lm-eval doc_ids).
+// valuestring (cJSON's own parser never sets one on a number), for readers
+// that compare integers exactly (lm-eval doc_ids).
 template <typename T> cJSON *integer(T x)
 {
     constexpr double exact_max = 9007199254740992.0; // 2^53
     double d = static_cast<double>(x);
-    if (d < exact_max && d > -exact_max)
-        return cJSON_CreateNumber(d);
-    cJSON *item = cJSON_CreateString(std::to_string(x).c_str());
-    if (item) {
-        item->type = cJSON_Number;
-        item->valuedouble = d;
-        item->valueint = x > 0 ? INT_MAX : INT_MIN; // cJSON's saturation
-    }
+    cJSON *item = number(d);
+    if (!(d < exact_max && d > -exact_max))
+        item->valuestring = pool.keep(std::to_string(x));
     return item;
 }
 
@@ -43,8 +106,12 @@ cJSON *scalar(simdjson::dom::element v)
     switch (v.type()) {
     case simdjson::dom::element_type::STRING: {
         const char *text;
+        if (v.get_c_str().get(text))
+            return nullptr;
         // A reference into the parser's buffers, not a copy (see the header).
-        return v.get_c_str().get(text) ? nullptr : cJSON_CreateStringReference(text);
+        cJSON *item = pool.take(cJSON_String | cJSON_IsReference);
+        item->valuestring = const_cast<char *>(text);
+        return item;
     }
     case simdjson::dom::element_type::INT64: {
         int64_t x;
@@ -56,18 +123,18 @@ cJSON *scalar(simdjson::dom::element v)
     }
     case simdjson::dom::element_type::DOUBLE: {
         double x;
-        return v.get_double().get(x) ? nullptr : cJSON_CreateNumber(x);
+        return v.get_double().get(x) ? nullptr : number(x);
     }
     case simdjson::dom::element_type::BOOL: {
         bool x;
-        return v.get_bool().get(x) ? nullptr : cJSON_CreateBool(x);
+        return v.get_bool().get(x) ? nullptr : pool.take(x ? cJSON_True : cJSON_False);
     }
     case simdjson::dom::element_type::NULL_VALUE:
-        return cJSON_CreateNull();
+        return pool.take(cJSON_NULL);
     case simdjson::dom::element_type::ARRAY:
-        return cJSON_CreateArray();
+        return pool.take(cJSON_Array);
     case simdjson::dom::element_type::OBJECT:
-        return cJSON_CreateObject();
+        return pool.take(cJSON_Object);
     }
     return nullptr;
 }
@@ -78,16 +145,12 @@ cJSON *member(simdjson::dom::element v)
     simdjson::dom::array elements;
     if (v.get_array().get(elements))
         return scalar(v);
-    cJSON *arr = cJSON_CreateArray();
-    if (!arr)
-        return nullptr;
+    cJSON *arr = pool.take(cJSON_Array);
     for (simdjson::dom::element e : elements) {
         cJSON *item = scalar(e);
-        if (!item || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            cJSON_Delete(arr);
+        if (!item)
             return nullptr;
-        }
+        append(arr, item);
     }
     return arr;
 }
@@ -101,42 +164,72 @@ unsigned key_ends(std::string_view k)
                            static_cast<unsigned char>(k.back());
 }
 
+// The first keys of one object (up to max), compared pairwise. Plain
+// arrays, left uninitialised: a std::string_view array was zeroed on every
+// use, which cost more than the comparisons.
+class few_keys {
+  public:
+    static constexpr size_t max = 16;
+    bool full() const { return n == max; }
+    // The key, if it was met before in this object; else nullptr. Not
+    // when full().
+    const char *add(std::string_view k, const char *k_c_str)
+    {
+        const char *dup = nullptr;
+        const unsigned e = key_ends(k);
+        for (size_t i = 0; i < n && !dup; i++)
+            if (len[i] == k.size() && ends[i] == e && std::string_view(key[i], len[i]) == k)
+                dup = k_c_str;
+        key[n] = k.data();
+        len[n] = k.size();
+        ends[n] = e;
+        n++;
+        return dup;
+    }
+
+  private:
+    const char *key[max];
+    size_t len[max];
+    unsigned ends[max];
+    size_t n = 0;
+};
+
+// Past few_keys::max members: a name given twice among them all, by
+// sorting the names, or nullptr.
+const char *sorted_duplicate(simdjson::dom::object obj)
+{
+    std::vector<std::string_view> names;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        names.push_back(it.key());
+    std::sort(names.begin(), names.end());
+    auto at = std::adjacent_find(names.begin(), names.end());
+    return at != names.end() ? at->data() : nullptr; // simdjson's strings end in NUL
+}
+
+// The first name given twice among an object's members: pairwise over the
+// first few, then by sorting when there are more; or nullptr.
+const char *object_duplicate(simdjson::dom::object obj)
+{
+    few_keys seen;
+    const char *dup = nullptr;
+    for (auto it = obj.begin(); it != obj.end() && !dup && !seen.full(); ++it)
+        dup = seen.add(it.key(), it.key_c_str());
+    if (!dup && obj.size() > few_keys::max)
+        dup = sorted_duplicate(obj);
+    return dup;
+}
+
 // The first key given twice in one object in v (nested ones too), or
-// nullptr: pairwise over a few members, by sorting their names for more.
+// nullptr: the object's own members first, then its values in order.
 const char *first_duplicate(simdjson::dom::element v)
 {
-    constexpr size_t pairwise_max = 16;
     simdjson::dom::object obj;
     simdjson::dom::array arr;
     const simdjson::dom::element_type type = v.type();
     if (type != simdjson::dom::element_type::OBJECT && type != simdjson::dom::element_type::ARRAY)
         return nullptr; // a scalar holds no keys
     if (!v.get_object().get(obj)) {
-        // Plain arrays, left uninitialised: a std::string_view array is
-        // zeroed on every call, which cost more than the comparisons.
-        const char *key[pairwise_max];
-        size_t len[pairwise_max];
-        unsigned ends[pairwise_max];
-        size_t n = 0;
-        const char *dup = nullptr;
-        for (auto it = obj.begin(); it != obj.end() && !dup && n < pairwise_max; ++it, ++n) {
-            std::string_view k = it.key();
-            key[n] = k.data();
-            len[n] = k.size();
-            ends[n] = key_ends(k);
-            for (size_t i = 0; i < n && !dup; i++)
-                if (len[i] == len[n] && ends[i] == ends[n] && std::string_view(key[i], len[i]) == k)
-                    dup = it.key_c_str();
-        }
-        if (!dup && obj.size() > pairwise_max) {
-            std::vector<std::string_view> names;
-            for (auto it = obj.begin(); it != obj.end(); ++it)
-                names.push_back(it.key());
-            std::sort(names.begin(), names.end());
-            auto at = std::adjacent_find(names.begin(), names.end());
-            if (at != names.end())
-                dup = at->data(); // simdjson's strings end in NUL
-        }
+        const char *dup = object_duplicate(obj);
         for (auto it = obj.begin(); it != obj.end() && !dup; ++it)
             dup = first_duplicate(it.value());
         return dup;
@@ -155,6 +248,7 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
 {
     *out = nullptr;
     *duplicate_key = nullptr;
+    pool.root = nullptr; // the last tree is gone from here on
     try {
         if (!parser) {
             parser = std::make_unique<simdjson::dom::parser>();
@@ -166,28 +260,49 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
-        *duplicate_key = first_duplicate(root);
+        pool.reset();
         simdjson::dom::object members;
         if (root.get_object().get(members)) {
-            *out = cJSON_CreateNull();
-            return *out ? SR_FAST_OK : SR_FAST_OOM;
+            *duplicate_key = first_duplicate(root);
+            *out = pool.take(cJSON_NULL);
+            pool.root = *out;
+            return SR_FAST_OK;
         }
-        cJSON *obj = cJSON_CreateObject();
-        if (!obj)
-            return SR_FAST_OOM;
+        // One pass over the members builds the tree and checks their keys
+        // (the walk's pass of its own over them was 2 % of a report's
+        // CPU); the order found is first_duplicate's: the object's own
+        // duplicate, else the first one within its values.
+        few_keys seen;
+        const char *own_dup = nullptr, *nested_dup = nullptr;
+        cJSON *obj = pool.take(cJSON_Object);
         for (auto it = members.begin(); it != members.end(); ++it) {
-            cJSON *item = member(it.value());
+            const char *key = it.key_c_str();
+            if (!own_dup && !seen.full())
+                own_dup = seen.add(it.key(), key);
+            simdjson::dom::element value = it.value();
+            if (!nested_dup)
+                nested_dup = first_duplicate(value);
+            cJSON *item = member(value);
+            if (!item)
+                return SR_FAST_OOM; // simdjson could not read back what it parsed
             // The key too stays in the parser's buffers (cJSON_StringIsConst).
-            if (!item || !cJSON_AddItemToObjectCS(obj, it.key_c_str(), item)) {
-                cJSON_Delete(item);
-                cJSON_Delete(obj);
-                return SR_FAST_OOM;
-            }
+            item->string = const_cast<char *>(key);
+            item->type |= cJSON_StringIsConst;
+            append(obj, item);
         }
+        if (!own_dup && members.size() > few_keys::max)
+            own_dup = sorted_duplicate(members);
+        *duplicate_key = own_dup ? own_dup : nested_dup;
         *out = obj;
+        pool.root = obj;
         return SR_FAST_OK;
     } catch (...) {
         // simdjson reports errors as values; only allocation can throw.
         return SR_FAST_OOM;
     }
+}
+
+extern "C" bool sr_json_line_fast_owns(const cJSON *tree)
+{
+    return tree && tree == pool.root;
 }

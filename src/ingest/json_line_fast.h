@@ -6,6 +6,7 @@
 #ifndef SR_INGEST_JSON_LINE_FAST_H
 #define SR_INGEST_JSON_LINE_FAST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,16 +30,20 @@ typedef enum sr_fast_parse {
  * cJSON's NULL-valued item (cJSON_CreateNull) so callers see "not an
  * object". avail: bytes readable from data on (at least len); with
  * simdjson's padding past len the text is parsed in place, else copied.
- * Allocation goes through cJSON's hooks (the caller's arena). Keys and
- * string values are not copied: they reference this thread's parser's
+ * The tree is this thread's parser's, nodes, keys and strings, valid
+ * until this thread's next call: not for cJSON_Delete (see
+ * sr_json_line_fast_owns). Keys and string values reference the parser's
  * buffers (cJSON_StringIsConst and cJSON_IsReference in their items' type,
- * so compare types with cJSON_Is*), valid until this thread's next call;
- * delete the tree before parsing the next line. */
+ * so compare types with cJSON_Is*); read it before parsing the next line. */
 /* *duplicate_key: on SR_FAST_OK, the first key given twice in one object
  * anywhere in the line (nested objects too), or NULL; it points into the
  * parser's buffers, valid until this thread's next call. */
 sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, struct cJSON **out,
                                 const char **duplicate_key);
+
+/* True when tree is the one this thread's last sr_json_line_fast call
+ * handed out (so it must not be given to cJSON_Delete). */
+bool sr_json_line_fast_owns(const struct cJSON *tree);
 
 #ifdef __cplusplus
 }

@@ -105,12 +105,12 @@ Test(json_keys, simdjson_lines_one_note_a_file_with_count)
     const char *clean = "{\"doc_id\": 1, \"doc\": {\"q\": \"a\"}}";
     const char *nested = "{\"doc_id\": 2, \"doc\": {\"q\": \"a\", \"q\": \"b\"}}";
     const char *top = "{\"doc_id\": 3, \"doc_id\": 4}";
-    cJSON_Delete(parse_ok("s.jsonl", 1, clean, true));
-    cJSON_Delete(parse_ok("s.jsonl", 2, nested, true));
+    sr_json_line_release(parse_ok("s.jsonl", 1, clean, true));
+    sr_json_line_release(parse_ok("s.jsonl", 2, nested, true));
     cJSON *t3 = parse_ok("s.jsonl", 3, top, true);
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(t3, "doc_id")->valuedouble, 3, "the first value is read");
-    cJSON_Delete(t3);
-    cJSON_Delete(parse_ok("other.jsonl", 9, top, true));
+    sr_json_line_release(t3);
+    sr_json_line_release(parse_ok("other.jsonl", 9, top, true));
     taken t = take_all();
     cr_assert_eq(t.n, 2);
     cr_assert_str_eq(t.text[0], "'s.jsonl':2: duplicate key \"q\" in a JSON object; the first value is read (and 1 "
@@ -125,12 +125,19 @@ Test(json_keys, both_paths_agree_on_the_duplicate)
         "{\"a\": [1, {\"z\": 1, \"z\": 2}]}",
         "{\"a\": 1, \"b\": 2}",
         "{\"e\": {}, \"e\": []}",
+        /* the object's own duplicate before one within its values */
+        "{\"a\": {\"z\": 1, \"z\": 2}, \"b\": 1, \"b\": 2}",
+        /* past the pairwise limit, at the top and nested */
+        "{\"k1\": 1, \"k2\": 2, \"k3\": 3, \"k4\": 4, \"k5\": 5, \"k6\": 6, \"k7\": 7, \"k8\": 8, \"k9\": 9, "
+        "\"k10\": 0, \"k11\": 1, \"k12\": 2, \"k13\": 3, \"k14\": 4, \"k15\": 5, \"k16\": 6, \"k17\": 7, \"k3\": 8}",
+        "{\"n\": {\"k1\": 1, \"k2\": 2, \"k3\": 3, \"k4\": 4, \"k5\": 5, \"k6\": 6, \"k7\": 7, \"k8\": 8, \"k9\": 9, "
+        "\"k10\": 0, \"k11\": 1, \"k12\": 2, \"k13\": 3, \"k14\": 4, \"k15\": 5, \"k16\": 6, \"k17\": 7, \"k17\": 8}}",
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         sr_json_clear_duplicate_notes();
         cJSON_Delete(parse_ok("a.jsonl", 1, lines[i], false));
         taken a = take_all();
-        cJSON_Delete(parse_ok("a.jsonl", 1, lines[i], true));
+        sr_json_line_release(parse_ok("a.jsonl", 1, lines[i], true));
         taken b = take_all();
         cr_assert_eq(a.n, b.n, "%s", lines[i]);
         if (a.n)

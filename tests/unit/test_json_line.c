@@ -54,7 +54,7 @@ static void same_verdict(const char *text)
         sr_error_free(ea);
         sr_error_free(eb);
         cJSON_Delete(a);
-        cJSON_Delete(b);
+        sr_json_line_release(b);
         free(buf);
     }
 }
@@ -85,8 +85,35 @@ Test(json_line, same_errors_as_cjson)
     same_verdict("{\"a\": \"\\ud800\"}");
     same_verdict("{\"a\": \"caf\xc3\xa9\", \"b\": \"\xff\"}");
     same_verdict("{\"a\": \"x\\u0000y\"}");
+    /* simdjson accepts these: the \u0000 check still runs (json_line.c) */
+    same_verdict("{\"k\": 1, \"k\": \"\\u0000\"}");
+    same_verdict("{\"a\": \"x\\\\\\u0000y\"}");
+    /* an escaped backslash, then the text u0000: no NUL, accepted */
+    same_verdict("{\"a\": \"x\\\\u0000y\"}");
+    /* UTF-8 that simdjson and the text check both refuse */
+    same_verdict("{\"a\": \"\xc0\x80\"}");
+    same_verdict("{\"a\": \"\xed\xa0\x80\"}");
+    same_verdict("{\"a\": \"\xf4\x90\x80\x80\"}");
+    same_verdict("{\"\xe2\x82\": 1}");
+    same_verdict("{\"a\": 1} \xff");
     same_verdict("{\"a\": 1");
     same_verdict("");
+}
+
+/* More nodes than the parser's pool keeps between lines (json_line_fast.cpp),
+ * then an ordinary line again. */
+Test(json_line, a_line_of_many_nodes_then_a_small_one)
+{
+    enum { ELEMENTS = 20000 };
+    char *text = malloc(16 + 2 * (size_t)ELEMENTS);
+    cr_assert(text);
+    size_t p = (size_t)sprintf(text, "{\"a\": [");
+    for (int i = 0; i < ELEMENTS; i++)
+        p += (size_t)sprintf(text + p, i ? ",%d" : "%d", i % 10);
+    strcpy(text + p, "]}");
+    same_verdict(text);
+    free(text);
+    same_verdict("{\"doc_id\": 1, \"b\": [true, false, null]}");
 }
 
 /* Nesting as deep as cJSON allows (1,000), and one deeper. */

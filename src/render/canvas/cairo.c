@@ -102,7 +102,8 @@ static void release(sr_canvas *cv)
 
 typedef struct id_map {
     char **old, **new_;
-    size_t n, cap_old, cap_new;
+    size_t *old_len; /* every glyph use looks its id up: no strlen each time */
+    size_t n, cap_old, cap_new, cap_len;
 } id_map;
 
 static void id_map_free(id_map *m)
@@ -113,12 +114,13 @@ static void id_map_free(id_map *m)
     }
     free(m->old);
     free(m->new_);
+    free(m->old_len);
 }
 
 static const char *id_map_get(const id_map *m, const char *s, size_t len)
 {
     for (size_t i = 0; i < m->n; i++)
-        if (strlen(m->old[i]) == len && memcmp(m->old[i], s, len) == 0)
+        if (m->old_len[i] == len && memcmp(m->old[i], s, len) == 0)
             return m->new_[i];
     return NULL;
 }
@@ -149,19 +151,23 @@ static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map 
             surface = svg[k] >= '0' && svg[k] <= '9';
         char *new_ =
             surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old ? old : "");
-        void *a = m->old, *b = m->new_;
+        void *a = m->old, *b = m->new_, *c = m->old_len;
         bool ok = old && new_ && sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
         if (ok)
             m->old = a;
         ok = ok && sr_grow(&b, &m->cap_new, m->n + 1, sizeof *m->new_);
         if (ok)
             m->new_ = b;
+        ok = ok && sr_grow(&c, &m->cap_len, m->n + 1, sizeof *m->old_len);
+        if (ok)
+            m->old_len = c;
         if (!ok) {
             free(old);
             free(new_);
             return false;
         }
         m->old[m->n] = old;
+        m->old_len[m->n] = end - start;
         m->new_[m->n++] = new_;
         i = end;
     }
@@ -173,6 +179,13 @@ static void rewrite_ids(const char *svg, size_t len, const id_map *m, sr_strbuf 
     static const char *const refs[] = {" id=\"", "href=\"#", "url(#"};
     size_t i = 0, run = 0;
     while (i < len) {
+        /* Most bytes start none of the references: one test, not three
+         * prefix comparisons (they were 3 % of a report's CPU). */
+        char c = svg[i];
+        if (c != ' ' && c != 'h' && c != 'u') {
+            i++;
+            continue;
+        }
         size_t r = 0, rlen = 0;
         for (; r < 3; r++)
             if (starts(svg + i, len - i, refs[r])) {
