@@ -296,6 +296,8 @@ static sr_error *speed_summary(sr_scenario *sc)
         {offsetof(sr_bench_run, total_token_throughput), &sc->median_total_token_throughput},
         {offsetof(sr_bench_run, median_ttft_ms), &sc->median_ttft_ms},
         {offsetof(sr_bench_run, median_tpot_ms), &sc->median_tpot_ms},
+        {offsetof(sr_bench_run, median_itl_ms), &sc->median_itl_ms},
+        {offsetof(sr_bench_run, median_e2el_ms), &sc->median_e2el_ms},
         {offsetof(sr_bench_run, measured_input_len), &sc->measured_input_len},
     };
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {

@@ -225,6 +225,7 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
         {"median_tpot_ms", offsetof(sr_bench_run, median_tpot_ms)},
         {"p99_tpot_ms", offsetof(sr_bench_run, p99_tpot_ms)},
         {"median_itl_ms", offsetof(sr_bench_run, median_itl_ms)},
+        {"median_e2el_ms", offsetof(sr_bench_run, median_e2el_ms)},
     };
     for (size_t k = 0; k < sizeof reals / sizeof *reals; k++) {
         double x = NAN;

@@ -491,6 +491,7 @@ static const struct {
     {"Median TPOT (ms)", false, offsetof(sr_bench_run, median_tpot_ms)},
     {"P99 TPOT (ms)", false, offsetof(sr_bench_run, p99_tpot_ms)},
     {"Median ITL (ms)", false, offsetof(sr_bench_run, median_itl_ms)},
+    {"Median E2EL (ms)", false, offsetof(sr_bench_run, median_e2el_ms)},
 };
 
 static bool is_rule(const char *s, size_t n)

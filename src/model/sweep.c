@@ -126,7 +126,7 @@ void sr_bench_run_init(sr_bench_run *r)
     r->total_input_tokens = r->total_output_tokens = -1;
     r->duration_s = r->request_throughput = r->output_throughput = NAN;
     r->total_token_throughput = NAN;
-    r->median_ttft_ms = r->median_tpot_ms = r->median_itl_ms = NAN;
+    r->median_ttft_ms = r->median_tpot_ms = r->median_itl_ms = r->median_e2el_ms = NAN;
     r->mean_ttft_ms = r->mean_tpot_ms = r->p99_ttft_ms = r->p99_tpot_ms = NAN;
 }
 
@@ -651,7 +651,7 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
-        sc->median_ttft_ms = sc->median_tpot_ms = sc->vs_baseline.ratio = sc->measured_input_len = NAN;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->vs_baseline.ratio = sc->measured_input_len = NAN;
         sc->vs_baseline.low = sc->vs_baseline.high = sc->cv = NAN;
         sc->vs_baseline.within_noise = -1;
         model->n_scenarios++;

@@ -167,7 +167,7 @@ typedef struct sr_bench_run {
     double request_throughput;
     double output_throughput;      /* tok/s: the metric of speed ratios */
     double total_token_throughput; /* tok/s */
-    double median_ttft_ms, median_tpot_ms, median_itl_ms;
+    double median_ttft_ms, median_tpot_ms, median_itl_ms, median_e2el_ms;
     double mean_ttft_ms, mean_tpot_ms, p99_ttft_ms, p99_tpot_ms;
 } sr_bench_run;
 
@@ -187,6 +187,7 @@ typedef struct sr_scenario {
     double median_output_throughput;
     double median_total_token_throughput;
     double median_ttft_ms, median_tpot_ms;
+    double median_itl_ms, median_e2el_ms; /* inter-token and end-to-end request latency; NAN */
     double measured_input_len; /* median of the runs' measured input tokens per request; NAN */
     sr_spread vs_baseline;        /* median output throughput over the baseline's in the same scenario,
                                      with its run-to-run spread; ratio NAN when the baseline lacks it */

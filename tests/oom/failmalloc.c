@@ -4,7 +4,10 @@
  * runs, which no code of ours could help) returns NULL with ENOMEM, every
  * other call is glibc's own. With
  * FAILMALLOC_COUNT=path nothing fails and the number of calls is written
- * to path at exit, so the test knows the range to pick N from.
+ * to path at exit, so the test knows the range to pick N from. With
+ * FAILMALLOC_WHERE=path the file (shared object) of the code whose call
+ * was failed is written to path, so the test can tell a crash of a
+ * library that does not check its own malloc from one of ours.
  *   cc -shared -fPIC -o failmalloc.so tests/oom/failmalloc.c */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,12 +29,29 @@ static atomic_long calls;
 static atomic_bool armed; /* main has started */
 static long fail_at;      /* 0: never fail */
 
-static int should_fail(void)
+/* Where the failed call came from, into FAILMALLOC_WHERE (no allocation:
+ * dladdr's strings are the loader's, written with write(2)). */
+static void record_caller(void *caller)
+{
+    const char *path = getenv("FAILMALLOC_WHERE");
+    Dl_info info;
+    if (!path || !dladdr(caller, &info) || !info.dli_fname)
+        return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return;
+    ssize_t ignored = write(fd, info.dli_fname, strlen(info.dli_fname));
+    (void)ignored;
+    close(fd);
+}
+
+static int should_fail(void *caller)
 {
     if (!atomic_load(&armed))
         return 0;
     long n = atomic_fetch_add(&calls, 1) + 1;
     if (fail_at > 0 && n == fail_at) {
+        record_caller(caller);
         errno = ENOMEM;
         return 1;
     }
@@ -40,17 +60,17 @@ static int should_fail(void)
 
 void *malloc(size_t n)
 {
-    return should_fail() ? NULL : __libc_malloc(n);
+    return should_fail(__builtin_return_address(0)) ? NULL : __libc_malloc(n);
 }
 
 void *calloc(size_t count, size_t size)
 {
-    return should_fail() ? NULL : __libc_calloc(count, size);
+    return should_fail(__builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
 }
 
 void *realloc(void *p, size_t n)
 {
-    return should_fail() ? NULL : __libc_realloc(p, n);
+    return should_fail(__builtin_return_address(0)) ? NULL : __libc_realloc(p, n);
 }
 
 /* glibc calls main through __libc_start_main: wrapped, the shim is armed

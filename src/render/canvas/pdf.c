@@ -27,6 +27,15 @@ static HPDF_Page page_of(sr_canvas *cv)
     return ((pdf_canvas *)cv->impl)->at.page;
 }
 
+/* Once libharu has failed (an allocation), its next operators may read
+ * what it could not make: draw nothing more; the document's handler kept
+ * the error, so the report fails with it. */
+static bool doc_failed(const sr_canvas *cv)
+{
+    const pdf_canvas *pc = cv->impl;
+    return pc->at.doc && HPDF_GetError(pc->at.doc) != HPDF_OK;
+}
+
 /* A coordinate libharu can print: the layout should never give NaN or
  * infinity, but if it did, the op is dropped rather than written into the
  * content stream as text no reader can parse. */
@@ -43,7 +52,7 @@ static HPDF_REAL flip(const sr_canvas *cv, double y)
 
 static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill)
 {
-    if (!finite4(x, y, w, h))
+    if (!finite4(x, y, w, h) || doc_failed(cv))
         return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)fill.r, (HPDF_REAL)fill.g, (HPDF_REAL)fill.b);
@@ -54,7 +63,7 @@ static void rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb f
 static void line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
     static const HPDF_UINT16 dash[] = {5, 3}; /* as the cairo backend's */
-    if (!finite4(x1, y1, x2, y2) || !isfinite(width))
+    if (!finite4(x1, y1, x2, y2) || !isfinite(width) || doc_failed(cv))
         return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBStroke(pg, (HPDF_REAL)color.r, (HPDF_REAL)color.g, (HPDF_REAL)color.b);
@@ -73,6 +82,8 @@ static void shape(sr_canvas *cv, const double *xy, int n, double r, sr_rgb fill)
     for (int i = 0; i < (n ? n : 1); i++)
         if (!finite4(xy[2 * i], xy[2 * i + 1], r, 0))
             return;
+    if (doc_failed(cv))
+        return;
     HPDF_Page pg = page_of(cv);
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)fill.r, (HPDF_REAL)fill.g, (HPDF_REAL)fill.b);
     HPDF_Page_SetRGBStroke(pg, 1, 1, 1);
@@ -102,7 +113,7 @@ static double text_width(sr_canvas *cv, const char *clean, double size, bool bol
 static void text(sr_canvas *cv, double x, double y, const char *clean, double size, bool bold, sr_rgb color)
 {
     const pdf_canvas *pc = cv->impl;
-    if (!clean[0] || !finite4(x, y, size, 0))
+    if (!clean[0] || !finite4(x, y, size, 0) || doc_failed(cv))
         return;
     HPDF_Page pg = pc->at.page;
     HPDF_Page_SetRGBFill(pg, (HPDF_REAL)color.r, (HPDF_REAL)color.g, (HPDF_REAL)color.b);

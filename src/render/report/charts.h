@@ -26,6 +26,7 @@ _Static_assert(SR_CHART_WIDTH *SR_CHART_PNG_SCALE == SR_CHART_PIXEL_WIDTH, "PNG 
 /* Where a chart goes on a PDF page: the page, the document's fonts, the
  * bottom-left corner in points and the points per design unit. */
 typedef struct sr_pdf_chart_place {
+    HPDF_Doc doc; /* in an error state (out of memory) nothing more is drawn */
     HPDF_Page page;
     HPDF_Font regular, bold; /* UTF-8 encoded, as the PDF's own text */
     double x, y, scale;

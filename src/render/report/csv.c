@@ -38,6 +38,8 @@ enum {
     COL_CV,
     COL_TTFT,
     COL_TPOT,
+    COL_ITL,
+    COL_E2EL,
     COL_KV,
     N_NUMS
 };
@@ -61,7 +63,7 @@ static void row_init(csv_row *r, const sr_model *m, const char *section, const c
 static const char header[] =
     "model,label,status,section,name,n,score_fraction,delta_points,ci_low_points,ci_high_points,mde_points,"
     "mcnemar_p,mcnemar_p_holm,verdict,median_output_tok_s,speed_ratio,speed_ratio_low,speed_ratio_high,cv,"
-    "median_ttft_ms,median_tpot_ms,kv_tokens,needs_more_runs,source,message\r\n";
+    "median_ttft_ms,median_tpot_ms,median_itl_ms,median_e2el_ms,kv_tokens,needs_more_runs,source,message\r\n";
 
 /* A fraction of accuracy in points (NAN stays NAN). */
 static double points(double fraction)
@@ -124,6 +126,8 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
         r.num[COL_CV] = sc->cv;
         r.num[COL_TTFT] = sc->median_ttft_ms;
         r.num[COL_TPOT] = sc->median_tpot_ms;
+        r.num[COL_ITL] = sc->median_itl_ms;
+        r.num[COL_E2EL] = sc->median_e2el_ms;
         put_row(sb, &r, sc->needs_more_runs);
     }
 }

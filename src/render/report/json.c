@@ -281,6 +281,8 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, s, "median_total_token_throughput", sr_json_num(sc->median_total_token_throughput));
         sr_json_add(jb, s, "median_ttft_ms", sr_json_num(sc->median_ttft_ms));
         sr_json_add(jb, s, "median_tpot_ms", sr_json_num(sc->median_tpot_ms));
+        sr_json_add(jb, s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
+        sr_json_add(jb, s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(jb, s, "sources", sources);
         sr_json_add(jb, o, sc->key, s);
     }

@@ -406,6 +406,17 @@ static void latency_section(report_outline *o)
     sr_doc_only(untitle(o, s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
     untitle(o, s, paper, false);
     entries(s, whole, paper);
+    /* End-to-end and inter-token latency, where the results carry them. */
+    whole = sr_table_latency_e2e(o->sw, &none);
+    if (!whole) {
+        o->d->oom |= !none;
+        return;
+    }
+    paper = sr_table_latency_e2e(o->sw, &none2);
+    sr_doc_heading(s, "End-to-end latency", NULL);
+    sr_doc_only(untitle(o, s, whole, true), HTML_PDF);
+    untitle(o, s, paper, false);
+    entries(s, whole, paper);
 }
 
 static void kv_section(report_outline *o)

@@ -6,6 +6,7 @@
  * of absolute values (accuracy, median tok/s per scenario). Built once
  * here, laid out by every format. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,7 +368,31 @@ static const char *latency_ms(char *buf, size_t size, double ms)
     return buf;
 }
 
-sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
+/* What a latency table shows: a per-token pair (time to first token, then
+ * per output token) or a per-request pair (end-to-end latency, then
+ * inter-token latency). */
+typedef struct latency_kind {
+    const char *id, *title, *aside, *prefix, *note;
+    size_t main, below; /* offsets of the two medians in sr_scenario */
+} latency_kind;
+
+static const latency_kind token_latency = {
+    "latency", "Latency", "median time to first token; per output token below", "TTFT",
+    "Each cell: the median over the scenario's runs of each run's median time to first token (TTFT), then "
+    "(beneath, or in brackets) of its median time per output token (TPOT)",
+    offsetof(sr_scenario, median_ttft_ms), offsetof(sr_scenario, median_tpot_ms)};
+static const latency_kind request_latency = {
+    "latency-e2e", "End-to-end latency", "median request latency; inter-token latency below", "E2EL",
+    "Each cell: the median over the scenario's runs of each run's median end-to-end request latency (E2EL), "
+    "then (beneath, or in brackets) of its median inter-token latency (ITL)",
+    offsetof(sr_scenario, median_e2el_ms), offsetof(sr_scenario, median_itl_ms)};
+
+static double at(const sr_scenario *sc, size_t offset)
+{
+    return sc ? *(const double *)((const char *)sc + offset) : NAN;
+}
+
+static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *none)
 {
     *none = true;
     sr_speed_columns speed;
@@ -379,7 +404,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
         bool any = false;
         for (size_t i = 0; i < sw->n_models && !any; i++) {
             const sr_scenario *sc = sr_model_scenario(&sw->models[i], speed.cols[c].key);
-            any = sc && (isfinite(sc->median_ttft_ms) || isfinite(sc->median_tpot_ms));
+            any = isfinite(at(sc, k->main)) || isfinite(at(sc, k->below));
         }
         if (any) {
             sr_speed_column tmp = speed.cols[kept];
@@ -389,16 +414,16 @@ sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
     }
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     sr_table_builder b;
-    bool begun = order && kept > 0 && sr_tb_begin(&b, "latency", "Latency");
+    bool begun = order && kept > 0 && sr_tb_begin(&b, k->id, k->title);
     if (begun) {
         *none = false;
         size_t n = sr_render_model_order(sw, order);
         char t1[160], t2[64]; /* room for a 40-byte number and " ms" */
-        b.t->aside = sr_tb_dup_or_null("median time to first token; per output token below");
+        b.t->aside = sr_tb_dup_or_null(k->aside);
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t c = 0; c < kept; c++) {
             /* "TTFT, c=16": a latency column is not read as a speed ratio */
-            snprintf(t1, sizeof t1, "TTFT, %s", speed.cols[c].heading);
+            snprintf(t1, sizeof t1, "%s, %s", k->prefix, speed.cols[c].heading);
             sr_tb_column(&b, t1, speed.cols[c].sub, true, 1.2);
             sr_tb_column_help(&b, speed.cols[c].words);
         }
@@ -413,19 +438,26 @@ sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
             model_and_status(&b, m);
             for (size_t c = 0; c < kept; c++) {
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-                const char *ttft = sc ? latency_ms(t1, sizeof t1, sc->median_ttft_ms) : NULL;
-                const char *tpot = sc ? latency_ms(t2, sizeof t2, sc->median_tpot_ms) : NULL;
+                const char *ttft = sc ? latency_ms(t1, sizeof t1, at(sc, k->main)) : NULL;
+                const char *tpot = sc ? latency_ms(t2, sizeof t2, at(sc, k->below)) : NULL;
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, ttft);
                 if (tpot)
                     sr_tb_cell_sub(&b, cell, tpot);
             }
         }
-        sr_tb_note(&b,
-                   "Each cell: the median over the scenario's runs of each run's median time to first token "
-                   "(TTFT), then (beneath, or in brackets) of its median time per output token (TPOT)%s%s.",
-                   speed.shared[0] ? "; " : "", speed.shared);
+        sr_tb_note(&b, "%s%s%s.", k->note, speed.shared[0] ? "; " : "", speed.shared);
     }
     sr_speed_columns_release(&speed);
     free(order);
     return begun ? sr_tb_finish(&b) : NULL;
+}
+
+sr_table *sr_table_latency(const sr_sweep *sw, bool *none)
+{
+    return latency_table(sw, &token_latency, none);
+}
+
+sr_table *sr_table_latency_e2e(const sr_sweep *sw, bool *none)
+{
+    return latency_table(sw, &request_latency, none);
 }

@@ -710,10 +710,24 @@ sr_error *sr_pdf_save(sr_pdf *p, char **out, size_t *len)
     return err;
 }
 
+/* libharu's memory through ours: out of memory exits as everywhere else
+ * (util/alloc.h). libharu 2.3.0 does not check every allocation it makes
+ * (HPDF_Page_ShowText copies into a buffer it could not get), so a NULL
+ * handed back to it can crash instead of failing. */
+static void *HPDF_STDCALL pdf_alloc(HPDF_UINT size)
+{
+    return sr_xmalloc(size ? size : 1);
+}
+
+static void HPDF_STDCALL pdf_free(void *mem)
+{
+    free(mem);
+}
+
 sr_error *sr_pdf_open(sr_pdf *p, const char *name)
 {
     memset(p, 0, sizeof *p);
-    p->doc = HPDF_New(on_error, p);
+    p->doc = HPDF_NewEx(on_error, pdf_alloc, pdf_free, 0, p);
     if (!p->doc)
         return sr_oom();
     HPDF_SetCompressionMode(p->doc, HPDF_COMP_ALL);
@@ -789,6 +803,7 @@ void sr_pdf_place_chart(void *ctx, double width, double height, sr_pdf_chart_pla
     sr_pdf_need(p, h + 30);
     if (cs->parts == 0)
         sr_pdf_bookmark(p, p->section, cs->title);
+    where->doc = p->doc;
     where->page = p->page;
     where->regular = p->regular;
     where->bold = p->bold;

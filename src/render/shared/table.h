@@ -123,6 +123,9 @@ sr_table *sr_table_speed(const sr_sweep *sw);
  * scenarios where some entry has one (overview.c). NULL also when none has
  * (*none set). */
 sr_table *sr_table_latency(const sr_sweep *sw, bool *none);
+/* The same for end-to-end request latency (E2EL) with inter-token latency
+ * (ITL) beneath, where the bench results carry them. */
+sr_table *sr_table_latency_e2e(const sr_sweep *sw, bool *none);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */
