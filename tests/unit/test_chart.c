@@ -590,7 +590,7 @@ static void count_part(void *ctx, double width, double height, sr_pdf_chart_plac
 {
     part_counter *pc = ctx;
     (void)width;
-    *where = (sr_pdf_chart_place){pc->page, pc->regular, pc->bold, 10, 10, 0.5};
+    *where = (sr_pdf_chart_place){.page = pc->page, .regular = pc->regular, .bold = pc->bold, .x = 10, .y = 10, .scale = 0.5};
     pc->parts++;
     pc->tallest = fmax(pc->tallest, height);
 }
