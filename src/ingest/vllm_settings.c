@@ -199,7 +199,7 @@ static bool value_word(const char *v, size_t n, const char **w, size_t *wn)
     if (n == 0 || n > WORD_MAX)
         return false;
     for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)v[i]) && !strchr("._+-", v[i]))
+        if (!isalnum((unsigned char)v[i]) && (v[i] == '\0' || !strchr("._+-", v[i]))) /* strchr finds a NUL */
             return false;
     *w = v;
     *wn = n;

@@ -572,6 +572,22 @@ Test(vllm_log, settings_unreadable_values_stay_unknown)
     sr_server_log_release(&log);
 }
 
+/* A NUL inside a value is no word (strchr finds the terminator): the
+ * setting stays unknown instead of becoming "" (found by fuzz_server_log). */
+Test(vllm_log, settings_nul_in_a_word_stays_unknown)
+{
+    static const char text[] = "INFO 11-23 11:11:20 core.py:116] Initializing a V1 LLM engine (v0.30.1) with config: "
+                               "model='org/m', tokenizer='org/m', kv_cache_dtype=\0\0auto, seed=0\n";
+    sr_server_log log;
+    sr_server_log_init(&log);
+    bool recognized = false;
+    sr_error *err = sr_parse_server_log("m/server.log", text, sizeof text - 1, &log, &recognized);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_expect_null(log.settings.kv_cache_dtype, "'%s'", log.settings.kv_cache_dtype);
+    cr_expect_str_eq(log.settings.vllm_version, "0.30.1");
+    sr_server_log_release(&log);
+}
+
 /* V0: the engine line ends with ')' and the old api_server printed its
  * whole Namespace, defaults and None included. */
 Test(vllm_log, settings_v0_engine_and_namespace)
