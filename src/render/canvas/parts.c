@@ -192,3 +192,12 @@ sr_error *sr_chart_draw_pdf(const sr_chart_source *src, double max_height, sr_pd
     free(idx);
     return err;
 }
+
+void sr_chart_panel_head(sr_canvas *cv, double y0, const char *title, const char *aside, double text_x,
+                         const char *value_head, double n_right, const char *count_head)
+{
+    double w = sr_canvas_text(cv, 16, y0 + 16, title, 13, true, 0, sr_black);
+    sr_canvas_text(cv, 16 + w + 8, y0 + 16, aside, SR_CHART_LABEL_SIZE, false, 0, sr_grey);
+    sr_canvas_text(cv, text_x, y0 + 16, value_head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
+    sr_canvas_text(cv, n_right, y0 + 16, count_head, SR_CHART_VALUE_SIZE, false, 1, sr_grey);
+}

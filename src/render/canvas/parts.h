@@ -110,10 +110,20 @@ sr_error *sr_chart_draw_pdf(const sr_chart_source *src, double max_height, sr_pd
  * panel per benchmark, a row per model, under a legend of three verdicts:
  * one geometry, so the two charts line up when shown side by side. */
 #define SR_CHART_ACCURACY_ROW_H 24.0
+/* Columns of a panel: the plot ends at PLOT_X1, the value is written from
+ * TEXT_X, the count column ends at N_RIGHT. */
+#define SR_CHART_ACCURACY_PLOT_X1 540.0
+#define SR_CHART_ACCURACY_TEXT_X 556.0
+#define SR_CHART_ACCURACY_N_RIGHT (SR_CHART_WIDTH - 16.0)
 /* Top of the first panel. */
 double sr_chart_accuracy_top(void);
 /* One panel: heading, `shown` rows, axis labels and axis title. */
 double sr_chart_accuracy_panel_h(size_t shown);
+/* A panel's heading line at y0: the benchmark's title in bold, beside it
+ * aside in grey, and the heads of the value column (from text_x) and of
+ * the count column (ending at n_right). */
+void sr_chart_panel_head(sr_canvas *cv, double y0, const char *title, const char *aside, double text_x,
+                         const char *value_head, double n_right, const char *count_head);
 /* The whole chart: n_panels panels (none: a message), the footnote, and
  * the "… and N more" line when `more`. */
 double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more);

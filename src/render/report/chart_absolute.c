@@ -57,11 +57,10 @@ bool sr_absolute_speed_has_data(const sr_sweep *sw)
 
 /* ---- accuracy ----------------------------------------------------------------- */
 
-/* accuracy_delta's columns (charts.c): the plot ends at ACC_PLOT_X1, the
- * score is written from ACC_TEXT_X, the count of items ends at ACC_N_RIGHT. */
-#define ACC_PLOT_X1 540.0
-#define ACC_TEXT_X 556.0
-#define ACC_N_RIGHT (SR_CHART_WIDTH - 16.0)
+/* accuracy_delta's columns (canvas/parts.h) */
+#define ACC_PLOT_X1 SR_CHART_ACCURACY_PLOT_X1
+#define ACC_TEXT_X SR_CHART_ACCURACY_TEXT_X
+#define ACC_N_RIGHT SR_CHART_ACCURACY_N_RIGHT
 
 static const char *fmt_percent_axis(char *buf, size_t size, double v, int decimals)
 {
@@ -146,12 +145,9 @@ static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx,
 {
     char head[96], count[64];
     size_t scored = scored_rows(sw, idx, rows, bench);
-    double w = sr_canvas_text(cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
     snprintf(head, sizeof head, "%s model%s scored", sr_text_count(count, sizeof count, (long long)scored),
              scored == 1 ? "" : "s");
-    sr_canvas_text(cv, 16 + w + 8, y0 + 16, head, SR_CHART_LABEL_SIZE, false, 0, sr_grey);
-    sr_canvas_text(cv, ACC_TEXT_X, y0 + 16, ci_head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
-    sr_canvas_text(cv, ACC_N_RIGHT, y0 + 16, "n items", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
+    sr_chart_panel_head(cv, y0, sr_text_benchmark_title(bench), head, ACC_TEXT_X, ci_head, ACC_N_RIGHT, "n items");
     sr_strbuf_printf(desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), head);
 
     sr_axis ax;

@@ -339,11 +339,10 @@ static const sr_rgb *verdict_color(int v)
     return v == 1 ? &sr_green : v == 2 ? &sr_vermillion : &sr_blue;
 }
 
-/* Columns of a panel: the plot ends at plot_x1, the difference is written
- * from text_x, the count of paired items ends at n_right. */
-#define ACC_PLOT_X1 540.0
-#define ACC_TEXT_X 556.0
-#define ACC_N_RIGHT (SR_CHART_WIDTH - 16.0)
+/* The panel's columns (canvas/parts.h) */
+#define ACC_PLOT_X1 SR_CHART_ACCURACY_PLOT_X1
+#define ACC_TEXT_X SR_CHART_ACCURACY_TEXT_X
+#define ACC_N_RIGHT SR_CHART_ACCURACY_N_RIGHT
 
 /* Title, subtitle, the legend of verdicts, and the message when there is
  * no panel. */
@@ -426,12 +425,9 @@ static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx,
 {
     const sr_scores *bs = sr_model_benchmark(sr_sweep_baseline(sw), bench);
     char head[96], score[64], items[64];
-    double w = sr_canvas_text(cv, 16, y0 + 16, sr_text_benchmark_title(bench), 13, true, 0, sr_black);
     snprintf(head, sizeof head, "baseline %s on %s items", sr_text_score(score, sizeof score, bs->score),
              sr_text_count(items, sizeof items, (long long)bs->n_items));
-    sr_canvas_text(cv, 16 + w + 8, y0 + 16, head, SR_CHART_LABEL_SIZE, false, 0, sr_grey);
-    sr_canvas_text(cv, ACC_TEXT_X, y0 + 16, ci_head, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
-    sr_canvas_text(cv, ACC_N_RIGHT, y0 + 16, "n paired", SR_CHART_VALUE_SIZE, false, 1, sr_grey);
+    sr_chart_panel_head(cv, y0, sr_text_benchmark_title(bench), head, ACC_TEXT_X, ci_head, ACC_N_RIGHT, "n paired");
     sr_strbuf_printf(desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), head);
 
     sr_axis ax;

@@ -308,19 +308,16 @@ static void results_section(report_outline *o)
         sr_doc_only(sr_doc_paragraph(s, "Without a baseline nothing is compared: the overview holds every value."),
                     SR_DOC_MD);
     }
-    if (n_bench && !sr_sweep_baseline(sw)) {
-        char *legend = sr_asprintf("Accuracy: mean per-item score with its %s%% interval (Wilson's for 0/1 scores, "
-                                   "normal otherwise); no baseline, so nothing is compared. Missing values are shown "
-                                   "as \xE2\x80\x94.",
-                                   conf);
-        oom_unless(o, legend);
-        sr_doc_only(sr_doc_note(s, legend), HTML_PDF);
-        free(legend);
-    } else if (n_bench) {
-        char *legend = sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in points "
-                                   "(%s%% interval in brackets) on the items both were scored on. p: McNemar's exact "
-                                   "test. Missing values are shown as \xE2\x80\x94.",
-                                   conf);
+    if (n_bench) {
+        char *legend = sr_sweep_baseline(sw)
+                           ? sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in "
+                                         "points (%s%% interval in brackets) on the items both were scored on. p: "
+                                         "McNemar's exact test. Missing values are shown as \xE2\x80\x94.",
+                                         conf)
+                           : sr_asprintf("Accuracy: mean per-item score with its %s%% interval (Wilson's for 0/1 "
+                                         "scores, normal otherwise); no baseline, so nothing is compared. Missing "
+                                         "values are shown as \xE2\x80\x94.",
+                                         conf);
         oom_unless(o, legend);
         sr_doc_only(sr_doc_note(s, legend), HTML_PDF);
         free(legend);

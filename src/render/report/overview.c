@@ -171,11 +171,10 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
         if (s && isfinite(s->score)) {
-            char ci[96] = "", lo[32], hi[32];
-            if (isfinite(s->score_ci_low) && isfinite(s->score_ci_high))
-                snprintf(ci, sizeof ci, " [%s, %s]", sr_text_score(lo, sizeof lo, s->score_ci_low),
-                         sr_text_score(hi, sizeof hi, s->score_ci_high));
-            snprintf(buf, sizeof buf, "%s%s (n %s%s)", sr_text_score(buf + 128, 128, s->score), ci,
+            char score[160]; /* a summary's own score has no interval: its "not recomputed" goes with n */
+            snprintf(buf, sizeof buf, "%s (n %s%s)",
+                     s->summary_only ? sr_text_score(score, sizeof score, s->score)
+                                     : sr_text_score_ci(score, sizeof score, s),
                      sr_text_count(n, sizeof n, sr_scores_n(s)), s->summary_only ? ", not recomputed" : "");
             sr_tb_cell(b, SR_CELL_NUMBER, buf);
         } else {

@@ -507,7 +507,7 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
 {
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
-    char conf[64], heading[128], buf[128], id[160], lo[32], hi[32], score[32];
+    char conf[64], heading[128], buf[128], id[160];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(id, sizeof id, "acc-%s", benchmark);
     if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
@@ -524,14 +524,7 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
             sr_tb_row(&b);
             model_cell(&b, m, NULL);
             status_cell(&b, m);
-            if (s && isfinite(s->score) && isfinite(s->score_ci_low) && isfinite(s->score_ci_high) &&
-                !s->summary_only)
-                snprintf(buf, sizeof buf, "%s [%s, %s]", sr_text_score(score, sizeof score, s->score),
-                         sr_text_score(lo, sizeof lo, s->score_ci_low), sr_text_score(hi, sizeof hi, s->score_ci_high));
-            else if (s && isfinite(s->score))
-                snprintf(buf, sizeof buf, "%s%s", sr_text_score(score, sizeof score, s->score),
-                         s->summary_only ? " (not recomputed)" : "");
-            sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? buf : NULL);
+            sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL);
             sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
         }
     }

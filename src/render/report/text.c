@@ -47,6 +47,20 @@ const char *sr_text_score(char *buf, size_t size, double v)
     return sr_text_fixed(buf, size, v, 3);
 }
 
+const char *sr_text_score_ci(char *buf, size_t size, const sr_scores *s)
+{
+    char score[64], lo[64], hi[64];
+    sr_text_score(score, sizeof score, s->score);
+    if (s->summary_only)
+        snprintf(buf, size, "%s (not recomputed)", score);
+    else if (isfinite(s->score_ci_low) && isfinite(s->score_ci_high))
+        snprintf(buf, size, "%s [%s, %s]", score, sr_text_score(lo, sizeof lo, s->score_ci_low),
+                 sr_text_score(hi, sizeof hi, s->score_ci_high));
+    else
+        snprintf(buf, size, "%s", score);
+    return buf;
+}
+
 const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
 {
     if (!isfinite(v))

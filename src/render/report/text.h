@@ -27,6 +27,9 @@
 
 /* Cell formatters: write into buf (size >= 64) and return it. */
 const char *sr_text_score(char *buf, size_t size, double v);
+/* A score with its own interval, "0.750 [0.468, 0.911]"; the score alone
+ * when it has none, and " (not recomputed)" after a summary's own. */
+const char *sr_text_score_ci(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0.0; — if NAN */
 /* The one signed formatter: "+" when the printed value is above zero, U+2212
  * when below, neither for a printed zero; — if NAN. */
