@@ -219,8 +219,25 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
                          sr_format_count(a, sizeof a, (long long)shown), shown == 1 ? "entry" : "entries",
                          n_bench ? "mean accuracy" : "the order found");
     } else if (compared == 0) {
-        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s%s", label_of(base),
-                         n_bench ? "" : ": there are no accuracy scores, so entries are ranked by their mean speed ratio");
+        /* Paired, but on too few items for an interval: say so, not that
+         * nothing was compared. */
+        size_t too_few = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_model *m = &sw->models[order[i]];
+            bool few = false;
+            for (size_t k = 0; k < m->n_benchmarks && !m->is_baseline; k++)
+                few |= m->benchmarks[k].compared && m->benchmarks[k].vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS;
+            too_few += few;
+        }
+        if (too_few)
+            sr_strbuf_printf(&sb, "No benchmark could be compared with the baseline %s: %s %s too few items with it "
+                             "(under %d) for an interval",
+                             label_of(base), sr_format_count(a, sizeof a, (long long)too_few),
+                             too_few == 1 ? "entry shares" : "entries share", SR_MIN_PAIRED_ITEMS);
+        else
+            sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s%s", label_of(base),
+                             n_bench ? ""
+                                     : ": there are no accuracy scores, so entries are ranked by their mean speed ratio");
     } else {
         double margin = sw->settings.equivalence_margin;
         sr_strbuf_printf(&sb, "%s of %s compared %s keep%s up with the baseline %s (", sr_format_count(a, sizeof a, (long long)keep),
