@@ -12,9 +12,26 @@
 #   make lint       clang -Werror over every file, and cppcheck (CI runs it)
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
+#   V=1 prints every command in full (the default prints "  CC  src/file.c").
 
 CC ?= cc
 BUILD ?= build
+
+# Quiet by default, as kbuild and git: one short line per step ("  CC      src/cli.c"),
+# every command in full with V=1, nothing with make -s. make report builds without
+# the per-file lines (a newcomer's first screen is the outputs, not the compiler).
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  say := @:
+else
+  Q := @
+  ifneq ($(findstring s,$(firstword -$(MAKEFLAGS)))$(filter report,$(MAKECMDGOALS)),)
+    say := @:
+  else
+    say := @printf '  %-7s %s\n'
+  endif
+endif
 SAMPLE ?= fixtures/v5e-gemma4-sweep
 # The same sweep one folder per model in the lm-eval, BFCL and vllm bench formats;
 # the rerun is a second run of it, in the same layout.
@@ -60,6 +77,7 @@ all: sweep-report
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@sh scripts/ensure-deps.sh build
+	@echo "make: building into $(BUILD)/ (the first build takes a minute or two)"
 	@mkdir -p $(@D) && touch $@
 
 test-deps: $(BUILD)/.test-deps-ok
@@ -69,15 +87,18 @@ $(BUILD)/.test-deps-ok:
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CXX $<
+	$(Q)$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
 
 # templates/NAME.html -> a byte array in sr_template_files (od: coreutils, no xxd needed).
 $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
 	@mkdir -p $(@D)
+	$(say) GEN $@
 	@{ echo '/* generated from templates/ by make; do not edit */'; \
 	  echo '#include "render/shared/template.h"'; i=0; \
 	  for f in $(TEMPLATES); do echo "static const unsigned char t$$i[] = {"; \
@@ -87,17 +108,20 @@ $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
 	  echo '    {0, 0, 0}};'; echo "const size_t sr_n_template_files = $$i;"; } > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/templates.o: $(BUILD)/gen/templates.c | $(DEPS_STAMP)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/sweep-report: $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
 
 # Replace by rename: a running ./sweep-report keeps its old file.
 sweep-report: $(BUILD)/sweep-report
-	cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
 
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun
@@ -106,6 +130,7 @@ report: sweep-report
 	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md -o $(REPORT_DIR)
 	./sweep-report compare $(FORMATS) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
+	@sh scripts/report-done.sh $(REPORT_DIR)
 
 # Criterion runs each test in a child process and does not count a leak the
 # sanitizer reports when the child exits: the log is searched for reports.
@@ -180,7 +205,8 @@ browser-test: $(BUILD)/unit-tests
 
 # The floor under the load step (bench/parse_floor.c): read, hash, cJSON-parse.
 $(BUILD)/parse-floor: $(BUILD)/bench/parse_floor.o $(LIB_OBJ)
-	$(CC) $(LDFLAGS_ALL) $^ $(DEP_LIBS) -o $@
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(DEP_LIBS) -o $@
 
 bench: sweep-report $(BUILD)/parse-floor
 	PARSE_FLOOR=$(BUILD)/parse-floor sh bench/run.sh
@@ -195,7 +221,8 @@ bench: sweep-report $(BUILD)/parse-floor
 lint: $(BUILD)/.test-deps-ok
 	@for f in $(filter %.c,$(SRC)) $(wildcard tests/unit/*.c); do \
 	    clang -std=c17 -D_DEFAULT_SOURCE $(WARN) -Werror -fsyntax-only -Isrc $(DEP_CFLAGS) $$f || exit 1; done
-	cppcheck -q --enable=warning,portability --std=c11 --inline-suppr --error-exitcode=1 \
+	$(say) CPPCHECK src
+	$(Q)cppcheck -q --enable=warning,portability --std=c11 --inline-suppr --error-exitcode=1 \
 	    --suppress=invalidPointerCast --suppress=invalidLifetime --suppress=returnDanglingLifetime \
 	    --suppress=arrayIndexThenCheck:src/ingest/scores.c -Isrc -D__GNUC__ -j2 src
 	@echo "lint: clang -Werror and cppcheck clean"
