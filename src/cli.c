@@ -2,8 +2,10 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -53,6 +55,67 @@ const sr_cli_command *sr_cli_find(const sr_cli_command *cmds, size_t n, const ch
         if (strcmp(cmds[i].name, name) == 0)
             return &cmds[i];
     return NULL;
+}
+
+/* ---- did you mean -------------------------------------------------------- */
+
+/* Append "; did you mean 'x'?" (or "'x' or 'y'", up to three) for the names
+ * nearest to word (len bytes), as git does for a mistyped command: the
+ * names within an edit distance of a third of the word (at least 1, at
+ * most 3), or beginning with it when it has two letters or more; the
+ * nearest of them, in table order, each after dashes ("--" for options).
+ * Nothing when none is near. */
+static void did_you_mean(sr_strbuf *sb, const char *word, size_t len, const char *const *names, size_t n,
+                         const char *dashes)
+{
+    size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+    size_t best = SIZE_MAX;
+    size_t *dist = sr_xcalloc(n ? n : 1, sizeof *dist);
+    for (size_t i = 0; i < n; i++) {
+        size_t name_len = strlen(names[i]);
+        bool prefix = len >= 2 && len < name_len && strncasecmp(names[i], word, len) == 0;
+        dist[i] = prefix ? 0 : sr_edit_distance(word, len, names[i], name_len);
+        if (name_len == len && strncmp(names[i], word, len) == 0)
+            dist[i] = SIZE_MAX; /* the name itself: what is wrong is not the name */
+        if (dist[i] <= limit && dist[i] < best)
+            best = dist[i];
+    }
+    size_t shown = 0, total = 0;
+    for (size_t i = 0; i < n && best != SIZE_MAX; i++)
+        total += dist[i] == best;
+    for (size_t i = 0; i < n && shown < total && shown < 3; i++) {
+        if (dist[i] != best)
+            continue;
+        size_t left = (total < 3 ? total : 3) - ++shown;
+        sr_strbuf_printf(sb, "%s'%s%s'%s", shown == 1 ? "; did you mean " : "", dashes, names[i],
+                         left == 0 ? "?" : left == 1 ? " or " : ", ");
+    }
+    free(dist);
+}
+
+sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const char *const *top_options,
+                                 const char *word)
+{
+    bool option = word[0] == '-';
+    size_t len = strcspn(word, "="), n_names = 0;
+    const char **names = sr_xcalloc(n + 8, sizeof *names);
+    if (option) {
+        for (size_t i = 0; top_options && top_options[i] && n_names < n + 8; i++)
+            names[n_names++] = top_options[i];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            names[n_names++] = cmds[i].name;
+        names[n_names++] = "help";
+    }
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "unknown %s '%.*s'", option ? "option" : "subcommand", (int)(option ? len : strlen(word)),
+                     word);
+    did_you_mean(&sb, word, option ? len : strlen(word), names, n_names, "");
+    sr_error *err = sr_usage_error("%s", sr_strbuf_cstr(&sb));
+    sr_strbuf_release(&sb);
+    free(names);
+    return err;
 }
 
 /* ---- the wording of bad values ----------------------------------------- */
@@ -247,8 +310,17 @@ static sr_error *refused(const getopt_tables *g, int c, const char *arg, int opt
         err = sr_usage_error("option '--%s' takes no value", exact ? exact : sr_strbuf_cstr(&candidates) + 2);
     else if (n_prefixed > 1)
         err = sr_usage_error("ambiguous option '--%.*s' (%s)", (int)len, name, sr_strbuf_cstr(&candidates));
-    else
-        err = sr_usage_error("unknown option '--%.*s'", (int)len, name);
+    else {
+        const char **names = sr_xcalloc(g->n + 1, sizeof *names);
+        size_t n_names = 0;
+        for (const struct option *l = g->longs; l->name; l++)
+            names[n_names++] = l->name;
+        sr_strbuf_release(&candidates);
+        sr_strbuf_printf(&candidates, "unknown option '--%.*s'", (int)len, name);
+        did_you_mean(&candidates, name, len, names, n_names, "--");
+        free(names);
+        err = sr_usage_error("%s", sr_strbuf_cstr(&candidates));
+    }
     sr_strbuf_release(&candidates);
     return err;
 }

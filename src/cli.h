@@ -144,6 +144,15 @@ void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, FILE *out);
 /* The subcommand called name, or NULL. */
 const sr_cli_command *sr_cli_find(const sr_cli_command *cmds, size_t n, const char *name);
 
+/* The usage error for a word the top level does not know, with the names
+ * nearest to it: "unknown subcommand 'reprot'; did you mean 'report'?"
+ * among cmds and "help", or, for a word beginning with '-', "unknown
+ * option '--verison'; did you mean '--version'?" among top_options
+ * (NULL-ended, may be NULL). Options of a subcommand get the same
+ * suggestion from sr_cli_parse. */
+sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const char *const *top_options,
+                                 const char *word);
+
 /* The one wording of a bad value, for checks a table cannot express:
  * "--NAME takes WHAT, not 'ARG'". */
 sr_error *sr_cli_bad_value(const char *name, const char *what, const char *arg);

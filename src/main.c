@@ -105,6 +105,9 @@ static const sr_cli_command commands[] = {
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 
+/* What the top level takes besides a subcommand (for "did you mean"). */
+static const char *const top_options[] = {"--help", "--version", NULL};
+
 /* Print err git-style; a usage error adds where to look. cmd: the
  * subcommand it came from, or NULL. */
 static int report_error(sr_error *err, const sr_cli_command *cmd)
@@ -142,7 +145,7 @@ static int help(int argc, char **argv)
     }
     const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, argv[2]);
     if (!cmd)
-        return report_error(sr_usage_error("unknown subcommand '%s'", argv[2]), NULL);
+        return report_error(sr_cli_unknown_command(commands, N_COMMANDS, NULL, argv[2]), NULL);
     if (argc > 3)
         return report_error(sr_usage_error("unexpected argument '%s'", argv[3]), NULL);
     sr_cli_print_help(cmd, stdout);
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
     }
     const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, name);
     if (!cmd)
-        return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
+        return report_error(sr_cli_unknown_command(commands, N_COMMANDS, top_options, name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
     (void)sr_json_take_duplicate_notes(print_json_note, stderr);
     if (err)

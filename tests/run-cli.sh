@@ -52,6 +52,18 @@ else bad "unknown subcommand: exit 2 on stderr"; fi
 if run help-unknown 2 help frobnicate && has "$tmp/err" "unknown subcommand 'frobnicate'"; then ok; else
     bad "help of an unknown subcommand: exit 2"
 fi
+# did you mean: a mistyped subcommand or option gets the nearest names (git's way)
+if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'reprot'; did you mean 'report'?" &&
+    has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi
+if run typo-help 2 help comapre && has "$tmp/err" "unknown subcommand 'comapre'; did you mean 'compare'?"; then ok
+else bad "help comapre: did you mean 'compare'"; fi
+if run typo-top-option 2 --verison && has "$tmp/err" "unknown option '--verison'; did you mean '--version'?"; then ok
+else bad "--verison: did you mean '--version'"; fi
+if run typo-option 2 report fixtures/v5e-gemma4-formats --basline x &&
+    has "$tmp/err" "error: unknown option '--basline'; did you mean '--baseline'?" &&
+    has "$tmp/err" "try 'sweep-report report --help'"; then ok; else bad "report --basline: did you mean '--baseline'"; fi
+if run typo-alias 2 kv x --gpu-memory-utilisation 0.9 &&
+    has "$tmp/err" "did you mean '--gpu-memory-utilization'?"; then ok; else bad "kv: an alias is suggested too"; fi
 
 # ---- every subcommand ----------------------------------------------------------
 for cmd in $commands; do

@@ -172,6 +172,49 @@ Test(cli, unknown_missing_and_misused_options)
     expect_usage_error(WORDS("a", "b", "--co", "1"), "ambiguous option '--co' (--count, --color)");
 }
 
+/* A mistyped option gets the nearest names, as git does ("did you mean");
+ * a word far from every name gets none. */
+Test(cli, mistyped_options_get_the_nearest_names)
+{
+    expect_usage_error(WORDS("a", "b", "--cuont", "3"), "unknown option '--cuont'; did you mean '--count'?");
+    expect_usage_error(WORDS("a", "b", "--levle=0.5"), "unknown option '--levle'; did you mean '--level'?");
+    expect_usage_error(WORDS("a", "b", "--memory-gb", "1"),
+                       "unknown option '--memory-gb'; did you mean '--memory-gib'?"); /* aliases are names too */
+    expect_usage_error(WORDS("a", "b", "--tags", "x"), "unknown option '--tags'; did you mean '--tag'?");
+    expect_usage_error(WORDS("a", "b", "--colot", "red"), "unknown option '--colot'; did you mean '--color'?");
+    expect_usage_error(WORDS("a", "b", "--xolor"), "unknown option '--xolor'; did you mean '--color'?");
+    expect_usage_error(WORDS("a", "b", "--qiuet"), "unknown option '--qiuet'; did you mean '--quiet'?");
+    expect_usage_error(WORDS("a", "b", "--zzzzzz"), "unknown option '--zzzzzz'");
+}
+
+Test(cli, mistyped_subcommands_get_the_nearest_names)
+{
+    sr_cli_command cmds[3] = {demo, demo, demo};
+    cmds[1].name = "report";
+    cmds[2].name = "repeat";
+    static const char *const top[] = {"--help", "--version", NULL};
+    static const struct {
+        const char *word, *message;
+    } cases[] = {
+        {"reprot", "unknown subcommand 'reprot'; did you mean 'report'?"}, /* two letters swapped: one edit */
+        {"rep", "unknown subcommand 'rep'; did you mean 'report' or 'repeat'?"}, /* the beginning of both */
+        {"repxat", "unknown subcommand 'repxat'; did you mean 'repeat'?"},
+        {"dmeo", "unknown subcommand 'dmeo'; did you mean 'demo'?"},
+        {"hlep", "unknown subcommand 'hlep'; did you mean 'help'?"},
+        {"frobnicate", "unknown subcommand 'frobnicate'"},
+        {"--verison", "unknown option '--verison'; did you mean '--version'?"},
+        {"--help=x", "unknown option '--help'"},
+        {"--demo", "unknown option '--demo'"}, /* options are not subcommands */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sr_error *err = sr_cli_unknown_command(cmds, 3, top, cases[i].word);
+        cr_assert_not_null(err);
+        cr_expect_eq(err->code, SR_EXIT_USAGE);
+        cr_expect_str_eq(err->message, cases[i].message);
+        sr_error_free(err);
+    }
+}
+
 Test(cli, operands_counted)
 {
     expect_usage_error(WORDS("--quiet"), "missing IN");
