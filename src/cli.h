@@ -103,6 +103,12 @@ typedef struct sr_cli_option {
         .kind = SR_CLI_END                                                                                             \
     }
 
+/* A macro's value as a string literal, for help texts that name a default
+ * constant: "(default " SR_STR(SR_DEFAULT_RESAMPLES) ")" shows 10000, so
+ * --help, the man page and the behaviour cannot disagree. */
+#define SR_STR_(x) #x
+#define SR_STR(x) SR_STR_(x)
+
 #define SR_CLI_MAX_TABLES 4
 
 /* A subcommand: one entry of main.c's table. */

@@ -18,6 +18,11 @@ sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE 
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 
+/* Where each command writes without -o (its --help says so from these). */
+#define SR_DEFAULT_REPORT_DIR "reports"
+#define SR_DEFAULT_COMPARE_DIR "compare"
+#define SR_DEFAULT_SURVEY_DIR "survey"
+
 /* Each command's own options (main.c's command table points here). */
 extern const sr_cli_option sr_report_options[]; /* report and audit */
 extern const sr_cli_option sr_compare_options[];

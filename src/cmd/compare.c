@@ -70,7 +70,7 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 
 const sr_cli_option sr_compare_options[] = {
     SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
-                  "where to write (default: compare; created if missing; files replaced atomically)"),
+                  "where to write (default: " SR_DEFAULT_COMPARE_DIR "; created if missing; files replaced atomically)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),
@@ -79,7 +79,7 @@ const sr_cli_option sr_compare_options[] = {
 
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
-    compare_opts o = {.out_dir = "compare"};
+    compare_opts o = {.out_dir = SR_DEFAULT_COMPARE_DIR};
     sr_stats_opts_default(&o.stats);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);

@@ -67,13 +67,14 @@ static sr_error *add_claims_file(void *opts, const char *arg)
 
 const sr_cli_option sr_report_options[] = {
     SR_OPT_STRING('o', "output", "DIR", report_opts, out_dir,
-                  "where to write (default: reports; created if missing; files replaced atomically)"),
+                  "where to write (default: " SR_DEFAULT_REPORT_DIR "; created if missing; files replaced atomically)"),
     SR_OPT_CALL(0, "claims", "FILE", add_claims_file,
                 "check the published figures in FILE (Markdown tables or model,figure,value CSV) against the export "
                 "and add a Claims section; repeatable (docs/claims.md)"),
     SR_OPT_NAME(0, "ci-method", report_opts, stats.settings.ci_method, ci_methods,
-                "percentile (default: Monte Carlo percentile interval) or exact (the exact bootstrap distribution "
-                "for few-valued scores, with the sampled interval beside it as its Monte Carlo error)"),
+                "percentile (the Monte Carlo percentile interval) or exact (the exact bootstrap distribution for "
+                "few-valued scores, with the sampled interval beside it as its Monte Carlo error); default "
+                SR_DEFAULT_CI_METHOD),
     SR_OPT_NUMBER(0, "equivalence-margin", "POINTS", report_opts, stats.settings.equivalence_margin, 0, 100,
                   SR_CLI_OPEN_LOW,
                   "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy points (two one-sided "
@@ -92,7 +93,7 @@ static void report_opts_default(report_opts *o)
 {
     memset(o, 0, sizeof *o);
     sr_stats_opts_default(&o->stats);
-    o->out_dir = "reports";
+    o->out_dir = SR_DEFAULT_REPORT_DIR;
 }
 
 static void report_opts_release(report_opts *o)

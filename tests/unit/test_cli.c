@@ -3,9 +3,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kv_cap.h"
 #include "cli.h"
+#include "cmd/cmd.h"
+#include "model/sweep.h"
 
 typedef struct demo_opts {
     const char *out_dir;
@@ -297,4 +301,47 @@ Test(cli, overview_lists_every_command)
     cr_expect_not_null(strstr(buf, "\nExit codes:\n"), "%s", buf);
     cr_expect_eq(sr_cli_find(cmds, 2, "other"), &cmds[1]);
     cr_expect_null(sr_cli_find(cmds, 2, "othe"));
+}
+
+/* The number after "(default " following the option's label in help. */
+static double help_default(const char *help, const char *label)
+{
+    const char *at = strstr(help, label);
+    cr_assert_not_null(at, "no '%s' in the help", label);
+    const char *d = strstr(at, "(default ");
+    cr_assert_not_null(d, "no default after '%s'", label);
+    return strtod(d + strlen("(default "), NULL);
+}
+
+/* The defaults --help prints are the ones the commands start from (both
+ * come from the SR_DEFAULT_* constants): report, audit and compare's
+ * statistics, and kv's serving settings. */
+Test(cli, help_prints_the_defaults_the_commands_use)
+{
+    sr_cli_command cmd = demo;
+    cmd.options[0] = sr_stats_options;
+    cmd.options[1] = NULL;
+    static char buf[16384];
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    sr_cli_print_help(&cmd, f);
+    fclose(f);
+    sr_settings st;
+    sr_settings_default(&st);
+    cr_expect_eq(help_default(buf, "--resamples N"), (double)st.resamples);
+    cr_expect_eq(help_default(buf, "--seed N"), (double)st.seed);
+    cr_expect_eq(help_default(buf, "--confidence C"), st.confidence);
+    char want[64];
+    snprintf(want, sizeof want, "(default %s)", st.gsm8k_filter);
+    cr_expect_not_null(strstr(buf, want), "no '%s' in:\n%s", want, buf);
+
+    cmd.options[0] = sr_kv_options;
+    f = fmemopen(buf, sizeof buf - 1, "w");
+    sr_cli_print_help(&cmd, f);
+    fclose(f);
+    sr_kv_params p;
+    sr_kv_params_default(&p);
+    cr_expect_eq(help_default(buf, "--tp N"), (double)p.tp);
+    cr_expect_eq(help_default(buf, "--max-num-batched-tokens N"), (double)p.max_num_batched_tokens);
+    cr_expect_eq(help_default(buf, "--max-num-seqs N"), (double)p.max_num_seqs);
+    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL)), "%s", buf);
 }
