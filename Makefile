@@ -10,6 +10,8 @@
 #                   ../shared/realdata (tests/real/expected.tsv), and the sample
 #                   report under valgrind
 #   make lint       clang -Werror over every file, and cppcheck (CI runs it)
+#   make install    the program, its man page and bash completion under PREFIX
+#                   (default /usr/local), staged under DESTDIR if given; make uninstall
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
 #   V=1 prints every command in full (the default prints "  CC  src/file.c").
@@ -70,7 +72,7 @@ UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: lint all report test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: lint all report install uninstall test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
@@ -123,6 +125,42 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
 
+# The man page and the bash completion, made by the program from the option
+# tables its --help prints (src/cli_doc.c), so they cannot drift from it.
+$(BUILD)/sweep-report.1: $(BUILD)/sweep-report
+	$(say) GEN $@
+	$(Q)$< --generate man >$@.tmp && mv -f $@.tmp $@
+$(BUILD)/sweep-report.bash: $(BUILD)/sweep-report
+	$(say) GEN $@
+	$(Q)$< --generate complete-bash >$@.tmp && mv -f $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging root], GNU-style: the program,
+# its man page and its bash completion (found by bash-completion through
+# XDG_DATA_DIRS, which holds /usr/local/share). Nothing else is needed at run
+# time: the templates are compiled in, the fonts are Debian's (fonts-dejavu-core).
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+man1dir ?= $(mandir)/man1
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA ?= $(INSTALL) -m 644
+
+install: $(BUILD)/sweep-report $(BUILD)/sweep-report.1 $(BUILD)/sweep-report.bash
+	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)" "$(DESTDIR)$(bashcompdir)"
+	$(INSTALL_PROGRAM) $(BUILD)/sweep-report "$(DESTDIR)$(bindir)/sweep-report"
+	$(INSTALL_DATA) $(BUILD)/sweep-report.1 "$(DESTDIR)$(man1dir)/sweep-report.1"
+	$(INSTALL_DATA) $(BUILD)/sweep-report.bash "$(DESTDIR)$(bashcompdir)/sweep-report"
+
+# Removes what install wrote, and nothing else.
+uninstall:
+	rm -f "$(DESTDIR)$(bindir)/sweep-report" "$(DESTDIR)$(man1dir)/sweep-report.1" \
+	    "$(DESTDIR)$(bashcompdir)/sweep-report"
+
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun
 # compared with the per-model copy of the sweep, and the survey that planned it.
@@ -161,9 +199,11 @@ realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/check_bucket_fixture.py $(SAMPLE)
 	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
-# The command line: every subcommand's --help, usage errors, shared wordings.
+# The command line: every subcommand's --help, usage errors, shared wordings;
+# the installed program, its man page and completion (tests/run-install.sh).
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
+	sh tests/run-install.sh $(BUILD)
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 

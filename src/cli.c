@@ -15,13 +15,14 @@
 #define LABEL_WIDTH 30 /* widest option label before its text moves to the next line */
 #define VAL_OPTION 256 /* getopt_long's val for option i is VAL_OPTION + i */
 
-static const char *const exit_codes[] = {
+const char *const sr_cli_exit_codes[] = {
     "success",
     "any other failure (cannot write output, out of memory)",
     "usage error",
     "unreadable or invalid input (the message names the file, and the line where it applies)",
     "a check the subcommand makes failed (audit; compare --fail-on-regression)",
 };
+const size_t sr_cli_n_exit_codes = sizeof sr_cli_exit_codes / sizeof *sr_cli_exit_codes;
 
 /* ---- the tables --------------------------------------------------------- */
 
@@ -93,15 +94,19 @@ static void did_you_mean(sr_strbuf *sb, const char *word, size_t len, const char
     free(dist);
 }
 
-sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const char *const *top_options,
-                                 const char *word)
+sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, const char *word)
 {
     bool option = word[0] == '-';
-    size_t len = strcspn(word, "="), n_names = 0;
-    const char **names = sr_xcalloc(n + 8, sizeof *names);
+    size_t n_top = 0;
+    for (const sr_cli_option *o = top; o && o->kind != SR_CLI_END; o++)
+        n_top++;
+    const char **names = sr_xcalloc(n + n_top + 1, sizeof *names);
+    size_t n_names = 0;
     if (option) {
-        for (size_t i = 0; top_options && top_options[i] && n_names < n + 8; i++)
-            names[n_names++] = top_options[i];
+        names[n_names++] = "help";
+        for (size_t i = 0; i < n_top; i++)
+            if (is_option(&top[i]))
+                names[n_names++] = top[i].name;
     } else {
         for (size_t i = 0; i < n; i++)
             names[n_names++] = cmds[i].name;
@@ -109,9 +114,15 @@ sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const cha
     }
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_printf(&sb, "unknown %s '%.*s'", option ? "option" : "subcommand", (int)(option ? len : strlen(word)),
-                     word);
-    did_you_mean(&sb, word, option ? len : strlen(word), names, n_names, "");
+    if (option) {
+        size_t len = strcspn(word, "=");
+        sr_strbuf_printf(&sb, "unknown option '%.*s'", (int)len, word);
+        if (strncmp(word, "--", 2) == 0)
+            did_you_mean(&sb, word + 2, len - 2, names, n_names, "--");
+    } else {
+        sr_strbuf_printf(&sb, "unknown subcommand '%s'", word);
+        did_you_mean(&sb, word, strlen(word), names, n_names, "");
+    }
     sr_error *err = sr_usage_error("%s", sr_strbuf_cstr(&sb));
     sr_strbuf_release(&sb);
     free(names);
@@ -423,10 +434,28 @@ static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent
     fputc('\n', out);
 }
 
+const sr_cli_option *sr_cli_option_target(const sr_cli_command *cmd, const sr_cli_option *o)
+{
+    return o->kind == SR_CLI_ALIAS ? find_long(cmd, o->alias_of) : o;
+}
+
+void sr_cli_option_arg(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)
+{
+    const sr_cli_option *target = sr_cli_option_target(cmd, o);
+    if (!target || target->kind == SR_CLI_FLAG)
+        return;
+    if (target->arg)
+        sr_strbuf_puts(sb, target->arg);
+    else if (target->choices)
+        join_choices(target->choices, "|", sb);
+    else
+        sr_strbuf_puts(sb, "VALUE");
+}
+
 /* "-o, --output DIR", "    --ci-method percentile|exact". */
 static void option_label(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)
 {
-    const sr_cli_option *target = o->kind == SR_CLI_ALIAS ? find_long(cmd, o->alias_of) : o;
+    const sr_cli_option *target = sr_cli_option_target(cmd, o);
     if (o->short_name)
         sr_strbuf_printf(sb, "-%c, ", o->short_name);
     else
@@ -435,12 +464,7 @@ static void option_label(const sr_cli_command *cmd, const sr_cli_option *o, sr_s
     if (!target || target->kind == SR_CLI_FLAG)
         return;
     sr_strbuf_putc(sb, ' ');
-    if (target->arg)
-        sr_strbuf_puts(sb, target->arg);
-    else if (target->choices)
-        join_choices(target->choices, "|", sb);
-    else
-        sr_strbuf_puts(sb, "VALUE");
+    sr_cli_option_arg(cmd, o, sb);
 }
 
 static void print_option(FILE *out, const char *label, const char *help, size_t column)
@@ -495,9 +519,9 @@ static void print_options(const sr_cli_command *cmd, FILE *out)
 static void print_exit_codes(FILE *out)
 {
     fputs("\nExit codes:\n", out);
-    for (size_t i = 0; i < sizeof exit_codes / sizeof *exit_codes; i++) {
+    for (size_t i = 0; i < sr_cli_n_exit_codes; i++) {
         fprintf(out, "  %zu  ", i);
-        print_wrapped(out, exit_codes[i], 5, 5, false);
+        print_wrapped(out, sr_cli_exit_codes[i], 5, 5, false);
     }
 }
 
@@ -508,23 +532,45 @@ static void print_usage_line(const sr_cli_command *cmd, const char *lead, FILE *
     print_wrapped(out, cmd->usage ? cmd->usage : "", col, col, true);
 }
 
+static void print_examples(const sr_cli_command *cmd, FILE *out)
+{
+    if (!cmd->examples || !cmd->examples[0].command)
+        return;
+    fputs("\nExamples:\n", out);
+    for (const sr_cli_example *e = cmd->examples; e->command; e++) {
+        fprintf(out, "  %s\n      ", e->command);
+        print_wrapped(out, e->what, 6, 6, false);
+    }
+}
+
 void sr_cli_print_help(const sr_cli_command *cmd, FILE *out)
 {
     print_usage_line(cmd, "usage: ", out);
     fputc('\n', out);
     print_wrapped(out, cmd->description ? cmd->description : cmd->summary, 0, 0, false);
     print_options(cmd, out);
+    print_examples(cmd, out);
     print_exit_codes(out);
 }
 
-void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, FILE *out)
+void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, FILE *out)
 {
     for (size_t i = 0; i < n; i++)
         print_usage_line(&cmds[i], i == 0 ? "usage: " : "       ", out);
     fputs("       sweep-report help [COMMAND]\n"
-          "       sweep-report --help | --version\n"
-          "\nCommands:\n",
+          "       sweep-report --help",
           out);
+    for (const sr_cli_option *o = top; o && o->kind != SR_CLI_END; o++) {
+        if (!is_option(o))
+            continue;
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        sr_strbuf_printf(&sb, " | --%s%s", o->name, o->kind == SR_CLI_FLAG ? "" : " ");
+        sr_cli_option_arg(NULL, o, &sb);
+        fputs(sr_strbuf_cstr(&sb), out);
+        sr_strbuf_release(&sb);
+    }
+    fputs("\n\nCommands:\n", out);
     size_t widest = 4; /* "help" */
     for (size_t i = 0; i < n; i++)
         if (strlen(cmds[i].name) > widest)

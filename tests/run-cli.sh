@@ -52,6 +52,18 @@ else bad "unknown subcommand: exit 2 on stderr"; fi
 if run help-unknown 2 help frobnicate && has "$tmp/err" "unknown subcommand 'frobnicate'"; then ok; else
     bad "help of an unknown subcommand: exit 2"
 fi
+# --generate: the man page and the completion on stdout; a bad kind is a usage error
+if run generate-man 0 --generate man && has "$tmp/out" ".TH SWEEP\-REPORT 1" && [ ! -s "$tmp/err" ]; then ok; else
+    bad "--generate man"
+fi
+if run generate-bash 0 --generate=complete-bash && has "$tmp/out" "complete -F _sweep_report sweep-report"; then ok; else
+    bad "--generate=complete-bash"
+fi
+if run generate-none 2 --generate && has "$tmp/err" "error: option '--generate' needs a value"; then ok; else
+    bad "--generate without a kind"
+fi
+if run generate-bad 2 --generate pdf && has "$tmp/err" "error: --generate takes man or complete-bash, not 'pdf'"; then ok
+else bad "--generate pdf: the shared wording"; fi
 # did you mean: a mistyped subcommand or option gets the nearest names (git's way)
 if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'reprot'; did you mean 'report'?" &&
     has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi

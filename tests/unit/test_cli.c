@@ -196,7 +196,10 @@ Test(cli, mistyped_subcommands_get_the_nearest_names)
     sr_cli_command cmds[3] = {demo, demo, demo};
     cmds[1].name = "report";
     cmds[2].name = "repeat";
-    static const char *const top[] = {"--help", "--version", NULL};
+    static const sr_cli_option top[] = {
+        SR_OPT_FLAG(0, "version", demo_opts, quiet, "the version"),
+        SR_OPT_END,
+    };
     static const struct {
         const char *word, *message;
     } cases[] = {
@@ -292,7 +295,7 @@ Test(cli, overview_lists_every_command)
     cmds[1].usage = "X";
     char buf[4096] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    sr_cli_print_overview(cmds, 2, f);
+    sr_cli_print_overview(cmds, 2, NULL, f);
     fclose(f);
     const char *top = "usage: sweep-report demo IN OUT... [options]\n       sweep-report other X\n";
     cr_expect_eq(strncmp(buf, top, strlen(top)), 0, "%s", buf);
