@@ -177,6 +177,34 @@ if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings
     bad "report --timings: the steps on stderr"
 fi
 
+# ---- --summary-md and --junit: files for CI beside OUT_DIR ----------------------
+if run summary-md 0 report "$export_dir" -o "$tmp/sm" --resamples 100 --summary-md "$tmp/sm.md" &&
+    has "$tmp/sm.md" "## Overview" && ! has "$tmp/sm.md" "## Summary" && ! has "$tmp/sm.md" "charts/" &&
+    has "$tmp/sm.md" "The whole report: $tmp/sm/report.html"; then ok; else
+    bad "report --summary-md FILE: the Overview alone, and where the report is"
+fi
+if run summary-md-stdout 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/sm2" --resamples 100 --summary-md - &&
+    has "$tmp/out" "## Overview" && has "$tmp/out" "Claims checked: 32 of 32 claims reproduced"; then ok; else
+    bad "audit --summary-md -: the Overview and the claims' verdicts on standard output"
+fi
+echo "not ours" >"$tmp/sm-target"
+ln -s "$tmp/sm-target" "$tmp/sm-link"
+if run summary-md-symlink 0 report "$export_dir" -o "$tmp/sm3" --resamples 100 --summary-md "$tmp/sm-link" &&
+    [ "$(cat "$tmp/sm-target")" = "not ours" ] && [ ! -L "$tmp/sm-link" ] && has "$tmp/sm-link" "## Overview"; then ok
+else bad "--summary-md onto a symbolic link: the link replaced, never written through"; fi
+if run junit-empty 2 compare "$export_dir" "$export_dir" -o "$tmp/never9" --junit "" &&
+    has "$tmp/err" "error: --junit needs a file (- for standard output)" && [ ! -e "$tmp/never9" ]; then ok; else
+    bad "compare --junit '': usage error, nothing written"
+fi
+if run junit-stdout 0 compare "$export_dir" "$export_dir" -o "$tmp/cj" --resamples 100 --junit - &&
+    has "$tmp/out" "<testsuites name=\"sweep-report compare: " && has "$tmp/out" 'failures="0"'; then ok; else
+    bad "compare --junit -: JUnit XML on standard output"
+fi
+if run junit-unwritable 1 compare "$export_dir" "$export_dir" -o "$tmp/cj2" --resamples 100 \
+    --junit "$tmp/no-such-dir/junit.xml" && has "$tmp/err" "no-such-dir/junit.xml" && [ -s "$tmp/cj2/compare.json" ]; then
+    ok
+else bad "compare --junit into a missing directory: exit 1 naming it, after OUT_DIR"; fi
+
 # ---- --baseline by id, label or tag (the bucket layout's arms) --------------------
 bucket=tests/cases/report/bucket-prefix/export
 if run baseline-label 0 report "$bucket" -o "$tmp/b1" --resamples 10 --baseline "small (2026-10-02-a-v5e1)" &&

@@ -42,6 +42,11 @@ extern const sr_cli_option sr_stats_options[];
 /* --backend's words, for kv and survey alike: tpu, gpu (sr_kv_backend). */
 extern const sr_cli_choice sr_backend_choices[];
 
+/* A file beside OUT_DIR (--summary-md, --junit): "-" is standard output
+ * (out), any other path is written atomically (util/fileio.h: a temporary
+ * file renamed over it, never written through a symbolic link). */
+sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
+
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);
 /* The settings as parsed, seed and threads included. */

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
 #include "render/outputs.h"
+#include "render/render.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/alloc.h"
@@ -51,6 +52,7 @@ typedef struct report_opts {
     bool timings;
     const char **claims; /* --claims FILE, repeatable (and audit's operands): the files, in order */
     size_t n_claims;
+    const char *summary_md; /* --summary-md FILE: the Overview in Markdown; NULL: not written */
 } report_opts;
 
 static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
@@ -86,6 +88,9 @@ const sr_cli_option sr_report_options[] = {
                 "input file with its SHA-256 (report.json and report.html always have them)"),
     SR_OPT_FLAG(0, "timings", report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
+    SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,
+                  "also write the Overview alone in Markdown (and the claims' verdicts), for a CI step summary "
+                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output"),
     SR_OPT_END,
 };
 
@@ -139,7 +144,19 @@ static void print_warnings(const sr_sweep *sweep, FILE *info)
 
 /* The report pipeline from parsed options: build, check the claims, write;
  * then the summary line on info. */
-static sr_error *run_report(const report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *info)
+/* --summary-md: the Overview alone, after OUT_DIR's set. */
+static sr_error *write_summary_md(const sr_sweep *sweep, const report_opts *o, FILE *out)
+{
+    char *data = NULL;
+    size_t len = 0;
+    sr_error *err = sr_render_summary_md(sweep, o->out_dir, &data, &len);
+    if (!err)
+        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+    free(data);
+    return err;
+}
+
+static sr_error *run_report(const report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *out, FILE *info)
 {
     sr_stats_opts_settings(&o->stats, &sweep->settings);
     sr_timings t = {0};
@@ -153,6 +170,8 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
         err = sr_audit_claims(sweep, o->claims, o->n_claims);
     if (!err)
         err = write_report(sweep, o->out_dir, timed);
+    if (!err && o->summary_md)
+        err = write_summary_md(sweep, o, out);
     if (err)
         return err;
     if (timed)
@@ -182,10 +201,12 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     report_opts_default(&o);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (!err && !args.help && o.summary_md && !o.summary_md[0])
+        err = sr_usage_error("--summary-md needs a file (- for standard output)");
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
-        err = run_report(&o, args.operands[0], &sweep, info);
+        err = run_report(&o, args.operands[0], &sweep, out, info);
         sr_sweep_release(&sweep);
     }
     report_opts_release(&o);
@@ -200,10 +221,12 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     for (int i = 1; !err && !args.help && i < args.n_operands; i++)
         err = add_claims_file(&o, args.operands[i]);
+    if (!err && !args.help && o.summary_md && !o.summary_md[0])
+        err = sr_usage_error("--summary-md needs a file (- for standard output)");
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
-        err = run_report(&o, args.operands[0], &sweep, info);
+        err = run_report(&o, args.operands[0], &sweep, out, info);
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep.claims, counts);
         size_t wrong = counts[SR_CLAIM_DIFFERS] + counts[SR_CLAIM_UNMATCHED];
