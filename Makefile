@@ -70,9 +70,18 @@ LIB_OBJ += $(if $(filter src/render/shared/template.c,$(LIB_SRC)),$(BUILD)/gen/t
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+# The real third-party files some unit tests read in place, where tests/real/check.py
+# looks for them: $SR_REALDATA, else ../shared/realdata, else /work/shared/realdata.
+REALDATA_DIR := $(firstword $(wildcard $(SR_REALDATA) $(CURDIR)/../shared/realdata /work/shared/realdata) ../shared/realdata)
+$(TEST_OBJ): override CFLAGS_ALL += -DREALDATA_DIR='"$(REALDATA_DIR)"'
+# rewritten only when the place changes, so the tests are rebuilt then
+$(TEST_OBJ): $(BUILD)/.realdata-dir
+$(BUILD)/.realdata-dir: FORCE
+	@mkdir -p $(@D) && echo '$(REALDATA_DIR)' | cmp -s - $@ || echo '$(REALDATA_DIR)' >$@
+FORCE:
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: lint all report install uninstall test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: FORCE lint all report install uninstall test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
