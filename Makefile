@@ -209,10 +209,12 @@ realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
 # The command line: every subcommand's --help, usage errors, shared wordings;
-# the installed program, its man page and completion (tests/run-install.sh).
+# the installed program, its man page and completion (tests/run-install.sh);
+# every example of README.md, run as written (tests/check_readme.py).
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
 	sh tests/run-install.sh $(BUILD)
+	python3 tests/check_readme.py $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 
