@@ -8,10 +8,10 @@
 #   - the completion is valid bash, and completes what a user types (rep<TAB>,
 #     options, their values, operands), alone and loaded on demand by bash-completion
 #     through XDG_DATA_DIRS as an installed completion is;
-#   - the installed program, run from another directory with the source tree hidden
-#     (a tmpfs over it in a private mount namespace; else the tree renamed for the
-#     run), renders a full report of a copied fixture, byte-identical to the
-#     build's own.
+#   - the installed program, run from another directory with the source tree out of
+#     reach (a tmpfs over it in a private mount namespace; in a container that refuses
+#     namespaces, the tree closed to the user running it; else renamed for the run),
+#     renders a full report of a copied fixture, byte-identical to the build's own.
 set -u
 build=${1:?usage: run-install.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -170,12 +170,23 @@ cd "$tmp/elsewhere/run" || exit 9
 if [ -r "$root/Makefile" ] || [ -d "$root/templates" ]; then echo "the checkout is still readable"; exit 8; fi
 exec "$bin" $run_args
 EOF
+# The ways to put the source tree out of reach, the least intrusive first: a tmpfs over it in
+# a private mount namespace (as root, or in a user namespace); as root where namespaces are
+# refused (a container), the tree closed to everyone (mode 700) and the program run as nobody;
+# else the tree renamed for the run. Each puts back what it changed.
 if unshare -m sh -c "mount -t tmpfs -o size=1m none '$root' && sh '$tmp/installed-run.sh'" >"$tmp/run.out" 2>"$tmp/run.err"; then
     hidden="hidden by a tmpfs in a private mount namespace"
 elif unshare -r -m sh -c "mount -t tmpfs -o size=1m none '$root' && sh '$tmp/installed-run.sh'" >"$tmp/run.out" 2>"$tmp/run.err"; then
     hidden="hidden by a tmpfs in a user and mount namespace"
+elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$(stat -c %u "$root")" = 0 ]; then
+    mode=$(stat -c %a "$root")
+    chmod 755 "$tmp" && chown -R 65534:65534 "$tmp/elsewhere"
+    trap 'chmod "$mode" "$root"; rm -rf "$tmp"' EXIT
+    chmod 700 "$root" && setpriv --reuid=65534 --regid=65534 --clear-groups sh "$tmp/installed-run.sh" \
+        >"$tmp/run.out" 2>"$tmp/run.err" && hidden="closed to the user running the program (mode 700)"
+    chmod "$mode" "$root"
+    trap 'rm -rf "$tmp"' EXIT
 elif mv "$root" "$root.moved-away-by-run-install" 2>/dev/null; then
-    # no namespace here (a container without CAP_SYS_ADMIN): the tree renamed for the run, then back
     trap 'mv "$root.moved-away-by-run-install" "$root" 2>/dev/null; rm -rf "$tmp"' EXIT
     sh "$tmp/installed-run.sh" >"$tmp/run.out" 2>"$tmp/run.err" && hidden="renamed for the run"
     mv "$root.moved-away-by-run-install" "$root"
