@@ -9,6 +9,6 @@ charts() { [ -d "$1/charts" ] && printf 'charts/ (%s files)' "$(ls "$1/charts" |
 echo
 echo "make report: wrote"
 for d in "$dir" "$dir/compare" "$dir/survey"; do
-    [ -d "$d" ] && printf '  %-16s %s\n' "$d/" "$(files "$d")$(charts "$d" || true)"
+    [ -d "$d" ] && printf '  %-16s %s\n' "$d/" "$(echo "$(files "$d")$(charts "$d" || true)" | sed 's/ *$//')"
 done
 echo "Start reading at $dir/report.html (or $dir/report.pdf); $dir/results.md is the digest."

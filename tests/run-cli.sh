@@ -154,6 +154,19 @@ if run audit-holds 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/audit-
     has "$tmp/err" "32 claims: 32 reproduced" && has "$tmp/audit-ok/results.md" "## Claims checked"; then ok; else
     bad "audit of the published claims: exit 0, all reproduced"
 fi
+# report --help names the documents' sections in the order results.md has them
+"$bin" report --help | tr -s ' \n' '  ' >"$tmp/report-help-flat"
+sections_in_order=1 at=0
+while IFS= read -r heading; do
+    pos=$(awk -v h="$heading" '{ i = index($0, h); print i }' "$tmp/report-help-flat")
+    if [ "$pos" -le "$at" ]; then sections_in_order=0; echo "    '$heading' not in report --help after the one before"; fi
+    at=$pos
+done <<EOF
+$(sed -n 's/^## //p' "$tmp/audit-ok/results.md")
+EOF
+if [ "$sections_in_order" = 1 ] && [ "$(grep -c '^## ' "$tmp/audit-ok/results.md")" -ge 8 ]; then ok; else
+    bad "report --help: the sections of results.md, in its order"
+fi
 if run audit-differs 4 audit "$export_dir" tests/claims/every-verdict.md -o "$tmp/audit-bad" --resamples 1000 &&
     has "$tmp/err" "claims differ from the export or name no model" && [ -s "$tmp/audit-bad/report.pdf" ]; then ok; else
     bad "audit with wrong claims: exit 4 after writing the report"
