@@ -436,7 +436,9 @@ static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent
 
 const sr_cli_option *sr_cli_option_target(const sr_cli_command *cmd, const sr_cli_option *o)
 {
-    return o->kind == SR_CLI_ALIAS ? find_long(cmd, o->alias_of) : o;
+    if (o->kind != SR_CLI_ALIAS)
+        return o;
+    return cmd ? find_long(cmd, o->alias_of) : NULL; /* cmd NULL: the top level's table, which has no alias */
 }
 
 void sr_cli_option_arg(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)

@@ -184,7 +184,8 @@ void sr_cli_print_man(const sr_cli_program *prog, const sr_cli_command *cmds, si
 void sr_cli_print_bash_completion(const sr_cli_program *prog, const sr_cli_command *cmds, size_t n, FILE *out);
 
 /* For cli_doc.c: the exit codes' meanings (index = code), the option an
- * alias stands for (o itself otherwise; NULL for a bad alias), and an
+ * alias stands for (o itself otherwise; NULL for a bad alias, or any alias
+ * when cmd is NULL: the top level's table), and an
  * option's argument as --help shows it ("DIR", "percentile|exact"; NULL
  * for a flag). */
 extern const char *const sr_cli_exit_codes[];
