@@ -150,10 +150,12 @@ void sr_cli_print_man(const sr_cli_program *prog, const sr_cli_command *cmds, si
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, ".\\\" sweep-report(1), made by `sweep-report --generate man` from the option tables\n"
                         ".\\\" that --help prints: edit src/main.c and src/cmd/, not this file.\n");
+    /* no hyphenation (file names, options and values stay whole): the man macros take it from HY at
+     * every paragraph, so it is set before .TH as well as turned off after it */
+    sr_strbuf_puts(&sb, ".nr HY 0\n");
     sr_strbuf_puts(&sb, ".TH SWEEP\\-REPORT 1 \"\" \"sweep\\-report ");
     roff_text(&sb, prog->version);
     sr_strbuf_puts(&sb, "\" \"User Commands\"\n");
-    /* no hyphenation, ragged right: file names and options stay whole */
     sr_strbuf_puts(&sb, ".nh\n.ad l\n");
     sr_strbuf_puts(&sb, ".SH NAME\nsweep\\-report \\- ");
     roff_text(&sb, prog->summary);

@@ -54,10 +54,10 @@ fi
 if groff -man -ww -z "$man1" >"$tmp/groff.out" 2>&1 && [ ! -s "$tmp/groff.out" ]; then ok; else
     bad "groff -man -ww -z: $(head -3 "$tmp/groff.out")"
 fi
-if [ "$(MANPATH=$dest$prefix/share/man man -w sweep-report 2>/dev/null)" = "$man1" ]; then ok; else
+if [ "$(LC_ALL=C.UTF-8 MANPATH=$dest$prefix/share/man man -w sweep-report 2>/dev/null)" = "$man1" ]; then ok; else
     bad "man -w finds sweep-report.1 under the prefix's share/man"
 fi
-MANWIDTH=200 MAN_KEEP_FORMATTING= man -l "$man1" 2>"$tmp/man.err" | col -b >"$tmp/man.txt"
+LC_ALL=C.UTF-8 MANWIDTH=200 MAN_KEEP_FORMATTING= man -l "$man1" 2>"$tmp/man.err" | col -b >"$tmp/man.txt"
 for section in NAME SYNOPSIS DESCRIPTION REPORT AUDIT COMPARE KV SURVEY "EXIT STATUS" FILES "SEE ALSO"; do
     if grep -qx "$section" "$tmp/man.txt"; then ok; else bad "man page: no $section section"; fi
 done
