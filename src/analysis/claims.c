@@ -400,7 +400,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     } else if (strcmp(field, "resampling") == 0) {
         set_words(f, s->compared ? s->vs_baseline.resampling : NULL, comparison_missing(s));
     } else if (strcmp(field, "n") == 0) {
-        set_count(f, (long)s->n_items, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
+        set_count(f, (long)sr_scores_n(s), SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {

@@ -121,6 +121,7 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             sc.claimed_accuracy = r->value;
             sc.summary_only = true;
             sc.summary_n = r->n;
+            sc.summary_right = r->right;
             sc.max_tokens = r->max_tokens;
             sc.truncated = r->truncated;
             if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {

@@ -233,7 +233,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = s->summary_n = -1;
+    s->max_tokens = s->truncated = s->summary_n = s->summary_right = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;

@@ -91,6 +91,7 @@ typedef struct sr_scores {
     bool summary_only;       /* no items: the accuracy is a gen_eval summary's own (claimed_accuracy, of
                                 summary_n items), not recomputed, with no interval and no comparison */
     long summary_n;          /* that summary's n; -1 otherwise */
+    long summary_right;      /* its count of right answers as the file states it ("right"); -1 when not said */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/entries.h"
 #include "analysis/selfcheck.h"
 #include "model/sweep.h"
@@ -363,5 +364,26 @@ Test(entries, table_name_of_an_arm)
     cr_expect_str_eq(sw.models[2].table_name, "small (r1, small-it)");
     cr_expect_str_eq(sw.models[3].table_name, "small (r2, small-it)");
     cr_expect_null(sw.models[4].table_name);
+    sr_sweep_release(&sw);
+}
+
+/* Counts are counts: a summary-only benchmark's correct is the file's
+ * "right" and its score right / n, not a count made back from the accuracy
+ * rounded to 4 decimals (0.9098 x 1319 = 1200.03). */
+Test(selfcheck, summary_counts_are_the_files)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    m->tag = strdup("e2b-bf16");
+    add_summary(m, "gsm8k", 1319, 1200, 0.9098, 53, 2048);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    const sr_scores *s = sr_model_benchmark(m, "gsm8k");
+    cr_assert_not_null(s);
+    cr_expect(s->summary_only);
+    cr_expect_eq(s->correct, 1200.0, "correct %.6f is the file's count", s->correct);
+    cr_expect_float_eq(s->score, 1200.0 / 1319.0, 1e-15);
+    cr_expect_eq(sr_scores_n(s), 1319);
     sr_sweep_release(&sw);
 }

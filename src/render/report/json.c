@@ -170,7 +170,7 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                                                 fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
         }
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
-            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
+            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(jb, b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
             sr_json_add(jb, b, "truncated", sr_json_count(s->truncated));
