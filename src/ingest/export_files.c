@@ -477,9 +477,14 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
     if (err)
         return soften(ld, err, "this file");
+    /* The bytes as read are hashed; SGLang's "request_rate": Infinity is
+     * read as the unlimited rate it means (the one non-finite value a
+     * real writer emits). */
+    char *readable = sr_json_unlimited_rates(data, len);
+    const char *text = readable ? readable : data;
     sr_json_kind kind = SR_JSON_UNKNOWN;
-    err = sr_classify_json(f->rel, data, len, &kind);
-    if (err && sr_looks_like_bench_json(data, len)) {
+    err = sr_classify_json(f->rel, text, len, &kind);
+    if (err && sr_looks_like_bench_json(text, len)) {
         /* Meant as a bench result: its parser says best what is wrong. */
         sr_error_free(err);
         err = NULL;
@@ -487,6 +492,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     }
     if (err) {
         free(data);
+        free(readable);
         if ((err = soften(ld, err, "this file")))
             return err;
         return sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
@@ -497,7 +503,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_BENCH:
     case SR_JSON_BENCH_SUMMARY:
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
+        if (!err && (err = sr_parse_bench_json(f->rel, text, len, &runs, &n)))
             err = soften(ld, err, "this benchmark result");
         else if (!err)
             err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
@@ -506,7 +512,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         break;
     case SR_JSON_AUTHOR_SPEED:
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_author_speed(f->rel, data, len, &runs, &n)))
+        if (!err && (err = sr_parse_author_speed(f->rel, text, len, &runs, &n)))
             err = soften(ld, err, "this speed file");
         else if (!err)
             err = runs_append(&p->json_runs, runs, n);
@@ -514,7 +520,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_GEN_ROWS: {
         sr_scores sc;
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_rows(f->rel, data, len, &sc)))
+        if (!err && (err = sr_parse_gen_rows(f->rel, text, len, &sc)))
             err = soften(ld, err, "this benchmark");
         else if (!err)
             err = scores_append(&p->scores, &sc);
@@ -523,7 +529,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_GEN_SUMMARY: {
         sr_reported_metric r;
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_summary(f->rel, data, len, &r)))
+        if (!err && (err = sr_parse_gen_summary(f->rel, text, len, &r)))
             err = soften(ld, err, "this summary");
         else if (!err)
             err = reported_append(p, &r, 1);
@@ -532,7 +538,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_LMEVAL_RESULTS:
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
-            err = handle_lmeval_results(ld, p, f, data, len);
+            err = handle_lmeval_results(ld, p, f, text, len);
         break;
     case SR_JSON_BENCH_WARMUP:
         err = sr_export_record_ignored(ld, f, (long long)len,
@@ -567,6 +573,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         break;
     }
     free(data);
+    free(readable);
     return err;
 }
 

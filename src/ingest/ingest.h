@@ -66,6 +66,12 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* SGLang's bench_serving writes an unlimited rate as Python's json.dumps
+ * does, "request_rate": Infinity (not JSON). A copy of data with each such
+ * value made "inf" (vLLM's word for it, padded to the same length so every
+ * offset and line stays), or NULL when there is none: every other
+ * non-finite number is still refused by the parser. */
+char *sr_json_unlimited_rates(const char *data, size_t len);
 /* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
  * length (input_len, output_len, random_input_len, random_output_len: they
  * are the nominal lengths) and not "model" naming the run's own model_id

@@ -768,3 +768,39 @@ Test(bench_json, summary_array_errors)
     assert_error(sr_parse_bench_json("m/s.json", inner, strlen(inner), &runs, &n), "m/s.json", 2,
                  "missing 'output_throughput'");
 }
+
+/* SGLang's bench_serving writes an unlimited rate as Python's json.dumps
+ * does ("request_rate": Infinity, not JSON): read as unlimited, the copy the
+ * same length so lines and offsets stay; every other non-finite value is
+ * still refused. The line is the shape of sglang.bench_serving's result. */
+Test(bench_json, sglang_infinity_rate)
+{
+    const char line[] = "{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"request_rate\": Infinity, "
+                        "\"max_concurrency\": 64, \"random_input_len\": 1024, \"random_output_len\": 1024, "
+                        "\"duration\": 310.5, \"completed\": 1000, \"total_input_tokens\": 1024000, "
+                        "\"total_output_tokens\": 1024000, \"output_throughput\": 3297.9, "
+                        "\"median_ttft_ms\": 120.5, \"concurrency\": 61.7}\n";
+    char *fixed = sr_json_unlimited_rates(line, strlen(line));
+    cr_assert_not_null(fixed);
+    cr_expect_eq(strlen(fixed), strlen(line));
+    cr_expect(strstr(fixed, "\"request_rate\": \"inf\"   ,") != NULL, "%s", fixed);
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(fixed, &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_expect(isinf(runs[0].request_rate) && runs[0].request_rate > 0);
+    cr_expect_eq(runs[0].max_concurrency, 64, "the limit; 'concurrency' (61.7) is SGLang's measured mean");
+    cr_expect_float_eq(runs[0].output_throughput, 3297.9, 1e-9);
+    sr_bench_runs_free(runs, n);
+    free(fixed);
+
+    /* Only request_rate's value: Infinity elsewhere, NaN, -Infinity, or the word inside a string stay. */
+    const char *untouched[] = {"{\"output_throughput\": Infinity, \"request_rate\": 2}",
+                               "{\"request_rate\": NaN}", "{\"request_rate\": -Infinity}",
+                               "{\"label\": \"request_rate: Infinity\"}", "{\"request_rate\": Infinityx}"};
+    for (size_t i = 0; i < sizeof untouched / sizeof *untouched; i++)
+        cr_expect_null(sr_json_unlimited_rates(untouched[i], strlen(untouched[i])), "%s", untouched[i]);
+    char *at_end = sr_json_unlimited_rates("{\"request_rate\" :\n Infinity}", 28);
+    cr_expect_str_eq(at_end, "{\"request_rate\" :\n \"inf\"   }");
+    free(at_end);
+}
