@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/stats.h"
+#include "util/alloc.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size)
@@ -47,11 +50,13 @@ static long whole(double tokens)
  * concurrency limit when one was set, a finite request rate, and with
  * neither the prompts sent at once (--num-prompts, else those that were
  * sent: successful plus failed requests). */
-static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec)
+static sr_run_keying sr_run_spec(const sr_bench_run *run, long load_prompt, sr_scenario_spec *spec)
 {
     if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0))
         return SR_RUN_NO_SUCCESS;
-    spec->input_len = run->nominal_lengths ? whole(run->input_len) : sr_snap_length(run->input_len);
+    spec->input_len = run->fixed_prompts     ? load_prompt
+                      : run->nominal_lengths ? whole(run->input_len)
+                                             : sr_snap_length(run->input_len);
     spec->output_len = whole(run->output_len);
     spec->concurrency = run->max_concurrency >= 0 ? run->max_concurrency : -1;
     spec->request_rate = isfinite(run->request_rate) && run->request_rate > 0 ? run->request_rate : INFINITY;
@@ -67,12 +72,39 @@ static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec
     return SR_RUN_KEYED;
 }
 
-static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
+/* The author's load workload (w4a16_client.py's fixed prompts) is one
+ * workload at every concurrency and for every model: its requests' prompt
+ * lengths differ only by which of the client's prompts a batch holds (26,
+ * 26.75, 27.75 tokens at c=1, 4, 16) and by the tokenizer. So every load
+ * run of the sweep is keyed on one prompt length: the median of their
+ * per-request lengths (prompt_tokens / concurrency), snapped as a mean is;
+ * -1 when no load file says it. */
+long sr_load_prompt_length(const sr_sweep *sweep)
+{
+    size_t n = 0, cap = 0;
+    double *v = NULL;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t r = 0; r < sweep->models[i].n_runs; r++) {
+            const sr_bench_run *run = &sweep->models[i].runs[r];
+            if (!run->fixed_prompts || !isfinite(run->measured_input_len))
+                continue;
+            void *p = v;
+            if (!sr_grow(&p, &cap, n + 1, sizeof *v))
+                break;
+            v = p;
+            v[n++] = run->measured_input_len;
+        }
+    long len = n ? sr_snap_length(sr_median(v, n)) : -1;
+    free(v);
+    return len;
+}
+
+static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
 {
     for (size_t i = 0; i < m->n_runs; i++) {
         sr_bench_run *run = &m->runs[i];
         sr_scenario_spec spec;
-        sr_run_keying k = sr_run_spec(run, &spec);
+        sr_run_keying k = sr_run_spec(run, load_prompt, &spec);
         const char *src = run->source ? run->source : "?";
         if (k == SR_RUN_NO_SUCCESS) {
             if (!sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id,
@@ -99,8 +131,9 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
 
 sr_error *sr_key_runs(sr_sweep *sweep)
 {
+    long load_prompt = sr_load_prompt_length(sweep);
     for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_error *err = key_model_runs(sweep, &sweep->models[i]);
+        sr_error *err = key_model_runs(sweep, &sweep->models[i], load_prompt);
         if (err)
             return err;
     }

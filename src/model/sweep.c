@@ -137,7 +137,8 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->source);
     free(r->model_id);
     free(r->params);
-    r->source = r->model_id = r->params = NULL;
+    free(r->warmup_reason);
+    r->source = r->model_id = r->params = r->warmup_reason = NULL;
 }
 
 void sr_serving_settings_init(sr_serving_settings *s)

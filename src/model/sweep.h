@@ -160,6 +160,11 @@ typedef struct sr_bench_run {
     double output_len;                   /* nominal output tokens per request; NAN */
     bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
                                             --random-input-len), not means of what was sent */
+    bool fixed_prompts;                  /* the author's load workload (w4a16_client.py's fixed prompts,
+                                            <tag>.load.c<C>.json): every concurrency of it, in every
+                                            entry, is keyed on one prompt length (scenarios.c) */
+    bool warmup;                         /* analysis: a warm-up run, left out of the median (warmup_reason) */
+    char *warmup_reason;                 /* analysis: why ("50 prompts, under a quarter of 1,000"); NULL */
     char *params;                        /* what else set this run apart, "key=value, ..." (bench
                                             metadata other than lengths, a SERVE-- directory); NULL */
     long completed, failed, num_prompts; /* -1 unknown */
