@@ -83,17 +83,23 @@ long sr_load_prompt_length(const sr_sweep *sweep)
 {
     size_t n = 0, cap = 0;
     double *v = NULL;
-    for (size_t i = 0; i < sweep->n_models; i++)
-        for (size_t r = 0; r < sweep->models[i].n_runs; r++) {
-            const sr_bench_run *run = &sweep->models[i].runs[r];
-            if (!run->fixed_prompts || !isfinite(run->measured_input_len))
-                continue;
-            void *p = v;
-            if (!sr_grow(&p, &cap, n + 1, sizeof *v))
-                break;
-            v = p;
-            v[n++] = run->measured_input_len;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        const sr_model *m = &sweep->models[i];
+        /* before keying the runs are the model's, after it its scenarios' */
+        for (size_t k = 0; k <= m->n_scenarios; k++) {
+            const sr_bench_run *runs = k < m->n_scenarios ? m->scenarios[k].runs : m->runs;
+            size_t count = k < m->n_scenarios ? m->scenarios[k].n_runs : m->n_runs;
+            for (size_t r = 0; r < count; r++) {
+                if (!runs[r].fixed_prompts || !isfinite(runs[r].measured_input_len))
+                    continue;
+                void *p = v;
+                if (!sr_grow(&p, &cap, n + 1, sizeof *v))
+                    break;
+                v = p;
+                v[n++] = runs[r].measured_input_len;
+            }
         }
+    }
     long len = n ? sr_snap_length(sr_median(v, n)) : -1;
     free(v);
     return len;

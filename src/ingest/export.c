@@ -85,17 +85,15 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         const char *id = a->model ? a->model : a->tag;
         if (!sr_sweep_add_model(sw, id))
             return sr_oom();
-        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export", a->tag, job->run,
-                           a->model ? "run.log serves it" : "its files are named",
-                           a->files.n ? "that sweep-report reads are" : "are"))
+        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export%s", a->tag,
+                           job->run, a->model ? "run.log serves it" : "its files are named",
+                           a->files.n ? "that sweep-report reads are" : "are",
+                           a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : ""))
             return sr_oom();
-        if (!a->failed) {
-            /* Not a failure of the model: its outputs are not here. What
-             * run.log said of its boot is kept in the message. */
-            char *why = sr_asprintf("none of its files are in the export (run.log: %s)",
-                                    a->ready ? a->ready : "no READY or FAILED line");
-            sr_stage stage = a->ready ? SR_STAGE_SERVE : SR_STAGE_LOAD; /* READY: it booted */
-            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, stage, why, NULL);
+        if (!a->failed && !a->ready) {
+            /* No READY line: run.log does not say it ever served. */
+            char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
+            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
             free(why);
             if (!ok)
                 return sr_oom();
@@ -122,6 +120,9 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
                 return sr_oom();
         }
         if (a->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(a->flags)))
+            return sr_oom();
+        /* READY: run.log is evidence that it served (never failed for want of files). */
+        if (a->ready && !a->failed && !m->run_log_ready && !(m->run_log_ready = sr_xstrdup(a->ready)))
             return sr_oom();
         /* run.log's own claims about the arm, checked by the analysis. */
         for (size_t k = 0; k < a->n_claims; k++) {

@@ -274,6 +274,8 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->gen_rows = src->gen_rows;
     s->max_tokens = src->max_tokens;
     s->truncated = src->truncated;
+    s->claimed_n = src->claimed_n;
+    s->claimed_right = src->claimed_right;
     bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
               (!src->metric_filter || s->metric_filter);
     for (size_t k = 0; k < src->n_items && ok; k++)
@@ -317,7 +319,8 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
                                   r->n,
                                   r->right,
                                   r->truncated,
-                                  r->max_tokens};
+                                  r->max_tokens,
+                                  r->subtask};
         if (!d->task || !d->metric_filter || !d->source)
             return sr_oom();
     }

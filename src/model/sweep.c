@@ -234,7 +234,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = s->summary_n = s->summary_right = -1;
+    s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
@@ -298,6 +298,7 @@ void sr_scores_release(sr_scores *s)
     free(s->source);
     free(s->claimed_source);
     free(s->metric_filter);
+    free(s->excerpt_source);
     sr_scores_init(s);
 }
 
@@ -366,6 +367,7 @@ static void model_free(sr_model *m)
     free(m->variant);
     free(m->label);
     free(m->table_name);
+    free(m->run_log_ready);
     free(m->tag);
     free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)

@@ -92,6 +92,12 @@ typedef struct sr_scores {
                                 summary_n items), not recomputed, with no interval and no comparison */
     long summary_n;          /* that summary's n; -1 otherwise */
     long summary_right;      /* its count of right answers as the file states it ("right"); -1 when not said */
+    long claimed_n, claimed_right; /* what the input's own summary says it scored (a gen summary's n and right,
+                                      lm-eval's n-samples effective, a BFCL score header's total_count and
+                                      correct_count); -1 when it does not say */
+    char *excerpt_source;    /* rows that cover fewer items than their summary's n: an excerpt (this path), the
+                                summary the benchmark's figure (summary_only); NULL otherwise */
+    bool from_run_log;       /* that summary is a line of the bucket layout's run.log (source "logs/run.log:N") */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
@@ -163,6 +169,8 @@ typedef struct sr_bench_run {
     bool fixed_prompts;                  /* the author's load workload (w4a16_client.py's fixed prompts,
                                             <tag>.load.c<C>.json): every concurrency of it, in every
                                             entry, is keyed on one prompt length (scenarios.c) */
+    bool from_run_log;                   /* a figure the bucket layout's run.log states (source
+                                            "logs/run.log:N"), not a measured pass: not recomputed */
     bool warmup;                         /* analysis: a warm-up run, left out of the median (warmup_reason) */
     char *warmup_reason;                 /* analysis: why ("50 prompts, under a quarter of 1,000"); NULL */
     char *params;                        /* what else set this run apart, "key=value, ..." (bench
@@ -240,8 +248,10 @@ typedef struct sr_reported_metric {
     char *metric_filter; /* "exact_match,strict-match" */
     double value;
     char *source; /* export-relative path of the results file */
-    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); -1 otherwise */
+    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); n also
+                                 an lm-eval results file's n-samples "effective" for the task; -1 otherwise */
     long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
+    bool subtask;             /* lm-eval: the task is a subtask of a group the file reports (group_subtasks) */
 } sr_reported_metric;
 
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
@@ -328,6 +338,7 @@ typedef struct sr_model {
     sr_reported_metric *reported; /* what lm-eval results files claim */
     size_t n_reported, cap_reported;
     sr_run_claim *run_claims; /* what the bucket layout's run.log says of this arm, in line order */
+    char *run_log_ready;      /* run.log's "READY <model> after Ns" line for this arm (it served), or NULL */
     size_t n_run_claims, cap_run_claims;
     sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
     size_t n_runs, cap_runs;

@@ -175,6 +175,13 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
             sr_json_add(jb, b, "truncated", sr_json_count(s->truncated));
         }
+        if (s->excerpt_source) { /* rows of fewer items than the summary's n: kept, not the figure */
+            cJSON *ex = cJSON_CreateObject();
+            sr_json_add(jb, ex, "rows", cJSON_CreateNumber((double)s->n_items));
+            sr_json_add(jb, ex, "of", cJSON_CreateNumber((double)s->summary_n));
+            sr_json_add(jb, ex, "source", sr_json_str(s->excerpt_source));
+            sr_json_add(jb, b, "excerpt", ex);
+        }
         sr_json_add(jb, b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(jb, b, "claimed_source", sr_json_str(s->claimed_source));
         sr_json_add(jb, b, "source", sr_json_str(s->source));
