@@ -375,6 +375,7 @@ static sr_error *serve_settings(sr_model *m)
         memset(&e, 0, sizeof e);
         sr_serving_settings_init(&e.settings);
         sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
+        sr_serving_settings_set_source(&e.settings, run->source);
         bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
         sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
         sr_arms_entry_release(&e);
@@ -396,6 +397,9 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
     if (!(m->dir = sr_xstrdup(p->dir)) || (variant && !(m->variant = sr_xstrdup(variant))))
         return sr_oom();
     sr_error *err = take_logs(ld, m, p);
+    /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
+    if (!err && !sr_serving_settings_fill(&m->settings, &p->spec))
+        err = sr_oom();
     if (!err && p->config_rel) {
         if (!(m->config_path = sr_xstrdup(p->config_rel)) ||
             (p->config_problem && !(m->config_problem = sr_xstrdup(p->config_problem))))
@@ -423,7 +427,8 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
  * directories of `vllm bench sweep`, bench metadata such as deployment). */
 sr_error *sr_export_merge_parts(const loader *ld, model_parts *p)
 {
-    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
+               parts_have_spec(p);
     if (!any) /* its files are listed among the inputs, each with why it was not read */
         return sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report",
                              p->dir)

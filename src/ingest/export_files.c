@@ -94,6 +94,7 @@ void sr_export_parts_free(model_parts *p)
     sr_file_list_release(&p->old_samples);
     free(p->results_model);
     free(p->bfcl_model);
+    sr_serving_settings_release(&p->spec);
 }
 
 /* ---- logs --------------------------------------------------------------------- */
@@ -116,6 +117,7 @@ static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log 
         return sr_oom();
     lp->log = *log;
     sr_server_log_init(log);
+    sr_serving_settings_set_source(&lp->log.settings, rel); /* where each setting came from */
     p->n_logs++;
     return NULL;
 }
@@ -174,6 +176,46 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     if (bench_err)
         return soften(ld, bench_err, "this benchmark output");
     return runs_append(&p->text_runs, runs, n);
+}
+
+/* The author's <tag>.spec.txt: run_quant.sh greps the server log for
+ * spec.?decod|acceptance|draft, which keeps the engine-config line
+ * ("speculative_config=None"): the one record of an arm's settings when its
+ * boot log was overwritten by a later arm on the same checkpoint. Read with
+ * the server-log reader for its settings only (the KV figures and failures
+ * are the boot log's). */
+static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    sr_server_log log;
+    sr_server_log_init(&log);
+    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    long long size = 0;
+    char sha[65];
+    sr_error *err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    bool recognized = false;
+    if (!err)
+        err = sr_server_log_reader_finish(lr.server, &recognized);
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    sr_error_free(err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n));
+    sr_bench_runs_free(runs, n);
+    sr_server_log_reader_free(lr.server);
+    sr_bench_text_reader_free(lr.bench);
+    bool any = false;
+    for (int k = 0; k < SR_SETTING_FIELDS; k++)
+        any |= sr_setting_known(&log.settings, (sr_setting_field)k);
+    if (!err)
+        err = any ? record_digest(ld, f, "spec_lines", size, sha)
+                  : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
+                                       "server-log lines about speculative decoding without the engine-config line")
+                        ? NULL
+                        : sr_oom();
+    if (!err && any) {
+        sr_serving_settings_set_source(&log.settings, f->rel);
+        sr_serving_settings_fill(&p->spec, &log.settings);
+    }
+    sr_server_log_release(&log);
+    return soften(ld, err, "this file");
 }
 
 /* ---- JSON and per-item files ------------------------------------------------- */
@@ -590,6 +632,8 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
         return handle_config(ld, p, f);
     if (ends_with(name, ".log"))
         return handle_log(ld, p, f);
+    if (ends_with(name, ".spec.txt") && strlen(name) > strlen(".spec.txt"))
+        return handle_spec_lines(ld, p, f);
     if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
         return handle_lmeval_samples(ld, p, f);
     if (ends_with(name, ".scores.csv") && strlen(name) > strlen(".scores.csv"))

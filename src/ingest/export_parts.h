@@ -88,9 +88,20 @@ typedef struct model_parts {
     size_t n_reported, cap_reported;
     sr_file_list bfcl_results, bfcl_scores;
     sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
+    sr_serving_settings spec; /* the settings of an arm's <tag>.spec.txt (the engine-config line the
+                                 runner keeps from the server log), with their source */
     char *results_model;      /* the model the first lm-eval results file names */
     char *bfcl_model;         /* the model folder of the first BFCL result file */
 } model_parts;
+
+/* Whether an arm's spec.txt gave any setting. */
+static inline bool parts_have_spec(const model_parts *p)
+{
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (sr_setting_known(&p->spec, (sr_setting_field)f))
+            return true;
+    return false;
+}
 
 /* A .log may be a server log, captured bench output, or both: one pass
  * feeds each line to both readers, so logs of any size are read in bounded
@@ -119,6 +130,9 @@ typedef struct dir_job {
     sr_bucket_arm *arm;      /* an arm of the bucket layout: its files are listed, not walked */
     const char *run;         /* the arm's run (owned by the bucket run list) */
     const char *run_log_rel; /* its logs/run.log */
+    long run_tp, run_tp_line;      /* its run's "tensor parallel size N" and where (-1, 0 when none) */
+    const char *run_serve_args;    /* its run's "extra serve args" (owned by the run), or NULL */
+    long run_serve_args_line;
     sr_sweep scratch;        /* its warnings and input records */
     sr_error *err;
 } dir_job;

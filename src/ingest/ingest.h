@@ -213,6 +213,11 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
  * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
  * the same errors as a run plan's line. */
 sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
+/* The author's runner flags as a runner arm or run.log's serving line
+ * writes them ("tools,mml=4096,gmu=0.80"): gmu, mml and kv-bf16 into e's
+ * settings (with "path:line" as their source), tools the gemma4 parser,
+ * the rest into other_flags; a bad value (gmu=1.5) is an input error. */
+sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 

@@ -154,7 +154,42 @@ void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
+        free(s->source[i]);
     sr_serving_settings_init(s);
+}
+
+const char *sr_setting_name(sr_setting_field f)
+{
+    static const char *const names[SR_SETTING_FIELDS] = {
+        "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
+        "max_num_batched_tokens", "max_num_seqs",         "block_size",
+        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len"};
+    return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
+}
+
+bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
+{
+    switch (f) {
+    case SR_SET_VERSION: return s->vllm_version != NULL;
+    case SR_SET_TP: return s->tensor_parallel_size >= 0;
+    case SR_SET_PP: return s->pipeline_parallel_size >= 0;
+    case SR_SET_BATCHED: return s->max_num_batched_tokens >= 0;
+    case SR_SET_SEQS: return s->max_num_seqs >= 0;
+    case SR_SET_BLOCK: return s->block_size >= 0;
+    case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
+    case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
+    case SR_SET_LEN: return s->max_model_len >= 0;
+    }
+    return false;
+}
+
+bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source)
+{
+    for (int f = 0; f < SR_SETTING_FIELDS && source; f++)
+        if (sr_setting_known(s, (sr_setting_field)f) && !s->source[f])
+            s->source[f] = sr_xstrdup(source);
+    return true;
 }
 
 static bool fill_string(char **dst, const char *src)
@@ -166,6 +201,10 @@ static bool fill_string(char **dst, const char *src)
 
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
 {
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (!sr_setting_known(dst, (sr_setting_field)f) && sr_setting_known(src, (sr_setting_field)f) &&
+            src->source[f] && !dst->source[f])
+            dst->source[f] = sr_xstrdup(src->source[f]);
     long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
                         &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
     const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,

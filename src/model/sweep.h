@@ -136,6 +136,8 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
+#define SR_SETTING_FIELDS 9
+
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
     long tensor_parallel_size;     /* -1 */
@@ -146,11 +148,33 @@ typedef struct sr_serving_settings {
     char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
     double gpu_memory_utilization; /* NAN */
     long max_model_len;            /* -1 */
+    char *source[SR_SETTING_FIELDS]; /* where each known value was read ("logs/run.log:4", a boot log, a
+                                        spec.txt, "arms.txt:3", "sweep.json"), by sr_setting_field; NULL */
 } sr_serving_settings;
+
+/* The settings' fields in report.json's order: source[] is indexed by it. */
+typedef enum {
+    SR_SET_VERSION = 0,
+    SR_SET_TP,
+    SR_SET_PP,
+    SR_SET_BATCHED,
+    SR_SET_SEQS,
+    SR_SET_BLOCK,
+    SR_SET_DTYPE,
+    SR_SET_UTIL,
+    SR_SET_LEN
+} sr_setting_field;
+
+/* report.json's key of a field: "vllm_version", "tensor_parallel_size", ... */
+const char *sr_setting_name(sr_setting_field f);
+/* Whether the field has a value. */
+bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f);
+/* Give every known field without a source this one (copied); false on OOM. */
+bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source);
 
 void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
 void sr_serving_settings_release(sr_serving_settings *s); /* frees the strings, back to unknown */
-/* Fill what dst does not know from src (strings copied); false on OOM. */
+/* Fill what dst does not know from src (strings copied, with their sources); false on OOM. */
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
 
 /* ---- speed ------------------------------------------------------------- */
