@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/stats.h"
 #include "util/alloc.h"
@@ -135,6 +136,99 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
     return NULL;
 }
 
+/* Whether a run's file is named as a warm-up ("warmup.log",
+ * "bench-warm-up.json"): the last component of its source, less ":line". */
+static bool named_warmup(const char *source)
+{
+    if (!source)
+        return false;
+    const char *slash = strrchr(source, '/'), *base = slash ? slash + 1 : source;
+    size_t n = strcspn(base, ":");
+    char low[256];
+    if (n >= sizeof low)
+        n = sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)((base[i] >= 'A' && base[i] <= 'Z') ? base[i] - 'A' + 'a' : base[i]);
+    low[n] = '\0';
+    return strstr(low, "warmup") || strstr(low, "warm-up") || strstr(low, "warm_up");
+}
+
+/* Warm-ups: a scenario's run with under a quarter of the prompts of its
+ * largest run (num_prompts of the result JSON, or of the stdout's Namespace
+ * or command line; `--num-prompts 50` beside 1,000-prompt runs), or one in
+ * a file whose name says warm-up, is taken out of the runs: it is no
+ * measurement of the scenario (the author's own script discards it), and
+ * pooled it moves the median. A scenario is never emptied. */
+static size_t take_out_warmups(sr_scenario *sc)
+{
+    if (sc->n_runs < 2)
+        return 0;
+    long most = -1;
+    for (size_t r = 0; r < sc->n_runs; r++)
+        if (sc->runs[r].num_prompts > most)
+            most = sc->runs[r].num_prompts;
+    bool *warm = sr_xcalloc(sc->n_runs, sizeof *warm);
+    size_t n_warm = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        long np = sc->runs[r].num_prompts;
+        warm[r] = (np > 0 && most > 0 && 4 * np < most) || named_warmup(sc->runs[r].source);
+        n_warm += warm[r];
+    }
+    if (n_warm == 0 || n_warm == sc->n_runs) {
+        free(warm);
+        return 0;
+    }
+    sc->warmups = sr_xcalloc(n_warm, sizeof *sc->warmups);
+    size_t kept = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        sr_bench_run *run = &sc->runs[r];
+        if (!warm[r]) {
+            sc->runs[kept++] = *run;
+            continue;
+        }
+        long np = run->num_prompts;
+        char a[32], b[32];
+        run->warmup = true;
+        run->warmup_reason = np > 0 && 4 * np < most
+                                 ? sr_asprintf("%s prompts, under a quarter of the scenario's largest run (%s)",
+                                               sr_format_count(a, sizeof a, np), sr_format_count(b, sizeof b, most))
+                                 : sr_xstrdup("its file is named as a warm-up");
+        sc->warmups[sc->n_warmups++] = *run;
+    }
+    sc->n_runs = kept;
+    free(warm);
+    return n_warm;
+}
+
+/* One warning for the sweep's warm-ups, naming the first few. */
+#define WARMUPS_NAMED 3
+static sr_error *note_warmups(sr_sweep *sweep, size_t total)
+{
+    if (total == 0)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t named = 0;
+    for (size_t i = 0; i < sweep->n_models && named < WARMUPS_NAMED; i++)
+        for (size_t k = 0; k < sweep->models[i].n_scenarios && named < WARMUPS_NAMED; k++) {
+            const sr_scenario *sc = &sweep->models[i].scenarios[k];
+            char words[160];
+            for (size_t w = 0; w < sc->n_warmups && named < WARMUPS_NAMED; w++, named++)
+                sr_strbuf_printf(&sb, "%s%s at %s: '%s' (%s)", named ? "; " : "",
+                                 sweep->models[i].label ? sweep->models[i].label : sweep->models[i].id,
+                                 sr_scenario_words(sc, words, sizeof words), sc->warmups[w].source,
+                                 sc->warmups[w].warmup_reason);
+        }
+    if (total > named)
+        sr_strbuf_printf(&sb, "; and %zu more", total - named);
+    bool ok = sr_sweep_warn(sweep,
+                            "speed: %zu warm-up run%s left out of the medians (listed under each scenario's "
+                            "warmups in report.json): %s",
+                            total, total == 1 ? "" : "s", sr_strbuf_cstr(&sb));
+    sr_strbuf_release(&sb);
+    return ok ? NULL : sr_oom();
+}
+
 sr_error *sr_key_runs(sr_sweep *sweep)
 {
     long load_prompt = sr_load_prompt_length(sweep);
@@ -143,5 +237,9 @@ sr_error *sr_key_runs(sr_sweep *sweep)
         if (err)
             return err;
     }
-    return NULL;
+    size_t warmups = 0;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t k = 0; k < sweep->models[i].n_scenarios; k++)
+            warmups += take_out_warmups(&sweep->models[i].scenarios[k]);
+    return note_warmups(sweep, warmups);
 }

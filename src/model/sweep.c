@@ -396,6 +396,9 @@ static void scenario_free(sr_scenario *sc)
     for (size_t i = 0; i < sc->n_runs; i++)
         sr_bench_run_release(&sc->runs[i]);
     free(sc->runs);
+    for (size_t i = 0; i < sc->n_warmups; i++)
+        sr_bench_run_release(&sc->warmups[i]);
+    free(sc->warmups);
     free(sc->key);
 }
 

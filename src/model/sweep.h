@@ -220,6 +220,9 @@ typedef struct sr_scenario {
     long burst;          /* prompts sent at once when neither limit nor rate is set; -1 */
     sr_bench_run *runs;
     size_t n_runs, cap_runs;
+    sr_bench_run *warmups; /* analysis: warm-up runs taken out of runs (warmup_reason says why): not in the
+                              median, listed in report.json */
+    size_t n_warmups;
 
     /* analysis: medians over runs and ratio to the baseline's median */
     double median_output_throughput;

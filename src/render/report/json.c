@@ -291,6 +291,18 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(jb, s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(jb, s, "sources", sources);
+        if (sc->n_warmups) { /* runs left out of the median, with why */
+            cJSON *w = cJSON_CreateArray();
+            for (size_t r = 0; r < sc->n_warmups; r++) {
+                cJSON *x = cJSON_CreateObject();
+                sr_json_add(jb, x, "source", sr_json_str(sc->warmups[r].source));
+                sr_json_add(jb, x, "output_throughput", sr_json_num(sc->warmups[r].output_throughput));
+                sr_json_add(jb, x, "num_prompts", sr_json_count(sc->warmups[r].num_prompts));
+                sr_json_add(jb, x, "reason", sr_json_str(sc->warmups[r].warmup_reason));
+                sr_json_append(jb, w, x);
+            }
+            sr_json_add(jb, s, "warmups", w);
+        }
         sr_json_add(jb, o, sc->key, s);
     }
     return o;
