@@ -120,7 +120,7 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
     model_parts *p = &job->parts;
     size_t first = sw->n_models;
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
-               parts_have_spec(p);
+               parts_have_spec(p) || p->n_failed_starts;
     sr_error *err = NULL;
     if (any) {
         err = sr_export_merge_parts(ld, p);

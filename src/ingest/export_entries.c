@@ -427,6 +427,16 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
  * directories of `vllm bench sweep`, bench metadata such as deployment). */
 sr_error *sr_export_merge_parts(const loader *ld, model_parts *p)
 {
+    bool results = p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported || p->summary_runs.n;
+    if (p->n_failed_starts && !p->n_logs && !results) {
+        /* Its only logs are failed starts: the first (name order) is the
+         * entry's log, its failure the entry's, the others named. */
+        p->logs = p->failed_starts;
+        p->n_logs = p->n_failed_starts;
+        p->cap_logs = p->cap_failed_starts;
+        p->failed_starts = NULL;
+        p->n_failed_starts = p->cap_failed_starts = 0;
+    }
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
                parts_have_spec(p);
     if (!any) /* its files are listed among the inputs, each with why it was not read */

@@ -77,6 +77,11 @@ void sr_export_parts_free(model_parts *p)
         sr_server_log_release(&p->logs[i].log);
     }
     free(p->logs);
+    for (size_t i = 0; i < p->n_failed_starts; i++) {
+        free(p->failed_starts[i].rel);
+        sr_server_log_release(&p->failed_starts[i].log);
+    }
+    free(p->failed_starts);
     free(p->config_rel);
     free(p->config_problem);
     sr_kv_layout_release(p->layout);
@@ -99,26 +104,47 @@ void sr_export_parts_free(model_parts *p)
 
 /* ---- logs --------------------------------------------------------------------- */
 
+/* A shell that could not find vllm ("bash: vllm: command not found",
+ * dash's "sh: 1: vllm: not found", zsh's "command not found: vllm"). */
+static bool vllm_not_found(const char *line, size_t len)
+{
+    return sr_memmem_n(line, len, "vllm: command not found", 23) || sr_memmem_n(line, len, "vllm: not found", 15) ||
+           sr_memmem_n(line, len, "command not found: vllm", 23);
+}
+
 static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lineno)
 {
     log_readers *lr = ctx;
+    if (!lr->missing_line && len < 400 && vllm_not_found(line, len)) {
+        while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
+            len--;
+        while (len > 0 && (*line == ' ' || *line == '\r'))
+            line++, len--;
+        size_t n = len < sizeof lr->missing_text - 1 ? len : sizeof lr->missing_text - 1;
+        memcpy(lr->missing_text, line, n);
+        lr->missing_text[n] = '\0';
+        lr->missing_line = lineno;
+    }
     sr_error *err = sr_server_log_reader_line(lr->server, line, len, lineno);
     return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
 }
 
-static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log)
+static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log, bool failed_start)
 {
-    void *logs = p->logs;
-    if (!sr_grow(&logs, &p->cap_logs, p->n_logs + 1, sizeof *p->logs))
+    log_part **list = failed_start ? &p->failed_starts : &p->logs;
+    size_t *n = failed_start ? &p->n_failed_starts : &p->n_logs;
+    size_t *cap = failed_start ? &p->cap_failed_starts : &p->cap_logs;
+    void *logs = *list;
+    if (!sr_grow(&logs, cap, *n + 1, sizeof **list))
         return sr_oom();
-    p->logs = logs;
-    log_part *lp = &p->logs[p->n_logs];
+    *list = logs;
+    log_part *lp = &(*list)[*n];
     if (!(lp->rel = sr_xstrdup(rel)))
         return sr_oom();
     lp->log = *log;
     sr_server_log_init(log);
     sr_serving_settings_set_source(&lp->log.settings, rel); /* where each setting came from */
-    p->n_logs++;
+    (*n)++;
     return NULL;
 }
 
@@ -135,7 +161,7 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
 {
     sr_server_log log;
     sr_server_log_init(&log);
-    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
     sr_error *err = lr.server && lr.bench ? NULL : sr_oom();
     long long size = 0;
     char sha[65];
@@ -150,8 +176,24 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     sr_server_log_reader_free(lr.server);
     sr_bench_text_reader_free(lr.bench);
     bool server = !err && recognized && log.engine_start;
+    /* A failed start that never printed vLLM's banner: a traceback through
+     * vllm/ (its exception line is the failure), or a shell that found no
+     * vllm. A failure at load, its last meaningful line the root cause. */
+    bool failed_start = !err && !server && (bench_err || n == 0) &&
+                        ((recognized && log.failure.stage != SR_STAGE_NONE) || lr.missing_line > 0);
+    if (failed_start && !(recognized && log.failure.stage != SR_STAGE_NONE)) {
+        char *src = sr_asprintf("%s:%ld", f->rel, lr.missing_line);
+        bool ok = src && sr_failure_set(&log.failure, SR_STAGE_LOAD, lr.missing_text, src);
+        free(src);
+        free(log.source);
+        log.source = sr_xstrdup(f->rel);
+        if (!ok)
+            err = sr_oom();
+    }
+    if (failed_start && log.failure.stage != SR_STAGE_LOAD && log.failure.stage != SR_STAGE_COMPILE)
+        log.failure.stage = SR_STAGE_LOAD; /* nothing served */
     if (!err) {
-        const char *kind = log_kind(server, bench_err ? 0 : n);
+        const char *kind = failed_start ? "server_log" : log_kind(server, bench_err ? 0 : n);
         err =
             kind ? record_digest(ld, f, kind, size, sha)
             : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines")
@@ -165,8 +207,8 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
                        "smallest",
                        f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
         err = sr_oom();
-    if (!err && server)
-        err = keep_server_log(p, f->rel, &log);
+    if (!err && (server || failed_start))
+        err = keep_server_log(p, f->rel, &log, failed_start);
     sr_server_log_release(&log);
     if (err) {
         sr_bench_runs_free(runs, n);
@@ -188,7 +230,7 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
 {
     sr_server_log log;
     sr_server_log_init(&log);
-    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
     long long size = 0;
     char sha[65];
     sr_error *err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);

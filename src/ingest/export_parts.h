@@ -23,6 +23,7 @@
 #include "util/parallel.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 #include "ingest/export.h"
 
@@ -77,6 +78,9 @@ typedef struct model_parts {
     const char *dir;
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
+    log_part *failed_starts; /* logs of a start that never printed vLLM's banner (a traceback through vllm/,
+                                a shell without vllm): the entry's failure when nothing else is there */
+    size_t n_failed_starts, cap_failed_starts;
     char *config_rel;
     char *config_problem;          /* why config.json could not be read (it was left out), or NULL */
     sr_kv_layout *layout;          /* config.json parsed once, where its bytes were read and hashed */
@@ -109,6 +113,8 @@ static inline bool parts_have_spec(const model_parts *p)
 typedef struct log_readers {
     sr_server_log_reader *server;
     sr_bench_text_reader *bench;
+    long missing_line;      /* a shell's "vllm: command not found" (the server never started); 0: none */
+    char missing_text[200]; /* that line, trimmed */
 } log_readers;
 
 typedef struct kv_pair {
