@@ -13,7 +13,10 @@
 const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size)
 {
     char in[64], out[64], load[96];
-    sr_format_count(in, sizeof in, sc->input_len);
+    if (sc->input_len >= 0)
+        sr_format_count(in, sizeof in, sc->input_len);
+    else
+        snprintf(in, sizeof in, "unknown-length"); /* run.log's load lines, no load file */
     sr_format_count(out, sizeof out, sc->output_len);
     if (sc->concurrency >= 0)
         snprintf(load, sizeof load, ", c=%ld", sc->concurrency);

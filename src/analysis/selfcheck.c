@@ -99,6 +99,31 @@ static bool add_summary_figure(sr_model *m, const sr_reported_metric *r)
     return true;
 }
 
+/* The claim of a task the report reads when no samples are there: the
+ * default key (gsm8k's filter, else acc or exact_match unfiltered, 0.3's
+ * bare keys), else the task's only exact_match filter ("exact_match,
+ * get-answer" of bbh, "exact_match,custom-extract" of mmlu_pro), else its
+ * filter of the --gsm8k-filter's name; NULL when none. */
+static const sr_reported_metric *task_claim(const sr_sweep *sw, const sr_model *m, const char *task)
+{
+    const sr_reported_metric *only = NULL, *named = NULL;
+    size_t filters = 0;
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->task, task) != 0 || strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) == 0)
+            continue;
+        if (key_matches(sw, r, task))
+            return r;
+        if (strncmp(r->metric_filter, "exact_match,", 12) == 0) {
+            filters++;
+            only = r;
+            if (strcmp(r->metric_filter + 12, sw->settings.gsm8k_filter) == 0)
+                named = r;
+        }
+    }
+    return filters == 1 ? only : named;
+}
+
 static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
@@ -126,9 +151,10 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
         }
         /* A claim with no per-item evidence is the entry's figure for the
          * task, not recomputed (the key the report reads: gsm8k's filter,
-         * else acc or exact_match unfiltered); a group's subtasks are not
-         * made benchmarks of their own. */
-        if (matched || r->subtask || !key_matches(sw, r, r->task) || sr_model_benchmark(m, r->task))
+         * else acc or exact_match unfiltered, else the task's one
+         * exact_match filter); a group's subtasks are not made benchmarks
+         * of their own. */
+        if (matched || r->subtask || sr_model_benchmark(m, r->task) || task_claim(sw, m, r->task) != r)
             continue;
         if (!sr_sweep_warn(sw,
                            "%s: %s: '%s' claims %.4f but there are no per-item samples (samples_%s_*.jsonl): not "
@@ -466,15 +492,17 @@ static bool gen_figure(sr_model *m, const sr_run_claim *c)
  * line is keyed on its nominal N; a load line on the export's load prompt
  * length (the files' per-request median), so it falls in the scenario the
  * other arms' load files give; without any load file its prompt length is
- * unknown and it stays run.log's claim only. */
+ * unknown ("in?-out256-c16", one scenario per concurrency all the same). */
 static bool speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, long out_len, bool *unplaced)
 {
     sr_scenario_spec spec = {c->kind == SR_RUN_CLAIM_LONG ? c->input_len : load_prompt, out_len, c->concurrency,
                              INFINITY, -1};
-    if (spec.input_len < 0 || c->concurrency <= 0 || !isfinite(c->output_tps) || c->output_tps <= 0) {
-        *unplaced = true;
+    if (c->kind == SR_RUN_CLAIM_LONG && spec.input_len < 0)
         return true;
-    }
+    if (spec.input_len < 0)
+        *unplaced = true; /* keyed all the same, said once */
+    if (c->concurrency <= 0 || !isfinite(c->output_tps) || c->output_tps <= 0)
+        return true;
     sr_bench_run run;
     sr_bench_run_init(&run);
     run.source = sr_xstrdup(c->source);
@@ -510,8 +538,8 @@ static bool run_log_figures(sr_sweep *sw, sr_model *m, long load_prompt, long ou
     }
     if (ok && unplaced)
         ok = sr_sweep_warn(sw,
-                           "%s: run.log's load figures have no scenario: no load file of the export says the "
-                           "prompt length (they stay run.log's claims)",
+                           "%s: run.log's load figures are of prompts of unknown length (no load file of the export "
+                           "says it; the line does not): their scenarios are keyed in?-out<O>-c<C>",
                            m->label);
     return ok;
 }

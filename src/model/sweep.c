@@ -715,7 +715,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    if (spec->input_len >= 0)
+        sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    else /* the author's fixed-prompt load lines with no load file to say their length */
+        sr_strbuf_printf(&sb, "in?-out%ld", spec->output_len);
     if (spec->concurrency >= 0)
         sr_strbuf_printf(&sb, "-c%ld", spec->concurrency);
     if (isfinite(spec->request_rate)) {

@@ -362,7 +362,11 @@ Test(bucket, arms_known_from_run_log_alone)
     cr_expect_float_eq(l->median_output_throughput, 402.5, 1e-9);
     cr_expect_float_eq(l->median_ttft_ms, 1210.0, 1e-9);
     cr_expect(l->runs[0].from_run_log);
-    cr_expect(has_warning(&sw, "31b-bf16: run.log's load figures have no scenario"), "no load file: no length");
+    const sr_scenario *ld = sr_model_scenario(a, "in?-out256-c16");
+    cr_assert_not_null(ld, "no load file says the prompt length: keyed as unknown, still the arm's figure");
+    cr_expect_float_eq(ld->median_output_throughput, 455.1, 1e-9);
+    cr_expect_eq(ld->input_len, -1);
+    cr_expect(has_warning(&sw, "31b-bf16: run.log's load figures are of prompts of unknown length"));
 
     cr_assert_str_eq(b->tag, "31b-kv");
     cr_expect_eq(b->status, SR_STATUS_PARTIAL, "READY, nothing measured here: never failed");

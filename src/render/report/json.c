@@ -279,7 +279,7 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, s, "cv", sr_json_num(sc->cv));
         sr_json_add(jb, s, "within_noise", sr_json_tristate(sc->vs_baseline.within_noise));
         sr_json_add(jb, s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
-        sr_json_add(jb, s, "input_len", cJSON_CreateNumber((double)sc->input_len));
+        sr_json_add(jb, s, "input_len", sr_json_count(sc->input_len)); /* null: unknown (run.log's load lines) */
         sr_json_add(jb, s, "measured_input_len", sr_json_num(sc->measured_input_len));
         sr_json_add(jb, s, "output_len", cJSON_CreateNumber((double)sc->output_len));
         sr_json_add(jb, s, "concurrency", sr_json_count(sc->concurrency));
