@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +15,7 @@
 #include "analysis/stats.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 /* ---- names ------------------------------------------------------------------ */
 
@@ -101,7 +103,7 @@ static const char *display_name(const sr_model *m)
  * forms the report's tables write a label with its status in. */
 static char *without_marker(const char *name)
 {
-    static const char *const words[] = {"baseline", "partial", "failed"};
+    static const char *const words[] = {"baseline", "partial", "failed", "incomparable"};
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t w = strlen(words[i]);
@@ -314,6 +316,50 @@ static sr_error *name_candidates(const sr_sweep *sw, sr_claim *c, const long *ca
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[cands[k]]));
     c->candidates = sr_strbuf_detach(&names);
     return c->candidates ? NULL : sr_oom();
+}
+
+/* How far the written name is from one of the entry's names: the edit
+ * distance between their normalised forms, the least over its id, the id's
+ * name part, its label and its tag. */
+static size_t name_distance(const char *norm, const sr_model *m)
+{
+    const char *names[] = {m->id, name_part(m->id), m->label, m->tag};
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (!names[k] || !names[k][0])
+            continue;
+        char *o = sr_claims_normalize_name(names[k]);
+        size_t d = o ? sr_edit_distance(norm, strlen(norm), o, strlen(o)) : SIZE_MAX;
+        best = d < best ? d : best;
+        free(o);
+    }
+    return best;
+}
+
+/* A name that matched nothing and fits no arm: the entry nearest to it,
+ * when it is near enough to be a misspelling (at most a third of the
+ * name's characters differ, at least 2 allowed); the first in export order
+ * on a tie. */
+static void name_nearest(const sr_sweep *sw, sr_claim *c)
+{
+    if (c->model_index >= 0 || c->candidates)
+        return;
+    char *bare = without_marker(c->model);
+    char *norm = sr_claims_normalize_name(bare ? bare : c->model);
+    free(bare);
+    if (!norm)
+        return;
+    size_t len = strlen(norm), limit = len / 3 > 2 ? len / 3 : 2, best = SIZE_MAX, at = 0;
+    for (size_t i = 0; len > 0 && i < sw->n_models; i++) {
+        size_t d = name_distance(norm, &sw->models[i]);
+        if (d < best) {
+            best = d;
+            at = i;
+        }
+    }
+    free(norm);
+    if (best <= limit)
+        c->nearest = sr_xstrdup(display_name(&sw->models[at]));
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -810,7 +856,8 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
 static void reset(sr_claim *c)
 {
     free(c->candidates);
-    c->candidates = NULL;
+    free(c->nearest);
+    c->candidates = c->nearest = NULL;
     free(c->model_id);
     free(c->value_words);
     c->model_id = c->value_words = NULL;
@@ -830,6 +877,7 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
     sr_error *err = NULL;
     if (c->model_index < 0) {
         c->status = SR_CLAIM_UNMATCHED;
+        name_nearest(sw, c);
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
@@ -838,6 +886,11 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))
         return err;
+    /* Without a baseline nothing is relative to one: say that, not that the
+     * baseline lacks the benchmark or scenario. */
+    if (!sr_sweep_baseline(sw) &&
+        (f.missing == SR_CLAIM_WHY_NOT_COMPARED || f.missing == SR_CLAIM_WHY_BASELINE_NO_SCENARIO))
+        f.missing = SR_CLAIM_WHY_NO_BASELINE;
     if (f.words != c->is_words)
         return sr_input_error(c->path, c->line, "%s is %s, but '%s' is %s", c->figure, f.words ? "words" : "a number",
                               c->written, c->is_words ? "words" : "a number");

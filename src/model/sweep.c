@@ -29,7 +29,9 @@ const char *sr_status_name(sr_status status)
     switch (status) {
     case SR_STATUS_PARTIAL: return "partial";
     case SR_STATUS_FAILED: return "failed";
-    case SR_STATUS_OK: break;
+    case SR_STATUS_INCOMPARABLE: return "incomparable";
+    case SR_STATUS_OK:
+    case SR_STATUS_N: break;
     }
     return "ok";
 }

@@ -134,6 +134,9 @@ typedef struct sr_scores {
     sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
                                                  by item id (numbers in numeric order); NULL when none */
     size_t n_flipped;                         /* discordant_better + discordant_worse */
+    int bfcl_version, baseline_bfcl_version;  /* compared across BFCL versions (v3 "simple" against v4
+                                                 "simple_python"): the two versions as the files name them;
+                                                 0 when they agree or a side names none */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -333,7 +336,11 @@ bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
 
 /* ---- a model ----------------------------------------------------------- */
 
-typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
+/* ok, partial (lacks something the baseline has), failed (no results),
+ * incomparable (results, but no benchmark and no speed scenario in common
+ * with the baseline: nothing to compare, though nothing is missing). */
+typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED, SR_STATUS_INCOMPARABLE, SR_STATUS_N } sr_status;
+/* "ok", "partial", "failed", "incomparable". */
 const char *sr_status_name(sr_status status);
 
 typedef struct sr_model {
