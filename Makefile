@@ -139,6 +139,7 @@ realdata-if-present: $(BUILD)/sweep-report
 # The command line: every subcommand's --help, usage errors, shared wordings.
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
+	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 

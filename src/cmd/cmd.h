@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "model/sweep.h"
 #include "util/error.h"
+#include "util/outset.h"
 
 sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
@@ -36,6 +37,10 @@ extern const sr_cli_option sr_stats_options[];
 
 /* --backend's words, for kv and survey alike: tpu, gpu (sr_kv_backend). */
 extern const sr_cli_choice sr_backend_choices[];
+
+/* Write out[0..n) into out_dir as one set (util/outset.h), printing on
+ * info what the writer met there and left alone. */
+sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
 
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);

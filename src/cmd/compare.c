@@ -28,13 +28,13 @@ static sr_error *regression_error(const sr_comparison *c)
     return err;
 }
 
-static sr_error *write_comparison(const sr_comparison *c, const char *out_dir)
+static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, FILE *info)
 {
     sr_output out[SR_MAX_OUTPUTS];
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     return err;
@@ -54,7 +54,7 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     sr_progress_close(settings.progress);
     before.settings.progress = after.settings.progress = cmp.settings.progress = NULL; /* freed */
     if (!err)
-        err = write_comparison(&cmp, o->out_dir);
+        err = write_comparison(&cmp, o->out_dir, info);
     if (!err) {
         fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
                 cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,

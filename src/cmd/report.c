@@ -25,7 +25,7 @@ static double now_seconds(void)
 }
 
 /* Render every file in memory, then write them as one set. */
-static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t)
+static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t, FILE *info)
 {
     double start = now_seconds();
     sr_output out[SR_MAX_OUTPUTS];
@@ -33,7 +33,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     sr_error *err = sr_render_report_files(sweep, out, &n);
     double rendered = now_seconds();
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
@@ -151,7 +151,7 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (!err && o->n_claims > 0)
         err = sr_audit_claims(sweep, o->claims, o->n_claims);
     if (!err)
-        err = write_report(sweep, o->out_dir, timed);
+        err = write_report(sweep, o->out_dir, timed, info);
     if (err)
         return err;
     if (timed)

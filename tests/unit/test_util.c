@@ -2,10 +2,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/sweep.h"
 #include "util/fileio.h"
+#include "util/outset.h"
 #include "util/json_arena.h"
 #include <cjson/cJSON.h>
 #include "util/strbuf.h"
@@ -100,26 +102,18 @@ Test(sweep, model_ids)
     free(id);
 }
 
-Test(fileio, atomic_write_replaces)
+/* A directory is not a file to read. */
+Test(fileio, read_file_refuses_a_directory)
 {
     char dir[] = "/tmp/sr-test-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char *path = sr_path_join(dir, "out.txt");
-    cr_assert_null(sr_write_atomic(path, "one", 3));
-    cr_assert_null(sr_write_atomic(path, "two!", 4));
     char *data;
     size_t len;
-    cr_assert_null(sr_read_file(path, NULL, &data, &len));
-    cr_assert_eq(len, 4);
-    cr_assert_str_eq(data, "two!");
-    free(data);
     sr_error *err = sr_read_file(dir, "dir", &data, &len);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     sr_error_free(err);
-    remove(path);
     rmdir(dir);
-    free(path);
 }
 
 /* Outputs land below the directory, which is made, with the directories
@@ -130,7 +124,7 @@ Test(fileio, write_outputs_makes_directories)
     cr_assert_not_null(mkdtemp(base));
     char *dir = sr_path_join(base, "out/"); /* not there yet; a trailing '/' as users type it */
     sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
-    cr_assert_null(sr_write_outputs(dir, out, 2));
+    cr_assert_null(sr_write_outputs(dir, out, 2, NULL));
     char *path = sr_path_join(base, "out/charts/a.svg"), *data;
     size_t len;
     cr_assert_null(sr_read_file(path, NULL, &data, &len));
@@ -140,8 +134,10 @@ Test(fileio, write_outputs_makes_directories)
     free(path);
     path = sr_path_join(base, "out/charts");
     rmdir(path);
-    cr_assert_null(sr_write_atomic(path, "x", 1)); /* now a file named charts */
-    sr_error *err = sr_write_outputs(dir, out, 2);
+    FILE *f = fopen(path, "w"); /* now a file named charts */
+    cr_assert_not_null(f);
+    fclose(f);
+    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
     cr_assert_not_null(err);
     cr_expect(strstr(err->message, "not a directory") != NULL, "%s", err->message);
     sr_error_free(err);
@@ -155,6 +151,71 @@ Test(fileio, write_outputs_makes_directories)
     free(path);
     rmdir(base);
     free(dir);
+}
+
+/* Nothing below OUT_DIR is followed or removed by its name: a link named
+ * like a staging directory and a real directory of that name stay, and are
+ * named in the notes; a link as charts/ is refused before anything is
+ * written. */
+Test(fileio, write_outputs_leaves_what_it_did_not_make)
+{
+    char base[] = "/tmp/sr-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(base));
+    char *victim = sr_path_join(base, "victim"), *dir = sr_path_join(base, "out");
+    cr_assert_eq(mkdir(victim, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    char *kept = sr_asprintf("%s/.sweep-report.new.keep", dir), *link = sr_asprintf("%s/.sweep-report.new.0", dir);
+    cr_assert_eq(mkdir(kept, 0755), 0);
+    cr_assert_eq(symlink(victim, link), 0);
+    char *inside = sr_path_join(victim, "a.txt");
+    FILE *f = fopen(inside, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    sr_outset_notes notes = {0};
+    cr_assert_null(sr_write_outputs(dir, out, 2, &notes));
+    cr_expect_eq(notes.n, 2);
+    for (size_t i = 0; i < notes.n; i++)
+        cr_expect(strstr(notes.lines[i], "left alone") != NULL, "%s", notes.lines[i]);
+    sr_outset_notes_release(&notes);
+    struct stat st;
+    cr_expect_eq(stat(inside, &st), 0, "the link's target was emptied");
+    cr_expect_eq(lstat(link, &st), 0);
+    cr_expect_eq(stat(kept, &st), 0);
+    /* charts/ a link: refused, and nothing behind it written */
+    char *charts = sr_path_join(dir, "charts"), *chart = sr_path_join(charts, "a.svg");
+    cr_assert_eq(unlink(chart), 0);
+    cr_assert_eq(rmdir(charts), 0);
+    cr_assert_eq(symlink(victim, charts), 0);
+    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_FAILURE);
+    cr_expect(strstr(err->message, "symbolic link; refused") != NULL, "%s", err->message);
+    sr_error_free(err);
+    char *behind = sr_path_join(victim, "a.svg");
+    cr_expect_neq(stat(behind, &st), 0, "written through the link");
+    /* tidy up */
+    unlink(charts);
+    unlink(link);
+    rmdir(kept);
+    unlink(inside);
+    rmdir(victim);
+    char *rest[] = {"report.json", ".sweep-report.lock"};
+    for (size_t i = 0; i < 2; i++) {
+        char *p = sr_path_join(dir, rest[i]);
+        unlink(p);
+        free(p);
+    }
+    rmdir(dir);
+    rmdir(base);
+    free(behind);
+    free(chart);
+    free(charts);
+    free(inside);
+    free(kept);
+    free(link);
+    free(dir);
+    free(victim);
 }
 
 Test(sha256, incremental_equals_one_shot)
