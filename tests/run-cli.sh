@@ -83,6 +83,20 @@ if run bad-whole 2 report "$export_dir" --resamples 10k &&
     has "$tmp/err" "error: --resamples takes a whole number from 1 to 100000000, not '10k'"; then ok; else
     bad "report --resamples 10k: wording"
 fi
+# issue 28: the fewest resamples the percentile method is read from, for every command that bootstraps
+if run compare-few-resamples 2 compare "$export_dir" fixtures/v5e-gemma4-rerun -o "$tmp/never-c" --resamples 2 &&
+    has "$tmp/err" "error: --resamples 2 is too few for 95% intervals: the percentile method needs at least 1000" &&
+    [ ! -e "$tmp/never-c" ]; then ok; else bad "compare --resamples 2: usage error naming the minimum, nothing written"; fi
+if run audit-few-resamples 2 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/never-a" --resamples 500 &&
+    has "$tmp/err" "needs at least 1000"; then ok; else bad "audit --resamples 500: usage error naming the minimum"; fi
+if run simultaneous-few-resamples 2 report fixtures/v5e-gemma4-sweep -o "$tmp/never-s" --resamples 5000 --simultaneous &&
+    has "$tmp/err" "--resamples 5000 is too few for --simultaneous: the 6 comparisons on" &&
+    has "$tmp/err" "which needs at least 6000 resamples" && [ ! -e "$tmp/never-s" ]; then ok; else
+    bad "report --simultaneous over 6 comparisons with 5000 resamples: usage error naming 6000, nothing written"
+fi
+if run report-confidence-90 0 report tests/bad/base -o "$tmp/c90" --resamples 500 --confidence 0.9; then ok; else
+    bad "report --confidence 0.9 --resamples 500: the minimum follows the confidence (500 at 90%)"
+fi
 if run bad-number 2 report "$export_dir" --confidence 95 &&
     has "$tmp/err" "error: --confidence takes a number greater than 0 and less than 1, not '95'"; then ok; else
     bad "report --confidence 95: wording"
@@ -148,14 +162,14 @@ fi
 if run audit-unreadable 3 audit "$export_dir" "$tmp/none.md" -o "$tmp/never3" && has "$tmp/err" "none.md" &&
     [ ! -e "$tmp/never3" ]; then ok; else bad "audit of a missing claims file: input error naming it"; fi
 
-if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings &&
+if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 1000 --timings &&
     has "$tmp/err" "sweep-report: seconds: load " && [ ! -s "$tmp/out" ]; then ok; else
     bad "report --timings: the steps on stderr"
 fi
 
 # ---- --baseline by id, label or tag (the bucket layout's arms) --------------------
 bucket=tests/cases/report/bucket-prefix/export
-if run baseline-label 0 report "$bucket" -o "$tmp/b1" --resamples 10 --baseline "small (2026-10-02-a-v5e1)" &&
+if run baseline-label 0 report "$bucket" -o "$tmp/b1" --resamples 1000 --baseline "small (2026-10-02-a-v5e1)" &&
     has "$tmp/b1/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by label"; fi
 if run baseline-shared-id 2 report "$bucket" -o "$tmp/b2" --baseline org/small-it &&
     has "$tmp/err" "names 2 entries: 'small (2026-10-02-a-v5e1)', 'small (2026-10-03-b-v5e1)'" && [ ! -e "$tmp/b2" ]; then
@@ -163,7 +177,7 @@ if run baseline-shared-id 2 report "$bucket" -o "$tmp/b2" --baseline org/small-i
 else bad "--baseline naming an id two entries share: usage error listing their labels"; fi
 if run baseline-shared-tag 2 report "$bucket" -o "$tmp/b3" --baseline small && has "$tmp/err" "names 2 entries"; then ok
 else bad "--baseline naming a tag two runs share: usage error"; fi
-if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 10 --baseline SMALL-BF16 &&
+if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 1000 --baseline SMALL-BF16 &&
     has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
 if run baseline-unknown 3 report tests/cases/report/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
     has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
@@ -171,14 +185,14 @@ else bad "--baseline naming nothing: says where the name came from and the neare
 # ---- issue 21: hostile exports ---------------------------------------------------
 hostile="$tmp/hostile"
 cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
-(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-clean" --resamples 100) >/dev/null 2>&1
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-clean" --resamples 1000) >/dev/null 2>&1
 # figures: the models' accuracy and speed, for comparing two runs
 figures() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 print(json.dumps([(m["id"], m["accuracy"], m["speed"]) for m in r["models"]], sort_keys=True))' "$1"; }
 ln -s .. "$hostile/other/loop"
 ln -s . "$hostile/zz"
 ln -s ../.. "$hostile/other/bench/up"
-if limit="timeout 30" run link-loops 0 report "$hostile" -o "$tmp/h-loops" --resamples 100 &&
+if limit="timeout 30" run link-loops 0 report "$hostile" -o "$tmp/h-loops" --resamples 1000 &&
     [ "$(figures "$tmp/h-loops/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
     bad "symbolic links back up the export: the same figures, no hang"
 fi
@@ -208,7 +222,7 @@ cp "$tmp/sweep.json.orig" "$hostile/sweep.json"
 # a BOM on the run plan adds no phantom model
 models() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["models"]))' "$1"; }
 { printf '\357\273\277'; cat "$root/tests/bad/base/sweep.arms"; } >"$hostile/sweep.arms"
-if run bom-arms 0 report "$hostile" -o "$tmp/h-bom" --resamples 100 &&
+if run bom-arms 0 report "$hostile" -o "$tmp/h-bom" --resamples 1000 &&
     [ "$(models "$tmp/h-bom/report.json")" = "$(models "$tmp/h-clean/report.json")" ]; then ok; else
     bad "a UTF-8 BOM on sweep.arms: no phantom model"
 fi
@@ -224,7 +238,7 @@ mkdir "$hostile/$(printf 'dir\377x')"
 cp "$hostile/other/bfcl_simple.scores.csv" "$hostile/$(printf 'dir\377x')/" 2>/dev/null ||
     printf 'item_id,score\n1,1\n' >"$hostile/$(printf 'dir\377x')/gsm8k.scores.csv"
 printf 'item_id,score\n1,1\n2,0\n' >"$hostile/other/$(printf 'x\357\277\276').scores.csv"
-if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 100 --keep-going && valid_outputs "$tmp/h-utf8" &&
+if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 1000 --keep-going && valid_outputs "$tmp/h-utf8" &&
     has "$tmp/h-utf8/report.json" 'dir\\xFFx'; then ok; else
     bad "names that are not UTF-8 or hold a noncharacter: valid outputs, charts drawn, bytes shown as \\xHH"
 fi
@@ -232,11 +246,11 @@ rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276')
 
 # the output set: a file-size limit, a second run, what looks like a killed run's leftovers (never removed:
 # nothing proves this tool made them; tests/run-outset.sh has the writer's other rules)
-(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 100) >/dev/null 2>&1
+(cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 1000) >/dev/null 2>&1
 cp "$tmp/h-set/report.json" "$tmp/h-set-before.json"
 touch "$tmp/h-set/report.json.tmp.AbC123"
 mkdir -p "$tmp/h-set/.sweep-report.new.XyZ789/charts" && touch "$tmp/h-set/.sweep-report.new.XyZ789/charts/x.png"
-if (cd "$root" && ulimit -f 16 && "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 100) \
+if (cd "$root" && ulimit -f 16 && "$bin" report fixtures/v5e-gemma4-sweep -o "$tmp/h-set" --resamples 1000) \
     >"$tmp/out" 2>"$tmp/err"; then bad "ulimit -f: exit 0"; elif [ $? = 1 ] && has "$tmp/err" "File too large" &&
     cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json" && [ -e "$tmp/h-set/report.json.tmp.AbC123" ] &&
     [ -e "$tmp/h-set/.sweep-report.new.XyZ789/charts/x.png" ] &&
@@ -249,7 +263,7 @@ if command -v flock >/dev/null 2>&1; then
     flock "$tmp/h-set/.sweep-report.lock" sleep 5 &
     locker=$!
     sleep 0.5
-    if run second-run 1 report "$hostile" -o "$tmp/h-set" --resamples 100 && has "$tmp/err" "another sweep-report run" &&
+    if run second-run 1 report "$hostile" -o "$tmp/h-set" --resamples 1000 && has "$tmp/err" "another sweep-report run" &&
         cmp -s "$tmp/h-set/report.json" "$tmp/h-set-before.json"; then ok; else
         bad "a second run into a locked OUT_DIR: refused, exit 1, the report untouched"
     fi
@@ -279,7 +293,7 @@ else
 open(f,"w").write(json.dumps(d)+"\n")' "$big"
     for kg in "" --keep-going; do
         # shellcheck disable=SC2086
-        (ulimit -v 122880 && cd "$root" && "$bin" report "$tmp/h-big" -o "$tmp/never7" --resamples 10 --threads 1 $kg) \
+        (ulimit -v 122880 && cd "$root" && "$bin" report "$tmp/h-big" -o "$tmp/never7" --resamples 1000 --threads 1 $kg) \
             >"$tmp/out" 2>"$tmp/err"
         got=$?
         if [ "$got" = 1 ] && has "$tmp/err" "error: out of memory" && ! has "$tmp/err" "invalid json" &&
@@ -296,12 +310,12 @@ os.chdir(sys.argv[1])
 for i in range(25):  # 25 x 204 bytes: past PATH_MAX (4096)
     os.mkdir("d%02d" % i + "x" * 200); os.chdir("d%02d" % i + "x" * 200)
 open("gsm8k.scores.csv", "w").write("item_id,score\n1,1\n")' "$hostile/other"
-if run path-too-long-keep-going 0 report "$hostile" -o "$tmp/h-long" --resamples 100 --keep-going &&
+if run path-too-long-keep-going 0 report "$hostile" -o "$tmp/h-long" --resamples 1000 --keep-going &&
     has "$tmp/h-long/report.json" "cannot stat: File name too long; this path left out" &&
     [ "$(figures "$tmp/h-long/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
     bad "a path longer than PATH_MAX with --keep-going: a warning, exit 0, the figures unchanged"
 fi
-if run path-too-long 3 report "$hostile" -o "$tmp/never8" --resamples 100 &&
+if run path-too-long 3 report "$hostile" -o "$tmp/never8" --resamples 1000 &&
     has "$tmp/err" "other/d00xx" && has "$tmp/err" "cannot stat: File name too long" && [ ! -e "$tmp/never8" ]; then
     ok
 else bad "a path longer than PATH_MAX without --keep-going: exit 3 naming it"; fi
@@ -323,11 +337,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     chmod -R a+rX "$pub/e"
     mkdir "$pub/out" "$pub/out2" && chown 65534:65534 "$pub/out" "$pub/out2"
     chmod 000 "$pub/e/other/bench"
-    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out" --resamples 10 \
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out" --resamples 1000 \
         --keep-going >/dev/null 2>"$tmp/err" && has "$pub/out/report.json" "cannot read directory: Permission denied"; then
         ok
     else bad "--keep-going with an unreadable subdirectory: a warning, exit 0"; fi
-    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out2" --resamples 10 \
+    if setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" report "$pub/e" -o "$pub/out2" --resamples 1000 \
         >/dev/null 2>"$tmp/err"; then bad "an unreadable subdirectory without --keep-going: exit 0"; elif
         has "$tmp/err" "other/bench': cannot read directory"; then ok; else bad "an unreadable subdirectory: exit 3 naming it"; fi
     chmod 755 "$pub/e/other/bench"
@@ -337,7 +351,7 @@ else
 fi
 
 # The author's accuracy files: the answer-token limits and a summary without rows are said in the report's notes.
-if run gen-notes 0 report tests/cases/report/bucket-gen/export -o "$tmp/g1" --resamples 10 --baseline base &&
+if run gen-notes 0 report tests/cases/report/bucket-gen/export -o "$tmp/g1" --resamples 1000 --baseline base &&
     has "$tmp/g1/report.html" "GSM8K: answers limited to different token limits, so differences mix model and limit: base 2,048, other 768." &&
     has "$tmp/g1/report.html" "other, BFCL: the run&#39;s summary (logs/other.gen-bfcl_simple.json) claims 0.8750, 350 of 400 right; without its per-item rows it is not recomputed and has no interval." &&
     has "$tmp/g1/report.json" "answers limited to 768 tokens here but 2048 in the baseline"; then ok

@@ -42,6 +42,12 @@ extern const sr_cli_choice sr_backend_choices[];
  * info what the writer met there and left alone. */
 sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
 
+/* The most --resamples takes. */
+#define SR_MAX_RESAMPLES 100000000
+/* Checks across options: --resamples at least sr_min_resamples at
+ * --confidence (a usage error naming the minimum). */
+sr_error *sr_stats_opts_check(const sr_stats_opts *o);
+
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);
 /* The settings as parsed, seed and threads included. */

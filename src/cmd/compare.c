@@ -87,5 +87,8 @@ sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE 
         return err;
     if (!o.out_dir[0])
         return sr_usage_error("-o needs a directory");
+    err = sr_stats_opts_check(&o.stats);
+    if (err)
+        return err;
     return run_compare(args.operands[0], args.operands[1], &o, info);
 }

@@ -181,6 +181,8 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     report_opts_default(&o);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
@@ -199,6 +201,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     for (int i = 1; !err && !args.help && i < args.n_operands; i++)
         err = add_claims_file(&o, args.operands[i]);
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
