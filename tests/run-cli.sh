@@ -197,6 +197,14 @@ if limit="timeout 30" run link-loops 0 report "$hostile" -o "$tmp/h-loops" --res
     bad "symbolic links back up the export: the same figures, no hang"
 fi
 rm "$hostile/other/loop" "$hostile/zz" "$hostile/other/bench/up"
+# issue 28: byte-identical copies of a bench file (a browser's "(1)") are not more runs: the figures of a clean run
+for c in 1 2 3; do cp "$hostile/other/bench/vllm-infqps-concurrency4-other.json" "$hostile/other/bench/vllm-infqps-concurrency4-other ($c).json"; done
+if run bench-copies 0 report "$hostile" -o "$tmp/h-copies" --resamples 1000 &&
+    [ "$(figures "$tmp/h-copies/report.json")" = "$(figures "$tmp/h-clean/report.json")" ] &&
+    has "$tmp/err" "3 files are byte-identical to another file read there, each counted once"; then ok; else
+    bad "byte-identical copies of a bench file: counted once, the figures of a clean run, one warning"
+fi
+rm "$hostile/other/bench/vllm-infqps-concurrency4-other ("*").json"
 mkfifo "$hostile/claims.md" "$tmp/config.fifo"
 if limit="timeout 10" run fifo-claims 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never4" &&
     has "$tmp/err" "claims.md': not a regular file" && [ ! -e "$tmp/never4" ]; then ok; else

@@ -210,6 +210,39 @@ void sr_sha256_hex(const void *data, size_t len, char out[65])
     sr_sha256_final_hex(&c, out);
 }
 
+sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256[65], long long *size)
+{
+    const char *shown = display_path ? display_path : path;
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd, NULL);
+    if (err)
+        return err;
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_sha256 c;
+    sr_sha256_init(&c);
+    long long total = 0;
+    for (;;) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        sr_sha256_update(&c, chunk, (size_t)got);
+        total += got;
+    }
+    free(chunk);
+    close(fd);
+    if (!err) {
+        sr_sha256_final_hex(&c, sha256);
+        *size = total;
+    }
+    return err;
+}
+
 /* Call fn for one line, without its '\n' and a trailing '\r'. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx)
 {

@@ -47,6 +47,11 @@ void sr_sha256_init(sr_sha256 *c);
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
 void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
 
+/* The SHA-256 and size of a regular file's bytes as they are on disk,
+ * read in chunks (a FIFO or device is an input error, as for
+ * sr_read_file). */
+sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256[65], long long *size);
+
 /* Longest line sr_stream_lines accepts: far above any real log line. */
 #define SR_MAX_LINE_BYTES (64 << 20)
 
