@@ -123,7 +123,13 @@ const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
         snprintf(buf, size, "-");
         return buf;
     }
-    snprintf(buf, size, "%.*f", decimals, v);
+    /* A value whose digits would not fit, or would be a wall of them, in
+     * powers of ten: never the first 63 digits of 1.2e302. */
+    int n = snprintf(buf, size, "%.*f", decimals, v);
+    if (n < 0 || (size_t)n >= size || fabs(v) >= 1e15) {
+        snprintf(buf, size, "%.*e", decimals < 1 ? 1 : decimals > 6 ? 6 : decimals, v);
+        return buf;
+    }
     /* Never print "-0.00". */
     if (buf[0] == '-') {
         bool zero = true;

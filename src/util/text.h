@@ -31,8 +31,9 @@ void sr_trim(const char **s, size_t *len);
 /* True when [s, s+len) is nothing but ASCII space (a blank line). */
 bool sr_blank(const char *s, size_t len);
 
-/* The one number formatter: fixed decimals, "-" when NAN. Thousands
- * separators with sr_format_count. Writes into buf (size >= 64). */
+/* The one number formatter: fixed decimals, "-" when NAN; from 1e15, or
+ * when the digits would not fit, in powers of ten ("1.20e+302"), never cut.
+ * Thousands separators with sr_format_count. Writes into buf (size >= 64). */
 const char *sr_format_fixed(char *buf, size_t size, double v, int decimals);
 const char *sr_format_count(char *buf, size_t size, long long v); /* 321,280 */
 /* Shortest round-trip JSON number ("%.17g" trimmed to what round-trips). */

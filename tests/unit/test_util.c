@@ -38,6 +38,12 @@ Test(text, commas_and_counts)
     cr_assert_str_eq(sr_format_count(buf, sizeof buf, -1234567), "-1,234,567");
     cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, -0.0001, 3), "0.000");
     cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, NAN, 3), "-");
+    /* never the first 63 of 303 digits: powers of ten from 1e15 */
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, 1.2e302, 2), "1.20e+302");
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, -9e20, 2), "-9.00e+20");
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, 123456789012345.0, 1), "123456789012345.0");
+    char small[12]; /* "123456789.50" does not fit */
+    cr_assert_str_eq(sr_format_fixed(small, sizeof small, 123456789.5, 2), "1.23e+08");
     cr_assert_str_eq(sr_format_json_number(buf, sizeof buf, 0.1), "0.1");
 }
 
