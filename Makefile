@@ -26,7 +26,7 @@ REPORT_DIR ?= reports
 PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 OPT ?= -O2 -g

@@ -22,6 +22,7 @@ check() {
     have_header gsl/gsl_rng.h || missing="$missing libgsl-dev"
     have_header nettle/sha2.h || missing="$missing nettle-dev"
     have_header simdjson.h || missing="$missing libsimdjson-dev"
+    have_header uninorm.h || missing="$missing libunistring-dev"
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then

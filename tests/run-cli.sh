@@ -252,6 +252,47 @@ if run bad-utf8-names 0 report "$hostile" -o "$tmp/h-utf8" --resamples 1000 --ke
 fi
 rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276').scores.csv"
 
+# issue 28: names. An id written in NFC and in NFD is one id (its two entries told apart by their
+# directories, whose names differ only in the accent's form: " #2"); emoji the PDF cannot print are
+# their code points, so two names stay two; a 1 MB id is cut on paper, whole in report.json.
+names="$tmp/names"
+cp -R "$root/tests/bad/base" "$names"
+python3 - "$names" <<'PY'
+import json, os, sys, unicodedata
+root = sys.argv[1]
+runs = [json.loads(l) for l in open(root + "/other/bench/vllm-infqps-concurrency4-other.json")]
+def put(d, mid):
+    os.makedirs(os.path.join(root, d))
+    with open(os.path.join(root, d, "run.json"), "w", encoding="utf-8") as f:
+        for r in runs:
+            f.write(json.dumps(dict(r, model_id=mid), ensure_ascii=False) + "\n")
+put(unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFC", "org/café"))
+put(unicodedata.normalize("NFD", "café"), unicodedata.normalize("NFD", "org/café"))
+put("smile", "org/m-\U0001F600")
+put("grin", "org/m-\U0001F601")
+put("long", "org/" + "m" * 1000000)
+PY
+if run names 0 report "$names" -o "$tmp/names-out" --resamples 1000 && python3 - "$tmp/names-out/report.json" <<'PY'
+import json, sys, unicodedata
+r = json.load(open(sys.argv[1], encoding="utf-8"))
+ids = [m["id"] for m in r["models"]]
+labels = [m["label"] for m in r["models"]]
+cafe = unicodedata.normalize("NFC", "org/café")
+assert ids.count(cafe) == 2 and unicodedata.normalize("NFD", "org/café") not in ids, ids
+assert len(set(labels)) == len(labels), labels
+assert all(unicodedata.normalize("NFC", l) == l for l in labels), labels
+assert "org/" + "m" * 1000000 in ids
+PY
+then ok; else bad "ids in NFC and NFD: one id, two distinct labels; a 1 MB id: exit 0, whole in report.json"; fi
+if command -v pdftotext >/dev/null 2>&1; then
+    pdftotext "$tmp/names-out/report.pdf" "$tmp/names.txt" 2>/dev/null
+    if has "$tmp/names.txt" "org/m-U+1F600" && has "$tmp/names.txt" "org/m-U+1F601" &&
+        has "$tmp/names.txt" "org/mmmmmmmmmm" && ! grep -q "m\{5000\}" "$tmp/names.txt"; then ok; else
+        bad "report.pdf: emoji as code points (two names stay two), the 1 MB id cut"
+    fi
+fi
+rm -rf "$names"
+
 # the output set: a file-size limit, a second run, what looks like a killed run's leftovers (never removed:
 # nothing proves this tool made them; tests/run-outset.sh has the writer's other rules)
 (cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 1000) >/dev/null 2>&1

@@ -5,6 +5,7 @@
  * reads and records, and says for every file what it was read as or why it
  * was ignored. */
 #include "ingest/export_parts.h"
+#include "util/text.h"
 
 /* ---- directories in parallel ----------------------------------------------------- */
 
@@ -126,11 +127,12 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         if (!m->tag || !m->run)
             return sr_oom();
         if (a->model) {
-            char *id = sr_bucket_model_id(a->model);
-            if (!id)
+            char *raw = sr_bucket_model_id(a->model);
+            if (!raw)
                 return sr_oom();
             free(m->id);
-            m->id = id;
+            m->id = sr_nfc_dup(raw); /* as sr_sweep_add_model keeps ids */
+            free(raw);
         }
         if (a->modes) {
             m->planned = true;

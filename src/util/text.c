@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
+#include <uninorm.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
@@ -212,4 +214,40 @@ bool sr_utf8_valid(const char *s, size_t len)
         p += n;
     }
     return true;
+}
+
+static bool all_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+char *sr_nfc_dup(const char *s)
+{
+    if (all_ascii(s))
+        return sr_xstrdup(s);
+    size_t len = strlen(s), out_len = 0;
+    if (!sr_utf8_valid(s, len))
+        return sr_xstrdup(s);
+    uint8_t *nfc = u8_normalize(UNINORM_NFC, (const uint8_t *)s, len, NULL, &out_len);
+    if (!nfc) {
+        if (errno == ENOMEM)
+            sr_die_oom();
+        return sr_xstrdup(s);
+    }
+    char *out = sr_xstrndup((const char *)nfc, out_len);
+    free(nfc);
+    return out;
+}
+
+bool sr_is_nfc(const char *s)
+{
+    if (all_ascii(s))
+        return true;
+    char *nfc = sr_nfc_dup(s);
+    bool same = strcmp(nfc, s) == 0;
+    free(nfc);
+    return same;
 }

@@ -39,7 +39,7 @@ rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
 dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++"
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)

@@ -224,6 +224,26 @@ Test(fileio, write_outputs_leaves_what_it_did_not_make)
     free(victim);
 }
 
+/* NFC: a combining accent composed, so ids that look the same are the
+ * same bytes; ASCII and bytes that are not UTF-8 unchanged. */
+Test(text, nfc)
+{
+    char *s = sr_nfc_dup("org/cafe\xCC\x81"); /* e + U+0301 */
+    cr_expect_str_eq(s, "org/caf\xC3\xA9");
+    free(s);
+    s = sr_nfc_dup("org/plain");
+    cr_expect_str_eq(s, "org/plain");
+    free(s);
+    s = sr_nfc_dup("bad \xFF byte");
+    cr_expect_str_eq(s, "bad \xFF byte");
+    free(s);
+    cr_expect(sr_is_nfc("org/caf\xC3\xA9"));
+    cr_expect(!sr_is_nfc("org/cafe\xCC\x81"));
+    s = sr_normalize_model_id("/models/org/cafe\xCC\x81");
+    cr_expect_str_eq(s, "org/caf\xC3\xA9");
+    free(s);
+}
+
 Test(sha256, incremental_equals_one_shot)
 {
     static char data[1000];
