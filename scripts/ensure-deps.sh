@@ -34,6 +34,7 @@ check() {
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
         command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+        command -v cmark-gfm >/dev/null 2>&1 || missing="$missing cmark-gfm"
         ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
             || [ "$(uname -m)" != x86_64 ] || missing="$missing libclang-rt-14-dev"
     fi

@@ -293,6 +293,57 @@ if command -v pdftotext >/dev/null 2>&1; then
 fi
 rm -rf "$names"
 
+# issue 28: names that are Markdown. results.md rendered by GitHub's own cmark-gfm (with its table,
+# autolink and strikethrough extensions) shows every name as written: no heading, quote, list, code
+# block, link, emphasis or strikethrough made of a model or benchmark name ("http://example.org/x" is
+# a path as a model id: "example.org/x").
+if command -v cmark-gfm >/dev/null 2>&1; then
+    mdn="$tmp/md-names"
+    cp -R "$root/tests/bad/base" "$mdn"
+    python3 - "$mdn" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+runs = [json.loads(l) for l in open(root + "/other/bench/vllm-infqps-concurrency4-other.json")]
+names = ["# heading", "> quote", "1. list", "    code", "- item", "+ plus", "www.example.org", "http://example.org/x",
+         "user@example.org", "x *em* y", "~~gone~~", "_under_", "&amp;", "[ref]: /x", "---"]
+for i, n in enumerate(names):
+    d = os.path.join(root, "m%02d" % i)
+    os.makedirs(d)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        for r in runs:
+            f.write(json.dumps(dict(r, model_id=n)) + "\n")
+    with open(os.path.join(d, n.strip().replace("/", "_") + ".scores.csv"), "w") as f:
+        f.write("item_id,score\n1,1\n2,0\n")
+PY
+    if run md-names 0 report "$mdn" -o "$tmp/md-out" --resamples 1000 &&
+        cmark-gfm -e table -e autolink -e strikethrough "$tmp/md-out/results.md" >"$tmp/md.html" &&
+        python3 - "$tmp/md.html" <<'PY'
+import html.parser, sys
+names = ["# heading", "> quote", "1. list", "code", "- item", "+ plus", "www.example.org", "example.org/x",
+         "user@example.org", "x *em* y", "~~gone~~", "_under_", "&amp;", "[ref]: /x", "---"]
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text, self.stack = [], [], []
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+    def handle_data(self, data):
+        self.text.append(data)
+p = P()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+bad = [t for t in p.tags if t[0] in ("blockquote", "ol", "pre", "a", "em", "del", "hr")]
+assert not bad, bad
+heads = [t for t in p.tags if t[0] in ("h1", "h2", "h3", "h4", "h5", "h6")]
+text = "".join(p.text)
+missing = [n for n in names if n not in text]
+assert not missing, missing
+PY
+    then ok; else bad "results.md under cmark-gfm: model and benchmark names shown as written, never markup"; fi
+    rm -rf "$mdn"
+else
+    echo "cli: cmark-gfm not found (apt-get install cmark-gfm); the Markdown names test skipped"
+fi
+
 # the output set: a file-size limit, a second run, what looks like a killed run's leftovers (never removed:
 # nothing proves this tool made them; tests/run-outset.sh has the writer's other rules)
 (cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 1000) >/dev/null 2>&1
