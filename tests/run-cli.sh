@@ -131,6 +131,18 @@ if run kv-no-default 3 kv "$tmp/weird.json" --backend tpu --available-gib 3 &&
     has "$tmp/err" "field 'num_hidden_layers' is missing, and model type 'weird' has no known default"; then ok; else
     bad "kv on a config whose missing field has no default: an input error naming it"
 fi
+# issue 28: a huge max_position_embeddings is a number, named, never "missing"
+printf '{"num_hidden_layers": 2, "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 8, "max_position_embeddings": 4294967296}\n' >"$tmp/huge-positions.json"
+if run kv-huge-positions 2 kv "$tmp/huge-positions.json" --backend gpu --available-gib 1 &&
+    has "$tmp/err" "the config's max_position_embeddings, 4294967296, is more than" && ! has "$tmp/err" "has no"; then ok
+else bad "kv on max_position_embeddings 2^32: a usage error naming the number"; fi
+if run kv-huge-positions-given 0 kv "$tmp/huge-positions.json" --backend gpu --available-gib 1 --max-model-len 4096 &&
+    has "$tmp/out" "tokens "; then ok; else bad "kv on max_position_embeddings 2^32 with --max-model-len: read"; fi
+printf '{"num_hidden_layers": 2, "num_attention_heads": 16, "num_key_value_heads": 32, "head_dim": 8, "max_position_embeddings": 4096}\n' >"$tmp/kv-over.json"
+if run kv-heads-over 3 kv "$tmp/kv-over.json" --backend gpu --available-gib 1 &&
+    has "$tmp/err" "field 'num_key_value_heads' 32 is more than num_attention_heads 16"; then ok; else
+    bad "kv with 32 KV heads for 16 query heads: an input error, as vLLM refuses it"
+fi
 if run kv-missing-operand 2 kv --backend tpu && has "$tmp/err" "error: missing CONFIG_JSON"; then ok; else
     bad "kv without CONFIG_JSON"
 fi
