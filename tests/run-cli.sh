@@ -356,6 +356,19 @@ else
     echo "cli: cmark-gfm not found (apt-get install cmark-gfm); the Markdown names test skipped"
 fi
 
+# issue 28: one Hub repo in two cases is one candidate (with --keep-going, the second left out)
+cp -R "$root/fixtures/hub-survey" "$tmp/hub-case"
+printf '{"id": "qwen/qwen3-4b", "cardData": {"license": "apache-2.0"}}\n' >"$tmp/hub-case/SmolLM3-3B/model_info.json"
+if run survey-case 0 survey "$tmp/hub-case" -o "$tmp/hub-case-out" --keep-going &&
+    has "$tmp/err" "Hub ids ignore case" && python3 - "$tmp/hub-case-out/candidates.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c = c["candidates"] if isinstance(c, dict) else c
+assert [m["id"].lower() for m in c].count("qwen/qwen3-4b") == 1
+PY
+then ok; else bad "survey: Qwen/Qwen3-4B and qwen/qwen3-4b are one candidate"; fi
+rm -rf "$tmp/hub-case" "$tmp/hub-case-out"
+
 # the output set: a file-size limit, a second run, what looks like a killed run's leftovers (never removed:
 # nothing proves this tool made them; tests/run-outset.sh has the writer's other rules)
 (cd "$root" && "$bin" report "$hostile" -o "$tmp/h-set" --resamples 1000) >/dev/null 2>&1
