@@ -217,6 +217,19 @@ if run bench-copies 0 report "$hostile" -o "$tmp/h-copies" --resamples 1000 &&
     bad "byte-identical copies of a bench file: counted once, the figures of a clean run, one warning"
 fi
 rm "$hostile/other/bench/vllm-infqps-concurrency4-other ("*").json"
+# issue 28: every result file gzip-compressed under its own name (gsutil cp -Z), or in UTF-16: the figures of a clean run
+cp -R "$hostile" "$tmp/h-enc"
+n=0
+for f in $(cd "$tmp/h-enc" && find . -type f \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.csv' \) | sort); do
+    n=$((n + 1))
+    if [ $((n % 2)) = 0 ]; then gzip -c "$tmp/h-enc/$f" >"$tmp/enc" && mv "$tmp/enc" "$tmp/h-enc/$f"
+    else { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$tmp/h-enc/$f"; } >"$tmp/enc" && mv "$tmp/enc" "$tmp/h-enc/$f"; fi
+done
+if run encodings 0 report "$tmp/h-enc" -o "$tmp/h-enc-out" --resamples 1000 &&
+    [ "$(figures "$tmp/h-enc-out/report.json")" = "$(figures "$tmp/h-clean/report.json")" ]; then ok; else
+    bad "gzip-compressed and UTF-16 result files: read, the figures of a clean run"
+fi
+rm -rf "$tmp/h-enc" "$tmp/h-enc-out"
 mkfifo "$hostile/claims.md" "$tmp/config.fifo"
 if limit="timeout 10" run fifo-claims 3 audit "$hostile" "$hostile/claims.md" -o "$tmp/never4" &&
     has "$tmp/err" "claims.md': not a regular file" && [ ! -e "$tmp/never4" ]; then ok; else

@@ -13,6 +13,7 @@
 #include <nettle/base16.h>
 
 #include "util/alloc.h"
+#include "util/decode.h"
 #include "util/strbuf.h"
 
 /* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
@@ -69,9 +70,9 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     *len = 0;
     int fd;
     struct stat st;
-    sr_error *err = open_regular(path, shown, &fd, &st);
-    if (err)
-        return err;
+    sr_error *open_err = open_regular(path, shown, &fd, &st);
+    if (open_err)
+        return open_err;
     if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
         close(fd);
         return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st.st_size,
@@ -109,6 +110,12 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     }
     close(fd);
     buf[used] = '\0';
+    /* gzip-compressed content, UTF-16 text: read as the text they hold */
+    sr_error *err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES);
+    if (err) {
+        free(buf);
+        return err;
+    }
     *data = buf;
     *len = sr_strip_bom(buf, used);
     return NULL;
@@ -271,6 +278,9 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
     return fn(ctx, line, n, lineno);
 }
 
+static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
+                                     char sha256[65]);
+
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65])
 {
@@ -279,7 +289,13 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
     sr_error *err = open_regular(path, shown, &fd, NULL);
     if (err)
         return err;
-    err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    /* gzip-compressed content or UTF-16 text: through the decoder */
+    unsigned char head[2];
+    bool decode = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && sr_needs_decoding(head, sizeof head);
+    if (decode)
+        err = stream_decoded_lines(fd, shown, fn, ctx, size, sha256);
+    else
+        err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
     close(fd);
     return err;
 }
@@ -345,6 +361,57 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
     free(chunk);
     sr_strbuf_release(&carry);
+    if (!err) {
+        sr_sha256_final_hex(&sha, sha256);
+        *size = total;
+    }
+    return err;
+}
+
+/* sr_stream_fd_lines for a file that needs decoding: the text the decoder
+ * gives, split into lines; *size and sha256 describe the file's bytes on
+ * disk, as for any log. */
+static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
+                                     char sha256[65])
+{
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_strbuf carry, text;
+    sr_strbuf_init(&carry);
+    sr_strbuf_init(&text);
+    sr_decoder *dec = sr_decoder_new(shown, SR_MAX_DECODED_BYTES);
+    sr_sha256 sha;
+    sr_sha256_init(&sha);
+    long lineno = 0;
+    long long total = 0;
+    sr_error *err = NULL;
+    bool done = false;
+    while (!err && !done) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        text.len = 0;
+        if (got == 0) {
+            done = true;
+            err = sr_decoder_finish(dec, &text);
+        } else {
+            total += got;
+            sr_sha256_update(&sha, chunk, (size_t)got);
+            err = sr_decoder_feed(dec, chunk, (size_t)got, &text);
+        }
+        if (!err && text.len)
+            err = split_chunk(text.data, text.data + text.len, &carry, &lineno, shown, fn, ctx);
+    }
+    bool only_bom = lineno == 0 && carry.len == 3 && memcmp(carry.data, "\xEF\xBB\xBF", 3) == 0;
+    if (!err && carry.len && !only_bom)
+        err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
+    free(chunk);
+    sr_decoder_free(dec);
+    sr_strbuf_release(&carry);
+    sr_strbuf_release(&text);
     if (!err) {
         sr_sha256_final_hex(&sha, sha256);
         *size = total;

@@ -1,13 +1,17 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "expect_error.h"
 #include "model/sweep.h"
 #include "util/fileio.h"
 #include "util/outset.h"
+#include "util/decode.h"
 #include "util/json_arena.h"
 #include <cjson/cJSON.h>
 #include "util/strbuf.h"
@@ -242,6 +246,84 @@ Test(text, nfc)
     s = sr_normalize_model_id("/models/org/cafe\xCC\x81");
     cr_expect_str_eq(s, "org/caf\xC3\xA9");
     free(s);
+}
+
+/* gzip bytes of data (zlib's gzip wrapper), fresh. */
+static unsigned char *gzipped(const void *data, size_t len, size_t *out_len)
+{
+    z_stream z = {0};
+    cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&z, (uLong)len) + 64;
+    unsigned char *out = malloc(cap);
+    z.next_in = (Bytef *)(uintptr_t)data;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_len = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* The decoder gives the same text whatever pieces the bytes come in: a
+ * UTF-16LE text (a surrogate pair, U+1F600, among it) inside gzip, fed 1 to
+ * 7 bytes at a time and whole; plain text passes through; data cut short,
+ * an odd UTF-16 length and a lone surrogate are input errors. */
+Test(decode, gzip_and_utf16_in_pieces)
+{
+    const char *text = "{\"a\": \"caf\xC3\xA9 \xF0\x9F\x98\x80\"}\nline two\n";
+    /* the same as UTF-16LE with its byte-order mark */
+    static const unsigned char utf16[] = {0xFF, 0xFE, '{', 0, '"', 0, 'a', 0, '"', 0, ':', 0, ' ', 0, '"', 0, 'c', 0,
+                                          'a',  0,    'f', 0, 0xE9, 0, ' ', 0, 0x3D, 0xD8, 0x00, 0xDE, '"', 0,
+                                          '}',  0,    '\n', 0, 'l', 0, 'i', 0, 'n', 0, 'e', 0, ' ', 0, 't', 0, 'w', 0,
+                                          'o',  0,    '\n', 0};
+    size_t gz_len;
+    unsigned char *gz = gzipped(utf16, sizeof utf16, &gz_len);
+    for (size_t piece = 1; piece <= 8; piece++) {
+        sr_decoder *d = sr_decoder_new("t", 1 << 20);
+        sr_strbuf out;
+        sr_strbuf_init(&out);
+        size_t step = piece == 8 ? gz_len : piece;
+        for (size_t i = 0; i < gz_len; i += step)
+            cr_assert_null(sr_decoder_feed(d, gz + i, i + step <= gz_len ? step : gz_len - i, &out));
+        cr_assert_null(sr_decoder_finish(d, &out));
+        sr_strbuf_puts(&out, "");
+        cr_expect_str_eq(out.data, text, "pieces of %zu", piece);
+        sr_strbuf_release(&out);
+        sr_decoder_free(d);
+    }
+    char *buf = strdup("plain text");
+    size_t len = strlen(buf);
+    cr_assert_null(sr_decode_buffer("t", &buf, &len, 100));
+    cr_expect_str_eq(buf, "plain text");
+    free(buf);
+    buf = malloc(gz_len - 4 + 1); /* the trailer cut off */
+    memcpy(buf, gz, gz_len - 4);
+    len = gz_len - 4;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 1 << 20), "t", 0, "gzip data cut short");
+    free(buf);
+    buf = malloc(4);
+    memcpy(buf, "\xFF\xFEi", 4); /* BOM and one byte */
+    len = 3;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0, "UTF-16 text cut short (an odd number of bytes)");
+    free(buf);
+    buf = malloc(7);
+    memcpy(buf, "\xFF\xFEi\x00\x00\xDC", 7); /* a low surrogate alone */
+    len = 6;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0, "invalid UTF-16");
+    free(buf);
+    /* a bomb: 1 MiB of zeros in a few hundred bytes, against a limit of 64 KiB */
+    char *zeros = calloc(1, 1 << 20);
+    size_t bomb_len;
+    unsigned char *bomb = gzipped(zeros, 1 << 20, &bomb_len);
+    buf = malloc(bomb_len + 1);
+    memcpy(buf, bomb, bomb_len);
+    len = bomb_len;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 1 << 16), "t", 0, "more than 65536 bytes once decompressed");
+    free(buf);
+    free(bomb);
+    free(zeros);
+    free(gz);
 }
 
 Test(sha256, incremental_equals_one_shot)
