@@ -294,11 +294,10 @@ static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
             const char *a = first->record_path ? first->record_path : "?";
             const char *b = m->record_path ? m->record_path : "?";
             bool same = strcmp(first->id, m->id) == 0;
-            sr_error *err = sr_soften(sr_input_error(dir, 0, "model '%s' is there twice%s%s%s: '%s' and '%s'",
-                                                     first->id, same ? "" : " (as '", same ? "" : m->id,
-                                                     same ? "" : "'; Hub ids ignore case)", a, b),
-                                      s->settings.keep_going, NULL, NULL, "the second left out",
-                                      sr_survey_warn_sentence, s);
+            sr_error *err = sr_soften(
+                sr_input_error(dir, 0, "model '%s' is there twice%s%s%s: '%s' and '%s'", first->id,
+                               same ? "" : " (as '", same ? "" : m->id, same ? "" : "'; Hub ids ignore case)", a, b),
+                s->settings.keep_going, NULL, NULL, "the second left out", sr_survey_warn_sentence, s);
             if (err)
                 return err;
             sr_survey_model_release(m);

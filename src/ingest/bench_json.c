@@ -241,9 +241,10 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
      * carries from its --bench-params), else the mean per completed
      * request, else the mean of the per-request arrays. */
     /* names: the key each figure came from, for the plausibility check */
-    const char *names[SR_RUN_N_FIELDS] = {"output_throughput", "total_token_throughput", "request_throughput",
-                                          "completed",         "num_prompts",            "duration",
-                                          "input_len",         "output_len"};
+    const char *names[SR_RUN_N_FIELDS] = {"output_throughput",  "total_token_throughput",
+                                          "request_throughput", "completed",
+                                          "num_prompts",        "duration",
+                                          "input_len",          "output_len"};
     if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
         (err = get_length(o, "output_len", &run->output_len)) != NULL)
         return err;

@@ -11,8 +11,7 @@
 sr_run_field sr_bench_run_implausible(const sr_bench_run *run, const char *const names[SR_RUN_N_FIELDS], char **why)
 {
     *why = NULL;
-    static const sr_run_field rates[] = {SR_RUN_OUTPUT_THROUGHPUT, SR_RUN_TOTAL_THROUGHPUT,
-                                         SR_RUN_REQUEST_THROUGHPUT};
+    static const sr_run_field rates[] = {SR_RUN_OUTPUT_THROUGHPUT, SR_RUN_TOTAL_THROUGHPUT, SR_RUN_REQUEST_THROUGHPUT};
     const double values[] = {run->output_throughput, run->total_token_throughput, run->request_throughput};
     for (size_t i = 0; i < sizeof rates / sizeof *rates; i++)
         if (values[i] > 0 && values[i] < SR_MIN_THROUGHPUT) {
@@ -33,8 +32,8 @@ sr_run_field sr_bench_run_implausible(const sr_bench_run *run, const char *const
     const double lens[] = {run->input_len, run->output_len};
     for (size_t i = 0; i < 2; i++)
         if (!isnan(lens[i]) && lens[i] < 1) {
-            *why = sr_asprintf("'%s' gives %g tokens per request: a scenario of %s is no benchmark",
-                               names[lengths[i]], lens[i], i == 0 ? "empty prompts" : "no output");
+            *why = sr_asprintf("'%s' gives %g tokens per request: a scenario of %s is no benchmark", names[lengths[i]],
+                               lens[i], i == 0 ? "empty prompts" : "no output");
             return lengths[i];
         }
     return SR_RUN_N_FIELDS;

@@ -64,8 +64,7 @@ void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *
     for (size_t i = 0; i < n; i++) {
         copy_of[i] = (size_t)-1;
         struct stat st;
-        if (could_be_results(files[i]->rel) && stat(files[i]->open, &st) == 0 && S_ISREG(st.st_mode) &&
-            st.st_size > 0)
+        if (could_be_results(files[i]->rel) && stat(files[i]->open, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
             by_size[m++] = (sized){i, (long long)st.st_size};
     }
     qsort(by_size, m, sizeof *by_size, cmp_sized);
@@ -127,8 +126,9 @@ sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_fo
     }
     bool ok = true;
     if (copies)
-        ok = sr_sweep_warn(ld->sink, "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s",
-                           dir, copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
+        ok = sr_sweep_warn(ld->sink,
+                           "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s", dir,
+                           copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
     sr_strbuf_release(&named);
     return ok ? NULL : sr_oom();
 }

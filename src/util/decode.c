@@ -19,19 +19,19 @@ enum { UNDECIDED, PLAIN, GZIP, UTF16LE, UTF16BE };
 struct sr_decoder {
     const char *shown;
     long long limit, produced;
-    int outer;                /* UNDECIDED, PLAIN or GZIP */
-    unsigned char ohead[2];   /* the first bytes while undecided */
+    int outer;              /* UNDECIDED, PLAIN or GZIP */
+    unsigned char ohead[2]; /* the first bytes while undecided */
     size_t n_ohead;
     z_stream z;
-    bool z_open, z_ended;     /* a member ended: the next bytes start another */
-    long long consumed;       /* bytes of the file taken */
-    int inner;                /* UNDECIDED, PLAIN, UTF16LE or UTF16BE */
+    bool z_open, z_ended; /* a member ended: the next bytes start another */
+    long long consumed;   /* bytes of the file taken */
+    int inner;            /* UNDECIDED, PLAIN, UTF16LE or UTF16BE */
     unsigned char ihead[2];
     size_t n_ihead;
     iconv_t cd;
-    char carry[4];            /* a UTF-16 unit or pair cut by a piece's end */
+    char carry[4]; /* a UTF-16 unit or pair cut by a piece's end */
     size_t n_carry;
-    long long text_in;        /* UTF-16 bytes converted so far */
+    long long text_in; /* UTF-16 bytes converted so far */
 };
 
 #define OUT_CHUNK ((size_t)64 << 10)
@@ -39,8 +39,8 @@ struct sr_decoder {
 bool sr_needs_decoding(const void *data, size_t len)
 {
     const unsigned char *b = data;
-    return len >= 2 && ((b[0] == 0x1F && b[1] == 0x8B) || (b[0] == 0xFF && b[1] == 0xFE) ||
-                        (b[0] == 0xFE && b[1] == 0xFF));
+    return len >= 2 &&
+           ((b[0] == 0x1F && b[1] == 0x8B) || (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF));
 }
 
 sr_decoder *sr_decoder_new(const char *shown, long long limit)

@@ -279,7 +279,7 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
 }
 
 static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
-                                     char sha256[65]);
+                                      char sha256[65]);
 
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65])
@@ -372,7 +372,7 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
  * gives, split into lines; *size and sha256 describe the file's bytes on
  * disk, as for any log. */
 static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
-                                     char sha256[65])
+                                      char sha256[65])
 {
     char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
     sr_strbuf carry, text;

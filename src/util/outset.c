@@ -34,24 +34,24 @@
 /* A directory below OUT_DIR that output names hold ("charts"). */
 typedef struct subdir {
     char name[64];
-    int out_fd, stage_fd;       /* -1 until opened */
+    int out_fd, stage_fd; /* -1 until opened */
     bool made_in_out, made_in_stage;
 } subdir;
 
 /* One output's progress through the switch: what was done, so it can be
  * undone, and what the staging directory holds, so only that is deleted. */
 typedef struct slot {
-    int dir;            /* index into the subdirs, -1: OUT_DIR itself */
-    const char *base;   /* its name in that directory */
-    char aside[32];     /* where the old file waits in the staging directory */
-    bool had_old;       /* OUT_DIR held an entry of its name */
-    bool written;       /* the new file is in the staging directory */
-    bool moved_aside;   /* the old entry is in the staging directory */
-    bool published;     /* the new file is in OUT_DIR */
+    int dir;          /* index into the subdirs, -1: OUT_DIR itself */
+    const char *base; /* its name in that directory */
+    char aside[32];   /* where the old file waits in the staging directory */
+    bool had_old;     /* OUT_DIR held an entry of its name */
+    bool written;     /* the new file is in the staging directory */
+    bool moved_aside; /* the old entry is in the staging directory */
+    bool published;   /* the new file is in OUT_DIR */
 } slot;
 
 typedef struct outset {
-    const char *shown;  /* OUT_DIR as the user gave it, for messages */
+    const char *shown; /* OUT_DIR as the user gave it, for messages */
     int out_fd, stage_fd;
     char stage_name[64];
     subdir *dirs;
@@ -127,9 +127,9 @@ static sr_error *open_out_dir(const char *out_dir, int *fd)
     if (!err) {
         *fd = open(path, DIR_FLAGS);
         if (*fd < 0)
-            err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot open the output directory: %s%s",
-                               errno == ELOOP ? "it is a symbolic link; refused" : strerror(errno),
-                               ", nothing written");
+            err =
+                sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot open the output directory: %s%s",
+                             errno == ELOOP ? "it is a symbolic link; refused" : strerror(errno), ", nothing written");
     }
     free(path);
     return err;
@@ -153,8 +153,9 @@ static sr_error *open_out_subdir(outset *o, subdir *d)
             continue;
         }
         if (fstatat(o->out_fd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-            return fail(o->shown, d->name, "%s", "is a symbolic link; refused, nothing written (the outputs never "
-                                                 "go through a link)");
+            return fail(o->shown, d->name, "%s",
+                        "is a symbolic link; refused, nothing written (the outputs never "
+                        "go through a link)");
         if (e == ENOTDIR || e == ELOOP)
             return fail(o->shown, d->name, "%s", "exists and is not a directory; nothing written");
         return fail(o->shown, d->name, "cannot open directory: %s", strerror(e));
@@ -338,7 +339,9 @@ static sr_error *take_lock(outset *o, int *lock)
             close(*lock);
         *lock = -1;
         return fail(o->shown, NULL, "cannot create the lock file " LOCK_NAME ": %s",
-                    e == ELOOP ? "it is a symbolic link; refused" : e ? strerror(e) : "it is not a regular file");
+                    e == ELOOP ? "it is a symbolic link; refused"
+                    : e        ? strerror(e)
+                               : "it is not a regular file");
     }
     if (flock(*lock, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
@@ -514,8 +517,8 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n, 
             if (lost)
                 err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0,
                                    "cannot write %s: %s; %zu previous file%s could not be put back and %s in %s",
-                                   out[failed].name, strerror(e), lost, lost == 1 ? "" : "s",
-                                   lost == 1 ? "is" : "are", staging);
+                                   out[failed].name, strerror(e), lost, lost == 1 ? "" : "s", lost == 1 ? "is" : "are",
+                                   staging);
             else
                 err = fail(out_dir, out[failed].name, "cannot write: %s; the previous files are as they were",
                            strerror(e));

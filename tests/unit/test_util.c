@@ -273,10 +273,10 @@ Test(decode, gzip_and_utf16_in_pieces)
 {
     const char *text = "{\"a\": \"caf\xC3\xA9 \xF0\x9F\x98\x80\"}\nline two\n";
     /* the same as UTF-16LE with its byte-order mark */
-    static const unsigned char utf16[] = {0xFF, 0xFE, '{', 0, '"', 0, 'a', 0, '"', 0, ':', 0, ' ', 0, '"', 0, 'c', 0,
-                                          'a',  0,    'f', 0, 0xE9, 0, ' ', 0, 0x3D, 0xD8, 0x00, 0xDE, '"', 0,
-                                          '}',  0,    '\n', 0, 'l', 0, 'i', 0, 'n', 0, 'e', 0, ' ', 0, 't', 0, 'w', 0,
-                                          'o',  0,    '\n', 0};
+    static const unsigned char utf16[] = {0xFF, 0xFE, '{', 0, '"', 0, 'a',  0, '"',  0, ':',  0, ' ',  0,
+                                          '"',  0,    'c', 0, 'a', 0, 'f',  0, 0xE9, 0, ' ',  0, 0x3D, 0xD8,
+                                          0x00, 0xDE, '"', 0, '}', 0, '\n', 0, 'l',  0, 'i',  0, 'n',  0,
+                                          'e',  0,    ' ', 0, 't', 0, 'w',  0, 'o',  0, '\n', 0};
     size_t gz_len;
     unsigned char *gz = gzipped(utf16, sizeof utf16, &gz_len);
     for (size_t piece = 1; piece <= 8; piece++) {
@@ -305,7 +305,8 @@ Test(decode, gzip_and_utf16_in_pieces)
     buf = malloc(4);
     memcpy(buf, "\xFF\xFEi", 4); /* BOM and one byte */
     len = 3;
-    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0, "UTF-16 text cut short (an odd number of bytes)");
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0,
+                       "UTF-16 text cut short (an odd number of bytes)");
     free(buf);
     buf = malloc(7);
     memcpy(buf, "\xFF\xFEi\x00\x00\xDC", 7); /* a low surrogate alone */

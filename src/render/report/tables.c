@@ -945,8 +945,8 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
             sr_tb_row(&b);
             sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
             /* a file not read says why; a byte-identical copy is named so */
-            sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT,
-                                    f->reason && strcmp(f->kind, "duplicate") != 0 ? "ignored" : f->kind);
+            sr_cell *k =
+                sr_tb_cell(&b, SR_CELL_TEXT, f->reason && strcmp(f->kind, "duplicate") != 0 ? "ignored" : f->kind);
             if (f->reason) {
                 sr_tb_cell_sub(&b, k, f->reason);
                 if (k)
@@ -1104,9 +1104,8 @@ void sr_markdown_escape(sr_strbuf *sb, const char *text)
     const char *start = shown + md_block_start(sb, shown);
     for (const char *s = start; *s; s++) {
         char prev = s > shown ? s[-1] : ' ';
-        size_t email = md_ascii_alnum(prev) || prev == '.' || prev == '_' || prev == '+' || prev == '-'
-                           ? 0
-                           : md_email_len(s);
+        size_t email =
+            md_ascii_alnum(prev) || prev == '.' || prev == '_' || prev == '+' || prev == '-' ? 0 : md_email_len(s);
         if (email) {
             sr_strbuf_putc(sb, '`');
             sr_strbuf_append(sb, s, email);

@@ -53,8 +53,7 @@ static const char *ascii_command(char c)
 /* c then next would form one of TeX's text ligatures ("---" is two "--"). */
 static bool ligature_start(char c, char next)
 {
-    return ((c == '-' || c == '`' || c == '\'' || c == ',') && next == c) ||
-           ((c == '?' || c == '!') && next == '`');
+    return ((c == '-' || c == '`' || c == '\'' || c == ',') && next == c) || ((c == '?' || c == '!') && next == '`');
 }
 
 void sr_latex_escape(sr_strbuf *sb, const char *s)
@@ -72,8 +71,7 @@ void sr_latex_escape(sr_strbuf *sb, const char *s)
             else if (ligature_start((char)c, plain[i + 1])) {
                 sr_strbuf_putc(sb, (char)c); /* "--", "``", "''", ",,", "?`", "!`" are ligatures in TeX's */
                 sr_strbuf_puts(sb, "{}");    /* fonts (a dash, quotes, ¿, ¡): {} keeps the two characters */
-            }
-            else
+            } else
                 sr_strbuf_putc(sb, (char)c);
             i++;
             continue;
