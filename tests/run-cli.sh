@@ -278,7 +278,8 @@ fi
 rm -rf "$hostile/$(printf 'dir\377x')" "$hostile/other/$(printf 'x\357\277\276').scores.csv"
 
 # issue 28: names. An id written in NFC and in NFD is one id (its two entries told apart by their
-# directories, whose names differ only in the accent's form: " #2"); emoji the PDF cannot print are
+# directories, whose names differ only in the accent's form: " #2"), and so is a benchmark's name
+# (two models' café.scores.csv, one in each form, are one benchmark); emoji the PDF cannot print are
 # their code points, so two names stay two; a 1 MB id is cut on paper, whole in report.json.
 names="$tmp/names"
 cp -R "$root/tests/bad/base" "$names"
@@ -296,6 +297,9 @@ put(unicodedata.normalize("NFD", "café"), unicodedata.normalize("NFD", "org/caf
 put("smile", "org/m-\U0001F600")
 put("grin", "org/m-\U0001F601")
 put("long", "org/" + "m" * 1000000)
+for d, form in (("base-model", "NFC"), ("other", "NFD")):  # one benchmark, its name written two ways
+    with open(os.path.join(root, d, unicodedata.normalize(form, "café") + ".scores.csv"), "w") as f:
+        f.write("item_id,score\n" + "".join("%d,%d\n" % (i, i % 2) for i in range(30)))
 PY
 if run names 0 report "$names" -o "$tmp/names-out" --resamples 1000 && python3 - "$tmp/names-out/report.json" <<'PY'
 import json, sys, unicodedata
@@ -307,6 +311,9 @@ assert ids.count(cafe) == 2 and unicodedata.normalize("NFD", "org/café") not in
 assert len(set(labels)) == len(labels), labels
 assert all(unicodedata.normalize("NFC", l) == l for l in labels), labels
 assert "org/" + "m" * 1000000 in ids
+benches = [set(m["accuracy"]) for m in r["models"] if m["id"] in ("org/base-model", "org/other-model")]
+assert all(unicodedata.normalize("NFC", "café") in b and unicodedata.normalize("NFD", "café") not in b
+           for b in benches), benches
 PY
 then ok; else bad "ids in NFC and NFD: one id, two distinct labels; a 1 MB id: exit 0, whole in report.json"; fi
 if command -v pdftotext >/dev/null 2>&1; then

@@ -601,6 +601,11 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
 {
     if (!sr_scores_compact(scores))
         return false;
+    if (scores->benchmark && !sr_is_nfc(scores->benchmark)) { /* names compared as ids are: in NFC */
+        char *nfc = sr_nfc_dup(scores->benchmark);
+        free(scores->benchmark);
+        scores->benchmark = nfc;
+    }
     sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
     if (existing) {
         sr_scores_release(existing);
