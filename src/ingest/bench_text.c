@@ -430,14 +430,15 @@ static bool command_options(const words *w, size_t first, run_args *a)
 }
 
 /* A whole command (continuation lines joined). Sets *is_command when it
- * runs the benchmark; *cmd then holds what it asks for. False on OOM. */
+ * runs the benchmark; *cmd then holds what it asks for. Too many words for
+ * a command: not one. False on OOM. */
 static bool parse_command(const char *s, size_t n, run_args *cmd, bool *is_command)
 {
     words w = {0};
     *is_command = false;
-    bool ok = shell_words(s, n, &w);
-    size_t at = ok ? invocation(&w) : w.n;
-    if (ok && at < w.n) {
+    bool ok = true;
+    size_t at = shell_words(s, n, &w) ? invocation(&w) : w.n;
+    if (at < w.n) {
         *is_command = true;
         args_free(cmd);
         ok = command_options(&w, at + 1, cmd);

@@ -2,6 +2,7 @@
  * Snippets are the real outputs quoted in shared/research/formats.md. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
@@ -335,6 +336,34 @@ Test(bench_text, unreadable_and_foreign_commands)
     cr_assert_float_eq(runs[0].input_len, 100.0, 1e-12); /* 4000 / 40: run-bench.sh's 1000 is not ours */
     cr_assert_not(runs[0].nominal_lengths);
     sr_bench_runs_free(runs, n);
+}
+
+/* A command joined over continuation lines into more words than a command
+ * has (a pasted table, a runaway line) is not a command: the block after it
+ * is still read, and the error is not "out of memory". */
+Test(bench_text, too_many_words_is_no_command)
+{
+    static const char head[] = "vllm bench serve --model org/m --num-prompts 20 \\\n";
+    size_t words = 5000, len = sizeof head - 1 + 2 * words + 1 + sizeof new_block;
+    char *text = malloc(len);
+    cr_assert_not_null(text);
+    char *p = text;
+    memcpy(p, head, sizeof head - 1);
+    p += sizeof head - 1;
+    for (size_t i = 0; i < words; i++) {
+        *p++ = 'w';
+        *p++ = ' ';
+    }
+    *p++ = '\n';
+    memcpy(p, new_block, sizeof new_block); /* with its NUL */
+    sr_bench_run *runs;
+    size_t n;
+    text_ok(text, &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_assert_null(runs[0].model_id); /* the command's options were not read */
+    cr_assert_float_eq(runs[0].output_throughput, 66.20, 1e-9);
+    sr_bench_runs_free(runs, n);
+    free(text);
 }
 
 /* A script that runs the benchmark at three rates: each run has its
