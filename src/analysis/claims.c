@@ -38,8 +38,6 @@ char *sr_claims_normalize_name(const char *name)
         sr_strbuf_putc(&sb, c);
     }
     char *s = sr_strbuf_detach(&sb);
-    if (!s)
-        return sr_asprintf("%s", ""); /* an empty name; NULL only on OOM */
     size_t n = strlen(s);
     for (bool cut = true; cut;) {
         cut = false;
@@ -64,14 +62,13 @@ static const char *name_part(const char *id)
     return slash ? slash + 1 : id;
 }
 
-/* Equal after normalising both; false on OOM (the caller's check of the
- * written name's form catches that). */
+/* Equal after normalising both. */
 static bool normalised_equal(const char *norm, const char *other)
 {
     if (!other || !other[0])
         return false;
     char *o = sr_claims_normalize_name(other);
-    bool eq = o && strcmp(norm, o) == 0;
+    bool eq = strcmp(norm, o) == 0;
     free(o);
     return eq;
 }
@@ -116,8 +113,7 @@ static char *without_marker(const char *name)
         }
         if (k >= 2 && name[k - 1] == ' ' && name[k - 2] == ',') {
             char *bare = sr_strndup(name, k - 1); /* "X (tp 2," */
-            if (bare)
-                bare[k - 2] = ')';
+            bare[k - 2] = ')';
             return bare;
         }
     }
@@ -146,8 +142,6 @@ sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char
     const char *forms[2] = {name, bare};
     char *norms[2] = {sr_claims_normalize_name(name), bare ? sr_claims_normalize_name(bare) : NULL};
     sr_error *err = NULL;
-    if (!norms[0] || (bare && !norms[1]))
-        err = sr_oom();
     for (int stage = 0; stage < N_STAGES && !err && *index < 0; stage++)
         for (int f = 0; f < 2 && forms[f] && *index < 0; f++) {
             long a = -1, b = -1;
@@ -222,12 +216,12 @@ static bool words_fit(const sr_model *m, char written[][WORD_MAX + 1], size_t n_
 /* The last stage, for arms of the author's pipeline (entries with a tag):
  * the name's words against each arm's tag and id words. One arm fitting is
  * the match; several leave the claim unmatched with them as candidates. */
-static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
+static void match_by_words(const sr_sweep *sw, sr_claim *c)
 {
     char written[WORDS_MAX][WORD_MAX + 1];
     size_t n = 0;
     if (!words_of(c->model, written, &n) || n == 0)
-        return NULL;
+        return;
     size_t count = 0;
     long first = -1;
     sr_strbuf names;
@@ -239,13 +233,11 @@ static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
             first = (long)i;
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[i]));
     }
-    bool failed = false;
     if (count == 1)
         c->model_index = first;
-    else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))
-        failed = true;
+    else if (count > 1)
+        c->candidates = sr_strbuf_detach(&names);
     sr_strbuf_release(&names);
-    return failed ? sr_oom() : NULL;
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -761,17 +753,16 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
 {
     reset(c);
     sr_error *err = sr_claims_match_model(sw, c->model, c->path, c->line, &c->model_index);
-    if (!err && c->model_index < 0)
-        err = match_by_words(sw, c);
     if (err)
         return err;
+    if (c->model_index < 0)
+        match_by_words(sw, c);
     if (c->model_index < 0) {
         c->status = SR_CLAIM_UNMATCHED;
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
-    if (!(c->model_id = sr_xstrdup(m->id)))
-        return sr_oom();
+    c->model_id = sr_xstrdup(m->id);
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))
         return err;
@@ -786,9 +777,8 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
 static sr_error *check_matched_duplicates(const sr_claim_list *list)
 {
     size_t repeat, original;
-    int found = sr_claim_list_contradiction(list, 0, SR_CLAIM_BY_MATCHED_MODEL, &repeat, &original);
-    if (found <= 0)
-        return found < 0 ? sr_oom() : NULL;
+    if (!sr_claim_list_contradiction(list, 0, SR_CLAIM_BY_MATCHED_MODEL, &repeat, &original))
+        return NULL;
     const sr_claim *r = &list->items[repeat], *o = &list->items[original];
     return sr_input_error(r->path, r->line,
                           "duplicate claim: %s of '%s' is %s here and %s at %s (as '%s'; both are %s)", r->figure,

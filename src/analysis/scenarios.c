@@ -67,7 +67,7 @@ static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec
     return SR_RUN_KEYED;
 }
 
-static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
+static void key_model_runs(sr_sweep *sweep, sr_model *m)
 {
     for (size_t i = 0; i < m->n_runs; i++) {
         sr_bench_run *run = &m->runs[i];
@@ -75,34 +75,25 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
         sr_run_keying k = sr_run_spec(run, &spec);
         const char *src = run->source ? run->source : "?";
         if (k == SR_RUN_NO_SUCCESS) {
-            if (!sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id,
-                               src))
-                return sr_oom();
+            sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id, src);
             continue;
         }
         if (k == SR_RUN_NO_LENGTHS) {
-            if (!sr_sweep_warn(sweep, "%s: '%s': input or output length unknown; run not counted",
-                               m->label ? m->label : m->id, src))
-                return sr_oom();
+            sr_sweep_warn(sweep, "%s: '%s': input or output length unknown; run not counted",
+                          m->label ? m->label : m->id, src);
             continue;
         }
-        if (!sr_model_add_run(m, &spec, run))
-            return sr_oom();
+        sr_model_add_run(m, &spec, run);
     }
     for (size_t i = 0; i < m->n_runs; i++)
         sr_bench_run_release(&m->runs[i]);
     free(m->runs);
     m->runs = NULL;
     m->n_runs = m->cap_runs = 0;
-    return NULL;
 }
 
-sr_error *sr_key_runs(sr_sweep *sweep)
+void sr_key_runs(sr_sweep *sweep)
 {
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_error *err = key_model_runs(sweep, &sweep->models[i]);
-        if (err)
-            return err;
-    }
-    return NULL;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        key_model_runs(sweep, &sweep->models[i]);
 }

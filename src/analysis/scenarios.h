@@ -21,6 +21,6 @@ const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size);
 
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
-sr_error *sr_key_runs(sr_sweep *sweep);
+void sr_key_runs(sr_sweep *sweep);
 
 #endif

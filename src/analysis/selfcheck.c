@@ -56,7 +56,7 @@ static bool from_lmeval_samples(const sr_scores *s)
     return name && strncmp(name, "samples_", 8) == 0;
 }
 
-static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
+static void check_lmeval(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -69,30 +69,25 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
             double mine = mean_score(s);
             s->claimed_accuracy = r->value;
             free(s->claimed_source);
-            if (!(s->claimed_source = sr_xstrdup(r->source)))
-                return sr_oom();
-            if (fabs(mine - r->value) > SR_CLAIM_TOLERANCE &&
-                !sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
-                               r->source, r->value))
-                return sr_oom();
+            s->claimed_source = sr_xstrdup(r->source);
+            if (fabs(mine - r->value) > SR_CLAIM_TOLERANCE)
+                sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
+                              r->source, r->value);
         }
         /* A claim with no per-item evidence cannot be compared: say so rather
          * than leave the model looking as if it never ran the task. */
-        if (!matched && strcmp(r->task, "gsm8k") == 0 && key_matches(sw, r, "gsm8k") &&
-            !sr_model_benchmark(m, "gsm8k") &&
-            !sr_sweep_warn(sw,
-                           "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
-                           "without per-item scores it cannot be compared",
-                           m->label, r->source, r->value))
-            return sr_oom();
+        if (!matched && strcmp(r->task, "gsm8k") == 0 && key_matches(sw, r, "gsm8k") && !sr_model_benchmark(m, "gsm8k"))
+            sr_sweep_warn(sw,
+                          "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
+                          "without per-item scores it cannot be compared",
+                          m->label, r->source, r->value);
     }
-    return NULL;
 }
 
 /* A gen_eval.py summary (<tag>.gen-<task>.json) against its rows, as an
  * lm-eval results file against its samples: the rows' own counts are
  * recomputed and each figure the summary states is compared. */
-static sr_error *check_gen(sr_sweep *sw, sr_model *m)
+static void check_gen(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -106,11 +101,10 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             /* Nothing to recompute it from: the summary's accuracy is the
              * entry's, marked as not recomputed, with no interval and no
              * comparison (a second summary of the task adds nothing). */
-            if (!sr_sweep_warn(sw,
-                               "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
-                               "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
-                               m->label, r->task, r->source, r->value, r->right, r->n, r->task))
-                return sr_oom();
+            sr_sweep_warn(sw,
+                          "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
+                          "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
+                          m->label, r->task, r->source, r->value, r->right, r->n, r->task);
             if (sr_model_benchmark(m, r->task))
                 continue;
             sr_scores sc;
@@ -123,45 +117,37 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             sc.summary_n = r->n;
             sc.max_tokens = r->max_tokens;
             sc.truncated = r->truncated;
-            if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
-                sr_scores_release(&sc);
-                return sr_oom();
-            }
+            sr_model_add_scores(m, &sc);
             continue;
         }
         s->claimed_accuracy = r->value;
         free(s->claimed_source);
-        if (!(s->claimed_source = sr_xstrdup(r->source)))
-            return sr_oom();
+        s->claimed_source = sr_xstrdup(r->source);
         double right = 0;
         for (size_t k = 0; k < s->n_items; k++)
             right += s->items[k].score;
-        bool ok = true;
         if (r->n >= 0 && (size_t)r->n != s->n_items)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld items but '%s' has %zu row%s", m->label, r->task, r->source,
-                               r->n, s->source, s->n_items, s->n_items == 1 ? "" : "s");
-        if (ok && r->right >= 0 && fabs(right - (double)r->right) > 0.5)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld right but the rows give %.0f", m->label, r->task, r->source,
-                               r->right, right);
-        if (ok && fabs(mean_score(s) - r->value) > SR_CLAIM_TOLERANCE)
-            ok = sr_sweep_warn(sw, "%s: %s: the rows give %.4f but '%s' claims %.4f", m->label, r->task, mean_score(s),
-                               r->source, r->value);
-        if (ok && r->truncated >= 0 && s->truncated >= 0 && r->truncated != s->truncated)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld answers cut at the token limit but the rows give %ld",
-                               m->label, r->task, r->source, r->truncated, s->truncated);
-        if (ok && r->max_tokens > 0 && s->max_tokens > 0 && r->max_tokens != s->max_tokens)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' says answers were limited to %ld tokens but the rows say %ld",
-                               m->label, r->task, r->source, r->max_tokens, s->max_tokens);
-        if (!ok)
-            return sr_oom();
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld items but '%s' has %zu row%s", m->label, r->task, r->source,
+                          r->n, s->source, s->n_items, s->n_items == 1 ? "" : "s");
+        if (r->right >= 0 && fabs(right - (double)r->right) > 0.5)
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld right but the rows give %.0f", m->label, r->task, r->source,
+                          r->right, right);
+        if (fabs(mean_score(s) - r->value) > SR_CLAIM_TOLERANCE)
+            sr_sweep_warn(sw, "%s: %s: the rows give %.4f but '%s' claims %.4f", m->label, r->task, mean_score(s),
+                          r->source, r->value);
+        if (r->truncated >= 0 && s->truncated >= 0 && r->truncated != s->truncated)
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld answers cut at the token limit but the rows give %ld", m->label,
+                          r->task, r->source, r->truncated, s->truncated);
+        if (r->max_tokens > 0 && s->max_tokens > 0 && r->max_tokens != s->max_tokens)
+            sr_sweep_warn(sw, "%s: %s: '%s' says answers were limited to %ld tokens but the rows say %ld", m->label,
+                          r->task, r->source, r->max_tokens, s->max_tokens);
     }
-    return NULL;
 }
 
 /* Every answer empty: the model produced nothing to score (e.g. a tool-call
  * parser that never emitted a call). Not a score of 0: the benchmark is
  * taken out and the entry gets a score failure. */
-static sr_error *take_out_empty(sr_model *m)
+static void take_out_empty(sr_model *m)
 {
     size_t kept = 0;
     for (size_t j = 0; j < m->n_benchmarks; j++) {
@@ -174,15 +160,12 @@ static sr_error *take_out_empty(sr_model *m)
             char *msg = sr_asprintf("%s: the model produced no usable output for any of its %zu items "
                                     "(tool-call parser or generation returned nothing)",
                                     s->benchmark, s->n_items);
-            bool ok = msg && sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source);
+            sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source);
             free(msg);
-            if (!ok)
-                return sr_oom();
         }
         sr_scores_release(s);
     }
     m->n_benchmarks = kept;
-    return NULL;
 }
 
 /* Whether each claimed accuracy (lm-eval's, or a BFCL score header's)
@@ -196,21 +179,15 @@ static void mark_claims(sr_model *m)
     }
 }
 
-sr_error *sr_check_self_reports(sr_sweep *sweep)
+void sr_check_self_reports(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        sr_error *err = check_lmeval(sweep, m);
-        if (!err)
-            err = check_gen(sweep, m);
-        if (!err)
-            mark_claims(m);
-        if (!err)
-            err = take_out_empty(m);
-        if (err)
-            return err;
+        check_lmeval(sweep, m);
+        check_gen(sweep, m);
+        mark_claims(m);
+        take_out_empty(m);
     }
-    return NULL;
 }
 
 /* ---- run.log's own claims (the bucket layout) ---------------------------- */
@@ -231,22 +208,20 @@ static void differ_value(sr_strbuf *d, const char *what, double claimed, double 
         sr_strbuf_printf(d, "%s%s %.*f, the files %.*f", d->len ? "; " : "", what, decimals, claimed, decimals, have);
 }
 
-static bool finish_check(sr_run_claim *c, sr_strbuf *d, const char *against, bool recomputed)
+static void finish_check(sr_run_claim *c, sr_strbuf *d, const char *against, bool recomputed)
 {
     if (!against)
-        return true;
+        return;
     c->recomputed = recomputed;
-    if (!(c->against = sr_xstrdup(against)))
-        return false;
+    c->against = sr_xstrdup(against);
     c->check = d->len ? SR_RUN_CLAIM_DIFFERS : SR_RUN_CLAIM_AGREES;
-    if (d->len && !(c->detail = sr_xstrdup(sr_strbuf_cstr(d))))
-        return false;
-    return true;
+    if (d->len)
+        c->detail = sr_xstrdup(sr_strbuf_cstr(d));
 }
 
 /* A gen summary line against the per-item rows (recomputed), else against
  * the summary file the runner wrote beside it (not recomputed). */
-static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+static void check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
 {
     const sr_scores *s = NULL;
     for (size_t j = 0; j < m->n_benchmarks && !s; j++)
@@ -261,7 +236,8 @@ static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
         differ_value(d, "accuracy", c->accuracy, right / (double)s->n_items, SR_CLAIM_TOLERANCE, 4);
         differ_count(d, "truncated", c->truncated, s->truncated);
         differ_count(d, "max_tokens", c->max_tokens, s->max_tokens);
-        return finish_check(c, d, s->source, true);
+        finish_check(c, d, s->source, true);
+        return;
     }
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -272,9 +248,10 @@ static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
         differ_value(d, "accuracy", c->accuracy, r->value, SR_CLAIM_TOLERANCE, 4);
         differ_count(d, "truncated", c->truncated, r->truncated);
         differ_count(d, "max_tokens", c->max_tokens, r->max_tokens);
-        return finish_check(c, d, r->source, false);
+        finish_check(c, d, r->source, false);
+        return;
     }
-    return true; /* nothing to check it against: run.log's figure only */
+    /* nothing to check it against: run.log's figure only */
 }
 
 static bool from_speed_file(const sr_scenario *sc, const char *kind)
@@ -288,7 +265,7 @@ static bool from_speed_file(const sr_scenario *sc, const char *kind)
 /* A speed line against the scenario its speed file gave: the median of
  * the passes (output and total tok/s, time to first token) and, for load
  * lines, the passes' range. */
-static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+static void check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
 {
     const sr_scenario *sc = NULL;
     for (size_t i = 0; i < m->n_scenarios && !sc; i++) {
@@ -300,7 +277,7 @@ static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
             sc = x;
     }
     if (!sc)
-        return true;
+        return;
     double *v = sr_xmalloc(sc->n_runs * sizeof *v);
     double lo = INFINITY, hi = -INFINITY;
     size_t n = 0;
@@ -337,41 +314,41 @@ static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
             src = sc->runs[r].source;
     const char *colon = strrchr(src, ':');
     char *file = colon && strncmp(colon, ":passes[", 8) == 0 ? sr_xstrndup(src, (size_t)(colon - src)) : sr_xstrdup(src);
-    bool ok = file && finish_check(c, d, file, true);
+    finish_check(c, d, file, true);
     free(file);
-    return ok;
 }
 
-sr_error *sr_check_run_claims(sr_sweep *sweep)
+void sr_check_run_claims(sr_sweep *sweep)
 {
     sr_strbuf d;
     sr_strbuf_init(&d);
-    bool ok = true;
-    for (size_t i = 0; i < sweep->n_models && ok; i++) {
+    for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+        for (size_t k = 0; k < m->n_run_claims; k++) {
             sr_run_claim *c = &m->run_claims[k];
             if (c->check == SR_RUN_CLAIM_UNREADABLE) {
-                ok = sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
-                                   c->source, c->detail);
+                sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
+                              c->source, c->detail);
                 continue;
             }
             sr_strbuf_release(&d);
             sr_strbuf_init(&d);
-            ok = c->kind == SR_RUN_CLAIM_GEN ? check_gen_claim(m, c, &d) : check_speed_claim(m, c, &d);
-            if (ok && c->check == SR_RUN_CLAIM_DIFFERS)
-                ok = sr_sweep_warn(sweep, "%s: run.log's line '%s' disagrees with '%s': %s", m->label, c->source,
-                                   c->against, c->detail);
+            if (c->kind == SR_RUN_CLAIM_GEN)
+                check_gen_claim(m, c, &d);
+            else
+                check_speed_claim(m, c, &d);
+            if (c->check == SR_RUN_CLAIM_DIFFERS)
+                sr_sweep_warn(sweep, "%s: run.log's line '%s' disagrees with '%s': %s", m->label, c->source, c->against,
+                              c->detail);
         }
         size_t unchecked = 0;
         for (size_t k = 0; k < m->n_run_claims; k++)
             unchecked += m->run_claims[k].check == SR_RUN_CLAIM_NOT_CHECKED;
-        if (ok && unchecked)
-            ok = sr_sweep_warn(sweep,
-                               "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
-                               "%s against: reported as run.log's, not recomputed",
-                               m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
+        if (unchecked)
+            sr_sweep_warn(sweep,
+                          "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
+                          "%s against: reported as run.log's, not recomputed",
+                          m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
     }
     sr_strbuf_release(&d);
-    return ok ? NULL : sr_oom();
 }

@@ -87,8 +87,8 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
             return false;
     if (key_len == 5 && memcmp(key, "model", 5) == 0 && model_id) {
         char *raw = sr_strndup(value, value_len);
-        char *norm = raw ? sr_normalize_model_id(raw) : NULL;
-        bool same = norm && strcmp(norm, model_id) == 0;
+        char *norm = sr_normalize_model_id(raw);
+        bool same = strcmp(norm, model_id) == 0;
         free(raw);
         free(norm);
         return !same;
@@ -107,11 +107,11 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
  * run->params, "key=value, key=value". `vllm bench sweep` appends its
  * parameters after "run_number" instead: they are in the directory
  * names, not read here. */
-static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
+static void get_params(const cJSON *obj, sr_bench_run *run)
 {
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(obj, "num_prompts");
     if (!first || !cJSON_GetObjectItemCaseSensitive(obj, "request_rate"))
-        return NULL;
+        return;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     for (const cJSON *m = first->next; m && strcmp(m->string, "request_rate") != 0; m = m->next) {
@@ -124,11 +124,9 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
             sr_strbuf_puts(&sb, ", ");
         sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
     }
-    sr_error *err = NULL;
-    if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
-        err = sr_oom();
+    if (sb.len)
+        run->params = sr_strbuf_detach(&sb);
     sr_strbuf_release(&sb);
-    return err;
 }
 
 /* --metadata values arrive as strings ("1024"); numbers are accepted too. */
@@ -186,13 +184,13 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
     if (got != SR_JSON_ABSENT) {
         if (got != SR_JSON_OK || !model[0])
             return sr_json_key_error(o, "model_id", "expected a model name for 'model_id'");
-        if (!(run->model_id = sr_normalize_model_id(model)))
-            return sr_oom();
+        run->model_id = sr_normalize_model_id(model);
     }
     /* null: no limit */
     if ((err = get_count(o, "max_concurrency", &run->max_concurrency)) != NULL ||
-        (err = get_rate(o, &run->request_rate)) != NULL || (err = get_params(o->obj, run)) != NULL)
+        (err = get_rate(o, &run->request_rate)) != NULL)
         return err;
+    get_params(o->obj, run);
 
     static const struct {
         const char *key;
@@ -313,27 +311,21 @@ static sr_error *read_run(cursor *c, run_list *l)
         size_t at = end && end >= start && end <= c->data + c->len ? (size_t)(end - c->data) : c->pos;
         return invalid_at(c, at);
     }
-    if (!sr_json_note_duplicate_keys(c->path, line, start, (size_t)(end - start), obj)) {
-        cJSON_Delete(obj);
-        return sr_oom();
-    }
+    sr_json_note_duplicate_keys(c->path, line, start, (size_t)(end - start), obj);
     sr_bench_run run;
     sr_bench_run_init(&run);
     sr_json_obj o = sr_json_record_obj(c->path, start, (size_t)(end - start), line, obj);
     sr_error *err = fill_run(&o, &run);
     cJSON_Delete(obj);
-    if (!err) {
-        void *array = l->runs, *larray = l->lines;
-        bool grown = sr_grow(&array, &l->cap, l->n + 1, sizeof *l->runs);
-        l->runs = array;
-        if (!grown || !sr_grow(&larray, &l->lines_cap, l->n + 1, sizeof *l->lines))
-            err = sr_oom();
-        l->lines = larray;
-    }
     if (err) {
         sr_bench_run_release(&run);
         return err;
     }
+    void *array = l->runs, *larray = l->lines;
+    sr_grow(&array, &l->cap, l->n + 1, sizeof *l->runs);
+    l->runs = array;
+    sr_grow(&larray, &l->lines_cap, l->n + 1, sizeof *l->lines);
+    l->lines = larray;
     l->lines[l->n] = line;
     l->runs[l->n++] = run;
     c->pos = (size_t)(end - c->data);
@@ -395,11 +387,8 @@ sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr
             err = sr_input_error(path, 0, "empty file, expected a JSON object");
     }
     /* One object: the file is its source; several: each its line. */
-    for (size_t i = 0; !err && i < l.n; i++) {
+    for (size_t i = 0; !err && i < l.n; i++)
         l.runs[i].source = l.n == 1 && !array ? sr_xstrdup(path) : sr_asprintf("%s:%ld", path, l.lines[i]);
-        if (!l.runs[i].source)
-            err = sr_oom();
-    }
     free(l.lines);
     if (err) {
         sr_bench_runs_free(l.runs, l.n);

@@ -148,7 +148,7 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
  * and SHA-256. */
 sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len);
 /* Record a file that was not read, with the reason report.json gives. */
-sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
+void sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
 /* Samples recognised by content (old lm-eval names), once the directory's
  * results files are known. */
 sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
@@ -156,15 +156,15 @@ sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
 sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p);
 /* A captured `vllm bench serve` stdout that is the same run as a
  * --save-result file is dropped (counted once, with a warning). */
-sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
+void sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
 /* Each run a summary.json lists must be one of the run files read. */
-sr_error *sr_export_check_summaries(const loader *ld, model_parts *p);
+void sr_export_check_summaries(const loader *ld, model_parts *p);
 void sr_export_parts_free(model_parts *p);
 
 /* Parts to entries (export_entries.c): what one directory held becomes
  * its entries, one or one per serving variant. */
-sr_error *sr_export_merge_parts(const loader *ld, model_parts *p);
+void sr_export_merge_parts(const loader *ld, model_parts *p);
 /* The JSON reader's notes on duplicate keys, as the sweep's warnings. */
-sr_error *sr_export_take_json_notes(sr_sweep *sink);
+void sr_export_take_json_notes(sr_sweep *sink);
 
 #endif

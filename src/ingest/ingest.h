@@ -29,7 +29,7 @@ sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr
  * new, then line for each line (lineno 1-based), then finish, then free.
  * path must outlive the reader. */
 typedef struct sr_server_log_reader sr_server_log_reader;
-sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out); /* NULL: OOM */
+sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out);
 sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, size_t len, long lineno);
 sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized);
 void sr_server_log_reader_free(sr_server_log_reader *r);
@@ -46,7 +46,7 @@ sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
 typedef struct sr_bench_text_reader sr_bench_text_reader;
-sr_bench_text_reader *sr_bench_text_reader_new(const char *path); /* NULL: OOM */
+sr_bench_text_reader *sr_bench_text_reader_new(const char *path);
 sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t len, long lineno);
 sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **runs, size_t *n_runs);
 void sr_bench_text_reader_free(sr_bench_text_reader *r);

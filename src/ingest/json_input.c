@@ -110,8 +110,6 @@ sr_error *sr_json_field_error(const sr_json_obj *o, const char *key, const char 
     va_start(ap, fmt);
     char *what = sr_vasprintf(fmt, ap);
     va_end(ap);
-    if (!what)
-        return sr_oom();
     sr_error *err = sr_json_key_error(o, key, "field '%s%s' %s", o->prefix, key, what);
     free(what);
     return err;
@@ -260,10 +258,7 @@ sr_error *sr_json_parse_object_file(const char *path, const char *data, size_t l
         cJSON_Delete(root);
         return sr_input_error(path, 1, "expected a JSON object");
     }
-    if (!sr_json_note_duplicate_keys(path, 1, data, len, root)) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
+    sr_json_note_duplicate_keys(path, 1, data, len, root);
     *out = root;
     return NULL;
 }

@@ -94,34 +94,28 @@ static long duplicate_line(long line, const char *data, size_t len, const char *
     return at;
 }
 
-bool sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key)
+void sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key)
 {
     if (n_notes > 0 && strcmp(notes[n_notes - 1].path, path) == 0) {
         notes[n_notes - 1].more++;
-        return true;
+        return;
     }
     void *grown = notes;
-    if (!sr_grow(&grown, &cap_notes, n_notes + 1, sizeof *notes))
-        return false;
+    sr_grow(&grown, &cap_notes, n_notes + 1, sizeof *notes);
     notes = grown;
     dup_note *d = &notes[n_notes];
     d->path = sr_xstrdup(path);
     d->key = sr_xstrdup(key);
-    if (!d->path || !d->key) {
-        free(d->path);
-        free(d->key);
-        return false;
-    }
     d->line = duplicate_line(line, data, len, key);
     d->more = 0;
     n_notes++;
-    return true;
 }
 
-bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const cJSON *root)
+void sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const cJSON *root)
 {
     const char *dup = first_duplicate(root);
-    return !dup || sr_json_note_duplicate_key(path, line, data, len, dup);
+    if (dup)
+        sr_json_note_duplicate_key(path, line, data, len, dup);
 }
 
 void sr_json_clear_duplicate_notes(void)
@@ -135,10 +129,9 @@ void sr_json_clear_duplicate_notes(void)
     n_notes = cap_notes = 0;
 }
 
-bool sr_json_take_duplicate_notes(bool (*take)(void *ctx, const char *text), void *ctx)
+void sr_json_take_duplicate_notes(sr_warn_fn take, void *ctx)
 {
-    bool ok = true;
-    for (size_t i = 0; i < n_notes && ok; i++) {
+    for (size_t i = 0; i < n_notes; i++) {
         const dup_note *d = &notes[i];
         char line[32] = "";
         if (d->line > 0)
@@ -148,9 +141,8 @@ bool sr_json_take_duplicate_notes(bool (*take)(void *ctx, const char *text), voi
             snprintf(more, sizeof more, " (and %ld more in the file)", d->more);
         char *text = sr_asprintf("'%s'%s: duplicate key \"%s\" in a JSON object; the first value is read%s", d->path,
                                  line, d->key, more);
-        ok = text && take(ctx, text);
+        take(ctx, text);
         free(text);
     }
     sr_json_clear_duplicate_notes();
-    return ok;
 }

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/error.h" /* sr_warn_fn */
+
 struct cJSON;
 
 /* The first key given twice in one object anywhere in root (NULL when
@@ -23,16 +25,15 @@ const char *sr_json_first_duplicate_key(const struct cJSON *root);
  * first byte is on `line`. The line named is that of the key's second
  * occurrence when it is certain (a value on one line, or a key written
  * exactly twice), else none. Several in one file make one note, with a
- * count. Returns false when out of memory. */
-bool sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key);
-/* sr_json_first_duplicate_key, then the note; false when out of memory. */
-bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const struct cJSON *root);
+ * count. */
+void sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key);
+/* sr_json_first_duplicate_key, then the note. */
+void sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const struct cJSON *root);
 
 /* Take this thread's notes as warning sentences ("'path':line: ..."), in
  * the order met: each is passed to take(ctx, text) (text is freed after
- * the call); stops at the first false. The list is empty afterwards
- * either way. Returns false when take did or memory ran out. */
-bool sr_json_take_duplicate_notes(bool (*take)(void *ctx, const char *text), void *ctx);
+ * the call). The list is empty afterwards. */
+void sr_json_take_duplicate_notes(sr_warn_fn take, void *ctx);
 /* Drop this thread's notes. */
 void sr_json_clear_duplicate_notes(void);
 

@@ -84,10 +84,7 @@ sr_error *sr_json_parse(const char *path, long line, const char *data, size_t le
             return sr_input_error(path, line_at(data, pos, line), "unexpected text after the json value");
         }
     }
-    if (!sr_json_note_duplicate_keys(path, line, data, len, root)) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
+    sr_json_note_duplicate_keys(path, line, data, len, root);
     *out = root;
     return NULL;
 }
@@ -136,9 +133,8 @@ sr_error *sr_json_each_array_element(const char *path, const char *data, size_t 
             size_t bad = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
             return sr_input_error(path, line_at(data + pos, bad - pos, line), "invalid json");
         }
-        err = sr_json_note_duplicate_keys(path, line, data + pos, (size_t)(end - (data + pos)), element)
-                  ? each(ctx, line, element)
-                  : sr_oom();
+        sr_json_note_duplicate_keys(path, line, data + pos, (size_t)(end - (data + pos)), element);
+        err = each(ctx, line, element);
         cJSON_Delete(element);
         sr_json_arena_reset();
         if (err)
@@ -181,10 +177,7 @@ sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const lo
 {
     if (n < 2)
         return NULL;
-    size_t bytes;
-    if (!sr_size_mul(n, sizeof(id_ref), &bytes))
-        return sr_oom();
-    id_ref *refs = sr_xmalloc(bytes);
+    id_ref *refs = sr_xreallocarray(NULL, n, sizeof *refs);
     for (size_t i = 0; i < n; i++)
         refs[i] = (id_ref){ids[i], i};
     qsort(refs, n, sizeof *refs, id_ref_cmp);
@@ -216,16 +209,13 @@ typedef struct item_lines {
 } item_lines;
 
 /* Add an item and remember its line. */
-static sr_error *add_item(sr_scores *out, item_lines *il, const char *id, double score, long line)
+static void add_item(sr_scores *out, item_lines *il, const char *id, double score, long line)
 {
     void *p = il->lines;
-    if (!sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines))
-        return sr_oom();
+    sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines);
     il->lines = p;
     il->lines[out->n_items] = line;
-    if (!sr_scores_add(out, id, score))
-        return sr_oom();
-    return NULL;
+    sr_scores_add(out, id, score);
 }
 
 /* No items, duplicate ids, then the names. */
@@ -233,10 +223,7 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
 {
     if (out->n_items == 0)
         return sr_input_error(path, 0, "no items");
-    size_t bytes;
-    if (!sr_size_mul(out->n_items, sizeof(char *), &bytes))
-        return sr_oom();
-    const char **ids = sr_xmalloc(bytes);
+    const char **ids = sr_xreallocarray(NULL, out->n_items, sizeof *ids);
     for (size_t i = 0; i < out->n_items; i++)
         ids[i] = out->items[i].id;
     sr_error *err = sr_check_unique_ids(path, ids, il->lines, out->n_items, "item id");
@@ -247,8 +234,6 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
     free(out->source);
     out->benchmark = sr_xstrdup(benchmark);
     out->source = sr_xstrdup(path);
-    if (!out->benchmark || !out->source)
-        return sr_oom();
     return NULL;
 }
 
@@ -333,7 +318,7 @@ static void csv_row(int term, void *user)
         c->in.err = sr_input_error(c->in.path, c->in.row_line, "empty item_id");
         goto reset;
     }
-    c->in.err = add_item(c->out, &c->il, c->id, c->score, c->in.row_line);
+    add_item(c->out, &c->il, c->id, c->score, c->in.row_line);
 reset:
     free(c->id);
     c->id = NULL;
@@ -371,7 +356,7 @@ static sr_error *json_item_id(const char *path, long line, const cJSON *v, char 
     } else {
         return sr_input_error(path, line, "item_id missing or not a non-empty string or integer");
     }
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 static sr_error *jsonl_line(const char *path, long line, const cJSON *obj, sr_scores *out, item_lines *il)
@@ -392,9 +377,9 @@ static sr_error *jsonl_line(const char *path, long line, const cJSON *obj, sr_sc
     sr_error *err = json_item_id(path, line, cJSON_GetObjectItemCaseSensitive(obj, "item_id"), &id);
     if (err)
         return err;
-    err = add_item(out, il, id, score, line);
+    add_item(out, il, id, score, line);
     free(id);
-    return err;
+    return NULL;
 }
 
 sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)

@@ -172,11 +172,11 @@ static int cmp_claim_ref(const void *x, const void *y)
     return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
-                                size_t *original)
+bool sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
+                                 size_t *original)
 {
     if (list->n < 2)
-        return 0;
+        return false;
     claim_ref *refs = sr_xcalloc(list->n, sizeof *refs);
     size_t n = 0;
     for (size_t i = 0; i < list->n; i++)
@@ -198,9 +198,9 @@ int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_clai
     }
     free(refs);
     if (found == list->n)
-        return 0;
+        return false;
     *repeat = found;
-    return 1;
+    return true;
 }
 
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts)

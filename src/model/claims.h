@@ -143,11 +143,10 @@ typedef enum { SR_CLAIM_BY_WRITTEN_MODEL, SR_CLAIM_BY_MATCHED_MODEL } sr_claim_k
 /* The first claim (in list order, at index first or later) that gives
  * the same figure of the same model as an earlier claim with another value
  * (sr_claim_same_value): *repeat is it, *original the first claim of that
- * figure. 1 when found, 0 when none, -1 out of memory. A figure repeated
- * with the same value (a post's summary and detail tables) is no
- * contradiction. */
-int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
-                                size_t *original);
+ * figure; false when there is none. A figure repeated with the same value
+ * (a post's summary and detail tables) is no contradiction. */
+bool sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
+                                 size_t *original);
 
 /* How many claims have each status; counts has SR_CLAIM_N_STATUS entries. */
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts);

@@ -45,8 +45,6 @@ static int cmp_order_key(const void *x, const void *y)
 static void sort_by_plan(const sr_sweep *sweep, size_t *idx, size_t n)
 {
     order_key *keys = sr_xmalloc((n ? n : 1) * sizeof *keys);
-    if (!keys)
-        return; /* out of memory: keep the order found, still a valid order */
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sweep->models[idx[i]];
         keys[i] = (order_key){m->overview_rank, m->plan_order >= 0 ? m->plan_order : LONG_MAX, idx[i]};

@@ -80,8 +80,6 @@ sr_error *sr_doc_markdown(const sr_doc *d, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    if (sr_doc_failed(d))
-        return sr_oom();
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "# ");

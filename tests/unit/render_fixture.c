@@ -246,9 +246,8 @@ void fixture_sweep(sr_sweep *sw)
                    "gemma3n/server.log:812");
     f->has_log = true;
 
-    if (!sr_sweep_warn(sw, "'qwen3-4b/bench-c16-2.json':1: result has no output_throughput; skipped") ||
-        !sr_sweep_warn(sw, "model '%s' named in sweep.arms has <b>no</b> files", "google/gemma-3n-E2B-it"))
-        abort(); /* out of memory building a fixture */
+    sr_sweep_warn(sw, "'qwen3-4b/bench-c16-2.json':1: result has no output_throughput; skipped");
+    sr_sweep_warn(sw, "model '%s' named in sweep.arms has <b>no</b> files", "google/gemma-3n-E2B-it");
 
     add_input(sw, "sweep.json", "manifest", 412);
     add_input(sw, "gemma4/server.log", "server_log", 1843112);

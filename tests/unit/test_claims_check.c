@@ -278,7 +278,7 @@ static void small_sweep(sr_sweep *sw)
     add_run(m, 1024, 80);
     m->has_log = true;
     sr_model *f = sr_sweep_model(sw, "org/failed");
-    cr_assert(sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9"));
+    sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9");
     cr_assert_null(sr_analyse(sw, sw->baseline));
     m = sr_sweep_find_model(sw, "org/m");
     m->kv.logged_tokens = 321280;

@@ -48,7 +48,6 @@ struct sr_canvas {
     const sr_canvas_ops *ops;
     void *impl;           /* the backend's state */
     double width, height; /* design units, y down from the top */
-    bool failed;          /* out of memory while drawing */
 };
 
 /* The backends (chart_cairo.c, chart_pdf.c): set ops and impl. */
@@ -78,7 +77,7 @@ double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold
 /* Regular text on a white box, for value labels that may cross lines. */
 double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double size, sr_rgb color);
 /* s cleaned and, if wider than max_width, cut at a character boundary with
- * "…". Fresh string, NULL on OOM. */
+ * "…". Fresh string. */
 char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
 /* The same, cut in the middle ("Qwen2-7B-Instruct (tp 2, uâ¦samenode)"), so
  * labels that differ only at the end stay apart. */

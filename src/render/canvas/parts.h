@@ -69,7 +69,7 @@ typedef struct sr_chart_part {
     size_t first, count, part, parts;
 } sr_chart_part;
 
-/* The title, with " (part k of m)" when split. Fresh string, NULL on OOM. */
+/* The title, with " (part k of m)" when split. Fresh string. */
 char *sr_chart_part_title(const char *title, const sr_chart_part *pt);
 /* The "… and N more" line goes under the last part only. */
 bool sr_chart_last_part(const sr_chart_part *pt);

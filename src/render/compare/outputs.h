@@ -23,10 +23,10 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
 /* The outline of compare.md, compare.html and compare.pdf (render/doc.h:
  * sr_doc_markdown, sr_doc_html, sr_doc_pdf lay it out); svg[k]: chart k
  * already drawn (inlined as is by HTML, borrowed until the outline is
- * written), or NULL (svg or an entry: drawn when written). *out: free with
+ * written), or NULL (svg or an entry: drawn when written). Free with
  * sr_doc_free. */
 struct sr_doc;
-sr_error *sr_compare_outline(const sr_comparison *c, const char *const *svg, struct sr_doc **out);
+struct sr_doc *sr_compare_outline(const sr_comparison *c, const char *const *svg);
 
 typedef enum { SR_COMPARE_CHART_ACCURACY, SR_COMPARE_CHART_SPEED } sr_compare_chart_kind;
 #define SR_N_COMPARE_CHARTS 2
@@ -79,7 +79,7 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max);
 /* The title: "<name>: before and after" or "<before> → <after>". */
 char *sr_compare_title(const sr_comparison *c);
 /* The summary in words, one paragraph per item. */
-sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out);
+void sr_compare_summary(const sr_comparison *c, sr_text_list *out);
 /* How the numbers were made, one paragraph. */
 char *sr_compare_methods(const sr_comparison *c);
 
@@ -89,15 +89,14 @@ char *sr_compare_methods(const sr_comparison *c);
  * into c->models; returns the count. idx has room for c->n_models. */
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
 /* The same into a fresh array (free it) with room counted, so no renderer
- * counts it again; NULL on OOM. */
+ * counts it again. */
 const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
 
 /* ---- the tables (tables.c) ------------------------------------------------
  * In the order the outputs show them: setup changes first (they explain
  * the rest), status changes, accuracy per benchmark, speed, KV, then the
- * models in one export only. Builders return NULL on OOM; *none (when
- * given) says the table has nothing to show. */
-
+ * models in one export only. *none (when given) says the table has
+ * nothing to show. */
 
 /* The builders that may have nothing to show, as one type. */
 typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);

@@ -28,7 +28,7 @@ sr_error *sr_render_kv_table(const sr_kv_result *r, char **out, size_t *len)
         /* Words of the config file: shown escaped on a terminal. */
         char *type = sr_terminal_text_dup(lay->model_type), *arch = sr_terminal_text_dup(lay->architecture);
         const char *sep = lay->model_type && lay->architecture ? ", " : "";
-        sr_strbuf_printf(out_sb, " (%s%s%s)", type ? type : "", sep, arch ? arch : "");
+        sr_strbuf_printf(out_sb, " (%s%s%s)", type, sep, arch);
         free(type);
         free(arch);
     }
@@ -75,11 +75,9 @@ sr_error *sr_render_kv_table(const sr_kv_result *r, char **out, size_t *len)
                 sr_format_count(a, sizeof a, l->page_bytes), sr_format_count(b, sizeof b, l->bytes_per_token),
                 l->group);
     }
-    bool ok = grouping && assumptions;
     free(grouping);
     free(assumptions);
     *len = sb.len;
-    *out = ok ? sr_strbuf_detach(&sb) : NULL;
-    sr_strbuf_release(&sb);
-    return *out ? NULL : sr_oom();
+    *out = sr_strbuf_detach(&sb);
+    return NULL;
 }

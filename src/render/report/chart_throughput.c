@@ -141,12 +141,6 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
     size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
-    if (!order || !pts || !first) {
-        free(order);
-        free(pts);
-        free(first);
-        return sr_oom();
-    }
     size_t n = sr_render_model_order(sw, order), lines = 0, n_pts = 0, left_out = 0;
     size_t shown[THROUGHPUT_LINES];
     double xlo = INFINITY, xhi = -INFINITY, yhi = 0;

@@ -45,8 +45,6 @@ static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
 {
     double *r = sr_xmalloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *r);
     size_t n = 0;
-    if (!r)
-        return false;
     for (size_t k = 0; k < m->n_scenarios; k++)
         if (isfinite(m->scenarios[k].vs_baseline.ratio))
             r[n++] = m->scenarios[k].vs_baseline.ratio;
@@ -61,14 +59,14 @@ static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
 }
 
 /* Benchmarks the baseline was scored on and some entry was compared on,
- * in table order (fresh array, NULL on OOM). */
+ * in table order (fresh array). */
 static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     size_t n_all = 0;
     const char **names = sr_text_benchmark_list(sw, &n_all);
     *n_panels = 0;
-    for (size_t b = 0; names && base && b < n_all; b++) {
+    for (size_t b = 0; base && b < n_all; b++) {
         bool any = false;
         for (size_t i = 0; i < sw->n_models && !any; i++) {
             const sr_model *m = &sw->models[i];
@@ -278,11 +276,6 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     size_t n_panels = 0;
     const char **panels = panels_of(sw, &n_panels);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!panels || !order) {
-        free(panels);
-        free(order);
-        return sr_oom();
-    }
     size_t n = sr_render_model_order(sw, order);
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_tradeoff_height(sw));

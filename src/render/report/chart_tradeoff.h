@@ -10,8 +10,7 @@
 #include "render/canvas/canvas.h"
 #include "model/sweep.h"
 
-/* Some entry has both an accuracy difference and a speed ratio (*oom set
- * when that could not be told). */
+/* Some entry has both an accuracy difference and a speed ratio. */
 bool sr_tradeoff_has_data(const sr_sweep *sw);
 /* Design height of the chart. */
 double sr_tradeoff_height(const sr_sweep *sw);

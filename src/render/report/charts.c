@@ -113,12 +113,11 @@ static double speed_height(size_t ncol, size_t shown, bool more)
     return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 + (more ? 18 : 0);
 }
 
-/* The number of speed columns, for geometry; 0 on OOM (then drawn as none). */
+/* The number of speed columns, for geometry. */
 static size_t speed_column_count(const sr_sweep *sw)
 {
     sr_speed_columns cols;
-    if (!sr_speed_columns_make(sw, &cols))
-        return 0;
+    sr_speed_columns_make(sw, &cols);
     size_t n = cols.n;
     sr_speed_columns_release(&cols);
     return n;
@@ -154,21 +153,18 @@ static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_co
                                  "scenario, the whisker the range of its runs; %s",
                                  base ? base->label : "none", cols->shared);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
-    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
-    if (!title)
-        cv->failed = true;
+    sr_chart_header(cv, title, subtitle);
     free(title);
     free(subtitle);
 
     size_t ncol = cols->n;
     sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
-    for (size_t c = 0; c < ncol && legend; c++) {
+    for (size_t c = 0; c < ncol; c++) {
         legend[c].label = cols->cols[c].legend;
         legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
         legend[c].shape = -1;
     }
-    if (legend)
-        sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, ncol);
+    sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, ncol);
     free(legend);
 }
 
@@ -242,8 +238,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
 {
     const sr_model *base = sr_sweep_baseline(sw);
     sr_speed_columns cols;
-    if (!sr_speed_columns_make(sw, &cols))
-        return sr_oom();
+    sr_speed_columns_make(sw, &cols);
     sr_speed_columns_keep_rated(sw, &cols);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
@@ -312,14 +307,14 @@ static bool disagrees(const sr_kv_summary *kv)
 /* ---- accuracy delta ---------------------------------------------------- */
 
 /* The benchmarks the accuracy chart has a panel for: those the baseline
- * was scored on, in table order. Fresh array, NULL on OOM. */
+ * was scored on, in table order. Fresh array. */
 static const char **accuracy_panels(const sr_sweep *sw, size_t *n_panels)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     size_t n_all;
     const char **names = sr_text_benchmark_list(sw, &n_all);
     *n_panels = 0;
-    for (size_t b = 0; names && b < n_all; b++)
+    for (size_t b = 0; b < n_all; b++)
         if (base && sr_model_benchmark(base, names[b]))
             names[(*n_panels)++] = names[b];
     return names;
@@ -353,9 +348,7 @@ static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart
                                  "of accuracy; dot: the difference, whisker: its interval",
                                  base ? base->id : "none");
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
-    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
-    if (!title)
-        cv->failed = true;
+    sr_chart_header(cv, title, subtitle);
     free(title);
     free(subtitle);
     static const sr_legend_item legend[] = {
@@ -454,15 +447,10 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr
                     "scored for both the model and the baseline.",
                     sr_text_confidence(conf, sizeof conf, st->confidence), st->ci_method ? st->ci_method : "percentile",
                     sr_text_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng ? st->rng : "?");
-    if (note) {
-        char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
-        if (fit)
-            sr_canvas_text(cv, 16, y, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-        free(fit);
-        sr_strbuf_printf(desc, "\n%s", note);
-    } else {
-        cv->failed = true;
-    }
+    char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+    sr_canvas_text(cv, 16, y, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    free(fit);
+    sr_strbuf_printf(desc, "\n%s", note);
     free(note);
 }
 
@@ -471,8 +459,6 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
 {
     size_t n_panels;
     const char **names = accuracy_panels(sw, &n_panels);
-    if (!names)
-        return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     if (rows == 0)
@@ -564,11 +550,9 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_KV_CAPACITY), pt);
-    sr_chart_header(&cv, title ? title : "",
+    sr_chart_header(&cv, title,
                     "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
                     "logged memory");
-    if (!title)
-        cv.failed = true;
     free(title);
     static const sr_legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
@@ -712,7 +696,7 @@ static double source_height(const void *doc, int kind, size_t shown)
     case SR_CHART_SPEED: return sr_absolute_speed_height(sweep, shown);
     case SR_CHART_ACCURACY_DELTA: break;
     }
-    free(accuracy_panels(sweep, &n_panels)); /* out of memory: 0 panels, and the drawing says so */
+    free(accuracy_panels(sweep, &n_panels));
     return sr_chart_accuracy_height(n_panels, shown, true);
 }
 

@@ -7,9 +7,9 @@
 #include "model/sweep.h"
 #include "render/shared/json_build.h"
 
-cJSON *sr_json_failure(sr_json_build *jb, const sr_failure *f);
-cJSON *sr_json_serving_settings(sr_json_build *jb, const sr_serving_settings *st);
-cJSON *sr_json_manifest(sr_json_build *jb, const sr_sweep *sw);
-cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw);
+cJSON *sr_json_failure(const sr_failure *f);
+cJSON *sr_json_serving_settings(const sr_serving_settings *st);
+cJSON *sr_json_manifest(const sr_sweep *sw);
+cJSON *sr_json_inputs(const sr_sweep *sw);
 
 #endif

@@ -15,12 +15,11 @@
 #include "util/fileio.h"
 #include "util/text.h"
 
-/* The model order of the report, as a fresh array (NULL on OOM). */
+/* The model order of the report, as a fresh array. */
 static size_t *model_order(const sr_sweep *sw, size_t *n)
 {
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (order)
-        *n = sr_render_model_order(sw, order);
+    *n = sr_render_model_order(sw, order);
     return order;
 }
 
@@ -44,8 +43,6 @@ static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *w
     char *text = !word                          ? NULL
                  : n > 0 && label[n - 1] == ')' ? sr_asprintf("%.*s, %s)", (int)(n - 1), label, word)
                                                 : sr_asprintf("%s (%s)", label, word);
-    if (word && !text)
-        b->oom = true;
     sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, text ? text : label_of(m));
     free(text);
     if (c)
@@ -166,7 +163,7 @@ void sr_speed_columns_release(sr_speed_columns *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool name_columns(sr_speed_columns *out);
+static void name_columns(sr_speed_columns *out);
 
 /* The columns some entry has a ratio in, named again over what is left:
  * a dimension that no longer varies leaves the headings and legends. */
@@ -187,10 +184,10 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
     bool dropped = kept < c->n;
     c->n = kept;
     if (dropped)
-        name_columns(c); /* cannot fail: allocation exits on OOM (util/alloc.h) */
+        name_columns(c);
 }
 
-static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
+static void collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
 {
     size_t cap = 0;
     for (size_t w = 0; w < n_sweeps; w++) {
@@ -204,13 +201,11 @@ static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_s
                 if (seen)
                     continue;
                 void *cols = out->cols;
-                if (!sr_grow(&cols, &cap, out->n + 1, sizeof *out->cols))
-                    return false;
+                sr_grow(&cols, &cap, out->n + 1, sizeof *out->cols);
                 out->cols = cols;
                 sr_speed_column *c = &out->cols[out->n];
                 memset(c, 0, sizeof *c);
-                if (!(c->key = sr_xstrdup(sc->key)))
-                    return false;
+                c->key = sr_xstrdup(sc->key);
                 out->n++;
                 c->input_len = sc->input_len;
                 c->output_len = sc->output_len;
@@ -221,7 +216,6 @@ static bool collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_s
     }
     if (out->n > 1)
         qsort(out->cols, out->n, sizeof *out->cols, cmp_speed_column);
-    return true;
 }
 
 /* The most usual value of a dimension over the columns: the index of a
@@ -259,7 +253,7 @@ static void heading_dims(const sr_speed_column *c, const sr_speed_columns *sc, c
         shown[last_varying >= 0 ? last_varying : (c->concurrency >= 0 ? DIM_CONC : DIM_LOAD)] = true;
 }
 
-static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bool *varies, const size_t *mode)
+static void name_column(sr_speed_column *c, const sr_speed_columns *sc, const bool *varies, const size_t *mode)
 {
     sr_strbuf head, sub, words;
     sr_strbuf_init(&head);
@@ -287,10 +281,7 @@ static bool name_column(sr_speed_column *c, const sr_speed_columns *sc, const bo
     c->heading = sr_strbuf_detach(&head);
     c->sub = sr_strbuf_detach(&sub);
     c->words = sr_strbuf_detach(&words);
-    c->legend = c->heading && c->sub && c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub)
-                : c->heading                      ? sr_xstrdup(c->heading)
-                                                  : NULL;
-    return c->heading && c->sub && c->words && c->legend;
+    c->legend = c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub) : sr_xstrdup(c->heading);
 }
 
 /* What every column shares: "c: concurrent requests (the limit set);
@@ -330,28 +321,21 @@ static char *columns_shared(const sr_speed_columns *sc, const bool *varies, cons
     return sr_strbuf_detach(&sb);
 }
 
-bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
+void sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out)
 {
-    return sr_speed_columns_make_many(&sw, 1, out);
+    sr_speed_columns_make_many(&sw, 1, out);
 }
 
-bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
+void sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)
 {
     memset(out, 0, sizeof *out);
-    if (!collect_columns(sweeps, n_sweeps, out)) {
-        sr_speed_columns_release(out);
-        return false;
-    }
-    if (!name_columns(out)) {
-        sr_speed_columns_release(out);
-        return false;
-    }
-    return true;
+    collect_columns(sweeps, n_sweeps, out);
+    name_columns(out);
 }
 
 /* Headings, legends and the shared sentence from the columns there are
  * (names made before are replaced). */
-static bool name_columns(sr_speed_columns *out)
+static void name_columns(sr_speed_columns *out)
 {
     bool varies[N_DIMS];
     size_t mode[N_DIMS];
@@ -361,25 +345,19 @@ static bool name_columns(sr_speed_columns *out)
             varies[d] |= !same_dim(&out->cols[0], &out->cols[i], d);
         mode[d] = modal(out, d);
     }
-    bool ok = true;
-    for (size_t i = 0; i < out->n && ok; i++) {
+    for (size_t i = 0; i < out->n; i++) {
         sr_speed_column *c = &out->cols[i];
         free(c->heading);
         free(c->sub);
         free(c->words);
         free(c->legend);
-        c->heading = c->sub = c->words = c->legend = NULL;
-        ok = name_column(c, out, varies, mode);
+        name_column(c, out, varies, mode);
     }
     free(out->shared);
     free(out->note);
-    out->shared = out->note = NULL;
-    if (ok)
-        ok = (out->shared = columns_shared(out, varies, mode)) != NULL;
-    if (ok)
-        ok = (out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
-                                      out->shared[0] ? "; " : "")) != NULL;
-    return ok;
+    out->shared = columns_shared(out, varies, mode);
+    out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
+                            out->shared[0] ? "; " : "");
 }
 
 /* ---- cells of figures -------------------------------------------------- */
@@ -426,10 +404,9 @@ typedef struct bench_list {
     size_t n;
 } bench_list;
 
-static bool benchmarks_of(const sr_sweep *sw, bench_list *out)
+static void benchmarks_of(const sr_sweep *sw, bench_list *out)
 {
     out->names = sr_text_benchmark_list(sw, &out->n);
-    return out->names != NULL;
 }
 
 sr_table *sr_table_results(const sr_sweep *sw)
@@ -438,63 +415,59 @@ sr_table *sr_table_results(const sr_sweep *sw)
     bench_list benches = {0};
     sr_speed_columns speed;
     size_t n = 0, *order = model_order(sw, &n);
-    if (!order || !benchmarks_of(sw, &benches) || !sr_speed_columns_make(sw, &speed)) {
-        free(order);
-        free(benches.names);
-        return NULL;
-    }
+    benchmarks_of(sw, &benches);
+    sr_speed_columns_make(sw, &speed);
     if (sr_sweep_baseline(sw)) /* a column of dashes answers nothing: the speed table holds the rest */
         sr_speed_columns_keep_rated(sw, &speed);
     char conf[64], heading[160], buf[448];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
-    if (sr_tb_begin(&b, "results", NULL)) {
-        sr_tb_column(&b, "Model", NULL, false, 3);
-        for (size_t k = 0; k < benches.n; k++) {
-            const char *title = sr_text_benchmark_title(benches.names[k]);
-            sr_tb_column(&b, title, NULL, true, 1);
-            snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
-            sr_tb_column(&b, heading, NULL, false, 2);
-        }
-        for (size_t c = 0; c < speed.n; c++) {
-            sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
-            sr_tb_column_help(&b, speed.cols[c].words);
-        }
-        sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            if (m->status == SR_STATUS_FAILED)
-                continue;
-            sr_tb_row(&b);
-            model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
-            for (size_t k = 0; k < benches.n; k++) {
-                const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
-                sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
-                if (!s) {
-                    sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
-                } else if (s->is_baseline) {
-                    sr_tb_cell(&b, SR_CELL_VERDICT, "baseline");
-                } else if (s->compared) {
-                    char ci[128];
-                    const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
-                    snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
-                    sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
-                    if (c)
-                        c->tone = verdict_tone(s);
-                } else {
-                    sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
-                }
-            }
-            for (size_t c = 0; c < speed.n; c++)
-                ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
-            sr_tb_cell(&b, SR_CELL_NUMBER,
-                       m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
-        }
-        if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
-            sr_tb_note(&b,
-                       "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                       "scenario; %s%s",
-                       speed.note, noisy_note(sw));
+    sr_tb_begin(&b, "results", NULL);
+    sr_tb_column(&b, "Model", NULL, false, 3);
+    for (size_t k = 0; k < benches.n; k++) {
+        const char *title = sr_text_benchmark_title(benches.names[k]);
+        sr_tb_column(&b, title, NULL, true, 1);
+        snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
+        sr_tb_column(&b, heading, NULL, false, 2);
     }
+    for (size_t c = 0; c < speed.n; c++) {
+        sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
+        sr_tb_column_help(&b, speed.cols[c].words);
+    }
+    sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        sr_tb_row(&b);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
+        for (size_t k = 0; k < benches.n; k++) {
+            const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
+            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+            if (!s) {
+                sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
+            } else if (s->is_baseline) {
+                sr_tb_cell(&b, SR_CELL_VERDICT, "baseline");
+            } else if (s->compared) {
+                char ci[128];
+                const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
+                snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
+                sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
+                if (c)
+                    c->tone = verdict_tone(s);
+            } else {
+                sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
+            }
+        }
+        for (size_t c = 0; c < speed.n; c++)
+            ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
+        sr_tb_cell(&b, SR_CELL_NUMBER,
+                   m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
+    }
+    if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
+        sr_tb_note(&b,
+                   "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                   "scenario; %s%s",
+                   speed.note, noisy_note(sw));
     sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
@@ -510,23 +483,22 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
     char conf[64], heading[128], buf[128], id[160];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(id, sizeof id, "acc-%s", benchmark);
-    if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
-        b.t->aside = sr_asprintf("%s; each entry's own score, nothing compared", benchmark);
-        b.t->sortable = true;
-        snprintf(heading, sizeof heading, "Score [%s%% CI]", conf);
-        sr_tb_column(&b, "Model", NULL, false, 2.7);
-        sr_tb_column(&b, "Status", NULL, false, 1.0);
-        sr_tb_column(&b, heading, NULL, true, 2.2);
-        sr_tb_column(&b, "n", NULL, true, 0.8);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            const sr_scores *s = sr_model_benchmark(m, benchmark);
-            sr_tb_row(&b);
-            model_cell(&b, m, NULL);
-            status_cell(&b, m);
-            sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
-        }
+    sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark));
+    b.t->aside = sr_asprintf("%s; each entry's own score, nothing compared", benchmark);
+    b.t->sortable = true;
+    snprintf(heading, sizeof heading, "Score [%s%% CI]", conf);
+    sr_tb_column(&b, "Model", NULL, false, 2.7);
+    sr_tb_column(&b, "Status", NULL, false, 1.0);
+    sr_tb_column(&b, heading, NULL, true, 2.2);
+    sr_tb_column(&b, "n", NULL, true, 0.8);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = sr_model_benchmark(m, benchmark);
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        status_cell(&b, m);
+        sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL);
+        sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
     }
     free(order);
     return sr_tb_finish(&b);
@@ -538,76 +510,71 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         return accuracy_absolute(sw, benchmark);
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
-    if (!order)
-        return NULL;
     char conf[64], heading[128], buf[128], id[160];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(id, sizeof id, "acc-%s", benchmark);
-    if (sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
-        const sr_model *base = sr_sweep_baseline(sw);
-        const sr_scores *bs = base ? sr_model_benchmark(base, benchmark) : NULL;
-        char score[64], items[64];
-        b.t->aside = sr_asprintf("%s; baseline %s on %s items", benchmark,
-                                 sr_text_score(score, sizeof score, bs ? bs->score : NAN),
-                                 bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
-        b.oom |= !b.t->aside;
-        b.t->sortable = true;
-        snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
-        bool margin = isfinite(sw->settings.equivalence_margin);
-        sr_tb_column(&b, "Model", NULL, false, 2.7);
-        sr_tb_column(&b, "Status", NULL, false, 1.0);
-        sr_tb_column(&b, "Score", NULL, true, 0.9);
-        sr_tb_column(&b, "n", NULL, true, 0.8);
-        sr_tb_column(&b, heading, NULL, true, 2.6);
-        sr_tb_column(&b, "Verdict", NULL, false, 2.6);
-        sr_tb_column(&b, "MDE", "points", true, 0.9);
-        sr_tb_column_help(&b,
-                          "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+    sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark));
+    const sr_model *base = sr_sweep_baseline(sw);
+    const sr_scores *bs = base ? sr_model_benchmark(base, benchmark) : NULL;
+    char score[64], items[64];
+    b.t->aside =
+        sr_asprintf("%s; baseline %s on %s items", benchmark, sr_text_score(score, sizeof score, bs ? bs->score : NAN),
+                    bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
+    b.t->sortable = true;
+    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
+    bool margin = isfinite(sw->settings.equivalence_margin);
+    sr_tb_column(&b, "Model", NULL, false, 2.7);
+    sr_tb_column(&b, "Status", NULL, false, 1.0);
+    sr_tb_column(&b, "Score", NULL, true, 0.9);
+    sr_tb_column(&b, "n", NULL, true, 0.8);
+    sr_tb_column(&b, heading, NULL, true, 2.6);
+    sr_tb_column(&b, "Verdict", NULL, false, 2.6);
+    sr_tb_column(&b, "MDE", "points", true, 0.9);
+    sr_tb_column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+    if (margin) {
+        sr_tb_column(&b, "TOST interval", NULL, true, 1.9);
+        sr_tb_column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
+    }
+    sr_tb_column(&b, "McNemar p", "Holm", true, 1.3);
+    sr_tb_column(&b, "n paired", NULL, true, 0.9);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = sr_model_benchmark(m, benchmark);
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        status_cell(&b, m);
+        sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+        sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
+        bool compared = s && s->compared && !s->is_baseline;
+        sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+        char words[256];
+        /* the MDE has its own column */
+        const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
+        if (!verdict)
+            verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+                      : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
+                                               : "not compared";
+        sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
+        if (v)
+            v->tone = verdict_tone(s);
+        /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
+        double mde = compared ? s->vs_baseline.mde : NAN;
+        sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, mde * 100, 1) : NULL);
         if (margin) {
-            sr_tb_column(&b, "TOST interval", NULL, true, 1.9);
-            sr_tb_column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
+            char lo[64], hi[64];
+            bool tost = compared && isfinite(s->tost_ci_low);
+            snprintf(buf, sizeof buf, "[%s, %s]", sr_text_points(lo, sizeof lo, s ? s->tost_ci_low : NAN),
+                     sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
+            sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
         }
-        sr_tb_column(&b, "McNemar p", "Holm", true, 1.3);
-        sr_tb_column(&b, "n paired", NULL, true, 0.9);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            const sr_scores *s = sr_model_benchmark(m, benchmark);
-            sr_tb_row(&b);
-            model_cell(&b, m, NULL);
-            status_cell(&b, m);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
-            bool compared = s && s->compared && !s->is_baseline;
-            sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
-            char words[256];
-            /* the MDE has its own column */
-            const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
-            if (!verdict)
-                verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
-                          : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
-                                                   : "not compared";
-            sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
-            if (v)
-                v->tone = verdict_tone(s);
-            /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-            double mde = compared ? s->vs_baseline.mde : NAN;
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, mde * 100, 1) : NULL);
-            if (margin) {
-                char lo[64], hi[64];
-                bool tost = compared && isfinite(s->tost_ci_low);
-                snprintf(buf, sizeof buf, "[%s, %s]", sr_text_points(lo, sizeof lo, s ? s->tost_ci_low : NAN),
-                         sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
-                sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
-            }
-            sr_cell *p = sr_tb_cell(&b, SR_CELL_NUMBER,
-                                    compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
-            if (compared && isfinite(s->mcnemar_p_holm)) {
-                char holm[64];
-                sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
-            }
-            sr_tb_cell(&b, SR_CELL_NUMBER,
-                       compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
+        sr_cell *p =
+            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
+        if (compared && isfinite(s->mcnemar_p_holm)) {
+            char holm[64];
+            sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
         }
+        sr_tb_cell(&b, SR_CELL_NUMBER,
+                   compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
     }
     free(order);
     return sr_tb_finish(&b);
@@ -618,51 +585,47 @@ sr_table *sr_table_speed(const sr_sweep *sw)
     sr_table_builder b;
     sr_speed_columns speed;
     size_t n = 0, *order = model_order(sw, &n);
-    if (!order || !sr_speed_columns_make(sw, &speed)) {
-        free(order);
-        return NULL;
-    }
+    sr_speed_columns_make(sw, &speed);
     bool compared = sr_sweep_baseline(sw) != NULL; /* without a baseline: each model's own tok/s */
-    if (sr_tb_begin(&b, "speed", "Speed")) {
-        b.t->aside = sr_tb_dup_or_null(compared ? "output throughput relative to the baseline; median over runs"
-                                                : "each model's median output throughput; nothing compared");
-        b.t->sortable = true;
-        sr_tb_column(&b, "Model", NULL, false, 3);
-        sr_tb_column(&b, "Status", NULL, false, 1.2);
+    sr_tb_begin(&b, "speed", "Speed");
+    b.t->aside = sr_tb_dup_or_null(compared ? "output throughput relative to the baseline; median over runs"
+                                            : "each model's median output throughput; nothing compared");
+    b.t->sortable = true;
+    sr_tb_column(&b, "Model", NULL, false, 3);
+    sr_tb_column(&b, "Status", NULL, false, 1.2);
+    for (size_t c = 0; c < speed.n; c++) {
+        sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
+        sr_tb_column_help(&b, speed.cols[c].words);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        status_cell(&b, m);
         for (size_t c = 0; c < speed.n; c++) {
-            sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
-            sr_tb_column_help(&b, speed.cols[c].words);
-        }
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            sr_tb_row(&b);
-            model_cell(&b, m, NULL);
-            status_cell(&b, m);
-            for (size_t c = 0; c < speed.n; c++) {
-                const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-                if (compared) {
-                    ratio_cell(&b, sc, true);
-                } else {
-                    char tput[80];
-                    bool have = sc && isfinite(sc->median_output_throughput);
-                    if (have) {
-                        sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
-                        if (sc->needs_more_runs)
-                            strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
-                    }
-                    sr_tb_cell(&b, SR_CELL_NUMBER, have ? tput : NULL);
+            const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
+            if (compared) {
+                ratio_cell(&b, sc, true);
+            } else {
+                char tput[80];
+                bool have = sc && isfinite(sc->median_output_throughput);
+                if (have) {
+                    sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
+                    if (sc->needs_more_runs)
+                        strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
                 }
+                sr_tb_cell(&b, SR_CELL_NUMBER, have ? tput : NULL);
             }
         }
-        if (compared)
-            sr_tb_note(&b,
-                       "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
-                       "and below it the model's own median. %s%s",
-                       speed.note, noisy_note(sw));
-        else
-            sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", speed.note,
-                       noisy_note(sw));
     }
+    if (compared)
+        sr_tb_note(&b,
+                   "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
+                   "and below it the model's own median. %s%s",
+                   speed.note, noisy_note(sw));
+    else
+        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", speed.note,
+                   noisy_note(sw));
     sr_speed_columns_release(&speed);
     free(order);
     return sr_tb_finish(&b);
@@ -677,8 +640,6 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
 {
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
-    if (!order)
-        return NULL;
     *none = true;
     for (size_t i = 0; i < n; i++)
         *none = *none && !has_kv(&sw->models[order[i]]);
@@ -686,69 +647,62 @@ sr_table *sr_table_kv(const sr_sweep *sw, bool *none)
     for (size_t i = 0; i < n; i++)
         predicted |= sw->models[order[i]].kv.predicted_tokens >= 0;
     char buf[96], lo[64], hi[64];
-    if (sr_tb_begin(&b, "kv-table", "KV cache capacity")) {
-        b.t->sortable = true;
-        sr_tb_column(&b, "Model", NULL, false, 2.6);
-        sr_tb_column(&b, "Logged tokens", NULL, true, 1.1);
-        sr_tb_column(&b, "Recomputed", NULL, true, 1.4);
-        if (predicted) {
-            sr_tb_column(&b, "Predicted", "survey", true, 1.2);
-            sr_tb_column_help(&b, "tokens the survey predicted before the sweep (candidates.json)");
-        }
-        sr_tb_column(&b, "Bytes per token", NULL, true, 1.1);
-        sr_tb_column(&b, "Block", NULL, true, 0.7);
-        sr_tb_column(&b, "Max concurrency", NULL, true, 1.1);
-        sr_tb_column(&b, "Note", NULL, false, 4);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            const sr_kv_summary *kv = &m->kv;
-            if (!has_kv(m))
-                continue;
-            sr_tb_row(&b);
-            model_cell(&b, m, NULL);
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->logged_tokens));
-            sr_cell *r = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
-            if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high) {
-                snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(lo, sizeof lo, kv->tokens_low),
-                         sr_text_count(hi, sizeof hi, kv->tokens_high));
-                sr_tb_cell_sub(&b, r, buf);
-            }
-            if (predicted) {
-                sr_cell *pc = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->predicted_tokens));
-                if (pc && isfinite(kv->predicted_delta_blocks) && kv->predicted_delta_blocks != 0) {
-                    char d[64];
-                    snprintf(buf, sizeof buf, "%s blocks from logged",
-                             sr_text_signed(d, sizeof d, kv->predicted_delta_blocks, 0));
-                    sr_tb_cell_sub(&b, pc, buf);
-                    if (kv->predicted_disagrees)
-                        pc->tone = SR_TONE_WORSE;
-                }
-            }
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
-            /* Recomputed, else as the server logged it (said so below the figure). */
-            bool logged = !isfinite(kv->max_concurrency) && isfinite(m->log.max_concurrency);
-            double conc = logged ? m->log.max_concurrency : kv->max_concurrency;
-            long conc_len = logged ? m->log.max_concurrency_len : kv->max_model_len;
-            sr_cell *c = sr_tb_cell(&b, SR_CELL_NUMBER, isfinite(conc) ? sr_text_ratio(buf, sizeof buf, conc) : NULL);
-            if (conc_len > 0 && isfinite(conc)) {
-                snprintf(buf, sizeof buf, "%sat %s", logged ? "logged, " : "", sr_text_count(lo, sizeof lo, conc_len));
-                sr_tb_cell_sub(&b, c, buf);
-            }
-            sr_kv_words words;
-            sr_error *err = sr_kv_words_make(m, &words);
-            if (err) {
-                sr_error_free(err);
-                b.oom = true;
-                break;
-            }
-            sr_tb_cell(&b, SR_CELL_TEXT, words.note);
-            sr_kv_words_release(&words);
-        }
-        sr_tb_note(&b,
-                   "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
-                   "and the memory the log reports.");
+    sr_tb_begin(&b, "kv-table", "KV cache capacity");
+    b.t->sortable = true;
+    sr_tb_column(&b, "Model", NULL, false, 2.6);
+    sr_tb_column(&b, "Logged tokens", NULL, true, 1.1);
+    sr_tb_column(&b, "Recomputed", NULL, true, 1.4);
+    if (predicted) {
+        sr_tb_column(&b, "Predicted", "survey", true, 1.2);
+        sr_tb_column_help(&b, "tokens the survey predicted before the sweep (candidates.json)");
     }
+    sr_tb_column(&b, "Bytes per token", NULL, true, 1.1);
+    sr_tb_column(&b, "Block", NULL, true, 0.7);
+    sr_tb_column(&b, "Max concurrency", NULL, true, 1.1);
+    sr_tb_column(&b, "Note", NULL, false, 4);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_kv_summary *kv = &m->kv;
+        if (!has_kv(m))
+            continue;
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->logged_tokens));
+        sr_cell *r = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->recomputed_tokens));
+        if (kv->tokens_low >= 0 && kv->tokens_high >= 0 && kv->tokens_low != kv->tokens_high) {
+            snprintf(buf, sizeof buf, "range %s\xE2\x80\x93%s", sr_text_count(lo, sizeof lo, kv->tokens_low),
+                     sr_text_count(hi, sizeof hi, kv->tokens_high));
+            sr_tb_cell_sub(&b, r, buf);
+        }
+        if (predicted) {
+            sr_cell *pc = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->predicted_tokens));
+            if (pc && isfinite(kv->predicted_delta_blocks) && kv->predicted_delta_blocks != 0) {
+                char d[64];
+                snprintf(buf, sizeof buf, "%s blocks from logged",
+                         sr_text_signed(d, sizeof d, kv->predicted_delta_blocks, 0));
+                sr_tb_cell_sub(&b, pc, buf);
+                if (kv->predicted_disagrees)
+                    pc->tone = SR_TONE_WORSE;
+            }
+        }
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->bytes_per_token));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, kv->block_size));
+        /* Recomputed, else as the server logged it (said so below the figure). */
+        bool logged = !isfinite(kv->max_concurrency) && isfinite(m->log.max_concurrency);
+        double conc = logged ? m->log.max_concurrency : kv->max_concurrency;
+        long conc_len = logged ? m->log.max_concurrency_len : kv->max_model_len;
+        sr_cell *c = sr_tb_cell(&b, SR_CELL_NUMBER, isfinite(conc) ? sr_text_ratio(buf, sizeof buf, conc) : NULL);
+        if (conc_len > 0 && isfinite(conc)) {
+            snprintf(buf, sizeof buf, "%sat %s", logged ? "logged, " : "", sr_text_count(lo, sizeof lo, conc_len));
+            sr_tb_cell_sub(&b, c, buf);
+        }
+        sr_kv_words words;
+        sr_kv_words_make(m, &words);
+        sr_tb_cell(&b, SR_CELL_TEXT, words.note);
+        sr_kv_words_release(&words);
+    }
+    sr_tb_note(&b, "Tokens the KV cache holds: as the server logged it, and as recomputed from the model's config.json "
+                   "and the memory the log reports.");
     free(order);
     return sr_tb_finish(&b);
 }
@@ -759,41 +713,36 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     sr_table_builder b;
     char title[256], v[64];
     snprintf(title, sizeof title, "What if: %s", m->label ? m->label : m->id);
-    if (sr_tb_begin(&b, "whatif", title)) {
-        sr_tb_column(&b, "Chip", NULL, false, 3.4);
-        sr_tb_column(&b, "HBM (GiB)", NULL, true, 1);
-        sr_tb_column(&b, "Util.", NULL, true, 0.8);
-        sr_tb_column(&b, "Resident (GiB)", NULL, true, 1.25);
-        sr_tb_column(&b, "Max model len", NULL, true, 1.1);
-        sr_tb_column(&b, "Block", NULL, true, 0.9);
-        sr_tb_column(&b, "KV tokens", NULL, true, 1.2);
-        sr_tb_column(&b, "Max conc.", NULL, true, 1.1);
-        sr_tb_column(&b, "Fits", NULL, false, 0.7);
-        for (size_t k = 0; k < m->kv.n_whatif; k++) {
-            const sr_kv_whatif *w = &m->kv.whatif[k];
-            sr_tb_row(&b);
-            sr_tb_cell(&b, SR_CELL_TEXT, w->label ? w->label : w->chip);
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->hbm_gib, 2));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->mem_util, 2));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
-            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
-            sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
-            if (f && !w->fits)
-                f->tone = SR_TONE_WORSE;
-        }
-        sr_kv_words words;
-        sr_error *err = sr_kv_words_make(m, &words);
-        if (err) {
-            sr_error_free(err);
-            b.oom = true;
-        } else if (words.whatif_assumptions) {
-            sr_tb_note(&b, "%s", words.whatif_assumptions);
-        }
-        sr_kv_words_release(&words);
+    sr_tb_begin(&b, "whatif", title);
+    sr_tb_column(&b, "Chip", NULL, false, 3.4);
+    sr_tb_column(&b, "HBM (GiB)", NULL, true, 1);
+    sr_tb_column(&b, "Util.", NULL, true, 0.8);
+    sr_tb_column(&b, "Resident (GiB)", NULL, true, 1.25);
+    sr_tb_column(&b, "Max model len", NULL, true, 1.1);
+    sr_tb_column(&b, "Block", NULL, true, 0.9);
+    sr_tb_column(&b, "KV tokens", NULL, true, 1.2);
+    sr_tb_column(&b, "Max conc.", NULL, true, 1.1);
+    sr_tb_column(&b, "Fits", NULL, false, 0.7);
+    for (size_t k = 0; k < m->kv.n_whatif; k++) {
+        const sr_kv_whatif *w = &m->kv.whatif[k];
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, w->label ? w->label : w->chip);
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->hbm_gib, 2));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->mem_util, 2));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
+        sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
+        if (f && !w->fits)
+            f->tone = SR_TONE_WORSE;
     }
+    sr_kv_words words;
+    sr_kv_words_make(m, &words);
+    if (words.whatif_assumptions)
+        sr_tb_note(&b, "%s", words.whatif_assumptions);
+    sr_kv_words_release(&words);
     return sr_tb_finish(&b);
 }
 
@@ -801,35 +750,32 @@ sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
 {
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
-    if (!order)
-        return NULL;
     *none = true;
-    if (sr_tb_begin(&b, "left-out", "Models left out")) {
-        sr_tb_column(&b, "Model", NULL, false, 2.4);
-        sr_tb_column(&b, "Status", NULL, false, 1);
-        sr_tb_column(&b, "Stage", NULL, false, 0.9);
-        sr_tb_column(&b, "Why", NULL, false, 5);
-        sr_tb_column(&b, "Where", NULL, false, 3);
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            if (m->status == SR_STATUS_OK)
-                continue;
-            *none = false;
-            sr_tb_row(&b);
-            model_cell(&b, m, NULL);
-            status_cell(&b, m);
-            const char *stage = sr_stage_name(m->failure.stage);
-            sr_tb_cell(&b, SR_CELL_TEXT, stage);
-            char *why = NULL;
-            if (m->status == SR_STATUS_PARTIAL && m->status_reason && m->failure.message)
-                why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
-            const char *text = why                                                  ? why
-                               : m->status == SR_STATUS_PARTIAL && m->status_reason ? m->status_reason
-                                                                                    : m->failure.message;
-            sr_tb_cell(&b, SR_CELL_TEXT, text);
-            free(why);
-            sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
-        }
+    sr_tb_begin(&b, "left-out", "Models left out");
+    sr_tb_column(&b, "Model", NULL, false, 2.4);
+    sr_tb_column(&b, "Status", NULL, false, 1);
+    sr_tb_column(&b, "Stage", NULL, false, 0.9);
+    sr_tb_column(&b, "Why", NULL, false, 5);
+    sr_tb_column(&b, "Where", NULL, false, 3);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->status == SR_STATUS_OK)
+            continue;
+        *none = false;
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        status_cell(&b, m);
+        const char *stage = sr_stage_name(m->failure.stage);
+        sr_tb_cell(&b, SR_CELL_TEXT, stage);
+        char *why = NULL;
+        if (m->status == SR_STATUS_PARTIAL && m->status_reason && m->failure.message)
+            why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
+        const char *text = why                                                  ? why
+                           : m->status == SR_STATUS_PARTIAL && m->status_reason ? m->status_reason
+                                                                                : m->failure.message;
+        sr_tb_cell(&b, SR_CELL_TEXT, text);
+        free(why);
+        sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
     }
     free(order);
     return sr_tb_finish(&b);
@@ -865,10 +811,8 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
     const sr_claim_list *cl = &sw->claims;
     *none = cl->n == 0;
     sr_table_builder b;
-    if (!sr_tb_begin(&b, "claims", "Claims checked"))
-        return sr_tb_finish(&b);
+    sr_tb_begin(&b, "claims", "Claims checked");
     b.t->aside = sr_text_claims_summary(cl);
-    b.oom |= !b.t->aside;
     b.t->sortable = true;
     /* Where a claim was written: the line when there is one file (named in
      * the note), else the file's name and line (the path when names repeat). */
@@ -914,7 +858,6 @@ sr_table *sr_table_claims(const sr_sweep *sw, bool *none)
             if (v)
                 v->tone = claim_tone(c->status);
             char *why = sr_text_claim_detail(sw, c);
-            b.oom |= !why;
             sr_tb_cell(&b, SR_CELL_TEXT, why);
             free(why);
         }
@@ -936,26 +879,25 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
     sr_table_builder b;
     char buf[64];
     size_t ignored = 0;
-    if (sr_tb_begin(&b, "inputs", "Input files")) {
-        sr_tb_column(&b, "File", "SHA-256", false, 5);
-        sr_tb_column(&b, "Read as", NULL, false, 1.6);
-        sr_tb_column(&b, "Bytes", NULL, true, 1.1);
-        for (size_t i = 0; i < sw->n_inputs; i++) {
-            const sr_input_file *f = &sw->inputs[i];
-            sr_tb_row(&b);
-            sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
-            sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
-            if (f->reason) {
-                sr_tb_cell_sub(&b, k, f->reason);
-                if (k)
-                    k->tone = SR_TONE_MUTED;
-                ignored++;
-            }
-            sr_tb_cell(&b, SR_CELL_NUMBER, f->size >= 0 ? sr_text_count(buf, sizeof buf, f->size) : NULL);
+    sr_tb_begin(&b, "inputs", "Input files");
+    sr_tb_column(&b, "File", "SHA-256", false, 5);
+    sr_tb_column(&b, "Read as", NULL, false, 1.6);
+    sr_tb_column(&b, "Bytes", NULL, true, 1.1);
+    for (size_t i = 0; i < sw->n_inputs; i++) {
+        const sr_input_file *f = &sw->inputs[i];
+        sr_tb_row(&b);
+        sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
+        sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
+        if (f->reason) {
+            sr_tb_cell_sub(&b, k, f->reason);
+            if (k)
+                k->tone = SR_TONE_MUTED;
+            ignored++;
         }
-        sr_tb_note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
-                   sw->n_inputs - ignored == 1 ? "" : "s", ignored);
+        sr_tb_cell(&b, SR_CELL_NUMBER, f->size >= 0 ? sr_text_count(buf, sizeof buf, f->size) : NULL);
     }
+    sr_tb_note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
+               sw->n_inputs - ignored == 1 ? "" : "s", ignored);
     return sr_tb_finish(&b);
 }
 
@@ -974,26 +916,25 @@ sr_table *sr_table_settings(const sr_sweep *sw)
     const sr_settings *st = &sw->settings;
     char buf[96], conf[64];
     sr_text_confidence(conf, sizeof conf, st->confidence);
-    if (sr_tb_begin(&b, "settings", "Settings")) {
-        sr_tb_column(&b, "Setting", NULL, false, 1);
-        sr_tb_column(&b, "Value", NULL, false, 3);
-        /* Only what applies: the statistics of accuracy need per-item scores. */
-        if (sr_sweep_has_items(sw, NULL)) {
-            snprintf(buf, sizeof buf, "%s%%", conf);
-            setting(&b, "Confidence level", buf);
-            setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
-            setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
-            setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
-            snprintf(buf, sizeof buf, "%lu", st->seed);
-            setting(&b, "Seed", buf);
-            setting(&b, "Random number generator", st->rng);
-            setting(&b, "Test for 0/1 scores", "McNemar, exact, two-sided");
-        }
-        if (sr_sweep_has_items(sw, "gsm8k"))
-            setting(&b, "GSM8K filter", st->gsm8k_filter);
-        setting(&b, "Speed metric", "output_throughput (tokens/s), median over runs");
-        setting(&b, "Tool", "sweep-report " SR_VERSION);
+    sr_tb_begin(&b, "settings", "Settings");
+    sr_tb_column(&b, "Setting", NULL, false, 1);
+    sr_tb_column(&b, "Value", NULL, false, 3);
+    /* Only what applies: the statistics of accuracy need per-item scores. */
+    if (sr_sweep_has_items(sw, NULL)) {
+        snprintf(buf, sizeof buf, "%s%%", conf);
+        setting(&b, "Confidence level", buf);
+        setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
+        setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
+        setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));
+        snprintf(buf, sizeof buf, "%lu", st->seed);
+        setting(&b, "Seed", buf);
+        setting(&b, "Random number generator", st->rng);
+        setting(&b, "Test for 0/1 scores", "McNemar, exact, two-sided");
     }
+    if (sr_sweep_has_items(sw, "gsm8k"))
+        setting(&b, "GSM8K filter", st->gsm8k_filter);
+    setting(&b, "Speed metric", "output_throughput (tokens/s), median over runs");
+    setting(&b, "Tool", "sweep-report " SR_VERSION);
     return sr_tb_finish(&b);
 }
 

@@ -77,7 +77,7 @@ const char *sr_text_quantile_method(const char *ci_method);
 const char *sr_text_confidence(char *buf, size_t size, double confidence);
 
 /* The sweep's name: the manifest's, else the export directory's base name,
- * else "sweep". Fresh string or NULL on OOM. */
+ * else "sweep". Fresh string. */
 char *sr_text_sweep_name(const sr_sweep *sw);
 
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
@@ -86,7 +86,7 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * sr_n_table_benchmarks + the total benchmark count of all models. */
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
- * counts it again; NULL on OOM. */
+ * counts it again. */
 const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
@@ -101,15 +101,15 @@ void sr_text_list_release(sr_text_list *list);
 /* The summary in words, one paragraph per item: what was compared, which
  * models match the baseline on each benchmark (and which differ, by how
  * much), their speed relative to the baseline, and what was left out. */
-sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out);
+void sr_text_summary(const sr_sweep *sw, sr_text_list *out);
 
 /* Audit findings, one sentence each: each input whose own claimed accuracy
  * disagrees with the per-item mean, one sentence counting those that agree,
  * and benchmarks with empty outputs. */
-sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out);
+void sr_text_audit(const sr_sweep *sw, sr_text_list *out);
 
 /* One sentence on how the statistics were made (method, resamples, seed,
  * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */
-sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out);
+void sr_text_methods(const sr_sweep *sw, sr_text_list *out);
 
 #endif

@@ -15,8 +15,8 @@
 void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t);
 
 /* The SVG as it goes inside the page: no XML declaration, the root element
- * scaled by CSS and labelled for screen readers. Fresh string; NULL on OOM
- * or when svg has no <svg element. */
+ * scaled by CSS and labelled for screen readers. Fresh string; NULL when
+ * svg has no <svg element. */
 char *sr_html_inline_svg(const char *svg, const char *label);
 
 /* The compiled-in template `name` rendered with the values fill(root, ctx)

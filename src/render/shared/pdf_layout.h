@@ -43,8 +43,7 @@ typedef struct sr_pdf {
     HPDF_Page *pages;
     size_t n_pages, cap_pages;
     double y; /* top of the free space on the page */
-    HPDF_STATUS error, detail;
-    bool oom;
+    HPDF_STATUS error, detail; /* libharu's first error */
     HPDF_Outline section; /* the current top-level bookmark */
     char section_title[128]; /* its heading: an untitled table's caption ("Speed (continued)") */
     /* Advance widths of printable ASCII characters (1/1000 em) for regular

@@ -3,9 +3,7 @@
  * unescaped) and what they are (a number, an interval, a verdict, a
  * status). Markdown, HTML and PDF only escape and lay them out, so a new
  * section is one builder shown everywhere (cmark's pattern: one traversal,
- * renderers only place).
- *
- * Builders return NULL on out of memory. */
+ * renderers only place). */
 #ifndef SR_RENDER_SHARED_TABLE_H
 #define SR_RENDER_SHARED_TABLE_H
 
@@ -65,8 +63,8 @@ typedef struct sr_table {
 void sr_table_free(sr_table *t);
 /* Keep the first max_rows rows (the overview's order: the best first) and
  * say in the note how many more there are and where ("report.json and
- * results.csv"); false on OOM. */
-bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where);
+ * results.csv"). */
+void sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where);
 const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col);
 
 /* ---- the speed columns of a sweep ---------------------------------------
@@ -93,9 +91,9 @@ typedef struct sr_speed_columns {
     char *shared; /* the same, short: "c: concurrent requests; 256-token outputs" */
 } sr_speed_columns;
 
-bool sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out); /* false: OOM */
+void sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out);
 /* The same over the scenarios of several sweeps (compare: both sides). */
-bool sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out);
+void sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out);
 void sr_speed_columns_release(sr_speed_columns *c);
 /* Drop the columns in which no model has a ratio (scenarios the baseline
  * did not run): a chart of ratios has nothing to draw there. */

@@ -15,16 +15,16 @@ sr_error *sr_render_survey_json(const sr_survey *s, char **out, size_t *len);   
 sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len);      /* candidates.csv */
 /* The outline of candidates.md, candidates.html and candidates.pdf
  * (survey/outline.c; render/doc.h's writers lay it out); svg: the chart
- * already drawn (borrowed until written), or NULL. *out: sr_doc_free. */
+ * already drawn (borrowed until written), or NULL. Free with sr_doc_free. */
 struct sr_doc;
-sr_error *sr_survey_outline(const sr_survey *s, const char *svg, struct sr_doc **out);
+struct sr_doc *sr_survey_outline(const sr_survey *s, const char *svg);
 sr_error *sr_render_survey_arms(const sr_survey *s, char **out, size_t *len);     /* sweep.arms */
 /* kv_tokens.png / .svg: KV tokens per kept model (format PNG or SVG). */
 sr_error *sr_render_survey_chart(const sr_survey *s, sr_chart_format format, char **out, size_t *len);
 /* The same chart as vector drawing onto candidates.pdf where place() says. */
 sr_error *sr_draw_survey_chart_pdf(const sr_survey *s, sr_pdf_chart_placer place, void *ctx);
 
-/* The outline's parts (survey/text.c), NULL on OOM: the candidates table
+/* The outline's parts (survey/text.c): the candidates table
  * (every model, the survey's order), the kept models' KV tokens at other
  * max-model-len (*none: no what-if lengths), the verdict counts in one
  * sentence and the rules the verdicts follow in one paragraph. */
