@@ -33,6 +33,11 @@ check() {
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
         command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+        # the installed man page and bash completion (tests/run-install.sh)
+        command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
+        command -v man >/dev/null 2>&1 || missing="$missing man-db"
+        command -v col >/dev/null 2>&1 || missing="$missing bsdextrautils"
+        [ -f /usr/share/bash-completion/bash_completion ] || missing="$missing bash-completion"
         ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
             || [ "$(uname -m)" != x86_64 ] || missing="$missing libclang-rt-14-dev"
     fi

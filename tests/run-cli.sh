@@ -52,6 +52,30 @@ else bad "unknown subcommand: exit 2 on stderr"; fi
 if run help-unknown 2 help frobnicate && has "$tmp/err" "unknown subcommand 'frobnicate'"; then ok; else
     bad "help of an unknown subcommand: exit 2"
 fi
+# --generate: the man page and the completion on stdout; a bad kind is a usage error
+if run generate-man 0 --generate man && has "$tmp/out" ".TH SWEEP\-REPORT 1" && [ ! -s "$tmp/err" ]; then ok; else
+    bad "--generate man"
+fi
+if run generate-bash 0 --generate=complete-bash && has "$tmp/out" "complete -F _sweep_report sweep-report"; then ok; else
+    bad "--generate=complete-bash"
+fi
+if run generate-none 2 --generate && has "$tmp/err" "error: option '--generate' needs a value"; then ok; else
+    bad "--generate without a kind"
+fi
+if run generate-bad 2 --generate pdf && has "$tmp/err" "error: --generate takes man or complete-bash, not 'pdf'"; then ok
+else bad "--generate pdf: the shared wording"; fi
+# did you mean: a mistyped subcommand or option gets the nearest names (git's way)
+if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'reprot'; did you mean 'report'?" &&
+    has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi
+if run typo-help 2 help comapre && has "$tmp/err" "unknown subcommand 'comapre'; did you mean 'compare'?"; then ok
+else bad "help comapre: did you mean 'compare'"; fi
+if run typo-top-option 2 --verison && has "$tmp/err" "unknown option '--verison'; did you mean '--version'?"; then ok
+else bad "--verison: did you mean '--version'"; fi
+if run typo-option 2 report fixtures/v5e-gemma4-formats --basline x &&
+    has "$tmp/err" "error: unknown option '--basline'; did you mean '--baseline'?" &&
+    has "$tmp/err" "try 'sweep-report report --help'"; then ok; else bad "report --basline: did you mean '--baseline'"; fi
+if run typo-alias 2 kv x --gpu-memory-utilisation 0.9 &&
+    has "$tmp/err" "did you mean '--gpu-memory-utilization'?"; then ok; else bad "kv: an alias is suggested too"; fi
 
 # ---- every subcommand ----------------------------------------------------------
 for cmd in $commands; do
@@ -130,6 +154,19 @@ if run audit-holds 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/audit-
     has "$tmp/err" "32 claims: 32 reproduced" && has "$tmp/audit-ok/results.md" "## Claims checked"; then ok; else
     bad "audit of the published claims: exit 0, all reproduced"
 fi
+# report --help names the documents' sections in the order results.md has them
+"$bin" report --help | tr -s ' \n' '  ' >"$tmp/report-help-flat"
+sections_in_order=1 at=0
+while IFS= read -r heading; do
+    pos=$(awk -v h="$heading" '{ i = index($0, h); print i }' "$tmp/report-help-flat")
+    if [ "$pos" -le "$at" ]; then sections_in_order=0; echo "    '$heading' not in report --help after the one before"; fi
+    at=$pos
+done <<EOF
+$(sed -n 's/^## //p' "$tmp/audit-ok/results.md")
+EOF
+if [ "$sections_in_order" = 1 ] && [ "$(grep -c '^## ' "$tmp/audit-ok/results.md")" -ge 8 ]; then ok; else
+    bad "report --help: the sections of results.md, in its order"
+fi
 if run audit-differs 4 audit "$export_dir" tests/claims/every-verdict.md -o "$tmp/audit-bad" --resamples 1000 &&
     has "$tmp/err" "claims differ from the export or name no model" && [ -s "$tmp/audit-bad/report.pdf" ]; then ok; else
     bad "audit with wrong claims: exit 4 after writing the report"
@@ -152,6 +189,34 @@ if run timings 0 report "$export_dir" -o "$tmp/out-dir" --resamples 10 --timings
     has "$tmp/err" "sweep-report: seconds: load " && [ ! -s "$tmp/out" ]; then ok; else
     bad "report --timings: the steps on stderr"
 fi
+
+# ---- --summary-md and --junit: files for CI beside OUT_DIR ----------------------
+if run summary-md 0 report "$export_dir" -o "$tmp/sm" --resamples 100 --summary-md "$tmp/sm.md" &&
+    has "$tmp/sm.md" "## Overview" && ! has "$tmp/sm.md" "## Summary" && ! has "$tmp/sm.md" "charts/" &&
+    has "$tmp/sm.md" "The whole report: $tmp/sm/report.html"; then ok; else
+    bad "report --summary-md FILE: the Overview alone, and where the report is"
+fi
+if run summary-md-stdout 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/sm2" --resamples 100 --summary-md - &&
+    has "$tmp/out" "## Overview" && has "$tmp/out" "Claims checked: 32 of 32 claims reproduced"; then ok; else
+    bad "audit --summary-md -: the Overview and the claims' verdicts on standard output"
+fi
+echo "not ours" >"$tmp/sm-target"
+ln -s "$tmp/sm-target" "$tmp/sm-link"
+if run summary-md-symlink 0 report "$export_dir" -o "$tmp/sm3" --resamples 100 --summary-md "$tmp/sm-link" &&
+    [ "$(cat "$tmp/sm-target")" = "not ours" ] && [ ! -L "$tmp/sm-link" ] && has "$tmp/sm-link" "## Overview"; then ok
+else bad "--summary-md onto a symbolic link: the link replaced, never written through"; fi
+if run junit-empty 2 compare "$export_dir" "$export_dir" -o "$tmp/never9" --junit "" &&
+    has "$tmp/err" "error: --junit needs a file (- for standard output)" && [ ! -e "$tmp/never9" ]; then ok; else
+    bad "compare --junit '': usage error, nothing written"
+fi
+if run junit-stdout 0 compare "$export_dir" "$export_dir" -o "$tmp/cj" --resamples 100 --junit - &&
+    has "$tmp/out" "<testsuites name=\"sweep-report compare: " && has "$tmp/out" 'failures="0"'; then ok; else
+    bad "compare --junit -: JUnit XML on standard output"
+fi
+if run junit-unwritable 1 compare "$export_dir" "$export_dir" -o "$tmp/cj2" --resamples 100 \
+    --junit "$tmp/no-such-dir/junit.xml" && has "$tmp/err" "no-such-dir/junit.xml" && [ -s "$tmp/cj2/compare.json" ]; then
+    ok
+else bad "compare --junit into a missing directory: exit 1 naming it, after OUT_DIR"; fi
 
 # ---- --baseline by id, label or tag (the bucket layout's arms) --------------------
 bucket=tests/cases/report/bucket-prefix/export

@@ -1,6 +1,5 @@
 #include "analysis/entries.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <strings.h>
@@ -260,31 +259,6 @@ static size_t pick_by(sr_sweep *sw, const char *name, const char *id, int how, s
     return n;
 }
 
-/* Edit distance between a and b (ASCII, case folded), capped at 64 bytes each. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t na = strlen(a) < 64 ? strlen(a) : 64, nb = strlen(b) < 64 ? strlen(b) : 64;
-    size_t row[65];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
 /* "'a', 'b', 'c'": the (up to three) ids nearest to name, in edit distance
  * then export order. */
 static char *nearest_ids(const sr_sweep *sw, const char *name)
@@ -299,7 +273,7 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
             bool dup = false;
             for (size_t j = 0; j < sw->n_models && !dup; j++)
                 dup = used[j] && strcmp(sw->models[j].id, sw->models[i].id) == 0;
-            size_t d = dup ? SIZE_MAX : distance(name, sw->models[i].id);
+            size_t d = dup ? SIZE_MAX : sr_edit_distance(name, strlen(name), sw->models[i].id, strlen(sw->models[i].id));
             if (d < best) {
                 best = d;
                 at = i;

@@ -18,6 +18,11 @@ sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE 
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 
+/* Where each command writes without -o (its --help says so from these). */
+#define SR_DEFAULT_REPORT_DIR "reports"
+#define SR_DEFAULT_COMPARE_DIR "compare"
+#define SR_DEFAULT_SURVEY_DIR "survey"
+
 /* Each command's own options (main.c's command table points here). */
 extern const sr_cli_option sr_report_options[]; /* report and audit */
 extern const sr_cli_option sr_compare_options[];
@@ -36,6 +41,11 @@ extern const sr_cli_option sr_stats_options[];
 
 /* --backend's words, for kv and survey alike: tpu, gpu (sr_kv_backend). */
 extern const sr_cli_choice sr_backend_choices[];
+
+/* A file beside OUT_DIR (--summary-md, --junit): "-" is standard output
+ * (out), any other path is written atomically (util/fileio.h: a temporary
+ * file renamed over it, never written through a symbolic link). */
+sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
 
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);

@@ -100,8 +100,8 @@ void sr_settings_default(sr_settings *s)
     s->seed = SR_DEFAULT_SEED;
     s->confidence = SR_DEFAULT_CONFIDENCE;
     s->rng = "mt19937";
-    s->ci_method = "percentile";
-    s->gsm8k_filter = "strict-match";
+    s->ci_method = SR_DEFAULT_CI_METHOD;
+    s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
     s->appendix = false;
     s->threads = 0; /* 0: one per online core, at most 8 */

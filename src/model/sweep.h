@@ -16,9 +16,14 @@
 #include "model/result.h"
 
 #define SR_VERSION "0.1.0"
-#define SR_DEFAULT_SEED 20261130UL
-#define SR_DEFAULT_RESAMPLES 10000L
+/* The defaults of the statistics options. --help and the man page print
+ * them from these tokens (SR_STR in cli.h), so write them as a reader
+ * should see them: no suffix, no parentheses. */
+#define SR_DEFAULT_SEED 20261130
+#define SR_DEFAULT_RESAMPLES 10000
 #define SR_DEFAULT_CONFIDENCE 0.95
+#define SR_DEFAULT_CI_METHOD "percentile"
+#define SR_DEFAULT_GSM8K_FILTER "strict-match"
 /* Under this many paired items a comparison gets no interval and no verdict:
  * the bootstrap's percentiles and the power formula rest on large-sample
  * behaviour that a handful of items does not have. */

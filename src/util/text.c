@@ -207,3 +207,32 @@ bool sr_utf8_valid(const char *s, size_t len)
     }
     return true;
 }
+
+size_t sr_edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > SR_EDIT_DISTANCE_MAX)
+        na = SR_EDIT_DISTANCE_MAX;
+    if (nb > SR_EDIT_DISTANCE_MAX)
+        nb = SR_EDIT_DISTANCE_MAX;
+    /* rows[i % 3][j]: the distance between a's first i bytes and b's first j */
+    size_t rows[3][SR_EDIT_DISTANCE_MAX + 1];
+    for (size_t j = 0; j <= nb; j++)
+        rows[0][j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t *row = rows[i % 3], *up = rows[(i - 1) % 3], *up2 = rows[(i + 1) % 3];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t best = up[j - 1] + (ca != cb);
+            if (up[j] + 1 < best)
+                best = up[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && up2[j - 2] + 1 < best)
+                best = up2[j - 2] + 1;
+            row[j] = best;
+        }
+    }
+    return rows[na % 3][nb];
+}

@@ -41,4 +41,12 @@ const char *sr_format_json_number(char *buf, size_t size, double v);
 /* True if the bytes are valid UTF-8 without NUL. */
 bool sr_utf8_valid(const char *s, size_t len);
 
+/* Edit distance between the first len_a bytes of a and len_b bytes of b:
+ * insertions, deletions, substitutions and swaps of two neighbours count 1
+ * (the optimal string alignment distance), ASCII letters case-folded, each
+ * word cut to its first SR_EDIT_DISTANCE_MAX bytes. For "did you mean"
+ * (a typed name against the names it may have meant). */
+#define SR_EDIT_DISTANCE_MAX 64
+size_t sr_edit_distance(const char *a, size_t len_a, const char *b, size_t len_b);
+
 #endif

@@ -70,6 +70,35 @@ Test(text, utf8_every_offset)
         }
 }
 
+/* The optimal string alignment distance: one edit per inserted, deleted or
+ * replaced letter and per swapped pair, case folded. */
+Test(text, edit_distance)
+{
+    static const struct {
+        const char *a, *b;
+        size_t d;
+    } cases[] = {
+        {"", "", 0},          {"report", "report", 0}, {"report", "REPORT", 0}, {"reprot", "report", 1},
+        {"rport", "report", 1}, {"reportt", "report", 1}, {"repert", "report", 1}, {"kv", "report", 6},
+        {"", "abc", 3},       {"ab", "ba", 1},          {"abc", "ca", 3}, /* OSA: no edit inside a swap */
+        {"basline", "baseline", 1}, {"seeds", "seed", 1}, {"survey", "sruvey", 1}, {"compare", "comapre", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_expect_eq(sr_edit_distance(cases[i].a, strlen(cases[i].a), cases[i].b, strlen(cases[i].b)), cases[i].d,
+                     "'%s' to '%s'", cases[i].a, cases[i].b);
+        cr_expect_eq(sr_edit_distance(cases[i].b, strlen(cases[i].b), cases[i].a, strlen(cases[i].a)), cases[i].d,
+                     "'%s' to '%s'", cases[i].b, cases[i].a);
+    }
+    /* each word is cut to its first 64 bytes */
+    char a[100], b[100];
+    memset(a, 'x', sizeof a);
+    memcpy(b, a, sizeof b);
+    b[90] = 'y';
+    cr_expect_eq(sr_edit_distance(a, sizeof a, b, sizeof b), 0);
+    b[10] = 'y';
+    cr_expect_eq(sr_edit_distance(a, sizeof a, b, sizeof b), 1);
+}
+
 Test(lines, crlf_and_last_line)
 {
     sr_lines it;
