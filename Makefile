@@ -73,6 +73,8 @@ TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 # The real third-party files some unit tests read in place, where tests/real/check.py
 # looks for them: $SR_REALDATA, else ../shared/realdata, else /work/shared/realdata.
 REALDATA_DIR := $(firstword $(wildcard $(SR_REALDATA) $(CURDIR)/../shared/realdata /work/shared/realdata) ../shared/realdata)
+# plain `make` builds the program, though rules come before `all:`
+.DEFAULT_GOAL := all
 $(TEST_OBJ): override CFLAGS_ALL += -DREALDATA_DIR='"$(REALDATA_DIR)"'
 # rewritten only when the place changes, so the tests are rebuilt then
 $(TEST_OBJ): $(BUILD)/.realdata-dir
