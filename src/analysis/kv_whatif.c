@@ -1,7 +1,7 @@
 /* The KV what-if table (docs/kv.md 5): a model's tokens and maximum
  * concurrency at other max-model-lens on the logged chip, and on other
  * chips holding the logged resident memory and utilisation. The chip
- * figures are data here; render/report/kv_text.c words what they are. */
+ * figures are data here; render/shared/kv_text.c words what they are. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
 #include "util/fileio.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"

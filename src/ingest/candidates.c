@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/survey_ingest.h"
 #include "util/alloc.h"
 #include "util/fileio.h"

@@ -262,7 +262,7 @@ sr_error *sr_json_each_array_element(const char *path, const char *data, size_t 
                                      void *ctx);
 /* 1-based line of the first `"key":` in data, or 0 when absent (for messages
  * about whole-file JSON, where cJSON keeps no positions). A quote escaped
- * inside a longer key does not start one. Defined in json_input.c, whose
+ * inside a longer key does not start one. Defined in json.c, whose
  * sr_json_obj applies it to an object within a file. */
 long sr_json_key_line(const char *data, size_t len, const char *key);
 /* The opening quote of that first `"key":`, or NULL. */

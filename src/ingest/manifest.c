@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
 /* Part of the data model: the per-layer KV layout of a Hugging Face
  * config.json, as src/ingest/hf_config.c reads it once. The KV analysis
  * (src/analysis/kv_cap.c) allocates memory to it; the renderers word what
- * the reader assumed (src/render/report/kv_text.c). docs/kv.md section 2 says
+ * the reader assumed (src/render/shared/kv_text.c). docs/kv.md section 2 says
  * which fields are read and why. */
 #ifndef SR_MODEL_KV_LAYOUT_H
 #define SR_MODEL_KV_LAYOUT_H

@@ -1,6 +1,6 @@
 /* The HTML writer of the document layer (doc.h): any outline into the
  * compiled-in templates/doc.html, each block through block.html, tables
- * through table.html (html_table.h) and charts through figure.html. Every
+ * through table.html (html.h) and charts through figure.html. Every
  * input text is escaped by the template engine ({{x}}); the only raw
  * values are the chart SVGs, which we drew. */
 #include <stdio.h>
@@ -9,14 +9,14 @@
 
 #include "render/doc.h"
 #include "render/report/text.h"
-#include "render/shared/html_table.h"
+#include "render/html.h"
 #include "render/shared/template.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 
 #define TEMPLATE "doc.html"
 
-/* ---- the parts every page is made of (html_table.h) ---------------------- */
+/* ---- the parts every page is made of (html.h) ---------------------- */
 
 /* A table of the table layer as template values: the item is the table
  * (id, title, aside, note, sortable, cols, rows of cells), every key set. */

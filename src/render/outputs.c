@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "render/doc.h"
 #include "render/render.h"
-#include "render/survey/outputs.h"
+#include "render/survey/text.h"
 #include "util/parallel.h"
 
 /* ---- the report ------------------------------------------------------------ */

@@ -72,7 +72,7 @@ static sr_model *model(sr_sweep *sw, const char *id, const char *dir, sr_status 
 }
 
 /* The audit's values: check says how logged and recomputed compare (the
- * note is worded from it by render/report/kv_text.c). */
+ * note is worded from it by render/shared/kv_text.c). */
 static void kv(sr_model *m, long logged, long recomputed, long bpt, sr_kv_check check)
 {
     m->kv.logged_tokens = logged;

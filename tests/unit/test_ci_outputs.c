@@ -11,7 +11,7 @@
 #include "analysis/analysis.h"
 #include "analysis/comparison.h"
 #include "model/comparison.h"
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "render/render.h"
 
 #include "sweep_builder.h"

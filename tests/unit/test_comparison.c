@@ -12,7 +12,7 @@
 #include "analysis/comparison.h"
 #include "analysis/stats.h"
 #include "model/comparison.h"
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "model/sweep.h"
 
 #include "sweep_builder.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "ingest/json_line.h"
 #include "util/error.h"

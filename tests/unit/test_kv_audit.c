@@ -1,5 +1,5 @@
 /* The KV audit of a sweep (analysis/kv_audit.c, kvwhatif.c, kvera.c) and its
- * words (render/report/kv_text.c): the settings a log carries, the era of the
+ * words (render/shared/kv_text.c): the settings a log carries, the era of the
  * vLLM version, the real vLLM 0.10.1.1 counts of ../shared/realdata, the
  * declared-utilisation findings of the bundled sample. Expected numbers are
  * the logs' own, or hand computed with the formulas of docs/kv.md (the
@@ -13,7 +13,7 @@
 
 #include "analysis/kv_cap.h"
 #include "ingest/hf_config.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "model/sweep.h"
 #include "util/strbuf.h"
 

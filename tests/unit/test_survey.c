@@ -17,7 +17,7 @@
 #include "ingest/ingest.h"
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
-#include "render/survey/outputs.h"
+#include "render/survey/text.h"
 #include "util/fileio.h"
 
 #define GIB 1073741824.0

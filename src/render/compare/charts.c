@@ -18,7 +18,7 @@
 #include "render/report/charts.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

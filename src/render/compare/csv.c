@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "render/shared/csv_cells.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "render/doc.h"
 #include "render/shared/table_build.h"
 #include "util/alloc.h"

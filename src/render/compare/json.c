@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
-#include "render/report/json_parts.h"
+#include "render/compare/text.h"
+#include "render/shared/json_parts.h"
 #include "render/report/text.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"

@@ -1,10 +1,10 @@
-/* The order the comparison's outputs share (outputs.h): models in the
+/* The order the comparison's outputs share (text.h): models in the
  * report's order of the after side, benchmarks the table's first. Its own
  * file, below both the tables and the words, which each use it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "util/alloc.h"
 
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)

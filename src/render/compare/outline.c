@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "render/doc.h"
 #include "render/shared/findings.h"
 #include "util/strbuf.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/scenarios.h"
-#include "render/compare/outputs.h"
+#include "render/compare/text.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "render/kv/kv.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "render/shared/json_build.h"
 
 static void add_layers(cJSON *root, const sr_kv_plan *plan)

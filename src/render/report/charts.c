@@ -16,7 +16,7 @@
 #include "render/canvas/parts.h"
 #include "render/report/chart_absolute.h"
 #include "render/report/chart_tradeoff.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render/shared/table.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "render/report/claims_text.h"
-#include "render/report/json_parts.h"
+#include "render/shared/json_parts.h"
 #include "render/report/text.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "render/render.h"
 #include "render/shared/findings.h"
 #include "util/alloc.h"

@@ -18,7 +18,7 @@
 #include "render/doc.h"
 #include "render/render.h"
 #include "render/report/charts.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "render/report/text.h"
 #include "render/shared/findings.h"
 #include "render/shared/table.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render/report/claims_text.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
-#include "render/survey/outputs.h"
+#include "render/survey/text.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

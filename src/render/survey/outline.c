@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "render/doc.h"
-#include "render/survey/outputs.h"
+#include "render/survey/text.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {

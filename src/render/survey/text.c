@@ -12,7 +12,7 @@
 
 #include "render/shared/csv_cells.h"
 #include "render/report/text.h"
-#include "render/survey/outputs.h"
+#include "render/survey/text.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
 #include "util/alloc.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "render/kv/kv.h"
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -1,8 +1,8 @@
 /* Pieces of report.json that compare.json shows the same way (json.c): a
  * failure, a model's serving settings, the sweep.json manifest, the input
  * files. Internal to src/render. */
-#ifndef SR_RENDER_REPORT_JSON_PARTS_H
-#define SR_RENDER_REPORT_JSON_PARTS_H
+#ifndef SR_RENDER_SHARED_JSON_PARTS_H
+#define SR_RENDER_SHARED_JSON_PARTS_H
 
 #include "model/sweep.h"
 #include "render/shared/json_build.h"

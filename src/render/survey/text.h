@@ -1,7 +1,7 @@
 /* The outputs of `sweep-report survey`, each the bytes of one file
  * (render/survey/text.c, charts.c, outline.c). They only read the survey. */
-#ifndef SR_RENDER_SURVEY_OUTPUTS_H
-#define SR_RENDER_SURVEY_OUTPUTS_H
+#ifndef SR_RENDER_SURVEY_TEXT_H
+#define SR_RENDER_SURVEY_TEXT_H
 
 #include <stddef.h>
 

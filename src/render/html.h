@@ -2,8 +2,8 @@
  * the pages cannot drift apart: a table of the table layer as template values,
  * a chart's SVG as it goes inside a page, and the page itself rendered
  * from its compiled-in template. Internal to src/render. */
-#ifndef SR_RENDER_SHARED_HTML_TABLE_H
-#define SR_RENDER_SHARED_HTML_TABLE_H
+#ifndef SR_RENDER_HTML_H
+#define SR_RENDER_HTML_H
 
 #include "render/shared/table.h"
 #include "render/shared/template.h"

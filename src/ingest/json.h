@@ -17,8 +17,8 @@
  * In both, a member that is absent or null counts as absent: nothing is
  * stored and no error is made (the caller decides whether absent is
  * wrong). */
-#ifndef SR_INGEST_JSON_INPUT_H
-#define SR_INGEST_JSON_INPUT_H
+#ifndef SR_INGEST_JSON_H
+#define SR_INGEST_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

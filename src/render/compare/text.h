@@ -6,8 +6,8 @@
  * .html and .pdf are one outline (compare/outline.c) laid out by the
  * document layer's three writers (render/doc.h). Every word they show is
  * made in compare/text.c. */
-#ifndef SR_RENDER_COMPARE_OUTPUTS_H
-#define SR_RENDER_COMPARE_OUTPUTS_H
+#ifndef SR_RENDER_COMPARE_TEXT_H
+#define SR_RENDER_COMPARE_TEXT_H
 
 #include <stddef.h>
 

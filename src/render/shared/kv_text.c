@@ -1,6 +1,6 @@
 /* The KV audit's values in words (see kv_text.h). Sections cited are those
  * of docs/kv.md, the user's reference for these sentences. */
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 
 #include <math.h>
 #include <stdarg.h>

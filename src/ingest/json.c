@@ -1,5 +1,5 @@
-/* Typed reading of JSON object members (json_input.h). */
-#include "ingest/json_input.h"
+/* Typed reading of JSON object members (json.h). */
+#include "ingest/json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

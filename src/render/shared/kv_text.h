@@ -3,8 +3,8 @@
  * "note", "layers.summary", "assumptions", "whatif_assumptions"; the KV
  * tables of results.md, report.html, report.pdf) and the `kv` command
  * prints. Strings are UTF-8, unescaped; each renderer escapes them. */
-#ifndef SR_RENDER_REPORT_KV_TEXT_H
-#define SR_RENDER_REPORT_KV_TEXT_H
+#ifndef SR_RENDER_SHARED_KV_TEXT_H
+#define SR_RENDER_SHARED_KV_TEXT_H
 
 #include <stdbool.h>
 
