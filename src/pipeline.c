@@ -15,8 +15,6 @@
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -63,80 +61,21 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
 
 /* ---- claims -------------------------------------------------------------- */
 
-/* The aliases a claims file's headers may use besides the built-in ones:
- * this report's own column headings (docs/claims.md), owned strings. */
-typedef struct alias_list {
-    sr_claim_alias *items;
-    size_t n, cap;
-} alias_list;
-
-static void alias_list_free(alias_list *l)
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files, const sr_claim_alias *aliases,
+                          size_t n_aliases)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        free((char *)l->items[i].header);
-        free((char *)l->items[i].figure);
-    }
-    free(l->items);
-}
-
-/* Takes header and figure. */
-static void alias_add(alias_list *l, char *header, char *figure)
-{
-    void *items = l->items;
-    sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items);
-    l->items = items;
-    l->items[l->n++] = (sr_claim_alias){header, figure};
-}
-
-/* Speed columns by their heading (when no other column has it) and by
- * their legend; benchmarks by their title, "Δ title" and "title verdict". */
-static void report_aliases(const sr_sweep *sw, alias_list *out)
-{
-    sr_speed_columns speed;
-    sr_speed_columns_make(sw, &speed);
-    for (size_t c = 0; c < speed.n; c++) {
-        const sr_speed_column *col = &speed.cols[c];
-        bool unique = true;
-        for (size_t d = 0; d < speed.n && unique; d++)
-            unique = d == c || strcmp(speed.cols[d].heading, col->heading) != 0;
-        if (unique)
-            alias_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
-        if (col->sub[0])
-            alias_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
-    }
-    sr_speed_columns_release(&speed);
-
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        max += sw->models[i].n_benchmarks;
-    const char **benches = sr_xmalloc((max ? max : 1) * sizeof *benches);
-    size_t n = sr_text_benchmarks(sw, benches);
-    for (size_t b = 0; b < n; b++) {
-        const char *title = sr_text_benchmark_title(benches[b]);
-        alias_add(out, sr_asprintf("%s", title), sr_asprintf("accuracy.%s.score", benches[b]));
-        alias_add(out, sr_asprintf("\xCE\x94 %s", title), sr_asprintf("accuracy.%s.delta", benches[b]));
-        alias_add(out, sr_asprintf("%s verdict", title), sr_asprintf("accuracy.%s.verdict", benches[b]));
-    }
-    free(benches);
-}
-
-sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files)
-{
-    alias_list aliases = {0};
-    report_aliases(sweep, &aliases);
     sr_error *err = NULL;
     for (size_t i = 0; i < n_files && !err; i++) {
         size_t before = sweep->claims.n;
         err = sweep->export_dir ? sr_check_named_file(sweep->export_dir, files[i]) : NULL;
         if (!err)
-            err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
+            err = sr_read_claims(files[i], aliases, n_aliases, &sweep->claims);
         /* A file that claims nothing is the wrong file, not a clean audit. */
         if (!err && sweep->claims.n == before)
             err = sr_input_error(files[i], 0,
                                  "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
                                  "pipe table whose headers name figures, or model,figure,value CSV)");
     }
-    alias_list_free(&aliases);
     return err ? err : sr_check_claims(sweep);
 }
 

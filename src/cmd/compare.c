@@ -8,6 +8,8 @@
 
 #include "cmd/cmd.h"
 #include "pipeline.h"
+#include "render/compare/gate.h"
+#include "render/compare/junit.h"
 #include "render/compare/text.h"
 #include "render/outputs.h"
 #include "util/fileio.h"

@@ -408,12 +408,3 @@ bool sr_looks_like_bench_json(const char *data, size_t len)
         pos++;
     return pos < len && data[pos] == '{' && sr_memmem(data + pos, len - pos, "\"output_throughput\"") != NULL;
 }
-
-void sr_bench_runs_free(sr_bench_run *runs, size_t n)
-{
-    if (!runs)
-        return;
-    for (size_t i = 0; i < n; i++)
-        sr_bench_run_release(&runs[i]);
-    free(runs);
-}

@@ -7,63 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/ingest.h" /* sr_json_key_line */
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
+#include "util/fileio.h"
+#include "util/json_arena.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-/* ---- where a key is -------------------------------------------------------- */
-
-static bool is_json_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* The opening quote of the first `"key"` in [data, data+len) that is
- * followed by a colon (a string value of the same text is not a key) and
- * whose quote is not escaped (a key ending in \"key), or NULL. */
-static const char *find_key(const char *data, size_t len, const char *key)
-{
-    char *quoted = sr_asprintf("\"%s\"", key);
-    size_t qlen = strlen(quoted), pos = 0;
-    const char *found = NULL;
-    while (!found && pos < len) {
-        const char *hit = sr_memmem(data + pos, len - pos, quoted);
-        if (!hit)
-            break;
-        size_t at = (size_t)(hit - data), after = at + qlen, slashes = 0;
-        while (slashes < at && data[at - 1 - slashes] == '\\')
-            slashes++;
-        while (after < len && is_json_space(data[after]))
-            after++;
-        if (slashes % 2 == 0 && after < len && data[after] == ':')
-            found = hit;
-        pos = at + 1;
-    }
-    free(quoted);
-    return found;
-}
-
-/* 1 + the newlines in [data, at). */
-static long lines_before(const char *data, const char *at)
-{
-    long line = 1;
-    for (const char *p = data; (p = memchr(p, '\n', (size_t)(at - p))) != NULL; p++)
-        line++;
-    return line;
-}
-
-const char *sr_json_find_key(const char *data, size_t len, const char *key)
-{
-    return find_key(data, len, key);
-}
-
-long sr_json_key_line(const char *data, size_t len, const char *key)
-{
-    const char *at = find_key(data, len, key);
-    return at ? lines_before(data, at) : 0;
-}
 
 sr_json_obj sr_json_file_obj(const char *path, const char *data, size_t len, const cJSON *root)
 {
@@ -80,9 +29,9 @@ sr_json_obj sr_json_member_obj(const sr_json_obj *parent, const char *key, const
     sr_json_obj m = *parent;
     m.obj = sr_json_item(parent->obj, key);
     m.prefix = prefix;
-    const char *at = find_key(parent->text, parent->len, key);
+    const char *at = sr_json_find_key(parent->text, parent->len, key);
     if (at) {
-        m.line = parent->line + lines_before(parent->text, at) - 1;
+        m.line = parent->line + sr_json_line_of(parent->text, at) - 1;
         m.len = parent->len - (size_t)(at - parent->text);
         m.text = at;
     }
@@ -91,8 +40,8 @@ sr_json_obj sr_json_member_obj(const sr_json_obj *parent, const char *key, const
 
 long sr_json_obj_key_line(const sr_json_obj *o, const char *key)
 {
-    const char *at = find_key(o->text, o->len, key);
-    return at ? o->line + lines_before(o->text, at) - 1 : o->absent_line;
+    const char *at = sr_json_find_key(o->text, o->len, key);
+    return at ? o->line + sr_json_line_of(o->text, at) - 1 : o->absent_line;
 }
 
 sr_error *sr_json_key_error(const sr_json_obj *o, const char *key, const char *fmt, ...)
@@ -261,4 +210,184 @@ sr_error *sr_json_parse_object_file(const char *path, const char *data, size_t l
     sr_json_note_duplicate_keys(path, 1, data, len, root);
     *out = root;
     return NULL;
+}
+
+/* ---- strict parsing with line numbers, ids once -------------------------- */
+
+static long line_at(const char *data, size_t pos, long first_line)
+{
+    long line = first_line;
+    const char *p = data, *end = data + pos;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        line++;
+        p++;
+    }
+    return line;
+}
+
+/* Position of the first "\u0000" escape (an odd run of backslashes before
+ * "u0000"), or len when none. */
+static size_t find_nul_escape(const char *data, size_t len)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        const char *hit = sr_memmem(data + pos, len - pos, "u0000");
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - data), slashes = 0;
+        while (slashes < at && data[at - 1 - slashes] == '\\')
+            slashes++;
+        if (slashes % 2 == 1)
+            return at - 1;
+        pos = at + 1;
+    }
+    return len;
+}
+
+sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len)
+{
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (sr_lines_next(&it, &l, &n))
+        if (!sr_utf8_valid(l, n))
+            return sr_input_error(path, line + it.lineno - 1, "invalid utf-8 or nul byte");
+    size_t nul = find_nul_escape(data, len);
+    if (nul < len)
+        return sr_input_error(path, line_at(data, nul, line), "nul character (\\u0000) in a string");
+    return NULL;
+}
+
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, cJSON **out)
+{
+    *out = NULL;
+    sr_error *err = sr_json_check_text(path, line, data, len);
+    if (err)
+        return err;
+
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    if (!root) {
+        size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : 0;
+        return sr_input_error(path, line_at(data, pos, line), "invalid json");
+    }
+    size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : len;
+    for (; pos < len; pos++) {
+        char c = data[pos];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            cJSON_Delete(root);
+            return sr_input_error(path, line_at(data, pos, line), "unexpected text after the json value");
+        }
+    }
+    sr_json_note_duplicate_keys(path, line, data, len, root);
+    *out = root;
+    return NULL;
+}
+
+static size_t skip_json_space(const char *data, size_t len, size_t pos)
+{
+    while (pos < len && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n'))
+        pos++;
+    return pos;
+}
+
+bool sr_json_starts_array(const char *data, size_t len)
+{
+    size_t pos = 0;
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+        pos = 3;
+    pos = skip_json_space(data, len, pos);
+    return pos < len && data[pos] == '[';
+}
+
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each, void *ctx)
+{
+    sr_error *err = sr_json_check_text(path, 1, data, len);
+    if (err)
+        return err;
+    size_t pos = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    long line = 1;
+    size_t at = skip_json_space(data, len, pos);
+    line = line_at(data + pos, at - pos, line);
+    if (at >= len || data[at] != '[')
+        return sr_input_error(path, line, "expected a json array");
+    pos = at + 1;
+    for (size_t index = 0;; index++) {
+        at = skip_json_space(data, len, pos);
+        line = line_at(data + pos, at - pos, line);
+        pos = at;
+        if (pos >= len)
+            return sr_input_error(path, line, "invalid json: the array is not closed");
+        if (data[pos] == ']' && index == 0)
+            break;
+        /* cJSON parses the element and says where it ended; only the
+         * array's own commas and brackets are read here. */
+        const char *end = NULL;
+        cJSON *element = cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0);
+        if (!element) {
+            size_t bad = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
+            return sr_input_error(path, line_at(data + pos, bad - pos, line), "invalid json");
+        }
+        sr_json_note_duplicate_keys(path, line, data + pos, (size_t)(end - (data + pos)), element);
+        err = each(ctx, line, element);
+        cJSON_Delete(element);
+        sr_json_arena_reset();
+        if (err)
+            return err;
+        size_t after = (size_t)(end - data);
+        at = skip_json_space(data, len, after);
+        line = line_at(data + pos, at - pos, line);
+        pos = at;
+        if (pos >= len)
+            return sr_input_error(path, line, "invalid json: the array is not closed");
+        if (data[pos] == ',') {
+            pos++;
+            continue;
+        }
+        if (data[pos] == ']')
+            break;
+        return sr_input_error(path, line, "invalid json: expected ',' or ']' after an array element");
+    }
+    at = skip_json_space(data, len, pos + 1);
+    if (at < len)
+        return sr_input_error(path, line_at(data + pos, at - pos, line), "unexpected text after the json value");
+    return NULL;
+}
+
+typedef struct id_ref {
+    const char *id;
+    size_t index;
+} id_ref;
+
+static int id_ref_cmp(const void *a, const void *b)
+{
+    const id_ref *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    if (c)
+        return c;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what)
+{
+    if (n < 2)
+        return NULL;
+    id_ref *refs = sr_xreallocarray(NULL, n, sizeof *refs);
+    for (size_t i = 0; i < n; i++)
+        refs[i] = (id_ref){ids[i], i};
+    qsort(refs, n, sizeof *refs, id_ref_cmp);
+    /* Within a run of equal ids the second entry is the first repeat; report
+     * the earliest repeat in the file. */
+    size_t best = n, first = 0;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(refs[i].id, refs[i - 1].id) == 0 && (i < 2 || strcmp(refs[i - 2].id, refs[i].id) != 0) &&
+            (best == n || refs[i].index < best)) {
+            best = refs[i].index;
+            first = refs[i - 1].index;
+        }
+    free(refs);
+    if (best == n)
+        return NULL;
+    return sr_input_error(path, lines[best], "duplicate %s '%s' (first on line %ld)", what, ids[best], lines[first]);
 }

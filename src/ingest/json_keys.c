@@ -1,5 +1,6 @@
-/* Duplicate keys in JSON objects: found, noted per thread, taken as
- * warnings (json_keys.h). */
+/* Keys in JSON text: where a key is (its line, for messages), and
+ * duplicate keys found, noted per thread and taken as warnings
+ * (json_keys.h). */
 #include "ingest/json_keys.h"
 
 #include <cjson/cJSON.h>
@@ -7,9 +8,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/ingest.h" /* sr_json_find_key */
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- where a key is ------------------------------------------------------ */
+
+static bool is_json_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The opening quote of the first `"key"` in [data, data+len) that is
+ * followed by a colon (a string value of the same text is not a key) and
+ * whose quote is not escaped (a key ending in \"key), or NULL. */
+static const char *find_key(const char *data, size_t len, const char *key)
+{
+    char *quoted = sr_asprintf("\"%s\"", key);
+    size_t qlen = strlen(quoted), pos = 0;
+    const char *found = NULL;
+    while (!found && pos < len) {
+        const char *hit = sr_memmem(data + pos, len - pos, quoted);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - data), after = at + qlen, slashes = 0;
+        while (slashes < at && data[at - 1 - slashes] == '\\')
+            slashes++;
+        while (after < len && is_json_space(data[after]))
+            after++;
+        if (slashes % 2 == 0 && after < len && data[after] == ':')
+            found = hit;
+        pos = at + 1;
+    }
+    free(quoted);
+    return found;
+}
+
+long sr_json_line_of(const char *data, const char *at)
+{
+    long line = 1;
+    for (const char *p = data; (p = memchr(p, '\n', (size_t)(at - p))) != NULL; p++)
+        line++;
+    return line;
+}
+
+const char *sr_json_find_key(const char *data, size_t len, const char *key)
+{
+    return find_key(data, len, key);
+}
+
+long sr_json_key_line(const char *data, size_t len, const char *key)
+{
+    const char *at = find_key(data, len, key);
+    return at ? sr_json_line_of(data, at) : 0;
+}
+
+/* ---- the first duplicate key --------------------------------------------- */
 
 static int cmp_names(const void *a, const void *b)
 {

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "ingest/json_line_fast.h"
 #include "util/text.h"

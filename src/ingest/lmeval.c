@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json.h"
+#include "ingest/json_keys.h"
 #include "ingest/json_line.h"
 #include "util/alloc.h"
 #include "util/json_arena.h"

@@ -1,6 +1,7 @@
 #include "model/claims.h"
 
 #include "util/alloc.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +93,25 @@ void sr_claim_list_release(sr_claim_list *list)
     }
     free(list->files);
     sr_claim_list_init(list);
+}
+
+void sr_claim_aliases_add(sr_claim_aliases *list, char *header, char *figure)
+{
+    void *items = list->items;
+    sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items);
+    list->items = items;
+    list->items[list->n++] = (sr_claim_alias){header, figure};
+}
+
+void sr_claim_aliases_release(sr_claim_aliases *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        free((char *)list->items[i].header);
+        free((char *)list->items[i].figure);
+    }
+    free(list->items);
+    list->items = NULL;
+    list->n = list->cap = 0;
 }
 
 static size_t space_at(const char *p, const char *end)

@@ -134,6 +134,15 @@ void sr_bench_run_release(sr_bench_run *r)
     r->source = r->model_id = r->params = NULL;
 }
 
+void sr_bench_runs_free(sr_bench_run *runs, size_t n)
+{
+    if (!runs)
+        return;
+    for (size_t i = 0; i < n; i++)
+        sr_bench_run_release(&runs[i]);
+    free(runs);
+}
+
 void sr_serving_settings_init(sr_serving_settings *s)
 {
     memset(s, 0, sizeof *s);

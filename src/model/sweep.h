@@ -485,6 +485,8 @@ void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
  * length, once the scores are complete (sr_model_add_scores does it). */
 void sr_scores_compact(sr_scores *s);
 void sr_bench_run_release(sr_bench_run *run);
+/* Release runs[0..n) and free the array (NULL: nothing). */
+void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 void sr_server_log_release(sr_server_log *log);
 void sr_failure_release(sr_failure *f);
 void sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);

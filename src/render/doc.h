@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "render/canvas/chart.h"
 #include "render/render.h"
-#include "render/report/charts.h"
 #include "render/shared/table.h"
 #include "util/error.h"
 

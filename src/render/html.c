@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "render/doc.h"
-#include "render/report/text.h"
 #include "render/html.h"
 #include "render/shared/template.h"
+#include "render/shared/words.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "render/doc.h"
+#include "render/shared/md_table.h"
 #include "util/strbuf.h"
 
 static void put_heading3(sr_strbuf *sb, const char *text, const char *aside)

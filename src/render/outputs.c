@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/text.h"
+#include "render/compare/charts.h"
+#include "render/compare/csv.h"
+#include "render/compare/json.h"
+#include "render/compare/outline.h"
 #include "render/doc.h"
 #include "render/render.h"
+#include "render/survey/charts.h"
+#include "render/survey/outline.h"
 #include "render/survey/text.h"
 #include "util/parallel.h"
 

@@ -6,12 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/report/charts.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/outputs.h"
 #include "render/render.h"
+#include "render/report/charts.h"
 #include "render/report/text.h"
+#include "render/shared/words.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
 

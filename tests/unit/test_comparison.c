@@ -12,8 +12,9 @@
 #include "analysis/comparison.h"
 #include "analysis/stats.h"
 #include "model/comparison.h"
-#include "render/compare/text.h"
 #include "model/sweep.h"
+#include "render/compare/json.h"
+#include "render/compare/text.h"
 
 #include "sweep_builder.h"
 

@@ -8,6 +8,7 @@
 #include "expect_error.h"
 #include "ingest/ingest.h"
 #include "ingest/json.h"
+#include "ingest/json_keys.h"
 
 /* A parsed document kept with its text, freed by doc_free. */
 typedef struct doc {

@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/paired.h"
 #include "render/render.h"
+#include "render/report/tables.h"
 #include "render/shared/latex.h"
 #include "render/shared/table_build.h"
 #include "sweep_builder.h"

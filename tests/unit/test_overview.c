@@ -8,6 +8,8 @@
 #include "analysis/analysis.h"
 #include "analysis/overview.h"
 #include "render/render.h"
+#include "render/report/overview.h"
+#include "render/report/tables.h"
 #include "render/shared/table.h"
 #include "sweep_builder.h"
 

@@ -9,8 +9,9 @@
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
 #include "render/shared/findings.h"
+#include "render/shared/words.h"
 #include "render/shared/wrap.h"
-#include "render/report/text.h"
+#include "util/text_list.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
 static double ten_a_row(const void *ctx, size_t shown)

@@ -8,6 +8,8 @@
 
 #include "expect_error.h"
 #include "ingest/ingest.h"
+#include "ingest/json.h"
+#include "ingest/json_keys.h"
 #include "util/strbuf.h"
 
 static sr_error *csv(const char *text, sr_scores *s)

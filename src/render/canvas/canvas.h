@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "render/report/charts.h"
+#include "render/canvas/chart.h"
 #include "util/strbuf.h"
 
 typedef struct sr_rgb {

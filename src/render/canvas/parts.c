@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 

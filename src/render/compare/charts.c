@@ -15,10 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/charts.h"
 #include "render/canvas/canvas.h"
+#include "render/canvas/chart.h"
 #include "render/canvas/parts.h"
+#include "render/compare/charts.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/render.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/compare/csv.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/shared/csv_cells.h"
 #include "util/alloc.h"

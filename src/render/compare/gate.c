@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/compare/gate.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/doc.h"
+#include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 

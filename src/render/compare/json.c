@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/compare/json.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/shared/json_parts.h"
-#include "render/report/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
@@ -26,12 +28,7 @@ static cJSON *value_json(const sr_value *v)
 
 static cJSON *settings_json(const sr_settings *st)
 {
-    cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "resamples", cJSON_CreateNumber((double)st->resamples));
-    sr_json_add(o, "seed", cJSON_CreateNumber((double)st->seed));
-    sr_json_add(o, "confidence", cJSON_CreateNumber(st->confidence));
-    sr_json_add(o, "rng", cJSON_CreateString(st->rng));
-    sr_json_add(o, "ci_method", cJSON_CreateString(st->ci_method));
+    cJSON *o = sr_json_statistics_settings(st);
     sr_json_add(o, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     sr_json_add(o, "keep_going", cJSON_CreateBool(st->keep_going));
     sr_json_add(o, "matching",
@@ -66,10 +63,7 @@ static cJSON *side_json(const sr_sweep *sw)
     sr_json_add(o, "export", sr_json_str(sw->export_dir));
     sr_json_add(o, "baseline", sr_json_str(sw->baseline));
     sr_json_add(o, "sweep", sr_json_manifest(sw));
-    cJSON *warnings = cJSON_CreateArray();
-    for (size_t i = 0; i < sw->n_warnings; i++)
-        sr_json_append(warnings, cJSON_CreateString(sw->warnings[i]));
-    sr_json_add(o, "warnings", warnings);
+    sr_json_add(o, "warnings", sr_json_warnings(sw));
     sr_json_add(o, "inputs", sr_json_inputs(sw));
     return o;
 }

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/text.h"
+#include "render/compare/order.h"
+#include "render/render.h"
 #include "util/alloc.h"
 
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)

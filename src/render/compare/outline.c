@@ -9,9 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "render/compare/outline.h"
+#include "render/canvas/chart.h"
+#include "render/compare/charts.h"
+#include "render/compare/order.h"
+#include "render/compare/tables.h"
 #include "render/compare/text.h"
 #include "render/doc.h"
+#include "render/render.h"
 #include "render/shared/findings.h"
+#include "render/shared/table.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)

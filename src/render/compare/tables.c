@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/compare/tables.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

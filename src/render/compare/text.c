@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "analysis/scenarios.h"
+#include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -344,15 +346,6 @@ static const char *plural(size_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static void take(sr_text_list *out, sr_strbuf *sb)
-{
-    char *s = sr_strbuf_detach(sb);
-    void *items = out->items;
-    sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items);
-    out->items = items;
-    out->items[out->n++] = s;
-}
-
 void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
 {
     tally t;
@@ -363,10 +356,10 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (c->n_added || c->n_removed)
         sr_strbuf_printf(&sb, "; %zu only after (added), %zu only before (removed)", c->n_added, c->n_removed);
     sr_strbuf_printf(&sb, ". %zu setup %s.", c->n_setup, plural(c->n_setup, "difference", "differences"));
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing, %zu other %s.", t.fixed, t.now_fails, t.other_status,
                      plural(t.other_status, "change", "changes"));
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "Accuracy (after \xE2\x88\x92 before, paired by item): %zu improved, %zu regressed, %zu "
                      "with no measured difference",
@@ -374,7 +367,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (t.undecided)
         sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
     sr_strbuf_puts(&sb, ".");
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "Speed (after / before, median output throughput): %zu %s within run noise, %zu faster "
                      "and %zu slower beyond it",
@@ -382,20 +375,20 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (t.unknown)
         sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
     sr_strbuf_puts(&sb, ".");
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb, "KV cache: %zu %s changed", t.kv_changed,
                      plural(t.kv_changed, "model's count", "models' counts"));
     if (t.kv_unexplained)
         sr_strbuf_printf(&sb, ", %zu not explained by the recorded settings", t.kv_unexplained);
     sr_strbuf_puts(&sb, ".");
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     char *reg = sr_compare_regressions_text(c, 8);
     if (reg)
         sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
     else
         sr_strbuf_puts(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
                             "no model that worked and now fails.");
-    take(out, &sb);
+    sr_text_list_take(out, &sb);
     free(reg);
     sr_strbuf_release(&sb);
 }

@@ -1,49 +1,17 @@
-/* The outputs of `sweep-report compare`: compare.json, compare.csv,
- * compare.md, compare.html, compare.pdf and the two charts, each made from
- * the comparison (comparison.h) alone. Like render.h's renderers they only
- * read, never compute a statistic, and return fresh buffers (*out, *len;
- * NUL-terminated for text) that cmd/compare.c writes atomically. compare.md,
- * .html and .pdf are one outline (compare/outline.c) laid out by the
- * document layer's three writers (render/doc.h). Every word they show is
- * made in compare/text.c. */
+/* Every word the comparison's outputs show (text.c): verdicts, settings,
+ * statuses, the title, the summary and the methods, and the checks the CI
+ * gate makes. The outputs (compare.json, .csv, .md, .html, .pdf, the two
+ * charts, --junit and --summary-md) are each made from the comparison
+ * (model/comparison.h) alone: they only read, never compute a statistic,
+ * and return fresh buffers that cmd/compare.c writes atomically. */
 #ifndef SR_RENDER_COMPARE_TEXT_H
 #define SR_RENDER_COMPARE_TEXT_H
 
 #include <stddef.h>
 
-#include "render/report/charts.h"
 #include "model/comparison.h"
-#include "render/render.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
 #include "util/error.h"
-
-sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len);     /* compare.json */
-sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len);      /* compare.csv */
-/* The outline of compare.md, compare.html and compare.pdf (render/doc.h:
- * sr_doc_markdown, sr_doc_html, sr_doc_pdf lay it out); svg[k]: chart k
- * already drawn (inlined as is by HTML, borrowed until the outline is
- * written), or NULL (svg or an entry: drawn when written). Free with
- * sr_doc_free. */
-struct sr_doc;
-struct sr_doc *sr_compare_outline(const sr_comparison *c, const char *const *svg);
-
-typedef enum { SR_COMPARE_CHART_ACCURACY, SR_COMPARE_CHART_SPEED } sr_compare_chart_kind;
-#define SR_N_COMPARE_CHARTS 2
-extern const char *const sr_compare_chart_names[SR_N_COMPARE_CHARTS]; /* "accuracy_change", "speed_change" */
-const char *sr_compare_chart_title(sr_compare_chart_kind kind);
-/* What a chart shows, one sentence (HTML and PDF captions). */
-const char *sr_compare_chart_caption(sr_compare_chart_kind kind);
-
-/* A chart as PNG, SVG or the PNG's pixels (SR_CHART_RGB, for sr_encode_png). */
-sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
-                                  char **out, size_t *len);
-/* A chart as vector drawing onto compare.pdf's pages where place() says,
- * in parts of whole rows no taller than max_height design units. */
-sr_error *sr_draw_compare_chart_pdf(const sr_comparison *c, sr_compare_chart_kind kind, double max_height,
-                                    sr_pdf_chart_placer place, void *ctx);
-
-/* ---- words (text.c) ---------------------------------------------- */
+#include "util/text_list.h"
 
 /* "improved", "regressed", "no measured difference", "too few items";
  * NULL for NONE. The values of compare.json's "verdict". */
@@ -83,7 +51,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out);
 /* How the numbers were made, one paragraph. */
 char *sr_compare_methods(const sr_comparison *c);
 
-/* ---- the gate's checks (text.c): compare --junit and --summary-md --------
+/* ---- the gate's checks: compare --junit and --summary-md ---------------
  * Every check the gate (--fail-on-regression) makes, in display order: per
  * model in both exports its status, its accuracy on each benchmark and its
  * speed in each scenario of either side; then each model in one export
@@ -116,47 +84,5 @@ char *sr_compare_speed_summary(const sr_model_change *mc);
 char *sr_compare_gate_lead(const sr_comparison *c);
 /* "11 models in both exports (0 added, 1 removed); 107 checks: 90 passed, 3 regressed, ..." */
 char *sr_compare_gate_counts(const sr_comparison *c, const sr_compare_check *checks, size_t n);
-
-/* ---- the CI gate's outputs (gate.c, junit.c) ------------------------------ */
-
-/* The gate's table for a CI step summary (--summary-md): whether the gate
- * passes, the regressions one by one, then one row per model (status, each
- * benchmark's change, speed in one phrase, the model's verdict); the
- * models with a regression first, at most SR_GATE_MAX_ROWS. out_dir: where
- * the whole comparison is (NULL: not said). */
-#define SR_GATE_MAX_ROWS 200
-sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_dir, char **out, size_t *len);
-/* JUnit XML (--junit): a testsuite per model, a testcase per check, a
- * <failure> per regression with the figure and its interval in the message,
- * <skipped> where there was nothing to judge. */
-sr_error *sr_render_compare_junit(const sr_comparison *c, char **out, size_t *len);
-sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_check *checks, size_t n, bool *none);
-sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *checks, size_t n);
-
-/* ---- order (order.c), shared by the tables, the words and the charts ------ */
-
-/* The entries in both, in display order (after's report order) as indices
- * into c->models; returns the count. idx has room for c->n_models. */
-size_t sr_compare_model_order(const sr_comparison *c, size_t *idx);
-/* The same into a fresh array (free it) with room counted, so no renderer
- * counts it again. */
-const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n);
-
-/* ---- the tables (tables.c) ------------------------------------------------
- * In the order the outputs show them: setup changes first (they explain
- * the rest), status changes, accuracy per benchmark, speed, KV, then the
- * models in one export only. *none (when given) says the table has
- * nothing to show. */
-
-/* The builders that may have nothing to show, as one type. */
-typedef sr_table *(*sr_compare_table_fn)(const sr_comparison *c, bool *none);
-sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none);
-sr_table *sr_table_compare_status(const sr_comparison *c, bool *none);
-sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmark);
-sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none);
-sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none);
-sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none);
-/* The two sides: export, name, date, vLLM, image, models, inputs. */
-sr_table *sr_table_compare_sides(const sr_comparison *c);
 
 #endif

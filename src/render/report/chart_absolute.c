@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/charts.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
+#include "render/report/chart_kinds.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -12,9 +12,10 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/report/chart_tradeoff.h"
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

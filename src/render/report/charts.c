@@ -7,6 +7,8 @@
  * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
  * number of rows and never depend on measured text, so the canvas size is
  * known before drawing. */
+#include "render/report/charts.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,29 +16,17 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
+#include "render/render.h"
 #include "render/report/chart_absolute.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_throughput.h"
 #include "render/report/chart_tradeoff.h"
 #include "render/shared/kv_text.h"
-#include "render/render.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-const char *sr_chart_title(sr_chart_kind kind)
-{
-    switch (kind) {
-    case SR_CHART_SPEED_RATIO: return "Output throughput relative to the baseline";
-    case SR_CHART_ACCURACY_DELTA: return "Accuracy difference from the baseline";
-    case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
-    case SR_CHART_TRADEOFF: return "Accuracy against speed";
-    case SR_CHART_THROUGHPUT: return "Throughput against load";
-    case SR_CHART_ACCURACY: return "Accuracy per model";
-    case SR_CHART_SPEED: return "Output throughput per model";
-    }
-    return "Chart";
-}
 
 /* ---- shared pieces ----------------------------------------------------- */
 

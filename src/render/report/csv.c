@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -7,26 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/claims_text.h"
-#include "render/shared/json_parts.h"
-#include "render/report/text.h"
-#include "render/shared/kv_text.h"
 #include "render/render.h"
+#include "render/report/claims_text.h"
 #include "render/shared/findings.h"
+#include "render/shared/json_parts.h"
+#include "render/shared/kv_text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
-
-cJSON *sr_json_failure(const sr_failure *f)
-{
-    if (f->stage == SR_STAGE_NONE)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "stage", cJSON_CreateString(sr_stage_name(f->stage)));
-    sr_json_add(o, "message", sr_json_str(f->message));
-    sr_json_add(o, "source", sr_json_str(f->source));
-    return o;
-}
 
 static cJSON *kv_json(const sr_model *m)
 {
@@ -283,21 +272,6 @@ static cJSON *speed_json(const sr_model *m)
     return o;
 }
 
-cJSON *sr_json_serving_settings(const sr_serving_settings *st)
-{
-    cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "vllm_version", sr_json_str(st->vllm_version));
-    sr_json_add(o, "tensor_parallel_size", sr_json_count(st->tensor_parallel_size));
-    sr_json_add(o, "pipeline_parallel_size", sr_json_count(st->pipeline_parallel_size));
-    sr_json_add(o, "max_num_batched_tokens", sr_json_count(st->max_num_batched_tokens));
-    sr_json_add(o, "max_num_seqs", sr_json_count(st->max_num_seqs));
-    sr_json_add(o, "block_size", sr_json_count(st->block_size));
-    sr_json_add(o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
-    sr_json_add(o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
-    sr_json_add(o, "max_model_len", sr_json_count(st->max_model_len));
-    return o;
-}
-
 static cJSON *model_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -396,23 +370,6 @@ static cJSON *overview_json(const sr_model *m, const char **benches, size_t n_be
     sr_json_add(o, "output_throughput_tok_s", tput);
     sr_json_add(o, "kv_cache_tokens", sr_json_count(m->kv.logged_tokens));
     sr_json_add(o, "status", cJSON_CreateString(sr_status_name(m->status)));
-    return o;
-}
-
-cJSON *sr_json_manifest(const sr_sweep *sw)
-{
-    const sr_manifest *mf = &sw->manifest;
-    cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "name", sr_json_str(mf->name));
-    sr_json_add(o, "hardware", sr_json_str(mf->hardware));
-    sr_json_add(o, "hbm_gib", sr_json_num(mf->hbm_gib));
-    sr_json_add(o, "gpu_memory_utilization", sr_json_num(mf->gpu_memory_utilization));
-    sr_json_add(o, "max_model_len", sr_json_count(mf->max_model_len));
-    sr_json_add(o, "max_num_seqs", sr_json_count(mf->max_num_seqs));
-    sr_json_add(o, "image", sr_json_str(mf->image));
-    sr_json_add(o, "vllm_version", sr_json_str(mf->vllm_version));
-    sr_json_add(o, "date", sr_json_str(mf->date));
-    sr_json_add(o, "source", sr_json_str(mf->source));
     return o;
 }
 
@@ -516,12 +473,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "baseline", sr_json_str(sw->baseline));
 
     const sr_settings *st = &sw->settings;
-    cJSON *settings = cJSON_CreateObject();
-    sr_json_add(settings, "resamples", cJSON_CreateNumber((double)st->resamples));
-    sr_json_add(settings, "seed", cJSON_CreateNumber((double)st->seed));
-    sr_json_add(settings, "confidence", cJSON_CreateNumber(st->confidence));
-    sr_json_add(settings, "rng", cJSON_CreateString(st->rng));
-    sr_json_add(settings, "ci_method", cJSON_CreateString(st->ci_method));
+    cJSON *settings = sr_json_statistics_settings(st);
     sr_json_add(settings, "simultaneous", cJSON_CreateBool(st->simultaneous));
     sr_json_add(settings, "equivalence_margin", sr_json_num(st->equivalence_margin));
     sr_json_add(settings, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
@@ -542,10 +494,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "settings", settings);
     sr_json_add(root, "sweep", sr_json_manifest(sw));
 
-    cJSON *warnings = cJSON_CreateArray();
-    for (size_t i = 0; i < sw->n_warnings; i++)
-        sr_json_append(warnings, cJSON_CreateString(sw->warnings[i]));
-    sr_json_add(root, "warnings", warnings);
+    sr_json_add(root, "warnings", sr_json_warnings(sw));
     sr_json_add(root, "warning_groups", warning_groups_json(sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
@@ -570,23 +519,6 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_error *err = print_report(root, sw, order, n, out, len);
     free(order);
     return err;
-}
-
-cJSON *sr_json_inputs(const sr_sweep *sw)
-{
-    cJSON *inputs = cJSON_CreateArray();
-    for (size_t i = 0; i < sw->n_inputs; i++) {
-        cJSON *f = cJSON_CreateObject();
-        sr_json_add(f, "path", cJSON_CreateString(sw->inputs[i].path));
-        sr_json_add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
-        sr_json_add(f, "size",
-                    sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
-        sr_json_add(f, "sha256",
-                    sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
-        sr_json_add(f, "reason", sr_json_str(sw->inputs[i].reason));
-        sr_json_append(inputs, f);
-    }
-    return inputs;
 }
 
 /* report.json with its "models" printed one model at a time: the whole

@@ -4,9 +4,11 @@
 #include <stdlib.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/overview.h"
+#include "render/report/tables.h"
 #include "render/shared/latex.h"
 #include "render/shared/table.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 
 /* One table (then freed) and a blank line. */

@@ -12,29 +12,17 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/overview.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
 /* Models named in the lead sentence before "and N more". */
 #define LEAD_NAMES 5
-
-const char *sr_text_verdict_mark(const sr_scores *s, double margin)
-{
-    if (!s || !s->compared || s->is_baseline)
-        return "";
-    switch (s->vs_baseline.verdict) {
-    case SR_VERDICT_HIGHER: return "\xE2\x96\xB2"; /* ▲ */
-    case SR_VERDICT_LOWER: return "\xE2\x96\xBC";  /* ▼ */
-    case SR_VERDICT_NO_DIFFERENCE:
-        return isfinite(margin) && s->equivalent == 1 ? "\xE2\x89\x88" : "="; /* ≈ */
-    case SR_VERDICT_TOO_FEW_ITEMS: return "?";
-    default: return "";
-    }
-}
 
 /* "yes", "no", "baseline" or the missing mark for an entry's keeps_up. */
 static const char *sr_text_keeps_up(int keeps_up, const sr_model *m)

@@ -1,6 +1,7 @@
-/* Pieces of report.json that compare.json shows the same way (json.c): a
- * failure, a model's serving settings, the sweep.json manifest, the input
- * files. Internal to src/render. */
+/* The parts report.json and compare.json show the same way, so the two
+ * files cannot drift apart: a failure, a model's serving settings, the
+ * sweep.json manifest, the input files with their SHA-256, the warnings
+ * and the statistics' settings both start with. */
 #ifndef SR_RENDER_SHARED_JSON_PARTS_H
 #define SR_RENDER_SHARED_JSON_PARTS_H
 
@@ -11,5 +12,9 @@ cJSON *sr_json_failure(const sr_failure *f);
 cJSON *sr_json_serving_settings(const sr_serving_settings *st);
 cJSON *sr_json_manifest(const sr_sweep *sw);
 cJSON *sr_json_inputs(const sr_sweep *sw);
+cJSON *sr_json_warnings(const sr_sweep *sw);
+/* An object that starts with resamples, seed, confidence, rng and
+ * ci_method; each file adds its own keys after them. */
+cJSON *sr_json_statistics_settings(const sr_settings *st);
 
 #endif

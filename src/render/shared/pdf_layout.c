@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/charts.h"
+#include "render/canvas/chart.h"
+#include "render/shared/words.h"
+#include "render/shared/wrap.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-#include "render/shared/wrap.h"
 
 #define MAX_TEXT 4000 /* bytes of one input text shown; longer is cut with "…" */
 

@@ -15,11 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "render/report/charts.h"
-#include "render/report/text.h"
 #include "model/sweep.h"
+#include "render/canvas/chart.h"
 #include "render/shared/table.h"
 #include "util/error.h"
+#include "util/text_list.h"
 
 #define SR_PDF_PAGE_W 595.276
 #define SR_PDF_PAGE_H 841.89

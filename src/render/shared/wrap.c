@@ -11,10 +11,7 @@ static void add_line(sr_text_list *lines, const char *s, size_t len)
 {
     while (len > 0 && s[len - 1] == ' ')
         len--;
-    void *items = lines->items;
-    sr_grow(&items, &lines->cap, lines->n + 1, sizeof *lines->items);
-    lines->items = items;
-    lines->items[lines->n++] = sr_strndup(s, len);
+    sr_text_list_add(lines, sr_strndup(s, len));
 }
 
 static bool break_after(char c)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "render/report/text.h"
+#include "util/text_list.h"
 
 /* Width of s[0, len) in the caller's units. */
 typedef double (*sr_measure_fn)(void *ctx, const char *s, size_t len);

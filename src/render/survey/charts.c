@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
-#include "render/survey/text.h"
+#include "render/canvas/chart.h"
+#include "render/render.h"
+#include "render/survey/charts.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"

@@ -5,7 +5,12 @@
  * rules the verdicts follow. Tables and words from survey/text.c. */
 #include <stdlib.h>
 
+#include "render/canvas/chart.h"
 #include "render/doc.h"
+#include "render/render.h"
+#include "render/shared/table.h"
+#include "render/survey/charts.h"
+#include "render/survey/outline.h"
 #include "render/survey/text.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "render/shared/csv_cells.h"
-#include "render/report/text.h"
-#include "render/survey/text.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
+#include "render/survey/text.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
