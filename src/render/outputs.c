@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "render/compare/charts.h"
-#include "render/compare/csv.h"
+#include "render/compare/compare_csv.h"
 #include "render/compare/json.h"
 #include "render/compare/outline.h"
 #include "render/doc.h"

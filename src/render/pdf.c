@@ -1,5 +1,5 @@
 /* The PDF writer of the document layer (doc.h): any outline onto A4 pages
- * through the PDF layout engine (shared/pdf_layout.h): the title block,
+ * through the PDF layout engine (pdf_layout.h): the title block,
  * each section under its heading and bookmark, tables with their header
  * repeated on every page, charts as vector drawing, page numbers. No
  * dates, so the same outline gives the same bytes. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "render/doc.h"
-#include "render/shared/pdf_layout.h"
+#include "render/pdf_layout.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 

@@ -1,4 +1,4 @@
-#include "render/shared/pdf_layout.h"
+#include "render/pdf_layout.h"
 
 #include <math.h>
 #include <stdio.h>

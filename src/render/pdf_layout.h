@@ -8,8 +8,8 @@
  * libharu reports errors through a handler: ours records the first one and
  * returns (no longjmp); the layout goes on harmlessly and the error is
  * returned at the end by sr_pdf_save. */
-#ifndef SR_RENDER_SHARED_PDF_LAYOUT_H
-#define SR_RENDER_SHARED_PDF_LAYOUT_H
+#ifndef SR_RENDER_PDF_LAYOUT_H
+#define SR_RENDER_PDF_LAYOUT_H
 
 #include <hpdf.h>
 #include <stdbool.h>
