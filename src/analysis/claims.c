@@ -372,8 +372,11 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
             f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
             return NULL;
         }
-    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || strcmp(field, "only_model_right") == 0 ||
-                  strcmp(field, "only_baseline_right") == 0;
+    /* only_model_right and only_baseline_right: report.json's names for the
+     * flips in 0.1.0, still read for a release (docs/claims.md) */
+    bool better = strcmp(field, "flipped_better") == 0 || strcmp(field, "only_model_right") == 0;
+    bool worse = strcmp(field, "flipped_worse") == 0 || strcmp(field, "only_baseline_right") == 0;
+    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || better || worse;
     if (!words && !counts)
         return unknown_figure(c);
     if (!s) {
@@ -396,9 +399,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {
-        long v = strcmp(field, "n_paired") == 0           ? (long)s->vs_baseline.n_paired
-                 : strcmp(field, "only_model_right") == 0 ? s->vs_baseline.better
-                                                          : s->vs_baseline.worse;
+        long v = better ? s->vs_baseline.better : worse ? s->vs_baseline.worse : (long)s->vs_baseline.n_paired;
         set_count(f, v, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     }
     return NULL;

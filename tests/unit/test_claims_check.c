@@ -337,11 +337,12 @@ Test(claims_check, every_verdict)
                          "org/m,accuracy.bfcl_simple.ci_low,0.05\n"          /* 21 */
                          "org/m,accuracy.gsm8k.n,10\n"                       /* 22 */
                          "org/base,speed.in128-out256-c16.median,100\n"      /* 23 */
-                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24 */
+                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24: 0.1.0's name */
                          "org/m,accuracy.gsm8k.verdict,higher\n"             /* 25: 10 items: too few */
                          "org/m,accuracy.gsm8k.ci_low,0.1\n"                 /* 26 */
                          "org/m,accuracy.bfcl_simple.equivalent,true\n"      /* 27: no margin given */
-                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"); /* 28 */
+                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"   /* 28 */
+                         "org/m,accuracy.bfcl_simple.flipped_better,3\n");  /* 29 */
     cr_assert_null(sr_check_claims(&sw));
     expect_status(&sw, 2, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
     expect_status(&sw, 3, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
@@ -368,6 +369,7 @@ Test(claims_check, every_verdict)
     expect_status(&sw, 26, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
     expect_status(&sw, 27, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_VALUE);
     expect_status(&sw, 28, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 29, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
 
     /* The values kept: a 0.0088 ratio below; one block fewer tokens. */
     const sr_claim *c = at_line(&sw, 5);
@@ -406,7 +408,7 @@ Test(claims_check, every_verdict)
     cr_expect_eq(at_line(&sw, 20)->resamples, 100);
 
     char *summary = sr_text_claims_summary(&sw.claims);
-    cr_expect_str_eq(summary, "12 of 27 claims reproduced, 2 consistent, 2 differ, 10 not verifiable, 1 unmatched");
+    cr_expect_str_eq(summary, "13 of 28 claims reproduced, 2 consistent, 2 differ, 10 not verifiable, 1 unmatched");
     free(summary);
     sr_sweep_release(&sw);
 }

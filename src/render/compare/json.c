@@ -107,26 +107,13 @@ static cJSON *accuracy_json(const sr_model_change *mc, double confidence)
         sr_json_add(j, "after", sr_json_num(a ? a->score : NAN));
         sr_json_add(j, "n_before", b ? cJSON_CreateNumber((double)b->n_items) : cJSON_CreateNull());
         sr_json_add(j, "n_after", a ? cJSON_CreateNumber((double)a->n_items) : cJSON_CreateNull());
-        sr_json_add(j, "n_paired", b && a ? cJSON_CreateNumber((double)ch->change.n_paired) : cJSON_CreateNull());
         sr_json_add(j, "only_before", b && a ? cJSON_CreateNumber((double)ch->only_before) : cJSON_CreateNull());
         sr_json_add(j, "only_after", b && a ? cJSON_CreateNumber((double)ch->only_after) : cJSON_CreateNull());
-        sr_json_add(j, "delta", sr_json_num(paired ? ch->change.delta : NAN));
-        sr_json_add(j, "ci_low", sr_json_num(tested ? ch->change.ci_low : NAN));
-        sr_json_add(j, "ci_high", sr_json_num(tested ? ch->change.ci_high : NAN));
-        sr_json_add(j, "ci_level", sr_json_num(tested ? confidence : NAN));
-        sr_json_add(j, "mcnemar_p", sr_json_num(tested ? ch->change.mcnemar_p : NAN));
+        sr_json_paired_result(j, &ch->change, confidence, b && a, paired, tested);
         sr_json_add(j, "verdict", sr_json_str(tested ? sr_compare_verdict_name(ch->change.verdict) : NULL));
         sr_json_add(j, "verdict_note", sr_json_str(sr_compare_accuracy_note(note, sizeof note, ch)));
-        sr_json_add(j, "flipped_better", paired ? cJSON_CreateNumber((double)ch->change.better) : cJSON_CreateNull());
-        sr_json_add(j, "flipped_worse", paired ? cJSON_CreateNumber((double)ch->change.worse) : cJSON_CreateNull());
-        sr_json_add(j, "mde", sr_json_num(tested ? ch->change.mde : NAN));
         sr_json_add(j, "binary", cJSON_CreateBool(b && a && b->binary && a->binary));
-        sr_json_add(j, "resampling", sr_json_str(tested ? ch->change.resampling : NULL));
         sr_json_add(j, "seed", tested ? cJSON_CreateNumber((double)ch->seed) : cJSON_CreateNull());
-        if (isfinite(ch->change.sampled_ci_low)) {
-            sr_json_add(j, "sampled_ci_low", cJSON_CreateNumber(ch->change.sampled_ci_low));
-            sr_json_add(j, "sampled_ci_high", cJSON_CreateNumber(ch->change.sampled_ci_high));
-        }
         sr_json_add(j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(j, "source_before", sr_json_str(b ? b->source : NULL));
         sr_json_add(j, "source_after", sr_json_str(a ? a->source : NULL));

@@ -121,16 +121,11 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "score_ci_low", sr_json_num(s->score_ci_low));
         sr_json_add(b, "score_ci_high", sr_json_num(s->score_ci_high));
         bool cmp = s->compared;
-        sr_json_add(b, "delta", sr_json_num(cmp ? s->vs_baseline.delta : NAN));
-        sr_json_add(b, "ci_low", sr_json_num(cmp ? s->vs_baseline.ci_low : NAN));
-        sr_json_add(b, "ci_high", sr_json_num(cmp ? s->vs_baseline.ci_high : NAN));
-        sr_json_add(b, "ci_level", sr_json_num(cmp ? s->ci_level : NAN));
-        sr_json_add(b, "mcnemar_p", sr_json_num(cmp ? s->vs_baseline.mcnemar_p : NAN));
+        sr_json_paired_result(b, &s->vs_baseline, s->ci_level, cmp, cmp, cmp);
         sr_json_add(b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
         /* too few items: the verdict says so, and verdict_note gives n */
         sr_json_add(b, "verdict", sr_json_str(sr_verdict_name(s->vs_baseline.verdict)));
         sr_json_add(b, "verdict_note", verdict_note(s));
-        sr_json_add(b, "mde", sr_json_num(cmp ? s->vs_baseline.mde : NAN));
         sr_json_add(b, "tost_ci_low", sr_json_num(cmp ? s->tost_ci_low : NAN));
         sr_json_add(b, "tost_ci_high", sr_json_num(cmp ? s->tost_ci_high : NAN));
         sr_json_add(b, "equivalent", sr_json_tristate(cmp ? s->equivalent : -1));
@@ -139,20 +134,7 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "other_ci_high", sr_json_num(cmp ? s->other_ci_high : NAN));
         sr_json_add(b, "verdict_flips",
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
-        sr_json_add(b, "n_paired", cmp ? cJSON_CreateNumber((double)s->vs_baseline.n_paired) : cJSON_CreateNull());
-        sr_json_add(b, "only_model_right",
-                    cmp ? cJSON_CreateNumber((double)s->vs_baseline.better) : cJSON_CreateNull());
-        sr_json_add(b, "only_baseline_right",
-                    cmp ? cJSON_CreateNumber((double)s->vs_baseline.worse) : cJSON_CreateNull());
         sr_json_add(b, "binary", cJSON_CreateBool(s->binary));
-        sr_json_add(b, "resampling", sr_json_str(cmp ? s->vs_baseline.resampling : NULL));
-        if (isfinite(s->vs_baseline.sampled_ci_low)) {
-            sr_json_add(b, "sampled_ci_low", cJSON_CreateNumber(s->vs_baseline.sampled_ci_low));
-            sr_json_add(b, "sampled_ci_high", cJSON_CreateNumber(s->vs_baseline.sampled_ci_high));
-            sr_json_add(b, "monte_carlo_error",
-                        cJSON_CreateNumber(fmax(fabs(s->vs_baseline.sampled_ci_low - s->vs_baseline.ci_low),
-                                                fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
-        }
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
             sr_json_add(b, "max_tokens",
