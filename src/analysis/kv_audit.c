@@ -4,7 +4,7 @@
  * tokens, block size, KV dtype, the vLLM version's token formula), find the
  * memory (and so utilisation or resident memory) the logged count implies,
  * flag declared settings that contradict it, and tabulate what-ifs
- * (kvwhatif.c). Findings are values in model->kv; warnings are sentences
+ * (kv_whatif.c). Findings are values in model->kv; warnings are sentences
  * made from them. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* `sweep-report survey METADATA_DIR`: plan a sweep offline from saved Hub
  * metadata (docs/survey.md). Reads each model's config.json and Hub record
- * (ingest), decides (analysis/survey.c), renders every output in memory and
+ * (ingest), decides (analysis/survey_rules.c), renders every output in memory and
  * only then writes OUT_DIR, each file atomically: an input error leaves
  * OUT_DIR as it was. Never touches the network. */
 #include "cmd/cmd.h"

@@ -1,7 +1,7 @@
 /* The data model of `sweep-report survey`: the models found in a directory
  * of saved Hugging Face metadata, what their Hub records say (filled by
  * ingest/hub_record.c), and what the survey decided for each (filled by
- * analysis/survey_rules.c). The renderers (render/survey/text.c, chart_survey.c) only
+ * analysis/survey_rules.c). The renderers (render/survey/text.c, charts.c) only
  * read it. Unknown numbers are NAN for doubles and -1 for counts; every
  * string is owned by the struct that holds it. */
 #ifndef SR_MODEL_SURVEY_H

@@ -1,7 +1,7 @@
-/* Drawing for the charts (internal to chart*.c): a canvas with two
- * backends, cairo for the PNG and SVG files (chart_cairo.c) and libharu for
- * vector charts inside report.pdf (chart_pdf.c), and what they share: text
- * that fits, markers, and axes with round ticks. */
+/* Drawing for the charts (of every document's charts.c): a canvas with two
+ * backends, cairo for the PNG and SVG files (cairo.c) and libharu for
+ * vector charts inside the PDFs (pdf.c), and what they share: text that
+ * fits, markers, and axes with round ticks. */
 #ifndef SR_RENDER_CANVAS_CANVAS_H
 #define SR_RENDER_CANVAS_CANVAS_H
 

@@ -1,4 +1,4 @@
-/* What the charts share above the canvas (see chart_parts.h). */
+/* What the charts share above the canvas (see parts.h). */
 #include "render/canvas/parts.h"
 
 #include <stdio.h>

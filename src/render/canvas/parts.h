@@ -1,9 +1,9 @@
-/* What the charts of every output share above the canvas (chart_draw.h):
+/* What the charts of every output share above the canvas (canvas.h):
  * the layout of a chart with a row per model (labels right-aligned before
  * the plot, the plot from SR_CHART_PLOT_X0), the title and subtitle, a
  * legend in columns, bands behind every other row, and the lines that say
  * there is nothing to show or more than fits. The report's charts
- * (chart.c) and the comparison's (compare_chart.c) are drawn with them.
+ * (report/charts.c) and the comparison's (compare/charts.c) are drawn with them.
  * Internal to src/render; sizes in design units. */
 #ifndef SR_RENDER_CANVAS_PARTS_H
 #define SR_RENDER_CANVAS_PARTS_H

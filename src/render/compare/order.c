@@ -1,4 +1,4 @@
-/* The order the comparison's outputs share (text.h): models in the
+/* The order the comparison's outputs share (order.h): models in the
  * report's order of the after side, benchmarks the table's first. Its own
  * file, below both the tables and the words, which each use it. */
 #include <stdlib.h>

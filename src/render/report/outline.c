@@ -5,7 +5,7 @@
  * the models left out, warnings and audit findings, methods, and the
  * appendix (KV derivations, what-if tables, input files: collapsed in
  * HTML, in the PDF only with --appendix). Tables come from the table
- * layer (tables.c, overview.c), words from text.c and kv_text.c; this
+ * layer (tables.c, overview.c), words from text.c, shared/words.c and kv_text.c; this
  * file only says what goes where and in which formats. On paper a table
  * of entries keeps the best PDF_MAX_ENTRY_ROWS, and long lists
  * PDF_MAX_FINDINGS; the page carries the derivations of the first
