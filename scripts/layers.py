@@ -15,6 +15,9 @@ Fails, naming the file and the header or function, on:
     reader's parts, the claims readers) or it is the JSON base every parser
     reads with (BASE) or a loader that runs the parsers (LOADERS);
   - pipeline.c including anything from render/;
+  - a folder including from a folder above it: util/ only util/; model/ only
+    model/ and util/; ingest/ and analysis/ not each other, nor render/, cmd/
+    or the pipeline; render/ not ingest/, cmd/ or the pipeline;
   - a circle of .c files calling each other, anywhere in src/.
 
 Usage: layers.py [--src DIR] [--objects DIR] [--cc CC] [--cflags FLAGS] [--no-calls] [UNIT...]
@@ -90,9 +93,25 @@ def room(unit):
     return ("other",)
 
 
+# What each folder may include besides itself (the top: main.c, cli, cmd/,
+# pipeline.c, may include anything).
+FOLDERS_BELOW = {
+    "util": ("util",),
+    "model": ("model", "util"),
+    "ingest": ("ingest", "model", "util"),
+    "analysis": ("analysis", "model", "util"),
+    "render": ("render", "analysis", "model", "util"),
+}
+
+
 def broken(src_unit, dst_unit, header):
     """The rule src_unit breaks by reaching dst_unit (a header when header is
     true, else a function's file), or None."""
+    top, dst_top = src_unit.split("/")[0], dst_unit.split("/")[0]
+    if top in FOLDERS_BELOW and "/" in dst_unit and dst_top not in FOLDERS_BELOW[top]:
+        return "%s/ reaches up into %s/" % (top, dst_top)
+    if top in FOLDERS_BELOW and "/" not in dst_unit:
+        return "%s/ reaches up into %s" % (top, dst_unit + (".h" if header else ".c"))
     a, b = room(src_unit), room(dst_unit)
     if a == ("engine",) and b[0] == "document":
         return "an engine reaches into a document (render/%s/)" % b[1]
