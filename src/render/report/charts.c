@@ -223,6 +223,26 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
     }
 }
 
+/* Under the plot: the axis's name, how many more models the table has
+ * (more_models), and how many ran no scenario the baseline ran
+ * (unrated; never silently: the tables have their own speeds). */
+static void speed_footer(sr_canvas *cv, const speed_plot *sp, size_t more_models, size_t unrated, sr_strbuf *desc)
+{
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + sp->ax.x1) / 2, sp->bottom + 34,
+                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
+                   sr_black);
+    if (more_models)
+        sr_chart_more(cv, sp->bottom + 52, more_models, desc);
+    if (unrated) {
+        char note[160];
+        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
+                 unrated, unrated == 1 ? "" : "s");
+        sr_canvas_text(cv, 16, sp->bottom + 52 + (more_models ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0,
+                       sr_grey);
+        sr_strbuf_printf(desc, "\n%s.", note);
+    }
+}
+
 static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                              const sr_chart_part *pt, char **out, size_t *len)
 {
@@ -267,18 +287,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     }
     speed_bars(&cv, &sp, &desc); /* then the baseline's line over them, then the values on top */
     speed_values(&cv, &sp);
-    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + sp.ax.x1) / 2, sp.bottom + 34,
-                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
-                   sr_black);
-    if (more)
-        sr_chart_more(&cv, sp.bottom + 52, n - rows, &desc);
-    if (say_unrated) { /* never silently: the tables have their own speeds */
-        char note[160];
-        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
-                 unrated, unrated == 1 ? "" : "s");
-        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
-        sr_strbuf_printf(&desc, "\n%s.", note);
-    }
+    speed_footer(&cv, &sp, more ? n - rows : 0, say_unrated ? unrated : 0, &desc);
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_speed_columns_release(&cols);
@@ -504,25 +513,77 @@ static double kv_height(size_t shown, bool note, bool more)
     return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) + (more ? 18 : 0);
 }
 
+/* The smallest and largest token count over the rows (logged or
+ * recomputed, above 0): the axis spans every row, of every part. */
+static void kv_range(const sr_sweep *sw, const size_t *idx, size_t rows, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
+        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
+        for (int k = 0; k < 2; k++)
+            if (v[k] > 0) {
+                *lo = fmin(*lo, (double)v[k]);
+                *hi = fmax(*hi, (double)v[k]);
+            }
+    }
+}
+
+/* One model's row: its label, a bar for the logged and one for the
+ * recomputed tokens (or why there is none), in words too. */
+static void kv_row(sr_canvas *cv, const sr_model *m, size_t i, double top, const sr_axis *ax, bool log_scale,
+                   sr_strbuf *desc)
+{
+    const double bar_h = KV_BAR_H, gap = KV_GAP;
+    char buf[64];
+    sr_chart_row_label(cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
+    long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
+    static const char *const missing[2] = {"not logged", "not recomputed"};
+    sr_strbuf_printf(desc, "%s%s:", i ? "\n" : "", m->id);
+    for (int k = 0; k < 2; k++) {
+        double y = top + k * (bar_h + gap);
+        sr_strbuf_printf(desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
+        if (v[k] < 0 || (log_scale && v[k] == 0)) {
+            sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
+                           sr_grey);
+            continue;
+        }
+        double x = sr_axis_x(ax, (double)v[k]);
+        sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
+        sr_canvas_text(cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE, false,
+                       0, sr_dark);
+    }
+}
+
+/* Under the plot: the axis's name, what "*" means (note), and how many
+ * more models the table has (more_models). */
+static void kv_footer(sr_canvas *cv, const sr_axis *ax, bool log_scale, double plot_bottom, bool note,
+                      size_t more_models, sr_strbuf *desc)
+{
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ax->x1) / 2, plot_bottom + 34,
+                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    double foot = plot_bottom + 52;
+    if (note) {
+        sr_canvas_text(cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
+                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+        foot += 18;
+    }
+    if (more_models)
+        sr_chart_more(cv, foot, more_models, desc);
+}
+
 static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                           const sr_chart_part *pt, char **out, size_t *len)
 {
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more_rows = n > rows && sr_chart_last_part(pt);
-    const double bar_h = KV_BAR_H, gap = KV_GAP, group_pad = KV_GROUP_PAD, group_h = kv_group_h();
+    const double group_pad = KV_GROUP_PAD, group_h = kv_group_h();
     double legend_y = SR_CHART_LEGEND_Y, plot_top = kv_plot_top();
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
     bool any_note = false;
-    double lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < rows; i++) { /* the axis spans every row, of every part */
-        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
-        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
-        for (int k = 0; k < 2; k++)
-            if (v[k] > 0) {
-                lo = fmin(lo, (double)v[k]);
-                hi = fmax(hi, (double)v[k]);
-            }
-    }
+    double lo, hi;
+    kv_range(sw, idx, rows, &lo, &hi);
     for (size_t i = 0; i < shown; i++)
         any_note = any_note || disagrees(&sw->models[idx[pt->first + i]].kv);
     bool have = hi > 0, log_scale = have && hi / lo > 20;
@@ -557,39 +618,10 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         sr_chart_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
-    char buf[64];
-    for (size_t i = 0; i < shown; i++) {
-        const sr_model *m = &sw->models[idx[pt->first + i]];
-        double top = plot_top + (double)i * group_h + group_pad / 2;
-        sr_chart_row_label(&cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
-        long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
-        static const char *const missing[2] = {"not logged", "not recomputed"};
-        sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
-        for (int k = 0; k < 2; k++) {
-            double y = top + k * (bar_h + gap);
-            sr_strbuf_printf(&desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
-            if (v[k] < 0 || (log_scale && v[k] == 0)) {
-                sr_canvas_text(&cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
-                               sr_grey);
-                continue;
-            }
-            double x = sr_axis_x(&ax, (double)v[k]);
-            sr_canvas_rect(&cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
-            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE,
-                           false, 0, sr_dark);
-        }
-    }
-    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
-                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
-                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    double foot = plot_bottom + 52;
-    if (any_note && rows > 0) {
-        sr_canvas_text(&cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
-                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-        foot += 18;
-    }
-    if (more_rows && rows > 0)
-        sr_chart_more(&cv, foot, n - rows, &desc);
+    for (size_t i = 0; i < shown; i++)
+        kv_row(&cv, &sw->models[idx[pt->first + i]], i, plot_top + (double)i * group_h + group_pad / 2, &ax, log_scale,
+               &desc);
+    kv_footer(&cv, &ax, log_scale, plot_bottom, any_note && rows > 0, more_rows && rows > 0 ? n - rows : 0, &desc);
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;
