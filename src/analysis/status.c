@@ -153,6 +153,21 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
         free(claims);
         return;
     }
+    if (!has_results(m) && m->run_log_ready && m->failure.stage == SR_STAGE_NONE) {
+        /* run.log says it served: never failed, though nothing it measured
+         * is here (no file, no figure line). */
+        char *unplanned = planned_missing(m);
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = unplanned[0] ? sr_asprintf("run.log says it served (%s), but none of its results (%s) "
+                                                      "are in the export",
+                                                      m->run_log_ready, unplanned)
+                                        : sr_asprintf("run.log says it served (%s), but none of its results are in "
+                                                      "the export",
+                                                      m->run_log_ready);
+        free(unplanned);
+        return;
+    }
     if (!has_results(m)) {
         bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
         m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
@@ -183,8 +198,15 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
             continue;
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
-        m->status_reason = sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows",
-                                       m->benchmarks[j].benchmark, m->benchmarks[j].source);
+        const sr_scores *s = &m->benchmarks[j];
+        m->status_reason =
+            s->excerpt_source ? sr_asprintf("%s: a summary only ('%s'), not recomputed: '%s' holds %zu of its %ld items "
+                                            "(an excerpt)",
+                                            s->benchmark, s->source, s->excerpt_source, s->n_items, s->summary_n)
+            : s->from_run_log ? sr_asprintf("%s: run.log's figure only ('%s'), not recomputed: no per-item rows",
+                                            s->benchmark, s->source)
+                              : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
+                                            s->source);
     }
     if (!base || m == base || m->status == SR_STATUS_PARTIAL)
         return;

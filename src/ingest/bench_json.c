@@ -61,6 +61,38 @@ static sr_error *get_count(const sr_json_obj *o, const char *key, long *out)
     }
 }
 
+char *sr_json_unlimited_rates(const char *data, size_t len)
+{
+    static const char key[] = "\"request_rate\"", inf[] = "Infinity";
+    const size_t kn = sizeof key - 1, in = sizeof inf - 1;
+    char *copy = NULL;
+    for (size_t at = 0; at + kn < len;) {
+        const char *k = sr_memmem(data + at, len - at, key);
+        if (!k)
+            break;
+        size_t p = (size_t)(k - data) + kn;
+        while (p < len && is_space(data[p]))
+            p++;
+        if (p < len && data[p] == ':') {
+            p++;
+            while (p < len && is_space(data[p]))
+                p++;
+            bool ends = p + in == len || (p + in < len && (is_space(data[p + in]) || data[p + in] == ',' ||
+                                                           data[p + in] == '}' || data[p + in] == ']'));
+            if (p + in <= len && memcmp(data + p, inf, in) == 0 && ends) {
+                if (!copy) {
+                    copy = sr_xmalloc(len + 1);
+                    memcpy(copy, data, len);
+                    copy[len] = '\0';
+                }
+                memcpy(copy + p, "\"inf\"   ", in);
+            }
+        }
+        at = p > at ? p : at + 1;
+    }
+    return copy;
+}
+
 /* "request_rate": a number, or "inf" (vLLM writes unlimited as that
  * string); absent or null stays unknown. */
 static sr_error *get_rate(const sr_json_obj *o, double *out)

@@ -254,6 +254,8 @@ static void copy_score(const sr_scores *src, sr_scores *s)
     s->gen_rows = src->gen_rows;
     s->max_tokens = src->max_tokens;
     s->truncated = src->truncated;
+    s->claimed_n = src->claimed_n;
+    s->claimed_right = src->claimed_right;
     for (size_t k = 0; k < src->n_items; k++)
         sr_scores_add(s, src->items[k].id, src->items[k].score);
 }
@@ -287,7 +289,8 @@ static void give_scores(const loader *ld, sr_model *m, model_parts *p, bool move
                                   r->n,
                                   r->right,
                                   r->truncated,
-                                  r->max_tokens};
+                                  r->max_tokens,
+                                  r->subtask};
     }
 }
 
@@ -336,6 +339,7 @@ static void serve_settings(sr_model *m)
         memset(&e, 0, sizeof e);
         sr_serving_settings_init(&e.settings);
         sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
+        sr_serving_settings_set_source(&e.settings, run->source);
         if (!err)
             sr_serving_settings_fill(&m->settings, &e.settings);
         sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
@@ -356,6 +360,8 @@ static void make_entry(const loader *ld, model_parts *p, const key_list *keys, c
     if (variant)
         m->variant = sr_xstrdup(variant);
     take_logs(ld, m, p);
+    /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
+    sr_serving_settings_fill(&m->settings, &p->spec);
     if (p->config_rel) {
         m->config_path = sr_xstrdup(p->config_rel);
         if (p->config_problem)
@@ -378,7 +384,18 @@ static void make_entry(const loader *ld, model_parts *p, const key_list *keys, c
  * directories of `vllm bench sweep`, bench metadata such as deployment). */
 void sr_export_merge_parts(const loader *ld, model_parts *p)
 {
-    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    bool results = p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported || p->summary_runs.n;
+    if (p->n_failed_starts && !p->n_logs && !results) {
+        /* Its only logs are failed starts: the first (name order) is the
+         * entry's log, its failure the entry's, the others named. */
+        p->logs = p->failed_starts;
+        p->n_logs = p->n_failed_starts;
+        p->cap_logs = p->cap_failed_starts;
+        p->failed_starts = NULL;
+        p->n_failed_starts = p->cap_failed_starts = 0;
+    }
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
+               parts_have_spec(p);
     if (!any) { /* its files are listed among the inputs, each with why it was not read */
         sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report", p->dir);
         return;

@@ -148,7 +148,7 @@ static cJSON *speed_json(const sr_model_change *mc)
         sr_json_add(j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(j, "runs_before", runs_json(ch->before));
         sr_json_add(j, "runs_after", runs_json(ch->after));
-        sr_json_add(j, "input_len", cJSON_CreateNumber((double)sc->input_len));
+        sr_json_add(j, "input_len", sr_json_count(sc->input_len));
         sr_json_add(j, "output_len", cJSON_CreateNumber((double)sc->output_len));
         sr_json_add(j, "concurrency", sr_json_count(sc->concurrency));
         sr_json_add(j, "request_rate", sr_json_num(sc->request_rate));

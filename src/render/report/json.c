@@ -136,10 +136,17 @@ static cJSON *accuracy_json(const sr_model *m)
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         sr_json_add(b, "binary", cJSON_CreateBool(s->binary));
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
-            sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
+            sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
             sr_json_add(b, "truncated", sr_json_count(s->truncated));
+        }
+        if (s->excerpt_source) { /* rows of fewer items than the summary's n: kept, not the figure */
+            cJSON *ex = cJSON_CreateObject();
+            sr_json_add(ex, "rows", cJSON_CreateNumber((double)s->n_items));
+            sr_json_add(ex, "of", cJSON_CreateNumber((double)s->summary_n));
+            sr_json_add(ex, "source", sr_json_str(s->excerpt_source));
+            sr_json_add(b, "excerpt", ex);
         }
         sr_json_add(b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(b, "claimed_source", sr_json_str(s->claimed_source));
@@ -237,7 +244,7 @@ static cJSON *speed_json(const sr_model *m)
         sr_json_add(s, "cv", sr_json_num(sc->cv));
         sr_json_add(s, "within_noise", sr_json_tristate(sc->vs_baseline.within_noise));
         sr_json_add(s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
-        sr_json_add(s, "input_len", cJSON_CreateNumber((double)sc->input_len));
+        sr_json_add(s, "input_len", sr_json_count(sc->input_len)); /* null: unknown (run.log's load lines) */
         sr_json_add(s, "measured_input_len", sr_json_num(sc->measured_input_len));
         sr_json_add(s, "output_len", cJSON_CreateNumber((double)sc->output_len));
         sr_json_add(s, "concurrency", sr_json_count(sc->concurrency));
@@ -249,6 +256,18 @@ static cJSON *speed_json(const sr_model *m)
         sr_json_add(s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(s, "sources", sources);
+        if (sc->n_warmups) { /* runs left out of the median, with why */
+            cJSON *w = cJSON_CreateArray();
+            for (size_t r = 0; r < sc->n_warmups; r++) {
+                cJSON *x = cJSON_CreateObject();
+                sr_json_add(x, "source", sr_json_str(sc->warmups[r].source));
+                sr_json_add(x, "output_throughput", sr_json_num(sc->warmups[r].output_throughput));
+                sr_json_add(x, "num_prompts", sr_json_count(sc->warmups[r].num_prompts));
+                sr_json_add(x, "reason", sr_json_str(sc->warmups[r].warmup_reason));
+                sr_json_append(w, x);
+            }
+            sr_json_add(s, "warmups", w);
+        }
         sr_json_add(o, sc->key, s);
     }
     return o;

@@ -94,7 +94,7 @@ static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_thr
         strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
     if (with_throughput && sc)
-        sr_tb_cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
+        sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -155,7 +155,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
                 if (c)
                     c->tone = verdict_tone(s);
             } else {
-                sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
+                sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
             }
         }
         for (size_t c = 0; c < speed.n; c++)
@@ -310,7 +310,7 @@ sr_table *sr_table_speed(const sr_sweep *sw)
                 char tput[80];
                 bool have = sc && isfinite(sc->median_output_throughput);
                 if (have) {
-                    sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
+                    sr_text_scenario_throughput(tput, sizeof tput, sc);
                     if (sc->needs_more_runs)
                         strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
                 }

@@ -27,6 +27,13 @@ cJSON *sr_json_serving_settings(const sr_serving_settings *st)
     sr_json_add(o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
     sr_json_add(o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
     sr_json_add(o, "max_model_len", sr_json_count(st->max_model_len));
+    /* where each known setting was read: a server log, "logs/run.log:4", a
+     * spec.txt, "arms.txt:3", "sweep.json" */
+    cJSON *src = cJSON_CreateObject();
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (sr_setting_known(st, (sr_setting_field)f))
+            sr_json_add(src, sr_setting_name((sr_setting_field)f), sr_json_str(st->source[f]));
+    sr_json_add(o, "sources", src);
     return o;
 }
 

@@ -35,6 +35,10 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
     char n[64];
     switch (dim) {
     case DIM_IN:
+        if (c->input_len < 0) { /* run.log's load lines with no load file to say it */
+            sr_strbuf_puts(sb, style == AS_WORDS ? "prompts of unknown length" : "? tok");
+            break;
+        }
         sr_format_count(n, sizeof n, c->input_len);
         sr_strbuf_printf(sb,
                          style == AS_HEADING ? "%s tok"
