@@ -516,36 +516,12 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     return NULL;
 }
 
-/* A JSON file that is not recognised by its name: what its content is. A
- * file that does not parse is an input error, never skipped in silence. */
-static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_file *f)
+/* A JSON file of a known kind: to its parser, or recorded with why it is
+ * not read. data: the bytes as read (hashed), text: as parsed. */
+static sr_error *take_json(const loader *ld, model_parts *p, const sr_found_file *f, sr_json_kind kind,
+                           const char *data, const char *text, size_t len)
 {
-    char *data;
-    size_t len;
-    sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
-    if (err)
-        return soften(ld, err, "this file");
-    /* The bytes as read are hashed; SGLang's "request_rate": Infinity is
-     * read as the unlimited rate it means (the one non-finite value a
-     * real writer emits). */
-    char *readable = sr_json_unlimited_rates(data, len);
-    const char *text = readable ? readable : data;
-    sr_json_kind kind = SR_JSON_UNKNOWN;
-    err = sr_classify_json(f->rel, text, len, &kind);
-    if (err && sr_looks_like_bench_json(text, len)) {
-        /* Meant as a bench result: its parser says best what is wrong. */
-        sr_error_free(err);
-        err = NULL;
-        kind = SR_JSON_BENCH;
-    }
-    if (err) {
-        free(data);
-        free(readable);
-        if ((err = soften(ld, err, "this file")))
-            return err;
-        sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
-        return NULL;
-    }
+    sr_error *err = NULL;
     sr_bench_run *runs = NULL;
     size_t n = 0;
     switch (kind) {
@@ -616,6 +592,40 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         break;
     case SR_JSON_UNKNOWN: sr_export_record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
     }
+    return err;
+}
+
+/* A JSON file that is not recognised by its name: what its content is. A
+ * file that does not parse is an input error, never skipped in silence. */
+static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    char *data;
+    size_t len;
+    sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    /* The bytes as read are hashed; SGLang's "request_rate": Infinity is
+     * read as the unlimited rate it means (the one non-finite value a
+     * real writer emits). */
+    char *readable = sr_json_unlimited_rates(data, len);
+    const char *text = readable ? readable : data;
+    sr_json_kind kind = SR_JSON_UNKNOWN;
+    err = sr_classify_json(f->rel, text, len, &kind);
+    if (err && sr_looks_like_bench_json(text, len)) {
+        /* Meant as a bench result: its parser says best what is wrong. */
+        sr_error_free(err);
+        err = NULL;
+        kind = SR_JSON_BENCH;
+    }
+    if (err) {
+        free(data);
+        free(readable);
+        if ((err = soften(ld, err, "this file")))
+            return err;
+        sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
+        return NULL;
+    }
+    err = take_json(ld, p, f, kind, data, text, len);
     free(data);
     free(readable);
     return err;
