@@ -12,8 +12,8 @@ Fails, naming the file and the header or function, on:
   - a document including or calling another document;
   - a parser including or calling another parser: every ingest/ file is a
     parser of its own unless PARSER_GROUPS joins it to others (the vLLM log
-    reader's parts, the claims readers) or it is the JSON base every parser
-    reads with (BASE) or a loader that runs the parsers (LOADERS);
+    reader's parts, the claims readers) or it is the base every parser reads
+    with (BASE) or a loader that runs the parsers (LOADERS);
   - pipeline.c including anything from render/;
   - a folder including from a folder above it: util/ only util/; model/ only
     model/ and util/; ingest/ and analysis/ not each other, nor render/, cmd/
@@ -41,7 +41,9 @@ DOCUMENTS = ("report", "compare", "survey", "kv")  # render/<document>/
 ENGINE_DIRS = ("shared", "canvas")  # render/<dir>/: what every document is made with
 RENDER_TOP_EXEMPT = ("render/outputs",)  # renders every document's files in memory
 
-BASE = ("ingest/json", "ingest/json_keys", "ingest/json_line", "ingest/json_line_fast")
+# What every parser reads with: the JSON base, and the check of a bench run's
+# figures every bench reader makes.
+BASE = ("ingest/json", "ingest/json_keys", "ingest/json_line", "ingest/json_line_fast", "ingest/bench_plausible")
 LOADERS = (
     "ingest/export",
     "ingest/export_entries",

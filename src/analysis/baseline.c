@@ -182,12 +182,13 @@ static void run_job_at(void *ctx, size_t i)
  * model). With --simultaneous every interval of a family is at the
  * Bonferroni level 1 - (1 - C) / m, so its verdicts hold jointly at C; the
  * interval at the level not asked for is computed too. */
-static void set_levels(job_list *jobs, const sr_settings *st)
+static sr_error *set_levels(job_list *jobs, const sr_settings *st)
 {
     /* Family sizes counted in one pass (counting per job was quadratic). */
     size_t *size = sr_xcalloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
     for (size_t i = 0; i < jobs->n; i++)
         size[jobs->items[i].family]++;
+    sr_error *err = NULL;
     for (size_t i = 0; i < jobs->n; i++) {
         sr_scores *s = jobs->items[i].scores;
         size_t m = size[jobs->items[i].family];
@@ -195,8 +196,17 @@ static void set_levels(job_list *jobs, const sr_settings *st)
         s->family_size = m;
         s->ci_level = st->simultaneous ? joint : st->confidence;
         s->other_ci_level = st->simultaneous ? st->confidence : joint;
+        /* The reported interval's tails must hold enough resamples, as the
+         * command line checks at --confidence (sr_min_resamples); the
+         * Bonferroni level is known only now. */
+        long least = sr_min_resamples(s->ci_level);
+        if (!err && st->simultaneous && st->resamples < least)
+            err = sr_usage_error("--resamples %ld is too few for --simultaneous: the %zu comparisons on %s are each "
+                                 "read at the %.6g%% level, which needs at least %ld resamples (%d beyond each end)",
+                                 st->resamples, m, s->benchmark, s->ci_level * 100, least, SR_MIN_TAIL_DRAWS);
     }
     free(size);
+    return err;
 }
 
 /* Equivalence within +-margin points: the TOST interval strictly inside. */
@@ -245,7 +255,9 @@ static void holm_by_family(job_list *jobs)
  * is the same for any number of threads. */
 static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 {
-    set_levels(jobs, st);
+    sr_error *err = set_levels(jobs, st);
+    if (err)
+        return err;
     jobs->settings = st;
     sr_progress_begin(st->progress, "comparing",
                       jobs->n == 1 ? "comparison with the baseline" : "comparisons with the baseline", jobs->n);

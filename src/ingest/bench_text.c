@@ -621,6 +621,22 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     if (isnan(run->output_throughput))
         return sr_input_error(path, first_line, "benchmark result block has no 'Output token throughput' line");
     complete_run(run, ns, cmd, pre);
+    const char *names[SR_RUN_N_FIELDS] = {
+        "Output token throughput (tok/s)",
+        "Total token throughput (tok/s)",
+        "Request throughput (req/s)",
+        "Successful requests",
+        "--num-prompts",
+        "Benchmark duration (s)",
+        run->nominal_lengths ? "--random-input-len" : "Total input tokens",
+        run->nominal_lengths ? "--random-output-len" : "Total generated tokens",
+    };
+    char *why;
+    if (sr_bench_run_implausible(run, names, &why) != SR_RUN_N_FIELDS) {
+        sr_error *err = sr_input_error(path, first_line, "%s", why);
+        free(why);
+        return err;
+    }
     run->source = sr_asprintf("%s:%ld", path, first_line);
     void *array = *runs;
     sr_grow(&array, cap, *n_runs + 1, sizeof **runs);

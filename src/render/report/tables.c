@@ -587,7 +587,9 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
         const sr_input_file *f = &sw->inputs[i];
         sr_tb_row(&b);
         sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
-        sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
+        /* a file not read says why; a byte-identical copy is named so */
+        sr_cell *k =
+            sr_tb_cell(&b, SR_CELL_TEXT, f->reason && strcmp(f->kind, "duplicate") != 0 ? "ignored" : f->kind);
         if (f->reason) {
             sr_tb_cell_sub(&b, k, f->reason);
             if (k)
