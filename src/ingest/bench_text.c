@@ -635,6 +635,7 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     if (sr_bench_run_implausible(run, names, &why) != SR_RUN_N_FIELDS) {
         sr_error *err = sr_input_error(path, first_line, "%s", why);
         free(why);
+        sr_bench_run_release(run); /* the reader starts the next block afresh */
         return err;
     }
     run->source = sr_asprintf("%s:%ld", path, first_line);

@@ -222,6 +222,26 @@ Test(bench_text, errors)
                  "expected a count after 'Successful requests:'");
 }
 
+/* An implausible block ended by the next block's heading: the error, and
+ * the run's strings (its model id) freed, not dropped when the reader
+ * starts the next block (found by fuzz_bench_text under LeakSanitizer). */
+Test(bench_text, implausible_block_then_another)
+{
+    sr_bench_run *runs;
+    size_t n;
+    const char *text = "Namespace(model='org/m', num_prompts=64)\n"
+                       "============ Serving Benchmark Result ============\n"
+                       "Successful requests:                     256       \n"
+                       "Benchmark duration (s):                  47.20     \n"
+                       "Output token throughput (tok/s):         1388.42   \n"
+                       "============ Serving Benchmark Result ============\n";
+    sr_error *err = sr_parse_bench_text("m/bench.log", text, strlen(text), &runs, &n);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_INPUT);
+    cr_expect_eq(err->line, 2, "line %ld: %s", err->line, err->message);
+    sr_error_free(err);
+}
+
 /* The old benchmark_serving.py pasted from a README: the command over
  * '\' lines, an old block (no concurrency, no rate), two server lines
  * after it. 924 of 1000 prompts succeeded. */
