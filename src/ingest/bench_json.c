@@ -206,6 +206,41 @@ static sr_error *array_mean(const sr_json_obj *o, const char *key, double *out)
     return NULL;
 }
 
+/* Nominal lengths: --metadata input_len=/output_len= (or the
+ * random_input_len/random_output_len a `vllm bench sweep` run file
+ * carries from its --bench-params), else the mean per completed
+ * request, else the mean of the per-request arrays. names[] of the two
+ * lengths: the key each came from, for the plausibility check. */
+static sr_error *fill_lengths(const sr_json_obj *o, sr_bench_run *run, const char **names)
+{
+    sr_error *err;
+    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
+        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+        return err;
+    if (isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
+        return err;
+    if (!sr_json_item(o->obj, "input_len"))
+        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
+    if (!sr_json_item(o->obj, "output_len"))
+        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
+    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
+    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
+        run->input_len = (double)run->total_input_tokens / (double)run->completed;
+    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
+        run->output_len = (double)run->total_output_tokens / (double)run->completed;
+    if (isnan(run->input_len) && (err = array_mean(o, "input_lens", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
+        return err;
+    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
+        names[SR_RUN_INPUT_LEN] = "input_lens";
+    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
+        names[SR_RUN_OUTPUT_LEN] = "output_lens";
+    return NULL;
+}
+
 static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
 {
     if (!cJSON_IsObject(o->obj))
@@ -266,39 +301,13 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
     if (isnan(run->output_throughput))
         return sr_input_error(o->path, o->line, "missing 'output_throughput'");
 
-    /* Nominal lengths: --metadata input_len=/output_len= (or the
-     * random_input_len/random_output_len a `vllm bench sweep` run file
-     * carries from its --bench-params), else the mean per completed
-     * request, else the mean of the per-request arrays. */
     /* names: the key each figure came from, for the plausibility check */
     const char *names[SR_RUN_N_FIELDS] = {"output_throughput",  "total_token_throughput",
                                           "request_throughput", "completed",
                                           "num_prompts",        "duration",
                                           "input_len",          "output_len"};
-    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
-        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+    if ((err = fill_lengths(o, run, names)) != NULL)
         return err;
-    if (isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
-        return err;
-    if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
-        return err;
-    if (!sr_json_item(o->obj, "input_len"))
-        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
-    if (!sr_json_item(o->obj, "output_len"))
-        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
-    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
-    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
-        run->input_len = (double)run->total_input_tokens / (double)run->completed;
-    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
-        run->output_len = (double)run->total_output_tokens / (double)run->completed;
-    if (isnan(run->input_len) && (err = array_mean(o, "input_lens", &run->input_len)) != NULL)
-        return err;
-    if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
-        return err;
-    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
-        names[SR_RUN_INPUT_LEN] = "input_lens";
-    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
-        names[SR_RUN_OUTPUT_LEN] = "output_lens";
     char *why;
     sr_run_field bad = sr_bench_run_implausible(run, names, &why);
     if (bad != SR_RUN_N_FIELDS) {
