@@ -126,10 +126,10 @@ static int cmp_rank_key(const void *x, const void *y)
     return c;
 }
 
-sr_error *sr_rank_overview(sr_sweep *sweep)
+void sr_rank_overview(sr_sweep *sweep)
 {
     if (sweep->n_models == 0)
-        return NULL;
+        return;
     rank_key *keys = sr_xcalloc(sweep->n_models, sizeof *keys);
     size_t most = 1;
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -138,7 +138,6 @@ sr_error *sr_rank_overview(sr_sweep *sweep)
     }
     const char **scratch = sr_xmalloc(most * sizeof *scratch);
     bool compared = sr_sweep_baseline(sweep) != NULL;
-    bool oom = false;
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
         m->keeps_up = compared ? sr_keeps_up(m, sweep->settings.equivalence_margin) : -1;
@@ -151,17 +150,13 @@ sr_error *sr_rank_overview(sr_sweep *sweep)
             keys[i].accuracy.set = set_signature(scratch, 0);
             keys[i].speed.set = set_signature(scratch, 0);
         }
-        oom |= !keys[i].accuracy.set || !keys[i].speed.set;
     }
-    if (!oom)
-        qsort(keys, sweep->n_models, sizeof *keys, cmp_rank_key);
+    qsort(keys, sweep->n_models, sizeof *keys, cmp_rank_key);
     for (size_t r = 0; r < sweep->n_models; r++) {
-        if (!oom)
-            sweep->models[keys[r].index].overview_rank = r;
+        sweep->models[keys[r].index].overview_rank = r;
         free(keys[r].accuracy.set);
         free(keys[r].speed.set);
     }
     free(scratch);
     free(keys);
-    return oom ? sr_oom() : NULL;
 }
