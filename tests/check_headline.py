@@ -196,6 +196,8 @@ def check_levels(where, headers):
             continue
         check(mm.group(2) not in ("100", "100.0"), "%s: heading '%s' prints a level of 100%%" % (where, h))
         used = levels.get(bench_of(mm.group(1)))
+        if mm.group(1) == "points":  # a benchmark's own table: any benchmark's level
+            used = set().union(*levels.values()) if levels else None
         if used:
             check(mm.group(2) in used, "%s: heading '%s' names a level its intervals were not made at (%s)"
                   % (where, h, ", ".join(sorted(used))))
@@ -211,7 +213,7 @@ check_summary("results.md", summary_md)
 rows = [l for l in overview_md.splitlines() if l.startswith("| ") and not l.startswith("| Model")]
 head = next((l for l in overview_md.splitlines() if l.startswith("| Model")), "")
 cols = [c.strip() for c in head.strip("|").split("|")]
-check_levels("results.md", cols)
+check_levels("results.md", re.findall(r"Δ [^|\[\n]+ \[[\d.]+% (?:simultaneous )?CI\]", md))
 status_md = {}
 for r in rows:
     cells = [c.strip() for c in r.strip("|").split("|")]
@@ -281,6 +283,8 @@ check_summary("report.html", " ".join(dom.texts.get("Summary", [])))
 if dom.cells:
     hcols = [c.strip() for c in dom.cells[0]]
     check_levels("report.html", hcols)
+    html_text = re.sub(r"<[^>]+>", " ", open(os.path.join(out, "report.html"), encoding="utf-8").read())
+    check_levels("report.html", re.findall(r"Δ [^|\[\n<]+ \[[\d.]+% (?:simultaneous )?CI\]", html_text))
     check(hcols == cols, "report.html overview columns %s, results.md %s" % (hcols, cols))
     status_html = {}
     for r in dom.cells[1:]:
@@ -297,6 +301,7 @@ else:
 # report.pdf: pdftotext's text (the lead between the heading and the table's first column)
 pdf = subprocess.run(["pdftotext", "-enc", "UTF-8", os.path.join(out, "report.pdf"), "-"], capture_output=True,
                      text=True).stdout
+pdf = pdf.replace("\x0c", "\n")  # a new page's form feed starts a line
 m = re.search(r"\nOverview\n(.*?)\nModel\n", pdf, re.S)
 check(m is not None, "report.pdf: no Overview heading followed by its lead and table")
 if m:

@@ -101,6 +101,16 @@ double sr_fact_kv_ratio(const sr_model *m, const sr_model *base)
     return (double)m->kv.logged_tokens / (double)base->kv.logged_tokens;
 }
 
+double sr_fact_ci_level(const sr_sweep *sw, const char *bench)
+{
+    for (size_t i = 0; bench && i < sw->n_models; i++) {
+        const sr_scores *s = sr_model_benchmark(&sw->models[i], bench);
+        if (s && has_delta(s) && isfinite(s->vs_baseline.ci_low) && isfinite(s->ci_level))
+            return s->ci_level;
+    }
+    return sw->settings.confidence;
+}
+
 void sr_headline_count(const sr_sweep *sw, sr_headline *h)
 {
     memset(h, 0, sizeof *h);

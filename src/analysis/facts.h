@@ -45,6 +45,12 @@ bool sr_fact_incomparable(const sr_model *m, const sr_model *base);
  * when either side's is unknown. */
 double sr_fact_kv_ratio(const sr_model *m, const sr_model *base);
 
+/* The confidence level a benchmark's intervals were made at (report.json
+ * accuracy.<benchmark>.ci_level): the report's, or with --simultaneous its
+ * family's Bonferroni level; the report's when no entry has an interval
+ * on it (bench NULL: the report's). */
+double sr_fact_ci_level(const sr_sweep *sw, const char *bench);
+
 /* The counts a headline states, over every entry but the baseline. The
  * compared ones split exactly into keep_up + lower + not_equivalent +
  * too_few + speed_only. */

@@ -101,7 +101,7 @@ void sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_scor
         void *grown = keys;
         sr_grow(&grown, &cap, n_keys + 1, sizeof *keys);
         keys = grown;
-        keys[n_keys++] = (flip_key){a->items[i].id, {i, (*hit)->score}};
+        keys[n_keys++] = (flip_key){a->items[i].id, {i, (*hit)->score, (size_t)(*hit - b->items)}};
     }
     if (n_keys == 0)
         return;

@@ -460,7 +460,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     if (!err)
         failed = sorted_ids(&fails);
     for (size_t i = 0; !err && i < results.n; i++)
-        sr_scores_add(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0);
+        sr_scores_add_at(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0,
+                         results.lines[i]);
     if (!err) {
         free(out->benchmark);
         free(out->source);

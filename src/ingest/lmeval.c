@@ -580,7 +580,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         err = select_filter(&f, filter, &sel);
     for (size_t i = 0; !err && i < f.n; i++)
         if (f.recs[i].filter == sel)
-            sr_scores_add(out, f.recs[i].id, f.recs[i].score);
+            sr_scores_add_at(out, f.recs[i].id, f.recs[i].score, f.recs[i].line);
     if (!err) {
         free(out->benchmark);
         free(out->source);

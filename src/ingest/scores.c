@@ -34,7 +34,7 @@ static void add_item(sr_scores *out, item_lines *il, const char *id, double scor
     sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines);
     il->lines = p;
     il->lines[out->n_items] = line;
-    sr_scores_add(out, id, score);
+    sr_scores_add_at(out, id, score, line);
 }
 
 /* No items, duplicate ids, then the names. */

@@ -326,6 +326,7 @@ void sr_scores_release(sr_scores *s)
 {
     id_pool_free(s->ids);
     free(s->items);
+    free(s->item_lines);
     free(s->flipped);
     free(s->benchmark);
     free(s->source);
@@ -343,6 +344,27 @@ void sr_scores_add(sr_scores *s, const char *id, double score)
     s->items[s->n_items].id = id_pool_add(&s->ids, id);
     s->items[s->n_items].score = score;
     s->n_items++;
+    if (s->item_lines) { /* the lines stay parallel: this one unknown */
+        void *lines = s->item_lines;
+        sr_grow(&lines, &s->cap_lines, s->n_items, sizeof *s->item_lines);
+        s->item_lines = lines;
+        s->item_lines[s->n_items - 1] = -1;
+    }
+}
+
+void sr_scores_add_at(sr_scores *s, const char *id, double score, long line)
+{
+    sr_scores_add(s, id, score); /* item_lines, when there, grown and -1 */
+    if (line <= 0)
+        return;
+    if (!s->item_lines) { /* the first line: the items before it have none */
+        void *lines = NULL;
+        sr_grow(&lines, &s->cap_lines, s->n_items, sizeof *s->item_lines);
+        s->item_lines = lines;
+        for (size_t i = 0; i < s->n_items; i++)
+            s->item_lines[i] = -1;
+    }
+    s->item_lines[s->n_items - 1] = line;
 }
 
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id)
@@ -359,6 +381,10 @@ void sr_scores_compact(sr_scores *s)
         sr_item_score *items = sr_xrealloc(s->items, s->n_items * sizeof *items);
         s->items = items;
         s->cap_items = s->n_items;
+    }
+    if (s->item_lines && s->n_items && s->n_items < s->cap_lines) {
+        s->item_lines = sr_xrealloc(s->item_lines, s->n_items * sizeof *s->item_lines);
+        s->cap_lines = s->n_items;
     }
     if (!s->ids || (!s->ids->next && s->ids->used == total))
         return;

@@ -77,6 +77,7 @@ typedef struct sr_id_pool sr_id_pool;
 typedef struct sr_flipped_item {
     size_t item;           /* index into the model's items */
     double baseline_score; /* the baseline's score of that item */
+    size_t baseline_item;  /* index into the baseline's items (its line, for items.csv) */
 } sr_flipped_item;
 
 typedef struct sr_scores {
@@ -84,6 +85,9 @@ typedef struct sr_scores {
     char *source;    /* export-relative path of the per-item file */
     sr_item_score *items;
     size_t n_items, cap_items;
+    long *item_lines;        /* each item's line in source (1-based), parallel to items, -1 where unknown; NULL
+                                when the reader gives none (sr_scores_add_at) */
+    size_t cap_lines;
     sr_id_pool *ids;         /* the items' id strings */
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
     char *claimed_source;    /* where that claim was read */
@@ -530,6 +534,9 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
 void sr_scores_init(sr_scores *s);
 void sr_scores_release(sr_scores *s);
 void sr_scores_add(sr_scores *s, const char *id, double score);
+/* The same, with the line of source the item was read from (items.csv
+ * names it). */
+void sr_scores_add_at(sr_scores *s, const char *id, double score, long line);
 /* Give item i another id (copied). */
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
 /* The ids into one block of their exact size and the items array to its

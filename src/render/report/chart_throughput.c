@@ -201,6 +201,22 @@ static void y_grid(sr_canvas *cv, const sr_axis *ay)
     }
 }
 
+/* Line l's colour and marker: the baseline's black (sr_chart_baseline,
+ * as in every chart), the others the palette in order, never black. */
+static void line_style(const sr_sweep *sw, const curves *c, size_t l, sr_rgb *col, int *shape)
+{
+    if (sw->models[c->shown[l]].is_baseline) {
+        *col = *sr_chart_baseline;
+        *shape = 0;
+        return;
+    }
+    size_t k = 0; /* the other lines before this one */
+    for (size_t j = 0; j < l; j++)
+        k += !sw->models[c->shown[j]].is_baseline;
+    *col = *sr_chart_palette[k % SR_CHART_N_PALETTE];
+    *shape = (int)(k / SR_CHART_N_PALETTE) % 3;
+}
+
 /* Each line with its markers, and the same in words for the description. */
 static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, const sr_axis *ax, const sr_axis *ay,
                         sr_strbuf *desc)
@@ -208,14 +224,17 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, cons
     const xy *pts = c->pts;
     char a[64];
     for (size_t l = 0; l < c->lines; l++) {
-        sr_rgb col = *sr_chart_palette[l % SR_CHART_N_PALETTE];
-        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
+        sr_rgb col;
+        int shape;
+        line_style(sw, c, l, &col, &shape);
         const sr_model *m = &sw->models[c->shown[l]];
-        sr_strbuf_printf(desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
+        double width = m->is_baseline ? 3 : 2; /* the baseline's line stands out */
+        sr_strbuf_printf(desc, "%s%s%s:", l ? "\n" : "", m->label ? m->label : m->id,
+                         m->is_baseline ? " (baseline)" : "");
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++) {
             double x = sr_axis_x(ax, pts[p].x), y = sr_axis_x(ay, pts[p].y);
             if (p > c->first[l])
-                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, 2, col, false);
+                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, width, col, false);
             char tp[64];
             sr_strbuf_printf(desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
                              fmt_axis(a, sizeof a, pts[p].x, 1));
@@ -279,12 +298,16 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
     sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
+    char *names[THROUGHPUT_LINES] = {NULL};
     for (size_t l = 0; l < c.lines; l++) {
         const sr_model *m = &sw->models[c.shown[l]];
-        legend[l] = (sr_legend_item){m->label ? m->label : m->id, *sr_chart_palette[l % SR_CHART_N_PALETTE],
-                                     (int)(l / SR_CHART_N_PALETTE) % 3};
+        names[l] = sr_asprintf("%s%s", m->label ? m->label : m->id, m->is_baseline ? " (baseline)" : "");
+        legend[l] = (sr_legend_item){names[l], {0, 0, 0}, 0};
+        line_style(sw, &c, l, &legend[l].color, &legend[l].shape);
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
+    for (size_t l = 0; l < c.lines; l++)
+        free(names[l]);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
     y_grid(&cv, &ay);
     draw_curves(&cv, sw, &c, &ax, &ay, &desc);

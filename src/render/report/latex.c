@@ -34,7 +34,8 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "% results.tex, written by sweep-report " SR_VERSION " for the sweep ");
-    sr_latex_comment(&sb, sw->manifest.name ? sw->manifest.name : sw->export_dir);
+    char path[512];
+    sr_latex_comment(&sb, sw->manifest.name ? sw->manifest.name : sr_text_export_path(path, sizeof path, sw->export_dir));
     sr_strbuf_puts(&sb, "\n"
                         "% The report's main tables, one booktabs tabular each, to paste into a paper (add\n"
                         "% \\caption and \\label around them as the paper needs). The preamble needs\n"
