@@ -74,11 +74,13 @@ static void side_row(sr_table_builder *b, const char *what, const char *before, 
 
 static void models_text(char *buf, size_t size, const sr_sweep *sw)
 {
-    size_t n[3] = {0, 0, 0};
+    size_t n[SR_STATUS_N] = {0};
     for (size_t i = 0; i < sw->n_models; i++)
         n[sw->models[i].status]++;
-    snprintf(buf, size, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n[SR_STATUS_OK], n[SR_STATUS_PARTIAL],
-             n[SR_STATUS_FAILED]);
+    int at = snprintf(buf, size, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n[SR_STATUS_OK],
+                      n[SR_STATUS_PARTIAL], n[SR_STATUS_FAILED]);
+    if (n[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < size)
+        snprintf(buf + at, size - (size_t)at, ", %zu incomparable", n[SR_STATUS_INCOMPARABLE]);
 }
 
 static void inputs_text(char *buf, size_t size, const sr_sweep *sw)

@@ -41,6 +41,9 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% \\caption and \\label around them as the paper needs). The preamble needs\n"
                         "%   \\usepackage{booktabs}  % \\toprule, \\midrule, \\bottomrule\n"
                         "%   \\usepackage{amssymb}   % the verdict marks $\\blacktriangle$ and $\\blacktriangledown$\n"
+                        "%   \\usepackage{array}     % the wrapped columns of a wide table, >{\\raggedright\\arraybackslash}p{..}\n"
+                        "% Every table fits a landscape A4 page (1.5 cm margins): a wide one wraps its cells at spaces,\n"
+                        "% and one too wide even so is split into tabulars of its columns, each repeating the first.\n"
                         "% Text from the inputs (model names) is kept as UTF-8: pdflatex reads Latin scripts with\n"
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");

@@ -326,6 +326,21 @@ static void results_section(report_outline *o)
     }
     if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
+    /* The drill-down: every item a comparison flipped, with where both
+     * answers are (items.csv, written beside this report). */
+    size_t flipped = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_benchmarks; k++)
+            if (sw->models[i].benchmarks[k].compared && !sw->models[i].benchmarks[k].is_baseline)
+                flipped += sw->models[i].benchmarks[k].n_flipped;
+    if (flipped) {
+        char k[32];
+        char *line = sr_asprintf("The %s items a model and the baseline scored differently are listed in items.csv, "
+                                 "each with the file and line of the model's answer and of the baseline's.",
+                                 sr_format_count(k, sizeof k, (long long)flipped));
+        sr_doc_paragraph(s, line);
+        free(line);
+    }
     free(benches);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_ACCURACY_DELTA : SR_CHART_ACCURACY);
 }

@@ -503,19 +503,20 @@ static const char *latency_ms(char *buf, size_t size, double ms)
  * per output token) or a per-request pair (end-to-end latency, then
  * inter-token latency). */
 typedef struct latency_kind {
-    const char *id, *title, *aside, *prefix, *note;
+    const char *id, *title, *aside, *aside_main, *prefix, *note, *note_below;
     size_t main, below; /* offsets of the two medians in sr_scenario */
 } latency_kind;
 
 static const latency_kind token_latency = {
-    "latency", "Latency", "median time to first token; per output token below", "TTFT",
-    "Each cell: the median over the scenario's runs of each run's median time to first token (TTFT), then "
-    "(beneath, or in brackets) of its median time per output token (TPOT)",
+    "latency", "Latency", "median time to first token; per output token below", "median time to first token", "TTFT",
+    "Each cell: the median over the scenario's runs of each run's median time to first token (TTFT)",
+    ", then of its median time per output token (TPOT) where the results give it",
     offsetof(sr_scenario, median_ttft_ms), offsetof(sr_scenario, median_tpot_ms)};
 static const latency_kind request_latency = {
-    "latency-e2e", "End-to-end latency", "median request latency; inter-token latency below", "E2EL",
-    "Each cell: the median over the scenario's runs of each run's median end-to-end request latency (E2EL), "
-    "then (beneath, or in brackets) of its median inter-token latency (ITL)",
+    "latency-e2e", "End-to-end latency", "median request latency; inter-token latency below", "median request latency",
+    "E2EL",
+    "Each cell: the median over the scenario's runs of each run's median end-to-end request latency (E2EL)",
+    ", then of its median inter-token latency (ITL) where the results give it",
     offsetof(sr_scenario, median_e2el_ms), offsetof(sr_scenario, median_itl_ms)};
 
 static double at(const sr_scenario *sc, size_t offset)
@@ -550,6 +551,7 @@ static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *
         *none = false;
         size_t n = sr_render_model_order(sw, order);
         char t1[160], t2[64]; /* room for a 40-byte number and " ms" */
+        bool any_below = false;
         b.t->aside = sr_tb_dup_or_null(k->aside);
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t c = 0; c < kept; c++) {
@@ -574,9 +576,13 @@ static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, ttft);
                 if (tpot)
                     sr_tb_cell_sub(&b, cell, tpot);
+                any_below |= tpot != NULL;
             }
         }
-        sr_tb_note(&b, "%s%s%s.", k->note, speed.shared[0] ? "; " : "", speed.shared);
+        /* the second figure is named only when some cell has it */
+        free(b.t->aside);
+        b.t->aside = sr_tb_dup_or_null(any_below ? k->aside : k->aside_main);
+        sr_tb_note(&b, "%s%s%s%s.", k->note, any_below ? k->note_below : "", speed.shared[0] ? "; " : "", speed.shared);
     }
     sr_speed_columns_release(&speed);
     free(order);

@@ -139,13 +139,17 @@ sr_table *sr_table_results(const sr_sweep *sw)
         sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
         sr_tb_column_help(&b, speed.cols[c].words);
     }
-    sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
+    bool with_kv = false; /* a column of dashes answers nothing */
+    for (size_t i = 0; i < sw->n_models; i++)
+        with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
+    if (with_kv)
+        sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         if (m->status == SR_STATUS_FAILED)
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_status_name(m->status) : NULL);
         for (size_t k = 0; k < benches.n; k++) {
             const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
             sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
@@ -166,8 +170,9 @@ sr_table *sr_table_results(const sr_sweep *sw)
         }
         for (size_t c = 0; c < speed.n; c++)
             ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
-        sr_tb_cell(&b, SR_CELL_NUMBER,
-                   m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
+        if (with_kv)
+            sr_tb_cell(&b, SR_CELL_NUMBER,
+                       m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     }
     if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
         sr_tb_note(&b,

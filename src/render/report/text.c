@@ -706,17 +706,23 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_text_confidence(conf, sizeof conf, st->confidence);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-
+    /* Only the methods that apply: no bootstrap without per-item scores,
+     * no speed ratios without speed runs, no GSM8K filter without GSM8K. */
+    bool items = sr_sweep_has_items(sw, NULL), speed = false;
+    for (size_t i = 0; i < sw->n_models && !speed; i++)
+        speed = sw->models[i].n_scenarios > 0;
+    if (items) {
     sr_strbuf_puts(&sb, "Accuracy is compared item by item: each model is paired with the baseline on the items "
                         "both were scored on, and the difference (model \xE2\x88\x92 baseline) is the mean over "
                         "those items, given in points (hundredths of accuracy).");
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
-                     "Intervals are %s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
+                     "Intervals are %s%s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
                      "with the %s generator from seed %lu. The verdict is \xE2\x80\x9cno measured "
                      "difference\xE2\x80\x9d when the interval holds 0, else \xE2\x80\x9chigher\xE2\x80\x9d or "
                      "\xE2\x80\x9clower\xE2\x80\x9d.",
-                     conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
+                     st->simultaneous ? "simultaneous " : "", conf, st->ci_method ? st->ci_method : "percentile",
+                     resamples, st->rng ? st->rng : "?", st->seed);
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "\xE2\x80\x9CNo measured difference\xE2\x80\x9D is not equivalence: each comparison also gives "
@@ -746,14 +752,20 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
     sr_text_list_take(out, &sb);
+    }
+    if (speed) {
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
                         "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
                         "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
                         "run with a baseline run; a ratio whose range holds 1 is within run noise.");
     sr_text_list_take(out, &sb);
-    sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
-                     st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
-    sr_text_list_take(out, &sb);
+    }
+    if (sr_sweep_has_items(sw, "gsm8k")) {
+        sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d "
+                              "filter.",
+                         st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
+        sr_text_list_take(out, &sb);
+    }
     sr_strbuf_release(&sb);
 }
