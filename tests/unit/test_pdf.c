@@ -254,7 +254,9 @@ Test(pdf, long_tables_repeat_their_header)
         cr_assert_null(strstr(out, "org/filler-model-89"));
         cr_assert_not_null(strstr(out, "more are in report.html"));
         cr_assert_not_null(strstr(out, "GSM8K (continued)"));
-        cr_assert_not_null(strstr(out, "Speed (continued)"));
+        cr_assert_not_null(strstr(out, "Overview (continued)"));
+        /* the fillers ran no scenario: no rows of dashes in the speed table */
+        cr_assert_null(strstr(out, "Speed (continued)"));
         free(out);
         done_with(path);
     }

@@ -403,8 +403,25 @@ static void speed_section(report_outline *o)
     }
     /* The same tables, with the same columns, in every format: the
      * scenarios with a ratio (results.md's), then those the baseline did
-     * not run. */
-    speed_table(s, sr_table_speed(sw), sr_table_speed(sw));
+     * not run. Without a baseline results.md's overview already is the
+     * table of each model's tok/s (the same columns): HTML and PDF only. */
+    if (sr_sweep_baseline(sw)) {
+        speed_table(s, sr_table_speed(sw), sr_table_speed(sw));
+    } else {
+        sr_doc_only(sr_doc_paragraph(s, "Without a baseline there are no ratios: the overview holds each model's "
+                                        "median output throughput, scenario by scenario."),
+                    SR_DOC_MD);
+        sr_table *whole = sr_table_speed(sw), *paper = sr_table_speed(sw);
+        if (whole) {
+            sr_doc_only(untitle(s, whole, true), HTML_PDF);
+            untitle(s, paper, false);
+            sr_doc_only(sr_doc_table(s, whole), SR_DOC_HTML);
+            sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
+            sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+        } else {
+            sr_table_free(paper);
+        }
+    }
     sr_table *whole = sr_table_speed_unrated(sw);
     if (whole) {
         sr_doc_heading(s, "Scenarios without a ratio", NULL);
@@ -503,8 +520,19 @@ static void left_out_section(report_outline *o)
         return;
     }
     s = sr_doc_section_add(o->d, "incomplete-models", "Incomplete models");
-    sr_doc_paragraph(s, "These models are in the tables, but lack a benchmark or scenario the baseline has "
-                        "(partial), or share none with it (incomparable).");
+    bool partial = false, incomparable = false;
+    for (size_t i = 0; i < o->sw->n_models; i++) {
+        partial |= o->sw->models[i].status == SR_STATUS_PARTIAL;
+        incomparable |= o->sw->models[i].status == SR_STATUS_INCOMPARABLE;
+    }
+    char *lead = sr_asprintf("These models are in the tables, but incomplete:%s%s%s.",
+                             partial ? " a partial one lacks results its run plan or the baseline has" : "",
+                             partial && incomparable ? "; " : "",
+                             incomparable ? " an incomparable one shares no benchmark and no scenario with the "
+                                            "baseline, so only its own figures are shown"
+                                          : "");
+    sr_doc_paragraph(s, lead);
+    free(lead);
     untitle(s, t, false);
     sr_doc_table(s, t)->records = true;
 }

@@ -102,6 +102,11 @@ static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_thr
         sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
 
+/* The legend of the mark a difference across BFCL versions carries. */
+#define ACROSS_VERSIONS                                                                                              \
+    "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 \xE2\x80\x9Csimple\xE2\x80\x9D "    \
+    "against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the versions' categories and checks differ."
+
 /* ---- the tables ---------------------------------------------------------- */
 
 typedef struct bench_list {
@@ -144,6 +149,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
         with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
     if (with_kv)
         sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
+    bool across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         if (m->status == SR_STATUS_FAILED)
@@ -160,7 +166,9 @@ sr_table *sr_table_results(const sr_sweep *sw)
             } else if (s->compared) {
                 char ci[128];
                 const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
-                snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
+                snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
+                         s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
+                across_versions |= s->bfcl_version != 0;
                 sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                 if (c)
                     c->tone = verdict_tone(s);
@@ -174,11 +182,12 @@ sr_table *sr_table_results(const sr_sweep *sw)
             sr_tb_cell(&b, SR_CELL_NUMBER,
                        m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     }
-    if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
-        sr_tb_note(&b,
-                   "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                   "scenario; %s%s",
-                   speed.note, noisy_note(sw));
+    if (speed.n || across_versions) /* what a short heading leaves out is the usual value, which speed.note states */
+        sr_tb_note(&b, "%s%s%s%s%s", across_versions ? ACROSS_VERSIONS : "", across_versions && speed.n ? " " : "",
+                   speed.n ? "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                             "scenario; "
+                           : "",
+                   speed.n ? speed.note : "", speed.n ? noisy_note(sw) : "");
     sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
@@ -233,7 +242,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                     bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
     b.t->sortable = true;
     snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", sr_text_ci_level(conf, sizeof conf, sw, benchmark));
-    bool margin = isfinite(sw->settings.equivalence_margin);
+    bool margin = isfinite(sw->settings.equivalence_margin), across = false;
     sr_tb_column(&b, "Model", NULL, false, 2.7);
     sr_tb_column(&b, "Status", NULL, false, 1.0);
     sr_tb_column(&b, "Score", NULL, true, 0.9);
@@ -257,7 +266,13 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
         bool compared = s && s->compared && !s->is_baseline;
-        sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+        if (compared && s->bfcl_version) { /* ‡: across BFCL versions */
+            char ci[128];
+            snprintf(buf, sizeof buf, "%s \xE2\x80\xA1", sr_text_delta_ci(ci, sizeof ci, s));
+            across = true;
+        }
+        sr_tb_cell(&b, SR_CELL_INTERVAL,
+                   !compared ? NULL : s->bfcl_version ? buf : sr_text_delta_ci(buf, sizeof buf, s));
         char words[256];
         /* the MDE has its own column */
         const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
@@ -287,6 +302,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER,
                    compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
     }
+    if (across)
+        sr_tb_note(&b, "%s", ACROSS_VERSIONS);
     free(order);
     return sr_tb_finish(&b);
 }
@@ -322,7 +339,7 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         bool any = false; /* only entries that ran one of its scenarios (the failed ones are left out) */
         for (size_t c = 0; c < speed.n && !any; c++)
             any = sr_model_scenario(m, speed.cols[c].key) != NULL;
-        if (!any && (unrated || m->status == SR_STATUS_FAILED))
+        if (!any && !m->is_baseline) /* no run in these scenarios: not a row of dashes */
             continue;
         sr_tb_row(&b);
         model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_status_name(m->status));
@@ -342,17 +359,15 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
             }
         }
     }
-    char *shared = sr_xstrdup(speed.note ? speed.note : ""); /* a sentence of its own here */
-    if (shared[0] >= 'a' && shared[0] <= 'z')
-        shared[0] = (char)(shared[0] - 'a' + 'A');
+    const char *shared = speed.note ? speed.note : ""; /* "c: concurrent requests (...); ...": after a semicolon */
     if (ratios)
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario "
-                   "(the range over every pairing of their runs), then the model's own median. %s%s",
-                   shared, noisy_note(sw));
+                   "(the range over every pairing of their runs), then the model's own median%s%s%s",
+                   shared[0] ? "; " : ".", shared, noisy_note(sw));
     else
-        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", shared, noisy_note(sw));
-    free(shared);
+        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s%s", shared[0] ? "; " : ".",
+                   shared, noisy_note(sw));
     bool empty = speed.n == 0 || b.t->n_rows == 0;
     sr_speed_columns_release(&speed);
     free(order);

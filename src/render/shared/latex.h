@@ -13,7 +13,7 @@
  * math or text commands that every LaTeX has, so pdflatex needs no Unicode
  * set-up for them: Δ $\Delta$, ± $\pm$, − $-$, × $\times$, ≈ $\approx$,
  * ≥ $\geq$, ≤ $\leq$, · $\cdot$, ▲ $\blacktriangle$ and ▼
- * $\blacktriangledown$ (amssymb), † \dag{}, – --, — ---, … \dots{}, the
+ * $\blacktriangledown$ (amssymb), † \dag{}, ‡ \ddag{}, – --, — ---, … \dots{}, the
  * no-break space ~. Any other character is kept as UTF-8 (pdflatex with
  * \usepackage[utf8]{inputenc} for Latin scripts, lualatex or xelatex for
  * any); invalid UTF-8 and control characters are repaired as
