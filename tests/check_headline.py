@@ -8,8 +8,11 @@ report.html (its DOM text, by html.parser) and report.pdf (pdftotext), in
 the overview table's Keeps up and Status cells (results.md and the HTML),
 and in the interval level of every Δ heading.
 
-    python3 tests/check_headline.py OUT_DIR
+    python3 tests/check_headline.py OUT_DIR [--ready EXPORT_DIR]
 
+With --ready, the bucket layout's run.log files under EXPORT_DIR are read
+too: an arm that run.log says served ("serving <model> as <tag>", then
+"READY <model>") is never "failed", whether or not its files are there.
 Exits 1 naming every disagreement."""
 import json
 import math
@@ -20,6 +23,7 @@ import sys
 from html.parser import HTMLParser
 
 out = sys.argv[1]
+ready_export = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--ready" else None
 report = json.load(open(os.path.join(out, "report.json"), encoding="utf-8"))
 problems = []
 
@@ -237,6 +241,7 @@ class Dom(HTMLParser):
         self.stack, self.section, self.texts = [], None, {}
         self.cells, self.row, self.in_overview_table, self.headers = [], None, False, []
         self.para = None
+        self.sub = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -249,6 +254,9 @@ class Dom(HTMLParser):
             self.row = []
         if self.in_overview_table and tag in ("td", "th"):
             self.row.append("")
+            self.sub = False
+        if self.in_overview_table and tag == "span" and "small" in (a.get("class") or ""):
+            self.sub = True  # a heading's second line: not part of its title
         if tag == "p" and self.section in ("Overview", "Summary"):
             self.para = "p"
             self.texts.setdefault(self.section, []).append("")
@@ -261,6 +269,8 @@ class Dom(HTMLParser):
             self.para = None
         if tag == "table" and self.in_overview_table:
             self.in_overview_table = False
+        if tag == "span":
+            self.sub = False
         if self.in_overview_table and tag == "tr" and self.row is not None:
             self.cells.append(self.row)
             self.row = None
@@ -270,7 +280,7 @@ class Dom(HTMLParser):
             self.h2 += data
         elif self.para == "p":
             self.texts[self.section][-1] += data
-        if self.in_overview_table and self.row:
+        if self.in_overview_table and self.row and not self.sub:
             self.row[-1] += data
 
 
@@ -310,6 +320,28 @@ m = re.search(r"\nSummary\n(.*?)(?:\n[A-Z][A-Za-z ]+\n|$)", pdf, re.S)
 check_summary("report.pdf", m.group(1) if m else "")
 pdf_flat = " ".join(pdf.split())
 check_levels("report.pdf", re.findall(r"Δ [A-Za-z0-9_ ]+ \[[\d.]+% (?:simultaneous )?CI\]", pdf_flat))
+
+# READY arms: served by run.log's word, so never failed
+if ready_export:
+    ready_tags = set()
+    for root, _, files in os.walk(ready_export):
+        if "run.log" not in files:
+            continue
+        serving = None
+        for line in open(os.path.join(root, "run.log"), encoding="utf-8", errors="replace"):
+            m = re.search(r"serving (\S+) as (\S+) \(", line)
+            if m:
+                serving = (m.group(1), m.group(2))
+            m = re.search(r"READY (\S+) after", line)
+            if m and serving and m.group(1) == serving[0]:
+                ready_tags.add(serving[1])
+    check(bool(ready_tags), "--ready: no READY arm in the run.log files of %s" % ready_export)
+    for m in models:
+        if m.get("tag") in ready_tags:
+            check(m["status"] != "failed", "%s: run.log says it served, yet its status is failed" % m["tag"])
+            f = facts(m)
+            if not (m.get("accuracy") or m.get("speed")):  # served, nothing here: not compared, never a failure
+                check(not f["compared"], "%s: no results, yet counted as compared" % m["tag"])
 
 for p in problems:
     print("FAIL headline: " + p)

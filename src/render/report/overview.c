@@ -345,11 +345,12 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
                          label_of(base), sr_format_count(a, sizeof a, (long long)h.too_few),
                          h.too_few == 1 ? "entry shares" : "entries share", SR_MIN_PAIRED_ITEMS);
     } else if (h.speed_only > 0) {
-        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s (%s): %s of %s %s compared on "
+        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s (%s): %s of %s %s %s compared on "
                               "speed only, ranked by mean speed ratio",
                          label_of(base), n_bench ? "no accuracy difference could be made" : "there are no accuracy scores",
                          sr_format_count(a, sizeof a, (long long)h.speed_only),
-                         sr_format_count(b, sizeof b, (long long)h.entries), h.entries == 1 ? "entry was" : "entries were");
+                         sr_format_count(b, sizeof b, (long long)h.entries), h.entries == 1 ? "entry" : "entries",
+                         h.speed_only == 1 ? "was" : "were");
         speed_lead = true;
     } else {
         sr_strbuf_printf(&sb, "No entry could be compared with the baseline %s", label_of(base));
