@@ -313,6 +313,26 @@ static void name_candidates(const sr_sweep *sw, sr_claim *c, const long *cands, 
     c->candidates = sr_strbuf_detach(&names);
 }
 
+/* A normalised name with whole numbers written whole: "4.0b" is "4b", as
+ * a reader means it (in place). */
+static void drop_zero_decimals(char *s)
+{
+    size_t o = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (s[i] == '.' && i > 0 && isdigit((unsigned char)s[i - 1])) {
+            size_t j = i + 1;
+            while (s[j] == '0')
+                j++;
+            if (j > i + 1 && !isdigit((unsigned char)s[j])) {
+                i = j - 1; /* ".0", ".00": gone */
+                continue;
+            }
+        }
+        s[o++] = s[i];
+    }
+    s[o] = '\0';
+}
+
 /* How far the written name is from one of the entry's names: the edit
  * distance between their normalised forms, the least over its id, the id's
  * name part, its label and its tag. */
@@ -324,6 +344,8 @@ static size_t name_distance(const char *norm, const sr_model *m)
         if (!names[k] || !names[k][0])
             continue;
         char *o = sr_claims_normalize_name(names[k]);
+        if (o)
+            drop_zero_decimals(o);
         size_t d = o ? sr_edit_distance(norm, strlen(norm), o, strlen(o)) : SIZE_MAX;
         best = d < best ? d : best;
         free(o);
@@ -344,6 +366,7 @@ static void name_nearest(const sr_sweep *sw, sr_claim *c)
     free(bare);
     if (!norm)
         return;
+    drop_zero_decimals(norm);
     size_t len = strlen(norm), limit = len / 3 > 2 ? len / 3 : 2, best = SIZE_MAX, at = 0;
     for (size_t i = 0; len > 0 && i < sw->n_models; i++) {
         size_t d = name_distance(norm, &sw->models[i]);

@@ -308,8 +308,8 @@ static void label_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *
     char more[320], k[32], h[32], e[32], l[32];
     if (pp->left_out)
         snprintf(more, sizeof more,
-                 "Drawn: the best %zu and worst %zu in the overview's order (%zu of each named); %s between them are "
-                 "left out: %s higher, %s no measured difference, %s lower.",
+                 "Best %zu and worst %zu drawn (%zu of each named); %s between them left out: %s higher, %s no "
+                 "measured difference, %s lower.",
                  pp->best, np - pp->best, half, sr_format_count(k, sizeof k, (long long)pp->left_out),
                  sr_format_count(h, sizeof h, (long long)pp->out_higher),
                  sr_format_count(e, sizeof e, (long long)pp->out_same),

@@ -367,6 +367,8 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
             if (failed) {
                 const char *stage = sr_stage_name(m->failure.stage);
                 sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
+            } else if (m->status == SR_STATUS_INCOMPARABLE) { /* the word says why; the table has the rest */
+                sr_strbuf_printf(sb, "%s is incomparable", name_of(m));
             } else {
                 sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_status_name(m->status),
                                  m->status_reason ? " (" : "", m->status_reason ? m->status_reason : "");
