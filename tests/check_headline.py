@@ -145,7 +145,7 @@ def check_lead(where, lead):
         "too_few": found(N + r" (?:has|have) too few items", lead) or
         found(N + r" entr(?:y shares|ies share) too few items", lead),
         "speed_only": found(N + r"(?: of [\d,]+ entr(?:y|ies))? (?:was|were) compared on speed only", lead),
-        "incomparable": found(N + r" shares? no benchmark or scenario", lead),
+        "incomparable": found(N + r" (?:is|are) incomparable", lead),
         "not_compared": found(N + r" could not be compared", lead),
         "failed": found(N + r" failed", lead),
     }

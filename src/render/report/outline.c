@@ -363,7 +363,9 @@ static void speed_grids(report_outline *o, sr_doc_section *s)
         if (shown++ == 0)
             sr_doc_heading(s, "Prompt length against concurrency", NULL);
         sr_table *t = sr_table_speed_grid(o->sw, m);
-        if (t && t->aside) { /* the entry's name as the grid's heading line */
+        if (!t)
+            continue;
+        if (t->aside) { /* the entry's name as the grid's heading line */
             char *note = sr_asprintf("%s: %s.", t->title, t->aside);
             sr_doc_note(s, note);
             free(note);

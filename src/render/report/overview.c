@@ -370,8 +370,8 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
         put_group_names(&sb, sw, order, n, h.speed_only, group_speed_only);
     }
     if (h.incomparable) {
-        put_count(&sb, h.incomparable, "shares no benchmark or scenario with the baseline (incomparable)",
-                  "share no benchmark or scenario with the baseline (incomparable)");
+        put_count(&sb, h.incomparable, "is incomparable, sharing no benchmark or scenario with the baseline",
+                  "are incomparable, sharing no benchmark or scenario with the baseline");
         put_group_names(&sb, sw, order, n, h.incomparable, group_incomparable);
     }
     if (h.not_compared) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
 
 /* The report's own symbols, as commands every LaTeX has (amssymb for the
@@ -257,12 +258,13 @@ void sr_table_latex(const sr_table *t, sr_strbuf *sb)
         sr_latex_comment(sb, t->aside);
         sr_strbuf_putc(sb, '\n');
     }
-    size_t n = t->n_cols < LATEX_COLS_MAX ? t->n_cols : LATEX_COLS_MAX;
-    latex_need need[LATEX_COLS_MAX];
+    size_t n = t->n_cols;
+    latex_need *need = sr_xcalloc(n ? n : 1, sizeof *need);
     for (size_t c = 0; c < n; c++)
         need[c] = column_pt(t, c);
     /* As many columns beside the label column as fit with every word
-     * whole; the rest in further tabulars that repeat it. */
+     * whole (at most LATEX_COLS_MAX); the rest in further tabulars that
+     * repeat it. */
     size_t idx[LATEX_COLS_MAX], first = n ? 1 : 0;
     bool split = false;
     do {
@@ -284,6 +286,7 @@ void sr_table_latex(const sr_table *t, sr_strbuf *sb)
         put_tabular(t, need, idx, n ? k : 0, sb);
         first = c;
     } while (first < n);
+    free(need);
     if (t->note) {
         sr_strbuf_puts(sb, "% ");
         sr_latex_comment(sb, t->note);
