@@ -300,6 +300,28 @@ Test(latex, results_tex_holds_the_tables_the_other_formats_show)
     sr_sweep_release(&sw);
 }
 
+/* Issue 31: a baseline with no scenario: no ratio anywhere, so no speed
+ * table of ratios (NULL), only the scenarios without one; results.tex
+ * still holds every table the other formats show (it crashed on the NULL). */
+Test(latex, no_ratio_anywhere_gives_the_unrated_table)
+{
+    sr_sweep sw;
+    flip_sweep(&sw, 0);
+    add_run(sr_sweep_find_model(&sw, "org/same"), 128, 57);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    cr_expect_null(sr_table_speed(&sw), "no scenario has a ratio");
+    sr_table *unrated = sr_table_speed_unrated(&sw);
+    cr_assert_not_null(unrated);
+    cr_expect_eq(unrated->n_rows, 1, "only the entry that ran the scenario");
+    sr_table_free(unrated);
+    char *tex = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_render_latex(&sw, &tex, &len));
+    cr_expect_not_null(strstr(tex, "57.0 tok/s"), "%s", tex);
+    free(tex);
+    sr_sweep_release(&sw);
+}
+
 /* ---- the progress line ---------------------------------------------------- */
 
 Test(progress, nothing_when_the_stream_is_not_a_terminal)

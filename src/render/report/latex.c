@@ -11,9 +11,11 @@
 #include "render/shared/words.h"
 #include "util/strbuf.h"
 
-/* One table (then freed) and a blank line. */
+/* One table (then freed) and a blank line; nothing for none. */
 static void put_table(sr_strbuf *sb, sr_table *t)
 {
+    if (!t)
+        return;
     sr_table_latex(t, sb);
     sr_strbuf_putc(sb, '\n');
     sr_table_free(t);
@@ -57,8 +59,10 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
         for (size_t b = 0; b < n_bench; b++)
             put_table(&sb, sr_table_accuracy(sw, benches[b]));
         free(benches);
-        if (any_speed(sw))
+        if (any_speed(sw)) { /* the scenarios with a ratio, then the others: the report's speed tables */
             put_table(&sb, sr_table_speed(sw));
+            put_table(&sb, sr_table_speed_unrated(sw));
+        }
     }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);

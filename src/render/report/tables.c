@@ -339,7 +339,7 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         bool any = false; /* only entries that ran one of its scenarios (the failed ones are left out) */
         for (size_t c = 0; c < speed.n && !any; c++)
             any = sr_model_scenario(m, speed.cols[c].key) != NULL;
-        if (!any && !m->is_baseline) /* no run in these scenarios: not a row of dashes */
+        if (!any) /* no run in these scenarios: not a row of dashes */
             continue;
         sr_tb_row(&b);
         model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_status_name(m->status));
