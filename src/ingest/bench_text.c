@@ -525,12 +525,43 @@ static bool split_label(const char *s, size_t n, const char **label, size_t *lab
     return true;
 }
 
+/* "P99 TTFT (ms)", "Median ITL (ms)", SGLang's "P99 E2E Latency (ms)":
+ * where the percentile goes in run->file_pct_ms, or NULL. */
+static double *latency_label(const char *label, size_t len, sr_bench_run *run)
+{
+    static const char *const metrics[] = {"TTFT", "TPOT", "ITL", "E2EL", "E2E Latency"};
+    static const sr_latency_metric which[] = {SR_LAT_TTFT, SR_LAT_TPOT, SR_LAT_ITL, SR_LAT_E2EL, SR_LAT_E2EL};
+    static const char *const pcts[] = {"Median", "P50", "P90", "P99"};
+    static const sr_latency_pct at[] = {SR_PCT_50, SR_PCT_50, SR_PCT_90, SR_PCT_99};
+    for (size_t p = 0; p < sizeof pcts / sizeof *pcts; p++) {
+        size_t pl = strlen(pcts[p]);
+        if (len <= pl + 1 || strncasecmp(label, pcts[p], pl) != 0 || label[pl] != ' ')
+            continue;
+        for (size_t m = 0; m < sizeof metrics / sizeof *metrics; m++) {
+            size_t ml = strlen(metrics[m]);
+            if (len == pl + 1 + ml + 5 && strncasecmp(label + pl + 1, metrics[m], ml) == 0 &&
+                memcmp(label + pl + 1 + ml, " (ms)", 5) == 0)
+                return &run->file_pct_ms[which[m]][at[p]];
+        }
+    }
+    return NULL;
+}
+
 static sr_error *block_line(const char *path, long line, const char *s, size_t n, sr_bench_run *run)
 {
     const char *label, *value, *stop;
     size_t label_len, value_len;
     if (!split_label(s, n, &label, &label_len, &value, &value_len))
         return NULL;
+    double *pct = latency_label(label, label_len, run);
+    if (pct) {
+        double x;
+        if (!sr_parse_double(value, value + value_len, &x, &stop) || stop != value + value_len || x < 0 ||
+            x > VALUE_MAX)
+            return sr_input_error(path, line, "expected a number after '%.*s:'", (int)label_len, label);
+        if (isnan(*pct)) /* "Median" and "P50" print the same value */
+            *pct = x;
+    }
     for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
         if (strlen(fields[k].label) != label_len || strncasecmp(label, fields[k].label, label_len) != 0)
             continue;

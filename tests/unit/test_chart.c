@@ -66,7 +66,7 @@ static void fixture_no_baseline(sr_sweep *sw)
             s->score_ci_high = s->score + 0.03;
         }
         for (size_t c = 0; c < m->n_scenarios; c++)
-            m->scenarios[c].vs_baseline = (sr_spread){NAN, NAN, NAN, -1};
+            m->scenarios[c].vs_baseline = sr_spread_none();
     }
     sr_model *q = sr_sweep_model(sw, "Qwen/Qwen3-4B");
     sr_scores *g = sr_model_find_benchmark(q, "gsm8k");

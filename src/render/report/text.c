@@ -135,7 +135,7 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
 
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
-    static const sr_spread none = {NAN, NAN, NAN, -1};
+    const sr_spread none = sr_spread_none();
     return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
 }
 
