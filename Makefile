@@ -18,6 +18,8 @@
 
 CC ?= cc
 BUILD ?= build
+# Plain `make` builds the program, whatever rule comes first below.
+.DEFAULT_GOAL := all
 
 # Quiet by default, as kbuild and git: one short line per step ("  CC      src/cli.c"),
 # every command in full with V=1, nothing with make -s. make report builds without
