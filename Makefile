@@ -182,8 +182,11 @@ uninstall:
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun
 # compared with the per-model copy of the sweep, and the survey that planned it.
+# The bucket holds no config.json (the author's never does): --configs gives
+# the models' configs, so every logged KV count with a config is recomputed.
+SAMPLE_CONFIGS ?= fixtures/configs
 report: sweep-report
-	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md -o $(REPORT_DIR)
+	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md --configs $(SAMPLE_CONFIGS) -o $(REPORT_DIR)
 	./sweep-report compare $(FORMATS) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
 	@sh scripts/report-done.sh $(REPORT_DIR)

@@ -16,8 +16,11 @@
 static void score_summary(sr_scores *s, double confidence)
 {
     if (s->summary_only) { /* the summary's own figures: nothing to recompute */
-        s->score = s->claimed_accuracy;
-        s->correct = s->summary_n >= 0 ? s->claimed_accuracy * (double)s->summary_n : NAN;
+        /* Counts are the file's counts: the accuracy is right / n, never a
+         * count made back from an accuracy rounded to 4 decimals. */
+        bool counts = s->summary_n > 0 && s->summary_right >= 0 && s->summary_right <= s->summary_n;
+        s->score = counts ? (double)s->summary_right / (double)s->summary_n : s->claimed_accuracy;
+        s->correct = s->summary_right >= 0 ? (double)s->summary_right : NAN;
         s->binary = true;
         return;
     }

@@ -63,6 +63,38 @@ static sr_error *get_count(const sr_json_obj *o, const char *key, long *out)
     }
 }
 
+char *sr_json_unlimited_rates(const char *data, size_t len)
+{
+    static const char key[] = "\"request_rate\"", inf[] = "Infinity";
+    const size_t kn = sizeof key - 1, in = sizeof inf - 1;
+    char *copy = NULL;
+    for (size_t at = 0; at + kn < len;) {
+        const char *k = sr_memmem(data + at, len - at, key);
+        if (!k)
+            break;
+        size_t p = (size_t)(k - data) + kn;
+        while (p < len && is_space(data[p]))
+            p++;
+        if (p < len && data[p] == ':') {
+            p++;
+            while (p < len && is_space(data[p]))
+                p++;
+            bool ends = p + in == len || (p + in < len && (is_space(data[p + in]) || data[p + in] == ',' ||
+                                                           data[p + in] == '}' || data[p + in] == ']'));
+            if (p + in <= len && memcmp(data + p, inf, in) == 0 && ends) {
+                if (!copy) {
+                    copy = sr_xmalloc(len + 1);
+                    memcpy(copy, data, len);
+                    copy[len] = '\0';
+                }
+                memcpy(copy + p, "\"inf\"   ", in);
+            }
+        }
+        at = p > at ? p : at + 1;
+    }
+    return copy;
+}
+
 /* "request_rate": a number, or "inf" (vLLM writes unlimited as that
  * string); absent or null stays unknown. */
 static sr_error *get_rate(const sr_json_obj *o, double *out)
@@ -447,36 +479,6 @@ typedef struct {
     sr_json_kind first; /* that kind */
 } run_list;
 
-/* SGLang's bench_serving writes its result with Python's json.dumps, which
- * puts an unlimited rate, float("inf"), as the bare word Infinity (not
- * JSON). A "request_rate": Infinity in text[0..n) is read as vLLM's
- * "request_rate": "inf": *copy is then a copy of the text with the word
- * replaced by "inf" and three spaces (same length, so lines and offsets
- * stay), padded for simdjson; NULL when there is none. */
-static void patch_infinite_rate(const char *text, size_t n, char **copy)
-{
-    static const char key[] = "\"request_rate\"";
-    *copy = NULL;
-    for (const char *p = text, *end = text + n; (p = sr_memmem(p, (size_t)(end - p), key)) != NULL;) {
-        p += sizeof key - 1;
-        const char *q = p;
-        while (q < end && is_space(*q))
-            q++;
-        if (q >= end || *q != ':')
-            continue;
-        for (q++; q < end && is_space(*q);)
-            q++;
-        if ((size_t)(end - q) < 8 || memcmp(q, "Infinity", 8) != 0)
-            continue;
-        if (!*copy) {
-            *copy = sr_xmalloc(n + SR_FAST_PADDING);
-            memcpy(*copy, text, n);
-            memset(*copy + n, ' ', SR_FAST_PADDING);
-        }
-        memcpy(*copy + (q - text), "\"inf\"   ", 8);
-    }
-}
-
 /* One value parsed: a tree of its top-level members (the simdjson path's
  * shallow one, or cJSON's whole one) and its per-request arrays. */
 typedef struct {
@@ -496,15 +498,10 @@ static void parsed_release(parsed_value *v)
     v->tree = NULL;
 }
 
-/* simdjson on data[start, end) (a patched copy when the rate is Infinity). */
+/* simdjson on data[start, end). */
 static sr_fast_parse try_fast(cursor *c, size_t start, size_t end, parsed_value *v, const char **dup)
 {
-    char *copy;
-    patch_infinite_rate(c->data + start, end - start, &copy);
-    const char *text = copy ? copy : c->data + start;
-    size_t avail = copy ? end - start + SR_FAST_PADDING : c->len - start;
-    sr_fast_parse got = sr_json_bench_fast(text, end - start, avail, &v->tree, dup, &v->req);
-    free(copy);
+    sr_fast_parse got = sr_json_bench_fast(c->data + start, end - start, c->len - start, &v->tree, dup, &v->req);
     if (got == SR_FAST_OK) {
         v->fast = v->has_req = true;
         v->end = end;
@@ -550,12 +547,9 @@ static sr_error *parse_value(cursor *c, bool in_array, parsed_value *v)
             c->text_checked = true;
             c->text_checked_from = start;
         }
-        char *copy;
-        patch_infinite_rate(c->data + start, c->len - start, &copy);
-        const char *text = copy ? copy : c->data + start, *end = NULL;
+        const char *text = c->data + start, *end = NULL;
         v->tree = cJSON_ParseWithLengthOpts(text, c->len - start, &end, 0);
         size_t stop = end && end >= text && end <= text + (c->len - start) ? start + (size_t)(end - text) : start;
-        free(copy);
         if (!v->tree)
             return invalid_at(c, stop);
         v->end = stop;

@@ -66,6 +66,12 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* SGLang's bench_serving writes an unlimited rate as Python's json.dumps
+ * does, "request_rate": Infinity (not JSON). A copy of data with each such
+ * value made "inf" (vLLM's word for it, padded to the same length so every
+ * offset and line stays), or NULL when there is none: every other
+ * non-finite number is still refused by the parser. */
+char *sr_json_unlimited_rates(const char *data, size_t len);
 /* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
  * length (input_len, output_len, random_input_len, random_output_len: they
  * are the nominal lengths) and not "model" naming the run's own model_id
@@ -207,6 +213,11 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
  * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
  * the same errors as a run plan's line. */
 sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
+/* The author's runner flags as a runner arm or run.log's serving line
+ * writes them ("tools,mml=4096,gmu=0.80"): gmu, mml and kv-bf16 into e's
+ * settings (with "path:line" as their source), tools the gemma4 parser,
+ * the rest into other_flags; a bad value (gmu=1.5) is an input error. */
+sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 
@@ -248,7 +259,8 @@ sr_json_kind sr_json_kind_by_top_keys(const struct cJSON *obj);
  * (sr_json_kind_by_top_keys); only for SR_JSON_BENCH are the runs read, for
  * any other kind nothing is read (classify the file as usual). Per-request
  * arrays (vLLM --save-detailed, SGLang --output-details) become
- * run->requests; SGLang's "request_rate": Infinity is an unlimited rate. */
+ * run->requests. SGLang's "request_rate": Infinity is for
+ * sr_json_unlimited_rates to rewrite first, as for sr_parse_bench_json. */
 sr_error *sr_read_bench_json(const char *path, const char *data, size_t len, sr_json_kind *kind, sr_bench_run **runs,
                              size_t *n_runs);
 /* "bench_json", "bench_summary", ..., "json" for unknown: names for the

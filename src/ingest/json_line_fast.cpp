@@ -14,8 +14,6 @@
 
 namespace {
 
-static_assert(SR_FAST_PADDING >= simdjson::SIMDJSON_PADDING, "SR_FAST_PADDING is simdjson's padding");
-
 // cJSON's own nesting limit, so that a line cJSON rejects is rejected here too.
 constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 

@@ -18,10 +18,6 @@ extern "C" {
 
 struct cJSON;
 
-/* Bytes simdjson may read past a value's end (simdjson::SIMDJSON_PADDING):
- * a copy made to parse in place is this much longer. */
-#define SR_FAST_PADDING 64
-
 typedef enum sr_fast_parse {
     SR_FAST_OK,       /* *out is the tree (cJSON_Delete it) */
     SR_FAST_REJECTED, /* simdjson rejected the text: let cJSON say why */

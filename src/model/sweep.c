@@ -199,8 +199,9 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->model_id);
     free(r->params);
     free(r->backend);
+    free(r->warmup_reason);
     sr_bench_requests_free(r->requests);
-    r->source = r->model_id = r->params = r->backend = NULL;
+    r->source = r->model_id = r->params = r->backend = r->warmup_reason = NULL;
     r->requests = NULL;
 }
 
@@ -217,7 +218,42 @@ void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
+        free(s->source[i]);
     sr_serving_settings_init(s);
+}
+
+const char *sr_setting_name(sr_setting_field f)
+{
+    static const char *const names[SR_SETTING_FIELDS] = {
+        "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
+        "max_num_batched_tokens", "max_num_seqs",         "block_size",
+        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len"};
+    return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
+}
+
+bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
+{
+    switch (f) {
+    case SR_SET_VERSION: return s->vllm_version != NULL;
+    case SR_SET_TP: return s->tensor_parallel_size >= 0;
+    case SR_SET_PP: return s->pipeline_parallel_size >= 0;
+    case SR_SET_BATCHED: return s->max_num_batched_tokens >= 0;
+    case SR_SET_SEQS: return s->max_num_seqs >= 0;
+    case SR_SET_BLOCK: return s->block_size >= 0;
+    case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
+    case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
+    case SR_SET_LEN: return s->max_model_len >= 0;
+    }
+    return false;
+}
+
+bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source)
+{
+    for (int f = 0; f < SR_SETTING_FIELDS && source; f++)
+        if (sr_setting_known(s, (sr_setting_field)f) && !s->source[f])
+            s->source[f] = sr_xstrdup(source);
+    return true;
 }
 
 static bool fill_string(char **dst, const char *src)
@@ -229,6 +265,10 @@ static bool fill_string(char **dst, const char *src)
 
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
 {
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (!sr_setting_known(dst, (sr_setting_field)f) && sr_setting_known(src, (sr_setting_field)f) &&
+            src->source[f] && !dst->source[f])
+            dst->source[f] = sr_xstrdup(src->source[f]);
     long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
                         &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
     const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
@@ -297,7 +337,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = s->summary_n = -1;
+    s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
@@ -361,6 +401,7 @@ void sr_scores_release(sr_scores *s)
     free(s->source);
     free(s->claimed_source);
     free(s->metric_filter);
+    free(s->excerpt_source);
     sr_scores_init(s);
 }
 
@@ -419,6 +460,9 @@ static void scenario_free(sr_scenario *sc)
     for (size_t i = 0; i < sc->n_runs; i++)
         sr_bench_run_release(&sc->runs[i]);
     free(sc->runs);
+    for (size_t i = 0; i < sc->n_warmups; i++)
+        sr_bench_run_release(&sc->warmups[i]);
+    free(sc->warmups);
     free(sc->key);
     free(sc->pooled.ttft_s);
     free(sc->pooled.tpot_s);
@@ -432,6 +476,7 @@ static void model_free(sr_model *m)
     free(m->variant);
     free(m->label);
     free(m->table_name);
+    free(m->run_log_ready);
     free(m->tag);
     free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)
@@ -748,7 +793,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    if (spec->input_len >= 0)
+        sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    else /* the author's fixed-prompt load lines with no load file to say their length */
+        sr_strbuf_printf(&sb, "in?-out%ld", spec->output_len);
     if (spec->concurrency >= 0)
         sr_strbuf_printf(&sb, "-c%ld", spec->concurrency);
     if (isfinite(spec->request_rate)) {

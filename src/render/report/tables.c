@@ -85,6 +85,10 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
     char n[64];
     switch (dim) {
     case DIM_IN:
+        if (c->input_len < 0) { /* run.log's load lines with no load file to say it */
+            sr_strbuf_puts(sb, style == AS_WORDS ? "prompts of unknown length" : "? tok");
+            break;
+        }
         sr_format_count(n, sizeof n, c->input_len);
         sr_strbuf_printf(sb,
                          style == AS_HEADING ? "%s tok"
@@ -416,7 +420,7 @@ static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_thr
         strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
     if (with_throughput && sc)
-        sr_tb_cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
+        sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -481,7 +485,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
                     if (c)
                         c->tone = verdict_tone(s);
                 } else {
-                    sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
+                    sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
                 }
             }
             for (size_t c = 0; c < speed.n; c++)
@@ -646,7 +650,7 @@ sr_table *sr_table_speed(const sr_sweep *sw)
                     char tput[80];
                     bool have = sc && isfinite(sc->median_output_throughput);
                     if (have) {
-                        sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
+                        sr_text_scenario_throughput(tput, sizeof tput, sc);
                         if (sc->needs_more_runs)
                             strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
                     }
