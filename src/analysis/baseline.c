@@ -289,7 +289,7 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo)
+static void speed_summary(sr_scenario *sc, const sr_slo *slo)
 {
     sr_latency_summary(sc, slo);
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
@@ -317,7 +317,6 @@ static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo)
     sc->cv = sr_coefficient_of_variation(v, sr_run_throughputs(sc, v));
     sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
     free(v);
-    return NULL;
 }
 
 /* Ratio of medians to the baseline's and the range the runs span. */
@@ -375,18 +374,25 @@ static sr_error *run_latency_jobs(latency_jobs *jobs, const sr_settings *st)
     return NULL;
 }
 
+/* One model's own figures: scores, and per scenario the medians over runs
+ * and the latency of its pooled requests (megabytes of them with
+ * per-request arrays: run on all cores, each model touching only its own). */
+static void model_summary_at(void *ctx, size_t i)
+{
+    sr_sweep *sweep = ctx;
+    sr_model *m = &sweep->models[i];
+    for (size_t j = 0; j < m->n_benchmarks; j++)
+        score_summary(&m->benchmarks[j], sweep->settings.confidence);
+    for (size_t j = 0; j < m->n_scenarios; j++)
+        speed_summary(&m->scenarios[j], &sweep->settings.slo);
+    sr_slo_capacities(m, &sweep->settings.slo);
+}
+
 sr_error *sr_compare(sr_sweep *sweep)
 {
     sr_error *err = NULL;
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_model *m = &sweep->models[i];
-        for (size_t j = 0; j < m->n_benchmarks; j++)
-            score_summary(&m->benchmarks[j], sweep->settings.confidence);
-        for (size_t j = 0; j < m->n_scenarios; j++)
-            if ((err = speed_summary(&m->scenarios[j], &sweep->settings.slo)))
-                return err;
-        sr_slo_capacities(m, &sweep->settings.slo);
-    }
+    sr_parallel_for(sweep->n_models, sr_thread_count(sweep->settings.threads, sweep->n_models), model_summary_at,
+                    sweep);
     /* Without a baseline (or one with no results) there is nothing to
      * compare with; every other section of the report still stands. */
     sr_model *base = NULL;

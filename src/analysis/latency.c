@@ -61,6 +61,11 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_requests *q = sc->runs[r].requests;
         duration += sc->runs[r].duration_s;
+        if (itl.cap < itl.n + q->itl_start[q->n]) { /* room for the run's ITLs at once */
+            void *p = itl.v;
+            sr_grow(&p, &itl.cap, itl.n + q->itl_start[q->n], sizeof *itl.v);
+            itl.v = p;
+        }
         for (size_t i = 0; i < q->n; i++) {
             if (q->failed[i])
                 continue;
@@ -87,11 +92,18 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     gsl_sort(ttft.v, 1, ttft.n);
     gsl_sort(tpot.v, 1, tpot.n);
     gsl_sort(e2el.v, 1, e2el.n);
-    gsl_sort(itl.v, 1, itl.n);
     set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n);
     set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n);
     set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n);
-    set_percentiles(&sc->latency[SR_LAT_ITL], itl.v, itl.n, successful);
+    /* Every token's ITL (hundreds of thousands): the percentiles by
+     * selection, not by sorting them all. */
+    if (itl.n) {
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            sc->latency[SR_LAT_ITL].pct_ms[p] =
+                sr_quantile_unsorted(itl.v, itl.n, sr_latency_pct_value((sr_latency_pct)p) / 100) * 1000;
+        sc->latency[SR_LAT_ITL].n = successful;
+        sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
+    }
     free(itl.v);
     sc->pooled = (sr_pooled_requests){.known = true,
                                       .ttft_s = ttft.v,
