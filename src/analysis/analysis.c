@@ -4,6 +4,7 @@
 
 #include "analysis/baseline.h"
 #include "analysis/entries.h"
+#include "analysis/frontier.h"
 #include "analysis/overview.h"
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
@@ -81,6 +82,7 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         err = sr_oom();
     if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)))
         return err;
+    sr_mark_frontier(sweep);
     if ((err = note_noisy_speed(sweep)))
         return err;
     return note_empty_baseline(sweep);

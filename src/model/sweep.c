@@ -343,7 +343,7 @@ void sr_scores_init(sr_scores *s)
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
     s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
     s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
-    s->equivalent = -1;
+    s->equivalent = s->frontier = -1;
 }
 
 struct sr_id_pool {

@@ -131,6 +131,10 @@ typedef struct sr_scores {
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
     sr_verdict other_verdict;                 /* read off the other interval */
     bool verdict_flips;                       /* verdict != other_verdict */
+    int frontier;                             /* analysis (frontier.c): in this benchmark's trade-off, 1 when no
+                                                 entry is measurably better on one axis (accuracy difference or
+                                                 speed ratio) and not measurably worse on the other, 0 when one
+                                                 is, -1 when the entry is not in the trade-off */
     sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
                                                  by item id (numbers in numeric order); NULL when none */
     size_t n_flipped;                         /* discordant_better + discordant_worse */
