@@ -98,9 +98,12 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     /* Every token's ITL (hundreds of thousands): the percentiles by
      * selection, not by sorting them all. */
     if (itl.n) {
+        double fs[SR_N_PCT], q[SR_N_PCT];
         for (size_t p = 0; p < SR_N_PCT; p++)
-            sc->latency[SR_LAT_ITL].pct_ms[p] =
-                sr_quantile_unsorted(itl.v, itl.n, sr_latency_pct_value((sr_latency_pct)p) / 100) * 1000;
+            fs[p] = sr_latency_pct_value((sr_latency_pct)p) / 100;
+        sr_quantiles_unsorted(itl.v, itl.n, fs, SR_N_PCT, q);
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            sc->latency[SR_LAT_ITL].pct_ms[p] = q[p] * 1000;
         sc->latency[SR_LAT_ITL].n = successful;
         sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
     }

@@ -347,37 +347,61 @@ bool sr_percentile_ratio_bootstrap(const double *a_sorted, size_t na, const doub
     gsl_rng_free(rng);
     for (long r = 0; r < resamples; r++)
         da[r] /= db[r];
-    double tail = (1 - confidence) / 2;
-    *low = sr_quantile_unsorted(da, (size_t)resamples, tail);
-    *high = sr_quantile_unsorted(da, (size_t)resamples, 1 - tail);
+    double tail = (1 - confidence) / 2, fs[2] = {tail, 1 - tail}, q[2];
+    sr_quantiles_unsorted(da, (size_t)resamples, fs, 2, q);
+    *low = q[0];
+    *high = q[1];
     free(draws);
+    return true;
+}
+
+/* The least of v[0..n); n > 0. */
+static double least(const double *v, size_t n)
+{
+    double m = v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
+}
+
+bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, double *out)
+{
+    for (size_t q = 0; q < m; q++) {
+        out[q] = NAN;
+        if (!(fs[q] >= 0 && fs[q] <= 1) || (q > 0 && fs[q] < fs[q - 1]))
+            return false;
+    }
+    if (n == 0)
+        return false;
+    /* gsl_stats_select is Hoare's quickselect (Numerical Recipes' select):
+     * it leaves v[0..k) <= v[k] <= v[k+1..n). So the order statistic after
+     * v[k] is the least of v[k+1..n), and a higher rank is selected within
+     * v[k+1..n) alone. */
+    size_t done = 0; /* v[0..done) holds ranks below those still to find */
+    bool have = false;
+    size_t at = 0; /* the last rank selected */
+    for (size_t q = 0; q < m; q++) {
+        double index = fs[q] * (double)(n - 1);
+        size_t lhs = (size_t)index;
+        double delta = index - (double)lhs;
+        if (!have || lhs != at) {
+            gsl_stats_select(v + done, 1, n - done, lhs - done);
+            at = lhs;
+            have = true;
+            done = lhs + 1;
+        }
+        double lo = v[lhs];
+        double hi = lhs + 1 < n ? least(v + lhs + 1, n - lhs - 1) : lo;
+        out[q] = lhs + 1 < n ? (1 - delta) * lo + delta * hi : lo;
+    }
     return true;
 }
 
 double sr_quantile_unsorted(double *v, size_t n, double f)
 {
-    if (n == 0 || !(f >= 0 && f <= 1))
-        return NAN;
-    /* gsl_stats_quantile_from_sorted_data's index and interpolation, on the
-     * two order statistics found by selection */
-    double index = f * (double)(n - 1);
-    size_t lhs = (size_t)index;
-    double delta = index - (double)lhs;
-    double lo = gsl_stats_select(v, 1, n, lhs);
-    if (n == 1 || lhs == n - 1)
-        return lo;
-    /* the next order statistic: lo again when enough values are <= lo,
-     * else the least value above it */
-    size_t at_most = 0;
-    double above = INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] <= lo)
-            at_most++;
-        else if (v[i] < above)
-            above = v[i];
-    }
-    double hi = at_most >= lhs + 2 ? lo : above;
-    return (1 - delta) * lo + delta * hi;
+    double q;
+    return sr_quantiles_unsorted(v, n, &f, 1, &q) ? q : NAN;
 }
 
 bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)

@@ -119,6 +119,10 @@ double sr_percentile_sorted(const double *sorted, size_t n, double p);
  * by selection (gsl_stats_select: O(n), no sort). v is reordered. NAN for
  * n = 0. */
 double sr_quantile_unsorted(double *v, size_t n, double f);
+/* The same at m levels fs (ascending) into out, each selection over what
+ * the one before left above its rank. False (all NAN) for n = 0 or levels
+ * out of [0, 1] or out of order. */
+bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, double *out);
 
 /* `resamples` draws of the p-th percentile of a bootstrap resample (n values
  * drawn with replacement) of sorted[0..n), into out, from an mt19937 stream

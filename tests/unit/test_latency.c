@@ -711,12 +711,20 @@ Test(latency, quantile_by_selection_is_gsl_on_sorted)
             v[i] = trial == 2 ? (double)gsl_rng_uniform_int(rng, 5) : gsl_ran_gaussian(rng, 1.0);
         memcpy(sorted, v, n * sizeof *v);
         gsl_sort(sorted, 1, n);
-        const double fs[] = {0, 0.025, 0.5, 0.975, 0.999, 1};
-        for (size_t k = 0; k < sizeof fs / sizeof *fs; k++) {
+        const double fs[] = {0, 0.025, 0.5, 0.5, 0.9, 0.975, 0.99, 0.999, 1};
+        enum { M = sizeof fs / sizeof *fs };
+        for (size_t k = 0; k < M; k++) {
             memcpy(copy, v, n * sizeof *v);
             double want = gsl_stats_quantile_from_sorted_data(sorted, 1, n, fs[k]);
             cr_assert_eq(sr_quantile_unsorted(copy, n, fs[k]), want, "n %zu f %g", n, fs[k]);
         }
+        /* all of them at once, each selection over what the last left */
+        double q[M];
+        memcpy(copy, v, n * sizeof *v);
+        cr_assert(sr_quantiles_unsorted(copy, n, fs, M, q));
+        for (size_t k = 0; k < M; k++)
+            cr_assert_eq(q[k], gsl_stats_quantile_from_sorted_data(sorted, 1, n, fs[k]), "n %zu f %g (several)",
+                         n, fs[k]);
     }
     gsl_rng_free(rng);
 }
