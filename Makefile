@@ -44,10 +44,10 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 OPT ?= -O2 -g
@@ -227,6 +227,7 @@ cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
 	sh tests/run-install.sh $(BUILD)
 	python3 tests/check_readme.py $(BUILD)/sweep-report
+	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 

@@ -159,7 +159,7 @@ fi
 export_dir=$tmp/elsewhere/export
 mkdir -p "$tmp/elsewhere/run"
 cp -R "$root/fixtures/v5e-gemma4-sweep" "$export_dir"
-run_args="report $export_dir -o out --resamples 200 --threads 2"
+run_args="report $export_dir -o out --resamples 1000 --threads 2"
 # the build's own program, from the checkout, for the expected bytes
 # shellcheck disable=SC2086
 (cd "$tmp/elsewhere/run" && "$build/sweep-report" $run_args -o "$tmp/expected") >/dev/null 2>"$tmp/expected.err" ||

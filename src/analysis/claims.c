@@ -14,6 +14,7 @@
 #include "analysis/stats.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 /* ---- names ------------------------------------------------------------------ */
 
@@ -139,9 +140,10 @@ static size_t matches_at(const sr_sweep *sw, const char *name, const char *norm,
     return count;
 }
 
-sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char *path, long line, long *index)
+sr_error *sr_claims_match_model(const sr_sweep *sw, const char *written, const char *path, long line, long *index)
 {
     *index = -1;
+    char *name = sr_nfc_dup(written); /* ids and labels are in NFC */
     char *bare = without_marker(name);
     const char *forms[2] = {name, bare};
     char *norms[2] = {sr_claims_normalize_name(name), bare ? sr_claims_normalize_name(bare) : NULL};
@@ -162,6 +164,7 @@ sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char
             }
         }
     free(bare);
+    free(name);
     free(norms[0]);
     free(norms[1]);
     return err;

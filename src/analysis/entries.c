@@ -186,6 +186,40 @@ static bool label_group(sr_sweep *sw, const char *id, bool with_variant)
     return all;
 }
 
+/* Labels are shown in NFC, and no two may look the same: entries whose
+ * labels are still alike (directories whose names differ only in how an
+ * accent was composed) get " #2", " #3" in entry order. */
+static sr_error *distinct_labels(sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        char *nfc = sr_nfc_dup(m->label ? m->label : m->id);
+        free(m->label);
+        m->label = nfc;
+    }
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        size_t seen = 1;
+        for (size_t j = 0; j < i; j++)
+            seen += strcmp(sweep->models[j].label, m->label) == 0;
+        if (seen == 1)
+            continue;
+        char *label = NULL;
+        for (size_t k = seen;; k++) { /* a number no other label has */
+            free(label);
+            label = sr_asprintf("%s #%zu", m->label, k);
+            bool taken = false;
+            for (size_t j = 0; j < sweep->n_models && !taken; j++)
+                taken = strcmp(sweep->models[j].label, label) == 0;
+            if (!taken)
+                break;
+        }
+        free(m->label);
+        m->label = label;
+    }
+    return NULL;
+}
+
 sr_error *sr_label_entries(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -238,7 +272,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
         }
         free(collides);
     }
-    return NULL;
+    return distinct_labels(sweep);
 }
 
 /* Entries a name picks, by one rule: 0 label, 1 directory (an entry alone
@@ -289,7 +323,17 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
     return sr_strbuf_detach(&sb);
 }
 
-sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
+static sr_error *resolve_baseline(sr_sweep *sweep, const char *name);
+
+sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *written)
+{
+    char *name = sr_nfc_dup(written); /* as ids and labels are kept */
+    sr_error *err = resolve_baseline(sweep, name);
+    free(name);
+    return err;
+}
+
+static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
 {
     for (size_t i = 0; i < sweep->n_models; i++)
         sweep->models[i].is_baseline = false;

@@ -37,7 +37,7 @@ long sr_snap_length(double mean_tokens)
     if (!isfinite(mean_tokens) || mean_tokens < 0 || mean_tokens > 1e12)
         return -1;
     double nearest16 = round(mean_tokens / 16.0) * 16.0;
-    if (fabs(mean_tokens - nearest16) <= 2.0)
+    if (nearest16 > 0 && fabs(mean_tokens - nearest16) <= 2.0) /* never a prompt of 0 */
         return (long)nearest16;
     return (long)round(mean_tokens);
 }

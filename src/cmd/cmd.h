@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "model/sweep.h"
 #include "util/error.h"
+#include "util/outset.h"
 
 sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
@@ -46,6 +47,15 @@ extern const sr_cli_choice sr_backend_choices[];
  * (out), any other path is written atomically (util/fileio.h: a temporary
  * file renamed over it, never written through a symbolic link). */
 sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
+/* Write out[0..n) into out_dir as one set (util/outset.h), printing on
+ * info what the writer met there and left alone. */
+sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
+
+/* The most --resamples takes. */
+#define SR_MAX_RESAMPLES 100000000
+/* Checks across options: --resamples at least sr_min_resamples at
+ * --confidence (a usage error naming the minimum). */
+sr_error *sr_stats_opts_check(const sr_stats_opts *o);
 
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);

@@ -29,13 +29,13 @@ static sr_error *regression_error(const sr_comparison *c)
     return err;
 }
 
-static sr_error *write_comparison(const sr_comparison *c, const char *out_dir)
+static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, FILE *info)
 {
     sr_output out[SR_MAX_OUTPUTS];
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     return err;
@@ -72,7 +72,7 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     sr_progress_close(settings.progress);
     before.settings.progress = after.settings.progress = cmp.settings.progress = NULL; /* freed */
     if (!err)
-        err = write_comparison(&cmp, o->out_dir);
+        err = write_comparison(&cmp, o->out_dir, info);
     if (!err)
         err = write_ci_files(&cmp, o, out);
     if (!err) {
@@ -116,5 +116,8 @@ sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE 
         return sr_usage_error("-o needs a directory");
     if ((o.junit && !o.junit[0]) || (o.summary_md && !o.summary_md[0]))
         return sr_usage_error("--%s needs a file (- for standard output)", o.junit && !o.junit[0] ? "junit" : "summary-md");
+    err = sr_stats_opts_check(&o.stats);
+    if (err)
+        return err;
     return run_compare(args.operands[0], args.operands[1], &o, out, info);
 }

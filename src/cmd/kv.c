@@ -173,8 +173,13 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     if ((err = sr_kv_layout_load(o.config, NULL, &lay)))
         return err;
     if (o.p.max_model_len < 0) {
-        if (lay.max_position_embeddings <= 0 || lay.max_position_embeddings > (1L << 30)) {
+        long positions = lay.max_position_embeddings;
+        if (positions <= 0 || positions > (1L << 30)) {
             sr_kv_layout_release(&lay);
+            if (positions > 0)
+                return sr_usage_error("--max-model-len is required: the config's max_position_embeddings, %ld, is "
+                                      "more than the %ld tokens --max-model-len takes",
+                                      positions, 1L << 30);
             return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */

@@ -28,7 +28,7 @@ static double now_seconds(void)
 }
 
 /* Render every file in memory, then write them as one set. */
-static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t)
+static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t, FILE *info)
 {
     double start = now_seconds();
     sr_output out[SR_MAX_OUTPUTS];
@@ -36,7 +36,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     sr_error *err = sr_render_report_files(sweep, out, &n);
     double rendered = now_seconds();
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
@@ -209,7 +209,7 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (!err && o->n_claims > 0)
         err = sr_audit_claims(sweep, o->claims, o->n_claims);
     if (!err)
-        err = write_report(sweep, o->out_dir, timed);
+        err = write_report(sweep, o->out_dir, timed, info);
     if (!err && o->summary_md)
         err = write_summary_md(sweep, o, out);
     if (err)
@@ -243,6 +243,8 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     if (!err && !args.help && o.summary_md && !o.summary_md[0])
         err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
@@ -263,6 +265,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
         err = add_claims_file(&o, args.operands[i]);
     if (!err && !args.help && o.summary_md && !o.summary_md[0])
         err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);

@@ -114,6 +114,15 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
         err = sr_json_get_number(o, "ttft_median_s", 0, 1e9, &ttft_s, &found);
     if (!err && found)
         run->median_ttft_ms = ttft_s * 1000.0;
+    static const char *const names[SR_RUN_N_FIELDS] = {"output_tok_per_s",    "total_tok_per_s", "requests per second",
+                                                       "completed",           "prompts",         "wall_s",
+                                                       "target_input_tokens", "max_tokens"};
+    char *why;
+    sr_run_field bad = err ? SR_RUN_N_FIELDS : sr_bench_run_implausible(run, names, &why);
+    if (bad != SR_RUN_N_FIELDS) {
+        err = sr_json_key_error(o, names[bad], "passes[%ld]: %s", k, why);
+        free(why);
+    }
     return err;
 }
 

@@ -5,6 +5,7 @@
  * reads and records, and says for every file what it was read as or why it
  * was ignored. */
 #include "ingest/export_parts.h"
+#include "util/text.h"
 
 /* ---- directories in parallel ----------------------------------------------------- */
 
@@ -17,18 +18,34 @@ static void load_dir_files(const loader *ld, dir_job *job)
     sr_serving_settings_init(&job->parts.spec);
     job->parts.dir = job->name;
     sr_error *err = NULL;
-    if (job->arm) {
-        for (size_t i = 0; i < job->arm->files.n && !err; i++) {
-            const sr_bucket_file *b = &job->arm->files.items[i];
-            err = b->reason ? sr_export_record_ignored(&dl, &b->file, -1, b->reason)
-                            : sr_export_classify_and_parse(&dl, &job->parts, &b->file);
-        }
-    } else {
+    if (!job->arm) {
         sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
         err = sr_walk_files(&w, job->abs, job->name, &job->files);
     }
-    for (size_t i = 0; i < job->files.n && !err; i++)
-        err = sr_export_classify_and_parse(&dl, &job->parts, &job->files.items[i]);
+    /* The files to read (an arm's listed ones, or the walk's), byte-identical
+     * copies among them counted once. */
+    size_t n = job->arm ? job->arm->files.n : job->files.n;
+    const sr_found_file **files = sr_xcalloc(n ? n : 1, sizeof *files);
+    size_t *copy_of = sr_xcalloc(n ? n : 1, sizeof *copy_of);
+    size_t n_read = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_bucket_file *b = job->arm ? &job->arm->files.items[i] : NULL;
+        if (!b || !b->reason)
+            files[n_read++] = b ? &b->file : &job->files.items[i];
+    }
+    if (!err)
+        sr_export_find_copies(files, n_read, copy_of);
+    for (size_t i = 0, r = 0; i < n && !err; i++) {
+        const sr_bucket_file *b = job->arm ? &job->arm->files.items[i] : NULL;
+        if (b && b->reason)
+            err = sr_export_record_ignored(&dl, &b->file, -1, b->reason);
+        else if (copy_of[r++] == (size_t)-1)
+            err = sr_export_classify_and_parse(&dl, &job->parts, files[r - 1]);
+    }
+    if (!err)
+        err = sr_export_record_copies(&dl, job->name, files, n_read, copy_of);
+    free(files);
+    free(copy_of);
     if (!err)
         err = sr_export_pair_bfcl(&dl, &job->parts);
     if (!err)
@@ -151,11 +168,12 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         if (!m->tag || !m->run)
             return sr_oom();
         if (a->model) {
-            char *id = sr_bucket_model_id(a->model);
-            if (!id)
+            char *raw = sr_bucket_model_id(a->model);
+            if (!raw)
                 return sr_oom();
             free(m->id);
-            m->id = id;
+            m->id = sr_nfc_dup(raw); /* as sr_sweep_add_model keeps ids */
+            free(raw);
         }
         if (a->modes) {
             m->planned = true;

@@ -33,6 +33,106 @@ sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const c
     return err;
 }
 
+/* ---- byte-identical copies ------------------------------------------------------ */
+
+/* A name the directory's readers could take as results. */
+static bool could_be_results(const char *rel)
+{
+    const char *name = sr_path_base(rel);
+    if (strcmp(name, "config.json") == 0)
+        return false;
+    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
+}
+
+typedef struct sized {
+    size_t index;
+    long long size;
+} sized;
+
+static int cmp_sized(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *copy_of)
+{
+    sized *by_size = sr_xcalloc(n ? n : 1, sizeof *by_size);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        copy_of[i] = (size_t)-1;
+        struct stat st;
+        if (could_be_results(files[i]->rel) && stat(files[i]->open, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+            by_size[m++] = (sized){i, (long long)st.st_size};
+    }
+    qsort(by_size, m, sizeof *by_size, cmp_sized);
+    char(*sha)[65] = sr_xcalloc(n ? n : 1, sizeof *sha);
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        while (b < m && by_size[b].size == by_size[a].size)
+            b++;
+        for (size_t k = a; k < b && b - a > 1; k++) {
+            long long size = 0;
+            sr_error *err = sr_sha256_file(files[by_size[k].index]->open, files[by_size[k].index]->rel,
+                                           sha[by_size[k].index], &size);
+            if (err || size != by_size[k].size) /* unreadable, or changed: its reader says */
+                sha[by_size[k].index][0] = '\0';
+            sr_error_free(err);
+        }
+        /* Of equal bytes the shortest path is read ("run.json", not "run
+         * (1).json"), then the first in name order; the others are copies. */
+        for (size_t k = a; k < b && b - a > 1; k++) {
+            size_t i = by_size[k].index, best = i;
+            for (size_t j = a; j < b && sha[i][0]; j++) {
+                size_t e = by_size[j].index;
+                size_t le = strlen(files[e]->rel), lb = strlen(files[best]->rel);
+                if (strcmp(sha[e], sha[i]) == 0 && (le < lb || (le == lb && e < best)))
+                    best = e;
+            }
+            if (best != i)
+                copy_of[i] = best;
+        }
+        a = b;
+    }
+    free(sha);
+    free(by_size);
+}
+
+sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                                  const size_t *copy_of)
+{
+    sr_strbuf named;
+    sr_strbuf_init(&named);
+    size_t copies = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (copy_of[i] == (size_t)-1)
+            continue;
+        const sr_found_file *f = files[i], *first = files[copy_of[i]];
+        char sha[65];
+        long long size = -1;
+        sr_error *err = sr_sha256_file(f->open, f->rel, sha, &size);
+        char *reason = sr_asprintf("a byte-identical copy of '%s' (the same SHA-256); counted once", first->rel);
+        bool ok = sr_sweep_add_input(ld->sink, f->rel, "duplicate", size, err ? NULL : sha, reason);
+        free(reason);
+        sr_error_free(err);
+        if (!ok) {
+            sr_strbuf_release(&named);
+            return sr_oom();
+        }
+        if (copies++ < 3)
+            sr_strbuf_printf(&named, "%s'%s' (of '%s')", copies > 1 ? ", " : "", f->rel, first->rel);
+    }
+    bool ok = true;
+    if (copies)
+        ok = sr_sweep_warn(ld->sink,
+                           "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s", dir,
+                           copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
+    sr_strbuf_release(&named);
+    return ok ? NULL : sr_oom();
+}
+
 /* ---- the parts of one directory --------------------------------------------- */
 
 static sr_error *runs_append(run_list *l, sr_bench_run *runs, size_t n)

@@ -169,6 +169,17 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
 sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len);
 /* Record a file that was not read, with the reason report.json gives. */
 sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
+/* Byte-identical files among one directory's (a browser's "run (1).json"
+ * beside "run.json"): copy_of[i] is the index of the first file with the
+ * same bytes (same size, same SHA-256), or (size_t)-1. Only files that
+ * could be results are compared (.log, .json, .jsonl, .csv, not
+ * config.json), and only those sharing a size are hashed; a file that
+ * cannot be read is left to its reader to say so. */
+void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *copy_of);
+/* Record files[i] as a duplicate of files[copy_of[i]] for every copy, and
+ * one warning for the directory naming them. */
+sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                                  const size_t *copy_of);
 /* Samples recognised by content (old lm-eval names), once the directory's
  * results files are known. */
 sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);

@@ -81,6 +81,29 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
+/* ---- a bench run's figures, checked (bench_plausible.c) -------------------
+ * Every bench reader checks each run it reads and makes the first
+ * implausible figure an input error at that figure's key. */
+typedef enum sr_run_field {
+    SR_RUN_OUTPUT_THROUGHPUT,
+    SR_RUN_TOTAL_THROUGHPUT,
+    SR_RUN_REQUEST_THROUGHPUT,
+    SR_RUN_COMPLETED,
+    SR_RUN_NUM_PROMPTS, /* named beside completed */
+    SR_RUN_DURATION,
+    SR_RUN_INPUT_LEN,
+    SR_RUN_OUTPUT_LEN,
+    SR_RUN_N_FIELDS /* none */
+} sr_run_field;
+/* The slowest rate a run can report: 1e-6 tok/s is a token in 11 days. */
+#define SR_MIN_THROUGHPUT 1e-6
+/* The first figure of run no benchmark run can have: a positive throughput
+ * below SR_MIN_THROUGHPUT, more requests completed than prompts sent, a
+ * duration that is not positive, a length under one token per request (a
+ * zero-length scenario). Returns its field, with the sentence in *why
+ * (fresh, naming keys by names[]), or SR_RUN_N_FIELDS and NULL. */
+sr_run_field sr_bench_run_implausible(const sr_bench_run *run, const char *const names[SR_RUN_N_FIELDS], char **why);
+
 /* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
  * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
  * v0.4.7+ name the filter per line; in older ones the k-th entry of a

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json_line.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -357,7 +358,12 @@ sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, co
 
 /* ---- <benchmark>.scores.jsonl ---------------------------------------------- */
 
-/* A JSON item id: a non-empty string, or an integer printed in decimal. */
+/* A JSON item id: a non-empty string, or an integer as its decimal text.
+ * Ids are compared as text, never as doubles: below 2^53 a double names one
+ * integer exactly; from there the line parser (json_line.h) keeps the
+ * number's exact text beside it (up to 2^64), and without that text (a
+ * line only cJSON reads) the id is refused rather than let 2^53 + 1 read
+ * as 2^53. */
 static sr_error *json_item_id(const char *path, long line, const cJSON *v, char **out)
 {
     *out = NULL;
@@ -365,9 +371,12 @@ static sr_error *json_item_id(const char *path, long line, const cJSON *v, char 
         *out = sr_xstrdup(v->valuestring);
     } else if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
+        if (!isfinite(d) || d != floor(d))
             return sr_input_error(path, line, "item_id is not an integer or a string");
-        *out = sr_asprintf("%.0f", d == 0 ? 0.0 : d);
+        if (fabs(d) >= 9007199254740992.0 && !v->valuestring)
+            return sr_input_error(path, line,
+                                  "item_id number too large to compare exactly (2^64 or more); write it as a string");
+        *out = fabs(d) >= 9007199254740992.0 ? sr_xstrdup(v->valuestring) : sr_asprintf("%.0f", d == 0 ? 0.0 : d);
     } else {
         return sr_input_error(path, line, "item_id missing or not a non-empty string or integer");
     }
@@ -409,11 +418,11 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
         if (sr_blank(l, n))
             continue;
         cJSON *obj;
-        err = sr_json_parse(path, it.lineno, l, n, &obj);
+        err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
         if (err)
             break;
         err = jsonl_line(path, it.lineno, obj, out, &il);
-        cJSON_Delete(obj);
+        sr_json_line_release(obj);
     }
     if (!err)
         err = finish(path, benchmark, out, &il);

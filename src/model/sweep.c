@@ -570,10 +570,13 @@ void sr_sweep_release(sr_sweep *sweep)
 
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
 {
-    for (size_t i = 0; i < sweep->n_models; i++)
-        if (strcmp(sweep->models[i].id, id) == 0)
-            return &sweep->models[i];
-    return NULL;
+    char *nfc = sr_nfc_dup(id); /* ids are kept in NFC (sr_sweep_add_model) */
+    sr_model *found = NULL;
+    for (size_t i = 0; i < sweep->n_models && !found; i++)
+        if (strcmp(sweep->models[i].id, nfc) == 0)
+            found = &sweep->models[i];
+    free(nfc);
+    return found;
 }
 
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
@@ -591,7 +594,7 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
     sweep->models = models;
     m = &sweep->models[sweep->n_models];
     memset(m, 0, sizeof *m);
-    m->id = sr_xstrdup(id);
+    m->id = sr_nfc_dup(id); /* one model however its accents were composed */
     m->dir = sr_xstrdup("");
     if (!m->id || !m->dir) {
         free(m->id);
@@ -711,6 +714,11 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
 {
     if (!sr_scores_compact(scores))
         return false;
+    if (scores->benchmark && !sr_is_nfc(scores->benchmark)) { /* names compared as ids are: in NFC */
+        char *nfc = sr_nfc_dup(scores->benchmark);
+        free(scores->benchmark);
+        scores->benchmark = nfc;
+    }
     sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
     if (existing) {
         sr_scores_release(existing);
@@ -826,9 +834,13 @@ char *sr_normalize_model_id(const char *raw)
          * /work/models/<name>) is named by its own folder: "models" is no org. */
         if (len - start > 7 && strncmp(raw + start, "models/", 7) == 0)
             start += 7;
-        return sr_strndup(raw + start, len - start);
+        raw += start;
+        len -= start;
     }
-    return sr_strndup(raw, len);
+    /* NFC: "org/café" typed with a combining accent is the same id */
+    char *cut = sr_xstrndup(raw, len), *id = sr_nfc_dup(cut);
+    free(cut);
+    return id;
 }
 
 bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)

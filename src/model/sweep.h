@@ -573,7 +573,7 @@ sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
 /* Find or append a model with this id (NULL on OOM). */
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
 /* Append a new entry with this id even when one exists (one per directory
- * and variant); NULL on OOM. */
+ * and variant); the id is kept in Unicode NFC. NULL on OOM. */
 sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
@@ -643,7 +643,8 @@ bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const ch
 char *sr_scenario_key(const sr_scenario_spec *spec);
 
 /* Normalise a model id: a filesystem path keeps its last two components
- * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"); fresh string. */
+ * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that
+ * look the same are the same: docs/inputs.md); fresh string. */
 char *sr_normalize_model_id(const char *raw);
 
 #endif

@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
+#include <uninorm.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
@@ -123,7 +125,13 @@ const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
         snprintf(buf, size, "-");
         return buf;
     }
-    snprintf(buf, size, "%.*f", decimals, v);
+    /* A value whose digits would not fit, or would be a wall of them, in
+     * powers of ten: never the first 63 digits of 1.2e302. */
+    int n = snprintf(buf, size, "%.*f", decimals, v);
+    if (n < 0 || (size_t)n >= size || fabs(v) >= 1e15) {
+        snprintf(buf, size, "%.*e", decimals < 1 ? 1 : decimals > 6 ? 6 : decimals, v);
+        return buf;
+    }
     /* Never print "-0.00". */
     if (buf[0] == '-') {
         bool zero = true;
@@ -235,4 +243,40 @@ size_t sr_edit_distance(const char *a, size_t na, const char *b, size_t nb)
         }
     }
     return rows[na % 3][nb];
+}
+
+static bool all_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+char *sr_nfc_dup(const char *s)
+{
+    if (all_ascii(s))
+        return sr_xstrdup(s);
+    size_t len = strlen(s), out_len = 0;
+    if (!sr_utf8_valid(s, len))
+        return sr_xstrdup(s);
+    uint8_t *nfc = u8_normalize(UNINORM_NFC, (const uint8_t *)s, len, NULL, &out_len);
+    if (!nfc) {
+        if (errno == ENOMEM)
+            sr_die_oom();
+        return sr_xstrdup(s);
+    }
+    char *out = sr_xstrndup((const char *)nfc, out_len);
+    free(nfc);
+    return out;
+}
+
+bool sr_is_nfc(const char *s)
+{
+    if (all_ascii(s))
+        return true;
+    char *nfc = sr_nfc_dup(s);
+    bool same = strcmp(nfc, s) == 0;
+    free(nfc);
+    return same;
 }

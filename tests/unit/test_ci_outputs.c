@@ -139,12 +139,12 @@ Test(ci_outputs, compare_summary_md_table_and_escapes)
         }
         line += n + (line[n] == '\n');
     }
-    cr_expect_not_null(strstr(md, "| org/\\<b>&\"x'\\|y]]>-- [a\\](http://e) | GSM8K |"), "%s", md);
+    cr_expect_not_null(strstr(md, "| org/\\<b>&\"x'\\|y]]>-- [a\\](http\\://e) | GSM8K |"), "%s", md);
     for (const char *lt = strchr(md, '<'); lt; lt = strchr(lt + 1, '<'))
         cr_expect(lt > md && lt[-1] == '\\', "a raw '<' (HTML in a step summary): %.40s", lt);
     cr_expect_not_null(strstr(md, "The whole comparison: out\\<dir>/compare.html"), "%s", md);
     /* the models with a regression first, then the baseline, then the model only after */
-    const char *hostile = strstr(md, "| org/\\<b>&\"x'\\|y]]>-- [a\\](http://e) | ok |");
+    const char *hostile = strstr(md, "| org/\\<b>&\"x'\\|y]]>-- [a\\](http\\://e) | ok |");
     const char *base = strstr(md, "| org/base | ok |"), *added = strstr(md, "| org/new |");
     cr_assert(hostile && base && added, "%s", md);
     cr_expect(hostile < base && base < added);
