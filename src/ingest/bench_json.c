@@ -402,6 +402,10 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
     }
     if (isnan(run->output_throughput))
         return sr_input_error(o->path, o->line, "missing 'output_throughput'");
+    /* SGLang's name for it, in the versions that write it */
+    if (isnan(run->total_token_throughput) &&
+        (err = get_double(o, "total_throughput", &run->total_token_throughput)) != NULL)
+        return err;
     if ((err = get_latency_keys(o, run)) != NULL || (err = get_backend(o, run)) != NULL ||
         (err = fill_requests(o, req, run)) != NULL)
         return err;
