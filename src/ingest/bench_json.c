@@ -403,8 +403,8 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
     if (isnan(run->output_throughput))
         return sr_input_error(o->path, o->line, "missing 'output_throughput'");
     /* SGLang's name for it, in the versions that write it */
-    if (isnan(run->total_token_throughput) &&
-        (err = get_double(o, "total_throughput", &run->total_token_throughput)) != NULL)
+    bool sglang_total = isnan(run->total_token_throughput) && sr_json_item(o->obj, "total_throughput");
+    if (sglang_total && (err = get_double(o, "total_throughput", &run->total_token_throughput)) != NULL)
         return err;
     if ((err = get_latency_keys(o, run)) != NULL || (err = get_backend(o, run)) != NULL ||
         (err = fill_requests(o, req, run)) != NULL)
@@ -419,6 +419,8 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
                                           "request_throughput", "completed",
                                           "num_prompts",        "duration",
                                           "input_len",          "output_len"};
+    if (sglang_total)
+        names[SR_RUN_TOTAL_THROUGHPUT] = "total_throughput";
     if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
         (err = get_length(o, "output_len", &run->output_len)) != NULL)
         return err;

@@ -372,18 +372,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
 
 /* ---- latency ------------------------------------------------------------- */
 
-static const char *latency_ms(char *buf, size_t size, double ms)
-{
-    char n[40];
-    if (!isfinite(ms))
-        return NULL;
-    if (ms >= 100)
-        sr_format_count(n, sizeof n, llround(ms));
-    else
-        sr_format_fixed(n, sizeof n, ms, 1);
-    snprintf(buf, size, "%s ms", n);
-    return buf;
-}
 
 /* What a latency table shows: a per-token pair (time to first token, then
  * per output token) or a per-request pair (end-to-end latency, then
@@ -455,8 +443,8 @@ static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *
             model_and_status(&b, m);
             for (size_t c = 0; c < kept; c++) {
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-                const char *ttft = sc ? latency_ms(t1, sizeof t1, at(sc, k->main)) : NULL;
-                const char *tpot = sc ? latency_ms(t2, sizeof t2, at(sc, k->below)) : NULL;
+                const char *ttft = sc ? sr_text_latency_ms(t1, sizeof t1, at(sc, k->main)) : NULL;
+                const char *tpot = sc ? sr_text_latency_ms(t2, sizeof t2, at(sc, k->below)) : NULL;
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, ttft);
                 if (tpot)
                     sr_tb_cell_sub(&b, cell, tpot);
