@@ -1,8 +1,10 @@
-/* The throughput curve: for a sweep over concurrency, request rate or
+/* The curves against load: for a sweep over concurrency, request rate or
  * prompts sent at once (3 or more values at one pair of lengths), each
  * entry's median output throughput against that axis, a line per entry,
- * as vLLM's compare script draws it. The first THROUGHPUT_LINES entries in
- * display order are drawn; the chart says how many are left out. */
+ * as vLLM's compare script draws it; and the same for each entry's p99
+ * time to first token (the latency chart, issue 32), the baseline marked.
+ * The first THROUGHPUT_LINES entries in display order are drawn; the chart
+ * says how many are left out. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +52,16 @@ static bool same_curve(const sr_scenario *sc, const curve_key *k)
     return on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
 }
 
+/* What a curve plots: median output throughput, or p99 TTFT. */
+typedef enum { FIGURE_THROUGHPUT, FIGURE_P99_TTFT } load_figure;
+
+static double figure_of(const sr_scenario *sc, load_figure f)
+{
+    return f == FIGURE_THROUGHPUT ? sc->median_output_throughput : sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99];
+}
+
 /* Distinct axis values of a curve over the entries shown. */
-static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
+static size_t distinct_values(const sr_sweep *sw, const curve_key *k, load_figure f)
 {
     double seen[256];
     size_t n = 0;
@@ -61,7 +71,7 @@ static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
             continue;
         for (size_t s = 0; s < m->n_scenarios; s++) {
             const sr_scenario *sc = &m->scenarios[s];
-            if (!same_curve(sc, k) || !isfinite(sc->median_output_throughput))
+            if (!same_curve(sc, k) || !isfinite(figure_of(sc, f)))
                 continue;
             double v = axis_value(sc, k->axis);
             bool dup = false;
@@ -76,7 +86,7 @@ static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
 
 /* The curve with the most values (at least MIN_POINTS); ties go to the
  * first met. False when the sweep has none. */
-static bool pick_curve(const sr_sweep *sw, curve_key *best)
+static bool pick_curve(const sr_sweep *sw, load_figure f, curve_key *best)
 {
     size_t best_n = 0;
     for (size_t i = 0; i < sw->n_models; i++)
@@ -86,7 +96,7 @@ static bool pick_curve(const sr_sweep *sw, curve_key *best)
                 if (!on_axis(sc, (sweep_axis)a))
                     continue;
                 curve_key k = {(sweep_axis)a, sc->input_len, sc->output_len};
-                size_t n = distinct_values(sw, &k);
+                size_t n = distinct_values(sw, &k, f);
                 if (n > best_n) {
                     best_n = n;
                     *best = k;
@@ -99,7 +109,13 @@ static bool pick_curve(const sr_sweep *sw, curve_key *best)
 bool sr_throughput_has_data(const sr_sweep *sw)
 {
     curve_key k;
-    return pick_curve(sw, &k);
+    return pick_curve(sw, FIGURE_THROUGHPUT, &k);
+}
+
+bool sr_latency_chart_has_data(const sr_sweep *sw)
+{
+    curve_key k;
+    return pick_curve(sw, FIGURE_P99_TTFT, &k);
 }
 
 double sr_throughput_height(void)
@@ -131,13 +147,15 @@ static const char *axis_words(sweep_axis a)
                                  : "prompts sent at once";
 }
 
-sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_target *target, char **out,
+                            size_t *len)
 {
     *out = NULL;
     *len = 0;
     curve_key k;
-    if (!pick_curve(sw, &k))
+    if (!pick_curve(sw, f, &k))
         return NULL;
+    const sr_chart_kind kind = f == FIGURE_THROUGHPUT ? SR_CHART_THROUGHPUT : SR_CHART_LATENCY;
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
     size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
@@ -157,8 +175,8 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         size_t start = n_pts;
         for (size_t s = 0; s < m->n_scenarios && n_pts - start < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
-            if (same_curve(sc, &k) && isfinite(sc->median_output_throughput))
-                pts[n_pts++] = (xy){axis_value(sc, k.axis), sc->median_output_throughput};
+            if (same_curve(sc, &k) && isfinite(figure_of(sc, f)))
+                pts[n_pts++] = (xy){axis_value(sc, k.axis), figure_of(sc, f)};
         }
         if (n_pts == start)
             continue;
@@ -185,6 +203,10 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         sr_axis_linear(&ax, fmin(0, xlo), xhi * 1.04, 6, PLOT_X0, PLOT_X1);
     double legend_h = sr_chart_legend_height(lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
+    /* The SLO's TTFT bound, a dashed line the curves can be read against. */
+    double bound = f == FIGURE_P99_TTFT ? sw->settings.slo.ttft_ms : NAN;
+    if (isfinite(bound))
+        yhi = fmax(yhi, bound);
     sr_axis_linear(&ay, 0, yhi > 0 ? yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
     sr_canvas cv;
@@ -203,13 +225,19 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         snprintf(a, sizeof a, "%s-token prompts", sr_format_count(b, sizeof b, k.input_len));
     else
         snprintf(a, sizeof a, "prompts of unknown length");
-    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s, %s-token outputs",
+    sr_strbuf_printf(&sub, "%s of each entry against %s; %s, %s-token outputs",
+                     f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
-    sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
+    if (f == FIGURE_P99_TTFT)
+        sr_strbuf_puts(&sub, "; the baseline in black");
+    sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
+    char names[THROUGHPUT_LINES][160];
     for (size_t l = 0; l < lines; l++) {
         const sr_model *m = &sw->models[shown[l]];
-        legend[l] = (sr_legend_item){m->label ? m->label : m->id, *sr_chart_palette[l % SR_CHART_N_PALETTE],
+        bool base = f == FIGURE_P99_TTFT && m->is_baseline;
+        snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, base ? " (baseline)" : "");
+        legend[l] = (sr_legend_item){names[l], base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE],
                                      (int)(l / SR_CHART_N_PALETTE) % 3};
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, lines);
@@ -220,20 +248,31 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         double y = sr_axis_x(&ay, ticks[t]);
         char buf[64];
         sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
-        sr_canvas_text(&cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
-                       sr_dark);
+        sr_canvas_text(&cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
+    }
+    if (isfinite(bound)) {
+        char words[96], ms[48];
+        double y = sr_axis_x(&ay, bound);
+        sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 1.2, sr_vermillion, true);
+        snprintf(words, sizeof words, "SLO: p99 TTFT \xE2\x89\xA4 %s", sr_text_latency_ms(ms, sizeof ms, bound));
+        sr_canvas_text(&cv, PLOT_X1, y - 5, words, SR_CHART_VALUE_SIZE, false, 1, sr_vermillion);
+        sr_strbuf_printf(&desc, "The SLO's bound: %s.\n", words);
     }
     for (size_t l = 0; l < lines; l++) {
-        sr_rgb c = *sr_chart_palette[l % SR_CHART_N_PALETTE];
+        bool base = f == FIGURE_P99_TTFT && sw->models[shown[l]].is_baseline;
+        sr_rgb c = base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE];
         int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
         const sr_model *m = &sw->models[shown[l]];
         sr_strbuf_printf(&desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
         for (size_t p = first[l]; p < first[l + 1]; p++) {
             double x = sr_axis_x(&ax, pts[p].x), y = sr_axis_x(&ay, pts[p].y);
             if (p > first[l])
-                sr_canvas_line(&cv, sr_axis_x(&ax, pts[p - 1].x), sr_axis_x(&ay, pts[p - 1].y), x, y, 2, c, false);
+                sr_canvas_line(&cv, sr_axis_x(&ax, pts[p - 1].x), sr_axis_x(&ay, pts[p - 1].y), x, y, base ? 3 : 2, c,
+                               false);
             char tp[64];
-            sr_strbuf_printf(&desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
+            sr_strbuf_printf(&desc, " %s at %s;",
+                             f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
+                                                    : sr_text_latency_ms(tp, sizeof tp, pts[p].y),
                              fmt_axis(a, sizeof a, pts[p].x, 1));
         }
         for (size_t p = first[l]; p < first[l + 1]; p++)
@@ -243,18 +282,30 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(k.axis), log_x ? ", log scale" : "");
     xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
     sr_canvas_text(&cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_canvas_text(&cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    sr_canvas_text(&cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
+                   false, 0, sr_grey);
     if (left_out) {
         char more[160];
         snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
                  THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
         sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
     }
-    err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
+    err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
+                          sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
     free(order);
     free(pts);
     free(first);
     return err;
+}
+
+sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_THROUGHPUT, target, out, len);
+}
+
+sr_error *sr_latency_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_P99_TTFT, target, out, len);
 }

@@ -23,5 +23,9 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
 bool sr_throughput_has_data(const sr_sweep *sw);
 double sr_throughput_height(void);
 sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
+/* The same curve for each entry's p99 time to first token (the latency
+ * chart), the baseline in black; its height is the throughput chart's. */
+bool sr_latency_chart_has_data(const sr_sweep *sw);
+sr_error *sr_latency_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
 
 #endif

@@ -56,7 +56,9 @@ static const char *const chart_captions[SR_N_CHARTS] = {
     "Each model's mean per-item score per benchmark, in percent: the dot is the score, the whisker its interval "
     "(Wilson's for 0/1 scores); nothing is compared without a baseline.",
     "Each model's median output throughput per scenario, in tokens/s; the whisker spans its lowest to highest "
-    "run."};
+    "run.",
+    "99th percentile time to first token against the swept load, a line per entry (the first ten in the "
+    "overview's order), the baseline in black."};
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -390,30 +392,60 @@ static void speed_section(report_outline *o)
     chart(o, s, SR_CHART_THROUGHPUT);
 }
 
+/* With --slo: the SLO capacity and goodput, under the latency. */
+static void slo_section(report_outline *o, sr_doc_section *s)
+{
+    char slo[160];
+    sr_text_slo(slo, sizeof slo, &o->sw->settings.slo);
+    const struct {
+        sr_table *(*build)(const sr_sweep *, bool *);
+        const char *heading, *nothing;
+    } parts[] = {
+        {sr_table_slo_capacity, "SLO capacity",
+         "No entry was swept over two loads or more with latencies to judge: no SLO capacity."},
+        {sr_table_goodput, "Goodput", "No scenario has per-request arrays in every run: no goodput."},
+    };
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+        sr_doc_heading(s, parts[k].heading, NULL);
+        if (k == 0)
+            paragraph_owned(o, s, sr_asprintf("The service-level objective (--slo): %s for each request.", slo));
+        bool none = true, none2 = true;
+        sr_table *whole = parts[k].build(o->sw, &none);
+        if (!whole) {
+            o->d->oom |= !none;
+            if (none)
+                sr_doc_paragraph(s, parts[k].nothing);
+            continue;
+        }
+        sr_table *paper = parts[k].build(o->sw, &none2);
+        untitle(o, s, whole, true);
+        untitle(o, s, paper, false);
+        entries(s, whole, paper);
+    }
+}
+
 static void latency_section(report_outline *o)
 {
-    bool none = true, none2 = true;
-    sr_table *whole = sr_table_latency(o->sw, &none);
-    if (!whole) {
-        o->d->oom |= !none;
-        return; /* no entry has a latency: no section */
+    sr_doc_section *s = NULL;
+    for (size_t k = 0; k < SR_N_LAT; k++) {
+        bool none = true, none2 = true;
+        sr_table *whole = sr_table_latency(o->sw, (sr_latency_metric)k, &none);
+        if (!whole) {
+            o->d->oom |= !none;
+            continue; /* no entry has this metric */
+        }
+        sr_table *paper = sr_table_latency(o->sw, (sr_latency_metric)k, &none2);
+        if (!s) {
+            s = sr_doc_section_add(o->d, "latency-results", "Latency");
+            chart(o, s, SR_CHART_LATENCY);
+        }
+        sr_doc_heading(s, whole->title, NULL);
+        sr_doc_only(untitle(o, s, whole, true), HTML_PDF); /* "beneath": not in Markdown's brackets */
+        untitle(o, s, paper, false);
+        entries(s, whole, paper);
     }
-    sr_table *paper = sr_table_latency(o->sw, &none2);
-    sr_doc_section *s = sr_doc_section_add(o->d, "latency-results", "Latency");
-    sr_doc_only(untitle(o, s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
-    untitle(o, s, paper, false);
-    entries(s, whole, paper);
-    /* End-to-end and inter-token latency, where the results carry them. */
-    whole = sr_table_latency_e2e(o->sw, &none);
-    if (!whole) {
-        o->d->oom |= !none;
-        return;
-    }
-    paper = sr_table_latency_e2e(o->sw, &none2);
-    sr_doc_heading(s, "End-to-end latency", NULL);
-    sr_doc_only(untitle(o, s, whole, true), HTML_PDF);
-    untitle(o, s, paper, false);
-    entries(s, whole, paper);
+    if (s && sr_slo_set(&o->sw->settings.slo))
+        slo_section(o, s);
 }
 
 static void kv_section(report_outline *o)

@@ -280,6 +280,7 @@ const char *sr_text_chart_left_out(sr_chart_kind kind)
     case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
     case SR_CHART_ACCURACY: return "No accuracy chart: no entry has accuracy scores.";
     case SR_CHART_SPEED: return "No speed chart: no entry has speed results.";
+    case SR_CHART_LATENCY: return NULL; /* drawn only for a sweep over load with latencies */
     }
     return "A chart had nothing to draw.";
 }
@@ -1122,9 +1123,31 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
                         "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
-                        "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
-                        "run with a baseline run; a ratio whose range holds 1 is within run noise.");
+                        "number of prompts sent at once). The interval beside a ratio is Welch's t interval, at "
+                        "the report's confidence, on the difference of the mean log throughputs of the model's "
+                        "runs and the baseline's (Welch\xE2\x80\x93Satterthwaite degrees of freedom), "
+                        "exponentiated: the ratio of the runs' geometric means and how far run noise lets it "
+                        "move; it needs 2 runs or more on each side. Without it, the range in parentheses spans "
+                        "every pairing of a model run with a baseline run. A ratio whose interval (else range) "
+                        "holds 1 is within run noise.");
     ok = ok && list_take(out, &sb);
+    sr_strbuf_puts(&sb, "Latency percentiles (p50, p90, p99) pool the successful requests of every run of a "
+                        "scenario where the results carry per-request arrays (vLLM --save-detailed, SGLang "
+                        "--output-details): end-to-end latency is the time to first token plus the request's "
+                        "inter-token latencies, time per output token that less the first token over the other "
+                        "output tokens, interpolated linearly between order statistics as vLLM reports them; "
+                        "otherwise each is the median over runs of the files' own figure. A latency ratio to the "
+                        "baseline's has a percentile bootstrap interval resampling the requests of each side.");
+    ok = ok && list_take(out, &sb);
+    if (sr_slo_set(&st->slo)) {
+        char slo[160];
+        sr_strbuf_printf(&sb,
+                         "SLO (--slo %s): a request is good when it meets every bound (vLLM's --goodput); goodput "
+                         "is good requests per second of the runs' duration, and a load meets the SLO when the "
+                         "p99 of every bounded metric does.",
+                         sr_text_slo(slo, sizeof slo, &st->slo));
+        ok = ok && list_take(out, &sb);
+    }
     sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
                      st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
     ok = ok && list_take(out, &sb);

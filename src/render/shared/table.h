@@ -119,13 +119,18 @@ sr_table *sr_table_results(const sr_sweep *sw);
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark);
 /* Speed ratios per scenario, the model's median throughput under each. */
 sr_table *sr_table_speed(const sr_sweep *sw);
-/* Median TTFT (and TPOT beneath) per entry and scenario, over the
- * scenarios where some entry has one (overview.c). NULL also when none has
- * (*none set). */
-sr_table *sr_table_latency(const sr_sweep *sw, bool *none);
-/* The same for end-to-end request latency (E2EL) with inter-token latency
- * (ITL) beneath, where the bench results carry them. */
-sr_table *sr_table_latency_e2e(const sr_sweep *sw, bool *none);
+/* One latency metric's p50 / p90 / p99 per entry and scenario, over the
+ * scenarios where some entry has it (overview.c); beneath each cell where
+ * the figures come from and, for TTFT and TPOT, the latency ratio to the
+ * baseline's. NULL also when none has (*none set). */
+sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *none);
+/* With --slo: per entry and load axis swept, the highest load whose p99
+ * meets the SLO and the lowest that does not (overview.c); NULL also when
+ * no entry has one (*none set). */
+sr_table *sr_table_slo_capacity(const sr_sweep *sw, bool *none);
+/* With --slo: goodput per entry and scenario, where the runs carry
+ * per-request arrays; NULL also when none has (*none set). */
+sr_table *sr_table_goodput(const sr_sweep *sw, bool *none);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */
