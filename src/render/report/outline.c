@@ -50,7 +50,8 @@ static const char *const chart_captions[SR_N_CHARTS] = {
     "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
     "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
     "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
-    "keeps up when its vertical whisker reaches the shaded half.",
+    "keeps up when its vertical whisker reaches the shaded half; a ring marks an entry on the frontier, which no "
+    "other entry beats measurably on accuracy or speed without being measurably worse on the other.",
     "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
     "order).",
     "Each model's mean per-item score per benchmark, in percent: the dot is the score, the whisker its interval "
