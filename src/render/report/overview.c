@@ -72,6 +72,47 @@ static const char *sr_text_speed_span(char *buf, size_t size, const sr_model *m,
     return buf;
 }
 
+/* The overview's speed cell: the span of the entry's ratios, each end with
+ * the interval of the scenario it comes from ("0.36x [0.31, 0.42] –
+ * 0.63x [0.58, 0.69]"; an end without an interval as its ratio alone). */
+static const char *speed_span_with_intervals(char *buf, size_t size, const sr_model *m, bool *noisy)
+{
+    const sr_scenario *lo = NULL, *hi = NULL;
+    bool any_noisy = false;
+    for (size_t k = 0; k < m->n_scenarios; k++) {
+        const sr_scenario *sc = &m->scenarios[k];
+        if (!isfinite(sc->vs_baseline.ratio))
+            continue;
+        if (!lo || sc->vs_baseline.ratio < lo->vs_baseline.ratio)
+            lo = sc;
+        if (!hi || sc->vs_baseline.ratio > hi->vs_baseline.ratio)
+            hi = sc;
+        any_noisy |= sc->needs_more_runs;
+    }
+    if (noisy)
+        *noisy = any_noisy;
+    if (!lo)
+        return NULL;
+    char a[96], b[96];
+    const sr_spread none = sr_spread_none();
+    sr_spread lo_s = lo->vs_baseline, hi_s = hi->vs_baseline;
+    if (lo_s.note != SR_RATIO_CI_DONE) { /* the ratio alone: a range of runs would read as the span */
+        lo_s = none;
+        lo_s.ratio = lo->vs_baseline.ratio;
+    }
+    if (hi_s.note != SR_RATIO_CI_DONE) {
+        hi_s = none;
+        hi_s.ratio = hi->vs_baseline.ratio;
+    }
+    sr_text_spread(a, sizeof a, &lo_s);
+    sr_text_spread(b, sizeof b, &hi_s);
+    if (lo == hi || strcmp(a, b) == 0)
+        snprintf(buf, size, "%s", a);
+    else
+        snprintf(buf, size, "%s \xE2\x80\x93 %s", a, b);
+    return buf;
+}
+
 static const char *label_of(const sr_model *m)
 {
     return m->label ? m->label : m->id;
@@ -153,7 +194,8 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
     }
     if (with_speed) {
         bool noisy = false;
-        const char *span = sr_text_speed_span(buf, sizeof buf, m, &noisy);
+        const char *span = m->is_baseline ? sr_text_speed_span(buf, sizeof buf, m, &noisy)
+                                          : speed_span_with_intervals(buf, sizeof buf, m, &noisy);
         if (span && noisy && !m->is_baseline)
             strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1); /* † */
         sr_tb_cell(b, SR_CELL_NUMBER, span);
@@ -350,7 +392,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                              conf);
         if (with_ratio)
             sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
-                                  "baseline's over the scenarios both ran. ");
+                                  "baseline's over the scenarios both ran, each with the Welch interval of its "
+                                  "scenario's runs in brackets where both sides had 2 runs or more. ");
         if (!compared && speed.n)
             sr_strbuf_printf(&note, "Speed: the median output throughput over the runs of each scenario%s%s. ",
                              speed.shared[0] ? "; " : "", speed.shared);
