@@ -477,7 +477,8 @@ Test(chart, absolute_charts_only_without_a_baseline)
             cr_expect(!a && alen == 0, "%s: nothing made with a baseline", sr_chart_names[k]);
         }
         cr_expect_eq(sr_chart_has_data(&without, (sr_chart_kind)k),
-                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT, "%s without a baseline",
+                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT || k == SR_CHART_LATENCY,
+                     "%s without a baseline",
                      sr_chart_names[k]);
     }
     sr_sweep_release(&with);

@@ -269,8 +269,8 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
         } else {
             char words[160];
             const sr_scenario *sc = s->after ? s->after : s->before;
-            sr_strbuf_printf(sb, "%s at %s, slower beyond run noise", sr_compare_ratio_range(buf, sizeof buf, s),
-                             sc ? sr_scenario_words(sc, words, sizeof words) : s->key);
+            sr_strbuf_printf(sb, "%s at %s, %s", sr_compare_ratio_range(buf, sizeof buf, s),
+                             sc ? sr_scenario_words(sc, words, sizeof words) : s->key, sr_compare_speed_words(s));
         }
         ++*n;
     }

@@ -432,7 +432,7 @@ static const latency_kind latency_kinds[SR_N_LAT] = {
 /* Beneath a cell: where its figures come from (requests pooled, with the
  * failed ones left out; or the files' own), and against the baseline's the
  * latency ratio the metric has (TTFT p99, TPOT p50). */
-static const char *latency_sub(char *buf, size_t size, const sr_scenario *sc, sr_latency_metric metric)
+static const char *latency_sub(char *buf, size_t size, const sr_scenario *sc, sr_latency_metric metric, bool mixed)
 {
     const sr_latency *l = &sc->latency[metric];
     char n[48], r[96];
@@ -440,8 +440,10 @@ static const char *latency_sub(char *buf, size_t size, const sr_scenario *sc, sr
     buf[0] = '\0';
     if (l->source == SR_LAT_SOURCE_REQUESTS)
         at = (size_t)snprintf(buf, size, "%s request%s", sr_format_count(n, sizeof n, l->n), l->n == 1 ? "" : "s");
-    else
+    else if (mixed) /* else the note says where every figure comes from */
         at = (size_t)snprintf(buf, size, "the files' figures");
+    else
+        return NULL;
     if (at < size && metric == SR_LAT_TTFT && sc->failed_requests > 0)
         at += (size_t)snprintf(buf + at, size - at, ", %s failed", sr_format_count(n, sizeof n, sc->failed_requests));
     for (size_t k = 0; k < SR_N_LAT_RATIOS && at < size; k++) {
@@ -512,8 +514,9 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
                 const char *text = sc ? sr_text_latency_pcts(t1, sizeof t1, &sc->latency[metric]) : NULL;
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, text);
-                if (text)
-                    sr_tb_cell_sub(&b, cell, latency_sub(t2, sizeof t2, sc, metric));
+                const char *sub = text ? latency_sub(t2, sizeof t2, sc, metric, files && requests) : NULL;
+                if (sub)
+                    sr_tb_cell_sub(&b, cell, sub);
             }
         }
         sr_strbuf note;
@@ -523,9 +526,9 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
             sr_strbuf_puts(&note, ", over the successful requests of every run of the scenario pooled (numpy's "
                                   "linear interpolation; failed requests, those with an error, left out)");
         if (files)
-            sr_strbuf_printf(&note, "%s the median over the runs of the percentiles the result files state (— where "
-                                    "they state none)",
-                             requests ? "; where the results carry no per-request arrays, " : ", ");
+            sr_strbuf_printf(&note, "%sthe median over the runs of the percentiles the result files state (\xE2\x80\x94 "
+                                    "where they state none)",
+                             requests ? "; where the results carry no per-request arrays, " : ": ");
         if (metric == SR_LAT_E2EL && requests)
             sr_strbuf_puts(&note, "; per request, the time to first token plus the inter-token latencies");
         if (metric == SR_LAT_TPOT && requests)
