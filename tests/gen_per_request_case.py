@@ -69,6 +69,10 @@ def main():
     rng = random.Random(32)
     ok = {}
     os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "README.md"), "w") as fh:
+        fh.write("Written by tests/gen_per_request_case.py (run it to see how): per-request benchmark results in\n"
+                 "vLLM's (--save-detailed, current and v0.10-era keys) and SGLang's (--output-details JSONL, runs\n"
+                 "appended, an unlimited rate as Infinity) real formats. Not an input of the report: notes only.\n")
     with open(os.path.join(out, "sweep.json"), "w") as fh:
         fh.write('{"name": "per-request latency: a concurrency and a rate sweep", "baseline": "org/base",\n'
                  ' "hardware": "GPU (synthetic)"}\n')
