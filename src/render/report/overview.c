@@ -513,7 +513,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
             for (size_t c = 0; c < kept; c++) {
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
                 const char *text = sc ? sr_text_latency_pcts(t1, sizeof t1, &sc->latency[metric]) : NULL;
-                sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, text);
+                sr_cell *cell = sr_tb_cell(&b, SR_CELL_TEXT, text); /* breaks between its percentiles on paper */
                 const char *sub = text ? latency_sub(t2, sizeof t2, sc, metric, files && requests) : NULL;
                 if (sub)
                     sr_tb_cell_sub(&b, cell, sub);
