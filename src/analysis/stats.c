@@ -259,7 +259,7 @@ static bool log_moments(const double *x, size_t n, double *mean, double *var)
 bool sr_welch_log_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence, double *gmean,
                         double *low, double *high, double *df)
 {
-    double dummy;
+    double dummy = NAN;
     double *df_out = df ? df : &dummy;
     *gmean = *low = *high = *df_out = NAN;
     double ma, va, mb, vb;
@@ -411,8 +411,9 @@ bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, doub
 
 double sr_quantile_unsorted(double *v, size_t n, double f)
 {
-    double q;
-    return sr_quantiles_unsorted(v, n, &f, 1, &q) ? q : NAN;
+    const double fs[1] = {f};
+    double q[1];
+    return sr_quantiles_unsorted(v, n, fs, 1, q) ? q[0] : NAN;
 }
 
 bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)
