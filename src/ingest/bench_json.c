@@ -318,10 +318,14 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
     q->failed = sr_xmalloc(m * sizeof *q->failed);
     q->itl_start = sr_xmalloc((n + 1) * sizeof *q->itl_start);
     q->itl_s = sr_xmalloc(mi * sizeof *q->itl_s);
-    memcpy(q->ttft_s, req->ttfts, n * sizeof *q->ttft_s);
-    memcpy(q->failed, req->errors, n * sizeof *q->failed);
-    memcpy(q->itl_start, req->itl_start, (n + 1) * sizeof *q->itl_start);
-    memcpy(q->itl_s, req->itl_values, req->n_itl_values * sizeof *q->itl_s);
+    q->itl_start[0] = 0;
+    if (n) { /* (an empty array's data may be NULL, which memcpy may not be given) */
+        memcpy(q->ttft_s, req->ttfts, n * sizeof *q->ttft_s);
+        memcpy(q->failed, req->errors, n * sizeof *q->failed);
+        memcpy(q->itl_start, req->itl_start, (n + 1) * sizeof *q->itl_start);
+    }
+    if (req->n_itl_values)
+        memcpy(q->itl_s, req->itl_values, req->n_itl_values * sizeof *q->itl_s);
     for (size_t i = 0; i < n; i++) {
         q->output_len[i] = (long)req->output_lens[i];
         q->n_failed += q->failed[i];
