@@ -33,6 +33,7 @@
  * source spoke about the concurrency limit and the metadata at all. */
 typedef struct {
     char *model_id;
+    char *backend; /* --backend / backend='vllm': the API the client spoke */
     bool concurrency_known;
     long max_concurrency;                   /* -1: no limit */
     long num_prompts;                       /* -1 */
@@ -45,7 +46,7 @@ typedef struct {
 
 static void args_init(run_args *a)
 {
-    a->model_id = NULL;
+    a->model_id = a->backend = NULL;
     a->concurrency_known = a->params_known = false;
     a->max_concurrency = a->num_prompts = -1;
     a->request_rate = a->input_len = a->output_len = a->meta_input_len = a->meta_output_len = NAN;
@@ -55,6 +56,7 @@ static void args_init(run_args *a)
 static void args_free(run_args *a)
 {
     free(a->model_id);
+    free(a->backend);
     free(a->params);
     args_init(a);
 }
@@ -255,6 +257,12 @@ static sr_error *parse_namespace(const char *path, long line, const char *s, siz
         err = ns_string(path, line, s, end, "dataset_name", &dataset, &dataset_len);
     if (!err)
         err = ns_metadata(path, line, s, end, ns);
+    const char *backend = NULL;
+    size_t backend_len = 0;
+    if (!err)
+        err = ns_string(path, line, s, end, "backend", &backend, &backend_len);
+    if (!err && backend && backend_len > 0 && backend_len <= 64)
+        ns->backend = sr_xstrndup(backend, backend_len);
     /* --input-len (new versions) is the length for any dataset; the random
      * dataset's own lengths are in the Namespace with their defaults even
      * when another dataset was used, so they count only for it. */
@@ -365,6 +373,8 @@ static bool command_option(run_args *a, const char *name, const char *v)
     long x;
     if (strcmp(name, "model") == 0 && v[0] && !a->model_id)
         return (a->model_id = sr_normalize_model_id(v)) != NULL;
+    if (strcmp(name, "backend") == 0 && v[0] && strlen(v) <= 64 && !a->backend)
+        return (a->backend = sr_xstrdup(v)) != NULL;
     if (strcmp(name, "num-prompts") == 0 && command_count(v, &x))
         a->num_prompts = x;
     else if (strcmp(name, "max-concurrency") == 0 && command_count(v, &x))
@@ -649,6 +659,9 @@ static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_a
     const char *params = ns->params_known ? ns->params : cmd->params;
     if (params && !(run->params = sr_xstrdup(params)))
         return sr_oom();
+    const char *backend = ns->backend ? ns->backend : cmd->backend;
+    if (backend)
+        run->backend = sr_xstrdup(backend);
     return NULL;
 }
 

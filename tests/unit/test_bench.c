@@ -381,6 +381,7 @@ Test(bench_text, namespace_metadata_and_rates)
     cr_assert_float_eq(runs[0].output_len, 500.0, 1e-12);
     cr_assert(runs[0].nominal_lengths);
     cr_assert_str_eq(runs[0].params, "deployment=base, gpu=2xL4");
+    cr_assert_str_eq(runs[0].backend, "vllm"); /* the Namespace's backend='vllm' */
     /* The second run has only its command. */
     cr_assert(isinf(runs[1].request_rate));
     cr_assert_eq(runs[1].num_prompts, 900);

@@ -391,6 +391,9 @@ static void speed_section(report_outline *o)
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);
+    char *backends = sr_text_backends(sw); /* which engine served, as the results name it */
+    if (backends)
+        paragraph_owned(o, s, backends);
 }
 
 /* With --slo: the SLO capacity and goodput, under the latency. */

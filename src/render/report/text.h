@@ -65,6 +65,11 @@ const char *sr_text_latency_ratio(char *buf, size_t size, const sr_latency_ratio
 /* A load of an SLO capacity's axis: "c=16", "8 requests/s", "unlimited
  * rate"; NULL for NAN. */
 const char *sr_text_slo_load(char *buf, size_t size, const sr_slo_capacity *c, double load);
+/* Which serving backend the bench results name (vLLM's and SGLang's
+ * "backend"): one sentence, every entry's when they differ ("The results
+ * name the backend: sglang for fast; openai for org/base and 1 more."),
+ * or NULL when none names one. Fresh string. */
+char *sr_text_backends(const sr_sweep *sw);
 /* The SLO's bounds: "TTFT ≤ 300 ms, TPOT ≤ 40 ms". */
 const char *sr_text_slo(char *buf, size_t size, const sr_slo *slo);
 /* A comparison's verdict in words, the same in every output: "higher",
