@@ -294,8 +294,10 @@ static cJSON *latency_ratio_json(sr_json_build *jb, const sr_scenario *sc)
     cJSON *o = cJSON_CreateObject();
     for (size_t k = 0; k < SR_N_LAT_RATIOS; k++) {
         const sr_latency_ratio *r = &sc->latency_ratio[k];
-        cJSON *x = cJSON_CreateNull();
-        if (r->known) {
+        cJSON *x;
+        if (!r->known) {
+            x = cJSON_CreateNull();
+        } else {
             x = cJSON_CreateObject();
             sr_json_add(jb, x, "ratio", sr_json_num(r->ratio));
             sr_json_add(jb, x, "ci_low", sr_json_num(r->ci_low));
