@@ -81,8 +81,7 @@ void sr_mark_frontier(sr_sweep *sweep)
         for (size_t i = 0; i < sweep->n_models; i++) {
             sr_model *m = &sweep->models[i];
             sr_scores *s = m == base ? NULL : sr_model_find_benchmark(m, bench);
-            if (s && s->compared && isfinite(s->vs_baseline.ci_low) && isfinite(s->vs_baseline.ci_high) &&
-                has_ratio(m))
+            if (s && s->compared && isfinite(s->vs_baseline.ci_low) && isfinite(s->vs_baseline.ci_high) && has_ratio(m))
                 pts[n++] = (point){m, s, s->vs_baseline.ci_low, s->vs_baseline.ci_high};
         }
         if (n < 2)
@@ -93,8 +92,8 @@ void sr_mark_frontier(sr_sweep *sweep)
                 if (j == i)
                     continue;
                 const point *a = &pts[j], *p = &pts[i];
-                dominated = (more_accurate(a, p) && !faster(p->m, a->m)) ||
-                            (faster(a->m, p->m) && !more_accurate(p, a));
+                dominated =
+                    (more_accurate(a, p) && !faster(p->m, a->m)) || (faster(a->m, p->m) && !more_accurate(p, a));
             }
             pts[i].s->frontier = !dominated;
         }

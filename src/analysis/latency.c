@@ -196,7 +196,7 @@ static const double *pooled_metric(const sr_scenario *sc, sr_latency_ratio_kind 
 }
 
 bool sr_latency_vs_baseline(sr_scenario *sc, const sr_scenario *base, sr_latency_ratio_kind kind, long resamples,
-                      unsigned long seed, double confidence)
+                            unsigned long seed, double confidence)
 {
     sr_latency_ratio *out = &sc->latency_ratio[kind];
     *out = (sr_latency_ratio){false, NAN, NAN, NAN, seed};
@@ -217,8 +217,8 @@ bool sr_latency_vs_baseline(sr_scenario *sc, const sr_scenario *base, sr_latency
 /* Whether a scenario meets the SLO at p99: 1 yes, 0 no, -1 not judged. */
 static int slo_ok(const sr_scenario *sc, const sr_slo *slo)
 {
-    const double bounds[SR_N_LAT] = {[SR_LAT_TTFT] = slo->ttft_ms, [SR_LAT_TPOT] = slo->tpot_ms,
-                                     [SR_LAT_ITL] = NAN, [SR_LAT_E2EL] = slo->e2el_ms};
+    const double bounds[SR_N_LAT] = {
+        [SR_LAT_TTFT] = slo->ttft_ms, [SR_LAT_TPOT] = slo->tpot_ms, [SR_LAT_ITL] = NAN, [SR_LAT_E2EL] = slo->e2el_ms};
     int ok = 1;
     for (size_t m = 0; m < SR_N_LAT; m++) {
         if (isnan(bounds[m]))

@@ -34,7 +34,7 @@ unsigned long sr_latency_ratio_seed(unsigned long seed, const char *model_id, co
  * pooled requests with values of the metric (the baseline's all > 0).
  * False on out of memory. */
 bool sr_latency_vs_baseline(sr_scenario *sc, const sr_scenario *base, sr_latency_ratio_kind kind, long resamples,
-                      unsigned long seed, double confidence);
+                            unsigned long seed, double confidence);
 
 /* With slo set: the model's capacity per load axis (concurrency, or
  * request rate with an unlimited rate as the top) swept over at least two

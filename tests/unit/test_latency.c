@@ -402,13 +402,12 @@ Test(latency, percentile_ratio_interval_near_numpy)
         double *a = array_of(cJSON_GetObjectItem(cJSON_GetObjectItem(a_json, "sorted"), metric), &na);
         double *b = array_of(cJSON_GetObjectItem(cJSON_GetObjectItem(b_json, "sorted"), metric), &nb);
         double ratio, lo, hi;
-        cr_assert(sr_percentile_ratio_bootstrap(a, na, b, nb, num(c, "p"), (long)num(c, "resamples"), 99, 0.95,
-                                                &ratio, &lo, &hi));
+        cr_assert(sr_percentile_ratio_bootstrap(a, na, b, nb, num(c, "p"), (long)num(c, "resamples"), 99, 0.95, &ratio,
+                                                &lo, &hi));
         assert_close(ratio, num(c, "ratio"), 1e-12, "ratio");
         double width = num(c, "numpy_high") - num(c, "numpy_low");
         cr_assert(fabs(lo - num(c, "numpy_low")) < 0.1 * width + 1e-9, "low %g, numpy %g", lo, num(c, "numpy_low"));
-        cr_assert(fabs(hi - num(c, "numpy_high")) < 0.1 * width + 1e-9, "high %g, numpy %g", hi,
-                  num(c, "numpy_high"));
+        cr_assert(fabs(hi - num(c, "numpy_high")) < 0.1 * width + 1e-9, "high %g, numpy %g", hi, num(c, "numpy_high"));
         cr_assert(lo <= ratio && ratio <= hi);
         free(a);
         free(b);
@@ -560,9 +559,8 @@ Test(latency, detailed_arrays)
     cr_assert_eq(sc->latency[SR_LAT_TTFT].n, 2);
     cr_assert_eq(sc->latency[SR_LAT_TPOT].n, 1); /* one output token: no TPOT */
     assert_close(sc->latency[SR_LAT_TPOT].pct_ms[SR_PCT_50], (0.1 + 0.01 + 0.02 - 0.1) / 2 * 1000, 1e-12, "tpot");
-    assert_close(sc->latency[SR_LAT_E2EL].pct_ms[SR_PCT_99], (0.1 + 0.01 + 0.02) * 1000 +
-                                                                  0.99 * (0.3 - (0.1 + 0.01 + 0.02)) * 1000,
-                 1e-12, "e2el");
+    assert_close(sc->latency[SR_LAT_E2EL].pct_ms[SR_PCT_99],
+                 (0.1 + 0.01 + 0.02) * 1000 + 0.99 * (0.3 - (0.1 + 0.01 + 0.02)) * 1000, 1e-12, "e2el");
     assert_close(sc->latency[SR_LAT_ITL].pct_ms[SR_PCT_50], 15, 1e-12, "itl");
     /* goodput: both successful requests meet ttft <= 250 ms and tpot <= 20 ms (the one-token request's is 0) */
     cr_assert_eq(sc->pooled.good, 2);
@@ -723,8 +721,8 @@ Test(latency, quantile_by_selection_is_gsl_on_sorted)
         memcpy(copy, v, n * sizeof *v);
         cr_assert(sr_quantiles_unsorted(copy, n, fs, M, q));
         for (size_t k = 0; k < M; k++)
-            cr_assert_eq(q[k], gsl_stats_quantile_from_sorted_data(sorted, 1, n, fs[k]), "n %zu f %g (several)",
-                         n, fs[k]);
+            cr_assert_eq(q[k], gsl_stats_quantile_from_sorted_data(sorted, 1, n, fs[k]), "n %zu f %g (several)", n,
+                         fs[k]);
     }
     gsl_rng_free(rng);
 }
