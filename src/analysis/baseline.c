@@ -437,8 +437,9 @@ sr_error *sr_compare(sr_sweep *sweep)
         for (size_t j = 0; j < m->n_scenarios && !err; j++) {
             const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
             err = speed_ratio(&m->scenarios[j], bsc, sweep->settings.confidence);
-            if (m != base) /* the baseline's own latency is not set against itself */
-                queue_latency_ratios(&ljobs, m, &m->scenarios[j], bsc, sweep->settings.seed);
+            /* The baseline's own row too, as its speed ratio: 1, with the
+             * interval its run-to-run noise gives. */
+            queue_latency_ratios(&ljobs, m, &m->scenarios[j], bsc, sweep->settings.seed);
         }
     }
     for (size_t j = 0; j < n_base; j++)
