@@ -120,6 +120,21 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     return true;
 }
 
+/* A run's own percentile p of metric m: its file's, and for p50 else the
+ * median a reader found under another name (the author's ttft_median_s,
+ * run.log's "ttft X s", the stdout's "Median TTFT (ms)"); NAN. */
+static double run_file_pct(const sr_bench_run *run, size_t m, size_t p)
+{
+    double v = run->file_pct_ms[m][p];
+    if (isfinite(v) || p != SR_PCT_50)
+        return v;
+    const double medians[SR_N_LAT] = {[SR_LAT_TTFT] = run->median_ttft_ms,
+                                      [SR_LAT_TPOT] = run->median_tpot_ms,
+                                      [SR_LAT_ITL] = run->median_itl_ms,
+                                      [SR_LAT_E2EL] = run->median_e2el_ms};
+    return medians[m];
+}
+
 /* Each percentile the files state, as the median over the runs that state it. */
 static void file_percentiles(sr_scenario *sc)
 {
@@ -129,9 +144,11 @@ static void file_percentiles(sr_scenario *sc)
             continue;
         for (size_t p = 0; p < SR_N_PCT; p++) {
             size_t n = 0;
-            for (size_t r = 0; r < sc->n_runs; r++)
-                if (isfinite(sc->runs[r].file_pct_ms[m][p]))
-                    v[n++] = sc->runs[r].file_pct_ms[m][p];
+            for (size_t r = 0; r < sc->n_runs; r++) {
+                double x = run_file_pct(&sc->runs[r], m, p);
+                if (isfinite(x))
+                    v[n++] = x;
+            }
             if (n) {
                 sc->latency[m].pct_ms[p] = sr_median(v, n);
                 sc->latency[m].source = SR_LAT_SOURCE_FILE;

@@ -467,7 +467,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
         return NULL;
     /* Only the scenarios in which some entry has the metric. */
     size_t kept = 0;
-    bool files = false, requests = false, ratios = false;
+    bool files = false, requests = false, ratios = false, tails = false;
     for (size_t c = 0; c < speed.n; c++) {
         bool any = false;
         for (size_t i = 0; i < sw->n_models; i++) {
@@ -476,6 +476,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
                 continue;
             any = true;
             files |= sc->latency[metric].source == SR_LAT_SOURCE_FILE;
+            tails |= isfinite(sc->latency[metric].pct_ms[SR_PCT_90]) || isfinite(sc->latency[metric].pct_ms[SR_PCT_99]);
             requests |= sc->latency[metric].source == SR_LAT_SOURCE_REQUESTS;
             for (size_t r = 0; r < SR_N_LAT_RATIOS; r++)
                 ratios |= sr_latency_ratio_metric((sr_latency_ratio_kind)r) == metric && sc->latency_ratio[r].known;
@@ -493,7 +494,9 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
         *none = false;
         size_t n = sr_render_model_order(sw, order);
         char t1[200], t2[240];
-        b.t->aside = sr_tb_dup_or_null("p50 / p90 / p99 per scenario");
+        /* Files that state only a median (the author's ttft_median_s,
+         * run.log's ttft): that one figure, without two dashes beside it. */
+        b.t->aside = sr_tb_dup_or_null(tails ? "p50 / p90 / p99 per scenario" : "median per scenario");
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t c = 0; c < kept; c++) {
             /* "TTFT, c=16": a latency column is not read as a speed ratio */
@@ -512,7 +515,9 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
             model_and_status(&b, m);
             for (size_t c = 0; c < kept; c++) {
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-                const char *text = sc ? sr_text_latency_pcts(t1, sizeof t1, &sc->latency[metric]) : NULL;
+                const char *text = !sc ? NULL
+                                   : tails ? sr_text_latency_pcts(t1, sizeof t1, &sc->latency[metric])
+                                           : sr_text_latency_ms(t1, sizeof t1, sc->latency[metric].pct_ms[SR_PCT_50]);
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_TEXT, text); /* breaks between its percentiles on paper */
                 const char *sub = text ? latency_sub(t2, sizeof t2, sc, metric, files && requests) : NULL;
                 if (sub)
@@ -521,14 +526,20 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
         }
         sr_strbuf note;
         sr_strbuf_init(&note);
-        sr_strbuf_printf(&note, "Each cell: the 50th, 90th and 99th percentiles of the %s", k->what);
+        if (tails)
+            sr_strbuf_printf(&note, "Each cell: the 50th, 90th and 99th percentiles of the %s", k->what);
+        else
+            sr_strbuf_printf(&note, "Each cell: the median (50th percentile) of the %s", k->what);
         if (requests)
             sr_strbuf_puts(&note, ", over the successful requests of every run of the scenario pooled (numpy's "
                                   "linear interpolation; failed requests, those with an error, left out)");
-        if (files)
+        if (files && tails)
             sr_strbuf_printf(&note, "%sthe median over the runs of the percentiles the result files state (\xE2\x80\x94 "
                                     "where they state none)",
                              requests ? "; where the results carry no per-request arrays, " : ": ");
+        else if (files)
+            sr_strbuf_puts(&note, ": the median over the runs of the medians the result files state (they state no "
+                                  "other percentile)");
         if (metric == SR_LAT_E2EL && requests)
             sr_strbuf_puts(&note, "; per request, the time to first token plus the inter-token latencies");
         if (metric == SR_LAT_TPOT && requests)
