@@ -207,6 +207,34 @@ Test(latency, file_keys_when_no_requests)
     cJSON_Delete(root);
 }
 
+/* A median a reader found under another name (the author's ttft_median_s,
+ * run.log's "ttft X s": run.median_ttft_ms only) is the p50; the files'
+ * own p50 key wins where a run has one; no p90 or p99 is made up. */
+Test(latency, a_median_under_another_name_is_the_p50)
+{
+    sr_model *m = new_model();
+    sr_scenario_spec spec = {1024, 256, 16, INFINITY, -1};
+    const double medians[3] = {227, 230, 223};
+    for (size_t i = 0; i < 3; i++) {
+        sr_bench_run run;
+        sr_bench_run_init(&run);
+        run.output_throughput = 900;
+        run.median_ttft_ms = medians[i];
+        if (i == 2)
+            run.file_pct_ms[SR_LAT_TTFT][SR_PCT_50] = 500; /* the file's own p50 key */
+        cr_assert(sr_model_add_run(m, &spec, &run));
+    }
+    sr_slo none = {NAN, NAN, NAN};
+    sr_scenario *sc = &m->scenarios[0];
+    sr_latency_summary(sc, &none);
+    cr_assert_eq(sc->latency[SR_LAT_TTFT].source, SR_LAT_SOURCE_FILE);
+    cr_assert_float_eq(sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_50], 230.0, 1e-12); /* median of 227, 230, 500 */
+    cr_assert(isnan(sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_90]));
+    cr_assert(isnan(sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99]));
+    cr_assert_eq(sc->latency[SR_LAT_TPOT].source, SR_LAT_SOURCE_NONE);
+    release_model(m);
+}
+
 /* ---- Welch-log -------------------------------------------------------------- */
 
 static double *array_of(const cJSON *a, size_t *n)

@@ -515,7 +515,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
             model_and_status(&b, m);
             for (size_t c = 0; c < kept; c++) {
                 const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-                const char *text = !sc ? NULL
+                const char *text = !sc     ? NULL
                                    : tails ? sr_text_latency_pcts(t1, sizeof t1, &sc->latency[metric])
                                            : sr_text_latency_ms(t1, sizeof t1, sc->latency[metric].pct_ms[SR_PCT_50]);
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_TEXT, text); /* breaks between its percentiles on paper */
