@@ -315,8 +315,8 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(sub, sizeof sub,
              "Each entry's accuracy difference from the baseline with its %s%% interval, against its output "
-             "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0; ringed: on the "
-             "frontier, no entry measurably better on one axis without being worse on the other",
+             "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0; ringed: no other "
+             "entry is measurably better on one axis and not worse on the other",
              conf);
     sr_chart_header(&cv, sr_chart_title(SR_CHART_TRADEOFF), sub);
     const sr_legend_item legend[] = {
