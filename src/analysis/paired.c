@@ -22,7 +22,7 @@ const sr_item_score **sr_items_by_id(const sr_scores *s)
     return idx;
 }
 
-bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out)
+void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out)
 {
     memset(out, 0, sizeof *out);
     out->diff = sr_xmalloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
@@ -43,7 +43,6 @@ bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score *
         free(out->diff);
         out->diff = NULL;
     }
-    return true;
 }
 
 static bool all_digits(const char *s)
@@ -87,7 +86,7 @@ static int cmp_flip(const void *x, const void *y)
     return a->item.item < b->item.item ? -1 : a->item.item > b->item.item;
 }
 
-bool sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
+void sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
                       size_t *n)
 {
     *out = NULL;
@@ -100,27 +99,19 @@ bool sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_scor
         if (!hit || a->items[i].score == (*hit)->score)
             continue;
         void *grown = keys;
-        if (!sr_grow(&grown, &cap, n_keys + 1, sizeof *keys)) {
-            free(keys);
-            return false;
-        }
+        sr_grow(&grown, &cap, n_keys + 1, sizeof *keys);
         keys = grown;
         keys[n_keys++] = (flip_key){a->items[i].id, {i, (*hit)->score}};
     }
     if (n_keys == 0)
-        return true;
+        return;
     qsort(keys, n_keys, sizeof *keys, cmp_flip);
     sr_flipped_item *items = sr_xmalloc(n_keys * sizeof *items);
-    if (!items) {
-        free(keys);
-        return false;
-    }
     for (size_t k = 0; k < n_keys; k++)
         items[k] = keys[k].item;
     free(keys);
     *out = items;
     *n = n_keys;
-    return true;
 }
 
 void sr_pairing_release(sr_pairing *p)
@@ -186,13 +177,13 @@ size_t sr_run_throughputs(const sr_scenario *sc, double *out)
     return n;
 }
 
-bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confidence, sr_spread *out)
+void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confidence, sr_spread *out)
 {
     *out = sr_spread_none();
     double denom = ref ? ref->median_output_throughput : NAN;
     out->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
     if (!isfinite(out->ratio))
-        return true;
+        return;
     double *runs = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
     double *ref_runs = sr_xmalloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
     size_t n = sr_run_throughputs(sc, runs), nr = sr_run_throughputs(ref, ref_runs);
@@ -220,5 +211,4 @@ bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confi
                                        : SR_SPEED_UNJUDGED;
     free(runs);
     free(ref_runs);
-    return true;
 }

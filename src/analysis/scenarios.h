@@ -26,6 +26,6 @@ long sr_load_prompt_length(const sr_sweep *sweep);
 
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
-sr_error *sr_key_runs(sr_sweep *sweep);
+void sr_key_runs(sr_sweep *sweep);
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "ingest/json_line.h"
 #include "ingest/json_line_fast.h"
@@ -121,8 +121,8 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
             return false;
     if (key_len == 5 && memcmp(key, "model", 5) == 0 && model_id) {
         char *raw = sr_strndup(value, value_len);
-        char *norm = raw ? sr_normalize_model_id(raw) : NULL;
-        bool same = norm && strcmp(norm, model_id) == 0;
+        char *norm = sr_normalize_model_id(raw);
+        bool same = strcmp(norm, model_id) == 0;
         free(raw);
         free(norm);
         return !same;
@@ -141,11 +141,11 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
  * run->params, "key=value, key=value". `vllm bench sweep` appends its
  * parameters after "run_number" instead: they are in the directory
  * names, not read here. */
-static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
+static void get_params(const cJSON *obj, sr_bench_run *run)
 {
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(obj, "num_prompts");
     if (!first || !cJSON_GetObjectItemCaseSensitive(obj, "request_rate"))
-        return NULL;
+        return;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     for (const cJSON *m = first->next; m && strcmp(m->string, "request_rate") != 0; m = m->next) {
@@ -158,11 +158,9 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
             sr_strbuf_puts(&sb, ", ");
         sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
     }
-    sr_error *err = NULL;
-    if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
-        err = sr_oom();
+    if (sb.len)
+        run->params = sr_strbuf_detach(&sb);
     sr_strbuf_release(&sb);
-    return err;
 }
 
 /* --metadata values arrive as strings ("1024"); numbers are accepted too. */
@@ -347,6 +345,44 @@ static bool random_lengths_apply(const sr_json_obj *o)
     return strncmp(dataset, "random", 6) == 0;
 }
 
+/* Nominal lengths: --metadata input_len=/output_len= (or the
+ * random_input_len/random_output_len a `vllm bench sweep` run file
+ * carries from its --bench-params, or SGLang's for a random dataset),
+ * else the mean per completed request, else the mean of the per-request
+ * arrays (req: read flat, else from the tree). names[] of the two
+ * lengths: the key each came from, for the plausibility check. */
+static sr_error *fill_lengths(const sr_json_obj *o, const sr_fast_requests *req, sr_bench_run *run,
+                              const char **names)
+{
+    sr_error *err;
+    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
+        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+        return err;
+    bool random = random_lengths_apply(o);
+    if (random && isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
+        return err;
+    if (random && isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
+        return err;
+    if (!sr_json_item(o->obj, "input_len"))
+        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
+    if (!sr_json_item(o->obj, "output_len"))
+        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
+    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
+    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
+        run->input_len = (double)run->total_input_tokens / (double)run->completed;
+    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
+        run->output_len = (double)run->total_output_tokens / (double)run->completed;
+    if (isnan(run->input_len) && (err = array_mean(o, req, "input_lens", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = array_mean(o, req, "output_lens", &run->output_len)) != NULL)
+        return err;
+    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
+        names[SR_RUN_INPUT_LEN] = "input_lens";
+    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
+        names[SR_RUN_OUTPUT_LEN] = "output_lens";
+    return NULL;
+}
+
 static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_bench_run *run)
 {
     if (!cJSON_IsObject(o->obj))
@@ -357,13 +393,13 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
     if (got != SR_JSON_ABSENT) {
         if (got != SR_JSON_OK || !model[0])
             return sr_json_key_error(o, "model_id", "expected a model name for 'model_id'");
-        if (!(run->model_id = sr_normalize_model_id(model)))
-            return sr_oom();
+        run->model_id = sr_normalize_model_id(model);
     }
     /* null: no limit */
     if ((err = get_count(o, "max_concurrency", &run->max_concurrency)) != NULL ||
-        (err = get_rate(o, &run->request_rate)) != NULL || (err = get_params(o->obj, run)) != NULL)
+        (err = get_rate(o, &run->request_rate)) != NULL)
         return err;
+    get_params(o->obj, run);
 
     static const struct {
         const char *key;
@@ -414,10 +450,6 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
         (err = fill_requests(o, req, run)) != NULL)
         return err;
 
-    /* Nominal lengths: --metadata input_len=/output_len= (or the
-     * random_input_len/random_output_len a `vllm bench sweep` run file
-     * carries from its --bench-params), else the mean per completed
-     * request, else the mean of the per-request arrays. */
     /* names: the key each figure came from, for the plausibility check */
     const char *names[SR_RUN_N_FIELDS] = {"output_throughput",  "total_token_throughput",
                                           "request_throughput", "completed",
@@ -425,31 +457,8 @@ static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_
                                           "input_len",          "output_len"};
     if (sglang_total)
         names[SR_RUN_TOTAL_THROUGHPUT] = "total_throughput";
-    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
-        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+    if ((err = fill_lengths(o, req, run, names)) != NULL)
         return err;
-    bool random = random_lengths_apply(o);
-    if (random && isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
-        return err;
-    if (random && isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
-        return err;
-    if (!sr_json_item(o->obj, "input_len"))
-        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
-    if (!sr_json_item(o->obj, "output_len"))
-        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
-    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
-    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
-        run->input_len = (double)run->total_input_tokens / (double)run->completed;
-    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
-        run->output_len = (double)run->total_output_tokens / (double)run->completed;
-    if (isnan(run->input_len) && (err = array_mean(o, req, "input_lens", &run->input_len)) != NULL)
-        return err;
-    if (isnan(run->output_len) && (err = array_mean(o, req, "output_lens", &run->output_len)) != NULL)
-        return err;
-    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
-        names[SR_RUN_INPUT_LEN] = "input_lens";
-    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
-        names[SR_RUN_OUTPUT_LEN] = "output_lens";
     char *why;
     sr_run_field bad = sr_bench_run_implausible(run, names, &why);
     if (bad != SR_RUN_N_FIELDS) {
@@ -602,8 +611,8 @@ static sr_error *parse_value(cursor *c, bool in_array, parsed_value *v)
             /* flat's tree is the parser's own, left for its next value */
         }
     }
-    if (!err && dup && !sr_json_note_duplicate_key(c->path, line, c->data + start, v->end - start, dup))
-        err = sr_oom();
+    if (!err && dup)
+        sr_json_note_duplicate_key(c->path, line, c->data + start, v->end - start, dup);
     if (err)
         parsed_release(v);
     return err;
@@ -736,13 +745,4 @@ bool sr_looks_like_bench_json(const char *data, size_t len)
     while (pos < len && is_space(data[pos]))
         pos++;
     return pos < len && data[pos] == '{' && sr_memmem(data + pos, len - pos, "\"output_throughput\"") != NULL;
-}
-
-void sr_bench_runs_free(sr_bench_run *runs, size_t n)
-{
-    if (!runs)
-        return;
-    for (size_t i = 0; i < n; i++)
-        sr_bench_run_release(&runs[i]);
-    free(runs);
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
@@ -181,20 +181,15 @@ static void id_list_free(id_list *l)
 }
 
 /* Takes ownership of id. */
-static sr_error *id_list_push(id_list *l, char *id, long line)
+static void id_list_push(id_list *l, char *id, long line)
 {
     void *a = l->ids, *b = l->lines;
-    bool ok = sr_grow(&a, &l->cap_ids, l->n + 1, sizeof *l->ids);
+    sr_grow(&a, &l->cap_ids, l->n + 1, sizeof *l->ids);
     l->ids = a;
-    ok = ok && sr_grow(&b, &l->cap_lines, l->n + 1, sizeof *l->lines);
+    sr_grow(&b, &l->cap_lines, l->n + 1, sizeof *l->lines);
     l->lines = b;
-    if (!ok) {
-        free(id);
-        return sr_oom();
-    }
     l->ids[l->n] = id;
     l->lines[l->n++] = line;
-    return NULL;
 }
 
 static int str_ptr_cmp(const void *a, const void *b)
@@ -205,10 +200,7 @@ static int str_ptr_cmp(const void *a, const void *b)
 /* A sorted copy of the pointers, for bsearch. */
 static char **sorted_ids(const id_list *l)
 {
-    size_t bytes;
-    if (!sr_size_mul(l->n ? l->n : 1, sizeof(char *), &bytes))
-        return NULL;
-    char **s = sr_xmalloc(bytes);
+    char **s = sr_xreallocarray(NULL, l->n ? l->n : 1, sizeof(char *));
     if (l->n)
         memcpy(s, l->ids, l->n * sizeof(char *));
     qsort(s, l->n, sizeof *s, str_ptr_cmp);
@@ -267,15 +259,14 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
         else if (!res)
             err = sr_input_error(path, it.lineno, "no \"result\" in the entry");
         else if (!(id = id_text(idv, category)))
-            err = cJSON_IsString(idv) && idv->valuestring[0] ? sr_oom() : sr_input_error(path, it.lineno, "invalid id");
+            err = sr_input_error(path, it.lineno, "invalid id");
         if (!err && empty_result(res))
             (*empty)++;
         cJSON_Delete(obj);
         sr_json_arena_reset();
-        if (!err)
-            err = id_list_push(ids, id, it.lineno);
         if (err)
             return err;
+        id_list_push(ids, id, it.lineno);
     }
     return NULL;
 }
@@ -343,13 +334,13 @@ static sr_error *failure_id(const char *path, long line, const cJSON *obj, const
                                       "prompt has no id",
                                       pos, results->n);
             *out = sr_xstrdup(results->ids[(size_t)pos - 1]);
-            return *out ? NULL : sr_oom();
+            return NULL;
         }
     } else if (!cJSON_IsString(idv) || !idv->valuestring[0]) {
         return sr_input_error(path, line, "id missing or not a string");
     }
     *out = canonical_id(idv->valuestring, category);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 static sr_error *parse_failures(const char *path, const char *data, size_t len, const char *category,
@@ -387,9 +378,7 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
             free(id);
             return err;
         }
-        err = id_list_push(fails, id, it.lineno);
-        if (err)
-            return err;
+        id_list_push(fails, id, it.lineno);
     }
     return NULL;
 }
@@ -459,8 +448,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         err = sr_input_error(result_path, 0, "no items");
     if (!err)
         err = sr_check_unique_ids(result_path, (const char *const *)results.ids, results.lines, results.n, "id");
-    if (!err && !(known = sorted_ids(&results)))
-        err = sr_oom();
+    if (!err)
+        known = sorted_ids(&results);
     if (!err)
         err = parse_failures(score_path, score_data, score_len, category, result_path, &results, known, &h, &fails);
     sr_json_arena_end();
@@ -468,11 +457,10 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
     if (!err)
         err = check_header(score_path, result_path, &h, results.n, fails.n);
-    if (!err && !(failed = sorted_ids(&fails)))
-        err = sr_oom();
+    if (!err)
+        failed = sorted_ids(&fails);
     for (size_t i = 0; !err && i < results.n; i++)
-        if (!sr_scores_add(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0))
-            err = sr_oom();
+        sr_scores_add(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0);
     if (!err) {
         free(out->benchmark);
         free(out->source);
@@ -484,8 +472,6 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         out->claimed_n = h.total;
         out->claimed_right = h.correct;
         out->empty_outputs = empty;
-        if (!out->benchmark || !out->source || !out->claimed_source)
-            err = sr_oom();
     }
     free(known);
     free(failed);
@@ -523,7 +509,7 @@ char *sr_bfcl_model_from_path(const char *rel)
             if (!((un == 6 && memcmp(up, "result", 6) == 0) || (un == 7 && memcmp(up, "results", 7) == 0)))
                 return NULL;
             char *model = sr_strndup(start, n);
-            char *u = model ? strchr(model, '_') : NULL;
+            char *u = strchr(model, '_');
             if (u)
                 *u = '/';
             return model;

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "ingest/json_line_fast.h"
 #include "util/text.h"
@@ -34,11 +35,8 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
          * same message (or, where cJSON is the laxer, accepted) as before. */
         return sr_json_parse(path, line, data, len, out);
     }
-    if (duplicate_key && !sr_json_note_duplicate_key(path, line, data, len, duplicate_key)) {
-        sr_json_line_release(*out);
-        *out = NULL;
-        return sr_oom();
-    }
+    if (duplicate_key)
+        sr_json_note_duplicate_key(path, line, data, len, duplicate_key);
     return NULL;
 }
 

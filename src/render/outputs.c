@@ -5,10 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/charts.h"
+#include "render/compare/compare_csv.h"
+#include "render/compare/json.h"
+#include "render/compare/outline.h"
 #include "render/doc.h"
 #include "render/render.h"
-#include "render/survey/outputs.h"
+#include "render/survey/charts.h"
+#include "render/survey/outline.h"
+#include "render/survey/text.h"
 #include "util/parallel.h"
 
 /* ---- the report ------------------------------------------------------------ */
@@ -145,11 +150,9 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     memset(&job, 0, sizeof job);
     job.sweep = sweep;
     job.out = out;
-    sr_error *err = sr_report_outline(sweep, NULL, &job.doc);
-    if (!err) {
-        sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
-        err = first_error(job.err, N_PHASE1);
-    }
+    job.doc = sr_report_outline(sweep, NULL);
+    sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+    sr_error *err = first_error(job.err, N_PHASE1);
     if (!err) {
         sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
         err = first_error(job.err, N_PHASE2);
@@ -195,11 +198,10 @@ static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
-    sr_doc *doc = NULL;
-    if (!err)
-        err = sr_compare_outline(c, svg, &doc);
-    if (!err)
-        err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
+    if (err)
+        return err;
+    sr_doc *doc = sr_compare_outline(c, svg);
+    err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
     if (!err)
         err = sr_doc_html(doc, &out[CMP_HTML].data, &out[CMP_HTML].len);
     if (!err)
@@ -246,11 +248,10 @@ static sr_error *render_survey(const sr_survey *s, sr_output *out)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[SURVEY_PNG].data, &out[SURVEY_PNG].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
-    sr_doc *doc = NULL;
-    if (!err)
-        err = sr_survey_outline(s, out[SURVEY_SVG].data, &doc);
-    if (!err)
-        err = sr_doc_markdown(doc, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
+    if (err)
+        return err;
+    sr_doc *doc = sr_survey_outline(s, out[SURVEY_SVG].data);
+    err = sr_doc_markdown(doc, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
     if (!err)
         err = sr_doc_html(doc, &out[SURVEY_HTML].data, &out[SURVEY_HTML].len);
     if (!err)

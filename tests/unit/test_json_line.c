@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/json.h"
 #include "ingest/json_line.h"
 #include "util/error.h"
 

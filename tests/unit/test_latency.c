@@ -75,7 +75,7 @@ static sr_model *load_scenario(const char *file, sr_model *m)
     sr_scenario_spec spec = {100, 10, 4, INFINITY, -1};
     for (size_t i = 0; i < n; i++) {
         cr_assert_not_null(runs[i].requests, "%s: run %zu has no per-request arrays", file, i);
-        cr_assert(sr_model_add_run(m, &spec, &runs[i]));
+        sr_model_add_run(m, &spec, &runs[i]);
     }
     free(runs);
     cr_assert_eq(m->n_scenarios, 1);
@@ -222,7 +222,7 @@ Test(latency, a_median_under_another_name_is_the_p50)
         run.median_ttft_ms = medians[i];
         if (i == 2)
             run.file_pct_ms[SR_LAT_TTFT][SR_PCT_50] = 500; /* the file's own p50 key */
-        cr_assert(sr_model_add_run(m, &spec, &run));
+        sr_model_add_run(m, &spec, &run);
     }
     sr_slo none = {NAN, NAN, NAN};
     sr_scenario *sc = &m->scenarios[0];
@@ -306,7 +306,7 @@ static void add_runs(sr_model *m, const double *tps, size_t n)
         sr_bench_run run;
         sr_bench_run_init(&run);
         run.output_throughput = tps[i];
-        cr_assert(sr_model_add_run(m, &spec, &run));
+        sr_model_add_run(m, &spec, &run);
     }
     m->scenarios[0].median_output_throughput = sr_median(tps, n);
 }
@@ -319,7 +319,7 @@ Test(latency, within_noise_from_the_interval)
     add_runs(a, model, 6);
     add_runs(b, base, 6);
     sr_spread s;
-    cr_assert(sr_speed_spread(&a->scenarios[0], &b->scenarios[0], 0.95, &s));
+    sr_speed_spread(&a->scenarios[0], &b->scenarios[0], 0.95, &s);
     cr_assert_eq(s.note, SR_RATIO_CI_DONE);
     cr_assert(s.ci_high < 1, "%g", s.ci_high);
     cr_assert(s.high > 0.98); /* the range alone would have said "within noise" */
@@ -329,7 +329,7 @@ Test(latency, within_noise_from_the_interval)
     /* one run: no interval, the range decides, and the note says why */
     a = new_model();
     add_runs(a, model, 1);
-    cr_assert(sr_speed_spread(&a->scenarios[0], &b->scenarios[0], 0.95, &s));
+    sr_speed_spread(&a->scenarios[0], &b->scenarios[0], 0.95, &s);
     cr_assert_eq(s.note, SR_RATIO_CI_FEW_RUNS);
     cr_assert_eq(s.n_runs, 1);
     cr_assert_eq(s.n_ref_runs, 6);
@@ -460,7 +460,7 @@ static void add_load(sr_model *m, long conc, double rate, long burst, double p99
     sr_bench_run run;
     sr_bench_run_init(&run);
     run.output_throughput = 100;
-    cr_assert(sr_model_add_run(m, &spec, &run));
+    sr_model_add_run(m, &spec, &run);
     sr_scenario *sc = &m->scenarios[m->n_scenarios - 1];
     sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] = p99_ttft;
     sc->latency[SR_LAT_TPOT].pct_ms[SR_PCT_99] = p99_tpot;
@@ -579,7 +579,7 @@ Test(latency, detailed_arrays)
     cr_assert_eq(q->output_len[2], 1);
     sr_model *m = new_model();
     sr_scenario_spec spec = {100, 2, 2, INFINITY, -1};
-    cr_assert(sr_model_add_run(m, &spec, &runs[0]));
+    sr_model_add_run(m, &spec, &runs[0]);
     free(runs);
     sr_slo slo = {350, 20, NAN};
     sr_latency_summary(&m->scenarios[0], &slo);

@@ -134,7 +134,7 @@ static bool starts(const char *s, size_t len, const char *prefix)
 /* cairo names surfaces after a process-wide counter ("surface7"), which
  * would make two renders differ: number them in order instead, and put
  * prefix before every id so charts inlined in one page do not clash. */
-static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map *m)
+static void collect_ids(const char *svg, size_t len, const char *prefix, id_map *m)
 {
     long surfaces = 0;
     for (size_t i = 0; i + 4 < len; i++) {
@@ -149,29 +149,19 @@ static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map 
         bool surface = end - start > 7 && starts(svg + start, end - start, "surface");
         for (size_t k = start + 7; surface && k < end; k++)
             surface = svg[k] >= '0' && svg[k] <= '9';
-        char *new_ =
-            surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old ? old : "");
+        char *new_ = surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old);
         void *a = m->old, *b = m->new_, *c = m->old_len;
-        bool ok = old && new_ && sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
-        if (ok)
-            m->old = a;
-        ok = ok && sr_grow(&b, &m->cap_new, m->n + 1, sizeof *m->new_);
-        if (ok)
-            m->new_ = b;
-        ok = ok && sr_grow(&c, &m->cap_len, m->n + 1, sizeof *m->old_len);
-        if (ok)
-            m->old_len = c;
-        if (!ok) {
-            free(old);
-            free(new_);
-            return false;
-        }
+        sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
+        m->old = a;
+        sr_grow(&b, &m->cap_new, m->n + 1, sizeof *m->new_);
+        m->new_ = b;
+        sr_grow(&c, &m->cap_len, m->n + 1, sizeof *m->old_len);
+        m->old_len = c;
         m->old[m->n] = old;
         m->old_len[m->n] = end - start;
         m->new_[m->n++] = new_;
         i = end;
     }
-    return true;
 }
 
 static void rewrite_ids(const char *svg, size_t len, const id_map *m, sr_strbuf *out)
@@ -217,10 +207,7 @@ static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char 
     const char *svg = sr_strbuf_cstr(in);
     size_t n = in->len;
     id_map m = {0};
-    if (!collect_ids(svg, n, prefix, &m)) {
-        id_map_free(&m);
-        return sr_oom();
-    }
+    collect_ids(svg, n, prefix, &m);
     /* The <title> and <desc> go right after the root element's start tag. */
     size_t after_root = 0;
     const char *open = strstr(svg, "<svg");
@@ -242,7 +229,7 @@ static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char 
     id_map_free(&m);
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 /* The pixels as packed 8-bit RGB (what sr_encode_png takes), in place:
@@ -299,8 +286,6 @@ static sr_error *finish(sr_canvas *cv, const char *id_prefix, const char *title,
         if (cc->format == SR_CHART_PNG)
             return sr_encode_png((const char *)cc->pixels, n, (size_t)cc->pixel_w, out, len);
         unsigned char *rgb = sr_xrealloc(cc->pixels, n + 1); /* the words took more room */
-        if (!rgb)
-            return sr_oom();
         cc->pixels = NULL;
         rgb[n] = '\0';
         *out = (char *)rgb;
@@ -405,9 +390,9 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
         cc->pixel_w = (int)pw;
         cc->pixel_h = (int)ph;
         cc->stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, cc->pixel_w);
+        if (cc->stride <= 0)
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make a %dx%d pixel chart", cc->pixel_w, cc->pixel_h);
         cc->pixels = sr_xmalloc((size_t)cc->stride * (size_t)cc->pixel_h);
-        if (cc->stride <= 0 || !cc->pixels)
-            return sr_oom();
         cc->surface =
             cairo_image_surface_create_for_data(cc->pixels, CAIRO_FORMAT_RGB24, cc->pixel_w, cc->pixel_h, cc->stride);
     } else {

@@ -12,9 +12,10 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/report/chart_tradeoff.h"
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_throughput.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -147,6 +148,138 @@ static const char *axis_words(sweep_axis a)
                                  : "prompts sent at once";
 }
 
+/* The lines to draw: each entry's points on the curve sorted by x, the
+ * first THROUGHPUT_LINES entries in display order that have any. */
+typedef struct curves {
+    xy *pts;                        /* line l is pts[first[l], first[l + 1]) */
+    size_t *first;                  /* lines + 1 entries */
+    size_t shown[THROUGHPUT_LINES]; /* the model of each line */
+    size_t lines, n_pts, left_out;
+    double xlo, xhi, yhi;
+} curves;
+
+static void collect_curves(const sr_sweep *sw, const curve_key *k, load_figure f, curves *c)
+{
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
+    c->first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *c->first);
+    size_t n = sr_render_model_order(sw, order);
+    c->lines = c->n_pts = c->left_out = 0;
+    c->xlo = INFINITY, c->xhi = -INFINITY, c->yhi = 0;
+    xy *pts = c->pts;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        size_t start = c->n_pts;
+        for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
+            const sr_scenario *sc = &m->scenarios[s];
+            if (same_curve(sc, k) && isfinite(figure_of(sc, f)))
+                pts[c->n_pts++] = (xy){axis_value(sc, k->axis), figure_of(sc, f)};
+        }
+        if (c->n_pts == start)
+            continue;
+        if (c->lines == THROUGHPUT_LINES) {
+            c->left_out++;
+            c->n_pts = start;
+            continue;
+        }
+        qsort(pts + start, c->n_pts - start, sizeof *pts, cmp_xy);
+        c->first[c->lines] = start;
+        c->shown[c->lines++] = order[i];
+        for (size_t p = start; p < c->n_pts; p++) {
+            c->xlo = fmin(c->xlo, pts[p].x);
+            c->xhi = fmax(c->xhi, pts[p].x);
+            c->yhi = fmax(c->yhi, pts[p].y);
+        }
+    }
+    c->first[c->lines] = c->n_pts;
+    free(order);
+}
+
+static void curves_release(curves *c)
+{
+    free(c->pts);
+    free(c->first);
+}
+
+/* The y axis: a grid line and a label at each tick (tok/s, ms). */
+static void y_grid(sr_canvas *cv, const sr_axis *ay)
+{
+    double ticks[64];
+    int nt = sr_axis_ticks(ay, ticks, 64);
+    for (int t = 0; t < nt; t++) {
+        double y = sr_axis_x(ay, ticks[t]);
+        char buf[64];
+        sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
+        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
+    }
+}
+
+/* The latency chart marks the baseline: black, and named so in the legend. */
+static bool is_marked_baseline(const sr_model *m, load_figure f)
+{
+    return f == FIGURE_P99_TTFT && m->is_baseline;
+}
+
+/* Each line with its markers, and the same in words for the description. */
+static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load_figure f, const sr_axis *ax,
+                        const sr_axis *ay, sr_strbuf *desc)
+{
+    const xy *pts = c->pts;
+    char a[64];
+    for (size_t l = 0; l < c->lines; l++) {
+        bool base = is_marked_baseline(&sw->models[c->shown[l]], f);
+        sr_rgb col = base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE];
+        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
+        const sr_model *m = &sw->models[c->shown[l]];
+        sr_strbuf_printf(desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
+        for (size_t p = c->first[l]; p < c->first[l + 1]; p++) {
+            double x = sr_axis_x(ax, pts[p].x), y = sr_axis_x(ay, pts[p].y);
+            if (p > c->first[l])
+                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, base ? 3 : 2,
+                               col, false);
+            char tp[64];
+            sr_strbuf_printf(desc, " %s at %s;",
+                             f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
+                                                    : sr_text_latency_ms(tp, sizeof tp, pts[p].y),
+                             fmt_axis(a, sizeof a, pts[p].x, 1));
+        }
+        for (size_t p = c->first[l]; p < c->first[l + 1]; p++)
+            sr_canvas_marker(cv, shape, sr_axis_x(ax, pts[p].x), sr_axis_x(ay, pts[p].y), 4, col);
+    }
+}
+
+/* The axes' names, and how many entries were left out. */
+static void axis_labels(sr_canvas *cv, sweep_axis axis, load_figure f, bool log_x, double plot_top,
+                        double plot_bottom, size_t left_out)
+{
+    char xlabel[160];
+    snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(axis), log_x ? ", log scale" : "");
+    xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
+    sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    sr_canvas_text(cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
+                   false, 0, sr_grey);
+    if (left_out) {
+        char a[64], more[160];
+        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
+                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
+        sr_canvas_text(cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    }
+}
+
+/* The SLO's TTFT bound on the latency chart, a dashed line the curves can
+ * be read against. */
+static void slo_bound(sr_canvas *cv, const sr_axis *ay, double bound, sr_strbuf *desc)
+{
+    char words[96], ms[48];
+    double y = sr_axis_x(ay, bound);
+    sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 1.2, sr_vermillion, true);
+    snprintf(words, sizeof words, "SLO: p99 TTFT \xE2\x89\xA4 %s", sr_text_latency_ms(ms, sizeof ms, bound));
+    sr_canvas_text(cv, PLOT_X1, y - 5, words, SR_CHART_VALUE_SIZE, false, 1, sr_vermillion);
+    sr_strbuf_printf(desc, "The SLO's bound: %s.\n", words);
+}
+
 static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_target *target, char **out,
                             size_t *len)
 {
@@ -156,65 +289,25 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
     if (!pick_curve(sw, f, &k))
         return NULL;
     const sr_chart_kind kind = f == FIGURE_THROUGHPUT ? SR_CHART_THROUGHPUT : SR_CHART_LATENCY;
-    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
-    size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
-    if (!order || !pts || !first) {
-        free(order);
-        free(pts);
-        free(first);
-        return sr_oom();
-    }
-    size_t n = sr_render_model_order(sw, order), lines = 0, n_pts = 0, left_out = 0;
-    size_t shown[THROUGHPUT_LINES];
-    double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
-    for (size_t i = 0; i < n; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
-            continue;
-        size_t start = n_pts;
-        for (size_t s = 0; s < m->n_scenarios && n_pts - start < 256; s++) {
-            const sr_scenario *sc = &m->scenarios[s];
-            if (same_curve(sc, &k) && isfinite(figure_of(sc, f)))
-                pts[n_pts++] = (xy){axis_value(sc, k.axis), figure_of(sc, f)};
-        }
-        if (n_pts == start)
-            continue;
-        if (lines == THROUGHPUT_LINES) {
-            left_out++;
-            n_pts = start;
-            continue;
-        }
-        qsort(pts + start, n_pts - start, sizeof *pts, cmp_xy);
-        first[lines] = start;
-        shown[lines++] = order[i];
-        for (size_t p = start; p < n_pts; p++) {
-            xlo = fmin(xlo, pts[p].x);
-            xhi = fmax(xhi, pts[p].x);
-            yhi = fmax(yhi, pts[p].y);
-        }
-    }
-    first[lines] = n_pts;
-    bool log_x = xlo > 0 && xhi / xlo > 20;
+    curves c;
+    collect_curves(sw, &k, f, &c);
+    bool log_x = c.xlo > 0 && c.xhi / c.xlo > 20;
     sr_axis ax, ay;
     if (log_x)
-        sr_axis_log(&ax, xlo, xhi, PLOT_X0, PLOT_X1);
+        sr_axis_log(&ax, c.xlo, c.xhi, PLOT_X0, PLOT_X1);
     else
-        sr_axis_linear(&ax, fmin(0, xlo), xhi * 1.04, 6, PLOT_X0, PLOT_X1);
-    double legend_h = sr_chart_legend_height(lines);
+        sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, PLOT_X1);
+    double legend_h = sr_chart_legend_height(c.lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
-    /* The SLO's TTFT bound, a dashed line the curves can be read against. */
     double bound = f == FIGURE_P99_TTFT ? sw->settings.slo.ttft_ms : NAN;
     if (isfinite(bound))
-        yhi = fmax(yhi, bound);
-    sr_axis_linear(&ay, 0, yhi > 0 ? yhi * 1.06 : 1, 6, plot_bottom, plot_top);
+        c.yhi = fmax(c.yhi, bound);
+    sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_throughput_height());
     if (err) {
-        free(order);
-        free(pts);
-        free(first);
+        curves_release(&c);
         return err;
     }
     sr_strbuf desc, sub;
@@ -233,70 +326,25 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
     sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
     char names[THROUGHPUT_LINES][160];
-    for (size_t l = 0; l < lines; l++) {
-        const sr_model *m = &sw->models[shown[l]];
-        bool base = f == FIGURE_P99_TTFT && m->is_baseline;
+    for (size_t l = 0; l < c.lines; l++) {
+        const sr_model *m = &sw->models[c.shown[l]];
+        bool base = is_marked_baseline(m, f);
         snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, base ? " (baseline)" : "");
         legend[l] = (sr_legend_item){names[l], base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE],
                                      (int)(l / SR_CHART_N_PALETTE) % 3};
     }
-    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, lines);
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
-    double ticks[64];
-    int nt = sr_axis_ticks(&ay, ticks, 64);
-    for (int t = 0; t < nt; t++) {
-        double y = sr_axis_x(&ay, ticks[t]);
-        char buf[64];
-        sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
-        sr_canvas_text(&cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
-    }
-    if (isfinite(bound)) {
-        char words[96], ms[48];
-        double y = sr_axis_x(&ay, bound);
-        sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 1.2, sr_vermillion, true);
-        snprintf(words, sizeof words, "SLO: p99 TTFT \xE2\x89\xA4 %s", sr_text_latency_ms(ms, sizeof ms, bound));
-        sr_canvas_text(&cv, PLOT_X1, y - 5, words, SR_CHART_VALUE_SIZE, false, 1, sr_vermillion);
-        sr_strbuf_printf(&desc, "The SLO's bound: %s.\n", words);
-    }
-    for (size_t l = 0; l < lines; l++) {
-        bool base = f == FIGURE_P99_TTFT && sw->models[shown[l]].is_baseline;
-        sr_rgb c = base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE];
-        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
-        const sr_model *m = &sw->models[shown[l]];
-        sr_strbuf_printf(&desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
-        for (size_t p = first[l]; p < first[l + 1]; p++) {
-            double x = sr_axis_x(&ax, pts[p].x), y = sr_axis_x(&ay, pts[p].y);
-            if (p > first[l])
-                sr_canvas_line(&cv, sr_axis_x(&ax, pts[p - 1].x), sr_axis_x(&ay, pts[p - 1].y), x, y, base ? 3 : 2, c,
-                               false);
-            char tp[64];
-            sr_strbuf_printf(&desc, " %s at %s;",
-                             f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
-                                                    : sr_text_latency_ms(tp, sizeof tp, pts[p].y),
-                             fmt_axis(a, sizeof a, pts[p].x, 1));
-        }
-        for (size_t p = first[l]; p < first[l + 1]; p++)
-            sr_canvas_marker(&cv, shape, sr_axis_x(&ax, pts[p].x), sr_axis_x(&ay, pts[p].y), 4, c);
-    }
-    char xlabel[160];
-    snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(k.axis), log_x ? ", log scale" : "");
-    xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
-    sr_canvas_text(&cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_canvas_text(&cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
-                   false, 0, sr_grey);
-    if (left_out) {
-        char more[160];
-        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
-                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
-        sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    }
+    y_grid(&cv, &ay);
+    if (isfinite(bound))
+        slo_bound(&cv, &ay, bound, &desc);
+    draw_curves(&cv, sw, &c, f, &ax, &ay, &desc);
+    axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, c.left_out);
     err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
                           sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
-    free(order);
-    free(pts);
-    free(first);
+    curves_release(&c);
     return err;
 }
 
