@@ -241,10 +241,137 @@ const char *first_duplicate(simdjson::dom::element v)
     return nullptr;
 }
 
-} // namespace
+// The per-request arrays of a serving benchmark result, this thread's,
+// reused from object to object.
+class request_arrays {
+  public:
+    void reset()
+    {
+        ttfts.clear();
+        output_lens.clear();
+        input_lens.clear();
+        errors.clear();
+        itl_values.clear();
+        itl_start.clear();
+        view = sr_fast_requests{};
+    }
+    // Read one member if it is a per-request array; false when it is not one.
+    bool read(std::string_view key, simdjson::dom::element v)
+    {
+        if (key == "ttfts")
+            return numbers(v, ttfts, view.has_ttfts, "ttfts");
+        if (key == "output_lens")
+            return numbers(v, output_lens, view.has_output_lens, "output_lens");
+        if (key == "input_lens")
+            return numbers(v, input_lens, view.has_input_lens, "input_lens");
+        if (key == "errors")
+            return error_flags(v);
+        if (key == "itls")
+            return inter_token(v);
+        return false;
+    }
+    const sr_fast_requests &finish()
+    {
+        view.ttfts = ttfts.data();
+        view.n_ttfts = ttfts.size();
+        view.output_lens = output_lens.data();
+        view.n_output_lens = output_lens.size();
+        view.input_lens = input_lens.data();
+        view.n_input_lens = input_lens.size();
+        view.errors = errors.data();
+        view.n_errors = errors.size();
+        view.itl_values = itl_values.data();
+        view.n_itl_values = itl_values.size();
+        view.itl_start = itl_start.data();
+        view.n_itls = itl_start.empty() ? 0 : itl_start.size() - 1;
+        return view;
+    }
 
-extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out,
-                                             const char **duplicate_key)
+  private:
+    void bad(const char *key)
+    {
+        if (!view.bad_key)
+            view.bad_key = key;
+    }
+    bool numbers(simdjson::dom::element v, std::vector<double> &out, bool &has, const char *key)
+    {
+        has = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad(key);
+            return true;
+        }
+        for (simdjson::dom::element e : a) {
+            double x;
+            if (e.get_double().get(x)) {
+                bad(key);
+                return true;
+            }
+            out.push_back(x);
+        }
+        return true;
+    }
+    bool error_flags(simdjson::dom::element v)
+    {
+        view.has_errors = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad("errors");
+            return true;
+        }
+        for (simdjson::dom::element e : a) {
+            std::string_view text;
+            if (e.is_null()) {
+                errors.push_back(0);
+            } else if (!e.get_string().get(text)) {
+                errors.push_back(text.empty() ? 0 : 1);
+            } else {
+                bad("errors");
+                return true;
+            }
+        }
+        return true;
+    }
+    bool inter_token(simdjson::dom::element v)
+    {
+        view.has_itls = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad("itls");
+            return true;
+        }
+        itl_start.push_back(0);
+        for (simdjson::dom::element request : a) {
+            simdjson::dom::array gaps;
+            if (request.get_array().get(gaps)) {
+                bad("itls");
+                return true;
+            }
+            for (simdjson::dom::element e : gaps) {
+                double x;
+                if (e.get_double().get(x)) {
+                    bad("itls");
+                    return true;
+                }
+                itl_values.push_back(x);
+            }
+            itl_start.push_back(itl_values.size());
+        }
+        return true;
+    }
+    std::vector<double> ttfts, output_lens, input_lens, itl_values;
+    std::vector<unsigned char> errors;
+    std::vector<size_t> itl_start;
+    sr_fast_requests view{};
+};
+
+thread_local request_arrays requests_read;
+
+// Parse data[0..len) and build the shallow tree of its top-level members
+// (see the header); with `requests`, top-level arrays come back empty and
+// the per-request ones are read into it.
+sr_fast_parse parse_shallow(const char *data, size_t len, size_t avail, cJSON **out, const char **duplicate_key,
+                            request_arrays *requests)
 {
     *out = nullptr;
     *duplicate_key = nullptr;
@@ -261,6 +388,8 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
         pool.reset();
+        if (requests)
+            requests->reset();
         simdjson::dom::object members;
         if (root.get_object().get(members)) {
             *duplicate_key = first_duplicate(root);
@@ -280,9 +409,18 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
             if (!own_dup && !seen.full())
                 own_dup = seen.add(it.key(), key);
             simdjson::dom::element value = it.value();
-            if (!nested_dup)
+            cJSON *item;
+            // A per-request array read whole holds numbers or strings only
+            // (else it is reported as bad): no keys to look through.
+            bool read = false;
+            if (requests && value.type() == simdjson::dom::element_type::ARRAY) {
+                read = requests->read(it.key(), value);
+                item = pool.take(cJSON_Array);
+            } else {
+                item = member(value);
+            }
+            if (!nested_dup && !read)
                 nested_dup = first_duplicate(value);
-            cJSON *item = member(value);
             if (!item)
                 return SR_FAST_OOM; // simdjson could not read back what it parsed
             // The key too stays in the parser's buffers (cJSON_StringIsConst).
@@ -300,6 +438,29 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
         // simdjson reports errors as values; only allocation can throw.
         return SR_FAST_OOM;
     }
+}
+
+} // namespace
+
+extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out,
+                                             const char **duplicate_key)
+{
+    return parse_shallow(data, len, avail, out, duplicate_key, nullptr);
+}
+
+extern "C" sr_fast_parse sr_json_bench_fast(const char *data, size_t len, size_t avail, cJSON **out,
+                                              const char **duplicate_key, sr_fast_requests *requests)
+{
+    *requests = sr_fast_requests{};
+    sr_fast_parse parsed = parse_shallow(data, len, avail, out, duplicate_key, &requests_read);
+    if (parsed == SR_FAST_OK) {
+        try {
+            *requests = requests_read.finish();
+        } catch (...) {
+            return SR_FAST_OOM;
+        }
+    }
+    return parsed;
 }
 
 extern "C" bool sr_json_line_fast_owns(const cJSON *tree)

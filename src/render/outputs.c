@@ -24,7 +24,7 @@ enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OU
 /* The jobs of the two rendering phases (see render_phase1). */
 enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_TEX, JOB_ITEMS_CSV, JOB_MD, N_PHASE1 };
 enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
-#define MAX_JOBS 8
+#define MAX_JOBS 9
 _Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
 

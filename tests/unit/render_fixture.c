@@ -59,6 +59,10 @@ void fixture_add_speed(sr_model *m, const double *tput, const double *base)
         sr_scenario *sc = (sr_scenario *)sr_model_scenario(m, keys[c]);
         sc->median_output_throughput = tput[c];
         sc->vs_baseline.ratio = base ? tput[c] / base[c] : 1.0;
+        /* a p50 and p99 TTFT as a file states them: the latency table and chart */
+        sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_50] = 20000 / tput[c];
+        sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] = 45000 / tput[c];
+        sc->latency[SR_LAT_TTFT].source = SR_LAT_SOURCE_FILE;
     }
 }
 

@@ -68,7 +68,7 @@ static void fixture_no_baseline(sr_sweep *sw)
             s->score_ci_high = s->score + 0.03;
         }
         for (size_t c = 0; c < m->n_scenarios; c++)
-            m->scenarios[c].vs_baseline = (sr_spread){NAN, NAN, NAN, -1};
+            m->scenarios[c].vs_baseline = sr_spread_none();
     }
     sr_model *q = sr_sweep_model(sw, "Qwen/Qwen3-4B");
     sr_scores *g = sr_model_find_benchmark(q, "gsm8k");
@@ -483,7 +483,8 @@ Test(chart, absolute_charts_only_without_a_baseline)
             cr_expect(!a && alen == 0, "%s: nothing made with a baseline", sr_chart_names[k]);
         }
         cr_expect_eq(sr_chart_has_data(&without, (sr_chart_kind)k),
-                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT, "%s without a baseline",
+                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT || k == SR_CHART_LATENCY,
+                     "%s without a baseline",
                      sr_chart_names[k]);
     }
     sr_sweep_release(&with);

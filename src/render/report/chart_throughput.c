@@ -1,8 +1,10 @@
-/* The throughput curve: for a sweep over concurrency, request rate or
+/* The curves against load: for a sweep over concurrency, request rate or
  * prompts sent at once (3 or more values at one pair of lengths), each
  * entry's median output throughput against that axis, a line per entry,
- * as vLLM's compare script draws it. The first THROUGHPUT_LINES entries in
- * display order are drawn; the chart says how many are left out. */
+ * as vLLM's compare script draws it; and the same for each entry's p99
+ * time to first token (the latency chart, issue 32), the baseline marked.
+ * The first THROUGHPUT_LINES entries in display order are drawn; the chart
+ * says how many are left out. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +53,16 @@ static bool same_curve(const sr_scenario *sc, const curve_key *k)
     return on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
 }
 
+/* What a curve plots: median output throughput, or p99 TTFT. */
+typedef enum { FIGURE_THROUGHPUT, FIGURE_P99_TTFT } load_figure;
+
+static double figure_of(const sr_scenario *sc, load_figure f)
+{
+    return f == FIGURE_THROUGHPUT ? sc->median_output_throughput : sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99];
+}
+
 /* Distinct axis values of a curve over the entries shown. */
-static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
+static size_t distinct_values(const sr_sweep *sw, const curve_key *k, load_figure f)
 {
     double seen[256];
     size_t n = 0;
@@ -62,7 +72,7 @@ static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
             continue;
         for (size_t s = 0; s < m->n_scenarios; s++) {
             const sr_scenario *sc = &m->scenarios[s];
-            if (!same_curve(sc, k) || !isfinite(sc->median_output_throughput))
+            if (!same_curve(sc, k) || !isfinite(figure_of(sc, f)))
                 continue;
             double v = axis_value(sc, k->axis);
             bool dup = false;
@@ -77,7 +87,7 @@ static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
 
 /* The curve with the most values (at least MIN_POINTS); ties go to the
  * first met. False when the sweep has none. */
-static bool pick_curve(const sr_sweep *sw, curve_key *best)
+static bool pick_curve(const sr_sweep *sw, load_figure f, curve_key *best)
 {
     size_t best_n = 0;
     for (size_t i = 0; i < sw->n_models; i++)
@@ -87,7 +97,7 @@ static bool pick_curve(const sr_sweep *sw, curve_key *best)
                 if (!on_axis(sc, (sweep_axis)a))
                     continue;
                 curve_key k = {(sweep_axis)a, sc->input_len, sc->output_len};
-                size_t n = distinct_values(sw, &k);
+                size_t n = distinct_values(sw, &k, f);
                 if (n > best_n) {
                     best_n = n;
                     *best = k;
@@ -100,7 +110,13 @@ static bool pick_curve(const sr_sweep *sw, curve_key *best)
 bool sr_throughput_has_data(const sr_sweep *sw)
 {
     curve_key k;
-    return pick_curve(sw, &k);
+    return pick_curve(sw, FIGURE_THROUGHPUT, &k);
+}
+
+bool sr_latency_chart_has_data(const sr_sweep *sw)
+{
+    curve_key k;
+    return pick_curve(sw, FIGURE_P99_TTFT, &k);
 }
 
 double sr_throughput_height(void)
@@ -142,7 +158,7 @@ typedef struct curves {
     double xlo, xhi, yhi;
 } curves;
 
-static void collect_curves(const sr_sweep *sw, const curve_key *k, curves *c)
+static void collect_curves(const sr_sweep *sw, const curve_key *k, load_figure f, curves *c)
 {
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
@@ -158,8 +174,8 @@ static void collect_curves(const sr_sweep *sw, const curve_key *k, curves *c)
         size_t start = c->n_pts;
         for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
-            if (same_curve(sc, k) && isfinite(sc->median_output_throughput))
-                pts[c->n_pts++] = (xy){axis_value(sc, k->axis), sc->median_output_throughput};
+            if (same_curve(sc, k) && isfinite(figure_of(sc, f)))
+                pts[c->n_pts++] = (xy){axis_value(sc, k->axis), figure_of(sc, f)};
         }
         if (c->n_pts == start)
             continue;
@@ -187,7 +203,7 @@ static void curves_release(curves *c)
     free(c->first);
 }
 
-/* The y axis: a grid line and a label at each tick, tok/s. */
+/* The y axis: a grid line and a label at each tick (tok/s, ms). */
 static void y_grid(sr_canvas *cv, const sr_axis *ay)
 {
     double ticks[64];
@@ -196,8 +212,7 @@ static void y_grid(sr_canvas *cv, const sr_axis *ay)
         double y = sr_axis_x(ay, ticks[t]);
         char buf[64];
         sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
-        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
-                       sr_dark);
+        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
     }
 }
 
@@ -218,8 +233,8 @@ static void line_style(const sr_sweep *sw, const curves *c, size_t l, sr_rgb *co
 }
 
 /* Each line with its markers, and the same in words for the description. */
-static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, const sr_axis *ax, const sr_axis *ay,
-                        sr_strbuf *desc)
+static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load_figure f, const sr_axis *ax,
+                        const sr_axis *ay, sr_strbuf *desc)
 {
     const xy *pts = c->pts;
     char a[64];
@@ -236,7 +251,9 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, cons
             if (p > c->first[l])
                 sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, width, col, false);
             char tp[64];
-            sr_strbuf_printf(desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
+            sr_strbuf_printf(desc, " %s at %s;",
+                             f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
+                                                    : sr_text_latency_ms(tp, sizeof tp, pts[p].y),
                              fmt_axis(a, sizeof a, pts[p].x, 1));
         }
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++)
@@ -245,14 +262,15 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, cons
 }
 
 /* The axes' names, and how many entries were left out. */
-static void axis_labels(sr_canvas *cv, sweep_axis axis, bool log_x, double plot_top, double plot_bottom,
-                        size_t left_out)
+static void axis_labels(sr_canvas *cv, sweep_axis axis, load_figure f, bool log_x, double plot_top,
+                        double plot_bottom, size_t left_out)
 {
     char xlabel[160];
     snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(axis), log_x ? ", log scale" : "");
     xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
     sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_canvas_text(cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    sr_canvas_text(cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
+                   false, 0, sr_grey);
     if (left_out) {
         char a[64], more[160];
         snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
@@ -261,15 +279,29 @@ static void axis_labels(sr_canvas *cv, sweep_axis axis, bool log_x, double plot_
     }
 }
 
-sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+/* The SLO's TTFT bound on the latency chart, a dashed line the curves can
+ * be read against. */
+static void slo_bound(sr_canvas *cv, const sr_axis *ay, double bound, sr_strbuf *desc)
+{
+    char words[96], ms[48];
+    double y = sr_axis_x(ay, bound);
+    sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 1.2, sr_vermillion, true);
+    snprintf(words, sizeof words, "SLO: p99 TTFT \xE2\x89\xA4 %s", sr_text_latency_ms(ms, sizeof ms, bound));
+    sr_canvas_text(cv, PLOT_X1, y - 5, words, SR_CHART_VALUE_SIZE, false, 1, sr_vermillion);
+    sr_strbuf_printf(desc, "The SLO's bound: %s.\n", words);
+}
+
+static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_target *target, char **out,
+                            size_t *len)
 {
     *out = NULL;
     *len = 0;
     curve_key k;
-    if (!pick_curve(sw, &k))
+    if (!pick_curve(sw, f, &k))
         return NULL;
+    const sr_chart_kind kind = f == FIGURE_THROUGHPUT ? SR_CHART_THROUGHPUT : SR_CHART_LATENCY;
     curves c;
-    collect_curves(sw, &k, &c);
+    collect_curves(sw, &k, f, &c);
     bool log_x = c.xlo > 0 && c.xhi / c.xlo > 20;
     sr_axis ax, ay;
     if (log_x)
@@ -278,6 +310,9 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, PLOT_X1);
     double legend_h = sr_chart_legend_height(c.lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
+    double bound = f == FIGURE_P99_TTFT ? sw->settings.slo.ttft_ms : NAN;
+    if (isfinite(bound))
+        c.yhi = fmax(c.yhi, bound);
     sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
     sr_canvas cv;
@@ -294,27 +329,40 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         snprintf(a, sizeof a, "%s-token prompts", sr_format_count(b, sizeof b, k.input_len));
     else
         snprintf(a, sizeof a, "prompts of unknown length");
-    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s, %s-token outputs",
+    sr_strbuf_printf(&sub, "%s of each entry against %s; %s, %s-token outputs",
+                     f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
-    sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
+    sr_strbuf_puts(&sub, "; the baseline in black, as in every chart");
+    sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
-    char *names[THROUGHPUT_LINES] = {NULL};
+    char names[THROUGHPUT_LINES][160];
     for (size_t l = 0; l < c.lines; l++) {
         const sr_model *m = &sw->models[c.shown[l]];
-        names[l] = sr_asprintf("%s%s", m->label ? m->label : m->id, m->is_baseline ? " (baseline)" : "");
+        snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, m->is_baseline ? " (baseline)" : "");
         legend[l] = (sr_legend_item){names[l], {0, 0, 0}, 0};
         line_style(sw, &c, l, &legend[l].color, &legend[l].shape);
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
-    for (size_t l = 0; l < c.lines; l++)
-        free(names[l]);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
     y_grid(&cv, &ay);
-    draw_curves(&cv, sw, &c, &ax, &ay, &desc);
-    axis_labels(&cv, k.axis, log_x, plot_top, plot_bottom, c.left_out);
-    err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
+    if (isfinite(bound))
+        slo_bound(&cv, &ay, bound, &desc);
+    draw_curves(&cv, sw, &c, f, &ax, &ay, &desc);
+    axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, c.left_out);
+    err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
+                          sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
     curves_release(&c);
     return err;
+}
+
+sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_THROUGHPUT, target, out, len);
+}
+
+sr_error *sr_latency_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_P99_TTFT, target, out, len);
 }

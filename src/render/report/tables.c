@@ -185,7 +185,8 @@ sr_table *sr_table_results(const sr_sweep *sw)
     if (speed.n || across_versions) /* what a short heading leaves out is the usual value, which speed.note states */
         sr_tb_note(&b, "%s%s%s%s%s", across_versions ? ACROSS_VERSIONS : "", across_versions && speed.n ? " " : "",
                    speed.n ? "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                             "scenario; "
+                             "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
+                             "under 2 runs a side); "
                            : "",
                    speed.n ? speed.note : "", speed.n ? noisy_note(sw) : "");
     sr_speed_columns_release(&speed);
@@ -362,8 +363,9 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
     const char *shared = speed.note ? speed.note : ""; /* "c: concurrent requests (...); ...": after a semicolon */
     if (ratios)
         sr_tb_note(&b,
-                   "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario "
-                   "(the range over every pairing of their runs), then the model's own median%s%s%s",
+                   "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
+                   "with Welch's interval on the runs in brackets (or, under 2 runs a side, the range the runs "
+                   "span in parentheses), then the model's own median%s%s%s",
                    shared[0] ? "; " : ".", shared, noisy_note(sw));
     else
         sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s%s", shared[0] ? "; " : ".",
