@@ -422,6 +422,7 @@ Test(claims_check, unmatched_names_get_the_nearest_entry)
     sr_sweep sw;
     small_sweep(&sw);
     sr_model *m = sr_sweep_find_model(&sw, "org/m");
+    free(m->label); /* the analysis gave it one */
     m->label = strdup("qwen3-4b");
     read_csv_claims(&sw, "model,figure,value\n"                  /* 1 */
                          "Qwen3 4.0B,accuracy.gsm8k.score,0.7\n" /* 2: two characters off qwen3-4b */
