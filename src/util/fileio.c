@@ -66,6 +66,54 @@ static size_t sr_strip_bom(char *data, size_t len)
     return len;
 }
 
+/* Read fd (st_size bytes when it was opened) into *buf of *cap bytes,
+ * growing it as needed, and end it with a NUL; *used: the bytes read. */
+static sr_error *read_all(int fd, const char *shown, off_t st_size, char **buf, size_t *cap, size_t *used)
+{
+    /* Room for the NUL and one byte more, so that the read that meets the
+     * end of the file has somewhere to read into: with only the NUL's
+     * byte, a full buffer looked like a file that grew, and every file was
+     * copied into one twice its size (2 % of a report's CPU). */
+    size_t want = (size_t)st_size + 2;
+    if (*cap < want) {
+        free(*buf); /* nothing to keep: a fresh buffer, not a copy */
+        *buf = sr_xmalloc(want);
+        *cap = want;
+    }
+    *used = 0;
+    for (;;) {
+        if (*used + 1 >= *cap) {
+            /* The file grew while we read it: allow up to the limit. */
+            if (*cap > SR_MAX_INPUT_BYTES)
+                return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
+            *buf = sr_xrealloc(*buf, *cap * 2);
+            *cap *= 2;
+        }
+        ssize_t n = read(fd, *buf + *used, *cap - 1 - *used);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+        }
+        if (n == 0)
+            break;
+        *used += (size_t)n;
+    }
+    (*buf)[*used] = '\0';
+    return NULL;
+}
+
+static sr_error *open_input(const char *path, const char *shown, int *fd, struct stat *st)
+{
+    sr_error *err = open_regular(path, shown, fd, st);
+    if (!err && (uint64_t)st->st_size > SR_MAX_INPUT_BYTES) {
+        close(*fd);
+        err = sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st->st_size,
+                             SR_MAX_INPUT_BYTES);
+    }
+    return err;
+}
+
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
 {
     const char *shown = display_path ? display_path : path;
@@ -73,49 +121,89 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     *len = 0;
     int fd;
     struct stat st;
-    sr_error *err = open_regular(path, shown, &fd, &st);
+    sr_error *err = open_input(path, shown, &fd, &st);
     if (err)
         return err;
-    if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
-        close(fd);
-        return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st.st_size,
-                              SR_MAX_INPUT_BYTES);
-    }
-    /* Room for the NUL and one byte more, so that the read that meets the
-     * end of the file has somewhere to read into: with only the NUL's
-     * byte, a full buffer looked like a file that grew, and every file was
-     * copied into one twice its size (2 % of a report's CPU). */
-    size_t cap = (size_t)st.st_size + 2, used = 0;
-    char *buf = sr_xmalloc(cap);
-    for (;;) {
-        if (used + 1 == cap) {
-            /* The file grew while we read it: allow up to the limit. */
-            if (cap > SR_MAX_INPUT_BYTES) {
-                free(buf);
-                close(fd);
-                return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
-            }
-            buf = sr_xrealloc(buf, cap * 2);
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + used, cap - 1 - used);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            close(fd);
-            return sr_input_error(shown, 0, "read failed: %s", strerror(e));
-        }
-        if (n == 0)
-            break;
-        used += (size_t)n;
-    }
+    char *buf = NULL;
+    size_t cap = 0, used;
+    err = read_all(fd, shown, st.st_size, &buf, &cap, &used);
     close(fd);
-    buf[used] = '\0';
+    if (err) {
+        free(buf);
+        return err;
+    }
     *data = buf;
     *len = sr_strip_bom(buf, used);
     return NULL;
+}
+
+/* ---- this thread's read buffers ------------------------------------------ */
+
+typedef struct read_buffers {
+    char *data[SR_READ_SLOTS];
+    size_t cap[SR_READ_SLOTS];
+} read_buffers;
+
+static pthread_key_t buffers_key;
+static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
+static bool buffers_keyed;
+
+static void buffers_free(void *p)
+{
+    read_buffers *b = p;
+    for (int i = 0; b && i < SR_READ_SLOTS; i++)
+        free(b->data[i]);
+    free(b);
+}
+
+static void buffers_key_make(void)
+{
+    buffers_keyed = pthread_key_create(&buffers_key, buffers_free) == 0;
+}
+
+sr_error *sr_read_file_reused(const char *path, const char *display_path, int slot, const char **data, size_t *len)
+{
+    const char *shown = display_path ? display_path : path;
+    *data = NULL;
+    *len = 0;
+    if (slot < 0 || slot >= SR_READ_SLOTS)
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "read buffer %d out of range", slot);
+    pthread_once(&buffers_once, buffers_key_make);
+    read_buffers *b = buffers_keyed ? pthread_getspecific(buffers_key) : NULL;
+    if (!b && buffers_keyed) {
+        b = sr_xcalloc(1, sizeof *b);
+        if (pthread_setspecific(buffers_key, b) != 0) {
+            free(b);
+            b = NULL;
+        }
+    }
+    if (!b) { /* no thread key: a buffer of its own, as sr_read_file */
+        char *own;
+        sr_error *err = sr_read_file(path, display_path, &own, len);
+        *data = own;
+        return err;
+    }
+    int fd;
+    struct stat st;
+    sr_error *err = open_input(path, shown, &fd, &st);
+    if (err)
+        return err;
+    size_t used;
+    err = read_all(fd, shown, st.st_size, &b->data[slot], &b->cap[slot], &used);
+    close(fd);
+    if (err)
+        return err;
+    *data = b->data[slot];
+    *len = sr_strip_bom(b->data[slot], used);
+    return NULL;
+}
+
+void sr_read_buffers_release(void)
+{
+    if (!buffers_keyed)
+        return;
+    buffers_free(pthread_getspecific(buffers_key));
+    pthread_setspecific(buffers_key, NULL);
 }
 
 void sr_lines_init(sr_lines *it, const char *data, size_t len)
