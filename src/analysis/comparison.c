@@ -236,10 +236,10 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
 {
     if (!ch->before || !ch->after)
         return NULL;
-    const sr_item_score **by_id = sr_items_by_id(ch->before);
+    sr_item_index *by_id = sr_item_index_new(ch->before);
     sr_pairing p;
-    bool ok = by_id && sr_pair_items(ch->after, ch->before, by_id, &p);
-    free(by_id);
+    bool ok = sr_pair_items(ch->after, ch->before, by_id, &p);
+    sr_item_index_free(by_id);
     if (!ok)
         return sr_oom();
     ch->change.n_paired = p.n;

@@ -300,7 +300,31 @@ void sr_scores_release(sr_scores *s)
     sr_scores_init(s);
 }
 
+uint64_t sr_item_key_of_number(uint64_t value)
+{
+    return value == UINT64_MAX ? 0 : value + 1;
+}
+
+uint64_t sr_item_key(const char *id)
+{
+    if (id[0] < '0' || id[0] > '9' || (id[0] == '0' && id[1]))
+        return 0; /* not a number, or written with a leading zero */
+    uint64_t v = 0;
+    for (const char *p = id; *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            return 0; /* not all digits, or past 64 bits */
+        v = v * 10 + d;
+    }
+    return sr_item_key_of_number(v);
+}
+
 bool sr_scores_add(sr_scores *s, const char *id, double score)
+{
+    return sr_scores_add_keyed(s, id, sr_item_key(id), score);
+}
+
+bool sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score)
 {
     void *items = s->items;
     if (!sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items))
@@ -311,6 +335,7 @@ bool sr_scores_add(sr_scores *s, const char *id, double score)
         return false;
     s->items[s->n_items].id = copy;
     s->items[s->n_items].score = score;
+    s->items[s->n_items].key = key;
     s->n_items++;
     return true;
 }
@@ -321,6 +346,7 @@ bool sr_scores_set_id(sr_scores *s, size_t i, const char *id)
     if (!copy)
         return false;
     s->items[i].id = copy;
+    s->items[i].key = sr_item_key(copy);
     return true;
 }
 

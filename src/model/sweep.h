@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/claims.h"      /* published claims and their verdicts */
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
@@ -61,7 +62,18 @@ typedef struct sr_item_score {
     const char *id; /* compared as a string: lm-eval doc_id as decimal, BFCL "N"; held by the
                        scores' id pool (sr_scores_add, sr_scores_set_id), not freed alone */
     double score;   /* in [0, 1] */
+    uint64_t key;   /* sr_item_key(id), computed once as the item is added: items are paired and
+                       sorted by it, and by the text only when it is 0 */
 } sr_item_score;
+
+/* An item id as a number, so that ids are compared as integers and still as
+ * text: 1 + its value when the id is a decimal number as it prints (digits,
+ * no leading zero) below 2^64 - 1, else 0 (the id has no number and is
+ * compared by its text). Equal ids have equal keys, and two ids with a key
+ * each are equal exactly when their keys are: the key names the text. */
+uint64_t sr_item_key(const char *id);
+/* The key of the id that is the decimal digits of value. */
+uint64_t sr_item_key_of_number(uint64_t value);
 
 /* The bytes of a benchmark's item ids: a few blocks instead of one allocation
  * per item (a thousand models hold 1.7 million ids of a few bytes each). */
@@ -474,6 +486,8 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
 void sr_scores_init(sr_scores *s);
 void sr_scores_release(sr_scores *s);
 bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
+/* The same when the reader knows the id's key already (it must be sr_item_key(id)). */
+bool sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score);
 /* Give item i another id (copied); false on OOM. */
 bool sr_scores_set_id(sr_scores *s, size_t i, const char *id);
 /* The ids into one block of their exact size and the items array to its
