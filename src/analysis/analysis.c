@@ -79,7 +79,8 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         err = sr_resolve_baseline(sweep, baseline);
     else if (!sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING))
         err = sr_oom();
-    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)))
+    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)) ||
+        (err = sr_pick_throughput_curve(sweep)))
         return err;
     if ((err = note_noisy_speed(sweep)))
         return err;

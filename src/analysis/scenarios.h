@@ -23,4 +23,8 @@ const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size);
  * that cannot be keyed are named in warnings. */
 sr_error *sr_key_runs(sr_sweep *sweep);
 
+/* sweep->throughput_curve, once statuses and medians are set: in time
+ * linear in the scenarios. */
+sr_error *sr_pick_throughput_curve(sr_sweep *sweep);
+
 #endif

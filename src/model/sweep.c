@@ -300,6 +300,22 @@ void sr_scores_release(sr_scores *s)
     sr_scores_init(s);
 }
 
+bool sr_scenario_on_axis(const sr_scenario *sc, sr_load_axis axis)
+{
+    switch (axis) {
+    case SR_AXIS_CONCURRENCY: return sc->concurrency >= 0 && !isfinite(sc->request_rate);
+    case SR_AXIS_RATE: return sc->concurrency < 0 && isfinite(sc->request_rate);
+    default: return sc->concurrency < 0 && !isfinite(sc->request_rate) && sc->burst >= 0;
+    }
+}
+
+double sr_scenario_axis_value(const sr_scenario *sc, sr_load_axis axis)
+{
+    return axis == SR_AXIS_CONCURRENCY ? (double)sc->concurrency
+           : axis == SR_AXIS_RATE      ? sc->request_rate
+                                       : (double)sc->burst;
+}
+
 uint64_t sr_item_key_of_number(uint64_t value)
 {
     return value == UINT64_MAX ? 0 : value + 1;

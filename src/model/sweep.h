@@ -207,6 +207,23 @@ typedef struct sr_scenario {
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
 } sr_scenario;
 
+/* What a sweep over load varies, holding the lengths: the concurrency limit
+ * (rate unlimited), the request rate (no limit), or the prompts sent at
+ * once (neither). A scenario lies on at most one. */
+typedef enum sr_load_axis { SR_AXIS_CONCURRENCY, SR_AXIS_RATE, SR_AXIS_BURST, SR_N_LOAD_AXES } sr_load_axis;
+bool sr_scenario_on_axis(const sr_scenario *sc, sr_load_axis axis);
+double sr_scenario_axis_value(const sr_scenario *sc, sr_load_axis axis);
+
+/* analysis: the sweep over load with the most distinct values (at least
+ * SR_MIN_CURVE_POINTS) among the entries that did not fail, at one pair of
+ * lengths: what the throughput curve draws. */
+#define SR_MIN_CURVE_POINTS 3
+typedef struct sr_load_curve {
+    bool found; /* else the sweep has none */
+    sr_load_axis axis;
+    long input_len, output_len;
+} sr_load_curve;
+
 /* ---- server log facts -------------------------------------------------- */
 
 typedef struct sr_server_log {
@@ -422,6 +439,8 @@ typedef struct sr_sweep {
     sr_settings settings;
 
     sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
+
+    sr_load_curve throughput_curve; /* analysis: sr_pick_throughput_curve */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */

@@ -21,85 +21,16 @@
 #define PLOT_H 380.0
 #define PLOT_X0 96.0
 #define PLOT_X1 (SR_CHART_WIDTH - 40.0)
-#define MIN_POINTS 3
 
-typedef enum { AXIS_CONCURRENCY, AXIS_RATE, AXIS_BURST, N_AXES } sweep_axis;
-
-/* Which scenarios lie on one curve: the lengths and the axis. */
-typedef struct curve_key {
-    sweep_axis axis;
-    long input_len, output_len;
-} curve_key;
-
-static bool on_axis(const sr_scenario *sc, sweep_axis axis)
+static bool same_curve(const sr_scenario *sc, const sr_load_curve *k)
 {
-    switch (axis) {
-    case AXIS_CONCURRENCY: return sc->concurrency >= 0 && !isfinite(sc->request_rate);
-    case AXIS_RATE: return sc->concurrency < 0 && isfinite(sc->request_rate);
-    default: return sc->concurrency < 0 && !isfinite(sc->request_rate) && sc->burst >= 0;
-    }
+    return sr_scenario_on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
 }
 
-static double axis_value(const sr_scenario *sc, sweep_axis axis)
-{
-    return axis == AXIS_CONCURRENCY ? (double)sc->concurrency : axis == AXIS_RATE ? sc->request_rate : (double)sc->burst;
-}
-
-static bool same_curve(const sr_scenario *sc, const curve_key *k)
-{
-    return on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
-}
-
-/* Distinct axis values of a curve over the entries shown. */
-static size_t distinct_values(const sr_sweep *sw, const curve_key *k)
-{
-    double seen[256];
-    size_t n = 0;
-    for (size_t i = 0; i < sw->n_models; i++) {
-        const sr_model *m = &sw->models[i];
-        if (m->status == SR_STATUS_FAILED)
-            continue;
-        for (size_t s = 0; s < m->n_scenarios; s++) {
-            const sr_scenario *sc = &m->scenarios[s];
-            if (!same_curve(sc, k) || !isfinite(sc->median_output_throughput))
-                continue;
-            double v = axis_value(sc, k->axis);
-            bool dup = false;
-            for (size_t j = 0; j < n && !dup; j++)
-                dup = seen[j] == v;
-            if (!dup && n < sizeof seen / sizeof seen[0])
-                seen[n++] = v;
-        }
-    }
-    return n;
-}
-
-/* The curve with the most values (at least MIN_POINTS); ties go to the
- * first met. False when the sweep has none. */
-static bool pick_curve(const sr_sweep *sw, curve_key *best)
-{
-    size_t best_n = 0;
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t s = 0; s < sw->models[i].n_scenarios; s++) {
-            const sr_scenario *sc = &sw->models[i].scenarios[s];
-            for (int a = 0; a < N_AXES; a++) {
-                if (!on_axis(sc, (sweep_axis)a))
-                    continue;
-                curve_key k = {(sweep_axis)a, sc->input_len, sc->output_len};
-                size_t n = distinct_values(sw, &k);
-                if (n > best_n) {
-                    best_n = n;
-                    *best = k;
-                }
-            }
-        }
-    return best_n >= MIN_POINTS;
-}
-
+/* The curve is the analysis's (sweep->throughput_curve): picked once. */
 bool sr_throughput_has_data(const sr_sweep *sw)
 {
-    curve_key k;
-    return pick_curve(sw, &k);
+    return sw->throughput_curve.found;
 }
 
 double sr_throughput_height(void)
@@ -124,20 +55,20 @@ static int cmp_xy(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static const char *axis_words(sweep_axis a)
+static const char *axis_words(sr_load_axis a)
 {
-    return a == AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
-           : a == AXIS_RATE      ? "request rate (requests/s)"
-                                 : "prompts sent at once";
+    return a == SR_AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
+           : a == SR_AXIS_RATE      ? "request rate (requests/s)"
+                                    : "prompts sent at once";
 }
 
 sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    curve_key k;
-    if (!pick_curve(sw, &k))
+    if (!sw->throughput_curve.found)
         return NULL;
+    const sr_load_curve k = sw->throughput_curve;
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
     size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
@@ -158,7 +89,7 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         for (size_t s = 0; s < m->n_scenarios && n_pts - start < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
             if (same_curve(sc, &k) && isfinite(sc->median_output_throughput))
-                pts[n_pts++] = (xy){axis_value(sc, k.axis), sc->median_output_throughput};
+                pts[n_pts++] = (xy){sr_scenario_axis_value(sc, k.axis), sc->median_output_throughput};
         }
         if (n_pts == start)
             continue;
