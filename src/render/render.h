@@ -48,7 +48,7 @@ typedef enum {
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
  * the PNG (and needs no cairo, so it can run on another thread). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
-#define SR_CHART_PIXEL_WIDTH 800
+#define SR_CHART_PIXEL_WIDTH 1600
 extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff",
                                                "throughput", "accuracy", "speed" */
 #define SR_N_CHARTS 7
