@@ -110,6 +110,7 @@ void sr_settings_default(sr_settings *s)
     s->gsm8k_filter = "strict-match";
     s->keep_going = false;
     s->appendix = false;
+    s->outputs = SR_OUTPUT_ALL;
     s->threads = 0; /* 0: one per online core, at most 8 */
     s->simultaneous = false;
     s->equivalence_margin = NAN;

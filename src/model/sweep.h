@@ -401,11 +401,26 @@ typedef struct sr_settings {
     bool keep_going;
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
+    unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);
+
+/* The output formats (--outputs): report.json, the CSV files, results.md,
+ * report.html, report.pdf, the charts as SVG and as PNG, results.tex. */
+enum {
+    SR_OUTPUT_JSON = 1 << 0,
+    SR_OUTPUT_CSV = 1 << 1,
+    SR_OUTPUT_MD = 1 << 2,
+    SR_OUTPUT_HTML = 1 << 3,
+    SR_OUTPUT_PDF = 1 << 4,
+    SR_OUTPUT_SVG = 1 << 5,
+    SR_OUTPUT_PNG = 1 << 6,
+    SR_OUTPUT_TEX = 1 << 7,
+    SR_OUTPUT_ALL = (1 << 8) - 1
+};
 
 typedef struct sr_manifest {
     char *name;                    /* sweep name; NULL: the export directory's name */

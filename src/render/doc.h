@@ -95,7 +95,11 @@ typedef struct sr_doc {
     sr_doc_section *sections;
     size_t n_sections, cap_sections;
     bool oom;
+    unsigned chart_files; /* which of charts/<name>.png and .svg are written beside the document
+                             (SR_DOC_CHART_*; both unless told): what results.md links and the
+                             HTML caption names */
 } sr_doc;
+enum { SR_DOC_CHART_PNG = 1, SR_DOC_CHART_SVG = 2 };
 
 /* A document with its title; NULL on OOM. */
 sr_doc *sr_doc_new(const char *title, const char *kind);

@@ -127,7 +127,7 @@ static sr_error *chart_svg(const sr_doc_chart *ch, char **svg)
     return NULL;
 }
 
-static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_doc_block *b)
+static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_doc_block *b, unsigned chart_files)
 {
     char *svg = NULL;
     if (b->kind == SR_BLOCK_CHART) {
@@ -161,6 +161,15 @@ static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_do
         sr_tpl_set(ch, "name", b->chart.name);
         sr_tpl_set(ch, "svg", svg);
         sr_tpl_set(ch, "caption", b->chart.caption);
+        /* the files beside the page (--outputs may leave one or both out) */
+        sr_strbuf files;
+        sr_strbuf_init(&files);
+        if (chart_files & SR_DOC_CHART_PNG)
+            sr_strbuf_printf(&files, "charts/%s.png", b->chart.name);
+        if (chart_files & SR_DOC_CHART_SVG)
+            sr_strbuf_printf(&files, "%scharts/%s.svg", files.len ? " and " : "", b->chart.name);
+        sr_tpl_set(ch, "files", sr_strbuf_cstr(&files));
+        sr_strbuf_release(&files);
         free(svg);
     }
     return NULL;
@@ -172,7 +181,7 @@ static sr_error *add_blocks(sr_tpl_ctx *owner, const char *list, const sr_doc_se
     sr_error *err = NULL;
     for (size_t i = 0; i < s->n_blocks && !err; i++)
         if (s->blocks[i].formats & SR_DOC_HTML)
-            err = add_block(owner, list, &s->blocks[i]);
+            err = add_block(owner, list, &s->blocks[i], s->doc->chart_files);
     return err;
 }
 

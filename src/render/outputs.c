@@ -25,6 +25,7 @@ _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS
 
 typedef struct render_job {
     const sr_sweep *sweep;
+    unsigned formats;  /* SR_OUTPUT_* asked for (--outputs): nothing else is drawn or rendered */
     sr_doc *doc; /* the outline of results.md, report.html and report.pdf, built once */
     sr_output *out;
     char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
@@ -48,6 +49,14 @@ static void render_phase1(void *ctx, size_t part)
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
+    static const unsigned needs[N_PHASE1] = {
+        [JOB_PDF] = SR_OUTPUT_PDF, [JOB_PIXELS] = SR_OUTPUT_PNG,      [JOB_JSON] = SR_OUTPUT_JSON,
+        [JOB_CSV] = SR_OUTPUT_CSV, [JOB_CLAIMS_CSV] = SR_OUTPUT_CSV, [JOB_TEX] = SR_OUTPUT_TEX,
+        [JOB_ITEMS_CSV] = SR_OUTPUT_CSV, [JOB_MD] = SR_OUTPUT_MD};
+    if (!(job->formats & needs[part])) {
+        job->err[part] = NULL;
+        return;
+    }
     switch (part) {
     case JOB_PIXELS:
         for (int c = 0; c < SR_N_CHARTS && !err; c++)
@@ -83,12 +92,13 @@ static void render_phase2(void *ctx, size_t part)
     sr_error *err = NULL;
     if (part == JOB_SVG_HTML) {
         sr_chart_images svgs = {{NULL}};
-        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
+        /* the HTML inlines the SVGs, so it draws them even when charts/ gets none */
+        for (int c = 0; c < SR_N_CHARTS && !err && (job->formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)); c++) {
             sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
             err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
             svgs.svg[c] = svg->data;
         }
-        if (!err) {
+        if (!err && (job->formats & SR_OUTPUT_HTML)) {
             attach_svgs(&job->doc->head, sw, &svgs);
             for (size_t i = 0; i < job->doc->n_sections; i++)
                 attach_svgs(&job->doc->sections[i], sw, &svgs);
@@ -103,6 +113,21 @@ static void render_phase2(void *ctx, size_t part)
         job->rgb[c] = NULL;
     }
     job->err[part] = err;
+}
+
+/* The format each of the report's files is (the slots above). */
+static unsigned slot_format(size_t slot)
+{
+    if (slot < OUT_JSON)
+        return (slot - OUT_CHARTS) % 2 ? SR_OUTPUT_SVG : SR_OUTPUT_PNG;
+    switch (slot) {
+    case OUT_JSON: return SR_OUTPUT_JSON;
+    case OUT_MD: return SR_OUTPUT_MD;
+    case OUT_HTML: return SR_OUTPUT_HTML;
+    case OUT_PDF: return SR_OUTPUT_PDF;
+    case OUT_TEX: return SR_OUTPUT_TEX;
+    default: return SR_OUTPUT_CSV; /* results.csv, claims.csv, items.csv */
+    }
 }
 
 /* The first error in job order (so it does not depend on timing); the
@@ -145,7 +170,14 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     memset(&job, 0, sizeof job);
     job.sweep = sweep;
     job.out = out;
-    sr_error *err = sr_report_outline(sweep, NULL, &job.doc);
+    job.formats = sweep->settings.outputs;
+    sr_error *err = NULL;
+    /* results.md, report.html and report.pdf are one outline */
+    if (job.formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF))
+        err = sr_report_outline(sweep, NULL, &job.doc);
+    if (job.doc)
+        job.doc->chart_files = (job.formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
+                               (job.formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
     if (!err) {
         sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
         err = first_error(job.err, N_PHASE1);
@@ -164,9 +196,12 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     }
     /* A chart with nothing to draw is not written (the reports say why),
      * nor claims.csv without claims, nor items.csv without a comparison
-     * item by item. */
+     * item by item, nor any file of a format not asked for (--outputs;
+     * an older one of its name is left as it is). */
     for (size_t i = 0; i < N_OUT; i++) {
-        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
+        if (!(job.formats & slot_format(i)))
+            sr_outputs_release(&out[i], 1);
+        else if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
             kept[(*n_kept)++] = out[i];
         else
             sr_outputs_release(&out[i], 1);
@@ -184,28 +219,47 @@ _Static_assert((int)N_CMP <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
  * compare.md, .html and .pdf are one outline laid out three times. */
 static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
 {
-    sr_error *err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
-    if (!err)
+    unsigned formats = c->settings.outputs; /* --outputs: nothing else is drawn or rendered */
+    sr_error *err = NULL;
+    if (formats & SR_OUTPUT_JSON)
+        err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
+    if (!err && (formats & SR_OUTPUT_CSV))
         err = sr_render_compare_csv(c, &out[CMP_CSV].data, &out[CMP_CSV].len);
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
         sr_output *png = &out[CMP_CHARTS + 2 * k], *s = &out[CMP_CHARTS + 2 * k + 1];
-        err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
-        if (!err)
+        if (formats & SR_OUTPUT_PNG)
+            err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
+        /* compare.html inlines the SVGs, so it draws them even when charts/ gets none */
+        if (!err && (formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)))
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
     sr_doc *doc = NULL;
-    if (!err)
+    if (!err && (formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF))) {
         err = sr_compare_outline(c, svg, &doc);
-    if (!err)
+        if (doc)
+            doc->chart_files = (formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
+                               (formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
+    }
+    if (!err && (formats & SR_OUTPUT_MD))
         err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
-    if (!err)
+    if (!err && (formats & SR_OUTPUT_HTML))
         err = sr_doc_html(doc, &out[CMP_HTML].data, &out[CMP_HTML].len);
-    if (!err)
+    if (!err && (formats & SR_OUTPUT_PDF))
         err = sr_doc_pdf(doc, &out[CMP_PDF].data, &out[CMP_PDF].len);
     sr_doc_free(doc);
     return err;
+}
+
+/* The format each of the comparison's files is (the slots above). */
+static unsigned cmp_slot_format(size_t slot)
+{
+    static const unsigned formats[CMP_CHARTS] = {SR_OUTPUT_JSON, SR_OUTPUT_CSV, SR_OUTPUT_MD, SR_OUTPUT_HTML,
+                                                  SR_OUTPUT_PDF};
+    if (slot < CMP_CHARTS)
+        return formats[slot];
+    return (slot - CMP_CHARTS) % 2 ? SR_OUTPUT_SVG : SR_OUTPUT_PNG;
 }
 
 sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n)
@@ -218,10 +272,20 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
         snprintf(out[CMP_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_compare_chart_names[i / 2],
                  i % 2 ? "svg" : "png");
     sr_error *err = render_comparison(c, out);
-    if (err)
+    if (err) {
         sr_outputs_release(out, N_CMP);
-    *n = err ? 0 : N_CMP;
-    return err;
+        *n = 0;
+        return err;
+    }
+    /* a format not asked for (--outputs): neither written nor removed */
+    *n = 0;
+    for (size_t i = 0; i < N_CMP; i++) {
+        if (c->settings.outputs & cmp_slot_format(i))
+            out[(*n)++] = out[i];
+        else
+            sr_outputs_release(&out[i], 1);
+    }
+    return NULL;
 }
 
 /* ---- the survey ------------------------------------------------------------------ */
