@@ -1,6 +1,7 @@
 /* Every file of a document rendered in memory (outputs.h). */
 #include "render/outputs.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,21 @@
 /* The report's files, in the order they are written. */
 enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, OUT_TEX, OUT_ITEMS_CSV, N_OUT };
 
-/* The jobs of the two rendering phases (see render_phase1). */
-enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_TEX, JOB_ITEMS_CSV, JOB_MD, N_PHASE1 };
-enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
-#define MAX_JOBS 8
+/* The jobs of the two rendering phases (see render_phase1): phase 1 the
+ * PDF, one job per PNG chart, the text files; phase 2 the SVGs and the HTML. */
+enum {
+    JOB_PDF,
+    JOB_PNG,
+    JOB_JSON = JOB_PNG + SR_N_CHARTS,
+    JOB_CSV,
+    JOB_CLAIMS_CSV,
+    JOB_TEX,
+    JOB_ITEMS_CSV,
+    JOB_MD,
+    N_PHASE1
+};
+enum { JOB_SVG_HTML, N_PHASE2 };
+#define MAX_JOBS 16
 _Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
 
@@ -28,40 +40,60 @@ typedef struct render_job {
     unsigned formats;  /* SR_OUTPUT_* asked for (--outputs): nothing else is drawn or rendered */
     sr_doc *doc; /* the outline of results.md, report.html and report.pdf, built once */
     sr_output *out;
-    char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
-    size_t rgb_len[SR_N_CHARTS];
     sr_error *err[MAX_JOBS]; /* one per job of a phase */
 } render_job;
 
+/* cairo draws on one thread at a time (ThreadSanitizer reported races
+ * inside it when two threads drew). */
+static pthread_mutex_t cairo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* One PNG chart: its pixels drawn (cairo, under the lock), then encoded
+ * (libpng, the slowest part, beside the other jobs) and dropped, so a
+ * chart's pixels live only as long as its own job (at 2x, all of them at
+ * once were 66 MB of a report's peak). */
+static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
+{
+    char *rgb = NULL;
+    size_t rgb_len = 0;
+    pthread_mutex_lock(&cairo_lock);
+    sr_error *err = sr_render_chart(sw, c, SR_CHART_RGB, &rgb, &rgb_len);
+    pthread_mutex_unlock(&cairo_lock);
+    if (!err && rgb) /* NULL: the chart has nothing to draw and is not written */
+        err = sr_encode_png(rgb, rgb_len, SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+    free(rgb);
+    return err;
+}
+
 /* The renderers only read the sweep, so the outputs are made on all cores,
- * in two phases of jobs taken in order by whichever thread is free, with
- * cairo on one thread at a time (ThreadSanitizer reported races inside it
- * when two threads drew). Phase 1: the PDF (libharu, charts as vectors),
- * the charts' pixels (cairo), report.json, results.csv, claims.csv,
- * results.tex, items.csv, results.md.
- * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
- * encodings (libpng, the slowest part), one job each. The three documents
- * are one outline, built once before phase 1 (the writers only read it);
- * the HTML job gives its charts the SVGs just drawn. */
+ * in two phases of jobs taken in order by whichever thread is free.
+ * Phase 1: the PDF (libharu, charts as vectors), each PNG chart (its
+ * pixels by cairo, one chart at a time, then its encoding), report.json,
+ * results.csv, claims.csv, results.tex, items.csv, results.md.
+ * Phase 2: the SVGs (cairo) and the HTML that inlines them. The three
+ * documents are one outline, built once before phase 1 (the writers only
+ * read it); the HTML job gives its charts the SVGs just drawn. */
 static void render_phase1(void *ctx, size_t part)
 {
     render_job *job = ctx;
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
-    static const unsigned needs[N_PHASE1] = {
-        [JOB_PDF] = SR_OUTPUT_PDF, [JOB_PIXELS] = SR_OUTPUT_PNG,      [JOB_JSON] = SR_OUTPUT_JSON,
-        [JOB_CSV] = SR_OUTPUT_CSV, [JOB_CLAIMS_CSV] = SR_OUTPUT_CSV, [JOB_TEX] = SR_OUTPUT_TEX,
-        [JOB_ITEMS_CSV] = SR_OUTPUT_CSV, [JOB_MD] = SR_OUTPUT_MD};
-    if (!(job->formats & needs[part])) {
+    unsigned needs = part == JOB_PDF    ? SR_OUTPUT_PDF
+                     : part < JOB_JSON  ? SR_OUTPUT_PNG
+                     : part == JOB_JSON ? SR_OUTPUT_JSON
+                     : part == JOB_TEX  ? SR_OUTPUT_TEX
+                     : part == JOB_MD   ? SR_OUTPUT_MD
+                                        : SR_OUTPUT_CSV;
+    if (!(job->formats & needs)) {
         job->err[part] = NULL;
         return;
     }
+    if (part >= JOB_PNG && part < JOB_JSON) {
+        size_t c = part - JOB_PNG;
+        job->err[part] = render_png(sw, (sr_chart_kind)c, &out[OUT_CHARTS + 2 * c]);
+        return;
+    }
     switch (part) {
-    case JOB_PIXELS:
-        for (int c = 0; c < SR_N_CHARTS && !err; c++)
-            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
-        break;
     case JOB_PDF: err = sr_doc_pdf(job->doc, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
@@ -90,27 +122,18 @@ static void render_phase2(void *ctx, size_t part)
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
-    if (part == JOB_SVG_HTML) {
-        sr_chart_images svgs = {{NULL}};
-        /* the HTML inlines the SVGs, so it draws them even when charts/ gets none */
-        for (int c = 0; c < SR_N_CHARTS && !err && (job->formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)); c++) {
-            sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
-            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
-            svgs.svg[c] = svg->data;
-        }
-        if (!err && (job->formats & SR_OUTPUT_HTML)) {
-            attach_svgs(&job->doc->head, sw, &svgs);
-            for (size_t i = 0; i < job->doc->n_sections; i++)
-                attach_svgs(&job->doc->sections[i], sw, &svgs);
-            err = sr_doc_html(job->doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
-        }
-    } else {
-        size_t c = part - JOB_PNG;
-        sr_output *png = &out[OUT_CHARTS + 2 * c];
-        if (job->rgb[c]) /* NULL: the chart has nothing to draw and is not written */
-            err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
-        free(job->rgb[c]);
-        job->rgb[c] = NULL;
+    sr_chart_images svgs = {{NULL}};
+    /* the HTML inlines the SVGs, so it draws them even when charts/ gets none */
+    for (int c = 0; c < SR_N_CHARTS && !err && (job->formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)); c++) {
+        sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
+        err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
+        svgs.svg[c] = svg->data;
+    }
+    if (!err && (job->formats & SR_OUTPUT_HTML)) {
+        attach_svgs(&job->doc->head, sw, &svgs);
+        for (size_t i = 0; i < job->doc->n_sections; i++)
+            attach_svgs(&job->doc->sections[i], sw, &svgs);
+        err = sr_doc_html(job->doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
     }
     job->err[part] = err;
 }
@@ -186,8 +209,6 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
         sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
         err = first_error(job.err, N_PHASE2);
     }
-    for (int c = 0; c < SR_N_CHARTS; c++)
-        free(job.rgb[c]);
     sr_doc_free(job.doc);
     *n_kept = 0;
     if (err) {
