@@ -510,7 +510,7 @@ static cJSON *warning_groups_json(sr_json_build *jb, const sr_sweep *sw)
 }
 
 static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw, const size_t *order, size_t n,
-                              char **out, size_t *len);
+                              bool claims, char **out, size_t *len);
 
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 {
@@ -561,10 +561,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
         sr_json_add(jb, root, "claims_summary", claims_summary_json(jb, &sw->claims));
-        cJSON *claims = cJSON_CreateArray();
-        for (size_t i = 0; i < sw->claims.n; i++)
-            sr_json_append(jb, claims, claim_json(jb, sw, &sw->claims.items[i]));
-        sr_json_add(jb, root, "claims", claims);
+        sr_json_add(jb, root, "claims", cJSON_CreateArray()); /* left empty: print_report fills it in */
     }
 
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
@@ -583,7 +580,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(jb, root, "overview", overview);
     sr_json_add(jb, root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(jb, root, "inputs", sr_json_inputs(jb, sw));
-    sr_error *err = print_report(jb, root, sw, order, n, out, len);
+    sr_error *err = print_report(jb, root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, out, len);
     free(order);
     return err;
 }
@@ -605,15 +602,55 @@ cJSON *sr_json_inputs(sr_json_build *jb, const sr_sweep *sw)
     return inputs;
 }
 
-/* report.json with its "models" printed one model at a time: the whole
- * tree of a thousand models is tens of MB, and printing it held that and
- * its text at once (the report's peak memory); one model's tree is a few
- * KB. The root is printed with "models": [], and each model's text goes
- * between the brackets as cJSON prints an element of an array that is a
- * member of the root: indented two levels deeper, ", " between elements.
- * The bytes are those of printing the whole tree. */
+/* The elements of an array of the root printed one at a time. */
+typedef struct root_array {
+    const char *placeholder; /* the array as the root prints it empty */
+    size_t n;
+    cJSON *(*element)(sr_json_build *jb, const sr_sweep *sw, size_t i, const void *ctx);
+    const void *ctx;
+} root_array;
+
+static cJSON *model_element(sr_json_build *jb, const sr_sweep *sw, size_t i, const void *order)
+{
+    return model_json(jb, &sw->models[((const size_t *)order)[i]]);
+}
+
+static cJSON *claim_element(sr_json_build *jb, const sr_sweep *sw, size_t i, const void *ctx)
+{
+    (void)ctx;
+    return claim_json(jb, sw, &sw->claims.items[i]);
+}
+
+/* Each element of a's array: built, printed into place and freed. False on OOM. */
+static bool put_elements(sr_json_build *jb, const sr_sweep *sw, const root_array *a, sr_strbuf *sb)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        cJSON *e = a->element(jb, sw, i, a->ctx);
+        char *text = NULL;
+        if (e && !jb->failed)
+            text = sr_json_print_tree(e);
+        else
+            cJSON_Delete(e);
+        if (!text)
+            return false;
+        if (i > 0)
+            sr_strbuf_puts(sb, ", ");
+        sr_json_put_layout(sb, text, 2);
+        cJSON_free(text);
+    }
+    return true;
+}
+
+/* report.json with its "claims" and "models" printed one element at a
+ * time: the whole tree of a thousand models is tens of MB (and their
+ * 32,000 claims as many again), and printing it held that and its text at
+ * once (the report's and the audit's peak memory); one element's tree is a
+ * few KB. The root is printed with those arrays empty, and each element's
+ * text goes between the brackets as cJSON prints an element of an array
+ * that is a member of the root: indented two levels deeper, ", " between
+ * elements. The bytes are those of printing the whole tree. */
 static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw, const size_t *order, size_t n,
-                              char **out, size_t *len)
+                              bool claims, char **out, size_t *len)
 {
     if (jb->failed) {
         cJSON_Delete(root);
@@ -623,35 +660,30 @@ static sr_error *print_report(sr_json_build *jb, cJSON *root, const sr_sweep *sw
     if (!text)
         return sr_oom();
     /* A member of the root starts a line with one tab; deeper lines have
-     * more, and no string holds a raw newline or tab: this is unique. */
-    static const char empty[] = "\n\t\"models\":\t[]";
-    char *at = strstr(text, empty);
-    if (!at) {
-        cJSON_free(text);
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no models array to fill");
-    }
+     * more, and no string holds a raw newline or tab: each is unique. In
+     * the root's order: the claims (when there are claims files), then the
+     * models. */
+    const root_array arrays[] = {{"\n\t\"claims\":\t[]", sw->claims.n, claim_element, NULL},
+                                 {"\n\t\"models\":\t[]", n, model_element, order}};
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    char *rest = at + sizeof empty - 2; /* the closing ']' */
-    char saved = *rest;
-    *rest = '\0';
-    sr_json_put_layout(&sb, text, 0);
-    *rest = saved;
+    char *rest = text;
     bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
-        cJSON *model = model_json(jb, &sw->models[order[i]]);
-        char *m = NULL;
-        if (model && !jb->failed)
-            m = sr_json_print_tree(model);
-        else
-            cJSON_Delete(model);
-        ok = m != NULL;
-        if (ok) {
-            if (i > 0)
-                sr_strbuf_puts(&sb, ", ");
-            sr_json_put_layout(&sb, m, 2);
-            cJSON_free(m);
+    for (size_t k = claims ? 0 : 1; k < sizeof arrays / sizeof *arrays && ok; k++) {
+        char *at = strstr(rest, arrays[k].placeholder);
+        if (!at) {
+            sr_strbuf_release(&sb);
+            cJSON_free(text);
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no %s array to fill",
+                                k ? "models" : "claims");
         }
+        char *close = at + strlen(arrays[k].placeholder) - 1; /* the ']' */
+        char saved = *close;
+        *close = '\0';
+        sr_json_put_layout(&sb, rest, 0);
+        *close = saved;
+        ok = put_elements(jb, sw, &arrays[k], &sb);
+        rest = close;
     }
     sr_json_put_layout(&sb, rest, 0);
     sr_strbuf_putc(&sb, '\n');
