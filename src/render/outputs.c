@@ -10,6 +10,7 @@
 #include "render/doc.h"
 #include "render/render.h"
 #include "render/survey/outputs.h"
+#include "util/alloc.h"
 #include "util/parallel.h"
 
 /* ---- the report ------------------------------------------------------------ */
@@ -17,15 +18,17 @@
 /* The report's files, in the order they are written. */
 enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, OUT_TEX, OUT_ITEMS_CSV, N_OUT };
 
-/* The jobs of the two rendering phases (see render_phase1): phase 1 the
- * PDF, one job per PNG chart, the text files; phase 2 the SVGs and the HTML. */
+/* The jobs of the rendering phases (see render_phase1): phase 1 the PDF,
+ * one job per PNG chart and the small text files, then (1b) the big text
+ * files; phase 2 the SVGs and the HTML. */
 enum {
     JOB_PDF,
     JOB_PNG,
-    JOB_JSON = JOB_PNG + SR_N_CHARTS,
+    JOB_TEX = JOB_PNG + SR_N_CHARTS,
     JOB_CSV,
+    N_PHASE1A,
+    JOB_JSON = N_PHASE1A,
     JOB_CLAIMS_CSV,
-    JOB_TEX,
     JOB_ITEMS_CSV,
     JOB_MD,
     N_PHASE1
@@ -41,6 +44,7 @@ typedef struct render_job {
     sr_doc *doc; /* the outline of results.md, report.html and report.pdf, built once */
     sr_output *out;
     sr_error *err[MAX_JOBS]; /* one per job of a phase */
+    size_t first;            /* the phase's first job (phase 1b starts at N_PHASE1A) */
 } render_job;
 
 /* cairo draws on one thread at a time (ThreadSanitizer reported races
@@ -65,21 +69,25 @@ static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
 }
 
 /* The renderers only read the sweep, so the outputs are made on all cores,
- * in two phases of jobs taken in order by whichever thread is free.
+ * in phases of jobs taken in order by whichever thread is free.
  * Phase 1: the PDF (libharu, charts as vectors), each PNG chart (its
- * pixels by cairo, one chart at a time, then its encoding), report.json,
- * results.csv, claims.csv, results.tex, items.csv, results.md.
- * Phase 2: the SVGs (cairo) and the HTML that inlines them. The three
- * documents are one outline, built once before phase 1 (the writers only
- * read it); the HTML job gives its charts the SVGs just drawn. */
-static void render_phase1(void *ctx, size_t part)
+ * pixels by cairo, one chart at a time, then its encoding), results.tex,
+ * results.csv; then (1b) report.json, claims.csv, items.csv, results.md:
+ * libharu holds every page uncompressed until the PDF is saved (60 MB for
+ * a 1,000-model audit's claims), so the big text files are made once that
+ * is gone, not beside it. Phase 2: the SVGs (cairo) and the HTML that
+ * inlines them. The three documents are one outline, built once before
+ * phase 1 (the writers only read it); the HTML job gives its charts the
+ * SVGs just drawn. */
+static void render_phase1(void *ctx, size_t i)
 {
     render_job *job = ctx;
+    size_t part = job->first + i;
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
     unsigned needs = part == JOB_PDF    ? SR_OUTPUT_PDF
-                     : part < JOB_JSON  ? SR_OUTPUT_PNG
+                     : part < JOB_TEX   ? SR_OUTPUT_PNG
                      : part == JOB_JSON ? SR_OUTPUT_JSON
                      : part == JOB_TEX  ? SR_OUTPUT_TEX
                      : part == JOB_MD   ? SR_OUTPUT_MD
@@ -88,7 +96,7 @@ static void render_phase1(void *ctx, size_t part)
         job->err[part] = NULL;
         return;
     }
-    if (part >= JOB_PNG && part < JOB_JSON) {
+    if (part >= JOB_PNG && part < JOB_TEX) {
         size_t c = part - JOB_PNG;
         job->err[part] = render_png(sw, (sr_chart_kind)c, &out[OUT_CHARTS + 2 * c]);
         return;
@@ -202,7 +210,12 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
         job.doc->chart_files = (job.formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
                                (job.formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
     if (!err) {
-        sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+        sr_parallel_for(N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1A), render_phase1, &job);
+        sr_release_free_memory(); /* the PDF's pages, the pixels */
+        job.first = N_PHASE1A;
+        sr_parallel_for(N_PHASE1 - N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1 - N_PHASE1A),
+                        render_phase1, &job);
+        sr_release_free_memory(); /* the text files' trees */
         err = first_error(job.err, N_PHASE1);
     }
     if (!err) {
@@ -246,6 +259,7 @@ static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
         err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
     if (!err && (formats & SR_OUTPUT_CSV))
         err = sr_render_compare_csv(c, &out[CMP_CSV].data, &out[CMP_CSV].len);
+    sr_release_free_memory(); /* compare.json's tree, before the charts' pixels */
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
         sr_output *png = &out[CMP_CHARTS + 2 * k], *s = &out[CMP_CHARTS + 2 * k + 1];
@@ -292,6 +306,7 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
     for (int i = 0; i < 2 * SR_N_COMPARE_CHARTS; i++)
         snprintf(out[CMP_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_compare_chart_names[i / 2],
                  i % 2 ? "svg" : "png");
+    sr_release_free_memory(); /* what reading and comparing the two exports left */
     sr_error *err = render_comparison(c, out);
     if (err) {
         sr_outputs_release(out, N_CMP);

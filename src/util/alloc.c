@@ -1,6 +1,9 @@
 #include "util/alloc.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,13 @@ _Noreturn void sr_die_oom(void)
     (void)ignored;
     /* _exit: no atexit handler or stdio flush may write half an output */
     _exit(1);
+}
+
+void sr_release_free_memory(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 void *sr_xmalloc(size_t n)

@@ -16,6 +16,13 @@
 
 _Noreturn void sr_die_oom(void);
 
+/* Give the memory freed so far back to the system: glibc keeps what a
+ * thread frees in that thread's arena, so a step's transient memory (the
+ * PDF's pages, a phase's trees) stayed resident under the next step's and
+ * the process's peak became their sum. Called between such steps. Nothing
+ * without glibc. */
+void sr_release_free_memory(void);
+
 void *sr_xmalloc(size_t n);
 void *sr_xcalloc(size_t count, size_t size);
 void *sr_xrealloc(void *p, size_t n);
