@@ -496,7 +496,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     free(names);
     if (!err)
         err = load_model_dirs(&ld, t.jobs, t.n_jobs);
-    sr_read_buffers_release(); /* this thread's; the loading threads' went with them */
+    sr_thread_scratch_release(); /* this thread's read buffers; the loading threads' went with them */
     dir_jobs_free(t.jobs, t.n_jobs);
     for (size_t i = 0; i < t.n_runs; i++)
         sr_bucket_run_release(&t.runs[i]);

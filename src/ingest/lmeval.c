@@ -49,6 +49,7 @@ typedef struct lm_rec {
 typedef struct lm_file {
     const char *path;
     const char *task;
+    bool gsm8k; /* the task is gsm8k (asked once, not a strcmp a line) */
     lm_rec *recs;
     size_t n, cap;
     sr_strbuf ids; /* every record's doc_id, NUL after each: not a malloc a line */
@@ -226,13 +227,13 @@ static const char *members_write_out_metric(const sample_members *m)
     return NULL;
 }
 
-static const char *metric_name(const char *task, const sample_members *m)
+static const char *metric_name(bool gsm8k, const sample_members *m)
 {
     if (members_write_out(m)) {
         const char *name = members_write_out_metric(m);
         return name ? name : "acc";
     }
-    if (strcmp(task, "gsm8k") == 0)
+    if (gsm8k)
         return "exact_match";
     if (m->metrics && m->metrics->type == SR_J_ARRAY && m->metrics->first_string && m->metrics->first_string[0])
         return m->metrics->first_string;
@@ -284,7 +285,7 @@ static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
         return sr_input_error(f->path, line, "a mix of lm-eval 0.3 write_out entries and 0.4 samples");
     f->write_out = write_out;
 
-    const char *metric = f->metric && write_out ? f->metric : metric_name(f->task, &m);
+    const char *metric = f->metric && write_out ? f->metric : metric_name(f->gsm8k, &m);
     if (!f->metric && !(f->metric = sr_xstrdup(metric)))
         return sr_oom();
     const sr_jvalue *mv = metric_member(obj, &m, metric);
@@ -575,7 +576,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             return sr_input_error(path, 0, "cannot tell the task from the file name");
         task = own_task;
     }
-    lm_file f = {.path = path, .task = task, .labelled = -1, .write_out = -1};
+    lm_file f = {.path = path, .task = task, .gsm8k = strcmp(task, "gsm8k") == 0, .labelled = -1, .write_out = -1};
     sr_error *err = NULL;
     /* One tree per line (or array element), read and dropped: cJSON
      * allocates from an arena. */

@@ -64,8 +64,7 @@ static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
     pthread_mutex_unlock(&cairo_lock);
     if (!err && rgb) /* NULL: the chart has nothing to draw and is not written */
         err = sr_encode_png(rgb, rgb_len, SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
-    free(rgb);
-    return err;
+    return err; /* rgb is this thread's scratch, for its next chart */
 }
 
 /* The renderers only read the sweep, so the outputs are made on all cores,
@@ -211,7 +210,8 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
                                (job.formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
     if (!err) {
         sr_parallel_for(N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1A), render_phase1, &job);
-        sr_release_free_memory(); /* the PDF's pages, the pixels */
+        sr_thread_scratch_release(); /* this thread's chart pixels (the others' went with them) */
+        sr_release_free_memory();    /* the PDF's pages */
         job.first = N_PHASE1A;
         sr_parallel_for(N_PHASE1 - N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1 - N_PHASE1A),
                         render_phase1, &job);
@@ -270,6 +270,7 @@ static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
+    sr_thread_scratch_release(); /* the charts' pixels */
     sr_doc *doc = NULL;
     if (!err && (formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF))) {
         err = sr_compare_outline(c, svg, &doc);
@@ -344,6 +345,7 @@ static sr_error *render_survey(const sr_survey *s, sr_output *out)
         err = sr_render_survey_arms(s, &out[SURVEY_ARMS].data, &out[SURVEY_ARMS].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[SURVEY_PNG].data, &out[SURVEY_PNG].len);
+    sr_thread_scratch_release(); /* the chart's pixels */
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
     sr_doc *doc = NULL;

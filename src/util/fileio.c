@@ -137,29 +137,7 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     return NULL;
 }
 
-/* ---- this thread's read buffers ------------------------------------------ */
-
-typedef struct read_buffers {
-    char *data[SR_READ_SLOTS];
-    size_t cap[SR_READ_SLOTS];
-} read_buffers;
-
-static pthread_key_t buffers_key;
-static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
-static bool buffers_keyed;
-
-static void buffers_free(void *p)
-{
-    read_buffers *b = p;
-    for (int i = 0; b && i < SR_READ_SLOTS; i++)
-        free(b->data[i]);
-    free(b);
-}
-
-static void buffers_key_make(void)
-{
-    buffers_keyed = pthread_key_create(&buffers_key, buffers_free) == 0;
-}
+/* ---- reading into this thread's scratch ---------------------------------------- */
 
 sr_error *sr_read_file_reused(const char *path, const char *display_path, int slot, const char **data, size_t *len)
 {
@@ -168,15 +146,7 @@ sr_error *sr_read_file_reused(const char *path, const char *display_path, int sl
     *len = 0;
     if (slot < 0 || slot >= SR_READ_SLOTS)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "read buffer %d out of range", slot);
-    pthread_once(&buffers_once, buffers_key_make);
-    read_buffers *b = buffers_keyed ? pthread_getspecific(buffers_key) : NULL;
-    if (!b && buffers_keyed) {
-        b = sr_xcalloc(1, sizeof *b);
-        if (pthread_setspecific(buffers_key, b) != 0) {
-            free(b);
-            b = NULL;
-        }
-    }
+    sr_scratch *b = sr_thread_scratch(slot ? SR_SCRATCH_READ2 : SR_SCRATCH_READ);
     if (!b) { /* no thread key: a buffer of its own, as sr_read_file */
         char *own;
         sr_error *err = sr_read_file(path, display_path, &own, len);
@@ -189,21 +159,15 @@ sr_error *sr_read_file_reused(const char *path, const char *display_path, int sl
     if (err)
         return err;
     size_t used;
-    err = read_all(fd, shown, st.st_size, &b->data[slot], &b->cap[slot], &used);
+    char *buf = b->data;
+    err = read_all(fd, shown, st.st_size, &buf, &b->cap, &used);
+    b->data = buf;
     close(fd);
     if (err)
         return err;
-    *data = b->data[slot];
-    *len = sr_strip_bom(b->data[slot], used);
+    *data = buf;
+    *len = sr_strip_bom(buf, used);
     return NULL;
-}
-
-void sr_read_buffers_release(void)
-{
-    if (!buffers_keyed)
-        return;
-    buffers_free(pthread_getspecific(buffers_key));
-    pthread_setspecific(buffers_key, NULL);
 }
 
 void sr_lines_init(sr_lines *it, const char *data, size_t len)

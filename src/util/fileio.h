@@ -21,17 +21,14 @@
  * after it). */
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len);
 
-/* The same into one of this thread's reusable buffers (slot 0 to
- * SR_READ_SLOTS - 1; a reader that needs two files at once uses two):
- * grown when a file is larger, never freed between files, so a big file
- * costs no fresh mapping, page faults and zeroing each time (every buffer
- * over glibc's 32 MiB mmap threshold was a new mmap). *data is valid until
- * this thread reads into the same slot again or releases its buffers; not
- * for free(). A thread's buffers are freed when it ends; the process's
- * main thread calls sr_read_buffers_release when it is done reading. */
+/* The same into one of this thread's scratch buffers (util/alloc.h; slot 0
+ * or 1: a reader that needs two files at once uses both): grown when a
+ * file is larger, never freed between files, so a big file costs no fresh
+ * mapping, page faults and zeroing each time. *data is valid until this
+ * thread reads into the same slot again or releases its scratch
+ * (sr_thread_scratch_release); not for free(). */
 #define SR_READ_SLOTS 2
 sr_error *sr_read_file_reused(const char *path, const char *display_path, int slot, const char **data, size_t *len);
-void sr_read_buffers_release(void);
 
 
 /* Iterate over the lines of a buffer: the line excludes '\n' and a trailing

@@ -14,6 +14,7 @@
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render_fixture.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static uint32_t be32(const unsigned char *p)
@@ -344,7 +345,13 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         cr_assert(memcmp(row + (W - 1) * 3, y >= 5 * S ? green : white, 3) == 0, "row %zu: last pixel", y);
         cr_assert(memcmp(row + (W - 2) * 3, white, 3) == 0, "row %zu", y);
     }
-    free(rgb);
+    /* the pixels are this thread's scratch, reused by the next chart (not freed) */
+    cr_assert_null(sr_canvas_open(&cv, &target, 400, 5));
+    char *again;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "t", &again, &len));
+    cr_assert_eq(again, rgb, "the same scratch");
+    cr_assert_eq(len, (size_t)400 * S * 5 * S * 3);
+    cr_assert(memcmp(again, white, 3) == 0);
 
     sr_sweep with, without;
     fixture_sweep(&with);
@@ -366,8 +373,8 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         cr_assert_null(encoded);
         sr_error_free(err);
         free(png);
-        free(pixels);
     }
+    sr_thread_scratch_release();
     sr_sweep_release(&with);
     sr_sweep_release(&without);
 }
