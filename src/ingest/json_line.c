@@ -8,6 +8,34 @@
 #include "ingest/json_keys.h"
 #include "util/text.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* data holds the six bytes \u0000 (as sr_memmem finds them): with SSE2,
+ * sixteen places at a time where a backslash is followed by 'u' (a line
+ * has a few backslashes, each a restart of memchr and a memcmp call in
+ * sr_memmem: 1 % of a 1,000-model report). */
+static bool holds_nul_escape(const char *data, size_t len)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
+    for (; i + 17 <= len; i += 16) {
+        __m128i here = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
+        __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(data + i + 1));
+        unsigned hits = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(next, u)));
+        for (; hits; hits &= hits - 1) {
+            size_t at = i + (size_t)__builtin_ctz(hits);
+            if (len - at >= 6 && memcmp(data + at, "\\u0000", 6) == 0)
+                return true;
+        }
+    }
+#endif
+    return sr_memmem_n(data + i, len - i, "\\u0000", 6) != NULL; /* what is left: a match starts there */
+}
+
 sr_error *sr_json_parse_line(const char *path, long line, const char *data, size_t len, size_t avail,
                              sr_json_line *out)
 {
@@ -25,7 +53,7 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
      * runs in full only then. That was 3 % of a report's CPU, mostly
      * memchr stopping at every 'u'. */
     sr_error *err = NULL;
-    if (parsed == SR_FAST_REJECTED || sr_memmem(data, len, "\\u0000"))
+    if (parsed == SR_FAST_REJECTED || holds_nul_escape(data, len))
         err = sr_json_check_text(path, line, data, len);
     if (err || parsed == SR_FAST_REJECTED) {
         memset(out, 0, sizeof *out);

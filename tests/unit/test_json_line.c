@@ -221,6 +221,28 @@ Test(json_line, random_lines_agree_with_cjson)
     }
 }
 
+/* A \u0000 escape is found wherever it starts (the search goes sixteen
+ * bytes at a time), and an escaped backslash before u0000 is not one. */
+Test(json_line, nul_escape_at_every_offset)
+{
+    char text[128];
+    for (int pad = 0; pad < 40; pad++)
+        for (int escaped = 0; escaped < 2; escaped++) {
+            snprintf(text, sizeof text, "{\"a\": \"%.*s%s\"}", pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     escaped ? "\\\\u0000" : "\\u0000");
+            sr_json_line l;
+            sr_error *err = sr_json_parse_line("f.jsonl", 1, text, strlen(text), strlen(text), &l);
+            if (escaped) {
+                cr_assert_null(err, "%s", text);
+                sr_json_line_release(&l);
+            } else {
+                cr_assert_not_null(err, "%s", text);
+                cr_assert_str_eq(err->message, "nul character (\\u0000) in a string");
+                sr_error_free(err);
+            }
+        }
+}
+
 Test(json_line, same_errors_as_cjson)
 {
     same_verdict("{\"doc_id\": 1,}");
