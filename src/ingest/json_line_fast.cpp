@@ -144,6 +144,8 @@ void tape_walk::value(size_t i, sr_jvalue &v) const
     v.length = v.elements = 0;
     v.first = SR_J_NULL;
     v.first_string = nullptr;
+    v.node = nullptr;
+    v.at = i;
     switch (type(i)) {
     case tape_type::STRING:
         v.type = SR_J_STRING;
@@ -354,51 +356,91 @@ extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t 
     }
 }
 
+namespace {
+
+// A cJSON item as a member's value.
+sr_jvalue value_of_cjson(const cJSON *c)
+{
+    sr_jvalue v{};
+    v.node = c;
+    if (cJSON_IsNumber(c)) {
+        v.type = SR_J_NUMBER;
+        v.number = c->valuedouble;
+    } else if (cJSON_IsString(c)) {
+        v.type = SR_J_STRING;
+        v.string = c->valuestring ? c->valuestring : "";
+        v.length = std::strlen(v.string);
+    } else if (cJSON_IsArray(c)) {
+        v.type = SR_J_ARRAY;
+        for (const cJSON *e = c->child; e; e = e->next)
+            v.elements++;
+        const cJSON *e = c->child;
+        if (e) {
+            v.first = cJSON_IsNumber(e)   ? SR_J_NUMBER
+                      : cJSON_IsString(e) ? SR_J_STRING
+                      : cJSON_IsArray(e)  ? SR_J_ARRAY
+                      : cJSON_IsObject(e) ? SR_J_OBJECT
+                      : cJSON_IsTrue(e)   ? SR_J_TRUE
+                      : cJSON_IsFalse(e)  ? SR_J_FALSE
+                                          : SR_J_NULL;
+            v.first_string = cJSON_IsString(e) ? e->valuestring : nullptr;
+        }
+    } else if (cJSON_IsObject(c)) {
+        v.type = SR_J_OBJECT;
+    } else if (cJSON_IsTrue(c)) {
+        v.type = SR_J_TRUE;
+    } else if (cJSON_IsFalse(c)) {
+        v.type = SR_J_FALSE;
+    } else {
+        v.type = SR_J_NULL;
+    }
+    return v;
+}
+
+} // namespace
+
 extern "C" void sr_json_members_of_cjson(const cJSON *obj, const sr_jmember **out, size_t *n)
 {
     try {
         members.clear();
-    for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : nullptr; c; c = c->next) {
-        sr_jmember m{};
-        m.key = c->string ? c->string : "";
-        m.key_length = std::strlen(m.key);
-        sr_jvalue &v = m.value;
-        if (cJSON_IsNumber(c)) {
-            v.type = SR_J_NUMBER;
-            v.number = c->valuedouble;
-        } else if (cJSON_IsString(c)) {
-            v.type = SR_J_STRING;
-            v.string = c->valuestring ? c->valuestring : "";
-            v.length = std::strlen(v.string);
-        } else if (cJSON_IsArray(c)) {
-            v.type = SR_J_ARRAY;
-            for (const cJSON *e = c->child; e; e = e->next)
-                v.elements++;
-            const cJSON *e = c->child;
-            if (e) {
-                v.first = cJSON_IsNumber(e)   ? SR_J_NUMBER
-                          : cJSON_IsString(e) ? SR_J_STRING
-                          : cJSON_IsArray(e)  ? SR_J_ARRAY
-                          : cJSON_IsObject(e) ? SR_J_OBJECT
-                          : cJSON_IsTrue(e)   ? SR_J_TRUE
-                          : cJSON_IsFalse(e)  ? SR_J_FALSE
-                                              : SR_J_NULL;
-                v.first_string = cJSON_IsString(e) ? e->valuestring : nullptr;
-            }
-        } else if (cJSON_IsObject(c)) {
-            v.type = SR_J_OBJECT;
-        } else if (cJSON_IsTrue(c)) {
-            v.type = SR_J_TRUE;
-        } else if (cJSON_IsFalse(c)) {
-            v.type = SR_J_FALSE;
-        } else {
-            v.type = SR_J_NULL;
+        for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : nullptr; c; c = c->next) {
+            sr_jmember &m = members.next();
+            m.key = c->string ? c->string : "";
+            m.key_length = std::strlen(m.key);
+            m.value = value_of_cjson(c);
         }
-        members.push_back(m);
-    }
     } catch (...) {
         sr_die_oom(); // only allocation can throw
     }
     *out = members.data();
     *n = members.size();
+}
+
+extern "C" bool sr_json_object_member(const sr_jvalue *object, const char *key, sr_jvalue *out)
+{
+    if (object->type != SR_J_OBJECT)
+        return false;
+    if (object->node) { // cJSON_GetObjectItemCaseSensitive's first match
+        for (const cJSON *c = object->node->child; c; c = c->next)
+            if (c->string && std::strcmp(c->string, key) == 0) {
+                *out = value_of_cjson(c);
+                return true;
+            }
+        return false;
+    }
+    if (!parser)
+        return false;
+    tape_walk t(parser->doc);
+    size_t n = std::strlen(key), end = t.end_of(object->at) - 1;
+    for (size_t j = object->at + 1; j < end;) {
+        size_t l;
+        const char *k = t.string(j, &l);
+        if (l == n && std::memcmp(k, key, n) == 0) {
+            t.value(j + 1, *out);
+            return true;
+        }
+        tape_type type = t.type(j + 1);
+        j = tape_walk::container(type) ? t.end_of(j + 1) : tape_walk::after_scalar(j + 1, type);
+    }
+    return false;
 }

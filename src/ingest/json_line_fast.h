@@ -35,6 +35,10 @@ typedef struct sr_jvalue {
     size_t elements;    /* SR_J_ARRAY: how many */
     sr_jtype first;     /* SR_J_ARRAY with elements: the first one's type */
     const char *first_string; /* and its text when that is SR_J_STRING, else NULL */
+    /* SR_J_OBJECT: where its members are, for sr_json_object_member: the
+     * cJSON item (a tree cJSON read), else its place in the parser's tape */
+    const struct cJSON *node;
+    size_t at;
 } sr_jvalue;
 
 typedef struct sr_jmember {
@@ -65,6 +69,11 @@ sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, bool
 /* cJSON's object (or any value: then no members) as the same list, in this
  * thread's buffer as above (the strings stay the tree's). */
 void sr_json_members_of_cjson(const struct cJSON *obj, const sr_jmember **members, size_t *n);
+
+/* The first member called key of object, a member's value of the line
+ * just listed (as cJSON_GetObjectItemCaseSensitive finds it): false when
+ * there is none or object is not an object. *out as long as the line. */
+bool sr_json_object_member(const sr_jvalue *object, const char *key, sr_jvalue *out);
 
 #ifdef __cplusplus
 }
