@@ -20,7 +20,8 @@ struct cJSON;
 typedef enum sr_jtype { SR_J_NULL, SR_J_FALSE, SR_J_TRUE, SR_J_NUMBER, SR_J_STRING, SR_J_ARRAY, SR_J_OBJECT } sr_jtype;
 
 /* A top-level member's value, as far as a reader of lines looks: scalars
- * whole, an array's size and first element, an object's kind only. */
+ * whole, an array's size and first element, an object's kind only. Only
+ * the fields of its type (and node, at) are set. */
 typedef struct sr_jvalue {
     sr_jtype type;
     double number; /* SR_J_NUMBER: as cJSON reads it (the nearest double) */

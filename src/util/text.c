@@ -180,6 +180,10 @@ const char *sr_format_json_number(char *buf, size_t size, double v)
      * range's upper end. A full-precision double needs 17: one snprintf and
      * strtod each of 18 tries was 4 % of a 1,000-model report; now 5. */
     bool fixed = fabs(v) >= 1e-4 && fabs(v) < 1e15;
+    if (fixed && v == floor(v)) { /* a whole number below 2^53 reads back exactly with no decimals */
+        snprintf(buf, size, "%.0f", v);
+        return buf;
+    }
     int lo = fixed ? 0 : 1, hi = 17; /* hi always gives v back (17 significant digits do) */
     if (fixed && !round_trips(buf, size, v, true, hi))
         fixed = false, lo = 1; /* (cannot happen in this range; as before, the %g form then) */
