@@ -10,11 +10,30 @@
 #                   ../shared/realdata (tests/real/expected.tsv), and the sample
 #                   report under valgrind
 #   make lint       clang -Werror over every file, and cppcheck (CI runs it)
+#   make install    the program, its man page and bash completion under PREFIX
+#                   (default /usr/local), staged under DESTDIR if given; make uninstall
 #   make asan | ubsan | leakcheck | fuzz | fuzz-short | bench | format
 # BUILD=dir keeps objects apart (parallel checkouts, sanitizer builds).
+#   V=1 prints every command in full (the default prints "  CC  src/file.c").
 
 CC ?= cc
 BUILD ?= build
+
+# Quiet by default, as kbuild and git: one short line per step ("  CC      src/cli.c"),
+# every command in full with V=1, nothing with make -s. make report builds without
+# the per-file lines (a newcomer's first screen is the outputs, not the compiler).
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  say := @:
+else
+  Q := @
+  ifneq ($(findstring s,$(firstword -$(MAKEFLAGS)))$(filter report,$(MAKECMDGOALS)),)
+    say := @:
+  else
+    say := @printf '  %-7s %s\n'
+  endif
+endif
 SAMPLE ?= fixtures/v5e-gemma4-sweep
 # The same sweep one folder per model in the lm-eval, BFCL and vllm bench formats;
 # the rerun is a second run of it, in the same layout.
@@ -23,10 +42,10 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 OPT ?= -O2 -g
@@ -51,15 +70,25 @@ LIB_OBJ += $(if $(filter src/render/shared/template.c,$(LIB_SRC)),$(BUILD)/gen/t
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRC ?= $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+# The real third-party files some unit tests read in place, where tests/real/check.py
+# looks for them: $SR_REALDATA, else ../shared/realdata, else /work/shared/realdata.
+REALDATA_DIR := $(firstword $(wildcard $(SR_REALDATA) $(CURDIR)/../shared/realdata /work/shared/realdata) ../shared/realdata)
+$(TEST_OBJ): override CFLAGS_ALL += -DREALDATA_DIR='"$(REALDATA_DIR)"'
+# rewritten only when the place changes, so the tests are rebuilt then
+$(TEST_OBJ): $(BUILD)/.realdata-dir
+$(BUILD)/.realdata-dir: FORCE
+	@mkdir -p $(@D) && echo '$(REALDATA_DIR)' | cmp -s - $@ || echo '$(REALDATA_DIR)' >$@
+FORCE:
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: lint all report test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
+.PHONY: FORCE lint all report install uninstall test unit golden badinput realdata realdata-if-present cli leakcheck asan ubsan tsan fuzz fuzz-short bench format clean deps test-deps browser-test
 
 all: sweep-report
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@sh scripts/ensure-deps.sh build
+	@echo "make: building into $(BUILD)/ (the first build takes a minute or two)"
 	@mkdir -p $(@D) && touch $@
 
 test-deps: $(BUILD)/.test-deps-ok
@@ -69,15 +98,18 @@ $(BUILD)/.test-deps-ok:
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CXX $<
+	$(Q)$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
 
 # templates/NAME.html -> a byte array in sr_template_files (od: coreutils, no xxd needed).
 $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
 	@mkdir -p $(@D)
+	$(say) GEN $@
 	@{ echo '/* generated from templates/ by make; do not edit */'; \
 	  echo '#include "render/shared/template.h"'; i=0; \
 	  for f in $(TEMPLATES); do echo "static const unsigned char t$$i[] = {"; \
@@ -87,25 +119,68 @@ $(BUILD)/gen/templates.c: $(TEMPLATES) Makefile
 	  echo '    {0, 0, 0}};'; echo "const size_t sr_n_template_files = $$i;"; } > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/templates.o: $(BUILD)/gen/templates.c | $(DEPS_STAMP)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/sweep-report: $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS)
 
 # Replace by rename: a running ./sweep-report keeps its old file.
 sweep-report: $(BUILD)/sweep-report
-	cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ) | $(BUILD)/.test-deps-ok
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -lcriterion
+
+# The man page and the bash completion, made by the program from the option
+# tables its --help prints (src/cli_doc.c), so they cannot drift from it.
+$(BUILD)/sweep-report.1: $(BUILD)/sweep-report
+	$(say) GEN $@
+	$(Q)$< --generate man >$@.tmp && mv -f $@.tmp $@
+$(BUILD)/sweep-report.bash: $(BUILD)/sweep-report
+	$(say) GEN $@
+	$(Q)$< --generate complete-bash >$@.tmp && mv -f $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging root], GNU-style: the program,
+# its man page and its bash completion (found by bash-completion through
+# XDG_DATA_DIRS, which holds /usr/local/share). Nothing else is needed at run
+# time: the templates are compiled in, the fonts are Debian's (fonts-dejavu-core).
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+man1dir ?= $(mandir)/man1
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA ?= $(INSTALL) -m 644
+
+install: $(BUILD)/sweep-report $(BUILD)/sweep-report.1 $(BUILD)/sweep-report.bash
+	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)" "$(DESTDIR)$(bashcompdir)"
+	$(INSTALL_PROGRAM) $(BUILD)/sweep-report "$(DESTDIR)$(bindir)/sweep-report"
+	$(INSTALL_DATA) $(BUILD)/sweep-report.1 "$(DESTDIR)$(man1dir)/sweep-report.1"
+	$(INSTALL_DATA) $(BUILD)/sweep-report.bash "$(DESTDIR)$(bashcompdir)/sweep-report"
+
+# Removes what install wrote, and nothing else.
+uninstall:
+	rm -f "$(DESTDIR)$(bindir)/sweep-report" "$(DESTDIR)$(man1dir)/sweep-report.1" \
+	    "$(DESTDIR)$(bashcompdir)/sweep-report"
 
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun
 # compared with the per-model copy of the sweep, and the survey that planned it.
+# The bucket holds no config.json (the author's never does): --configs gives
+# the models' configs, so every logged KV count with a config is recomputed.
+SAMPLE_CONFIGS ?= fixtures/configs
 report: sweep-report
-	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md -o $(REPORT_DIR)
+	./sweep-report audit $(SAMPLE) $(SAMPLE)/claims.md --configs $(SAMPLE_CONFIGS) -o $(REPORT_DIR)
 	./sweep-report compare $(FORMATS) $(RERUN) -o $(REPORT_DIR)/compare
 	./sweep-report survey $(SURVEY_SAMPLE) -o $(REPORT_DIR)/survey
+	@sh scripts/report-done.sh $(REPORT_DIR)
 
 # Criterion runs each test in a child process and does not count a leak the
 # sanitizer reports when the child exits: the log is searched for reports.
@@ -136,9 +211,14 @@ realdata-if-present: $(BUILD)/sweep-report
 	python3 tests/check_bucket_fixture.py $(SAMPLE)
 	python3 tests/check_bucket_fixture.py fixtures/v5e-gemma4-rerun-bucket
 
-# The command line: every subcommand's --help, usage errors, shared wordings.
+# The command line: every subcommand's --help, usage errors, shared wordings;
+# the installed program, its man page and completion (tests/run-install.sh);
+# every example of README.md, run as written (tests/check_readme.py).
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
+	sh tests/run-install.sh $(BUILD)
+	python3 tests/check_readme.py $(BUILD)/sweep-report
+	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 
@@ -182,7 +262,8 @@ browser-test: $(BUILD)/unit-tests
 # simdjson-parse every file of an export, nothing else.
 $(BUILD)/simd-floor: bench/simd_floor.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS_ALL) $< -o $@ $(LDFLAGS_ALL) $(DEP_LIBS)
+	$(say) CXX $@
+	$(Q)$(CXX) $(CXXFLAGS_ALL) $< -o $@ $(LDFLAGS_ALL) $(DEP_LIBS)
 
 bench: sweep-report $(BUILD)/simd-floor
 	FLOOR=$(BUILD)/simd-floor sh bench/run.sh
@@ -197,7 +278,8 @@ bench: sweep-report $(BUILD)/simd-floor
 lint: $(BUILD)/.test-deps-ok
 	@for f in $(filter %.c,$(SRC)) $(wildcard tests/unit/*.c); do \
 	    clang -std=c17 -D_DEFAULT_SOURCE $(WARN) -Werror -fsyntax-only -Isrc $(DEP_CFLAGS) $$f || exit 1; done
-	cppcheck -q --enable=warning,portability --std=c11 --inline-suppr --error-exitcode=1 \
+	$(say) CPPCHECK src
+	$(Q)cppcheck -q --enable=warning,portability --std=c11 --inline-suppr --error-exitcode=1 \
 	    --suppress=invalidPointerCast --suppress=invalidLifetime --suppress=returnDanglingLifetime \
 	    --suppress=arrayIndexThenCheck:src/ingest/scores.c -Isrc -D__GNUC__ -j2 src
 	@echo "lint: clang -Werror and cppcheck clean"

@@ -43,6 +43,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 import time
 
@@ -508,28 +509,85 @@ def write_model(args, i, base_g, base_b, gsm_strict, gsm_flex, bfcl3, bfcl4, big
     side_rows[1].append(bytes(1 if k == 0 else 0 for k in kinds_b))
 
 
+# What one model writes, measured with the defaults (2026-12, gen_export on 1 to 8 models):
+# the estimate below is within a few percent for any sizes.
+BYTES_PER_MODEL = 75_000        # config.json, the server log's fixed lines, results and score headers
+BYTES_PER_GSM8K_ITEM = 1_510    # two samples lines per item (strict-match and flexible-extract)
+BYTES_PER_BFCL_ITEM = 257       # a result line, and a score line for a failure
+BYTES_PER_RUN = 1_068           # one --save-result object
+BYTES_PER_LOG_LINE = 237        # one loggers.py throughput line
+
+
+def estimate_bytes(args):
+    """The bytes the export (and --side) will take."""
+    per_model = (BYTES_PER_MODEL + BYTES_PER_GSM8K_ITEM * args.gsm8k_items + BYTES_PER_BFCL_ITEM * args.bfcl_items
+                 + BYTES_PER_RUN * args.runs + BYTES_PER_LOG_LINE * args.log_lines)
+    total = per_model * args.models + (args.log_mb + args.bench_log_mb) * 1e6
+    if args.side:
+        total += args.models * (args.gsm8k_items + args.bfcl_items)
+    return total
+
+
+def size_text(n):
+    return "%.1f GB" % (n / 1e9) if n >= 1e9 else "%.0f MB" % (n / 1e6)
+
+
+EPILOG = """disk: with the default sizes each model takes about 2.2 MB (mostly GSM8K's
+samples lines, about 1.5 KB per item), so --models 60 (the default) writes about
+130 MB, --models 1000 about 2.2 GB (some 40 s), --models 3000 about 6.5 GB.
+The estimate for the options given is printed before anything is written, with a
+warning above 1 GB; the run stops at once when the disk under --out has less room
+than that. --estimate prints it and exits.
+
+example: bench/gen_export.py --out /tmp/big --models 1000"""
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", type=int, default=60)
-    ap.add_argument("--gsm8k-items", type=int, default=1319)
-    ap.add_argument("--bfcl-items", type=int, default=400)
-    ap.add_argument("--runs", type=int, default=9, help="speed runs per model, spread over 3 scenarios")
-    ap.add_argument("--log-mb", type=float, default=0.0, help="pad one model's server log to this many MB")
-    ap.add_argument("--bench-log-mb", type=float, default=None,
-                    help="size of that model's captured bench stdout (default: --log-mb)")
-    ap.add_argument("--log-lines", type=int, default=30, help="loggers.py lines in every server log")
-    ap.add_argument("--seed", type=int, default=20261130)
-    ap.add_argument("--side", help="write the 0/1 score matrices here for numpy_bootstrap.py")
-    ap.add_argument("--out", required=True)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True, metavar="DIR",
+                    help="the export to write: a new or empty directory (required)")
+    ap.add_argument("--models", type=int, default=60, metavar="N",
+                    help="model directories, ckpt-00000 ... (model 0 is the baseline; default %(default)s)")
+    ap.add_argument("--gsm8k-items", type=int, default=1319, metavar="N",
+                    help="GSM8K items per model, as lm-eval samples (default %(default)s, the full test set)")
+    ap.add_argument("--bfcl-items", type=int, default=400, metavar="N",
+                    help="BFCL simple items per model, 0 for none (default %(default)s, the full category)")
+    ap.add_argument("--runs", type=int, default=9, metavar="N",
+                    help="vllm bench serve runs per model, spread over 3 scenarios (default %(default)s)")
+    ap.add_argument("--log-lines", type=int, default=30, metavar="N",
+                    help="loggers.py throughput lines in every server log (default %(default)s)")
+    ap.add_argument("--log-mb", type=float, default=0.0, metavar="MB",
+                    help="pad one model's server log (the first after the baseline) to this many MB "
+                         "(default %(default)s: not padded)")
+    ap.add_argument("--bench-log-mb", type=float, default=None, metavar="MB",
+                    help="that model's speed runs as one captured vllm bench serve stdout of this many MB "
+                         "instead of --save-result files (default: --log-mb)")
+    ap.add_argument("--seed", type=int, default=20261130, metavar="N",
+                    help="the random seed: the same seed and sizes give the same files (default %(default)s)")
+    ap.add_argument("--side", metavar="FILE",
+                    help="also write the 0/1 score matrices the report compares, for bench/numpy_bootstrap.py")
+    ap.add_argument("--estimate", action="store_true",
+                    help="print the disk the export would take, and exit without writing")
     args = ap.parse_args()
-    if args.models < 1 or args.gsm8k_items < 1 or args.bfcl_items < 0 or args.runs < 0:
-        ap.error("--models and --gsm8k-items must be >= 1, --bfcl-items and --runs >= 0")
+    if args.models < 1 or args.gsm8k_items < 1 or args.bfcl_items < 0 or args.runs < 0 or args.log_lines < 0:
+        ap.error("--models and --gsm8k-items must be >= 1, --bfcl-items, --runs and --log-lines >= 0")
     if args.bench_log_mb is None:
         args.bench_log_mb = args.log_mb
+    need = estimate_bytes(args)
+    print("gen_export: %d models will take about %s" % (args.models, size_text(need)), file=sys.stderr)
+    if args.estimate:
+        return
+    if need >= 1e9:
+        print("gen_export: warning: about %s of disk under %s" % (size_text(need), args.out), file=sys.stderr)
     t0 = time.time()
     os.makedirs(args.out, exist_ok=True)
     if any(e for e in os.listdir(args.out)):
         sys.exit("gen_export: %s is not empty" % args.out)
+    free = shutil.disk_usage(args.out).free
+    if need > free:
+        os.rmdir(args.out)  # made empty just above
+        sys.exit("gen_export: %s has %s free, the export needs about %s" % (args.out, size_text(free), size_text(need)))
 
     gsm_strict, gsm_flex = gsm8k_lines(args.gsm8k_items, args.seed)
     bfcl3 = bfcl_items(args.bfcl_items, args.seed, "simple")

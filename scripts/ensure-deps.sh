@@ -22,6 +22,8 @@ check() {
     have_header gsl/gsl_rng.h || missing="$missing libgsl-dev"
     have_header nettle/sha2.h || missing="$missing nettle-dev"
     have_header simdjson.h || missing="$missing libsimdjson-dev"
+    have_header uninorm.h || missing="$missing libunistring-dev"
+    have_header zlib.h || missing="$missing zlib1g-dev"
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then
@@ -33,6 +35,12 @@ check() {
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
         command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+        # the installed man page and bash completion (tests/run-install.sh)
+        command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
+        command -v man >/dev/null 2>&1 || missing="$missing man-db"
+        command -v col >/dev/null 2>&1 || missing="$missing bsdextrautils"
+        [ -f /usr/share/bash-completion/bash_completion ] || missing="$missing bash-completion"
+        command -v cmark-gfm >/dev/null 2>&1 || missing="$missing cmark-gfm"
         ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
             || [ "$(uname -m)" != x86_64 ] || missing="$missing libclang-rt-14-dev"
     fi

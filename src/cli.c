@@ -2,8 +2,10 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -13,13 +15,14 @@
 #define LABEL_WIDTH 30 /* widest option label before its text moves to the next line */
 #define VAL_OPTION 256 /* getopt_long's val for option i is VAL_OPTION + i */
 
-static const char *const exit_codes[] = {
+const char *const sr_cli_exit_codes[] = {
     "success",
     "any other failure (cannot write output, out of memory)",
     "usage error",
     "unreadable or invalid input (the message names the file, and the line where it applies)",
     "a check the subcommand makes failed (audit; compare --fail-on-regression)",
 };
+const size_t sr_cli_n_exit_codes = sizeof sr_cli_exit_codes / sizeof *sr_cli_exit_codes;
 
 /* ---- the tables --------------------------------------------------------- */
 
@@ -53,6 +56,77 @@ const sr_cli_command *sr_cli_find(const sr_cli_command *cmds, size_t n, const ch
         if (strcmp(cmds[i].name, name) == 0)
             return &cmds[i];
     return NULL;
+}
+
+/* ---- did you mean -------------------------------------------------------- */
+
+/* Append "; did you mean 'x'?" (or "'x' or 'y'", up to three) for the names
+ * nearest to word (len bytes), as git does for a mistyped command: the
+ * names within an edit distance of a third of the word (at least 1, at
+ * most 3), or beginning with it when it has two letters or more; the
+ * nearest of them, in table order, each after dashes ("--" for options).
+ * Nothing when none is near. */
+static void did_you_mean(sr_strbuf *sb, const char *word, size_t len, const char *const *names, size_t n,
+                         const char *dashes)
+{
+    size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+    size_t best = SIZE_MAX;
+    size_t *dist = sr_xcalloc(n ? n : 1, sizeof *dist);
+    for (size_t i = 0; i < n; i++) {
+        size_t name_len = strlen(names[i]);
+        bool prefix = len >= 2 && len < name_len && strncasecmp(names[i], word, len) == 0;
+        dist[i] = prefix ? 0 : sr_edit_distance(word, len, names[i], name_len);
+        if (name_len == len && strncmp(names[i], word, len) == 0)
+            dist[i] = SIZE_MAX; /* the name itself: what is wrong is not the name */
+        if (dist[i] <= limit && dist[i] < best)
+            best = dist[i];
+    }
+    size_t shown = 0, total = 0;
+    for (size_t i = 0; i < n && best != SIZE_MAX; i++)
+        total += dist[i] == best;
+    for (size_t i = 0; i < n && shown < total && shown < 3; i++) {
+        if (dist[i] != best)
+            continue;
+        size_t left = (total < 3 ? total : 3) - ++shown;
+        sr_strbuf_printf(sb, "%s'%s%s'%s", shown == 1 ? "; did you mean " : "", dashes, names[i],
+                         left == 0 ? "?" : left == 1 ? " or " : ", ");
+    }
+    free(dist);
+}
+
+sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, const char *word)
+{
+    bool option = word[0] == '-';
+    size_t n_top = 0;
+    for (const sr_cli_option *o = top; o && o->kind != SR_CLI_END; o++)
+        n_top++;
+    const char **names = sr_xcalloc(n + n_top + 1, sizeof *names);
+    size_t n_names = 0;
+    if (option) {
+        names[n_names++] = "help";
+        for (size_t i = 0; i < n_top; i++)
+            if (is_option(&top[i]))
+                names[n_names++] = top[i].name;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            names[n_names++] = cmds[i].name;
+        names[n_names++] = "help";
+    }
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (option) {
+        size_t len = strcspn(word, "=");
+        sr_strbuf_printf(&sb, "unknown option '%.*s'", (int)len, word);
+        if (strncmp(word, "--", 2) == 0)
+            did_you_mean(&sb, word + 2, len - 2, names, n_names, "--");
+    } else {
+        sr_strbuf_printf(&sb, "unknown subcommand '%s'", word);
+        did_you_mean(&sb, word, strlen(word), names, n_names, "");
+    }
+    sr_error *err = sr_usage_error("%s", sr_strbuf_cstr(&sb));
+    sr_strbuf_release(&sb);
+    free(names);
+    return err;
 }
 
 /* ---- the wording of bad values ----------------------------------------- */
@@ -247,8 +321,17 @@ static sr_error *refused(const getopt_tables *g, int c, const char *arg, int opt
         err = sr_usage_error("option '--%s' takes no value", exact ? exact : sr_strbuf_cstr(&candidates) + 2);
     else if (n_prefixed > 1)
         err = sr_usage_error("ambiguous option '--%.*s' (%s)", (int)len, name, sr_strbuf_cstr(&candidates));
-    else
-        err = sr_usage_error("unknown option '--%.*s'", (int)len, name);
+    else {
+        const char **names = sr_xcalloc(g->n + 1, sizeof *names);
+        size_t n_names = 0;
+        for (const struct option *l = g->longs; l->name; l++)
+            names[n_names++] = l->name;
+        sr_strbuf_release(&candidates);
+        sr_strbuf_printf(&candidates, "unknown option '--%.*s'", (int)len, name);
+        did_you_mean(&candidates, name, len, names, n_names, "--");
+        free(names);
+        err = sr_usage_error("%s", sr_strbuf_cstr(&candidates));
+    }
     sr_strbuf_release(&candidates);
     return err;
 }
@@ -351,10 +434,30 @@ static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent
     fputc('\n', out);
 }
 
+const sr_cli_option *sr_cli_option_target(const sr_cli_command *cmd, const sr_cli_option *o)
+{
+    if (o->kind != SR_CLI_ALIAS)
+        return o;
+    return cmd ? find_long(cmd, o->alias_of) : NULL; /* cmd NULL: the top level's table, which has no alias */
+}
+
+void sr_cli_option_arg(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)
+{
+    const sr_cli_option *target = sr_cli_option_target(cmd, o);
+    if (!target || target->kind == SR_CLI_FLAG)
+        return;
+    if (target->arg)
+        sr_strbuf_puts(sb, target->arg);
+    else if (target->choices)
+        join_choices(target->choices, "|", sb);
+    else
+        sr_strbuf_puts(sb, "VALUE");
+}
+
 /* "-o, --output DIR", "    --ci-method percentile|exact". */
 static void option_label(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)
 {
-    const sr_cli_option *target = o->kind == SR_CLI_ALIAS ? find_long(cmd, o->alias_of) : o;
+    const sr_cli_option *target = sr_cli_option_target(cmd, o);
     if (o->short_name)
         sr_strbuf_printf(sb, "-%c, ", o->short_name);
     else
@@ -363,12 +466,7 @@ static void option_label(const sr_cli_command *cmd, const sr_cli_option *o, sr_s
     if (!target || target->kind == SR_CLI_FLAG)
         return;
     sr_strbuf_putc(sb, ' ');
-    if (target->arg)
-        sr_strbuf_puts(sb, target->arg);
-    else if (target->choices)
-        join_choices(target->choices, "|", sb);
-    else
-        sr_strbuf_puts(sb, "VALUE");
+    sr_cli_option_arg(cmd, o, sb);
 }
 
 static void print_option(FILE *out, const char *label, const char *help, size_t column)
@@ -423,9 +521,9 @@ static void print_options(const sr_cli_command *cmd, FILE *out)
 static void print_exit_codes(FILE *out)
 {
     fputs("\nExit codes:\n", out);
-    for (size_t i = 0; i < sizeof exit_codes / sizeof *exit_codes; i++) {
+    for (size_t i = 0; i < sr_cli_n_exit_codes; i++) {
         fprintf(out, "  %zu  ", i);
-        print_wrapped(out, exit_codes[i], 5, 5, false);
+        print_wrapped(out, sr_cli_exit_codes[i], 5, 5, false);
     }
 }
 
@@ -436,23 +534,45 @@ static void print_usage_line(const sr_cli_command *cmd, const char *lead, FILE *
     print_wrapped(out, cmd->usage ? cmd->usage : "", col, col, true);
 }
 
+static void print_examples(const sr_cli_command *cmd, FILE *out)
+{
+    if (!cmd->examples || !cmd->examples[0].command)
+        return;
+    fputs("\nExamples:\n", out);
+    for (const sr_cli_example *e = cmd->examples; e->command; e++) {
+        fprintf(out, "  %s\n      ", e->command);
+        print_wrapped(out, e->what, 6, 6, false);
+    }
+}
+
 void sr_cli_print_help(const sr_cli_command *cmd, FILE *out)
 {
     print_usage_line(cmd, "usage: ", out);
     fputc('\n', out);
     print_wrapped(out, cmd->description ? cmd->description : cmd->summary, 0, 0, false);
     print_options(cmd, out);
+    print_examples(cmd, out);
     print_exit_codes(out);
 }
 
-void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, FILE *out)
+void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, FILE *out)
 {
     for (size_t i = 0; i < n; i++)
         print_usage_line(&cmds[i], i == 0 ? "usage: " : "       ", out);
     fputs("       sweep-report help [COMMAND]\n"
-          "       sweep-report --help | --version\n"
-          "\nCommands:\n",
+          "       sweep-report --help",
           out);
+    for (const sr_cli_option *o = top; o && o->kind != SR_CLI_END; o++) {
+        if (!is_option(o))
+            continue;
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        sr_strbuf_printf(&sb, " | --%s%s", o->name, o->kind == SR_CLI_FLAG ? "" : " ");
+        sr_cli_option_arg(NULL, o, &sb);
+        fputs(sr_strbuf_cstr(&sb), out);
+        sr_strbuf_release(&sb);
+    }
+    fputs("\n\nCommands:\n", out);
     size_t widest = 4; /* "help" */
     for (size_t i = 0; i < n; i++)
         if (strlen(cmds[i].name) > widest)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
 
 typedef enum sr_cli_kind {
     SR_CLI_END = 0, /* ends a table */
@@ -103,7 +104,20 @@ typedef struct sr_cli_option {
         .kind = SR_CLI_END                                                                                             \
     }
 
+/* A macro's value as a string literal, for help texts that name a default
+ * constant: "(default " SR_STR(SR_DEFAULT_RESAMPLES) ")" shows 10000, so
+ * --help, the man page and the behaviour cannot disagree. */
+#define SR_STR_(x) #x
+#define SR_STR(x) SR_STR_(x)
+
 #define SR_CLI_MAX_TABLES 4
+
+/* An example of a subcommand: the command line, and what it does (one
+ * sentence). A list ends with {NULL, NULL}. */
+typedef struct sr_cli_example {
+    const char *command; /* "sweep-report report EXPORT -o OUT" */
+    const char *what;
+} sr_cli_example;
 
 /* A subcommand: one entry of main.c's table. */
 typedef struct sr_cli_command sr_cli_command;
@@ -119,6 +133,7 @@ struct sr_cli_command {
     /* Option tables, read one after another (a subcommand may reuse another's
      * table when its opts struct begins with that one's); unused: NULL. */
     const sr_cli_option *options[SR_CLI_MAX_TABLES];
+    const sr_cli_example *examples; /* in --help and the man page; NULL: none */
     /* Runs the subcommand: argv[0] is its name. Starts with sr_cli_parse.
      * Results go to out (stdout), progress to info (stderr). */
     sr_error *(*run)(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
@@ -139,10 +154,52 @@ sr_error *sr_cli_parse(const sr_cli_command *cmd, int argc, char **argv, void *o
 
 /* NAME --help: usage, description, options, exit codes. */
 void sr_cli_print_help(const sr_cli_command *cmd, FILE *out);
-/* sweep-report --help: the usage of every subcommand and their summaries. */
-void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, FILE *out);
+/* sweep-report --help: the usage of every subcommand and their summaries,
+ * the top level's options (top, may be NULL), the exit codes. */
+void sr_cli_print_overview(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, FILE *out);
 /* The subcommand called name, or NULL. */
 const sr_cli_command *sr_cli_find(const sr_cli_command *cmds, size_t n, const char *name);
+
+/* ---- the man page and the shell completion (cli_doc.c) ------------------
+ * Made from the same tables as --help (make install runs `sweep-report
+ * --generate man|complete-bash`), so they cannot drift from the parser. */
+
+/* What the tables do not hold: the program as a whole. */
+typedef struct sr_cli_program {
+    const char *version;             /* "0.1.0" */
+    const char *summary;             /* the NAME line: "turn the raw output of ..." */
+    const char *description;         /* the DESCRIPTION paragraph */
+    const sr_cli_option *top_options; /* what the top level takes besides --help (main.c parses them) */
+    const char *const *files;        /* FILES: path, meaning, path, meaning, ..., NULL */
+    const char *see_also;            /* SEE ALSO paragraph */
+} sr_cli_program;
+
+/* sweep-report(1) in man(7) roff: NAME, SYNOPSIS, DESCRIPTION, a section
+ * per subcommand (usage, description, options with their groups, examples),
+ * EXIT STATUS, FILES, SEE ALSO. Every text is escaped for roff. */
+void sr_cli_print_man(const sr_cli_program *prog, const sr_cli_command *cmds, size_t n, FILE *out);
+/* A bash completion script (complete -F) for the subcommands, their
+ * options, option values (choices; directories for DIR, files for FILE)
+ * and operands (directories for *_DIR and *_EXPORT, files otherwise). */
+void sr_cli_print_bash_completion(const sr_cli_program *prog, const sr_cli_command *cmds, size_t n, FILE *out);
+
+/* For cli_doc.c: the exit codes' meanings (index = code), the option an
+ * alias stands for (o itself otherwise; NULL for a bad alias, or any alias
+ * when cmd is NULL: the top level's table), and an
+ * option's argument as --help shows it ("DIR", "percentile|exact"; NULL
+ * for a flag). */
+extern const char *const sr_cli_exit_codes[];
+extern const size_t sr_cli_n_exit_codes;
+const sr_cli_option *sr_cli_option_target(const sr_cli_command *cmd, const sr_cli_option *o);
+void sr_cli_option_arg(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb);
+
+/* The usage error for a word the top level does not know, with the names
+ * nearest to it: "unknown subcommand 'reprot'; did you mean 'report'?"
+ * among cmds and "help", or, for a word beginning with '-', "unknown
+ * option '--verison'; did you mean '--version'?" among --help and the
+ * top level's options (top, a table; may be NULL). Options of a subcommand
+ * get the same suggestion from sr_cli_parse. */
+sr_error *sr_cli_unknown_command(const sr_cli_command *cmds, size_t n, const sr_cli_option *top, const char *word);
 
 /* The one wording of a bad value, for checks a table cannot express:
  * "--NAME takes WHAT, not 'ARG'". */

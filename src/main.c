@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL, for kv's description */
 #include "cli.h"
 #include "ingest/json_keys.h"
 #include "cmd/cmd.h"
@@ -19,20 +20,63 @@
 #include "util/escape.h"
 #include "util/json_arena.h"
 
+/* The examples of each command's --help and man page: typical uses, with
+ * paths a reader replaces by theirs. */
+static const sr_cli_example report_examples[] = {
+    {"sweep-report report gcs-export/ -o my-sweep --baseline e2b-bf16",
+     "the report of a sweep copied from its bucket, each arm compared with the one tagged e2b-bf16; start "
+     "reading at my-sweep/report.html"},
+    {"sweep-report report export/ --configs hub-configs/ --keep-going",
+     "recompute the KV cache of models whose export has no config.json from saved ones, and leave out (with a "
+     "warning) what cannot be read instead of stopping"},
+    {NULL, NULL},
+};
+static const sr_cli_example audit_examples[] = {
+    {"sweep-report audit export/ blog-table.md -o audited",
+     "check every figure of a published table against the export; exits 4 when one differs (audited/results.md "
+     "says which and by how much)"},
+    {NULL, NULL},
+};
+static const sr_cli_example compare_examples[] = {
+    {"sweep-report compare before/ after/ -o changes",
+     "what changed in a rerun (an image upgrade, another chip), and whether it is beyond noise"},
+    {NULL, NULL},
+};
+static const sr_cli_example kv_examples[] = {
+    {"sweep-report kv config.json --backend tpu --hbm-gib 15.75 --used-gib 8.97 --max-model-len 4096",
+     "the KV cache tokens tpu-inference gives a model on a TPU v5e chip whose server log says 8.97 GiB are in "
+     "use besides the cache"},
+    {"sweep-report kv config.json --backend gpu --available-gib 20 --json",
+     "the same on a GPU with 20 GiB left for the cache, as JSON"},
+    {NULL, NULL},
+};
+static const sr_cli_example survey_examples[] = {
+    {"sweep-report survey hub-metadata/ -o plan",
+     "which candidate models fit a TPU v5e chip, and the run plan plan/sweep.arms"},
+    {"sweep-report survey hub-metadata/ --backend gpu --hbm-gib 80 --license apache-2.0",
+     "the same for an 80 GiB GPU, Apache-2.0 models only"},
+    {NULL, NULL},
+};
+
 static const sr_cli_command commands[] = {
     {
         .name = "report",
         .summary = "read a sweep export and write report.json, results.csv, results.md, report.html, "
-                   "report.pdf and charts/",
+                   "report.pdf, results.tex, items.csv and charts/",
         .usage = "EXPORT_DIR [options]",
         .description = "Read a sweep export (one directory per model: vLLM logs and bench results, "
-                       "lm-evaluation-harness samples, BFCL result/score files, config.json) and write report.json, "
-                       "results.csv, results.md, report.html, report.pdf and charts/ into OUT_DIR. An input error "
-                       "writes nothing (unless --keep-going).",
+                       "lm-evaluation-harness samples, BFCL result/score files, config.json; or the published sweep "
+                       "author's bucket layout) and write report.json, results.csv, results.md, report.html, "
+                       "report.pdf, results.tex, items.csv (when a comparison was made item by item), claims.csv "
+                       "(with --claims) and charts/ into OUT_DIR. The documents open with the Overview (which entries "
+                       "keep up with the baseline, and at what speed), then the Summary, Results, Speed, Latency, KV "
+                       "cache capacity, Claims checked (with --claims), Models left out, Warnings and audit findings, "
+                       "Methods and the Appendix. An input error writes nothing (unless --keep-going).",
         .operands = "EXPORT_DIR",
         .min_operands = 1,
         .max_operands = 1,
         .options = {sr_report_options, sr_stats_options},
+        .examples = report_examples,
         .run = sr_cmd_report,
     },
     {
@@ -43,13 +87,15 @@ static const sr_cli_command commands[] = {
                        "file (Markdown pipe tables whose first column names the model, or model,figure,value CSV), "
                        "match its model names to the export's models, recompute every figure and judge it "
                        "reproduced, consistent (a bootstrap bound within Monte Carlo error), differs, not verifiable "
-                       "or unmatched (docs/claims.md). Writes the whole report, with a Claims section first, into "
-                       "OUT_DIR; exits 4 when a claim differs or names no model of the export. Same as report "
-                       "--claims, with that exit code.",
+                       "or unmatched (docs/claims.md). Writes the whole report into OUT_DIR, with a Claims checked "
+                       "section after the results (its verdicts counted in the Summary) and claims.csv; exits 4 when "
+                       "a claim differs or names no model of the export. Same as report --claims, with that exit "
+                       "code.",
         .operands = "EXPORT_DIR CLAIMS_FILE...",
         .min_operands = 2,
         .max_operands = -1,
         .options = {sr_report_options, sr_stats_options},
+        .examples = audit_examples,
         .run = sr_cmd_audit,
     },
     {
@@ -67,6 +113,7 @@ static const sr_cli_command commands[] = {
         .min_operands = 2,
         .max_operands = 2,
         .options = {sr_compare_options, sr_stats_options},
+        .examples = compare_examples,
         .run = sr_cmd_compare,
     },
     {
@@ -79,11 +126,12 @@ static const sr_cli_command commands[] = {
                        "  --hbm-gib G --used-gib X: the cache gets G x U - X\n"
                        "  --hbm-gib G --weights-gib X [--activation-gib Y]: G x U - X - Y\n"
                        "  --available-gib Z: Z\n"
-                       "where U is --mem-util (default 0.92).",
+                       "where U is --mem-util (default " SR_STR(SR_DEFAULT_KV_MEM_UTIL) ").",
         .operands = "CONFIG_JSON",
         .min_operands = 1,
         .max_operands = 1,
         .options = {sr_kv_options},
+        .examples = kv_examples,
         .run = sr_cmd_kv,
     },
     {
@@ -100,10 +148,60 @@ static const sr_cli_command commands[] = {
         .min_operands = 1,
         .max_operands = 1,
         .options = {sr_survey_options},
+        .examples = survey_examples,
         .run = sr_cmd_survey,
     },
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
+
+/* What the top level takes besides a subcommand and --help (parsed by
+ * main below; the table gives their help, the man page, the completion
+ * and "did you mean"). */
+typedef struct top_opts {
+    bool version;
+    int generate;
+} top_opts;
+enum { GENERATE_MAN, GENERATE_BASH };
+static const sr_cli_choice generated[] = {{"man", GENERATE_MAN}, {"complete-bash", GENERATE_BASH}, {NULL, 0}};
+static const sr_cli_option top_options[] = {
+    SR_OPT_FLAG(0, "version", top_opts, version, "print the version and exit"),
+    SR_OPT_CHOICE(0, "generate", top_opts, generate, generated,
+                  "print the man page (man) or the bash completion script (complete-bash), both made from the "
+                  "option tables --help prints; make install installs them"),
+    SR_OPT_END,
+};
+
+/* The program as a whole, for the man page. */
+static const char *const program_files[] = {
+    "OUT_DIR/.sweep-report.lock",
+    "held while a run writes OUT_DIR: a second run into the same directory is refused (exit 1)",
+    "OUT_DIR/.sweep-report.new.XXXXXX",
+    "the outputs of a run before they are renamed into OUT_DIR as one set; a killed run's are removed by the "
+    "next run",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf",
+    "the fonts of the charts and of the PDFs (Debian's fonts-dejavu-core). The HTML templates are compiled in: "
+    "nothing else is read from the installation or the source tree",
+    NULL,
+};
+static const sr_cli_program program = {
+    .version = SR_VERSION,
+    .summary = "turn the raw output of an LLM model sweep into tables, charts and reports you can check",
+    .description =
+        "sweep-report reads what a sweep of LLM models left behind (vLLM server logs and vllm bench serve "
+        "results, lm-evaluation-harness per-sample logs, BFCL result and score files, Hugging Face config.json "
+        "files, the published sweep author's bucket layout) and writes tables, charts and reports in Markdown, "
+        "HTML, PDF, JSON, CSV and LaTeX: accuracy differences to a baseline with paired bootstrap intervals, "
+        "speed ratios per scenario, KV cache capacity recomputed from the architecture, every model that failed "
+        "with its reason, and a verdict on every figure someone published about the sweep. The same inputs and "
+        "options give byte-identical outputs; each command renders every output in memory and writes them into "
+        "OUT_DIR as one set, and an input error writes nothing. On a terminal, a long run shows how far it is on "
+        "standard error. No environment variable changes what it does.",
+    .top_options = top_options,
+    .files = program_files,
+    .see_also = "The documentation in the source tree's docs/: cli.md (the command line), inputs.md (how each "
+                "format is read), methods.md (how every number is made), kv.md (KV cache capacity), claims.md "
+                "(audit), survey.md, report-format.md (what each output holds).",
+};
 
 /* Print err git-style; a usage error adds where to look. cmd: the
  * subcommand it came from, or NULL. */
@@ -137,15 +235,39 @@ static bool print_json_note(void *ctx, const char *note)
 static int help(int argc, char **argv)
 {
     if (argc < 3) {
-        sr_cli_print_overview(commands, N_COMMANDS, stdout);
+        sr_cli_print_overview(commands, N_COMMANDS, top_options, stdout);
         return SR_EXIT_OK;
     }
     const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, argv[2]);
     if (!cmd)
-        return report_error(sr_usage_error("unknown subcommand '%s'", argv[2]), NULL);
+        return report_error(sr_cli_unknown_command(commands, N_COMMANDS, NULL, argv[2]), NULL);
     if (argc > 3)
         return report_error(sr_usage_error("unexpected argument '%s'", argv[3]), NULL);
     sr_cli_print_help(cmd, stdout);
+    return SR_EXIT_OK;
+}
+
+/* `sweep-report --generate man|complete-bash` (also --generate=KIND). */
+static int generate(int argc, char **argv)
+{
+    const char *eq = strchr(argv[1], '=');
+    const char *kind = eq ? eq + 1 : argc > 2 ? argv[2] : NULL;
+    int next = eq ? 2 : 3;
+    if (!kind)
+        return report_error(sr_usage_error("option '--generate' needs a value"), NULL);
+    if (argc > next)
+        return report_error(sr_usage_error("unexpected argument '%s'", argv[next]), NULL);
+    const sr_cli_choice *c = generated;
+    while (c->name && strcmp(c->name, kind) != 0)
+        c++;
+    if (!c->name)
+        return report_error(sr_cli_bad_value("generate", "man or complete-bash", kind), NULL);
+    if (c->value == GENERATE_MAN)
+        sr_cli_print_man(&program, commands, N_COMMANDS, stdout);
+    else
+        sr_cli_print_bash_completion(&program, commands, N_COMMANDS, stdout);
+    if (fflush(stdout) != 0)
+        return report_error(sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output"), NULL);
     return SR_EXIT_OK;
 }
 
@@ -164,7 +286,7 @@ int main(int argc, char **argv)
         return report_error(sr_usage_error("no subcommand given"), NULL);
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-        sr_cli_print_overview(commands, N_COMMANDS, stdout);
+        sr_cli_print_overview(commands, N_COMMANDS, top_options, stdout);
         return SR_EXIT_OK;
     }
     if (strcmp(name, "help") == 0)
@@ -173,9 +295,11 @@ int main(int argc, char **argv)
         printf("sweep-report %s\n", SR_VERSION);
         return SR_EXIT_OK;
     }
+    if (strcmp(name, "--generate") == 0 || strncmp(name, "--generate=", 11) == 0)
+        return generate(argc, argv);
     const sr_cli_command *cmd = sr_cli_find(commands, N_COMMANDS, name);
     if (!cmd)
-        return report_error(sr_usage_error("unknown subcommand '%s'", name), NULL);
+        return report_error(sr_cli_unknown_command(commands, N_COMMANDS, top_options, name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
     (void)sr_json_take_duplicate_notes(print_json_note, stderr);
     if (err)

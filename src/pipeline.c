@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "analysis/analysis.h"
@@ -188,7 +189,7 @@ static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_sur
         err = sr_parse_hub_record(shown, data, len, &m->record);
     if (!err) {
         m->has_record = true;
-        if (f->name_is_id && strcmp(f->name, m->record.id) != 0)
+        if (f->name_is_id && strcasecmp(f->name, m->record.id) != 0) /* the Hub ignores case */
             err =
                 sr_input_error(shown, 0, "the record is for '%s', but its file name says '%s'", m->record.id, f->name);
     }
@@ -269,8 +270,18 @@ static int cmp_models(const void *a, const void *b)
     return strcmp(((const sr_survey_model *)a)->id, ((const sr_survey_model *)b)->id);
 }
 
-/* Sorted by id; a second entry of one id is an input error, or with
- * --keep-going left out with a warning. */
+/* The model kept so far whose id is id's ignoring case, or NULL: Hub repo
+ * ids ignore case (Qwen/Qwen3-0.6B and qwen/qwen3-0.6b are one repo). */
+static const sr_survey_model *same_repo(const sr_survey *s, size_t kept, const char *id)
+{
+    for (size_t j = 0; j < kept; j++)
+        if (strcasecmp(s->models[j].id, id) == 0)
+            return &s->models[j];
+    return NULL;
+}
+
+/* Sorted by id; a second entry of one id (ignoring case, as the Hub does)
+ * is an input error, or with --keep-going left out with a warning. */
 static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
 {
     if (s->n_models > 1)
@@ -278,12 +289,15 @@ static sr_error *sort_and_dedupe(sr_survey *s, const char *dir)
     size_t k = 0;
     for (size_t i = 0; i < s->n_models; i++) {
         sr_survey_model *m = &s->models[i];
-        if (k > 0 && strcmp(s->models[k - 1].id, m->id) == 0) {
-            const char *a = s->models[k - 1].record_path ? s->models[k - 1].record_path : "?";
+        const sr_survey_model *first = same_repo(s, k, m->id);
+        if (first) {
+            const char *a = first->record_path ? first->record_path : "?";
             const char *b = m->record_path ? m->record_path : "?";
-            sr_error *err = sr_soften(sr_input_error(dir, 0, "model '%s' is there twice: '%s' and '%s'", m->id, a, b),
-                                      s->settings.keep_going, NULL, NULL, "the second left out",
-                                      sr_survey_warn_sentence, s);
+            bool same = strcmp(first->id, m->id) == 0;
+            sr_error *err = sr_soften(
+                sr_input_error(dir, 0, "model '%s' is there twice%s%s%s: '%s' and '%s'", first->id,
+                               same ? "" : " (as '", same ? "" : m->id, same ? "" : "'; Hub ids ignore case)", a, b),
+                s->settings.keep_going, NULL, NULL, "the second left out", sr_survey_warn_sentence, s);
             if (err)
                 return err;
             sr_survey_model_release(m);

@@ -77,10 +77,28 @@ def main(argv):
     load_path = os.path.join(REAL_INDEX, "jev-tpu-v5e1/results/2026-09-28-12b3-v5e1-logs/12b-repack.load.c16.json")
     if os.path.exists(load_path):
         real_load = json.load(open(load_path))
+        # Token counts are totals over the batch of `concurrency` requests, as in the real file
+        # (completion_tokens 4096 = 16 x 256, prompt_tokens 508 = 16 x 31.75).
+        for d in [real_load]:
+            check(d["passes"][0]["completion_tokens"] == d["concurrency"] * d["max_tokens"],
+                  "real load file: completion_tokens is no batch total (shape out of date)")
+        per_request = {}
         for f in sorted(glob.glob(os.path.join(logs, "*.load.c*.json"))):
             d = json.load(open(f))
             check(keys(d) == keys(real_load), "%s: top-level keys" % f)
             check(keys(d["passes"][0]) == keys(real_load["passes"][0]), "%s: pass keys" % f)
+            check(all(p["completion_tokens"] == d["concurrency"] * d["max_tokens"] for p in d["passes"]),
+                  "%s: completion_tokens is not the batch's total" % f)
+            check(d["prompt_tokens"] >= d["concurrency"] * 8,
+                  "%s: prompt_tokens %d is no total over %d requests" % (f, d["prompt_tokens"], d["concurrency"]))
+            per_request.setdefault(os.path.basename(f).split(".load.")[0], set()).add(d["prompt_tokens"] / d["concurrency"])
+        # one batch of the client's prompts a concurrency: the per-request mean moves a little with it
+        # (26, 26.75, 27.75 in the author's files), never by the concurrency's factor
+        for tag, v in sorted(per_request.items()):
+            check(max(v) <= 1.25 * min(v), "%s: prompt tokens per request %s differ by the concurrency's factor "
+                  "(prompt_tokens is not the batch's total)" % (tag, sorted(v)))
+        check(any(len(v) > 1 for v in per_request.values()) or not per_request,
+              "every load file has the same prompt length per request at every concurrency (no real file does)")
     real_sum = json.loads(open(real("logs/e2b-bf16.gen-gsm8k.json")).read())
     for f in sorted(glob.glob(os.path.join(logs, "*.gen-*.json"))):
         d = json.loads(open(f).read())

@@ -42,8 +42,9 @@ judge_bad() {
 # appended), nul (a NUL byte after the first byte of line CONTENT),
 # duplicate-line and delete-line (line CONTENT repeated or removed), deepjson
 # (a bench result whose "deep" value nests CONTENT arrays), copy (FILE
-# becomes a copy of ROOT/CONTENT), emptydir (ROOT emptied). Returns 1 on
-# an unknown action.
+# becomes a copy of ROOT/CONTENT), emptydir (ROOT emptied), gzip (FILE
+# gzip-compressed under its own name), utf16 (FILE converted to UTF-16LE
+# with a byte-order mark). Returns 1 on an unknown action.
 damage() {
     _t="$1/$2"
     case "$3" in
@@ -61,6 +62,8 @@ damage() {
         deepjson) awk -v n="$4" 'BEGIN { printf "{\"output_throughput\": 1.0, \"deep\": ";
             for (i = 0; i < n; i++) printf "["; for (i = 0; i < n; i++) printf "]"; print "}" }' >"$_t" ;;
         copy) cp -R "$1/$4" "$_t" ;;
+        gzip) gzip -c "$_t" >"$_t.tmp" && mv "$_t.tmp" "$_t" ;;
+        utf16) { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$_t"; } >"$_t.tmp" && mv "$_t.tmp" "$_t" ;;
         emptydir) rm -rf "${1:?}"; mkdir "$1" ;;
         *) return 1 ;;
     esac

@@ -33,7 +33,7 @@ pass=0 fail=0 known=0
 bad() { echo "FAIL oom: $1"; fail=$((fail + 1)); }
 
 run_report "$tmp/ref" || { echo "FAIL oom: the normal run failed"; exit 1; }
-rm -f "$tmp/ref/.sweep-report.lock" # the one file any run leaves (util/fileio.c)
+rm -f "$tmp/ref/.sweep-report.lock" # the one file any run leaves (util/outset.c)
 FAILMALLOC_COUNT="$tmp/count" LD_PRELOAD="$tmp/failmalloc.so" run_report "$tmp/counted" ||
     { echo "FAIL oom: the counting run failed"; exit 1; }
 total=$(cat "$tmp/count")
@@ -62,7 +62,7 @@ for n in $ns; do
     elif [ "$got" = 1 ] && grep -qx "error: .*out of memory" "$tmp/err"; then
         # ours ("error: out of memory") or a library's that said so (cairo's
         # "cannot draw the chart: out of memory"). A staging directory a
-        # dying run leaves is hidden, and removed by the next run. Once the
+        # dying run leaves is hidden, and named (not removed) by the next run. Once the
         # new set is renamed in, a late exit (the summary line) leaves it
         # whole: OUT_DIR then holds the old set or the new, never a mix.
         left=$(cd "$out" && find . -mindepth 1 ! -path './.sweep-report.new.*' | sort | tr '\n' ' ')

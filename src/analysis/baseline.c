@@ -15,8 +15,11 @@
 static void score_summary(sr_scores *s, double confidence)
 {
     if (s->summary_only) { /* the summary's own figures: nothing to recompute */
-        s->score = s->claimed_accuracy;
-        s->correct = s->summary_n >= 0 ? s->claimed_accuracy * (double)s->summary_n : NAN;
+        /* Counts are the file's counts: the accuracy is right / n, never a
+         * count made back from an accuracy rounded to 4 decimals. */
+        bool counts = s->summary_n > 0 && s->summary_right >= 0 && s->summary_right <= s->summary_n;
+        s->score = counts ? (double)s->summary_right / (double)s->summary_n : s->claimed_accuracy;
+        s->correct = s->summary_right >= 0 ? (double)s->summary_right : NAN;
         s->binary = true;
         return;
     }
@@ -197,6 +200,7 @@ static sr_error *set_levels(job_list *jobs, const sr_settings *st)
     size_t *size = sr_xcalloc(jobs->n_families ? jobs->n_families : 1, sizeof *size);
     for (size_t i = 0; i < jobs->n; i++)
         size[jobs->items[i].family]++;
+    sr_error *err = NULL;
     for (size_t i = 0; i < jobs->n; i++) {
         sr_scores *s = jobs->items[i].scores;
         size_t m = size[jobs->items[i].family];
@@ -204,9 +208,17 @@ static sr_error *set_levels(job_list *jobs, const sr_settings *st)
         s->family_size = m;
         s->ci_level = st->simultaneous ? joint : st->confidence;
         s->other_ci_level = st->simultaneous ? st->confidence : joint;
+        /* The reported interval's tails must hold enough resamples, as the
+         * command line checks at --confidence (sr_min_resamples); the
+         * Bonferroni level is known only now. */
+        long least = sr_min_resamples(s->ci_level);
+        if (!err && st->simultaneous && st->resamples < least)
+            err = sr_usage_error("--resamples %ld is too few for --simultaneous: the %zu comparisons on %s are each "
+                                 "read at the %.6g%% level, which needs at least %ld resamples (%d beyond each end)",
+                                 st->resamples, m, s->benchmark, s->ci_level * 100, least, SR_MIN_TAIL_DRAWS);
     }
     free(size);
-    return NULL;
+    return err;
 }
 
 /* Equivalence within +-margin points: the TOST interval strictly inside. */

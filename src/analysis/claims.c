@@ -15,6 +15,7 @@
 #include "analysis/stats.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 /* ---- names ------------------------------------------------------------------ */
 
@@ -140,9 +141,10 @@ static size_t matches_at(const sr_sweep *sw, const char *name, const char *norm,
     return count;
 }
 
-sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char *path, long line, long *index)
+sr_error *sr_claims_match_model(const sr_sweep *sw, const char *written, const char *path, long line, long *index)
 {
     *index = -1;
+    char *name = sr_nfc_dup(written); /* ids and labels are in NFC */
     char *bare = without_marker(name);
     const char *forms[2] = {name, bare};
     char *norms[2] = {sr_claims_normalize_name(name), bare ? sr_claims_normalize_name(bare) : NULL};
@@ -163,6 +165,7 @@ sr_error *sr_claims_match_model(const sr_sweep *sw, const char *name, const char
             }
         }
     free(bare);
+    free(name);
     free(norms[0]);
     free(norms[1]);
     return err;
@@ -197,56 +200,124 @@ static bool words_of(const char *s, char words[][WORD_MAX + 1], size_t *n)
     return true;
 }
 
-/* Every word of the written name is a word of the arm's tag or of its
- * id's name: "E2B W8A8" fits e2b-qat-w8a8 (gemma-4-E2B-it-qat-w8a8-int8),
- * "bf16" fits e2b-bf16. */
-static bool words_fit(const sr_model *m, char written[][WORD_MAX + 1], size_t n_written)
+/* Whether written word w is words[k..k+j) joined (j >= 1): "w8a8emb4" is
+ * w8a8 + emb4. Marks the words it covers in covered (when not NULL). */
+static bool word_found(const char *w, char words[][WORD_MAX + 1], size_t n, bool *covered)
 {
-    char mine[2 * WORDS_MAX][WORD_MAX + 1];
-    size_t n = 0;
-    if (!m->tag || !words_of(m->tag, mine, &n))
-        return false;
-    size_t tag_words = n, id_words = 0;
-    if (!words_of(name_part(m->id), mine + tag_words, &id_words))
-        return false;
-    n = tag_words + id_words;
-    for (size_t i = 0; i < n_written; i++) {
-        bool found = false;
-        for (size_t k = 0; k < n && !found; k++)
-            found = strcmp(written[i], mine[k]) == 0;
-        if (!found)
-            return false;
+    for (size_t k = 0; k < n; k++) {
+        size_t at = 0, wl = strlen(w);
+        for (size_t j = k; j < n; j++) {
+            size_t l = strlen(words[j]);
+            if (at + l > wl || strncmp(w + at, words[j], l) != 0)
+                break;
+            at += l;
+            if (at == wl) {
+                for (size_t x = k; covered && x <= j; x++)
+                    covered[x] = true;
+                return true;
+            }
+        }
     }
-    return n_written > 0;
+    return false;
+}
+
+/* Every word of the written name is a word of the arm's tag or of its
+ * id's name, or several of them joined: "E2B W8A8" fits e2b-qat-w8a8
+ * (gemma-4-E2B-it-qat-w8a8-int8), "bf16" fits e2b-bf16 and e2b-qat-bf16,
+ * "w8a8emb4" fits e2b-w8a8-emb4. The fit's extra words are the tag's words
+ * the name does not say (e2b-bf16 has one beyond "bf16", e2b-qat-bf16
+ * two); -1 when it does not fit. */
+static long words_fit(const sr_model *m, char written[][WORD_MAX + 1], size_t n_written)
+{
+    char tag[WORDS_MAX][WORD_MAX + 1], id[WORDS_MAX][WORD_MAX + 1];
+    size_t nt = 0, ni = 0;
+    if (!m->tag || !words_of(m->tag, tag, &nt) || !words_of(name_part(m->id), id, &ni) || n_written == 0)
+        return -1;
+    bool covered[WORDS_MAX] = {false};
+    for (size_t i = 0; i < n_written; i++) {
+        bool in_tag = word_found(written[i], tag, nt, covered);
+        if (!in_tag && !word_found(written[i], id, ni, NULL))
+            return -1;
+    }
+    long extra = 0;
+    for (size_t k = 0; k < nt; k++)
+        extra += !covered[k];
+    return extra;
 }
 
 /* The last stage, for arms of the author's pipeline (entries with a tag):
- * the name's words against each arm's tag and id words. One arm fitting is
- * the match; several leave the claim unmatched with them as candidates. */
-static sr_error *match_by_words(const sr_sweep *sw, sr_claim *c)
+ * the name's words against each arm's tag and id words. The arms fitting
+ * with the fewest extra words are the candidates (into *cands, *n); one is
+ * the match. */
+static void word_candidates(const sr_sweep *sw, const sr_claim *c, long **cands, size_t *n)
 {
+    *cands = NULL;
+    *n = 0;
     char written[WORDS_MAX][WORD_MAX + 1];
-    size_t n = 0;
-    if (!words_of(c->model, written, &n) || n == 0)
+    size_t nw = 0;
+    if (!words_of(c->model, written, &nw) || nw == 0)
+        return;
+    long best = -1;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        long extra = words_fit(&sw->models[i], written, nw);
+        if (extra < 0 || (best >= 0 && extra > best))
+            continue;
+        if (best < 0 || extra < best) {
+            best = extra;
+            *n = 0;
+        }
+        *cands = sr_xreallocarray(*cands, *n + 1, sizeof **cands);
+        (*cands)[(*n)++] = (long)i;
+    }
+}
+
+/* The rows of one table name distinct entries: a row whose name still
+ * fits several arms equally takes the one no other row of that table has
+ * (the author's `w8a8` row is e2b-qat-w8a8 once `w8a8emb4` has taken
+ * e2b-w8a8-emb4), until nothing changes. */
+static void resolve_by_table(sr_claim_list *list, long **cands, size_t *ncand)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < list->n; i++) {
+            sr_claim *c = &list->items[i];
+            if (c->table < 0 || c->model_index >= 0 || ncand[i] < 2)
+                continue;
+            long only = -1;
+            size_t free_n = 0;
+            for (size_t k = 0; k < ncand[i]; k++) {
+                bool taken = false;
+                for (size_t j = 0; j < list->n && !taken; j++) {
+                    const sr_claim *o = &list->items[j];
+                    taken = o->table == c->table && o->model_index == cands[i][k] && strcmp(o->model, c->model) != 0;
+                }
+                if (!taken) {
+                    only = cands[i][k];
+                    free_n++;
+                }
+            }
+            if (free_n != 1)
+                continue;
+            for (size_t j = 0; j < list->n; j++) /* the row's every claim */
+                if (list->items[j].table == c->table && list->items[j].line == c->line &&
+                    strcmp(list->items[j].model, c->model) == 0)
+                    list->items[j].model_index = only;
+            changed = true;
+        }
+    }
+}
+
+/* What still ties names every candidate. */
+static sr_error *name_candidates(const sr_sweep *sw, sr_claim *c, const long *cands, size_t n)
+{
+    if (c->model_index >= 0 || n < 2)
         return NULL;
-    size_t count = 0;
-    long first = -1;
     sr_strbuf names;
     sr_strbuf_init(&names);
-    for (size_t i = 0; i < sw->n_models; i++) {
-        if (!words_fit(&sw->models[i], written, n))
-            continue;
-        if (count++ == 0)
-            first = (long)i;
-        sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[i]));
-    }
-    bool failed = false;
-    if (count == 1)
-        c->model_index = first;
-    else if (count > 1 && !failed && !(c->candidates = sr_strbuf_detach(&names)))
-        failed = true;
-    sr_strbuf_release(&names);
-    return failed ? sr_oom() : NULL;
+    for (size_t k = 0; k < n; k++)
+        sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[cands[k]]));
+    c->candidates = sr_strbuf_detach(&names);
+    return c->candidates ? NULL : sr_oom();
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -401,7 +472,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     } else if (strcmp(field, "resampling") == 0) {
         set_words(f, s->compared ? s->vs_baseline.resampling : NULL, comparison_missing(s));
     } else if (strcmp(field, "n") == 0) {
-        set_count(f, (long)s->n_items, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
+        set_count(f, (long)sr_scores_n(s), SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {
@@ -744,12 +815,7 @@ static void reset(sr_claim *c)
 
 static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
 {
-    reset(c);
-    sr_error *err = sr_claims_match_model(sw, c->model, c->path, c->line, &c->model_index);
-    if (!err && c->model_index < 0)
-        err = match_by_words(sw, c);
-    if (err)
-        return err;
+    sr_error *err = NULL;
     if (c->model_index < 0) {
         c->status = SR_CLAIM_UNMATCHED;
         return NULL;
@@ -782,10 +848,32 @@ static sr_error *check_matched_duplicates(const sr_claim_list *list)
 
 sr_error *sr_check_claims(sr_sweep *sw)
 {
-    for (size_t i = 0; i < sw->claims.n; i++) {
-        sr_error *err = check_one(sw, &sw->claims.items[i]);
-        if (err)
-            return err;
+    sr_claim_list *list = &sw->claims;
+    size_t n = list->n;
+    long **cands = sr_xcalloc(n ? n : 1, sizeof *cands);
+    size_t *ncand = sr_xcalloc(n ? n : 1, sizeof *ncand);
+    sr_error *err = NULL;
+    /* Names first (by id, label, directory; then an arm by its words), the
+     * ties of a table's rows next, the figures last. */
+    for (size_t i = 0; i < n && !err; i++) {
+        sr_claim *c = &list->items[i];
+        reset(c);
+        err = sr_claims_match_model(sw, c->model, c->path, c->line, &c->model_index);
+        if (!err && c->model_index < 0) {
+            word_candidates(sw, c, &cands[i], &ncand[i]);
+            if (ncand[i] == 1)
+                c->model_index = cands[i][0];
+        }
     }
-    return check_matched_duplicates(&sw->claims);
+    if (!err)
+        resolve_by_table(list, cands, ncand);
+    for (size_t i = 0; i < n && !err; i++)
+        err = name_candidates(sw, &list->items[i], cands[i], ncand[i]);
+    for (size_t i = 0; i < n && !err; i++)
+        err = check_one(sw, &list->items[i]);
+    for (size_t i = 0; i < n; i++)
+        free(cands[i]);
+    free(cands);
+    free(ncand);
+    return err ? err : check_matched_duplicates(list);
 }

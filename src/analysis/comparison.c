@@ -236,6 +236,8 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
 {
     if (!ch->before || !ch->after)
         return NULL;
+    if (ch->before->summary_only || ch->after->summary_only)
+        return NULL; /* a summary's own figure, its rows (if any) an excerpt: never paired */
     sr_item_index *by_id = sr_item_index_new(ch->before);
     sr_pairing p;
     bool ok = sr_pair_items(ch->after, ch->before, by_id, &p);

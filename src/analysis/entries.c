@@ -1,6 +1,5 @@
 #include "analysis/entries.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <strings.h>
@@ -213,6 +212,50 @@ static bool label_group(sr_sweep *sw, const char *id, bool with_variant)
     return all;
 }
 
+/* Labels are shown in NFC, and no two may look the same: entries whose
+ * labels are still alike (directories whose names differ only in how an
+ * accent was composed) get " #2", " #3" in entry order. */
+static sr_error *distinct_labels(sr_sweep *sweep)
+{
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        sr_model *m = &sweep->models[i];
+        char *nfc = sr_nfc_dup(m->label ? m->label : m->id);
+        free(m->label);
+        m->label = nfc;
+    }
+    /* Labels all different (the usual case) are found so by sorting once:
+     * the pairwise search below is quadratic in models. */
+    name_ref *refs = sr_xmalloc((sweep->n_models ? sweep->n_models : 1) * sizeof *refs);
+    for (size_t i = 0; i < sweep->n_models; i++)
+        refs[i] = (name_ref){sweep->models[i].label, i};
+    qsort(refs, sweep->n_models, sizeof *refs, name_ref_cmp);
+    bool repeated = false;
+    for (size_t i = 1; i < sweep->n_models && !repeated; i++)
+        repeated = strcmp(refs[i - 1].name, refs[i].name) == 0;
+    free(refs);
+    for (size_t i = 0; i < sweep->n_models && repeated; i++) {
+        sr_model *m = &sweep->models[i];
+        size_t seen = 1;
+        for (size_t j = 0; j < i; j++)
+            seen += strcmp(sweep->models[j].label, m->label) == 0;
+        if (seen == 1)
+            continue;
+        char *label = NULL;
+        for (size_t k = seen;; k++) { /* a number no other label has */
+            free(label);
+            label = sr_asprintf("%s #%zu", m->label, k);
+            bool taken = false;
+            for (size_t j = 0; j < sweep->n_models && !taken; j++)
+                taken = strcmp(sweep->models[j].label, label) == 0;
+            if (!taken)
+                break;
+        }
+        free(m->label);
+        m->label = label;
+    }
+    return NULL;
+}
+
 sr_error *sr_label_entries(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -266,7 +309,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
     }
     free(same_id);
     free(same_tag);
-    return NULL;
+    return distinct_labels(sweep);
 }
 
 /* Entries a name picks, by one rule: 0 label, 1 directory (an entry alone
@@ -288,31 +331,6 @@ static size_t pick_by(sr_sweep *sw, const char *name, const char *id, int how, s
     return n;
 }
 
-/* Edit distance between a and b (ASCII, case folded), capped at 64 bytes each. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t na = strlen(a) < 64 ? strlen(a) : 64, nb = strlen(b) < 64 ? strlen(b) : 64;
-    size_t row[65];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
 /* "'a', 'b', 'c'": the (up to three) ids nearest to name, in edit distance
  * then export order. */
 static char *nearest_ids(const sr_sweep *sw, const char *name)
@@ -327,7 +345,7 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
             bool dup = false;
             for (size_t j = 0; j < sw->n_models && !dup; j++)
                 dup = used[j] && strcmp(sw->models[j].id, sw->models[i].id) == 0;
-            size_t d = dup ? SIZE_MAX : distance(name, sw->models[i].id);
+            size_t d = dup ? SIZE_MAX : sr_edit_distance(name, strlen(name), sw->models[i].id, strlen(sw->models[i].id));
             if (d < best) {
                 best = d;
                 at = i;
@@ -342,7 +360,17 @@ static char *nearest_ids(const sr_sweep *sw, const char *name)
     return sr_strbuf_detach(&sb);
 }
 
-sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *name)
+static sr_error *resolve_baseline(sr_sweep *sweep, const char *name);
+
+sr_error *sr_resolve_baseline(sr_sweep *sweep, const char *written)
+{
+    char *name = sr_nfc_dup(written); /* as ids and labels are kept */
+    sr_error *err = resolve_baseline(sweep, name);
+    free(name);
+    return err;
+}
+
+static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
 {
     for (size_t i = 0; i < sweep->n_models; i++)
         sweep->models[i].is_baseline = false;

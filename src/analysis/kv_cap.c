@@ -23,11 +23,11 @@ void sr_kv_params_default(sr_kv_params *p)
     memset(p, 0, sizeof *p);
     p->backend = SR_KV_BACKEND_GPU;
     p->formula = SR_KV_FORMULA_CONCURRENCY;
-    p->max_model_len = 4096;
+    p->max_model_len = SR_DEFAULT_KV_MAX_MODEL_LEN;
     p->block_size = 0;
-    p->tp = 1;
-    p->max_num_batched_tokens = 8192;
-    p->max_num_seqs = 256;
+    p->tp = SR_DEFAULT_KV_TP;
+    p->max_num_batched_tokens = SR_DEFAULT_KV_MAX_NUM_BATCHED_TOKENS;
+    p->max_num_seqs = SR_DEFAULT_KV_MAX_NUM_SEQS;
     p->tpu_impl = SR_KV_TPU_AUTO;
 }
 

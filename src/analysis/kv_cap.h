@@ -64,6 +64,12 @@ typedef struct sr_kv_params {
     sr_kv_sources from;          /* where each setting came from (reported) */
 } sr_kv_params;
 
+/* The settings' defaults (vLLM's; `kv --help` prints them from these). */
+#define SR_DEFAULT_KV_MEM_UTIL 0.92 /* gpu_memory_utilization (docs/kv.md 3.2) */
+#define SR_DEFAULT_KV_MAX_MODEL_LEN 4096
+#define SR_DEFAULT_KV_TP 1
+#define SR_DEFAULT_KV_MAX_NUM_BATCHED_TOKENS 8192
+#define SR_DEFAULT_KV_MAX_NUM_SEQS 256
 void sr_kv_params_default(sr_kv_params *p); /* every source SR_KV_FROM_DEFAULT */
 
 typedef struct sr_kv_layer_plan {

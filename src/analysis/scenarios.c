@@ -6,13 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "util/alloc.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size)
 {
     char in[64], out[64], load[96];
-    sr_format_count(in, sizeof in, sc->input_len);
+    if (sc->input_len >= 0)
+        sr_format_count(in, sizeof in, sc->input_len);
+    else
+        snprintf(in, sizeof in, "unknown-length"); /* run.log's load lines, no load file */
     sr_format_count(out, sizeof out, sc->output_len);
     if (sc->concurrency >= 0)
         snprintf(load, sizeof load, ", c=%ld", sc->concurrency);
@@ -33,7 +38,7 @@ long sr_snap_length(double mean_tokens)
     if (!isfinite(mean_tokens) || mean_tokens < 0 || mean_tokens > 1e12)
         return -1;
     double nearest16 = round(mean_tokens / 16.0) * 16.0;
-    if (fabs(mean_tokens - nearest16) <= 2.0)
+    if (nearest16 > 0 && fabs(mean_tokens - nearest16) <= 2.0) /* never a prompt of 0 */
         return (long)nearest16;
     return (long)round(mean_tokens);
 }
@@ -50,11 +55,13 @@ static long whole(double tokens)
  * concurrency limit when one was set, a finite request rate, and with
  * neither the prompts sent at once (--num-prompts, else those that were
  * sent: successful plus failed requests). */
-static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec)
+static sr_run_keying sr_run_spec(const sr_bench_run *run, long load_prompt, sr_scenario_spec *spec)
 {
     if (!(run->completed != 0 && isfinite(run->output_throughput) && run->output_throughput > 0))
         return SR_RUN_NO_SUCCESS;
-    spec->input_len = run->nominal_lengths ? whole(run->input_len) : sr_snap_length(run->input_len);
+    spec->input_len = run->fixed_prompts     ? load_prompt
+                      : run->nominal_lengths ? whole(run->input_len)
+                                             : sr_snap_length(run->input_len);
     spec->output_len = whole(run->output_len);
     spec->concurrency = run->max_concurrency >= 0 ? run->max_concurrency : -1;
     spec->request_rate = isfinite(run->request_rate) && run->request_rate > 0 ? run->request_rate : INFINITY;
@@ -70,12 +77,45 @@ static sr_run_keying sr_run_spec(const sr_bench_run *run, sr_scenario_spec *spec
     return SR_RUN_KEYED;
 }
 
-static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
+/* The author's load workload (w4a16_client.py's fixed prompts) is one
+ * workload at every concurrency and for every model: its requests' prompt
+ * lengths differ only by which of the client's prompts a batch holds (26,
+ * 26.75, 27.75 tokens at c=1, 4, 16) and by the tokenizer. So every load
+ * run of the sweep is keyed on one prompt length: the median of their
+ * per-request lengths (prompt_tokens / concurrency), snapped as a mean is;
+ * -1 when no load file says it. */
+long sr_load_prompt_length(const sr_sweep *sweep)
+{
+    size_t n = 0, cap = 0;
+    double *v = NULL;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        const sr_model *m = &sweep->models[i];
+        /* before keying the runs are the model's, after it its scenarios' */
+        for (size_t k = 0; k <= m->n_scenarios; k++) {
+            const sr_bench_run *runs = k < m->n_scenarios ? m->scenarios[k].runs : m->runs;
+            size_t count = k < m->n_scenarios ? m->scenarios[k].n_runs : m->n_runs;
+            for (size_t r = 0; r < count; r++) {
+                if (!runs[r].fixed_prompts || !isfinite(runs[r].measured_input_len))
+                    continue;
+                void *p = v;
+                if (!sr_grow(&p, &cap, n + 1, sizeof *v))
+                    break;
+                v = p;
+                v[n++] = runs[r].measured_input_len;
+            }
+        }
+    }
+    long len = n ? sr_snap_length(sr_median(v, n)) : -1;
+    free(v);
+    return len;
+}
+
+static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
 {
     for (size_t i = 0; i < m->n_runs; i++) {
         sr_bench_run *run = &m->runs[i];
         sr_scenario_spec spec;
-        sr_run_keying k = sr_run_spec(run, &spec);
+        sr_run_keying k = sr_run_spec(run, load_prompt, &spec);
         const char *src = run->source ? run->source : "?";
         if (k == SR_RUN_NO_SUCCESS) {
             if (!sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id,
@@ -100,14 +140,112 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m)
     return NULL;
 }
 
+/* Whether a run's file is named as a warm-up ("warmup.log",
+ * "bench-warm-up.json"): the last component of its source, less ":line". */
+static bool named_warmup(const char *source)
+{
+    if (!source)
+        return false;
+    const char *slash = strrchr(source, '/'), *base = slash ? slash + 1 : source;
+    size_t n = strcspn(base, ":");
+    char low[256];
+    if (n >= sizeof low)
+        n = sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)((base[i] >= 'A' && base[i] <= 'Z') ? base[i] - 'A' + 'a' : base[i]);
+    low[n] = '\0';
+    return strstr(low, "warmup") || strstr(low, "warm-up") || strstr(low, "warm_up");
+}
+
+/* Warm-ups: a scenario's run with under a quarter of the prompts of its
+ * largest run (num_prompts of the result JSON, or of the stdout's Namespace
+ * or command line; `--num-prompts 50` beside 1,000-prompt runs), or one in
+ * a file whose name says warm-up, is taken out of the runs: it is no
+ * measurement of the scenario (the author's own script discards it), and
+ * pooled it moves the median. A scenario is never emptied. */
+static size_t take_out_warmups(sr_scenario *sc)
+{
+    if (sc->n_runs < 2)
+        return 0;
+    long most = -1;
+    for (size_t r = 0; r < sc->n_runs; r++)
+        if (sc->runs[r].num_prompts > most)
+            most = sc->runs[r].num_prompts;
+    bool *warm = sr_xcalloc(sc->n_runs, sizeof *warm);
+    size_t n_warm = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        long np = sc->runs[r].num_prompts;
+        warm[r] = (np > 0 && most > 0 && 4 * np < most) || named_warmup(sc->runs[r].source);
+        n_warm += warm[r];
+    }
+    if (n_warm == 0 || n_warm == sc->n_runs) {
+        free(warm);
+        return 0;
+    }
+    sc->warmups = sr_xcalloc(n_warm, sizeof *sc->warmups);
+    size_t kept = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        sr_bench_run *run = &sc->runs[r];
+        if (!warm[r]) {
+            sc->runs[kept++] = *run;
+            continue;
+        }
+        long np = run->num_prompts;
+        char a[32], b[32];
+        run->warmup = true;
+        run->warmup_reason = np > 0 && 4 * np < most
+                                 ? sr_asprintf("%s prompts, under a quarter of the scenario's largest run (%s)",
+                                               sr_format_count(a, sizeof a, np), sr_format_count(b, sizeof b, most))
+                                 : sr_xstrdup("its file is named as a warm-up");
+        sc->warmups[sc->n_warmups++] = *run;
+    }
+    sc->n_runs = kept;
+    free(warm);
+    return n_warm;
+}
+
+/* One warning for the sweep's warm-ups, naming the first few. */
+#define WARMUPS_NAMED 3
+static sr_error *note_warmups(sr_sweep *sweep, size_t total)
+{
+    if (total == 0)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t named = 0;
+    for (size_t i = 0; i < sweep->n_models && named < WARMUPS_NAMED; i++)
+        for (size_t k = 0; k < sweep->models[i].n_scenarios && named < WARMUPS_NAMED; k++) {
+            const sr_scenario *sc = &sweep->models[i].scenarios[k];
+            char words[160];
+            for (size_t w = 0; w < sc->n_warmups && named < WARMUPS_NAMED; w++, named++)
+                sr_strbuf_printf(&sb, "%s%s at %s: '%s' (%s)", named ? "; " : "",
+                                 sweep->models[i].label ? sweep->models[i].label : sweep->models[i].id,
+                                 sr_scenario_words(sc, words, sizeof words), sc->warmups[w].source,
+                                 sc->warmups[w].warmup_reason);
+        }
+    if (total > named)
+        sr_strbuf_printf(&sb, "; and %zu more", total - named);
+    bool ok = sr_sweep_warn(sweep,
+                            "speed: %zu warm-up run%s left out of the medians (listed under each scenario's "
+                            "warmups in report.json): %s",
+                            total, total == 1 ? "" : "s", sr_strbuf_cstr(&sb));
+    sr_strbuf_release(&sb);
+    return ok ? NULL : sr_oom();
+}
+
 sr_error *sr_key_runs(sr_sweep *sweep)
 {
+    long load_prompt = sr_load_prompt_length(sweep);
     for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_error *err = key_model_runs(sweep, &sweep->models[i]);
+        sr_error *err = key_model_runs(sweep, &sweep->models[i], load_prompt);
         if (err)
             return err;
     }
-    return NULL;
+    size_t warmups = 0;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t k = 0; k < sweep->models[i].n_scenarios; k++)
+            warmups += take_out_warmups(&sweep->models[i].scenarios[k]);
+    return note_warmups(sweep, warmups);
 }
 
 /* ---- the throughput curve ------------------------------------------------ */

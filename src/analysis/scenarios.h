@@ -19,6 +19,11 @@ typedef enum { SR_RUN_KEYED, SR_RUN_NO_SUCCESS, SR_RUN_NO_LENGTHS } sr_run_keyin
  * 256-token outputs, c=16" (never the internal key). Into buf. */
 const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size);
 
+/* The prompt length every run of the author's load workload (fixed_prompts)
+ * is keyed on: the median per-request length over the sweep's load files,
+ * snapped; -1 when none says it. */
+long sr_load_prompt_length(const sr_sweep *sweep);
+
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
 sr_error *sr_key_runs(sr_sweep *sweep);

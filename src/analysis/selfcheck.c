@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "analysis/stats.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -14,11 +15,17 @@
 static bool default_key_matches(const sr_sweep *sw, const sr_reported_metric *r, const char *benchmark)
 {
     const char *comma = strchr(r->metric_filter, ',');
-    if (!comma)
-        return false;
+    if (!comma) /* lm-eval 0.3 keys a metric without a filter, and scored gsm8k once (as strict-match) */
+        return strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 &&
+               (strcmp(r->metric_filter, "acc") == 0 || strcmp(r->metric_filter, "exact_match") == 0 ||
+                strcmp(r->metric_filter, "em") == 0) &&
+               (strcmp(benchmark, "gsm8k") != 0 || strcmp(sw->settings.gsm8k_filter, "strict-match") == 0);
     const char *filter = comma + 1;
     if (strcmp(benchmark, "gsm8k") == 0)
-        return strncmp(r->metric_filter, "exact_match,", 12) == 0 && strcmp(filter, sw->settings.gsm8k_filter) == 0;
+        return strncmp(r->metric_filter, "exact_match,", 12) == 0 &&
+               (strcmp(filter, sw->settings.gsm8k_filter) == 0 ||
+                /* 0.4.0/0.4.1: one filter, get-answer, the regex strict-match took over */
+                (strcmp(filter, "get-answer") == 0 && strcmp(sw->settings.gsm8k_filter, "strict-match") == 0));
     return strcmp(filter, "none") == 0 &&
            (strncmp(r->metric_filter, "exact_match,", 12) == 0 || strncmp(r->metric_filter, "acc,", 4) == 0);
 }
@@ -56,10 +63,73 @@ static bool from_lmeval_samples(const sr_scores *s)
     return name && strncmp(name, "samples_", 8) == 0;
 }
 
+/* lm-eval writes a task's mean of 0/1 scores at full precision (not
+ * rounded): over n documents it is a count over n exactly, which is then
+ * its count of right answers; -1 when n is unknown or the mean is not one. */
+static long exact_count(const sr_reported_metric *r)
+{
+    if (r->right >= 0 || r->n <= 0 || !isfinite(r->value) || r->value < 0 || r->value > 1)
+        return r->right;
+    double c = r->value * (double)r->n;
+    return fabs(c - round(c)) < 1e-6 ? (long)round(c) : -1;
+}
+
+/* A summary that claims a benchmark's accuracy without any per-item rows of
+ * it: the entry's figure for that benchmark, not recomputed, with no
+ * interval and no comparison. */
+static bool add_summary_figure(sr_model *m, const sr_reported_metric *r)
+{
+    sr_scores sc;
+    sr_scores_init(&sc);
+    sc.benchmark = sr_xstrdup(r->task);
+    sc.source = sr_xstrdup(r->source);
+    sc.claimed_source = sr_xstrdup(r->source);
+    sc.claimed_accuracy = r->value;
+    sc.summary_only = true;
+    sc.summary_n = sc.claimed_n = r->n;
+    sc.summary_right = sc.claimed_right = exact_count(r);
+    sc.max_tokens = r->max_tokens;
+    sc.truncated = r->truncated;
+    if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0)
+        sc.metric_filter = sr_xstrdup(r->metric_filter);
+    if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
+        sr_scores_release(&sc);
+        return false;
+    }
+    return true;
+}
+
+/* The claim of a task the report reads when no samples are there: the
+ * default key (gsm8k's filter, else acc or exact_match unfiltered, 0.3's
+ * bare keys), else the task's only exact_match filter ("exact_match,
+ * get-answer" of bbh, "exact_match,custom-extract" of mmlu_pro), else its
+ * filter of the --gsm8k-filter's name; NULL when none. */
+static const sr_reported_metric *task_claim(const sr_sweep *sw, const sr_model *m, const char *task)
+{
+    const sr_reported_metric *only = NULL, *named = NULL;
+    size_t filters = 0;
+    for (size_t i = 0; i < m->n_reported; i++) {
+        const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->task, task) != 0 || strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) == 0)
+            continue;
+        if (key_matches(sw, r, task))
+            return r;
+        if (strncmp(r->metric_filter, "exact_match,", 12) == 0) {
+            filters++;
+            only = r;
+            if (strcmp(r->metric_filter + 12, sw->settings.gsm8k_filter) == 0)
+                named = r;
+        }
+    }
+    return filters == 1 ? only : named;
+}
+
 static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
+        if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) == 0)
+            continue;
         bool matched = false;
         for (size_t j = 0; j < m->n_benchmarks; j++) {
             sr_scores *s = &m->benchmarks[j];
@@ -68,22 +138,29 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
             matched = true;
             double mine = mean_score(s);
             s->claimed_accuracy = r->value;
+            s->claimed_n = r->n;
+            s->claimed_right = exact_count(r);
             free(s->claimed_source);
             if (!(s->claimed_source = sr_xstrdup(r->source)))
                 return sr_oom();
-            if (fabs(mine - r->value) > SR_CLAIM_TOLERANCE &&
+            bool excerpt = r->n > 0 && (size_t)r->n > s->n_items; /* said once, by mark_excerpts */
+            if (!excerpt && fabs(mine - r->value) > SR_CLAIM_TOLERANCE &&
                 !sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
                                r->source, r->value))
                 return sr_oom();
         }
-        /* A claim with no per-item evidence cannot be compared: say so rather
-         * than leave the model looking as if it never ran the task. */
-        if (!matched && strcmp(r->task, "gsm8k") == 0 && key_matches(sw, r, "gsm8k") &&
-            !sr_model_benchmark(m, "gsm8k") &&
-            !sr_sweep_warn(sw,
-                           "%s: gsm8k: '%s' claims %.4f but there is no per-sample log (samples_gsm8k_*.jsonl); "
-                           "without per-item scores it cannot be compared",
-                           m->label, r->source, r->value))
+        /* A claim with no per-item evidence is the entry's figure for the
+         * task, not recomputed (the key the report reads: gsm8k's filter,
+         * else acc or exact_match unfiltered, else the task's one
+         * exact_match filter); a group's subtasks are not made benchmarks
+         * of their own. */
+        if (matched || r->subtask || sr_model_benchmark(m, r->task) || task_claim(sw, m, r->task) != r)
+            continue;
+        if (!sr_sweep_warn(sw,
+                           "%s: %s: '%s' claims %.4f but there are no per-item samples (samples_%s_*.jsonl): not "
+                           "recomputed, no interval",
+                           m->label, r->task, r->source, r->value, r->task) ||
+            !add_summary_figure(m, r))
             return sr_oom();
     }
     return NULL;
@@ -111,28 +188,24 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
                                "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
                                m->label, r->task, r->source, r->value, r->right, r->n, r->task))
                 return sr_oom();
-            if (sr_model_benchmark(m, r->task))
-                continue;
-            sr_scores sc;
-            sr_scores_init(&sc);
-            sc.benchmark = sr_xstrdup(r->task);
-            sc.source = sr_xstrdup(r->source);
-            sc.claimed_source = sr_xstrdup(r->source);
-            sc.claimed_accuracy = r->value;
-            sc.summary_only = true;
-            sc.summary_n = r->n;
-            sc.max_tokens = r->max_tokens;
-            sc.truncated = r->truncated;
-            if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
-                sr_scores_release(&sc);
+            if (!sr_model_benchmark(m, r->task) && !add_summary_figure(m, r))
                 return sr_oom();
-            }
             continue;
         }
         s->claimed_accuracy = r->value;
+        s->claimed_n = r->n;
+        s->claimed_right = r->right;
         free(s->claimed_source);
         if (!(s->claimed_source = sr_xstrdup(r->source)))
             return sr_oom();
+        if (r->n > 0 && (size_t)r->n > s->n_items) {
+            /* rows of fewer items than the summary scored: an excerpt
+             * (mark_excerpts says so once); the summary's counts stand */
+            s->truncated = r->truncated;
+            if (r->max_tokens > 0)
+                s->max_tokens = r->max_tokens;
+            continue;
+        }
         double right = 0;
         for (size_t k = 0; k < s->n_items; k++)
             right += s->items[k].score;
@@ -185,13 +258,41 @@ static sr_error *take_out_empty(sr_model *m)
     return NULL;
 }
 
+/* Per-item rows that cover fewer items than their own summary scored (a
+ * gen_eval summary's n, lm-eval's n-samples, a BFCL score header's
+ * total_count): the rows are an excerpt (a head of the file, a trimmed
+ * copy), the summary's score and n the benchmark's figure, not recomputed;
+ * the rows are kept but never paired. Said once per benchmark. */
+static sr_error *mark_excerpts(sr_sweep *sw, sr_model *m)
+{
+    for (size_t j = 0; j < m->n_benchmarks; j++) {
+        sr_scores *s = &m->benchmarks[j];
+        if (s->summary_only || s->n_items == 0 || s->claimed_n <= 0 || (size_t)s->claimed_n <= s->n_items ||
+            !isfinite(s->claimed_accuracy) || !s->claimed_source)
+            continue;
+        s->summary_only = true;
+        s->summary_n = s->claimed_n;
+        s->summary_right = s->claimed_right;
+        s->excerpt_source = s->source;
+        if (!(s->source = sr_xstrdup(s->claimed_source)))
+            return sr_oom();
+        if (!sr_sweep_warn(sw,
+                           "%s: %s: '%s' holds %zu of the %ld items '%s' scores: the benchmark's figure is that "
+                           "summary's %.4f, not recomputed; the rows are an excerpt, not paired",
+                           m->label, s->benchmark, s->excerpt_source, s->n_items, s->claimed_n, s->claimed_source,
+                           s->claimed_accuracy))
+            return sr_oom();
+    }
+    return NULL;
+}
+
 /* Whether each claimed accuracy (lm-eval's, or a BFCL score header's)
  * agrees with the per-item mean: decided once here, worded by renderers. */
 static void mark_claims(sr_model *m)
 {
     for (size_t j = 0; j < m->n_benchmarks; j++) {
         sr_scores *s = &m->benchmarks[j];
-        s->claim_differs = isfinite(s->claimed_accuracy) && s->n_items > 0 &&
+        s->claim_differs = isfinite(s->claimed_accuracy) && s->n_items > 0 && !s->summary_only &&
                            fabs(mean_score(s) - s->claimed_accuracy) > SR_CLAIM_TOLERANCE;
     }
 }
@@ -203,6 +304,8 @@ sr_error *sr_check_self_reports(sr_sweep *sweep)
         sr_error *err = check_lmeval(sweep, m);
         if (!err)
             err = check_gen(sweep, m);
+        if (!err)
+            err = mark_excerpts(sweep, m);
         if (!err)
             mark_claims(m);
         if (!err)
@@ -252,7 +355,7 @@ static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
     for (size_t j = 0; j < m->n_benchmarks && !s; j++)
         if (m->benchmarks[j].gen_rows && strcmp(m->benchmarks[j].benchmark, c->task) == 0)
             s = &m->benchmarks[j];
-    if (s && s->n_items > 0) {
+    if (s && s->n_items > 0 && !s->summary_only) {
         double right = 0;
         for (size_t k = 0; k < s->n_items; k++)
             right += s->items[k].score;
@@ -342,8 +445,108 @@ static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
     return ok;
 }
 
+/* w4a16_client.py's answer length (MAX_TOKENS with ignore_eos), which
+ * run.log's speed lines do not print: the speed files' own when the export
+ * has one, else the client's 256. */
+#define CLIENT_MAX_TOKENS 256
+
+static long client_output_len(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_scenarios; k++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[k];
+            if (from_speed_file(sc, ".load.c") || from_speed_file(sc, ".long"))
+                return sc->output_len;
+        }
+    return CLIENT_MAX_TOKENS;
+}
+
+/* run.log's gen line with nothing to check it against is the arm's
+ * accuracy, shown as a summary without rows is: not recomputed, no
+ * interval, no comparison, its line cited as the source. */
+static bool gen_figure(sr_model *m, const sr_run_claim *c)
+{
+    if (!c->task || sr_model_benchmark(m, c->task) || c->n <= 0 || !isfinite(c->accuracy))
+        return true;
+    sr_scores sc;
+    sr_scores_init(&sc);
+    sc.benchmark = sr_xstrdup(c->task);
+    sc.source = sr_xstrdup(c->source);
+    sc.claimed_source = sr_xstrdup(c->source);
+    sc.claimed_accuracy = c->accuracy;
+    sc.summary_only = true;
+    sc.from_run_log = true;
+    sc.summary_n = c->n;
+    sc.summary_right = c->right;
+    sc.max_tokens = c->max_tokens;
+    sc.truncated = c->truncated;
+    if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
+        sr_scores_release(&sc);
+        return false;
+    }
+    return true;
+}
+
+/* run.log's speed line with no speed file behind it is the arm's figure
+ * for that scenario: one run, the line's median, not recomputed. A long
+ * line is keyed on its nominal N; a load line on the export's load prompt
+ * length (the files' per-request median), so it falls in the scenario the
+ * other arms' load files give; without any load file its prompt length is
+ * unknown ("in?-out256-c16", one scenario per concurrency all the same). */
+static bool speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, long out_len, bool *unplaced)
+{
+    sr_scenario_spec spec = {c->kind == SR_RUN_CLAIM_LONG ? c->input_len : load_prompt, out_len, c->concurrency,
+                             INFINITY, -1};
+    if (c->kind == SR_RUN_CLAIM_LONG && spec.input_len < 0)
+        return true;
+    if (spec.input_len < 0)
+        *unplaced = true; /* keyed all the same, said once */
+    if (c->concurrency <= 0 || !isfinite(c->output_tps) || c->output_tps <= 0)
+        return true;
+    sr_bench_run run;
+    sr_bench_run_init(&run);
+    run.source = sr_xstrdup(c->source);
+    run.from_run_log = true;
+    run.max_concurrency = c->concurrency;
+    run.request_rate = INFINITY;
+    run.input_len = (double)spec.input_len;
+    run.output_len = (double)out_len;
+    run.nominal_lengths = c->kind == SR_RUN_CLAIM_LONG;
+    run.fixed_prompts = c->kind == SR_RUN_CLAIM_LOAD;
+    run.measured_input_len = c->kind == SR_RUN_CLAIM_LONG && c->prompt_tokens > 0 ? (double)c->prompt_tokens : NAN;
+    run.output_throughput = c->output_tps;
+    run.total_token_throughput = c->total_tps;
+    run.median_ttft_ms = isfinite(c->ttft_s) ? c->ttft_s * 1000.0 : NAN;
+    if (!run.source || !sr_model_add_run(m, &spec, &run)) {
+        sr_bench_run_release(&run);
+        return false;
+    }
+    return true;
+}
+
+/* The lines left unchecked become the arm's figures (gen: a benchmark,
+ * speed: a scenario), so an arm known only from run.log is reported with
+ * what run.log says it measured. */
+static bool run_log_figures(sr_sweep *sw, sr_model *m, long load_prompt, long out_len)
+{
+    bool ok = true, unplaced = false;
+    for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+        const sr_run_claim *c = &m->run_claims[k];
+        if (c->check != SR_RUN_CLAIM_NOT_CHECKED)
+            continue;
+        ok = c->kind == SR_RUN_CLAIM_GEN ? gen_figure(m, c) : speed_figure(m, c, load_prompt, out_len, &unplaced);
+    }
+    if (ok && unplaced)
+        ok = sr_sweep_warn(sw,
+                           "%s: run.log's load figures are of prompts of unknown length (no load file of the export "
+                           "says it; the line does not): their scenarios are keyed in?-out<O>-c<C>",
+                           m->label);
+    return ok;
+}
+
 sr_error *sr_check_run_claims(sr_sweep *sweep)
 {
+    long load_prompt = sr_load_prompt_length(sweep), out_len = client_output_len(sweep);
     sr_strbuf d;
     sr_strbuf_init(&d);
     bool ok = true;
@@ -371,6 +574,8 @@ sr_error *sr_check_run_claims(sr_sweep *sweep)
                                "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
                                "%s against: reported as run.log's, not recomputed",
                                m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
+        if (ok && unchecked)
+            ok = run_log_figures(sweep, m, load_prompt, out_len);
     }
     sr_strbuf_release(&d);
     return ok ? NULL : sr_oom();

@@ -8,6 +8,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -194,6 +195,16 @@ bool sr_holm_adjust(const double *p, size_t m, double *adjusted)
     }
     free(order);
     return true;
+}
+
+long sr_min_resamples(double confidence)
+{
+    if (!(confidence > 0 && confidence < 1))
+        return 0;
+    /* 1 - 0.95 is 0.05000000000000004 in binary, and 1 - 0.9 just under
+     * 0.1: the tolerance keeps 1,000 and 500 from becoming 999 or 501. */
+    double n = ceil(2.0 * SR_MIN_TAIL_DRAWS / (1 - confidence) - 1e-6);
+    return n < (double)LONG_MAX ? (long)n : LONG_MAX;
 }
 
 double sr_bonferroni_level(double confidence, size_t m)

@@ -77,6 +77,15 @@ double sr_min_detectable_effect(const double *d, size_t n, double confidence, do
  * out of memory. */
 bool sr_holm_adjust(const double *p, size_t m, double *adjusted);
 
+/* The fewest resamples a percentile interval at this confidence may be
+ * read from: SR_MIN_TAIL_DRAWS resampled means beyond each end, so
+ * ceil(2 * SR_MIN_TAIL_DRAWS / (1 - confidence)): 1,000 at 0.95, 5,000 at
+ * 0.99. With fewer, an end is one of a handful of extreme draws (with 1 or
+ * 2 resamples both ends are the same draw). 0 for a confidence outside
+ * (0, 1); LONG_MAX when it would not fit. */
+#define SR_MIN_TAIL_DRAWS 25
+long sr_min_resamples(double confidence);
+
 /* Bonferroni: the per-interval level 1 - (1 - confidence) / m that makes m
  * intervals hold jointly at confidence. NAN for m = 0. */
 double sr_bonferroni_level(double confidence, size_t m);

@@ -155,6 +155,23 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
         free(claims);
         return m->status_reason ? NULL : sr_oom();
     }
+    if (!has_results(m) && m->run_log_ready && m->failure.stage == SR_STAGE_NONE) {
+        /* run.log says it served: never failed, though nothing it measured
+         * is here (no file, no figure line). */
+        char *unplanned = planned_missing(m);
+        if (!unplanned)
+            return sr_oom();
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = unplanned[0] ? sr_asprintf("run.log says it served (%s), but none of its results (%s) "
+                                                      "are in the export",
+                                                      m->run_log_ready, unplanned)
+                                        : sr_asprintf("run.log says it served (%s), but none of its results are in "
+                                                      "the export",
+                                                      m->run_log_ready);
+        free(unplanned);
+        return m->status_reason ? NULL : sr_oom();
+    }
     if (!has_results(m)) {
         bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
         m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
@@ -190,8 +207,15 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
             continue;
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
-        m->status_reason = sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows",
-                                       m->benchmarks[j].benchmark, m->benchmarks[j].source);
+        const sr_scores *s = &m->benchmarks[j];
+        m->status_reason =
+            s->excerpt_source ? sr_asprintf("%s: a summary only ('%s'), not recomputed: '%s' holds %zu of its %ld items "
+                                            "(an excerpt)",
+                                            s->benchmark, s->source, s->excerpt_source, s->n_items, s->summary_n)
+            : s->from_run_log ? sr_asprintf("%s: run.log's figure only ('%s'), not recomputed: no per-item rows",
+                                            s->benchmark, s->source)
+                              : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
+                                            s->source);
         if (!m->status_reason)
             return sr_oom();
     }

@@ -50,7 +50,9 @@ static bool consolidated(const char *name)
     return strncmp(name, "consolidated", 12) == 0;
 }
 
-/* Sum of the file sizes; false when a counted file has no size. */
+/* Sum of the file sizes; false when a counted file has no size, or a size
+ * of 0 (no weights file is empty: the listing did not say), so the
+ * parameter count decides. */
 static bool file_bytes(const sr_hub_record *r, double *bytes)
 {
     bool any_model_file = false;
@@ -62,7 +64,7 @@ static bool file_bytes(const sr_hub_record *r, double *bytes)
         const sr_hub_file *f = &r->safetensors[i];
         if (!top_level(f->name) || (any_model_file && consolidated(f->name)))
             continue; /* adapters and copies in subfolders; Mistral's second format */
-        if (f->size < 0)
+        if (f->size <= 0)
             return false;
         sum += (double)f->size;
         counted++;

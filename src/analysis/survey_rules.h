@@ -14,6 +14,17 @@
 #define SR_SURVEY_RESERVE_TPU_GIB 1.2
 #define SR_SURVEY_RESERVE_GPU_GIB 1.5
 
+/* The survey's defaults: one TPU v5e chip as the published sweep used it
+ * (`survey --help` prints them from these). */
+#define SR_DEFAULT_SURVEY_HBM_GIB 15.75
+#define SR_DEFAULT_SURVEY_MEM_UTIL 0.9
+#define SR_DEFAULT_SURVEY_MIN_KV_GIB 2
+#define SR_DEFAULT_SURVEY_MAX_MODEL_LEN 4096
+#define SR_DEFAULT_SURVEY_LICENSES "apache-2.0,mit"
+#define SR_DEFAULT_SURVEY_BENCHMARKS "load+long+gen"
+#define SR_DEFAULT_SURVEY_HARDWARE_TPU "v5e-1"
+#define SR_DEFAULT_SURVEY_HARDWARE_GPU "gpu-1"
+
 /* License rule: the record's license, or its license_name when the license
  * is "other", is in the allow-list (ASCII case-insensitive). A record
  * without a license is not allowed. */

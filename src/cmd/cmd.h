@@ -11,12 +11,18 @@
 #include "cli.h"
 #include "model/sweep.h"
 #include "util/error.h"
+#include "util/outset.h"
 
 sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+
+/* Where each command writes without -o (its --help says so from these). */
+#define SR_DEFAULT_REPORT_DIR "reports"
+#define SR_DEFAULT_COMPARE_DIR "compare"
+#define SR_DEFAULT_SURVEY_DIR "survey"
 
 /* Each command's own options (main.c's command table points here). */
 extern const sr_cli_option sr_report_options[]; /* report and audit */
@@ -44,6 +50,20 @@ sr_error *sr_outputs_option(void *opts, const char *arg);
     "the formats to write, comma-separated, from json, csv, md, html, pdf, svg, png, tex (default: all of them); "    \
     "only those are rendered (a chart format not asked for is not drawn; html draws the SVGs it inlines) and older "  \
     "files of the others in DIR are left as they are"
+
+/* A file beside OUT_DIR (--summary-md, --junit): "-" is standard output
+ * (out), any other path is written atomically (util/fileio.h: a temporary
+ * file renamed over it, never written through a symbolic link). */
+sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
+/* Write out[0..n) into out_dir as one set (util/outset.h), printing on
+ * info what the writer met there and left alone. */
+sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
+
+/* The most --resamples takes. */
+#define SR_MAX_RESAMPLES 100000000
+/* Checks across options: --resamples at least sr_min_resamples at
+ * --confidence (a usage error naming the minimum). */
+sr_error *sr_stats_opts_check(const sr_stats_opts *o);
 
 /* The defaults (sr_settings_default). */
 void sr_stats_opts_default(sr_stats_opts *o);

@@ -17,6 +17,7 @@ typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
     const char *out_dir;
     bool fail_on_regression;
+    const char *junit, *summary_md; /* --junit FILE, --summary-md FILE; NULL: not written */
 } compare_opts;
 
 static sr_error *regression_error(const sr_comparison *c)
@@ -28,19 +29,36 @@ static sr_error *regression_error(const sr_comparison *c)
     return err;
 }
 
-static sr_error *write_comparison(const sr_comparison *c, const char *out_dir)
+static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, FILE *info)
 {
     sr_output out[SR_MAX_OUTPUTS];
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     return err;
 }
 
-static sr_error *run_compare(const char *before_dir, const char *after_dir, const compare_opts *o, FILE *info)
+/* The CI files, after OUT_DIR's set: JUnit XML and the Markdown step summary. */
+static sr_error *write_ci_files(const sr_comparison *c, const compare_opts *o, FILE *out)
+{
+    char *data = NULL;
+    size_t len = 0;
+    sr_error *err = NULL;
+    if (o->junit && !(err = sr_render_compare_junit(c, &data, &len)))
+        err = sr_cmd_write_side_file(o->junit, data, len, out);
+    free(data);
+    data = NULL;
+    if (!err && o->summary_md && !(err = sr_render_compare_summary_md(c, o->out_dir, &data, &len)))
+        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+    free(data);
+    return err;
+}
+
+static sr_error *run_compare(const char *before_dir, const char *after_dir, const compare_opts *o, FILE *out,
+                             FILE *info)
 {
     sr_settings settings;
     sr_stats_opts_settings(&o->stats, &settings);
@@ -54,7 +72,9 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     sr_progress_close(settings.progress);
     before.settings.progress = after.settings.progress = cmp.settings.progress = NULL; /* freed */
     if (!err)
-        err = write_comparison(&cmp, o->out_dir);
+        err = write_comparison(&cmp, o->out_dir, info);
+    if (!err)
+        err = write_ci_files(&cmp, o, out);
     if (!err) {
         fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
                 cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,
@@ -70,17 +90,24 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 
 const sr_cli_option sr_compare_options[] = {
     SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
-                  "where to write (default: compare; created if missing; files replaced atomically)"),
+                  "where to write (default: " SR_DEFAULT_COMPARE_DIR "; created if missing; files replaced atomically)"),
     SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP " (compare writes no tex)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),
+    SR_OPT_GROUP("For CI (written after OUT_DIR; - is standard output)"),
+    SR_OPT_STRING(0, "junit", "FILE", compare_opts, junit,
+                  "also write the gate's checks as JUnit XML: a testsuite per model, a testcase per status, "
+                  "benchmark and scenario, a failure per regression with its figure and interval"),
+    SR_OPT_STRING(0, "summary-md", "FILE", compare_opts, summary_md,
+                  "also write the gate's table in Markdown, for a CI step summary (GitHub: "
+                  "--summary-md \"$GITHUB_STEP_SUMMARY\")"),
     SR_OPT_END,
 };
 
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
-    compare_opts o = {.out_dir = "compare"};
+    compare_opts o = {.out_dir = SR_DEFAULT_COMPARE_DIR};
     sr_stats_opts_default(&o.stats);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
@@ -88,5 +115,10 @@ sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE 
         return err;
     if (!o.out_dir[0])
         return sr_usage_error("-o needs a directory");
-    return run_compare(args.operands[0], args.operands[1], &o, info);
+    if ((o.junit && !o.junit[0]) || (o.summary_md && !o.summary_md[0]))
+        return sr_usage_error("--%s needs a file (- for standard output)", o.junit && !o.junit[0] ? "junit" : "summary-md");
+    err = sr_stats_opts_check(&o.stats);
+    if (err)
+        return err;
+    return run_compare(args.operands[0], args.operands[1], &o, out, info);
 }

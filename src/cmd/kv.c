@@ -50,7 +50,7 @@ const sr_cli_option sr_kv_options[] = {
     SR_OPT_NUMBER(0, "hbm-gib", "G", kv_opts, hbm, 0, 1e6, SR_CLI_CLOSED,
                   "device memory; needed with --used-gib or --weights-gib"),
     SR_OPT_NUMBER(0, "mem-util", "U", kv_opts, util, 0, 1, SR_CLI_OPEN_LOW,
-                  "the share of it vLLM may use (gpu_memory_utilization; default 0.92)"),
+                  "the share of it vLLM may use (gpu_memory_utilization; default " SR_STR(SR_DEFAULT_KV_MEM_UTIL) ")"),
     SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
     SR_OPT_NUMBER(0, "used-gib", "X", kv_opts, used, 0, 1e6, SR_CLI_CLOSED,
                   "memory in use besides the KV cache, as the server log reports it"),
@@ -64,14 +64,14 @@ const sr_cli_option sr_kv_options[] = {
                  "tokens per request (default: the config's max_position_embeddings, as vLLM)"),
     SR_OPT_WHOLE(0, "block-size", "N", kv_opts, block_size, 1, 1L << 20,
                  "tokens per KV block (default: the backend's)"),
-    SR_OPT_WHOLE(0, "tp", "N", kv_opts, tp, 1, 4096, "tensor-parallel size (default 1)"),
+    SR_OPT_WHOLE(0, "tp", "N", kv_opts, tp, 1, 4096, "tensor-parallel size (default " SR_STR(SR_DEFAULT_KV_TP) ")"),
     SR_OPT_ALIAS("tensor-parallel-size", "tp", NULL),
     SR_OPT_CALL(0, "kv-cache-dtype", "auto|fp8", set_kv_cache_dtype,
                 "auto (default: the model's dtype) or fp8 (also fp8_e4m3, fp8_e5m2: one byte per value)"),
     SR_OPT_WHOLE(0, "max-num-batched-tokens", "N", kv_opts, max_num_batched_tokens, 1, 1L << 30,
-                 "caps the sliding-window blocks a request needs (default 8192)"),
+                 "caps the sliding-window blocks a request needs (default " SR_STR(SR_DEFAULT_KV_MAX_NUM_BATCHED_TOKENS) ")"),
     SR_OPT_WHOLE(0, "max-num-seqs", "N", kv_opts, max_num_seqs, 1, 131072,
-                 "TPU: bounds the block size (default 256)"),
+                 "TPU: bounds the block size (default " SR_STR(SR_DEFAULT_KV_MAX_NUM_SEQS) ")"),
     SR_OPT_FLAG(0, "disable-hybrid-kv-cache-manager", kv_opts, p.disable_hybrid,
                 "every layer gets full-attention blocks, as with vLLM's flag"),
     SR_OPT_CHOICE(0, "tpu-impl", kv_opts, tpu_impl, tpu_impls,
@@ -131,7 +131,7 @@ static sr_error *check_opts(kv_opts *o)
     if (!isfinite(o->available) && !isfinite(o->hbm))
         return sr_usage_error("--hbm-gib is required with --used-gib or --weights-gib");
     if (!isfinite(o->util))
-        o->util = 0.92; /* vLLM's default gpu_memory_utilization (docs/kv.md 3.2) */
+        o->util = SR_DEFAULT_KV_MEM_UTIL;
     return NULL;
 }
 
@@ -173,8 +173,13 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     if ((err = sr_kv_layout_load(o.config, NULL, &lay)))
         return err;
     if (o.p.max_model_len < 0) {
-        if (lay.max_position_embeddings <= 0 || lay.max_position_embeddings > (1L << 30)) {
+        long positions = lay.max_position_embeddings;
+        if (positions <= 0 || positions > (1L << 30)) {
             sr_kv_layout_release(&lay);
+            if (positions > 0)
+                return sr_usage_error("--max-model-len is required: the config's max_position_embeddings, %ld, is "
+                                      "more than the %ld tokens --max-model-len takes",
+                                      positions, 1L << 30);
             return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
         }
         o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */

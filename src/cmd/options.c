@@ -2,7 +2,10 @@
  * how the exports are read, written once so their help and limits agree. */
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "cmd/cmd.h"
+#include "util/fileio.h"
+#include "util/parallel.h"
 
 static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
 
@@ -13,16 +16,17 @@ const sr_cli_option sr_stats_options[] = {
     SR_OPT_STRING(0, "baseline", "MODEL", sr_stats_opts, baseline,
                   "the entry others are compared with: its id, label, tag or directory (default: \"baseline\" in the "
                   "export's sweep.json)"),
-    SR_OPT_WHOLE(0, "resamples", "N", sr_stats_opts, settings.resamples, 1, 100000000,
-                 "paired bootstrap resamples (default 10000)"),
+    SR_OPT_WHOLE(0, "resamples", "N", sr_stats_opts, settings.resamples, 1, SR_MAX_RESAMPLES,
+                 "paired bootstrap resamples (default " SR_STR(SR_DEFAULT_RESAMPLES) "; at least 50 / (1 - C), so that 25 "
+                 "resampled means lie beyond each end of the interval: 1000 at the default confidence)"),
     SR_OPT_WHOLE(0, "seed", "N", sr_stats_opts, seed, 0, 4294967295.0,
-                 "RNG seed (default 20261130; mt19937, one stream per comparison)"),
+                 "RNG seed (default " SR_STR(SR_DEFAULT_SEED) "; mt19937, one stream per comparison)"),
     SR_OPT_NUMBER(0, "confidence", "C", sr_stats_opts, settings.confidence, 0, 1, SR_CLI_OPEN,
-                  "interval level (default 0.95)"),
+                  "interval level (default " SR_STR(SR_DEFAULT_CONFIDENCE) ")"),
     SR_OPT_NAME(0, "gsm8k-filter", sr_stats_opts, settings.gsm8k_filter, gsm8k_filters,
-                "lm-eval filter for GSM8K: strict-match (default) or flexible-extract"),
+                "lm-eval filter for GSM8K: strict-match or flexible-extract (default " SR_DEFAULT_GSM8K_FILTER ")"),
     SR_OPT_WHOLE(0, "threads", "N", sr_stats_opts, threads, 1, 64,
-                 "comparisons in parallel (default: one per core, at most 8); results do not depend on it"),
+                 "comparisons in parallel (default: one per core, at most " SR_STR(SR_DEFAULT_MAX_THREADS) "); results do not depend on it"),
     SR_OPT_STRING(0, "configs", "DIR", sr_stats_opts, settings.configs_dir,
                   "config.json files by model id (<org>--<name>.config.json, <org>_<name>/ or <name>/config.json, "
                   "a Hugging Face hub cache) for the entries whose export has none: their KV cache is recomputed"),
@@ -71,4 +75,27 @@ void sr_stats_opts_settings(const sr_stats_opts *o, sr_settings *settings)
     *settings = o->settings;
     settings->seed = (unsigned long)o->seed;
     settings->threads = (int)o->threads;
+}
+
+sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out)
+{
+    if (strcmp(path, "-") != 0)
+        return sr_write_atomic(path, data, len);
+    if (fwrite(data, 1, len, out) != len)
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
+    return NULL;
+}
+
+sr_error *sr_stats_opts_check(const sr_stats_opts *o)
+{
+    const sr_settings *st = &o->settings;
+    long least = sr_min_resamples(st->confidence);
+    if (st->resamples >= least)
+        return NULL;
+    if (least > SR_MAX_RESAMPLES)
+        return sr_usage_error("--confidence %.10g needs at least %ld resamples, more than --resamples allows (%ld)",
+                              st->confidence, least, (long)SR_MAX_RESAMPLES);
+    return sr_usage_error("--resamples %ld is too few for %.10g%% intervals: the percentile method needs at least %ld "
+                          "(%d resampled means beyond each end of the interval; docs/methods.md)",
+                          st->resamples, st->confidence * 100, least, SR_MIN_TAIL_DRAWS);
 }

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
 #include "render/outputs.h"
+#include "render/render.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/alloc.h"
@@ -25,7 +26,7 @@ static double now_seconds(void)
 }
 
 /* Render every file in memory, then write them as one set. */
-static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t)
+static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t, FILE *info)
 {
     double start = now_seconds();
     sr_output out[SR_MAX_OUTPUTS];
@@ -33,7 +34,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     sr_error *err = sr_render_report_files(sweep, out, &n);
     double rendered = now_seconds();
     if (!err) {
-        err = sr_write_outputs(out_dir, out, n);
+        err = sr_cmd_write_outputs(out_dir, out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
@@ -51,6 +52,7 @@ typedef struct report_opts {
     bool timings;
     const char **claims; /* --claims FILE, repeatable (and audit's operands): the files, in order */
     size_t n_claims;
+    const char *summary_md; /* --summary-md FILE: the Overview in Markdown; NULL: not written */
 } report_opts;
 
 static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
@@ -67,13 +69,14 @@ static sr_error *add_claims_file(void *opts, const char *arg)
 
 const sr_cli_option sr_report_options[] = {
     SR_OPT_STRING('o', "output", "DIR", report_opts, out_dir,
-                  "where to write (default: reports; created if missing; files replaced atomically)"),
+                  "where to write (default: " SR_DEFAULT_REPORT_DIR "; created if missing; files replaced atomically)"),
     SR_OPT_CALL(0, "claims", "FILE", add_claims_file,
                 "check the published figures in FILE (Markdown tables or model,figure,value CSV) against the export "
                 "and add a Claims section; repeatable (docs/claims.md)"),
     SR_OPT_NAME(0, "ci-method", report_opts, stats.settings.ci_method, ci_methods,
-                "percentile (default: Monte Carlo percentile interval) or exact (the exact bootstrap distribution "
-                "for few-valued scores, with the sampled interval beside it as its Monte Carlo error)"),
+                "percentile (the Monte Carlo percentile interval) or exact (the exact bootstrap distribution for "
+                "few-valued scores, with the sampled interval beside it as its Monte Carlo error); default "
+                SR_DEFAULT_CI_METHOD),
     SR_OPT_NUMBER(0, "equivalence-margin", "POINTS", report_opts, stats.settings.equivalence_margin, 0, 100,
                   SR_CLI_OPEN_LOW,
                   "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy points (two one-sided "
@@ -86,6 +89,9 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP),
     SR_OPT_FLAG(0, "timings", report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
+    SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,
+                  "also write the Overview alone in Markdown (and the claims' verdicts), for a CI step summary "
+                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output"),
     SR_OPT_END,
 };
 
@@ -93,7 +99,7 @@ static void report_opts_default(report_opts *o)
 {
     memset(o, 0, sizeof *o);
     sr_stats_opts_default(&o->stats);
-    o->out_dir = "reports";
+    o->out_dir = SR_DEFAULT_REPORT_DIR;
 }
 
 static void report_opts_release(report_opts *o)
@@ -139,7 +145,19 @@ static void print_warnings(const sr_sweep *sweep, FILE *info)
 
 /* The report pipeline from parsed options: build, check the claims, write;
  * then the summary line on info. */
-static sr_error *run_report(const report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *info)
+/* --summary-md: the Overview alone, after OUT_DIR's set. */
+static sr_error *write_summary_md(const sr_sweep *sweep, const report_opts *o, FILE *out)
+{
+    char *data = NULL;
+    size_t len = 0;
+    sr_error *err = sr_render_summary_md(sweep, o->out_dir, &data, &len);
+    if (!err)
+        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+    free(data);
+    return err;
+}
+
+static sr_error *run_report(const report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *out, FILE *info)
 {
     sr_stats_opts_settings(&o->stats, &sweep->settings);
     sr_timings t = {0};
@@ -152,7 +170,9 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (!err && o->n_claims > 0)
         err = sr_audit_claims(sweep, o->claims, o->n_claims);
     if (!err)
-        err = write_report(sweep, o->out_dir, timed);
+        err = write_report(sweep, o->out_dir, timed, info);
+    if (!err && o->summary_md)
+        err = write_summary_md(sweep, o, out);
     if (err)
         return err;
     if (timed)
@@ -182,10 +202,14 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     report_opts_default(&o);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
+    if (!err && !args.help && o.summary_md && !o.summary_md[0])
+        err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
-        err = run_report(&o, args.operands[0], &sweep, info);
+        err = run_report(&o, args.operands[0], &sweep, out, info);
         sr_sweep_release(&sweep);
     }
     report_opts_release(&o);
@@ -200,10 +224,14 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     for (int i = 1; !err && !args.help && i < args.n_operands; i++)
         err = add_claims_file(&o, args.operands[i]);
+    if (!err && !args.help && o.summary_md && !o.summary_md[0])
+        err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help)
+        err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
-        err = run_report(&o, args.operands[0], &sweep, info);
+        err = run_report(&o, args.operands[0], &sweep, out, info);
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep.claims, counts);
         size_t wrong = counts[SR_CLAIM_DIFFERS] + counts[SR_CLAIM_UNMATCHED];

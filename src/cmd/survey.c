@@ -99,25 +99,27 @@ static sr_error *opt_hardware(void *opts, const char *arg)
 
 
 const sr_cli_option sr_survey_options[] = {
-    SR_OPT_STRING('o', "output", "DIR", survey_opts, out_dir, "where to write (default: survey)"),
+    SR_OPT_STRING('o', "output", "DIR", survey_opts, out_dir, "where to write (default: " SR_DEFAULT_SURVEY_DIR ")"),
     SR_OPT_GROUP("The chip"),
-    SR_OPT_CHOICE(0, "backend", survey_opts, backend, sr_backend_choices, "tpu (tpu-inference, default) or gpu (vLLM)"),
+    SR_OPT_CHOICE(0, "backend", survey_opts, backend, sr_backend_choices, "tpu (tpu-inference) or gpu (vLLM); default tpu"),
     SR_OPT_NUMBER(0, "hbm-gib", "G", survey_opts, hbm, 0, 1e6, SR_CLI_OPEN_LOW,
-                  "device memory (default 15.75, what a TPU v5e reports)"),
+                  "device memory (default " SR_STR(SR_DEFAULT_SURVEY_HBM_GIB) ", what a TPU v5e reports)"),
     SR_OPT_NUMBER(0, "mem-util", "U", survey_opts, util, 0, 1, SR_CLI_OPEN_LOW,
-                  "the share of it vLLM may use (default 0.9)"),
+                  "the share of it vLLM may use (default " SR_STR(SR_DEFAULT_SURVEY_MEM_UTIL) ")"),
     SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
     SR_OPT_NUMBER(0, "reserve-gib", "G", survey_opts, reserve, 0, 1e6, SR_CLI_CLOSED,
-                  "memory besides the weights (activations, compile): default the backend's (docs/survey.md)"),
+                  "memory besides the weights (activations, compile): default " SR_STR(SR_SURVEY_RESERVE_TPU_GIB) " on tpu, "
+                  SR_STR(SR_SURVEY_RESERVE_GPU_GIB) " on gpu (docs/survey.md)"),
     SR_OPT_GROUP("What is kept"),
     SR_OPT_NUMBER(0, "min-kv-gib", "G", survey_opts, min_kv, 0, 1e6, SR_CLI_CLOSED,
-                  "the KV cache room a kept model must leave (default 2)"),
+                  "the KV cache room a kept model must leave (default " SR_STR(SR_DEFAULT_SURVEY_MIN_KV_GIB) ")"),
     SR_OPT_WHOLE(0, "max-model-len", "L", survey_opts, max_model_len, 1, 1L << 30,
-                 "tokens per request for the KV figures (default 4096)"),
-    SR_OPT_CALL(0, "license", "LIST", opt_license, "licenses allowed, comma-separated (default apache-2.0,mit)"),
+                 "tokens per request for the KV figures (default " SR_STR(SR_DEFAULT_SURVEY_MAX_MODEL_LEN) ")"),
+    SR_OPT_CALL(0, "license", "LIST", opt_license, "licenses allowed, comma-separated (default " SR_DEFAULT_SURVEY_LICENSES ")"),
     SR_OPT_GROUP("The run plan"),
-    SR_OPT_CALL(0, "benchmarks", "B", opt_benchmarks, "the benchmarks field of sweep.arms (default load+long+gen)"),
-    SR_OPT_CALL(0, "hardware", "H", opt_hardware, "the hardware field of sweep.arms (default v5e-1, gpu-1 on GPU)"),
+    SR_OPT_CALL(0, "benchmarks", "B", opt_benchmarks, "the benchmarks field of sweep.arms (default " SR_DEFAULT_SURVEY_BENCHMARKS ")"),
+    SR_OPT_CALL(0, "hardware", "H", opt_hardware, "the hardware field of sweep.arms (default " SR_DEFAULT_SURVEY_HARDWARE_TPU ", "
+                SR_DEFAULT_SURVEY_HARDWARE_GPU " on gpu)"),
     SR_OPT_GROUP("Output"),
     SR_OPT_FLAG(0, "keep-going", survey_opts, keep_going,
                 "a model whose files are missing or malformed is listed as not surveyed, instead of stopping"),
@@ -142,7 +144,9 @@ static sr_error *settings_from(survey_opts *o)
                       : st->backend == SR_KV_BACKEND_GPU ? SR_SURVEY_RESERVE_GPU_GIB
                                                      : SR_SURVEY_RESERVE_TPU_GIB;
     if (!o->hardware_given)
-        return set_word("hardware", st->backend == SR_KV_BACKEND_GPU ? "gpu-1" : "v5e-1", &st->hardware);
+        return set_word("hardware",
+                        st->backend == SR_KV_BACKEND_GPU ? SR_DEFAULT_SURVEY_HARDWARE_GPU : SR_DEFAULT_SURVEY_HARDWARE_TPU,
+                        &st->hardware);
     return NULL;
 }
 
@@ -174,18 +178,18 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     sr_survey_init(&s);
     s.registry_source = sr_tpu_jax_registry_source;
     /* Defaults: one TPU v5e chip as the published sweep used it. */
-    survey_opts o = {.out_dir = "survey",
+    survey_opts o = {.out_dir = SR_DEFAULT_SURVEY_DIR,
                      .st = &s.settings,
-                     .hbm = 15.75,
-                     .util = 0.9,
-                     .min_kv = 2,
+                     .hbm = SR_DEFAULT_SURVEY_HBM_GIB,
+                     .util = SR_DEFAULT_SURVEY_MEM_UTIL,
+                     .min_kv = SR_DEFAULT_SURVEY_MIN_KV_GIB,
                      .reserve = NAN,
-                     .max_model_len = 4096,
+                     .max_model_len = SR_DEFAULT_SURVEY_MAX_MODEL_LEN,
                      .backend = SR_KV_BACKEND_TPU};
     sr_cli_parsed args = {0};
-    sr_error *err = set_licenses(&s.settings, "apache-2.0,mit");
+    sr_error *err = set_licenses(&s.settings, SR_DEFAULT_SURVEY_LICENSES);
     if (!err)
-        err = set_word("benchmarks", "load+long+gen", &s.settings.benchmarks);
+        err = set_word("benchmarks", SR_DEFAULT_SURVEY_BENCHMARKS, &s.settings.benchmarks);
     if (!err)
         err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     if (!err && !args.help)
@@ -201,7 +205,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     if (!err)
         err = sr_render_survey_files(&s, outs, &n);
     if (!err)
-        err = sr_write_outputs(o.out_dir, outs, n);
+        err = sr_cmd_write_outputs(o.out_dir, outs, n, info);
     const sr_output *json = err ? NULL : sr_output_named(outs, n, "candidates.json");
     if (json && o.json && fwrite(json->data, 1, json->len, out) != json->len)
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");

@@ -4,7 +4,8 @@
  * model, concurrency, max_tokens, ignore_eos, repeats, target_input_tokens
  * or prompt_tokens, prompt_tokens_per_request, and passes[] of {wall_s,
  * prompt_tokens, completion_tokens, output_tok_per_s, total_tok_per_s,
- * ttft_median_s}. Each pass is one run (the analysis takes their median,
+ * ttft_median_s}. Token counts (prompt_tokens, a pass's prompt_tokens and
+ * completion_tokens) are totals over the batch of `concurrency` requests. Each pass is one run (the analysis takes their median,
  * as the file's own output_tok_per_s does); requests are sent `concurrency`
  * at a time with no rate limit. */
 #include <cjson/cJSON.h>
@@ -39,12 +40,20 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
         err = sr_json_key_error(o, "concurrency", "field 'concurrency' is missing: a speed file names its concurrency");
     common->request_rate = INFINITY;
     /* The scenario's prompt length is the nominal one the client aimed at
-     * (target_input_tokens), else the fixed prompt's (prompt_tokens). */
-    double input = NAN;
+     * (target_input_tokens). A load file has none: its prompt_tokens is the
+     * total over the batch of `concurrency` requests (w4a16_client.py sums
+     * the usage of the last pass), so a request's prompt is prompt_tokens /
+     * concurrency; the analysis gives every load file of the sweep one
+     * scenario prompt length (scenarios.c). */
+    double input = NAN, batch_prompt = NAN;
     if (!err)
         err = sr_json_get_number(o, "target_input_tokens", 1, 1e9, &input, &found);
-    if (!err && !found)
-        err = sr_json_get_number(o, "prompt_tokens", 1, 1e9, &input, &found);
+    if (!err && !found) {
+        err = sr_json_get_number(o, "prompt_tokens", 1, 1e12, &batch_prompt, &found);
+        common->fixed_prompts = true;
+        if (!err && found)
+            common->total_input_tokens = (long)batch_prompt;
+    }
     double max_tokens = NAN;
     bool ignore_eos = false, eos_found = false;
     if (!err)
@@ -54,17 +63,22 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
     if (err)
         return err;
     common->input_len = input;
-    /* What was sent: the nominal 1,024 is 1,043 tokens once templated. */
+    /* What was sent: the nominal 1,024 is 1,043 tokens once templated; a
+     * load file's batch total over its requests. */
     double measured = NAN;
     sr_error *merr = sr_json_get_number(o, "prompt_tokens_per_request", 1, 1e9, &measured, &found);
     if (merr)
         return merr;
+    if (!found && isfinite(batch_prompt))
+        measured = batch_prompt / (double)common->max_concurrency, found = true;
     common->measured_input_len = found ? measured : NAN;
     /* Without ignore_eos an answer may stop early: max_tokens is then a cap,
      * not the output length. */
     common->output_len = ignore_eos ? max_tokens : NAN;
     /* nominal only when both are known: else the scenario is keyed on what was measured */
     common->nominal_lengths = isfinite(input) && isfinite(common->output_len);
+    if (common->fixed_prompts)
+        common->input_len = measured; /* per request; the analysis shares one length across the load files */
     return NULL;
 }
 
@@ -77,6 +91,8 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
     run->measured_input_len = common->measured_input_len;
     run->output_len = common->output_len;
     run->nominal_lengths = common->nominal_lengths;
+    run->fixed_prompts = common->fixed_prompts;
+    run->total_input_tokens = common->total_input_tokens; /* a load pass: the batch's (the passes do not say) */
     if (common->model_id && !(run->model_id = sr_xstrdup(common->model_id)))
         return sr_oom();
     if (!(run->source = sr_asprintf("%s:passes[%ld]", o->path, k)))
@@ -98,6 +114,15 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
         err = sr_json_get_number(o, "ttft_median_s", 0, 1e9, &ttft_s, &found);
     if (!err && found)
         run->median_ttft_ms = ttft_s * 1000.0;
+    static const char *const names[SR_RUN_N_FIELDS] = {"output_tok_per_s",    "total_tok_per_s", "requests per second",
+                                                       "completed",           "prompts",         "wall_s",
+                                                       "target_input_tokens", "max_tokens"};
+    char *why;
+    sr_run_field bad = err ? SR_RUN_N_FIELDS : sr_bench_run_implausible(run, names, &why);
+    if (bad != SR_RUN_N_FIELDS) {
+        err = sr_json_key_error(o, names[bad], "passes[%ld]: %s", k, why);
+        free(why);
+    }
     return err;
 }
 

@@ -61,6 +61,38 @@ static sr_error *get_count(const sr_json_obj *o, const char *key, long *out)
     }
 }
 
+char *sr_json_unlimited_rates(const char *data, size_t len)
+{
+    static const char key[] = "\"request_rate\"", inf[] = "Infinity";
+    const size_t kn = sizeof key - 1, in = sizeof inf - 1;
+    char *copy = NULL;
+    for (size_t at = 0; at + kn < len;) {
+        const char *k = sr_memmem(data + at, len - at, key);
+        if (!k)
+            break;
+        size_t p = (size_t)(k - data) + kn;
+        while (p < len && is_space(data[p]))
+            p++;
+        if (p < len && data[p] == ':') {
+            p++;
+            while (p < len && is_space(data[p]))
+                p++;
+            bool ends = p + in == len || (p + in < len && (is_space(data[p + in]) || data[p + in] == ',' ||
+                                                           data[p + in] == '}' || data[p + in] == ']'));
+            if (p + in <= len && memcmp(data + p, inf, in) == 0 && ends) {
+                if (!copy) {
+                    copy = sr_xmalloc(len + 1);
+                    memcpy(copy, data, len);
+                    copy[len] = '\0';
+                }
+                memcpy(copy + p, "\"inf\"   ", in);
+            }
+        }
+        at = p > at ? p : at + 1;
+    }
+    return copy;
+}
+
 /* "request_rate": a number, or "inf" (vLLM writes unlimited as that
  * string); absent or null stays unknown. */
 static sr_error *get_rate(const sr_json_obj *o, double *out)
@@ -240,6 +272,11 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
      * random_input_len/random_output_len a `vllm bench sweep` run file
      * carries from its --bench-params), else the mean per completed
      * request, else the mean of the per-request arrays. */
+    /* names: the key each figure came from, for the plausibility check */
+    const char *names[SR_RUN_N_FIELDS] = {"output_throughput",  "total_token_throughput",
+                                          "request_throughput", "completed",
+                                          "num_prompts",        "duration",
+                                          "input_len",          "output_len"};
     if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
         (err = get_length(o, "output_len", &run->output_len)) != NULL)
         return err;
@@ -247,6 +284,10 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
         return err;
     if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
         return err;
+    if (!sr_json_item(o->obj, "input_len"))
+        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
+    if (!sr_json_item(o->obj, "output_len"))
+        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
     run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
     if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
         run->input_len = (double)run->total_input_tokens / (double)run->completed;
@@ -256,7 +297,17 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
         return err;
     if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
         return err;
-    return NULL;
+    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
+        names[SR_RUN_INPUT_LEN] = "input_lens";
+    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
+        names[SR_RUN_OUTPUT_LEN] = "output_lens";
+    char *why;
+    sr_run_field bad = sr_bench_run_implausible(run, names, &why);
+    if (bad != SR_RUN_N_FIELDS) {
+        err = sr_json_key_error(o, names[bad], "%s", why);
+        free(why);
+    }
+    return err;
 }
 
 /* Reading position in the file, with the line count kept up to date. */

@@ -630,6 +630,22 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     sr_error *err = complete_run(run, ns, cmd, pre);
     if (err)
         return err;
+    const char *names[SR_RUN_N_FIELDS] = {
+        "Output token throughput (tok/s)",
+        "Total token throughput (tok/s)",
+        "Request throughput (req/s)",
+        "Successful requests",
+        "--num-prompts",
+        "Benchmark duration (s)",
+        run->nominal_lengths ? "--random-input-len" : "Total input tokens",
+        run->nominal_lengths ? "--random-output-len" : "Total generated tokens",
+    };
+    char *why;
+    if (sr_bench_run_implausible(run, names, &why) != SR_RUN_N_FIELDS) {
+        err = sr_input_error(path, first_line, "%s", why);
+        free(why);
+        return err;
+    }
     run->source = sr_asprintf("%s:%ld", path, first_line);
     void *array = *runs;
     if (!run->source || !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))

@@ -433,6 +433,10 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
         if (err)
             return err;
         if (id_index_find(known, id) == SIZE_MAX) {
+            if (h->total > 0 && (size_t)h->total > results->n) { /* an excerpt of the results: failed elsewhere */
+                free(id);
+                continue;
+            }
             err = sr_input_error(path, it.lineno, "failed entry '%s' is not in the result file '%s'", id, result_path);
             free(id);
             return err;
@@ -447,11 +451,15 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
 static sr_error *check_header(const char *score_path, const char *result_path, const bfcl_header *h, size_t n_results,
                               size_t n_fails)
 {
-    if ((size_t)h->total != n_results)
+    /* A result file with fewer entries than the header counts is an
+     * excerpt (its score file lists the failures of all of them): the
+     * header's figure is the category's, the entries are kept as rows. */
+    bool excerpt = h->total > 0 && (size_t)h->total > n_results;
+    if ((size_t)h->total != n_results && !excerpt)
         return sr_input_error(score_path, 1, "header total_count %ld but the result file '%s' has %zu entries",
                               h->total, result_path, n_results);
     long expect = h->total - (long)n_fails;
-    if (h->correct != expect)
+    if (h->correct != expect && !excerpt)
         return sr_input_error(score_path, 1,
                               "header correct_count %ld but %zu of %ld entries are listed as failed "
                               "(expected %ld)",
@@ -537,6 +545,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         out->source = sr_xstrdup(result_path);
         out->claimed_source = sr_xstrdup(score_path);
         out->claimed_accuracy = h.accuracy;
+        out->claimed_n = h.total;
+        out->claimed_right = h.correct;
         out->empty_outputs = empty;
         if (!out->benchmark || !out->source || !out->claimed_source)
             err = sr_oom();

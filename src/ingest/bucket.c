@@ -115,11 +115,36 @@ static sr_error *add_arm(sr_bucket_run *r, const char *tag, size_t n, sr_bucket_
 
 /* "[jev-quant <UTC>] serving <model> as <tag> (<modes>, <flags>)". A later
  * serving line of the same tag (a retry) replaces what the first said. */
-static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
+static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
 {
     if (len < 12 || memcmp(line, "[jev-quant ", 11) != 0)
         return NULL;
     const char *end = line + len;
+    /* "[jev-quant <UTC>] tensor parallel size 4": metadata jev-tp, the
+     * tensor-parallel size of every arm of the run. */
+    const char *tp = sr_memmem(line, len, "] tensor parallel size ");
+    if (tp) {
+        const char *d = tp + strlen("] tensor parallel size "), *q = d;
+        long v = 0;
+        while (q < end && *q >= '0' && *q <= '9' && v < 100000)
+            v = v * 10 + (*q++ - '0');
+        if (q > d && q == end && v >= 1 && v < 100000 && r->tensor_parallel < 0) {
+            r->tensor_parallel = v;
+            r->tensor_parallel_line = lineno;
+        }
+        return NULL;
+    }
+    /* "vllm env: ...; extra serve args: --max-num-batched-tokens 512"
+     * (metadata jev-serve-args, appended to every arm's serve flags). */
+    const char *xa = sr_memmem(line, len, "; extra serve args: ");
+    if (xa && sr_memmem(line, len, "] vllm env: ") && !r->serve_args) {
+        const char *a = xa + strlen("; extra serve args: ");
+        if ((size_t)(end - a) > 0 && (size_t)(end - a) <= MODEL_MAX && !((size_t)(end - a) == 4 && !memcmp(a, "none", 4))) {
+            r->serve_args = sr_xstrndup(a, (size_t)(end - a));
+            r->serve_args_line = lineno;
+        }
+        return NULL;
+    }
     /* "[jev-quant <UTC>] start <run> on <zone>": the run's own name, which
      * its results/<run>-<tag>-gen/ folders carry (the folder may be renamed). */
     const char *start = sr_memmem(line, len, "] start ");
@@ -152,6 +177,7 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len)
     if (err)
         return err;
     r->current = (size_t)(a - r->arms) + 1;
+    a->serving_line = lineno;
     free(a->model);
     if (!(a->model = sr_xstrndup(model, (size_t)(as - model))))
         return sr_oom();
@@ -342,7 +368,7 @@ static sr_error *read_serving_lines(sr_bucket_run *r)
         const char *nl = memchr(data + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
         size_t m = n > 0 && data[pos + n - 1] == '\r' ? n - 1 : n;
-        err = serving_line(r, data + pos, m);
+        err = serving_line(r, data + pos, m, lineno);
         if (!err)
             err = boot_outcome_line(r, data + pos, m, lineno);
         if (!err)
@@ -359,8 +385,6 @@ static const char *arm_log_reason(const char *rest)
 {
     if (strcmp(rest, "hostmem.txt") == 0)
         return "host memory samples taken while the arm ran: not used by the report";
-    if (strcmp(rest, "spec.txt") == 0)
-        return "server-log lines about speculative decoding, copied from the boot log";
     if (strcmp(rest, "oom.txt") == 0)
         return "kernel OOM-killer lines of a failed boot: the boot log and run.log say the failure";
     if (strcmp(rest, "version.txt") == 0)
@@ -423,14 +447,15 @@ static bool has_own_boot_log(const sr_bucket_arm *a)
     return false;
 }
 
-/* "<org>_<name>.boot.log", named by the checkpoint with '/' -> '_': the boot
- * log of the arm serving it (the last such arm without its own
- * <tag>.boot.log, since a later boot overwrites the file). */
+/* "<org>_<name>.boot.log", named by the checkpoint with '/' -> '_': serve.sh
+ * writes it at every boot of that checkpoint, so it is the boot log of the
+ * last arm to serve it (as file_sweep_runs.py files it); an earlier arm's
+ * boot was overwritten. When that last arm kept its own <tag>.boot.log
+ * (run_quant.sh copies it after each arm), this is a copy of it. */
 static sr_error *checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, const char *name)
 {
     size_t stem = strlen(name) - strlen(".boot.log");
-    sr_bucket_arm *serving = NULL;
-    bool any = false;
+    sr_bucket_arm *last = NULL;
     for (size_t i = 0; i < r->n_arms; i++) {
         const char *model = r->arms[i].model;
         if (!model || strlen(model) != stem)
@@ -438,17 +463,15 @@ static sr_error *checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, c
         bool same = true;
         for (size_t k = 0; k < stem && same; k++)
             same = name[k] == (model[k] == '/' ? '_' : model[k]);
-        if (!same)
-            continue;
-        any = true;
-        if (!has_own_boot_log(&r->arms[i]))
-            serving = &r->arms[i];
+        if (same && (!last || r->arms[i].serving_line > last->serving_line))
+            last = &r->arms[i];
     }
-    if (serving)
-        return files_add(&serving->files, f, NULL);
+    if (last && !has_own_boot_log(last))
+        return files_add(&last->files, f, NULL);
     return files_add(&r->other, f,
-                     any ? "the checkpoint's boot log, also kept as each arm's <tag>.boot.log (read there)"
-                         : "boot log of a checkpoint that no arm of run.log serves");
+                     last ? "the checkpoint's boot log: a copy of the <tag>.boot.log of the last arm serving it "
+                          "(read there)"
+                          : "boot log of a checkpoint that no arm of run.log serves");
 }
 
 static sr_error *place_log_file(sr_bucket_run *r, const sr_found_file *f, const char *logs_rel, sr_file_list *later)
@@ -517,6 +540,7 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
                              sr_bucket_run *out)
 {
     memset(out, 0, sizeof *out);
+    out->tensor_parallel = -1;
     char *logs_abs = sr_path_join(abs_dir, "logs"), *results_abs = sr_path_join(abs_dir, "results");
     char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : sr_xstrdup("logs");
     char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : sr_xstrdup("results");
@@ -553,6 +577,7 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
 void sr_bucket_run_release(sr_bucket_run *r)
 {
     free(r->name);
+    free(r->serve_args);
     free(r->log.rel);
     free(r->log.open);
     for (size_t i = 0; i < r->n_arms; i++) {

@@ -31,6 +31,7 @@ typedef struct sr_bucket_arm {
     char *ready;         /* run.log's "READY <model> after Ns" line, or NULL */
     char *failed;        /* run.log's "FAILED <model> (...) after Ns: <message>" line, or NULL */
     long failed_line;
+    long serving_line;   /* run.log's line of its (last) serving line; 0 when none */
     sr_run_claim *claims; /* run.log's gen summary and speed lines of this tag, in line order */
     size_t n_claims, cap_claims;
     sr_bucket_files files;
@@ -43,6 +44,9 @@ typedef struct sr_bucket_run {
     sr_bucket_arm *arms; /* in run.log order, then arms named only by files, by tag */
     size_t n_arms, cap_arms;
     size_t current;   /* while reading run.log: the arm being served + 1, 0 before any */
+    long tensor_parallel, tensor_parallel_line; /* "tensor parallel size N" (metadata jev-tp, every arm); -1, 0 */
+    char *serve_args; /* "extra serve args: --max-num-batched-tokens 512" (jev-serve-args, every arm), or NULL */
+    long serve_args_line;
     sr_bucket_files other; /* run-level files: never an arm's (patch logs, checksums, suite output) */
 } sr_bucket_run;
 

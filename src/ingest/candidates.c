@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ingest/ingest.h"
 #include "ingest/json_input.h"
@@ -74,7 +75,7 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
     sr_error *err = NULL;
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_kv_prediction *p = &sweep->models[i].predicted;
-        if (strcmp(sweep->models[i].id, norm) != 0 || p->source)
+        if (strcasecmp(sweep->models[i].id, norm) != 0 || p->source) /* Hub ids ignore case */
             continue;
         p->source = sr_xstrdup(path);
         p->backend = backend ? sr_xstrdup(backend) : NULL;
@@ -98,7 +99,7 @@ typedef struct id_at {
 static int cmp_id_at(const void *pa, const void *pb)
 {
     const id_at *a = pa, *b = pb;
-    int c = strcmp(a->id, b->id);
+    int c = strcasecmp(a->id, b->id);
     return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
@@ -123,9 +124,12 @@ static sr_error *check_all(const char *path, const cJSON *root)
     if (!err && i > 1) {
         qsort(ids, i, sizeof *ids, cmp_id_at);
         for (size_t k = 1; k < i && !err; k++)
-            if (strcmp(ids[k].id, ids[k - 1].id) == 0)
-                err = sr_input_error(path, 0, "candidate %zu: '%s' is listed twice (first as candidate %zu)",
-                                     ids[k].index + 1, ids[k].id, ids[k - 1].index + 1);
+            if (strcasecmp(ids[k].id, ids[k - 1].id) == 0)
+                err = sr_input_error(path, 0, "candidate %zu: '%s' is listed twice (first as candidate %zu%s%s%s)",
+                                     ids[k].index + 1, ids[k].id, ids[k - 1].index + 1,
+                                     strcmp(ids[k].id, ids[k - 1].id) ? ", '" : "",
+                                     strcmp(ids[k].id, ids[k - 1].id) ? ids[k - 1].id : "",
+                                     strcmp(ids[k].id, ids[k - 1].id) ? "': Hub ids ignore case" : "");
     }
     free(ids);
     return err;

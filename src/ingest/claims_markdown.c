@@ -610,9 +610,11 @@ static sr_error *read_table(const md_ctx *ctx, const md_line *lines, size_t n_li
                              delim.n, header.n);
     if (!err)
         err = table_columns(ctx, &header, lines[at].lineno, &cols);
-    size_t i = at + 2;
+    size_t i = at + 2, first = ctx->out->n;
     for (; !err && i < n_lines && !blank_line(&lines[i]) && has_pipe(&lines[i]); i++)
         err = table_row(ctx, &lines[i], &header, cols, opened && header_closed, &row);
+    for (size_t k = first; !err && k < ctx->out->n; k++)
+        ctx->out->items[k].table = lines[at].lineno; /* its rows name distinct models */
     *next = i;
     if (cols)
         columns_free(cols, header.n);

@@ -5,6 +5,7 @@
  * reads and records, and says for every file what it was read as or why it
  * was ignored. */
 #include "ingest/export_parts.h"
+#include "util/text.h"
 
 /* ---- directories in parallel ----------------------------------------------------- */
 
@@ -14,20 +15,37 @@ static void load_dir_files(const loader *ld, dir_job *job)
     dl.sink = &job->scratch;
     sr_json_clear_duplicate_notes(); /* none of another directory's */
     memset(&job->parts, 0, sizeof job->parts);
+    sr_serving_settings_init(&job->parts.spec);
     job->parts.dir = job->name;
     sr_error *err = NULL;
-    if (job->arm) {
-        for (size_t i = 0; i < job->arm->files.n && !err; i++) {
-            const sr_bucket_file *b = &job->arm->files.items[i];
-            err = b->reason ? sr_export_record_ignored(&dl, &b->file, -1, b->reason)
-                            : sr_export_classify_and_parse(&dl, &job->parts, &b->file);
-        }
-    } else {
+    if (!job->arm) {
         sr_walker w = {ld->root_real, ld->export_dir, &job->scratch, ld->sweep->settings.keep_going};
         err = sr_walk_files(&w, job->abs, job->name, &job->files);
     }
-    for (size_t i = 0; i < job->files.n && !err; i++)
-        err = sr_export_classify_and_parse(&dl, &job->parts, &job->files.items[i]);
+    /* The files to read (an arm's listed ones, or the walk's), byte-identical
+     * copies among them counted once. */
+    size_t n = job->arm ? job->arm->files.n : job->files.n;
+    const sr_found_file **files = sr_xcalloc(n ? n : 1, sizeof *files);
+    size_t *copy_of = sr_xcalloc(n ? n : 1, sizeof *copy_of);
+    size_t n_read = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_bucket_file *b = job->arm ? &job->arm->files.items[i] : NULL;
+        if (!b || !b->reason)
+            files[n_read++] = b ? &b->file : &job->files.items[i];
+    }
+    if (!err)
+        sr_export_find_copies(files, n_read, copy_of);
+    for (size_t i = 0, r = 0; i < n && !err; i++) {
+        const sr_bucket_file *b = job->arm ? &job->arm->files.items[i] : NULL;
+        if (b && b->reason)
+            err = sr_export_record_ignored(&dl, &b->file, -1, b->reason);
+        else if (copy_of[r++] == (size_t)-1)
+            err = sr_export_classify_and_parse(&dl, &job->parts, files[r - 1]);
+    }
+    if (!err)
+        err = sr_export_record_copies(&dl, job->name, files, n_read, copy_of);
+    free(files);
+    free(copy_of);
     if (!err)
         err = sr_export_pair_bfcl(&dl, &job->parts);
     if (!err)
@@ -67,6 +85,47 @@ static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
     return NULL;
 }
 
+/* Settings run.log gives an arm: its serving line's runner flags (source
+ * "logs/run.log:<line>"), and the run's "tensor parallel size N" and "extra
+ * serve args" lines, which hold for every arm. A value run_quant.sh would
+ * not have taken (gmu=1.5) is a warning, never the export's end. */
+static sr_error *arm_settings(const loader *ld, sr_model *m, const dir_job *job)
+{
+    const sr_bucket_arm *a = job->arm;
+    sr_arms_entry e;
+    memset(&e, 0, sizeof e);
+    sr_serving_settings_init(&e.settings);
+    sr_error *err = a->flags ? sr_parse_runner_flags(job->run_log_rel, a->serving_line, a->flags, &e) : NULL;
+    if (!err && job->run_serve_args) {
+        char *where = sr_asprintf("%s:%ld", job->run_log_rel, job->run_serve_args_line);
+        sr_arms_entry x;
+        memset(&x, 0, sizeof x);
+        sr_serving_settings_init(&x.settings);
+        err = sr_parse_serving_flags(job->run_log_rel, job->run_serve_args_line, job->run_serve_args, &x);
+        sr_serving_settings_set_source(&x.settings, where);
+        if (!err)
+            sr_serving_settings_fill(&e.settings, &x.settings);
+        sr_arms_entry_release(&x);
+        free(where);
+    }
+    if (!err && job->run_tp > 0 && e.settings.tensor_parallel_size < 0) {
+        e.settings.tensor_parallel_size = job->run_tp;
+        e.settings.source[SR_SET_TP] = sr_asprintf("%s:%ld", job->run_log_rel, job->run_tp_line);
+    }
+    if (!err) {
+        sr_serving_settings_fill(&m->settings, &e.settings);
+        if (e.tool_parser && !m->tool_parser)
+            m->tool_parser = sr_xstrdup(e.tool_parser);
+    } else if (err->code == SR_EXIT_INPUT) {
+        bool ok = sr_sweep_warn(ld->sweep, "%s: run.log's serving flags not read as settings: %s:%ld: %s", m->id,
+                                job->run_log_rel, err->line, err->message);
+        sr_error_free(err);
+        err = ok ? NULL : sr_oom();
+    }
+    sr_arms_entry_release(&e);
+    return err;
+}
+
 /* An arm of the bucket layout: its entries carry the tag and run, and take
  * the id of the model run.log serves (a local checkpoint by its last path
  * component). An arm run.log names whose files are all absent is still an
@@ -77,7 +136,8 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
     const sr_bucket_arm *a = job->arm;
     model_parts *p = &job->parts;
     size_t first = sw->n_models;
-    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
+               parts_have_spec(p) || p->n_failed_starts;
     sr_error *err = NULL;
     if (any) {
         err = sr_export_merge_parts(ld, p);
@@ -85,17 +145,15 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         const char *id = a->model ? a->model : a->tag;
         if (!sr_sweep_add_model(sw, id))
             return sr_oom();
-        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export", a->tag, job->run,
-                           a->model ? "run.log serves it" : "its files are named",
-                           a->files.n ? "that sweep-report reads are" : "are"))
+        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export%s", a->tag,
+                           job->run, a->model ? "run.log serves it" : "its files are named",
+                           a->files.n ? "that sweep-report reads are" : "are",
+                           a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : ""))
             return sr_oom();
-        if (!a->failed) {
-            /* Not a failure of the model: its outputs are not here. What
-             * run.log said of its boot is kept in the message. */
-            char *why = sr_asprintf("none of its files are in the export (run.log: %s)",
-                                    a->ready ? a->ready : "no READY or FAILED line");
-            sr_stage stage = a->ready ? SR_STAGE_SERVE : SR_STAGE_LOAD; /* READY: it booted */
-            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, stage, why, NULL);
+        if (!a->failed && !a->ready) {
+            /* No READY line: run.log does not say it ever served. */
+            char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
+            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
             free(why);
             if (!ok)
                 return sr_oom();
@@ -110,11 +168,12 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
         if (!m->tag || !m->run)
             return sr_oom();
         if (a->model) {
-            char *id = sr_bucket_model_id(a->model);
-            if (!id)
+            char *raw = sr_bucket_model_id(a->model);
+            if (!raw)
                 return sr_oom();
             free(m->id);
-            m->id = id;
+            m->id = sr_nfc_dup(raw); /* as sr_sweep_add_model keeps ids */
+            free(raw);
         }
         if (a->modes) {
             m->planned = true;
@@ -122,6 +181,14 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
                 return sr_oom();
         }
         if (a->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(a->flags)))
+            return sr_oom();
+        /* The runner flags on run.log's serving line (gmu, mml, kv-bf16: as
+         * an .arms file's), then the run's tensor-parallel size and extra
+         * serve args: what was asked for, after what the engine logged. */
+        if ((err = arm_settings(ld, m, job)))
+            return err;
+        /* READY: run.log is evidence that it served (never failed for want of files). */
+        if (a->ready && !a->failed && !m->run_log_ready && !(m->run_log_ready = sr_xstrdup(a->ready)))
             return sr_oom();
         /* run.log's own claims about the arm, checked by the analysis. */
         for (size_t k = 0; k < a->n_claims; k++) {
@@ -432,9 +499,12 @@ static sr_error *apply_manifest_settings(sr_sweep *sw)
     s.max_model_len = sw->manifest.max_model_len;
     s.max_num_seqs = sw->manifest.max_num_seqs;
     s.vllm_version = sw->manifest.vllm_version; /* borrowed: copied by fill */
+    sr_serving_settings_set_source(&s, sw->manifest.source ? sw->manifest.source : "sweep.json");
     for (size_t i = 0; i < sw->n_models; i++)
         if (!sr_serving_settings_fill(&sw->models[i].settings, &s))
             return sr_oom();
+    for (size_t f = 0; f < SR_SETTING_FIELDS; f++)
+        free(s.source[f]);
     return NULL;
 }
 
@@ -469,6 +539,10 @@ static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const
             t->jobs[t->n_jobs - 1].arm = &run->arms[i];
             t->jobs[t->n_jobs - 1].run = run->name;
             t->jobs[t->n_jobs - 1].run_log_rel = run->log.rel;
+            t->jobs[t->n_jobs - 1].run_tp = run->tensor_parallel;
+            t->jobs[t->n_jobs - 1].run_tp_line = run->tensor_parallel_line;
+            t->jobs[t->n_jobs - 1].run_serve_args = run->serve_args;
+            t->jobs[t->n_jobs - 1].run_serve_args_line = run->serve_args_line;
         }
     }
     return err;

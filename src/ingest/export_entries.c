@@ -274,6 +274,8 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->gen_rows = src->gen_rows;
     s->max_tokens = src->max_tokens;
     s->truncated = src->truncated;
+    s->claimed_n = src->claimed_n;
+    s->claimed_right = src->claimed_right;
     bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
               (!src->metric_filter || s->metric_filter);
     for (size_t k = 0; k < src->n_items && ok; k++)
@@ -317,7 +319,8 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
                                   r->n,
                                   r->right,
                                   r->truncated,
-                                  r->max_tokens};
+                                  r->max_tokens,
+                                  r->subtask};
         if (!d->task || !d->metric_filter || !d->source)
             return sr_oom();
     }
@@ -372,6 +375,7 @@ static sr_error *serve_settings(sr_model *m)
         memset(&e, 0, sizeof e);
         sr_serving_settings_init(&e.settings);
         sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
+        sr_serving_settings_set_source(&e.settings, run->source);
         bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
         sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
         sr_arms_entry_release(&e);
@@ -393,6 +397,9 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
     if (!(m->dir = sr_xstrdup(p->dir)) || (variant && !(m->variant = sr_xstrdup(variant))))
         return sr_oom();
     sr_error *err = take_logs(ld, m, p);
+    /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
+    if (!err && !sr_serving_settings_fill(&m->settings, &p->spec))
+        err = sr_oom();
     if (!err && p->config_rel) {
         if (!(m->config_path = sr_xstrdup(p->config_rel)) ||
             (p->config_problem && !(m->config_problem = sr_xstrdup(p->config_problem))))
@@ -420,7 +427,18 @@ static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *ke
  * directories of `vllm bench sweep`, bench metadata such as deployment). */
 sr_error *sr_export_merge_parts(const loader *ld, model_parts *p)
 {
-    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported;
+    bool results = p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported || p->summary_runs.n;
+    if (p->n_failed_starts && !p->n_logs && !results) {
+        /* Its only logs are failed starts: the first (name order) is the
+         * entry's log, its failure the entry's, the others named. */
+        p->logs = p->failed_starts;
+        p->n_logs = p->n_failed_starts;
+        p->cap_logs = p->cap_failed_starts;
+        p->failed_starts = NULL;
+        p->n_failed_starts = p->cap_failed_starts = 0;
+    }
+    bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
+               parts_have_spec(p);
     if (!any) /* its files are listed among the inputs, each with why it was not read */
         return sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report",
                              p->dir)

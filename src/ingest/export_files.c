@@ -44,6 +44,106 @@ sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const 
     return err;
 }
 
+/* ---- byte-identical copies ------------------------------------------------------ */
+
+/* A name the directory's readers could take as results. */
+static bool could_be_results(const char *rel)
+{
+    const char *name = sr_path_base(rel);
+    if (strcmp(name, "config.json") == 0)
+        return false;
+    return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
+}
+
+typedef struct sized {
+    size_t index;
+    long long size;
+} sized;
+
+static int cmp_sized(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *copy_of)
+{
+    sized *by_size = sr_xcalloc(n ? n : 1, sizeof *by_size);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        copy_of[i] = (size_t)-1;
+        struct stat st;
+        if (could_be_results(files[i]->rel) && stat(files[i]->open, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+            by_size[m++] = (sized){i, (long long)st.st_size};
+    }
+    qsort(by_size, m, sizeof *by_size, cmp_sized);
+    char(*sha)[65] = sr_xcalloc(n ? n : 1, sizeof *sha);
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        while (b < m && by_size[b].size == by_size[a].size)
+            b++;
+        for (size_t k = a; k < b && b - a > 1; k++) {
+            long long size = 0;
+            sr_error *err = sr_sha256_file(files[by_size[k].index]->open, files[by_size[k].index]->rel,
+                                           sha[by_size[k].index], &size);
+            if (err || size != by_size[k].size) /* unreadable, or changed: its reader says */
+                sha[by_size[k].index][0] = '\0';
+            sr_error_free(err);
+        }
+        /* Of equal bytes the shortest path is read ("run.json", not "run
+         * (1).json"), then the first in name order; the others are copies. */
+        for (size_t k = a; k < b && b - a > 1; k++) {
+            size_t i = by_size[k].index, best = i;
+            for (size_t j = a; j < b && sha[i][0]; j++) {
+                size_t e = by_size[j].index;
+                size_t le = strlen(files[e]->rel), lb = strlen(files[best]->rel);
+                if (strcmp(sha[e], sha[i]) == 0 && (le < lb || (le == lb && e < best)))
+                    best = e;
+            }
+            if (best != i)
+                copy_of[i] = best;
+        }
+        a = b;
+    }
+    free(sha);
+    free(by_size);
+}
+
+sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                                  const size_t *copy_of)
+{
+    sr_strbuf named;
+    sr_strbuf_init(&named);
+    size_t copies = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (copy_of[i] == (size_t)-1)
+            continue;
+        const sr_found_file *f = files[i], *first = files[copy_of[i]];
+        char sha[65];
+        long long size = -1;
+        sr_error *err = sr_sha256_file(f->open, f->rel, sha, &size);
+        char *reason = sr_asprintf("a byte-identical copy of '%s' (the same SHA-256); counted once", first->rel);
+        bool ok = sr_sweep_add_input(ld->sink, f->rel, "duplicate", size, err ? NULL : sha, reason);
+        free(reason);
+        sr_error_free(err);
+        if (!ok) {
+            sr_strbuf_release(&named);
+            return sr_oom();
+        }
+        if (copies++ < 3)
+            sr_strbuf_printf(&named, "%s'%s' (of '%s')", copies > 1 ? ", " : "", f->rel, first->rel);
+    }
+    bool ok = true;
+    if (copies)
+        ok = sr_sweep_warn(ld->sink,
+                           "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s", dir,
+                           copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
+    sr_strbuf_release(&named);
+    return ok ? NULL : sr_oom();
+}
+
 /* ---- the parts of one directory --------------------------------------------- */
 
 static sr_error *runs_append(run_list *l, sr_bench_run *runs, size_t n)
@@ -88,6 +188,11 @@ void sr_export_parts_free(model_parts *p)
         sr_server_log_release(&p->logs[i].log);
     }
     free(p->logs);
+    for (size_t i = 0; i < p->n_failed_starts; i++) {
+        free(p->failed_starts[i].rel);
+        sr_server_log_release(&p->failed_starts[i].log);
+    }
+    free(p->failed_starts);
     free(p->config_rel);
     free(p->config_problem);
     sr_kv_layout_release(p->layout);
@@ -105,29 +210,52 @@ void sr_export_parts_free(model_parts *p)
     sr_file_list_release(&p->old_samples);
     free(p->results_model);
     free(p->bfcl_model);
+    sr_serving_settings_release(&p->spec);
 }
 
 /* ---- logs --------------------------------------------------------------------- */
 
+/* A shell that could not find vllm ("bash: vllm: command not found",
+ * dash's "sh: 1: vllm: not found", zsh's "command not found: vllm"). */
+static bool vllm_not_found(const char *line, size_t len)
+{
+    return sr_memmem_n(line, len, "vllm: command not found", 23) || sr_memmem_n(line, len, "vllm: not found", 15) ||
+           sr_memmem_n(line, len, "command not found: vllm", 23);
+}
+
 static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lineno)
 {
     log_readers *lr = ctx;
+    if (!lr->missing_line && len < 400 && vllm_not_found(line, len)) {
+        while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
+            len--;
+        while (len > 0 && (*line == ' ' || *line == '\r'))
+            line++, len--;
+        size_t n = len < sizeof lr->missing_text - 1 ? len : sizeof lr->missing_text - 1;
+        memcpy(lr->missing_text, line, n);
+        lr->missing_text[n] = '\0';
+        lr->missing_line = lineno;
+    }
     sr_error *err = sr_server_log_reader_line(lr->server, line, len, lineno);
     return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
 }
 
-static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log)
+static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log, bool failed_start)
 {
-    void *logs = p->logs;
-    if (!sr_grow(&logs, &p->cap_logs, p->n_logs + 1, sizeof *p->logs))
+    log_part **list = failed_start ? &p->failed_starts : &p->logs;
+    size_t *n = failed_start ? &p->n_failed_starts : &p->n_logs;
+    size_t *cap = failed_start ? &p->cap_failed_starts : &p->cap_logs;
+    void *logs = *list;
+    if (!sr_grow(&logs, cap, *n + 1, sizeof **list))
         return sr_oom();
-    p->logs = logs;
-    log_part *lp = &p->logs[p->n_logs];
+    *list = logs;
+    log_part *lp = &(*list)[*n];
     if (!(lp->rel = sr_xstrdup(rel)))
         return sr_oom();
     lp->log = *log;
     sr_server_log_init(log);
-    p->n_logs++;
+    sr_serving_settings_set_source(&lp->log.settings, rel); /* where each setting came from */
+    (*n)++;
     return NULL;
 }
 
@@ -144,7 +272,7 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
 {
     sr_server_log log;
     sr_server_log_init(&log);
-    log_readers lr = {sr_server_log_reader_new(f->rel, &log), sr_bench_text_reader_new(f->rel)};
+    log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
     sr_error *err = lr.server && lr.bench ? NULL : sr_oom();
     long long size = 0;
     char sha[65];
@@ -159,8 +287,24 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     sr_server_log_reader_free(lr.server);
     sr_bench_text_reader_free(lr.bench);
     bool server = !err && recognized && log.engine_start;
+    /* A failed start that never printed vLLM's banner: a traceback through
+     * vllm/ (its exception line is the failure), or a shell that found no
+     * vllm. A failure at load, its last meaningful line the root cause. */
+    bool failed_start = !err && !server && (bench_err || n == 0) &&
+                        ((recognized && log.failure.stage != SR_STAGE_NONE) || lr.missing_line > 0);
+    if (failed_start && !(recognized && log.failure.stage != SR_STAGE_NONE)) {
+        char *src = sr_asprintf("%s:%ld", f->rel, lr.missing_line);
+        bool ok = src && sr_failure_set(&log.failure, SR_STAGE_LOAD, lr.missing_text, src);
+        free(src);
+        free(log.source);
+        log.source = sr_xstrdup(f->rel);
+        if (!ok)
+            err = sr_oom();
+    }
+    if (failed_start && log.failure.stage != SR_STAGE_LOAD && log.failure.stage != SR_STAGE_COMPILE)
+        log.failure.stage = SR_STAGE_LOAD; /* nothing served */
     if (!err) {
-        const char *kind = log_kind(server, bench_err ? 0 : n);
+        const char *kind = failed_start ? "server_log" : log_kind(server, bench_err ? 0 : n);
         err =
             kind ? record_digest(ld, f, kind, size, sha)
             : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines")
@@ -174,8 +318,8 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
                        "smallest",
                        f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
         err = sr_oom();
-    if (!err && server)
-        err = keep_server_log(p, f->rel, &log);
+    if (!err && (server || failed_start))
+        err = keep_server_log(p, f->rel, &log, failed_start);
     sr_server_log_release(&log);
     if (err) {
         sr_bench_runs_free(runs, n);
@@ -185,6 +329,46 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     if (bench_err)
         return soften(ld, bench_err, "this benchmark output");
     return runs_append(&p->text_runs, runs, n);
+}
+
+/* The author's <tag>.spec.txt: run_quant.sh greps the server log for
+ * spec.?decod|acceptance|draft, which keeps the engine-config line
+ * ("speculative_config=None"): the one record of an arm's settings when its
+ * boot log was overwritten by a later arm on the same checkpoint. Read with
+ * the server-log reader for its settings only (the KV figures and failures
+ * are the boot log's). */
+static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_found_file *f)
+{
+    sr_server_log log;
+    sr_server_log_init(&log);
+    log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
+    long long size = 0;
+    char sha[65];
+    sr_error *err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    bool recognized = false;
+    if (!err)
+        err = sr_server_log_reader_finish(lr.server, &recognized);
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    sr_error_free(err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n));
+    sr_bench_runs_free(runs, n);
+    sr_server_log_reader_free(lr.server);
+    sr_bench_text_reader_free(lr.bench);
+    bool any = false;
+    for (int k = 0; k < SR_SETTING_FIELDS; k++)
+        any |= sr_setting_known(&log.settings, (sr_setting_field)k);
+    if (!err)
+        err = any ? record_digest(ld, f, "spec_lines", size, sha)
+                  : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
+                                       "server-log lines about speculative decoding without the engine-config line")
+                        ? NULL
+                        : sr_oom();
+    if (!err && any) {
+        sr_serving_settings_set_source(&log.settings, f->rel);
+        sr_serving_settings_fill(&p->spec, &log.settings);
+    }
+    sr_server_log_release(&log);
+    return soften(ld, err, "this file");
 }
 
 /* ---- JSON and per-item files ------------------------------------------------- */
@@ -485,9 +669,14 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
     if (err)
         return soften(ld, err, "this file");
+    /* The bytes as read are hashed; SGLang's "request_rate": Infinity is
+     * read as the unlimited rate it means (the one non-finite value a
+     * real writer emits). */
+    char *readable = sr_json_unlimited_rates(data, len);
+    const char *text = readable ? readable : data;
     sr_json_kind kind = SR_JSON_UNKNOWN;
-    err = sr_classify_json(f->rel, data, len, &kind);
-    if (err && sr_looks_like_bench_json(data, len)) {
+    err = sr_classify_json(f->rel, text, len, &kind);
+    if (err && sr_looks_like_bench_json(text, len)) {
         /* Meant as a bench result: its parser says best what is wrong. */
         sr_error_free(err);
         err = NULL;
@@ -495,6 +684,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     }
     if (err) {
         free(data);
+        free(readable);
         if ((err = soften(ld, err, "this file")))
             return err;
         return sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
@@ -505,7 +695,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_BENCH:
     case SR_JSON_BENCH_SUMMARY:
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_bench_json(f->rel, data, len, &runs, &n)))
+        if (!err && (err = sr_parse_bench_json(f->rel, text, len, &runs, &n)))
             err = soften(ld, err, "this benchmark result");
         else if (!err)
             err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
@@ -514,7 +704,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         break;
     case SR_JSON_AUTHOR_SPEED:
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_author_speed(f->rel, data, len, &runs, &n)))
+        if (!err && (err = sr_parse_author_speed(f->rel, text, len, &runs, &n)))
             err = soften(ld, err, "this speed file");
         else if (!err)
             err = runs_append(&p->json_runs, runs, n);
@@ -522,7 +712,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_GEN_ROWS: {
         sr_scores sc;
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_rows(f->rel, data, len, &sc)))
+        if (!err && (err = sr_parse_gen_rows(f->rel, text, len, &sc)))
             err = soften(ld, err, "this benchmark");
         else if (!err)
             err = scores_append(&p->scores, &sc);
@@ -531,7 +721,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_GEN_SUMMARY: {
         sr_reported_metric r;
         err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_summary(f->rel, data, len, &r)))
+        if (!err && (err = sr_parse_gen_summary(f->rel, text, len, &r)))
             err = soften(ld, err, "this summary");
         else if (!err)
             err = reported_append(p, &r, 1);
@@ -540,7 +730,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
     case SR_JSON_LMEVAL_RESULTS:
         err = record_input(ld, f, "lmeval_results", data, len);
         if (!err)
-            err = handle_lmeval_results(ld, p, f, data, len);
+            err = handle_lmeval_results(ld, p, f, text, len);
         break;
     case SR_JSON_BENCH_WARMUP:
         err = sr_export_record_ignored(ld, f, (long long)len,
@@ -575,6 +765,7 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         break;
     }
     free(data);
+    free(readable);
     return err;
 }
 
@@ -591,6 +782,8 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
         return handle_config(ld, p, f);
     if (ends_with(name, ".log"))
         return handle_log(ld, p, f);
+    if (ends_with(name, ".spec.txt") && strlen(name) > strlen(".spec.txt"))
+        return handle_spec_lines(ld, p, f);
     if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
         return handle_lmeval_samples(ld, p, f);
     if (ends_with(name, ".scores.csv") && strlen(name) > strlen(".scores.csv"))

@@ -23,6 +23,7 @@
 #include "util/parallel.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 #include "ingest/export.h"
 
@@ -77,6 +78,9 @@ typedef struct model_parts {
     const char *dir;
     log_part *logs; /* in name order */
     size_t n_logs, cap_logs;
+    log_part *failed_starts; /* logs of a start that never printed vLLM's banner (a traceback through vllm/,
+                                a shell without vllm): the entry's failure when nothing else is there */
+    size_t n_failed_starts, cap_failed_starts;
     char *config_rel;
     char *config_problem;          /* why config.json could not be read (it was left out), or NULL */
     sr_kv_layout *layout;          /* config.json parsed once, where its bytes were read and hashed */
@@ -88,9 +92,20 @@ typedef struct model_parts {
     size_t n_reported, cap_reported;
     sr_file_list bfcl_results, bfcl_scores;
     sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
+    sr_serving_settings spec; /* the settings of an arm's <tag>.spec.txt (the engine-config line the
+                                 runner keeps from the server log), with their source */
     char *results_model;      /* the model the first lm-eval results file names */
     char *bfcl_model;         /* the model folder of the first BFCL result file */
 } model_parts;
+
+/* Whether an arm's spec.txt gave any setting. */
+static inline bool parts_have_spec(const model_parts *p)
+{
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (sr_setting_known(&p->spec, (sr_setting_field)f))
+            return true;
+    return false;
+}
 
 /* A .log may be a server log, captured bench output, or both: one pass
  * feeds each line to both readers, so logs of any size are read in bounded
@@ -98,6 +113,8 @@ typedef struct model_parts {
 typedef struct log_readers {
     sr_server_log_reader *server;
     sr_bench_text_reader *bench;
+    long missing_line;      /* a shell's "vllm: command not found" (the server never started); 0: none */
+    char missing_text[200]; /* that line, trimmed */
 } log_readers;
 
 typedef struct kv_pair {
@@ -119,6 +136,9 @@ typedef struct dir_job {
     sr_bucket_arm *arm;      /* an arm of the bucket layout: its files are listed, not walked */
     const char *run;         /* the arm's run (owned by the bucket run list) */
     const char *run_log_rel; /* its logs/run.log */
+    long run_tp, run_tp_line;      /* its run's "tensor parallel size N" and where (-1, 0 when none) */
+    const char *run_serve_args;    /* its run's "extra serve args" (owned by the run), or NULL */
+    long run_serve_args_line;
     sr_sweep scratch;        /* its warnings and input records */
     sr_error *err;
 } dir_job;
@@ -151,6 +171,17 @@ sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const 
                                 size_t *len);
 /* Record a file that was not read, with the reason report.json gives. */
 sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
+/* Byte-identical files among one directory's (a browser's "run (1).json"
+ * beside "run.json"): copy_of[i] is the index of the first file with the
+ * same bytes (same size, same SHA-256), or (size_t)-1. Only files that
+ * could be results are compared (.log, .json, .jsonl, .csv, not
+ * config.json), and only those sharing a size are hashed; a file that
+ * cannot be read is left to its reader to say so. */
+void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *copy_of);
+/* Record files[i] as a duplicate of files[copy_of[i]] for every copy, and
+ * one warning for the directory naming them. */
+sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                                  const size_t *copy_of);
 /* Samples recognised by content (old lm-eval names), once the directory's
  * results files are known. */
 sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);

@@ -381,6 +381,21 @@ static sr_error *read_heads(reader *r, long n, long *kv, long *hd)
         if (!mq)
             r->notes |= SR_HF_NO_GQA;
     }
+    /* As vLLM's Attention asserts (num_heads % num_kv_heads == 0): each
+     * KV head serves a whole group of query heads, so there are no more KV
+     * heads than query heads and their number divides it. */
+    for (long i = 0; i < n && has_heads && has_kv; i++) {
+        if (kv[i] > heads)
+            return sr_json_field_error(&r->text, "num_key_value_heads",
+                                       "%ld is more than num_attention_heads %ld (a KV head serves a group of query "
+                                       "heads; vLLM refuses this)",
+                                       kv[i], heads);
+        if (heads % kv[i] != 0)
+            return sr_json_field_error(&r->text, "num_key_value_heads",
+                                       "%ld does not divide num_attention_heads %ld (query heads are shared out "
+                                       "in whole groups; vLLM refuses this)",
+                                       kv[i], heads);
+    }
     if ((err = get_per_layer(r, "head_dim", 1, KV_MAX_DIM, n, hd, &has_hd)) || has_hd)
         return err;
     long hd_default = takes_default(r, "head_dim") ? r->defaults->head_dim : -1;

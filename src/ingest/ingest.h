@@ -66,6 +66,12 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
 /* True when the bytes look like a save-result file (an object with
  * "output_throughput"), cheaply, for classification. */
 bool sr_looks_like_bench_json(const char *data, size_t len);
+/* SGLang's bench_serving writes an unlimited rate as Python's json.dumps
+ * does, "request_rate": Infinity (not JSON). A copy of data with each such
+ * value made "inf" (vLLM's word for it, padded to the same length so every
+ * offset and line stays), or NULL when there is none: every other
+ * non-finite number is still refused by the parser. */
+char *sr_json_unlimited_rates(const char *data, size_t len);
 /* Whether a `--metadata KEY=VALUE` pair belongs in a run's params: not a
  * length (input_len, output_len, random_input_len, random_output_len: they
  * are the nominal lengths) and not "model" naming the run's own model_id
@@ -74,6 +80,29 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
                                 const char *model_id);
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
+
+/* ---- a bench run's figures, checked (bench_plausible.c) -------------------
+ * Every bench reader checks each run it reads and makes the first
+ * implausible figure an input error at that figure's key. */
+typedef enum sr_run_field {
+    SR_RUN_OUTPUT_THROUGHPUT,
+    SR_RUN_TOTAL_THROUGHPUT,
+    SR_RUN_REQUEST_THROUGHPUT,
+    SR_RUN_COMPLETED,
+    SR_RUN_NUM_PROMPTS, /* named beside completed */
+    SR_RUN_DURATION,
+    SR_RUN_INPUT_LEN,
+    SR_RUN_OUTPUT_LEN,
+    SR_RUN_N_FIELDS /* none */
+} sr_run_field;
+/* The slowest rate a run can report: 1e-6 tok/s is a token in 11 days. */
+#define SR_MIN_THROUGHPUT 1e-6
+/* The first figure of run no benchmark run can have: a positive throughput
+ * below SR_MIN_THROUGHPUT, more requests completed than prompts sent, a
+ * duration that is not positive, a length under one token per request (a
+ * zero-length scenario). Returns its field, with the sentence in *why
+ * (fresh, naming keys by names[]), or SR_RUN_N_FIELDS and NULL. */
+sr_run_field sr_bench_run_implausible(const sr_bench_run *run, const char *const names[SR_RUN_N_FIELDS], char **why);
 
 /* ---- lm-evaluation-harness (lmeval.c) -----------------------------------
  * samples_<task>_<date>.jsonl: per-item metric for one filter. Files from
@@ -207,6 +236,11 @@ sr_error *sr_parse_arms(const char *path, const char *data, size_t len, sr_arms_
  * from elsewhere (a `vllm bench sweep` SERVE-- directory name), into e;
  * the same errors as a run plan's line. */
 sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, sr_arms_entry *e);
+/* The author's runner flags as a runner arm or run.log's serving line
+ * writes them ("tools,mml=4096,gmu=0.80"): gmu, mml and kv-bf16 into e's
+ * settings (with "path:line" as their source), tools the gemma4 parser,
+ * the rest into other_flags; a bad value (gmu=1.5) is an input error. */
+sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, sr_arms_entry *e);
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 

@@ -780,7 +780,7 @@ static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, 
         return sr_oom();
     *out = items;
     sr_reported_metric *r = &(*out)[*n];
-    *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1};
+    *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1, false};
     (*n)++;
     return r->task && r->metric_filter && r->source ? NULL : sr_oom();
 }
@@ -800,13 +800,33 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
     else if (!cJSON_IsObject(results))
         err = sr_input_error(path, sr_json_key_line(data, len, "results"), "no \"results\" object");
     bool old_results = results && !results_have_filters(results);
+    /* How many documents each task scored ("n-samples": {"gsm8k":
+     * {"original": 1319, "effective": 100}}, lm-eval 0.4.2 on: effective
+     * under --limit), and which tasks are a group's subtasks. */
+    const cJSON *n_samples = cJSON_GetObjectItemCaseSensitive(root, "n-samples");
+    const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "group_subtasks");
     for (const cJSON *task = results ? results->child : NULL; task && !err; task = task->next) {
         if (!cJSON_IsObject(task) || !task->string)
             continue;
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(n_samples, task->string),
+                                                           "effective");
+        long docs = cJSON_IsNumber(ns) && ns->valuedouble >= 1 && ns->valuedouble <= 1e9 &&
+                            ns->valuedouble == floor(ns->valuedouble)
+                        ? (long)ns->valuedouble
+                        : -1;
+        bool subtask = false;
+        for (const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL; g && !subtask; g = g->next)
+            for (const cJSON *t = cJSON_IsArray(g) ? g->child : NULL; t && !subtask; t = t->next)
+                subtask = cJSON_IsString(t) && t->valuestring && strcmp(t->valuestring, task->string) == 0;
         for (const cJSON *v = task->child; v && !err; v = v->next)
             if (v->string && (strchr(v->string, ',') || old_results) && !is_stderr_key(v->string) &&
-                cJSON_IsNumber(v) && isfinite(v->valuedouble))
+                cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
                 err = add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
+                if (!err) {
+                    (*out)[*n - 1].n = docs;
+                    (*out)[*n - 1].subtask = subtask;
+                }
+            }
     }
     cJSON_Delete(root);
     if (err) {

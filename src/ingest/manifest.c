@@ -334,6 +334,15 @@ sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, 
     return arms_flags_parse(path, line, text, text + strlen(text), e);
 }
 
+/* The plan's settings say where they were read: "arms.txt:3". */
+static sr_error *plan_source(const char *path, long line, sr_arms_entry *e)
+{
+    char *where = line > 0 ? sr_asprintf("%s:%ld", path, line) : sr_xstrdup(path);
+    sr_serving_settings_set_source(&e->settings, where);
+    free(where);
+    return NULL;
+}
+
 static sr_error *arms_line(const char *path, long line, const char *p, const char *end, sr_arms_entry *e)
 {
     const char *f;
@@ -349,7 +358,8 @@ static sr_error *arms_line(const char *path, long line, const char *p, const cha
     if (e->hardware && next_field(&p, end, &f, &fn) && !(e->benchmarks = sr_strndup(f, fn)))
         return sr_oom();
     e->line = line;
-    return e->benchmarks ? arms_flags_parse(path, line, p, end, e) : NULL;
+    sr_error *err = e->benchmarks ? arms_flags_parse(path, line, p, end, e) : NULL;
+    return err ? err : plan_source(path, line, e);
 }
 
 /* ---- the author's runner form: <model>=<tag>=<modes>=<flags> ----------------
@@ -462,9 +472,16 @@ static sr_error *runner_token(const char *path, long line, const char *t, size_t
     if (k == 4 && lens[3] > 0) {
         if (!(e->flags = sr_strndup(parts[3], lens[3])))
             return sr_oom();
-        return runner_flags(path, line, parts[3], lens[3], e);
+        sr_error *err = runner_flags(path, line, parts[3], lens[3], e);
+        return err ? err : plan_source(path, line, e);
     }
     return NULL;
+}
+
+sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, sr_arms_entry *e)
+{
+    sr_error *err = runner_flags(path, line, flags, strlen(flags), e);
+    return err ? err : plan_source(path, line, e);
 }
 
 static sr_error *entries_push(sr_arms_entry **list, size_t *n, size_t *cap, sr_arms_entry *e)

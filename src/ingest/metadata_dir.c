@@ -13,6 +13,7 @@
 
 #include "ingest/survey_ingest.h"
 #include "util/alloc.h"
+#include "util/decode.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -474,6 +475,11 @@ sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, c
         return err;
     }
     buf[got] = '\0';
+    /* gzip-compressed or UTF-16 text, as every reader takes it (util/decode.h) */
+    if ((err = sr_decode_buffer(rel, &buf, &got, (long long)max))) {
+        free(buf);
+        return err;
+    }
     *data = buf;
     *len = got;
     return NULL;

@@ -301,7 +301,9 @@ static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, siz
         sr_vllm_log_saw_startup(ps);
     else if (!ps->strong && (ll->server_tag || has(s, n, "api_server.py") || has(s, n, "llm_engine.py")))
         ps->strong = true; /* only a server prints these (not all at startup) */
-    if (ll->file_prefix || (ll->level == LVL_NONE && has(m, ll->len, "File \"") && has(m, ll->len, "/vllm/")))
+    /* a traceback through vllm's package or its entry script ("/usr/local/bin/vllm") */
+    if (ll->file_prefix || (ll->level == LVL_NONE && has(m, ll->len, "File \"") &&
+                            (has(m, ll->len, "/vllm/") || has(m, ll->len, "/vllm\""))))
         *weak = true;
     if (has(m, ll->len, "Serving Benchmark Result") || sr_vllm_log_starts_with(m, end, "Namespace("))
         *bench_like = true;

@@ -59,37 +59,21 @@ static bool looks_like_input_file(const char *name)
     return ends_with(name, ".log") || ends_with(name, ".json") || ends_with(name, ".jsonl") || ends_with(name, ".csv");
 }
 
-/* A result file the tool cannot read as text: gzip-compressed (a ".gz"
- * name of a result file, or gzip's magic bytes) or UTF-16 (its byte-order
- * mark). The reason, or NULL. Only the first bytes are read. */
-static const char *unreadable_encoding(const char *path, const char *name)
+/* A result file under a ".gz" name (x.json.gz): its name, which says what
+ * it is (task, benchmark, category, tag), is hidden behind the suffix.
+ * gzip-compressed content and UTF-16 text under a result file's own name
+ * are read (util/decode.h); this is not. */
+static bool gz_named_result(const char *name)
 {
     size_t n = strlen(name);
-    if (n > 3 && strcmp(name + n - 3, ".gz") == 0) {
-        char stem[256];
-        if (n - 3 < sizeof stem) {
-            memcpy(stem, name, n - 3);
-            stem[n - 3] = '\0';
-            if (looks_like_input_file(stem))
-                return "gzip-compressed (decompress it to read it)";
-        }
-        return NULL;
-    }
-    if (!looks_like_input_file(name))
-        return NULL;
-    unsigned char head[2] = {0, 0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return NULL; /* the reader names the error */
-    ssize_t got = read(fd, head, sizeof head);
-    close(fd);
-    if (got < 2)
-        return NULL;
-    if (head[0] == 0x1F && head[1] == 0x8B)
-        return "gzip-compressed (decompress it to read it)";
-    if ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
-        return "UTF-16 text (convert it to UTF-8 to read it)";
-    return NULL;
+    if (n <= 3 || strcmp(name + n - 3, ".gz") != 0)
+        return false;
+    char stem[256];
+    if (n - 3 >= sizeof stem)
+        return false;
+    memcpy(stem, name, n - 3);
+    stem[n - 3] = '\0';
+    return looks_like_input_file(stem);
 }
 
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
@@ -202,13 +186,16 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         else
             err = ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
-        const char *unread = unreadable_encoding(open_path, name);
-        if (unread) {
-            /* Skipped in silence, the model's figures would just vanish. */
-            if (!sr_sweep_warn(w->sink, "'%s': %s; not read", rel, unread))
-                err = sr_oom();
-            else
-                err = ignore(w, rel, unread);
+        if (gz_named_result(name)) {
+            /* Skipped with a mere warning, the model's figures would vanish:
+             * an input error, as every unreadable input is. */
+            err = sr_sweep_soften(w->sink, w->keep_going, w->export_dir,
+                                  sr_input_error(rel, 0,
+                                                 "gzip-compressed under a .gz name, which hides what the file is "
+                                                 "(gunzip it to read it)"),
+                                  "this file");
+            if (!err)
+                err = ignore(w, rel, "gzip-compressed under a .gz name (gunzip it to read it)");
         } else {
             err = sr_file_list_add(out, rel, open_path);
         }

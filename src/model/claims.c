@@ -49,6 +49,7 @@ void sr_claim_init(sr_claim *c)
     memset(c, 0, sizeof *c);
     c->claimed = c->written_value = NAN;
     c->model_index = -1;
+    c->table = -1;
     c->value = c->difference = c->difference_blocks = NAN;
     c->block_size = -1;
     c->nominal = c->position_low = c->position_high = c->standard_error = NAN;

@@ -65,6 +65,8 @@ typedef struct sr_claim {
     char *source; /* "path:line" */
     char *path;   /* the claims file as given */
     long line;
+    long table;   /* the line of the Markdown table's header this claim's row is in (rows of one table
+                     name distinct models); -1 for CSV */
     char *model;          /* as written (Markdown decoration removed) */
     char *figure;         /* path of the value inside a model of report.json: "accuracy.gsm8k.score" */
     char *written;        /* the claimed value as written: "+0.4", "91.1%", "no measured difference" */

@@ -106,8 +106,8 @@ void sr_settings_default(sr_settings *s)
     s->seed = SR_DEFAULT_SEED;
     s->confidence = SR_DEFAULT_CONFIDENCE;
     s->rng = "mt19937";
-    s->ci_method = "percentile";
-    s->gsm8k_filter = "strict-match";
+    s->ci_method = SR_DEFAULT_CI_METHOD;
+    s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
     s->appendix = false;
     s->outputs = SR_OUTPUT_ALL;
@@ -138,7 +138,8 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->source);
     free(r->model_id);
     free(r->params);
-    r->source = r->model_id = r->params = NULL;
+    free(r->warmup_reason);
+    r->source = r->model_id = r->params = r->warmup_reason = NULL;
 }
 
 void sr_serving_settings_init(sr_serving_settings *s)
@@ -154,7 +155,42 @@ void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
+        free(s->source[i]);
     sr_serving_settings_init(s);
+}
+
+const char *sr_setting_name(sr_setting_field f)
+{
+    static const char *const names[SR_SETTING_FIELDS] = {
+        "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
+        "max_num_batched_tokens", "max_num_seqs",         "block_size",
+        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len"};
+    return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
+}
+
+bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
+{
+    switch (f) {
+    case SR_SET_VERSION: return s->vllm_version != NULL;
+    case SR_SET_TP: return s->tensor_parallel_size >= 0;
+    case SR_SET_PP: return s->pipeline_parallel_size >= 0;
+    case SR_SET_BATCHED: return s->max_num_batched_tokens >= 0;
+    case SR_SET_SEQS: return s->max_num_seqs >= 0;
+    case SR_SET_BLOCK: return s->block_size >= 0;
+    case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
+    case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
+    case SR_SET_LEN: return s->max_model_len >= 0;
+    }
+    return false;
+}
+
+bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source)
+{
+    for (int f = 0; f < SR_SETTING_FIELDS && source; f++)
+        if (sr_setting_known(s, (sr_setting_field)f) && !s->source[f])
+            s->source[f] = sr_xstrdup(source);
+    return true;
 }
 
 static bool fill_string(char **dst, const char *src)
@@ -166,6 +202,10 @@ static bool fill_string(char **dst, const char *src)
 
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
 {
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (!sr_setting_known(dst, (sr_setting_field)f) && sr_setting_known(src, (sr_setting_field)f) &&
+            src->source[f] && !dst->source[f])
+            dst->source[f] = sr_xstrdup(src->source[f]);
     long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
                         &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
     const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
@@ -234,7 +274,7 @@ void sr_scores_init(sr_scores *s)
 {
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
-    s->max_tokens = s->truncated = s->summary_n = -1;
+    s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
@@ -298,6 +338,7 @@ void sr_scores_release(sr_scores *s)
     free(s->source);
     free(s->claimed_source);
     free(s->metric_filter);
+    free(s->excerpt_source);
     sr_scores_init(s);
 }
 
@@ -398,6 +439,9 @@ static void scenario_free(sr_scenario *sc)
     for (size_t i = 0; i < sc->n_runs; i++)
         sr_bench_run_release(&sc->runs[i]);
     free(sc->runs);
+    for (size_t i = 0; i < sc->n_warmups; i++)
+        sr_bench_run_release(&sc->warmups[i]);
+    free(sc->warmups);
     free(sc->key);
 }
 
@@ -408,6 +452,7 @@ static void model_free(sr_model *m)
     free(m->variant);
     free(m->label);
     free(m->table_name);
+    free(m->run_log_ready);
     free(m->tag);
     free(m->run);
     for (size_t i = 0; i < m->n_other_logs; i++)
@@ -500,10 +545,13 @@ void sr_sweep_release(sr_sweep *sweep)
 
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id)
 {
-    for (size_t i = 0; i < sweep->n_models; i++)
-        if (strcmp(sweep->models[i].id, id) == 0)
-            return &sweep->models[i];
-    return NULL;
+    char *nfc = sr_nfc_dup(id); /* ids are kept in NFC (sr_sweep_add_model) */
+    sr_model *found = NULL;
+    for (size_t i = 0; i < sweep->n_models && !found; i++)
+        if (strcmp(sweep->models[i].id, nfc) == 0)
+            found = &sweep->models[i];
+    free(nfc);
+    return found;
 }
 
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id)
@@ -521,7 +569,7 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
     sweep->models = models;
     m = &sweep->models[sweep->n_models];
     memset(m, 0, sizeof *m);
-    m->id = sr_xstrdup(id);
+    m->id = sr_nfc_dup(id); /* one model however its accents were composed */
     m->dir = sr_xstrdup("");
     if (!m->id || !m->dir) {
         free(m->id);
@@ -641,6 +689,11 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
 {
     if (!sr_scores_compact(scores))
         return false;
+    if (scores->benchmark && !sr_is_nfc(scores->benchmark)) { /* names compared as ids are: in NFC */
+        char *nfc = sr_nfc_dup(scores->benchmark);
+        free(scores->benchmark);
+        scores->benchmark = nfc;
+    }
     sr_scores *existing = sr_model_find_benchmark(model, scores->benchmark);
     if (existing) {
         sr_scores_release(existing);
@@ -713,7 +766,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    if (spec->input_len >= 0)
+        sr_strbuf_printf(&sb, "in%ld-out%ld", spec->input_len, spec->output_len);
+    else /* the author's fixed-prompt load lines with no load file to say their length */
+        sr_strbuf_printf(&sb, "in?-out%ld", spec->output_len);
     if (spec->concurrency >= 0)
         sr_strbuf_printf(&sb, "-c%ld", spec->concurrency);
     if (isfinite(spec->request_rate)) {
@@ -743,9 +799,13 @@ char *sr_normalize_model_id(const char *raw)
          * /work/models/<name>) is named by its own folder: "models" is no org. */
         if (len - start > 7 && strncmp(raw + start, "models/", 7) == 0)
             start += 7;
-        return sr_strndup(raw + start, len - start);
+        raw += start;
+        len -= start;
     }
-    return sr_strndup(raw, len);
+    /* NFC: "org/café" typed with a combining accent is the same id */
+    char *cut = sr_xstrndup(raw, len), *id = sr_nfc_dup(cut);
+    free(cut);
+    return id;
 }
 
 bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)

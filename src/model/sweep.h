@@ -17,9 +17,14 @@
 #include "model/result.h"
 
 #define SR_VERSION "0.1.0"
-#define SR_DEFAULT_SEED 20261130UL
-#define SR_DEFAULT_RESAMPLES 10000L
+/* The defaults of the statistics options. --help and the man page print
+ * them from these tokens (SR_STR in cli.h), so write them as a reader
+ * should see them: no suffix, no parentheses. */
+#define SR_DEFAULT_SEED 20261130
+#define SR_DEFAULT_RESAMPLES 10000
 #define SR_DEFAULT_CONFIDENCE 0.95
+#define SR_DEFAULT_CI_METHOD "percentile"
+#define SR_DEFAULT_GSM8K_FILTER "strict-match"
 /* Under this many paired items a comparison gets no interval and no verdict:
  * the bootstrap's percentiles and the power formula rest on large-sample
  * behaviour that a handful of items does not have. */
@@ -103,6 +108,13 @@ typedef struct sr_scores {
     bool summary_only;       /* no items: the accuracy is a gen_eval summary's own (claimed_accuracy, of
                                 summary_n items), not recomputed, with no interval and no comparison */
     long summary_n;          /* that summary's n; -1 otherwise */
+    long summary_right;      /* its count of right answers as the file states it ("right"); -1 when not said */
+    long claimed_n, claimed_right; /* what the input's own summary says it scored (a gen summary's n and right,
+                                      lm-eval's n-samples effective, a BFCL score header's total_count and
+                                      correct_count); -1 when it does not say */
+    char *excerpt_source;    /* rows that cover fewer items than their summary's n: an excerpt (this path), the
+                                summary the benchmark's figure (summary_only); NULL otherwise */
+    bool from_run_log;       /* that summary is a line of the bucket layout's run.log (source "logs/run.log:N") */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
 
@@ -141,6 +153,8 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
+#define SR_SETTING_FIELDS 9
+
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
     long tensor_parallel_size;     /* -1 */
@@ -151,11 +165,33 @@ typedef struct sr_serving_settings {
     char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
     double gpu_memory_utilization; /* NAN */
     long max_model_len;            /* -1 */
+    char *source[SR_SETTING_FIELDS]; /* where each known value was read ("logs/run.log:4", a boot log, a
+                                        spec.txt, "arms.txt:3", "sweep.json"), by sr_setting_field; NULL */
 } sr_serving_settings;
+
+/* The settings' fields in report.json's order: source[] is indexed by it. */
+typedef enum {
+    SR_SET_VERSION = 0,
+    SR_SET_TP,
+    SR_SET_PP,
+    SR_SET_BATCHED,
+    SR_SET_SEQS,
+    SR_SET_BLOCK,
+    SR_SET_DTYPE,
+    SR_SET_UTIL,
+    SR_SET_LEN
+} sr_setting_field;
+
+/* report.json's key of a field: "vllm_version", "tensor_parallel_size", ... */
+const char *sr_setting_name(sr_setting_field f);
+/* Whether the field has a value. */
+bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f);
+/* Give every known field without a source this one (copied); false on OOM. */
+bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source);
 
 void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
 void sr_serving_settings_release(sr_serving_settings *s); /* frees the strings, back to unknown */
-/* Fill what dst does not know from src (strings copied); false on OOM. */
+/* Fill what dst does not know from src (strings copied, with their sources); false on OOM. */
 bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
 
 /* ---- speed ------------------------------------------------------------- */
@@ -171,6 +207,13 @@ typedef struct sr_bench_run {
     double output_len;                   /* nominal output tokens per request; NAN */
     bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
                                             --random-input-len), not means of what was sent */
+    bool fixed_prompts;                  /* the author's load workload (w4a16_client.py's fixed prompts,
+                                            <tag>.load.c<C>.json): every concurrency of it, in every
+                                            entry, is keyed on one prompt length (scenarios.c) */
+    bool from_run_log;                   /* a figure the bucket layout's run.log states (source
+                                            "logs/run.log:N"), not a measured pass: not recomputed */
+    bool warmup;                         /* analysis: a warm-up run, left out of the median (warmup_reason) */
+    char *warmup_reason;                 /* analysis: why ("50 prompts, under a quarter of 1,000"); NULL */
     char *params;                        /* what else set this run apart, "key=value, ..." (bench
                                             metadata other than lengths, a SERVE-- directory); NULL */
     long completed, failed, num_prompts; /* -1 unknown */
@@ -194,6 +237,9 @@ typedef struct sr_scenario {
     long burst;          /* prompts sent at once when neither limit nor rate is set; -1 */
     sr_bench_run *runs;
     size_t n_runs, cap_runs;
+    sr_bench_run *warmups; /* analysis: warm-up runs taken out of runs (warmup_reason says why): not in the
+                              median, listed in report.json */
+    size_t n_warmups;
 
     /* analysis: medians over runs and ratio to the baseline's median */
     double median_output_throughput;
@@ -263,8 +309,10 @@ typedef struct sr_reported_metric {
     char *metric_filter; /* "exact_match,strict-match" */
     double value;
     char *source; /* export-relative path of the results file */
-    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); -1 otherwise */
+    long n, right, truncated; /* a gen_eval summary's counts (metric_filter SR_GEN_SUMMARY_METRIC); n also
+                                 an lm-eval results file's n-samples "effective" for the task; -1 otherwise */
     long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
+    bool subtask;             /* lm-eval: the task is a subtask of a group the file reports (group_subtasks) */
 } sr_reported_metric;
 
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
@@ -351,6 +399,7 @@ typedef struct sr_model {
     sr_reported_metric *reported; /* what lm-eval results files claim */
     size_t n_reported, cap_reported;
     sr_run_claim *run_claims; /* what the bucket layout's run.log says of this arm, in line order */
+    char *run_log_ready;      /* run.log's "READY <model> after Ns" line for this arm (it served), or NULL */
     size_t n_run_claims, cap_run_claims;
     sr_bench_run *runs; /* every bench run read, as read; keyed into scenarios by the analysis */
     size_t n_runs, cap_runs;
@@ -468,7 +517,7 @@ sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
 /* Find or append a model with this id (NULL on OOM). */
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
 /* Append a new entry with this id even when one exists (one per directory
- * and variant); NULL on OOM. */
+ * and variant); the id is kept in Unicode NFC. NULL on OOM. */
 sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
@@ -533,13 +582,15 @@ void sr_server_log_release(sr_server_log *log);
 void sr_failure_release(sr_failure *f);
 bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
 
-/* Scenario key into a fresh string: "in<I>-out<O>", then "-c<C>" when a
+/* Scenario key into a fresh string: "in<I>-out<O>" ("in?" when the prompt
+ * length is unknown: run.log's load lines with no load file), then "-c<C>" when a
  * concurrency limit was set, "-r<R>" when the request rate was finite (R in
  * the shortest form that round-trips: 30, 2.5), and "-n<N>" for a burst. */
 char *sr_scenario_key(const sr_scenario_spec *spec);
 
 /* Normalise a model id: a filesystem path keeps its last two components
- * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"); fresh string. */
+ * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that
+ * look the same are the same: docs/inputs.md); fresh string. */
 char *sr_normalize_model_id(const char *raw);
 
 #endif

@@ -11,7 +11,7 @@
 #include "model/survey.h"
 #include "model/sweep.h"
 #include "util/error.h"
-#include "util/fileio.h"
+#include "util/outset.h"
 
 /* The most files one document has (the report: 8 files and 7 charts in
  * two formats). */

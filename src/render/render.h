@@ -72,6 +72,12 @@ typedef struct sr_chart_images {
 } sr_chart_images;
 sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len);
 
+/* The Overview alone in Markdown, for a CI step summary (report and audit
+ * --summary-md; report/summary_md.c): then the claims' verdicts when
+ * claims were checked, and where the whole report is (out_dir; NULL: not
+ * said). */
+sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char **out, size_t *len);
+
 /* results.md, report.html and report.pdf are one outline (report/outline.c)
  * laid out by the document layer's writers (render/doc.h); each renderer
  * above builds it. charts: as for sr_render_html_with. *out: sr_doc_free. */

@@ -2,8 +2,8 @@
  * do it: on out of memory (or a size that does not fit size_t) these print
  * "error: out of memory" and exit 1. This is the one exception to "nothing
  * below main.c exits" (docs/architecture.md, "Errors"): it is safe because
- * every output is rendered in memory and written to a temporary file that
- * is renamed into place only once all of them are ready (util/fileio.c), so
+ * every output is rendered in memory and written to a staging directory,
+ * renamed into place only once all of them are ready (util/outset.c), so
  * a process that dies here leaves OUT_DIR as it was. Libraries that
  * allocate on their own (GSL, cairo, libharu, libpng, simdjson) still
  * report their failures as values (sr_oom()). */

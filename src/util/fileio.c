@@ -1,22 +1,19 @@
 #define _POSIX_C_SOURCE 200809L
 #include "util/fileio.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <nettle/base16.h>
 
 #include "util/alloc.h"
+#include "util/decode.h"
 #include "util/strbuf.h"
 
 /* Open path for reading without ever blocking: O_NONBLOCK, so a FIFO with
@@ -128,6 +125,9 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     size_t cap = 0, used;
     err = read_all(fd, shown, st.st_size, &buf, &cap, &used);
     close(fd);
+    /* gzip-compressed content, UTF-16 text: read as the text they hold */
+    if (!err)
+        err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES);
     if (err) {
         free(buf);
         return err;
@@ -161,8 +161,13 @@ sr_error *sr_read_file_reused(const char *path, const char *display_path, int sl
     size_t used;
     char *buf = b->data;
     err = read_all(fd, shown, st.st_size, &buf, &b->cap, &used);
-    b->data = buf;
     close(fd);
+    /* gzip-compressed content, UTF-16 text: read as the text they hold (in
+     * a buffer of their own, which the scratch keeps from then on) */
+    if (!err && sr_needs_decoding(buf, used) &&
+        !(err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES)))
+        b->cap = used + 1; /* the decoder's buffer (it freed ours); on error ours is kept */
+    b->data = buf;
     if (err)
         return err;
     *data = buf;
@@ -238,201 +243,6 @@ sr_error *sr_mkdir_p(const char *path)
     return NULL;
 }
 
-/* ---- the output set ------------------------------------------------------ */
-
-#define STAGING_PREFIX ".sweep-report.new."
-#define LOCK_NAME ".sweep-report.lock"
-
-/* rm -r of a staging directory (files and one level of directories: the
- * layout sr_write_outputs makes). */
-static void remove_staging(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char *path = sr_path_join(dir, e->d_name);
-            if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
-                remove_staging(path); /* charts/ */
-            free(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
-/* A name ending in ".tmp.XXXXXX": a temporary file of sr_write_atomic. */
-static bool is_atomic_temp(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
-}
-
-/* What a killed run left below out_dir (under the lock, so no live run's):
- * staging directories, and temporary files beside our own outputs. */
-static void remove_stale(const char *out_dir, const sr_output *out, size_t n)
-{
-    DIR *d = opendir(out_dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char *path = sr_path_join(out_dir, e->d_name);
-        if (strncmp(e->d_name, STAGING_PREFIX, strlen(STAGING_PREFIX)) == 0)
-            remove_staging(path);
-        free(path);
-    }
-    closedir(d);
-    for (size_t i = 0; i < n; i++) {
-        /* name.tmp.XXXXXX beside each output, in its own directory */
-        char *path = sr_path_join(out_dir, out[i].name);
-        char *slash = strrchr(path, '/');
-        if (!slash) {
-            free(path);
-            continue;
-        }
-        *slash = '\0';
-        const char *base = slash + 1;
-        DIR *sub = opendir(path);
-        while (sub && (e = readdir(sub))) {
-            size_t bl = strlen(base);
-            if (strncmp(e->d_name, base, bl) == 0 && is_atomic_temp(e->d_name) && strlen(e->d_name) == bl + 11) {
-                char *tmp = sr_path_join(path, e->d_name);
-                unlink(tmp);
-                free(tmp);
-            }
-        }
-        if (sub)
-            closedir(sub);
-        free(path);
-    }
-}
-
-/* Create the directory a name below root holds ("charts/"), if any. */
-static sr_error *make_parent(const char *root, const char *name)
-{
-    const char *slash = strrchr(name, '/');
-    if (!slash)
-        return NULL;
-    char *dir = sr_asprintf("%s/%.*s", root, (int)(slash - name), name);
-    sr_error *err = sr_mkdir_p(dir);
-    free(dir);
-    return err;
-}
-
-/* The signals that would stop a run half-way through switching sets. */
-static void block_stop_signals(sigset_t *old)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
-    pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-/* Switch the staged set in: every file renamed over its old one (a rename
- * replaces atomically and cannot run out of space), an output not
- * rendered this time removed so no file of an older set stays. Every path
- * is made, and every directory created, before the first rename: out of
- * memory exits (util/alloc.h), and must not do so half-way through. */
-static sr_error *switch_in(const char *staging, const char *out_dir, const sr_output *out, size_t n)
-{
-    char **from = sr_xcalloc(n, sizeof *from), **to = sr_xcalloc(n, sizeof *to);
-    sr_error *err = NULL;
-    for (size_t i = 0; i < n && !err; i++) {
-        from[i] = sr_path_join(staging, out[i].name);
-        to[i] = sr_path_join(out_dir, out[i].name);
-        err = make_parent(out_dir, out[i].name);
-    }
-    for (size_t i = 0; i < n && !err; i++) {
-        if (out[i].data && rename(from[i], to[i]) != 0)
-            err = sr_error_new(SR_EXIT_FAILURE, to[i], 0, "cannot write: %s", strerror(errno));
-        if (!err && !out[i].data && unlink(to[i]) != 0 && errno != ENOENT)
-            err = sr_error_new(SR_EXIT_FAILURE, to[i], 0, "cannot remove the previous file: %s", strerror(errno));
-    }
-    for (size_t i = 0; i < n; i++) {
-        free(from[i]);
-        free(to[i]);
-    }
-    free(from);
-    free(to);
-    return err;
-}
-
-sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n)
-{
-    sr_error *err = sr_mkdir_p(out_dir);
-    if (err)
-        return err;
-    /* One run at a time into one OUT_DIR: two would mix their sets. */
-    char *lock_path = sr_path_join(out_dir, LOCK_NAME);
-    int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    free(lock_path);
-    if (lock < 0)
-        return sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create the lock file %s: %s", LOCK_NAME,
-                            strerror(errno));
-    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        close(lock);
-        if (e == EWOULDBLOCK)
-            return sr_error_new(
-                SR_EXIT_FAILURE, out_dir, 0,
-                "another sweep-report run is writing here; nothing written (run again when it is done)");
-        return sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot lock: %s", strerror(e));
-    }
-    /* From here to the end no SIGINT or SIGTERM can stop the run: the
-     * previous set stays whole until the new one is complete, and a signal
-     * that came meanwhile takes effect once it is in place. */
-    sigset_t old_mask;
-    block_stop_signals(&old_mask);
-    remove_stale(out_dir, out, n);
-    char *staging = sr_asprintf("%s/" STAGING_PREFIX "XXXXXX", out_dir);
-    if (!mkdtemp(staging))
-        err = sr_error_new(SR_EXIT_FAILURE, out_dir, 0, "cannot create a directory to write into: %s", strerror(errno));
-    for (size_t i = 0; i < n && !err; i++) {
-        if (!out[i].data)
-            continue;
-        char *path = sr_path_join(staging, out[i].name);
-        err = make_parent(staging, out[i].name);
-        if (!err)
-            err = sr_write_atomic(path, out[i].data, out[i].len);
-        if (err && err->path && strcmp(err->path, path) == 0) {
-            /* name the file the user asked for, not the staging copy */
-            free(err->path);
-            err->path = sr_path_join(out_dir, out[i].name);
-        }
-        free(path);
-    }
-    if (!err)
-        err = switch_in(staging, out_dir, out, n);
-    if (staging && !err) {
-        int d = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (d >= 0) {
-            fsync(d); /* the renames reach the disk */
-            close(d);
-        }
-    }
-    if (staging)
-        remove_staging(staging);
-    free(staging);
-    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-    close(lock); /* releases the lock */
-    return err;
-}
-
-void sr_outputs_release(sr_output *out, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(out[i].data);
-        out[i].data = NULL;
-        out[i].len = 0;
-    }
-}
-
 sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
 {
     char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);
@@ -501,6 +311,39 @@ void sr_sha256_hex(const void *data, size_t len, char out[65])
     sr_sha256_final_hex(&c, out);
 }
 
+sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256[65], long long *size)
+{
+    const char *shown = display_path ? display_path : path;
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd, NULL);
+    if (err)
+        return err;
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_sha256 c;
+    sr_sha256_init(&c);
+    long long total = 0;
+    for (;;) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        sr_sha256_update(&c, chunk, (size_t)got);
+        total += got;
+    }
+    free(chunk);
+    close(fd);
+    if (!err) {
+        sr_sha256_final_hex(&c, sha256);
+        *size = total;
+    }
+    return err;
+}
+
 /* Call fn for one line, without its '\n' and a trailing '\r'. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx)
 {
@@ -529,6 +372,9 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
     return fn(ctx, line, n, lineno);
 }
 
+static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
+                                      char sha256[65]);
+
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65])
 {
@@ -537,7 +383,13 @@ sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn
     sr_error *err = open_regular(path, shown, &fd, NULL);
     if (err)
         return err;
-    err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+    /* gzip-compressed content or UTF-16 text: through the decoder */
+    unsigned char head[2];
+    bool decode = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && sr_needs_decoding(head, sizeof head);
+    if (decode)
+        err = stream_decoded_lines(fd, shown, fn, ctx, size, sha256);
+    else
+        err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
     close(fd);
     return err;
 }
@@ -603,6 +455,57 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
         err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
     free(chunk);
     sr_strbuf_release(&carry);
+    if (!err) {
+        sr_sha256_final_hex(&sha, sha256);
+        *size = total;
+    }
+    return err;
+}
+
+/* sr_stream_fd_lines for a file that needs decoding: the text the decoder
+ * gives, split into lines; *size and sha256 describe the file's bytes on
+ * disk, as for any log. */
+static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
+                                      char sha256[65])
+{
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_strbuf carry, text;
+    sr_strbuf_init(&carry);
+    sr_strbuf_init(&text);
+    sr_decoder *dec = sr_decoder_new(shown, SR_MAX_DECODED_BYTES);
+    sr_sha256 sha;
+    sr_sha256_init(&sha);
+    long lineno = 0;
+    long long total = 0;
+    sr_error *err = NULL;
+    bool done = false;
+    while (!err && !done) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        text.len = 0;
+        if (got == 0) {
+            done = true;
+            err = sr_decoder_finish(dec, &text);
+        } else {
+            total += got;
+            sr_sha256_update(&sha, chunk, (size_t)got);
+            err = sr_decoder_feed(dec, chunk, (size_t)got, &text);
+        }
+        if (!err && text.len)
+            err = split_chunk(text.data, text.data + text.len, &carry, &lineno, shown, fn, ctx);
+    }
+    bool only_bom = lineno == 0 && carry.len == 3 && memcmp(carry.data, "\xEF\xBB\xBF", 3) == 0;
+    if (!err && carry.len && !only_bom)
+        err = emit_line(fn, ctx, carry.data, carry.len, ++lineno);
+    free(chunk);
+    sr_decoder_free(dec);
+    sr_strbuf_release(&carry);
+    sr_strbuf_release(&text);
     if (!err) {
         sr_sha256_final_hex(&sha, sha256);
         *size = total;

@@ -1,4 +1,4 @@
-/* Reading input files safely and writing outputs atomically. */
+/* Reading input files safely; paths. (Outputs: util/outset.h.) */
 #ifndef SR_UTIL_FILEIO_H
 #define SR_UTIL_FILEIO_H
 
@@ -42,33 +42,14 @@ typedef struct sr_lines {
 void sr_lines_init(sr_lines *it, const char *data, size_t len);
 bool sr_lines_next(sr_lines *it, const char **line, size_t *line_len);
 
-/* Write data to path atomically: a temporary file in the same directory,
- * fsync, rename. Nothing is left behind on failure. */
+/* Write one file the user named outside OUT_DIR (--junit, --summary-md)
+ * atomically: a temporary file made exclusively beside it (mkstemp: never
+ * through a link), synced, then renamed over path (a symbolic link there is
+ * replaced, not written through). Nothing is left behind on failure. */
 sr_error *sr_write_atomic(const char *path, const char *data, size_t len);
 
 /* mkdir -p (mode 0755); fine if it exists as a directory. */
 sr_error *sr_mkdir_p(const char *path);
-
-/* An output file made in memory, to be written below an output directory:
- * every subcommand renders all of them first, then writes them all. */
-typedef struct sr_output {
-    char name[64]; /* path below the directory: "report.json", "charts/speed_ratio.png" */
-    char *data;
-    size_t len;
-} sr_output;
-
-/* Write out[0..n) below out_dir as one set (docs/reliability.md): under
- * an flock on out_dir/.sweep-report.lock (a second run into the same
- * directory is refused, exit 1), every file is written and synced into a
- * fresh staging directory out_dir/.sweep-report.new.XXXXXX, then renamed
- * over its old one with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked; an
- * output whose data is NULL is not written and an older one of its name is
- * removed. Any failure (disk full, a file-size limit) leaves the previous
- * set as it was. Staging directories and temporary files left by a killed
- * run are removed first. Other files in out_dir are left alone. */
-sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n);
-/* Free the outputs' data. */
-void sr_outputs_release(sr_output *out, size_t n);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */
 void sr_sha256_hex(const void *data, size_t len, char out[65]);
@@ -80,6 +61,11 @@ typedef struct sr_sha256 {
 void sr_sha256_init(sr_sha256 *c);
 void sr_sha256_update(sr_sha256 *c, const void *data, size_t len);
 void sr_sha256_final_hex(sr_sha256 *c, char out[65]);
+
+/* The SHA-256 and size of a regular file's bytes as they are on disk,
+ * read in chunks (a FIFO or device is an input error, as for
+ * sr_read_file). */
+sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256[65], long long *size);
 
 /* Longest line sr_stream_lines accepts: far above any real log line. */
 #define SR_MAX_LINE_BYTES (64 << 20)

@@ -6,8 +6,8 @@
 int sr_thread_count(int requested, size_t n_jobs)
 {
     long t = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
-    if (requested <= 0 && t > 8)
-        t = 8;
+    if (requested <= 0 && t > SR_DEFAULT_MAX_THREADS)
+        t = SR_DEFAULT_MAX_THREADS;
     if (t > 64)
         t = 64;
     if (t < 1)

@@ -7,7 +7,8 @@
 #include <stddef.h>
 
 /* requested > 0: that many threads; otherwise one per online core, at most
- * 8. Never more threads than jobs. */
+ * SR_DEFAULT_MAX_THREADS. Never more threads than jobs. */
+#define SR_DEFAULT_MAX_THREADS 8
 int sr_thread_count(int requested, size_t n_jobs);
 
 /* Call fn(ctx, i) for every i in [0, n) on up to `threads` threads (the

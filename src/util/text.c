@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
+#include <uninorm.h>
 
+#include "util/alloc.h"
 #include "util/escape.h"
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
@@ -123,7 +125,13 @@ const char *sr_format_fixed(char *buf, size_t size, double v, int decimals)
         snprintf(buf, size, "-");
         return buf;
     }
-    snprintf(buf, size, "%.*f", decimals, v);
+    /* A value whose digits would not fit, or would be a wall of them, in
+     * powers of ten: never the first 63 digits of 1.2e302. */
+    int n = snprintf(buf, size, "%.*f", decimals, v);
+    if (n < 0 || (size_t)n >= size || fabs(v) >= 1e15) {
+        snprintf(buf, size, "%.*e", decimals < 1 ? 1 : decimals > 6 ? 6 : decimals, v);
+        return buf;
+    }
     /* Never print "-0.00". */
     if (buf[0] == '-') {
         bool zero = true;
@@ -222,4 +230,69 @@ bool sr_utf8_valid(const char *s, size_t len)
         p += n;
     }
     return true;
+}
+
+size_t sr_edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > SR_EDIT_DISTANCE_MAX)
+        na = SR_EDIT_DISTANCE_MAX;
+    if (nb > SR_EDIT_DISTANCE_MAX)
+        nb = SR_EDIT_DISTANCE_MAX;
+    /* rows[i % 3][j]: the distance between a's first i bytes and b's first j */
+    size_t rows[3][SR_EDIT_DISTANCE_MAX + 1];
+    for (size_t j = 0; j <= nb; j++)
+        rows[0][j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t *row = rows[i % 3], *up = rows[(i - 1) % 3], *up2 = rows[(i + 1) % 3];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t best = up[j - 1] + (ca != cb);
+            if (up[j] + 1 < best)
+                best = up[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && up2[j - 2] + 1 < best)
+                best = up2[j - 2] + 1;
+            row[j] = best;
+        }
+    }
+    return rows[na % 3][nb];
+}
+
+static bool all_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+char *sr_nfc_dup(const char *s)
+{
+    if (all_ascii(s))
+        return sr_xstrdup(s);
+    size_t len = strlen(s), out_len = 0;
+    if (!sr_utf8_valid(s, len))
+        return sr_xstrdup(s);
+    uint8_t *nfc = u8_normalize(UNINORM_NFC, (const uint8_t *)s, len, NULL, &out_len);
+    if (!nfc) {
+        if (errno == ENOMEM)
+            sr_die_oom();
+        return sr_xstrdup(s);
+    }
+    char *out = sr_xstrndup((const char *)nfc, out_len);
+    free(nfc);
+    return out;
+}
+
+bool sr_is_nfc(const char *s)
+{
+    if (all_ascii(s))
+        return true;
+    char *nfc = sr_nfc_dup(s);
+    bool same = strcmp(nfc, s) == 0;
+    free(nfc);
+    return same;
 }

@@ -31,14 +31,31 @@ void sr_trim(const char **s, size_t *len);
 /* True when [s, s+len) is nothing but ASCII space (a blank line). */
 bool sr_blank(const char *s, size_t len);
 
-/* The one number formatter: fixed decimals, "-" when NAN. Thousands
- * separators with sr_format_count. Writes into buf (size >= 64). */
+/* The one number formatter: fixed decimals, "-" when NAN; from 1e15, or
+ * when the digits would not fit, in powers of ten ("1.20e+302"), never cut.
+ * Thousands separators with sr_format_count. Writes into buf (size >= 64). */
 const char *sr_format_fixed(char *buf, size_t size, double v, int decimals);
 const char *sr_format_count(char *buf, size_t size, long long v); /* 321,280 */
 /* Shortest round-trip JSON number ("%.17g" trimmed to what round-trips). */
 const char *sr_format_json_number(char *buf, size_t size, double v);
 
+/* s in Unicode Normalization Form C (libunistring's u8_normalize), fresh:
+ * "café" typed as e + U+0301 becomes the one character U+00E9, so names
+ * that look the same are the same bytes. ASCII, and bytes that are not
+ * UTF-8 (shown escaped later), come back unchanged. */
+char *sr_nfc_dup(const char *s);
+/* True when s is already in NFC (so sr_nfc_dup would copy it). */
+bool sr_is_nfc(const char *s);
+
 /* True if the bytes are valid UTF-8 without NUL. */
 bool sr_utf8_valid(const char *s, size_t len);
+
+/* Edit distance between the first len_a bytes of a and len_b bytes of b:
+ * insertions, deletions, substitutions and swaps of two neighbours count 1
+ * (the optimal string alignment distance), ASCII letters case-folded, each
+ * word cut to its first SR_EDIT_DISTANCE_MAX bytes. For "did you mean"
+ * (a typed name against the names it may have meant). */
+#define SR_EDIT_DISTANCE_MAX 64
+size_t sr_edit_distance(const char *a, size_t len_a, const char *b, size_t len_b);
 
 #endif

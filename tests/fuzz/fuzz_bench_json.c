@@ -27,5 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fuzz_drop_error(err);
     sr_bench_runs_free(runs, n);
+    /* SGLang's "request_rate": Infinity made readable: the same length,
+     * every other byte as it was */
+    char *fixed = sr_json_unlimited_rates((const char *)data, size);
+    if (fixed) {
+        for (size_t i = 0; i < size; i++)
+            if (fixed[i] != (char)data[i] && !memchr("\"inf ", fixed[i], 5))
+                abort();
+        free(fixed);
+    }
     return 0;
 }

@@ -39,7 +39,7 @@ rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
 dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null) -lcsv -lhpdf -lm -lpthread -lstdc++"
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -77,6 +77,7 @@ seed_files() {
         fuzz_hub_record) find fixtures tests/cases/survey -name '*model_info.json' ;;
         fuzz_survey_candidates) find fixtures tests/cases -name 'candidates.json' ;;
         fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
+        fuzz_decode) find tests/bad/base -name '*.json' -o -name '*.jsonl' | head -4 ;;
         fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/cases/report -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
 }
@@ -114,6 +115,17 @@ seed() {
             tail -c $seed_len "$f" | sed 1d >"$dir/seed-tail-$key"
         fi
     done
+    if [ "$t" = fuzz_decode ]; then
+        # The first byte picks the piece size; then each file gzip-compressed,
+        # in UTF-16LE, and in UTF-16 inside gzip.
+        seed_files "$t" | while read -r f; do
+            key=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+            { printf '\003'; head_lines "$f" 4000 | gzip -c; } >"$dir/seed-gz-$key"
+            { printf '\007\377\376'; head_lines "$f" 4000 | iconv -f UTF-8 -t UTF-16LE; } >"$dir/seed-u16-$key"
+            { printf '\013'; { printf '\376\377'; head_lines "$f" 4000 | iconv -f UTF-8 -t UTF-16BE; } | gzip -c; } \
+                >"$dir/seed-gz-u16-$key"
+        done
+    fi
     if [ "$t" = fuzz_scores_jsonl ]; then
         # No .scores.jsonl among the fixtures: convert the CSV ones.
         find fixtures -name '*.scores.csv' | while read -r f; do

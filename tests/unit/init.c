@@ -6,8 +6,16 @@
 
 #include "util/json_arena.h"
 
+#include "realdata.h"
+
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
     sr_json_arena_install();
+    /* once for the run, where each skipped test would say it again */
+    if (!realdata_present())
+        fprintf(stderr,
+                "unit: the real files are not at %s (set SR_REALDATA to where they are): the tests that read "
+                "them in place are skipped\n",
+                REALDATA_DIR);
 }

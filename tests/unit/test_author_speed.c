@@ -3,8 +3,11 @@
  * section 3.3 (long: target_input_tokens and ttft; load: prompt_tokens). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "ingest/ingest.h"
 
 static const char long_file[] = "{\n"
@@ -79,8 +82,10 @@ Test(author_speed, long_passes_are_runs)
     sr_bench_runs_free(runs, n);
 }
 
-/* The older load file: fixed prompt_tokens, no ttft; without ignore_eos
- * max_tokens is only a cap, so the output length is unknown. */
+/* The older load file: prompt_tokens is the total over the batch of
+ * `concurrency` requests (the real 12b-repack.load.c16.json: 508 = 16 x
+ * 31.75, beside completion_tokens 4096 = 16 x 256), no ttft; without
+ * ignore_eos max_tokens is only a cap, so the output length is unknown. */
 Test(author_speed, load_file_prompt_tokens_and_cap)
 {
     sr_bench_run *runs;
@@ -90,11 +95,58 @@ Test(author_speed, load_file_prompt_tokens_and_cap)
              " \"prompt_tokens\": 508, \"output_tok_per_s\": 374.2}",
              &runs, &n);
     cr_assert_eq(n, 1);
-    cr_assert_float_eq(runs[0].input_len, 508, 1e-12);
+    cr_assert(runs[0].fixed_prompts, "the client's fixed prompts: one workload at every concurrency");
+    cr_assert_float_eq(runs[0].measured_input_len, 508.0 / 16, 1e-12, "per request, not the batch's 508");
+    cr_assert_float_eq(runs[0].input_len, 508.0 / 16, 1e-12);
     cr_assert(isnan(runs[0].output_len));
     cr_assert(isnan(runs[0].median_ttft_ms));
-    cr_assert_eq(runs[0].total_input_tokens, -1);
+    cr_assert_eq(runs[0].total_input_tokens, 508, "the batch's total");
+    cr_assert_eq(runs[0].total_output_tokens, 4096);
     sr_bench_runs_free(runs, n);
+}
+
+/* One load workload at c=1, 4, 16 (batch totals 26, 107, 444 for one
+ * ~27-token prompt, as the author's files give them) and a second entry
+ * with another tokenizer: one scenario prompt length for all, the median
+ * per-request length over the sweep's load files, the measured per-request
+ * lengths kept per scenario. */
+Test(author_speed, load_workload_shares_one_prompt_length)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    const long conc[] = {1, 4, 16}, batch[][3] = {{26, 107, 444}, {29, 118, 470}};
+    for (int e = 0; e < 2; e++) {
+        sr_model *m = sr_sweep_add_model(&sw, e ? "org/other" : "google/gemma-4-E2B-it");
+        cr_assert_not_null(m);
+        for (int k = 0; k < 3; k++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     "{\"model\": \"x\", \"concurrency\": %ld, \"max_tokens\": 256, \"ignore_eos\": true,"
+                     " \"passes\": [{\"wall_s\": 1, \"completion_tokens\": %ld, \"output_tok_per_s\": %ld}],"
+                     " \"prompt_tokens\": %ld, \"output_tok_per_s\": 1}",
+                     conc[k], conc[k] * 256, 100 * conc[k], batch[e][k]);
+            sr_bench_run *runs;
+            size_t n;
+            speed_ok(text, &runs, &n);
+            for (size_t r = 0; r < n; r++)
+                cr_assert(sr_model_add_bench_run(m, &runs[r]));
+            free(runs);
+        }
+    }
+    /* per request: 26, 26.75, 27.75 and 29, 29.5, 29.375; median 28.375, rounded */
+    cr_assert_eq(sr_load_prompt_length(&sw), 28);
+    cr_assert_null(sr_key_runs(&sw));
+    for (int e = 0; e < 2; e++) {
+        const sr_model *m = &sw.models[e];
+        cr_assert_eq(m->n_scenarios, 3);
+        for (size_t i = 0; i < 3; i++)
+            cr_expect_eq(m->scenarios[i].input_len, sw.models[0].scenarios[0].input_len, "%s", m->scenarios[i].key);
+    }
+    cr_expect_not_null(sr_model_scenario(&sw.models[1], "in28-out256-c16"));
+    const sr_scenario *c16 = sr_model_scenario(&sw.models[0], "in28-out256-c16");
+    cr_assert_not_null(c16);
+    cr_expect_float_eq(c16->runs[0].measured_input_len, 444.0 / 16, 1e-12);
+    sr_sweep_release(&sw);
 }
 
 Test(author_speed, bad_files_are_input_errors)

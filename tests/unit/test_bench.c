@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "ingest/ingest.h"
+#include "model/sweep.h"
 
 static void text_ok(const char *text, sr_bench_run **runs, size_t *n)
 {
@@ -767,4 +769,94 @@ Test(bench_json, summary_array_errors)
     const char *inner = "[{\"output_throughput\": 1},\n {\"completed\": 3}]";
     assert_error(sr_parse_bench_json("m/s.json", inner, strlen(inner), &runs, &n), "m/s.json", 2,
                  "missing 'output_throughput'");
+}
+
+/* SGLang's bench_serving writes an unlimited rate as Python's json.dumps
+ * does ("request_rate": Infinity, not JSON): read as unlimited, the copy the
+ * same length so lines and offsets stay; every other non-finite value is
+ * still refused. The line is the shape of sglang.bench_serving's result. */
+Test(bench_json, sglang_infinity_rate)
+{
+    const char line[] = "{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"request_rate\": Infinity, "
+                        "\"max_concurrency\": 64, \"random_input_len\": 1024, \"random_output_len\": 1024, "
+                        "\"duration\": 310.5, \"completed\": 1000, \"total_input_tokens\": 1024000, "
+                        "\"total_output_tokens\": 1024000, \"output_throughput\": 3297.9, "
+                        "\"median_ttft_ms\": 120.5, \"concurrency\": 61.7}\n";
+    char *fixed = sr_json_unlimited_rates(line, strlen(line));
+    cr_assert_not_null(fixed);
+    cr_expect_eq(strlen(fixed), strlen(line));
+    cr_expect(strstr(fixed, "\"request_rate\": \"inf\"   ,") != NULL, "%s", fixed);
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(fixed, &runs, &n);
+    cr_assert_eq(n, 1);
+    cr_expect(isinf(runs[0].request_rate) && runs[0].request_rate > 0);
+    cr_expect_eq(runs[0].max_concurrency, 64, "the limit; 'concurrency' (61.7) is SGLang's measured mean");
+    cr_expect_float_eq(runs[0].output_throughput, 3297.9, 1e-9);
+    sr_bench_runs_free(runs, n);
+    free(fixed);
+
+    /* Only request_rate's value: Infinity elsewhere, NaN, -Infinity, or the word inside a string stay. */
+    const char *untouched[] = {"{\"output_throughput\": Infinity, \"request_rate\": 2}",
+                               "{\"request_rate\": NaN}", "{\"request_rate\": -Infinity}",
+                               "{\"label\": \"request_rate: Infinity\"}", "{\"request_rate\": Infinityx}"};
+    for (size_t i = 0; i < sizeof untouched / sizeof *untouched; i++)
+        cr_expect_null(sr_json_unlimited_rates(untouched[i], strlen(untouched[i])), "%s", untouched[i]);
+    char *at_end = sr_json_unlimited_rates("{\"request_rate\" :\n Infinity}", 28);
+    cr_expect_str_eq(at_end, "{\"request_rate\" :\n \"inf\"   }");
+    free(at_end);
+}
+
+/* Warm-ups: a run of a scenario with under a quarter of its largest run's
+ * prompts (a `--num-prompts 50` beside 1,000-prompt runs), or in a file
+ * named warmup, is left out of the median with the reason; one warning.
+ * Pooled, the 50-prompt run would move the median from 962.9 to 799.7. */
+static void warm_run(sr_model *m, const char *source, long prompts, double tput)
+{
+    sr_bench_run r;
+    sr_bench_run_init(&r);
+    r.source = strdup(source);
+    r.num_prompts = prompts;
+    r.completed = prompts;
+    r.max_concurrency = 64;
+    r.request_rate = INFINITY;
+    r.input_len = 1024;
+    r.output_len = 128;
+    r.nominal_lengths = true;
+    r.output_throughput = tput;
+    cr_assert(sr_model_add_bench_run(m, &r));
+}
+
+Test(bench_runs, warmups_left_out_of_the_median)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    warm_run(m, "m/warmup.log:40", 50, 310.4);
+    warm_run(m, "m/run1.log:40", 1000, 962.9);
+    warm_run(m, "m/run2.log:40", 1000, 970.1);
+    warm_run(m, "m/run3.log:40", 1000, 636.5);
+    sr_model *n = sr_sweep_model(&sw, "org/n"); /* same prompts everywhere: a file named warm-up */
+    warm_run(n, "n/bench-warm-up.json", 1000, 100.0);
+    warm_run(n, "n/bench.json", 1000, 500.0);
+    sr_model *o = sr_sweep_model(&sw, "org/o"); /* alone, or every run small: nothing to leave out */
+    warm_run(o, "o/warmup.json", 50, 100.0);
+    cr_assert_null(sr_key_runs(&sw));
+    const sr_scenario *sc = sr_model_scenario(m, "in1024-out128-c64");
+    cr_assert_not_null(sc);
+    cr_expect_eq(sc->n_runs, 3);
+    cr_assert_eq(sc->n_warmups, 1);
+    cr_expect_str_eq(sc->warmups[0].source, "m/warmup.log:40");
+    cr_expect_str_eq(sc->warmups[0].warmup_reason, "50 prompts, under a quarter of the scenario's largest run (1,000)");
+    const sr_scenario *sn = sr_model_scenario(n, "in1024-out128-c64");
+    cr_assert_eq(sn->n_warmups, 1);
+    cr_expect_str_eq(sn->warmups[0].source, "n/bench-warm-up.json");
+    cr_expect_str_eq(sn->warmups[0].warmup_reason, "its file is named as a warm-up");
+    cr_expect_eq(sr_model_scenario(o, "in1024-out128-c64")->n_runs, 1);
+    size_t warned = 0;
+    for (size_t i = 0; i < sw.n_warnings; i++)
+        warned += strstr(sw.warnings[i], "speed: 2 warm-up runs left out of the medians") != NULL;
+    cr_expect_eq(warned, 1, "one warning line");
+    sr_sweep_release(&sw);
 }

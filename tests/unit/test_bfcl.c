@@ -170,8 +170,9 @@ Test(bfcl, v4_string_ids)
 Test(bfcl, header_count_mismatch)
 {
     sr_scores s;
-    const char *score = "{\"accuracy\": 0.8, \"correct_count\": 4, \"total_count\": 5}\n" NEW_FAIL(57);
-    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 5 but the result file");
+    /* fewer items counted than the result file holds; more would make it an excerpt */
+    const char *score = "{\"accuracy\": 0.6667, \"correct_count\": 2, \"total_count\": 3}\n" NEW_FAIL(57);
+    expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header total_count 3 but the result file");
     sr_scores_release(&s);
     score = "{\"accuracy\": 1.0, \"correct_count\": 4, \"total_count\": 4}\n" NEW_FAIL(57);
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1,
@@ -184,6 +185,24 @@ Test(bfcl, header_count_mismatch)
     expect_input_error(parse(RES4, RESULTS4, SCO4, score, &s), SCO4, 1, "header \"accuracy\" missing");
     sr_scores_release(&s);
     expect_input_error(parse(RES4, RESULTS4, SCO4, "", &s), SCO4, 1, "missing header line");
+    sr_scores_release(&s);
+}
+
+/* A result file holding fewer entries than the score header counts is an
+ * excerpt (the head of a 400-line file): the header's counts are kept as
+ * the category's own (claimed_n, claimed_right), a failure listed for an
+ * entry outside the excerpt is no error, the excerpt's entries are rows. */
+Test(bfcl, result_excerpt_keeps_the_header)
+{
+    sr_scores s;
+    const char *score = "{\"accuracy\": 0.9275, \"correct_count\": 371, \"total_count\": 400}\n" NEW_FAIL(57)
+        "\n{\"id\": \"simple_399\", \"valid\": false}\n";
+    sr_error *err = parse(RES4, RESULTS4, SCO4, score, &s);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_expect_eq(s.n_items, 4);
+    cr_expect_eq(s.claimed_n, 400);
+    cr_expect_eq(s.claimed_right, 371);
+    cr_expect_float_eq(s.claimed_accuracy, 0.9275, 1e-12);
     sr_scores_release(&s);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ingest/bucket.h"
+#include "pipeline.h"
 #include "model/sweep.h"
 
 static char root[64];
@@ -225,4 +226,155 @@ Test(bucket, tag_of_an_arm_file_name)
         cr_expect_null(t, "%s gave %s", no[i], t);
         free(t);
     }
+}
+
+/* serve.sh names the boot log by checkpoint and overwrites it at every
+ * boot: it is the last arm's to serve that checkpoint (file_sweep_runs.py's
+ * rule), never an earlier one's; when that arm kept its own <tag>.boot.log
+ * it is a copy. Boot logs named by tag are the arm's. */
+Test(bucket, checkpoint_boot_log_is_the_last_arms)
+{
+    make_root();
+    put("logs/run.log", "[jev-quant t] serving org/x-it as first (long, mml=4096)\n"
+                        "READY org/x-it after 10s\n"
+                        "[jev-quant t] serving org/x-it as second (gen, gmu=0.80)\n"
+                        "READY org/x-it after 12s\n"
+                        "[jev-quant t] serving org/y-it as third (gen)\n"
+                        "[jev-quant t] serving org/y-it as fourth (gen)\n");
+    put("logs/org_x-it.boot.log", "x");
+    put("logs/first.spec.txt", "x");
+    put("logs/org_y-it.boot.log", "x");
+    put("logs/fourth.boot.log", "x");
+    put("logs/third.boot.log", "x");
+    sr_bucket_run r;
+    sr_sweep sink;
+    read_run(&r, &sink);
+    cr_assert_eq(r.n_arms, 4);
+    cr_expect_null(file_named(&r.arms[0].files, "logs/org_x-it.boot.log"), "overwritten by the later arm's boot");
+    cr_expect_not_null(file_named(&r.arms[0].files, "logs/first.spec.txt"), "its spec.txt is its own");
+    cr_expect_null(file_named(&r.arms[0].files, "logs/first.spec.txt")->reason, "read, for its settings");
+    cr_expect_not_null(file_named(&r.arms[1].files, "logs/org_x-it.boot.log"));
+    cr_expect_eq(r.arms[1].serving_line, 3);
+    cr_expect_not_null(file_named(&r.arms[2].files, "logs/third.boot.log"));
+    cr_expect_not_null(file_named(&r.arms[3].files, "logs/fourth.boot.log"));
+    const sr_bucket_file *copy = file_named(&r.other, "logs/org_y-it.boot.log");
+    cr_assert_not_null(copy, "the last arm on org/y-it kept its own: the checkpoint's is a copy");
+    cr_expect(strstr(copy->reason, "a copy of the <tag>.boot.log of the last arm serving it") != NULL, "%s",
+              copy->reason);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
+}
+
+/* run.log's run-wide settings: "tensor parallel size N" (metadata jev-tp)
+ * and the "extra serve args" of its vllm env line (jev-serve-args), with
+ * their lines; "none" is no args. */
+Test(bucket, run_wide_settings_of_run_log)
+{
+    make_root();
+    put("logs/run.log", "[jev-quant 2026-10-01T10:00:00Z] start r on z\n"
+                        "[jev-quant 2026-10-01T10:00:52Z] tensor parallel size 4\n"
+                        "[jev-quant 2026-10-01T10:00:52Z] vllm env: GMM_V2_TILE_VMEM_FRACTION=0.85; extra serve args: "
+                        "--max-num-batched-tokens 512\n"
+                        "[jev-quant 2026-10-01T10:01:00Z] serving org/a-it as a (gen, tools,mml=4096,gmu=0.80)\n");
+    sr_bucket_run r;
+    sr_sweep sink;
+    read_run(&r, &sink);
+    cr_expect_eq(r.tensor_parallel, 4);
+    cr_expect_eq(r.tensor_parallel_line, 2);
+    cr_expect_str_eq(r.serve_args, "--max-num-batched-tokens 512");
+    cr_expect_eq(r.serve_args_line, 3);
+    cr_expect_eq(r.arms[0].serving_line, 4);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
+
+    make_root();
+    put("logs/run.log", "[jev-quant t] vllm env: none; extra serve args: none\n");
+    read_run(&r, &sink);
+    cr_expect_eq(r.tensor_parallel, -1);
+    cr_expect_null(r.serve_args);
+    sr_bucket_run_release(&r);
+    sr_sweep_release(&sink);
+}
+
+static bool has_warning(const sr_sweep *sw, const char *text)
+{
+    for (size_t i = 0; i < sw->n_warnings; i++)
+        if (strstr(sw->warnings[i], text))
+            return true;
+    return false;
+}
+
+/* A TP-4 run whose arms are known from run.log alone (none of their files
+ * were copied), in the shapes of the author's real run.log: READY arms are
+ * never failed, their gen and speed lines are their figures (not
+ * recomputed, the line cited), the run's tensor-parallel size and each
+ * serving line's flags are their settings with the line they came from; an
+ * arm whose boot log a later arm overwrote keeps its spec.txt's engine
+ * line as its settings. */
+Test(bucket, arms_known_from_run_log_alone)
+{
+    make_root();
+    put("logs/run.log",
+        "[jev-quant 2026-10-02T09:00:00Z] start 2026-10-02-tp4-v5e4 on us-west4-a\n"
+        "[jev-quant 2026-10-02T09:02:00Z] tensor parallel size 4\n"
+        "[jev-quant 2026-10-02T09:03:00Z] serving google/gemma-4-31B-it as 31b-bf16 (load+long+gen, "
+        "tools,mml=8192,gmu=0.85)\n"
+        "READY google/gemma-4-31B-it after 611s\n"
+        "[jev-quant 2026-10-02T09:13:00Z] READY google/gemma-4-31B-it after 611s\n"
+        "[jev-quant 2026-10-02T09:20:00Z] 31b-bf16 gsm8k: {\"task\": \"gsm8k\", \"max_tokens\": 2048, \"n\": 1319, "
+        "\"right\": 1262, \"accuracy\": 0.9568, \"errors\": 0, \"truncated\": 4, \"wall_s\": 410.2}\n"
+        "[jev-quant 2026-10-02T09:21:00Z] 31b-bf16 bfcl_simple: {\"task\": \"bfcl_simple\", \"max_tokens\": 2048, "
+        "\"n\": 400, \"right\": 381, \"accuracy\": 0.9525, \"errors\": 0, \"truncated\": 0, \"wall_s\": 30.1}\n"
+        "[jev-quant 2026-10-02T09:22:00Z] 31b-bf16 long 1024 at concurrency 16: 1047 prompt tokens, 402.5 out "
+        "tok/s, 2048.7 total tok/s, ttft 1.21 s\n"
+        "[jev-quant 2026-10-02T09:23:00Z] 31b-bf16 load at concurrency 16: 455.1 tok/s, range 450.2 to 456.0\n"
+        "[jev-quant 2026-10-02T09:24:00Z] serving google/gemma-4-31B-it as 31b-kv (gen, kv-bf16)\n"
+        "READY google/gemma-4-31B-it after 300s\n"
+        "[jev-quant 2026-10-02T09:40:00Z] DONE: all arms attempted\n");
+    put("logs/31b-bf16.spec.txt",
+        "(EngineCore pid=163) INFO 10-02 09:05:26 [core.py:127] Initializing a V1 LLM engine "
+        "(v0.29.1rc1.dev468+g0b7f11a1e) with config: model='google/gemma-4-31B-it', speculative_config=None, "
+        "dtype=torch.bfloat16, max_seq_len=8192, tensor_parallel_size=4, pipeline_parallel_size=1, "
+        "kv_cache_dtype=auto\n");
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 2);
+    const sr_model *a = &sw.models[0], *b = &sw.models[1];
+    cr_assert_str_eq(a->tag, "31b-bf16");
+    cr_expect_eq(a->status, SR_STATUS_PARTIAL, "READY: served; its figures are run.log's");
+    cr_expect_eq(a->failure.stage, SR_STAGE_NONE);
+    cr_expect_eq(a->settings.tensor_parallel_size, 4);
+    cr_expect_str_eq(a->settings.source[SR_SET_TP], "logs/31b-bf16.spec.txt", "the engine line before run.log");
+    cr_expect_eq(a->settings.max_model_len, 8192);
+    cr_expect_str_eq(a->settings.vllm_version, "0.29.1rc1.dev468+g0b7f11a1e");
+    cr_expect_float_eq(a->settings.gpu_memory_utilization, 0.85, 1e-12);
+    cr_expect_str_eq(a->settings.source[SR_SET_UTIL], "logs/run.log:3", "the serving line's gmu");
+    const sr_scores *g = sr_model_benchmark(a, "gsm8k");
+    cr_assert_not_null(g);
+    cr_expect(g->summary_only && g->from_run_log);
+    cr_expect_eq(g->correct, 1262.0);
+    cr_expect_float_eq(g->score, 1262.0 / 1319.0, 1e-15);
+    cr_expect_str_eq(g->source, "logs/run.log:6");
+    const sr_scenario *l = sr_model_scenario(a, "in1024-out256-c16");
+    cr_assert_not_null(l, "the long line's scenario");
+    cr_expect_float_eq(l->median_output_throughput, 402.5, 1e-9);
+    cr_expect_float_eq(l->median_ttft_ms, 1210.0, 1e-9);
+    cr_expect(l->runs[0].from_run_log);
+    const sr_scenario *ld = sr_model_scenario(a, "in?-out256-c16");
+    cr_assert_not_null(ld, "no load file says the prompt length: keyed as unknown, still the arm's figure");
+    cr_expect_float_eq(ld->median_output_throughput, 455.1, 1e-9);
+    cr_expect_eq(ld->input_len, -1);
+    cr_expect(has_warning(&sw, "31b-bf16: run.log's load figures are of prompts of unknown length"));
+
+    cr_assert_str_eq(b->tag, "31b-kv");
+    cr_expect_eq(b->status, SR_STATUS_PARTIAL, "READY, nothing measured here: never failed");
+    cr_expect(strstr(b->status_reason, "run.log says it served (READY google/gemma-4-31B-it after 300s)") != NULL,
+              "%s", b->status_reason);
+    cr_expect_eq(b->settings.tensor_parallel_size, 4);
+    cr_expect_str_eq(b->settings.source[SR_SET_TP], "logs/run.log:2");
+    cr_expect_str_eq(b->settings.kv_cache_dtype, "bfloat16");
+    cr_expect_str_eq(b->settings.source[SR_SET_DTYPE], "logs/run.log:10");
+    sr_sweep_release(&sw);
 }

@@ -11,6 +11,7 @@
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/outputs.h"
+#include "render/canvas/glyphs.h"
 #include "render/render.h"
 #include "render/report/text.h"
 #include "render_fixture.h"
@@ -747,4 +748,20 @@ Test(chart, absolute_charts_cap_rows_and_split_into_parts)
         HPDF_Free(doc);
     }
     sr_sweep_release(&sw);
+}
+
+/* Text as the fonts draw it: a character DejaVu lacks (CJK) or that
+ * libharu cannot write (past U+FFFF) as its code point, one it has as it
+ * is, and a cut on a character boundary with "…". */
+Test(chart, font_text_code_points_and_cut)
+{
+    char *s = sr_font_text_dup("org/m-\xF0\x9F\x98\x80 caf\xC3\xA9 \xE4\xB8\xAD", 0);
+    cr_expect_str_eq(s, "org/m-U+1F600 caf\xC3\xA9 U+4E2D");
+    free(s);
+    s = sr_font_text_dup("org/mmmmmmmm", 10); /* 7 bytes and the 3 of the ellipsis */
+    cr_expect_str_eq(s, "org/mmm\xE2\x80\xA6");
+    free(s);
+    s = sr_font_text_dup("caf\xC3\xA9", 5); /* fits whole */
+    cr_expect_str_eq(s, "caf\xC3\xA9");
+    free(s);
 }

@@ -3,9 +3,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kv_cap.h"
 #include "cli.h"
+#include "cmd/cmd.h"
+#include "model/sweep.h"
 
 typedef struct demo_opts {
     const char *out_dir;
@@ -172,6 +176,52 @@ Test(cli, unknown_missing_and_misused_options)
     expect_usage_error(WORDS("a", "b", "--co", "1"), "ambiguous option '--co' (--count, --color)");
 }
 
+/* A mistyped option gets the nearest names, as git does ("did you mean");
+ * a word far from every name gets none. */
+Test(cli, mistyped_options_get_the_nearest_names)
+{
+    expect_usage_error(WORDS("a", "b", "--cuont", "3"), "unknown option '--cuont'; did you mean '--count'?");
+    expect_usage_error(WORDS("a", "b", "--levle=0.5"), "unknown option '--levle'; did you mean '--level'?");
+    expect_usage_error(WORDS("a", "b", "--memory-gb", "1"),
+                       "unknown option '--memory-gb'; did you mean '--memory-gib'?"); /* aliases are names too */
+    expect_usage_error(WORDS("a", "b", "--tags", "x"), "unknown option '--tags'; did you mean '--tag'?");
+    expect_usage_error(WORDS("a", "b", "--colot", "red"), "unknown option '--colot'; did you mean '--color'?");
+    expect_usage_error(WORDS("a", "b", "--xolor"), "unknown option '--xolor'; did you mean '--color'?");
+    expect_usage_error(WORDS("a", "b", "--qiuet"), "unknown option '--qiuet'; did you mean '--quiet'?");
+    expect_usage_error(WORDS("a", "b", "--zzzzzz"), "unknown option '--zzzzzz'");
+}
+
+Test(cli, mistyped_subcommands_get_the_nearest_names)
+{
+    sr_cli_command cmds[3] = {demo, demo, demo};
+    cmds[1].name = "report";
+    cmds[2].name = "repeat";
+    static const sr_cli_option top[] = {
+        SR_OPT_FLAG(0, "version", demo_opts, quiet, "the version"),
+        SR_OPT_END,
+    };
+    static const struct {
+        const char *word, *message;
+    } cases[] = {
+        {"reprot", "unknown subcommand 'reprot'; did you mean 'report'?"}, /* two letters swapped: one edit */
+        {"rep", "unknown subcommand 'rep'; did you mean 'report' or 'repeat'?"}, /* the beginning of both */
+        {"repxat", "unknown subcommand 'repxat'; did you mean 'repeat'?"},
+        {"dmeo", "unknown subcommand 'dmeo'; did you mean 'demo'?"},
+        {"hlep", "unknown subcommand 'hlep'; did you mean 'help'?"},
+        {"frobnicate", "unknown subcommand 'frobnicate'"},
+        {"--verison", "unknown option '--verison'; did you mean '--version'?"},
+        {"--help=x", "unknown option '--help'"},
+        {"--demo", "unknown option '--demo'"}, /* options are not subcommands */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sr_error *err = sr_cli_unknown_command(cmds, 3, top, cases[i].word);
+        cr_assert_not_null(err);
+        cr_expect_eq(err->code, SR_EXIT_USAGE);
+        cr_expect_str_eq(err->message, cases[i].message);
+        sr_error_free(err);
+    }
+}
+
 Test(cli, operands_counted)
 {
     expect_usage_error(WORDS("--quiet"), "missing IN");
@@ -245,7 +295,7 @@ Test(cli, overview_lists_every_command)
     cmds[1].usage = "X";
     char buf[4096] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    sr_cli_print_overview(cmds, 2, f);
+    sr_cli_print_overview(cmds, 2, NULL, f);
     fclose(f);
     const char *top = "usage: sweep-report demo IN OUT... [options]\n       sweep-report other X\n";
     cr_expect_eq(strncmp(buf, top, strlen(top)), 0, "%s", buf);
@@ -254,4 +304,47 @@ Test(cli, overview_lists_every_command)
     cr_expect_not_null(strstr(buf, "\nExit codes:\n"), "%s", buf);
     cr_expect_eq(sr_cli_find(cmds, 2, "other"), &cmds[1]);
     cr_expect_null(sr_cli_find(cmds, 2, "othe"));
+}
+
+/* The number after "(default " following the option's label in help. */
+static double help_default(const char *help, const char *label)
+{
+    const char *at = strstr(help, label);
+    cr_assert_not_null(at, "no '%s' in the help", label);
+    const char *d = strstr(at, "(default ");
+    cr_assert_not_null(d, "no default after '%s'", label);
+    return strtod(d + strlen("(default "), NULL);
+}
+
+/* The defaults --help prints are the ones the commands start from (both
+ * come from the SR_DEFAULT_* constants): report, audit and compare's
+ * statistics, and kv's serving settings. */
+Test(cli, help_prints_the_defaults_the_commands_use)
+{
+    sr_cli_command cmd = demo;
+    cmd.options[0] = sr_stats_options;
+    cmd.options[1] = NULL;
+    static char buf[16384];
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    sr_cli_print_help(&cmd, f);
+    fclose(f);
+    sr_settings st;
+    sr_settings_default(&st);
+    cr_expect_eq(help_default(buf, "--resamples N"), (double)st.resamples);
+    cr_expect_eq(help_default(buf, "--seed N"), (double)st.seed);
+    cr_expect_eq(help_default(buf, "--confidence C"), st.confidence);
+    char want[64];
+    snprintf(want, sizeof want, "(default %s)", st.gsm8k_filter);
+    cr_expect_not_null(strstr(buf, want), "no '%s' in:\n%s", want, buf);
+
+    cmd.options[0] = sr_kv_options;
+    f = fmemopen(buf, sizeof buf - 1, "w");
+    sr_cli_print_help(&cmd, f);
+    fclose(f);
+    sr_kv_params p;
+    sr_kv_params_default(&p);
+    cr_expect_eq(help_default(buf, "--tp N"), (double)p.tp);
+    cr_expect_eq(help_default(buf, "--max-num-batched-tokens N"), (double)p.max_num_batched_tokens);
+    cr_expect_eq(help_default(buf, "--max-num-seqs N"), (double)p.max_num_seqs);
+    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL)), "%s", buf);
 }

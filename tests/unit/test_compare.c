@@ -398,7 +398,7 @@ Test(compare, tost_from_the_same_resamples)
 static void multiplicity_sweep(sr_sweep *sw, bool simultaneous)
 {
     sr_sweep_init(sw);
-    sw->settings.resamples = 2000;
+    sw->settings.resamples = 3000; /* the fewest at 1 - .05/3 (sr_min_resamples) */
     sw->settings.ci_method = "exact";
     sw->settings.simultaneous = simultaneous;
     sw->baseline = strdup("org/base");
@@ -569,20 +569,36 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
     sr_model *c = sr_sweep_model(&sw, "org/claims");
     c->reported = calloc(2, sizeof *c->reported);
     cr_assert_not_null(c->reported);
-    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1};
-    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1};
+    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1, false};
+    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1, false};
     c->n_reported = c->cap_reported = 2;
+    sr_model *norm = sr_sweep_model(&sw, "org/norm-only"); /* no key the report reads a task's accuracy from */
+    norm->reported = calloc(1, sizeof *norm->reported);
+    norm->reported[0] = (sr_reported_metric){strdup("hellaswag"), strdup("acc_norm,none"), 0.6,
+                                             strdup("norm/results.json"), -1, -1, -1, -1, false};
+    norm->n_reported = norm->cap_reported = 1;
     sr_sweep_model(&sw, "org/nothing");
 
     cr_assert_null(sr_analyse(&sw, sw.baseline));
     c = sr_sweep_find_model(&sw, "org/claims");
     cr_assert_eq(c->status, SR_STATUS_PARTIAL);
     cr_assert_eq(c->failure.stage, SR_STAGE_NONE);
-    cr_assert_str_eq(c->status_reason, "accuracy only as lm-eval results files claim it, not recomputed (no per-item "
-                                       "samples): arc_easy acc 0.7000 (claimed by 'claims/results.json')");
+    /* the claim of the key the report reads (acc) is the task's figure, not recomputed */
+    const sr_scores *arc = sr_model_benchmark(c, "arc_easy");
+    cr_assert_not_null(arc);
+    cr_expect(arc->summary_only);
+    cr_expect_float_eq(arc->score, 0.7, 1e-12);
+    cr_assert_str_eq(c->status_reason, "arc_easy: a summary only ('claims/results.json'), not recomputed: no per-item "
+                                       "rows");
+    norm = sr_sweep_find_model(&sw, "org/norm-only");
+    cr_assert_eq(norm->status, SR_STATUS_PARTIAL);
+    cr_assert_str_eq(norm->status_reason, "accuracy only as lm-eval results files claim it, not recomputed (no "
+                                          "per-item samples): hellaswag acc_norm,none 0.6000 (claimed by "
+                                          "'norm/results.json')");
     bool warned = false;
     for (size_t i = 0; i < sw.n_warnings; i++)
-        warned |= strstr(sw.warnings[i], "org/claims: accuracy only as lm-eval results files claim it") != NULL;
+        warned |= strstr(sw.warnings[i], "org/claims: arc_easy: 'claims/results.json' claims 0.7000 but there are no "
+                                         "per-item samples") != NULL;
     cr_assert(warned);
     cr_assert_eq(sr_sweep_find_model(&sw, "org/nothing")->status, SR_STATUS_FAILED);
     sr_sweep_release(&sw);

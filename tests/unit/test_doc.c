@@ -116,3 +116,45 @@ Test(doc, pdf_is_made_and_repeatable)
     free(again);
     sr_doc_free(d);
 }
+
+static char *md(const char *s)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_markdown_escape(&sb, s);
+    sr_strbuf_puts(&sb, "");
+    return sr_strbuf_detach(&sb);
+}
+
+#define EXPECT_MD(in, want)                                                                                            \
+    do {                                                                                                               \
+        char *got_ = md(in);                                                                                           \
+        cr_expect_str_eq(got_, want, "escaping \"%s\"", in);                                                           \
+        free(got_);                                                                                                    \
+    } while (0)
+
+/* A name at the start of a line never begins a block (heading, quote,
+ * list, rule, code, link definition); "www." and "://" are no autolinks,
+ * an e-mail address is code (GitHub links it through any escape), and
+ * emphasis, strikethrough and entities are undone; a name inside a word
+ * ("bfcl_simple", "1.5x") is left alone. cmark-gfm renders these as
+ * written (tests/run-cli.sh "md-names"). */
+Test(markdown, names_stay_text)
+{
+    EXPECT_MD("# heading", "\\# heading");
+    EXPECT_MD("> quote", "\\> quote");
+    EXPECT_MD("1. list", "1\\. list");
+    EXPECT_MD("12) list", "12\\) list");
+    EXPECT_MD("- item", "\\- item");
+    EXPECT_MD("+ plus", "\\+ plus");
+    EXPECT_MD("---", "\\---"); /* the first marker is enough: "\---" is no rule */
+    EXPECT_MD("    code", "&#32;&#32;&#32;&#32;code");
+    EXPECT_MD("[ref]: /x", "\\[ref]: /x");
+    EXPECT_MD("www.example.org", "www\\.example.org");
+    EXPECT_MD("see https://example.org", "see https\\://example.org");
+    EXPECT_MD("mail user@example.org.", "mail `user@example.org`.");
+    EXPECT_MD("x *em* ~~del~~ _u_", "x \\*em\\* \\~\\~del\\~\\~ \\_u\\_");
+    EXPECT_MD("a &amp; b & c", "a \\&amp; b & c");
+    EXPECT_MD("bfcl_simple 1.5x +12.5 -8.3", "bfcl_simple 1.5x +12.5 -8.3");
+    EXPECT_MD("vllm-tpu@sha256:b8", "vllm-tpu@sha256:b8");
+}

@@ -56,6 +56,19 @@ Test(latex, every_special_character_becomes_its_command)
     sr_strbuf_release(&sb);
 }
 
+/* TeX's fonts join "--" (an en dash), "``" and "''" (curly quotes), ",,"
+ * (a low quote), "?`" and "!`" (inverted marks): {} between keeps the two
+ * characters as written; "---" is two such pairs. */
+Test(latex, ligature_pairs_stay_two_characters)
+{
+    EXPECT_ESCAPED("a?`b!`c", "a?{}`b!{}`c");
+    EXPECT_ESCAPED("``q''", "`{}`q'{}'");
+    EXPECT_ESCAPED("x,,y", "x,{},y");
+    EXPECT_ESCAPED("a---b", "a-{}-{}-b");
+    EXPECT_ESCAPED("a<<b>>c", "a\\textless{}\\textless{}b\\textgreater{}\\textgreater{}c");
+    EXPECT_ESCAPED("?!`'", "?!{}`'"); /* only the pairs */
+}
+
 Test(latex, the_reports_symbols_become_math_and_other_text_stays_utf8)
 {
     EXPECT_ESCAPED("\xCE\x94 GSM8K", "$\\Delta$ GSM8K");

@@ -301,6 +301,65 @@ Test(pdf, names_beyond_the_font)
     sr_sweep_release(&sw);
 }
 
+/* Names the font has no glyph for stay distinct: each such character is
+ * printed as its code point, so "org/m-😀" and "org/m-😁" no longer both
+ * read "org/m-" (libharu writes nothing past U+FFFF, DejaVu has no CJK). */
+Test(pdf, glyphs_the_font_lacks_as_code_points)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    static const char *const ids[] = {"org/m-\xF0\x9F\x98\x80", "org/m-\xF0\x9F\x98\x81", "org/\xE4\xB8\xAD-cjk"};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        sr_model *m = sr_sweep_model(&sw, ids[i]);
+        m->status = SR_STATUS_OK;
+        m->kv.logged_tokens = 1000 * (long)(i + 1);
+    }
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "glyphs.pdf");
+    char *text = pdf_text(path, "-raw", "code points for missing glyphs");
+    if (text) {
+        static const char *const want[] = {"org/m-U+1F600", "org/m-U+1F601", "org/U+4E2D-cjk"};
+        expect_texts(text, want, 3);
+    }
+    free(text);
+    done_with(path);
+    free(data);
+    sr_sweep_release(&sw);
+}
+
+/* A 1 MB model id is cut on paper with "…" (libharu refuses strings over
+ * 64 KiB: the whole PDF failed), and is whole in report.json. */
+Test(pdf, megabyte_name_is_cut)
+{
+    sr_sweep sw;
+    fixture_sweep(&sw);
+    char *id = malloc((1 << 20) + 8);
+    cr_assert_not_null(id);
+    memcpy(id, "org/", 4);
+    memset(id + 4, 'm', 1 << 20);
+    id[4 + (1 << 20)] = '\0';
+    sr_model *m = sr_sweep_model(&sw, id);
+    m->status = SR_STATUS_OK;
+    m->kv.logged_tokens = 1000;
+    size_t len;
+    char *data = render_pdf(&sw, &len);
+    char *path = write_pdf(data, len, "long-name.pdf");
+    char *text = pdf_text(path, "-raw", "the cut name");
+    if (text)
+        cr_expect_not_null(strstr(text, "org/mmmmmmmm"), "the name's start is shown");
+    free(text);
+    done_with(path);
+    free(data);
+    char *json;
+    sr_error *err = sr_render_json(&sw, &json, &len);
+    cr_assert_null(err);
+    cr_expect_not_null(strstr(json, id), "report.json keeps the whole id");
+    free(json);
+    free(id);
+    sr_sweep_release(&sw);
+}
+
 /* A chart too tall for a page at the text width is drawn in parts of whole
  * rows, each titled "part k of m", rather than shrunk until its text is
  * too small to print; a chart that fits stays whole. */

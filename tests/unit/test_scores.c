@@ -2,6 +2,7 @@
  * JSON and duplicate-id helpers. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,36 @@ Test(scores, raw_nul_byte_in_a_line)
     const char ctext[] = "item_id,score\na\0b,1\n";
     expect_input_error(sr_parse_scores_csv("x.csv", ctext, sizeof ctext - 1, "b", &s), "x.csv", 2,
                        "invalid utf-8 or nul byte");
+    sr_scores_release(&s);
+}
+
+/* Numeric item ids are their decimal text, never a double: 2^53 and
+ * 2^53 + 1 are two items, 2^53 + 1 twice is a duplicate named as written,
+ * a negative one keeps its sign, and from 2^64 (no exact text) the id is
+ * refused. */
+Test(scores, jsonl_ids_beyond_2_53_compared_as_text)
+{
+    sr_scores s;
+    cr_assert_null(jsonl("{\"item_id\": 9007199254740993, \"score\": 1}\n"
+                         "{\"item_id\": 9007199254740992, \"score\": 0}\n"
+                         "{\"item_id\": -9007199254740995, \"score\": 0}\n",
+                         &s));
+    cr_assert_eq(s.n_items, 3);
+    bool seen[3] = {false};
+    for (size_t i = 0; i < s.n_items; i++) {
+        seen[0] |= strcmp(s.items[i].id, "9007199254740993") == 0 && s.items[i].score == 1;
+        seen[1] |= strcmp(s.items[i].id, "9007199254740992") == 0 && s.items[i].score == 0;
+        seen[2] |= strcmp(s.items[i].id, "-9007199254740995") == 0;
+    }
+    cr_expect(seen[0] && seen[1] && seen[2]);
+    sr_scores_release(&s);
+    expect_input_error(jsonl("{\"item_id\": 9007199254740993, \"score\": 1}\n"
+                             "{\"item_id\": 9007199254740993, \"score\": 0}\n",
+                             &s),
+                       "m/mmlu.scores.jsonl", 2, "duplicate item id '9007199254740993' (first on line 1)");
+    sr_scores_release(&s);
+    expect_input_error(jsonl("{\"item_id\": 18446744073709551617, \"score\": 1}\n", &s), "m/mmlu.scores.jsonl", 1,
+                       "item_id number too large to compare exactly");
     sr_scores_release(&s);
 }
 

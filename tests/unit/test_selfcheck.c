@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/entries.h"
 #include "analysis/selfcheck.h"
 #include "model/sweep.h"
@@ -52,7 +53,7 @@ static void add_reported(sr_model *m, const char *task, const char *key, double 
     void *items = m->reported;
     cr_assert(sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported));
     m->reported = items;
-    m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json"), -1, -1, -1, -1};
+    m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json"), -1, -1, -1, -1, false};
 }
 
 /* Any metric and filter: the claim read is the one for the key the samples
@@ -121,7 +122,8 @@ static void add_summary(sr_model *m, const char *task, long n, long right, doubl
                                                         n,
                                                         right,
                                                         truncated,
-                                                        max_tokens};
+                                                        max_tokens,
+                                                        false};
 }
 
 static bool warned(const sr_sweep *sw, const char *text)
@@ -156,15 +158,14 @@ Test(selfcheck, gen_summaries_against_their_rows)
     m = sr_sweep_model(&sw, "org/m");
     m->label = strdup("t");
     add_gen_rows(m, "gsm8k");
-    add_summary(m, "gsm8k", 1319, 1179, 0.8939, 53, 768);
+    add_summary(m, "gsm8k", 4, 2, 0.5, 3, 768); /* the same 4 items, other figures */
     add_summary(m, "bfcl_simple", 400, 371, 0.9275, 0, -1);
     cr_assert_null(sr_check_self_reports(&sw));
     cr_expect(sr_model_benchmark(m, "gsm8k")->claim_differs);
-    cr_expect(warned(
-        &sw, "t: gsm8k: 'logs/t.gen-gsm8k.json' claims 1319 items but 'results/r-t-gen/gsm8k.jsonl' has 4 rows"));
-    cr_expect(warned(&sw, "claims 1179 right but the rows give 3"));
-    cr_expect(warned(&sw, "the rows give 0.7500 but 'logs/t.gen-gsm8k.json' claims 0.8939"));
-    cr_expect(warned(&sw, "claims 53 answers cut at the token limit but the rows give 1"));
+    cr_expect_not(sr_model_benchmark(m, "gsm8k")->summary_only, "full rows: recomputed");
+    cr_expect(warned(&sw, "claims 2 right but the rows give 3"));
+    cr_expect(warned(&sw, "the rows give 0.7500 but 'logs/t.gen-gsm8k.json' claims 0.5000"));
+    cr_expect(warned(&sw, "claims 3 answers cut at the token limit but the rows give 1"));
     cr_expect(warned(&sw, "says answers were limited to 768 tokens but the rows say 2048"));
     cr_expect(warned(&sw,
                      "t: bfcl_simple: 'logs/t.gen-bfcl_simple.json' claims 0.9275 (371 of 400 right) but there are "
@@ -176,6 +177,31 @@ Test(selfcheck, gen_summaries_against_their_rows)
     cr_expect_eq(sr_scores_n(b), 400);
     cr_expect_float_eq(b->claimed_accuracy, 0.9275, 1e-12);
     cr_expect_not(b->claim_differs, "nothing to differ from");
+    sr_sweep_release(&sw);
+
+    /* 4 rows of a 1,319-item summary (a head of the file): an excerpt. The
+     * summary's score and counts are the figure, not recomputed; one
+     * warning says so, not one per figure that differs. */
+    sr_sweep_init(&sw);
+    m = sr_sweep_model(&sw, "org/m");
+    m->label = strdup("t");
+    add_gen_rows(m, "gsm8k");
+    add_summary(m, "gsm8k", 1319, 1179, 0.8939, 53, 768);
+    cr_assert_null(sr_check_self_reports(&sw));
+    const sr_scores *g = sr_model_benchmark(m, "gsm8k");
+    cr_expect(g->summary_only);
+    cr_expect_eq(g->n_items, 4, "the excerpt's rows are kept");
+    cr_expect_eq(sr_scores_n(g), 1319);
+    cr_expect_eq(g->summary_right, 1179);
+    cr_expect_str_eq(g->excerpt_source, "results/r-t-gen/gsm8k.jsonl");
+    cr_expect_str_eq(g->source, "logs/t.gen-gsm8k.json");
+    cr_expect_eq(g->truncated, 53);
+    cr_expect_eq(g->max_tokens, 768);
+    cr_expect_not(g->claim_differs);
+    cr_expect_eq(sw.n_warnings, 1, "%zu warnings", sw.n_warnings);
+    cr_expect(warned(&sw, "t: gsm8k: 'results/r-t-gen/gsm8k.jsonl' holds 4 of the 1319 items 'logs/t.gen-gsm8k.json' "
+                          "scores: the benchmark's figure is that summary's 0.8939, not recomputed; the rows are an "
+                          "excerpt, not paired"));
     sr_sweep_release(&sw);
 }
 
@@ -363,5 +389,26 @@ Test(entries, table_name_of_an_arm)
     cr_expect_str_eq(sw.models[2].table_name, "small (r1, small-it)");
     cr_expect_str_eq(sw.models[3].table_name, "small (r2, small-it)");
     cr_expect_null(sw.models[4].table_name);
+    sr_sweep_release(&sw);
+}
+
+/* Counts are counts: a summary-only benchmark's correct is the file's
+ * "right" and its score right / n, not a count made back from the accuracy
+ * rounded to 4 decimals (0.9098 x 1319 = 1200.03). */
+Test(selfcheck, summary_counts_are_the_files)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    cr_assert_not_null(m);
+    m->tag = strdup("e2b-bf16");
+    add_summary(m, "gsm8k", 1319, 1200, 0.9098, 53, 2048);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    const sr_scores *s = sr_model_benchmark(m, "gsm8k");
+    cr_assert_not_null(s);
+    cr_expect(s->summary_only);
+    cr_expect_eq(s->correct, 1200.0, "correct %.6f is the file's count", s->correct);
+    cr_expect_float_eq(s->score, 1200.0 / 1319.0, 1e-15);
+    cr_expect_eq(sr_scores_n(s), 1319);
     sr_sweep_release(&sw);
 }

@@ -527,3 +527,18 @@ Test(stats, wilson_interval_by_hand)
     cr_expect_float_eq(lo, 0.5 - 1.959964 * 0.02, 1e-6);
     cr_expect_float_eq(hi, 0.5 + 1.959964 * 0.02, 1e-6);
 }
+
+/* 25 resampled means beyond each end of a percentile interval:
+ * 2 * 25 / 0.05 = 1,000 at 95 %, 2 * 25 / 0.01 = 5,000 at 99 %,
+ * 2 * 25 / 0.1 = 500 at 90 % (1 - 0.9 is just under 0.1 in binary), and
+ * 2 * 25 / (0.05 / 6) = 6,000 for a Bonferroni level over 6 comparisons. */
+Test(stats, min_resamples_from_the_tails)
+{
+    cr_expect_eq(sr_min_resamples(0.95), 1000);
+    cr_expect_eq(sr_min_resamples(0.99), 5000);
+    cr_expect_eq(sr_min_resamples(0.9), 500);
+    cr_expect_eq(sr_min_resamples(0.5), 100);
+    cr_expect_eq(sr_min_resamples(sr_bonferroni_level(0.95, 6)), 6000);
+    cr_expect_eq(sr_min_resamples(1), 0);
+    cr_expect_eq(sr_min_resamples(NAN), 0);
+}

@@ -190,6 +190,10 @@ Test(survey_rules, weights_from_file_sizes)
     files[1].size = -1;
     cr_assert_eq(sr_survey_weight_bytes(&r, false, &bytes, &bad), SR_WEIGHTS_PARAMETERS);
     cr_assert_eq(bytes, 8044936192.0);
+    /* a size of 0 says as little (no weights file is empty): the parameters again */
+    files[1].size = 0;
+    cr_assert_eq(sr_survey_weight_bytes(&r, false, &bytes, &bad), SR_WEIGHTS_PARAMETERS);
+    cr_assert_eq(bytes, 8044936192.0);
     /* neither: unknown */
     r.n_params = 0;
     cr_assert_eq(sr_survey_weight_bytes(&r, false, &bytes, &bad), SR_WEIGHTS_UNKNOWN);

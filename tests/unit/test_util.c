@@ -3,10 +3,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "expect_error.h"
 #include "model/sweep.h"
 #include "util/fileio.h"
+#include "util/outset.h"
+#include "util/decode.h"
 #include "util/json_arena.h"
 #include <cjson/cJSON.h>
 #include "util/strbuf.h"
@@ -37,6 +42,12 @@ Test(text, commas_and_counts)
     cr_assert_str_eq(sr_format_count(buf, sizeof buf, -1234567), "-1,234,567");
     cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, -0.0001, 3), "0.000");
     cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, NAN, 3), "-");
+    /* never the first 63 of 303 digits: powers of ten from 1e15 */
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, 1.2e302, 2), "1.20e+302");
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, -9e20, 2), "-9.00e+20");
+    cr_assert_str_eq(sr_format_fixed(buf, sizeof buf, 123456789012345.0, 1), "123456789012345.0");
+    char small[12]; /* "123456789.50" does not fit */
+    cr_assert_str_eq(sr_format_fixed(small, sizeof small, 123456789.5, 2), "1.23e+08");
     cr_assert_str_eq(sr_format_json_number(buf, sizeof buf, 0.1), "0.1");
 }
 
@@ -117,6 +128,35 @@ Test(text, utf8_every_offset)
         }
 }
 
+/* The optimal string alignment distance: one edit per inserted, deleted or
+ * replaced letter and per swapped pair, case folded. */
+Test(text, edit_distance)
+{
+    static const struct {
+        const char *a, *b;
+        size_t d;
+    } cases[] = {
+        {"", "", 0},          {"report", "report", 0}, {"report", "REPORT", 0}, {"reprot", "report", 1},
+        {"rport", "report", 1}, {"reportt", "report", 1}, {"repert", "report", 1}, {"kv", "report", 6},
+        {"", "abc", 3},       {"ab", "ba", 1},          {"abc", "ca", 3}, /* OSA: no edit inside a swap */
+        {"basline", "baseline", 1}, {"seeds", "seed", 1}, {"survey", "sruvey", 1}, {"compare", "comapre", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_expect_eq(sr_edit_distance(cases[i].a, strlen(cases[i].a), cases[i].b, strlen(cases[i].b)), cases[i].d,
+                     "'%s' to '%s'", cases[i].a, cases[i].b);
+        cr_expect_eq(sr_edit_distance(cases[i].b, strlen(cases[i].b), cases[i].a, strlen(cases[i].a)), cases[i].d,
+                     "'%s' to '%s'", cases[i].b, cases[i].a);
+    }
+    /* each word is cut to its first 64 bytes */
+    char a[100], b[100];
+    memset(a, 'x', sizeof a);
+    memcpy(b, a, sizeof b);
+    b[90] = 'y';
+    cr_expect_eq(sr_edit_distance(a, sizeof a, b, sizeof b), 0);
+    b[10] = 'y';
+    cr_expect_eq(sr_edit_distance(a, sizeof a, b, sizeof b), 1);
+}
+
 Test(lines, crlf_and_last_line)
 {
     sr_lines it;
@@ -147,26 +187,18 @@ Test(sweep, model_ids)
     free(id);
 }
 
-Test(fileio, atomic_write_replaces)
+/* A directory is not a file to read. */
+Test(fileio, read_file_refuses_a_directory)
 {
     char dir[] = "/tmp/sr-test-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char *path = sr_path_join(dir, "out.txt");
-    cr_assert_null(sr_write_atomic(path, "one", 3));
-    cr_assert_null(sr_write_atomic(path, "two!", 4));
     char *data;
     size_t len;
-    cr_assert_null(sr_read_file(path, NULL, &data, &len));
-    cr_assert_eq(len, 4);
-    cr_assert_str_eq(data, "two!");
-    free(data);
     sr_error *err = sr_read_file(dir, "dir", &data, &len);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     sr_error_free(err);
-    remove(path);
     rmdir(dir);
-    free(path);
 }
 
 /* Outputs land below the directory, which is made, with the directories
@@ -177,7 +209,7 @@ Test(fileio, write_outputs_makes_directories)
     cr_assert_not_null(mkdtemp(base));
     char *dir = sr_path_join(base, "out/"); /* not there yet; a trailing '/' as users type it */
     sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
-    cr_assert_null(sr_write_outputs(dir, out, 2));
+    cr_assert_null(sr_write_outputs(dir, out, 2, NULL));
     char *path = sr_path_join(base, "out/charts/a.svg"), *data;
     size_t len;
     cr_assert_null(sr_read_file(path, NULL, &data, &len));
@@ -187,8 +219,10 @@ Test(fileio, write_outputs_makes_directories)
     free(path);
     path = sr_path_join(base, "out/charts");
     rmdir(path);
-    cr_assert_null(sr_write_atomic(path, "x", 1)); /* now a file named charts */
-    sr_error *err = sr_write_outputs(dir, out, 2);
+    FILE *f = fopen(path, "w"); /* now a file named charts */
+    cr_assert_not_null(f);
+    fclose(f);
+    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
     cr_assert_not_null(err);
     cr_expect(strstr(err->message, "not a directory") != NULL, "%s", err->message);
     sr_error_free(err);
@@ -202,6 +236,170 @@ Test(fileio, write_outputs_makes_directories)
     free(path);
     rmdir(base);
     free(dir);
+}
+
+/* Nothing below OUT_DIR is followed or removed by its name: a link named
+ * like a staging directory and a real directory of that name stay, and are
+ * named in the notes; a link as charts/ is refused before anything is
+ * written. */
+Test(fileio, write_outputs_leaves_what_it_did_not_make)
+{
+    char base[] = "/tmp/sr-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(base));
+    char *victim = sr_path_join(base, "victim"), *dir = sr_path_join(base, "out");
+    cr_assert_eq(mkdir(victim, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    char *kept = sr_asprintf("%s/.sweep-report.new.keep", dir), *link = sr_asprintf("%s/.sweep-report.new.0", dir);
+    cr_assert_eq(mkdir(kept, 0755), 0);
+    cr_assert_eq(symlink(victim, link), 0);
+    char *inside = sr_path_join(victim, "a.txt");
+    FILE *f = fopen(inside, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    sr_outset_notes notes = {0};
+    cr_assert_null(sr_write_outputs(dir, out, 2, &notes));
+    cr_expect_eq(notes.n, 2);
+    for (size_t i = 0; i < notes.n; i++)
+        cr_expect(strstr(notes.lines[i], "left alone") != NULL, "%s", notes.lines[i]);
+    sr_outset_notes_release(&notes);
+    struct stat st;
+    cr_expect_eq(stat(inside, &st), 0, "the link's target was emptied");
+    cr_expect_eq(lstat(link, &st), 0);
+    cr_expect_eq(stat(kept, &st), 0);
+    /* charts/ a link: refused, and nothing behind it written */
+    char *charts = sr_path_join(dir, "charts"), *chart = sr_path_join(charts, "a.svg");
+    cr_assert_eq(unlink(chart), 0);
+    cr_assert_eq(rmdir(charts), 0);
+    cr_assert_eq(symlink(victim, charts), 0);
+    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
+    cr_assert_not_null(err);
+    cr_expect_eq(err->code, SR_EXIT_FAILURE);
+    cr_expect(strstr(err->message, "symbolic link; refused") != NULL, "%s", err->message);
+    sr_error_free(err);
+    char *behind = sr_path_join(victim, "a.svg");
+    cr_expect_neq(stat(behind, &st), 0, "written through the link");
+    /* tidy up */
+    unlink(charts);
+    unlink(link);
+    rmdir(kept);
+    unlink(inside);
+    rmdir(victim);
+    char *rest[] = {"report.json", ".sweep-report.lock"};
+    for (size_t i = 0; i < 2; i++) {
+        char *p = sr_path_join(dir, rest[i]);
+        unlink(p);
+        free(p);
+    }
+    rmdir(dir);
+    rmdir(base);
+    free(behind);
+    free(chart);
+    free(charts);
+    free(inside);
+    free(kept);
+    free(link);
+    free(dir);
+    free(victim);
+}
+
+/* NFC: a combining accent composed, so ids that look the same are the
+ * same bytes; ASCII and bytes that are not UTF-8 unchanged. */
+Test(text, nfc)
+{
+    char *s = sr_nfc_dup("org/cafe\xCC\x81"); /* e + U+0301 */
+    cr_expect_str_eq(s, "org/caf\xC3\xA9");
+    free(s);
+    s = sr_nfc_dup("org/plain");
+    cr_expect_str_eq(s, "org/plain");
+    free(s);
+    s = sr_nfc_dup("bad \xFF byte");
+    cr_expect_str_eq(s, "bad \xFF byte");
+    free(s);
+    cr_expect(sr_is_nfc("org/caf\xC3\xA9"));
+    cr_expect(!sr_is_nfc("org/cafe\xCC\x81"));
+    s = sr_normalize_model_id("/models/org/cafe\xCC\x81");
+    cr_expect_str_eq(s, "org/caf\xC3\xA9");
+    free(s);
+}
+
+/* gzip bytes of data (zlib's gzip wrapper), fresh. */
+static unsigned char *gzipped(const void *data, size_t len, size_t *out_len)
+{
+    z_stream z = {0};
+    cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&z, (uLong)len) + 64;
+    unsigned char *out = malloc(cap);
+    z.next_in = (Bytef *)(uintptr_t)data;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_len = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* The decoder gives the same text whatever pieces the bytes come in: a
+ * UTF-16LE text (a surrogate pair, U+1F600, among it) inside gzip, fed 1 to
+ * 7 bytes at a time and whole; plain text passes through; data cut short,
+ * an odd UTF-16 length and a lone surrogate are input errors. */
+Test(decode, gzip_and_utf16_in_pieces)
+{
+    const char *text = "{\"a\": \"caf\xC3\xA9 \xF0\x9F\x98\x80\"}\nline two\n";
+    /* the same as UTF-16LE with its byte-order mark */
+    static const unsigned char utf16[] = {0xFF, 0xFE, '{', 0, '"', 0, 'a',  0, '"',  0, ':',  0, ' ',  0,
+                                          '"',  0,    'c', 0, 'a', 0, 'f',  0, 0xE9, 0, ' ',  0, 0x3D, 0xD8,
+                                          0x00, 0xDE, '"', 0, '}', 0, '\n', 0, 'l',  0, 'i',  0, 'n',  0,
+                                          'e',  0,    ' ', 0, 't', 0, 'w',  0, 'o',  0, '\n', 0};
+    size_t gz_len;
+    unsigned char *gz = gzipped(utf16, sizeof utf16, &gz_len);
+    for (size_t piece = 1; piece <= 8; piece++) {
+        sr_decoder *d = sr_decoder_new("t", 1 << 20);
+        sr_strbuf out;
+        sr_strbuf_init(&out);
+        size_t step = piece == 8 ? gz_len : piece;
+        for (size_t i = 0; i < gz_len; i += step)
+            cr_assert_null(sr_decoder_feed(d, gz + i, i + step <= gz_len ? step : gz_len - i, &out));
+        cr_assert_null(sr_decoder_finish(d, &out));
+        sr_strbuf_puts(&out, "");
+        cr_expect_str_eq(out.data, text, "pieces of %zu", piece);
+        sr_strbuf_release(&out);
+        sr_decoder_free(d);
+    }
+    char *buf = strdup("plain text");
+    size_t len = strlen(buf);
+    cr_assert_null(sr_decode_buffer("t", &buf, &len, 100));
+    cr_expect_str_eq(buf, "plain text");
+    free(buf);
+    buf = malloc(gz_len - 4 + 1); /* the trailer cut off */
+    memcpy(buf, gz, gz_len - 4);
+    len = gz_len - 4;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 1 << 20), "t", 0, "gzip data cut short");
+    free(buf);
+    buf = malloc(4);
+    memcpy(buf, "\xFF\xFEi", 4); /* BOM and one byte */
+    len = 3;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0,
+                       "UTF-16 text cut short (an odd number of bytes)");
+    free(buf);
+    buf = malloc(7);
+    memcpy(buf, "\xFF\xFEi\x00\x00\xDC", 7); /* a low surrogate alone */
+    len = 6;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 100), "t", 0, "invalid UTF-16");
+    free(buf);
+    /* a bomb: 1 MiB of zeros in a few hundred bytes, against a limit of 64 KiB */
+    char *zeros = calloc(1, 1 << 20);
+    size_t bomb_len;
+    unsigned char *bomb = gzipped(zeros, 1 << 20, &bomb_len);
+    buf = malloc(bomb_len + 1);
+    memcpy(buf, bomb, bomb_len);
+    len = bomb_len;
+    expect_input_error(sr_decode_buffer("t", &buf, &len, 1 << 16), "t", 0, "more than 65536 bytes once decompressed");
+    free(buf);
+    free(bomb);
+    free(zeros);
+    free(gz);
 }
 
 Test(sha256, incremental_equals_one_shot)

@@ -1,6 +1,7 @@
 /* The chart canvas: what the backends share (text that fits, wrapping,
  * markers, axes) and the calls that reach the backend. */
 #include "render/canvas/canvas.h"
+#include "render/canvas/glyphs.h"
 #include "render/shared/wrap.h"
 
 #include <math.h>
@@ -97,9 +98,12 @@ double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double 
     return sr_canvas_text(cv, x, y, s, size, false, 0, color);
 }
 
+/* Input text as the fonts draw it (glyphs.h), one text at most this long. */
+#define MAX_TEXT_BYTES 4000
+
 double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold)
 {
-    char *clean = sr_plain_text_dup(s);
+    char *clean = sr_font_text_dup(s, MAX_TEXT_BYTES);
     double w = clean_width(cv, clean, size, bold);
     free(clean);
     return w;
@@ -108,7 +112,7 @@ double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold
 double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double size, bool bold, double align,
                       sr_rgb color)
 {
-    char *clean = sr_plain_text_dup(s);
+    char *clean = sr_font_text_dup(s, MAX_TEXT_BYTES);
     double w = clean_width(cv, clean, size, bold);
     cv->ops->text(cv, x - w * align, y, clean, size, bold, color);
     free(clean);
@@ -120,7 +124,7 @@ double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double s
 
 char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
 {
-    char *clean = sr_plain_text_dup(s);
+    char *clean = sr_font_text_dup(s, 0);
     size_t len = strlen(clean);
     if (len <= MAX_LABEL_BYTES && clean_width(cv, clean, size, bold) <= max_width)
         return clean;
@@ -149,7 +153,7 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
 
 char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
 {
-    char *clean = sr_plain_text_dup(s);
+    char *clean = sr_font_text_dup(s, 0);
     size_t len = strlen(clean);
     if (len > MAX_LABEL_BYTES || clean_width(cv, clean, size, bold) <= max_width) {
         if (len > MAX_LABEL_BYTES) {
@@ -212,7 +216,7 @@ static double measure(void *ctx, const char *s, size_t len)
 static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, double line_height, double max_width,
                 int max_lines, sr_rgb color, bool draw)
 {
-    char *clean = sr_plain_text_dup(s);
+    char *clean = sr_font_text_dup(s, 0);
     sr_text_list lines = {0};
     measure_ctx mc = {cv, size};
     if (!clean[strspn(clean, " ")] || !sr_wrap(clean, max_width, measure, &mc, &lines)) {

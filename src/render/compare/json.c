@@ -169,7 +169,7 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model_change *mc)
         sr_json_add(jb, j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(jb, j, "runs_before", runs_json(jb, ch->before));
         sr_json_add(jb, j, "runs_after", runs_json(jb, ch->after));
-        sr_json_add(jb, j, "input_len", cJSON_CreateNumber((double)sc->input_len));
+        sr_json_add(jb, j, "input_len", sr_json_count(sc->input_len));
         sr_json_add(jb, j, "output_len", cJSON_CreateNumber((double)sc->output_len));
         sr_json_add(jb, j, "concurrency", sr_json_count(sc->concurrency));
         sr_json_add(jb, j, "request_rate", sr_json_num(sc->request_rate));

@@ -83,6 +83,56 @@ sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out);
 /* How the numbers were made, one paragraph. */
 char *sr_compare_methods(const sr_comparison *c);
 
+/* ---- the gate's checks (text.c): compare --junit and --summary-md --------
+ * Every check the gate (--fail-on-regression) makes, in display order: per
+ * model in both exports its status, its accuracy on each benchmark and its
+ * speed in each scenario of either side; then each model in one export
+ * only. A failed check is a regression (c->n_regressions of them); a
+ * skipped one had nothing to judge (one side only, too few items, one run
+ * on each side). */
+typedef enum { SR_CHECK_PASSED, SR_CHECK_FAILED, SR_CHECK_SKIPPED } sr_check_outcome;
+typedef struct sr_compare_check {
+    const char *model;                /* the entry's label, or id (borrowed) */
+    const sr_model_change *change_of; /* its change; NULL for a model in one export only */
+    const char *kind;                 /* "status", "accuracy", "speed" or "presence" */
+    const char *name;                 /* the benchmark ("gsm8k") or scenario key; kind for the others */
+    char *title;                      /* "GSM8K", "128-token prompts, 256-token outputs, c=16", "status" */
+    char *before, *after;             /* each side's figure as shown ("0.915", "1,234 tok/s", "ok"); NULL */
+    char *change;                     /* "-5.2 [-6.7, -3.6] points (95% CI, 1,319 items paired)",
+                                         "0.90x (0.87-0.92)"; NULL */
+    char *words;                      /* the outcome: "regressed", "within run noise", "only before", ... */
+    sr_check_outcome outcome;
+} sr_compare_check;
+/* Fresh; free with sr_compare_checks_free. */
+sr_compare_check *sr_compare_checks(const sr_comparison *c, size_t *n);
+void sr_compare_checks_free(sr_compare_check *checks, size_t n);
+/* One line: "Qwen/Qwen3-4B GSM8K: regressed, -5.2 [...] points (...); before 0.915, after 0.864". */
+char *sr_compare_check_message(const sr_compare_check *check);
+/* A model's speed in one phrase ("0.90x to 1.02x over 6 scenarios; 1 slower, 0 faster beyond run
+ * noise"); NULL when it has no scenario. */
+char *sr_compare_speed_summary(const sr_model_change *mc);
+
+/* "3 regressions: the gate (--fail-on-regression) fails." */
+char *sr_compare_gate_lead(const sr_comparison *c);
+/* "11 models in both exports (0 added, 1 removed); 107 checks: 90 passed, 3 regressed, ..." */
+char *sr_compare_gate_counts(const sr_comparison *c, const sr_compare_check *checks, size_t n);
+
+/* ---- the CI gate's outputs (gate.c, junit.c) ------------------------------ */
+
+/* The gate's table for a CI step summary (--summary-md): whether the gate
+ * passes, the regressions one by one, then one row per model (status, each
+ * benchmark's change, speed in one phrase, the model's verdict); the
+ * models with a regression first, at most SR_GATE_MAX_ROWS. out_dir: where
+ * the whole comparison is (NULL: not said). */
+#define SR_GATE_MAX_ROWS 200
+sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_dir, char **out, size_t *len);
+/* JUnit XML (--junit): a testsuite per model, a testcase per check, a
+ * <failure> per regression with the figure and its interval in the message,
+ * <skipped> where there was nothing to judge. */
+sr_error *sr_render_compare_junit(const sr_comparison *c, char **out, size_t *len);
+sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_check *checks, size_t n, bool *none);
+sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *checks, size_t n);
+
 /* ---- order (order.c), shared by the tables, the words and the charts ------ */
 
 /* The entries in both, in display order (after's report order) as indices

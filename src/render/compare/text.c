@@ -436,3 +436,193 @@ char *sr_compare_methods(const sr_comparison *c)
         st->gsm8k_filter, st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
         conf, SR_MIN_PAIRED_ITEMS, SR_VERSION);
 }
+
+/* ---- the gate's checks (--junit, --summary-md) -------------------------------- */
+
+static void add_check(sr_compare_check **list, size_t *n, size_t *cap, const sr_compare_check *c)
+{
+    void *grown = *list;
+    sr_grow(&grown, cap, *n + 1, sizeof **list);
+    *list = grown;
+    (*list)[(*n)++] = *c;
+}
+
+static void status_check(sr_compare_check *k, const sr_model_change *mc)
+{
+    k->kind = "status";
+    k->name = "status";
+    k->title = sr_xstrdup("status");
+    k->before = sr_xstrdup(sr_status_name(mc->before->status));
+    k->after = sr_xstrdup(sr_status_name(mc->after->status));
+    k->outcome = mc->transition == SR_TRANSITION_NOW_FAILS ? SR_CHECK_FAILED : SR_CHECK_PASSED;
+    k->words = mc->transition == SR_TRANSITION_SAME ? sr_asprintf("unchanged: %s", k->after)
+                                                    : sr_compare_status_words(mc);
+}
+
+static void accuracy_check(sr_compare_check *k, const sr_accuracy_change *ch, const char *conf)
+{
+    char buf[256];
+    k->kind = "accuracy";
+    k->name = ch->benchmark;
+    k->title = sr_xstrdup(sr_text_benchmark_title(ch->benchmark));
+    k->before = ch->before ? sr_xstrdup(sr_text_score(buf, sizeof buf, ch->before->score)) : NULL;
+    k->after = ch->after ? sr_xstrdup(sr_text_score(buf, sizeof buf, ch->after->score)) : NULL;
+    const char *note = sr_compare_accuracy_note(buf, sizeof buf, ch);
+    if (note) {
+        k->outcome = SR_CHECK_SKIPPED;
+        k->words = sr_xstrdup(note);
+        return;
+    }
+    k->outcome = ch->regression ? SR_CHECK_FAILED : SR_CHECK_PASSED;
+    k->words = sr_xstrdup(sr_compare_verdict_name(ch->change.verdict));
+    char ci[128], n[64];
+    k->change = sr_asprintf("%s points (%s%% CI, %s items paired)", sr_text_paired_ci(ci, sizeof ci, &ch->change),
+                            conf, sr_format_count(n, sizeof n, (long long)ch->change.n_paired));
+}
+
+static void speed_check(sr_compare_check *k, const sr_speed_change *ch)
+{
+    char buf[160];
+    const sr_scenario *sc = ch->after ? ch->after : ch->before;
+    k->kind = "speed";
+    k->name = ch->key;
+    k->title = sr_xstrdup(sc ? sr_scenario_words(sc, buf, sizeof buf) : ch->key);
+    k->before = ch->before ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->before->median_output_throughput))
+                           : NULL;
+    k->after = ch->after ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->after->median_output_throughput))
+                         : NULL;
+    k->words = sr_xstrdup(sr_compare_speed_words(ch));
+    bool judged = ch->before && ch->after && isfinite(ch->change.ratio) && ch->change.within_noise >= 0;
+    k->outcome = ch->regression ? SR_CHECK_FAILED : judged ? SR_CHECK_PASSED : SR_CHECK_SKIPPED;
+    if (isfinite(ch->change.ratio))
+        k->change = sr_xstrdup(sr_compare_ratio_range(buf, sizeof buf, ch));
+}
+
+sr_compare_check *sr_compare_checks(const sr_comparison *c, size_t *n_checks)
+{
+    sr_compare_check *list = NULL;
+    size_t n = 0, cap = 0;
+    char conf[64];
+    sr_text_confidence(conf, sizeof conf, c->settings.confidence);
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t n_models = sr_compare_model_order(c, order);
+    for (size_t i = 0; i < n_models; i++) {
+        const sr_model_change *mc = &c->models[order[i]];
+        sr_compare_check k = {.model = label_of(mc->after), .change_of = mc};
+        status_check(&k, mc);
+        add_check(&list, &n, &cap, &k);
+        for (size_t a = 0; a < mc->n_accuracy; a++) {
+            k = (sr_compare_check){.model = label_of(mc->after), .change_of = mc};
+            accuracy_check(&k, &mc->accuracy[a], conf);
+            add_check(&list, &n, &cap, &k);
+        }
+        for (size_t s = 0; s < mc->n_speed; s++) {
+            k = (sr_compare_check){.model = label_of(mc->after), .change_of = mc};
+            speed_check(&k, &mc->speed[s]);
+            add_check(&list, &n, &cap, &k);
+        }
+    }
+    free(order);
+    for (int side = 0; side < 2; side++) {
+        const sr_model *const *models = side ? c->removed : c->added;
+        size_t count = side ? c->n_removed : c->n_added;
+        for (size_t i = 0; i < count; i++) {
+            sr_compare_check k = {.model = label_of(models[i]), .kind = "presence", .name = "presence",
+                                  .outcome = SR_CHECK_SKIPPED};
+            k.title = sr_xstrdup("in both exports");
+            k.words = sr_xstrdup(side ? "only before (removed)" : "only after (added)");
+            k.before = side ? sr_xstrdup(sr_status_name(models[i]->status)) : NULL;
+            k.after = side ? NULL : sr_xstrdup(sr_status_name(models[i]->status));
+            add_check(&list, &n, &cap, &k);
+        }
+    }
+    *n_checks = n;
+    return list;
+}
+
+void sr_compare_checks_free(sr_compare_check *checks, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(checks[i].title);
+        free(checks[i].before);
+        free(checks[i].after);
+        free(checks[i].change);
+        free(checks[i].words);
+    }
+    free(checks);
+}
+
+char *sr_compare_check_message(const sr_compare_check *k)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "%s %s: %s", k->model, k->title, k->words ? k->words : "");
+    if (k->change)
+        sr_strbuf_printf(&sb, ", %s", k->change);
+    if (k->before || k->after)
+        sr_strbuf_printf(&sb, "; before %s, after %s", k->before ? k->before : SR_TEXT_MISSING,
+                         k->after ? k->after : SR_TEXT_MISSING);
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_compare_speed_summary(const sr_model_change *mc)
+{
+    size_t judged = 0, slower = 0, faster = 0, unknown = 0, other = 0;
+    double low = INFINITY, high = -INFINITY;
+    for (size_t s = 0; s < mc->n_speed; s++) {
+        const sr_speed_change *ch = &mc->speed[s];
+        if (!ch->before || !ch->after || !isfinite(ch->change.ratio)) {
+            other++;
+            continue;
+        }
+        judged++;
+        slower += ch->change.within_noise == 0 && ch->change.high < 1;
+        faster += ch->change.within_noise == 0 && ch->change.low > 1;
+        unknown += ch->change.within_noise < 0;
+        if (ch->change.ratio < low)
+            low = ch->change.ratio;
+        if (ch->change.ratio > high)
+            high = ch->change.ratio;
+    }
+    if (judged == 0)
+        return mc->n_speed ? sr_asprintf("no scenario on both sides") : NULL;
+    char lo[32], hi[32];
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_text_ratio(lo, sizeof lo, low);
+    sr_text_ratio(hi, sizeof hi, high);
+    if (judged == 1)
+        sr_strbuf_printf(&sb, "%s in 1 scenario", lo);
+    else if (strcmp(lo, hi) == 0)
+        sr_strbuf_printf(&sb, "%s in all %zu scenarios", lo, judged);
+    else
+        sr_strbuf_printf(&sb, "%s to %s over %zu scenarios", lo, hi, judged);
+    if (slower || faster)
+        sr_strbuf_printf(&sb, "; %zu slower, %zu faster beyond run noise", slower, faster);
+    else if (unknown == judged)
+        sr_strbuf_puts(&sb, "; one run on each side: noise unknown");
+    else
+        sr_strbuf_puts(&sb, "; within run noise");
+    if (other)
+        sr_strbuf_printf(&sb, " (%zu on one side only)", other);
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_compare_gate_lead(const sr_comparison *c)
+{
+    if (c->n_regressions == 0)
+        return sr_xstrdup("No regression: the gate (--fail-on-regression) passes.");
+    return sr_asprintf("%zu regression%s: the gate (--fail-on-regression) fails.", c->n_regressions,
+                       c->n_regressions == 1 ? "" : "s");
+}
+
+char *sr_compare_gate_counts(const sr_comparison *c, const sr_compare_check *checks, size_t n)
+{
+    size_t counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        counts[checks[i].outcome]++;
+    return sr_asprintf("%zu model%s in both exports (%zu added, %zu removed); %zu checks: %zu passed, %zu "
+                       "regressed, %zu with nothing to judge (one side only, too few items, one run on each side).",
+                       c->n_models, c->n_models == 1 ? "" : "s", c->n_added, c->n_removed, n,
+                       counts[SR_CHECK_PASSED], counts[SR_CHECK_FAILED], counts[SR_CHECK_SKIPPED]);
+}

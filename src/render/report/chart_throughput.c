@@ -130,9 +130,12 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     sr_strbuf_init(&desc);
     sr_strbuf_init(&sub);
     char a[64], b[64];
-    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s-token prompts, %s-token outputs",
-                     axis_words(k.axis), sr_format_count(a, sizeof a, k.input_len),
-                     sr_format_count(b, sizeof b, k.output_len));
+    if (k.input_len >= 0)
+        snprintf(a, sizeof a, "%s-token prompts", sr_format_count(b, sizeof b, k.input_len));
+    else
+        snprintf(a, sizeof a, "prompts of unknown length");
+    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s, %s-token outputs",
+                     axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
     sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
     for (size_t l = 0; l < lines; l++) {

@@ -170,10 +170,17 @@ static cJSON *accuracy_json(sr_json_build *jb, const sr_model *m)
                                                 fabs(s->vs_baseline.sampled_ci_high - s->vs_baseline.ci_high))));
         }
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
-            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows)); /* false: a summary's own figure */
+            sr_json_add(jb, b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(jb, b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
             sr_json_add(jb, b, "truncated", sr_json_count(s->truncated));
+        }
+        if (s->excerpt_source) { /* rows of fewer items than the summary's n: kept, not the figure */
+            cJSON *ex = cJSON_CreateObject();
+            sr_json_add(jb, ex, "rows", cJSON_CreateNumber((double)s->n_items));
+            sr_json_add(jb, ex, "of", cJSON_CreateNumber((double)s->summary_n));
+            sr_json_add(jb, ex, "source", sr_json_str(s->excerpt_source));
+            sr_json_add(jb, b, "excerpt", ex);
         }
         sr_json_add(jb, b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(jb, b, "claimed_source", sr_json_str(s->claimed_source));
@@ -272,7 +279,7 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, s, "cv", sr_json_num(sc->cv));
         sr_json_add(jb, s, "within_noise", sr_json_tristate(sc->vs_baseline.within_noise));
         sr_json_add(jb, s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
-        sr_json_add(jb, s, "input_len", cJSON_CreateNumber((double)sc->input_len));
+        sr_json_add(jb, s, "input_len", sr_json_count(sc->input_len)); /* null: unknown (run.log's load lines) */
         sr_json_add(jb, s, "measured_input_len", sr_json_num(sc->measured_input_len));
         sr_json_add(jb, s, "output_len", cJSON_CreateNumber((double)sc->output_len));
         sr_json_add(jb, s, "concurrency", sr_json_count(sc->concurrency));
@@ -284,6 +291,18 @@ static cJSON *speed_json(sr_json_build *jb, const sr_model *m)
         sr_json_add(jb, s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(jb, s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(jb, s, "sources", sources);
+        if (sc->n_warmups) { /* runs left out of the median, with why */
+            cJSON *w = cJSON_CreateArray();
+            for (size_t r = 0; r < sc->n_warmups; r++) {
+                cJSON *x = cJSON_CreateObject();
+                sr_json_add(jb, x, "source", sr_json_str(sc->warmups[r].source));
+                sr_json_add(jb, x, "output_throughput", sr_json_num(sc->warmups[r].output_throughput));
+                sr_json_add(jb, x, "num_prompts", sr_json_count(sc->warmups[r].num_prompts));
+                sr_json_add(jb, x, "reason", sr_json_str(sc->warmups[r].warmup_reason));
+                sr_json_append(jb, w, x);
+            }
+            sr_json_add(jb, s, "warmups", w);
+        }
         sr_json_add(jb, o, sc->key, s);
     }
     return o;
@@ -301,6 +320,13 @@ cJSON *sr_json_serving_settings(sr_json_build *jb, const sr_serving_settings *st
     sr_json_add(jb, o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
     sr_json_add(jb, o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
     sr_json_add(jb, o, "max_model_len", sr_json_count(st->max_model_len));
+    /* where each known setting was read: a server log, "logs/run.log:4", a
+     * spec.txt, "arms.txt:3", "sweep.json" */
+    cJSON *src = cJSON_CreateObject();
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (sr_setting_known(st, (sr_setting_field)f))
+            sr_json_add(jb, src, sr_setting_name((sr_setting_field)f), sr_json_str(st->source[f]));
+    sr_json_add(jb, o, "sources", src);
     return o;
 }
 

@@ -148,7 +148,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             if (c)
                 c->tone = mark_tone(s);
         } else {
-            sr_tb_cell(b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not compared");
+            sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
         }
     }
     if (with_speed) {
@@ -175,7 +175,8 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
             snprintf(buf, sizeof buf, "%s (n %s%s)",
                      s->summary_only ? sr_text_score(score, sizeof score, s->score)
                                      : sr_text_score_ci(score, sizeof score, s),
-                     sr_text_count(n, sizeof n, sr_scores_n(s)), s->summary_only ? ", not recomputed" : "");
+                     sr_text_count(n, sizeof n, sr_scores_n(s)),
+                     !s->summary_only ? "" : s->from_run_log ? ", run.log, not recomputed" : ", not recomputed");
             sr_tb_cell(b, SR_CELL_NUMBER, buf);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
@@ -183,7 +184,7 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     }
     for (size_t c = 0; c < speed->n; c++) {
         const sr_scenario *sc = sr_model_scenario(m, speed->cols[c].key);
-        const char *text = sc ? sr_text_throughput(buf, sizeof buf, sc->median_output_throughput) : NULL;
+        const char *text = sr_text_scenario_throughput(buf, sizeof buf, sc);
         if (text && sc->needs_more_runs)
             strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
         sr_tb_cell(b, SR_CELL_NUMBER, text && isfinite(sc->median_output_throughput) ? text : NULL);

@@ -85,6 +85,10 @@ static void put_dim(sr_strbuf *sb, const sr_speed_column *c, int dim, part_style
     char n[64];
     switch (dim) {
     case DIM_IN:
+        if (c->input_len < 0) { /* run.log's load lines with no load file to say it */
+            sr_strbuf_puts(sb, style == AS_WORDS ? "prompts of unknown length" : "? tok");
+            break;
+        }
         sr_format_count(n, sizeof n, c->input_len);
         sr_strbuf_printf(sb,
                          style == AS_HEADING ? "%s tok"
@@ -416,7 +420,7 @@ static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_thr
         strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
     if (with_throughput && sc)
-        sr_tb_cell_sub(b, c, sr_text_throughput(tput, sizeof tput, sc->median_output_throughput));
+        sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -481,7 +485,7 @@ sr_table *sr_table_results(const sr_sweep *sw)
                     if (c)
                         c->tone = verdict_tone(s);
                 } else {
-                    sr_tb_cell(&b, SR_CELL_TEXT, s->summary_only ? "not recomputed (summary only)" : "not paired");
+                    sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
                 }
             }
             for (size_t c = 0; c < speed.n; c++)
@@ -646,7 +650,7 @@ sr_table *sr_table_speed(const sr_sweep *sw)
                     char tput[80];
                     bool have = sc && isfinite(sc->median_output_throughput);
                     if (have) {
-                        sr_text_throughput(tput, sizeof tput, sc->median_output_throughput);
+                        sr_text_scenario_throughput(tput, sizeof tput, sc);
                         if (sc->needs_more_runs)
                             strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
                     }
@@ -944,7 +948,9 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
             const sr_input_file *f = &sw->inputs[i];
             sr_tb_row(&b);
             sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, f->path), f->sha256[0] ? f->sha256 : NULL);
-            sr_cell *k = sr_tb_cell(&b, SR_CELL_TEXT, f->reason ? "ignored" : f->kind);
+            /* a file not read says why; a byte-identical copy is named so */
+            sr_cell *k =
+                sr_tb_cell(&b, SR_CELL_TEXT, f->reason && strcmp(f->kind, "duplicate") != 0 ? "ignored" : f->kind);
             if (f->reason) {
                 sr_tb_cell_sub(&b, k, f->reason);
                 if (k)
@@ -1005,31 +1011,136 @@ sr_table *sr_table_settings(const sr_sweep *sw)
  * where a definition "[x]: url" starts a line, and no line of ours starts
  * with input text. Emphasis characters are left alone too: at worst they
  * italicise, and escaping every '_' would make the file unreadable. */
+/* What GitHub's Markdown would make of text as it is, undone by backslash
+ * escapes (every ASCII punctuation character may take one):
+ * - at the start, where a text may begin a line (a paragraph, a list item,
+ *   a heading's words), the markers of a block: leading spaces (four make
+ *   code), "#" (a heading), ">" (a quote), "-", "+", "*" before a space or
+ *   the end or the same again (a list, a rule), "1." and "1)" (a numbered
+ *   list), "[" (a link definition);
+ * - anywhere, what GitHub turns into links or formatting: "www." and "://"
+ *   (autolinks), "*", "~", "_" at a word's edge, "&" before an entity, and
+ *   as before "|", "\\", "`", "<", "](", "][";
+ * - an e-mail address, which GitHub links however it is escaped, as code. */
+static bool md_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (unsigned char)c >= 0x80;
+}
+
+static bool md_ascii_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* GFM's extended e-mail autolink, local@domain.tld, beginning at s: its
+ * length, or 0. GitHub links it whatever is escaped in it (the autolink
+ * is found in the text once escapes are undone), so it goes in a code
+ * span, where nothing is a link. */
+static size_t md_email_len(const char *s)
+{
+    const char *p = s;
+    while (md_ascii_alnum(*p) || *p == '.' || *p == '_' || *p == '+' || *p == '-')
+        p++;
+    if (p == s || *p != '@')
+        return 0;
+    const char *domain = ++p, *end = p;
+    bool dot = false;
+    for (; md_ascii_alnum(*p) || *p == '-' || *p == '_' || *p == '.'; p++) {
+        if (*p == '.' && p > domain && md_ascii_alnum(p[1]))
+            dot = true;
+        if (md_ascii_alnum(*p))
+            end = p + 1;
+    }
+    return dot ? (size_t)(end - s) : 0;
+}
+
+/* "&name;" or "&#123;": an entity Markdown would decode. */
+static bool md_entity_at(const char *s)
+{
+    const char *p = s + 1;
+    if (*p == '#')
+        p++;
+    const char *first = p;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+        p++;
+    return p > first && *p == ';';
+}
+
+/* The block marker at the start of s, escaped; returns the bytes taken. */
+static size_t md_block_start(sr_strbuf *sb, const char *s)
+{
+    size_t i = 0;
+    while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+        sr_strbuf_puts(sb, "&#32;"); /* not indentation */
+        i++;
+    }
+    const char *p = s + i;
+    if (*p == '#' || *p == '>' || *p == '[') {
+        sr_strbuf_putc(sb, '\\');
+        sr_strbuf_putc(sb, *p);
+        return i + 1;
+    }
+    if ((*p == '-' || *p == '+' || *p == '*' || *p == '_' || *p == '=') &&
+        (p[1] == ' ' || p[1] == '\t' || p[1] == '\0' || p[1] == *p)) {
+        sr_strbuf_putc(sb, '\\');
+        sr_strbuf_putc(sb, *p);
+        return i + 1;
+    }
+    size_t digits = 0;
+    while (p[digits] >= '0' && p[digits] <= '9' && digits < 10)
+        digits++;
+    if (digits > 0 && digits <= 9 && (p[digits] == '.' || p[digits] == ')') &&
+        (p[digits + 1] == ' ' || p[digits + 1] == '\t' || p[digits + 1] == '\0')) {
+        sr_strbuf_append(sb, p, digits);
+        sr_strbuf_putc(sb, '\\');
+        sr_strbuf_putc(sb, p[digits]);
+        return i + digits + 1;
+    }
+    return i;
+}
+
 void sr_markdown_escape(sr_strbuf *sb, const char *text)
 {
     /* Other control characters and bytes that are not UTF-8 first take
      * their visible form "\xHH" (util/escape.h), whose backslash is then
      * escaped like any other. */
     char *shown = sr_visible_text_dup(text, SR_KEEP_TAB | SR_KEEP_NEWLINE | SR_KEEP_NONCHARACTERS);
-    for (const char *s = shown; *s; s++) {
+    const char *start = shown + md_block_start(sb, shown);
+    for (const char *s = start; *s; s++) {
+        char prev = s > shown ? s[-1] : ' ';
+        size_t email =
+            md_ascii_alnum(prev) || prev == '.' || prev == '_' || prev == '+' || prev == '-' ? 0 : md_email_len(s);
+        if (email) {
+            sr_strbuf_putc(sb, '`');
+            sr_strbuf_append(sb, s, email);
+            sr_strbuf_putc(sb, '`');
+            s += email - 1;
+            continue;
+        }
+        bool escape = false;
         switch (*s) {
         case '|':
         case '\\':
         case '`':
         case '<':
-            sr_strbuf_putc(sb, '\\');
-            sr_strbuf_putc(sb, *s);
+        case '*':
+        case '~': escape = true; break;
+        case ']': escape = s[1] == '(' || s[1] == '['; break;
+        case '_': escape = !(md_word_char(prev) && md_word_char(s[1])); break;
+        case '&': escape = md_entity_at(s); break;
+        case ':': escape = s[1] == '/' && s[2] == '/'; break;
+        case '.': /* "www." at a word's start */
+            escape = s - shown >= 3 && (s[-1] | 0x20) == 'w' && (s[-2] | 0x20) == 'w' && (s[-3] | 0x20) == 'w' &&
+                     (s - shown == 3 || !md_word_char(s[-4]));
             break;
-        case ']':
-            if (s[1] == '(' || s[1] == '[')
-                sr_strbuf_putc(sb, '\\');
-            sr_strbuf_putc(sb, *s);
-            break;
-        case '\n':
-        case '\r':
-        case '\t': sr_strbuf_putc(sb, ' '); break;
-        default: sr_strbuf_putc(sb, *s);
+        default: break;
         }
+        if (escape)
+            sr_strbuf_putc(sb, '\\');
+        if (*s == '\n' || *s == '\r' || *s == '\t')
+            sr_strbuf_putc(sb, ' ');
+        else
+            sr_strbuf_putc(sb, *s);
     }
     free(shown);
 }

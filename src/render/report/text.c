@@ -189,6 +189,26 @@ const char *sr_text_chart_left_out(sr_chart_kind kind)
     return "A chart had nothing to draw.";
 }
 
+const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenario *sc)
+{
+    if (!sc || !isfinite(sc->median_output_throughput))
+        return NULL;
+    bool run_log = sc->n_runs > 0;
+    for (size_t r = 0; r < sc->n_runs; r++)
+        run_log &= sc->runs[r].from_run_log;
+    char v[64];
+    sr_text_throughput(v, sizeof v, sc->median_output_throughput);
+    snprintf(buf, size, "%s%s", v, run_log ? " (run.log)" : "");
+    return buf;
+}
+
+const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
+{
+    if (!s->summary_only)
+        return otherwise;
+    return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))

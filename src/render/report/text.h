@@ -63,6 +63,13 @@ const char *sr_text_verdict_mark(const sr_scores *s, double margin);
  * the chart does not apply to such a sweep (nothing to say). */
 const char *sr_text_chart_left_out(sr_chart_kind kind);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
+/* A scenario's median output throughput, "1,234 tok/s", and " (run.log)"
+ * when its figure is a line of the bucket layout's run.log (not recomputed);
+ * NULL when it has none. */
+const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenario *sc);
+/* Why a benchmark has a score but no comparison: "not recomputed (summary
+ * only)", "not recomputed (run.log only)", or otherwise. */
+const char *sr_text_not_compared(const sr_scores *s, const char *otherwise);
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
 const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */

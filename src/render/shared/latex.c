@@ -1,6 +1,7 @@
 /* LaTeX from the table layer (latex.h). */
 #include "render/shared/latex.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,12 @@ static const char *ascii_command(char c)
     }
 }
 
+/* c then next would form one of TeX's text ligatures ("---" is two "--"). */
+static bool ligature_start(char c, char next)
+{
+    return ((c == '-' || c == '`' || c == '\'' || c == ',') && next == c) || ((c == '?' || c == '!') && next == '`');
+}
+
 void sr_latex_escape(sr_strbuf *sb, const char *s)
 {
     if (!s)
@@ -61,9 +68,10 @@ void sr_latex_escape(sr_strbuf *sb, const char *s)
             const char *cmd = ascii_command((char)c);
             if (cmd)
                 sr_strbuf_puts(sb, cmd);
-            else if (c == '-' && plain[i + 1] == '-')
-                sr_strbuf_puts(sb, "-{}"); /* not the en dash ligature */
-            else
+            else if (ligature_start((char)c, plain[i + 1])) {
+                sr_strbuf_putc(sb, (char)c); /* "--", "``", "''", ",,", "?`", "!`" are ligatures in TeX's */
+                sr_strbuf_puts(sb, "{}");    /* fonts (a dash, quotes, ¿, ¡): {} keeps the two characters */
+            } else
                 sr_strbuf_putc(sb, (char)c);
             i++;
             continue;

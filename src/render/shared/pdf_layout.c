@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/canvas/glyphs.h"
 #include "render/report/charts.h"
 #include "util/alloc.h"
 #include "util/escape.h"
@@ -100,19 +101,12 @@ static void sr_pdf_draw(sr_pdf *p, double x, double y, const char *s, HPDF_Font 
     HPDF_Page_EndText(p->page);
 }
 
-/* Input text made safe to print: valid UTF-8, controls as spaces, at most
- * MAX_TEXT bytes. */
+/* Input text made safe to print: valid UTF-8, controls as spaces, a
+ * character the font lacks as its code point ("U+1F600"), at most MAX_TEXT
+ * bytes (glyphs.h). */
 static char *sr_pdf_clean(const char *s)
 {
-    char *c = sr_plain_text_dup(s);
-    size_t len = strlen(c);
-    if (len > MAX_TEXT) { /* "…" and its NUL fit in the 4 bytes from cut */
-        size_t cut = MAX_TEXT - 4;
-        while (cut > 0 && ((unsigned char)c[cut] & 0xC0) == 0x80)
-            cut--;
-        memcpy(c + cut, "\xE2\x80\xA6", 4);
-    }
-    return c;
+    return sr_font_text_dup(s, MAX_TEXT);
 }
 
 typedef struct font_measure {

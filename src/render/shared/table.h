@@ -147,7 +147,9 @@ sr_table *sr_table_settings(const sr_sweep *sw);
 
 /* A table as a Markdown pipe table (escaped for cells), appended to sb. */
 void sr_table_markdown(const sr_table *t, sr_strbuf *sb);
-/* Text escaped for a Markdown table cell or list item. */
+/* Text escaped for Markdown wherever it stands (a table cell, a paragraph,
+ * a list item, a heading): the block markers at its start, and autolinks,
+ * emphasis and entities anywhere, so GitHub shows it as written. */
 void sr_markdown_escape(sr_strbuf *sb, const char *s);
 
 #endif

@@ -1,0 +1,53 @@
+/* The report's Overview alone, in Markdown (`report --summary-md FILE`),
+ * for a CI step summary such as GitHub's $GITHUB_STEP_SUMMARY: the same
+ * outline results.md is written from, with every section but the
+ * Overview hidden from Markdown and its charts left out (a step summary
+ * cannot show the files they link); then the claims' verdicts when claims
+ * were checked, and where the whole report is. The Markdown writer
+ * escapes every text from the export. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/doc.h"
+#include "render/render.h"
+#include "render/report/claims_text.h"
+#include "util/strbuf.h"
+
+#define OVERVIEW_ID "at-a-glance"
+
+sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    sr_doc *d;
+    sr_error *err = sr_report_outline(sweep, NULL, &d);
+    if (err)
+        return err;
+    sr_doc_section *overview = NULL;
+    for (size_t i = 0; i < d->n_sections; i++) {
+        sr_doc_section *s = &d->sections[i];
+        bool keep = strcmp(s->id, OVERVIEW_ID) == 0;
+        if (keep)
+            overview = s;
+        for (size_t b = 0; b < s->n_blocks; b++)
+            if (!keep || s->blocks[b].kind == SR_BLOCK_CHART)
+                s->blocks[b].formats &= ~(unsigned)SR_DOC_MD;
+    }
+    if (overview && sweep->claims.n > 0) {
+        char *claims = sr_text_claims_summary(&sweep->claims);
+        char *line = sr_asprintf("Claims checked: %s (the Claims checked section of results.md says which).", claims);
+        sr_doc_paragraph(overview, line);
+        free(line);
+        free(claims);
+    }
+    if (overview && out_dir) {
+        char *where = sr_asprintf("The whole report: %s/report.html, report.pdf and results.md (sweep-report "
+                                  SR_VERSION ").",
+                                  out_dir);
+        sr_doc_note(overview, where);
+        free(where);
+    }
+    err = sr_doc_markdown(d, out, len);
+    sr_doc_free(d);
+    return err;
+}
