@@ -53,7 +53,6 @@ class member_list {
         }
         return items[n++];
     }
-    void push_back(const sr_jmember &m) { next() = m; }
     size_t size() const { return n; }
     const sr_jmember *data() const { return items.get(); }
     const sr_jmember &operator[](size_t i) const { return items[i]; }

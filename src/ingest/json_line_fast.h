@@ -60,7 +60,7 @@ typedef enum sr_fast_parse {
  * other value (then *n is 0). avail: bytes readable from data on (at least
  * len); with simdjson's padding past len the text is parsed in place, else
  * copied. Members, keys and strings are this thread's parser's, valid until
- * its next call here or to sr_json_members_for. *duplicate_key: on
+ * its next call here or to sr_json_members_of_cjson. *duplicate_key: on
  * SR_FAST_OK, a key given twice in one object anywhere in the line, named
  * as cJSON's tree would name it (json_keys.h: sr_json_first_duplicate_key),
  * or NULL. */
