@@ -258,8 +258,6 @@ static sr_error *getopt_tables_make(const sr_cli_command *cmd, getopt_tables *g)
     g->targets = sr_xcalloc(n + 1, sizeof *g->targets);
     g->longs = sr_xcalloc(n + 2, sizeof *g->longs);
     g->shorts = sr_xmalloc(2 * n + 4);
-    if (!g->entries || !g->targets || !g->longs || !g->shorts)
-        return sr_oom();
     size_t k = 0, s = 0;
     g->shorts[s++] = ':'; /* a missing value returns ':' */
     for (size_t t = 0; t < SR_CLI_MAX_TABLES && cmd->options[t]; t++)

@@ -210,9 +210,9 @@ static int report_error(sr_error *err, const sr_cli_command *cmd)
     char *raw = sr_error_format(err);
     /* The message quotes input text: its control characters are shown
      * escaped, never sent to the terminal. */
-    char *text = raw ? sr_terminal_text_dup(raw) : NULL;
+    char *text = sr_terminal_text_dup(raw);
     free(raw);
-    fprintf(stderr, "%s\n", text ? text : "error: out of memory");
+    fprintf(stderr, "%s\n", text);
     if (err->code == SR_EXIT_USAGE)
         fprintf(stderr, "try 'sweep-report %s%s--help'\n", cmd ? cmd->name : "", cmd ? " " : "");
     free(text);
@@ -223,12 +223,11 @@ static int report_error(sr_error *err, const sr_cli_command *cmd)
 
 /* Duplicate JSON keys met outside an export's walk (kv's config.json, the
  * survey's files): the export loader takes its own into the report. */
-static bool print_json_note(void *ctx, const char *note)
+static void print_json_note(void *ctx, const char *note)
 {
     char *text = sr_terminal_text_dup(note);
-    fprintf(ctx, "sweep-report: warning: %s\n", text ? text : note);
+    fprintf(ctx, "sweep-report: warning: %s\n", text);
     free(text);
-    return true;
 }
 
 /* `sweep-report help [COMMAND]`. */
@@ -301,7 +300,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return report_error(sr_cli_unknown_command(commands, N_COMMANDS, top_options, name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
-    (void)sr_json_take_duplicate_notes(print_json_note, stderr);
+    sr_json_take_duplicate_notes(print_json_note, stderr);
     if (err)
         return report_error(err, cmd);
     if (fflush(stdout) != 0)

@@ -16,8 +16,6 @@
 #include "ingest/hf_config.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -57,105 +55,28 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     lap(&mark, t ? &t->compare : NULL);
     err = sr_kv_analyse_sweep(sweep);
     if (!err)
-        err = sr_survey_compare_sweep(sweep);
+        sr_survey_compare_sweep(sweep);
     lap(&mark, t ? &t->kv : NULL);
     return err;
 }
 
 /* ---- claims -------------------------------------------------------------- */
 
-/* The aliases a claims file's headers may use besides the built-in ones:
- * this report's own column headings (docs/claims.md), owned strings. */
-typedef struct alias_list {
-    sr_claim_alias *items;
-    size_t n, cap;
-} alias_list;
-
-static void alias_list_free(alias_list *l)
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files, const sr_claim_alias *aliases,
+                          size_t n_aliases)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        free((char *)l->items[i].header);
-        free((char *)l->items[i].figure);
-    }
-    free(l->items);
-}
-
-/* Takes header and figure (freed on failure). */
-static bool alias_add(alias_list *l, char *header, char *figure)
-{
-    if (header && figure && l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        sr_claim_alias *items = sr_xrealloc(l->items, cap * sizeof *items);
-        if (items) {
-            l->items = items;
-            l->cap = cap;
-        }
-    }
-    if (!header || !figure || l->n == l->cap) {
-        free(header);
-        free(figure);
-        return false;
-    }
-    l->items[l->n++] = (sr_claim_alias){header, figure};
-    return true;
-}
-
-/* Speed columns by their heading (when no other column has it) and by
- * their legend; benchmarks by their title, "Δ title" and "title verdict". */
-static bool report_aliases(const sr_sweep *sw, alias_list *out)
-{
-    sr_speed_columns speed;
-    if (!sr_speed_columns_make(sw, &speed))
-        return false;
-    bool ok = true;
-    for (size_t c = 0; c < speed.n && ok; c++) {
-        const sr_speed_column *col = &speed.cols[c];
-        bool unique = true;
-        for (size_t d = 0; d < speed.n && unique; d++)
-            unique = d == c || strcmp(speed.cols[d].heading, col->heading) != 0;
-        if (unique)
-            ok = alias_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
-        if (ok && col->sub[0])
-            ok = alias_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
-    }
-    sr_speed_columns_release(&speed);
-
-    size_t max = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        max += sw->models[i].n_benchmarks;
-    const char **benches = sr_xmalloc((max ? max : 1) * sizeof *benches);
-    size_t n = ok && benches ? sr_text_benchmarks(sw, benches) : 0;
-    ok = ok && benches;
-    for (size_t b = 0; b < n && ok; b++) {
-        const char *title = sr_text_benchmark_title(benches[b]);
-        ok = alias_add(out, sr_asprintf("%s", title), sr_asprintf("accuracy.%s.score", benches[b])) &&
-             alias_add(out, sr_asprintf("\xCE\x94 %s", title), sr_asprintf("accuracy.%s.delta", benches[b])) &&
-             alias_add(out, sr_asprintf("%s verdict", title), sr_asprintf("accuracy.%s.verdict", benches[b]));
-    }
-    free(benches);
-    return ok;
-}
-
-sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files)
-{
-    alias_list aliases = {0};
-    if (!report_aliases(sweep, &aliases)) {
-        alias_list_free(&aliases);
-        return sr_oom();
-    }
     sr_error *err = NULL;
     for (size_t i = 0; i < n_files && !err; i++) {
         size_t before = sweep->claims.n;
         err = sweep->export_dir ? sr_check_named_file(sweep->export_dir, files[i]) : NULL;
         if (!err)
-            err = sr_read_claims(files[i], aliases.items, aliases.n, &sweep->claims);
+            err = sr_read_claims(files[i], aliases, n_aliases, &sweep->claims);
         /* A file that claims nothing is the wrong file, not a clean audit. */
         if (!err && sweep->claims.n == before)
             err = sr_input_error(files[i], 0,
                                  "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
                                  "pipe table whose headers name figures, or model,figure,value CSV)");
     }
-    alias_list_free(&aliases);
     return err ? err : sr_check_claims(sweep);
 }
 
@@ -182,8 +103,6 @@ static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_sur
 {
     char *shown = sr_path_join(dir, f->record_rel), *data = NULL;
     size_t len;
-    if (!shown)
-        return sr_oom();
     sr_error *err = sr_metadata_read(f->record_open, shown, SR_MAX_RECORD_BYTES, &data, &len);
     if (!err)
         err = sr_parse_hub_record(shown, data, len, &m->record);
@@ -195,7 +114,7 @@ static sr_error *read_record(const char *dir, const sr_metadata_files *f, sr_sur
     }
     if (!err) {
         free(m->id);
-        err = (m->id = sr_xstrdup(m->record.id)) ? NULL : sr_oom();
+        m->id = sr_xstrdup(m->record.id);
     }
     free(data);
     free(shown);
@@ -206,8 +125,6 @@ static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_
 {
     char *shown = sr_path_join(dir, f->config_rel), *data = NULL;
     size_t len;
-    if (!shown)
-        return sr_oom();
     sr_error *err = sr_metadata_read(f->config_open, shown, SR_MAX_CONFIG_BYTES, &data, &len);
     if (!err)
         err = sr_kv_layout_parse(shown, data, len, layout);
@@ -221,14 +138,14 @@ static sr_error *read_config(const char *dir, const sr_metadata_files *f, sr_kv_
 static sr_error *survey_one(const char *dir, const sr_survey_settings *st, const sr_metadata_files *f,
                             sr_survey_model *m)
 {
-    if (!(m->id = sr_xstrdup(f->name)))
-        return sr_oom();
-    if ((f->config_rel && !(m->config_path = sr_xstrdup(f->config_rel))) ||
-        (f->record_rel && !(m->record_path = sr_xstrdup(f->record_rel))))
-        return sr_oom();
+    m->id = sr_xstrdup(f->name);
+    if (f->config_rel)
+        m->config_path = sr_xstrdup(f->config_rel);
+    if (f->record_rel)
+        m->record_path = sr_xstrdup(f->record_rel);
     if (f->problem) {
         char *shown = sr_path_join(dir, f->problem_path);
-        sr_error *err = sr_input_error(shown ? shown : f->problem_path, 0, "%s", f->problem);
+        sr_error *err = sr_input_error(shown, 0, "%s", f->problem);
         free(shown);
         return err;
     }
@@ -255,11 +172,6 @@ static sr_error *pass_over(sr_survey *s, sr_survey_model *m, sr_error *err)
         m->verdict = SR_SURVEY_NOT_SURVEYED;
     }
     char *consequence = sr_asprintf("%s not surveyed", m->id);
-    if ((soft && !m->input_error) || !consequence) {
-        free(consequence);
-        sr_error_free(err);
-        return sr_oom();
-    }
     err = sr_soften(err, s->settings.keep_going, NULL, NULL, consequence, sr_survey_warn_sentence, s);
     free(consequence);
     return err;
@@ -330,8 +242,8 @@ sr_error *sr_build_survey(sr_survey *s, const char *dir)
         err = survey_one(dir, &s->settings, &files[i], &m);
         if (err)
             err = pass_over(s, &m, err);
-        if (!err && !sr_survey_add_model(s, &m))
-            err = sr_oom();
+        if (!err)
+            sr_survey_add_model(s, &m);
         sr_survey_model_release(&m);
     }
     sr_metadata_files_free(files, n);

@@ -21,10 +21,12 @@ typedef struct sr_timings {
 sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t);
 
 /* Read the claims files (docs/claims.md) into sweep->claims and check
- * them against the analysed sweep: after sr_build_report. The report's own
- * column headings for this sweep's scenarios and benchmarks are understood
- * as headers, so its results.md reads back as a claims file. */
-sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files);
+ * them against the analysed sweep: after sr_build_report. aliases: headers
+ * understood besides the built-in ones; the command passes the report's
+ * own column headings for this sweep (sr_report_claim_aliases), so its
+ * results.md reads back as a claims file. */
+sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files, const sr_claim_alias *aliases,
+                          size_t n_aliases);
 
 /* Both exports read and analysed as sr_build_report does, with the same
  * settings and baseline, then compared into cmp. */

@@ -24,7 +24,7 @@ compared = [
     for m in report["models"]
     if not m["is_baseline"]
     for b, a in (m.get("accuracy") or {}).items()
-    if a.get("only_model_right") is not None
+    if a.get("flipped_better") is not None
 ]
 if not compared:
     if os.path.exists(path):
@@ -52,9 +52,9 @@ for m, b, a in compared:
     got = by.pop((m["label"], b), [])
     up = sum(float(r[model_col]) > float(r[base_col]) for r in got)
     down = sum(float(r[model_col]) < float(r[base_col]) for r in got)
-    if (up, down) != (a["only_model_right"], a["only_baseline_right"]):
-        failures.append(f"{m['label']} {b}: {up} up, {down} down; report.json {a['only_model_right']}, "
-                        f"{a['only_baseline_right']}")
+    if (up, down) != (a["flipped_better"], a["flipped_worse"]):
+        failures.append(f"{m['label']} {b}: {up} up, {down} down; report.json {a['flipped_better']}, "
+                        f"{a['flipped_worse']}")
     ids = [r["item"] for r in got]
     if len(set(ids)) != len(ids):
         failures.append(f"{m['label']} {b}: an item listed twice")

@@ -59,7 +59,7 @@ for bench, fam in families.items():
         close(what + " other_ci_level", a["other_ci_level"], conf if st["simultaneous"] else joint, 1e-12)
         close(what + " mcnemar_p_holm", a["mcnemar_p_holm"], holm.get(mid))
         # 0/1 scores: d is +1 (b items), -1 (c items), 0 otherwise.
-        n, b, c = a["n_paired"], a["only_model_right"], a["only_baseline_right"]
+        n, b, c = a["n_paired"], a["flipped_better"], a["flipped_worse"]
         if a["binary"]:
             mean = (b - c) / n
             var = (b + c - n * mean * mean) / (n - 1)

@@ -11,30 +11,28 @@
 
 /* A baseline without results leaves the comparisons empty but the rest of
  * the report (speed, KV, failures) stands; say so once. */
-static sr_error *note_empty_baseline(sr_sweep *sweep)
+static void note_empty_baseline(sr_sweep *sweep)
 {
     const sr_model *base = sr_sweep_baseline(sweep);
     if (!base || base->n_benchmarks > 0 || base->n_scenarios > 0)
-        return NULL;
+        return;
     bool others = false;
     for (size_t i = 0; i < sweep->n_models; i++)
         others |= &sweep->models[i] != base && (sweep->models[i].n_benchmarks || sweep->models[i].n_scenarios);
     if (!others)
-        return NULL;
-    bool ok = base->failure.message
-                  ? sr_sweep_warn(sweep,
-                                  "baseline '%s' has no results (%s): no accuracy differences or speed ratios",
-                                  base->label, base->failure.message)
-                  : sr_sweep_warn(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios",
-                                  base->label);
-    return ok ? NULL : sr_oom();
+        return;
+    if (base->failure.message)
+        sr_sweep_warn(sweep, "baseline '%s' has no results (%s): no accuracy differences or speed ratios", base->label,
+                      base->failure.message);
+    else
+        sr_sweep_warn(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios", base->label);
 }
 
 /* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT: one warning for
  * all of them (each scenario carries needs_more_runs), naming the first
  * few, so a thousand noisy scenarios are one line. */
 #define NOISY_NAMED 5
-static sr_error *note_noisy_speed(sr_sweep *sweep)
+static void note_noisy_speed(sr_sweep *sweep)
 {
     size_t noisy = 0, entries = 0;
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -44,7 +42,7 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
         entries += noisy > before;
     }
     if (noisy == 0)
-        return NULL;
+        return;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     size_t named = 0;
@@ -58,31 +56,33 @@ static sr_error *note_noisy_speed(sr_sweep *sweep)
         }
     if (noisy > named)
         sr_strbuf_printf(&sb, " and %zu more", noisy - named);
-    bool ok = sr_sweep_warn(sweep,
-                            "speed: %zu scenario%s of %zu entr%s need%s more runs (the runs spread by a coefficient "
-                            "of variation over %.2f, so the median is not a measurement): %s",
-                            noisy, noisy == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies", noisy == 1 ? "s" : "",
-                            SR_SPEED_CV_LIMIT, sr_strbuf_cstr(&sb));
+    sr_sweep_warn(sweep,
+                  "speed: %zu scenario%s of %zu entr%s need%s more runs (the runs spread by a coefficient "
+                  "of variation over %.2f, so the median is not a measurement): %s",
+                  noisy, noisy == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies", noisy == 1 ? "s" : "",
+                  SR_SPEED_CV_LIMIT, sr_strbuf_cstr(&sb));
     sr_strbuf_release(&sb);
-    return ok ? NULL : sr_oom();
 }
 
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
 {
-    sr_error *err;
-    if ((err = sr_label_entries(sweep)) || (err = sr_check_self_reports(sweep)) || (err = sr_key_runs(sweep)) ||
-        (err = sr_check_run_claims(sweep)))
-        return err;
+    sr_label_entries(sweep);
+    sr_check_self_reports(sweep);
+    sr_key_runs(sweep);
+    sr_check_run_claims(sweep);
     /* Without a baseline there is nothing to compare with, but the rest of
      * the report (speed, KV, failures) stands. */
+    sr_error *err = NULL;
     if (baseline)
         err = sr_resolve_baseline(sweep, baseline);
-    else if (!sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING))
-        err = sr_oom();
-    if (err || (err = sr_compare(sweep)) || (err = sr_set_statuses(sweep)) || (err = sr_rank_overview(sweep)) ||
-        (err = sr_pick_throughput_curve(sweep)))
+    else
+        sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING);
+    if (err || (err = sr_compare(sweep)))
         return err;
-    if ((err = note_noisy_speed(sweep)))
-        return err;
-    return note_empty_baseline(sweep);
+    sr_set_statuses(sweep);
+    sr_rank_overview(sweep);
+    sr_pick_throughput_curve(sweep);
+    note_noisy_speed(sweep);
+    note_empty_baseline(sweep);
+    return NULL;
 }

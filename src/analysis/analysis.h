@@ -1,7 +1,7 @@
 /* The whole analysis of a loaded sweep, in order: name the entries, check
  * what inputs claim about themselves, key bench runs into scenarios, find
  * the baseline, compare with it, and set each entry's status. The KV audit
- * (kvcap.h) runs after. */
+ * (kv_cap.h) runs after. */
 #ifndef SR_ANALYSIS_ANALYSIS_H
 #define SR_ANALYSIS_ANALYSIS_H
 

@@ -77,16 +77,15 @@ static int bfcl_version(const char *source)
 
 /* Two sides of one benchmark from different BFCL versions (v3 "simple",
  * v4 "simple_python") are compared, and the report says so. */
-static sr_error *note_versions(sr_sweep *sweep, const sr_model *model, const sr_scores *s, const sr_scores *base)
+static void note_versions(sr_sweep *sweep, const sr_model *model, const sr_scores *s, const sr_scores *base)
 {
     int mine = bfcl_version(s->source), theirs = bfcl_version(base->source);
     if (!mine || !theirs || mine == theirs)
-        return NULL;
-    return sr_sweep_warn(sweep, "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
-                         "categories and checks differ",
-                         model->id, s->benchmark, mine, s->source, theirs, base->source)
-               ? NULL
-               : sr_oom();
+        return;
+    sr_sweep_warn(sweep,
+                  "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
+                  "categories and checks differ",
+                  model->id, s->benchmark, mine, s->source, theirs, base->source);
 }
 
 /* Pair a model's items with the baseline's (sorted by id once per
@@ -95,33 +94,28 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
                              size_t family, const sr_item_index *base_idx, job_list *jobs)
 {
     sr_pairing pairing;
-    if (!sr_pair_items(s, base, base_idx, &pairing))
-        return sr_oom();
+    sr_pair_items(s, base, base_idx, &pairing);
     size_t n = pairing.n;
-    sr_error *err = note_versions(sweep, model, s, base);
-    if (!err && (pairing.only_a || pairing.only_b)) {
+    note_versions(sweep, model, s, base);
+    sr_error *err = NULL;
+    if (pairing.only_a || pairing.only_b) {
         char *msg = sr_asprintf("%s: item set differs from the baseline's ('%s'): %zu shared, %zu only here, "
                                 "%zu only in the baseline",
                                 s->benchmark, base->source ? base->source : "?", n, pairing.only_a, pairing.only_b);
-        if (!msg)
-            err = sr_oom();
-        else
-            err = sr_soften(sr_input_error(s->source, 0, "%s%s", msg,
-                                           sweep->settings.keep_going
-                                               ? ""
-                                               : " (with --keep-going they are compared on the shared items)"),
-                            sweep->settings.keep_going,
-                            NULL, model->id, "compared on the shared items", sr_sweep_warn_sentence, sweep);
+        err = sr_soften(
+            sr_input_error(s->source, 0, "%s%s", msg,
+                           sweep->settings.keep_going ? ""
+                                                      : " (with --keep-going they are compared on the shared items)"),
+            sweep->settings.keep_going, NULL, model->id, "compared on the shared items", sr_sweep_warn_sentence, sweep);
         free(msg);
     }
     /* Answers cut at different token limits are not the same test: a lower
      * limit truncates long reasoning. Compared still, and said. */
-    if (!err && s->max_tokens > 0 && base->max_tokens > 0 && s->max_tokens != base->max_tokens &&
-        !sr_sweep_warn(sweep,
-                       "%s: %s: answers limited to %ld tokens here but %ld in the baseline's '%s': the difference "
-                       "mixes the model with the limit",
-                       model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?"))
-        err = sr_oom();
+    if (!err && s->max_tokens > 0 && base->max_tokens > 0 && s->max_tokens != base->max_tokens)
+        sr_sweep_warn(sweep,
+                      "%s: %s: answers limited to %ld tokens here but %ld in the baseline's '%s': the difference "
+                      "mixes the model with the limit",
+                      model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?");
     if (err || n == 0) {
         sr_pairing_release(&pairing);
         return err;
@@ -131,10 +125,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->vs_baseline.better = pairing.better;
     s->vs_baseline.worse = pairing.worse;
     /* The items themselves, for an auditor to open (items.csv). */
-    if (!sr_flipped_items(s, base_idx, &s->flipped, &s->n_flipped)) {
-        sr_pairing_release(&pairing);
-        return sr_oom();
-    }
+    sr_flipped_items(s, base_idx, &s->flipped, &s->n_flipped);
     /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
     s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
@@ -146,10 +137,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         return NULL;
     }
     void *items = jobs->items;
-    if (!sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
-        sr_pairing_release(&pairing);
-        return sr_oom();
-    }
+    sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
     jobs->items = items;
     jobs->items[jobs->n++] =
         (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), family, false};
@@ -231,14 +219,13 @@ static int equivalence(const sr_scores *s, double margin_points)
 }
 
 /* Holm over each benchmark's family of McNemar p-values. */
-static sr_error *holm_by_family(job_list *jobs)
+static void holm_by_family(job_list *jobs)
 {
     size_t n = jobs->n ? jobs->n : 1;
     double *p = sr_xmalloc(n * sizeof *p), *adjusted = sr_xmalloc(n * sizeof *adjusted);
     size_t *member = sr_xmalloc(n * sizeof *member);
     bool *done = sr_xcalloc(n, sizeof *done);
-    sr_error *err = p && adjusted && member && done ? NULL : sr_oom();
-    for (size_t i = 0; i < jobs->n && !err; i++) {
+    for (size_t i = 0; i < jobs->n; i++) {
         if (done[i])
             continue;
         const char *bench = jobs->items[i].scores->benchmark;
@@ -254,15 +241,14 @@ static sr_error *holm_by_family(job_list *jobs)
             }
         }
         if (!sr_holm_adjust(p, m, adjusted))
-            err = sr_oom(); /* the p-values are in [0, 1]: only memory can fail */
-        for (size_t k = 0; k < m && !err; k++)
+            continue; /* never: McNemar p-values are in [0, 1] */
+        for (size_t k = 0; k < m; k++)
             jobs->items[member[k]].scores->mcnemar_p_holm = adjusted[k];
     }
     free(p);
     free(adjusted);
     free(member);
     free(done);
-    return err;
 }
 
 /* Each job has its own seed and writes only its own scores, so the result
@@ -279,7 +265,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
     sr_progress_clear(st->progress);
     for (size_t i = 0; i < jobs->n; i++) {
         if (!jobs->items[i].ok)
-            return sr_oom();
+            return sr_oom(); /* GSL could not allocate its generator */
         sr_scores *s = jobs->items[i].scores;
         s->compared = true;
         s->vs_baseline.verdict = sr_verdict_from_interval(s->vs_baseline.ci_low, s->vs_baseline.ci_high);
@@ -287,7 +273,8 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         s->verdict_flips = s->vs_baseline.verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
     }
-    return holm_by_family(jobs);
+    holm_by_family(jobs);
+    return NULL;
 }
 
 static void jobs_free(job_list *jobs)
@@ -297,7 +284,7 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static sr_error *speed_summary(sr_scenario *sc)
+static void speed_summary(sr_scenario *sc)
 {
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
@@ -324,13 +311,6 @@ static sr_error *speed_summary(sr_scenario *sc)
     sc->cv = sr_coefficient_of_variation(v, sr_run_throughputs(sc, v));
     sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
     free(v);
-    return NULL;
-}
-
-/* Ratio of medians to the baseline's and the range the runs span. */
-static sr_error *speed_ratio(sr_scenario *sc, const sr_scenario *base)
-{
-    return sr_speed_spread(sc, base, &sc->vs_baseline) ? NULL : sr_oom();
 }
 
 sr_error *sr_compare(sr_sweep *sweep)
@@ -341,8 +321,7 @@ sr_error *sr_compare(sr_sweep *sweep)
         for (size_t j = 0; j < m->n_benchmarks; j++)
             score_summary(&m->benchmarks[j], sweep->settings.confidence);
         for (size_t j = 0; j < m->n_scenarios; j++)
-            if ((err = speed_summary(&m->scenarios[j])))
-                return err;
+            speed_summary(&m->scenarios[j]);
     }
     /* Without a baseline (or one with no results) there is nothing to
      * compare with; every other section of the report still stands. */
@@ -370,8 +349,10 @@ sr_error *sr_compare(sr_sweep *sweep)
                     !m->benchmarks[j].summary_only && !base->benchmarks[b].summary_only) /* no items to pair */
                     err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
         }
+        /* Ratio of medians to the baseline's and the range the runs span. */
         for (size_t j = 0; j < m->n_scenarios && !err; j++)
-            err = speed_ratio(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key));
+            sr_speed_spread(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key),
+                            &m->scenarios[j].vs_baseline);
     }
     for (size_t j = 0; j < n_base; j++)
         sr_item_index_free(base_idx[j]);

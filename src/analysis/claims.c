@@ -40,8 +40,6 @@ char *sr_claims_normalize_name(const char *name)
         sr_strbuf_putc(&sb, c);
     }
     char *s = sr_strbuf_detach(&sb);
-    if (!s)
-        return sr_asprintf("%s", ""); /* an empty name; NULL only on OOM */
     size_t n = strlen(s);
     for (bool cut = true; cut;) {
         cut = false;
@@ -66,14 +64,13 @@ static const char *name_part(const char *id)
     return slash ? slash + 1 : id;
 }
 
-/* Equal after normalising both; false on OOM (the caller's check of the
- * written name's form catches that). */
+/* Equal after normalising both. */
 static bool normalised_equal(const char *norm, const char *other)
 {
     if (!other || !other[0])
         return false;
     char *o = sr_claims_normalize_name(other);
-    bool eq = o && strcmp(norm, o) == 0;
+    bool eq = strcmp(norm, o) == 0;
     free(o);
     return eq;
 }
@@ -118,8 +115,7 @@ static char *without_marker(const char *name)
         }
         if (k >= 2 && name[k - 1] == ' ' && name[k - 2] == ',') {
             char *bare = sr_strndup(name, k - 1); /* "X (tp 2," */
-            if (bare)
-                bare[k - 2] = ')';
+            bare[k - 2] = ')';
             return bare;
         }
     }
@@ -149,8 +145,6 @@ sr_error *sr_claims_match_model(const sr_sweep *sw, const char *written, const c
     const char *forms[2] = {name, bare};
     char *norms[2] = {sr_claims_normalize_name(name), bare ? sr_claims_normalize_name(bare) : NULL};
     sr_error *err = NULL;
-    if (!norms[0] || (bare && !norms[1]))
-        err = sr_oom();
     for (int stage = 0; stage < N_STAGES && !err && *index < 0; stage++)
         for (int f = 0; f < 2 && forms[f] && *index < 0; f++) {
             long a = -1, b = -1;
@@ -308,16 +302,15 @@ static void resolve_by_table(sr_claim_list *list, long **cands, size_t *ncand)
 }
 
 /* What still ties names every candidate. */
-static sr_error *name_candidates(const sr_sweep *sw, sr_claim *c, const long *cands, size_t n)
+static void name_candidates(const sr_sweep *sw, sr_claim *c, const long *cands, size_t n)
 {
     if (c->model_index >= 0 || n < 2)
-        return NULL;
+        return;
     sr_strbuf names;
     sr_strbuf_init(&names);
     for (size_t k = 0; k < n; k++)
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[cands[k]]));
     c->candidates = sr_strbuf_detach(&names);
-    return c->candidates ? NULL : sr_oom();
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -452,8 +445,11 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
             f->level = numbers[i].bound ? *(const double *)((const char *)s + numbers[i].level_offset) : NAN;
             return NULL;
         }
-    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || strcmp(field, "only_model_right") == 0 ||
-                  strcmp(field, "only_baseline_right") == 0;
+    /* only_model_right and only_baseline_right: report.json's names for the
+     * flips in 0.1.0, still read for a release (docs/claims.md) */
+    bool better = strcmp(field, "flipped_better") == 0 || strcmp(field, "only_model_right") == 0;
+    bool worse = strcmp(field, "flipped_worse") == 0 || strcmp(field, "only_baseline_right") == 0;
+    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || better || worse;
     if (!words && !counts)
         return unknown_figure(c);
     if (!s) {
@@ -476,9 +472,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {
-        long v = strcmp(field, "n_paired") == 0           ? (long)s->vs_baseline.n_paired
-                 : strcmp(field, "only_model_right") == 0 ? s->vs_baseline.better
-                                                          : s->vs_baseline.worse;
+        long v = better ? s->vs_baseline.better : worse ? s->vs_baseline.worse : (long)s->vs_baseline.n_paired;
         set_count(f, v, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     }
     return NULL;
@@ -821,8 +815,7 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
-    if (!(c->model_id = sr_xstrdup(m->id)))
-        return sr_oom();
+    c->model_id = sr_xstrdup(m->id);
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))
         return err;
@@ -837,9 +830,8 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
 static sr_error *check_matched_duplicates(const sr_claim_list *list)
 {
     size_t repeat, original;
-    int found = sr_claim_list_contradiction(list, 0, SR_CLAIM_BY_MATCHED_MODEL, &repeat, &original);
-    if (found <= 0)
-        return found < 0 ? sr_oom() : NULL;
+    if (!sr_claim_list_contradiction(list, 0, SR_CLAIM_BY_MATCHED_MODEL, &repeat, &original))
+        return NULL;
     const sr_claim *r = &list->items[repeat], *o = &list->items[original];
     return sr_input_error(r->path, r->line,
                           "duplicate claim: %s of '%s' is %s here and %s at %s (as '%s'; both are %s)", r->figure,
@@ -868,7 +860,7 @@ sr_error *sr_check_claims(sr_sweep *sw)
     if (!err)
         resolve_by_table(list, cands, ncand);
     for (size_t i = 0; i < n && !err; i++)
-        err = name_candidates(sw, &list->items[i], cands[i], ncand[i]);
+        name_candidates(sw, &list->items[i], cands[i], ncand[i]);
     for (size_t i = 0; i < n && !err; i++)
         err = check_one(sw, &list->items[i]);
     for (size_t i = 0; i < n; i++)

@@ -29,7 +29,7 @@ sr_error *sr_check_claims(sr_sweep *sweep);
  * matches any is an input error at path:line naming both. */
 sr_error *sr_claims_match_model(const sr_sweep *sweep, const char *name, const char *path, long line, long *index);
 
-/* The normalised form of a model name (fresh string; NULL on OOM):
+/* The normalised form of a model name (fresh string):
  * "Granite 3.3 2B" and "ibm-granite/granite-3.3-2b-instruct"'s name part
  * both give "granite-3.3-2b". */
 char *sr_claims_normalize_name(const char *name);

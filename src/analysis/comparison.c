@@ -66,58 +66,57 @@ static void match_entries(const sr_sweep *before, const sr_sweep *after, size_t 
 
 /* ---- values of settings ------------------------------------------------- */
 
-static bool set_text(sr_value *v, const char *s)
+static sr_value text_value(const char *s)
 {
-    memset(v, 0, sizeof *v);
-    if (!s)
-        return true;
-    v->kind = SR_VALUE_TEXT;
-    v->text = sr_xstrdup(s);
-    return v->text != NULL;
+    sr_value v = {0};
+    if (s) {
+        v.kind = SR_VALUE_TEXT;
+        v.text = sr_xstrdup(s);
+    }
+    return v;
 }
 
-static bool set_number(sr_value *v, double x)
+static sr_value number_value(double x)
 {
-    memset(v, 0, sizeof *v);
+    sr_value v = {0};
     if (isfinite(x)) {
-        v->kind = SR_VALUE_NUMBER;
-        v->number = x;
+        v.kind = SR_VALUE_NUMBER;
+        v.number = x;
     }
-    return true;
+    return v;
 }
 
-static bool set_count(sr_value *v, long x)
+static sr_value count_value(long x)
 {
-    memset(v, 0, sizeof *v);
+    sr_value v = {0};
     if (x >= 0) {
-        v->kind = SR_VALUE_COUNT;
-        v->number = (double)x;
+        v.kind = SR_VALUE_COUNT;
+        v.number = (double)x;
     }
-    return true;
+    return v;
 }
 
-static bool copy_value(sr_value *dst, const sr_value *src)
+static void copy_value(sr_value *dst, const sr_value *src)
 {
     *dst = *src;
-    dst->text = NULL;
-    return src->kind != SR_VALUE_TEXT || (dst->text = sr_xstrdup(src->text)) != NULL;
+    dst->text = src->kind == SR_VALUE_TEXT ? sr_xstrdup(src->text) : NULL;
 }
 
-static bool sweep_value(const sr_sweep *sw, sr_setup_field f, sr_value *v)
+static sr_value sweep_value(const sr_sweep *sw, sr_setup_field f)
 {
     const sr_manifest *mf = &sw->manifest;
     switch (f) {
-    case SR_FIELD_NAME: return set_text(v, mf->name);
-    case SR_FIELD_BASELINE: return set_text(v, sw->baseline);
-    case SR_FIELD_HARDWARE: return set_text(v, mf->hardware);
-    case SR_FIELD_HBM_GIB: return set_number(v, mf->hbm_gib);
-    case SR_FIELD_IMAGE: return set_text(v, mf->image);
-    case SR_FIELD_DATE: return set_text(v, mf->date);
-    case SR_FIELD_VLLM_VERSION: return set_text(v, mf->vllm_version);
-    case SR_FIELD_MEM_UTIL: return set_number(v, mf->gpu_memory_utilization);
-    case SR_FIELD_MAX_MODEL_LEN: return set_count(v, mf->max_model_len);
-    case SR_FIELD_MAX_NUM_SEQS: return set_count(v, mf->max_num_seqs);
-    default: return set_text(v, NULL);
+    case SR_FIELD_NAME: return text_value(mf->name);
+    case SR_FIELD_BASELINE: return text_value(sw->baseline);
+    case SR_FIELD_HARDWARE: return text_value(mf->hardware);
+    case SR_FIELD_HBM_GIB: return number_value(mf->hbm_gib);
+    case SR_FIELD_IMAGE: return text_value(mf->image);
+    case SR_FIELD_DATE: return text_value(mf->date);
+    case SR_FIELD_VLLM_VERSION: return text_value(mf->vllm_version);
+    case SR_FIELD_MEM_UTIL: return number_value(mf->gpu_memory_utilization);
+    case SR_FIELD_MAX_MODEL_LEN: return count_value(mf->max_model_len);
+    case SR_FIELD_MAX_NUM_SEQS: return count_value(mf->max_num_seqs);
+    default: return text_value(NULL);
     }
 }
 
@@ -141,47 +140,47 @@ static double logged_util(const sr_model *m)
     return round(log->hbm_cap_gib / log->hbm_limit_gib * 1e4) / 1e4;
 }
 
-static bool model_value(const sr_sweep *sw, const sr_model *m, sr_setup_field f, sr_value *v)
+static sr_value model_value(const sr_sweep *sw, const sr_model *m, sr_setup_field f)
 {
     const sr_serving_settings *s = &m->settings;
     const sr_server_log *log = &m->log;
     switch (f) {
-    case SR_FIELD_VLLM_VERSION: return set_text(v, s->vllm_version);
+    case SR_FIELD_VLLM_VERSION: return text_value(s->vllm_version);
     case SR_FIELD_MEM_UTIL: {
         double u = logged_util(m);
-        set_number(v, isfinite(u) ? u : s->gpu_memory_utilization);
-        v->logged = isfinite(u);
-        return true;
+        sr_value v = number_value(isfinite(u) ? u : s->gpu_memory_utilization);
+        v.logged = isfinite(u);
+        return v;
     }
     case SR_FIELD_MAX_MODEL_LEN: {
         bool logged = m->has_log && log->max_concurrency_len > 0;
-        set_count(v, logged ? log->max_concurrency_len : s->max_model_len);
-        v->logged = logged;
-        return true;
+        sr_value v = count_value(logged ? log->max_concurrency_len : s->max_model_len);
+        v.logged = logged;
+        return v;
     }
-    case SR_FIELD_MAX_NUM_SEQS: return set_count(v, s->max_num_seqs);
-    case SR_FIELD_TP: return set_count(v, s->tensor_parallel_size);
-    case SR_FIELD_PP: return set_count(v, s->pipeline_parallel_size);
-    case SR_FIELD_MAX_BATCHED_TOKENS: return set_count(v, s->max_num_batched_tokens);
-    case SR_FIELD_BLOCK_SIZE: return set_count(v, s->block_size >= 0 ? s->block_size : m->kv.block_size);
-    case SR_FIELD_KV_CACHE_DTYPE: return set_text(v, s->kv_cache_dtype);
-    case SR_FIELD_SERVING_FLAGS: return set_text(v, m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
-    case SR_FIELD_PLANNED_BENCHMARKS: return set_text(v, m->planned ? m->arms_benchmarks : NULL);
+    case SR_FIELD_MAX_NUM_SEQS: return count_value(s->max_num_seqs);
+    case SR_FIELD_TP: return count_value(s->tensor_parallel_size);
+    case SR_FIELD_PP: return count_value(s->pipeline_parallel_size);
+    case SR_FIELD_MAX_BATCHED_TOKENS: return count_value(s->max_num_batched_tokens);
+    case SR_FIELD_BLOCK_SIZE: return count_value(s->block_size >= 0 ? s->block_size : m->kv.block_size);
+    case SR_FIELD_KV_CACHE_DTYPE: return text_value(s->kv_cache_dtype);
+    case SR_FIELD_SERVING_FLAGS: return text_value(m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
+    case SR_FIELD_PLANNED_BENCHMARKS: return text_value(m->planned ? m->arms_benchmarks : NULL);
     case SR_FIELD_GSM8K_MAX_TOKENS:
     case SR_FIELD_BFCL_MAX_TOKENS: {
         /* An accuracy run's setting: a lower limit cuts long answers, so a
          * change of it is named beside the accuracy change it may cause. */
         const sr_scores *sc = sr_model_benchmark(m, f == SR_FIELD_GSM8K_MAX_TOKENS ? "gsm8k" : "bfcl_simple");
-        return set_count(v, sc && sc->max_tokens > 0 ? sc->max_tokens : -1);
+        return count_value(sc && sc->max_tokens > 0 ? sc->max_tokens : -1);
     }
-    case SR_FIELD_CONFIG_SHA256: return set_text(v, config_sha256(sw, m));
-    case SR_FIELD_BACKEND: return set_text(v, m->has_log && m->log.engine_start ? (log->tpu ? "tpu" : "gpu") : NULL);
-    case SR_FIELD_HBM_LIMIT_LOGGED: return set_number(v, m->has_log ? log->hbm_limit_gib : NAN);
+    case SR_FIELD_CONFIG_SHA256: return text_value(config_sha256(sw, m));
+    case SR_FIELD_BACKEND: return text_value(m->has_log && m->log.engine_start ? (log->tpu ? "tpu" : "gpu") : NULL);
+    case SR_FIELD_HBM_LIMIT_LOGGED: return number_value(m->has_log ? log->hbm_limit_gib : NAN);
     case SR_FIELD_RESIDENT_LOGGED:
-        return set_number(v, !m->has_log                   ? NAN
-                             : isfinite(log->hbm_used_gib) ? log->hbm_used_gib
-                                                           : log->model_loading_gib);
-    default: return set_text(v, NULL);
+        return number_value(!m->has_log                   ? NAN
+                            : isfinite(log->hbm_used_gib) ? log->hbm_used_gib
+                                                          : log->model_loading_gib);
+    default: return text_value(NULL);
     }
 }
 
@@ -208,12 +207,12 @@ static void jobs_free(job_list *jobs)
 }
 
 /* A stream of its own per model and benchmark, apart from the report's. */
-static bool compare_seed(unsigned long seed, const char *model, const char *benchmark, unsigned long *out)
+static unsigned long compare_seed(unsigned long seed, const char *model, const char *benchmark)
 {
     char *salted = sr_asprintf("%s\n%s", SR_COMPARE_SEED_SALT, benchmark);
-    *out = sr_pair_seed(seed, model, salted);
+    unsigned long own = sr_pair_seed(seed, model, salted);
     free(salted);
-    return true;
+    return own;
 }
 
 /* Disjoint item sets are not a rerun of the same benchmark: the error
@@ -240,10 +239,8 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
         return NULL; /* a summary's own figure, its rows (if any) an excerpt: never paired */
     sr_item_index *by_id = sr_item_index_new(ch->before);
     sr_pairing p;
-    bool ok = sr_pair_items(ch->after, ch->before, by_id, &p);
+    sr_pair_items(ch->after, ch->before, by_id, &p);
     sr_item_index_free(by_id);
-    if (!ok)
-        return sr_oom();
     ch->change.n_paired = p.n;
     ch->only_before = p.only_b;
     ch->only_after = p.only_a;
@@ -261,12 +258,9 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
         return NULL;
     }
     ch->change.mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
+    ch->seed = compare_seed(c->settings.seed, mc->after->id, ch->benchmark);
     void *items = jobs->items;
-    if (!compare_seed(c->settings.seed, mc->after->id, ch->benchmark, &ch->seed) ||
-        !sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items)) {
-        sr_pairing_release(&p);
-        return sr_oom();
-    }
+    sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
     jobs->items = items;
     jobs->items[jobs->n++] = (accuracy_job){ch, p.diff, p.n, false};
     return NULL;
@@ -308,8 +302,7 @@ static sr_error *accuracy_changes(const sr_comparison *c, sr_model_change *mc, j
             continue; /* paired already */
         sr_accuracy_change *ch = &mc->accuracy[mc->n_accuracy];
         accuracy_init(ch);
-        if (!(ch->benchmark = sr_xstrdup(s->benchmark)))
-            return sr_oom();
+        ch->benchmark = sr_xstrdup(s->benchmark);
         mc->n_accuracy++;
         ch->before = sr_model_benchmark(b, s->benchmark);
         ch->after = sr_model_benchmark(a, s->benchmark);
@@ -329,7 +322,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     for (size_t i = 0; i < jobs->n; i++) {
         if (!jobs->items[i].ok)
-            return sr_oom();
+            return sr_oom(); /* GSL could not allocate its generator */
         sr_accuracy_change *ch = jobs->items[i].change;
         ch->change.verdict = sr_verdict_from_interval(ch->change.ci_low, ch->change.ci_high);
         ch->regression = ch->change.verdict == SR_VERDICT_LOWER;
@@ -339,7 +332,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 
 /* ---- speed ----------------------------------------------------------------- */
 
-static sr_error *speed_changes(sr_model_change *mc)
+static void speed_changes(sr_model_change *mc)
 {
     const sr_model *b = mc->before, *a = mc->after;
     mc->speed = sr_xcalloc(b->n_scenarios + a->n_scenarios + 1, sizeof *mc->speed);
@@ -352,23 +345,20 @@ static sr_error *speed_changes(sr_model_change *mc)
         ch->before = sr_model_scenario(b, sc->key);
         ch->after = sr_model_scenario(a, sc->key);
         ch->change = (sr_spread){NAN, NAN, NAN, -1};
-        if (ch->before && ch->after && !sr_speed_spread(ch->after, ch->before, &ch->change))
-            return sr_oom();
+        if (ch->before && ch->after)
+            sr_speed_spread(ch->after, ch->before, &ch->change);
         ch->regression = ch->change.within_noise == 0 && ch->change.high < 1;
     }
-    return NULL;
 }
 
 /* ---- KV cache and status -------------------------------------------------- */
 
-static bool kv_side(const sr_sweep *sw, const sr_model *m, sr_kv_side *out)
+static void kv_side(const sr_sweep *sw, const sr_model *m, sr_kv_side *out)
 {
     out->logged = m->kv.logged_tokens;
     out->recomputed = m->kv.recomputed_tokens;
     for (size_t i = 0; i < sr_n_kv_cause_fields; i++)
-        if (!model_value(sw, m, sr_kv_cause_fields[i], &out->values[sr_kv_cause_fields[i]]))
-            return false;
-    return true;
+        out->values[sr_kv_cause_fields[i]] = model_value(sw, m, sr_kv_cause_fields[i]);
 }
 
 static bool differ_known(long a, long b)
@@ -376,11 +366,11 @@ static bool differ_known(long a, long b)
     return a >= 0 && b >= 0 && a != b;
 }
 
-static sr_error *kv_change(const sr_comparison *c, sr_model_change *mc)
+static void kv_change(const sr_comparison *c, sr_model_change *mc)
 {
     sr_kv_change *kv = &mc->kv;
-    if (!kv_side(c->before, mc->before, &kv->before) || !kv_side(c->after, mc->after, &kv->after))
-        return sr_oom();
+    kv_side(c->before, mc->before, &kv->before);
+    kv_side(c->after, mc->after, &kv->after);
     kv->changed =
         differ_known(kv->before.logged, kv->after.logged) || differ_known(kv->before.recomputed, kv->after.recomputed);
     for (size_t i = 0; i < sr_n_kv_cause_fields; i++) {
@@ -389,7 +379,6 @@ static sr_error *kv_change(const sr_comparison *c, sr_model_change *mc)
         kv->causes[f] = sr_value_changed(vb, va);
         kv->n_causes += kv->causes[f];
     }
-    return NULL;
 }
 
 static sr_transition transition_of(const sr_model *b, const sr_model *a)
@@ -439,32 +428,27 @@ static const sr_setup_field model_fields[] = {SR_FIELD_VLLM_VERSION,
 static sr_setup_change *add_setup(sr_comparison *c, size_t *cap)
 {
     void *rows = c->setup;
-    if (!sr_grow(&rows, cap, c->n_setup + 1, sizeof *c->setup))
-        return NULL;
+    sr_grow(&rows, cap, c->n_setup + 1, sizeof *c->setup);
     c->setup = rows;
     sr_setup_change *s = &c->setup[c->n_setup++];
     memset(s, 0, sizeof *s);
     return s;
 }
 
-static sr_error *sweep_setup(sr_comparison *c, size_t *cap)
+static void sweep_setup(sr_comparison *c, size_t *cap)
 {
     for (size_t i = 0; i < sizeof sweep_fields / sizeof sweep_fields[0]; i++) {
-        sr_value vb, va;
-        bool ok = sweep_value(c->before, sweep_fields[i], &vb) && sweep_value(c->after, sweep_fields[i], &va);
-        sr_setup_change *s = ok && !sr_value_equal(&vb, &va) ? add_setup(c, cap) : NULL;
-        if (s) {
-            s->field = sweep_fields[i];
-            s->before = vb;
-            s->after = va;
-        } else {
+        sr_value vb = sweep_value(c->before, sweep_fields[i]), va = sweep_value(c->after, sweep_fields[i]);
+        if (sr_value_equal(&vb, &va)) {
             sr_value_release(&vb);
             sr_value_release(&va);
-            if (!ok)
-                return sr_oom();
+            continue;
         }
+        sr_setup_change *s = add_setup(c, cap);
+        s->field = sweep_fields[i];
+        s->before = vb;
+        s->after = va;
     }
-    return NULL;
 }
 
 /* The row of rows[0..n) with this field, scope and values, or NULL. */
@@ -478,25 +462,19 @@ static sr_setup_change *find_setup(sr_setup_change *rows, size_t n, sr_setup_fie
     return NULL;
 }
 
-static bool add_model_id(sr_setup_change *s, const char *id)
+static void add_model_id(sr_setup_change *s, const char *id)
 {
     const char **ids = sr_xrealloc(s->models, (s->n_models + 1) * sizeof *ids);
     ids[s->n_models++] = id;
     s->models = ids;
-    return true;
 }
 
 /* One model's value change of field f: a row of its own, or joined to the
  * row of the same change; none when it only follows sweep.json's. */
-static sr_error *model_setup_change(sr_comparison *c, size_t *cap, size_t n_sweep, sr_setup_field f,
-                                    const sr_model_change *mc, size_t *known)
+static void model_setup_change(sr_comparison *c, size_t *cap, size_t n_sweep, sr_setup_field f,
+                               const sr_model_change *mc, size_t *known)
 {
-    sr_value vb, va;
-    sr_error *err = NULL;
-    if (!model_value(c->before, mc->before, f, &vb) || !model_value(c->after, mc->after, f, &va)) {
-        err = sr_oom();
-        goto done;
-    }
+    sr_value vb = model_value(c->before, mc->before, f), va = model_value(c->after, mc->after, f);
     if (vb.kind == SR_VALUE_NONE || va.kind == SR_VALUE_NONE || vb.logged != va.logged)
         goto done; /* not comparable */
     (*known)++;
@@ -504,55 +482,44 @@ static sr_error *model_setup_change(sr_comparison *c, size_t *cap, size_t n_swee
         goto done;
     sr_setup_change *s = find_setup(c->setup + n_sweep, c->n_setup - n_sweep, f, true, &vb, &va);
     if (!s) {
-        if (!(s = add_setup(c, cap))) {
-            err = sr_oom();
-            goto done;
-        }
+        s = add_setup(c, cap);
         s->field = f;
         s->per_model = true;
-        if (!copy_value(&s->before, &vb) || !copy_value(&s->after, &va)) {
-            err = sr_oom();
-            goto done;
-        }
+        copy_value(&s->before, &vb);
+        copy_value(&s->after, &va);
     }
-    if (!add_model_id(s, mc->after->id))
-        err = sr_oom();
+    add_model_id(s, mc->after->id);
 done:
     sr_value_release(&vb);
     sr_value_release(&va);
-    return err;
 }
 
-static sr_error *setup_changes(sr_comparison *c)
+static void setup_changes(sr_comparison *c)
 {
     size_t cap = 0;
-    sr_error *err = sweep_setup(c, &cap);
+    sweep_setup(c, &cap);
     size_t n_sweep = c->n_setup;
-    for (size_t i = 0; i < sizeof model_fields / sizeof model_fields[0] && !err; i++) {
+    for (size_t i = 0; i < sizeof model_fields / sizeof model_fields[0]; i++) {
         size_t first = c->n_setup, known = 0;
-        for (size_t k = 0; k < c->n_models && !err; k++)
-            err = model_setup_change(c, &cap, n_sweep, model_fields[i], &c->models[k], &known);
+        for (size_t k = 0; k < c->n_models; k++)
+            model_setup_change(c, &cap, n_sweep, model_fields[i], &c->models[k], &known);
         for (size_t r = first; r < c->n_setup; r++)
             c->setup[r].all_models = c->setup[r].n_models == known && known > 1;
     }
-    return err;
 }
 
 /* ---- the whole ------------------------------------------------------------ */
 
-static sr_error *one_sided(sr_comparison *c, const size_t *match, const bool *used)
+static void one_sided(sr_comparison *c, const size_t *match, const bool *used)
 {
     c->added = sr_xcalloc(c->after->n_models + 1, sizeof *c->added);
     c->removed = sr_xcalloc(c->before->n_models + 1, sizeof *c->removed);
-    if (!c->added || !c->removed)
-        return sr_oom();
     for (size_t i = 0; i < c->after->n_models; i++)
         if (match[i] == NO_MATCH)
             c->added[c->n_added++] = &c->after->models[i];
     for (size_t j = 0; j < c->before->n_models; j++)
         if (!used[j])
             c->removed[c->n_removed++] = &c->before->models[j];
-    return NULL;
 }
 
 static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *jobs)
@@ -566,8 +533,10 @@ static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *
         mc->before = &c->before->models[match[i]];
         mc->after = &c->after->models[i];
         mc->transition = transition_of(mc->before, mc->after);
-        if (!(err = accuracy_changes(c, mc, jobs)) && !(err = speed_changes(mc)))
-            err = kv_change(c, mc);
+        if (!(err = accuracy_changes(c, mc, jobs))) {
+            speed_changes(mc);
+            kv_change(c, mc);
+        }
     }
     return err;
 }
@@ -597,17 +566,13 @@ sr_error *sr_compare_sweeps(const sr_sweep *before, const sr_sweep *after, const
     size_t *match = sr_xmalloc((after->n_models ? after->n_models : 1) * sizeof *match);
     bool *used = sr_xcalloc(before->n_models ? before->n_models : 1, sizeof *used);
     job_list jobs = {0};
-    sr_error *err = match && used ? NULL : sr_oom();
-    if (!err) {
-        match_entries(before, after, match, used);
-        err = one_sided(out, match, used);
-    }
-    if (!err)
-        err = model_changes(out, match, &jobs);
+    match_entries(before, after, match, used);
+    one_sided(out, match, used);
+    sr_error *err = model_changes(out, match, &jobs);
     if (!err)
         err = run_jobs(&jobs, &out->settings);
     if (!err)
-        err = setup_changes(out);
+        setup_changes(out);
     if (!err)
         count_regressions(out);
     jobs_free(&jobs);

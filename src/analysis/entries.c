@@ -215,7 +215,7 @@ static bool label_group(sr_sweep *sw, const char *id, bool with_variant)
 /* Labels are shown in NFC, and no two may look the same: entries whose
  * labels are still alike (directories whose names differ only in how an
  * accent was composed) get " #2", " #3" in entry order. */
-static sr_error *distinct_labels(sr_sweep *sweep)
+static void distinct_labels(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
@@ -253,10 +253,9 @@ static sr_error *distinct_labels(sr_sweep *sweep)
         free(m->label);
         m->label = label;
     }
-    return NULL;
 }
 
-sr_error *sr_label_entries(sr_sweep *sweep)
+void sr_label_entries(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         free(sweep->models[i].label);
@@ -309,7 +308,7 @@ sr_error *sr_label_entries(sr_sweep *sweep)
     }
     free(same_id);
     free(same_tag);
-    return distinct_labels(sweep);
+    distinct_labels(sweep);
 }
 
 /* Entries a name picks, by one rule: 0 label, 1 directory (an entry alone
@@ -378,8 +377,6 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     bool from_manifest = sweep->baseline_from_manifest;
     const char *from = from_manifest ? "\"baseline\" in sweep.json" : "--baseline";
     char *id = sr_normalize_model_id(name);
-    if (!id)
-        return sr_oom();
     sr_model *m = NULL;
     size_t n = 0;
     /* A label, a directory or a tag names one entry; an id may name several. */
@@ -389,13 +386,10 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     if (!m && (n = pick_by(sweep, name, id, 3, &m)) > 1 && from_manifest) {
         /* A sweep.json written before its entries were told apart: the
          * first, said out loud (on the command line it is a usage error). */
-        if (!sr_sweep_warn(sweep,
-                           "baseline '%s' (%s) names %zu entries; the first, '%s', is the baseline: name one by "
-                           "its label with --baseline to choose",
-                           name, from, n, m->label)) {
-            free(id);
-            return sr_oom();
-        }
+        sr_sweep_warn(sweep,
+                      "baseline '%s' (%s) names %zu entries; the first, '%s', is the baseline: name one by "
+                      "its label with --baseline to choose",
+                      name, from, n, m->label);
         n = 1;
     } else if (n > 1) {
         m = NULL;
@@ -420,8 +414,6 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     free(id);
     if (!m) {
         char *near = nearest_ids(sweep, name);
-        if (!near)
-            return sr_oom();
         sr_error *err = sr_input_error(from_manifest ? sweep->manifest.source : NULL, 0,
                                        "baseline '%s' (%s) is not in the export; nearest ids: %s", name, from, near);
         free(near);

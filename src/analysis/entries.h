@@ -10,7 +10,7 @@
 /* Set every entry's label: its id when no other entry shares it, else the
  * id with what sets it apart ("tp 2, util 0.5", a variant), else with its
  * directory. */
-sr_error *sr_label_entries(sr_sweep *sweep);
+void sr_label_entries(sr_sweep *sweep);
 
 /* The entry a name means: its label, its directory (or "directory
  * variant"), or its model id when only one entry has that id. Marks it the

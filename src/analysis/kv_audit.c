@@ -4,7 +4,7 @@
  * tokens, block size, KV dtype, the vLLM version's token formula), find the
  * memory (and so utilisation or resident memory) the logged count implies,
  * flag declared settings that contradict it, and tabulate what-ifs
- * (kvwhatif.c). Findings are values in model->kv; warnings are sentences
+ * (kv_whatif.c). Findings are values in model->kv; warnings are sentences
  * made from them. */
 #include <math.h>
 #include <stdlib.h>
@@ -146,8 +146,8 @@ static bool variant_matches(const sr_kv_layout *layout, const sr_kv_params *p, d
     return logged >= lo && logged <= hi;
 }
 
-/* The layout with its KV-shared layers holding KV of their own; false on OOM. */
-static bool unshared_copy(const sr_kv_layout *layout, sr_kv_layout *copy)
+/* The layout with its KV-shared layers holding KV of their own. */
+static void unshared_copy(const sr_kv_layout *layout, sr_kv_layout *copy)
 {
     *copy = *layout;
     copy->layers = sr_xmalloc((size_t)layout->n_layers * sizeof *copy->layers);
@@ -158,7 +158,6 @@ static bool unshared_copy(const sr_kv_layout *layout, sr_kv_layout *copy)
             copy->layers[i].shared_with = -1;
         }
     }
-    return true;
 }
 
 /* The single assumptions that would explain a disagreement (docs/kv.md 5):
@@ -174,7 +173,8 @@ static void explain(sr_kv_summary *kv, const sr_kv_layout *layout, const sr_kv_p
     }
     bool tpu = base->backend == SR_KV_BACKEND_TPU;
     sr_kv_layout copy;
-    if (shared > 0 && unshared_copy(layout, &copy)) {
+    if (shared > 0) {
+        unshared_copy(layout, &copy);
         if (variant_matches(&copy, base, gib, logged))
             kv->why |= SR_KV_WHY_SHARED_COUNTED;
         free(copy.layers);
@@ -208,7 +208,7 @@ static void explain(sr_kv_summary *kv, const sr_kv_layout *layout, const sr_kv_p
 }
 
 /* "recomputed X tokens ... would match with: ..." as a warning, from the values. */
-static bool warn_disagreement(sr_sweep *sweep, const sr_model *m)
+static void warn_disagreement(sr_sweep *sweep, const sr_model *m)
 {
     const sr_kv_summary *kv = &m->kv;
     sr_strbuf why;
@@ -223,23 +223,22 @@ static bool warn_disagreement(sr_sweep *sweep, const sr_model *m)
     }
     char a[64], b[64];
     long long diff = (long long)kv->logged_tokens - kv->recomputed_tokens;
-    bool ok = sr_sweep_warn(sweep,
-                            "kv: %s: recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
-                            "%+.1f blocks of %ld); %s%s",
-                            m->id, count_str(a, sizeof a, kv->recomputed_tokens), kv->avail_gib,
-                            count_str(b, sizeof b, kv->logged_tokens), diff, (double)diff / (double)kv->block_size,
-                            kv->block_size, why.len ? "would match with: " : "no single assumption explains it (tried ",
-                            why.len ? sr_strbuf_cstr(&why) : SR_KV_WHY_TRIED ")");
+    sr_sweep_warn(sweep,
+                  "kv: %s: recomputed %s tokens from %.2f GiB available but the log says %s (%+lld tokens, "
+                  "%+.1f blocks of %ld); %s%s",
+                  m->id, count_str(a, sizeof a, kv->recomputed_tokens), kv->avail_gib,
+                  count_str(b, sizeof b, kv->logged_tokens), diff, (double)diff / (double)kv->block_size,
+                  kv->block_size, why.len ? "would match with: " : "no single assumption explains it (tried ",
+                  why.len ? sr_strbuf_cstr(&why) : SR_KV_WHY_TRIED ")");
     sr_strbuf_release(&why);
-    return ok;
 }
 
 /* Recompute from the log's own memory line and compare (docs/kv.md 5). */
-static sr_error *forward_check(sr_sweep *sweep, sr_model *m, const sr_kv_plan *plan, double avail)
+static void forward_check(sr_sweep *sweep, sr_model *m, const sr_kv_plan *plan, double avail)
 {
     sr_kv_summary *kv = &m->kv;
     if (!fin(avail) || avail < 0)
-        return NULL;
+        return;
     sr_kv_capacity c;
     sr_kv_capacity_for(plan, sr_kv_gib_to_bytes(avail), &c);
     kv->avail_gib = avail;
@@ -252,7 +251,7 @@ static sr_error *forward_check(sr_sweep *sweep, sr_model *m, const sr_kv_plan *p
     kv->tokens_high = (long)hi;
     long long logged = kv->logged_tokens;
     if (logged < 0)
-        return NULL;
+        return;
     if (logged == c.tokens) {
         kv->check = SR_KV_CHECK_EXACT;
     } else if (logged >= lo && logged <= hi) {
@@ -260,35 +259,33 @@ static sr_error *forward_check(sr_sweep *sweep, sr_model *m, const sr_kv_plan *p
     } else {
         kv->check = SR_KV_CHECK_DIFFERS;
         explain(kv, m->layout, &plan->params, avail, logged);
-        if (!warn_disagreement(sweep, m))
-            return sr_oom();
+        warn_disagreement(sweep, m);
     }
-    return NULL;
 }
 
 /* ---- the inverse: the memory the logged count implies --------------------- */
 
 /* The concurrency line (printed with two decimals) must agree with the
  * blocks the logged count implies (docs/kv.md 3.4). */
-static bool check_concurrency_line(sr_sweep *sweep, const sr_model *m, const sr_kv_plan *plan, long long low,
+static void check_concurrency_line(sr_sweep *sweep, const sr_model *m, const sr_kv_plan *plan, long long low,
                                    long long high)
 {
     const sr_server_log *log = &m->log;
     long len = plan->params.max_model_len;
     long long bb = plan->shape.block_bytes;
     if (!fin(log->max_concurrency) || log->max_concurrency_len != len || bb <= 0)
-        return true;
+        return;
     double c_lo = sr_kv_concurrency_for_blocks(plan, low / bb);
     double c_hi = sr_kv_concurrency_for_blocks(plan, high / bb - 1);
     if (log->max_concurrency >= c_lo - 0.0051 && log->max_concurrency <= c_hi + 0.0051)
-        return true;
+        return;
     char n[64];
-    return sr_sweep_warn(sweep,
-                         "kv: %s: the log's maximum concurrency %.2fx for %ld tokens disagrees with %.2fx from its %s "
-                         "tokens (blocks per request %lld, block size %ld, max_num_batched_tokens %ld): the grouping, "
-                         "block size or batched tokens differ",
-                         m->id, log->max_concurrency, len, c_lo, count_str(n, sizeof n, m->kv.logged_tokens),
-                         plan->blocks_per_request, plan->block_size, plan->params.max_num_batched_tokens);
+    sr_sweep_warn(sweep,
+                  "kv: %s: the log's maximum concurrency %.2fx for %ld tokens disagrees with %.2fx from its %s "
+                  "tokens (blocks per request %lld, block size %ld, max_num_batched_tokens %ld): the grouping, "
+                  "block size or batched tokens differ",
+                  m->id, log->max_concurrency, len, c_lo, count_str(n, sizeof n, m->kv.logged_tokens),
+                  plan->blocks_per_request, plan->block_size, plan->params.max_num_batched_tokens);
 }
 
 /* The era comparison (docs/kv.md 3.3): a count the assumed formula cannot
@@ -339,16 +336,16 @@ static void implied_utilisation(const sr_sweep *sweep, sr_model *m, sr_kv_backen
 /* A utilisation the model's own settings declare (log or run plan) that
  * the implied interval contradicts. sweep.json's value is checked once for
  * the sweep (check_declared_sweep). */
-static bool check_declared_model(sr_sweep *sweep, const sr_model *m, sr_kv_backend backend)
+static void check_declared_model(sr_sweep *sweep, const sr_model *m, sr_kv_backend backend)
 {
     const sr_kv_summary *kv = &m->kv;
     const sr_server_log *log = &m->log;
     double d = m->settings.gpu_memory_utilization, lo = kv->util_implied_low, hi = kv->util_implied_high;
     double man = sweep->manifest.gpu_memory_utilization;
     if (!fin(d) || !fin(lo) || (fin(man) && fabs(d - man) < 1e-12))
-        return true;
+        return;
     if (d >= lo - 1e-9 && (!fin(hi) || d <= hi + 1e-9))
-        return true;
+        return;
     char n[64], beside[96], tail[200] = "";
     count_str(n, sizeof n, kv->logged_tokens);
     if (backend == SR_KV_BACKEND_TPU)
@@ -363,15 +360,15 @@ static bool check_declared_model(sr_sweep *sweep, const sr_model *m, sr_kv_backe
     }
     const char *where = fin(log->settings.gpu_memory_utilization) ? "the server log" : "the run plan";
     if (d < lo)
-        return sr_sweep_warn(
-            sweep,
-            "kv: %s: declared gpu_memory_utilization %.4g (%s) cannot hold the logged %s tokens beside "
-            "%s (needs >= %.4f%s)",
-            m->id, d, where, n, beside, lo, tail);
-    return sr_sweep_warn(sweep,
-                         "kv: %s: declared gpu_memory_utilization %.4g (%s) would leave room for more than the logged "
-                         "%s tokens beside %s (needs <= %.4f%s)",
-                         m->id, d, where, n, beside, hi, tail);
+        sr_sweep_warn(sweep,
+                      "kv: %s: declared gpu_memory_utilization %.4g (%s) cannot hold the logged %s tokens beside "
+                      "%s (needs >= %.4f%s)",
+                      m->id, d, where, n, beside, lo, tail);
+    else
+        sr_sweep_warn(sweep,
+                      "kv: %s: declared gpu_memory_utilization %.4g (%s) would leave room for more than the logged "
+                      "%s tokens beside %s (needs <= %.4f%s)",
+                      m->id, d, where, n, beside, hi, tail);
 }
 
 /* The memory the logged count implies, under the assumed formula, else
@@ -384,20 +381,19 @@ static sr_error *inverse_audit(sr_sweep *sweep, sr_model *m, const sr_kv_plan *p
         return NULL;
     bool found = sr_kv_implied_avail(plan, logged, &low, &high);
     sr_kv_formula used = plan->params.formula;
-    if (found && !check_concurrency_line(sweep, m, plan, low, high))
-        return sr_oom();
+    if (found)
+        check_concurrency_line(sweep, m, plan, low, high);
     sr_error *err = found ? NULL : era_comparison(m->layout, &plan->params, logged, &found, &low, &high, &used);
     if (err)
         return err;
     if (!found) {
         char n[64];
-        if (plan->shape.n_groups > 0 &&
-            !sr_sweep_warn(sweep,
-                           "kv: %s: no allocation of this config gives exactly the logged %s tokens (block "
-                           "size %ld, %ld KV cache groups, %s formula or another era's)",
-                           m->id, count_str(n, sizeof n, logged), plan->block_size, plan->shape.n_groups,
-                           sr_kv_formula_name(plan->params.formula)))
-            return sr_oom();
+        if (plan->shape.n_groups > 0)
+            sr_sweep_warn(sweep,
+                          "kv: %s: no allocation of this config gives exactly the logged %s tokens (block "
+                          "size %ld, %ld KV cache groups, %s formula or another era's)",
+                          m->id, count_str(n, sizeof n, logged), plan->block_size, plan->shape.n_groups,
+                          sr_kv_formula_name(plan->params.formula));
         return NULL;
     }
     kv->inverse_found = true;
@@ -405,7 +401,8 @@ static sr_error *inverse_audit(sr_sweep *sweep, sr_model *m, const sr_kv_plan *p
     kv->implied_avail_low_gib = (double)low / SR_GIB;
     kv->implied_avail_high_gib = (double)high / SR_GIB;
     implied_utilisation(sweep, m, plan->params.backend);
-    return check_declared_model(sweep, m, plan->params.backend) ? NULL : sr_oom();
+    check_declared_model(sweep, m, plan->params.backend);
+    return NULL;
 }
 
 /* ---- one model, then the sweep --------------------------------------------- */
@@ -419,15 +416,13 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
     params_for_model(sweep, m, &p, &version);
     long logged_len = m->log.max_concurrency_len;
     if (p.from.max_model_len != SR_KV_FROM_LOG_LINE && p.from.max_model_len != SR_KV_FROM_DEFAULT && logged_len > 0 &&
-        logged_len != p.max_model_len &&
-        !sr_sweep_warn(sweep,
-                       "kv: %s: declared max_model_len %ld (%s) but the log's concurrency line is for %ld tokens",
-                       m->id, p.max_model_len,
-                       p.from.max_model_len == SR_KV_FROM_MANIFEST ? (man->source ? man->source : "sweep.json")
-                       : p.from.max_model_len == SR_KV_FROM_LOG    ? "the server log"
-                                                                   : "the run plan",
-                       logged_len))
-        return sr_oom();
+        logged_len != p.max_model_len)
+        sr_sweep_warn(sweep, "kv: %s: declared max_model_len %ld (%s) but the log's concurrency line is for %ld tokens",
+                      m->id, p.max_model_len,
+                      p.from.max_model_len == SR_KV_FROM_MANIFEST ? (man->source ? man->source : "sweep.json")
+                      : p.from.max_model_len == SR_KV_FROM_LOG    ? "the server log"
+                                                                  : "the run plan",
+                      logged_len);
     sr_kv_plan plan;
     sr_error *err = sr_kv_plan_make(m->layout, &p, &plan);
     if (err)
@@ -438,13 +433,11 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
     kv->max_model_len = p.max_model_len;
     kv->bytes_per_token = (long)plan.shape.bytes_per_token;
     kv->block_size = plan.block_size;
-    if (version && !(kv->vllm_version = sr_xstrdup(version)))
-        err = sr_oom();
+    if (version)
+        kv->vllm_version = sr_xstrdup(version);
     double avail = logged_avail(&m->log);
-    if (!err)
-        err = forward_check(sweep, m, &plan, avail);
-    if (!err)
-        err = inverse_audit(sweep, m, &plan);
+    forward_check(sweep, m, &plan, avail);
+    err = inverse_audit(sweep, m, &plan);
     sr_kv_plan_release(&plan);
     return err ? err : sr_kv_whatif_table(sweep, m, &p, avail);
 }
@@ -452,12 +445,12 @@ static sr_error *analyse_model(sr_sweep *sweep, sr_model *m)
 /* The manifest's gpu_memory_utilization against every model's implied
  * interval, as one finding: a wrong declared setting is one fact about the
  * sweep, not one per model. */
-static bool check_declared_sweep(sr_sweep *sweep)
+static void check_declared_sweep(sr_sweep *sweep)
 {
     const sr_manifest *man = &sweep->manifest;
     double d = man->gpu_memory_utilization;
     if (!fin(d))
-        return true;
+        return;
     size_t checked = 0, low = 0, high = 0, cap_fits = 0;
     double cap_util = NAN, cap_gib = NAN, limit_gib = NAN;
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -493,18 +486,17 @@ static bool check_declared_sweep(sr_sweep *sweep)
             sr_strbuf_printf(&list, "%s%s %s tokens beside %.2f GiB needs >= %.4f", list.len ? "; " : "", m->id,
                              count_str(n, sizeof n, m->kv.logged_tokens), m->log.hbm_used_gib, m->kv.util_implied_low);
         }
-        bool ok = sr_sweep_warn(sweep,
-                                "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside "
-                                "the resident memory of %zu of %zu models (%s)%s",
-                                d, where, low, checked, sr_strbuf_cstr(&list), tail);
+        sr_sweep_warn(sweep,
+                      "kv: declared gpu_memory_utilization %.4g (%s) cannot hold the logged KV cache beside "
+                      "the resident memory of %zu of %zu models (%s)%s",
+                      d, where, low, checked, sr_strbuf_cstr(&list), tail);
         sr_strbuf_release(&list);
-        if (!ok)
-            return false;
     }
-    return !high || sr_sweep_warn(sweep,
-                                  "kv: declared gpu_memory_utilization %.4g (%s) would leave room for more than the "
-                                  "logged KV cache of %zu of %zu models%s",
-                                  d, where, high, checked, tail);
+    if (high)
+        sr_sweep_warn(sweep,
+                      "kv: declared gpu_memory_utilization %.4g (%s) would leave room for more than the "
+                      "logged KV cache of %zu of %zu models%s",
+                      d, where, high, checked, tail);
 }
 
 /* An input error in one model's audit: a warning with --keep-going
@@ -531,5 +523,6 @@ sr_error *sr_kv_analyse_sweep(sr_sweep *sweep)
         if (err && (err = soften(sweep, m, err)))
             return err;
     }
-    return check_declared_sweep(sweep) ? NULL : sr_oom();
+    check_declared_sweep(sweep);
+    return NULL;
 }

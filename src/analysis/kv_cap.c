@@ -399,15 +399,10 @@ static sr_error *group_hybrid(const sr_kv_layout *layout, sr_kv_plan *plan)
         return err;
     size_t n = (size_t)plan->n_layers;
     long *type_of = sr_xcalloc(n, sizeof *type_of), *rep = sr_xcalloc(n, sizeof *rep), *count = sr_xcalloc(n, sizeof *count);
-    if (type_of && rep && count)
-        assign_groups(plan, type_of, rep, count, layer_types(plan, type_of, rep, count));
-    else
-        err = sr_oom();
+    assign_groups(plan, type_of, rep, count, layer_types(plan, type_of, rep, count));
     free(type_of);
     free(rep);
     free(count);
-    if (err)
-        return err;
     plan->shape.page_bytes = max_page;
     return mul(max_page, plan->shape.group_size, &plan->shape.block_bytes) ? NULL : size_error(layout, 0);
 }

@@ -17,10 +17,10 @@
 
 #define SR_GIB 1073741824.0 /* 2^30 bytes */
 
-/* ---- the logged-token formula by vLLM version (kvera.c) ----------------- */
+/* ---- the logged-token formula by vLLM version (kv_era.c) ---------------- */
 
 /* The era a vLLM version string ("0.10.1.1", "v0.11.0", "0.29.1.dev",
- * "0.10.1.1+cu128") belongs to, from the table of releases in kvera.c;
+ * "0.10.1.1+cu128") belongs to, from the table of releases in kv_era.c;
  * UNKNOWN for NULL, an unparsable string, a version before the V1 engine
  * logged a count, or a pre-release of an era's first release. */
 sr_kv_era sr_kv_era_of_version(const char *version);
@@ -29,7 +29,7 @@ sr_kv_formula sr_kv_era_formula(sr_kv_era era);
 /* The first release of an era, e.g. "0.9.1" for era 2; NULL for UNKNOWN. */
 const char *sr_kv_era_first_release(sr_kv_era era);
 
-/* ---- allocation (kvcap.c) ---------------------------------------------- */
+/* ---- allocation (kv_cap.c) --------------------------------------------- */
 
 /* tpu-inference runs a model natively in JAX when its architecture is in
  * the registry (tpu_inference/models/common/model_loader.py), else through
@@ -117,7 +117,7 @@ bool sr_kv_implied_avail(const sr_kv_plan *plan, long long tokens, long long *lo
 /* GiB (double) to bytes, truncated like Python's int(); -1 if not finite or < 0. */
 long long sr_kv_gib_to_bytes(double gib);
 
-/* ---- the report (kvaudit.c, kvwhatif.c) ---------------------------------- */
+/* ---- the report (kv_audit.c, kv_whatif.c) -------------------------------- */
 
 /* For each model with a server log and a KV layout: fill model->kv
  * (logged vs recomputed with the model's serving settings, the inverse
@@ -125,7 +125,7 @@ long long sr_kv_gib_to_bytes(double gib);
  * and contradicted declared settings. */
 sr_error *sr_kv_analyse_sweep(sr_sweep *sweep);
 
-/* The what-if table of one model (kvwhatif.c): the logged chip at four
+/* The what-if table of one model (kv_whatif.c): the logged chip at four
  * lengths, then other chips, holding the logged resident memory and
  * utilisation; base is the audit's parameters, avail_gib the logged
  * available memory (NAN when unknown). */

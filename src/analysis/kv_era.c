@@ -8,7 +8,7 @@
  * it when vLLM changes the formula again: add an era to sr_kv_era
  * (src/model/kv_summary.h) and a row here, with the first release whose tag
  * follows the change and the evidence, the formula to
- * sr_kv_tokens_for_blocks (kvcap.c), the release ranges named by
+ * sr_kv_tokens_for_blocks (kv_cap.c), the release ranges named by
  * sr_kv_why_name (src/model/kv_summary.c), and say so in docs/kv.md 3.3. */
 #include <ctype.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "analysis/survey_rules.h"
 #include "util/text.h"
 
-sr_error *sr_survey_compare_sweep(sr_sweep *sweep)
+void sr_survey_compare_sweep(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
@@ -30,16 +30,13 @@ sr_error *sr_survey_compare_sweep(sr_sweep *sweep)
         if (!kv->predicted_disagrees)
             continue;
         char a[64], b[64], c[64];
-        bool ok = sr_sweep_warn(
-            sweep, "kv: %s: the survey (%s) predicted %s KV tokens, the server logged %s: %s blocks of %ld %s%s", m->id,
-            p->source, sr_format_count(a, sizeof a, p->tokens), sr_format_count(b, sizeof b, logged),
-            sr_format_fixed(c, sizeof c, fabs(kv->predicted_delta_blocks), 1), block,
-            kv->predicted_delta_tokens < 0 ? "fewer" : "more",
-            p->max_model_len > 0 && kv->max_model_len > 0 && p->max_model_len != kv->max_model_len
-                ? " (the survey assumed another max-model-len)"
-                : "");
-        if (!ok)
-            return sr_oom();
+        sr_sweep_warn(sweep,
+                      "kv: %s: the survey (%s) predicted %s KV tokens, the server logged %s: %s blocks of %ld %s%s",
+                      m->id, p->source, sr_format_count(a, sizeof a, p->tokens), sr_format_count(b, sizeof b, logged),
+                      sr_format_fixed(c, sizeof c, fabs(kv->predicted_delta_blocks), 1), block,
+                      kv->predicted_delta_tokens < 0 ? "fewer" : "more",
+                      p->max_model_len > 0 && kv->max_model_len > 0 && p->max_model_len != kv->max_model_len
+                          ? " (the survey assumed another max-model-len)"
+                          : "");
     }
-    return NULL;
 }

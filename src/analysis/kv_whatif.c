@@ -1,7 +1,7 @@
 /* The KV what-if table (docs/kv.md 5): a model's tokens and maximum
  * concurrency at other max-model-lens on the logged chip, and on other
  * chips holding the logged resident memory and utilisation. The chip
- * figures are data here; render/report/kv_text.c words what they are. */
+ * figures are data here; render/shared/kv_text.c words what they are. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +59,7 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
     sr_kv_capacity_for(&plan, r->avail_gib > 0 ? sr_kv_gib_to_bytes(r->avail_gib) : 0, &c);
     void *rows = kv->whatif;
     size_t cap = kv->n_whatif; /* grown one at a time: the table is small */
-    if (!sr_grow(&rows, &cap, kv->n_whatif + 1, sizeof *kv->whatif)) {
-        sr_kv_plan_release(&plan);
-        return sr_oom();
-    }
+    sr_grow(&rows, &cap, kv->n_whatif + 1, sizeof *kv->whatif);
     kv->whatif = rows;
     sr_kv_whatif *w = &kv->whatif[kv->n_whatif];
     *w = (sr_kv_whatif){.label = sr_xstrdup(r->label),
@@ -78,7 +75,7 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
                         .fits = c.max_concurrency >= 1.0};
     kv->n_whatif++;
     sr_kv_plan_release(&plan);
-    return (w->label && w->chip) ? NULL : sr_oom();
+    return NULL;
 }
 
 /* What the table holds from the log: the chip's limit, the utilisation and

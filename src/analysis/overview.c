@@ -102,10 +102,10 @@ static int cmp_rank_key(const void *x, const void *y)
     return c;
 }
 
-sr_error *sr_rank_overview(sr_sweep *sweep)
+void sr_rank_overview(sr_sweep *sweep)
 {
     if (sweep->n_models == 0)
-        return NULL;
+        return;
     rank_key *keys = sr_xmalloc(sweep->n_models * sizeof *keys);
     bool compared = sr_sweep_baseline(sweep) != NULL;
     for (size_t i = 0; i < sweep->n_models; i++) {
@@ -120,5 +120,4 @@ sr_error *sr_rank_overview(sr_sweep *sweep)
     for (size_t r = 0; r < sweep->n_models; r++)
         sweep->models[keys[r].index].overview_rank = r;
     free(keys);
-    return NULL;
 }

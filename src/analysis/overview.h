@@ -15,6 +15,6 @@
 int sr_keeps_up(const sr_model *m, double equivalence_margin);
 
 /* Fill keeps_up and overview_rank of every entry (after statuses). */
-sr_error *sr_rank_overview(sr_sweep *sweep);
+void sr_rank_overview(sr_sweep *sweep);
 
 #endif

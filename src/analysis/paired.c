@@ -82,7 +82,7 @@ const sr_item_score *sr_item_index_find(const sr_item_index *idx, const sr_item_
     return hit ? *hit : NULL;
 }
 
-bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out)
+void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out)
 {
     memset(out, 0, sizeof *out);
     out->diff = sr_xmalloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
@@ -102,7 +102,6 @@ bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *
         free(out->diff);
         out->diff = NULL;
     }
-    return true;
 }
 
 static bool all_digits(const char *s)
@@ -148,7 +147,7 @@ static int cmp_flip(const void *x, const void *y)
     return a->item.item < b->item.item ? -1 : a->item.item > b->item.item;
 }
 
-bool sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n)
+void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -159,27 +158,19 @@ bool sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped
         if (!hit || a->items[i].score == hit->score)
             continue;
         void *grown = keys;
-        if (!sr_grow(&grown, &cap, n_keys + 1, sizeof *keys)) {
-            free(keys);
-            return false;
-        }
+        sr_grow(&grown, &cap, n_keys + 1, sizeof *keys);
         keys = grown;
         keys[n_keys++] = (flip_key){&a->items[i], {i, hit->score}};
     }
     if (n_keys == 0)
-        return true;
+        return;
     qsort(keys, n_keys, sizeof *keys, cmp_flip);
     sr_flipped_item *items = sr_xmalloc(n_keys * sizeof *items);
-    if (!items) {
-        free(keys);
-        return false;
-    }
     for (size_t k = 0; k < n_keys; k++)
         items[k] = keys[k].item;
     free(keys);
     *out = items;
     *n = n_keys;
-    return true;
 }
 
 void sr_pairing_release(sr_pairing *p)
@@ -245,25 +236,19 @@ size_t sr_run_throughputs(const sr_scenario *sc, double *out)
     return n;
 }
 
-bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out)
+void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out)
 {
     double denom = ref ? ref->median_output_throughput : NAN;
     out->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
     out->low = out->high = NAN;
     out->within_noise = -1;
     if (!isfinite(out->ratio))
-        return true;
+        return;
     double *runs = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
     double *ref_runs = sr_xmalloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
-    if (!runs || !ref_runs) {
-        free(runs);
-        free(ref_runs);
-        return false;
-    }
     size_t n = sr_run_throughputs(sc, runs), nr = sr_run_throughputs(ref, ref_runs);
     if (sr_ratio_range(runs, n, ref_runs, nr, &out->low, &out->high) && (n > 1 || nr > 1))
         out->within_noise = out->low <= 1 && 1 <= out->high;
     free(runs);
     free(ref_runs);
-    return true;
 }

@@ -1,6 +1,6 @@
 /* The pieces of a paired comparison that every comparison shares: a model
- * against the baseline of its sweep (compare.c) and a model against itself
- * in an earlier export (sweepdiff.c). Pairing score sets by item id, the
+ * against the baseline of its sweep (baseline.c) and a model against itself
+ * in an earlier export (comparison.c). Pairing score sets by item id, the
  * paired bootstrap of the differences at several levels from one resample
  * stream, the verdict an interval gives, and the ratio of two scenarios'
  * medians with the range their runs span. Values only, no prose. */
@@ -33,15 +33,15 @@ typedef struct sr_pairing {
     size_t only_a, only_b;
 } sr_pairing;
 
-/* Pair a with b (b_idx: sr_item_index_new(b)); false on OOM. */
-bool sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out);
+/* Pair a with b (b_idx: sr_item_index_new(b)). */
+void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out);
 void sr_pairing_release(sr_pairing *p);
 
 /* The items a and b both have and scored differently (a's items; b_idx
  * as for sr_pair_items), sorted by item id, ids of digits in numeric order:
  * the discordant items a comparison flipped either way. *out is NULL when
- * there are none; free() it. False on OOM. */
-bool sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n);
+ * there are none; free() it. */
+void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n);
 
 /* Item ids in the order items.csv lists them: ids of digits by their
  * number, then any other id by byte order. */
@@ -53,7 +53,7 @@ int sr_item_id_cmp(const char *a, const char *b);
  * (*resampling says which). exact: read every level off the exact bootstrap
  * distribution instead when there is one, and keep the sampled interval of
  * levels[0] in *sampled_low/high (else they stay NAN). False on bad
- * arguments or OOM. */
+ * arguments or when GSL fails. */
 bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned long seed, bool exact,
                          sr_interval *levels, size_t n_levels, const char **resampling, double *sampled_low,
                          double *sampled_high);
@@ -70,8 +70,7 @@ size_t sr_run_throughputs(const sr_scenario *sc, double *out);
  * the ratio of medians, and the range every pairing of one of its runs with
  * a reference run spans (min / max, max / min). within_noise: 1 when the
  * range holds 1, 0 when not, -1 when there is no ratio or one run on each
- * side (a point shows no spread). ref may be NULL (no ratio). False on
- * OOM. */
-bool sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out);
+ * side (a point shows no spread). ref may be NULL (no ratio). */
+void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out);
 
 #endif

@@ -98,8 +98,7 @@ long sr_load_prompt_length(const sr_sweep *sweep)
                 if (!runs[r].fixed_prompts || !isfinite(runs[r].measured_input_len))
                     continue;
                 void *p = v;
-                if (!sr_grow(&p, &cap, n + 1, sizeof *v))
-                    break;
+                sr_grow(&p, &cap, n + 1, sizeof *v);
                 v = p;
                 v[n++] = runs[r].measured_input_len;
             }
@@ -110,7 +109,7 @@ long sr_load_prompt_length(const sr_sweep *sweep)
     return len;
 }
 
-static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
+static void key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
 {
     for (size_t i = 0; i < m->n_runs; i++) {
         sr_bench_run *run = &m->runs[i];
@@ -118,26 +117,21 @@ static sr_error *key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
         sr_run_keying k = sr_run_spec(run, load_prompt, &spec);
         const char *src = run->source ? run->source : "?";
         if (k == SR_RUN_NO_SUCCESS) {
-            if (!sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id,
-                               src))
-                return sr_oom();
+            sr_sweep_warn(sweep, "%s: '%s': no successful requests; run not counted", m->label ? m->label : m->id, src);
             continue;
         }
         if (k == SR_RUN_NO_LENGTHS) {
-            if (!sr_sweep_warn(sweep, "%s: '%s': input or output length unknown; run not counted",
-                               m->label ? m->label : m->id, src))
-                return sr_oom();
+            sr_sweep_warn(sweep, "%s: '%s': input or output length unknown; run not counted",
+                          m->label ? m->label : m->id, src);
             continue;
         }
-        if (!sr_model_add_run(m, &spec, run))
-            return sr_oom();
+        sr_model_add_run(m, &spec, run);
     }
     for (size_t i = 0; i < m->n_runs; i++)
         sr_bench_run_release(&m->runs[i]);
     free(m->runs);
     m->runs = NULL;
     m->n_runs = m->cap_runs = 0;
-    return NULL;
 }
 
 /* Whether a run's file is named as a warm-up ("warmup.log",
@@ -206,10 +200,10 @@ static size_t take_out_warmups(sr_scenario *sc)
 
 /* One warning for the sweep's warm-ups, naming the first few. */
 #define WARMUPS_NAMED 3
-static sr_error *note_warmups(sr_sweep *sweep, size_t total)
+static void note_warmups(sr_sweep *sweep, size_t total)
 {
     if (total == 0)
-        return NULL;
+        return;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     size_t named = 0;
@@ -225,27 +219,23 @@ static sr_error *note_warmups(sr_sweep *sweep, size_t total)
         }
     if (total > named)
         sr_strbuf_printf(&sb, "; and %zu more", total - named);
-    bool ok = sr_sweep_warn(sweep,
-                            "speed: %zu warm-up run%s left out of the medians (listed under each scenario's "
-                            "warmups in report.json): %s",
-                            total, total == 1 ? "" : "s", sr_strbuf_cstr(&sb));
+    sr_sweep_warn(sweep,
+                  "speed: %zu warm-up run%s left out of the medians (listed under each scenario's "
+                  "warmups in report.json): %s",
+                  total, total == 1 ? "" : "s", sr_strbuf_cstr(&sb));
     sr_strbuf_release(&sb);
-    return ok ? NULL : sr_oom();
 }
 
-sr_error *sr_key_runs(sr_sweep *sweep)
+void sr_key_runs(sr_sweep *sweep)
 {
     long load_prompt = sr_load_prompt_length(sweep);
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_error *err = key_model_runs(sweep, &sweep->models[i], load_prompt);
-        if (err)
-            return err;
-    }
+    for (size_t i = 0; i < sweep->n_models; i++)
+        key_model_runs(sweep, &sweep->models[i], load_prompt);
     size_t warmups = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         for (size_t k = 0; k < sweep->models[i].n_scenarios; k++)
             warmups += take_out_warmups(&sweep->models[i].scenarios[k]);
-    return note_warmups(sweep, warmups);
+    note_warmups(sweep, warmups);
 }
 
 /* ---- the throughput curve ------------------------------------------------ */
@@ -348,14 +338,14 @@ static bool value_added(index_table *t, curve_value *vals, size_t *n, size_t cur
  * curve's values were once counted by a scan of the whole sweep per
  * scenario: quadratic, 46 % of a 10,000-model report's CPU, three times a
  * report.) */
-sr_error *sr_pick_throughput_curve(sr_sweep *sweep)
+void sr_pick_throughput_curve(sr_sweep *sweep)
 {
     memset(&sweep->throughput_curve, 0, sizeof sweep->throughput_curve);
     size_t n_scenarios = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         n_scenarios += sweep->models[i].n_scenarios;
     if (n_scenarios == 0)
-        return NULL;
+        return;
     curve_key *keys = sr_xmalloc(n_scenarios * sizeof *keys);
     size_t n_keys = 0;
     index_table key_table;
@@ -401,5 +391,4 @@ sr_error *sr_pick_throughput_curve(sr_sweep *sweep)
     free(vals);
     free(key_table.slot);
     free(value_table.slot);
-    return NULL;
 }

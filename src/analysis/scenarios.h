@@ -26,10 +26,10 @@ long sr_load_prompt_length(const sr_sweep *sweep);
 
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
-sr_error *sr_key_runs(sr_sweep *sweep);
+void sr_key_runs(sr_sweep *sweep);
 
 /* sweep->throughput_curve, once statuses and medians are set: in time
  * linear in the scenarios. */
-sr_error *sr_pick_throughput_curve(sr_sweep *sweep);
+void sr_pick_throughput_curve(sr_sweep *sweep);
 
 #endif

@@ -77,7 +77,7 @@ static long exact_count(const sr_reported_metric *r)
 /* A summary that claims a benchmark's accuracy without any per-item rows of
  * it: the entry's figure for that benchmark, not recomputed, with no
  * interval and no comparison. */
-static bool add_summary_figure(sr_model *m, const sr_reported_metric *r)
+static void add_summary_figure(sr_model *m, const sr_reported_metric *r)
 {
     sr_scores sc;
     sr_scores_init(&sc);
@@ -92,11 +92,7 @@ static bool add_summary_figure(sr_model *m, const sr_reported_metric *r)
     sc.truncated = r->truncated;
     if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0)
         sc.metric_filter = sr_xstrdup(r->metric_filter);
-    if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
-        sr_scores_release(&sc);
-        return false;
-    }
-    return true;
+    sr_model_add_scores(m, &sc);
 }
 
 /* The claim of a task the report reads when no samples are there: the
@@ -124,7 +120,7 @@ static const sr_reported_metric *task_claim(const sr_sweep *sw, const sr_model *
     return filters == 1 ? only : named;
 }
 
-static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
+static void check_lmeval(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -141,13 +137,11 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
             s->claimed_n = r->n;
             s->claimed_right = exact_count(r);
             free(s->claimed_source);
-            if (!(s->claimed_source = sr_xstrdup(r->source)))
-                return sr_oom();
+            s->claimed_source = sr_xstrdup(r->source);
             bool excerpt = r->n > 0 && (size_t)r->n > s->n_items; /* said once, by mark_excerpts */
-            if (!excerpt && fabs(mine - r->value) > SR_CLAIM_TOLERANCE &&
-                !sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
-                               r->source, r->value))
-                return sr_oom();
+            if (!excerpt && fabs(mine - r->value) > SR_CLAIM_TOLERANCE)
+                sr_sweep_warn(sw, "%s: %s: the samples give %.4f but '%s' claims %.4f", m->label, s->benchmark, mine,
+                              r->source, r->value);
         }
         /* A claim with no per-item evidence is the entry's figure for the
          * task, not recomputed (the key the report reads: gsm8k's filter,
@@ -156,20 +150,18 @@ static sr_error *check_lmeval(sr_sweep *sw, sr_model *m)
          * of their own. */
         if (matched || r->subtask || sr_model_benchmark(m, r->task) || task_claim(sw, m, r->task) != r)
             continue;
-        if (!sr_sweep_warn(sw,
-                           "%s: %s: '%s' claims %.4f but there are no per-item samples (samples_%s_*.jsonl): not "
-                           "recomputed, no interval",
-                           m->label, r->task, r->source, r->value, r->task) ||
-            !add_summary_figure(m, r))
-            return sr_oom();
+        sr_sweep_warn(sw,
+                      "%s: %s: '%s' claims %.4f but there are no per-item samples (samples_%s_*.jsonl): not "
+                      "recomputed, no interval",
+                      m->label, r->task, r->source, r->value, r->task);
+        add_summary_figure(m, r);
     }
-    return NULL;
 }
 
 /* A gen_eval.py summary (<tag>.gen-<task>.json) against its rows, as an
  * lm-eval results file against its samples: the rows' own counts are
  * recomputed and each figure the summary states is compared. */
-static sr_error *check_gen(sr_sweep *sw, sr_model *m)
+static void check_gen(sr_sweep *sw, sr_model *m)
 {
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -183,21 +175,19 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
             /* Nothing to recompute it from: the summary's accuracy is the
              * entry's, marked as not recomputed, with no interval and no
              * comparison (a second summary of the task adds nothing). */
-            if (!sr_sweep_warn(sw,
-                               "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
-                               "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
-                               m->label, r->task, r->source, r->value, r->right, r->n, r->task))
-                return sr_oom();
-            if (!sr_model_benchmark(m, r->task) && !add_summary_figure(m, r))
-                return sr_oom();
+            sr_sweep_warn(sw,
+                          "%s: %s: '%s' claims %.4f (%ld of %ld right) but there are no per-item rows "
+                          "(results/<run>-<tag>-gen/%s.jsonl): not recomputed, no interval",
+                          m->label, r->task, r->source, r->value, r->right, r->n, r->task);
+            if (!sr_model_benchmark(m, r->task))
+                add_summary_figure(m, r);
             continue;
         }
         s->claimed_accuracy = r->value;
         s->claimed_n = r->n;
         s->claimed_right = r->right;
         free(s->claimed_source);
-        if (!(s->claimed_source = sr_xstrdup(r->source)))
-            return sr_oom();
+        s->claimed_source = sr_xstrdup(r->source);
         if (r->n > 0 && (size_t)r->n > s->n_items) {
             /* rows of fewer items than the summary scored: an excerpt
              * (mark_excerpts says so once); the summary's counts stand */
@@ -209,32 +199,28 @@ static sr_error *check_gen(sr_sweep *sw, sr_model *m)
         double right = 0;
         for (size_t k = 0; k < s->n_items; k++)
             right += s->items[k].score;
-        bool ok = true;
         if (r->n >= 0 && (size_t)r->n != s->n_items)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld items but '%s' has %zu row%s", m->label, r->task, r->source,
-                               r->n, s->source, s->n_items, s->n_items == 1 ? "" : "s");
-        if (ok && r->right >= 0 && fabs(right - (double)r->right) > 0.5)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld right but the rows give %.0f", m->label, r->task, r->source,
-                               r->right, right);
-        if (ok && fabs(mean_score(s) - r->value) > SR_CLAIM_TOLERANCE)
-            ok = sr_sweep_warn(sw, "%s: %s: the rows give %.4f but '%s' claims %.4f", m->label, r->task, mean_score(s),
-                               r->source, r->value);
-        if (ok && r->truncated >= 0 && s->truncated >= 0 && r->truncated != s->truncated)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' claims %ld answers cut at the token limit but the rows give %ld",
-                               m->label, r->task, r->source, r->truncated, s->truncated);
-        if (ok && r->max_tokens > 0 && s->max_tokens > 0 && r->max_tokens != s->max_tokens)
-            ok = sr_sweep_warn(sw, "%s: %s: '%s' says answers were limited to %ld tokens but the rows say %ld",
-                               m->label, r->task, r->source, r->max_tokens, s->max_tokens);
-        if (!ok)
-            return sr_oom();
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld items but '%s' has %zu row%s", m->label, r->task, r->source,
+                          r->n, s->source, s->n_items, s->n_items == 1 ? "" : "s");
+        if (r->right >= 0 && fabs(right - (double)r->right) > 0.5)
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld right but the rows give %.0f", m->label, r->task, r->source,
+                          r->right, right);
+        if (fabs(mean_score(s) - r->value) > SR_CLAIM_TOLERANCE)
+            sr_sweep_warn(sw, "%s: %s: the rows give %.4f but '%s' claims %.4f", m->label, r->task, mean_score(s),
+                          r->source, r->value);
+        if (r->truncated >= 0 && s->truncated >= 0 && r->truncated != s->truncated)
+            sr_sweep_warn(sw, "%s: %s: '%s' claims %ld answers cut at the token limit but the rows give %ld", m->label,
+                          r->task, r->source, r->truncated, s->truncated);
+        if (r->max_tokens > 0 && s->max_tokens > 0 && r->max_tokens != s->max_tokens)
+            sr_sweep_warn(sw, "%s: %s: '%s' says answers were limited to %ld tokens but the rows say %ld", m->label,
+                          r->task, r->source, r->max_tokens, s->max_tokens);
     }
-    return NULL;
 }
 
 /* Every answer empty: the model produced nothing to score (e.g. a tool-call
  * parser that never emitted a call). Not a score of 0: the benchmark is
  * taken out and the entry gets a score failure. */
-static sr_error *take_out_empty(sr_model *m)
+static void take_out_empty(sr_model *m)
 {
     size_t kept = 0;
     for (size_t j = 0; j < m->n_benchmarks; j++) {
@@ -247,15 +233,12 @@ static sr_error *take_out_empty(sr_model *m)
             char *msg = sr_asprintf("%s: the model produced no usable output for any of its %zu items "
                                     "(tool-call parser or generation returned nothing)",
                                     s->benchmark, s->n_items);
-            bool ok = msg && sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source);
+            sr_failure_set(&m->failure, SR_STAGE_SCORE, msg, s->source);
             free(msg);
-            if (!ok)
-                return sr_oom();
         }
         sr_scores_release(s);
     }
     m->n_benchmarks = kept;
-    return NULL;
 }
 
 /* Per-item rows that cover fewer items than their own summary scored (a
@@ -263,7 +246,7 @@ static sr_error *take_out_empty(sr_model *m)
  * total_count): the rows are an excerpt (a head of the file, a trimmed
  * copy), the summary's score and n the benchmark's figure, not recomputed;
  * the rows are kept but never paired. Said once per benchmark. */
-static sr_error *mark_excerpts(sr_sweep *sw, sr_model *m)
+static void mark_excerpts(sr_sweep *sw, sr_model *m)
 {
     for (size_t j = 0; j < m->n_benchmarks; j++) {
         sr_scores *s = &m->benchmarks[j];
@@ -274,16 +257,13 @@ static sr_error *mark_excerpts(sr_sweep *sw, sr_model *m)
         s->summary_n = s->claimed_n;
         s->summary_right = s->claimed_right;
         s->excerpt_source = s->source;
-        if (!(s->source = sr_xstrdup(s->claimed_source)))
-            return sr_oom();
-        if (!sr_sweep_warn(sw,
-                           "%s: %s: '%s' holds %zu of the %ld items '%s' scores: the benchmark's figure is that "
-                           "summary's %.4f, not recomputed; the rows are an excerpt, not paired",
-                           m->label, s->benchmark, s->excerpt_source, s->n_items, s->claimed_n, s->claimed_source,
-                           s->claimed_accuracy))
-            return sr_oom();
+        s->source = sr_xstrdup(s->claimed_source);
+        sr_sweep_warn(sw,
+                      "%s: %s: '%s' holds %zu of the %ld items '%s' scores: the benchmark's figure is that "
+                      "summary's %.4f, not recomputed; the rows are an excerpt, not paired",
+                      m->label, s->benchmark, s->excerpt_source, s->n_items, s->claimed_n, s->claimed_source,
+                      s->claimed_accuracy);
     }
-    return NULL;
 }
 
 /* Whether each claimed accuracy (lm-eval's, or a BFCL score header's)
@@ -297,23 +277,16 @@ static void mark_claims(sr_model *m)
     }
 }
 
-sr_error *sr_check_self_reports(sr_sweep *sweep)
+void sr_check_self_reports(sr_sweep *sweep)
 {
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        sr_error *err = check_lmeval(sweep, m);
-        if (!err)
-            err = check_gen(sweep, m);
-        if (!err)
-            err = mark_excerpts(sweep, m);
-        if (!err)
-            mark_claims(m);
-        if (!err)
-            err = take_out_empty(m);
-        if (err)
-            return err;
+        check_lmeval(sweep, m);
+        check_gen(sweep, m);
+        mark_excerpts(sweep, m);
+        mark_claims(m);
+        take_out_empty(m);
     }
-    return NULL;
 }
 
 /* ---- run.log's own claims (the bucket layout) ---------------------------- */
@@ -334,22 +307,20 @@ static void differ_value(sr_strbuf *d, const char *what, double claimed, double 
         sr_strbuf_printf(d, "%s%s %.*f, the files %.*f", d->len ? "; " : "", what, decimals, claimed, decimals, have);
 }
 
-static bool finish_check(sr_run_claim *c, sr_strbuf *d, const char *against, bool recomputed)
+static void finish_check(sr_run_claim *c, sr_strbuf *d, const char *against, bool recomputed)
 {
     if (!against)
-        return true;
+        return;
     c->recomputed = recomputed;
-    if (!(c->against = sr_xstrdup(against)))
-        return false;
+    c->against = sr_xstrdup(against);
     c->check = d->len ? SR_RUN_CLAIM_DIFFERS : SR_RUN_CLAIM_AGREES;
-    if (d->len && !(c->detail = sr_xstrdup(sr_strbuf_cstr(d))))
-        return false;
-    return true;
+    if (d->len)
+        c->detail = sr_xstrdup(sr_strbuf_cstr(d));
 }
 
 /* A gen summary line against the per-item rows (recomputed), else against
  * the summary file the runner wrote beside it (not recomputed). */
-static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+static void check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
 {
     const sr_scores *s = NULL;
     for (size_t j = 0; j < m->n_benchmarks && !s; j++)
@@ -364,7 +335,8 @@ static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
         differ_value(d, "accuracy", c->accuracy, right / (double)s->n_items, SR_CLAIM_TOLERANCE, 4);
         differ_count(d, "truncated", c->truncated, s->truncated);
         differ_count(d, "max_tokens", c->max_tokens, s->max_tokens);
-        return finish_check(c, d, s->source, true);
+        finish_check(c, d, s->source, true);
+        return;
     }
     for (size_t i = 0; i < m->n_reported; i++) {
         const sr_reported_metric *r = &m->reported[i];
@@ -375,9 +347,10 @@ static bool check_gen_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
         differ_value(d, "accuracy", c->accuracy, r->value, SR_CLAIM_TOLERANCE, 4);
         differ_count(d, "truncated", c->truncated, r->truncated);
         differ_count(d, "max_tokens", c->max_tokens, r->max_tokens);
-        return finish_check(c, d, r->source, false);
+        finish_check(c, d, r->source, false);
+        return;
     }
-    return true; /* nothing to check it against: run.log's figure only */
+    /* nothing to check it against: run.log's figure only */
 }
 
 static bool from_speed_file(const sr_scenario *sc, const char *kind)
@@ -391,7 +364,7 @@ static bool from_speed_file(const sr_scenario *sc, const char *kind)
 /* A speed line against the scenario its speed file gave: the median of
  * the passes (output and total tok/s, time to first token) and, for load
  * lines, the passes' range. */
-static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
+static void check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
 {
     const sr_scenario *sc = NULL;
     for (size_t i = 0; i < m->n_scenarios && !sc; i++) {
@@ -403,7 +376,7 @@ static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
             sc = x;
     }
     if (!sc)
-        return true;
+        return;
     double *v = sr_xmalloc(sc->n_runs * sizeof *v);
     double lo = INFINITY, hi = -INFINITY;
     size_t n = 0;
@@ -440,9 +413,8 @@ static bool check_speed_claim(const sr_model *m, sr_run_claim *c, sr_strbuf *d)
             src = sc->runs[r].source;
     const char *colon = strrchr(src, ':');
     char *file = colon && strncmp(colon, ":passes[", 8) == 0 ? sr_xstrndup(src, (size_t)(colon - src)) : sr_xstrdup(src);
-    bool ok = file && finish_check(c, d, file, true);
+    finish_check(c, d, file, true);
     free(file);
-    return ok;
 }
 
 /* w4a16_client.py's answer length (MAX_TOKENS with ignore_eos), which
@@ -464,10 +436,10 @@ static long client_output_len(const sr_sweep *sw)
 /* run.log's gen line with nothing to check it against is the arm's
  * accuracy, shown as a summary without rows is: not recomputed, no
  * interval, no comparison, its line cited as the source. */
-static bool gen_figure(sr_model *m, const sr_run_claim *c)
+static void gen_figure(sr_model *m, const sr_run_claim *c)
 {
     if (!c->task || sr_model_benchmark(m, c->task) || c->n <= 0 || !isfinite(c->accuracy))
-        return true;
+        return;
     sr_scores sc;
     sr_scores_init(&sc);
     sc.benchmark = sr_xstrdup(c->task);
@@ -480,11 +452,7 @@ static bool gen_figure(sr_model *m, const sr_run_claim *c)
     sc.summary_right = c->right;
     sc.max_tokens = c->max_tokens;
     sc.truncated = c->truncated;
-    if (!sc.benchmark || !sc.source || !sc.claimed_source || !sr_model_add_scores(m, &sc)) {
-        sr_scores_release(&sc);
-        return false;
-    }
-    return true;
+    sr_model_add_scores(m, &sc);
 }
 
 /* run.log's speed line with no speed file behind it is the arm's figure
@@ -493,16 +461,16 @@ static bool gen_figure(sr_model *m, const sr_run_claim *c)
  * length (the files' per-request median), so it falls in the scenario the
  * other arms' load files give; without any load file its prompt length is
  * unknown ("in?-out256-c16", one scenario per concurrency all the same). */
-static bool speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, long out_len, bool *unplaced)
+static void speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, long out_len, bool *unplaced)
 {
     sr_scenario_spec spec = {c->kind == SR_RUN_CLAIM_LONG ? c->input_len : load_prompt, out_len, c->concurrency,
                              INFINITY, -1};
     if (c->kind == SR_RUN_CLAIM_LONG && spec.input_len < 0)
-        return true;
+        return;
     if (spec.input_len < 0)
         *unplaced = true; /* keyed all the same, said once */
     if (c->concurrency <= 0 || !isfinite(c->output_tps) || c->output_tps <= 0)
-        return true;
+        return;
     sr_bench_run run;
     sr_bench_run_init(&run);
     run.source = sr_xstrdup(c->source);
@@ -517,66 +485,65 @@ static bool speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, l
     run.output_throughput = c->output_tps;
     run.total_token_throughput = c->total_tps;
     run.median_ttft_ms = isfinite(c->ttft_s) ? c->ttft_s * 1000.0 : NAN;
-    if (!run.source || !sr_model_add_run(m, &spec, &run)) {
-        sr_bench_run_release(&run);
-        return false;
-    }
-    return true;
+    sr_model_add_run(m, &spec, &run);
 }
 
 /* The lines left unchecked become the arm's figures (gen: a benchmark,
  * speed: a scenario), so an arm known only from run.log is reported with
  * what run.log says it measured. */
-static bool run_log_figures(sr_sweep *sw, sr_model *m, long load_prompt, long out_len)
+static void run_log_figures(sr_sweep *sw, sr_model *m, long load_prompt, long out_len)
 {
-    bool ok = true, unplaced = false;
-    for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+    bool unplaced = false;
+    for (size_t k = 0; k < m->n_run_claims; k++) {
         const sr_run_claim *c = &m->run_claims[k];
         if (c->check != SR_RUN_CLAIM_NOT_CHECKED)
             continue;
-        ok = c->kind == SR_RUN_CLAIM_GEN ? gen_figure(m, c) : speed_figure(m, c, load_prompt, out_len, &unplaced);
+        if (c->kind == SR_RUN_CLAIM_GEN)
+            gen_figure(m, c);
+        else
+            speed_figure(m, c, load_prompt, out_len, &unplaced);
     }
-    if (ok && unplaced)
-        ok = sr_sweep_warn(sw,
-                           "%s: run.log's load figures are of prompts of unknown length (no load file of the export "
-                           "says it; the line does not): their scenarios are keyed in?-out<O>-c<C>",
-                           m->label);
-    return ok;
+    if (unplaced)
+        sr_sweep_warn(sw,
+                      "%s: run.log's load figures are of prompts of unknown length (no load file of the export "
+                      "says it; the line does not): their scenarios are keyed in?-out<O>-c<C>",
+                      m->label);
 }
 
-sr_error *sr_check_run_claims(sr_sweep *sweep)
+void sr_check_run_claims(sr_sweep *sweep)
 {
     long load_prompt = sr_load_prompt_length(sweep), out_len = client_output_len(sweep);
     sr_strbuf d;
     sr_strbuf_init(&d);
-    bool ok = true;
-    for (size_t i = 0; i < sweep->n_models && ok; i++) {
+    for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+        for (size_t k = 0; k < m->n_run_claims; k++) {
             sr_run_claim *c = &m->run_claims[k];
             if (c->check == SR_RUN_CLAIM_UNREADABLE) {
-                ok = sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
-                                   c->source, c->detail);
+                sr_sweep_warn(sweep, "%s: '%s': a line of run.log's own figures that cannot be read: %s", m->label,
+                              c->source, c->detail);
                 continue;
             }
             sr_strbuf_release(&d);
             sr_strbuf_init(&d);
-            ok = c->kind == SR_RUN_CLAIM_GEN ? check_gen_claim(m, c, &d) : check_speed_claim(m, c, &d);
-            if (ok && c->check == SR_RUN_CLAIM_DIFFERS)
-                ok = sr_sweep_warn(sweep, "%s: run.log's line '%s' disagrees with '%s': %s", m->label, c->source,
-                                   c->against, c->detail);
+            if (c->kind == SR_RUN_CLAIM_GEN)
+                check_gen_claim(m, c, &d);
+            else
+                check_speed_claim(m, c, &d);
+            if (c->check == SR_RUN_CLAIM_DIFFERS)
+                sr_sweep_warn(sweep, "%s: run.log's line '%s' disagrees with '%s': %s", m->label, c->source, c->against,
+                              c->detail);
         }
         size_t unchecked = 0;
         for (size_t k = 0; k < m->n_run_claims; k++)
             unchecked += m->run_claims[k].check == SR_RUN_CLAIM_NOT_CHECKED;
-        if (ok && unchecked)
-            ok = sr_sweep_warn(sweep,
-                               "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
-                               "%s against: reported as run.log's, not recomputed",
-                               m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
-        if (ok && unchecked)
-            ok = run_log_figures(sweep, m, load_prompt, out_len);
+        if (unchecked) {
+            sr_sweep_warn(sweep,
+                          "%s: %zu figure line%s of run.log (gen summaries, speed lines) with no file to check "
+                          "%s against: reported as run.log's, not recomputed",
+                          m->label, unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "it" : "them");
+            run_log_figures(sweep, m, load_prompt, out_len);
+        }
     }
     sr_strbuf_release(&d);
-    return ok ? NULL : sr_oom();
 }

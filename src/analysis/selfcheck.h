@@ -12,13 +12,13 @@
  * benchmarks from the results files (warning when the samples' mean
  * differs, or when a claim has no samples behind it), and take benchmarks
  * with only empty outputs out as a score failure. */
-sr_error *sr_check_self_reports(sr_sweep *sweep);
+void sr_check_self_reports(sr_sweep *sweep);
 
 /* For every entry of the bucket layout: each claim run.log states about
  * it (gen summary and speed lines) checked against the files: the per-item
  * rows, else the gen summary file; the scenario its speed file gave. A
  * claim with nothing to check against stays NOT_CHECKED. Needs the runs
  * keyed into scenarios (sr_key_runs). */
-sr_error *sr_check_run_claims(sr_sweep *sweep);
+void sr_check_run_claims(sr_sweep *sweep);
 
 #endif

@@ -81,7 +81,7 @@ bool sr_bootstrap_index_levels(const double *d, size_t n, long resamples, unsign
         return true;
     }
     double *means = sr_xmalloc((size_t)resamples * sizeof *means);
-    bool ok = means && sr_bootstrap_means_index(d, n, resamples, seed, means);
+    bool ok = sr_bootstrap_means_index(d, n, resamples, seed, means);
     if (ok) {
         gsl_sort(means, 1, (size_t)resamples);
         read_levels(means, (size_t)resamples, levels, n_levels);
@@ -127,9 +127,9 @@ double sr_mcnemar_exact_p(long b, long c)
 
 double sr_median(const double *values, size_t n)
 {
-    if (n == 0 || n > SIZE_MAX / sizeof(double))
+    if (n == 0)
         return NAN;
-    double *copy = sr_xmalloc(n * sizeof *copy);
+    double *copy = sr_xreallocarray(NULL, n, sizeof *copy);
     memcpy(copy, values, n * sizeof *copy);
     gsl_sort(copy, 1, n);
     double m = gsl_stats_median_from_sorted_data(copy, 1, n);
@@ -182,9 +182,7 @@ bool sr_holm_adjust(const double *p, size_t m, double *adjusted)
             return false;
     if (m == 0)
         return true;
-    if (m > SIZE_MAX / sizeof(size_t))
-        return false;
-    size_t *order = sr_xmalloc(m * sizeof *order);
+    size_t *order = sr_xreallocarray(NULL, m, sizeof *order);
     gsl_sort_index(order, p, 1, m); /* ascending; ties get the same adjusted value in any order */
     double running = 0;
     for (size_t i = 0; i < m; i++) {
@@ -301,7 +299,7 @@ typedef struct table_range {
  * the pmf by the ratio recurrence out from the mode, each side stopped once
  * a term is under 1e-18 of the mode's and falling by half or more a step (the
  * pmf is log-concave, so what is left beyond is under 2e-18 of the mode's:
- * far below the 2^-32 steps of mt19937's uniforms). NULL on OOM. */
+ * far below the 2^-32 steps of mt19937's uniforms). */
 static binomial_table *binomial_table_new(unsigned m, double q)
 {
     binomial_table *t = sr_xcalloc(1, sizeof *t);
@@ -329,12 +327,6 @@ static binomial_table *binomial_table_new(unsigned m, double q)
     t->len = hi - lo + 1;
     t->cdf = sr_xmalloc(t->len * sizeof *t->cdf);
     t->guide = sr_xmalloc(t->len * sizeof *t->guide);
-    if (!t->cdf || !t->guide) {
-        free(t->cdf);
-        free(t->guide);
-        free(t);
-        return NULL;
-    }
     double *pmf = t->cdf;
     pmf[mode - lo] = 1;
     for (unsigned k = mode; k < hi; k++)
@@ -377,7 +369,7 @@ static unsigned binomial_table_draw(const binomial_table *t, double u)
     return t->first + i;
 }
 
-/* The table for m draws, made the first time m is met. NULL on OOM. */
+/* The table for m draws, made the first time m is met. */
 static binomial_table *table_for(table_range *range, unsigned m, double q)
 {
     long key = (long)m;
@@ -437,12 +429,7 @@ bool sr_bootstrap_means_multinomial(const sr_classes *c, long resamples, unsigne
             if (wide[j]) {
                 drawn = gsl_ran_binomial(rng, q[j], m);
             } else {
-                binomial_table *t = table_for(&ranges[j], m, q[j]);
-                if (!t) {
-                    ok = false;
-                    break;
-                }
-                drawn = binomial_table_draw(t, gsl_rng_uniform(rng));
+                drawn = binomial_table_draw(table_for(&ranges[j], m, q[j]), gsl_rng_uniform(rng));
             }
             sum += c->values[j] * drawn;
             m -= drawn;
@@ -496,7 +483,7 @@ bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsign
         return true;
     }
     double *means = sr_xmalloc((size_t)resamples * sizeof *means);
-    bool ok = means && sr_bootstrap_means_multinomial(c, resamples, seed, means);
+    bool ok = sr_bootstrap_means_multinomial(c, resamples, seed, means);
     if (ok) {
         if (!lattice_sort(c, means, (size_t)resamples))
             gsl_sort(means, 1, (size_t)resamples);
@@ -520,7 +507,7 @@ bool sr_bootstrap_multinomial(const sr_classes *c, long resamples, unsigned long
  * the lattice the values live on (every value a multiple of 1/q, q <= 64):
  * pmf[s] (s in [0, *used)) is the probability of the mean
  * (s + n*vmin) / (q*n). A fresh array, or NULL when the values are not on
- * such a lattice, the lattice is too wide, or out of memory. */
+ * such a lattice or the lattice is too wide. */
 static double *exact_pmf(const sr_classes *c, long *q_out, long *vmin_out, size_t *used_out)
 {
     if (c->n == 0 || c->k == 0)
@@ -544,11 +531,6 @@ static double *exact_pmf(const sr_classes *c, long *q_out, long *vmin_out, size_
         return NULL;
     width += 1; /* sum of n draws minus n*vmin lies in [0, n*span] */
     double *cur = sr_xcalloc(width, sizeof *cur), *next = sr_xcalloc(width, sizeof *next);
-    if (!cur || !next) {
-        free(cur);
-        free(next);
-        return NULL;
-    }
     /* Kernel: probability of each shifted value. */
     double p[SR_MAX_CLASSES];
     long off[SR_MAX_CLASSES];

@@ -12,7 +12,8 @@
  * (1+confidence)/2 quantiles of the resampled means (GSL's
  * quantile_from_sorted_data: linear interpolation between order
  * statistics). When every difference is 0 the interval is [0, 0].
- * Returns false on bad arguments or out of memory. */
+ * Returns false on bad arguments or when GSL cannot allocate its
+ * generator. */
 bool sr_paired_bootstrap(const double *a, const double *b, size_t n, long resamples, unsigned long seed,
                          double confidence, double *low, double *high);
 
@@ -39,7 +40,7 @@ void sr_wilson_interval(double k, size_t n, double confidence, double *low, doub
 void sr_normal_interval(double mean, double sd, size_t n, double confidence, double *low, double *high);
 
 /* Median of n values (copied and sorted; the input is untouched). NAN for
- * n = 0 or out of memory. */
+ * n = 0. */
 double sr_median(const double *values, size_t n);
 
 /* Seed for one comparison, derived from the run's seed and the pair's names
@@ -59,7 +60,7 @@ typedef struct sr_interval {
 
 /* sr_bootstrap_index at several levels from one set of resampled means
  * (the same draws as sr_bootstrap_index with this seed). False, and every
- * bound NAN, on bad arguments or out of memory. */
+ * bound NAN, on bad arguments or when GSL cannot allocate its generator. */
 bool sr_bootstrap_index_levels(const double *d, size_t n, long resamples, unsigned long seed, sr_interval *levels,
                                size_t n_levels);
 
@@ -73,8 +74,7 @@ double sr_min_detectable_effect(const double *d, size_t n, double confidence, do
 
 /* Holm's step-down adjustment of m p-values: with p_(1) <= ... <= p_(m),
  * adjusted p_(i) = max over j <= i of min(1, (m - j + 1) p_(j)), written
- * to adjusted[] in the input's order. False when a p is not in [0, 1] or
- * out of memory. */
+ * to adjusted[] in the input's order. False when a p is not in [0, 1]. */
 bool sr_holm_adjust(const double *p, size_t m, double *adjusted);
 
 /* The fewest resamples a percentile interval at this confidence may be
@@ -139,7 +139,7 @@ bool sr_bootstrap_multinomial_levels(const sr_classes *c, long resamples, unsign
  * infinitely many resamples), by repeated convolution on the lattice the
  * values live on, and its (1-confidence)/2 and (1+confidence)/2 quantiles
  * (generalised inverse of the CDF). False when the values are not on a
- * lattice of step 1/q for q <= 64, or out of memory. */
+ * lattice of step 1/q for q <= 64. */
 bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, double *high);
 
 /* Where x lies in that exact distribution: *below = P(mean < x),

@@ -20,10 +20,10 @@ static bool server_started(const sr_model *m)
 }
 
 /* Why an entry without results failed, when its files do not say. */
-static sr_error *explain_failure(sr_model *m)
+static void explain_failure(sr_model *m)
 {
     if (m->failure.stage != SR_STAGE_NONE)
-        return NULL;
+        return;
     const char *why;
     sr_stage stage;
     if (m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0') {
@@ -36,7 +36,7 @@ static sr_error *explain_failure(sr_model *m)
         why = "no benchmark or speed results found";
         stage = SR_STAGE_LOAD;
     }
-    return sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL) ? NULL : sr_oom();
+    sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL);
 }
 
 #define MISSING_NAMED 2 /* more missing scenarios than this are counted */
@@ -138,29 +138,25 @@ static char *claims_only(const sr_model *m)
  * expected of it: other entries have some, its log shows a failure, or it
  * was planned and never ran. In a sweep of server logs only, an engine
  * that came up is ok: there was nothing else to produce. */
-static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_results)
+static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results)
 {
     m->server_started = server_started(m);
     if (!has_results(m) && m->n_reported > 0 && m->failure.stage == SR_STAGE_NONE) {
         /* Its result files were recognised: never "failed", but nothing was
          * recomputed either. */
         char *claims = claims_only(m);
-        if (!claims)
-            return sr_oom();
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = sr_asprintf("accuracy only as lm-eval results files claim it, not recomputed (no per-item "
                                        "samples): %s",
                                        claims);
         free(claims);
-        return m->status_reason ? NULL : sr_oom();
+        return;
     }
     if (!has_results(m) && m->run_log_ready && m->failure.stage == SR_STAGE_NONE) {
         /* run.log says it served: never failed, though nothing it measured
          * is here (no file, no figure line). */
         char *unplanned = planned_missing(m);
-        if (!unplanned)
-            return sr_oom();
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = unplanned[0] ? sr_asprintf("run.log says it served (%s), but none of its results (%s) "
@@ -170,12 +166,14 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
                                                       "the export",
                                                       m->run_log_ready);
         free(unplanned);
-        return m->status_reason ? NULL : sr_oom();
+        return;
     }
     if (!has_results(m)) {
         bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
         m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
-        return expected ? explain_failure(m) : NULL;
+        if (expected)
+            explain_failure(m);
+        return;
     }
     m->status = SR_STATUS_OK;
     /* A benchmark whose scoring produced nothing (a tool parser with no
@@ -184,22 +182,15 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
     if (m->failure.stage == SR_STAGE_SCORE && !base) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
-        if (!(m->status_reason = sr_xstrdup("a benchmark's scoring produced nothing")))
-            return sr_oom();
+        m->status_reason = sr_xstrdup("a benchmark's scoring produced nothing");
     }
     char *unplanned = planned_missing(m);
-    if (!unplanned)
-        return sr_oom();
     if (unplanned[0] && m->status != SR_STATUS_PARTIAL) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = sr_asprintf("planned %s but no such results were read", unplanned);
-        free(unplanned);
-        if (!m->status_reason)
-            return sr_oom();
-    } else {
-        free(unplanned);
     }
+    free(unplanned);
     /* A benchmark known only from the run's summary is reported, but not
      * recomputed: the entry is partial until its rows are there. */
     for (size_t j = 0; j < m->n_benchmarks && m->status == SR_STATUS_OK; j++) {
@@ -216,27 +207,19 @@ static sr_error *set_status(sr_model *m, const sr_model *base, bool sweep_has_re
                                             s->benchmark, s->source)
                               : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
                                             s->source);
-        if (!m->status_reason)
-            return sr_oom();
     }
-    if (!base || m == base)
-        return NULL;
-    if (m->status == SR_STATUS_PARTIAL)
-        return NULL;
+    if (!base || m == base || m->status == SR_STATUS_PARTIAL)
+        return;
     char *missing = missing_from(m, base);
-    if (!missing)
-        return sr_oom();
     if (missing[0]) {
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = sr_asprintf("missing %s", missing);
     }
-    bool ok = !missing[0] || m->status_reason;
     free(missing);
-    return ok ? NULL : sr_oom();
 }
 
-sr_error *sr_set_statuses(sr_sweep *sweep)
+void sr_set_statuses(sr_sweep *sweep)
 {
     bool any = false;
     for (size_t i = 0; i < sweep->n_models; i++)
@@ -244,12 +227,8 @@ sr_error *sr_set_statuses(sr_sweep *sweep)
     const sr_model *base = sr_sweep_baseline(sweep);
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        sr_error *err = set_status(m, base, any);
-        if (err)
-            return err;
-        if (!has_results(m) && m->n_reported > 0 && m->status == SR_STATUS_PARTIAL &&
-            !sr_sweep_warn(sweep, "%s: %s", m->label, m->status_reason))
-            return sr_oom();
+        set_status(m, base, any);
+        if (!has_results(m) && m->n_reported > 0 && m->status == SR_STATUS_PARTIAL)
+            sr_sweep_warn(sweep, "%s: %s", m->label, m->status_reason);
     }
-    return NULL;
 }

@@ -7,6 +7,6 @@
 #include "model/sweep.h"
 #include "util/error.h"
 
-sr_error *sr_set_statuses(sr_sweep *sweep);
+void sr_set_statuses(sr_sweep *sweep);
 
 #endif

@@ -191,30 +191,25 @@ static sr_error *kv_capacity(const sr_survey_settings *s, sr_survey_model *m, co
 }
 
 /* What the config says, copied for the outputs. */
-static sr_error *copy_layout_facts(sr_survey_model *m, const sr_kv_layout *layout)
+static void copy_layout_facts(sr_survey_model *m, const sr_kv_layout *layout)
 {
     free(m->architecture);
     free(m->model_type);
     m->architecture = layout->architecture ? sr_xstrdup(layout->architecture) : NULL;
     m->model_type = layout->model_type ? sr_xstrdup(layout->model_type) : NULL;
-    if ((layout->architecture && !m->architecture) || (layout->model_type && !m->model_type))
-        return sr_oom();
     m->config_float32 = is_float32(layout->dtype);
     m->n_layers = layout->n_layers;
-    return NULL;
 }
 
 sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, const sr_kv_layout *layout)
 {
-    sr_error *err = copy_layout_facts(m, layout);
-    if (err)
-        return err;
+    copy_layout_facts(m, layout);
     m->license_allowed = sr_survey_license_allowed(s, &m->record);
     const char *bad_dtype;
     double bytes;
     m->weights_source = sr_survey_weight_bytes(&m->record, m->config_float32, &bytes, &bad_dtype);
-    if (bad_dtype && !(m->weights_unknown_dtype = sr_xstrdup(bad_dtype)))
-        return sr_oom();
+    if (bad_dtype)
+        m->weights_unknown_dtype = sr_xstrdup(bad_dtype);
     m->weights_gib = bytes / SR_GIB;
     m->budget_gib = s->hbm_gib * s->mem_util;
     m->resident_gib = m->weights_gib + s->reserve_gib;

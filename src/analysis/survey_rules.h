@@ -52,10 +52,10 @@ void sr_survey_serving_flags(const char *id, const char *architecture, const cha
  * engine rejects the layout of a model that would be kept. */
 sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, const sr_kv_layout *layout);
 
-/* ---- the report side (survey_compare.c) ---------------------------------
+/* ---- the report side (kv_predicted.c) ------------------------------------
  * For each model with a survey prediction and a logged KV count: the
  * difference, in tokens and in blocks of the logged run, and a "kv:"
  * warning when it is more than SR_PREDICTED_TOLERANCE_BLOCKS blocks. */
-sr_error *sr_survey_compare_sweep(sr_sweep *sweep);
+void sr_survey_compare_sweep(sr_sweep *sweep);
 
 #endif

@@ -8,7 +8,9 @@
 
 #include "cmd/cmd.h"
 #include "pipeline.h"
-#include "render/compare/outputs.h"
+#include "render/compare/gate.h"
+#include "render/compare/junit.h"
+#include "render/compare/text.h"
 #include "render/outputs.h"
 #include "util/fileio.h"
 #include "util/progress.h"

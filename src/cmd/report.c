@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "render/outputs.h"
 #include "render/render.h"
+#include "render/report/aliases.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/alloc.h"
@@ -167,8 +168,13 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     sr_error *err = sr_build_report(sweep, export_dir, o->stats.baseline, timed);
     sr_progress_close(sweep->settings.progress); /* cleared before any other line */
     sweep->settings.progress = NULL;
-    if (!err && o->n_claims > 0)
-        err = sr_audit_claims(sweep, o->claims, o->n_claims);
+    if (!err && o->n_claims > 0) {
+        /* the report's own column headings read back as claims headers */
+        sr_claim_aliases aliases = {0};
+        sr_report_claim_aliases(sweep, &aliases);
+        err = sr_audit_claims(sweep, o->claims, o->n_claims, aliases.items, aliases.n);
+        sr_claim_aliases_release(&aliases);
+    }
     if (!err)
         err = write_report(sweep, o->out_dir, timed, info);
     if (!err && o->summary_md)

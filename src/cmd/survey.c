@@ -1,6 +1,6 @@
 /* `sweep-report survey METADATA_DIR`: plan a sweep offline from saved Hub
  * metadata (docs/survey.md). Reads each model's config.json and Hub record
- * (ingest), decides (analysis/survey.c), renders every output in memory and
+ * (ingest), decides (analysis/survey_rules.c), renders every output in memory and
  * only then writes OUT_DIR, each file atomically: an input error leaves
  * OUT_DIR as it was. Never touches the network. */
 #include "cmd/cmd.h"
@@ -44,7 +44,8 @@ static sr_error *set_word(const char *name, const char *arg, char **dst)
     if (!plain_word(arg))
         return sr_cli_bad_value(name, "letters, digits and . _ + , - (at most 64)", arg);
     free(*dst);
-    return (*dst = sr_xstrdup(arg)) ? NULL : sr_oom();
+    *dst = sr_xstrdup(arg);
+    return NULL;
 }
 
 /* --license a,b,c: lower-cased, each a plain word. */
@@ -68,10 +69,7 @@ static sr_error *set_licenses(sr_survey_settings *st, const char *arg)
             free(word);
             return sr_cli_bad_value("license", "license ids separated by commas (apache-2.0,mit)", arg);
         }
-        if (!sr_grow(&grown, &cap, st->n_licenses + 1, sizeof *st->licenses)) {
-            free(word);
-            return sr_oom();
-        }
+        sr_grow(&grown, &cap, st->n_licenses + 1, sizeof *st->licenses);
         st->licenses = grown;
         st->licenses[st->n_licenses++] = word;
         if (!comma)
@@ -162,7 +160,7 @@ static void print_summary(FILE *info, const sr_survey *s, const char *out_dir)
     }
     for (size_t i = 0; i < s->n_warnings; i++) {
         char *shown = sr_terminal_text_dup(s->warnings[i]);
-        fprintf(info, "warning: %s\n", shown ? shown : "(out of memory)");
+        fprintf(info, "warning: %s\n", shown);
         free(shown);
     }
     fprintf(info, "sweep-report: surveyed %zu models: %zu kept", s->n_models, kept);

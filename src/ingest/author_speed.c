@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -31,8 +31,8 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
     bool found = false;
     char *model = NULL;
     sr_error *err = sr_json_get_string(o, "model", 1024, &model, &found);
-    if (!err && model && !(common->model_id = sr_normalize_model_id(model)))
-        err = sr_oom();
+    if (!err && model)
+        common->model_id = sr_normalize_model_id(model);
     free(model);
     if (!err)
         err = sr_json_get_long(o, "concurrency", 1, 1000000, &common->max_concurrency, &found);
@@ -93,10 +93,9 @@ static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, lon
     run->nominal_lengths = common->nominal_lengths;
     run->fixed_prompts = common->fixed_prompts;
     run->total_input_tokens = common->total_input_tokens; /* a load pass: the batch's (the passes do not say) */
-    if (common->model_id && !(run->model_id = sr_xstrdup(common->model_id)))
-        return sr_oom();
-    if (!(run->source = sr_asprintf("%s:passes[%ld]", o->path, k)))
-        return sr_oom();
+    if (common->model_id)
+        run->model_id = sr_xstrdup(common->model_id);
+    run->source = sr_asprintf("%s:passes[%ld]", o->path, k);
     bool found;
     double ttft_s = NAN;
     sr_error *err = sr_json_get_number(o, "output_tok_per_s", 0, RATE_MAX, &run->output_throughput, &found);
@@ -145,8 +144,8 @@ sr_error *sr_parse_author_speed(const char *path, const char *data, size_t len, 
                                 PASSES_MAX);
     sr_bench_run *out = NULL;
     long done = 0;
-    if (!err && !(out = sr_xcalloc((size_t)n, sizeof *out)))
-        err = sr_oom();
+    if (!err)
+        out = sr_xcalloc((size_t)n, sizeof *out);
     sr_json_obj po = sr_json_member_obj(&o, "passes", "passes[].");
     for (long k = 0; !err && k < n; k++) {
         po.obj = cJSON_GetArrayItem(passes, (int)k);

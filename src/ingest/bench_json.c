@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -119,8 +119,8 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
             return false;
     if (key_len == 5 && memcmp(key, "model", 5) == 0 && model_id) {
         char *raw = sr_strndup(value, value_len);
-        char *norm = raw ? sr_normalize_model_id(raw) : NULL;
-        bool same = norm && strcmp(norm, model_id) == 0;
+        char *norm = sr_normalize_model_id(raw);
+        bool same = strcmp(norm, model_id) == 0;
         free(raw);
         free(norm);
         return !same;
@@ -139,11 +139,11 @@ bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *val
  * run->params, "key=value, key=value". `vllm bench sweep` appends its
  * parameters after "run_number" instead: they are in the directory
  * names, not read here. */
-static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
+static void get_params(const cJSON *obj, sr_bench_run *run)
 {
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(obj, "num_prompts");
     if (!first || !cJSON_GetObjectItemCaseSensitive(obj, "request_rate"))
-        return NULL;
+        return;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     for (const cJSON *m = first->next; m && strcmp(m->string, "request_rate") != 0; m = m->next) {
@@ -156,11 +156,9 @@ static sr_error *get_params(const cJSON *obj, sr_bench_run *run)
             sr_strbuf_puts(&sb, ", ");
         sr_strbuf_printf(&sb, "%s=%s", m->string, m->valuestring);
     }
-    sr_error *err = NULL;
-    if (sb.len && !(run->params = sr_strbuf_detach(&sb)))
-        err = sr_oom();
+    if (sb.len)
+        run->params = sr_strbuf_detach(&sb);
     sr_strbuf_release(&sb);
-    return err;
 }
 
 /* --metadata values arrive as strings ("1024"); numbers are accepted too. */
@@ -208,6 +206,41 @@ static sr_error *array_mean(const sr_json_obj *o, const char *key, double *out)
     return NULL;
 }
 
+/* Nominal lengths: --metadata input_len=/output_len= (or the
+ * random_input_len/random_output_len a `vllm bench sweep` run file
+ * carries from its --bench-params), else the mean per completed
+ * request, else the mean of the per-request arrays. names[] of the two
+ * lengths: the key each came from, for the plausibility check. */
+static sr_error *fill_lengths(const sr_json_obj *o, sr_bench_run *run, const char **names)
+{
+    sr_error *err;
+    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
+        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+        return err;
+    if (isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
+        return err;
+    if (!sr_json_item(o->obj, "input_len"))
+        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
+    if (!sr_json_item(o->obj, "output_len"))
+        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
+    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
+    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
+        run->input_len = (double)run->total_input_tokens / (double)run->completed;
+    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
+        run->output_len = (double)run->total_output_tokens / (double)run->completed;
+    if (isnan(run->input_len) && (err = array_mean(o, "input_lens", &run->input_len)) != NULL)
+        return err;
+    if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
+        return err;
+    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
+        names[SR_RUN_INPUT_LEN] = "input_lens";
+    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
+        names[SR_RUN_OUTPUT_LEN] = "output_lens";
+    return NULL;
+}
+
 static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
 {
     if (!cJSON_IsObject(o->obj))
@@ -218,13 +251,13 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
     if (got != SR_JSON_ABSENT) {
         if (got != SR_JSON_OK || !model[0])
             return sr_json_key_error(o, "model_id", "expected a model name for 'model_id'");
-        if (!(run->model_id = sr_normalize_model_id(model)))
-            return sr_oom();
+        run->model_id = sr_normalize_model_id(model);
     }
     /* null: no limit */
     if ((err = get_count(o, "max_concurrency", &run->max_concurrency)) != NULL ||
-        (err = get_rate(o, &run->request_rate)) != NULL || (err = get_params(o->obj, run)) != NULL)
+        (err = get_rate(o, &run->request_rate)) != NULL)
         return err;
+    get_params(o->obj, run);
 
     static const struct {
         const char *key;
@@ -268,39 +301,13 @@ static sr_error *fill_run(const sr_json_obj *o, sr_bench_run *run)
     if (isnan(run->output_throughput))
         return sr_input_error(o->path, o->line, "missing 'output_throughput'");
 
-    /* Nominal lengths: --metadata input_len=/output_len= (or the
-     * random_input_len/random_output_len a `vllm bench sweep` run file
-     * carries from its --bench-params), else the mean per completed
-     * request, else the mean of the per-request arrays. */
     /* names: the key each figure came from, for the plausibility check */
     const char *names[SR_RUN_N_FIELDS] = {"output_throughput",  "total_token_throughput",
                                           "request_throughput", "completed",
                                           "num_prompts",        "duration",
                                           "input_len",          "output_len"};
-    if ((err = get_length(o, "input_len", &run->input_len)) != NULL ||
-        (err = get_length(o, "output_len", &run->output_len)) != NULL)
+    if ((err = fill_lengths(o, run, names)) != NULL)
         return err;
-    if (isnan(run->input_len) && (err = get_length(o, "random_input_len", &run->input_len)) != NULL)
-        return err;
-    if (isnan(run->output_len) && (err = get_length(o, "random_output_len", &run->output_len)) != NULL)
-        return err;
-    if (!sr_json_item(o->obj, "input_len"))
-        names[SR_RUN_INPUT_LEN] = isnan(run->input_len) ? "total_input_tokens" : "random_input_len";
-    if (!sr_json_item(o->obj, "output_len"))
-        names[SR_RUN_OUTPUT_LEN] = isnan(run->output_len) ? "total_output_tokens" : "random_output_len";
-    run->nominal_lengths = !isnan(run->input_len) && !isnan(run->output_len);
-    if (isnan(run->input_len) && run->total_input_tokens >= 0 && run->completed > 0)
-        run->input_len = (double)run->total_input_tokens / (double)run->completed;
-    if (isnan(run->output_len) && run->total_output_tokens >= 0 && run->completed > 0)
-        run->output_len = (double)run->total_output_tokens / (double)run->completed;
-    if (isnan(run->input_len) && (err = array_mean(o, "input_lens", &run->input_len)) != NULL)
-        return err;
-    if (isnan(run->output_len) && (err = array_mean(o, "output_lens", &run->output_len)) != NULL)
-        return err;
-    if (names[SR_RUN_INPUT_LEN][0] == 't' && run->total_input_tokens < 0)
-        names[SR_RUN_INPUT_LEN] = "input_lens";
-    if (names[SR_RUN_OUTPUT_LEN][0] == 't' && run->total_output_tokens < 0)
-        names[SR_RUN_OUTPUT_LEN] = "output_lens";
     char *why;
     sr_run_field bad = sr_bench_run_implausible(run, names, &why);
     if (bad != SR_RUN_N_FIELDS) {
@@ -364,27 +371,21 @@ static sr_error *read_run(cursor *c, run_list *l)
         size_t at = end && end >= start && end <= c->data + c->len ? (size_t)(end - c->data) : c->pos;
         return invalid_at(c, at);
     }
-    if (!sr_json_note_duplicate_keys(c->path, line, start, (size_t)(end - start), obj)) {
-        cJSON_Delete(obj);
-        return sr_oom();
-    }
+    sr_json_note_duplicate_keys(c->path, line, start, (size_t)(end - start), obj);
     sr_bench_run run;
     sr_bench_run_init(&run);
     sr_json_obj o = sr_json_record_obj(c->path, start, (size_t)(end - start), line, obj);
     sr_error *err = fill_run(&o, &run);
     cJSON_Delete(obj);
-    if (!err) {
-        void *array = l->runs, *larray = l->lines;
-        bool grown = sr_grow(&array, &l->cap, l->n + 1, sizeof *l->runs);
-        l->runs = array;
-        if (!grown || !sr_grow(&larray, &l->lines_cap, l->n + 1, sizeof *l->lines))
-            err = sr_oom();
-        l->lines = larray;
-    }
     if (err) {
         sr_bench_run_release(&run);
         return err;
     }
+    void *array = l->runs, *larray = l->lines;
+    sr_grow(&array, &l->cap, l->n + 1, sizeof *l->runs);
+    l->runs = array;
+    sr_grow(&larray, &l->lines_cap, l->n + 1, sizeof *l->lines);
+    l->lines = larray;
     l->lines[l->n] = line;
     l->runs[l->n++] = run;
     c->pos = (size_t)(end - c->data);
@@ -446,11 +447,8 @@ sr_error *sr_parse_bench_json(const char *path, const char *data, size_t len, sr
             err = sr_input_error(path, 0, "empty file, expected a JSON object");
     }
     /* One object: the file is its source; several: each its line. */
-    for (size_t i = 0; !err && i < l.n; i++) {
+    for (size_t i = 0; !err && i < l.n; i++)
         l.runs[i].source = l.n == 1 && !array ? sr_xstrdup(path) : sr_asprintf("%s:%ld", path, l.lines[i]);
-        if (!l.runs[i].source)
-            err = sr_oom();
-    }
     free(l.lines);
     if (err) {
         sr_bench_runs_free(l.runs, l.n);
@@ -469,13 +467,4 @@ bool sr_looks_like_bench_json(const char *data, size_t len)
     while (pos < len && is_space(data[pos]))
         pos++;
     return pos < len && data[pos] == '{' && sr_memmem(data + pos, len - pos, "\"output_throughput\"") != NULL;
-}
-
-void sr_bench_runs_free(sr_bench_run *runs, size_t n)
-{
-    if (!runs)
-        return;
-    for (size_t i = 0; i < n; i++)
-        sr_bench_run_release(&runs[i]);
-    free(runs);
 }

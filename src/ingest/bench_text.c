@@ -91,12 +91,11 @@ static void metadata_pair(run_args *a, sr_strbuf *params, const char *pair, size
     }
 }
 
-static bool set_params(run_args *a, sr_strbuf *params)
+static void set_params(run_args *a, sr_strbuf *params)
 {
     a->params_known = true;
-    if (params->len == 0)
-        return true;
-    return (a->params = sr_strbuf_detach(params)) != NULL;
+    if (params->len)
+        a->params = sr_strbuf_detach(params);
 }
 
 /* ---- Namespace(...) ------------------------------------------------------ */
@@ -185,9 +184,9 @@ static sr_error *ns_model(const char *path, long line, const char *s, const char
     if (err || !v || n == 0 || *model)
         return err;
     char *raw = sr_strndup(v, n);
-    *model = raw ? sr_normalize_model_id(raw) : NULL;
+    *model = sr_normalize_model_id(raw);
     free(raw);
-    return *model ? NULL : sr_oom();
+    return NULL;
 }
 
 /* metadata=['k=v', 'k=v'] (a Python list of strings) or None. */
@@ -221,9 +220,9 @@ static sr_error *ns_metadata(const char *path, long line, const char *s, const c
             p = q + 1;
         }
     }
-    bool ok = set_params(a, &params);
+    set_params(a, &params);
     sr_strbuf_release(&params);
-    return ok ? NULL : sr_oom();
+    return NULL;
 }
 
 static sr_error *parse_namespace(const char *path, long line, const char *s, size_t n, run_args *ns)
@@ -279,22 +278,21 @@ static void words_free(words *w)
     memset(w, 0, sizeof *w);
 }
 
+/* False when there are too many words for a command. */
 static bool words_push(words *w, sr_strbuf *word)
 {
+    if (w->n >= COMMAND_WORDS)
+        return false;
     void *array = w->items;
-    if (w->n >= COMMAND_WORDS || !sr_grow(&array, &w->cap, w->n + 1, sizeof *w->items))
-        return false;
+    sr_grow(&array, &w->cap, w->n + 1, sizeof *w->items);
     w->items = array;
-    char *s = word->len ? sr_strbuf_detach(word) : sr_xstrdup("");
-    if (!s)
-        return false;
-    w->items[w->n++] = s;
+    w->items[w->n++] = word->len ? sr_strbuf_detach(word) : sr_xstrdup("");
     return true;
 }
 
 /* Split a shell command into words: blanks separate, '...' and "..."
  * quote, a backslash escapes the next byte (not inside '...'). False on
- * OOM or too many words. */
+ * too many words. */
 static bool shell_words(const char *s, size_t n, words *out)
 {
     sr_strbuf word;
@@ -360,12 +358,12 @@ static bool command_count(const char *v, long *out)
 
 /* One option with its value; unreadable values (a shell $VARIABLE) are
  * left unknown. */
-static bool command_option(run_args *a, const char *name, const char *v)
+static void command_option(run_args *a, const char *name, const char *v)
 {
     long x;
     if (strcmp(name, "model") == 0 && v[0] && !a->model_id)
-        return (a->model_id = sr_normalize_model_id(v)) != NULL;
-    if (strcmp(name, "num-prompts") == 0 && command_count(v, &x))
+        a->model_id = sr_normalize_model_id(v);
+    else if (strcmp(name, "num-prompts") == 0 && command_count(v, &x))
         a->num_prompts = x;
     else if (strcmp(name, "max-concurrency") == 0 && command_count(v, &x))
         a->max_concurrency = x;
@@ -375,22 +373,20 @@ static bool command_option(run_args *a, const char *name, const char *v)
         a->input_len = length_value(v, strlen(v));
     else if (strcmp(name, "random-output-len") == 0 || strcmp(name, "output-len") == 0)
         a->output_len = length_value(v, strlen(v));
-    return true;
 }
 
 /* The options after the invocation: "--name value", "--name=value"
  * (argparse also takes "--name_with_underscores"), and "--metadata k=v
  * k=v ..." up to the next option (read last: "model=" is compared with
- * --model wherever that stands). False on OOM. */
-static bool command_options(const words *w, size_t first, run_args *a)
+ * --model wherever that stands). */
+static void command_options(const words *w, size_t first, run_args *a)
 {
-    bool ok = true;
     size_t meta_from = 0, meta_to = 0; /* words [from, to) of --metadata */
     const char *meta_inline = NULL;    /* --metadata=k=v */
     /* argparse defaults: no concurrency limit, unlimited rate */
     a->concurrency_known = true;
     a->request_rate = INFINITY;
-    for (size_t i = first; ok && i < w->n; i++) {
+    for (size_t i = first; i < w->n; i++) {
         const char *t = w->items[i];
         if (strncmp(t, "--", 2) != 0 || !t[2])
             continue;
@@ -414,36 +410,34 @@ static bool command_options(const words *w, size_t first, run_args *a)
         else if (i + 1 < w->n && strncmp(w->items[i + 1], "--", 2) != 0)
             v = w->items[++i];
         if (v)
-            ok = command_option(a, name, v);
+            command_option(a, name, v);
     }
-    if (!ok || !a->params_known)
-        return ok;
+    if (!a->params_known)
+        return;
     sr_strbuf params;
     sr_strbuf_init(&params);
     if (meta_inline)
         metadata_pair(a, &params, meta_inline, strlen(meta_inline));
     for (size_t i = meta_from; i < meta_to; i++)
         metadata_pair(a, &params, w->items[i], strlen(w->items[i]));
-    ok = set_params(a, &params);
+    set_params(a, &params);
     sr_strbuf_release(&params);
-    return ok;
 }
 
-/* A whole command (continuation lines joined). Sets *is_command when it
- * runs the benchmark; *cmd then holds what it asks for. False on OOM. */
-static bool parse_command(const char *s, size_t n, run_args *cmd, bool *is_command)
+/* A whole command (continuation lines joined): true when it runs the
+ * benchmark; *cmd then holds what it asks for. Too many words for a
+ * command: not one. */
+static bool parse_command(const char *s, size_t n, run_args *cmd)
 {
     words w = {0};
-    *is_command = false;
-    bool ok = shell_words(s, n, &w);
-    size_t at = ok ? invocation(&w) : w.n;
-    if (ok && at < w.n) {
-        *is_command = true;
+    size_t at = shell_words(s, n, &w) ? invocation(&w) : w.n;
+    bool is_command = at < w.n;
+    if (is_command) {
         args_free(cmd);
-        ok = command_options(&w, at + 1, cmd);
+        command_options(&w, at + 1, cmd);
     }
     words_free(&w);
-    return ok;
+    return is_command;
 }
 
 /* The first line of a command: its words include the invocation. (The
@@ -593,7 +587,7 @@ static double either(double a, double b)
 
 /* Complete the run from what was asked before it (block lines first, then
  * the lines just before it, the Namespace, the command line). */
-static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_args *cmd, const pre_block *pre)
+static void complete_run(sr_bench_run *run, const run_args *ns, const run_args *cmd, const pre_block *pre)
 {
     if (run->max_concurrency < 0)
         run->max_concurrency = pre->concurrency >= 0    ? pre->concurrency
@@ -613,12 +607,11 @@ static sr_error *complete_run(sr_bench_run *run, const run_args *ns, const run_a
     run->input_len = either(in, per_request(run->total_input_tokens, run->completed));
     run->output_len = either(out, per_request(run->total_output_tokens, run->completed));
     const char *model = ns->model_id ? ns->model_id : cmd->model_id;
-    if (model && !(run->model_id = sr_xstrdup(model)))
-        return sr_oom();
+    if (model)
+        run->model_id = sr_xstrdup(model);
     const char *params = ns->params_known ? ns->params : cmd->params;
-    if (params && !(run->params = sr_xstrdup(params)))
-        return sr_oom();
-    return NULL;
+    if (params)
+        run->params = sr_xstrdup(params);
 }
 
 static sr_error *finish_block(const char *path, long first_line, sr_bench_run *run, const run_args *ns,
@@ -627,9 +620,7 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
 {
     if (isnan(run->output_throughput))
         return sr_input_error(path, first_line, "benchmark result block has no 'Output token throughput' line");
-    sr_error *err = complete_run(run, ns, cmd, pre);
-    if (err)
-        return err;
+    complete_run(run, ns, cmd, pre);
     const char *names[SR_RUN_N_FIELDS] = {
         "Output token throughput (tok/s)",
         "Total token throughput (tok/s)",
@@ -642,14 +633,14 @@ static sr_error *finish_block(const char *path, long first_line, sr_bench_run *r
     };
     char *why;
     if (sr_bench_run_implausible(run, names, &why) != SR_RUN_N_FIELDS) {
-        err = sr_input_error(path, first_line, "%s", why);
+        sr_error *err = sr_input_error(path, first_line, "%s", why);
         free(why);
+        sr_bench_run_release(run); /* the reader starts the next block afresh */
         return err;
     }
     run->source = sr_asprintf("%s:%ld", path, first_line);
     void *array = *runs;
-    if (!run->source || !sr_grow(&array, cap, *n_runs + 1, sizeof **runs))
-        return sr_oom();
+    sr_grow(&array, cap, *n_runs + 1, sizeof **runs);
     *runs = array;
     (*runs)[(*n_runs)++] = *run;
     sr_bench_run_init(run);
@@ -697,7 +688,7 @@ static sr_error *finish_current(sr_bench_text_reader *r)
 
 /* A command line, or a piece of one; the Namespace printed before a new
  * command belonged to the run before it. */
-static sr_error *command_line(sr_bench_text_reader *r, const char *line, size_t n)
+static void command_line(sr_bench_text_reader *r, const char *line, size_t n)
 {
     const char *s = line;
     size_t len = n;
@@ -707,13 +698,11 @@ static sr_error *command_line(sr_bench_text_reader *r, const char *line, size_t 
     sr_strbuf_putc(&r->command, ' ');
     r->in_command = continued && r->command.len < COMMAND_MAX;
     if (r->in_command)
-        return NULL;
-    bool is_command;
-    bool ok = parse_command(r->command.data, r->command.len, &r->cmd, &is_command);
+        return;
+    bool is_command = parse_command(r->command.data, r->command.len, &r->cmd);
     r->command.len = 0;
-    if (ok && is_command)
+    if (is_command)
         args_free(&r->ns);
-    return ok ? NULL : sr_oom();
 }
 
 sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t n, long lineno)
@@ -733,8 +722,10 @@ sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, s
     }
     if (r->in_block)
         return block_line(r->path, lineno, line, n, &r->run);
-    if (r->in_command || (n < COMMAND_MAX && command_starts(line, n)))
-        return command_line(r, line, n);
+    if (r->in_command || (n < COMMAND_MAX && command_starts(line, n))) {
+        command_line(r, line, n);
+        return NULL;
+    }
     if (sr_memmem(line, n, "Namespace("))
         return parse_namespace(r->path, lineno, line, n, &r->ns);
     pre_block_line(line, n, &r->pre);
@@ -782,8 +773,6 @@ sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr
     *runs = NULL;
     *n_runs = 0;
     sr_bench_text_reader *r = sr_bench_text_reader_new(path);
-    if (!r)
-        return sr_oom();
     sr_error *err = sr_each_line(data, len, bench_line, r);
     if (!err)
         err = sr_bench_text_reader_finish(r, runs, n_runs);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_line.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -182,20 +182,15 @@ static void id_list_free(id_list *l)
 }
 
 /* Takes ownership of id. */
-static sr_error *id_list_push(id_list *l, char *id, long line)
+static void id_list_push(id_list *l, char *id, long line)
 {
     void *a = l->ids, *b = l->lines;
-    bool ok = sr_grow(&a, &l->cap_ids, l->n + 1, sizeof *l->ids);
+    sr_grow(&a, &l->cap_ids, l->n + 1, sizeof *l->ids);
     l->ids = a;
-    ok = ok && sr_grow(&b, &l->cap_lines, l->n + 1, sizeof *l->lines);
+    sr_grow(&b, &l->cap_lines, l->n + 1, sizeof *l->lines);
     l->lines = b;
-    if (!ok) {
-        free(id);
-        return sr_oom();
-    }
     l->ids[l->n] = id;
     l->lines[l->n++] = line;
-    return NULL;
 }
 
 /* The result file's ids for look-ups: by key (sr_item_key) in a table when
@@ -320,15 +315,14 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
         else if (!res)
             err = sr_input_error(path, it.lineno, "no \"result\" in the entry");
         else if (!(id = id_text(idv, category)))
-            err = idv->type == SR_J_STRING && idv->string[0] ? sr_oom() : sr_input_error(path, it.lineno, "invalid id");
+            err = sr_input_error(path, it.lineno, "invalid id");
         if (!err && empty_result(res))
             (*empty)++;
         sr_json_line_release(&obj);
         sr_json_arena_reset();
-        if (!err)
-            err = id_list_push(ids, id, it.lineno);
         if (err)
             return err;
+        id_list_push(ids, id, it.lineno);
     }
     return NULL;
 }
@@ -397,13 +391,13 @@ static sr_error *failure_id(const char *path, long line, const sr_json_line *obj
                                       "prompt has no id",
                                       pos, results->n);
             *out = sr_xstrdup(results->ids[(size_t)pos - 1]);
-            return *out ? NULL : sr_oom();
+            return NULL;
         }
     } else if (!idv || idv->type != SR_J_STRING || !idv->string[0]) {
         return sr_input_error(path, line, "id missing or not a string");
     }
     *out = canonical_id(idv->string, category);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 static sr_error *parse_failures(const char *path, const char *data, size_t len, const char *category,
@@ -441,9 +435,7 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
             free(id);
             return err;
         }
-        err = id_list_push(fails, id, it.lineno);
-        if (err)
-            return err;
+        id_list_push(fails, id, it.lineno);
     }
     return NULL;
 }
@@ -535,8 +527,7 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     if (!err)
         err = check_header(score_path, result_path, &h, results.n, fails.n);
     for (size_t i = 0; !err && i < results.n; i++)
-        if (!sr_scores_add(out, results.ids[i], failed[i] ? 0.0 : 1.0))
-            err = sr_oom();
+        sr_scores_add(out, results.ids[i], failed[i] ? 0.0 : 1.0);
     if (!err) {
         free(out->benchmark);
         free(out->source);
@@ -548,8 +539,6 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         out->claimed_n = h.total;
         out->claimed_right = h.correct;
         out->empty_outputs = empty;
-        if (!out->benchmark || !out->source || !out->claimed_source)
-            err = sr_oom();
     }
     id_index_free(&known);
     free(failed);
@@ -587,7 +576,7 @@ char *sr_bfcl_model_from_path(const char *rel)
             if (!((un == 6 && memcmp(up, "result", 6) == 0) || (un == 7 && memcmp(up, "results", 7) == 0)))
                 return NULL;
             char *model = sr_strndup(start, n);
-            char *u = model ? strchr(model, '_') : NULL;
+            char *u = strchr(model, '_');
             if (u)
                 *u = '/';
             return model;

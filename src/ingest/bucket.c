@@ -40,9 +40,9 @@ static bool tag_char(char c)
 bool sr_bucket_is_run(const char *abs_dir)
 {
     char *logs = sr_path_join(abs_dir, "logs");
-    char *run_log = logs ? sr_path_join(logs, "run.log") : NULL;
+    char *run_log = sr_path_join(logs, "run.log");
     struct stat st;
-    bool yes = run_log && stat(run_log, &st) == 0 && S_ISREG(st.st_mode);
+    bool yes = stat(run_log, &st) == 0 && S_ISREG(st.st_mode);
     free(logs);
     free(run_log);
     return yes;
@@ -61,23 +61,16 @@ char *sr_bucket_model_id(const char *model)
     return start < end ? sr_xstrndup(start, (size_t)(end - start)) : sr_xstrdup(model);
 }
 
-static sr_error *files_add(sr_bucket_files *l, const sr_found_file *f, const char *reason)
+static void files_add(sr_bucket_files *l, const sr_found_file *f, const char *reason)
 {
     void *p = l->items;
-    if (!sr_grow(&p, &l->cap, l->n + 1, sizeof *l->items))
-        return sr_oom();
+    sr_grow(&p, &l->cap, l->n + 1, sizeof *l->items);
     l->items = p;
     sr_bucket_file *b = &l->items[l->n];
     b->file.rel = sr_xstrdup(f->rel);
     b->file.open = sr_xstrdup(f->open);
     b->reason = reason;
-    if (!b->file.rel || !b->file.open) {
-        free(b->file.rel);
-        free(b->file.open);
-        return sr_oom();
-    }
     l->n++;
-    return NULL;
 }
 
 static void files_free(sr_bucket_files *l)
@@ -98,27 +91,24 @@ static sr_bucket_arm *find_arm(sr_bucket_run *r, const char *tag, size_t n)
     return NULL;
 }
 
-static sr_error *add_arm(sr_bucket_run *r, const char *tag, size_t n, sr_bucket_arm **out)
+static sr_bucket_arm *add_arm(sr_bucket_run *r, const char *tag, size_t n)
 {
     void *p = r->arms;
-    if (!sr_grow(&p, &r->cap_arms, r->n_arms + 1, sizeof *r->arms))
-        return sr_oom();
+    sr_grow(&p, &r->cap_arms, r->n_arms + 1, sizeof *r->arms);
     r->arms = p;
     sr_bucket_arm *a = &r->arms[r->n_arms];
     memset(a, 0, sizeof *a);
-    if (!(a->tag = sr_xstrndup(tag, n)))
-        return sr_oom();
+    a->tag = sr_xstrndup(tag, n);
     r->n_arms++;
-    *out = a;
-    return NULL;
+    return a;
 }
 
 /* "[jev-quant <UTC>] serving <model> as <tag> (<modes>, <flags>)". A later
  * serving line of the same tag (a retry) replaces what the first said. */
-static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
+static void serving_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
 {
     if (len < 12 || memcmp(line, "[jev-quant ", 11) != 0)
-        return NULL;
+        return;
     const char *end = line + len;
     /* "[jev-quant <UTC>] tensor parallel size 4": metadata jev-tp, the
      * tensor-parallel size of every arm of the run. */
@@ -132,7 +122,7 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, lo
             r->tensor_parallel = v;
             r->tensor_parallel_line = lineno;
         }
-        return NULL;
+        return;
     }
     /* "vllm env: ...; extra serve args: --max-num-batched-tokens 512"
      * (metadata jev-serve-args, appended to every arm's serve flags). */
@@ -143,7 +133,7 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, lo
             r->serve_args = sr_xstrndup(a, (size_t)(end - a));
             r->serve_args_line = lineno;
         }
-        return NULL;
+        return;
     }
     /* "[jev-quant <UTC>] start <run> on <zone>": the run's own name, which
      * its results/<run>-<tag>-gen/ folders carry (the folder may be renamed). */
@@ -158,29 +148,27 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, lo
             r->name = run;
             r->named_by_log = true;
         }
-        return NULL;
+        return;
     }
     const char *at = sr_memmem(line, len, "] serving ");
     if (!at)
-        return NULL;
+        return;
     const char *model = at + strlen("] serving ");
     const char *as = sr_memmem(model, (size_t)(end - model), " as ");
     if (!as || as == model || (size_t)(as - model) > MODEL_MAX)
-        return NULL;
+        return;
     const char *tag = as + 4, *q = tag;
     while (q < end && tag_char(*q))
         q++;
     if (q == tag || (size_t)(q - tag) > TAG_MAX || (q < end && *q != ' '))
-        return NULL;
+        return;
     sr_bucket_arm *a = find_arm(r, tag, (size_t)(q - tag));
-    sr_error *err = a ? NULL : add_arm(r, tag, (size_t)(q - tag), &a);
-    if (err)
-        return err;
+    if (!a)
+        a = add_arm(r, tag, (size_t)(q - tag));
     r->current = (size_t)(a - r->arms) + 1;
     a->serving_line = lineno;
     free(a->model);
-    if (!(a->model = sr_xstrndup(model, (size_t)(as - model))))
-        return sr_oom();
+    a->model = sr_xstrndup(model, (size_t)(as - model));
     const char *open = q < end ? sr_memmem(q, (size_t)(end - q), " (") : NULL;
     const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
     if (open && close) {
@@ -193,25 +181,22 @@ static sr_error *serving_line(sr_bucket_run *r, const char *line, size_t len, lo
         while (fl < close && *fl == ' ')
             fl++;
         a->flags = fl < close ? sr_xstrndup(fl, (size_t)(close - fl)) : NULL;
-        if (!a->modes || (fl < close && !a->flags))
-            return sr_oom();
     }
-    return NULL;
 }
 
 /* "READY <model> after Ns" / "FAILED <model> (<state>) after Ns: <why>",
  * with or without the "[jev-quant <UTC>] " prefix: said of the arm being
  * served. The first of each is kept (the script prints them twice). */
-static sr_error *boot_outcome_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
+static void boot_outcome_line(sr_bucket_run *r, const char *line, size_t len, long lineno)
 {
     if (r->current == 0)
-        return NULL;
+        return;
     sr_bucket_arm *a = &r->arms[r->current - 1];
     const char *p = line, *end = line + len;
     if (len > 11 && memcmp(p, "[jev-quant ", 11) == 0) {
         const char *close = memchr(p, ']', len);
         if (!close)
-            return NULL;
+            return;
         p = close + 1;
         while (p < end && *p == ' ')
             p++;
@@ -219,18 +204,16 @@ static sr_error *boot_outcome_line(sr_bucket_run *r, const char *line, size_t le
     size_t n = (size_t)(end - p);
     bool ready = n > 6 && memcmp(p, "READY ", 6) == 0, failed = n > 7 && memcmp(p, "FAILED ", 7) == 0;
     if (!ready && !failed)
-        return NULL;
+        return;
     const char *model = p + (ready ? 6 : 7);
     if (!a->model || strncmp(model, a->model, strlen(a->model)) != 0 || model[strlen(a->model)] != ' ')
-        return NULL;
+        return;
     char **slot = ready ? &a->ready : &a->failed;
     if (*slot)
-        return NULL;
-    if (!(*slot = sr_xstrndup(p, n < MODEL_MAX + 500 ? n : MODEL_MAX + 500)))
-        return sr_oom();
+        return;
+    *slot = sr_xstrndup(p, n < MODEL_MAX + 500 ? n : MODEL_MAX + 500);
     if (failed)
         a->failed_line = lineno;
-    return NULL;
 }
 
 #define CLAIM_LINE_MAX 4096
@@ -291,7 +274,7 @@ static sr_error *gen_claim(const char *json, sr_run_claim *c)
         c->check = SR_RUN_CLAIM_UNREADABLE;
         c->detail = sr_xstrdup(err->message);
         sr_error_free(err);
-        return c->detail ? NULL : sr_oom();
+        return NULL;
     }
     c->task = m.task;
     c->n = m.n;
@@ -336,21 +319,15 @@ static sr_error *claim_line(sr_bucket_run *r, const char *line, size_t len, long
         return NULL;
     }
     void *p = a->claims;
-    if (!sr_grow(&p, &a->cap_claims, a->n_claims + 1, sizeof *a->claims)) {
-        free(rest);
-        return sr_oom();
-    }
+    sr_grow(&p, &a->cap_claims, a->n_claims + 1, sizeof *a->claims);
     a->claims = p;
     sr_run_claim *c = &a->claims[a->n_claims++];
     sr_run_claim_init(c);
+    c->source = sr_asprintf("%s:%ld", r->log.rel, lineno);
     sr_error *err = NULL;
-    if (!(c->source = sr_asprintf("%s:%ld", r->log.rel, lineno)))
-        err = sr_oom();
-    else if (speed) {
+    if (speed)
         speed_claim(rest, c);
-        if (c->check == SR_RUN_CLAIM_UNREADABLE && !c->detail)
-            err = sr_oom();
-    } else
+    else
         err = gen_claim(brace, c);
     free(rest);
     return err;
@@ -368,11 +345,9 @@ static sr_error *read_serving_lines(sr_bucket_run *r)
         const char *nl = memchr(data + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
         size_t m = n > 0 && data[pos + n - 1] == '\r' ? n - 1 : n;
-        err = serving_line(r, data + pos, m, lineno);
-        if (!err)
-            err = boot_outcome_line(r, data + pos, m, lineno);
-        if (!err)
-            err = claim_line(r, data + pos, m, lineno);
+        serving_line(r, data + pos, m, lineno);
+        boot_outcome_line(r, data + pos, m, lineno);
+        err = claim_line(r, data + pos, m, lineno);
         pos += n + 1;
         lineno++;
     }
@@ -452,7 +427,7 @@ static bool has_own_boot_log(const sr_bucket_arm *a)
  * last arm to serve it (as file_sweep_runs.py files it); an earlier arm's
  * boot was overwritten. When that last arm kept its own <tag>.boot.log
  * (run_quant.sh copies it after each arm), this is a copy of it. */
-static sr_error *checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, const char *name)
+static void checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, const char *name)
 {
     size_t stem = strlen(name) - strlen(".boot.log");
     sr_bucket_arm *last = NULL;
@@ -467,58 +442,66 @@ static sr_error *checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, c
             last = &r->arms[i];
     }
     if (last && !has_own_boot_log(last))
-        return files_add(&last->files, f, NULL);
-    return files_add(&r->other, f,
-                     last ? "the checkpoint's boot log: a copy of the <tag>.boot.log of the last arm serving it "
-                          "(read there)"
-                          : "boot log of a checkpoint that no arm of run.log serves");
+        files_add(&last->files, f, NULL);
+    else
+        files_add(&r->other, f,
+                  last ? "the checkpoint's boot log: a copy of the <tag>.boot.log of the last arm serving it "
+                         "(read there)"
+                       : "boot log of a checkpoint that no arm of run.log serves");
 }
 
-static sr_error *place_log_file(sr_bucket_run *r, const sr_found_file *f, const char *logs_rel, sr_file_list *later)
+/* "<tag>.<kind>" of a tag run.log does not name: an arm too. */
+static sr_bucket_arm *arm_of_file_name(sr_bucket_run *r, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot || dot == name || (size_t)(dot - name) > TAG_MAX || !arm_file_kind(dot + 1))
+        return NULL;
+    for (const char *p = name; p < dot; p++)
+        if (!tag_char(*p))
+            return NULL;
+    return add_arm(r, name, (size_t)(dot - name));
+}
+
+static void place_log_file(sr_bucket_run *r, const sr_found_file *f, const char *logs_rel, sr_file_list *later)
 {
     const char *name = f->rel + strlen(logs_rel);
     if (*name == '/')
         name++;
+    sr_bucket_arm *a = NULL;
+    const char *why = NULL;
     if (strchr(name, '/'))
-        return files_add(&r->other, f, "below logs/, which the pipeline writes flat");
-    if (strcmp(name, "run.log") == 0)
-        return NULL;
-    sr_bucket_arm *a = arm_of_name(r, name);
-    if (a)
-        return files_add(&a->files, f, arm_log_reason(name + strlen(a->tag) + 1));
-    const char *why = run_level_reason(name);
-    if (why)
-        return files_add(&r->other, f, why);
+        files_add(&r->other, f, "below logs/, which the pipeline writes flat");
+    else if (strcmp(name, "run.log") == 0)
+        ; /* read by read_serving_lines */
+    else if ((a = arm_of_name(r, name)))
+        files_add(&a->files, f, arm_log_reason(name + strlen(a->tag) + 1));
+    else if ((why = run_level_reason(name)))
+        files_add(&r->other, f, why);
     /* Boot logs named by checkpoint wait until every arm's own files are
-     * placed; "<tag>.<kind>" of a tag run.log does not name is an arm too. */
-    if (ends_with(name, ".boot.log") && strchr(name, '_'))
-        return sr_file_list_add(later, f->rel, f->open);
-    const char *dot = strchr(name, '.');
-    if (dot && dot > name && (size_t)(dot - name) <= TAG_MAX && arm_file_kind(dot + 1)) {
-        bool ok = true;
-        for (const char *p = name; p < dot; p++)
-            ok &= tag_char(*p);
-        if (ok) {
-            sr_error *err = add_arm(r, name, (size_t)(dot - name), &a);
-            return err ? err : files_add(&a->files, f, arm_log_reason(dot + 1));
-        }
-    }
-    if (ends_with(name, ".boot.log"))
-        return sr_file_list_add(later, f->rel, f->open);
-    return files_add(&r->other, f, "a file of the run's logs/ that no arm's tag names");
+     * placed. */
+    else if (ends_with(name, ".boot.log") && strchr(name, '_'))
+        sr_file_list_add(later, f->rel, f->open);
+    else if ((a = arm_of_file_name(r, name)))
+        files_add(&a->files, f, arm_log_reason(strchr(name, '.') + 1));
+    else if (ends_with(name, ".boot.log"))
+        sr_file_list_add(later, f->rel, f->open);
+    else
+        files_add(&r->other, f, "a file of the run's logs/ that no arm's tag names");
 }
 
 /* results/<run>-<tag>-gen/<task>.jsonl and the read-mode folders
  * <run>-<tag>{,-smoke,-latency,-suite}/. */
-static sr_error *place_result_file(sr_bucket_run *r, const sr_found_file *f, const char *results_rel)
+static void place_result_file(sr_bucket_run *r, const sr_found_file *f, const char *results_rel)
 {
     const char *in = f->rel + strlen(results_rel);
     if (*in == '/')
         in++;
     const char *slash = strchr(in, '/');
     size_t run_n = strlen(r->name);
-    if (!slash || strncmp(in, r->name, run_n) != 0 || in[run_n] != '-')
-        return files_add(&r->other, f, "results of no arm of this run");
+    if (!slash || strncmp(in, r->name, run_n) != 0 || in[run_n] != '-') {
+        files_add(&r->other, f, "results of no arm of this run");
+        return;
+    }
     const char *rest = in + run_n + 1;
     size_t rest_n = (size_t)(slash - rest);
     sr_bucket_arm *best = NULL;
@@ -528,12 +511,13 @@ static sr_error *place_result_file(sr_bucket_run *r, const sr_found_file *f, con
             (!best || n > strlen(best->tag)))
             best = &r->arms[i];
     }
+    const char *suffix = best ? rest + strlen(best->tag) : NULL;
     if (!best)
-        return files_add(&r->other, f, "results of no arm of this run");
-    const char *suffix = rest + strlen(best->tag);
-    if (strncmp(suffix, "-gen/", 5) == 0)
-        return files_add(&best->files, f, NULL); /* gen_eval.py's per-item rows: the parsers tell by content */
-    return files_add(&best->files, f, "label-suite output of read mode (autoregressive-*.jsonl): not read");
+        files_add(&r->other, f, "results of no arm of this run");
+    else if (strncmp(suffix, "-gen/", 5) == 0)
+        files_add(&best->files, f, NULL); /* gen_eval.py's per-item rows: the parsers tell by content */
+    else
+        files_add(&best->files, f, "label-suite output of read mode (autoregressive-*.jsonl): not read");
 }
 
 sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
@@ -546,12 +530,8 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
     char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : sr_xstrdup("results");
     out->name = sr_xstrdup(name);
     out->log.rel = logs_rel ? sr_path_join(logs_rel, "run.log") : NULL;
-    out->log.open = logs_abs ? sr_path_join(logs_abs, "run.log") : NULL;
-    sr_error *err = NULL;
-    if (!logs_abs || !results_abs || !logs_rel || !results_rel || !out->name || !out->log.rel || !out->log.open)
-        err = sr_oom();
-    if (!err)
-        err = read_serving_lines(out);
+    out->log.open = sr_path_join(logs_abs, "run.log");
+    sr_error *err = read_serving_lines(out);
     sr_file_list logs = {0}, results = {0}, later = {0};
     struct stat st;
     if (!err)
@@ -559,11 +539,11 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
     if (!err && stat(results_abs, &st) == 0 && S_ISDIR(st.st_mode))
         err = sr_walk_files(w, results_abs, results_rel, &results);
     for (size_t i = 0; i < logs.n && !err; i++)
-        err = place_log_file(out, &logs.items[i], logs_rel, &later);
+        place_log_file(out, &logs.items[i], logs_rel, &later);
     for (size_t i = 0; i < later.n && !err; i++)
-        err = checkpoint_boot_log(out, &later.items[i], sr_path_base(later.items[i].rel));
+        checkpoint_boot_log(out, &later.items[i], sr_path_base(later.items[i].rel));
     for (size_t i = 0; i < results.n && !err; i++)
-        err = place_result_file(out, &results.items[i], results_rel);
+        place_result_file(out, &results.items[i], results_rel);
     sr_file_list_release(&logs);
     sr_file_list_release(&results);
     sr_file_list_release(&later);

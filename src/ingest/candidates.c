@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/survey_ingest.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -67,20 +67,15 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
     if (!sweep || !cJSON_IsTrue(kept) || tokens < 0)
         return NULL;
     char *norm = sr_normalize_model_id(id);
-    if (!norm)
-        return sr_oom();
     /* Every entry of that model (several when a directory holds variants);
      * none when the survey's model is not in this sweep. Two ids that name
      * one model (a path and org/name): the first prediction stays. */
-    sr_error *err = NULL;
-    for (size_t i = 0; i < sweep->n_models && !err; i++) {
+    for (size_t i = 0; i < sweep->n_models; i++) {
         sr_kv_prediction *p = &sweep->models[i].predicted;
         if (strcasecmp(sweep->models[i].id, norm) != 0 || p->source) /* Hub ids ignore case */
             continue;
         p->source = sr_xstrdup(path);
         p->backend = backend ? sr_xstrdup(backend) : NULL;
-        if (!p->source || (backend && !p->backend))
-            err = sr_oom();
         p->tokens = tokens;
         p->block_size = block > 0 ? block : -1;
         p->max_model_len = mml > 0 ? mml : -1;
@@ -88,7 +83,7 @@ static sr_error *apply(const char *path, size_t index, const cJSON *c, sr_sweep 
         p->kv_gib = gib_check == SR_JSON_OK ? gib : NAN;
     }
     free(norm);
-    return err;
+    return NULL;
 }
 
 typedef struct id_at {
@@ -108,9 +103,9 @@ static sr_error *check_all(const char *path, const cJSON *root)
 {
     size_t n = (size_t)cJSON_GetArraySize(root), i = 0;
     id_at *ids = sr_xcalloc(n ? n : 1, sizeof *ids);
-    sr_error *err = ids ? NULL : sr_oom();
-    const cJSON *c, *list = err ? NULL : root;
-    cJSON_ArrayForEach(c, list)
+    sr_error *err = NULL;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, root)
     {
         if (!cJSON_IsObject(c))
             err = sr_input_error(path, 0, "candidate %zu is not an object", i + 1);
@@ -168,8 +163,7 @@ sr_error *sr_load_survey_candidates(sr_sweep *sweep, const char *rel, const char
         return err;
     char sha[65];
     sr_sha256_hex(data, len, sha);
-    if (!sr_sweep_add_input(sweep, rel, "survey_candidates", (long long)len, sha, NULL))
-        err = sr_oom();
+    sr_sweep_add_input(sweep, rel, "survey_candidates", (long long)len, sha, NULL);
     if (!err)
         err = sr_parse_survey_candidates(rel, data, len, sweep);
     free(data);

@@ -31,8 +31,7 @@ sr_error *sr_read_claims(const char *path, const sr_claim_alias *aliases, size_t
     if (!format)
         return sr_input_error(path, 0, "unknown claims file format: expected a .md or .csv file");
     void *files = out->files;
-    if (!sr_grow(&files, &out->cap_files, out->n_files + 1, sizeof *out->files))
-        return sr_oom();
+    sr_grow(&files, &out->cap_files, out->n_files + 1, sizeof *out->files);
     out->files = files;
     char *data;
     size_t len;
@@ -49,8 +48,6 @@ sr_error *sr_read_claims(const char *path, const sr_claim_alias *aliases, size_t
         f->path = sr_xstrdup(path);
         f->format = sr_xstrdup(format);
         out->n_files++;
-        if (!f->path || !f->format)
-            err = sr_oom();
     }
     free(data);
     return err;

@@ -17,16 +17,6 @@
 #include "model/claims.h"
 #include "util/error.h"
 
-/* An extra Markdown header the caller knows: the report's own column labels
- * for other sweeps' scenarios and benchmarks. figure is a report.json path
- * inside a model ("speed.in512-out128-c8.ratio"); what a cell under it may
- * hold follows from the figure (docs/claims.md). Checked before the
- * built-in headers. */
-typedef struct sr_claim_alias {
-    const char *header;
-    const char *figure;
-} sr_claim_alias;
-
 /* A number as people write it: an optional sign (+, -, U+2212 minus),
  * digits with optional ',' thousands separators (groups of three), an
  * optional fraction and exponent, then optionally (after spaces) a unit:

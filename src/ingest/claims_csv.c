@@ -53,8 +53,6 @@ static void csv_field(void *data, size_t len, void *user)
             free(c->text[k]);
             c->text[k] = sr_strndup(s, len);
             c->len[k] = len;
-            if (!c->text[k])
-                c->in.err = sr_oom();
         }
 }
 
@@ -73,7 +71,7 @@ static sr_error *csv_claim(csv_ctx *c)
     if (sr_claims_no_claim(value, vlen))
         return NULL;
     char *fig = sr_strndup(figure, flen);
-    sr_error *err;
+    sr_error *err = NULL;
     bool numeric = (value[0] >= '0' && value[0] <= '9') || value[0] == '+' || value[0] == '-' || value[0] == '.' ||
                    (vlen >= 3 && memcmp(value, "\xE2\x88\x92", 3) == 0);
     if (numeric) {
@@ -82,11 +80,10 @@ static sr_error *csv_claim(csv_ctx *c)
             err = sr_input_error(c->in.path, c->in.row_line, "'%.*s' is not a number",
                                  (int)sr_claims_shown(value, vlen), value);
         else
-            err = sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, &num, NULL);
+            sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, &num, NULL);
     } else {
         char *words = sr_strndup(value, vlen);
-        err = words ? sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words)
-                    : sr_oom();
+        sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words);
         free(words);
     }
     free(fig);

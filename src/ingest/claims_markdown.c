@@ -167,8 +167,7 @@ static sr_error *split_row(const md_line *l, cell_list *cells, bool *opened, boo
         if (i < stop && !pipe_at(s, i))
             continue;
         void *items = cells->items;
-        if (!sr_grow(&items, &cells->cap, cells->n + 1, sizeof *cells->items))
-            return sr_oom();
+        sr_grow(&items, &cells->cap, cells->n + 1, sizeof *cells->items);
         cells->items = items;
         cell c = {s + start, i - start};
         sr_claims_trim(&c.s, &c.n);
@@ -218,20 +217,20 @@ static sr_error *number_claim(const md_ctx *ctx, long line, const cell *model, c
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     if (points && num.unit == SR_CLAIM_UNIT_PLAIN)
         num.unit = SR_CLAIM_UNIT_POINTS;
-    return sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, &num, NULL);
+    sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, &num, NULL);
+    return NULL;
 }
 
-static sr_error *words_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
-                             const char *words)
+static void words_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
+                        const char *words)
 {
     char *own = NULL;
     if (!words) {
         own = sr_strndup(text->s, text->n);
         words = own;
     }
-    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, NULL, words);
+    sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, NULL, words);
     free(own);
-    return err;
 }
 
 /* Another field of the figure's object: "accuracy.gsm8k.delta" ->
@@ -243,15 +242,12 @@ static char *sibling(const char *figure, const char *field)
     return sr_asprintf("%.*s%s", (int)n, figure, field);
 }
 
-static sr_error *sibling_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const char *field,
-                               const cell *text, const sr_claim_number *num, const char *words)
+static void sibling_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const char *field,
+                          const cell *text, const sr_claim_number *num, const char *words)
 {
     char *fig = sibling(figure, field);
-    if (!fig)
-        return sr_oom();
-    sr_error *err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, fig, text->s, text->n, num, words);
+    sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, fig, text->s, text->n, num, words);
     free(fig);
-    return err;
 }
 
 /* "[low, high]" or "(low, high)" at *p, in points: both bounds, or false
@@ -402,27 +398,25 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
     if ((rest.n && !have_phrase) || (have_num && num.unit == SR_CLAIM_UNIT_TIMES) ||
         (have_interval && (lo.unit == SR_CLAIM_UNIT_TIMES || hi.unit == SR_CLAIM_UNIT_TIMES)))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
-    sr_error *err = NULL;
     if (have_num) {
         points_unit(&num);
-        err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, num_text.s, num_text.n, &num, NULL);
+        sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, num_text.s, num_text.n, &num, NULL);
     }
-    if (!err && have_interval) {
+    if (have_interval) {
         points_unit(&lo);
         points_unit(&hi);
-        err = sibling_claim(ctx, line, model, figure, "ci_low", &lo_text, &lo, NULL);
-        if (!err)
-            err = sibling_claim(ctx, line, model, figure, "ci_high", &hi_text, &hi, NULL);
+        sibling_claim(ctx, line, model, figure, "ci_low", &lo_text, &lo, NULL);
+        sibling_claim(ctx, line, model, figure, "ci_high", &hi_text, &hi, NULL);
     }
-    if (!err && have_phrase)
-        err = sibling_claim(ctx, line, model, figure, "verdict", &rest, NULL, phrase.verdict);
-    if (!err && have_phrase && phrase.extra) {
+    if (have_phrase)
+        sibling_claim(ctx, line, model, figure, "verdict", &rest, NULL, phrase.verdict);
+    if (have_phrase && phrase.extra) {
         if (strcmp(phrase.extra, "mde") == 0)
             points_unit(&phrase.num);
-        err = sibling_claim(ctx, line, model, figure, phrase.extra, &phrase.num_text, phrase.words ? NULL : &phrase.num,
-                            phrase.words);
+        sibling_claim(ctx, line, model, figure, phrase.extra, &phrase.num_text, phrase.words ? NULL : &phrase.num,
+                      phrase.words);
     }
-    return err;
+    return NULL;
 }
 
 /* "(0.55–0.58)" at *p (en dash, '-' or "to"): the run range the report
@@ -506,16 +500,15 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     bool own = throughput_at(&p, end, &median, &median_text);
     if (p != end || (!stop && !own))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
-    sr_error *err = NULL;
     if (stop)
-        err = sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
-    if (!err && range)
-        err = sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
-    if (!err && range)
-        err = sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);
-    if (!err && own)
-        err = sibling_claim(ctx, line, model, figure, "median", &median_text, &median, NULL);
-    return err;
+        sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
+    if (range) {
+        sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
+        sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);
+    }
+    if (own)
+        sibling_claim(ctx, line, model, figure, "median", &median_text, &median, NULL);
+    return NULL;
 }
 
 static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, const column *col, const cell *header,
@@ -529,7 +522,7 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
     case CELL_RATIO: return ratio_claims(ctx, line, model, col->figure, &text, header);
     case CELL_POINTS: return number_claim(ctx, line, model, col->figure, &text, true, header);
     case CELL_DELTA: return delta_claims(ctx, line, model, col->figure, &text, header);
-    case CELL_WORDS: return words_claim(ctx, line, model, col->figure, &text, NULL);
+    case CELL_WORDS: words_claim(ctx, line, model, col->figure, &text, NULL); return NULL;
     case CELL_VERDICT: {
         const char *verdict = sr_claims_verdict(text.s, text.n);
         if (!verdict)
@@ -537,7 +530,8 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
                 ctx->path, line,
                 "'%.*s' is not a verdict (baseline, no measured difference, higher, lower, too few items)",
                 (int)sr_claims_shown(text.s, text.n), text.s);
-        return words_claim(ctx, line, model, col->figure, &text, verdict);
+        words_claim(ctx, line, model, col->figure, &text, verdict);
+        return NULL;
     }
     }
     return NULL;
@@ -553,24 +547,18 @@ static void columns_free(column *cols, size_t n)
 }
 
 /* The figure of each header cell (column 0, the model, has none). */
-static sr_error *table_columns(const md_ctx *ctx, const cell_list *header, long line, column **out)
+static column *table_columns(const md_ctx *ctx, const cell_list *header, long line)
 {
     column *cols = sr_xcalloc(header->n, sizeof *cols);
-    sr_error *err = NULL;
-    for (size_t i = 1; i < header->n && !err; i++) {
+    for (size_t i = 1; i < header->n; i++) {
         const cell *h = &header->items[i];
         cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases);
         if (cols[i].figure)
             cols[i].kind = kind_of(cols[i].figure);
         else if (h->n > 0)
-            err = sr_claims_add_unchecked(ctx->out, ctx->path, line, h->s, h->n);
+            sr_claims_add_unchecked(ctx->out, ctx->path, line, h->s, h->n);
     }
-    if (err) {
-        columns_free(cols, header->n);
-        return err;
-    }
-    *out = cols;
-    return NULL;
+    return cols;
 }
 
 static sr_error *table_row(const md_ctx *ctx, const md_line *l, const cell_list *header, const column *cols,
@@ -609,7 +597,7 @@ static sr_error *read_table(const md_ctx *ctx, const md_line *lines, size_t n_li
         err = sr_input_error(ctx->path, lines[at + 1].lineno, "table delimiter row has %zu cells, the header has %zu",
                              delim.n, header.n);
     if (!err)
-        err = table_columns(ctx, &header, lines[at].lineno, &cols);
+        cols = table_columns(ctx, &header, lines[at].lineno);
     size_t i = at + 2, first = ctx->out->n;
     for (; !err && i < n_lines && !blank_line(&lines[i]) && has_pipe(&lines[i]); i++)
         err = table_row(ctx, &lines[i], &header, cols, opened && header_closed, &row);
@@ -656,10 +644,7 @@ static sr_error *split_lines(const char *path, const char *data, size_t len, md_
             return sr_input_error(path, it.lineno, "invalid utf-8 or nul byte");
         }
         void *p = lines;
-        if (!sr_grow(&p, &cap, n + 1, sizeof *lines)) {
-            free(lines);
-            return sr_oom();
-        }
+        sr_grow(&p, &cap, n + 1, sizeof *lines);
         lines = p;
         lines[n++] = (md_line){l, ll, it.lineno};
     }

@@ -399,13 +399,12 @@ size_t sr_claims_shown(const char *s, size_t len)
     return shown;
 }
 
-sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
-                        const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
-                        const char *words)
+void sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
+                   const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
+                   const char *words)
 {
     void *items = out->items;
-    if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items))
-        return sr_oom();
+    sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items);
     out->items = items;
     sr_claim *c = &out->items[out->n];
     sr_claim_init(c);
@@ -424,13 +423,10 @@ sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const c
         c->written_value = number->value;
         c->claimed = number->value / sr_claim_unit_factor(number->unit);
     }
-    out->n++; /* owned by the list from here, freed with it */
-    if (!c->source || !c->path || !c->model || !c->figure || !c->written || (words && !c->words))
-        return sr_oom();
-    return NULL;
+    out->n++;
 }
 
-sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len)
+void sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len)
 {
     sr_strbuf key;
     sr_strbuf_init(&key);
@@ -439,21 +435,17 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
     bool seen = false;
     for (size_t i = 0; i < out->n_unchecked && !seen; i++)
         seen = strcmp(out->unchecked[i].key, k) == 0;
-    void *cols = out->unchecked;
-    if ((!seen && !sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked))) {
-        sr_strbuf_release(&key);
-        return sr_oom();
-    }
     if (seen) {
         sr_strbuf_release(&key);
-        return NULL;
+        return;
     }
+    void *cols = out->unchecked;
+    sr_grow(&cols, &out->cap_unchecked, out->n_unchecked + 1, sizeof *out->unchecked);
     out->unchecked = cols;
     sr_claim_column *col = &out->unchecked[out->n_unchecked++];
     col->source = sr_asprintf("%s:%ld", path, line);
     col->header = sr_strndup(header, len);
     col->key = sr_strbuf_detach(&key);
-    return col->source && col->header && col->key ? NULL : sr_oom();
 }
 
 /* The same model (as written) and figure claimed twice with different
@@ -462,9 +454,8 @@ sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long lin
 static sr_error *check_duplicates(const sr_claim_list *list, size_t first)
 {
     size_t repeat, original;
-    int found = sr_claim_list_contradiction(list, first, SR_CLAIM_BY_WRITTEN_MODEL, &repeat, &original);
-    if (found <= 0)
-        return found < 0 ? sr_oom() : NULL;
+    if (!sr_claim_list_contradiction(list, first, SR_CLAIM_BY_WRITTEN_MODEL, &repeat, &original))
+        return NULL;
     const sr_claim *r = &list->items[repeat], *o = &list->items[original];
     if (strcmp(r->path, o->path) == 0)
         return sr_input_error(r->path, r->line, "duplicate claim: %s of '%s' is %s here and %s on line %ld", r->figure,

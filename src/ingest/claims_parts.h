@@ -28,11 +28,11 @@ bool sr_claims_is_scenario_key(const char *s, size_t len);
 size_t sr_claims_shown(const char *s, size_t len);
 
 /* Append a claim: a number (words NULL) or words. */
-sr_error *sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
-                        const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
-                        const char *words);
+void sr_claims_add(sr_claim_list *out, const char *path, long line, const char *model, size_t model_len,
+                   const char *figure, const char *written, size_t written_len, const sr_claim_number *number,
+                   const char *words);
 /* Record a header that names no figure, once per normalised header. */
-sr_error *sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len);
+void sr_claims_add_unchecked(sr_claim_list *out, const char *path, long line, const char *header, size_t len);
 /* End of one file's read: check duplicates (from index n on) unless err is
  * set; on any error drop what the read appended. Returns the error. */
 sr_error *sr_claims_finish(sr_error *err, sr_claim_list *out, size_t n, size_t n_unchecked);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json.h"
 #include "util/text.h"
 
 static bool is_space(char c)

@@ -41,29 +41,20 @@ static sr_error *take_config(sr_sweep *sw, sr_model *m, const sr_metadata_files 
     if (!recorded(sw, shown)) {
         char sha[65];
         sr_sha256_hex(data, len, sha);
-        if (!sr_sweep_add_input(sw, shown, "hf_config", (long long)len, sha, NULL)) {
-            free(data);
-            return sr_oom();
-        }
+        sr_sweep_add_input(sw, shown, "hf_config", (long long)len, sha, NULL);
     }
     sr_kv_layout *layout = sr_xcalloc(1, sizeof *layout);
-    err = layout ? sr_kv_layout_parse(shown, data, len, layout) : sr_oom();
+    err = sr_kv_layout_parse(shown, data, len, layout);
     free(data);
-    if (!(m->config_path = sr_xstrdup(shown))) {
-        sr_error_free(err);
-        free(layout);
-        return sr_oom();
-    }
+    m->config_path = sr_xstrdup(shown);
     if (!err) {
         m->layout = layout;
         return NULL;
     }
-    bool incomplete = layout && layout->incomplete;
+    bool incomplete = layout->incomplete;
     free(layout);
-    if (err->code == SR_EXIT_INPUT && err->message && !(m->config_problem = sr_xstrdup(err->message))) {
-        sr_error_free(err);
-        return sr_oom();
-    }
+    if (err->code == SR_EXIT_INPUT && err->message)
+        m->config_problem = sr_xstrdup(err->message);
     return sr_sweep_soften(sw, incomplete || sw->settings.keep_going, NULL, err, "this config");
 }
 
@@ -82,10 +73,9 @@ static sr_error *compare_configs(sr_sweep *sw, const sr_model *m, const sr_metad
     char sha[65];
     sr_sha256_hex(data, len, sha);
     free(data);
-    if (strcmp(sha, in->sha256) != 0 &&
-        !sr_sweep_warn(sw, "%s: '%s' differs from the export's '%s'; the export's is used", m->id, shown,
-                       m->config_path))
-        return sr_oom();
+    if (strcmp(sha, in->sha256) != 0)
+        sr_sweep_warn(sw, "%s: '%s' differs from the export's '%s'; the export's is used", m->id, shown,
+                      m->config_path);
     return NULL;
 }
 
@@ -104,12 +94,9 @@ sr_error *sr_attach_configs(sr_sweep *sw, const char *dir)
             continue;
         }
         char *shown = sr_path_join(dir, f->problem ? f->problem_path : f->config_rel);
-        if (!shown) {
-            err = sr_oom();
-        } else if (f->problem) {
+        if (f->problem) {
             m->config_searched = !m->config_path;
-            if (!sr_sweep_warn(sw, "%s: '%s': %s; its KV cache is not recomputed from it", m->id, shown, f->problem))
-                err = sr_oom();
+            sr_sweep_warn(sw, "%s: '%s': %s; its KV cache is not recomputed from it", m->id, shown, f->problem);
         } else if (m->config_path) {
             err = compare_configs(sw, m, f, shown);
         } else {

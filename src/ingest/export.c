@@ -38,20 +38,20 @@ static void load_dir_files(const loader *ld, dir_job *job)
     for (size_t i = 0, r = 0; i < n && !err; i++) {
         const sr_bucket_file *b = job->arm ? &job->arm->files.items[i] : NULL;
         if (b && b->reason)
-            err = sr_export_record_ignored(&dl, &b->file, -1, b->reason);
+            sr_export_record_ignored(&dl, &b->file, -1, b->reason);
         else if (copy_of[r++] == (size_t)-1)
             err = sr_export_classify_and_parse(&dl, &job->parts, files[r - 1]);
     }
     if (!err)
-        err = sr_export_record_copies(&dl, job->name, files, n_read, copy_of);
+        sr_export_record_copies(&dl, job->name, files, n_read, copy_of);
     free(files);
     free(copy_of);
     if (!err)
         err = sr_export_pair_bfcl(&dl, &job->parts);
     if (!err)
         err = sr_export_read_old_samples(&dl, &job->parts);
-    sr_error *notes = sr_export_take_json_notes(&job->scratch);
-    job->err = err ? (sr_error_free(notes), err) : notes;
+    sr_export_take_json_notes(&job->scratch);
+    job->err = err;
 }
 
 static void load_dir_at(void *ctx, size_t i)
@@ -62,12 +62,11 @@ static void load_dir_at(void *ctx, size_t i)
 }
 
 /* Move a scratch sink's warnings and input records into the sweep. */
-static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
+static void drain_scratch(sr_sweep *sw, sr_sweep *scratch)
 {
     for (size_t i = 0; i < scratch->n_warnings; i++) {
         void *w = sw->warnings;
-        if (!sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings))
-            return sr_oom();
+        sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings);
         sw->warnings = w;
         sw->warnings[sw->n_warnings++] = scratch->warnings[i];
         scratch->warnings[i] = NULL;
@@ -75,21 +74,19 @@ static sr_error *drain_scratch(sr_sweep *sw, sr_sweep *scratch)
     scratch->n_warnings = 0;
     for (size_t i = 0; i < scratch->n_inputs; i++) {
         void *in = sw->inputs;
-        if (!sr_grow(&in, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs))
-            return sr_oom();
+        sr_grow(&in, &sw->cap_inputs, sw->n_inputs + 1, sizeof *sw->inputs);
         sw->inputs = in;
         sw->inputs[sw->n_inputs++] = scratch->inputs[i];
         memset(&scratch->inputs[i], 0, sizeof scratch->inputs[i]);
     }
     scratch->n_inputs = 0;
-    return NULL;
 }
 
 /* Settings run.log gives an arm: its serving line's runner flags (source
  * "logs/run.log:<line>"), and the run's "tensor parallel size N" and "extra
  * serve args" lines, which hold for every arm. A value run_quant.sh would
  * not have taken (gmu=1.5) is a warning, never the export's end. */
-static sr_error *arm_settings(const loader *ld, sr_model *m, const dir_job *job)
+static void arm_settings(const loader *ld, sr_model *m, const dir_job *job)
 {
     const sr_bucket_arm *a = job->arm;
     sr_arms_entry e;
@@ -116,21 +113,19 @@ static sr_error *arm_settings(const loader *ld, sr_model *m, const dir_job *job)
         sr_serving_settings_fill(&m->settings, &e.settings);
         if (e.tool_parser && !m->tool_parser)
             m->tool_parser = sr_xstrdup(e.tool_parser);
-    } else if (err->code == SR_EXIT_INPUT) {
-        bool ok = sr_sweep_warn(ld->sweep, "%s: run.log's serving flags not read as settings: %s:%ld: %s", m->id,
-                                job->run_log_rel, err->line, err->message);
+    } else { /* the flags' parsers fail only on their input */
+        sr_sweep_warn(ld->sweep, "%s: run.log's serving flags not read as settings: %s:%ld: %s", m->id,
+                      job->run_log_rel, err->line, err->message);
         sr_error_free(err);
-        err = ok ? NULL : sr_oom();
     }
     sr_arms_entry_release(&e);
-    return err;
 }
 
 /* An arm of the bucket layout: its entries carry the tag and run, and take
  * the id of the model run.log serves (a local checkpoint by its last path
  * component). An arm run.log names whose files are all absent is still an
  * entry, with what run.log says of it. */
-static sr_error *merge_arm(const loader *ld, dir_job *job)
+static void merge_arm(const loader *ld, dir_job *job)
 {
     sr_sweep *sw = ld->sweep;
     const sr_bucket_arm *a = job->arm;
@@ -138,66 +133,54 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
     size_t first = sw->n_models;
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
                parts_have_spec(p) || p->n_failed_starts;
-    sr_error *err = NULL;
     if (any) {
-        err = sr_export_merge_parts(ld, p);
+        sr_export_merge_parts(ld, p);
     } else {
         const char *id = a->model ? a->model : a->tag;
-        if (!sr_sweep_add_model(sw, id))
-            return sr_oom();
-        if (!sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export%s", a->tag,
-                           job->run, a->model ? "run.log serves it" : "its files are named",
-                           a->files.n ? "that sweep-report reads are" : "are",
-                           a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : ""))
-            return sr_oom();
+        sr_sweep_add_model(sw, id);
+        sr_sweep_warn(sw, "arm '%s' of run '%s': %s, but none of its files %s in the export%s", a->tag, job->run,
+                      a->model ? "run.log serves it" : "its files are named",
+                      a->files.n ? "that sweep-report reads are" : "are",
+                      a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : "");
         if (!a->failed && !a->ready) {
             /* No READY line: run.log does not say it ever served. */
             char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
-            bool ok = why && sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
+            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
             free(why);
-            if (!ok)
-                return sr_oom();
         }
     }
-    for (size_t i = first; i < sw->n_models && !err; i++) {
+    for (size_t i = first; i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
         free(m->tag);
         free(m->run);
         m->tag = sr_xstrdup(a->tag);
         m->run = sr_xstrdup(job->run);
-        if (!m->tag || !m->run)
-            return sr_oom();
         if (a->model) {
             char *raw = sr_bucket_model_id(a->model);
-            if (!raw)
-                return sr_oom();
             free(m->id);
             m->id = sr_nfc_dup(raw); /* as sr_sweep_add_model keeps ids */
             free(raw);
         }
         if (a->modes) {
             m->planned = true;
-            if (!m->arms_benchmarks && !(m->arms_benchmarks = sr_xstrdup(a->modes)))
-                return sr_oom();
+            if (!m->arms_benchmarks)
+                m->arms_benchmarks = sr_xstrdup(a->modes);
         }
-        if (a->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(a->flags)))
-            return sr_oom();
+        if (a->flags && !m->arms_flags)
+            m->arms_flags = sr_xstrdup(a->flags);
         /* The runner flags on run.log's serving line (gmu, mml, kv-bf16: as
          * an .arms file's), then the run's tensor-parallel size and extra
          * serve args: what was asked for, after what the engine logged. */
-        if ((err = arm_settings(ld, m, job)))
-            return err;
+        arm_settings(ld, m, job);
         /* READY: run.log is evidence that it served (never failed for want of files). */
-        if (a->ready && !a->failed && !m->run_log_ready && !(m->run_log_ready = sr_xstrdup(a->ready)))
-            return sr_oom();
+        if (a->ready && !a->failed && !m->run_log_ready)
+            m->run_log_ready = sr_xstrdup(a->ready);
         /* run.log's own claims about the arm, checked by the analysis. */
         for (size_t k = 0; k < a->n_claims; k++) {
             void *cl = m->run_claims;
-            if (!sr_grow(&cl, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims))
-                return sr_oom();
+            sr_grow(&cl, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims);
             m->run_claims = cl;
-            if (!sr_run_claim_copy(&m->run_claims[m->n_run_claims], &a->claims[k]))
-                return sr_oom();
+            sr_run_claim_copy(&m->run_claims[m->n_run_claims], &a->claims[k]);
             m->n_run_claims++;
         }
         /* run.log's FAILED line says the boot failed where the boot log
@@ -210,13 +193,10 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
                                  ? SR_STAGE_COMPILE
                                  : SR_STAGE_LOAD;
             char *src = sr_asprintf("%s:%ld", job->run_log_rel, a->failed_line);
-            bool ok = src && sr_failure_set(&m->failure, stage, msg, src);
+            sr_failure_set(&m->failure, stage, msg, src);
             free(src);
-            if (!ok)
-                return sr_oom();
         }
     }
-    return err;
 }
 
 /* The per-arm folders file_sweep_runs.py makes
@@ -224,7 +204,7 @@ static sr_error *merge_arm(const loader *ld, dir_job *job)
  * one <tag>. prefix of its files in a "<run>-logs" folder (boot logs
  * only when no other file names one), the run that folder's name less
  * "-logs". Nothing is set when the files name no tag or several. */
-static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
+static void per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
 {
     char *tag = NULL, *run = NULL;
     bool several = false;
@@ -251,24 +231,17 @@ static sr_error *per_arm_tag(sr_sweep *sw, const dir_job *job, size_t first)
             continue;
         }
         tag = t;
-        if (!(run = sr_xstrndup(start, dn - 5))) {
-            free(tag);
-            return sr_oom();
-        }
+        run = sr_xstrndup(start, dn - 5);
     }
-    sr_error *err = NULL;
-    for (size_t i = first; tag && !several && i < sw->n_models && !err; i++) {
+    for (size_t i = first; tag && !several && i < sw->n_models; i++) {
         sr_model *m = &sw->models[i];
         if (m->tag)
             continue;
         m->tag = sr_xstrdup(tag);
         m->run = sr_xstrdup(run);
-        if (!m->tag || !m->run)
-            err = sr_oom();
     }
     free(tag);
     free(run);
-    return err;
 }
 
 static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
@@ -279,20 +252,22 @@ static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
     sr_parallel_for(n, sr_thread_count(ld->sweep->settings.threads, n), load_dir_at, &q);
     sr_progress_clear(progress);
     /* Merge in name order; the first directory with an error stops the run. */
-    sr_error *err = NULL;
-    for (size_t i = 0; i < n && !err; i++) {
-        err = drain_scratch(ld->sweep, &jobs[i].scratch);
-        if (!err && jobs[i].err) {
-            err = jobs[i].err;
+    for (size_t i = 0; i < n; i++) {
+        drain_scratch(ld->sweep, &jobs[i].scratch);
+        if (jobs[i].err) {
+            sr_error *err = jobs[i].err;
             jobs[i].err = NULL;
+            return err;
         }
         size_t first = ld->sweep->n_models;
-        if (!err)
-            err = jobs[i].arm ? merge_arm(ld, &jobs[i]) : sr_export_merge_parts(ld, &jobs[i].parts);
-        if (!err && !jobs[i].arm)
-            err = per_arm_tag(ld->sweep, &jobs[i], first);
+        if (jobs[i].arm) {
+            merge_arm(ld, &jobs[i]);
+        } else {
+            sr_export_merge_parts(ld, &jobs[i].parts);
+            per_arm_tag(ld->sweep, &jobs[i], first);
+        }
     }
-    return err;
+    return NULL;
 }
 
 static void dir_jobs_free(dir_job *jobs, size_t n)
@@ -319,11 +294,7 @@ static sr_error *load_manifest(const loader *ld, const sr_found_file *f)
         err = sr_parse_manifest(f->rel, data, len, &ld->sweep->manifest);
         free(data);
     }
-    sr_error *notes = sr_export_take_json_notes(ld->sink);
-    if (notes) {
-        sr_error_free(err);
-        return notes;
-    }
+    sr_export_take_json_notes(ld->sink);
     return soften(ld, err, "the manifest");
 }
 
@@ -418,11 +389,9 @@ static void plan_index_free(plan_index *px)
  * A runner arm's modes make the entry partial when their outputs are
  * missing, as run.log's do. The entries a line names are those plan_names
  * picks, found through px: by tag when the tag is some entry's, else by id. */
-static sr_error *plan_entry(loader *ld, const sr_arms_entry *e, plan_index *px)
+static void plan_entry(loader *ld, const sr_arms_entry *e, plan_index *px)
 {
     char *id = e->tag ? sr_bucket_model_id(e->checkpoint) : sr_normalize_model_id(e->checkpoint);
-    if (!id)
-        return sr_oom();
     sr_sweep *sw = ld->sweep;
     bool found = false;
     size_t n_tagged = 0, n_named;
@@ -434,10 +403,6 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e, plan_index *px)
         found |= plan_names(&sw->models[named[k].index], e, id, by_tag);
     if (!found) {
         sr_model *added = sr_sweep_add_model(sw, id);
-        if (!added) {
-            free(id);
-            return sr_oom();
-        }
         name_insert(&px->ids, added->id, sw->n_models - 1);
         if (!by_tag)
             named = name_find(&px->ids, id, &n_named);
@@ -455,16 +420,15 @@ static sr_error *plan_entry(loader *ld, const sr_arms_entry *e, plan_index *px)
         m->planned = true;
         m->nothink |= e->nothink;
         m->runner_plan |= e->tag != NULL;
-        if ((e->flags && !m->arms_flags && !(m->arms_flags = sr_xstrdup(e->flags))) ||
-            (e->benchmarks && !m->arms_benchmarks && !(m->arms_benchmarks = sr_xstrdup(e->benchmarks))) ||
-            (e->tool_parser && !m->tool_parser && !(m->tool_parser = sr_xstrdup(e->tool_parser))) ||
-            !sr_serving_settings_fill(&m->settings, &e->settings) /* what the log says stays first */) {
-            free(id);
-            return sr_oom();
-        }
+        if (e->flags && !m->arms_flags)
+            m->arms_flags = sr_xstrdup(e->flags);
+        if (e->benchmarks && !m->arms_benchmarks)
+            m->arms_benchmarks = sr_xstrdup(e->benchmarks);
+        if (e->tool_parser && !m->tool_parser)
+            m->tool_parser = sr_xstrdup(e->tool_parser);
+        sr_serving_settings_fill(&m->settings, &e->settings); /* what the log says stays first */
     }
     free(id);
-    return NULL;
 }
 
 static sr_error *load_arms(loader *ld, const sr_found_file *f)
@@ -482,16 +446,16 @@ static sr_error *load_arms(loader *ld, const sr_found_file *f)
         return soften(ld, err, "the run plan");
     plan_index px;
     plan_index_make(ld->sweep, &px);
-    for (size_t i = 0; i < n && !err; i++)
-        err = plan_entry(ld, &entries[i], &px);
+    for (size_t i = 0; i < n; i++)
+        plan_entry(ld, &entries[i], &px);
     plan_index_free(&px);
     sr_arms_entries_free(entries, n);
-    return err;
+    return NULL;
 }
 
 /* sweep.json's serving settings hold for every entry that does not say
  * otherwise. */
-static sr_error *apply_manifest_settings(sr_sweep *sw)
+static void apply_manifest_settings(sr_sweep *sw)
 {
     sr_serving_settings s;
     sr_serving_settings_init(&s);
@@ -501,22 +465,19 @@ static sr_error *apply_manifest_settings(sr_sweep *sw)
     s.vllm_version = sw->manifest.vllm_version; /* borrowed: copied by fill */
     sr_serving_settings_set_source(&s, sw->manifest.source ? sw->manifest.source : "sweep.json");
     for (size_t i = 0; i < sw->n_models; i++)
-        if (!sr_serving_settings_fill(&sw->models[i].settings, &s))
-            return sr_oom();
+        sr_serving_settings_fill(&sw->models[i].settings, &s);
     for (size_t f = 0; f < SR_SETTING_FIELDS; f++)
         free(s.source[f]);
-    return NULL;
 }
 
-static sr_error *add_dir_job(top_level *t, const char *name, const char *real);
+static void add_dir_job(top_level *t, const char *name, const char *real);
 
 /* A run folder of the bucket layout (rel "" for the export itself): its
  * run.log is read, its run-level files recorded, each arm becomes a job. */
 static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const char *real)
 {
     void *r = t->runs;
-    if (!sr_grow(&r, &t->cap_runs, t->n_runs + 1, sizeof *t->runs))
-        return sr_oom();
+    sr_grow(&r, &t->cap_runs, t->n_runs + 1, sizeof *t->runs);
     t->runs = r;
     sr_bucket_run *run = &t->runs[t->n_runs++];
     const char *base = sr_path_base(rel[0] ? rel : ld->root_real);
@@ -528,38 +489,32 @@ static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const
         err = sr_export_read_input(ld, &run->log, "run_log", &data, &len);
     free(data);
     for (size_t i = 0; i < run->other.n && !err; i++)
-        err = sr_export_record_ignored(ld, &run->other.items[i].file, -1, run->other.items[i].reason);
+        sr_export_record_ignored(ld, &run->other.items[i].file, -1, run->other.items[i].reason);
     for (size_t i = 0; i < run->n_arms && !err; i++) {
         char *name = rel[0] ? sr_path_join(rel, "logs") : sr_xstrdup("logs");
-        if (!name)
-            return sr_oom();
-        err = add_dir_job(t, name, real);
+        add_dir_job(t, name, real);
         free(name);
-        if (!err) {
-            t->jobs[t->n_jobs - 1].arm = &run->arms[i];
-            t->jobs[t->n_jobs - 1].run = run->name;
-            t->jobs[t->n_jobs - 1].run_log_rel = run->log.rel;
-            t->jobs[t->n_jobs - 1].run_tp = run->tensor_parallel;
-            t->jobs[t->n_jobs - 1].run_tp_line = run->tensor_parallel_line;
-            t->jobs[t->n_jobs - 1].run_serve_args = run->serve_args;
-            t->jobs[t->n_jobs - 1].run_serve_args_line = run->serve_args_line;
-        }
+        t->jobs[t->n_jobs - 1].arm = &run->arms[i];
+        t->jobs[t->n_jobs - 1].run = run->name;
+        t->jobs[t->n_jobs - 1].run_log_rel = run->log.rel;
+        t->jobs[t->n_jobs - 1].run_tp = run->tensor_parallel;
+        t->jobs[t->n_jobs - 1].run_tp_line = run->tensor_parallel_line;
+        t->jobs[t->n_jobs - 1].run_serve_args = run->serve_args;
+        t->jobs[t->n_jobs - 1].run_serve_args_line = run->serve_args_line;
     }
     return err;
 }
 
-static sr_error *add_dir_job(top_level *t, const char *name, const char *real)
+static void add_dir_job(top_level *t, const char *name, const char *real)
 {
     void *j = t->jobs;
-    if (!sr_grow(&j, &t->cap_jobs, t->n_jobs + 1, sizeof *t->jobs))
-        return sr_oom();
+    sr_grow(&j, &t->cap_jobs, t->n_jobs + 1, sizeof *t->jobs);
     t->jobs = j;
     dir_job *job = &t->jobs[t->n_jobs++];
     memset(job, 0, sizeof *job);
     sr_sweep_init(&job->scratch);
     job->name = sr_xstrdup(name);
     job->abs = sr_xstrdup(real);
-    return job->name && job->abs ? NULL : sr_oom();
 }
 
 /* One entry directly below the export: a model directory, the manifest, a
@@ -576,22 +531,18 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     bool is_dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
     bool is_file = real && !is_dir && stat(real, &st) == 0 && S_ISREG(st.st_mode);
     if (name[0] == '.') {
-        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL, "hidden file") ? NULL : sr_oom();
+        sr_sweep_add_input(sw, name, "ignored", -1, NULL, "hidden file");
     } else if (!real) {
-        if (!sr_sweep_warn(sw, "'%s': cannot be resolved; not read", name) ||
-            !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "cannot be resolved"))
-            err = sr_oom();
+        sr_sweep_warn(sw, "'%s': cannot be resolved; not read", name);
+        sr_sweep_add_input(sw, name, "ignored", -1, NULL, "cannot be resolved");
     } else if (!sr_path_inside(ld->root_real, real)) {
-        if (!sr_sweep_warn(sw, "'%s': symbolic link leads outside the export; refused", name) ||
-            !sr_sweep_add_input(sw, name, "ignored", -1, NULL, "symbolic link leads outside the export"))
-            err = sr_oom();
+        sr_sweep_warn(sw, "'%s': symbolic link leads outside the export; refused", name);
+        sr_sweep_add_input(sw, name, "ignored", -1, NULL, "symbolic link leads outside the export");
     } else if (is_dir && is_link) {
         /* Its target is read under its own name, or is the export itself
          * (walk.c's link rule): following it would read files twice. */
-        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL,
-                                 "symbolic link to a directory (not followed: read under its own name, if at all)")
-                  ? NULL
-                  : sr_oom();
+        sr_sweep_add_input(sw, name, "ignored", -1, NULL,
+                           "symbolic link to a directory (not followed: read under its own name, if at all)");
     } else if (is_dir &&
                (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
         /* The manifest or a run plan where a file should be: not a model. */
@@ -601,23 +552,19 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     } else if (is_dir && sr_bucket_is_run(real)) {
         err = add_bucket_run(ld, t, name, real);
     } else if (is_dir) {
-        err = add_dir_job(t, name, real);
+        add_dir_job(t, name, real);
     } else if (is_file && strcmp(name, "sweep.json") == 0) {
         t->manifest.rel = sr_xstrdup(name);
         t->manifest.open = sr_xstrdup(real);
-        if (!t->manifest.rel || !t->manifest.open)
-            err = sr_oom();
     } else if (is_file && (ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
         /* arms.txt: the name the author's launch command gives the runner's arms (jev-arms=arms.txt) */
-        err = sr_file_list_add(&t->arms, name, real);
+        sr_file_list_add(&t->arms, name, real);
     } else if (is_file && strcmp(name, "candidates.json") == 0) {
         t->candidates.rel = sr_xstrdup(name);
         t->candidates.open = sr_xstrdup(real);
-        if (!t->candidates.rel || !t->candidates.open)
-            err = sr_oom();
     } else {
         const char *why = is_file ? "a file outside any model directory" : "not a regular file";
-        err = sr_sweep_add_input(sw, name, "ignored", -1, NULL, why) ? NULL : sr_oom();
+        sr_sweep_add_input(sw, name, "ignored", -1, NULL, why);
     }
     free(real);
     return err;
@@ -635,10 +582,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     if (!ld.root_real)
         return sr_input_error(export_dir, 0, "cannot resolve path: %s", strerror(errno));
     free(sweep->export_dir);
-    if (!(sweep->export_dir = sr_xstrdup(export_dir))) {
-        free(ld.root_real);
-        return sr_oom();
-    }
+    sweep->export_dir = sr_xstrdup(export_dir);
     struct dirent **names = NULL;
     int n = sr_xscandir(export_dir, &names, NULL, cmp_dirent);
     if (n < 0) {
@@ -673,11 +617,11 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
         err = soften(&ld, sr_load_survey_candidates(sweep, t.candidates.rel, t.candidates.open),
                      "the survey's predictions");
     if (!err)
-        err = sr_export_take_json_notes(sweep);
+        sr_export_take_json_notes(sweep);
     free(t.candidates.rel);
     free(t.candidates.open);
     if (!err)
-        err = apply_manifest_settings(sweep);
+        apply_manifest_settings(sweep);
     free(t.manifest.rel);
     free(t.manifest.open);
     sr_file_list_release(&t.arms);

@@ -40,18 +40,15 @@ static char *serve_params(const char *path)
 
 /* A run's params: the SERVE-- parameters of its path, then its own
  * (metadata). */
-static sr_error *fill_run_params(sr_bench_run *run)
+static void fill_run_params(sr_bench_run *run)
 {
     char *serve = run->source ? serve_params(run->source) : NULL;
     if (!serve)
-        return NULL;
+        return;
     char *both = run->params ? sr_asprintf("%s, %s", serve, run->params) : sr_xstrdup(serve);
     free(serve);
-    if (!both)
-        return sr_oom();
     free(run->params);
     run->params = both;
-    return NULL;
 }
 
 /* "k=v, k=v" into pairs (fresh strings); *n pairs. */
@@ -65,8 +62,7 @@ static kv_pair *split_params(const char *params, size_t *n)
         size_t len = end ? (size_t)(end - s) : strlen(s);
         const char *eq = memchr(s, '=', len);
         void *grown = pairs;
-        if (!sr_grow(&grown, &cap, *n + 1, sizeof *pairs))
-            break;
+        sr_grow(&grown, &cap, *n + 1, sizeof *pairs);
         pairs = grown;
         kv_pair *kv = &pairs[(*n)++];
         kv->key = sr_strndup(s, eq ? (size_t)(eq - s) : len);
@@ -109,13 +105,12 @@ static bool key_list_has(const key_list *l, const char *key)
     return false;
 }
 
-static sr_error *key_list_add(key_list *l, const char *key)
+static void key_list_add(key_list *l, const char *key)
 {
     void *items = l->items;
-    if (!sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items))
-        return sr_oom();
+    sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items);
     l->items = items;
-    return (l->items[l->n++] = sr_xstrdup(key)) ? NULL : sr_oom();
+    l->items[l->n++] = sr_xstrdup(key);
 }
 
 /* Whether key has the same value (or is missing) in every run. */
@@ -142,20 +137,16 @@ static bool same_everywhere(const sr_bench_run *runs, size_t n_runs, const char 
 /* The keys whose values differ between the runs of a directory (a key
  * missing from a run counts as a value): "deployment" when the runs of one
  * file come from three deployments. Each key once, in first-seen order. */
-static sr_error *differing_keys(const sr_bench_run *runs, size_t n_runs, key_list *out)
+static void differing_keys(const sr_bench_run *runs, size_t n_runs, key_list *out)
 {
     for (size_t r = 0; r < n_runs; r++) {
         size_t n = 0;
         kv_pair *pairs = split_params(runs[r].params, &n);
-        sr_error *err = NULL;
-        for (size_t i = 0; i < n && !err; i++)
+        for (size_t i = 0; i < n; i++)
             if (pairs[i].key && !key_list_has(out, pairs[i].key) && !same_everywhere(runs, n_runs, pairs[i].key))
-                err = key_list_add(out, pairs[i].key);
+                key_list_add(out, pairs[i].key);
         pairs_free(pairs, n);
-        if (err)
-            return err;
     }
-    return NULL;
 }
 
 /* The variant of one run: its params restricted to the differing keys,
@@ -212,10 +203,10 @@ static const char *model_id_for(const model_parts *p, const run_list *json_runs,
 
 /* The server log: the first in name order; the others are restarts or
  * other ranks, named in a warning so that nothing is dropped unseen. */
-static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
+static void take_logs(const loader *ld, sr_model *m, const model_parts *p)
 {
     if (p->n_logs == 0)
-        return NULL;
+        return;
     m->has_log = true;
     sr_server_log_release(&m->log);
     sr_server_log_init(&m->log);
@@ -225,45 +216,34 @@ static sr_error *take_logs(const loader *ld, sr_model *m, const model_parts *p)
     m->log.model_id = src->model_id ? sr_xstrdup(src->model_id) : NULL;
     memset(&m->log.failure, 0, sizeof m->log.failure);
     sr_serving_settings_init(&m->log.settings);
-    bool ok = (!src->source || m->log.source) && (!src->model_id || m->log.model_id) &&
-              (src->failure.stage == SR_STAGE_NONE ||
-               sr_failure_set(&m->log.failure, src->failure.stage, src->failure.message, src->failure.source)) &&
-              sr_serving_settings_fill(&m->log.settings, &src->settings) &&
-              sr_serving_settings_fill(&m->settings, &src->settings);
-    if (!ok)
-        return sr_oom();
-    if (m->log.failure.stage != SR_STAGE_NONE && m->failure.stage == SR_STAGE_NONE &&
-        !sr_failure_set(&m->failure, m->log.failure.stage, m->log.failure.message, m->log.failure.source))
-        return sr_oom();
+    if (src->failure.stage != SR_STAGE_NONE)
+        sr_failure_set(&m->log.failure, src->failure.stage, src->failure.message, src->failure.source);
+    sr_serving_settings_fill(&m->log.settings, &src->settings);
+    sr_serving_settings_fill(&m->settings, &src->settings);
+    if (m->log.failure.stage != SR_STAGE_NONE && m->failure.stage == SR_STAGE_NONE)
+        sr_failure_set(&m->failure, m->log.failure.stage, m->log.failure.message, m->log.failure.source);
     if (p->n_logs == 1)
-        return NULL;
+        return;
     sr_strbuf names;
     sr_strbuf_init(&names);
     for (size_t i = 1; i < p->n_logs; i++) {
         void *items = m->other_logs;
         size_t cap = m->n_other_logs;
-        if (!sr_grow(&items, &cap, m->n_other_logs + 1, sizeof *m->other_logs)) {
-            sr_strbuf_release(&names);
-            return sr_oom();
-        }
+        sr_grow(&items, &cap, m->n_other_logs + 1, sizeof *m->other_logs);
         m->other_logs = items;
-        if (!(m->other_logs[m->n_other_logs++] = sr_xstrdup(p->logs[i].rel))) {
-            sr_strbuf_release(&names);
-            return sr_oom();
-        }
+        m->other_logs[m->n_other_logs++] = sr_xstrdup(p->logs[i].rel);
         const sr_failure *f = &p->logs[i].log.failure;
         sr_strbuf_printf(&names, ", '%s'%s%s", p->logs[i].rel, f->stage != SR_STAGE_NONE ? " (failed: " : "",
                          f->stage != SR_STAGE_NONE ? f->message : "");
         if (f->stage != SR_STAGE_NONE)
             sr_strbuf_putc(&names, ')');
     }
-    bool warned = sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first",
-                                m->id, p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
+    sr_sweep_warn(ld->sweep, "%s: %zu server logs: '%s'%s; KV cache and settings are read from the first", m->id,
+                  p->n_logs, p->logs[0].rel, sr_strbuf_cstr(&names));
     sr_strbuf_release(&names);
-    return warned ? NULL : sr_oom();
 }
 
-static sr_error *copy_score(const sr_scores *src, sr_scores *s)
+static void copy_score(const sr_scores *src, sr_scores *s)
 {
     s->benchmark = sr_xstrdup(src->benchmark);
     s->source = src->source ? sr_xstrdup(src->source) : NULL;
@@ -276,40 +256,30 @@ static sr_error *copy_score(const sr_scores *src, sr_scores *s)
     s->truncated = src->truncated;
     s->claimed_n = src->claimed_n;
     s->claimed_right = src->claimed_right;
-    bool ok = s->benchmark && (!src->source || s->source) && (!src->claimed_source || s->claimed_source) &&
-              (!src->metric_filter || s->metric_filter);
-    for (size_t k = 0; k < src->n_items && ok; k++)
-        ok = sr_scores_add(s, src->items[k].id, src->items[k].score);
-    return ok ? NULL : sr_oom();
+    for (size_t k = 0; k < src->n_items; k++)
+        sr_scores_add(s, src->items[k].id, src->items[k].score);
 }
 
 /* The directory's accuracy scores and self-reported metrics into one entry:
  * moved into the last (usually only) entry, copied into the others. */
-static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool move)
+static void give_scores(const loader *ld, sr_model *m, model_parts *p, bool move)
 {
     for (size_t i = 0; i < p->scores.n; i++) {
         sr_scores *src = &p->scores.items[i], copy;
         sr_scores_init(&copy);
-        sr_error *err = move ? NULL : copy_score(src, &copy);
-        if (err) {
-            sr_scores_release(&copy);
-            return err;
-        }
+        if (!move)
+            copy_score(src, &copy);
         sr_scores *s = move ? src : &copy;
-        bool ok = true;
         if (sr_model_find_benchmark(m, s->benchmark))
-            ok = sr_sweep_warn(ld->sweep, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id,
-                               s->benchmark, s->source ? s->source : "?");
-        ok = ok && sr_model_add_scores(m, s);
+            sr_sweep_warn(ld->sweep, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id,
+                          s->benchmark, s->source ? s->source : "?");
+        sr_model_add_scores(m, s);
         sr_scores_release(&copy);
-        if (!ok)
-            return sr_oom();
     }
     for (size_t i = 0; i < p->n_reported; i++) {
         const sr_reported_metric *r = &p->reported[i];
         void *items = m->reported;
-        if (!sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported))
-            return sr_oom();
+        sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported);
         m->reported = items;
         sr_reported_metric *d = &m->reported[m->n_reported++];
         *d = (sr_reported_metric){sr_xstrdup(r->task),
@@ -321,15 +291,12 @@ static sr_error *give_scores(const loader *ld, sr_model *m, model_parts *p, bool
                                   r->truncated,
                                   r->max_tokens,
                                   r->subtask};
-        if (!d->task || !d->metric_filter || !d->source)
-            return sr_oom();
     }
-    return NULL;
 }
 
 /* The runs of one variant (all when variant is NULL) into the entry: moved,
  * so each run goes to exactly one entry. */
-static sr_error *give_runs(sr_model *m, run_list *l, const key_list *keys, const char *variant)
+static void give_runs(sr_model *m, run_list *l, const key_list *keys, const char *variant)
 {
     for (size_t i = 0; i < l->n; i++) {
         sr_bench_run *run = &l->runs[i];
@@ -338,30 +305,27 @@ static sr_error *give_runs(sr_model *m, run_list *l, const key_list *keys, const
         char *v = run_variant(run, keys);
         bool mine = (!v && !variant) || (v && variant && strcmp(v, variant) == 0);
         free(v);
-        if (mine && !sr_model_add_bench_run(m, run))
-            return sr_oom();
+        if (mine)
+            sr_model_add_bench_run(m, run);
     }
-    return NULL;
 }
 
 /* The distinct variants of the directory's runs, in first-seen order. */
-static sr_error *variants_of(const run_list *const *lists, size_t n_lists, const key_list *keys, key_list *out)
+static void variants_of(const run_list *const *lists, size_t n_lists, const key_list *keys, key_list *out)
 {
     for (size_t l = 0; l < n_lists; l++)
         for (size_t i = 0; i < lists[l]->n; i++) {
             char *v = run_variant(&lists[l]->runs[i], keys);
-            sr_error *err = v && !key_list_has(out, v) ? key_list_add(out, v) : NULL;
+            if (v && !key_list_has(out, v))
+                key_list_add(out, v);
             free(v);
-            if (err)
-                return err;
         }
-    return NULL;
 }
 
 /* The serving settings a `vllm bench sweep` SERVE-- directory names
  * ("max_num_seqs=4") hold for the runs under it: into the entry's settings.
  * Parameters that are not serving settings stay in the variant only. */
-static sr_error *serve_settings(sr_model *m)
+static void serve_settings(sr_model *m)
 {
     for (size_t i = 0; i < m->n_runs; i++) {
         const sr_bench_run *run = &m->runs[i];
@@ -376,56 +340,49 @@ static sr_error *serve_settings(sr_model *m)
         sr_serving_settings_init(&e.settings);
         sr_error *err = sr_parse_serving_flags(run->source, 0, serve, &e);
         sr_serving_settings_set_source(&e.settings, run->source);
-        bool ok = !err && sr_serving_settings_fill(&m->settings, &e.settings);
+        if (!err)
+            sr_serving_settings_fill(&m->settings, &e.settings);
         sr_error_free(err); /* a value that is not a setting's: kept as the variant only */
         sr_arms_entry_release(&e);
         free(serve);
-        return ok || err ? NULL : sr_oom();
+        return;
     }
-    return NULL;
 }
 
 /* One entry of the directory (variant NULL: the only one). */
-static sr_error *make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
+static void make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
 {
     sr_sweep *sw = ld->sweep;
     const char *id = model_id_for(p, &p->json_runs, &p->text_runs);
     sr_model *m = sr_sweep_add_model(sw, id);
-    if (!m)
-        return sr_oom();
     free(m->dir);
-    if (!(m->dir = sr_xstrdup(p->dir)) || (variant && !(m->variant = sr_xstrdup(variant))))
-        return sr_oom();
-    sr_error *err = take_logs(ld, m, p);
+    m->dir = sr_xstrdup(p->dir);
+    if (variant)
+        m->variant = sr_xstrdup(variant);
+    take_logs(ld, m, p);
     /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
-    if (!err && !sr_serving_settings_fill(&m->settings, &p->spec))
-        err = sr_oom();
-    if (!err && p->config_rel) {
-        if (!(m->config_path = sr_xstrdup(p->config_rel)) ||
-            (p->config_problem && !(m->config_problem = sr_xstrdup(p->config_problem))))
-            return sr_oom();
+    sr_serving_settings_fill(&m->settings, &p->spec);
+    if (p->config_rel) {
+        m->config_path = sr_xstrdup(p->config_rel);
+        if (p->config_problem)
+            m->config_problem = sr_xstrdup(p->config_problem);
         if (last) {
             m->layout = p->layout;
             p->layout = NULL;
-        } else if (p->layout && !(m->layout = sr_kv_layout_copy(p->layout))) {
-            return sr_oom();
+        } else if (p->layout) {
+            m->layout = sr_kv_layout_copy(p->layout);
         }
     }
-    if (!err)
-        err = give_scores(ld, m, p, last);
-    if (!err)
-        err = give_runs(m, &p->json_runs, keys, variant);
-    if (!err)
-        err = give_runs(m, &p->text_runs, keys, variant);
-    if (!err)
-        err = serve_settings(m);
-    return err;
+    give_scores(ld, m, p, last);
+    give_runs(m, &p->json_runs, keys, variant);
+    give_runs(m, &p->text_runs, keys, variant);
+    serve_settings(m);
 }
 
 /* What one directory held becomes its entries: one, or one per variant
  * when its runs were made under different serving setups (the SERVE--
  * directories of `vllm bench sweep`, bench metadata such as deployment). */
-sr_error *sr_export_merge_parts(const loader *ld, model_parts *p)
+void sr_export_merge_parts(const loader *ld, model_parts *p)
 {
     bool results = p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported || p->summary_runs.n;
     if (p->n_failed_starts && !p->n_logs && !results) {
@@ -439,57 +396,45 @@ sr_error *sr_export_merge_parts(const loader *ld, model_parts *p)
     }
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
                parts_have_spec(p);
-    if (!any) /* its files are listed among the inputs, each with why it was not read */
-        return sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report",
-                             p->dir)
-                   ? NULL
-                   : sr_oom();
-    sr_error *err = sr_export_check_summaries(ld, p);
-    if (!err)
-        err = sr_export_drop_stdout_twins(ld, p);
+    if (!any) { /* its files are listed among the inputs, each with why it was not read */
+        sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report", p->dir);
+        return;
+    }
+    sr_export_check_summaries(ld, p);
+    sr_export_drop_stdout_twins(ld, p);
     run_list *lists[] = {&p->json_runs, &p->text_runs};
-    for (size_t l = 0; l < 2 && !err; l++)
-        for (size_t i = 0; i < lists[l]->n && !err; i++)
-            err = fill_run_params(&lists[l]->runs[i]);
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->n; i++)
+            fill_run_params(&lists[l]->runs[i]);
     key_list keys = {0}, variants = {0};
-    if (!err) {
-        /* Keys that differ within one list: a stdout and a JSON twin of the
-         * same runs do not split the directory. */
-        for (size_t l = 0; l < 2 && !err; l++) {
-            key_list k = {0};
-            err = differing_keys(lists[l]->runs, lists[l]->n, &k);
-            for (size_t i = 0; i < k.n && !err; i++)
-                if (!key_list_has(&keys, k.items[i]))
-                    err = key_list_add(&keys, k.items[i]);
-            key_list_free(&k);
-        }
+    /* Keys that differ within one list: a stdout and a JSON twin of the
+     * same runs do not split the directory. */
+    for (size_t l = 0; l < 2; l++) {
+        key_list k = {0};
+        differing_keys(lists[l]->runs, lists[l]->n, &k);
+        for (size_t i = 0; i < k.n; i++)
+            if (!key_list_has(&keys, k.items[i]))
+                key_list_add(&keys, k.items[i]);
+        key_list_free(&k);
     }
-    if (!err)
-        err = variants_of((const run_list *const *)lists, 2, &keys, &variants);
-    if (!err && variants.n <= 1) {
+    variants_of((const run_list *const *)lists, 2, &keys, &variants);
+    if (variants.n <= 1) {
         key_list none = {0};
-        err = make_entry(ld, p, &none, NULL, true);
+        make_entry(ld, p, &none, NULL, true);
     }
-    for (size_t v = 0; v < variants.n && variants.n > 1 && !err; v++)
-        err = make_entry(ld, p, &keys, variants.items[v], v + 1 == variants.n);
-    if (!err && variants.n > 1 && (p->n_logs || p->scores.n) &&
-        !sr_sweep_warn(ld->sweep,
-                       "'%s': runs from %zu serving setups (%s, ...); its server log and scores are shown "
-                       "with each",
-                       p->dir, variants.n, variants.items[0]))
-        err = sr_oom();
+    for (size_t v = 0; v < variants.n && variants.n > 1; v++)
+        make_entry(ld, p, &keys, variants.items[v], v + 1 == variants.n);
+    if (variants.n > 1 && (p->n_logs || p->scores.n))
+        sr_sweep_warn(ld->sweep,
+                      "'%s': runs from %zu serving setups (%s, ...); its server log and scores are shown "
+                      "with each",
+                      p->dir, variants.n, variants.items[0]);
     key_list_free(&keys);
     key_list_free(&variants);
-    return err;
 }
 
 /* The duplicate JSON keys this thread's parsers met (json_keys.h), as warnings. */
-static bool warn_text(void *sink, const char *text)
+void sr_export_take_json_notes(sr_sweep *sink)
 {
-    return sr_sweep_warn(sink, "%s", text);
-}
-
-sr_error *sr_export_take_json_notes(sr_sweep *sink)
-{
-    return sr_json_take_duplicate_notes(warn_text, sink) ? NULL : sr_oom();
+    sr_json_take_duplicate_notes(sr_sweep_warn_sentence, sink);
 }

@@ -4,32 +4,30 @@
 
 /* ---- recording inputs ------------------------------------------------------ */
 
-static sr_error *record_digest(const loader *ld, const sr_found_file *f, const char *kind, long long size,
-                               const char sha256[65])
+static void record_digest(const loader *ld, const sr_found_file *f, const char *kind, long long size,
+                          const char sha256[65])
 {
-    return sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL) ? NULL : sr_oom();
+    sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL);
 }
 
-static sr_error *record_input(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
+static void record_input(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
 {
     char sha[65];
     sr_sha256_hex(data, len, sha);
-    return record_digest(ld, f, kind, (long long)len, sha);
+    record_digest(ld, f, kind, (long long)len, sha);
 }
 
-sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason)
+void sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason)
 {
-    return sr_sweep_add_input(ld->sink, f->rel, "ignored", size, NULL, reason) ? NULL : sr_oom();
+    sr_sweep_add_input(ld->sink, f->rel, "ignored", size, NULL, reason);
 }
 
 /* Read a file and record it among the inputs. */
 sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len)
 {
     sr_error *err = sr_read_file(f->open, f->rel, data, len);
-    if (!err && (err = record_input(ld, f, kind, *data, *len))) {
-        free(*data);
-        *data = NULL;
-    }
+    if (!err)
+        record_input(ld, f, kind, *data, *len);
     return err;
 }
 
@@ -39,8 +37,8 @@ sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const 
                                 size_t *len)
 {
     sr_error *err = sr_read_file_reused(f->open, f->rel, slot, data, len);
-    if (!err && (err = record_input(ld, f, kind, *data, *len)))
-        *data = NULL;
+    if (!err)
+        record_input(ld, f, kind, *data, *len);
     return err;
 }
 
@@ -111,8 +109,8 @@ void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *
     free(by_size);
 }
 
-sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
-                                  const size_t *copy_of)
+void sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                             const size_t *copy_of)
 {
     sr_strbuf named;
     sr_strbuf_init(&named);
@@ -125,50 +123,38 @@ sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_fo
         long long size = -1;
         sr_error *err = sr_sha256_file(f->open, f->rel, sha, &size);
         char *reason = sr_asprintf("a byte-identical copy of '%s' (the same SHA-256); counted once", first->rel);
-        bool ok = sr_sweep_add_input(ld->sink, f->rel, "duplicate", size, err ? NULL : sha, reason);
+        sr_sweep_add_input(ld->sink, f->rel, "duplicate", size, err ? NULL : sha, reason);
         free(reason);
         sr_error_free(err);
-        if (!ok) {
-            sr_strbuf_release(&named);
-            return sr_oom();
-        }
         if (copies++ < 3)
             sr_strbuf_printf(&named, "%s'%s' (of '%s')", copies > 1 ? ", " : "", f->rel, first->rel);
     }
-    bool ok = true;
     if (copies)
-        ok = sr_sweep_warn(ld->sink,
-                           "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s", dir,
-                           copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
+        sr_sweep_warn(ld->sink, "'%s': %zu file%s byte-identical to another file read there, each counted once: %s%s",
+                      dir, copies, copies == 1 ? " is" : "s are", named.data, copies > 3 ? ", ..." : "");
     sr_strbuf_release(&named);
-    return ok ? NULL : sr_oom();
 }
 
 /* ---- the parts of one directory --------------------------------------------- */
 
-static sr_error *runs_append(run_list *l, sr_bench_run *runs, size_t n)
+static void runs_append(run_list *l, sr_bench_run *runs, size_t n)
 {
     void *r = l->runs;
-    if (n && !sr_grow(&r, &l->cap, l->n + n, sizeof *l->runs)) {
-        sr_bench_runs_free(runs, n);
-        return sr_oom();
-    }
+    if (n)
+        sr_grow(&r, &l->cap, l->n + n, sizeof *l->runs);
     l->runs = r;
     for (size_t i = 0; i < n; i++)
         l->runs[l->n++] = runs[i];
     free(runs);
-    return NULL;
 }
 
-static sr_error *scores_append(scores_list *l, sr_scores *s)
+static void scores_append(scores_list *l, sr_scores *s)
 {
     void *items = l->items;
-    if (!sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items))
-        return sr_oom();
+    sr_grow(&items, &l->cap, l->n + 1, sizeof *l->items);
     l->items = items;
     l->items[l->n++] = *s;
     sr_scores_init(s);
-    return NULL;
 }
 
 static void reported_free(sr_reported_metric *r, size_t n)
@@ -240,23 +226,20 @@ static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lin
     return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
 }
 
-static sr_error *keep_server_log(model_parts *p, const char *rel, sr_server_log *log, bool failed_start)
+static void keep_server_log(model_parts *p, const char *rel, sr_server_log *log, bool failed_start)
 {
     log_part **list = failed_start ? &p->failed_starts : &p->logs;
     size_t *n = failed_start ? &p->n_failed_starts : &p->n_logs;
     size_t *cap = failed_start ? &p->cap_failed_starts : &p->cap_logs;
     void *logs = *list;
-    if (!sr_grow(&logs, cap, *n + 1, sizeof **list))
-        return sr_oom();
+    sr_grow(&logs, cap, *n + 1, sizeof **list);
     *list = logs;
     log_part *lp = &(*list)[*n];
-    if (!(lp->rel = sr_xstrdup(rel)))
-        return sr_oom();
+    lp->rel = sr_xstrdup(rel);
     lp->log = *log;
     sr_server_log_init(log);
     sr_serving_settings_set_source(&lp->log.settings, rel); /* where each setting came from */
     (*n)++;
-    return NULL;
 }
 
 /* What a .log turned out to be, for the inputs list. A file holding only a
@@ -273,11 +256,9 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     sr_server_log log;
     sr_server_log_init(&log);
     log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
-    sr_error *err = lr.server && lr.bench ? NULL : sr_oom();
     long long size = 0;
     char sha[65];
-    if (!err)
-        err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    sr_error *err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
     bool recognized = false;
     if (!err)
         err = sr_server_log_reader_finish(lr.server, &recognized);
@@ -294,32 +275,28 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
                         ((recognized && log.failure.stage != SR_STAGE_NONE) || lr.missing_line > 0);
     if (failed_start && !(recognized && log.failure.stage != SR_STAGE_NONE)) {
         char *src = sr_asprintf("%s:%ld", f->rel, lr.missing_line);
-        bool ok = src && sr_failure_set(&log.failure, SR_STAGE_LOAD, lr.missing_text, src);
+        sr_failure_set(&log.failure, SR_STAGE_LOAD, lr.missing_text, src);
         free(src);
         free(log.source);
         log.source = sr_xstrdup(f->rel);
-        if (!ok)
-            err = sr_oom();
     }
     if (failed_start && log.failure.stage != SR_STAGE_LOAD && log.failure.stage != SR_STAGE_COMPILE)
         log.failure.stage = SR_STAGE_LOAD; /* nothing served */
     if (!err) {
         const char *kind = failed_start ? "server_log" : log_kind(server, bench_err ? 0 : n);
-        err =
-            kind ? record_digest(ld, f, kind, size, sha)
-            : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines")
-                ? NULL
-                : sr_oom();
+        if (kind)
+            record_digest(ld, f, kind, size, sha);
+        else
+            sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines");
     }
     /* vLLM gives every rank the smallest block count: say that they differed. */
-    if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens &&
-        !sr_sweep_warn(ld->sink,
-                       "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
-                       "smallest",
-                       f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max))
-        err = sr_oom();
+    if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens)
+        sr_sweep_warn(ld->sink,
+                      "'%s': %ld workers logged KV cache sizes of %ld to %ld tokens; the engine holds the "
+                      "smallest",
+                      f->rel, log.kv_worker_lines, log.kv_tokens, log.kv_tokens_max);
     if (!err && (server || failed_start))
-        err = keep_server_log(p, f->rel, &log, failed_start);
+        keep_server_log(p, f->rel, &log, failed_start);
     sr_server_log_release(&log);
     if (err) {
         sr_bench_runs_free(runs, n);
@@ -328,7 +305,8 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
     }
     if (bench_err)
         return soften(ld, bench_err, "this benchmark output");
-    return runs_append(&p->text_runs, runs, n);
+    runs_append(&p->text_runs, runs, n);
+    return NULL;
 }
 
 /* The author's <tag>.spec.txt: run_quant.sh greps the server log for
@@ -357,12 +335,11 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
     bool any = false;
     for (int k = 0; k < SR_SETTING_FIELDS; k++)
         any |= sr_setting_known(&log.settings, (sr_setting_field)k);
-    if (!err)
-        err = any ? record_digest(ld, f, "spec_lines", size, sha)
-                  : sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
-                                       "server-log lines about speculative decoding without the engine-config line")
-                        ? NULL
-                        : sr_oom();
+    if (!err && any)
+        record_digest(ld, f, "spec_lines", size, sha);
+    else if (!err)
+        sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
+                           "server-log lines about speculative decoding without the engine-config line");
     if (!err && any) {
         sr_serving_settings_set_source(&log.settings, f->rel);
         sr_serving_settings_fill(&p->spec, &log.settings);
@@ -384,7 +361,7 @@ static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_
         const char *filter = strcmp(task, "gsm8k") == 0 ? ld->sweep->settings.gsm8k_filter : NULL;
         err = sr_parse_lmeval_samples(f->rel, data, len, task, filter, &s);
         if (!err)
-            err = scores_append(&p->scores, &s);
+            scores_append(&p->scores, &s);
         sr_scores_release(&s);
     }
     free(task);
@@ -394,8 +371,10 @@ static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_
 static sr_error *handle_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     char *task = sr_lmeval_task_from_filename(sr_path_base(f->rel));
-    if (!task)
-        return sr_export_record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
+    if (!task) {
+        sr_export_record_ignored(ld, f, -1, "named like lm-eval samples but without a task");
+        return NULL;
+    }
     return read_lmeval_samples(ld, p, f, task);
 }
 
@@ -451,41 +430,34 @@ sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p)
         bool unscored = sr_lmeval_write_out_unscored(data, len);
         free(data);
         if (unscored) {
-            if ((err = sr_export_record_ignored(
-                     ld, f, (long long)len,
-                     "lm-eval 0.3 write_out entries without a per-item metric (acc, exact_match, "
-                     "em) to score")))
-                return err;
+            sr_export_record_ignored(ld, f, (long long)len,
+                                     "lm-eval 0.3 write_out entries without a per-item metric (acc, exact_match, "
+                                     "em) to score");
             continue;
         }
         char *task = old_samples_task(p, sr_path_base(f->rel));
-        err = task ? read_lmeval_samples(ld, p, f, task)
-                   : sr_export_record_ignored(ld, f, -1,
-                                              "lm-eval samples whose name does not tell the task "
-                                              "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
-                                              "beside a results file, or <task>_write_out_info.json)");
-        if (err)
+        if (!task) {
+            sr_export_record_ignored(ld, f, -1,
+                                     "lm-eval samples whose name does not tell the task "
+                                     "(samples_<task>_<date>.jsonl, <model_args>_<task>.jsonl "
+                                     "beside a results file, or <task>_write_out_info.json)");
+            continue;
+        }
+        if ((err = read_lmeval_samples(ld, p, f, task)))
             return err;
     }
     return NULL;
 }
 
-/* Claims into the parts: the entries are moved (freed on failure). */
-static sr_error *reported_append(model_parts *p, sr_reported_metric *r, size_t n)
+/* Claims into the parts: the entries are moved. */
+static void reported_append(model_parts *p, sr_reported_metric *r, size_t n)
 {
     void *items = p->reported;
-    if (n && !sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported)) {
-        for (size_t i = 0; i < n; i++) {
-            free(r[i].task);
-            free(r[i].metric_filter);
-            free(r[i].source);
-        }
-        return sr_oom();
-    }
+    if (n)
+        sr_grow(&items, &p->cap_reported, p->n_reported + n, sizeof *p->reported);
     p->reported = items;
     for (size_t i = 0; i < n; i++)
         p->reported[p->n_reported++] = r[i];
-    return NULL;
 }
 
 static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const char *data,
@@ -498,23 +470,20 @@ static sr_error *handle_lmeval_results(const loader *ld, model_parts *p, const s
         return soften(ld, err, "this results file");
     if (!p->results_model)
         p->results_model = sr_lmeval_results_model(data, len);
-    err = reported_append(p, r, n);
+    reported_append(p, r, n);
     free(r);
-    return err;
+    return NULL;
 }
 
 /* SPEC: BFCL ids simple_N, simple_python_N and N all mean item N, in
  * plain score files too. */
-static sr_error *canonical_bfcl_ids(sr_scores *s)
+static void canonical_bfcl_ids(sr_scores *s)
 {
     for (size_t i = 0; i < s->n_items; i++) {
         char *id = sr_bfcl_item_id(s->items[i].id);
-        bool ok = id && sr_scores_set_id(s, i, id);
+        sr_scores_set_id(s, i, id);
         free(id);
-        if (!ok)
-            return sr_oom();
     }
-    return NULL;
 }
 
 static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_found_file *f, bool csv)
@@ -531,9 +500,9 @@ static sr_error *handle_plain_scores(const loader *ld, model_parts *p, const sr_
         err = csv ? sr_parse_scores_csv(f->rel, data, len, benchmark, &s)
                   : sr_parse_scores_jsonl(f->rel, data, len, benchmark, &s);
         if (!err && starts_with(benchmark, "bfcl_"))
-            err = canonical_bfcl_ids(&s);
+            canonical_bfcl_ids(&s);
         if (!err)
-            err = scores_append(&p->scores, &s);
+            scores_append(&p->scores, &s);
         sr_scores_release(&s);
         free(data);
     }
@@ -564,22 +533,16 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
         const sr_found_file *rf = &p->bfcl_results.items[i];
         bool is_score;
         char *category = sr_bfcl_category_from_filename(sr_path_base(rf->rel), &is_score);
-        if (!category)
-            return sr_oom();
         const sr_found_file *sf = bfcl_score_for(p, sr_path_base(rf->rel), category);
         if (!p->bfcl_model)
             p->bfcl_model = sr_bfcl_model_from_path(rf->rel);
         if (!sf) {
             /* The score file says which entries passed: without it the
              * category is not scored, and the export goes on. */
-            sr_error *err =
-                sr_export_record_ignored(ld, rf, -1, "a BFCL result file without its score file; not scored");
-            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL result file without its score file; BFCL %s not scored",
-                                       rf->rel, category))
-                err = sr_oom();
+            sr_export_record_ignored(ld, rf, -1, "a BFCL result file without its score file; not scored");
+            sr_sweep_warn(ld->sink, "'%s': a BFCL result file without its score file; BFCL %s not scored", rf->rel,
+                          category);
             free(category);
-            if (err)
-                return err;
             continue;
         }
         free(category);
@@ -593,7 +556,7 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
             sr_scores_init(&s);
             err = sr_parse_bfcl(rf->rel, rdata, rlen, sf ? sf->rel : NULL, sdata, slen, &s);
             if (!err)
-                err = scores_append(&p->scores, &s);
+                scores_append(&p->scores, &s);
             sr_scores_release(&s);
         }
         if ((err = soften(ld, err, "this benchmark")))
@@ -606,17 +569,12 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
         for (size_t i = 0; i < p->bfcl_results.n && !used; i++) {
             bool is_score;
             char *category = sr_bfcl_category_from_filename(sr_path_base(p->bfcl_results.items[i].rel), &is_score);
-            if (!category)
-                return sr_oom();
             used = bfcl_score_for(p, sr_path_base(p->bfcl_results.items[i].rel), category) == sf;
             free(category);
         }
         if (!used) {
-            sr_error *err = sr_export_record_ignored(ld, sf, -1, "a BFCL score file without its result file");
-            if (!err && !sr_sweep_warn(ld->sink, "'%s': a BFCL score file without its result file; not read", sf->rel))
-                err = sr_oom();
-            if (err)
-                return err;
+            sr_export_record_ignored(ld, sf, -1, "a BFCL score file without its result file");
+            sr_sweep_warn(ld->sink, "'%s': a BFCL score file without its result file; not read", sf->rel);
         }
     }
     return NULL;
@@ -625,10 +583,9 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
 static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     if (p->config_rel) {
-        if (!sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel,
-                           p->config_rel))
-            return sr_oom();
-        return sr_export_record_ignored(ld, f, -1, "a second config.json in the model directory");
+        sr_sweep_warn(ld->sink, "'%s': a second config.json in the model directory; using '%s'", f->rel, p->config_rel);
+        sr_export_record_ignored(ld, f, -1, "a second config.json in the model directory");
+        return NULL;
     }
     char *data;
     size_t len;
@@ -640,24 +597,103 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
      * that lacks a field with no known default never stops the export: a
      * warning, and only that model's KV figure goes unrecomputed. */
     sr_kv_layout *layout = sr_xcalloc(1, sizeof *layout);
-    err = layout ? sr_kv_layout_parse(f->rel, data, len, layout) : sr_oom();
+    err = sr_kv_layout_parse(f->rel, data, len, layout);
     free(data);
     if (err) {
         /* The model keeps its config's name and the reason: the KV note then
          * says why it could not be read, not that there is none. */
-        bool incomplete = layout && layout->incomplete;
+        bool incomplete = layout->incomplete;
         free(layout);
-        if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message &&
-            !(p->config_problem = sr_xstrdup(err->message))) {
-            sr_error_free(err);
-            return sr_oom();
-        }
+        if (err->code == SR_EXIT_INPUT && !p->config_problem && err->message)
+            p->config_problem = sr_xstrdup(err->message);
         err =
             sr_sweep_soften(ld->sink, incomplete || ld->sweep->settings.keep_going, ld->export_dir, err, "this config");
-        return err ? err : (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
+        if (err)
+            return err;
+    } else {
+        p->layout = layout;
     }
-    p->layout = layout;
-    return (p->config_rel = sr_xstrdup(f->rel)) ? NULL : sr_oom();
+    p->config_rel = sr_xstrdup(f->rel);
+    return NULL;
+}
+
+/* A JSON file of a known kind: to its parser, or recorded with why it is
+ * not read. data: the bytes as read (hashed), text: as parsed. */
+static sr_error *take_json(const loader *ld, model_parts *p, const sr_found_file *f, sr_json_kind kind,
+                           const char *data, const char *text, size_t len)
+{
+    sr_error *err = NULL;
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    switch (kind) {
+    case SR_JSON_BENCH:
+    case SR_JSON_BENCH_SUMMARY:
+        record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if ((err = sr_parse_bench_json(f->rel, text, len, &runs, &n)))
+            err = soften(ld, err, "this benchmark result");
+        else
+            runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
+        if (!err && kind == SR_JSON_BENCH_SUMMARY)
+            sr_file_list_add(&p->summaries, f->rel, f->open);
+        break;
+    case SR_JSON_AUTHOR_SPEED:
+        record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if ((err = sr_parse_author_speed(f->rel, text, len, &runs, &n)))
+            err = soften(ld, err, "this speed file");
+        else
+            runs_append(&p->json_runs, runs, n);
+        break;
+    case SR_JSON_GEN_ROWS: {
+        sr_scores sc;
+        record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if ((err = sr_parse_gen_rows(f->rel, text, len, &sc)))
+            err = soften(ld, err, "this benchmark");
+        else
+            scores_append(&p->scores, &sc);
+        break;
+    }
+    case SR_JSON_GEN_SUMMARY: {
+        sr_reported_metric r;
+        record_input(ld, f, sr_json_kind_name(kind), data, len);
+        if ((err = sr_parse_gen_summary(f->rel, text, len, &r)))
+            err = soften(ld, err, "this summary");
+        else
+            reported_append(p, &r, 1);
+        break;
+    }
+    case SR_JSON_LMEVAL_RESULTS:
+        record_input(ld, f, "lmeval_results", data, len);
+        err = handle_lmeval_results(ld, p, f, text, len);
+        break;
+    case SR_JSON_BENCH_WARMUP:
+        sr_export_record_ignored(ld, f, (long long)len,
+                                 "a warm-up run of vllm bench sweep (run_number -1), not measured");
+        break;
+    case SR_JSON_BENCH_FAILURE:
+        sr_export_record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
+        sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel);
+        break;
+    case SR_JSON_HF_CONFIG:
+        sr_export_record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
+        break;
+    case SR_JSON_LMEVAL_SAMPLES:
+        /* Old lm-eval names: read once the directory's results files name the tasks. */
+        sr_file_list_add(&p->old_samples, f->rel, f->open);
+        break;
+    case SR_JSON_BFCL_RESULT:
+    case SR_JSON_BFCL_SCORE:
+        sr_export_record_ignored(ld, f, (long long)len, "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
+        break;
+    case SR_JSON_SCORES:
+        sr_export_record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
+        break;
+    case SR_JSON_MANIFEST:
+        sr_export_record_ignored(ld, f, (long long)len,
+                                 "a manifest inside a model directory (sweep.json is read at the top)");
+        break;
+    case SR_JSON_UNKNOWN: sr_export_record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
+    }
+    return err;
 }
 
 /* A JSON file that is not recognised by its name: what its content is. A
@@ -687,83 +723,10 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
         free(readable);
         if ((err = soften(ld, err, "this file")))
             return err;
-        return sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
+        sr_export_record_ignored(ld, f, (long long)len, "does not parse as JSON");
+        return NULL;
     }
-    sr_bench_run *runs = NULL;
-    size_t n = 0;
-    switch (kind) {
-    case SR_JSON_BENCH:
-    case SR_JSON_BENCH_SUMMARY:
-        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_bench_json(f->rel, text, len, &runs, &n)))
-            err = soften(ld, err, "this benchmark result");
-        else if (!err)
-            err = runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
-        if (!err && kind == SR_JSON_BENCH_SUMMARY)
-            err = sr_file_list_add(&p->summaries, f->rel, f->open);
-        break;
-    case SR_JSON_AUTHOR_SPEED:
-        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_author_speed(f->rel, text, len, &runs, &n)))
-            err = soften(ld, err, "this speed file");
-        else if (!err)
-            err = runs_append(&p->json_runs, runs, n);
-        break;
-    case SR_JSON_GEN_ROWS: {
-        sr_scores sc;
-        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_rows(f->rel, text, len, &sc)))
-            err = soften(ld, err, "this benchmark");
-        else if (!err)
-            err = scores_append(&p->scores, &sc);
-        break;
-    }
-    case SR_JSON_GEN_SUMMARY: {
-        sr_reported_metric r;
-        err = record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if (!err && (err = sr_parse_gen_summary(f->rel, text, len, &r)))
-            err = soften(ld, err, "this summary");
-        else if (!err)
-            err = reported_append(p, &r, 1);
-        break;
-    }
-    case SR_JSON_LMEVAL_RESULTS:
-        err = record_input(ld, f, "lmeval_results", data, len);
-        if (!err)
-            err = handle_lmeval_results(ld, p, f, text, len);
-        break;
-    case SR_JSON_BENCH_WARMUP:
-        err = sr_export_record_ignored(ld, f, (long long)len,
-                                       "a warm-up run of vllm bench sweep (run_number -1), not measured");
-        break;
-    case SR_JSON_BENCH_FAILURE:
-        err = sr_export_record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
-        if (!err && !sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel))
-            err = sr_oom();
-        break;
-    case SR_JSON_HF_CONFIG:
-        err = sr_export_record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
-        break;
-    case SR_JSON_LMEVAL_SAMPLES:
-        /* Old lm-eval names: read once the directory's results files name the tasks. */
-        err = sr_file_list_add(&p->old_samples, f->rel, f->open);
-        break;
-    case SR_JSON_BFCL_RESULT:
-    case SR_JSON_BFCL_SCORE:
-        err = sr_export_record_ignored(ld, f, (long long)len,
-                                       "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
-        break;
-    case SR_JSON_SCORES:
-        err = sr_export_record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
-        break;
-    case SR_JSON_MANIFEST:
-        err = sr_export_record_ignored(ld, f, (long long)len,
-                                       "a manifest inside a model directory (sweep.json is read at the top)");
-        break;
-    case SR_JSON_UNKNOWN:
-        err = sr_export_record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads");
-        break;
-    }
+    err = take_json(ld, p, f, kind, data, text, len);
     free(data);
     free(readable);
     return err;
@@ -776,7 +739,8 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
     char *bfcl = sr_bfcl_category_from_filename(name, &is_score);
     if (bfcl) {
         free(bfcl);
-        return sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
+        sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
+        return NULL;
     }
     if (strcmp(name, "config.json") == 0)
         return handle_config(ld, p, f);
@@ -792,7 +756,8 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
         return handle_plain_scores(ld, p, f, false);
     if (ends_with(name, ".json") || ends_with(name, ".jsonl"))
         return handle_json(ld, p, f);
-    return sr_export_record_ignored(ld, f, -1, "not a format sweep-report reads");
+    sr_export_record_ignored(ld, f, -1, "not a format sweep-report reads");
+    return NULL;
 }
 
 /* ---- a `vllm bench sweep` summary against its run files ----------------------- */
@@ -806,7 +771,7 @@ static bool same_run(const sr_bench_run *a, const sr_bench_run *b)
 /* summary.json lists the runs of its directory: each must be one of the run
  * files read (then it is not counted again); a summary whose run files are
  * missing gives the runs. */
-sr_error *sr_export_check_summaries(const loader *ld, model_parts *p)
+void sr_export_check_summaries(const loader *ld, model_parts *p)
 {
     for (size_t s = 0; s < p->summary_runs.n; s++) {
         sr_bench_run *sum = &p->summary_runs.runs[s];
@@ -815,19 +780,15 @@ sr_error *sr_export_check_summaries(const loader *ld, model_parts *p)
             found = same_run(sum, &p->json_runs.runs[i]);
         if (found)
             continue;
-        if (!sr_sweep_warn(ld->sink,
-                           "'%s': a run in the sweep summary is not among the run files read; counted from the "
-                           "summary",
-                           sum->source ? sum->source : "summary.json"))
-            return sr_oom();
+        sr_sweep_warn(ld->sink,
+                      "'%s': a run in the sweep summary is not among the run files read; counted from the "
+                      "summary",
+                      sum->source ? sum->source : "summary.json");
         sr_bench_run *one = sr_xmalloc(sizeof *one);
         *one = *sum;
         sr_bench_run_init(sum);
-        sr_error *err = runs_append(&p->json_runs, one, 1);
-        if (err)
-            return err;
+        runs_append(&p->json_runs, one, 1);
     }
-    return NULL;
 }
 
 /* A run printed to stdout and saved with --save-result is one run: the
@@ -838,7 +799,7 @@ static bool stdout_twin(const sr_bench_run *text, const sr_bench_run *json)
            fabs(text->output_throughput - json->output_throughput) <= 0.005 + 1e-9;
 }
 
-sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
+void sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
 {
     size_t kept = 0;
     for (size_t i = 0; i < p->text_runs.n; i++) {
@@ -851,12 +812,9 @@ sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
             p->text_runs.runs[kept++] = *t;
             continue;
         }
-        bool ok = sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
-                                t->source ? t->source : "?", twin->source ? twin->source : "?");
+        sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+                      t->source ? t->source : "?", twin->source ? twin->source : "?");
         sr_bench_run_release(t);
-        if (!ok)
-            return sr_oom();
     }
     p->text_runs.n = kept;
-    return NULL;
 }

@@ -170,7 +170,7 @@ sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const c
 sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const char *kind, int slot, const char **data,
                                 size_t *len);
 /* Record a file that was not read, with the reason report.json gives. */
-sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
+void sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
 /* Byte-identical files among one directory's (a browser's "run (1).json"
  * beside "run.json"): copy_of[i] is the index of the first file with the
  * same bytes (same size, same SHA-256), or (size_t)-1. Only files that
@@ -180,8 +180,8 @@ sr_error *sr_export_record_ignored(const loader *ld, const sr_found_file *f, lon
 void sr_export_find_copies(const sr_found_file *const *files, size_t n, size_t *copy_of);
 /* Record files[i] as a duplicate of files[copy_of[i]] for every copy, and
  * one warning for the directory naming them. */
-sr_error *sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
-                                  const size_t *copy_of);
+void sr_export_record_copies(const loader *ld, const char *dir, const sr_found_file *const *files, size_t n,
+                             const size_t *copy_of);
 /* Samples recognised by content (old lm-eval names), once the directory's
  * results files are known. */
 sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
@@ -189,15 +189,15 @@ sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
 sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p);
 /* A captured `vllm bench serve` stdout that is the same run as a
  * --save-result file is dropped (counted once, with a warning). */
-sr_error *sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
+void sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
 /* Each run a summary.json lists must be one of the run files read. */
-sr_error *sr_export_check_summaries(const loader *ld, model_parts *p);
+void sr_export_check_summaries(const loader *ld, model_parts *p);
 void sr_export_parts_free(model_parts *p);
 
 /* Parts to entries (export_entries.c): what one directory held becomes
  * its entries, one or one per serving variant. */
-sr_error *sr_export_merge_parts(const loader *ld, model_parts *p);
+void sr_export_merge_parts(const loader *ld, model_parts *p);
 /* The JSON reader's notes on duplicate keys, as the sweep's warnings. */
-sr_error *sr_export_take_json_notes(sr_sweep *sink);
+void sr_export_take_json_notes(sr_sweep *sink);
 
 #endif

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -120,14 +120,10 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
     }
     if (!err) {
         void *p = st->lines;
-        if (!sr_grow(&p, &st->cap_lines, out->n_items + 1, sizeof *st->lines))
-            err = sr_oom();
-        else {
-            st->lines = p;
-            st->lines[out->n_items] = line;
-            if (!sr_scores_add(out, id, have_right && right && !failed ? 1.0 : 0.0))
-                err = sr_oom();
-        }
+        sr_grow(&p, &st->cap_lines, out->n_items + 1, sizeof *st->lines);
+        st->lines = p;
+        st->lines[out->n_items] = line;
+        sr_scores_add(out, id, have_right && right && !failed ? 1.0 : 0.0);
     }
     if (!err) {
         st->benchmark = benchmark;
@@ -174,14 +170,10 @@ sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_s
     if (!err && out->n_items == 0)
         err = sr_input_error(path, 0, "no rows");
     if (!err) {
-        size_t bytes;
-        const char **ids = sr_size_mul(out->n_items, sizeof(char *), &bytes) ? sr_xmalloc(bytes) : NULL;
-        if (!ids)
-            err = sr_oom();
-        for (size_t i = 0; ids && i < out->n_items; i++)
+        const char **ids = sr_xreallocarray(NULL, out->n_items, sizeof(char *));
+        for (size_t i = 0; i < out->n_items; i++)
             ids[i] = out->items[i].id;
-        if (!err)
-            err = sr_check_unique_ids(path, ids, st.lines, out->n_items, "item id");
+        err = sr_check_unique_ids(path, ids, st.lines, out->n_items, "item id");
         free(ids);
     }
     if (!err) {
@@ -189,8 +181,6 @@ sr_error *sr_parse_gen_rows(const char *path, const char *data, size_t len, sr_s
         out->gen_rows = true;
         out->benchmark = sr_xstrdup(st.benchmark);
         out->source = sr_xstrdup(path);
-        if (!out->benchmark || !out->source)
-            err = sr_oom();
     }
     free(st.lines);
     if (err)
@@ -254,8 +244,6 @@ sr_error *sr_parse_gen_summary(const char *path, const char *data, size_t len, s
         out->task = sr_xstrdup(b ? b : task);
         out->metric_filter = sr_xstrdup(SR_GEN_SUMMARY_METRIC);
         out->source = sr_xstrdup(path);
-        if (!out->task || !out->metric_filter || !out->source)
-            err = sr_oom();
     }
     free(task);
     if (err) {

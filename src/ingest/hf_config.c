@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h" /* sr_json_check_text */
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -317,8 +317,7 @@ static sr_error *read_identity(reader *r, sr_kv_layout *out)
             if (sr_json_check_string(a0, 200, &name) != SR_JSON_OK)
                 return sr_json_key_error(&r->root, "architectures",
                                          "field 'architectures[0]' is not a short UTF-8 string");
-            if (!(out->architecture = sr_xstrdup(name)))
-                return sr_oom();
+            out->architecture = sr_xstrdup(name);
         }
     }
     if ((err = read_dtype(r, out)))
@@ -518,9 +517,7 @@ static sr_error *read_attention_layers(reader *r, sr_kv_layout *out)
     long *kv = sr_xcalloc((size_t)n, sizeof *kv), *hd = sr_xcalloc((size_t)n, sizeof *hd);
     sr_kv_layer_kind *kinds = sr_xcalloc((size_t)n, sizeof *kinds);
     full_overrides full_o;
-    sr_error *err = (kv && hd && kinds) ? NULL : sr_oom();
-    if (!err)
-        err = read_heads(r, n, kv, hd);
+    sr_error *err = read_heads(r, n, kv, hd);
     if (!err)
         err = read_full_overrides(r, &full_o);
     if (!err)
@@ -545,8 +542,7 @@ static sr_error *read_layout(reader *r, sr_kv_layout *out)
     if (err)
         return err;
     out->n_layers = n;
-    if (!(out->layers = sr_xcalloc((size_t)n, sizeof *out->layers)))
-        return sr_oom();
+    out->layers = sr_xcalloc((size_t)n, sizeof *out->layers);
     if ((err = read_identity(r, out)) || (err = read_mla(r, out)))
         return err;
     return out->mla ? NULL : read_attention_layers(r, out);
@@ -594,8 +590,8 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
     if (!err)
         err = read_layout(&r, out);
     cJSON_Delete(root);
-    if (!err && !(out->source = sr_xstrdup(path)))
-        err = sr_oom();
+    if (!err)
+        out->source = sr_xstrdup(path);
     out->notes = r.notes;
     out->defaulted = r.defaulted;
     out->defaults_type = r.defaulted ? r.defaults->model_type : NULL;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "ingest/survey_ingest.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -92,8 +92,8 @@ static sr_error *read_license(const sr_json_obj *root, sr_hub_record *out)
             const char *name = NULL;
             if (first && sr_json_check_string(first, MAX_TEXT, &name) != SR_JSON_OK)
                 return sr_json_field_error(&card, "license", "must be a string or a list of strings");
-            if (name && name[0] && !(out->license = sr_xstrdup(name)))
-                return sr_oom();
+            if (name && name[0])
+                out->license = sr_xstrdup(name);
         } else if ((err = get_text(&card, "license", &out->license))) {
             return err;
         }
@@ -115,8 +115,7 @@ static sr_error *read_license(const sr_json_obj *root, sr_hub_record *out)
             continue;
         if (strlen(t->valuestring) > MAX_TEXT)
             return sr_json_field_error(root, "tags", "has a license tag longer than 512 bytes");
-        if (!(out->license = sr_xstrdup(t->valuestring + 8)))
-            return sr_oom();
+        out->license = sr_xstrdup(t->valuestring + 8);
         out->license_from_tag = true;
     }
     return NULL;
@@ -136,7 +135,7 @@ static sr_error *read_gated(const sr_json_obj *root, sr_hub_record *out)
         out->gated = sr_xstrdup(g->valuestring);
     else
         return sr_json_field_error(root, "gated", "must be false, \"auto\" or \"manual\"");
-    return out->gated ? NULL : sr_oom();
+    return NULL;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -177,12 +176,10 @@ static sr_error *read_siblings(const sr_json_obj *root, sr_hub_record *out)
             return sr_json_key_error(&in_sib, "size", "siblings: the size of '%.200s' is not a byte count",
                                      name->valuestring);
         void *grown = out->safetensors;
-        if (!sr_grow(&grown, &cap, out->n_safetensors + 1, sizeof *out->safetensors))
-            return sr_oom();
+        sr_grow(&grown, &cap, out->n_safetensors + 1, sizeof *out->safetensors);
         out->safetensors = grown;
         sr_hub_file *hf = &out->safetensors[out->n_safetensors];
-        if (!(hf->name = sr_xstrdup(name->valuestring)))
-            return sr_oom();
+        hf->name = sr_xstrdup(name->valuestring);
         hf->size = bytes;
         out->n_safetensors++;
     }
@@ -222,8 +219,7 @@ static sr_error *read_safetensors(const sr_json_obj *root, sr_hub_record *out)
             return sr_json_key_error(&st, "parameters",
                                      "field 'parameters': the count for '%s' is not a parameter count", p->string);
         sr_hub_param_count *pc = &out->params[out->n_params];
-        if (!(pc->dtype = sr_xstrdup(p->string)))
-            return sr_oom();
+        pc->dtype = sr_xstrdup(p->string);
         pc->count = count;
         out->n_params++;
     }

@@ -29,7 +29,7 @@ sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr
  * new, then line for each line (lineno 1-based), then finish, then free.
  * path must outlive the reader. */
 typedef struct sr_server_log_reader sr_server_log_reader;
-sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out); /* NULL: OOM */
+sr_server_log_reader *sr_server_log_reader_new(const char *path, sr_server_log *out);
 sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, size_t len, long lineno);
 sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized);
 void sr_server_log_reader_free(sr_server_log_reader *r);
@@ -46,7 +46,7 @@ sr_error *sr_parse_bench_text(const char *path, const char *data, size_t len, sr
 
 /* Line-at-a-time form, as for the server log. finish hands over the runs. */
 typedef struct sr_bench_text_reader sr_bench_text_reader;
-sr_bench_text_reader *sr_bench_text_reader_new(const char *path); /* NULL: OOM */
+sr_bench_text_reader *sr_bench_text_reader_new(const char *path);
 sr_error *sr_bench_text_reader_line(sr_bench_text_reader *r, const char *line, size_t len, long lineno);
 sr_error *sr_bench_text_reader_finish(sr_bench_text_reader *r, sr_bench_run **runs, size_t *n_runs);
 void sr_bench_text_reader_free(sr_bench_text_reader *r);
@@ -78,8 +78,6 @@ char *sr_json_unlimited_rates(const char *data, size_t len);
  * (compared normalised; model_id may be NULL). */
 bool sr_bench_metadata_is_param(const char *key, size_t key_len, const char *value, size_t value_len,
                                 const char *model_id);
-
-void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 
 /* ---- a bench run's figures, checked (bench_plausible.c) -------------------
  * Every bench reader checks each run it reads and makes the first
@@ -272,38 +270,5 @@ sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_js
 /* "bench_json", "bench_summary", ..., "json" for unknown: names for the
  * inputs list. */
 const char *sr_json_kind_name(sr_json_kind kind);
-
-/* ---- helpers shared by the JSON and per-item parsers (scores.c) ----------- */
-struct cJSON;
-/* Parse one JSON value held in [data, data+len), whose first byte is on line
- * `line` of path. Refuses invalid UTF-8, NUL bytes (raw or \u0000 escapes)
- * and text after the value, naming the line. The caller owns *out
- * (cJSON_Delete). */
-sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, struct cJSON **out);
-/* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
- * would cut the string there); errors name the line, the first being `line`. */
-sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
-/* True when the first byte that is not a BOM or white space is '[' (a JSON
- * array rather than JSON lines). */
-bool sr_json_starts_array(const char *data, size_t len);
-/* A JSON array read one element at a time, for files written as one big
- * array (lm-eval samples before June 2024): the text is checked as by
- * sr_json_check_text, then each element is parsed by cJSON and handed to
- * each(ctx, line, element) with the line it starts on; the tree is deleted
- * after the call (and a json arena in scope reset). Errors name the line. */
-typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON *element);
-sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
-                                     void *ctx);
-/* 1-based line of the first `"key":` in data, or 0 when absent (for messages
- * about whole-file JSON, where cJSON keeps no positions). A quote escaped
- * inside a longer key does not start one. Defined in json_input.c, whose
- * sr_json_obj applies it to an object within a file. */
-long sr_json_key_line(const char *data, size_t len, const char *key);
-/* The opening quote of that first `"key":`, or NULL. */
-const char *sr_json_find_key(const char *data, size_t len, const char *key);
-/* An input error naming path, the line of the first repeat (in file order)
- * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL
- * when all differ. O(n log n). what names the ids in the message ("item id"). */
-sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what);
 
 #endif

@@ -1,5 +1,6 @@
-/* Duplicate keys in JSON objects: found, noted per thread, taken as
- * warnings (json_keys.h). */
+/* Keys in JSON text: where a key is (its line, for messages), and
+ * duplicate keys found, noted per thread and taken as warnings
+ * (json_keys.h). */
 #include "ingest/json_keys.h"
 
 #include <cjson/cJSON.h>
@@ -7,9 +8,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/ingest.h" /* sr_json_find_key */
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- where a key is ------------------------------------------------------ */
+
+static bool is_json_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The opening quote of the first `"key"` in [data, data+len) that is
+ * followed by a colon (a string value of the same text is not a key) and
+ * whose quote is not escaped (a key ending in \"key), or NULL. */
+static const char *find_key(const char *data, size_t len, const char *key)
+{
+    char *quoted = sr_asprintf("\"%s\"", key);
+    size_t qlen = strlen(quoted), pos = 0;
+    const char *found = NULL;
+    while (!found && pos < len) {
+        const char *hit = sr_memmem(data + pos, len - pos, quoted);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - data), after = at + qlen, slashes = 0;
+        while (slashes < at && data[at - 1 - slashes] == '\\')
+            slashes++;
+        while (after < len && is_json_space(data[after]))
+            after++;
+        if (slashes % 2 == 0 && after < len && data[after] == ':')
+            found = hit;
+        pos = at + 1;
+    }
+    free(quoted);
+    return found;
+}
+
+long sr_json_line_of(const char *data, const char *at)
+{
+    long line = 1;
+    for (const char *p = data; (p = memchr(p, '\n', (size_t)(at - p))) != NULL; p++)
+        line++;
+    return line;
+}
+
+const char *sr_json_find_key(const char *data, size_t len, const char *key)
+{
+    return find_key(data, len, key);
+}
+
+long sr_json_key_line(const char *data, size_t len, const char *key)
+{
+    const char *at = find_key(data, len, key);
+    return at ? sr_json_line_of(data, at) : 0;
+}
+
+/* ---- the first duplicate key --------------------------------------------- */
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -94,34 +148,28 @@ static long duplicate_line(long line, const char *data, size_t len, const char *
     return at;
 }
 
-bool sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key)
+void sr_json_note_duplicate_key(const char *path, long line, const char *data, size_t len, const char *key)
 {
     if (n_notes > 0 && strcmp(notes[n_notes - 1].path, path) == 0) {
         notes[n_notes - 1].more++;
-        return true;
+        return;
     }
     void *grown = notes;
-    if (!sr_grow(&grown, &cap_notes, n_notes + 1, sizeof *notes))
-        return false;
+    sr_grow(&grown, &cap_notes, n_notes + 1, sizeof *notes);
     notes = grown;
     dup_note *d = &notes[n_notes];
     d->path = sr_xstrdup(path);
     d->key = sr_xstrdup(key);
-    if (!d->path || !d->key) {
-        free(d->path);
-        free(d->key);
-        return false;
-    }
     d->line = duplicate_line(line, data, len, key);
     d->more = 0;
     n_notes++;
-    return true;
 }
 
-bool sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const cJSON *root)
+void sr_json_note_duplicate_keys(const char *path, long line, const char *data, size_t len, const cJSON *root)
 {
     const char *dup = first_duplicate(root);
-    return !dup || sr_json_note_duplicate_key(path, line, data, len, dup);
+    if (dup)
+        sr_json_note_duplicate_key(path, line, data, len, dup);
 }
 
 void sr_json_clear_duplicate_notes(void)
@@ -135,10 +183,9 @@ void sr_json_clear_duplicate_notes(void)
     n_notes = cap_notes = 0;
 }
 
-bool sr_json_take_duplicate_notes(bool (*take)(void *ctx, const char *text), void *ctx)
+void sr_json_take_duplicate_notes(sr_warn_fn take, void *ctx)
 {
-    bool ok = true;
-    for (size_t i = 0; i < n_notes && ok; i++) {
+    for (size_t i = 0; i < n_notes; i++) {
         const dup_note *d = &notes[i];
         char line[32] = "";
         if (d->line > 0)
@@ -148,9 +195,8 @@ bool sr_json_take_duplicate_notes(bool (*take)(void *ctx, const char *text), voi
             snprintf(more, sizeof more, " (and %ld more in the file)", d->more);
         char *text = sr_asprintf("'%s'%s: duplicate key \"%s\" in a JSON object; the first value is read%s", d->path,
                                  line, d->key, more);
-        ok = text && take(ctx, text);
+        take(ctx, text);
         free(text);
     }
     sr_json_clear_duplicate_notes();
-    return ok;
 }

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "util/text.h"
 
@@ -68,10 +69,8 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
         out->tree = tree;
         return NULL;
     }
-    if (duplicate_key && !sr_json_note_duplicate_key(path, line, data, len, duplicate_key)) {
-        memset(out, 0, sizeof *out);
-        return sr_oom();
-    }
+    if (duplicate_key)
+        sr_json_note_duplicate_key(path, line, data, len, duplicate_key);
     return NULL;
 }
 

@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json.h"
+#include "ingest/json_keys.h"
 #include "ingest/json_line.h"
 #include "util/alloc.h"
 #include "util/json_arena.h"
@@ -286,8 +288,8 @@ static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
     f->write_out = write_out;
 
     const char *metric = f->metric && write_out ? f->metric : metric_name(f->gsm8k, &m);
-    if (!f->metric && !(f->metric = sr_xstrdup(metric)))
-        return sr_oom();
+    if (!f->metric)
+        f->metric = sr_xstrdup(metric);
     const sr_jvalue *mv = metric_member(obj, &m, metric);
     double score;
     if (mv && mv->type == SR_J_NUMBER)
@@ -312,11 +314,10 @@ static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
     size_t filter = 0; /* unlabelled: set by assign_unlabelled_filters */
     if (labelled)
         err = filter_index(f, line, fv->string, &filter);
-    void *recs = f->recs;
-    if (!err && !sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs))
-        err = sr_oom();
     if (err)
         return err;
+    void *recs = f->recs;
+    sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs);
     f->recs = recs;
     f->recs[f->n++] = (lm_rec){id_at, NULL, key, score, filter, line};
     return NULL;
@@ -369,16 +370,8 @@ static const char *filter_label(const lm_file *f, size_t filter, char *buf, size
  * named. */
 static sr_error *assign_unlabelled_filters(lm_file *f)
 {
-    size_t bytes;
-    if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
-        return sr_oom();
-    rec_ref *refs = sr_xmalloc(bytes ? bytes : 1);
+    rec_ref *refs = sr_xreallocarray(NULL, f->n, sizeof *refs);
     size_t *counts = sr_xcalloc(f->n + 1, sizeof *counts); /* documents by number of entries */
-    if (!refs || !counts) {
-        free(refs);
-        free(counts);
-        return sr_oom();
-    }
     for (size_t i = 0; i < f->n; i++)
         refs[i] = (rec_ref){&f->recs[i], i};
     qsort(refs, f->n, sizeof *refs, rec_ref_cmp); /* by id, then file order */
@@ -446,10 +439,7 @@ static sr_error *check_layout(const lm_file *f)
 {
     if (ids_increase(f))
         return NULL;
-    size_t bytes;
-    if (!sr_size_mul(f->n, sizeof(rec_ref), &bytes))
-        return sr_oom();
-    rec_ref *refs = sr_xmalloc(bytes);
+    rec_ref *refs = sr_xreallocarray(NULL, f->n, sizeof *refs);
     for (size_t i = 0; i < f->n; i++)
         refs[i] = (rec_ref){&f->recs[i], i};
     qsort(refs, f->n, sizeof *refs, rec_ref_cmp);
@@ -614,8 +604,8 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     if (!err)
         err = select_filter(&f, filter, &sel);
     for (size_t i = 0; !err && i < f.n; i++)
-        if (f.recs[i].filter == sel && !sr_scores_add_keyed(out, f.recs[i].id, f.recs[i].key, f.recs[i].score))
-            err = sr_oom();
+        if (f.recs[i].filter == sel)
+            sr_scores_add_keyed(out, f.recs[i].id, f.recs[i].key, f.recs[i].score);
     if (!err) {
         free(out->benchmark);
         free(out->source);
@@ -623,9 +613,6 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         out->benchmark = sr_xstrdup(task);
         out->source = sr_xstrdup(path);
         out->metric_filter = claim_key(&f, sel);
-        bool keyed = f.labelled || f.n_blocks == 1 || (strcmp(task, "gsm8k") == 0 && f.write_out != 1);
-        if (!out->benchmark || !out->source || (keyed && !out->metric_filter))
-            err = sr_oom();
     }
     lm_file_free(&f);
     free(own_task);
@@ -653,7 +640,7 @@ char *sr_lmeval_task_from_filename(const char *basename)
     if (last <= first + 1)
         return NULL;
     char *task = sr_strndup(first + 1, (size_t)(last - first - 1));
-    if (task && !sr_utf8_valid(task, strlen(task))) {
+    if (!sr_utf8_valid(task, strlen(task))) {
         free(task);
         return NULL;
     }
@@ -772,17 +759,15 @@ static bool results_have_filters(const cJSON *results)
     return false;
 }
 
-static sr_error *add_reported(sr_reported_metric **out, size_t *n, size_t *cap, const char *task, const char *key,
-                              double value, const char *path)
+static void add_reported(sr_reported_metric **out, size_t *n, size_t *cap, const char *task, const char *key,
+                         double value, const char *path)
 {
     void *items = *out;
-    if (!sr_grow(&items, cap, *n + 1, sizeof **out))
-        return sr_oom();
+    sr_grow(&items, cap, *n + 1, sizeof **out);
     *out = items;
     sr_reported_metric *r = &(*out)[*n];
     *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1, false};
     (*n)++;
-    return r->task && r->metric_filter && r->source ? NULL : sr_oom();
 }
 
 sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out, size_t *n)
@@ -821,11 +806,9 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
         for (const cJSON *v = task->child; v && !err; v = v->next)
             if (v->string && (strchr(v->string, ',') || old_results) && !is_stderr_key(v->string) &&
                 cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
-                err = add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
-                if (!err) {
-                    (*out)[*n - 1].n = docs;
-                    (*out)[*n - 1].subtask = subtask;
-                }
+                add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
+                (*out)[*n - 1].n = docs;
+                (*out)[*n - 1].subtask = subtask;
             }
     }
     cJSON_Delete(root);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -109,8 +109,8 @@ sr_error *sr_parse_manifest(const char *path, const char *data, size_t len, sr_m
         err = get_string(&src, "vllm_version", &m.vllm_version);
     if (!err)
         err = get_string(&src, "date", &m.date);
-    if (!err && !(m.source = sr_xstrdup(path)))
-        err = sr_oom();
+    if (!err)
+        m.source = sr_xstrdup(path);
     cJSON_Delete(root);
     if (err) {
         sr_manifest_release(&m);
@@ -281,8 +281,10 @@ static sr_error *set_flag(const char *path, long line, sr_arms_entry *e, const s
         *lf = x;
         return NULL;
     }
-    if (sf)
-        return (*sf = sr_strndup(v, vn)) ? NULL : sr_oom();
+    if (sf) {
+        *sf = sr_strndup(v, vn);
+        return NULL;
+    }
     double u;
     if (!sr_parse_double(v, v + vn, &u, &stop) || stop != v + vn || !(u > 0 && u <= 1))
         return sr_input_error(path, line, "flag '%s': expected a fraction in (0, 1], got '%.*s'", flag->key,
@@ -320,10 +322,10 @@ static sr_error *arms_flags_parse(const char *path, long line, const char *p, co
             append_field(&all, v, vn);
         err = set_flag(path, line, e, flag, v, vn);
     }
-    if (!err && all.len && !(e->flags = sr_strbuf_detach(&all)))
-        err = sr_oom();
-    if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
-        err = sr_oom();
+    if (!err && all.len)
+        e->flags = sr_strbuf_detach(&all);
+    if (!err && other.len)
+        e->other_flags = sr_strbuf_detach(&other);
     sr_strbuf_release(&all);
     sr_strbuf_release(&other);
     return err;
@@ -335,12 +337,11 @@ sr_error *sr_parse_serving_flags(const char *path, long line, const char *text, 
 }
 
 /* The plan's settings say where they were read: "arms.txt:3". */
-static sr_error *plan_source(const char *path, long line, sr_arms_entry *e)
+static void plan_source(const char *path, long line, sr_arms_entry *e)
 {
     char *where = line > 0 ? sr_asprintf("%s:%ld", path, line) : sr_xstrdup(path);
     sr_serving_settings_set_source(&e->settings, where);
     free(where);
-    return NULL;
 }
 
 static sr_error *arms_line(const char *path, long line, const char *p, const char *end, sr_arms_entry *e)
@@ -351,15 +352,16 @@ static sr_error *arms_line(const char *path, long line, const char *p, const cha
         return NULL; /* blank or comment only */
     if (!looks_like_id(f, fn))
         return sr_input_error(path, line, "checkpoint '%.*s' does not look like a model id", (int)fn, f);
-    if (!(e->checkpoint = sr_strndup(f, fn)))
-        return sr_oom();
-    if (next_field(&p, end, &f, &fn) && !(e->hardware = sr_strndup(f, fn)))
-        return sr_oom();
-    if (e->hardware && next_field(&p, end, &f, &fn) && !(e->benchmarks = sr_strndup(f, fn)))
-        return sr_oom();
+    e->checkpoint = sr_strndup(f, fn);
+    if (next_field(&p, end, &f, &fn))
+        e->hardware = sr_strndup(f, fn);
+    if (e->hardware && next_field(&p, end, &f, &fn))
+        e->benchmarks = sr_strndup(f, fn);
     e->line = line;
     sr_error *err = e->benchmarks ? arms_flags_parse(path, line, p, end, e) : NULL;
-    return err ? err : plan_source(path, line, e);
+    if (!err)
+        plan_source(path, line, e);
+    return err;
 }
 
 /* ---- the author's runner form: <model>=<tag>=<modes>=<flags> ----------------
@@ -431,8 +433,8 @@ static sr_error *runner_flags(const char *path, long line, const char *f, size_t
         }
         p = comma ? comma + 1 : end;
     }
-    if (!err && other.len && !(e->other_flags = sr_strbuf_detach(&other)))
-        err = sr_oom();
+    if (!err && other.len)
+        e->other_flags = sr_strbuf_detach(&other);
     sr_strbuf_release(&other);
     return err;
 }
@@ -466,14 +468,15 @@ static sr_error *runner_token(const char *path, long line, const char *t, size_t
                               (int)shown, t);
     }
     e->line = line;
-    if (!(e->checkpoint = sr_strndup(parts[0], lens[0])) || !(e->tag = sr_strndup(parts[1], lens[1])) ||
-        !(e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : sr_xstrdup("read")))
-        return sr_oom();
+    e->checkpoint = sr_strndup(parts[0], lens[0]);
+    e->tag = sr_strndup(parts[1], lens[1]);
+    e->benchmarks = k >= 3 ? sr_strndup(parts[2], lens[2]) : sr_xstrdup("read");
     if (k == 4 && lens[3] > 0) {
-        if (!(e->flags = sr_strndup(parts[3], lens[3])))
-            return sr_oom();
+        e->flags = sr_strndup(parts[3], lens[3]);
         sr_error *err = runner_flags(path, line, parts[3], lens[3], e);
-        return err ? err : plan_source(path, line, e);
+        if (!err)
+            plan_source(path, line, e);
+        return err;
     }
     return NULL;
 }
@@ -481,14 +484,15 @@ static sr_error *runner_token(const char *path, long line, const char *t, size_t
 sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, sr_arms_entry *e)
 {
     sr_error *err = runner_flags(path, line, flags, strlen(flags), e);
-    return err ? err : plan_source(path, line, e);
+    if (!err)
+        plan_source(path, line, e);
+    return err;
 }
 
 static sr_error *entries_push(sr_arms_entry **list, size_t *n, size_t *cap, sr_arms_entry *e)
 {
     void *grown = *list;
-    if (!sr_grow(&grown, cap, *n + 1, sizeof **list))
-        return sr_oom();
+    sr_grow(&grown, cap, *n + 1, sizeof **list);
     *list = grown;
     (*list)[(*n)++] = *e;
     memset(e, 0, sizeof *e);

@@ -75,109 +75,104 @@ static char *id_from_stem(const char *stem, size_t len)
     if (!sep)
         return NULL;
     char *id = sr_asprintf("%.*s/%.*s", (int)(sep - stem), stem, (int)(len - (size_t)(sep - stem) - 2), sep + 2);
-    if (id && !sr_is_repo_id(id, strlen(id))) {
+    if (!sr_is_repo_id(id, strlen(id))) {
         free(id);
         return NULL;
     }
     return id;
 }
 
+/* A new model of the scan; NULL when it has MAX_MODELS already (scan_dir
+ * then says so). */
 static sr_metadata_files *new_item(scan *sc, const char *name, bool name_is_id)
 {
     if (sc->n >= MAX_MODELS)
         return NULL;
     void *items = sc->items;
-    if (!sr_grow(&items, &sc->cap, sc->n + 1, sizeof *sc->items))
-        return NULL;
+    sr_grow(&items, &sc->cap, sc->n + 1, sizeof *sc->items);
     sc->items = items;
     sr_metadata_files *f = &sc->items[sc->n];
     memset(f, 0, sizeof *f);
-    if (!(f->name = sr_xstrdup(name)))
-        return NULL;
+    f->name = sr_xstrdup(name);
     f->name_is_id = name_is_id;
     sc->n++;
     return f;
 }
 
-static sr_error *set_problem(sr_metadata_files *f, const char *rel, const char *what)
+static void set_problem(sr_metadata_files *f, const char *rel, const char *what)
 {
     if (f->problem)
-        return NULL; /* the first problem is the one reported */
+        return; /* the first problem is the one reported */
     f->problem_path = sr_xstrdup(rel);
     f->problem = sr_xstrdup(what);
-    return (f->problem_path && f->problem) ? NULL : sr_oom();
 }
 
 /* Resolve rel (below the root) to a regular file inside the root: *open set
  * on success; absent files leave it NULL; a link out of the root, or
  * something other than a file, is recorded as the model's problem. */
-static sr_error *locate(scan *sc, sr_metadata_files *f, const char *rel, char **open_path, char **rel_out)
+static void locate(scan *sc, sr_metadata_files *f, const char *rel, char **open_path, char **rel_out)
 {
     *open_path = NULL;
     char *abs = sr_path_join(sc->dir, rel);
     struct stat st;
     if (lstat(abs, &st) != 0) {
         free(abs);
-        return NULL;
+        return;
     }
     char *real = sr_xrealpath(abs);
     free(abs);
-    sr_error *err = NULL;
     if (!real)
-        err = set_problem(f, rel, "broken symbolic link");
+        set_problem(f, rel, "broken symbolic link");
     else if (!inside_root(sc->root_real, real))
-        err = set_problem(f, rel, sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
-                                                   : "symbolic link leads outside METADATA_DIR; refused");
+        set_problem(f, rel,
+                    sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
+                                     : "symbolic link leads outside METADATA_DIR; refused");
     else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-        err = set_problem(f, rel, "is not a regular file");
-    else if (!(*rel_out = sr_xstrdup(rel)))
-        err = sr_oom();
+        set_problem(f, rel, "is not a regular file");
     else {
+        *rel_out = sr_xstrdup(rel);
         *open_path = real;
         real = NULL;
     }
     free(real);
-    return err;
 }
 
-static sr_error *locate_pair(scan *sc, sr_metadata_files *f, const char *config_rel, const char *record_rel)
+static void locate_pair(scan *sc, sr_metadata_files *f, const char *config_rel, const char *record_rel)
 {
-    sr_error *err = locate(sc, f, config_rel, &f->config_open, &f->config_rel);
-    if (!err && !sc->configs_only)
-        err = locate(sc, f, record_rel, &f->record_open, &f->record_rel);
-    if (err || f->problem)
-        return err;
-    if (sc->configs_only)
-        return f->config_open ? NULL : set_problem(f, config_rel, "is missing");
-    if (!f->config_open && !f->record_open)
-        err = set_problem(f, config_rel, "is missing, and so is the Hub record beside it");
-    else if (!f->config_open)
-        err = set_problem(f, config_rel, "is missing (the model's Hub record is there)");
-    else if (!f->record_open)
-        err = set_problem(f, record_rel, "is missing: no Hub record beside the model's config.json");
-    return err;
+    locate(sc, f, config_rel, &f->config_open, &f->config_rel);
+    if (!sc->configs_only)
+        locate(sc, f, record_rel, &f->record_open, &f->record_rel);
+    if (f->problem)
+        return;
+    if (sc->configs_only) {
+        if (!f->config_open)
+            set_problem(f, config_rel, "is missing");
+    } else if (!f->config_open && !f->record_open) {
+        set_problem(f, config_rel, "is missing, and so is the Hub record beside it");
+    } else if (!f->config_open) {
+        set_problem(f, config_rel, "is missing (the model's Hub record is there)");
+    } else if (!f->record_open) {
+        set_problem(f, record_rel, "is missing: no Hub record beside the model's config.json");
+    }
 }
 
 /* A directory holding config.json and model_info.json. */
-static sr_error *add_model_dir(scan *sc, const char *name)
+static void add_model_dir(scan *sc, const char *name)
 {
     char *config = sr_path_join(name, "config.json"), *record = sr_path_join(name, RECORD_NAME);
-    char *abs_config = config ? sr_path_join(sc->dir, config) : NULL;
-    char *abs_record = record ? sr_path_join(sc->dir, record) : NULL;
-    sr_error *err = NULL;
+    char *abs_config = sr_path_join(sc->dir, config);
+    char *abs_record = sr_path_join(sc->dir, record);
     struct stat st;
-    if (!abs_config || !abs_record)
-        err = sr_oom();
-    else if (lstat(abs_config, &st) == 0 || (!sc->configs_only && lstat(abs_record, &st) == 0)) {
+    if (lstat(abs_config, &st) == 0 || (!sc->configs_only && lstat(abs_record, &st) == 0)) {
         /* a directory with neither file is no model (notes, scripts): left alone */
         sr_metadata_files *f = new_item(sc, name, false);
-        err = f ? locate_pair(sc, f, config, record) : sr_oom();
+        if (f)
+            locate_pair(sc, f, config, record);
     }
     free(config);
     free(record);
     free(abs_config);
     free(abs_record);
-    return err;
 }
 
 /* The snapshot a hub cache entry's config.json is read from: the one
@@ -186,9 +181,9 @@ static sr_error *add_model_dir(scan *sc, const char *name)
 static char *cache_snapshot(scan *sc, const char *entry, const char **why)
 {
     char *snaps_rel = sr_path_join(entry, "snapshots");
-    char *snaps = snaps_rel ? sr_path_join(sc->dir, snaps_rel) : NULL;
+    char *snaps = sr_path_join(sc->dir, snaps_rel);
     char *ref_abs = sr_asprintf("%s/%s/refs/main", sc->dir, entry);
-    char *ref_path = ref_abs ? sr_xrealpath(ref_abs) : NULL; /* absent: NULL */
+    char *ref_path = sr_xrealpath(ref_abs); /* absent: NULL */
     char *found = NULL;
     *why = "no snapshots/ directory";
     free(ref_abs);
@@ -253,31 +248,27 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
 
 /* models--<org>--<name>/: the snapshot's config.json and the record saved
  * beside snapshots/ as model_info.json. */
-static sr_error *add_cache_entry(scan *sc, const char *name)
+static void add_cache_entry(scan *sc, const char *name)
 {
     const char *stem = name + strlen(CACHE_PREFIX);
     char *id = id_from_stem(stem, strlen(stem));
     if (!id)
-        return NULL; /* not a model (datasets--, spaces-- live beside models--) */
+        return; /* not a model (datasets--, spaces-- live beside models--) */
     sr_metadata_files *f = new_item(sc, id, true);
     free(id);
     if (!f)
-        return sr_oom();
+        return;
     const char *why = NULL;
     char *snap = cache_snapshot(sc, name, &why);
     char *record = sr_path_join(name, RECORD_NAME);
     char *config = snap ? sr_asprintf("%s/%s/config.json", name, snap) : NULL;
-    sr_error *err = NULL;
-    if (!record || (snap && !config))
-        err = sr_oom();
-    else if (!snap)
-        err = set_problem(f, name, why);
+    if (!snap)
+        set_problem(f, name, why);
     else
-        err = locate_pair(sc, f, config, record);
+        locate_pair(sc, f, config, record);
     free(snap);
     free(record);
     free(config);
-    return err;
 }
 
 /* rel is one of the two files of stem (its name then a suffix). */
@@ -289,56 +280,59 @@ static bool from_stem(const char *rel, const char *stem, size_t len)
 
 /* <org>--<name>.config.json with <org>--<name>.model_info.json beside it
  * (either may come first in the listing). */
-static sr_error *add_flat_file(scan *sc, const char *name, const char *suffix)
+static void add_flat_file(scan *sc, const char *name, const char *suffix)
 {
     size_t stem_len = strlen(name) - strlen(suffix);
     char *id = id_from_stem(name, stem_len);
     if (!id)
-        return NULL; /* some other file */
+        return; /* some other file */
     for (size_t i = 0; i < sc->n; i++)
         if (sc->items[i].name_is_id && strcmp(sc->items[i].name, id) == 0 &&
             (from_stem(sc->items[i].config_rel, name, stem_len) || from_stem(sc->items[i].record_rel, name, stem_len) ||
              from_stem(sc->items[i].problem_path, name, stem_len))) {
             free(id);
-            return NULL; /* the pair was added from its other file */
+            return; /* the pair was added from its other file */
         }
     sr_metadata_files *f = new_item(sc, id, true);
     free(id);
+    if (!f)
+        return;
     char *config = sr_asprintf("%.*s%s", (int)stem_len, name, CONFIG_SUFFIX);
     char *record = sr_asprintf("%.*s%s", (int)stem_len, name, RECORD_SUFFIX);
-    sr_error *err = (f && config && record) ? locate_pair(sc, f, config, record) : sr_oom();
+    locate_pair(sc, f, config, record);
     free(config);
     free(record);
-    return err;
 }
 
-static sr_error *add_entry(scan *sc, const char *name)
+static void add_entry(scan *sc, const char *name)
 {
     /* a flat pair checks its own links (locate) */
-    if (ends_with(name, CONFIG_SUFFIX))
-        return add_flat_file(sc, name, CONFIG_SUFFIX);
-    if (ends_with(name, RECORD_SUFFIX) && !sc->configs_only)
-        return add_flat_file(sc, name, RECORD_SUFFIX);
+    if (ends_with(name, CONFIG_SUFFIX)) {
+        add_flat_file(sc, name, CONFIG_SUFFIX);
+        return;
+    }
+    if (ends_with(name, RECORD_SUFFIX) && !sc->configs_only) {
+        add_flat_file(sc, name, RECORD_SUFFIX);
+        return;
+    }
     char *abs = sr_path_join(sc->dir, name);
     struct stat st;
     char *real = sr_xrealpath(abs);
     free(abs);
-    sr_error *err = NULL;
     bool dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+    sr_metadata_files *f = NULL;
     if (dir && !inside_root(sc->root_real, real)) {
         /* a directory link out of METADATA_DIR is never followed */
-        sr_metadata_files *f = new_item(sc, name, false);
-        err = f ? set_problem(f, name,
-                              sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
-                                               : "symbolic link leads outside METADATA_DIR; refused")
-                : sr_oom();
+        if ((f = new_item(sc, name, false)))
+            set_problem(f, name,
+                        sc->configs_only ? "symbolic link leads outside the --configs directory; refused"
+                                         : "symbolic link leads outside METADATA_DIR; refused");
     } else if (dir && strncmp(name, CACHE_PREFIX, strlen(CACHE_PREFIX)) == 0) {
-        err = add_cache_entry(sc, name);
+        add_cache_entry(sc, name);
     } else if (dir) {
-        err = add_model_dir(sc, name);
+        add_model_dir(sc, name);
     }
     free(real);
-    return err;
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -362,8 +356,8 @@ static sr_error *scan_dir(const char *dir, const char *what, bool configs_only, 
     int n = sr_xscandir(dir, &names, NULL, alphasort);
     sr_error *err = n < 0 ? sr_input_error(dir, 0, "cannot read directory: %s", strerror(errno)) : NULL;
     for (int i = 0; i < n; i++) {
-        if (!err && names[i]->d_name[0] != '.')
-            err = add_entry(&sc, names[i]->d_name);
+        if (names[i]->d_name[0] != '.')
+            add_entry(&sc, names[i]->d_name);
         free(names[i]);
     }
     free(names);
@@ -455,8 +449,6 @@ sr_error *sr_metadata_read(const char *open_path, const char *rel, size_t max, c
     else if ((unsigned long long)st.st_size > max)
         err = sr_input_error(rel, 0, "is %lld bytes, more than the %zu this file may have", (long long)st.st_size, max);
     char *buf = err ? NULL : sr_xmalloc((size_t)st.st_size + 1);
-    if (!err && !buf)
-        err = sr_oom();
     size_t got = 0;
     while (!err && got < (size_t)st.st_size) {
         ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);

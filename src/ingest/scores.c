@@ -1,208 +1,19 @@
 /* Plain per-item scores: <benchmark>.scores.csv (libcsv) and
- * <benchmark>.scores.jsonl (cJSON), plus the small helpers the per-item
- * parsers share: strict JSON parsing with line numbers and the duplicate-id
- * check. */
+ * <benchmark>.scores.jsonl (cJSON). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/json.h"
 #include "ingest/json_line.h"
 #include "ingest/json_keys.h"
 #include "util/alloc.h"
-#include "util/fileio.h"
-#include "util/json_arena.h"
 #include "util/csv_read.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-/* ---- shared helpers ------------------------------------------------------ */
-
-static long line_at(const char *data, size_t pos, long first_line)
-{
-    long line = first_line;
-    const char *p = data, *end = data + pos;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        line++;
-        p++;
-    }
-    return line;
-}
-
-/* Position of the first "\u0000" escape (an odd run of backslashes before
- * "u0000"), or len when none. */
-static size_t find_nul_escape(const char *data, size_t len)
-{
-    size_t pos = 0;
-    while (pos < len) {
-        const char *hit = sr_memmem(data + pos, len - pos, "u0000");
-        if (!hit)
-            break;
-        size_t at = (size_t)(hit - data), slashes = 0;
-        while (slashes < at && data[at - 1 - slashes] == '\\')
-            slashes++;
-        if (slashes % 2 == 1)
-            return at - 1;
-        pos = at + 1;
-    }
-    return len;
-}
-
-sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len)
-{
-    sr_lines it;
-    const char *l;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (sr_lines_next(&it, &l, &n))
-        if (!sr_utf8_valid(l, n))
-            return sr_input_error(path, line + it.lineno - 1, "invalid utf-8 or nul byte");
-    size_t nul = find_nul_escape(data, len);
-    if (nul < len)
-        return sr_input_error(path, line_at(data, nul, line), "nul character (\\u0000) in a string");
-    return NULL;
-}
-
-sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, cJSON **out)
-{
-    *out = NULL;
-    sr_error *err = sr_json_check_text(path, line, data, len);
-    if (err)
-        return err;
-
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : 0;
-        return sr_input_error(path, line_at(data, pos, line), "invalid json");
-    }
-    size_t pos = end && end >= data && end <= data + len ? (size_t)(end - data) : len;
-    for (; pos < len; pos++) {
-        char c = data[pos];
-        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-            cJSON_Delete(root);
-            return sr_input_error(path, line_at(data, pos, line), "unexpected text after the json value");
-        }
-    }
-    if (!sr_json_note_duplicate_keys(path, line, data, len, root)) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
-    *out = root;
-    return NULL;
-}
-
-static size_t skip_json_space(const char *data, size_t len, size_t pos)
-{
-    while (pos < len && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n'))
-        pos++;
-    return pos;
-}
-
-bool sr_json_starts_array(const char *data, size_t len)
-{
-    size_t pos = 0;
-    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
-        pos = 3;
-    pos = skip_json_space(data, len, pos);
-    return pos < len && data[pos] == '[';
-}
-
-sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each, void *ctx)
-{
-    sr_error *err = sr_json_check_text(path, 1, data, len);
-    if (err)
-        return err;
-    size_t pos = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-    long line = 1;
-    size_t at = skip_json_space(data, len, pos);
-    line = line_at(data + pos, at - pos, line);
-    if (at >= len || data[at] != '[')
-        return sr_input_error(path, line, "expected a json array");
-    pos = at + 1;
-    for (size_t index = 0;; index++) {
-        at = skip_json_space(data, len, pos);
-        line = line_at(data + pos, at - pos, line);
-        pos = at;
-        if (pos >= len)
-            return sr_input_error(path, line, "invalid json: the array is not closed");
-        if (data[pos] == ']' && index == 0)
-            break;
-        /* cJSON parses the element and says where it ended; only the
-         * array's own commas and brackets are read here. */
-        const char *end = NULL;
-        cJSON *element = cJSON_ParseWithLengthOpts(data + pos, len - pos, &end, 0);
-        if (!element) {
-            size_t bad = end && end >= data + pos && end <= data + len ? (size_t)(end - data) : pos;
-            return sr_input_error(path, line_at(data + pos, bad - pos, line), "invalid json");
-        }
-        err = sr_json_note_duplicate_keys(path, line, data + pos, (size_t)(end - (data + pos)), element)
-                  ? each(ctx, line, element)
-                  : sr_oom();
-        cJSON_Delete(element);
-        sr_json_arena_reset();
-        if (err)
-            return err;
-        size_t after = (size_t)(end - data);
-        at = skip_json_space(data, len, after);
-        line = line_at(data + pos, at - pos, line);
-        pos = at;
-        if (pos >= len)
-            return sr_input_error(path, line, "invalid json: the array is not closed");
-        if (data[pos] == ',') {
-            pos++;
-            continue;
-        }
-        if (data[pos] == ']')
-            break;
-        return sr_input_error(path, line, "invalid json: expected ',' or ']' after an array element");
-    }
-    at = skip_json_space(data, len, pos + 1);
-    if (at < len)
-        return sr_input_error(path, line_at(data + pos, at - pos, line), "unexpected text after the json value");
-    return NULL;
-}
-
-typedef struct id_ref {
-    const char *id;
-    size_t index;
-} id_ref;
-
-static int id_ref_cmp(const void *a, const void *b)
-{
-    const id_ref *x = a, *y = b;
-    int c = strcmp(x->id, y->id);
-    if (c)
-        return c;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
-sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what)
-{
-    if (n < 2)
-        return NULL;
-    size_t bytes;
-    if (!sr_size_mul(n, sizeof(id_ref), &bytes))
-        return sr_oom();
-    id_ref *refs = sr_xmalloc(bytes);
-    for (size_t i = 0; i < n; i++)
-        refs[i] = (id_ref){ids[i], i};
-    qsort(refs, n, sizeof *refs, id_ref_cmp);
-    /* Within a run of equal ids the second entry is the first repeat; report
-     * the earliest repeat in the file. */
-    size_t best = n, first = 0;
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(refs[i].id, refs[i - 1].id) == 0 && (i < 2 || strcmp(refs[i - 2].id, refs[i].id) != 0) &&
-            (best == n || refs[i].index < best)) {
-            best = refs[i].index;
-            first = refs[i - 1].index;
-        }
-    free(refs);
-    if (best == n)
-        return NULL;
-    return sr_input_error(path, lines[best], "duplicate %s '%s' (first on line %ld)", what, ids[best], lines[first]);
-}
 
 /* ---- common to both plain forms ------------------------------------------ */
 
@@ -217,16 +28,13 @@ typedef struct item_lines {
 } item_lines;
 
 /* Add an item and remember its line. */
-static sr_error *add_item(sr_scores *out, item_lines *il, const char *id, double score, long line)
+static void add_item(sr_scores *out, item_lines *il, const char *id, double score, long line)
 {
     void *p = il->lines;
-    if (!sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines))
-        return sr_oom();
+    sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines);
     il->lines = p;
     il->lines[out->n_items] = line;
-    if (!sr_scores_add(out, id, score))
-        return sr_oom();
-    return NULL;
+    sr_scores_add(out, id, score);
 }
 
 /* No items, duplicate ids, then the names. */
@@ -234,10 +42,7 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
 {
     if (out->n_items == 0)
         return sr_input_error(path, 0, "no items");
-    size_t bytes;
-    if (!sr_size_mul(out->n_items, sizeof(char *), &bytes))
-        return sr_oom();
-    const char **ids = sr_xmalloc(bytes);
+    const char **ids = sr_xreallocarray(NULL, out->n_items, sizeof *ids);
     for (size_t i = 0; i < out->n_items; i++)
         ids[i] = out->items[i].id;
     sr_error *err = sr_check_unique_ids(path, ids, il->lines, out->n_items, "item id");
@@ -248,8 +53,6 @@ static sr_error *finish(const char *path, const char *benchmark, sr_scores *out,
     free(out->source);
     out->benchmark = sr_xstrdup(benchmark);
     out->source = sr_xstrdup(path);
-    if (!out->benchmark || !out->source)
-        return sr_oom();
     return NULL;
 }
 
@@ -334,7 +137,7 @@ static void csv_row(int term, void *user)
         c->in.err = sr_input_error(c->in.path, c->in.row_line, "empty item_id");
         goto reset;
     }
-    c->in.err = add_item(c->out, &c->il, c->id, c->score, c->in.row_line);
+    add_item(c->out, &c->il, c->id, c->score, c->in.row_line);
 reset:
     free(c->id);
     c->id = NULL;
@@ -382,7 +185,7 @@ static sr_error *json_item_id(const char *path, long line, const sr_jvalue *v, c
     } else {
         return sr_input_error(path, line, "item_id missing or not a non-empty string or integer");
     }
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 static sr_error *jsonl_line(const char *path, long line, const sr_json_line *obj, sr_scores *out, item_lines *il)
@@ -403,9 +206,9 @@ static sr_error *jsonl_line(const char *path, long line, const sr_json_line *obj
     sr_error *err = json_item_id(path, line, sr_json_line_get(obj, "item_id"), &id);
     if (err)
         return err;
-    err = add_item(out, il, id, score, line);
+    add_item(out, il, id, score, line);
     free(id);
-    return err;
+    return NULL;
 }
 
 sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)

@@ -140,7 +140,7 @@ static void entry_append(entry *e, const char *s, size_t n)
 
 /* A failure candidate taken from the first piece of a wrapped line gets
  * the whole line. */
-static bool extend_candidates(failure_state *fs, const entry *e, const char *m, size_t len)
+static void extend_candidates(failure_state *fs, const entry *e, const char *m, size_t len)
 {
     candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
                                 &fs->serve, &fs->serve_dead, &fs->serve_http};
@@ -149,10 +149,8 @@ static bool extend_candidates(failure_state *fs, const entry *e, const char *m, 
         if (!c->set || c->line != e->line || strlen(c->message) >= MESSAGE_MAX ||
             strncmp(m, c->message, strlen(c->message)) != 0)
             continue;
-        if (!sr_vllm_log_cand_take(c, e->line, m, len))
-            return false;
+        sr_vllm_log_cand_take(c, e->line, m, len);
     }
-    return true;
 }
 
 /* Two log prefixes alike but for their digits (the timestamp may tick). */
@@ -176,14 +174,14 @@ static bool same_prefix(const char *a, size_t na, const char *b, size_t nb)
  * Attempting to reserve 384.11M ..."): the candidates taken from it get
  * that line when it carries the same prefix and starts no line of its own
  * (a traceback, an exception, another program's log line is never glued on). */
-static bool attach_detail(failure_state *fs, const char *s, const log_line *ll)
+static void attach_detail(failure_state *fs, const char *s, const log_line *ll)
 {
     long of = fs->detail_of;
     fs->detail_of = 0;
     const char *end = ll->msg + ll->len;
     if (!of || ll->len == 0 || !same_prefix(fs->detail_prefix, fs->detail_prefix_len, s, (size_t)(ll->msg - s)) ||
         own_line_text(ll->msg, end))
-        return true;
+        return;
     candidate *const cands[] = {&fs->last,  &fs->pointer,    &fs->wrapper,   &fs->short_root,
                                 &fs->serve, &fs->serve_dead, &fs->serve_http};
     for (size_t k = 0; k < sizeof cands / sizeof *cands; k++) {
@@ -192,12 +190,9 @@ static bool attach_detail(failure_state *fs, const char *s, const log_line *ll)
             continue;
         char *joined =
             sr_asprintf("%s %.*s", c->message, (int)(ll->len < MESSAGE_MAX ? ll->len : MESSAGE_MAX), ll->msg);
-        bool ok = joined && sr_vllm_log_cand_take(c, of, joined, strlen(joined));
+        sr_vllm_log_cand_take(c, of, joined, strlen(joined));
         free(joined);
-        if (!ok)
-            return false;
     }
-    return true;
 }
 
 /* After the failure reading of a line: if it is an exception line ending
@@ -236,7 +231,8 @@ static sr_error *line_facts(parser *ps, failure_state *fs, const char *m, const 
     }
     if (joined && !ps->out->engine_start && sr_vllm_log_startup_text(m, (size_t)(end - m), m, end))
         sr_vllm_log_saw_startup(ps);
-    return sr_log_settings_line(&ps->settings, m, end) ? NULL : sr_oom();
+    sr_log_settings_line(&ps->settings, m, end);
+    return NULL;
 }
 
 /* The model name and settings of an engine config or args line. */
@@ -244,7 +240,6 @@ static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const
 {
     size_t len = (size_t)(end - m);
     sr_error *err = NULL;
-    bool ok = true;
     if (e->kind == ENTRY_ENGINE) {
         if (ps->kv_seen)
             ps->kv_closed = true; /* a new start */
@@ -252,7 +247,7 @@ static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const
             err = sr_vllm_log_quoted_value(ps, m, end, "model='", &ps->engine_model);
         if (!err && ps->engine_model)
             sr_vllm_log_saw_startup(ps);
-        ok = sr_log_settings_engine(&ps->settings, m, len);
+        sr_log_settings_engine(&ps->settings, m, len);
     } else if (e->kind == ENTRY_ARGS) {
         if (!ps->fallback_model) {
             bool dict = has(m, len, "non-default args:");
@@ -260,9 +255,9 @@ static sr_error *entry_settings(parser *ps, const entry *e, const char *m, const
             if (!err && dict && !ps->fallback_model)
                 err = sr_vllm_log_quoted_value(ps, m, end, "'model_tag': '", &ps->fallback_model);
         }
-        ok = sr_log_settings_args(&ps->settings, m, len);
+        sr_log_settings_args(&ps->settings, m, len);
     }
-    return err ? err : ok ? NULL : sr_oom();
+    return err;
 }
 
 /* The whole line is there: its facts, model name and settings, read as of
@@ -278,8 +273,8 @@ static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
     sr_error *err = line_facts(ps, fs, m, end, e->pieces > 1);
     if (!err)
         err = entry_settings(ps, e, m, end);
-    if (!err && e->pieces > 1 && !extend_candidates(fs, e, m, e->text.len))
-        err = sr_oom();
+    if (!err && e->pieces > 1)
+        extend_candidates(fs, e, m, e->text.len);
     ps->line = here;
     return err;
 }
@@ -288,8 +283,8 @@ static sr_error *entry_finish(parser *ps, failure_state *fs, entry *e)
 
 /* What a line says by itself (server marks, startup, the failure
  * reading); its facts are read with its wrapped pieces (entry_finish). */
-static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, size_t n, const log_line *ll, bool *weak,
-                               bool *bench_like)
+static void physical_line(parser *ps, failure_state *fs, const char *s, size_t n, const log_line *ll, bool *weak,
+                          bool *bench_like)
 {
     const char *m = ll->msg, *end = ll->msg + ll->len;
     /* (Each asked until it holds: most lines of a big log are request logs.) */
@@ -309,15 +304,14 @@ static sr_error *physical_line(parser *ps, failure_state *fs, const char *s, siz
         *bench_like = true;
     if (ll->file_prefix && sr_vllm_log_starts_with(m, end, "args: Namespace("))
         sr_vllm_log_saw_startup(ps);
-    if (!attach_detail(fs, s, ll) || !sr_vllm_log_failure_line(fs, ps->out, ps->line, ll))
-        return sr_oom();
+    attach_detail(fs, s, ll);
+    sr_vllm_log_failure_line(fs, ps->out, ps->line, ll);
     expect_detail(fs, ps->line, s, ll);
     if (has(m, ll->len, "Application startup complete.")) {
         ps->out->startup_complete = true;
         ps->kv_closed = ps->kv_seen;
         sr_vllm_log_failure_reset(fs);
     }
-    return NULL;
 }
 
 /* V0 logs blocks, not tokens: "# GPU blocks: N" x the block size, from the
@@ -377,8 +371,7 @@ sr_error *sr_server_log_reader_line(sr_server_log_reader *r, const char *line, s
     if (err)
         return err;
     r->ps.line = lineno;
-    if ((err = physical_line(&r->ps, &r->fs, line, n, &ll, &r->weak, &r->bench_like)) != NULL)
-        return err;
+    physical_line(&r->ps, &r->fs, line, n, &ll, &r->weak, &r->bench_like);
     entry_begin(e, lineno, &ll, line, n);
     return e->bracketed && sr_brackets_closed(&e->brackets) ? entry_finish(&r->ps, &r->fs, e) : NULL;
 }
@@ -395,15 +388,14 @@ sr_error *sr_server_log_reader_finish(sr_server_log_reader *r, bool *recognized)
      * prints make it a server log then. */
     *recognized = ps->strong || (r->weak && !r->bench_like);
     if (*recognized) {
-        if (!out->source && !(out->source = sr_xstrdup(r->path)))
-            err = sr_oom();
+        if (!out->source)
+            out->source = sr_xstrdup(r->path);
         char **model = ps->engine_model ? &ps->engine_model : &ps->fallback_model;
-        if (!err && *model && !out->model_id) {
+        if (*model && !out->model_id) {
             out->model_id = *model;
             *model = NULL;
         }
-        if (!err)
-            err = sr_vllm_log_failure_finish(&r->fs, r->path, out);
+        err = sr_vllm_log_failure_finish(&r->fs, r->path, out);
         if (!err)
             tokens_from_blocks(ps, out);
     }
@@ -433,8 +425,6 @@ sr_error *sr_parse_server_log(const char *path, const char *data, size_t len, sr
 {
     *recognized = false;
     sr_server_log_reader *r = sr_server_log_reader_new(path, out);
-    if (!r)
-        return sr_oom();
     sr_error *err = sr_each_line(data, len, server_line, r);
     if (!err)
         err = sr_server_log_reader_finish(r, recognized);

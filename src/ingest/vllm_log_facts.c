@@ -297,9 +297,9 @@ sr_error *sr_vllm_log_quoted_value(const parser *ps, const char *m, const char *
             if (!sr_utf8_valid(v, (size_t)(close - v)))
                 return sr_input_error(ps->path, ps->line, "invalid utf-8 in the model name");
             char *raw = sr_strndup(v, (size_t)(close - v));
-            *value = raw ? sr_normalize_model_id(raw) : NULL;
+            *value = sr_normalize_model_id(raw);
             free(raw);
-            return *value ? NULL : sr_oom();
+            return NULL;
         }
         p += klen;
     }

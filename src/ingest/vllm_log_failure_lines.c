@@ -14,7 +14,7 @@ void sr_vllm_log_failure_state_free(failure_state *fs)
     sr_vllm_log_cand_clear(&fs->serve_http);
 }
 
-static bool failure_line_inner(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
+static void failure_line_inner(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
 {
     const char *m = ll->msg;
     size_t n = ll->len, name_len = 0;
@@ -34,44 +34,40 @@ static bool failure_line_inner(failure_state *fs, const sr_server_log *out, long
         if (traceback)
             fs->traceback = true;
         bool init_failed = has(m, n, "Engine core initialization failed");
-        if ((init_failed || has(m, n, "EngineCore failed to start")) && !fs->wrapper.set &&
-            !sr_vllm_log_cand_take(&fs->wrapper, line, m, n))
-            return false;
+        if ((init_failed || has(m, n, "EngineCore failed to start")) && !fs->wrapper.set)
+            sr_vllm_log_cand_take(&fs->wrapper, line, m, n);
         bool cause = exc && !init_failed && (error_level || ll->level == LVL_NONE) &&
                      (fs->traceback || sr_vllm_log_compile_hint(m, n) || sr_vllm_log_kv_load_hint(m, n));
-        if (cause && fs->short_line && !fs->short_root.set && !sr_vllm_log_wrapper_exception(m, n) &&
-            !sr_vllm_log_cand_take(&fs->short_root, line, m, n))
-            return false;
+        if (cause && fs->short_line && !fs->short_root.set && !sr_vllm_log_wrapper_exception(m, n))
+            sr_vllm_log_cand_take(&fs->short_root, line, m, n);
         if (cause && !fs->frozen) {
             if (sr_vllm_log_wrapper_exception(m, n)) {
-                if (!fs->pointer.set && !sr_vllm_log_cand_take(&fs->pointer, line, m, n))
-                    return false;
-            } else if (!sr_vllm_log_cand_take(&fs->last, line, m, n)) {
-                return false;
+                if (!fs->pointer.set)
+                    sr_vllm_log_cand_take(&fs->pointer, line, m, n);
+            } else {
+                sr_vllm_log_cand_take(&fs->last, line, m, n);
             }
         }
         if (init_failed)
             fs->frozen = true;
-        return true;
+        return;
     }
     if (traceback)
         fs->traceback_serve = true;
     if (exc && (error_level || (ll->level == LVL_NONE && fs->traceback_serve)) &&
         !sr_vllm_log_shutdown_exception(m, name_len)) {
         candidate *c = sr_vllm_log_wrapper_exception(m, n) ? &fs->serve_dead : &fs->serve;
-        if (!c->set && !sr_vllm_log_cand_take(c, line, m, n))
-            return false;
+        if (!c->set)
+            sr_vllm_log_cand_take(c, line, m, n);
     } else if (ll->level != LVL_WARNING && ll->level != LVL_DEBUG && has(m, n, "Internal Server Error") &&
                !fs->serve_http.set) {
-        if (!sr_vllm_log_cand_take(&fs->serve_http, line, m, n))
-            return false;
+        sr_vllm_log_cand_take(&fs->serve_http, line, m, n);
     }
-    return true;
 }
 
-bool sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
+void sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll)
 {
-    bool ok = failure_line_inner(fs, out, line, ll);
+    failure_line_inner(fs, out, line, ll);
     const char *m = ll->msg;
     size_t n = ll->len;
     while (n > 0 && (*m == ' ' || *m == '\t')) {
@@ -85,7 +81,6 @@ bool sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long 
     }
     memcpy(fs->prev, m, n);
     fs->prev[n] = '\0';
-    return ok;
 }
 
 void sr_vllm_log_failure_reset(failure_state *fs)
@@ -119,14 +114,11 @@ static sr_error *kv_short_failure(const failure_state *fs, const char *path, sr_
     char *message = root ? sr_asprintf("no memory left for the KV cache: %s GiB; %s", fs->short_text, root->message)
                          : sr_asprintf("no memory left for the KV cache: %s GiB", fs->short_text);
     char *source = sr_asprintf("%s:%ld", path, root ? root->line : fs->short_line);
-    bool ok = message && source;
-    if (ok) {
-        cut_utf8(message, MESSAGE_MAX);
-        ok = sr_failure_set(&out->failure, SR_STAGE_LOAD, message, source);
-    }
+    cut_utf8(message, MESSAGE_MAX);
+    sr_failure_set(&out->failure, SR_STAGE_LOAD, message, source);
     free(message);
     free(source);
-    return ok ? NULL : sr_oom();
+    return NULL;
 }
 
 sr_error *sr_vllm_log_failure_finish(failure_state *fs, const char *path, sr_server_log *out)
@@ -154,10 +146,7 @@ sr_error *sr_vllm_log_failure_finish(failure_state *fs, const char *path, sr_ser
     if (!sr_utf8_valid(root->message, strlen(root->message)))
         return sr_input_error(path, root->line, "invalid utf-8 in the exception line");
     char *source = sr_asprintf("%s:%ld", path, root->line);
-    if (!source || !sr_failure_set(&out->failure, stage, root->message, source)) {
-        free(source);
-        return sr_oom();
-    }
+    sr_failure_set(&out->failure, stage, root->message, source);
     free(source);
     return NULL;
 }

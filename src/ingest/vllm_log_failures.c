@@ -72,7 +72,7 @@ void sr_vllm_log_cand_clear(candidate *c)
     memset(c, 0, sizeof *c);
 }
 
-bool sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len)
+void sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len)
 {
     size_t cut = len;
     if (cut > MESSAGE_MAX) {
@@ -87,5 +87,4 @@ bool sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len)
     c->message = copy;
     c->compile = sr_vllm_log_compile_hint(msg, len);
     c->kv_load = sr_vllm_log_kv_load_hint(msg, len);
-    return true;
 }

@@ -160,10 +160,10 @@ bool sr_vllm_log_kv_load_hint(const char *s, size_t n);
 bool sr_vllm_log_compile_hint(const char *s, size_t n);
 /* A candidate failure message: taken (cut to a bounded length, with its
  * line), or cleared. */
-bool sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len);
+void sr_vllm_log_cand_take(candidate *c, long line, const char *msg, size_t len);
 void sr_vllm_log_cand_clear(candidate *c);
 /* One line into the failure state (tracebacks, root causes, wrappers). */
-bool sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll);
+void sr_vllm_log_failure_line(failure_state *fs, const sr_server_log *out, long line, const log_line *ll);
 /* The start completed ("Application startup complete."): the start's
  * candidate failures are forgotten. */
 void sr_vllm_log_failure_reset(failure_state *fs);

@@ -231,22 +231,21 @@ static void set_count(sr_log_settings *ls, int field, int rank, const char *v, s
     *slot = x;
 }
 
-static bool set_word(sr_log_settings *ls, int field, int rank, const char *v, size_t n)
+static void set_word(sr_log_settings *ls, int field, int rank, const char *v, size_t n)
 {
     const char *w;
     size_t wn;
     if (!value_word(v, n, &w, &wn)) /* (a build without metadata says version "dev") */
-        return true;
+        return;
     if (field == F_DTYPE && wn == 4 && memcmp(w, "None", 4) == 0)
-        return true;
+        return;
     if (ls->rank[field] >= rank)
-        return true;
+        return;
     char *copy = sr_strndup(w, wn);
     char **slot = field == F_VERSION ? &ls->out->vllm_version : &ls->out->kv_cache_dtype;
     free(*slot);
     *slot = copy;
     ls->rank[field] = (unsigned char)rank;
-    return true;
 }
 
 static const struct {
@@ -262,24 +261,24 @@ static const struct {
 /* Nested configs that may hold settings: "cache_config=CacheConfig(block_size=16, ...)". */
 static const char *const nested_keys[] = {"cache_config", "scheduler_config", "parallel_config"};
 
-static bool record_items(sr_log_settings *ls, const char *p, const char *end, int rank, int nesting);
+static void record_items(sr_log_settings *ls, const char *p, const char *end, int rank, int nesting);
 
-static bool record_item(sr_log_settings *ls, const item *it, int rank, int nesting)
+static void record_item(sr_log_settings *ls, const item *it, int rank, int nesting)
 {
     for (size_t k = 0; k < sizeof setting_keys / sizeof *setting_keys; k++) {
         if (!key_is(it, setting_keys[k].key))
             continue;
         int f = setting_keys[k].field;
-        if (f == F_DTYPE)
-            return set_word(ls, f, rank, it->val, it->val_len);
-        if (f == F_UTIL) {
+        if (f == F_DTYPE) {
+            set_word(ls, f, rank, it->val, it->val_len);
+        } else if (f == F_UTIL) {
             double x;
             if (value_fraction(it->val, it->val_len, &x) && take(ls, f, rank))
                 ls->out->gpu_memory_utilization = x;
-            return true;
+        } else {
+            set_count(ls, f, rank, it->val, it->val_len);
         }
-        set_count(ls, f, rank, it->val, it->val_len);
-        return true;
+        return;
     }
     for (size_t k = 0; nesting == 0 && k < sizeof nested_keys / sizeof *nested_keys; k++) {
         if (!key_is(it, nested_keys[k]))
@@ -287,23 +286,22 @@ static bool record_item(sr_log_settings *ls, const item *it, int rank, int nesti
         const char *end = it->val + it->val_len, *open = it->val;
         while (open < end && *open != '(' && *open != '{')
             open++;
-        return open < end ? record_items(ls, open + 1, end, rank, nesting + 1) : true;
+        if (open < end)
+            record_items(ls, open + 1, end, rank, nesting + 1);
+        return;
     }
-    return true;
 }
 
-static bool record_items(sr_log_settings *ls, const char *p, const char *end, int rank, int nesting)
+static void record_items(sr_log_settings *ls, const char *p, const char *end, int rank, int nesting)
 {
     item it;
     while (next_item(&p, end, &it))
-        if (!record_item(ls, &it, rank, nesting))
-            return false;
-    return true;
+        record_item(ls, &it, rank, nesting);
 }
 
 /* ---- the lines ----------------------------------------------------------- */
 
-bool sr_log_settings_engine(sr_log_settings *ls, const char *text, size_t len)
+void sr_log_settings_engine(sr_log_settings *ls, const char *text, size_t len)
 {
     const char *end = text + len;
     /* "engine (v0.10.1.1) with config:"; the oldest engines print no version */
@@ -312,15 +310,14 @@ bool sr_log_settings_engine(sr_log_settings *ls, const char *text, size_t len)
     if (v && (!cfg || v < cfg)) {
         v += strlen("engine (v");
         const char *close = memchr(v, ')', (size_t)(end - v));
-        if (close && !set_word(ls, F_VERSION, RANK_RESOLVED, v, (size_t)(close - v)))
-            return false;
+        if (close)
+            set_word(ls, F_VERSION, RANK_RESOLVED, v, (size_t)(close - v));
     }
-    if (!cfg)
-        return true;
-    return record_items(ls, cfg + strlen("with config:"), end, RANK_RESOLVED, 0);
+    if (cfg)
+        record_items(ls, cfg + strlen("with config:"), end, RANK_RESOLVED, 0);
 }
 
-bool sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len)
+void sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len)
 {
     const char *end = text + len;
     const char *open = sr_memmem(text, len, "non-default args:");
@@ -329,9 +326,8 @@ bool sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len)
     } else if ((open = sr_memmem(text, len, "Namespace(")) != NULL) {
         open += strlen("Namespace");
     }
-    if (!open)
-        return true;
-    return record_items(ls, open + 1, end, RANK_REQUESTED, 0);
+    if (open)
+        record_items(ls, open + 1, end, RANK_REQUESTED, 0);
 }
 
 /* The count after label when the message starts with label. */
@@ -348,10 +344,10 @@ static void line_count(sr_log_settings *ls, const char *msg, const char *end, co
     set_count(ls, field, RANK_RESOLVED, p, (size_t)(q - p));
 }
 
-bool sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end)
+void sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end)
 {
     if (msg >= end)
-        return true;
+        return;
     line_count(ls, msg, end, "Chunked prefill is enabled with max_num_batched_tokens=", F_BATCHED);
     line_count(ls, msg, end, "Using max model len ", F_MAXLEN);
     line_count(ls, msg, end, "Setting attention block size to ", F_BLOCK);
@@ -365,13 +361,14 @@ bool sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end)
         const char *p = b + strlen(banner), *q = p;
         while (q < end && *q != ' ' && *q != '\t')
             q++;
-        return set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
+        set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
+        return;
     }
     size_t vn = strlen(version);
     if ((size_t)(end - msg) < vn || memcmp(msg, version, vn) != 0)
-        return true;
+        return;
     const char *p = msg + vn, *q = p;
     while (q < end && *q != ' ' && *q != '\t')
         q++;
-    return set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
+    set_word(ls, F_VERSION, RANK_RESOLVED, p, (size_t)(q - p));
 }

@@ -26,20 +26,18 @@ typedef struct sr_log_settings {
 void sr_log_settings_init(sr_log_settings *ls, sr_serving_settings *out);
 
 /* The whole engine config line (wrapped pieces joined), from its message:
- * "Initializing a V1 LLM engine (v0.10.1.1) with config: model=..., ...".
- * False on OOM. */
-bool sr_log_settings_engine(sr_log_settings *ls, const char *text, size_t len);
+ * "Initializing a V1 LLM engine (v0.10.1.1) with config: model=..., ...". */
+void sr_log_settings_engine(sr_log_settings *ls, const char *text, size_t len);
 /* "non-default args: {'max_model_len': 16384, ...}" (dict) or
- * "args: Namespace(tensor_parallel_size=1, ...)"; the requested values.
- * False on OOM. */
-bool sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len);
+ * "args: Namespace(tensor_parallel_size=1, ...)"; the requested values. */
+void sr_log_settings_args(sr_log_settings *ls, const char *text, size_t len);
 /* A message [msg, end) that starts with a one-line setting: "vLLM API
  * server version X", "Chunked prefill is enabled with
  * max_num_batched_tokens=N", "Using max model len N", "Setting attention
  * block size to N tokens", "Using cache_config.block_size: N" (vLLM logs
  * them at the start of the message; matching there keeps the per-line
- * cost of big logs low). False on OOM. */
-bool sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end);
+ * cost of big logs low). */
+void sr_log_settings_line(sr_log_settings *ls, const char *msg, const char *end);
 
 /* Bracket depth of Python reprs (dicts, Namespace(...), lists), outside
  * quoted strings: fed piece by piece to tell when a hard-wrapped

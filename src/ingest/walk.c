@@ -24,22 +24,15 @@ void sr_file_list_release(sr_file_list *list)
     memset(list, 0, sizeof *list);
 }
 
-sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path)
+void sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path)
 {
     void *items = list->items;
-    if (!sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items))
-        return sr_oom();
+    sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items);
     list->items = items;
     sr_found_file *f = &list->items[list->n];
     f->rel = sr_xstrdup(rel);
     f->open = sr_xstrdup(open_path);
-    if (!f->rel || !f->open) {
-        free(f->rel);
-        free(f->open);
-        return sr_oom();
-    }
     list->n++;
-    return NULL;
 }
 
 bool sr_path_inside(const char *root, const char *path)
@@ -81,17 +74,16 @@ static int cmp_dirent(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static sr_error *ignore(const sr_walker *w, const char *rel, const char *reason)
+static void ignore(const sr_walker *w, const char *rel, const char *reason)
 {
-    return sr_sweep_add_input(w->sink, rel, "ignored", -1, NULL, reason) ? NULL : sr_oom();
+    sr_sweep_add_input(w->sink, rel, "ignored", -1, NULL, reason);
 }
 
 /* A path refused for safety is also worth a warning: it may be an attack. */
-static sr_error *refuse(const sr_walker *w, const char *rel, const char *reason)
+static void refuse(const sr_walker *w, const char *rel, const char *reason)
 {
-    if (!sr_sweep_warn(w->sink, "'%s': %s; refused", rel, reason))
-        return sr_oom();
-    return ignore(w, rel, reason);
+    sr_sweep_warn(w->sink, "'%s': %s; refused", rel, reason);
+    ignore(w, rel, reason);
 }
 
 /* The directories one walk has entered, by device and inode: none is
@@ -126,7 +118,9 @@ static sr_error *unreadable(const sr_walker *w, const char *rel, const char *wha
 {
     sr_error *err = sr_sweep_soften(w->sink, w->keep_going, w->export_dir,
                                     sr_input_error(rel, 0, "%s: %s", what, strerror(errnum)), "this path");
-    return err ? err : ignore(w, rel, strerror(errnum));
+    if (!err)
+        ignore(w, rel, strerror(errnum));
+    return err;
 }
 
 static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, const char *rel_dir, int depth,
@@ -151,16 +145,18 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         if (!target && looks_like_input_file(name)) {
             /* Where a result file should be: the model would be partial
              * without a word. */
-            if (!sr_sweep_warn(w->sink, "'%s': broken symbolic link where a result file should be; not read", rel))
-                return sr_oom();
-            return ignore(w, rel, "broken symbolic link");
+            sr_sweep_warn(w->sink, "'%s': broken symbolic link where a result file should be; not read", rel);
+            ignore(w, rel, "broken symbolic link");
+            return NULL;
         }
-        if (!target)
-            return ignore(w, rel, "broken symbolic link");
+        if (!target) {
+            ignore(w, rel, "broken symbolic link");
+            return NULL;
+        }
         if (!sr_path_inside(w->root_real, target)) {
-            err = refuse(w, rel, "symbolic link leads outside the export");
+            refuse(w, rel, "symbolic link leads outside the export");
             free(target);
-            return err;
+            return NULL;
         }
         if (stat(target, &st) != 0) {
             err = unreadable(w, rel, "cannot stat", errno);
@@ -169,7 +165,8 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         }
         if (S_ISDIR(st.st_mode)) {
             free(target);
-            return ignore(w, rel, "symbolic link to a directory (not followed: read under its own name, if at all)");
+            ignore(w, rel, "symbolic link to a directory (not followed: read under its own name, if at all)");
+            return NULL;
         }
         open_path = target;
     }
@@ -179,12 +176,12 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
         err = sr_sweep_soften(w->sink, w->keep_going, w->export_dir,
                               sr_input_error(rel, 0, "is a directory, expected a file"), "this path");
         if (!err)
-            err = ignore(w, rel, "a directory named like a result file");
+            ignore(w, rel, "a directory named like a result file");
     } else if (S_ISDIR(st.st_mode)) {
         if (first_visit(seen, &st))
             err = walk(w, seen, open_path, rel, depth + 1, out);
         else
-            err = ignore(w, rel, "a directory already read (the same device and inode)");
+            ignore(w, rel, "a directory already read (the same device and inode)");
     } else if (S_ISREG(st.st_mode)) {
         if (gz_named_result(name)) {
             /* Skipped with a mere warning, the model's figures would vanish:
@@ -195,13 +192,13 @@ static sr_error *visit(const sr_walker *w, visited *seen, const char *abs, const
                                                  "(gunzip it to read it)"),
                                   "this file");
             if (!err)
-                err = ignore(w, rel, "gzip-compressed under a .gz name (gunzip it to read it)");
+                ignore(w, rel, "gzip-compressed under a .gz name (gunzip it to read it)");
         } else {
-            err = sr_file_list_add(out, rel, open_path);
+            sr_file_list_add(out, rel, open_path);
         }
     } else {
         /* Sockets, FIFOs and devices are never opened: reading them could block. */
-        err = ignore(w, rel, "not a regular file (a FIFO, socket or device)");
+        ignore(w, rel, "not a regular file (a FIFO, socket or device)");
     }
     free(target);
     return err;
@@ -211,9 +208,9 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
                       sr_file_list *out)
 {
     if (depth > MAX_DEPTH) {
-        if (!sr_sweep_warn(w->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH))
-            return sr_oom();
-        return ignore(w, rel_dir, "nested too deep");
+        sr_sweep_warn(w->sink, "'%s': nested deeper than %d directories; not read", rel_dir, MAX_DEPTH);
+        ignore(w, rel_dir, "nested too deep");
+        return NULL;
     }
     struct dirent **names = NULL;
     int n = sr_xscandir(abs_dir, &names, NULL, cmp_dirent);
@@ -226,10 +223,8 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
             continue;
         char *abs = sr_path_join(abs_dir, name);
         char *rel = sr_path_join(rel_dir, name);
-        if (!abs || !rel)
-            err = sr_oom();
-        else if (name[0] == '.')
-            err = ignore(w, rel, "hidden file"); /* .DS_Store, editor backups, .git */
+        if (name[0] == '.')
+            ignore(w, rel, "hidden file"); /* .DS_Store, editor backups, .git */
         else
             err = visit(w, seen, abs, rel, name, depth, out);
         free(abs);

@@ -22,7 +22,7 @@ typedef struct sr_file_list {
     size_t n, cap;
 } sr_file_list;
 
-sr_error *sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path);
+void sr_file_list_add(sr_file_list *list, const char *rel, const char *open_path);
 void sr_file_list_release(sr_file_list *list);
 
 typedef struct sr_walker {

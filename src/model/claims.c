@@ -1,6 +1,7 @@
 #include "model/claims.h"
 
 #include "util/alloc.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -95,6 +96,25 @@ void sr_claim_list_release(sr_claim_list *list)
     sr_claim_list_init(list);
 }
 
+void sr_claim_aliases_add(sr_claim_aliases *list, char *header, char *figure)
+{
+    void *items = list->items;
+    sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items);
+    list->items = items;
+    list->items[list->n++] = (sr_claim_alias){header, figure};
+}
+
+void sr_claim_aliases_release(sr_claim_aliases *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        free((char *)list->items[i].header);
+        free((char *)list->items[i].figure);
+    }
+    free(list->items);
+    list->items = NULL;
+    list->n = list->cap = 0;
+}
+
 static size_t space_at(const char *p, const char *end)
 {
     if (p < end && (*p == ' ' || *p == '\t'))
@@ -173,11 +193,11 @@ static int cmp_claim_ref(const void *x, const void *y)
     return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
-                                size_t *original)
+bool sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
+                                 size_t *original)
 {
     if (list->n < 2)
-        return 0;
+        return false;
     claim_ref *refs = sr_xcalloc(list->n, sizeof *refs);
     size_t n = 0;
     for (size_t i = 0; i < list->n; i++)
@@ -199,9 +219,9 @@ int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_clai
     }
     free(refs);
     if (found == list->n)
-        return 0;
+        return false;
     *repeat = found;
-    return 1;
+    return true;
 }
 
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts)

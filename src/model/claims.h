@@ -124,6 +124,26 @@ typedef struct sr_claim_list {
     long resamples; /* resamples the claims' author used, when known; -1: assume ours */
 } sr_claim_list;
 
+/* An extra Markdown header the caller knows: the report's own column labels
+ * for other sweeps' scenarios and benchmarks. figure is a report.json path
+ * inside a model ("speed.in512-out128-c8.ratio"); what a cell under it may
+ * hold follows from the figure (docs/claims.md). Checked before the
+ * built-in headers (sr_read_claims). */
+typedef struct sr_claim_alias {
+    const char *header;
+    const char *figure;
+} sr_claim_alias;
+
+/* A list of them that owns its strings: the report's headings for a
+ * sweep (render/report/aliases.c). */
+typedef struct sr_claim_aliases {
+    sr_claim_alias *items;
+    size_t n, cap;
+} sr_claim_aliases;
+/* Append; takes header and figure (fresh strings). */
+void sr_claim_aliases_add(sr_claim_aliases *list, char *header, char *figure);
+void sr_claim_aliases_release(sr_claim_aliases *list);
+
 void sr_claim_list_init(sr_claim_list *list);
 void sr_claim_list_release(sr_claim_list *list); /* back to empty */
 
@@ -145,11 +165,10 @@ typedef enum { SR_CLAIM_BY_WRITTEN_MODEL, SR_CLAIM_BY_MATCHED_MODEL } sr_claim_k
 /* The first claim (in list order, at index first or later) that gives
  * the same figure of the same model as an earlier claim with another value
  * (sr_claim_same_value): *repeat is it, *original the first claim of that
- * figure. 1 when found, 0 when none, -1 out of memory. A figure repeated
- * with the same value (a post's summary and detail tables) is no
- * contradiction. */
-int sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
-                                size_t *original);
+ * figure; false when there is none. A figure repeated with the same value
+ * (a post's summary and detail tables) is no contradiction. */
+bool sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_claim_key key, size_t *repeat,
+                                 size_t *original);
 
 /* How many claims have each status; counts has SR_CLAIM_N_STATUS entries. */
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts);

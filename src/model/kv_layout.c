@@ -29,9 +29,10 @@ void sr_kv_layout_release(sr_kv_layout *l)
     memset(l, 0, sizeof *l);
 }
 
-static bool copy_string(char **dst, const char *src)
+static void copy_string(char **dst, const char *src)
 {
-    return !src || (*dst = sr_xstrdup(src)) != NULL;
+    if (src)
+        *dst = sr_xstrdup(src);
 }
 
 sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout)
@@ -41,13 +42,10 @@ sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout)
     c->source = c->model_type = c->architecture = c->dtype = NULL;
     size_t n = (size_t)(layout->n_layers > 0 ? layout->n_layers : 0);
     c->layers = n ? sr_xmalloc(n * sizeof *c->layers) : NULL;
-    if ((n && !c->layers) || !copy_string(&c->source, layout->source) ||
-        !copy_string(&c->model_type, layout->model_type) || !copy_string(&c->architecture, layout->architecture) ||
-        !copy_string(&c->dtype, layout->dtype)) {
-        sr_kv_layout_release(c);
-        free(c);
-        return NULL;
-    }
+    copy_string(&c->source, layout->source);
+    copy_string(&c->model_type, layout->model_type);
+    copy_string(&c->architecture, layout->architecture);
+    copy_string(&c->dtype, layout->dtype);
     if (n)
         memcpy(c->layers, layout->layers, n * sizeof *c->layers);
     return c;

@@ -1,7 +1,7 @@
 /* Part of the data model: the per-layer KV layout of a Hugging Face
  * config.json, as src/ingest/hf_config.c reads it once. The KV analysis
  * (src/analysis/kv_cap.c) allocates memory to it; the renderers word what
- * the reader assumed (src/render/report/kv_text.c). docs/kv.md section 2 says
+ * the reader assumed (src/render/shared/kv_text.c). docs/kv.md section 2 says
  * which fields are read and why. */
 #ifndef SR_MODEL_KV_LAYOUT_H
 #define SR_MODEL_KV_LAYOUT_H
@@ -90,7 +90,7 @@ long sr_hf_class_default(const sr_hf_class_defaults *d, unsigned field);
 const char *sr_hf_default_field_name(unsigned field);
 
 void sr_kv_layout_release(sr_kv_layout *layout);
-/* A deep copy on the heap (free with sr_kv_layout_release, then free); NULL on OOM. */
+/* A deep copy on the heap (free with sr_kv_layout_release, then free). */
 sr_kv_layout *sr_kv_layout_copy(const sr_kv_layout *layout);
 /* Counts of layers by kind (any pointer may be NULL). */
 void sr_kv_layout_counts(const sr_kv_layout *layout, long *full, long *sliding, long *mla, long *shared, long *none);

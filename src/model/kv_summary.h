@@ -1,6 +1,6 @@
 /* Part of the data model: what the KV audit (src/analysis/kv_audit.c)
  * finds for a model, as values and enums. The sentences the reports show
- * are made from them in one place, src/render/report/kv_text.c; docs/kv.md says
+ * are made from them in one place, src/render/shared/kv_text.c; docs/kv.md says
  * what each value means. */
 #ifndef SR_MODEL_KV_SUMMARY_H
 #define SR_MODEL_KV_SUMMARY_H

@@ -75,31 +75,25 @@ void sr_survey_release(sr_survey *s)
     memset(s, 0, sizeof *s);
 }
 
-bool sr_survey_add_model(sr_survey *s, sr_survey_model *m)
+void sr_survey_add_model(sr_survey *s, sr_survey_model *m)
 {
     void *models = s->models;
-    if (!sr_grow(&models, &s->cap_models, s->n_models + 1, sizeof *s->models))
-        return false;
+    sr_grow(&models, &s->cap_models, s->n_models + 1, sizeof *s->models);
     s->models = models;
     s->models[s->n_models++] = *m;
     sr_survey_model_init(m);
-    return true;
 }
 
-bool sr_survey_warn(sr_survey *s, const char *fmt, ...)
+void sr_survey_warn(sr_survey *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *text = sr_vasprintf(fmt, ap);
     va_end(ap);
     void *w = s->warnings;
-    if (!text || !sr_grow(&w, &s->cap_warnings, s->n_warnings + 1, sizeof *s->warnings)) {
-        free(text);
-        return false;
-    }
+    sr_grow(&w, &s->cap_warnings, s->n_warnings + 1, sizeof *s->warnings);
     s->warnings = w;
     s->warnings[s->n_warnings++] = text;
-    return true;
 }
 
 const char *sr_survey_verdict_name(sr_survey_verdict v)
@@ -121,7 +115,7 @@ char *sr_survey_flags(const sr_survey_model *m)
                        m->tool_parser && m->nothink ? " " : "", m->nothink ? "nothink" : "");
 }
 
-bool sr_survey_warn_sentence(void *survey, const char *sentence)
+void sr_survey_warn_sentence(void *survey, const char *sentence)
 {
-    return sr_survey_warn(survey, "%s", sentence);
+    sr_survey_warn(survey, "%s", sentence);
 }

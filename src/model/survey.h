@@ -1,7 +1,7 @@
 /* The data model of `sweep-report survey`: the models found in a directory
  * of saved Hugging Face metadata, what their Hub records say (filled by
  * ingest/hub_record.c), and what the survey decided for each (filled by
- * analysis/survey_rules.c). The renderers (render/survey/text.c, chart_survey.c) only
+ * analysis/survey_rules.c). The renderers (render/survey/text.c, charts.c) only
  * read it. Unknown numbers are NAN for doubles and -1 for counts; every
  * string is owned by the struct that holds it. */
 #ifndef SR_MODEL_SURVEY_H
@@ -133,11 +133,11 @@ void sr_survey_init(sr_survey *s);
 void sr_survey_release(sr_survey *s);
 void sr_survey_model_init(sr_survey_model *m);
 void sr_survey_model_release(sr_survey_model *m);
-/* Append a model (moved: *m is zeroed); false on OOM. */
-bool sr_survey_add_model(sr_survey *s, sr_survey_model *m);
+/* Append a model (moved: *m is zeroed). */
+void sr_survey_add_model(sr_survey *s, sr_survey_model *m);
 /* sr_survey_warn as an sr_warn_fn (sink: the sr_survey). */
-bool sr_survey_warn_sentence(void *survey, const char *sentence);
-bool sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sr_survey_warn_sentence(void *survey, const char *sentence);
+void sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const char *sr_survey_verdict_name(sr_survey_verdict v); /* "kept", "license", "memory", "not surveyed" */
 /* The .arms flags of a kept model ("parser=hermes nothink"), fresh string

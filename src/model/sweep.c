@@ -72,19 +72,13 @@ void sr_run_claim_release(sr_run_claim *c)
     sr_run_claim_init(c);
 }
 
-bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
+void sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src)
 {
     *dst = *src;
     dst->source = src->source ? sr_xstrdup(src->source) : NULL;
     dst->task = src->task ? sr_xstrdup(src->task) : NULL;
     dst->against = src->against ? sr_xstrdup(src->against) : NULL;
     dst->detail = src->detail ? sr_xstrdup(src->detail) : NULL;
-    if ((src->source && !dst->source) || (src->task && !dst->task) || (src->against && !dst->against) ||
-        (src->detail && !dst->detail)) {
-        sr_run_claim_release(dst);
-        return false;
-    }
-    return true;
 }
 
 const char *sr_verdict_name(sr_verdict verdict)
@@ -142,6 +136,15 @@ void sr_bench_run_release(sr_bench_run *r)
     r->source = r->model_id = r->params = r->warmup_reason = NULL;
 }
 
+void sr_bench_runs_free(sr_bench_run *runs, size_t n)
+{
+    if (!runs)
+        return;
+    for (size_t i = 0; i < n; i++)
+        sr_bench_run_release(&runs[i]);
+    free(runs);
+}
+
 void sr_serving_settings_init(sr_serving_settings *s)
 {
     memset(s, 0, sizeof *s);
@@ -185,22 +188,20 @@ bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
     return false;
 }
 
-bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source)
+void sr_serving_settings_set_source(sr_serving_settings *s, const char *source)
 {
     for (int f = 0; f < SR_SETTING_FIELDS && source; f++)
         if (sr_setting_known(s, (sr_setting_field)f) && !s->source[f])
             s->source[f] = sr_xstrdup(source);
-    return true;
 }
 
-static bool fill_string(char **dst, const char *src)
+static void fill_string(char **dst, const char *src)
 {
-    if (*dst || !src)
-        return true;
-    return (*dst = sr_xstrdup(src)) != NULL;
+    if (!*dst && src)
+        *dst = sr_xstrdup(src);
 }
 
-bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
+void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src)
 {
     for (int f = 0; f < SR_SETTING_FIELDS; f++)
         if (!sr_setting_known(dst, (sr_setting_field)f) && sr_setting_known(src, (sr_setting_field)f) &&
@@ -215,8 +216,8 @@ bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
             *dl[i] = sl[i];
     if (isnan(dst->gpu_memory_utilization))
         dst->gpu_memory_utilization = src->gpu_memory_utilization;
-    return fill_string(&dst->vllm_version, src->vllm_version) &&
-           fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
+    fill_string(&dst->vllm_version, src->vllm_version);
+    fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
 }
 
 void sr_failure_release(sr_failure *f)
@@ -227,20 +228,14 @@ void sr_failure_release(sr_failure *f)
     f->stage = SR_STAGE_NONE;
 }
 
-bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source)
+void sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source)
 {
     char *m = sr_xstrdup(message ? message : "");
     char *s = source ? sr_xstrdup(source) : NULL;
-    if (!m || (source && !s)) {
-        free(m);
-        free(s);
-        return false;
-    }
     sr_failure_release(f);
     f->stage = stage;
     f->message = m;
     f->source = s;
-    return true;
 }
 
 void sr_server_log_init(sr_server_log *log)
@@ -300,18 +295,17 @@ static void id_pool_free(sr_id_pool *p)
 
 static sr_id_pool *id_pool_block(size_t cap, sr_id_pool *next)
 {
-    if (cap > SIZE_MAX - sizeof(sr_id_pool))
-        return NULL;
-    sr_id_pool *b = sr_xmalloc(sizeof *b + cap);
-    if (b) {
-        b->next = next;
-        b->used = 0;
-        b->cap = cap;
-    }
+    size_t size;
+    if (!sr_size_add(sizeof(sr_id_pool), cap, &size))
+        sr_die_oom(); /* no such block could be had */
+    sr_id_pool *b = sr_xmalloc(size);
+    b->next = next;
+    b->used = 0;
+    b->cap = cap;
     return b;
 }
 
-/* A copy of id in *pool (a new block in front when the first is full); NULL on OOM. */
+/* A copy of id in *pool (a new block in front when the first is full). */
 static const char *id_pool_add(sr_id_pool **pool, const char *id)
 {
     size_t len = strlen(id) + 1;
@@ -319,8 +313,6 @@ static const char *id_pool_add(sr_id_pool **pool, const char *id)
     if (!b || b->cap - b->used < len) {
         size_t cap = b && b->cap < SIZE_MAX / 4 ? 2 * b->cap : 1024;
         b = id_pool_block(cap > len ? cap : len, b);
-        if (!b)
-            return NULL;
         *pool = b;
     }
     char *at = b->bytes + b->used;
@@ -377,38 +369,29 @@ uint64_t sr_item_key(const char *id)
     return sr_item_key_of_number(v);
 }
 
-bool sr_scores_add(sr_scores *s, const char *id, double score)
+void sr_scores_add(sr_scores *s, const char *id, double score)
 {
-    return sr_scores_add_keyed(s, id, sr_item_key(id), score);
+    sr_scores_add_keyed(s, id, sr_item_key(id), score);
 }
 
-bool sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score)
+void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score)
 {
     void *items = s->items;
-    if (!sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items))
-        return false;
+    sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items);
     s->items = items;
-    const char *copy = id_pool_add(&s->ids, id);
-    if (!copy)
-        return false;
-    s->items[s->n_items].id = copy;
+    s->items[s->n_items].id = id_pool_add(&s->ids, id);
     s->items[s->n_items].score = score;
     s->items[s->n_items].key = key;
     s->n_items++;
-    return true;
 }
 
-bool sr_scores_set_id(sr_scores *s, size_t i, const char *id)
+void sr_scores_set_id(sr_scores *s, size_t i, const char *id)
 {
-    const char *copy = id_pool_add(&s->ids, id);
-    if (!copy)
-        return false;
-    s->items[i].id = copy;
-    s->items[i].key = sr_item_key(copy);
-    return true;
+    s->items[i].id = id_pool_add(&s->ids, id);
+    s->items[i].key = sr_item_key(s->items[i].id);
 }
 
-bool sr_scores_compact(sr_scores *s)
+void sr_scores_compact(sr_scores *s)
 {
     size_t total = 0;
     for (size_t i = 0; i < s->n_items; i++)
@@ -419,10 +402,8 @@ bool sr_scores_compact(sr_scores *s)
         s->cap_items = s->n_items;
     }
     if (!s->ids || (!s->ids->next && s->ids->used == total))
-        return true;
+        return;
     sr_id_pool *b = id_pool_block(total ? total : 1, NULL);
-    if (!b)
-        return false;
     for (size_t i = 0; i < s->n_items; i++) {
         size_t len = strlen(s->items[i].id) + 1;
         memcpy(b->bytes + b->used, s->items[i].id, len);
@@ -431,7 +412,6 @@ bool sr_scores_compact(sr_scores *s)
     }
     id_pool_free(s->ids);
     s->ids = b;
-    return true;
 }
 
 static void scenario_free(sr_scenario *sc)
@@ -564,18 +544,12 @@ sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id)
 {
     sr_model *m;
     void *models = sweep->models;
-    if (!sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models))
-        return NULL;
+    sr_grow(&models, &sweep->cap_models, sweep->n_models + 1, sizeof *sweep->models);
     sweep->models = models;
     m = &sweep->models[sweep->n_models];
     memset(m, 0, sizeof *m);
     m->id = sr_nfc_dup(id); /* one model however its accents were composed */
     m->dir = sr_xstrdup("");
-    if (!m->id || !m->dir) {
-        free(m->id);
-        free(m->dir);
-        return NULL;
-    }
     m->plan_order = -1;
     m->keeps_up = -1;
     sr_serving_settings_init(&m->settings);
@@ -598,12 +572,11 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep)
     return NULL;
 }
 
-bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason)
 {
     void *inputs = sweep->inputs;
-    if (!sr_grow(&inputs, &sweep->cap_inputs, sweep->n_inputs + 1, sizeof *sweep->inputs))
-        return false;
+    sr_grow(&inputs, &sweep->cap_inputs, sweep->n_inputs + 1, sizeof *sweep->inputs);
     sweep->inputs = inputs;
     sr_input_file *in = &sweep->inputs[sweep->n_inputs];
     memset(in, 0, sizeof *in);
@@ -613,50 +586,33 @@ bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     in->size = size;
     if (sha256)
         memcpy(in->sha256, sha256, sizeof in->sha256);
-    if (!in->path || !in->kind || (reason && !in->reason)) {
-        free(in->path);
-        free(in->kind);
-        free(in->reason);
-        return false;
-    }
     sweep->n_inputs++;
-    return true;
 }
 
-bool sr_sweep_warn_sentence(void *sweep, const char *sentence)
+void sr_sweep_warn_sentence(void *sweep, const char *sentence)
 {
-    return sr_sweep_warn(sweep, "%s", sentence);
+    sr_sweep_warn(sweep, "%s", sentence);
 }
 
 sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, sr_error *err,
                           const char *left_out)
 {
     char *consequence = left_out ? sr_asprintf("%s left out", left_out) : NULL;
-    if (left_out && !consequence) {
-        sr_error_free(err);
-        return sr_oom();
-    }
     err = sr_soften(err, keep_going, export_dir, NULL, consequence, sr_sweep_warn_sentence, sink);
     free(consequence);
     return err;
 }
 
-bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
+void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *w = sr_vasprintf(fmt, ap);
     va_end(ap);
-    if (!w)
-        return false;
     void *warnings = sweep->warnings;
-    if (!sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings)) {
-        free(w);
-        return false;
-    }
+    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
     sweep->warnings = warnings;
     sweep->warnings[sweep->n_warnings++] = w;
-    return true;
 }
 
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
@@ -685,10 +641,9 @@ const sr_scenario *sr_model_scenario(const sr_model *model, const char *key)
     return NULL;
 }
 
-bool sr_model_add_scores(sr_model *model, sr_scores *scores)
+void sr_model_add_scores(sr_model *model, sr_scores *scores)
 {
-    if (!sr_scores_compact(scores))
-        return false;
+    sr_scores_compact(scores);
     if (scores->benchmark && !sr_is_nfc(scores->benchmark)) { /* names compared as ids are: in NFC */
         char *nfc = sr_nfc_dup(scores->benchmark);
         free(scores->benchmark);
@@ -699,43 +654,34 @@ bool sr_model_add_scores(sr_model *model, sr_scores *scores)
         sr_scores_release(existing);
         *existing = *scores;
         sr_scores_init(scores);
-        return true;
+        return;
     }
     void *b = model->benchmarks;
-    if (!sr_grow(&b, &model->cap_benchmarks, model->n_benchmarks + 1, sizeof *model->benchmarks))
-        return false;
+    sr_grow(&b, &model->cap_benchmarks, model->n_benchmarks + 1, sizeof *model->benchmarks);
     model->benchmarks = b;
     model->benchmarks[model->n_benchmarks++] = *scores;
     sr_scores_init(scores);
-    return true;
 }
 
-bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
+void sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
 {
     void *r = model->runs;
-    if (!sr_grow(&r, &model->cap_runs, model->n_runs + 1, sizeof *model->runs))
-        return false;
+    sr_grow(&r, &model->cap_runs, model->n_runs + 1, sizeof *model->runs);
     model->runs = r;
     model->runs[model->n_runs++] = *run;
     sr_bench_run_init(run);
-    return true;
 }
 
-bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
+void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
 {
     char *key = sr_scenario_key(spec);
-    if (!key)
-        return false;
     sr_scenario *sc = NULL;
     for (size_t i = 0; i < model->n_scenarios; i++)
         if (strcmp(model->scenarios[i].key, key) == 0)
             sc = &model->scenarios[i];
     if (!sc) {
         void *s = model->scenarios;
-        if (!sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios)) {
-            free(key);
-            return false;
-        }
+        sr_grow(&s, &model->cap_scenarios, model->n_scenarios + 1, sizeof *model->scenarios);
         model->scenarios = s;
         sc = &model->scenarios[model->n_scenarios];
         memset(sc, 0, sizeof *sc);
@@ -754,12 +700,10 @@ bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
     }
     free(key);
     void *r = sc->runs;
-    if (!sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs))
-        return false;
+    sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs);
     sc->runs = r;
     sc->runs[sc->n_runs++] = *run;
     sr_bench_run_init(run);
-    return true;
 }
 
 char *sr_scenario_key(const sr_scenario_spec *spec)

@@ -186,13 +186,13 @@ typedef enum {
 const char *sr_setting_name(sr_setting_field f);
 /* Whether the field has a value. */
 bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f);
-/* Give every known field without a source this one (copied); false on OOM. */
-bool sr_serving_settings_set_source(sr_serving_settings *s, const char *source);
+/* Give every known field without a source this one (copied). */
+void sr_serving_settings_set_source(sr_serving_settings *s, const char *source);
 
 void sr_serving_settings_init(sr_serving_settings *s); /* all unknown */
 void sr_serving_settings_release(sr_serving_settings *s); /* frees the strings, back to unknown */
-/* Fill what dst does not know from src (strings copied, with their sources); false on OOM. */
-bool sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
+/* Fill what dst does not know from src (strings copied, with their sources). */
+void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_settings *src);
 
 /* ---- speed ------------------------------------------------------------- */
 
@@ -357,8 +357,8 @@ const char *sr_run_claim_kind_name(sr_run_claim_kind kind);
 const char *sr_run_claim_check_name(sr_run_claim_check check);
 void sr_run_claim_init(sr_run_claim *c);
 void sr_run_claim_release(sr_run_claim *c);
-/* A deep copy of src (analysis fields too); false on OOM (dst then freed). */
-bool sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
+/* A deep copy of src (analysis fields too). */
+void sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
 
 /* ---- a model ----------------------------------------------------------- */
 
@@ -514,17 +514,17 @@ void sr_sweep_release(sr_sweep *sweep);
 
 /* Find a model by id; NULL if none. */
 sr_model *sr_sweep_find_model(sr_sweep *sweep, const char *id);
-/* Find or append a model with this id (NULL on OOM). */
+/* Find or append a model with this id. */
 sr_model *sr_sweep_model(sr_sweep *sweep, const char *id);
 /* Append a new entry with this id even when one exists (one per directory
- * and variant); the id is kept in Unicode NFC. NULL on OOM. */
+ * and variant); the id is kept in Unicode NFC. */
 sr_model *sr_sweep_add_model(sr_sweep *sweep, const char *id);
 /* The baseline model, or NULL. */
 const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
 /* Record a file of the export among the inputs: read as kind (reason NULL),
  * or ignored (kind "ignored", reason why). sha256 may be NULL (not hashed:
- * all zeros is not written, the field stays empty). False on OOM. */
-bool sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
+ * all zeros is not written, the field stays empty). */
+void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
 /* The keep-going rule (sr_soften) for the readers of an export: with
  * keep_going, an input error (exit 3) is recorded in sink as "'path':line:
@@ -535,9 +535,9 @@ struct sr_error;
 struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_dir, struct sr_error *err,
                                  const char *left_out);
 /* sr_sweep_warn as an sr_warn_fn (sink: the sr_sweep). */
-bool sr_sweep_warn_sentence(void *sweep, const char *sentence);
-/* Append a formatted warning; false on OOM (a warning lost must be noticed). */
-bool sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3), warn_unused_result));
+void sr_sweep_warn_sentence(void *sweep, const char *sentence);
+/* Append a formatted warning. */
+void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
@@ -551,7 +551,7 @@ long long sr_scores_n(const sr_scores *s);
 const sr_scenario *sr_model_scenario(const sr_model *model, const char *key);
 /* Take ownership of *scores (moved; the source is zeroed). Replaces an existing
  * benchmark of the same name. */
-bool sr_model_add_scores(sr_model *model, sr_scores *scores);
+void sr_model_add_scores(sr_model *model, sr_scores *scores);
 /* What makes a scenario: lengths and the load (a concurrency limit, a finite
  * request rate, or a burst of prompts sent at once). */
 typedef struct sr_scenario_spec {
@@ -561,26 +561,27 @@ typedef struct sr_scenario_spec {
     long burst;          /* -1 unless neither a limit nor a finite rate was set */
 } sr_scenario_spec;
 
-/* Append a run to the model's runs as read (moved); false on OOM. */
-bool sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
+/* Append a run to the model's runs as read (moved). */
+void sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
 /* Add a run to the scenario of this spec (created if new); the run is moved. */
-bool sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
+void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run);
 
 void sr_scores_init(sr_scores *s);
 void sr_scores_release(sr_scores *s);
-bool sr_scores_add(sr_scores *s, const char *id, double score); /* false on OOM */
+void sr_scores_add(sr_scores *s, const char *id, double score);
 /* The same when the reader knows the id's key already (it must be sr_item_key(id)). */
-bool sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score);
-/* Give item i another id (copied); false on OOM. */
-bool sr_scores_set_id(sr_scores *s, size_t i, const char *id);
+void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score);
+/* Give item i another id (copied). */
+void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
 /* The ids into one block of their exact size and the items array to its
- * length, once the scores are complete (sr_model_add_scores does it); false
- * on OOM, the scores unchanged. */
-bool sr_scores_compact(sr_scores *s);
+ * length, once the scores are complete (sr_model_add_scores does it). */
+void sr_scores_compact(sr_scores *s);
 void sr_bench_run_release(sr_bench_run *run);
+/* Release runs[0..n) and free the array (NULL: nothing). */
+void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 void sr_server_log_release(sr_server_log *log);
 void sr_failure_release(sr_failure *f);
-bool sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
+void sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
 
 /* Scenario key into a fresh string: "in<I>-out<O>" ("in?" when the prompt
  * length is unknown: run.log's load lines with no load file), then "-c<C>" when a

@@ -8,13 +8,9 @@
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
-static char *dup_or_null(sr_doc *d, const char *s)
+static char *dup_or_null(const char *s)
 {
-    if (!s)
-        return NULL;
-    char *copy = sr_xstrdup(s);
-    d->oom |= !copy;
-    return copy;
+    return s ? sr_xstrdup(s) : NULL;
 }
 
 sr_doc *sr_doc_new(const char *title, const char *kind)
@@ -24,12 +20,8 @@ sr_doc *sr_doc_new(const char *title, const char *kind)
     d->head.formats = SR_DOC_ALL;
     d->subtitle_formats = SR_DOC_ALL;
     d->chart_files = SR_DOC_CHART_PNG | SR_DOC_CHART_SVG;
-    d->title = dup_or_null(d, title);
-    d->kind = dup_or_null(d, kind);
-    if (d->oom) {
-        sr_doc_free(d);
-        return NULL;
-    }
+    d->title = dup_or_null(title);
+    d->kind = dup_or_null(kind);
     return d;
 }
 
@@ -73,31 +65,21 @@ void sr_doc_free(sr_doc *d)
     free(d);
 }
 
-bool sr_doc_failed(const sr_doc *d)
-{
-    return !d || d->oom;
-}
-
-void sr_doc_set(sr_doc *d, char **field, const char *text)
+void sr_doc_set(char **field, const char *text)
 {
     free(*field);
-    *field = dup_or_null(d, text);
+    *field = dup_or_null(text);
 }
 
 sr_doc_section *sr_doc_section_add(sr_doc *d, const char *id, const char *heading)
 {
-    if (!d)
-        return NULL;
-    if (!sr_grow((void **)&d->sections, &d->cap_sections, d->n_sections + 1, sizeof *d->sections)) {
-        d->oom = true;
-        return NULL;
-    }
+    sr_grow((void **)&d->sections, &d->cap_sections, d->n_sections + 1, sizeof *d->sections);
     sr_doc_section *s = &d->sections[d->n_sections++];
     memset(s, 0, sizeof *s);
     s->doc = d;
     s->formats = SR_DOC_ALL;
-    s->id = dup_or_null(d, id);
-    s->heading = dup_or_null(d, heading);
+    s->id = dup_or_null(id);
+    s->heading = dup_or_null(heading);
     return s;
 }
 
@@ -113,18 +95,13 @@ bool sr_doc_section_has(const sr_doc_section *s, unsigned format)
 
 static sr_doc_block *block_add(sr_doc_section *s, sr_block_kind kind, const char *text)
 {
-    if (!s)
-        return NULL;
-    if (!sr_grow((void **)&s->blocks, &s->cap_blocks, s->n_blocks + 1, sizeof *s->blocks)) {
-        s->doc->oom = true;
-        return NULL;
-    }
+    sr_grow((void **)&s->blocks, &s->cap_blocks, s->n_blocks + 1, sizeof *s->blocks);
     sr_doc_block *b = &s->blocks[s->n_blocks++];
     memset(b, 0, sizeof *b);
     b->kind = kind;
     b->doc = s->doc;
     b->formats = SR_DOC_ALL;
-    b->text = dup_or_null(s->doc, text);
+    b->text = dup_or_null(text);
     return b;
 }
 
@@ -136,8 +113,7 @@ sr_doc_block *sr_doc_paragraph(sr_doc_section *s, const char *text)
 sr_doc_block *sr_doc_lead(sr_doc_section *s, const char *text)
 {
     sr_doc_block *b = block_add(s, SR_BLOCK_PARAGRAPH, text);
-    if (b)
-        b->strong = true;
+    b->strong = true;
     return b;
 }
 
@@ -149,8 +125,7 @@ sr_doc_block *sr_doc_note(sr_doc_section *s, const char *text)
 sr_doc_block *sr_doc_heading(sr_doc_section *s, const char *text, const char *aside)
 {
     sr_doc_block *b = block_add(s, SR_BLOCK_HEADING, text);
-    if (b)
-        b->aside = dup_or_null(s->doc, aside);
+    b->aside = dup_or_null(aside);
     return b;
 }
 
@@ -166,36 +141,17 @@ sr_doc_block *sr_doc_meta(sr_doc_section *s)
 
 void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text)
 {
-    if (!list || (list->kind == SR_BLOCK_META && !(text && text[0])))
+    if (list->kind == SR_BLOCK_META && !(text && text[0]))
         return;
-    if (!sr_grow((void **)&list->items, &list->cap_items, list->n_items + 1, sizeof *list->items)) {
-        list->doc->oom = true;
-        return;
-    }
-    sr_doc_item *it = &list->items[list->n_items];
-    it->label = label ? sr_xstrdup(label) : NULL;
+    sr_grow((void **)&list->items, &list->cap_items, list->n_items + 1, sizeof *list->items);
+    sr_doc_item *it = &list->items[list->n_items++];
+    it->label = dup_or_null(label);
     it->text = sr_xstrdup(text ? text : "");
-    if ((label && !it->label) || !it->text) {
-        free(it->label);
-        free(it->text);
-        list->doc->oom = true;
-        return;
-    }
-    list->n_items++;
 }
 
 sr_doc_block *sr_doc_table(sr_doc_section *s, sr_table *t)
 {
-    if (!t) {
-        if (s)
-            s->doc->oom = true;
-        return NULL;
-    }
     sr_doc_block *b = block_add(s, SR_BLOCK_TABLE, NULL);
-    if (!b) {
-        sr_table_free(t);
-        return NULL;
-    }
     b->table = t;
     return b;
 }
@@ -203,18 +159,15 @@ sr_doc_block *sr_doc_table(sr_doc_section *s, sr_table *t)
 sr_doc_block *sr_doc_chart_add(sr_doc_section *s, const sr_doc_chart *chart)
 {
     sr_doc_block *b = block_add(s, SR_BLOCK_CHART, NULL);
-    if (!b)
-        return NULL;
     b->chart = *chart;
-    b->chart.name = dup_or_null(s->doc, chart->name);
-    b->chart.title = dup_or_null(s->doc, chart->title);
-    b->chart.caption = dup_or_null(s->doc, chart->caption);
+    b->chart.name = dup_or_null(chart->name);
+    b->chart.title = dup_or_null(chart->title);
+    b->chart.caption = dup_or_null(chart->caption);
     return b;
 }
 
 sr_doc_block *sr_doc_only(sr_doc_block *b, unsigned formats)
 {
-    if (b)
-        b->formats = formats;
+    b->formats = formats;
     return b;
 }

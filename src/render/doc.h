@@ -9,17 +9,15 @@
  * all three formats (cmark's pattern: one tree, renderers only place).
  *
  * Texts are copied in, UTF-8 and unescaped: each writer escapes for its
- * format. Adders tolerate a NULL section or block and record an allocation
- * failure in the document (sr_doc_failed), so a builder checks once at the
- * end, as the template engine's values do. */
+ * format. */
 #ifndef SR_RENDER_DOC_H
 #define SR_RENDER_DOC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "render/canvas/chart.h"
 #include "render/render.h"
-#include "render/report/charts.h"
 #include "render/shared/table.h"
 #include "util/error.h"
 
@@ -94,26 +92,24 @@ typedef struct sr_doc {
     sr_doc_section head; /* blocks of the title block (the two exports), no heading */
     sr_doc_section *sections;
     size_t n_sections, cap_sections;
-    bool oom;
     unsigned chart_files; /* which of charts/<name>.png and .svg are written beside the document
                              (SR_DOC_CHART_*; both unless told): what results.md links and the
                              HTML caption names */
 } sr_doc;
 enum { SR_DOC_CHART_PNG = 1, SR_DOC_CHART_SVG = 2 };
 
-/* A document with its title; NULL on OOM. */
+/* A document with its title. */
 sr_doc *sr_doc_new(const char *title, const char *kind);
 void sr_doc_free(sr_doc *d);
-bool sr_doc_failed(const sr_doc *d);
-void sr_doc_set(sr_doc *d, char **field, const char *text); /* d->subtitle and the like */
+void sr_doc_set(char **field, const char *text); /* a copy into d->subtitle and the like */
 
-/* A section at the end (NULL on OOM). The pointer stays valid until the
- * next sr_doc_section_add. */
+/* A section at the end. The pointer stays valid until the next
+ * sr_doc_section_add. */
 sr_doc_section *sr_doc_section_add(sr_doc *d, const char *id, const char *heading);
 /* The section has a block some format shows. */
 bool sr_doc_section_has(const sr_doc_section *s, unsigned format);
 
-/* Blocks at the end of s; NULL (and the document's OOM recorded) on OOM. */
+/* Blocks at the end of s. */
 sr_doc_block *sr_doc_paragraph(sr_doc_section *s, const char *text);
 sr_doc_block *sr_doc_lead(sr_doc_section *s, const char *text);
 sr_doc_block *sr_doc_note(sr_doc_section *s, const char *text);
@@ -123,11 +119,10 @@ void sr_doc_list_item(sr_doc_block *list, const char *label, const char *text);
 /* Label: value pairs; items are added with sr_doc_list_item (a NULL or
  * empty value is left out). */
 sr_doc_block *sr_doc_meta(sr_doc_section *s);
-/* Takes t (freed with the document, or now when the block cannot be made);
- * a NULL t records OOM. */
+/* Takes t (freed with the document). */
 sr_doc_block *sr_doc_table(sr_doc_section *s, sr_table *t);
 sr_doc_block *sr_doc_chart_add(sr_doc_section *s, const sr_doc_chart *chart);
-/* Show b only in these formats (b may be NULL). */
+/* Show b only in these formats. */
 sr_doc_block *sr_doc_only(sr_doc_block *b, unsigned formats);
 
 /* The writers: any outline into a fresh buffer (*out, *len, NUL-ended

@@ -1,6 +1,6 @@
 /* The HTML writer of the document layer (doc.h): any outline into the
  * compiled-in templates/doc.html, each block through block.html, tables
- * through table.html (html_table.h) and charts through figure.html. Every
+ * through table.html (html.h) and charts through figure.html. Every
  * input text is escaped by the template engine ({{x}}); the only raw
  * values are the chart SVGs, which we drew. */
 #include <stdio.h>
@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "render/doc.h"
-#include "render/report/text.h"
-#include "render/shared/html_table.h"
+#include "render/html.h"
 #include "render/shared/template.h"
+#include "render/shared/words.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 
 #define TEMPLATE "doc.html"
 
-/* ---- the parts every page is made of (html_table.h) ---------------------- */
+/* ---- the parts every page is made of (html.h) ---------------------- */
 
 /* Row r of table arg: its cells. */
 static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
@@ -87,8 +87,6 @@ sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *
     if (!tf)
         return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "the template '%s' was not compiled in", name);
     sr_tpl_ctx *root = sr_tpl_new();
-    if (!root)
-        return sr_oom();
     sr_error *err = fill_page(root, ctx);
     char display[160];
     snprintf(display, sizeof display, "templates/%s", name); /* as errors name it */
@@ -103,7 +101,7 @@ sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *
     }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 /* ---- the document writer ------------------------------------------------ */
@@ -121,13 +119,8 @@ static sr_error *chart_svg(const sr_doc_chart *ch, char **svg)
             return err;
     }
     const char *text = ch->svg ? ch->svg : drawn;
-    if (text) {
+    if (text)
         *svg = sr_html_inline_svg(text, ch->title ? ch->title : "");
-        if (!*svg) {
-            free(drawn);
-            return sr_oom();
-        }
-    }
     free(drawn);
     return NULL;
 }
@@ -218,7 +211,5 @@ sr_error *sr_doc_html(const sr_doc *d, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    if (sr_doc_failed(d))
-        return sr_oom();
     return sr_html_page(TEMPLATE, fill, d, out, len);
 }

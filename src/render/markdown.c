@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "render/doc.h"
+#include "render/shared/md_table.h"
 #include "util/strbuf.h"
 
 static void put_heading3(sr_strbuf *sb, const char *text, const char *aside)
@@ -84,8 +85,6 @@ sr_error *sr_doc_markdown(const sr_doc *d, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    if (sr_doc_failed(d))
-        return sr_oom();
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "# ");

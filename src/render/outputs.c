@@ -6,10 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/charts.h"
+#include "render/compare/compare_csv.h"
+#include "render/compare/json.h"
+#include "render/compare/outline.h"
 #include "render/doc.h"
 #include "render/render.h"
-#include "render/survey/outputs.h"
+#include "render/survey/charts.h"
+#include "render/survey/outline.h"
+#include "render/survey/text.h"
 #include "util/alloc.h"
 #include "util/parallel.h"
 
@@ -201,23 +206,20 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     job.sweep = sweep;
     job.out = out;
     job.formats = sweep->settings.outputs;
-    sr_error *err = NULL;
     /* results.md, report.html and report.pdf are one outline */
-    if (job.formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF))
-        err = sr_report_outline(sweep, NULL, &job.doc);
-    if (job.doc)
+    if (job.formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF)) {
+        job.doc = sr_report_outline(sweep, NULL);
         job.doc->chart_files = (job.formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
                                (job.formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
-    if (!err) {
-        sr_parallel_for(N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1A), render_phase1, &job);
-        sr_thread_scratch_release(); /* this thread's chart pixels (the others' went with them) */
-        sr_release_free_memory();    /* the PDF's pages */
-        job.first = N_PHASE1A;
-        sr_parallel_for(N_PHASE1 - N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1 - N_PHASE1A),
-                        render_phase1, &job);
-        sr_release_free_memory(); /* the text files' trees */
-        err = first_error(job.err, N_PHASE1);
     }
+    sr_parallel_for(N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1A), render_phase1, &job);
+    sr_thread_scratch_release(); /* this thread's chart pixels (the others' went with them) */
+    sr_release_free_memory();    /* the PDF's pages */
+    job.first = N_PHASE1A;
+    sr_parallel_for(N_PHASE1 - N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1 - N_PHASE1A),
+                    render_phase1, &job);
+    sr_release_free_memory(); /* the text files' trees */
+    sr_error *err = first_error(job.err, N_PHASE1);
     if (!err) {
         sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
         err = first_error(job.err, N_PHASE2);
@@ -271,14 +273,15 @@ static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
         svg[k] = s->data;
     }
     sr_thread_scratch_release(); /* the charts' pixels */
+    if (err)
+        return err;
     sr_doc *doc = NULL;
-    if (!err && (formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF))) {
-        err = sr_compare_outline(c, svg, &doc);
-        if (doc)
-            doc->chart_files = (formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
-                               (formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
+    if (formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF)) {
+        doc = sr_compare_outline(c, svg);
+        doc->chart_files = (formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
+                           (formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
     }
-    if (!err && (formats & SR_OUTPUT_MD))
+    if (formats & SR_OUTPUT_MD)
         err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
     if (!err && (formats & SR_OUTPUT_HTML))
         err = sr_doc_html(doc, &out[CMP_HTML].data, &out[CMP_HTML].len);
@@ -348,11 +351,10 @@ static sr_error *render_survey(const sr_survey *s, sr_output *out)
     sr_thread_scratch_release(); /* the chart's pixels */
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
-    sr_doc *doc = NULL;
-    if (!err)
-        err = sr_survey_outline(s, out[SURVEY_SVG].data, &doc);
-    if (!err)
-        err = sr_doc_markdown(doc, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
+    if (err)
+        return err;
+    sr_doc *doc = sr_survey_outline(s, out[SURVEY_SVG].data);
+    err = sr_doc_markdown(doc, &out[SURVEY_MD].data, &out[SURVEY_MD].len);
     if (!err)
         err = sr_doc_html(doc, &out[SURVEY_HTML].data, &out[SURVEY_HTML].len);
     if (!err)

@@ -1,5 +1,5 @@
 /* The PDF writer of the document layer (doc.h): any outline onto A4 pages
- * through the PDF layout engine (shared/pdf_layout.h): the title block,
+ * through the PDF layout engine (pdf_layout.h): the title block,
  * each section under its heading and bookmark, tables with their header
  * repeated on every page, charts as vector drawing, page numbers. No
  * dates, so the same outline gives the same bytes. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "render/doc.h"
-#include "render/shared/pdf_layout.h"
+#include "render/pdf_layout.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
@@ -17,17 +17,12 @@
 static void put_list(sr_pdf *p, const sr_doc_block *b)
 {
     char **items = sr_xcalloc(b->n_items ? b->n_items : 1, sizeof *items);
-    bool ok = items != NULL;
-    for (size_t i = 0; ok && i < b->n_items; i++) {
+    for (size_t i = 0; i < b->n_items; i++) {
         const sr_doc_item *it = &b->items[i];
         items[i] = it->label ? sr_asprintf("%s: %s", it->label, it->text) : sr_xstrdup(it->text);
-        ok = items[i] != NULL;
     }
-    if (ok)
-        sr_pdf_list_items(p, (const char *const *)items, b->n_items);
-    else
-        p->oom = true;
-    for (size_t i = 0; items && i < b->n_items; i++)
+    sr_pdf_list_items(p, (const char *const *)items, b->n_items);
+    for (size_t i = 0; i < b->n_items; i++)
         free(items[i]);
     free(items);
 }
@@ -102,13 +97,9 @@ sr_error *sr_doc_pdf(const sr_doc *d, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    if (sr_doc_failed(d))
-        return sr_oom();
     sr_pdf p;
     sr_error *err = sr_pdf_open(&p, d->title);
     char *doc_title = d->kind ? sr_asprintf("%s \xE2\x80\x94 %s", d->title, d->kind) : NULL;
-    if (d->kind && !doc_title && !err)
-        err = sr_oom();
     if (!err && !sr_pdf_failed(&p)) {
         if (doc_title)
             sr_pdf_describe(&p, doc_title, d->subject ? d->subject : d->kind);

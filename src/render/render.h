@@ -80,8 +80,9 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
 
 /* results.md, report.html and report.pdf are one outline (report/outline.c)
  * laid out by the document layer's writers (render/doc.h); each renderer
- * above builds it. charts: as for sr_render_html_with. *out: sr_doc_free. */
+ * above builds it. charts: as for sr_render_html_with. Free with
+ * sr_doc_free. */
 struct sr_doc;
-sr_error *sr_report_outline(const sr_sweep *sweep, const sr_chart_images *charts, struct sr_doc **out);
+struct sr_doc *sr_report_outline(const sr_sweep *sweep, const sr_chart_images *charts);
 
 #endif

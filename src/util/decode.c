@@ -279,9 +279,9 @@ sr_error *sr_decode_buffer(const char *shown, char **data, size_t *len, long lon
         return err;
     }
     size_t n = text.len;
-    char *s = sr_strbuf_detach(&text);
+    char *s = sr_strbuf_detach(&text); /* "" when empty, never NULL */
     free(*data);
-    *data = s ? s : sr_xstrdup("");
+    *data = s;
     *len = n;
     return NULL;
 }

@@ -66,11 +66,11 @@ sr_error *sr_soften(sr_error *err, bool keep_going, const char *dir, const char 
     char *what = sr_error_describe(err);
     char *sentence = sr_asprintf("%s%s%s%s%s", context ? context : "", context ? ": " : "", what,
                                  consequence ? "; " : "", consequence ? consequence : "");
-    bool ok = warn(sink, sentence);
+    warn(sink, sentence);
     free(sentence);
     free(what);
     sr_error_free(err);
-    return ok ? NULL : sr_oom();
+    return NULL;
 }
 
 char *sr_error_format(const sr_error *err)

@@ -33,8 +33,8 @@ sr_error *sr_error_newv(int code, const char *path, long line, const char *fmt, 
 #define sr_input_error(path, line, ...) sr_error_new(SR_EXIT_INPUT, (path), (line), __VA_ARGS__)
 #define sr_usage_error(...) sr_error_new(SR_EXIT_USAGE, NULL, 0, __VA_ARGS__)
 /* Only for a library that reported running out of memory itself (GSL,
- * cairo, libharu, libpng, simdjson): our own allocations exit instead
- * (util/alloc.h). */
+ * cairo, libharu, libpng, libcsv, simdjson): our own allocations exit
+ * instead (util/alloc.h), so nothing checks them. */
 #define sr_oom() sr_error_new(SR_EXIT_FAILURE, NULL, 0, "out of memory")
 
 /* Give an input error naming a file relative to dir the path the user can
@@ -46,9 +46,8 @@ sr_error *sr_error_locate(sr_error *err, const char *dir);
  * as a sentence for a warning; heap-allocated, never NULL. */
 char *sr_error_describe(const sr_error *err);
 
-/* Where a softened error goes: one sentence appended to a warning list;
- * false on out of memory (a warning lost must be noticed). */
-typedef bool (*sr_warn_fn)(void *sink, const char *sentence);
+/* Where a softened error goes: one sentence appended to a warning list. */
+typedef void (*sr_warn_fn)(void *sink, const char *sentence);
 
 /* The one keep-going rule (docs/reliability.md), used by every reader, the
  * KV audit, the comparison with the baseline and the survey: with

@@ -206,28 +206,26 @@ char *sr_plain_text_dup(const char *s)
 }
 
 /* A string of a cJSON tree made visible: replaced in place when it needs it. */
-static bool visible_json_string(char **s)
+static void visible_json_string(char **s)
 {
     if (!*s || sr_text_is_visible(*s, strlen(*s), JSON_KEEP))
-        return true;
+        return;
     char *shown = sr_visible_text_dup(*s, JSON_KEEP);
     char *copy = cJSON_malloc(strlen(shown) + 1); /* never NULL: our hooks */
     memcpy(copy, shown, strlen(shown) + 1);
     free(shown);
     cJSON_free(*s);
     *s = copy;
-    return true;
 }
 
-bool sr_json_tree_visible(cJSON *node)
+void sr_json_tree_visible(cJSON *node)
 {
     for (; node; node = node->next) {
-        if (!(node->type & cJSON_StringIsConst) && !visible_json_string(&node->string))
-            return false;
-        if ((cJSON_IsString(node) || cJSON_IsRaw(node)) && !visible_json_string(&node->valuestring))
-            return false;
-        if (node->child && !sr_json_tree_visible(node->child))
-            return false;
+        if (!(node->type & cJSON_StringIsConst))
+            visible_json_string(&node->string);
+        if (cJSON_IsString(node) || cJSON_IsRaw(node))
+            visible_json_string(&node->valuestring);
+        if (node->child)
+            sr_json_tree_visible(node->child);
     }
-    return true;
 }

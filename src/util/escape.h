@@ -44,10 +44,9 @@ char *sr_visible_text_dup(const char *s, unsigned keep);
 
 /* Make every key and string of a cJSON tree (root and its siblings, and
  * all below) valid UTF-8, bytes that are not in their "\xHH" form, before
- * it is printed: cJSON copies bytes as they are. False on OOM. */
+ * it is printed: cJSON copies bytes as they are. */
 struct cJSON;
-bool sr_json_tree_visible(struct cJSON *node);
-
+void sr_json_tree_visible(struct cJSON *node);
 
 /* Decode one UTF-8 sequence at s (at most len bytes). Returns its length
  * (1..4) and stores the code point, or returns 0 for an invalid or

@@ -30,8 +30,6 @@ static long long now_ns(void)
 sr_progress *sr_progress_open_always(FILE *stream, long first_ms, long interval_ms)
 {
     sr_progress *p = sr_xcalloc(1, sizeof *p);
-    if (!p)
-        return NULL;
     p->stream = stream;
     p->first_ns = (long long)first_ms * 1000000LL;
     p->interval_ns = (long long)interval_ms * 1000000LL;

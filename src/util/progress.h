@@ -14,8 +14,7 @@
 
 typedef struct sr_progress sr_progress;
 
-/* A progress line on stream, or NULL when stream is not a terminal (and
- * on OOM: the line is a nicety). */
+/* A progress line on stream, or NULL when stream is not a terminal. */
 sr_progress *sr_progress_open(FILE *stream);
 /* The same whether or not stream is a terminal, with the first line due
  * after first_ms and the next every interval_ms (the unit tests). */

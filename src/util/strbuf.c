@@ -23,10 +23,10 @@ bool sr_size_add(size_t a, size_t b, size_t *out)
     return true;
 }
 
-bool sr_grow(void **array, size_t *cap, size_t need, size_t elem)
+void sr_grow(void **array, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
-        return true;
+        return;
     size_t new_cap = *cap ? *cap : 8;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
@@ -35,7 +35,6 @@ bool sr_grow(void **array, size_t *cap, size_t need, size_t elem)
     }
     *array = sr_xreallocarray(*array, new_cap, elem);
     *cap = new_cap;
-    return true;
 }
 
 void sr_strbuf_init(sr_strbuf *sb)
@@ -51,7 +50,7 @@ void sr_strbuf_release(sr_strbuf *sb)
     sr_strbuf_init(sb);
 }
 
-bool sr_strbuf_reserve(sr_strbuf *sb, size_t extra)
+void sr_strbuf_reserve(sr_strbuf *sb, size_t extra)
 {
     size_t need;
     if (!sr_size_add(sb->len, extra, &need) || !sr_size_add(need, 1, &need))
@@ -59,7 +58,6 @@ bool sr_strbuf_reserve(sr_strbuf *sb, size_t extra)
     void *data = sb->data;
     sr_grow(&data, &sb->cap, need, 1);
     sb->data = data;
-    return true;
 }
 
 void sr_strbuf_append(sr_strbuf *sb, const char *data, size_t len)

@@ -16,7 +16,7 @@ typedef struct sr_strbuf {
 
 void sr_strbuf_init(sr_strbuf *sb);
 void sr_strbuf_release(sr_strbuf *sb);
-bool sr_strbuf_reserve(sr_strbuf *sb, size_t extra);
+void sr_strbuf_reserve(sr_strbuf *sb, size_t extra);
 void sr_strbuf_append(sr_strbuf *sb, const char *data, size_t len);
 void sr_strbuf_puts(sr_strbuf *sb, const char *s);
 void sr_strbuf_putc(sr_strbuf *sb, char c);
@@ -38,8 +38,7 @@ bool sr_size_mul(size_t a, size_t b, size_t *out);
 bool sr_size_add(size_t a, size_t b, size_t *out);
 
 /* Grow an array of elements of size elem so that it can hold need entries.
- * *cap is updated. Always true (overflow and out of memory exit); kept a
- * bool so callers written as checks read the same. */
-bool sr_grow(void **array, size_t *cap, size_t need, size_t elem);
+ * *cap is updated (overflow and out of memory exit). */
+void sr_grow(void **array, size_t *cap, size_t need, size_t elem);
 
 #endif

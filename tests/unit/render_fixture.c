@@ -73,7 +73,7 @@ static sr_model *model(sr_sweep *sw, const char *id, const char *dir, sr_status 
 }
 
 /* The audit's values: check says how logged and recomputed compare (the
- * note is worded from it by render/report/kv_text.c). */
+ * note is worded from it by render/shared/kv_text.c). */
 static void kv(sr_model *m, long logged, long recomputed, long bpt, sr_kv_check check)
 {
     m->kv.logged_tokens = logged;
@@ -247,16 +247,14 @@ void fixture_sweep(sr_sweep *sw)
                    "gemma3n/server.log:812");
     f->has_log = true;
 
-    if (!sr_sweep_warn(sw, "'qwen3-4b/bench-c16-2.json':1: result has no output_throughput; skipped") ||
-        !sr_sweep_warn(sw, "model '%s' named in sweep.arms has <b>no</b> files", "google/gemma-3n-E2B-it"))
-        abort(); /* out of memory building a fixture */
+    sr_sweep_warn(sw, "'qwen3-4b/bench-c16-2.json':1: result has no output_throughput; skipped");
+    sr_sweep_warn(sw, "model '%s' named in sweep.arms has <b>no</b> files", "google/gemma-3n-E2B-it");
 
     add_input(sw, "sweep.json", "manifest", 412);
     add_input(sw, "gemma4/server.log", "server_log", 1843112);
     add_input(sw, "gemma4/samples_gsm8k_2026-11-28T10-11-12.jsonl", "lmeval_samples", 9123456);
     add_input(sw, "evil/<script>.json", "bench_json", 2048);
-    if (sr_pick_throughput_curve(sw)) /* as the analysis does last */
-        abort();
+    sr_pick_throughput_curve(sw); /* as the analysis does last */
 }
 
 int fixture_write(const char *path, const char *data, size_t len)

@@ -11,7 +11,8 @@
 #include "analysis/analysis.h"
 #include "analysis/comparison.h"
 #include "model/comparison.h"
-#include "render/compare/outputs.h"
+#include "render/compare/gate.h"
+#include "render/compare/junit.h"
 #include "render/render.h"
 
 #include "sweep_builder.h"

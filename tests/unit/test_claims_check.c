@@ -17,6 +17,7 @@
 #include "ingest/claims.h"
 #include "render/report/claims_text.h"
 #include "render/render.h"
+#include "render/report/aliases.h"
 #include "pipeline.h"
 #include "sweep_builder.h"
 
@@ -279,7 +280,7 @@ static void small_sweep(sr_sweep *sw)
     add_run(m, 1024, 80);
     m->has_log = true;
     sr_model *f = sr_sweep_model(sw, "org/failed");
-    cr_assert(sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9"));
+    sr_failure_set(&f->failure, SR_STAGE_LOAD, "AttributeError", "f/server.log:9");
     cr_assert_null(sr_analyse(sw, sw->baseline));
     m = sr_sweep_find_model(sw, "org/m");
     m->kv.logged_tokens = 321280;
@@ -338,11 +339,12 @@ Test(claims_check, every_verdict)
                          "org/m,accuracy.bfcl_simple.ci_low,0.05\n"          /* 21 */
                          "org/m,accuracy.gsm8k.n,10\n"                       /* 22 */
                          "org/base,speed.in128-out256-c16.median,100\n"      /* 23 */
-                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24 */
+                         "org/m,accuracy.bfcl_simple.only_model_right,3\n"   /* 24: 0.1.0's name */
                          "org/m,accuracy.gsm8k.verdict,higher\n"             /* 25: 10 items: too few */
                          "org/m,accuracy.gsm8k.ci_low,0.1\n"                 /* 26 */
                          "org/m,accuracy.bfcl_simple.equivalent,true\n"      /* 27: no margin given */
-                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"); /* 28 */
+                         "org/m,speed.in128-out256-c16.ratio_low,0.5712\n"   /* 28 */
+                         "org/m,accuracy.bfcl_simple.flipped_better,3\n");  /* 29 */
     cr_assert_null(sr_check_claims(&sw));
     expect_status(&sw, 2, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
     expect_status(&sw, 3, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
@@ -369,6 +371,7 @@ Test(claims_check, every_verdict)
     expect_status(&sw, 26, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_TOO_FEW_ITEMS);
     expect_status(&sw, 27, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_VALUE);
     expect_status(&sw, 28, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    expect_status(&sw, 29, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
 
     /* The values kept: a 0.0088 ratio below; one block fewer tokens. */
     const sr_claim *c = at_line(&sw, 5);
@@ -407,7 +410,7 @@ Test(claims_check, every_verdict)
     cr_expect_eq(at_line(&sw, 20)->resamples, 100);
 
     char *summary = sr_text_claims_summary(&sw.claims);
-    cr_expect_str_eq(summary, "12 of 27 claims reproduced, 2 consistent, 2 differ, 10 not verifiable, 1 unmatched");
+    cr_expect_str_eq(summary, "13 of 28 claims reproduced, 2 consistent, 2 differ, 10 not verifiable, 1 unmatched");
     free(summary);
     sr_sweep_release(&sw);
 }
@@ -776,7 +779,10 @@ Test(claims_check, the_authors_math_table, .timeout = 60)
     sr_error *err = sr_build_report(&sw, root, "e2b-bf16", NULL);
     cr_assert_null(err, "%s", err ? err->message : "");
     const char *files[] = {claims};
-    err = sr_audit_claims(&sw, files, 1);
+    sr_claim_aliases aliases = {0};
+    sr_report_claim_aliases(&sw, &aliases);
+    err = sr_audit_claims(&sw, files, 1, aliases.items, aliases.n);
+    sr_claim_aliases_release(&aliases);
     cr_assert_null(err, "%s", err ? err->message : "");
     /* lines 7..11: bf16, QAT bf16, q4w4a16, w8a8, w8a8emb4 */
     const struct {

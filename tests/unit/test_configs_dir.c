@@ -124,7 +124,7 @@ Test(configs_dir, attach_records_and_keeps_the_exports_own)
     b->config_path = strdup("qwen3-4b/config.json");
     char other[65];
     sr_sha256_hex("{}\n", 3, other); /* the export's config: other bytes than DIR's */
-    cr_assert(sr_sweep_add_input(&sw, "qwen3-4b/config.json", "hf_config", 3, other, NULL));
+    sr_sweep_add_input(&sw, "qwen3-4b/config.json", "hf_config", 3, other, NULL);
     cr_assert_null(sr_attach_configs(&sw, dir));
     a = &sw.models[0];
     b = &sw.models[1];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/doc.h"
+#include "render/shared/md_table.h"
 
 static sr_table *small_table(const char *id, const char *title)
 {
@@ -34,8 +35,7 @@ static sr_table *small_table(const char *id, const char *title)
 static sr_doc *outline(void)
 {
     sr_doc *d = sr_doc_new("<script>alert(1)</script> sweep", "test document");
-    cr_assert_not_null(d);
-    sr_doc_set(d, &d->subtitle, "A subtitle.");
+    sr_doc_set(&d->subtitle, "A subtitle.");
     sr_doc_section *s = sr_doc_section_add(d, "first", "First section");
     sr_doc_lead(s, "The answer & more.");
     sr_doc_only(sr_doc_paragraph(s, "HTML only"), SR_DOC_HTML);
@@ -49,7 +49,6 @@ static sr_doc *outline(void)
     sr_doc_list_item(list, "before", "a <b>warning</b>");
     sr_doc_list_item(list, NULL, "plain");
     sr_doc_note(s, "small print");
-    cr_assert_not(sr_doc_failed(d));
     return d;
 }
 

@@ -9,23 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/json.h"
 #include "ingest/json_keys.h"
 #include "ingest/json_line.h"
 #include "util/error.h"
 
-static bool keep_first_note(void *ctx, const char *text)
+static void keep_first_note(void *ctx, const char *text)
 {
     char **first = ctx;
     if (!*first)
         *first = strdup(text);
-    return true;
 }
 
 /* This thread's first duplicate-key note (malloc'd), or NULL; all taken. */
 static char *first_note(void)
 {
     char *first = NULL;
-    cr_assert(sr_json_take_duplicate_notes(keep_first_note, &first));
+    sr_json_take_duplicate_notes(keep_first_note, &first);
     return first;
 }
 

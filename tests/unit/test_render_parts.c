@@ -9,8 +9,9 @@
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
 #include "render/shared/findings.h"
+#include "render/shared/words.h"
 #include "render/shared/wrap.h"
-#include "render/report/text.h"
+#include "util/text_list.h"
 
 /* A part of `shown` rows is 10 units a row tall. */
 static double ten_a_row(const void *ctx, size_t shown)
@@ -158,7 +159,7 @@ static double per_byte(void *ctx, const char *s, size_t len)
 static void expect_lines(const char *text, double width, const char *const *want, size_t n)
 {
     sr_text_list lines = {0};
-    cr_assert(sr_wrap(text, width, per_byte, NULL, &lines));
+    sr_wrap(text, width, per_byte, NULL, &lines);
     cr_assert_eq(lines.n, n, "%s: %zu lines", text, lines.n);
     for (size_t i = 0; i < n; i++)
         cr_expect_str_eq(lines.items[i], want[i]);

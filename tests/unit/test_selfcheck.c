@@ -22,10 +22,10 @@ static void add_claimed(sr_model *m, const char *bench, double claimed)
     for (int i = 0; i < 4; i++) {
         char id[16];
         snprintf(id, sizeof id, "%d", i);
-        cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
+        sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0);
     }
     s.claimed_accuracy = claimed;
-    cr_assert(sr_model_add_scores(m, &s));
+    sr_model_add_scores(m, &s);
 }
 
 /* The one decision of agreement: within SR_CLAIM_TOLERANCE (5e-5) of the
@@ -40,7 +40,7 @@ Test(selfcheck, claimed_accuracy_agrees_within_the_tolerance)
     add_claimed(m, "b", 0.75006); /* 6e-5: differs, though both print 0.750 */
     add_claimed(m, "c", 0.7496);  /* 4e-4: differs */
     add_claimed(m, "d", NAN);     /* no claim: nothing to differ */
-    cr_assert_null(sr_check_self_reports(&sw));
+    sr_check_self_reports(&sw);
     cr_expect_not(sr_model_benchmark(m, "a")->claim_differs);
     cr_expect(sr_model_benchmark(m, "b")->claim_differs);
     cr_expect(sr_model_benchmark(m, "c")->claim_differs);
@@ -51,7 +51,7 @@ Test(selfcheck, claimed_accuracy_agrees_within_the_tolerance)
 static void add_reported(sr_model *m, const char *task, const char *key, double value)
 {
     void *items = m->reported;
-    cr_assert(sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported));
+    sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported);
     m->reported = items;
     m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json"), -1, -1, -1, -1, false};
 }
@@ -75,13 +75,13 @@ Test(selfcheck, claim_for_the_samples_metric_and_filter)
         for (int i = 0; i < 4; i++) {
             char id[16];
             snprintf(id, sizeof id, "%d", i);
-            cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
+            sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0);
         }
-        cr_assert(sr_model_add_scores(m, &s));
+        sr_model_add_scores(m, &s);
         add_reported(m, tasks[t], "exact_match,strict-match", 0.1); /* not the samples' key */
         add_reported(m, tasks[t], keys[t], t == 2 ? 0.5 : 0.75);
     }
-    cr_assert_null(sr_check_self_reports(&sw));
+    sr_check_self_reports(&sw);
     for (int t = 0; t < 3; t++) {
         const sr_scores *s = sr_model_benchmark(m, tasks[t]);
         cr_expect_float_eq(s->claimed_accuracy, t == 2 ? 0.5 : 0.75, 0, "%s", tasks[t]);
@@ -101,19 +101,19 @@ static void add_gen_rows(sr_model *m, const char *bench)
     for (int i = 0; i < 4; i++) {
         char id[16];
         snprintf(id, sizeof id, "%d", i);
-        cr_assert(sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0));
+        sr_scores_add(&s, id, i < 3 ? 1.0 : 0.0);
     }
     s.gen_rows = true;
     s.max_tokens = 2048;
     s.truncated = 1;
-    cr_assert(sr_model_add_scores(m, &s));
+    sr_model_add_scores(m, &s);
 }
 
 static void add_summary(sr_model *m, const char *task, long n, long right, double accuracy, long truncated,
                         long max_tokens)
 {
     void *items = m->reported;
-    cr_assert(sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported));
+    sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported);
     m->reported = items;
     m->reported[m->n_reported++] = (sr_reported_metric){strdup(task),
                                                         strdup(SR_GEN_SUMMARY_METRIC),
@@ -146,7 +146,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
     m->label = strdup("t");
     add_gen_rows(m, "gsm8k");
     add_summary(m, "gsm8k", 4, 3, 0.75, 1, 2048);
-    cr_assert_null(sr_check_self_reports(&sw));
+    sr_check_self_reports(&sw);
     const sr_scores *s = sr_model_benchmark(m, "gsm8k");
     cr_expect_float_eq(s->claimed_accuracy, 0.75, 1e-12);
     cr_expect_str_eq(s->claimed_source, "logs/t.gen-gsm8k.json");
@@ -160,7 +160,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
     add_gen_rows(m, "gsm8k");
     add_summary(m, "gsm8k", 4, 2, 0.5, 3, 768); /* the same 4 items, other figures */
     add_summary(m, "bfcl_simple", 400, 371, 0.9275, 0, -1);
-    cr_assert_null(sr_check_self_reports(&sw));
+    sr_check_self_reports(&sw);
     cr_expect(sr_model_benchmark(m, "gsm8k")->claim_differs);
     cr_expect_not(sr_model_benchmark(m, "gsm8k")->summary_only, "full rows: recomputed");
     cr_expect(warned(&sw, "claims 2 right but the rows give 3"));
@@ -187,7 +187,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
     m->label = strdup("t");
     add_gen_rows(m, "gsm8k");
     add_summary(m, "gsm8k", 1319, 1179, 0.8939, 53, 768);
-    cr_assert_null(sr_check_self_reports(&sw));
+    sr_check_self_reports(&sw);
     const sr_scores *g = sr_model_benchmark(m, "gsm8k");
     cr_expect(g->summary_only);
     cr_expect_eq(g->n_items, 4, "the excerpt's rows are kept");
@@ -209,7 +209,7 @@ Test(selfcheck, gen_summaries_against_their_rows)
 static size_t add_run_claim(sr_model *m, sr_run_claim_kind kind, long line)
 {
     void *items = m->run_claims;
-    cr_assert(sr_grow(&items, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims));
+    sr_grow(&items, &m->cap_run_claims, m->n_run_claims + 1, sizeof *m->run_claims);
     m->run_claims = items;
     sr_run_claim *c = &m->run_claims[m->n_run_claims++];
     sr_run_claim_init(c);
@@ -256,7 +256,7 @@ static void add_long_passes(sr_model *m)
         r.total_token_throughput = total[k];
         r.median_ttft_ms = ttft[k];
         sr_scenario_spec spec = {1024, 256, 16, INFINITY, -1};
-        cr_assert(sr_model_add_run(m, &spec, &r));
+        sr_model_add_run(m, &spec, &r);
     }
 }
 
@@ -284,7 +284,7 @@ Test(selfcheck, run_log_claims_against_the_files)
     size_t l_bad = long_claim(m, 1024, 1521.3, 7721.1, 0.321, 8);
     size_t l_ttft = long_claim(m, 1024, 1521.2, 7721.1, 0.322, 9);
     size_t l_absent = long_claim(m, 3584, 905.5, 13799.3, 1.099, 10);
-    cr_assert_null(sr_check_run_claims(&sw));
+    sr_check_run_claims(&sw);
     cr_expect_eq(m->run_claims[g_ok].check, SR_RUN_CLAIM_AGREES);
     cr_expect(m->run_claims[g_ok].recomputed);
     cr_expect_str_eq(m->run_claims[g_ok].against, "results/r-t-gen/gsm8k.jsonl");
@@ -323,7 +323,7 @@ Test(selfcheck, run_log_load_line_and_its_range)
     m->run_claims[c].output_tps = 1521.2;
     m->run_claims[c].range_low = 1520.4;
     m->run_claims[c].range_high = 1522.0;
-    cr_assert_null(sr_check_run_claims(&sw));
+    sr_check_run_claims(&sw);
     cr_expect_eq(m->run_claims[c].check, SR_RUN_CLAIM_NOT_CHECKED, "a long file is not the load scenario");
     sr_sweep_release(&sw);
 
@@ -338,7 +338,7 @@ Test(selfcheck, run_log_load_line_and_its_range)
         r.max_concurrency = 16;
         r.output_throughput = out[k];
         sr_scenario_spec spec = {508, 256, 16, INFINITY, -1};
-        cr_assert(sr_model_add_run(m, &spec, &r));
+        sr_model_add_run(m, &spec, &r);
     }
     size_t ok = add_run_claim(m, SR_RUN_CLAIM_LOAD, 1);
     m->run_claims[ok].concurrency = 16;
@@ -354,7 +354,7 @@ Test(selfcheck, run_log_load_line_and_its_range)
     size_t other = add_run_claim(m, SR_RUN_CLAIM_LOAD, 3);
     m->run_claims[other].concurrency = 4;
     m->run_claims[other].output_tps = 500;
-    cr_assert_null(sr_check_run_claims(&sw));
+    sr_check_run_claims(&sw);
     cr_expect_eq(m->run_claims[ok].check, SR_RUN_CLAIM_AGREES);
     cr_expect_str_eq(m->run_claims[ok].against, "logs/t.load.c16.json");
     cr_expect_eq(m->run_claims[bad].check, SR_RUN_CLAIM_DIFFERS);
@@ -381,7 +381,7 @@ Test(entries, table_name_of_an_arm)
     d->tag = strdup("small");
     d->run = strdup("r2");
     sr_sweep_add_model(&sw, "org/plain");
-    cr_assert_null(sr_label_entries(&sw));
+    sr_label_entries(&sw);
     cr_expect_str_eq(sw.models[0].label, "e2b-bf16");
     cr_expect_str_eq(sw.models[0].table_name, "e2b-bf16 (gemma-4-E2B-it)");
     cr_expect_null(sw.models[1].table_name, "the tag is the id: nothing to add");

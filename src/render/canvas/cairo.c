@@ -133,7 +133,7 @@ static bool starts(const char *s, size_t len, const char *prefix)
 /* cairo names surfaces after a process-wide counter ("surface7"), which
  * would make two renders differ: number them in order instead, and put
  * prefix before every id so charts inlined in one page do not clash. */
-static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map *m)
+static void collect_ids(const char *svg, size_t len, const char *prefix, id_map *m)
 {
     long surfaces = 0;
     for (size_t i = 0; i + 4 < len; i++) {
@@ -148,29 +148,19 @@ static bool collect_ids(const char *svg, size_t len, const char *prefix, id_map 
         bool surface = end - start > 7 && starts(svg + start, end - start, "surface");
         for (size_t k = start + 7; surface && k < end; k++)
             surface = svg[k] >= '0' && svg[k] <= '9';
-        char *new_ =
-            surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old ? old : "");
+        char *new_ = surface ? sr_asprintf("%ssurface%ld", prefix, ++surfaces) : sr_asprintf("%s%s", prefix, old);
         void *a = m->old, *b = m->new_, *c = m->old_len;
-        bool ok = old && new_ && sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
-        if (ok)
-            m->old = a;
-        ok = ok && sr_grow(&b, &m->cap_new, m->n + 1, sizeof *m->new_);
-        if (ok)
-            m->new_ = b;
-        ok = ok && sr_grow(&c, &m->cap_len, m->n + 1, sizeof *m->old_len);
-        if (ok)
-            m->old_len = c;
-        if (!ok) {
-            free(old);
-            free(new_);
-            return false;
-        }
+        sr_grow(&a, &m->cap_old, m->n + 1, sizeof *m->old);
+        m->old = a;
+        sr_grow(&b, &m->cap_new, m->n + 1, sizeof *m->new_);
+        m->new_ = b;
+        sr_grow(&c, &m->cap_len, m->n + 1, sizeof *m->old_len);
+        m->old_len = c;
         m->old[m->n] = old;
         m->old_len[m->n] = end - start;
         m->new_[m->n++] = new_;
         i = end;
     }
-    return true;
 }
 
 static void rewrite_ids(const char *svg, size_t len, const id_map *m, sr_strbuf *out)
@@ -216,10 +206,7 @@ static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char 
     const char *svg = sr_strbuf_cstr(in);
     size_t n = in->len;
     id_map m = {0};
-    if (!collect_ids(svg, n, prefix, &m)) {
-        id_map_free(&m);
-        return sr_oom();
-    }
+    collect_ids(svg, n, prefix, &m);
     /* The <title> and <desc> go right after the root element's start tag. */
     size_t after_root = 0;
     const char *open = strstr(svg, "<svg");
@@ -241,7 +228,7 @@ static sr_error *svg_finish(const sr_strbuf *in, const char *prefix, const char 
     id_map_free(&m);
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }
 
 /* The pixels as packed 8-bit RGB (what sr_encode_png takes), in place:
@@ -429,13 +416,15 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
         cc->pixel_w = (int)pw;
         cc->pixel_h = (int)ph;
         cc->stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, cc->pixel_w);
+        if (cc->stride <= 0)
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make a %dx%d pixel chart", cc->pixel_w, cc->pixel_h);
         /* This thread's scratch, reused chart after chart: a fresh buffer
          * of 2x pixels cost its page faults and zeroing each time (5 % of
          * a 60-model report). Room for a NUL after the packed pixels. */
         size_t need = (size_t)cc->stride * (size_t)cc->pixel_h + 1;
         sr_scratch *px = sr_thread_scratch(SR_SCRATCH_PIXELS);
-        if (cc->stride <= 0 || !px)
-            return sr_oom();
+        if (!px)
+            return sr_oom(); /* no thread-specific storage */
         if (px->cap < need) {
             free(px->data);
             px->data = sr_xmalloc(need);

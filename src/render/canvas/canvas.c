@@ -47,7 +47,7 @@ sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *titl
 {
     *out = NULL;
     *len = 0;
-    sr_error *err = cv->failed ? sr_oom() : cv->ops->finish(cv, id_prefix, title, desc, out, len);
+    sr_error *err = cv->ops->finish(cv, id_prefix, title, desc, out, len);
     if (err) {
         free(*out);
         *out = NULL;
@@ -219,12 +219,11 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
     char *clean = sr_font_text_dup(s, 0);
     sr_text_list lines = {0};
     measure_ctx mc = {cv, size};
-    if (!clean[strspn(clean, " ")] || !sr_wrap(clean, max_width, measure, &mc, &lines)) {
-        cv->failed |= clean[strspn(clean, " ")] != '\0';
-        sr_text_list_release(&lines);
+    if (!clean[strspn(clean, " ")]) {
         free(clean);
         return 0;
     }
+    sr_wrap(clean, max_width, measure, &mc, &lines);
     int shown = lines.n > (size_t)max_lines ? max_lines : (int)lines.n;
     size_t pos = 0;
     for (int k = 0; k < shown && draw; k++) {
@@ -233,8 +232,7 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
         pos = start + strlen(lines.items[k]);
         if (k == shown - 1 && (size_t)shown < lines.n) { /* the rest, cut to fit */
             char *fit = sr_canvas_fit(cv, clean + start, size, false, max_width);
-            if (fit)
-                sr_canvas_text(cv, x, y + k * line_height, fit, size, false, 0, color);
+            sr_canvas_text(cv, x, y + k * line_height, fit, size, false, 0, color);
             free(fit);
         } else if (lines.items[k][0]) {
             sr_canvas_text(cv, x, y + k * line_height, lines.items[k], size, false, 0, color);

@@ -1,13 +1,13 @@
-/* Drawing for the charts (internal to chart*.c): a canvas with two
- * backends, cairo for the PNG and SVG files (chart_cairo.c) and libharu for
- * vector charts inside report.pdf (chart_pdf.c), and what they share: text
- * that fits, markers, and axes with round ticks. */
+/* Drawing for the charts (of every document's charts.c): a canvas with two
+ * backends, cairo for the PNG and SVG files (cairo.c) and libharu for
+ * vector charts inside the PDFs (pdf.c), and what they share: text that
+ * fits, markers, and axes with round ticks. */
 #ifndef SR_RENDER_CANVAS_CANVAS_H
 #define SR_RENDER_CANVAS_CANVAS_H
 
 #include <stdbool.h>
 
-#include "render/report/charts.h"
+#include "render/canvas/chart.h"
 #include "util/strbuf.h"
 
 typedef struct sr_rgb {
@@ -48,7 +48,6 @@ struct sr_canvas {
     const sr_canvas_ops *ops;
     void *impl;           /* the backend's state */
     double width, height; /* design units, y down from the top */
-    bool failed;          /* out of memory while drawing */
 };
 
 /* The backends (chart_cairo.c, chart_pdf.c): set ops and impl. */
@@ -78,7 +77,7 @@ double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold
 /* Regular text on a white box, for value labels that may cross lines. */
 double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double size, sr_rgb color);
 /* s cleaned and, if wider than max_width, cut at a character boundary with
- * "…". Fresh string, NULL on OOM. */
+ * "…". Fresh string. */
 char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
 /* The same, cut in the middle ("Qwen2-7B-Instruct (tp 2, uâ¦samenode)"), so
  * labels that differ only at the end stay apart. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/charts.h"
+#include "render/canvas/chart.h" /* the fonts */
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -107,6 +107,5 @@ char *sr_font_text_dup(const char *s, size_t max_bytes)
         sb.data[cut] = '\0';
         sr_strbuf_puts(&sb, ELLIPSIS);
     }
-    char *out = sr_strbuf_detach(&sb);
-    return out ? out : sr_xstrdup("");
+    return sr_strbuf_detach(&sb); /* "" when empty, never NULL */
 }

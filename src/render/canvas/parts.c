@@ -1,11 +1,11 @@
-/* What the charts share above the canvas (see chart_parts.h). */
+/* What the charts share above the canvas (see parts.h). */
 #include "render/canvas/parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
@@ -34,8 +34,7 @@ void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_
         else
             sr_canvas_marker(cv, items[i].shape, x + 6, yy - 4, 5, items[i].color);
         char *fit = sr_canvas_fit_middle(cv, items[i].label, SR_CHART_LEGEND_SIZE, false, col_w - 24);
-        if (fit)
-            sr_canvas_text(cv, x + 18, yy, fit, SR_CHART_LEGEND_SIZE, false, 0, sr_dark);
+        sr_canvas_text(cv, x + 18, yy, fit, SR_CHART_LEGEND_SIZE, false, 0, sr_dark);
         free(fit);
     }
 }
@@ -53,11 +52,8 @@ void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, doubl
 {
     double sw = sr_canvas_text_width(cv, suffix, SR_CHART_LABEL_SIZE, false);
     char *fit = sr_canvas_fit_middle(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
-    char *label = fit ? sr_asprintf("%s%s", fit, suffix) : NULL;
-    if (label)
-        sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, y, label, SR_CHART_LABEL_SIZE, false, 1, sr_black);
-    else
-        cv->failed = true;
+    char *label = sr_asprintf("%s%s", fit, suffix);
+    sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, y, label, SR_CHART_LABEL_SIZE, false, 1, sr_black);
     free(fit);
     free(label);
 }

@@ -1,9 +1,9 @@
-/* What the charts of every output share above the canvas (chart_draw.h):
+/* What the charts of every output share above the canvas (canvas.h):
  * the layout of a chart with a row per model (labels right-aligned before
  * the plot, the plot from SR_CHART_PLOT_X0), the title and subtitle, a
  * legend in columns, bands behind every other row, and the lines that say
  * there is nothing to show or more than fits. The report's charts
- * (chart.c) and the comparison's (compare_chart.c) are drawn with them.
+ * (report/charts.c) and the comparison's (compare/charts.c) are drawn with them.
  * Internal to src/render; sizes in design units. */
 #ifndef SR_RENDER_CANVAS_PARTS_H
 #define SR_RENDER_CANVAS_PARTS_H
@@ -69,7 +69,7 @@ typedef struct sr_chart_part {
     size_t first, count, part, parts;
 } sr_chart_part;
 
-/* The title, with " (part k of m)" when split. Fresh string, NULL on OOM. */
+/* The title, with " (part k of m)" when split. Fresh string. */
 char *sr_chart_part_title(const char *title, const sr_chart_part *pt);
 /* The "… and N more" line goes under the last part only. */
 bool sr_chart_last_part(const sr_chart_part *pt);

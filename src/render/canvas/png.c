@@ -30,8 +30,6 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
     image.flags = PNG_IMAGE_FLAG_FAST;
     png_alloc_size_t cap = PNG_IMAGE_PNG_SIZE_MAX(image), n = cap;
     char *buf = sr_xmalloc(cap + 1); /* the worst case; pages never written cost nothing */
-    if (!buf)
-        return sr_oom();
     if (!png_image_write_to_memory(&image, buf, &n, 0, rgb, 0, NULL) || n > cap) {
         sr_error *e = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot encode the chart as PNG: %s", image.message);
         png_image_free(&image);
@@ -39,10 +37,7 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
         return e;
     }
     buf[n] = '\0';
-    char *shrunk = sr_xrealloc(buf, n + 1); /* on failure buf is still whole, and kept */
-    if (shrunk)
-        buf = shrunk;
-    *out = buf;
+    *out = sr_xrealloc(buf, n + 1);
     *len = n;
     return NULL;
 }

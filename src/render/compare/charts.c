@@ -15,10 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/charts.h"
 #include "render/canvas/canvas.h"
+#include "render/canvas/chart.h"
 #include "render/canvas/parts.h"
-#include "render/compare/outputs.h"
+#include "render/compare/charts.h"
+#include "render/compare/order.h"
+#include "render/compare/text.h"
+#include "render/render.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -85,12 +90,12 @@ static size_t chart_rows(const sr_comparison *c, sr_compare_chart_kind kind, siz
 }
 
 /* The benchmarks with a panel: those some model has on both sides. Fresh
- * array, NULL on OOM. */
+ * array. */
 static const char **accuracy_panels(const sr_comparison *c, size_t *n_panels)
 {
     size_t n, k = 0;
     const char **names = sr_compare_benchmark_list(c, &n);
-    for (size_t b = 0; names && b < n; b++) {
+    for (size_t b = 0; b < n; b++) {
         bool both = false;
         for (size_t i = 0; i < c->n_models && !both; i++)
             for (size_t j = 0; j < c->models[i].n_accuracy && !both; j++) {
@@ -188,8 +193,6 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
 {
     size_t n_panels;
     const char **names = accuracy_panels(c, &n_panels);
-    if (!names)
-        return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     if (rows == 0)
         n_panels = 0;
@@ -204,10 +207,9 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY), pt);
-    sr_chart_header(&cv, title ? title : "",
+    sr_chart_header(&cv, title,
                     "Each model's accuracy after \xE2\x88\x92 before on the items both runs scored, in points; dot: "
                     "the paired difference, whisker: its bootstrap interval, the line at 0: no change");
-    cv.failed |= !title;
     free(title);
     const sr_legend_item legend[] = {
         {"no measured difference (interval holds 0)", sr_blue, 0},
@@ -231,11 +233,9 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
                              sr_text_confidence(conf, sizeof conf, c->settings.confidence), c->settings.ci_method,
                              sr_format_count(resamples, sizeof resamples, c->settings.resamples), c->settings.seed,
                              c->settings.rng);
-    char *fit = note ? sr_canvas_fit(&cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32) : NULL;
-    if (fit)
-        sr_canvas_text(&cv, 16, foot, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    cv.failed |= !fit;
-    sr_strbuf_printf(&desc, "\n%s", note ? note : "");
+    char *fit = sr_canvas_fit(&cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+    sr_canvas_text(&cv, 16, foot, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    sr_strbuf_printf(&desc, "\n%s", note);
     free(fit);
     free(note);
     if (more)
@@ -316,9 +316,7 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
 {
     char buf[128];
     char *name = sr_canvas_fit(cv, label_of(mc->after), SR_CHART_LABEL_SIZE, true, SR_CHART_WIDTH - 32);
-    if (name)
-        sr_canvas_text(cv, 16, top + 14, name, SR_CHART_LABEL_SIZE, true, 0, sr_black);
-    cv->failed |= !name;
+    sr_canvas_text(cv, 16, top + 14, name, SR_CHART_LABEL_SIZE, true, 0, sr_black);
     free(name);
     sr_strbuf_printf(desc, "%s:", label_of(mc->after));
     for (size_t k = 0; k < cols->n; k++) {
@@ -347,8 +345,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
 {
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
-    if (!sr_speed_columns_make_many(sides, 2, &cols))
-        return sr_oom();
+    sr_speed_columns_make_many(sides, 2, &cols);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     const double plot_x1 = 590, text_x = 604;
@@ -365,8 +362,7 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
                                  "dot: the ratio, whisker: the range its runs span, the line at 1: no change; %s",
                                  cols.shared);
-    sr_chart_header(&cv, title ? title : "", subtitle ? subtitle : "");
-    cv.failed |= !title || !subtitle;
+    sr_chart_header(&cv, title, subtitle);
     free(title);
     free(subtitle);
     const sr_legend_item legend[] = {
@@ -432,17 +428,13 @@ static double source_height(const void *doc, int kind, size_t shown)
     if (kind == SR_COMPARE_CHART_SPEED) {
         sr_speed_columns cols;
         const sr_sweep *sides[2] = {c->before, c->after};
-        size_t ncol = 1;
-        if (sr_speed_columns_make_many(sides, 2, &cols)) {
-            ncol = cols.n;
-            sr_speed_columns_release(&cols);
-        }
+        sr_speed_columns_make_many(sides, 2, &cols);
+        size_t ncol = cols.n;
+        sr_speed_columns_release(&cols);
         return speed_height(ncol, shown, true);
     }
     size_t n_panels;
     const char **names = accuracy_panels(c, &n_panels);
-    if (!names)
-        n_panels = 1; /* out of memory: the drawing will say so */
     free(names);
     return sr_chart_accuracy_height(n_panels, shown, true);
 }

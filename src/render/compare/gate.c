@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/gate.h"
+#include "render/compare/order.h"
+#include "render/compare/text.h"
 #include "render/doc.h"
+#include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
@@ -22,8 +26,7 @@ sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_
 {
     (void)c;
     sr_table_builder b;
-    if (!sr_tb_begin(&b, "regressions", "Regressions"))
-        return NULL;
+    sr_tb_begin(&b, "regressions", "Regressions");
     b.t->aside = sr_tb_dup_or_null("what --fail-on-regression stops for");
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Check", NULL, false, 2.4);
@@ -117,10 +120,7 @@ sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *
     sr_table_builder b;
     size_t n_bench = 0;
     const char **benchmarks = sr_compare_benchmark_list(c, &n_bench);
-    if (!benchmarks || !sr_tb_begin(&b, "gate", "Every model")) {
-        free(benchmarks);
-        return NULL;
-    }
+    sr_tb_begin(&b, "gate", "Every model");
     b.t->aside = sr_tb_dup_or_null("after against before; the models with a regression first");
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Status", NULL, false, 1.2);
@@ -156,10 +156,7 @@ sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *
                    "beyond run noise, or a model that worked and now fails.",
                    c->settings.confidence * 100);
     sr_table *t = sr_tb_finish(&b);
-    if (t && !sr_table_keep_rows(t, SR_GATE_MAX_ROWS, "compare.md and compare.json")) {
-        sr_table_free(t);
-        t = NULL;
-    }
+    sr_table_keep_rows(t, SR_GATE_MAX_ROWS, "compare.md and compare.json");
     return t;
 }
 
@@ -170,12 +167,8 @@ sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_d
     size_t n = 0;
     sr_compare_check *checks = sr_compare_checks(c, &n);
     char *title = sr_compare_title(c);
-    sr_doc *d = title ? sr_doc_new(title, "sweep comparison") : NULL;
+    sr_doc *d = sr_doc_new(title, "sweep comparison");
     free(title);
-    if (!d) {
-        sr_compare_checks_free(checks, n);
-        return sr_oom();
-    }
     sr_doc_section *s = sr_doc_section_add(d, "gate", "Gate");
     char *lead = sr_compare_gate_lead(c), *counts = sr_compare_gate_counts(c, checks, n);
     sr_doc_lead(s, lead);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/junit.h"
+#include "render/compare/text.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 

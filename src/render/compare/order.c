@@ -1,10 +1,11 @@
-/* The order the comparison's outputs share (outputs.h): models in the
+/* The order the comparison's outputs share (order.h): models in the
  * report's order of the after side, benchmarks the table's first. Its own
  * file, below both the tables and the words, which each use it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/order.h"
+#include "render/render.h"
 #include "util/alloc.h"
 
 size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)
@@ -12,11 +13,6 @@ size_t sr_compare_model_order(const sr_comparison *c, size_t *idx)
     const sr_sweep *after = c->after;
     size_t *order = sr_xmalloc((after->n_models ? after->n_models : 1) * sizeof *order);
     size_t n = 0;
-    if (!order) { /* out of memory: the comparison's own order is still an order */
-        for (size_t i = 0; i < c->n_models; i++)
-            idx[n++] = i;
-        return n;
-    }
     size_t m = sr_render_model_order(after, order);
     for (size_t k = 0; k < m; k++)
         for (size_t i = 0; i < c->n_models; i++)
@@ -51,6 +47,6 @@ const char **sr_compare_benchmark_list(const sr_comparison *c, size_t *n)
     for (size_t i = 0; i < c->n_models; i++)
         room += c->models[i].n_accuracy;
     const char **names = sr_xmalloc(room * sizeof *names); /* room >= 2: the table's */
-    *n = names ? sr_compare_benchmarks(c, names) : 0;
+    *n = sr_compare_benchmarks(c, names);
     return names;
 }

@@ -9,9 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/outline.h"
+#include "render/canvas/chart.h"
+#include "render/compare/charts.h"
+#include "render/compare/order.h"
+#include "render/compare/tables.h"
+#include "render/compare/text.h"
 #include "render/doc.h"
+#include "render/render.h"
 #include "render/shared/findings.h"
+#include "render/shared/table.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
@@ -39,16 +47,12 @@ static void add_chart(sr_doc_section *s, const sr_comparison *c, sr_compare_char
 
 /* A table under a section (id: unique, not the table's own) named by its title: its aside becomes the
  * note above it. Or the sentence that says there is nothing. Returns the
- * table's block (NULL when there is nothing, or on OOM). */
+ * table's block (NULL when there is nothing). */
 static sr_doc_block *table_section(sr_doc *d, const char *id, const sr_comparison *c, sr_compare_table_fn build,
                                    const char *nothing)
 {
     bool none = false;
     sr_table *t = build(c, &none);
-    if (!t) {
-        d->oom = true;
-        return NULL;
-    }
     sr_doc_section *s = sr_doc_section_add(d, id, t->title);
     sr_doc_block *b = NULL;
     if (none) {
@@ -60,8 +64,7 @@ static sr_doc_block *table_section(sr_doc *d, const char *id, const sr_compariso
     t->title = NULL;
     if (t->aside) {
         char *aside = sr_asprintf("%s.", t->aside);
-        d->oom |= !aside;
-        if (aside && aside[0] >= 'a' && aside[0] <= 'z') /* a sentence of its own now */
+        if (aside[0] >= 'a' && aside[0] <= 'z') /* a sentence of its own now */
             aside[0] = (char)(aside[0] - 'a' + 'A');
         sr_doc_note(s, aside);
         free(aside);
@@ -77,8 +80,7 @@ static void accuracy_section(sr_doc *d, const sr_comparison *c, const char *cons
     sr_doc_section *s = sr_doc_section_add(d, "accuracy-changes", "Accuracy changes");
     size_t n = 0;
     const char **names = sr_compare_benchmark_list(c, &n);
-    d->oom |= !names;
-    if (names && n == 0) {
+    if (n == 0) {
         sr_doc_paragraph(s, "No benchmark scores on either side.");
         free(names);
         return;
@@ -89,10 +91,9 @@ static void accuracy_section(sr_doc *d, const sr_comparison *c, const char *cons
                                "(%s%% interval in brackets) on the items both runs scored. p: McNemar's exact test. "
                                "Missing values are shown as \xE2\x80\x94.",
                                conf);
-    d->oom |= !legend;
     sr_doc_note(s, legend);
     free(legend);
-    for (size_t k = 0; names && k < n; k++)
+    for (size_t k = 0; k < n; k++)
         sr_doc_table(s, sr_table_compare_accuracy(c, names[k]));
     free(names);
     add_chart(s, c, SR_COMPARE_CHART_ACCURACY, svg);
@@ -128,25 +129,20 @@ static void warnings_section(sr_doc *d, const sr_comparison *c)
                        "compare.json.");
 }
 
-static sr_error *fill(sr_doc *d, const sr_comparison *c, const char *const *svg)
+static void fill(sr_doc *d, const sr_comparison *c, const char *const *svg)
 {
-    sr_doc_set(d, &d->subtitle,
+    sr_doc_set(&d->subtitle,
                "What changed between two exports of a sweep, and whether it is real: the same statistics as the "
                "report, each model paired with itself.");
-    sr_doc_set(d, &d->subject, "What changed between two exports of an LLM sweep");
-    sr_doc_set(d, &d->footer,
-               "Made by sweep-report " SR_VERSION ". The same inputs and options give the same page.");
+    sr_doc_set(&d->subject, "What changed between two exports of an LLM sweep");
+    sr_doc_set(&d->footer, "Made by sweep-report " SR_VERSION ". The same inputs and options give the same page.");
     sr_table *sides = sr_table_compare_sides(c);
-    if (sides) {
-        free(sides->title);
-        sides->title = NULL;
-    }
+    free(sides->title);
+    sides->title = NULL;
     sr_doc_table(&d->head, sides);
 
     sr_text_list summary = {0};
-    sr_error *err = sr_compare_summary(c, &summary);
-    if (err)
-        return err;
+    sr_compare_summary(c, &summary);
     sr_doc_section *s = sr_doc_section_add(d, "summary", "Summary");
     for (size_t i = 0; i < summary.n; i++)
         sr_doc_paragraph(s, summary.items[i]);
@@ -164,29 +160,17 @@ static sr_error *fill(sr_doc *d, const sr_comparison *c, const char *const *svg)
     warnings_section(d, c);
 
     char *methods = sr_compare_methods(c);
-    d->oom |= !methods;
     s = sr_doc_section_add(d, "methods", "Methods");
     sr_doc_paragraph(s, methods);
     sr_doc_note(s, "Every figure, both sides' settings and the input files with SHA-256 are in compare.json.");
     free(methods);
-    return NULL;
 }
 
-sr_error *sr_compare_outline(const sr_comparison *c, const char *const *svg, sr_doc **out)
+sr_doc *sr_compare_outline(const sr_comparison *c, const char *const *svg)
 {
-    *out = NULL;
     char *title = sr_compare_title(c);
-    sr_doc *d = title ? sr_doc_new(title, "sweep comparison") : NULL;
+    sr_doc *d = sr_doc_new(title, "sweep comparison");
     free(title);
-    if (!d)
-        return sr_oom();
-    sr_error *err = fill(d, c, svg);
-    if (!err && sr_doc_failed(d))
-        err = sr_oom();
-    if (err) {
-        sr_doc_free(d);
-        return err;
-    }
-    *out = d;
-    return NULL;
+    fill(d, c, svg);
+    return d;
 }

@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/tables.h"
+#include "render/compare/order.h"
+#include "render/compare/text.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -87,11 +92,7 @@ sr_table *sr_table_compare_sides(const sr_comparison *c)
     const sr_sweep *sb = c->before, *sa = c->after;
     char *nb = sr_text_sweep_name(sb), *na = sr_text_sweep_name(sa);
     char vb[160], va[160];
-    if (!nb || !na || !sr_tb_begin(&b, "sides", "The two exports")) {
-        free(nb);
-        free(na);
-        return NULL;
-    }
+    sr_tb_begin(&b, "sides", "The two exports");
     sr_tb_column(&b, "", NULL, false, 1.4);
     sr_tb_column(&b, "Before", NULL, false, 3);
     sr_tb_column(&b, "After", NULL, false, 3);
@@ -122,8 +123,7 @@ sr_table *sr_table_compare_setup(const sr_comparison *c, bool *none)
     sr_table_builder b;
     char vb[160], va[160];
     *none = c->n_setup == 0;
-    if (!sr_tb_begin(&b, "setup", "Setup changes"))
-        return NULL;
+    sr_tb_begin(&b, "setup", "Setup changes");
     b.t->aside = sr_tb_dup_or_null("what differs between the two sweeps' settings; it explains the rest");
     sr_tb_column(&b, "Setting", NULL, false, 2);
     sr_tb_column(&b, "Applies to", NULL, false, 2.6);
@@ -163,10 +163,7 @@ sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
     size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order || !sr_tb_begin(&b, "status", "Status changes")) {
-        free(order);
-        return NULL;
-    }
+    sr_tb_begin(&b, "status", "Status changes");
     size_t n = sr_compare_model_order(c, order), same = 0;
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Before", NULL, false, 0.9);
@@ -232,13 +229,9 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     char id[160], conf[64], heading[128], buf[256];
     snprintf(id, sizeof id, "acc-%s", benchmark);
     size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order || !sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark))) {
-        free(order);
-        return NULL;
-    }
+    sr_tb_begin(&b, id, sr_text_benchmark_title(benchmark));
     size_t n = sr_compare_model_order(c, order);
     b.t->aside = sr_asprintf("%s; after \xE2\x88\x92 before on the items both runs scored", benchmark);
-    b.oom |= !b.t->aside;
     b.t->sortable = true;
     snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]",
              sr_text_confidence(conf, sizeof conf, c->settings.confidence));
@@ -306,48 +299,44 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
     size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order || !sr_speed_columns_make_many(sides, 2, &cols)) {
-        free(order);
-        return NULL;
-    }
+    sr_speed_columns_make_many(sides, 2, &cols);
     size_t n = sr_compare_model_order(c, order);
     char buf[128];
     *none = true;
-    if (sr_tb_begin(&b, "speed", "Speed changes")) {
-        b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; the range the runs span");
-        b.t->sortable = true;
-        sr_tb_column(&b, "Model", NULL, false, 3);
+    sr_tb_begin(&b, "speed", "Speed changes");
+    b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; the range the runs span");
+    b.t->sortable = true;
+    sr_tb_column(&b, "Model", NULL, false, 3);
+    for (size_t k = 0; k < cols.n; k++) {
+        sr_tb_column(&b, cols.cols[k].heading, cols.cols[k].sub, true, 1.7);
+        sr_tb_column_help(&b, cols.cols[k].words);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sr_model_change *mc = &c->models[order[i]];
+        if (mc->n_speed == 0)
+            continue;
+        *none = false;
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
         for (size_t k = 0; k < cols.n; k++) {
-            sr_tb_column(&b, cols.cols[k].heading, cols.cols[k].sub, true, 1.7);
-            sr_tb_column_help(&b, cols.cols[k].words);
-        }
-        for (size_t i = 0; i < n; i++) {
-            const sr_model_change *mc = &c->models[order[i]];
-            if (mc->n_speed == 0)
-                continue;
-            *none = false;
-            sr_tb_row(&b);
-            sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
-            for (size_t k = 0; k < cols.n; k++) {
-                const sr_speed_change *ch = speed_of(mc, cols.cols[k].key);
-                bool ratio = ch && isfinite(ch->change.ratio);
-                sr_cell *cl = sr_tb_cell(&b, SR_CELL_NUMBER,
-                                         ratio ? sr_compare_ratio_range(buf, sizeof buf, ch)
-                                         : ch  ? sr_compare_speed_words(ch)
-                                               : NULL);
-                if (cl && ch) {
-                    cl->tone = speed_tone(ch);
-                    if (ratio && ch->change.within_noise != 1) /* the usual case goes without saying */
-                        sr_tb_cell_sub(&b, cl, sr_compare_speed_words(ch));
-                }
+            const sr_speed_change *ch = speed_of(mc, cols.cols[k].key);
+            bool ratio = ch && isfinite(ch->change.ratio);
+            sr_cell *cl = sr_tb_cell(&b, SR_CELL_NUMBER,
+                                     ratio ? sr_compare_ratio_range(buf, sizeof buf, ch)
+                                     : ch  ? sr_compare_speed_words(ch)
+                                           : NULL);
+            if (cl && ch) {
+                cl->tone = speed_tone(ch);
+                if (ratio && ch->change.within_noise != 1) /* the usual case goes without saying */
+                    sr_tb_cell_sub(&b, cl, sr_compare_speed_words(ch));
             }
         }
-        sr_tb_note(&b,
-                   "Each cell: after's median output tokens/s over before's in the same scenario, and in brackets "
-                   "the range from the slowest after run over the fastest before run to the fastest after run over "
-                   "the slowest before run; within run noise when it holds 1 (cells that say nothing more are). %s",
-                   cols.note);
     }
+    sr_tb_note(&b,
+               "Each cell: after's median output tokens/s over before's in the same scenario, and in brackets "
+               "the range from the slowest after run over the fastest before run to the fastest after run over "
+               "the slowest before run; within run noise when it holds 1 (cells that say nothing more are). %s",
+               cols.note);
     sr_speed_columns_release(&cols);
     free(order);
     return sr_tb_finish(&b);
@@ -359,10 +348,7 @@ sr_table *sr_table_compare_kv(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
     size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
-    if (!order || !sr_tb_begin(&b, "kv", "KV cache changes")) {
-        free(order);
-        return NULL;
-    }
+    sr_tb_begin(&b, "kv", "KV cache changes");
     size_t n = sr_compare_model_order(c, order);
     char buf[96];
     b.t->aside = sr_tb_dup_or_null("tokens the KV cache holds, logged and recomputed, on each side");
@@ -415,8 +401,7 @@ sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none)
 {
     sr_table_builder b;
     *none = c->n_added + c->n_removed == 0;
-    if (!sr_tb_begin(&b, "one-sided", "Models in one export only"))
-        return NULL;
+    sr_tb_begin(&b, "one-sided", "Models in one export only");
     sr_tb_column(&b, "Model", NULL, false, 3);
     sr_tb_column(&b, "Change", NULL, false, 2);
     sr_tb_column(&b, "Status there", NULL, false, 1.2);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "analysis/scenarios.h"
-#include "render/compare/outputs.h"
+#include "render/compare/order.h"
+#include "render/compare/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -294,9 +296,7 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max)
 char *sr_compare_title(const sr_comparison *c)
 {
     char *b = sr_text_sweep_name(c->before), *a = sr_text_sweep_name(c->after);
-    char *title = NULL;
-    if (a && b)
-        title = strcmp(a, b) == 0 ? sr_asprintf("%s: before and after", a) : sr_asprintf("%s" ARROW "%s", b, a);
+    char *title = strcmp(a, b) == 0 ? sr_asprintf("%s: before and after", a) : sr_asprintf("%s" ARROW "%s", b, a);
     free(a);
     free(b);
     return title;
@@ -346,76 +346,51 @@ static const char *plural(size_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static bool take(sr_text_list *out, sr_strbuf *sb)
-{
-    char *s = sr_strbuf_detach(sb);
-    void *items = out->items;
-    if (!sr_grow(&items, &out->cap, out->n + 1, sizeof *out->items)) {
-        free(s);
-        return false;
-    }
-    out->items = items;
-    out->items[out->n++] = s;
-    return true;
-}
-
-sr_error *sr_compare_summary(const sr_comparison *c, sr_text_list *out)
+void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
 {
     tally t;
     count(c, &t);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    bool ok = true;
     sr_strbuf_printf(&sb, "%zu %s in both exports", c->n_models, plural(c->n_models, "model", "models"));
     if (c->n_added || c->n_removed)
         sr_strbuf_printf(&sb, "; %zu only after (added), %zu only before (removed)", c->n_added, c->n_removed);
     sr_strbuf_printf(&sb, ". %zu setup %s.", c->n_setup, plural(c->n_setup, "difference", "differences"));
-    ok = take(out, &sb);
-    if (ok) {
-        sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing, %zu other %s.", t.fixed, t.now_fails, t.other_status,
-                         plural(t.other_status, "change", "changes"));
-        ok = take(out, &sb);
-    }
-    if (ok) {
-        sr_strbuf_printf(&sb,
-                         "Accuracy (after \xE2\x88\x92 before, paired by item): %zu improved, %zu regressed, %zu "
-                         "with no measured difference",
-                         t.improved, t.regressed, t.same);
-        if (t.undecided)
-            sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
-        sr_strbuf_puts(&sb, ".");
-        ok = take(out, &sb);
-    }
-    if (ok) {
-        sr_strbuf_printf(&sb,
-                         "Speed (after / before, median output throughput): %zu %s within run noise, %zu faster "
-                         "and %zu slower beyond it",
-                         t.noise, plural(t.noise, "scenario", "scenarios"), t.faster, t.slower);
-        if (t.unknown)
-            sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
-        sr_strbuf_puts(&sb, ".");
-        ok = take(out, &sb);
-    }
-    if (ok) {
-        sr_strbuf_printf(&sb, "KV cache: %zu %s changed", t.kv_changed,
-                         plural(t.kv_changed, "model's count", "models' counts"));
-        if (t.kv_unexplained)
-            sr_strbuf_printf(&sb, ", %zu not explained by the recorded settings", t.kv_unexplained);
-        sr_strbuf_puts(&sb, ".");
-        ok = take(out, &sb);
-    }
-    char *reg = ok ? sr_compare_regressions_text(c, 8) : NULL;
-    if (ok) {
-        if (reg)
-            sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
-        else
-            sr_strbuf_puts(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
-                                "no model that worked and now fails.");
-        ok = take(out, &sb);
-    }
+    sr_text_list_take(out, &sb);
+    sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing, %zu other %s.", t.fixed, t.now_fails, t.other_status,
+                     plural(t.other_status, "change", "changes"));
+    sr_text_list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "Accuracy (after \xE2\x88\x92 before, paired by item): %zu improved, %zu regressed, %zu "
+                     "with no measured difference",
+                     t.improved, t.regressed, t.same);
+    if (t.undecided)
+        sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
+    sr_strbuf_puts(&sb, ".");
+    sr_text_list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "Speed (after / before, median output throughput): %zu %s within run noise, %zu faster "
+                     "and %zu slower beyond it",
+                     t.noise, plural(t.noise, "scenario", "scenarios"), t.faster, t.slower);
+    if (t.unknown)
+        sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
+    sr_strbuf_puts(&sb, ".");
+    sr_text_list_take(out, &sb);
+    sr_strbuf_printf(&sb, "KV cache: %zu %s changed", t.kv_changed,
+                     plural(t.kv_changed, "model's count", "models' counts"));
+    if (t.kv_unexplained)
+        sr_strbuf_printf(&sb, ", %zu not explained by the recorded settings", t.kv_unexplained);
+    sr_strbuf_puts(&sb, ".");
+    sr_text_list_take(out, &sb);
+    char *reg = sr_compare_regressions_text(c, 8);
+    if (reg)
+        sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
+    else
+        sr_strbuf_puts(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
+                            "no model that worked and now fails.");
+    sr_text_list_take(out, &sb);
     free(reg);
     sr_strbuf_release(&sb);
-    return ok ? NULL : sr_oom();
 }
 
 char *sr_compare_methods(const sr_comparison *c)

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/charts.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
+#include "render/report/chart_kinds.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -218,8 +218,6 @@ sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *
 {
     size_t n_panels = 0;
     const char **names = sr_text_benchmark_list(sw, &n_panels);
-    if (!names)
-        return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     if (rows == 0)
@@ -295,11 +293,9 @@ static double speed_height(size_t ncol, size_t shown, bool more, bool unshown)
 double sr_absolute_speed_height(const sr_sweep *sw, size_t shown)
 {
     sr_speed_columns cols;
-    size_t ncol = 0;
-    if (sr_speed_columns_make(sw, &cols)) {
-        ncol = cols.n;
-        sr_speed_columns_release(&cols);
-    }
+    sr_speed_columns_make(sw, &cols);
+    size_t ncol = cols.n;
+    sr_speed_columns_release(&cols);
     return speed_height(ncol, shown, true, true);
 }
 
@@ -420,8 +416,7 @@ sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *tar
                                   const sr_chart_part *pt, char **out, size_t *len)
 {
     sr_speed_columns cols;
-    if (!sr_speed_columns_make(sw, &cols))
-        return sr_oom();
+    sr_speed_columns_make(sw, &cols);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     size_t unshown = models_without_speed(sw);

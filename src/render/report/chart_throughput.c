@@ -10,9 +10,10 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/report/chart_tradeoff.h"
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_throughput.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -62,6 +63,116 @@ static const char *axis_words(sr_load_axis a)
                                     : "prompts sent at once";
 }
 
+/* The lines to draw: each entry's points on the curve sorted by x, the
+ * first THROUGHPUT_LINES entries in display order that have any. */
+typedef struct curves {
+    xy *pts;                        /* line l is pts[first[l], first[l + 1]) */
+    size_t *first;                  /* lines + 1 entries */
+    size_t shown[THROUGHPUT_LINES]; /* the model of each line */
+    size_t lines, n_pts, left_out;
+    double xlo, xhi, yhi;
+} curves;
+
+static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, curves *c)
+{
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
+    c->first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *c->first);
+    size_t n = sr_render_model_order(sw, order);
+    c->lines = c->n_pts = c->left_out = 0;
+    c->xlo = INFINITY, c->xhi = -INFINITY, c->yhi = 0;
+    xy *pts = c->pts;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        size_t start = c->n_pts;
+        for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
+            const sr_scenario *sc = &m->scenarios[s];
+            if (same_curve(sc, k) && isfinite(sc->median_output_throughput))
+                pts[c->n_pts++] = (xy){sr_scenario_axis_value(sc, k->axis), sc->median_output_throughput};
+        }
+        if (c->n_pts == start)
+            continue;
+        if (c->lines == THROUGHPUT_LINES) {
+            c->left_out++;
+            c->n_pts = start;
+            continue;
+        }
+        qsort(pts + start, c->n_pts - start, sizeof *pts, cmp_xy);
+        c->first[c->lines] = start;
+        c->shown[c->lines++] = order[i];
+        for (size_t p = start; p < c->n_pts; p++) {
+            c->xlo = fmin(c->xlo, pts[p].x);
+            c->xhi = fmax(c->xhi, pts[p].x);
+            c->yhi = fmax(c->yhi, pts[p].y);
+        }
+    }
+    c->first[c->lines] = c->n_pts;
+    free(order);
+}
+
+static void curves_release(curves *c)
+{
+    free(c->pts);
+    free(c->first);
+}
+
+/* The y axis: a grid line and a label at each tick, tok/s. */
+static void y_grid(sr_canvas *cv, const sr_axis *ay)
+{
+    double ticks[64];
+    int nt = sr_axis_ticks(ay, ticks, 64);
+    for (int t = 0; t < nt; t++) {
+        double y = sr_axis_x(ay, ticks[t]);
+        char buf[64];
+        sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
+        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
+                       sr_dark);
+    }
+}
+
+/* Each line with its markers, and the same in words for the description. */
+static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, const sr_axis *ax, const sr_axis *ay,
+                        sr_strbuf *desc)
+{
+    const xy *pts = c->pts;
+    char a[64];
+    for (size_t l = 0; l < c->lines; l++) {
+        sr_rgb col = *sr_chart_palette[l % SR_CHART_N_PALETTE];
+        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
+        const sr_model *m = &sw->models[c->shown[l]];
+        sr_strbuf_printf(desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
+        for (size_t p = c->first[l]; p < c->first[l + 1]; p++) {
+            double x = sr_axis_x(ax, pts[p].x), y = sr_axis_x(ay, pts[p].y);
+            if (p > c->first[l])
+                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, 2, col, false);
+            char tp[64];
+            sr_strbuf_printf(desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
+                             fmt_axis(a, sizeof a, pts[p].x, 1));
+        }
+        for (size_t p = c->first[l]; p < c->first[l + 1]; p++)
+            sr_canvas_marker(cv, shape, sr_axis_x(ax, pts[p].x), sr_axis_x(ay, pts[p].y), 4, col);
+    }
+}
+
+/* The axes' names, and how many entries were left out. */
+static void axis_labels(sr_canvas *cv, sr_load_axis axis, bool log_x, double plot_top, double plot_bottom,
+                        size_t left_out)
+{
+    char xlabel[160];
+    snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(axis), log_x ? ", log scale" : "");
+    xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
+    sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    sr_canvas_text(cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    if (left_out) {
+        char a[64], more[160];
+        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
+                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
+        sr_canvas_text(cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    }
+}
+
 sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
 {
     *out = NULL;
@@ -69,61 +180,22 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
     if (!sw->throughput_curve.found)
         return NULL;
     const sr_load_curve k = sw->throughput_curve;
-    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    xy *pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *pts);
-    size_t *first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *first);
-    if (!order || !pts || !first) {
-        free(order);
-        free(pts);
-        free(first);
-        return sr_oom();
-    }
-    size_t n = sr_render_model_order(sw, order), lines = 0, n_pts = 0, left_out = 0;
-    size_t shown[THROUGHPUT_LINES];
-    double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
-    for (size_t i = 0; i < n; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
-            continue;
-        size_t start = n_pts;
-        for (size_t s = 0; s < m->n_scenarios && n_pts - start < 256; s++) {
-            const sr_scenario *sc = &m->scenarios[s];
-            if (same_curve(sc, &k) && isfinite(sc->median_output_throughput))
-                pts[n_pts++] = (xy){sr_scenario_axis_value(sc, k.axis), sc->median_output_throughput};
-        }
-        if (n_pts == start)
-            continue;
-        if (lines == THROUGHPUT_LINES) {
-            left_out++;
-            n_pts = start;
-            continue;
-        }
-        qsort(pts + start, n_pts - start, sizeof *pts, cmp_xy);
-        first[lines] = start;
-        shown[lines++] = order[i];
-        for (size_t p = start; p < n_pts; p++) {
-            xlo = fmin(xlo, pts[p].x);
-            xhi = fmax(xhi, pts[p].x);
-            yhi = fmax(yhi, pts[p].y);
-        }
-    }
-    first[lines] = n_pts;
-    bool log_x = xlo > 0 && xhi / xlo > 20;
+    curves c;
+    collect_curves(sw, &k, &c);
+    bool log_x = c.xlo > 0 && c.xhi / c.xlo > 20;
     sr_axis ax, ay;
     if (log_x)
-        sr_axis_log(&ax, xlo, xhi, PLOT_X0, PLOT_X1);
+        sr_axis_log(&ax, c.xlo, c.xhi, PLOT_X0, PLOT_X1);
     else
-        sr_axis_linear(&ax, fmin(0, xlo), xhi * 1.04, 6, PLOT_X0, PLOT_X1);
-    double legend_h = sr_chart_legend_height(lines);
+        sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, PLOT_X1);
+    double legend_h = sr_chart_legend_height(c.lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
-    sr_axis_linear(&ay, 0, yhi > 0 ? yhi * 1.06 : 1, 6, plot_bottom, plot_top);
+    sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_throughput_height());
     if (err) {
-        free(order);
-        free(pts);
-        free(first);
+        curves_release(&c);
         return err;
     }
     sr_strbuf desc, sub;
@@ -138,54 +210,19 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
     sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
-    for (size_t l = 0; l < lines; l++) {
-        const sr_model *m = &sw->models[shown[l]];
+    for (size_t l = 0; l < c.lines; l++) {
+        const sr_model *m = &sw->models[c.shown[l]];
         legend[l] = (sr_legend_item){m->label ? m->label : m->id, *sr_chart_palette[l % SR_CHART_N_PALETTE],
                                      (int)(l / SR_CHART_N_PALETTE) % 3};
     }
-    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, lines);
+    sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
-    double ticks[64];
-    int nt = sr_axis_ticks(&ay, ticks, 64);
-    for (int t = 0; t < nt; t++) {
-        double y = sr_axis_x(&ay, ticks[t]);
-        char buf[64];
-        sr_canvas_line(&cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
-        sr_canvas_text(&cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
-                       sr_dark);
-    }
-    for (size_t l = 0; l < lines; l++) {
-        sr_rgb c = *sr_chart_palette[l % SR_CHART_N_PALETTE];
-        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
-        const sr_model *m = &sw->models[shown[l]];
-        sr_strbuf_printf(&desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
-        for (size_t p = first[l]; p < first[l + 1]; p++) {
-            double x = sr_axis_x(&ax, pts[p].x), y = sr_axis_x(&ay, pts[p].y);
-            if (p > first[l])
-                sr_canvas_line(&cv, sr_axis_x(&ax, pts[p - 1].x), sr_axis_x(&ay, pts[p - 1].y), x, y, 2, c, false);
-            char tp[64];
-            sr_strbuf_printf(&desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
-                             fmt_axis(a, sizeof a, pts[p].x, 1));
-        }
-        for (size_t p = first[l]; p < first[l + 1]; p++)
-            sr_canvas_marker(&cv, shape, sr_axis_x(&ax, pts[p].x), sr_axis_x(&ay, pts[p].y), 4, c);
-    }
-    char xlabel[160];
-    snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(k.axis), log_x ? ", log scale" : "");
-    xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
-    sr_canvas_text(&cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_canvas_text(&cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    if (left_out) {
-        char more[160];
-        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
-                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
-        sr_canvas_text(&cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    }
+    y_grid(&cv, &ay);
+    draw_curves(&cv, sw, &c, &ax, &ay, &desc);
+    axis_labels(&cv, k.axis, log_x, plot_top, plot_bottom, c.left_out);
     err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
-    free(order);
-    free(pts);
-    free(first);
+    curves_release(&c);
     return err;
 }

@@ -12,9 +12,10 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/report/chart_tradeoff.h"
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -45,8 +46,6 @@ static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
 {
     double *r = sr_xmalloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *r);
     size_t n = 0;
-    if (!r)
-        return false;
     for (size_t k = 0; k < m->n_scenarios; k++)
         if (isfinite(m->scenarios[k].vs_baseline.ratio))
             r[n++] = m->scenarios[k].vs_baseline.ratio;
@@ -61,14 +60,14 @@ static bool speed_of(const sr_model *m, double *med, double *lo, double *hi)
 }
 
 /* Benchmarks the baseline was scored on and some entry was compared on,
- * in table order (fresh array, NULL on OOM). */
+ * in table order (fresh array). */
 static const char **panels_of(const sr_sweep *sw, size_t *n_panels)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     size_t n_all = 0;
     const char **names = sr_text_benchmark_list(sw, &n_all);
     *n_panels = 0;
-    for (size_t b = 0; names && base && b < n_all; b++) {
+    for (size_t b = 0; base && b < n_all; b++) {
         bool any = false;
         for (size_t i = 0; i < sw->n_models && !any; i++) {
             const sr_model *m = &sw->models[i];
@@ -169,12 +168,20 @@ static void place_label(sr_canvas *cv, box *taken, size_t *n_taken, double x, do
                                 at[best][1] - SR_CHART_VALUE_SIZE * 0.85 + h};
 }
 
-static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
-                  sr_strbuf *desc)
+/* A panel's dots: the compared entries with a difference and a speed
+ * ratio, the first TRADEOFF_MAX_POINTS in display order, and the bounds
+ * of their whiskers (with the baseline's 1x and 0 points). */
+typedef struct panel_points {
+    point *pts;
+    size_t np, left_out;
+    double xlo, xhi, ylo, yhi;
+} panel_points;
+
+static void collect_points(const sr_sweep *sw, const char *bench, const size_t *order, size_t n, panel_points *pp)
 {
-    point *pts = sr_xmalloc((n ? n : 1) * sizeof *pts);
-    size_t np = 0, left_out = 0;
-    double xlo = 1, xhi = 1, ylo = 0, yhi = 0;
+    pp->pts = sr_xmalloc((n ? n : 1) * sizeof *pp->pts);
+    pp->np = pp->left_out = 0;
+    pp->xlo = 1, pp->xhi = 1, pp->ylo = 0, pp->yhi = 0;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, bench);
@@ -186,89 +193,119 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         p.lo = isfinite(s->vs_baseline.ci_low) ? s->vs_baseline.ci_low * 100 : p.delta;
         p.hi = isfinite(s->vs_baseline.ci_high) ? s->vs_baseline.ci_high * 100 : p.delta;
         p.verdict = s->vs_baseline.verdict;
-        if (np == TRADEOFF_MAX_POINTS) {
-            left_out++;
+        if (pp->np == TRADEOFF_MAX_POINTS) {
+            pp->left_out++;
             continue;
         }
-        xlo = fmin(xlo, p.ratio_lo);
-        xhi = fmax(xhi, p.ratio_hi);
-        ylo = fmin(ylo, p.lo);
-        yhi = fmax(yhi, p.hi);
-        pts[np++] = p;
+        pp->xlo = fmin(pp->xlo, p.ratio_lo);
+        pp->xhi = fmax(pp->xhi, p.ratio_hi);
+        pp->ylo = fmin(pp->ylo, p.lo);
+        pp->yhi = fmax(pp->yhi, p.hi);
+        pp->pts[pp->np++] = p;
     }
-    double xpad = (xhi - xlo) * 0.06 + 0.02, ypad = (yhi - ylo) * 0.06 + 0.5;
-    double plot_top = top + 26, plot_bottom = top + PANEL_H;
-    sr_axis ax, ay;
-    sr_axis_linear(&ax, xlo - xpad, xhi + xpad, 6, PLOT_X0, PLOT_X1);
-    sr_axis_linear(&ay, ylo - ypad, yhi + ypad, 6, plot_bottom, plot_top); /* y up */
-    const char *title = sr_text_benchmark_title(bench);
+}
+
+/* The panel's heading, the band where an entry keeps up, the axes with
+ * their grid, the lines at 0 points and at 1x, and the x axis's name. */
+static void panel_frame(sr_canvas *cv, const char *title, const sr_axis *ax, const sr_axis *ay, double top,
+                        double plot_top, double plot_bottom)
+{
     char head[160];
     snprintf(head, sizeof head, "%s: accuracy difference (points) against speed", title);
     sr_canvas_text(cv, 16, top + 12, head, SR_CHART_LABEL_SIZE + 1, true, 0, sr_black);
     /* Where an entry keeps up: the half at or above 0 (its whisker reaches
      * it unless the difference is measurably below 0). */
-    double y0 = sr_axis_x(&ay, 0), ytop = sr_axis_x(&ay, ay.hi);
+    double y0 = sr_axis_x(ay, 0), ytop = sr_axis_x(ay, ay->hi);
     sr_canvas_rect(cv, PLOT_X0, ytop, PLOT_X1 - PLOT_X0, y0 - ytop, (sr_rgb){0.91, 0.96, 0.92});
     sr_canvas_text(cv, PLOT_X1 - 6, ytop + 14, "keeps up: not measurably lower", SR_CHART_VALUE_SIZE, false, 1,
                    sr_green);
-    sr_axis_draw(cv, &ax, plot_top, plot_bottom, fmt_ratio);
+    sr_axis_draw(cv, ax, plot_top, plot_bottom, fmt_ratio);
     double ticks[64];
-    int nt = sr_axis_ticks(&ay, ticks, 64), d = sr_axis_decimals(&ay);
+    int nt = sr_axis_ticks(ay, ticks, 64), d = sr_axis_decimals(ay);
     for (int t = 0; t < nt; t++) {
-        double y = sr_axis_x(&ay, ticks[t]);
+        double y = sr_axis_x(ay, ticks[t]);
         char buf[64];
         sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
         sr_canvas_text(cv, PLOT_X0 - 6, y + 4, sr_chart_fmt_points(buf, sizeof buf, ticks[t], d), 10.5, false, 1,
                        sr_dark);
     }
     sr_canvas_line(cv, PLOT_X0, y0, PLOT_X1, y0, 1.0, sr_grey, true);
-    double x1 = sr_axis_x(&ax, 1);
+    double x1 = sr_axis_x(ax, 1);
     sr_canvas_line(cv, x1, plot_top, x1, plot_bottom, 1.0, sr_grey, true);
     sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 32,
                    "Speed ratio to the baseline (median over scenarios; whisker: lowest to highest)",
                    SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_strbuf_printf(desc, "%s%s:", desc->len ? "\n" : "", title);
-    for (size_t i = 0; i < np; i++) {
-        const point *p = &pts[i];
+}
+
+/* Each dot with its interval (vertical) and speed range (horizontal), and
+ * the same in words for the description. */
+static void draw_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *pp, const sr_axis *ax, const sr_axis *ay,
+                        sr_strbuf *desc)
+{
+    for (size_t i = 0; i < pp->np; i++) {
+        const point *p = &pp->pts[i];
         sr_rgb c = verdict_rgb(p->verdict);
-        double x = sr_axis_x(&ax, p->ratio), y = sr_axis_x(&ay, p->delta);
-        double yl = sr_axis_x(&ay, p->lo), yh = sr_axis_x(&ay, p->hi);
+        double x = sr_axis_x(ax, p->ratio), y = sr_axis_x(ay, p->delta);
+        double yl = sr_axis_x(ay, p->lo), yh = sr_axis_x(ay, p->hi);
         sr_canvas_line(cv, x, yl, x, yh, 1.4, c, false);
         sr_canvas_line(cv, x - 3, yl, x + 3, yl, 1.4, c, false);
         sr_canvas_line(cv, x - 3, yh, x + 3, yh, 1.4, c, false);
-        sr_canvas_line(cv, sr_axis_x(&ax, p->ratio_lo), y, sr_axis_x(&ax, p->ratio_hi), y, 1.0, c, false);
+        sr_canvas_line(cv, sr_axis_x(ax, p->ratio_lo), y, sr_axis_x(ax, p->ratio_hi), y, 1.0, c, false);
         sr_canvas_marker(cv, verdict_shape(p->verdict), x, y, 5, c);
         const sr_model *m = &sw->models[p->model];
         char a[64], r[64];
         sr_strbuf_printf(desc, " %s %s points at %s;", m->label ? m->label : m->id,
                          sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2));
     }
-    sr_canvas_marker(cv, 0, x1, y0, 5.5, sr_black);
-    /* Labels last, each beside its dot where it covers no other label or
-     * dot (the baseline's first). */
-    size_t labelled = np < TRADEOFF_LABELS ? np : TRADEOFF_LABELS;
+}
+
+/* Labels last, each beside its dot where it covers no other label or dot
+ * (the baseline's first), then how many are unnamed or left out. */
+static void label_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *pp, const sr_axis *ax,
+                         const sr_axis *ay, double plot_bottom)
+{
+    double x1 = sr_axis_x(ax, 1), y0 = sr_axis_x(ay, 0);
+    size_t np = pp->np, labelled = np < TRADEOFF_LABELS ? np : TRADEOFF_LABELS;
     box *taken = sr_xmalloc((2 * np + 2) * sizeof *taken);
     size_t n_taken = 0;
     for (size_t i = 0; i < np; i++)
-        taken[n_taken++] = dot_box(sr_axis_x(&ax, pts[i].ratio), sr_axis_x(&ay, pts[i].delta));
+        taken[n_taken++] = dot_box(sr_axis_x(ax, pp->pts[i].ratio), sr_axis_x(ay, pp->pts[i].delta));
     taken[n_taken++] = dot_box(x1, y0);
     place_label(cv, taken, &n_taken, x1, y0, "baseline", sr_black);
     for (size_t i = 0; i < labelled; i++)
-        place_label(cv, taken, &n_taken, sr_axis_x(&ax, pts[i].ratio), sr_axis_x(&ay, pts[i].delta),
-                    short_name(&sw->models[pts[i].model]), sr_dark);
+        place_label(cv, taken, &n_taken, sr_axis_x(ax, pp->pts[i].ratio), sr_axis_x(ay, pp->pts[i].delta),
+                    short_name(&sw->models[pp->pts[i].model]), sr_dark);
     free(taken);
     if (np > TRADEOFF_LABELS) {
         char more[200], k[32], l[32];
-        if (left_out)
+        if (pp->left_out)
             snprintf(more, sizeof more,
                      "The first %d in the overview's order are named, %d drawn; %s more are left out (see the tables).",
-                     TRADEOFF_LABELS, TRADEOFF_MAX_POINTS, sr_format_count(l, sizeof l, (long long)left_out));
+                     TRADEOFF_LABELS, TRADEOFF_MAX_POINTS, sr_format_count(l, sizeof l, (long long)pp->left_out));
         else
             snprintf(more, sizeof more, "The first %d in the overview's order are named; %s more are drawn unnamed.",
                      TRADEOFF_LABELS, sr_format_count(k, sizeof k, (long long)(np - TRADEOFF_LABELS)));
         sr_canvas_text(cv, 16, plot_bottom + 50, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
     }
-    free(pts);
+}
+
+static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
+                  sr_strbuf *desc)
+{
+    panel_points pp;
+    collect_points(sw, bench, order, n, &pp);
+    double xpad = (pp.xhi - pp.xlo) * 0.06 + 0.02, ypad = (pp.yhi - pp.ylo) * 0.06 + 0.5;
+    double plot_top = top + 26, plot_bottom = top + PANEL_H;
+    sr_axis ax, ay;
+    sr_axis_linear(&ax, pp.xlo - xpad, pp.xhi + xpad, 6, PLOT_X0, PLOT_X1);
+    sr_axis_linear(&ay, pp.ylo - ypad, pp.yhi + ypad, 6, plot_bottom, plot_top); /* y up */
+    const char *title = sr_text_benchmark_title(bench);
+    panel_frame(cv, title, &ax, &ay, top, plot_top, plot_bottom);
+    sr_strbuf_printf(desc, "%s%s:", desc->len ? "\n" : "", title);
+    draw_points(cv, sw, &pp, &ax, &ay, desc);
+    sr_canvas_marker(cv, 0, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0), 5.5, sr_black);
+    label_points(cv, sw, &pp, &ax, &ay, plot_bottom);
+    free(pp.pts);
 }
 
 sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
@@ -278,11 +315,6 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     size_t n_panels = 0;
     const char **panels = panels_of(sw, &n_panels);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    if (!panels || !order) {
-        free(panels);
-        free(order);
-        return sr_oom();
-    }
     size_t n = sr_render_model_order(sw, order);
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_tradeoff_height(sw));

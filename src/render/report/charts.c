@@ -7,6 +7,8 @@
  * Layout is in design units (SR_CHART_WIDTH wide); heights follow the
  * number of rows and never depend on measured text, so the canvas size is
  * known before drawing. */
+#include "render/report/charts.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,29 +16,17 @@
 
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/report/chart_absolute.h"
-#include "render/report/chart_tradeoff.h"
-#include "render/report/kv_text.h"
 #include "render/render.h"
-#include "render/report/text.h"
-#include "render/shared/table.h"
+#include "render/report/chart_absolute.h"
+#include "render/report/chart_kinds.h"
+#include "render/report/chart_throughput.h"
+#include "render/report/chart_tradeoff.h"
+#include "render/shared/kv_text.h"
+#include "render/shared/speed_columns.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-const char *sr_chart_title(sr_chart_kind kind)
-{
-    switch (kind) {
-    case SR_CHART_SPEED_RATIO: return "Output throughput relative to the baseline";
-    case SR_CHART_ACCURACY_DELTA: return "Accuracy difference from the baseline";
-    case SR_CHART_KV_CAPACITY: return "KV cache capacity per model";
-    case SR_CHART_TRADEOFF: return "Accuracy against speed";
-    case SR_CHART_THROUGHPUT: return "Throughput against load";
-    case SR_CHART_ACCURACY: return "Accuracy per model";
-    case SR_CHART_SPEED: return "Output throughput per model";
-    }
-    return "Chart";
-}
 
 /* ---- shared pieces ----------------------------------------------------- */
 
@@ -113,12 +103,11 @@ static double speed_height(size_t ncol, size_t shown, bool more)
     return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 + (more ? 18 : 0);
 }
 
-/* The number of speed columns, for geometry; 0 on OOM (then drawn as none). */
+/* The number of speed columns, for geometry. */
 static size_t speed_column_count(const sr_sweep *sw)
 {
     sr_speed_columns cols;
-    if (!sr_speed_columns_make(sw, &cols))
-        return 0;
+    sr_speed_columns_make(sw, &cols);
     size_t n = cols.n;
     sr_speed_columns_release(&cols);
     return n;
@@ -154,21 +143,18 @@ static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_co
                                  "scenario, the whisker the range of its runs; %s",
                                  base ? base->label : "none", cols->shared);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
-    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
-    if (!title)
-        cv->failed = true;
+    sr_chart_header(cv, title, subtitle);
     free(title);
     free(subtitle);
 
     size_t ncol = cols->n;
     sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
-    for (size_t c = 0; c < ncol && legend; c++) {
+    for (size_t c = 0; c < ncol; c++) {
         legend[c].label = cols->cols[c].legend;
         legend[c].color = *sr_chart_palette[c % SR_CHART_N_PALETTE];
         legend[c].shape = -1;
     }
-    if (legend)
-        sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, ncol);
+    sr_chart_legend(cv, SR_CHART_LEGEND_Y, legend, ncol);
     free(legend);
 }
 
@@ -237,13 +223,32 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
     }
 }
 
+/* Under the plot: the axis's name, how many more models the table has
+ * (more_models), and how many ran no scenario the baseline ran
+ * (unrated; never silently: the tables have their own speeds). */
+static void speed_footer(sr_canvas *cv, const speed_plot *sp, size_t more_models, size_t unrated, sr_strbuf *desc)
+{
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + sp->ax.x1) / 2, sp->bottom + 34,
+                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
+                   sr_black);
+    if (more_models)
+        sr_chart_more(cv, sp->bottom + 52, more_models, desc);
+    if (unrated) {
+        char note[160];
+        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
+                 unrated, unrated == 1 ? "" : "s");
+        sr_canvas_text(cv, 16, sp->bottom + 52 + (more_models ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0,
+                       sr_grey);
+        sr_strbuf_printf(desc, "\n%s.", note);
+    }
+}
+
 static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                              const sr_chart_part *pt, char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     sr_speed_columns cols;
-    if (!sr_speed_columns_make(sw, &cols))
-        return sr_oom();
+    sr_speed_columns_make(sw, &cols);
     sr_speed_columns_keep_rated(sw, &cols);
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
@@ -282,18 +287,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     }
     speed_bars(&cv, &sp, &desc); /* then the baseline's line over them, then the values on top */
     speed_values(&cv, &sp);
-    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + sp.ax.x1) / 2, sp.bottom + 34,
-                   "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
-                   sr_black);
-    if (more)
-        sr_chart_more(&cv, sp.bottom + 52, n - rows, &desc);
-    if (say_unrated) { /* never silently: the tables have their own speeds */
-        char note[160];
-        snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
-                 unrated, unrated == 1 ? "" : "s");
-        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
-        sr_strbuf_printf(&desc, "\n%s.", note);
-    }
+    speed_footer(&cv, &sp, more ? n - rows : 0, say_unrated ? unrated : 0, &desc);
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_speed_columns_release(&cols);
@@ -312,14 +306,14 @@ static bool disagrees(const sr_kv_summary *kv)
 /* ---- accuracy delta ---------------------------------------------------- */
 
 /* The benchmarks the accuracy chart has a panel for: those the baseline
- * was scored on, in table order. Fresh array, NULL on OOM. */
+ * was scored on, in table order. Fresh array. */
 static const char **accuracy_panels(const sr_sweep *sw, size_t *n_panels)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     size_t n_all;
     const char **names = sr_text_benchmark_list(sw, &n_all);
     *n_panels = 0;
-    for (size_t b = 0; names && b < n_all; b++)
+    for (size_t b = 0; b < n_all; b++)
         if (base && sr_model_benchmark(base, names[b]))
             names[(*n_panels)++] = names[b];
     return names;
@@ -353,9 +347,7 @@ static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart
                                  "of accuracy; dot: the difference, whisker: its interval",
                                  base ? base->id : "none");
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
-    sr_chart_header(cv, title ? title : "", subtitle ? subtitle : "");
-    if (!title)
-        cv->failed = true;
+    sr_chart_header(cv, title, subtitle);
     free(title);
     free(subtitle);
     static const sr_legend_item legend[] = {
@@ -454,15 +446,10 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr
                     "scored for both the model and the baseline.",
                     sr_text_confidence(conf, sizeof conf, st->confidence), st->ci_method ? st->ci_method : "percentile",
                     sr_text_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng ? st->rng : "?");
-    if (note) {
-        char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
-        if (fit)
-            sr_canvas_text(cv, 16, y, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-        free(fit);
-        sr_strbuf_printf(desc, "\n%s", note);
-    } else {
-        cv->failed = true;
-    }
+    char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+    sr_canvas_text(cv, 16, y, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    free(fit);
+    sr_strbuf_printf(desc, "\n%s", note);
     free(note);
 }
 
@@ -471,8 +458,6 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
 {
     size_t n_panels;
     const char **names = accuracy_panels(sw, &n_panels);
-    if (!names)
-        return sr_oom();
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more = n > rows && sr_chart_last_part(pt);
     if (rows == 0)
@@ -528,25 +513,77 @@ static double kv_height(size_t shown, bool note, bool more)
     return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) + (more ? 18 : 0);
 }
 
+/* The smallest and largest token count over the rows (logged or
+ * recomputed, above 0): the axis spans every row, of every part. */
+static void kv_range(const sr_sweep *sw, const size_t *idx, size_t rows, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
+        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
+        for (int k = 0; k < 2; k++)
+            if (v[k] > 0) {
+                *lo = fmin(*lo, (double)v[k]);
+                *hi = fmax(*hi, (double)v[k]);
+            }
+    }
+}
+
+/* One model's row: its label, a bar for the logged and one for the
+ * recomputed tokens (or why there is none), in words too. */
+static void kv_row(sr_canvas *cv, const sr_model *m, size_t i, double top, const sr_axis *ax, bool log_scale,
+                   sr_strbuf *desc)
+{
+    const double bar_h = KV_BAR_H, gap = KV_GAP;
+    char buf[64];
+    sr_chart_row_label(cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
+    long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
+    static const char *const missing[2] = {"not logged", "not recomputed"};
+    sr_strbuf_printf(desc, "%s%s:", i ? "\n" : "", m->id);
+    for (int k = 0; k < 2; k++) {
+        double y = top + k * (bar_h + gap);
+        sr_strbuf_printf(desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
+        if (v[k] < 0 || (log_scale && v[k] == 0)) {
+            sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
+                           sr_grey);
+            continue;
+        }
+        double x = sr_axis_x(ax, (double)v[k]);
+        sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
+        sr_canvas_text(cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE, false,
+                       0, sr_dark);
+    }
+}
+
+/* Under the plot: the axis's name, what "*" means (note), and how many
+ * more models the table has (more_models). */
+static void kv_footer(sr_canvas *cv, const sr_axis *ax, bool log_scale, double plot_bottom, bool note,
+                      size_t more_models, sr_strbuf *desc)
+{
+    sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ax->x1) / 2, plot_bottom + 34,
+                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
+                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
+    double foot = plot_bottom + 52;
+    if (note) {
+        sr_canvas_text(cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
+                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+        foot += 18;
+    }
+    if (more_models)
+        sr_chart_more(cv, foot, more_models, desc);
+}
+
 static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
                           const sr_chart_part *pt, char **out, size_t *len)
 {
     size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
     bool more_rows = n > rows && sr_chart_last_part(pt);
-    const double bar_h = KV_BAR_H, gap = KV_GAP, group_pad = KV_GROUP_PAD, group_h = kv_group_h();
+    const double group_pad = KV_GROUP_PAD, group_h = kv_group_h();
     double legend_y = SR_CHART_LEGEND_Y, plot_top = kv_plot_top();
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
     bool any_note = false;
-    double lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < rows; i++) { /* the axis spans every row, of every part */
-        const sr_kv_summary *kv = &sw->models[idx[i]].kv;
-        long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
-        for (int k = 0; k < 2; k++)
-            if (v[k] > 0) {
-                lo = fmin(lo, (double)v[k]);
-                hi = fmax(hi, (double)v[k]);
-            }
-    }
+    double lo, hi;
+    kv_range(sw, idx, rows, &lo, &hi);
     for (size_t i = 0; i < shown; i++)
         any_note = any_note || disagrees(&sw->models[idx[pt->first + i]].kv);
     bool have = hi > 0, log_scale = have && hi / lo > 20;
@@ -564,11 +601,9 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_KV_CAPACITY), pt);
-    sr_chart_header(&cv, title ? title : "",
+    sr_chart_header(&cv, title,
                     "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
                     "logged memory");
-    if (!title)
-        cv.failed = true;
     free(title);
     static const sr_legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
@@ -583,39 +618,10 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         sr_chart_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
-    char buf[64];
-    for (size_t i = 0; i < shown; i++) {
-        const sr_model *m = &sw->models[idx[pt->first + i]];
-        double top = plot_top + (double)i * group_h + group_pad / 2;
-        sr_chart_row_label(&cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
-        long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
-        static const char *const missing[2] = {"not logged", "not recomputed"};
-        sr_strbuf_printf(&desc, "%s%s:", i ? "\n" : "", m->id);
-        for (int k = 0; k < 2; k++) {
-            double y = top + k * (bar_h + gap);
-            sr_strbuf_printf(&desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));
-            if (v[k] < 0 || (log_scale && v[k] == 0)) {
-                sr_canvas_text(&cv, SR_CHART_PLOT_X0 + 4, y + bar_h - 1.5, missing[k], SR_CHART_VALUE_SIZE, false, 0,
-                               sr_grey);
-                continue;
-            }
-            double x = sr_axis_x(&ax, (double)v[k]);
-            sr_canvas_rect(&cv, SR_CHART_PLOT_X0, y, x - SR_CHART_PLOT_X0, bar_h, k ? sr_orange : sr_blue);
-            sr_canvas_text(&cv, x + 4, y + bar_h - 1.5, sr_format_count(buf, sizeof buf, v[k]), SR_CHART_VALUE_SIZE,
-                           false, 0, sr_dark);
-        }
-    }
-    sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + ax.x1) / 2, plot_bottom + 34,
-                   log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
-                   SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    double foot = plot_bottom + 52;
-    if (any_note && rows > 0) {
-        sr_canvas_text(&cv, 16, foot, "* logged and recomputed disagree: the report's KV section says why",
-                       SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-        foot += 18;
-    }
-    if (more_rows && rows > 0)
-        sr_chart_more(&cv, foot, n - rows, &desc);
+    for (size_t i = 0; i < shown; i++)
+        kv_row(&cv, &sw->models[idx[pt->first + i]], i, plot_top + (double)i * group_h + group_pad / 2, &ax, log_scale,
+               &desc);
+    kv_footer(&cv, &ax, log_scale, plot_bottom, any_note && rows > 0, more_rows && rows > 0 ? n - rows : 0, &desc);
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;
@@ -712,7 +718,7 @@ static double source_height(const void *doc, int kind, size_t shown)
     case SR_CHART_SPEED: return sr_absolute_speed_height(sweep, shown);
     case SR_CHART_ACCURACY_DELTA: break;
     }
-    free(accuracy_panels(sweep, &n_panels)); /* out of memory: 0 panels, and the drawing says so */
+    free(accuracy_panels(sweep, &n_panels));
     return sr_chart_accuracy_height(n_panels, shown, true);
 }
 

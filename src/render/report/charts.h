@@ -1,38 +1,10 @@
-/* What the chart, HTML and PDF renderers share beyond render.h: the fonts
- * (one file, so every output looks the same), the charts' titles, and
- * drawing a chart into the PDF. */
+/* The report's charts drawn into the PDF (charts.c); what every chart
+ * shares is canvas/chart.h's. */
 #ifndef SR_RENDER_REPORT_CHARTS_H
 #define SR_RENDER_REPORT_CHARTS_H
 
-#include <hpdf.h>
-#include <stdbool.h>
-
+#include "render/canvas/chart.h"
 #include "render/render.h"
-
-/* DejaVu Sans: the Debian package fonts-dejavu-core (scripts/ensure-deps.sh
- * checks for it). It carries Δ, ±, ≥, − and most Latin, Greek and Cyrillic. */
-#define SR_FONT_SANS "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#define SR_FONT_SANS_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-
-/* Design size of a chart: SVG user units (pt); the PNG is drawn at
- * SR_CHART_PNG_SCALE times this (1,600 px wide): a PNG is for slides and
- * high-density screens, where 800 px was soft (issue 33). It costs about
- * 0.2-0.3 CPU s on every report, whatever its size; --outputs without png
- * draws none (the HTML inlines the SVG, the PDF draws vectors). */
-#define SR_CHART_WIDTH 800
-#define SR_CHART_PNG_SCALE 2
-_Static_assert(SR_CHART_WIDTH *SR_CHART_PNG_SCALE == SR_CHART_PIXEL_WIDTH, "PNG width");
-
-/* Where a chart goes on a PDF page: the page, the document's fonts, the
- * bottom-left corner in points and the points per design unit. */
-typedef struct sr_pdf_chart_place {
-    HPDF_Doc doc; /* in an error state (out of memory) nothing more is drawn */
-    HPDF_Page page;
-    HPDF_Font regular, bold; /* UTF-8 encoded, as the PDF's own text */
-    double x, y, scale;
-} sr_pdf_chart_place;
-/* Called once the chart knows its design size (width x height units). */
-typedef void (*sr_pdf_chart_placer)(void *ctx, double width, double height, sr_pdf_chart_place *where);
 
 /* Draw a chart as vector graphics onto PDF pages where place() says: crisp
  * at any zoom and its text selectable. A chart taller than max_height
@@ -41,8 +13,5 @@ typedef void (*sr_pdf_chart_placer)(void *ctx, double width, double height, sr_p
  * own errors go to the document's error handler. */
 sr_error *sr_draw_chart_pdf(const sr_sweep *sweep, sr_chart_kind kind, double max_height, sr_pdf_chart_placer place,
                             void *ctx);
-
-/* A chart's title ("Output throughput relative to the baseline"). */
-const char *sr_chart_title(sr_chart_kind kind);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analysis/scenarios.h"
-#include "render/report/text.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 

@@ -13,7 +13,7 @@
 /* One sentence on why the claim got its verdict: the recomputed value in
  * the claim's own unit and, when they differ, by how much (points, ratio,
  * tokens and KV blocks), where a bootstrap figure lies in the exact
- * distribution, or what the export lacks. Fresh string; NULL on OOM. */
+ * distribution, or what the export lacks. Fresh string. */
 char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c);
 
 /* The figure a claim names as a reader names it: "GSM8K \xCE\x94 interval,
@@ -23,8 +23,7 @@ char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c);
 char *sr_text_claim_figure(const sr_sweep *sw, const sr_claim *c);
 
 /* "31 of 33 claims reproduced, 1 consistent, 1 differs" (statuses with no
- * claims left out; "no claims" when there are none). Fresh string; NULL on
- * OOM. */
+ * claims left out; "no claims" when there are none). Fresh string. */
 char *sr_text_claims_summary(const sr_claim_list *list);
 
 /* A value (report.json's units) in the claim's written unit, with `extra`

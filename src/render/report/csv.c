@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -238,11 +238,6 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n_bench = 0;
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
-    if (!order || !benches) {
-        free(order);
-        free(benches);
-        return sr_oom();
-    }
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct\r\n"
@@ -269,10 +264,7 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
     free(order);
     free(benches);
     size_t n_out = sb.len;
-    char *text = sr_strbuf_detach(&sb);
-    if (!text)
-        return sr_oom();
-    *out = text;
+    *out = sr_strbuf_detach(&sb);
     *len = n_out;
     return NULL;
 }

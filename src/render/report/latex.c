@@ -4,20 +4,19 @@
 #include <stdlib.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/overview.h"
+#include "render/report/tables.h"
 #include "render/shared/latex.h"
 #include "render/shared/table.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 
-/* One table and a blank line; a NULL table is OOM. */
-static bool put_table(sr_strbuf *sb, sr_table *t)
+/* One table (then freed) and a blank line. */
+static void put_table(sr_strbuf *sb, sr_table *t)
 {
-    bool ok = t != NULL;
-    if (t)
-        sr_table_latex(t, sb);
+    sr_table_latex(t, sb);
     sr_strbuf_putc(sb, '\n');
     sr_table_free(t);
-    return ok;
 }
 
 static bool any_speed(const sr_sweep *sw)
@@ -44,27 +43,20 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% Text from the inputs (model names) is kept as UTF-8: pdflatex reads Latin scripts with\n"
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
-    bool ok = put_table(&sb, sr_table_overview(sw));
+    put_table(&sb, sr_table_overview(sw));
     /* Without a baseline the overview is the leaderboard of absolute values
      * (accuracy with n, tok/s per scenario): tables of differences and
      * ratios would be columns of dashes. */
     if (sr_sweep_baseline(sw)) {
         size_t n_bench = 0;
         const char **benches = sr_text_benchmark_list(sw, &n_bench);
-        ok = ok && benches;
-        for (size_t b = 0; ok && b < n_bench; b++)
-            ok = put_table(&sb, sr_table_accuracy(sw, benches[b]));
+        for (size_t b = 0; b < n_bench; b++)
+            put_table(&sb, sr_table_accuracy(sw, benches[b]));
         free(benches);
-        if (ok && any_speed(sw))
-            ok = put_table(&sb, sr_table_speed(sw));
+        if (any_speed(sw))
+            put_table(&sb, sr_table_speed(sw));
     }
-    size_t n = sb.len;
-    char *text = sr_strbuf_detach(&sb);
-    if (!ok || !text) {
-        free(text);
-        return sr_oom();
-    }
-    *out = text;
-    *len = n;
+    *len = sb.len;
+    *out = sr_strbuf_detach(&sb);
     return NULL;
 }

@@ -5,7 +5,7 @@
  * the models left out, warnings and audit findings, methods, and the
  * appendix (KV derivations, what-if tables, input files: collapsed in
  * HTML, in the PDF only with --appendix). Tables come from the table
- * layer (tables.c, overview.c), words from text.c and kv_text.c; this
+ * layer (tables.c, overview.c), words from text.c, shared/words.c and kv_text.c; this
  * file only says what goes where and in which formats. On paper a table
  * of entries keeps the best PDF_MAX_ENTRY_ROWS, and long lists
  * PDF_MAX_FINDINGS; the page carries the derivations of the first
@@ -17,11 +17,15 @@
 
 #include "render/doc.h"
 #include "render/render.h"
+#include "render/report/chart_kinds.h"
 #include "render/report/charts.h"
-#include "render/report/kv_text.h"
+#include "render/report/overview.h"
+#include "render/report/tables.h"
 #include "render/report/text.h"
 #include "render/shared/findings.h"
+#include "render/shared/kv_text.h"
 #include "render/shared/table.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -60,33 +64,24 @@ static const char *const chart_captions[SR_N_CHARTS] = {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void oom_unless(report_outline *o, const void *p)
-{
-    o->d->oom |= p == NULL;
-}
-
 /* A fresh string into a block, then freed. */
-static sr_doc_block *paragraph_owned(report_outline *o, sr_doc_section *s, char *text)
+static sr_doc_block *paragraph_owned(sr_doc_section *s, char *text)
 {
-    oom_unless(o, text);
-    sr_doc_block *b = text ? sr_doc_paragraph(s, text) : NULL;
+    sr_doc_block *b = sr_doc_paragraph(s, text);
     free(text);
     return b;
 }
 
 /* The table's title goes to the section heading; its aside, when it is
- * to be kept, becomes the note above it. */
-static sr_doc_block *untitle(report_outline *o, sr_doc_section *s, sr_table *t, bool aside_as_note)
+ * to be kept, becomes the note above it (NULL when it is not). */
+static sr_doc_block *untitle(sr_doc_section *s, sr_table *t, bool aside_as_note)
 {
     sr_doc_block *b = NULL;
-    if (!t)
-        return NULL;
     free(t->title);
     t->title = NULL;
     if (aside_as_note && t->aside) {
         char *note = sr_asprintf("%s.", t->aside);
-        oom_unless(o, note);
-        if (note && note[0] >= 'a' && note[0] <= 'z') /* a sentence of its own now */
+        if (note[0] >= 'a' && note[0] <= 'z') /* a sentence of its own now */
             note[0] = (char)(note[0] - 'a' + 'A');
         b = sr_doc_note(s, note);
         free(note);
@@ -100,10 +95,7 @@ static sr_doc_block *untitle(report_outline *o, sr_doc_section *s, sr_table *t, 
  * PDF_MAX_ENTRY_ROWS on paper (built twice: each block owns its table). */
 static void entries(sr_doc_section *s, sr_table *whole, sr_table *paper)
 {
-    if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
-        sr_table_free(paper);
-        paper = NULL;
-    }
+    sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
     sr_doc_only(sr_doc_table(s, whole), MD_HTML);
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
 }
@@ -143,7 +135,7 @@ static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
  * than SR_FINDINGS_LISTED as its first item and the count. Every item in
  * Markdown and HTML, at most PDF_MAX_FINDINGS on paper, then how many
  * more. */
-static void findings(report_outline *o, sr_doc_section *s, char *const *items, size_t n)
+static void findings(sr_doc_section *s, char *const *items, size_t n)
 {
     sr_doc_block *all = sr_doc_only(sr_doc_list(s), MD_HTML), *paper = sr_doc_only(sr_doc_list(s), SR_DOC_PDF);
     sr_finding_groups groups;
@@ -176,10 +168,9 @@ static void findings(report_outline *o, sr_doc_section *s, char *const *items, s
                     SR_DOC_ALL);
     if (left) {
         char k[32];
-        sr_doc_only(paragraph_owned(o, s,
-                                    sr_asprintf("And %s more, all listed in report.json%s.",
-                                                sr_format_count(k, sizeof k, (long long)left),
-                                                folded ? "" : " and report.html")),
+        sr_doc_only(paragraph_owned(s, sr_asprintf("And %s more, all listed in report.json%s.",
+                                                   sr_format_count(k, sizeof k, (long long)left),
+                                                   folded ? "" : " and report.html")),
                     SR_DOC_PDF);
     }
 }
@@ -207,15 +198,14 @@ static void title_block(report_outline *o)
                                         base_name)
                           : sr_xstrdup("Sweep report: accuracy and speed of each model; no baseline, so nothing is "
                                    "compared.");
-    oom_unless(o, sub);
-    sr_doc_set(d, &d->subtitle, sub);
+    sr_doc_set(&d->subtitle, sub);
     d->subtitle_formats = HTML_PDF;
     free(sub);
     /* results.md: one line, as a post shows it */
     char *line = sr_asprintf("%s%s%s%s.", base_name ? "Baseline: " : "No baseline: nothing is compared",
                              base_name ? base_name : "", mf->hardware ? ". Hardware: " : "",
                              mf->hardware ? mf->hardware : "");
-    sr_doc_only(paragraph_owned(o, &d->head, line), SR_DOC_MD);
+    sr_doc_only(paragraph_owned(&d->head, line), SR_DOC_MD);
 
     size_t n_ok = 0, n_partial = 0, n_failed = 0;
     for (size_t i = 0; i < sw->n_models; i++) {
@@ -247,10 +237,9 @@ static void title_block(report_outline *o)
     char *footer = sr_asprintf("Made by sweep-report " SR_VERSION " from %s. The same inputs and options give the "
                                "same report.",
                                sw->export_dir ? sw->export_dir : "the export");
-    oom_unless(o, footer);
-    sr_doc_set(d, &d->footer, footer);
+    sr_doc_set(&d->footer, footer);
     free(footer);
-    sr_doc_set(d, &d->subject, "Accuracy and speed of LLMs against a baseline");
+    sr_doc_set(&d->subject, "Accuracy and speed of LLMs against a baseline");
 }
 
 /* ---- the sections, in order ------------------------------------------------------ */
@@ -259,11 +248,10 @@ static void overview_section(report_outline *o)
 {
     sr_doc_section *s = sr_doc_section_add(o->d, "at-a-glance", "Overview");
     sr_table *whole = sr_table_overview(o->sw), *paper = sr_table_overview(o->sw);
-    if (whole && whole->aside)
+    if (whole->aside)
         sr_doc_lead(s, whole->aside);
-    untitle(o, s, whole, false);
-    untitle(o, s, paper, false);
-    oom_unless(o, whole);
+    untitle(s, whole, false);
+    untitle(s, paper, false);
     entries(s, whole, paper);
     if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
         chart(o, s, SR_CHART_TRADEOFF);
@@ -272,9 +260,7 @@ static void overview_section(report_outline *o)
 static void summary_section(report_outline *o)
 {
     sr_text_list summary = {0};
-    sr_error *err = sr_text_summary(o->sw, &summary);
-    o->d->oom |= err != NULL;
-    sr_error_free(err);
+    sr_text_summary(o->sw, &summary);
     sr_doc_section *s = sr_doc_section_add(o->d, "summary", "Summary");
     for (size_t i = 0; i < summary.n; i++)
         sr_doc_paragraph(s, summary.items[i]);
@@ -291,7 +277,6 @@ static void results_section(report_outline *o)
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     size_t n_bench = 0;
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
-    oom_unless(o, benches);
     if (sr_sweep_baseline(sw)) {
         bool speed = any_speed(sw);
         if (n_bench || speed) {
@@ -301,7 +286,7 @@ static void results_section(report_outline *o)
                 speed ? (n_bench ? "% interval; speed is the ratio of median output throughput to the baseline's"
                                  : "Speed is the ratio of median output throughput to the baseline's")
                       : "% interval");
-            sr_doc_only(paragraph_owned(o, s, legend), SR_DOC_MD);
+            sr_doc_only(paragraph_owned(s, legend), SR_DOC_MD);
         }
         sr_doc_only(sr_doc_table(s, sr_table_results(sw)), SR_DOC_MD);
     } else {
@@ -318,21 +303,16 @@ static void results_section(report_outline *o)
                                          "scores, normal otherwise); no baseline, so nothing is compared. Missing "
                                          "values are shown as \xE2\x80\x94.",
                                          conf);
-        oom_unless(o, legend);
         sr_doc_only(sr_doc_note(s, legend), HTML_PDF);
         free(legend);
     }
-    for (size_t b = 0; benches && b < n_bench; b++) {
+    for (size_t b = 0; b < n_bench; b++) {
         sr_table *whole = sr_table_accuracy(sw, benches[b]), *paper = sr_table_accuracy(sw, benches[b]);
-        oom_unless(o, whole);
-        if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
-            sr_table_free(paper);
-            paper = NULL;
-        }
+        sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
         sr_doc_only(sr_doc_table(s, whole), SR_DOC_HTML);
         sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
     }
-    if (benches && n_bench == 0)
+    if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
     free(benches);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_ACCURACY_DELTA : SR_CHART_ACCURACY);
@@ -363,7 +343,6 @@ static void speed_section(report_outline *o)
      * when some scenario has no ratio to show there. */
     bool md = sr_sweep_baseline(sw) && speed_without_ratio(sw);
     sr_table *whole = sr_table_speed(sw), *paper = sr_table_speed(sw);
-    oom_unless(o, whole);
     if (md)
         sr_doc_only(sr_doc_paragraph(s, "Some models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
                                         " above); here each model's own median output throughput is beside the "
@@ -378,13 +357,10 @@ static void speed_section(report_outline *o)
                                         "median output throughput."),
                     SR_DOC_MD);
     unsigned shown = md ? MD_HTML | SR_DOC_PDF : HTML_PDF;
-    sr_doc_only(untitle(o, s, whole, true), shown);
-    untitle(o, s, paper, false);
+    sr_doc_only(untitle(s, whole, true), shown);
+    untitle(s, paper, false);
     sr_doc_only(sr_doc_table(s, whole), shown & ~SR_DOC_PDF);
-    if (paper && !sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE)) {
-        sr_table_free(paper);
-        paper = NULL;
-    }
+    sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);
@@ -394,25 +370,21 @@ static void latency_section(report_outline *o)
 {
     bool none = true, none2 = true;
     sr_table *whole = sr_table_latency(o->sw, &none);
-    if (!whole) {
-        o->d->oom |= !none;
+    if (!whole)
         return; /* no entry has a latency: no section */
-    }
     sr_table *paper = sr_table_latency(o->sw, &none2);
     sr_doc_section *s = sr_doc_section_add(o->d, "latency-results", "Latency");
-    sr_doc_only(untitle(o, s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
-    untitle(o, s, paper, false);
+    sr_doc_only(untitle(s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
+    untitle(s, paper, false);
     entries(s, whole, paper);
     /* End-to-end and inter-token latency, where the results carry them. */
     whole = sr_table_latency_e2e(o->sw, &none);
-    if (!whole) {
-        o->d->oom |= !none;
+    if (!whole)
         return;
-    }
     paper = sr_table_latency_e2e(o->sw, &none2);
     sr_doc_heading(s, "End-to-end latency", NULL);
-    sr_doc_only(untitle(o, s, whole, true), HTML_PDF);
-    untitle(o, s, paper, false);
+    sr_doc_only(untitle(s, whole, true), HTML_PDF);
+    untitle(s, paper, false);
     entries(s, whole, paper);
 }
 
@@ -422,15 +394,14 @@ static void kv_section(report_outline *o)
     sr_doc_section *s = sr_doc_section_add(o->d, "kv", "KV cache capacity");
     bool none = true;
     sr_table *whole = sr_table_kv(sw, &none);
-    oom_unless(o, whole);
-    if (!whole || none) {
+    if (none) {
         sr_table_free(whole);
         sr_doc_paragraph(s, "No server log gave a KV cache size, and no count could be recomputed.");
         return;
     }
     sr_table *paper = sr_table_kv(sw, &none);
-    untitle(o, s, whole, false);
-    untitle(o, s, paper, false);
+    untitle(s, whole, false);
+    untitle(s, paper, false);
     entries(s, whole, paper);
     sr_doc_only(sr_doc_paragraph(s, "How each count was recomputed, and what-if projections for other lengths and "
                                     "chips, are in the appendix of report.html and in report.json."),
@@ -446,21 +417,19 @@ static void claims_section(report_outline *o)
 {
     bool none = true;
     sr_table *t = sr_table_claims(o->sw, &none);
-    oom_unless(o, t);
-    if (!t || none) { /* no claims files given: no section */
+    if (none) { /* no claims files given: no section */
         sr_table_free(t);
         return;
     }
     sr_doc_section *s = sr_doc_section_add(o->d, "claims-checked", "Claims checked");
     char *lead = sr_asprintf("%s.", t->aside ? t->aside : "");
-    oom_unless(o, lead);
     sr_doc_lead(s, lead);
     free(lead);
     sr_doc_only(sr_doc_paragraph(s, "Each figure of the claims file recomputed from the raw files: reproduced when it "
                                     "prints the same at the precision written, consistent when a bootstrap bound "
                                     "lies within Monte Carlo error of ours, differences first."),
                 HTML_PDF);
-    untitle(o, s, t, false);
+    untitle(s, t, false);
     sr_doc_table(s, t);
 }
 
@@ -469,16 +438,13 @@ static void left_out_section(report_outline *o)
     sr_doc_section *s = sr_doc_section_add(o->d, "left-out-models", "Models left out");
     bool none = true;
     sr_table *t = sr_table_left_out(o->sw, &none);
-    oom_unless(o, t);
-    if (!t || none) {
+    if (none) {
         sr_table_free(t);
         sr_doc_paragraph(s, "Every model has all the results the baseline has.");
         return;
     }
-    untitle(o, s, t, false);
-    sr_doc_block *b = sr_doc_table(s, t);
-    if (b)
-        b->records = true; /* messages read better as paragraphs on paper */
+    untitle(s, t, false);
+    sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
 }
 
 static void findings_section(report_outline *o, const sr_text_list *audit)
@@ -487,11 +453,11 @@ static void findings_section(report_outline *o, const sr_text_list *audit)
     sr_doc_section *s = sr_doc_section_add(o->d, "warnings", "Warnings and audit findings");
     if (sw->n_warnings) {
         sr_doc_heading(s, "Warnings", NULL);
-        findings(o, s, sw->warnings, sw->n_warnings);
+        findings(s, sw->warnings, sw->n_warnings);
     }
     if (audit->n) {
         sr_doc_heading(s, "Audit", NULL);
-        findings(o, s, audit->items, audit->n);
+        findings(s, audit->items, audit->n);
     }
     if (!sw->n_warnings && !audit->n)
         sr_doc_paragraph(s, "None.");
@@ -508,10 +474,9 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
         ignored += sw->inputs[i].reason != NULL;
     const sr_settings *st = &sw->settings;
     char resamples[32], a[32], b[32];
-    sr_doc_only(paragraph_owned(o, s,
-                                sr_asprintf("Inputs: %zu files read, %zu ignored (listed with the reason in "
-                                            "report.json).",
-                                            sw->n_inputs - ignored, ignored)),
+    sr_doc_only(paragraph_owned(s, sr_asprintf("Inputs: %zu files read, %zu ignored (listed with the reason in "
+                                               "report.json).",
+                                               sw->n_inputs - ignored, ignored)),
                 SR_DOC_MD);
     /* Only the methods that apply: no bootstrap without per-item scores, no
      * GSM8K filter without GSM8K. */
@@ -526,40 +491,34 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
                           st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
                           st->confidence * 100, gsm8k ? "GSM8K filter " : "", gsm8k ? st->gsm8k_filter : "",
                           gsm8k ? "; " : "", SR_VERSION);
-    sr_doc_only(paragraph_owned(o, s, settings_line), SR_DOC_MD);
+    sr_doc_only(paragraph_owned(s, settings_line), SR_DOC_MD);
     sr_table *settings = sr_table_settings(sw);
-    oom_unless(o, settings);
     sr_doc_block *kv = sr_doc_only(sr_doc_meta(s), SR_DOC_PDF);
-    for (size_t r = 0; settings && r < settings->n_rows; r++)
+    for (size_t r = 0; r < settings->n_rows; r++)
         sr_doc_list_item(kv, sr_table_cell(settings, r, 0)->text, sr_table_cell(settings, r, 1)->text);
-    if (settings) {
-        free(settings->title);
-        settings->title = NULL;
-    }
+    free(settings->title);
+    settings->title = NULL;
     sr_doc_only(sr_doc_table(s, settings), SR_DOC_HTML);
     if (sw->n_inputs == 0) {
         sr_doc_only(sr_doc_heading(s, "Input files", NULL), SR_DOC_PDF);
         sr_doc_only(sr_doc_paragraph(s, "No input files were recorded."), SR_DOC_PDF);
     } else if (!st->appendix) {
         sr_doc_only(sr_doc_heading(s, "Input files", NULL), SR_DOC_PDF);
-        sr_doc_only(paragraph_owned(o, s,
-                                    sr_asprintf("Input files: %s read, %s ignored. Each, with its size and SHA-256 "
-                                                "(and why a file was ignored), is listed in report.json and "
-                                                "report.html (and here with --appendix).",
-                                                sr_format_count(a, sizeof a, (long long)(sw->n_inputs - ignored)),
-                                                sr_format_count(b, sizeof b, (long long)ignored))),
+        sr_doc_only(paragraph_owned(s, sr_asprintf("Input files: %s read, %s ignored. Each, with its size and SHA-256 "
+                                                   "(and why a file was ignored), is listed in report.json and "
+                                                   "report.html (and here with --appendix).",
+                                                   sr_format_count(a, sizeof a, (long long)(sw->n_inputs - ignored)),
+                                                   sr_format_count(b, sizeof b, (long long)ignored))),
                     SR_DOC_PDF);
     }
 }
 
 /* How each KV count was recomputed, the what-if tables, every input file:
  * HTML (collapsed) and, with --appendix, the PDF. */
-static sr_error *appendix_section(report_outline *o)
+static void appendix_section(report_outline *o)
 {
     const sr_sweep *sw = o->sw;
     sr_doc_section *s = sr_doc_section_add(o->d, "appendix", "Appendix");
-    if (!s)
-        return sr_oom();
     s->appendix = true;
     s->formats = sw->settings.appendix ? HTML_PDF : SR_DOC_HTML;
     size_t shown = o->n < HTML_MAX_DETAILS ? o->n : HTML_MAX_DETAILS;
@@ -569,9 +528,7 @@ static sr_error *appendix_section(report_outline *o)
     for (size_t i = 0; i < listed; i++) {
         const sr_model *m = &sw->models[o->order[i]];
         sr_kv_words words;
-        sr_error *err = sr_kv_words_make(m, &words);
-        if (err)
-            return err;
+        sr_kv_words_make(m, &words);
         bool layers = words.layers && words.layers[0], assumed = words.assumptions && words.assumptions[0];
         if (layers || assumed) {
             if (!details) {
@@ -580,7 +537,6 @@ static sr_error *appendix_section(report_outline *o)
             }
             char *text = sr_asprintf("%s%s%s", layers ? words.layers : "", layers && assumed ? " " : "",
                                      assumed ? words.assumptions : "");
-            oom_unless(o, text);
             sr_doc_list_item(details, m->label ? m->label : m->id, text);
             free(text);
         }
@@ -588,11 +544,10 @@ static sr_error *appendix_section(report_outline *o)
     }
     if (details && listed < o->n) {
         char a[32], b[32];
-        sr_doc_only(paragraph_owned(o, s,
-                                    sr_asprintf("Derivations and what-if tables are shown for the first %s entries "
-                                                "in the overview's order; those of the other %s are in report.json.",
-                                                sr_format_count(a, sizeof a, (long long)shown),
-                                                sr_format_count(b, sizeof b, (long long)(o->n - shown)))),
+        sr_doc_only(paragraph_owned(s, sr_asprintf("Derivations and what-if tables are shown for the first %s entries "
+                                                   "in the overview's order; those of the other %s are in report.json.",
+                                                   sr_format_count(a, sizeof a, (long long)shown),
+                                                   sr_format_count(b, sizeof b, (long long)(o->n - shown)))),
                     SR_DOC_HTML);
     }
     size_t whatifs = 0;
@@ -601,74 +556,48 @@ static sr_error *appendix_section(report_outline *o)
         if (m->kv.n_whatif == 0)
             continue;
         sr_table *t = sr_table_whatif(sw, m);
-        char *id = t ? sr_asprintf("whatif-%zu", ++whatifs) : NULL; /* ids unique in the page */
-        if (id) {
-            free(t->id);
-            t->id = id;
-        } else if (t) {
-            sr_table_free(t);
-            t = NULL;
-        }
+        free(t->id);
+        t->id = sr_asprintf("whatif-%zu", ++whatifs); /* ids unique in the page */
         sr_doc_table(s, t);
     }
     if (sw->n_inputs) {
         sr_table *inputs = sr_table_inputs(sw);
-        if (inputs && !sr_table_keep_rows(inputs, HTML_MAX_INPUTS, "report.json (every file, with its SHA-256)")) {
-            sr_table_free(inputs);
-            inputs = NULL;
-        }
+        sr_table_keep_rows(inputs, HTML_MAX_INPUTS, "report.json (every file, with its SHA-256)");
         sr_doc_table(s, inputs);
     }
-    return NULL;
 }
 
-static sr_error *fill(report_outline *o)
+static void fill(report_outline *o)
 {
     sr_text_list methods = {0}, audit = {0};
-    sr_error *err = sr_text_methods(o->sw, &methods);
-    if (!err)
-        err = sr_text_audit(o->sw, &audit);
-    if (!err) {
-        title_block(o);
-        overview_section(o);
-        summary_section(o);
-        results_section(o);
-        speed_section(o);
-        latency_section(o);
-        kv_section(o);
-        claims_section(o);
-        left_out_section(o);
-        findings_section(o, &audit);
-        methods_section(o, &methods);
-        err = appendix_section(o);
-    }
+    sr_text_methods(o->sw, &methods);
+    sr_text_audit(o->sw, &audit);
+    title_block(o);
+    overview_section(o);
+    summary_section(o);
+    results_section(o);
+    speed_section(o);
+    latency_section(o);
+    kv_section(o);
+    claims_section(o);
+    left_out_section(o);
+    findings_section(o, &audit);
+    methods_section(o, &methods);
+    appendix_section(o);
     sr_text_list_release(&methods);
     sr_text_list_release(&audit);
-    return err;
 }
 
-sr_error *sr_report_outline(const sr_sweep *sw, const sr_chart_images *charts, sr_doc **out)
+sr_doc *sr_report_outline(const sr_sweep *sw, const sr_chart_images *charts)
 {
-    *out = NULL;
     char *name = sr_text_sweep_name(sw);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    sr_doc *d = name && order ? sr_doc_new(name, "sweep report") : NULL;
+    sr_doc *d = sr_doc_new(name, "sweep report");
     free(name);
-    if (!d) {
-        free(order);
-        return sr_oom();
-    }
     report_outline o = {d, sw, charts, order, sr_render_model_order(sw, order)};
-    sr_error *err = fill(&o);
+    fill(&o);
     free(order);
-    if (!err && sr_doc_failed(d))
-        err = sr_oom();
-    if (err) {
-        sr_doc_free(d);
-        return err;
-    }
-    *out = d;
-    return NULL;
+    return d;
 }
 
 /* ---- the three documents ---------------------------------------------------------- */
@@ -680,10 +609,8 @@ static sr_error *write_with(const sr_sweep *sw, const sr_chart_images *charts, d
 {
     *out = NULL;
     *len = 0;
-    sr_doc *d;
-    sr_error *err = sr_report_outline(sw, charts, &d);
-    if (!err)
-        err = write(d, out, len);
+    sr_doc *d = sr_report_outline(sw, charts);
+    sr_error *err = write(d, out, len);
     sr_doc_free(d);
     return err;
 }

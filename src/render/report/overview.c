@@ -12,29 +12,17 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/report/text.h"
+#include "render/report/overview.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
 /* Models named in the lead sentence before "and N more". */
 #define LEAD_NAMES 5
-
-const char *sr_text_verdict_mark(const sr_scores *s, double margin)
-{
-    if (!s || !s->compared || s->is_baseline)
-        return "";
-    switch (s->vs_baseline.verdict) {
-    case SR_VERDICT_HIGHER: return "\xE2\x96\xB2"; /* ▲ */
-    case SR_VERDICT_LOWER: return "\xE2\x96\xBC";  /* ▼ */
-    case SR_VERDICT_NO_DIFFERENCE:
-        return isfinite(margin) && s->equivalent == 1 ? "\xE2\x89\x88" : "="; /* ≈ */
-    case SR_VERDICT_TOO_FEW_ITEMS: return "?";
-    default: return "";
-    }
-}
 
 /* "yes", "no", "baseline" or the missing mark for an entry's keeps_up. */
 static const char *sr_text_keeps_up(int keeps_up, const sr_model *m)
@@ -282,12 +270,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
     sr_speed_columns speed;
-    bool have_speed = false;
-    if (!order || !benches || !(have_speed = sr_speed_columns_make(sw, &speed))) {
-        free(order);
-        free(benches);
-        return NULL;
-    }
+    sr_speed_columns_make(sw, &speed);
     n = sr_render_model_order(sw, order);
     bool compared = sr_sweep_baseline(sw) != NULL;
     bool with_kv = any_logged_kv(sw), with_ratio = compared && any_ratio(sw), judged = false;
@@ -296,78 +279,75 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     char conf[64], heading[192];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     char *lead = lead_sentence(sw, order, n, n_bench);
-    bool begun = lead && sr_tb_begin(&b, "overview", "Overview");
-    if (begun) {
-        b.t->aside = sr_tb_dup_or_null(lead);
-        sr_tb_column(&b, "Model", NULL, false, 2.6);
-        if (judged) /* a column that would say nothing for every row is left out */
-            sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
-        for (size_t k = 0; k < n_bench; k++) {
-            const char *title = sr_text_benchmark_title(benches[k]);
-            if (compared)
-                snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
-            else
-                snprintf(heading, sizeof heading, "%s accuracy", title);
-            sr_tb_column(&b, heading, NULL, !compared, compared ? 2.7 : 1.8);
-        }
-        if (with_ratio) {
-            sr_tb_column(&b, "Speed vs baseline", NULL, true, 1.4);
-            sr_tb_column_help(&b, "the lowest and highest ratio of median output throughput to the baseline's "
-                                  "over the scenarios both ran");
-        }
-        if (!compared)
-            for (size_t c = 0; c < speed.n; c++) {
-                sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.2);
-                sr_tb_column_help(&b, speed.cols[c].words);
-            }
-        if (with_kv)
-            sr_tb_column(&b, "KV cache tokens", NULL, true, 1.2);
-        sr_tb_column(&b, "Status", NULL, false, 1);
-        bool noisy = false;
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            for (size_t k = 0; k < m->n_scenarios; k++)
-                noisy |=
-                    m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
-            sr_tb_row(&b);
-            model_and_status(&b, m);
-            if (compared)
-                compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
-            else
-                absolute_cells(&b, m, benches, n_bench, &speed, with_kv);
-        }
-        sr_strbuf note;
-        sr_strbuf_init(&note);
-        if (compared && n_bench)
-            sr_strbuf_printf(&note,
-                             "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, %s%% interval in brackets; "
-                             "\xE2\x96\xB2 higher, \xE2\x96\xBC lower, = no measured difference%s, ? too few items. ",
-                             conf, isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
-        if (!compared && n_bench)
-            sr_strbuf_printf(&note,
-                             "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
-                             "0/1 scores). ",
-                             conf);
-        if (with_ratio)
-            sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
-                                  "baseline's over the scenarios both ran. ");
-        if (!compared && speed.n)
-            sr_strbuf_printf(&note, "Speed: the median output throughput over the runs of each scenario%s%s. ",
-                             speed.shared[0] ? "; " : "", speed.shared);
-        if (noisy)
-            sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
-                                  "(needs more runs). ");
-        if (note.len && note.data[note.len - 1] == ' ')
-            note.data[--note.len] = '\0';
-        if (note.len)
-            sr_tb_note(&b, "%s", note.data);
-        sr_strbuf_release(&note);
+    sr_tb_begin(&b, "overview", "Overview");
+    b.t->aside = sr_tb_dup_or_null(lead);
+    sr_tb_column(&b, "Model", NULL, false, 2.6);
+    if (judged) /* a column that would say nothing for every row is left out */
+        sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
+    for (size_t k = 0; k < n_bench; k++) {
+        const char *title = sr_text_benchmark_title(benches[k]);
+        if (compared)
+            snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
+        else
+            snprintf(heading, sizeof heading, "%s accuracy", title);
+        sr_tb_column(&b, heading, NULL, !compared, compared ? 2.7 : 1.8);
     }
+    if (with_ratio) {
+        sr_tb_column(&b, "Speed vs baseline", NULL, true, 1.4);
+        sr_tb_column_help(&b, "the lowest and highest ratio of median output throughput to the baseline's "
+                              "over the scenarios both ran");
+    }
+    if (!compared)
+        for (size_t c = 0; c < speed.n; c++) {
+            sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.2);
+            sr_tb_column_help(&b, speed.cols[c].words);
+        }
+    if (with_kv)
+        sr_tb_column(&b, "KV cache tokens", NULL, true, 1.2);
+    sr_tb_column(&b, "Status", NULL, false, 1);
+    bool noisy = false;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        for (size_t k = 0; k < m->n_scenarios; k++)
+            noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
+        sr_tb_row(&b);
+        model_and_status(&b, m);
+        if (compared)
+            compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
+        else
+            absolute_cells(&b, m, benches, n_bench, &speed, with_kv);
+    }
+    sr_strbuf note;
+    sr_strbuf_init(&note);
+    if (compared && n_bench)
+        sr_strbuf_printf(&note,
+                         "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, %s%% interval in brackets; "
+                         "\xE2\x96\xB2 higher, \xE2\x96\xBC lower, = no measured difference%s, ? too few items. ",
+                         conf, isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
+    if (!compared && n_bench)
+        sr_strbuf_printf(&note,
+                         "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
+                         "0/1 scores). ",
+                         conf);
+    if (with_ratio)
+        sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
+                              "baseline's over the scenarios both ran. ");
+    if (!compared && speed.n)
+        sr_strbuf_printf(&note, "Speed: the median output throughput over the runs of each scenario%s%s. ",
+                         speed.shared[0] ? "; " : "", speed.shared);
+    if (noisy)
+        sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
+                              "(needs more runs). ");
+    if (note.len && note.data[note.len - 1] == ' ')
+        note.data[--note.len] = '\0';
+    if (note.len)
+        sr_tb_note(&b, "%s", note.data);
+    sr_strbuf_release(&note);
     free(lead);
     sr_speed_columns_release(&speed);
     free(benches);
     free(order);
-    return begun ? sr_tb_finish(&b) : NULL;
+    return sr_tb_finish(&b);
 }
 
 /* ---- latency ------------------------------------------------------------- */
@@ -413,8 +393,7 @@ static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *
 {
     *none = true;
     sr_speed_columns speed;
-    if (!sr_speed_columns_make(sw, &speed))
-        return NULL;
+    sr_speed_columns_make(sw, &speed);
     /* Only the scenarios in which some entry has a latency. */
     size_t kept = 0;
     for (size_t c = 0; c < speed.n; c++) {
@@ -431,8 +410,9 @@ static sr_table *latency_table(const sr_sweep *sw, const latency_kind *k, bool *
     }
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     sr_table_builder b;
-    bool begun = order && kept > 0 && sr_tb_begin(&b, k->id, k->title);
+    bool begun = kept > 0;
     if (begun) {
+        sr_tb_begin(&b, k->id, k->title);
         *none = false;
         size_t n = sr_render_model_order(sw, order);
         char t1[160], t2[64]; /* room for a 40-byte number and " ms" */

@@ -19,10 +19,7 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
 {
     *out = NULL;
     *len = 0;
-    sr_doc *d;
-    sr_error *err = sr_report_outline(sweep, NULL, &d);
-    if (err)
-        return err;
+    sr_doc *d = sr_report_outline(sweep, NULL);
     sr_doc_section *overview = NULL;
     for (size_t i = 0; i < d->n_sections; i++) {
         sr_doc_section *s = &d->sections[i];
@@ -47,7 +44,7 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
         sr_doc_note(overview, where);
         free(where);
     }
-    err = sr_doc_markdown(d, out, len);
+    sr_error *err = sr_doc_markdown(d, out, len);
     sr_doc_free(d);
     return err;
 }

@@ -1,4 +1,5 @@
-/* Words and cell formats shared by the HTML and PDF reports. */
+/* The report's sentences (text.h): the summary, the audit findings and
+ * how the statistics were made. */
 #include "render/report/text.h"
 
 #include <math.h>
@@ -6,298 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/claims_text.h"
 #include "render/render.h"
+#include "render/report/claims_text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-
-/* ---- cells ------------------------------------------------------------- */
-
-const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
-{
-    if (!isfinite(v)) {
-        snprintf(buf, size, "%s", SR_TEXT_MISSING);
-        return buf;
-    }
-    char tmp[64];
-    sr_format_fixed(tmp, sizeof tmp, v, decimals);
-    bool minus = tmp[0] == '-';
-    const char *sign = minus ? SR_TEXT_MINUS : "", *digits = tmp + minus;
-    /* Cut to the caller's buffer, as snprintf would (numbers are short). */
-    size_t a = strlen(sign), b = strlen(digits);
-    if (a >= size)
-        a = 0;
-    if (a + b >= size)
-        b = size - a - 1;
-    memcpy(buf, sign, a);
-    memcpy(buf + a, digits, b);
-    buf[a + b] = '\0';
-    return buf;
-}
-
-const char *sr_text_confidence(char *buf, size_t size, double confidence)
-{
-    double pct = confidence * 100;
-    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
-}
-
-const char *sr_text_score(char *buf, size_t size, double v)
-{
-    return sr_text_fixed(buf, size, v, 3);
-}
-
-const char *sr_text_score_ci(char *buf, size_t size, const sr_scores *s)
-{
-    char score[64], lo[64], hi[64];
-    sr_text_score(score, sizeof score, s->score);
-    if (s->summary_only)
-        snprintf(buf, size, "%s (not recomputed)", score);
-    else if (isfinite(s->score_ci_low) && isfinite(s->score_ci_high))
-        snprintf(buf, size, "%s [%s, %s]", score, sr_text_score(lo, sizeof lo, s->score_ci_low),
-                 sr_text_score(hi, sizeof hi, s->score_ci_high));
-    else
-        snprintf(buf, size, "%s", score);
-    return buf;
-}
-
-const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
-{
-    if (!isfinite(v))
-        return sr_text_fixed(buf, size, v, decimals);
-    char tmp[64];
-    sr_format_fixed(tmp, sizeof tmp, v, decimals);
-    bool zero = strspn(tmp, "-0.") == strlen(tmp); /* "0.0", "-0.0": no sign */
-    if (zero)
-        snprintf(buf, size, "%s", tmp[0] == '-' ? tmp + 1 : tmp);
-    else if (tmp[0] == '-')
-        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
-    else
-        snprintf(buf, size, "+%s", tmp);
-    return buf;
-}
-
-const char *sr_text_points(char *buf, size_t size, double v)
-{
-    return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
-}
-
-const char *sr_text_paired_ci(char *buf, size_t size, const sr_paired_result *r)
-{
-    char d[64], lo[64], hi[64];
-    sr_text_points(d, sizeof d, r->delta);
-    if (isfinite(r->delta) && isfinite(r->ci_low) && isfinite(r->ci_high))
-        snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, r->ci_low),
-                 sr_text_points(hi, sizeof hi, r->ci_high));
-    else
-        snprintf(buf, size, "%s", d);
-    return buf;
-}
-
-const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
-{
-    if (s && s->is_baseline) {
-        snprintf(buf, size, "baseline");
-    } else if (s && s->compared && isfinite(s->vs_baseline.delta)) {
-        sr_text_paired_ci(buf, size, &s->vs_baseline);
-    } else {
-        snprintf(buf, size, "%s", SR_TEXT_MISSING);
-    }
-    return buf;
-}
-
-const char *sr_text_ratio(char *buf, size_t size, double v)
-{
-    if (!isfinite(v))
-        return sr_text_fixed(buf, size, v, 2);
-    char tmp[64];
-    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, 2));
-    return buf;
-}
-
-const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
-{
-    char r[64], lo[64], hi[64];
-    double low = s->low, high = s->high;
-    sr_text_ratio(r, sizeof r, s->ratio);
-    if (!isfinite(s->ratio) || !isfinite(low) || !isfinite(high)) {
-        snprintf(buf, size, "%s", r);
-        return buf;
-    }
-    sr_format_fixed(lo, sizeof lo, low, 2);
-    sr_format_fixed(hi, sizeof hi, high, 2);
-    if (strcmp(lo, hi) == 0)
-        snprintf(buf, size, "%s", r);
-    else
-        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
-    return buf;
-}
-
-const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
-{
-    static const sr_spread none = {NAN, NAN, NAN, -1};
-    return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
-}
-
-const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde)
-{
-    char m[64], mde[64];
-    if (!s) {
-        return NULL;
-    } else if (s->summary_only) {
-        snprintf(buf, size, "%s",
-                 s->is_baseline ? "baseline; not recomputed (summary only)"
-                                : "not recomputed (summary only): no per-item rows to compare");
-    } else if (s->is_baseline) {
-        snprintf(buf, size, "baseline");
-    } else if (!s->compared) {
-        return NULL;
-    } else if (s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS) {
-        snprintf(buf, size, "too few items to compare, n = %zu", s->vs_baseline.n_paired);
-    } else if (s->vs_baseline.verdict != SR_VERDICT_NO_DIFFERENCE) {
-        const char *name = sr_verdict_name(s->vs_baseline.verdict);
-        if (!name)
-            return NULL;
-        snprintf(buf, size, "%s", name);
-    } else if (isfinite(margin) && s->equivalent == 1) {
-        snprintf(buf, size, "equivalent within \xC2\xB1%s points", sr_format_json_number(m, sizeof m, margin));
-    } else if (isfinite(margin) && s->equivalent == 0) {
-        snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
-                 sr_format_json_number(m, sizeof m, margin));
-    } else if (with_mde && isfinite(s->vs_baseline.mde)) {
-        snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
-                 sr_text_fixed(mde, sizeof mde, s->vs_baseline.mde * 100, 1));
-    } else {
-        snprintf(buf, size, "no measured difference");
-    }
-    return buf;
-}
-
-const char *sr_text_chart_left_out(sr_chart_kind kind)
-{
-    switch (kind) {
-    case SR_CHART_TRADEOFF:
-        return "No accuracy-against-speed chart: no entry has both an accuracy difference from the baseline and a "
-               "speed ratio to it.";
-    case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
-    case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
-    case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
-    case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
-    case SR_CHART_ACCURACY: return "No accuracy chart: no entry has accuracy scores.";
-    case SR_CHART_SPEED: return "No speed chart: no entry has speed results.";
-    }
-    return "A chart had nothing to draw.";
-}
-
-const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenario *sc)
-{
-    if (!sc || !isfinite(sc->median_output_throughput))
-        return NULL;
-    bool run_log = sc->n_runs > 0;
-    for (size_t r = 0; r < sc->n_runs; r++)
-        run_log &= sc->runs[r].from_run_log;
-    char v[64];
-    sr_text_throughput(v, sizeof v, sc->median_output_throughput);
-    snprintf(buf, size, "%s%s", v, run_log ? " (run.log)" : "");
-    return buf;
-}
-
-const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
-{
-    if (!s->summary_only)
-        return otherwise;
-    return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
-}
-
-const char *sr_text_throughput(char *buf, size_t size, double v)
-{
-    if (!isfinite(v))
-        return sr_text_fixed(buf, size, v, 0);
-    char tmp[64];
-    if (fabs(v) >= 100 && fabs(v) < 1e15)
-        sr_format_count(tmp, sizeof tmp, llround(v));
-    else
-        sr_format_fixed(tmp, sizeof tmp, v, 1);
-    snprintf(buf, size, "%s tok/s", tmp);
-    return buf;
-}
-
-const char *sr_text_count(char *buf, size_t size, long long v)
-{
-    if (v < 0)
-        snprintf(buf, size, "%s", SR_TEXT_MISSING);
-    else
-        sr_format_count(buf, size, v);
-    return buf;
-}
-
-const char *sr_text_pvalue(char *buf, size_t size, double v)
-{
-    if (isfinite(v) && v < 0.001)
-        snprintf(buf, size, "<0.001");
-    else
-        sr_text_fixed(buf, size, v, 3);
-    return buf;
-}
-
-/* ---- names ------------------------------------------------------------- */
-
-char *sr_text_sweep_name(const sr_sweep *sw)
-{
-    if (sw->manifest.name && sw->manifest.name[0])
-        return sr_xstrdup(sw->manifest.name);
-    const char *dir = sw->export_dir ? sw->export_dir : "";
-    size_t end = strlen(dir);
-    while (end > 0 && dir[end - 1] == '/')
-        end--;
-    size_t start = end;
-    while (start > 0 && dir[start - 1] != '/')
-        start--;
-    if (start == end || (end - start == 1 && dir[start] == '.'))
-        return sr_xstrdup("sweep");
-    return sr_strndup(dir + start, end - start);
-}
-
-size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
-{
-    size_t n = 0;
-    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
-        for (size_t i = 0; i < sw->n_models; i++)
-            if (sr_model_benchmark(&sw->models[i], sr_table_benchmarks[b])) {
-                names[n++] = sr_table_benchmarks[b];
-                break;
-            }
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t j = 0; j < sw->models[i].n_benchmarks; j++) {
-            const char *name = sw->models[i].benchmarks[j].benchmark;
-            bool seen = false;
-            for (size_t k = 0; k < n && !seen; k++)
-                seen = strcmp(names[k], name) == 0;
-            for (size_t b = 0; b < sr_n_table_benchmarks && !seen; b++)
-                seen = strcmp(sr_table_benchmarks[b], name) == 0;
-            if (!seen)
-                names[n++] = name;
-        }
-    return n;
-}
-
-const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
-{
-    size_t room = sr_n_table_benchmarks;
-    for (size_t i = 0; i < sw->n_models; i++)
-        room += sw->models[i].n_benchmarks;
-    const char **names = sr_xmalloc(room * sizeof *names); /* room >= 2: the table's */
-    *n = names ? sr_text_benchmarks(sw, names) : 0;
-    return names;
-}
-
-const char *sr_text_benchmark_title(const char *name)
-{
-    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
-        if (strcmp(sr_table_benchmarks[b], name) == 0)
-            return sr_table_benchmark_titles[b];
-    return name;
-}
 
 /* ---- lists ------------------------------------------------------------- */
 
@@ -306,29 +21,6 @@ const char *sr_text_benchmark_title(const char *name)
 static const char *name_of(const sr_model *m)
 {
     return m->label ? m->label : m->id;
-}
-
-void sr_text_list_release(sr_text_list *list)
-{
-    for (size_t i = 0; i < list->n; i++)
-        free(list->items[i]);
-    free(list->items);
-    list->items = NULL;
-    list->n = list->cap = 0;
-}
-
-/* Move the buffer's text into the list as one item; false on OOM. */
-static bool list_take(sr_text_list *list, sr_strbuf *sb)
-{
-    char *s = sr_strbuf_detach(sb);
-    void *items = list->items;
-    if (!s || !sr_grow(&items, &list->cap, list->n + 1, sizeof *list->items)) {
-        free(s);
-        return false;
-    }
-    list->items = items;
-    list->items[list->n++] = s;
-    return true;
 }
 
 /* Names a sentence lists before "and N more" (in display order, so the
@@ -526,18 +218,15 @@ static void put_compared(sr_strbuf *sb, const summary *s)
                          s->n_failed == 1 ? "is" : "are");
 }
 
-/* The claims checked, when claims files were given: the audit's answer.
- * False on OOM. */
-static bool put_claims(sr_strbuf *sb, const sr_sweep *sw)
+/* The claims checked, when claims files were given: the audit's answer. */
+static void put_claims(sr_strbuf *sb, const sr_sweep *sw)
 {
     char *line = sr_text_claims_summary(&sw->claims);
-    if (line)
-        sr_strbuf_printf(sb,
-                         "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
-                         "Claims checked\xE2\x80\x9D).",
-                         line);
+    sr_strbuf_printf(sb,
+                     "Claims checked against the raw files: %s (details under \xE2\x80\x9C"
+                     "Claims checked\xE2\x80\x9D).",
+                     line);
     free(line);
-    return line != NULL;
 }
 
 /* Each compared model's speed relative to the baseline, lowest to highest,
@@ -671,16 +360,11 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
     return k;
 }
 
-sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
+void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
 {
     summary s = {.sw = sw, .base = sr_sweep_baseline(sw)};
     size_t *order = sr_xmalloc((sw->n_models + 1) * 2 * sizeof *order);
     s.benches = sr_text_benchmark_list(sw, &s.n_bench);
-    if (!order || !s.benches) {
-        free(order);
-        free(s.benches);
-        return sr_oom();
-    }
     s.order = order;
     s.scratch = order + sw->n_models + 1;
     s.n_order = sr_render_model_order(sw, order);
@@ -693,39 +377,39 @@ sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     put_compared(&sb, &s);
-    bool ok = list_take(out, &sb);
-    if (sw->claims.n > 0 && ok)
-        ok = put_claims(&sb, sw) && list_take(out, &sb);
-    for (size_t b = 0; compared && b < s.n_bench && ok; b++) { /* accuracy, a paragraph per benchmark */
+    sr_text_list_take(out, &sb);
+    if (sw->claims.n > 0) {
+        put_claims(&sb, sw);
+        sr_text_list_take(out, &sb);
+    }
+    for (size_t b = 0; compared && b < s.n_bench; b++) { /* accuracy, a paragraph per benchmark */
         put_benchmark_paragraph(&sb, sw, s.base, s.benches[b], order, s.n_order, s.scratch);
-        ok = list_take(out, &sb);
+        sr_text_list_take(out, &sb);
     }
-    if (compared && ok) {
+    if (compared) {
         put_speed(&sb, &s);
-        ok = list_take(out, &sb);
+        sr_text_list_take(out, &sb);
     }
-    if (compared && baseline_benchmarks(&s) > 0 && ok) {
+    if (compared && baseline_benchmarks(&s) > 0) {
         put_not_worse(&sb, &s);
-        ok = list_take(out, &sb);
+        sr_text_list_take(out, &sb);
     }
-    if (ok && put_left_out(&sb, &s) > 0)
-        ok = list_take(out, &sb);
+    if (put_left_out(&sb, &s) > 0)
+        sr_text_list_take(out, &sb);
     sr_strbuf_release(&sb);
     free(order);
     free(s.benches);
-    return ok ? NULL : sr_oom();
 }
 
 /* Verdicts that another confidence level reads differently: by default,
  * those that would change were the intervals simultaneous over each
  * benchmark's comparisons (Bonferroni); with --simultaneous, those that
  * would change at the per-comparison level. */
-static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+static void put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
 {
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+        for (size_t b = 0; b < m->n_benchmarks; b++) {
             const sr_scores *s = &m->benchmarks[b];
             if (!s->compared || !s->verdict_flips)
                 continue;
@@ -741,20 +425,18 @@ static bool put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
                              sw->settings.simultaneous ? "without --simultaneous" : "with --simultaneous",
                              sr_text_points(lo, sizeof lo, s->other_ci_low),
                              sr_text_points(hi, sizeof hi, s->other_ci_high), s->family_size);
-            ok = list_take(out, sb);
+            sr_text_list_take(out, sb);
         }
     }
-    return ok;
 }
 
 /* The author pipeline's summaries with no rows behind them: their accuracy
  * is the run's word only, so it is stated as such, with no interval. */
-static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+static void put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
 {
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t k = 0; k < m->n_reported && ok; k++) {
+        for (size_t k = 0; k < m->n_reported; k++) {
             const sr_reported_metric *r = &m->reported[k];
             const sr_scores *s = sr_model_benchmark(m, r->task);
             if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0 || (s && s->gen_rows))
@@ -766,10 +448,9 @@ static bool put_unrecomputed_claims(sr_strbuf *sb, const sr_sweep *sw, const siz
                              name_of(m), sr_text_benchmark_title(r->task), r->source,
                              sr_text_fixed(acc, sizeof acc, r->value, 4), sr_text_count(right, sizeof right, r->right),
                              sr_text_count(items, sizeof items, r->n));
-            ok = list_take(out, sb);
+            sr_text_list_take(out, sb);
         }
     }
-    return ok;
 }
 
 /* "GSM8K", "load at concurrency 16", "long 1024 at concurrency 16". */
@@ -801,14 +482,13 @@ static void run_claim_figures(sr_strbuf *sb, const sr_run_claim *c)
 
 /* run.log's own claims (bucket layout): each disagreement and each figure
  * with nothing to check it against by name, the agreements counted. */
-static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+static void put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
 {
     size_t agree = 0, agree_files = 0;
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         size_t unchecked = 0;
-        for (size_t k = 0; k < m->n_run_claims && ok; k++) {
+        for (size_t k = 0; k < m->n_run_claims; k++) {
             const sr_run_claim *c = &m->run_claims[k];
             if (c->check == SR_RUN_CLAIM_AGREES) {
                 agree++;
@@ -825,9 +505,9 @@ static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *orde
             run_claim_figures(sb, c);
             sr_strbuf_printf(sb, ", which disagrees with %s (%s).", c->against ? c->against : "the files",
                              c->detail ? c->detail : "");
-            ok = list_take(out, sb);
+            sr_text_list_take(out, sb);
         }
-        if (!ok || unchecked == 0)
+        if (unchecked == 0)
             continue;
         /* One sentence per entry: the figures are run.log's only. */
         sr_strbuf_printf(sb,
@@ -847,9 +527,9 @@ static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *orde
             sep = "; ";
         }
         sr_strbuf_puts(sb, ".");
-        ok = list_take(out, sb);
+        sr_text_list_take(out, sb);
     }
-    if (ok && agree > 0) {
+    if (agree > 0) {
         sr_strbuf_printf(sb,
                          "%zu figure line%s that run.log states about its arms (gen summaries, speed lines) agree%s "
                          "with the files",
@@ -859,19 +539,17 @@ static bool put_run_claims(sr_strbuf *sb, const sr_sweep *sw, const size_t *orde
         else
             sr_strbuf_printf(sb, " (%zu with per-item rows or speed passes, %zu with the gen summary file only).",
                              agree_files, agree - agree_files);
-        ok = list_take(out, sb);
+        sr_text_list_take(out, sb);
     }
-    return ok;
 }
 
 /* The answer-token limit of the author pipeline's rows, a setting of the
  * accuracy runs: one sentence per benchmark, naming each entry's limit when
  * they differ (compare.c warns about each comparison across limits). */
-static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
+static void put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, sr_text_list *out)
 {
     static const char *const benchmarks[] = {"gsm8k", "bfcl_simple"};
-    bool ok = true;
-    for (size_t b = 0; b < sizeof benchmarks / sizeof *benchmarks && ok; b++) {
+    for (size_t b = 0; b < sizeof benchmarks / sizeof *benchmarks; b++) {
         long first = 0;
         bool differ = false;
         size_t with = 0;
@@ -890,7 +568,7 @@ static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *o
             sr_strbuf_printf(sb, "%s: answers limited to %s tokens (the rows' max_tokens) for %s.",
                              sr_text_benchmark_title(benchmarks[b]), sr_text_count(v, sizeof v, first),
                              with == 1 ? "the one entry with rows" : "every entry with rows");
-            ok = list_take(out, sb);
+            sr_text_list_take(out, sb);
             continue;
         }
         sr_strbuf_printf(sb, "%s: answers limited to different token limits, so differences mix model and limit:",
@@ -905,22 +583,20 @@ static bool put_answer_limits(sr_strbuf *sb, const sr_sweep *sw, const size_t *o
             sep = ", ";
         }
         sr_strbuf_printf(sb, ".");
-        ok = list_take(out, sb);
+        sr_text_list_take(out, sb);
     }
-    return ok;
 }
 
-sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
+void sr_text_audit(const sr_sweep *sw, sr_text_list *out)
 {
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order), agree = 0, agree_gen = 0;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    bool ok = true;
     /* Disagreements one by one; agreements counted in one sentence. */
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+        for (size_t b = 0; b < m->n_benchmarks; b++) {
             const sr_scores *s = &m->benchmarks[b];
             char claimed[64], mean[64];
             if (!isfinite(s->claimed_accuracy) || s->summary_only) /* a summary alone: nothing to agree with */
@@ -937,10 +613,10 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                              "the per-item mean.",
                              name_of(m), sr_text_benchmark_title(s->benchmark), claimed, s->claimed_source ? " (" : "",
                              s->claimed_source ? s->claimed_source : "", s->claimed_source ? ")" : "", mean);
-            ok = list_take(out, &sb);
+            sr_text_list_take(out, &sb);
         }
     }
-    if (agree > 0 && ok) {
+    if (agree > 0) {
         sr_strbuf_printf(&sb,
                          "%zu accurac%s claimed by the input files themselves (%s) agree%s with the per-item "
                          "mean%s (within 0.00005).",
@@ -949,11 +625,11 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                          : agree_gen        ? "lm-eval results, BFCL score files, gen_eval summaries"
                                             : "lm-eval results, BFCL score files",
                          agree == 1 ? "s" : "", agree == 1 ? "" : "s");
-        ok = list_take(out, &sb);
+        sr_text_list_take(out, &sb);
     }
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t b = 0; b < m->n_benchmarks && ok; b++) {
+        for (size_t b = 0; b < m->n_benchmarks; b++) {
             const sr_scores *s = &m->benchmarks[b];
             char items[64], empty[64];
             if (s->empty_outputs <= 0)
@@ -962,20 +638,18 @@ sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out)
                              sr_text_benchmark_title(s->benchmark),
                              sr_text_count(empty, sizeof empty, s->empty_outputs),
                              sr_text_count(items, sizeof items, (long long)s->n_items));
-            ok = list_take(out, &sb);
+            sr_text_list_take(out, &sb);
         }
     }
-    if (ok)
-        ok = put_answer_limits(&sb, sw, order, n, out) && put_unrecomputed_claims(&sb, sw, order, n, out) &&
-             put_run_claims(&sb, sw, order, n, out);
-    if (ok)
-        ok = put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
+    put_answer_limits(&sb, sw, order, n, out);
+    put_unrecomputed_claims(&sb, sw, order, n, out);
+    put_run_claims(&sb, sw, order, n, out);
+    put_flips(&sb, sw, order, n, out); /* noisy speed: one grouped warning (analysis.c) */
     sr_strbuf_release(&sb);
     free(order);
-    return ok ? NULL : sr_oom();
 }
 
-sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
+void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
 {
     const sr_settings *st = &sw->settings;
     char resamples[64], conf[64];
@@ -983,26 +657,25 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_text_confidence(conf, sizeof conf, st->confidence);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    bool ok = true;
 
     sr_strbuf_puts(&sb, "Accuracy is compared item by item: each model is paired with the baseline on the items "
                         "both were scored on, and the difference (model \xE2\x88\x92 baseline) is the mean over "
                         "those items, given in points (hundredths of accuracy).");
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "Intervals are %s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
                      "with the %s generator from seed %lu. The verdict is \xE2\x80\x9cno measured "
                      "difference\xE2\x80\x9d when the interval holds 0, else \xE2\x80\x9chigher\xE2\x80\x9d or "
                      "\xE2\x80\x9clower\xE2\x80\x9d.",
                      conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "\xE2\x80\x9CNo measured difference\xE2\x80\x9D is not equivalence: each comparison also gives "
                      "its minimum detectable effect, the smallest true difference it had %.0f%% power to detect, "
                      "(z(1\xE2\x88\x92\xCE\xB1/2) + z(%.2f)) \xC3\x97 sd(d) / \xE2\x88\x9An over the paired "
                      "differences d.",
                      SR_MDE_POWER * 100, SR_MDE_POWER);
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     if (isfinite(st->equivalence_margin)) {
         char m[64];
         sr_strbuf_printf(&sb,
@@ -1010,7 +683,7 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                          "the comparison is equivalent when its (1 \xE2\x88\x92 2\xCE\xB1) interval lies inside "
                          "(\xE2\x88\x92%s, +%s) points.",
                          sr_format_json_number(m, sizeof m, st->equivalence_margin), m, m);
-        ok = ok && list_take(out, &sb);
+        sr_text_list_take(out, &sb);
     }
     sr_strbuf_puts(&sb, st->simultaneous
                             ? "Intervals are simultaneous over each benchmark's comparisons (Bonferroni: level 1 "
@@ -1020,31 +693,18 @@ sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                               "are expected to be wrong by chance, so McNemar p-values are also given Holm-adjusted "
                               "over each benchmark's comparisons, and the findings name any verdict that "
                               "simultaneous (Bonferroni) intervals would change.");
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
                         "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
                         "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
                         "run with a baseline run; a ratio whose range holds 1 is within run noise.");
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
                      st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
-    ok = ok && list_take(out, &sb);
+    sr_text_list_take(out, &sb);
     sr_strbuf_release(&sb);
-    return ok ? NULL : sr_oom();
-}
-
-const char *sr_text_resampling_method(void)
-{
-    return "class counts from the multinomial when the paired differences take at most 16 values (0/1 scores), "
-           "else item indices";
-}
-
-const char *sr_text_quantile_method(const char *ci_method)
-{
-    return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
-                                           : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
 }

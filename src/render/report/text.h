@@ -1,122 +1,24 @@
-/* What the HTML and PDF reports say alike: the number formats of their
- * cells, the sweep's display name, the list of benchmarks shown, and the
- * summary in words. All strings are UTF-8 and unescaped; each renderer
- * escapes for its own format. Nothing here computes a statistic: it only
- * words what the analysis stored in the sweep.
- *
- * Formats (documented in docs/report-format.md):
- *   accuracy      0.612                     3 decimals
- *   delta         −5.3 [−8.1, −2.4]         points (x100), 1 decimal, signed,
- *                                           U+2212 minus, the interval in brackets
- *   speed ratio   0.57x                     2 decimals
- *   throughput    1,234 tok/s               whole numbers (1 decimal below 100)
- *   counts        321,280                   thousands separators
- *   p-value       0.031, <0.001             3 decimals
- *   missing       —                         U+2014 */
+/* The report's sentences: the summary, the audit findings and how the
+ * statistics were made, each a list of paragraphs (the words and number
+ * formats they use are shared/words.h's). */
 #ifndef SR_RENDER_REPORT_TEXT_H
 #define SR_RENDER_REPORT_TEXT_H
 
-#include <stddef.h>
-
-#include "render/render.h"
 #include "model/sweep.h"
-#include "util/error.h"
-
-#define SR_TEXT_MISSING "\xE2\x80\x94" /* — */
-#define SR_TEXT_MINUS "\xE2\x88\x92"   /* − */
-
-/* Cell formatters: write into buf (size >= 64) and return it. */
-const char *sr_text_score(char *buf, size_t size, double v);
-/* A score with its own interval, "0.750 [0.468, 0.911]"; the score alone
- * when it has none, and " (not recomputed)" after a summary's own. */
-const char *sr_text_score_ci(char *buf, size_t size, const sr_scores *s);
-const char *sr_text_points(char *buf, size_t size, double v); /* +0.4, −5.3, 0.0; — if NAN */
-/* The one signed formatter: "+" when the printed value is above zero, U+2212
- * when below, neither for a printed zero; — if NAN. */
-const char *sr_text_signed(char *buf, size_t size, double v, int decimals);
-/* "−5.3 [−8.1, −2.4]" for a compared benchmark, "baseline" for the
- * baseline's, — otherwise. */
-/* A paired result's difference and interval in points: "-4.3 [-5.9, -2.6]"
- * (the report's and compare's alike). */
-const char *sr_text_paired_ci(char *buf, size_t size, const sr_paired_result *r);
-/* The same for a score against the baseline; "baseline" for its own row,
- * the missing mark when not compared. */
-const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s);
-const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
-/* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
- * ratio alone when there is no range (one run on each side). */
-const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
-/* The same for any spread: the report's scenarios and the comparison's
- * speed changes word their ratios alike through it. */
-const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
-/* A comparison's verdict in words, the same in every output: "higher",
- * "lower", "no measured difference (differences under 2.8 points could not
- * be detected)", "equivalent within ±2 points", "too few items to compare,
- * n = 12"; "baseline"; NULL when not compared. margin: the equivalence
- * margin in points, NAN when none was asked for. with_mde: the parenthesis
- * on what could not be detected (prose; tables have an MDE column). */
-const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde);
-/* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
- * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
-const char *sr_text_verdict_mark(const sr_scores *s, double margin);
-/* Why a chart with nothing to draw was left out, as a sentence; NULL when
- * the chart does not apply to such a sweep (nothing to say). */
-const char *sr_text_chart_left_out(sr_chart_kind kind);
-const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
-/* A scenario's median output throughput, "1,234 tok/s", and " (run.log)"
- * when its figure is a line of the bucket layout's run.log (not recomputed);
- * NULL when it has none. */
-const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenario *sc);
-/* Why a benchmark has a score but no comparison: "not recomputed (summary
- * only)", "not recomputed (run.log only)", or otherwise. */
-const char *sr_text_not_compared(const sr_scores *s, const char *otherwise);
-const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
-const char *sr_text_pvalue(char *buf, size_t size, double v);
-const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* — when NAN */
-/* How the bootstrap resamples and reads its interval, as report.json and
- * compare.json state them under settings (one wording for both, since one
- * stats.c makes both). */
-const char *sr_text_resampling_method(void);
-const char *sr_text_quantile_method(const char *ci_method);
-/* A confidence level as a percentage without the sign: "95" for 0.95,
- * "99.5" for 0.995 (one decimal unless whole). Every output's "95%
- * interval" is written with it, so they all agree. */
-const char *sr_text_confidence(char *buf, size_t size, double confidence);
-
-/* The sweep's name: the manifest's, else the export directory's base name,
- * else "sweep". Fresh string or NULL on OOM. */
-char *sr_text_sweep_name(const sr_sweep *sw);
-
-/* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
- * model has them, then any other in the order first met. names holds
- * pointers into the sweep or static strings; it must have room for
- * sr_n_table_benchmarks + the total benchmark count of all models. */
-size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
-/* The same into a fresh array (free it) with room counted, so no renderer
- * counts it again; NULL on OOM. */
-const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
-/* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
-const char *sr_text_benchmark_title(const char *name);
-
-/* A list of fresh strings. */
-typedef struct sr_text_list {
-    char **items;
-    size_t n, cap;
-} sr_text_list;
-void sr_text_list_release(sr_text_list *list);
+#include "util/text_list.h"
 
 /* The summary in words, one paragraph per item: what was compared, which
  * models match the baseline on each benchmark (and which differ, by how
  * much), their speed relative to the baseline, and what was left out. */
-sr_error *sr_text_summary(const sr_sweep *sw, sr_text_list *out);
+void sr_text_summary(const sr_sweep *sw, sr_text_list *out);
 
 /* Audit findings, one sentence each: each input whose own claimed accuracy
  * disagrees with the per-item mean, one sentence counting those that agree,
  * and benchmarks with empty outputs. */
-sr_error *sr_text_audit(const sr_sweep *sw, sr_text_list *out);
+void sr_text_audit(const sr_sweep *sw, sr_text_list *out);
 
 /* One sentence on how the statistics were made (method, resamples, seed,
  * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */
-sr_error *sr_text_methods(const sr_sweep *sw, sr_text_list *out);
+void sr_text_methods(const sr_sweep *sw, sr_text_list *out);
 
 #endif

@@ -8,20 +8,14 @@
 #include "util/escape.h"
 #include "util/strbuf.h"
 
-void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value)
+void sr_json_add(cJSON *object, const char *key, cJSON *value)
 {
-    if (!value || !object || !cJSON_AddItemToObject(object, key, value)) {
-        cJSON_Delete(value); /* not placed: still ours */
-        jb->failed = true;
-    }
+    cJSON_AddItemToObject(object, key, value);
 }
 
-void sr_json_append(sr_json_build *jb, cJSON *array, cJSON *value)
+void sr_json_append(cJSON *array, cJSON *value)
 {
-    if (!value || !array || !cJSON_AddItemToArray(array, value)) {
-        cJSON_Delete(value);
-        jb->failed = true;
-    }
+    cJSON_AddItemToArray(array, value);
 }
 
 cJSON *sr_json_num(double v)
@@ -70,24 +64,18 @@ void sr_json_put_layout(sr_strbuf *sb, const char *text, int depth)
     }
 }
 
-/* The tree's text, checked to be visible (NULL when it is not, or on OOM);
- * the tree is deleted. */
+/* The tree's text, every string made visible; the tree is deleted. */
 char *sr_json_print_tree(cJSON *tree)
 {
-    char *text = sr_json_tree_visible(tree) ? cJSON_Print(tree) : NULL;
+    sr_json_tree_visible(tree);
+    char *text = cJSON_Print(tree);
     cJSON_Delete(tree);
     return text;
 }
 
-sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len)
+sr_error *sr_json_print(cJSON *root, char **out, size_t *len)
 {
-    if (jb->failed) {
-        cJSON_Delete(root);
-        return sr_oom();
-    }
     char *text = sr_json_print_tree(root);
-    if (!text)
-        return sr_oom();
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_json_put_layout(&sb, text, 0);
@@ -95,5 +83,5 @@ sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t
     cJSON_free(text);
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
-    return *out ? NULL : sr_oom();
+    return NULL;
 }

@@ -9,19 +9,13 @@
 
 #include "util/error.h"
 
-/* One document being built. cJSON's create calls return NULL and its add
- * calls fail (leaving the item unowned) when memory runs out; checking each
- * of some 200 calls would bury the keys, so every item goes in through
- * sr_json_add / sr_json_append, which free what could not be placed and
- * remember it (as sr_strbuf's failed). A builder may hand them NULL items
- * or containers; the document is checked once, by sr_json_print. */
-typedef struct sr_json_build {
-    bool failed;
-} sr_json_build;
-void sr_json_add(sr_json_build *jb, cJSON *object, const char *key, cJSON *value);
-void sr_json_append(sr_json_build *jb, cJSON *array, cJSON *value);
+/* cJSON's add calls under short names (the builders make some 450 of
+ * them). cJSON allocates through our hooks (util/json_arena.h), so neither
+ * they nor the create calls fail for lack of memory. */
+void sr_json_add(cJSON *object, const char *key, cJSON *value);
+void sr_json_append(cJSON *array, cJSON *value);
 
-/* Single values: NULL on OOM, for sr_json_add to catch. */
+/* Single values. */
 cJSON *sr_json_num(double v);      /* null when not finite */
 cJSON *sr_json_count(long v);      /* null when < 0 */
 cJSON *sr_json_str(const char *s); /* null when NULL */
@@ -33,12 +27,11 @@ cJSON *sr_json_tristate(int v);    /* null when < 0, else a bool */
  * printed at once. */
 struct sr_strbuf;
 void sr_json_put_layout(struct sr_strbuf *sb, const char *text, int depth);
-/* The tree's cJSON text, checked to be visible (NULL when it is not, or on
- * OOM); the tree is deleted. Free the text with cJSON_free. */
+/* The tree's cJSON text, every string made visible (util/escape.h); the
+ * tree is deleted. Free the text with cJSON_free. */
 char *sr_json_print_tree(cJSON *tree);
 
-/* Print root (and delete it) into a fresh buffer; an out-of-memory error,
- * and nothing printed, when building it failed anywhere (jb->failed). */
-sr_error *sr_json_print(const sr_json_build *jb, cJSON *root, char **out, size_t *len);
+/* Print root (and delete it) into a fresh buffer. */
+sr_error *sr_json_print(cJSON *root, char **out, size_t *len);
 
 #endif

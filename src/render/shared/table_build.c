@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/report/text.h"
+#include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -45,13 +45,12 @@ char *sr_tb_dup_or_null(const char *s)
     return d;
 }
 
-bool sr_tb_begin(sr_table_builder *b, const char *id, const char *title)
+void sr_tb_begin(sr_table_builder *b, const char *id, const char *title)
 {
     memset(b, 0, sizeof *b);
     b->t = sr_xcalloc(1, sizeof *b->t);
     b->t->id = sr_tb_dup_or_null(id);
     b->t->title = sr_tb_dup_or_null(title);
-    return !b->oom;
 }
 
 void sr_tb_column(sr_table_builder *b, const char *title, const char *sub, bool numeric, double width)
@@ -59,10 +58,7 @@ void sr_tb_column(sr_table_builder *b, const char *title, const char *sub, bool 
     sr_table *t = b->t;
     void *cols = t->cols;
     size_t cap = t->n_cols;
-    if (!sr_grow(&cols, &cap, t->n_cols + 1, sizeof *t->cols)) {
-        b->oom = true;
-        return;
-    }
+    sr_grow(&cols, &cap, t->n_cols + 1, sizeof *t->cols);
     t->cols = cols;
     sr_column *c = &t->cols[t->n_cols++];
     memset(c, 0, sizeof *c);
@@ -83,10 +79,7 @@ void sr_tb_row(sr_table_builder *b)
     sr_table *t = b->t;
     void *cells = t->cells;
     size_t cap = t->cap_rows * t->n_cols;
-    if (b->oom || !sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
-        b->oom = true;
-        return;
-    }
+    sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells);
     t->cells = cells;
     t->cap_rows = t->n_cols ? cap / t->n_cols : 0;
     memset(&t->cells[t->n_rows * t->n_cols], 0, t->n_cols * sizeof *t->cells);
@@ -98,10 +91,8 @@ void sr_tb_row(sr_table_builder *b)
 sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text)
 {
     sr_table *t = b->t;
-    if (b->oom || t->n_rows == 0 || b->col >= t->n_cols) {
-        b->oom = true;
+    if (t->n_rows == 0 || b->col >= t->n_cols)
         return NULL;
-    }
     sr_cell *c = &t->cells[(t->n_rows - 1) * t->n_cols + b->col++];
     bool missing = !text || !text[0] || strcmp(text, SR_TEXT_MISSING) == 0;
     c->kind = missing ? SR_CELL_EMPTY : kind;
@@ -111,7 +102,7 @@ sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text)
 
 void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub)
 {
-    (void)b; /* the builder's calls all take it; nothing here can fail now */
+    (void)b; /* the builder's calls all take it */
     if (c && sub && sub[0])
         c->sub = sr_tb_dup_or_null(sub);
 }
@@ -122,25 +113,19 @@ void sr_tb_note(sr_table_builder *b, const char *fmt, ...)
     va_start(ap, fmt);
     char *s = sr_vasprintf(fmt, ap);
     va_end(ap);
-    if (!s)
-        b->oom = true;
     free(b->t->note);
     b->t->note = s;
 }
 
 sr_table *sr_tb_finish(sr_table_builder *b)
 {
-    if (b->oom) {
-        sr_table_free(b->t);
-        return NULL;
-    }
     return b->t;
 }
 
-bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where)
+void sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where)
 {
-    if (!t || t->n_rows <= max_rows)
-        return true;
+    if (t->n_rows <= max_rows)
+        return;
     size_t left = t->n_rows - max_rows;
     for (size_t i = max_rows * t->n_cols; i < t->n_rows * t->n_cols; i++) {
         free(t->cells[i].text);
@@ -148,12 +133,10 @@ bool sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where)
     }
     t->n_rows = max_rows;
     char a[32], b[32];
-    char *note = sr_asprintf("%s%sThe first %s rows in the overview's order are shown; %s more are in %s.",
-                             t->note ? t->note : "", t->note ? " " : "", sr_format_count(a, sizeof a, (long long)max_rows),
-                             sr_format_count(b, sizeof b, (long long)left), where);
-    if (!note)
-        return false;
+    char *note =
+        sr_asprintf("%s%sThe first %s rows in the overview's order are shown; %s more are in %s.",
+                    t->note ? t->note : "", t->note ? " " : "", sr_format_count(a, sizeof a, (long long)max_rows),
+                    sr_format_count(b, sizeof b, (long long)left), where);
     free(t->note);
     t->note = note;
-    return true;
 }

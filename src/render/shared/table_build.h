@@ -1,7 +1,6 @@
-/* How the table layer builds its tables (tables.c for the report,
- * compare_tables.c for the comparison): a table under construction that
- * remembers the first allocation failure, so builders check once at the
- * end (sr_tb_finish). Internal to src/render. */
+/* How the table layer builds its tables (report/tables.c for the report,
+ * compare/tables.c for the comparison): a table under construction and the
+ * next cell of its open row. Internal to src/render. */
 #ifndef SR_RENDER_SHARED_TABLE_BUILD_H
 #define SR_RENDER_SHARED_TABLE_BUILD_H
 
@@ -13,11 +12,10 @@
 typedef struct sr_table_builder {
     sr_table *t;
     size_t col; /* next column of the open row */
-    bool oom;
 } sr_table_builder;
 
-/* A new table with its id and title; false on OOM (nothing to free). */
-bool sr_tb_begin(sr_table_builder *b, const char *id, const char *title);
+/* A new table with its id and title. */
+void sr_tb_begin(sr_table_builder *b, const char *id, const char *title);
 /* A copy of s (NULL stays NULL). */
 char *sr_tb_dup_or_null(const char *s);
 /* Append a column (width: its share in fixed layouts, > 0). */
@@ -27,13 +25,14 @@ void sr_tb_column_help(sr_table_builder *b, const char *help);
 /* Open a new row; its cells are added in column order. */
 void sr_tb_row(sr_table_builder *b);
 /* The next cell of the open row; NULL, empty or the missing mark make an
- * empty cell. NULL on OOM or too many cells. */
+ * empty cell. NULL when the row is full (a builder's mistake: the cell is
+ * dropped). */
 sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text);
 /* A second, smaller line under a cell (c may be NULL). */
 void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub);
 /* The note under the table, printf-style. */
 void sr_tb_note(sr_table_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The table, or NULL (freed) when an allocation failed. */
+/* The table built. */
 sr_table *sr_tb_finish(sr_table_builder *b);
 
 #endif

@@ -39,7 +39,6 @@ struct sr_tpl_ctx {
     sr_tpl_ctx *root;
     entry *entries;
     size_t n_entries, cap_entries;
-    bool failed; /* root only: an allocation failed somewhere */
 };
 
 static void ctx_free(sr_tpl_ctx *ctx);
@@ -75,19 +74,13 @@ static void ctx_free(sr_tpl_ctx *ctx)
 sr_tpl_ctx *sr_tpl_new(void)
 {
     sr_tpl_ctx *ctx = sr_xcalloc(1, sizeof *ctx);
-    if (ctx)
-        ctx->root = ctx;
+    ctx->root = ctx;
     return ctx;
 }
 
 void sr_tpl_free(sr_tpl_ctx *root)
 {
     ctx_free(root);
-}
-
-static void mark_failed(sr_tpl_ctx *ctx)
-{
-    ctx->root->failed = true;
 }
 
 static const entry *find_entry(const sr_tpl_ctx *ctx, const char *name, size_t len)
@@ -98,8 +91,8 @@ static const entry *find_entry(const sr_tpl_ctx *ctx, const char *name, size_t l
     return NULL;
 }
 
-/* The entry called name, emptied and ready to take a new value of kind;
- * NULL on OOM. A list keeps its items when asked for a list again. */
+/* The entry called name, emptied and ready to take a new value of kind. A
+ * list keeps its items when asked for a list again. */
 static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
 {
     entry *e = (entry *)find_entry(ctx, name, strlen(name));
@@ -116,13 +109,11 @@ static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
     /* A table cell has three entries (text, sub, cls), and a big report has
      * a hundred thousand cells: room for 4 first, not sr_grow's 8. */
     if (!ctx->cap_entries) {
-        if (!(ctx->entries = sr_xmalloc(4 * sizeof *ctx->entries)))
-            return NULL;
+        ctx->entries = sr_xmalloc(4 * sizeof *ctx->entries);
         ctx->cap_entries = 4;
     }
     void *entries = ctx->entries;
-    if (!sr_grow(&entries, &ctx->cap_entries, ctx->n_entries + 1, sizeof *ctx->entries))
-        return NULL;
+    sr_grow(&entries, &ctx->cap_entries, ctx->n_entries + 1, sizeof *ctx->entries);
     ctx->entries = entries;
     e = &ctx->entries[ctx->n_entries];
     memset(e, 0, sizeof *e);
@@ -134,78 +125,43 @@ static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
 
 void sr_tpl_set(sr_tpl_ctx *ctx, const char *name, const char *value)
 {
-    if (!ctx)
-        return;
     char *copy = sr_xstrdup(value ? value : "");
-    entry *e = copy ? reset_entry(ctx, name, V_TEXT) : NULL;
-    if (!e) {
-        free(copy);
-        mark_failed(ctx);
-        return;
-    }
-    e->text = copy;
+    reset_entry(ctx, name, V_TEXT)->text = copy;
 }
 
 void sr_tpl_setf(sr_tpl_ctx *ctx, const char *name, const char *fmt, ...)
 {
-    if (!ctx)
-        return;
     va_list ap;
     va_start(ap, fmt);
     char *s = sr_vasprintf(fmt, ap);
     va_end(ap);
-    if (!s) {
-        mark_failed(ctx);
-        return;
-    }
     sr_tpl_set(ctx, name, s);
     free(s);
 }
 
 void sr_tpl_set_bool(sr_tpl_ctx *ctx, const char *name, bool on)
 {
-    if (!ctx)
-        return;
-    entry *e = reset_entry(ctx, name, V_BOOL);
-    if (!e) {
-        mark_failed(ctx);
-        return;
-    }
-    e->flag = on;
+    reset_entry(ctx, name, V_BOOL)->flag = on;
 }
 
 void sr_tpl_list(sr_tpl_ctx *ctx, const char *name)
 {
-    if (ctx && !reset_entry(ctx, name, V_LIST))
-        mark_failed(ctx);
+    reset_entry(ctx, name, V_LIST);
 }
 
 void sr_tpl_list_made(sr_tpl_ctx *ctx, const char *name, size_t n, sr_tpl_fill_fn fill, const void *arg)
 {
-    if (!ctx)
-        return;
     entry *e = reset_entry(ctx, name, V_MADE);
-    maker *m = e ? sr_xmalloc(sizeof *m) : NULL;
-    if (!m) {
-        mark_failed(ctx);
-        return;
-    }
-    *m = (maker){n, fill, arg};
-    e->made = m;
+    e->made = sr_xmalloc(sizeof *e->made);
+    *e->made = (maker){n, fill, arg};
 }
 
 sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name)
 {
-    if (!ctx)
-        return NULL;
     entry *e = reset_entry(ctx, name, V_LIST);
     sr_tpl_ctx *item = sr_xcalloc(1, sizeof *item);
-    void *items = e ? e->items : NULL;
-    if (!e || !item || !sr_grow(&items, &e->cap_items, e->n_items + 1, sizeof *e->items)) {
-        free(item);
-        mark_failed(ctx);
-        return NULL;
-    }
+    void *items = e->items;
+    sr_grow(&items, &e->cap_items, e->n_items + 1, sizeof *e->items);
     e->items = items;
     item->root = ctx->root;
     e->items[e->n_items++] = item;
@@ -243,14 +199,12 @@ static sr_error *tpl_error(const tpl *t, long line, const char *fmt, ...)
     return err;
 }
 
-static bool add_node(tpl *t, node_kind kind, const char *s, size_t len, long line)
+static void add_node(tpl *t, node_kind kind, const char *s, size_t len, long line)
 {
     void *nodes = t->nodes;
-    if (!sr_grow(&nodes, &t->cap, t->n + 1, sizeof *t->nodes))
-        return false;
+    sr_grow(&nodes, &t->cap, t->n + 1, sizeof *t->nodes);
     t->nodes = nodes;
     t->nodes[t->n++] = (node){kind, s, len, line, 0};
-    return true;
 }
 
 static long count_lines(const char *s, size_t len)
@@ -274,8 +228,8 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
     while (pos < len) {
         const char *open = sr_memmem(text + pos, len - pos, "{{");
         size_t text_end = open ? (size_t)(open - text) : len;
-        if (text_end > pos && !add_node(t, N_TEXT, text + pos, text_end - pos, line))
-            return sr_oom();
+        if (text_end > pos)
+            add_node(t, N_TEXT, text + pos, text_end - pos, line);
         line += count_lines(text + pos, text_end - pos);
         if (!open)
             break;
@@ -326,8 +280,7 @@ static sr_error *parse(tpl *t, const char *text, size_t len)
                 return tpl_error(t, tag_line, "sections nested too deeply");
             stack[depth++] = t->n;
         }
-        if (!add_node(t, kind, name, name_len, tag_line))
-            return sr_oom();
+        add_node(t, kind, name, name_len, tag_line);
     }
     if (depth > 0) {
         const node *sec = &t->nodes[stack[depth - 1]];
@@ -393,12 +346,9 @@ static sr_error *render_made(const tpl *t, frame *f, const maker *m, size_t begi
         sr_tpl_ctx *item = sr_xcalloc(1, sizeof *item);
         item->root = (sr_tpl_ctx *)root;
         m->fill(item, k, m->arg);
-        sr_error *err = root->failed ? sr_oom() : NULL;
-        if (!err) {
-            f->stack[f->depth++] = item;
-            err = render(t, f, begin, end, out);
-            f->depth--;
-        }
+        f->stack[f->depth++] = item;
+        sr_error *err = render(t, f, begin, end, out);
+        f->depth--;
         ctx_free(item);
         if (err)
             return err;
@@ -478,8 +428,6 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
 
 sr_error *sr_tpl_render(const char *display_name, const char *text, size_t len, const sr_tpl_ctx *root, sr_strbuf *out)
 {
-    if (!root || root->failed)
-        return sr_oom();
     tpl t = {display_name, NULL, 0, 0};
     sr_error *err = parse(&t, text, len);
     if (!err) {

@@ -24,20 +24,16 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 
-/* The values a template is filled from. Setters copy their arguments and
- * accept a NULL ctx (they do nothing), so a failed sr_tpl_add needs no check
- * at every call: an allocation failure is remembered in the root and
- * reported by sr_tpl_render. */
+/* The values a template is filled from. Setters copy their arguments. */
 typedef struct sr_tpl_ctx sr_tpl_ctx;
 
-sr_tpl_ctx *sr_tpl_new(void); /* a root; NULL on OOM */
+sr_tpl_ctx *sr_tpl_new(void); /* a root */
 void sr_tpl_free(sr_tpl_ctx *root);
 /* Set name to a text (NULL -> ""), replacing an earlier value. */
 void sr_tpl_set(sr_tpl_ctx *ctx, const char *name, const char *value);
 void sr_tpl_setf(sr_tpl_ctx *ctx, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void sr_tpl_set_bool(sr_tpl_ctx *ctx, const char *name, bool on);
-/* Append an item to the list name (created empty if new) and return it;
- * NULL on OOM. */
+/* Append an item to the list name (created empty if new) and return it. */
 sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name);
 /* Make name an empty list (so {{^name}} shows), keeping items if any. */
 void sr_tpl_list(sr_tpl_ctx *ctx, const char *name);

@@ -7,19 +7,11 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static bool add_line(sr_text_list *lines, const char *s, size_t len)
+static void add_line(sr_text_list *lines, const char *s, size_t len)
 {
     while (len > 0 && s[len - 1] == ' ')
         len--;
-    char *line = sr_strndup(s, len);
-    void *items = lines->items;
-    if (!line || !sr_grow(&items, &lines->cap, lines->n + 1, sizeof *lines->items)) {
-        free(line);
-        return false;
-    }
-    lines->items = items;
-    lines->items[lines->n++] = line;
-    return true;
+    sr_text_list_add(lines, sr_strndup(s, len));
 }
 
 static bool break_after(char c)
@@ -48,7 +40,7 @@ static size_t cut_word(const char *s, size_t ls, size_t se, double width, sr_mea
     return cut;
 }
 
-bool sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines)
+void sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines)
 {
     size_t n = strlen(s), ls = 0, le = 0, i = 0;
     while (i < n) {
@@ -81,18 +73,17 @@ bool sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_t
                 if (measure(ctx, s + word, end - word) <= width)
                     le = i = word;
             }
-            if (!add_line(lines, s + ls, le - ls))
-                return false;
+            add_line(lines, s + ls, le - ls);
             ls = le = i;
             continue;
         }
         /* One segment wider than the line: cut it. */
         size_t cut = cut_word(s, ls, se, width, measure, ctx);
-        if (!add_line(lines, s + ls, cut - ls))
-            return false;
+        add_line(lines, s + ls, cut - ls);
         ls = le = i = cut;
     }
-    if (le > ls && !add_line(lines, s + ls, le - ls))
-        return false;
-    return lines->n > 0 || add_line(lines, "", 0);
+    if (le > ls)
+        add_line(lines, s + ls, le - ls);
+    if (lines->n == 0)
+        add_line(lines, "", 0);
 }

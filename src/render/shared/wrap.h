@@ -9,14 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "render/report/text.h"
+#include "util/text_list.h"
 
 /* Width of s[0, len) in the caller's units. */
 typedef double (*sr_measure_fn)(void *ctx, const char *s, size_t len);
 
 /* Wrap clean text (valid UTF-8, no control characters) into lines no wider
  * than width (a line holds at least one character); trailing spaces
- * dropped; at least one line. False on OOM. */
-bool sr_wrap(const char *text, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines);
+ * dropped; at least one line. */
+void sr_wrap(const char *text, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines);
 
 #endif

@@ -1,6 +1,6 @@
 /* The survey's chart: KV cache tokens per kept model at --max-model-len, a
  * bar per model coloured by tier (TPU), most tokens first within a tier.
- * Drawn on the chart canvas of chart_draw.h, PNG (1,600 px wide) or SVG;
+ * Drawn on the chart canvas of canvas/canvas.h, PNG (1,600 px wide) or SVG;
  * the height follows the number of rows only, never measured text. */
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
-#include "render/survey/outputs.h"
+#include "render/canvas/chart.h"
+#include "render/render.h"
+#include "render/survey/charts.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -58,10 +60,7 @@ static void draw_header(sr_canvas *cv, const sr_survey *s)
                     sr_format_count(a, sizeof a, st->max_model_len), sr_format_fixed(b, sizeof b, st->hbm_gib, 2),
                     sr_format_fixed(c, sizeof c, st->mem_util, 2), sr_format_fixed(d, sizeof d, st->reserve_gib, 1),
                     st->backend == SR_KV_BACKEND_GPU ? "vLLM's GPU" : "tpu-inference's");
-    if (sub)
-        sr_canvas_wrapped(cv, 16, 48, sub, 11.5, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
-    else
-        cv->failed = true;
+    sr_canvas_wrapped(cv, 16, 48, sub, 11.5, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
     free(sub);
     if (st->backend == SR_KV_BACKEND_TPU) {
         static const char *const legend[2] = {"tier 1: JAX-native in tpu-inference", "tier 2: PyTorch via torchax"};
@@ -77,10 +76,7 @@ static void draw_row(sr_canvas *cv, const sr_survey_model *m, const sr_axis *ax,
 {
     char a[64], b[64];
     char *fit = sr_canvas_fit_middle(cv, m->id, 11.5, false, LABEL_WIDTH);
-    if (fit)
-        sr_canvas_text(cv, LABEL_RIGHT, y + ROW_H / 2 + 4, fit, 11.5, false, 1, sr_black);
-    else
-        cv->failed = true;
+    sr_canvas_text(cv, LABEL_RIGHT, y + ROW_H / 2 + 4, fit, 11.5, false, 1, sr_black);
     free(fit);
     double top = y + (ROW_H - BAR_H) / 2;
     double x = m->kv_tokens > 0 ? sr_axis_x(ax, (double)m->kv_tokens) : PLOT_X0;
@@ -88,10 +84,7 @@ static void draw_row(sr_canvas *cv, const sr_survey_model *m, const sr_axis *ax,
         sr_canvas_rect(cv, PLOT_X0, top, x - PLOT_X0, BAR_H, tier_color(m->tier));
     char *value = sr_asprintf("%s (%sx)", sr_format_count(a, sizeof a, m->kv_tokens),
                               sr_format_fixed(b, sizeof b, m->max_concurrency, 1));
-    if (value)
-        sr_canvas_text(cv, x + 4, top + BAR_H - 1.5, value, 9.5, false, 0, sr_dark);
-    else
-        cv->failed = true;
+    sr_canvas_text(cv, x + 4, top + BAR_H - 1.5, value, 9.5, false, 0, sr_dark);
     sr_strbuf_printf(desc, "%s%s: %s tokens, %sx max concurrency%s", desc->len ? "\n" : "", m->id, a, b,
                      m->tier ? (m->tier == 1 ? ", tier 1" : ", tier 2") : "");
     free(value);

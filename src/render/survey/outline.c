@@ -5,8 +5,13 @@
  * rules the verdicts follow. Tables and words from survey/text.c. */
 #include <stdlib.h>
 
+#include "render/canvas/chart.h"
 #include "render/doc.h"
-#include "render/survey/outputs.h"
+#include "render/render.h"
+#include "render/shared/table.h"
+#include "render/survey/charts.h"
+#include "render/survey/outline.h"
+#include "render/survey/text.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {
@@ -25,14 +30,11 @@ static void candidates_section(sr_doc *d, const sr_survey *s, const char *svg)
 {
     sr_doc_section *sec = sr_doc_section_add(d, "verdicts", "Candidates");
     char *counts = sr_survey_counts_text(s);
-    d->oom |= !counts;
     sr_doc_lead(sec, counts);
     free(counts);
     if (s->n_models == 0)
         return;
-    sr_doc_block *b = sr_doc_table(sec, sr_table_survey_candidates(s));
-    if (b)
-        b->pdf_cols = 7; /* twelve columns in two groups that fit A4 */
+    sr_doc_table(sec, sr_table_survey_candidates(s))->pdf_cols = 7; /* twelve columns in two groups that fit A4 */
     const sr_doc_chart ch = {.name = "kv_tokens",
                              .title = "KV cache tokens per kept model",
                              .caption = "KV cache tokens each kept model leaves room for at max-model-len, the most "
@@ -48,10 +50,6 @@ static void whatif_section(sr_doc *d, const sr_survey *s)
 {
     bool none = false;
     sr_table *t = sr_table_survey_whatif(s, &none);
-    if (!t) {
-        d->oom = true;
-        return;
-    }
     if (none) { /* no what-if lengths asked for: nothing to say */
         sr_table_free(t);
         return;
@@ -64,11 +62,11 @@ static void whatif_section(sr_doc *d, const sr_survey *s)
 
 static void fill(sr_doc *d, const sr_survey *s, const char *svg)
 {
-    sr_doc_set(d, &d->subtitle,
+    sr_doc_set(&d->subtitle,
                "Which candidate models pass the license and memory rules, and how many KV cache tokens each "
                "leaves room for.");
-    sr_doc_set(d, &d->subject, "Candidate models for an LLM sweep");
-    sr_doc_set(d, &d->footer, "Made by sweep-report " SR_VERSION ". The same inputs and options give the same page.");
+    sr_doc_set(&d->subject, "Candidate models for an LLM sweep");
+    sr_doc_set(&d->footer, "Made by sweep-report " SR_VERSION ". The same inputs and options give the same page.");
     candidates_section(d, s, svg);
     whatif_section(d, s);
     if (s->n_warnings) {
@@ -78,22 +76,13 @@ static void fill(sr_doc *d, const sr_survey *s, const char *svg)
             sr_doc_list_item(list, NULL, s->warnings[i]);
     }
     char *rules = sr_survey_settings_text(s);
-    d->oom |= !rules;
     sr_doc_paragraph(sr_doc_section_add(d, "methods", "Methods"), rules);
     free(rules);
 }
 
-sr_error *sr_survey_outline(const sr_survey *s, const char *svg, sr_doc **out)
+sr_doc *sr_survey_outline(const sr_survey *s, const char *svg)
 {
-    *out = NULL;
     sr_doc *d = sr_doc_new("Survey of candidate models", "model survey");
-    if (!d)
-        return sr_oom();
     fill(d, s, svg);
-    if (sr_doc_failed(d)) {
-        sr_doc_free(d);
-        return sr_oom();
-    }
-    *out = d;
-    return NULL;
+    return d;
 }

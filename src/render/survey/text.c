@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "render/shared/csv_cells.h"
-#include "render/report/text.h"
-#include "render/survey/outputs.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
+#include "render/shared/words.h"
+#include "render/survey/text.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -94,7 +94,6 @@ typedef struct survey_table {
     size_t n_cols;
     char **cells; /* n_rows x n_cols, row-major; NULL is an empty cell */
     size_t n_rows, cap_rows;
-    bool failed;
 } survey_table;
 
 static void table_free(survey_table *t)
@@ -108,10 +107,7 @@ static char **table_row(survey_table *t)
 {
     void *cells = t->cells;
     size_t cap = t->cap_rows * t->n_cols;
-    if (!sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells)) {
-        t->failed = true;
-        return NULL;
-    }
+    sr_grow(&cells, &cap, (t->n_rows + 1) * t->n_cols, sizeof *t->cells);
     t->cells = cells;
     t->cap_rows = cap / t->n_cols;
     char **row = &t->cells[t->n_rows * t->n_cols];
@@ -120,31 +116,29 @@ static char **table_row(survey_table *t)
     return row;
 }
 
-static void set_text(survey_table *t, char **row, size_t col, const char *s)
+static void set_text(char **row, size_t col, const char *s)
 {
-    if (!s)
-        return;
-    if (!(row[col] = sr_xstrdup(s)))
-        t->failed = true;
+    if (s)
+        row[col] = sr_xstrdup(s);
 }
 
 /* raw: plain digits for the CSV; else thousands separators. */
-static void set_count(survey_table *t, char **row, size_t col, long long v, bool raw)
+static void set_count(char **row, size_t col, long long v, bool raw)
 {
     char buf[64];
     if (v < 0)
         return;
     if (raw)
         snprintf(buf, sizeof buf, "%lld", v);
-    set_text(t, row, col, raw ? buf : sr_format_count(buf, sizeof buf, v));
+    set_text(row, col, raw ? buf : sr_format_count(buf, sizeof buf, v));
 }
 
 /* raw: ASCII '-' for the CSV; else the reports' minus sign (U+2212). */
-static void set_fixed(survey_table *t, char **row, size_t col, double v, int decimals, bool raw)
+static void set_fixed(char **row, size_t col, double v, int decimals, bool raw)
 {
     char buf[64];
     if (isfinite(v))
-        set_text(t, row, col,
+        set_text(row, col,
                  raw ? sr_format_fixed(buf, sizeof buf, v, decimals) : sr_text_fixed(buf, sizeof buf, v, decimals));
 }
 
@@ -176,47 +170,42 @@ static const double widths[N_COLS] = {2.4, 0.9, 2.2, 1.0, 0.8, 0.6, 1.0, 1.0, 1.
 /* One row per model: the candidates table of candidates.md and .csv. */
 static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
 {
-    *t = (survey_table){raw ? csv_headings : headings, numeric, N_COLS, NULL, 0, 0, false};
-    for (size_t i = 0; i < s->n_models && !t->failed; i++) {
+    *t = (survey_table){raw ? csv_headings : headings, numeric, N_COLS, NULL, 0, 0};
+    for (size_t i = 0; i < s->n_models; i++) {
         const sr_survey_model *m = &s->models[i];
         char **row = table_row(t);
-        if (!row)
-            return;
         bool kept = m->verdict == SR_SURVEY_KEPT;
-        set_text(t, row, COL_ID, m->id);
-        set_text(t, row, COL_VERDICT, sr_survey_verdict_name(m->verdict));
+        set_text(row, COL_ID, m->id);
+        set_text(row, COL_VERDICT, sr_survey_verdict_name(m->verdict));
         char *reason = sr_survey_reason(s, m), *flags = kept ? sr_survey_flags(m) : NULL;
         row[COL_REASON] = reason;
         row[COL_FLAGS] = flags;
-        set_text(t, row, COL_LICENSE, m->record.license);
-        set_text(t, row, COL_GATED, m->record.gated);
+        set_text(row, COL_LICENSE, m->record.license);
+        set_text(row, COL_GATED, m->record.gated);
         if (m->tier > 0)
-            set_count(t, row, COL_TIER, m->tier, raw);
-        set_fixed(t, row, COL_WEIGHTS, m->weights_gib, raw ? 3 : 2, raw);
-        set_fixed(t, row, COL_KV_GIB, m->kv_gib, raw ? 3 : 2, raw);
-        set_count(t, row, COL_BPT, m->bytes_per_token, raw);
-        set_count(t, row, COL_TOKENS, m->kv_tokens, raw);
-        set_fixed(t, row, COL_CONC, m->max_concurrency, 2, raw);
+            set_count(row, COL_TIER, m->tier, raw);
+        set_fixed(row, COL_WEIGHTS, m->weights_gib, raw ? 3 : 2, raw);
+        set_fixed(row, COL_KV_GIB, m->kv_gib, raw ? 3 : 2, raw);
+        set_count(row, COL_BPT, m->bytes_per_token, raw);
+        set_count(row, COL_TOKENS, m->kv_tokens, raw);
+        set_fixed(row, COL_CONC, m->max_concurrency, 2, raw);
     }
 }
 
 /* The kept models' KV tokens (max concurrency) at each what-if length. */
 static void whatif_table(const sr_survey *s, survey_table *t, const char **heads, bool *num, size_t n_cols)
 {
-    *t = (survey_table){heads, num, n_cols, NULL, 0, 0, false};
-    for (size_t i = 0; i < s->n_models && !t->failed; i++) {
+    *t = (survey_table){heads, num, n_cols, NULL, 0, 0};
+    for (size_t i = 0; i < s->n_models; i++) {
         const sr_survey_model *m = &s->models[i];
         if (m->verdict != SR_SURVEY_KEPT)
             continue;
         char **row = table_row(t);
-        if (!row)
-            return;
-        set_text(t, row, 0, m->id);
+        set_text(row, 0, m->id);
         for (size_t w = 0; w < m->n_whatif && w + 1 < n_cols; w++) {
             char a[64], b[64];
             char *cell = sr_asprintf("%s (%sx)", sr_format_count(a, sizeof a, m->whatif[w].tokens),
                                      sr_format_fixed(b, sizeof b, m->whatif[w].max_concurrency, 2));
-            t->failed |= cell == NULL;
             row[w + 1] = cell;
         }
     }
@@ -224,14 +213,11 @@ static void whatif_table(const sr_survey *s, survey_table *t, const char **heads
 
 /* ---- the outline's tables and words (survey/outline.c) ------------------------ */
 
-/* A survey table as a table of the table layer (NULL on OOM). */
+/* A survey table as a table of the table layer. */
 static sr_table *as_table(survey_table *t, const char *id, const char *title, bool sortable)
 {
     sr_table_builder b;
-    if (t->failed || !sr_tb_begin(&b, id, title)) {
-        table_free(t);
-        return NULL;
-    }
+    sr_tb_begin(&b, id, title);
     b.t->sortable = sortable;
     for (size_t c = 0; c < t->n_cols; c++)
         sr_tb_column(&b, t->headings[c], NULL, t->numeric[c], t->n_cols == N_COLS ? widths[c] : c == 0 ? 2.0 : 1.0);
@@ -364,12 +350,7 @@ sr_error *sr_render_survey_csv(const sr_survey *s, char **out, size_t *len)
             csv_cell(&sb, t.cells[r * t.n_cols + c], t.numeric[c], c == 0);
         sr_strbuf_puts(&sb, "\r\n");
     }
-    bool failed = t.failed;
     table_free(&t);
-    if (failed) {
-        sr_strbuf_release(&sb);
-        return sr_oom();
-    }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
     return NULL;
@@ -448,15 +429,12 @@ sr_error *sr_render_survey_json(const sr_survey *s, char **out, size_t *len)
     cJSON *list = cJSON_CreateArray();
     for (size_t i = 0; i < s->n_models; i++)
         cJSON_AddItemToArray(list, candidate_json(s, &s->models[i]));
-    char *text = !sr_json_tree_visible(list) ? NULL : cJSON_Print(list);
+    sr_json_tree_visible(list);
+    char *text = cJSON_Print(list);
     cJSON_Delete(list);
-    if (!text)
-        return sr_oom();
     /* cJSON's buffer with a final newline, in our allocator */
     *out = sr_asprintf("%s\n", text);
     cJSON_free(text);
-    if (!*out)
-        return sr_oom();
     *len = strlen(*out);
     return NULL;
 }

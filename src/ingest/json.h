@@ -17,8 +17,8 @@
  * In both, a member that is absent or null counts as absent: nothing is
  * stored and no error is made (the caller decides whether absent is
  * wrong). */
-#ifndef SR_INGEST_JSON_INPUT_H
-#define SR_INGEST_JSON_INPUT_H
+#ifndef SR_INGEST_JSON_H
+#define SR_INGEST_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -108,5 +108,31 @@ sr_error *sr_json_get_string(const sr_json_obj *o, const char *key, size_t max_l
 
 /* A file that is one JSON object: *out the tree (the caller deletes it). */
 sr_error *sr_json_parse_object_file(const char *path, const char *data, size_t len, struct cJSON **out);
+
+/* ---- strict parsing with line numbers ------------------------------------ */
+
+/* Parse one JSON value held in [data, data+len), whose first byte is on line
+ * `line` of path. Refuses invalid UTF-8, NUL bytes (raw or \u0000 escapes)
+ * and text after the value, naming the line. The caller owns *out
+ * (cJSON_Delete). */
+sr_error *sr_json_parse(const char *path, long line, const char *data, size_t len, struct cJSON **out);
+/* Every line valid UTF-8 without NUL bytes, and no "\u0000" escape (cJSON
+ * would cut the string there); errors name the line, the first being `line`. */
+sr_error *sr_json_check_text(const char *path, long line, const char *data, size_t len);
+/* True when the first byte that is not a BOM or white space is '[' (a JSON
+ * array rather than JSON lines). */
+bool sr_json_starts_array(const char *data, size_t len);
+/* A JSON array read one element at a time, for files written as one big
+ * array (lm-eval samples before June 2024): the text is checked as by
+ * sr_json_check_text, then each element is parsed by cJSON and handed to
+ * each(ctx, line, element) with the line it starts on; the tree is deleted
+ * after the call (and a json arena in scope reset). Errors name the line. */
+typedef sr_error *(*sr_json_element_fn)(void *ctx, long line, const struct cJSON *element);
+sr_error *sr_json_each_array_element(const char *path, const char *data, size_t len, sr_json_element_fn each,
+                                     void *ctx);
+/* An input error naming path, the line of the first repeat (in file order)
+ * of an id among ids[0..n) (lines[i] is the line of ids[i]) and the id; NULL
+ * when all differ. O(n log n). what names the ids in the message ("item id"). */
+sr_error *sr_check_unique_ids(const char *path, const char *const *ids, const long *lines, size_t n, const char *what);
 
 #endif

@@ -5,13 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/compare/outputs.h"
+#include "render/compare/compare_csv.h"
+#include "render/compare/order.h"
+#include "render/compare/text.h"
 #include "render/shared/csv_cells.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
-static const char header[] = "model,label,section,name,before,after,n_paired,delta,ci_low,ci_high,mcnemar_p,verdict,"
+static const char csv_header[] = "model,label,section,name,before,after,n_paired,delta,ci_low,ci_high,mcnemar_p,verdict,"
                              "flipped_better,flipped_worse,ratio,ratio_low,ratio_high,within_noise,regression,detail"
                              "\r\n";
 
@@ -195,7 +197,7 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     size_t n = sr_compare_model_order(c, order);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, header);
+    sr_strbuf_puts(&sb, csv_header);
     setup_rows(&sb, c);
     for (size_t i = 0; i < n; i++)
         model_rows(&sb, &c->models[order[i]]);

@@ -1,4 +1,4 @@
-/* The typed JSON field readers of src/ingest/json_input.c. */
+/* The typed JSON field readers of src/ingest/json.c. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <float.h>
@@ -7,7 +7,8 @@
 
 #include "expect_error.h"
 #include "ingest/ingest.h"
-#include "ingest/json_input.h"
+#include "ingest/json.h"
+#include "ingest/json_keys.h"
 
 /* A parsed document kept with its text, freed by doc_free. */
 typedef struct doc {
@@ -37,7 +38,7 @@ static const char *const manifest_like = "{\n"
                                          "  \"max_model_len\": 4096.0\n"
                                          "}\n";
 
-Test(json_input, line_of_a_key_in_a_multi_line_document)
+Test(json, line_of_a_key_in_a_multi_line_document)
 {
     doc d = doc_parse(manifest_like);
     cr_assert_eq(sr_json_key_line(manifest_like, strlen(manifest_like), "max_model_len"), 6);
@@ -60,7 +61,7 @@ Test(json_input, line_of_a_key_in_a_multi_line_document)
     doc_free(&d);
 }
 
-Test(json_input, key_text_inside_a_string_is_not_the_key)
+Test(json, key_text_inside_a_string_is_not_the_key)
 {
     /* line 2 holds "max_concurrency" as a value (a comma follows, not a
      * colon); line 3 a key ending in \"name (its quote is escaped); the
@@ -78,7 +79,7 @@ Test(json_input, key_text_inside_a_string_is_not_the_key)
     doc_free(&d);
 }
 
-Test(json_input, record_lines_count_from_the_record)
+Test(json, record_lines_count_from_the_record)
 {
     /* the record starts on line 10 of its file; "b" is on its second line */
     const char *text = "{\"a\": 1,\n \"b\": \"x\"}";
@@ -96,7 +97,7 @@ Test(json_input, record_lines_count_from_the_record)
     cJSON_Delete(obj);
 }
 
-Test(json_input, get_long)
+Test(json, get_long)
 {
     const char *text = "{\"whole\": 4096.0, \"half\": 2.5, \"text\": \"32\", \"neg\": -3, \"big\": 1e12,\n"
                        " \"null\": null, \"inf\": 1e999}";
@@ -134,7 +135,7 @@ Test(json_input, get_long)
     doc_free(&d);
 }
 
-Test(json_input, prefix_names_the_nested_key)
+Test(json, prefix_names_the_nested_key)
 {
     const char *text = "{\"text_config\": {\n  \"num_hidden_layers\": -1}}";
     doc d = doc_parse(text);
@@ -146,7 +147,7 @@ Test(json_input, prefix_names_the_nested_key)
     doc_free(&d);
 }
 
-Test(json_input, get_number)
+Test(json, get_number)
 {
     const char *text = "{\"u\": 0.9, \"over\": 1.5, \"s\": \"0.9\", \"t\": true}";
     doc d = doc_parse(text);
@@ -166,7 +167,7 @@ Test(json_input, get_number)
     doc_free(&d);
 }
 
-Test(json_input, get_bool)
+Test(json, get_bool)
 {
     doc d = doc_parse("{\"yes\": true, \"no\": false, \"one\": 1, \"str\": \"true\"}");
     bool b = false, found = false;
@@ -181,7 +182,7 @@ Test(json_input, get_bool)
     doc_free(&d);
 }
 
-Test(json_input, get_string)
+Test(json, get_string)
 {
     /* "bad" holds a lone 0xff byte: cJSON keeps it, the check refuses it */
     doc d = doc_parse("{\"s\": \"abc\", \"empty\": \"\", \"n\": 5,\n \"bad\": \"\xff\"}");
@@ -206,7 +207,7 @@ Test(json_input, get_string)
     doc_free(&d);
 }
 
-Test(json_input, check_number_says_what_is_wrong)
+Test(json, check_number_says_what_is_wrong)
 {
     doc d = doc_parse("{\"zero\": 0, \"frac\": -0.5, \"big\": 2e15, \"s\": \"1\", \"n\": null}");
     const cJSON *root = d.root;

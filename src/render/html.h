@@ -2,8 +2,8 @@
  * the pages cannot drift apart: a table of the table layer as template values,
  * a chart's SVG as it goes inside a page, and the page itself rendered
  * from its compiled-in template. Internal to src/render. */
-#ifndef SR_RENDER_SHARED_HTML_TABLE_H
-#define SR_RENDER_SHARED_HTML_TABLE_H
+#ifndef SR_RENDER_HTML_H
+#define SR_RENDER_HTML_H
 
 #include "render/shared/table.h"
 #include "render/shared/template.h"
@@ -15,8 +15,8 @@
 void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t);
 
 /* The SVG as it goes inside the page: no XML declaration, the root element
- * scaled by CSS and labelled for screen readers. Fresh string; NULL on OOM
- * or when svg has no <svg element. */
+ * scaled by CSS and labelled for screen readers. Fresh string; NULL when
+ * svg has no <svg element. */
 char *sr_html_inline_svg(const char *svg, const char *label);
 
 /* The compiled-in template `name` rendered with the values fill(root, ctx)

@@ -1,17 +1,18 @@
-#include "render/shared/pdf_layout.h"
+#include "render/pdf_layout.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/canvas/chart.h"
 #include "render/canvas/glyphs.h"
-#include "render/report/charts.h"
+#include "render/shared/words.h"
+#include "render/shared/wrap.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/text.h"
-#include "render/shared/wrap.h"
 
 #define MAX_TEXT 4000 /* bytes of one input text shown; longer is cut with "…" */
 
@@ -30,7 +31,7 @@ static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_dat
 
 bool sr_pdf_failed(const sr_pdf *p)
 {
-    return p->error || p->oom;
+    return p->error != HPDF_OK;
 }
 
 /* ---- pages ------------------------------------------------------------- */
@@ -38,11 +39,10 @@ bool sr_pdf_failed(const sr_pdf *p)
 void sr_pdf_new_page(sr_pdf *p)
 {
     HPDF_Page page = HPDF_AddPage(p->doc);
+    if (!page)
+        return; /* libharu's error, recorded by on_error */
     void *pages = p->pages;
-    if (!page || !sr_grow(&pages, &p->cap_pages, p->n_pages + 1, sizeof *p->pages)) {
-        p->oom = p->oom || page;
-        return;
-    }
+    sr_grow(&pages, &p->cap_pages, p->n_pages + 1, sizeof *p->pages);
     p->pages = pages;
     p->pages[p->n_pages++] = page;
     HPDF_Page_SetSize(page, HPDF_PAGE_SIZE_A4, HPDF_PAGE_PORTRAIT);
@@ -125,11 +125,8 @@ static double measure(void *ctx, const char *s, size_t len)
 static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
     char *s = sr_pdf_clean(text);
-    if (!s)
-        return;
     font_measure m = {p, f, size};
-    if (!sr_wrap(s, width, measure, &m, lines))
-        p->oom = true;
+    sr_wrap(s, width, measure, &m, lines);
     free(s);
 }
 
@@ -210,9 +207,8 @@ void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside)
     if (p->section)
         sr_pdf_bookmark(p, p->section, title);
     char *clean = sr_pdf_clean(title);
-    double w = clean ? sr_pdf_width(p, p->bold, 11.5, clean, strlen(clean)) : 0;
-    if (clean)
-        sr_pdf_draw(p, SR_PDF_MARGIN_X, p->y - 11.5, clean, p->bold, 11.5, SR_PDF_INK);
+    double w = sr_pdf_width(p, p->bold, 11.5, clean, strlen(clean));
+    sr_pdf_draw(p, SR_PDF_MARGIN_X, p->y - 11.5, clean, p->bold, 11.5, SR_PDF_INK);
     free(clean);
     if (aside) {
         sr_text_list lines = {0};
@@ -370,11 +366,7 @@ static void table_row(sr_pdf *p, pdf_table *t, const pdf_cell *cells)
         sr_pdf_new_page(p);
         if (t->caption) {
             char *more = sr_asprintf("%s (continued)", t->caption);
-            if (more)
-                sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, more, p->regular, SR_PDF_SMALL, SR_PDF_MUTED,
-                                    2);
-            else
-                p->oom = true;
+            sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, more, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
             free(more);
         }
         table_header(p, t);
@@ -404,8 +396,7 @@ void sr_pdf_footers(sr_pdf *p, const char *name)
 {
     char *clean = sr_pdf_clean(name);
     sr_text_list lines = {0};
-    if (clean)
-        sr_pdf_wrap(p, p->regular, SR_PDF_SMALL, clean, SR_PDF_CONTENT_W - 120, &lines);
+    sr_pdf_wrap(p, p->regular, SR_PDF_SMALL, clean, SR_PDF_CONTENT_W - 120, &lines);
     for (size_t i = 0; i < p->n_pages; i++) {
         char num[64];
         snprintf(num, sizeof num, "page %zu of %zu", i + 1, p->n_pages);
@@ -571,10 +562,8 @@ static void table_part(sr_pdf *p, const sr_table *t, size_t first, size_t n, con
         for (size_t i = 0; i < k; i++) {
             const sr_cell *c = sr_table_cell(t, r, idx[i]);
             const char *text = c->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : c->text;
-            if (c->kind == SR_CELL_INTERVAL && (kept[i] = interval_unbroken(text)))
-                text = kept[i];
-            else if (c->kind == SR_CELL_INTERVAL)
-                p->oom = true;
+            if (c->kind == SR_CELL_INTERVAL)
+                text = kept[i] = interval_unbroken(text);
             cells[i] = (pdf_cell){text, c->sub, tone_color(c), cell_bold(c), 0};
         }
         table_row(p, &pt, cells);
@@ -601,11 +590,8 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
                 n = t->n_cols - first;
             char *part =
                 sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu)", caption, first + 1, first + n, t->n_cols);
-            if (!part)
-                p->oom = true;
-            sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part ? part : caption, p->regular, SR_PDF_SMALL,
-                                SR_PDF_MUTED, 2);
-            table_part(p, t, first, n, part ? part : caption);
+            sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
+            table_part(p, t, first, n, part);
             free(part);
             first += n;
         }
@@ -692,7 +678,7 @@ sr_error *sr_pdf_save(sr_pdf *p, char **out, size_t *len)
     *len = 0;
     sr_error *err = sr_pdf_failed(p) ? NULL : read_stream(p, out, len);
     if (!err && (sr_pdf_failed(p) || !*out)) {
-        if (p->oom || p->error == HPDF_FAILD_TO_ALLOC_MEM)
+        if (p->error == HPDF_FAILD_TO_ALLOC_MEM)
             err = sr_oom();
         else
             err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make the PDF: libharu error 0x%04lX (detail %lu)",
@@ -737,15 +723,11 @@ sr_error *sr_pdf_open(sr_pdf *p, const char *name)
     if (!p->regular || !p->bold)
         return NULL; /* recorded by the handler; sr_pdf_save reports it */
     char *clean = sr_pdf_clean(name);
-    char *title = clean ? sr_asprintf("%s \xE2\x80\x94 sweep report", clean) : NULL;
-    if (title) {
-        HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, title);
-        HPDF_SetInfoAttr(p->doc, HPDF_INFO_AUTHOR, "sweep-report " SR_VERSION);
-        HPDF_SetInfoAttr(p->doc, HPDF_INFO_CREATOR, "sweep-report " SR_VERSION);
-        HPDF_SetInfoAttr(p->doc, HPDF_INFO_SUBJECT, "Accuracy and speed of LLMs against a baseline");
-    } else {
-        p->oom = true;
-    }
+    char *title = sr_asprintf("%s \xE2\x80\x94 sweep report", clean);
+    HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, title);
+    HPDF_SetInfoAttr(p->doc, HPDF_INFO_AUTHOR, "sweep-report " SR_VERSION);
+    HPDF_SetInfoAttr(p->doc, HPDF_INFO_CREATOR, "sweep-report " SR_VERSION);
+    HPDF_SetInfoAttr(p->doc, HPDF_INFO_SUBJECT, "Accuracy and speed of LLMs against a baseline");
     free(title);
     free(clean);
     HPDF_SetPageMode(p->doc, HPDF_PAGE_MODE_USE_OUTLINE);

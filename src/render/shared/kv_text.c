@@ -1,6 +1,6 @@
 /* The KV audit's values in words (see kv_text.h). Sections cited are those
  * of docs/kv.md, the user's reference for these sentences. */
-#include "render/report/kv_text.h"
+#include "render/shared/kv_text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -383,49 +383,38 @@ void sr_kv_words_release(sr_kv_words *w)
     memset(w, 0, sizeof *w);
 }
 
-static sr_error *take(sr_strbuf *sb, char **dst)
-{
-    *dst = sr_strbuf_detach(sb);
-    return *dst ? NULL : sr_oom();
-}
-
-sr_error *sr_kv_words_make(const sr_model *m, sr_kv_words *out)
+void sr_kv_words_make(const sr_model *m, sr_kv_words *out)
 {
     const sr_kv_summary *kv = &m->kv;
     memset(out, 0, sizeof *out);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_error *err = NULL;
     if (sr_kv_has_note(kv)) {
         check_words(&sb, kv);
         inverse_words(&sb, kv);
-        err = take(&sb, &out->note);
+        out->note = sr_strbuf_detach(&sb);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->config_path) {
         /* Say why the Recomputed column is empty. */
         sr_strbuf_puts(&sb, m->config_searched ? "not recomputed: no config.json in the model's directory, nor one "
                                                  "for its id in --configs"
                                                : "not recomputed: no config.json in the model's directory");
-        err = take(&sb, &out->note);
+        out->note = sr_strbuf_detach(&sb);
     } else if (kv->logged_tokens >= 0 && kv->recomputed_tokens < 0 && !m->layout) {
         if (m->config_problem)
             sr_strbuf_printf(&sb, "not recomputed: its config.json could not be read (%s)", m->config_problem);
         else
             sr_strbuf_puts(&sb, "not recomputed: its config.json could not be read (see the warnings)");
-        err = take(&sb, &out->note);
+        out->note = sr_strbuf_detach(&sb);
     }
-    if (!err && kv->planned) {
+    if (kv->planned) {
         layers_words(&sb, &kv->shape);
-        if (!(err = take(&sb, &out->layers)) &&
-            !(out->assumptions = sr_kv_text_assumptions(&kv->basis, m->layout, kv->vllm_version)))
-            err = sr_oom();
+        out->layers = sr_strbuf_detach(&sb);
+        out->assumptions = sr_kv_text_assumptions(&kv->basis, m->layout, kv->vllm_version);
     }
-    if (!err && kv->n_whatif > 0) {
+    if (kv->n_whatif > 0) {
         held_words(&sb, m);
         chip_words(&sb, &kv->basis);
-        err = take(&sb, &out->whatif_assumptions);
+        out->whatif_assumptions = sr_strbuf_detach(&sb);
     }
     sr_strbuf_release(&sb);
-    if (err)
-        sr_kv_words_release(out);
-    return err;
 }

@@ -8,18 +8,18 @@
  * libharu reports errors through a handler: ours records the first one and
  * returns (no longjmp); the layout goes on harmlessly and the error is
  * returned at the end by sr_pdf_save. */
-#ifndef SR_RENDER_SHARED_PDF_LAYOUT_H
-#define SR_RENDER_SHARED_PDF_LAYOUT_H
+#ifndef SR_RENDER_PDF_LAYOUT_H
+#define SR_RENDER_PDF_LAYOUT_H
 
 #include <hpdf.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "render/report/charts.h"
-#include "render/report/text.h"
 #include "model/sweep.h"
+#include "render/canvas/chart.h"
 #include "render/shared/table.h"
 #include "util/error.h"
+#include "util/text_list.h"
 
 #define SR_PDF_PAGE_W 595.276
 #define SR_PDF_PAGE_H 841.89
@@ -43,8 +43,7 @@ typedef struct sr_pdf {
     HPDF_Page *pages;
     size_t n_pages, cap_pages;
     double y; /* top of the free space on the page */
-    HPDF_STATUS error, detail;
-    bool oom;
+    HPDF_STATUS error, detail; /* libharu's first error */
     HPDF_Outline section; /* the current top-level bookmark */
     char section_title[128]; /* its heading: an untitled table's caption ("Speed (continued)") */
     /* Advance widths of printable ASCII characters (1/1000 em) for regular

@@ -1,0 +1,18 @@
+/* The throughput curve, drawn whole rather than in rows: output throughput
+ * against load (chart_throughput.c), for charts.c. */
+#ifndef SR_RENDER_REPORT_CHART_THROUGHPUT_H
+#define SR_RENDER_REPORT_CHART_THROUGHPUT_H
+
+#include <stdbool.h>
+
+#include "model/sweep.h"
+#include "render/canvas/canvas.h"
+
+/* The sweep varies concurrency,
+ * request rate or prompts at once over 3 or more values at one pair of
+ * lengths. */
+bool sr_throughput_has_data(const sr_sweep *sw);
+double sr_throughput_height(void);
+sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
+
+#endif

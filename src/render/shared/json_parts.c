@@ -1,0 +1,112 @@
+/* The parts report.json and compare.json show the same way
+ * (json_parts.h). */
+#include "render/shared/json_parts.h"
+
+#include <math.h>
+
+cJSON *sr_json_failure(const sr_failure *f)
+{
+    if (f->stage == SR_STAGE_NONE)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "stage", cJSON_CreateString(sr_stage_name(f->stage)));
+    sr_json_add(o, "message", sr_json_str(f->message));
+    sr_json_add(o, "source", sr_json_str(f->source));
+    return o;
+}
+
+cJSON *sr_json_serving_settings(const sr_serving_settings *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "vllm_version", sr_json_str(st->vllm_version));
+    sr_json_add(o, "tensor_parallel_size", sr_json_count(st->tensor_parallel_size));
+    sr_json_add(o, "pipeline_parallel_size", sr_json_count(st->pipeline_parallel_size));
+    sr_json_add(o, "max_num_batched_tokens", sr_json_count(st->max_num_batched_tokens));
+    sr_json_add(o, "max_num_seqs", sr_json_count(st->max_num_seqs));
+    sr_json_add(o, "block_size", sr_json_count(st->block_size));
+    sr_json_add(o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
+    sr_json_add(o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
+    sr_json_add(o, "max_model_len", sr_json_count(st->max_model_len));
+    /* where each known setting was read: a server log, "logs/run.log:4", a
+     * spec.txt, "arms.txt:3", "sweep.json" */
+    cJSON *src = cJSON_CreateObject();
+    for (int f = 0; f < SR_SETTING_FIELDS; f++)
+        if (sr_setting_known(st, (sr_setting_field)f))
+            sr_json_add(src, sr_setting_name((sr_setting_field)f), sr_json_str(st->source[f]));
+    sr_json_add(o, "sources", src);
+    return o;
+}
+
+cJSON *sr_json_manifest(const sr_sweep *sw)
+{
+    const sr_manifest *mf = &sw->manifest;
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "name", sr_json_str(mf->name));
+    sr_json_add(o, "hardware", sr_json_str(mf->hardware));
+    sr_json_add(o, "hbm_gib", sr_json_num(mf->hbm_gib));
+    sr_json_add(o, "gpu_memory_utilization", sr_json_num(mf->gpu_memory_utilization));
+    sr_json_add(o, "max_model_len", sr_json_count(mf->max_model_len));
+    sr_json_add(o, "max_num_seqs", sr_json_count(mf->max_num_seqs));
+    sr_json_add(o, "image", sr_json_str(mf->image));
+    sr_json_add(o, "vllm_version", sr_json_str(mf->vllm_version));
+    sr_json_add(o, "date", sr_json_str(mf->date));
+    sr_json_add(o, "source", sr_json_str(mf->source));
+    return o;
+}
+
+cJSON *sr_json_inputs(const sr_sweep *sw)
+{
+    cJSON *inputs = cJSON_CreateArray();
+    for (size_t i = 0; i < sw->n_inputs; i++) {
+        cJSON *f = cJSON_CreateObject();
+        sr_json_add(f, "path", cJSON_CreateString(sw->inputs[i].path));
+        sr_json_add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
+        sr_json_add(f, "size",
+                    sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
+        sr_json_add(f, "sha256",
+                    sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
+        sr_json_add(f, "reason", sr_json_str(sw->inputs[i].reason));
+        sr_json_append(inputs, f);
+    }
+    return inputs;
+}
+
+cJSON *sr_json_statistics_settings(const sr_settings *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "resamples", cJSON_CreateNumber((double)st->resamples));
+    sr_json_add(o, "seed", cJSON_CreateNumber((double)st->seed));
+    sr_json_add(o, "confidence", cJSON_CreateNumber(st->confidence));
+    sr_json_add(o, "rng", cJSON_CreateString(st->rng));
+    sr_json_add(o, "ci_method", cJSON_CreateString(st->ci_method));
+    return o;
+}
+
+cJSON *sr_json_warnings(const sr_sweep *sw)
+{
+    cJSON *warnings = cJSON_CreateArray();
+    for (size_t i = 0; i < sw->n_warnings; i++)
+        sr_json_append(warnings, cJSON_CreateString(sw->warnings[i]));
+    return warnings;
+}
+
+void sr_json_paired_result(cJSON *o, const sr_paired_result *r, double ci_level, bool shown, bool paired, bool tested)
+{
+    sr_json_add(o, "n_paired", shown ? cJSON_CreateNumber((double)r->n_paired) : cJSON_CreateNull());
+    sr_json_add(o, "delta", sr_json_num(paired ? r->delta : NAN));
+    sr_json_add(o, "ci_low", sr_json_num(tested ? r->ci_low : NAN));
+    sr_json_add(o, "ci_high", sr_json_num(tested ? r->ci_high : NAN));
+    sr_json_add(o, "ci_level", sr_json_num(tested ? ci_level : NAN));
+    sr_json_add(o, "mcnemar_p", sr_json_num(tested ? r->mcnemar_p : NAN));
+    sr_json_add(o, "mde", sr_json_num(tested ? r->mde : NAN));
+    sr_json_add(o, "flipped_better", paired ? cJSON_CreateNumber((double)r->better) : cJSON_CreateNull());
+    sr_json_add(o, "flipped_worse", paired ? cJSON_CreateNumber((double)r->worse) : cJSON_CreateNull());
+    sr_json_add(o, "resampling", sr_json_str(tested ? r->resampling : NULL));
+    if (isfinite(r->sampled_ci_low)) {
+        sr_json_add(o, "sampled_ci_low", cJSON_CreateNumber(r->sampled_ci_low));
+        sr_json_add(o, "sampled_ci_high", cJSON_CreateNumber(r->sampled_ci_high));
+        sr_json_add(
+            o, "monte_carlo_error",
+            cJSON_CreateNumber(fmax(fabs(r->sampled_ci_low - r->ci_low), fabs(r->sampled_ci_high - r->ci_high))));
+    }
+}

@@ -1,0 +1,328 @@
+/* The words and number formats every document shares (docs/report-format.md
+ * in code): the cells of the tables, the verdicts, the sweep's and the
+ * benchmarks' names, the statistics' method names. */
+#include "render/shared/words.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+/* ---- cells --------------------------------------------------------------- */
+
+const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+        return buf;
+    }
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool minus = tmp[0] == '-';
+    const char *sign = minus ? SR_TEXT_MINUS : "", *digits = tmp + minus;
+    /* Cut to the caller's buffer, as snprintf would (numbers are short). */
+    size_t a = strlen(sign), b = strlen(digits);
+    if (a >= size)
+        a = 0;
+    if (a + b >= size)
+        b = size - a - 1;
+    memcpy(buf, sign, a);
+    memcpy(buf + a, digits, b);
+    buf[a + b] = '\0';
+    return buf;
+}
+
+const char *sr_text_confidence(char *buf, size_t size, double confidence)
+{
+    double pct = confidence * 100;
+    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+}
+
+const char *sr_text_score(char *buf, size_t size, double v)
+{
+    return sr_text_fixed(buf, size, v, 3);
+}
+
+const char *sr_text_score_ci(char *buf, size_t size, const sr_scores *s)
+{
+    char score[64], lo[64], hi[64];
+    sr_text_score(score, sizeof score, s->score);
+    if (s->summary_only)
+        snprintf(buf, size, "%s (not recomputed)", score);
+    else if (isfinite(s->score_ci_low) && isfinite(s->score_ci_high))
+        snprintf(buf, size, "%s [%s, %s]", score, sr_text_score(lo, sizeof lo, s->score_ci_low),
+                 sr_text_score(hi, sizeof hi, s->score_ci_high));
+    else
+        snprintf(buf, size, "%s", score);
+    return buf;
+}
+
+const char *sr_text_signed(char *buf, size_t size, double v, int decimals)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, decimals);
+    char tmp[64];
+    sr_format_fixed(tmp, sizeof tmp, v, decimals);
+    bool zero = strspn(tmp, "-0.") == strlen(tmp); /* "0.0", "-0.0": no sign */
+    if (zero)
+        snprintf(buf, size, "%s", tmp[0] == '-' ? tmp + 1 : tmp);
+    else if (tmp[0] == '-')
+        snprintf(buf, size, "%s%s", SR_TEXT_MINUS, tmp + 1);
+    else
+        snprintf(buf, size, "+%s", tmp);
+    return buf;
+}
+
+const char *sr_text_points(char *buf, size_t size, double v)
+{
+    return sr_text_signed(buf, size, isfinite(v) ? v * 100 : v, 1);
+}
+
+const char *sr_text_paired_ci(char *buf, size_t size, const sr_paired_result *r)
+{
+    char d[64], lo[64], hi[64];
+    sr_text_points(d, sizeof d, r->delta);
+    if (isfinite(r->delta) && isfinite(r->ci_low) && isfinite(r->ci_high))
+        snprintf(buf, size, "%s [%s, %s]", d, sr_text_points(lo, sizeof lo, r->ci_low),
+                 sr_text_points(hi, sizeof hi, r->ci_high));
+    else
+        snprintf(buf, size, "%s", d);
+    return buf;
+}
+
+const char *sr_text_delta_ci(char *buf, size_t size, const sr_scores *s)
+{
+    if (s && s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (s && s->compared && isfinite(s->vs_baseline.delta)) {
+        sr_text_paired_ci(buf, size, &s->vs_baseline);
+    } else {
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    }
+    return buf;
+}
+
+const char *sr_text_ratio(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 2);
+    char tmp[64];
+    snprintf(buf, size, "%sx", sr_format_fixed(tmp, sizeof tmp, v, 2));
+    return buf;
+}
+
+const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
+{
+    char r[64], lo[64], hi[64];
+    double low = s->low, high = s->high;
+    sr_text_ratio(r, sizeof r, s->ratio);
+    if (!isfinite(s->ratio) || !isfinite(low) || !isfinite(high)) {
+        snprintf(buf, size, "%s", r);
+        return buf;
+    }
+    sr_format_fixed(lo, sizeof lo, low, 2);
+    sr_format_fixed(hi, sizeof hi, high, 2);
+    if (strcmp(lo, hi) == 0)
+        snprintf(buf, size, "%s", r);
+    else
+        snprintf(buf, size, "%s (%s\xE2\x80\x93%s)", r, lo, hi);
+    return buf;
+}
+
+const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
+{
+    static const sr_spread none = {NAN, NAN, NAN, -1};
+    return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
+}
+
+const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde)
+{
+    char m[64], mde[64];
+    if (!s) {
+        return NULL;
+    } else if (s->summary_only) {
+        snprintf(buf, size, "%s",
+                 s->is_baseline ? "baseline; not recomputed (summary only)"
+                                : "not recomputed (summary only): no per-item rows to compare");
+    } else if (s->is_baseline) {
+        snprintf(buf, size, "baseline");
+    } else if (!s->compared) {
+        return NULL;
+    } else if (s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS) {
+        snprintf(buf, size, "too few items to compare, n = %zu", s->vs_baseline.n_paired);
+    } else if (s->vs_baseline.verdict != SR_VERDICT_NO_DIFFERENCE) {
+        const char *name = sr_verdict_name(s->vs_baseline.verdict);
+        if (!name)
+            return NULL;
+        snprintf(buf, size, "%s", name);
+    } else if (isfinite(margin) && s->equivalent == 1) {
+        snprintf(buf, size, "equivalent within \xC2\xB1%s points", sr_format_json_number(m, sizeof m, margin));
+    } else if (isfinite(margin) && s->equivalent == 0) {
+        snprintf(buf, size, "no measured difference, not shown equivalent within \xC2\xB1%s points",
+                 sr_format_json_number(m, sizeof m, margin));
+    } else if (with_mde && isfinite(s->vs_baseline.mde)) {
+        snprintf(buf, size, "no measured difference (differences under %s points could not be detected)",
+                 sr_text_fixed(mde, sizeof mde, s->vs_baseline.mde * 100, 1));
+    } else {
+        snprintf(buf, size, "no measured difference");
+    }
+    return buf;
+}
+
+const char *sr_text_verdict_mark(const sr_scores *s, double margin)
+{
+    if (!s || !s->compared || s->is_baseline)
+        return "";
+    switch (s->vs_baseline.verdict) {
+    case SR_VERDICT_HIGHER: return "\xE2\x96\xB2"; /* ▲ */
+    case SR_VERDICT_LOWER: return "\xE2\x96\xBC";  /* ▼ */
+    case SR_VERDICT_NO_DIFFERENCE:
+        return isfinite(margin) && s->equivalent == 1 ? "\xE2\x89\x88" : "="; /* ≈ */
+    case SR_VERDICT_TOO_FEW_ITEMS: return "?";
+    default: return "";
+    }
+}
+
+const char *sr_text_chart_left_out(sr_chart_kind kind)
+{
+    switch (kind) {
+    case SR_CHART_TRADEOFF:
+        return "No accuracy-against-speed chart: no entry has both an accuracy difference from the baseline and a "
+               "speed ratio to it.";
+    case SR_CHART_SPEED_RATIO: return "No speed chart: no entry has a speed ratio to the baseline.";
+    case SR_CHART_ACCURACY_DELTA: return "No accuracy chart: no entry was compared with the baseline.";
+    case SR_CHART_KV_CAPACITY: return "No KV cache chart: no KV cache size was logged or recomputed.";
+    case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
+    case SR_CHART_ACCURACY: return "No accuracy chart: no entry has accuracy scores.";
+    case SR_CHART_SPEED: return "No speed chart: no entry has speed results.";
+    }
+    return "A chart had nothing to draw.";
+}
+
+const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenario *sc)
+{
+    if (!sc || !isfinite(sc->median_output_throughput))
+        return NULL;
+    bool run_log = sc->n_runs > 0;
+    for (size_t r = 0; r < sc->n_runs; r++)
+        run_log &= sc->runs[r].from_run_log;
+    char v[64];
+    sr_text_throughput(v, sizeof v, sc->median_output_throughput);
+    snprintf(buf, size, "%s%s", v, run_log ? " (run.log)" : "");
+    return buf;
+}
+
+const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
+{
+    if (!s->summary_only)
+        return otherwise;
+    return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
+}
+
+const char *sr_text_throughput(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return sr_text_fixed(buf, size, v, 0);
+    char tmp[64];
+    if (fabs(v) >= 100 && fabs(v) < 1e15)
+        sr_format_count(tmp, sizeof tmp, llround(v));
+    else
+        sr_format_fixed(tmp, sizeof tmp, v, 1);
+    snprintf(buf, size, "%s tok/s", tmp);
+    return buf;
+}
+
+const char *sr_text_count(char *buf, size_t size, long long v)
+{
+    if (v < 0)
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    else
+        sr_format_count(buf, size, v);
+    return buf;
+}
+
+const char *sr_text_pvalue(char *buf, size_t size, double v)
+{
+    if (isfinite(v) && v < 0.001)
+        snprintf(buf, size, "<0.001");
+    else
+        sr_text_fixed(buf, size, v, 3);
+    return buf;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+char *sr_text_sweep_name(const sr_sweep *sw)
+{
+    if (sw->manifest.name && sw->manifest.name[0])
+        return sr_xstrdup(sw->manifest.name);
+    const char *dir = sw->export_dir ? sw->export_dir : "";
+    size_t end = strlen(dir);
+    while (end > 0 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    if (start == end || (end - start == 1 && dir[start] == '.'))
+        return sr_xstrdup("sweep");
+    return sr_strndup(dir + start, end - start);
+}
+
+size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        for (size_t i = 0; i < sw->n_models; i++)
+            if (sr_model_benchmark(&sw->models[i], sr_table_benchmarks[b])) {
+                names[n++] = sr_table_benchmarks[b];
+                break;
+            }
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t j = 0; j < sw->models[i].n_benchmarks; j++) {
+            const char *name = sw->models[i].benchmarks[j].benchmark;
+            bool seen = false;
+            for (size_t k = 0; k < n && !seen; k++)
+                seen = strcmp(names[k], name) == 0;
+            for (size_t b = 0; b < sr_n_table_benchmarks && !seen; b++)
+                seen = strcmp(sr_table_benchmarks[b], name) == 0;
+            if (!seen)
+                names[n++] = name;
+        }
+    return n;
+}
+
+const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n)
+{
+    size_t room = sr_n_table_benchmarks;
+    for (size_t i = 0; i < sw->n_models; i++)
+        room += sw->models[i].n_benchmarks;
+    const char **names = sr_xmalloc(room * sizeof *names); /* room >= 2: the table's */
+    *n = sr_text_benchmarks(sw, names);
+    return names;
+}
+
+const char *sr_text_benchmark_title(const char *name)
+{
+    for (size_t b = 0; b < sr_n_table_benchmarks; b++)
+        if (strcmp(sr_table_benchmarks[b], name) == 0)
+            return sr_table_benchmark_titles[b];
+    return name;
+}
+
+/* ---- methods ------------------------------------------------------------- */
+
+const char *sr_text_resampling_method(void)
+{
+    return "class counts from the multinomial when the paired differences take at most 16 values (0/1 scores), "
+           "else item indices";
+}
+
+const char *sr_text_quantile_method(const char *ci_method)
+{
+    return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
+                                           : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
+}

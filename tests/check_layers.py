@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""scripts/layers.py fails on each broken rule: a copy of src/ with one
+deliberately bad include per rule, and a made-up call graph with a circle.
+Run by make layers (so by make lint): python3 tests/check_layers.py [CFLAGS]."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+sys.path.insert(0, os.path.join(root, "scripts"))
+import layers  # noqa: E402
+
+cflags = sys.argv[1] if len(sys.argv) > 1 else ""
+BAD = [
+    # (file, include added, words the failure must say)
+    ("render/shared/words.c", "render/report/text.h", "an engine reaches into a document"),
+    ("render/html.c", "render/compare/text.h", "an engine reaches into a document"),
+    ("render/compare/tables.c", "render/report/tables.h", "a document reaches into another document"),
+    ("ingest/bfcl.c", "ingest/vllm_settings.h", "a parser reaches into another parser"),
+    ("ingest/json.c", "ingest/hf_config.h", "the JSON base reaches into a parser"),
+    ("pipeline.c", "render/render.h", "pipeline.c includes from render/"),
+    ("analysis/stats.c", "ingest/json.h", "analysis/ reaches up into ingest/"),
+    ("model/sweep.c", "analysis/analysis.h", "model/ reaches up into analysis/"),
+    ("render/shared/words.c", "pipeline.h", "render/ reaches up into pipeline.h"),
+]
+failed = 0
+with tempfile.TemporaryDirectory() as tmp:
+    src = os.path.join(tmp, "src")
+    shutil.copytree(os.path.join(root, "src"), src)
+    for path, header, words in BAD:
+        unit = path[:-2]
+        cmd = [sys.executable, os.path.join(root, "scripts", "layers.py"), "--src", src, "--no-calls",
+               "--cflags", cflags, unit]
+        clean = subprocess.run(cmd, capture_output=True, text=True)
+        if clean.returncode != 0:
+            print("check_layers: FAIL %s is already broken:\n%s" % (path, clean.stderr))
+            failed += 1
+            continue
+        with open(os.path.join(src, path)) as f:
+            text = f.read()
+        with open(os.path.join(src, path), "w") as f:
+            f.write('#include "%s"\n' % header + text)
+        bad = subprocess.run(cmd, capture_output=True, text=True)
+        with open(os.path.join(src, path), "w") as f:
+            f.write(text)
+        want = "%s includes %s: %s" % (unit + ".c", header, words)
+        if bad.returncode == 1 and want in bad.stderr:
+            print("ok   %s with #include \"%s\" fails: %s" % (path, header, words))
+        else:
+            print("check_layers: FAIL %s with #include \"%s\": exit %d, said:\n%s" % (path, header, bad.returncode,
+                                                                                     bad.stderr))
+            failed += 1
+
+# A circle of files calling each other, and a chain that is none.
+found = layers.circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+if found == [["a", "b", "c"]] and layers.circles({"a": {"b"}, "b": {"c"}}) == []:
+    print("ok   a -> b -> c -> a is a circle; a -> b -> c is none")
+else:
+    print("check_layers: FAIL circles: %s" % found)
+    failed += 1
+# Rooms: a new ingest file is a parser of its own; the JSON base and loaders are not.
+if (layers.room("ingest/sglang_bench") == ("parser", "ingest/sglang_bench") and layers.room("ingest/json") ==
+        ("ingest-base",) and layers.room("ingest/export") == ("loader",) and layers.room("render/outputs") ==
+        ("render-top",) and layers.room("render/newdoc/outline") == ("document", "newdoc")):
+    print("ok   rooms: a new parser is a leaf, a new render folder a document")
+else:
+    print("check_layers: FAIL rooms")
+    failed += 1
+print("check_layers: %d failed" % failed)
+sys.exit(1 if failed else 0)
