@@ -18,7 +18,6 @@
 
 CC ?= cc
 BUILD ?= build
-
 # Quiet by default, as kbuild and git: one short line per step ("  CC      src/cli.c"),
 # every command in full with V=1, nothing with make -s. make report builds without
 # the per-file lines (a newcomer's first screen is the outputs, not the compiler).
@@ -75,7 +74,14 @@ TEST_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 REALDATA_DIR := $(firstword $(wildcard $(SR_REALDATA) $(CURDIR)/../shared/realdata /work/shared/realdata) ../shared/realdata)
 # plain `make` builds the program, though rules come before `all:`
 .DEFAULT_GOAL := all
-$(TEST_OBJ): override CFLAGS_ALL += -DREALDATA_DIR='"$(REALDATA_DIR)"'
+$(TEST_OBJ): override CFLAGS_ALL += -DREALDATA_DIR='"$(REALDATA_DIR)"' -DREQUESTS_DIR='"$(abspath $(BUILD))/requests"'
+# The per-request benchmark files the latency unit tests read, and the numpy/scipy
+# figures they are held to (tests/latency_reference.py; Debian's python3-numpy and
+# python3-scipy live under /usr/bin/python3).
+NUMPY_PYTHON ?= /usr/bin/python3
+$(BUILD)/requests/expected.json: tests/latency_reference.py tests/requests_gen.py | $(BUILD)/.test-deps-ok
+	$(say) GEN $@
+	$(Q)$(NUMPY_PYTHON) tests/latency_reference.py $(BUILD)/requests
 # rewritten only when the place changes, so the tests are rebuilt then
 $(TEST_OBJ): $(BUILD)/.realdata-dir
 $(BUILD)/.realdata-dir: FORCE
@@ -186,7 +192,7 @@ report: sweep-report
 
 # Criterion runs each test in a child process and does not count a leak the
 # sanitizer reports when the child exits: the log is searched for reports.
-unit: $(BUILD)/unit-tests
+unit: $(BUILD)/unit-tests $(BUILD)/requests/expected.json
 	@$(BUILD)/unit-tests --jobs 2 >$(BUILD)/unit.log 2>&1; rc=$$?; cat $(BUILD)/unit.log; \
 	if grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' $(BUILD)/unit.log; then \
 	    echo "unit: a sanitizer reported an error (above)"; exit 1; fi; exit $$rc

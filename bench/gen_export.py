@@ -294,6 +294,22 @@ def bench_json(model_id, stamp, inp, out, conc, f):
                          *f["ttft"], *f["tpot"], *f["itl"])
 
 
+def detail_arrays(rng, inp, out, f):
+    """--per-request: the arrays `vllm bench serve --save-detailed` adds to a
+    result (input_lens, output_lens, ttfts [s], itls [[s]], generated_texts,
+    errors), one entry per prompt, out - 1 inter-token latencies each, drawn
+    around the run's TTFT and TPOT; numbers as Python writes them (repr)."""
+    ttft_s, tpot_s = f["ttft"][1] / 1000.0, f["tpot"][1] / 1000.0
+    ttfts = [repr(ttft_s * rng.lognormvariate(0.0, 0.3)) for _ in range(f["prompts"])]
+    pool = [repr(tpot_s * rng.gammavariate(8.0, 0.125)) for _ in range(4096)]
+    itls = ", ".join("[" + ", ".join(rng.choices(pool, k=out - 1)) + "]" for _ in range(f["prompts"]))
+    text = json.dumps(" ".join(["token"] * out))
+    return ('"input_lens": [%s], "output_lens": [%s], "ttfts": [%s], "itls": [%s], "generated_texts": [%s], '
+            '"errors": [%s], ' % (", ".join([str(inp)] * f["prompts"]), ", ".join([str(out)] * f["prompts"]),
+                                  ", ".join(ttfts), itls, ", ".join([text] * f["prompts"]),
+                                  ", ".join(['""'] * f["prompts"])))
+
+
 def bench_block(inp, out, conc, f):
     return BLOCK_TMPL % (f["prompts"], conc, f["duration"], f["total_in"], f["total_out"], f["req_tp"], f["tp"],
                          f["peak"], float(conc), f["tot_tp"], f["ttft"][0], f["ttft"][1], f["ttft"][3],
@@ -503,6 +519,10 @@ def write_model(args, i, base_g, base_b, gsm_strict, gsm_flex, bfcl3, bfcl4, big
             stamp0 = "20261102-%02d%02d%02d" % (8 + rs[0][0] // 10, rs[0][0] % 10 * 5, i % 60)
             objs = [bench_json(model_id, "20261102-%02d%02d%02d" % (8 + r // 10, r % 10 * 5, i % 60), inp, out, conc, f)
                     for r, f in rs]
+            if args.per_request:  # a stream of its own: the export is otherwise the same
+                drng = random.Random(args.seed * 7919 + i * 101 + conc + inp)
+                objs = [o.replace('"max_output_tokens_per_s"', detail_arrays(drng, inp, out, f) +
+                                  '"max_output_tokens_per_s"', 1) for o, (_, f) in zip(objs, rs)]
             write(os.path.join(sdir, "vllm-infqps-concurrency%d-%s-%s.json" % (conc, name, stamp0)), "\n".join(objs))
 
     side_rows[0].append(bytes(1 if k == 0 else 0 for k in kinds_g))
@@ -516,12 +536,14 @@ BYTES_PER_GSM8K_ITEM = 1_510    # two samples lines per item (strict-match and f
 BYTES_PER_BFCL_ITEM = 257       # a result line, and a score line for a failure
 BYTES_PER_RUN = 1_068           # one --save-result object
 BYTES_PER_LOG_LINE = 237        # one loggers.py throughput line
+BYTES_PER_DETAILED_RUN = 1_370_000  # --per-request: a run's arrays (mean over the runs of the defaults)
 
 
 def estimate_bytes(args):
     """The bytes the export (and --side) will take."""
     per_model = (BYTES_PER_MODEL + BYTES_PER_GSM8K_ITEM * args.gsm8k_items + BYTES_PER_BFCL_ITEM * args.bfcl_items
-                 + BYTES_PER_RUN * args.runs + BYTES_PER_LOG_LINE * args.log_lines)
+                 + (BYTES_PER_RUN + (BYTES_PER_DETAILED_RUN if args.per_request else 0)) * args.runs
+                 + BYTES_PER_LOG_LINE * args.log_lines)
     total = per_model * args.models + (args.log_mb + args.bench_log_mb) * 1e6
     if args.side:
         total += args.models * (args.gsm8k_items + args.bfcl_items)
@@ -567,6 +589,9 @@ def main():
                     help="the random seed: the same seed and sizes give the same files (default %(default)s)")
     ap.add_argument("--side", metavar="FILE",
                     help="also write the 0/1 score matrices the report compares, for bench/numpy_bootstrap.py")
+    ap.add_argument("--per-request", action="store_true",
+                    help="give every --save-result file the per-request arrays of --save-detailed (ttfts, itls, "
+                         "output_lens, errors ...: about 1.4 MB a run); the export is otherwise the same")
     ap.add_argument("--estimate", action="store_true",
                     help="print the disk the export would take, and exit without writing")
     args = ap.parse_args()

@@ -259,6 +259,28 @@ run_report logs "$TMP/logs" "$RESAMPLES"
 G_RC=$RC G_WALL=$WALL G_CPU=$CPU G_RSS=$RSS G_ERR=$ERR
 rm -rf "$TMP/logs" "$TMP/out-logs" "$TMP/logs0" "$TMP/out-logs0"
 
+# Issue 32: the same 60-model export with and without vLLM --save-detailed's
+# per-request arrays in every run (gen_export.py --per-request), reported
+# alternately BENCH_REPEAT times; the medians' ratio (target < 2).
+say "generating the $SMALL-model export twice: with per-request arrays (--per-request) and without"
+gen "$TMP/req0" --models "$SMALL"
+gen "$TMP/req" --models "$SMALL" --per-request
+Q0_MB=$(fcalc "$(bytes_of "$TMP/req0") / 1e6")
+Q_MB=$(fcalc "$(bytes_of "$TMP/req") / 1e6")
+q0walls= qwalls= q0cpus= qcpus= Q_RC=0
+i=0
+while [ $i -lt "$REPEAT" ]; do
+    run_report req0 "$TMP/req0" "$RESAMPLES"
+    [ "$RC" = 0 ] || Q_RC=$RC
+    q0walls="$q0walls $WALL" q0cpus="$q0cpus $CPU"
+    run_report req "$TMP/req" "$RESAMPLES"
+    [ "$RC" = 0 ] || Q_RC=$RC
+    qwalls="$qwalls $WALL" qcpus="$qcpus $CPU" Q_RSS=$RSS Q_ERR=$ERR Q_STEPS=$STEPS
+    i=$((i + 1))
+done
+Q0_WALL=$(median $q0walls) Q0_CPU=$(median $q0cpus) Q_WALL=$(median $qwalls) Q_CPU=$(median $qcpus)
+rm -rf "$TMP/req0" "$TMP/req" "$TMP/out-req0" "$TMP/out-req"
+
 # ---- table -----------------------------------------------------------------
 row() { printf '%-36s %6s %9s %8s %8s %8s %12s  %s\n' "$@"; }
 # rate COUNT SECONDS: COUNT / SECONDS as an integer, n/a when SECONDS is noise
@@ -324,8 +346,18 @@ if [ "$G_RC" = 0 ]; then
 else
     row "big logs" "3" "$G_MB" "FAILED" "" "" "" "exit $G_RC: ${G_ERR:-}"
 fi
+if [ "$Q_RC" = 0 ]; then
+    QR=$(fcalc "$Q_WALL / $Q0_WALL")
+    row "$SMALL models, per-request arrays (median of $REPEAT)" "$SMALL" "$Q_MB" "$Q_WALL" "$Q_CPU" "$Q_RSS" "" \
+        "< 2x $(verdict "$(awk -v r="$QR" 'BEGIN { print (r < 2) }')")"
+    row "  same export without them" "$SMALL" "$Q0_MB" "$Q0_WALL" "$Q0_CPU" "" "" ""
+    row "  ratio with / without (wall)" "" "" "$QR" "$(fcalc "$Q_CPU / $Q0_CPU")" "" "" "(CPU ratio beside it)"
+    echo "  steps of the last run with them (wall s): $Q_STEPS"
+else
+    row "$SMALL models, per-request arrays" "$SMALL" "$Q_MB" "FAILED" "" "" "" "exit $Q_RC: ${Q_ERR:-}"
+fi
 echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the whole report (all outputs,"
 echo "PDF and HTML included), a lower bound for the bootstrap step. The bootstrap-step rows divide by"
 echo "the CPU time (user + sys, all threads) of --resamples $RESAMPLES minus that of --resamples $MIN_RESAMPLES on the"
 echo "same export, scaled by $RESAMPLES / ($RESAMPLES - $MIN_RESAMPLES). Inputs come from a warm page cache. Other load on the machine inflates wall times."
-[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ] && [ "$PEER_OK" = 1 ]
+[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ] && [ "$Q_RC" = 0 ] && [ "$PEER_OK" = 1 ]

@@ -32,6 +32,9 @@ check() {
         command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
         command -v cppcheck >/dev/null 2>&1 || missing="$missing cppcheck"
         command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+        # the latency unit tests' reference figures (tests/latency_reference.py)
+        /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
+        /usr/bin/python3 -c 'import scipy.stats' >/dev/null 2>&1 || missing="$missing python3-scipy"
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
         command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"

@@ -89,7 +89,19 @@ for m in models:
         bruns = [r for r in bs["runs"] if r is not None]
         close(what + " ratio_low", s["ratio_low"], min(runs) / max(bruns))
         close(what + " ratio_high", s["ratio_high"], max(runs) / min(bruns))
-        want = None if len(runs) < 2 and len(bruns) < 2 else s["ratio_low"] <= 1 <= s["ratio_high"]
+        # issue 32: the Welch-log interval decides with 2 runs or more a side, the range otherwise
+        gmean = math.exp(statistics.mean(map(math.log, runs)) - statistics.mean(map(math.log, bruns)))
+        close(what + " ratio_gmean", s["ratio_gmean"], gmean)
+        if len(runs) >= 2 and len(bruns) >= 2:
+            same(what + " ratio_ci_method", s["ratio_ci_method"], "welch-log")
+            # symmetric about the geometric mean on the log scale
+            close(what + " log interval symmetric", math.log(s["ratio_ci_high"]) - math.log(gmean),
+                  math.log(gmean) - math.log(s["ratio_ci_low"]))
+            want = s["ratio_ci_low"] <= 1 <= s["ratio_ci_high"]
+        else:
+            same(what + " ratio_ci_method", s["ratio_ci_method"], None)
+            same(what + " ratio_ci_note is given", s["ratio_ci_note"] is not None, True)
+            want = None if len(runs) < 2 and len(bruns) < 2 else s["ratio_low"] <= 1 <= s["ratio_high"]
         same(what + " within_noise", s["within_noise"], want)
 
 if failures:

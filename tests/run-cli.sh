@@ -121,6 +121,13 @@ fi
 if run report-confidence-90 0 report tests/bad/base -o "$tmp/c90" --resamples 500 --confidence 0.9; then ok; else
     bad "report --confidence 0.9 --resamples 500: the minimum follows the confidence (500 at 90%)"
 fi
+# --slo ttft=MS,tpot=MS[,e2el=MS] (issue 32): each bound a positive number once; anything else a usage error
+for slo in "ttft=0" "ttft=300,ttft=200" "latency=300" "ttft=300," "tpot=abc" ""; do
+    if run "slo-$slo" 2 report "$export_dir" -o "$tmp/never-slo" --slo "$slo" &&
+        has "$tmp/err" "--slo" && [ ! -e "$tmp/never-slo" ]; then ok; else bad "report --slo '$slo': usage error naming --slo"; fi
+done
+if run slo-ok 0 report "$export_dir" -o "$tmp/slo" --slo ttft=300,tpot=40,e2el=5000 &&
+    has "$tmp/slo/report.json" '"e2el_ms": 5000'; then ok; else bad "report --slo with three bounds: in settings.slo"; fi
 if run bad-number 2 report "$export_dir" --confidence 95 &&
     has "$tmp/err" "error: --confidence takes a number greater than 0 and less than 1, not '95'"; then ok; else
     bad "report --confidence 95: wording"

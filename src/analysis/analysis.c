@@ -4,6 +4,7 @@
 
 #include "analysis/baseline.h"
 #include "analysis/entries.h"
+#include "analysis/frontier.h"
 #include "analysis/overview.h"
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
@@ -81,7 +82,8 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         return err;
     sr_set_statuses(sweep);
     sr_rank_overview(sweep);
-    sr_pick_throughput_curve(sweep);
+    sr_pick_load_curves(sweep);
+    sr_mark_frontier(sweep);
     note_noisy_speed(sweep);
     note_empty_baseline(sweep);
     return NULL;

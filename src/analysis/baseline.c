@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/latency.h"
 #include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/alloc.h"
@@ -284,8 +285,9 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static void speed_summary(sr_scenario *sc)
+static void speed_summary(sr_scenario *sc, const sr_slo *slo)
 {
+    sr_latency_summary(sc, slo);
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
         size_t offset;
@@ -313,16 +315,74 @@ static void speed_summary(sr_scenario *sc)
     free(v);
 }
 
+/* The latency ratios with the baseline, one bootstrap each, run on all
+ * cores: each writes only its own scenario's ratio, from its own seed. */
+typedef struct latency_job {
+    sr_scenario *sc;
+    const sr_scenario *base;
+    sr_latency_ratio_kind kind;
+    unsigned long seed;
+    bool ok;
+} latency_job;
+
+typedef struct latency_jobs {
+    latency_job *items;
+    size_t n, cap;
+    const sr_settings *settings;
+} latency_jobs;
+
+static void latency_job_at(void *ctx, size_t i)
+{
+    latency_jobs *jobs = ctx;
+    latency_job *j = &jobs->items[i];
+    j->ok = sr_latency_vs_baseline(j->sc, j->base, j->kind, jobs->settings->resamples, j->seed,
+                             jobs->settings->confidence);
+}
+
+static void queue_latency_ratios(latency_jobs *jobs, const sr_model *m, sr_scenario *sc, const sr_scenario *base,
+                                 unsigned long seed)
+{
+    if (!base || !sc->pooled.known || !base->pooled.known)
+        return;
+    for (size_t k = 0; k < SR_N_LAT_RATIOS; k++) {
+        void *items = jobs->items;
+        sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
+        jobs->items = items;
+        jobs->items[jobs->n++] =
+            (latency_job){sc, base, (sr_latency_ratio_kind)k,
+                          sr_latency_ratio_seed(seed, m->id, sc->key, (sr_latency_ratio_kind)k), false};
+    }
+}
+
+static sr_error *run_latency_jobs(latency_jobs *jobs, const sr_settings *st)
+{
+    jobs->settings = st;
+    sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), latency_job_at, jobs);
+    for (size_t i = 0; i < jobs->n; i++)
+        if (!jobs->items[i].ok)
+            return sr_oom();
+    return NULL;
+}
+
+/* One model's own figures: scores, and per scenario the medians over runs
+ * and the latency of its pooled requests (megabytes of them with
+ * per-request arrays: run on all cores, each model touching only its own). */
+static void model_summary_at(void *ctx, size_t i)
+{
+    sr_sweep *sweep = ctx;
+    sr_model *m = &sweep->models[i];
+    for (size_t j = 0; j < m->n_benchmarks; j++)
+        score_summary(&m->benchmarks[j], sweep->settings.confidence);
+    for (size_t j = 0; j < m->n_scenarios; j++)
+        speed_summary(&m->scenarios[j], &sweep->settings.slo);
+    sr_slo_capacities(m, &sweep->settings.slo);
+}
+
 sr_error *sr_compare(sr_sweep *sweep)
 {
     sr_error *err = NULL;
-    for (size_t i = 0; i < sweep->n_models; i++) {
-        sr_model *m = &sweep->models[i];
-        for (size_t j = 0; j < m->n_benchmarks; j++)
-            score_summary(&m->benchmarks[j], sweep->settings.confidence);
-        for (size_t j = 0; j < m->n_scenarios; j++)
-            speed_summary(&m->scenarios[j]);
-    }
+    sr_parallel_for(sweep->n_models, sr_thread_count(sweep->settings.threads, sweep->n_models), model_summary_at,
+                    sweep);
     /* Without a baseline (or one with no results) there is nothing to
      * compare with; every other section of the report still stands. */
     sr_model *base = NULL;
@@ -341,6 +401,7 @@ sr_error *sr_compare(sr_sweep *sweep)
     for (size_t j = 0; j < n_base; j++)
         base_idx[j] = sr_item_index_new(&base->benchmarks[j]);
     job_list jobs = {.n_families = n_base};
+    latency_jobs ljobs = {0};
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
@@ -349,16 +410,24 @@ sr_error *sr_compare(sr_sweep *sweep)
                     !m->benchmarks[j].summary_only && !base->benchmarks[b].summary_only) /* no items to pair */
                     err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
         }
-        /* Ratio of medians to the baseline's and the range the runs span. */
-        for (size_t j = 0; j < m->n_scenarios && !err; j++)
-            sr_speed_spread(&m->scenarios[j], sr_model_scenario(base, m->scenarios[j].key),
-                            &m->scenarios[j].vs_baseline);
+        /* Ratio of medians to the baseline's, the range the runs span and
+         * the Welch-log interval; the latency ratios queued, the baseline's
+         * own row too (as its speed ratio: 1, with the interval its own
+         * noise gives). */
+        for (size_t j = 0; j < m->n_scenarios && !err; j++) {
+            const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
+            sr_speed_spread(&m->scenarios[j], bsc, sweep->settings.confidence, &m->scenarios[j].vs_baseline);
+            queue_latency_ratios(&ljobs, m, &m->scenarios[j], bsc, sweep->settings.seed);
+        }
     }
     for (size_t j = 0; j < n_base; j++)
         sr_item_index_free(base_idx[j]);
     free(base_idx);
     if (!err)
         err = run_jobs(&jobs, &sweep->settings);
+    if (!err)
+        err = run_latency_jobs(&ljobs, &sweep->settings);
+    free(ljobs.items);
     jobs_free(&jobs);
     return err;
 }

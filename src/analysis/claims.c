@@ -491,11 +491,18 @@ static sr_error *speed_value(const sr_model *m, const sr_claim *c, figure_value 
     double v;
     sr_claim_reason if_nan = SR_CLAIM_WHY_NO_VALUE;
     sr_claim_diff_unit unit = SR_CLAIM_DIFF_PLAIN;
-    if (strcmp(field, "ratio") == 0 || strcmp(field, "ratio_low") == 0 || strcmp(field, "ratio_high") == 0) {
-        v = !sc                               ? NAN
-            : strcmp(field, "ratio") == 0     ? sc->vs_baseline.ratio
-            : strcmp(field, "ratio_low") == 0 ? sc->vs_baseline.low
-                                              : sc->vs_baseline.high;
+    if (strcmp(field, "ratio") == 0 || strcmp(field, "ratio_low") == 0 || strcmp(field, "ratio_high") == 0 ||
+        strcmp(field, "ratio_ci_low") == 0 || strcmp(field, "ratio_ci_high") == 0 ||
+        strcmp(field, "ratio_gmean") == 0) {
+        bool ci = sc && sc->vs_baseline.note == SR_RATIO_CI_DONE;
+        v = !sc                                   ? NAN
+            : strcmp(field, "ratio") == 0         ? sc->vs_baseline.ratio
+            : strcmp(field, "ratio_low") == 0     ? sc->vs_baseline.low
+            : strcmp(field, "ratio_high") == 0    ? sc->vs_baseline.high
+            : strcmp(field, "ratio_gmean") == 0   ? sc->vs_baseline.gmean
+            : !ci                                 ? NAN
+            : strcmp(field, "ratio_ci_low") == 0  ? sc->vs_baseline.ci_low
+                                                  : sc->vs_baseline.ci_high;
         unit = SR_CLAIM_DIFF_RATIO;
         if_nan = sc && isnan(sc->vs_baseline.ratio) ? SR_CLAIM_WHY_BASELINE_NO_SCENARIO : SR_CLAIM_WHY_NO_VALUE;
     } else if (strcmp(field, "cv") == 0) {

@@ -332,7 +332,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 
 /* ---- speed ----------------------------------------------------------------- */
 
-static void speed_changes(sr_model_change *mc)
+static void speed_changes(sr_model_change *mc, double confidence)
 {
     const sr_model *b = mc->before, *a = mc->after;
     mc->speed = sr_xcalloc(b->n_scenarios + a->n_scenarios + 1, sizeof *mc->speed);
@@ -344,10 +344,12 @@ static void speed_changes(sr_model_change *mc)
         ch->key = sc->key;
         ch->before = sr_model_scenario(b, sc->key);
         ch->after = sr_model_scenario(a, sc->key);
-        ch->change = (sr_spread){NAN, NAN, NAN, -1};
+        ch->change = sr_spread_none();
         if (ch->before && ch->after)
-            sr_speed_spread(ch->after, ch->before, &ch->change);
-        ch->regression = ch->change.within_noise == 0 && ch->change.high < 1;
+            sr_speed_spread(ch->after, ch->before, confidence, &ch->change);
+        /* Slower beyond run noise: the Welch-log interval (else, under 2 runs
+         * on a side, the run range) lies below 1. */
+        ch->regression = ch->change.verdict == SR_SPEED_SLOWER;
     }
 }
 
@@ -534,7 +536,7 @@ static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *
         mc->after = &c->after->models[i];
         mc->transition = transition_of(mc->before, mc->after);
         if (!(err = accuracy_changes(c, mc, jobs))) {
-            speed_changes(mc);
+            speed_changes(mc, c->settings.confidence);
             kv_change(c, mc);
         }
     }

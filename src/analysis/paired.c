@@ -236,19 +236,38 @@ size_t sr_run_throughputs(const sr_scenario *sc, double *out)
     return n;
 }
 
-void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out)
+void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confidence, sr_spread *out)
 {
+    *out = sr_spread_none();
     double denom = ref ? ref->median_output_throughput : NAN;
     out->ratio = isfinite(denom) && denom > 0 ? sc->median_output_throughput / denom : NAN;
-    out->low = out->high = NAN;
-    out->within_noise = -1;
     if (!isfinite(out->ratio))
         return;
     double *runs = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *runs);
     double *ref_runs = sr_xmalloc((ref->n_runs ? ref->n_runs : 1) * sizeof *ref_runs);
     size_t n = sr_run_throughputs(sc, runs), nr = sr_run_throughputs(ref, ref_runs);
+    out->n_runs = n;
+    out->n_ref_runs = nr;
     if (sr_ratio_range(runs, n, ref_runs, nr, &out->low, &out->high) && (n > 1 || nr > 1))
         out->within_noise = out->low <= 1 && 1 <= out->high;
+    /* Welch's interval on the log throughputs, when each side has runs to
+     * measure its noise; it then decides within_noise. */
+    double df;
+    bool interval = sr_welch_log_ratio(runs, n, ref_runs, nr, confidence, &out->gmean, &out->ci_low, &out->ci_high, &df);
+    if (interval) {
+        out->note = SR_RATIO_CI_DONE;
+        out->ci_level = confidence;
+        out->within_noise = out->ci_low <= 1 && 1 <= out->ci_high;
+    } else {
+        out->ci_low = out->ci_high = NAN;
+        out->note = isnan(out->gmean) ? SR_RATIO_CI_NOT_POSITIVE : SR_RATIO_CI_FEW_RUNS;
+    }
+    double lo = interval ? out->ci_low : out->low, hi = interval ? out->ci_high : out->high;
+    out->verdict = out->within_noise < 0 ? SR_SPEED_UNJUDGED
+                   : out->within_noise ? SR_SPEED_WITHIN_NOISE
+                   : hi < 1            ? SR_SPEED_SLOWER
+                   : lo > 1            ? SR_SPEED_FASTER
+                                       : SR_SPEED_UNJUDGED;
     free(runs);
     free(ref_runs);
 }

@@ -67,10 +67,13 @@ sr_verdict sr_verdict_from_interval(double low, double high);
 size_t sr_run_throughputs(const sr_scenario *sc, double *out);
 
 /* A scenario's median output throughput against a reference scenario's:
- * the ratio of medians, and the range every pairing of one of its runs with
- * a reference run spans (min / max, max / min). within_noise: 1 when the
- * range holds 1, 0 when not, -1 when there is no ratio or one run on each
- * side (a point shows no spread). ref may be NULL (no ratio). */
-void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, sr_spread *out);
+ * the ratio of medians, the range every pairing of one of its runs with a
+ * reference run spans (min / max, max / min), and with at least 2 runs on
+ * each side Welch's t interval on the difference of mean log throughputs at
+ * confidence, exponentiated (sr_welch_log_ratio). within_noise: 1 when the
+ * interval holds 1, 0 when not; without an interval the same of the range
+ * when a side has 2 runs or more; -1 when there is no ratio or one run on
+ * each side (a point shows no spread). ref may be NULL (no ratio). */
+void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confidence, sr_spread *out);
 
 #endif

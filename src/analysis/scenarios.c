@@ -238,7 +238,7 @@ void sr_key_runs(sr_sweep *sweep)
     note_warmups(sweep, warmups);
 }
 
-/* ---- the throughput curve ------------------------------------------------ */
+/* ---- the curves against load ----------------------------------------------- */
 
 /* Axis values counted for a curve: at most this many (a chart cannot show
  * more; the count saturates). */
@@ -331,21 +331,28 @@ static bool value_added(index_table *t, curve_value *vals, size_t *n, size_t cur
     }
 }
 
+/* What a curve plots at a scenario: its median output throughput, or (the
+ * latency chart) its p99 time to first token. */
+static double curve_figure(const sr_scenario *sc, bool p99_ttft)
+{
+    return p99_ttft ? sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] : sc->median_output_throughput;
+}
+
 /* Two passes over every scenario: the curves (lengths and axis) in the
  * order first met, over every entry; then each curve's distinct axis
- * values over the entries that did not fail, where the median is a number.
+ * values over the entries that did not fail, where the figure is a number.
  * The curve with the most values wins, the first met on a tie. (Each
  * curve's values were once counted by a scan of the whole sweep per
  * scenario: quadratic, 46 % of a 10,000-model report's CPU, three times a
  * report.) */
-void sr_pick_throughput_curve(sr_sweep *sweep)
+static sr_load_curve pick_curve(const sr_sweep *sweep, bool p99_ttft)
 {
-    memset(&sweep->throughput_curve, 0, sizeof sweep->throughput_curve);
+    sr_load_curve picked = {0};
     size_t n_scenarios = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         n_scenarios += sweep->models[i].n_scenarios;
     if (n_scenarios == 0)
-        return;
+        return picked;
     curve_key *keys = sr_xmalloc(n_scenarios * sizeof *keys);
     size_t n_keys = 0;
     index_table key_table;
@@ -369,7 +376,7 @@ void sr_pick_throughput_curve(sr_sweep *sweep)
         for (size_t s = 0; s < m->n_scenarios; s++) {
             const sr_scenario *sc = &m->scenarios[s];
             curve_key k = {SR_AXIS_CONCURRENCY, sc->input_len, sc->output_len};
-            if (!scenario_axis(sc, &k.axis) || !isfinite(sc->median_output_throughput))
+            if (!scenario_axis(sc, &k.axis) || !isfinite(curve_figure(sc, p99_ttft)))
                 continue;
             size_t c = key_index(&key_table, keys, &n_keys, &k); /* met in the first pass */
             double v = sr_scenario_axis_value(sc, k.axis) + 0.0; /* -0 is 0, as == says */
@@ -384,11 +391,17 @@ void sr_pick_throughput_curve(sr_sweep *sweep)
             best = c;
         }
     if (best_n >= SR_MIN_CURVE_POINTS)
-        sweep->throughput_curve =
-            (sr_load_curve){true, keys[best].axis, keys[best].input_len, keys[best].output_len};
+        picked = (sr_load_curve){true, keys[best].axis, keys[best].input_len, keys[best].output_len};
     free(keys);
     free(counts);
     free(vals);
     free(key_table.slot);
     free(value_table.slot);
+    return picked;
+}
+
+void sr_pick_load_curves(sr_sweep *sweep)
+{
+    sweep->throughput_curve = pick_curve(sweep, false);
+    sweep->latency_curve = pick_curve(sweep, true);
 }

@@ -239,6 +239,184 @@ double sr_coefficient_of_variation(const double *x, size_t n)
     return mean > 0 ? gsl_stats_sd_m(x, 1, n, mean) / mean : NAN;
 }
 
+/* Mean and sample variance (n - 1) of log x; false when a value is not > 0
+ * or not finite. */
+static bool log_moments(const double *x, size_t n, double *mean, double *var)
+{
+    double *l = sr_xmalloc((n ? n : 1) * sizeof *l);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        ok = isfinite(x[i]) && x[i] > 0;
+        l[i] = ok ? log(x[i]) : 0;
+    }
+    if (ok) {
+        *mean = gsl_stats_mean(l, 1, n);
+        *var = n > 1 ? gsl_stats_variance_m(l, 1, n, *mean) : NAN;
+    }
+    free(l);
+    return ok;
+}
+
+bool sr_welch_log_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence, double *gmean,
+                        double *low, double *high, double *df)
+{
+    double dummy = NAN;
+    double *df_out = df ? df : &dummy;
+    *gmean = *low = *high = *df_out = NAN;
+    double ma, va, mb, vb;
+    if (na == 0 || nb == 0 || !log_moments(a, na, &ma, &va) || !log_moments(b, nb, &mb, &vb))
+        return false;
+    double d = ma - mb;
+    *gmean = exp(d);
+    if (na < 2 || nb < 2 || !(confidence > 0 && confidence < 1))
+        return false;
+    double qa = va / (double)na, qb = vb / (double)nb, se2 = qa + qb;
+    if (!(se2 > 0)) { /* neither side varies: the difference is known exactly */
+        *low = *high = *gmean;
+        return true;
+    }
+    double se = sqrt(se2);
+    *df_out = se2 * se2 / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
+    double t = gsl_cdf_tdist_Pinv((1 + confidence) / 2, *df_out);
+    *low = exp(d - t * se);
+    *high = exp(d + t * se);
+    return isfinite(*low) && isfinite(*high);
+}
+
+double sr_percentile_sorted(const double *sorted, size_t n, double p)
+{
+    if (n == 0 || !(p >= 0 && p <= 100))
+        return NAN;
+    return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p / 100);
+}
+
+/* One resampled percentile (see sr_bootstrap_percentile_draws): the
+ * order statistics at (n - 1) p / 100 and the next, interpolated as
+ * gsl_stats_quantile_from_sorted_data does. */
+static double percentile_draw(const double *sorted, size_t n, size_t rank, double frac, gsl_rng *rng)
+{
+    double nd = (double)n;
+    /* U_(k), k = rank + 1 (1-based), of n uniforms: Beta(k, n - k + 1). */
+    double u = gsl_ran_beta(rng, (double)(rank + 1), (double)(n - rank));
+    size_t lo = (size_t)(u * nd);
+    if (lo >= n)
+        lo = n - 1;
+    if (frac == 0 || rank + 1 >= n)
+        return sorted[lo];
+    /* The least of the n - k uniforms above U_(k): U_(k) + (1 - U_(k)) Beta(1, n - k). */
+    double w = -expm1(log(gsl_rng_uniform_pos(rng)) / (double)(n - rank - 1));
+    double u2 = u + (1 - u) * w;
+    size_t hi = (size_t)(u2 * nd);
+    if (hi >= n)
+        hi = n - 1;
+    return (1 - frac) * sorted[lo] + frac * sorted[hi];
+}
+
+static void percentile_draws(const double *sorted, size_t n, double p, long resamples, gsl_rng *rng, double *out)
+{
+    double h = (double)(n - 1) * (p / 100);
+    size_t rank = (size_t)floor(h);
+    if (rank > n - 1)
+        rank = n - 1;
+    double frac = h - (double)rank;
+    for (long r = 0; r < resamples; r++)
+        out[r] = percentile_draw(sorted, n, rank, frac, rng);
+}
+
+bool sr_bootstrap_percentile_draws(const double *sorted, size_t n, double p, long resamples, unsigned long seed,
+                                   double *out)
+{
+    if (n == 0 || resamples < 1 || !(p >= 0 && p <= 100))
+        return false;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return false;
+    gsl_rng_set(rng, seed);
+    percentile_draws(sorted, n, p, resamples, rng, out);
+    gsl_rng_free(rng);
+    return true;
+}
+
+bool sr_percentile_ratio_bootstrap(const double *a_sorted, size_t na, const double *b_sorted, size_t nb, double p,
+                                   long resamples, unsigned long seed, double confidence, double *ratio,
+                                   double *low, double *high)
+{
+    *ratio = *low = *high = NAN;
+    if (na == 0 || nb == 0 || resamples < 1 || !(b_sorted[0] > 0) || !(confidence > 0 && confidence < 1) ||
+        !(p >= 0 && p <= 100) || (size_t)resamples > SIZE_MAX / (2 * sizeof(double)))
+        return false;
+    *ratio = sr_percentile_sorted(a_sorted, na, p) / sr_percentile_sorted(b_sorted, nb, p);
+    double *draws = sr_xmalloc(2 * (size_t)resamples * sizeof *draws);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng) {
+        free(draws);
+        return false;
+    }
+    gsl_rng_set(rng, seed);
+    double *da = draws, *db = draws + resamples;
+    percentile_draws(a_sorted, na, p, resamples, rng, da);
+    percentile_draws(b_sorted, nb, p, resamples, rng, db);
+    gsl_rng_free(rng);
+    for (long r = 0; r < resamples; r++)
+        da[r] /= db[r];
+    double tail = (1 - confidence) / 2, fs[2] = {tail, 1 - tail}, q[2];
+    sr_quantiles_unsorted(da, (size_t)resamples, fs, 2, q);
+    *low = q[0];
+    *high = q[1];
+    free(draws);
+    return true;
+}
+
+/* The least of v[0..n); n > 0. */
+static double least(const double *v, size_t n)
+{
+    double m = v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
+}
+
+bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, double *out)
+{
+    for (size_t q = 0; q < m; q++) {
+        out[q] = NAN;
+        if (!(fs[q] >= 0 && fs[q] <= 1) || (q > 0 && fs[q] < fs[q - 1]))
+            return false;
+    }
+    if (n == 0)
+        return false;
+    /* gsl_stats_select is Hoare's quickselect (Numerical Recipes' select):
+     * it leaves v[0..k) <= v[k] <= v[k+1..n). So the order statistic after
+     * v[k] is the least of v[k+1..n), and a higher rank is selected within
+     * v[k+1..n) alone. */
+    size_t done = 0; /* v[0..done) holds ranks below those still to find */
+    bool have = false;
+    size_t at = 0; /* the last rank selected */
+    for (size_t q = 0; q < m; q++) {
+        double index = fs[q] * (double)(n - 1);
+        size_t lhs = (size_t)index;
+        double delta = index - (double)lhs;
+        if (!have || lhs != at) {
+            gsl_stats_select(v + done, 1, n - done, lhs - done);
+            at = lhs;
+            have = true;
+            done = lhs + 1;
+        }
+        double lo = v[lhs];
+        double hi = lhs + 1 < n ? least(v + lhs + 1, n - lhs - 1) : lo;
+        out[q] = lhs + 1 < n ? (1 - delta) * lo + delta * hi : lo;
+    }
+    return true;
+}
+
+double sr_quantile_unsorted(double *v, size_t n, double f)
+{
+    const double fs[1] = {f};
+    double q[1];
+    return sr_quantiles_unsorted(v, n, fs, 1, q) ? q[0] : NAN;
+}
+
 bool sr_classes_from_diffs(const double *d, size_t n, sr_classes *out)
 {
     memset(out, 0, sizeof *out);

@@ -104,6 +104,58 @@ bool sr_ratio_range(const double *a, size_t na, const double *b, size_t nb, doub
  * mean that is not positive. */
 double sr_coefficient_of_variation(const double *x, size_t n);
 
+/* Welch's t interval on the difference of mean logarithms, exponentiated:
+ * d = mean(log a) - mean(log b), se^2 = s_a^2/na + s_b^2/nb (sample
+ * variances of the logs, n - 1), Welch-Satterthwaite df = se^4 /
+ * ((s_a^2/na)^2/(na-1) + (s_b^2/nb)^2/(nb-1)), interval exp(d -+ t se) with
+ * t = gsl_cdf_tdist_Pinv((1 + confidence) / 2, df). *gmean = exp(d), the
+ * ratio of the geometric means, for any na, nb >= 1. The interval needs
+ * na, nb >= 2 (false and NAN bounds otherwise); when neither side varies
+ * it is the point exp(d) (*df NAN). Every value must be > 0 (false, all
+ * NAN, otherwise). df may be NULL. */
+bool sr_welch_log_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence, double *gmean,
+                        double *low, double *high, double *df);
+
+/* The p-th percentile (0 to 100) of n sorted values, interpolated linearly
+ * between order statistics at (n - 1) p / 100: numpy.percentile's default
+ * ("linear", what vLLM and SGLang report), by GSL's
+ * gsl_stats_quantile_from_sorted_data. NAN for n = 0. */
+double sr_percentile_sorted(const double *sorted, size_t n, double p);
+
+/* The f-quantile (0 to 1) of n values in any order, as
+ * gsl_stats_quantile_from_sorted_data gives it on the sorted values
+ * (linear interpolation between the order statistics at f (n - 1)), found
+ * by selection (gsl_stats_select: O(n), no sort). v is reordered. NAN for
+ * n = 0. */
+double sr_quantile_unsorted(double *v, size_t n, double f);
+/* The same at m levels fs (ascending) into out, each selection over what
+ * the one before left above its rank. False (all NAN) for n = 0 or levels
+ * out of [0, 1] or out of order. */
+bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, double *out);
+
+/* `resamples` draws of the p-th percentile of a bootstrap resample (n values
+ * drawn with replacement) of sorted[0..n), into out, from an mt19937 stream
+ * seeded with seed. Drawn through
+ * the order statistics the percentile reads: the k-th smallest of n indices
+ * drawn uniformly from 0..n-1 is floor(n U_(k)), U_(k) the k-th order
+ * statistic of n uniforms, which is Beta(k, n - k + 1); the next one is
+ * U_(k) + (1 - U_(k)) (1 - V^(1/(n-k))), the least of the n - k uniforms
+ * above it. The same distribution as drawing n indices and sorting them,
+ * at O(1) per resample instead of O(n). */
+bool sr_bootstrap_percentile_draws(const double *sorted, size_t n, double p, long resamples, unsigned long seed,
+                                   double *out);
+
+/* Percentile bootstrap of pct(a) / pct(b), a and b independent samples
+ * (both sorted ascending, b's values > 0): each resample redraws each side
+ * within itself (sr_bootstrap_percentile_draws from one mt19937 stream
+ * seeded with seed: a's resamples, then b's), and the interval is the
+ * (1-confidence)/2 and (1+confidence)/2 quantiles of the resampled ratios.
+ * *ratio = pct(a) / pct(b) of the data. False (all NAN) on empty sides,
+ * b's values not all > 0, bad arguments or out of memory. */
+bool sr_percentile_ratio_bootstrap(const double *a_sorted, size_t na, const double *b_sorted, size_t nb, double p,
+                                   long resamples, unsigned long seed, double confidence, double *ratio,
+                                   double *low, double *high);
+
 /* ---- few-valued differences ---------------------------------------------
  * When the per-item differences take only a few distinct values (0/1 scores
  * give -1, 0, 1), the resampled mean depends only on how many of the n

@@ -4,6 +4,7 @@
  * the first write, so OUT_DIR is left as it was. */
 #include "cmd/cmd.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "util/progress.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 static double now_seconds(void)
 {
@@ -68,6 +70,40 @@ static sr_error *add_claims_file(void *opts, const char *arg)
     return NULL;
 }
 
+/* --slo ttft=MS,tpot=MS[,e2el=MS]: vLLM's --goodput bounds, milliseconds. */
+static sr_error *set_slo(void *opts, const char *arg)
+{
+    report_opts *o = opts;
+    sr_slo slo = {NAN, NAN, NAN};
+    for (const char *p = arg; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        double *bound = NULL;
+        if (eq && (size_t)(eq - p) == 4 && strncmp(p, "ttft", 4) == 0)
+            bound = &slo.ttft_ms;
+        else if (eq && (size_t)(eq - p) == 4 && strncmp(p, "tpot", 4) == 0)
+            bound = &slo.tpot_ms;
+        else if (eq && (size_t)(eq - p) == 4 && strncmp(p, "e2el", 4) == 0)
+            bound = &slo.e2el_ms;
+        if (!bound)
+            return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
+        const char *stop;
+        double x;
+        if (!isnan(*bound) || !sr_parse_double(eq + 1, p + len, &x, &stop) || stop != p + len || !(x > 0) ||
+            !isfinite(x))
+            return sr_usage_error("--slo: '%.*s' is not a positive number of milliseconds given once", (int)len, p);
+        *bound = x;
+        p += len + (comma ? 1 : 0);
+        if (comma && !*p)
+            return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
+    }
+    if (!sr_slo_set(&slo))
+        return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
+    o->stats.settings.slo = slo;
+    return NULL;
+}
+
 const sr_cli_option sr_report_options[] = {
     SR_OPT_STRING('o', "output", "DIR", report_opts, out_dir,
                   "where to write (default: " SR_DEFAULT_REPORT_DIR "; created if missing; files replaced atomically)"),
@@ -82,6 +118,10 @@ const sr_cli_option sr_report_options[] = {
                   SR_CLI_OPEN_LOW,
                   "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy points (two one-sided "
                   "tests; no default)"),
+    SR_OPT_CALL(0, "slo", "ttft=MS,tpot=MS[,e2el=MS]", set_slo,
+                "latency bounds in milliseconds, as vLLM's --goodput: a request is good when each is met; adds "
+                "goodput per scenario and, per model and load axis swept, the highest load whose p99 meets every "
+                "bound (the SLO capacity table)"),
     SR_OPT_FLAG(0, "simultaneous", report_opts, stats.settings.simultaneous,
                 "intervals at level 1 - (1 - C)/m per benchmark, so the verdicts hold jointly (Bonferroni)"),
     SR_OPT_FLAG(0, "appendix", report_opts, stats.settings.appendix,

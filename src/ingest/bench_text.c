@@ -33,6 +33,7 @@
  * source spoke about the concurrency limit and the metadata at all. */
 typedef struct {
     char *model_id;
+    char *backend; /* --backend / backend='vllm': the API the client spoke */
     bool concurrency_known;
     long max_concurrency;                   /* -1: no limit */
     long num_prompts;                       /* -1 */
@@ -45,7 +46,7 @@ typedef struct {
 
 static void args_init(run_args *a)
 {
-    a->model_id = NULL;
+    a->model_id = a->backend = NULL;
     a->concurrency_known = a->params_known = false;
     a->max_concurrency = a->num_prompts = -1;
     a->request_rate = a->input_len = a->output_len = a->meta_input_len = a->meta_output_len = NAN;
@@ -55,6 +56,7 @@ static void args_init(run_args *a)
 static void args_free(run_args *a)
 {
     free(a->model_id);
+    free(a->backend);
     free(a->params);
     args_init(a);
 }
@@ -254,6 +256,12 @@ static sr_error *parse_namespace(const char *path, long line, const char *s, siz
         err = ns_string(path, line, s, end, "dataset_name", &dataset, &dataset_len);
     if (!err)
         err = ns_metadata(path, line, s, end, ns);
+    const char *backend = NULL;
+    size_t backend_len = 0;
+    if (!err)
+        err = ns_string(path, line, s, end, "backend", &backend, &backend_len);
+    if (!err && backend && backend_len > 0 && backend_len <= 64)
+        ns->backend = sr_xstrndup(backend, backend_len);
     /* --input-len (new versions) is the length for any dataset; the random
      * dataset's own lengths are in the Namespace with their defaults even
      * when another dataset was used, so they count only for it. */
@@ -363,6 +371,8 @@ static void command_option(run_args *a, const char *name, const char *v)
     long x;
     if (strcmp(name, "model") == 0 && v[0] && !a->model_id)
         a->model_id = sr_normalize_model_id(v);
+    else if (strcmp(name, "backend") == 0 && v[0] && strlen(v) <= 64 && !a->backend)
+        a->backend = sr_xstrdup(v);
     else if (strcmp(name, "num-prompts") == 0 && command_count(v, &x))
         a->num_prompts = x;
     else if (strcmp(name, "max-concurrency") == 0 && command_count(v, &x))
@@ -519,12 +529,43 @@ static bool split_label(const char *s, size_t n, const char **label, size_t *lab
     return true;
 }
 
+/* "P99 TTFT (ms)", "Median ITL (ms)", SGLang's "P99 E2E Latency (ms)":
+ * where the percentile goes in run->file_pct_ms, or NULL. */
+static double *latency_label(const char *label, size_t len, sr_bench_run *run)
+{
+    static const char *const metrics[] = {"TTFT", "TPOT", "ITL", "E2EL", "E2E Latency"};
+    static const sr_latency_metric which[] = {SR_LAT_TTFT, SR_LAT_TPOT, SR_LAT_ITL, SR_LAT_E2EL, SR_LAT_E2EL};
+    static const char *const pcts[] = {"Median", "P50", "P90", "P99"};
+    static const sr_latency_pct at[] = {SR_PCT_50, SR_PCT_50, SR_PCT_90, SR_PCT_99};
+    for (size_t p = 0; p < sizeof pcts / sizeof *pcts; p++) {
+        size_t pl = strlen(pcts[p]);
+        if (len <= pl + 1 || strncasecmp(label, pcts[p], pl) != 0 || label[pl] != ' ')
+            continue;
+        for (size_t m = 0; m < sizeof metrics / sizeof *metrics; m++) {
+            size_t ml = strlen(metrics[m]);
+            if (len == pl + 1 + ml + 5 && strncasecmp(label + pl + 1, metrics[m], ml) == 0 &&
+                memcmp(label + pl + 1 + ml, " (ms)", 5) == 0)
+                return &run->file_pct_ms[which[m]][at[p]];
+        }
+    }
+    return NULL;
+}
+
 static sr_error *block_line(const char *path, long line, const char *s, size_t n, sr_bench_run *run)
 {
     const char *label, *value, *stop;
     size_t label_len, value_len;
     if (!split_label(s, n, &label, &label_len, &value, &value_len))
         return NULL;
+    double *pct = latency_label(label, label_len, run);
+    if (pct) {
+        double x;
+        if (!sr_parse_double(value, value + value_len, &x, &stop) || stop != value + value_len || x < 0 ||
+            x > VALUE_MAX)
+            return sr_input_error(path, line, "expected a number after '%.*s:'", (int)label_len, label);
+        if (isnan(*pct)) /* "Median" and "P50" print the same value */
+            *pct = x;
+    }
     for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
         if (strlen(fields[k].label) != label_len || strncasecmp(label, fields[k].label, label_len) != 0)
             continue;
@@ -612,6 +653,9 @@ static void complete_run(sr_bench_run *run, const run_args *ns, const run_args *
     const char *params = ns->params_known ? ns->params : cmd->params;
     if (params)
         run->params = sr_xstrdup(params);
+    const char *backend = ns->backend ? ns->backend : cmd->backend;
+    if (backend)
+        run->backend = sr_xstrdup(backend);
 }
 
 static sr_error *finish_block(const char *path, long first_line, sr_bench_run *run, const run_args *ns,

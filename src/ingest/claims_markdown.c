@@ -476,9 +476,10 @@ static bool throughput_at(const char **p, const char *end, sr_claim_number *num,
 }
 
 /* A speed cell as the report prints it: a ratio ("0.57x", "0.57×",
- * "0.57"), then optionally the run range "(0.55–0.58)", then optionally
- * the model's own median "(599 tok/s)"; or "—" and the median alone where
- * there is no ratio: claims of ratio, ratio_low, ratio_high, median. */
+ * "0.57"), then optionally its Welch interval "[0.52, 0.62]" or the run
+ * range "(0.55–0.58)", then optionally the model's own median "(599
+ * tok/s)"; or "—" and the median alone where there is no ratio: claims of
+ * ratio, ratio_ci_low, ratio_ci_high, ratio_low, ratio_high, median. */
 static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
                               const cell *header)
 {
@@ -496,12 +497,24 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     } else {
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     }
-    bool range = stop && range_at(&p, end, &lo, &lo_text, &hi, &hi_text);
+    sr_claim_number ci_lo, ci_hi;
+    cell ci_lo_text = {0}, ci_hi_text = {0};
+    bool interval = stop && interval_at(&p, end, &ci_lo, &ci_lo_text, &ci_hi, &ci_hi_text);
+    if (interval) {
+        sr_claims_trim(&ci_lo_text.s, &ci_lo_text.n);
+        sr_claims_trim(&ci_hi_text.s, &ci_hi_text.n);
+        p = sr_claims_skip_spaces(p, end);
+    }
+    bool range = stop && !interval && range_at(&p, end, &lo, &lo_text, &hi, &hi_text);
     bool own = throughput_at(&p, end, &median, &median_text);
     if (p != end || (!stop && !own))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     if (stop)
         sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, r_text.s, r_text.n, &r, NULL);
+    if (interval) {
+        sibling_claim(ctx, line, model, figure, "ratio_ci_low", &ci_lo_text, &ci_lo, NULL);
+        sibling_claim(ctx, line, model, figure, "ratio_ci_high", &ci_hi_text, &ci_hi, NULL);
+    }
     if (range) {
         sibling_claim(ctx, line, model, figure, "ratio_low", &lo_text, &lo, NULL);
         sibling_claim(ctx, line, model, figure, "ratio_high", &hi_text, &hi, NULL);

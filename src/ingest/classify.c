@@ -47,9 +47,7 @@ static bool lmeval_results_object(const cJSON *results)
     return false;
 }
 
-/* One object's kind. The checks go from the most specific key sets to
- * the loosest (a manifest names only a baseline or hardware). */
-static sr_json_kind object_kind(const cJSON *obj)
+sr_json_kind sr_json_kind_by_top_keys(const cJSON *obj)
 {
     if (!cJSON_IsObject(obj))
         return SR_JSON_UNKNOWN;
@@ -63,6 +61,18 @@ static sr_json_kind object_kind(const cJSON *obj)
         const cJSON *run = cJSON_GetObjectItemCaseSensitive(obj, "run_number");
         return cJSON_IsNumber(run) && run->valuedouble == -1 ? SR_JSON_BENCH_WARMUP : SR_JSON_BENCH;
     }
+    return SR_JSON_UNKNOWN;
+}
+
+/* One object's kind. The checks go from the most specific key sets to
+ * the loosest (a manifest names only a baseline or hardware). */
+static sr_json_kind object_kind(const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj))
+        return SR_JSON_UNKNOWN;
+    sr_json_kind by_top = sr_json_kind_by_top_keys(obj);
+    if (by_top != SR_JSON_UNKNOWN)
+        return by_top;
     static const char *const lmeval_keys[] = {"configs", "versions", "n-samples",
                                               "config",  "n-shot",   "higher_is_better"};
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");

@@ -243,6 +243,7 @@ void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 
 /* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
+struct cJSON;
 typedef enum {
     SR_JSON_UNKNOWN = 0,    /* valid JSON of no kind we read */
     SR_JSON_BENCH,          /* `vllm bench serve --save-result`: object(s) with output_throughput */
@@ -267,6 +268,22 @@ typedef enum {
  * (a file cut mid-object breaks on its last line). The kind is that of the
  * first value; *kind is SR_JSON_UNKNOWN on error. */
 sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_json_kind *kind);
+/* The kind of one JSON object when its top-level keys decide it, as
+ * sr_classify_json decides it: the author's speed files, gen rows and gen
+ * summaries, bench results and warm-ups; SR_JSON_UNKNOWN when it would
+ * take more than the top-level keys (or obj is no object). */
+sr_json_kind sr_json_kind_by_top_keys(const struct cJSON *obj);
+/* sr_parse_bench_json (bench_json.c) for a file sr_looks_like_bench_json
+ * says may be one, deciding what it is on the way (the export loader's
+ * route for bench results, so that a file of per-request arrays is parsed
+ * once, never as a cJSON tree of them): *kind is the first object's kind by its top-level keys
+ * (sr_json_kind_by_top_keys); only for SR_JSON_BENCH are the runs read, for
+ * any other kind nothing is read (classify the file as usual). Per-request
+ * arrays (vLLM --save-detailed, SGLang --output-details) become
+ * run->requests. SGLang's "request_rate": Infinity is for
+ * sr_json_unlimited_rates to rewrite first, as for sr_parse_bench_json. */
+sr_error *sr_read_bench_json(const char *path, const char *data, size_t len, sr_json_kind *kind, sr_bench_run **runs,
+                             size_t *n_runs);
 /* "bench_json", "bench_summary", ..., "json" for unknown: names for the
  * inputs list. */
 const char *sr_json_kind_name(sr_json_kind kind);

@@ -1,4 +1,5 @@
-// simdjson DOM for the lines of big JSON-lines files: see json_line_fast.h.
+// simdjson DOM for the lines of big JSON-lines files and for serving
+// benchmark results: see json_line_fast.h.
 //
 // simdjson validates the line (its stage 1 and 2); what is left is what
 // simdjson does not do: list the top-level members and look for a key given
@@ -18,8 +19,11 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -318,6 +322,333 @@ bool tape_understood(simdjson::dom::parser &p)
            std::strcmp(first_duplicate(root), "j") == 0;
 }
 
+// ---- serving benchmark results: a shallow cJSON tree -----------------------
+
+// The tree's nodes, this thread's, reused from line to line: the tree is
+// the parser's, as its keys and strings already were. Built through
+// cJSON's hooks, each node was an allocation and cJSON_Delete's free, 4 %
+// of a report's CPU.
+class node_pool {
+  public:
+    void reset()
+    {
+        used = 0;
+        texts.clear();
+        root = nullptr;
+        // A line of huge arrays does not keep its nodes for the thread's life.
+        if (blocks.size() > kept_blocks)
+            blocks.resize(kept_blocks);
+    }
+    // A zeroed node of the given cJSON type.
+    cJSON *take(int type)
+    {
+        if (used == blocks.size() * block)
+            blocks.push_back(std::make_unique<cJSON[]>(block));
+        cJSON *item = &blocks[used / block][used % block];
+        used++;
+        *item = cJSON{};
+        item->type = type;
+        return item;
+    }
+    // A copy of text that lives as long as the tree.
+    char *keep(std::string text)
+    {
+        texts.push_back(std::move(text));
+        return texts.back().data();
+    }
+    const cJSON *root = nullptr; // the tree handed out last
+
+  private:
+    static constexpr size_t block = 256, kept_blocks = 16; // 256 KiB of nodes
+    std::vector<std::unique_ptr<cJSON[]>> blocks;
+    size_t used = 0;
+    std::deque<std::string> texts; // elements stay put as it grows
+};
+
+thread_local node_pool pool;
+
+// As cJSON links an item into an array or object: child->prev is the last.
+void append(cJSON *parent, cJSON *item)
+{
+    cJSON *first = parent->child;
+    if (!first) {
+        parent->child = item;
+        item->prev = item;
+        return;
+    }
+    cJSON *last = first->prev;
+    last->next = item;
+    item->prev = last;
+    first->prev = item;
+}
+
+// cJSON_CreateNumber's fields, valueint saturated as it does.
+cJSON *number(double d)
+{
+    cJSON *item = pool.take(cJSON_Number);
+    item->valuedouble = d;
+    item->valueint = d >= INT_MAX ? INT_MAX : d <= static_cast<double>(INT_MIN) ? INT_MIN : static_cast<int>(d);
+    return item;
+}
+
+// From 2^53 a double no longer names one integer (2^53 + 1 reads as 2^53);
+// simdjson read it exactly, so such a number keeps its decimal text in
+// valuestring (cJSON's own parser never sets one on a number), for readers
+// that compare integers exactly (lm-eval doc_ids).
+template <typename T> cJSON *integer(T x)
+{
+    constexpr double exact_max = 9007199254740992.0; // 2^53
+    double d = static_cast<double>(x);
+    cJSON *item = number(d);
+    if (!(d < exact_max && d > -exact_max))
+        item->valuestring = pool.keep(std::to_string(x));
+    return item;
+}
+
+cJSON *scalar(simdjson::dom::element v)
+{
+    switch (v.type()) {
+    case simdjson::dom::element_type::STRING: {
+        const char *text;
+        if (v.get_c_str().get(text))
+            return nullptr;
+        // A reference into the parser's buffers, not a copy (see the header).
+        cJSON *item = pool.take(cJSON_String | cJSON_IsReference);
+        item->valuestring = const_cast<char *>(text);
+        return item;
+    }
+    case simdjson::dom::element_type::INT64: {
+        int64_t x;
+        return v.get_int64().get(x) ? nullptr : integer(x);
+    }
+    case simdjson::dom::element_type::UINT64: {
+        uint64_t x;
+        return v.get_uint64().get(x) ? nullptr : integer(x);
+    }
+    case simdjson::dom::element_type::DOUBLE: {
+        double x;
+        return v.get_double().get(x) ? nullptr : number(x);
+    }
+    case simdjson::dom::element_type::BOOL: {
+        bool x;
+        return v.get_bool().get(x) ? nullptr : pool.take(x ? cJSON_True : cJSON_False);
+    }
+    case simdjson::dom::element_type::NULL_VALUE:
+        return pool.take(cJSON_NULL);
+    case simdjson::dom::element_type::ARRAY:
+        return pool.take(cJSON_Array);
+    case simdjson::dom::element_type::OBJECT:
+        return pool.take(cJSON_Object);
+    }
+    return nullptr;
+}
+
+// A top-level member: an array keeps its scalar elements.
+cJSON *member(simdjson::dom::element v)
+{
+    simdjson::dom::array elements;
+    if (v.get_array().get(elements))
+        return scalar(v);
+    cJSON *arr = pool.take(cJSON_Array);
+    for (simdjson::dom::element e : elements) {
+        cJSON *item = scalar(e);
+        if (!item)
+            return nullptr;
+        append(arr, item);
+    }
+    return arr;
+}
+
+// The per-request arrays of a serving benchmark result, this thread's,
+// reused from object to object.
+class request_arrays {
+  public:
+    void reset()
+    {
+        ttfts.clear();
+        output_lens.clear();
+        input_lens.clear();
+        errors.clear();
+        itl_values.clear();
+        itl_start.clear();
+        view = sr_fast_requests{};
+    }
+    // Read one member if it is a per-request array; false when it is not one.
+    bool read(std::string_view key, simdjson::dom::element v)
+    {
+        if (key == "ttfts")
+            return numbers(v, ttfts, view.has_ttfts, "ttfts");
+        if (key == "output_lens")
+            return numbers(v, output_lens, view.has_output_lens, "output_lens");
+        if (key == "input_lens")
+            return numbers(v, input_lens, view.has_input_lens, "input_lens");
+        if (key == "errors")
+            return error_flags(v);
+        if (key == "itls")
+            return inter_token(v);
+        return false;
+    }
+    const sr_fast_requests &finish()
+    {
+        view.ttfts = ttfts.data();
+        view.n_ttfts = ttfts.size();
+        view.output_lens = output_lens.data();
+        view.n_output_lens = output_lens.size();
+        view.input_lens = input_lens.data();
+        view.n_input_lens = input_lens.size();
+        view.errors = errors.data();
+        view.n_errors = errors.size();
+        view.itl_values = itl_values.data();
+        view.n_itl_values = itl_values.size();
+        view.itl_start = itl_start.data();
+        view.n_itls = itl_start.empty() ? 0 : itl_start.size() - 1;
+        return view;
+    }
+
+  private:
+    void bad(const char *key)
+    {
+        if (!view.bad_key)
+            view.bad_key = key;
+    }
+    bool numbers(simdjson::dom::element v, std::vector<double> &out, bool &has, const char *key)
+    {
+        has = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad(key);
+            return true;
+        }
+        for (simdjson::dom::element e : a) {
+            double x;
+            if (e.get_double().get(x)) {
+                bad(key);
+                return true;
+            }
+            out.push_back(x);
+        }
+        return true;
+    }
+    bool error_flags(simdjson::dom::element v)
+    {
+        view.has_errors = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad("errors");
+            return true;
+        }
+        for (simdjson::dom::element e : a) {
+            std::string_view text;
+            if (e.is_null()) {
+                errors.push_back(0);
+            } else if (!e.get_string().get(text)) {
+                errors.push_back(text.empty() ? 0 : 1);
+            } else {
+                bad("errors");
+                return true;
+            }
+        }
+        return true;
+    }
+    bool inter_token(simdjson::dom::element v)
+    {
+        view.has_itls = true;
+        simdjson::dom::array a;
+        if (v.get_array().get(a)) {
+            bad("itls");
+            return true;
+        }
+        itl_start.push_back(0);
+        for (simdjson::dom::element request : a) {
+            simdjson::dom::array gaps;
+            if (request.get_array().get(gaps)) {
+                bad("itls");
+                return true;
+            }
+            for (simdjson::dom::element e : gaps) {
+                double x;
+                if (e.get_double().get(x)) {
+                    bad("itls");
+                    return true;
+                }
+                itl_values.push_back(x);
+            }
+            itl_start.push_back(itl_values.size());
+        }
+        return true;
+    }
+    std::vector<double> ttfts, output_lens, input_lens, itl_values;
+    std::vector<unsigned char> errors;
+    std::vector<size_t> itl_start;
+    sr_fast_requests view{};
+};
+
+thread_local request_arrays requests_read;
+
+// Parse data[0..len) and build the shallow tree of a bench result's
+// top-level members (see the header): top-level arrays come back empty and
+// the per-request ones are read into `requests`. A repeated key is named by
+// the lines' rule (first_duplicate), never looked for in a per-request
+// array read whole (numbers or strings only, else reported as bad).
+sr_fast_parse parse_bench(const char *data, size_t len, size_t avail, cJSON **out, const char **duplicate_key,
+                          request_arrays *requests)
+{
+    *out = nullptr;
+    *duplicate_key = nullptr;
+    pool.root = nullptr; // the last tree is gone from here on
+    try {
+        if (!parser) {
+            parser = std::make_unique<simdjson::dom::parser>();
+            if (parser->allocate(1 << 16, max_depth))
+                return SR_FAST_OOM;
+        }
+        simdjson::dom::element root;
+        // In place when simdjson's padding lies inside the buffer; else it copies.
+        bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
+        if (parser->parse(data, len, !padded).get(root))
+            return SR_FAST_REJECTED;
+        pool.reset();
+        requests->reset();
+        simdjson::dom::object obj_members;
+        if (root.get_object().get(obj_members)) {
+            *duplicate_key = first_duplicate(root);
+            *out = pool.take(cJSON_NULL);
+            pool.root = *out;
+            return SR_FAST_OK;
+        }
+        // The object's own repeated key first, then the first one within
+        // its values in order (first_duplicate's order).
+        const char *own_dup = object_duplicate(obj_members), *nested_dup = nullptr;
+        cJSON *obj = pool.take(cJSON_Object);
+        for (auto it = obj_members.begin(); it != obj_members.end(); ++it) {
+            simdjson::dom::element value = it.value();
+            cJSON *item;
+            bool read = false;
+            if (value.type() == simdjson::dom::element_type::ARRAY) {
+                read = requests->read(it.key(), value);
+                item = pool.take(cJSON_Array);
+            } else {
+                item = member(value);
+            }
+            if (!own_dup && !nested_dup && !read)
+                nested_dup = first_duplicate(value);
+            if (!item)
+                return SR_FAST_OOM; // simdjson could not read back what it parsed
+            // The key too stays in the parser's buffers (cJSON_StringIsConst).
+            item->string = const_cast<char *>(it.key_c_str());
+            item->type |= cJSON_StringIsConst;
+            append(obj, item);
+        }
+        *duplicate_key = own_dup ? own_dup : nested_dup;
+        *out = obj;
+        pool.root = obj;
+        return SR_FAST_OK;
+    } catch (...) {
+        // simdjson reports errors as values; only allocation can throw.
+        return SR_FAST_OOM;
+    }
+}
+
 } // namespace
 
 extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, bool *is_object,
@@ -442,4 +773,24 @@ extern "C" bool sr_json_object_member(const sr_jvalue *object, const char *key, 
         j = tape_walk::container(type) ? t.end_of(j + 1) : tape_walk::after_scalar(j + 1, type);
     }
     return false;
+}
+
+extern "C" sr_fast_parse sr_json_bench_fast(const char *data, size_t len, size_t avail, cJSON **out,
+                                              const char **duplicate_key, sr_fast_requests *requests)
+{
+    *requests = sr_fast_requests{};
+    sr_fast_parse parsed = parse_bench(data, len, avail, out, duplicate_key, &requests_read);
+    if (parsed == SR_FAST_OK) {
+        try {
+            *requests = requests_read.finish();
+        } catch (...) {
+            return SR_FAST_OOM;
+        }
+    }
+    return parsed;
+}
+
+extern "C" bool sr_json_line_fast_owns(const cJSON *tree)
+{
+    return tree && tree == pool.root;
 }

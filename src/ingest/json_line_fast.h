@@ -2,8 +2,10 @@
  * behind a C interface: a JSON line checked in full by simdjson and handed
  * back as its top-level members, read straight off simdjson's document, for
  * the readers of big JSON-lines files (lm-eval samples, BFCL results),
- * whose lines are most of an export's bytes. Not for other files: cJSON
- * stays the project's JSON library. */
+ * whose lines are most of an export's bytes; and serving benchmark results
+ * as a shallow cJSON tree, whose per-request arrays (thousands of requests
+ * x hundreds of inter-token latencies) are read straight into flat arrays.
+ * Not for other files: cJSON stays the project's JSON library. */
 #ifndef SR_INGEST_JSON_LINE_FAST_H
 #define SR_INGEST_JSON_LINE_FAST_H
 
@@ -49,7 +51,7 @@ typedef struct sr_jmember {
 } sr_jmember;
 
 typedef enum sr_fast_parse {
-    SR_FAST_OK,       /* *members / *n filled */
+    SR_FAST_OK,       /* *members / *n filled (sr_json_bench_fast: *out, the tree) */
     SR_FAST_REJECTED, /* simdjson rejected the text: let cJSON say why */
     SR_FAST_OOM,
 } sr_fast_parse;
@@ -75,6 +77,43 @@ void sr_json_members_of_cjson(const struct cJSON *obj, const sr_jmember **member
  * just listed (as cJSON_GetObjectItemCaseSensitive finds it): false when
  * there is none or object is not an object. *out as long as the line. */
 bool sr_json_object_member(const sr_jvalue *object, const char *key, sr_jvalue *out);
+
+/* True when tree is the one this thread's last sr_json_bench_fast call
+ * handed out (so it must not be given to cJSON_Delete). */
+bool sr_json_line_fast_owns(const struct cJSON *tree);
+
+/* The per-request arrays of a serving benchmark result (vLLM
+ * --save-detailed, SGLang --output-details), read by sr_json_bench_fast
+ * straight off simdjson's document, never as a tree: views into this
+ * thread's buffers, valid until its next call. An array the object lacks
+ * has n 0 and its has_ flag false. */
+typedef struct sr_fast_requests {
+    bool has_ttfts, has_itls, has_output_lens, has_input_lens, has_errors;
+    const double *ttfts;        /* n_ttfts numbers */
+    const double *output_lens;  /* n_output_lens numbers (whole ones are the caller's check) */
+    const double *input_lens;   /* n_input_lens numbers */
+    const unsigned char *errors; /* n_errors: 1 for a non-empty string, 0 for "" or null */
+    const double *itl_values;   /* every number of itls' inner arrays, in order */
+    const size_t *itl_start;    /* n_itls + 1 offsets into itl_values */
+    size_t n_ttfts, n_output_lens, n_input_lens, n_errors, n_itls, n_itl_values;
+    const char *bad_key; /* a per-request array of the wrong shape (not an array, an element of the wrong
+                            type): its name; NULL */
+} sr_fast_requests;
+
+/* One serving benchmark result: the same checks as sr_json_line_fast, and
+ * when it is an object a cJSON object of its top-level members: scalars as
+ * they are (an integer of 2^53 or more in magnitude also keeps its exact
+ * decimal text in valuestring), nested objects as empty ones, every
+ * top-level array empty (arrays are what such a file has megabytes of),
+ * the per-request arrays ttfts, itls, output_lens, input_lens and errors
+ * read into *requests instead. A value that is not an object comes back as
+ * cJSON's NULL-valued item. The tree is this thread's: nodes, keys and
+ * strings valid until its next call here, not for cJSON_Delete (see
+ * sr_json_line_fast_owns); keys and string values reference the parser's
+ * buffers (cJSON_StringIsConst and cJSON_IsReference in their items' type,
+ * so compare types with cJSON_Is*). *duplicate_key as sr_json_line_fast's. */
+sr_fast_parse sr_json_bench_fast(const char *data, size_t len, size_t avail, struct cJSON **out,
+                                 const char **duplicate_key, sr_fast_requests *requests);
 
 #ifdef __cplusplus
 }

@@ -109,7 +109,7 @@ typedef struct sr_speed_change {
     const char *key;                   /* borrowed from a scenario */
     const sr_scenario *before, *after; /* borrowed; NULL on a side without it */
     sr_spread change;                  /* after's median over before's, with the spread of their runs */
-    bool regression;  /* slowed beyond run noise: within_noise 0 and ratio_high < 1 */
+    bool regression;  /* slowed beyond run noise: change.verdict SLOWER */
 } sr_speed_change;
 
 /* What the KV cache depended on, one side. */

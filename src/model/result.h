@@ -32,11 +32,39 @@ typedef struct sr_paired_result {
     sr_verdict verdict;                     /* read off ci_low/ci_high */
 } sr_paired_result;
 
+/* Why a speed ratio has no Welch-log interval (docs/methods.md, Speed). */
+typedef enum {
+    SR_RATIO_CI_DONE = 0,   /* the interval was computed */
+    SR_RATIO_CI_NO_RATIO,   /* no ratio: nothing to put an interval on */
+    SR_RATIO_CI_FEW_RUNS,   /* under 2 runs on a side (n_runs, n_ref_runs say which) */
+    SR_RATIO_CI_NOT_POSITIVE /* a run's throughput is 0: no logarithm */
+} sr_ratio_ci_note;
+
+/* What a speed comparison concluded: within run noise, or beyond it. */
+typedef enum {
+    SR_SPEED_UNJUDGED = 0, /* no ratio, or one run on each side: no noise measured */
+    SR_SPEED_WITHIN_NOISE, /* the interval (else the run range) holds 1 */
+    SR_SPEED_SLOWER,       /* it lies below 1 */
+    SR_SPEED_FASTER        /* it lies above 1 */
+} sr_speed_verdict;
+
 /* A speed ratio and its spread over runs: min(runs) / max(reference runs)
- * to max(runs) / min(reference runs). */
+ * to max(runs) / min(reference runs), and Welch's t interval on the
+ * difference of mean log throughputs, exponentiated (runs and reference
+ * runs independent, variances not assumed equal). */
 typedef struct sr_spread {
     double ratio, low, high; /* NAN when there is no ratio */
-    int within_noise;        /* 1: low <= 1 <= high; 0: not; -1: no ratio, or one run on each side */
+    double gmean;            /* exp(mean log runs - mean log reference runs): the ratio of geometric means; NAN */
+    double ci_low, ci_high;  /* its Welch-log interval at ci_level; NAN when note is not DONE */
+    double ci_level;         /* NAN without an interval */
+    sr_ratio_ci_note note;
+    size_t n_runs, n_ref_runs; /* runs with a throughput on each side */
+    int within_noise;          /* 1: the interval holds 1 (without one: low <= 1 <= high); 0: not; -1: no
+                                  ratio, or one run on each side */
+    sr_speed_verdict verdict;  /* within_noise as a verdict, with the side it falls on */
 } sr_spread;
+
+/* A spread with nothing known: no ratio, no interval, unjudged. */
+sr_spread sr_spread_none(void);
 
 #endif

@@ -109,6 +109,64 @@ void sr_settings_default(sr_settings *s)
     s->simultaneous = false;
     s->equivalence_margin = NAN;
     s->progress = NULL;
+    s->slo = (sr_slo){NAN, NAN, NAN};
+}
+
+bool sr_slo_set(const sr_slo *slo)
+{
+    return !isnan(slo->ttft_ms) || !isnan(slo->tpot_ms) || !isnan(slo->e2el_ms);
+}
+
+sr_spread sr_spread_none(void)
+{
+    return (sr_spread){.ratio = NAN, .low = NAN, .high = NAN, .gmean = NAN, .ci_low = NAN, .ci_high = NAN,
+                       .ci_level = NAN, .note = SR_RATIO_CI_NO_RATIO, .within_noise = -1,
+                       .verdict = SR_SPEED_UNJUDGED};
+}
+
+const char *sr_latency_metric_name(sr_latency_metric m)
+{
+    switch (m) {
+    case SR_LAT_TTFT: return "ttft";
+    case SR_LAT_TPOT: return "tpot";
+    case SR_LAT_ITL: return "itl";
+    case SR_LAT_E2EL: return "e2el";
+    case SR_N_LAT: break;
+    }
+    return "?";
+}
+
+double sr_latency_pct_value(sr_latency_pct p)
+{
+    static const double values[SR_N_PCT] = {50, 90, 99};
+    return p < SR_N_PCT ? values[p] : NAN;
+}
+
+const char *sr_latency_ratio_name(sr_latency_ratio_kind k)
+{
+    return k == SR_LAT_RATIO_TPOT_P50 ? "tpot_p50" : "ttft_p99";
+}
+
+sr_latency_metric sr_latency_ratio_metric(sr_latency_ratio_kind k)
+{
+    return k == SR_LAT_RATIO_TPOT_P50 ? SR_LAT_TPOT : SR_LAT_TTFT;
+}
+
+sr_latency_pct sr_latency_ratio_pct(sr_latency_ratio_kind k)
+{
+    return k == SR_LAT_RATIO_TPOT_P50 ? SR_PCT_50 : SR_PCT_99;
+}
+
+void sr_bench_requests_free(sr_bench_requests *r)
+{
+    if (!r)
+        return;
+    free(r->ttft_s);
+    free(r->output_len);
+    free(r->failed);
+    free(r->itl_s);
+    free(r->itl_start);
+    free(r);
 }
 
 void sr_bench_run_init(sr_bench_run *r)
@@ -123,6 +181,9 @@ void sr_bench_run_init(sr_bench_run *r)
     r->total_token_throughput = NAN;
     r->median_ttft_ms = r->median_tpot_ms = r->median_itl_ms = r->median_e2el_ms = NAN;
     r->mean_ttft_ms = r->mean_tpot_ms = r->p99_ttft_ms = r->p99_tpot_ms = NAN;
+    for (size_t m = 0; m < SR_N_LAT; m++)
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            r->file_pct_ms[m][p] = NAN;
 }
 
 void sr_bench_run_release(sr_bench_run *r)
@@ -132,8 +193,11 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->source);
     free(r->model_id);
     free(r->params);
+    free(r->backend);
     free(r->warmup_reason);
-    r->source = r->model_id = r->params = r->warmup_reason = NULL;
+    sr_bench_requests_free(r->requests);
+    r->source = r->model_id = r->params = r->backend = r->warmup_reason = NULL;
+    r->requests = NULL;
 }
 
 void sr_bench_runs_free(sr_bench_run *runs, size_t n)
@@ -275,7 +339,7 @@ void sr_scores_init(sr_scores *s)
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
     s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
     s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
-    s->equivalent = -1;
+    s->equivalent = s->frontier = -1;
 }
 
 struct sr_id_pool {
@@ -423,6 +487,9 @@ static void scenario_free(sr_scenario *sc)
         sr_bench_run_release(&sc->warmups[i]);
     free(sc->warmups);
     free(sc->key);
+    free(sc->pooled.ttft_s);
+    free(sc->pooled.tpot_s);
+    free(sc->pooled.e2el_s);
 }
 
 static void model_free(sr_model *m)
@@ -465,6 +532,7 @@ static void model_free(sr_model *m)
     for (size_t i = 0; i < m->n_scenarios; i++)
         scenario_free(&m->scenarios[i]);
     free(m->scenarios);
+    free(m->slo_capacity);
     sr_failure_release(&m->failure);
     free(m->status_reason);
     sr_kv_summary_release(&m->kv);
@@ -693,9 +761,19 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
         sc->median_output_throughput = sc->median_total_token_throughput = NAN;
-        sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->vs_baseline.ratio = sc->measured_input_len = NAN;
-        sc->vs_baseline.low = sc->vs_baseline.high = sc->cv = NAN;
-        sc->vs_baseline.within_noise = -1;
+        sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
+        sc->vs_baseline = sr_spread_none();
+        sc->cv = sc->goodput = NAN;
+        sc->failed_requests = -1;
+        for (size_t m = 0; m < SR_N_LAT; m++) {
+            for (size_t p = 0; p < SR_N_PCT; p++)
+                sc->latency[m].pct_ms[p] = NAN;
+            sc->latency[m].n = -1;
+        }
+        for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
+            sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0};
+        sc->pooled.good = -1;
+        sc->pooled.duration_s = NAN;
         model->n_scenarios++;
     }
     free(key);

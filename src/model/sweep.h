@@ -143,6 +143,10 @@ typedef struct sr_scores {
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
     sr_verdict other_verdict;                 /* read off the other interval */
     bool verdict_flips;                       /* verdict != other_verdict */
+    int frontier;                             /* analysis (frontier.c): in this benchmark's trade-off, 1 when no
+                                                 entry is measurably better on one axis (accuracy difference or
+                                                 speed ratio) and not measurably worse on the other, 0 when one
+                                                 is, -1 when the entry is not in the trade-off */
     sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
                                                  by item id (numbers in numeric order); NULL when none */
     size_t n_flipped;                         /* discordant_better + discordant_worse */
@@ -196,6 +200,30 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
 
 /* ---- speed ------------------------------------------------------------- */
 
+/* The latency metrics of a serving benchmark and the percentiles reported
+ * for each (docs/methods.md, Latency). */
+typedef enum { SR_LAT_TTFT = 0, SR_LAT_TPOT, SR_LAT_ITL, SR_LAT_E2EL, SR_N_LAT } sr_latency_metric;
+typedef enum { SR_PCT_50 = 0, SR_PCT_90, SR_PCT_99, SR_N_PCT } sr_latency_pct;
+/* "ttft", "tpot", "itl", "e2el" (vLLM's names, as in p99_<name>_ms). */
+const char *sr_latency_metric_name(sr_latency_metric m);
+/* 50, 90, 99. */
+double sr_latency_pct_value(sr_latency_pct p);
+
+/* The per-request arrays of one run, as the file gives them: vLLM
+ * `--save-detailed` (ttfts [s], itls [[s]], output_lens, errors) and SGLang
+ * `--output-details` (the same keys). Read by the ingest, never changed. */
+typedef struct sr_bench_requests {
+    size_t n;              /* requests: the length of every per-request array */
+    double *ttft_s;        /* time to first token, seconds */
+    long *output_len;      /* output tokens (0 for a failed request) */
+    unsigned char *failed; /* 1: errors[i] is a non-empty string */
+    double *itl_s;         /* every inter-token latency, request after request, seconds */
+    size_t *itl_start;     /* n + 1 offsets into itl_s: request i's are [itl_start[i], itl_start[i+1]) */
+    size_t n_failed;
+} sr_bench_requests;
+
+void sr_bench_requests_free(sr_bench_requests *r); /* NULL allowed */
+
 typedef struct sr_bench_run {
     char *source;                        /* "path" or "path:line" of the result */
     char *model_id;                      /* as the result names it (normalised org/name), or NULL */
@@ -224,9 +252,54 @@ typedef struct sr_bench_run {
     double total_token_throughput; /* tok/s */
     double median_ttft_ms, median_tpot_ms, median_itl_ms, median_e2el_ms;
     double mean_ttft_ms, mean_tpot_ms, p99_ttft_ms, p99_tpot_ms;
+    double file_pct_ms[SR_N_LAT][SR_N_PCT]; /* the file's own p50 (or median), p90 and p99 of each metric,
+                                               milliseconds (vLLM p{P}_{metric}_ms, SGLang
+                                               *_e2e_latency_ms); NAN where it has none */
+    char *backend;                 /* the engine or endpoint the benchmark named ("vllm", "openai",
+                                      "sglang"); NULL */
+    sr_bench_requests *requests;   /* the per-request arrays, or NULL when the file has none */
 } sr_bench_run;
 
 void sr_bench_run_init(sr_bench_run *run); /* all unknown */
+
+/* Where a latency figure comes from. */
+typedef enum {
+    SR_LAT_SOURCE_NONE = 0, /* nothing says: null */
+    SR_LAT_SOURCE_REQUESTS, /* pooled per-request values of every run */
+    SR_LAT_SOURCE_FILE      /* the files' own percentile keys, median over runs */
+} sr_latency_source;
+
+/* One latency metric of a scenario. */
+typedef struct sr_latency {
+    double pct_ms[SR_N_PCT]; /* p50, p90, p99 in milliseconds; NAN where unknown */
+    long n;                  /* requests used (source REQUESTS); -1 */
+    sr_latency_source source;
+} sr_latency;
+
+/* A latency percentile against the baseline's: model / baseline, with a
+ * percentile-bootstrap interval resampling requests within each side. */
+typedef enum { SR_LAT_RATIO_TTFT_P99 = 0, SR_LAT_RATIO_TPOT_P50, SR_N_LAT_RATIOS } sr_latency_ratio_kind;
+typedef struct sr_latency_ratio {
+    bool known; /* both sides had per-request values of the metric */
+    double ratio, ci_low, ci_high;
+    unsigned long seed; /* of its resample stream */
+} sr_latency_ratio;
+/* "ttft_p99", "tpot_p50"; the metric and percentile each compares. */
+const char *sr_latency_ratio_name(sr_latency_ratio_kind k);
+sr_latency_metric sr_latency_ratio_metric(sr_latency_ratio_kind k);
+sr_latency_pct sr_latency_ratio_pct(sr_latency_ratio_kind k);
+
+/* A scenario's successful requests pooled over its runs (analysis), each
+ * metric sorted ascending, seconds: what its percentiles, the latency
+ * ratios' bootstraps and goodput are computed from. TPOT is over the
+ * requests with more than one output token (vLLM's rule). */
+typedef struct sr_pooled_requests {
+    bool known;          /* every run carried per-request arrays */
+    double *ttft_s, *tpot_s, *e2el_s;
+    size_t n_ttft, n_tpot, n_e2el;
+    long good;           /* with --slo: requests meeting every bound; -1 */
+    double duration_s;   /* summed over the runs; NAN when one does not say */
+} sr_pooled_requests;
 
 typedef struct sr_scenario {
     char *key; /* "in<I>-out<O>" then "-c<C>" (a concurrency limit), "-r<R>" (a finite request
@@ -251,6 +324,11 @@ typedef struct sr_scenario {
                                      with its run-to-run spread; ratio NAN when the baseline lacks it */
     double cv;                    /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
+    long failed_requests;         /* summed over the runs; -1 when a run does not say */
+    sr_latency latency[SR_N_LAT]; /* percentiles of each latency metric */
+    sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
+    double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */
+    sr_pooled_requests pooled;    /* the runs' successful requests, when every run has per-request arrays */
 } sr_scenario;
 
 /* What a sweep over load varies, holding the lengths: the concurrency limit
@@ -262,7 +340,8 @@ double sr_scenario_axis_value(const sr_scenario *sc, sr_load_axis axis);
 
 /* analysis: the sweep over load with the most distinct values (at least
  * SR_MIN_CURVE_POINTS) among the entries that did not fail, at one pair of
- * lengths: what the throughput curve draws. */
+ * lengths, where the figure drawn is a number: what the throughput curve
+ * (median output throughput) and the latency chart (p99 TTFT) draw. */
 #define SR_MIN_CURVE_POINTS 3
 typedef struct sr_load_curve {
     bool found; /* else the sweep has none */
@@ -360,6 +439,27 @@ void sr_run_claim_release(sr_run_claim *c);
 /* A deep copy of src (analysis fields too). */
 void sr_run_claim_copy(sr_run_claim *dst, const sr_run_claim *src);
 
+/* ---- service-level objectives (--slo) ------------------------------------ */
+
+/* Bounds on per-request latency, milliseconds, vLLM's --goodput semantics:
+ * a request is good when each metric given is at most its bound. */
+typedef struct sr_slo {
+    double ttft_ms, tpot_ms, e2el_ms; /* NAN: no bound on that metric */
+} sr_slo;
+/* Whether any bound is set. */
+bool sr_slo_set(const sr_slo *slo);
+
+/* The load a model can take under the SLO along one axis it was swept
+ * over at one pair of lengths: a load is ok when the pooled p99 of every
+ * bounded metric meets its bound. */
+typedef struct sr_slo_capacity {
+    bool rate_axis; /* request rate (an unlimited rate is INFINITY); else concurrency */
+    long input_len, output_len;
+    double highest_ok;     /* the highest load that is ok; NAN when none is */
+    double lowest_failing; /* the lowest load that is not; NAN when every one is */
+    size_t n_loads;        /* loads judged */
+} sr_slo_capacity;
+
 /* ---- a model ----------------------------------------------------------- */
 
 typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
@@ -407,6 +507,8 @@ typedef struct sr_model {
     /* analysis: */
     sr_scenario *scenarios;
     size_t n_scenarios, cap_scenarios;
+    sr_slo_capacity *slo_capacity; /* with --slo: one per load axis swept; NULL */
+    size_t n_slo_capacity;
 
     sr_failure failure; /* why the model failed or lacks a benchmark; stage NONE if none */
 
@@ -451,6 +553,7 @@ typedef struct sr_settings {
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
+    sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
@@ -504,7 +607,8 @@ typedef struct sr_sweep {
 
     sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
 
-    sr_load_curve throughput_curve; /* analysis: sr_pick_throughput_curve */
+    sr_load_curve throughput_curve; /* analysis: sr_pick_load_curves */
+    sr_load_curve latency_curve;    /* the same for p99 TTFT */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */

@@ -13,7 +13,7 @@ const char *const sr_table_benchmark_titles[] = {"GSM8K", "BFCL"};
 const size_t sr_n_table_benchmarks = 2;
 
 const char *const sr_chart_names[SR_N_CHARTS] = {"speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff",
-                                                 "throughput",  "accuracy",       "speed"};
+                                                 "throughput",  "accuracy",       "speed",       "latency"};
 
 /* The overview's order (analysis/overview.c: those that keep up first,
  * best first), then run-plan order when there is a plan (the order the

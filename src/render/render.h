@@ -42,7 +42,8 @@ typedef enum {
     SR_CHART_TRADEOFF,
     SR_CHART_THROUGHPUT,
     SR_CHART_ACCURACY,
-    SR_CHART_SPEED
+    SR_CHART_SPEED,
+    SR_CHART_LATENCY
 } sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
@@ -52,8 +53,8 @@ typedef enum {
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
 #define SR_CHART_PIXEL_WIDTH 1600
 extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff",
-                                               "throughput", "accuracy", "speed" */
-#define SR_N_CHARTS 7
+                                               "throughput", "accuracy", "speed", "latency" */
+#define SR_N_CHARTS 8
 
 /* *out stays NULL (and nothing is to be written) when the chart has nothing
  * to draw: the trade-off chart without an entry that has both an accuracy

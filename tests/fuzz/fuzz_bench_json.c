@@ -1,7 +1,8 @@
 /* libFuzzer target: `vllm bench serve --save-result` JSON, one object,
  * JSON lines or a summary.json array (src/ingest/bench_json.c). What
  * parses as bench results must not be classified as another kind
- * (src/ingest/classify.c). */
+ * (src/ingest/classify.c). Per-request arrays (--save-detailed) go through
+ * simdjson (src/ingest/json_line_fast.cpp). */
 #include "fuzz.h"
 #include "ingest/ingest.h"
 
@@ -16,6 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!err && n == 0)
         abort(); /* success means at least one run */
     fuzz_check_runs(runs, n);
+    bool parsed = err == NULL;
+    size_t n_parsed = n;
     if (!err) {
         sr_json_kind kind;
         sr_error *cerr = sr_classify_json("m/bench/result.json", (const char *)data, size, &kind);
@@ -27,6 +30,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fuzz_drop_error(err);
     sr_bench_runs_free(runs, n);
+    /* The export loader's one-pass route: runs only for a bench result, and
+     * then the same as the parser's. */
+    if (sr_looks_like_bench_json((const char *)data, size)) {
+        sr_json_kind kind;
+        sr_bench_run *again = NULL;
+        size_t m = 0;
+        sr_error *rerr = sr_read_bench_json("m/bench/result.json", (const char *)data, size, &kind, &again, &m);
+        if ((rerr || kind != SR_JSON_BENCH) && (again || m))
+            abort();
+        if (!rerr && kind == SR_JSON_BENCH && (!parsed || m != n_parsed))
+            abort();
+        fuzz_drop_error(rerr);
+        sr_bench_runs_free(again, m);
+    }
     /* SGLang's "request_rate": Infinity made readable: the same length,
      * every other byte as it was */
     char *fixed = sr_json_unlimited_rates((const char *)data, size);

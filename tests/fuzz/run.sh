@@ -63,7 +63,7 @@ seed_files() {
     case "$1" in
         fuzz_server_log) find fixtures tests/bad/base -name '*.log' -path '*server*' ;;
         fuzz_bench_text) find fixtures tests/bad/base -name '*.log' -path '*bench*' ;;
-        fuzz_bench_json) find fixtures tests/bad/base -name '*.json' -path '*bench*' ;;
+        fuzz_bench_json) find fixtures tests/bad/base -name '*.json' -path '*bench*'; find tests/cases/report/per-request -name '*.json*' ;;
         fuzz_lmeval_samples) find fixtures tests/bad/base -name 'samples_*.jsonl' ;;
         fuzz_lmeval_results) find fixtures tests/bad/base -name 'results_*.json' ;;
         fuzz_scores_csv) find fixtures tests/bad/base -name '*.scores.csv' ;;

@@ -430,6 +430,7 @@ Test(bench_text, namespace_metadata_and_rates)
     cr_assert_float_eq(runs[0].output_len, 500.0, 1e-12);
     cr_assert(runs[0].nominal_lengths);
     cr_assert_str_eq(runs[0].params, "deployment=base, gpu=2xL4");
+    cr_assert_str_eq(runs[0].backend, "vllm"); /* the Namespace's backend='vllm' */
     /* The second run has only its command. */
     cr_assert(isinf(runs[1].request_rate));
     cr_assert_eq(runs[1].num_prompts, 900);
@@ -536,7 +537,7 @@ Test(bench_json, new_keys_path_model_id)
 }
 
 /* SERVE-OLD: "request_goodput:" with its colon, request_rate "inf", no
- * failed; per-request arrays saved. */
+ * failed; per-request arrays saved (read through simdjson). */
 Test(bench_json, old_keys_inf_rate)
 {
     const char *text =
@@ -556,7 +557,12 @@ Test(bench_json, old_keys_inf_rate)
     const sr_bench_run *r = &runs[0];
     cr_assert_str_eq(r->model_id, "meta-llama/Llama-3.1-8B-Instruct");
     cr_assert_eq(r->max_concurrency, 64);
-    cr_assert_eq(r->failed, -1);
+    /* no "failed" key: the errors array says none failed */
+    cr_assert_eq(r->failed, 0);
+    cr_assert_not_null(r->requests);
+    cr_assert_eq(r->requests->n, 4);
+    cr_assert_eq(r->requests->n_failed, 0);
+    cr_assert_str_eq(r->backend, "vllm");
     cr_assert_float_eq(r->output_throughput, 48.76, 1e-12);
     cr_assert_float_eq(r->input_len, 1023.0, 1e-12);
     cr_assert_float_eq(r->output_len, 128.0, 1e-12);

@@ -70,7 +70,7 @@ static void fixture_no_baseline(sr_sweep *sw)
             s->score_ci_high = s->score + 0.03;
         }
         for (size_t c = 0; c < m->n_scenarios; c++)
-            m->scenarios[c].vs_baseline = (sr_spread){NAN, NAN, NAN, -1};
+            m->scenarios[c].vs_baseline = sr_spread_none();
     }
     sr_model *q = sr_sweep_model(sw, "Qwen/Qwen3-4B");
     sr_scores *g = sr_model_find_benchmark(q, "gsm8k");
@@ -449,7 +449,7 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
         sr_model_add_run(m, &spec, &run); /* moves the run */
         m->scenarios[m->n_scenarios - 1].median_output_throughput = 100 + i;
     }
-    sr_pick_throughput_curve(&sw); /* the analysis picks the curve */
+    sr_pick_load_curves(&sw); /* the analysis picks the curve */
     cr_expect_not(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT));
     long conc[] = {1, 4};
     for (int i = 0; i < 2; i++) {
@@ -461,7 +461,7 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
         m->scenarios[m->n_scenarios - 1].median_output_throughput = 50 * (i + 1);
     }
     /* c = 1, 4, 16 at 128/256 now: three values. */
-    sr_pick_throughput_curve(&sw);
+    sr_pick_load_curves(&sw);
     cr_expect(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT));
     char *a;
     size_t alen;
@@ -474,7 +474,12 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
 /* The curve as it was picked before it was linear: for every scenario,
  * count its curve's distinct values over the whole sweep (quadratic), the
  * most values winning, the first met on a tie. */
-static size_t reference_values(const sr_sweep *sw, const sr_load_curve *k)
+static double reference_figure(const sr_scenario *sc, bool p99_ttft)
+{
+    return p99_ttft ? sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] : sc->median_output_throughput;
+}
+
+static size_t reference_values(const sr_sweep *sw, const sr_load_curve *k, bool p99_ttft)
 {
     double seen[256];
     size_t n = 0;
@@ -484,7 +489,7 @@ static size_t reference_values(const sr_sweep *sw, const sr_load_curve *k)
         for (size_t s = 0; s < sw->models[i].n_scenarios; s++) {
             const sr_scenario *sc = &sw->models[i].scenarios[s];
             if (!sr_scenario_on_axis(sc, k->axis) || sc->input_len != k->input_len ||
-                sc->output_len != k->output_len || !isfinite(sc->median_output_throughput))
+                sc->output_len != k->output_len || !isfinite(reference_figure(sc, p99_ttft)))
                 continue;
             double v = sr_scenario_axis_value(sc, k->axis);
             bool dup = false;
@@ -497,7 +502,7 @@ static size_t reference_values(const sr_sweep *sw, const sr_load_curve *k)
     return n;
 }
 
-static sr_load_curve reference_curve(const sr_sweep *sw)
+static sr_load_curve reference_curve(const sr_sweep *sw, bool p99_ttft)
 {
     sr_load_curve best = {false, SR_AXIS_CONCURRENCY, 0, 0};
     size_t best_n = 0;
@@ -508,7 +513,7 @@ static sr_load_curve reference_curve(const sr_sweep *sw)
                 if (!sr_scenario_on_axis(sc, (sr_load_axis)a))
                     continue;
                 sr_load_curve k = {true, (sr_load_axis)a, sc->input_len, sc->output_len};
-                size_t n = reference_values(sw, &k);
+                size_t n = reference_values(sw, &k, p99_ttft);
                 if (n > best_n) {
                     best_n = n;
                     best = k;
@@ -519,8 +524,8 @@ static sr_load_curve reference_curve(const sr_sweep *sw)
 }
 
 /* Random sweeps over concurrency, rate and burst at a few lengths, with
- * failed entries, missing medians and ties: the same curve as the
- * quadratic way. */
+ * failed entries, missing medians and p99 TTFTs, and ties: the same
+ * curves (throughput and latency) as the quadratic way. */
 Test(chart, throughput_curve_picked_as_before)
 {
     unsigned long st = 99;
@@ -548,15 +553,19 @@ Test(chart, throughput_curve_picked_as_before)
                 run.output_throughput = 10;
                 sr_model_add_run(m, &spec, &run);
                 m->scenarios[m->n_scenarios - 1].median_output_throughput = r % 11 == 0 ? NAN : 10;
+                m->scenarios[m->n_scenarios - 1].latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] = r % 5 == 1 ? NAN : 80;
             }
         }
-        sr_pick_throughput_curve(&sw);
-        sr_load_curve want = reference_curve(&sw), got = sw.throughput_curve;
-        cr_assert_eq(got.found, want.found, "round %d", round);
-        if (want.found) {
-            cr_assert_eq(got.axis, want.axis, "round %d", round);
-            cr_assert_eq(got.input_len, want.input_len, "round %d", round);
-            cr_assert_eq(got.output_len, want.output_len, "round %d", round);
+        sr_pick_load_curves(&sw);
+        for (int latency = 0; latency < 2; latency++) {
+            sr_load_curve want = reference_curve(&sw, latency),
+                          got = latency ? sw.latency_curve : sw.throughput_curve;
+            cr_assert_eq(got.found, want.found, "round %d, %s", round, latency ? "latency" : "throughput");
+            if (want.found) {
+                cr_assert_eq(got.axis, want.axis, "round %d", round);
+                cr_assert_eq(got.input_len, want.input_len, "round %d", round);
+                cr_assert_eq(got.output_len, want.output_len, "round %d", round);
+            }
         }
         sr_sweep_release(&sw);
     }
@@ -579,7 +588,8 @@ Test(chart, absolute_charts_only_without_a_baseline)
             cr_expect(!a && alen == 0, "%s: nothing made with a baseline", sr_chart_names[k]);
         }
         cr_expect_eq(sr_chart_has_data(&without, (sr_chart_kind)k),
-                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT, "%s without a baseline",
+                     absolute_kind(k) || k == SR_CHART_KV_CAPACITY || k == SR_CHART_THROUGHPUT || k == SR_CHART_LATENCY,
+                     "%s without a baseline",
                      sr_chart_names[k]);
     }
     sr_sweep_release(&with);

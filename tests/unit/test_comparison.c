@@ -206,9 +206,10 @@ Test(rerun, item_sets)
 }
 
 /* Runs before 100, 110, 120 (median 110). After 90, 95, 100: ratio 95/110,
- * range 90/120 = 0.75 to 100/100 = 1: holds 1, within run noise. After 80,
- * 85, 90: range 80/120 to 90/100 = 0.9, below 1: a regression. One run on
- * each side (100 -> 80): 0.8, but no spread to judge noise by. */
+ * range 90/120 = 0.75 to 100/100 = 1, Welch-log interval holds 1: within
+ * run noise. After 80, 85, 90: range 80/120 to 90/100 = 0.9, interval below
+ * 1: a regression. One run on each side (100 -> 80): 0.8, but no spread to
+ * judge noise by. */
 Test(rerun, speed_range_by_hand)
 {
     sr_sweep before, after;
@@ -247,11 +248,20 @@ Test(rerun, speed_range_by_hand)
     cr_assert_float_eq(one->change.ratio, 0.8, 1e-15);
     cr_assert_eq(one->change.within_noise, -1);
     cr_assert(!one->regression);
-    cr_assert_str_eq(sr_compare_speed_words(s), "slower beyond run noise");
+    /* with 3 runs a side Welch's interval decides (scipy: exp(d -+ t se) = 0.6424 to 0.9324 slower, 0.7178
+     * to 1.0429 within) */
+    cr_assert_eq(s->change.note, SR_RATIO_CI_DONE);
+    cr_assert_float_eq(s->change.ci_low, 0.64244, 1e-4);
+    cr_assert_float_eq(s->change.ci_high, 0.93244, 1e-4);
+    cr_assert_float_eq(w->change.ci_low, 0.71780, 1e-4);
+    cr_assert_float_eq(w->change.ci_high, 1.04294, 1e-4);
+    cr_assert_str_eq(sr_compare_speed_words(s), "slower, interval excludes 1");
     cr_assert_str_eq(sr_compare_speed_words(w), "within run noise");
     char buf[128];
-    cr_assert_str_eq(sr_compare_ratio_range(buf, sizeof buf, s), "0.77x (0.67\xE2\x80\x93"
-                                                                 "0.90)");
+    cr_assert_str_eq(sr_compare_ratio_range(buf, sizeof buf, s), "0.77x [0.64, 0.93]");
+    /* one run on each side: the range, and no verdict on noise */
+    cr_assert_eq(one->change.note, SR_RATIO_CI_FEW_RUNS);
+    cr_assert_str_eq(sr_compare_speed_words(one), "one run on each side: noise unknown");
     cr_assert_eq(c.n_regressions, 1);
     sr_comparison_release(&c);
     sr_sweep_release(&before);

@@ -286,10 +286,12 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93"
                                     "321,536"));
     cr_assert_not_null(strstr(html, "15 of 35 layers hold KV"));
-    /* Five inline charts (the fixture sweeps concurrency over 1, 4, 16), ids
-     * kept apart, no XML declaration inside. */
-    cr_assert_eq(count(html, "<svg class=\"chart\""), 5);
+    /* Six inline charts (the fixture sweeps concurrency over 1, 4, 16: the
+     * throughput and the p99 TTFT curves), ids kept apart, no XML
+     * declaration inside. */
+    cr_assert_eq(count(html, "<svg class=\"chart\""), 6);
     cr_assert_not_null(strstr(html, "id=\"throughput-glyph0-1\""));
+    cr_assert_not_null(strstr(html, "id=\"latency-glyph0-1\""));
     cr_assert_not_null(strstr(html, "id=\"tradeoff-glyph0-1\""));
     cr_assert_null(strstr(html, "<?xml"));
     cr_assert_not_null(strstr(html, "id=\"speed_ratio-glyph0-1\""));

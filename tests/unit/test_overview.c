@@ -189,18 +189,31 @@ Test(overview, latency_table_only_where_latency_was_measured)
     add_run(m, 128, 100);
     add_run(m, 1024, 80);
     bool none = false;
-    cr_expect_null(sr_table_latency(&sw, &none), "no TTFT or TPOT: no table");
+    cr_expect_null(sr_table_latency(&sw, SR_LAT_TTFT, &none), "no TTFT: no table");
     cr_expect(none);
-    m->scenarios[0].median_ttft_ms = 2490.4;
-    m->scenarios[0].median_tpot_ms = 18.62;
-    sr_table *t = sr_table_latency(&sw, &none);
+    sr_latency *l = &m->scenarios[0].latency[SR_LAT_TTFT];
+    l->pct_ms[SR_PCT_50] = 2490.4;
+    l->pct_ms[SR_PCT_99] = 18.62;
+    l->source = SR_LAT_SOURCE_FILE;
+    sr_table *t = sr_table_latency(&sw, SR_LAT_TTFT, &none);
     cr_assert_not_null(t);
     cr_expect_not(none);
     cr_expect_eq(t->n_cols, 2, "only the scenario with a latency: %zu columns", t->n_cols);
     cr_expect_not_null(strstr(t->cols[1].title, "TTFT, "), "%s", t->cols[1].title);
     const sr_cell *c = sr_table_cell(t, 0, 1);
-    cr_expect_str_eq(c->text, "2,490 ms");
-    cr_expect_str_eq(c->sub, "18.6 ms");
+    cr_expect_str_eq(c->text, "2,490 / \xE2\x80\x94 / 18.6 ms", "p50 / p90 (not stated) / p99: %s", c->text);
+    cr_expect_null(c->sub, "every figure from the files: the note says so, not each cell");
+    sr_table_free(t);
+    /* pooled requests say how many, and against the baseline their ratio */
+    l->source = SR_LAT_SOURCE_REQUESTS;
+    l->n = 48;
+    m->scenarios[0].failed_requests = 2;
+    m->scenarios[0].latency_ratio[SR_LAT_RATIO_TTFT_P99] = (sr_latency_ratio){true, 0.85, 0.71, 1.02, 1};
+    t = sr_table_latency(&sw, SR_LAT_TTFT, &none);
+    cr_assert_not_null(t);
+    c = sr_table_cell(t, 0, 1);
+    cr_expect_str_eq(c->sub, "48 requests, 2 failed; p99 0.85x [0.71, 1.02] the baseline's", "%s", c->sub);
+    cr_expect_null(sr_table_latency(&sw, SR_LAT_E2EL, &none), "no E2EL: no table");
     sr_table_free(t);
     sr_sweep_release(&sw);
 }

@@ -5,8 +5,9 @@
  *     points, the whisker its paired bootstrap interval; colour and shape
  *     the verdict.
  *   speed_change: a group per model, a line per scenario; the dot is after
- *     / before, the whisker the range the runs span; colour and shape say
- *     whether that range holds 1 (within run noise).
+ *     / before, the whisker Welch's interval on the runs (else the range
+ *     they span); colour and shape say whether it holds 1 (within run
+ *     noise).
  * Heights follow the number of rows only (never measured text), so the
  * canvas size is known before drawing; a chart too tall for a PDF page is
  * drawn in parts of whole rows that share the axes. */
@@ -278,11 +279,22 @@ static const sr_speed_change *speed_of(const sr_model_change *mc, const char *ke
 
 static look noise_look(const sr_speed_change *ch)
 {
-    if (ch->change.within_noise < 0)
-        return look_none;
-    if (ch->change.within_noise)
-        return look_same;
-    return ch->change.high < 1 ? look_worse : look_better;
+    switch (ch->change.verdict) {
+    case SR_SPEED_WITHIN_NOISE: return look_same;
+    case SR_SPEED_SLOWER: return look_worse;
+    case SR_SPEED_FASTER: return look_better;
+    case SR_SPEED_UNJUDGED: break;
+    }
+    return look_none;
+}
+
+/* The whisker: Welch's interval where there is one (it decides the
+ * verdict), else the range the runs span. */
+static void whisker_of(const sr_spread *s, double *lo, double *hi)
+{
+    bool interval = s->note == SR_RATIO_CI_DONE;
+    *lo = interval ? s->ci_low : s->low;
+    *hi = interval ? s->ci_high : s->high;
 }
 
 static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)
@@ -299,7 +311,8 @@ static void speed_axis(const sr_comparison *c, const size_t *idx, size_t rows, s
     for (size_t i = 0; i < rows; i++) {
         const sr_model_change *mc = &c->models[idx[i]];
         for (size_t k = 0; k < mc->n_speed; k++) {
-            double v[3] = {mc->speed[k].change.ratio, mc->speed[k].change.low, mc->speed[k].change.high};
+            double v[3] = {mc->speed[k].change.ratio, NAN, NAN};
+            whisker_of(&mc->speed[k].change, &v[1], &v[2]);
             for (int j = 0; j < 3; j++)
                 if (isfinite(v[j])) {
                     lo = fmin(lo, v[j]);
@@ -331,8 +344,10 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
             continue;
         }
         look lk = noise_look(ch);
-        if (isfinite(ch->change.low) && isfinite(ch->change.high) && ch->change.high > ch->change.low)
-            sr_chart_whisker(cv, ax, ch->change.low, ch->change.high, yc, 4, *lk.color);
+        double wlo, whi;
+        whisker_of(&ch->change, &wlo, &whi);
+        if (isfinite(wlo) && isfinite(whi) && whi > wlo)
+            sr_chart_whisker(cv, ax, wlo, whi, yc, 4, *lk.color);
         sr_canvas_marker(cv, lk.shape, sr_axis_x(ax, ch->change.ratio), yc, 4.5, *lk.color);
         sr_compare_ratio_range(buf, sizeof buf, ch);
         sr_canvas_text(cv, text_x, yc + 3.5, buf, SR_CHART_VALUE_SIZE, false, 0, *lk.color);
@@ -360,13 +375,14 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_SPEED), pt);
     char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
-                                 "dot: the ratio, whisker: the range its runs span, the line at 1: no change; %s",
+                                 "dot: the ratio, whisker: Welch's interval on the runs (under 2 runs a side the "
+                                 "range they span), the line at 1: no change; %s",
                                  cols.shared);
     sr_chart_header(&cv, title, subtitle);
     free(title);
     free(subtitle);
     const sr_legend_item legend[] = {
-        {"within run noise (range holds 1)", sr_blue, 0},
+        {"within run noise (holds 1)", sr_blue, 0},
         {"faster beyond run noise", sr_green, 1},
         {"slower beyond run noise", sr_vermillion, 2},
     };

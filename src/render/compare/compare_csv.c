@@ -14,8 +14,8 @@
 #include "util/text.h"
 
 static const char csv_header[] = "model,label,section,name,before,after,n_paired,delta,ci_low,ci_high,mcnemar_p,verdict,"
-                             "flipped_better,flipped_worse,ratio,ratio_low,ratio_high,within_noise,regression,detail"
-                             "\r\n";
+                                 "flipped_better,flipped_worse,ratio,ratio_low,ratio_high,within_noise,regression,detail,"
+                                 "ratio_ci_low,ratio_ci_high\r\n";
 
 enum {
     C_BEFORE,
@@ -30,6 +30,8 @@ enum {
     C_RATIO,
     C_RATIO_LOW,
     C_RATIO_HIGH,
+    C_RATIO_CI_LOW, /* after the text columns: the earlier ones keep their places */
+    C_RATIO_CI_HIGH,
     N_NUMS
 };
 
@@ -75,6 +77,8 @@ static void put_row(sr_strbuf *sb, const row *r)
     sr_csv_text(sb, r->within_noise, false);
     sr_csv_text(sb, r->regression, false);
     sr_csv_text(sb, r->detail, false);
+    sr_csv_num(sb, r->num[C_RATIO_CI_LOW]);
+    sr_csv_num(sb, r->num[C_RATIO_CI_HIGH]);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -155,6 +159,10 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
         r.num[C_RATIO] = ch->change.ratio;
         r.num[C_RATIO_LOW] = ch->change.low;
         r.num[C_RATIO_HIGH] = ch->change.high;
+        if (ch->change.note == SR_RATIO_CI_DONE) {
+            r.num[C_RATIO_CI_LOW] = ch->change.ci_low;
+            r.num[C_RATIO_CI_HIGH] = ch->change.ci_high;
+        }
         r.within_noise = ch->change.within_noise < 0 ? NULL : yes_no(ch->change.within_noise);
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_speed_words(ch);

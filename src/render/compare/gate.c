@@ -153,7 +153,8 @@ sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *
     sr_tb_note(&b, "Each benchmark: after \xE2\x88\x92 before in points over the items both runs scored, with its "
                    "%g%% interval and verdict; speed: the range of after's median output throughput over before's "
                    "across the scenarios both ran. A regression: an accuracy interval below 0, a scenario slower "
-                   "beyond run noise, or a model that worked and now fails.",
+                   "beyond run noise (its Welch interval, else its run range, below 1), or a model that worked and "
+                   "now fails.",
                    c->settings.confidence * 100);
     sr_table *t = sr_tb_finish(&b);
     sr_table_keep_rows(t, SR_GATE_MAX_ROWS, "compare.md and compare.json");

@@ -50,10 +50,16 @@ static cJSON *settings_json(const sr_settings *st)
     sr_json_add(o, "speed_metric", cJSON_CreateString("median output_throughput over runs, after / before"));
     sr_json_add(o, "speed_range",
                 cJSON_CreateString("ratio_low = min(after runs) / max(before runs), ratio_high = max(after runs) / "
-                                   "min(before runs); within_noise when ratio_low <= 1 <= ratio_high"));
+                                   "min(before runs)"));
+    sr_json_add(o, "speed_interval",
+                cJSON_CreateString("welch-log: Welch's t interval on mean log output_throughput (after runs minus "
+                                   "before runs, Welch-Satterthwaite df), exponentiated, 2 or more runs a side; "
+                                   "within_noise when it holds 1, else (fewer runs) when ratio_low <= 1 <= "
+                                   "ratio_high"));
     sr_json_add(o, "regression",
-                cJSON_CreateString("an accuracy interval below 0, a speed range below 1 (ratio_high < 1, more than one "
-                                   "run on a side), or a model ok or partial before and failed after"));
+                cJSON_CreateString("an accuracy interval below 0, a speed interval below 1 (slower, interval excludes "
+                                   "1; with under 2 runs on a side the range: ratio_high < 1), or a model ok or "
+                                   "partial before and failed after"));
     return o;
 }
 
@@ -144,6 +150,14 @@ static cJSON *speed_json(const sr_model_change *mc)
         sr_json_add(j, "ratio", sr_json_num(ch->change.ratio));
         sr_json_add(j, "ratio_low", sr_json_num(ch->change.low));
         sr_json_add(j, "ratio_high", sr_json_num(ch->change.high));
+        bool welch = ch->change.note == SR_RATIO_CI_DONE;
+        char note[160];
+        sr_json_add(j, "ratio_gmean", sr_json_num(isfinite(ch->change.ratio) ? ch->change.gmean : NAN));
+        sr_json_add(j, "ratio_ci_low", sr_json_num(welch ? ch->change.ci_low : NAN));
+        sr_json_add(j, "ratio_ci_high", sr_json_num(welch ? ch->change.ci_high : NAN));
+        sr_json_add(j, "ratio_ci_method", welch ? cJSON_CreateString("welch-log") : cJSON_CreateNull());
+        sr_json_add(j, "ratio_ci_note",
+                    sr_json_str(sr_text_ratio_ci_note(note, sizeof note, &ch->change, "after", "before")));
         sr_json_add(j, "within_noise", sr_json_tristate(ch->change.within_noise));
         sr_json_add(j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(j, "runs_before", runs_json(ch->before));

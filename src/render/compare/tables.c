@@ -50,11 +50,15 @@ static sr_tone verdict_tone(sr_verdict v)
 
 static sr_tone speed_tone(const sr_speed_change *ch)
 {
-    if (!ch->before || !ch->after || ch->change.within_noise < 0)
+    if (!ch->before || !ch->after)
         return SR_TONE_MUTED;
-    if (ch->change.within_noise)
-        return SR_TONE_SAME;
-    return ch->change.high < 1 ? SR_TONE_WORSE : SR_TONE_BETTER;
+    switch (ch->change.verdict) {
+    case SR_SPEED_WITHIN_NOISE: return SR_TONE_SAME;
+    case SR_SPEED_SLOWER: return SR_TONE_WORSE;
+    case SR_SPEED_FASTER: return SR_TONE_BETTER;
+    case SR_SPEED_UNJUDGED: break;
+    }
+    return SR_TONE_MUTED;
 }
 
 /* ---- the two sides ------------------------------------------------------- */
@@ -304,7 +308,8 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     char buf[128];
     *none = true;
     sr_tb_begin(&b, "speed", "Speed changes");
-    b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; the range the runs span");
+    b.t->aside = sr_tb_dup_or_null("after / before, median output throughput; Welch's interval on the runs (the "
+                                   "range they span under 2 runs a side)");
     b.t->sortable = true;
     sr_tb_column(&b, "Model", NULL, false, 3);
     for (size_t k = 0; k < cols.n; k++) {
@@ -334,8 +339,10 @@ sr_table *sr_table_compare_speed(const sr_comparison *c, bool *none)
     }
     sr_tb_note(&b,
                "Each cell: after's median output tokens/s over before's in the same scenario, and in brackets "
-               "the range from the slowest after run over the fastest before run to the fastest after run over "
-               "the slowest before run; within run noise when it holds 1 (cells that say nothing more are). %s",
+               "Welch's interval on the runs (the ratio of their geometric means, on the mean log "
+               "throughputs); with under 2 runs on a side, in parentheses the range from the slowest after run "
+               "over the fastest before run to the fastest after run over the slowest before run. Within run "
+               "noise when it holds 1 (cells that say nothing more are). %s",
                cols.note);
     sr_speed_columns_release(&cols);
     free(order);

@@ -136,11 +136,14 @@ const char *sr_compare_speed_words(const sr_speed_change *ch)
         return "only before";
     if (!isfinite(ch->change.ratio))
         return "no ratio";
-    if (ch->change.within_noise < 0)
-        return "one run on each side: noise unknown";
-    if (ch->change.within_noise)
-        return "within run noise";
-    return ch->change.high < 1 ? "slower beyond run noise" : "faster beyond run noise";
+    bool interval = ch->change.note == SR_RATIO_CI_DONE;
+    switch (ch->change.verdict) {
+    case SR_SPEED_WITHIN_NOISE: return "within run noise";
+    case SR_SPEED_SLOWER: return interval ? "slower, interval excludes 1" : "slower beyond run noise";
+    case SR_SPEED_FASTER: return interval ? "faster, interval excludes 1" : "faster beyond run noise";
+    case SR_SPEED_UNJUDGED: break;
+    }
+    return "one run on each side: noise unknown";
 }
 
 /* "load failure: AttributeError: ... " */
@@ -268,8 +271,8 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
         } else {
             char words[160];
             const sr_scenario *sc = s->after ? s->after : s->before;
-            sr_strbuf_printf(sb, "%s at %s, slower beyond run noise", sr_compare_ratio_range(buf, sizeof buf, s),
-                             sc ? sr_scenario_words(sc, words, sizeof words) : s->key);
+            sr_strbuf_printf(sb, "%s at %s, %s", sr_compare_ratio_range(buf, sizeof buf, s),
+                             sc ? sr_scenario_words(sc, words, sizeof words) : s->key, sr_compare_speed_words(s));
         }
         ++*n;
     }
@@ -331,10 +334,10 @@ static void count(const sr_comparison *c, tally *t)
             const sr_speed_change *s = &mc->speed[k];
             if (!s->before || !s->after || !isfinite(s->change.ratio))
                 continue;
-            t->noise += s->change.within_noise == 1;
-            t->unknown += s->change.within_noise < 0;
-            t->slower += s->change.within_noise == 0 && s->change.high < 1;
-            t->faster += s->change.within_noise == 0 && s->change.low > 1;
+            t->noise += s->change.verdict == SR_SPEED_WITHIN_NOISE;
+            t->unknown += s->change.verdict == SR_SPEED_UNJUDGED;
+            t->slower += s->change.verdict == SR_SPEED_SLOWER;
+            t->faster += s->change.verdict == SR_SPEED_FASTER;
         }
         t->kv_changed += mc->kv.changed;
         t->kv_unexplained += mc->kv.changed && mc->kv.n_causes == 0;
@@ -404,10 +407,12 @@ char *sr_compare_methods(const sr_comparison *c)
         "over the items both runs scored, paired by item id; paired %s bootstrap, %s resamples, seed %lu with "
         "one %s stream per model and benchmark (salt \"" SR_COMPARE_SEED_SALT "\"), %s%% interval; "
         "improved or regressed when the interval excludes 0; exact McNemar for 0/1 scores; under %d paired "
-        "items no interval. Speed: after's median output throughput over before's, with the range from the "
-        "slowest after run over the fastest before run to the fastest after run over the slowest before run; "
-        "within run noise when that range holds 1. A regression: an interval below 0, a range below 1, or a "
-        "model that worked and now fails. sweep-report %s.",
+        "items no interval. Speed: after's median output throughput over before's, with Welch's t interval on "
+        "the mean log throughputs of the two sides' runs (Welch-Satterthwaite degrees of freedom), exponentiated, "
+        "where each side has 2 runs or more, else the range from the slowest after run over the fastest before "
+        "run to the fastest after run over the slowest before run; within run noise when that interval (else "
+        "range) holds 1. A regression: an accuracy interval below 0, a speed interval (else range) below 1 "
+        "(slower, interval excludes 1), or a model that worked and now fails. sweep-report %s.",
         st->gsm8k_filter, st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
         conf, SR_MIN_PAIRED_ITEMS, SR_VERSION);
 }
@@ -467,7 +472,7 @@ static void speed_check(sr_compare_check *k, const sr_speed_change *ch)
     k->after = ch->after ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->after->median_output_throughput))
                          : NULL;
     k->words = sr_xstrdup(sr_compare_speed_words(ch));
-    bool judged = ch->before && ch->after && isfinite(ch->change.ratio) && ch->change.within_noise >= 0;
+    bool judged = ch->before && ch->after && isfinite(ch->change.ratio) && ch->change.verdict != SR_SPEED_UNJUDGED;
     k->outcome = ch->regression ? SR_CHECK_FAILED : judged ? SR_CHECK_PASSED : SR_CHECK_SKIPPED;
     if (isfinite(ch->change.ratio))
         k->change = sr_xstrdup(sr_compare_ratio_range(buf, sizeof buf, ch));
@@ -551,9 +556,9 @@ char *sr_compare_speed_summary(const sr_model_change *mc)
             continue;
         }
         judged++;
-        slower += ch->change.within_noise == 0 && ch->change.high < 1;
-        faster += ch->change.within_noise == 0 && ch->change.low > 1;
-        unknown += ch->change.within_noise < 0;
+        slower += ch->change.verdict == SR_SPEED_SLOWER;
+        faster += ch->change.verdict == SR_SPEED_FASTER;
+        unknown += ch->change.verdict == SR_SPEED_UNJUDGED;
         if (ch->change.ratio < low)
             low = ch->change.ratio;
         if (ch->change.ratio > high)

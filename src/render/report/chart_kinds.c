@@ -11,6 +11,7 @@ const char *sr_chart_title(sr_chart_kind kind)
     case SR_CHART_THROUGHPUT: return "Throughput against load";
     case SR_CHART_ACCURACY: return "Accuracy per model";
     case SR_CHART_SPEED: return "Output throughput per model";
+    case SR_CHART_LATENCY: return "Latency against load";
     }
     return "Chart";
 }

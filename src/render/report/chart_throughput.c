@@ -1,8 +1,10 @@
-/* The throughput curve: for a sweep over concurrency, request rate or
+/* The curves against load: for a sweep over concurrency, request rate or
  * prompts sent at once (3 or more values at one pair of lengths), each
  * entry's median output throughput against that axis, a line per entry,
- * as vLLM's compare script draws it. The first THROUGHPUT_LINES entries in
- * display order are drawn; the chart says how many are left out. */
+ * as vLLM's compare script draws it; and the same for each entry's p99
+ * time to first token (the latency chart, issue 32), the baseline marked.
+ * The first THROUGHPUT_LINES entries in display order are drawn; the chart
+ * says how many are left out. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +24,34 @@
 #define PLOT_H 380.0
 #define PLOT_X0 96.0
 #define PLOT_X1 (SR_CHART_WIDTH - 40.0)
-
 static bool same_curve(const sr_scenario *sc, const sr_load_curve *k)
 {
     return sr_scenario_on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
 }
 
-/* The curve is the analysis's (sweep->throughput_curve): picked once. */
+/* What a curve plots: median output throughput, or p99 TTFT. */
+typedef enum { FIGURE_THROUGHPUT, FIGURE_P99_TTFT } load_figure;
+
+static double figure_of(const sr_scenario *sc, load_figure f)
+{
+    return f == FIGURE_THROUGHPUT ? sc->median_output_throughput : sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99];
+}
+
+/* The curves are the analysis's (sweep->throughput_curve and
+ * latency_curve, analysis/scenarios.c): picked once, in linear time. */
+static const sr_load_curve *curve_of(const sr_sweep *sw, load_figure f)
+{
+    return f == FIGURE_THROUGHPUT ? &sw->throughput_curve : &sw->latency_curve;
+}
+
 bool sr_throughput_has_data(const sr_sweep *sw)
 {
     return sw->throughput_curve.found;
+}
+
+bool sr_latency_chart_has_data(const sr_sweep *sw)
+{
+    return sw->latency_curve.found;
 }
 
 double sr_throughput_height(void)
@@ -73,7 +93,7 @@ typedef struct curves {
     double xlo, xhi, yhi;
 } curves;
 
-static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, curves *c)
+static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figure f, curves *c)
 {
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
@@ -89,8 +109,8 @@ static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, curves *c
         size_t start = c->n_pts;
         for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
-            if (same_curve(sc, k) && isfinite(sc->median_output_throughput))
-                pts[c->n_pts++] = (xy){sr_scenario_axis_value(sc, k->axis), sc->median_output_throughput};
+            if (same_curve(sc, k) && isfinite(figure_of(sc, f)))
+                pts[c->n_pts++] = (xy){sr_scenario_axis_value(sc, k->axis), figure_of(sc, f)};
         }
         if (c->n_pts == start)
             continue;
@@ -118,7 +138,7 @@ static void curves_release(curves *c)
     free(c->first);
 }
 
-/* The y axis: a grid line and a label at each tick, tok/s. */
+/* The y axis: a grid line and a label at each tick (tok/s, ms). */
 static void y_grid(sr_canvas *cv, const sr_axis *ay)
 {
     double ticks[64];
@@ -127,28 +147,37 @@ static void y_grid(sr_canvas *cv, const sr_axis *ay)
         double y = sr_axis_x(ay, ticks[t]);
         char buf[64];
         sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
-        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, sr_format_count(buf, sizeof buf, llround(ticks[t])), 10.5, false, 1,
-                       sr_dark);
+        sr_canvas_text(cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
     }
 }
 
+/* The latency chart marks the baseline: black, and named so in the legend. */
+static bool is_marked_baseline(const sr_model *m, load_figure f)
+{
+    return f == FIGURE_P99_TTFT && m->is_baseline;
+}
+
 /* Each line with its markers, and the same in words for the description. */
-static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, const sr_axis *ax, const sr_axis *ay,
-                        sr_strbuf *desc)
+static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load_figure f, const sr_axis *ax,
+                        const sr_axis *ay, sr_strbuf *desc)
 {
     const xy *pts = c->pts;
     char a[64];
     for (size_t l = 0; l < c->lines; l++) {
-        sr_rgb col = *sr_chart_palette[l % SR_CHART_N_PALETTE];
+        bool base = is_marked_baseline(&sw->models[c->shown[l]], f);
+        sr_rgb col = base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE];
         int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
         const sr_model *m = &sw->models[c->shown[l]];
         sr_strbuf_printf(desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++) {
             double x = sr_axis_x(ax, pts[p].x), y = sr_axis_x(ay, pts[p].y);
             if (p > c->first[l])
-                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, 2, col, false);
+                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, base ? 3 : 2,
+                               col, false);
             char tp[64];
-            sr_strbuf_printf(desc, " %s at %s;", sr_text_throughput(tp, sizeof tp, pts[p].y),
+            sr_strbuf_printf(desc, " %s at %s;",
+                             f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
+                                                    : sr_text_latency_ms(tp, sizeof tp, pts[p].y),
                              fmt_axis(a, sizeof a, pts[p].x, 1));
         }
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++)
@@ -157,14 +186,15 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, cons
 }
 
 /* The axes' names, and how many entries were left out. */
-static void axis_labels(sr_canvas *cv, sr_load_axis axis, bool log_x, double plot_top, double plot_bottom,
-                        size_t left_out)
+static void axis_labels(sr_canvas *cv, sr_load_axis axis, load_figure f, bool log_x, double plot_top,
+                        double plot_bottom, size_t left_out)
 {
     char xlabel[160];
     snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(axis), log_x ? ", log scale" : "");
     xlabel[0] = (char)(xlabel[0] - 'a' + 'A');
     sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
-    sr_canvas_text(cv, 16, plot_top - 8, "tok/s", SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    sr_canvas_text(cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
+                   false, 0, sr_grey);
     if (left_out) {
         char a[64], more[160];
         snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
@@ -173,15 +203,29 @@ static void axis_labels(sr_canvas *cv, sr_load_axis axis, bool log_x, double plo
     }
 }
 
-sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+/* The SLO's TTFT bound on the latency chart, a dashed line the curves can
+ * be read against. */
+static void slo_bound(sr_canvas *cv, const sr_axis *ay, double bound, sr_strbuf *desc)
+{
+    char words[96], ms[48];
+    double y = sr_axis_x(ay, bound);
+    sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 1.2, sr_vermillion, true);
+    snprintf(words, sizeof words, "SLO: p99 TTFT \xE2\x89\xA4 %s", sr_text_latency_ms(ms, sizeof ms, bound));
+    sr_canvas_text(cv, PLOT_X1, y - 5, words, SR_CHART_VALUE_SIZE, false, 1, sr_vermillion);
+    sr_strbuf_printf(desc, "The SLO's bound: %s.\n", words);
+}
+
+static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_target *target, char **out,
+                            size_t *len)
 {
     *out = NULL;
     *len = 0;
-    if (!sw->throughput_curve.found)
+    const sr_load_curve k = *curve_of(sw, f);
+    if (!k.found)
         return NULL;
-    const sr_load_curve k = sw->throughput_curve;
+    const sr_chart_kind kind = f == FIGURE_THROUGHPUT ? SR_CHART_THROUGHPUT : SR_CHART_LATENCY;
     curves c;
-    collect_curves(sw, &k, &c);
+    collect_curves(sw, &k, f, &c);
     bool log_x = c.xlo > 0 && c.xhi / c.xlo > 20;
     sr_axis ax, ay;
     if (log_x)
@@ -190,6 +234,9 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, PLOT_X1);
     double legend_h = sr_chart_legend_height(c.lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
+    double bound = f == FIGURE_P99_TTFT ? sw->settings.slo.ttft_ms : NAN;
+    if (isfinite(bound))
+        c.yhi = fmax(c.yhi, bound);
     sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
     sr_canvas cv;
@@ -206,23 +253,42 @@ sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target,
         snprintf(a, sizeof a, "%s-token prompts", sr_format_count(b, sizeof b, k.input_len));
     else
         snprintf(a, sizeof a, "prompts of unknown length");
-    sr_strbuf_printf(&sub, "Median output throughput of each entry against %s; %s, %s-token outputs",
+    sr_strbuf_printf(&sub, "%s of each entry against %s; %s, %s-token outputs",
+                     f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
-    sr_chart_header(&cv, sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&sub));
+    if (f == FIGURE_P99_TTFT)
+        sr_strbuf_puts(&sub, "; the baseline in black");
+    sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
+    char names[THROUGHPUT_LINES][160];
     for (size_t l = 0; l < c.lines; l++) {
         const sr_model *m = &sw->models[c.shown[l]];
-        legend[l] = (sr_legend_item){m->label ? m->label : m->id, *sr_chart_palette[l % SR_CHART_N_PALETTE],
+        bool base = is_marked_baseline(m, f);
+        snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, base ? " (baseline)" : "");
+        legend[l] = (sr_legend_item){names[l], base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE],
                                      (int)(l / SR_CHART_N_PALETTE) % 3};
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
     y_grid(&cv, &ay);
-    draw_curves(&cv, sw, &c, &ax, &ay, &desc);
-    axis_labels(&cv, k.axis, log_x, plot_top, plot_bottom, c.left_out);
-    err = sr_canvas_close(&cv, "throughput-", sr_chart_title(SR_CHART_THROUGHPUT), sr_strbuf_cstr(&desc), out, len);
+    if (isfinite(bound))
+        slo_bound(&cv, &ay, bound, &desc);
+    draw_curves(&cv, sw, &c, f, &ax, &ay, &desc);
+    axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, c.left_out);
+    err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
+                          sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
     curves_release(&c);
     return err;
+}
+
+sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_THROUGHPUT, target, out, len);
+}
+
+sr_error *sr_latency_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)
+{
+    return load_chart(sw, FIGURE_P99_TTFT, target, out, len);
 }

@@ -1,5 +1,5 @@
-/* The throughput curve, drawn whole rather than in rows: output throughput
- * against load (chart_throughput.c), for charts.c. */
+/* The curves against load, drawn whole rather than in rows: output
+ * throughput, and p99 TTFT (chart_throughput.c), for charts.c. */
 #ifndef SR_RENDER_REPORT_CHART_THROUGHPUT_H
 #define SR_RENDER_REPORT_CHART_THROUGHPUT_H
 
@@ -14,5 +14,9 @@
 bool sr_throughput_has_data(const sr_sweep *sw);
 double sr_throughput_height(void);
 sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
+/* The same curve for each entry's p99 time to first token (the latency
+ * chart), the baseline in black; its height is the throughput chart's. */
+bool sr_latency_chart_has_data(const sr_sweep *sw);
+sr_error *sr_latency_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
 
 #endif

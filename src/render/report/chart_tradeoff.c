@@ -32,6 +32,7 @@ typedef struct point {
     double ratio, ratio_lo, ratio_hi; /* median, lowest, highest over scenarios */
     double delta, lo, hi;             /* points */
     sr_verdict verdict;
+    bool frontier; /* no other entry measurably better on one axis and not worse on the other */
 } point;
 
 static int cmp_double(const void *x, const void *y)
@@ -168,6 +169,13 @@ static void place_label(sr_canvas *cv, box *taken, size_t *n_taken, double x, do
                                 at[best][1] - SR_CHART_VALUE_SIZE * 0.85 + h};
 }
 
+/* The frontier's mark around a dot: a dark ring. */
+static void ring(sr_canvas *cv, double x, double y)
+{
+    sr_canvas_marker(cv, 0, x, y, 9.5, sr_dark);
+    sr_canvas_marker(cv, 0, x, y, 8, (sr_rgb){1, 1, 1});
+}
+
 /* A panel's dots: the compared entries with a difference and a speed
  * ratio, the first TRADEOFF_MAX_POINTS in display order, and the bounds
  * of their whiskers (with the baseline's 1x and 0 points). */
@@ -185,7 +193,7 @@ static void collect_points(const sr_sweep *sw, const char *bench, const size_t *
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, bench);
-        point p = {order[i], NAN, NAN, NAN, NAN, NAN, NAN, SR_VERDICT_NONE};
+        point p = {order[i], NAN, NAN, NAN, NAN, NAN, NAN, SR_VERDICT_NONE, false};
         if (!s || m->is_baseline || !s->compared || !isfinite(s->vs_baseline.delta) ||
             !speed_of(m, &p.ratio, &p.ratio_lo, &p.ratio_hi))
             continue;
@@ -193,6 +201,7 @@ static void collect_points(const sr_sweep *sw, const char *bench, const size_t *
         p.lo = isfinite(s->vs_baseline.ci_low) ? s->vs_baseline.ci_low * 100 : p.delta;
         p.hi = isfinite(s->vs_baseline.ci_high) ? s->vs_baseline.ci_high * 100 : p.delta;
         p.verdict = s->vs_baseline.verdict;
+        p.frontier = s->frontier == 1;
         if (pp->np == TRADEOFF_MAX_POINTS) {
             pp->left_out++;
             continue;
@@ -251,11 +260,14 @@ static void draw_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *p
         sr_canvas_line(cv, x - 3, yl, x + 3, yl, 1.4, c, false);
         sr_canvas_line(cv, x - 3, yh, x + 3, yh, 1.4, c, false);
         sr_canvas_line(cv, sr_axis_x(ax, p->ratio_lo), y, sr_axis_x(ax, p->ratio_hi), y, 1.0, c, false);
+        if (p->frontier) /* a ring: on the frontier */
+            ring(cv, x, y);
         sr_canvas_marker(cv, verdict_shape(p->verdict), x, y, 5, c);
         const sr_model *m = &sw->models[p->model];
         char a[64], r[64];
-        sr_strbuf_printf(desc, " %s %s points at %s;", m->label ? m->label : m->id,
-                         sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2));
+        sr_strbuf_printf(desc, " %s %s points at %s%s;", m->label ? m->label : m->id,
+                         sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2),
+                         p->frontier ? ", on the frontier" : "");
     }
 }
 
@@ -303,6 +315,12 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
     panel_frame(cv, title, &ax, &ay, top, plot_top, plot_bottom);
     sr_strbuf_printf(desc, "%s%s:", desc->len ? "\n" : "", title);
     draw_points(cv, sw, &pp, &ax, &ay, desc);
+    const sr_model *base = sr_sweep_baseline(sw);
+    const sr_scores *bs = base ? sr_model_benchmark(base, bench) : NULL;
+    if (bs && bs->frontier == 1) {
+        ring(cv, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0));
+        sr_strbuf_puts(desc, " the baseline on the frontier;");
+    }
     sr_canvas_marker(cv, 0, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0), 5.5, sr_black);
     label_points(cv, sw, &pp, &ax, &ay, plot_bottom);
     free(pp.pts);
@@ -325,11 +343,12 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    char conf[64], sub[256];
+    char conf[64], sub[512];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(sub, sizeof sub,
              "Each entry's accuracy difference from the baseline with its %s%% interval, against its output "
-             "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0",
+             "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0; ringed: no other "
+             "entry is measurably better on one axis and not worse on the other",
              conf);
     sr_chart_header(&cv, sr_chart_title(SR_CHART_TRADEOFF), sub);
     const sr_legend_item legend[] = {

@@ -659,6 +659,7 @@ static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_c
     case SR_CHART_THROUGHPUT: return sr_throughput_chart(sweep, target, out, len);
     case SR_CHART_ACCURACY: return sr_absolute_accuracy_chart(sweep, target, idx, n, pt, out, len);
     case SR_CHART_SPEED: return sr_absolute_speed_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_LATENCY: return sr_latency_chart(sweep, target, out, len);
     }
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
 }
@@ -670,6 +671,7 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
     case SR_CHART_THROUGHPUT: return sr_throughput_has_data(sweep);
     case SR_CHART_ACCURACY: return sr_absolute_accuracy_has_data(sweep);
     case SR_CHART_SPEED: return sr_absolute_speed_has_data(sweep);
+    case SR_CHART_LATENCY: return sr_latency_chart_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
             if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
@@ -713,7 +715,8 @@ static double source_height(const void *doc, int kind, size_t shown)
     case SR_CHART_SPEED_RATIO: return speed_height(speed_column_count(sweep), shown, true);
     case SR_CHART_KV_CAPACITY: return kv_height(shown, true, true);
     case SR_CHART_TRADEOFF: return sr_tradeoff_height(sweep);
-    case SR_CHART_THROUGHPUT: return sr_throughput_height();
+    case SR_CHART_THROUGHPUT:
+    case SR_CHART_LATENCY: return sr_throughput_height();
     case SR_CHART_ACCURACY: return sr_absolute_accuracy_height(sweep, shown);
     case SR_CHART_SPEED: return sr_absolute_speed_height(sweep, shown);
     case SR_CHART_ACCURACY_DELTA: break;
@@ -725,7 +728,7 @@ static double source_height(const void *doc, int kind, size_t shown)
 static sr_chart_source source(const sr_sweep *sweep, sr_chart_kind kind)
 {
     return (sr_chart_source){
-        sweep,       (int)kind,     sweep->n_models, kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT,
+        sweep,       (int)kind,     sweep->n_models, kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT || kind == SR_CHART_LATENCY,
         source_rows, source_height, source_draw};
 }
 

@@ -220,6 +220,9 @@ static void put_field(sr_strbuf *sb, const char *field)
                  {"ratio", "speed ratio"},
                  {"ratio_low", "speed ratio, lowest"},
                  {"ratio_high", "speed ratio, highest"},
+                 {"ratio_ci_low", "speed ratio interval, low end"},
+                 {"ratio_ci_high", "speed ratio interval, high end"},
+                 {"ratio_gmean", "speed ratio of geometric means"},
                  {"median", "median output tok/s"},
                  {"median_ttft_ms", "median TTFT (ms)"},
                  {"median_tpot_ms", "median TPOT (ms)"}};

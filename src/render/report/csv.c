@@ -44,10 +44,16 @@ enum {
     N_NUMS
 };
 
+/* The speed columns of issue 32, after the others (so the earlier ones
+ * keep their places): the ratio's Welch interval, failed requests, goodput,
+ * and p50/p90/p99 of each latency metric. */
+enum { X_CI_LOW = 0, X_CI_HIGH, X_FAILED, X_GOODPUT, X_LATENCY, N_EXTRA = X_LATENCY + SR_N_LAT * SR_N_PCT };
+
 typedef struct csv_row {
     const sr_model *m;
     const char *section, *name, *verdict, *source, *message;
     double num[N_NUMS];
+    double extra[N_EXTRA];
 } csv_row;
 
 static void row_init(csv_row *r, const sr_model *m, const char *section, const char *name)
@@ -58,12 +64,17 @@ static void row_init(csv_row *r, const sr_model *m, const char *section, const c
     r->name = name;
     for (int i = 0; i < N_NUMS; i++)
         r->num[i] = NAN;
+    for (int i = 0; i < N_EXTRA; i++)
+        r->extra[i] = NAN;
 }
 
 static const char header[] =
     "model,label,status,section,name,n,score_fraction,delta_points,ci_low_points,ci_high_points,mde_points,"
     "mcnemar_p,mcnemar_p_holm,verdict,median_output_tok_s,speed_ratio,speed_ratio_low,speed_ratio_high,cv,"
-    "median_ttft_ms,median_tpot_ms,median_itl_ms,median_e2el_ms,kv_tokens,needs_more_runs,source,message\r\n";
+    "median_ttft_ms,median_tpot_ms,median_itl_ms,median_e2el_ms,kv_tokens,needs_more_runs,source,message,"
+    "speed_ratio_ci_low,speed_ratio_ci_high,failed_requests,goodput_req_s,"
+    "p50_ttft_ms,p90_ttft_ms,p99_ttft_ms,p50_tpot_ms,p90_tpot_ms,p99_tpot_ms,"
+    "p50_itl_ms,p90_itl_ms,p99_itl_ms,p50_e2el_ms,p90_e2el_ms,p99_e2el_ms\r\n";
 
 /* A fraction of accuracy in points (NAN stays NAN). */
 static double points(double fraction)
@@ -87,6 +98,11 @@ static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
     sr_csv_text(sb, needs_more_runs < 0 ? NULL : needs_more_runs ? "true" : "false", false);
     sr_csv_text(sb, r->source, false);
     sr_csv_text(sb, r->message, false);
+    for (int i = 0; i < N_EXTRA; i++)
+        if (i == X_FAILED)
+            put_count(sb, isfinite(r->extra[i]) ? (long)r->extra[i] : -1);
+        else
+            sr_csv_num(sb, r->extra[i]);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -128,6 +144,15 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
         r.num[COL_TPOT] = sc->median_tpot_ms;
         r.num[COL_ITL] = sc->median_itl_ms;
         r.num[COL_E2EL] = sc->median_e2el_ms;
+        if (sc->vs_baseline.note == SR_RATIO_CI_DONE) {
+            r.extra[X_CI_LOW] = sc->vs_baseline.ci_low;
+            r.extra[X_CI_HIGH] = sc->vs_baseline.ci_high;
+        }
+        r.extra[X_FAILED] = sc->failed_requests >= 0 ? (double)sc->failed_requests : NAN;
+        r.extra[X_GOODPUT] = sc->goodput;
+        for (size_t k = 0; k < SR_N_LAT; k++)
+            for (size_t p = 0; p < SR_N_PCT; p++)
+                r.extra[X_LATENCY + k * SR_N_PCT + p] = sc->latency[k].pct_ms[p];
         put_row(sb, &r, sc->needs_more_runs);
     }
 }

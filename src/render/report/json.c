@@ -129,6 +129,7 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "tost_ci_low", sr_json_num(cmp ? s->tost_ci_low : NAN));
         sr_json_add(b, "tost_ci_high", sr_json_num(cmp ? s->tost_ci_high : NAN));
         sr_json_add(b, "equivalent", sr_json_tristate(cmp ? s->equivalent : -1));
+        sr_json_add(b, "frontier", sr_json_tristate(s->frontier));
         sr_json_add(b, "other_ci_level", sr_json_num(cmp ? s->other_ci_level : NAN));
         sr_json_add(b, "other_ci_low", sr_json_num(cmp ? s->other_ci_low : NAN));
         sr_json_add(b, "other_ci_high", sr_json_num(cmp ? s->other_ci_high : NAN));
@@ -224,7 +225,82 @@ static cJSON *run_log_claims_json(const sr_model *m)
     return a;
 }
 
-static cJSON *speed_json(const sr_model *m)
+/* The scenario's latency: each metric's percentiles and where they come from. */
+static cJSON *latency_json(const sr_scenario *sc)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t k = 0; k < SR_N_LAT; k++) {
+        const sr_latency *l = &sc->latency[k];
+        char key[32];
+        snprintf(key, sizeof key, "%s_ms", sr_latency_metric_name((sr_latency_metric)k));
+        if (l->source == SR_LAT_SOURCE_NONE) {
+            sr_json_add(o, key, cJSON_CreateNull());
+            continue;
+        }
+        cJSON *m = cJSON_CreateObject();
+        sr_json_add(m, "p50", sr_json_num(l->pct_ms[SR_PCT_50]));
+        sr_json_add(m, "p90", sr_json_num(l->pct_ms[SR_PCT_90]));
+        sr_json_add(m, "p99", sr_json_num(l->pct_ms[SR_PCT_99]));
+        sr_json_add(m, "n", sr_json_count(l->n));
+        sr_json_add(m, "source", cJSON_CreateString(l->source == SR_LAT_SOURCE_REQUESTS ? "requests" : "file"));
+        sr_json_add(o, key, m);
+    }
+    return o;
+}
+
+/* The latency percentiles against the baseline's; null when neither is known. */
+static cJSON *latency_ratio_json(const sr_scenario *sc)
+{
+    bool any = false;
+    for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
+        any |= sc->latency_ratio[k].known;
+    if (!any)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    for (size_t k = 0; k < SR_N_LAT_RATIOS; k++) {
+        const sr_latency_ratio *r = &sc->latency_ratio[k];
+        cJSON *x;
+        if (!r->known) {
+            x = cJSON_CreateNull();
+        } else {
+            x = cJSON_CreateObject();
+            sr_json_add(x, "ratio", sr_json_num(r->ratio));
+            sr_json_add(x, "ci_low", sr_json_num(r->ci_low));
+            sr_json_add(x, "ci_high", sr_json_num(r->ci_high));
+        }
+        sr_json_add(o, sr_latency_ratio_name((sr_latency_ratio_kind)k), x);
+    }
+    return o;
+}
+
+/* A load of an SLO capacity's axis: a number, "inf" for an unlimited
+ * rate, null for none. */
+static cJSON *slo_load_json(double load)
+{
+    if (isnan(load))
+        return cJSON_CreateNull();
+    return isinf(load) ? cJSON_CreateString("inf") : cJSON_CreateNumber(load);
+}
+
+static cJSON *slo_capacity_json(const sr_model *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < m->n_slo_capacity; i++) {
+        const sr_slo_capacity *c = &m->slo_capacity[i];
+        cJSON *o = cJSON_CreateObject();
+        sr_json_add(o, "axis", cJSON_CreateString(c->rate_axis ? "request_rate" : "concurrency"));
+        sr_json_add(o, "input_len", sr_json_count(c->input_len));
+        sr_json_add(o, "output_len", sr_json_count(c->output_len));
+        sr_json_add(o, "highest_ok", slo_load_json(c->highest_ok));
+        sr_json_add(o, "lowest_failing", slo_load_json(c->lowest_failing));
+        sr_json_add(o, "percentile", cJSON_CreateNumber(99));
+        sr_json_add(o, "loads_judged", cJSON_CreateNumber((double)c->n_loads));
+        sr_json_append(a, o);
+    }
+    return a;
+}
+
+static cJSON *speed_json(const sr_model *m, const sr_settings *st)
 {
     cJSON *o = cJSON_CreateObject();
     for (size_t i = 0; i < m->n_scenarios; i++) {
@@ -242,6 +318,15 @@ static cJSON *speed_json(const sr_model *m)
         sr_json_add(s, "ratio_low", sr_json_num(sc->vs_baseline.low));
         sr_json_add(s, "ratio_high", sr_json_num(sc->vs_baseline.high));
         sr_json_add(s, "cv", sr_json_num(sc->cv));
+        const sr_spread *v = &sc->vs_baseline;
+        bool welch = v->note == SR_RATIO_CI_DONE;
+        char note[160];
+        sr_json_add(s, "ratio_gmean", sr_json_num(isfinite(v->ratio) ? v->gmean : NAN));
+        sr_json_add(s, "ratio_ci_low", sr_json_num(welch ? v->ci_low : NAN));
+        sr_json_add(s, "ratio_ci_high", sr_json_num(welch ? v->ci_high : NAN));
+        sr_json_add(s, "ratio_ci_method", welch ? cJSON_CreateString("welch-log") : cJSON_CreateNull());
+        sr_json_add(s, "ratio_ci_note",
+                    sr_json_str(sr_text_ratio_ci_note(note, sizeof note, v, "here", "in the baseline")));
         sr_json_add(s, "within_noise", sr_json_tristate(sc->vs_baseline.within_noise));
         sr_json_add(s, "needs_more_runs", cJSON_CreateBool(sc->needs_more_runs));
         sr_json_add(s, "input_len", sr_json_count(sc->input_len)); /* null: unknown (run.log's load lines) */
@@ -255,6 +340,20 @@ static cJSON *speed_json(const sr_model *m)
         sr_json_add(s, "median_tpot_ms", sr_json_num(sc->median_tpot_ms));
         sr_json_add(s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
+        sr_json_add(s, "failed_requests", sr_json_count(sc->failed_requests));
+        sr_json_add(s, "latency", latency_json(sc));
+        sr_json_add(s, "latency_ratio", latency_ratio_json(sc));
+        if (sr_slo_set(&st->slo))
+            sr_json_add(s, "goodput", sr_json_num(sc->goodput));
+        cJSON *backends = cJSON_CreateArray(); /* the engines that served, as the results name them */
+        for (size_t r = 0; r < sc->n_runs; r++) {
+            bool seen = !sc->runs[r].backend;
+            for (size_t q = 0; q < r && !seen; q++)
+                seen = sc->runs[q].backend && strcmp(sc->runs[q].backend, sc->runs[r].backend) == 0;
+            if (!seen)
+                sr_json_append(backends, cJSON_CreateString(sc->runs[r].backend));
+        }
+        sr_json_add(s, "backends", backends);
         sr_json_add(s, "sources", sources);
         if (sc->n_warmups) { /* runs left out of the median, with why */
             cJSON *w = cJSON_CreateArray();
@@ -273,7 +372,7 @@ static cJSON *speed_json(const sr_model *m)
     return o;
 }
 
-static cJSON *model_json(const sr_model *m)
+static cJSON *model_json(const sr_model *m, const sr_settings *st)
 {
     cJSON *o = cJSON_CreateObject();
     sr_json_add(o, "id", cJSON_CreateString(m->id));
@@ -304,7 +403,9 @@ static cJSON *model_json(const sr_model *m)
     cJSON *run_claims = run_log_claims_json(m);
     if (run_claims)
         sr_json_add(o, "run_log_claims", run_claims);
-    sr_json_add(o, "speed", speed_json(m));
+    sr_json_add(o, "speed", speed_json(m, st));
+    if (sr_slo_set(&st->slo))
+        sr_json_add(o, "slo_capacity", slo_capacity_json(m));
     return o;
 }
 
@@ -492,6 +593,24 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(settings, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
     sr_json_add(settings, "speed_cv_limit", cJSON_CreateNumber(SR_SPEED_CV_LIMIT));
     sr_json_add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
+    sr_json_add(settings, "speed_interval",
+                cJSON_CreateString("welch-log: Welch's t interval on mean log output_throughput (model runs minus "
+                                   "baseline runs, Welch-Satterthwaite df), exponentiated; 2 or more runs a side"));
+    sr_json_add(settings, "latency_percentiles",
+                cJSON_CreateString("pooled per-request values of every run (failed requests left out), linear "
+                                   "interpolation (numpy's default); else the median over runs of the files' keys"));
+    sr_json_add(settings, "latency_seed_derivation",
+                cJSON_CreateString("per latency ratio: splitmix64(seed ^ fnv1a64(model \"\\n\" \"latency\" "
+                                   "\"\\n\" scenario \"\\n\" ratio)), low 32 bits folded"));
+    if (sr_slo_set(&st->slo)) {
+        cJSON *slo = cJSON_CreateObject();
+        sr_json_add(slo, "ttft_ms", sr_json_num(st->slo.ttft_ms));
+        sr_json_add(slo, "tpot_ms", sr_json_num(st->slo.tpot_ms));
+        sr_json_add(slo, "e2el_ms", sr_json_num(st->slo.e2el_ms));
+        sr_json_add(settings, "slo", slo);
+    } else {
+        sr_json_add(settings, "slo", cJSON_CreateNull());
+    }
     sr_json_add(settings, "keep_going", cJSON_CreateBool(st->keep_going));
     sr_json_add(root, "settings", settings);
     sr_json_add(root, "sweep", sr_json_manifest(sw));
@@ -530,7 +649,7 @@ typedef struct root_array {
 
 static cJSON *model_element(const sr_sweep *sw, size_t i, const void *order)
 {
-    return model_json(&sw->models[((const size_t *)order)[i]]);
+    return model_json(&sw->models[((const size_t *)order)[i]], &sw->settings);
 }
 
 static cJSON *claim_element(const sr_sweep *sw, size_t i, const void *ctx)

@@ -56,6 +56,20 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
         if (any_speed(sw))
             put_table(&sb, sr_table_speed(sw));
     }
+    /* Each latency metric's p50 / p90 / p99 per scenario (each entry's own
+     * figures, with or without a baseline), and the SLO capacity. */
+    for (size_t k = 0; k < SR_N_LAT; k++) {
+        bool none = true;
+        sr_table *t = sr_table_latency(sw, (sr_latency_metric)k, &none);
+        if (t)
+            put_table(&sb, t);
+    }
+    if (sr_slo_set(&sw->settings.slo)) {
+        bool none = true;
+        sr_table *t = sr_table_slo_capacity(sw, &none);
+        if (t)
+            put_table(&sb, t);
+    }
     *len = sb.len;
     *out = sr_strbuf_detach(&sb);
     return NULL;

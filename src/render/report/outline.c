@@ -54,13 +54,16 @@ static const char *const chart_captions[SR_N_CHARTS] = {
     "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
     "Accuracy difference against speed ratio, one panel per benchmark: the vertical whisker is the "
     "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
-    "keeps up when its vertical whisker reaches the shaded half.",
+    "keeps up when its vertical whisker reaches the shaded half; a ring marks an entry on the frontier, which no "
+    "other entry beats measurably on accuracy or speed without being measurably worse on the other.",
     "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
     "order).",
     "Each model's mean per-item score per benchmark, in percent: the dot is the score, the whisker its interval "
     "(Wilson's for 0/1 scores); nothing is compared without a baseline.",
     "Each model's median output throughput per scenario, in tokens/s; the whisker spans its lowest to highest "
-    "run."};
+    "run.",
+    "99th percentile time to first token against the swept load, a line per entry (the first ten in the "
+    "overview's order), the baseline in black."};
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -364,28 +367,61 @@ static void speed_section(report_outline *o)
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);
+    char *backends = sr_text_backends(sw); /* which engine served, as the results name it */
+    if (backends)
+        paragraph_owned(s, backends);
+}
+
+/* With --slo: the SLO capacity and goodput, under the latency. */
+static void slo_section(report_outline *o, sr_doc_section *s)
+{
+    char slo[160];
+    sr_text_slo(slo, sizeof slo, &o->sw->settings.slo);
+    const struct {
+        sr_table *(*build)(const sr_sweep *, bool *);
+        const char *heading, *nothing;
+    } parts[] = {
+        {sr_table_slo_capacity, "SLO capacity",
+         "No entry was swept over two loads or more with latencies to judge: no SLO capacity."},
+        {sr_table_goodput, "Goodput", "No scenario has per-request arrays in every run: no goodput."},
+    };
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+        sr_doc_heading(s, parts[k].heading, NULL);
+        if (k == 0)
+            paragraph_owned(s, sr_asprintf("The service-level objective (--slo): %s for each request.", slo));
+        bool none = true, none2 = true;
+        sr_table *whole = parts[k].build(o->sw, &none);
+        if (!whole) {
+            sr_doc_paragraph(s, parts[k].nothing);
+            continue;
+        }
+        sr_table *paper = parts[k].build(o->sw, &none2);
+        untitle(s, whole, true);
+        untitle(s, paper, false);
+        entries(s, whole, paper);
+    }
 }
 
 static void latency_section(report_outline *o)
 {
-    bool none = true, none2 = true;
-    sr_table *whole = sr_table_latency(o->sw, &none);
-    if (!whole)
-        return; /* no entry has a latency: no section */
-    sr_table *paper = sr_table_latency(o->sw, &none2);
-    sr_doc_section *s = sr_doc_section_add(o->d, "latency-results", "Latency");
-    sr_doc_only(untitle(s, whole, true), HTML_PDF); /* "per output token below": not in Markdown's brackets */
-    untitle(s, paper, false);
-    entries(s, whole, paper);
-    /* End-to-end and inter-token latency, where the results carry them. */
-    whole = sr_table_latency_e2e(o->sw, &none);
-    if (!whole)
-        return;
-    paper = sr_table_latency_e2e(o->sw, &none2);
-    sr_doc_heading(s, "End-to-end latency", NULL);
-    sr_doc_only(untitle(s, whole, true), HTML_PDF);
-    untitle(s, paper, false);
-    entries(s, whole, paper);
+    sr_doc_section *s = NULL;
+    for (size_t k = 0; k < SR_N_LAT; k++) {
+        bool none = true, none2 = true;
+        sr_table *whole = sr_table_latency(o->sw, (sr_latency_metric)k, &none);
+        if (!whole)
+            continue; /* no entry has this metric */
+        sr_table *paper = sr_table_latency(o->sw, (sr_latency_metric)k, &none2);
+        if (!s) {
+            s = sr_doc_section_add(o->d, "latency-results", "Latency");
+            chart(o, s, SR_CHART_LATENCY);
+        }
+        sr_doc_heading(s, whole->title, NULL);
+        sr_doc_only(untitle(s, whole, true), HTML_PDF); /* "beneath": not in Markdown's brackets */
+        untitle(s, paper, false);
+        entries(s, whole, paper);
+    }
+    if (s && sr_slo_set(&o->sw->settings.slo))
+        slo_section(o, s);
 }
 
 static void kv_section(report_outline *o)

@@ -166,7 +166,8 @@ sr_table *sr_table_results(const sr_sweep *sw)
     if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
         sr_tb_note(&b,
                    "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                   "scenario; %s%s",
+                   "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
+                   "under 2 runs a side); %s%s",
                    speed.note, noisy_note(sw));
     sr_speed_columns_release(&speed);
     free(benches.names);
@@ -321,7 +322,8 @@ sr_table *sr_table_speed(const sr_sweep *sw)
     if (compared)
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
-                   "and below it the model's own median. %s%s",
+                   "with Welch's interval on the runs in brackets (or, under 2 runs a side, the range the runs "
+                   "span in parentheses), and below it the model's own median. %s%s",
                    speed.note, noisy_note(sw));
     else
         sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", speed.note,

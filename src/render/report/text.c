@@ -27,6 +27,86 @@ static const char *name_of(const sr_model *m)
  * best are the ones named): a summary that counts, for any sweep size. */
 #define SUMMARY_MAX_NAMES 8
 
+/* An entry's backends, "a" or "a and b", into sb; false when it names none. */
+static bool entry_backends(const sr_model *m, sr_strbuf *sb)
+{
+    const char *seen[8];
+    size_t n = 0;
+    for (size_t k = 0; k < m->n_scenarios; k++)
+        for (size_t r = 0; r < m->scenarios[k].n_runs; r++) {
+            const char *b = m->scenarios[k].runs[r].backend;
+            bool dup = !b;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = strcmp(seen[j], b) == 0;
+            if (!dup && n < sizeof seen / sizeof *seen)
+                seen[n++] = b;
+        }
+    for (size_t j = 0; j < n; j++)
+        sr_strbuf_printf(sb, "%s%s", j == 0 ? "" : j + 1 == n ? " and " : ", ", seen[j]);
+    return n > 0;
+}
+
+char *sr_text_backends(const sr_sweep *sw)
+{
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t n = sr_render_model_order(sw, order);
+    /* Entries grouped by what they name, in display order. */
+    char **names = sr_xcalloc(n ? n : 1, sizeof *names);
+    size_t any = 0, with_runs = 0;
+    for (size_t i = 0; i < n; i++) {
+        with_runs += sw->models[order[i]].n_scenarios > 0;
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        if (entry_backends(&sw->models[order[i]], &sb)) {
+            names[i] = sr_strbuf_detach(&sb);
+            any++;
+        }
+        sr_strbuf_release(&sb);
+    }
+    char *out = NULL;
+    if (any) {
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        sr_strbuf_puts(&sb, "The serving backend the bench results name: ");
+        bool *done = sr_xcalloc(n, sizeof *done);
+        size_t groups = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!names[i] || done[i])
+                continue;
+            size_t members = 0, shown = 0;
+            for (size_t j = i; j < n; j++)
+                members += names[j] && !done[j] && strcmp(names[j], names[i]) == 0;
+            sr_strbuf_printf(&sb, "%s%s", groups++ ? "; " : "", names[i]);
+            if (any == members && groups == 1) { /* every entry alike */
+                for (size_t j = i; j < n; j++)
+                    done[j] = names[j] != NULL;
+                break;
+            }
+            sr_strbuf_puts(&sb, " for ");
+            for (size_t j = i; j < n; j++) {
+                if (!names[j] || done[j] || strcmp(names[j], names[i]) != 0)
+                    continue;
+                done[j] = true;
+                if (shown < SUMMARY_MAX_NAMES)
+                    sr_strbuf_printf(&sb, "%s%s", shown ? ", " : "", name_of(&sw->models[order[j]]));
+                shown++;
+            }
+            if (shown > SUMMARY_MAX_NAMES)
+                sr_strbuf_printf(&sb, " and %zu more", shown - SUMMARY_MAX_NAMES);
+        }
+        sr_strbuf_puts(&sb, any < with_runs ? "; the other entries' results name none." : ".");
+        free(done);
+        out = sr_strbuf_detach(&sb);
+        sr_strbuf_release(&sb);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(order);
+    return out;
+}
+
+
 /* The separator before the i-th of `shown` names out of n. */
 static const char *name_sep(size_t i, size_t shown, size_t n)
 {
@@ -700,9 +780,31 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
                         "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
-                        "number of prompts sent at once). The range beside a ratio spans every pairing of a model "
-                        "run with a baseline run; a ratio whose range holds 1 is within run noise.");
+                        "number of prompts sent at once). The interval beside a ratio is Welch's t interval, at "
+                        "the report's confidence, on the difference of the mean log throughputs of the model's "
+                        "runs and the baseline's (Welch\xE2\x80\x93Satterthwaite degrees of freedom), "
+                        "exponentiated: the ratio of the runs' geometric means and how far run noise lets it "
+                        "move; it needs 2 runs or more on each side. Without it, the range in parentheses spans "
+                        "every pairing of a model run with a baseline run. A ratio whose interval (else range) "
+                        "holds 1 is within run noise.");
     sr_text_list_take(out, &sb);
+    sr_strbuf_puts(&sb, "Latency percentiles (p50, p90, p99) pool the successful requests of every run of a "
+                        "scenario where the results carry per-request arrays (vLLM --save-detailed, SGLang "
+                        "--output-details): end-to-end latency is the time to first token plus the request's "
+                        "inter-token latencies, time per output token that less the first token over the other "
+                        "output tokens, interpolated linearly between order statistics as vLLM reports them; "
+                        "otherwise each is the median over runs of the files' own figure. A latency ratio to the "
+                        "baseline's has a percentile bootstrap interval resampling the requests of each side.");
+    sr_text_list_take(out, &sb);
+    if (sr_slo_set(&st->slo)) {
+        char slo[160];
+        sr_strbuf_printf(&sb,
+                         "SLO (--slo %s): a request is good when it meets every bound (vLLM's --goodput); goodput "
+                         "is good requests per second of the runs' duration, and a load meets the SLO when the "
+                         "p99 of every bounded metric does.",
+                         sr_text_slo(slo, sizeof slo, &st->slo));
+        sr_text_list_take(out, &sb);
+    }
     sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
                      st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
     sr_text_list_take(out, &sb);

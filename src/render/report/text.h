@@ -21,4 +21,10 @@ void sr_text_audit(const sr_sweep *sw, sr_text_list *out);
  * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */
 void sr_text_methods(const sr_sweep *sw, sr_text_list *out);
 
+/* Which serving backend the bench results name (vLLM's and SGLang's
+ * "backend"): one sentence, every entry's when they differ ("The serving
+ * backend the bench results name: sglang for fast; openai for org/base."),
+ * or NULL when none names one. Fresh string. */
+char *sr_text_backends(const sr_sweep *sw);
+
 #endif

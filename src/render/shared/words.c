@@ -120,6 +120,12 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
     char r[64], lo[64], hi[64];
     double low = s->low, high = s->high;
     sr_text_ratio(r, sizeof r, s->ratio);
+    if (isfinite(s->ratio) && s->note == SR_RATIO_CI_DONE) { /* Welch-log: the interval beside the ratio */
+        sr_format_fixed(lo, sizeof lo, s->ci_low, 2);
+        sr_format_fixed(hi, sizeof hi, s->ci_high, 2);
+        snprintf(buf, size, "%s [%s, %s]", r, lo, hi);
+        return buf;
+    }
     if (!isfinite(s->ratio) || !isfinite(low) || !isfinite(high)) {
         snprintf(buf, size, "%s", r);
         return buf;
@@ -135,8 +141,97 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
 
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
-    static const sr_spread none = {NAN, NAN, NAN, -1};
+    const sr_spread none = sr_spread_none();
     return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
+}
+
+const char *sr_text_ratio_ci_note(char *buf, size_t size, const sr_spread *s, const char *here, const char *there)
+{
+    switch (s->note) {
+    case SR_RATIO_CI_FEW_RUNS:
+        snprintf(buf, size, "%zu run%s %s and %zu %s: an interval needs 2 or more on each side", s->n_runs,
+                 s->n_runs == 1 ? "" : "s", here, s->n_ref_runs, there);
+        return buf;
+    case SR_RATIO_CI_NOT_POSITIVE:
+        snprintf(buf, size, "a run's throughput is 0: no logarithm to compare");
+        return buf;
+    case SR_RATIO_CI_DONE:
+    case SR_RATIO_CI_NO_RATIO: break;
+    }
+    return NULL;
+}
+
+const char *sr_text_latency_ms(char *buf, size_t size, double ms)
+{
+    char n[40];
+    if (!isfinite(ms))
+        return NULL;
+    if (ms >= 100)
+        sr_format_count(n, sizeof n, llround(ms));
+    else
+        sr_format_fixed(n, sizeof n, ms, 1);
+    snprintf(buf, size, "%s ms", n);
+    return buf;
+}
+
+const char *sr_text_latency_pcts(char *buf, size_t size, const sr_latency *l)
+{
+    if (l->source == SR_LAT_SOURCE_NONE)
+        return NULL;
+    char p[SR_N_PCT][48];
+    for (size_t k = 0; k < SR_N_PCT; k++) {
+        if (!sr_text_latency_ms(p[k], sizeof p[k], l->pct_ms[k]))
+            snprintf(p[k], sizeof p[k], "%s", SR_TEXT_MISSING);
+        else /* the unit once, at the end */
+            p[k][strlen(p[k]) - 3] = '\0';
+    }
+    snprintf(buf, size, "%s / %s / %s ms", p[0], p[1], p[2]);
+    return buf;
+}
+
+const char *sr_text_latency_ratio(char *buf, size_t size, const sr_latency_ratio *r)
+{
+    if (!r->known)
+        return NULL;
+    char v[64], lo[64], hi[64];
+    sr_text_ratio(v, sizeof v, r->ratio);
+    sr_format_fixed(lo, sizeof lo, r->ci_low, 2);
+    sr_format_fixed(hi, sizeof hi, r->ci_high, 2);
+    snprintf(buf, size, "%s [%s, %s]", v, lo, hi);
+    return buf;
+}
+
+const char *sr_text_slo_load(char *buf, size_t size, const sr_slo_capacity *c, double load)
+{
+    char n[64];
+    if (isnan(load))
+        return NULL;
+    if (!c->rate_axis)
+        snprintf(buf, size, "c=%s", sr_format_count(n, sizeof n, (long long)load));
+    else if (isinf(load))
+        snprintf(buf, size, "unlimited rate");
+    else
+        snprintf(buf, size, "%s request%s/s", sr_format_json_number(n, sizeof n, load), load == 1 ? "" : "s");
+    return buf;
+}
+
+const char *sr_text_slo(char *buf, size_t size, const sr_slo *slo)
+{
+    static const char *const names[3] = {"TTFT", "TPOT", "E2EL"};
+    const double v[3] = {slo->ttft_ms, slo->tpot_ms, slo->e2el_ms};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < 3; k++) {
+        if (isnan(v[k]))
+            continue;
+        char n[48];
+        int w = snprintf(buf + at, size - at, "%s%s \xE2\x89\xA4 %s ms", at ? ", " : "", names[k],
+                         sr_format_json_number(n, sizeof n, v[k]));
+        if (w < 0 || (size_t)w >= size - at)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
 }
 
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde)
@@ -199,6 +294,7 @@ const char *sr_text_chart_left_out(sr_chart_kind kind)
     case SR_CHART_THROUGHPUT: return NULL; /* drawn only for a sweep over load: nothing to say otherwise */
     case SR_CHART_ACCURACY: return "No accuracy chart: no entry has accuracy scores.";
     case SR_CHART_SPEED: return "No speed chart: no entry has speed results.";
+    case SR_CHART_LATENCY: return NULL; /* drawn only for a sweep over load with latencies */
     }
     return "A chart had nothing to draw.";
 }

@@ -47,8 +47,26 @@ const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
 /* The same for any spread: the report's scenarios and the comparison's
- * speed changes word their ratios alike through it. */
+ * speed changes word their ratios alike through it. With a Welch-log
+ * interval, the interval beside the ratio instead: "0.57x [0.52, 0.62]". */
 const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
+/* Why a ratio has no interval ("1 run here and 3 in the baseline: an
+ * interval needs 2 or more on each side"), here and there naming the two
+ * sides; NULL when it has one or there is no ratio. */
+const char *sr_text_ratio_ci_note(char *buf, size_t size, const sr_spread *s, const char *here, const char *there);
+/* A latency in milliseconds: "2,490 ms", "52.1 ms" (1 decimal below 100);
+ * NULL when not finite. */
+const char *sr_text_latency_ms(char *buf, size_t size, double ms);
+/* p50 / p90 / p99 of a latency: "48.1 / 71.0 / 140 ms", — for a percentile
+ * not known; NULL when nothing is. */
+const char *sr_text_latency_pcts(char *buf, size_t size, const sr_latency *l);
+/* A latency ratio with its interval, "0.85x [0.71, 1.02]"; NULL when none. */
+const char *sr_text_latency_ratio(char *buf, size_t size, const sr_latency_ratio *r);
+/* A load of an SLO capacity's axis: "c=16", "8 requests/s", "unlimited
+ * rate"; NULL for NAN. */
+const char *sr_text_slo_load(char *buf, size_t size, const sr_slo_capacity *c, double load);
+/* The SLO's bounds: "TTFT ≤ 300 ms, TPOT ≤ 40 ms". */
+const char *sr_text_slo(char *buf, size_t size, const sr_slo *slo);
 /* A comparison's verdict in words, the same in every output: "higher",
  * "lower", "no measured difference (differences under 2.8 points could not
  * be detected)", "equivalent within ±2 points", "too few items to compare,
