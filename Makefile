@@ -269,13 +269,15 @@ fuzz-short:
 browser-test: $(BUILD)/unit-tests
 	sh tests/browser/run.sh $(BUILD)/unit-tests
 
-# The floor under the load step (bench/parse_floor.c): read, hash, cJSON-parse.
-$(BUILD)/parse-floor: $(BUILD)/bench/parse_floor.o $(LIB_OBJ)
-	$(say) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(DEP_LIBS) -o $@
+# The floor under the load step (bench/simd_floor.cpp): read, SHA-256 and
+# simdjson-parse every file of an export, nothing else.
+$(BUILD)/simd-floor: bench/simd_floor.cpp | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(say) CXX $@
+	$(Q)$(CXX) $(CXXFLAGS_ALL) $< -o $@ $(LDFLAGS_ALL) $(DEP_LIBS)
 
-bench: sweep-report $(BUILD)/parse-floor
-	PARSE_FLOOR=$(BUILD)/parse-floor sh bench/run.sh
+bench: sweep-report $(BUILD)/simd-floor
+	FLOOR=$(BUILD)/simd-floor sh bench/run.sh
 
 # Static checks, run by CI: every C file compiled by clang with warnings as
 # errors (gcc's build is the default one; CI builds it with -Werror too), and

@@ -13,27 +13,36 @@
 # resamples minus that of 1,000 (the fewest --resamples takes at 95 %),
 # scaled by 10,000 / 9,000, on the same export.
 #
-# First, issue 23's measurement (bench/pairs.py): the report against the
-# Python peer (bench/peer.py: json.loads per line + numpy's multinomial
-# paired bootstrap) on the same exports, as interleaved pairs, CPU time
-# (user + sys) and peak RSS from the kernel, ratio report / peer per pair
-# (target <= 0.5); and the report alone on BENCH_HUGE models for memory.
+# First, issues 23 and 33's measurement (bench/pairs.py): the report
+# against the Python peer (bench/peer.py: json.loads per line + numpy's
+# multinomial paired bootstrap) and the floor (FLOOR, bench/simd_floor.cpp:
+# read, SHA-256 and simdjson-parse every file, nothing else) on the same
+# exports, interleaved, CPU time (user + sys) and peak RSS from the kernel,
+# ratios report / peer and report / floor per round, the load average
+# beside each batch: at BENCH_SMALL, BENCH_LARGE and BENCH_HUGE models, then
+# the shape at BENCH_SHAPE models of 200 GSM8K + 60 BFCL items against
+# BENCH_LARGE models of the same size (CPU per model: linear in models).
+# Targets (issue 33): report / peer <= 0.33 at 1,000 models, <= 0.5 at 60
+# (PNG at 2x); peak RSS <= 250 MiB at 1,000; CPU per model at 10,000
+# within 1.2x of 1,000's.
 #
 # Environment: BENCH_SMALL (60), BENCH_LARGE (1000), BENCH_HUGE (3000; 0
-# skips it: it needs 6.4 GB in $TMPDIR), BENCH_PAIRS (5; 3 at BENCH_LARGE,
-# 2 at BENCH_HUGE), BENCH_LOG_MB (150),
+# skips it: it needs 6.4 GB in $TMPDIR), BENCH_SHAPE (10000; 0 skips it:
+# 3.4 GB), BENCH_PAIRS (7 at BENCH_SMALL; 3 at BENCH_LARGE, 2 at BENCH_HUGE,
+# 1 at BENCH_SHAPE), BENCH_LOG_MB (150),
 # BENCH_RESAMPLES (10000), BENCH_REPEAT (3: runs of the small case, median
 # taken), BENCH_KEEP=1 keeps the temporary directory, NUMPY_PYTHON
 # (/usr/bin/python3, where Debian's python3-numpy lives), BENCH_BIN (time
-# another binary instead of building ./sweep-report), PARSE_FLOOR (make bench
-# sets it: build/parse-floor, bench/parse_floor.c), TMPDIR.
+# another binary instead of building ./sweep-report), FLOOR (make bench
+# sets it: build/simd-floor), TMPDIR.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
 SMALL=${BENCH_SMALL:-60}
 LARGE=${BENCH_LARGE:-1000}
 HUGE=${BENCH_HUGE:-3000}
-PAIRS=${BENCH_PAIRS:-5}
+SHAPE=${BENCH_SHAPE:-10000}
+PAIRS=${BENCH_PAIRS:-7}
 LOG_MB=${BENCH_LOG_MB:-150}
 RESAMPLES=${BENCH_RESAMPLES:-10000}
 REPEAT=${BENCH_REPEAT:-3}
@@ -77,6 +86,7 @@ else
 fi
 
 fcalc() { awk "BEGIN { printf \"%.3f\", $* }"; }
+verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
 now_ns() { date +%s%N; }
 bytes_of() { du -sb "$1" | awk '{print $1}'; }
 
@@ -126,15 +136,21 @@ say "generating $SMALL-model export"
 gen "$TMP/small" --models "$SMALL" --side "$TMP/small.scores"
 S_MB=$(fcalc "$(bytes_of "$TMP/small") / 1e6")
 PEER_OK=1
-pairs() { # pairs N EXPORT [--report-only]
+FLOOR_OPT=""
+[ -n "${FLOOR:-}" ] && [ -x "$FLOOR" ] && FLOOR_OPT="--floor $FLOOR"
+pairs() { # pairs N EXPORT [pairs.py options]
     n=$1
     shift
     if [ "$HAVE_NUMPY" = 1 ]; then
-        "$NUMPY_PY" bench/pairs.py --bin "$BIN" --python "$NUMPY_PY" --pairs "$n" --check "$@" >>"$TMP/pairs.out" || PEER_OK=0
+        # shellcheck disable=SC2086
+        "$NUMPY_PY" bench/pairs.py --bin "$BIN" --python "$NUMPY_PY" --pairs "$n" --check $FLOOR_OPT "$@" \
+            >>"$TMP/pairs.out" || PEER_OK=0
     else
         say "numpy not available for $NUMPY_PY: the Python peer is skipped"
     fi
 }
+# The report's median CPU s on the last export pairs.py printed.
+last_cpu() { awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9.]+$/ { c = $3 } END { print c }' "$TMP/pairs.out"; }
 say "report against the Python peer, $PAIRS interleaved pairs ($SMALL models)"
 pairs "$PAIRS" "$TMP/small"
 walls=""
@@ -159,20 +175,19 @@ if [ "$S_RC" = 0 ]; then
     run_report small1 "$TMP/small" "$MIN_RESAMPLES"
     S_BOOT=$(boot_cpu "$S_CPU" "$CPU")
 fi
-# The floor under the load step: only read, hash and cJSON-parse the samples.
-FLOOR=""
-if [ -n "${PARSE_FLOOR:-}" ] && [ -x "$PARSE_FLOOR" ]; then
+# The floor under the load step: read, SHA-256 and simdjson-parse every file, wall s.
+FLOOR_S=""
+if [ -n "$FLOOR_OPT" ]; then
     floors=""
     i=0
     while [ $i -lt "$REPEAT" ]; do
-        # shellcheck disable=SC2046
-        f=$("$PARSE_FLOOR" $(find "$TMP/small" -name 'samples_*.jsonl' | sort) | sed -n 's/^parse_floor_seconds=\([0-9.]*\).*/\1/p')
+        f=$("$FLOOR" "$TMP/small" | sed -n 's/^simd_floor_seconds=\([0-9.]*\).*/\1/p')
         floors="$floors $f"
         i=$((i + 1))
     done
     # shellcheck disable=SC2086
-    FLOOR=$(median $floors)
-    say "floor (read + SHA-256 + cJSON parse of the samples only): $FLOOR s"
+    FLOOR_S=$(median $floors)
+    say "floor (read + SHA-256 + simdjson parse of every file): $FLOOR_S s"
 fi
 NP_SEC=""
 if [ "$HAVE_NUMPY" = 1 ]; then
@@ -206,8 +221,28 @@ rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1"
 if [ "$HUGE" -gt 0 ]; then
     say "generating $HUGE-model export (memory and linearity)"
     gen "$TMP/huge" --models "$HUGE"
-    pairs 2 "$TMP/huge" --report-only
+    pairs 2 "$TMP/huge" --warmup 0
     rm -rf "$TMP/huge"
+fi
+# The shape to BENCH_SHAPE models: 200 GSM8K + 60 BFCL items a model, the
+# same at BENCH_LARGE; CPU per model should not grow with the models.
+SHAPE_LINE=""
+if [ "$SHAPE" -gt 0 ]; then
+    say "generating $LARGE- and $SHAPE-model exports of 200 + 60 items (the shape)"
+    gen "$TMP/shape-small" --models "$LARGE" --gsm8k-items 200 --bfcl-items 60
+    pairs 1 "$TMP/shape-small" --warmup 0
+    CPU_A=$(last_cpu)
+    rm -rf "$TMP/shape-small"
+    gen "$TMP/shape" --models "$SHAPE" --gsm8k-items 200 --bfcl-items 60
+    pairs 1 "$TMP/shape" --warmup 0
+    CPU_B=$(last_cpu)
+    rm -rf "$TMP/shape"
+    if [ -n "$CPU_A" ] && [ -n "$CPU_B" ]; then
+        A=$(fcalc "1000 * $CPU_A / $LARGE")
+        B=$(fcalc "1000 * $CPU_B / $SHAPE")
+        R=$(fcalc "$B / $A")
+        SHAPE_LINE="CPU per model, 200 + 60 items: $A ms at $LARGE models, $B ms at $SHAPE models, ratio $R (target <= 1.2: $(verdict "$(awk -v r="$R" 'BEGIN { print (r <= 1.2) }')"))"
+    fi
 fi
 
 # ---- 3. big logs -----------------------------------------------------------
@@ -247,7 +282,6 @@ Q0_WALL=$(median $q0walls) Q0_CPU=$(median $q0cpus) Q_WALL=$(median $qwalls) Q_C
 rm -rf "$TMP/req0" "$TMP/req" "$TMP/out-req0" "$TMP/out-req"
 
 # ---- table -----------------------------------------------------------------
-verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
 row() { printf '%-36s %6s %9s %8s %8s %8s %12s  %s\n' "$@"; }
 # rate COUNT SECONDS: COUNT / SECONDS as an integer, n/a when SECONDS is noise
 rate() { awk "BEGIN { c = $1; t = $2; if (t > 0.01) printf \"%d\", c / t; else print \"n/a\" }"; }
@@ -255,10 +289,11 @@ SMALL_CMP=$(( (SMALL - 1) * 2 ))
 LARGE_CMP=$(( (LARGE - 1) * 2 ))
 echo
 if [ -s "$TMP/pairs.out" ]; then
-    echo "sweep-report against the Python peer (bench/peer.py), interleaved pairs, CPU = user + sys"
-    echo "(kernel), median (min-max); target: report / peer <= 0.5; peak RSS <= 250 MiB at 1,000"
-    echo "models, <= 700 MiB at 3,000"
+    echo "sweep-report against the Python peer (bench/peer.py) and the floor (bench/simd_floor.cpp),"
+    echo "interleaved, CPU = user + sys (kernel), median (min-max); targets: report / peer <= 0.33 at 1,000"
+    echo "models and <= 0.5 at 60; peak RSS <= 250 MiB at 1,000 models, <= 700 MiB at 3,000"
     awk 'NR == 1 || !/^export/' "$TMP/pairs.out"
+    [ -n "$SHAPE_LINE" ] && echo "$SHAPE_LINE"
     echo
 fi
 echo "sweep-report bench: $(nproc) cores, resamples $RESAMPLES, $(date -u +%Y-%m-%dT%H:%MZ)," \
@@ -283,8 +318,8 @@ if [ -n "$NP_SEC" ]; then
         LOAD_S=$(printf '%s\n' "$S_STEPS" | sed -n 's/.*load \([0-9.]*\).*/\1/p')
         [ -n "$LOAD_S" ] && row "  load step alone / numpy (wall)" "" "" "$(fcalc "$LOAD_S / $NP_SEC")" "" "" "" \
             "(reading, validating, hashing the inputs)"
-        [ -n "$FLOOR" ] && row "  floor / numpy (samples parse only)" "" "" "$(fcalc "$FLOOR / $NP_SEC")" "" "" "" \
-            "($FLOOR s: cJSON on every samples line, nothing else)"
+        [ -n "$FLOOR_S" ] && row "  floor / numpy (wall)" "" "" "$(fcalc "$FLOOR_S / $NP_SEC")" "" "" "" \
+            "($FLOOR_S s: read, SHA-256, simdjson on every file, nothing else)"
     fi
 else
     row "numpy bootstraps alone" "" "" "skipped" "" "" "" "(python3-numpy not installed)"

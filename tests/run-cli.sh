@@ -581,5 +581,31 @@ if run gen-notes 0 report tests/cases/report/bucket-gen/export -o "$tmp/g1" --re
     has "$tmp/g1/report.json" "answers limited to 768 tokens here but 2048 in the baseline"; then ok
 else bad "gen rows: token limits and an unrecomputed summary in the report's notes"; fi
 
+# ---- --outputs: only the formats asked for are rendered and written (issue 33) ------
+mkdir -p "$tmp/os"
+printf 'not ours\n' >"$tmp/os/report.pdf"
+if run outputs-json-md 0 report fixtures/v5e-gemma4-sweep -o "$tmp/os" --resamples 1000 --outputs json,md &&
+    [ -s "$tmp/os/report.json" ] && [ -s "$tmp/os/results.md" ] && [ ! -e "$tmp/os/charts" ] &&
+    [ ! -e "$tmp/os/report.html" ] && [ ! -e "$tmp/os/results.csv" ] && [ ! -e "$tmp/os/results.tex" ] &&
+    [ "$(cat "$tmp/os/report.pdf")" = "not ours" ]; then ok
+else bad "--outputs json,md: report.json and results.md only, an older report.pdf left as it was"; fi
+if run outputs-svg-html 0 report fixtures/v5e-gemma4-sweep -o "$tmp/os2" --resamples 1000 --outputs html,svg &&
+    [ -s "$tmp/os2/charts/speed_ratio.svg" ] && [ ! -e "$tmp/os2/charts/speed_ratio.png" ] &&
+    has "$tmp/os2/report.html" "(also as charts/speed_ratio.svg)" && ! has "$tmp/os2/report.html" "speed_ratio.png"; then ok
+else bad "--outputs html,svg: SVG charts only, the HTML names only them"; fi
+if run outputs-html 0 report fixtures/v5e-gemma4-sweep -o "$tmp/os3" --resamples 1000 --outputs html &&
+    [ ! -e "$tmp/os3/charts" ] && has "$tmp/os3/report.html" "<svg" && ! has "$tmp/os3/report.html" "also as"; then ok
+else bad "--outputs html: the charts inlined, no chart files named or written"; fi
+if run outputs-compare 0 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/os4" \
+    --resamples 1000 --outputs png,csv && [ -s "$tmp/os4/compare.csv" ] && [ ! -e "$tmp/os4/compare.json" ] &&
+    ls "$tmp/os4/charts/"*.png >/dev/null 2>&1 && ! ls "$tmp/os4/charts/"*.svg >/dev/null 2>&1; then ok
+else bad "compare --outputs png,csv: compare.csv and the PNG charts only"; fi
+for v in "json,,md" "" "json,docx" "JSON"; do
+    if run "outputs-bad-$v" 2 report fixtures/v5e-gemma4-sweep -o "$tmp/os5" --outputs "$v" &&
+        has "$tmp/err" "--outputs takes a comma-separated list of json, csv, md, html, pdf, svg, png, tex" &&
+        [ ! -e "$tmp/os5" ]; then ok
+    else bad "--outputs '$v': a usage error, nothing written"; fi
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

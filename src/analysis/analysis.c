@@ -82,6 +82,7 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         return err;
     sr_set_statuses(sweep);
     sr_rank_overview(sweep);
+    sr_pick_load_curves(sweep);
     sr_mark_frontier(sweep);
     note_noisy_speed(sweep);
     note_empty_baseline(sweep);

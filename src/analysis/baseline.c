@@ -94,7 +94,7 @@ static void note_versions(sr_sweep *sweep, const sr_model *model, sr_scores *s, 
 /* Pair a model's items with the baseline's (sorted by id once per
  * benchmark) and queue the bootstrap. */
 static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base,
-                             size_t family, const sr_item_score **base_idx, job_list *jobs)
+                             size_t family, const sr_item_index *base_idx, job_list *jobs)
 {
     sr_pairing pairing;
     sr_pair_items(s, base, base_idx, &pairing);
@@ -128,7 +128,7 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     s->vs_baseline.better = pairing.better;
     s->vs_baseline.worse = pairing.worse;
     /* The items themselves, for an auditor to open (items.csv). */
-    sr_flipped_items(s, base, base_idx, &s->flipped, &s->n_flipped);
+    sr_flipped_items(s, base_idx, &s->flipped, &s->n_flipped);
     /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
     s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
     if (n < SR_MIN_PAIRED_ITEMS) {
@@ -397,11 +397,11 @@ sr_error *sr_compare(sr_sweep *sweep)
         base->benchmarks[j].is_baseline = true;
         base->benchmarks[j].vs_baseline.verdict = SR_VERDICT_BASELINE;
     }
-    /* The baseline's items sorted by id, once per benchmark. */
+    /* The baseline's items indexed by id, once per benchmark. */
     size_t n_base = base->n_benchmarks;
-    const sr_item_score ***base_idx = sr_xcalloc(n_base ? n_base : 1, sizeof *base_idx);
+    sr_item_index **base_idx = sr_xcalloc(n_base ? n_base : 1, sizeof *base_idx);
     for (size_t j = 0; j < n_base; j++)
-        base_idx[j] = sr_items_by_id(&base->benchmarks[j]);
+        base_idx[j] = sr_item_index_new(&base->benchmarks[j]);
     job_list jobs = {.n_families = n_base};
     latency_jobs ljobs = {0};
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
@@ -423,7 +423,7 @@ sr_error *sr_compare(sr_sweep *sweep)
         }
     }
     for (size_t j = 0; j < n_base; j++)
-        free(base_idx[j]);
+        sr_item_index_free(base_idx[j]);
     free(base_idx);
     if (!err)
         err = run_jobs(&jobs, &sweep->settings);

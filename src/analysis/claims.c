@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -734,33 +735,17 @@ bool sr_claims_bound_test(const sr_classes *classes, double x, double h, double 
     return true;
 }
 
-static int cmp_item_ptr(const void *x, const void *y)
-{
-    const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
-    return strcmp(a->id, b->id);
-}
-
 /* The value classes of the paired differences model - baseline, rebuilt
  * from the items as the comparison pairs them (by id). False when they have
  * more than SR_MAX_CLASSES values. */
 static bool paired_classes(const sr_scores *s, const sr_scores *base, sr_classes *out)
 {
-    size_t nb = base->n_items ? base->n_items : 1, nm = s->n_items ? s->n_items : 1;
-    const sr_item_score **idx = sr_xmalloc(nb * sizeof *idx);
-    double *diff = sr_xmalloc(nm * sizeof *diff);
-    for (size_t i = 0; i < base->n_items; i++)
-        idx[i] = &base->items[i];
-    qsort(idx, base->n_items, sizeof *idx, cmp_item_ptr);
-    size_t n = 0;
-    for (size_t i = 0; i < s->n_items; i++) {
-        const sr_item_score key = {s->items[i].id, 0}, *keyp = &key;
-        const sr_item_score **hit = bsearch(&keyp, idx, base->n_items, sizeof *idx, cmp_item_ptr);
-        if (hit)
-            diff[n++] = s->items[i].score - (*hit)->score;
-    }
-    bool ok = sr_classes_from_diffs(diff, n, out);
-    free(idx);
-    free(diff);
+    sr_item_index *idx = sr_item_index_new(base);
+    sr_pairing p;
+    sr_pair_items(s, base, idx, &p);
+    bool ok = sr_classes_from_diffs(p.diff, p.n, out);
+    sr_pairing_release(&p);
+    sr_item_index_free(idx);
     return ok;
 }
 

@@ -237,10 +237,10 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
         return NULL;
     if (ch->before->summary_only || ch->after->summary_only)
         return NULL; /* a summary's own figure, its rows (if any) an excerpt: never paired */
-    const sr_item_score **by_id = sr_items_by_id(ch->before);
+    sr_item_index *by_id = sr_item_index_new(ch->before);
     sr_pairing p;
     sr_pair_items(ch->after, ch->before, by_id, &p);
-    free(by_id);
+    sr_item_index_free(by_id);
     ch->change.n_paired = p.n;
     ch->only_before = p.only_b;
     ch->only_after = p.only_a;

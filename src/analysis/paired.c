@@ -1,37 +1,96 @@
 #include "analysis/paired.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
-static int cmp_item_ptr(const void *x, const void *y)
+/* Items by (key, then text when the key is 0): equal exactly when the ids are. */
+static int item_order(const sr_item_score *a, const sr_item_score *b)
 {
-    const sr_item_score *a = *(const sr_item_score *const *)x, *b = *(const sr_item_score *const *)y;
-    return strcmp(a->id, b->id);
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->key ? 0 : strcmp(a->id, b->id);
 }
 
-const sr_item_score **sr_items_by_id(const sr_scores *s)
+static int cmp_item_ptr(const void *x, const void *y)
 {
-    const sr_item_score **idx = sr_xmalloc((s->n_items ? s->n_items : 1) * sizeof *idx);
+    return item_order(*(const sr_item_score *const *)x, *(const sr_item_score *const *)y);
+}
+
+/* Keys up to this many per item are indexed by a table (lm-eval's doc_ids
+ * and BFCL's numbers run 0 to n - 1); the rest by a sorted array. */
+#define DENSE_KEYS_PER_ITEM 4
+
+struct sr_item_index {
+    const sr_item_score *items; /* the indexed scores' */
+    uint32_t *slot;          /* slot[key]: 1 + the item's index, 0 none; NULL when the keys are sparse */
+    uint64_t max_key;        /* the table's last key */
+    const sr_item_score **sorted; /* the items the table does not hold, by item_order */
+    size_t n_sorted;
+};
+
+sr_item_index *sr_item_index_new(const sr_scores *s)
+{
+    sr_item_index *idx = sr_xcalloc(1, sizeof *idx);
+    uint64_t max_key = 0;
     for (size_t i = 0; i < s->n_items; i++)
-        idx[i] = &s->items[i];
-    qsort(idx, s->n_items, sizeof *idx, cmp_item_ptr);
+        if (s->items[i].key > max_key)
+            max_key = s->items[i].key;
+    bool dense = s->n_items < UINT32_MAX && max_key > 0 &&
+                 max_key <= (uint64_t)s->n_items * DENSE_KEYS_PER_ITEM + 64;
+    if (dense) {
+        idx->slot = sr_xcalloc((size_t)max_key + 1, sizeof *idx->slot);
+        idx->max_key = max_key;
+    }
+    idx->sorted = sr_xmalloc((s->n_items ? s->n_items : 1) * sizeof *idx->sorted);
+    for (size_t i = 0; i < s->n_items; i++) {
+        const sr_item_score *it = &s->items[i];
+        if (dense && it->key) {
+            if (!idx->slot[it->key]) /* an id given twice: the first */
+                idx->slot[it->key] = (uint32_t)i + 1;
+        } else {
+            idx->sorted[idx->n_sorted++] = it;
+        }
+    }
+    qsort(idx->sorted, idx->n_sorted, sizeof *idx->sorted, cmp_item_ptr);
+    idx->items = s->items;
     return idx;
 }
 
-void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out)
+void sr_item_index_free(sr_item_index *idx)
+{
+    if (!idx)
+        return;
+    free(idx->slot);
+    free(idx->sorted);
+    free(idx);
+}
+
+const sr_item_score *sr_item_index_find(const sr_item_index *idx, const sr_item_score *item)
+{
+    if (idx->slot && item->key) {
+        if (item->key > idx->max_key)
+            return NULL;
+        uint32_t at = idx->slot[item->key];
+        return at ? &idx->items[at - 1] : NULL;
+    }
+    const sr_item_score **hit = bsearch(&item, idx->sorted, idx->n_sorted, sizeof *idx->sorted, cmp_item_ptr);
+    return hit ? *hit : NULL;
+}
+
+void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out)
 {
     memset(out, 0, sizeof *out);
     out->diff = sr_xmalloc((a->n_items ? a->n_items : 1) * sizeof *out->diff);
     for (size_t i = 0; i < a->n_items; i++) {
-        const sr_item_score key = {a->items[i].id, 0}, *keyp = &key;
-        const sr_item_score **hit = bsearch(&keyp, b_by_id, b->n_items, sizeof *b_by_id, cmp_item_ptr);
+        const sr_item_score *hit = sr_item_index_find(b_idx, &a->items[i]);
         if (!hit)
             continue;
-        double d = a->items[i].score - (*hit)->score;
+        double d = a->items[i].score - hit->score;
         out->better += d > 0;
         out->worse += d < 0;
         out->sum += d;
@@ -73,35 +132,36 @@ int sr_item_id_cmp(const char *a, const char *b)
 }
 
 typedef struct flip_key {
-    const char *id;
+    const sr_item_score *id;
     sr_flipped_item item;
 } flip_key;
 
 static int cmp_flip(const void *x, const void *y)
 {
     const flip_key *a = x, *b = y;
-    int c = sr_item_id_cmp(a->id, b->id);
+    /* two numbers: by number, as sr_item_id_cmp orders them */
+    int c = a->id->key && b->id->key ? (a->id->key > b->id->key) - (a->id->key < b->id->key)
+                                     : sr_item_id_cmp(a->id->id, b->id->id);
     if (c)
         return c;
     return a->item.item < b->item.item ? -1 : a->item.item > b->item.item;
 }
 
-void sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
-                      size_t *n)
+void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
     flip_key *keys = NULL;
     size_t n_keys = 0, cap = 0;
     for (size_t i = 0; i < a->n_items; i++) {
-        const sr_item_score key = {a->items[i].id, 0}, *keyp = &key;
-        const sr_item_score **hit = bsearch(&keyp, b_by_id, b->n_items, sizeof *b_by_id, cmp_item_ptr);
-        if (!hit || a->items[i].score == (*hit)->score)
+        const sr_item_score *hit = sr_item_index_find(b_idx, &a->items[i]);
+        if (!hit || a->items[i].score == hit->score)
             continue;
         void *grown = keys;
         sr_grow(&grown, &cap, n_keys + 1, sizeof *keys);
         keys = grown;
-        keys[n_keys++] = (flip_key){a->items[i].id, {i, (*hit)->score, (size_t)(*hit - b->items)}};
+        /* with where it is in the baseline's items, for items.csv's line */
+        keys[n_keys++] = (flip_key){&a->items[i], {i, hit->score, (size_t)(hit - b_idx->items)}};
     }
     if (n_keys == 0)
         return;

@@ -13,8 +13,15 @@
 #include "analysis/stats.h"
 #include "model/sweep.h"
 
-/* The items of a sorted by id, for pairing by binary search; free() it. */
-const sr_item_score **sr_items_by_id(const sr_scores *s);
+/* The items of s indexed by id (sr_item_score.key: a table when the ids are
+ * numbers of about the items' count, as doc_ids are, else a sorted array),
+ * built once per score set that others are paired with; never NULL. The
+ * scores must outlive it. */
+typedef struct sr_item_index sr_item_index;
+sr_item_index *sr_item_index_new(const sr_scores *s);
+void sr_item_index_free(sr_item_index *idx);
+/* The indexed item with the id of item, or NULL. */
+const sr_item_score *sr_item_index_find(const sr_item_index *idx, const sr_item_score *item);
 
 /* Two score sets paired by item id: the differences a - b in a's item
  * order. */
@@ -26,16 +33,15 @@ typedef struct sr_pairing {
     size_t only_a, only_b;
 } sr_pairing;
 
-/* Pair a with b (b_by_id from sr_items_by_id(b)). */
-void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_pairing *out);
+/* Pair a with b (b_idx: sr_item_index_new(b)). */
+void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out);
 void sr_pairing_release(sr_pairing *p);
 
-/* The items a and b both have and scored differently (a's items; b_by_id
+/* The items a and b both have and scored differently (a's items; b_idx
  * as for sr_pair_items), sorted by item id, ids of digits in numeric order:
  * the discordant items a comparison flipped either way. *out is NULL when
  * there are none; free() it. */
-void sr_flipped_items(const sr_scores *a, const sr_scores *b, const sr_item_score **b_by_id, sr_flipped_item **out,
-                      size_t *n);
+void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n);
 
 /* Item ids in the order items.csv lists them: ids of digits by their
  * number, then any other id by byte order. */

@@ -1,6 +1,7 @@
 #include "analysis/scenarios.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,4 +236,172 @@ void sr_key_runs(sr_sweep *sweep)
         for (size_t k = 0; k < sweep->models[i].n_scenarios; k++)
             warmups += take_out_warmups(&sweep->models[i].scenarios[k]);
     note_warmups(sweep, warmups);
+}
+
+/* ---- the curves against load ----------------------------------------------- */
+
+/* Axis values counted for a curve: at most this many (a chart cannot show
+ * more; the count saturates). */
+#define CURVE_VALUES_MAX 256
+
+typedef struct curve_key {
+    sr_load_axis axis;
+    long input_len, output_len;
+} curve_key;
+
+/* Open addressing over indices (+1, 0 empty): the curves met, then the
+ * (curve, value) pairs met. Tables at least twice the entries. */
+typedef struct index_table {
+    size_t *slot;
+    size_t mask;
+} index_table;
+
+static void table_init(index_table *t, size_t entries)
+{
+    size_t cap = 16;
+    while (cap < 2 * entries)
+        cap *= 2;
+    t->slot = sr_xcalloc(cap, sizeof *t->slot);
+    t->mask = cap - 1;
+}
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t key_hash(const curve_key *k)
+{
+    return mix(((uint64_t)k->axis * 0x9e3779b97f4a7c15ULL) ^ mix((uint64_t)k->input_len) ^
+               (mix((uint64_t)k->output_len) << 1));
+}
+
+static bool same_key(const curve_key *a, const curve_key *b)
+{
+    return a->axis == b->axis && a->input_len == b->input_len && a->output_len == b->output_len;
+}
+
+/* The axis a scenario lies on; false when none. */
+static bool scenario_axis(const sr_scenario *sc, sr_load_axis *axis)
+{
+    for (int a = 0; a < SR_N_LOAD_AXES; a++)
+        if (sr_scenario_on_axis(sc, (sr_load_axis)a)) {
+            *axis = (sr_load_axis)a;
+            return true;
+        }
+    return false;
+}
+
+/* Index of k among keys[0..*n), added when new. */
+static size_t key_index(index_table *t, curve_key *keys, size_t *n, const curve_key *k)
+{
+    for (size_t h = key_hash(k) & t->mask;; h = (h + 1) & t->mask) {
+        if (!t->slot[h]) {
+            keys[*n] = *k;
+            t->slot[h] = ++*n;
+            return *n - 1;
+        }
+        if (same_key(&keys[t->slot[h] - 1], k))
+            return t->slot[h] - 1;
+    }
+}
+
+typedef struct curve_value {
+    size_t curve;
+    double value;
+} curve_value;
+
+/* Add (curve, value) to the set; true when it was not there. */
+static bool value_added(index_table *t, curve_value *vals, size_t *n, size_t curve, double value)
+{
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    for (size_t h = mix(bits ^ mix(curve)) & t->mask;; h = (h + 1) & t->mask) {
+        if (!t->slot[h]) {
+            vals[*n] = (curve_value){curve, value};
+            t->slot[h] = ++*n;
+            return true;
+        }
+        const curve_value *v = &vals[t->slot[h] - 1];
+        if (v->curve == curve && v->value == value)
+            return false;
+    }
+}
+
+/* What a curve plots at a scenario: its median output throughput, or (the
+ * latency chart) its p99 time to first token. */
+static double curve_figure(const sr_scenario *sc, bool p99_ttft)
+{
+    return p99_ttft ? sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] : sc->median_output_throughput;
+}
+
+/* Two passes over every scenario: the curves (lengths and axis) in the
+ * order first met, over every entry; then each curve's distinct axis
+ * values over the entries that did not fail, where the figure is a number.
+ * The curve with the most values wins, the first met on a tie. (Each
+ * curve's values were once counted by a scan of the whole sweep per
+ * scenario: quadratic, 46 % of a 10,000-model report's CPU, three times a
+ * report.) */
+static sr_load_curve pick_curve(const sr_sweep *sweep, bool p99_ttft)
+{
+    sr_load_curve picked = {0};
+    size_t n_scenarios = 0;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        n_scenarios += sweep->models[i].n_scenarios;
+    if (n_scenarios == 0)
+        return picked;
+    curve_key *keys = sr_xmalloc(n_scenarios * sizeof *keys);
+    size_t n_keys = 0;
+    index_table key_table;
+    table_init(&key_table, n_scenarios);
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t s = 0; s < sweep->models[i].n_scenarios; s++) {
+            const sr_scenario *sc = &sweep->models[i].scenarios[s];
+            curve_key k = {SR_AXIS_CONCURRENCY, sc->input_len, sc->output_len};
+            if (scenario_axis(sc, &k.axis))
+                key_index(&key_table, keys, &n_keys, &k);
+        }
+    size_t *counts = sr_xcalloc(n_keys ? n_keys : 1, sizeof *counts);
+    curve_value *vals = sr_xmalloc(n_scenarios * sizeof *vals);
+    size_t n_vals = 0;
+    index_table value_table;
+    table_init(&value_table, n_scenarios);
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        const sr_model *m = &sweep->models[i];
+        if (m->status == SR_STATUS_FAILED)
+            continue;
+        for (size_t s = 0; s < m->n_scenarios; s++) {
+            const sr_scenario *sc = &m->scenarios[s];
+            curve_key k = {SR_AXIS_CONCURRENCY, sc->input_len, sc->output_len};
+            if (!scenario_axis(sc, &k.axis) || !isfinite(curve_figure(sc, p99_ttft)))
+                continue;
+            size_t c = key_index(&key_table, keys, &n_keys, &k); /* met in the first pass */
+            double v = sr_scenario_axis_value(sc, k.axis) + 0.0; /* -0 is 0, as == says */
+            if (counts[c] < CURVE_VALUES_MAX && value_added(&value_table, vals, &n_vals, c, v))
+                counts[c]++;
+        }
+    }
+    size_t best = 0, best_n = 0;
+    for (size_t c = 0; c < n_keys; c++)
+        if (counts[c] > best_n) {
+            best_n = counts[c];
+            best = c;
+        }
+    if (best_n >= SR_MIN_CURVE_POINTS)
+        picked = (sr_load_curve){true, keys[best].axis, keys[best].input_len, keys[best].output_len};
+    free(keys);
+    free(counts);
+    free(vals);
+    free(key_table.slot);
+    free(value_table.slot);
+    return picked;
+}
+
+void sr_pick_load_curves(sr_sweep *sweep)
+{
+    sweep->throughput_curve = pick_curve(sweep, false);
+    sweep->latency_curve = pick_curve(sweep, true);
 }

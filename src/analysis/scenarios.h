@@ -28,4 +28,9 @@ long sr_load_prompt_length(const sr_sweep *sweep);
  * that cannot be keyed are named in warnings. */
 void sr_key_runs(sr_sweep *sweep);
 
+/* sweep->throughput_curve and latency_curve (the throughput and latency
+ * charts'), once statuses, medians and latency percentiles are set: in
+ * time linear in the scenarios. */
+void sr_pick_load_curves(sr_sweep *sweep);
+
 #endif

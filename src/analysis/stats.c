@@ -1,3 +1,6 @@
+/* GSL's inline gsl_rng_uniform, not a call through the PLT for every draw
+ * of the bootstrap (the draws are the same). */
+#define HAVE_INLINE 1
 #include "analysis/stats.h"
 
 #include <gsl/gsl_cdf.h>

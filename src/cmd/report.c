@@ -127,6 +127,7 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_FLAG(0, "appendix", report_opts, stats.settings.appendix,
                 "put the appendix in report.pdf: how each KV count was recomputed, the what-if tables and every "
                 "input file with its SHA-256 (report.json and report.html always have them)"),
+    SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP),
     SR_OPT_FLAG(0, "timings", report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
     SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,

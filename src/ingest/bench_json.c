@@ -521,7 +521,7 @@ typedef struct {
  * shallow one, or cJSON's whole one) and its per-request arrays. */
 typedef struct {
     cJSON *tree;
-    bool fast; /* the tree is simdjson's (sr_json_line_release), else cJSON's */
+    bool fast; /* the tree is simdjson's (sr_json_bench_fast: not deleted), else cJSON's */
     sr_fast_requests req;
     bool has_req; /* req was read */
     size_t end;   /* where the value ends in the file */
@@ -529,9 +529,7 @@ typedef struct {
 
 static void parsed_release(parsed_value *v)
 {
-    if (v->fast)
-        sr_json_line_release(v->tree);
-    else
+    if (!sr_json_line_fast_owns(v->tree)) /* the parser's tree is left for its next value */
         cJSON_Delete(v->tree);
     v->tree = NULL;
 }

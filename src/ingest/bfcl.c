@@ -17,6 +17,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json.h"
+#include "ingest/json_line.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
@@ -192,46 +193,99 @@ static void id_list_push(id_list *l, char *id, long line)
     l->lines[l->n++] = line;
 }
 
-static int str_ptr_cmp(const void *a, const void *b)
+/* The result file's ids for look-ups: by key (sr_item_key) in a table when
+ * every id is a number of about the entries' count (as BFCL's 0 to n - 1
+ * are), else sorted as text. Built by id_index_make, which also says
+ * whether an id is given twice. */
+typedef struct id_at {
+    const char *id;
+    size_t index;
+} id_at;
+
+static int id_at_cmp(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const id_at *)a)->id, ((const id_at *)b)->id);
 }
 
-/* A sorted copy of the pointers, for bsearch. */
-static char **sorted_ids(const id_list *l)
+typedef struct id_index {
+    size_t n;
+    uint32_t *slot; /* slot[key]: 1 + the entry's index; NULL: by text */
+    uint64_t max_key;
+    id_at *sorted; /* by text, when not by key */
+} id_index;
+
+#define KEYS_PER_ENTRY 4
+
+/* *unique: no id is given twice (when false, sr_check_unique_ids says which). */
+static void id_index_make(const id_list *l, id_index *x, bool *unique)
 {
-    char **s = sr_xreallocarray(NULL, l->n ? l->n : 1, sizeof(char *));
-    if (l->n)
-        memcpy(s, l->ids, l->n * sizeof(char *));
-    qsort(s, l->n, sizeof *s, str_ptr_cmp);
-    return s;
+    memset(x, 0, sizeof *x);
+    x->n = l->n;
+    *unique = false;
+    uint64_t *keys = sr_xmalloc((l->n ? l->n : 1) * sizeof *keys);
+    bool numbers = l->n < UINT32_MAX;
+    for (size_t i = 0; i < l->n && numbers; i++) {
+        keys[i] = sr_item_key(l->ids[i]);
+        numbers = keys[i] != 0 && keys[i] <= (uint64_t)l->n * KEYS_PER_ENTRY + 64;
+        if (numbers && keys[i] > x->max_key)
+            x->max_key = keys[i];
+    }
+    if (numbers) {
+        x->slot = sr_xcalloc((size_t)x->max_key + 1, sizeof *x->slot);
+        *unique = true;
+        for (size_t i = 0; i < l->n && *unique; i++) {
+            *unique = x->slot[keys[i]] == 0;
+            x->slot[keys[i]] = (uint32_t)i + 1;
+        }
+    }
+    free(keys);
+    if (!*unique) { /* by text: sorted for bsearch, and the duplicate check sorts again */
+        free(x->slot);
+        x->slot = NULL;
+        x->sorted = sr_xmalloc((l->n ? l->n : 1) * sizeof *x->sorted);
+        for (size_t i = 0; i < l->n; i++)
+            x->sorted[i] = (id_at){l->ids[i], i};
+        qsort(x->sorted, l->n, sizeof *x->sorted, id_at_cmp);
+    }
 }
 
-static bool contains(char *const *sorted, size_t n, const char *id)
+/* The index of the entry with this id, or SIZE_MAX. */
+static size_t id_index_find(const id_index *x, const char *id)
 {
-    return n && bsearch(&id, sorted, n, sizeof *sorted, str_ptr_cmp) != NULL;
+    if (x->slot) {
+        uint64_t k = sr_item_key(id);
+        return k && k <= x->max_key && x->slot[k] ? x->slot[k] - 1 : SIZE_MAX;
+    }
+    const id_at key = {id, 0}, *hit = x->n ? bsearch(&key, x->sorted, x->n, sizeof *x->sorted, id_at_cmp) : NULL;
+    return hit ? hit->index : SIZE_MAX;
+}
+
+static void id_index_free(id_index *x)
+{
+    free(x->slot);
+    free(x->sorted);
 }
 
 /* An empty model output: "", [], null, or an inference error. */
-static bool empty_result(const cJSON *r)
+static bool empty_result(const sr_jvalue *r)
 {
-    if (cJSON_IsNull(r))
+    if (r->type == SR_J_NULL)
         return true;
-    if (cJSON_IsString(r))
-        return r->valuestring[0] == '\0' || strncmp(r->valuestring, "Error during inference", 22) == 0;
-    if (cJSON_IsArray(r))
-        return r->child == NULL;
+    if (r->type == SR_J_STRING)
+        return r->string[0] == '\0' || strncmp(r->string, "Error during inference", 22) == 0;
+    if (r->type == SR_J_ARRAY)
+        return r->elements == 0;
     return false;
 }
 
 /* A test id from a JSON value: a non-empty string, or a non-negative integer. */
-static char *id_text(const cJSON *v, const char *category)
+static char *id_text(const sr_jvalue *v, const char *category)
 {
-    if (cJSON_IsString(v) && v->valuestring[0])
-        return canonical_id(v->valuestring, category);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
-        v->valuedouble == floor(v->valuedouble) && v->valuedouble <= MAX_COUNT)
-        return sr_asprintf("%.0f", v->valuedouble);
+    if (v->type == SR_J_STRING && v->string[0])
+        return canonical_id(v->string, category);
+    if (v->type == SR_J_NUMBER && isfinite(v->number) && v->number >= 0 && v->number == floor(v->number) &&
+        v->number <= MAX_COUNT)
+        return sr_asprintf("%.0f", v->number);
     return NULL;
 }
 
@@ -245,16 +299,18 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
     while (sr_lines_next(&it, &l, &n)) {
         if (sr_blank(l, n))
             continue;
-        cJSON *obj;
-        sr_error *err = sr_json_parse(path, it.lineno, l, n, &obj);
+        /* simdjson, as the lm-eval samples: cJSON was 8 % of a report's CPU
+         * here, four times the samples' cost a byte */
+        sr_json_line obj;
+        sr_error *err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
         if (err)
             return err;
-        const cJSON *idv = cJSON_GetObjectItemCaseSensitive(obj, "id");
-        const cJSON *res = cJSON_GetObjectItemCaseSensitive(obj, "result");
+        const sr_jvalue *idv = sr_json_line_get(&obj, "id");
+        const sr_jvalue *res = sr_json_line_get(&obj, "result");
         char *id = NULL;
-        if (!cJSON_IsObject(obj))
+        if (!obj.is_object)
             err = sr_input_error(path, it.lineno, "expected a json object");
-        else if (!cJSON_IsString(idv) && !cJSON_IsNumber(idv))
+        else if (!idv || (idv->type != SR_J_STRING && idv->type != SR_J_NUMBER))
             err = sr_input_error(path, it.lineno, "id missing or not a string");
         else if (!res)
             err = sr_input_error(path, it.lineno, "no \"result\" in the entry");
@@ -262,7 +318,7 @@ static sr_error *parse_results(const char *path, const char *data, size_t len, c
             err = sr_input_error(path, it.lineno, "invalid id");
         if (!err && empty_result(res))
             (*empty)++;
-        cJSON_Delete(obj);
+        sr_json_line_release(&obj);
         sr_json_arena_reset();
         if (err)
             return err;
@@ -312,22 +368,23 @@ static sr_error *parse_header(const char *path, const char *line, size_t n, bfcl
  * position in the result file; the test id is prompt.id when the prompt
  * has one (from about August 2024), else the id of the result entry at
  * that position. */
-static sr_error *failure_id(const char *path, long line, const cJSON *obj, const char *category, const id_list *results,
-                            char **out)
+static sr_error *failure_id(const char *path, long line, const sr_json_line *obj, const char *category,
+                            const id_list *results, char **out)
 {
     *out = NULL;
-    if (!cJSON_IsObject(obj))
+    if (!obj->is_object)
         return sr_input_error(path, line, "expected a json object");
-    const cJSON *idv = cJSON_GetObjectItemCaseSensitive(obj, "id");
-    if (cJSON_IsNumber(idv)) {
-        const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(obj, "prompt");
-        const cJSON *pid = cJSON_GetObjectItemCaseSensitive(prompt, "id");
-        if (cJSON_IsString(pid) && pid->valuestring[0]) {
-            idv = pid;
-        } else if (pid) {
+    const sr_jvalue *idv = sr_json_line_get(obj, "id");
+    sr_jvalue pid;
+    if (idv && idv->type == SR_J_NUMBER) {
+        const sr_jvalue *prompt = sr_json_line_get(obj, "prompt");
+        bool has_pid = prompt && sr_json_object_member(prompt, "id", &pid);
+        if (has_pid && pid.type == SR_J_STRING && pid.string[0]) {
+            idv = &pid;
+        } else if (has_pid) {
             return sr_input_error(path, line, "integer id with a prompt.id that is not a string");
         } else {
-            double pos = idv->valuedouble;
+            double pos = idv->number;
             if (!(isfinite(pos) && pos == floor(pos) && pos >= 1 && pos <= (double)results->n))
                 return sr_input_error(path, line,
                                       "integer id %g is not a position in the result file (1 to %zu) and the "
@@ -336,16 +393,16 @@ static sr_error *failure_id(const char *path, long line, const cJSON *obj, const
             *out = sr_xstrdup(results->ids[(size_t)pos - 1]);
             return NULL;
         }
-    } else if (!cJSON_IsString(idv) || !idv->valuestring[0]) {
+    } else if (!idv || idv->type != SR_J_STRING || !idv->string[0]) {
         return sr_input_error(path, line, "id missing or not a string");
     }
-    *out = canonical_id(idv->valuestring, category);
+    *out = canonical_id(idv->string, category);
     return NULL;
 }
 
 static sr_error *parse_failures(const char *path, const char *data, size_t len, const char *category,
-                                const char *result_path, const id_list *results, char *const *known, bfcl_header *h,
-                                id_list *fails)
+                                const char *result_path, const id_list *results, const id_index *known,
+                                bfcl_header *h, id_list *fails)
 {
     sr_lines it;
     const char *l;
@@ -359,17 +416,17 @@ static sr_error *parse_failures(const char *path, const char *data, size_t len, 
     while (sr_lines_next(&it, &l, &n)) {
         if (sr_blank(l, n))
             continue;
-        cJSON *obj;
-        err = sr_json_parse(path, it.lineno, l, n, &obj);
+        sr_json_line obj; /* simdjson, as the result lines */
+        err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
         if (err)
             return err;
         char *id;
-        err = failure_id(path, it.lineno, obj, category, results, &id);
-        cJSON_Delete(obj);
+        err = failure_id(path, it.lineno, &obj, category, results, &id);
+        sr_json_line_release(&obj);
         sr_json_arena_reset();
         if (err)
             return err;
-        if (!contains(known, results->n, id)) {
+        if (id_index_find(known, id) == SIZE_MAX) {
             if (h->total > 0 && (size_t)h->total > results->n) { /* an excerpt of the results: failed elsewhere */
                 free(id);
                 continue;
@@ -435,7 +492,8 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     }
 
     id_list results = {0}, fails = {0};
-    char **known = NULL, **failed = NULL;
+    id_index known = {0};
+    bool unique = false, *failed = NULL;
     long empty = 0;
     bfcl_header h = {0};
     /* Each line's tree is built, read and dropped: cJSON allocates from
@@ -446,22 +504,32 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         err = parse_results(result_path, result_data, result_len, category, &results, &empty);
     if (!err && results.n == 0)
         err = sr_input_error(result_path, 0, "no items");
+    /* Ids are looked up by number (BFCL's are 0 to n - 1) and sorted as text
+     * only when they are not such numbers, or to name an id given twice. */
     if (!err)
+        id_index_make(&results, &known, &unique);
+    if (!err && !unique)
         err = sr_check_unique_ids(result_path, (const char *const *)results.ids, results.lines, results.n, "id");
     if (!err)
-        known = sorted_ids(&results);
-    if (!err)
-        err = parse_failures(score_path, score_data, score_len, category, result_path, &results, known, &h, &fails);
+        err = parse_failures(score_path, score_data, score_len, category, result_path, &results, &known, &h, &fails);
     sr_json_arena_end();
-    if (!err)
-        err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
+    if (!err) {
+        failed = sr_xcalloc(results.n ? results.n : 1, sizeof *failed);
+        bool twice = false;
+        for (size_t i = 0; i < fails.n; i++) { /* every failed id is a result's (parse_failures checked) */
+            size_t at = id_index_find(&known, fails.ids[i]);
+            twice |= failed[at];
+            failed[at] = true;
+        }
+        if (twice)
+            err = sr_check_unique_ids(score_path, (const char *const *)fails.ids, fails.lines, fails.n, "failed id");
+    }
     if (!err)
         err = check_header(score_path, result_path, &h, results.n, fails.n);
-    if (!err)
-        failed = sorted_ids(&fails);
-    for (size_t i = 0; !err && i < results.n; i++)
-        sr_scores_add_at(out, results.ids[i], contains(failed, fails.n, results.ids[i]) ? 0.0 : 1.0,
-                         results.lines[i]);
+    for (size_t i = 0; !err && i < results.n; i++) {
+        sr_scores_add(out, results.ids[i], failed[i] ? 0.0 : 1.0);
+        sr_scores_set_line(out, results.lines[i]); /* items.csv names it */
+    }
     if (!err) {
         free(out->benchmark);
         free(out->source);
@@ -474,7 +542,7 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
         out->claimed_right = h.correct;
         out->empty_outputs = empty;
     }
-    free(known);
+    id_index_free(&known);
     free(failed);
     id_list_free(&results);
     id_list_free(&fails);

@@ -31,6 +31,17 @@ sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const c
     return err;
 }
 
+/* The same into this thread's reusable read buffer `slot` (sr_read_file_reused):
+ * for the large per-item files, read once each and dropped. */
+sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const char *kind, int slot, const char **data,
+                                size_t *len)
+{
+    sr_error *err = sr_read_file_reused(f->open, f->rel, slot, data, len);
+    if (!err)
+        record_input(ld, f, kind, *data, *len);
+    return err;
+}
+
 /* ---- byte-identical copies ------------------------------------------------------ */
 
 /* A name the directory's readers could take as results. */
@@ -341,9 +352,9 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
 
 static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_found_file *f, char *task)
 {
-    char *data;
+    const char *data;
     size_t len;
-    sr_error *err = sr_export_read_input(ld, f, "lmeval_samples", &data, &len);
+    sr_error *err = sr_export_read_reused(ld, f, "lmeval_samples", 0, &data, &len);
     if (!err) {
         sr_scores s;
         sr_scores_init(&s);
@@ -352,7 +363,6 @@ static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_
         if (!err)
             scores_append(&p->scores, &s);
         sr_scores_release(&s);
-        free(data);
     }
     free(task);
     return soften(ld, err, "this benchmark");
@@ -536,11 +546,11 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
             continue;
         }
         free(category);
-        char *rdata = NULL, *sdata = NULL;
+        const char *rdata = NULL, *sdata = NULL;
         size_t rlen = 0, slen = 0;
-        sr_error *err = sr_export_read_input(ld, rf, "bfcl_result", &rdata, &rlen);
+        sr_error *err = sr_export_read_reused(ld, rf, "bfcl_result", 0, &rdata, &rlen);
         if (!err && sf)
-            err = sr_export_read_input(ld, sf, "bfcl_score", &sdata, &slen);
+            err = sr_export_read_reused(ld, sf, "bfcl_score", 1, &sdata, &slen);
         if (!err) {
             sr_scores s;
             sr_scores_init(&s);
@@ -549,8 +559,6 @@ sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p)
                 scores_append(&p->scores, &s);
             sr_scores_release(&s);
         }
-        free(rdata);
-        free(sdata);
         if ((err = soften(ld, err, "this benchmark")))
             return err;
     }

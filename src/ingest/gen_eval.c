@@ -123,7 +123,8 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
         sr_grow(&p, &st->cap_lines, out->n_items + 1, sizeof *st->lines);
         st->lines = p;
         st->lines[out->n_items] = line;
-        sr_scores_add_at(out, id, have_right && right && !failed ? 1.0 : 0.0, line);
+        sr_scores_add(out, id, have_right && right && !failed ? 1.0 : 0.0);
+        sr_scores_set_line(out, line);
     }
     if (!err) {
         st->benchmark = benchmark;

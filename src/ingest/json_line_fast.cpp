@@ -1,4 +1,18 @@
-// simdjson DOM for the lm-eval samples lines: see json_line_fast.h.
+// simdjson DOM for the lines of big JSON-lines files and for serving
+// benchmark results: see json_line_fast.h.
+//
+// simdjson validates the line (its stage 1 and 2); what is left is what
+// simdjson does not do: list the top-level members and look for a key given
+// twice in an object. Both are one walk over the document's tape, the flat
+// array of 64-bit words simdjson's DOM is made of (simdjson's doc/tape.md:
+// a type byte on top, and for '{' and '[' the index just past the matching
+// close in the low 32 bits; strings as an offset into string_buf, where a
+// 32-bit length precedes the bytes; 'l', 'u' and 'd' followed by a word
+// holding the value). Walking the DOM element by element cost twice as much
+// (dom::element's accessors check types and build results for every
+// value). The tape's layout is checked once per thread on a known line
+// (tape_understood); if a simdjson release ever lays it out differently,
+// every line is handed to cJSON instead, which is slower and as correct.
 #include "ingest/json_line_fast.h"
 
 #include <cjson/cJSON.h>
@@ -6,19 +20,309 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <deque>
-#include <string>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
+
+// util/alloc.h's, declared here: that header is C (_Noreturn).
+extern "C" [[noreturn]] void sr_die_oom(void);
 
 namespace {
 
 // cJSON's own nesting limit, so that a line cJSON rejects is rejected here too.
 constexpr size_t max_depth = CJSON_NESTING_LIMIT;
 
+using tape_type = simdjson::internal::tape_type;
+
 // One parser a thread, kept for its buffers, freed when the thread ends.
 thread_local std::unique_ptr<simdjson::dom::parser> parser;
+// The members handed out last (this thread's): grown, never cleared
+// value by value (value-initialising each member with `rep stos` was a
+// third of the walk's time).
+class member_list {
+  public:
+    void clear() { n = 0; }
+    // The next member, its fields left as they were: the caller sets them all.
+    sr_jmember &next()
+    {
+        if (n == cap) {
+            size_t grown = cap ? 2 * cap : 32;
+            std::unique_ptr<sr_jmember[]> bigger(new sr_jmember[grown]); // default-initialised: not zeroed
+            std::copy(items.get(), items.get() + n, bigger.get());
+            items = std::move(bigger);
+            cap = grown;
+        }
+        return items[n++];
+    }
+    size_t size() const { return n; }
+    const sr_jmember *data() const { return items.get(); }
+    const sr_jmember &operator[](size_t i) const { return items[i]; }
+
+  private:
+    std::unique_ptr<sr_jmember[]> items;
+    size_t n = 0, cap = 0;
+};
+thread_local member_list members;
+// -1: not checked yet on this thread; 0: the tape is not as expected; 1: it is.
+thread_local int tape_state = -1;
+
+// ---- the tape -------------------------------------------------------------
+
+class tape_walk {
+  public:
+    tape_walk(const simdjson::dom::document &doc) : tape(doc.tape.get()), strings(doc.string_buf.get()) {}
+
+    tape_type type(size_t i) const { return static_cast<tape_type>(tape[i] >> 56); }
+    uint64_t payload(size_t i) const { return tape[i] & simdjson::internal::JSON_VALUE_MASK; }
+    static bool container(tape_type t) { return t == tape_type::START_OBJECT || t == tape_type::START_ARRAY; }
+    // Just past a container at i (its matching close included).
+    size_t end_of(size_t i) const { return static_cast<uint32_t>(tape[i]); }
+    // Just past a scalar of type t at i.
+    static size_t after_scalar(size_t i, tape_type t)
+    {
+        return i + (t == tape_type::INT64 || t == tape_type::UINT64 || t == tape_type::DOUBLE ? 2 : 1);
+    }
+    // The string at i (a key or a value): NUL-terminated bytes and length.
+    const char *string(size_t i, size_t *len) const
+    {
+        const uint8_t *at = strings + payload(i);
+        uint32_t n;
+        std::memcpy(&n, at, sizeof n);
+        *len = n;
+        return reinterpret_cast<const char *>(at + sizeof n);
+    }
+    // The value at i into v (the fields of its type).
+    void value(size_t i, sr_jvalue &v) const;
+    // Walk the container at i for a key given twice in one object (at any
+    // depth): *maybe set when there may be one. Returns just past it.
+    size_t check_keys(size_t i, bool *maybe) const;
+
+  private:
+    const uint64_t *tape;
+    const uint8_t *strings;
+};
+
+// One object's keys, for a key given twice: up to `few` compared exactly
+// (an object with more always says maybe, and the slow rule looks). A
+// 64-bit filter on the length and three bytes means that most keys meet
+// no comparison at all.
+class key_set {
+  public:
+    // True when k may repeat a key added before.
+    bool add(const char *k, size_t l)
+    {
+        if (n == few)
+            return true;
+        auto byte = [k](size_t at) { return static_cast<unsigned>(static_cast<unsigned char>(k[at])); };
+        unsigned h = l ? static_cast<unsigned>(l * 31u + byte(0) * 7u + byte(l - 1) * 3u + byte(l / 2)) & 63u : 0u;
+        uint64_t bit = uint64_t{1} << h;
+        bool repeat = false;
+        if (seen & bit)
+            for (size_t a = 0; a < n && !repeat; a++)
+                repeat = len[a] == l && std::memcmp(key[a], k, l) == 0;
+        seen |= bit;
+        key[n] = k;
+        len[n++] = l;
+        return repeat;
+    }
+
+  private:
+    static constexpr size_t few = 16;
+    const char *key[few];
+    size_t len[few];
+    size_t n = 0;
+    uint64_t seen = 0;
+};
+
+void tape_walk::value(size_t i, sr_jvalue &v) const
+{
+    // Only the fields of the value's type: setting all ten for every
+    // member was a tenth of the walk.
+    uint64_t next = tape[i + 1];
+    v.node = nullptr;
+    v.at = i;
+    switch (type(i)) {
+    case tape_type::STRING:
+        v.type = SR_J_STRING;
+        v.string = string(i, &v.length);
+        break;
+    case tape_type::INT64: {
+        int64_t x;
+        std::memcpy(&x, &next, sizeof x);
+        v.type = SR_J_NUMBER;
+        v.number = static_cast<double>(x);
+        v.exact = true;
+        v.negative = x < 0;
+        v.magnitude = x < 0 ? static_cast<uint64_t>(-(x + 1)) + 1 : static_cast<uint64_t>(x);
+        break;
+    }
+    case tape_type::UINT64:
+        v.type = SR_J_NUMBER;
+        v.number = static_cast<double>(next);
+        v.exact = true;
+        v.negative = false;
+        v.magnitude = next;
+        break;
+    case tape_type::DOUBLE:
+        v.type = SR_J_NUMBER;
+        std::memcpy(&v.number, &next, sizeof v.number);
+        v.exact = v.negative = false;
+        v.magnitude = 0;
+        break;
+    case tape_type::TRUE_VALUE: v.type = SR_J_TRUE; break;
+    case tape_type::FALSE_VALUE: v.type = SR_J_FALSE; break;
+    case tape_type::START_OBJECT: v.type = SR_J_OBJECT; break;
+    case tape_type::START_ARRAY: {
+        v.type = SR_J_ARRAY;
+        size_t end = end_of(i) - 1; // the ']'
+        size_t count = (payload(i) >> 32) & simdjson::internal::JSON_COUNT_MASK;
+        if (count == simdjson::internal::JSON_COUNT_MASK) { // saturated: count them
+            count = 0;
+            for (size_t j = i + 1; j < end; count++)
+                j = container(type(j)) ? end_of(j) : after_scalar(j, type(j));
+        }
+        v.elements = count;
+        v.first = SR_J_NULL;
+        v.first_string = nullptr;
+        if (i + 1 < end) {
+            sr_jvalue first;
+            value(i + 1, first);
+            v.first = first.type;
+            v.first_string = first.type == SR_J_STRING ? first.string : nullptr;
+        }
+        break;
+    }
+    default: v.type = SR_J_NULL; break;
+    }
+}
+
+size_t tape_walk::check_keys(size_t i, bool *maybe) const
+{
+    size_t end = end_of(i) - 1; // the closing '}' or ']'
+    bool object = type(i) == tape_type::START_OBJECT;
+    key_set keys;
+    for (size_t j = i + 1; j < end;) {
+        if (object) {
+            size_t l;
+            const char *k = string(j, &l);
+            if (keys.add(k, l))
+                *maybe = true;
+            j++; // to the value
+        }
+        tape_type t = type(j);
+        j = container(t) ? check_keys(j, maybe) : after_scalar(j, t);
+    }
+    return end + 1;
+}
+
+// ---- naming the duplicate: cJSON's rule (json_keys.c), on the DOM ----------
+
+// An object's own repeated key: among up to 16 members the first key (in
+// order) that a later one repeats; among more, the smallest repeated name.
+const char *object_duplicate(simdjson::dom::object obj)
+{
+    std::vector<std::pair<std::string_view, const char *>> names;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        names.emplace_back(it.key(), it.key_c_str());
+    if (names.size() <= 16) {
+        for (size_t a = 0; a < names.size(); a++)
+            for (size_t b = a + 1; b < names.size(); b++)
+                if (names[a].first == names[b].first)
+                    return names[a].second;
+        return nullptr;
+    }
+    std::sort(names.begin(), names.end());
+    for (size_t i = 1; i < names.size(); i++)
+        if (names[i - 1].first == names[i].first)
+            return names[i].second;
+    return nullptr;
+}
+
+// The first object in document order with a repeated key of its own, and
+// that key; else nullptr.
+const char *first_duplicate(simdjson::dom::element v)
+{
+    simdjson::dom::object obj;
+    simdjson::dom::array arr;
+    if (!v.get_object().get(obj)) {
+        const char *dup = object_duplicate(obj);
+        for (auto it = obj.begin(); it != obj.end() && !dup; ++it)
+            dup = first_duplicate(it.value());
+        return dup;
+    }
+    if (!v.get_array().get(arr))
+        for (simdjson::dom::element e : arr)
+            if (const char *dup = first_duplicate(e))
+                return dup;
+    return nullptr;
+}
+
+// ---- the line -------------------------------------------------------------
+
+// The top-level members of the document just parsed into `members`, and
+// whether some object repeats a key.
+bool list_members(const simdjson::dom::document &doc, bool *maybe_duplicate)
+{
+    tape_walk t(doc);
+    members.clear();
+    *maybe_duplicate = false;
+    if (!tape_walk::container(t.type(1)))
+        return false;
+    if (t.type(1) != tape_type::START_OBJECT) {
+        t.check_keys(1, maybe_duplicate);
+        return false;
+    }
+    key_set keys;
+    size_t end = t.end_of(1) - 1;
+    for (size_t j = 2; j < end;) {
+        sr_jmember &m = members.next();
+        m.key = t.string(j, &m.key_length);
+        if (keys.add(m.key, m.key_length))
+            *maybe_duplicate = true;
+        t.value(j + 1, m.value);
+        tape_type type = t.type(j + 1);
+        j = tape_walk::container(type) ? t.check_keys(j + 1, maybe_duplicate) : tape_walk::after_scalar(j + 1, type);
+    }
+    return true;
+}
+
+bool same(const sr_jvalue &v, sr_jtype type, double number = 0, const char *text = nullptr)
+{
+    return v.type == type && (type != SR_J_NUMBER || v.number == number) &&
+           (!text || (v.string && std::strcmp(v.string, text) == 0));
+}
+
+// The tape as this file reads it, on a line of every kind of value.
+bool tape_understood(simdjson::dom::parser &p)
+{
+    static const char text[] = R"({"a": [1, "x"], "bb": -2, "c": 18446744073709551615, "d": 1.5, "e": "s\u00e9",)"
+                               R"( "f": true, "g": false, "h": null, "i": {"j": [{}], "j": 2}, "k": []})";
+    simdjson::dom::element root;
+    if (p.parse(text, sizeof text - 1, true).get(root))
+        return false;
+    bool maybe = false;
+    if (!list_members(p.doc, &maybe) || !maybe || members.size() != 10)
+        return false;
+    static const char *const keys[] = {"a", "bb", "c", "d", "e", "f", "g", "h", "i", "k"};
+    for (size_t i = 0; i < 10; i++)
+        if (members[i].key_length != std::strlen(keys[i]) || std::strcmp(members[i].key, keys[i]) != 0)
+            return false;
+    const sr_jvalue *v[10];
+    for (size_t i = 0; i < 10; i++)
+        v[i] = &members[i].value;
+    return same(*v[0], SR_J_ARRAY) && v[0]->elements == 2 && v[0]->first == SR_J_NUMBER &&
+           same(*v[1], SR_J_NUMBER, -2) && v[1]->exact && v[1]->negative && v[1]->magnitude == 2 &&
+           same(*v[2], SR_J_NUMBER, 18446744073709551615.0) && v[2]->magnitude == UINT64_MAX &&
+           same(*v[3], SR_J_NUMBER, 1.5) && !v[3]->exact && same(*v[4], SR_J_STRING, 0, "s\xc3\xa9") &&
+           v[4]->length == 3 && same(*v[5], SR_J_TRUE) && same(*v[6], SR_J_FALSE) && same(*v[7], SR_J_NULL) &&
+           same(*v[8], SR_J_OBJECT) && same(*v[9], SR_J_ARRAY) && v[9]->elements == 0 &&
+           std::strcmp(first_duplicate(root), "j") == 0;
+}
+
+// ---- serving benchmark results: a shallow cJSON tree -----------------------
 
 // The tree's nodes, this thread's, reused from line to line: the tree is
 // the parser's, as its keys and strings already were. Built through
@@ -155,92 +459,6 @@ cJSON *member(simdjson::dom::element v)
     return arr;
 }
 
-// A key's first and last bytes: keys of one length whose ends differ
-// differ, so the pairwise check compares bytes only when these agree.
-unsigned key_ends(std::string_view k)
-{
-    return k.empty() ? 0u
-                     : static_cast<unsigned>(static_cast<unsigned char>(k.front())) << 8 |
-                           static_cast<unsigned char>(k.back());
-}
-
-// The first keys of one object (up to max), compared pairwise. Plain
-// arrays, left uninitialised: a std::string_view array was zeroed on every
-// use, which cost more than the comparisons.
-class few_keys {
-  public:
-    static constexpr size_t max = 16;
-    bool full() const { return n == max; }
-    // The key, if it was met before in this object; else nullptr. Not
-    // when full().
-    const char *add(std::string_view k, const char *k_c_str)
-    {
-        const char *dup = nullptr;
-        const unsigned e = key_ends(k);
-        for (size_t i = 0; i < n && !dup; i++)
-            if (len[i] == k.size() && ends[i] == e && std::string_view(key[i], len[i]) == k)
-                dup = k_c_str;
-        key[n] = k.data();
-        len[n] = k.size();
-        ends[n] = e;
-        n++;
-        return dup;
-    }
-
-  private:
-    const char *key[max];
-    size_t len[max];
-    unsigned ends[max];
-    size_t n = 0;
-};
-
-// Past few_keys::max members: a name given twice among them all, by
-// sorting the names, or nullptr.
-const char *sorted_duplicate(simdjson::dom::object obj)
-{
-    std::vector<std::string_view> names;
-    for (auto it = obj.begin(); it != obj.end(); ++it)
-        names.push_back(it.key());
-    std::sort(names.begin(), names.end());
-    auto at = std::adjacent_find(names.begin(), names.end());
-    return at != names.end() ? at->data() : nullptr; // simdjson's strings end in NUL
-}
-
-// The first name given twice among an object's members: pairwise over the
-// first few, then by sorting when there are more; or nullptr.
-const char *object_duplicate(simdjson::dom::object obj)
-{
-    few_keys seen;
-    const char *dup = nullptr;
-    for (auto it = obj.begin(); it != obj.end() && !dup && !seen.full(); ++it)
-        dup = seen.add(it.key(), it.key_c_str());
-    if (!dup && obj.size() > few_keys::max)
-        dup = sorted_duplicate(obj);
-    return dup;
-}
-
-// The first key given twice in one object in v (nested ones too), or
-// nullptr: the object's own members first, then its values in order.
-const char *first_duplicate(simdjson::dom::element v)
-{
-    simdjson::dom::object obj;
-    simdjson::dom::array arr;
-    const simdjson::dom::element_type type = v.type();
-    if (type != simdjson::dom::element_type::OBJECT && type != simdjson::dom::element_type::ARRAY)
-        return nullptr; // a scalar holds no keys
-    if (!v.get_object().get(obj)) {
-        const char *dup = object_duplicate(obj);
-        for (auto it = obj.begin(); it != obj.end() && !dup; ++it)
-            dup = first_duplicate(it.value());
-        return dup;
-    }
-    if (!v.get_array().get(arr))
-        for (simdjson::dom::element e : arr)
-            if (const char *dup = first_duplicate(e))
-                return dup;
-    return nullptr;
-}
-
 // The per-request arrays of a serving benchmark result, this thread's,
 // reused from object to object.
 class request_arrays {
@@ -367,11 +585,13 @@ class request_arrays {
 
 thread_local request_arrays requests_read;
 
-// Parse data[0..len) and build the shallow tree of its top-level members
-// (see the header); with `requests`, top-level arrays come back empty and
-// the per-request ones are read into it.
-sr_fast_parse parse_shallow(const char *data, size_t len, size_t avail, cJSON **out, const char **duplicate_key,
-                            request_arrays *requests)
+// Parse data[0..len) and build the shallow tree of a bench result's
+// top-level members (see the header): top-level arrays come back empty and
+// the per-request ones are read into `requests`. A repeated key is named by
+// the lines' rule (first_duplicate), never looked for in a per-request
+// array read whole (numbers or strings only, else reported as bad).
+sr_fast_parse parse_bench(const char *data, size_t len, size_t avail, cJSON **out, const char **duplicate_key,
+                          request_arrays *requests)
 {
     *out = nullptr;
     *duplicate_key = nullptr;
@@ -388,48 +608,37 @@ sr_fast_parse parse_shallow(const char *data, size_t len, size_t avail, cJSON **
         if (parser->parse(data, len, !padded).get(root))
             return SR_FAST_REJECTED;
         pool.reset();
-        if (requests)
-            requests->reset();
-        simdjson::dom::object members;
-        if (root.get_object().get(members)) {
+        requests->reset();
+        simdjson::dom::object obj_members;
+        if (root.get_object().get(obj_members)) {
             *duplicate_key = first_duplicate(root);
             *out = pool.take(cJSON_NULL);
             pool.root = *out;
             return SR_FAST_OK;
         }
-        // One pass over the members builds the tree and checks their keys
-        // (the walk's pass of its own over them was 2 % of a report's
-        // CPU); the order found is first_duplicate's: the object's own
-        // duplicate, else the first one within its values.
-        few_keys seen;
-        const char *own_dup = nullptr, *nested_dup = nullptr;
+        // The object's own repeated key first, then the first one within
+        // its values in order (first_duplicate's order).
+        const char *own_dup = object_duplicate(obj_members), *nested_dup = nullptr;
         cJSON *obj = pool.take(cJSON_Object);
-        for (auto it = members.begin(); it != members.end(); ++it) {
-            const char *key = it.key_c_str();
-            if (!own_dup && !seen.full())
-                own_dup = seen.add(it.key(), key);
+        for (auto it = obj_members.begin(); it != obj_members.end(); ++it) {
             simdjson::dom::element value = it.value();
             cJSON *item;
-            // A per-request array read whole holds numbers or strings only
-            // (else it is reported as bad): no keys to look through.
             bool read = false;
-            if (requests && value.type() == simdjson::dom::element_type::ARRAY) {
+            if (value.type() == simdjson::dom::element_type::ARRAY) {
                 read = requests->read(it.key(), value);
                 item = pool.take(cJSON_Array);
             } else {
                 item = member(value);
             }
-            if (!nested_dup && !read)
+            if (!own_dup && !nested_dup && !read)
                 nested_dup = first_duplicate(value);
             if (!item)
                 return SR_FAST_OOM; // simdjson could not read back what it parsed
             // The key too stays in the parser's buffers (cJSON_StringIsConst).
-            item->string = const_cast<char *>(key);
+            item->string = const_cast<char *>(it.key_c_str());
             item->type |= cJSON_StringIsConst;
             append(obj, item);
         }
-        if (!own_dup && members.size() > few_keys::max)
-            own_dup = sorted_duplicate(members);
         *duplicate_key = own_dup ? own_dup : nested_dup;
         *out = obj;
         pool.root = obj;
@@ -442,17 +651,135 @@ sr_fast_parse parse_shallow(const char *data, size_t len, size_t avail, cJSON **
 
 } // namespace
 
-extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, cJSON **out,
-                                             const char **duplicate_key)
+extern "C" sr_fast_parse sr_json_line_fast(const char *data, size_t len, size_t avail, bool *is_object,
+                                             const sr_jmember **out, size_t *n, const char **duplicate_key)
 {
-    return parse_shallow(data, len, avail, out, duplicate_key, nullptr);
+    *is_object = false;
+    *out = nullptr;
+    *n = 0;
+    *duplicate_key = nullptr;
+    try {
+        if (!parser) {
+            parser = std::make_unique<simdjson::dom::parser>();
+            if (parser->allocate(1 << 16, max_depth))
+                return SR_FAST_OOM;
+        }
+        if (tape_state < 0)
+            tape_state = tape_understood(*parser);
+        if (!tape_state)
+            return SR_FAST_REJECTED; // cJSON reads every line
+        simdjson::dom::element root;
+        // In place when simdjson's padding lies inside the buffer; else it copies.
+        bool padded = avail >= len && avail - len >= simdjson::SIMDJSON_PADDING;
+        if (parser->parse(data, len, !padded).get(root))
+            return SR_FAST_REJECTED;
+        bool maybe = false;
+        *is_object = list_members(parser->doc, &maybe);
+        if (maybe)
+            *duplicate_key = first_duplicate(root);
+        *out = members.data();
+        *n = members.size();
+        return SR_FAST_OK;
+    } catch (...) {
+        // simdjson reports errors as values; only allocation can throw.
+        return SR_FAST_OOM;
+    }
+}
+
+namespace {
+
+// A cJSON item as a member's value.
+sr_jvalue value_of_cjson(const cJSON *c)
+{
+    sr_jvalue v{};
+    v.node = c;
+    if (cJSON_IsNumber(c)) {
+        v.type = SR_J_NUMBER;
+        v.number = c->valuedouble;
+    } else if (cJSON_IsString(c)) {
+        v.type = SR_J_STRING;
+        v.string = c->valuestring ? c->valuestring : "";
+        v.length = std::strlen(v.string);
+    } else if (cJSON_IsArray(c)) {
+        v.type = SR_J_ARRAY;
+        for (const cJSON *e = c->child; e; e = e->next)
+            v.elements++;
+        const cJSON *e = c->child;
+        if (e) {
+            v.first = cJSON_IsNumber(e)   ? SR_J_NUMBER
+                      : cJSON_IsString(e) ? SR_J_STRING
+                      : cJSON_IsArray(e)  ? SR_J_ARRAY
+                      : cJSON_IsObject(e) ? SR_J_OBJECT
+                      : cJSON_IsTrue(e)   ? SR_J_TRUE
+                      : cJSON_IsFalse(e)  ? SR_J_FALSE
+                                          : SR_J_NULL;
+            v.first_string = cJSON_IsString(e) ? e->valuestring : nullptr;
+        }
+    } else if (cJSON_IsObject(c)) {
+        v.type = SR_J_OBJECT;
+    } else if (cJSON_IsTrue(c)) {
+        v.type = SR_J_TRUE;
+    } else if (cJSON_IsFalse(c)) {
+        v.type = SR_J_FALSE;
+    } else {
+        v.type = SR_J_NULL;
+    }
+    return v;
+}
+
+} // namespace
+
+extern "C" void sr_json_members_of_cjson(const cJSON *obj, const sr_jmember **out, size_t *n)
+{
+    try {
+        members.clear();
+        for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : nullptr; c; c = c->next) {
+            sr_jmember &m = members.next();
+            m.key = c->string ? c->string : "";
+            m.key_length = std::strlen(m.key);
+            m.value = value_of_cjson(c);
+        }
+    } catch (...) {
+        sr_die_oom(); // only allocation can throw
+    }
+    *out = members.data();
+    *n = members.size();
+}
+
+extern "C" bool sr_json_object_member(const sr_jvalue *object, const char *key, sr_jvalue *out)
+{
+    if (object->type != SR_J_OBJECT)
+        return false;
+    if (object->node) { // cJSON_GetObjectItemCaseSensitive's first match
+        for (const cJSON *c = object->node->child; c; c = c->next)
+            if (c->string && std::strcmp(c->string, key) == 0) {
+                *out = value_of_cjson(c);
+                return true;
+            }
+        return false;
+    }
+    if (!parser)
+        return false;
+    tape_walk t(parser->doc);
+    size_t n = std::strlen(key), end = t.end_of(object->at) - 1;
+    for (size_t j = object->at + 1; j < end;) {
+        size_t l;
+        const char *k = t.string(j, &l);
+        if (l == n && std::memcmp(k, key, n) == 0) {
+            t.value(j + 1, *out);
+            return true;
+        }
+        tape_type type = t.type(j + 1);
+        j = tape_walk::container(type) ? t.end_of(j + 1) : tape_walk::after_scalar(j + 1, type);
+    }
+    return false;
 }
 
 extern "C" sr_fast_parse sr_json_bench_fast(const char *data, size_t len, size_t avail, cJSON **out,
                                               const char **duplicate_key, sr_fast_requests *requests)
 {
     *requests = sr_fast_requests{};
-    sr_fast_parse parsed = parse_shallow(data, len, avail, out, duplicate_key, &requests_read);
+    sr_fast_parse parsed = parse_bench(data, len, avail, out, duplicate_key, &requests_read);
     if (parsed == SR_FAST_OK) {
         try {
             *requests = requests_read.finish();

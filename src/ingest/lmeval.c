@@ -42,6 +42,7 @@ static const char *const gsm8k_filters[] = {"strict-match", "flexible-extract"};
 typedef struct lm_rec {
     size_t id_at;   /* offset of its doc_id text in the file's ids */
     const char *id; /* that text, set once every line is read */
+    uint64_t key;   /* the id as a number (sr_item_key), 0 for an id compared as text only */
     double score;
     size_t filter; /* index into the filter names, or the block number */
     long line;
@@ -50,6 +51,7 @@ typedef struct lm_rec {
 typedef struct lm_file {
     const char *path;
     const char *task;
+    bool gsm8k; /* the task is gsm8k (asked once, not a strcmp a line) */
     lm_rec *recs;
     size_t n, cap;
     sr_strbuf ids; /* every record's doc_id, NUL after each: not a malloc a line */
@@ -70,12 +72,11 @@ static void lm_file_free(lm_file *f)
     free(f->metric);
 }
 
-/* The digits of a whole number in [0, MAX_EXACT_INT] (printf's "%.0f" was
- * a tenth of the time spent parsing samples). */
-static void put_whole_number(sr_strbuf *ids, double d)
+/* The digits of a whole number (printf's "%.0f" was a tenth of the time
+ * spent parsing samples). */
+static void put_whole_number(sr_strbuf *ids, unsigned long long u)
 {
     char buf[24], *p = buf + sizeof buf;
-    unsigned long long u = (unsigned long long)d;
     do {
         *--p = (char)('0' + u % 10);
         u /= 10;
@@ -85,35 +86,40 @@ static void put_whole_number(sr_strbuf *ids, double d)
 
 /* doc_id as a decimal string: a non-negative integer, or a string of digits
  * (leading zeros dropped), appended to ids with its NUL; *at is where it
- * starts. Nothing is appended on error. */
-static sr_error *doc_id_text(const char *path, long line, const cJSON *v, sr_strbuf *ids, size_t *at)
+ * starts, *key its number (sr_item_key). Nothing is appended on error. An
+ * integer simdjson read exactly never goes through a double. */
+static sr_error *doc_id_text(const char *path, long line, const sr_jvalue *v, sr_strbuf *ids, size_t *at,
+                             uint64_t *key)
 {
     *at = ids->len;
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
+    if (v && v->type == SR_J_NUMBER && v->exact) {
+        if (v->negative && v->magnitude)
+            return sr_input_error(path, line, "doc_id is not a non-negative integer");
+        put_whole_number(ids, v->magnitude);
+        *key = sr_item_key_of_number(v->magnitude);
+    } else if (v && v->type == SR_J_NUMBER) {
+        double d = v->number;
         if (!isfinite(d) || d < 0 || d != floor(d))
             return sr_input_error(path, line, "doc_id is not a non-negative integer");
         /* From 2^53 a double no longer names one integer (2^53 + 1 reads
-         * as 2^53): the simdjson line path keeps the exact text of such a
-         * number (json_line_fast.h); cJSON, behind the lines simdjson
-         * refuses and the JSON-array files, does not, so there two ids
-         * could seem one. */
-        if (d >= MAX_EXACT_INT && !v->valuestring)
+         * as 2^53): simdjson keeps such a number exact (above); cJSON,
+         * behind the lines simdjson refuses and the JSON-array files, does
+         * not, so there two ids could seem one. */
+        if (d >= MAX_EXACT_INT)
             return sr_input_error(path, line,
                                   "doc_id number too large to compare exactly (2^53 or more in a JSON array "
                                   "file, 2^64 or more in JSON lines); write it as a string");
-        if (d >= MAX_EXACT_INT)
-            sr_strbuf_puts(ids, v->valuestring);
-        else
-            put_whole_number(ids, d);
-    } else if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
-        const char *s = v->valuestring;
+        put_whole_number(ids, (unsigned long long)d);
+        *key = sr_item_key_of_number((uint64_t)d);
+    } else if (v && v->type == SR_J_STRING && v->length) {
+        const char *s = v->string;
         for (const char *p = s; *p; p++)
             if (*p < '0' || *p > '9')
                 return sr_input_error(path, line, "doc_id '%s' is not a non-negative integer", s);
         while (s[0] == '0' && s[1])
             s++;
         sr_strbuf_puts(ids, s);
+        *key = sr_item_key(s);
     } else {
         return sr_input_error(path, line, "doc_id missing or not a non-negative integer");
     }
@@ -126,15 +132,15 @@ static sr_error *doc_id_text(const char *path, long line, const cJSON *v, sr_str
 static const char *const write_out_metrics[] = {"acc", "exact_match", "em"};
 
 /* A per-item 0/1 value as lm-eval 0.3 wrote it: str() of a number or bool. */
-static bool write_out_score(const cJSON *v, double *score)
+static bool write_out_score(const sr_jvalue *v, double *score)
 {
-    if (!cJSON_IsString(v) || !v->valuestring)
+    if (v->type != SR_J_STRING)
         return false;
     static const char *const one[] = {"1", "1.0", "True"}, *const zero[] = {"0", "0.0", "False"};
     for (size_t i = 0; i < 3; i++) {
-        if (strcmp(v->valuestring, one[i]) == 0)
+        if (strcmp(v->string, one[i]) == 0)
             *score = 1.0;
-        else if (strcmp(v->valuestring, zero[i]) == 0)
+        else if (strcmp(v->string, zero[i]) == 0)
             *score = 0.0;
         else
             continue;
@@ -144,59 +150,62 @@ static bool write_out_score(const cJSON *v, double *score)
 }
 
 /* The members of a samples line the reader looks at, found in one pass
- * over the line's members (the first of a name given twice, as
- * cJSON_GetObjectItem finds it): the look-ups one at a time were some 46
- * strcmp calls a line, 5 % of a report's CPU. */
+ * over the line's members (the first of a name given twice): the look-ups
+ * one at a time were some 46 strcmp calls a line, 5 % of a report's CPU. */
 typedef struct sample_members {
-    const cJSON *doc_id, *filter, *metrics, *prompt_0, *resps, *filtered_resps;
-    const cJSON *scores[3]; /* write_out_metrics' members, in its order */
+    const sr_jvalue *doc_id, *filter, *metrics, *prompt_0, *resps, *filtered_resps;
+    const sr_jvalue *scores[3]; /* write_out_metrics' members, in its order */
 } sample_members;
 
-static void keep_first(const cJSON **slot, const cJSON *member)
+static void keep_first(const sr_jvalue **slot, const sr_jvalue *value)
 {
     if (!*slot)
-        *slot = member;
+        *slot = value;
 }
 
-static sample_members find_members(const cJSON *obj)
+static bool key_is(const sr_jmember *m, const char *name, size_t n)
+{
+    return m->key_length == n && memcmp(m->key, name, n) == 0;
+}
+#define KEY_IS(m, literal) key_is(m, literal, sizeof literal - 1)
+
+static sample_members find_members(const sr_json_line *line)
 {
     sample_members m = {0};
-    for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : NULL; c; c = c->next) {
-        const char *k = c->string;
-        if (!k)
-            continue;
-        switch (k[0]) { /* most names meet no strcmp at all */
+    for (size_t i = 0; i < line->n_members; i++) {
+        const sr_jmember *c = &line->members[i];
+        switch (c->key[0]) { /* most names meet no comparison at all */
         case 'a':
-            if (strcmp(k, "acc") == 0)
-                keep_first(&m.scores[0], c);
+            if (KEY_IS(c, "acc"))
+                keep_first(&m.scores[0], &c->value);
             break;
         case 'd':
-            if (strcmp(k, "doc_id") == 0)
-                keep_first(&m.doc_id, c);
+            if (KEY_IS(c, "doc_id"))
+                keep_first(&m.doc_id, &c->value);
             break;
         case 'e':
-            if (strcmp(k, "exact_match") == 0)
-                keep_first(&m.scores[1], c);
-            else if (strcmp(k, "em") == 0)
-                keep_first(&m.scores[2], c);
+            if (KEY_IS(c, "exact_match"))
+                keep_first(&m.scores[1], &c->value);
+            else if (KEY_IS(c, "em"))
+                keep_first(&m.scores[2], &c->value);
             break;
         case 'f':
-            if (strcmp(k, "filter") == 0)
-                keep_first(&m.filter, c);
-            else if (strcmp(k, "filtered_resps") == 0)
-                keep_first(&m.filtered_resps, c);
+            if (KEY_IS(c, "filter"))
+                keep_first(&m.filter, &c->value);
+            else if (KEY_IS(c, "filtered_resps"))
+                keep_first(&m.filtered_resps, &c->value);
             break;
         case 'm':
-            if (strcmp(k, "metrics") == 0)
-                keep_first(&m.metrics, c);
+            if (KEY_IS(c, "metrics"))
+                keep_first(&m.metrics, &c->value);
             break;
         case 'p':
-            if (strcmp(k, "prompt_0") == 0)
-                keep_first(&m.prompt_0, c);
+            if (KEY_IS(c, "prompt_0"))
+                keep_first(&m.prompt_0, &c->value);
             break;
         case 'r':
-            if (strcmp(k, "resps") == 0)
-                keep_first(&m.resps, c);
+            if (KEY_IS(c, "resps"))
+                keep_first(&m.resps, &c->value);
             break;
         default:
             break;
@@ -210,12 +219,6 @@ static bool members_write_out(const sample_members *m)
     return m->prompt_0 && !m->resps && !m->filtered_resps;
 }
 
-static bool is_write_out(const cJSON *obj)
-{
-    sample_members m = find_members(obj);
-    return members_write_out(&m);
-}
-
 /* The per-item metric of a 0.3 write_out entry: the first of acc,
  * exact_match, em it holds; NULL when it holds none. */
 static const char *members_write_out_metric(const sample_members *m)
@@ -226,35 +229,28 @@ static const char *members_write_out_metric(const sample_members *m)
     return NULL;
 }
 
-static const char *write_out_metric(const cJSON *obj)
-{
-    sample_members m = find_members(obj);
-    return members_write_out_metric(&m);
-}
-
-static const char *metric_name(const char *task, const sample_members *m)
+static const char *metric_name(bool gsm8k, const sample_members *m)
 {
     if (members_write_out(m)) {
         const char *name = members_write_out_metric(m);
         return name ? name : "acc";
     }
-    if (strcmp(task, "gsm8k") == 0)
+    if (gsm8k)
         return "exact_match";
-    const cJSON *first = cJSON_IsArray(m->metrics) ? m->metrics->child : NULL;
-    if (cJSON_IsString(first) && first->valuestring && first->valuestring[0])
-        return first->valuestring;
+    if (m->metrics && m->metrics->type == SR_J_ARRAY && m->metrics->first_string && m->metrics->first_string[0])
+        return m->metrics->first_string;
     if (m->scores[1])
         return "exact_match";
     return "acc";
 }
 
 /* The member named metric: from the pass when it is one of those. */
-static const cJSON *metric_member(const cJSON *obj, const sample_members *m, const char *metric)
+static const sr_jvalue *metric_member(const sr_json_line *line, const sample_members *m, const char *metric)
 {
     for (size_t i = 0; i < sizeof write_out_metrics / sizeof *write_out_metrics; i++)
         if (strcmp(metric, write_out_metrics[i]) == 0)
             return m->scores[i];
-    return cJSON_GetObjectItemCaseSensitive(obj, metric);
+    return sr_json_line_get(line, metric);
 }
 
 static sr_error *filter_index(lm_file *f, long line, const char *name, size_t *index)
@@ -271,15 +267,15 @@ static sr_error *filter_index(lm_file *f, long line, const char *name, size_t *i
     return NULL;
 }
 
-static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
+static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
 {
-    if (!cJSON_IsObject(obj))
+    if (!obj->is_object)
         return sr_input_error(f->path, line, "expected a json object");
 
     const sample_members m = find_members(obj);
-    const cJSON *fv = m.filter;
+    const sr_jvalue *fv = m.filter;
     int labelled = fv != NULL;
-    if (fv && !(cJSON_IsString(fv) && fv->valuestring && fv->valuestring[0]))
+    if (fv && !(fv->type == SR_J_STRING && fv->length))
         return sr_input_error(f->path, line, "filter is not a non-empty string");
     if (f->labelled >= 0 && f->labelled != labelled)
         return sr_input_error(f->path, line,
@@ -291,38 +287,39 @@ static sr_error *parse_line(lm_file *f, long line, const cJSON *obj)
         return sr_input_error(f->path, line, "a mix of lm-eval 0.3 write_out entries and 0.4 samples");
     f->write_out = write_out;
 
-    const char *metric = f->metric && write_out ? f->metric : metric_name(f->task, &m);
+    const char *metric = f->metric && write_out ? f->metric : metric_name(f->gsm8k, &m);
     if (!f->metric)
         f->metric = sr_xstrdup(metric);
-    const cJSON *mv = metric_member(obj, &m, metric);
+    const sr_jvalue *mv = metric_member(obj, &m, metric);
     double score;
-    if (cJSON_IsNumber(mv))
-        score = mv->valuedouble;
-    else if (cJSON_IsBool(mv))
-        score = cJSON_IsTrue(mv) ? 1.0 : 0.0;
-    else if (write_out && mv && cJSON_IsString(mv)) {
+    if (mv && mv->type == SR_J_NUMBER)
+        score = mv->number;
+    else if (mv && (mv->type == SR_J_TRUE || mv->type == SR_J_FALSE))
+        score = mv->type == SR_J_TRUE ? 1.0 : 0.0;
+    else if (write_out && mv && mv->type == SR_J_STRING) {
         if (!write_out_score(mv, &score))
             return sr_input_error(f->path, line, "metric '%s' is '%.40s', not a 0/1 score", metric,
-                                  sr_utf8_valid(mv->valuestring, strlen(mv->valuestring)) ? mv->valuestring : "?");
+                                  sr_utf8_valid(mv->string, strlen(mv->string)) ? mv->string : "?");
     } else
         return sr_input_error(f->path, line, "metric '%s' missing or not a number", metric);
     if (!isfinite(score) || score < 0.0 || score > 1.0)
         return sr_input_error(f->path, line, "%s %g is outside [0, 1]", metric, score);
 
     size_t id_at;
-    sr_error *err = doc_id_text(f->path, line, m.doc_id, &f->ids, &id_at);
+    uint64_t key = 0;
+    sr_error *err = doc_id_text(f->path, line, m.doc_id, &f->ids, &id_at, &key);
     if (err)
         return err;
 
     size_t filter = 0; /* unlabelled: set by assign_unlabelled_filters */
     if (labelled)
-        err = filter_index(f, line, fv->valuestring, &filter);
+        err = filter_index(f, line, fv->string, &filter);
     if (err)
         return err;
     void *recs = f->recs;
     sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs);
     f->recs = recs;
-    f->recs[f->n++] = (lm_rec){id_at, NULL, score, filter, line};
+    f->recs[f->n++] = (lm_rec){id_at, NULL, key, score, filter, line};
     return NULL;
 }
 
@@ -331,9 +328,18 @@ typedef struct rec_ref {
     size_t index;
 } rec_ref;
 
+/* Two records' ids: by number, then (both ids text only) by text. Equal
+ * exactly when the ids are. */
+static int id_order(const lm_rec *a, const lm_rec *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->key ? 0 : strcmp(a->id, b->id);
+}
+
 static bool same_doc(const lm_rec *a, const lm_rec *b)
 {
-    return a->filter == b->filter && strcmp(a->id, b->id) == 0;
+    return a->filter == b->filter && id_order(a, b) == 0;
 }
 
 static int rec_ref_cmp(const void *a, const void *b)
@@ -341,7 +347,7 @@ static int rec_ref_cmp(const void *a, const void *b)
     const rec_ref *x = a, *y = b;
     if (x->rec->filter != y->rec->filter)
         return x->rec->filter < y->rec->filter ? -1 : 1;
-    int c = strcmp(x->rec->id, y->rec->id);
+    int c = id_order(x->rec, y->rec);
     if (c)
         return c;
     return (x->index > y->index) - (x->index < y->index);
@@ -370,7 +376,7 @@ static sr_error *assign_unlabelled_filters(lm_file *f)
         refs[i] = (rec_ref){&f->recs[i], i};
     qsort(refs, f->n, sizeof *refs, rec_ref_cmp); /* by id, then file order */
     for (size_t start = 0, end; start < f->n; start = end) {
-        for (end = start; end < f->n && strcmp(refs[end].rec->id, refs[start].rec->id) == 0; end++)
+        for (end = start; end < f->n && id_order(refs[end].rec, refs[start].rec) == 0; end++)
             f->recs[refs[end].index].filter = end - start;
         counts[end - start]++;
     }
@@ -383,14 +389,15 @@ static sr_error *assign_unlabelled_filters(lm_file *f)
     const lm_rec *worst = NULL; /* the offending entry earliest in the file */
     size_t worst_count = 0;
     for (size_t start = 0, end; start < f->n; start = end) {
-        for (end = start; end < f->n && strcmp(refs[end].rec->id, refs[start].rec->id) == 0; end++)
+        for (end = start; end < f->n && id_order(refs[end].rec, refs[start].rec) == 0; end++)
             ;
         size_t count = end - start;
         if (count == k)
             continue;
         /* too many: the first entry past k; too few: the last one there is */
         const lm_rec *r = refs[count > k ? start + k : end - 1].rec;
-        if (!worst || r->line < worst->line) {
+        /* on one line (a JSON array file), the id first in byte order */
+        if (!worst || r->line < worst->line || (r->line == worst->line && strcmp(r->id, worst->id) < 0)) {
             worst = r;
             worst_count = count;
         }
@@ -413,9 +420,25 @@ static sr_error *assign_unlabelled_filters(lm_file *f)
     return err;
 }
 
+/* Each filter's ids strictly increasing in file order (as lm-eval writes
+ * them): then no filter holds an id twice, and nothing needs sorting. */
+static bool ids_increase(const lm_file *f)
+{
+    uint64_t last[MAX_FILTERS] = {0};
+    for (size_t i = 0; i < f->n; i++) {
+        const lm_rec *r = &f->recs[i];
+        if (r->key == 0 || r->key <= last[r->filter])
+            return false;
+        last[r->filter] = r->key;
+    }
+    return true;
+}
+
 /* Duplicate doc_ids within a filter (labelled files). */
 static sr_error *check_layout(const lm_file *f)
 {
+    if (ids_increase(f))
+        return NULL;
     rec_ref *refs = sr_xreallocarray(NULL, f->n, sizeof *refs);
     for (size_t i = 0; i < f->n; i++)
         refs[i] = (rec_ref){&f->recs[i], i};
@@ -528,7 +551,9 @@ static char *claim_key(const lm_file *f, size_t sel)
 
 static sr_error *parse_element(void *ctx, long line, const cJSON *element)
 {
-    return parse_line(ctx, line, element);
+    sr_json_line obj;
+    sr_json_line_of_cjson(element, &obj);
+    return parse_line(ctx, line, &obj);
 }
 
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
@@ -541,7 +566,7 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             return sr_input_error(path, 0, "cannot tell the task from the file name");
         task = own_task;
     }
-    lm_file f = {.path = path, .task = task, .labelled = -1, .write_out = -1};
+    lm_file f = {.path = path, .task = task, .gsm8k = strcmp(task, "gsm8k") == 0, .labelled = -1, .write_out = -1};
     sr_error *err = NULL;
     /* One tree per line (or array element), read and dropped: cJSON
      * allocates from an arena. */
@@ -559,11 +584,11 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             sr_trim(&t, &tn);
             if (tn == 0)
                 continue;
-            cJSON *obj;
+            sr_json_line obj;
             err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
             if (!err) {
-                err = parse_line(&f, it.lineno, obj);
-                sr_json_line_release(obj);
+                err = parse_line(&f, it.lineno, &obj);
+                sr_json_line_release(&obj);
             }
             sr_json_arena_reset();
         }
@@ -579,8 +604,10 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     if (!err)
         err = select_filter(&f, filter, &sel);
     for (size_t i = 0; !err && i < f.n; i++)
-        if (f.recs[i].filter == sel)
-            sr_scores_add_at(out, f.recs[i].id, f.recs[i].score, f.recs[i].line);
+        if (f.recs[i].filter == sel) {
+            sr_scores_add_keyed(out, f.recs[i].id, f.recs[i].key, f.recs[i].score);
+            sr_scores_set_line(out, f.recs[i].line); /* items.csv names it */
+        }
     if (!err) {
         free(out->benchmark);
         free(out->source);
@@ -644,9 +671,20 @@ static cJSON *first_sample(const char *data, size_t len)
 bool sr_lmeval_write_out_unscored(const char *data, size_t len)
 {
     cJSON *first = data && len ? first_sample(data, len) : NULL;
-    bool unscored = is_write_out(first) && !write_out_metric(first);
+    sr_json_line line;
+    sr_json_line_of_cjson(first, &line);
+    sample_members m = find_members(&line);
+    bool unscored = members_write_out(&m) && !members_write_out_metric(&m);
     cJSON_Delete(first);
     return unscored;
+}
+
+static bool first_is_write_out(const cJSON *first)
+{
+    sr_json_line line;
+    sr_json_line_of_cjson(first, &line);
+    sample_members m = find_members(&line);
+    return members_write_out(&m);
 }
 
 bool sr_looks_like_lmeval_samples(const char *data, size_t len)
@@ -655,7 +693,7 @@ bool sr_looks_like_lmeval_samples(const char *data, size_t len)
         return false;
     cJSON *first = first_sample(data, len);
     bool yes = cJSON_IsObject(first) && cJSON_GetObjectItemCaseSensitive(first, "doc_id") &&
-               (cJSON_GetObjectItemCaseSensitive(first, "filtered_resps") || is_write_out(first));
+               (cJSON_GetObjectItemCaseSensitive(first, "filtered_resps") || first_is_write_out(first));
     cJSON_Delete(first);
     return yes;
 }

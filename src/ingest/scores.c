@@ -34,7 +34,8 @@ static void add_item(sr_scores *out, item_lines *il, const char *id, double scor
     sr_grow(&p, &il->cap, out->n_items + 1, sizeof *il->lines);
     il->lines = p;
     il->lines[out->n_items] = line;
-    sr_scores_add_at(out, id, score, line);
+    sr_scores_add(out, id, score);
+    sr_scores_set_line(out, line);
 }
 
 /* No items, duplicate ids, then the names. */
@@ -162,46 +163,48 @@ sr_error *sr_parse_scores_csv(const char *path, const char *data, size_t len, co
 /* ---- <benchmark>.scores.jsonl ---------------------------------------------- */
 
 /* A JSON item id: a non-empty string, or an integer as its decimal text.
- * Ids are compared as text, never as doubles: below 2^53 a double names one
- * integer exactly; from there the line parser (json_line.h) keeps the
- * number's exact text beside it (up to 2^64), and without that text (a
- * line only cJSON reads) the id is refused rather than let 2^53 + 1 read
- * as 2^53. */
-static sr_error *json_item_id(const char *path, long line, const cJSON *v, char **out)
+ * Ids are compared as text, never as doubles: the line parser (json_line.h)
+ * reads an integer exactly (up to 2^64), and a number it did not (a line
+ * only cJSON reads, or one written with an exponent) is taken below 2^53,
+ * where a double names one integer exactly, and refused from there rather
+ * than let 2^53 + 1 read as 2^53. */
+static sr_error *json_item_id(const char *path, long line, const sr_jvalue *v, char **out)
 {
     *out = NULL;
-    if (cJSON_IsString(v) && v->valuestring && v->valuestring[0]) {
-        *out = sr_xstrdup(v->valuestring);
-    } else if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
+    if (v && v->type == SR_J_STRING && v->string[0]) {
+        *out = sr_xstrdup(v->string);
+    } else if (v && v->type == SR_J_NUMBER && v->exact) {
+        *out = sr_asprintf("%s%llu", v->negative && v->magnitude ? "-" : "", (unsigned long long)v->magnitude);
+    } else if (v && v->type == SR_J_NUMBER) {
+        double d = v->number;
         if (!isfinite(d) || d != floor(d))
             return sr_input_error(path, line, "item_id is not an integer or a string");
-        if (fabs(d) >= 9007199254740992.0 && !v->valuestring)
+        if (fabs(d) >= 9007199254740992.0)
             return sr_input_error(path, line,
                                   "item_id number too large to compare exactly (2^64 or more); write it as a string");
-        *out = fabs(d) >= 9007199254740992.0 ? sr_xstrdup(v->valuestring) : sr_asprintf("%.0f", d == 0 ? 0.0 : d);
+        *out = sr_asprintf("%.0f", d == 0 ? 0.0 : d);
     } else {
         return sr_input_error(path, line, "item_id missing or not a non-empty string or integer");
     }
     return NULL;
 }
 
-static sr_error *jsonl_line(const char *path, long line, const cJSON *obj, sr_scores *out, item_lines *il)
+static sr_error *jsonl_line(const char *path, long line, const sr_json_line *obj, sr_scores *out, item_lines *il)
 {
-    if (!cJSON_IsObject(obj))
+    if (!obj->is_object)
         return sr_input_error(path, line, "expected a json object");
-    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(obj, "score");
+    const sr_jvalue *sv = sr_json_line_get(obj, "score");
     double score;
-    if (cJSON_IsNumber(sv))
-        score = sv->valuedouble;
-    else if (cJSON_IsBool(sv))
-        score = cJSON_IsTrue(sv) ? 1.0 : 0.0;
+    if (sv && sv->type == SR_J_NUMBER)
+        score = sv->number;
+    else if (sv && (sv->type == SR_J_TRUE || sv->type == SR_J_FALSE))
+        score = sv->type == SR_J_TRUE ? 1.0 : 0.0;
     else
         return sr_input_error(path, line, "score missing or not a number");
     if (!score_in_range(score))
         return sr_input_error(path, line, "score %g is outside [0, 1]", score);
     char *id;
-    sr_error *err = json_item_id(path, line, cJSON_GetObjectItemCaseSensitive(obj, "item_id"), &id);
+    sr_error *err = json_item_id(path, line, sr_json_line_get(obj, "item_id"), &id);
     if (err)
         return err;
     add_item(out, il, id, score, line);
@@ -220,12 +223,12 @@ sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, 
     while (!err && sr_lines_next(&it, &l, &n)) {
         if (sr_blank(l, n))
             continue;
-        cJSON *obj;
+        sr_json_line obj;
         err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
         if (err)
             break;
-        err = jsonl_line(path, it.lineno, obj, out, &il);
-        sr_json_line_release(obj);
+        err = jsonl_line(path, it.lineno, &obj, out, &il);
+        sr_json_line_release(&obj);
     }
     if (!err)
         err = finish(path, benchmark, out, &il);

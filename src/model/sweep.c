@@ -106,6 +106,7 @@ void sr_settings_default(sr_settings *s)
     s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
     s->appendix = false;
+    s->outputs = SR_OUTPUT_ALL;
     s->threads = 0; /* 0: one per online core, at most 8 */
     s->simultaneous = false;
     s->equivalence_margin = NAN;
@@ -400,13 +401,54 @@ void sr_scores_release(sr_scores *s)
     sr_scores_init(s);
 }
 
+bool sr_scenario_on_axis(const sr_scenario *sc, sr_load_axis axis)
+{
+    switch (axis) {
+    case SR_AXIS_CONCURRENCY: return sc->concurrency >= 0 && !isfinite(sc->request_rate);
+    case SR_AXIS_RATE: return sc->concurrency < 0 && isfinite(sc->request_rate);
+    default: return sc->concurrency < 0 && !isfinite(sc->request_rate) && sc->burst >= 0;
+    }
+}
+
+double sr_scenario_axis_value(const sr_scenario *sc, sr_load_axis axis)
+{
+    return axis == SR_AXIS_CONCURRENCY ? (double)sc->concurrency
+           : axis == SR_AXIS_RATE      ? sc->request_rate
+                                       : (double)sc->burst;
+}
+
+uint64_t sr_item_key_of_number(uint64_t value)
+{
+    return value == UINT64_MAX ? 0 : value + 1;
+}
+
+uint64_t sr_item_key(const char *id)
+{
+    if (id[0] < '0' || id[0] > '9' || (id[0] == '0' && id[1]))
+        return 0; /* not a number, or written with a leading zero */
+    uint64_t v = 0;
+    for (const char *p = id; *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            return 0; /* not all digits, or past 64 bits */
+        v = v * 10 + d;
+    }
+    return sr_item_key_of_number(v);
+}
+
 void sr_scores_add(sr_scores *s, const char *id, double score)
+{
+    sr_scores_add_keyed(s, id, sr_item_key(id), score);
+}
+
+void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score)
 {
     void *items = s->items;
     sr_grow(&items, &s->cap_items, s->n_items + 1, sizeof *s->items);
     s->items = items;
     s->items[s->n_items].id = id_pool_add(&s->ids, id);
     s->items[s->n_items].score = score;
+    s->items[s->n_items].key = key;
     s->n_items++;
     if (s->item_lines) { /* the lines stay parallel: this one unknown */
         void *lines = s->item_lines;
@@ -416,10 +458,9 @@ void sr_scores_add(sr_scores *s, const char *id, double score)
     }
 }
 
-void sr_scores_add_at(sr_scores *s, const char *id, double score, long line)
+void sr_scores_set_line(sr_scores *s, long line)
 {
-    sr_scores_add(s, id, score); /* item_lines, when there, grown and -1 */
-    if (line <= 0)
+    if (line <= 0 || s->n_items == 0)
         return;
     if (!s->item_lines) { /* the first line: the items before it have none */
         void *lines = NULL;
@@ -434,6 +475,7 @@ void sr_scores_add_at(sr_scores *s, const char *id, double score, long line)
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id)
 {
     s->items[i].id = id_pool_add(&s->ids, id);
+    s->items[i].key = sr_item_key(s->items[i].id);
 }
 
 void sr_scores_compact(sr_scores *s)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/claims.h"      /* published claims and their verdicts */
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
@@ -66,7 +67,18 @@ typedef struct sr_item_score {
     const char *id; /* compared as a string: lm-eval doc_id as decimal, BFCL "N"; held by the
                        scores' id pool (sr_scores_add, sr_scores_set_id), not freed alone */
     double score;   /* in [0, 1] */
+    uint64_t key;   /* sr_item_key(id), computed once as the item is added: items are paired and
+                       sorted by it, and by the text only when it is 0 */
 } sr_item_score;
+
+/* An item id as a number, so that ids are compared as integers and still as
+ * text: 1 + its value when the id is a decimal number as it prints (digits,
+ * no leading zero) below 2^64 - 1, else 0 (the id has no number and is
+ * compared by its text). Equal ids have equal keys, and two ids with a key
+ * each are equal exactly when their keys are: the key names the text. */
+uint64_t sr_item_key(const char *id);
+/* The key of the id that is the decimal digits of value. */
+uint64_t sr_item_key_of_number(uint64_t value);
 
 /* The bytes of a benchmark's item ids: a few blocks instead of one allocation
  * per item (a thousand models hold 1.7 million ids of a few bytes each). */
@@ -86,7 +98,7 @@ typedef struct sr_scores {
     sr_item_score *items;
     size_t n_items, cap_items;
     long *item_lines;        /* each item's line in source (1-based), parallel to items, -1 where unknown; NULL
-                                when the reader gives none (sr_scores_add_at) */
+                                when the reader gives none (sr_scores_set_line) */
     size_t cap_lines;
     sr_id_pool *ids;         /* the items' id strings */
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
@@ -326,6 +338,24 @@ typedef struct sr_scenario {
     sr_pooled_requests pooled;    /* the runs' successful requests, when every run has per-request arrays */
 } sr_scenario;
 
+/* What a sweep over load varies, holding the lengths: the concurrency limit
+ * (rate unlimited), the request rate (no limit), or the prompts sent at
+ * once (neither). A scenario lies on at most one. */
+typedef enum sr_load_axis { SR_AXIS_CONCURRENCY, SR_AXIS_RATE, SR_AXIS_BURST, SR_N_LOAD_AXES } sr_load_axis;
+bool sr_scenario_on_axis(const sr_scenario *sc, sr_load_axis axis);
+double sr_scenario_axis_value(const sr_scenario *sc, sr_load_axis axis);
+
+/* analysis: the sweep over load with the most distinct values (at least
+ * SR_MIN_CURVE_POINTS) among the entries that did not fail, at one pair of
+ * lengths, where the figure drawn is a number: what the throughput curve
+ * (median output throughput) and the latency chart (p99 TTFT) draw. */
+#define SR_MIN_CURVE_POINTS 3
+typedef struct sr_load_curve {
+    bool found; /* else the sweep has none */
+    sr_load_axis axis;
+    long input_len, output_len;
+} sr_load_curve;
+
 /* ---- server log facts -------------------------------------------------- */
 
 typedef struct sr_server_log {
@@ -533,12 +563,27 @@ typedef struct sr_settings {
     bool keep_going;
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
-    sr_slo slo;    /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
+    unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
+    sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
 
 void sr_settings_default(sr_settings *s);
+
+/* The output formats (--outputs): report.json, the CSV files, results.md,
+ * report.html, report.pdf, the charts as SVG and as PNG, results.tex. */
+enum {
+    SR_OUTPUT_JSON = 1 << 0,
+    SR_OUTPUT_CSV = 1 << 1,
+    SR_OUTPUT_MD = 1 << 2,
+    SR_OUTPUT_HTML = 1 << 3,
+    SR_OUTPUT_PDF = 1 << 4,
+    SR_OUTPUT_SVG = 1 << 5,
+    SR_OUTPUT_PNG = 1 << 6,
+    SR_OUTPUT_TEX = 1 << 7,
+    SR_OUTPUT_ALL = (1 << 8) - 1
+};
 
 typedef struct sr_manifest {
     char *name;                    /* sweep name; NULL: the export directory's name */
@@ -572,6 +617,9 @@ typedef struct sr_sweep {
     sr_settings settings;
 
     sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
+
+    sr_load_curve throughput_curve; /* analysis: sr_pick_load_curves */
+    sr_load_curve latency_curve;    /* the same for p99 TTFT */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
@@ -636,9 +684,11 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
 void sr_scores_init(sr_scores *s);
 void sr_scores_release(sr_scores *s);
 void sr_scores_add(sr_scores *s, const char *id, double score);
-/* The same, with the line of source the item was read from (items.csv
- * names it). */
-void sr_scores_add_at(sr_scores *s, const char *id, double score, long line);
+/* The same when the reader knows the id's key already (it must be sr_item_key(id)). */
+void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score);
+/* The line of source the item added last was read from (items.csv names
+ * it); the items before it without one have none. */
+void sr_scores_set_line(sr_scores *s, long line);
 /* Give item i another id (copied). */
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
 /* The ids into one block of their exact size and the items array to its

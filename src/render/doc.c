@@ -19,6 +19,7 @@ sr_doc *sr_doc_new(const char *title, const char *kind)
     d->head.doc = d;
     d->head.formats = SR_DOC_ALL;
     d->subtitle_formats = SR_DOC_ALL;
+    d->chart_files = SR_DOC_CHART_PNG | SR_DOC_CHART_SVG;
     d->title = dup_or_null(title);
     d->kind = dup_or_null(kind);
     return d;

@@ -92,7 +92,11 @@ typedef struct sr_doc {
     sr_doc_section head; /* blocks of the title block (the two exports), no heading */
     sr_doc_section *sections;
     size_t n_sections, cap_sections;
+    unsigned chart_files; /* which of charts/<name>.png and .svg are written beside the document
+                             (SR_DOC_CHART_*; both unless told): what results.md links and the
+                             HTML caption names */
 } sr_doc;
+enum { SR_DOC_CHART_PNG = 1, SR_DOC_CHART_SVG = 2 };
 
 /* A document with its title. */
 sr_doc *sr_doc_new(const char *title, const char *kind);

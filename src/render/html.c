@@ -18,6 +18,30 @@
 
 /* ---- the parts every page is made of (html.h) ---------------------- */
 
+/* Row r of table arg: its cells. */
+static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
+{
+    const sr_table *t = arg;
+    sr_tpl_list(row, "cells");
+    for (size_t c = 0; c < t->n_cols; c++) {
+        const sr_cell *cl = sr_table_cell(t, r, c);
+        sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
+        sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text);
+        sr_tpl_set(cell, "sub", cl->sub);
+        static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};
+        const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
+        const char *classes[] = {t->cols[c].numeric ? "num"
+                                 : c == 0           ? "model"
+                                                    : "",
+                                 cl->strong ? "base" : "", tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
+        char cls[96] = "";
+        for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)
+            if (classes[k][0] && !strstr(cls, classes[k]))
+                snprintf(cls + strlen(cls), sizeof cls - strlen(cls), "%s%s", cls[0] ? " " : "", classes[k]);
+        sr_tpl_set(cell, "cls", cls);
+    }
+}
+
 /* A table of the table layer as template values: the item is the table
  * (id, title, aside, note, sortable, cols, rows of cells), every key set. */
 void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
@@ -36,28 +60,9 @@ void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
         sr_tpl_set(col, "help", t->cols[c].help);
         sr_tpl_setf(col, "cls", "%s%s", t->sortable ? "sortable " : "", t->cols[c].numeric ? "num" : "");
     }
-    sr_tpl_list(tc, "rows");
-    for (size_t r = 0; r < t->n_rows; r++) {
-        sr_tpl_ctx *row = sr_tpl_add(tc, "rows");
-        sr_tpl_list(row, "cells");
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const sr_cell *cl = sr_table_cell(t, r, c);
-            sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
-            sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text);
-            sr_tpl_set(cell, "sub", cl->sub);
-            static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};
-            const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
-            const char *classes[] = {t->cols[c].numeric ? "num"
-                                     : c == 0           ? "model"
-                                                        : "",
-                                     cl->strong ? "base" : "", tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
-            char cls[96] = "";
-            for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)
-                if (classes[k][0] && !strstr(cls, classes[k]))
-                    snprintf(cls + strlen(cls), sizeof cls - strlen(cls), "%s%s", cls[0] ? " " : "", classes[k]);
-            sr_tpl_set(cell, "cls", cls);
-        }
-    }
+    /* Row by row as the page is written: one row's values at a time (as
+     * values all at once, a thousand-model report's tables were 80 MB). */
+    sr_tpl_list_made(tc, "rows", t->n_rows, fill_row, t);
 }
 
 char *sr_html_inline_svg(const char *svg, const char *label)
@@ -120,7 +125,7 @@ static sr_error *chart_svg(const sr_doc_chart *ch, char **svg)
     return NULL;
 }
 
-static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_doc_block *b)
+static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_doc_block *b, unsigned chart_files)
 {
     char *svg = NULL;
     if (b->kind == SR_BLOCK_CHART) {
@@ -154,6 +159,15 @@ static sr_error *add_block(sr_tpl_ctx *list_owner, const char *list, const sr_do
         sr_tpl_set(ch, "name", b->chart.name);
         sr_tpl_set(ch, "svg", svg);
         sr_tpl_set(ch, "caption", b->chart.caption);
+        /* the files beside the page (--outputs may leave one or both out) */
+        sr_strbuf files;
+        sr_strbuf_init(&files);
+        if (chart_files & SR_DOC_CHART_PNG)
+            sr_strbuf_printf(&files, "charts/%s.png", b->chart.name);
+        if (chart_files & SR_DOC_CHART_SVG)
+            sr_strbuf_printf(&files, "%scharts/%s.svg", files.len ? " and " : "", b->chart.name);
+        sr_tpl_set(ch, "files", sr_strbuf_cstr(&files));
+        sr_strbuf_release(&files);
         free(svg);
     }
     return NULL;
@@ -165,7 +179,7 @@ static sr_error *add_blocks(sr_tpl_ctx *owner, const char *list, const sr_doc_se
     sr_error *err = NULL;
     for (size_t i = 0; i < s->n_blocks && !err; i++)
         if (s->blocks[i].formats & SR_DOC_HTML)
-            err = add_block(owner, list, &s->blocks[i]);
+            err = add_block(owner, list, &s->blocks[i], s->doc->chart_files);
     return err;
 }
 

@@ -21,7 +21,7 @@ static void put_heading3(sr_strbuf *sb, const char *text, const char *aside)
     sr_strbuf_putc(sb, '\n');
 }
 
-static void put_block(sr_strbuf *sb, const sr_doc_block *b)
+static void put_block(sr_strbuf *sb, const sr_doc_block *b, unsigned chart_files)
 {
     switch (b->kind) {
     case SR_BLOCK_PARAGRAPH:
@@ -61,19 +61,23 @@ static void put_block(sr_strbuf *sb, const sr_doc_block *b)
     case SR_BLOCK_CHART:
         sr_strbuf_puts(sb, "![");
         sr_markdown_escape(sb, b->chart.title);
-        sr_strbuf_printf(sb, "](charts/%s.png)\n", b->chart.name);
+        /* the PNG, or the SVG when only that is written (--outputs) */
+        sr_strbuf_printf(sb, "](charts/%s.%s)\n", b->chart.name, chart_files & SR_DOC_CHART_PNG ? "png" : "svg");
         break;
     }
 }
 
-/* The blocks Markdown shows, a blank line before each. */
+/* The blocks Markdown shows, a blank line before each; a chart only when
+ * its file is written. */
 static void put_blocks(sr_strbuf *sb, const sr_doc_section *s)
 {
+    unsigned chart_files = s->doc->chart_files;
     for (size_t i = 0; i < s->n_blocks; i++)
         if ((s->blocks[i].formats & SR_DOC_MD) &&
-            !((s->blocks[i].kind == SR_BLOCK_LIST || s->blocks[i].kind == SR_BLOCK_META) && !s->blocks[i].n_items)) {
+            !((s->blocks[i].kind == SR_BLOCK_LIST || s->blocks[i].kind == SR_BLOCK_META) && !s->blocks[i].n_items) &&
+            !(s->blocks[i].kind == SR_BLOCK_CHART && !chart_files)) {
             sr_strbuf_putc(sb, '\n');
-            put_block(sb, &s->blocks[i]);
+            put_block(sb, &s->blocks[i], chart_files);
         }
 }
 

@@ -1,6 +1,7 @@
 /* Every file of a document rendered in memory (outputs.h). */
 #include "render/outputs.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "render/survey/charts.h"
 #include "render/survey/outline.h"
 #include "render/survey/text.h"
+#include "util/alloc.h"
 #include "util/parallel.h"
 
 /* ---- the report ------------------------------------------------------------ */
@@ -21,43 +23,89 @@
 /* The report's files, in the order they are written. */
 enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, OUT_TEX, OUT_ITEMS_CSV, N_OUT };
 
-/* The jobs of the two rendering phases (see render_phase1). */
-enum { JOB_PDF, JOB_PIXELS, JOB_JSON, JOB_CSV, JOB_CLAIMS_CSV, JOB_TEX, JOB_ITEMS_CSV, JOB_MD, N_PHASE1 };
-enum { JOB_SVG_HTML, JOB_PNG, N_PHASE2 = JOB_PNG + SR_N_CHARTS };
-#define MAX_JOBS 9
+/* The jobs of the rendering phases (see render_phase1): phase 1 the PDF,
+ * one job per PNG chart and the small text files, then (1b) the big text
+ * files; phase 2 the SVGs and the HTML. */
+enum {
+    JOB_PDF,
+    JOB_PNG,
+    JOB_TEX = JOB_PNG + SR_N_CHARTS,
+    JOB_CSV,
+    N_PHASE1A,
+    JOB_JSON = N_PHASE1A,
+    JOB_CLAIMS_CSV,
+    JOB_ITEMS_CSV,
+    JOB_MD,
+    N_PHASE1
+};
+enum { JOB_SVG_HTML, N_PHASE2 };
+#define MAX_JOBS 16
 _Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
 
 typedef struct render_job {
     const sr_sweep *sweep;
+    unsigned formats;  /* SR_OUTPUT_* asked for (--outputs): nothing else is drawn or rendered */
     sr_doc *doc; /* the outline of results.md, report.html and report.pdf, built once */
     sr_output *out;
-    char *rgb[SR_N_CHARTS]; /* the PNGs' pixels, between the two phases */
-    size_t rgb_len[SR_N_CHARTS];
     sr_error *err[MAX_JOBS]; /* one per job of a phase */
+    size_t first;            /* the phase's first job (phase 1b starts at N_PHASE1A) */
 } render_job;
 
+/* cairo draws on one thread at a time (ThreadSanitizer reported races
+ * inside it when two threads drew). */
+static pthread_mutex_t cairo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* One PNG chart: its pixels drawn (cairo, under the lock), then encoded
+ * (libpng, the slowest part, beside the other jobs) and dropped, so a
+ * chart's pixels live only as long as its own job (at 2x, all of them at
+ * once were 66 MB of a report's peak). */
+static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
+{
+    char *rgb = NULL;
+    size_t rgb_len = 0;
+    pthread_mutex_lock(&cairo_lock);
+    sr_error *err = sr_render_chart(sw, c, SR_CHART_RGB, &rgb, &rgb_len);
+    pthread_mutex_unlock(&cairo_lock);
+    if (!err && rgb) /* NULL: the chart has nothing to draw and is not written */
+        err = sr_encode_png(rgb, rgb_len, SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
+    return err; /* rgb is this thread's scratch, for its next chart */
+}
+
 /* The renderers only read the sweep, so the outputs are made on all cores,
- * in two phases of jobs taken in order by whichever thread is free, with
- * cairo on one thread at a time (ThreadSanitizer reported races inside it
- * when two threads drew). Phase 1: the PDF (libharu, charts as vectors),
- * the charts' pixels (cairo), report.json, results.csv, claims.csv,
- * results.tex, items.csv, results.md.
- * Phase 2: the SVGs and the HTML that inlines them (cairo), and the PNG
- * encodings (libpng, the slowest part), one job each. The three documents
- * are one outline, built once before phase 1 (the writers only read it);
- * the HTML job gives its charts the SVGs just drawn. */
-static void render_phase1(void *ctx, size_t part)
+ * in phases of jobs taken in order by whichever thread is free.
+ * Phase 1: the PDF (libharu, charts as vectors), each PNG chart (its
+ * pixels by cairo, one chart at a time, then its encoding), results.tex,
+ * results.csv; then (1b) report.json, claims.csv, items.csv, results.md:
+ * libharu holds every page uncompressed until the PDF is saved (60 MB for
+ * a 1,000-model audit's claims), so the big text files are made once that
+ * is gone, not beside it. Phase 2: the SVGs (cairo) and the HTML that
+ * inlines them. The three documents are one outline, built once before
+ * phase 1 (the writers only read it); the HTML job gives its charts the
+ * SVGs just drawn. */
+static void render_phase1(void *ctx, size_t i)
 {
     render_job *job = ctx;
+    size_t part = job->first + i;
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
+    unsigned needs = part == JOB_PDF    ? SR_OUTPUT_PDF
+                     : part < JOB_TEX   ? SR_OUTPUT_PNG
+                     : part == JOB_JSON ? SR_OUTPUT_JSON
+                     : part == JOB_TEX  ? SR_OUTPUT_TEX
+                     : part == JOB_MD   ? SR_OUTPUT_MD
+                                        : SR_OUTPUT_CSV;
+    if (!(job->formats & needs)) {
+        job->err[part] = NULL;
+        return;
+    }
+    if (part >= JOB_PNG && part < JOB_TEX) {
+        size_t c = part - JOB_PNG;
+        job->err[part] = render_png(sw, (sr_chart_kind)c, &out[OUT_CHARTS + 2 * c]);
+        return;
+    }
     switch (part) {
-    case JOB_PIXELS:
-        for (int c = 0; c < SR_N_CHARTS && !err; c++)
-            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_RGB, &job->rgb[c], &job->rgb_len[c]);
-        break;
     case JOB_PDF: err = sr_doc_pdf(job->doc, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
     case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
     case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
@@ -86,28 +134,35 @@ static void render_phase2(void *ctx, size_t part)
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
-    if (part == JOB_SVG_HTML) {
-        sr_chart_images svgs = {{NULL}};
-        for (int c = 0; c < SR_N_CHARTS && !err; c++) {
-            sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
-            err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
-            svgs.svg[c] = svg->data;
-        }
-        if (!err) {
-            attach_svgs(&job->doc->head, sw, &svgs);
-            for (size_t i = 0; i < job->doc->n_sections; i++)
-                attach_svgs(&job->doc->sections[i], sw, &svgs);
-            err = sr_doc_html(job->doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
-        }
-    } else {
-        size_t c = part - JOB_PNG;
-        sr_output *png = &out[OUT_CHARTS + 2 * c];
-        if (job->rgb[c]) /* NULL: the chart has nothing to draw and is not written */
-            err = sr_encode_png(job->rgb[c], job->rgb_len[c], SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
-        free(job->rgb[c]);
-        job->rgb[c] = NULL;
+    sr_chart_images svgs = {{NULL}};
+    /* the HTML inlines the SVGs, so it draws them even when charts/ gets none */
+    for (int c = 0; c < SR_N_CHARTS && !err && (job->formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)); c++) {
+        sr_output *svg = &out[OUT_CHARTS + 2 * c + 1];
+        err = sr_render_chart(sw, (sr_chart_kind)c, SR_CHART_SVG, &svg->data, &svg->len);
+        svgs.svg[c] = svg->data;
+    }
+    if (!err && (job->formats & SR_OUTPUT_HTML)) {
+        attach_svgs(&job->doc->head, sw, &svgs);
+        for (size_t i = 0; i < job->doc->n_sections; i++)
+            attach_svgs(&job->doc->sections[i], sw, &svgs);
+        err = sr_doc_html(job->doc, &out[OUT_HTML].data, &out[OUT_HTML].len);
     }
     job->err[part] = err;
+}
+
+/* The format each of the report's files is (the slots above). */
+static unsigned slot_format(size_t slot)
+{
+    if (slot < OUT_JSON)
+        return (slot - OUT_CHARTS) % 2 ? SR_OUTPUT_SVG : SR_OUTPUT_PNG;
+    switch (slot) {
+    case OUT_JSON: return SR_OUTPUT_JSON;
+    case OUT_MD: return SR_OUTPUT_MD;
+    case OUT_HTML: return SR_OUTPUT_HTML;
+    case OUT_PDF: return SR_OUTPUT_PDF;
+    case OUT_TEX: return SR_OUTPUT_TEX;
+    default: return SR_OUTPUT_CSV; /* results.csv, claims.csv, items.csv */
+    }
 }
 
 /* The first error in job order (so it does not depend on timing); the
@@ -150,15 +205,25 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     memset(&job, 0, sizeof job);
     job.sweep = sweep;
     job.out = out;
-    job.doc = sr_report_outline(sweep, NULL);
-    sr_parallel_for(N_PHASE1, sr_thread_count(sweep->settings.threads, N_PHASE1), render_phase1, &job);
+    job.formats = sweep->settings.outputs;
+    /* results.md, report.html and report.pdf are one outline */
+    if (job.formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF)) {
+        job.doc = sr_report_outline(sweep, NULL);
+        job.doc->chart_files = (job.formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
+                               (job.formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
+    }
+    sr_parallel_for(N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1A), render_phase1, &job);
+    sr_thread_scratch_release(); /* this thread's chart pixels (the others' went with them) */
+    sr_release_free_memory();    /* the PDF's pages */
+    job.first = N_PHASE1A;
+    sr_parallel_for(N_PHASE1 - N_PHASE1A, sr_thread_count(sweep->settings.threads, N_PHASE1 - N_PHASE1A),
+                    render_phase1, &job);
+    sr_release_free_memory(); /* the text files' trees */
     sr_error *err = first_error(job.err, N_PHASE1);
     if (!err) {
         sr_parallel_for(N_PHASE2, sr_thread_count(sweep->settings.threads, N_PHASE2), render_phase2, &job);
         err = first_error(job.err, N_PHASE2);
     }
-    for (int c = 0; c < SR_N_CHARTS; c++)
-        free(job.rgb[c]);
     sr_doc_free(job.doc);
     *n_kept = 0;
     if (err) {
@@ -167,9 +232,12 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     }
     /* A chart with nothing to draw is not written (the reports say why),
      * nor claims.csv without claims, nor items.csv without a comparison
-     * item by item. */
+     * item by item, nor any file of a format not asked for (--outputs;
+     * an older one of its name is left as it is). */
     for (size_t i = 0; i < N_OUT; i++) {
-        if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
+        if (!(job.formats & slot_format(i)))
+            sr_outputs_release(&out[i], 1);
+        else if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
             kept[(*n_kept)++] = out[i];
         else
             sr_outputs_release(&out[i], 1);
@@ -187,27 +255,50 @@ _Static_assert((int)N_CMP <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
  * compare.md, .html and .pdf are one outline laid out three times. */
 static sr_error *render_comparison(const sr_comparison *c, sr_output *out)
 {
-    sr_error *err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
-    if (!err)
+    unsigned formats = c->settings.outputs; /* --outputs: nothing else is drawn or rendered */
+    sr_error *err = NULL;
+    if (formats & SR_OUTPUT_JSON)
+        err = sr_render_compare_json(c, &out[CMP_JSON].data, &out[CMP_JSON].len);
+    if (!err && (formats & SR_OUTPUT_CSV))
         err = sr_render_compare_csv(c, &out[CMP_CSV].data, &out[CMP_CSV].len);
+    sr_release_free_memory(); /* compare.json's tree, before the charts' pixels */
     const char *svg[SR_N_COMPARE_CHARTS] = {NULL};
     for (int k = 0; k < SR_N_COMPARE_CHARTS && !err; k++) {
         sr_output *png = &out[CMP_CHARTS + 2 * k], *s = &out[CMP_CHARTS + 2 * k + 1];
-        err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
-        if (!err)
+        if (formats & SR_OUTPUT_PNG)
+            err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_PNG, &png->data, &png->len);
+        /* compare.html inlines the SVGs, so it draws them even when charts/ gets none */
+        if (!err && (formats & (SR_OUTPUT_SVG | SR_OUTPUT_HTML)))
             err = sr_render_compare_chart(c, (sr_compare_chart_kind)k, SR_CHART_SVG, &s->data, &s->len);
         svg[k] = s->data;
     }
+    sr_thread_scratch_release(); /* the charts' pixels */
     if (err)
         return err;
-    sr_doc *doc = sr_compare_outline(c, svg);
-    err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
-    if (!err)
+    sr_doc *doc = NULL;
+    if (formats & (SR_OUTPUT_MD | SR_OUTPUT_HTML | SR_OUTPUT_PDF)) {
+        doc = sr_compare_outline(c, svg);
+        doc->chart_files = (formats & SR_OUTPUT_PNG ? SR_DOC_CHART_PNG : 0u) |
+                           (formats & SR_OUTPUT_SVG ? SR_DOC_CHART_SVG : 0u);
+    }
+    if (formats & SR_OUTPUT_MD)
+        err = sr_doc_markdown(doc, &out[CMP_MD].data, &out[CMP_MD].len);
+    if (!err && (formats & SR_OUTPUT_HTML))
         err = sr_doc_html(doc, &out[CMP_HTML].data, &out[CMP_HTML].len);
-    if (!err)
+    if (!err && (formats & SR_OUTPUT_PDF))
         err = sr_doc_pdf(doc, &out[CMP_PDF].data, &out[CMP_PDF].len);
     sr_doc_free(doc);
     return err;
+}
+
+/* The format each of the comparison's files is (the slots above). */
+static unsigned cmp_slot_format(size_t slot)
+{
+    static const unsigned formats[CMP_CHARTS] = {SR_OUTPUT_JSON, SR_OUTPUT_CSV, SR_OUTPUT_MD, SR_OUTPUT_HTML,
+                                                  SR_OUTPUT_PDF};
+    if (slot < CMP_CHARTS)
+        return formats[slot];
+    return (slot - CMP_CHARTS) % 2 ? SR_OUTPUT_SVG : SR_OUTPUT_PNG;
 }
 
 sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n)
@@ -219,11 +310,22 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
     for (int i = 0; i < 2 * SR_N_COMPARE_CHARTS; i++)
         snprintf(out[CMP_CHARTS + i].name, sizeof out[i].name, "charts/%s.%s", sr_compare_chart_names[i / 2],
                  i % 2 ? "svg" : "png");
+    sr_release_free_memory(); /* what reading and comparing the two exports left */
     sr_error *err = render_comparison(c, out);
-    if (err)
+    if (err) {
         sr_outputs_release(out, N_CMP);
-    *n = err ? 0 : N_CMP;
-    return err;
+        *n = 0;
+        return err;
+    }
+    /* a format not asked for (--outputs): neither written nor removed */
+    *n = 0;
+    for (size_t i = 0; i < N_CMP; i++) {
+        if (c->settings.outputs & cmp_slot_format(i))
+            out[(*n)++] = out[i];
+        else
+            sr_outputs_release(&out[i], 1);
+    }
+    return NULL;
 }
 
 /* ---- the survey ------------------------------------------------------------------ */
@@ -246,6 +348,7 @@ static sr_error *render_survey(const sr_survey *s, sr_output *out)
         err = sr_render_survey_arms(s, &out[SURVEY_ARMS].data, &out[SURVEY_ARMS].len);
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_PNG, &out[SURVEY_PNG].data, &out[SURVEY_PNG].len);
+    sr_thread_scratch_release(); /* the chart's pixels */
     if (!err)
         err = sr_render_survey_chart(s, SR_CHART_SVG, &out[SURVEY_SVG].data, &out[SURVEY_SVG].len);
     if (err)

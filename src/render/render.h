@@ -47,9 +47,11 @@ typedef enum {
 } sr_chart_kind;
 /* SR_CHART_RGB: the PNG's pixels before encoding, 8-bit R, G, B per pixel,
  * rows top to bottom, SR_CHART_PIXEL_WIDTH wide; sr_encode_png makes them
- * the PNG (and needs no cairo, so it can run on another thread). */
+ * the PNG (and needs no cairo, so it can run on another thread). They are
+ * this thread's scratch (util/alloc.h), valid until its next chart: not
+ * for free(). */
 typedef enum { SR_CHART_PNG, SR_CHART_SVG, SR_CHART_RGB } sr_chart_format;
-#define SR_CHART_PIXEL_WIDTH 800
+#define SR_CHART_PIXEL_WIDTH 1600
 extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "kv_capacity", "tradeoff",
                                                "throughput", "accuracy", "speed", "latency" */
 #define SR_N_CHARTS 8

@@ -1,6 +1,11 @@
 #include "util/alloc.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,58 @@ _Noreturn void sr_die_oom(void)
     (void)ignored;
     /* _exit: no atexit handler or stdio flush may write half an output */
     _exit(1);
+}
+
+void sr_release_free_memory(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+/* ---- this thread's scratch buffers ----------------------------------------- */
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static bool scratch_keyed;
+
+static void scratch_free(void *p)
+{
+    sr_scratch *s = p;
+    for (int i = 0; s && i < SR_SCRATCH_SLOTS; i++)
+        free(s[i].data);
+    free(s);
+}
+
+static void scratch_key_make(void)
+{
+    scratch_keyed = pthread_key_create(&scratch_key, scratch_free) == 0;
+}
+
+sr_scratch *sr_thread_scratch(int slot)
+{
+    if (slot < 0 || slot >= SR_SCRATCH_SLOTS)
+        return NULL;
+    pthread_once(&scratch_once, scratch_key_make);
+    if (!scratch_keyed)
+        return NULL;
+    sr_scratch *s = pthread_getspecific(scratch_key);
+    if (!s) {
+        s = sr_xcalloc(SR_SCRATCH_SLOTS, sizeof *s);
+        if (pthread_setspecific(scratch_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    return &s[slot];
+}
+
+void sr_thread_scratch_release(void)
+{
+    if (!scratch_keyed)
+        return;
+    scratch_free(pthread_getspecific(scratch_key));
+    pthread_setspecific(scratch_key, NULL);
 }
 
 void *sr_xmalloc(size_t n)

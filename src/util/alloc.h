@@ -16,6 +16,29 @@
 
 _Noreturn void sr_die_oom(void);
 
+/* Give the memory freed so far back to the system: glibc keeps what a
+ * thread frees in that thread's arena, so a step's transient memory (the
+ * PDF's pages, a phase's trees) stayed resident under the next step's and
+ * the process's peak became their sum. Called between such steps. Nothing
+ * without glibc. */
+void sr_release_free_memory(void);
+
+/* This thread's scratch buffer `slot`: big buffers used one after another
+ * (a file read whole, a chart's pixels) are grown here and never freed in
+ * between, so each use costs no fresh mapping, page faults and zeroing
+ * (every buffer over glibc's 32 MiB mmap threshold was a new mmap). The
+ * user grows data to cap as it needs (its contents need not be kept) and
+ * must not free it. A thread's buffers are freed when it ends; the main
+ * thread's by sr_thread_scratch_release (after a step that used them).
+ * NULL when the thread has no place for them (then allocate as usual). */
+enum { SR_SCRATCH_READ, SR_SCRATCH_READ2, SR_SCRATCH_PIXELS, SR_SCRATCH_SLOTS };
+typedef struct sr_scratch {
+    void *data;
+    size_t cap;
+} sr_scratch;
+sr_scratch *sr_thread_scratch(int slot);
+void sr_thread_scratch_release(void);
+
 void *sr_xmalloc(size_t n);
 void *sr_xcalloc(size_t count, size_t size);
 void *sr_xrealloc(void *p, size_t n);

@@ -63,6 +63,54 @@ static size_t sr_strip_bom(char *data, size_t len)
     return len;
 }
 
+/* Read fd (st_size bytes when it was opened) into *buf of *cap bytes,
+ * growing it as needed, and end it with a NUL; *used: the bytes read. */
+static sr_error *read_all(int fd, const char *shown, off_t st_size, char **buf, size_t *cap, size_t *used)
+{
+    /* Room for the NUL and one byte more, so that the read that meets the
+     * end of the file has somewhere to read into: with only the NUL's
+     * byte, a full buffer looked like a file that grew, and every file was
+     * copied into one twice its size (2 % of a report's CPU). */
+    size_t want = (size_t)st_size + 2;
+    if (*cap < want) {
+        free(*buf); /* nothing to keep: a fresh buffer, not a copy */
+        *buf = sr_xmalloc(want);
+        *cap = want;
+    }
+    *used = 0;
+    for (;;) {
+        if (*used + 1 >= *cap) {
+            /* The file grew while we read it: allow up to the limit. */
+            if (*cap > SR_MAX_INPUT_BYTES)
+                return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
+            *buf = sr_xrealloc(*buf, *cap * 2);
+            *cap *= 2;
+        }
+        ssize_t n = read(fd, *buf + *used, *cap - 1 - *used);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+        }
+        if (n == 0)
+            break;
+        *used += (size_t)n;
+    }
+    (*buf)[*used] = '\0';
+    return NULL;
+}
+
+static sr_error *open_input(const char *path, const char *shown, int *fd, struct stat *st)
+{
+    sr_error *err = open_regular(path, shown, fd, st);
+    if (!err && (uint64_t)st->st_size > SR_MAX_INPUT_BYTES) {
+        close(*fd);
+        err = sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st->st_size,
+                             SR_MAX_INPUT_BYTES);
+    }
+    return err;
+}
+
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
 {
     const char *shown = display_path ? display_path : path;
@@ -70,52 +118,58 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
     *len = 0;
     int fd;
     struct stat st;
-    sr_error *open_err = open_regular(path, shown, &fd, &st);
-    if (open_err)
-        return open_err;
-    if ((uint64_t)st.st_size > SR_MAX_INPUT_BYTES) {
-        close(fd);
-        return sr_input_error(shown, 0, "file too large (%lld bytes, limit %zu)", (long long)st.st_size,
-                              SR_MAX_INPUT_BYTES);
-    }
-    /* Room for the NUL and one byte more, so that the read that meets the
-     * end of the file has somewhere to read into: with only the NUL's
-     * byte, a full buffer looked like a file that grew, and every file was
-     * copied into one twice its size (2 % of a report's CPU). */
-    size_t cap = (size_t)st.st_size + 2, used = 0;
-    char *buf = sr_xmalloc(cap);
-    for (;;) {
-        if (used + 1 == cap) {
-            /* The file grew while we read it: allow up to the limit. */
-            if (cap > SR_MAX_INPUT_BYTES) {
-                free(buf);
-                close(fd);
-                return sr_input_error(shown, 0, "file too large (limit %zu bytes)", SR_MAX_INPUT_BYTES);
-            }
-            buf = sr_xrealloc(buf, cap * 2);
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + used, cap - 1 - used);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            close(fd);
-            return sr_input_error(shown, 0, "read failed: %s", strerror(e));
-        }
-        if (n == 0)
-            break;
-        used += (size_t)n;
-    }
+    sr_error *err = open_input(path, shown, &fd, &st);
+    if (err)
+        return err;
+    char *buf = NULL;
+    size_t cap = 0, used;
+    err = read_all(fd, shown, st.st_size, &buf, &cap, &used);
     close(fd);
-    buf[used] = '\0';
     /* gzip-compressed content, UTF-16 text: read as the text they hold */
-    sr_error *err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES);
+    if (!err)
+        err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES);
     if (err) {
         free(buf);
         return err;
     }
+    *data = buf;
+    *len = sr_strip_bom(buf, used);
+    return NULL;
+}
+
+/* ---- reading into this thread's scratch ---------------------------------------- */
+
+sr_error *sr_read_file_reused(const char *path, const char *display_path, int slot, const char **data, size_t *len)
+{
+    const char *shown = display_path ? display_path : path;
+    *data = NULL;
+    *len = 0;
+    if (slot < 0 || slot >= SR_READ_SLOTS)
+        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "read buffer %d out of range", slot);
+    sr_scratch *b = sr_thread_scratch(slot ? SR_SCRATCH_READ2 : SR_SCRATCH_READ);
+    if (!b) { /* no thread key: a buffer of its own, as sr_read_file */
+        char *own;
+        sr_error *err = sr_read_file(path, display_path, &own, len);
+        *data = own;
+        return err;
+    }
+    int fd;
+    struct stat st;
+    sr_error *err = open_input(path, shown, &fd, &st);
+    if (err)
+        return err;
+    size_t used;
+    char *buf = b->data;
+    err = read_all(fd, shown, st.st_size, &buf, &b->cap, &used);
+    close(fd);
+    /* gzip-compressed content, UTF-16 text: read as the text they hold (in
+     * a buffer of their own, which the scratch keeps from then on) */
+    if (!err && sr_needs_decoding(buf, used) &&
+        !(err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES)))
+        b->cap = used + 1; /* the decoder's buffer (it freed ours); on error ours is kept */
+    b->data = buf;
+    if (err)
+        return err;
     *data = buf;
     *len = sr_strip_bom(buf, used);
     return NULL;

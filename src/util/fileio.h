@@ -21,6 +21,15 @@
  * after it). */
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len);
 
+/* The same into one of this thread's scratch buffers (util/alloc.h; slot 0
+ * or 1: a reader that needs two files at once uses both): grown when a
+ * file is larger, never freed between files, so a big file costs no fresh
+ * mapping, page faults and zeroing each time. *data is valid until this
+ * thread reads into the same slot again or releases its scratch
+ * (sr_thread_scratch_release); not for free(). */
+#define SR_READ_SLOTS 2
+sr_error *sr_read_file_reused(const char *path, const char *display_path, int slot, const char **data, size_t *len);
+
 
 /* Iterate over the lines of a buffer: the line excludes '\n' and a trailing
  * '\r'. Returns false at the end. */

@@ -162,6 +162,14 @@ const char *sr_format_count(char *buf, size_t size, long long v)
     return buf;
 }
 
+/* v with `digits` decimals (fixed) or significant digits (%g) into buf;
+ * true when it reads back as v. */
+static bool round_trips(char *buf, size_t size, double v, bool fixed, int digits)
+{
+    snprintf(buf, size, fixed ? "%.*f" : "%.*g", digits, v);
+    return strtod(buf, NULL) == v;
+}
+
 const char *sr_format_json_number(char *buf, size_t size, double v)
 {
     if (!isfinite(v)) {
@@ -174,19 +182,27 @@ const char *sr_format_json_number(char *buf, size_t size, double v)
     }
     /* Plain notation in the range people read numbers in ("10", "0.25",
      * "321280"), with the fewest decimals that give the value back; the
-     * shortest %g form (an exponent) outside it. */
-    if (fabs(v) >= 1e-4 && fabs(v) < 1e15) {
-        for (int dec = 0; dec <= 17; dec++) {
-            snprintf(buf, size, "%.*f", dec, v);
-            if (strtod(buf, NULL) == v)
-                return buf;
-        }
+     * shortest %g form (an exponent) outside it. Found by bisection: a
+     * form that gives v back still does with one digit more (the nearer
+     * rounding is at least as close), so the digits that work are a
+     * range's upper end. A full-precision double needs 17: one snprintf and
+     * strtod each of 18 tries was 4 % of a 1,000-model report; now 5. */
+    bool fixed = fabs(v) >= 1e-4 && fabs(v) < 1e15;
+    if (fixed && v == floor(v)) { /* a whole number below 2^53 reads back exactly with no decimals */
+        snprintf(buf, size, "%.0f", v);
+        return buf;
     }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
+    int lo = fixed ? 0 : 1, hi = 17; /* hi always gives v back (17 significant digits do) */
+    if (fixed && !round_trips(buf, size, v, true, hi))
+        fixed = false, lo = 1; /* (cannot happen in this range; as before, the %g form then) */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (round_trips(buf, size, v, fixed, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
+    round_trips(buf, size, v, fixed, lo); /* the digits found, into buf */
     return buf;
 }
 

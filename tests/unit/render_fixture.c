@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/scenarios.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -257,6 +258,7 @@ void fixture_sweep(sr_sweep *sw)
     add_input(sw, "gemma4/server.log", "server_log", 1843112);
     add_input(sw, "gemma4/samples_gsm8k_2026-11-28T10-11-12.jsonl", "lmeval_samples", 9123456);
     add_input(sw, "evil/<script>.json", "bench_json", 2048);
+    sr_pick_load_curves(sw); /* as the analysis does last */
 }
 
 int fixture_write(const char *path, const char *data, size_t len)

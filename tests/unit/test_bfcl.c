@@ -370,6 +370,29 @@ Test(bfcl, live_ids_strip_the_file_category)
     sr_scores_release(&s);
 }
 
+/* Ids that are not numbers are looked up as text: the same checks. */
+Test(bfcl, text_ids_checked_as_numbers_are)
+{
+    const char *rp = "result/m/live/BFCL_v4_live_simple_result.json",
+               *sp = "score/m/live/BFCL_v4_live_simple_score.json";
+    const char *header = "{\"accuracy\": 0.5, \"correct_count\": 1, \"total_count\": 2}\n";
+    const char *twice = "{\"id\": \"live_simple_0-0-0\", \"result\": \"f()\"}\n"
+                        "{\"id\": \"live_simple_0-0-0\", \"result\": \"g()\"}\n";
+    sr_scores s;
+    expect_input_error(parse(rp, twice, sp, header, &s), rp, 2, "duplicate id '0-0-0' (first on line 1)");
+    sr_scores_release(&s);
+    const char *res =
+        "{\"id\": \"live_simple_0-0-0\", \"result\": \"f()\"}\n{\"id\": \"live_simple_1-1-0\", \"result\": \"g()\"}\n";
+    char score[512];
+    snprintf(score, sizeof score, "%s{\"id\": \"live_simple_1-1-0\", \"valid\": false}\n"
+             "{\"id\": \"live_simple_1-1-0\", \"valid\": false}\n", header);
+    expect_input_error(parse(rp, res, sp, score, &s), sp, 3, "duplicate failed id '1-1-0' (first on line 2)");
+    sr_scores_release(&s);
+    snprintf(score, sizeof score, "%s{\"id\": \"live_simple_2-0-0\", \"valid\": false}\n", header);
+    expect_input_error(parse(rp, res, sp, score, &s), sp, 2, "failed entry '2-0-0' is not in the result file");
+    sr_scores_release(&s);
+}
+
 /* A BFCL-only entry is named by its model folder, '_' back to '/'. */
 Test(bfcl, model_from_the_result_folder)
 {

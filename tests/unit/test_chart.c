@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/scenarios.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/outputs.h"
@@ -15,6 +16,7 @@
 #include "render/report/text.h"
 #include "render/shared/words.h"
 #include "render_fixture.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 static uint32_t be32(const unsigned char *p)
@@ -350,7 +352,13 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         cr_assert(memcmp(row + (W - 1) * 3, y >= 5 * S ? green : white, 3) == 0, "row %zu: last pixel", y);
         cr_assert(memcmp(row + (W - 2) * 3, white, 3) == 0, "row %zu", y);
     }
-    free(rgb);
+    /* the pixels are this thread's scratch, reused by the next chart (not freed) */
+    cr_assert_null(sr_canvas_open(&cv, &target, 400, 5));
+    char *again;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "t", &again, &len));
+    cr_assert_eq(again, rgb, "the same scratch");
+    cr_assert_eq(len, (size_t)400 * S * 5 * S * 3);
+    cr_assert(memcmp(again, white, 3) == 0);
 
     sr_sweep with, without;
     fixture_sweep(&with);
@@ -372,8 +380,8 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         cr_assert_null(encoded);
         sr_error_free(err);
         free(png);
-        free(pixels);
     }
+    sr_thread_scratch_release();
     sr_sweep_release(&with);
     sr_sweep_release(&without);
 }
@@ -446,6 +454,7 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
         sr_model_add_run(m, &spec, &run); /* moves the run */
         m->scenarios[m->n_scenarios - 1].median_output_throughput = 100 + i;
     }
+    sr_pick_load_curves(&sw); /* the analysis picks the curve */
     cr_expect_not(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT));
     long conc[] = {1, 4};
     for (int i = 0; i < 2; i++) {
@@ -457,6 +466,7 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
         m->scenarios[m->n_scenarios - 1].median_output_throughput = 50 * (i + 1);
     }
     /* c = 1, 4, 16 at 128/256 now: three values. */
+    sr_pick_load_curves(&sw);
     cr_expect(sr_chart_has_data(&sw, SR_CHART_THROUGHPUT));
     char *a;
     size_t alen;
@@ -464,6 +474,106 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
     cr_expect_not_null(strstr(a, "org/a: 50.0 tok/s at 1; 100 tok/s at 4; 100 tok/s at 16;"), "%s", strstr(a, "<desc"));
     free(a);
     sr_sweep_release(&sw);
+}
+
+/* The curve as it was picked before it was linear: for every scenario,
+ * count its curve's distinct values over the whole sweep (quadratic), the
+ * most values winning, the first met on a tie. */
+static double reference_figure(const sr_scenario *sc, bool p99_ttft)
+{
+    return p99_ttft ? sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] : sc->median_output_throughput;
+}
+
+static size_t reference_values(const sr_sweep *sw, const sr_load_curve *k, bool p99_ttft)
+{
+    double seen[256];
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        if (sw->models[i].status == SR_STATUS_FAILED)
+            continue;
+        for (size_t s = 0; s < sw->models[i].n_scenarios; s++) {
+            const sr_scenario *sc = &sw->models[i].scenarios[s];
+            if (!sr_scenario_on_axis(sc, k->axis) || sc->input_len != k->input_len ||
+                sc->output_len != k->output_len || !isfinite(reference_figure(sc, p99_ttft)))
+                continue;
+            double v = sr_scenario_axis_value(sc, k->axis);
+            bool dup = false;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == v;
+            if (!dup && n < 256)
+                seen[n++] = v;
+        }
+    }
+    return n;
+}
+
+static sr_load_curve reference_curve(const sr_sweep *sw, bool p99_ttft)
+{
+    sr_load_curve best = {false, SR_AXIS_CONCURRENCY, 0, 0};
+    size_t best_n = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t s = 0; s < sw->models[i].n_scenarios; s++)
+            for (int a = 0; a < SR_N_LOAD_AXES; a++) {
+                const sr_scenario *sc = &sw->models[i].scenarios[s];
+                if (!sr_scenario_on_axis(sc, (sr_load_axis)a))
+                    continue;
+                sr_load_curve k = {true, (sr_load_axis)a, sc->input_len, sc->output_len};
+                size_t n = reference_values(sw, &k, p99_ttft);
+                if (n > best_n) {
+                    best_n = n;
+                    best = k;
+                }
+            }
+    best.found = best_n >= SR_MIN_CURVE_POINTS;
+    return best;
+}
+
+/* Random sweeps over concurrency, rate and burst at a few lengths, with
+ * failed entries, missing medians and p99 TTFTs, and ties: the same
+ * curves (throughput and latency) as the quadratic way. */
+Test(chart, throughput_curve_picked_as_before)
+{
+    unsigned long st = 99;
+    for (int round = 0; round < 200; round++) {
+        sr_sweep sw;
+        sr_sweep_init(&sw);
+        size_t models = 1 + (size_t)(round % 7);
+        for (size_t i = 0; i < models; i++) {
+            char id[32];
+            snprintf(id, sizeof id, "org/m%zu", i);
+            sr_model *m = sr_sweep_model(&sw, id);
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            m->status = (st >> 40) % 5 == 0 ? SR_STATUS_FAILED : SR_STATUS_OK;
+            size_t scenarios = (size_t)((st >> 20) % 9);
+            for (size_t k = 0; k < scenarios; k++) {
+                st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                unsigned r = (unsigned)(st >> 33);
+                int axis = (int)(r % 3);
+                long conc = axis == 0 ? (long)(r / 3 % 5) : -1;
+                double rate = axis == 1 ? 0.5 * (double)(r / 3 % 4) : INFINITY;
+                long burst = axis == 2 ? (long)(r / 3 % 4) : -1;
+                sr_scenario_spec spec = {r / 7 % 2 ? 128 : 1024, 256, conc, rate, burst};
+                sr_bench_run run;
+                sr_bench_run_init(&run);
+                run.output_throughput = 10;
+                sr_model_add_run(m, &spec, &run);
+                m->scenarios[m->n_scenarios - 1].median_output_throughput = r % 11 == 0 ? NAN : 10;
+                m->scenarios[m->n_scenarios - 1].latency[SR_LAT_TTFT].pct_ms[SR_PCT_99] = r % 5 == 1 ? NAN : 80;
+            }
+        }
+        sr_pick_load_curves(&sw);
+        for (int latency = 0; latency < 2; latency++) {
+            sr_load_curve want = reference_curve(&sw, latency),
+                          got = latency ? sw.latency_curve : sw.throughput_curve;
+            cr_assert_eq(got.found, want.found, "round %d, %s", round, latency ? "latency" : "throughput");
+            if (want.found) {
+                cr_assert_eq(got.axis, want.axis, "round %d", round);
+                cr_assert_eq(got.input_len, want.input_len, "round %d", round);
+                cr_assert_eq(got.output_len, want.output_len, "round %d", round);
+            }
+        }
+        sr_sweep_release(&sw);
+    }
 }
 
 /* accuracy and speed are the charts of a sweep without a baseline: with

@@ -101,6 +101,57 @@ Test(html_template, values_sections_and_escaping)
     sr_tpl_free(root);
 }
 
+/* A list made while it is rendered gives what the same list of values
+ * gives: items filled in order, inner lists, outer names, inverted
+ * sections, and "a list, not a text". */
+static void fill_made(sr_tpl_ctx *item, size_t i, const void *arg)
+{
+    const char *const *words = arg;
+    sr_tpl_set(item, "w", words[i]);
+    for (size_t k = 0; k <= i; k++)
+        sr_tpl_setf(sr_tpl_add(item, "inner"), "k", "%zu", k);
+}
+
+Test(html_template, made_lists_render_as_lists)
+{
+    static const char *const words[] = {"a<", "b", "c"};
+    const char *tpl = "{{#rows}}[{{w}}:{{#inner}}{{k}}{{/inner}}:{{outer}}]{{/rows}}{{^rows}}none{{/rows}}|"
+                      "{{#empty}}E{{/empty}}{{^empty}}!E{{/empty}}";
+    sr_tpl_ctx *listed = sr_tpl_new(), *made = sr_tpl_new();
+    for (int r = 0; r < 2; r++) {
+        sr_tpl_ctx *root = r ? made : listed;
+        sr_tpl_set(root, "outer", "o");
+        if (r) {
+            sr_tpl_list_made(root, "rows", 3, fill_made, words);
+            sr_tpl_list_made(root, "empty", 0, fill_made, words);
+        } else {
+            for (size_t i = 0; i < 3; i++)
+                fill_made(sr_tpl_add(root, "rows"), i, words);
+            sr_tpl_list(root, "empty");
+        }
+    }
+    sr_error *ea, *eb;
+    char *a = fill(tpl, listed, &ea), *b = fill(tpl, made, &eb);
+    cr_assert_null(ea);
+    cr_assert_null(eb, "%s", eb ? eb->message : "");
+    cr_assert_str_eq(a, "[a&lt;:0:o][b:01:o][c:012:o]|!E");
+    cr_assert_str_eq(b, a);
+    free(a);
+    free(b);
+    char *c = fill("{{rows}}", made, &eb);
+    cr_assert_null(c);
+    cr_assert_str_eq(eb->message, "'rows' is a list, not a text");
+    sr_error_free(eb);
+    sr_tpl_list(made, "rows"); /* a made list turned into a plain one, and back */
+    sr_tpl_add(made, "rows");
+    sr_tpl_list_made(made, "rows", 1, fill_made, words);
+    c = fill("{{#rows}}{{w}}{{/rows}}", made, &eb);
+    cr_assert_str_eq(c, "a&lt;");
+    free(c);
+    sr_tpl_free(listed);
+    sr_tpl_free(made);
+}
+
 Test(html_template, errors_name_the_line)
 {
     sr_tpl_ctx *root = sr_tpl_new();

@@ -159,8 +159,10 @@ static void add_items_at(sr_model *m, const char *bench, const char *source, lon
     sr_scores_init(&s);
     s.benchmark = strdup(bench);
     s.source = strdup(source);
-    for (size_t i = 0; i < n; i++)
-        sr_scores_add_at(&s, ids[i], v[i], first_line ? first_line + (long)i : -1);
+    for (size_t i = 0; i < n; i++) {
+        sr_scores_add(&s, ids[i], v[i]);
+        sr_scores_set_line(&s, first_line ? first_line + (long)i : -1);
+    }
     sr_model_add_scores(m, &s);
 }
 

@@ -562,6 +562,31 @@ Test(lmeval, results_of_lm_eval_0_3)
     free(r);
 }
 
+/* doc_ids are compared by number when they have one and as text past 64
+ * bits: 5 and "05" are one document, and so are two equal strings of 30
+ * digits; ids out of order still meet (the file is sorted when they are). */
+Test(lmeval, duplicate_doc_ids_as_numbers_and_as_text)
+{
+    sr_scores s;
+    const char *num = LABELLED(5, "strict-match", "18", 1.0) LABELLED(6, "strict-match", "1", 0.0)
+        LABELLED("05", "strict-match", "1", 0.0);
+    expect_input_error(parse(num, "gsm8k", NULL, &s), PATH, 3,
+                       "duplicate doc_id '5' for filter 'strict-match' (first on line 1)");
+    sr_scores_release(&s);
+    const char *text = LABELLED("123456789012345678901234567890", "strict-match", "18", 1.0)
+        LABELLED(3, "strict-match", "1", 0.0) LABELLED("123456789012345678901234567890", "strict-match", "1", 0.0);
+    expect_input_error(parse(text, "gsm8k", NULL, &s), PATH, 3,
+                       "duplicate doc_id '123456789012345678901234567890' for filter 'strict-match' (first on line 1)");
+    sr_scores_release(&s);
+    const char *fine = LABELLED(7, "strict-match", "18", 1.0) LABELLED(3, "strict-match", "1", 0.0)
+        LABELLED("123456789012345678901234567890", "strict-match", "1", 0.0) LABELLED(2, "strict-match", "1", 0.0);
+    cr_assert_null(parse(fine, "gsm8k", NULL, &s));
+    cr_assert_eq(s.n_items, 4);
+    cr_assert_eq(s.items[0].key, 8);
+    cr_assert_eq(s.items[2].key, 0, "past 64 bits: compared as text");
+    sr_scores_release(&s);
+}
+
 /* Issue 21: doc_ids of 2^53 and more. JSON lines (simdjson) compare them
  * exactly up to 2^64; the JSON-array form (cJSON, doubles) and numbers of
  * 2^64 or more are refused rather than merged. */

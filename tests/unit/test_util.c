@@ -51,6 +51,52 @@ Test(text, commas_and_counts)
     cr_assert_str_eq(sr_format_json_number(buf, sizeof buf, 0.1), "0.1");
 }
 
+/* The number form found by bisection is the one the linear search found:
+ * the fewest decimals that read back (1e-4 to 1e15), else the fewest
+ * significant digits in %g, on random doubles of every kind. */
+static const char *json_number_linear(char *buf, size_t size, double v)
+{
+    if (!isfinite(v) || v == 0)
+        return sr_format_json_number(buf, size, v);
+    if (fabs(v) >= 1e-4 && fabs(v) < 1e15)
+        for (int dec = 0; dec <= 17; dec++) {
+            snprintf(buf, size, "%.*f", dec, v);
+            if (strtod(buf, NULL) == v)
+                return buf;
+        }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+Test(text, json_number_fewest_digits)
+{
+    unsigned long long st = 42;
+    char a[64], b[64];
+    for (int i = 0; i < 200000; i++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        double v;
+        switch (i % 4) {
+        case 0: { /* any bits */
+            uint64_t bits = st;
+            memcpy(&v, &bits, sizeof v);
+            break;
+        }
+        case 1: v = (double)(st >> 11) / 9007199254740992.0; break; /* [0, 1) at full precision */
+        case 2: v = (double)(long long)(st >> 40) / pow(10, (double)((st >> 8) % 9)); break; /* few decimals */
+        default: v = ldexp((double)(st >> 11), (int)((st >> 3) % 120) - 100) * ((st & 1) ? -1 : 1);
+        }
+        cr_assert_str_eq(sr_format_json_number(a, sizeof a, v), json_number_linear(b, sizeof b, v), "%a", v);
+    }
+    static const double edge[] = {1e-4, 9.9999999999999991e-5, 1e15, 999999999999999.9, 0.15, 2.5, 1e21, 5e-324,
+                                  1.7976931348623157e308, 562949953421312.125, 0.00012345678901234568};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        cr_assert_str_eq(sr_format_json_number(a, sizeof a, edge[i]), json_number_linear(b, sizeof b, edge[i]));
+}
+
 Test(text, utf8)
 {
     cr_assert(sr_utf8_valid("\xce\x94 ok", 4));

@@ -1,4 +1,4 @@
-/* The comparison's two charts, as PNG (800 px wide), SVG, or vector
+/* The comparison's two charts, as PNG (1,600 px wide), SVG, or vector
  * drawing inside compare.pdf: per model, what changed with its interval or
  * range, and a line at no change.
  *   accuracy_change: a panel per benchmark; the dot is after − before in

@@ -24,33 +24,9 @@
 #define PLOT_H 380.0
 #define PLOT_X0 96.0
 #define PLOT_X1 (SR_CHART_WIDTH - 40.0)
-#define MIN_POINTS 3
-
-typedef enum { AXIS_CONCURRENCY, AXIS_RATE, AXIS_BURST, N_AXES } sweep_axis;
-
-/* Which scenarios lie on one curve: the lengths and the axis. */
-typedef struct curve_key {
-    sweep_axis axis;
-    long input_len, output_len;
-} curve_key;
-
-static bool on_axis(const sr_scenario *sc, sweep_axis axis)
+static bool same_curve(const sr_scenario *sc, const sr_load_curve *k)
 {
-    switch (axis) {
-    case AXIS_CONCURRENCY: return sc->concurrency >= 0 && !isfinite(sc->request_rate);
-    case AXIS_RATE: return sc->concurrency < 0 && isfinite(sc->request_rate);
-    default: return sc->concurrency < 0 && !isfinite(sc->request_rate) && sc->burst >= 0;
-    }
-}
-
-static double axis_value(const sr_scenario *sc, sweep_axis axis)
-{
-    return axis == AXIS_CONCURRENCY ? (double)sc->concurrency : axis == AXIS_RATE ? sc->request_rate : (double)sc->burst;
-}
-
-static bool same_curve(const sr_scenario *sc, const curve_key *k)
-{
-    return on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
+    return sr_scenario_on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
 }
 
 /* What a curve plots: median output throughput, or p99 TTFT. */
@@ -61,62 +37,21 @@ static double figure_of(const sr_scenario *sc, load_figure f)
     return f == FIGURE_THROUGHPUT ? sc->median_output_throughput : sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_99];
 }
 
-/* Distinct axis values of a curve over the entries shown. */
-static size_t distinct_values(const sr_sweep *sw, const curve_key *k, load_figure f)
+/* The curves are the analysis's (sweep->throughput_curve and
+ * latency_curve, analysis/scenarios.c): picked once, in linear time. */
+static const sr_load_curve *curve_of(const sr_sweep *sw, load_figure f)
 {
-    double seen[256];
-    size_t n = 0;
-    for (size_t i = 0; i < sw->n_models; i++) {
-        const sr_model *m = &sw->models[i];
-        if (m->status == SR_STATUS_FAILED)
-            continue;
-        for (size_t s = 0; s < m->n_scenarios; s++) {
-            const sr_scenario *sc = &m->scenarios[s];
-            if (!same_curve(sc, k) || !isfinite(figure_of(sc, f)))
-                continue;
-            double v = axis_value(sc, k->axis);
-            bool dup = false;
-            for (size_t j = 0; j < n && !dup; j++)
-                dup = seen[j] == v;
-            if (!dup && n < sizeof seen / sizeof seen[0])
-                seen[n++] = v;
-        }
-    }
-    return n;
-}
-
-/* The curve with the most values (at least MIN_POINTS); ties go to the
- * first met. False when the sweep has none. */
-static bool pick_curve(const sr_sweep *sw, load_figure f, curve_key *best)
-{
-    size_t best_n = 0;
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t s = 0; s < sw->models[i].n_scenarios; s++) {
-            const sr_scenario *sc = &sw->models[i].scenarios[s];
-            for (int a = 0; a < N_AXES; a++) {
-                if (!on_axis(sc, (sweep_axis)a))
-                    continue;
-                curve_key k = {(sweep_axis)a, sc->input_len, sc->output_len};
-                size_t n = distinct_values(sw, &k, f);
-                if (n > best_n) {
-                    best_n = n;
-                    *best = k;
-                }
-            }
-        }
-    return best_n >= MIN_POINTS;
+    return f == FIGURE_THROUGHPUT ? &sw->throughput_curve : &sw->latency_curve;
 }
 
 bool sr_throughput_has_data(const sr_sweep *sw)
 {
-    curve_key k;
-    return pick_curve(sw, FIGURE_THROUGHPUT, &k);
+    return sw->throughput_curve.found;
 }
 
 bool sr_latency_chart_has_data(const sr_sweep *sw)
 {
-    curve_key k;
-    return pick_curve(sw, FIGURE_P99_TTFT, &k);
+    return sw->latency_curve.found;
 }
 
 double sr_throughput_height(void)
@@ -141,11 +76,11 @@ static int cmp_xy(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static const char *axis_words(sweep_axis a)
+static const char *axis_words(sr_load_axis a)
 {
-    return a == AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
-           : a == AXIS_RATE      ? "request rate (requests/s)"
-                                 : "prompts sent at once";
+    return a == SR_AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
+           : a == SR_AXIS_RATE      ? "request rate (requests/s)"
+                                    : "prompts sent at once";
 }
 
 /* The lines to draw: each entry's points on the curve sorted by x, the
@@ -158,7 +93,7 @@ typedef struct curves {
     double xlo, xhi, yhi;
 } curves;
 
-static void collect_curves(const sr_sweep *sw, const curve_key *k, load_figure f, curves *c)
+static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figure f, curves *c)
 {
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
@@ -175,7 +110,7 @@ static void collect_curves(const sr_sweep *sw, const curve_key *k, load_figure f
         for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
             if (same_curve(sc, k) && isfinite(figure_of(sc, f)))
-                pts[c->n_pts++] = (xy){axis_value(sc, k->axis), figure_of(sc, f)};
+                pts[c->n_pts++] = (xy){sr_scenario_axis_value(sc, k->axis), figure_of(sc, f)};
         }
         if (c->n_pts == start)
             continue;
@@ -262,7 +197,7 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load
 }
 
 /* The axes' names, and how many entries were left out. */
-static void axis_labels(sr_canvas *cv, sweep_axis axis, load_figure f, bool log_x, double plot_top,
+static void axis_labels(sr_canvas *cv, sr_load_axis axis, load_figure f, bool log_x, double plot_top,
                         double plot_bottom, size_t left_out)
 {
     char xlabel[160];
@@ -296,8 +231,8 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
 {
     *out = NULL;
     *len = 0;
-    curve_key k;
-    if (!pick_curve(sw, f, &k))
+    const sr_load_curve k = *curve_of(sw, f);
+    if (!k.found)
         return NULL;
     const sr_chart_kind kind = f == FIGURE_THROUGHPUT ? SR_CHART_THROUGHPUT : SR_CHART_LATENCY;
     curves c;

@@ -1,4 +1,4 @@
-/* The report's charts, as PNG (800 px wide) and SVG, drawn from the analysed
+/* The report's charts, as PNG (1,600 px wide) and SVG, drawn from the analysed
  * sweep only: the row charts of a sweep with a baseline here, the trade-off
  * and throughput charts in chart_tradeoff.c and chart_throughput.c, those of
  * a sweep without a baseline in chart_absolute.c. Models appear in the

@@ -596,7 +596,8 @@ static cJSON *warning_groups_json(const sr_sweep *sw)
     return arr;
 }
 
-static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, char **out, size_t *len);
+static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
+                              char **out, size_t *len);
 
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 {
@@ -653,10 +654,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
         sr_json_add(root, "claims_summary", claims_summary_json(&sw->claims));
-        cJSON *claims = cJSON_CreateArray();
-        for (size_t i = 0; i < sw->claims.n; i++)
-            sr_json_append(claims, claim_json(sw, &sw->claims.items[i]));
-        sr_json_add(root, "claims", claims);
+        sr_json_add(root, "claims", cJSON_CreateArray()); /* left empty: print_report fills it in */
     }
 
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
@@ -671,42 +669,78 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));
-    sr_error *err = print_report(root, sw, order, n, out, len);
+    sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, out, len);
     free(order);
     return err;
 }
 
-/* report.json with its "models" printed one model at a time: the whole
- * tree of a thousand models is tens of MB, and printing it held that and
- * its text at once (the report's peak memory); one model's tree is a few
- * KB. The root is printed with "models": [], and each model's text goes
- * between the brackets as cJSON prints an element of an array that is a
- * member of the root: indented two levels deeper, ", " between elements.
- * The bytes are those of printing the whole tree. */
-static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, char **out, size_t *len)
+/* The elements of an array of the root printed one at a time. */
+typedef struct root_array {
+    const char *placeholder; /* the array as the root prints it empty */
+    size_t n;
+    cJSON *(*element)(const sr_sweep *sw, size_t i, const void *ctx);
+    const void *ctx;
+} root_array;
+
+static cJSON *model_element(const sr_sweep *sw, size_t i, const void *order)
+{
+    return model_json(&sw->models[((const size_t *)order)[i]], &sw->settings);
+}
+
+static cJSON *claim_element(const sr_sweep *sw, size_t i, const void *ctx)
+{
+    (void)ctx;
+    return claim_json(sw, &sw->claims.items[i]);
+}
+
+/* Each element of a's array: built, printed into place and freed. */
+static void put_elements(const sr_sweep *sw, const root_array *a, sr_strbuf *sb)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        char *text = sr_json_print_tree(a->element(sw, i, a->ctx));
+        if (i > 0)
+            sr_strbuf_puts(sb, ", ");
+        sr_json_put_layout(sb, text, 2);
+        cJSON_free(text);
+    }
+}
+
+/* report.json with its "claims" and "models" printed one element at a
+ * time: the whole tree of a thousand models is tens of MB (and their
+ * 32,000 claims as many again), and printing it held that and its text at
+ * once (the report's and the audit's peak memory); one element's tree is a
+ * few KB. The root is printed with those arrays empty, and each element's
+ * text goes between the brackets as cJSON prints an element of an array
+ * that is a member of the root: indented two levels deeper, ", " between
+ * elements. The bytes are those of printing the whole tree. */
+static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
+                              char **out, size_t *len)
 {
     char *text = sr_json_print_tree(root);
     /* A member of the root starts a line with one tab; deeper lines have
-     * more, and no string holds a raw newline or tab: this is unique. */
-    static const char empty[] = "\n\t\"models\":\t[]";
-    char *at = strstr(text, empty);
-    if (!at) {
-        cJSON_free(text);
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no models array to fill");
-    }
+     * more, and no string holds a raw newline or tab: each is unique. In
+     * the root's order: the claims (when there are claims files), then the
+     * models. */
+    const root_array arrays[] = {{"\n\t\"claims\":\t[]", sw->claims.n, claim_element, NULL},
+                                 {"\n\t\"models\":\t[]", n, model_element, order}};
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    char *rest = at + sizeof empty - 2; /* the closing ']' */
-    char saved = *rest;
-    *rest = '\0';
-    sr_json_put_layout(&sb, text, 0);
-    *rest = saved;
-    for (size_t i = 0; i < n; i++) {
-        char *m = sr_json_print_tree(model_json(&sw->models[order[i]], &sw->settings));
-        if (i > 0)
-            sr_strbuf_puts(&sb, ", ");
-        sr_json_put_layout(&sb, m, 2);
-        cJSON_free(m);
+    char *rest = text;
+    for (size_t k = claims ? 0 : 1; k < sizeof arrays / sizeof *arrays; k++) {
+        char *at = strstr(rest, arrays[k].placeholder);
+        if (!at) {
+            sr_strbuf_release(&sb);
+            cJSON_free(text);
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no %s array to fill",
+                                k ? "models" : "claims");
+        }
+        char *close = at + strlen(arrays[k].placeholder) - 1; /* the ']' */
+        char saved = *close;
+        *close = '\0';
+        sr_json_put_layout(&sb, rest, 0);
+        *close = saved;
+        put_elements(sw, &arrays[k], &sb);
+        rest = close;
     }
     sr_json_put_layout(&sb, rest, 0);
     sr_strbuf_putc(&sb, '\n');

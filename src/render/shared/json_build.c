@@ -3,6 +3,7 @@
 #include "render/shared/json_build.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -46,14 +47,20 @@ cJSON *sr_json_tristate(int v)
  * document, reads as cJSON prints the whole document. */
 void sr_json_put_layout(sr_strbuf *sb, const char *text, int depth)
 {
-    for (const char *p = text; *p; p++) {
-        if (*p == '\t')
+    /* the text between tabs and newlines in one piece, not a byte a call */
+    for (const char *p = text;; p++) {
+        size_t n = strcspn(p, "\t\n");
+        sr_strbuf_append(sb, p, n);
+        p += n;
+        if (!*p)
+            break;
+        if (*p == '\t') {
             sr_strbuf_puts(sb, p > text && p[-1] == ':' ? " " : "  ");
-        else
-            sr_strbuf_putc(sb, *p);
-        if (*p == '\n')
-            for (int d = 0; d < depth; d++)
-                sr_strbuf_puts(sb, "  ");
+            continue;
+        }
+        sr_strbuf_putc(sb, '\n');
+        for (int d = 0; d < depth; d++)
+            sr_strbuf_puts(sb, "  ");
     }
 }
 

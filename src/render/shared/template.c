@@ -14,12 +14,22 @@
 
 /* ---- values ------------------------------------------------------------ */
 
-typedef enum { V_TEXT, V_BOOL, V_LIST } value_kind;
+typedef enum { V_TEXT, V_BOOL, V_LIST, V_MADE } value_kind;
+
+/* A list made while it is rendered (sr_tpl_list_made). */
+typedef struct maker {
+    size_t n;
+    sr_tpl_fill_fn fill;
+    const void *arg;
+} maker;
 
 typedef struct entry { /* pointers and sizes first: 48 bytes, not 56 */
     char *name;
     char *text;
-    sr_tpl_ctx **items;
+    union {
+        sr_tpl_ctx **items; /* V_LIST */
+        maker *made;        /* V_MADE */
+    };
     size_t n_items, cap_items;
     value_kind kind;
     bool flag;
@@ -31,6 +41,22 @@ struct sr_tpl_ctx {
     size_t n_entries, cap_entries;
 };
 
+static void ctx_free(sr_tpl_ctx *ctx);
+
+/* An entry's list items, or its maker. */
+static void entry_values_free(entry *e)
+{
+    if (e->kind == V_MADE) {
+        free(e->made);
+        e->made = NULL;
+        return;
+    }
+    for (size_t j = 0; j < e->n_items; j++)
+        ctx_free(e->items[j]);
+    free(e->items);
+    e->items = NULL;
+}
+
 static void ctx_free(sr_tpl_ctx *ctx)
 {
     if (!ctx)
@@ -39,9 +65,7 @@ static void ctx_free(sr_tpl_ctx *ctx)
         entry *e = &ctx->entries[i];
         free(e->name);
         free(e->text);
-        for (size_t j = 0; j < e->n_items; j++)
-            ctx_free(e->items[j]);
-        free(e->items);
+        entry_values_free(e);
     }
     free(ctx->entries);
     free(ctx);
@@ -77,10 +101,7 @@ static entry *reset_entry(sr_tpl_ctx *ctx, const char *name, value_kind kind)
             return e;
         free(e->text);
         e->text = NULL;
-        for (size_t j = 0; j < e->n_items; j++)
-            ctx_free(e->items[j]);
-        free(e->items);
-        e->items = NULL;
+        entry_values_free(e);
         e->n_items = e->cap_items = 0;
         e->kind = kind;
         return e;
@@ -126,6 +147,13 @@ void sr_tpl_set_bool(sr_tpl_ctx *ctx, const char *name, bool on)
 void sr_tpl_list(sr_tpl_ctx *ctx, const char *name)
 {
     reset_entry(ctx, name, V_LIST);
+}
+
+void sr_tpl_list_made(sr_tpl_ctx *ctx, const char *name, size_t n, sr_tpl_fill_fn fill, const void *arg)
+{
+    entry *e = reset_entry(ctx, name, V_MADE);
+    e->made = sr_xmalloc(sizeof *e->made);
+    *e->made = (maker){n, fill, arg};
 }
 
 sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name)
@@ -310,6 +338,24 @@ static const entry *lookup(const frame *f, const char *name, size_t len)
     return NULL;
 }
 
+/* Each item of a made list filled, rendered and freed in turn. */
+static sr_error *render_made(const tpl *t, frame *f, const maker *m, size_t begin, size_t end, sr_strbuf *out)
+{
+    const sr_tpl_ctx *root = f->stack[0];
+    for (size_t k = 0; k < m->n; k++) {
+        sr_tpl_ctx *item = sr_xcalloc(1, sizeof *item);
+        item->root = (sr_tpl_ctx *)root;
+        m->fill(item, k, m->arg);
+        f->stack[f->depth++] = item;
+        sr_error *err = render(t, f, begin, end, out);
+        f->depth--;
+        ctx_free(item);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
 static bool truthy(const entry *e)
 {
     if (!e)
@@ -318,6 +364,7 @@ static bool truthy(const entry *e)
     case V_TEXT: return e->text[0] != '\0';
     case V_BOOL: return e->flag;
     case V_LIST: return e->n_items > 0;
+    case V_MADE: return e->made->n > 0;
     }
     return false;
 }
@@ -342,7 +389,7 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
         }
         case N_VAR:
         case N_RAW:
-            if (!e || e->kind == V_LIST)
+            if (!e || e->kind == V_LIST || e->kind == V_MADE)
                 return tpl_error(t, n->line, "'%.*s' %s", (int)n->len, n->s,
                                  e ? "is a list, not a text" : "has no value");
             if (e->kind == V_BOOL)
@@ -363,6 +410,10 @@ static sr_error *render(const tpl *t, frame *f, size_t begin, size_t end, sr_str
                     if (err)
                         return err;
                 }
+            } else if (n->kind == N_SECTION && e && e->kind == V_MADE) {
+                sr_error *err = render_made(t, f, e->made, i + 1, n->end, out);
+                if (err)
+                    return err;
             } else if ((n->kind == N_SECTION) == truthy(e)) {
                 sr_error *err = render(t, f, i + 1, n->end, out);
                 if (err)

@@ -37,6 +37,13 @@ void sr_tpl_set_bool(sr_tpl_ctx *ctx, const char *name, bool on);
 sr_tpl_ctx *sr_tpl_add(sr_tpl_ctx *ctx, const char *name);
 /* Make name an empty list (so {{^name}} shows), keeping items if any. */
 void sr_tpl_list(sr_tpl_ctx *ctx, const char *name);
+/* Make name a list of n items made while it is rendered: fill(item, i,
+ * arg) sets item i's values on a fresh context, which is rendered and freed
+ * before the next is made (a table of a hundred thousand cells holds one
+ * row's values at a time instead of all of them). arg must outlive the
+ * rendering. */
+typedef void (*sr_tpl_fill_fn)(sr_tpl_ctx *item, size_t i, const void *arg);
+void sr_tpl_list_made(sr_tpl_ctx *ctx, const char *name, size_t n, sr_tpl_fill_fn fill, const void *arg);
 
 /* Render template text (len bytes) with the values of root, appending to
  * out. display_name names the template in errors ("templates/x.html":line). */

@@ -1,6 +1,6 @@
 /* The survey's chart: KV cache tokens per kept model at --max-model-len, a
  * bar per model coloured by tier (TPU), most tokens first within a tier.
- * Drawn on the chart canvas of canvas/canvas.h, PNG (800 px wide) or SVG;
+ * Drawn on the chart canvas of canvas/canvas.h, PNG (1,600 px wide) or SVG;
  * the height follows the number of rows only, never measured text. */
 #include <math.h>
 #include <stdio.h>
