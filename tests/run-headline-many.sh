@@ -8,7 +8,10 @@
 # tests/check_headline.py (the headline, counts, statuses and interval
 # levels derived from report.json, looked for in results.md, report.html
 # and report.pdf), and the trade-off chart must keep lower entries visible
-# and say how many it leaves out. About 20 s.
+# and say how many it leaves out. Every chart past its room must keep both
+# ends and say what it leaves out (tests/check_chart_ends.py), once more on
+# a copy whose 1,024-token scenario became a third concurrency (c=4), so
+# the throughput and latency curves have 160 lines to choose from. About 30 s.
 #   sh tests/run-headline-many.sh path/to/sweep-report
 set -eu
 bin=${1:?usage: run-headline-many.sh path/to/sweep-report}
@@ -57,6 +60,7 @@ for opts in "--resamples 1000" "--equivalence-margin 2 --simultaneous --resample
         echo "FAIL headline-many ($opts): exit code"; head -5 "$tmp/stderr"; status=1; continue
     fi
     python3 "$root/tests/check_headline.py" "$out" || status=1
+    python3 "$root/tests/check_chart_ends.py" "$out" || status=1
     python3 - "$out" <<'PY' || status=1
 import json, os, re, sys
 out = sys.argv[1]
@@ -72,12 +76,35 @@ text = desc.group(1) if desc else ""
 lower = [m for m in report["overview"] if any(b["verdict"] == "lower" for b in m["benchmarks"].values())]
 if lower and "lower" not in text:
     problems.append("the trade-off chart draws no lower entry though %d are lower" % len(lower))
-if not re.search(r"[0-9,]+ [a-z ]*left out", text):
+if not re.search(r"left out, the [0-9,]+ between them", text):
     problems.append("the trade-off chart does not say how many entries it leaves out: %s" % text[:300])
 for p in problems:
     print("FAIL headline-many: " + p)
 sys.exit(1 if problems else 0)
 PY
 done
-[ $status = 0 ] && echo "headline-many: 160 entries, 2 option sets: ok"
+# The curves against load: the 1,024-token scenario made a third concurrency at 128 tokens.
+cp -r "$ex" "$tmp/load"
+python3 - "$tmp/load" <<'PY'
+import glob, json, os, sys
+for path in glob.glob(os.path.join(sys.argv[1], "*", "bench", "in1024-out256-c16", "*.json")):
+    d = json.load(open(path))
+    d.update(input_len="128", max_concurrency=4, max_concurrent_requests=4, total_input_tokens=d["num_prompts"] * 128)
+    d["output_throughput"] *= 0.5
+    d["p99_ttft_ms"] *= 0.6
+    new = os.path.join(os.path.dirname(os.path.dirname(path)), "in128-out256-c4")
+    os.makedirs(new, exist_ok=True)
+    json.dump(d, open(os.path.join(new, os.path.basename(path).replace("concurrency16", "concurrency4")), "w"))
+    os.remove(path)
+    os.rmdir(os.path.dirname(path))
+PY
+if "$bin" report "$tmp/load" -o "$tmp/out-load" --resamples 1000 >"$tmp/stdout" 2>"$tmp/stderr"; then
+    for chart in throughput latency; do
+        [ -f "$tmp/out-load/charts/$chart.svg" ] || { echo "FAIL headline-many: no $chart chart on the load sweep"; status=1; }
+    done
+    python3 "$root/tests/check_chart_ends.py" "$tmp/out-load" || status=1
+else
+    echo "FAIL headline-many (load sweep): exit code"; head -5 "$tmp/stderr"; status=1
+fi
+[ $status = 0 ] && echo "headline-many: 160 entries, 2 option sets and a load sweep: ok"
 exit $status

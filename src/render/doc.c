@@ -38,6 +38,7 @@ static void block_release(sr_doc_block *b)
     free(b->chart.name);
     free(b->chart.title);
     free(b->chart.caption);
+    free(b->chart.left_out);
 }
 
 static void section_release(sr_doc_section *s)
@@ -162,7 +163,10 @@ sr_doc_block *sr_doc_chart_add(sr_doc_section *s, const sr_doc_chart *chart)
     b->chart = *chart;
     b->chart.name = dup_or_null(chart->name);
     b->chart.title = dup_or_null(chart->title);
-    b->chart.caption = dup_or_null(chart->caption);
+    b->chart.caption = chart->left_out && chart->caption
+                           ? sr_asprintf("%s %s", chart->caption, chart->left_out)
+                           : dup_or_null(chart->caption ? chart->caption : chart->left_out);
+    b->chart.left_out = dup_or_null(chart->left_out);
     return b;
 }
 

@@ -44,6 +44,8 @@ typedef struct sr_doc_chart {
     char *name;        /* "accuracy_change": the file name in charts/ and the figure's id */
     char *title;       /* the chart's title: its label and PDF bookmark */
     char *caption;     /* one sentence under it */
+    char *left_out;    /* the entries it cannot show, in its words (parts.h's sr_chart_cut_sentence), or
+                          NULL: added to the caption and the HTML figure's label */
     const char *svg;   /* already drawn (borrowed; outlives the writing), or NULL */
     const void *src;   /* what svg_fn and pdf_fn draw from */
     int kind;          /* which chart of src */

@@ -119,8 +119,10 @@ static sr_error *chart_svg(const sr_doc_chart *ch, char **svg)
             return err;
     }
     const char *text = ch->svg ? ch->svg : drawn;
-    if (text)
-        *svg = sr_html_inline_svg(text, ch->title ? ch->title : "");
+    char *label = ch->left_out ? sr_asprintf("%s. %s", ch->title ? ch->title : "", ch->left_out) : NULL;
+    if (text) /* its label says what it leaves out, as its caption does */
+        *svg = sr_html_inline_svg(text, label ? label : ch->title ? ch->title : "");
+    free(label);
     free(drawn);
     return NULL;
 }

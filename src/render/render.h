@@ -62,6 +62,10 @@ extern const char *const sr_chart_names[]; /* "speed_ratio", "accuracy_delta", "
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len);
 /* The chart has something to draw. */
 bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind);
+/* The entries the chart cannot show and leaves out, in the words it says
+ * them in under its plot (its figure's caption and label say them too);
+ * NULL when it draws every one. Fresh string. */
+char *sr_chart_left_out_words(const sr_sweep *sweep, sr_chart_kind kind);
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len);
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len); /* report.html */
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* report.pdf, charts as vectors */

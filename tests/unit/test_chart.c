@@ -717,7 +717,7 @@ Test(chart, absolute_charts_cap_rows_and_split_into_parts)
 {
     sr_sweep sw;
     fixture_no_baseline(&sw);
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < 60; i++) { /* models 00-29 below every fixture model, 30-59 above */
         char id[64];
         snprintf(id, sizeof id, "org/model-%02d", i);
         sr_model *m = sr_sweep_model(&sw, id);
@@ -727,10 +727,11 @@ Test(chart, absolute_charts_cap_rows_and_split_into_parts)
         sr_scores s;
         sr_scores_init(&s);
         s.benchmark = strdup("gsm8k");
-        sr_scores_add(&s, "0", 1.0);
-        s.score = 1;
+        double score = i < 30 ? i / 200.0 : 0.95 + (i - 30) / 1000.0, base = i < 30 ? 1 + i * 0.1 : 10000 + i;
+        sr_scores_add(&s, "0", score);
+        s.score = score;
         sr_model_add_scores(m, &s);
-        static const double t[] = {10, 20, 30, 40, 50};
+        const double t[] = {base, base, base, base, base};
         fixture_add_speed(m, t, NULL);
     }
     static const sr_chart_kind kinds[] = {SR_CHART_ACCURACY, SR_CHART_SPEED};
@@ -745,8 +746,14 @@ Test(chart, absolute_charts_cap_rows_and_split_into_parts)
         for (const char *p = desc; (p = strstr(p, "org/model-")) != NULL && (!first_panel_end || p < first_panel_end);
              p++)
             rows++;
-        /* 6 fixture models (the failed one left out) and 34 of the 60 */
-        cr_expect_eq(rows, SR_CHART_MAX_ROWS - 6, "%s: %zu of the added rows drawn", sr_chart_names[kinds[k]], rows);
+        /* The 20 highest model-59 to model-40, the 20 lowest model-00 to
+         * model-19; the fixture's 6 (the failed one left out) and the other
+         * 20 in the middle. */
+        cr_expect_eq(rows, SR_CHART_MAX_ROWS, "%s: %zu of the added rows drawn", sr_chart_names[kinds[k]], rows);
+        cr_expect_not_null(strstr(desc, "org/model-00"), "%s: the lowest drawn", sr_chart_names[kinds[k]]);
+        cr_expect_not_null(strstr(desc, "org/model-59"), "%s: the highest drawn", sr_chart_names[kinds[k]]);
+        cr_expect_null(strstr(desc, "org/model-30"), "%s: the middle left out", sr_chart_names[kinds[k]]);
+        cr_expect_not_null(strstr(desc, "26 left out here"), "%s: the gap row", sr_chart_names[kinds[k]]);
         free(a);
 
         HPDF_Doc doc = HPDF_New(NULL, NULL);
@@ -780,4 +787,197 @@ Test(chart, font_text_code_points_and_cut)
     s = sr_font_text_dup("caf\xC3\xA9", 5); /* fits whole */
     cr_expect_str_eq(s, "caf\xC3\xA9");
     free(s);
+}
+
+/* ---- a chart that cannot show every entry (issue 31) ---------------------- */
+
+/* Up to the room nothing moves; past it the pinned first, the best, the
+ * gap, the worst, and the middle counted by side. */
+Test(chart, keep_ends_keeps_both_ends_and_counts_the_middle)
+{
+    size_t idx[12];
+    sr_chart_rank ranks[10];
+    for (size_t i = 0; i < 10; i++) { /* entry i worth (i * 7) % 10; below 5 lower, 5 the same, above higher */
+        idx[i] = 100 + i;
+        double v = (double)((i * 7) % 10);
+        ranks[i] = (sr_chart_rank){v, v < 5 ? SR_SIDE_LOWER : v > 5 ? SR_SIDE_HIGHER : SR_SIDE_SAME, false};
+    }
+    sr_chart_cut cut = {.noun = "models", .measure = "worth"};
+    cr_assert_eq(sr_chart_keep_ends(idx, 10, ranks, 10, true, &cut), 10);
+    for (size_t i = 0; i < 10; i++)
+        cr_expect_eq(idx[i], 100 + i, "in their order when they fit");
+    cr_expect_eq(cut.left_out, 0);
+    cr_expect_null(sr_chart_cut_sentence(&cut));
+
+    ranks[3].pinned = true; /* entry 3, worth 1: the baseline, kept first */
+    size_t n = sr_chart_keep_ends(idx, 10, ranks, 5, true, &cut);
+    /* 4 of the room left: the best 2 (worth 9, 8: entries 7, 4), the gap, the worst 2 (worth 2, 0: 6, 0) */
+    const size_t want[] = {103, 107, 104, SR_CHART_GAP, 106, 100};
+    cr_assert_eq(n, 6);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(idx[i], want[i], "row %zu: %zu, not %zu", i, idx[i], want[i]);
+    /* between them worth 7, 6, 5, 4, 3: two higher, one the same, two lower */
+    cr_expect_eq(cut.left_out, 5);
+    cr_expect_eq(cut.by_side[SR_SIDE_HIGHER], 2);
+    cr_expect_eq(cut.by_side[SR_SIDE_SAME], 1);
+    cr_expect_eq(cut.by_side[SR_SIDE_LOWER], 2);
+    cut.side_words[SR_SIDE_LOWER] = "lower";
+    cut.side_words[SR_SIDE_HIGHER] = "higher";
+    char *s = sr_chart_cut_sentence(&cut);
+    cr_expect_str_eq(s, "Drawn: the 2 best and the 2 worst of 10 models by worth, and the baseline; left out, the 5 "
+                        "between them: 2 lower, 2 higher.");
+    free(s);
+
+    /* Entries without a value are left out first: three worth 3, 2, 1 among
+     * seven without; room 4: the two best and one without, the worst. */
+    for (size_t i = 0; i < 10; i++) {
+        idx[i] = 100 + i;
+        ranks[i] = (sr_chart_rank){i % 3 == 0 && i ? (double)(i / 3) : NAN, SR_SIDE_NONE, false};
+    }
+    n = sr_chart_keep_ends(idx, 10, ranks, 4, true, &cut);
+    const size_t want_none[] = {109, 106, 100, SR_CHART_GAP, 103};
+    cr_assert_eq(n, 5);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(idx[i], want_none[i], "row %zu: %zu, not %zu", i, idx[i], want_none[i]);
+    cr_expect_eq(cut.left_out, 6);
+}
+
+/* Median of a model's finite ratios to the baseline, as the test reads
+ * them (NAN: none). */
+static double test_median_ratio(const sr_model *m)
+{
+    double v[16];
+    size_t n = 0;
+    for (size_t c = 0; c < m->n_scenarios && n < 16; c++)
+        if (isfinite(m->scenarios[c].vs_baseline.ratio))
+            v[n++] = m->scenarios[c].vs_baseline.ratio;
+    for (size_t i = 1; i < n; i++) /* insertion sort: a handful */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static const sr_sweep *ratio_sweep; /* what cmp_ratio_desc reads */
+
+static int cmp_ratio_desc(const void *a, const void *b)
+{
+    const sr_sweep *sw = ratio_sweep;
+    double x = test_median_ratio(&sw->models[*(const size_t *)a]), y = test_median_ratio(&sw->models[*(const size_t *)b]);
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* The fixture and 100 more models, each its own speed ratio (0.50 to
+ * 1.49, in no order) in every scenario. */
+static void fixture_many(sr_sweep *sw)
+{
+    fixture_sweep(sw);
+    static const double base_t[] = {92.4, 301.7, 812.5, 640.2, 455.0};
+    for (int i = 0; i < 100; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "org/many-%03d", i);
+        sr_model *m = sr_sweep_model(sw, id);
+        m->status = SR_STATUS_OK;
+        free(m->dir);
+        m->dir = sr_asprintf("many-%03d", i);
+        double f = 0.5 + (double)((i * 37) % 100) / 100, t[5];
+        for (int c = 0; c < 5; c++)
+            t[c] = base_t[c] * f;
+        fixture_add_speed(m, t, base_t);
+    }
+    sr_pick_load_curves(sw);
+}
+
+/* Past SR_CHART_MAX_ROWS the speed chart draws the fastest and the slowest
+ * by median ratio (the slowest stay in sight), not the first in order, and
+ * says how many it leaves out on each side of the baseline: in the chart,
+ * its description, and the words its figure is captioned with. */
+Test(chart, speed_ratio_keeps_both_ends_past_the_room)
+{
+    sr_sweep sw;
+    fixture_many(&sw);
+    size_t *rows = sr_xmalloc(sw.n_models * sizeof *rows), n = 0;
+    for (size_t i = 0; i < sw.n_models; i++)
+        if (!sw.models[i].is_baseline && sw.models[i].status != SR_STATUS_FAILED &&
+            isfinite(test_median_ratio(&sw.models[i])))
+            rows[n++] = i;
+    cr_assert_gt(n, SR_CHART_MAX_ROWS);
+    ratio_sweep = &sw;
+    qsort(rows, n, sizeof *rows, cmp_ratio_desc);
+    size_t half = SR_CHART_MAX_ROWS / 2, below = 0, above = 0;
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
+    const char *desc = strstr(a, "<desc>");
+    cr_assert_not_null(desc);
+    for (size_t r = 0; r < n; r++) {
+        const sr_model *m = &sw.models[rows[r]];
+        char *key = sr_asprintf("%s:", m->label ? m->label : m->id);
+        bool drawn = strstr(desc, key) != NULL, end = r < half || r >= n - half;
+        cr_expect(drawn == end || strpbrk(key, "<>&\"'"), /* the hostile label is escaped */ "%s (rank %zu of %zu, ratio %.2f) %s", key, r, n, test_median_ratio(m),
+                     end ? "not drawn" : "drawn");
+        if (!end)
+            test_median_ratio(m) < 1 ? below++ : above++;
+        free(key);
+    }
+    char *counts = sr_asprintf("%zu left out here: %zu below the baseline, %zu at or above it", n - 2 * half, below,
+                               above);
+    cr_expect_not_null(strstr(desc, counts), "the gap row says %s", counts);
+    char *words = sr_chart_left_out_words(&sw, SR_CHART_SPEED_RATIO);
+    cr_assert_not_null(words);
+    char *sentence = sr_asprintf("Drawn: the %zu best and the %zu worst of %zu models", half, half, n);
+    cr_expect(strncmp(words, sentence, strlen(sentence)) == 0, "%s", words);
+    char *sides = sr_asprintf("left out, the %zu between them: %zu below the baseline, %zu at or above it.",
+                              n - 2 * half, below, above);
+    cr_expect_not_null(strstr(words, sides), "%s", words);
+    free(sides);
+    cr_expect_not_null(strstr(desc, words), "the description says what the caption says: %s", words);
+    free(sentence);
+    free(words);
+    free(counts);
+    free(a);
+    free(rows);
+    sr_sweep_release(&sw);
+}
+
+/* Past ten lines the curves against load keep the baseline and both ends
+ * by the figure relative to the baseline's at the same load: the slowest
+ * entry (many-000, 0.50x everywhere) stays in sight, one in the middle
+ * (many-050, 1.00x) is counted, not drawn; the same words in the
+ * description and for the caption. */
+Test(chart, load_curves_keep_both_ends_past_ten_lines)
+{
+    sr_sweep sw;
+    fixture_many(&sw);
+    static const sr_chart_kind kinds[] = {SR_CHART_THROUGHPUT, SR_CHART_LATENCY};
+    for (size_t k = 0; k < 2; k++) {
+        cr_assert(sr_chart_has_data(&sw, kinds[k]));
+        char *a;
+        size_t alen;
+        render(&sw, kinds[k], SR_CHART_SVG, &a, &alen);
+        const char *desc = strstr(a, "<desc>");
+        cr_assert_not_null(desc);
+        cr_expect_not_null(strstr(desc, FIXTURE_BASELINE " (baseline):"), "%s: the baseline drawn", sr_chart_names[kinds[k]]);
+        cr_expect_not_null(strstr(desc, "org/many-000:"), "%s: the slowest drawn", sr_chart_names[kinds[k]]);
+        cr_expect_not_null(strstr(desc, "org/many-027:"), "%s: the fastest drawn", sr_chart_names[kinds[k]]);
+        cr_expect_null(strstr(desc, "org/many-050:"), "%s: one in the middle left out", sr_chart_names[kinds[k]]);
+        size_t lines = 0;
+        for (const char *p = desc; (p = strstr(p, " at 16;")) != NULL; p++)
+            lines++;
+        cr_expect_eq(lines, 10, "%s: %zu lines", sr_chart_names[kinds[k]], lines);
+        char *words = sr_chart_left_out_words(&sw, kinds[k]);
+        cr_assert_not_null(words);
+        cr_expect_not_null(strstr(words, "the 4 worst of"), "%s", words);
+        cr_expect_not_null(strstr(words, ", and the baseline; left out, the "), "%s", words);
+        char *plain = sr_xstrdup(desc); /* the description escapes the apostrophe of "baseline's" */
+        for (char *q; (q = strstr(plain, "&#39;")) != NULL;)
+            memmove(q + 1, q + 5, strlen(q + 5) + 1), *q = '\'';
+        cr_expect_not_null(strstr(plain, words), "%s: the description says %s", sr_chart_names[kinds[k]], words);
+        free(plain);
+        free(words);
+        free(a);
+    }
+    sr_sweep_release(&sw);
 }

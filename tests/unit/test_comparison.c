@@ -13,6 +13,8 @@
 #include "analysis/stats.h"
 #include "model/comparison.h"
 #include "model/sweep.h"
+#include "render/canvas/parts.h"
+#include "render/compare/charts.h"
 #include "render/compare/json.h"
 #include "render/compare/text.h"
 
@@ -569,6 +571,73 @@ Test(rerun, json_keys)
     cr_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "setup_changes")));
     cJSON_Delete(root);
     free(text);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
+}
+
+/* Past SR_CHART_MAX_ROWS models the speed change chart keeps both ends
+ * (issue 31): the slowest after / before stays in sight, one in the middle
+ * is counted, and the counts by verdict are those of the models left out.
+ * Model i runs f_i = 0.5 + (37 i mod 60) / 60 times as fast after (0.50
+ * to 1.48, in no order), three runs a side. */
+Test(rerun, speed_chart_keeps_both_ends_past_the_room)
+{
+    sr_sweep before, after;
+    side_init(&before, "before");
+    side_init(&after, "after");
+    add_base(&before);
+    add_base(&after);
+    double f[60];
+    for (int i = 0; i < 60; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "org/m%02d", i);
+        f[i] = 0.5 + ((i * 37) % 60) / 60.0;
+        for (int r = 0; r < 3; r++) {
+            add_run(sr_sweep_model(&before, id), 128, 100 + r);
+            add_run(sr_sweep_model(&after, id), 128, (100 + r) * f[i]);
+        }
+    }
+    analyse(&before);
+    analyse(&after);
+    sr_comparison c;
+    cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+    char *svg = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_render_compare_chart(&c, SR_COMPARE_CHART_SPEED, SR_CHART_SVG, &svg, &len));
+    const char *desc = strstr(svg, "<desc>");
+    cr_assert_not_null(desc);
+    /* by f: the 20 fastest and the 20 slowest drawn, the 20 between counted by verdict */
+    size_t slower = 0, within = 0, faster = 0, drawn = 0;
+    for (int i = 0; i < 60; i++) {
+        int rank = 0; /* how many run faster */
+        for (int j = 0; j < 60; j++)
+            rank += f[j] > f[i];
+        char key[32];
+        snprintf(key, sizeof key, "org/m%02d:", i);
+        bool end = rank < SR_CHART_MAX_ROWS / 2 || rank >= 60 - SR_CHART_MAX_ROWS / 2;
+        cr_expect_eq(strstr(desc, key) != NULL, end, "%s (f %.2f, rank %d)", key, f[i], rank);
+        drawn += strstr(desc, key) != NULL;
+        if (end)
+            continue;
+        char id[32];
+        snprintf(id, sizeof id, "org/m%02d", i);
+        sr_speed_verdict v = change_of(&c, id)->speed[0].change.verdict;
+        slower += v == SR_SPEED_SLOWER;
+        faster += v == SR_SPEED_FASTER;
+        within += v == SR_SPEED_WITHIN_NOISE;
+    }
+    cr_expect_eq(drawn, SR_CHART_MAX_ROWS);
+    char want[160];
+    snprintf(want, sizeof want,
+             "20 left out here: %zu slower beyond run noise somewhere, %zu within run noise, %zu faster somewhere",
+             slower, within, faster);
+    cr_expect_not_null(strstr(desc, want), "want %s in %.300s", want, desc);
+    char *words = sr_compare_chart_left_out(&c, SR_COMPARE_CHART_SPEED);
+    cr_assert_not_null(words);
+    cr_expect_not_null(strstr(desc, words), "the description says what the caption says: %s", words);
+    free(words);
+    free(svg);
     sr_comparison_release(&c);
     sr_sweep_release(&before);
     sr_sweep_release(&after);

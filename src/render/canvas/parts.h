@@ -53,9 +53,57 @@ void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, doubl
 void sr_chart_bands(sr_canvas *cv, double top, size_t rows, double row_h);
 /* A centred grey line: there is nothing to draw. */
 void sr_chart_message(sr_canvas *cv, double y, const char *msg);
-/* "… and N more models: see the table", drawn and added to the chart's
- * description. */
-void sr_chart_more(sr_canvas *cv, double y, size_t more, sr_strbuf *desc);
+
+/* ---- a chart that cannot show every entry (issue 31) ----------------------
+ * Past its room (SR_CHART_MAX_ROWS rows, a line chart's lines) a chart
+ * keeps both ends: the best and the worst by what it shows, the baseline
+ * whatever its rank (first), and counts the entries between them by their
+ * side of the baseline. A row chart draws them as one row of their own
+ * (SR_CHART_GAP in its row list) and says it again under the plot; the
+ * figure's caption and label say it in the same words
+ * (sr_chart_cut_sentence). Up to the room, nothing is cut or reordered. */
+#define SR_CHART_GAP ((size_t)-1) /* the row of the entries left out */
+/* Sides of the baseline an entry is on; SR_SIDE_NONE: none to be on (no
+ * baseline, no value). Ranked higher, same, none, lower; then by value. */
+typedef enum { SR_SIDE_LOWER, SR_SIDE_SAME, SR_SIDE_HIGHER, SR_SIDE_NONE, SR_N_SIDES } sr_chart_side;
+typedef struct sr_chart_rank {
+    double value; /* what the chart shows, the better the higher; NaN: none (ranked in the middle: left out first) */
+    sr_chart_side side;
+    bool pinned; /* always drawn, first: the baseline's row */
+} sr_chart_rank;
+typedef struct sr_chart_cut {
+    /* set by the chart: */
+    const char *noun;                   /* "models", "entries" */
+    const char *measure;                /* what ranks them: "median speed ratio over its scenarios" */
+    const char *side_words[SR_N_SIDES]; /* "lower", ...; NULL: that side is never named */
+    const char *ends[2];                /* the ends' words: "best", "worst" (NULL), or "highest", "lowest" */
+    /* set by sr_chart_keep_ends: */
+    size_t total, pinned, best, worst, left_out, by_side[SR_N_SIDES];
+} sr_chart_cut;
+/* Keeps at most `room` of the entries idx[0..n) (ranks[i] is idx[i]'s):
+ * all of them in their order when they fit, else the pinned, the best and
+ * (after SR_CHART_GAP when gap_row) the worst, best first; returns how many
+ * idx now holds (room n + 1). cut's counts are set either way. */
+size_t sr_chart_keep_ends(size_t *idx, size_t n, const sr_chart_rank *ranks, size_t room, bool gap_row,
+                          sr_chart_cut *cut);
+/* The entries idx[0..n) best first (the pinned before them), by ranks[i]
+ * for idx[i]; ties keep their order. */
+void sr_chart_rank_sort(size_t *idx, size_t n, const sr_chart_rank *ranks);
+/* "Drawn: the 20 best and the 20 worst of 168 models by median speed
+ * ratio over their scenarios; left out, the 128 between them: 97 below the
+ * baseline, 31 at or above it." NULL when nothing is left out. Fresh
+ * string. */
+char *sr_chart_cut_sentence(const sr_chart_cut *cut);
+/* The row of the entries left out, from top, row_h high: "⋯ 128 left out
+ * here: 97 below …", drawn and added to the description (on a line of its
+ * own, as a row chart's rows are, or as a panel's, after a space). */
+void sr_chart_gap_row(sr_canvas *cv, double top, double row_h, const sr_chart_cut *cut, bool own_line,
+                      sr_strbuf *desc);
+/* The sentence under the plot at baseline y (at most two lines,
+ * SR_CHART_CUT_NOTE_H), drawn and added to the description; nothing when
+ * nothing is left out. */
+#define SR_CHART_CUT_NOTE_H 33.0
+void sr_chart_cut_note(sr_canvas *cv, double y, const sr_chart_cut *cut, sr_strbuf *desc);
 
 /* A whisker from lo to hi (axis values) at y, its end caps half high. */
 void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, double y, double half, sr_rgb color);
@@ -63,7 +111,8 @@ void sr_chart_whisker(sr_canvas *cv, const sr_axis *ax, double lo, double hi, do
 const char *sr_chart_fmt_points(char *buf, size_t size, double v, int decimals);
 
 /* ---- parts ---------------------------------------------------------------
- * A chart shows at most SR_CHART_MAX_ROWS rows; the PDF may split those into
+ * A chart shows at most SR_CHART_MAX_ROWS entries (and the row of those
+ * left out); the PDF may split those into
  * parts that each fit a page at full width (rows [first, first + count),
  * part `part` of `parts`, from 1); the axes still span every row, so the
  * parts share their scale. The report's and the comparison's charts split
@@ -74,7 +123,7 @@ typedef struct sr_chart_part {
 
 /* The title, with " (part k of m)" when split. Fresh string. */
 char *sr_chart_part_title(const char *title, const sr_chart_part *pt);
-/* The "… and N more" line goes under the last part only. */
+/* The sentence of the entries left out goes under the last part only. */
 bool sr_chart_last_part(const sr_chart_part *pt);
 /* Design height of a part of `shown` rows, with every optional line. */
 typedef double (*sr_chart_height_fn)(const void *ctx, size_t shown);
@@ -97,12 +146,19 @@ typedef struct sr_chart_source {
     size_t (*rows)(const void *doc, int kind, size_t *idx);
     /* Design height of `shown` rows with every optional line (PDF parts). */
     double (*height)(const void *doc, int kind, size_t shown);
-    /* Draw rows idx[0..n) as part pt for target. */
+    /* Past SR_CHART_MAX_ROWS rows: each row's rank (ranks[i] for idx[i])
+     * and cut's words (noun, measure, sides). */
+    void (*rank)(const void *doc, int kind, const size_t *idx, size_t n, sr_chart_rank *ranks, sr_chart_cut *cut);
+    /* Draw rows idx[0..n) (the kept ones, SR_CHART_GAP where the cut
+     * ones were) as part pt for target. */
     sr_error *(*draw)(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
-                      const sr_chart_part *pt, char **out, size_t *len);
+                      const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len);
 } sr_chart_source;
 
-/* The chart whole (at most SR_CHART_MAX_ROWS rows) as PNG or SVG. */
+/* What the chart leaves out, in words (sr_chart_cut_sentence): NULL when
+ * it draws every row. For the figure's caption and label. */
+char *sr_chart_left_out(const sr_chart_source *src);
+/* The chart whole (at most SR_CHART_MAX_ROWS entries) as PNG or SVG. */
 sr_error *sr_chart_render(const sr_chart_source *src, sr_chart_format format, char **out, size_t *len);
 /* The chart onto PDF pages where place() says, in parts no taller than
  * max_height design units (a part holds at least one row). */
@@ -128,7 +184,7 @@ double sr_chart_accuracy_panel_h(size_t shown);
 void sr_chart_panel_head(sr_canvas *cv, double y0, const char *title, const char *aside, double text_x,
                          const char *value_head, double n_right, const char *count_head);
 /* The whole chart: n_panels panels (none: a message), the footnote, and
- * the "… and N more" line when `more`. */
+ * the sentence of the entries left out when `more`. */
 double sr_chart_accuracy_height(size_t n_panels, size_t shown, bool more);
 
 #endif

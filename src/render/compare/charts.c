@@ -133,7 +133,7 @@ static look verdict_look(sr_verdict v)
 /* One benchmark's panel from y0: the axis spans 0 and every row's interval
  * (of every part). */
 static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *bench, const size_t *idx, size_t rows,
-                           const sr_chart_part *pt, double y0, sr_strbuf *desc)
+                           const sr_chart_cut *cut, const sr_chart_part *pt, double y0, sr_strbuf *desc)
 {
     const double plot_x1 = 540, text_x = 556, n_right = SR_CHART_WIDTH - 16;
     char buf[128], conf[64], head[96];
@@ -146,7 +146,7 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
     sr_strbuf_printf(desc, "%s:", sr_text_benchmark_title(bench));
     double lo = 0, hi = 0;
     for (size_t i = 0; i < rows; i++) {
-        const sr_accuracy_change *ch = accuracy_of(&c->models[idx[i]], bench);
+        const sr_accuracy_change *ch = idx[i] == SR_CHART_GAP ? NULL : accuracy_of(&c->models[idx[i]], bench);
         double v[3] = {ch ? ch->change.delta : NAN, ch ? ch->change.ci_low : NAN, ch ? ch->change.ci_high : NAN};
         for (int k = 0; k < 3; k++)
             if (isfinite(v[k])) {
@@ -163,6 +163,10 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
     double x0 = sr_axis_x(&ax, 0);
     sr_canvas_line(cv, x0, top, x0, bottom, 1.2, sr_dark, false);
     for (size_t i = 0; i < shown; i++) {
+        if (idx[pt->first + i] == SR_CHART_GAP) {
+            sr_chart_gap_row(cv, top + (double)i * ROW_H, ROW_H, cut, false, desc);
+            continue;
+        }
         const sr_model_change *mc = &c->models[idx[pt->first + i]];
         const sr_accuracy_change *ch = accuracy_of(mc, bench);
         double yc = top + (double)i * ROW_H + ROW_H / 2;
@@ -190,14 +194,14 @@ static void accuracy_panel(sr_canvas *cv, const sr_comparison *c, const char *be
 }
 
 static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
-                                const sr_chart_part *pt, char **out, size_t *len)
+                                const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     size_t n_panels;
     const char **names = accuracy_panels(c, &n_panels);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
+    size_t rows = n, shown = rows ? pt->count : 0;
     if (rows == 0)
         n_panels = 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
     sr_canvas cv;
     sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
@@ -225,7 +229,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     for (size_t p = 0; p < n_panels; p++) {
         if (p)
             sr_strbuf_putc(&desc, '\n');
-        accuracy_panel(&cv, c, names[p], idx, rows, pt, top + (double)p * panel_h, &desc);
+        accuracy_panel(&cv, c, names[p], idx, rows, cut, pt, top + (double)p * panel_h, &desc);
     }
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     char conf[64], resamples[64];
@@ -240,7 +244,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     free(fit);
     free(note);
     if (more)
-        sr_chart_more(&cv, foot + 18, n - rows, &desc);
+        sr_chart_cut_note(&cv, foot + 18, cut, &desc);
     err = sr_canvas_close(&cv, "accuracy_change-", sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY),
                           sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
@@ -266,7 +270,7 @@ static double speed_group_h(size_t ncol)
 
 static double speed_height(size_t ncol, size_t shown, bool more)
 {
-    return speed_top() + (shown ? (double)shown * speed_group_h(ncol) : 60) + 56 + (more ? 18 : 0);
+    return speed_top() + (shown ? (double)shown * speed_group_h(ncol) : 60) + 56 + (more ? SR_CHART_CUT_NOTE_H : 0);
 }
 
 static const sr_speed_change *speed_of(const sr_model_change *mc, const char *key)
@@ -309,6 +313,8 @@ static void speed_axis(const sr_comparison *c, const size_t *idx, size_t rows, s
 {
     double lo = 1, hi = 1;
     for (size_t i = 0; i < rows; i++) {
+        if (idx[i] == SR_CHART_GAP)
+            continue;
         const sr_model_change *mc = &c->models[idx[i]];
         for (size_t k = 0; k < mc->n_speed; k++) {
             double v[3] = {mc->speed[k].change.ratio, NAN, NAN};
@@ -356,13 +362,13 @@ static void speed_group(sr_canvas *cv, const sr_model_change *mc, const sr_speed
 }
 
 static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *target, const size_t *idx, size_t n,
-                             const sr_chart_part *pt, char **out, size_t *len)
+                             const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     sr_speed_columns cols;
     const sr_sweep *sides[2] = {c->before, c->after};
     sr_speed_columns_make_many(sides, 2, &cols);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     const double plot_x1 = 590, text_x = 604;
     double top = speed_top(), group_h = speed_group_h(cols.n), bottom = top + (shown ? shown * group_h : 60);
     sr_canvas cv;
@@ -400,14 +406,18 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
         sr_canvas_text(&cv, x1 + 4, top - 4, "no change = 1.0", SR_CHART_VALUE_SIZE, false, 0, sr_black);
     }
     for (size_t i = 0; i < shown; i++) {
-        if (i)
+        if (idx[pt->first + i] == SR_CHART_GAP) {
+            sr_chart_gap_row(&cv, top + (double)i * group_h, group_h, cut, true, &desc);
+            continue;
+        }
+        if (desc.len)
             sr_strbuf_putc(&desc, '\n');
         speed_group(&cv, &c->models[idx[pt->first + i]], &cols, &ax, top + (double)i * group_h, text_x, &desc);
     }
     sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + plot_x1) / 2, bottom + 34, "after / before (\xC3\x97, higher is faster)",
                    SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     if (more)
-        sr_chart_more(&cv, bottom + 52, n - rows, &desc);
+        sr_chart_cut_note(&cv, bottom + 52, cut, &desc);
     err = sr_canvas_close(&cv, "speed_change-", sr_compare_chart_title(SR_COMPARE_CHART_SPEED), sr_strbuf_cstr(&desc),
                           out, len);
     sr_strbuf_release(&desc);
@@ -418,12 +428,13 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
 /* ---- entry points ------------------------------------------------------------ */
 
 static sr_error *draw_part(const sr_comparison *c, sr_compare_chart_kind kind, const sr_chart_target *target,
-                           const size_t *idx, size_t n, const sr_chart_part *pt, char **out, size_t *len)
+                           const size_t *idx, size_t n, const sr_chart_cut *cut, const sr_chart_part *pt, char **out,
+                           size_t *len)
 {
     *out = NULL;
     *len = 0;
-    return kind == SR_COMPARE_CHART_ACCURACY ? accuracy_chart(c, target, idx, n, pt, out, len)
-                                             : speed_chart(c, target, idx, n, pt, out, len);
+    return kind == SR_COMPARE_CHART_ACCURACY ? accuracy_chart(c, target, idx, n, cut, pt, out, len)
+                                             : speed_chart(c, target, idx, n, cut, pt, out, len);
 }
 
 static size_t source_rows(const void *doc, int kind, size_t *idx)
@@ -432,9 +443,72 @@ static size_t source_rows(const void *doc, int kind, size_t *idx)
 }
 
 static sr_error *source_draw(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
-                             const sr_chart_part *pt, char **out, size_t *len)
+                             const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
-    return draw_part(doc, (sr_compare_chart_kind)kind, target, idx, n, pt, out, len);
+    return draw_part(doc, (sr_compare_chart_kind)kind, target, idx, n, cut, pt, out, len);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* A model's rank when the chart cannot show every one: on accuracy,
+ * regressed on some benchmark, else improved on some, else no measured
+ * difference, by its lowest change; on speed, slower beyond run noise in
+ * some scenario, else faster in some, else within noise, by its median
+ * ratio (for ordering only). */
+static sr_chart_rank change_rank(const sr_model_change *mc, sr_compare_chart_kind kind)
+{
+    sr_chart_rank r = {NAN, SR_SIDE_NONE, false};
+    bool worse = false, better = false, judged = false;
+    if (kind == SR_COMPARE_CHART_ACCURACY) {
+        for (size_t k = 0; k < mc->n_accuracy; k++) {
+            const sr_paired_result *ch = &mc->accuracy[k].change;
+            if (!mc->accuracy[k].before || !mc->accuracy[k].after || !isfinite(ch->delta))
+                continue;
+            r.value = isfinite(r.value) ? fmin(r.value, ch->delta) : ch->delta;
+            worse = worse || ch->verdict == SR_VERDICT_LOWER;
+            better = better || ch->verdict == SR_VERDICT_HIGHER;
+            judged = judged || ch->verdict == SR_VERDICT_NO_DIFFERENCE;
+        }
+    } else {
+        double *v = sr_xmalloc((mc->n_speed ? mc->n_speed : 1) * sizeof *v);
+        size_t n = 0;
+        for (size_t k = 0; k < mc->n_speed; k++) {
+            const sr_spread *ch = &mc->speed[k].change;
+            if (!isfinite(ch->ratio))
+                continue;
+            v[n++] = ch->ratio;
+            worse = worse || ch->verdict == SR_SPEED_SLOWER;
+            better = better || ch->verdict == SR_SPEED_FASTER;
+            judged = judged || ch->verdict == SR_SPEED_WITHIN_NOISE;
+        }
+        if (n) {
+            qsort(v, n, sizeof *v, cmp_double);
+            r.value = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+        free(v);
+    }
+    r.side = worse ? SR_SIDE_LOWER : better ? SR_SIDE_HIGHER : judged ? SR_SIDE_SAME : SR_SIDE_NONE;
+    return r;
+}
+
+static void source_rank(const void *doc, int kind, const size_t *idx, size_t n, sr_chart_rank *ranks,
+                        sr_chart_cut *cut)
+{
+    const sr_comparison *c = doc;
+    bool acc = kind == SR_COMPARE_CHART_ACCURACY;
+    cut->noun = "models";
+    cut->measure = acc ? "verdict, then lowest change over the benchmarks"
+                       : "verdict, then median after / before over the scenarios";
+    cut->side_words[SR_SIDE_LOWER] = acc ? "regressed on a benchmark" : "slower beyond run noise somewhere";
+    cut->side_words[SR_SIDE_SAME] = acc ? "no measured difference" : "within run noise";
+    cut->side_words[SR_SIDE_HIGHER] = acc ? "improved on some, regressed on none" : "faster somewhere, slower nowhere";
+    cut->side_words[SR_SIDE_NONE] = "not judged";
+    for (size_t i = 0; i < n; i++)
+        ranks[i] = change_rank(&c->models[idx[i]], (sr_compare_chart_kind)kind);
 }
 
 /* Design height of `shown` rows, at most (every optional line counted). */
@@ -457,7 +531,13 @@ static double source_height(const void *doc, int kind, size_t shown)
 
 static sr_chart_source source(const sr_comparison *c, sr_compare_chart_kind kind)
 {
-    return (sr_chart_source){c, (int)kind, c->n_models, false, source_rows, source_height, source_draw};
+    return (sr_chart_source){c, (int)kind, c->n_models, false, source_rows, source_height, source_rank, source_draw};
+}
+
+char *sr_compare_chart_left_out(const sr_comparison *c, sr_compare_chart_kind kind)
+{
+    const sr_chart_source src = source(c, kind);
+    return sr_chart_left_out(&src);
 }
 
 sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,

@@ -15,6 +15,10 @@ const char *sr_compare_chart_title(sr_compare_chart_kind kind);
 /* What a chart shows, one sentence (HTML and PDF captions). */
 const char *sr_compare_chart_caption(sr_compare_chart_kind kind);
 
+/* The models the chart cannot show and leaves out, in the words it says
+ * them in (its figure's caption and label say them too); NULL when it
+ * draws every one. Fresh string. */
+char *sr_compare_chart_left_out(const sr_comparison *c, sr_compare_chart_kind kind);
 /* A chart as PNG, SVG or the PNG's pixels (SR_CHART_RGB, for sr_encode_png). */
 sr_error *sr_render_compare_chart(const sr_comparison *c, sr_compare_chart_kind kind, sr_chart_format format,
                                   char **out, size_t *len);

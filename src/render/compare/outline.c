@@ -34,15 +34,18 @@ static sr_error *chart_pdf(const void *src, int kind, double max_height, sr_pdf_
 
 static void add_chart(sr_doc_section *s, const sr_comparison *c, sr_compare_chart_kind k, const char *const *svg)
 {
+    char *left_out = sr_compare_chart_left_out(c, k);
     const sr_doc_chart ch = {.name = (char *)sr_compare_chart_names[k],
                              .title = (char *)sr_compare_chart_title(k),
                              .caption = (char *)sr_compare_chart_caption(k),
+                             .left_out = left_out,
                              .svg = svg ? svg[k] : NULL,
                              .src = c,
                              .kind = (int)k,
                              .svg_fn = chart_svg,
                              .pdf_fn = chart_pdf};
     sr_doc_only(sr_doc_chart_add(s, &ch), SR_DOC_HTML | SR_DOC_PDF);
+    free(left_out);
 }
 
 /* A table under a section (id: unique, not the table's own) named by its title: its aside becomes the

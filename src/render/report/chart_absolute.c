@@ -89,7 +89,7 @@ static void accuracy_axis(const sr_sweep *sw, const size_t *idx, size_t rows, co
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < rows; i++) {
-        const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
+        const sr_scores *s = idx[i] == SR_CHART_GAP ? NULL : sr_model_benchmark(&sw->models[idx[i]], bench);
         if (!has_score(s))
             continue;
         double vals[3] = {s->score, s->score_ci_low, s->score_ci_high};
@@ -130,23 +130,24 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
     sr_strbuf_printf(desc, " %s %s n %s;", label, buf, count);
 }
 
-/* How many of the rows have a score on bench. */
+/* How many of the rows drawn have a score on bench. */
 static size_t scored_rows(const sr_sweep *sw, const size_t *idx, size_t rows, const char *bench)
 {
     size_t n = 0;
     for (size_t i = 0; i < rows; i++)
-        n += has_score(sr_model_benchmark(&sw->models[idx[i]], bench));
+        n += idx[i] != SR_CHART_GAP && has_score(sr_model_benchmark(&sw->models[idx[i]], bench));
     return n;
 }
 
 /* Benchmark p's panel from y0: its heading, the rows of the part, the axis. */
-static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx, size_t rows, const sr_chart_part *pt,
-                           const char *bench, size_t p, double y0, const char *ci_head, sr_strbuf *desc)
+static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx, size_t rows, const sr_chart_cut *cut,
+                           const sr_chart_part *pt, const char *bench, size_t p, double y0, const char *ci_head,
+                           sr_strbuf *desc)
 {
     char head[96], count[64];
     size_t scored = scored_rows(sw, idx, rows, bench);
-    snprintf(head, sizeof head, "%s model%s scored", sr_text_count(count, sizeof count, (long long)scored),
-             scored == 1 ? "" : "s");
+    snprintf(head, sizeof head, "%s model%s scored%s", sr_text_count(count, sizeof count, (long long)scored),
+             scored == 1 ? "" : "s", cut->left_out ? " of those drawn" : "");
     sr_chart_panel_head(cv, y0, sr_text_benchmark_title(bench), head, ACC_TEXT_X, ci_head, ACC_N_RIGHT, "n items");
     sr_strbuf_printf(desc, "%s%s (%s):", p ? "\n" : "", sr_text_benchmark_title(bench), head);
 
@@ -156,9 +157,14 @@ static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx,
     double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * SR_CHART_ACCURACY_ROW_H;
     sr_chart_bands(cv, rows_top, shown, SR_CHART_ACCURACY_ROW_H);
     sr_axis_draw(cv, &ax, rows_top, rows_bottom, fmt_percent_axis);
-    for (size_t i = 0; i < shown; i++)
-        accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax,
-                     rows_top + (double)i * SR_CHART_ACCURACY_ROW_H + SR_CHART_ACCURACY_ROW_H / 2, desc);
+    for (size_t i = 0; i < shown; i++) {
+        double row_top = rows_top + (double)i * SR_CHART_ACCURACY_ROW_H;
+        if (idx[pt->first + i] == SR_CHART_GAP)
+            sr_chart_gap_row(cv, row_top, SR_CHART_ACCURACY_ROW_H, cut, false, desc);
+        else
+            accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax, row_top + SR_CHART_ACCURACY_ROW_H / 2,
+                         desc);
+    }
     sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ACC_PLOT_X1) / 2, rows_bottom + 32, "mean per-item score (%)",
                    SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
 }
@@ -179,7 +185,7 @@ static bool any_summary_only(const sr_sweep *sw, const size_t *idx, const sr_cha
                              size_t n_panels)
 {
     for (size_t i = 0; i < pt->count; i++)
-        for (size_t p = 0; p < n_panels; p++) {
+        for (size_t p = 0; p < n_panels && idx[pt->first + i] != SR_CHART_GAP; p++) {
             const sr_scores *s = sr_model_benchmark(&sw->models[idx[pt->first + i]], names[p]);
             if (has_score(s) && s->summary_only)
                 return true;
@@ -204,8 +210,8 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, bo
                       desc);
 }
 
-/* Every optional line counted: the "… and N more" line and the second
- * line of the footnote. */
+/* Every optional line counted: the sentence of the models left out and
+ * the second line of the footnote. */
 double sr_absolute_accuracy_height(const sr_sweep *sw, size_t shown)
 {
     size_t n_panels = 0;
@@ -214,12 +220,12 @@ double sr_absolute_accuracy_height(const sr_sweep *sw, size_t shown)
 }
 
 sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                     const sr_chart_part *pt, char **out, size_t *len)
+                                     const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     size_t n_panels = 0;
     const char **names = sr_text_benchmark_list(sw, &n_panels);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     if (rows == 0)
         n_panels = 0;
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
@@ -254,11 +260,11 @@ sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *
         sr_strbuf_puts(&desc, "No accuracy scores.");
     }
     for (size_t p = 0; p < n_panels; p++)
-        accuracy_panel(&cv, sw, idx, rows, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
+        accuracy_panel(&cv, sw, idx, rows, cut, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     accuracy_footnote(&cv, &sw->settings, foot, summary, &desc);
     if (more)
-        sr_chart_more(&cv, foot + (summary ? 36 : 18), n - rows, &desc);
+        sr_chart_cut_note(&cv, foot + (summary ? 36 : 18), cut, &desc);
     err = sr_canvas_close(&cv, "accuracy-", sr_chart_title(SR_CHART_ACCURACY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     free(names);
@@ -283,11 +289,12 @@ static double plot_top(size_t ncol)
     return SR_CHART_LEGEND_Y + sr_chart_legend_height(ncol) + 14;
 }
 
-/* Design height with `shown` rows; more: the "… and N more" line;
- * unshown: the line counting models without speed results. */
+/* Design height with `shown` rows; more: the sentence of the models left
+ * out; unshown: the line counting models without speed results. */
 static double speed_height(size_t ncol, size_t shown, bool more, bool unshown)
 {
-    return plot_top(ncol) + (shown ? (double)shown * group_h(ncol) : 60) + 52 + (more ? 18 : 0) + (unshown ? 18 : 0);
+    return plot_top(ncol) + (shown ? (double)shown * group_h(ncol) : 60) + 52 + (more ? SR_CHART_CUT_NOTE_H : 0) +
+           (unshown ? 18 : 0);
 }
 
 double sr_absolute_speed_height(const sr_sweep *sw, size_t shown)
@@ -326,7 +333,8 @@ static size_t models_without_speed(const sr_sweep *sw)
 
 typedef struct speed_plot {
     const sr_sweep *sw;
-    const size_t *idx;
+    const size_t *idx; /* SR_CHART_GAP: the row of the models left out */
+    const sr_chart_cut *cut;
     const sr_chart_part *pt; /* the rows drawn */
     const sr_speed_columns *cols;
     sr_axis ax;
@@ -338,7 +346,7 @@ static void speed_axis(speed_plot *sp, size_t rows)
 {
     double top = 0, lo, hi;
     for (size_t i = 0; i < rows; i++)
-        for (size_t c = 0; c < sp->cols->n; c++) {
+        for (size_t c = 0; c < sp->cols->n && sp->idx[i] != SR_CHART_GAP; c++) {
             const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
             if (!sc || !isfinite(sc->median_output_throughput))
                 continue;
@@ -356,6 +364,10 @@ static double bar_y(const speed_plot *sp, size_t i, size_t c)
  * run), and its line of the description. */
 static void speed_row(sr_canvas *cv, const speed_plot *sp, size_t i, sr_strbuf *desc)
 {
+    if (sp->idx[sp->pt->first + i] == SR_CHART_GAP) {
+        sr_chart_gap_row(cv, sp->top + (double)i * sp->group_h, sp->group_h, sp->cut, true, desc);
+        return;
+    }
     const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
     const char *label = m->label ? m->label : m->id;
     sr_chart_row_label(cv, label, "", bar_y(sp, i, 0) + (sp->group_h - GROUP_PAD) / 2 + 4);
@@ -413,17 +425,17 @@ static void speed_heading(sr_canvas *cv, const sr_speed_columns *cols, const sr_
 }
 
 sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                  const sr_chart_part *pt, char **out, size_t *len)
+                                  const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     sr_speed_columns cols;
     sr_speed_columns_make(sw, &cols);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     size_t unshown = models_without_speed(sw);
     bool say_unshown = unshown > 0 && rows > 0 && sr_chart_last_part(pt);
     const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     speed_plot sp = {
-        .sw = sw, .idx = idx, .pt = &drawn, .cols = &cols, .top = plot_top(cols.n), .group_h = group_h(cols.n)};
+        .sw = sw, .idx = idx, .cut = cut, .pt = &drawn, .cols = &cols, .top = plot_top(cols.n), .group_h = group_h(cols.n)};
     sp.bottom = sp.top + (shown ? (double)shown * sp.group_h : 60);
     speed_axis(&sp, rows);
 
@@ -447,11 +459,11 @@ sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *tar
     sr_canvas_text(&cv, (SR_CHART_PLOT_X0 + sp.ax.x1) / 2, sp.bottom + 34,
                    "median output throughput (tokens/s, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     if (more)
-        sr_chart_more(&cv, sp.bottom + 52, n - rows, &desc);
+        sr_chart_cut_note(&cv, sp.bottom + 52, cut, &desc);
     if (say_unshown) { /* never silently: the tables list them */
         char note[160];
         snprintf(note, sizeof note, "Not drawn: %zu model%s without speed results", unshown, unshown == 1 ? "" : "s");
-        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
+        sr_canvas_text(&cv, 16, sp.bottom + 52 + (more ? SR_CHART_CUT_NOTE_H : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0, sr_grey);
         sr_strbuf_printf(&desc, "\n%s.", note);
     }
     err = sr_canvas_close(&cv, "speed-", sr_chart_title(SR_CHART_SPEED), sr_strbuf_cstr(&desc), out, len);

@@ -28,10 +28,11 @@ bool sr_absolute_speed_row(const sr_model *m);
 double sr_absolute_accuracy_height(const sr_sweep *sw, size_t shown);
 double sr_absolute_speed_height(const sr_sweep *sw, size_t shown);
 
-/* Rows idx[0..n) (at most SR_CHART_MAX_ROWS drawn), part pt. */
+/* Rows idx[0..n) (the kept ones, SR_CHART_GAP where cut's are left out),
+ * part pt. */
 sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                     const sr_chart_part *pt, char **out, size_t *len);
+                                     const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len);
 sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                  const sr_chart_part *pt, char **out, size_t *len);
+                                  const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len);
 
 #endif

@@ -3,8 +3,9 @@
  * entry's median output throughput against that axis, a line per entry,
  * as vLLM's compare script draws it; and the same for each entry's p99
  * time to first token (the latency chart, issue 32), the baseline marked.
- * The first THROUGHPUT_LINES entries in display order are drawn; the chart
- * says how many are left out. */
+ * At most THROUGHPUT_LINES lines: past them the baseline and the best and
+ * the worst entries relative to it (canvas/parts.h's sr_chart_keep_ends),
+ * and the chart says how many it leaves out, and on which side. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,12 @@ static int cmp_xy(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static const char *axis_words(sr_load_axis a)
 {
     return a == SR_AXIS_CONCURRENCY ? "concurrent requests (the limit set)"
@@ -83,52 +90,112 @@ static const char *axis_words(sr_load_axis a)
                                     : "prompts sent at once";
 }
 
-/* The lines to draw: each entry's points on the curve sorted by x, the
- * first THROUGHPUT_LINES entries in display order that have any. */
+/* The lines to draw: each entry's points on the curve sorted by x, every
+ * entry that has any in display order, or past THROUGHPUT_LINES the
+ * baseline, the best and the worst (cut says how many are left out). */
 typedef struct curves {
     xy *pts;                        /* line l is pts[first[l], first[l + 1]) */
     size_t *first;                  /* lines + 1 entries */
     size_t shown[THROUGHPUT_LINES]; /* the model of each line */
-    size_t lines, n_pts, left_out;
+    size_t lines, n_pts;
+    sr_chart_cut cut;
     double xlo, xhi, yhi;
 } curves;
 
+/* A line's rank: the median over its points of its figure relative to the
+ * baseline's at the same load (throughput over the baseline's, the
+ * baseline's p99 TTFT over its own: higher is better either way), its side
+ * of 1; without the baseline's line, its own median figure. */
+static sr_chart_rank line_rank(const xy *line, size_t n, const xy *base, size_t n_base, load_figure f, bool is_base)
+{
+    double *r = sr_xmalloc((n ? n : 1) * sizeof *r), *own = sr_xmalloc((n ? n : 1) * sizeof *own);
+    size_t k = 0;
+    for (size_t p = 0; p < n; p++) {
+        own[p] = f == FIGURE_THROUGHPUT ? line[p].y : -line[p].y;
+        for (size_t b = 0; b < n_base; b++)
+            if (base[b].x == line[p].x && base[b].y > 0 && line[p].y > 0)
+                r[k++] = f == FIGURE_THROUGHPUT ? line[p].y / base[b].y : base[b].y / line[p].y;
+    }
+    sr_chart_rank rank = {NAN, SR_SIDE_NONE, is_base};
+    qsort(k ? r : own, k ? k : n, sizeof *r, cmp_double);
+    const double *v = k ? r : own;
+    size_t m = k ? k : n;
+    if (m)
+        rank.value = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2; /* ordering only */
+    if (k)
+        rank.side = rank.value < 1 ? SR_SIDE_LOWER : SR_SIDE_HIGHER;
+    free(r);
+    free(own);
+    return rank;
+}
+
 static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figure f, curves *c)
 {
-    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
-    c->pts = sr_xmalloc((sw->n_models ? sw->n_models : 1) * 256 * sizeof *c->pts);
-    c->first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *c->first);
-    size_t n = sr_render_model_order(sw, order);
-    c->lines = c->n_pts = c->left_out = 0;
-    c->xlo = INFINITY, c->xhi = -INFINITY, c->yhi = 0;
-    xy *pts = c->pts;
+    size_t nm = sw->n_models ? sw->n_models : 1;
+    size_t *order = sr_xmalloc(nm * sizeof *order), *start = sr_xmalloc((nm + 1) * sizeof *start),
+           *who = sr_xmalloc((nm + 1) * sizeof *who);
+    xy *all = sr_xmalloc(nm * 256 * sizeof *all);
+    size_t n = sr_render_model_order(sw, order), n_lines = 0, n_all = 0, base_line = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         if (m->status == SR_STATUS_FAILED)
             continue;
-        size_t start = c->n_pts;
-        for (size_t s = 0; s < m->n_scenarios && c->n_pts - start < 256; s++) {
+        size_t begin = n_all;
+        for (size_t s = 0; s < m->n_scenarios && n_all - begin < 256; s++) {
             const sr_scenario *sc = &m->scenarios[s];
             if (same_curve(sc, k) && isfinite(figure_of(sc, f)))
-                pts[c->n_pts++] = (xy){sr_scenario_axis_value(sc, k->axis), figure_of(sc, f)};
+                all[n_all++] = (xy){sr_scenario_axis_value(sc, k->axis), figure_of(sc, f)};
         }
-        if (c->n_pts == start)
+        if (n_all == begin)
             continue;
-        if (c->lines == THROUGHPUT_LINES) {
-            c->left_out++;
-            c->n_pts = start;
-            continue;
-        }
-        qsort(pts + start, c->n_pts - start, sizeof *pts, cmp_xy);
-        c->first[c->lines] = start;
-        c->shown[c->lines++] = order[i];
-        for (size_t p = start; p < c->n_pts; p++) {
-            c->xlo = fmin(c->xlo, pts[p].x);
-            c->xhi = fmax(c->xhi, pts[p].x);
-            c->yhi = fmax(c->yhi, pts[p].y);
+        qsort(all + begin, n_all - begin, sizeof *all, cmp_xy);
+        if (m->is_baseline)
+            base_line = n_lines;
+        start[n_lines] = begin;
+        who[n_lines++] = order[i];
+    }
+    start[n_lines] = n_all;
+    /* Which lines: all up to THROUGHPUT_LINES, else both ends (the rule of
+     * every chart), ranked against the baseline's line. */
+    sr_chart_rank *ranks = sr_xmalloc((n_lines ? n_lines : 1) * sizeof *ranks);
+    size_t *keep = sr_xmalloc((n_lines + 1) * sizeof *keep);
+    const xy *base = base_line != SIZE_MAX ? all + start[base_line] : NULL;
+    size_t n_base = base ? start[base_line + 1] - start[base_line] : 0;
+    for (size_t l = 0; l < n_lines; l++) {
+        keep[l] = l;
+        ranks[l] = line_rank(all + start[l], start[l + 1] - start[l], base, n_base, f, l == base_line);
+    }
+    c->cut = (sr_chart_cut){.noun = "entries"};
+    if (n_base) {
+        c->cut.measure = f == FIGURE_THROUGHPUT
+                             ? "median output throughput relative to the baseline's at the same load"
+                             : "median p99 TTFT relative to the baseline's at the same load (the lower the better)";
+        c->cut.side_words[SR_SIDE_LOWER] = f == FIGURE_THROUGHPUT ? "below the baseline" : "slower than the baseline";
+        c->cut.side_words[SR_SIDE_HIGHER] = f == FIGURE_THROUGHPUT ? "at or above it" : "as fast or faster";
+    } else {
+        c->cut.measure = f == FIGURE_THROUGHPUT ? "median output throughput" : "median p99 TTFT (the lower the better)";
+    }
+    c->lines = sr_chart_keep_ends(keep, n_lines, ranks, THROUGHPUT_LINES, false, &c->cut);
+    c->pts = sr_xmalloc((n_all ? n_all : 1) * sizeof *c->pts);
+    c->first = sr_xmalloc((THROUGHPUT_LINES + 1) * sizeof *c->first);
+    c->n_pts = 0;
+    c->xlo = INFINITY, c->xhi = -INFINITY, c->yhi = 0;
+    for (size_t l = 0; l < c->lines; l++) {
+        c->first[l] = c->n_pts;
+        c->shown[l] = who[keep[l]];
+        for (size_t p = start[keep[l]]; p < start[keep[l] + 1]; p++) {
+            c->pts[c->n_pts++] = all[p];
+            c->xlo = fmin(c->xlo, all[p].x);
+            c->xhi = fmax(c->xhi, all[p].x);
+            c->yhi = fmax(c->yhi, all[p].y);
         }
     }
     c->first[c->lines] = c->n_pts;
+    free(ranks);
+    free(keep);
+    free(all);
+    free(who);
+    free(start);
     free(order);
 }
 
@@ -196,9 +263,9 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load
     }
 }
 
-/* The axes' names, and how many entries were left out. */
+/* The axes' names, and which entries were left out. */
 static void axis_labels(sr_canvas *cv, sr_load_axis axis, load_figure f, bool log_x, double plot_top,
-                        double plot_bottom, size_t left_out)
+                        double plot_bottom, const sr_chart_cut *cut, sr_strbuf *desc)
 {
     char xlabel[160];
     snprintf(xlabel, sizeof xlabel, "%s%s", axis_words(axis), log_x ? ", log scale" : "");
@@ -206,12 +273,7 @@ static void axis_labels(sr_canvas *cv, sr_load_axis axis, load_figure f, bool lo
     sr_canvas_text(cv, (PLOT_X0 + PLOT_X1) / 2, plot_bottom + 34, xlabel, SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
     sr_canvas_text(cv, 16, plot_top - 8, f == FIGURE_THROUGHPUT ? "tok/s" : "p99 TTFT, ms", SR_CHART_VALUE_SIZE + 0.5,
                    false, 0, sr_grey);
-    if (left_out) {
-        char a[64], more[160];
-        snprintf(more, sizeof more, "The first %d entries in the overview's order are drawn; %s more are left out.",
-                 THROUGHPUT_LINES, sr_format_count(a, sizeof a, (long long)left_out));
-        sr_canvas_text(cv, 16, plot_bottom + 58, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    }
+    sr_chart_cut_note(cv, plot_bottom + 54, cut, desc);
 }
 
 /* The SLO's TTFT bound on the latency chart, a dashed line the curves can
@@ -283,13 +345,35 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
     if (isfinite(bound))
         slo_bound(&cv, &ay, bound, &desc);
     draw_curves(&cv, sw, &c, f, &ax, &ay, &desc);
-    axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, c.left_out);
+    axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, &c.cut, &desc);
     err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
                           sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_strbuf_release(&sub);
     curves_release(&c);
     return err;
+}
+
+static char *left_out(const sr_sweep *sw, load_figure f)
+{
+    const sr_load_curve k = *curve_of(sw, f);
+    if (!k.found)
+        return NULL;
+    curves c;
+    collect_curves(sw, &k, f, &c);
+    char *sentence = sr_chart_cut_sentence(&c.cut);
+    curves_release(&c);
+    return sentence;
+}
+
+char *sr_throughput_left_out(const sr_sweep *sw)
+{
+    return left_out(sw, FIGURE_THROUGHPUT);
+}
+
+char *sr_latency_left_out(const sr_sweep *sw)
+{
+    return left_out(sw, FIGURE_P99_TTFT);
 }
 
 sr_error *sr_throughput_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)

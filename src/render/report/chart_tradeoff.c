@@ -3,10 +3,11 @@
  * whisker) against its speed ratio (the median over its scenarios, with the
  * lowest and highest as a horizontal whisker). The baseline sits at (1, 0);
  * the shaded half above 0 is where an entry keeps up: its whisker reaches
- * it unless it is measurably lower. Entries in overview order, the first
- * best and worst TRADEOFF_LABELS / 2 named beside their dot; past
- * TRADEOFF_MAX_POINTS the best and the worst half of that are drawn, and
- * the chart counts the others by verdict. */
+ * it unless it is measurably lower. Entries ranked by verdict, then
+ * difference (canvas/parts.h's ranks), the best and worst TRADEOFF_LABELS
+ * / 2 named beside their dot; past TRADEOFF_MAX_POINTS the best and the
+ * worst half of that are drawn (sr_chart_keep_ends), and the chart counts
+ * the others by verdict. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,9 @@
 #include "util/text.h"
 
 #define TRADEOFF_LABELS 12
-#define TRADEOFF_MAX_POINTS 60 /* per panel, in overview order; the chart says how many more */
+#define TRADEOFF_MAX_POINTS 60 /* per panel; the chart says how many more, and of which kind */
 #define PANEL_H 300.0
-#define PANEL_GAP 64.0
+#define PANEL_GAP 78.0
 #define PLOT_X0 86.0
 #define PLOT_X1 (SR_CHART_WIDTH - 40.0)
 
@@ -175,17 +176,22 @@ static void ring(sr_canvas *cv, double x, double y)
 }
 
 /* A panel's dots: the compared entries with a difference and a speed
- * ratio in display order (best first), all of them when they are at most
- * TRADEOFF_MAX_POINTS, else the best and the worst half of that each, so
- * the lower entries stay in sight; the ones left out counted by verdict;
- * and the bounds of the whiskers drawn (with the baseline's 1x and 0
- * points). */
+ * ratio, best first (by verdict, then difference), all of them when they
+ * are at most TRADEOFF_MAX_POINTS, else the best and the worst half of
+ * that each, so the lower entries stay in sight; the ones left out counted
+ * by verdict (cut); and the bounds of the whiskers drawn (with the
+ * baseline's 1x and 0 points). */
 typedef struct panel_points {
     point *pts;
-    size_t np, left_out, best; /* pts[0, best) the best, pts[best, np) the worst */
-    size_t out_higher, out_same, out_lower;
+    size_t np;
+    sr_chart_cut cut;
     double xlo, xhi, ylo, yhi;
 } panel_points;
+
+static sr_chart_side verdict_side(sr_verdict v)
+{
+    return v == SR_VERDICT_HIGHER ? SR_SIDE_HIGHER : v == SR_VERDICT_LOWER ? SR_SIDE_LOWER : SR_SIDE_SAME;
+}
 
 static void collect_points(const sr_sweep *sw, const char *bench, const size_t *order, size_t n, panel_points *pp)
 {
@@ -207,21 +213,29 @@ static void collect_points(const sr_sweep *sw, const char *bench, const size_t *
         p.frontier = s->frontier == 1;
         pp->pts[all++] = p;
     }
-    size_t keep_best = all, keep_worst = 0;
-    if (all > TRADEOFF_MAX_POINTS) {
-        keep_best = TRADEOFF_MAX_POINTS / 2;
-        keep_worst = TRADEOFF_MAX_POINTS - keep_best;
-        for (size_t i = keep_best; i < all - keep_worst; i++) { /* the middle, counted by kind */
-            sr_verdict v = pp->pts[i].verdict;
-            pp->out_higher += v == SR_VERDICT_HIGHER;
-            pp->out_lower += v == SR_VERDICT_LOWER;
-            pp->out_same += v != SR_VERDICT_HIGHER && v != SR_VERDICT_LOWER;
-        }
-        pp->left_out = all - keep_best - keep_worst;
-        memmove(pp->pts + keep_best, pp->pts + all - keep_worst, keep_worst * sizeof *pp->pts);
+    /* Best first, then both ends kept: the shared rule of every chart. */
+    size_t *keep = sr_xmalloc((all + 1) * sizeof *keep);
+    sr_chart_rank *ranks = sr_xmalloc((all ? all : 1) * sizeof *ranks);
+    for (size_t i = 0; i < all; i++) {
+        keep[i] = i;
+        ranks[i] = (sr_chart_rank){pp->pts[i].delta, verdict_side(pp->pts[i].verdict), false};
     }
-    pp->np = keep_best + keep_worst;
-    pp->best = keep_best;
+    pp->cut = (sr_chart_cut){.noun = "entries",
+                             .measure = "verdict, then accuracy difference",
+                             .side_words = {[SR_SIDE_LOWER] = "lower",
+                                            [SR_SIDE_SAME] = "no measured difference",
+                                            [SR_SIDE_HIGHER] = "higher"}};
+    sr_chart_rank_sort(keep, all, ranks);
+    for (size_t i = 0; i < all; i++) /* in the sorted order: ranks follow */
+        ranks[i] = (sr_chart_rank){pp->pts[keep[i]].delta, verdict_side(pp->pts[keep[i]].verdict), false};
+    pp->np = sr_chart_keep_ends(keep, all, ranks, TRADEOFF_MAX_POINTS, false, &pp->cut);
+    point *kept = sr_xmalloc((pp->np ? pp->np : 1) * sizeof *kept);
+    for (size_t i = 0; i < pp->np; i++)
+        kept[i] = pp->pts[keep[i]];
+    free(pp->pts);
+    pp->pts = kept;
+    free(keep);
+    free(ranks);
     for (size_t i = 0; i < pp->np; i++) {
         const point *p = &pp->pts[i];
         pp->xlo = fmin(pp->xlo, p->ratio_lo);
@@ -316,23 +330,19 @@ static void label_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *
     free(taken);
     if (np <= TRADEOFF_LABELS)
         return;
-    char more[320], k[32], h[32], e[32], l[32];
-    if (pp->left_out)
-        snprintf(more, sizeof more,
-                 "Best %zu and worst %zu drawn (%zu of each named); %s between them left out: %s higher, %s no "
-                 "measured difference, %s lower.",
-                 pp->best, np - pp->best, half, sr_format_count(k, sizeof k, (long long)pp->left_out),
-                 sr_format_count(h, sizeof h, (long long)pp->out_higher),
-                 sr_format_count(e, sizeof e, (long long)pp->out_same),
-                 sr_format_count(l, sizeof l, (long long)pp->out_lower));
-    else
-        snprintf(more, sizeof more,
-                 "The best and the worst %zu in the overview's order are named; %s more are drawn unnamed.", half,
-                 sr_format_count(k, sizeof k, (long long)(np - 2 * half)));
-    char *fit = sr_canvas_fit(cv, more, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
-    sr_canvas_text(cv, 16, plot_bottom + 50, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
-    free(fit);
+    char *more = sr_chart_cut_sentence(&pp->cut), k[64];
+    if (!more)
+        more = sr_asprintf("The best and the worst %zu by verdict, then accuracy difference, are named; %s more are "
+                           "drawn unnamed.",
+                           half, sr_format_count(k, sizeof k, (long long)(np - 2 * half)));
+    else {
+        char *named = sr_asprintf("%s The best and the worst %zu drawn are named.", more, half);
+        free(more);
+        more = named;
+    }
+    sr_canvas_wrapped(cv, 16, plot_bottom + 48, more, SR_CHART_VALUE_SIZE + 0.5, 13, SR_CHART_WIDTH - 32, 2, sr_grey);
     sr_strbuf_printf(desc, " %s", more);
+    free(more);
 }
 
 static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
@@ -358,6 +368,34 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
     sr_canvas_marker(cv, 0, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0), 5.5, *sr_chart_baseline);
     label_points(cv, sw, &pp, &ax, &ay, plot_bottom, desc);
     free(pp.pts);
+}
+
+char *sr_tradeoff_left_out(const sr_sweep *sw)
+{
+    size_t n_panels = 0;
+    const char **panels = panels_of(sw, &n_panels);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t n = sr_render_model_order(sw, order);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t k = 0; k < n_panels; k++) {
+        panel_points pp;
+        collect_points(sw, panels[k], order, n, &pp);
+        char *sentence = sr_chart_cut_sentence(&pp.cut);
+        if (sentence && n_panels > 1)
+            sr_strbuf_printf(&sb, "%s%s: %s", sb.len ? " " : "", sr_text_benchmark_title(panels[k]), sentence);
+        else if (sentence)
+            sr_strbuf_puts(&sb, sentence);
+        free(sentence);
+        free(pp.pts);
+    }
+    free(panels);
+    free(order);
+    if (!sb.len) {
+        sr_strbuf_release(&sb);
+        return NULL;
+    }
+    return sr_strbuf_detach(&sb);
 }
 
 sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len)

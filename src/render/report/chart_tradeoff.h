@@ -12,6 +12,10 @@
 bool sr_tradeoff_has_data(const sr_sweep *sw);
 /* Design height of the chart. */
 double sr_tradeoff_height(const sr_sweep *sw);
+/* The entries each panel leaves out, in words (sr_chart_cut_sentence's,
+ * "GSM8K: " before each panel's when there are several); NULL when every
+ * one is drawn. Fresh string. */
+char *sr_tradeoff_left_out(const sr_sweep *sw);
 sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, char **out, size_t *len);
 
 #endif

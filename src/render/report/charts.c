@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/facts.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/render.h"
@@ -98,10 +99,11 @@ static double speed_plot_top(size_t ncol)
 }
 
 /* Design height of a speed chart showing `shown` rows (more: with the
- * "… and N more" line). */
+ * sentence of the models left out). */
 static double speed_height(size_t ncol, size_t shown, bool more)
 {
-    return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 + (more ? 18 : 0);
+    return speed_plot_top(ncol) + (shown ? (double)shown * speed_group_h(ncol) : 60) + 52 +
+           (more ? SR_CHART_CUT_NOTE_H : 0);
 }
 
 /* The number of speed columns, for geometry. */
@@ -117,7 +119,8 @@ static size_t speed_column_count(const sr_sweep *sw)
 /* What drawing the rows of a speed chart needs. */
 typedef struct speed_plot {
     const sr_sweep *sw;
-    const size_t *idx;
+    const size_t *idx; /* SR_CHART_GAP: the row of the models left out */
+    const sr_chart_cut *cut;
     const sr_chart_part *pt;
     const sr_speed_columns *cols;
     sr_axis ax;
@@ -129,7 +132,7 @@ static void speed_axis(speed_plot *sp, size_t rows)
 {
     double max_ratio = 1.0;
     for (size_t i = 0; i < rows; i++)
-        for (size_t c = 0; c < sp->cols->n; c++) {
+        for (size_t c = 0; c < sp->cols->n && sp->idx[i] != SR_CHART_GAP; c++) {
             const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
             if (sc && isfinite(sc->vs_baseline.ratio) && sc->vs_baseline.ratio > max_ratio)
                 max_ratio = sc->vs_baseline.ratio;
@@ -178,6 +181,10 @@ static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
 {
     char buf[64];
     for (size_t i = 0; i < sp->pt->count; i++) {
+        if (sp->idx[sp->pt->first + i] == SR_CHART_GAP) {
+            sr_chart_gap_row(cv, sp->top + (double)i * sp->group_h, sp->group_h, sp->cut, true, desc);
+            continue;
+        }
         const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
         double top = speed_bar_y(sp, i, 0);
         sr_chart_row_label(cv, m->label ? m->label : m->id, "", top + (sp->group_h - SPEED_GROUP_PAD) / 2 + 4);
@@ -209,6 +216,8 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
     sr_canvas_text(cv, x1 + 4, sp->top - 4, "baseline = 1.0", SR_CHART_VALUE_SIZE, false, 0, *sr_chart_baseline);
     char buf[64];
     for (size_t i = 0; i < sp->pt->count; i++) {
+        if (sp->idx[sp->pt->first + i] == SR_CHART_GAP)
+            continue;
         const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
@@ -224,40 +233,41 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
     }
 }
 
-/* Under the plot: the axis's name, how many more models the table has
- * (more_models), and how many ran no scenario the baseline ran
- * (unrated; never silently: the tables have their own speeds). */
-static void speed_footer(sr_canvas *cv, const speed_plot *sp, size_t more_models, size_t unrated, sr_strbuf *desc)
+/* Under the plot: the axis's name, the models left out when `more`, and
+ * how many ran no scenario the baseline ran (unrated; never silently: the
+ * tables have their own speeds). */
+static void speed_footer(sr_canvas *cv, const speed_plot *sp, bool more, size_t unrated, sr_strbuf *desc)
 {
     sr_canvas_text(cv, (SR_CHART_PLOT_X0 + sp->ax.x1) / 2, sp->bottom + 34,
                    "speed ratio to the baseline (\xC3\x97, higher is faster)", SR_CHART_LABEL_SIZE, false, 0.5,
                    sr_black);
-    if (more_models)
-        sr_chart_more(cv, sp->bottom + 52, more_models, desc);
+    if (more)
+        sr_chart_cut_note(cv, sp->bottom + 52, sp->cut, desc);
     if (unrated) {
         char note[160];
         snprintf(note, sizeof note, "Not drawn: %zu model%s without a ratio to the baseline (see the speed table)",
                  unrated, unrated == 1 ? "" : "s");
-        sr_canvas_text(cv, 16, sp->bottom + 52 + (more_models ? 18 : 0), note, SR_CHART_VALUE_SIZE + 1, false, 0,
-                       sr_grey);
+        sr_canvas_text(cv, 16, sp->bottom + 52 + (more ? SR_CHART_CUT_NOTE_H : 0), note, SR_CHART_VALUE_SIZE + 1,
+                       false, 0, sr_grey);
         sr_strbuf_printf(desc, "\n%s.", note);
     }
 }
 
 static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                             const sr_chart_part *pt, char **out, size_t *len)
+                             const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     const sr_model *base = sr_sweep_baseline(sw);
     sr_speed_columns cols;
     sr_speed_columns_make(sw, &cols);
     sr_speed_columns_keep_rated(sw, &cols);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     size_t with_runs, unrated = speed_models_unrated(sw, &with_runs);
     bool say_unrated = unrated > 0 && rows > 0 && sr_chart_last_part(pt);
     sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     speed_plot sp = {.sw = sw,
                      .idx = idx,
+                     .cut = cut,
                      .pt = &drawn,
                      .cols = &cols,
                      .top = speed_plot_top(cols.n),
@@ -288,7 +298,7 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     }
     speed_bars(&cv, &sp, &desc); /* then the baseline's line over them, then the values on top */
     speed_values(&cv, &sp);
-    speed_footer(&cv, &sp, more ? n - rows : 0, say_unrated ? unrated : 0, &desc);
+    speed_footer(&cv, &sp, more, say_unrated ? unrated : 0, &desc);
     err = sr_canvas_close(&cv, "speed_ratio-", sr_chart_title(SR_CHART_SPEED_RATIO), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     sr_speed_columns_release(&cols);
@@ -370,7 +380,7 @@ static void accuracy_axis(const sr_sweep *sw, const size_t *idx, size_t rows, co
 {
     double lo = 0, hi = 0;
     for (size_t i = 0; i < rows; i++) {
-        const sr_scores *s = sr_model_benchmark(&sw->models[idx[i]], bench);
+        const sr_scores *s = idx[i] == SR_CHART_GAP ? NULL : sr_model_benchmark(&sw->models[idx[i]], bench);
         if (!s || !s->compared || !isfinite(s->vs_baseline.delta))
             continue;
         double vals[3] = {s->vs_baseline.delta, s->vs_baseline.ci_low, s->vs_baseline.ci_high};
@@ -414,8 +424,9 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
 
 /* Benchmark p's panel from y0: its heading (the baseline's score, the
  * column heads ci_head and "n paired"), the rows of the part, the axis. */
-static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx, size_t rows, const sr_chart_part *pt,
-                           const char *bench, size_t p, double y0, const char *ci_head, sr_strbuf *desc)
+static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx, size_t rows, const sr_chart_cut *cut,
+                           const sr_chart_part *pt, const char *bench, size_t p, double y0, const char *ci_head,
+                           sr_strbuf *desc)
 {
     const sr_scores *bs = sr_model_benchmark(sr_sweep_baseline(sw), bench);
     char head[96], score[64], items[64];
@@ -433,9 +444,14 @@ static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx,
     double x0 = sr_axis_x(&ax, 0); /* the baseline, in its colour of every chart */
     sr_canvas_line(cv, x0, rows_top, x0, rows_bottom, 1.4, *sr_chart_baseline, true);
     sr_canvas_text(cv, x0 + 4, rows_top - 4, "baseline = 0", SR_CHART_VALUE_SIZE, false, 0, *sr_chart_baseline);
-    for (size_t i = 0; i < shown; i++)
-        accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax,
-                     rows_top + (double)i * SR_CHART_ACCURACY_ROW_H + SR_CHART_ACCURACY_ROW_H / 2, desc);
+    for (size_t i = 0; i < shown; i++) {
+        double row_top = rows_top + (double)i * SR_CHART_ACCURACY_ROW_H;
+        if (idx[pt->first + i] == SR_CHART_GAP)
+            sr_chart_gap_row(cv, row_top, SR_CHART_ACCURACY_ROW_H, cut, false, desc);
+        else
+            accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax, row_top + SR_CHART_ACCURACY_ROW_H / 2,
+                         desc);
+    }
     sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ACC_PLOT_X1) / 2, rows_bottom + 32,
                    "model \xE2\x88\x92 baseline (points of accuracy)", SR_CHART_LABEL_SIZE, false, 0.5, sr_black);
 }
@@ -458,12 +474,12 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr
 }
 
 static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                                const sr_chart_part *pt, char **out, size_t *len)
+                                const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     size_t n_panels;
     const char **names = accuracy_panels(sw, &n_panels);
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     if (rows == 0)
         n_panels = 0;
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
@@ -482,12 +498,12 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     for (size_t p = 0; p < n_panels; p++) { /* each benchmark's intervals at their level */
         snprintf(ci_head, sizeof ci_head, "\xCE\x94 points [%s%% interval]",
                  sr_text_ci_level(conf, sizeof conf, sw, names[p]));
-        accuracy_panel(&cv, sw, idx, rows, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
+        accuracy_panel(&cv, sw, idx, rows, cut, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
     }
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     accuracy_footnote(&cv, &sw->settings, foot, &desc);
     if (more)
-        sr_chart_more(&cv, foot + 18, n - rows, &desc);
+        sr_chart_cut_note(&cv, foot + 18, cut, &desc);
     err = sr_canvas_close(&cv, "accuracy_delta-", sr_chart_title(SR_CHART_ACCURACY_DELTA), sr_strbuf_cstr(&desc), out,
                           len);
     sr_strbuf_release(&desc);
@@ -512,10 +528,11 @@ static double kv_plot_top(void)
 }
 
 /* Design height of a KV chart showing `shown` rows (note: with the line
- * explaining "*"; more: with the "… and N more" line). */
+ * explaining "*"; more: with the sentence of the models left out). */
 static double kv_height(size_t shown, bool note, bool more)
 {
-    return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) + (more ? 18 : 0);
+    return kv_plot_top() + (shown ? (double)shown * kv_group_h() : 60) + 52 + (note ? 18 : 0) +
+           (more ? SR_CHART_CUT_NOTE_H : 0);
 }
 
 /* The smallest and largest token count over the rows (logged or
@@ -524,6 +541,8 @@ static void kv_range(const sr_sweep *sw, const size_t *idx, size_t rows, double 
 {
     *lo = INFINITY, *hi = 0;
     for (size_t i = 0; i < rows; i++) {
+        if (idx[i] == SR_CHART_GAP)
+            continue;
         const sr_kv_summary *kv = &sw->models[idx[i]].kv;
         long v[2] = {kv->logged_tokens, kv->recomputed_tokens};
         for (int k = 0; k < 2; k++)
@@ -567,10 +586,10 @@ static void kv_row(sr_canvas *cv, const sr_model *m, size_t i, double top, const
     }
 }
 
-/* Under the plot: the axis's name, what "*" means (note), and how many
- * more models the table has (more_models). */
-static void kv_footer(sr_canvas *cv, const sr_axis *ax, bool log_scale, double plot_bottom, bool note,
-                      size_t more_models, sr_strbuf *desc)
+/* Under the plot: the axis's name, what "*" means (note), and the models
+ * left out (cut, when more). */
+static void kv_footer(sr_canvas *cv, const sr_axis *ax, bool log_scale, double plot_bottom, bool note, bool more,
+                      const sr_chart_cut *cut, sr_strbuf *desc)
 {
     sr_canvas_text(cv, (SR_CHART_PLOT_X0 + ax->x1) / 2, plot_bottom + 34,
                    log_scale ? "KV cache capacity (tokens, log scale)" : "KV cache capacity (tokens)",
@@ -581,15 +600,15 @@ static void kv_footer(sr_canvas *cv, const sr_axis *ax, bool log_scale, double p
                        SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
         foot += 18;
     }
-    if (more_models)
-        sr_chart_more(cv, foot, more_models, desc);
+    if (more)
+        sr_chart_cut_note(cv, foot, cut, desc);
 }
 
 static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, const size_t *idx, size_t n,
-                          const sr_chart_part *pt, char **out, size_t *len)
+                          const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
-    size_t rows = n > SR_CHART_MAX_ROWS ? SR_CHART_MAX_ROWS : n, shown = rows ? pt->count : 0;
-    bool more_rows = n > rows && sr_chart_last_part(pt);
+    size_t rows = n, shown = rows ? pt->count : 0;
+    bool more_rows = cut->left_out > 0 && sr_chart_last_part(pt);
     const double group_pad = KV_GROUP_PAD, group_h = kv_group_h();
     double legend_y = SR_CHART_LEGEND_Y, plot_top = kv_plot_top();
     double plot_bottom = plot_top + (shown ? (double)shown * group_h : 60);
@@ -597,7 +616,7 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     double lo, hi;
     kv_range(sw, idx, rows, &lo, &hi);
     for (size_t i = 0; i < shown; i++)
-        any_note = any_note || disagrees(&sw->models[idx[pt->first + i]].kv);
+        any_note = any_note || (idx[pt->first + i] != SR_CHART_GAP && disagrees(&sw->models[idx[pt->first + i]].kv));
     bool have = hi > 0, log_scale = have && hi / lo > 20;
     double height = kv_height(shown, any_note, more_rows);
     sr_axis ax;
@@ -630,10 +649,14 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
         sr_chart_bands(&cv, plot_top, shown, group_h);
         sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_count);
     }
-    for (size_t i = 0; i < shown; i++)
-        kv_row(&cv, &sw->models[idx[pt->first + i]], i, plot_top + (double)i * group_h + group_pad / 2, &ax, log_scale,
-               &desc);
-    kv_footer(&cv, &ax, log_scale, plot_bottom, any_note && rows > 0, more_rows && rows > 0 ? n - rows : 0, &desc);
+    for (size_t i = 0; i < shown; i++) {
+        if (idx[pt->first + i] == SR_CHART_GAP)
+            sr_chart_gap_row(&cv, plot_top + (double)i * group_h, group_h, cut, true, &desc);
+        else
+            kv_row(&cv, &sw->models[idx[pt->first + i]], i, plot_top + (double)i * group_h + group_pad / 2, &ax,
+                   log_scale, &desc);
+    }
+    kv_footer(&cv, &ax, log_scale, plot_bottom, any_note && rows > 0, more_rows && rows > 0, cut, &desc);
     err = sr_canvas_close(&cv, "kv_capacity-", sr_chart_title(SR_CHART_KV_CAPACITY), sr_strbuf_cstr(&desc), out, len);
     sr_strbuf_release(&desc);
     return err;
@@ -659,18 +682,18 @@ static size_t kind_models(const sr_sweep *sweep, sr_chart_kind kind, size_t *idx
 }
 
 static sr_error *draw_part(const sr_sweep *sweep, sr_chart_kind kind, const sr_chart_target *target, const size_t *idx,
-                           size_t n, const sr_chart_part *pt, char **out, size_t *len)
+                           size_t n, const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
     switch (kind) {
-    case SR_CHART_SPEED_RATIO: return speed_chart(sweep, target, idx, n, pt, out, len);
-    case SR_CHART_ACCURACY_DELTA: return accuracy_chart(sweep, target, idx, n, pt, out, len);
-    case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_SPEED_RATIO: return speed_chart(sweep, target, idx, n, cut, pt, out, len);
+    case SR_CHART_ACCURACY_DELTA: return accuracy_chart(sweep, target, idx, n, cut, pt, out, len);
+    case SR_CHART_KV_CAPACITY: return kv_chart(sweep, target, idx, n, cut, pt, out, len);
     case SR_CHART_TRADEOFF: return sr_tradeoff_chart(sweep, target, out, len);
     case SR_CHART_THROUGHPUT: return sr_throughput_chart(sweep, target, out, len);
-    case SR_CHART_ACCURACY: return sr_absolute_accuracy_chart(sweep, target, idx, n, pt, out, len);
-    case SR_CHART_SPEED: return sr_absolute_speed_chart(sweep, target, idx, n, pt, out, len);
+    case SR_CHART_ACCURACY: return sr_absolute_accuracy_chart(sweep, target, idx, n, cut, pt, out, len);
+    case SR_CHART_SPEED: return sr_absolute_speed_chart(sweep, target, idx, n, cut, pt, out, len);
     case SR_CHART_LATENCY: return sr_latency_chart(sweep, target, out, len);
     }
     return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "unknown chart %d", (int)kind);
@@ -706,15 +729,158 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
     return true;
 }
 
+/* ---- what ranks the rows when a chart cannot show them all ----------------- */
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n), sorted in place, for ordering only (no statistic
+ * is made here); NAN when n is 0. */
+static double median_of(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A model's median over its scenarios of its ratio to the baseline (ratio)
+ * or of its median output throughput. */
+static double median_speed(const sr_model *m, bool ratio)
+{
+    double *v = sr_xmalloc((m->n_scenarios ? m->n_scenarios : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t c = 0; c < m->n_scenarios; c++) {
+        double x = ratio ? m->scenarios[c].vs_baseline.ratio : m->scenarios[c].median_output_throughput;
+        if (isfinite(x))
+            v[n++] = x;
+    }
+    double med = median_of(v, n);
+    free(v);
+    return med;
+}
+
+/* The accuracy chart's side: lower on some benchmark (sr_fact_lower, as
+ * the headline counts), else higher on some, else no measured difference
+ * on those compared; its value the lowest difference over them. */
+static sr_chart_rank accuracy_rank(const sr_model *m)
+{
+    sr_chart_rank r = {NAN, SR_SIDE_NONE, false};
+    bool higher = false;
+    for (size_t k = 0; k < m->n_benchmarks; k++) {
+        const sr_scores *s = &m->benchmarks[k];
+        if (s->is_baseline || !s->compared || !isfinite(s->vs_baseline.delta))
+            continue;
+        r.value = isfinite(r.value) ? fmin(r.value, s->vs_baseline.delta) : s->vs_baseline.delta;
+        higher = higher || s->vs_baseline.verdict == SR_VERDICT_HIGHER;
+    }
+    if (isfinite(r.value))
+        r.side = sr_fact_lower(m) ? SR_SIDE_LOWER : higher ? SR_SIDE_HIGHER : SR_SIDE_SAME;
+    return r;
+}
+
+/* The KV chart's value: the logged tokens, else the recomputed. */
+static double kv_tokens(const sr_model *m)
+{
+    return m->kv.logged_tokens > 0 ? (double)m->kv.logged_tokens
+           : m->kv.recomputed_tokens > 0 ? (double)m->kv.recomputed_tokens
+                                          : NAN;
+}
+
+/* The mean of a model's scores over its benchmarks (the absolute accuracy
+ * chart's order). */
+static double mean_score(const sr_model *m)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t k = 0; k < m->n_benchmarks; k++)
+        if (isfinite(m->benchmarks[k].score)) {
+            sum += m->benchmarks[k].score;
+            n++;
+        }
+    return n ? sum / (double)n : NAN;
+}
+
+static void source_rank(const void *doc, int kind, const size_t *idx, size_t n, sr_chart_rank *ranks,
+                        sr_chart_cut *cut)
+{
+    const sr_sweep *sw = doc;
+    const sr_model *base = sr_sweep_baseline(sw);
+    double base_kv = base ? kv_tokens(base) : NAN;
+    cut->noun = "models";
+    switch ((sr_chart_kind)kind) {
+    case SR_CHART_SPEED_RATIO:
+        cut->measure = "median speed ratio over their scenarios";
+        cut->side_words[SR_SIDE_LOWER] = "below the baseline";
+        cut->side_words[SR_SIDE_HIGHER] = "at or above it";
+        break;
+    case SR_CHART_ACCURACY_DELTA:
+        cut->measure = "verdict, then lowest difference over the benchmarks";
+        cut->side_words[SR_SIDE_LOWER] = "lower on some benchmark";
+        cut->side_words[SR_SIDE_SAME] = "no measured difference";
+        cut->side_words[SR_SIDE_HIGHER] = "higher on some, lower on none";
+        cut->side_words[SR_SIDE_NONE] = "not compared";
+        break;
+    case SR_CHART_KV_CAPACITY:
+        cut->measure = "KV cache tokens (logged, else recomputed)";
+        cut->ends[0] = "highest";
+        cut->ends[1] = "lowest";
+        if (isfinite(base_kv)) {
+            cut->side_words[SR_SIDE_LOWER] = "below the baseline's";
+            cut->side_words[SR_SIDE_SAME] = "equal to it";
+            cut->side_words[SR_SIDE_HIGHER] = "above it";
+        }
+        break;
+    case SR_CHART_ACCURACY:
+        cut->measure = "mean score over their benchmarks";
+        cut->ends[0] = "highest";
+        cut->ends[1] = "lowest";
+        break;
+    case SR_CHART_SPEED: cut->measure = "median output throughput over their scenarios"; break;
+    case SR_CHART_TRADEOFF:
+    case SR_CHART_THROUGHPUT:
+    case SR_CHART_LATENCY: return; /* they pick their own (chart_tradeoff.c, chart_throughput.c) */
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[idx[i]];
+        sr_chart_rank *r = &ranks[i];
+        switch ((sr_chart_kind)kind) {
+        case SR_CHART_SPEED_RATIO:
+            r->value = median_speed(m, true);
+            r->side = r->value < 1 ? SR_SIDE_LOWER : SR_SIDE_HIGHER;
+            break;
+        case SR_CHART_ACCURACY_DELTA: *r = accuracy_rank(m); break;
+        case SR_CHART_KV_CAPACITY:
+            r->value = kv_tokens(m);
+            r->pinned = m->is_baseline;
+            r->side = !isfinite(base_kv) || !isfinite(r->value) ? SR_SIDE_NONE
+                      : r->value < base_kv                      ? SR_SIDE_LOWER
+                      : r->value > base_kv                      ? SR_SIDE_HIGHER
+                                                                : SR_SIDE_SAME;
+            break;
+        case SR_CHART_ACCURACY: r->value = mean_score(m); break;
+        case SR_CHART_SPEED: r->value = median_speed(m, false); break;
+        case SR_CHART_TRADEOFF:
+        case SR_CHART_THROUGHPUT:
+        case SR_CHART_LATENCY: break;
+        }
+        if (m->is_baseline)
+            r->pinned = true;
+    }
+}
+
 static size_t source_rows(const void *doc, int kind, size_t *idx)
 {
     return kind_models(doc, (sr_chart_kind)kind, idx);
 }
 
 static sr_error *source_draw(const void *doc, int kind, const sr_chart_target *target, const size_t *idx, size_t n,
-                             const sr_chart_part *pt, char **out, size_t *len)
+                             const sr_chart_cut *cut, const sr_chart_part *pt, char **out, size_t *len)
 {
-    return draw_part(doc, (sr_chart_kind)kind, target, idx, n, pt, out, len);
+    return draw_part(doc, (sr_chart_kind)kind, target, idx, n, cut, pt, out, len);
 }
 
 /* Design height of `shown` rows of a chart, at most (every optional line
@@ -739,9 +905,23 @@ static double source_height(const void *doc, int kind, size_t shown)
 
 static sr_chart_source source(const sr_sweep *sweep, sr_chart_kind kind)
 {
-    return (sr_chart_source){
-        sweep,       (int)kind,     sweep->n_models, kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT || kind == SR_CHART_LATENCY,
-        source_rows, source_height, source_draw};
+    bool whole = kind == SR_CHART_TRADEOFF || kind == SR_CHART_THROUGHPUT || kind == SR_CHART_LATENCY;
+    return (sr_chart_source){sweep,       (int)kind,    sweep->n_models,      whole,
+                             source_rows, source_height, whole ? NULL : source_rank, source_draw};
+}
+
+char *sr_chart_left_out_words(const sr_sweep *sweep, sr_chart_kind kind)
+{
+    if (!sr_chart_has_data(sweep, kind))
+        return NULL;
+    switch (kind) {
+    case SR_CHART_TRADEOFF: return sr_tradeoff_left_out(sweep);
+    case SR_CHART_THROUGHPUT: return sr_throughput_left_out(sweep);
+    case SR_CHART_LATENCY: return sr_latency_left_out(sweep);
+    default: break;
+    }
+    const sr_chart_source src = source(sweep, kind);
+    return sr_chart_left_out(&src);
 }
 
 sr_error *sr_render_chart(const sr_sweep *sweep, sr_chart_kind kind, sr_chart_format format, char **out, size_t *len)

@@ -57,14 +57,14 @@ static const char *const chart_captions[SR_N_CHARTS] = {
     "difference's interval, the horizontal one the lowest to highest speed ratio over the scenarios; an entry "
     "keeps up when its vertical whisker reaches the shaded half; a ring marks an entry on the frontier, which no "
     "other entry beats measurably on accuracy or speed without being measurably worse on the other.",
-    "Median output throughput against the swept load, a line per entry (the first ten in the overview's "
-    "order).",
+    "Median output throughput against the swept load, a line per entry (at most ten: past them the baseline and "
+    "the best and worst against it), the baseline in black.",
     "Each model's mean per-item score per benchmark, in percent: the dot is the score, the whisker its interval "
     "(Wilson's for 0/1 scores); nothing is compared without a baseline.",
     "Each model's median output throughput per scenario, in tokens/s; the whisker spans its lowest to highest "
     "run.",
-    "99th percentile time to first token against the swept load, a line per entry (the first ten in the "
-    "overview's order), the baseline in black."};
+    "99th percentile time to first token against the swept load, a line per entry (at most ten: past them the "
+    "baseline and the best and worst against it), the baseline in black."};
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -124,15 +124,18 @@ static void chart(report_outline *o, sr_doc_section *s, sr_chart_kind k)
             sr_doc_only(sr_doc_paragraph(s, why), HTML_PDF);
         return;
     }
+    char *left_out = sr_chart_left_out_words(o->sw, k);
     const sr_doc_chart ch = {.name = (char *)sr_chart_names[k],
                              .title = (char *)sr_chart_title(k),
                              .caption = (char *)chart_captions[k],
+                             .left_out = left_out,
                              .svg = o->charts ? o->charts->svg[k] : NULL,
                              .src = o->sw,
                              .kind = (int)k,
                              .svg_fn = chart_svg,
                              .pdf_fn = chart_pdf};
     sr_doc_only(sr_doc_chart_add(s, &ch), HTML_PDF);
+    free(left_out);
 }
 
 /* Items as a list, each kind together (shared/findings.h): a kind of more
