@@ -266,8 +266,8 @@ fuzz-short:
 
 # report.html in headless Chromium: screenshot, DOM, hostile names, printing.
 # Slow (a browser start per check), so not part of make test.
-browser-test: $(BUILD)/unit-tests
-	sh tests/browser/run.sh $(BUILD)/unit-tests
+browser-test: $(BUILD)/unit-tests $(BUILD)/sweep-report
+	sh tests/browser/run.sh $(BUILD)/unit-tests $(BUILD)/sweep-report
 
 # The floor under the load step (bench/simd_floor.cpp): read, SHA-256 and
 # simdjson-parse every file of an export, nothing else.

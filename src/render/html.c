@@ -18,6 +18,23 @@
 
 /* ---- the parts every page is made of (html.h) ---------------------- */
 
+/* How a text cell may wrap (style.html): "word" for one short word kept
+ * whole ("apache-2.0"), "long" for text that may break anywhere (a reason
+ * with a URL in it), so a wide table fits its page; "" otherwise. */
+static const char *text_wrap(const sr_cell *cl)
+{
+    if (cl->kind != SR_CELL_TEXT || !cl->text)
+        return "";
+    size_t len = strlen(cl->text), longest = 0, run = 0;
+    for (const char *p = cl->text; *p; p++) {
+        run = *p == ' ' ? 0 : run + 1;
+        longest = run > longest ? run : longest;
+    }
+    if (len <= 16 && longest == len)
+        return "word";
+    return longest > 16 || len > 40 ? "long" : "";
+}
+
 /* Row r of table arg: its cells. */
 static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
 {
@@ -32,7 +49,7 @@ static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
         const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
         const char *classes[] = {t->cols[c].numeric ? "num"
                                  : c == 0           ? "model"
-                                                    : "",
+                                                    : text_wrap(cl),
                                  cl->strong ? "base" : "", tone, cl->kind == SR_CELL_EMPTY ? "missing" : ""};
         char cls[96] = "";
         for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)

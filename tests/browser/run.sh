@@ -8,9 +8,18 @@
 #   - printing gives a PDF whose text holds the figures (print CSS),
 #   - at a phone's 390 px the title block stacks, the page does not scroll
 #     sideways, and a wide table's Model column stays while it scrolls.
-# Usage: tests/browser/run.sh BUILD/unit-tests
+# Then the survey's and the comparison's pages (candidates.html and
+# compare.html of the bundled fixtures, as make report writes them):
+#   - at 1,400 px every table fits its column: no heading clipped, no inner
+#     scroll (issue 31: the survey's KV tokens, max concurrency and flags
+#     and compare's n paired were cut off),
+#   - at 390 px the page does not scroll sideways, and its widest table
+#     scrolls with its first column staying.
+# Usage: tests/browser/run.sh BUILD/unit-tests BUILD/sweep-report
 set -eu
-tests=${1:?usage: run.sh BUILD/unit-tests}
+tests=${1:?usage: run.sh BUILD/unit-tests BUILD/sweep-report}
+tool=${2:?usage: run.sh BUILD/unit-tests BUILD/sweep-report}
+root=$(cd "$(dirname "$0")/../.." && pwd)
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
     echo "browser-test: chromium missing (apt-get install chromium)" >&2
@@ -71,34 +80,80 @@ if command -v pdftotext >/dev/null 2>&1; then
 fi
 # 5. A phone's width. Headless windows are at least 500 px wide, so the
 # page is loaded in a 390 px frame, with a probe that measures the layout.
-python3 - "$out/report.html" "$(dirname "$0")/mobile_probe.html" "$out/mobile.html" <<'PY'
+# $1: the page; $2: "report" (its title block must stack too) or "doc".
+at_390() {
+    python3 - "$1" "$(dirname "$0")/mobile_probe.html" "$out/mobile.html" <<'PY'
 import sys
 page, probe = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 assert "</body>" in page
 open(sys.argv[3], "w").write(page.replace("</body>", probe + "</body>", 1))
 PY
-cat >"$out/frame.html" <<'EOF'
+    cat >"$out/frame.html" <<'EOF'
 <!DOCTYPE html><html><body><script>
 window.addEventListener('message', function (e) { document.body.setAttribute('data-layout', e.data); });
 </script><iframe src="mobile.html" style="width:390px;height:844px;border:0"></iframe></body></html>
 EOF
-chrome --window-size=1000,900 --virtual-time-budget=5000 --dump-dom "file://$out/frame.html" >"$out/frame-dom.html" ||
-    fail "chromium could not load the page in a 390 px frame"
-python3 - "$out/frame-dom.html" <<'PY' || fail "the page does not fit a 390 px screen"
+    chrome --window-size=1000,900 --virtual-time-budget=5000 --dump-dom "file://$out/frame.html" >"$out/frame-dom.html" ||
+        fail "chromium could not load $(basename "$1") in a 390 px frame"
+    python3 - "$out/frame-dom.html" "$2" "$(basename "$1")" <<'PY' || fail "$(basename "$1") does not fit a 390 px screen"
 import html, json, re, sys
 m = re.search(r'data-layout="([^"]*)"', open(sys.argv[1]).read())
 if not m:
     sys.exit("the probe reported nothing")
 r = json.loads(html.unescape(m.group(1)))
-print("390 px:", r)
+print("%s at 390 px:" % sys.argv[3], r)
 problems = []
 if r["vw"] != 390: problems.append("the frame is %s px wide, not 390" % r["vw"])
 if r["docw"] > r["vw"]: problems.append("the page scrolls sideways (%s px of %s)" % (r["docw"], r["vw"]))
-if not r["stacked"]: problems.append("the title block's labels and values are side by side")
-if r["sticky"] != "sticky" or r.get("head_sticky") != "sticky": problems.append("the Model column is not sticky")
+if sys.argv[2] == "report" and not r["stacked"]: problems.append("the title block's labels and values are side by side")
+if r["sticky"] != "sticky" or r.get("head_sticky") != "sticky": problems.append("the first column is not sticky")
 if r.get("scrolled", 0) <= 0: problems.append("the wide table did not scroll")
-if r.get("left") != 0 or r.get("head_left") != 0: problems.append("the Model column moved when the table scrolled")
-for p in problems: print("browser-test: " + p, file=sys.stderr)
+if r.get("left") != 0 or r.get("head_left") != 0: problems.append("the first column moved when the table scrolled")
+for p in problems: print("browser-test: %s: %s" % (sys.argv[3], p), file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
+}
+
+# At 1,400 px every table of the page fits its column, no heading clipped.
+at_1400() {
+    python3 - "$1" "$(dirname "$0")/wide_probe.html" "$out/wide.html" <<'PY'
+import sys
+page, probe = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+assert "</body>" in page
+open(sys.argv[3], "w").write(page.replace("</body>", probe + "</body>", 1))
+PY
+    chrome --window-size=1400,1000 --virtual-time-budget=5000 --dump-dom "file://$out/wide.html" >"$out/wide-dom.html" ||
+        fail "chromium could not load $(basename "$1") at 1,400 px"
+    python3 - "$out/wide-dom.html" "$(basename "$1")" <<'PY' || fail "$(basename "$1") clips a table at 1,400 px"
+import html, json, re, sys
+m = re.search(r'data-layout="([^"]*)"', open(sys.argv[1]).read())
+if not m:
+    sys.exit("the probe reported nothing")
+r = json.loads(html.unescape(m.group(1)))
+print("%s at 1,400 px: %d tables, widest %d px in a %d px column" % (
+    sys.argv[2], len(r["tables"]), max([t["scroll"] for t in r["tables"]] or [0]),
+    max([t["width"] for t in r["tables"]] or [0])))
+problems = []
+if r["vw"] != 1400: problems.append("the window is %s px wide, not 1,400" % r["vw"])
+if r["docw"] > r["vw"]: problems.append("the page scrolls sideways (%s px of %s)" % (r["docw"], r["vw"]))
+if not r["tables"]: problems.append("no table")
+for t in r["tables"]:
+    if t["clipped"]: problems.append("table %s cuts off %s" % (t["id"], ", ".join(t["clipped"])))
+    if t["scroll"] > t["width"]: problems.append("table %s is %d px in a %d px column" % (t["id"], t["scroll"], t["width"]))
+for p in problems: print("browser-test: %s: %s" % (sys.argv[2], p), file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+}
+
+at_390 "$out/report.html" report
 echo "browser-test: report.html passed (screenshot, DOM, hostile names, print, 390 px)"
+
+# The survey's and the comparison's pages of the bundled fixtures.
+"$tool" survey "$root/fixtures/hub-survey" -o "$out/survey" >/dev/null 2>&1 || fail "sweep-report survey failed"
+"$tool" compare "$root/fixtures/v5e-gemma4-formats" "$root/fixtures/v5e-gemma4-rerun" -o "$out/compare" \
+    >/dev/null 2>&1 || fail "sweep-report compare failed"
+for page in "$out/survey/candidates.html" "$out/compare/compare.html"; do
+    at_1400 "$page"
+    at_390 "$page" doc
+done
+echo "browser-test: candidates.html and compare.html passed (1,400 px: no table clipped; 390 px)"
