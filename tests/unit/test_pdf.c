@@ -416,7 +416,7 @@ static char *table_text(size_t cols, const char *name)
     sr_table_builder b;
     sr_tb_begin(&b, "t", "Wide");
     sr_tb_column(&b, "Model", NULL, false, 2);
-    char head[32], cell[32];
+    char head[48], cell[48];
     for (size_t c = 0; c < cols; c++) {
         snprintf(head, sizeof head, "KV cache tokens %zu", c + 1);
         sr_tb_column(&b, head, NULL, true, 1);
