@@ -427,7 +427,7 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
             return sr_oom(); /* no thread-specific storage */
         if (px->cap < need) {
             free(px->data);
-            px->data = sr_xmalloc(need);
+            px->data = sr_xmalloc_pages(need);
             px->cap = need;
         }
         cc->pixels = px->data;
