@@ -1,18 +1,18 @@
 /* PNG encoding of a chart's pixels with libpng. It touches no cairo state,
  * so report.c runs it on any thread while cairo stays on one.
  *
- * libpng's row writer with the settings of its simplified writer's
- * PNG_IMAGE_FLAG_FAST (no row filter, zlib level 3, the sRGB chunk), but
- * zlib's memory level 6 instead of 8: its hash table is 8,192 entries, not
- * 32,768, and zlib shifts every entry of it (and of the 32,768 of its
- * chain table) each time its 32 KiB window moves on, so at 2x (66 MB of
+ * libpng's row writer with about the settings of its simplified writer's
+ * PNG_IMAGE_FLAG_FAST (no row filter, the sRGB chunk) but zlib's level 2
+ * (it was 3) and memory level 6 (it was 8): zlib shifts every entry of its
+ * hash table (32,768 at memory level 8, 8,192 at 6) and of its 32,768-entry
+ * chain table each time its 32 KiB window moves on, and at 2x (66 MB of
  * pixels a report) that shifting was half of zlib's time. The charts'
- * matches are runs and repeated rows, which the smaller table finds as
- * well: 0.2 % more bytes, 8 % less encoding time, 18 % fewer instructions
- * (docs/performance.md). cairo's own writer uses zlib's default level and
- * tries every filter on every row, three times slower on these mostly flat
- * images, and its files were no smaller (787 against 794 kB for a
- * 1,600 x 4,476 chart). */
+ * matches are runs and repeated rows, which the smaller table and the
+ * shorter search find about as well: 12 % less encoding time, 3 % more
+ * bytes on the 60-model report's charts (docs/performance.md). cairo's own
+ * writer uses zlib's default level and tries every filter on every row,
+ * three times slower on these mostly flat images, and its files were no
+ * smaller (787 against 794 kB for a 1,600 x 4,476 chart). */
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,9 @@
 #include "render/render.h"
 #include "util/alloc.h"
 
-/* zlib's memLevel for the charts (8 is its default): see above. */
+/* zlib's level and memLevel for the charts (6 and 8 are its defaults):
+ * see above. */
+#define SR_PNG_ZLIB_LEVEL 2
 #define SR_PNG_ZLIB_MEM_LEVEL 6
 
 /* What libpng writes into, and its error message: on the heap, since
@@ -90,7 +92,7 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-    png_set_compression_level(png, 3);
+    png_set_compression_level(png, SR_PNG_ZLIB_LEVEL);
     png_set_compression_mem_level(png, SR_PNG_ZLIB_MEM_LEVEL);
     png_write_info(png, info);
     for (size_t y = 0; y < height; y++)
