@@ -70,7 +70,8 @@ static const sr_cli_command commands[] = {
                        "report.pdf, results.tex, items.csv (when a comparison was made item by item), claims.csv "
                        "(with --claims) and charts/ into OUT_DIR. The documents open with the Overview (which entries "
                        "keep up with the baseline, and at what speed), then the Summary, Results, Speed, Latency, KV "
-                       "cache capacity, Claims checked (with --claims), Models left out, Warnings and audit findings, "
+                       "cache capacity, Claims checked (with --claims), Models left out, Incomplete models (when any), Warnings "
+                       "and audit findings, "
                        "Methods and the Appendix. An input error writes nothing (unless --keep-going).",
         .operands = "EXPORT_DIR",
         .min_operands = 1,

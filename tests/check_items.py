@@ -8,7 +8,8 @@ lm-eval samples files (doc_id and exact_match of the lines with the
 report's GSM8K filter), each model directory against the baseline's. For
 every benchmark the rows of a comparison must be as many as report.json's
 McNemar counts, each way, hold two different values, appear once, and come
-in report.json's model order, then item id (numbers by value)."""
+in report.json's model order, then item id (numbers by value); each GSM8K
+row names the file and line of the model's answer and of the baseline's."""
 import csv
 import glob
 import json
@@ -34,8 +35,9 @@ if not compared:
 
 rows = list(csv.DictReader(open(path, newline="", encoding="utf-8")))
 cols = list(rows[0].keys()) if rows else []
-want_cols = ["model", "label", "benchmark", "item", "baseline_correct", "model_correct"]
-if rows and cols != want_cols and cols != want_cols[:4] + ["baseline_score", "model_score"]:
+want_cols = ["model", "label", "benchmark", "item", "baseline_correct", "model_correct", "model_source",
+             "baseline_source"]
+if rows and cols != want_cols and cols != want_cols[:4] + ["baseline_score", "model_score"] + want_cols[6:]:
     failures.append(f"columns {cols}")
 base_col, model_col = (cols[4], cols[5]) if rows else ("", "")
 
@@ -73,13 +75,18 @@ if labels != sorted(labels):
 flt = report["settings"]["gsm8k_filter"]
 
 
+where = {}  # (directory, doc_id) -> "path:line" of its line with the report's filter
+
+
 def gsm8k_items(directory):
     scores = {}
     for f in glob.glob(os.path.join(export, directory, "**", "samples_gsm8k_*.jsonl"), recursive=True):
-        for line in open(f, encoding="utf-8"):
+        rel = os.path.relpath(f, export)
+        for lineno, line in enumerate(open(f, encoding="utf-8"), 1):
             d = json.loads(line)
             if d.get("filter", flt) == flt:
                 scores[str(d["doc_id"])] = float(d["exact_match"])
+                where[(directory, str(d["doc_id"]))] = "%s:%d" % (rel, lineno)
     return scores
 
 
@@ -97,6 +104,15 @@ for m, b, a in compared:
     checked += 1
     if got != want:
         failures.append(f"{m['label']} gsm8k: items.csv {got[:5]}..., samples files {want[:5]}...")
+    # Issue 31: each row names where both answers are, file and line
+    for r in rows:
+        if r["label"] != m["label"] or r["benchmark"] != "gsm8k":
+            continue
+        want_where = (where.get((m["directory"], r["item"])), where.get((base["directory"], r["item"])))
+        if (r["model_source"], r["baseline_source"]) != want_where:
+            failures.append(f"{m['label']} gsm8k item {r['item']}: sources {r['model_source']}, "
+                            f"{r['baseline_source']}; the samples files put it at {want_where}")
+            break
 
 if failures:
     print("items.csv: " + "; ".join(failures))

@@ -78,11 +78,13 @@ static int bfcl_version(const char *source)
 
 /* Two sides of one benchmark from different BFCL versions (v3 "simple",
  * v4 "simple_python") are compared, and the report says so. */
-static void note_versions(sr_sweep *sweep, const sr_model *model, const sr_scores *s, const sr_scores *base)
+static void note_versions(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base)
 {
     int mine = bfcl_version(s->source), theirs = bfcl_version(base->source);
     if (!mine || !theirs || mine == theirs)
         return;
+    s->bfcl_version = mine; /* the cells carry the mark */
+    s->baseline_bfcl_version = theirs;
     sr_sweep_warn(sweep,
                   "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
                   "categories and checks differ",

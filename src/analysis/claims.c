@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -100,7 +101,7 @@ static const char *display_name(const sr_model *m)
  * forms the report's tables write a label with its status in. */
 static char *without_marker(const char *name)
 {
-    static const char *const words[] = {"baseline", "partial", "failed"};
+    static const char *const words[] = {"baseline", "partial", "failed", "incomparable"};
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t w = strlen(words[i]);
@@ -311,6 +312,73 @@ static void name_candidates(const sr_sweep *sw, sr_claim *c, const long *cands, 
     for (size_t k = 0; k < n; k++)
         sr_strbuf_printf(&names, "%s%s", names.len ? ", " : "", display_name(&sw->models[cands[k]]));
     c->candidates = sr_strbuf_detach(&names);
+}
+
+/* A normalised name with whole numbers written whole: "4.0b" is "4b", as
+ * a reader means it (in place). */
+static void drop_zero_decimals(char *s)
+{
+    size_t o = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (s[i] == '.' && i > 0 && isdigit((unsigned char)s[i - 1])) {
+            size_t j = i + 1;
+            while (s[j] == '0')
+                j++;
+            if (j > i + 1 && !isdigit((unsigned char)s[j])) {
+                i = j - 1; /* ".0", ".00": gone */
+                continue;
+            }
+        }
+        s[o++] = s[i];
+    }
+    s[o] = '\0';
+}
+
+/* How far the written name is from one of the entry's names: the edit
+ * distance between their normalised forms, the least over its id, the id's
+ * name part, its label and its tag. */
+static size_t name_distance(const char *norm, const sr_model *m)
+{
+    const char *names[] = {m->id, name_part(m->id), m->label, m->tag};
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (!names[k] || !names[k][0])
+            continue;
+        char *o = sr_claims_normalize_name(names[k]);
+        if (o)
+            drop_zero_decimals(o);
+        size_t d = o ? sr_edit_distance(norm, strlen(norm), o, strlen(o)) : SIZE_MAX;
+        best = d < best ? d : best;
+        free(o);
+    }
+    return best;
+}
+
+/* A name that matched nothing and fits no arm: the entry nearest to it,
+ * when it is near enough to be a misspelling (at most a third of the
+ * name's characters differ, at least 2 allowed); the first in export order
+ * on a tie. */
+static void name_nearest(const sr_sweep *sw, sr_claim *c)
+{
+    if (c->model_index >= 0 || c->candidates)
+        return;
+    char *bare = without_marker(c->model);
+    char *norm = sr_claims_normalize_name(bare ? bare : c->model);
+    free(bare);
+    if (!norm)
+        return;
+    drop_zero_decimals(norm);
+    size_t len = strlen(norm), limit = len / 3 > 2 ? len / 3 : 2, best = SIZE_MAX, at = 0;
+    for (size_t i = 0; len > 0 && i < sw->n_models; i++) {
+        size_t d = name_distance(norm, &sw->models[i]);
+        if (d < best) {
+            best = d;
+            at = i;
+        }
+    }
+    free(norm);
+    if (best <= limit)
+        c->nearest = sr_xstrdup(display_name(&sw->models[at]));
 }
 
 /* ---- figures --------------------------------------------------------------------- */
@@ -799,7 +867,8 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
 static void reset(sr_claim *c)
 {
     free(c->candidates);
-    c->candidates = NULL;
+    free(c->nearest);
+    c->candidates = c->nearest = NULL;
     free(c->model_id);
     free(c->value_words);
     c->model_id = c->value_words = NULL;
@@ -819,6 +888,7 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
     sr_error *err = NULL;
     if (c->model_index < 0) {
         c->status = SR_CLAIM_UNMATCHED;
+        name_nearest(sw, c);
         return NULL;
     }
     const sr_model *m = &sw->models[c->model_index];
@@ -826,6 +896,11 @@ static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
     figure_value f;
     if ((err = figure_lookup(m, c, &f)))
         return err;
+    /* Without a baseline nothing is relative to one: say that, not that the
+     * baseline lacks the benchmark or scenario. */
+    if (!sr_sweep_baseline(sw) &&
+        (f.missing == SR_CLAIM_WHY_NOT_COMPARED || f.missing == SR_CLAIM_WHY_BASELINE_NO_SCENARIO))
+        f.missing = SR_CLAIM_WHY_NO_BASELINE;
     if (f.words != c->is_words)
         return sr_input_error(c->path, c->line, "%s is %s, but '%s' is %s", c->figure, f.words ? "words" : "a number",
                               c->written, c->is_words ? "words" : "a number");

@@ -394,13 +394,15 @@ static sr_transition transition_of(const sr_model *b, const sr_model *a)
         return b->failure.stage != a->failure.stage || !same_text(b->failure.message, a->failure.message)
                    ? SR_TRANSITION_FAILURE_CHANGED
                    : SR_TRANSITION_SAME;
-    if (b->status == SR_STATUS_OK && a->status == SR_STATUS_PARTIAL)
+    /* partial and incomparable: both in the tables but incomplete */
+    bool incomplete_b = b->status != SR_STATUS_OK, incomplete_a = a->status != SR_STATUS_OK;
+    if (!incomplete_b && incomplete_a)
         return SR_TRANSITION_NOW_PARTIAL;
-    if (b->status == SR_STATUS_PARTIAL && a->status == SR_STATUS_OK)
+    if (incomplete_b && !incomplete_a)
         return SR_TRANSITION_NOW_COMPLETE;
-    if (b->status == SR_STATUS_PARTIAL &&
-        (!same_text(b->status_reason, a->status_reason) || b->failure.stage != a->failure.stage ||
-         !same_text(b->failure.message, a->failure.message)))
+    if (incomplete_b &&
+        (b->status != a->status || !same_text(b->status_reason, a->status_reason) ||
+         b->failure.stage != a->failure.stage || !same_text(b->failure.message, a->failure.message)))
         return SR_TRANSITION_PARTIAL_CHANGED;
     return SR_TRANSITION_SAME;
 }

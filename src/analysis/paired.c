@@ -160,7 +160,8 @@ void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped
         void *grown = keys;
         sr_grow(&grown, &cap, n_keys + 1, sizeof *keys);
         keys = grown;
-        keys[n_keys++] = (flip_key){&a->items[i], {i, hit->score}};
+        /* with where it is in the baseline's items, for items.csv's line */
+        keys[n_keys++] = (flip_key){&a->items[i], {i, hit->score, (size_t)(hit - b_idx->items)}};
     }
     if (n_keys == 0)
         return;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/facts.h"
 #include "analysis/scenarios.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -208,7 +209,20 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
                               : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
                                             s->source);
     }
-    if (!base || m == base || m->status == SR_STATUS_PARTIAL)
+    if (!base || m == base)
+        return;
+    if (sr_fact_incomparable(m, base)) {
+        /* Nothing in common to compare: not partial (nothing the baseline
+         * has is missing by accident), a status of its own. */
+        const char *was = m->status == SR_STATUS_PARTIAL ? m->status_reason : NULL;
+        char *reason = sr_asprintf("shares no benchmark and no speed scenario with the baseline %s%s%s%s", base->label,
+                                   was ? " (and " : "", was ? was : "", was ? ")" : "");
+        m->status = SR_STATUS_INCOMPARABLE;
+        free(m->status_reason);
+        m->status_reason = reason;
+        return;
+    }
+    if (m->status == SR_STATUS_PARTIAL)
         return;
     char *missing = missing_from(m, base);
     if (missing[0]) {

@@ -262,6 +262,59 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     return err;
 }
 
+/* Names of the export's models written in the claims that matched none,
+ * each once, in the file's order (at most UNMATCHED_NAMED, then how many
+ * more), with the nearest entry when one is near: "'Qwen3 4.0B' (nearest:
+ * qwen3-4b), 'Foo'". */
+#define UNMATCHED_NAMED 5
+static void put_unmatched_names(sr_strbuf *sb, const sr_claim_list *list)
+{
+    size_t names = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        const sr_claim *c = &list->items[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = list->items[j].status == SR_CLAIM_UNMATCHED && strcmp(list->items[j].model, c->model) == 0;
+        if (c->status != SR_CLAIM_UNMATCHED || seen)
+            continue;
+        if (names++ >= UNMATCHED_NAMED)
+            continue;
+        sr_strbuf_printf(sb, "%s'%s'", names > 1 ? ", " : "", c->model);
+        if (c->candidates)
+            sr_strbuf_printf(sb, " (fits %s equally)", c->candidates);
+        else if (c->nearest)
+            sr_strbuf_printf(sb, " (nearest: %s)", c->nearest);
+    }
+    if (names > UNMATCHED_NAMED)
+        sr_strbuf_printf(sb, " and %zu more", names - UNMATCHED_NAMED);
+}
+
+/* audit's verdict (exit 4) when a claim differs or names no model: the two
+ * counted apart, the unmatched names given. */
+static sr_error *claims_verdict(const sr_claim_list *list, const char *out_dir)
+{
+    size_t counts[SR_CLAIM_N_STATUS];
+    sr_claim_list_count(list, counts);
+    size_t differ = counts[SR_CLAIM_DIFFERS], unmatched = counts[SR_CLAIM_UNMATCHED];
+    if (differ == 0 && unmatched == 0)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "%zu of %zu claims", differ ? differ : unmatched, list->n);
+    if (differ)
+        sr_strbuf_printf(&sb, " differ%s from the export", differ == 1 ? "s" : "");
+    if (differ && unmatched)
+        sr_strbuf_printf(&sb, ", and %zu", unmatched);
+    if (unmatched) {
+        sr_strbuf_printf(&sb, " name%s no model of %s: ", unmatched == 1 ? "s" : "", differ ? "it" : "the export");
+        put_unmatched_names(&sb, list);
+    }
+    sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%s (see the Claims section of %s/results.md)",
+                                 sr_strbuf_cstr(&sb), out_dir);
+    sr_strbuf_release(&sb);
+    return err;
+}
+
 sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
     report_opts o;
@@ -278,14 +331,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
         sr_sweep sweep;
         sr_sweep_init(&sweep);
         err = run_report(&o, args.operands[0], &sweep, out, info);
-        size_t counts[SR_CLAIM_N_STATUS];
-        sr_claim_list_count(&sweep.claims, counts);
-        size_t wrong = counts[SR_CLAIM_DIFFERS] + counts[SR_CLAIM_UNMATCHED];
-        if (!err && wrong > 0)
-            err = sr_error_new(SR_EXIT_CHECK, NULL, 0,
-                               "%zu of %zu claims differ from the export or name no model of it "
-                               "(see the Claims section of %s/results.md)",
-                               wrong, sweep.claims.n, o.out_dir);
+        if (!err)
+            err = claims_verdict(&sweep.claims, o.out_dir);
         sr_sweep_release(&sweep);
     }
     report_opts_release(&o);

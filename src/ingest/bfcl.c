@@ -526,8 +526,10 @@ sr_error *sr_parse_bfcl(const char *result_path, const char *result_data, size_t
     }
     if (!err)
         err = check_header(score_path, result_path, &h, results.n, fails.n);
-    for (size_t i = 0; !err && i < results.n; i++)
+    for (size_t i = 0; !err && i < results.n; i++) {
         sr_scores_add(out, results.ids[i], failed[i] ? 0.0 : 1.0);
+        sr_scores_set_line(out, results.lines[i]); /* items.csv names it */
+    }
     if (!err) {
         free(out->benchmark);
         free(out->source);

@@ -212,12 +212,27 @@ static sr_error *not_a_number(const md_ctx *ctx, long line, const char *s, size_
 static sr_error *number_claim(const md_ctx *ctx, long line, const cell *model, const char *figure, const cell *text,
                               bool points, const cell *header)
 {
-    sr_claim_number num;
-    if (!sr_claims_parse_number(text->s, text->n, &num) || (points && num.unit == SR_CLAIM_UNIT_TIMES))
+    sr_claim_number num, ratio;
+    cell value = *text;
+    /* The report's KV column adds the ratio to the baseline's, "50,688
+     * (0.16x)": the figure is the number before it. */
+    if (value.n > 3 && value.s[value.n - 1] == ')') {
+        const char *open = NULL;
+        for (const char *q = value.s + value.n - 1; q > value.s && !open; q--)
+            if (*q == '(')
+                open = q;
+        if (open && open > value.s && open[-1] == ' ' &&
+            sr_claims_parse_number(open + 1, (size_t)(value.s + value.n - 1 - (open + 1)), &ratio) &&
+            ratio.unit == SR_CLAIM_UNIT_TIMES) {
+            value.n = (size_t)(open - value.s);
+            sr_claims_trim(&value.s, &value.n);
+        }
+    }
+    if (!sr_claims_parse_number(value.s, value.n, &num) || (points && num.unit == SR_CLAIM_UNIT_TIMES))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     if (points && num.unit == SR_CLAIM_UNIT_PLAIN)
         num.unit = SR_CLAIM_UNIT_POINTS;
-    sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, text->s, text->n, &num, NULL);
+    sr_claims_add(ctx->out, ctx->path, line, model->s, model->n, figure, value.s, value.n, &num, NULL);
     return NULL;
 }
 
@@ -381,6 +396,13 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
                               const cell *header)
 {
     const char *p = text->s, *end = text->s + text->n;
+    /* The report's mark of a comparison across BFCL versions ("‡") says
+     * where the figure came from, not what it is. */
+    if (end - p >= 3 && memcmp(end - 3, "\xE2\x80\xA1", 3) == 0) {
+        end -= 3;
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+    }
     sr_claim_number num, lo, hi;
     cell num_text, lo_text, hi_text;
     const char *stop = sr_claims_number_at(p, end, &num);

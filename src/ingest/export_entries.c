@@ -256,8 +256,10 @@ static void copy_score(const sr_scores *src, sr_scores *s)
     s->truncated = src->truncated;
     s->claimed_n = src->claimed_n;
     s->claimed_right = src->claimed_right;
-    for (size_t k = 0; k < src->n_items; k++)
-        sr_scores_add(s, src->items[k].id, src->items[k].score);
+    for (size_t k = 0; k < src->n_items; k++) {
+        sr_scores_add_keyed(s, src->items[k].id, src->items[k].key, src->items[k].score);
+        sr_scores_set_line(s, src->item_lines ? src->item_lines[k] : -1);
+    }
 }
 
 /* The directory's accuracy scores and self-reported metrics into one entry:

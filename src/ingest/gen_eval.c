@@ -124,6 +124,7 @@ static sr_error *read_row(const sr_json_obj *o, long line, sr_scores *out, rows_
         st->lines = p;
         st->lines[out->n_items] = line;
         sr_scores_add(out, id, have_right && right && !failed ? 1.0 : 0.0);
+        sr_scores_set_line(out, line);
     }
     if (!err) {
         st->benchmark = benchmark;

@@ -604,8 +604,10 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
     if (!err)
         err = select_filter(&f, filter, &sel);
     for (size_t i = 0; !err && i < f.n; i++)
-        if (f.recs[i].filter == sel)
+        if (f.recs[i].filter == sel) {
             sr_scores_add_keyed(out, f.recs[i].id, f.recs[i].key, f.recs[i].score);
+            sr_scores_set_line(out, f.recs[i].line); /* items.csv names it */
+        }
     if (!err) {
         free(out->benchmark);
         free(out->source);

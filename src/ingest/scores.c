@@ -35,6 +35,7 @@ static void add_item(sr_scores *out, item_lines *il, const char *id, double scor
     il->lines = p;
     il->lines[out->n_items] = line;
     sr_scores_add(out, id, score);
+    sr_scores_set_line(out, line);
 }
 
 /* No items, duplicate ids, then the names. */

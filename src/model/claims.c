@@ -35,6 +35,7 @@ const char *sr_claim_reason_name(sr_claim_reason reason)
     case SR_CLAIM_WHY_NO_CONFIG: return "no config.json";
     case SR_CLAIM_WHY_TOO_FEW_ITEMS: return "too few items";
     case SR_CLAIM_WHY_NO_VALUE: return "no value";
+    case SR_CLAIM_WHY_NO_BASELINE: return "no baseline";
     case SR_CLAIM_WHY_NONE: break;
     }
     return NULL;
@@ -67,6 +68,7 @@ void sr_claim_release(sr_claim *c)
     free(c->words);
     free(c->model_id);
     free(c->candidates);
+    free(c->nearest);
     free(c->value_words);
     sr_claim_init(c);
 }

@@ -36,7 +36,8 @@ typedef enum {
     SR_CLAIM_WHY_NO_LOG,               /* no server log (logged KV figures) */
     SR_CLAIM_WHY_NO_CONFIG,            /* no config.json (recomputed KV figures) */
     SR_CLAIM_WHY_TOO_FEW_ITEMS,        /* under SR_MIN_PAIRED_ITEMS paired items: no interval, no verdict */
-    SR_CLAIM_WHY_NO_VALUE              /* the inputs are there but do not give this figure */
+    SR_CLAIM_WHY_NO_VALUE,             /* the inputs are there but do not give this figure */
+    SR_CLAIM_WHY_NO_BASELINE           /* a figure relative to the baseline, and no baseline was named */
 } sr_claim_reason;
 
 const char *sr_claim_reason_name(sr_claim_reason reason); /* "model failed", ...; NULL for NONE */
@@ -83,6 +84,8 @@ typedef struct sr_claim {
     long model_index;       /* the matched model in sweep->models; -1 */
     char *model_id;         /* its id; NULL */
     char *candidates;       /* unmatched: the entries the name's words fit equally, "a, b"; NULL */
+    char *nearest;          /* unmatched, no candidates: the entry whose name is nearest to the written one
+                               (a misspelling: 'Qwen3 4.0B' -> qwen3-4b), its label; NULL when none is near */
     double value;           /* recomputed, in report.json's units; NAN */
     char *value_words;      /* recomputed words (verdict, status); NULL */
     sr_claim_diff_unit diff_unit;

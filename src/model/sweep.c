@@ -29,7 +29,9 @@ const char *sr_status_name(sr_status status)
     switch (status) {
     case SR_STATUS_PARTIAL: return "partial";
     case SR_STATUS_FAILED: return "failed";
-    case SR_STATUS_OK: break;
+    case SR_STATUS_INCOMPARABLE: return "incomparable";
+    case SR_STATUS_OK:
+    case SR_STATUS_N: break;
     }
     return "ok";
 }
@@ -389,6 +391,7 @@ void sr_scores_release(sr_scores *s)
 {
     id_pool_free(s->ids);
     free(s->items);
+    free(s->item_lines);
     free(s->flipped);
     free(s->benchmark);
     free(s->source);
@@ -447,6 +450,26 @@ void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double scor
     s->items[s->n_items].score = score;
     s->items[s->n_items].key = key;
     s->n_items++;
+    if (s->item_lines) { /* the lines stay parallel: this one unknown */
+        void *lines = s->item_lines;
+        sr_grow(&lines, &s->cap_lines, s->n_items, sizeof *s->item_lines);
+        s->item_lines = lines;
+        s->item_lines[s->n_items - 1] = -1;
+    }
+}
+
+void sr_scores_set_line(sr_scores *s, long line)
+{
+    if (line <= 0 || s->n_items == 0)
+        return;
+    if (!s->item_lines) { /* the first line: the items before it have none */
+        void *lines = NULL;
+        sr_grow(&lines, &s->cap_lines, s->n_items, sizeof *s->item_lines);
+        s->item_lines = lines;
+        for (size_t i = 0; i < s->n_items; i++)
+            s->item_lines[i] = -1;
+    }
+    s->item_lines[s->n_items - 1] = line;
 }
 
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id)
@@ -464,6 +487,10 @@ void sr_scores_compact(sr_scores *s)
         sr_item_score *items = sr_xrealloc(s->items, s->n_items * sizeof *items);
         s->items = items;
         s->cap_items = s->n_items;
+    }
+    if (s->item_lines && s->n_items && s->n_items < s->cap_lines) {
+        s->item_lines = sr_xrealloc(s->item_lines, s->n_items * sizeof *s->item_lines);
+        s->cap_lines = s->n_items;
     }
     if (!s->ids || (!s->ids->next && s->ids->used == total))
         return;

@@ -89,6 +89,7 @@ typedef struct sr_id_pool sr_id_pool;
 typedef struct sr_flipped_item {
     size_t item;           /* index into the model's items */
     double baseline_score; /* the baseline's score of that item */
+    size_t baseline_item;  /* index into the baseline's items (its line, for items.csv) */
 } sr_flipped_item;
 
 typedef struct sr_scores {
@@ -96,6 +97,9 @@ typedef struct sr_scores {
     char *source;    /* export-relative path of the per-item file */
     sr_item_score *items;
     size_t n_items, cap_items;
+    long *item_lines;        /* each item's line in source (1-based), parallel to items, -1 where unknown; NULL
+                                when the reader gives none (sr_scores_set_line) */
+    size_t cap_lines;
     sr_id_pool *ids;         /* the items' id strings */
     double claimed_accuracy; /* what the input itself claims (lm-eval results, BFCL header); NAN */
     char *claimed_source;    /* where that claim was read */
@@ -150,6 +154,9 @@ typedef struct sr_scores {
     sr_flipped_item *flipped;                 /* the paired items scored differently from the baseline,
                                                  by item id (numbers in numeric order); NULL when none */
     size_t n_flipped;                         /* discordant_better + discordant_worse */
+    int bfcl_version, baseline_bfcl_version;  /* compared across BFCL versions (v3 "simple" against v4
+                                                 "simple_python"): the two versions as the files name them;
+                                                 0 when they agree or a side names none */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -462,7 +469,11 @@ typedef struct sr_slo_capacity {
 
 /* ---- a model ----------------------------------------------------------- */
 
-typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED } sr_status;
+/* ok, partial (lacks something the baseline has), failed (no results),
+ * incomparable (results, but no benchmark and no speed scenario in common
+ * with the baseline: nothing to compare, though nothing is missing). */
+typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED, SR_STATUS_INCOMPARABLE, SR_STATUS_N } sr_status;
+/* "ok", "partial", "failed", "incomparable". */
 const char *sr_status_name(sr_status status);
 
 typedef struct sr_model {
@@ -675,6 +686,9 @@ void sr_scores_release(sr_scores *s);
 void sr_scores_add(sr_scores *s, const char *id, double score);
 /* The same when the reader knows the id's key already (it must be sr_item_key(id)). */
 void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double score);
+/* The line of source the item added last was read from (items.csv names
+ * it); the items before it without one have none. */
+void sr_scores_set_line(sr_scores *s, long line);
 /* Give item i another id (copied). */
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
 /* The ids into one block of their exact size and the items array to its

@@ -66,7 +66,7 @@ typedef struct sr_doc_block {
     size_t n_items, cap_items;
     sr_table *table; /* owned */
     bool records;    /* PDF: long cells as paragraphs (sr_pdf_table_records) */
-    size_t pdf_cols; /* PDF: columns side by side before the table is split (0: 11) */
+    size_t pdf_cols; /* PDF: at most this many columns side by side (0: as many as fit, pdf_layout.c) */
     sr_doc_chart chart;
     struct sr_doc *doc;
 } sr_doc_block;

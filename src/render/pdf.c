@@ -12,7 +12,7 @@
 #include "util/strbuf.h"
 
 /* Columns a table shows side by side on an A4 page before it is split. */
-#define PDF_MAX_COLS 11
+#define PDF_MAX_COLS 32 /* side by side before a table is split: the layout rule decides (pdf_layout.c) */
 
 static void put_list(sr_pdf *p, const sr_doc_block *b)
 {

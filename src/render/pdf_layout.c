@@ -121,6 +121,18 @@ static double measure(void *ctx, const char *s, size_t len)
     return sr_pdf_width(m->p, m->f, m->size, s, len);
 }
 
+/* A table cell's text wrapped: at spaces, and inside a word only when it
+ * alone is wider than the column, which the layout allows only for an id
+ * or a path longer than LONG_WORD_EM (it breaks after / - _), never for a
+ * word or a number. */
+static void cell_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
+{
+    char *s = sr_pdf_clean(text);
+    font_measure m = {p, f, size};
+    sr_wrap(s, width, measure, &m, lines);
+    free(s);
+}
+
 /* Text wrapped to width in font f at size (the renderers' one wrapper). */
 static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
@@ -262,11 +274,15 @@ typedef struct pdf_table {
     size_t n;
     size_t rows;
     const char *caption; /* said again, "(continued)", on a new page */
+    double size;         /* the font size of its text: TABLE_SIZE, or smaller down to TABLE_FLOOR to fit */
 } pdf_table;
 
 #define CELL_PAD 3.0
 #define TABLE_SIZE 8.0
+#define TABLE_FLOOR 6.0 /* the smallest a table's text is shrunk to before its columns are split */
 #define SUB_SIZE 6.8
+/* A cell's second line, in proportion to the table's size. */
+#define SUB_OF(size) ((size) * SUB_SIZE / TABLE_SIZE)
 
 /* Lines of every cell, and the row's height. */
 static double layout_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, bool header, sr_text_list *text,
@@ -274,13 +290,13 @@ static double layout_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, b
 {
     double h = 0;
     for (size_t c = 0; c < t->n; c++) {
-        double w = t->cols[c].width - 2 * CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
-        sr_pdf_wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w,
-                    &text[c]);
+        double w = t->cols[c].width - 2 * CELL_PAD, size = cells[c].size > 0 ? cells[c].size : t->size;
+        cell_wrap(p, header || cells[c].bold ? p->bold : p->regular, size, cells[c].text ? cells[c].text : "", w,
+                  &text[c]);
         double ch = (double)text[c].n * size * 1.3;
         if (cells[c].sub && cells[c].sub[0]) {
-            sr_pdf_wrap(p, p->regular, SUB_SIZE, cells[c].sub, w, &sub[c]);
-            ch += (double)sub[c].n * SUB_SIZE * 1.3;
+            cell_wrap(p, p->regular, SUB_OF(t->size), cells[c].sub, w, &sub[c]);
+            ch += (double)sub[c].n * SUB_OF(t->size) * 1.3;
         }
         h = fmax(h, ch);
     }
@@ -298,7 +314,7 @@ static void draw_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, bool 
     double x = SR_PDF_MARGIN_X;
     for (size_t c = 0; c < t->n; c++) {
         HPDF_Font f = header || cells[c].bold ? p->bold : p->regular;
-        double y = p->y - CELL_PAD, size = cells[c].size > 0 ? cells[c].size : TABLE_SIZE;
+        double y = p->y - CELL_PAD, size = cells[c].size > 0 ? cells[c].size : t->size, sub_size = SUB_OF(t->size);
         for (size_t i = 0; i < text[c].n; i++) {
             const char *s = text[c].items[i];
             double lx = t->cols[c].right ? x + t->cols[c].width - CELL_PAD - sr_pdf_width(p, f, size, s, strlen(s))
@@ -309,10 +325,10 @@ static void draw_row(sr_pdf *p, const pdf_table *t, const pdf_cell *cells, bool 
         for (size_t i = 0; i < sub[c].n; i++) {
             const char *s = sub[c].items[i];
             double lx = t->cols[c].right
-                            ? x + t->cols[c].width - CELL_PAD - sr_pdf_width(p, p->regular, SUB_SIZE, s, strlen(s))
+                            ? x + t->cols[c].width - CELL_PAD - sr_pdf_width(p, p->regular, sub_size, s, strlen(s))
                             : x + CELL_PAD;
-            sr_pdf_draw(p, lx, y - SUB_SIZE, s, p->regular, SUB_SIZE, SR_PDF_MUTED);
-            y -= SUB_SIZE * 1.3;
+            sr_pdf_draw(p, lx, y - sub_size, s, p->regular, sub_size, SR_PDF_MUTED);
+            y -= sub_size * 1.3;
         }
         x += t->cols[c].width;
     }
@@ -333,7 +349,7 @@ static void free_lists(sr_text_list *a, sr_text_list *b, size_t n)
     }
 }
 
-#define MAX_COLS 12
+#define MAX_COLS 32
 
 static void table_header(sr_pdf *p, pdf_table *t)
 {
@@ -347,8 +363,9 @@ static void table_header(sr_pdf *p, pdf_table *t)
 }
 
 /* Start a table; caption names it again when it goes on over a page. */
-static void table_begin(sr_pdf *p, pdf_table *t, const pdf_col *cols, size_t n, const char *caption)
+static void table_begin(sr_pdf *p, pdf_table *t, const pdf_col *cols, size_t n, const char *caption, double size)
 {
+    t->size = size;
     t->cols = cols;
     t->n = n < MAX_COLS ? n : MAX_COLS;
     t->rows = 0;
@@ -436,36 +453,24 @@ static bool cell_bold(const sr_cell *c)
     return c->strong || (c->kind == SR_CELL_VERDICT && (c->tone == SR_TONE_BETTER || c->tone == SR_TONE_WORSE));
 }
 
-/* How a cell's text may break: anywhere words do, only before an
- * interval's bracket ("−5.3" / "[−7.4, −3.3]"), or not at all (a number). */
-typedef enum { BREAK_WORDS, BREAK_INTERVAL, BREAK_NONE } break_rule;
+/* Words wider than this many ems are ids or paths ("some-org/an-extremely-
+ * long-model-name-..."): they may break after / - _; every other word and
+ * every number stays whole. */
+#define LONG_WORD_EM 16.0
 
-/* The widest unbreakable piece of s, and the whole of s on one line, in
- * font f at size. */
-static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, break_rule rule, double *least,
-                        double *most)
+/* The widest piece of s that must stay on one line (a word between spaces,
+ * or of a longer id the widest part between / - _), and the whole of s on
+ * one line, in font f at size. */
+static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, double *least, double *most)
 {
     if (!s)
         return;
-    double all = sr_pdf_width(p, f, size, s, strlen(s));
-    *most = fmax(*most, all);
-    const char *bracket = rule == BREAK_INTERVAL ? strstr(s, " [") : NULL;
-    if (rule == BREAK_NONE || (rule == BREAK_INTERVAL && !bracket)) {
-        *least = fmax(*least, all);
-        return;
-    }
-    if (bracket) {
-        *least = fmax(*least, sr_pdf_width(p, f, size, s, (size_t)(bracket - s)));
-        *least = fmax(*least, sr_pdf_width(p, f, size, bracket + 1, strlen(bracket + 1)));
-        return;
-    }
-    /* A short word is kept whole ("apache-2.0", "c=16"); a longer one (an
-     * id, a path) may break after / - _. */
-    const double keep_whole = 12.0 * size;
-    for (const char *word = s; *word;) {
+    char *clean = sr_pdf_clean(s); /* as it is drawn */
+    *most = fmax(*most, sr_pdf_width(p, f, size, clean, strlen(clean)));
+    for (const char *word = clean; *word;) {
         size_t len = strcspn(word, " ");
         double whole = sr_pdf_width(p, f, size, word, len);
-        if (whole <= keep_whole) {
+        if (whole <= LONG_WORD_EM * size) {
             *least = fmax(*least, whole);
         } else {
             for (const char *w = word; w < word + len;) {
@@ -476,40 +481,103 @@ static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, brea
         }
         word += len + (word[len] == ' ');
     }
+    free(clean);
 }
 
-/* Column widths from their content: every column at least its widest
- * unbreakable piece (numbers whole), the room left shared out by how much
- * more each column's longest text wants, and what is left after that by
- * the columns' shares; all narrower alike when even the least does not
- * fit. */
-static void column_widths(sr_pdf *p, const sr_table *t, const size_t *idx, size_t k, double *w)
+/* What a column needs at TABLE_SIZE (widths scale with the size): its
+ * widest word, and its longest text on one line, without padding. */
+typedef struct col_need {
+    double least, most;
+} col_need;
+
+static char *interval_unbroken(const char *s);
+
+/* A number and its unit kept on one line ("52.1 tok/s", "708 ms", "1,024
+ * tok"): the space before the unit made a no-break space. Fresh string. */
+static char *units_unbroken(const char *s)
 {
-    double least[MAX_COLS], most[MAX_COLS], sum_least = 0, sum_extra = 0, shares = 0;
-    for (size_t i = 0; i < k; i++) {
-        const sr_column *c = &t->cols[idx[i]];
-        least[i] = most[i] = 0;
-        text_widths(p, p->bold, TABLE_SIZE, c->title, BREAK_WORDS, &least[i], &most[i]);
-        text_widths(p, p->regular, SUB_SIZE, c->sub, BREAK_WORDS, &least[i], &most[i]);
-        for (size_t r = 0; r < t->n_rows; r++) {
-            const sr_cell *cl = sr_table_cell(t, r, idx[i]);
-            HPDF_Font f = cell_bold(cl) ? p->bold : p->regular; /* measured as drawn */
-            break_rule rule = cl->kind == SR_CELL_NUMBER     ? BREAK_NONE
-                              : cl->kind == SR_CELL_INTERVAL ? BREAK_INTERVAL
-                                                             : BREAK_WORDS;
-            text_widths(p, f, TABLE_SIZE, cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text, rule, &least[i],
-                        &most[i]);
-            text_widths(p, p->regular, SUB_SIZE, cl->sub, rule, &least[i], &most[i]);
+    static const char *const units[] = {" tok/s", " tok", " ms", " GiB", " out"};
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (const char *p = s; *p; p++) {
+        bool unit = false;
+        for (size_t u = 0; u < sizeof units / sizeof units[0] && !unit && p > s && p[-1] >= '0' && p[-1] <= '9';
+             u++) {
+            size_t n = strlen(units[u]);
+            unit = strncmp(p, units[u], n) == 0 && (p[n] == '\0' || p[n] == ' ' || p[n] == ',' || p[n] == ')');
         }
-        least[i] += 2 * CELL_PAD + 0.5;
-        most[i] = fmin(fmax(most[i] + 2 * CELL_PAD + 0.5, least[i]), SR_PDF_CONTENT_W);
+        if (unit)
+            sr_strbuf_puts(&sb, "\xC2\xA0");
+        else
+            sr_strbuf_putc(&sb, *p);
+    }
+    sr_strbuf_puts(&sb, "");
+    return sr_strbuf_detach(&sb);
+}
+
+/* The text of cell (r, c) as drawn: the missing mark for an empty cell, an
+ * interval with its no-break spaces, numbers with their units. Fresh
+ * string. */
+static char *cell_text(const sr_table *t, size_t r, size_t c)
+{
+    const sr_cell *cl = sr_table_cell(t, r, c);
+    const char *text = cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text ? cl->text : "";
+    char *kept = cl->kind == SR_CELL_INTERVAL ? interval_unbroken(text) : sr_xstrdup(text);
+    char *out = units_unbroken(kept);
+    free(kept);
+    return out;
+}
+
+static col_need column_need(sr_pdf *p, const sr_table *t, size_t c)
+{
+    col_need n = {0, 0};
+    text_widths(p, p->bold, TABLE_SIZE, t->cols[c].title, &n.least, &n.most);
+    text_widths(p, p->regular, SUB_SIZE, t->cols[c].sub, &n.least, &n.most);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const sr_cell *cl = sr_table_cell(t, r, c);
+        char *text = cell_text(t, r, c);
+        text_widths(p, cell_bold(cl) ? p->bold : p->regular, TABLE_SIZE, text, &n.least, &n.most); /* as drawn */
+        char *sub = cl->sub ? units_unbroken(cl->sub) : NULL;
+        text_widths(p, p->regular, SUB_SIZE, sub, &n.least, &n.most);
+        free(sub);
+        free(text);
+    }
+    return n;
+}
+
+#define COL_PAD (2 * CELL_PAD + 0.5)
+
+/* The largest size, TABLE_SIZE at most, at which columns idx[0, k) fit the
+ * text width with every word whole; below TABLE_FLOOR when even the floor
+ * does not. */
+static double fitting_size(const col_need *need, const size_t *idx, size_t k)
+{
+    double words = 0;
+    for (size_t i = 0; i < k; i++)
+        words += need[idx[i]].least;
+    double room = SR_PDF_CONTENT_W - (double)k * COL_PAD;
+    if (words <= 0)
+        return TABLE_SIZE;
+    return room <= 0 ? 0 : fmin(TABLE_SIZE, floor(TABLE_SIZE * room / words * 10) / 10);
+}
+
+/* Column widths at size: every column at least its widest word, the room
+ * left shared out by how much more each column's longest text wants, and
+ * what is left after that by the columns' shares; all narrower alike only
+ * when even the words do not fit (a column too wide for a page). */
+static void column_widths(const sr_table *t, const col_need *need, const size_t *idx, size_t k, double size, double *w)
+{
+    double least[MAX_COLS], most[MAX_COLS], sum_least = 0, sum_extra = 0, shares = 0, scale = size / TABLE_SIZE;
+    for (size_t i = 0; i < k; i++) {
+        least[i] = need[idx[i]].least * scale + COL_PAD;
+        most[i] = fmin(fmax(need[idx[i]].most * scale + COL_PAD, least[i]), SR_PDF_CONTENT_W);
         sum_least += least[i];
         sum_extra += most[i] - least[i];
-        shares += c->width;
+        shares += t->cols[idx[i]].width;
     }
     double room = SR_PDF_CONTENT_W - sum_least;
     for (size_t i = 0; i < k; i++) {
-        if (room < 0) /* even the least does not fit: everything narrower alike */
+        if (room < 0)
             w[i] = least[i] * SR_PDF_CONTENT_W / sum_least;
         else if (sum_extra > room)
             w[i] = least[i] + room * (most[i] - least[i]) / sum_extra;
@@ -538,41 +606,42 @@ static char *interval_unbroken(const char *s)
     return sr_strbuf_detach(&sb);
 }
 
-/* Columns first..first+n of t (and column 0 before them when first > 0),
- * as one PDF table. */
-static void table_part(sr_pdf *p, const sr_table *t, size_t first, size_t n, const char *caption)
+/* Columns idx[0, k) of t as one PDF table at size. */
+static void table_part(sr_pdf *p, const sr_table *t, const col_need *need, const size_t *idx, size_t k, double size,
+                       const char *caption)
 {
-    size_t idx[MAX_COLS], k = 0;
-    if (first > 0)
-        idx[k++] = 0;
-    for (size_t c = first; c < first + n && k < MAX_COLS; c++)
-        idx[k++] = c;
     double widths[MAX_COLS];
-    column_widths(p, t, idx, k, widths);
+    column_widths(t, need, idx, k, size, widths);
     pdf_col cols[MAX_COLS];
     for (size_t i = 0; i < k; i++) {
         const sr_column *c = &t->cols[idx[i]];
         cols[i] = (pdf_col){c->title, widths[i], c->numeric, c->sub};
     }
     pdf_table pt;
-    table_begin(p, &pt, cols, k, caption);
+    table_begin(p, &pt, cols, k, caption, size);
     for (size_t r = 0; r < t->n_rows; r++) {
         pdf_cell cells[MAX_COLS];
-        char *kept[MAX_COLS] = {NULL};
+        char *kept[MAX_COLS] = {NULL}, *subs[MAX_COLS] = {NULL};
         for (size_t i = 0; i < k; i++) {
             const sr_cell *c = sr_table_cell(t, r, idx[i]);
-            const char *text = c->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : c->text;
-            if (c->kind == SR_CELL_INTERVAL)
-                text = kept[i] = interval_unbroken(text);
-            cells[i] = (pdf_cell){text, c->sub, tone_color(c), cell_bold(c), 0};
+            kept[i] = cell_text(t, r, idx[i]);
+            subs[i] = c->sub ? units_unbroken(c->sub) : NULL;
+            cells[i] = (pdf_cell){kept[i], subs[i], tone_color(c), cell_bold(c), 0};
         }
         table_row(p, &pt, cells);
-        for (size_t i = 0; i < k; i++)
+        for (size_t i = 0; i < k; i++) {
             free(kept[i]);
+            free(subs[i]);
+        }
     }
     table_end(p);
 }
 
+/* The table layout rule: a word or a number is never broken inside a
+ * cell. The text shrinks from TABLE_SIZE towards TABLE_FLOOR until every
+ * column's widest word fits the width, cells wrap at spaces, and only when
+ * even the floor is too wide is the table split into groups of columns,
+ * each repeating the label column (at most max_cols side by side). */
 void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
 {
     if (t->title)
@@ -580,22 +649,53 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
     if (max_cols < 2 || max_cols > MAX_COLS)
         max_cols = MAX_COLS;
     const char *caption = t->title ? t->title : p->section_title[0] ? p->section_title : "Table";
-    if (t->n_cols <= max_cols) {
-        table_part(p, t, 0, t->n_cols, caption);
-    } else {
-        /* Too wide for a page: groups of columns, each with the first. */
-        for (size_t first = 0; first < t->n_cols;) {
-            size_t n = first == 0 ? max_cols : max_cols - 1;
-            if (first + n > t->n_cols)
-                n = t->n_cols - first;
-            char *part =
-                sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu)", caption, first + 1, first + n, t->n_cols);
-            sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
-            table_part(p, t, first, n, part);
-            free(part);
-            first += n;
+    col_need *need = sr_xcalloc(t->n_cols ? t->n_cols : 1, sizeof *need);
+    for (size_t c = 0; c < t->n_cols; c++)
+        need[c] = column_need(p, t, c);
+    /* Groups: as many columns beside the label as fit at the floor. */
+    size_t *starts = sr_xmalloc((t->n_cols + 1) * sizeof *starts), n_groups = 0;
+    size_t idx[MAX_COLS];
+    for (size_t c = t->n_cols ? 1 : 0; c < t->n_cols || n_groups == 0;) {
+        starts[n_groups++] = c;
+        size_t k = 0;
+        idx[k++] = 0;
+        while (c < t->n_cols && k < max_cols) {
+            idx[k] = c;
+            if (k > 1 && fitting_size(need, idx, k + 1) < TABLE_FLOOR)
+                break; /* the next column goes to the next group (one alone always fits its group) */
+            k++;
+            c++;
         }
+        if (c >= t->n_cols)
+            break;
     }
+    starts[n_groups] = t->n_cols;
+    /* One size for every group: the smallest any of them needs, never below the floor. */
+    double size = TABLE_SIZE;
+    for (size_t g = 0; g < n_groups; g++) {
+        size_t k = 0;
+        idx[k++] = 0;
+        for (size_t c = starts[g]; c < starts[g + 1] && k < MAX_COLS; c++)
+            idx[k++] = c;
+        size = fmin(size, fmax(TABLE_FLOOR, fitting_size(need, idx, t->n_cols ? k : 0)));
+    }
+    for (size_t g = 0; g < n_groups; g++) {
+        size_t k = 0;
+        idx[k++] = 0;
+        for (size_t c = starts[g]; c < starts[g + 1] && k < MAX_COLS; c++)
+            idx[k++] = c;
+        if (n_groups == 1) {
+            table_part(p, t, need, idx, t->n_cols ? k : 0, size, caption);
+            continue;
+        }
+        char *part = sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu, with the first)", caption, starts[g] + 1,
+                                 starts[g + 1], t->n_cols);
+        sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
+        table_part(p, t, need, idx, k, size, part);
+        free(part);
+    }
+    free(starts);
+    free(need);
     if (t->note)
         sr_pdf_note(p, t->note);
 }

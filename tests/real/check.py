@@ -326,6 +326,14 @@ def main():
             failures.append(f"expected.tsv:{row.lineno}: {row.name} {row.directory}"
                             + (f" [{row.variant}]" if row.variant != "-" else "")
                             + f": {err}; its {count} rows not checked\n      ({label})")
+        # Issue 31: the headline, counts, statuses and levels of every format
+        # derived from report.json (tests/check_headline.py), READY arms too.
+        export_dir = os.path.join(realdata, run.export)
+        ready = any("run.log" in files for _, _, files in os.walk(export_dir))
+        hl = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "check_headline.py"), outdir]
+                            + (["--ready", export_dir] if ready else []), capture_output=True, text=True)
+        if hl.returncode != 0 and not (ready and "no READY arm" in hl.stdout and hl.stdout.count("FAIL") == 1):
+            failures.append(f"{label}: check_headline.py:\n      " + hl.stdout.strip().replace("\n", "\n      ")[:2000])
         checked += 1
         print(f"realdata: {label}: {n_rows - n_bad}/{n_rows} rows hold")
     if not opts.keep_outputs:

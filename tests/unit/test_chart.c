@@ -215,7 +215,8 @@ Test(chart, desc_holds_values_and_gaps)
     cr_assert_not_null(strstr(a, "10,000 resamples"));
     free(a);
     render(&sw, SR_CHART_KV_CAPACITY, SR_CHART_SVG, &a, &alen);
-    cr_assert_not_null(strstr(a, FIXTURE_BASELINE ": logged 321,280; recomputed 321,280;"));
+    cr_assert_not_null(strstr(a, FIXTURE_BASELINE " (baseline): logged 321,280; recomputed 321,280;"),
+                       "the baseline's row is marked");
     cr_assert_not_null(strstr(a, "recomputed \xE2\x80\x94;"));
     free(a);
     sr_sweep_release(&sw);
@@ -229,7 +230,7 @@ Test(chart, speed_chart_says_what_it_leaves_out)
     sr_sweep sw;
     fixture_sweep(&sw);
     sr_model *m = sr_sweep_model(&sw, "org/other-scenarios");
-    m->status = SR_STATUS_PARTIAL;
+    m->status = SR_STATUS_INCOMPARABLE; /* as the analysis leaves it: no scenario in common */
     sr_bench_run run;
     sr_bench_run_init(&run);
     run.output_throughput = 77;
@@ -243,13 +244,17 @@ Test(chart, speed_chart_says_what_it_leaves_out)
     cr_expect_null(strstr(a, "2.5 req/s"), "nor its scenario a column");
     cr_expect_not_null(strstr(a, "Not drawn: 1 model without a ratio to the baseline (see the speed table)."));
     free(a);
-    /* The summary does not call its runs "no speed data". */
+    /* The summary does not call its runs "no speed data": it shares
+     * nothing with the baseline, and says so. */
     sr_text_list summary = {0};
     sr_text_summary(&sw, &summary);
-    bool said = false;
-    for (size_t i = 0; i < summary.n; i++)
-        said |= strstr(summary.items[i], "org/other-scenarios no scenario in common with the baseline") != NULL;
+    bool said = false, no_data = false;
+    for (size_t i = 0; i < summary.n; i++) {
+        said |= strstr(summary.items[i], "1 other shares no benchmark or scenario with it (incomparable)") != NULL;
+        no_data |= strstr(summary.items[i], "org/other-scenarios no speed data") != NULL;
+    }
     cr_expect(said, "the summary names why there is no ratio");
+    cr_expect_not(no_data);
     sr_text_list_release(&summary);
     sr_sweep_release(&sw);
 

@@ -415,6 +415,62 @@ Test(claims_check, every_verdict)
     sr_sweep_release(&sw);
 }
 
+/* Issue 31: a misspelt name gets the nearest entry; a name near nothing
+ * gets none (no guess at an unrelated model). */
+Test(claims_check, unmatched_names_get_the_nearest_entry)
+{
+    sr_sweep sw;
+    small_sweep(&sw);
+    sr_model *m = sr_sweep_find_model(&sw, "org/m");
+    free(m->label); /* the analysis gave it one */
+    m->label = strdup("qwen3-4b");
+    read_csv_claims(&sw, "model,figure,value\n"                  /* 1 */
+                         "Qwen3 4.0B,accuracy.gsm8k.score,0.7\n" /* 2: two characters off qwen3-4b */
+                         "Llama 3.2 1B,status,ok\n"              /* 3: near nothing */
+                         "org/bsae,status,ok\n");               /* 4: a typo of the baseline's id */
+    cr_assert_null(sr_check_claims(&sw));
+    expect_status(&sw, 2, SR_CLAIM_UNMATCHED, SR_CLAIM_WHY_NONE);
+    cr_expect_str_eq(at_line(&sw, 2)->nearest, "qwen3-4b");
+    cr_expect_null(at_line(&sw, 3)->nearest);
+    cr_expect_str_eq(at_line(&sw, 4)->nearest, "org/base");
+    char *detail = sr_text_claim_detail(&sw, at_line(&sw, 2));
+    cr_expect_not_null(strstr(detail, "nearest: qwen3-4b"), "%s", detail);
+    free(detail);
+    sr_sweep_release(&sw);
+}
+
+/* Issue 31: without a baseline, a figure relative to one is not
+ * verifiable because none was named, not because "the baseline has no
+ * scores". */
+Test(claims_check, without_a_baseline_relative_figures_say_so)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    int v[30];
+    for (int i = 0; i < 30; i++)
+        v[i] = i % 3 != 0;
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    add_scores(m, "gsm8k", v, 30);
+    add_run(m, 128, 50);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    read_csv_claims(&sw, "model,figure,value\n"                       /* 1 */
+                         "org/m,accuracy.gsm8k.delta,2pp\n"           /* 2 */
+                         "org/m,accuracy.gsm8k.verdict,higher\n"      /* 3 */
+                         "org/m,speed.in128-out256-c16.ratio,0.5x\n"  /* 4 */
+                         "org/m,accuracy.gsm8k.score,0.667\n");       /* 5: its own score needs none */
+    cr_assert_null(sr_check_claims(&sw));
+    expect_status(&sw, 2, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_BASELINE);
+    expect_status(&sw, 3, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_BASELINE);
+    expect_status(&sw, 4, SR_CLAIM_NOT_VERIFIABLE, SR_CLAIM_WHY_NO_BASELINE);
+    expect_status(&sw, 5, SR_CLAIM_REPRODUCED, SR_CLAIM_WHY_NONE);
+    char *detail = sr_text_claim_detail(&sw, at_line(&sw, 2));
+    cr_expect_not_null(strstr(detail, "No baseline was named"), "%s", detail);
+    cr_expect_null(strstr(detail, "The baseline has no"), "%s", detail);
+    free(detail);
+    sr_sweep_release(&sw);
+}
+
 static void expect_check_error(const char *csv, long line, const char *text)
 {
     sr_sweep sw;

@@ -151,15 +151,24 @@ Test(latex, a_table_is_one_booktabs_tabular)
 /* ---- items.csv ---------------------------------------------------------- */
 
 /* Items with these ids and scores. */
-static void add_items(sr_model *m, const char *bench, const char *const *ids, const double *v, size_t n)
+/* Items read from source, item i on line first_line + i (0: no lines). */
+static void add_items_at(sr_model *m, const char *bench, const char *source, long first_line, const char *const *ids,
+                         const double *v, size_t n)
 {
     sr_scores s;
     sr_scores_init(&s);
     s.benchmark = strdup(bench);
-    s.source = strdup("x.jsonl");
-    for (size_t i = 0; i < n; i++)
+    s.source = strdup(source);
+    for (size_t i = 0; i < n; i++) {
         sr_scores_add(&s, ids[i], v[i]);
+        sr_scores_set_line(&s, first_line ? first_line + (long)i : -1);
+    }
     sr_model_add_scores(m, &s);
+}
+
+static void add_items(sr_model *m, const char *bench, const char *const *ids, const double *v, size_t n)
+{
+    add_items_at(m, bench, "x.jsonl", 0, ids, v, n);
 }
 
 /* 24 items (ids "0".."23", stored out of order); the model differs from
@@ -182,12 +191,12 @@ static void flip_sweep(sr_sweep *sw, double other_score)
     }
     base[0] = 1; /* item "10" */
     sr_model *m = sr_sweep_model(sw, "org/base");
-    add_items(m, "gsm8k", ids, base, 24);
+    add_items_at(m, "gsm8k", "base/samples.jsonl", 101, ids, base, 24); /* item i on line 101 + i */
     m = sr_sweep_model(sw, "org/same");
     add_items(m, "gsm8k", ids, base, 24);
     m = sr_sweep_model(sw, "org/other, \"quoted\"");
     model[23] = other_score; /* item "23": 0 in the baseline */
-    add_items(m, "gsm8k", ids, model, 24);
+    add_items_at(m, "gsm8k", "other/samples.jsonl", 1, ids, model, 24); /* item i on line 1 + i */
 }
 
 static char *items_csv(sr_sweep *sw)
@@ -210,10 +219,15 @@ Test(items, one_row_per_flipped_item_in_item_id_order)
     cr_expect_eq(sr_model_benchmark(sr_sweep_find_model(&sw, "org/same"), "gsm8k")->n_flipped, 0);
     char *csv = items_csv(&sw);
     cr_assert_not_null(csv);
-    cr_expect_str_eq(csv, "model,label,benchmark,item,baseline_correct,model_correct\r\n"
-                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"2\",0,1\r\n"
-                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"10\",1,0\r\n"
-                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"22\",0,1\r\n");
+    /* Issue 31: where each item is, in the model's file and the
+     * baseline's: "2" is the 9th item of both, "10" the 1st, "22" the 23rd. */
+    cr_expect_str_eq(csv, "model,label,benchmark,item,baseline_correct,model_correct,model_source,baseline_source\r\n"
+                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"2\",0,1,"
+                          "\"other/samples.jsonl:9\",\"base/samples.jsonl:109\"\r\n"
+                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"10\",1,0,"
+                          "\"other/samples.jsonl:1\",\"base/samples.jsonl:101\"\r\n"
+                          "\"org/other, \"\"quoted\"\"\",\"org/other, \"\"quoted\"\"\",\"gsm8k\",\"22\",0,1,"
+                          "\"other/samples.jsonl:23\",\"base/samples.jsonl:123\"\r\n");
     free(csv);
     sr_sweep_release(&sw);
 }
@@ -225,8 +239,8 @@ Test(items, scores_that_are_not_0_or_1_are_named_scores)
     cr_assert_null(sr_analyse(&sw, "org/base"));
     char *csv = items_csv(&sw);
     cr_assert_not_null(csv);
-    cr_expect_eq(strncmp(csv, "model,label,benchmark,item,baseline_score,model_score\r\n", 55), 0, "%s", csv);
-    cr_expect_not_null(strstr(csv, ",\"23\",0,0.5\r\n"), "%s", csv);
+    cr_expect_eq(strncmp(csv, "model,label,benchmark,item,baseline_score,model_score,", 53), 0, "%s", csv);
+    cr_expect_not_null(strstr(csv, ",\"23\",0,0.5,"), "%s", csv);
     free(csv);
     sr_sweep_release(&sw);
 }
@@ -284,6 +298,28 @@ Test(latex, results_tex_holds_the_tables_the_other_formats_show)
         free(e);
     }
     sr_table_free(speed);
+    free(tex);
+    sr_sweep_release(&sw);
+}
+
+/* Issue 31: a baseline with no scenario: no ratio anywhere, so no speed
+ * table of ratios (NULL), only the scenarios without one; results.tex
+ * still holds every table the other formats show (it crashed on the NULL). */
+Test(latex, no_ratio_anywhere_gives_the_unrated_table)
+{
+    sr_sweep sw;
+    flip_sweep(&sw, 0);
+    add_run(sr_sweep_find_model(&sw, "org/same"), 128, 57);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    cr_expect_null(sr_table_speed(&sw), "no scenario has a ratio");
+    sr_table *unrated = sr_table_speed_unrated(&sw);
+    cr_assert_not_null(unrated);
+    cr_expect_eq(unrated->n_rows, 1, "only the entry that ran the scenario");
+    sr_table_free(unrated);
+    char *tex = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_render_latex(&sw, &tex, &len));
+    cr_expect_not_null(strstr(tex, "57.0 tok/s"), "%s", tex);
     free(tex);
     sr_sweep_release(&sw);
 }

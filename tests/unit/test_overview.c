@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/facts.h"
 #include "analysis/overview.h"
 #include "render/render.h"
 #include "render/report/overview.h"
@@ -50,7 +51,9 @@ Test(overview, keeps_up_when_no_benchmark_is_measurably_lower)
     cr_expect_eq(sr_keeps_up(&m, NAN), 1, "judged on the benchmark that was measured");
     m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_HIGHER, -1);
     m.status = SR_STATUS_FAILED;
-    cr_expect_eq(sr_keeps_up(&m, NAN), 0, "a failed entry does not keep up");
+    cr_expect_eq(sr_keeps_up(&m, NAN), -1, "a failed entry was never judged: blank, not 'no'");
+    m.status = SR_STATUS_INCOMPARABLE;
+    cr_expect_eq(sr_keeps_up(&m, NAN), -1, "an incomparable entry was never judged");
     m.status = SR_STATUS_OK;
     m.is_baseline = true;
     cr_expect_eq(sr_keeps_up(&m, NAN), -1, "the baseline is the reference, not judged");
@@ -173,7 +176,7 @@ Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
     cr_expect_null(strstr(t->aside, "relative to the baseline"), "%s", t->aside);
     bool tok_s = false;
     for (size_t r = 0; r < t->n_rows; r++)
-        for (size_t c = 2; c < t->n_cols; c++)
+        for (size_t c = 1; c < t->n_cols; c++) /* the model, then the scenarios */
             tok_s |= sr_table_cell(t, r, c)->text && strstr(sr_table_cell(t, r, c)->text, "tok/s") &&
                      !strchr(sr_table_cell(t, r, c)->text, 'x');
     cr_expect(tok_s, "cells hold each model's tok/s, not ratios");
@@ -289,5 +292,111 @@ Test(overview, alike_warnings_fold_in_results_md)
     cr_expect_not_null(strstr(md, "- arm 'a0' has no files\n- arm 'a1' has no files\n"), "two are listed");
     cr_expect_not_null(strstr(md, "every one is in report.json"));
     free(md);
+    sr_sweep_release(&sw);
+}
+
+/* Issue 31: the headline's counts, each from one fact (analysis/facts.c).
+ * base runs 128- and 1,024-token prompts and GSM8K; "other-scenario" runs
+ * only 4,096-token prompts (nothing in common: incomparable, not partial);
+ * "speed-only" shares a scenario but has no scores; "lower" is measurably
+ * lower; "same" keeps up; "broken" failed. */
+static void facts_sweep(sr_sweep *sw)
+{
+    sr_sweep_init(sw);
+    int base[40], worse[40];
+    for (int i = 0; i < 40; i++) {
+        base[i] = i % 10 != 0;
+        worse[i] = i < 20 ? 0 : base[i];
+    }
+    sr_model *m = sr_sweep_model(sw, "org/base");
+    add_scores(m, "gsm8k", base, 40);
+    add_run(m, 128, 100);
+    add_run(m, 1024, 80);
+    add_run(sr_sweep_model(sw, "org/other-scenario"), 4096, 40);
+    add_run(sr_sweep_model(sw, "org/speed-only"), 1024, 60);
+    m = sr_sweep_model(sw, "org/lower");
+    add_scores(m, "gsm8k", worse, 40);
+    add_run(m, 128, 120);
+    m = sr_sweep_model(sw, "org/same");
+    add_scores(m, "gsm8k", base, 40);
+    add_run(m, 128, 90);
+    m = sr_sweep_model(sw, "org/broken");
+    sr_failure_set(&m->failure, SR_STAGE_LOAD, "OOM", "b/server.log:3");
+    sw->settings.resamples = 200;
+}
+
+Test(overview, headline_counts_come_from_one_fact_each)
+{
+    sr_sweep sw;
+    facts_sweep(&sw);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    const sr_model *base = sr_sweep_baseline(&sw);
+    const sr_model *other = sr_sweep_find_model(&sw, "org/other-scenario");
+    cr_expect_eq(other->status, SR_STATUS_INCOMPARABLE, "no scenario and no benchmark in common: %s",
+                 sr_status_name(other->status));
+    cr_expect_str_eq(sr_status_name(other->status), "incomparable");
+    cr_expect(sr_fact_incomparable(other, base));
+    cr_expect_not(sr_fact_compared(other));
+    cr_expect_eq(other->keeps_up, -1);
+    const sr_model *speed = sr_sweep_find_model(&sw, "org/speed-only");
+    cr_expect(sr_fact_compared(speed), "a speed ratio is a comparison");
+    cr_expect_not(sr_fact_incomparable(speed, base));
+    cr_expect_eq(speed->status, SR_STATUS_PARTIAL, "lacks GSM8K and a scenario of the baseline's");
+    cr_expect_eq(sr_sweep_find_model(&sw, "org/broken")->keeps_up, -1, "never ran: blank, not 'no'");
+
+    sr_headline h;
+    sr_headline_count(&sw, &h);
+    cr_expect_eq(h.entries, 5);
+    cr_expect_eq(h.compared, 3, "same, lower, speed-only");
+    cr_expect_eq(h.keep_up, 1);
+    cr_expect_eq(h.lower, 1);
+    cr_expect_eq(h.speed_only, 1);
+    cr_expect_eq(h.not_equivalent, 0);
+    cr_expect_eq(h.incomparable, 1);
+    cr_expect_eq(h.failed, 1);
+    cr_expect_eq(h.compared, h.keep_up + h.lower + h.not_equivalent + h.too_few + h.speed_only);
+    cr_expect_eq(h.entries, h.compared + h.incomparable + h.failed + h.not_compared);
+    sr_sweep_release(&sw);
+}
+
+/* Issue 31: with --equivalence-margin, an entry with no lower verdict that
+ * is not shown equivalent is counted as such, never as "lower". */
+Test(overview, a_margin_never_turns_no_difference_into_lower)
+{
+    sr_model m = model_with(SR_VERDICT_NO_DIFFERENCE, SR_VERDICT_HIGHER, 0);
+    cr_expect_not(sr_fact_lower(&m));
+    cr_expect(sr_fact_not_shown_equivalent(&m, 2.0));
+    cr_expect_not(sr_fact_keeps_up(&m, 2.0));
+    cr_expect_not(sr_fact_not_shown_equivalent(&m, NAN), "without a margin nothing asks for equivalence");
+    m = model_with(SR_VERDICT_LOWER, SR_VERDICT_NO_DIFFERENCE, 0);
+    cr_expect(sr_fact_lower(&m));
+    cr_expect_not(sr_fact_not_shown_equivalent(&m, 2.0), "lower is counted once, as lower");
+}
+
+/* Issue 31: means over different scenario sets are never ranked against
+ * each other: the entry with a ratio in both of the baseline's scenarios
+ * ranks before the one with a higher mean over one scenario. */
+Test(overview, ranking_never_compares_means_over_different_scenario_sets)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/base");
+    add_run(m, 128, 100);
+    add_run(m, 1024, 100);
+    m = sr_sweep_model(&sw, "org/one-fast");
+    add_run(m, 128, 300); /* 3.0x over one scenario */
+    m = sr_sweep_model(&sw, "org/both-slow");
+    add_run(m, 128, 50);
+    add_run(m, 1024, 50); /* 0.5x over both */
+    m = sr_sweep_model(&sw, "org/both-slower");
+    add_run(m, 128, 40);
+    add_run(m, 1024, 40);
+    cr_assert_null(sr_analyse(&sw, "org/base"));
+    size_t order[8];
+    size_t n = sr_render_model_order(&sw, order);
+    const char *want[] = {"org/base", "org/both-slow", "org/both-slower", "org/one-fast"};
+    cr_assert_eq(n, 4);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(sw.models[order[i]].id, want[i], "place %zu", i);
     sr_sweep_release(&sw);
 }

@@ -90,6 +90,38 @@ Test(render_parts, confidence_as_words)
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.95), "95");    /* 95.000…01: whole */
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.995), "99.5"); /* one decimal */
     cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.9), "90");
+    /* Issue 31: a Bonferroni level keeps two significant digits of what it
+     * leaves out, never "100": 1 - 0.05/6 = 0.991666..., 1 - 0.05/999 =
+     * 0.99994995..., 1 - 0.05/5 = 0.99. */
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 1 - 0.05 / 6), "99.17");
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 1 - 0.05 / 999), "99.995");
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 1 - 0.05 / 5), "99");
+    cr_assert_str_eq(sr_text_confidence(buf, sizeof buf, 0.975), "97.5");
+}
+
+/* Issue 31: results.csv's numbers are the shortest that read back as the
+ * same double (Python's repr), and points move the fraction's decimal
+ * point instead of multiplying (0.0800625 * 100 is 8.006249999999999). */
+Test(render_parts, csv_numbers_round_trip)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_csv_num(&sb, 0.1 + 0.2);   /* 0.30000000000000004: not 0.3, which is another double */
+    sr_csv_num(&sb, 1.0 / 3.0);   /* 0.3333333333333333 (16 digits round-trip) */
+    sr_csv_num(&sb, 8.00625);     /* 8.00625 */
+    sr_csv_num(&sb, 321280);      /* 321280 */
+    sr_csv_points(&sb, 0.0800625); /* 8.00625 */
+    sr_csv_points(&sb, -0.053);   /* -5.3 */
+    sr_csv_points(&sb, 0.5);      /* 50 */
+    sr_csv_points(&sb, 1.2e-5);   /* 1.2e-3 */
+    sr_csv_points(&sb, 0);        /* 0 */
+    sr_csv_points(&sb, NAN);      /* empty */
+    cr_assert_str_eq(sr_strbuf_cstr(&sb),
+                     ",0.30000000000000004,0.3333333333333333,8.00625,321280,8.00625,-5.3,50,1.2e-3,0,");
+    /* each reads back as the double it was written from */
+    cr_assert_eq(strtod("0.30000000000000004", NULL), 0.1 + 0.2);
+    cr_assert_eq(strtod("0.3333333333333333", NULL), 1.0 / 3.0);
+    sr_strbuf_release(&sb);
 }
 
 Test(render_parts, csv_cells)

@@ -9,14 +9,16 @@
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
-/* Okabe and Ito's colour-blind-safe seven, then five of Paul Tol's muted
- * scheme that stay apart from them (indigo, teal, olive, wine, sand), so
- * twelve series are told apart by colour alone. */
+/* Okabe and Ito's colour-blind-safe six (their black is the baseline's,
+ * sr_chart_baseline, in every chart, never a series'), then six of Paul
+ * Tol's muted scheme that stay apart from them (indigo, teal, olive, wine,
+ * sand, rose), so twelve series are told apart by colour alone. */
 static const sr_rgb indigo = {51 / 255.0, 34 / 255.0, 136 / 255.0}, teal = {68 / 255.0, 170 / 255.0, 153 / 255.0},
                     olive = {153 / 255.0, 153 / 255.0, 51 / 255.0}, wine = {136 / 255.0, 34 / 255.0, 85 / 255.0},
-                    sand = {221 / 255.0, 204 / 255.0, 119 / 255.0};
+                    sand = {221 / 255.0, 204 / 255.0, 119 / 255.0}, rose = {204 / 255.0, 102 / 255.0, 119 / 255.0};
 const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE] = {
-    &sr_blue, &sr_sky, &sr_green, &sr_orange, &sr_vermillion, &sr_purple, &sr_black, &indigo, &teal, &olive, &wine, &sand};
+    &sr_blue, &sr_sky, &sr_green, &sr_orange, &sr_vermillion, &sr_purple, &indigo, &teal, &olive, &wine, &sand, &rose};
+const sr_rgb *const sr_chart_baseline = &sr_black;
 
 double sr_chart_legend_height(size_t n)
 {

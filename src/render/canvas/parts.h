@@ -31,6 +31,9 @@
  * them a chart varies the marker too. */
 #define SR_CHART_N_PALETTE 12
 extern const sr_rgb *const sr_chart_palette[SR_CHART_N_PALETTE];
+/* The baseline's colour in every chart (black, in no series' palette): its
+ * line, dot, bar or reference line. */
+extern const sr_rgb *const sr_chart_baseline;
 
 typedef struct sr_legend_item {
     const char *label;

@@ -66,7 +66,8 @@ static cJSON *settings_json(const sr_settings *st)
 static cJSON *side_json(const sr_sweep *sw)
 {
     cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "export", sr_json_str(sw->export_dir));
+    char path[512];
+    sr_json_add(o, "export", sr_json_str(sr_text_export_path(path, sizeof path, sw->export_dir)));
     sr_json_add(o, "baseline", sr_json_str(sw->baseline));
     sr_json_add(o, "sweep", sr_json_manifest(sw));
     sr_json_add(o, "warnings", sr_json_warnings(sw));

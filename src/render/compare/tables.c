@@ -26,7 +26,10 @@ static const char *label_of(const sr_model *m)
 
 static sr_tone status_tone(sr_status s)
 {
-    return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
+    return s == SR_STATUS_FAILED         ? SR_TONE_WORSE
+           : s == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
+           : s == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
+                                         : SR_TONE_NONE;
 }
 
 static sr_cell *status_cell(sr_table_builder *b, sr_status s)
@@ -75,11 +78,13 @@ static void side_row(sr_table_builder *b, const char *what, const char *before, 
 
 static void models_text(char *buf, size_t size, const sr_sweep *sw)
 {
-    size_t n[3] = {0, 0, 0};
+    size_t n[SR_STATUS_N] = {0};
     for (size_t i = 0; i < sw->n_models; i++)
         n[sw->models[i].status]++;
-    snprintf(buf, size, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n[SR_STATUS_OK], n[SR_STATUS_PARTIAL],
-             n[SR_STATUS_FAILED]);
+    int at = snprintf(buf, size, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n[SR_STATUS_OK],
+                      n[SR_STATUS_PARTIAL], n[SR_STATUS_FAILED]);
+    if (n[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < size)
+        snprintf(buf + at, size - (size_t)at, ", %zu incomparable", n[SR_STATUS_INCOMPARABLE]);
 }
 
 static void inputs_text(char *buf, size_t size, const sr_sweep *sw)
@@ -100,7 +105,9 @@ sr_table *sr_table_compare_sides(const sr_comparison *c)
     sr_tb_column(&b, "", NULL, false, 1.4);
     sr_tb_column(&b, "Before", NULL, false, 3);
     sr_tb_column(&b, "After", NULL, false, 3);
-    side_row(&b, "Export", sb->export_dir, sa->export_dir);
+    char pb[512], pa[512];
+    side_row(&b, "Export", sr_text_export_path(pb, sizeof pb, sb->export_dir),
+             sr_text_export_path(pa, sizeof pa, sa->export_dir));
     side_row(&b, "Sweep", nb, na);
     side_row(&b, "Date of the data", sb->manifest.date, sa->manifest.date);
     side_row(&b, "Hardware", sb->manifest.hardware, sa->manifest.hardware);

@@ -169,25 +169,27 @@ char *sr_compare_status_words(const sr_model_change *mc)
         break;
     case SR_TRANSITION_FIXED:
         sr_strbuf_puts(&sb, a->server_started || a->n_benchmarks || a->n_scenarios ? "now serves" : "no longer fails");
-        if (a->status == SR_STATUS_PARTIAL && a->status_reason)
-            sr_strbuf_printf(&sb, ", but is partial: %s", a->status_reason);
+        if (a->status != SR_STATUS_OK && a->status_reason)
+            sr_strbuf_printf(&sb, ", but is %s: %s", sr_status_name(a->status), a->status_reason);
         sr_strbuf_puts(&sb, " (failed before ");
         put_failure(&sb, &b->failure);
         sr_strbuf_putc(&sb, ')');
         break;
     case SR_TRANSITION_NOW_PARTIAL:
-        sr_strbuf_printf(&sb, "now partial: %s", a->status_reason ? a->status_reason : "something is missing");
+        sr_strbuf_printf(&sb, "now %s: %s", sr_status_name(a->status),
+                         a->status_reason ? a->status_reason : "something is missing");
         if (a->failure.message) {
             sr_strbuf_puts(&sb, "; fails ");
             put_failure(&sb, &a->failure);
         }
         break;
     case SR_TRANSITION_NOW_COMPLETE:
-        sr_strbuf_printf(&sb, "now complete (was partial: %s)", b->status_reason ? b->status_reason : "?");
+        sr_strbuf_printf(&sb, "now complete (was %s: %s)", sr_status_name(b->status),
+                         b->status_reason ? b->status_reason : "?");
         break;
     case SR_TRANSITION_PARTIAL_CHANGED:
-        sr_strbuf_printf(&sb, "partial: %s (was: %s)", a->status_reason ? a->status_reason : "?",
-                         b->status_reason ? b->status_reason : "?");
+        sr_strbuf_printf(&sb, "%s: %s (was %s: %s)", sr_status_name(a->status), a->status_reason ? a->status_reason : "?",
+                         sr_status_name(b->status), b->status_reason ? b->status_reason : "?");
         break;
     case SR_TRANSITION_FAILURE_CHANGED:
         sr_strbuf_puts(&sb, "fails ");

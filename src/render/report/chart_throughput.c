@@ -151,10 +151,20 @@ static void y_grid(sr_canvas *cv, const sr_axis *ay)
     }
 }
 
-/* The latency chart marks the baseline: black, and named so in the legend. */
-static bool is_marked_baseline(const sr_model *m, load_figure f)
+/* Line l's colour and marker: the baseline's black (sr_chart_baseline,
+ * as in every chart), the others the palette in order, never black. */
+static void line_style(const sr_sweep *sw, const curves *c, size_t l, sr_rgb *col, int *shape)
 {
-    return f == FIGURE_P99_TTFT && m->is_baseline;
+    if (sw->models[c->shown[l]].is_baseline) {
+        *col = *sr_chart_baseline;
+        *shape = 0;
+        return;
+    }
+    size_t k = 0; /* the other lines before this one */
+    for (size_t j = 0; j < l; j++)
+        k += !sw->models[c->shown[j]].is_baseline;
+    *col = *sr_chart_palette[k % SR_CHART_N_PALETTE];
+    *shape = (int)(k / SR_CHART_N_PALETTE) % 3;
 }
 
 /* Each line with its markers, and the same in words for the description. */
@@ -164,16 +174,17 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load
     const xy *pts = c->pts;
     char a[64];
     for (size_t l = 0; l < c->lines; l++) {
-        bool base = is_marked_baseline(&sw->models[c->shown[l]], f);
-        sr_rgb col = base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE];
-        int shape = (int)(l / SR_CHART_N_PALETTE) % 3;
+        sr_rgb col;
+        int shape;
+        line_style(sw, c, l, &col, &shape);
         const sr_model *m = &sw->models[c->shown[l]];
-        sr_strbuf_printf(desc, "%s%s:", l ? "\n" : "", m->label ? m->label : m->id);
+        double width = m->is_baseline ? 3 : 2; /* the baseline's line stands out */
+        sr_strbuf_printf(desc, "%s%s%s:", l ? "\n" : "", m->label ? m->label : m->id,
+                         m->is_baseline ? " (baseline)" : "");
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++) {
             double x = sr_axis_x(ax, pts[p].x), y = sr_axis_x(ay, pts[p].y);
             if (p > c->first[l])
-                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, base ? 3 : 2,
-                               col, false);
+                sr_canvas_line(cv, sr_axis_x(ax, pts[p - 1].x), sr_axis_x(ay, pts[p - 1].y), x, y, width, col, false);
             char tp[64];
             sr_strbuf_printf(desc, " %s at %s;",
                              f == FIGURE_THROUGHPUT ? sr_text_throughput(tp, sizeof tp, pts[p].y)
@@ -256,17 +267,15 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
     sr_strbuf_printf(&sub, "%s of each entry against %s; %s, %s-token outputs",
                      f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
-    if (f == FIGURE_P99_TTFT)
-        sr_strbuf_puts(&sub, "; the baseline in black");
+    sr_strbuf_puts(&sub, "; the baseline in black, as in every chart");
     sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
     char names[THROUGHPUT_LINES][160];
     for (size_t l = 0; l < c.lines; l++) {
         const sr_model *m = &sw->models[c.shown[l]];
-        bool base = is_marked_baseline(m, f);
-        snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, base ? " (baseline)" : "");
-        legend[l] = (sr_legend_item){names[l], base ? sr_black : *sr_chart_palette[l % SR_CHART_N_PALETTE],
-                                     (int)(l / SR_CHART_N_PALETTE) % 3};
+        snprintf(names[l], sizeof names[l], "%s%s", m->label ? m->label : m->id, m->is_baseline ? " (baseline)" : "");
+        legend[l] = (sr_legend_item){names[l], {0, 0, 0}, 0};
+        line_style(sw, &c, l, &legend[l].color, &legend[l].shape);
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);

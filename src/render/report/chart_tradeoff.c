@@ -4,7 +4,9 @@
  * lowest and highest as a horizontal whisker). The baseline sits at (1, 0);
  * the shaded half above 0 is where an entry keeps up: its whisker reaches
  * it unless it is measurably lower. Entries in overview order, the first
- * TRADEOFF_LABELS named beside their dot. */
+ * best and worst TRADEOFF_LABELS / 2 named beside their dot; past
+ * TRADEOFF_MAX_POINTS the best and the worst half of that are drawn, and
+ * the chart counts the others by verdict. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,16 +117,12 @@ static int verdict_shape(sr_verdict v)
     return v == SR_VERDICT_HIGHER ? 1 : v == SR_VERDICT_LOWER ? 2 : 0;
 }
 
-/* A label for a dot: the name after the organisation, cut to fit. */
-static const char *short_name(const sr_model *m)
+/* A dot's label: the entry's name as the tables write it (its label),
+ * cut in the middle to at most LABEL_MAX design units. Fresh string. */
+#define LABEL_MAX 170.0
+static char *dot_name(sr_canvas *cv, const sr_model *m)
 {
-    const char *label = m->label ? m->label : m->id;
-    const char *slash = strchr(m->id, '/');
-    /* Keep what tells entries apart: a label that is more than the id
-     * (serving variants) is shown whole, after the organisation. */
-    if (slash && strncmp(label, m->id, (size_t)(slash - m->id)) == 0)
-        return label + (slash - m->id) + 1;
-    return label;
+    return sr_canvas_fit_middle(cv, m->label ? m->label : m->id, SR_CHART_VALUE_SIZE, false, LABEL_MAX);
 }
 
 /* A rectangle on the canvas, for keeping labels apart. */
@@ -177,19 +175,24 @@ static void ring(sr_canvas *cv, double x, double y)
 }
 
 /* A panel's dots: the compared entries with a difference and a speed
- * ratio, the first TRADEOFF_MAX_POINTS in display order, and the bounds
- * of their whiskers (with the baseline's 1x and 0 points). */
+ * ratio in display order (best first), all of them when they are at most
+ * TRADEOFF_MAX_POINTS, else the best and the worst half of that each, so
+ * the lower entries stay in sight; the ones left out counted by verdict;
+ * and the bounds of the whiskers drawn (with the baseline's 1x and 0
+ * points). */
 typedef struct panel_points {
     point *pts;
-    size_t np, left_out;
+    size_t np, left_out, best; /* pts[0, best) the best, pts[best, np) the worst */
+    size_t out_higher, out_same, out_lower;
     double xlo, xhi, ylo, yhi;
 } panel_points;
 
 static void collect_points(const sr_sweep *sw, const char *bench, const size_t *order, size_t n, panel_points *pp)
 {
+    memset(pp, 0, sizeof *pp);
     pp->pts = sr_xmalloc((n ? n : 1) * sizeof *pp->pts);
-    pp->np = pp->left_out = 0;
     pp->xlo = 1, pp->xhi = 1, pp->ylo = 0, pp->yhi = 0;
+    size_t all = 0;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, bench);
@@ -202,15 +205,29 @@ static void collect_points(const sr_sweep *sw, const char *bench, const size_t *
         p.hi = isfinite(s->vs_baseline.ci_high) ? s->vs_baseline.ci_high * 100 : p.delta;
         p.verdict = s->vs_baseline.verdict;
         p.frontier = s->frontier == 1;
-        if (pp->np == TRADEOFF_MAX_POINTS) {
-            pp->left_out++;
-            continue;
+        pp->pts[all++] = p;
+    }
+    size_t keep_best = all, keep_worst = 0;
+    if (all > TRADEOFF_MAX_POINTS) {
+        keep_best = TRADEOFF_MAX_POINTS / 2;
+        keep_worst = TRADEOFF_MAX_POINTS - keep_best;
+        for (size_t i = keep_best; i < all - keep_worst; i++) { /* the middle, counted by kind */
+            sr_verdict v = pp->pts[i].verdict;
+            pp->out_higher += v == SR_VERDICT_HIGHER;
+            pp->out_lower += v == SR_VERDICT_LOWER;
+            pp->out_same += v != SR_VERDICT_HIGHER && v != SR_VERDICT_LOWER;
         }
-        pp->xlo = fmin(pp->xlo, p.ratio_lo);
-        pp->xhi = fmax(pp->xhi, p.ratio_hi);
-        pp->ylo = fmin(pp->ylo, p.lo);
-        pp->yhi = fmax(pp->yhi, p.hi);
-        pp->pts[pp->np++] = p;
+        pp->left_out = all - keep_best - keep_worst;
+        memmove(pp->pts + keep_best, pp->pts + all - keep_worst, keep_worst * sizeof *pp->pts);
+    }
+    pp->np = keep_best + keep_worst;
+    pp->best = keep_best;
+    for (size_t i = 0; i < pp->np; i++) {
+        const point *p = &pp->pts[i];
+        pp->xlo = fmin(pp->xlo, p->ratio_lo);
+        pp->xhi = fmax(pp->xhi, p->ratio_hi);
+        pp->ylo = fmin(pp->ylo, p->lo);
+        pp->yhi = fmax(pp->yhi, p->hi);
     }
 }
 
@@ -265,40 +282,57 @@ static void draw_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *p
         sr_canvas_marker(cv, verdict_shape(p->verdict), x, y, 5, c);
         const sr_model *m = &sw->models[p->model];
         char a[64], r[64];
-        sr_strbuf_printf(desc, " %s %s points at %s%s;", m->label ? m->label : m->id,
-                         sr_text_signed(a, sizeof a, p->delta, 1), fmt_ratio(r, sizeof r, p->ratio, 2),
-                         p->frontier ? ", on the frontier" : "");
+        const char *verdict = sr_verdict_name(p->verdict);
+        sr_strbuf_printf(desc, " %s %s points%s%s%s at %s%s;", m->label ? m->label : m->id,
+                         sr_text_signed(a, sizeof a, p->delta, 1), verdict ? " (" : "", verdict ? verdict : "",
+                         verdict ? ")" : "", fmt_ratio(r, sizeof r, p->ratio, 2), p->frontier ? ", on the frontier" : "");
     }
 }
 
 /* Labels last, each beside its dot where it covers no other label or dot
- * (the baseline's first), then how many are unnamed or left out. */
+ * (the baseline's first): the best and the worst TRADEOFF_LABELS / 2 when
+ * there are more, then how many are unnamed or left out, and of which kind
+ * (on the chart and in its description). */
 static void label_points(sr_canvas *cv, const sr_sweep *sw, const panel_points *pp, const sr_axis *ax,
-                         const sr_axis *ay, double plot_bottom)
+                         const sr_axis *ay, double plot_bottom, sr_strbuf *desc)
 {
     double x1 = sr_axis_x(ax, 1), y0 = sr_axis_x(ay, 0);
-    size_t np = pp->np, labelled = np < TRADEOFF_LABELS ? np : TRADEOFF_LABELS;
+    size_t np = pp->np, half = TRADEOFF_LABELS / 2;
     box *taken = sr_xmalloc((2 * np + 2) * sizeof *taken);
     size_t n_taken = 0;
     for (size_t i = 0; i < np; i++)
         taken[n_taken++] = dot_box(sr_axis_x(ax, pp->pts[i].ratio), sr_axis_x(ay, pp->pts[i].delta));
     taken[n_taken++] = dot_box(x1, y0);
-    place_label(cv, taken, &n_taken, x1, y0, "baseline", sr_black);
-    for (size_t i = 0; i < labelled; i++)
-        place_label(cv, taken, &n_taken, sr_axis_x(ax, pp->pts[i].ratio), sr_axis_x(ay, pp->pts[i].delta),
-                    short_name(&sw->models[pp->pts[i].model]), sr_dark);
-    free(taken);
-    if (np > TRADEOFF_LABELS) {
-        char more[200], k[32], l[32];
-        if (pp->left_out)
-            snprintf(more, sizeof more,
-                     "The first %d in the overview's order are named, %d drawn; %s more are left out (see the tables).",
-                     TRADEOFF_LABELS, TRADEOFF_MAX_POINTS, sr_format_count(l, sizeof l, (long long)pp->left_out));
-        else
-            snprintf(more, sizeof more, "The first %d in the overview's order are named; %s more are drawn unnamed.",
-                     TRADEOFF_LABELS, sr_format_count(k, sizeof k, (long long)(np - TRADEOFF_LABELS)));
-        sr_canvas_text(cv, 16, plot_bottom + 50, more, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    place_label(cv, taken, &n_taken, x1, y0, "baseline", *sr_chart_baseline);
+    for (size_t i = 0; i < np; i++) {
+        bool named = np <= TRADEOFF_LABELS || i < half || i >= np - half;
+        if (!named)
+            continue;
+        char *name = dot_name(cv, &sw->models[pp->pts[i].model]);
+        place_label(cv, taken, &n_taken, sr_axis_x(ax, pp->pts[i].ratio), sr_axis_x(ay, pp->pts[i].delta), name,
+                    sr_dark);
+        free(name);
     }
+    free(taken);
+    if (np <= TRADEOFF_LABELS)
+        return;
+    char more[320], k[32], h[32], e[32], l[32];
+    if (pp->left_out)
+        snprintf(more, sizeof more,
+                 "Best %zu and worst %zu drawn (%zu of each named); %s between them left out: %s higher, %s no "
+                 "measured difference, %s lower.",
+                 pp->best, np - pp->best, half, sr_format_count(k, sizeof k, (long long)pp->left_out),
+                 sr_format_count(h, sizeof h, (long long)pp->out_higher),
+                 sr_format_count(e, sizeof e, (long long)pp->out_same),
+                 sr_format_count(l, sizeof l, (long long)pp->out_lower));
+    else
+        snprintf(more, sizeof more,
+                 "The best and the worst %zu in the overview's order are named; %s more are drawn unnamed.", half,
+                 sr_format_count(k, sizeof k, (long long)(np - 2 * half)));
+    char *fit = sr_canvas_fit(cv, more, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
+    sr_canvas_text(cv, 16, plot_bottom + 50, fit, SR_CHART_VALUE_SIZE + 0.5, false, 0, sr_grey);
+    free(fit);
+    sr_strbuf_printf(desc, " %s", more);
 }
 
 static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const size_t *order, size_t n, double top,
@@ -321,8 +355,8 @@ static void panel(sr_canvas *cv, const sr_sweep *sw, const char *bench, const si
         ring(cv, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0));
         sr_strbuf_puts(desc, " the baseline on the frontier;");
     }
-    sr_canvas_marker(cv, 0, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0), 5.5, sr_black);
-    label_points(cv, sw, &pp, &ax, &ay, plot_bottom);
+    sr_canvas_marker(cv, 0, sr_axis_x(&ax, 1), sr_axis_x(&ay, 0), 5.5, *sr_chart_baseline);
+    label_points(cv, sw, &pp, &ax, &ay, plot_bottom, desc);
     free(pp.pts);
 }
 
@@ -346,16 +380,16 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     char conf[64], sub[512];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(sub, sizeof sub,
-             "Each entry's accuracy difference from the baseline with its %s%% interval, against its output "
+             "Each entry's accuracy difference from the baseline with its %s%s%% interval, against its output "
              "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0; ringed: no other "
              "entry is measurably better on one axis and not worse on the other",
-             conf);
+             sw->settings.simultaneous ? "simultaneous " : "", conf);
     sr_chart_header(&cv, sr_chart_title(SR_CHART_TRADEOFF), sub);
     const sr_legend_item legend[] = {
         {"no measured difference", sr_blue, 0},
         {"higher", sr_green, 1},
         {"lower", sr_vermillion, 2},
-        {"baseline", sr_black, 0},
+        {"baseline", {0, 0, 0}, 0}, /* sr_chart_baseline */
     };
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, 4);
     double top = SR_CHART_LEGEND_Y + sr_chart_legend_height(4) + 10;

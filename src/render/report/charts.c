@@ -17,6 +17,7 @@
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
 #include "render/render.h"
+#include "render/report/text.h"
 #include "render/report/chart_absolute.h"
 #include "render/report/chart_kinds.h"
 #include "render/report/chart_throughput.h"
@@ -204,8 +205,8 @@ static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
 static void speed_values(sr_canvas *cv, const speed_plot *sp)
 {
     double x1 = sr_axis_x(&sp->ax, 1.0);
-    sr_canvas_line(cv, x1, sp->top - 6, x1, sp->bottom, 1.4, sr_black, true);
-    sr_canvas_text(cv, x1 + 4, sp->top - 4, "baseline = 1.0", SR_CHART_VALUE_SIZE, false, 0, sr_black);
+    sr_canvas_line(cv, x1, sp->top - 6, x1, sp->bottom, 1.4, *sr_chart_baseline, true);
+    sr_canvas_text(cv, x1 + 4, sp->top - 4, "baseline = 1.0", SR_CHART_VALUE_SIZE, false, 0, *sr_chart_baseline);
     char buf[64];
     for (size_t i = 0; i < sp->pt->count; i++) {
         const sr_model *m = &sp->sw->models[sp->idx[sp->pt->first + i]];
@@ -345,7 +346,7 @@ static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart
 {
     char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
                                  "of accuracy; dot: the difference, whisker: its interval",
-                                 base ? base->id : "none");
+                                 base ? (base->label ? base->label : base->id) : "none");
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
     sr_chart_header(cv, title, subtitle);
     free(title);
@@ -389,11 +390,12 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
                          sr_strbuf *desc)
 {
     const sr_scores *s = sr_model_benchmark(m, bench);
-    sr_chart_row_label(cv, m->id, "", yc + 4);
+    const char *name = m->label ? m->label : m->id; /* as the tables name it */
+    sr_chart_row_label(cv, name, "", yc + 4);
     if (!s || !s->compared || !isfinite(s->vs_baseline.delta)) {
         const char *why = s ? "not compared" : "no scores";
         sr_canvas_text(cv, SR_CHART_PLOT_X0 + 4, yc + 4, why, SR_CHART_VALUE_SIZE, false, 0, sr_grey);
-        sr_strbuf_printf(desc, " %s %s;", m->id, why);
+        sr_strbuf_printf(desc, " %s %s;", name, why);
         return;
     }
     char buf[96], count[64];
@@ -406,7 +408,7 @@ static void accuracy_row(sr_canvas *cv, const sr_model *m, const char *bench, co
     sr_canvas_text(cv, ACC_TEXT_X, yc + 4, buf, SR_CHART_VALUE_SIZE + 0.5, false, 0, *col);
     sr_canvas_text(cv, ACC_N_RIGHT, yc + 4, sr_text_count(count, sizeof count, (long long)s->vs_baseline.n_paired),
                    SR_CHART_VALUE_SIZE + 0.5, false, 1, sr_dark);
-    sr_strbuf_printf(desc, " %s %s %s;", m->id, buf,
+    sr_strbuf_printf(desc, " %s %s %s;", name, buf,
                      sr_verdict_name(s->vs_baseline.verdict) ? sr_verdict_name(s->vs_baseline.verdict) : "");
 }
 
@@ -428,8 +430,9 @@ static void accuracy_panel(sr_canvas *cv, const sr_sweep *sw, const size_t *idx,
     double rows_top = y0 + 26, rows_bottom = rows_top + (double)shown * SR_CHART_ACCURACY_ROW_H;
     sr_chart_bands(cv, rows_top, shown, SR_CHART_ACCURACY_ROW_H);
     sr_axis_draw(cv, &ax, rows_top, rows_bottom, sr_chart_fmt_points);
-    double x0 = sr_axis_x(&ax, 0);
-    sr_canvas_line(cv, x0, rows_top, x0, rows_bottom, 1.2, sr_dark, false);
+    double x0 = sr_axis_x(&ax, 0); /* the baseline, in its colour of every chart */
+    sr_canvas_line(cv, x0, rows_top, x0, rows_bottom, 1.4, *sr_chart_baseline, true);
+    sr_canvas_text(cv, x0 + 4, rows_top - 4, "baseline = 0", SR_CHART_VALUE_SIZE, false, 0, *sr_chart_baseline);
     for (size_t i = 0; i < shown; i++)
         accuracy_row(cv, &sw->models[idx[pt->first + i]], bench, &ax,
                      rows_top + (double)i * SR_CHART_ACCURACY_ROW_H + SR_CHART_ACCURACY_ROW_H / 2, desc);
@@ -442,8 +445,9 @@ static void accuracy_footnote(sr_canvas *cv, const sr_settings *st, double y, sr
 {
     char conf[64], resamples[64];
     char *note =
-        sr_asprintf("Whiskers: %s%% paired %s bootstrap interval, %s resamples, seed %lu (%s). n: items "
+        sr_asprintf("Whiskers: %s%s%% paired %s bootstrap interval, %s resamples, seed %lu (%s). n: items "
                     "scored for both the model and the baseline.",
+                    st->simultaneous ? "simultaneous (each panel's at its Bonferroni level) " : "",
                     sr_text_confidence(conf, sizeof conf, st->confidence), st->ci_method ? st->ci_method : "percentile",
                     sr_text_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng ? st->rng : "?");
     char *fit = sr_canvas_fit(cv, note, SR_CHART_VALUE_SIZE + 0.5, false, SR_CHART_WIDTH - 32);
@@ -474,11 +478,12 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     sr_strbuf_init(&desc);
     accuracy_heading(&cv, sr_sweep_baseline(sw), pt, n_panels, &desc);
     char conf[64], ci_head[96];
-    snprintf(ci_head, sizeof ci_head, "\xCE\x94 points [%s%% interval]",
-             sr_text_confidence(conf, sizeof conf, sw->settings.confidence));
     const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
-    for (size_t p = 0; p < n_panels; p++)
+    for (size_t p = 0; p < n_panels; p++) { /* each benchmark's intervals at their level */
+        snprintf(ci_head, sizeof ci_head, "\xCE\x94 points [%s%% interval]",
+                 sr_text_ci_level(conf, sizeof conf, sw, names[p]));
         accuracy_panel(&cv, sw, idx, rows, &drawn, names[p], p, top + (double)p * panel_h, ci_head, &desc);
+    }
     double foot = top + (n_panels ? (double)n_panels * panel_h : 80) + 16;
     accuracy_footnote(&cv, &sw->settings, foot, &desc);
     if (more)
@@ -536,10 +541,17 @@ static void kv_row(sr_canvas *cv, const sr_model *m, size_t i, double top, const
 {
     const double bar_h = KV_BAR_H, gap = KV_GAP;
     char buf[64];
-    sr_chart_row_label(cv, m->id, disagrees(&m->kv) ? " *" : "", top + bar_h + 4);
+    const char *name = m->label ? m->label : m->id; /* as the tables name it */
+    sr_chart_row_label(cv, name,
+                       m->is_baseline ? (disagrees(&m->kv) ? " (baseline) *" : " (baseline)")
+                       : disagrees(&m->kv) ? " *"
+                                           : "",
+                       top + bar_h + 4);
+    if (m->is_baseline) /* the baseline's row: its colour beside the bars */
+        sr_canvas_rect(cv, SR_CHART_PLOT_X0 - 6, top, 3, 2 * bar_h + gap, *sr_chart_baseline);
     long v[2] = {m->kv.logged_tokens, m->kv.recomputed_tokens};
     static const char *const missing[2] = {"not logged", "not recomputed"};
-    sr_strbuf_printf(desc, "%s%s:", i ? "\n" : "", m->id);
+    sr_strbuf_printf(desc, "%s%s%s:", i ? "\n" : "", name, m->is_baseline ? " (baseline)" : "");
     for (int k = 0; k < 2; k++) {
         double y = top + k * (bar_h + gap);
         sr_strbuf_printf(desc, " %s %s;", k ? "recomputed" : "logged", sr_text_count(buf, sizeof buf, v[k]));

@@ -305,6 +305,10 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
                                  "was not recomputed."
                                : "The export has no config.json for this model, so its KV cache was not recomputed.");
         return;
+    case SR_CLAIM_WHY_NO_BASELINE:
+        sr_strbuf_puts(sb, "No baseline was named (neither --baseline nor sweep.json names one), so nothing is "
+                           "relative to one.");
+        return;
     case SR_CLAIM_WHY_NO_VALUE:
     case SR_CLAIM_WHY_NONE: break;
     }
@@ -324,6 +328,8 @@ char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c)
         if (c->candidates)
             sr_strbuf_printf(&sb, "'%s' fits several entries equally (%s): name one by its tag.", c->model,
                              c->candidates);
+        else if (c->nearest)
+            sr_strbuf_printf(&sb, "No model of the export matches '%s' (nearest: %s).", c->model, c->nearest);
         else
             sr_strbuf_printf(&sb, "No model of the export matches '%s'.", c->model);
         break;

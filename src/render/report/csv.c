@@ -2,6 +2,7 @@
  * and pandas; claims.csv: the claims checked. Cells as csv_cells.h writes them: quoted by libcsv, a leading
  * apostrophe on text a spreadsheet would run as a formula. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,11 +77,6 @@ static const char header[] =
     "p50_ttft_ms,p90_ttft_ms,p99_ttft_ms,p50_tpot_ms,p90_tpot_ms,p99_tpot_ms,"
     "p50_itl_ms,p90_itl_ms,p99_itl_ms,p50_e2el_ms,p90_e2el_ms,p99_e2el_ms\r\n";
 
-/* A fraction of accuracy in points (NAN stays NAN). */
-static double points(double fraction)
-{
-    return fraction * 100;
-}
 
 static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
 {
@@ -90,8 +86,12 @@ static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
     sr_csv_text(sb, r->section, false);
     sr_csv_text(sb, r->name, false);
     put_count(sb, isfinite(r->num[COL_N]) ? (long)r->num[COL_N] : -1);
-    for (int i = COL_SCORE; i <= COL_P_HOLM; i++)
-        sr_csv_num(sb, r->num[i]);
+    for (int i = COL_SCORE; i <= COL_P_HOLM; i++) { /* the points columns hold fractions until printed */
+        if (i >= COL_DELTA && i <= COL_MDE)
+            sr_csv_points(sb, r->num[i]);
+        else
+            sr_csv_num(sb, r->num[i]);
+    }
     sr_csv_text(sb, r->verdict, false);
     for (int i = COL_TPUT; i < N_NUMS; i++)
         sr_csv_num(sb, r->num[i]);
@@ -115,11 +115,11 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
         r.num[COL_N] = (double)sr_scores_n(s);
         r.num[COL_SCORE] = s->score;
         if (s->compared) {
-            r.num[COL_DELTA] = points(s->vs_baseline.delta);
-            r.num[COL_CI_LOW] = points(s->vs_baseline.ci_low);
-            r.num[COL_CI_HIGH] = points(s->vs_baseline.ci_high);
+            r.num[COL_DELTA] = s->vs_baseline.delta;
+            r.num[COL_CI_LOW] = s->vs_baseline.ci_low;
+            r.num[COL_CI_HIGH] = s->vs_baseline.ci_high;
             r.num[COL_P] = s->vs_baseline.mcnemar_p;
-            r.num[COL_MDE] = points(s->vs_baseline.mde);
+            r.num[COL_MDE] = s->vs_baseline.mde;
             r.num[COL_P_HOLM] = s->mcnemar_p_holm;
         }
         r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->vs_baseline.verdict);
@@ -144,6 +144,12 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
         r.num[COL_TPOT] = sc->median_tpot_ms;
         r.num[COL_ITL] = sc->median_itl_ms;
         r.num[COL_E2EL] = sc->median_e2el_ms;
+        /* where the runs were read: the one file, or the first and how many */
+        char *source = NULL;
+        if (sc->n_runs == 1 || (sc->n_runs > 1 && sc->runs[0].source))
+            source = sc->n_runs == 1 ? sr_xstrdup(sc->runs[0].source ? sc->runs[0].source : "")
+                                     : sr_asprintf("%s and %zu more", sc->runs[0].source, sc->n_runs - 1);
+        r.source = source && source[0] ? source : NULL;
         if (sc->vs_baseline.note == SR_RATIO_CI_DONE) {
             r.extra[X_CI_LOW] = sc->vs_baseline.ci_low;
             r.extra[X_CI_HIGH] = sc->vs_baseline.ci_high;
@@ -154,6 +160,7 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
             for (size_t p = 0; p < SR_N_PCT; p++)
                 r.extra[X_LATENCY + k * SR_N_PCT + p] = sc->latency[k].pct_ms[p];
         put_row(sb, &r, sc->needs_more_runs);
+        free(source);
     }
 }
 
@@ -238,6 +245,18 @@ static bool item_comparison(const sr_scores *s)
     return s && s->compared && !s->is_baseline;
 }
 
+/* "path:line" of item i of s, where it was read ("path" when the reader
+ * gave no line). */
+static const char *item_source(const sr_scores *s, size_t i, char *buf, size_t size)
+{
+    const char *path = s->source ? s->source : "";
+    if (s->item_lines && i < s->n_items && s->item_lines[i] > 0)
+        snprintf(buf, size, "%s:%ld", path, s->item_lines[i]);
+    else
+        snprintf(buf, size, "%s", path);
+    return buf;
+}
+
 /* items.csv: the items each comparison flipped either way, one row per
  * discordant item, in display order, then the report's benchmark order,
  * then item id (the analysis stored them sorted). The two last columns are
@@ -265,8 +284,11 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct\r\n"
-                               : "model,label,benchmark,item,baseline_score,model_score\r\n");
+    sr_strbuf_puts(&sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct,model_source,"
+                                 "baseline_source\r\n"
+                               : "model,label,benchmark,item,baseline_score,model_score,model_source,"
+                                 "baseline_source\r\n");
+    const sr_model *base_model = base;
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {
         const sr_model *m = &sw->models[order[k]];
@@ -282,6 +304,10 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
                 sr_csv_text(&sb, s->items[fl->item].id, false);
                 sr_csv_num(&sb, fl->baseline_score);
                 sr_csv_num(&sb, s->items[fl->item].score);
+                char where[1024];
+                sr_csv_text(&sb, item_source(s, fl->item, where, sizeof where), false);
+                const sr_scores *bs = sr_model_benchmark(base_model, s->benchmark);
+                sr_csv_text(&sb, bs ? item_source(bs, fl->baseline_item, where, sizeof where) : NULL, false);
                 sr_strbuf_puts(&sb, "\r\n");
             }
         }

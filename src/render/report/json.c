@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/facts.h"
 #include "render/render.h"
 #include "render/report/claims_text.h"
 #include "render/shared/findings.h"
@@ -141,6 +142,12 @@ static cJSON *accuracy_json(const sr_model *m)
             sr_json_add(b, "max_tokens",
                         s->max_tokens > 0 ? cJSON_CreateNumber((double)s->max_tokens) : cJSON_CreateNull());
             sr_json_add(b, "truncated", sr_json_count(s->truncated));
+        }
+        if (s->bfcl_version) { /* compared across BFCL versions: the cells carry the mark */
+            cJSON *v = cJSON_CreateObject();
+            sr_json_add(v, "model", cJSON_CreateNumber(s->bfcl_version));
+            sr_json_add(v, "baseline", cJSON_CreateNumber(s->baseline_bfcl_version));
+            sr_json_add(b, "bfcl_versions", v);
         }
         if (s->excerpt_source) { /* rows of fewer items than the summary's n: kept, not the figure */
             cJSON *ex = cJSON_CreateObject();
@@ -476,6 +483,31 @@ static cJSON *overview_json(const sr_model *m, const char **benches, size_t n_be
 }
 
 /* One claim: what was claimed, what the export gives, the verdict and why. */
+/* The lead sentence's counts (analysis/facts.h), over every entry but the
+ * baseline: what each format's headline says, for a script to hold it to. */
+static cJSON *headline_json(const sr_sweep *sw)
+{
+    sr_headline h;
+    sr_headline_count(sw, &h);
+    cJSON *o = cJSON_CreateObject();
+    const struct {
+        const char *key;
+        size_t n;
+    } counts[] = {{"entries", h.entries},
+                  {"compared", h.compared},
+                  {"keep_up", h.keep_up},
+                  {"lower", h.lower},
+                  {"not_equivalent", h.not_equivalent},
+                  {"too_few", h.too_few},
+                  {"speed_only", h.speed_only},
+                  {"incomparable", h.incomparable},
+                  {"not_compared", h.not_compared},
+                  {"failed", h.failed}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        sr_json_add(o, counts[i].key, cJSON_CreateNumber((double)counts[i].n));
+    return o;
+}
+
 static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -488,6 +520,8 @@ static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
     sr_json_add(o, "value", c->is_words ? sr_json_str(c->value_words) : sr_json_num(c->value));
     sr_json_add(o, "status", cJSON_CreateString(sr_claim_status_name(c->status)));
     sr_json_add(o, "reason", sr_json_str(sr_claim_reason_name(c->reason)));
+    if (c->status == SR_CLAIM_UNMATCHED)
+        sr_json_add(o, "nearest", sr_json_str(c->nearest));
     sr_json_add(o, "difference", sr_json_num(c->difference));
     sr_json_add(o, "difference_blocks", sr_json_num(c->difference_blocks));
     if (isfinite(c->nominal) && isfinite(c->position_low)) {
@@ -631,6 +665,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     for (size_t i = 0; i < n; i++)
         sr_json_append(overview, overview_json(&sw->models[order[i]], benches, n_bench));
     free(benches);
+    sr_json_add(root, "headline", headline_json(sw));
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));

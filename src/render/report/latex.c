@@ -11,9 +11,11 @@
 #include "render/shared/words.h"
 #include "util/strbuf.h"
 
-/* One table (then freed) and a blank line. */
+/* One table (then freed) and a blank line; nothing for none. */
 static void put_table(sr_strbuf *sb, sr_table *t)
 {
+    if (!t)
+        return;
     sr_table_latex(t, sb);
     sr_strbuf_putc(sb, '\n');
     sr_table_free(t);
@@ -34,12 +36,16 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, "% results.tex, written by sweep-report " SR_VERSION " for the sweep ");
-    sr_latex_comment(&sb, sw->manifest.name ? sw->manifest.name : sw->export_dir);
+    char path[512];
+    sr_latex_comment(&sb, sw->manifest.name ? sw->manifest.name : sr_text_export_path(path, sizeof path, sw->export_dir));
     sr_strbuf_puts(&sb, "\n"
                         "% The report's main tables, one booktabs tabular each, to paste into a paper (add\n"
                         "% \\caption and \\label around them as the paper needs). The preamble needs\n"
                         "%   \\usepackage{booktabs}  % \\toprule, \\midrule, \\bottomrule\n"
                         "%   \\usepackage{amssymb}   % the verdict marks $\\blacktriangle$ and $\\blacktriangledown$\n"
+                        "%   \\usepackage{array}     % the wrapped columns of a wide table, >{\\raggedright\\arraybackslash}p{..}\n"
+                        "% Every table fits a landscape A4 page (1.5 cm margins): a wide one wraps its cells at spaces,\n"
+                        "% and one too wide even so is split into tabulars of its columns, each repeating the first.\n"
                         "% Text from the inputs (model names) is kept as UTF-8: pdflatex reads Latin scripts with\n"
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
@@ -53,8 +59,10 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
         for (size_t b = 0; b < n_bench; b++)
             put_table(&sb, sr_table_accuracy(sw, benches[b]));
         free(benches);
-        if (any_speed(sw))
+        if (any_speed(sw)) { /* the scenarios with a ratio, then the others: the report's speed tables */
             put_table(&sb, sr_table_speed(sw));
+            put_table(&sb, sr_table_speed_unrated(sw));
+        }
     }
     /* Each latency metric's p50 / p90 / p99 per scenario (each entry's own
      * figures, with or without a baseline), and the SLO capacity. */

@@ -35,6 +35,7 @@
 #define PDF_ELSEWHERE "report.html, results.csv and report.json"
 #define HTML_MAX_DETAILS 40
 #define HTML_MAX_INPUTS 1000
+#define PATH_SHOWN 512 /* room for the export's last folder */
 
 #define HTML_PDF (SR_DOC_HTML | SR_DOC_PDF)
 #define MD_HTML (SR_DOC_MD | SR_DOC_HTML)
@@ -210,12 +211,9 @@ static void title_block(report_outline *o)
                              mf->hardware ? mf->hardware : "");
     sr_doc_only(paragraph_owned(&d->head, line), SR_DOC_MD);
 
-    size_t n_ok = 0, n_partial = 0, n_failed = 0;
-    for (size_t i = 0; i < sw->n_models; i++) {
-        n_ok += sw->models[i].status == SR_STATUS_OK;
-        n_partial += sw->models[i].status == SR_STATUS_PARTIAL;
-        n_failed += sw->models[i].status == SR_STATUS_FAILED;
-    }
+    size_t n_status[SR_STATUS_N] = {0};
+    for (size_t i = 0; i < sw->n_models; i++)
+        n_status[sw->models[i].status]++;
     sr_doc_block *m = sr_doc_only(sr_doc_meta(&d->head), HTML_PDF);
     char buf[64], tmp[160];
     sr_doc_list_item(m, "Baseline", base_name ? base_name : "none");
@@ -234,12 +232,17 @@ static void title_block(report_outline *o)
     sr_doc_list_item(m, "vLLM", mf->vllm_version);
     sr_doc_list_item(m, "Image", mf->image);
     sr_doc_list_item(m, "Date of the data", mf->date);
-    snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_ok, n_partial, n_failed);
+    int at = snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_status[SR_STATUS_OK],
+                      n_status[SR_STATUS_PARTIAL], n_status[SR_STATUS_FAILED]);
+    if (n_status[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < sizeof tmp)
+        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
     sr_doc_list_item(m, "Models", tmp);
-    sr_doc_list_item(m, "Export", sw->export_dir);
+    char path[PATH_SHOWN];
+    const char *shown = sr_text_export_path(path, sizeof path, sw->export_dir);
+    sr_doc_list_item(m, "Export", shown);
     char *footer = sr_asprintf("Made by sweep-report " SR_VERSION " from %s. The same inputs and options give the "
                                "same report.",
-                               sw->export_dir ? sw->export_dir : "the export");
+                               shown ? shown : "the export");
     sr_doc_set(&d->footer, footer);
     free(footer);
     sr_doc_set(&d->subject, "Accuracy and speed of LLMs against a baseline");
@@ -283,13 +286,18 @@ static void results_section(report_outline *o)
     if (sr_sweep_baseline(sw)) {
         bool speed = any_speed(sw);
         if (n_bench || speed) {
-            char *legend = sr_asprintf(
-                "%s%s%s.", n_bench ? "Accuracy differences are points (model \xE2\x88\x92 baseline) with the " : "",
-                n_bench ? conf : "",
-                speed ? (n_bench ? "% interval; speed is the ratio of median output throughput to the baseline's"
-                                 : "Speed is the ratio of median output throughput to the baseline's")
-                      : "% interval");
-            sr_doc_only(paragraph_owned(s, legend), SR_DOC_MD);
+            sr_strbuf legend;
+            sr_strbuf_init(&legend);
+            if (n_bench) {
+                sr_strbuf_puts(&legend, "Accuracy differences are points (model \xE2\x88\x92 baseline) with the ");
+                sr_text_put_interval_level(&legend, sw, benches, n_bench);
+            }
+            sr_strbuf_printf(&legend, "%s.",
+                             !speed    ? ""
+                             : n_bench ? "; speed is the ratio of median output throughput to the baseline's"
+                                       : "Speed is the ratio of median output throughput to the baseline's");
+            sr_doc_only(sr_doc_paragraph(s, sr_strbuf_cstr(&legend)), SR_DOC_MD);
+            sr_strbuf_release(&legend);
         }
         sr_doc_only(sr_doc_table(s, sr_table_results(sw)), SR_DOC_MD);
     } else {
@@ -297,17 +305,21 @@ static void results_section(report_outline *o)
                     SR_DOC_MD);
     }
     if (n_bench) {
+        sr_strbuf level;
+        sr_strbuf_init(&level);
+        sr_text_put_interval_level(&level, sw, benches, n_bench);
         char *legend = sr_sweep_baseline(sw)
                            ? sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in "
-                                         "points (%s%% interval in brackets) on the items both were scored on. p: "
-                                         "McNemar's exact test. Missing values are shown as \xE2\x80\x94.",
-                                         conf)
+                                         "points (%s in brackets) on the items both were scored on. p: McNemar's "
+                                         "exact test. Missing values are shown as \xE2\x80\x94.",
+                                         sr_strbuf_cstr(&level))
                            : sr_asprintf("Accuracy: mean per-item score with its %s%% interval (Wilson's for 0/1 "
                                          "scores, normal otherwise); no baseline, so nothing is compared. Missing "
                                          "values are shown as \xE2\x80\x94.",
                                          conf);
         sr_doc_only(sr_doc_note(s, legend), HTML_PDF);
         free(legend);
+        sr_strbuf_release(&level);
     }
     for (size_t b = 0; b < n_bench; b++) {
         sr_table *whole = sr_table_accuracy(sw, benches[b]), *paper = sr_table_accuracy(sw, benches[b]);
@@ -317,21 +329,73 @@ static void results_section(report_outline *o)
     }
     if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
+    /* The drill-down: every item a comparison flipped, with where both
+     * answers are (items.csv, written beside this report). */
+    size_t flipped = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_benchmarks; k++)
+            if (sw->models[i].benchmarks[k].compared && !sw->models[i].benchmarks[k].is_baseline)
+                flipped += sw->models[i].benchmarks[k].n_flipped;
+    if (flipped) {
+        char k[32];
+        char *line = sr_asprintf("The %s items a model and the baseline scored differently are listed in items.csv, "
+                                 "each with the file and line of the model's answer and of the baseline's.",
+                                 sr_format_count(k, sizeof k, (long long)flipped));
+        sr_doc_paragraph(s, line);
+        free(line);
+    }
     free(benches);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_ACCURACY_DELTA : SR_CHART_ACCURACY);
 }
 
-/* A model measured in a scenario that shows no ratio (the baseline did
- * not run it, or there is no baseline). */
-static bool speed_without_ratio(const sr_sweep *sw)
+/* Entries whose scenarios form a prompt length x concurrency grid: shown
+ * as one, for the first GRID_ENTRIES in display order, the others
+ * counted. */
+#define GRID_ENTRIES 4
+static void speed_grids(report_outline *o, sr_doc_section *s)
 {
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t k = 0; k < sw->models[i].n_scenarios; k++) {
-            const sr_scenario *sc = &sw->models[i].scenarios[k];
-            if (isfinite(sc->median_output_throughput) && !isfinite(sc->vs_baseline.ratio))
-                return true;
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        const sr_model *m = &o->sw->models[o->order[i]];
+        if (!sr_speed_grid_applies(m))
+            continue;
+        if (shown == GRID_ENTRIES) {
+            more++;
+            continue;
         }
-    return false;
+        if (shown++ == 0)
+            sr_doc_heading(s, "Prompt length against concurrency", NULL);
+        sr_table *t = sr_table_speed_grid(o->sw, m);
+        if (!t)
+            continue;
+        if (t->aside) { /* the entry's name as the grid's heading line */
+            char *note = sr_asprintf("%s: %s.", t->title, t->aside);
+            sr_doc_note(s, note);
+            free(note);
+        }
+        untitle(s, t, false);
+        sr_doc_table(s, t);
+    }
+    if (more) {
+        char k[32];
+        char *line = sr_asprintf("%s more %s such a grid; every scenario is in results.csv and report.json.",
+                                 sr_format_count(k, sizeof k, (long long)more), more == 1 ? "entry has" : "entries have");
+        sr_doc_paragraph(s, line);
+        free(line);
+    }
+}
+
+/* A speed table in every format: whole in Markdown and HTML, the best
+ * PDF_MAX_ENTRY_ROWS on paper; its aside as the note above it. */
+static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
+{
+    if (!whole) {
+        sr_table_free(paper);
+        return;
+    }
+    untitle(s, whole, true);
+    untitle(s, paper, false);
+    entries(s, whole, paper);
 }
 
 static void speed_section(report_outline *o)
@@ -342,29 +406,33 @@ static void speed_section(report_outline *o)
         sr_doc_paragraph(s, "No speed results were found.");
         return;
     }
-    /* Markdown: the ratios are in the results table; the medians only
-     * when some scenario has no ratio to show there. */
-    bool md = sr_sweep_baseline(sw) && speed_without_ratio(sw);
-    sr_table *whole = sr_table_speed(sw), *paper = sr_table_speed(sw);
-    if (md)
-        sr_doc_only(sr_doc_paragraph(s, "Some models ran scenarios without a ratio to the baseline (" SR_TEXT_MISSING
-                                        " above); here each model's own median output throughput is beside the "
-                                        "ratio, in brackets."),
-                    SR_DOC_MD);
-    else if (sr_sweep_baseline(sw))
-        sr_doc_only(sr_doc_paragraph(s, "The speed ratios are in the results table above; each model's median "
-                                        "output throughput is in report.html and results.csv."),
-                    SR_DOC_MD);
-    else
+    /* The same tables, with the same columns, in every format: the
+     * scenarios with a ratio (results.md's), then those the baseline did
+     * not run. Without a baseline results.md's overview already is the
+     * table of each model's tok/s (the same columns): HTML and PDF only. */
+    if (sr_sweep_baseline(sw)) {
+        speed_table(s, sr_table_speed(sw), sr_table_speed(sw));
+    } else {
         sr_doc_only(sr_doc_paragraph(s, "Without a baseline there are no ratios: the overview holds each model's "
-                                        "median output throughput."),
+                                        "median output throughput, scenario by scenario."),
                     SR_DOC_MD);
-    unsigned shown = md ? MD_HTML | SR_DOC_PDF : HTML_PDF;
-    sr_doc_only(untitle(s, whole, true), shown);
-    untitle(s, paper, false);
-    sr_doc_only(sr_doc_table(s, whole), shown & ~SR_DOC_PDF);
-    sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
-    sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+        sr_table *whole = sr_table_speed(sw), *paper = sr_table_speed(sw);
+        if (whole) {
+            sr_doc_only(untitle(s, whole, true), HTML_PDF);
+            untitle(s, paper, false);
+            sr_doc_only(sr_doc_table(s, whole), SR_DOC_HTML);
+            sr_table_keep_rows(paper, PDF_MAX_ENTRY_ROWS, PDF_ELSEWHERE);
+            sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
+        } else {
+            sr_table_free(paper);
+        }
+    }
+    sr_table *whole = sr_table_speed_unrated(sw);
+    if (whole) {
+        sr_doc_heading(s, "Scenarios without a ratio", NULL);
+        speed_table(s, whole, sr_table_speed_unrated(sw));
+    }
+    speed_grids(o, s);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);
     char *backends = sr_text_backends(sw); /* which engine served, as the results name it */
@@ -476,11 +544,35 @@ static void left_out_section(report_outline *o)
     sr_table *t = sr_table_left_out(o->sw, &none);
     if (none) {
         sr_table_free(t);
-        sr_doc_paragraph(s, "Every model has all the results the baseline has.");
+        sr_doc_paragraph(s, "No model was left out: every one has results in the tables.");
+    } else {
+        sr_doc_paragraph(s, "These models have no results, so they are in no table or chart.");
+        untitle(s, t, false);
+        sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
+    }
+    /* In the tables, but not complete: a section of their own, so that
+     * "left out" says only what is. */
+    t = sr_table_incomplete(o->sw, &none);
+    if (none) {
+        sr_table_free(t);
         return;
     }
+    s = sr_doc_section_add(o->d, "incomplete-models", "Incomplete models");
+    bool partial = false, incomparable = false;
+    for (size_t i = 0; i < o->sw->n_models; i++) {
+        partial |= o->sw->models[i].status == SR_STATUS_PARTIAL;
+        incomparable |= o->sw->models[i].status == SR_STATUS_INCOMPARABLE;
+    }
+    char *lead = sr_asprintf("These models are in the tables, but incomplete:%s%s%s.",
+                             partial ? " a partial one lacks results its run plan or the baseline has" : "",
+                             partial && incomparable ? "; " : "",
+                             incomparable ? " an incomparable one shares no benchmark and no scenario with the "
+                                            "baseline, so only its own figures are shown"
+                                          : "");
+    sr_doc_paragraph(s, lead);
+    free(lead);
     untitle(s, t, false);
-    sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
+    sr_doc_table(s, t)->records = true;
 }
 
 static void findings_section(report_outline *o, const sr_text_list *audit)
@@ -509,7 +601,10 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
     for (size_t i = 0; i < sw->n_inputs; i++)
         ignored += sw->inputs[i].reason != NULL;
     const sr_settings *st = &sw->settings;
-    char resamples[32], a[32], b[32];
+    char resamples[32], a[32], b[32], conf[64], margin[64], margin_words[96] = "";
+    if (isfinite(st->equivalence_margin))
+        snprintf(margin_words, sizeof margin_words, ", equivalence margin \xC2\xB1%s points",
+                 sr_format_json_number(margin, sizeof margin, st->equivalence_margin));
     sr_doc_only(paragraph_owned(s, sr_asprintf("Inputs: %zu files read, %zu ignored (listed with the reason in "
                                                "report.json).",
                                                sw->n_inputs - ignored, ignored)),
@@ -523,10 +618,12 @@ static void methods_section(report_outline *o, const sr_text_list *methods)
                           "McNemar test; sweep-report %s.",
                           SR_VERSION)
             : sr_asprintf("Settings: paired %s bootstrap, %s resamples, seed %lu (one stream per comparison), RNG "
-                          "%s, %g%% confidence; exact McNemar for 0/1 scores; %s%s%ssweep-report %s.",
+                          "%s, %s%% confidence%s%s; exact McNemar for 0/1 scores; %s%s%ssweep-report %s.",
                           st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
-                          st->confidence * 100, gsm8k ? "GSM8K filter " : "", gsm8k ? st->gsm8k_filter : "",
-                          gsm8k ? "; " : "", SR_VERSION);
+                          sr_text_confidence(conf, sizeof conf, st->confidence),
+                          st->simultaneous ? ", simultaneous over each benchmark's comparisons (Bonferroni)" : "",
+                          margin_words,
+                          gsm8k ? "GSM8K filter " : "", gsm8k ? st->gsm8k_filter : "", gsm8k ? "; " : "", SR_VERSION);
     sr_doc_only(paragraph_owned(s, settings_line), SR_DOC_MD);
     sr_table *settings = sr_table_settings(sw);
     sr_doc_block *kv = sr_doc_only(sr_doc_meta(s), SR_DOC_PDF);

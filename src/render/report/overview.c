@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/facts.h"
 #include "render/render.h"
 #include "render/report/overview.h"
+#include "render/report/text.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -140,9 +142,10 @@ static void status_cell(sr_table_builder *b, const sr_model *m)
 {
     sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(m->status));
     if (c)
-        c->tone = m->status == SR_STATUS_FAILED    ? SR_TONE_WORSE
-                  : m->status == SR_STATUS_PARTIAL ? SR_TONE_CAUTION
-                                                   : SR_TONE_NONE;
+        c->tone = m->status == SR_STATUS_FAILED         ? SR_TONE_WORSE
+                  : m->status == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
+                  : m->status == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
+                                                        : SR_TONE_NONE;
 }
 
 static sr_tone mark_tone(const sr_scores *s)
@@ -154,6 +157,24 @@ static sr_tone mark_tone(const sr_scores *s)
     case SR_VERDICT_TOO_FEW_ITEMS: return SR_TONE_CAUTION;
     default: return SR_TONE_NONE;
     }
+}
+
+/* Logged KV cache tokens, and as a ratio to the baseline's: "50,688
+ * (0.16x)", the memory cost read at a glance. */
+static void kv_cell(sr_table_builder *b, const sr_sweep *sw, const sr_model *m)
+{
+    char buf[128], n[64], r[64];
+    if (m->kv.logged_tokens < 0) {
+        sr_tb_cell(b, SR_CELL_NUMBER, NULL);
+        return;
+    }
+    double ratio = sr_fact_kv_ratio(m, sr_sweep_baseline(sw));
+    if (isfinite(ratio))
+        snprintf(buf, sizeof buf, "%s (%s)", sr_text_count(n, sizeof n, m->kv.logged_tokens),
+                 sr_text_ratio(r, sizeof r, ratio));
+    else
+        sr_text_count(buf, sizeof buf, m->kv.logged_tokens);
+    sr_tb_cell(b, SR_CELL_NUMBER, buf);
 }
 
 static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_model *m, const char **benches,
@@ -172,7 +193,8 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
         } else if (s->compared && isfinite(s->vs_baseline.delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
-            snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
+            snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
+                     s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
             sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = mark_tone(s);
@@ -189,8 +211,7 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
         sr_tb_cell(b, SR_CELL_NUMBER, span);
     }
     if (with_kv)
-        sr_tb_cell(b, SR_CELL_NUMBER,
-                   m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
+        kv_cell(b, sw, m);
     status_cell(b, m);
 }
 
@@ -225,58 +246,121 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     status_cell(b, m);
 }
 
-/* The lead sentence: how many keep up, and the best of them by name. */
+/* The rows' order in words (analysis/overview.h): what ranks them, and
+ * that a mean is only ranked against a mean over the same set. */
+static void put_row_order(sr_strbuf *sb, const sr_sweep *sw, size_t n_bench)
+{
+    bool any_ratio_at_all = any_ratio(sw);
+    if (!sr_sweep_baseline(sw)) {
+        sr_strbuf_printf(sb, "Rows: %s; failed entries last. ",
+                         n_bench ? "by mean accuracy over the same benchmarks (entries scored on more benchmarks "
+                                   "first)"
+                                 : "in the order found");
+        return;
+    }
+    sr_strbuf_puts(sb, "Rows: the baseline, then the entries that keep up, those not judged on accuracy, those that "
+                       "do not keep up, the incomparable and the failed ones; within each, ");
+    if (n_bench)
+        sr_strbuf_printf(sb, "by mean \xCE\x94%s", any_ratio_at_all ? ", then by mean speed ratio" : "");
+    else
+        sr_strbuf_puts(sb, "by mean speed ratio");
+    sr_strbuf_puts(sb, ", each mean ranked only against means over the same benchmarks and scenarios (entries "
+                       "compared on more of them first). ");
+}
+
+/* Up to this many names follow a small count in the lead ("1 is not shown
+ * equivalent (qwen3-4b)"); more are counted only. */
+#define LEAD_GROUP_NAMES 3
+
+/* " (a, b, c)": the entries of a group when it is small; nothing else. */
+static void put_group_names(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, size_t n, size_t count,
+                            bool (*in_group)(const sr_sweep *, const sr_model *))
+{
+    if (count == 0 || count > LEAD_GROUP_NAMES)
+        return;
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        if (!m->is_baseline && in_group(sw, m))
+            sr_strbuf_printf(sb, "%s%s", named++ ? ", " : " (", label_of(m));
+    }
+    if (named)
+        sr_strbuf_putc(sb, ')');
+}
+
+static bool group_not_equivalent(const sr_sweep *sw, const sr_model *m)
+{
+    return m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m) &&
+           sr_fact_not_shown_equivalent(m, sw->settings.equivalence_margin);
+}
+
+static bool group_speed_only(const sr_sweep *sw, const sr_model *m)
+{
+    (void)sw;
+    if (m->status == SR_STATUS_FAILED || m->status == SR_STATUS_INCOMPARABLE || !sr_fact_compared(m))
+        return false;
+    for (size_t k = 0; k < m->n_benchmarks; k++)
+        if (m->benchmarks[k].compared && isfinite(m->benchmarks[k].vs_baseline.delta))
+            return false;
+    return true;
+}
+
+static bool group_incomparable(const sr_sweep *sw, const sr_model *m)
+{
+    (void)sw;
+    return m->status == SR_STATUS_INCOMPARABLE;
+}
+
+static bool group_not_compared(const sr_sweep *sw, const sr_model *m)
+{
+    (void)sw;
+    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && !sr_fact_compared(m);
+}
+
+/* "; 5 are measurably lower on a benchmark": one clause of the lead. */
+static void put_count(sr_strbuf *sb, size_t count, const char *one, const char *many)
+{
+    char a[32];
+    if (count)
+        sr_strbuf_printf(sb, "; %s %s", sr_format_count(a, sizeof a, (long long)count), count == 1 ? one : many);
+}
+
+/* The lead sentence, every count from the headline facts (analysis/facts.h,
+ * one function per fact, so each format and the summary count alike): how
+ * many of the compared entries keep up, the best of them by name, then how
+ * many are lower, not shown equivalent, without a verdict, compared on
+ * speed only, incomparable, not compared, failed. */
 static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, size_t n_bench)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     const sr_model *base = sr_sweep_baseline(sw);
-    size_t compared = 0, keep = 0, lower = 0, failed = 0;
-    for (size_t i = 0; i < n; i++) {
-        const sr_model *m = &sw->models[order[i]];
-        if (m->is_baseline)
-            continue;
-        failed += m->status == SR_STATUS_FAILED;
-        compared += m->keeps_up != -1 && m->status != SR_STATUS_FAILED;
-        keep += m->keeps_up == 1;
-        lower += m->keeps_up == 0 && m->status != SR_STATUS_FAILED;
-    }
+    sr_headline h;
+    sr_headline_count(sw, &h);
     char a[32], b[32];
     if (!base) {
-        size_t shown = 0;
-        for (size_t i = 0; i < n; i++)
-            shown += sw->models[order[i]].status != SR_STATUS_FAILED;
-        sr_strbuf_printf(&sb, "No baseline was named, so nothing was compared: %s %s ranked by %s",
-                         sr_format_count(a, sizeof a, (long long)shown), shown == 1 ? "entry" : "entries",
-                         n_bench ? "mean accuracy" : "the order found");
-    } else if (compared == 0) {
-        /* Paired, but on too few items for an interval: say so, not that
-         * nothing was compared. */
-        size_t too_few = 0;
-        for (size_t i = 0; i < n; i++) {
-            const sr_model *m = &sw->models[order[i]];
-            bool few = false;
-            for (size_t k = 0; k < m->n_benchmarks && !m->is_baseline; k++)
-                few |= m->benchmarks[k].compared && m->benchmarks[k].vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS;
-            too_few += few;
-        }
-        if (too_few)
-            sr_strbuf_printf(&sb, "No benchmark could be compared with the baseline %s: %s %s too few items with it "
-                             "(under %d) for an interval",
-                             label_of(base), sr_format_count(a, sizeof a, (long long)too_few),
-                             too_few == 1 ? "entry shares" : "entries share", SR_MIN_PAIRED_ITEMS);
+        size_t shown = h.entries - h.failed;
+        if (shown == 0)
+            sr_strbuf_puts(&sb, "No baseline was named, and no entry has results");
         else
-            sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s%s", label_of(base),
-                             n_bench ? ""
-                                     : ": there are no accuracy scores, so entries are ranked by their mean speed ratio");
-    } else {
+            sr_strbuf_printf(&sb, "No baseline was named, so nothing was compared: %s %s ranked by %s",
+                             sr_format_count(a, sizeof a, (long long)shown), shown == 1 ? "entry" : "entries",
+                             n_bench ? "mean accuracy" : "the order found");
+        put_count(&sb, h.failed, "failed", "failed");
+        sr_strbuf_putc(&sb, '.');
+        return sr_strbuf_detach(&sb);
+    }
+    size_t judged = h.keep_up + h.lower + h.not_equivalent;
+    bool speed_lead = false;
+    if (judged > 0) {
         double margin = sw->settings.equivalence_margin;
-        sr_strbuf_printf(&sb, "%s of %s compared %s keep%s up with the baseline %s (", sr_format_count(a, sizeof a, (long long)keep),
-                         sr_format_count(b, sizeof b, (long long)compared), compared == 1 ? "entry" : "entries",
-                         keep == 1 ? "s" : "", label_of(base));
+        sr_strbuf_printf(&sb, "%s of %s compared %s keep%s up with the baseline %s (",
+                         sr_format_count(a, sizeof a, (long long)h.keep_up),
+                         sr_format_count(b, sizeof b, (long long)h.compared), h.compared == 1 ? "entry" : "entries",
+                         h.keep_up == 1 ? "s" : "", label_of(base));
         if (isfinite(margin)) {
             char mg[64];
-            sr_strbuf_printf(&sb, "every benchmark equivalent within \xC2\xB1%s points or higher)",
+            sr_strbuf_printf(&sb, "every benchmark equivalent within \xC2\xB1%s points, or higher)",
                              sr_format_json_number(mg, sizeof mg, margin));
         } else {
             sr_strbuf_puts(&sb, "no benchmark measurably lower)");
@@ -284,7 +368,7 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
         size_t named = 0;
         for (size_t i = 0; i < n && named < LEAD_NAMES; i++) {
             const sr_model *m = &sw->models[order[i]];
-            if (m->keeps_up != 1)
+            if (m->is_baseline || !sr_fact_keeps_up(m, margin) || m->status == SR_STATUS_INCOMPARABLE)
                 continue;
             char span[96];
             const char *sp = sr_text_speed_span(span, sizeof span, m, NULL);
@@ -293,14 +377,50 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
                 sr_strbuf_printf(&sb, " at %s the baseline's speed", sp);
             named++;
         }
-        if (keep > named)
-            sr_strbuf_printf(&sb, " and %s more", sr_format_count(a, sizeof a, (long long)(keep - named)));
-        if (lower)
-            sr_strbuf_printf(&sb, "; %s %s measurably lower on a benchmark", sr_format_count(a, sizeof a, (long long)lower),
-                             lower == 1 ? "is" : "are");
+        if (h.keep_up > named)
+            sr_strbuf_printf(&sb, " and %s more", sr_format_count(a, sizeof a, (long long)(h.keep_up - named)));
+    } else if (h.too_few > 0) {
+        /* Paired, but on too few items for an interval: say so, not that
+         * nothing was compared. */
+        sr_strbuf_printf(&sb, "No benchmark could be compared with the baseline %s: %s %s too few items with it "
+                              "(under %d) for an interval",
+                         label_of(base), sr_format_count(a, sizeof a, (long long)h.too_few),
+                         h.too_few == 1 ? "entry shares" : "entries share", SR_MIN_PAIRED_ITEMS);
+    } else if (h.speed_only > 0) {
+        sr_strbuf_printf(&sb, "No benchmark was compared with the baseline %s (%s): %s of %s %s %s compared on "
+                              "speed only, ranked by mean speed ratio",
+                         label_of(base), n_bench ? "no accuracy difference could be made" : "there are no accuracy scores",
+                         sr_format_count(a, sizeof a, (long long)h.speed_only),
+                         sr_format_count(b, sizeof b, (long long)h.entries), h.entries == 1 ? "entry" : "entries",
+                         h.speed_only == 1 ? "was" : "were");
+        speed_lead = true;
+    } else {
+        sr_strbuf_printf(&sb, "No entry could be compared with the baseline %s", label_of(base));
     }
-    if (failed)
-        sr_strbuf_printf(&sb, "; %s failed", sr_format_count(a, sizeof a, (long long)failed));
+    put_count(&sb, h.lower, "is measurably lower on a benchmark", "are measurably lower on a benchmark");
+    if (h.not_equivalent) {
+        char mg[64];
+        sr_strbuf_printf(&sb, "; %s %s not shown equivalent within \xC2\xB1%s points",
+                         sr_format_count(a, sizeof a, (long long)h.not_equivalent), h.not_equivalent == 1 ? "is" : "are",
+                         sr_format_json_number(mg, sizeof mg, sw->settings.equivalence_margin));
+        put_group_names(&sb, sw, order, n, h.not_equivalent, group_not_equivalent);
+    }
+    if (judged > 0)
+        put_count(&sb, h.too_few, "has too few items for a verdict", "have too few items for a verdict");
+    if (!speed_lead && h.speed_only) {
+        put_count(&sb, h.speed_only, "was compared on speed only", "were compared on speed only");
+        put_group_names(&sb, sw, order, n, h.speed_only, group_speed_only);
+    }
+    if (h.incomparable) {
+        put_count(&sb, h.incomparable, "is incomparable, sharing no benchmark or scenario with the baseline",
+                  "are incomparable, sharing no benchmark or scenario with the baseline");
+        put_group_names(&sb, sw, order, n, h.incomparable, group_incomparable);
+    }
+    if (h.not_compared) {
+        put_count(&sb, h.not_compared, "could not be compared", "could not be compared");
+        put_group_names(&sb, sw, order, n, h.not_compared, group_not_compared);
+    }
+    put_count(&sb, h.failed, "failed", "failed");
     sr_strbuf_putc(&sb, '.');
     return sr_strbuf_detach(&sb);
 }
@@ -329,7 +449,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     for (size_t k = 0; k < n_bench; k++) {
         const char *title = sr_text_benchmark_title(benches[k]);
         if (compared)
-            snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
+            snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title,
+                     sr_text_ci_level(conf, sizeof conf, sw, benches[k]));
         else
             snprintf(heading, sizeof heading, "%s accuracy", title);
         sr_tb_column(&b, heading, NULL, !compared, compared ? 2.7 : 1.8);
@@ -344,14 +465,19 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.2);
             sr_tb_column_help(&b, speed.cols[c].words);
         }
-    if (with_kv)
-        sr_tb_column(&b, "KV cache tokens", NULL, true, 1.2);
+    if (with_kv) {
+        sr_tb_column(&b, "KV cache tokens", NULL, true, 1.3);
+        if (compared)
+            sr_tb_column_help(&b, "as the server logged it, with the ratio to the baseline's");
+    }
     sr_tb_column(&b, "Status", NULL, false, 1);
-    bool noisy = false;
+    bool noisy = false, across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         for (size_t k = 0; k < m->n_scenarios; k++)
             noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
+        for (size_t k = 0; k < m->n_benchmarks; k++)
+            across_versions |= m->benchmarks[k].bfcl_version != 0 && m->benchmarks[k].compared;
         sr_tb_row(&b);
         model_and_status(&b, m);
         if (compared)
@@ -361,11 +487,17 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     }
     sr_strbuf note;
     sr_strbuf_init(&note);
-    if (compared && n_bench)
-        sr_strbuf_printf(&note,
-                         "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, %s%% interval in brackets; "
-                         "\xE2\x96\xB2 higher, \xE2\x96\xBC lower, = no measured difference%s, ? too few items. ",
-                         conf, isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
+    if (compared && n_bench) {
+        sr_strbuf_puts(&note, "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, ");
+        sr_text_put_interval_level(&note, sw, benches, n_bench);
+        sr_strbuf_printf(&note, " in brackets; \xE2\x96\xB2 higher, \xE2\x96\xBC lower, = no measured difference%s, ? "
+                                "too few items. ",
+                         isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
+    }
+    if (across_versions)
+        sr_strbuf_puts(&note, "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 "
+                              "\xE2\x80\x9Csimple\xE2\x80\x9D against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the "
+                              "versions' categories and checks differ. ");
     if (!compared && n_bench)
         sr_strbuf_printf(&note,
                          "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
@@ -378,9 +510,12 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     if (!compared && speed.n)
         sr_strbuf_printf(&note, "Speed: the median output throughput over the runs of each scenario%s%s. ",
                          speed.shared[0] ? "; " : "", speed.shared);
+    if (with_kv && compared)
+        sr_strbuf_puts(&note, "KV cache tokens: as the server logged them, with the ratio to the baseline's. ");
     if (noisy)
         sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
                               "(needs more runs). ");
+    put_row_order(&note, sw, n_bench);
     if (note.len && note.data[note.len - 1] == ' ')
         note.data[--note.len] = '\0';
     if (note.len)

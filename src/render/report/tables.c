@@ -8,6 +8,7 @@
 #include "render/render.h"
 #include "render/report/claims_text.h"
 #include "render/report/tables.h"
+#include "render/report/text.h"
 #include "render/shared/kv_text.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
@@ -16,6 +17,7 @@
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/fileio.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 /* The model order of the report, as a fresh array. */
@@ -33,7 +35,10 @@ static const char *label_of(const sr_model *m)
 
 static sr_tone status_tone(sr_status s)
 {
-    return s == SR_STATUS_FAILED ? SR_TONE_WORSE : s == SR_STATUS_PARTIAL ? SR_TONE_CAUTION : SR_TONE_NONE;
+    return s == SR_STATUS_FAILED         ? SR_TONE_WORSE
+           : s == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
+           : s == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
+                                         : SR_TONE_NONE;
 }
 
 /* The model's label, with a word after it ("baseline", "partial"): "id
@@ -97,6 +102,11 @@ static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_thr
         sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
 
+/* The legend of the mark a difference across BFCL versions carries. */
+#define ACROSS_VERSIONS                                                                                              \
+    "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 \xE2\x80\x9Csimple\xE2\x80\x9D "    \
+    "against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the versions' categories and checks differ."
+
 /* ---- the tables ---------------------------------------------------------- */
 
 typedef struct bench_list {
@@ -126,20 +136,26 @@ sr_table *sr_table_results(const sr_sweep *sw)
     for (size_t k = 0; k < benches.n; k++) {
         const char *title = sr_text_benchmark_title(benches.names[k]);
         sr_tb_column(&b, title, NULL, true, 1);
-        snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title, conf);
+        snprintf(heading, sizeof heading, "\xCE\x94 %s [%s%% CI]", title,
+                 sr_text_ci_level(conf, sizeof conf, sw, benches.names[k]));
         sr_tb_column(&b, heading, NULL, false, 2);
     }
     for (size_t c = 0; c < speed.n; c++) {
         sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1);
         sr_tb_column_help(&b, speed.cols[c].words);
     }
-    sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
+    bool with_kv = false; /* a column of dashes answers nothing */
+    for (size_t i = 0; i < sw->n_models; i++)
+        with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
+    if (with_kv)
+        sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
+    bool across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         if (m->status == SR_STATUS_FAILED)
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_PARTIAL ? "partial" : NULL);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_status_name(m->status) : NULL);
         for (size_t k = 0; k < benches.n; k++) {
             const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
             sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
@@ -150,7 +166,9 @@ sr_table *sr_table_results(const sr_sweep *sw)
             } else if (s->compared) {
                 char ci[128];
                 const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
-                snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
+                snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
+                         s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
+                across_versions |= s->bfcl_version != 0;
                 sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                 if (c)
                     c->tone = verdict_tone(s);
@@ -160,15 +178,17 @@ sr_table *sr_table_results(const sr_sweep *sw)
         }
         for (size_t c = 0; c < speed.n; c++)
             ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
-        sr_tb_cell(&b, SR_CELL_NUMBER,
-                   m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
+        if (with_kv)
+            sr_tb_cell(&b, SR_CELL_NUMBER,
+                       m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     }
-    if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
-        sr_tb_note(&b,
-                   "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                   "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
-                   "under 2 runs a side); %s%s",
-                   speed.note, noisy_note(sw));
+    if (speed.n || across_versions) /* what a short heading leaves out is the usual value, which speed.note states */
+        sr_tb_note(&b, "%s%s%s%s%s", across_versions ? ACROSS_VERSIONS : "", across_versions && speed.n ? " " : "",
+                   speed.n ? "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                             "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
+                             "under 2 runs a side); "
+                           : "",
+                   speed.n ? speed.note : "", speed.n ? noisy_note(sw) : "");
     sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
@@ -222,8 +242,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_asprintf("%s; baseline %s on %s items", benchmark, sr_text_score(score, sizeof score, bs ? bs->score : NAN),
                     bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
     b.t->sortable = true;
-    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", conf);
-    bool margin = isfinite(sw->settings.equivalence_margin);
+    snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", sr_text_ci_level(conf, sizeof conf, sw, benchmark));
+    bool margin = isfinite(sw->settings.equivalence_margin), across = false;
     sr_tb_column(&b, "Model", NULL, false, 2.7);
     sr_tb_column(&b, "Status", NULL, false, 1.0);
     sr_tb_column(&b, "Score", NULL, true, 0.9);
@@ -247,7 +267,13 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
         bool compared = s && s->compared && !s->is_baseline;
-        sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+        if (compared && s->bfcl_version) { /* ‡: across BFCL versions */
+            char ci[128];
+            snprintf(buf, sizeof buf, "%s \xE2\x80\xA1", sr_text_delta_ci(ci, sizeof ci, s));
+            across = true;
+        }
+        sr_tb_cell(&b, SR_CELL_INTERVAL,
+                   !compared ? NULL : s->bfcl_version ? buf : sr_text_delta_ci(buf, sizeof buf, s));
         char words[256];
         /* the MDE has its own column */
         const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
@@ -277,35 +303,50 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER,
                    compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
     }
+    if (across)
+        sr_tb_note(&b, "%s", ACROSS_VERSIONS);
     free(order);
     return sr_tb_finish(&b);
 }
 
-sr_table *sr_table_speed(const sr_sweep *sw)
+/* The speed table: with a baseline, the scenarios with a ratio (the
+ * columns of results.md's table, in every format), each cell the ratio
+ * then the model's own median; the scenarios no model has a ratio in are
+ * the "unrated" table's. Without a baseline, every scenario's tok/s. */
+static sr_table *speed_table(const sr_sweep *sw, bool unrated)
 {
     sr_table_builder b;
     sr_speed_columns speed;
     size_t n = 0, *order = model_order(sw, &n);
     sr_speed_columns_make(sw, &speed);
     bool compared = sr_sweep_baseline(sw) != NULL; /* without a baseline: each model's own tok/s */
-    sr_tb_begin(&b, "speed", "Speed");
-    b.t->aside = sr_tb_dup_or_null(compared ? "output throughput relative to the baseline; median over runs"
-                                            : "each model's median output throughput; nothing compared");
+    if (compared && unrated)
+        sr_speed_columns_keep_unrated(sw, &speed);
+    else if (compared)
+        sr_speed_columns_keep_rated(sw, &speed);
+    bool ratios = compared && !unrated;
+    sr_tb_begin(&b, unrated ? "speed-unrated" : "speed", unrated ? "Scenarios without a ratio" : "Speed");
+    b.t->aside = sr_tb_dup_or_null(ratios    ? "output throughput relative to the baseline; median over runs"
+                                   : unrated ? "the baseline did not run these: each model's median output throughput"
+                                             : "each model's median output throughput; nothing compared");
     b.t->sortable = true;
     sr_tb_column(&b, "Model", NULL, false, 3);
-    sr_tb_column(&b, "Status", NULL, false, 1.2);
     for (size_t c = 0; c < speed.n; c++) {
         sr_tb_column(&b, speed.cols[c].heading, speed.cols[c].sub, true, 1.3);
         sr_tb_column_help(&b, speed.cols[c].words);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && speed.n; i++) {
         const sr_model *m = &sw->models[order[i]];
+        bool any = false; /* only entries that ran one of its scenarios (the failed ones are left out) */
+        for (size_t c = 0; c < speed.n && !any; c++)
+            any = sr_model_scenario(m, speed.cols[c].key) != NULL;
+        if (!any) /* no run in these scenarios: not a row of dashes */
+            continue;
         sr_tb_row(&b);
-        model_cell(&b, m, NULL);
-        status_cell(&b, m);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_status_name(m->status));
         for (size_t c = 0; c < speed.n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
-            if (compared) {
+            if (ratios) {
                 ratio_cell(&b, sc, true);
             } else {
                 char tput[80];
@@ -319,17 +360,141 @@ sr_table *sr_table_speed(const sr_sweep *sw)
             }
         }
     }
-    if (compared)
+    const char *shared = speed.note ? speed.note : ""; /* "c: concurrent requests (...); ...": after a semicolon */
+    if (ratios)
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
                    "with Welch's interval on the runs in brackets (or, under 2 runs a side, the range the runs "
-                   "span in parentheses), and below it the model's own median. %s%s",
-                   speed.note, noisy_note(sw));
+                   "span in parentheses), then the model's own median%s%s%s",
+                   shared[0] ? "; " : ".", shared, noisy_note(sw));
     else
-        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario. %s%s", speed.note,
-                   noisy_note(sw));
+        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s%s", shared[0] ? "; " : ".",
+                   shared, noisy_note(sw));
+    bool empty = speed.n == 0 || b.t->n_rows == 0;
     sr_speed_columns_release(&speed);
     free(order);
+    sr_table *t = sr_tb_finish(&b);
+    if (empty) {
+        sr_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+sr_table *sr_table_speed(const sr_sweep *sw)
+{
+    return speed_table(sw, false);
+}
+
+sr_table *sr_table_speed_unrated(const sr_sweep *sw)
+{
+    return sr_sweep_baseline(sw) ? speed_table(sw, true) : NULL;
+}
+
+/* ---- the two-axis grid ---------------------------------------------------- */
+
+#define GRID_MAX_AXIS 16
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t add_distinct(long *v, size_t n, long x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == x)
+            return n;
+    if (n < GRID_MAX_AXIS)
+        v[n++] = x;
+    return n;
+}
+
+/* The entry's scenarios at one output length and a concurrency limit (no
+ * rate, no burst) form a whole prompt length x concurrency grid of at
+ * least 2 x 2 and 6 cells: the lengths and concurrencies, sorted. */
+static bool grid_of(const sr_model *m, long *out_len, long *ins, size_t *n_in, long *concs, size_t *n_conc)
+{
+    for (size_t k = 0; k < m->n_scenarios; k++) {
+        const sr_scenario *first = &m->scenarios[k];
+        if (first->concurrency < 0 || first->input_len < 0 || isfinite(first->request_rate) || first->burst >= 0)
+            continue;
+        *n_in = *n_conc = 0;
+        size_t cells = 0;
+        for (size_t j = 0; j < m->n_scenarios; j++) {
+            const sr_scenario *sc = &m->scenarios[j];
+            if (sc->output_len != first->output_len || sc->concurrency < 0 || sc->input_len < 0 ||
+                isfinite(sc->request_rate) || sc->burst >= 0 || !isfinite(sc->median_output_throughput))
+                continue;
+            *n_in = add_distinct(ins, *n_in, sc->input_len);
+            *n_conc = add_distinct(concs, *n_conc, sc->concurrency);
+            cells++;
+        }
+        if (*n_in >= 2 && *n_conc >= 2 && cells >= 6 && cells == *n_in * *n_conc) {
+            qsort(ins, *n_in, sizeof *ins, cmp_long);
+            qsort(concs, *n_conc, sizeof *concs, cmp_long);
+            *out_len = first->output_len;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool sr_speed_grid_applies(const sr_model *m)
+{
+    long o, ins[GRID_MAX_AXIS], concs[GRID_MAX_AXIS];
+    size_t ni, nc;
+    return m->status != SR_STATUS_FAILED && grid_of(m, &o, ins, &ni, concs, &nc);
+}
+
+static const sr_scenario *grid_cell(const sr_model *m, long in, long out, long conc)
+{
+    for (size_t k = 0; k < m->n_scenarios; k++) {
+        const sr_scenario *sc = &m->scenarios[k];
+        if (sc->input_len == in && sc->output_len == out && sc->concurrency == conc && !isfinite(sc->request_rate) &&
+            sc->burst < 0)
+            return sc;
+    }
+    return NULL;
+}
+
+sr_table *sr_table_speed_grid(const sr_sweep *sw, const sr_model *m)
+{
+    long out_len, ins[GRID_MAX_AXIS], concs[GRID_MAX_AXIS];
+    size_t n_in, n_conc;
+    if (!grid_of(m, &out_len, ins, &n_in, concs, &n_conc))
+        return NULL;
+    sr_table_builder b;
+    char title[256], buf[128], num[64];
+    snprintf(title, sizeof title, "%s", label_of(m));
+    char id[96];
+    snprintf(id, sizeof id, "speed-grid-%zu", (size_t)(m - sw->models));
+    sr_tb_begin(&b, id, title);
+    b.t->aside = sr_asprintf("median output throughput, prompt length \xC3\x97 concurrent requests; %s-token outputs",
+                             sr_format_count(num, sizeof num, out_len));
+    sr_tb_column(&b, "Prompt", NULL, false, 1.4);
+    for (size_t c = 0; c < n_conc; c++) {
+        snprintf(buf, sizeof buf, "c=%s", sr_format_count(num, sizeof num, concs[c]));
+        sr_tb_column(&b, buf, NULL, true, 1.2);
+    }
+    bool any_ratio = false;
+    for (size_t r = 0; r < n_in; r++) {
+        sr_tb_row(&b);
+        snprintf(buf, sizeof buf, "%s tok", sr_format_count(num, sizeof num, ins[r]));
+        sr_tb_cell(&b, SR_CELL_TEXT, buf);
+        for (size_t c = 0; c < n_conc; c++) {
+            const sr_scenario *sc = grid_cell(m, ins[r], out_len, concs[c]);
+            sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_scenario_throughput(buf, sizeof buf, sc));
+            if (sc && isfinite(sc->vs_baseline.ratio) && !m->is_baseline) {
+                sr_tb_cell_sub(&b, cell, sr_text_ratio(num, sizeof num, sc->vs_baseline.ratio));
+                any_ratio = true;
+            }
+        }
+    }
+    sr_tb_note(&b, "Rows: the prompt length; columns: the concurrency limit (c); each cell the median output "
+                   "throughput over the scenario's runs%s.",
+               any_ratio ? ", then its ratio to the baseline's" : "");
     return sr_tb_finish(&b);
 }
 
@@ -448,39 +613,51 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     return sr_tb_finish(&b);
 }
 
-sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
+/* The rows of the left-out table (failed entries) or the incomplete one
+ * (partial, incomparable). */
+static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
 {
     sr_table_builder b;
     size_t n = 0, *order = model_order(sw, &n);
     *none = true;
-    sr_tb_begin(&b, "left-out", "Models left out");
+    sr_tb_begin(&b, failed ? "left-out" : "incomplete", failed ? "Models left out" : "Incomplete models");
     sr_tb_column(&b, "Model", NULL, false, 2.4);
     sr_tb_column(&b, "Status", NULL, false, 1);
-    sr_tb_column(&b, "Stage", NULL, false, 0.9);
-    sr_tb_column(&b, "Why", NULL, false, 5);
+    if (failed)
+        sr_tb_column(&b, "Stage", NULL, false, 0.9);
+    sr_tb_column(&b, failed ? "Why" : "What is missing", NULL, false, 5);
     sr_tb_column(&b, "Where", NULL, false, 3);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_OK)
+        if (m->status == SR_STATUS_OK || (m->status == SR_STATUS_FAILED) != failed)
             continue;
         *none = false;
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
         const char *stage = sr_stage_name(m->failure.stage);
-        sr_tb_cell(&b, SR_CELL_TEXT, stage);
+        if (failed)
+            sr_tb_cell(&b, SR_CELL_TEXT, stage);
         char *why = NULL;
-        if (m->status == SR_STATUS_PARTIAL && m->status_reason && m->failure.message)
+        if (!failed && m->status_reason && m->failure.message)
             why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
-        const char *text = why                                                  ? why
-                           : m->status == SR_STATUS_PARTIAL && m->status_reason ? m->status_reason
-                                                                                : m->failure.message;
+        const char *text = why ? why : !failed && m->status_reason ? m->status_reason : m->failure.message;
         sr_tb_cell(&b, SR_CELL_TEXT, text);
         free(why);
         sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
     }
     free(order);
     return sr_tb_finish(&b);
+}
+
+sr_table *sr_table_left_out(const sr_sweep *sw, bool *none)
+{
+    return status_table(sw, true, none);
+}
+
+sr_table *sr_table_incomplete(const sr_sweep *sw, bool *none)
+{
+    return status_table(sw, false, none);
 }
 
 /* Differences first: what a reader auditing a table looks for. */
@@ -627,6 +804,16 @@ sr_table *sr_table_settings(const sr_sweep *sw)
     if (sr_sweep_has_items(sw, NULL)) {
         snprintf(buf, sizeof buf, "%s%%", conf);
         setting(&b, "Confidence level", buf);
+        if (st->simultaneous) {
+            size_t n_bench = 0;
+            const char **benches = sr_text_benchmark_list(sw, &n_bench);
+            sr_strbuf level;
+            sr_strbuf_init(&level);
+            sr_text_put_interval_level(&level, sw, benches, n_bench);
+            setting(&b, "Simultaneous intervals", sr_strbuf_cstr(&level));
+            sr_strbuf_release(&level);
+            free(benches);
+        }
         setting(&b, "Interval", st->ci_method ? st->ci_method : "percentile");
         setting(&b, "Bootstrap", "paired: items resampled together for the model and the baseline");
         setting(&b, "Resamples", sr_text_count(buf, sizeof buf, st->resamples));

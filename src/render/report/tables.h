@@ -15,16 +15,32 @@ sr_table *sr_table_results(const sr_sweep *sw);
 /* One benchmark in full: score, n, difference, verdict, McNemar p, paired
  * items, for every model. */
 sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark);
-/* Speed ratios per scenario, the model's median throughput under each. */
+/* Speed ratios per scenario (with a baseline, only the scenarios with a
+ * ratio: results.md's columns), the model's median throughput under each;
+ * without a baseline each scenario's tok/s. NULL when there is none. */
 sr_table *sr_table_speed(const sr_sweep *sw);
+/* With a baseline, the scenarios no model has a ratio in (the baseline did
+ * not run them): each model's own median tok/s; NULL when there are none. */
+sr_table *sr_table_speed_unrated(const sr_sweep *sw);
+/* Whether an entry's scenarios form a prompt length x concurrency grid (at
+ * one output length, at least 2 x 2 and 6 cells, every one measured), as
+ * the published sweep's own tables show it ("ctx \\ users"). */
+bool sr_speed_grid_applies(const sr_model *m);
+/* That grid as a table: a row per prompt length, a column per concurrency,
+ * each cell the median tok/s (and its ratio to the baseline's); NULL when
+ * the entry has none. */
+sr_table *sr_table_speed_grid(const sr_sweep *sw, const sr_model *m);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */
 sr_table *sr_table_kv(const sr_sweep *sw, bool *none);
 /* The what-if rows of one model. */
 sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m);
-/* Models failed or partial, with stage, reason and where it was read. */
+/* Models left out: failed, with stage, reason and where it was read. */
 sr_table *sr_table_left_out(const sr_sweep *sw, bool *none);
+/* Models in the tables but incomplete (partial) or with nothing in common
+ * with the baseline (incomparable), with what is missing. */
+sr_table *sr_table_incomplete(const sr_sweep *sw, bool *none);
 /* Claims checked: one row per claim of the claims files, the ones that
  * differ or name no model first; NULL also when no claims were given
  * (*none set). */

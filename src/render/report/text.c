@@ -1,6 +1,7 @@
 /* The report's sentences (text.h): the summary, the audit findings and
  * how the statistics were made. */
 #include "render/report/text.h"
+#include "analysis/facts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,9 +164,12 @@ static const char *ratio_range(char *buf, size_t size, const sr_model *m)
     return buf;
 }
 
+/* An entry the summary speaks of: compared with the baseline (facts.h:
+ * a speed ratio or an accuracy difference), the one fact the lead counts
+ * too. */
 static bool is_compared_model(const sr_model *m)
 {
-    return !m->is_baseline && m->status != SR_STATUS_FAILED;
+    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
 }
 
 /* A verdict read off an interval (not baseline, not compared, too few items). */
@@ -274,12 +278,15 @@ typedef struct summary {
     size_t *scratch; /* room for n_models + 1 indices */
     const char **benches;
     size_t n_bench;
-    size_t n_compared, n_failed;
+    sr_headline counts; /* the headline facts (analysis/facts.h) */
 } summary;
 
-/* What was compared, with what, on what; how many failed. */
+/* What was compared, with what, on what; how many share nothing with the
+ * baseline, could not be compared, failed (the lead's counts). */
 static void put_compared(sr_strbuf *sb, const summary *s)
 {
+    const sr_headline *h = &s->counts;
+    char n[32];
     if (!s->base) {
         if (s->sw->baseline)
             sr_strbuf_printf(sb, "No baseline model was found (asked for %s), so no model was compared.",
@@ -288,14 +295,22 @@ static void put_compared(sr_strbuf *sb, const summary *s)
             sr_strbuf_puts(sb, "No baseline model was named, so no model was compared.");
         return;
     }
-    sr_strbuf_printf(sb, "%zu model%s compared with the baseline %s", s->n_compared,
-                     s->n_compared == 1 ? " was" : "s were", name_of(s->base));
+    sr_strbuf_printf(sb, "%s model%s compared with the baseline %s", sr_format_count(n, sizeof n, (long long)h->compared),
+                     h->compared == 1 ? " was" : "s were", name_of(s->base));
     if (s->sw->manifest.hardware)
         sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
     sr_strbuf_putc(sb, '.');
-    if (s->n_failed > 0)
-        sr_strbuf_printf(sb, " %zu other%s failed and %s left out.", s->n_failed, s->n_failed == 1 ? "" : "s",
-                         s->n_failed == 1 ? "is" : "are");
+    if (h->incomparable > 0)
+        sr_strbuf_printf(sb, " %s other%s no benchmark or scenario with it (incomparable): %s own figures are in the "
+                             "tables.",
+                         sr_format_count(n, sizeof n, (long long)h->incomparable),
+                         h->incomparable == 1 ? " shares" : "s share", h->incomparable == 1 ? "its" : "their");
+    if (h->not_compared > 0)
+        sr_strbuf_printf(sb, " %s other%s could not be compared.", sr_format_count(n, sizeof n, (long long)h->not_compared),
+                         h->not_compared == 1 ? "" : "s");
+    if (h->failed > 0)
+        sr_strbuf_printf(sb, " %s other%s failed and %s left out.", sr_format_count(n, sizeof n, (long long)h->failed),
+                         h->failed == 1 ? "" : "s", h->failed == 1 ? "is" : "are");
 }
 
 /* The claims checked, when claims files were given: the audit's answer. */
@@ -407,37 +422,53 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     sr_strbuf_putc(sb, '.');
 }
 
-/* What was left out or is incomplete, and why; returns how many (nothing
- * written when none). */
+/* What was left out (failed: in no table or chart), then what is in the
+ * tables but incomplete (partial, incomparable), and why; returns how many
+ * (nothing written when none). */
 static size_t put_left_out(sr_strbuf *sb, const summary *s)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < s->n_order; i++) {
-        const sr_model *m = &s->sw->models[s->order[i]];
-        if (m->is_baseline || m->status == SR_STATUS_OK)
-            continue;
-        if (k >= SUMMARY_MAX_NAMES) { /* counted below */
-            k++;
-            continue;
+    size_t total = 0;
+    bool any_failed = false, any_incomplete = false;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t k = 0;
+        for (size_t i = 0; i < s->n_order; i++) {
+            const sr_model *m = &s->sw->models[s->order[i]];
+            bool failed = m->status == SR_STATUS_FAILED;
+            if (m->is_baseline || m->status == SR_STATUS_OK || failed != (pass == 0))
+                continue;
+            if (k >= SUMMARY_MAX_NAMES) { /* counted below */
+                k++;
+                continue;
+            }
+            if (k++ == 0)
+                sr_strbuf_puts(sb, pass == 0 ? "Left out: " : total ? ". Incomplete: " : "Incomplete: ");
+            else
+                sr_strbuf_puts(sb, "; ");
+            if (failed) {
+                const char *stage = sr_stage_name(m->failure.stage);
+                sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
+            } else if (m->status == SR_STATUS_INCOMPARABLE) { /* the word says why; the table has the rest */
+                sr_strbuf_printf(sb, "%s is incomparable", name_of(m));
+            } else {
+                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_status_name(m->status),
+                                 m->status_reason ? " (" : "", m->status_reason ? m->status_reason : "");
+                if (m->status_reason)
+                    sr_strbuf_putc(sb, ')');
+            }
         }
-        sr_strbuf_puts(sb, k++ == 0 ? "Left out or incomplete: " : "; ");
-        if (m->status == SR_STATUS_FAILED) {
-            const char *stage = sr_stage_name(m->failure.stage);
-            sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
-        } else {
-            sr_strbuf_printf(sb, "%s is partial%s%s", name_of(m), m->status_reason ? " (" : "",
-                             m->status_reason ? m->status_reason : "");
-            if (m->status_reason)
-                sr_strbuf_putc(sb, ')');
+        if (k > SUMMARY_MAX_NAMES) {
+            char n[32];
+            sr_strbuf_printf(sb, "; and %s more", sr_format_count(n, sizeof n, (long long)(k - SUMMARY_MAX_NAMES)));
         }
+        total += k;
+        any_failed |= pass == 0 && k > 0;
+        any_incomplete |= pass == 1 && k > 0;
     }
-    if (k > SUMMARY_MAX_NAMES) {
-        char n[32];
-        sr_strbuf_printf(sb, "; and %s more", sr_format_count(n, sizeof n, (long long)(k - SUMMARY_MAX_NAMES)));
-    }
-    if (k > 0)
-        sr_strbuf_puts(sb, ". Details follow under \xE2\x80\x9cModels left out\xE2\x80\x9d.");
-    return k;
+    if (total > 0)
+        sr_strbuf_printf(sb, ". Details follow under %s%s%s.",
+                         any_failed ? "\xE2\x80\x9cModels left out\xE2\x80\x9d" : "", any_failed && any_incomplete ? " and " : "",
+                         any_incomplete ? "\xE2\x80\x9cIncomplete models\xE2\x80\x9d" : "");
+    return total;
 }
 
 void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
@@ -448,11 +479,11 @@ void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
     s.order = order;
     s.scratch = order + sw->n_models + 1;
     s.n_order = sr_render_model_order(sw, order);
-    for (size_t i = 0; i < sw->n_models; i++) {
-        s.n_compared += is_compared_model(&sw->models[i]);
-        s.n_failed += !sw->models[i].is_baseline && sw->models[i].status == SR_STATUS_FAILED;
-    }
-    bool compared = s.base && s.n_compared > 0;
+    sr_headline_count(sw, &s.counts);
+    bool compared = s.base && s.counts.compared > 0, any_ratio = false;
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_scenarios && !sw->models[i].is_baseline; k++)
+            any_ratio |= isfinite(sw->models[i].scenarios[k].vs_baseline.ratio);
 
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -466,7 +497,7 @@ void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
         put_benchmark_paragraph(&sb, sw, s.base, s.benches[b], order, s.n_order, s.scratch);
         sr_text_list_take(out, &sb);
     }
-    if (compared) {
+    if (compared && any_ratio) { /* no paragraph of "no speed data" when nothing had a ratio */
         put_speed(&sb, &s);
         sr_text_list_take(out, &sb);
     }
@@ -494,8 +525,8 @@ static void put_flips(sr_strbuf *sb, const sr_sweep *sw, const size_t *order, si
             if (!s->compared || !s->verdict_flips)
                 continue;
             char lvl[64], other[64], lo[64], hi[64];
-            sr_text_fixed(lvl, sizeof lvl, s->ci_level * 100, 1);
-            sr_text_fixed(other, sizeof other, s->other_ci_level * 100, 1);
+            sr_text_confidence(lvl, sizeof lvl, s->ci_level); /* enough digits: never "100.0" */
+            sr_text_confidence(other, sizeof other, s->other_ci_level);
             const char *now = sr_verdict_name(s->vs_baseline.verdict), *then = sr_verdict_name(s->other_verdict);
             sr_strbuf_printf(sb,
                              "%s, %s: %s at the %s%% level but %s at the %s%% %s level (%s, [%s, %s] points): the "
@@ -729,6 +760,26 @@ void sr_text_audit(const sr_sweep *sw, sr_text_list *out)
     free(order);
 }
 
+const char *sr_text_ci_level(char *buf, size_t size, const sr_sweep *sw, const char *bench)
+{
+    return sr_text_confidence(buf, size, sr_fact_ci_level(sw, bench));
+}
+
+void sr_text_put_interval_level(sr_strbuf *sb, const sr_sweep *sw, const char *const *benches, size_t n)
+{
+    char conf[64], lvl[64];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    if (!sw->settings.simultaneous) {
+        sr_strbuf_printf(sb, "%s%% interval", conf);
+        return;
+    }
+    sr_strbuf_printf(sb, "simultaneous %s%% interval (each benchmark's at its Bonferroni level", conf);
+    for (size_t k = 0; k < n; k++)
+        sr_strbuf_printf(sb, "%s%s %s%%", k ? ", " : ": ", sr_text_benchmark_title(benches[k]),
+                         sr_text_ci_level(lvl, sizeof lvl, sw, benches[k]));
+    sr_strbuf_putc(sb, ')');
+}
+
 void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
 {
     const sr_settings *st = &sw->settings;
@@ -737,17 +788,23 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_text_confidence(conf, sizeof conf, st->confidence);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-
+    /* Only the methods that apply: no bootstrap without per-item scores,
+     * no speed ratios without speed runs, no GSM8K filter without GSM8K. */
+    bool items = sr_sweep_has_items(sw, NULL), speed = false;
+    for (size_t i = 0; i < sw->n_models && !speed; i++)
+        speed = sw->models[i].n_scenarios > 0;
+    if (items) {
     sr_strbuf_puts(&sb, "Accuracy is compared item by item: each model is paired with the baseline on the items "
                         "both were scored on, and the difference (model \xE2\x88\x92 baseline) is the mean over "
                         "those items, given in points (hundredths of accuracy).");
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
-                     "Intervals are %s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
+                     "Intervals are %s%s%% paired %s bootstrap intervals: %s resamples of the paired items, drawn "
                      "with the %s generator from seed %lu. The verdict is \xE2\x80\x9cno measured "
                      "difference\xE2\x80\x9d when the interval holds 0, else \xE2\x80\x9chigher\xE2\x80\x9d or "
                      "\xE2\x80\x9clower\xE2\x80\x9d.",
-                     conf, st->ci_method ? st->ci_method : "percentile", resamples, st->rng ? st->rng : "?", st->seed);
+                     st->simultaneous ? "simultaneous " : "", conf, st->ci_method ? st->ci_method : "percentile",
+                     resamples, st->rng ? st->rng : "?", st->seed);
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "\xE2\x80\x9CNo measured difference\xE2\x80\x9D is not equivalence: each comparison also gives "
@@ -777,6 +834,8 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
     sr_text_list_take(out, &sb);
+    }
+    if (speed) {
     sr_strbuf_puts(&sb, "A speed ratio divides the model's median output throughput (output tokens per second, "
                         "median over the runs of one scenario) by the baseline's median for the same scenario: the "
                         "same prompt length, output length and load (a concurrency limit c, a request rate, or a "
@@ -805,8 +864,12 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                          sr_text_slo(slo, sizeof slo, &st->slo));
         sr_text_list_take(out, &sb);
     }
-    sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d filter.",
-                     st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
-    sr_text_list_take(out, &sb);
+    }
+    if (sr_sweep_has_items(sw, "gsm8k")) {
+        sr_strbuf_printf(&sb, "GSM8K answers are taken with lm-evaluation-harness's \xE2\x80\x9c%s\xE2\x80\x9d "
+                              "filter.",
+                         st->gsm8k_filter ? st->gsm8k_filter : "strict-match");
+        sr_text_list_take(out, &sb);
+    }
     sr_strbuf_release(&sb);
 }

@@ -5,6 +5,7 @@
 #define SR_RENDER_REPORT_TEXT_H
 
 #include "model/sweep.h"
+#include "util/strbuf.h"
 #include "util/text_list.h"
 
 /* The summary in words, one paragraph per item: what was compared, which
@@ -16,6 +17,16 @@ void sr_text_summary(const sr_sweep *sw, sr_text_list *out);
  * disagrees with the per-item mean, one sentence counting those that agree,
  * and benchmarks with empty outputs. */
 void sr_text_audit(const sr_sweep *sw, sr_text_list *out);
+
+/* The level a benchmark's intervals were made at, as a percentage without
+ * the sign ("95", or with --simultaneous its Bonferroni level "99.17"):
+ * what every heading and legend of that benchmark's intervals says. */
+const char *sr_text_ci_level(char *buf, size_t size, const sr_sweep *sw, const char *bench);
+
+/* The intervals' level in a legend over the benchmarks benches[0..n):
+ * "95% interval", or with --simultaneous "simultaneous 95% interval (each
+ * benchmark's at its Bonferroni level: GSM8K 99.17%, BFCL 99%)". */
+void sr_text_put_interval_level(sr_strbuf *sb, const sr_sweep *sw, const char *const *benches, size_t n);
 
 /* One sentence on how the statistics were made (method, resamples, seed,
  * RNG, confidence, McNemar, speed ratios, the GSM8K filter). */

@@ -40,9 +40,59 @@ void sr_csv_num(sr_strbuf *sb, double v)
     sr_strbuf_putc(sb, ',');
     if (!isfinite(v))
         return;
-    /* 15 significant digits are exact for a double's decimal precision and
-     * drop the binary noise of arithmetic (0.6299999999999999 is 0.63);
-     * then the shortest form that reads back as that. */
-    snprintf(buf, sizeof buf, "%.15g", v);
-    sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, strtod(buf, NULL)));
+    /* The shortest form that reads back as exactly this double (Python's
+     * repr): a reader recomputing from results.csv gets report.json's
+     * value, bit for bit. */
+    sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
+}
+
+void sr_csv_points(sr_strbuf *sb, double fraction)
+{
+    char buf[80], out[96];
+    sr_strbuf_putc(sb, ',');
+    if (!isfinite(fraction))
+        return;
+    /* The fraction's shortest exact decimals with the point moved two
+     * places: 0.0800625 is 8.00625 points, where fraction * 100 would
+     * carry the product's binary noise (8.006249999999999). */
+    sr_format_json_number(buf, sizeof buf, fraction);
+    const char *e = strpbrk(buf, "eE");
+    if (e) { /* 1.2e-05: the exponent takes the two places */
+        snprintf(out, sizeof out, "%.*se%d", (int)(e - buf), buf, atoi(e + 1) + 2);
+        sr_strbuf_puts(sb, out);
+        return;
+    }
+    const char *p = buf;
+    size_t o = 0;
+    if (*p == '-')
+        out[o++] = *p++;
+    char digits[80];
+    size_t nd = 0, point = 0;
+    bool seen_point = false;
+    for (; *p; p++) {
+        if (*p == '.') {
+            seen_point = true;
+            continue;
+        }
+        digits[nd++] = *p;
+        point += !seen_point;
+    }
+    point += 2; /* the point moves two digits right */
+    while (nd < point)
+        digits[nd++] = '0';
+    size_t first = 0; /* no leading zeros before the point (but one) */
+    while (first + 1 < point && digits[first] == '0')
+        first++;
+    for (size_t i = first; i < point; i++)
+        out[o++] = digits[i];
+    size_t last = nd; /* no trailing zeros after it */
+    while (last > point && digits[last - 1] == '0')
+        last--;
+    if (last > point) {
+        out[o++] = '.';
+        for (size_t i = point; i < last; i++)
+            out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    sr_strbuf_puts(sb, strcmp(out, "-0") == 0 ? "0" : out);
 }

@@ -13,5 +13,9 @@
 void sr_csv_text(sr_strbuf *sb, const char *text, bool first);
 /* A number cell after a comma; empty when not finite. */
 void sr_csv_num(sr_strbuf *sb, double v);
+/* A comma, then a fraction of accuracy in points: its shortest exact
+ * decimals with the point moved two places (0.0800625 -> 8.00625); nothing
+ * after the comma for NAN. */
+void sr_csv_points(sr_strbuf *sb, double fraction);
 
 #endif

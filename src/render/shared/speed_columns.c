@@ -124,7 +124,7 @@ static void name_columns(sr_speed_columns *out);
 
 /* The columns some entry has a ratio in, named again over what is left:
  * a dimension that no longer varies leaves the headings and legends. */
-void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
+static void keep_columns(const sr_sweep *sw, sr_speed_columns *c, bool want_rated)
 {
     size_t kept = 0;
     for (size_t i = 0; i < c->n; i++) {
@@ -133,7 +133,7 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
             const sr_scenario *sc = sr_model_scenario(&sw->models[m], c->cols[i].key);
             rated = sc && isfinite(sc->vs_baseline.ratio);
         }
-        if (rated)
+        if (rated == want_rated)
             c->cols[kept++] = c->cols[i];
         else
             column_free(&c->cols[i]);
@@ -142,6 +142,16 @@ void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
     c->n = kept;
     if (dropped)
         name_columns(c);
+}
+
+void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c)
+{
+    keep_columns(sw, c, true);
+}
+
+void sr_speed_columns_keep_unrated(const sr_sweep *sw, sr_speed_columns *c)
+{
+    keep_columns(sw, c, false);
 }
 
 static void collect_columns(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out)

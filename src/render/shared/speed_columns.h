@@ -37,5 +37,7 @@ void sr_speed_columns_release(sr_speed_columns *c);
 /* Drop the columns in which no model has a ratio (scenarios the baseline
  * did not run): a chart of ratios has nothing to draw there. */
 void sr_speed_columns_keep_rated(const sr_sweep *sw, sr_speed_columns *c);
+/* The others: the columns in which no model has a ratio. */
+void sr_speed_columns_keep_unrated(const sr_sweep *sw, sr_speed_columns *c);
 
 #endif

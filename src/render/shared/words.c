@@ -38,8 +38,26 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals)
 
 const char *sr_text_confidence(char *buf, size_t size, double confidence)
 {
-    double pct = confidence * 100;
-    return sr_text_fixed(buf, size, pct, fabs(pct - round(pct)) < 1e-9 ? 0 : 1);
+    /* Two significant digits of what the level leaves out, so that a
+     * Bonferroni level never rounds to 100: 95, 97.5, 99.17, 99.995. */
+    double pct = confidence * 100, rest = 100 - pct;
+    int decimals = rest > 0 ? (int)ceil(-log10(rest)) + 1 : 1;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 12)
+        decimals = 12;
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*f", decimals, pct);
+    char *dot = strchr(tmp, '.');
+    if (dot) { /* no trailing zeros: 99.990 is 99.99 */
+        size_t n = strlen(tmp);
+        while (n > 0 && tmp[n - 1] == '0')
+            tmp[--n] = '\0';
+        if (n > 0 && tmp[n - 1] == '.')
+            tmp[--n] = '\0';
+    }
+    snprintf(buf, size, "%s", tmp);
+    return buf;
 }
 
 const char *sr_text_score(char *buf, size_t size, double v)
@@ -366,6 +384,24 @@ char *sr_text_sweep_name(const sr_sweep *sw)
     if (start == end || (end - start == 1 && dir[start] == '.'))
         return sr_xstrdup("sweep");
     return sr_strndup(dir + start, end - start);
+}
+
+const char *sr_text_export_path(char *buf, size_t size, const char *export_dir)
+{
+    if (!export_dir)
+        return NULL;
+    if (export_dir[0] != '/') /* relative: as given, it names nothing outside where the user stood */
+        return export_dir;
+    size_t end = strlen(export_dir);
+    while (end > 1 && export_dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && export_dir[start - 1] != '/')
+        start--;
+    if (start == end) /* "/" itself */
+        return "/";
+    snprintf(buf, size, "\xE2\x80\xA6/%.*s", (int)(end - start), export_dir + start);
+    return buf;
 }
 
 size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)

@@ -96,14 +96,20 @@ const char *sr_text_fixed(char *buf, size_t size, double v, int decimals); /* â€
  * stats.c makes both). */
 const char *sr_text_resampling_method(void);
 const char *sr_text_quantile_method(const char *ci_method);
-/* A confidence level as a percentage without the sign: "95" for 0.95,
- * "99.5" for 0.995 (one decimal unless whole). Every output's "95%
- * interval" is written with it, so they all agree. */
+/* A confidence level as a percentage without the sign, with two
+ * significant digits of what it leaves out: "95" for 0.95, "99.5" for
+ * 0.995, "99.17" for 1 - 0.05/6, "99.995" for 1 - 0.05/999 (never "100").
+ * Every output's "95% interval" is written with it, so they all agree. */
 const char *sr_text_confidence(char *buf, size_t size, double confidence);
 
 /* The sweep's name: the manifest's, else the export directory's base name,
  * else "sweep". Fresh string. */
 char *sr_text_sweep_name(const sr_sweep *sw);
+/* The export's path as every document shows it: as given when relative;
+ * an absolute one by its last folder only, "â€¦/export-gpu" (a report sent
+ * on never carries the paths of the machine it was made on). Returns
+ * export_dir itself, buf, or NULL for NULL. */
+const char *sr_text_export_path(char *buf, size_t size, const char *export_dir);
 
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds
