@@ -48,14 +48,19 @@ static void ft_done(void *p)
 static sr_error *load_font(const char *path, cairo_font_face_t **out)
 {
     ft_holder *h = sr_xcalloc(1, sizeof *h);
-    if (FT_Init_FreeType(&h->lib) != 0) {
+    FT_Error err = FT_Init_FreeType(&h->lib);
+    if (err != 0) {
         free(h);
-        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot start FreeType");
+        return err == FT_Err_Out_Of_Memory ? sr_oom() : sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot start FreeType");
     }
-    if (FT_New_Face(h->lib, path, 0, &h->face) != 0) {
+    /* Out of memory is told apart: the font is there, the machine is full. */
+    err = FT_New_Face(h->lib, path, 0, &h->face);
+    if (err != 0) {
         FT_Done_FreeType(h->lib);
         free(h);
-        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot load the chart font (install fonts-dejavu-core)");
+        return err == FT_Err_Out_Of_Memory
+                   ? sr_oom()
+                   : sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot load the chart font (install fonts-dejavu-core)");
     }
     cairo_font_face_t *ff = cairo_ft_font_face_create_for_ft_face(h->face, 0);
     if (cairo_font_face_status(ff) != CAIRO_STATUS_SUCCESS ||
