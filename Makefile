@@ -51,8 +51,9 @@ OPT ?= -O2 -g
 SAN ?=
 override CFLAGS_ALL = -std=c17 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -Isrc $(DEP_CFLAGS) $(CFLAGS)
 override LDFLAGS_ALL = $(SAN) $(LDFLAGS)
-# One C++ translation unit (src/ingest/json_line_fast.cpp: simdjson for the
-# lm-eval samples lines) behind a C interface.
+# Two C++ translation units behind C interfaces: src/ingest/json_line_fast.cpp
+# (simdjson for the lm-eval samples lines) and src/util/shortest.cpp
+# (std::to_chars: the shortest digits of a double, for the number printer).
 CXX ?= g++
 CXXWARN := -Wall -Wextra -Wshadow -Wformat=2 -Wvla
 override CXXFLAGS_ALL = -std=c++17 $(CXXWARN) $(OPT) $(SAN) -Isrc $(DEP_CFLAGS) $(CXXFLAGS)

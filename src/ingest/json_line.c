@@ -13,6 +13,32 @@
 #include <emmintrin.h>
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NUL_ESCAPE_AVX2 1
+/* The same 32 places a step with AVX2 (where the CPU has it: checked at
+ * run time), the scan being 2 % of a 1,000-model report's CPU with SSE2.
+ * Returns true on a hit, else how far it got in *done. */
+__attribute__((target("avx2"))) static bool nul_escape_avx2(const char *data, size_t len, size_t *done)
+{
+    const __m256i backslash = _mm256_set1_epi8('\\'), u = _mm256_set1_epi8('u');
+    size_t i = 0;
+    for (; i + 33 <= len; i += 32) {
+        __m256i here = _mm256_loadu_si256((const __m256i *)(const void *)(data + i));
+        __m256i next = _mm256_loadu_si256((const __m256i *)(const void *)(data + i + 1));
+        unsigned hits = (unsigned)_mm256_movemask_epi8(
+            _mm256_and_si256(_mm256_cmpeq_epi8(here, backslash), _mm256_cmpeq_epi8(next, u)));
+        for (; hits; hits &= hits - 1) {
+            size_t at = i + (size_t)__builtin_ctz(hits);
+            if (len - at >= 6 && memcmp(data + at, "\\u0000", 6) == 0)
+                return true;
+        }
+    }
+    *done = i;
+    return false;
+}
+#endif
+
 /* data holds the six bytes \u0000 (as sr_memmem finds them): with SSE2,
  * sixteen places at a time where a backslash is followed by 'u' (a line
  * has a few backslashes, each a restart of memchr and a memcmp call in
@@ -20,6 +46,13 @@
 static bool holds_nul_escape(const char *data, size_t len)
 {
     size_t i = 0;
+#ifdef NUL_ESCAPE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        if (nul_escape_avx2(data, len, &i))
+            return true;
+        return sr_memmem_n(data + i, len - i, "\\u0000", 6) != NULL;
+    }
+#endif
 #ifdef __SSE2__
     const __m128i backslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
     for (; i + 17 <= len; i += 16) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 _Noreturn void sr_die_oom(void)
@@ -79,6 +80,23 @@ void *sr_xmalloc(size_t n)
     void *p = malloc(n ? n : 1); /* malloc(0) may be NULL without failing */
     if (!p)
         sr_die_oom();
+    return p;
+}
+
+void *sr_xmalloc_pages(size_t n)
+{
+    enum { HUGE_PAGE = 2u << 20 };
+    if (n < 2 * HUGE_PAGE)
+        return sr_xmalloc(n);
+    if (n > SIZE_MAX - HUGE_PAGE)
+        sr_die_oom();
+    size_t whole = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *p = aligned_alloc(HUGE_PAGE, whole);
+    if (!p)
+        sr_die_oom();
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, whole, MADV_HUGEPAGE); /* advice: without it, the usual pages */
+#endif
     return p;
 }
 

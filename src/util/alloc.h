@@ -40,6 +40,10 @@ sr_scratch *sr_thread_scratch(int slot);
 void sr_thread_scratch_release(void);
 
 void *sr_xmalloc(size_t n);
+/* The same for a big buffer about to be written whole (a chart's pixels):
+ * from 4 MiB up, aligned to and advised as 2 MiB pages, so the kernel
+ * maps it with a fault per 2 MiB instead of one per 4 KiB page. free() it. */
+void *sr_xmalloc_pages(size_t n);
 void *sr_xcalloc(size_t count, size_t size);
 void *sr_xrealloc(void *p, size_t n);
 /* realloc to count * size bytes, the product checked for overflow. */

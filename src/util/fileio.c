@@ -160,6 +160,15 @@ sr_error *sr_read_file_reused(const char *path, const char *display_path, int sl
         return err;
     size_t used;
     char *buf = b->data;
+    /* Room for a file a quarter larger than this one: files of a kind
+     * differ by a few percent, and a buffer grown to each new largest one
+     * exactly was a fresh mapping, faulted in again, every few files. */
+    size_t want = (size_t)st.st_size + 2;
+    if (b->cap < want && want <= SIZE_MAX / 5 * 4) {
+        free(buf);
+        b->cap = want + want / 4;
+        buf = sr_xmalloc(b->cap);
+    }
     err = read_all(fd, shown, st.st_size, &buf, &b->cap, &used);
     close(fd);
     /* gzip-compressed content, UTF-16 text: read as the text they hold (in

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include "util/alloc.h"
 #include "util/escape.h"
+#include "util/shortest.h"
 
 const char *sr_memmem(const char *hay, size_t len, const char *needle)
 {
@@ -191,6 +193,22 @@ const char *sr_format_json_number(char *buf, size_t size, double v)
     if (fixed && v == floor(v)) { /* a whole number below 2^53 reads back exactly with no decimals */
         snprintf(buf, size, "%.0f", v);
         return buf;
+    }
+    /* Directly, with the shortest form's digit count: at n significant
+     * digits printf's rounding is the nearest n-digit decimal, which reads
+     * back (the shortest one does, and away from a power of two the values
+     * that read back as v lie evenly around it), and none with fewer digits
+     * does, so the search below would end there. Powers of two (the values
+     * reading back as v lie twice as far above as below) and subnormals
+     * take the search; so does anything the check does not confirm. */
+    int exponent, mantissa_exponent;
+    int n = sr_shortest_digits(v, &exponent);
+    if (n > 0 && fabs(v) >= DBL_MIN && frexp(v, &mantissa_exponent) != (v < 0 ? -0.5 : 0.5)) {
+        int digits = fixed ? n - 1 - exponent : n;
+        if (fixed && digits > 17) /* more decimals than the search tries: it goes to %g */
+            fixed = false, digits = n;
+        if (digits >= (fixed ? 0 : 1) && round_trips(buf, size, v, fixed, digits))
+            return buf;
     }
     int lo = fixed ? 0 : 1, hi = 17; /* hi always gives v back (17 significant digits do) */
     if (fixed && !round_trips(buf, size, v, true, hi))

@@ -1,5 +1,6 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <png.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,6 +374,19 @@ Test(chart, rgb_pixels_are_packed_and_encode_to_the_png)
         cr_assert_eq(pixels_len / (SR_CHART_PIXEL_WIDTH * 3), be32((const unsigned char *)png + 20));
         cr_assert_null(sr_encode_png(pixels, pixels_len, SR_CHART_PIXEL_WIDTH, &encoded, &encoded_len));
         cr_assert(encoded_len == png_len && memcmp(encoded, png, png_len) == 0, "%s", sr_chart_names[k]);
+        /* It decodes to those very pixels, and says they are sRGB (the
+         * chunk right after IHDR, as libpng's simplified writer put it). */
+        cr_assert(encoded_len > 41 && memcmp(encoded + 37, "sRGB", 4) == 0, "%s", sr_chart_names[k]);
+        png_image image;
+        memset(&image, 0, sizeof image);
+        image.version = PNG_IMAGE_VERSION;
+        cr_assert(png_image_begin_read_from_memory(&image, encoded, encoded_len), "%s", sr_chart_names[k]);
+        image.format = PNG_FORMAT_RGB;
+        cr_assert_eq(PNG_IMAGE_SIZE(image), pixels_len);
+        char *decoded = malloc(pixels_len);
+        cr_assert(png_image_finish_read(&image, NULL, decoded, 0, NULL), "%s", sr_chart_names[k]);
+        cr_assert(memcmp(decoded, pixels, pixels_len) == 0, "%s: decoded pixels", sr_chart_names[k]);
+        free(decoded);
         free(encoded);
         /* A length that is not whole rows is refused, not read past. */
         sr_error *err = sr_encode_png(pixels, pixels_len - 1, SR_CHART_PIXEL_WIDTH, &encoded, &encoded_len);

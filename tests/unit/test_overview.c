@@ -9,6 +9,7 @@
 #include "analysis/facts.h"
 #include "analysis/overview.h"
 #include "render/render.h"
+#include "render/report/latency_tables.h"
 #include "render/report/overview.h"
 #include "render/report/tables.h"
 #include "render/shared/table.h"

@@ -97,6 +97,78 @@ Test(text, json_number_fewest_digits)
         cr_assert_str_eq(sr_format_json_number(a, sizeof a, edge[i]), json_number_linear(b, sizeof b, edge[i]));
 }
 
+/* sr_format_json_number as it was before it asked for the shortest form's
+ * digit count: a bisection over printf's digits, each tried with strtod. */
+static bool reads_back(char *buf, size_t size, double v, bool fixed, int digits)
+{
+    snprintf(buf, size, fixed ? "%.*f" : "%.*g", digits, v);
+    return strtod(buf, NULL) == v;
+}
+
+static const char *json_number_bisection(char *buf, size_t size, double v)
+{
+    if (!isfinite(v) || v == 0)
+        return sr_format_json_number(buf, size, v);
+    bool fixed = fabs(v) >= 1e-4 && fabs(v) < 1e15;
+    if (fixed && v == floor(v)) {
+        snprintf(buf, size, "%.0f", v);
+        return buf;
+    }
+    int lo = fixed ? 0 : 1, hi = 17;
+    if (fixed && !reads_back(buf, size, v, true, hi))
+        fixed = false, lo = 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (reads_back(buf, size, v, fixed, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    reads_back(buf, size, v, fixed, lo);
+    return buf;
+}
+
+/* The digit count of the shortest form (std::to_chars) gives the very text
+ * the bisection gave, on doubles of every kind and on what reports print:
+ * means of 0/1 scores, ratios, differences, sums of short decimals, powers
+ * of two and their neighbours, subnormals, both ends of the fixed range. */
+Test(text, json_number_direct_is_the_bisection)
+{
+    unsigned long long st = 7;
+    char a[64], b[64];
+    for (int i = 0; i < 300000; i++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned long long r = st >> 11;
+        double v;
+        switch (i % 8) {
+        case 0: {
+            uint64_t bits = st;
+            memcpy(&v, &bits, sizeof v);
+            break;
+        }
+        case 1: v = (double)(r % 1319) / 1319.0; break;                                  /* an accuracy */
+        case 2: v = (double)(r % 1319) / 1319.0 - (double)((r >> 12) % 1319) / 1319.0; break; /* a difference */
+        case 3: v = (double)(r % 100000 + 1) / (double)((r >> 20) % 100000 + 1); break;       /* a ratio */
+        case 4: v = (double)(r % 1000) * 0.01 + (double)((r >> 10) % 1000) * 0.001; break;    /* decimal sums */
+        case 5: v = ldexp(1.0, (int)(r % 2100) - 1075) * ((r >> 20) % 3 == 0 ? -1 : 1); break; /* powers of two */
+        case 6: v = nextafter(ldexp(1.0, (int)(r % 200) - 100), (r >> 12) & 1 ? INFINITY : 0); break;
+        default: v = ldexp((double)r, (int)((st >> 3) % 140) - 120) * ((st & 1) ? -1 : 1);
+        }
+        if (!isfinite(v))
+            continue;
+        cr_assert_str_eq(sr_format_json_number(a, sizeof a, v), json_number_bisection(b, sizeof b, v), "%a", v);
+    }
+    static const double edge[] = {1e-4, 9.9999999999999991e-5, 1e15, 999999999999999.9, 0.15, 2.5, 1e21,
+                                  5e-324, 2.2250738585072014e-308, 2.2250738585072009e-308,
+                                  1.7976931348623157e308, 562949953421312.125, 0.00012345678901234568,
+                                  0.1, 0.2, 0.30000000000000004, 1.0 / 3, 2.0 / 3, 9.5367431640625e-07, 0.5,
+                                  0.25, 0.000244140625, 1e-5, 1.5e-5, 123456789012345.67, 0.0001220703125};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        for (int sign = -1; sign <= 1; sign += 2)
+            cr_assert_str_eq(sr_format_json_number(a, sizeof a, sign * edge[i]),
+                             json_number_bisection(b, sizeof b, sign * edge[i]), "%a", sign * edge[i]);
+}
+
 Test(text, utf8)
 {
     cr_assert(sr_utf8_valid("\xce\x94 ok", 4));

@@ -425,15 +425,17 @@ sr_error *sr_canvas_open_cairo(sr_canvas *cv, sr_chart_format format)
             return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot make a %dx%d pixel chart", cc->pixel_w, cc->pixel_h);
         /* This thread's scratch, reused chart after chart: a fresh buffer
          * of 2x pixels cost its page faults and zeroing each time (5 % of
-         * a 60-model report). Room for a NUL after the packed pixels. */
+         * a 60-model report), and so did growing it exactly to the next
+         * taller chart. Room for a NUL after the packed pixels. */
         size_t need = (size_t)cc->stride * (size_t)cc->pixel_h + 1;
         sr_scratch *px = sr_thread_scratch(SR_SCRATCH_PIXELS);
         if (!px)
             return sr_oom(); /* no thread-specific storage */
-        if (px->cap < need) {
+        if (px->cap < need) { /* twice the room: only the pages drawn on are ever faulted in */
             free(px->data);
-            px->data = sr_xmalloc(need);
-            px->cap = need;
+            size_t room = need <= SIZE_MAX / 2 ? 2 * need : need;
+            px->data = sr_xmalloc_pages(room);
+            px->cap = room;
         }
         cc->pixels = px->data;
         cc->surface =

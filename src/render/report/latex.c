@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "render/render.h"
+#include "render/report/latency_tables.h"
 #include "render/report/overview.h"
 #include "render/report/tables.h"
 #include "render/shared/latex.h"

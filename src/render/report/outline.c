@@ -19,6 +19,7 @@
 #include "render/render.h"
 #include "render/report/chart_kinds.h"
 #include "render/report/charts.h"
+#include "render/report/latency_tables.h"
 #include "render/report/overview.h"
 #include "render/report/tables.h"
 #include "render/report/text.h"

@@ -873,3 +873,8 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     }
     sr_strbuf_release(&sb);
 }
+
+const char *sr_text_model_column(const sr_model *m)
+{
+    return m->table_name ? m->table_name : m->label ? m->label : m->id;
+}

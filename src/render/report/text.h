@@ -38,4 +38,8 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out);
  * or NULL when none names one. Fresh string. */
 char *sr_text_backends(const sr_sweep *sw);
 
+/* An entry's name in the tables' Model column: its table name (an arm's
+ * id with its label, sweep.h), else its label, else its id. */
+const char *sr_text_model_column(const sr_model *m);
+
 #endif
