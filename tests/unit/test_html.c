@@ -269,9 +269,9 @@ Test(html_report, holds_the_figures)
     cr_assert_not_null(strstr(html, "RESOURCE_EXHAUSTED"));
     cr_assert_not_null(strstr(html, "gemma3n/server.log:812"));
     cr_assert_not_null(strstr(html, "no bfcl_simple scores"));
-    cr_assert_not_null(strstr(html, "<td>10,000</td>"));
-    cr_assert_not_null(strstr(html, "<td>20261130</td>"));
-    cr_assert_not_null(strstr(html, "<td>mt19937</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"word\">10,000</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"word\">20261130</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"word\">mt19937</td>"));
     cr_assert_not_null(strstr(html, sw.inputs[1].sha256));
     /* Audit: the disagreement named, the agreement counted, empty outputs. */
     cr_assert_not_null(strstr(html, "<li>Qwen/Qwen3-4B, BFCL: the input claims 0.8150 "
@@ -282,7 +282,7 @@ Test(html_report, holds_the_figures)
     /* The KV what-if table, escaped like everything else. */
     cr_assert_not_null(strstr(html, "<h3>What if: google/gemma-4-E2B-it</h3>"));
     cr_assert_not_null(strstr(html, "<td class=\"model\">NVIDIA L4 &lt;24 GB&gt;</td>"));
-    cr_assert_not_null(strstr(html, "<td class=\"num\">1,152,000</td><td class=\"num\">35.16</td><td>yes</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">1,152,000</td><td class=\"num\">35.16</td><td class=\"word\">yes</td>"));
     cr_assert_not_null(strstr(html, "range 321,024\xE2\x80\x93"
                                     "321,536"));
     cr_assert_not_null(strstr(html, "15 of 35 layers hold KV"));
