@@ -7,6 +7,7 @@
 
 #include "render/canvas/chart.h"
 #include "render/canvas/glyphs.h"
+#include "render/pdf_tounicode.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
 #include "util/alloc.h"
@@ -750,6 +751,8 @@ void sr_pdf_texts(sr_pdf *p, const sr_text_list *list)
 
 static sr_error *read_stream(sr_pdf *p, char **out, size_t *len)
 {
+    sr_pdf_write_to_unicode(p->regular);
+    sr_pdf_write_to_unicode(p->bold);
     if (HPDF_SaveToStream(p->doc) != HPDF_OK || sr_pdf_failed(p))
         return NULL; /* reported by the caller */
     HPDF_UINT32 size = HPDF_GetStreamSize(p->doc);
