@@ -65,6 +65,21 @@ static void on_warning(png_structp png, png_const_charp message)
     (void)message;
 }
 
+/* libpng's and zlib's memory through ours: out of memory exits as
+ * everywhere else (util/alloc.h), not as a PNG error ("insufficient
+ * memory") that would read as a fault of the chart. */
+static png_voidp png_alloc(png_structp png, png_alloc_size_t size)
+{
+    (void)png;
+    return sr_xmalloc(size ? size : 1);
+}
+
+static void png_release(png_structp png, png_voidp mem)
+{
+    (void)png;
+    free(mem);
+}
+
 sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **out, size_t *len)
 {
     *out = NULL;
@@ -78,7 +93,8 @@ sr_error *sr_encode_png(const char *rgb, size_t rgb_len, size_t width, char **ou
     snprintf(sink->message, sizeof sink->message, "out of memory");
     sink->cap = rgb_len / 32 + 1024; /* the charts compress about 30 to 1; grown if not */
     sink->data = sr_xmalloc(sink->cap + 1);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning);
+    png_structp png =
+        png_create_write_struct_2(PNG_LIBPNG_VER_STRING, sink, on_error, on_warning, NULL, png_alloc, png_release);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
