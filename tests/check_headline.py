@@ -139,6 +139,11 @@ def check_lead(where, lead):
         check(found(N + r" failed", lead) == counts["failed"], "%s: %d failed, the lead says: %s"
               % (where, counts["failed"], lead))
         return
+    if base["status"] == "failed":
+        # nothing can be compared with a baseline without results: said first
+        said = "The baseline %s failed" % (base.get("label") or base["id"])
+        check(lead.startswith(said), "%s: the baseline failed, and the lead does not begin so: %s" % (where, lead))
+        lead = lead[len(said):] if lead.startswith(said) else lead
     got = {
         "lower": found(N + r" (?:is|are) measurably lower", lead),
         "not_equivalent": found(N + r" (?:is|are) not shown equivalent", lead),
@@ -165,6 +170,11 @@ def check_lead(where, lead):
 def check_summary(where, text):
     text = " ".join(text.split())
     if base is None:
+        return
+    if base["status"] == "failed":
+        check("The baseline %s failed" % (base.get("label") or base["id"]) in text and
+              "so no model was compared with it" in text and counts["compared"] == 0,
+              "%s: the baseline failed, and the summary does not say so: %s" % (where, text[:300]))
         return
     m = re.search(N + r" (?:models?|entr(?:y|ies)) (?:was|were) compared with the baseline", text)
     check(m is not None and num(m.group(1)) == counts["compared"],

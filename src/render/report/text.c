@@ -295,11 +295,22 @@ static void put_compared(sr_strbuf *sb, const summary *s)
             sr_strbuf_puts(sb, "No baseline model was named, so no model was compared.");
         return;
     }
-    sr_strbuf_printf(sb, "%s model%s compared with the baseline %s", sr_format_count(n, sizeof n, (long long)h->compared),
-                     h->compared == 1 ? " was" : "s were", name_of(s->base));
-    if (s->sw->manifest.hardware)
-        sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
-    sr_strbuf_putc(sb, '.');
+    if (s->base->status == SR_STATUS_FAILED) {
+        /* Nothing can be compared with a baseline that has no results:
+         * that is the answer, before any count. */
+        const char *stage = sr_stage_name(s->base->failure.stage);
+        sr_strbuf_printf(sb, "The baseline %s failed%s%s", name_of(s->base), stage ? " at " : "", stage ? stage : "");
+        if (s->base->failure.message)
+            sr_strbuf_printf(sb, " (%s)", s->base->failure.message);
+        sr_strbuf_puts(sb, ", so no model was compared with it.");
+    } else {
+        sr_strbuf_printf(sb, "%s model%s compared with the baseline %s",
+                         sr_format_count(n, sizeof n, (long long)h->compared), h->compared == 1 ? " was" : "s were",
+                         name_of(s->base));
+        if (s->sw->manifest.hardware)
+            sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+        sr_strbuf_putc(sb, '.');
+    }
     if (h->incomparable > 0)
         sr_strbuf_printf(sb, " %s other%s no benchmark or scenario with it (incomparable): %s own figures are in the "
                              "tables.",
