@@ -162,6 +162,17 @@ def check_lead(where, lead):
         got["compared"] = got["speed_only"] + got["too_few"]
     for k, v in got.items():
         check(v == counts[k], "%s: %s is %d, the lead says %d: %s" % (where, k, counts[k], v, lead))
+    # a benchmark others have and the baseline has not: the lead names it
+    if base["status"] != "failed":
+        others = set().union(*[set(m.get("accuracy") or {}) for m in models if m is not base])
+        missing = sorted(others - set(base.get("accuracy") or {}))
+        said = re.search(r"no entry was compared on (.*?), for which the baseline has no scores", lead)
+        check(bool(said) == bool(missing), "%s: the baseline has no %s, the lead says: %s"
+              % (where, ", ".join(missing) or "benchmark missing", lead))
+        if said and missing:
+            named = {bench_of(t) for t in re.split(r", | and ", said.group(1))}
+            check(named == set(missing), "%s: the lead names %s without the baseline, report.json %s"
+                  % (where, sorted(named), missing))
     # nothing judged: the lead must not claim anyone keeps up
     if counts["keep_up"] + counts["lower"] + counts["not_equivalent"] == 0:
         check(not keep, "%s: nothing was judged on accuracy, yet the lead counts who keeps up: %s" % (where, lead))

@@ -326,7 +326,27 @@ static void put_count(sr_strbuf *sb, size_t count, const char *one, const char *
  * many of the compared entries keep up, the best of them by name, then how
  * many are lower, not shown equivalent, without a verdict, compared on
  * speed only, incomparable, not compared, failed. */
-static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, size_t n_bench)
+/* A benchmark others have and the baseline has not was compared for no
+ * one: "keeps up" says nothing about it, so the lead names it. */
+static void put_benchmarks_without_baseline(sr_strbuf *sb, const sr_model *base, const char **benches, size_t n_bench)
+{
+    size_t missing = 0;
+    for (size_t k = 0; k < n_bench; k++)
+        missing += sr_model_benchmark(base, benches[k]) == NULL;
+    if (missing == 0)
+        return;
+    sr_strbuf_puts(sb, "; no entry was compared on ");
+    for (size_t k = 0, said = 0; k < n_bench; k++) {
+        if (sr_model_benchmark(base, benches[k]))
+            continue;
+        sr_strbuf_printf(sb, "%s%s", said == 0 ? "" : said + 1 == missing ? " and " : ", ",
+                         sr_text_benchmark_title(benches[k]));
+        said++;
+    }
+    sr_strbuf_printf(sb, ", for which the baseline has no scores");
+}
+
+static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, const char **benches, size_t n_bench)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
@@ -420,6 +440,8 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, si
         put_count(&sb, h.not_compared, "could not be compared", "could not be compared");
         put_group_names(&sb, sw, order, n, h.not_compared, group_not_compared);
     }
+    if (base->status != SR_STATUS_FAILED)
+        put_benchmarks_without_baseline(&sb, base, benches, n_bench);
     put_count(&sb, h.failed, "failed", "failed");
     sr_strbuf_putc(&sb, '.');
     return sr_strbuf_detach(&sb);
@@ -440,7 +462,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         judged |= sw->models[i].keeps_up != -1 && sw->models[i].status != SR_STATUS_FAILED;
     char conf[64], heading[192];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
-    char *lead = lead_sentence(sw, order, n, n_bench);
+    char *lead = lead_sentence(sw, order, n, benches, n_bench);
     sr_tb_begin(&b, "overview", "Overview");
     b.t->aside = sr_tb_dup_or_null(lead);
     sr_tb_column(&b, "Model", NULL, false, 2.6);
