@@ -139,6 +139,9 @@ def check_lead(where, lead):
         check(found(N + r" failed", lead) == counts["failed"], "%s: %d failed, the lead says: %s"
               % (where, counts["failed"], lead))
         return
+    if counts["entries"] == 0:
+        check(lead.startswith("The export holds only the baseline"), "%s: only the baseline, the lead says: %s"
+              % (where, lead))
     if base["status"] == "failed":
         # nothing can be compared with a baseline without results: said first
         said = "The baseline %s failed" % (base.get("label") or base["id"])
@@ -181,6 +184,10 @@ def check_lead(where, lead):
 def check_summary(where, text):
     text = " ".join(text.split())
     if base is None:
+        return
+    if counts["entries"] == 0:
+        check("holds only the baseline" in text, "%s: only the baseline, and the summary does not say so: %s"
+              % (where, text[:300]))
         return
     if base["status"] == "failed":
         check("The baseline %s failed" % (base.get("label") or base["id"]) in text and

@@ -410,6 +410,9 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
                          sr_format_count(b, sizeof b, (long long)h.entries), h.entries == 1 ? "entry" : "entries",
                          h.speed_only == 1 ? "was" : "were");
         speed_lead = true;
+    } else if (h.entries == 0) {
+        sr_strbuf_printf(&sb, "The export holds only the baseline %s: there is no other entry to compare with it",
+                         label_of(base));
     } else if (base->status == SR_STATUS_FAILED) {
         const char *stage = sr_stage_name(base->failure.stage);
         sr_strbuf_printf(&sb, "The baseline %s failed%s%s, so no entry could be compared with it", label_of(base),

@@ -295,7 +295,10 @@ static void put_compared(sr_strbuf *sb, const summary *s)
             sr_strbuf_puts(sb, "No baseline model was named, so no model was compared.");
         return;
     }
-    if (s->base->status == SR_STATUS_FAILED) {
+    if (h->entries == 0) {
+        sr_strbuf_printf(sb, "The export holds only the baseline %s, so no model was compared with it.",
+                         name_of(s->base));
+    } else if (s->base->status == SR_STATUS_FAILED) {
         /* Nothing can be compared with a baseline that has no results:
          * that is the answer, before any count. */
         const char *stage = sr_stage_name(s->base->failure.stage);
