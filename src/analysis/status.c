@@ -229,6 +229,12 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
         m->status = SR_STATUS_PARTIAL;
         free(m->status_reason);
         m->status_reason = sr_asprintf("missing %s", missing);
+    } else if (m->failure.stage == SR_STAGE_SCORE) {
+        /* A scoring failure on a benchmark the baseline lacks too: still
+         * a failure, though the comparison has nothing to name. */
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_xstrdup("a benchmark's scoring produced nothing");
     }
     free(missing);
 }

@@ -333,6 +333,63 @@ Test(rerun, status_transitions_added_removed)
     sr_sweep_release(&after);
 }
 
+/* Partial before (the baseline had BFCL, it had not), ok after: "now
+ * complete" when it has BFCL now; when the baseline lost BFCL instead, it
+ * gained nothing, and the words say so. */
+Test(rerun, now_complete_only_with_a_result_gained)
+{
+    int v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = i % 2;
+    for (int gains = 0; gains < 2; gains++) {
+        sr_sweep before, after;
+        side_init(&before, "before");
+        side_init(&after, "after");
+        add_base(&before);
+        add_base(&after);
+        add_scores_at(model(&before, BASE), "bfcl_simple", "base/bfcl.scores.csv", 0, v, 40);
+        if (gains)
+            add_scores_at(model(&after, BASE), "bfcl_simple", "base/bfcl.scores.csv", 0, v, 40);
+        add_scores_at(sr_sweep_model(&before, "org/m"), "gsm8k", "m/gsm8k.scores.csv", 0, v, 40);
+        add_scores_at(sr_sweep_model(&after, "org/m"), "gsm8k", "m/gsm8k.scores.csv", 0, v, 40);
+        if (gains)
+            add_scores_at(model(&after, "org/m"), "bfcl_simple", "m/bfcl.scores.csv", 0, v, 40);
+        analyse(&before);
+        analyse(&after);
+        sr_comparison c;
+        cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+        cr_assert_eq(change_of(&c, "org/m")->transition, SR_TRANSITION_NOW_COMPLETE);
+        char *words = sr_compare_status_words(change_of(&c, "org/m"));
+        cr_assert_str_eq(words, gains ? "now complete (was partial: missing bfcl_simple)"
+                                      : "now ok with no result it lacked before (was partial: missing bfcl_simple)");
+        free(words);
+        sr_comparison_release(&c);
+        sr_sweep_release(&before);
+        sr_sweep_release(&after);
+    }
+}
+
+/* A scoring failure stays partial when the baseline lacks that benchmark
+ * too: the comparison has nothing to name missing, the failure is still
+ * there. */
+Test(rerun, scoring_failure_partial_without_the_baseline_benchmark)
+{
+    int v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = i % 2;
+    sr_sweep sw;
+    side_init(&sw, "sweep");
+    add_base(&sw);
+    sr_model *m = sr_sweep_model(&sw, "org/m");
+    add_scores_at(m, "gsm8k", "m/gsm8k.scores.csv", 0, v, 40);
+    sr_failure_set(&m->failure, SR_STAGE_SCORE, "bfcl_simple: no usable output", "m/bfcl.json");
+    analyse(&sw);
+    m = model(&sw, "org/m");
+    cr_assert_eq(m->status, SR_STATUS_PARTIAL, "status %d", m->status);
+    cr_assert_str_eq(m->status_reason, "a benchmark's scoring produced nothing");
+    sr_sweep_release(&sw);
+}
+
 /* Two entries of one id on each side, listed in the other order: matched
  * by label (the label names the directory when nothing else sets them
  * apart), not by position. */

@@ -156,6 +156,21 @@ static void put_failure(sr_strbuf *sb, const sr_failure *f)
         sr_strbuf_printf(sb, "%s%s", stage ? ": " : "", f->message);
 }
 
+/* Whether after has a result before had not: a benchmark with rows (not
+ * a summary's figure), or a speed scenario. */
+static bool gained_results(const sr_model *before, const sr_model *after)
+{
+    for (size_t j = 0; j < after->n_benchmarks; j++) {
+        const sr_scores *s = &after->benchmarks[j], *was = sr_model_benchmark(before, s->benchmark);
+        if (!s->summary_only && (!was || was->summary_only))
+            return true;
+    }
+    for (size_t k = 0; k < after->n_scenarios; k++)
+        if (!sr_model_scenario(before, after->scenarios[k].key))
+            return true;
+    return false;
+}
+
 char *sr_compare_status_words(const sr_model_change *mc)
 {
     const sr_model *b = mc->before, *a = mc->after;
@@ -184,8 +199,12 @@ char *sr_compare_status_words(const sr_model_change *mc)
         }
         break;
     case SR_TRANSITION_NOW_COMPLETE:
-        sr_strbuf_printf(&sb, "now complete (was %s: %s)", sr_status_name(b->status),
-                         b->status_reason ? b->status_reason : "?");
+        /* "complete" only when it has a result it lacked: a partial entry
+         * can also become ok because what it lacked is asked of no one now
+         * (the baseline lost that benchmark too). */
+        sr_strbuf_printf(&sb, "%s (was %s: %s)",
+                         gained_results(b, a) ? "now complete" : "now ok with no result it lacked before",
+                         sr_status_name(b->status), b->status_reason ? b->status_reason : "?");
         break;
     case SR_TRANSITION_PARTIAL_CHANGED:
         sr_strbuf_printf(&sb, "%s: %s (was %s: %s)", sr_status_name(a->status), a->status_reason ? a->status_reason : "?",
