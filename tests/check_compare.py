@@ -132,6 +132,25 @@ def check_keep_going_disjoint():
     check("no verdict", (a["verdict"], a["verdict_note"], a["delta"]), (None, "no item in common", None))
 
 
+def check_one_sided_counts():
+    """The summary counts what one side alone has (a model's benchmark or
+    scenario gone after, or new): derived here from the models' entries."""
+    md_path = os.path.join(os.path.dirname(path), "compare.md")
+    if not os.path.exists(md_path):
+        return
+    md = open(md_path).read()
+    for kind, word, one, many in (("accuracy", "Accuracy", "result", "results"),
+                                  ("speed", "Speed", "scenario", "scenarios")):
+        gone = sum(1 for m in cmp["models"] for e in m[kind].values()
+                   if e["before"] is not None and e["after"] is None)
+        new = sum(1 for m in cmp["models"] for e in m[kind].values()
+                  if e["before"] is None and e["after"] is not None)
+        line = next((l for l in md.splitlines() if l.startswith(word + " (")), "")
+        said = "%d %s only before (gone after), %d only after" % (gone, one if gone == 1 else many, new)
+        check(f"summary, {word}: one side only", said in line if gone or new else "only before" not in line, True)
+
+
+check_one_sided_counts()
 {"rerun": check_rerun, "self": check_self, "disjoint": check_disjoint,
  "keep-going-disjoint": check_keep_going_disjoint}[mode]()
 if failures:

@@ -331,6 +331,7 @@ char *sr_compare_title(const sr_comparison *c)
 typedef struct tally {
     size_t improved, regressed, same, undecided;
     size_t faster, slower, noise, unknown;
+    size_t results_lost, results_new, scenarios_lost, scenarios_new; /* on one side only */
     size_t kv_changed, kv_unexplained;
     size_t fixed, now_fails, other_status;
 } tally;
@@ -345,6 +346,10 @@ static void count(const sr_comparison *c, tally *t)
         t->other_status += mc->transition != SR_TRANSITION_SAME && mc->transition != SR_TRANSITION_FIXED &&
                            mc->transition != SR_TRANSITION_NOW_FAILS;
         for (size_t k = 0; k < mc->n_accuracy; k++) {
+            t->results_lost += mc->accuracy[k].before && !mc->accuracy[k].after;
+            t->results_new += !mc->accuracy[k].before && mc->accuracy[k].after;
+            if (!mc->accuracy[k].before || !mc->accuracy[k].after)
+                continue;
             sr_verdict v = mc->accuracy[k].change.verdict;
             t->improved += v == SR_VERDICT_HIGHER;
             t->regressed += v == SR_VERDICT_LOWER;
@@ -353,6 +358,8 @@ static void count(const sr_comparison *c, tally *t)
         }
         for (size_t k = 0; k < mc->n_speed; k++) {
             const sr_speed_change *s = &mc->speed[k];
+            t->scenarios_lost += s->before && !s->after;
+            t->scenarios_new += !s->before && s->after;
             if (!s->before || !s->after || !isfinite(s->change.ratio))
                 continue;
             t->noise += s->change.verdict == SR_SPEED_WITHIN_NOISE;
@@ -390,6 +397,10 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
                      t.improved, t.regressed, t.same);
     if (t.undecided)
         sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
+    /* A model's benchmark on one side only is no difference: it is gone, or new. */
+    if (t.results_lost || t.results_new)
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after", t.results_lost,
+                         plural(t.results_lost, "result", "results"), t.results_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
@@ -398,6 +409,9 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
                      t.noise, plural(t.noise, "scenario", "scenarios"), t.faster, t.slower);
     if (t.unknown)
         sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
+    if (t.scenarios_lost || t.scenarios_new)
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after", t.scenarios_lost,
+                         plural(t.scenarios_lost, "scenario", "scenarios"), t.scenarios_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb, "KV cache: %zu %s changed", t.kv_changed,
