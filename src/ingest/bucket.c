@@ -4,6 +4,7 @@
  * run, with the reason when it is not read. */
 #include "ingest/bucket.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,19 @@ static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Byte order, not the locale's (alphasort): the same order everywhere. */
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* "<run>-logs": the run's logs folder in a results copy. */
+static bool is_logs_name(const char *child, const char *run)
+{
+    size_t n = strlen(run);
+    return strncmp(child, run, n) == 0 && strcmp(child + n, "-logs") == 0;
 }
 
 static bool tag_char(char c)
@@ -520,24 +534,48 @@ static void place_result_file(sr_bucket_run *r, const sr_found_file *f, const ch
         files_add(&best->files, f, "label-suite output of read mode (autoregressive-*.jsonl): not read");
 }
 
-sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
-                             sr_bucket_run *out)
+/* The folders of results_abs that hold this run's results: all of it in
+ * a run folder (results/ is the run's own); in a results copy, which holds
+ * every run's folders side by side, only <run>-* but <run>-logs. */
+static sr_error *walk_results(const sr_walker *w, const sr_bucket_run *r, const char *results_abs,
+                              const char *results_rel, bool shared, sr_file_list *out)
+{
+    struct stat st;
+    if (!shared)
+        return stat(results_abs, &st) == 0 && S_ISDIR(st.st_mode) ? sr_walk_files(w, results_abs, results_rel, out)
+                                                                    : NULL;
+    struct dirent **names = NULL;
+    int n = sr_xscandir(results_abs, &names, NULL, by_name);
+    sr_error *err = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *c = names[i]->d_name;
+        if (!err && sr_bucket_run_claims(r, c) && !is_logs_name(c, r->name)) {
+            char *abs = sr_path_join(results_abs, c), *rel = sr_path_join(results_rel, c);
+            if (lstat(abs, &st) == 0 && S_ISDIR(st.st_mode))
+                err = sr_walk_files(w, abs, rel, out);
+            free(abs);
+            free(rel);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return err;
+}
+
+static sr_error *read_run_at(const sr_walker *w, const char *logs_abs, const char *logs_rel, const char *results_abs,
+                             const char *results_rel, bool shared_results, const char *name, sr_bucket_run *out)
 {
     memset(out, 0, sizeof *out);
     out->tensor_parallel = -1;
-    char *logs_abs = sr_path_join(abs_dir, "logs"), *results_abs = sr_path_join(abs_dir, "results");
-    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : sr_xstrdup("logs");
-    char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : sr_xstrdup("results");
     out->name = sr_xstrdup(name);
-    out->log.rel = logs_rel ? sr_path_join(logs_rel, "run.log") : NULL;
+    out->log.rel = sr_path_join(logs_rel, "run.log");
     out->log.open = sr_path_join(logs_abs, "run.log");
     sr_error *err = read_serving_lines(out);
     sr_file_list logs = {0}, results = {0}, later = {0};
-    struct stat st;
     if (!err)
         err = sr_walk_files(w, logs_abs, logs_rel, &logs);
-    if (!err && stat(results_abs, &st) == 0 && S_ISDIR(st.st_mode))
-        err = sr_walk_files(w, results_abs, results_rel, &results);
+    if (!err)
+        err = walk_results(w, out, results_abs, results_rel, shared_results, &results);
     for (size_t i = 0; i < logs.n && !err; i++)
         place_log_file(out, &logs.items[i], logs_rel, &later);
     for (size_t i = 0; i < later.n && !err; i++)
@@ -547,10 +585,67 @@ sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char
     sr_file_list_release(&logs);
     sr_file_list_release(&results);
     sr_file_list_release(&later);
+    return err;
+}
+
+sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
+                             sr_bucket_run *out)
+{
+    char *logs_abs = sr_path_join(abs_dir, "logs"), *results_abs = sr_path_join(abs_dir, "results");
+    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, "logs") : sr_xstrdup("logs");
+    char *results_rel = rel_dir[0] ? sr_path_join(rel_dir, "results") : sr_xstrdup("results");
+    sr_error *err = read_run_at(w, logs_abs, logs_rel, results_abs, results_rel, false, name, out);
     free(logs_abs);
     free(results_abs);
     free(logs_rel);
     free(results_rel);
+    return err;
+}
+
+/* ---- a results copy: results/<run>-logs/ beside results/<run>-<tag>-gen/ ---- */
+
+bool sr_bucket_is_logs_copy(const char *abs_dir, const char *name)
+{
+    size_t n = strlen(name);
+    if (n <= 5 || strcmp(name + n - 5, "-logs") != 0)
+        return false;
+    char *dir = sr_path_join(abs_dir, name), *run_log = sr_path_join(dir, "run.log");
+    struct stat st;
+    bool yes = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && lstat(run_log, &st) == 0 && S_ISREG(st.st_mode);
+    free(dir);
+    free(run_log);
+    return yes;
+}
+
+bool sr_bucket_is_results_copy(const char *abs_dir)
+{
+    struct dirent **names = NULL;
+    int n = sr_xscandir(abs_dir, &names, NULL, by_name);
+    bool yes = false;
+    for (int i = 0; i < n; i++) {
+        yes = yes || (names[i]->d_name[0] != '.' && sr_bucket_is_logs_copy(abs_dir, names[i]->d_name));
+        free(names[i]);
+    }
+    free(names);
+    return yes;
+}
+
+bool sr_bucket_run_claims(const sr_bucket_run *r, const char *child)
+{
+    size_t n = strlen(r->name);
+    return strncmp(child, r->name, n) == 0 && child[n] == '-' && child[n + 1] != '\0';
+}
+
+sr_error *sr_bucket_read_logs_copy(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *logs_name,
+                                   sr_bucket_run *out)
+{
+    char *logs_abs = sr_path_join(abs_dir, logs_name);
+    char *logs_rel = rel_dir[0] ? sr_path_join(rel_dir, logs_name) : sr_xstrdup(logs_name);
+    char *run = sr_xstrndup(logs_name, strlen(logs_name) - 5); /* less "-logs" */
+    sr_error *err = read_run_at(w, logs_abs, logs_rel, abs_dir, rel_dir, true, run, out);
+    free(run);
+    free(logs_abs);
+    free(logs_rel);
     return err;
 }
 

@@ -3,7 +3,9 @@
  * (run.log, <tag>.* files, <org>_<name>.boot.log) and results/<run>-<tag>-gen/.
  * An arm is told apart only by its files' <tag>. prefix and by run.log's
  * "serving <model> as <tag> (<modes>, <flags>)" line. This module finds the
- * arms of one run and which file belongs to which; export.c reads them. */
+ * arms of one run and which file belongs to which; export.c reads them.
+ * The same run may come as a results copy (below): <run>-logs/ in place of
+ * logs/, beside the <run>-<tag>-gen/ folders of every run. */
 #ifndef SR_INGEST_BUCKET_H
 #define SR_INGEST_BUCKET_H
 
@@ -58,6 +60,21 @@ bool sr_bucket_is_run(const char *abs_dir);
 sr_error *sr_bucket_read_run(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *name,
                              sr_bucket_run *out);
 void sr_bucket_run_release(sr_bucket_run *r);
+
+/* The run-level copy the pipeline keeps beside the bucket (the author's
+ * repository's jev-tpu-v5e1/results/): one folder holding, for each run,
+ * <run>-logs/ (run.log and the arms' files, flat, as logs/ of a run
+ * folder) and <run>-<tag>-gen/ (as results/ of a run folder). */
+/* True when abs_dir/name is such a <run>-logs folder: run.log a regular file in it. */
+bool sr_bucket_is_logs_copy(const char *abs_dir, const char *name);
+/* True when abs_dir holds one of those: a results copy. */
+bool sr_bucket_is_results_copy(const char *abs_dir);
+/* The run of abs_dir/logs_name (its name less "-logs"), its results the
+ * <run>-* folders beside it. */
+sr_error *sr_bucket_read_logs_copy(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *logs_name,
+                                   sr_bucket_run *out);
+/* Whether a folder of a results copy is run r's (<run>-logs, <run>-<tag>-gen, ...). */
+bool sr_bucket_run_claims(const sr_bucket_run *r, const char *child);
 
 /* The id of a served model: a Hugging Face id as given, a local checkpoint
  * path ("/work/models/gemma-4-E2B-it-qat-w8a8-int8") by its last component. */

@@ -474,15 +474,87 @@ static void add_dir_job(top_level *t, const char *name, const char *real);
 
 /* A run folder of the bucket layout (rel "" for the export itself): its
  * run.log is read, its run-level files recorded, each arm becomes a job. */
-static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const char *real)
+static sr_bucket_run *new_run(top_level *t)
 {
     void *r = t->runs;
     sr_grow(&r, &t->cap_runs, t->n_runs + 1, sizeof *t->runs);
     t->runs = r;
-    sr_bucket_run *run = &t->runs[t->n_runs++];
+    return &t->runs[t->n_runs++];
+}
+
+static sr_error *register_run(loader *ld, top_level *t, sr_bucket_run *run, const char *logs_rel, const char *logs_real,
+                              sr_error *err);
+
+static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const char *real)
+{
+    sr_bucket_run *run = new_run(t);
     const char *base = sr_path_base(rel[0] ? rel : ld->root_real);
     sr_walker w = {ld->root_real, ld->export_dir, ld->sweep, ld->sweep->settings.keep_going};
     sr_error *err = sr_bucket_read_run(&w, real, rel, base, run);
+    char *logs_rel = rel[0] ? sr_path_join(rel, "logs") : sr_xstrdup("logs");
+    err = register_run(ld, t, run, logs_rel, real, err);
+    free(logs_rel);
+    return err;
+}
+
+/* A results copy (bucket.h): each <run>-logs folder with a run.log is a
+ * run, read with its <run>-* folders; a <run>-logs folder without one is a
+ * folder of arm files (read as a model directory, as file_sweep_runs.py's
+ * are); any other folder is no run's here, and is listed as ignored. */
+static sr_error *add_results_copy(loader *ld, top_level *t, const char *rel, const char *real)
+{
+    struct dirent **names = NULL;
+    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    if (n < 0)
+        return sr_input_error(rel[0] ? rel : ld->export_dir, 0, "cannot read directory: %s", strerror(errno));
+    sr_walker w = {ld->root_real, ld->export_dir, ld->sweep, ld->sweep->settings.keep_going};
+    size_t first = t->n_runs;
+    sr_error *err = NULL;
+    for (int i = 0; i < n && !err; i++) {
+        const char *c = names[i]->d_name;
+        if (c[0] == '.' || !sr_bucket_is_logs_copy(real, c))
+            continue;
+        sr_bucket_run *run = new_run(t);
+        char *logs_rel = rel[0] ? sr_path_join(rel, c) : sr_xstrdup(c);
+        err = register_run(ld, t, run, logs_rel, real, sr_bucket_read_logs_copy(&w, real, rel, c, run));
+        free(logs_rel);
+    }
+    for (int i = 0; i < n && !err; i++) {
+        const char *c = names[i]->d_name;
+        if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
+            continue;
+        bool claimed = false;
+        for (size_t k = first; k < t->n_runs && !claimed; k++)
+            claimed = sr_bucket_run_claims(&t->runs[k], c);
+        if (claimed)
+            continue; /* read by its run */
+        char *crel = rel[0] ? sr_path_join(rel, c) : sr_xstrdup(c), *cabs = sr_path_join(real, c);
+        struct stat st;
+        bool dir = lstat(cabs, &st) == 0 && S_ISDIR(st.st_mode);
+        size_t cn = strlen(c);
+        if (c[0] == '.')
+            sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL, "hidden file");
+        else if (dir && cn > 5 && strcmp(c + cn - 5, "-logs") == 0)
+            add_dir_job(t, crel, cabs);
+        else if (!rel[0] && !dir)
+            ; /* a file at the export's top: visit_top's (sweep.json, a run plan, ...) */
+        else
+            sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL,
+                               dir ? "a folder of the results copy of no run whose logs are here"
+                                   : "a file of the results copy outside any run's folders");
+        free(crel);
+        free(cabs);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return err;
+}
+
+/* Its run.log read as an input, its run-level files listed, each arm a job. */
+static sr_error *register_run(loader *ld, top_level *t, sr_bucket_run *run, const char *logs_rel, const char *logs_real,
+                              sr_error *err)
+{
     char *data = NULL;
     size_t len = 0;
     if (!err)
@@ -491,9 +563,7 @@ static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const
     for (size_t i = 0; i < run->other.n && !err; i++)
         sr_export_record_ignored(ld, &run->other.items[i].file, -1, run->other.items[i].reason);
     for (size_t i = 0; i < run->n_arms && !err; i++) {
-        char *name = rel[0] ? sr_path_join(rel, "logs") : sr_xstrdup("logs");
-        add_dir_job(t, name, real);
-        free(name);
+        add_dir_job(t, logs_rel, logs_real);
         t->jobs[t->n_jobs - 1].arm = &run->arms[i];
         t->jobs[t->n_jobs - 1].run = run->name;
         t->jobs[t->n_jobs - 1].run_log_rel = run->log.rel;
@@ -549,8 +619,12 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
     } else if (is_dir && t->export_is_run && (strcmp(name, "logs") == 0 || strcmp(name, "results") == 0)) {
         err = NULL; /* read as the run's, by add_bucket_run */
+    } else if (is_dir && t->export_is_copy) {
+        err = NULL; /* read by add_results_copy */
     } else if (is_dir && sr_bucket_is_run(real)) {
         err = add_bucket_run(ld, t, name, real);
+    } else if (is_dir && sr_bucket_is_results_copy(real)) {
+        err = add_results_copy(ld, t, name, real);
     } else if (is_dir) {
         add_dir_job(t, name, real);
     } else if (is_file && strcmp(name, "sweep.json") == 0) {
@@ -594,6 +668,8 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     sr_error *err = NULL;
     if ((t.export_is_run = sr_bucket_is_run(ld.root_real)))
         err = add_bucket_run(&ld, &t, "", ld.root_real);
+    else if ((t.export_is_copy = sr_bucket_is_results_copy(ld.root_real)))
+        err = add_results_copy(&ld, &t, "", ld.root_real);
     /* Model directories first, in name order; the manifest and run plan
      * after, so planned models without files are added last. */
     for (int i = 0; i < n && !err; i++)

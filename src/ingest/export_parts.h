@@ -156,7 +156,8 @@ typedef struct top_level {
     sr_found_file candidates; /* a survey's candidates.json */
     sr_bucket_run *runs;      /* run folders of the bucket layout: their arms are jobs */
     size_t n_runs, cap_runs;
-    bool export_is_run; /* the export is itself one run folder */
+    bool export_is_run;  /* the export is itself one run folder */
+    bool export_is_copy; /* the export is itself a results copy (bucket.h) */
 } top_level;
 
 /* ---- shared by export.c, export_files.c and export_entries.c ------------ */

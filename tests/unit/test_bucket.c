@@ -378,3 +378,68 @@ Test(bucket, arms_known_from_run_log_alone)
     cr_expect_str_eq(b->settings.source[SR_SET_DTYPE], "logs/run.log:10");
     sr_sweep_release(&sw);
 }
+
+/* The run-level copy beside the bucket (jev-tpu-v5e1/results/ in the
+ * author's repository): <run>-logs/ of two runs that both served a tag
+ * "a", <run>-a-gen/ rows, a <run>-logs/ without run.log (a folder of arm
+ * files) and a folder of no run here. Each run's arms are its own: no
+ * entry mixes the two runs' files (they were one entry of every file). */
+static const char *speed_file(double tok_s)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"model\": \"org/a-it\", \"concurrency\": 4, \"max_tokens\": 256, \"ignore_eos\": true, \"target_input_tokens\": 1024, "
+             "\"prompt_tokens_per_request\": 1043, \"passes\": [{\"prompt_tokens\": 4172, \"completion_tokens\": 1024, "
+             "\"output_tok_per_s\": %.1f, \"ttft_median_s\": 0.12}], \"output_tok_per_s\": %.1f}\n",
+             tok_s, tok_s);
+    return buf;
+}
+
+Test(bucket, results_copy_runs_kept_apart)
+{
+    make_root();
+    put("results/2026-10-01-x-v5e1-logs/run.log",
+        "[jev-quant 2026-10-01T10:00:00Z] start 2026-10-01-x-v5e1 on z\n"
+        "[jev-quant 2026-10-01T10:01:00Z] serving org/a-it as a (long, tools,gmu=0.80)\n"
+        "READY org/a-it after 20s\n");
+    put("results/2026-10-01-x-v5e1-logs/a.long1024.c4.json", speed_file(500.0));
+    put("results/2026-10-02-y-v5e1-logs/run.log",
+        "[jev-quant 2026-10-02T10:00:00Z] start 2026-10-02-y-v5e1 on z\n"
+        "[jev-quant 2026-10-02T10:01:00Z] serving org/a-it as a (long, tools,gmu=0.90)\n"
+        "READY org/a-it after 21s\n");
+    put("results/2026-10-02-y-v5e1-logs/a.long1024.c4.json", speed_file(600.0));
+    put("results/2026-10-02-y-v5e1-a-smoke/autoregressive-t.jsonl", "{}\n");
+    put("results/2026-09-28-z-v5e1-logs/b.long1024.c4.json", speed_file(300.0));
+    put("results/2026-09-27-w-v5e1-a-gen/gsm8k.jsonl", "{}\n");
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 3, "two runs' arm a and the folder of arm b: %zu", sw.n_models);
+    double seen[2] = {0, 0};
+    for (size_t i = 0; i < sw.n_models; i++) {
+        const sr_model *m = &sw.models[i];
+        const sr_scenario *sc = sr_model_scenario(m, "in1024-out256-c4");
+        cr_assert_not_null(sc, "%s: no long1024 c=4", m->label);
+        cr_assert_eq(sc->n_runs, 1, "%s: %zu runs: another run's file mixed in", m->label, sc->n_runs);
+        cr_assert_not_null(m->run, "%s: no run", m->label);
+        if (strcmp(m->run, "2026-10-01-x-v5e1") == 0)
+            seen[0] = sc->median_output_throughput;
+        else if (strcmp(m->run, "2026-10-02-y-v5e1") == 0)
+            seen[1] = sc->median_output_throughput;
+        else
+            cr_assert_str_eq(m->tag, "b", "the folder of arm files without run.log");
+    }
+    cr_expect_float_eq(seen[0], 500.0, 1e-9, "run x's arm a has run x's figure");
+    cr_expect_float_eq(seen[1], 600.0, 1e-9, "run y's arm a has run y's figure");
+    bool smoke = false, stray = false;
+    for (size_t i = 0; i < sw.n_inputs; i++) {
+        smoke |= strcmp(sw.inputs[i].path, "results/2026-10-02-y-v5e1-a-smoke/autoregressive-t.jsonl") == 0 &&
+                 strcmp(sw.inputs[i].kind, "ignored") == 0;
+        stray |= strcmp(sw.inputs[i].path, "results/2026-09-27-w-v5e1-a-gen") == 0 &&
+                 strcmp(sw.inputs[i].kind, "ignored") == 0;
+    }
+    cr_expect(smoke, "run y's read-mode output: listed as not read");
+    cr_expect(stray, "a folder of no run here: listed as ignored");
+    sr_sweep_release(&sw);
+}
