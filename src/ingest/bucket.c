@@ -553,6 +553,9 @@ static sr_error *walk_results(const sr_walker *w, const sr_bucket_run *r, const 
             char *abs = sr_path_join(results_abs, c), *rel = sr_path_join(results_rel, c);
             if (lstat(abs, &st) == 0 && S_ISDIR(st.st_mode))
                 err = sr_walk_files(w, abs, rel, out);
+            else /* a link is not followed here: the folder may lie anywhere */
+                sr_sweep_add_input(w->sink, rel, "ignored", -1, NULL,
+                                   "not a folder (a symbolic link is not followed in a results copy)");
             free(abs);
             free(rel);
         }
