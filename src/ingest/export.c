@@ -587,6 +587,80 @@ static void add_dir_job(top_level *t, const char *name, const char *real)
     job->abs = sr_xstrdup(real);
 }
 
+/* How far below a directory of the export a run folder or a results copy
+ * is looked for: the author's repository keeps its results copy at
+ * jev-tpu-v5e1/results, so its root, given as the export, is read run by
+ * run and not as one model directory of every file. */
+#define NESTED_RUN_DEPTH 2
+
+static bool is_plain_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whether a folder below real (depth levels at most) is a run folder or
+ * a results copy; links are not followed. */
+static bool holds_runs(const char *real, int depth)
+{
+    struct dirent **names = NULL;
+    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    bool yes = false;
+    for (int i = 0; i < n; i++) {
+        const char *c = names[i]->d_name;
+        if (!yes && c[0] != '.') {
+            char *abs = sr_path_join(real, c);
+            yes = is_plain_dir(abs) && (sr_bucket_is_run(abs) || sr_bucket_is_results_copy(abs) ||
+                                        (depth > 1 && holds_runs(abs, depth - 1)));
+            free(abs);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return yes;
+}
+
+/* A folder that holds run folders or results copies below it: each of its
+ * folders is read as a top-level one would be (a run, a copy, a folder
+ * holding those, or a model directory); its files are no model's. */
+static sr_error *visit_container(loader *ld, top_level *t, const char *rel, const char *real, int depth)
+{
+    struct dirent **names = NULL;
+    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    if (n < 0)
+        return sr_input_error(rel, 0, "cannot read directory: %s", strerror(errno));
+    sr_error *err = NULL;
+    for (int i = 0; i < n && !err; i++) {
+        const char *c = names[i]->d_name;
+        if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
+            continue;
+        char *crel = sr_path_join(rel, c), *cabs = sr_path_join(real, c);
+        struct stat st;
+        bool link = lstat(cabs, &st) == 0 && S_ISLNK(st.st_mode);
+        if (c[0] == '.')
+            sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL, "hidden file");
+        else if (link)
+            sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL,
+                               "symbolic link (not followed below the export's top level)");
+        else if (!is_plain_dir(cabs))
+            sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL, "a file outside any model directory");
+        else if (sr_bucket_is_run(cabs))
+            err = add_bucket_run(ld, t, crel, cabs);
+        else if (sr_bucket_is_results_copy(cabs))
+            err = add_results_copy(ld, t, crel, cabs);
+        else if (depth > 1 && holds_runs(cabs, depth - 1))
+            err = visit_container(ld, t, crel, cabs, depth - 1);
+        else
+            add_dir_job(t, crel, cabs);
+        free(crel);
+        free(cabs);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return err;
+}
+
 /* One entry directly below the export: a model directory, the manifest, a
  * run plan, or something recorded as ignored. */
 static sr_error *visit_top(loader *ld, top_level *t, const char *name)
@@ -625,6 +699,8 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
         err = add_bucket_run(ld, t, name, real);
     } else if (is_dir && sr_bucket_is_results_copy(real)) {
         err = add_results_copy(ld, t, name, real);
+    } else if (is_dir && holds_runs(real, NESTED_RUN_DEPTH)) {
+        err = visit_container(ld, t, name, real, NESTED_RUN_DEPTH);
     } else if (is_dir) {
         add_dir_job(t, name, real);
     } else if (is_file && strcmp(name, "sweep.json") == 0) {
@@ -642,6 +718,35 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     }
     free(real);
     return err;
+}
+
+/* One arm read from two places (a results copy and file_sweep_runs.py's
+ * rig folder hold the same run's files): two entries, which the reader is
+ * told are one arm. */
+static int by_arm(const void *a, const void *b)
+{
+    const sr_model *x = *(const sr_model *const *)a, *y = *(const sr_model *const *)b;
+    int c = strcmp(x->tag, y->tag);
+    return c ? c : strcmp(x->run, y->run);
+}
+
+static void warn_arms_read_twice(sr_sweep *sw)
+{
+    const sr_model **arms = sr_xmalloc((sw->n_models + 1) * sizeof *arms);
+    size_t n = 0;
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].tag && sw->models[i].run)
+            arms[n++] = &sw->models[i];
+    qsort(arms, n, sizeof *arms, by_arm);
+    for (size_t i = 0; i + 1 < n; i++) {
+        const sr_model *a = arms[i], *b = arms[i + 1];
+        if (strcmp(a->tag, b->tag) == 0 && strcmp(a->run, b->run) == 0)
+            sr_sweep_warn(sw, "arm '%s' of run '%s' is read from two places ('%s' and '%s'): two entries in the "
+                              "tables; if one holds a copy of the other, give the export without it",
+                          a->tag, a->run, a->dir && a->dir[0] ? a->dir : "its run's run.log",
+                          b->dir && b->dir[0] ? b->dir : "its run's run.log");
+    }
+    free(arms);
 }
 
 sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
@@ -704,5 +809,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     free(ld.root_real);
     if (!err && sweep->n_models == 0)
         err = sr_input_error(export_dir, 0, "no models found in the export (expected one directory per model)");
+    if (!err)
+        warn_arms_read_twice(sweep);
     return err;
 }

@@ -443,3 +443,41 @@ Test(bucket, results_copy_runs_kept_apart)
     cr_expect(stray, "a folder of no run here: listed as ignored");
     sr_sweep_release(&sw);
 }
+
+/* The author's repository given whole: its results copy one folder down
+ * (jev/results/) is still read run by run, and the rig folder that
+ * file_sweep_runs.py made for the same arm is a second entry the reader is
+ * warned about. */
+Test(bucket, results_copy_one_folder_down_and_an_arm_twice)
+{
+    make_root();
+    put("jev/results/2026-10-01-x-v5e1-logs/run.log",
+        "[jev-quant 2026-10-01T10:00:00Z] start 2026-10-01-x-v5e1 on z\n"
+        "[jev-quant 2026-10-01T10:01:00Z] serving org/a-it as a (long, tools,gmu=0.80)\n"
+        "READY org/a-it after 20s\n"
+        "[jev-quant 2026-10-01T10:02:00Z] serving org/b-it as b (long, tools,gmu=0.80)\n"
+        "READY org/b-it after 20s\n");
+    put("jev/results/2026-10-01-x-v5e1-logs/a.long1024.c4.json", speed_file(500.0));
+    put("jev/results/2026-10-01-x-v5e1-logs/b.long1024.c4.json", speed_file(700.0));
+    put("jev/notes.md", "# notes\n");
+    put("rig-a/benchmarks/runs/2026-10-01-x-a-v5e1/logs/2026-10-01-x-v5e1-logs/a.long1024.c4.json", speed_file(500.0));
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 3, "a and b of the copy, a of the rig folder: %zu", sw.n_models);
+    for (size_t i = 0; i < sw.n_models; i++) {
+        const sr_scenario *sc = sr_model_scenario(&sw.models[i], "in1024-out256-c4");
+        cr_assert_not_null(sc);
+        cr_assert_eq(sc->n_runs, 1, "%s: another arm's file mixed in", sw.models[i].label);
+        cr_expect_float_eq(sc->median_output_throughput, strcmp(sw.models[i].tag, "b") == 0 ? 700.0 : 500.0, 1e-9);
+    }
+    bool warned = false, notes = false;
+    for (size_t i = 0; i < sw.n_warnings; i++)
+        warned |= strstr(sw.warnings[i], "arm 'a' of run '2026-10-01-x-v5e1' is read from two places") != NULL;
+    for (size_t i = 0; i < sw.n_inputs; i++)
+        notes |= strcmp(sw.inputs[i].path, "jev/notes.md") == 0 && strcmp(sw.inputs[i].kind, "ignored") == 0;
+    cr_expect(warned, "one arm in two places: said");
+    cr_expect(notes, "a file beside the copy: listed as ignored");
+    sr_sweep_release(&sw);
+}
