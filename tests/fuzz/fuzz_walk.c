@@ -41,6 +41,11 @@ static const char *const names[] = {
     "t1.load.json",
     "claims.md",
     "x.json.gz",
+    /* a results copy (bucket.h): <run>-logs/ beside <run>-<tag>-gen/ */
+    "results",
+    "r-logs",
+    "r-t1-gen",
+    "t1.long1024.c4.json",
 };
 enum { N_NAMES = sizeof names / sizeof *names };
 
