@@ -226,6 +226,12 @@ static sr_error *feed_log_line(void *ctx, const char *line, size_t len, long lin
     return err ? err : sr_bench_text_reader_line(lr->bench, line, len, lineno);
 }
 
+/* The server-log reader alone: for files that hold no benchmark output. */
+static sr_error *feed_server_line(void *ctx, const char *line, size_t len, long lineno)
+{
+    return sr_server_log_reader_line(ctx, line, len, lineno);
+}
+
 static void keep_server_log(model_parts *p, const char *rel, sr_server_log *log, bool failed_start)
 {
     log_part **list = failed_start ? &p->failed_starts : &p->logs;
@@ -319,19 +325,14 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
 {
     sr_server_log log;
     sr_server_log_init(&log);
-    log_readers lr = {.server = sr_server_log_reader_new(f->rel, &log), .bench = sr_bench_text_reader_new(f->rel)};
+    sr_server_log_reader *reader = sr_server_log_reader_new(f->rel, &log);
     long long size = 0;
     char sha[65];
-    sr_error *err = sr_stream_lines(f->open, f->rel, feed_log_line, &lr, &size, sha);
+    sr_error *err = sr_stream_lines(f->open, f->rel, feed_server_line, reader, &size, sha);
     bool recognized = false;
     if (!err)
-        err = sr_server_log_reader_finish(lr.server, &recognized);
-    sr_bench_run *runs = NULL;
-    size_t n = 0;
-    sr_error_free(err ? NULL : sr_bench_text_reader_finish(lr.bench, &runs, &n));
-    sr_bench_runs_free(runs, n);
-    sr_server_log_reader_free(lr.server);
-    sr_bench_text_reader_free(lr.bench);
+        err = sr_server_log_reader_finish(reader, &recognized);
+    sr_server_log_reader_free(reader);
     bool any = false;
     for (int k = 0; k < SR_SETTING_FIELDS; k++)
         any |= sr_setting_known(&log.settings, (sr_setting_field)k);
