@@ -26,6 +26,16 @@ static void model_cell(sr_table_builder *b, const sr_model *m)
         c->strong = m->is_baseline;
 }
 
+/* Whether the entry ran any of the first `kept` columns' scenarios: a row
+ * of the table. */
+static bool in_any_column(const sr_model *m, const sr_speed_columns *speed, size_t kept)
+{
+    for (size_t c = 0; c < kept; c++)
+        if (sr_model_scenario(m, speed->cols[c].key))
+            return true;
+    return false;
+}
+
 /* One latency metric's table. */
 typedef struct latency_kind {
     const char *id, *title, *prefix, *what;
@@ -116,10 +126,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
         }
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
-            bool any = false;
-            for (size_t c = 0; c < kept && !any; c++)
-                any = sr_model_scenario(m, speed.cols[c].key) != NULL;
-            if (!any)
+            if (!in_any_column(m, &speed, kept))
                 continue;
             sr_tb_row(&b);
             model_cell(&b, m);
@@ -263,10 +270,7 @@ sr_table *sr_table_goodput(const sr_sweep *sw, bool *none)
         }
         for (size_t i = 0; i < n; i++) {
             const sr_model *m = &sw->models[order[i]];
-            bool any = false;
-            for (size_t c = 0; c < kept && !any; c++)
-                any = sr_model_scenario(m, speed.cols[c].key) != NULL;
-            if (!any)
+            if (!in_any_column(m, &speed, kept))
                 continue;
             sr_tb_row(&b);
             model_cell(&b, m);
