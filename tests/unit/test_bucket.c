@@ -11,23 +11,13 @@
 #include "ingest/bucket.h"
 #include "pipeline.h"
 #include "model/sweep.h"
+#include "tmp_tree.h"
 
 static char root[64];
 
 static void put(const char *rel, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    for (char *p = path + strlen(root) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
+    tree_put(root, rel, text);
 }
 
 static void make_root(void)

@@ -20,6 +20,7 @@
 #include "render/report/aliases.h"
 #include "pipeline.h"
 #include "sweep_builder.h"
+#include "tmp_tree.h"
 
 /* ---- names ------------------------------------------------------------------------ */
 
@@ -729,22 +730,6 @@ Test(claims_check, arms_by_the_authors_names)
 
 /* ---- the author's "Does Math Hold?" table against a run with its arms ------------------------- */
 
-static void put_file(const char *root, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    for (char *p = path + strlen(root) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* One arm's gen files in gen_eval.py's shapes: rows results/<run>-<tag>-gen/<task>.jsonl
  * (the baseline right on its first `right` items; an arm loses `ref_only` of those and wins
  * `test_only` of the rest, the discordant counts of the author's GEN-VS-BF16 table) and the
@@ -769,7 +754,7 @@ static void gen_files(const char *root, const char *run, const char *tag, const 
     }
     fclose(f);
     snprintf(rel, sizeof rel, "results/%s-%s-gen/%s.jsonl", run, tag, task);
-    put_file(root, rel, rows);
+    tree_put(root, rel, rows);
     free(rows);
     char summary[512];
     snprintf(summary, sizeof summary,
@@ -777,7 +762,7 @@ static void gen_files(const char *root, const char *run, const char *tag, const 
              "\"truncated\": 0, \"wall_s\": 300.1}",
              task, n, right, (double)right / (double)n);
     snprintf(rel, sizeof rel, "logs/%s.gen-%s.json", tag, task);
-    put_file(root, rel, summary);
+    tree_put(root, rel, summary);
     fprintf(run_log, "[jev-quant 2026-09-30T20:00:00Z] %s %s: %s\n", tag, task, summary);
 }
 
@@ -815,11 +800,11 @@ Test(claims_check, the_authors_math_table, .timeout = 60)
         gen_files(root, run, arms[a].tag, "bfcl_simple", 400, 371, arms[a].b_ref, arms[a].b_test, log);
     }
     fclose(log);
-    put_file(root, "logs/run.log", log_text);
+    tree_put(root, "logs/run.log", log_text);
     free(log_text);
     char claims[128];
     snprintf(claims, sizeof claims, "%s/math.md", root);
-    put_file(root, "math.md",
+    tree_put(root, "math.md",
              "#### Does Math Hold?\n\n"
              "GSM8K at a 2,048-token answer limit and BFCL, against E2B bf16 on the same chip:\n\n"
              "| E2B build | GSM8K | vs bf16 (95% range) | BFCL |\n"

@@ -10,20 +10,7 @@
 #include "ingest/export.h"
 #include "ingest/survey_ingest.h"
 #include "util/fileio.h"
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    cr_assert_null(sr_mkdir_p(path));
-    *slash = '/';
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+#include "tmp_tree.h"
 
 static void remove_dir(const char *dir)
 {
@@ -43,15 +30,15 @@ Test(configs_dir, lookup_forms)
 {
     char dir[] = "/tmp/sr-configs-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    put(dir, "google--gemma-4-E2B-it.config.json", "{}");          /* <org>--<name>.config.json */
-    put(dir, "Qwen_Qwen3-4B/config.json", "{}");                   /* <org>_<name>/ */
-    put(dir, "Qwen3-0.6B/config.json", "{}");                      /* <name>/ */
-    put(dir, "models--ibm-granite--granite-3.3-2b/refs/main", "abc1234\n"); /* hub cache */
-    put(dir, "models--ibm-granite--granite-3.3-2b/snapshots/abc1234/config.json", "{}");
-    put(dir, "gemma-4-E2B-it-qat-w8a8-int8/config.json", "{}");    /* a local checkpoint's name */
-    put(dir, "a--twin.config.json", "{}");                          /* two org/name of one name */
-    put(dir, "b--twin.config.json", "{}");
-    put(dir, "notes/README.txt", "no config here");                 /* no model */
+    tree_put(dir, "google--gemma-4-E2B-it.config.json", "{}");          /* <org>--<name>.config.json */
+    tree_put(dir, "Qwen_Qwen3-4B/config.json", "{}");                   /* <org>_<name>/ */
+    tree_put(dir, "Qwen3-0.6B/config.json", "{}");                      /* <name>/ */
+    tree_put(dir, "models--ibm-granite--granite-3.3-2b/refs/main", "abc1234\n"); /* hub cache */
+    tree_put(dir, "models--ibm-granite--granite-3.3-2b/snapshots/abc1234/config.json", "{}");
+    tree_put(dir, "gemma-4-E2B-it-qat-w8a8-int8/config.json", "{}");    /* a local checkpoint's name */
+    tree_put(dir, "a--twin.config.json", "{}");                          /* two org/name of one name */
+    tree_put(dir, "b--twin.config.json", "{}");
+    tree_put(dir, "notes/README.txt", "no config here");                 /* no model */
     char link[600];
     snprintf(link, sizeof link, "%s/evil--out.config.json", dir);
     cr_assert_eq(symlink("/etc/hostname", link), 0); /* leads outside DIR: refused, never read */
@@ -109,8 +96,8 @@ Test(configs_dir, attach_records_and_keeps_the_exports_own)
     char *data;
     size_t len;
     cr_assert_null(sr_read_file("fixtures/configs/Qwen3-0.6B/config.json", "qwen", &data, &len));
-    put(dir, "Qwen3-0.6B/config.json", data);
-    put(dir, "Qwen_Qwen3-4B/config.json", "{\"differs\": true}");
+    tree_put(dir, "Qwen3-0.6B/config.json", data);
+    tree_put(dir, "Qwen_Qwen3-4B/config.json", "{\"differs\": true}");
     char sha[65];
     sr_sha256_hex(data, len, sha);
     free(data);
@@ -155,7 +142,7 @@ Test(configs_dir, attach_records_and_keeps_the_exports_own)
     sr_sweep_release(&sw);
 
     /* an invalid config from DIR is an input error naming its path as given */
-    put(dir, "Qwen3-8B/config.json", "{");
+    tree_put(dir, "Qwen3-8B/config.json", "{");
     sr_sweep_init(&sw);
     entry(&sw, "Qwen/Qwen3-8B");
     snprintf(shown, sizeof shown, "%s/Qwen3-8B/config.json", dir);

@@ -19,6 +19,7 @@
 #include "ingest/survey_ingest.h"
 #include "render/survey/text.h"
 #include "util/fileio.h"
+#include "tmp_tree.h"
 
 #define GIB 1073741824.0
 
@@ -570,45 +571,31 @@ Test(survey_outputs, candidates_json_bad_input)
 
 /* ---- METADATA_DIR layouts -------------------------------------------------------- */
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    cr_assert_null(sr_mkdir_p(path));
-    *slash = '/';
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 Test(metadata_dir, three_layouts_and_refusals)
 {
     char dir[] = "/tmp/sr-survey-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    put(dir, "a--one.config.json", "{}");
-    put(dir, "a--one.model_info.json", "{}");
-    put(dir, "two/config.json", "{}");
-    put(dir, "two/model_info.json", "{}");
-    put(dir, "models--org--three/model_info.json", "{}");
-    put(dir, "models--org--three/refs/main", "abc1234def\n");
-    put(dir, "models--org--three/blobs/x", "{}");
-    put(dir, "models--org--three/snapshots/abc1234def/.keep", "");
+    tree_put(dir, "a--one.config.json", "{}");
+    tree_put(dir, "a--one.model_info.json", "{}");
+    tree_put(dir, "two/config.json", "{}");
+    tree_put(dir, "two/model_info.json", "{}");
+    tree_put(dir, "models--org--three/model_info.json", "{}");
+    tree_put(dir, "models--org--three/refs/main", "abc1234def\n");
+    tree_put(dir, "models--org--three/blobs/x", "{}");
+    tree_put(dir, "models--org--three/snapshots/abc1234def/.keep", "");
     char link[600], target[600];
     snprintf(link, sizeof link, "%s/models--org--three/snapshots/abc1234def/config.json", dir);
     cr_assert_eq(symlink("../../blobs/x", link), 0); /* inside METADATA_DIR: followed */
-    put(dir, "b--lonely.config.json", "{}");         /* no record */
-    put(dir, "notes/README.txt", "not a model");     /* neither file: no model */
+    tree_put(dir, "b--lonely.config.json", "{}");         /* no record */
+    tree_put(dir, "notes/README.txt", "not a model");     /* neither file: no model */
     snprintf(link, sizeof link, "%s/c--out.config.json", dir);
     snprintf(target, sizeof target, "/etc/hostname");
     cr_assert_eq(symlink(target, link), 0); /* leads outside: refused */
-    put(dir, "c--out.model_info.json", "{}");
-    put(dir, "models--org--four/model_info.json", "{}"); /* two snapshots, no refs/main */
-    put(dir, "models--org--four/snapshots/a1/config.json", "{}");
-    put(dir, "models--org--four/snapshots/b2/config.json", "{}");
-    put(dir, "datasets--org--data/x.json", "{}"); /* not a model: a directory without the files */
+    tree_put(dir, "c--out.model_info.json", "{}");
+    tree_put(dir, "models--org--four/model_info.json", "{}"); /* two snapshots, no refs/main */
+    tree_put(dir, "models--org--four/snapshots/a1/config.json", "{}");
+    tree_put(dir, "models--org--four/snapshots/b2/config.json", "{}");
+    tree_put(dir, "datasets--org--data/x.json", "{}"); /* not a model: a directory without the files */
 
     sr_metadata_files *f;
     size_t n;
