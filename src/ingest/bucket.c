@@ -32,12 +32,6 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Byte order, not the locale's (alphasort): the same order everywhere. */
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* "<run>-logs": the run's logs folder in a results copy. */
 static bool is_logs_name(const char *child, const char *run)
 {
@@ -545,7 +539,7 @@ static sr_error *walk_results(const sr_walker *w, const sr_bucket_run *r, const 
         return stat(results_abs, &st) == 0 && S_ISDIR(st.st_mode) ? sr_walk_files(w, results_abs, results_rel, out)
                                                                     : NULL;
     struct dirent **names = NULL;
-    int n = sr_xscandir(results_abs, &names, NULL, by_name);
+    int n = sr_xscandir(results_abs, &names, NULL, sr_dirent_name_order);
     sr_error *err = NULL;
     for (int i = 0; i < n; i++) {
         const char *c = names[i]->d_name;
@@ -623,7 +617,7 @@ bool sr_bucket_is_logs_copy(const char *abs_dir, const char *name)
 bool sr_bucket_is_results_copy(const char *abs_dir)
 {
     struct dirent **names = NULL;
-    int n = sr_xscandir(abs_dir, &names, NULL, by_name);
+    int n = sr_xscandir(abs_dir, &names, NULL, sr_dirent_name_order);
     bool yes = false;
     for (int i = 0; i < n; i++) {
         yes = yes || (names[i]->d_name[0] != '.' && sr_bucket_is_logs_copy(abs_dir, names[i]->d_name));

@@ -504,7 +504,7 @@ static sr_error *add_bucket_run(loader *ld, top_level *t, const char *rel, const
 static sr_error *add_results_copy(loader *ld, top_level *t, const char *rel, const char *real)
 {
     struct dirent **names = NULL;
-    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(real, &names, NULL, sr_dirent_name_order);
     if (n < 0)
         return sr_input_error(rel[0] ? rel : ld->export_dir, 0, "cannot read directory: %s", strerror(errno));
     sr_walker w = {ld->root_real, ld->export_dir, ld->sweep, ld->sweep->settings.keep_going};
@@ -545,9 +545,7 @@ static sr_error *add_results_copy(loader *ld, top_level *t, const char *rel, con
         free(crel);
         free(cabs);
     }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sr_dirents_free(names, n);
     return err;
 }
 
@@ -604,7 +602,7 @@ static bool is_plain_dir(const char *path)
 static bool holds_runs(const char *real, int depth)
 {
     struct dirent **names = NULL;
-    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(real, &names, NULL, sr_dirent_name_order);
     bool yes = false;
     for (int i = 0; i < n; i++) {
         const char *c = names[i]->d_name;
@@ -626,7 +624,7 @@ static bool holds_runs(const char *real, int depth)
 static sr_error *visit_container(loader *ld, top_level *t, const char *rel, const char *real, int depth)
 {
     struct dirent **names = NULL;
-    int n = sr_xscandir(real, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(real, &names, NULL, sr_dirent_name_order);
     if (n < 0)
         return sr_input_error(rel, 0, "cannot read directory: %s", strerror(errno));
     sr_error *err = NULL;
@@ -655,9 +653,7 @@ static sr_error *visit_container(loader *ld, top_level *t, const char *rel, cons
         free(crel);
         free(cabs);
     }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sr_dirents_free(names, n);
     return err;
 }
 
@@ -763,7 +759,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     free(sweep->export_dir);
     sweep->export_dir = sr_xstrdup(export_dir);
     struct dirent **names = NULL;
-    int n = sr_xscandir(export_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(export_dir, &names, NULL, sr_dirent_name_order);
     if (n < 0) {
         free(ld.root_real);
         return sr_input_error(export_dir, 0, "cannot read directory: %s", strerror(errno));
@@ -780,9 +776,7 @@ sr_error *sr_load_export(sr_sweep *sweep, const char *export_dir)
     for (int i = 0; i < n && !err; i++)
         if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0)
             err = visit_top(&ld, &t, names[i]->d_name);
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sr_dirents_free(names, n);
     if (!err)
         err = load_model_dirs(&ld, t.jobs, t.n_jobs);
     sr_thread_scratch_release(); /* this thread's read buffers; the loading threads' went with them */

@@ -53,11 +53,6 @@ static inline bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-static inline int cmp_dirent(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 typedef struct run_list {
     sr_bench_run *runs;
     size_t n, cap;

@@ -221,7 +221,7 @@ static char *cache_snapshot(scan *sc, const char *entry, const char **why)
     }
     if (!found && snaps) {
         struct dirent **names = NULL;
-        int n = sr_xscandir(snaps, &names, NULL, alphasort);
+        int n = sr_xscandir(snaps, &names, NULL, sr_dirent_name_order);
         int dirs = 0;
         for (int i = 0; i < n; i++) {
             if (names[i]->d_name[0] != '.') {
@@ -353,7 +353,7 @@ static sr_error *scan_dir(const char *dir, const char *what, bool configs_only, 
     if (!sc.root_real)
         return sr_input_error(dir, 0, "cannot resolve path: %s", strerror(errno));
     struct dirent **names = NULL;
-    int n = sr_xscandir(dir, &names, NULL, alphasort);
+    int n = sr_xscandir(dir, &names, NULL, sr_dirent_name_order);
     sr_error *err = n < 0 ? sr_input_error(dir, 0, "cannot read directory: %s", strerror(errno)) : NULL;
     for (int i = 0; i < n; i++) {
         if (names[i]->d_name[0] != '.')

@@ -69,11 +69,6 @@ static bool gz_named_result(const char *name)
     return looks_like_input_file(stem);
 }
 
-static int cmp_dirent(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 static void ignore(const sr_walker *w, const char *rel, const char *reason)
 {
     sr_sweep_add_input(w->sink, rel, "ignored", -1, NULL, reason);
@@ -213,7 +208,7 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
         return NULL;
     }
     struct dirent **names = NULL;
-    int n = sr_xscandir(abs_dir, &names, NULL, cmp_dirent);
+    int n = sr_xscandir(abs_dir, &names, NULL, sr_dirent_name_order);
     if (n < 0)
         return unreadable(w, rel_dir, "cannot read directory", errno);
     sr_error *err = NULL;
@@ -230,9 +225,7 @@ static sr_error *walk(const sr_walker *w, visited *seen, const char *abs_dir, co
         free(abs);
         free(rel);
     }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sr_dirents_free(names, n);
     return err;
 }
 

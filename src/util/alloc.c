@@ -179,3 +179,15 @@ int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const str
         sr_die_oom();
     return n;
 }
+
+int sr_dirent_name_order(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+void sr_dirents_free(struct dirent **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}

@@ -60,5 +60,11 @@ char *sr_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1
 char *sr_xrealpath(const char *path);
 int sr_xscandir(const char *dir, struct dirent ***names, int (*filter)(const struct dirent *),
                 int (*compar)(const struct dirent **, const struct dirent **));
+/* scandir's order for every listing of an export: names byte by byte, not
+ * by the locale's collation (alphasort), so reports are the same
+ * everywhere. */
+int sr_dirent_name_order(const struct dirent **a, const struct dirent **b);
+/* What sr_xscandir returned: its n names and the array (nothing when n < 0). */
+void sr_dirents_free(struct dirent **names, int n);
 
 #endif
