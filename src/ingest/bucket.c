@@ -386,15 +386,23 @@ static bool arm_file_kind(const char *rest)
     return false;
 }
 
-char *sr_bucket_tag_of_name(const char *name)
+/* The length of the tag of an arm's file name "<tag>.<kind>", 0 when the
+ * name is not one. */
+static size_t tag_length(const char *name)
 {
     const char *dot = strchr(name, '.');
     if (!dot || dot == name || (size_t)(dot - name) > TAG_MAX || !arm_file_kind(dot + 1))
-        return NULL;
+        return 0;
     for (const char *p = name; p < dot; p++)
         if (!tag_char(*p))
-            return NULL;
-    return sr_xstrndup(name, (size_t)(dot - name));
+            return 0;
+    return (size_t)(dot - name);
+}
+
+char *sr_bucket_tag_of_name(const char *name)
+{
+    size_t n = tag_length(name);
+    return n ? sr_xstrndup(name, n) : NULL;
 }
 
 static const char *run_level_reason(const char *name)
@@ -461,13 +469,8 @@ static void checkpoint_boot_log(sr_bucket_run *r, const sr_found_file *f, const 
 /* "<tag>.<kind>" of a tag run.log does not name: an arm too. */
 static sr_bucket_arm *arm_of_file_name(sr_bucket_run *r, const char *name)
 {
-    const char *dot = strchr(name, '.');
-    if (!dot || dot == name || (size_t)(dot - name) > TAG_MAX || !arm_file_kind(dot + 1))
-        return NULL;
-    for (const char *p = name; p < dot; p++)
-        if (!tag_char(*p))
-            return NULL;
-    return add_arm(r, name, (size_t)(dot - name));
+    size_t n = tag_length(name);
+    return n ? add_arm(r, name, n) : NULL;
 }
 
 static void place_log_file(sr_bucket_run *r, const sr_found_file *f, const char *logs_rel, sr_file_list *later)
