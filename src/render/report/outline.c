@@ -550,7 +550,7 @@ static void left_out_section(report_outline *o)
         sr_table_free(t);
         sr_doc_paragraph(s, "No model was left out: every one has results in the tables.");
     } else {
-        sr_doc_paragraph(s, "These models have no results, so they are in no table or chart.");
+        sr_doc_paragraph(s, "These models have no results: beside the Overview (and the KV cache table, where their server logged a count) they are in no table or chart.");
         untitle(s, t, false);
         sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
     }
