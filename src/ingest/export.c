@@ -530,18 +530,19 @@ static sr_error *add_results_copy(loader *ld, top_level *t, const char *rel, con
             continue; /* read by its run */
         char *crel = rel[0] ? sr_path_join(rel, c) : sr_xstrdup(c), *cabs = sr_path_join(real, c);
         struct stat st;
-        bool dir = lstat(cabs, &st) == 0 && S_ISDIR(st.st_mode);
+        bool seen = lstat(cabs, &st) == 0, dir = seen && S_ISDIR(st.st_mode), link = seen && S_ISLNK(st.st_mode);
         size_t cn = strlen(c);
-        if (c[0] == '.')
+        if (!rel[0] && (c[0] == '.' || !dir))
+            ; /* at the export's top: visit_top's (hidden names, sweep.json, a run plan, ...) */
+        else if (c[0] == '.')
             sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL, "hidden file");
         else if (dir && cn > 5 && strcmp(c + cn - 5, "-logs") == 0)
             add_dir_job(t, crel, cabs);
-        else if (!rel[0] && !dir)
-            ; /* a file at the export's top: visit_top's (sweep.json, a run plan, ...) */
         else
             sr_sweep_add_input(ld->sweep, crel, "ignored", -1, NULL,
-                               dir ? "a folder of the results copy of no run whose logs are here"
-                                   : "a file of the results copy outside any run's folders");
+                               dir                 ? "a folder of the results copy of no run whose logs are here"
+                               : link                ? "symbolic link (not followed below the export's top level)"
+                                                     : "a file of the results copy outside any run's folders");
         free(crel);
         free(cabs);
     }

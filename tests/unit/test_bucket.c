@@ -471,3 +471,33 @@ Test(bucket, results_copy_one_folder_down_and_an_arm_twice)
     cr_expect(notes, "a file beside the copy: listed as ignored");
     sr_sweep_release(&sw);
 }
+
+/* The export is itself a results copy: its hidden names and top-level
+ * files are listed once (they were listed twice, by the copy and by the
+ * export's own top level); a folder of no run is listed as ignored. */
+Test(bucket, results_copy_as_the_export)
+{
+    make_root();
+    put("2026-10-01-x-v5e1-logs/run.log", "[jev-quant 2026-10-01T10:00:00Z] start 2026-10-01-x-v5e1 on z\n"
+                                          "[jev-quant 2026-10-01T10:01:00Z] serving org/a-it as a (long)\n"
+                                          "READY org/a-it after 20s\n");
+    put("2026-10-01-x-v5e1-logs/a.long1024.c4.json", speed_file(500.0));
+    put(".hidden", "x");
+    put("notes.md", "x");
+    put("sub/x.json", "{}");
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 1);
+    size_t hidden = 0, notes = 0, sub = 0;
+    for (size_t i = 0; i < sw.n_inputs; i++) {
+        hidden += strcmp(sw.inputs[i].path, ".hidden") == 0;
+        notes += strcmp(sw.inputs[i].path, "notes.md") == 0;
+        sub += strcmp(sw.inputs[i].path, "sub") == 0 && strcmp(sw.inputs[i].kind, "ignored") == 0;
+    }
+    cr_expect_eq(hidden, 1, "'.hidden' listed %zu times", hidden);
+    cr_expect_eq(notes, 1, "'notes.md' listed %zu times", notes);
+    cr_expect_eq(sub, 1, "a folder of no run: listed as ignored");
+    sr_sweep_release(&sw);
+}
