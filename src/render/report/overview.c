@@ -242,6 +242,19 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     status_cell(b, m);
 }
 
+/* Whether some entry's score of these benchmarks was recomputed from its
+ * items (so has an interval), not only a summary's own figure. */
+static bool any_recomputed_score(const sr_sweep *sw, const char **benches, size_t n_bench)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < n_bench; k++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[i], benches[k]);
+            if (s && isfinite(s->score) && !s->summary_only)
+                return true;
+        }
+    return false;
+}
+
 /* The rows' order in words (analysis/overview.h): what ranks them, and
  * that a mean is only ranked against a mean over the same set. */
 static void put_row_order(sr_strbuf *sb, const sr_sweep *sw, size_t n_bench)
@@ -523,11 +536,13 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         sr_strbuf_puts(&note, "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 "
                               "\xE2\x80\x9Csimple\xE2\x80\x9D against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the "
                               "versions' categories and checks differ. ");
-    if (!compared && n_bench)
+    if (!compared && n_bench && any_recomputed_score(sw, benches, n_bench))
         sr_strbuf_printf(&note,
                          "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
                          "0/1 scores). ",
                          conf);
+    else if (!compared && n_bench) /* no interval anywhere: the legend does not describe one */
+        sr_strbuf_puts(&note, "Accuracy: the score over n items as a summary or run.log states it, not recomputed. ");
     if (with_ratio)
         sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
                               "baseline's over the scenarios both ran, each with the Welch interval of its "
