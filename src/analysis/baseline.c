@@ -287,9 +287,11 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static void speed_summary(sr_scenario *sc, const sr_slo *slo)
+static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo)
 {
-    sr_latency_summary(sc, slo);
+    sr_error *err = sr_latency_summary(sc, slo);
+    if (err)
+        return err;
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
         size_t offset;
@@ -315,6 +317,7 @@ static void speed_summary(sr_scenario *sc, const sr_slo *slo)
     sc->cv = sr_coefficient_of_variation(v, sr_run_throughputs(sc, v));
     sc->needs_more_runs = sc->cv > SR_SPEED_CV_LIMIT;
     free(v);
+    return NULL;
 }
 
 /* The latency ratios with the baseline, one bootstrap each, run on all
@@ -369,22 +372,44 @@ static sr_error *run_latency_jobs(latency_jobs *jobs, const sr_settings *st)
 /* One model's own figures: scores, and per scenario the medians over runs
  * and the latency of its pooled requests (megabytes of them with
  * per-request arrays: run on all cores, each model touching only its own). */
+typedef struct summaries {
+    sr_sweep *sweep;
+    sr_error **errs; /* one per model: a spill file that could not be read back */
+} summaries;
+
 static void model_summary_at(void *ctx, size_t i)
 {
-    sr_sweep *sweep = ctx;
+    summaries *s = ctx;
+    sr_sweep *sweep = s->sweep;
     sr_model *m = &sweep->models[i];
     for (size_t j = 0; j < m->n_benchmarks; j++)
         score_summary(&m->benchmarks[j], sweep->settings.confidence);
-    for (size_t j = 0; j < m->n_scenarios; j++)
-        speed_summary(&m->scenarios[j], &sweep->settings.slo);
+    for (size_t j = 0; j < m->n_scenarios && !s->errs[i]; j++)
+        s->errs[i] = speed_summary(&m->scenarios[j], &sweep->settings.slo);
     sr_slo_capacities(m, &sweep->settings.slo);
+}
+
+/* Every model's own figures; the first failure in model order. */
+static sr_error *model_summaries(sr_sweep *sweep)
+{
+    summaries s = {sweep, sr_xcalloc(sweep->n_models ? sweep->n_models : 1, sizeof *s.errs)};
+    sr_parallel_for(sweep->n_models, sr_thread_count(sweep->settings.threads, sweep->n_models), model_summary_at, &s);
+    sr_error *err = NULL;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        if (!err)
+            err = s.errs[i];
+        else
+            sr_error_free(s.errs[i]);
+    }
+    free(s.errs);
+    return err;
 }
 
 sr_error *sr_compare(sr_sweep *sweep)
 {
-    sr_error *err = NULL;
-    sr_parallel_for(sweep->n_models, sr_thread_count(sweep->settings.threads, sweep->n_models), model_summary_at,
-                    sweep);
+    sr_error *err = model_summaries(sweep);
+    if (err)
+        return err;
     /* Without a baseline (or one with no results) there is nothing to
      * compare with; every other section of the report still stands. */
     sr_model *base = NULL;

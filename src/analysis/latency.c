@@ -8,6 +8,7 @@
 
 #include "analysis/stats.h"
 #include "util/alloc.h"
+#include "util/spill.h"
 #include "util/strbuf.h"
 
 /* A growable array of doubles. */
@@ -46,38 +47,130 @@ static void set_percentiles(sr_latency *lat, const double *sorted_s, size_t n, l
     lat->source = SR_LAT_SOURCE_REQUESTS;
 }
 
-/* Every run's successful requests, pooled; false when a run has no arrays. */
-static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
+/* The inter-token latencies of a scenario's successful requests, run by
+ * run, request by request, read in chunks from memory or a spill file. */
+#define ITL_CHUNK 65536
+typedef struct itl_stream {
+    const sr_scenario *sc;
+    size_t run, req, left; /* the request being read and its values still to read */
+    size_t pos;            /* the next value's index in the run's */
+    double in[ITL_CHUNK], out[ITL_CHUNK];
+    sr_error *err;
+} itl_stream;
+
+static void itl_rewind(void *ctx)
 {
+    itl_stream *st = ctx;
+    st->run = st->req = st->left = st->pos = 0;
+}
+
+/* The next chunk of the run's values (from pos on) into st->in. */
+static size_t itl_read(itl_stream *st, const sr_bench_requests *q)
+{
+    size_t want = q->n_itl - st->pos < ITL_CHUNK ? q->n_itl - st->pos : ITL_CHUNK, got = 0;
+    if (q->itl_s) {
+        memcpy(st->in, q->itl_s + st->pos, want * sizeof *st->in);
+        got = want;
+    } else if (q->itl_spill && !st->err) {
+        st->err = sr_spill_read(q->itl_spill, st->pos, st->in, want, &got);
+    }
+    return got;
+}
+
+static bool itl_next(void *ctx, const double **v, size_t *n)
+{
+    itl_stream *st = ctx;
+    size_t out = 0;
+    while (out == 0 && st->run < st->sc->n_runs && !st->err) {
+        const sr_bench_requests *q = st->sc->runs[st->run].requests;
+        if (st->pos >= q->n_itl) {
+            st->run++;
+            st->req = st->left = st->pos = 0;
+            continue;
+        }
+        size_t got = itl_read(st, q);
+        if (got == 0) {
+            if (!st->err)
+                st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+            break;
+        }
+        for (size_t k = 0; k < got; k++) {
+            while (st->left == 0 && st->req < q->n) /* the next request with values */
+                st->left = q->itl_count[st->req++];
+            if (!q->failed[st->req - 1])
+                st->out[out++] = st->in[k];
+            st->left--;
+        }
+        st->pos += got;
+    }
+    *v = st->out;
+    *n = out;
+    return out > 0;
+}
+
+/* At most this many inter-token latencies are held at once (64 MiB):
+ * more are selected from in passes (sr_quantiles_streamed). */
+#define ITL_HELD ((size_t)8 << 20)
+
+/* The pooled inter-token latencies' percentiles: by selection among them
+ * all when they fit, else passes over them (the same figures). */
+static sr_error *itl_percentiles(sr_scenario *sc, size_t n, double *q, size_t max_held)
+{
+    double fs[SR_N_PCT];
+    for (size_t p = 0; p < SR_N_PCT; p++)
+        fs[p] = sr_latency_pct_value((sr_latency_pct)p) / 100;
+    itl_stream *st = sr_xcalloc(1, sizeof *st);
+    st->sc = sc;
+    sr_value_stream s = {st, itl_rewind, itl_next};
+    sr_error *err = NULL;
+    if (n <= max_held) {
+        double *all = sr_xmalloc(n * sizeof *all), *v;
+        size_t at = 0, k;
+        itl_rewind(st);
+        while (itl_next(st, (const double **)&v, &k) && at + k <= n) {
+            memcpy(all + at, v, k * sizeof *v);
+            at += k;
+        }
+        if (!st->err && at == n)
+            sr_quantiles_unsorted(all, n, fs, SR_N_PCT, q);
+        else if (!st->err)
+            st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+        free(all);
+    } else if (!sr_quantiles_streamed(&s, n, fs, SR_N_PCT, q, max_held) && !st->err) {
+        st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+    }
+    err = st->err;
+    free(st);
+    return err;
+}
+
+/* Every run's successful requests, pooled (*pooled false when a run has no
+ * arrays). */
+static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, size_t max_held, bool *pooled)
+{
+    *pooled = false;
     for (size_t r = 0; r < sc->n_runs; r++)
         if (!sc->runs[r].requests)
-            return false;
+            return NULL;
     if (sc->n_runs == 0)
-        return false;
-    values ttft = {0}, tpot = {0}, e2el = {0}, itl = {0};
+        return NULL;
+    values ttft = {0}, tpot = {0}, e2el = {0};
     long good = 0, successful = 0;
+    size_t n_itl = 0;
     double duration = 0;
     bool with_slo = sr_slo_set(slo);
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_requests *q = sc->runs[r].requests;
         duration += sc->runs[r].duration_s;
-        if (itl.cap < itl.n + q->itl_start[q->n]) { /* room for the run's ITLs at once */
-            void *p = itl.v;
-            sr_grow(&p, &itl.cap, itl.n + q->itl_start[q->n], sizeof *itl.v);
-            itl.v = p;
-        }
         for (size_t i = 0; i < q->n; i++) {
             if (q->failed[i])
                 continue;
             successful++;
+            n_itl += q->itl_count[i];
             /* E2EL: the file has no per-request latency; vLLM's own timeline
-             * rebuilds it as TTFT plus the request's ITLs. */
-            double itl_sum = 0;
-            for (size_t k = q->itl_start[i]; k < q->itl_start[i + 1]; k++) {
-                itl_sum += q->itl_s[k];
-                push(&itl, q->itl_s[k]);
-            }
-            double e = q->ttft_s[i] + itl_sum;
+             * rebuilds it as TTFT plus the request's ITLs (summed in order
+             * as they were read). */
+            double e = q->ttft_s[i] + q->itl_sum_s[i];
             push(&ttft, q->ttft_s[i]);
             push(&e2el, e);
             double t = 0; /* vLLM's goodput counts a one-token request's TPOT as 0 */
@@ -95,19 +188,6 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n);
     set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n);
     set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n);
-    /* Every token's ITL (hundreds of thousands): the percentiles by
-     * selection, not by sorting them all. */
-    if (itl.n) {
-        double fs[SR_N_PCT], q[SR_N_PCT];
-        for (size_t p = 0; p < SR_N_PCT; p++)
-            fs[p] = sr_latency_pct_value((sr_latency_pct)p) / 100;
-        sr_quantiles_unsorted(itl.v, itl.n, fs, SR_N_PCT, q);
-        for (size_t p = 0; p < SR_N_PCT; p++)
-            sc->latency[SR_LAT_ITL].pct_ms[p] = q[p] * 1000;
-        sc->latency[SR_LAT_ITL].n = successful;
-        sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
-    }
-    free(itl.v);
     sc->pooled = (sr_pooled_requests){.known = true,
                                       .ttft_s = ttft.v,
                                       .tpot_s = tpot.v,
@@ -117,7 +197,20 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
                                       .n_e2el = e2el.n,
                                       .good = with_slo ? good : -1,
                                       .duration_s = isfinite(duration) ? duration : NAN};
-    return true;
+    *pooled = true;
+    /* Every token's ITL (hundreds of thousands, tens of millions from a
+     * file of a gigabyte): the percentiles by selection, not by sorting. */
+    if (n_itl) {
+        double q[SR_N_PCT];
+        sr_error *err = itl_percentiles(sc, n_itl, q, max_held);
+        if (err)
+            return err;
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            sc->latency[SR_LAT_ITL].pct_ms[p] = q[p] * 1000;
+        sc->latency[SR_LAT_ITL].n = successful;
+        sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
+    }
+    return NULL;
 }
 
 /* A run's own percentile p of metric m: its file's, and for p50 else the
@@ -173,19 +266,28 @@ static long failed_requests(const sr_scenario *sc)
     return sc->n_runs ? sum : -1;
 }
 
-void sr_latency_summary(sr_scenario *sc, const sr_slo *slo)
+sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, size_t max_held)
 {
     sc->failed_requests = failed_requests(sc);
-    if (pool_requests(sc, slo)) {
-        /* The pooled values are all that is read from here on. */
-        for (size_t r = 0; r < sc->n_runs; r++) {
-            sr_bench_requests_free(sc->runs[r].requests);
-            sc->runs[r].requests = NULL;
-        }
+    bool pooled;
+    sr_error *err = pool_requests(sc, slo, max_held, &pooled);
+    if (err)
+        return err;
+    if (pooled) {
+        /* The inter-token latencies are pooled; each request's own figures
+         * stay for report.sqlite's requests table. */
+        for (size_t r = 0; r < sc->n_runs; r++)
+            sr_bench_requests_drop_itls(sc->runs[r].requests);
         if (sc->pooled.good >= 0 && sc->pooled.duration_s > 0)
             sc->goodput = (double)sc->pooled.good / sc->pooled.duration_s;
     }
     file_percentiles(sc);
+    return NULL;
+}
+
+sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo)
+{
+    return sr_latency_summary_held(sc, slo, ITL_HELD);
 }
 
 unsigned long sr_latency_ratio_seed(unsigned long seed, const char *model_id, const char *scenario_key,

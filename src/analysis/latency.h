@@ -8,19 +8,27 @@
 #include <stdbool.h>
 
 #include "model/sweep.h"
+#include "util/error.h"
 
 /* A scenario's latency: when every run carries per-request arrays, their
  * successful requests (errors[i] empty) pooled into sc->pooled (TTFT; E2EL =
  * TTFT + the sum of its ITLs; TPOT = (E2EL - TTFT) / (output_len - 1) for
  * output_len > 1) and every ITL, and p50/p90/p99 of each (numpy's linear
- * percentile) as source REQUESTS; the runs' arrays are dropped then (the
- * pooled values are what later steps read). Otherwise each percentile is
+ * percentile) as source REQUESTS; the runs' inter-token latencies are
+ * dropped then (the pooled values are what later steps read; each
+ * request's own figures stay). The inter-token latencies are selected
+ * among in memory up to 8 Mi of them, past that in passes over them
+ * (sr_quantiles_streamed: the same figures): a failure reading a spill
+ * file back is the error returned. Otherwise each percentile is
  * the median over runs of the files' own keys (source FILE). Also the
  * failed requests over the runs and, with slo set and per-request arrays,
  * goodput: the requests meeting every bound (a TPOT of 0 for a request of
  * one output token, as vLLM's --goodput counts it) per second of the runs'
  * total duration. */
-void sr_latency_summary(sr_scenario *sc, const sr_slo *slo);
+sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo);
+/* The same holding at most max_held inter-token latencies at once (the
+ * tests pass a few, to take the path of passes on small data). */
+sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, size_t max_held);
 
 /* The seed of one latency ratio's resample stream: sr_pair_seed(seed,
  * model_id, "latency\n<scenario key>\n<ratio name>"). */

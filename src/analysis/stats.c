@@ -410,6 +410,152 @@ bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, doub
     return true;
 }
 
+/* ---- quantiles of values streamed ----------------------------------------- */
+
+/* The bit pattern of x as an unsigned number in x's order (negative
+ * numbers' bits flipped, positive ones' sign bit set). */
+static uint64_t order_key(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+static double key_value(uint64_t k)
+{
+    uint64_t b = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* One wanted order statistic and the range of keys it is known to lie in:
+ * those whose top `depth` bits are prefix's; `below` values lie under it. */
+typedef struct wanted {
+    size_t rank;
+    uint64_t prefix;
+    int depth;
+    size_t below, count; /* count: values in the range (n at first) */
+    bool found;
+    double value;
+    size_t *hist;  /* this pass's counts of the next 16 bits (NULL: collecting, or done) */
+    double *held;  /* this pass's values of the range, when it is collecting */
+    size_t n_held;
+} wanted;
+
+static bool in_range(const wanted *w, uint64_t key)
+{
+    return w->depth == 0 || (key >> (64 - w->depth)) == (w->prefix >> (64 - w->depth));
+}
+
+/* One pass: each unresolved rank counts or collects its range's values. */
+static bool stream_pass(const sr_value_stream *s, wanted *w, size_t nw, size_t n, size_t max_held)
+{
+    for (size_t i = 0; i < nw; i++) {
+        w[i].hist = NULL;
+        w[i].held = NULL;
+        w[i].n_held = 0;
+        if (w[i].found)
+            continue;
+        if (w[i].count <= max_held)
+            w[i].held = sr_xmalloc((w[i].count ? w[i].count : 1) * sizeof *w[i].held);
+        else
+            w[i].hist = sr_xcalloc((size_t)1 << 16, sizeof *w[i].hist);
+    }
+    s->rewind(s->ctx);
+    const double *v;
+    size_t k, seen = 0;
+    while (s->next(s->ctx, &v, &k)) {
+        seen += k;
+        for (size_t j = 0; j < k; j++) {
+            uint64_t key = order_key(v[j]);
+            for (size_t i = 0; i < nw; i++) {
+                if (w[i].found || !in_range(&w[i], key))
+                    continue;
+                if (w[i].hist)
+                    w[i].hist[(key << w[i].depth) >> 48]++;
+                else if (w[i].n_held < w[i].count)
+                    w[i].held[w[i].n_held++] = v[j];
+            }
+        }
+    }
+    bool ok = seen == n;
+    for (size_t i = 0; i < nw; i++) {
+        if (w[i].found)
+            continue;
+        if (ok && w[i].held && w[i].n_held == w[i].count && w[i].rank - w[i].below < w[i].n_held) {
+            w[i].value = gsl_stats_select(w[i].held, 1, w[i].n_held, w[i].rank - w[i].below);
+            w[i].found = true;
+        } else if (ok && w[i].hist) {
+            size_t at = w[i].below, b = 0;
+            while (b + 1 < ((size_t)1 << 16) && at + w[i].hist[b] <= w[i].rank)
+                at += w[i].hist[b++];
+            w[i].prefix |= (uint64_t)b << (48 - w[i].depth);
+            w[i].depth += 16;
+            w[i].below = at;
+            w[i].count = w[i].hist[b];
+            if (w[i].depth == 64) { /* every value of the range is the same one */
+                w[i].value = key_value(w[i].prefix);
+                w[i].found = true;
+            }
+        } else if (ok) {
+            ok = false; /* a pass gave other values than the one before */
+        }
+        free(w[i].hist);
+        free(w[i].held);
+        w[i].hist = NULL;
+        w[i].held = NULL;
+    }
+    return ok;
+}
+
+bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs, size_t m, double *out,
+                           size_t max_held)
+{
+    for (size_t q = 0; q < m; q++) {
+        out[q] = NAN;
+        if (!(fs[q] >= 0 && fs[q] <= 1) || (q > 0 && fs[q] < fs[q - 1]))
+            return false;
+    }
+    if (n == 0 || m == 0)
+        return n > 0;
+    /* the order statistics each level interpolates between, once each */
+    wanted *w = sr_xcalloc(2 * m, sizeof *w);
+    size_t nw = 0;
+    for (size_t q = 0; q < m; q++) {
+        size_t lhs = (size_t)(fs[q] * (double)(n - 1));
+        for (size_t r = lhs; r <= lhs + 1 && r < n; r++) {
+            bool have = false;
+            for (size_t i = 0; i < nw && !have; i++)
+                have = w[i].rank == r;
+            if (!have)
+                w[nw++] = (wanted){.rank = r, .count = n};
+        }
+    }
+    bool ok = true, left = true;
+    for (int pass = 0; ok && left && pass < 8; pass++) {
+        ok = stream_pass(s, w, nw, n, max_held ? max_held : 1);
+        left = false;
+        for (size_t i = 0; i < nw; i++)
+            left |= !w[i].found;
+    }
+    ok = ok && !left;
+    for (size_t q = 0; ok && q < m; q++) {
+        double index = fs[q] * (double)(n - 1);
+        size_t lhs = (size_t)index;
+        double delta = index - (double)lhs, lo = NAN, hi = NAN;
+        for (size_t i = 0; i < nw; i++) {
+            if (w[i].rank == lhs)
+                lo = w[i].value;
+            if (w[i].rank == lhs + 1)
+                hi = w[i].value;
+        }
+        out[q] = lhs + 1 < n ? (1 - delta) * lo + delta * hi : lo;
+    }
+    free(w);
+    return ok;
+}
+
 double sr_quantile_unsorted(double *v, size_t n, double f)
 {
     const double fs[1] = {f};

@@ -133,6 +133,26 @@ double sr_quantile_unsorted(double *v, size_t n, double f);
  * out of [0, 1] or out of order. */
 bool sr_quantiles_unsorted(double *v, size_t n, const double *fs, size_t m, double *out);
 
+/* Values too many to hold at once (every inter-token latency of a file of
+ * a gigabyte, kept in a spill file): read in chunks, pass after pass.
+ * rewind starts a pass; next gives the next chunk (false at the end, or
+ * when reading failed: the caller's ctx says which). */
+typedef struct sr_value_stream {
+    void *ctx;
+    void (*rewind)(void *ctx);
+    bool (*next)(void *ctx, const double **v, size_t *n);
+} sr_value_stream;
+/* sr_quantiles_unsorted's levels of the n finite values s gives, exactly
+ * (the same order statistics, interpolated alike), holding at most
+ * max_held of them (and 512 KiB of counts per level) at once: each pass
+ * counts the values by the next 16 bits of their order-preserving bit
+ * pattern, narrowing each wanted rank's range, until a range is small
+ * enough to select in (gsl_stats_select). A few passes over the values.
+ * False (all NAN) as sr_quantiles_unsorted, or when a pass gave other
+ * than n values. */
+bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs, size_t m, double *out,
+                           size_t max_held);
+
 /* `resamples` draws of the p-th percentile of a bootstrap resample (n values
  * drawn with replacement) of sorted[0..n), into out, from an mt19937 stream
  * seeded with seed. Drawn through

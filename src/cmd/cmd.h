@@ -47,7 +47,8 @@ extern const sr_cli_choice sr_backend_choices[];
  * sr_stats_opts): the formats to render and write, into settings.outputs. */
 sr_error *sr_outputs_option(void *opts, const char *arg);
 #define SR_OUTPUTS_HELP                                                                                                \
-    "the formats to write, comma-separated, from json, csv, md, html, pdf, svg, png, tex (default: all of them); "    \
+    "the formats to write, comma-separated, from json, csv, md, html, pdf, svg, png, tex, sqlite (default: all of "  \
+    "them); "    \
     "only those are rendered (a chart format not asked for is not drawn; html draws the SVGs it inlines) and older "  \
     "files of the others in DIR are left as they are"
 

@@ -42,7 +42,8 @@ sr_error *sr_outputs_option(void *opts, const char *arg)
         const char *name;
         unsigned bit;
     } formats[] = {{"json", SR_OUTPUT_JSON}, {"csv", SR_OUTPUT_CSV}, {"md", SR_OUTPUT_MD},   {"html", SR_OUTPUT_HTML},
-                   {"pdf", SR_OUTPUT_PDF},   {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}, {"tex", SR_OUTPUT_TEX}};
+                   {"pdf", SR_OUTPUT_PDF},   {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}, {"tex", SR_OUTPUT_TEX},
+                   {"sqlite", SR_OUTPUT_SQLITE}};
     unsigned mask = 0;
     for (const char *p = arg;; p++) {
         size_t n = strcspn(p, ",");
@@ -51,7 +52,7 @@ sr_error *sr_outputs_option(void *opts, const char *arg)
                !(strlen(formats[k].name) == n && strncmp(p, formats[k].name, n) == 0))
             k++;
         if (k == sizeof formats / sizeof *formats)
-            return sr_cli_bad_value("outputs", "a comma-separated list of json, csv, md, html, pdf, svg, png, tex",
+            return sr_cli_bad_value("outputs", "a comma-separated list of json, csv, md, html, pdf, svg, png, tex, sqlite",
                                     arg);
         mask |= formats[k].bit;
         p += n;

@@ -272,6 +272,12 @@ static sr_error *get_backend(const sr_json_obj *o, sr_bench_run *run)
     return NULL;
 }
 
+/* A token count as a whole number; -1 when it is not one. */
+static long whole_count(double x)
+{
+    return isfinite(x) && x >= 0 && x <= COUNT_MAX && x == floor(x) ? (long)x : -1;
+}
+
 /* The per-request arrays into run->requests: ttfts, itls, output_lens and
  * errors together (a file with some of them is an input error: what it
  * holds cannot be told apart), all of one length. */
@@ -308,26 +314,29 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
     for (size_t k = 0; k < req->n_itl_values; k++)
         if (!isfinite(req->itl_values[k]) || req->itl_values[k] < 0 || req->itl_values[k] > COUNT_MAX)
             return sr_json_key_error(o, "itls", "expected times in seconds in 'itls'");
-    sr_bench_requests *q = sr_xcalloc(1, sizeof *q);
-    q->n = n;
-    size_t m = n ? n : 1, mi = req->n_itl_values ? req->n_itl_values : 1;
-    q->ttft_s = sr_xmalloc(m * sizeof *q->ttft_s);
-    q->output_len = sr_xmalloc(m * sizeof *q->output_len);
-    q->failed = sr_xmalloc(m * sizeof *q->failed);
-    q->itl_start = sr_xmalloc((n + 1) * sizeof *q->itl_start);
-    q->itl_s = sr_xmalloc(mi * sizeof *q->itl_s);
-    q->itl_start[0] = 0;
+    sr_bench_requests *q = sr_bench_requests_new(n, req->has_input_lens);
     if (n) { /* (an empty array's data may be NULL, which memcpy may not be given) */
         memcpy(q->ttft_s, req->ttfts, n * sizeof *q->ttft_s);
         memcpy(q->failed, req->errors, n * sizeof *q->failed);
-        memcpy(q->itl_start, req->itl_start, (n + 1) * sizeof *q->itl_start);
     }
-    if (req->n_itl_values)
-        memcpy(q->itl_s, req->itl_values, req->n_itl_values * sizeof *q->itl_s);
     for (size_t i = 0; i < n; i++) {
         q->output_len[i] = (long)req->output_lens[i];
-        q->n_failed += q->failed[i];
+        if (q->input_len)
+            q->input_len[i] = whole_count(req->input_lens[i]);
+        if (q->failed[i]) {
+            q->n_failed++;
+            sr_bench_requests_set_error(q, i, req->error_texts[i], req->error_lengths[i]);
+        }
+        double sum = 0; /* in the file's order: E2EL is TTFT plus this, as vLLM's timeline adds them */
+        for (size_t k = req->itl_start[i]; k < req->itl_start[i + 1]; k++)
+            sum += req->itl_values[k];
+        q->itl_sum_s[i] = sum;
+        q->itl_count[i] = req->itl_start[i + 1] - req->itl_start[i];
     }
+    q->n_itl = req->n_itl_values;
+    q->itl_s = sr_xmalloc((q->n_itl ? q->n_itl : 1) * sizeof *q->itl_s);
+    if (q->n_itl)
+        memcpy(q->itl_s, req->itl_values, q->n_itl * sizeof *q->itl_s);
     run->requests = q;
     /* vLLM's older files and SGLang's have no "failed": the errors say it. */
     if (run->failed < 0)

@@ -469,6 +469,8 @@ class request_arrays {
         output_lens.clear();
         input_lens.clear();
         errors.clear();
+        error_texts.clear();
+        error_lengths.clear();
         itl_values.clear();
         itl_start.clear();
         view = sr_fast_requests{};
@@ -497,6 +499,8 @@ class request_arrays {
         view.input_lens = input_lens.data();
         view.n_input_lens = input_lens.size();
         view.errors = errors.data();
+        view.error_texts = error_texts.data();
+        view.error_lengths = error_lengths.data();
         view.n_errors = errors.size();
         view.itl_values = itl_values.data();
         view.n_itl_values = itl_values.size();
@@ -541,8 +545,12 @@ class request_arrays {
             std::string_view text;
             if (e.is_null()) {
                 errors.push_back(0);
+                error_texts.push_back(nullptr);
+                error_lengths.push_back(0);
             } else if (!e.get_string().get(text)) {
                 errors.push_back(text.empty() ? 0 : 1);
+                error_texts.push_back(text.empty() ? nullptr : text.data());
+                error_lengths.push_back(text.size());
             } else {
                 bad("errors");
                 return true;
@@ -579,6 +587,8 @@ class request_arrays {
     }
     std::vector<double> ttfts, output_lens, input_lens, itl_values;
     std::vector<unsigned char> errors;
+    std::vector<const char *> error_texts; // into the parser's strings, valid until its next parse
+    std::vector<size_t> error_lengths;
     std::vector<size_t> itl_start;
     sr_fast_requests view{};
 };

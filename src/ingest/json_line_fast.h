@@ -93,6 +93,8 @@ typedef struct sr_fast_requests {
     const double *output_lens;  /* n_output_lens numbers (whole ones are the caller's check) */
     const double *input_lens;   /* n_input_lens numbers */
     const unsigned char *errors; /* n_errors: 1 for a non-empty string, 0 for "" or null */
+    const char *const *error_texts; /* n_errors: a non-empty error's text (not NUL-terminated), NULL for the others */
+    const size_t *error_lengths;    /* n_errors: its bytes */
     const double *itl_values;   /* every number of itls' inner arrays, in order */
     const size_t *itl_start;    /* n_itls + 1 offsets into itl_values */
     size_t n_ttfts, n_output_lens, n_input_lens, n_errors, n_itls, n_itl_values;

@@ -9,6 +9,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/json_arena.h"
+#include "util/spill.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -159,15 +160,60 @@ sr_latency_pct sr_latency_ratio_pct(sr_latency_ratio_kind k)
     return k == SR_LAT_RATIO_TPOT_P50 ? SR_PCT_50 : SR_PCT_99;
 }
 
+sr_bench_requests *sr_bench_requests_new(size_t n, bool with_input_len)
+{
+    sr_bench_requests *r = sr_xcalloc(1, sizeof *r);
+    size_t m = n ? n : 1;
+    r->n = n;
+    r->ttft_s = sr_xcalloc(m, sizeof *r->ttft_s);
+    r->output_len = sr_xcalloc(m, sizeof *r->output_len);
+    r->input_len = with_input_len ? sr_xcalloc(m, sizeof *r->input_len) : NULL;
+    r->failed = sr_xcalloc(m, sizeof *r->failed);
+    r->itl_sum_s = sr_xcalloc(m, sizeof *r->itl_sum_s);
+    r->itl_count = sr_xcalloc(m, sizeof *r->itl_count);
+    return r;
+}
+
+void sr_bench_requests_set_error(sr_bench_requests *r, size_t i, const char *text, size_t len)
+{
+    if (i >= r->n)
+        return;
+    if (!r->error)
+        r->error = sr_xcalloc(r->n, sizeof *r->error);
+    if (!text)
+        len = 0;
+    if (len > SR_REQUEST_ERROR_MAX) { /* not inside a character */
+        len = SR_REQUEST_ERROR_MAX;
+        while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
+            len--;
+    }
+    free(r->error[i]);
+    r->error[i] = sr_xstrndup(text ? text : "", len);
+}
+
+void sr_bench_requests_drop_itls(sr_bench_requests *r)
+{
+    free(r->itl_s);
+    sr_spill_close(r->itl_spill);
+    r->itl_s = NULL;
+    r->itl_spill = NULL;
+}
+
 void sr_bench_requests_free(sr_bench_requests *r)
 {
     if (!r)
         return;
+    sr_bench_requests_drop_itls(r);
     free(r->ttft_s);
     free(r->output_len);
+    free(r->input_len);
     free(r->failed);
-    free(r->itl_s);
-    free(r->itl_start);
+    if (r->error)
+        for (size_t i = 0; i < r->n; i++)
+            free(r->error[i]);
+    free(r->error);
+    free(r->itl_sum_s);
+    free(r->itl_count);
     free(r);
 }
 

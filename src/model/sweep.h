@@ -217,18 +217,39 @@ const char *sr_latency_metric_name(sr_latency_metric m);
 double sr_latency_pct_value(sr_latency_pct p);
 
 /* The per-request arrays of one run, as the file gives them: vLLM
- * `--save-detailed` (ttfts [s], itls [[s]], output_lens, errors) and SGLang
- * `--output-details` (the same keys). Read by the ingest, never changed. */
+ * `--save-detailed` (ttfts [s], itls [[s]], output_lens, input_lens,
+ * errors) and SGLang `--output-details` (the same keys). Read by the
+ * ingest; the analysis pools the inter-token latencies once (and drops
+ * them), the rest stays for report.sqlite's requests table. */
+#define SR_REQUEST_ERROR_MAX 200 /* bytes of a request's error kept */
+struct sr_spill;
 typedef struct sr_bench_requests {
     size_t n;              /* requests: the length of every per-request array */
     double *ttft_s;        /* time to first token, seconds */
     long *output_len;      /* output tokens (0 for a failed request) */
+    long *input_len;       /* prompt tokens; NULL when the file has no input_lens */
     unsigned char *failed; /* 1: errors[i] is a non-empty string */
-    double *itl_s;         /* every inter-token latency, request after request, seconds */
-    size_t *itl_start;     /* n + 1 offsets into itl_s: request i's are [itl_start[i], itl_start[i+1]) */
+    char **error;          /* a failed request's error, cut at SR_REQUEST_ERROR_MAX bytes (NULL for the others);
+                              NULL when none failed */
+    double *itl_sum_s;     /* each request's inter-token latencies summed in order, seconds */
+    size_t *itl_count;     /* and how many it has */
     size_t n_failed;
+    /* Every inter-token latency, request after request (itl_count[i] each),
+     * seconds, until the analysis pools them: in memory (itl_s), or for a
+     * file too big to hold them in a spill file (util/spill.h). */
+    size_t n_itl;
+    double *itl_s;
+    struct sr_spill *itl_spill;
 } sr_bench_requests;
 
+/* The arrays for n requests (input_len too when with_input_len), zeroed;
+ * no error texts and no inter-token latencies yet. */
+sr_bench_requests *sr_bench_requests_new(size_t n, bool with_input_len);
+/* Request i failed with this error (len bytes, cut at SR_REQUEST_ERROR_MAX
+ * on a character's boundary; text NULL: an empty one). */
+void sr_bench_requests_set_error(sr_bench_requests *r, size_t i, const char *text, size_t len);
+/* Free the inter-token latencies alone (the analysis has pooled them). */
+void sr_bench_requests_drop_itls(sr_bench_requests *r);
 void sr_bench_requests_free(sr_bench_requests *r); /* NULL allowed */
 
 typedef struct sr_bench_run {
@@ -572,7 +593,8 @@ typedef struct sr_settings {
 void sr_settings_default(sr_settings *s);
 
 /* The output formats (--outputs): report.json, the CSV files, results.md,
- * report.html, report.pdf, the charts as SVG and as PNG, results.tex. */
+ * report.html, report.pdf, the charts as SVG and as PNG, results.tex,
+ * report.sqlite. */
 enum {
     SR_OUTPUT_JSON = 1 << 0,
     SR_OUTPUT_CSV = 1 << 1,
@@ -582,7 +604,8 @@ enum {
     SR_OUTPUT_SVG = 1 << 5,
     SR_OUTPUT_PNG = 1 << 6,
     SR_OUTPUT_TEX = 1 << 7,
-    SR_OUTPUT_ALL = (1 << 8) - 1
+    SR_OUTPUT_SQLITE = 1 << 8,
+    SR_OUTPUT_ALL = (1 << 9) - 1
 };
 
 typedef struct sr_manifest {

@@ -12,6 +12,8 @@
 #include "render/compare/outline.h"
 #include "render/doc.h"
 #include "render/render.h"
+#include "render/report/figures.h"
+#include "render/report/sqlite.h"
 #include "render/survey/charts.h"
 #include "render/survey/outline.h"
 #include "render/survey/text.h"
@@ -21,11 +23,24 @@
 /* ---- the report ------------------------------------------------------------ */
 
 /* The report's files, in the order they are written. */
-enum { OUT_CHARTS = 0, OUT_JSON = 2 * SR_N_CHARTS, OUT_CSV, OUT_MD, OUT_HTML, OUT_PDF, OUT_CLAIMS_CSV, OUT_TEX, OUT_ITEMS_CSV, N_OUT };
+enum {
+    OUT_CHARTS = 0,
+    OUT_JSON = 2 * SR_N_CHARTS,
+    OUT_CSV,
+    OUT_MD,
+    OUT_HTML,
+    OUT_PDF,
+    OUT_CLAIMS_CSV,
+    OUT_TEX,
+    OUT_ITEMS_CSV,
+    OUT_FIGURES_CSV,
+    OUT_SQLITE,
+    N_OUT
+};
 
 /* The jobs of the rendering phases (see render_phase1): phase 1 the PDF,
  * one job per PNG chart and the small text files, then (1b) the big text
- * files; phase 2 the SVGs and the HTML. */
+ * files and report.sqlite; phase 2 the SVGs and the HTML. */
 enum {
     JOB_PDF,
     JOB_PNG,
@@ -35,11 +50,13 @@ enum {
     JOB_JSON = N_PHASE1A,
     JOB_CLAIMS_CSV,
     JOB_ITEMS_CSV,
+    JOB_FIGURES_CSV,
+    JOB_SQLITE,
     JOB_MD,
     N_PHASE1
 };
 enum { JOB_SVG_HTML, N_PHASE2 };
-#define MAX_JOBS 16
+#define MAX_JOBS 20
 _Static_assert((int)N_OUT <= SR_MAX_OUTPUTS, "SR_MAX_OUTPUTS");
 _Static_assert((int)N_PHASE1 <= MAX_JOBS && (int)N_PHASE2 <= MAX_JOBS, "MAX_JOBS");
 
@@ -90,12 +107,13 @@ static void render_phase1(void *ctx, size_t i)
     const sr_sweep *sw = job->sweep;
     sr_output *out = job->out;
     sr_error *err = NULL;
-    unsigned needs = part == JOB_PDF    ? SR_OUTPUT_PDF
-                     : part < JOB_TEX   ? SR_OUTPUT_PNG
-                     : part == JOB_JSON ? SR_OUTPUT_JSON
-                     : part == JOB_TEX  ? SR_OUTPUT_TEX
-                     : part == JOB_MD   ? SR_OUTPUT_MD
-                                        : SR_OUTPUT_CSV;
+    unsigned needs = part == JOB_PDF      ? SR_OUTPUT_PDF
+                     : part < JOB_TEX     ? SR_OUTPUT_PNG
+                     : part == JOB_JSON   ? SR_OUTPUT_JSON
+                     : part == JOB_TEX    ? SR_OUTPUT_TEX
+                     : part == JOB_MD     ? SR_OUTPUT_MD
+                     : part == JOB_SQLITE ? SR_OUTPUT_SQLITE
+                                          : SR_OUTPUT_CSV;
     if (!(job->formats & needs)) {
         job->err[part] = NULL;
         return;
@@ -112,6 +130,10 @@ static void render_phase1(void *ctx, size_t i)
     case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
     case JOB_TEX: err = sr_render_latex(sw, &out[OUT_TEX].data, &out[OUT_TEX].len); break;
     case JOB_ITEMS_CSV: err = sr_render_items_csv(sw, &out[OUT_ITEMS_CSV].data, &out[OUT_ITEMS_CSV].len); break;
+    case JOB_FIGURES_CSV:
+        err = sr_render_figures_csv(sw, &out[OUT_FIGURES_CSV].data, &out[OUT_FIGURES_CSV].len);
+        break;
+    case JOB_SQLITE: err = sr_render_sqlite(sw, &out[OUT_SQLITE].data, &out[OUT_SQLITE].len); break;
     default: err = sr_doc_markdown(job->doc, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
@@ -161,7 +183,8 @@ static unsigned slot_format(size_t slot)
     case OUT_HTML: return SR_OUTPUT_HTML;
     case OUT_PDF: return SR_OUTPUT_PDF;
     case OUT_TEX: return SR_OUTPUT_TEX;
-    default: return SR_OUTPUT_CSV; /* results.csv, claims.csv, items.csv */
+    case OUT_SQLITE: return SR_OUTPUT_SQLITE;
+    default: return SR_OUTPUT_CSV; /* results.csv, claims.csv, items.csv, figures.csv */
     }
 }
 
@@ -197,7 +220,9 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
                  {OUT_PDF, "report.pdf"},
                  {OUT_CLAIMS_CSV, "claims.csv"},
                  {OUT_TEX, "results.tex"},
-                 {OUT_ITEMS_CSV, "items.csv"}};
+                 {OUT_ITEMS_CSV, "items.csv"},
+                 {OUT_FIGURES_CSV, "figures.csv"},
+                 {OUT_SQLITE, "report.sqlite"}};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         snprintf(out[files[i].slot].name, sizeof out[i].name, "%s", files[i].name);
 

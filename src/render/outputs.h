@@ -13,14 +13,15 @@
 #include "util/error.h"
 #include "util/outset.h"
 
-/* The most files one document has (the report: 8 files and 7 charts in
+/* The most files one document has (the report: 10 files and 8 charts in
  * two formats). */
-#define SR_MAX_OUTPUTS 24
+#define SR_MAX_OUTPUTS 26
 
 /* report.json, results.csv, results.md, report.html, report.pdf,
  * results.tex, claims.csv (when there are claims), items.csv (when some
- * comparison was made item by item) and charts/NAME.{png,svg} (those with
- * something to draw), on all cores (sweep->settings.threads). */
+ * comparison was made item by item), figures.csv, report.sqlite and
+ * charts/NAME.{png,svg} (those with something to draw), on all cores
+ * (sweep->settings.threads). */
 sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 /* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}. */
 sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n);

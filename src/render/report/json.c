@@ -9,6 +9,7 @@
 
 #include "analysis/facts.h"
 #include "render/render.h"
+#include "render/report/json.h"
 #include "render/report/claims_text.h"
 #include "render/shared/findings.h"
 #include "render/shared/json_parts.h"
@@ -379,7 +380,7 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
     return o;
 }
 
-static cJSON *model_json(const sr_model *m, const sr_settings *st)
+cJSON *sr_report_json_model(const sr_model *m, const sr_settings *st)
 {
     cJSON *o = cJSON_CreateObject();
     sr_json_add(o, "id", cJSON_CreateString(m->id));
@@ -430,7 +431,7 @@ static cJSON *points_json(double fraction)
 
 /* One overview row: the entry, whether it keeps up, each benchmark's
  * verdict and difference, the range of its speed ratios, its status. */
-static cJSON *overview_json(const sr_model *m, const char **benches, size_t n_bench)
+cJSON *sr_report_json_overview_row(const sr_model *m, const char **benches, size_t n_bench)
 {
     cJSON *o = cJSON_CreateObject();
     sr_json_add(o, "model", cJSON_CreateString(m->label ? m->label : m->id));
@@ -485,7 +486,7 @@ static cJSON *overview_json(const sr_model *m, const char **benches, size_t n_be
 /* One claim: what was claimed, what the export gives, the verdict and why. */
 /* The lead sentence's counts (analysis/facts.h), over every entry but the
  * baseline: what each format's headline says, for a script to hold it to. */
-static cJSON *headline_json(const sr_sweep *sw)
+cJSON *sr_report_json_headline(const sr_sweep *sw)
 {
     sr_headline h;
     sr_headline_count(sw, &h);
@@ -508,7 +509,7 @@ static cJSON *headline_json(const sr_sweep *sw)
     return o;
 }
 
-static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
+cJSON *sr_report_json_claim(const sr_sweep *sw, const sr_claim *c)
 {
     cJSON *o = cJSON_CreateObject();
     sr_json_add(o, "source", cJSON_CreateString(c->source));
@@ -539,7 +540,7 @@ static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
 }
 
 /* The counts per verdict, the files read and the columns not checked. */
-static cJSON *claims_summary_json(const sr_claim_list *cl)
+cJSON *sr_report_json_claims_summary(const sr_claim_list *cl)
 {
     size_t counts[SR_CLAIM_N_STATUS];
     sr_claim_list_count(cl, counts);
@@ -596,19 +597,8 @@ static cJSON *warning_groups_json(const sr_sweep *sw)
     return arr;
 }
 
-static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
-                              char **out, size_t *len);
-
-sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
+cJSON *sr_report_json_settings(const sr_sweep *sw)
 {
-    cJSON *root = cJSON_CreateObject();
-    sr_json_add(root, "schema_version", cJSON_CreateNumber(1));
-    cJSON *tool = cJSON_CreateObject();
-    sr_json_add(tool, "name", cJSON_CreateString("sweep-report"));
-    sr_json_add(tool, "version", cJSON_CreateString(SR_VERSION));
-    sr_json_add(root, "tool", tool);
-    sr_json_add(root, "baseline", sr_json_str(sw->baseline));
-
     const sr_settings *st = &sw->settings;
     cJSON *settings = sr_json_statistics_settings(st);
     sr_json_add(settings, "simultaneous", cJSON_CreateBool(st->simultaneous));
@@ -646,14 +636,30 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
         sr_json_add(settings, "slo", cJSON_CreateNull());
     }
     sr_json_add(settings, "keep_going", cJSON_CreateBool(st->keep_going));
-    sr_json_add(root, "settings", settings);
+    return settings;
+}
+
+static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
+                              char **out, size_t *len);
+
+sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
+{
+    cJSON *root = cJSON_CreateObject();
+    sr_json_add(root, "schema_version", cJSON_CreateNumber(SR_REPORT_JSON_SCHEMA));
+    cJSON *tool = cJSON_CreateObject();
+    sr_json_add(tool, "name", cJSON_CreateString("sweep-report"));
+    sr_json_add(tool, "version", cJSON_CreateString(SR_VERSION));
+    sr_json_add(root, "tool", tool);
+    sr_json_add(root, "baseline", sr_json_str(sw->baseline));
+
+    sr_json_add(root, "settings", sr_report_json_settings(sw));
     sr_json_add(root, "sweep", sr_json_manifest(sw));
 
     sr_json_add(root, "warnings", sr_json_warnings(sw));
     sr_json_add(root, "warning_groups", warning_groups_json(sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
-        sr_json_add(root, "claims_summary", claims_summary_json(&sw->claims));
+        sr_json_add(root, "claims_summary", sr_report_json_claims_summary(&sw->claims));
         sr_json_add(root, "claims", cJSON_CreateArray()); /* left empty: print_report fills it in */
     }
 
@@ -663,9 +669,9 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
     cJSON *overview = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
-        sr_json_append(overview, overview_json(&sw->models[order[i]], benches, n_bench));
+        sr_json_append(overview, sr_report_json_overview_row(&sw->models[order[i]], benches, n_bench));
     free(benches);
-    sr_json_add(root, "headline", headline_json(sw));
+    sr_json_add(root, "headline", sr_report_json_headline(sw));
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));
@@ -684,13 +690,13 @@ typedef struct root_array {
 
 static cJSON *model_element(const sr_sweep *sw, size_t i, const void *order)
 {
-    return model_json(&sw->models[((const size_t *)order)[i]], &sw->settings);
+    return sr_report_json_model(&sw->models[((const size_t *)order)[i]], &sw->settings);
 }
 
 static cJSON *claim_element(const sr_sweep *sw, size_t i, const void *ctx)
 {
     (void)ctx;
-    return claim_json(sw, &sw->claims.items[i]);
+    return sr_report_json_claim(sw, &sw->claims.items[i]);
 }
 
 /* Each element of a's array: built, printed into place and freed. */
