@@ -15,11 +15,18 @@
 #include "render/outputs.h"
 #include "render/render.h"
 #include "render/report/aliases.h"
+#include "render/report/sqlite.h"
+#include "render/shared/words.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/alloc.h"
+#include "util/escape.h"
+#include "util/sqlite_file.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+
+/* --db-wait's default: a report of ten thousand models appends in seconds. */
+#define SR_DEFAULT_DB_WAIT 60
 
 static double now_seconds(void)
 {
@@ -28,8 +35,53 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Render every file in memory, then write them as one set. */
-static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_timings *t, FILE *info)
+/* --db FILE: the report's tables appended to a database of many sweeps,
+ * after OUT_DIR (report.sqlite as just rendered, else rendered for it). */
+static sr_error *append_to_db(const sr_sweep *sweep, const char *export_dir, const char *db, double wait,
+                              const sr_output *out, size_t n, FILE *info)
+{
+    const sr_output *file = sr_output_named(out, n, "report.sqlite");
+    char *data = NULL;
+    size_t len = 0;
+    sr_error *err = file ? NULL : sr_render_sqlite(sweep, &data, &len);
+    if (err)
+        return err;
+    sr_report_db_key key;
+    sr_report_db_key_make(sweep, &key);
+    char *name = sr_text_sweep_name(sweep);
+    sr_db_sweep row = {.export_path = export_dir,
+                       .content_hash = key.content_hash,
+                       .settings_key = key.settings_key,
+                       .settings = key.settings,
+                       .baseline = sweep->baseline,
+                       .name = name,
+                       .date = sweep->manifest.date,
+                       .tool_version = SR_VERSION,
+                       .entries = (long)sweep->n_models};
+    sr_db_result res;
+    err = sr_db_append(db, file ? file->data : data, file ? file->len : len, &row, wait, &res);
+    free(data);
+    free(name);
+    sr_report_db_key_release(&key);
+    if (err)
+        return err;
+    char *shown = sr_terminal_text_dup(db);
+    if (res.added)
+        fprintf(info, "sweep-report: added to %s as sweep %lld (%lld rows)%s\n", shown, res.sweep_id, res.rows,
+                res.created ? "; the file is new" : "");
+    else
+        fprintf(info, "sweep-report: %s has this sweep already (sweep %lld: the same inputs and settings); nothing added\n",
+                shown, res.sweep_id);
+    if (res.migrated_from)
+        fprintf(info, "sweep-report: %s brought from schema version %ld to %d\n", shown, res.migrated_from,
+                SR_REPORT_SQLITE_SCHEMA);
+    free(shown);
+    return NULL;
+}
+
+/* Render every file in memory, then write them as one set; then --db. */
+static sr_error *write_report(const sr_sweep *sweep, const char *export_dir, const char *out_dir, const char *db,
+                              double db_wait, sr_timings *t, FILE *info)
 {
     double start = now_seconds();
     sr_output out[SR_MAX_OUTPUTS];
@@ -38,6 +90,8 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     double rendered = now_seconds();
     if (!err) {
         err = sr_cmd_write_outputs(out_dir, out, n, info);
+        if (!err && db)
+            err = append_to_db(sweep, export_dir, db, db_wait, out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
@@ -56,6 +110,8 @@ typedef struct report_opts {
     const char **claims; /* --claims FILE, repeatable (and audit's operands): the files, in order */
     size_t n_claims;
     const char *summary_md; /* --summary-md FILE: the Overview in Markdown; NULL: not written */
+    const char *db;         /* --db FILE: the tables appended to a database of many sweeps; NULL: none */
+    double db_wait;         /* --db-wait SECONDS */
 } report_opts;
 
 static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
@@ -133,6 +189,12 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,
                   "also write the Overview alone in Markdown (and the claims' verdicts), for a CI step summary "
                   "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output"),
+    SR_OPT_STRING(0, "db", "FILE",  report_opts, db,
+                  "also append the report's tables to the SQLite database FILE, which gathers many sweeps (made when "
+                  "missing; a sweep already there, by its inputs' content and the settings, is not added twice; "
+                  "written after OUT_DIR; docs/report-format.md)"),
+    SR_OPT_NUMBER(0, "db-wait", "SECONDS", report_opts, db_wait, 0, 86400, SR_CLI_CLOSED,
+                  "how long --db waits for another writer of FILE (default " SR_STR(SR_DEFAULT_DB_WAIT) ")"),
     SR_OPT_END,
 };
 
@@ -141,6 +203,7 @@ static void report_opts_default(report_opts *o)
     memset(o, 0, sizeof *o);
     sr_stats_opts_default(&o->stats);
     o->out_dir = SR_DEFAULT_REPORT_DIR;
+    o->db_wait = SR_DEFAULT_DB_WAIT;
 }
 
 static void report_opts_release(report_opts *o)
@@ -216,7 +279,7 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
         sr_claim_aliases_release(&aliases);
     }
     if (!err)
-        err = write_report(sweep, o->out_dir, timed, info);
+        err = write_report(sweep, export_dir, o->out_dir, o->db, o->db_wait, timed, info);
     if (!err && o->summary_md)
         err = write_summary_md(sweep, o, out);
     if (err)
@@ -250,6 +313,8 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     if (!err && !args.help && o.summary_md && !o.summary_md[0])
         err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help && o.db && !o.db[0])
+        err = sr_usage_error("--db needs a file");
     if (!err && !args.help)
         err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {
@@ -325,6 +390,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
         err = add_claims_file(&o, args.operands[i]);
     if (!err && !args.help && o.summary_md && !o.summary_md[0])
         err = sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (!err && !args.help && o.db && !o.db[0])
+        err = sr_usage_error("--db needs a file");
     if (!err && !args.help)
         err = sr_stats_opts_check(&o.stats);
     if (!err && !args.help) {

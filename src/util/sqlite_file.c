@@ -629,13 +629,15 @@ static sr_error *append_in_transaction(appender *a, const sr_db_sweep *s, sr_db_
     return err;
 }
 
-/* The report's bytes as the attached schema "rep", read only. */
+/* The report's bytes as the attached schema "rep", in place: read only in
+ * effect (nothing writes to rep), but not flagged so, since BEGIN
+ * IMMEDIATE takes the write lock of every attached database. */
 static sr_error *attach_report(appender *a, const char *report, size_t len)
 {
     int rc = sqlite3_exec(a->db, "ATTACH DATABASE ':memory:' AS rep", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_deserialize(a->db, "rep", (unsigned char *)(uintptr_t)report, (sqlite3_int64)len,
-                                 (sqlite3_int64)len, SQLITE_DESERIALIZE_READONLY);
+                                 (sqlite3_int64)len, 0);
     return rc == SQLITE_OK ? NULL : app_error(a, rc, "cannot read the report's tables");
 }
 
@@ -660,8 +662,6 @@ sr_error *sr_db_append(const char *path, const char *report, size_t len, const s
     sr_error *err = NULL;
     if (sqlite3_db_readonly(a.db, "main") == 1)
         err = sr_error_new(SR_EXIT_FAILURE, path, 0, "read-only: not changed");
-    if (!err)
-        err = attach_report(&a, report, len);
     /* A file that is not SQLite says so on its first read, before any lock
      * that would write; then the write lock, waited for. */
     long long ignored;
@@ -673,6 +673,8 @@ sr_error *sr_db_append(const char *path, const char *report, size_t len, const s
                   ? sr_error_new(SR_EXIT_INPUT, path, 0, "not an SQLite database, or a damaged one (%s): not changed",
                                  sqlite3_errmsg(a.db))
                   : app_error(&a, rc, "cannot read it");
+    if (!err)
+        err = attach_report(&a, report, len);
     if (!err && (rc = sqlite3_exec(a.db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
         err = rc == SQLITE_BUSY ? sr_error_new(SR_EXIT_FAILURE, path, 0,
                                                "locked by another writer for more than %g s: not changed",

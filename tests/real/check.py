@@ -334,6 +334,13 @@ def main():
                             + (["--ready", export_dir] if ready else []), capture_output=True, text=True)
         if hl.returncode != 0 and not (ready and "no READY arm" in hl.stdout and hl.stdout.count("FAIL") == 1):
             failures.append(f"{label}: check_headline.py:\n      " + hl.stdout.strip().replace("\n", "\n      ")[:2000])
+        # Issue 42: report.sqlite and figures.csv hold report.json's figures,
+        # and the requests table the files' own (tests/check_sqlite.py).
+        sq = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "check_sqlite.py"), outdir, export_dir],
+                            capture_output=True, text=True)
+        if sq.returncode != 0:
+            failures.append(f"{label}: check_sqlite.py:\n      "
+                            + (sq.stdout + sq.stderr).strip().replace("\n", "\n      ")[:2000])
         checked += 1
         print(f"realdata: {label}: {n_rows - n_bad}/{n_rows} rows hold")
     if not opts.keep_outputs:

@@ -24,6 +24,7 @@
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
+#include "util/spill.h"
 
 #ifndef REQUESTS_DIR
 #define REQUESTS_DIR "build/requests"
@@ -151,9 +152,12 @@ Test(latency, pooled_percentiles_match_numpy)
                 assert_close(sets[s].v[i++], v->valuedouble, 1e-13, what);
             }
         }
-        /* the arrays are dropped once pooled */
-        for (size_t r = 0; r < sc->n_runs; r++)
-            cr_assert_null(sc->runs[r].requests);
+        /* the inter-token latencies are dropped once pooled; each request's own figures stay */
+        for (size_t r = 0; r < sc->n_runs; r++) {
+            cr_assert_not_null(sc->runs[r].requests);
+            cr_assert_null(sc->runs[r].requests->itl_s);
+            cr_assert_null(sc->runs[r].requests->itl_spill);
+        }
         release_model(m);
         checked++;
     }
@@ -574,8 +578,13 @@ Test(latency, detailed_arrays)
     cr_assert_eq(q->n_failed, 1);
     cr_assert_eq(runs[0].failed, 1);
     cr_assert_eq(q->failed[1], 1);
-    cr_assert_eq(q->itl_start[1], 2);
-    cr_assert_eq(q->itl_start[3], 3);
+    cr_assert_eq(q->itl_count[0], 2);
+    cr_assert_eq(q->itl_count[1], 1);
+    cr_assert_eq(q->itl_count[2], 0);
+    cr_assert_eq(q->n_itl, 3);
+    cr_assert_str_eq(q->error[1], "Traceback: timeout");
+    cr_assert_null(q->error[0]);
+    cr_assert_eq(q->itl_sum_s[0], 0.01 + 0.02);
     cr_assert_eq(q->output_len[2], 1);
     sr_model *m = new_model();
     sr_scenario_spec spec = {100, 2, 2, INFINITY, -1};
@@ -719,7 +728,7 @@ Test(latency, no_cjson_tree_of_the_arrays)
     sr_json_arena_install();
     cr_assert_null(err, "%s", err ? err->message : "");
     cr_assert_eq(runs[0].requests->n, REQ);
-    cr_assert_eq(runs[0].requests->itl_start[REQ], (size_t)REQ * ITL);
+    cr_assert_eq(runs[0].requests->n_itl, (size_t)REQ * ITL);
     cr_assert(counted < 50, "%zu cJSON allocations", counted);
     sr_bench_runs_free(runs, n);
     free(text);
@@ -753,4 +762,110 @@ Test(latency, quantile_by_selection_is_gsl_on_sorted)
                          fs[k]);
     }
     gsl_rng_free(rng);
+}
+
+/* Values handed out in chunks of a few, from an array: the stream of
+ * sr_quantiles_streamed. */
+typedef struct array_stream {
+    const double *v;
+    size_t n, at, chunk, passes;
+} array_stream;
+static void array_rewind(void *ctx)
+{
+    array_stream *a = ctx;
+    a->at = 0;
+    a->passes++;
+}
+static bool array_next(void *ctx, const double **v, size_t *n)
+{
+    array_stream *a = ctx;
+    if (a->at >= a->n)
+        return false;
+    *v = a->v + a->at;
+    *n = a->n - a->at < a->chunk ? a->n - a->at : a->chunk;
+    a->at += *n;
+    return true;
+}
+
+/* The percentiles read in passes, holding a few values at a time, are the
+ * very numbers of selecting among them all (and of GSL on the sorted
+ * data): ties, negative numbers, zeros of both signs, one value, values
+ * that share all but their last bits, and every held size down to 1. */
+Test(latency, quantiles_streamed_are_selection_exactly)
+{
+    enum { N = 3001 };
+    static double v[N], sorted[N];
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    const double fs[] = {0, 0.025, 0.5, 0.9, 0.975, 0.99, 0.999, 1};
+    enum { M = sizeof fs / sizeof *fs };
+    for (size_t trial = 0; trial < 6; trial++) {
+        size_t n = trial == 3 ? 1 : N - trial * 400;
+        for (size_t i = 0; i < n; i++) {
+            switch (trial) {
+            case 0: v[i] = gsl_ran_gaussian(rng, 1.0); break;
+            case 1: v[i] = (double)gsl_rng_uniform_int(rng, 7) - 3; break; /* ties, negatives */
+            case 2: v[i] = 0.02 + 1e-15 * (double)gsl_rng_uniform_int(rng, 50); break; /* the same top bits */
+            case 4: v[i] = gsl_rng_uniform_int(rng, 2) ? 0.0 : 1e-300 * gsl_rng_uniform(rng); break;
+            default: v[i] = gsl_ran_exponential(rng, 0.03); break; /* inter-token latencies */
+            }
+        }
+        memcpy(sorted, v, n * sizeof *v);
+        gsl_sort(sorted, 1, n);
+        const size_t helds[] = {1, 7, 100, N};
+        for (size_t h = 0; h < sizeof helds / sizeof *helds; h++) {
+            array_stream a = {v, n, 0, 97, 0};
+            sr_value_stream s = {&a, array_rewind, array_next};
+            double q[M];
+            cr_assert(sr_quantiles_streamed(&s, n, fs, M, q, helds[h]), "trial %zu held %zu", trial, helds[h]);
+            for (size_t k = 0; k < M; k++)
+                cr_assert_eq(q[k], gsl_stats_quantile_from_sorted_data(sorted, 1, n, fs[k]),
+                             "trial %zu held %zu f %g: %.17g", trial, helds[h], fs[k], q[k]);
+            cr_assert(a.passes <= 5, "%zu passes", a.passes);
+        }
+        /* a stream that gives fewer values than it said is no answer */
+        array_stream a = {v, n - 1, 0, 97, 0};
+        sr_value_stream s = {&a, array_rewind, array_next};
+        double q[M];
+        if (n > 1)
+            cr_assert_not(sr_quantiles_streamed(&s, n, fs, M, q, 7));
+    }
+    gsl_rng_free(rng);
+}
+
+/* A scenario whose inter-token latencies lie in spill files (a file too big
+ * to hold them), selected among in passes of a few at a time, gets the
+ * figures of the same latencies held in memory: the numpy-checked files. */
+Test(latency, spilled_itls_give_the_same_percentiles)
+{
+    cJSON *root = expected();
+    const cJSON *sc_json;
+    size_t checked = 0;
+    cJSON_ArrayForEach(sc_json, cJSON_GetObjectItem(root, "scenarios"))
+    {
+        const char *file = cJSON_GetObjectItem(sc_json, "file")->valuestring;
+        sr_slo none = {NAN, NAN, NAN};
+        sr_model *held = new_model(), *spilled = new_model();
+        load_scenario(file, held);
+        load_scenario(file, spilled);
+        sr_scenario *a = &held->scenarios[0], *b = &spilled->scenarios[0];
+        for (size_t r = 0; r < b->n_runs; r++) {
+            sr_bench_requests *q = b->runs[r].requests;
+            cr_assert_null(sr_spill_open(&q->itl_spill));
+            cr_assert_null(sr_spill_append(q->itl_spill, q->itl_s, q->n_itl));
+            free(q->itl_s);
+            q->itl_s = NULL;
+        }
+        cr_assert_null(sr_latency_summary(a, &none));
+        cr_assert_null(sr_latency_summary_held(b, &none, 5));
+        for (size_t k = 0; k < SR_N_LAT; k++)
+            for (size_t p = 0; p < SR_N_PCT; p++)
+                cr_assert_eq(a->latency[k].pct_ms[p], b->latency[k].pct_ms[p], "%s %s p%zu: %.17g %.17g", file,
+                             metric_names[k], p, a->latency[k].pct_ms[p], b->latency[k].pct_ms[p]);
+        cr_assert_eq(b->latency[SR_LAT_ITL].source, SR_LAT_SOURCE_REQUESTS);
+        release_model(held);
+        release_model(spilled);
+        checked++;
+    }
+    cr_assert_eq(checked, 3);
+    cJSON_Delete(root);
 }

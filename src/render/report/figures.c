@@ -141,16 +141,18 @@ static void walk_object(walk *w, const cJSON *obj, const char *around)
             }
             continue;
         }
+        /* its interval: <key>_ci_low/_high, else (the delta or ratio) the bare pair */
         double value = cJSON_IsNumber(m) ? m->valuedouble : NAN, lo, hi;
-        if (owner && strcmp(key, owner) == 0) {
+        char low_key[176], high_key[176];
+        snprintf(low_key, sizeof low_key, "%s_ci_low", key);
+        snprintf(high_key, sizeof high_key, "%s_ci_high", key);
+        bool own = member(obj, low_key) || member(obj, high_key);
+        if (!own && owner && strcmp(key, owner) == 0) {
             lo = number_of(obj, "ci_low");
             hi = number_of(obj, "ci_high");
         } else {
-            char k[176];
-            snprintf(k, sizeof k, "%s_ci_low", key);
-            lo = number_of(obj, k);
-            snprintf(k, sizeof k, "%s_ci_high", key);
-            hi = number_of(obj, k);
+            lo = number_of(obj, low_key);
+            hi = number_of(obj, high_key);
         }
         if (isfinite(value) || isfinite(lo) || isfinite(hi))
             emit(w, key, value, lo, hi, source);

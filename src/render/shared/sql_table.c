@@ -51,10 +51,13 @@ const cJSON *sr_sql_json_at(const cJSON *obj, const char *path)
         const char *dot = strchr(p, '.');
         size_t len = dot ? (size_t)(dot - p) : strlen(p);
         const cJSON *next = NULL;
-        if (cJSON_IsObject(at))
+        if (cJSON_IsObject(at)) {
             for (const cJSON *m = at->child; m && !next; m = m->next)
                 if (m->string && strlen(m->string) == len && memcmp(m->string, p, len) == 0)
                     next = m;
+        } else if (cJSON_IsArray(at) && len > 0 && len < 6 && strspn(p, "0123456789") >= len) {
+            next = cJSON_GetArrayItem(at, atoi(p)); /* "recomputed_range.0": an element */
+        }
         at = next;
         p += len + (dot ? 1 : 0);
     }

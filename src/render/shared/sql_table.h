@@ -21,7 +21,8 @@ typedef struct sr_sql_column {
     const char *name;
     sr_sql_type type;
     /* Where the value is in the row's JSON object, keys joined by '.'
-     * ("latency.ttft_ms.p50"); a number of an INTEGER column is stored as
+     * ("latency.ttft_ms.p50"; a number names an element of a list:
+     * "recomputed_range.0"); a number of an INTEGER column is stored as
      * an integer when whole, true/false as 1/0, an array or object as its
      * JSON text. NULL: the builder puts it (a key column: entry, benchmark). */
     const char *path;
@@ -52,7 +53,8 @@ sr_error *sr_sql_fill_open(sr_sqlite_build *b, const sr_sql_table *t, sr_sql_fil
  * columns are the caller's to put (sr_sqlite_put_*, by column index). */
 void sr_sql_put_json(sr_sql_fill *f, const cJSON *obj);
 
-/* The value at path in obj (keys joined by '.'); NULL when absent. */
+/* The value at path in obj (keys and list indices joined by '.'); NULL
+ * when absent. */
 const cJSON *sr_sql_json_at(const cJSON *obj, const char *path);
 
 #endif
