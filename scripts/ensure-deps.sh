@@ -25,6 +25,7 @@ check() {
     have_header uninorm.h || missing="$missing libunistring-dev"
     have_header zlib.h || missing="$missing zlib1g-dev"
     have_header sqlite3.h || missing="$missing libsqlite3-dev"
+    have_header yajl/yajl_parse.h || missing="$missing libyajl-dev"
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then

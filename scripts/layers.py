@@ -56,7 +56,7 @@ LOADERS = (
     "ingest/metadata_dir",
 )
 PARSER_GROUPS = {
-    "bench": ("ingest/bench_json", "ingest/bench_text"),
+    "bench": ("ingest/bench_json", "ingest/bench_text", "ingest/bench_stream"),
     "vllm_log": (
         "ingest/vllm_log",
         "ingest/vllm_log_facts",

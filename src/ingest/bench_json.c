@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/bench_parts.h"
 #include "ingest/ingest.h"
 #include "ingest/json.h"
 #include "ingest/json_keys.h"
@@ -311,9 +312,11 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
         if (!isfinite(len) || len < 0 || len > COUNT_MAX || len != floor(len))
             return sr_json_key_error(o, "output_lens", "expected token counts in 'output_lens' (request %zu)", i);
     }
-    for (size_t k = 0; k < req->n_itl_values; k++)
-        if (!isfinite(req->itl_values[k]) || req->itl_values[k] < 0 || req->itl_values[k] > COUNT_MAX)
-            return sr_json_key_error(o, "itls", "expected times in seconds in 'itls'");
+    bool bad_itl = req->itl_values_bad;
+    for (size_t k = 0; !req->itl_spill && k < req->n_itl_values && !bad_itl; k++)
+        bad_itl = !isfinite(req->itl_values[k]) || req->itl_values[k] < 0 || req->itl_values[k] > COUNT_MAX;
+    if (bad_itl)
+        return sr_json_key_error(o, "itls", "expected times in seconds in 'itls'");
     sr_bench_requests *q = sr_bench_requests_new(n, req->has_input_lens);
     if (n) { /* (an empty array's data may be NULL, which memcpy may not be given) */
         memcpy(q->ttft_s, req->ttfts, n * sizeof *q->ttft_s);
@@ -327,6 +330,11 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
             q->n_failed++;
             sr_bench_requests_set_error(q, i, req->error_texts[i], req->error_lengths[i]);
         }
+        if (req->itl_spill) { /* streamed: summed as read */
+            q->itl_sum_s[i] = req->itl_sums[i];
+            q->itl_count[i] = req->itl_counts[i];
+            continue;
+        }
         double sum = 0; /* in the file's order: E2EL is TTFT plus this, as vLLM's timeline adds them */
         for (size_t k = req->itl_start[i]; k < req->itl_start[i + 1]; k++)
             sum += req->itl_values[k];
@@ -334,9 +342,13 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
         q->itl_count[i] = req->itl_start[i + 1] - req->itl_start[i];
     }
     q->n_itl = req->n_itl_values;
-    q->itl_s = sr_xmalloc((q->n_itl ? q->n_itl : 1) * sizeof *q->itl_s);
-    if (q->n_itl)
-        memcpy(q->itl_s, req->itl_values, q->n_itl * sizeof *q->itl_s);
+    if (req->itl_spill) {
+        q->itl_spill = req->itl_spill; /* the run owns it now (sr_bench_fill_run's caller checks) */
+    } else {
+        q->itl_s = sr_xmalloc((q->n_itl ? q->n_itl : 1) * sizeof *q->itl_s);
+        if (q->n_itl)
+            memcpy(q->itl_s, req->itl_values, q->n_itl * sizeof *q->itl_s);
+    }
     run->requests = q;
     /* vLLM's older files and SGLang's have no "failed": the errors say it. */
     if (run->failed < 0)
@@ -392,7 +404,7 @@ static sr_error *fill_lengths(const sr_json_obj *o, const sr_fast_requests *req,
     return NULL;
 }
 
-static sr_error *fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_bench_run *run)
+sr_error *sr_bench_fill_run(const sr_json_obj *o, const sr_fast_requests *req, sr_bench_run *run)
 {
     if (!cJSON_IsObject(o->obj))
         return sr_input_error(o->path, o->line, "expected a JSON object");
@@ -645,7 +657,7 @@ static sr_error *read_run(cursor *c, run_list *l, bool in_array)
     sr_bench_run run;
     sr_bench_run_init(&run);
     sr_json_obj o = sr_json_record_obj(c->path, c->data + start, v.end - start, line, v.tree);
-    err = fill_run(&o, v.has_req ? &v.req : NULL, &run);
+    err = sr_bench_fill_run(&o, v.has_req ? &v.req : NULL, &run);
     parsed_release(&v);
     if (err) {
         sr_bench_run_release(&run);

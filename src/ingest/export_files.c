@@ -699,11 +699,42 @@ static sr_error *take_json(const loader *ld, model_parts *p, const sr_found_file
 
 /* A JSON file that is not recognised by its name: what its content is. A
  * file that does not parse is an input error, never skipped in silence. */
+/* A JSON file too big to hold is first read as a stream of bench results
+ * (sr_stream_bench_json): true when it was one (read, recorded, and *err
+ * the reader's verdict). */
+static bool streamed_bench_json(const loader *ld, model_parts *p, const sr_found_file *f, sr_error **err)
+{
+    struct stat st;
+    *err = NULL;
+    if (stat(f->open, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < SR_STREAM_BENCH_BYTES)
+        return false;
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    long long size = 0;
+    char sha[65];
+    bool declined;
+    sr_error *e = sr_stream_bench_json(f->open, f->rel, &runs, &n, &size, sha, &declined);
+    if (declined)
+        return false;
+    /* Recorded as read even when it does not parse, as a file read whole. */
+    if (!e || e->code == SR_EXIT_INPUT)
+        record_digest(ld, f, sr_json_kind_name(SR_JSON_BENCH), size, e ? NULL : sha);
+    if (e) {
+        *err = soften(ld, e, "this benchmark result");
+        return true;
+    }
+    runs_append(&p->json_runs, runs, n);
+    return true;
+}
+
 static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_file *f)
 {
+    sr_error *err;
+    if (streamed_bench_json(ld, p, f, &err))
+        return err;
     char *data;
     size_t len;
-    sr_error *err = sr_read_file(f->open, f->rel, &data, &len);
+    err = sr_read_file(f->open, f->rel, &data, &len);
     if (err)
         return soften(ld, err, "this file");
     /* The bytes as read are hashed; SGLang's "request_rate": Infinity is

@@ -273,6 +273,22 @@ sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_js
  * summaries, bench results and warm-ups; SR_JSON_UNKNOWN when it would
  * take more than the top-level keys (or obj is no object). */
 sr_json_kind sr_json_kind_by_top_keys(const struct cJSON *obj);
+/* A serving benchmark result file too big to hold (from
+ * SR_STREAM_BENCH_BYTES on: vLLM --save-detailed of a gigabyte), read as a
+ * stream (bench_stream.c, yajl): the same runs as sr_parse_bench_json
+ * gives of the file's bytes, its per-request arrays read flat and every
+ * inter-token latency into a spill file as it is met, so memory holds a
+ * few numbers per request, never the file. *size and sha256 are those of
+ * the bytes read (a UTF-8 byte-order mark left out, as sr_read_file does).
+ * *declined: the file is not a stream of bench results (a list of them, a
+ * warm-up, another kind, gzip or UTF-16, or JSON that breaks before its
+ * first object says it is one): nothing is returned and the caller reads
+ * it whole as any JSON file. Objects one after another (--append-result)
+ * are runs each, named by the line they start on. */
+#define SR_STREAM_BENCH_BYTES ((long long)32 << 20)
+sr_error *sr_stream_bench_json(const char *path, const char *rel, sr_bench_run **runs, size_t *n_runs, long long *size,
+                               char sha256[65], bool *declined);
+
 /* sr_parse_bench_json (bench_json.c) for a file sr_looks_like_bench_json
  * says may be one, deciding what it is on the way (the export loader's
  * route for bench results, so that a file of per-request arrays is parsed

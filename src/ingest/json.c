@@ -16,12 +16,12 @@
 
 sr_json_obj sr_json_file_obj(const char *path, const char *data, size_t len, const cJSON *root)
 {
-    return (sr_json_obj){root, path, data, len, 1, 0, ""};
+    return (sr_json_obj){root, path, data, len, 1, 0, "", NULL};
 }
 
 sr_json_obj sr_json_record_obj(const char *path, const char *text, size_t len, long line, const cJSON *obj)
 {
-    return (sr_json_obj){obj, path, text, len, line, line, ""};
+    return (sr_json_obj){obj, path, text, len, line, line, "", NULL};
 }
 
 sr_json_obj sr_json_member_obj(const sr_json_obj *parent, const char *key, const char *prefix)
@@ -31,7 +31,10 @@ sr_json_obj sr_json_member_obj(const sr_json_obj *parent, const char *key, const
     m.prefix = prefix;
     const char *at = sr_json_find_key(parent->text, parent->len, key);
     if (at) {
-        m.line = parent->line + sr_json_line_of(parent->text, at) - 1;
+        long k = sr_json_line_of(parent->text, at) - 1; /* lines of text before the key's */
+        m.line = parent->key_lines ? parent->key_lines[k] : parent->line + k;
+        if (parent->key_lines)
+            m.key_lines = parent->key_lines + k;
         m.len = parent->len - (size_t)(at - parent->text);
         m.text = at;
     }
@@ -41,7 +44,10 @@ sr_json_obj sr_json_member_obj(const sr_json_obj *parent, const char *key, const
 long sr_json_obj_key_line(const sr_json_obj *o, const char *key)
 {
     const char *at = sr_json_find_key(o->text, o->len, key);
-    return at ? o->line + sr_json_line_of(o->text, at) - 1 : o->absent_line;
+    if (!at)
+        return o->absent_line;
+    long k = sr_json_line_of(o->text, at) - 1;
+    return o->key_lines ? o->key_lines[k] : o->line + k;
 }
 
 sr_error *sr_json_key_error(const sr_json_obj *o, const char *key, const char *fmt, ...)

@@ -36,6 +36,11 @@ typedef struct sr_json_obj {
     long line;          /* line of text[0] */
     long absent_line;   /* line named when a key is not found in text */
     const char *prefix; /* put before a key in "field '...'" messages: "text_config." or "" */
+    /* When text is not the file's own but a skeleton made of it (a result
+     * too big to hold, read as a stream: ingest/bench_stream.c), the file's
+     * line of each of its lines (key_lines[0] for its first); NULL
+     * otherwise (line and the newlines of text say it). */
+    const long *key_lines;
 } sr_json_obj;
 
 /* The root object of a whole file: keys not found name no line (0). */

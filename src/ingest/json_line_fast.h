@@ -100,6 +100,14 @@ typedef struct sr_fast_requests {
     size_t n_ttfts, n_output_lens, n_input_lens, n_errors, n_itls, n_itl_values;
     const char *bad_key; /* a per-request array of the wrong shape (not an array, an element of the wrong
                             type): its name; NULL */
+    /* A result read as a stream (ingest/bench_stream.c, never here): the
+     * inter-token latencies went to a spill file as read, not to
+     * itl_values (NULL, n_itl_values their count); each request's sum and
+     * count stand for itl_start; itl_values_bad: one was not a time. */
+    struct sr_spill *itl_spill;
+    const double *itl_sums;
+    const size_t *itl_counts;
+    bool itl_values_bad;
 } sr_fast_requests;
 
 /* One serving benchmark result: the same checks as sr_json_line_fast, and

@@ -471,6 +471,58 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
     return err;
 }
 
+sr_error *sr_stream_chunks(const char *path, const char *display_path, sr_chunk_fn fn, void *ctx, long long *size,
+                           char sha256[65], bool *decode)
+{
+    const char *shown = display_path ? display_path : path;
+    *decode = false;
+    int fd;
+    sr_error *err = open_regular(path, shown, &fd, NULL);
+    if (err)
+        return err;
+    unsigned char head[3];
+    ssize_t got_head = pread(fd, head, sizeof head, 0);
+    if (got_head >= 2 && sr_needs_decoding(head, 2)) {
+        *decode = true;
+        close(fd);
+        return NULL;
+    }
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_sha256 sha;
+    sr_sha256_init(&sha);
+    long long total = 0;
+    bool first = true;
+    while (!err) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        const char *at = chunk;
+        size_t n = (size_t)got;
+        if (first && n >= 3 && memcmp(at, "\xEF\xBB\xBF", 3) == 0) {
+            at += 3;
+            n -= 3;
+        }
+        first = false;
+        total += (long long)n;
+        sr_sha256_update(&sha, at, n);
+        if (n)
+            err = fn(ctx, at, n);
+    }
+    free(chunk);
+    close(fd);
+    if (!err) {
+        sr_sha256_final_hex(&sha, sha256);
+        *size = total;
+    }
+    return err;
+}
+
 /* sr_stream_fd_lines for a file that needs decoding: the text the decoder
  * gives, split into lines; *size and sha256 describe the file's bytes on
  * disk, as for any log. */

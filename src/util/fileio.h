@@ -89,6 +89,17 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
 /* The same for a buffer already in memory. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
 
+/* A regular file in chunks of SR_STREAM_CHUNK_BYTES, each handed to fn (a
+ * JSON file too big to hold: vLLM --save-detailed results of a gigabyte).
+ * A UTF-8 byte-order mark at the start is neither handed over nor hashed,
+ * as sr_read_file drops it; *size and sha256 are then of the bytes handed
+ * over. A file that needs decoding (gzip, UTF-16) is not read: *decode is
+ * set and NULL returned (the caller reads it whole). An error from fn
+ * stops the read and is returned. */
+typedef sr_error *(*sr_chunk_fn)(void *ctx, const char *data, size_t len);
+sr_error *sr_stream_chunks(const char *path, const char *display_path, sr_chunk_fn fn, void *ctx, long long *size,
+                           char sha256[65], bool *decode);
+
 /* Join two path parts with one '/'; fresh string, never NULL. */
 char *sr_path_join(const char *a, const char *b);
 /* The last part of a path (after the last '/'), inside path. */
