@@ -21,6 +21,7 @@
 #include "util/progress.h"
 #include "util/alloc.h"
 #include "util/escape.h"
+#include "util/spool.h"
 #include "util/sqlite_file.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -41,11 +42,11 @@ static sr_error *append_to_db(const sr_sweep *sweep, const char *export_dir, con
                               const sr_output *out, size_t n, FILE *info)
 {
     const sr_output *file = sr_output_named(out, n, "report.sqlite");
-    char *data = NULL;
-    size_t len = 0;
-    sr_error *err = file ? NULL : sr_render_sqlite(sweep, &data, &len);
+    sr_spool *made = NULL;
+    sr_error *err = file && file->spool ? NULL : sr_render_sqlite(sweep, &made);
     if (err)
         return err;
+    const sr_spool *db_file = made ? made : file->spool;
     sr_report_db_key key;
     sr_report_db_key_make(sweep, &key);
     char *name = sr_text_sweep_name(sweep);
@@ -59,8 +60,8 @@ static sr_error *append_to_db(const sr_sweep *sweep, const char *export_dir, con
                        .tool_version = SR_VERSION,
                        .entries = (long)sweep->n_models};
     sr_db_result res;
-    err = sr_db_append(db, file ? file->data : data, file ? file->len : len, &row, wait, &res);
-    free(data);
+    err = sr_db_append(db, sr_spool_path(db_file), &row, wait, &res);
+    sr_spool_free(made);
     free(name);
     sr_report_db_key_release(&key);
     if (err)

@@ -19,6 +19,7 @@
 #include "render/survey/text.h"
 #include "util/alloc.h"
 #include "util/parallel.h"
+#include "util/spool.h"
 
 /* ---- the report ------------------------------------------------------------ */
 
@@ -89,6 +90,28 @@ static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
     return err; /* rgb is this thread's scratch, for its next chart */
 }
 
+/* A big text file of the report through a sink: past SR_SINK_LIMIT it goes
+ * to a temporary file as it is made (ten thousand models' report.json is
+ * 220 MB, figures.csv 160 MB: held until the set is written they were
+ * most of the peak memory). Empty: no file (items.csv without a
+ * comparison item by item). */
+static sr_error *render_sunk(sr_sink_renderer render, const sr_sweep *sw, sr_output *out)
+{
+    sr_sink k;
+    sr_sink_init(&k, SR_SINK_LIMIT);
+    sr_error *err = render(sw, &k);
+    if (err) {
+        sr_sink_release(&k);
+        return err;
+    }
+    err = sr_sink_finish(&k, &out->data, &out->len, &out->spool);
+    if (!err && out->len == 0) {
+        free(out->data);
+        out->data = NULL;
+    }
+    return err;
+}
+
 /* The renderers only read the sweep, so the outputs are made on all cores,
  * in phases of jobs taken in order by whichever thread is free.
  * Phase 1: the PDF (libharu, charts as vectors), each PNG chart (its
@@ -125,15 +148,16 @@ static void render_phase1(void *ctx, size_t i)
     }
     switch (part) {
     case JOB_PDF: err = sr_doc_pdf(job->doc, &out[OUT_PDF].data, &out[OUT_PDF].len); break;
-    case JOB_JSON: err = sr_render_json(sw, &out[OUT_JSON].data, &out[OUT_JSON].len); break;
-    case JOB_CSV: err = sr_render_csv(sw, &out[OUT_CSV].data, &out[OUT_CSV].len); break;
+    case JOB_JSON: err = render_sunk(sr_render_json_sink, sw, &out[OUT_JSON]); break;
+    case JOB_CSV: err = render_sunk(sr_render_csv_sink, sw, &out[OUT_CSV]); break;
     case JOB_CLAIMS_CSV: err = sr_render_claims_csv(sw, &out[OUT_CLAIMS_CSV].data, &out[OUT_CLAIMS_CSV].len); break;
     case JOB_TEX: err = sr_render_latex(sw, &out[OUT_TEX].data, &out[OUT_TEX].len); break;
-    case JOB_ITEMS_CSV: err = sr_render_items_csv(sw, &out[OUT_ITEMS_CSV].data, &out[OUT_ITEMS_CSV].len); break;
-    case JOB_FIGURES_CSV:
-        err = sr_render_figures_csv(sw, &out[OUT_FIGURES_CSV].data, &out[OUT_FIGURES_CSV].len);
+    case JOB_ITEMS_CSV: err = render_sunk(sr_render_items_csv_sink, sw, &out[OUT_ITEMS_CSV]); break;
+    case JOB_FIGURES_CSV: err = render_sunk(sr_render_figures_csv_sink, sw, &out[OUT_FIGURES_CSV]); break;
+    case JOB_SQLITE:
+        err = sr_render_sqlite(sw, &out[OUT_SQLITE].spool);
+        out[OUT_SQLITE].len = out[OUT_SQLITE].spool ? sr_spool_size(out[OUT_SQLITE].spool) : 0;
         break;
-    case JOB_SQLITE: err = sr_render_sqlite(sw, &out[OUT_SQLITE].data, &out[OUT_SQLITE].len); break;
     default: err = sr_doc_markdown(job->doc, &out[OUT_MD].data, &out[OUT_MD].len); break;
     }
     job->err[part] = err;
@@ -262,7 +286,7 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     for (size_t i = 0; i < N_OUT; i++) {
         if (!(job.formats & slot_format(i)))
             sr_outputs_release(&out[i], 1);
-        else if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
+        else if (sr_output_has_content(&out[i]) || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
             kept[(*n_kept)++] = out[i];
         else
             sr_outputs_release(&out[i], 1);

@@ -2,6 +2,8 @@
  * benchmarks shown as columns, the charts' names. */
 #include "render/render.h"
 
+#include "util/spool.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,4 +69,19 @@ size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx)
     sort_by_plan(sweep, idx + first, failed - first);
     sort_by_plan(sweep, idx + failed, n - failed);
     return n;
+}
+
+sr_error *sr_render_in_memory(sr_sink_renderer render, const sr_sweep *sweep, char **out, size_t *len)
+{
+    sr_sink k;
+    sr_sink_init(&k, 0);
+    sr_error *err = render(sweep, &k);
+    sr_spool *spool = NULL;
+    if (err) {
+        sr_sink_release(&k);
+        *out = NULL;
+        *len = 0;
+        return err;
+    }
+    return sr_sink_finish(&k, out, len, &spool); /* limit 0: never a spool */
 }

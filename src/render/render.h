@@ -23,6 +23,16 @@ extern const size_t sr_n_table_benchmarks;
 
 sr_error *sr_render_json(const sr_sweep *sweep, char **out, size_t *len);     /* report.json */
 sr_error *sr_render_csv(const sr_sweep *sweep, char **out, size_t *len);      /* results.csv */
+/* The report's big files through a sink (util/spool.h): past its limit they
+ * leave memory for a temporary file as they are made (render/outputs.c);
+ * items.csv leaves it empty when there is no file. */
+struct sr_sink;
+sr_error *sr_render_json_sink(const sr_sweep *sweep, struct sr_sink *k);
+sr_error *sr_render_csv_sink(const sr_sweep *sweep, struct sr_sink *k);
+sr_error *sr_render_items_csv_sink(const sr_sweep *sweep, struct sr_sink *k);
+/* A sink renderer's bytes in memory (the sink never spools). */
+typedef sr_error *(*sr_sink_renderer)(const sr_sweep *sweep, struct sr_sink *k);
+sr_error *sr_render_in_memory(sr_sink_renderer render, const sr_sweep *sweep, char **out, size_t *len);
 /* claims.csv; *out stays NULL (no file) when no claims were checked. */
 sr_error *sr_render_claims_csv(const sr_sweep *sweep, char **out, size_t *len);
 sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len); /* results.md */

@@ -25,6 +25,7 @@
 
 #include "util/alloc.h"
 #include "util/fileio.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 #define STAGING_PREFIX ".sweep-report.new."
@@ -203,7 +204,14 @@ static sr_error *write_staged(outset *o, const sr_output *out, slot *s)
         return fail(o->shown, out->name, "cannot write: %s", strerror(errno));
     s->written = true;
     size_t done = 0;
-    while (done < out->len) {
+    int e = 0;
+    if (out->spool) { /* an output too big to hold: copied from its temporary file */
+        sr_error *err = sr_spool_copy_to(out->spool, fd);
+        e = err ? EIO : 0;
+        sr_error_free(err);
+        done = err ? 0 : out->len;
+    }
+    while (!out->spool && done < out->len) {
         ssize_t n = write(fd, out->data + done, out->len - done);
         if (n < 0 && errno == EINTR)
             continue;
@@ -211,7 +219,8 @@ static sr_error *write_staged(outset *o, const sr_output *out, slot *s)
             break;
         done += (size_t)n;
     }
-    int e = errno;
+    if (!out->spool)
+        e = errno;
     bool ok = done == out->len;
     if (ok && (fchmod(fd, 0644) != 0 || fsync(fd) != 0)) {
         ok = false;
@@ -265,7 +274,7 @@ static size_t switch_in(outset *o, const sr_output *out)
                 s->moved_aside = true;
             }
         }
-        if (out[i].data) {
+        if (sr_output_has_content(&out[i])) {
             if (move_no_replace(stage_dir_of(o, s), s->base, target, s->base) != 0)
                 return i;
             s->published = true;
@@ -448,7 +457,7 @@ static sr_error *stage(outset *o, const sr_output *out)
     }
     sr_error *err = NULL;
     for (size_t i = 0; i < o->n && !err; i++)
-        if (out[i].data)
+        if (sr_output_has_content(&out[i]))
             err = write_staged(o, &out[i], &o->slots[i]);
     return err;
 }
@@ -547,7 +556,9 @@ void sr_outputs_release(sr_output *out, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(out[i].data);
+        sr_spool_free(out[i].spool);
         out[i].data = NULL;
+        out[i].spool = NULL;
         out[i].len = 0;
     }
 }

@@ -9,11 +9,22 @@
 
 /* An output file made in memory, to be written below an output directory:
  * every subcommand renders all of them first, then writes them all. */
+struct sr_spool;
 typedef struct sr_output {
     char name[64]; /* path below the directory: "report.json", "charts/speed_ratio.png" */
     char *data;
     size_t len;
+    /* Or the bytes in a temporary file (util/spool.h: an output too big to
+     * hold, data NULL, len its size), copied into the staging directory. */
+    struct sr_spool *spool;
 } sr_output;
+
+/* Whether out has bytes to write (data or spool); without, an old file of
+ * its name is only moved out. */
+static inline int sr_output_has_content(const sr_output *out)
+{
+    return out->data != NULL || out->spool != NULL;
+}
 
 /* What the writer tells the user without failing: entries it met and left
  * alone (a staging directory a killed run may have left, which it cannot
@@ -44,7 +55,7 @@ void sr_outset_notes_release(sr_outset_notes *notes);
  * Other files in out_dir are never touched. */
 sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n, sr_outset_notes *notes);
 
-/* Free the outputs' data. */
+/* Free the outputs' data (and spools). */
 void sr_outputs_release(sr_output *out, size_t n);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 /* SQLite's failure on db as our error: out of memory as every library's
@@ -245,35 +246,9 @@ static void inserts_free(sr_sqlite_build *b)
     b->inserts = NULL;
 }
 
-/* The temporary file's bytes, read through our own descriptor. */
-static sr_error *read_back(sr_sqlite_build *b, char **data, size_t *len)
+sr_error *sr_sqlite_build_finish(sr_sqlite_build *b, sr_spool **out)
 {
-    struct stat st;
-    if (fstat(b->fd, &st) != 0 || st.st_size < 0 || (uintmax_t)st.st_size > SIZE_MAX - 1)
-        return sr_error_new(SR_EXIT_FAILURE, b->name, 0, "cannot read its temporary file back");
-    size_t size = (size_t)st.st_size, done = 0;
-    char *buf = sr_xmalloc(size + 1);
-    while (done < size) {
-        ssize_t n = pread(b->fd, buf + done, size - done, (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            free(buf);
-            return sr_error_new(SR_EXIT_FAILURE, b->name, 0, "cannot read its temporary file back: %s",
-                                n < 0 ? strerror(errno) : "it shrank");
-        }
-        done += (size_t)n;
-    }
-    buf[size] = '\0';
-    *data = buf;
-    *len = size;
-    return NULL;
-}
-
-sr_error *sr_sqlite_build_finish(sr_sqlite_build *b, char **data, size_t *len)
-{
-    *data = NULL;
-    *len = 0;
+    *out = NULL;
     sr_error *err = NULL;
     /* in the order the tables were opened (the list holds them newest first) */
     size_t n = 0;
@@ -295,8 +270,11 @@ sr_error *sr_sqlite_build_finish(sr_sqlite_build *b, char **data, size_t *len)
         if (rc != SQLITE_OK)
             err = db_error(NULL, rc, b->name, "cannot close it");
     }
-    if (!err)
-        err = read_back(b, data, len);
+    if (!err) { /* the file is the output: the spool takes it (and removes it when done) */
+        *out = sr_spool_adopt(b->fd, b->path);
+        b->fd = -1;
+        b->path = NULL;
+    }
     sr_sqlite_build_abort(b);
     return err;
 }
@@ -629,19 +607,21 @@ static sr_error *append_in_transaction(appender *a, const sr_db_sweep *s, sr_db_
     return err;
 }
 
-/* The report's bytes as the attached schema "rep", in place: read only in
- * effect (nothing writes to rep), but not flagged so, since BEGIN
- * IMMEDIATE takes the write lock of every attached database. */
-static sr_error *attach_report(appender *a, const char *report, size_t len)
+/* The report's file as the attached schema "rep" (nothing writes to it). */
+static sr_error *attach_report(appender *a, const char *report)
 {
-    int rc = sqlite3_exec(a->db, "ATTACH DATABASE ':memory:' AS rep", NULL, NULL, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_deserialize(a->db, "rep", (unsigned char *)(uintptr_t)report, (sqlite3_int64)len,
-                                 (sqlite3_int64)len, 0);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(a->db, "ATTACH DATABASE ?1 AS rep", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, report, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_finalize(st);
     return rc == SQLITE_OK ? NULL : app_error(a, rc, "cannot read the report's tables");
 }
 
-sr_error *sr_db_append(const char *path, const char *report, size_t len, const sr_db_sweep *sweep, double wait_seconds,
+sr_error *sr_db_append(const char *path, const char *report, const sr_db_sweep *sweep, double wait_seconds,
                        sr_db_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -674,7 +654,7 @@ sr_error *sr_db_append(const char *path, const char *report, size_t len, const s
                                  sqlite3_errmsg(a.db))
                   : app_error(&a, rc, "cannot read it");
     if (!err)
-        err = attach_report(&a, report, len);
+        err = attach_report(&a, report);
     if (!err && (rc = sqlite3_exec(a.db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
         err = rc == SQLITE_BUSY ? sr_error_new(SR_EXIT_FAILURE, path, 0,
                                                "locked by another writer for more than %g s: not changed",

@@ -42,9 +42,11 @@ void sr_sqlite_put_text(sr_sqlite_insert *ins, size_t column, const char *s, siz
 /* The row is complete. */
 sr_error *sr_sqlite_insert_row(sr_sqlite_insert *ins);
 
-/* Every row sent, the transaction committed, the file closed: *data (free)
- * holds its bytes. The build is freed, whatever the result. */
-sr_error *sr_sqlite_build_finish(sr_sqlite_build *b, char **data, size_t *len);
+/* Every row sent, the transaction committed, the file closed: *out is it
+ * (util/spool.h: a temporary file, removed when the spool is freed; its
+ * path is what --db attaches). The build is freed, whatever the result. */
+struct sr_spool;
+sr_error *sr_sqlite_build_finish(sr_sqlite_build *b, struct sr_spool **out);
 /* Drop a build (after an error elsewhere): nothing is left in $TMPDIR. */
 void sr_sqlite_build_abort(sr_sqlite_build *b);
 
@@ -72,7 +74,8 @@ typedef struct sr_db_result {
     long long rows;     /* rows added over all tables */
 } sr_db_result;
 
-/* Append every table of the report database report[0..len) to the SQLite
+/* Append every table of the report database at report (a file
+ * sr_sqlite_build_finish made) to the SQLite
  * database at path, each row under the sweep's id, in one transaction:
  * - path is made when missing; a symbolic link there is refused;
  * - a file that is not SQLite, is corrupt, or is another program's
@@ -86,7 +89,7 @@ typedef struct sr_db_result {
  *   nothing, so appending twice is appending once.
  * Writers of one file are serialised by SQLite's own lock (BEGIN
  * IMMEDIATE, waiting up to wait_seconds). */
-sr_error *sr_db_append(const char *path, const char *report, size_t len, const sr_db_sweep *sweep, double wait_seconds,
+sr_error *sr_db_append(const char *path, const char *report, const sr_db_sweep *sweep, double wait_seconds,
                        sr_db_result *res);
 
 #endif

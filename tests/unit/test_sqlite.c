@@ -16,6 +16,7 @@
 #include "render/shared/sql_table.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
+#include "util/spool.h"
 #include "util/sqlite_file.h"
 #include "util/strbuf.h"
 
@@ -76,7 +77,11 @@ static void build(char **data, size_t *len, long version)
     sr_sqlite_put_real(g, 0, NAN);
     sr_sqlite_put_text(g, 1, "it's \"quoted\"", 13);
     cr_assert_null(sr_sqlite_insert_row(g));
-    cr_assert_null(sr_sqlite_build_finish(b, data, len));
+    sr_spool *file;
+    cr_assert_null(sr_sqlite_build_finish(b, &file));
+    cr_assert_null(sr_spool_read_all(file, data, len));
+    cr_assert_eq(*len, sr_spool_size(file));
+    sr_spool_free(file);
 }
 
 Test(sqlite, build_rows_values_and_bytes)
@@ -195,7 +200,7 @@ Test(sqlite, figures_walk)
 
 /* A report database of schema version `version`: table t (a, and b from
  * version 2 on), and table u from version 2 on. */
-static void report_db(long version, long rows, char **data, size_t *len)
+static sr_spool *report_db(long version, long rows)
 {
     sr_sqlite_build *b;
     cr_assert_null(sr_sqlite_build_open("r.sqlite", version, &b));
@@ -208,7 +213,10 @@ static void report_db(long version, long rows, char **data, size_t *len)
             sr_sqlite_put_text(ins, 1, "b", 1);
         cr_assert_null(sr_sqlite_insert_row(ins));
     }
-    cr_assert_null(sr_sqlite_build_finish(b, data, len));
+    sr_spool *file;
+    cr_assert_null(sr_sqlite_build_finish(b, &file));
+    cr_assert_not_null(sr_spool_path(file));
+    return file;
 }
 
 static sr_db_sweep sweep_named(const char *hash)
@@ -223,18 +231,16 @@ Test(sqlite, db_made_migrated_refused)
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd); /* empty: a database to make */
-    char *r1, *r2;
-    size_t l1, l2;
-    report_db(1, 5, &r1, &l1);
-    report_db(2, 3, &r2, &l2);
+    sr_spool *f1 = report_db(1, 5), *f2 = report_db(2, 3);
+    const char *r1 = sr_spool_path(f1), *r2 = sr_spool_path(f2);
     sr_db_result res;
     sr_db_sweep s1 = sweep_named("h1"), s2 = sweep_named("h2"), s3 = sweep_named("h3");
-    cr_assert_null(sr_db_append(path, r1, l1, &s1, 5, &res));
+    cr_assert_null(sr_db_append(path, r1, &s1, 5, &res));
     cr_assert(res.added && res.created && res.rows == 5 && res.sweep_id == 1);
-    cr_assert_null(sr_db_append(path, r1, l1, &s1, 5, &res));
+    cr_assert_null(sr_db_append(path, r1, &s1, 5, &res));
     cr_assert(!res.added && res.sweep_id == 1 && res.rows == 0, "appending twice adds nothing");
     /* a version-2 report: the database brought up (t gains b, u is made) in the append's transaction */
-    cr_assert_null(sr_db_append(path, r2, l2, &s2, 5, &res));
+    cr_assert_null(sr_db_append(path, r2, &s2, 5, &res));
     cr_assert(res.added && res.migrated_from == 1 && res.rows == 3, "migrated %ld rows %lld", res.migrated_from,
               res.rows);
     sqlite3 *db;
@@ -246,14 +252,14 @@ Test(sqlite, db_made_migrated_refused)
     cr_assert_eq(one_int(db, "SELECT count(*) FROM sweeps"), 2);
     sqlite3_close(db);
     /* a report of an older schema than the database's is refused, naming both */
-    sr_error *err = sr_db_append(path, r1, l1, &s3, 5, &res);
+    sr_error *err = sr_db_append(path, r1, &s3, 5, &res);
     cr_assert_not_null(err);
     cr_assert_eq(err->code, SR_EXIT_INPUT);
     cr_assert(strstr(err->message, "schema version is 2, newer than this sweep-report's 1"), "%s", err->message);
     sr_error_free(err);
     unlink(path);
-    free(r1);
-    free(r2);
+    sr_spool_free(f1);
+    sr_spool_free(f2);
 }
 
 /* The content hash is of the sorted SHA-256s of the inputs: the same files

@@ -11,6 +11,7 @@
 #include "model/sweep.h"
 #include "util/fileio.h"
 #include "util/outset.h"
+#include "util/spool.h"
 #include "util/decode.h"
 #include "util/json_arena.h"
 #include <cjson/cJSON.h>
@@ -280,7 +281,7 @@ Test(fileio, write_outputs_makes_directories)
     char base[] = "/tmp/sr-test-XXXXXX";
     cr_assert_not_null(mkdtemp(base));
     char *dir = sr_path_join(base, "out/"); /* not there yet; a trailing '/' as users type it */
-    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    sr_output out[2] = {{"report.json", "{}", 2, NULL}, {"charts/a.svg", "<svg/>", 6, NULL}};
     cr_assert_null(sr_write_outputs(dir, out, 2, NULL));
     char *path = sr_path_join(base, "out/charts/a.svg"), *data;
     size_t len;
@@ -310,6 +311,53 @@ Test(fileio, write_outputs_makes_directories)
     free(dir);
 }
 
+/* A sink past its limit moves what it holds to a spool (a temporary file):
+ * the bytes are those of the same writes held in memory, and the output
+ * writer copies a spool into OUT_DIR as it writes a buffer. */
+Test(fileio, sink_spool_and_write_outputs)
+{
+    sr_sink held, spooled;
+    sr_sink_init(&held, 0);
+    sr_sink_init(&spooled, 10);
+    for (int i = 0; i < 1000; i++) {
+        sr_strbuf_printf(&held.buf, "row %d\r\n", i);
+        sr_strbuf_printf(&spooled.buf, "row %d\r\n", i);
+        sr_sink_step(&held);
+        sr_sink_step(&spooled);
+    }
+    char *a, *b;
+    size_t la, lb;
+    sr_spool *none, *file;
+    cr_assert_null(sr_sink_finish(&held, &a, &la, &none));
+    cr_assert_null(none);
+    cr_assert_null(sr_sink_finish(&spooled, &b, &lb, &file));
+    cr_assert_null(b, "past the limit the bytes are in a spool");
+    cr_assert_not_null(file);
+    cr_assert_eq(lb, la);
+    char *back;
+    size_t lback;
+    cr_assert_null(sr_spool_read_all(file, &back, &lback));
+    cr_assert(lback == la && memcmp(back, a, la) == 0);
+    char base[] = "/tmp/sr-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(base));
+    sr_output out[1] = {{"big.csv", NULL, lb, file}};
+    cr_assert_null(sr_write_outputs(base, out, 1, NULL));
+    char *path = sr_path_join(base, "big.csv"), *written;
+    size_t lw;
+    cr_assert_null(sr_read_file(path, NULL, &written, &lw));
+    cr_assert(lw == la && memcmp(written, a, la) == 0, "the file written is the spool's bytes");
+    sr_outputs_release(out, 1); /* frees the spool */
+    remove(path);
+    char *lock = sr_path_join(base, ".sweep-report.lock");
+    remove(lock);
+    rmdir(base);
+    free(lock);
+    free(path);
+    free(written);
+    free(back);
+    free(a);
+}
+
 /* Nothing below OUT_DIR is followed or removed by its name: a link named
  * like a staging directory and a real directory of that name stay, and are
  * named in the notes; a link as charts/ is refused before anything is
@@ -328,7 +376,7 @@ Test(fileio, write_outputs_leaves_what_it_did_not_make)
     FILE *f = fopen(inside, "w");
     cr_assert_not_null(f);
     fclose(f);
-    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    sr_output out[2] = {{"report.json", "{}", 2, NULL}, {"charts/a.svg", "<svg/>", 6, NULL}};
     sr_outset_notes notes = {0};
     cr_assert_null(sr_write_outputs(dir, out, 2, &notes));
     cr_expect_eq(notes.n, 2);

@@ -10,6 +10,7 @@
 #include "render/shared/csv_cells.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
@@ -199,11 +200,10 @@ sr_error *sr_render_claims_csv(const sr_sweep *sw, char **out, size_t *len)
     return NULL;
 }
 
-sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
+sr_error *sr_render_csv_sink(const sr_sweep *sw, sr_sink *sink)
 {
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, header);
+    sr_strbuf *sb = &sink->buf;
+    sr_strbuf_puts(sb, header);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {
@@ -213,27 +213,29 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
             row_init(&r, m, "failure", sr_stage_name(m->failure.stage));
             r.message = m->failure.message;
             r.source = m->failure.source;
-            put_row(&sb, &r, -1);
+            put_row(sb, &r, -1);
         }
-        accuracy_rows(&sb, m);
-        speed_rows(&sb, m);
+        accuracy_rows(sb, m);
+        speed_rows(sb, m);
         if (m->kv.logged_tokens >= 0 || m->kv.recomputed_tokens >= 0) {
             row_init(&r, m, "kv_cache", "logged");
             r.num[COL_KV] = m->kv.logged_tokens >= 0 ? (double)m->kv.logged_tokens : NAN;
             r.source = m->log.source;
-            put_row(&sb, &r, -1);
+            put_row(sb, &r, -1);
             row_init(&r, m, "kv_cache", "recomputed");
             r.num[COL_KV] = m->kv.recomputed_tokens >= 0 ? (double)m->kv.recomputed_tokens : NAN;
             r.source = m->config_path;
-            put_row(&sb, &r, -1);
+            put_row(sb, &r, -1);
         }
+        sr_sink_step(sink);
     }
     free(order);
-    size_t n_out = sb.len;
-    char *text = sr_strbuf_detach(&sb);
-    *out = text;
-    *len = n_out;
     return NULL;
+}
+
+sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    return sr_render_in_memory(sr_render_csv_sink, sw, out, len);
 }
 
 /* ---- items.csv ------------------------------------------------------------ */
@@ -262,10 +264,8 @@ static const char *item_source(const sr_scores *s, size_t i, char *buf, size_t s
  * then item id (the analysis stored them sorted). The two last columns are
  * named for what they hold: 0/1 correctness when every comparison's scores
  * are 0 or 1, else the scores. */
-sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
+sr_error *sr_render_items_csv_sink(const sr_sweep *sw, sr_sink *sink)
 {
-    *out = NULL;
-    *len = 0;
     const sr_model *base = sr_sweep_baseline(sw);
     bool any = false, binary = true;
     for (size_t i = 0; base && i < sw->n_models; i++)
@@ -282,9 +282,8 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n_bench = 0;
     const char **benches = sr_text_benchmark_list(sw, &n_bench);
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct,model_source,"
+    sr_strbuf *sb = &sink->buf;
+    sr_strbuf_puts(sb, binary ? "model,label,benchmark,item,baseline_correct,model_correct,model_source,"
                                  "baseline_source\r\n"
                                : "model,label,benchmark,item,baseline_score,model_score,model_source,"
                                  "baseline_source\r\n");
@@ -298,24 +297,32 @@ sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
                 continue;
             for (size_t f = 0; f < s->n_flipped; f++) {
                 const sr_flipped_item *fl = &s->flipped[f];
-                sr_csv_text(&sb, m->id, true);
-                sr_csv_text(&sb, m->label ? m->label : m->id, false);
-                sr_csv_text(&sb, s->benchmark, false);
-                sr_csv_text(&sb, s->items[fl->item].id, false);
-                sr_csv_num(&sb, fl->baseline_score);
-                sr_csv_num(&sb, s->items[fl->item].score);
+                sr_csv_text(sb, m->id, true);
+                sr_csv_text(sb, m->label ? m->label : m->id, false);
+                sr_csv_text(sb, s->benchmark, false);
+                sr_csv_text(sb, s->items[fl->item].id, false);
+                sr_csv_num(sb, fl->baseline_score);
+                sr_csv_num(sb, s->items[fl->item].score);
                 char where[1024];
-                sr_csv_text(&sb, item_source(s, fl->item, where, sizeof where), false);
+                sr_csv_text(sb, item_source(s, fl->item, where, sizeof where), false);
                 const sr_scores *bs = sr_model_benchmark(base_model, s->benchmark);
-                sr_csv_text(&sb, bs ? item_source(bs, fl->baseline_item, where, sizeof where) : NULL, false);
-                sr_strbuf_puts(&sb, "\r\n");
+                sr_csv_text(sb, bs ? item_source(bs, fl->baseline_item, where, sizeof where) : NULL, false);
+                sr_strbuf_puts(sb, "\r\n");
             }
         }
+        sr_sink_step(sink);
     }
     free(order);
     free(benches);
-    size_t n_out = sb.len;
-    *out = sr_strbuf_detach(&sb);
-    *len = n_out;
     return NULL;
+}
+
+sr_error *sr_render_items_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    sr_error *err = sr_render_in_memory(sr_render_items_csv_sink, sw, out, len);
+    if (!err && *len == 0) { /* nothing compared item by item: no file */
+        free(*out);
+        *out = NULL;
+    }
+    return err;
 }

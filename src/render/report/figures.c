@@ -12,6 +12,7 @@
 #include "render/shared/csv_cells.h"
 #include "util/alloc.h"
 #include "util/escape.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 static const cJSON *member(const cJSON *obj, const char *key)
@@ -207,11 +208,9 @@ static void put_csv_row(void *ctx, const sr_figure *f)
     sr_strbuf_puts(c->sb, "\r\n");
 }
 
-sr_error *sr_render_figures_csv(const sr_sweep *sw, char **out, size_t *len)
+sr_error *sr_render_figures_csv_sink(const sr_sweep *sw, sr_sink *k)
 {
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "entry,section,name,figure,value,ci_low,ci_high,source\r\n");
+    sr_strbuf_puts(&k->buf, "entry,section,name,figure,value,ci_low,ci_high,source\r\n");
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     for (size_t i = 0; i < n; i++) {
@@ -219,12 +218,17 @@ sr_error *sr_render_figures_csv(const sr_sweep *sw, char **out, size_t *len)
         cJSON *tree = sr_report_json_model(m, &sw->settings);
         sr_json_tree_visible(tree);
         const cJSON *label = cJSON_GetObjectItemCaseSensitive(tree, "label");
-        csv_ctx c = {&sb, cJSON_IsString(label) ? label->valuestring : m->id};
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(tree, "id");
+        csv_ctx c = {&k->buf, cJSON_IsString(label) ? label->valuestring : id->valuestring};
         sr_report_figures(tree, put_csv_row, &c);
         cJSON_Delete(tree);
+        sr_sink_step(k);
     }
     free(order);
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
     return NULL;
+}
+
+sr_error *sr_render_figures_csv(const sr_sweep *sw, char **out, size_t *len)
+{
+    return sr_render_in_memory(sr_render_figures_csv_sink, sw, out, len);
 }

@@ -33,5 +33,7 @@ void sr_report_figures(const cJSON *model, sr_figure_fn fn, void *ctx);
 /* figures.csv: entry (label), section, name, figure, value, ci_low,
  * ci_high, source; one row per figure, entries in display order. */
 sr_error *sr_render_figures_csv(const sr_sweep *sweep, char **out, size_t *len);
+struct sr_sink;
+sr_error *sr_render_figures_csv_sink(const sr_sweep *sweep, struct sr_sink *k); /* the same through a sink */
 
 #endif

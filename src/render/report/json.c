@@ -17,6 +17,7 @@
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/escape.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 static cJSON *kv_json(const sr_model *m)
@@ -640,9 +641,14 @@ cJSON *sr_report_json_settings(const sr_sweep *sw)
 }
 
 static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
-                              char **out, size_t *len);
+                              sr_sink *sink);
 
 sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
+{
+    return sr_render_in_memory(sr_render_json_sink, sw, out, len);
+}
+
+sr_error *sr_render_json_sink(const sr_sweep *sw, sr_sink *k)
 {
     cJSON *root = cJSON_CreateObject();
     sr_json_add(root, "schema_version", cJSON_CreateNumber(SR_REPORT_JSON_SCHEMA));
@@ -675,7 +681,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));
-    sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, out, len);
+    sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, k);
     free(order);
     return err;
 }
@@ -700,14 +706,15 @@ static cJSON *claim_element(const sr_sweep *sw, size_t i, const void *ctx)
 }
 
 /* Each element of a's array: built, printed into place and freed. */
-static void put_elements(const sr_sweep *sw, const root_array *a, sr_strbuf *sb)
+static void put_elements(const sr_sweep *sw, const root_array *a, sr_sink *k)
 {
     for (size_t i = 0; i < a->n; i++) {
         char *text = sr_json_print_tree(a->element(sw, i, a->ctx));
         if (i > 0)
-            sr_strbuf_puts(sb, ", ");
-        sr_json_put_layout(sb, text, 2);
+            sr_strbuf_puts(&k->buf, ", ");
+        sr_json_put_layout(&k->buf, text, 2);
         cJSON_free(text);
+        sr_sink_step(k);
     }
 }
 
@@ -720,7 +727,7 @@ static void put_elements(const sr_sweep *sw, const root_array *a, sr_strbuf *sb)
  * that is a member of the root: indented two levels deeper, ", " between
  * elements. The bytes are those of printing the whole tree. */
 static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *order, size_t n, bool claims,
-                              char **out, size_t *len)
+                              sr_sink *sink)
 {
     char *text = sr_json_print_tree(root);
     /* A member of the root starts a line with one tab; deeper lines have
@@ -729,13 +736,11 @@ static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *ord
      * models. */
     const root_array arrays[] = {{"\n\t\"claims\":\t[]", sw->claims.n, claim_element, NULL},
                                  {"\n\t\"models\":\t[]", n, model_element, order}};
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
+    sr_strbuf *sb = &sink->buf;
     char *rest = text;
     for (size_t k = claims ? 0 : 1; k < sizeof arrays / sizeof *arrays; k++) {
         char *at = strstr(rest, arrays[k].placeholder);
         if (!at) {
-            sr_strbuf_release(&sb);
             cJSON_free(text);
             return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no %s array to fill",
                                 k ? "models" : "claims");
@@ -743,15 +748,13 @@ static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *ord
         char *close = at + strlen(arrays[k].placeholder) - 1; /* the ']' */
         char saved = *close;
         *close = '\0';
-        sr_json_put_layout(&sb, rest, 0);
+        sr_json_put_layout(sb, rest, 0);
         *close = saved;
-        put_elements(sw, &arrays[k], &sb);
+        put_elements(sw, &arrays[k], sink);
         rest = close;
     }
-    sr_json_put_layout(&sb, rest, 0);
-    sr_strbuf_putc(&sb, '\n');
+    sr_json_put_layout(sb, rest, 0);
+    sr_strbuf_putc(sb, '\n');
     cJSON_free(text);
-    *len = sb.len;
-    *out = sr_strbuf_detach(&sb);
     return NULL;
 }

@@ -23,6 +23,7 @@
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/fileio.h"
+#include "util/spool.h"
 
 #define COLS(a) (a), sizeof(a) / sizeof *(a)
 #define KEY(name, type, doc) {name, type, NULL, doc}
@@ -654,10 +655,9 @@ static void overview_view(const sr_sweep *sw, sr_strbuf *sql)
                         "  e.status\nFROM entries e ORDER BY e.entry");
 }
 
-sr_error *sr_render_sqlite(const sr_sweep *sw, char **out, size_t *len)
+sr_error *sr_render_sqlite(const sr_sweep *sw, sr_spool **out)
 {
     *out = NULL;
-    *len = 0;
     builder bd;
     memset(&bd, 0, sizeof bd);
     bd.sw = sw;
@@ -690,7 +690,7 @@ sr_error *sr_render_sqlite(const sr_sweep *sw, char **out, size_t *len)
         sr_sqlite_build_abort(bd.b);
         return err;
     }
-    return sr_sqlite_build_finish(bd.b, out, len);
+    return sr_sqlite_build_finish(bd.b, out);
 }
 
 /* ---- the key of a sweep in a database of many ---------------------------------- */

@@ -16,8 +16,10 @@
 
 /* The tables (entries, accuracy, items, speed, requests, kv, claims,
  * inputs, warnings, settings, figures) and the views overview and results,
- * in one transaction; the same sweep gives the same bytes. */
-sr_error *sr_render_sqlite(const sr_sweep *sweep, char **out, size_t *len);
+ * in one transaction; the same sweep gives the same bytes. *out is the
+ * file (a temporary one: util/spool.h, its path what --db attaches). */
+struct sr_spool;
+sr_error *sr_render_sqlite(const sr_sweep *sweep, struct sr_spool **out);
 
 /* Every CREATE TABLE statement of report.sqlite, in the file's order,
  * each followed by ";\n\n" (what docs/report-format.md shows). */
