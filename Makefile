@@ -223,7 +223,7 @@ realdata-if-present: $(BUILD)/sweep-report
 # The command line: every subcommand's --help, usage errors, shared wordings;
 # the installed program, its man page and completion (tests/run-install.sh);
 # every example of README.md, run as written (tests/check_readme.py); report.sqlite
-# and --db (tests/run-db.sh); a thousand
+# and --db (tests/run-db.sh), scripts/sweep-batch.sh (tests/run-batch.sh); a thousand
 # models (run-many.sh) and 160 reshaped ones held to their headline facts
 # (run-headline-many.sh).
 cli: $(BUILD)/sweep-report
@@ -232,6 +232,7 @@ cli: $(BUILD)/sweep-report
 	python3 tests/check_readme.py $(BUILD)/sweep-report
 	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-db.sh $(BUILD)/sweep-report
+	sh tests/run-batch.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report
 	sh tests/run-headline-many.sh $(BUILD)/sweep-report

@@ -271,7 +271,7 @@ static const sr_sql_column warnings_cols[] = {
 };
 
 static const sr_sql_column settings_cols[] = {
-    KEY("section", T, "report, tool, settings, sweep, headline, claims_summary: report.json's objects"),
+    KEY("section", T, "report, tool, settings, sweep, headline, claims_summary: report.json's objects; db: --db's key"),
     KEY("key", T, "the key, nested ones joined by '.'"),
     KEY("value", A, "a number, text, or JSON text for a list"),
 };
@@ -617,6 +617,16 @@ static void put_settings(builder *bd)
         put_setting(bd, parts[i].section, NULL, parts[i].tree);
         cJSON_Delete(parts[i].tree);
     }
+    /* what --db keys the sweep by, for whoever gathers report.sqlite files another way */
+    sr_report_db_key key;
+    sr_report_db_key_make(sw, &key);
+    cJSON *k = cJSON_CreateObject();
+    sr_json_add(k, "content_hash", cJSON_CreateString(key.content_hash));
+    sr_json_add(k, "settings_key", cJSON_CreateString(key.settings_key));
+    sr_json_add(k, "settings", cJSON_CreateString(key.settings));
+    put_setting(bd, "db", NULL, k);
+    cJSON_Delete(k);
+    sr_report_db_key_release(&key);
 }
 
 /* overview: the Overview table of this sweep, a column per benchmark the
