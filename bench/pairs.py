@@ -10,7 +10,7 @@ start and end of each export's batch is printed beside it.
 
 usage: pairs.py --bin ./sweep-report --python /usr/bin/python3 [--pairs 5]
                 [--check] [--report-only] [--no-peer] [--floor BIN]
-                [--warmup N] EXPORT [EXPORT...]
+                [--warmup N] [--report-args 'ARGS'] EXPORT [EXPORT...]
 --report-only (or --no-peer) runs no peer (the memory and scaling cases).
 --floor BIN runs issue 33's floor (build/simd-floor: read, SHA-256 and
 simdjson-parse every file of the export, nothing else) in each round too,
@@ -64,6 +64,9 @@ def main():
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--floor", default=None)
     ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--label", default=None, help="the row's name (default: the export's folder)")
+    ap.add_argument("--report-args", default="",
+                    help="more arguments for the report, one string (issue 42: --report-args '--outputs json,csv')")
     args = ap.parse_args()
     no_peer = args.report_only or args.no_peer
     tmp = tempfile.mkdtemp(prefix="sweep-pairs.")
@@ -73,7 +76,7 @@ def main():
                                                           "report / peer CPU", "rep. MiB", "peer MiB"))
         for ex in args.exports:
             out = os.path.join(tmp, "out")
-            report = [args.bin, "report", ex, "-o", out]
+            report = [args.bin, "report", ex, "-o", out] + args.report_args.split()
             peer_json = os.path.join(tmp, "peer.json")
             peer = [args.python, os.path.join(HERE, "peer.py"), ex, "--json", peer_json]
             runs = {"report": [], "peer": [], "floor": []}
@@ -99,7 +102,8 @@ def main():
                 continue
             cpu = [r["cpu"] for r in rep]
             rss = [r["rss"] for r in rep]
-            line = "%-28s %5d  %-24s" % (os.path.basename(ex.rstrip("/")), len(rep), summary(cpu))
+            label = args.label or os.path.basename(ex.rstrip("/"))
+            line = "%-28s %5d  %-24s" % (label, len(rep), summary(cpu))
             if not no_peer and runs["peer"]:
                 pc = [r["cpu"] for r in runs["peer"]]
                 ratios = [a["cpu"] / b["cpu"] for a, b in zip(rep, runs["peer"])]

@@ -78,7 +78,8 @@ sr_error *sr_sqlite_build_open(const char *name, long user_version, sr_sqlite_bu
         sr_sqlite_build_abort(b);
         return err;
     }
-    int rc = sqlite3_open_v2(b->path, &b->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+    /* one thread builds it: no mutex on every call (a third of a bind's cost) */
+    int rc = sqlite3_open_v2(b->path, &b->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         sr_error *err = db_error(b->db, rc, name, "cannot open its temporary file");
         sr_sqlite_build_abort(b);

@@ -393,10 +393,14 @@ static void put_items(builder *bd, size_t entry, const sr_model *m)
             const char *id = s->items[i].id;
             sr_sqlite_put_int(ins, 0, (long long)entry);
             sr_sqlite_put_text(ins, 1, bench, blen);
-            /* ids are checked text (digits, "simple_python_12"); made visible as report.json's strings are */
-            char *shown = sr_visible_text_dup(id, SR_KEEP_NONCHARACTERS | SR_KEEP_CONTROLS);
-            put_text(ins, 2, shown);
-            free(shown);
+            /* an id of digits (its key) is text as it is; any other made visible as report.json's strings are */
+            if (s->items[i].key) {
+                put_text(ins, 2, id);
+            } else {
+                char *shown = sr_visible_text_dup(id, SR_KEEP_NONCHARACTERS | SR_KEEP_CONTROLS);
+                put_text(ins, 2, shown);
+                free(shown);
+            }
             sr_sqlite_put_real(ins, 3, s->items[i].score);
             if (s->item_lines && s->item_lines[i] > 0)
                 sr_sqlite_put_int(ins, 4, s->item_lines[i]);
