@@ -132,6 +132,7 @@ static void key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
     free(m->runs);
     m->runs = NULL;
     m->n_runs = m->cap_runs = 0;
+    sr_model_compact(m); /* every run keyed: nothing more is added */
 }
 
 /* Whether a run's file is named as a warm-up ("warmup.log",

@@ -804,6 +804,25 @@ void sr_model_add_scores(sr_model *model, sr_scores *scores)
     sr_scores_init(scores);
 }
 
+/* An array of n elements of size elem with room for cap: cut to n. */
+static void *fit(void *array, size_t *cap, size_t n, size_t elem)
+{
+    if (!array || n == 0 || *cap <= n)
+        return array;
+    *cap = n;
+    return sr_xreallocarray(array, n, elem);
+}
+
+void sr_model_compact(sr_model *m)
+{
+    m->benchmarks = fit(m->benchmarks, &m->cap_benchmarks, m->n_benchmarks, sizeof *m->benchmarks);
+    m->scenarios = fit(m->scenarios, &m->cap_scenarios, m->n_scenarios, sizeof *m->scenarios);
+    for (size_t i = 0; i < m->n_scenarios; i++) {
+        sr_scenario *sc = &m->scenarios[i];
+        sc->runs = fit(sc->runs, &sc->cap_runs, sc->n_runs, sizeof *sc->runs);
+    }
+}
+
 void sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
 {
     void *r = model->runs;

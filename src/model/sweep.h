@@ -699,6 +699,11 @@ typedef struct sr_scenario_spec {
     long burst;          /* -1 unless neither a limit nor a finite rate was set */
 } sr_scenario_spec;
 
+/* The model's benchmarks, scenarios and each scenario's runs cut to their
+ * lengths (arrays grow by doubling from 8: three scenarios of three runs
+ * held room for 8 x 8 runs of 328 bytes, 80 MB at ten thousand models).
+ * Pointers into them are no longer valid. */
+void sr_model_compact(sr_model *m);
 /* Append a run to the model's runs as read (moved). */
 void sr_model_add_bench_run(sr_model *model, sr_bench_run *run);
 /* Add a run to the scenario of this spec (created if new); the run is moved. */

@@ -46,7 +46,7 @@ typedef struct sr_sink {
 } sr_sink;
 
 /* The limit past which the report's big files leave memory. */
-#define SR_SINK_LIMIT ((size_t)8 << 20)
+#define SR_SINK_LIMIT ((size_t)1 << 20)
 
 void sr_sink_init(sr_sink *k, size_t limit);
 void sr_sink_step(sr_sink *k);
