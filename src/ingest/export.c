@@ -266,6 +266,12 @@ static sr_error *load_model_dirs(const loader *ld, dir_job *jobs, size_t n)
             sr_export_merge_parts(ld, &jobs[i].parts);
             per_arm_tag(ld->sweep, &jobs[i], first);
         }
+        /* What the merge did not take goes now, not after the last
+         * directory (ten thousand directories' leftovers were held at once). */
+        sr_export_parts_free(&jobs[i].parts);
+        sr_file_list_release(&jobs[i].files);
+        sr_sweep_release(&jobs[i].scratch);
+        sr_sweep_init(&jobs[i].scratch);
     }
     return NULL;
 }

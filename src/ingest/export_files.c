@@ -197,6 +197,7 @@ void sr_export_parts_free(model_parts *p)
     free(p->results_model);
     free(p->bfcl_model);
     sr_serving_settings_release(&p->spec);
+    memset(p, 0, sizeof *p); /* released again later (dir_jobs_free): nothing left to free twice */
 }
 
 /* ---- logs --------------------------------------------------------------------- */

@@ -671,16 +671,11 @@ sr_error *sr_render_json_sink(const sr_sweep *sw, sr_sink *k)
 
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
-    size_t n_bench = 0;
-    const char **benches = sr_text_benchmark_list(sw, &n_bench);
-    cJSON *overview = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++)
-        sr_json_append(overview, sr_report_json_overview_row(&sw->models[order[i]], benches, n_bench));
-    free(benches);
     sr_json_add(root, "headline", sr_report_json_headline(sw));
-    sr_json_add(root, "overview", overview);
-    sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
-    sr_json_add(root, "inputs", sr_json_inputs(sw));
+    /* left empty: print_report fills them in, an element at a time */
+    sr_json_add(root, "overview", cJSON_CreateArray());
+    sr_json_add(root, "models", cJSON_CreateArray());
+    sr_json_add(root, "inputs", cJSON_CreateArray());
     sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, k);
     free(order);
     return err;
@@ -697,6 +692,25 @@ typedef struct root_array {
 static cJSON *model_element(const sr_sweep *sw, size_t i, const void *order)
 {
     return sr_report_json_model(&sw->models[((const size_t *)order)[i]], &sw->settings);
+}
+
+/* The overview's rows need the benchmarks shown (sr_text_benchmark_list). */
+typedef struct overview_ctx {
+    const size_t *order;
+    const char **benches;
+    size_t n_bench;
+} overview_ctx;
+
+static cJSON *overview_element(const sr_sweep *sw, size_t i, const void *ctx)
+{
+    const overview_ctx *o = ctx;
+    return sr_report_json_overview_row(&sw->models[o->order[i]], o->benches, o->n_bench);
+}
+
+static cJSON *input_element(const sr_sweep *sw, size_t i, const void *ctx)
+{
+    (void)ctx;
+    return sr_json_input(&sw->inputs[i]);
 }
 
 static cJSON *claim_element(const sr_sweep *sw, size_t i, const void *ctx)
@@ -718,11 +732,12 @@ static void put_elements(const sr_sweep *sw, const root_array *a, sr_sink *k)
     }
 }
 
-/* report.json with its "claims" and "models" printed one element at a
- * time: the whole tree of a thousand models is tens of MB (and their
- * 32,000 claims as many again), and printing it held that and its text at
- * once (the report's and the audit's peak memory); one element's tree is a
- * few KB. The root is printed with those arrays empty, and each element's
+/* report.json with its "claims", "overview", "models" and "inputs" printed
+ * one element at a time: the whole tree of a thousand models is tens of MB
+ * (and their 32,000 claims as many again; ten thousand models' overview and
+ * 50,000 inputs 30 MB more), and printing it held that and its text at once
+ * (the report's and the audit's peak memory); one element's tree is a few
+ * KB. The root is printed with those arrays empty, and each element's
  * text goes between the brackets as cJSON prints an element of an array
  * that is a member of the root: indented two levels deeper, ", " between
  * elements. The bytes are those of printing the whole tree. */
@@ -734,16 +749,21 @@ static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *ord
      * more, and no string holds a raw newline or tab: each is unique. In
      * the root's order: the claims (when there are claims files), then the
      * models. */
+    size_t n_bench = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    overview_ctx ov = {order, benches, n_bench};
     const root_array arrays[] = {{"\n\t\"claims\":\t[]", sw->claims.n, claim_element, NULL},
-                                 {"\n\t\"models\":\t[]", n, model_element, order}};
+                                 {"\n\t\"overview\":\t[]", n, overview_element, &ov},
+                                 {"\n\t\"models\":\t[]", n, model_element, order},
+                                 {"\n\t\"inputs\":\t[]", sw->n_inputs, input_element, NULL}};
     sr_strbuf *sb = &sink->buf;
     char *rest = text;
     for (size_t k = claims ? 0 : 1; k < sizeof arrays / sizeof *arrays; k++) {
         char *at = strstr(rest, arrays[k].placeholder);
         if (!at) {
             cJSON_free(text);
-            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no %s array to fill",
-                                k ? "models" : "claims");
+            free(benches);
+            return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "report.json: no %s array to fill", arrays[k].placeholder + 3);
         }
         char *close = at + strlen(arrays[k].placeholder) - 1; /* the ']' */
         char saved = *close;
@@ -756,5 +776,6 @@ static sr_error *print_report(cJSON *root, const sr_sweep *sw, const size_t *ord
     sr_json_put_layout(sb, rest, 0);
     sr_strbuf_putc(sb, '\n');
     cJSON_free(text);
+    free(benches);
     return NULL;
 }

@@ -54,20 +54,22 @@ cJSON *sr_json_manifest(const sr_sweep *sw)
     return o;
 }
 
+cJSON *sr_json_input(const sr_input_file *in)
+{
+    cJSON *f = cJSON_CreateObject();
+    sr_json_add(f, "path", cJSON_CreateString(in->path));
+    sr_json_add(f, "kind", cJSON_CreateString(in->kind));
+    sr_json_add(f, "size", in->size >= 0 ? cJSON_CreateNumber((double)in->size) : cJSON_CreateNull());
+    sr_json_add(f, "sha256", in->sha256[0] ? cJSON_CreateString(in->sha256) : cJSON_CreateNull());
+    sr_json_add(f, "reason", sr_json_str(in->reason));
+    return f;
+}
+
 cJSON *sr_json_inputs(const sr_sweep *sw)
 {
     cJSON *inputs = cJSON_CreateArray();
-    for (size_t i = 0; i < sw->n_inputs; i++) {
-        cJSON *f = cJSON_CreateObject();
-        sr_json_add(f, "path", cJSON_CreateString(sw->inputs[i].path));
-        sr_json_add(f, "kind", cJSON_CreateString(sw->inputs[i].kind));
-        sr_json_add(f, "size",
-                    sw->inputs[i].size >= 0 ? cJSON_CreateNumber((double)sw->inputs[i].size) : cJSON_CreateNull());
-        sr_json_add(f, "sha256",
-                    sw->inputs[i].sha256[0] ? cJSON_CreateString(sw->inputs[i].sha256) : cJSON_CreateNull());
-        sr_json_add(f, "reason", sr_json_str(sw->inputs[i].reason));
-        sr_json_append(inputs, f);
-    }
+    for (size_t i = 0; i < sw->n_inputs; i++)
+        sr_json_append(inputs, sr_json_input(&sw->inputs[i]));
     return inputs;
 }
 

@@ -14,6 +14,7 @@ cJSON *sr_json_failure(const sr_failure *f);
 cJSON *sr_json_serving_settings(const sr_serving_settings *st);
 cJSON *sr_json_manifest(const sr_sweep *sw);
 cJSON *sr_json_inputs(const sr_sweep *sw);
+cJSON *sr_json_input(const sr_input_file *in); /* one element of it */
 cJSON *sr_json_warnings(const sr_sweep *sw);
 /* A paired comparison of per-item scores (model/result.h), the one key set
  * report.json and compare.json show it with, added to o in this order:
