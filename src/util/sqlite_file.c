@@ -24,6 +24,12 @@ static sr_error *db_error(sqlite3 *db, int rc, const char *name, const char *doi
     if (rc == SQLITE_NOMEM)
         return sr_oom();
     const char *why = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    int os = 0; /* what the file system said of the last write (File too large, No space left) */
+    if (db && sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &os) != SQLITE_OK)
+        os = 0;
+    int primary = rc & 0xff;
+    if (os && (primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN))
+        return sr_error_new(SR_EXIT_FAILURE, name, 0, "%s: %s (%s)", doing, why, strerror(os));
     return sr_error_new(SR_EXIT_FAILURE, name, 0, "%s: %s", doing, why);
 }
 
