@@ -189,23 +189,63 @@ void sr_report_figures(const cJSON *model, sr_figure_fn fn, void *ctx)
 
 /* ---- figures.csv -------------------------------------------------------------- */
 
+/* A row's cells but the figure's and the numbers repeat for every figure
+ * of an object: escaped once (sr_csv_text allocates and escapes a cell),
+ * kept while they stay the same. */
 typedef struct csv_ctx {
     sr_strbuf *sb;
     const char *entry;
+    char *section, *name, *source; /* the cells below were made of these (copies) */
+    sr_strbuf head;                /* "entry,section,name" escaped */
+    sr_strbuf tail;                /* ",source" escaped */
+    bool have_head, have_tail;
 } csv_ctx;
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static void remember(char **slot, const char *v)
+{
+    free(*slot);
+    *slot = v ? sr_xstrdup(v) : NULL;
+}
 
 static void put_csv_row(void *ctx, const sr_figure *f)
 {
     csv_ctx *c = ctx;
-    sr_csv_text(c->sb, c->entry, true);
-    sr_csv_text(c->sb, f->section, false);
-    sr_csv_text(c->sb, f->name, false);
+    if (!c->have_head || !same(c->section, f->section) || !same(c->name, f->name)) {
+        c->head.len = 0;
+        sr_csv_text(&c->head, c->entry, true);
+        sr_csv_text(&c->head, f->section, false);
+        sr_csv_text(&c->head, f->name, false);
+        remember(&c->section, f->section);
+        remember(&c->name, f->name);
+        c->have_head = true;
+    }
+    if (!c->have_tail || !same(c->source, f->source)) {
+        c->tail.len = 0;
+        sr_csv_text(&c->tail, f->source, false);
+        remember(&c->source, f->source);
+        c->have_tail = true;
+    }
+    sr_strbuf_append(c->sb, c->head.data, c->head.len);
     sr_csv_text(c->sb, f->figure, false);
     sr_csv_num(c->sb, f->value);
     sr_csv_num(c->sb, f->ci_low);
     sr_csv_num(c->sb, f->ci_high);
-    sr_csv_text(c->sb, f->source, false);
+    sr_strbuf_append(c->sb, c->tail.data, c->tail.len);
     sr_strbuf_puts(c->sb, "\r\n");
+}
+
+static void csv_ctx_release(csv_ctx *c)
+{
+    free(c->section);
+    free(c->name);
+    free(c->source);
+    sr_strbuf_release(&c->head);
+    sr_strbuf_release(&c->tail);
 }
 
 sr_error *sr_render_figures_csv_sink(const sr_sweep *sw, sr_sink *k)
@@ -219,8 +259,9 @@ sr_error *sr_render_figures_csv_sink(const sr_sweep *sw, sr_sink *k)
         sr_json_tree_visible(tree);
         const cJSON *label = cJSON_GetObjectItemCaseSensitive(tree, "label");
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(tree, "id");
-        csv_ctx c = {&k->buf, cJSON_IsString(label) ? label->valuestring : id->valuestring};
+        csv_ctx c = {.sb = &k->buf, .entry = cJSON_IsString(label) ? label->valuestring : id->valuestring};
         sr_report_figures(tree, put_csv_row, &c);
+        csv_ctx_release(&c);
         cJSON_Delete(tree);
         sr_sink_step(k);
     }

@@ -17,6 +17,20 @@ void sr_csv_text(sr_strbuf *sb, const char *text, bool first)
         sr_strbuf_putc(sb, ',');
     if (!text)
         return;
+    /* Printable ASCII without a quote, not opening like a formula: what
+     * the steps below would write, quoted, without their copies. */
+    size_t plain = 0;
+    while (text[plain] >= 0x20 && text[plain] < 0x7f && text[plain] != '"')
+        plain++;
+    if (!text[plain] && !strchr("=+-@", text[0])) {
+        sr_strbuf_reserve(sb, plain + 2);
+        sb->data[sb->len++] = '"';
+        memcpy(sb->data + sb->len, text, plain);
+        sb->len += plain;
+        sb->data[sb->len++] = '"';
+        sb->data[sb->len] = '\0';
+        return;
+    }
     /* Control characters and bytes that are not UTF-8 in their visible
      * form (util/escape.h): a spreadsheet shows them, a terminal obeys. */
     char *shown = sr_visible_text_dup(text, 0);
