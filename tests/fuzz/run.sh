@@ -38,8 +38,8 @@ make -s -j"$jobs" BUILD="$out" CC="$CLANG" CXX="${CLANGXX:-clang++}" CXXFLAGS="-
 rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
-dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
+dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson sqlite3 yajl 2>/dev/null)
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib sqlite3 yajl 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -63,7 +63,7 @@ seed_files() {
     case "$1" in
         fuzz_server_log) find fixtures tests/bad/base -name '*.log' -path '*server*' ;;
         fuzz_bench_text) find fixtures tests/bad/base -name '*.log' -path '*bench*' ;;
-        fuzz_bench_json) find fixtures tests/bad/base -name '*.json' -path '*bench*'; find tests/cases/report/per-request -name '*.json*' ;;
+        fuzz_bench_json | fuzz_bench_stream) find fixtures tests/bad/base -name '*.json' -path '*bench*'; find tests/cases/report/per-request -name '*.json*' ;;
         fuzz_lmeval_samples) find fixtures tests/bad/base -name 'samples_*.jsonl' ;;
         fuzz_lmeval_results) find fixtures tests/bad/base -name 'results_*.json' ;;
         fuzz_scores_csv) find fixtures tests/bad/base -name '*.scores.csv' ;;
