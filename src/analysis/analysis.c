@@ -9,6 +9,7 @@
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
+#include "analysis/validity.h"
 
 /* A baseline without results leaves the comparisons empty but the rest of
  * the report (speed, KV, failures) stands; say so once. */
@@ -80,7 +81,9 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING);
     if (err || (err = sr_compare(sweep)))
         return err;
+    sr_check_validity(sweep);
     sr_set_statuses(sweep);
+    sr_apply_strict_validity(sweep);
     sr_rank_overview(sweep);
     sr_pick_load_curves(sweep);
     sr_mark_frontier(sweep);

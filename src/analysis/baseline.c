@@ -8,6 +8,7 @@
 #include "analysis/latency.h"
 #include "analysis/paired.h"
 #include "analysis/stats.h"
+#include "analysis/validity.h"
 #include "util/alloc.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -99,6 +100,8 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     sr_pairing pairing;
     sr_pair_items(s, base, base_idx, &pairing);
     size_t n = pairing.n;
+    s->only_here = (long)pairing.only_a;
+    s->only_baseline = (long)pairing.only_b;
     note_versions(sweep, model, s, base);
     sr_error *err = NULL;
     if (pairing.only_a || pairing.only_b) {
@@ -289,6 +292,7 @@ static void jobs_free(job_list *jobs)
 
 static void speed_summary(sr_scenario *sc, const sr_slo *slo)
 {
+    sr_validity_tally_requests(sc); /* the per-request arrays are pooled and freed next */
     sr_latency_summary(sc, slo);
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {

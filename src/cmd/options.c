@@ -33,6 +33,9 @@ const sr_cli_option sr_stats_options[] = {
     SR_OPT_FLAG(0, "keep-going", sr_stats_opts, settings.keep_going,
                 "record input problems as warnings and leave the affected model or benchmark out, instead of "
                 "stopping"),
+    SR_OPT_FLAG(0, "strict-validity", sr_stats_opts, settings.strict_validity,
+                "an entry with a failed validity check (failed requests in its runs, repeated item ids) is partial, "
+                "the check named in its reason (docs/validity.md)"),
     SR_OPT_END,
 };
 

@@ -396,13 +396,6 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
                               const cell *header)
 {
     const char *p = text->s, *end = text->s + text->n;
-    /* The report's mark of a comparison across BFCL versions ("‡") says
-     * where the figure came from, not what it is. */
-    if (end - p >= 3 && memcmp(end - 3, "\xE2\x80\xA1", 3) == 0) {
-        end -= 3;
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-            end--;
-    }
     sr_claim_number num, lo, hi;
     cell num_text, lo_text, hi_text;
     const char *stop = sr_claims_number_at(p, end, &num);
@@ -484,6 +477,9 @@ static bool throughput_at(const char **p, const char *end, sr_claim_number *num,
     if (!close)
         return false;
     cell inner = {q + 1, (size_t)(close - q - 1)};
+    const char *semi = memchr(inner.s, ';', inner.n); /* "(1,178 tok/s; 384 of 768 failed)": the report's flag */
+    if (semi && sr_claims_is_failed_flag(semi + 1, (size_t)(inner.s + inner.n - semi - 1)))
+        inner.n = (size_t)(semi - inner.s);
     sr_claims_trim(&inner.s, &inner.n);
     size_t u = sizeof unit - 1;
     if (inner.n <= u || memcmp(inner.s + inner.n - u, unit, u) != 0)
@@ -529,6 +525,9 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     }
     bool range = stop && !interval && range_at(&p, end, &lo, &lo_text, &hi, &hi_text);
     bool own = throughput_at(&p, end, &median, &median_text);
+    const char *close = p < end && *p == '(' ? memchr(p, ')', (size_t)(end - p)) : NULL;
+    if (close && sr_claims_is_failed_flag(p + 1, (size_t)(close - p - 1))) /* "(384 of 768 failed)" */
+        p = sr_claims_skip_spaces(close + 1, end);
     if (p != end || (!stop && !own))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     if (stop)
@@ -550,26 +549,35 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
                              cell text)
 {
     sr_claims_strip_inline(&text.s, &text.n);
-    if (sr_claims_no_claim(text.s, text.n))
+    /* The report's marks after a figure say how it was made, not what it is. */
+    char *plain = sr_claims_without_marks(text.s, &text.n);
+    text.s = plain;
+    sr_claims_trim(&text.s, &text.n);
+    sr_error *err = NULL;
+    if (sr_claims_no_claim(text.s, text.n)) {
+        free(plain);
         return NULL;
+    }
     switch (col->kind) {
-    case CELL_NUMBER: return number_claim(ctx, line, model, col->figure, &text, false, header);
-    case CELL_RATIO: return ratio_claims(ctx, line, model, col->figure, &text, header);
-    case CELL_POINTS: return number_claim(ctx, line, model, col->figure, &text, true, header);
-    case CELL_DELTA: return delta_claims(ctx, line, model, col->figure, &text, header);
-    case CELL_WORDS: words_claim(ctx, line, model, col->figure, &text, NULL); return NULL;
+    case CELL_NUMBER: err = number_claim(ctx, line, model, col->figure, &text, false, header); break;
+    case CELL_RATIO: err = ratio_claims(ctx, line, model, col->figure, &text, header); break;
+    case CELL_POINTS: err = number_claim(ctx, line, model, col->figure, &text, true, header); break;
+    case CELL_DELTA: err = delta_claims(ctx, line, model, col->figure, &text, header); break;
+    case CELL_WORDS: words_claim(ctx, line, model, col->figure, &text, NULL); break;
     case CELL_VERDICT: {
         const char *verdict = sr_claims_verdict(text.s, text.n);
         if (!verdict)
-            return sr_input_error(
+            err = sr_input_error(
                 ctx->path, line,
                 "'%.*s' is not a verdict (baseline, no measured difference, higher, lower, too few items)",
                 (int)sr_claims_shown(text.s, text.n), text.s);
-        words_claim(ctx, line, model, col->figure, &text, verdict);
-        return NULL;
+        else
+            words_claim(ctx, line, model, col->figure, &text, verdict);
+        break;
     }
     }
-    return NULL;
+    free(plain);
+    return err;
 }
 
 /* ---- tables ------------------------------------------------------------------------ */

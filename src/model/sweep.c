@@ -112,6 +112,7 @@ void sr_settings_default(sr_settings *s)
     s->equivalence_margin = NAN;
     s->progress = NULL;
     s->slo = (sr_slo){NAN, NAN, NAN};
+    s->strict_validity = false;
 }
 
 bool sr_slo_set(const sr_slo *slo)
@@ -336,6 +337,7 @@ void sr_scores_init(sr_scores *s)
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
+    s->full_n = s->only_here = s->only_baseline = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
@@ -398,6 +400,7 @@ void sr_scores_release(sr_scores *s)
     free(s->claimed_source);
     free(s->metric_filter);
     free(s->excerpt_source);
+    sr_validity_release(&s->validity);
     sr_scores_init(s);
 }
 
@@ -517,6 +520,7 @@ static void scenario_free(sr_scenario *sc)
     free(sc->pooled.ttft_s);
     free(sc->pooled.tpot_s);
     free(sc->pooled.e2el_s);
+    sr_validity_release(&sc->validity);
 }
 
 static void model_free(sr_model *m)
@@ -791,7 +795,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
         sc->vs_baseline = sr_spread_none();
         sc->cv = sc->goodput = NAN;
-        sc->failed_requests = -1;
+        sc->failed_requests = sc->requests = -1;
         for (size_t m = 0; m < SR_N_LAT; m++) {
             for (size_t p = 0; p < SR_N_PCT; p++)
                 sc->latency[m].pct_ms[p] = NAN;
@@ -801,6 +805,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
             sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0};
         sc->pooled.good = -1;
         sc->pooled.duration_s = NAN;
+        sc->tally = (sr_request_tally){-1, -1, -1, -1, -1, -1};
         model->n_scenarios++;
     }
     free(key);

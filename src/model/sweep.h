@@ -15,6 +15,7 @@
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
 #include "model/kv_summary.h" /* the KV audit's findings */
 #include "model/result.h"
+#include "model/validity.h"  /* whether each figure rests on a valid measurement */
 
 #define SR_VERSION "0.1.0"
 /* The defaults of the statistics options. --help and the man page print
@@ -121,6 +122,8 @@ typedef struct sr_scores {
     bool from_run_log;       /* that summary is a line of the bucket layout's run.log (source "logs/run.log:N") */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
+    long full_n;             /* the task's whole item set when the files say the run scored a part of it
+                                (lm-eval's n-samples "original" under --limit); -1 when not said */
 
     /* analysis: */
     bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
@@ -157,6 +160,9 @@ typedef struct sr_scores {
     int bfcl_version, baseline_bfcl_version;  /* compared across BFCL versions (v3 "simple" against v4
                                                  "simple_python"): the two versions as the files name them;
                                                  0 when they agree or a side names none */
+    long only_here, only_baseline;            /* paired with the baseline: items this side alone scored, and
+                                                 the baseline alone; -1 when not paired */
+    sr_validity validity;                     /* analysis (validity.c): truncated, item_set, duplicates */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -308,6 +314,18 @@ typedef struct sr_pooled_requests {
     double duration_s;   /* summed over the runs; NAN when one does not say */
 } sr_pooled_requests;
 
+/* What the runs' per-request arrays say about the requests, counted
+ * (validity.c) before they are pooled and freed; every count -1 unless
+ * every run of the scenario carried the arrays. */
+typedef struct sr_request_tally {
+    long requests;       /* every request of the runs */
+    long completed;      /* those without an error */
+    long zero_tokens;    /* completed with 0 output tokens */
+    long with_output;    /* completed with output tokens */
+    long output_tokens;  /* summed over the completed */
+    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens */
+} sr_request_tally;
+
 typedef struct sr_scenario {
     char *key; /* "in<I>-out<O>" then "-c<C>" (a concurrency limit), "-r<R>" (a finite request
                   rate), or "-n<N>" (N prompts at once: no limit, unlimited rate) */
@@ -332,10 +350,14 @@ typedef struct sr_scenario {
     double cv;                    /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
     long failed_requests;         /* summed over the runs; -1 when a run does not say */
+    long requests;                /* analysis (validity.c): completed + failed over the runs; -1 when a run does
+                                     not say */
     sr_latency latency[SR_N_LAT]; /* percentiles of each latency metric */
     sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
     double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */
     sr_pooled_requests pooled;    /* the runs' successful requests, when every run has per-request arrays */
+    sr_request_tally tally;       /* what their arrays said, counted before they were pooled */
+    sr_validity validity;         /* analysis (validity.c): whether the runs were a valid measurement */
 } sr_scenario;
 
 /* What a sweep over load varies, holding the lengths: the concurrency limit
@@ -399,6 +421,8 @@ typedef struct sr_reported_metric {
                                  an lm-eval results file's n-samples "effective" for the task; -1 otherwise */
     long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
     bool subtask;             /* lm-eval: the task is a subtask of a group the file reports (group_subtasks) */
+    long n_original;          /* lm-eval: the task's documents before --limit (n-samples "original"); 0 or -1
+                                 when not said */
 } sr_reported_metric;
 
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
@@ -565,6 +589,7 @@ typedef struct sr_settings {
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
     sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
+    bool strict_validity; /* --strict-validity: an entry with a failed validity check is partial */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;

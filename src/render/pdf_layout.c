@@ -538,9 +538,10 @@ static col_need column_need(sr_pdf *p, const sr_table *t, size_t c)
         const sr_cell *cl = sr_table_cell(t, r, c);
         char *text = cell_text(t, r, c);
         text_widths(p, cell_bold(cl) ? p->bold : p->regular, TABLE_SIZE, text, &n.least, &n.most); /* as drawn */
-        char *sub = cl->sub ? units_unbroken(cl->sub) : NULL;
+        char *both = sr_cell_sub_and_flag(cl), *sub = both ? units_unbroken(both) : NULL;
         text_widths(p, p->regular, SUB_SIZE, sub, &n.least, &n.most);
         free(sub);
+        free(both);
         free(text);
     }
     return n;
@@ -626,7 +627,9 @@ static void table_part(sr_pdf *p, const sr_table *t, const col_need *need, const
         for (size_t i = 0; i < k; i++) {
             const sr_cell *c = sr_table_cell(t, r, idx[i]);
             kept[i] = cell_text(t, r, idx[i]);
-            subs[i] = c->sub ? units_unbroken(c->sub) : NULL;
+            char *both = sr_cell_sub_and_flag(c);
+            subs[i] = both ? units_unbroken(both) : NULL;
+            free(both);
             cells[i] = (pdf_cell){kept[i], subs[i], tone_color(c), cell_bold(c), 0};
         }
         table_row(p, &pt, cells);
@@ -699,6 +702,8 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
     free(need);
     if (t->note)
         sr_pdf_note(p, t->note);
+    if (t->legend)
+        sr_pdf_note(p, t->legend);
 }
 
 void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
@@ -739,6 +744,8 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
     sr_strbuf_release(&body);
     if (t->note)
         sr_pdf_note(p, t->note);
+    if (t->legend)
+        sr_pdf_note(p, t->legend);
 }
 
 void sr_pdf_texts(sr_pdf *p, const sr_text_list *list)

@@ -110,6 +110,21 @@ static cJSON *verdict_note(const sr_scores *s)
     return cJSON_CreateString(text);
 }
 
+/* Whether the figure rests on a valid measurement: each check with its
+ * status and why (docs/validity.md). */
+static cJSON *validity_json(const sr_validity *v)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < v->n; i++) {
+        cJSON *c = cJSON_CreateObject();
+        sr_json_add(c, "check", cJSON_CreateString(sr_check_name(v->items[i].check)));
+        sr_json_add(c, "status", cJSON_CreateString(sr_validity_status_name(v->items[i].status)));
+        sr_json_add(c, "detail", sr_json_str(v->items[i].detail));
+        sr_json_append(a, c);
+    }
+    return a;
+}
+
 static cJSON *accuracy_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -159,6 +174,7 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(b, "claimed_source", sr_json_str(s->claimed_source));
         sr_json_add(b, "source", sr_json_str(s->source));
+        sr_json_add(b, "validity", validity_json(&s->validity));
         sr_json_add(o, s->benchmark, b);
     }
     return o;
@@ -348,6 +364,7 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(s, "failed_requests", sr_json_count(sc->failed_requests));
+        sr_json_add(s, "validity", validity_json(&sc->validity));
         sr_json_add(s, "latency", latency_json(sc));
         sr_json_add(s, "latency_ratio", latency_ratio_json(sc));
         if (sr_slo_set(&st->slo))

@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "analysis/facts.h"
+#include "analysis/validity.h"
 #include "render/render.h"
 #include "render/report/overview.h"
 #include "render/report/text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -189,11 +191,13 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
         } else if (s->compared && isfinite(s->vs_baseline.delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
-            snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
-                     s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
+            snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
             sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = mark_tone(s);
+            if (s->bfcl_version) /* across BFCL versions */
+                sr_tb_mark(b, c, SR_MARK_VERSIONS, NULL);
+            sr_mark_scores_cell(b, c, m, s);
         } else {
             sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
         }
@@ -202,9 +206,12 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
         bool noisy = false;
         const char *span = m->is_baseline ? sr_text_speed_span(buf, sizeof buf, m, &noisy)
                                           : speed_span_with_intervals(buf, sizeof buf, m, &noisy);
+        sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, span);
         if (span && noisy && !m->is_baseline)
-            strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1); /* † */
-        sr_tb_cell(b, SR_CELL_NUMBER, span);
+            sr_tb_mark(b, c, SR_MARK_NOISY, NULL);
+        for (size_t k = 0; span && k < m->n_scenarios; k++) /* the scenarios the span is over */
+            if (isfinite(m->scenarios[k].vs_baseline.ratio))
+                sr_mark_scenario_cell(b, c, m, &m->scenarios[k], SR_FIGURE_THROUGHPUT, false);
     }
     if (with_kv)
         kv_cell(b, sw, m);
@@ -224,7 +231,7 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
                                      : sr_text_score_ci(score, sizeof score, s),
                      sr_text_count(n, sizeof n, sr_scores_n(s)),
                      !s->summary_only ? "" : s->from_run_log ? ", run.log, not recomputed" : ", not recomputed");
-            sr_tb_cell(b, SR_CELL_NUMBER, buf);
+            sr_mark_scores_cell(b, sr_tb_cell(b, SR_CELL_NUMBER, buf), m, s);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         }
@@ -232,9 +239,12 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t c = 0; c < speed->n; c++) {
         const sr_scenario *sc = sr_model_scenario(m, speed->cols[c].key);
         const char *text = sr_text_scenario_throughput(buf, sizeof buf, sc);
-        if (text && sc->needs_more_runs)
-            strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
-        sr_tb_cell(b, SR_CELL_NUMBER, text && isfinite(sc->median_output_throughput) ? text : NULL);
+        bool have = text && isfinite(sc->median_output_throughput);
+        sr_cell *cell = sr_tb_cell(b, SR_CELL_NUMBER, have ? text : NULL);
+        if (have && sc->needs_more_runs)
+            sr_tb_mark(b, cell, SR_MARK_NOISY, NULL);
+        if (have)
+            sr_mark_scenario_cell(b, cell, m, sc, SR_FIGURE_THROUGHPUT, true);
     }
     if (with_kv)
         sr_tb_cell(b, SR_CELL_NUMBER,
@@ -459,6 +469,13 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
     if (base->status != SR_STATUS_FAILED)
         put_benchmarks_without_baseline(&sb, base, benches, n_bench);
     put_count(&sb, h.failed, "failed", "failed");
+    /* Every ratio and difference is against the baseline: a baseline figure
+     * on a broken measurement is the reader's first concern. */
+    char *broken = sr_validity_failed_words(base, NULL);
+    if (broken)
+        sr_strbuf_printf(&sb, "; the baseline's own figures rest on runs or items with a failed validity check: %s",
+                         broken);
+    free(broken);
     sr_strbuf_putc(&sb, '.');
     return sr_strbuf_detach(&sb);
 }
@@ -509,13 +526,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_tb_column_help(&b, "as the server logged it, with the ratio to the baseline's");
     }
     sr_tb_column(&b, "Status", NULL, false, 1);
-    bool noisy = false, across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t k = 0; k < m->n_scenarios; k++)
-            noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
-        for (size_t k = 0; k < m->n_benchmarks; k++)
-            across_versions |= m->benchmarks[k].bfcl_version != 0 && m->benchmarks[k].compared;
         sr_tb_row(&b);
         model_cell(&b, m);
         if (compared)
@@ -532,10 +544,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                                 "too few items. ",
                          isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
     }
-    if (across_versions)
-        sr_strbuf_puts(&note, "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 "
-                              "\xE2\x80\x9Csimple\xE2\x80\x9D against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the "
-                              "versions' categories and checks differ. ");
     if (!compared && n_bench && any_recomputed_score(sw, benches, n_bench))
         sr_strbuf_printf(&note,
                          "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
@@ -552,9 +560,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                          speed.shared[0] ? "; " : "", speed.shared);
     if (with_kv && compared)
         sr_strbuf_puts(&note, "KV cache tokens: as the server logged them, with the ratio to the baseline's. ");
-    if (noisy)
-        sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
-                              "(needs more runs). ");
     put_row_order(&note, sw, n_bench);
     if (note.len && note.data[note.len - 1] == ' ')
         note.data[--note.len] = '\0';

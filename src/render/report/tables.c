@@ -9,6 +9,7 @@
 #include "render/report/claims_text.h"
 #include "render/report/tables.h"
 #include "render/report/text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/kv_text.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
@@ -80,32 +81,27 @@ static sr_tone verdict_tone(const sr_scores *s)
     }
 }
 
-/* The sentence that explains the † of ratio_cell, when some cell has one. */
-static const char *noisy_note(const sr_sweep *sw)
+/* A speed figure's marks: † when its runs spread too much to be a
+ * measurement, then its validity (failed requests beside it). */
+static void speed_marks(sr_table_builder *b, sr_cell *c, const sr_model *m, const sr_scenario *sc)
 {
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
-            if (sw->models[i].scenarios[k].needs_more_runs &&
-                (isfinite(sw->models[i].scenarios[k].vs_baseline.ratio) || !sr_sweep_baseline(sw)))
-                return " \xE2\x80\xA0: the runs spread by more than 5% (coefficient of variation): needs more runs.";
-    return "";
+    if (!c || !sc)
+        return;
+    if (sc->needs_more_runs)
+        sr_tb_mark(b, c, SR_MARK_NOISY, NULL);
+    sr_mark_scenario_cell(b, c, m, sc, SR_FIGURE_THROUGHPUT, true);
 }
 
-static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
+static void ratio_cell(sr_table_builder *b, const sr_model *m, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
     const char *text = sc && isfinite(sc->vs_baseline.ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
-    if (text && sc->needs_more_runs) /* its runs spread too much to be a measurement */
-        strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
+    if (text)
+        speed_marks(b, c, m, sc);
     if (with_throughput && sc)
         sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
-
-/* The legend of the mark a difference across BFCL versions carries. */
-#define ACROSS_VERSIONS                                                                                              \
-    "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 \xE2\x80\x9Csimple\xE2\x80\x9D "    \
-    "against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the versions' categories and checks differ."
 
 /* ---- the tables ---------------------------------------------------------- */
 
@@ -149,7 +145,6 @@ sr_table *sr_table_results(const sr_sweep *sw)
         with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
     if (with_kv)
         sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
-    bool across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         if (m->status == SR_STATUS_FAILED)
@@ -158,7 +153,8 @@ sr_table *sr_table_results(const sr_sweep *sw)
         model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_status_name(m->status) : NULL);
         for (size_t k = 0; k < benches.n; k++) {
             const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+            sr_mark_scores_cell(&b, sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL),
+                                m, s);
             if (!s) {
                 sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
             } else if (s->is_baseline) {
@@ -166,29 +162,27 @@ sr_table *sr_table_results(const sr_sweep *sw)
             } else if (s->compared) {
                 char ci[128];
                 const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
-                snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
-                         s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
-                across_versions |= s->bfcl_version != 0;
+                snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
                 sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                 if (c)
                     c->tone = verdict_tone(s);
+                if (s->bfcl_version)
+                    sr_tb_mark(&b, c, SR_MARK_VERSIONS, NULL);
             } else {
                 sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
             }
         }
         for (size_t c = 0; c < speed.n; c++)
-            ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
+            ratio_cell(&b, m, sr_model_scenario(m, speed.cols[c].key), false);
         if (with_kv)
             sr_tb_cell(&b, SR_CELL_NUMBER,
                        m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     }
-    if (speed.n || across_versions) /* what a short heading leaves out is the usual value, which speed.note states */
-        sr_tb_note(&b, "%s%s%s%s%s", across_versions ? ACROSS_VERSIONS : "", across_versions && speed.n ? " " : "",
-                   speed.n ? "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                             "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
-                             "under 2 runs a side); "
-                           : "",
-                   speed.n ? speed.note : "", speed.n ? noisy_note(sw) : "");
+    if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
+        sr_tb_note(&b, "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                       "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
+                       "under 2 runs a side); %s",
+                   speed.note);
     sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
@@ -218,7 +212,9 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
-        sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL);
+        sr_mark_scores_cell(
+            &b, sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL),
+            m, s);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
     }
     free(order);
@@ -243,7 +239,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                     bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
     b.t->sortable = true;
     snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", sr_text_ci_level(conf, sizeof conf, sw, benchmark));
-    bool margin = isfinite(sw->settings.equivalence_margin), across = false;
+    bool margin = isfinite(sw->settings.equivalence_margin);
     sr_tb_column(&b, "Model", NULL, false, 2.7);
     sr_tb_column(&b, "Status", NULL, false, 1.0);
     sr_tb_column(&b, "Score", NULL, true, 0.9);
@@ -264,16 +260,13 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
-        sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+        sr_mark_scores_cell(&b, sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL),
+                            m, s);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
         bool compared = s && s->compared && !s->is_baseline;
-        if (compared && s->bfcl_version) { /* ‡: across BFCL versions */
-            char ci[128];
-            snprintf(buf, sizeof buf, "%s \xE2\x80\xA1", sr_text_delta_ci(ci, sizeof ci, s));
-            across = true;
-        }
-        sr_tb_cell(&b, SR_CELL_INTERVAL,
-                   !compared ? NULL : s->bfcl_version ? buf : sr_text_delta_ci(buf, sizeof buf, s));
+        sr_cell *d = sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+        if (compared && s->bfcl_version) /* across BFCL versions */
+            sr_tb_mark(&b, d, SR_MARK_VERSIONS, NULL);
         char words[256];
         /* the MDE has its own column */
         const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
@@ -303,8 +296,6 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER,
                    compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
     }
-    if (across)
-        sr_tb_note(&b, "%s", ACROSS_VERSIONS);
     free(order);
     return sr_tb_finish(&b);
 }
@@ -347,16 +338,14 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         for (size_t c = 0; c < speed.n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
             if (ratios) {
-                ratio_cell(&b, sc, true);
+                ratio_cell(&b, m, sc, true);
             } else {
                 char tput[80];
                 bool have = sc && isfinite(sc->median_output_throughput);
-                if (have) {
-                    sr_text_scenario_throughput(tput, sizeof tput, sc);
-                    if (sc->needs_more_runs)
-                        strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
-                }
-                sr_tb_cell(&b, SR_CELL_NUMBER, have ? tput : NULL);
+                sr_cell *cell =
+                    sr_tb_cell(&b, SR_CELL_NUMBER, have ? sr_text_scenario_throughput(tput, sizeof tput, sc) : NULL);
+                if (have)
+                    speed_marks(&b, cell, m, sc);
             }
         }
     }
@@ -365,11 +354,11 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
                    "with Welch's interval on the runs in brackets (or, under 2 runs a side, the range the runs "
-                   "span in parentheses), then the model's own median%s%s%s",
-                   shared[0] ? "; " : ".", shared, noisy_note(sw));
+                   "span in parentheses), then the model's own median%s%s",
+                   shared[0] ? "; " : ".", shared);
     else
-        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s%s", shared[0] ? "; " : ".",
-                   shared, noisy_note(sw));
+        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s", shared[0] ? "; " : ".",
+                   shared);
     bool empty = speed.n == 0 || b.t->n_rows == 0;
     sr_speed_columns_release(&speed);
     free(order);
@@ -486,6 +475,7 @@ sr_table *sr_table_speed_grid(const sr_sweep *sw, const sr_model *m)
         for (size_t c = 0; c < n_conc; c++) {
             const sr_scenario *sc = grid_cell(m, ins[r], out_len, concs[c]);
             sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_scenario_throughput(buf, sizeof buf, sc));
+            speed_marks(&b, cell, m, sc);
             if (sc && isfinite(sc->vs_baseline.ratio) && !m->is_baseline) {
                 sr_tb_cell_sub(&b, cell, sr_text_ratio(num, sizeof num, sc->vs_baseline.ratio));
                 any_ratio = true;

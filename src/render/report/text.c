@@ -2,6 +2,8 @@
  * how the statistics were made. */
 #include "render/report/text.h"
 #include "analysis/facts.h"
+#include "analysis/scenarios.h"
+#include "analysis/validity.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 
 #include "render/render.h"
 #include "render/report/claims_text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -380,6 +383,68 @@ static void put_speed(sr_strbuf *sb, const summary *s)
     sr_strbuf_putc(sb, '.');
 }
 
+/* Whether the figures rest on valid measurements (docs/validity.md): the
+ * scenarios whose runs had failed requests, by name, then how many
+ * figures (a scenario's speed, a benchmark's score) rest on runs or items
+ * with a failed check and how many more with a warning; returns whether
+ * anything was said. */
+static bool put_validity(sr_strbuf *sb, const summary *s)
+{
+    const sr_sweep *sw = s->sw;
+    size_t scenarios = 0, with_failures = 0, figures = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *m = &sw->models[i];
+        scenarios += m->n_scenarios;
+        figures += m->n_scenarios + m->n_benchmarks;
+        for (size_t k = 0; k < m->n_scenarios; k++)
+            with_failures += m->scenarios[k].failed_requests > 0;
+    }
+    size_t failed = sr_validity_count(sw, SR_VALIDITY_FAIL), warned = 0;
+    for (size_t i = 0; i < sw->n_models; i++) { /* a warning on a figure that failed already is not counted again */
+        const sr_model *m = &sw->models[i];
+        for (size_t k = 0; k < m->n_scenarios; k++)
+            warned += sr_validity_any(&m->scenarios[k].validity, SR_VALIDITY_WARN) &&
+                      !sr_validity_any(&m->scenarios[k].validity, SR_VALIDITY_FAIL);
+        for (size_t b = 0; b < m->n_benchmarks; b++)
+            warned += sr_validity_any(&m->benchmarks[b].validity, SR_VALIDITY_WARN) &&
+                      !sr_validity_any(&m->benchmarks[b].validity, SR_VALIDITY_FAIL);
+    }
+    if (!failed && !warned && !with_failures)
+        return false;
+    char a[32], b[32], words[160], flag[96];
+    sr_strbuf_puts(sb, "Validity: ");
+    if (with_failures) {
+        sr_strbuf_printf(sb, "%s of %s speed scenario%s had failed requests (", sr_format_count(a, sizeof a, (long long)with_failures),
+                         sr_format_count(b, sizeof b, (long long)scenarios), scenarios == 1 ? "" : "s");
+        size_t named = 0;
+        for (size_t i = 0; i < s->n_order; i++) {
+            const sr_model *m = &sw->models[s->order[i]];
+            for (size_t k = 0; k < m->n_scenarios; k++) {
+                const sr_scenario *sc = &m->scenarios[k];
+                if (sc->failed_requests <= 0 || named++ >= SUMMARY_MAX_NAMES)
+                    continue;
+                sr_strbuf_printf(sb, "%s%s at %s: %s", named > 1 ? "; " : "", name_of(m),
+                                 sr_scenario_words(sc, words, sizeof words),
+                                 sr_text_failed_requests(flag, sizeof flag, sc));
+            }
+        }
+        if (with_failures > SUMMARY_MAX_NAMES)
+            sr_strbuf_printf(sb, "; and %s more", sr_format_count(a, sizeof a, (long long)(with_failures - SUMMARY_MAX_NAMES)));
+        sr_strbuf_puts(sb, "): their throughput counts only the requests that completed. ");
+    }
+    sr_strbuf_printf(sb, "%s of %s figure%s (a scenario's speed, a benchmark's score) rest%s on runs or items with a "
+                         "failed validity check",
+                     sr_format_count(a, sizeof a, (long long)failed), sr_format_count(b, sizeof b, (long long)figures),
+                     figures == 1 ? "" : "s", failed == 1 ? "s" : "");
+    if (warned)
+        sr_strbuf_printf(sb, ", %s more on ones with a warning", sr_format_count(a, sizeof a, (long long)warned));
+    sr_strbuf_puts(sb, " (marked in the tables; report.json's validity gives every check");
+    if (failed && sw->settings.strict_validity)
+        sr_strbuf_puts(sb, "; with --strict-validity their entries are partial");
+    sr_strbuf_puts(sb, ").");
+    return true;
+}
+
 /* The benchmarks the baseline was scored on. */
 static size_t baseline_benchmarks(const summary *s)
 {
@@ -519,6 +584,8 @@ void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
         put_not_worse(&sb, &s);
         sr_text_list_take(out, &sb);
     }
+    if (put_validity(&sb, &s))
+        sr_text_list_take(out, &sb);
     if (put_left_out(&sb, &s) > 0)
         sr_text_list_take(out, &sb);
     sr_strbuf_release(&sb);
