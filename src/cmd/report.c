@@ -235,9 +235,13 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
         sr_claim_list_count(&sweep->claims, counts);
         fprintf(info,
                 "sweep-report: %zu claims: %zu reproduced, %zu consistent, %zu differ, %zu not verifiable, "
-                "%zu unmatched\n",
+                "%zu unmatched",
                 sweep->claims.n, counts[SR_CLAIM_REPRODUCED], counts[SR_CLAIM_CONSISTENT], counts[SR_CLAIM_DIFFERS],
                 counts[SR_CLAIM_NOT_VERIFIABLE], counts[SR_CLAIM_UNMATCHED]);
+        if (counts[SR_CLAIM_IMPOSSIBLE] || counts[SR_CLAIM_INCONSISTENT]) /* the written table's own mistakes */
+            fprintf(info, ", %zu impossible, %zu inconsistent", counts[SR_CLAIM_IMPOSSIBLE],
+                    counts[SR_CLAIM_INCONSISTENT]);
+        fputc('\n', info);
     }
     return NULL;
 }
@@ -289,24 +293,42 @@ static void put_unmatched_names(sr_strbuf *sb, const sr_claim_list *list)
         sr_strbuf_printf(sb, " and %zu more", names - UNMATCHED_NAMED);
 }
 
-/* audit's verdict (exit 4) when a claim differs or names no model: the two
- * counted apart, the unmatched names given. */
+/* audit's verdict (exit 4) when a claim differs, is impossible or
+ * inconsistent, or names no model: each counted apart, the unmatched names
+ * given. */
 static sr_error *claims_verdict(const sr_claim_list *list, const char *out_dir)
 {
     size_t counts[SR_CLAIM_N_STATUS];
     sr_claim_list_count(list, counts);
     size_t differ = counts[SR_CLAIM_DIFFERS], unmatched = counts[SR_CLAIM_UNMATCHED];
-    if (differ == 0 && unmatched == 0)
+    size_t impossible = counts[SR_CLAIM_IMPOSSIBLE], inconsistent = counts[SR_CLAIM_INCONSISTENT];
+    if (differ == 0 && unmatched == 0 && impossible == 0 && inconsistent == 0)
         return NULL;
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_printf(&sb, "%zu of %zu claims", differ ? differ : unmatched, list->n);
-    if (differ)
-        sr_strbuf_printf(&sb, " differ%s from the export", differ == 1 ? "s" : "");
-    if (differ && unmatched)
+    const struct {
+        size_t n;
+        const char *one, *many;
+    } parts[] = {{differ, "differs from the export", "differ from the export"},
+                 {impossible, "is impossible for its number of items", "are impossible for their numbers of items"},
+                 {inconsistent, "is inconsistent with the table's other figures",
+                  "are inconsistent with the table's other figures"}};
+    size_t said = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        if (!parts[i].n)
+            continue;
+        if (said++ == 0)
+            sr_strbuf_printf(&sb, "%zu of %zu claims %s", parts[i].n, list->n,
+                             parts[i].n == 1 ? parts[i].one : parts[i].many);
+        else
+            sr_strbuf_printf(&sb, ", %zu %s", parts[i].n, parts[i].n == 1 ? parts[i].one : parts[i].many);
+    }
+    if (said && unmatched)
         sr_strbuf_printf(&sb, ", and %zu", unmatched);
+    else if (unmatched)
+        sr_strbuf_printf(&sb, "%zu of %zu claims", unmatched, list->n);
     if (unmatched) {
-        sr_strbuf_printf(&sb, " name%s no model of %s: ", unmatched == 1 ? "s" : "", differ ? "it" : "the export");
+        sr_strbuf_printf(&sb, " name%s no model of %s: ", unmatched == 1 ? "s" : "", said ? "it" : "the export");
         put_unmatched_names(&sb, list);
     }
     sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%s (see the Claims section of %s/results.md)",

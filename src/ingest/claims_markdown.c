@@ -45,6 +45,7 @@ typedef enum {
 typedef struct column {
     char *figure; /* NULL: not checked */
     cell_kind kind;
+    bool row_n;   /* headed "n": each row's count of items, given to the row's claims */
 } column;
 
 typedef struct md_ctx {
@@ -595,6 +596,8 @@ static column *table_columns(const md_ctx *ctx, const cell_list *header, long li
     column *cols = sr_xcalloc(header->n, sizeof *cols);
     for (size_t i = 1; i < header->n; i++) {
         const cell *h = &header->items[i];
+        if ((cols[i].row_n = sr_claims_is_n_header(h->s, h->n)))
+            continue;
         cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases);
         if (cols[i].figure)
             cols[i].kind = kind_of(cols[i].figure);
@@ -620,9 +623,16 @@ static sr_error *table_row(const md_ctx *ctx, const md_line *l, const cell_list 
     sr_claims_strip_inline(&model.s, &model.n);
     if (model.n == 0)
         return NULL; /* a note under the row above, not a model */
+    size_t first = ctx->out->n;
+    long row_n = -1;
     for (size_t i = 1; i < cells->n && !err; i++)
         if (cols[i].figure)
             err = cell_claims(ctx, l->lineno, &model, &cols[i], &header->items[i], cells->items[i]);
+        else if (cols[i].row_n && !sr_claims_row_n(cells->items[i].s, cells->items[i].n, &row_n))
+            err = sr_input_error(ctx->path, l->lineno, "'%.*s' is not a count of items (column 'n')",
+                                 (int)sr_claims_shown(cells->items[i].s, cells->items[i].n), cells->items[i].s);
+    for (size_t k = first; !err && k < ctx->out->n; k++)
+        ctx->out->items[k].row_n = row_n;
     return err;
 }
 

@@ -16,6 +16,8 @@ const char *sr_claim_status_name(sr_claim_status status)
     case SR_CLAIM_DIFFERS: return "differs";
     case SR_CLAIM_NOT_VERIFIABLE: return "not verifiable";
     case SR_CLAIM_UNMATCHED: return "unmatched";
+    case SR_CLAIM_IMPOSSIBLE: return "impossible";
+    case SR_CLAIM_INCONSISTENT: return "inconsistent";
     case SR_CLAIM_UNCHECKED:
     case SR_CLAIM_N_STATUS: break;
     }
@@ -56,6 +58,9 @@ void sr_claim_init(sr_claim *c)
     c->block_size = -1;
     c->nominal = c->position_low = c->position_high = c->standard_error = NAN;
     c->resamples = -1;
+    c->row_n = c->grim_n = c->grim_below = c->grim_above = c->tie_k = c->tie_n = -1;
+    c->against[0] = c->against[1] = -1;
+    c->implied_low = c->implied_high = NAN;
 }
 
 void sr_claim_release(sr_claim *c)

@@ -525,6 +525,34 @@ static cJSON *headline_json(const sr_sweep *sw)
     return o;
 }
 
+/* An impossible or inconsistent claim: the test on the written figures,
+ * what it found, and what the files said (docs/claims.md, "Forensics"). */
+static cJSON *forensics_json(const sr_sweep *sw, const sr_claim *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "evidence", cJSON_CreateString(c->evidence == SR_CLAIM_DIFFERS     ? "differs"
+                                                  : c->evidence == SR_CLAIM_UNMATCHED ? "unmatched"
+                                                                                      : "not_verifiable"));
+    if (c->status == SR_CLAIM_IMPOSSIBLE) {
+        sr_json_add(o, "test", cJSON_CreateString("grim"));
+        sr_json_add(o, "n", sr_json_count(c->grim_n));
+        sr_json_add(o, "n_from", cJSON_CreateString(c->grim_n_written ? "claims_row" : "files"));
+        sr_json_add(o, "nearest_below", sr_json_count(c->grim_below));
+        sr_json_add(o, "nearest_above", sr_json_count(c->grim_above));
+        return o;
+    }
+    sr_json_add(o, "test", cJSON_CreateString(strncmp(c->figure, "speed.", 6) == 0 ? "ratio" : "difference"));
+    cJSON *against = cJSON_CreateArray();
+    for (int i = 0; i < 2; i++)
+        sr_json_append(against, c->against[i] >= 0 && (size_t)c->against[i] < sw->claims.n
+                                    ? cJSON_CreateString(sw->claims.items[c->against[i]].source)
+                                    : cJSON_CreateNull());
+    sr_json_add(o, "against", against);
+    sr_json_add(o, "implied_low", sr_json_num(c->implied_low));
+    sr_json_add(o, "implied_high", sr_json_num(c->implied_high));
+    return o;
+}
+
 static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -539,6 +567,8 @@ static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
     sr_json_add(o, "reason", sr_json_str(sr_claim_reason_name(c->reason)));
     if (c->status == SR_CLAIM_UNMATCHED)
         sr_json_add(o, "nearest", sr_json_str(c->nearest));
+    if (c->status == SR_CLAIM_IMPOSSIBLE || c->status == SR_CLAIM_INCONSISTENT)
+        sr_json_add(o, "forensics", forensics_json(sw, c));
     sr_json_add(o, "difference", sr_json_num(c->difference));
     sr_json_add(o, "difference_blocks", sr_json_num(c->difference_blocks));
     if (isfinite(c->nominal) && isfinite(c->position_low)) {
@@ -565,7 +595,8 @@ static cJSON *claims_summary_json(const sr_claim_list *cl)
     static const char *const keys[SR_CLAIM_N_STATUS] = {
         [SR_CLAIM_REPRODUCED] = "reproduced", [SR_CLAIM_CONSISTENT] = "consistent",
         [SR_CLAIM_DIFFERS] = "differs",       [SR_CLAIM_NOT_VERIFIABLE] = "not_verifiable",
-        [SR_CLAIM_UNMATCHED] = "unmatched",
+        [SR_CLAIM_UNMATCHED] = "unmatched",   [SR_CLAIM_IMPOSSIBLE] = "impossible",
+        [SR_CLAIM_INCONSISTENT] = "inconsistent",
     };
     for (int s = SR_CLAIM_REPRODUCED; s < SR_CLAIM_N_STATUS; s++)
         sr_json_add(o, keys[s], cJSON_CreateNumber((double)counts[s]));

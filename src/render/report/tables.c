@@ -654,6 +654,8 @@ sr_table *sr_table_incomplete(const sr_sweep *sw, bool *none)
 static int claim_rank(sr_claim_status s)
 {
     switch (s) {
+    case SR_CLAIM_IMPOSSIBLE:
+    case SR_CLAIM_INCONSISTENT:
     case SR_CLAIM_DIFFERS: return 0;
     case SR_CLAIM_UNMATCHED: return 1;
     case SR_CLAIM_NOT_VERIFIABLE: return 2;
@@ -669,6 +671,8 @@ static sr_tone claim_tone(sr_claim_status s)
     case SR_CLAIM_REPRODUCED: return SR_TONE_BETTER;
     case SR_CLAIM_CONSISTENT: return SR_TONE_SAME;
     case SR_CLAIM_DIFFERS:
+    case SR_CLAIM_IMPOSSIBLE:
+    case SR_CLAIM_INCONSISTENT:
     case SR_CLAIM_UNMATCHED: return SR_TONE_WORSE;
     case SR_CLAIM_NOT_VERIFIABLE: return SR_TONE_CAUTION;
     default: return SR_TONE_NONE;
