@@ -120,11 +120,20 @@ void sr_tb_mark(sr_table_builder *b, sr_cell *c, sr_mark m, const char *footnote
 {
     if (!c || c->kind == SR_CELL_EMPTY || !c->text || m >= SR_N_MARKS)
         return;
-    if (!(c->marks & (1u << m))) {
-        char *text = sr_asprintf("%s%s", c->text, sr_mark_symbol(m));
-        free(c->text);
-        c->text = text;
+    if (!(c->marks & (1u << m))) { /* the symbols end the text, in the marks' order whatever the calls' */
+        size_t len = strlen(c->text);
+        for (int k = 0; k < SR_N_MARKS; k++)
+            if (c->marks & (1u << k))
+                len -= strlen(sr_mark_symbol((sr_mark)k));
         c->marks |= 1u << m;
+        sr_strbuf sb;
+        sr_strbuf_init(&sb);
+        sr_strbuf_append(&sb, c->text, len);
+        for (int k = 0; k < SR_N_MARKS; k++)
+            if (c->marks & (1u << k))
+                sr_strbuf_puts(&sb, sr_mark_symbol((sr_mark)k));
+        free(c->text);
+        c->text = sr_strbuf_detach(&sb);
     }
     if (!footnote || !footnote[0])
         return;
