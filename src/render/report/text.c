@@ -432,12 +432,19 @@ static bool put_validity(sr_strbuf *sb, const summary *s)
             sr_strbuf_printf(sb, "; and %s more", sr_format_count(a, sizeof a, (long long)(with_failures - SUMMARY_MAX_NAMES)));
         sr_strbuf_puts(sb, "): their throughput counts only the requests that completed. ");
     }
-    sr_strbuf_printf(sb, "%s of %s figure%s (a scenario's speed, a benchmark's score) rest%s on runs or items with a "
-                         "failed validity check",
-                     sr_format_count(a, sizeof a, (long long)failed), sr_format_count(b, sizeof b, (long long)figures),
-                     figures == 1 ? "" : "s", failed == 1 ? "s" : "");
-    if (warned)
-        sr_strbuf_printf(sb, ", %s more on ones with a warning", sr_format_count(a, sizeof a, (long long)warned));
+    sr_format_count(b, sizeof b, (long long)figures);
+    if (failed) {
+        sr_strbuf_printf(sb, "%s of %s figure%s (a scenario's speed, a benchmark's score) rest%s on runs or items with "
+                             "a failed validity check",
+                         sr_format_count(a, sizeof a, (long long)failed), b, figures == 1 ? "" : "s",
+                         failed == 1 ? "s" : "");
+        if (warned)
+            sr_strbuf_printf(sb, ", %s more on ones with a warning", sr_format_count(a, sizeof a, (long long)warned));
+    } else {
+        sr_strbuf_printf(sb, "no figure rests on runs or items with a failed validity check; %s of %s (a scenario's "
+                             "speed, a benchmark's score) rest%s on ones with a warning",
+                         sr_format_count(a, sizeof a, (long long)warned), b, warned == 1 ? "s" : "");
+    }
     sr_strbuf_puts(sb, " (marked in the tables; report.json's validity gives every check");
     if (failed && sw->settings.strict_validity)
         sr_strbuf_puts(sb, "; with --strict-validity their entries are partial");
