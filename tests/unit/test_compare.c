@@ -569,13 +569,13 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
     sr_model *c = sr_sweep_model(&sw, "org/claims");
     c->reported = calloc(2, sizeof *c->reported);
     cr_assert_not_null(c->reported);
-    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1, false};
-    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1, false};
+    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1, false, -1};
+    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1, false, -1};
     c->n_reported = c->cap_reported = 2;
     sr_model *norm = sr_sweep_model(&sw, "org/norm-only"); /* no key the report reads a task's accuracy from */
     norm->reported = calloc(1, sizeof *norm->reported);
     norm->reported[0] = (sr_reported_metric){strdup("hellaswag"), strdup("acc_norm,none"), 0.6,
-                                             strdup("norm/results.json"), -1, -1, -1, -1, false};
+                                             strdup("norm/results.json"), -1, -1, -1, -1, false, -1};
     norm->n_reported = norm->cap_reported = 1;
     sr_sweep_model(&sw, "org/nothing");
 
