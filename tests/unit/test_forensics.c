@@ -166,8 +166,8 @@ Test(forensics, impossible_inconsistent_and_a_tie_in_a_markdown_table)
     cr_expect_eq(c->status, SR_CLAIM_IMPOSSIBLE, "no evidence, n from the row");
     cr_expect_eq(c->evidence, SR_CLAIM_UNMATCHED);
     cr_expect(c->grim_n_written);
-    cr_expect_eq(claim_at(&sw, 6, "accuracy.bfcl_simple.score")->status, SR_CLAIM_IMPOSSIBLE, "67.3% of 40");
-    cr_expect_eq(claim_at(&sw, 7, "accuracy.bfcl_simple.score")->status, SR_CLAIM_UNMATCHED, "67.5% is 27/40");
+    cr_expect_eq(claim_at(&sw, 6, "accuracy.bfcl_simple.score")->status, SR_CLAIM_IMPOSSIBLE, "67.3%% of 40");
+    cr_expect_eq(claim_at(&sw, 7, "accuracy.bfcl_simple.score")->status, SR_CLAIM_UNMATCHED, "67.5%% is 27/40");
     sr_sweep_release(&sw);
 }
 
@@ -216,7 +216,7 @@ Test(forensics, csv_claims_take_n_from_their_column)
     cr_expect_eq(sw.claims.items[2].row_n, -1);
     cr_assert_null(sr_check_claims(&sw));
     cr_expect_eq(sw.claims.items[0].status, SR_CLAIM_IMPOSSIBLE);
-    cr_expect_eq(sw.claims.items[1].status, SR_CLAIM_UNMATCHED, "35/52 = 67.31%");
+    cr_expect_eq(sw.claims.items[1].status, SR_CLAIM_UNMATCHED, "35/52 = 67.31%%");
     cr_expect_eq(sw.claims.items[2].status, SR_CLAIM_UNMATCHED, "no n, no test");
     sr_claim_list_release(&sw.claims);
     const char bad[] = "model,figure,value,n\norg/m,accuracy.gsm8k.score,0.5,many\n";
