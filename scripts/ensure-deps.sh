@@ -24,6 +24,7 @@ check() {
     have_header simdjson.h || missing="$missing libsimdjson-dev"
     have_header uninorm.h || missing="$missing libunistring-dev"
     have_header zlib.h || missing="$missing zlib1g-dev"
+    have_header isa-l/crc.h || missing="$missing libisal-dev"
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then

@@ -54,6 +54,8 @@ LOADERS = (
     "ingest/claims",
     "ingest/configs_dir",
     "ingest/metadata_dir",
+    "ingest/listing",
+    "ingest/copy_files",
 )
 PARSER_GROUPS = {
     "bench": ("ingest/bench_json", "ingest/bench_text"),
@@ -67,6 +69,7 @@ PARSER_GROUPS = {
         "ingest/vllm_log_parts",  # their shared header
     ),
     "claims": ("ingest/claims_csv", "ingest/claims_markdown", "ingest/claims_parts"),
+    "listing": ("ingest/listing_text", "ingest/listing_json", "ingest/listing_parts"),
 }
 
 
