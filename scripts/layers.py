@@ -37,7 +37,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-DOCUMENTS = ("report", "compare", "survey", "kv")  # render/<document>/
+DOCUMENTS = ("report", "compare", "survey", "kv", "verify")  # render/<document>/
 ENGINE_DIRS = ("shared", "canvas")  # render/<dir>/: what every document is made with
 RENDER_TOP_EXEMPT = ("render/outputs",)  # renders every document's files in memory
 

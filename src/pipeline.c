@@ -95,6 +95,21 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     return err;
 }
 
+/* ---- verify ------------------------------------------------------------------ */
+
+sr_error *sr_build_custody(sr_provenance *p, const char *export_dir, const char *const *listings, size_t n,
+                           const char *prefix, int threads)
+{
+    sr_error *err = sr_scan_copy(export_dir, p);
+    if (!err)
+        err = sr_read_listings(p, export_dir, listings, n, prefix);
+    if (!err)
+        err = sr_hash_copy(p, export_dir, NULL, 0, threads);
+    if (!err)
+        sr_provenance_analyse(p, NULL);
+    return err;
+}
+
 /* ---- claims -------------------------------------------------------------- */
 
 sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_files, const sr_claim_alias *aliases,
