@@ -127,7 +127,11 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
                                  "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
                                  "pipe table whose headers name figures, or model,figure,value CSV)");
     }
-    return err ? err : sr_check_claims(sweep);
+    if (!err)
+        err = sr_check_claims(sweep);
+    if (!err) /* with --listing: a claim resting on a file not the bucket's cannot be checked */
+        sr_provenance_mark_claims(sweep);
+    return err;
 }
 
 /* ---- compare ------------------------------------------------------------------ */

@@ -421,3 +421,35 @@ bool sr_provenance_entry_touched(const sr_provenance *p, size_t model)
             return true;
     return false;
 }
+
+/* A figure read against the baseline's: a difference, a ratio, a verdict. */
+static bool relative_figure(const char *figure)
+{
+    static const char *const words[] = {"delta", "ratio", "verdict", "keeps_up", "ci_", "flipped", "mcnemar"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (figure && strstr(figure, words[i]))
+            return true;
+    return false;
+}
+
+void sr_provenance_mark_claims(sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    if (!p->asked)
+        return;
+    long base = -1;
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].is_baseline)
+            base = (long)i;
+    for (size_t i = 0; i < sw->claims.n; i++) {
+        sr_claim *c = &sw->claims.items[i];
+        if (c->status == SR_CLAIM_UNMATCHED || c->model_index < 0)
+            continue;
+        bool touched = sr_provenance_entry_touched(p, (size_t)c->model_index) ||
+                       (base >= 0 && relative_figure(c->figure) && sr_provenance_entry_touched(p, (size_t)base));
+        if (touched) {
+            c->status = SR_CLAIM_NOT_VERIFIABLE;
+            c->reason = SR_CLAIM_WHY_PROVENANCE;
+        }
+    }
+}

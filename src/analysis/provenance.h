@@ -23,4 +23,10 @@ void sr_provenance_analyse(sr_provenance *p, const sr_sweep *sw);
 /* Whether an input of entry `model` is missing from the copy or changed. */
 bool sr_provenance_entry_touched(const sr_provenance *p, size_t model);
 
+/* audit: a claim about an entry an input of which is missing or changed
+ * (or, for a figure relative to the baseline, the baseline's) is not
+ * verifiable, reason "provenance": the copy is not the bucket's data.
+ * After the claims are checked; an unmatched claim stays unmatched. */
+void sr_provenance_mark_claims(sr_sweep *sw);
+
 #endif

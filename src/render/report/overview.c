@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/facts.h"
+#include "analysis/provenance.h"
 #include "render/render.h"
 #include "render/report/overview.h"
 #include "render/report/text.h"
@@ -108,10 +109,17 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-/* The Model column's cell, bold for the baseline. */
-static void model_cell(sr_table_builder *b, const sr_model *m)
+/* The mark of an entry an input of which is missing from the copy or
+ * differs from its bucket listing (--listing). */
+#define CUSTODY_MARK "\xC2\xA7" /* § */
+
+/* The Model column's cell, bold for the baseline, marked when its copy is
+ * not the bucket's. */
+static void model_cell(sr_table_builder *b, const sr_model *m, bool custody_mark)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, sr_text_model_column(m));
+    char *name = custody_mark ? sr_asprintf("%s " CUSTODY_MARK, sr_text_model_column(m)) : NULL;
+    sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, name ? name : sr_text_model_column(m));
+    free(name);
     if (c)
         c->strong = m->is_baseline;
 }
@@ -509,7 +517,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_tb_column_help(&b, "as the server logged it, with the ratio to the baseline's");
     }
     sr_tb_column(&b, "Status", NULL, false, 1);
-    bool noisy = false, across_versions = false;
+    bool noisy = false, across_versions = false, marked = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         for (size_t k = 0; k < m->n_scenarios; k++)
@@ -517,7 +525,9 @@ sr_table *sr_table_overview(const sr_sweep *sw)
         for (size_t k = 0; k < m->n_benchmarks; k++)
             across_versions |= m->benchmarks[k].bfcl_version != 0 && m->benchmarks[k].compared;
         sr_tb_row(&b);
-        model_cell(&b, m);
+        bool mark = sr_provenance_entry_touched(&sw->provenance, order[i]);
+        marked |= mark;
+        model_cell(&b, m, mark);
         if (compared)
             compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
         else
@@ -555,6 +565,9 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     if (noisy)
         sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
                               "(needs more runs). ");
+    if (marked)
+        sr_strbuf_puts(&note, CUSTODY_MARK ": an input of the entry is missing from the copy or differs from the "
+                              "bucket's listing (Provenance). ");
     put_row_order(&note, sw, n_bench);
     if (note.len && note.data[note.len - 1] == ' ')
         note.data[--note.len] = '\0';
