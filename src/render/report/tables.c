@@ -831,7 +831,7 @@ sr_table *sr_table_custody(const sr_sweep *sw)
     sr_tb_column(&b, "File", NULL, false, 4.2);
     sr_tb_column(&b, "Status", NULL, false, 1.3);
     sr_tb_column(&b, "Compared", NULL, false, 1);
-    sr_tb_column(&b, "Listed", "copy", false, 2.2);
+    sr_tb_column(&b, "Listed (in the copy)", NULL, false, 2.2);
     sr_tb_column(&b, "Why", NULL, false, 3.6);
     for (size_t i = 0; i < p->n_files; i++) {
         const sr_custody_file *f = &p->files[i];
