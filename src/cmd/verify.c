@@ -67,7 +67,8 @@ sr_error *sr_cmd_verify(const sr_cli_command *cmd, int argc, char **argv, FILE *
     size_t len = 0;
     if (!err)
         err = o.json ? sr_render_verify_json(&p, &text, &len) : sr_render_verify_text(&p, o.quiet, &text, &len);
-    if (!err && fwrite(text, 1, len, out) != len)
+    /* flushed before the verdict's error line, so a terminal shows the lines, then why it failed */
+    if (!err && (fwrite(text, 1, len, out) != len || fflush(out) != 0))
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
     free(text);
     if (!err)
