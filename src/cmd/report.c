@@ -247,8 +247,13 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (err)
         return err;
     if (timed)
+    {
         fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
                 t.compare, t.kv, t.render, t.write);
+        if (sweep->provenance.asked) /* the files the report did not read, hashed for the listing alone */
+            fprintf(info, "sweep-report: custody: %zu of %zu files of the copy read for their hashes alone (the report did not read them)\n",
+                    sweep->provenance.hashed_apart, sweep->provenance.n_copy);
+    }
     size_t failed = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         failed += sweep->models[i].status == SR_STATUS_FAILED;
