@@ -128,9 +128,9 @@ static const char *entry_label(const sr_sweep *sw, long i)
 /* The objects of one path, one per listing (its highest generation when a
  * listing names several: versions of the object), merged when they agree. */
 typedef struct merged {
-    sr_listed_object o;       /* the merged object (strings borrowed) */
+    sr_listed_object o;                        /* the merged object (strings borrowed) */
     const sr_listed_object *first, *disagrees; /* a listing whose object differs from first's, or NULL */
-    unsigned differs_by;      /* SR_CHECK_SIZE or the hash they differ in */
+    unsigned differs_by;                       /* SR_CHECK_SIZE or the hash they differ in */
 } merged;
 
 static int cmp_generation(const char *a, const char *b)
@@ -322,8 +322,8 @@ static void compare_file(const sr_provenance *p, const merged *m, const sr_copy_
     if (same_hash(&f->digest, &o->hashes, check)) {
         out->status = SR_CUSTODY_VERIFIED;
         if (o->components > 0)
-            out->reason = sr_asprintf("a composite object of %ld components: no MD5, checked by its CRC-32C",
-                                      o->components);
+            out->reason =
+                sr_asprintf("a composite object of %ld components: no MD5, checked by its CRC-32C", o->components);
         else if (o->gzip)
             out->reason = sr_xstrdup("kept gzip-compressed as stored: compared as such");
     } else {

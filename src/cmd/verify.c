@@ -44,8 +44,7 @@ static sr_error *verdict(const sr_provenance *p, bool strict)
     if (bad)
         return sr_error_new(SR_EXIT_CHECK, NULL, 0, "the copy is not the bucket's: %zu missing, %zu changed",
                             c[SR_CUSTODY_MISSING], c[SR_CUSTODY_CHANGED]);
-    return sr_error_new(SR_EXIT_CHECK, NULL, 0,
-                        "--strict: %zu checked by size only, %zu not verifiable, %zu extra",
+    return sr_error_new(SR_EXIT_CHECK, NULL, 0, "--strict: %zu checked by size only, %zu not verifiable, %zu extra",
                         c[SR_CUSTODY_SIZE_ONLY], c[SR_CUSTODY_UNVERIFIABLE], c[SR_CUSTODY_EXTRA]);
 }
 
@@ -61,8 +60,8 @@ sr_error *sr_cmd_verify(const sr_cli_command *cmd, int argc, char **argv, FILE *
         return sr_usage_error("--json and --quiet do not go together: --json prints the whole object");
     sr_provenance p;
     sr_provenance_init(&p);
-    err = sr_build_custody(&p, args.operands[0], (const char *const *)args.operands + 1,
-                           (size_t)args.n_operands - 1, o.prefix, (int)o.threads);
+    err = sr_build_custody(&p, args.operands[0], (const char *const *)args.operands + 1, (size_t)args.n_operands - 1,
+                           o.prefix, (int)o.threads);
     char *text = NULL;
     size_t len = 0;
     if (!err)

@@ -302,10 +302,9 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
         log.failure.stage = SR_STAGE_LOAD; /* nothing served */
     if (!err) {
         const char *kind = failed_start ? "server_log" : log_kind(server, bench_err ? 0 : n);
-        if (kind)
+        if (kind) {
             record_digest(ld, f, kind, size, sha);
-        else
-        {
+        } else {
             sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines");
             keep_raw_digest(ld, f);
         }
@@ -351,10 +350,9 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
     bool any = false;
     for (int k = 0; k < SR_SETTING_FIELDS; k++)
         any |= sr_setting_known(&log.settings, (sr_setting_field)k);
-    if (!err && any)
+    if (!err && any) {
         record_digest(ld, f, "spec_lines", size, sha);
-    else if (!err)
-    {
+    } else if (!err) {
         sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
                            "server-log lines about speculative decoding without the engine-config line");
         keep_raw_digest(ld, f);

@@ -35,7 +35,8 @@
 static size_t scheme_len(const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && i < 16 && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+    while (i < n && i < 16 &&
+           ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
         i++;
     return i > 0 && i + 3 <= n && memcmp(s + i, "://", 3) == 0 ? i + 3 : 0;
 }
@@ -222,8 +223,9 @@ static sr_error *read_listing(const char *path, sr_listing *l, sr_listing_fn fn,
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return sr_input_error(path, 0, "%s", S_ISDIR(st.st_mode) ? "is a directory, expected a listing file"
-                                                                 : "not a regular file (a FIFO, socket or device)");
+        return sr_input_error(path, 0, "%s",
+                              S_ISDIR(st.st_mode) ? "is a directory, expected a listing file"
+                                                  : "not a regular file (a FIFO, socket or device)");
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0)
@@ -364,8 +366,8 @@ static sr_error *read_one(sr_provenance *p, size_t index, const char *path, cons
         size_t kept_before = p->n_objects;
         err = read_listing(path, l, keep_record, &k);
         if (!err && given && p->n_objects == kept_before && l->objects > 0)
-            err = sr_input_error(path, 0, "no object of the listing is under the prefix '%s' (--listing-prefix)",
-                                 given);
+            err =
+                sr_input_error(path, 0, "no object of the listing is under the prefix '%s' (--listing-prefix)", given);
     }
     free(obj_prefix);
     vote_ctx_release(&v);

@@ -15,16 +15,16 @@
 /* One object as a reader gives it: the strings are the reader's, valid
  * during the call. */
 typedef struct sr_listing_record {
-    const char *name;     /* as the listing writes it: a URL (gs://b/o) or a name; NUL-ended */
-    size_t name_len;      /* its bytes (a JSON name may hold no NUL: the JSON base refuses \u0000) */
-    long line;            /* where the object is (a JSON element: the line it starts on) */
-    long long size;       /* -1 when not said */
-    sr_file_digest hashes; /* have: the hashes given */
+    const char *name;       /* as the listing writes it: a URL (gs://b/o) or a name; NUL-ended */
+    size_t name_len;        /* its bytes (a JSON name may hold no NUL: the JSON base refuses \u0000) */
+    long line;              /* where the object is (a JSON element: the line it starts on) */
+    long long size;         /* -1 when not said */
+    sr_file_digest hashes;  /* have: the hashes given */
     const char *generation; /* or NULL */
-    bool gzip;            /* Content-Encoding gzip */
-    long components;      /* composite object: its component count; 0 */
-    const char *no_hash;  /* why the listing's hash cannot be compared, or NULL */
-    bool placeholder;     /* a folder placeholder or a prefix: not an object of the copy */
+    bool gzip;              /* Content-Encoding gzip */
+    long components;        /* composite object: its component count; 0 */
+    const char *no_hash;    /* why the listing's hash cannot be compared, or NULL */
+    bool placeholder;       /* a folder placeholder or a prefix: not an object of the copy */
 } sr_listing_record;
 
 void sr_listing_record_init(sr_listing_record *r);

@@ -34,8 +34,8 @@ struct sr_listing_text_reader {
     sr_listing_fn fn;
     void *ctx;
     text_kind kind;
-    bool gcloud;    /* gcloud's spelling of the block labels */
-    bool bagit;     /* checksum lines with one space: a BagIt manifest */
+    bool gcloud; /* gcloud's spelling of the block labels */
+    bool bagit;  /* checksum lines with one space: a BagIt manifest */
     /* the block being read */
     bool in_block;
     long block_line;
@@ -47,7 +47,7 @@ struct sr_listing_text_reader {
     char generation[64];
     /* counts */
     long long objects;
-    long long total;  /* a TOTAL line's object count; -1 */
+    long long total; /* a TOTAL line's object count; -1 */
     long total_line;
     sr_strbuf scratch;
 };
@@ -147,9 +147,18 @@ bool sr_listing_take_hex(sr_listing_record *r, const char *text, size_t len, siz
         r->hashes.crc32c = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
         r->hashes.have |= SR_HASH_CRC32C;
         return true;
-    case 16: memcpy(r->hashes.md5, b, 16); r->hashes.have |= SR_HASH_MD5; return true;
-    case 20: memcpy(r->hashes.sha1, b, 20); r->hashes.have |= SR_HASH_SHA1; return true;
-    case 32: memcpy(r->hashes.sha256, b, 32); r->hashes.have |= SR_HASH_SHA256; return true;
+    case 16:
+        memcpy(r->hashes.md5, b, 16);
+        r->hashes.have |= SR_HASH_MD5;
+        return true;
+    case 20:
+        memcpy(r->hashes.sha1, b, 20);
+        r->hashes.have |= SR_HASH_SHA1;
+        return true;
+    case 32:
+        memcpy(r->hashes.sha256, b, 32);
+        r->hashes.have |= SR_HASH_SHA256;
+        return true;
     default: return false;
     }
 }
@@ -278,7 +287,7 @@ static sr_error *block_field(sr_listing_text_reader *r, const char *line, size_t
             return NULL;
         }
         bool ok = strcmp(label, "hash(md5)") == 0 ? sr_listing_take_md5_b64(&r->rec, v, vn)
-                                                   : sr_listing_take_crc32c_b64(&r->rec, v, vn);
+                                                  : sr_listing_take_crc32c_b64(&r->rec, v, vn);
         return ok ? NULL
                   : bad_value(r, lineno, strcmp(label, "hash(md5)") == 0 ? "Hash (md5)" : "Hash (crc32c)", v, vn,
                               "base64 of the hash's bytes");
@@ -435,8 +444,10 @@ static sr_error *sum_record(sr_listing_text_reader *r, const char *hex, size_t h
     sr_listing_record rec;
     sr_listing_record_init(&rec);
     if (hn != 32 && hn != 40 && hn != 64)
-        return sr_input_error(r->path, lineno, "a checksum of %zu hex digits (expected 32 for MD5, 40 for SHA-1 or "
-                                               "64 for SHA-256)", hn);
+        return sr_input_error(r->path, lineno,
+                              "a checksum of %zu hex digits (expected 32 for MD5, 40 for SHA-1 or "
+                              "64 for SHA-256)",
+                              hn);
     sr_listing_take_hex(&rec, hex, hn, hn / 2);
     if (nn == 0)
         return sr_input_error(r->path, lineno, "a checksum without a file name");
@@ -480,8 +491,9 @@ static sr_error *sum_line(sr_listing_text_reader *r, const char *line, size_t le
     size_t n = len - escaped;
     hn = hex_run(p, n);
     if (hn == 0 || hn == n || !is_space(p[hn]))
-        return sr_input_error(r->path, lineno, "expected '<checksum>  <file>' (md5sum, sha256sum or a BagIt "
-                                               "manifest)");
+        return sr_input_error(r->path, lineno,
+                              "expected '<checksum>  <file>' (md5sum, sha256sum or a BagIt "
+                              "manifest)");
     const char *q = p + hn;
     size_t rest = n - hn;
     if (rest >= 2 && q[0] == ' ' && (q[1] == ' ' || q[1] == '*')) {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const format_names[SR_LISTING_N] = {
-    "gsutil_ls_L",  "gcloud_ls_L",   "ls_l",  "gcloud_ls_json", "gcloud_objects_list", "gcs_json_api",
+    "gsutil_ls_L",   "gcloud_ls_L",        "ls_l",      "gcloud_ls_json", "gcloud_objects_list", "gcs_json_api",
     "rclone_lsjson", "s3api_list_objects", "checksums", "bagit"};
 
 const char *sr_listing_format_name(sr_listing_format f)

@@ -45,16 +45,16 @@ typedef struct sr_listing {
 
 /* One object as a listing gives it. */
 typedef struct sr_listed_object {
-    char *path;           /* its path in the copy: the name without bucket and prefix */
-    size_t listing;       /* which listing (index) */
-    long line;            /* where it is in the listing (a JSON element: the line it starts on) */
-    long long size;       /* -1 when the listing does not say */
+    char *path;            /* its path in the copy: the name without bucket and prefix */
+    size_t listing;        /* which listing (index) */
+    long line;             /* where it is in the listing (a JSON element: the line it starts on) */
+    long long size;        /* -1 when the listing does not say */
     sr_file_digest hashes; /* the hashes the listing gives (have); size -1 */
-    char *generation;     /* GCS generation (or an S3 version id), or NULL */
-    bool gzip;            /* stored with Content-Encoding gzip: size and hashes are of compressed bytes */
-    long components;      /* a composite object's component count (it has no MD5); 0 */
-    char *no_hash;        /* why the listing's hash cannot be compared ("a multipart upload: its ETag ...
-                             is no MD5"), or NULL */
+    char *generation;      /* GCS generation (or an S3 version id), or NULL */
+    bool gzip;             /* stored with Content-Encoding gzip: size and hashes are of compressed bytes */
+    long components;       /* a composite object's component count (it has no MD5); 0 */
+    char *no_hash;         /* why the listing's hash cannot be compared ("a multipart upload: its ETag ...
+                              is no MD5"), or NULL */
 } sr_listed_object;
 
 /* A file (or what stands there) of the copy, by its path below EXPORT_DIR. */
@@ -65,8 +65,8 @@ typedef struct sr_copy_file {
     long long size;        /* from lstat */
     sr_file_digest digest; /* of its bytes, when hashed (have: which; head: its first bytes) */
     bool hashed;
-    bool is_listing;       /* one of the listings given: not part of the copy */
-    char *problem;         /* why it could not be read, or NULL */
+    bool is_listing; /* one of the listings given: not part of the copy */
+    char *problem;   /* why it could not be read, or NULL */
 } sr_copy_file;
 
 /* What comparing a file found. */
@@ -90,12 +90,12 @@ const char *sr_custody_check_name(unsigned check);
 typedef struct sr_custody_file {
     char *path;
     sr_custody_status status;
-    unsigned check;   /* the one hash compared (SR_HASH_*), SR_CHECK_SIZE, or 0 */
-    char *expected;   /* its value as the listing writes it; NULL */
-    char *actual;     /* the copy's, in the same notation; NULL */
-    char *generation; /* the object's generation; NULL */
-    char *reason;     /* what differs, why nothing could be compared, whose input a missing file is */
-    char *entry;      /* the label of the entry whose input the file is (missing or changed), or NULL */
+    unsigned check;        /* the one hash compared (SR_HASH_*), SR_CHECK_SIZE, or 0 */
+    char *expected;        /* its value as the listing writes it; NULL */
+    char *actual;          /* the copy's, in the same notation; NULL */
+    char *generation;      /* the object's generation; NULL */
+    char *reason;          /* what differs, why nothing could be compared, whose input a missing file is */
+    char *entry;           /* the label of the entry whose input the file is (missing or changed), or NULL */
     long long entry_index; /* that entry's index in the sweep, -1 */
 } sr_custody_file;
 

@@ -109,8 +109,8 @@ bool sr_base64_decode_exact(const char *text, size_t len, uint8_t *out, size_t n
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         bool pad = c == '=' && i + 2 >= len;
-        if (!pad && !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
-                      c == '/'))
+        if (!pad &&
+            !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
             return false;
     }
     struct base64_decode_ctx ctx;

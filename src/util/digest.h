@@ -26,7 +26,7 @@ enum {
 /* The hashes of some bytes: those in `have` are set. */
 typedef struct sr_file_digest {
     unsigned have;
-    long long size; /* bytes hashed; -1 when nothing was */
+    long long size;        /* bytes hashed; -1 when nothing was */
     unsigned char head[2]; /* the first bytes (gzip's magic is 1F 8B) */
     unsigned n_head;       /* how many of them there were (0 to 2) */
     uint32_t crc32c;

@@ -418,8 +418,9 @@ Test(listing, custody_uses_the_reports_read)
     sr_file_digest_clear(&in.raw);
     in.raw.have = SR_HASH_MD5;
     in.raw.size = 7;
-    memcpy(in.raw.md5, (const uint8_t[16]){0xf4, 0x47, 0xb2, 0x0a, 0x7f, 0xcb, 0xf5, 0x3a, 0x5d, 0x5b, 0xe0, 0x13,
-                                           0xea, 0x0b, 0x15, 0xaf},
+    memcpy(in.raw.md5,
+           (const uint8_t[16]){0xf4, 0x47, 0xb2, 0x0a, 0x7f, 0xcb, 0xf5, 0x3a, 0x5d, 0x5b, 0xe0, 0x13, 0xea, 0x0b, 0x15,
+                               0xaf},
            16);
     cr_assert_null(sr_hash_copy(&p, export, &in, 1, 1));
     cr_assert_eq(p.hashed_apart, 1, "b/y.log alone is read apart");

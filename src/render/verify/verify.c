@@ -45,8 +45,8 @@ sr_error *sr_render_verify_text(const sr_provenance *p, bool quiet, char **out, 
             put_visible(&sb, f->reason);
         }
         if (f->status == SR_CUSTODY_CHANGED && f->expected && f->actual && f->check && f->check != SR_CHECK_SIZE) {
-            char *what = sr_asprintf(" (%s: listed %s, copy %s)", sr_custody_check_name(f->check), f->expected,
-                                     f->actual);
+            char *what =
+                sr_asprintf(" (%s: listed %s, copy %s)", sr_custody_check_name(f->check), f->expected, f->actual);
             put_visible(&sb, what);
             free(what);
         }
