@@ -160,7 +160,7 @@ Test(listing, checksum_files)
     cr_assert_eq(g.r[0].hashes.have, SR_HASH_SHA256);
     cr_assert_eq(read_text("manifest-sha256.txt", &g), SR_LISTING_BAGIT);
     cr_assert_str_eq(g.r[0].name, "data/logs/fox.txt");
-    cr_assert_str_eq(g.r[1].name, "data/logs/100%\ndone.txt", "percent-encoded % and LF");
+    cr_assert_str_eq(g.r[1].name, "data/logs/100%\ndone.txt", "percent-encoded %% and LF");
 }
 
 Test(listing, gcloud_json_records)
