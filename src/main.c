@@ -50,6 +50,13 @@ static const sr_cli_example kv_examples[] = {
      "the same on a GPU with 20 GiB left for the cache, as JSON"},
     {NULL, NULL},
 };
+static const sr_cli_example verify_examples[] = {
+    {"gsutil ls -L -r gs://bucket/runs/x/ > bucket.txt && sweep-report verify copy/ bucket.txt",
+     "check that copy/ holds exactly the bucket's objects, byte for byte: a line per file missing, changed, "
+     "extra or not verifiable; exits 4 when one is missing or changed"},
+    {"sweep-report verify copy/ manifest-sha256.txt --json", "the same against a BagIt manifest, as JSON"},
+    {NULL, NULL},
+};
 static const sr_cli_example survey_examples[] = {
     {"sweep-report survey hub-metadata/ -o plan",
      "which candidate models fit a TPU v5e chip, and the run plan plan/sweep.arms"},
@@ -151,6 +158,25 @@ static const sr_cli_command commands[] = {
         .options = {sr_survey_options},
         .examples = survey_examples,
         .run = sr_cmd_survey,
+    },
+    {
+        .name = "verify",
+        .summary = "check that an export is an exact copy of the bucket its listings describe",
+        .usage = "EXPORT_DIR LISTING... [options]",
+        .description = "Check the copy EXPORT_DIR against listings of the bucket it was copied from, in the manner "
+                       "of sha256sum -c: gsutil or gcloud storage ls -L, stat, --json or -l output, gcloud storage "
+                       "objects list --format=json, rclone lsjson -R --hash, aws s3api list-objects-v2, md5sum, "
+                       "sha1sum or sha256sum output, BagIt manifests (told apart by content). Each listed object is "
+                       "matched to its file by name (below the bucket and the prefix above the copy) and compared "
+                       "by size and by its hash (SHA-256, else CRC-32C, else MD5, else SHA-1). Prints a line per "
+                       "file that is missing, changed, extra, only size-checked or not verifiable (and why), then a "
+                       "summary; exits 4 when a file is missing or changed (docs/provenance.md).",
+        .operands = "EXPORT_DIR LISTING...",
+        .min_operands = 2,
+        .max_operands = -1,
+        .options = {sr_verify_options},
+        .examples = verify_examples,
+        .run = sr_cmd_verify,
     },
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };

@@ -95,7 +95,7 @@ for cmd in $commands; do
     else bad "$cmd --no-such-option: exit 2, message and hint on stderr only"; fi
     # Every option the help lists is accepted by name (a value-taking one
     # without its value says it needs one, never "unknown option").
-    for opt in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd" | grep -vx -- --help); do
+    for opt in $(sed -n 's/^  \(-., \)\{0,1\} \{0,4\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd" | grep -vx -- --help); do
         run "$cmd $opt" 2 "$cmd" "$opt" >/dev/null 2>&1 || true
         if has "$tmp/err" "unknown option"; then bad "$cmd: $opt is listed in --help but unknown"; else ok; fi
     done
@@ -606,6 +606,47 @@ for v in "json,,md" "" "json,docx" "JSON"; do
         [ ! -e "$tmp/os5" ]; then ok
     else bad "--outputs '$v': a usage error, nothing written"; fi
 done
+
+# ---- verify: the copy against its bucket listings, sha256sum -c's way (issue 38) -----------
+pc=tests/cases/report/provenance-statuses
+mkdir -p "$tmp/vcopy"
+cp -R fixtures/v5e-gemma4-formats/. "$tmp/vcopy"
+/usr/bin/python3 "$root/tests/make_listing.py" "$tmp/vcopy" gsutil_ls_L --prefix runs/x/ >"$tmp/vlisting.txt"
+/usr/bin/python3 "$root/tests/make_listing.py" "$tmp/vcopy" ls_l --prefix runs/x/ >"$tmp/vsizes.txt"
+if run verify-ok 0 verify "$tmp/vcopy" "$tmp/vlisting.txt" && [ ! -s "$tmp/err" ] &&
+    [ "$(wc -l <"$tmp/out")" = 1 ] && has "$tmp/out" "sweep-report: 158 files: 158 verified, 0 size only, 0 changed"; then ok
+else bad "verify: an exact copy is one summary line on stdout, exit 0"; fi
+if run verify-size-only 0 verify "$tmp/vcopy" "$tmp/vsizes.txt" -q && has "$tmp/out" "158 size only" &&
+    run verify-size-only-strict 4 verify "$tmp/vcopy" "$tmp/vsizes.txt" --quiet --strict &&
+    has "$tmp/err" "--strict: 158 checked by size only"; then ok
+else bad "verify: sizes alone pass (exit 0), not under --strict (exit 4)"; fi
+if run verify-statuses 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json &&
+    has "$tmp/out" "MISSING      other/bench/vllm-infqps-concurrency4-other.json" &&
+    has "$tmp/out" "CHANGED      notes/same-size.txt: its crc32c differs from the listing's (crc32c: listed B+Wq1A==, copy wHdMPw==)" &&
+    has "$tmp/out" "EXTRA        notes/local-only.txt" && has "$tmp/out" "SIZE ONLY    notes/size-only.txt" &&
+    has "$tmp/out" "UNVERIFIABLE notes/transcoded.txt: stored gzip-compressed" &&
+    ! grep -q "^VERIFIED" "$tmp/out" && has "$tmp/err" "error: the copy is not the bucket's: 2 missing, 3 changed"; then ok
+else bad "verify: a line per file not verified, exit 4 for missing or changed"; fi
+if run verify-quiet 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json -q &&
+    [ "$(wc -l <"$tmp/out")" = 1 ]; then ok
+else bad "verify --quiet: the summary line alone"; fi
+if run verify-json 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json --json &&
+    /usr/bin/python3 "$root/tests/check_provenance.py" "$tmp/out" $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt \
+        $pc/s3api.json --expect missing=2 >/dev/null; then ok
+else bad "verify --json: report.json's provenance object, every file as tests/check_provenance.py derives it"; fi
+printf 'hello, bucket\n' >"$tmp/notlisting.txt"
+if run verify-bad-listing 3 verify "$tmp/vcopy" "$tmp/notlisting.txt" && [ ! -s "$tmp/out" ] &&
+    has "$tmp/err" "notlisting.txt':1: not a bucket listing"; then ok
+else bad "verify: an unreadable listing is exit 3 naming it and the line"; fi
+if run verify-usage 2 verify "$tmp/vcopy" && has "$tmp/err" "LISTING" &&
+    run verify-json-quiet 2 verify "$tmp/vcopy" "$tmp/vlisting.txt" --json -q; then ok
+else bad "verify: a missing listing or --json with --quiet is a usage error"; fi
+# a hostile object name (an escape sequence) reaches the terminal escaped
+printf 'd41d8cd98f00b204e9800998ecf8427e  \033]0;pwned\007.json\n4%s  claims.md\n' \
+    "$(md5sum <"$tmp/vcopy/claims.md" | cut -c2-32)" >"$tmp/hostile.txt"
+if run verify-hostile 4 verify "$tmp/vcopy" "$tmp/hostile.txt" && ! grep -q "$(printf '\033')" "$tmp/out" &&
+    has "$tmp/out" "\x1B]0;pwned\x07.json"; then ok
+else bad "verify: a control character in a listed name is shown escaped"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

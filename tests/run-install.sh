@@ -58,17 +58,18 @@ if [ "$(LC_ALL=C.UTF-8 MANPATH=$dest$prefix/share/man man -w sweep-report 2>/dev
     bad "man -w finds sweep-report.1 under the prefix's share/man"
 fi
 LC_ALL=C.UTF-8 MANWIDTH=200 MAN_KEEP_FORMATTING= man -l "$man1" 2>"$tmp/man.err" | col -b >"$tmp/man.txt"
-for section in NAME SYNOPSIS DESCRIPTION REPORT AUDIT COMPARE KV SURVEY "EXIT STATUS" FILES "SEE ALSO"; do
+for section in NAME SYNOPSIS DESCRIPTION REPORT AUDIT COMPARE KV SURVEY VERIFY "EXIT STATUS" FILES "SEE ALSO"; do
     if grep -qx "$section" "$tmp/man.txt"; then ok; else bad "man page: no $section section"; fi
 done
 [ ! -s "$tmp/man.err" ] && ok || bad "man -l: $(head -3 "$tmp/man.err")"
 # Each command's section lists the options its --help lists, with the same help (defaults included).
-for cmd in report audit compare kv survey; do
+for cmd in report audit compare kv survey verify; do
     upper=$(echo "$cmd" | tr a-z A-Z)
     awk -v s="$upper" '$0 == s { on = 1; next } on && /^[A-Z][A-Z ]*$/ { exit } on' "$tmp/man.txt" >"$tmp/man-$cmd"
     "$bin" "$cmd" --help >"$tmp/help-$cmd"
     missing=""
-    for opt in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd"); do
+    # an option line starts with 2 to 6 spaces; a help text wrapped onto "--goodput" is no option
+    for opt in $(sed -n 's/^  \(-., \)\{0,1\} \{0,4\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd"); do
         grep -q -- "^ *\(-., \)\{0,1\}$opt\( \|$\)" "$tmp/man-$cmd" || missing="$missing $opt"
     done
     [ -z "$missing" ] && ok || bad "man page, $cmd: options of --help missing:$missing"
@@ -116,7 +117,7 @@ want() {
     if [ "$got" = "$expected" ]; then ok; else bad "completion $name: '$got', expected '$expected'"; fi
 }
 want "rep<TAB>" "report" sweep-report rep
-want "<TAB>" "--generate --help --version -h audit compare help kv report survey" sweep-report ""
+want "<TAB>" "--generate --help --version -h audit compare help kv report survey verify" sweep-report ""
 want "help c<TAB>" "compare" sweep-report help c
 want "--generate <TAB>" "complete-bash man" sweep-report --generate ""
 want "report --ci<TAB>" "--ci-method" sweep-report report --ci

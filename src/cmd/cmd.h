@@ -18,6 +18,7 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_verify(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 
 /* Where each command writes without -o (its --help says so from these). */
 #define SR_DEFAULT_REPORT_DIR "reports"
@@ -29,6 +30,7 @@ extern const sr_cli_option sr_report_options[]; /* report and audit */
 extern const sr_cli_option sr_compare_options[];
 extern const sr_cli_option sr_kv_options[];
 extern const sr_cli_option sr_survey_options[];
+extern const sr_cli_option sr_verify_options[];
 
 /* The options report, audit and compare share (cmd/options.c): one table,
  * one help text. A command that takes them begins its opts struct with an

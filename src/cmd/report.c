@@ -56,6 +56,8 @@ typedef struct report_opts {
     const char **claims; /* --claims FILE, repeatable (and audit's operands): the files, in order */
     size_t n_claims;
     const char *summary_md; /* --summary-md FILE: the Overview in Markdown; NULL: not written */
+    const char **listings;  /* --listing FILE, repeatable: the bucket listings the copy is checked against */
+    size_t n_listings;
 } report_opts;
 
 static const sr_cli_choice ci_methods[] = {{"percentile", 0}, {"exact", 0}, {NULL, 0}};
@@ -67,6 +69,16 @@ static sr_error *add_claims_file(void *opts, const char *arg)
     const char **files = sr_xrealloc(o->claims, (o->n_claims + 1) * sizeof *files);
     files[o->n_claims++] = arg;
     o->claims = files;
+    return NULL;
+}
+
+/* --listing FILE: appended (the strings point into argv). */
+static sr_error *add_listing(void *opts, const char *arg)
+{
+    report_opts *o = opts;
+    const char **files = sr_xrealloc(o->listings, (o->n_listings + 1) * sizeof *files);
+    files[o->n_listings++] = arg;
+    o->listings = files;
     return NULL;
 }
 
@@ -110,6 +122,14 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_CALL(0, "claims", "FILE", add_claims_file,
                 "check the published figures in FILE (Markdown tables or model,figure,value CSV) against the export "
                 "and add a Claims section; repeatable (docs/claims.md)"),
+    SR_OPT_CALL(0, "listing", "FILE", add_listing,
+                "check that the export is an exact copy of the bucket FILE lists (gsutil or gcloud storage ls -L, "
+                "--json or -l, gcloud storage objects list, rclone lsjson, aws s3api list-objects-v2, md5sum or "
+                "sha256sum output, a BagIt manifest): a Provenance section after the Overview names every file "
+                "missing, changed, extra or not verifiable; repeatable (docs/provenance.md)"),
+    SR_OPT_STRING(0, "listing-prefix", "PREFIX", report_opts, stats.settings.listing_prefix,
+                  "what the listings' object names start with above the export (gs://bucket/runs/x/ or runs/x/); "
+                  "default: the prefix under which the most names are files of the export"),
     SR_OPT_NAME(0, "ci-method", report_opts, stats.settings.ci_method, ci_methods,
                 "percentile (the Monte Carlo percentile interval) or exact (the exact bootstrap distribution for "
                 "few-valued scores, with the sampled interval beside it as its Monte Carlo error); default "
@@ -145,6 +165,9 @@ static void report_opts_default(report_opts *o)
 
 static void report_opts_release(report_opts *o)
 {
+    free(o->listings);
+    o->listings = NULL;
+    o->n_listings = 0;
     free(o->claims);
     o->claims = NULL;
     o->n_claims = 0;
@@ -201,6 +224,8 @@ static sr_error *write_summary_md(const sr_sweep *sweep, const report_opts *o, F
 static sr_error *run_report(const report_opts *o, const char *export_dir, sr_sweep *sweep, FILE *out, FILE *info)
 {
     sr_stats_opts_settings(&o->stats, &sweep->settings);
+    sweep->settings.listings = o->listings;
+    sweep->settings.n_listings = o->n_listings;
     sr_timings t = {0};
     sr_timings *timed = o->timings ? &t : NULL;
     /* On a terminal, a line saying how far reading and comparing are. */
@@ -222,8 +247,13 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (err)
         return err;
     if (timed)
+    {
         fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
                 t.compare, t.kv, t.render, t.write);
+        if (sweep->provenance.asked) /* the files the report did not read, hashed for the listing alone */
+            fprintf(info, "sweep-report: custody: %zu of %zu files of the copy read for their hashes alone (the report did not read them)\n",
+                    sweep->provenance.hashed_apart, sweep->provenance.n_copy);
+    }
     size_t failed = 0;
     for (size_t i = 0; i < sweep->n_models; i++)
         failed += sweep->models[i].status == SR_STATUS_FAILED;
@@ -246,16 +276,24 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     return NULL;
 }
 
+/* Checks across report's and audit's options. */
+static sr_error *check_report_opts(const report_opts *o)
+{
+    if (o->summary_md && !o->summary_md[0])
+        return sr_usage_error("--summary-md needs a file (- for standard output)");
+    if (o->stats.settings.listing_prefix && o->n_listings == 0)
+        return sr_usage_error("--listing-prefix needs a --listing FILE to apply to");
+    return sr_stats_opts_check(&o->stats);
+}
+
 sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info)
 {
     report_opts o;
     report_opts_default(&o);
     sr_cli_parsed args;
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
-    if (!err && !args.help && o.summary_md && !o.summary_md[0])
-        err = sr_usage_error("--summary-md needs a file (- for standard output)");
     if (!err && !args.help)
-        err = sr_stats_opts_check(&o.stats);
+        err = check_report_opts(&o);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);
@@ -345,10 +383,8 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
     sr_error *err = sr_cli_parse(cmd, argc, argv, &o, out, &args);
     for (int i = 1; !err && !args.help && i < args.n_operands; i++)
         err = add_claims_file(&o, args.operands[i]);
-    if (!err && !args.help && o.summary_md && !o.summary_md[0])
-        err = sr_usage_error("--summary-md needs a file (- for standard output)");
     if (!err && !args.help)
-        err = sr_stats_opts_check(&o.stats);
+        err = check_report_opts(&o);
     if (!err && !args.help) {
         sr_sweep sweep;
         sr_sweep_init(&sweep);

@@ -360,7 +360,7 @@ static bool wrapped(const char *s, size_t len, const char *mark)
 
 char *sr_claims_without_marks(const char *s, size_t *len)
 {
-    static const char *const marks[] = {"\xE2\x80\xA0", "\xE2\x80\xA1", "\xC2\xA7", "\xC2\xB6", "\xE2\x97\x8A"};
+    static const char *const marks[] = {"\xE2\x80\xA0", "\xE2\x80\xA1", "\xC2\xA7", "\xC2\xB6", "\xE2\x97\x8A", "\xE2\x89\xA0"};
     char *out = sr_xmalloc(*len + 1);
     size_t n = 0;
     for (size_t i = 0; i < *len;) {

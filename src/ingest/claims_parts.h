@@ -23,7 +23,7 @@ const char *sr_claims_verdict(const char *s, size_t len);
  * _italics_, `code`, [links](...). */
 void sr_claims_strip_inline(const char **s, size_t *len);
 /* The cell's text without the marks the report puts after its figures
- * (render/shared/marks.c: † ‡ § ¶ ◊): they say how a figure was made, not
+ * (render/shared/marks.c: † ‡ § ¶ ◊ ≠): they say how a figure was made, not
  * what it is. Fresh string of *len bytes (updated). */
 char *sr_claims_without_marks(const char *s, size_t *len);
 /* "384 of 768 failed": the flag the report's speed cells carry when

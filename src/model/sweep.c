@@ -617,6 +617,7 @@ void sr_sweep_release(sr_sweep *sweep)
         free(sweep->warnings[i]);
     free(sweep->warnings);
     sr_claim_list_release(&sweep->claims);
+    sr_provenance_release(&sweep->provenance);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
     sweep->settings = settings;
@@ -685,7 +686,14 @@ void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     in->size = size;
     if (sha256)
         memcpy(in->sha256, sha256, sizeof in->sha256);
+    sr_file_digest_clear(&in->raw);
     sweep->n_inputs++;
+}
+
+void sr_sweep_input_digest(sr_sweep *sweep, const sr_file_digest *raw)
+{
+    if (sweep->n_inputs)
+        sweep->inputs[sweep->n_inputs - 1].raw = *raw;
 }
 
 void sr_sweep_warn_sentence(void *sweep, const char *sentence)

@@ -14,6 +14,7 @@
 #include "model/claims.h"      /* published claims and their verdicts */
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
 #include "model/kv_summary.h" /* the KV audit's findings */
+#include "model/provenance.h" /* the chain of custody (--listing) */
 #include "model/result.h"
 #include "model/validity.h"  /* whether each figure rests on a valid measurement */
 
@@ -572,6 +573,8 @@ typedef struct sr_input_file {
     char sha256[65]; /* lower-case hex */
     char *kind;      /* "server_log", "bench_json", "lmeval_samples", ...; "ignored" */
     char *reason;    /* why an ignored file was not read; NULL for files read */
+    sr_file_digest raw; /* with --listing: the hashes a listing compares, of the bytes on disk as the
+                           reader read them (util/fileio.h); have 0 otherwise */
 } sr_input_file;
 
 typedef struct sr_settings {
@@ -590,6 +593,10 @@ typedef struct sr_settings {
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
     sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
     bool strict_validity; /* --strict-validity: an entry with a failed validity check is partial */
+    const char *const *listings; /* --listing FILE...: bucket listings the copy is checked against; n_listings 0:
+                                    none (the strings are argv's) */
+    size_t n_listings;
+    const char *listing_prefix; /* --listing-prefix: what the listings' names start with above the copy; NULL */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
@@ -643,6 +650,8 @@ typedef struct sr_sweep {
 
     sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
 
+    sr_provenance provenance; /* the copy against its bucket listings (--listing); asked false without */
+
     sr_load_curve throughput_curve; /* analysis: sr_pick_load_curves */
     sr_load_curve latency_curve;    /* the same for p99 TTFT */
 } sr_sweep;
@@ -666,6 +675,8 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
  * all zeros is not written, the field stays empty). */
 void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
+/* The digest of the bytes on disk of the input recorded last (--listing). */
+void sr_sweep_input_digest(sr_sweep *sweep, const sr_file_digest *raw);
 /* The keep-going rule (sr_soften) for the readers of an export: with
  * keep_going, an input error (exit 3) is recorded in sink as "'path':line:
  * message; <left_out> left out" and NULL is returned; otherwise, or for any

@@ -8,6 +8,7 @@
 
 #include <nettle/sha2.h>
 
+#include "util/digest.h"
 #include "util/error.h"
 
 /* Largest single input file read whole (server logs are streamed by lines
@@ -88,6 +89,25 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
                              char sha256[65]);
 /* The same for a buffer already in memory. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
+
+/* ---- the bytes on disk, hashed as they are read (--listing) -----------------
+ * A bucket listing gives hashes of each object's bytes; the copy's files
+ * are hashed by the readers above as they read them, so no file is read
+ * again for its listing. sr_read_digests_want sets, for the whole process
+ * (before the readers start; 0 after), the hashes (SR_HASH_* of
+ * util/digest.h) every sr_read_file, sr_read_file_reused, sr_stream_lines
+ * and sr_sha256_file computes over the bytes on disk (before decoding or a
+ * byte-order mark is dropped); the last file a thread read is remembered
+ * for that thread, and sr_read_digest_take gives its digest to the one
+ * who records the file. */
+void sr_read_digests_want(unsigned hashes);
+unsigned sr_read_digests_wanted(void);
+/* The digest of the file this thread read last, when it was path (the
+ * path it was opened by) and hashes were wanted; false otherwise. */
+bool sr_read_digest_take(const char *path, sr_file_digest *out);
+/* A regular file's bytes hashed with `hashes` (one read; a symbolic link
+ * is not followed: an input error, as a FIFO or device is). */
+sr_error *sr_digest_file(const char *path, const char *display_path, unsigned hashes, sr_file_digest *out);
 
 /* Join two path parts with one '/'; fresh string, never NULL. */
 char *sr_path_join(const char *a, const char *b);

@@ -39,7 +39,7 @@ rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
 dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib libisal 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -78,6 +78,7 @@ seed_files() {
         fuzz_survey_candidates) find fixtures tests/cases -name 'candidates.json' ;;
         fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
         fuzz_decode) find tests/bad/base -name '*.json' -o -name '*.jsonl' | head -4 ;;
+        fuzz_listing_text) find fixtures/listings tests/cases/report/provenance-* -maxdepth 1 -name '*.txt' ;;
         fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/cases/report -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
 }
@@ -126,6 +127,13 @@ seed() {
                 >"$dir/seed-gz-u16-$key"
         done
     fi
+    if [ "$t" = fuzz_listing_json ]; then
+        # The first byte picks the piece size.
+        find fixtures/listings tests/cases/report/provenance-* -maxdepth 1 -name '*.json' | while read -r f; do
+            key=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+            { printf '\006'; head -c $seed_len "$f"; } >"$dir/seed-$key"
+        done
+    fi
     if [ "$t" = fuzz_scores_jsonl ]; then
         # No .scores.jsonl among the fixtures: convert the CSV ones.
         find fixtures -name '*.scores.csv' | while read -r f; do
@@ -144,6 +152,7 @@ dict_for() {
         fuzz_scores_csv) echo tests/fuzz/csv.dict ;;
         fuzz_arms) echo tests/fuzz/arms.dict ;;
         fuzz_claims_md | fuzz_claims_csv) echo tests/fuzz/claims.dict ;;
+        fuzz_listing_text | fuzz_listing_json) echo tests/fuzz/listing.dict ;;
         *) echo tests/fuzz/json.dict ;;
     esac
 }

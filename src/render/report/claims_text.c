@@ -428,6 +428,11 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
         sr_strbuf_puts(sb, "No baseline was named (neither --baseline nor sweep.json names one), so nothing is "
                            "relative to one.");
         return;
+    case SR_CLAIM_WHY_PROVENANCE:
+        sr_strbuf_puts(sb, "A file it rests on (of this entry, or of the baseline it is compared with) is missing "
+                           "from the copy or differs from the bucket's listing (Provenance): the export is not the "
+                           "bucket's data, so the figure cannot be checked against it.");
+        return;
     case SR_CLAIM_WHY_NO_VALUE:
     case SR_CLAIM_WHY_NONE: break;
     }

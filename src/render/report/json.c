@@ -717,6 +717,8 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));
+    if (sw->provenance.asked) /* --listing */
+        sr_json_add(root, "provenance", sr_json_provenance(&sw->provenance));
     sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, out, len);
     free(order);
     return err;

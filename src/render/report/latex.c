@@ -51,6 +51,11 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
     put_table(&sb, sr_table_overview(sw));
+    if (sw->provenance.asked) { /* --listing: the listings and every file not verified */
+        put_table(&sb, sr_table_listings(sw));
+        if (sw->provenance.n_files > sw->provenance.counts[SR_CUSTODY_VERIFIED])
+            put_table(&sb, sr_table_custody(sw));
+    }
     /* Without a baseline the overview is the leaderboard of absolute values
      * (accuracy with n, tok/s per scenario): tables of differences and
      * ratios would be columns of dashes. */

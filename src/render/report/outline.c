@@ -260,11 +260,38 @@ static void overview_section(report_outline *o)
     sr_table *whole = sr_table_overview(o->sw), *paper = sr_table_overview(o->sw);
     if (whole->aside)
         sr_doc_lead(s, whole->aside);
+    char *custody = sr_text_custody_lead(o->sw); /* files missing from the copy or changed */
+    if (custody)
+        sr_doc_lead(s, custody);
+    free(custody);
     untitle(s, whole, false);
     untitle(s, paper, false);
     entries(s, whole, paper);
     if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
         chart(o, s, SR_CHART_TRADEOFF);
+}
+
+/* With --listing: the export against its bucket listings, right after the
+ * Overview (what the reader must know before trusting any figure). */
+static void provenance_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    if (!sw->provenance.asked)
+        return;
+    sr_doc_section *s = sr_doc_section_add(o->d, "provenance", "Provenance");
+    paragraph_owned(s, sr_text_custody_opening(sw));
+    sr_table *listings = sr_table_listings(sw);
+    untitle(s, listings, false);
+    sr_doc_table(s, listings);
+    if (sw->provenance.n_files == sw->provenance.counts[SR_CUSTODY_VERIFIED])
+        return;
+    sr_table *whole = sr_table_custody(sw), *paper = sr_table_custody(sw);
+    sr_table_keep_rows(paper, PDF_MAX_FINDINGS * 5, "report.html and report.json");
+    sr_doc_heading(s, "Files not verified", NULL);
+    untitle(s, whole, false);
+    untitle(s, paper, false);
+    sr_doc_only(sr_doc_table(s, whole), MD_HTML);
+    sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
 }
 
 static void summary_section(report_outline *o)
@@ -711,6 +738,7 @@ static void fill(report_outline *o)
     sr_text_audit(o->sw, &audit);
     title_block(o);
     overview_section(o);
+    provenance_section(o);
     summary_section(o);
     results_section(o);
     speed_section(o);

@@ -13,6 +13,7 @@
 
 #include "analysis/facts.h"
 #include "analysis/validity.h"
+#include "analysis/provenance.h"
 #include "render/render.h"
 #include "render/report/overview.h"
 #include "render/report/text.h"
@@ -110,12 +111,15 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-/* The Model column's cell, bold for the baseline. */
-static void model_cell(sr_table_builder *b, const sr_model *m)
+/* The Model column's cell, bold for the baseline, marked when its copy is
+ * not the bucket's. */
+static void model_cell(sr_table_builder *b, const sr_model *m, bool custody_mark)
 {
     sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, sr_text_model_column(m));
     if (c)
         c->strong = m->is_baseline;
+    if (custody_mark)
+        sr_tb_mark(b, c, SR_MARK_CUSTODY, NULL);
 }
 
 static bool any_logged_kv(const sr_sweep *sw)
@@ -529,7 +533,8 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         sr_tb_row(&b);
-        model_cell(&b, m);
+        bool mark = sr_provenance_entry_touched(&sw->provenance, order[i]);
+        model_cell(&b, m, mark);
         if (compared)
             compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
         else

@@ -776,6 +776,76 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
     return sr_tb_finish(&b);
 }
 
+sr_table *sr_table_listings(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    if (!p->asked)
+        return NULL;
+    sr_table_builder b;
+    char buf[64];
+    sr_tb_begin(&b, "listings", "Bucket listings");
+    sr_tb_column(&b, "Listing", "SHA-256", false, 4.2);
+    sr_tb_column(&b, "Format", NULL, false, 1.5);
+    sr_tb_column(&b, "Objects", NULL, true, 1);
+    sr_tb_column(&b, "Prefix above the export", NULL, false, 2.6);
+    for (size_t i = 0; i < p->n_listings; i++) {
+        const sr_listing *l = &p->listings[i];
+        sr_tb_row(&b);
+        sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, l->path), l->sha256);
+        sr_tb_cell(&b, SR_CELL_TEXT, sr_listing_format_name(l->format));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, (long)l->objects));
+        sr_cell *c = sr_tb_cell(&b, l->prefix && l->prefix[0] ? SR_CELL_TEXT : SR_CELL_EMPTY,
+                                l->prefix && l->prefix[0] ? l->prefix : NULL);
+        if (l->outside && c) {
+            char *sub = sr_asprintf("%zu object%s outside it", l->outside, l->outside == 1 ? "" : "s");
+            sr_tb_cell_sub(&b, c, sub);
+            free(sub);
+        }
+    }
+    return sr_tb_finish(&b);
+}
+
+static sr_tone custody_tone(sr_custody_status s)
+{
+    switch (s) {
+    case SR_CUSTODY_MISSING:
+    case SR_CUSTODY_CHANGED: return SR_TONE_WORSE;
+    case SR_CUSTODY_VERIFIED: return SR_TONE_SAME;
+    default: return SR_TONE_CAUTION;
+    }
+}
+
+sr_table *sr_table_custody(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    if (!p->asked)
+        return NULL;
+    sr_table_builder b;
+    sr_tb_begin(&b, "custody", "Files not verified");
+    sr_tb_column(&b, "File", NULL, false, 4.2);
+    sr_tb_column(&b, "Status", NULL, false, 1.3);
+    sr_tb_column(&b, "Compared", NULL, false, 1);
+    sr_tb_column(&b, "Listed (in the copy)", NULL, false, 2.2);
+    sr_tb_column(&b, "Why", NULL, false, 3.6);
+    for (size_t i = 0; i < p->n_files; i++) {
+        const sr_custody_file *f = &p->files[i];
+        if (f->status == SR_CUSTODY_VERIFIED)
+            continue;
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, f->path);
+        sr_cell *st = sr_tb_cell(&b, SR_CELL_STATUS, sr_custody_status_name(f->status));
+        if (st)
+            st->tone = custody_tone(f->status);
+        const char *check = sr_custody_check_name(f->check);
+        sr_tb_cell(&b, check ? SR_CELL_TEXT : SR_CELL_EMPTY, check);
+        sr_cell *v = sr_tb_cell(&b, f->expected ? SR_CELL_TEXT : SR_CELL_EMPTY, f->expected);
+        if (v && f->actual)
+            sr_tb_cell_sub(&b, v, f->actual);
+        sr_tb_cell(&b, f->reason ? SR_CELL_TEXT : SR_CELL_EMPTY, f->reason);
+    }
+    return sr_tb_finish(&b);
+}
+
 static void setting(sr_table_builder *b, const char *name, const char *value)
 {
     if (!value || !value[0])

@@ -966,3 +966,72 @@ const char *sr_text_model_column(const sr_model *m)
 {
     return m->table_name ? m->table_name : m->label ? m->label : m->id;
 }
+
+/* ---- the chain of custody ----------------------------------------------------------- */
+
+#define CUSTODY_NAMED 3
+
+/* "e2b-qat-w8a8's 'logs/x.json', 'b.json' and 2 more" for the files in one state. */
+static void put_custody_files(sr_strbuf *sb, const sr_provenance *p, sr_custody_status status)
+{
+    size_t named = 0, total = p->counts[status];
+    for (size_t i = 0; i < p->n_files && named < CUSTODY_NAMED; i++) {
+        const sr_custody_file *f = &p->files[i];
+        if (f->status != status)
+            continue;
+        sr_strbuf_puts(sb, named == 0 ? "" : named + 1 == total ? " and " : ", ");
+        if (f->entry)
+            sr_strbuf_printf(sb, "%s's ", f->entry);
+        sr_strbuf_printf(sb, "'%s'", f->path);
+        named++;
+    }
+    if (total > named)
+        sr_strbuf_printf(sb, " and %zu more", total - named);
+}
+
+char *sr_text_custody_lead(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    size_t missing = p->counts[SR_CUSTODY_MISSING], changed = p->counts[SR_CUSTODY_CHANGED];
+    if (!p->asked || (missing == 0 && changed == 0))
+        return NULL;
+    char n[64];
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (missing) {
+        sr_strbuf_printf(&sb, "%zu of the bucket's %s files %s missing from the copy (", missing,
+                         sr_format_count(n, sizeof n, (long long)p->bucket_files), missing == 1 ? "is" : "are");
+        put_custody_files(&sb, p, SR_CUSTODY_MISSING);
+        sr_strbuf_puts(&sb, ")");
+    }
+    if (changed) {
+        if (missing)
+            sr_strbuf_printf(&sb, " and %zu %s from its listing (", changed, changed == 1 ? "differs" : "differ");
+        else
+            sr_strbuf_printf(&sb, "%zu of the bucket's %s files %s from the listing in the copy (", changed,
+                             sr_format_count(n, sizeof n, (long long)p->bucket_files), changed == 1 ? "differs" : "differ");
+        put_custody_files(&sb, p, SR_CUSTODY_CHANGED);
+        sr_strbuf_puts(&sb, ")");
+    }
+    bool entries = false;
+    for (size_t i = 0; i < p->n_files && !entries; i++)
+        entries = p->files[i].entry != NULL;
+    sr_strbuf_puts(&sb, entries ? ": the figures of the entries marked \xE2\x89\xA0 rest on a copy that is not the "
+                                  "bucket's (Provenance)."
+                                : ": the copy is not the bucket's (Provenance).");
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_custody_opening(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    char *counts = sr_text_custody_summary(p);
+    size_t not_verified = p->n_files - p->counts[SR_CUSTODY_VERIFIED];
+    char *s = sr_asprintf("The export was compared file by file with %s: %s. %s A listing is only as trustworthy "
+                          "as its own source: its SHA-256 below identifies the listing checked against.",
+                          p->n_listings == 1 ? "the bucket's listing" : "the bucket's listings", counts,
+                          not_verified == 0 ? "Every file is the bucket's, byte for byte."
+                                            : "Every file that is not verified is listed below, with why.");
+    free(counts);
+    return s;
+}

@@ -71,6 +71,47 @@ cJSON *sr_json_inputs(const sr_sweep *sw)
     return inputs;
 }
 
+cJSON *sr_json_provenance(const sr_provenance *p)
+{
+    cJSON *o = cJSON_CreateObject(), *listings = cJSON_CreateArray(), *counts = cJSON_CreateObject(),
+          *files = cJSON_CreateArray();
+    for (size_t i = 0; i < p->n_listings; i++) {
+        const sr_listing *l = &p->listings[i];
+        cJSON *j = cJSON_CreateObject();
+        sr_json_add(j, "path", cJSON_CreateString(l->path));
+        sr_json_add(j, "format", cJSON_CreateString(sr_listing_format_name(l->format)));
+        sr_json_add(j, "sha256", cJSON_CreateString(l->sha256));
+        sr_json_add(j, "bytes", cJSON_CreateNumber((double)l->bytes));
+        sr_json_add(j, "objects", cJSON_CreateNumber((double)l->objects));
+        sr_json_add(j, "placeholders", cJSON_CreateNumber((double)l->placeholders));
+        sr_json_add(j, "outside", cJSON_CreateNumber((double)l->outside));
+        sr_json_add(j, "bucket", sr_json_str(l->bucket));
+        sr_json_add(j, "prefix", cJSON_CreateString(l->prefix ? l->prefix : ""));
+        sr_json_add(j, "prefix_given", cJSON_CreateBool(l->prefix_given));
+        sr_json_append(listings, j);
+    }
+    for (int s = 0; s < SR_CUSTODY_N; s++)
+        sr_json_add(counts, sr_custody_status_name((sr_custody_status)s), cJSON_CreateNumber((double)p->counts[s]));
+    for (size_t i = 0; i < p->n_files; i++) {
+        const sr_custody_file *f = &p->files[i];
+        cJSON *j = cJSON_CreateObject();
+        sr_json_add(j, "path", cJSON_CreateString(f->path));
+        sr_json_add(j, "status", cJSON_CreateString(sr_custody_status_name(f->status)));
+        sr_json_add(j, "hash", sr_json_str(sr_custody_check_name(f->check)));
+        sr_json_add(j, "expected", sr_json_str(f->expected));
+        sr_json_add(j, "actual", sr_json_str(f->actual));
+        sr_json_add(j, "generation", sr_json_str(f->generation));
+        sr_json_add(j, "reason", sr_json_str(f->reason));
+        sr_json_add(j, "entry", sr_json_str(f->entry));
+        sr_json_append(files, j);
+    }
+    sr_json_add(o, "listings", listings);
+    sr_json_add(o, "counts", counts);
+    sr_json_add(o, "bucket_files", cJSON_CreateNumber((double)p->bucket_files));
+    sr_json_add(o, "files", files);
+    return o;
+}
+
 cJSON *sr_json_statistics_settings(const sr_settings *st)
 {
     cJSON *o = cJSON_CreateObject();

@@ -29,6 +29,7 @@ static const struct {
     {0x2026, "\\dots{}"},
     {0x2212, "$-$"},
     {0x2248, "$\\approx$"},
+    {0x2260, "$\\neq$"},
     {0x2264, "$\\leq$"},
     {0x2265, "$\\geq$"},
     {0x25B2, "$\\blacktriangle$"},

@@ -16,6 +16,8 @@ static const struct {
                                            "(report.json: validity)"},
     [SR_MARK_VALIDITY_WARN] = {"\xE2\x97\x8A", "a validity check warns on the runs or items the figure rests on "
                                                "(report.json: validity)"},
+    [SR_MARK_CUSTODY] = {"\xE2\x89\xA0", "an input of the entry is missing from the copy or differs from the "
+                                          "bucket's listing (Provenance)"},
 };
 
 const char *sr_mark_symbol(sr_mark m)

@@ -16,10 +16,11 @@ typedef enum {
     SR_MARK_FAILED_REQUESTS, /* § some requests of the runs failed (validity check failed_requests) */
     SR_MARK_VALIDITY_FAIL,   /* ¶ another validity check failed */
     SR_MARK_VALIDITY_WARN,   /* ◊ a validity check warns */
+    SR_MARK_CUSTODY,         /* ≠ an input of the entry is missing from the copy or differs from its listing */
     SR_N_MARKS
 } sr_mark;
 
-/* The symbol as UTF-8: "†", "‡", "§", "¶", "◊". */
+/* The symbol as UTF-8: "†", "‡", "§", "¶", "◊", "≠". */
 const char *sr_mark_symbol(sr_mark m);
 /* The legend's words after "<symbol>: ", without a full stop. */
 const char *sr_mark_legend(sr_mark m);

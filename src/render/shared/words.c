@@ -458,3 +458,20 @@ const char *sr_text_quantile_method(const char *ci_method)
     return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
                                            : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
 }
+
+char *sr_text_custody_summary(const sr_provenance *p)
+{
+    char n[64];
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "%s file%s", sr_format_count(n, sizeof n, (long long)p->n_files), p->n_files == 1 ? "" : "s");
+    static const char *const words[SR_CUSTODY_N] = {"verified", "size only", "changed",
+                                                    "missing",  "extra",     "unverifiable"};
+    for (int s = 0; s < SR_CUSTODY_N; s++)
+        sr_strbuf_printf(&sb, "%s %s %s", s ? "," : ":", sr_format_count(n, sizeof n, (long long)p->counts[s]), words[s]);
+    if (p->n_listings == 1)
+        sr_strbuf_printf(&sb, " (against '%s')", p->listings[0].path);
+    else
+        sr_strbuf_printf(&sb, " (against %zu listings)", p->n_listings);
+    return sr_strbuf_detach(&sb);
+}

@@ -74,6 +74,10 @@ const char *sr_text_slo(char *buf, size_t size, const sr_slo *slo);
  * margin in points, NAN when none was asked for. with_mde: the parenthesis
  * on what could not be detected (prose; tables have an MDE column). */
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde);
+/* The chain of custody in one line: "158 files: 155 verified, 0 size
+ * only, 1 changed, 2 missing, 0 extra, 0 unverifiable (against
+ * 'bucket.txt')". Fresh string. */
+char *sr_text_custody_summary(const sr_provenance *p);
 /* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
  * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
 const char *sr_text_verdict_mark(const sr_scores *s, double margin);
