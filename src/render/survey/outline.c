@@ -58,6 +58,10 @@ static void whatif_section(sr_doc *d, const sr_survey *s)
     sr_doc_paragraph(sec, "Tokens the KV room holds (and requests of that length at once), the kept models, the same "
                           "budget.");
     sr_doc_table(sec, t);
+    char *note = sr_survey_whatif_note(s);
+    if (note)
+        sr_doc_note(sec, note);
+    free(note);
 }
 
 static void fill(sr_doc *d, const sr_survey *s, const char *svg)
