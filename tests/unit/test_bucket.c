@@ -369,6 +369,52 @@ Test(bucket, arms_known_from_run_log_alone)
     sr_sweep_release(&sw);
 }
 
+/* issue 37 item 10: an arm whose gen rows are here but whose speed figures
+ * are run.log's lines only is partial naming them (as its gen lines would
+ * be); run.log's extra serve args give every arm their speculative
+ * decoding (--speculative-config, method mtp) as a setting. */
+Test(bucket, run_log_speed_only_and_speculative_arm)
+{
+    make_root();
+    put("logs/run.log",
+        "[jev-quant 2026-10-03T09:00:00Z] start 2026-10-03-mtp-v5e1 on z\n"
+        "[jev-quant 2026-10-03T09:00:52Z] vllm env: none; extra serve args: --speculative-config "
+        "{\"method\":\"mtp\",\"num_speculative_tokens\":1}\n"
+        "[jev-quant 2026-10-03T09:01:00Z] serving org/a-it as a (long+gen, tools,mml=4096,gmu=0.80)\n"
+        "READY org/a-it after 20s\n"
+        "[jev-quant 2026-10-03T09:02:00Z] a long 1024 at concurrency 4: 1043 prompt tokens, 510.2 out tok/s, "
+        "2588.8 total tok/s, ttft 0.12 s\n");
+    put("logs/a.gen-gsm8k.json", "{\"task\": \"gsm8k\", \"n\": 2, \"right\": 1, \"accuracy\": 0.5, \"errors\": 0, "
+                                 "\"truncated\": 0, \"wall_s\": 1.0}\n");
+    put("logs/a.gen-bfcl_simple.json", "{\"task\": \"bfcl_simple\", \"n\": 2, \"right\": 2, \"accuracy\": 1.0, "
+                                       "\"errors\": 0, \"truncated\": 0, \"wall_s\": 1.0}\n");
+    put("results/2026-10-03-mtp-v5e1-a-gen/gsm8k.jsonl",
+        "{\"id\": \"gsm8k-0\", \"task\": \"gsm8k\", \"right\": true, \"model\": \"org/a-it\"}\n"
+        "{\"id\": \"gsm8k-1\", \"task\": \"gsm8k\", \"right\": false, \"model\": \"org/a-it\"}\n");
+    put("results/2026-10-03-mtp-v5e1-a-gen/bfcl_simple.jsonl",
+        "{\"id\": \"simple_0\", \"task\": \"bfcl_simple\", \"right\": true, \"model\": \"org/a-it\"}\n"
+        "{\"id\": \"simple_1\", \"task\": \"bfcl_simple\", \"right\": true, \"model\": \"org/a-it\"}\n");
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 1);
+    const sr_model *a = &sw.models[0];
+    const sr_scores *g = sr_model_benchmark(a, "gsm8k");
+    cr_assert_not_null(g);
+    cr_expect(!g->summary_only, "the gen rows are here: recomputed");
+    cr_expect_eq(a->status, SR_STATUS_PARTIAL, "its speed is run.log's lines only");
+    cr_assert_not_null(a->status_reason);
+    cr_expect(strstr(a->status_reason, "speed: run.log's figures only for 1 scenario (1,024-token prompts, "
+                                       "256-token outputs, c=4; 'logs/run.log:5'), not recomputed") != NULL,
+              "%s", a->status_reason);
+    cr_expect_str_eq(a->settings.speculative_method, "mtp");
+    cr_expect_eq(a->settings.num_speculative_tokens, 1);
+    cr_expect_str_eq(a->settings.source[SR_SET_SPEC_METHOD], "logs/run.log:2");
+    cr_expect_str_eq(a->label, "a");
+    sr_sweep_release(&sw);
+}
+
 /* The run-level copy beside the bucket (jev-tpu-v5e1/results/ in the
  * author's repository): <run>-logs/ of two runs that both served a tag
  * "a", <run>-a-gen/ rows, a <run>-logs/ without run.log (a folder of arm
