@@ -8,6 +8,7 @@
 
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/table_build.h"
 #include "render/shared/findings.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
@@ -248,4 +249,40 @@ Test(canvas, fit_middle_keeps_the_tail)
     free(a);
     free(b);
     free(c);
+}
+
+/* Issue 37: no table keeps a column empty in every row (export-gpu-vllm0.10's
+ * "Where" of its incomplete models); the first column stays, and so does
+ * every column of a table without rows. */
+Test(render_parts, empty_columns_dropped)
+{
+    sr_table_builder b;
+    sr_tb_begin(&b, "t", NULL);
+    sr_tb_column(&b, "Model", NULL, false, 1);
+    sr_tb_column(&b, "Where", NULL, false, 1);
+    sr_tb_column(&b, "Status", NULL, false, 1);
+    sr_tb_column(&b, "Note", NULL, false, 1);
+    for (int r = 0; r < 3; r++) {
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, r == 1 ? "b" : "a");
+        sr_tb_cell(&b, SR_CELL_TEXT, NULL);
+        sr_tb_cell(&b, SR_CELL_STATUS, "partial");
+        sr_tb_cell(&b, SR_CELL_TEXT, r == 2 ? "x" : "\xE2\x80\x94");
+    }
+    sr_table *t = sr_tb_finish(&b);
+    cr_assert_eq(t->n_cols, 3);
+    cr_expect_str_eq(t->cols[1].title, "Status");
+    cr_expect_str_eq(t->cols[2].title, "Note");
+    cr_expect_str_eq(sr_table_cell(t, 1, 0)->text, "b");
+    cr_expect_str_eq(sr_table_cell(t, 2, 1)->text, "partial");
+    cr_expect_str_eq(sr_table_cell(t, 2, 2)->text, "x");
+    cr_expect_null(sr_table_cell(t, 0, 2)->text);
+    sr_table_free(t);
+
+    sr_tb_begin(&b, "none", NULL);
+    sr_tb_column(&b, "Model", NULL, false, 1);
+    sr_tb_column(&b, "Where", NULL, false, 1);
+    t = sr_tb_finish(&b);
+    cr_expect_eq(t->n_cols, 2, "no rows: the headings stay");
+    sr_table_free(t);
 }

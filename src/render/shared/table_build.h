@@ -32,7 +32,8 @@ sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text);
 void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub);
 /* The note under the table, printf-style. */
 void sr_tb_note(sr_table_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The table built. */
+/* The table built, without the columns that are empty in every row (the
+ * first column stays; so does every column of a table without rows). */
 sr_table *sr_tb_finish(sr_table_builder *b);
 
 #endif
