@@ -34,7 +34,7 @@ static void candidates_section(sr_doc *d, const sr_survey *s, const char *svg)
     free(counts);
     if (s->n_models == 0)
         return;
-    sr_doc_table(sec, sr_table_survey_candidates(s))->pdf_cols = 7; /* twelve columns in two groups that fit A4 */
+    sr_doc_table(sec, sr_table_survey_candidates(s));
     const sr_doc_chart ch = {.name = "kv_tokens",
                              .title = "KV cache tokens per kept model",
                              .caption = "KV cache tokens each kept model leaves room for at max-model-len, the most "
