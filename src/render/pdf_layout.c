@@ -110,54 +110,6 @@ static char *sr_pdf_clean(const char *s)
     return sr_font_text_dup(s, MAX_TEXT);
 }
 
-/* Short bracketed spans kept on one line: an interval "[−7.3, −3.3]", a
- * count "(exceeds 8,192)", "(13.00x)": the spaces inside a [...] or (...)
- * of at most SPAN_MAX bytes, with no bracket inside, become no-break
- * spaces, so a line never ends inside one, nor between a figure and the
- * interval after it ("0.36x [0.35, 0.37]"). Longer spans (a sentence in
- * parentheses) break as words do. Fresh string. */
-#define SPAN_MAX 32
-static bool memchr_digit(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= '0' && s[i] <= '9')
-            return true;
-    return false;
-}
-
-static char *spans_unbroken(const char *s)
-{
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "");
-    for (const char *p = s; *p;) {
-        /* a figure and its interval: "0.36x [0.35, 0.37]" one piece; a range's
-         * dash stays with the figure before it ("0.37] –" / "0.63x") */
-        if (p[0] == ' ' && (p[1] == '[' || strncmp(p + 1, "\xE2\x80\x93 ", 4) == 0) && p > s &&
-            ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == 'x' || p[-1] == ']')) {
-            sr_strbuf_puts(&sb, "\xC2\xA0");
-            p++;
-            continue;
-        }
-        char close = *p == '[' ? ']' : *p == '(' ? ')' : 0;
-        size_t n = close ? strcspn(p + 1, "[]()") : 0;
-        /* (...) only around a figure ("(exceeds 8,192)"), not words ("(no benchmark measurably lower)") */
-        bool figure = close == ']' || memchr_digit(p + 1, n);
-        if (!close || p[1 + n] != close || n + 2 > SPAN_MAX || !figure) {
-            sr_strbuf_putc(&sb, *p++);
-            continue;
-        }
-        for (size_t i = 0; i < n + 2; i++) {
-            if (p[i] == ' ')
-                sr_strbuf_puts(&sb, "\xC2\xA0");
-            else
-                sr_strbuf_putc(&sb, p[i]);
-        }
-        p += n + 2;
-    }
-    return sr_strbuf_detach(&sb);
-}
-
 typedef struct font_measure {
     sr_pdf *p;
     HPDF_Font f;
@@ -186,7 +138,7 @@ static void cell_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, dou
  * never inside a short bracketed span. */
 static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
-    char *s = sr_pdf_clean(text), *kept = spans_unbroken(s);
+    char *s = sr_pdf_clean(text), *kept = sr_spans_unbroken(s);
     font_measure m = {p, f, size};
     sr_wrap(kept, width, measure, &m, lines);
     free(kept);
@@ -433,7 +385,7 @@ static void table_header(sr_pdf *p, pdf_table *t)
     char *titles[MAX_COLS] = {NULL};
     sr_text_list text[MAX_COLS] = {{0}}, sub[MAX_COLS] = {{0}};
     for (size_t c = 0; c < t->n; c++) {
-        titles[c] = t->cols[c].title ? spans_unbroken(t->cols[c].title) : NULL; /* "[95% CI]" whole */
+        titles[c] = t->cols[c].title ? sr_spans_unbroken(t->cols[c].title) : NULL; /* "[95% CI]" whole */
         cells[c] = (pdf_cell){titles[c], t->cols[c].sub, SR_PDF_INK, true, 0};
     }
     double h = layout_row(p, t, cells, true, text, sub);
@@ -584,29 +536,6 @@ typedef struct col_need {
 
 static char *interval_unbroken(const char *s);
 
-/* A number and its unit kept on one line ("52.1 tok/s", "708 ms", "1,024
- * tok"): the space before the unit made a no-break space. Fresh string. */
-static char *units_unbroken(const char *s)
-{
-    static const char *const units[] = {" tok/s", " tok", " ms", " GiB", " out"};
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    for (const char *p = s; *p; p++) {
-        bool unit = false;
-        for (size_t u = 0; u < sizeof units / sizeof units[0] && !unit && p > s && p[-1] >= '0' && p[-1] <= '9';
-             u++) {
-            size_t n = strlen(units[u]);
-            unit = strncmp(p, units[u], n) == 0 && (p[n] == '\0' || p[n] == ' ' || p[n] == ',' || p[n] == ')');
-        }
-        if (unit)
-            sr_strbuf_puts(&sb, "\xC2\xA0");
-        else
-            sr_strbuf_putc(&sb, *p);
-    }
-    sr_strbuf_puts(&sb, "");
-    return sr_strbuf_detach(&sb);
-}
-
 /* The text of cell (r, c) as drawn: the missing mark for an empty cell, an
  * interval with its no-break spaces, numbers with their units. Fresh
  * string. */
@@ -614,8 +543,8 @@ static char *cell_text(const sr_table *t, size_t r, size_t c)
 {
     const sr_cell *cl = sr_table_cell(t, r, c);
     const char *text = cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text ? cl->text : "";
-    char *kept = cl->kind == SR_CELL_INTERVAL ? interval_unbroken(text) : spans_unbroken(text);
-    char *out = units_unbroken(kept);
+    char *kept = cl->kind == SR_CELL_INTERVAL ? interval_unbroken(text) : sr_spans_unbroken(text);
+    char *out = sr_units_unbroken(kept);
     free(kept);
     return out;
 }
@@ -623,7 +552,7 @@ static char *cell_text(const sr_table *t, size_t r, size_t c)
 static col_need column_need(sr_pdf *p, const sr_table *t, size_t c)
 {
     col_need n = {0, 0};
-    char *title = t->cols[c].title ? spans_unbroken(t->cols[c].title) : NULL;
+    char *title = t->cols[c].title ? sr_spans_unbroken(t->cols[c].title) : NULL;
     text_widths(p, p->bold, TABLE_SIZE, title, &n.least, &n.most);
     free(title);
     text_widths(p, p->regular, SUB_SIZE, t->cols[c].sub, &n.least, &n.most);
@@ -631,7 +560,7 @@ static col_need column_need(sr_pdf *p, const sr_table *t, size_t c)
         const sr_cell *cl = sr_table_cell(t, r, c);
         char *text = cell_text(t, r, c);
         text_widths(p, cell_bold(cl) ? p->bold : p->regular, TABLE_SIZE, text, &n.least, &n.most); /* as drawn */
-        char *sub = cl->sub ? units_unbroken(cl->sub) : NULL;
+        char *sub = cl->sub ? sr_units_unbroken(cl->sub) : NULL;
         text_widths(p, p->regular, SUB_SIZE, sub, &n.least, &n.most);
         free(sub);
         free(text);
@@ -720,7 +649,7 @@ static void part_cells(const sr_table *t, size_t r, const size_t *idx, size_t k,
     for (size_t i = 0; i < k; i++) {
         const sr_cell *c = sr_table_cell(t, r, idx[i]);
         kept[i] = cell_text(t, r, idx[i]);
-        subs[i] = c->sub ? units_unbroken(c->sub) : NULL;
+        subs[i] = c->sub ? sr_units_unbroken(c->sub) : NULL;
         cells[i] = (pdf_cell){kept[i], subs[i], tone_color(c), cell_bold(c), 0};
     }
 }
@@ -763,7 +692,7 @@ static double part_height(sr_pdf *p, const sr_table *t, const col_need *need, co
     sr_text_list text[MAX_COLS] = {{0}}, sub[MAX_COLS] = {{0}};
     char *titles[MAX_COLS] = {NULL};
     for (size_t c = 0; c < pt.n; c++) {
-        titles[c] = cols[c].title ? spans_unbroken(cols[c].title) : NULL;
+        titles[c] = cols[c].title ? sr_spans_unbroken(cols[c].title) : NULL;
         head[c] = (pdf_cell){titles[c], cols[c].sub, SR_PDF_INK, true, 0};
     }
     double h = layout_row(p, &pt, head, true, text, sub) + 10;
