@@ -547,3 +547,122 @@ Test(bucket, results_copy_as_the_export)
     cr_expect_eq(sub, 1, "a folder of no run: listed as ignored");
     sr_sweep_release(&sw);
 }
+
+static bool input_ignored(const sr_sweep *sw, const char *path)
+{
+    for (size_t i = 0; i < sw->n_inputs; i++)
+        if (strcmp(sw->inputs[i].path, path) == 0)
+            return strcmp(sw->inputs[i].kind, "ignored") == 0;
+    return false;
+}
+
+static const sr_model *model_tagged(const sr_sweep *sw, const char *run, const char *tag)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].tag && strcmp(sw->models[i].tag, tag) == 0 &&
+            (!run || (sw->models[i].run && strcmp(sw->models[i].run, run) == 0)))
+            return &sw->models[i];
+    return NULL;
+}
+
+static const char *gen_rows(void)
+{
+    return "{\"id\": \"gsm8k-0\", \"task\": \"gsm8k\", \"right\": true}\n"
+           "{\"id\": \"gsm8k-1\", \"task\": \"gsm8k\", \"right\": false}\n";
+}
+
+/* Issue 37 item 14: the results copy read unambiguously. A folder two arms'
+ * names both make (tags "a" and "a-gen": r-a-gen/ is a's gen rows and
+ * a-gen's read folder; runs "r" and "r-x": r-x-b-gen/ is r's arm x-b and
+ * r-x's arm b) is said, naming both, and read as neither's. */
+Test(bucket, results_folders_two_arms_make)
+{
+    make_root();
+    put("results/r-logs/run.log", "[jev-quant t] start r on z\n"
+                                  "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n"
+                                  "[jev-quant t] serving org/a-it as a-gen (read)\nREADY org/a-it after 1s\n"
+                                  "[jev-quant t] serving org/c-it as x-b (gen)\nREADY org/c-it after 1s\n");
+    put("results/r-a-gen/gsm8k.jsonl", gen_rows());
+    put("results/r-x-logs/run.log", "[jev-quant t] start r-x on z\n"
+                                    "[jev-quant t] serving org/b-it as b (gen)\nREADY org/b-it after 1s\n");
+    put("results/r-x-b-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    const sr_model *a = model_tagged(&sw, "r", "a"), *ag = model_tagged(&sw, "r", "a-gen"),
+                   *xb = model_tagged(&sw, "r", "x-b"), *b = model_tagged(&sw, "r-x", "b");
+    cr_assert(a && ag && xb && b, "four arms");
+    cr_expect_null(sr_model_benchmark(a, "gsm8k"), "r-a-gen/ is not a's alone");
+    cr_expect_null(sr_model_benchmark(ag, "gsm8k"));
+    cr_expect_null(sr_model_benchmark(xb, "gsm8k"), "r-x-b-gen/ is not run r's");
+    cr_expect_null(sr_model_benchmark(b, "gsm8k"), "nor run r-x's");
+    cr_expect(has_warning(&sw, "run 'r': 'results/r-a-gen' is a folder both arm 'a-gen' and arm 'a' of run.log make"));
+    cr_expect(has_warning(&sw, "'results/r-x-b-gen' is a folder both arm 'x-b' of run 'r' and arm 'b' of run 'r-x' make"));
+    cr_expect(input_ignored(&sw, "results/r-a-gen/gsm8k.jsonl"));
+    cr_expect(input_ignored(&sw, "results/r-x-b-gen/gsm8k.jsonl"));
+    sr_sweep_release(&sw);
+}
+
+/* A run.log whose start line names another run than its folder is said;
+ * in a results copy that holds that run's logs too, the folder's name
+ * stands, so one arm never gets another run's rows. */
+Test(bucket, run_log_names_another_run)
+{
+    make_root();
+    put("results/r1-logs/run.log", "[jev-quant t] start r2 on z\n"
+                                   "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r2-logs/run.log", "[jev-quant t] start r2 on z\n"
+                                   "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r2-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    const sr_model *one = model_tagged(&sw, "r1", "a"), *two = model_tagged(&sw, "r2", "a");
+    cr_assert_not_null(one, "read as run r1, its folder's name");
+    cr_assert_not_null(two);
+    cr_expect_null(sr_model_benchmark(one, "gsm8k"), "r2-a-gen/ is run r2's, not r1's");
+    cr_assert_not_null(sr_model_benchmark(two, "gsm8k"));
+    cr_expect_eq(sr_model_benchmark(two, "gsm8k")->n_items, 2, "read once, by run r2 alone");
+    cr_expect(has_warning(&sw, "'results/r1-logs/run.log':1: run.log names run 'r2', its folder run 'r1'; 'r2-logs' is "
+                               "here too, so this is read as run 'r1'"));
+    sr_sweep_release(&sw);
+
+    /* a renamed run folder: run.log's name stands, said */
+    make_root();
+    put("renamed/logs/run.log", "[jev-quant t] start r3 on z\n"
+                                "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("renamed/results/r3-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep_init(&sw);
+    err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_not_null(model_tagged(&sw, "r3", "a"));
+    cr_expect_not_null(sr_model_benchmark(model_tagged(&sw, "r3", "a"), "gsm8k"));
+    cr_expect(has_warning(&sw, "'renamed/logs/run.log':1: run.log names run 'r3', its folder run 'renamed': read as run 'r3'"));
+    sr_sweep_release(&sw);
+}
+
+/* A results copy deeper than the levels read run by run is said and not
+ * read as one model directory of every run's files. */
+Test(bucket, results_copy_too_deep)
+{
+    make_root();
+    put("a/b/c/results/r-logs/run.log", "[jev-quant t] start r on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("a/b/c/results/r-a-gen/gsm8k.jsonl", gen_rows());
+    put("a/b/c/results/q-logs/run.log", "[jev-quant t] start q on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("a/b/c/results/q-a-gen/gsm8k.jsonl", gen_rows());
+    put("m/bench.json", speed_file(100.0));
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    for (size_t i = 0; i < sw.n_models; i++)
+        cr_expect_str_neq(sw.models[i].dir, "a", "the deep copy is not one model: %s", sw.models[i].label);
+    cr_expect(has_warning(&sw, "'a' holds runs of the author's bucket layout deeper than the 2 folder levels read run "
+                               "by run (the first: 'a/b/c/results')"));
+    cr_expect(input_ignored(&sw, "a"));
+    sr_sweep_release(&sw);
+}
