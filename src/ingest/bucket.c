@@ -611,17 +611,16 @@ static sr_error *walk_results(const sr_walker *w, const sr_bucket_run *r, const 
     return err;
 }
 
-/* run.log's start line names another run than its folder: said, naming
- * both. In a results copy that holds the logs of the run run.log names
- * too (<that run>-logs/), the folder's name stands: the other run's
- * folders are that run's, never pooled with these; elsewhere run.log's
- * name stands (a folder renamed after the run), and its results are
- * looked for under it. */
-static void other_run_named(const sr_walker *w, sr_bucket_run *r, const char *folder_run, const char *results_abs,
-                            bool shared)
+/* In a results copy, run.log's start line names another run than its
+ * <run>-logs folder: said, naming both. When the copy holds the logs of
+ * the run run.log names too (<that run>-logs/), the folder's name stands:
+ * the other run's folders are that run's, never pooled with these;
+ * otherwise run.log's name stands (a folder renamed after the run), and its
+ * results are looked for under it. */
+static void other_run_named(const sr_walker *w, sr_bucket_run *r, const char *folder_run, const char *results_abs)
 {
     char *logs = sr_asprintf("%s-logs", r->name);
-    bool taken = shared && sr_bucket_is_logs_copy(results_abs, logs);
+    bool taken = sr_bucket_is_logs_copy(results_abs, logs);
     free(logs);
     if (taken) {
         sr_sweep_warn(w->sink,
@@ -647,8 +646,8 @@ static sr_error *read_run_at(const sr_walker *w, const char *logs_abs, const cha
     out->log.rel = sr_path_join(logs_rel, "run.log");
     out->log.open = sr_path_join(logs_abs, "run.log");
     sr_error *err = read_serving_lines(out);
-    if (!err && out->named_by_log && strcmp(out->name, name) != 0)
-        other_run_named(w, out, name, results_abs, shared_results);
+    if (!err && shared_results && out->named_by_log && strcmp(out->name, name) != 0)
+        other_run_named(w, out, name, results_abs); /* (a run folder's results/ is its own: any name is one run) */
     sr_file_list logs = {0}, results = {0}, later = {0};
     if (!err)
         err = sr_walk_files(w, logs_abs, logs_rel, &logs);

@@ -629,17 +629,29 @@ Test(bucket, run_log_names_another_run)
                                "here too, so this is read as run 'r1'"));
     sr_sweep_release(&sw);
 
-    /* a renamed run folder: run.log's name stands, said */
+    /* a renamed <run>-logs of a copy, no other run's logs here: run.log's name stands, said */
     make_root();
-    put("renamed/logs/run.log", "[jev-quant t] start r3 on z\n"
-                                "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
-    put("renamed/results/r3-a-gen/gsm8k.jsonl", gen_rows());
+    put("results/renamed-logs/run.log", "[jev-quant t] start r3 on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r3-a-gen/gsm8k.jsonl", gen_rows());
     sr_sweep_init(&sw);
     err = sr_build_report(&sw, root, NULL, NULL);
     cr_assert_null(err, "%s", err ? err->message : "");
     cr_assert_not_null(model_tagged(&sw, "r3", "a"));
     cr_expect_not_null(sr_model_benchmark(model_tagged(&sw, "r3", "a"), "gsm8k"));
-    cr_expect(has_warning(&sw, "'renamed/logs/run.log':1: run.log names run 'r3', its folder run 'renamed': read as run 'r3'"));
+    cr_expect(has_warning(&sw, "'results/renamed-logs/run.log':1: run.log names run 'r3', its folder run 'renamed': "
+                               "read as run 'r3'"));
+    sr_sweep_release(&sw);
+    /* a run folder named anything (a download renamed): its results/ are its own, nothing to say */
+    make_root();
+    put("my-download/logs/run.log", "[jev-quant t] start r4 on z\n"
+                                    "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("my-download/results/r4-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep_init(&sw);
+    err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_expect_not_null(sr_model_benchmark(model_tagged(&sw, "r4", "a"), "gsm8k"));
+    cr_expect(!has_warning(&sw, "run.log names run"));
     sr_sweep_release(&sw);
 }
 
