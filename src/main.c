@@ -11,7 +11,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL, for kv's description */
+#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "cli.h"
 #include "ingest/json_keys.h"
 #include "cmd/cmd.h"
@@ -134,7 +134,8 @@ static const sr_cli_command commands[] = {
                        "  --hbm-gib G --used-gib X: the cache gets G x U - X\n"
                        "  --hbm-gib G --weights-gib X [--activation-gib Y]: G x U - X - Y\n"
                        "  --available-gib Z: Z\n"
-                       "where U is --mem-util (default " SR_STR(SR_DEFAULT_KV_MEM_UTIL) ").",
+                       "where U is --mem-util (default " SR_STR(SR_DEFAULT_KV_MEM_UTIL_GPU) " on gpu, vLLM's "
+                       "gpu_memory_utilization default, and " SR_STR(SR_DEFAULT_KV_MEM_UTIL_TPU) " on tpu).",
         .operands = "CONFIG_JSON",
         .min_operands = 1,
         .max_operands = 1,

@@ -182,6 +182,41 @@ if run kv-required 2 kv fixtures/configs/Qwen3-4B/config.json --available-gib 3 
 # kv's memory options are optional one by one: --available-gib alone is enough.
 if run kv-available-only 0 kv fixtures/configs/Qwen3-4B/config.json --backend tpu --available-gib 3 --max-model-len 4096 &&
     has "$tmp/out" "tokens "; then ok; else bad "kv with --available-gib only"; fi
+# issue 37 (ux 5, 17): planning figures vLLM would never produce. A length beyond the config's
+# max_position_embeddings is "-" with the limit named, never a token count; below 1x says vLLM
+# will not start; --backend gpu defaults --mem-util to vLLM's 0.90 and the assumptions say so.
+smol=fixtures/hub-survey/HuggingFaceTB--SmolLM2-1.7B-Instruct.config.json
+if run kv-beyond-positions 0 kv "$smol" --backend gpu --available-gib 20 --max-model-len 131072 &&
+    has "$tmp/out" "tokens           - (131,072 exceeds the model's 8,192, its max_position_embeddings: vLLM refuses" &&
+    has "$tmp/out" "max concurrency  - for 131,072 tokens" && ! grep -q "^tokens  *[0-9]" "$tmp/out"; then ok
+else bad "kv --max-model-len beyond max_position_embeddings: '-', the limit named, no count"; fi
+if run kv-beyond-positions-json 0 kv "$smol" --backend gpu --available-gib 20 --max-model-len 131072 --json &&
+    has "$tmp/out" '"tokens": null' && has "$tmp/out" '"vllm_starts": false' &&
+    has "$tmp/out" '"derived_max_model_len": 8192'; then ok
+else bad "kv --json beyond max_position_embeddings: tokens null, vllm_starts false"; fi
+if run kv-below-one 0 kv "$smol" --backend gpu --available-gib 1 --max-model-len 8192 &&
+    has "$tmp/out" "max concurrency  0.67x for 8,192 tokens per request: not one request of this length fits, so vLLM will not start"
+then ok; else bad "kv below 1x: says vLLM will not start"; fi
+if run kv-gpu-default-util 0 kv fixtures/configs/Qwen3-4B/config.json --backend gpu --hbm-gib 80 --used-gib 10 --max-model-len 4096 &&
+    has "$tmp/out" "80.00 GiB x 0.9000 - 10.000 GiB = 62.000 GiB available" &&
+    has "$tmp/out" "assumptions      mem-util 0.90, the default (vLLM's gpu_memory_utilization default"; then ok
+else bad "kv --backend gpu: --mem-util defaults to vLLM's 0.90, named in the assumptions"; fi
+if run kv-given-util 0 kv fixtures/configs/Qwen3-4B/config.json --backend gpu --hbm-gib 80 --mem-util 0.92 --used-gib 10 --max-model-len 4096 &&
+    ! has "$tmp/out" "the default"; then ok
+else bad "kv --mem-util given: no default named"; fi
+# A rope_scaling factor raises the limit as vLLM derives it (YaRN: original x factor).
+printf '{"num_hidden_layers": 2, "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 8, "max_position_embeddings": 32768, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}\n' >"$tmp/yarn.json"
+if run kv-yarn 0 kv "$tmp/yarn.json" --backend gpu --available-gib 1 --max-model-len 131072 && has "$tmp/out" "tokens           2,097,152" &&
+    run kv-yarn-beyond 0 kv "$tmp/yarn.json" --backend gpu --available-gib 1 --max-model-len 262144 &&
+    has "$tmp/out" "exceeds the model's 131,072, its max_position_embeddings times its rope_scaling factor"; then ok
+else bad "kv with YaRN x4: 131,072 counted, 262,144 refused"; fi
+if run survey-beyond-positions 0 survey fixtures/hub-survey -o "$tmp/survey-lengths" &&
+    has "$tmp/survey-lengths/candidates.md" "| HuggingFaceTB/SmolLM2-1.7B-Instruct | 53,248 (13.00x) | 53,248 (6.50x) | \- (exceeds 8,192) | \- (exceeds 8,192) |" &&
+    has "$tmp/survey-lengths/candidates.md" "| allenai/OLMo-2-0425-1B | 83,456 (20.38x) | \- (exceeds 4,096) |" &&
+    has "$tmp/survey-lengths/candidates.md" "47,616 (0.36x, will not start)" &&
+    has "$tmp/survey-lengths/candidates.md" "blocks of 256 tokens at 4,096, 256 at 8,192, 64 at 32,768 and 256 at 131,072" &&
+    grep -q '"exceeds_max_model_len":.true' "$tmp/survey-lengths/candidates.json"; then ok
+else bad "survey what-if: '-' beyond a model's positions, 'will not start' below 1x, TPU blocks explained"; fi
 # ---- audit: claims files as operands, exit 4 when one differs ------------------
 # issue 31: a misspelt name gets the nearest entry; differ and unmatched are counted apart
 if run audit-misspelt 4 audit "$export_dir" tests/claims/misspelt-names.md -o "$tmp/audit-typo" --resamples 1000 &&

@@ -77,7 +77,7 @@ for cmd in report audit compare kv survey verify; do
     tr -s ' \n' '  ' <"$tmp/help-$cmd" >"$tmp/help-flat"
     tr -s ' \n' '  ' <"$tmp/man-$cmd" >"$tmp/man-flat"
     for text in "paired bootstrap resamples (default 10000)" "interval level (default 0.95)" \
-        "(default 20261130;" "where U is --mem-util (default 0.92)" "device memory (default 15.75,"; do
+        "(default 20261130;" "where U is --mem-util (default 0.9 on gpu" "device memory (default 15.75,"; do
         if has "$tmp/help-flat" "$text" && ! has "$tmp/man-flat" "$text"; then bad "man page, $cmd: no '$text'"; fi
     done
 done

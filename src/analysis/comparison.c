@@ -164,6 +164,7 @@ static sr_value model_value(const sr_sweep *sw, const sr_model *m, sr_setup_fiel
     case SR_FIELD_MAX_BATCHED_TOKENS: return count_value(s->max_num_batched_tokens);
     case SR_FIELD_BLOCK_SIZE: return count_value(s->block_size >= 0 ? s->block_size : m->kv.block_size);
     case SR_FIELD_KV_CACHE_DTYPE: return text_value(s->kv_cache_dtype);
+    case SR_FIELD_SPECULATIVE: return text_value(s->speculative_method);
     case SR_FIELD_SERVING_FLAGS: return text_value(m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
     case SR_FIELD_PLANNED_BENCHMARKS: return text_value(m->planned ? m->arms_benchmarks : NULL);
     case SR_FIELD_GSM8K_MAX_TOKENS:
@@ -423,6 +424,7 @@ static const sr_setup_field model_fields[] = {SR_FIELD_VLLM_VERSION,
                                               SR_FIELD_MAX_BATCHED_TOKENS,
                                               SR_FIELD_BLOCK_SIZE,
                                               SR_FIELD_KV_CACHE_DTYPE,
+                                              SR_FIELD_SPECULATIVE,
                                               SR_FIELD_SERVING_FLAGS,
                                               SR_FIELD_PLANNED_BENCHMARKS,
                                               SR_FIELD_GSM8K_MAX_TOKENS,

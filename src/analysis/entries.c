@@ -54,13 +54,18 @@ static char *fmt_dtype(const sr_serving_settings *s)
     return s->kv_cache_dtype ? sr_asprintf("kv %s", s->kv_cache_dtype) : NULL;
 }
 
+static char *fmt_spec(const sr_serving_settings *s)
+{
+    return s->speculative_method ? sr_asprintf("spec %s", s->speculative_method) : NULL;
+}
+
 static char *fmt_version(const sr_serving_settings *s)
 {
     return s->vllm_version ? sr_asprintf("vLLM %s", s->vllm_version) : NULL;
 }
 
 static char *(*const setting_formats[])(const sr_serving_settings *) = {
-    fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_version};
+    fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_spec, fmt_version};
 #define N_SETTINGS (sizeof setting_formats / sizeof setting_formats[0])
 
 static bool same_text(const char *a, const char *b)

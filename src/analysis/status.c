@@ -1,5 +1,6 @@
 #include "analysis/status.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,72 @@ static char *planned_missing(const sr_model *m)
     return sr_strbuf_detach(&sb);
 }
 
+/* The speed scenarios run.log alone measured for an arm (every run a line
+ * of run.log, no speed file): "; speed: run.log's figures only (...)", the
+ * first few named. Fresh string, "" when there is none. */
+static char *run_log_speed(const sr_model *m)
+{
+    enum { NAMED = 3 };
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    size_t n = 0;
+    const char *source = NULL;
+    for (size_t i = 0; i < m->n_scenarios; i++) {
+        const sr_scenario *sc = &m->scenarios[i];
+        bool all = sc->n_runs > 0;
+        for (size_t r = 0; r < sc->n_runs && all; r++)
+            all = sc->runs[r].from_run_log;
+        if (!all)
+            continue;
+        if (!source)
+            source = sc->runs[0].source;
+        char words[160];
+        if (n++ < NAMED)
+            sr_strbuf_printf(&sb, "%s%s", n > 1 ? "; " : "", sr_scenario_words(sc, words, sizeof words));
+    }
+    if (n == 0)
+        return sr_strbuf_detach(&sb);
+    char *named = sr_strbuf_detach(&sb);
+    char more[64] = "";
+    if (n > NAMED)
+        snprintf(more, sizeof more, "; and %zu more", n - NAMED);
+    char *out = sr_asprintf("speed: run.log's figures only for %zu scenario%s (%s%s; '%s'), not recomputed: no speed "
+                            "file",
+                            n, n == 1 ? "" : "s", named, more, source ? source : "run.log");
+    free(named);
+    return out;
+}
+
+/* The benchmarks run.log alone gives an arm (its gen lines, no per-item
+ * rows): "gsm8k and bfcl_simple: run.log's figures only ('logs/run.log:91'),
+ * not recomputed: no per-item rows". Fresh string, "" when there is none. */
+static char *run_log_gen(const sr_model *m)
+{
+    sr_strbuf names;
+    sr_strbuf_init(&names);
+    sr_strbuf_puts(&names, "");
+    size_t n = 0, total = 0;
+    const char *source = NULL;
+    for (size_t j = 0; j < m->n_benchmarks; j++)
+        total += m->benchmarks[j].summary_only && m->benchmarks[j].from_run_log;
+    for (size_t j = 0; j < m->n_benchmarks; j++) {
+        const sr_scores *s = &m->benchmarks[j];
+        if (!s->summary_only || !s->from_run_log)
+            continue;
+        n++;
+        sr_strbuf_printf(&names, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", s->benchmark);
+        if (!source)
+            source = s->source;
+    }
+    char *list = sr_strbuf_detach(&names);
+    char *out = n ? sr_asprintf("%s: run.log's figure%s only ('%s'), not recomputed: no per-item rows", list,
+                                n == 1 ? "" : "s", source)
+                  : sr_xstrdup("");
+    free(list);
+    return out;
+}
+
 /* An entry whose only results are lm-eval results files' claims (no
  * per-item samples to recompute them from): what they claim, one metric
  * per task, "arc_easy acc 0.7000, gsm8k exact_match,strict-match 0.3000
@@ -192,8 +259,17 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
         m->status_reason = sr_asprintf("planned %s but no such results were read", unplanned);
     }
     free(unplanned);
-    /* A benchmark known only from the run's summary is reported, but not
-     * recomputed: the entry is partial until its rows are there. */
+    /* A figure known only from the run's summary or run.log is reported, but
+     * not recomputed: the entry is partial until its rows or files are there
+     * (run.log's gen and speed figures named together). */
+    char *speed_only = run_log_speed(m), *gen_only = run_log_gen(m);
+    if ((gen_only[0] || speed_only[0]) && m->status == SR_STATUS_OK) {
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("%s%s%s", gen_only, gen_only[0] && speed_only[0] ? "; " : "", speed_only);
+    }
+    free(speed_only);
+    free(gen_only);
     for (size_t j = 0; j < m->n_benchmarks && m->status == SR_STATUS_OK; j++) {
         if (!m->benchmarks[j].summary_only)
             continue;
@@ -204,8 +280,6 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
             s->excerpt_source ? sr_asprintf("%s: a summary only ('%s'), not recomputed: '%s' holds %zu of its %ld items "
                                             "(an excerpt)",
                                             s->benchmark, s->source, s->excerpt_source, s->n_items, s->summary_n)
-            : s->from_run_log ? sr_asprintf("%s: run.log's figure only ('%s'), not recomputed: no per-item rows",
-                                            s->benchmark, s->source)
                               : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
                                             s->source);
     }

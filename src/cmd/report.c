@@ -311,24 +311,18 @@ sr_error *sr_cmd_report(const sr_cli_command *cmd, int argc, char **argv, FILE *
 #define UNMATCHED_NAMED 5
 static void put_unmatched_names(sr_strbuf *sb, const sr_claim_list *list)
 {
-    size_t names = 0;
-    for (size_t i = 0; i < list->n; i++) {
-        const sr_claim *c = &list->items[i];
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = list->items[j].status == SR_CLAIM_UNMATCHED && strcmp(list->items[j].model, c->model) == 0;
-        if (c->status != SR_CLAIM_UNMATCHED || seen)
-            continue;
-        if (names++ >= UNMATCHED_NAMED)
-            continue;
-        sr_strbuf_printf(sb, "%s'%s'", names > 1 ? ", " : "", c->model);
+    size_t n_first = 0, *first = sr_claims_unmatched_first(list, &n_first); /* linear in the claims, not squared */
+    for (size_t k = 0; k < n_first && k < UNMATCHED_NAMED; k++) {
+        const sr_claim *c = &list->items[first[k]];
+        sr_strbuf_printf(sb, "%s'%s'", k ? ", " : "", c->model);
         if (c->candidates)
             sr_strbuf_printf(sb, " (fits %s equally)", c->candidates);
         else if (c->nearest)
             sr_strbuf_printf(sb, " (nearest: %s)", c->nearest);
     }
-    if (names > UNMATCHED_NAMED)
-        sr_strbuf_printf(sb, " and %zu more", names - UNMATCHED_NAMED);
+    if (n_first > UNMATCHED_NAMED)
+        sr_strbuf_printf(sb, " and %zu more", n_first - UNMATCHED_NAMED);
+    free(first);
 }
 
 /* audit's verdict (exit 4) when a claim differs, is impossible or

@@ -240,3 +240,58 @@ void sr_claim_list_count(const sr_claim_list *list, size_t *counts)
         if (list->items[i].status < SR_CLAIM_N_STATUS)
             counts[list->items[i].status]++;
 }
+
+/* ---- unmatched names, each once ------------------------------------------------ */
+
+typedef struct name_ref {
+    const char *name;
+    size_t index;
+} name_ref;
+
+static _Thread_local size_t *name_comparisons; /* qsort has no context argument */
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    if (name_comparisons)
+        (*name_comparisons)++;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t *sr_claims_unmatched_first_counted(const sr_claim_list *list, size_t *n, size_t *comparisons)
+{
+    name_ref *refs = sr_xcalloc(list->n ? list->n : 1, sizeof *refs);
+    size_t m = 0;
+    for (size_t i = 0; i < list->n; i++)
+        if (list->items[i].status == SR_CLAIM_UNMATCHED)
+            refs[m++] = (name_ref){list->items[i].model, i};
+    size_t counted = 0;
+    name_comparisons = comparisons ? &counted : NULL;
+    qsort(refs, m, sizeof *refs, cmp_name_ref);
+    name_comparisons = NULL;
+    size_t *first = sr_xcalloc(m ? m : 1, sizeof *first);
+    *n = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (k > 0 && strcmp(refs[k].name, refs[k - 1].name) == 0)
+            continue; /* a later claim of a name already kept (sorted by index within a name) */
+        counted += comparisons && k > 0;
+        first[(*n)++] = refs[k].index;
+    }
+    qsort(first, *n, sizeof *first, cmp_index); /* back in the file's order */
+    free(refs);
+    if (comparisons)
+        *comparisons = counted;
+    return first;
+}
+
+size_t *sr_claims_unmatched_first(const sr_claim_list *list, size_t *n)
+{
+    return sr_claims_unmatched_first_counted(list, n, NULL);
+}

@@ -65,6 +65,7 @@ typedef enum {
     SR_FIELD_MAX_BATCHED_TOKENS,
     SR_FIELD_BLOCK_SIZE,
     SR_FIELD_KV_CACHE_DTYPE,
+    SR_FIELD_SPECULATIVE, /* speculative decoding's method ("mtp"): a speed change across it is not the model's */
     /* per model, from the run plan */
     SR_FIELD_SERVING_FLAGS,
     SR_FIELD_PLANNED_BENCHMARKS,

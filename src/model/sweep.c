@@ -218,13 +218,14 @@ void sr_serving_settings_init(sr_serving_settings *s)
     s->tensor_parallel_size = s->pipeline_parallel_size = -1;
     s->max_num_batched_tokens = s->max_num_seqs = s->block_size = -1;
     s->gpu_memory_utilization = NAN;
-    s->max_model_len = -1;
+    s->max_model_len = s->num_speculative_tokens = -1;
 }
 
 void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    free(s->speculative_method);
     for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
         free(s->source[i]);
     sr_serving_settings_init(s);
@@ -235,7 +236,8 @@ const char *sr_setting_name(sr_setting_field f)
     static const char *const names[SR_SETTING_FIELDS] = {
         "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
         "max_num_batched_tokens", "max_num_seqs",         "block_size",
-        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len"};
+        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len",
+        "speculative_method",     "num_speculative_tokens"};
     return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
 }
 
@@ -251,6 +253,8 @@ bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
     case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
     case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
     case SR_SET_LEN: return s->max_model_len >= 0;
+    case SR_SET_SPEC_METHOD: return s->speculative_method != NULL;
+    case SR_SET_SPEC_TOKENS: return s->num_speculative_tokens >= 0;
     }
     return false;
 }
@@ -275,9 +279,9 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
             src->source[f] && !dst->source[f])
             dst->source[f] = sr_xstrdup(src->source[f]);
     long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
-                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
+                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len, &dst->num_speculative_tokens};
     const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
-                       src->max_num_seqs, src->block_size, src->max_model_len};
+                       src->max_num_seqs, src->block_size, src->max_model_len, src->num_speculative_tokens};
     for (size_t i = 0; i < sizeof sl / sizeof sl[0]; i++)
         if (*dl[i] < 0)
             *dl[i] = sl[i];
@@ -285,6 +289,7 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
         dst->gpu_memory_utilization = src->gpu_memory_utilization;
     fill_string(&dst->vllm_version, src->vllm_version);
     fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
+    fill_string(&dst->speculative_method, src->speculative_method);
 }
 
 void sr_failure_release(sr_failure *f)

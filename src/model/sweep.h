@@ -171,7 +171,7 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
-#define SR_SETTING_FIELDS 9
+#define SR_SETTING_FIELDS 11
 
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
@@ -180,9 +180,12 @@ typedef struct sr_serving_settings {
     long max_num_batched_tokens;   /* -1 */
     long max_num_seqs;             /* -1 */
     long block_size;               /* -1 */
-    char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
+    char *kv_cache_dtype;          /* "fp8", "fp8_e5m2", "bfloat16", ...; NULL (also for "auto": the model's
+                                      dtype, no setting) */
     double gpu_memory_utilization; /* NAN */
     long max_model_len;            /* -1 */
+    char *speculative_method;      /* speculative decoding: "mtp", "eagle3", "ngram", ...; NULL (none said) */
+    long num_speculative_tokens;   /* tokens it proposes a step; -1 */
     char *source[SR_SETTING_FIELDS]; /* where each known value was read ("logs/run.log:4", a boot log, a
                                         spec.txt, "arms.txt:3", "sweep.json"), by sr_setting_field; NULL */
 } sr_serving_settings;
@@ -197,7 +200,9 @@ typedef enum {
     SR_SET_BLOCK,
     SR_SET_DTYPE,
     SR_SET_UTIL,
-    SR_SET_LEN
+    SR_SET_LEN,
+    SR_SET_SPEC_METHOD,
+    SR_SET_SPEC_TOKENS
 } sr_setting_field;
 
 /* report.json's key of a field: "vllm_version", "tensor_parallel_size", ... */

@@ -10,6 +10,7 @@
 #include "render/doc.h"
 #include "render/html.h"
 #include "render/shared/template.h"
+#include "render/shared/wrap.h"
 #include "render/shared/words.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -43,7 +44,11 @@ static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
     for (size_t c = 0; c < t->n_cols; c++) {
         const sr_cell *cl = sr_table_cell(t, r, c);
         sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
-        sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text);
+        /* a figure, its unit and its interval stay on one line where a cell wraps */
+        char *spans = cl->text ? sr_spans_unbroken(cl->text) : NULL, *kept = spans ? sr_units_unbroken(spans) : NULL;
+        sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : kept);
+        free(kept);
+        free(spans);
         sr_tpl_set(cell, "sub", cl->sub);
         sr_tpl_set(cell, "flag", cl->flag);
         static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};

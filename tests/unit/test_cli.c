@@ -346,5 +346,6 @@ Test(cli, help_prints_the_defaults_the_commands_use)
     cr_expect_eq(help_default(buf, "--tp N"), (double)p.tp);
     cr_expect_eq(help_default(buf, "--max-num-batched-tokens N"), (double)p.max_num_batched_tokens);
     cr_expect_eq(help_default(buf, "--max-num-seqs N"), (double)p.max_num_seqs);
-    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL)), "%s", buf);
+    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL_GPU) " on gpu"), "%s", buf);
+    cr_expect_not_null(strstr(buf, SR_STR(SR_DEFAULT_KV_MEM_UTIL_TPU) " on tpu"), "%s", buf);
 }

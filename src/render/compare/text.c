@@ -44,6 +44,7 @@ static const struct field_words {
     [SR_FIELD_MAX_BATCHED_TOKENS] = {"max_num_batched_tokens", "max-num-batched-tokens"},
     [SR_FIELD_BLOCK_SIZE] = {"block_size", "KV block size"},
     [SR_FIELD_KV_CACHE_DTYPE] = {"kv_cache_dtype", "KV cache dtype"},
+    [SR_FIELD_SPECULATIVE] = {"speculative_method", "speculative decoding"},
     [SR_FIELD_SERVING_FLAGS] = {"serving_flags", "serving flags (run plan)"},
     [SR_FIELD_PLANNED_BENCHMARKS] = {"planned_benchmarks", "benchmarks planned (run plan)"},
     [SR_FIELD_GSM8K_MAX_TOKENS] = {"gsm8k_max_tokens", "GSM8K answer-token limit"},

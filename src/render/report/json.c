@@ -79,6 +79,7 @@ static cJSON *kv_json(const sr_model *m)
         sr_json_add(row, "tokens", sr_json_count(w->tokens));
         sr_json_add(row, "max_concurrency", sr_json_num(w->max_concurrency));
         sr_json_add(row, "fits", cJSON_CreateBool(w->fits));
+        sr_json_add(row, "exceeds_max_model_len", cJSON_CreateBool(w->exceeds > 0));
         sr_json_append(whatif, row);
     }
     sr_json_add(o, "whatif", whatif);

@@ -589,9 +589,16 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
-        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
-        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
-        sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
+        if (w->exceeds > 0) { /* vLLM refuses the length: no count */
+            sr_tb_cell(&b, SR_CELL_NUMBER, "-");
+            sr_tb_cell(&b, SR_CELL_NUMBER, "-");
+        } else {
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
+        }
+        char why[96];
+        snprintf(why, sizeof why, "no (exceeds %s)", sr_text_count(v, sizeof v, w->exceeds));
+        sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : w->exceeds > 0 ? why : "no");
         if (f && !w->fits)
             f->tone = SR_TONE_WORSE;
     }

@@ -27,6 +27,8 @@ cJSON *sr_json_serving_settings(const sr_serving_settings *st)
     sr_json_add(o, "kv_cache_dtype", sr_json_str(st->kv_cache_dtype));
     sr_json_add(o, "gpu_memory_utilization", sr_json_num(st->gpu_memory_utilization));
     sr_json_add(o, "max_model_len", sr_json_count(st->max_model_len));
+    sr_json_add(o, "speculative_method", sr_json_str(st->speculative_method));
+    sr_json_add(o, "num_speculative_tokens", sr_json_count(st->num_speculative_tokens));
     /* where each known setting was read: a server log, "logs/run.log:4", a
      * spec.txt, "arms.txt:3", "sweep.json" */
     cJSON *src = cJSON_CreateObject();

@@ -194,12 +194,51 @@ static char *legend_of(const sr_table *t, const sr_text_list *footnotes)
     return sr_strbuf_detach(&sb);
 }
 
+/* Whether column c is empty in every row (no text, no second line). */
+static bool column_empty(const sr_table *t, size_t c)
+{
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const sr_cell *x = &t->cells[r * t->n_cols + c];
+        if (x->kind != SR_CELL_EMPTY || x->text || x->sub || x->flag || x->marks)
+            return false;
+    }
+    return true;
+}
+
+/* A column empty in every row says nothing its heading does not: it goes
+ * (the first, which names the rows, stays). A table without rows keeps
+ * its headings. */
+static void drop_empty_columns(sr_table *t)
+{
+    if (t->n_rows == 0 || t->n_cols < 2)
+        return;
+    size_t kept = 1;
+    for (size_t c = 1; c < t->n_cols; c++) {
+        if (column_empty(t, c)) {
+            free(t->cols[c].title);
+            free(t->cols[c].sub);
+            free(t->cols[c].help);
+            continue;
+        }
+        t->cols[kept] = t->cols[c];
+        for (size_t r = 0; r < t->n_rows; r++) /* rows move up in place: row r's new start is at or before its old */
+            t->cells[r * t->n_cols + kept] = t->cells[r * t->n_cols + c];
+        kept++;
+    }
+    if (kept == t->n_cols)
+        return;
+    for (size_t r = 0; r < t->n_rows; r++)
+        memmove(&t->cells[r * kept], &t->cells[r * t->n_cols], kept * sizeof *t->cells);
+    t->n_cols = kept;
+}
+
 sr_table *sr_tb_finish(sr_table_builder *b)
 {
     free(b->t->legend);
     b->t->legend = legend_of(b->t, b->footnotes);
     for (int m = 0; m < SR_N_MARKS; m++)
         sr_text_list_release(&b->footnotes[m]);
+    drop_empty_columns(b->t);
     return b->t;
 }
 

@@ -44,7 +44,9 @@ void sr_tb_mark(sr_table_builder *b, sr_cell *c, sr_mark m, const char *footnote
 void sr_tb_cell_flag(sr_table_builder *b, sr_cell *c, const char *flag);
 /* The note under the table, printf-style. */
 void sr_tb_note(sr_table_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The table built, with the legend of every mark its cells carry. */
+/* The table built, with the legend of every mark its cells carry, and
+ * without the columns that are empty in every row (the first column stays;
+ * so does every column of a table without rows). */
 sr_table *sr_tb_finish(sr_table_builder *b);
 
 #endif
