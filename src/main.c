@@ -179,6 +179,10 @@ static const char *const program_files[] = {
     "OUT_DIR/.sweep-report.new.XXXXXX",
     "the outputs of a run before they are renamed into OUT_DIR as one set; a killed run's are removed by the "
     "next run",
+    "DIR/.sweep-report.tmp.XXXXXXXX",
+    "the temporary of --junit DIR/FILE or --summary-md DIR/FILE when FILE is a regular file or new, renamed over "
+    "it once written; a device, a FIFO or a descriptor (/dev/null, >(cmd), /dev/stdout) is written through "
+    "instead, never replaced",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf",
     "the fonts of the charts and of the PDFs (Debian's fonts-dejavu-core). The HTML templates are compiled in: "
     "nothing else is read from the installation or the source tree",

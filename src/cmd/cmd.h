@@ -51,10 +51,6 @@ sr_error *sr_outputs_option(void *opts, const char *arg);
     "only those are rendered (a chart format not asked for is not drawn; html draws the SVGs it inlines) and older "  \
     "files of the others in DIR are left as they are"
 
-/* A file beside OUT_DIR (--summary-md, --junit): "-" is standard output
- * (out), any other path is written atomically (util/fileio.h: a temporary
- * file renamed over it, never written through a symbolic link). */
-sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
 /* Write out[0..n) into out_dir as one set (util/outset.h), printing on
  * info what the writer met there and left alone. */
 sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);

@@ -12,8 +12,8 @@
 #include "render/compare/junit.h"
 #include "render/compare/text.h"
 #include "render/outputs.h"
-#include "util/fileio.h"
 #include "util/progress.h"
+#include "util/sidefile.h"
 
 typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
@@ -50,11 +50,11 @@ static sr_error *write_ci_files(const sr_comparison *c, const compare_opts *o, F
     size_t len = 0;
     sr_error *err = NULL;
     if (o->junit && !(err = sr_render_compare_junit(c, &data, &len)))
-        err = sr_cmd_write_side_file(o->junit, data, len, out);
+        err = sr_write_side_file(o->junit, data, len, out);
     free(data);
     data = NULL;
     if (!err && o->summary_md && !(err = sr_render_compare_summary_md(c, o->out_dir, &data, &len)))
-        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+        err = sr_write_side_file(o->summary_md, data, len, out);
     free(data);
     return err;
 }
@@ -97,7 +97,7 @@ const sr_cli_option sr_compare_options[] = {
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),
-    SR_OPT_GROUP("For CI (written after OUT_DIR; - is standard output)"),
+    SR_OPT_GROUP("For CI (after OUT_DIR; - is standard output, a device or FIFO written through)"),
     SR_OPT_STRING(0, "junit", "FILE", compare_opts, junit,
                   "also write the gate's checks as JUnit XML: a testsuite per model, a testcase per status, "
                   "benchmark and scenario, a failure per regression with its figure and interval"),

@@ -4,7 +4,6 @@
 
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
-#include "util/fileio.h"
 #include "util/parallel.h"
 
 static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
@@ -75,15 +74,6 @@ void sr_stats_opts_settings(const sr_stats_opts *o, sr_settings *settings)
     *settings = o->settings;
     settings->seed = (unsigned long)o->seed;
     settings->threads = (int)o->threads;
-}
-
-sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out)
-{
-    if (strcmp(path, "-") != 0)
-        return sr_write_atomic(path, data, len);
-    if (fwrite(data, 1, len, out) != len)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
-    return NULL;
 }
 
 sr_error *sr_stats_opts_check(const sr_stats_opts *o)

@@ -17,6 +17,7 @@
 #include "render/report/aliases.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
+#include "util/sidefile.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -132,7 +133,8 @@ const sr_cli_option sr_report_options[] = {
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
     SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,
                   "also write the Overview alone in Markdown (and the claims' verdicts), for a CI step summary "
-                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output"),
+                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output, a device, "
+                  "FIFO or /dev/stdout is written through, a file replaced atomically"),
     SR_OPT_END,
 };
 
@@ -193,7 +195,7 @@ static sr_error *write_summary_md(const sr_sweep *sweep, const report_opts *o, F
     size_t len = 0;
     sr_error *err = sr_render_summary_md(sweep, o->out_dir, &data, &len);
     if (!err)
-        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+        err = sr_write_side_file(o->summary_md, data, len, out);
     free(data);
     return err;
 }
