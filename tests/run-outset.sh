@@ -167,6 +167,18 @@ else
             fi
             n=$((n + 1))
         done
+        # a signal that would end the process, raised at the third rename of the switch:
+        # it waits until the new set is in place (no core file: ulimit -c 0)
+        for sig in 24:XCPU 26:VTALRM 27:PROF 10:USR1 14:ALRM 15:TERM 1:HUP; do
+            rm -rf "$tmp/try" && cp -R "$tmp/old" "$tmp/try"
+            { ulimit -c 0; RAISE_SIGNAL=${sig%%:*} RAISE_N=3 ASAN_OPTIONS="$asan${ASAN_OPTIONS:-}" \
+                LD_PRELOAD="$shim" new_run "$tmp/try"; } 2>/dev/null
+            if [ "$got" = $((128 + ${sig%%:*})) ] && tree "$tmp/try" | cmp -s - "$tmp/new.tree"; then ok
+            else
+                bad "SIG${sig#*:} in the middle of the switch: the process ends after it with exactly the new set (exit $got)"
+                tree "$tmp/try" | diff "$tmp/new.tree" - | head -4 | sed 's/^/    /'
+            fi
+        done
     fi
 fi
 
@@ -235,6 +247,20 @@ if [ -n "$shim" ]; then
         else bad "SIGTERM at the rename of --junit's temporary ($start): the new file whole, no temporary (exit $got: $(ls -A "$tmp/sig" | tr '\n' ' '))"; fi
     done
 fi
+
+# the umask: every file made (OUT_DIR's, its charts/, a side file) is 0666 and every
+# directory 0777 less it, as any program's
+for mask in 077:600:700 002:664:775; do
+    rm -rf "$tmp/um" "$tmp/um.md"
+    m=${mask%%:*} f=${mask#*:} f=${f%%:*} d=${mask##*:}
+    (umask "$m" && cd "$root" && "$bin" report tests/bad/base $R -o "$tmp/um/out" --summary-md "$tmp/um.md") \
+        >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+    modes=$(cd "$tmp/um" && find . -mindepth 1 ! -name .sweep-report.lock \( -type d -printf "d%m\n" -o -printf "f%m\n" \) |
+        sort -u | tr '\n' ' ')
+    if [ "$got" = 0 ] && [ "$modes" = "d$d f$f " ] && [ "$(stat -c %a "$tmp/um.md")" = "$f" ]; then ok
+    else bad "umask $m: files $f and directories $d (exit $got; found $modes, summary $(stat -c %a "$tmp/um.md"))"; fi
+done
 
 # As root: device nodes. Made here (mknod), then the machine's own names in a private
 # mount namespace over a fresh /dev; never the real /dev, which a broken build would break.

@@ -232,7 +232,7 @@ sr_error *sr_mkdir_p(const char *path)
         if (*p == '/' || *p == '\0') {
             char saved = *p;
             *p = '\0';
-            if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+            if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
                 sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s", strerror(errno));
                 free(copy);
                 return err;

@@ -9,23 +9,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
+#include "util/write_safe.h"
 
 #define STAGING_PREFIX ".sweep-report.new."
 #define LOCK_NAME ".sweep-report.lock"
@@ -146,7 +143,7 @@ static sr_error *open_out_subdir(outset *o, subdir *d)
         int e = errno;
         struct stat st;
         if (e == ENOENT && attempt == 0) {
-            if (mkdirat(o->out_fd, d->name, 0755) == 0)
+            if (mkdirat(o->out_fd, d->name, 0777) == 0) /* less the umask */
                 d->made_in_out = true;
             else if (errno != EEXIST)
                 return fail(o->shown, d->name, "cannot create directory: %s", strerror(errno));
@@ -165,58 +162,16 @@ static sr_error *open_out_subdir(outset *o, subdir *d)
 
 /* ---- the staging directory ------------------------------------------------ */
 
-/* mkdtemp's rule (a fresh name, made with mkdir, which never follows or
- * reuses an entry) relative to OUT_DIR's descriptor: mkdtemp itself takes a
- * path, which would be resolved again through OUT_DIR's name. */
-static int make_staging(int dir_fd, char name[64])
-{
-    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    for (int attempt = 0; attempt < 100; attempt++) {
-        unsigned char r[8];
-        if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-            /* no entropy yet (early boot): the pid, the clock and the attempt */
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            uint64_t v = ((uint64_t)getpid() << 40) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-                         (uint64_t)attempt * 0x9E3779B97F4A7C15u;
-            memcpy(r, &v, sizeof r);
-        }
-        char suffix[9];
-        for (size_t i = 0; i < 8; i++)
-            suffix[i] = chars[r[i] % (sizeof chars - 1)];
-        suffix[8] = '\0';
-        snprintf(name, 64, STAGING_PREFIX "%s", suffix);
-        if (mkdirat(dir_fd, name, 0700) == 0)
-            return 0;
-        if (errno != EEXIST)
-            return -1;
-    }
-    errno = EEXIST;
-    return -1;
-}
-
 static sr_error *write_staged(outset *o, const sr_output *out, slot *s)
 {
     int dir = s->dir < 0 ? o->stage_fd : o->dirs[s->dir].stage_fd;
-    int fd = openat(dir, s->base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    /* 0666 less the umask, as any program's new file */
+    int fd = openat(dir, s->base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         return fail(o->shown, out->name, "cannot write: %s", strerror(errno));
     s->written = true;
-    size_t done = 0;
-    while (done < out->len) {
-        ssize_t n = write(fd, out->data + done, out->len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        done += (size_t)n;
-    }
+    bool ok = sr_write_all(fd, out->data, out->len) && fsync(fd) == 0;
     int e = errno;
-    bool ok = done == out->len;
-    if (ok && (fchmod(fd, 0644) != 0 || fsync(fd) != 0)) {
-        ok = false;
-        e = errno;
-    }
     if (close(fd) != 0 && ok) {
         ok = false;
         e = errno;
@@ -317,21 +272,9 @@ static bool remove_staging(outset *o)
 
 /* ---- the set --------------------------------------------------------------- */
 
-/* The signals that would stop a run half-way through switching sets. */
-static void block_stop_signals(sigset_t *old)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
-    pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
 static sr_error *take_lock(outset *o, int *lock)
 {
-    *lock = openat(o->out_fd, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    *lock = openat(o->out_fd, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     struct stat st;
     if (*lock < 0 || fstat(*lock, &st) != 0 || !S_ISREG(st.st_mode)) {
         int e = *lock < 0 ? errno : 0;
@@ -429,7 +372,7 @@ static sr_error *check_targets(outset *o, const sr_output *out)
 
 static sr_error *stage(outset *o, const sr_output *out)
 {
-    if (make_staging(o->out_fd, o->stage_name) != 0)
+    if (sr_make_fresh(o->out_fd, STAGING_PREFIX, true, o->stage_name, sizeof o->stage_name) != 0)
         return fail(o->shown, NULL, "cannot create a directory to write into: %s", strerror(errno));
     o->stage_fd = openat(o->out_fd, o->stage_name, DIR_FLAGS);
     if (o->stage_fd < 0) {
@@ -439,7 +382,7 @@ static sr_error *stage(outset *o, const sr_output *out)
     }
     for (size_t d = 0; d < o->n_dirs; d++) {
         subdir *sd = &o->dirs[d];
-        if (mkdirat(o->stage_fd, sd->name, 0755) != 0)
+        if (mkdirat(o->stage_fd, sd->name, 0777) != 0)
             return fail(o->shown, sd->name, "cannot create directory: %s", strerror(errno));
         sd->made_in_stage = true;
         sd->stage_fd = openat(o->stage_fd, sd->name, DIR_FLAGS);
@@ -494,10 +437,11 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n, 
     if (!err)
         err = take_lock(&o, &lock);
     if (!err) {
-        /* From here to the end no SIGINT or SIGTERM can stop the run: the
-         * previous set stays whole until the new one is complete, and a
-         * signal that came meanwhile takes effect once it is in place. */
-        block_stop_signals(&old_mask);
+        /* From here to the end no signal but SIGKILL (or a fault) can stop
+         * the run: the previous set stays whole until the new one is
+         * complete, and a signal that came meanwhile takes effect once it
+         * is in place. */
+        sr_block_stop_signals(&old_mask);
         blocked = true;
         note_leftovers(&o, notes);
     }
@@ -535,7 +479,7 @@ sr_error *sr_write_outputs(const char *out_dir, const sr_output *out, size_t n, 
                 unlinkat(o.out_fd, o.dirs[d].name, AT_REMOVEDIR); /* only when empty */
     close_all(&o);
     if (blocked)
-        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+        sr_restore_signals(&old_mask);
     if (lock >= 0)
         close(lock); /* releases the lock */
     free(o.dirs);

@@ -36,8 +36,11 @@ void sr_outset_notes_release(sr_outset_notes *notes);
  *   the old one of its name is moved into the staging directory and the new
  *   one moved in (an output whose data is NULL: the old one is only moved
  *   out). A failure at any step moves back what was moved: out_dir then
- *   holds the previous set whole. SIGINT, SIGTERM, SIGHUP and SIGQUIT wait
- *   until the set is switched.
+ *   holds the previous set whole. From the lock on, every signal that
+ *   would end the process (but SIGKILL and the faults, write_safe.h)
+ *   waits until the set is switched.
+ * - Files are made with mode 0666 and directories with 0777, less the
+ *   umask.
  * - Only what this run created or moved into its staging directory is
  *   deleted; nothing is found by its name. Leftovers of a killed run are
  *   left alone and named in notes (may be NULL).
