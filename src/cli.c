@@ -228,6 +228,30 @@ static sr_error *apply(const sr_cli_option *o, const char *name, const char *arg
                 return NULL;
             }
         return bad_choice(o, name, arg);
+    case SR_CLI_LIST: {
+        unsigned mask = 0;
+        for (const char *p = arg;; p++) { /* each comma-separated word, empty ones refused */
+            size_t n = strcspn(p, ",");
+            const sr_cli_choice *c = o->choices;
+            while (c->name && !(strlen(c->name) == n && strncmp(p, c->name, n) == 0))
+                c++;
+            if (!c->name) {
+                sr_strbuf sb;
+                sr_strbuf_init(&sb);
+                sr_strbuf_puts(&sb, "a comma-separated list of ");
+                join_choices(o->choices, ", ", &sb);
+                sr_error *err = sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
+                sr_strbuf_release(&sb);
+                return err;
+            }
+            mask |= (unsigned)c->value;
+            p += n;
+            if (!*p)
+                break;
+        }
+        *(unsigned *)field = mask;
+        return NULL;
+    }
     case SR_CLI_CALL: return o->call(opts, arg);
     default: return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "option table: '--%s' has no kind", name);
     }

@@ -606,6 +606,23 @@ for v in "json,,md" "" "json,docx" "JSON"; do
         [ ! -e "$tmp/os5" ]; then ok
     else bad "--outputs '$v': a usage error, nothing written"; fi
 done
+# compare writes no tex: asking for it is a usage error, never "wrote" an empty set
+for v in tex json,tex; do
+    if run "outputs-compare-$v" 2 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/os6" --outputs "$v" &&
+        has "$tmp/err" "--outputs takes a comma-separated list of json, csv, md, html, pdf, svg, png, not '$v'" &&
+        ! has "$tmp/err" "wrote" && [ ! -e "$tmp/os6" ]; then ok
+    else bad "compare --outputs $v: a usage error (compare writes no tex), nothing written"; fi
+done
+
+# --slo twice: the bounds of both apply; a kind given in both is refused, naming both values
+if run slo-twice 0 report "$export_dir" -o "$tmp/slo2" --resamples 1000 --slo ttft=300 --slo tpot=40,e2el=5000 &&
+    has "$tmp/slo2/report.json" '"ttft_ms": 300' && has "$tmp/slo2/report.json" '"tpot_ms": 40' &&
+    has "$tmp/slo2/report.json" '"e2el_ms": 5000'; then ok
+else bad "report --slo ttft=300 --slo tpot=40,e2el=5000: every bound applies"; fi
+if run slo-twice-same 2 report "$export_dir" -o "$tmp/never-slo2" --slo ttft=300,tpot=40 --slo ttft=200 &&
+    has "$tmp/err" "--slo: ttft is given twice ('ttft=200' here, ttft=300 in an earlier --slo)" &&
+    [ ! -e "$tmp/never-slo2" ]; then ok
+else bad "report --slo ttft=300,tpot=40 --slo ttft=200: a usage error naming both"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -93,7 +93,9 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 const sr_cli_option sr_compare_options[] = {
     SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
                   "where to write (default: " SR_DEFAULT_COMPARE_DIR "; created if missing; files replaced atomically)"),
-    SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP " (compare writes no tex)"),
+    SR_OPT_LIST(0, "outputs", "LIST", compare_opts, stats.settings.outputs, sr_compare_output_formats,
+                SR_OUTPUTS_HELP("json, csv, md, html, pdf, svg, png") " (compare writes no tex: results.tex is "
+                                                                     "report's)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),

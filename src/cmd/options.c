@@ -35,31 +35,12 @@ const sr_cli_option sr_stats_options[] = {
     SR_OPT_END,
 };
 
-sr_error *sr_outputs_option(void *opts, const char *arg)
-{
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } formats[] = {{"json", SR_OUTPUT_JSON}, {"csv", SR_OUTPUT_CSV}, {"md", SR_OUTPUT_MD},   {"html", SR_OUTPUT_HTML},
-                   {"pdf", SR_OUTPUT_PDF},   {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}, {"tex", SR_OUTPUT_TEX}};
-    unsigned mask = 0;
-    for (const char *p = arg;; p++) {
-        size_t n = strcspn(p, ",");
-        size_t k = 0;
-        while (k < sizeof formats / sizeof *formats &&
-               !(strlen(formats[k].name) == n && strncmp(p, formats[k].name, n) == 0))
-            k++;
-        if (k == sizeof formats / sizeof *formats)
-            return sr_cli_bad_value("outputs", "a comma-separated list of json, csv, md, html, pdf, svg, png, tex",
-                                    arg);
-        mask |= formats[k].bit;
-        p += n;
-        if (!*p)
-            break;
-    }
-    ((sr_stats_opts *)opts)->settings.outputs = mask;
-    return NULL;
-}
+/* The formats of --outputs, in the order --help names them. */
+#define OUTPUT_FORMATS                                                                                                 \
+    {"json", SR_OUTPUT_JSON}, {"csv", SR_OUTPUT_CSV}, {"md", SR_OUTPUT_MD}, {"html", SR_OUTPUT_HTML},                  \
+        {"pdf", SR_OUTPUT_PDF}, {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}
+const sr_cli_choice sr_output_formats[] = {OUTPUT_FORMATS, {"tex", SR_OUTPUT_TEX}, {NULL, 0}};
+const sr_cli_choice sr_compare_output_formats[] = {OUTPUT_FORMATS, {NULL, 0}};
 
 void sr_stats_opts_default(sr_stats_opts *o)
 {
