@@ -262,6 +262,73 @@ for mask in 077:600:700 002:664:775; do
     else bad "umask $m: files $f and directories $d (exit $got; found $modes, summary $(stat -c %a "$tmp/um.md"))"; fi
 done
 
+# ---- 8: what a rerun leaves ---------------------------------------------------------------
+# fresh CMD...: the tree a run leaves in an empty directory ($tmp/fresh.tree)
+fresh() { rm -rf "$tmp/fresh"; sr "$@" -o "$tmp/fresh"; tree "$tmp/fresh" >"$tmp/fresh.tree"; }
+audit_sweep="audit fixtures/v5e-gemma4-sweep fixtures/v5e-gemma4-sweep/claims.md $R"
+report_base="report tests/bad/base $R"
+# an audit (claims.csv, more charts), then a report of another export: exactly the report's set
+# shellcheck disable=SC2086
+fresh $report_base
+sr $audit_sweep -o "$tmp/re"
+echo "the user's" >"$tmp/re/notes.txt"
+sr $report_base -o "$tmp/re"
+if [ "$got" = 0 ] && has "$tmp/err" "removed 3 files an earlier run wrote in '$tmp/re' and this run does not write" &&
+    [ "$(cat "$tmp/re/notes.txt")" = "the user's" ] && rm "$tmp/re/notes.txt" && tree "$tmp/re" | cmp -s - "$tmp/fresh.tree"
+then ok; else
+    bad "a report after an audit into one OUT_DIR: exactly the report's set, the user's file kept (exit $got)"
+    tree "$tmp/re" | diff "$tmp/fresh.tree" - | head -5 | sed 's/^/    /'
+fi
+# a file the earlier run wrote, changed since: left and named
+sr $audit_sweep -o "$tmp/re2"
+echo "edited" >>"$tmp/re2/claims.csv"
+sr $report_base -o "$tmp/re2"
+if [ "$got" = 0 ] && [ -f "$tmp/re2/claims.csv" ] && [ ! -e "$tmp/re2/charts/throughput.png" ] &&
+    has "$tmp/err" "warning: left 1 file in '$tmp/re2' that an earlier run wrote and this run does not write, changed since that run (remove what is stale): claims.csv"
+then ok; else bad "an earlier run's claims.csv edited since: left and named, the unchanged ones removed (exit $got)"; fi
+# --outputs: the other formats of the earlier run left and said, removed by a full run later
+sr $audit_sweep -o "$tmp/re3"
+sr $report_base -o "$tmp/re3" --outputs json,csv
+got1=$got
+grep -q "left 14 files an earlier run wrote in '$tmp/re3', of formats --outputs does not ask for, as they were: " \
+    "$tmp/err" && said=1 || said=0
+# report.html is left; claims.csv, a csv file this run has nothing for, is removed
+[ -f "$tmp/re3/report.html" ] && [ ! -e "$tmp/re3/claims.csv" ] && kept=1 || kept=0
+sr $report_base -o "$tmp/re3"
+if [ "$got1" = 0 ] && [ $said = 1 ] && [ $kept = 1 ] && [ "$got" = 0 ] && tree "$tmp/re3" | cmp -s - "$tmp/fresh.tree"; then ok
+else bad "--outputs json,csv after a full run: the others left and said ($said, $kept), then a full run leaves exactly its set (exit $got1, $got)"; fi
+# a run killed (SIGKILL at the third rename of its switch): the next run removes its staging directory
+if [ -n "$shim" ]; then
+    fresh $audit_sweep
+    sr $report_base -o "$tmp/re4"
+    { RAISE_SIGNAL=9 RAISE_N=3 ASAN_OPTIONS="$asan${ASAN_OPTIONS:-}" LD_PRELOAD="$shim" sr $audit_sweep -o "$tmp/re4"; } 2>/dev/null
+    killed=$got
+    ls -d "$tmp/re4"/.sweep-report.new.* >/dev/null 2>&1 && left=1 || left=0
+    sr $audit_sweep -o "$tmp/re4"
+    if [ "$killed" = 137 ] && [ $left = 1 ] && [ "$got" = 0 ] &&
+        has "$tmp/err" "the staging directory of a run that was killed (the lock file named it)" &&
+        tree "$tmp/re4" | cmp -s - "$tmp/fresh.tree" && [ ! -s "$tmp/re4/.sweep-report.lock" ]; then ok
+    else
+        bad "a run killed in its switch, then a rerun: its staging directory removed, exactly the new set (exit $killed then $got)"
+        tree "$tmp/re4" | diff "$tmp/fresh.tree" - | head -5 | sed 's/^/    /'
+    fi
+fi
+# a run refused by the lock leaves OUT_DIR exactly as it was, lock file included
+if command -v flock >/dev/null 2>&1; then
+    sr $report_base -o "$tmp/re5"
+    tree "$tmp/re5" >"$tmp/re5.before"
+    lock_sum=$(cksum <"$tmp/re5/.sweep-report.lock")
+    flock "$tmp/re5/.sweep-report.lock" sleep 60 &
+    holder=$!
+    sleep 0.5
+    sr $audit_sweep -o "$tmp/re5"
+    kill "$holder" 2>/dev/null
+    wait "$holder" 2>/dev/null
+    if [ "$got" = 1 ] && has "$tmp/err" "another sweep-report run is writing here; nothing written" &&
+        tree "$tmp/re5" | cmp -s - "$tmp/re5.before" && [ "$(cksum <"$tmp/re5/.sweep-report.lock")" = "$lock_sum" ]; then ok
+    else bad "a run refused by the lock: OUT_DIR exactly as it was (exit $got)"; fi
+fi
+
 # As root: device nodes. Made here (mknod), then the machine's own names in a private
 # mount namespace over a fresh /dev; never the real /dev, which a broken build would break.
 if [ "$(id -u)" = 0 ] && mkdir "$tmp/dev" && mknod "$tmp/dev/null" c 1 3 2>/dev/null &&

@@ -52,9 +52,11 @@ extern const sr_cli_choice sr_compare_output_formats[];
     "chart format not asked for is not drawn; html draws the SVGs it inlines) and older files of the others in DIR "  \
     "are left as they are"
 
-/* Write out[0..n) into out_dir as one set (util/outset.h), printing on
- * info what the writer met there and left alone. */
-sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
+/* Write out[0..n), the files of a run of kind ("report", "compare",
+ * "survey"), into out_dir as one set (util/outset.h), printing on info
+ * what the writer removed of earlier runs and what it met there and left
+ * alone. */
+sr_error *sr_cmd_write_outputs(const char *out_dir, const char *kind, const sr_output *out, size_t n, FILE *info);
 
 /* The most --resamples takes. */
 #define SR_MAX_RESAMPLES 100000000

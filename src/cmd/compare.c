@@ -37,7 +37,7 @@ static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, F
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_cmd_write_outputs(out_dir, out, n, info);
+        err = sr_cmd_write_outputs(out_dir, "compare", out, n, info);
         sr_outputs_release(out, n);
     }
     return err;

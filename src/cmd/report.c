@@ -39,7 +39,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     sr_error *err = sr_render_report_files(sweep, out, &n);
     double rendered = now_seconds();
     if (!err) {
-        err = sr_cmd_write_outputs(out_dir, out, n, info);
+        err = sr_cmd_write_outputs(out_dir, "report", out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
