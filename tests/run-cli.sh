@@ -240,6 +240,20 @@ if run summary-md-stdout 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/
     has "$tmp/out" "## Overview" && has "$tmp/out" "Claims checked: 32 of 32 claims reproduced"; then ok; else
     bad "audit --summary-md -: the Overview and the claims' verdicts on standard output"
 fi
+# --summary-md names only the files the run wrote (--outputs json,csv writes no report.html)
+if run summary-md-outputs 0 report "$export_dir" -o "$tmp/smj" --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The report's data: $tmp/smj/report.json and results.csv (sweep-report " &&
+    ! grep -q 'report\.html\|report\.pdf\|results\.md' "$tmp/out" && [ -f "$tmp/smj/report.json" ] &&
+    [ -f "$tmp/smj/results.csv" ] && [ ! -e "$tmp/smj/report.html" ]; then ok
+else bad "report --outputs json,csv --summary-md -: names report.json and results.csv, no file it did not write"; fi
+if run summary-md-outputs-compare 0 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/cmj" \
+    --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The comparison's data: $tmp/cmj/compare.json and compare.csv (sweep-report " &&
+    ! grep -q 'compare\.html\|compare\.pdf\|compare\.md' "$tmp/out" && [ ! -e "$tmp/cmj/compare.html" ]; then ok
+else bad "compare --outputs json,csv --summary-md -: names compare.json and compare.csv only"; fi
+if run summary-md-outputs-html 0 report "$export_dir" -o "$tmp/smh" --resamples 1000 --outputs html --summary-md - &&
+    has "$tmp/out" "The whole report: $tmp/smh/report.html (sweep-report "; then ok
+else bad "report --outputs html --summary-md -: names report.html alone"; fi
 echo "not ours" >"$tmp/sm-target"
 ln -s "$tmp/sm-target" "$tmp/sm-link"
 if run summary-md-symlink 0 report "$export_dir" -o "$tmp/sm3" --resamples 1000 --summary-md "$tmp/sm-link" &&

@@ -458,3 +458,23 @@ const char *sr_text_quantile_method(const char *ci_method)
     return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
                                            : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
 }
+
+char *sr_text_files_written(const char *dir, unsigned formats, const sr_format_file *files, size_t n)
+{
+    size_t total = 0, shown = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (formats & files[i].format) != 0;
+    if (!total)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        if (!(formats & files[i].format))
+            continue;
+        if (shown++ == 0)
+            sr_strbuf_printf(&sb, "%s/%s", dir, files[i].name);
+        else
+            sr_strbuf_printf(&sb, "%s%s", shown == total ? " and " : ", ", files[i].name);
+    }
+    return sr_strbuf_detach(&sb);
+}

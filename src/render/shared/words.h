@@ -111,6 +111,16 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * export_dir itself, buf, or NULL for NULL. */
 const char *sr_text_export_path(char *buf, size_t size, const char *export_dir);
 
+/* A run's main file of one format (--summary-md says where they are). */
+typedef struct sr_format_file {
+    unsigned format; /* an SR_OUTPUT_* bit */
+    const char *name;
+} sr_format_file;
+/* "DIR/a, b and c": the files of files[0..n) whose format is among
+ * formats (the run wrote them), in that order; fresh, NULL when none is.
+ * A --summary-md never names a file the run did not write. */
+char *sr_text_files_written(const char *dir, unsigned formats, const sr_format_file *files, size_t n);
+
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds
  * pointers into the sweep or static strings; it must have room for
