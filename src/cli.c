@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <ctype.h>
+
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -323,8 +325,13 @@ static sr_error *refused(const getopt_tables *g, int c, const char *arg, int opt
     /* optopt is a short option's letter, 0 for an unknown long option, the
      * val of a long one given a value it does not take ('h' for --help). */
     bool is_long = (opt == 0 || opt >= VAL_OPTION || opt == 'h') && strncmp(arg, "--", 2) == 0;
-    if (!is_long)
+    if (!is_long) {
+        /* -O for -o: the same letter in the other case, when it is one */
+        int other = islower(opt) ? toupper(opt) : tolower(opt);
+        if (opt > 0 && opt < 128 && isalpha(opt) && strchr(g->shorts, other))
+            return sr_usage_error("unknown option '-%c'; did you mean '-%c'?", opt, other);
         return sr_usage_error("unknown option '-%c'", opt);
+    }
     /* A long option: unknown, ambiguous, or a flag given a value. */
     const char *name = arg + 2;
     size_t len = strcspn(name, "=");

@@ -69,6 +69,9 @@ if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'repro
     has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi
 if run typo-help 2 help comapre && has "$tmp/err" "unknown subcommand 'comapre'; did you mean 'compare'?"; then ok
 else bad "help comapre: did you mean 'compare'"; fi
+if run typo-short 2 report fixtures/v5e-gemma4-sweep -O x && has "$tmp/err" "error: unknown option '-O'; did you mean '-o'?" &&
+    [ ! -e "$root/x" ]; then ok
+else bad "report -O x: did you mean '-o'"; fi
 if run typo-top-option 2 --verison && has "$tmp/err" "unknown option '--verison'; did you mean '--version'?"; then ok
 else bad "--verison: did you mean '--version'"; fi
 if run typo-option 2 report fixtures/v5e-gemma4-formats --basline x &&

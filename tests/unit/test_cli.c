@@ -210,6 +210,9 @@ Test(cli, unknown_missing_and_misused_options)
     expect_usage_error(WORDS("a", "b", "--frobnicate"), "unknown option '--frobnicate'");
     expect_usage_error(WORDS("a", "b", "--frobnicate=3"), "unknown option '--frobnicate'");
     expect_usage_error(WORDS("a", "b", "-x"), "unknown option '-x'");
+    /* a short option in the wrong case gets the right one */
+    expect_usage_error(WORDS("a", "b", "-O", "x"), "unknown option '-O'; did you mean '-o'?");
+    expect_usage_error(WORDS("a", "b", "-Q"), "unknown option '-Q'; did you mean '-q'?");
     expect_usage_error(WORDS("a", "b", "--count"), "option '--count' needs a value");
     expect_usage_error(WORDS("a", "b", "-o"), "option '-o' needs a value");
     expect_usage_error(WORDS("a", "b", "--quiet=yes"), "option '--quiet' takes no value");
