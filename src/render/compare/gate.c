@@ -188,17 +188,9 @@ sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_d
         static const sr_format_file documents[] = {
             {SR_OUTPUT_HTML, "compare.html"}, {SR_OUTPUT_PDF, "compare.pdf"}, {SR_OUTPUT_MD, "compare.md"}};
         static const sr_format_file data[] = {{SR_OUTPUT_JSON, "compare.json"}, {SR_OUTPUT_CSV, "compare.csv"}};
-        unsigned formats = c->settings.outputs;
-        char *files = sr_text_files_written(out_dir, formats, documents, 3), *where;
-        if (files)
-            where = sr_asprintf("The whole comparison: %s (sweep-report " SR_VERSION ").", files);
-        else if ((files = sr_text_files_written(out_dir, formats, data, 2)))
-            where = sr_asprintf("The comparison's data: %s (sweep-report " SR_VERSION ").", files);
-        else
-            where = sr_asprintf("The comparison's charts: %s/charts/ (sweep-report " SR_VERSION ").", out_dir);
+        char *where = sr_text_files_written(out_dir, c->settings.outputs, "comparison", documents, 3, data, 2);
         sr_doc_note(s, where);
         free(where);
-        free(files);
     }
     sr_error *err = sr_doc_markdown(d, out, len);
     sr_doc_free(d);

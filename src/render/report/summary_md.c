@@ -44,17 +44,9 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
             {SR_OUTPUT_HTML, "report.html"}, {SR_OUTPUT_PDF, "report.pdf"}, {SR_OUTPUT_MD, "results.md"}};
         static const sr_format_file data[] = {
             {SR_OUTPUT_JSON, "report.json"}, {SR_OUTPUT_CSV, "results.csv"}, {SR_OUTPUT_TEX, "results.tex"}};
-        unsigned formats = sweep->settings.outputs;
-        char *files = sr_text_files_written(out_dir, formats, documents, 3), *where;
-        if (files)
-            where = sr_asprintf("The whole report: %s (sweep-report " SR_VERSION ").", files);
-        else if ((files = sr_text_files_written(out_dir, formats, data, 3)))
-            where = sr_asprintf("The report's data: %s (sweep-report " SR_VERSION ").", files);
-        else
-            where = sr_asprintf("The report's charts: %s/charts/ (sweep-report " SR_VERSION ").", out_dir);
+        char *where = sr_text_files_written(out_dir, sweep->settings.outputs, "report", documents, 3, data, 3);
         sr_doc_note(overview, where);
         free(where);
-        free(files);
     }
     sr_error *err = sr_doc_markdown(d, out, len);
     sr_doc_free(d);

@@ -459,7 +459,9 @@ const char *sr_text_quantile_method(const char *ci_method)
                                            : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
 }
 
-char *sr_text_files_written(const char *dir, unsigned formats, const sr_format_file *files, size_t n)
+/* "DIR/a, b and c" of the files whose format is among formats; NULL when
+ * none is. */
+static char *files_of(const char *dir, unsigned formats, const sr_format_file *files, size_t n)
 {
     size_t total = 0, shown = 0;
     for (size_t i = 0; i < n; i++)
@@ -477,4 +479,18 @@ char *sr_text_files_written(const char *dir, unsigned formats, const sr_format_f
             sr_strbuf_printf(&sb, "%s%s", shown == total ? " and " : ", ", files[i].name);
     }
     return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
+                            size_t n_documents, const sr_format_file *data, size_t n_data)
+{
+    char *files = files_of(dir, formats, documents, n_documents), *where;
+    if (files)
+        where = sr_asprintf("The whole %s: %s (sweep-report " SR_VERSION ").", noun, files);
+    else if ((files = files_of(dir, formats, data, n_data)))
+        where = sr_asprintf("The %s's data: %s (sweep-report " SR_VERSION ").", noun, files);
+    else
+        where = sr_asprintf("The %s's charts: %s/charts/ (sweep-report " SR_VERSION ").", noun, dir);
+    free(files);
+    return where;
 }
