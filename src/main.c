@@ -202,10 +202,24 @@ static const sr_cli_option top_options[] = {
 /* The program as a whole, for the man page. */
 static const char *const program_files[] = {
     "OUT_DIR/.sweep-report.lock",
-    "held while a run writes OUT_DIR: a second run into the same directory is refused (exit 1)",
-    "OUT_DIR/.sweep-report.new.XXXXXX",
-    "the outputs of a run before they are renamed into OUT_DIR as one set; a killed run's are removed by the "
-    "next run",
+    "locked (flock) while a run writes OUT_DIR: a second run into the same directory is refused (exit 1) and "
+    "changes nothing there. While a run is under way it names that run's staging directory; it is empty "
+    "otherwise. It is kept, never removed: a run that opened it just before another removed it would lock the "
+    "removed file while a third run made and locked a new one, and the two would write at once",
+    "OUT_DIR/.sweep-report.manifest",
+    "written with each set: every file the runs wrote in OUT_DIR, by command (report and audit, compare, "
+    "survey), with its SHA-256 and size. A later run of the same command removes those of its files it does not "
+    "write this time that are still as written (a chart with nothing to draw, claims.csv without claims); one "
+    "changed since is left and named on standard error, as is a file of such a name no run recorded; with "
+    "--outputs, the files of the formats not asked for are left and named. Nothing else is ever removed",
+    "OUT_DIR/.sweep-report.new.XXXXXXXX",
+    "a run's outputs before they are renamed into OUT_DIR as one set, removed by the run itself. One left by a "
+    "run that was killed (SIGKILL, out of memory) is named in the lock file and removed by the next run into "
+    "OUT_DIR; any other entry of such a name is named on standard error and left alone",
+    "DIR/.sweep-report.tmp.XXXXXXXX",
+    "the temporary of --junit DIR/FILE or --summary-md DIR/FILE when FILE is a regular file or new, renamed over "
+    "it once written; a device, a FIFO or a descriptor (/dev/null, >(cmd), /dev/stdout) is written through "
+    "instead, never replaced",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf",
     "the fonts of the charts and of the PDFs (Debian's fonts-dejavu-core). The HTML templates are compiled in: "
     "nothing else is read from the installation or the source tree",

@@ -69,6 +69,9 @@ if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'repro
     has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi
 if run typo-help 2 help comapre && has "$tmp/err" "unknown subcommand 'comapre'; did you mean 'compare'?"; then ok
 else bad "help comapre: did you mean 'compare'"; fi
+if run typo-short 2 report fixtures/v5e-gemma4-sweep -O x && has "$tmp/err" "error: unknown option '-O'; did you mean '-o'?" &&
+    [ ! -e "$root/x" ]; then ok
+else bad "report -O x: did you mean '-o'"; fi
 if run typo-top-option 2 --verison && has "$tmp/err" "unknown option '--verison'; did you mean '--version'?"; then ok
 else bad "--verison: did you mean '--version'"; fi
 if run typo-option 2 report fixtures/v5e-gemma4-formats --basline x &&
@@ -275,6 +278,20 @@ if run summary-md-stdout 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/
     has "$tmp/out" "## Overview" && has "$tmp/out" "Claims checked: 32 of 32 claims reproduced"; then ok; else
     bad "audit --summary-md -: the Overview and the claims' verdicts on standard output"
 fi
+# --summary-md names only the files the run wrote (--outputs json,csv writes no report.html)
+if run summary-md-outputs 0 report "$export_dir" -o "$tmp/smj" --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The report's data: $tmp/smj/report.json and results.csv (sweep-report " &&
+    ! grep -q 'report\.html\|report\.pdf\|results\.md' "$tmp/out" && [ -f "$tmp/smj/report.json" ] &&
+    [ -f "$tmp/smj/results.csv" ] && [ ! -e "$tmp/smj/report.html" ]; then ok
+else bad "report --outputs json,csv --summary-md -: names report.json and results.csv, no file it did not write"; fi
+if run summary-md-outputs-compare 0 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/cmj" \
+    --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The comparison's data: $tmp/cmj/compare.json and compare.csv (sweep-report " &&
+    ! grep -q 'compare\.html\|compare\.pdf\|compare\.md' "$tmp/out" && [ ! -e "$tmp/cmj/compare.html" ]; then ok
+else bad "compare --outputs json,csv --summary-md -: names compare.json and compare.csv only"; fi
+if run summary-md-outputs-html 0 report "$export_dir" -o "$tmp/smh" --resamples 1000 --outputs html --summary-md - &&
+    has "$tmp/out" "The whole report: $tmp/smh/report.html (sweep-report "; then ok
+else bad "report --outputs html --summary-md -: names report.html alone"; fi
 echo "not ours" >"$tmp/sm-target"
 ln -s "$tmp/sm-target" "$tmp/sm-link"
 if run summary-md-symlink 0 report "$export_dir" -o "$tmp/sm3" --resamples 1000 --summary-md "$tmp/sm-link" &&
@@ -641,6 +658,23 @@ for v in "json,,md" "" "json,docx" "JSON"; do
         [ ! -e "$tmp/os5" ]; then ok
     else bad "--outputs '$v': a usage error, nothing written"; fi
 done
+# compare writes no tex: asking for it is a usage error, never "wrote" an empty set
+for v in tex json,tex; do
+    if run "outputs-compare-$v" 2 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/os6" --outputs "$v" &&
+        has "$tmp/err" "--outputs takes a comma-separated list of json, csv, md, html, pdf, svg, png, not '$v'" &&
+        ! has "$tmp/err" "wrote" && [ ! -e "$tmp/os6" ]; then ok
+    else bad "compare --outputs $v: a usage error (compare writes no tex), nothing written"; fi
+done
+
+# --slo twice: the bounds of both apply; a kind given in both is refused, naming both values
+if run slo-twice 0 report "$export_dir" -o "$tmp/slo2" --resamples 1000 --slo ttft=300 --slo tpot=40,e2el=5000 &&
+    has "$tmp/slo2/report.json" '"ttft_ms": 300' && has "$tmp/slo2/report.json" '"tpot_ms": 40' &&
+    has "$tmp/slo2/report.json" '"e2el_ms": 5000'; then ok
+else bad "report --slo ttft=300 --slo tpot=40,e2el=5000: every bound applies"; fi
+if run slo-twice-same 2 report "$export_dir" -o "$tmp/never-slo2" --slo ttft=300,tpot=40 --slo ttft=200 &&
+    has "$tmp/err" "--slo: ttft is given twice ('ttft=200' here, ttft=300 in an earlier --slo)" &&
+    [ ! -e "$tmp/never-slo2" ]; then ok
+else bad "report --slo ttft=300,tpot=40 --slo ttft=200: a usage error naming both"; fi
 
 # ---- verify: the copy against its bucket listings, sha256sum -c's way (issue 38) -----------
 pc=tests/cases/report/provenance-statuses

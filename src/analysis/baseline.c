@@ -266,7 +266,8 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         return err;
     jobs->settings = st;
     sr_progress_begin(st->progress, "comparing",
-                      jobs->n == 1 ? "comparison with the baseline" : "comparisons with the baseline", jobs->n);
+                      jobs->n == 1 ? "benchmark result with the baseline's" : "benchmark results with the baseline's",
+                      jobs->n);
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     sr_progress_clear(st->progress);
     for (size_t i = 0; i < jobs->n; i++) {

@@ -12,8 +12,8 @@
 #include "render/compare/junit.h"
 #include "render/compare/text.h"
 #include "render/outputs.h"
-#include "util/fileio.h"
 #include "util/progress.h"
+#include "util/sidefile.h"
 
 typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
@@ -37,7 +37,7 @@ static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, F
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_cmd_write_outputs(out_dir, out, n, info);
+        err = sr_cmd_write_outputs(out_dir, "compare", out, n, info);
         sr_outputs_release(out, n);
     }
     return err;
@@ -50,11 +50,11 @@ static sr_error *write_ci_files(const sr_comparison *c, const compare_opts *o, F
     size_t len = 0;
     sr_error *err = NULL;
     if (o->junit && !(err = sr_render_compare_junit(c, &data, &len)))
-        err = sr_cmd_write_side_file(o->junit, data, len, out);
+        err = sr_write_side_file(o->junit, data, len, out);
     free(data);
     data = NULL;
     if (!err && o->summary_md && !(err = sr_render_compare_summary_md(c, o->out_dir, &data, &len)))
-        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+        err = sr_write_side_file(o->summary_md, data, len, out);
     free(data);
     return err;
 }
@@ -93,11 +93,13 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 const sr_cli_option sr_compare_options[] = {
     SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
                   "where to write (default: " SR_DEFAULT_COMPARE_DIR "; created if missing; files replaced atomically)"),
-    SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP " (compare writes no tex)"),
+    SR_OPT_LIST(0, "outputs", "LIST", compare_opts, stats.settings.outputs, sr_compare_output_formats,
+                SR_OUTPUTS_HELP("json, csv, md, html, pdf, svg, png") " (compare writes no tex: results.tex is "
+                                                                     "report's)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
                 "beyond run noise, or a model that worked now fails"),
-    SR_OPT_GROUP("For CI (written after OUT_DIR; - is standard output)"),
+    SR_OPT_GROUP("For CI (after OUT_DIR; - is standard output, a device or FIFO written through)"),
     SR_OPT_STRING(0, "junit", "FILE", compare_opts, junit,
                   "also write the gate's checks as JUnit XML: a testsuite per model, a testcase per status, "
                   "benchmark and scenario, a failure per regression with its figure and interval"),

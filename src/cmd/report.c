@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "render/report/aliases.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
+#include "util/sidefile.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -37,7 +39,7 @@ static sr_error *write_report(const sr_sweep *sweep, const char *out_dir, sr_tim
     sr_error *err = sr_render_report_files(sweep, out, &n);
     double rendered = now_seconds();
     if (!err) {
-        err = sr_cmd_write_outputs(out_dir, out, n, info);
+        err = sr_cmd_write_outputs(out_dir, "report", out, n, info);
         sr_outputs_release(out, n);
     }
     if (t) {
@@ -82,35 +84,46 @@ static sr_error *add_listing(void *opts, const char *arg)
     return NULL;
 }
 
-/* --slo ttft=MS,tpot=MS[,e2el=MS]: vLLM's --goodput bounds, milliseconds. */
+/* --slo ttft=MS,tpot=MS[,e2el=MS]: vLLM's --goodput bounds, milliseconds.
+ * Given more than once, the bounds of every --slo apply together, each
+ * kind once across them: a second ttft is refused, never dropped. */
 static sr_error *set_slo(void *opts, const char *arg)
 {
+    static const struct {
+        const char *name; /* four letters */
+        size_t offset;
+    } kinds[] = {
+        {"ttft", offsetof(sr_slo, ttft_ms)}, {"tpot", offsetof(sr_slo, tpot_ms)}, {"e2el", offsetof(sr_slo, e2el_ms)}};
     report_opts *o = opts;
-    sr_slo slo = {NAN, NAN, NAN};
+    sr_slo slo = o->stats.settings.slo; /* an earlier --slo's bounds, or none */
+    bool any = false;
     for (const char *p = arg; *p;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         const char *eq = memchr(p, '=', len);
-        double *bound = NULL;
-        if (eq && (size_t)(eq - p) == 4 && strncmp(p, "ttft", 4) == 0)
-            bound = &slo.ttft_ms;
-        else if (eq && (size_t)(eq - p) == 4 && strncmp(p, "tpot", 4) == 0)
-            bound = &slo.tpot_ms;
-        else if (eq && (size_t)(eq - p) == 4 && strncmp(p, "e2el", 4) == 0)
-            bound = &slo.e2el_ms;
-        if (!bound)
+        size_t k = 0;
+        while (k < sizeof kinds / sizeof *kinds && !(eq && eq - p == 4 && strncmp(p, kinds[k].name, 4) == 0))
+            k++;
+        if (k == sizeof kinds / sizeof *kinds)
             return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
+        double *bound = (double *)((char *)&slo + kinds[k].offset);
+        double earlier = *(const double *)((const char *)&o->stats.settings.slo + kinds[k].offset);
+        if (!isnan(earlier))
+            return sr_usage_error("--slo: %s is given twice ('%.*s' here, %s=%g in an earlier --slo); the bounds of "
+                                  "every --slo apply together, each kind once",
+                                  kinds[k].name, (int)len, p, kinds[k].name, earlier);
         const char *stop;
         double x;
         if (!isnan(*bound) || !sr_parse_double(eq + 1, p + len, &x, &stop) || stop != p + len || !(x > 0) ||
             !isfinite(x))
             return sr_usage_error("--slo: '%.*s' is not a positive number of milliseconds given once", (int)len, p);
         *bound = x;
+        any = true;
         p += len + (comma ? 1 : 0);
         if (comma && !*p)
             return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
     }
-    if (!sr_slo_set(&slo))
+    if (!any)
         return sr_usage_error("--slo takes ttft=MS,tpot=MS[,e2el=MS] (milliseconds), not '%s'", arg);
     o->stats.settings.slo = slo;
     return NULL;
@@ -139,7 +152,8 @@ const sr_cli_option sr_report_options[] = {
                   "equivalent when the (1 - 2 alpha) interval lies inside +-POINTS accuracy points (two one-sided "
                   "tests; no default)"),
     SR_OPT_CALL(0, "slo", "ttft=MS,tpot=MS[,e2el=MS]", set_slo,
-                "latency bounds in milliseconds, as vLLM's --goodput: a request is good when each is met; adds "
+                "latency bounds in milliseconds, as vLLM's --goodput: a request is good when each is met (given "
+                "twice, the bounds of both apply, each kind once); adds "
                 "goodput per scenario and, per model and load axis swept, the highest load whose p99 meets every "
                 "bound (the SLO capacity table)"),
     SR_OPT_FLAG(0, "simultaneous", report_opts, stats.settings.simultaneous,
@@ -147,12 +161,14 @@ const sr_cli_option sr_report_options[] = {
     SR_OPT_FLAG(0, "appendix", report_opts, stats.settings.appendix,
                 "put the appendix in report.pdf: how each KV count was recomputed, the what-if tables and every "
                 "input file with its SHA-256 (report.json and report.html always have them)"),
-    SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP),
+    SR_OPT_LIST(0, "outputs", "LIST", report_opts, stats.settings.outputs, sr_output_formats,
+                SR_OUTPUTS_HELP("json, csv, md, html, pdf, svg, png, tex")),
     SR_OPT_FLAG(0, "timings", report_opts, timings,
                 "print the wall seconds of each step (load, compare, kv, render, write) to stderr"),
     SR_OPT_STRING(0, "summary-md", "FILE", report_opts, summary_md,
                   "also write the Overview alone in Markdown (and the claims' verdicts), for a CI step summary "
-                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output"),
+                  "(GitHub: --summary-md \"$GITHUB_STEP_SUMMARY\"); written after OUT_DIR, - is standard output, a "
+                  "device, FIFO or /dev/stdout is written through, a file replaced atomically"),
     SR_OPT_END,
 };
 
@@ -216,7 +232,7 @@ static sr_error *write_summary_md(const sr_sweep *sweep, const report_opts *o, F
     size_t len = 0;
     sr_error *err = sr_render_summary_md(sweep, o->out_dir, &data, &len);
     if (!err)
-        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+        err = sr_write_side_file(o->summary_md, data, len, out);
     free(data);
     return err;
 }

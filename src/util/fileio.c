@@ -290,7 +290,7 @@ sr_error *sr_mkdir_p(const char *path)
         if (*p == '/' || *p == '\0') {
             char saved = *p;
             *p = '\0';
-            if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+            if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
                 sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s", strerror(errno));
                 free(copy);
                 return err;
@@ -307,46 +307,6 @@ sr_error *sr_mkdir_p(const char *path)
         }
     }
     free(copy);
-    return NULL;
-}
-
-sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
-{
-    char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s", strerror(errno));
-        free(tmp);
-        return err;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        done += (size_t)n;
-    }
-    int saved_errno = errno;
-    bool ok = done == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
-    if (!ok && done == len)
-        saved_errno = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        unlink(tmp);
-        free(tmp);
-        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot write: %s", strerror(saved_errno));
-    }
-    free(tmp);
     return NULL;
 }
 

@@ -43,13 +43,7 @@ typedef struct sr_lines {
 void sr_lines_init(sr_lines *it, const char *data, size_t len);
 bool sr_lines_next(sr_lines *it, const char **line, size_t *line_len);
 
-/* Write one file the user named outside OUT_DIR (--junit, --summary-md)
- * atomically: a temporary file made exclusively beside it (mkstemp: never
- * through a link), synced, then renamed over path (a symbolic link there is
- * replaced, not written through). Nothing is left behind on failure. */
-sr_error *sr_write_atomic(const char *path, const char *data, size_t len);
-
-/* mkdir -p (mode 0755); fine if it exists as a directory. */
+/* mkdir -p (mode 0777 less the umask); fine if it exists as a directory. */
 sr_error *sr_mkdir_p(const char *path);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */

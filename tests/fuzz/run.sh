@@ -97,6 +97,15 @@ seed() {
         printf '\001\004\077\004\077\002\361\006\000\001\016' >"$dir/seed-deep"
         return
     fi
+    if [ "$t" = fuzz_outset_record ]; then
+        # A manifest as the writer makes it (two kinds, a chart below charts/), and the lock
+        # file's line while a run is under way.
+        sha=ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb
+        printf 'sweep-report manifest 1\n# a comment\nreport %s 1 report.json\nreport %s 1 charts/speed_ratio.png\ncompare %s 1 compare.json\n' \
+            $sha $sha $sha >"$dir/seed-manifest"
+        printf 'sweep-report staging .sweep-report.new.AbC12345 2049 131073\n' >"$dir/seed-staging"
+        return
+    fi
     if [ "$t" = fuzz_bfcl ]; then
         # A result file, the byte 0xFF, its score file.
         find fixtures tests/bad/base -name 'BFCL_v*_result.json' | while read -r r; do

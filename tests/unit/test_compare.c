@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "model/sweep.h"
+#include "util/progress.h"
 
 #include "sweep_builder.h"
 
@@ -604,5 +605,37 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
                                          "per-item samples") != NULL;
     cr_assert(warned);
     cr_assert_eq(sr_sweep_find_model(&sw, "org/nothing")->status, SR_STATUS_FAILED);
+    sr_sweep_release(&sw);
+}
+
+/* The progress line of the comparisons says what is counted once: "comparing
+ * 1/2 benchmark results with the baseline's", not "comparing 1/2
+ * comparisons". */
+Test(compare, progress_line_names_what_it_counts)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    sw.settings.threads = 1;
+    sw.baseline = strdup("org/base");
+    int v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = i % 3 != 0;
+    add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 20);
+    add_scores(sr_sweep_model(&sw, "org/a"), "gsm8k", v, 20);
+    add_scores(sr_sweep_model(&sw, "org/b"), "gsm8k", v, 20);
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    sw.settings.progress = sr_progress_open_always(f, 0, 0); /* every step shown */
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+    sr_progress_close(sw.settings.progress);
+    sw.settings.progress = NULL;
+    char text[4096] = {0};
+    rewind(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    cr_expect(strstr(text, "sweep-report: comparing 2/2 benchmark results with the baseline's") != NULL, "%s", text);
+    cr_expect_null(strstr(text, "comparisons"), "%s", text);
+    fclose(f);
     sr_sweep_release(&sw);
 }

@@ -184,9 +184,11 @@ sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_d
         sr_doc_table(s, regressions);
     sr_doc_table(s, sr_table_compare_gate(c, checks, n));
     if (out_dir) {
-        char *where = sr_asprintf("The whole comparison: %s/compare.html, compare.pdf and compare.md (sweep-report "
-                                  SR_VERSION ").",
-                                  out_dir);
+        /* only the files this run wrote (--outputs): the documents, else the data, else the charts */
+        static const sr_format_file documents[] = {
+            {SR_OUTPUT_HTML, "compare.html"}, {SR_OUTPUT_PDF, "compare.pdf"}, {SR_OUTPUT_MD, "compare.md"}};
+        static const sr_format_file data[] = {{SR_OUTPUT_JSON, "compare.json"}, {SR_OUTPUT_CSV, "compare.csv"}};
+        char *where = sr_text_files_written(out_dir, c->settings.outputs, "comparison", documents, 3, data, 2);
         sr_doc_note(s, where);
         free(where);
     }

@@ -475,3 +475,39 @@ char *sr_text_custody_summary(const sr_provenance *p)
         sr_strbuf_printf(&sb, " (against %zu listings)", p->n_listings);
     return sr_strbuf_detach(&sb);
 }
+
+/* "DIR/a, b and c" of the files whose format is among formats; NULL when
+ * none is. */
+static char *files_of(const char *dir, unsigned formats, const sr_format_file *files, size_t n)
+{
+    size_t total = 0, shown = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (formats & files[i].format) != 0;
+    if (!total)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        if (!(formats & files[i].format))
+            continue;
+        if (shown++ == 0)
+            sr_strbuf_printf(&sb, "%s/%s", dir, files[i].name);
+        else
+            sr_strbuf_printf(&sb, "%s%s", shown == total ? " and " : ", ", files[i].name);
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
+                            size_t n_documents, const sr_format_file *data, size_t n_data)
+{
+    char *files = files_of(dir, formats, documents, n_documents), *where;
+    if (files)
+        where = sr_asprintf("The whole %s: %s (sweep-report " SR_VERSION ").", noun, files);
+    else if ((files = files_of(dir, formats, data, n_data)))
+        where = sr_asprintf("The %s's data: %s (sweep-report " SR_VERSION ").", noun, files);
+    else
+        where = sr_asprintf("The %s's charts: %s/charts/ (sweep-report " SR_VERSION ").", noun, dir);
+    free(files);
+    return where;
+}

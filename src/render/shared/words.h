@@ -115,6 +115,20 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * export_dir itself, buf, or NULL for NULL. */
 const char *sr_text_export_path(char *buf, size_t size, const char *export_dir);
 
+/* A run's main file of one format (--summary-md says where they are). */
+typedef struct sr_format_file {
+    unsigned format; /* an SR_OUTPUT_* bit */
+    const char *name;
+} sr_format_file;
+/* Where a run's files are, for --summary-md, naming only those of the
+ * formats it wrote: "The whole report: DIR/report.html, report.pdf and
+ * results.md (sweep-report V).", else "The report's data: DIR/report.json
+ * and results.csv (...)", else "The report's charts: DIR/charts/ (...)"
+ * (noun "report" or "comparison"; the documents and the data files in the
+ * order named). Fresh. */
+char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
+                            size_t n_documents, const sr_format_file *data, size_t n_data);
+
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds
  * pointers into the sweep or static strings; it must have room for
