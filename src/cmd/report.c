@@ -224,12 +224,18 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     if (timed)
         fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
                 t.compare, t.kv, t.render, t.write);
-    size_t failed = 0;
-    for (size_t i = 0; i < sweep->n_models; i++)
+    size_t failed = 0, empty = 0;
+    for (size_t i = 0; i < sweep->n_models; i++) {
         failed += sweep->models[i].status == SR_STATUS_FAILED;
+        empty += sweep->models[i].status == SR_STATUS_NO_RESULTS;
+    }
     print_warnings(sweep, info);
-    fprintf(info, "sweep-report: %zu model%s (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models,
-            sweep->n_models == 1 ? "" : "s", failed, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
+    char no_results[64] = "";
+    if (empty)
+        snprintf(no_results, sizeof no_results, ", %zu with no results", empty);
+    fprintf(info, "sweep-report: %zu model%s (%zu failed%s), %zu warning%s; wrote %s/\n", sweep->n_models,
+            sweep->n_models == 1 ? "" : "s", failed, no_results, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s",
+            o->out_dir);
     if (o->n_claims > 0) {
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep->claims, counts);

@@ -143,9 +143,10 @@ static void merge_arm(const loader *ld, dir_job *job)
                       a->files.n ? "that sweep-report reads are" : "are",
                       a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : "");
         if (!a->failed && !a->ready) {
-            /* No READY line: run.log does not say it ever served. */
+            /* No READY line: run.log does not say it ever served, nor at
+             * which stage it stopped: planned and absent, no stage stated. */
             char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
-            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
+            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_UNSTATED, why, NULL);
             free(why);
         }
     }

@@ -19,7 +19,8 @@ const char *sr_stage_name(sr_stage stage)
     case SR_STAGE_COMPILE: return "compile";
     case SR_STAGE_SERVE: return "serve";
     case SR_STAGE_SCORE: return "score";
-    case SR_STAGE_NONE: break;
+    case SR_STAGE_NONE:
+    case SR_STAGE_UNSTATED: break;
     }
     return NULL;
 }
@@ -30,10 +31,16 @@ const char *sr_status_name(sr_status status)
     case SR_STATUS_PARTIAL: return "partial";
     case SR_STATUS_FAILED: return "failed";
     case SR_STATUS_INCOMPARABLE: return "incomparable";
+    case SR_STATUS_NO_RESULTS: return "no_results";
     case SR_STATUS_OK:
     case SR_STATUS_N: break;
     }
     return "ok";
+}
+
+bool sr_status_without_results(sr_status status)
+{
+    return status == SR_STATUS_FAILED || status == SR_STATUS_NO_RESULTS;
 }
 
 const char *sr_run_claim_kind_name(sr_run_claim_kind kind)
@@ -105,6 +112,7 @@ void sr_settings_default(sr_settings *s)
     s->ci_method = SR_DEFAULT_CI_METHOD;
     s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
+    s->allow_missing = false;
     s->appendix = false;
     s->outputs = SR_OUTPUT_ALL;
     s->threads = 0; /* 0: one per online core, at most 8 */

@@ -46,7 +46,8 @@ typedef enum {
     SR_STAGE_LOAD,    /* exception while building or loading the model */
     SR_STAGE_COMPILE, /* XLA RESOURCE_EXHAUSTED, vmem/hbm/smem, compilation errors */
     SR_STAGE_SERVE,   /* errors after startup, unusable output */
-    SR_STAGE_SCORE    /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_SCORE,   /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_UNSTATED /* failed, but no file states at which stage (a planned model with no files) */
 } sr_stage;
 
 typedef struct sr_failure {
@@ -55,7 +56,7 @@ typedef struct sr_failure {
     char *source;   /* "path:line" relative to the export */
 } sr_failure;
 
-const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
+const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE and UNSTATED */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
 
@@ -469,12 +470,26 @@ typedef struct sr_slo_capacity {
 
 /* ---- a model ----------------------------------------------------------- */
 
-/* ok, partial (lacks something the baseline has), failed (no results),
- * incomparable (results, but no benchmark and no speed scenario in common
- * with the baseline: nothing to compare, though nothing is missing). */
-typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED, SR_STATUS_INCOMPARABLE, SR_STATUS_N } sr_status;
-/* "ok", "partial", "failed", "incomparable". */
+/* ok, partial (lacks something the baseline has), failed (no results, and
+ * a file states the failure, or the run plan planned it and no file is
+ * there), incomparable (results, but no benchmark and no speed scenario in
+ * common with the baseline: nothing to compare, though nothing is missing),
+ * no results (no benchmark, speed or summary file, and no file states a
+ * failure: nothing to report, and no reason to call it failed). */
+typedef enum {
+    SR_STATUS_OK = 0,
+    SR_STATUS_PARTIAL,
+    SR_STATUS_FAILED,
+    SR_STATUS_INCOMPARABLE,
+    SR_STATUS_NO_RESULTS,
+    SR_STATUS_N
+} sr_status;
+/* "ok", "partial", "failed", "incomparable", "no_results" (report.json's
+ * words; render/shared/words.h has the readers'). */
 const char *sr_status_name(sr_status status);
+/* failed or no results: nothing of the entry's own to show in a table of
+ * results or a chart. */
+bool sr_status_without_results(sr_status status);
 
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
@@ -561,6 +576,8 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    bool allow_missing; /* compare: a model, benchmark result or scenario of before's absent after is no
+                           regression (--allow-missing); by default it is one ("lost") */
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */

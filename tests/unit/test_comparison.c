@@ -318,13 +318,31 @@ Test(rerun, status_transitions_added_removed)
     cr_assert_str_eq(c.added[0]->id, "org/new");
     cr_assert_eq(c.n_removed, 1);
     cr_assert_str_eq(c.removed[0]->id, "org/gone");
-    cr_assert_eq(c.n_regressions, 1);
+    /* now fails (its results go with it: not counted again); org/partial's
+     * scenario and org/gone are lost */
+    cr_assert_eq(c.n_lost, 2);
+    cr_assert_eq(c.n_regressions, 3);
+    cr_assert(change_of(&c, "org/partial")->speed[0].lost);
+    cr_assert(!change_of(&c, "org/breaks")->accuracy[0].lost);
     char *words = sr_compare_status_words(change_of(&c, "org/breaks"));
     cr_assert_str_eq(words, "now fails at load: ValueError: new");
     free(words);
     words = sr_compare_status_words(change_of(&c, "org/other"));
     cr_assert_str_eq(words, "fails at compile: vmem 31M (was at compile: vmem 59M)");
     free(words);
+    words = sr_compare_regressions_text(&c, 0);
+    cr_assert_str_eq(words, "org/partial lost: its speed at 128-token prompts, 256-token outputs, c=16 (before 90.0 "
+                            "tok/s, no run after); org/breaks now fails at load: ValueError: new; org/gone lost: in the "
+                            "before export only (failed there), absent after");
+    free(words);
+    sr_comparison_release(&c);
+    /* --allow-missing: what is lost is listed, never a regression */
+    before.settings.allow_missing = true;
+    cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+    cr_assert_eq(c.n_lost, 2);
+    cr_assert_eq(c.n_regressions, 1);
+    cr_assert(change_of(&c, "org/partial")->speed[0].lost && !change_of(&c, "org/partial")->speed[0].regression);
+    cr_assert(!change_of(&c, "org/partial")->regression);
     words = sr_compare_regressions_text(&c, 0);
     cr_assert_str_eq(words, "org/breaks now fails at load: ValueError: new");
     free(words);

@@ -32,7 +32,7 @@ bool sr_absolute_accuracy_has_data(const sr_sweep *sw)
         return false;
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_benchmarks; k++)
-            if (sw->models[i].status != SR_STATUS_FAILED && has_score(&sw->models[i].benchmarks[k]))
+            if (!sr_status_without_results(sw->models[i].status) && has_score(&sw->models[i].benchmarks[k]))
                 return true;
     return false;
 }
@@ -50,7 +50,7 @@ bool sr_absolute_speed_has_data(const sr_sweep *sw)
     if (sr_sweep_baseline(sw))
         return false;
     for (size_t i = 0; i < sw->n_models; i++)
-        if (sw->models[i].status != SR_STATUS_FAILED && sr_absolute_speed_row(&sw->models[i]))
+        if (!sr_status_without_results(sw->models[i].status) && sr_absolute_speed_row(&sw->models[i]))
             return true;
     return false;
 }
@@ -327,7 +327,7 @@ static size_t models_without_speed(const sr_sweep *sw)
 {
     size_t n = 0;
     for (size_t i = 0; i < sw->n_models; i++)
-        n += sw->models[i].status != SR_STATUS_FAILED && !sr_absolute_speed_row(&sw->models[i]);
+        n += !sr_status_without_results(sw->models[i].status) && !sr_absolute_speed_row(&sw->models[i]);
     return n;
 }
 

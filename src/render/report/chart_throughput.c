@@ -138,7 +138,7 @@ static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figu
     size_t n = sr_render_model_order(sw, order), n_lines = 0, n_all = 0, base_line = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         size_t begin = n_all;
         for (size_t s = 0; s < m->n_scenarios && n_all - begin < 256; s++) {

@@ -49,7 +49,7 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
     size_t n = sr_render_model_order(sw, idx), k = 0;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[idx[i]];
-        if (m->status == SR_STATUS_FAILED || (m->is_baseline && !with_baseline))
+        if (sr_status_without_results(m->status) || (m->is_baseline && !with_baseline))
             continue;
         idx[k++] = idx[i];
     }
@@ -66,7 +66,7 @@ static bool has_ratio(const sr_model *m)
     return false;
 }
 
-/* Models the speed chart leaves out: not failed, not the baseline, and
+/* Models the speed chart leaves out: with results, not the baseline, and
  * without a single ratio (no runs, or none in a scenario the baseline ran).
  * *with_runs: how many of them have runs. */
 static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
@@ -75,7 +75,7 @@ static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
     *with_runs = 0;
     for (size_t i = 0; i < sw->n_models; i++) {
         const sr_model *m = &sw->models[i];
-        if (!m->is_baseline && m->status != SR_STATUS_FAILED && !has_ratio(m)) {
+        if (!m->is_baseline && !sr_status_without_results(m->status) && !has_ratio(m)) {
             n++;
             *with_runs += m->n_scenarios > 0;
         }
@@ -709,7 +709,7 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
     case SR_CHART_LATENCY: return sr_latency_chart_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
-            if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
+            if (!sweep->models[i].is_baseline && !sr_status_without_results(sweep->models[i].status) &&
                 has_ratio(&sweep->models[i]))
                 return true;
         return false;
@@ -721,7 +721,7 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
         return false;
     case SR_CHART_KV_CAPACITY:
         for (size_t i = 0; i < sweep->n_models; i++)
-            if (sweep->models[i].status != SR_STATUS_FAILED &&
+            if (!sr_status_without_results(sweep->models[i].status) &&
                 (sweep->models[i].kv.logged_tokens > 0 || sweep->models[i].kv.recomputed_tokens > 0))
                 return true;
         return false;

@@ -502,7 +502,8 @@ static cJSON *headline_json(const sr_sweep *sw)
                   {"speed_only", h.speed_only},
                   {"incomparable", h.incomparable},
                   {"not_compared", h.not_compared},
-                  {"failed", h.failed}};
+                  {"failed", h.failed},
+                  {"no_results", h.no_results}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         sr_json_add(o, counts[i].key, cJSON_CreateNumber((double)counts[i].n));
     return o;

@@ -239,7 +239,9 @@ static void title_block(report_outline *o)
     int at = snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_status[SR_STATUS_OK],
                       n_status[SR_STATUS_PARTIAL], n_status[SR_STATUS_FAILED]);
     if (n_status[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < sizeof tmp)
-        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+        at += snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+    if (n_status[SR_STATUS_NO_RESULTS] && at > 0 && (size_t)at < sizeof tmp)
+        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu with no results", n_status[SR_STATUS_NO_RESULTS]);
     sr_doc_list_item(m, "Models", tmp);
     char path[PATH_SHOWN];
     const char *shown = sr_text_export_path(path, sizeof path, sw->export_dir);
@@ -550,7 +552,15 @@ static void left_out_section(report_outline *o)
         sr_table_free(t);
         sr_doc_paragraph(s, "No model was left out: every one has results in the tables.");
     } else {
-        sr_doc_paragraph(s, "These models have no results: beside the Overview (and the KV cache table, where their server logged a count) they are in no table or chart.");
+        bool empty = false;
+        for (size_t i = 0; i < o->sw->n_models; i++)
+            empty |= o->sw->models[i].status == SR_STATUS_NO_RESULTS;
+        sr_doc_paragraph(s, empty ? "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does. A failed one's "
+                                    "files state why; one with no results has no result file, and no file states a "
+                                    "failure."
+                                  : "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does.");
         untitle(s, t, false);
         sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
     }

@@ -169,7 +169,7 @@ static const char *ratio_range(char *buf, size_t size, const sr_model *m)
  * too. */
 static bool is_compared_model(const sr_model *m)
 {
-    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
+    return !sr_status_without_results(m->status) && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
 }
 
 /* A verdict read off an interval (not baseline, not compared, too few items). */
@@ -306,6 +306,9 @@ static void put_compared(sr_strbuf *sb, const summary *s)
         if (s->base->failure.message)
             sr_strbuf_printf(sb, " (%s)", s->base->failure.message);
         sr_strbuf_puts(sb, ", so no model was compared with it.");
+    } else if (s->base->status == SR_STATUS_NO_RESULTS) {
+        sr_strbuf_printf(sb, "The baseline %s has no results (%s), so no model was compared with it.",
+                         name_of(s->base), s->base->status_reason ? s->base->status_reason : "no result file");
     } else {
         sr_strbuf_printf(sb, "%s model%s compared with the baseline %s",
                          sr_format_count(n, sizeof n, (long long)h->compared), h->compared == 1 ? " was" : "s were",
@@ -325,6 +328,10 @@ static void put_compared(sr_strbuf *sb, const summary *s)
     if (h->failed > 0)
         sr_strbuf_printf(sb, " %s other%s failed and %s left out.", sr_format_count(n, sizeof n, (long long)h->failed),
                          h->failed == 1 ? "" : "s", h->failed == 1 ? "is" : "are");
+    if (h->no_results > 0)
+        sr_strbuf_printf(sb, " %s other%s no results and %s left out.",
+                         sr_format_count(n, sizeof n, (long long)h->no_results), h->no_results == 1 ? " has" : "s have",
+                         h->no_results == 1 ? "is" : "are");
 }
 
 /* The claims checked, when claims files were given: the audit's answer. */
@@ -436,9 +443,9 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     sr_strbuf_putc(sb, '.');
 }
 
-/* What was left out (failed: in no table or chart), then what is in the
- * tables but incomplete (partial, incomparable), and why; returns how many
- * (nothing written when none). */
+/* What was left out (failed, no results), then what is in the tables but
+ * incomplete (partial, incomparable), and why; returns how many (nothing
+ * written when none). */
 static size_t put_left_out(sr_strbuf *sb, const summary *s)
 {
     size_t total = 0;
@@ -447,7 +454,7 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
         size_t k = 0;
         for (size_t i = 0; i < s->n_order; i++) {
             const sr_model *m = &s->sw->models[s->order[i]];
-            bool failed = m->status == SR_STATUS_FAILED;
+            bool failed = sr_status_without_results(m->status);
             if (m->is_baseline || m->status == SR_STATUS_OK || failed != (pass == 0))
                 continue;
             if (k >= SUMMARY_MAX_NAMES) { /* counted below */
@@ -458,13 +465,15 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
                 sr_strbuf_puts(sb, pass == 0 ? "Left out: " : total ? ". Incomplete: " : "Incomplete: ");
             else
                 sr_strbuf_puts(sb, "; ");
-            if (failed) {
+            if (m->status == SR_STATUS_NO_RESULTS) {
+                sr_strbuf_printf(sb, "%s has no results", name_of(m));
+            } else if (failed) {
                 const char *stage = sr_stage_name(m->failure.stage);
                 sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
             } else if (m->status == SR_STATUS_INCOMPARABLE) { /* the word says why; the table has the rest */
                 sr_strbuf_printf(sb, "%s is incomparable", name_of(m));
             } else {
-                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_status_name(m->status),
+                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_text_status(m->status),
                                  m->status_reason ? " (" : "", m->status_reason ? m->status_reason : "");
                 if (m->status_reason)
                     sr_strbuf_putc(sb, ')');

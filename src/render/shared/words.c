@@ -458,3 +458,8 @@ const char *sr_text_quantile_method(const char *ci_method)
     return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
                                            : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
 }
+
+const char *sr_text_status(sr_status status)
+{
+    return status == SR_STATUS_NO_RESULTS ? "no results" : sr_status_name(status);
+}

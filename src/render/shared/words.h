@@ -119,6 +119,10 @@ size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
  * counts it again. */
 const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
+/* A status as readers see it: report.json's word ("ok", "partial",
+ * "failed", "incomparable"), but "no results" for no_results. */
+const char *sr_text_status(sr_status status);
+
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
 
