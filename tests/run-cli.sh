@@ -271,8 +271,19 @@ else bad "--baseline naming a tag two runs share: usage error"; fi
 if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 1000 --baseline SMALL-BF16 &&
     has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
 if run baseline-unknown 3 report tests/cases/report/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
-    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
-else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
+    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export (an id, label, tag or directory); did you mean 'small-it-w8a8' (id)?"; then ok
+else bad "--baseline naming nothing: says where the name came from and the nearest names"; fi
+# issue 37: the did-you-mean draws on tags (in the bucket layout the names people type), labels,
+# directories and ids alike
+if run baseline-typo-tag 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b6" --baseline e2b-bf61 &&
+    has "$tmp/err" "did you mean 'e2b-bf16' (tag)?"; then ok
+else bad "--baseline e2b-bf61: did you mean the tag e2b-bf16"; fi
+if run baseline-typo-dir 3 report fixtures/v5e-gemma4-formats -o "$tmp/b7" --baseline qwen3-1.7 &&
+    has "$tmp/err" "did you mean 'qwen3-1.7b' (directory)?"; then ok
+else bad "--baseline qwen3-1.7: did you mean the directory qwen3-1.7b"; fi
+if run baseline-far 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b8" --baseline zzz &&
+    has "$tmp/err" "; nearest: 'e2b-bf16' (tag)"; then ok
+else bad "--baseline far from every name: the nearest, with their kind"; fi
 # ---- issue 21: hostile exports ---------------------------------------------------
 hostile="$tmp/hostile"
 cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
