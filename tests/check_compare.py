@@ -203,8 +203,20 @@ def check_lost_files():
     check("regressions: the lost ones", len(cmp["regressions"]), n_regressions)
 
 
+def check_warnings_of_the_pairing():
+    """compare's Warnings speak of before and after: none of a side's own
+    baseline (report's check), which compare never uses."""
+    md_path = os.path.join(os.path.dirname(path), "compare.md")
+    if not os.path.exists(md_path):
+        return
+    section = open(md_path).read().split("\n## Warnings\n", 1)[-1].split("\n## ", 1)[0]
+    for line in section.splitlines():
+        check("a Warnings line speaks of a baseline", "baseline" in line and line.startswith("- "), False)
+
+
 check_one_sided_counts()
 check_lost()
+check_warnings_of_the_pairing()
 {"rerun": check_rerun, "self": check_self, "disjoint": check_disjoint,
  "keep-going-disjoint": check_keep_going_disjoint, "lost": check_lost_files}[mode]()
 if failures:

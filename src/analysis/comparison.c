@@ -306,6 +306,12 @@ static sr_error *accuracy_changes(const sr_comparison *c, sr_model_change *mc, j
         mc->n_accuracy++;
         ch->before = sr_model_benchmark(b, s->benchmark);
         ch->after = sr_model_benchmark(a, s->benchmark);
+        int vb = ch->before ? sr_bfcl_file_version(ch->before->source) : 0;
+        int va = ch->after ? sr_bfcl_file_version(ch->after->source) : 0;
+        if (vb && va && vb != va) { /* v3 "simple" against v4 "simple_python": said beside the change */
+            ch->bfcl_before = vb;
+            ch->bfcl_after = va;
+        }
         sr_error *err = pair_benchmark(c, mc, ch, jobs);
         if (err)
             return err;

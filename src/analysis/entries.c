@@ -421,7 +421,7 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     if (!m && (n = pick_by(sweep, name, id, 3, &m)) > 1 && from_manifest) {
         /* A sweep.json written before its entries were told apart: the
          * first, said out loud (on the command line it is a usage error). */
-        sr_sweep_warn(sweep,
+        sr_sweep_warn_baseline(sweep,
                       "baseline '%s' (%s) names %zu entries; the first, '%s', is the baseline: name one by "
                       "its label with --baseline to choose",
                       name, from, n, m->label);

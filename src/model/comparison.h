@@ -99,6 +99,7 @@ typedef struct sr_accuracy_change {
     sr_paired_result change;         /* after - before over the items both scored; better: items wrong before
                                         and right after, worse: the reverse */
     size_t only_before, only_after;
+    int bfcl_before, bfcl_after; /* the BFCL versions of the two sides' files when they differ, else 0 */
     unsigned long seed; /* of this comparison's stream */
     bool lost;       /* before has it, after has not (and after does not fail outright: that is its own regression) */
     bool regression; /* LOWER, or lost unless settings.allow_missing */

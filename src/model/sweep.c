@@ -620,6 +620,7 @@ void sr_sweep_release(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
+    free(sweep->baseline_warnings);
     sr_claim_list_release(&sweep->claims);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
@@ -706,16 +707,59 @@ sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_di
     return err;
 }
 
+static void take_warning(sr_sweep *sweep, char *w)
+{
+    void *warnings = sweep->warnings;
+    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
+    sweep->warnings = warnings;
+    sweep->warnings[sweep->n_warnings++] = w;
+}
+
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *w = sr_vasprintf(fmt, ap);
     va_end(ap);
-    void *warnings = sweep->warnings;
-    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
-    sweep->warnings = warnings;
-    sweep->warnings[sweep->n_warnings++] = w;
+    take_warning(sweep, w);
+}
+
+static void take_baseline_warning(sr_sweep *sweep, char *w)
+{
+    take_warning(sweep, w);
+    void *at = sweep->baseline_warnings;
+    sr_grow(&at, &sweep->cap_baseline_warnings, sweep->n_baseline_warnings + 1, sizeof *sweep->baseline_warnings);
+    sweep->baseline_warnings = at;
+    sweep->baseline_warnings[sweep->n_baseline_warnings++] = sweep->n_warnings - 1;
+}
+
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    take_baseline_warning(sweep, w);
+}
+
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence)
+{
+    take_baseline_warning(sweep, sr_xstrdup(sentence));
+}
+
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i)
+{
+    size_t lo = 0, hi = sweep->n_baseline_warnings; /* ascending: a binary search */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sweep->baseline_warnings[mid] == i)
+            return true;
+        if (sweep->baseline_warnings[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)

@@ -630,6 +630,8 @@ typedef struct sr_sweep {
 
     char **warnings;
     size_t n_warnings, cap_warnings;
+    size_t *baseline_warnings; /* the indices of warnings[] about the comparison with the baseline, ascending */
+    size_t n_baseline_warnings, cap_baseline_warnings;
 
     sr_settings settings;
 
@@ -670,6 +672,13 @@ struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *ex
 void sr_sweep_warn_sentence(void *sweep, const char *sentence);
 /* Append a formatted warning. */
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a warning about the comparison with the baseline (a BFCL
+ * version or an item set that differs from the baseline's, no baseline):
+ * report's concern; compare, which pairs before with after, leaves it out. */
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence);
+/* Whether warning i was made by sr_sweep_warn_baseline. */
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i);
 
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);

@@ -408,6 +408,53 @@ Test(rerun, scoring_failure_partial_without_the_baseline_benchmark)
     sr_sweep_release(&sw);
 }
 
+/* compare's warnings speak of before and after: a benchmark read from BFCL
+ * v3 files before and v4 after is said as such, and each side's warning
+ * about its own baseline (the baseline's BFCL is v4, this model's v3) is
+ * marked so the comparison leaves it out. */
+Test(rerun, warnings_of_the_pairing_not_of_a_baseline)
+{
+    int v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = i % 2;
+    sr_sweep before, after;
+    side_init(&before, "sweep");
+    side_init(&after, "sweep");
+    for (int k = 0; k < 2; k++) {
+        sr_sweep *sw = k ? &after : &before;
+        add_base(sw);
+        add_scores_at(sr_sweep_model(sw, BASE), "bfcl_simple", "base/BFCL_v4_simple_python_result.json", 0, v, 40);
+        add_scores_at(sr_sweep_model(sw, "org/m"), "bfcl_simple",
+                      k ? "m/BFCL_v4_simple_python_result.json" : "m/BFCL_v3_simple_result.json", 0, v, 40);
+    }
+    analyse(&before);
+    analyse(&after);
+    size_t on_base = 0;
+    for (size_t i = 0; i < before.n_warnings; i++)
+        if (strstr(before.warnings[i], "compared with the baseline's BFCL v4")) {
+            cr_expect(sr_sweep_warning_on_baseline(&before, i), "%s", before.warnings[i]);
+            on_base++;
+        }
+    cr_assert_eq(on_base, 1);
+    for (size_t i = 0; i < after.n_warnings; i++) /* v4 against v4: nothing to say */
+        cr_expect_null(strstr(after.warnings[i], "BFCL v"), "%s", after.warnings[i]);
+    sr_comparison c;
+    cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+    const sr_accuracy_change *ch = acc(change_of(&c, "org/m"), "bfcl_simple");
+    cr_expect_eq(ch->bfcl_before, 3);
+    cr_expect_eq(ch->bfcl_after, 4);
+    sr_text_list words = {0};
+    sr_compare_pairing_warnings(&c, &words);
+    cr_assert_eq(words.n, 1);
+    cr_expect_str_eq(words.items[0], "org/m: bfcl_simple: BFCL v3 before ('m/BFCL_v3_simple_result.json'), v4 after "
+                                     "('m/BFCL_v4_simple_python_result.json'): the versions' categories and checks "
+                                     "differ, so the change is not the model's alone");
+    sr_text_list_release(&words);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
+}
+
 /* Two entries of one id on each side, listed in the other order: matched
  * by label (the label names the directory when nothing else sets them
  * apart), not by position. */

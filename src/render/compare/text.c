@@ -485,6 +485,25 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     sr_strbuf_release(&sb);
 }
 
+void sr_compare_pairing_warnings(const sr_comparison *c, sr_text_list *out)
+{
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t n = sr_compare_model_order(c, order);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model_change *mc = &c->models[order[i]];
+        for (size_t k = 0; k < mc->n_accuracy; k++) {
+            const sr_accuracy_change *ch = &mc->accuracy[k];
+            if (ch->bfcl_before && ch->bfcl_after)
+                sr_text_list_add(out, sr_asprintf("%s: %s: BFCL v%d before ('%s'), v%d after ('%s'): the versions' "
+                                                  "categories and checks differ, so the change is not the model's "
+                                                  "alone",
+                                                  label_of(mc->after), ch->benchmark, ch->bfcl_before,
+                                                  ch->before->source, ch->bfcl_after, ch->after->source));
+        }
+    }
+    free(order);
+}
+
 char *sr_compare_methods(const sr_comparison *c)
 {
     const sr_settings *st = &c->settings;
