@@ -280,6 +280,15 @@ void sr_label_entries(sr_sweep *sweep)
             }
             continue;
         }
+        if (same_id[i] == 1 && sr_model_id_is_local_path(m->id) && m->dir[0]) {
+            /* "tmp/keras_hub_vllm_ns1sy0k7" names a temporary folder, not a
+             * model: the entry's directory is what a reader recognises; the
+             * tables keep the path beside it (and report.json the id) */
+            m->label = sr_xstrdup(m->dir);
+            free(m->table_name);
+            m->table_name = sr_asprintf("%s (local path %s)", m->dir, m->id);
+            continue;
+        }
         if (same_id[i] == 1) {
             m->label = sr_xstrdup(m->id);
             continue;

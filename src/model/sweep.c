@@ -909,6 +909,21 @@ char *sr_normalize_model_id(const char *raw)
     return id;
 }
 
+bool sr_model_id_is_local_path(const char *id)
+{
+    /* the top-level directories a served model's path starts with; no Hub
+     * organisation is named so */
+    static const char *const roots[] = {"tmp",  "var",     "home", "root",    "mnt",       "opt",    "usr",
+                                        "srv",  "scratch", "private", "Users", "workspace", "content", "dev"};
+    const char *slash = strchr(id, '/');
+    if (id[0] == '/' || id[0] == '.' || id[0] == '~')
+        return true;
+    for (size_t i = 0; slash && i < sizeof roots / sizeof roots[0]; i++)
+        if ((size_t)(slash - id) == strlen(roots[i]) && strncmp(id, roots[i], strlen(roots[i])) == 0)
+            return true;
+    return false;
+}
+
 bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)
 {
     for (size_t i = 0; i < sweep->n_models; i++)

@@ -737,5 +737,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec);
  * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that
  * look the same are the same: docs/inputs.md); fresh string. */
 char *sr_normalize_model_id(const char *raw);
+/* Whether a model id is a local path rather than a Hub name: its first
+ * component a directory of the filesystem, as the id of a model served
+ * from model='/tmp/keras_hub_vllm_ns1sy0k7' reads "tmp/keras_hub_vllm_ns1sy0k7".
+ * Such an entry is labelled by its directory; the id stays. */
+bool sr_model_id_is_local_path(const char *id);
 
 #endif

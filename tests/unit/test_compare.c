@@ -657,3 +657,37 @@ Test(compare, no_results_unless_a_file_states_a_failure)
         sr_sweep_release(&sw);
     }
 }
+
+/* An id that is a local path (model='/tmp/keras_hub_vllm_ns1sy0k7' reads
+ * "tmp/keras_hub_vllm_ns1sy0k7") labels its entry by the directory; the
+ * tables keep the path beside it and the id stays. A Hub id does not. */
+Test(compare, local_path_id_labelled_by_directory)
+{
+    cr_expect(sr_model_id_is_local_path("tmp/keras_hub_vllm_ns1sy0k7"));
+    cr_expect(sr_model_id_is_local_path("/tmp/keras_hub_vllm_ns1sy0k7"));
+    cr_expect(sr_model_id_is_local_path("home/me"));
+    cr_expect(!sr_model_id_is_local_path("Qwen/Qwen3-4B"));
+    cr_expect(!sr_model_id_is_local_path("tmpfs-org/model"));
+    cr_expect(!sr_model_id_is_local_path("gemma-4-E2B-it"));
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    int v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = i % 2;
+    sr_model *m = sr_sweep_model(&sw, "tmp/keras_hub_vllm_ns1sy0k7");
+    free(m->dir);
+    m->dir = strdup("gemma3-1b-kerashub-v5e");
+    add_scores(m, "gsm8k", v, 20);
+    sr_model *h = sr_sweep_model(&sw, "Qwen/Qwen3-4B");
+    free(h->dir);
+    h->dir = strdup("qwen3-4b");
+    add_scores(h, "gsm8k", v, 20);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    m = sr_sweep_find_model(&sw, "tmp/keras_hub_vllm_ns1sy0k7");
+    cr_expect_str_eq(m->label, "gemma3-1b-kerashub-v5e");
+    cr_expect_str_eq(m->table_name, "gemma3-1b-kerashub-v5e (local path tmp/keras_hub_vllm_ns1sy0k7)");
+    cr_expect_str_eq(m->id, "tmp/keras_hub_vllm_ns1sy0k7");
+    cr_expect_str_eq(sr_sweep_find_model(&sw, "Qwen/Qwen3-4B")->label, "Qwen/Qwen3-4B");
+    sr_sweep_release(&sw);
+}

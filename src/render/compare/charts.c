@@ -42,8 +42,9 @@ const char *sr_compare_chart_caption(sr_compare_chart_kind kind)
     return kind == SR_COMPARE_CHART_ACCURACY
                ? "Per model and benchmark: the paired difference after \xE2\x88\x92 before (dot) and its bootstrap "
                  "interval (whisker); the line at 0 is no change, the colour and shape the verdict."
-               : "Per model and scenario: after's median output throughput over before's (dot) and the range its "
-                 "runs span (whisker); the line at 1 is no change, the colour and shape whether the range holds 1.";
+               : "Per model and scenario: after's median output throughput over before's (dot) and Welch's interval "
+                 "on the runs (whisker; under 2 runs a side, the range they span), as the speed table gives them; "
+                 "the line at 1 is no change, the colour and shape whether the whisker holds 1.";
 }
 
 static const char *label_of(const sr_model *m)
@@ -293,12 +294,12 @@ static look noise_look(const sr_speed_change *ch)
 }
 
 /* The whisker: Welch's interval where there is one (it decides the
- * verdict), else the range the runs span. */
+ * verdict), else the range the runs span (sr_spread_whisker: as the tables
+ * write it). */
 static void whisker_of(const sr_spread *s, double *lo, double *hi)
 {
-    bool interval = s->note == SR_RATIO_CI_DONE;
-    *lo = interval ? s->ci_low : s->low;
-    *hi = interval ? s->ci_high : s->high;
+    if (!sr_spread_whisker(s, lo, hi))
+        *lo = *hi = NAN;
 }
 
 static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)

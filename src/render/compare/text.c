@@ -8,6 +8,7 @@
 #include "analysis/scenarios.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -576,7 +577,7 @@ static void speed_check(sr_compare_check *k, const sr_speed_change *ch)
     const sr_scenario *sc = ch->after ? ch->after : ch->before;
     k->kind = "speed";
     k->name = ch->key;
-    k->title = sr_xstrdup(sc ? sr_scenario_words(sc, buf, sizeof buf) : ch->key);
+    k->title = sc ? sr_speed_scenario_name(sc) : sr_xstrdup(ch->key); /* as the speed table's heading */
     k->before = ch->before ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->before->median_output_throughput))
                            : NULL;
     k->after = ch->after ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->after->median_output_throughput))

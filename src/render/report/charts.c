@@ -127,15 +127,25 @@ typedef struct speed_plot {
     double top, bottom, group_h;
 } speed_plot;
 
-/* The axis spans 0, 1.2 and every ratio of every row (of every part). */
+/* The whisker of a ratio, as the tables and the description give it
+ * (Welch's interval, else the range of the runs); false when none. */
+static bool speed_whisker(const sr_scenario *sc, double *lo, double *hi)
+{
+    return sc && sr_spread_whisker(&sc->vs_baseline, lo, hi);
+}
+
+/* The axis spans 0, 1.2 and every ratio and whisker of every row (of every part). */
 static void speed_axis(speed_plot *sp, size_t rows)
 {
     double max_ratio = 1.0;
     for (size_t i = 0; i < rows; i++)
         for (size_t c = 0; c < sp->cols->n && sp->idx[i] != SR_CHART_GAP; c++) {
             const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
+            double lo, hi;
             if (sc && isfinite(sc->vs_baseline.ratio) && sc->vs_baseline.ratio > max_ratio)
                 max_ratio = sc->vs_baseline.ratio;
+            if (speed_whisker(sc, &lo, &hi) && hi > max_ratio) /* the whisker stays inside the plot */
+                max_ratio = hi;
         }
     sr_axis_linear(&sp->ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
 }
@@ -144,7 +154,8 @@ static void speed_axis(speed_plot *sp, size_t rows)
 static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_columns *cols, const sr_chart_part *pt)
 {
     char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
-                                 "scenario, the whisker the range of its runs; %s",
+                                 "scenario, the whisker Welch's interval on the runs (under 2 runs a side, the range "
+                                 "they span), as the tables give it; %s",
                                  base ? base->label : "none", cols->shared);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
     sr_chart_header(cv, title, subtitle);
@@ -168,15 +179,7 @@ static double speed_bar_y(const speed_plot *sp, size_t i, size_t c)
     return sp->top + (double)i * sp->group_h + SPEED_GROUP_PAD / 2 + (double)c * (BAR_H + BAR_GAP);
 }
 
-/* Whether a ratio has a range to draw (runs that differ). */
-static bool speed_spread(const sr_scenario *sc)
-{
-    return sc && isfinite(sc->vs_baseline.ratio) && isfinite(sc->vs_baseline.low) && isfinite(sc->vs_baseline.high) &&
-           sc->vs_baseline.high > sc->vs_baseline.low;
-}
-
-/* The bars and their whiskers (the range every pairing of runs spans), and
- * the chart's description, row by row. */
+/* The bars and their whiskers, and the chart's description, row by row. */
 static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
 {
     char buf[64];
@@ -196,8 +199,9 @@ static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
             if (isfinite(r))
                 sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, sr_axis_x(&sp->ax, r) - SR_CHART_PLOT_X0, BAR_H,
                                *sr_chart_palette[c % SR_CHART_N_PALETTE]);
-            if (speed_spread(sc)) {
-                double x_lo = sr_axis_x(&sp->ax, sc->vs_baseline.low), x_hi = sr_axis_x(&sp->ax, sc->vs_baseline.high);
+            double lo, hi;
+            if (speed_whisker(sc, &lo, &hi)) {
+                double x_lo = sr_axis_x(&sp->ax, lo), x_hi = sr_axis_x(&sp->ax, hi);
                 double ym = y + BAR_H / 2;
                 sr_canvas_line(cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
                 sr_canvas_line(cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
@@ -222,8 +226,9 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
             double y = speed_bar_y(sp, i, c), r = sc ? sc->vs_baseline.ratio : NAN;
+            double lo, hi;
             if (isfinite(r)) {
-                double x_hi = sr_axis_x(&sp->ax, speed_spread(sc) ? sc->vs_baseline.high : r);
+                double x_hi = sr_axis_x(&sp->ax, speed_whisker(sc, &lo, &hi) ? hi : r);
                 sr_canvas_label(cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), SR_CHART_VALUE_SIZE,
                                 sr_dark);
             } else {

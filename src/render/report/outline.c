@@ -49,8 +49,9 @@ typedef struct report_outline {
 } report_outline;
 
 static const char *const chart_captions[SR_N_CHARTS] = {
-    "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 is "
-    "the baseline.",
+    "Each model's median output throughput divided by the baseline's, per scenario, the whisker Welch's interval "
+    "on the runs (under 2 runs a side, the range they span), as the tables give it; the dashed line at 1.0 is the "
+    "baseline.",
     "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
     "bootstrap interval, the colour and shape the verdict.",
     "KV cache tokens per model, as logged by the server and as recomputed from config.json.",

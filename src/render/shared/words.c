@@ -157,6 +157,14 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
     return buf;
 }
 
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high)
+{
+    bool interval = isfinite(s->ratio) && s->note == SR_RATIO_CI_DONE;
+    *low = interval ? s->ci_low : s->low;
+    *high = interval ? s->ci_high : s->high;
+    return isfinite(s->ratio) && isfinite(*low) && isfinite(*high) && *high > *low;
+}
+
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
     const sr_spread none = sr_spread_none();

@@ -50,6 +50,11 @@ const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
  * speed changes word their ratios alike through it. With a Welch-log
  * interval, the interval beside the ratio instead: "0.57x [0.52, 0.62]". */
 const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
+/* The interval a chart's whisker draws for a spread, the one
+ * sr_text_spread writes beside the ratio (so chart, caption and table
+ * agree): Welch's where there is one, else the range the runs span; false
+ * when there is neither (no ratio, or one run a side that agree). */
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high);
 /* Why a ratio has no interval ("1 run here and 3 in the baseline: an
  * interval needs 2 or more on each side"), here and there naming the two
  * sides; NULL when it has one or there is no ratio. */
