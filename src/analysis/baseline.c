@@ -396,10 +396,16 @@ sr_error *sr_compare(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
-            for (size_t b = 0; b < n_base; b++)
-                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0 &&
-                    !m->benchmarks[j].summary_only && !base->benchmarks[b].summary_only) /* no items to pair */
-                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
+            for (size_t b = 0; b < n_base && !err; b++) {
+                sr_scores *s = &m->benchmarks[j];
+                const sr_scores *bs = &base->benchmarks[b];
+                if (strcmp(bs->benchmark, s->benchmark) != 0)
+                    continue;
+                if (!s->summary_only && !bs->summary_only)
+                    err = pair_scores(sweep, m, s, bs, b, base_idx[b], &jobs);
+                else /* no items to pair: the two figures' difference, said as unpaired */
+                    s->summary_delta = s->score - bs->score;
+            }
         }
         /* Ratio of medians to the baseline's, the range the runs span and
          * the Welch-log interval; the latency ratios queued, the baseline's

@@ -344,7 +344,7 @@ void sr_scores_init(sr_scores *s)
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
-    s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
+    s->score = s->correct = s->score_ci_low = s->score_ci_high = s->summary_delta = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
     s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;

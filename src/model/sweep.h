@@ -133,6 +133,8 @@ typedef struct sr_scores {
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */
     bool compared;    /* a paired comparison with the baseline was made */
+    double summary_delta; /* score - the baseline's score when either is a summary's own figure (run.log's,
+                             a gen summary's): nothing paired, no interval, no verdict; NAN otherwise */
     sr_paired_result vs_baseline;             /* model - baseline over the items both scored; better: McNemar b
                                                  (model right only), worse: c (baseline right only) */
     double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with

@@ -196,6 +196,21 @@ char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold,
     return sr_strbuf_detach(&sb);
 }
 
+char *sr_canvas_fit_label(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
+{
+    char *whole = sr_canvas_fit_middle(cv, s, size, bold, max_width), *clean = sr_font_text_dup(s, 0);
+    bool fits = strcmp(whole, clean) == 0;
+    free(clean);
+    size_t org = strcspn(s, "/ ("); /* an organisation: a '/' before the first space or parenthesis */
+    if (fits || org == 0 || s[org] != '/' || !s[org + 1] || strlen(s) > MAX_LABEL_BYTES)
+        return whole; /* a name past any room is shown from its start */
+    free(whole);
+    char *named = sr_asprintf(ELLIPSIS "%s", s + org);
+    char *fit = sr_canvas_fit_middle(cv, named, size, bold, max_width);
+    free(named);
+    return fit;
+}
+
 typedef struct measure_ctx {
     sr_canvas *cv;
     double size;

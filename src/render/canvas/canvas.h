@@ -82,6 +82,11 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
 /* The same, cut in the middle ("Qwen2-7B-Instruct (tp 2, uâ¦samenode)"), so
  * labels that differ only at the end stay apart. */
 char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
+/* A model's label made to fit: whole when it fits; else its organisation
+ * goes first ("HuggingFaceTB/SmolLM2-1.7B-Instruct" -> "…/SmolLM2-1.7B-Instruct",
+ * where the model's own name tells entries apart), and only then is the
+ * rest cut in the middle. */
+char *sr_canvas_fit_label(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
 /* Draw s wrapped into at most max_lines lines of max_width from baseline
  * y (the last one cut with "…" if the text goes on); returns the number of
  * lines drawn. */

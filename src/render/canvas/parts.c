@@ -49,13 +49,14 @@ void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle)
     sr_canvas_wrapped(cv, 16, 48, subtitle, SR_CHART_SUB_SIZE, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
 }
 
-/* A model's id, right-aligned before the plot, cut in the middle to fit
- * (entries often differ at the end: "(tp 2, …-samenode)"); the suffix
- * (" *") is always kept. */
+/* A model's id, right-aligned before the plot, made to fit: its
+ * organisation left out first ("…/SmolLM2-1.7B-Instruct"), then cut in
+ * the middle (entries often differ at the end: "(tp 2, …-samenode)"); the
+ * suffix (" *") is always kept. */
 void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y)
 {
     double sw = sr_canvas_text_width(cv, suffix, SR_CHART_LABEL_SIZE, false);
-    char *fit = sr_canvas_fit_middle(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
+    char *fit = sr_canvas_fit_label(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
     char *label = sr_asprintf("%s%s", fit, suffix);
     sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, y, label, SR_CHART_LABEL_SIZE, false, 1, sr_black);
     free(fit);

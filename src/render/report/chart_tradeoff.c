@@ -123,7 +123,7 @@ static int verdict_shape(sr_verdict v)
 #define LABEL_MAX 170.0
 static char *dot_name(sr_canvas *cv, const sr_model *m)
 {
-    return sr_canvas_fit_middle(cv, m->label ? m->label : m->id, SR_CHART_VALUE_SIZE, false, LABEL_MAX);
+    return sr_canvas_fit_label(cv, m->label ? m->label : m->id, SR_CHART_VALUE_SIZE, false, LABEL_MAX);
 }
 
 /* A rectangle on the canvas, for keeping labels apart. */

@@ -137,6 +137,8 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "verdict_flips",
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         sr_json_add(b, "binary", cJSON_CreateBool(s->binary));
+        if (isfinite(s->summary_delta)) /* a summary's figure against the baseline's: unpaired, no interval */
+            sr_json_add(b, "summary_delta", sr_json_num(s->summary_delta));
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(b, "max_tokens",

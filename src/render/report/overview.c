@@ -195,6 +195,11 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = mark_tone(s);
+        } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
+            /* a summary's or run.log's own figure: shown, flagged, never hidden */
+            sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
+            if (c)
+                c->tone = SR_TONE_CAUTION;
         } else {
             sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
         }
@@ -241,6 +246,18 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
         sr_tb_cell(b, SR_CELL_NUMBER,
                    m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     status_cell(b, m);
+}
+
+/* Whether some entry's figure is shown against the baseline's unpaired. */
+static bool any_summary_delta(const sr_sweep *sw, const char **benches, size_t n_bench)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < n_bench; k++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[i], benches[k]);
+            if (s && isfinite(s->summary_delta))
+                return true;
+        }
+    return false;
 }
 
 /* Whether some entry's score of these benchmarks was recomputed from its
@@ -490,7 +507,11 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     b.t->aside = sr_tb_dup_or_null(lead);
     sr_tb_column(&b, "Model", NULL, false, 2.6);
     if (judged) /* a column that would say nothing for every row is left out */
-        sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
+        /* "not measurably lower", never a word that reads as equivalence
+         * (a difference under the MDE goes undetected); with a margin,
+         * every benchmark shown equivalent */
+        sr_tb_column(&b, isfinite(sw->settings.equivalence_margin) ? "Keeps up (equivalent)" : "Not measurably lower",
+                     NULL, false, 0.9);
     for (size_t k = 0; k < n_bench; k++) {
         const char *title = sr_text_benchmark_title(benches[k]);
         if (compared)
@@ -532,6 +553,13 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     }
     sr_strbuf note;
     sr_strbuf_init(&note);
+    if (judged && !isfinite(sw->settings.equivalence_margin))
+        sr_strbuf_puts(&note, "Not measurably lower: no benchmark's interval lies below 0, which is not "
+                              "equivalence: a difference under a comparison's MDE (the Results) goes undetected. ");
+    else if (judged)
+        sr_strbuf_printf(&note, "Keeps up (equivalent): every benchmark equivalent within \xC2\xB1%g points "
+                                "(two one-sided tests), or higher. ",
+                         sw->settings.equivalence_margin);
     if (compared && n_bench) {
         sr_strbuf_puts(&note, "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, ");
         sr_text_put_interval_level(&note, sw, benches, n_bench);
@@ -550,6 +578,9 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                          conf);
     else if (!compared && n_bench) /* no interval anywhere: the legend does not describe one */
         sr_strbuf_puts(&note, "Accuracy: the score over n items as a summary or run.log states it, not recomputed. ");
+    if (any_summary_delta(sw, benches, n_bench))
+        sr_strbuf_puts(&note, "(run.log, no interval) or (summary, no interval): the file's own score against the "
+                              "baseline's, with no items to pair: no interval, no verdict. ");
     if (with_ratio)
         sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
                               "baseline's over the scenarios both ran, each with the Welch interval of its "

@@ -172,6 +172,10 @@ sr_table *sr_table_results(const sr_sweep *sw)
                 sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                 if (c)
                     c->tone = verdict_tone(s);
+            } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
+                sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf); /* unpaired, flagged so */
+                if (c)
+                    c->tone = SR_TONE_CAUTION;
             } else {
                 sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
             }

@@ -345,6 +345,16 @@ const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
     return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
 }
 
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s)
+{
+    if (!isfinite(s->summary_delta))
+        return NULL;
+    char d[64];
+    snprintf(buf, size, "%s (%s, no interval)", sr_text_points(d, sizeof d, s->summary_delta),
+             !s->summary_only ? "the baseline's a summary" : s->from_run_log ? "run.log" : "summary");
+    return buf;
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))

@@ -92,6 +92,10 @@ const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenari
 /* Why a benchmark has a score but no comparison: "not recomputed (summary
  * only)", "not recomputed (run.log only)", or otherwise. */
 const char *sr_text_not_compared(const sr_scores *s, const char *otherwise);
+/* A summary's figure against the baseline's, where nothing could be
+ * paired: "−43.9 (run.log, no interval)", "+1.2 (summary, no interval)",
+ * "−3.0 (the baseline's a summary, no interval)"; NULL without one. */
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
