@@ -307,6 +307,23 @@ if run bench-copies 0 report "$hostile" -o "$tmp/h-copies" --resamples 1000 &&
     bad "byte-identical copies of a bench file: counted once, the figures of a clean run, one warning"
 fi
 rm "$hostile/other/bench/vllm-infqps-concurrency4-other ("*").json"
+# issue 37 (ux 15): a bench stdout block beside its own --save-result file is the same run, counted once:
+# a note (results.md's Notes, report.json "notes"), not a warning to act on
+twin="$tmp/twin"
+mkdir -p "$twin/m/bench"
+printf '%s\n' '{"backend": "vllm", "model_id": "org/m", "num_prompts": 16, "input_len": "128", "output_len": "256", "request_rate": "inf", "max_concurrency": 4, "duration": 40.96, "completed": 16, "failed": 0, "total_input_tokens": 2048, "total_output_tokens": 4096, "output_throughput": 100.0, "total_token_throughput": 150.0}' >"$twin/m/bench/run.json"
+printf '%s\n' "Namespace(backend='vllm', model='org/m', max_concurrency=4, request_rate=inf, num_prompts=16)" \
+    '============ Serving Benchmark Result ============' 'Successful requests:                     16' \
+    'Failed requests:                         0' 'Maximum request concurrency:             4' \
+    'Benchmark duration (s):                  40.96' 'Total input tokens:                      2048' \
+    'Total generated tokens:                  4096' 'Output token throughput (tok/s):         100.00' \
+    '==================================================' >"$twin/m/bench/run.log"
+if run stdout-twin 0 report "$twin" -o "$tmp/twin-out" --resamples 1000 &&
+    has "$tmp/err" "1 model (0 failed), 1 warning (and 1 note); wrote" && ! has "$tmp/err" "counted once" &&
+    has "$tmp/twin-out/results.md" "### Notes" && has "$tmp/twin-out/results.md" "(its --save-result file); counted once" &&
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (len(r["notes"]) == 1 and not any("counted once" in w for w in r["warnings"])))' "$tmp/twin-out/report.json"; then
+    ok
+else bad "a stdout block and its --save-result twin: one run, a note, not a warning"; fi
 # issue 28: every result file gzip-compressed under its own name (gsutil cp -Z), or in UTF-16: the figures of a clean run
 cp -R "$hostile" "$tmp/h-enc"
 n=0

@@ -181,7 +181,8 @@ static void print_warnings(const sr_sweep *sweep, FILE *info)
     }
     sr_finding_groups_release(&groups);
     if (skipped)
-        fprintf(info, "sweep-report: %zu more warning%s in report.json\n", skipped, skipped == 1 ? "" : "s");
+        fprintf(info, "sweep-report: %zu more warning%s in results.md, report.html and report.json\n", skipped,
+                skipped == 1 ? "" : "s");
 }
 
 /* The report pipeline from parsed options: build, check the claims, write;
@@ -233,9 +234,12 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
     char no_results[64] = "";
     if (empty)
         snprintf(no_results, sizeof no_results, ", %zu with no results", empty);
-    fprintf(info, "sweep-report: %zu model%s (%zu failed%s), %zu warning%s; wrote %s/\n", sweep->n_models,
+    char notes[64] = "";
+    if (sweep->n_notes) /* nothing to act on: counted, said in the outputs */
+        snprintf(notes, sizeof notes, " (and %zu note%s)", sweep->n_notes, sweep->n_notes == 1 ? "" : "s");
+    fprintf(info, "sweep-report: %zu model%s (%zu failed%s), %zu warning%s%s; wrote %s/\n", sweep->n_models,
             sweep->n_models == 1 ? "" : "s", failed, no_results, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s",
-            o->out_dir);
+            notes, o->out_dir);
     if (o->n_claims > 0) {
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep->claims, counts);

@@ -61,9 +61,17 @@ static void load_dir_at(void *ctx, size_t i)
     sr_progress_step(q->ld->sweep->settings.progress);
 }
 
-/* Move a scratch sink's warnings and input records into the sweep. */
+/* Move a scratch sink's warnings, notes and input records into the sweep. */
 static void drain_scratch(sr_sweep *sw, sr_sweep *scratch)
 {
+    for (size_t i = 0; i < scratch->n_notes; i++) {
+        void *n = sw->notes;
+        sr_grow(&n, &sw->cap_notes, sw->n_notes + 1, sizeof *sw->notes);
+        sw->notes = n;
+        sw->notes[sw->n_notes++] = scratch->notes[i];
+        scratch->notes[i] = NULL;
+    }
+    scratch->n_notes = 0;
     for (size_t i = 0; i < scratch->n_warnings; i++) {
         void *w = sw->warnings;
         sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings);

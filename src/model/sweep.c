@@ -621,6 +621,9 @@ void sr_sweep_release(sr_sweep *sweep)
         free(sweep->warnings[i]);
     free(sweep->warnings);
     free(sweep->baseline_warnings);
+    for (size_t i = 0; i < sweep->n_notes; i++)
+        free(sweep->notes[i]);
+    free(sweep->notes);
     sr_claim_list_release(&sweep->claims);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
@@ -722,6 +725,18 @@ void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
     char *w = sr_vasprintf(fmt, ap);
     va_end(ap);
     take_warning(sweep, w);
+}
+
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    void *notes = sweep->notes;
+    sr_grow(&notes, &sweep->cap_notes, sweep->n_notes + 1, sizeof *sweep->notes);
+    sweep->notes = notes;
+    sweep->notes[sweep->n_notes++] = w;
 }
 
 static void take_baseline_warning(sr_sweep *sweep, char *w)

@@ -634,6 +634,8 @@ typedef struct sr_sweep {
     size_t n_warnings, cap_warnings;
     size_t *baseline_warnings; /* the indices of warnings[] about the comparison with the baseline, ascending */
     size_t n_baseline_warnings, cap_baseline_warnings;
+    char **notes; /* what was done that needs no action (a run read twice and counted once): said, not warned */
+    size_t n_notes, cap_notes;
 
     sr_settings settings;
 
@@ -679,6 +681,10 @@ void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(
  * report's concern; compare, which pairs before with after, leaves it out. */
 void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence);
+/* Append a note: a fact a reader may want (a run and its twin counted
+ * once), with nothing to act on; report.json "notes", the Warnings
+ * section's "Notes", never a warning on the terminal. */
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whether warning i was made by sr_sweep_warn_baseline. */
 bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i);
 

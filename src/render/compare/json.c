@@ -74,6 +74,7 @@ static cJSON *side_json(const sr_sweep *sw)
     sr_json_add(o, "baseline", sr_json_str(sw->baseline));
     sr_json_add(o, "sweep", sr_json_manifest(sw));
     sr_json_add(o, "warnings", sr_json_warnings(sw));
+    sr_json_add(o, "notes", sr_json_notes(sw));
     sr_json_add(o, "inputs", sr_json_inputs(sw));
     return o;
 }

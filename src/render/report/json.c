@@ -653,6 +653,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "sweep", sr_json_manifest(sw));
 
     sr_json_add(root, "warnings", sr_json_warnings(sw));
+    sr_json_add(root, "notes", sr_json_notes(sw));
     sr_json_add(root, "warning_groups", warning_groups_json(sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */

@@ -602,8 +602,12 @@ static void findings_section(report_outline *o, const sr_text_list *audit)
         sr_doc_heading(s, "Audit", NULL);
         findings(s, audit->items, audit->n);
     }
+    if (sw->n_notes) { /* done as expected, nothing to act on: said apart from the warnings */
+        sr_doc_heading(s, "Notes", NULL);
+        findings(s, sw->notes, sw->n_notes);
+    }
     if (!sw->n_warnings && !audit->n)
-        sr_doc_paragraph(s, "None.");
+        sr_doc_paragraph(s, sw->n_notes ? "No warning." : "None.");
 }
 
 static void methods_section(report_outline *o, const sr_text_list *methods)

@@ -90,6 +90,14 @@ cJSON *sr_json_warnings(const sr_sweep *sw)
     return warnings;
 }
 
+cJSON *sr_json_notes(const sr_sweep *sw)
+{
+    cJSON *notes = cJSON_CreateArray();
+    for (size_t i = 0; i < sw->n_notes; i++)
+        sr_json_append(notes, cJSON_CreateString(sw->notes[i]));
+    return notes;
+}
+
 void sr_json_paired_result(cJSON *o, const sr_paired_result *r, double ci_level, bool shown, bool paired, bool tested)
 {
     sr_json_add(o, "n_paired", shown ? cJSON_CreateNumber((double)r->n_paired) : cJSON_CreateNull());
