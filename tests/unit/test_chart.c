@@ -491,6 +491,41 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
     sr_sweep_release(&sw);
 }
 
+/* The throughput chart reads like its lines (ux 21): entries listed top to
+ * bottom as their lines end, whatever the display order, and each named at
+ * its line's end. */
+Test(chart, throughput_lines_in_the_order_they_end)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    const double end[] = {300, 900, 600}; /* the display order is a, b, c */
+    for (int i = 0; i < 3; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "org/%c", 'a' + i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+        long conc[] = {1, 4, 16};
+        for (int k = 0; k < 3; k++) {
+            sr_bench_run run;
+            sr_bench_run_init(&run);
+            double tok_s = end[i] * (k + 1) / 3;
+            run.output_throughput = tok_s;
+            sr_scenario_spec spec = {128, 256, conc[k], INFINITY, -1};
+            sr_model_add_run(m, &spec, &run); /* moves the run */
+            m->scenarios[m->n_scenarios - 1].median_output_throughput = tok_s;
+        }
+    }
+    sr_pick_load_curves(&sw);
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
+    const char *b = strstr(a, "org/b:"), *c = strstr(a, "org/c:"), *first = strstr(a, "org/a:");
+    cr_assert(b && c && first, "%s", strstr(a, "<desc"));
+    cr_expect(b < c && c < first, "lines ending at 900, 600, 300 tok/s listed in that order: %s", strstr(a, "<desc"));
+    free(a);
+    sr_sweep_release(&sw);
+}
+
 /* The curve as it was picked before it was linear: for every scenario,
  * count its curve's distinct values over the whole sweep (quadratic), the
  * most values winning, the first met on a tie. */
