@@ -869,6 +869,35 @@ Test(chart, labels_shorten_the_organisation_first)
     free(out);
 }
 
+/* A subtitle wraps, never cut ("every column: 256-toke…", issue 37): a
+ * long one makes the chart taller by its lines past two, and what is drawn
+ * after the header moves down by as much; a short one changes nothing. */
+Test(chart, subtitle_wraps_and_the_chart_grows)
+{
+    sr_chart_target target = {.format = SR_CHART_SVG};
+    sr_canvas cv;
+    cr_assert_null(sr_chart_open(&cv, &target, 300, "short"));
+    cr_expect_float_eq(cv.height, 300, 1e-9);
+    sr_chart_header(&cv, "t", "short");
+    cr_expect_float_eq(cv.dy, 0, 1e-9);
+    sr_canvas_release(&cv);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (int i = 0; i < 40; i++)
+        sr_strbuf_puts(&sb, "every column: 256-token outputs; ");
+    int lines = sr_canvas_count_lines(sr_strbuf_cstr(&sb), SR_CHART_SUB_SIZE, SR_CHART_WIDTH - 32);
+    cr_assert_gt(lines, 4);
+    cr_assert_null(sr_chart_open(&cv, &target, 300, sr_strbuf_cstr(&sb)));
+    cr_expect_float_eq(cv.height, 300 + (lines - 2) * 15.0, 1e-9);
+    sr_chart_header(&cv, "t", sr_strbuf_cstr(&sb));
+    cr_expect_float_eq(cv.dy, (lines - 2) * 15.0, 1e-9);
+    char *out = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "d", &out, &len));
+    free(out);
+    sr_strbuf_release(&sb);
+}
+
 /* ---- a chart that cannot show every entry (issue 31) ---------------------- */
 
 /* Up to the room nothing moves; past it the pinned first, the best, the

@@ -385,12 +385,6 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
         c.yhi = fmax(c.yhi, bound);
     sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
-    sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_throughput_height());
-    if (err) {
-        curves_release(&c);
-        return err;
-    }
     sr_strbuf desc, sub;
     sr_strbuf_init(&desc);
     sr_strbuf_init(&sub);
@@ -403,6 +397,14 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
                      f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
     sr_strbuf_puts(&sub, "; the baseline in black, as in every chart");
+    sr_canvas cv;
+    sr_error *err = sr_chart_open(&cv, target, sr_throughput_height(), sr_strbuf_cstr(&sub));
+    if (err) {
+        sr_strbuf_release(&desc);
+        sr_strbuf_release(&sub);
+        curves_release(&c);
+        return err;
+    }
     sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
     char names[THROUGHPUT_LINES][160];

@@ -150,17 +150,20 @@ static void speed_axis(speed_plot *sp, size_t rows)
     sr_axis_linear(&sp->ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
 }
 
-/* Title, subtitle and the legend of scenarios. */
-static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_columns *cols, const sr_chart_part *pt)
+static char *speed_subtitle(const sr_model *base, const sr_speed_columns *cols)
 {
-    char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
-                                 "scenario, the whisker Welch's interval on the runs (under 2 runs a side, the range "
-                                 "they span), as the tables give it; %s",
-                                 base ? base->label : "none", cols->shared);
+    return sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same scenario, the "
+                       "whisker Welch's interval on the runs (under 2 runs a side, the range they span), as the tables "
+                       "give it%s%s",
+                       base ? base->label : "none", cols->shared[0] ? "; " : "", cols->shared);
+}
+
+/* Title, subtitle and the legend of scenarios. */
+static void speed_heading(sr_canvas *cv, const char *subtitle, const sr_speed_columns *cols, const sr_chart_part *pt)
+{
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
     sr_chart_header(cv, title, subtitle);
     free(title);
-    free(subtitle);
 
     size_t ncol = cols->n;
     sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
@@ -281,15 +284,17 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     speed_axis(&sp, rows);
 
     sr_canvas cv;
-    sr_error *err =
-        sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0));
+    char *subtitle = speed_subtitle(base, &cols);
+    sr_error *err = sr_chart_open(&cv, target, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0), subtitle);
     if (err) {
+        free(subtitle);
         sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    speed_heading(&cv, base, &cols, pt);
+    speed_heading(&cv, subtitle, &cols, pt);
+    free(subtitle);
     if (rows == 0) {
         sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
         const char *why = !base       ? "No baseline found"
@@ -356,16 +361,19 @@ static const sr_rgb *verdict_color(int v)
 
 /* Title, subtitle, the legend of verdicts, and the message when there is
  * no panel. */
-static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart_part *pt, size_t n_panels,
-                             sr_strbuf *desc)
+static char *accuracy_subtitle(const sr_model *base)
 {
-    char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
-                                 "of accuracy; dot: the difference, whisker: its interval",
-                                 base ? (base->label ? base->label : base->id) : "none");
+    return sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points of accuracy; "
+                       "dot: the difference, whisker: its interval",
+                       base ? (base->label ? base->label : base->id) : "none");
+}
+
+static void accuracy_heading(sr_canvas *cv, const sr_model *base, const char *subtitle, const sr_chart_part *pt,
+                             size_t n_panels, sr_strbuf *desc)
+{
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
     sr_chart_header(cv, title, subtitle);
     free(title);
-    free(subtitle);
     static const sr_legend_item legend[] = {
         {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
         {"higher than the baseline", {0 / 255.0, 158 / 255.0, 115 / 255.0}, 1},
@@ -490,14 +498,17 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
+    char *subtitle = accuracy_subtitle(sr_sweep_baseline(sw));
+    sr_error *err = sr_chart_open(&cv, target, sr_chart_accuracy_height(n_panels, shown, more), subtitle);
     if (err) {
+        free(subtitle);
         free(names);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    accuracy_heading(&cv, sr_sweep_baseline(sw), pt, n_panels, &desc);
+    accuracy_heading(&cv, sr_sweep_baseline(sw), subtitle, pt, n_panels, &desc);
+    free(subtitle);
     char conf[64], ci_head[96];
     const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     for (size_t p = 0; p < n_panels; p++) { /* each benchmark's intervals at their level */
@@ -630,16 +641,16 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     else
         sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
 
+    static const char kv_subtitle[] = "Tokens the KV cache holds: as the server logged it, and as recomputed from "
+                                      "config.json and the logged memory";
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
+    sr_error *err = sr_chart_open(&cv, target, height, kv_subtitle);
     if (err)
         return err;
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_KV_CAPACITY), pt);
-    sr_chart_header(&cv, title,
-                    "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
-                    "logged memory");
+    sr_chart_header(&cv, title, kv_subtitle);
     free(title);
     static const sr_legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
