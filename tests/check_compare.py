@@ -149,7 +149,7 @@ def check_one_sided_counts():
         new = sum(1 for m in cmp["models"] for e in m[kind].values()
                   if e["before"] is None and e["after"] is not None)
         line = next((l for l in md.splitlines() if l.startswith(word + " (")), "")
-        said = "%d %s only before (lost after), %d only after (new)" % (gone, one if gone == 1 else many, new)
+        said = "%d %s only before (gone after), %d only after (new)" % (gone, one if gone == 1 else many, new)
         check(f"summary, {word}: one side only", said in line if gone or new else "only before" not in line, True)
 
 

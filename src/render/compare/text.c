@@ -449,7 +449,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
     /* A model's benchmark on one side only is no difference: it is gone, or new. */
     if (t.results_lost || t.results_new)
-        sr_strbuf_printf(&sb, "; %zu %s only before (lost after), %zu only after (new)", t.results_lost,
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after (new)", t.results_lost,
                          plural(t.results_lost, "result", "results"), t.results_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
@@ -460,7 +460,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (t.unknown)
         sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
     if (t.scenarios_lost || t.scenarios_new)
-        sr_strbuf_printf(&sb, "; %zu %s only before (lost after), %zu only after (new)", t.scenarios_lost,
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after (new)", t.scenarios_lost,
                          plural(t.scenarios_lost, "scenario", "scenarios"), t.scenarios_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
