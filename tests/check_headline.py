@@ -212,6 +212,16 @@ def check_summary(where, text):
         check("The baseline %s has no results" % (base.get("label") or base["id"]) in text and counts["compared"] == 0,
               "%s: the baseline has no results, and the summary does not say so: %s" % (where, text[:300]))
         return
+    # an entry paired on too few items was compared, without a verdict: never listed as "not compared"
+    for seg in re.findall(r"not compared: (.*?)(?:;|\.(?: |$))", text):
+        for mm in models:
+            if mm is base:
+                continue
+            lbl = mm.get("label") or mm["id"]
+            too_few = any(a.get("verdict") == "too few items" and a.get("delta") is not None
+                          for a in (mm.get("accuracy") or {}).values())
+            check(not (too_few and lbl in seg), "%s: %s was paired on too few items, yet the summary says it was not "
+                  "compared: %s" % (where, lbl, seg))
     m = re.search(N + r" (?:models?|entr(?:y|ies)) (?:was|were) compared with the baseline", text)
     check(m is not None and num(m.group(1)) == counts["compared"],
           "%s: the summary says %s compared, models[] give %d" % (where, m.group(1) if m else "nothing",

@@ -253,12 +253,27 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             put_mde_range(sb, sw, bench, scratch, k);
         any = true;
     }
+    /* Paired on too few items for an interval: compared, without a
+     * verdict; said as such, never as "not compared". */
     size_t k = 0;
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        /* Too few items to test counts as not compared. */
-        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
+        if (s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS)
+            scratch[k++] = order[i];
+    }
+    if (k > 0) {
+        sr_strbuf_printf(sb, "%stoo few shared items for a verdict (under %d): ", any ? "; " : "",
+                         SR_MIN_PAIRED_ITEMS);
+        put_names(sb, sw, scratch, k);
+        any = true;
+    }
+    k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+        bool too_few = s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS;
+        if (is_compared_model(m) && !too_few && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -315,6 +330,8 @@ static void put_compared(sr_strbuf *sb, const summary *s)
                          name_of(s->base));
         if (s->sw->manifest.hardware)
             sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+        if (h->compared > 0 && h->too_few == h->compared) /* as the lead says: no verdict anywhere */
+            sr_strbuf_printf(sb, ", each on too few shared items for a verdict (under %d)", SR_MIN_PAIRED_ITEMS);
         sr_strbuf_putc(sb, '.');
     }
     if (h->incomparable > 0)
