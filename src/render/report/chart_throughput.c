@@ -153,7 +153,7 @@ static void order_by_end(curves *c)
             idx[j - 1] = t;
         }
     xy *pts = sr_xmalloc((c->n_pts ? c->n_pts : 1) * sizeof *pts);
-    size_t first[THROUGHPUT_LINES + 1], shown[THROUGHPUT_LINES], at = 0;
+    size_t first[THROUGHPUT_LINES + 1] = {0}, shown[THROUGHPUT_LINES] = {0}, at = 0;
     for (size_t l = 0; l < n; l++) {
         first[l] = at;
         shown[l] = c->shown[idx[l]];
