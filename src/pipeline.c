@@ -11,6 +11,7 @@
 #include "analysis/comparison.h"
 #include "analysis/kv_cap.h"
 #include "analysis/provenance.h"
+#include "analysis/status.h"
 #include "analysis/survey_rules.h"
 #include "ingest/claims.h"
 #include "ingest/export.h"
@@ -79,6 +80,16 @@ sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *b
     lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;
+    size_t config_only = 0, planned_only = 0;
+    if (!sr_export_has_results(sweep, &config_only, &planned_only))
+        return sr_input_error(export_dir, 0,
+                              "no results in the export: is this an export? (%zu entr%s, none with a benchmark, "
+                              "speed or accuracy file, a server log or a run.log%s; docs/inputs.md lists what is "
+                              "read)",
+                              sweep->n_models, sweep->n_models == 1 ? "y" : "ies",
+                              config_only == sweep->n_models    ? ": config.json files only"
+                              : planned_only == sweep->n_models ? ": a run plan, and no file of what it planned"
+                                                                : "");
     /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
     sweep->baseline_from_manifest = !baseline_override && baseline;

@@ -323,8 +323,19 @@ else bad "--baseline naming a tag two runs share: usage error"; fi
 if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 1000 --baseline SMALL-BF16 &&
     has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
 if run baseline-unknown 3 report tests/cases/report/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
-    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
-else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
+    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export (an id, label, tag or directory); did you mean 'small-it-w8a8' (id)?"; then ok
+else bad "--baseline naming nothing: says where the name came from and the nearest names"; fi
+# issue 37: the did-you-mean draws on tags (in the bucket layout the names people type), labels,
+# directories and ids alike
+if run baseline-typo-tag 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b6" --baseline e2b-bf61 &&
+    has "$tmp/err" "did you mean 'e2b-bf16' (tag)?"; then ok
+else bad "--baseline e2b-bf61: did you mean the tag e2b-bf16"; fi
+if run baseline-typo-dir 3 report fixtures/v5e-gemma4-formats -o "$tmp/b7" --baseline qwen3-1.7 &&
+    has "$tmp/err" "did you mean 'qwen3-1.7b' (directory)?"; then ok
+else bad "--baseline qwen3-1.7: did you mean the directory qwen3-1.7b"; fi
+if run baseline-far 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b8" --baseline zzz &&
+    has "$tmp/err" "; nearest: 'e2b-bf16' (tag)"; then ok
+else bad "--baseline far from every name: the nearest, with their kind"; fi
 # ---- issue 21: hostile exports ---------------------------------------------------
 hostile="$tmp/hostile"
 cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
@@ -348,6 +359,23 @@ if run bench-copies 0 report "$hostile" -o "$tmp/h-copies" --resamples 1000 &&
     bad "byte-identical copies of a bench file: counted once, the figures of a clean run, one warning"
 fi
 rm "$hostile/other/bench/vllm-infqps-concurrency4-other ("*").json"
+# issue 37 (ux 15): a bench stdout block beside its own --save-result file is the same run, counted once:
+# a note (results.md's Notes, report.json "notes"), not a warning to act on
+twin="$tmp/twin"
+mkdir -p "$twin/m/bench"
+printf '%s\n' '{"backend": "vllm", "model_id": "org/m", "num_prompts": 16, "input_len": "128", "output_len": "256", "request_rate": "inf", "max_concurrency": 4, "duration": 40.96, "completed": 16, "failed": 0, "total_input_tokens": 2048, "total_output_tokens": 4096, "output_throughput": 100.0, "total_token_throughput": 150.0}' >"$twin/m/bench/run.json"
+printf '%s\n' "Namespace(backend='vllm', model='org/m', max_concurrency=4, request_rate=inf, num_prompts=16)" \
+    '============ Serving Benchmark Result ============' 'Successful requests:                     16' \
+    'Failed requests:                         0' 'Maximum request concurrency:             4' \
+    'Benchmark duration (s):                  40.96' 'Total input tokens:                      2048' \
+    'Total generated tokens:                  4096' 'Output token throughput (tok/s):         100.00' \
+    '==================================================' >"$twin/m/bench/run.log"
+if run stdout-twin 0 report "$twin" -o "$tmp/twin-out" --resamples 1000 &&
+    has "$tmp/err" "1 model (0 failed), 1 warning (and 1 note); wrote" && ! has "$tmp/err" "counted once" &&
+    has "$tmp/twin-out/results.md" "### Notes" && has "$tmp/twin-out/results.md" "(its --save-result file); counted once" &&
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (len(r["notes"]) == 1 and not any("counted once" in w for w in r["warnings"])))' "$tmp/twin-out/report.json"; then
+    ok
+else bad "a stdout block and its --save-result twin: one run, a note, not a warning"; fi
 # issue 28: every result file gzip-compressed under its own name (gsutil cp -Z), or in UTF-16: the figures of a clean run
 cp -R "$hostile" "$tmp/h-enc"
 n=0

@@ -437,10 +437,13 @@ static bool split_figure(const char *figure, size_t prefix_len, const char **mid
     return *middle_len > 0 && **field;
 }
 
-/* Which results the model lacks: its failure, else the given reason. */
+/* Which results the model lacks: its failure, that it has none, else
+ * the given reason. */
 static sr_claim_reason lacking(const sr_model *m, sr_claim_reason otherwise)
 {
-    return m->status == SR_STATUS_FAILED ? SR_CLAIM_WHY_MODEL_FAILED : otherwise;
+    return m->status == SR_STATUS_FAILED       ? SR_CLAIM_WHY_MODEL_FAILED
+           : m->status == SR_STATUS_NO_RESULTS ? SR_CLAIM_WHY_NO_RESULTS
+                                               : otherwise;
 }
 
 static sr_claim_reason comparison_missing(const sr_scores *s)
@@ -686,7 +689,11 @@ static sr_error *figure_lookup(const sr_model *m, const sr_claim *c, figure_valu
     f->number = f->level = NAN;
     const char *fig = c->figure;
     if (strcmp(fig, "status") == 0) {
-        set_words(f, sr_status_name(m->status), SR_CLAIM_WHY_NO_VALUE);
+        /* no_results as report.json writes it, or as the tables do */
+        const char *status = sr_status_name(m->status);
+        if (m->status == SR_STATUS_NO_RESULTS && c->words && sr_claim_words_equal(c->words, strlen(c->words), "no results", 10))
+            status = "no results";
+        set_words(f, status, SR_CLAIM_WHY_NO_VALUE);
         return NULL;
     }
     if (strcmp(fig, "id") == 0) {

@@ -369,7 +369,7 @@ static sr_load_curve pick_curve(const sr_sweep *sweep, bool p99_ttft)
     table_init(&value_table, n_scenarios);
     for (size_t i = 0; i < sweep->n_models; i++) {
         const sr_model *m = &sweep->models[i];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         for (size_t s = 0; s < m->n_scenarios; s++) {
             const sr_scenario *sc = &m->scenarios[s];

@@ -19,14 +19,17 @@ typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
     const char *out_dir;
     bool fail_on_regression;
+    bool allow_missing; /* what before had and after lacks is no regression */
     const char *junit, *summary_md; /* --junit FILE, --summary-md FILE; NULL: not written */
 } compare_opts;
 
 static sr_error *regression_error(const sr_comparison *c)
 {
     char *text = sr_compare_regressions_text(c, 20);
-    sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression): %s",
-                                 c->n_regressions, c->n_regressions == 1 ? "" : "s", text ? text : "");
+    bool lost = c->n_lost && !c->settings.allow_missing;
+    sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression%s): %s",
+                                 c->n_regressions, c->n_regressions == 1 ? "" : "s",
+                                 lost ? "; what is lost fails it unless --allow-missing" : "", text ? text : "");
     free(text);
     return err;
 }
@@ -64,6 +67,7 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 {
     sr_settings settings;
     sr_stats_opts_settings(&o->stats, &settings);
+    settings.allow_missing = o->allow_missing;
     sr_sweep before, after;
     sr_comparison cmp;
     sr_comparison_init(&cmp);
@@ -78,9 +82,12 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     if (!err)
         err = write_ci_files(&cmp, o, out);
     if (!err) {
-        fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
+        char lost[80] = "";
+        if (cmp.n_lost)
+            snprintf(lost, sizeof lost, " (%zu lost%s)", cmp.n_lost, o->allow_missing ? ", allowed" : "");
+        fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s%s; wrote %s/\n",
                 cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,
-                cmp.n_regressions == 1 ? "" : "s", o->out_dir);
+                cmp.n_regressions == 1 ? "" : "s", lost, o->out_dir);
         if (o->fail_on_regression && cmp.n_regressions > 0)
             err = regression_error(&cmp);
     }
@@ -98,7 +105,11 @@ const sr_cli_option sr_compare_options[] = {
                                                                      "report's)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
-                "beyond run noise, or a model that worked now fails"),
+                "beyond run noise, a model that worked now fails, or a model, benchmark result or speed scenario "
+                "present before is absent after (lost: a failed upload must not pass)"),
+    SR_OPT_FLAG(0, "allow-missing", compare_opts, allow_missing,
+                "what before has and after lacks (a model, a benchmark result, a speed scenario) is no regression: "
+                "listed as only before, never failing the gate"),
     SR_OPT_GROUP("For CI (after OUT_DIR; - is standard output, a device or FIFO written through)"),
     SR_OPT_STRING(0, "junit", "FILE", compare_opts, junit,
                   "also write the gate's checks as JUnit XML: a testsuite per model, a testcase per status, "

@@ -220,7 +220,8 @@ static void print_warnings(const sr_sweep *sweep, FILE *info)
     }
     sr_finding_groups_release(&groups);
     if (skipped)
-        fprintf(info, "sweep-report: %zu more warning%s in report.json\n", skipped, skipped == 1 ? "" : "s");
+        fprintf(info, "sweep-report: %zu more warning%s in results.md, report.html and report.json\n", skipped,
+                skipped == 1 ? "" : "s");
 }
 
 /* The report pipeline from parsed options: build, check the claims, write;
@@ -262,20 +263,28 @@ static sr_error *run_report(const report_opts *o, const char *export_dir, sr_swe
         err = write_summary_md(sweep, o, out);
     if (err)
         return err;
-    if (timed)
-    {
+    if (timed) {
         fprintf(info, "sweep-report: seconds: load %.3f, compare %.3f, kv %.3f, render %.3f, write %.3f\n", t.load,
                 t.compare, t.kv, t.render, t.write);
         if (sweep->provenance.asked) /* the files the report did not read, hashed for the listing alone */
             fprintf(info, "sweep-report: custody: %zu of %zu files of the copy read for their hashes alone (the report did not read them)\n",
                     sweep->provenance.hashed_apart, sweep->provenance.n_copy);
     }
-    size_t failed = 0;
-    for (size_t i = 0; i < sweep->n_models; i++)
+    size_t failed = 0, empty = 0;
+    for (size_t i = 0; i < sweep->n_models; i++) {
         failed += sweep->models[i].status == SR_STATUS_FAILED;
+        empty += sweep->models[i].status == SR_STATUS_NO_RESULTS;
+    }
     print_warnings(sweep, info);
-    fprintf(info, "sweep-report: %zu model%s (%zu failed), %zu warning%s; wrote %s/\n", sweep->n_models,
-            sweep->n_models == 1 ? "" : "s", failed, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s", o->out_dir);
+    char no_results[64] = "";
+    if (empty)
+        snprintf(no_results, sizeof no_results, ", %zu with no results", empty);
+    char notes[64] = "";
+    if (sweep->n_notes) /* nothing to act on: counted, said in the outputs */
+        snprintf(notes, sizeof notes, " (and %zu note%s)", sweep->n_notes, sweep->n_notes == 1 ? "" : "s");
+    fprintf(info, "sweep-report: %zu model%s (%zu failed%s), %zu warning%s%s; wrote %s/\n", sweep->n_models,
+            sweep->n_models == 1 ? "" : "s", failed, no_results, sweep->n_warnings, sweep->n_warnings == 1 ? "" : "s",
+            notes, o->out_dir);
     if (o->n_claims > 0) {
         size_t counts[SR_CLAIM_N_STATUS];
         sr_claim_list_count(&sweep->claims, counts);

@@ -505,6 +505,18 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     const char *p = text->s, *end = text->s + text->n;
     sr_claim_number r, lo, hi, median;
     cell r_text = {0}, lo_text = {0}, hi_text = {0}, median_text = {0};
+    /* "94.2 tok/s" alone: the model's own median where the scenario has no
+     * ratio (the report's table of scenarios the baseline did not run) */
+    static const char unit[] = "tok/s";
+    size_t u = sizeof unit - 1;
+    if (text->n > u && memcmp(end - u, unit, u) == 0 && !memchr(text->s, '(', text->n)) {
+        cell digits = {text->s, text->n - u};
+        sr_claims_trim(&digits.s, &digits.n);
+        if (!sr_claims_parse_number(digits.s, digits.n, &median) || median.unit != SR_CLAIM_UNIT_PLAIN)
+            return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+        sibling_claim(ctx, line, model, figure, "median", text, &median, NULL);
+        return NULL;
+    }
     const char *stop = sr_claims_number_at(p, end, &r);
     size_t dash = strcspn(text->s, " ");
     if (stop) {

@@ -61,9 +61,17 @@ static void load_dir_at(void *ctx, size_t i)
     sr_progress_step(q->ld->sweep->settings.progress);
 }
 
-/* Move a scratch sink's warnings and input records into the sweep. */
+/* Move a scratch sink's warnings, notes and input records into the sweep. */
 static void drain_scratch(sr_sweep *sw, sr_sweep *scratch)
 {
+    for (size_t i = 0; i < scratch->n_notes; i++) {
+        void *n = sw->notes;
+        sr_grow(&n, &sw->cap_notes, sw->n_notes + 1, sizeof *sw->notes);
+        sw->notes = n;
+        sw->notes[sw->n_notes++] = scratch->notes[i];
+        scratch->notes[i] = NULL;
+    }
+    scratch->n_notes = 0;
     for (size_t i = 0; i < scratch->n_warnings; i++) {
         void *w = sw->warnings;
         sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings);
@@ -143,9 +151,10 @@ static void merge_arm(const loader *ld, dir_job *job)
                       a->files.n ? "that sweep-report reads are" : "are",
                       a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : "");
         if (!a->failed && !a->ready) {
-            /* No READY line: run.log does not say it ever served. */
+            /* No READY line: run.log does not say it ever served, nor at
+             * which stage it stopped: planned and absent, no stage stated. */
             char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
-            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
+            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_UNSTATED, why, NULL);
             free(why);
         }
     }

@@ -846,7 +846,8 @@ void sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
             p->text_runs.runs[kept++] = *t;
             continue;
         }
-        sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+        /* expected: vllm bench prints what it saves; nothing to act on */
+        sr_sweep_note(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
                       t->source ? t->source : "?", twin->source ? twin->source : "?");
         sr_bench_run_release(t);
     }

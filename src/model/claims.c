@@ -39,6 +39,7 @@ const char *sr_claim_reason_name(sr_claim_reason reason)
     case SR_CLAIM_WHY_NO_VALUE: return "no value";
     case SR_CLAIM_WHY_NO_BASELINE: return "no baseline";
     case SR_CLAIM_WHY_PROVENANCE: return "provenance";
+    case SR_CLAIM_WHY_NO_RESULTS: return "no results";
     case SR_CLAIM_WHY_NONE: break;
     }
     return NULL;

@@ -41,8 +41,9 @@ typedef enum {
     SR_CLAIM_WHY_TOO_FEW_ITEMS,        /* under SR_MIN_PAIRED_ITEMS paired items: no interval, no verdict */
     SR_CLAIM_WHY_NO_VALUE,             /* the inputs are there but do not give this figure */
     SR_CLAIM_WHY_NO_BASELINE,          /* a figure relative to the baseline, and no baseline was named */
-    SR_CLAIM_WHY_PROVENANCE            /* an input it rests on is missing from the copy or differs from the
+    SR_CLAIM_WHY_PROVENANCE,           /* an input it rests on is missing from the copy or differs from the
                                           bucket's listing (--listing) */
+    SR_CLAIM_WHY_NO_RESULTS            /* the model has no results, and no file states a failure */
 } sr_claim_reason;
 
 const char *sr_claim_reason_name(sr_claim_reason reason); /* "model failed", ...; NULL for NONE */

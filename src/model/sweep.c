@@ -19,7 +19,8 @@ const char *sr_stage_name(sr_stage stage)
     case SR_STAGE_COMPILE: return "compile";
     case SR_STAGE_SERVE: return "serve";
     case SR_STAGE_SCORE: return "score";
-    case SR_STAGE_NONE: break;
+    case SR_STAGE_NONE:
+    case SR_STAGE_UNSTATED: break;
     }
     return NULL;
 }
@@ -30,10 +31,16 @@ const char *sr_status_name(sr_status status)
     case SR_STATUS_PARTIAL: return "partial";
     case SR_STATUS_FAILED: return "failed";
     case SR_STATUS_INCOMPARABLE: return "incomparable";
+    case SR_STATUS_NO_RESULTS: return "no_results";
     case SR_STATUS_OK:
     case SR_STATUS_N: break;
     }
     return "ok";
+}
+
+bool sr_status_without_results(sr_status status)
+{
+    return status == SR_STATUS_FAILED || status == SR_STATUS_NO_RESULTS;
 }
 
 const char *sr_run_claim_kind_name(sr_run_claim_kind kind)
@@ -105,6 +112,7 @@ void sr_settings_default(sr_settings *s)
     s->ci_method = SR_DEFAULT_CI_METHOD;
     s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
+    s->allow_missing = false;
     s->appendix = false;
     s->outputs = SR_OUTPUT_ALL;
     s->threads = 0; /* 0: one per online core, at most 8 */
@@ -343,7 +351,7 @@ void sr_scores_init(sr_scores *s)
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->full_n = s->only_here = s->only_baseline = -1;
-    s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
+    s->score = s->correct = s->score_ci_low = s->score_ci_high = s->summary_delta = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
     s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
@@ -621,6 +629,10 @@ void sr_sweep_release(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
+    free(sweep->baseline_warnings);
+    for (size_t i = 0; i < sweep->n_notes; i++)
+        free(sweep->notes[i]);
+    free(sweep->notes);
     sr_claim_list_release(&sweep->claims);
     sr_provenance_release(&sweep->provenance);
     sr_settings settings = sweep->settings;
@@ -715,16 +727,71 @@ sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_di
     return err;
 }
 
+static void take_warning(sr_sweep *sweep, char *w)
+{
+    void *warnings = sweep->warnings;
+    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
+    sweep->warnings = warnings;
+    sweep->warnings[sweep->n_warnings++] = w;
+}
+
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *w = sr_vasprintf(fmt, ap);
     va_end(ap);
-    void *warnings = sweep->warnings;
-    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
-    sweep->warnings = warnings;
-    sweep->warnings[sweep->n_warnings++] = w;
+    take_warning(sweep, w);
+}
+
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    void *notes = sweep->notes;
+    sr_grow(&notes, &sweep->cap_notes, sweep->n_notes + 1, sizeof *sweep->notes);
+    sweep->notes = notes;
+    sweep->notes[sweep->n_notes++] = w;
+}
+
+static void take_baseline_warning(sr_sweep *sweep, char *w)
+{
+    take_warning(sweep, w);
+    void *at = sweep->baseline_warnings;
+    sr_grow(&at, &sweep->cap_baseline_warnings, sweep->n_baseline_warnings + 1, sizeof *sweep->baseline_warnings);
+    sweep->baseline_warnings = at;
+    sweep->baseline_warnings[sweep->n_baseline_warnings++] = sweep->n_warnings - 1;
+}
+
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    take_baseline_warning(sweep, w);
+}
+
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence)
+{
+    take_baseline_warning(sweep, sr_xstrdup(sentence));
+}
+
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i)
+{
+    size_t lo = 0, hi = sweep->n_baseline_warnings; /* ascending: a binary search */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sweep->baseline_warnings[mid] == i)
+            return true;
+        if (sweep->baseline_warnings[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
@@ -873,6 +940,21 @@ char *sr_normalize_model_id(const char *raw)
     char *cut = sr_xstrndup(raw, len), *id = sr_nfc_dup(cut);
     free(cut);
     return id;
+}
+
+bool sr_model_id_is_local_path(const char *id)
+{
+    /* the top-level directories a served model's path starts with; no Hub
+     * organisation is named so */
+    static const char *const roots[] = {"tmp",  "var",     "home", "root",    "mnt",       "opt",    "usr",
+                                        "srv",  "scratch", "private", "Users", "workspace", "content", "dev"};
+    const char *slash = strchr(id, '/');
+    if (id[0] == '/' || id[0] == '.' || id[0] == '~')
+        return true;
+    for (size_t i = 0; slash && i < sizeof roots / sizeof roots[0]; i++)
+        if ((size_t)(slash - id) == strlen(roots[i]) && strncmp(id, roots[i], strlen(roots[i])) == 0)
+            return true;
+    return false;
 }
 
 bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)

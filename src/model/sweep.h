@@ -48,7 +48,8 @@ typedef enum {
     SR_STAGE_LOAD,    /* exception while building or loading the model */
     SR_STAGE_COMPILE, /* XLA RESOURCE_EXHAUSTED, vmem/hbm/smem, compilation errors */
     SR_STAGE_SERVE,   /* errors after startup, unusable output */
-    SR_STAGE_SCORE    /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_SCORE,   /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_UNSTATED /* failed, but no file states at which stage (a planned model with no files) */
 } sr_stage;
 
 typedef struct sr_failure {
@@ -57,7 +58,7 @@ typedef struct sr_failure {
     char *source;   /* "path:line" relative to the export */
 } sr_failure;
 
-const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
+const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE and UNSTATED */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
 
@@ -136,6 +137,8 @@ typedef struct sr_scores {
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */
     bool compared;    /* a paired comparison with the baseline was made */
+    double summary_delta; /* score - the baseline's score when either is a summary's own figure (run.log's,
+                             a gen summary's): nothing paired, no interval, no verdict; NAN otherwise */
     sr_paired_result vs_baseline;             /* model - baseline over the items both scored; better: McNemar b
                                                  (model right only), worse: c (baseline right only) */
     double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
@@ -499,12 +502,26 @@ typedef struct sr_slo_capacity {
 
 /* ---- a model ----------------------------------------------------------- */
 
-/* ok, partial (lacks something the baseline has), failed (no results),
- * incomparable (results, but no benchmark and no speed scenario in common
- * with the baseline: nothing to compare, though nothing is missing). */
-typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED, SR_STATUS_INCOMPARABLE, SR_STATUS_N } sr_status;
-/* "ok", "partial", "failed", "incomparable". */
+/* ok, partial (lacks something the baseline has), failed (no results, and
+ * a file states the failure, or the run plan planned it and no file is
+ * there), incomparable (results, but no benchmark and no speed scenario in
+ * common with the baseline: nothing to compare, though nothing is missing),
+ * no results (no benchmark, speed or summary file, and no file states a
+ * failure: nothing to report, and no reason to call it failed). */
+typedef enum {
+    SR_STATUS_OK = 0,
+    SR_STATUS_PARTIAL,
+    SR_STATUS_FAILED,
+    SR_STATUS_INCOMPARABLE,
+    SR_STATUS_NO_RESULTS,
+    SR_STATUS_N
+} sr_status;
+/* "ok", "partial", "failed", "incomparable", "no_results" (report.json's
+ * words; render/shared/words.h has the readers'). */
 const char *sr_status_name(sr_status status);
+/* failed or no results: nothing of the entry's own to show in a table of
+ * results or a chart. */
+bool sr_status_without_results(sr_status status);
 
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
@@ -593,6 +610,8 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    bool allow_missing; /* compare: a model, benchmark result or scenario of before's absent after is no
+                           regression (--allow-missing); by default it is one ("lost") */
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
@@ -650,6 +669,10 @@ typedef struct sr_sweep {
 
     char **warnings;
     size_t n_warnings, cap_warnings;
+    size_t *baseline_warnings; /* the indices of warnings[] about the comparison with the baseline, ascending */
+    size_t n_baseline_warnings, cap_baseline_warnings;
+    char **notes; /* what was done that needs no action (a run read twice and counted once): said, not warned */
+    size_t n_notes, cap_notes;
 
     sr_settings settings;
 
@@ -694,6 +717,17 @@ struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *ex
 void sr_sweep_warn_sentence(void *sweep, const char *sentence);
 /* Append a formatted warning. */
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a warning about the comparison with the baseline (a BFCL
+ * version or an item set that differs from the baseline's, no baseline):
+ * report's concern; compare, which pairs before with after, leaves it out. */
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence);
+/* Append a note: a fact a reader may want (a run and its twin counted
+ * once), with nothing to act on; report.json "notes", the Warnings
+ * section's "Notes", never a warning on the terminal. */
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether warning i was made by sr_sweep_warn_baseline. */
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i);
 
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
@@ -752,5 +786,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec);
  * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that
  * look the same are the same: docs/inputs.md); fresh string. */
 char *sr_normalize_model_id(const char *raw);
+/* Whether a model id is a local path rather than a Hub name: its first
+ * component a directory of the filesystem, as the id of a model served
+ * from model='/tmp/keras_hub_vllm_ns1sy0k7' reads "tmp/keras_hub_vllm_ns1sy0k7".
+ * Such an entry is labelled by its directory; the id stays. */
+bool sr_model_id_is_local_path(const char *id);
 
 #endif

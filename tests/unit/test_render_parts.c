@@ -10,6 +10,7 @@
 #include "render/shared/csv_cells.h"
 #include "render/shared/table_build.h"
 #include "render/shared/findings.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
 #include "util/text_list.h"
@@ -285,4 +286,50 @@ Test(render_parts, empty_columns_dropped)
     t = sr_tb_finish(&b);
     cr_expect_eq(t->n_cols, 2, "no rows: the headings stay");
     sr_table_free(t);
+}
+
+/* A chart's whisker is the interval the tables write beside the ratio:
+ * Welch's where there is one, else the range of the runs, none for runs
+ * that agree or no ratio (issue 37: the report's speed chart drew the range
+ * beside a table of Welch intervals). */
+Test(render_parts, whisker_is_the_tables_interval)
+{
+    sr_spread s = sr_spread_none();
+    double lo, hi;
+    cr_expect_not(sr_spread_whisker(&s, &lo, &hi));
+    s.ratio = 0.9;
+    s.low = 0.85;
+    s.high = 0.95;
+    s.ci_low = 0.80;
+    s.ci_high = 1.01;
+    s.note = SR_RATIO_CI_DONE;
+    char buf[64];
+    cr_assert(sr_spread_whisker(&s, &lo, &hi));
+    cr_expect_float_eq(lo, 0.80, 1e-12);
+    cr_expect_float_eq(hi, 1.01, 1e-12);
+    cr_expect_str_eq(sr_text_spread(buf, sizeof buf, &s), "0.90x [0.80, 1.01]");
+    s.note = SR_RATIO_CI_FEW_RUNS;
+    cr_assert(sr_spread_whisker(&s, &lo, &hi));
+    cr_expect_float_eq(lo, 0.85, 1e-12);
+    cr_expect_float_eq(hi, 0.95, 1e-12);
+    cr_expect_str_eq(sr_text_spread(buf, sizeof buf, &s), "0.90x (0.85\xE2\x80\x93" "0.95)");
+    s.low = s.high = 0.9;
+    cr_expect_not(sr_spread_whisker(&s, &lo, &hi));
+}
+
+/* One name per scenario, whatever columns stand beside it. */
+Test(render_parts, scenario_names_are_whole)
+{
+    sr_scenario sc = {.input_len = 1024, .output_len = 128, .concurrency = -1, .burst = 500, .request_rate = INFINITY};
+    char *name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "1,024\xE2\x86\x92" "128 tok, 500 at once");
+    free(name);
+    sc = (sr_scenario){.input_len = 128, .output_len = 256, .concurrency = 16, .burst = -1, .request_rate = INFINITY};
+    name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "128\xE2\x86\x92" "256 tok, c=16");
+    free(name);
+    sc = (sr_scenario){.input_len = 1000, .output_len = 500, .concurrency = -1, .burst = -1, .request_rate = 10};
+    name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "1,000\xE2\x86\x92" "500 tok, 10 req/s");
+    free(name);
 }

@@ -424,6 +424,10 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
                                  "was not recomputed."
                                : "The export has no config.json for this model, so its KV cache was not recomputed.");
         return;
+    case SR_CLAIM_WHY_NO_RESULTS:
+        sr_strbuf_puts(sb, "The export has no results for this model (no benchmark, speed or accuracy file), and no "
+                           "file states a failure.");
+        return;
     case SR_CLAIM_WHY_NO_BASELINE:
         sr_strbuf_puts(sb, "No baseline was named (neither --baseline nor sweep.json names one), so nothing is "
                            "relative to one.");

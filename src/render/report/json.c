@@ -153,6 +153,8 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "verdict_flips",
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         sr_json_add(b, "binary", cJSON_CreateBool(s->binary));
+        if (isfinite(s->summary_delta)) /* a summary's figure against the baseline's: unpaired, no interval */
+            sr_json_add(b, "summary_delta", sr_json_num(s->summary_delta));
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(b, "max_tokens",
@@ -520,7 +522,8 @@ static cJSON *headline_json(const sr_sweep *sw)
                   {"speed_only", h.speed_only},
                   {"incomparable", h.incomparable},
                   {"not_compared", h.not_compared},
-                  {"failed", h.failed}};
+                  {"failed", h.failed},
+                  {"no_results", h.no_results}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         sr_json_add(o, counts[i].key, cJSON_CreateNumber((double)counts[i].n));
     return o;
@@ -699,6 +702,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "sweep", sr_json_manifest(sw));
 
     sr_json_add(root, "warnings", sr_json_warnings(sw));
+    sr_json_add(root, "notes", sr_json_notes(sw));
     sr_json_add(root, "warning_groups", warning_groups_json(sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */

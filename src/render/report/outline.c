@@ -49,8 +49,9 @@ typedef struct report_outline {
 } report_outline;
 
 static const char *const chart_captions[SR_N_CHARTS] = {
-    "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 is "
-    "the baseline.",
+    "Each model's median output throughput divided by the baseline's, per scenario, the whisker Welch's interval "
+    "on the runs (under 2 runs a side, the range they span), as the tables give it; the dashed line at 1.0 is the "
+    "baseline.",
     "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
     "bootstrap interval, the colour and shape the verdict.",
     "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
@@ -239,7 +240,9 @@ static void title_block(report_outline *o)
     int at = snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_status[SR_STATUS_OK],
                       n_status[SR_STATUS_PARTIAL], n_status[SR_STATUS_FAILED]);
     if (n_status[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < sizeof tmp)
-        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+        at += snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+    if (n_status[SR_STATUS_NO_RESULTS] && at > 0 && (size_t)at < sizeof tmp)
+        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu with no results", n_status[SR_STATUS_NO_RESULTS]);
     sr_doc_list_item(m, "Models", tmp);
     char path[PATH_SHOWN];
     const char *shown = sr_text_export_path(path, sizeof path, sw->export_dir);
@@ -577,7 +580,15 @@ static void left_out_section(report_outline *o)
         sr_table_free(t);
         sr_doc_paragraph(s, "No model was left out: every one has results in the tables.");
     } else {
-        sr_doc_paragraph(s, "These models have no results: beside the Overview (and the KV cache table, where their server logged a count) they are in no table or chart.");
+        bool empty = false;
+        for (size_t i = 0; i < o->sw->n_models; i++)
+            empty |= o->sw->models[i].status == SR_STATUS_NO_RESULTS;
+        sr_doc_paragraph(s, empty ? "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does. A failed one's "
+                                    "files state why; one with no results has no result file, and no file states a "
+                                    "failure."
+                                  : "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does.");
         untitle(s, t, false);
         sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
     }
@@ -618,8 +629,12 @@ static void findings_section(report_outline *o, const sr_text_list *audit)
         sr_doc_heading(s, "Audit", NULL);
         findings(s, audit->items, audit->n);
     }
+    if (sw->n_notes) { /* done as expected, nothing to act on: said apart from the warnings */
+        sr_doc_heading(s, "Notes", NULL);
+        findings(s, sw->notes, sw->n_notes);
+    }
     if (!sw->n_warnings && !audit->n)
-        sr_doc_paragraph(s, "None.");
+        sr_doc_paragraph(s, sw->n_notes ? "No warning." : "None.");
 }
 
 static void methods_section(report_outline *o, const sr_text_list *methods)

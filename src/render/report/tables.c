@@ -36,10 +36,10 @@ static const char *label_of(const sr_model *m)
 
 static sr_tone status_tone(sr_status s)
 {
-    return s == SR_STATUS_FAILED         ? SR_TONE_WORSE
-           : s == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
-           : s == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
-                                         : SR_TONE_NONE;
+    return s == SR_STATUS_FAILED                                          ? SR_TONE_WORSE
+           : s == SR_STATUS_PARTIAL                                       ? SR_TONE_CAUTION
+           : s == SR_STATUS_INCOMPARABLE || s == SR_STATUS_NO_RESULTS ? SR_TONE_MUTED
+                                                                          : SR_TONE_NONE;
 }
 
 /* The model's label, with a word after it ("baseline", "partial"): "id
@@ -61,7 +61,7 @@ static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *w
 
 static void status_cell(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(m->status));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_text_status(m->status));
     if (c)
         c->tone = status_tone(m->status);
 }
@@ -142,15 +142,15 @@ sr_table *sr_table_results(const sr_sweep *sw)
     }
     bool with_kv = false; /* a column of dashes answers nothing */
     for (size_t i = 0; i < sw->n_models; i++)
-        with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
+        with_kv |= sw->models[i].kv.logged_tokens >= 0 && !sr_status_without_results(sw->models[i].status);
     if (with_kv)
         sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_status_name(m->status) : NULL);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_text_status(m->status) : NULL);
         for (size_t k = 0; k < benches.n; k++) {
             const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
             sr_mark_scores_cell(&b, sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL),
@@ -168,6 +168,10 @@ sr_table *sr_table_results(const sr_sweep *sw)
                     c->tone = verdict_tone(s);
                 if (s->bfcl_version)
                     sr_tb_mark(&b, c, SR_MARK_VERSIONS, NULL);
+            } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
+                sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf); /* unpaired, flagged so */
+                if (c)
+                    c->tone = SR_TONE_CAUTION;
             } else {
                 sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
             }
@@ -209,6 +213,8 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
+        if (sr_status_without_results(m->status)) /* under "Models left out", not a row of dashes here */
+            continue;
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
@@ -257,6 +263,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
+        if (sr_status_without_results(m->status)) /* under "Models left out", not a row of dashes here */
+            continue;
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
@@ -271,7 +279,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         /* the MDE has its own column */
         const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
         if (!verdict)
-            verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+            verdict = !s                       ? "no scores"
                       : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
                                                : "not compared";
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
@@ -334,7 +342,7 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         if (!any) /* no run in these scenarios: not a row of dashes */
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_status_name(m->status));
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_text_status(m->status));
         for (size_t c = 0; c < speed.n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
             if (ratios) {
@@ -434,7 +442,7 @@ bool sr_speed_grid_applies(const sr_model *m)
 {
     long o, ins[GRID_MAX_AXIS], concs[GRID_MAX_AXIS];
     size_t ni, nc;
-    return m->status != SR_STATUS_FAILED && grid_of(m, &o, ins, &ni, concs, &nc);
+    return !sr_status_without_results(m->status) && grid_of(m, &o, ins, &ni, concs, &nc);
 }
 
 static const sr_scenario *grid_cell(const sr_model *m, long in, long out, long conc)
@@ -610,8 +618,8 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     return sr_tb_finish(&b);
 }
 
-/* The rows of the left-out table (failed entries) or the incomplete one
- * (partial, incomparable). */
+/* The rows of the left-out table (failed entries, those with no results)
+ * or the incomplete one (partial, incomparable). */
 static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
 {
     sr_table_builder b;
@@ -626,7 +634,7 @@ static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
     sr_tb_column(&b, "Where", NULL, false, 3);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_OK || (m->status == SR_STATUS_FAILED) != failed)
+        if (m->status == SR_STATUS_OK || sr_status_without_results(m->status) != failed)
             continue;
         *none = false;
         sr_tb_row(&b);
@@ -638,10 +646,15 @@ static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
         char *why = NULL;
         if (!failed && m->status_reason && m->failure.message)
             why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
-        const char *text = why ? why : !failed && m->status_reason ? m->status_reason : m->failure.message;
+        bool reason = m->status_reason && (!failed || m->status == SR_STATUS_NO_RESULTS);
+        const char *text = why ? why : reason ? m->status_reason : m->failure.message;
         sr_tb_cell(&b, SR_CELL_TEXT, text);
         free(why);
-        sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
+        /* no results: its folder (the reason names the file it has, if any) */
+        const char *where = m->failure.source ? m->failure.source
+                            : m->status == SR_STATUS_NO_RESULTS && m->dir[0] ? m->dir
+                                                                             : NULL;
+        sr_tb_cell(&b, SR_CELL_TEXT, where);
     }
     free(order);
     return sr_tb_finish(&b);

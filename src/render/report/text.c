@@ -172,7 +172,7 @@ static const char *ratio_range(char *buf, size_t size, const sr_model *m)
  * too. */
 static bool is_compared_model(const sr_model *m)
 {
-    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
+    return !sr_status_without_results(m->status) && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
 }
 
 /* A verdict read off an interval (not baseline, not compared, too few items). */
@@ -256,12 +256,27 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             put_mde_range(sb, sw, bench, scratch, k);
         any = true;
     }
+    /* Paired on too few items for an interval: compared, without a
+     * verdict; said as such, never as "not compared". */
     size_t k = 0;
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        /* Too few items to test counts as not compared. */
-        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
+        if (s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS)
+            scratch[k++] = order[i];
+    }
+    if (k > 0) {
+        sr_strbuf_printf(sb, "%stoo few shared items for a verdict (under %d): ", any ? "; " : "",
+                         SR_MIN_PAIRED_ITEMS);
+        put_names(sb, sw, scratch, k);
+        any = true;
+    }
+    k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+        bool too_few = s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS;
+        if (is_compared_model(m) && !too_few && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -309,12 +324,17 @@ static void put_compared(sr_strbuf *sb, const summary *s)
         if (s->base->failure.message)
             sr_strbuf_printf(sb, " (%s)", s->base->failure.message);
         sr_strbuf_puts(sb, ", so no model was compared with it.");
+    } else if (s->base->status == SR_STATUS_NO_RESULTS) {
+        sr_strbuf_printf(sb, "The baseline %s has no results (%s), so no model was compared with it.",
+                         name_of(s->base), s->base->status_reason ? s->base->status_reason : "no result file");
     } else {
         sr_strbuf_printf(sb, "%s model%s compared with the baseline %s",
                          sr_format_count(n, sizeof n, (long long)h->compared), h->compared == 1 ? " was" : "s were",
                          name_of(s->base));
         if (s->sw->manifest.hardware)
             sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+        if (h->compared > 0 && h->too_few == h->compared) /* as the lead says: no verdict anywhere */
+            sr_strbuf_printf(sb, ", each on too few shared items for a verdict (under %d)", SR_MIN_PAIRED_ITEMS);
         sr_strbuf_putc(sb, '.');
     }
     if (h->incomparable > 0)
@@ -328,6 +348,10 @@ static void put_compared(sr_strbuf *sb, const summary *s)
     if (h->failed > 0)
         sr_strbuf_printf(sb, " %s other%s failed and %s left out.", sr_format_count(n, sizeof n, (long long)h->failed),
                          h->failed == 1 ? "" : "s", h->failed == 1 ? "is" : "are");
+    if (h->no_results > 0)
+        sr_strbuf_printf(sb, " %s other%s no results and %s left out.",
+                         sr_format_count(n, sizeof n, (long long)h->no_results), h->no_results == 1 ? " has" : "s have",
+                         h->no_results == 1 ? "is" : "are");
 }
 
 /* The claims checked, when claims files were given: the audit's answer. */
@@ -508,9 +532,9 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     sr_strbuf_putc(sb, '.');
 }
 
-/* What was left out (failed: in no table or chart), then what is in the
- * tables but incomplete (partial, incomparable), and why; returns how many
- * (nothing written when none). */
+/* What was left out (failed, no results), then what is in the tables but
+ * incomplete (partial, incomparable), and why; returns how many (nothing
+ * written when none). */
 static size_t put_left_out(sr_strbuf *sb, const summary *s)
 {
     size_t total = 0;
@@ -519,7 +543,7 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
         size_t k = 0;
         for (size_t i = 0; i < s->n_order; i++) {
             const sr_model *m = &s->sw->models[s->order[i]];
-            bool failed = m->status == SR_STATUS_FAILED;
+            bool failed = sr_status_without_results(m->status);
             if (m->is_baseline || m->status == SR_STATUS_OK || failed != (pass == 0))
                 continue;
             if (k >= SUMMARY_MAX_NAMES) { /* counted below */
@@ -530,13 +554,15 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
                 sr_strbuf_puts(sb, pass == 0 ? "Left out: " : total ? ". Incomplete: " : "Incomplete: ");
             else
                 sr_strbuf_puts(sb, "; ");
-            if (failed) {
+            if (m->status == SR_STATUS_NO_RESULTS) {
+                sr_strbuf_printf(sb, "%s has no results", name_of(m));
+            } else if (failed) {
                 const char *stage = sr_stage_name(m->failure.stage);
                 sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
             } else if (m->status == SR_STATUS_INCOMPARABLE) { /* the word says why; the table has the rest */
                 sr_strbuf_printf(sb, "%s is incomparable", name_of(m));
             } else {
-                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_status_name(m->status),
+                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_text_status(m->status),
                                  m->status_reason ? " (" : "", m->status_reason ? m->status_reason : "");
                 if (m->status_reason)
                     sr_strbuf_putc(sb, ')');

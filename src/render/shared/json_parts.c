@@ -9,7 +9,7 @@ cJSON *sr_json_failure(const sr_failure *f)
     if (f->stage == SR_STAGE_NONE)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    sr_json_add(o, "stage", cJSON_CreateString(sr_stage_name(f->stage)));
+    sr_json_add(o, "stage", sr_json_str(sr_stage_name(f->stage))); /* null: no file states one */
     sr_json_add(o, "message", sr_json_str(f->message));
     sr_json_add(o, "source", sr_json_str(f->source));
     return o;
@@ -131,6 +131,14 @@ cJSON *sr_json_warnings(const sr_sweep *sw)
     for (size_t i = 0; i < sw->n_warnings; i++)
         sr_json_append(warnings, cJSON_CreateString(sw->warnings[i]));
     return warnings;
+}
+
+cJSON *sr_json_notes(const sr_sweep *sw)
+{
+    cJSON *notes = cJSON_CreateArray();
+    for (size_t i = 0; i < sw->n_notes; i++)
+        sr_json_append(notes, cJSON_CreateString(sw->notes[i]));
+    return notes;
 }
 
 void sr_json_paired_result(cJSON *o, const sr_paired_result *r, double ci_level, bool shown, bool paired, bool tested)

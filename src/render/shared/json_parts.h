@@ -22,6 +22,8 @@ cJSON *sr_json_warnings(const sr_sweep *sw);
  * status, hash, expected, actual, generation, reason, entry}]}: every file,
  * verified ones too, by path (docs/report-format.md). */
 cJSON *sr_json_provenance(const sr_provenance *p);
+/* The notes: what was done that needs no action (report.json "notes"). */
+cJSON *sr_json_notes(const sr_sweep *sw);
 /* A paired comparison of per-item scores (model/result.h), the one key set
  * report.json and compare.json show it with, added to o in this order:
  * n_paired (null unless shown: both sides have the benchmark), delta and

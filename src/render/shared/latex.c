@@ -27,6 +27,7 @@ static const struct {
     {0x2020, "\\dag{}"},
     {0x2021, "\\ddag{}"},
     {0x2026, "\\dots{}"},
+    {0x2192, "$\\rightarrow$"},
     {0x2212, "$-$"},
     {0x2248, "$\\approx$"},
     {0x2260, "$\\neq$"},

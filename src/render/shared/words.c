@@ -157,6 +157,14 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
     return buf;
 }
 
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high)
+{
+    bool interval = isfinite(s->ratio) && s->note == SR_RATIO_CI_DONE;
+    *low = interval ? s->ci_low : s->low;
+    *high = interval ? s->ci_high : s->high;
+    return isfinite(s->ratio) && isfinite(*low) && isfinite(*high) && *high > *low;
+}
+
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
     const sr_spread none = sr_spread_none();
@@ -337,6 +345,16 @@ const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
     return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
 }
 
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s)
+{
+    if (!isfinite(s->summary_delta))
+        return NULL;
+    char d[64];
+    snprintf(buf, size, "%s (%s, no interval)", sr_text_points(d, sizeof d, s->summary_delta),
+             !s->summary_only ? "the baseline's a summary" : s->from_run_log ? "run.log" : "summary");
+    return buf;
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))
@@ -510,4 +528,9 @@ char *sr_text_files_written(const char *dir, unsigned formats, const char *noun,
         where = sr_asprintf("The %s's charts: %s/charts/ (sweep-report " SR_VERSION ").", noun, dir);
     free(files);
     return where;
+}
+
+const char *sr_text_status(sr_status status)
+{
+    return status == SR_STATUS_NO_RESULTS ? "no results" : sr_status_name(status);
 }

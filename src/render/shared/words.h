@@ -50,6 +50,11 @@ const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
  * speed changes word their ratios alike through it. With a Welch-log
  * interval, the interval beside the ratio instead: "0.57x [0.52, 0.62]". */
 const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
+/* The interval a chart's whisker draws for a spread, the one
+ * sr_text_spread writes beside the ratio (so chart, caption and table
+ * agree): Welch's where there is one, else the range the runs span; false
+ * when there is neither (no ratio, or one run a side that agree). */
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high);
 /* Why a ratio has no interval ("1 run here and 3 in the baseline: an
  * interval needs 2 or more on each side"), here and there naming the two
  * sides; NULL when it has one or there is no ratio. */
@@ -91,6 +96,10 @@ const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenari
 /* Why a benchmark has a score but no comparison: "not recomputed (summary
  * only)", "not recomputed (run.log only)", or otherwise. */
 const char *sr_text_not_compared(const sr_scores *s, const char *otherwise);
+/* A summary's figure against the baseline's, where nothing could be
+ * paired: "−43.9 (run.log, no interval)", "+1.2 (summary, no interval)",
+ * "−3.0 (the baseline's a summary, no interval)"; NULL without one. */
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
@@ -137,6 +146,10 @@ size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
  * counts it again. */
 const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
+/* A status as readers see it: report.json's word ("ok", "partial",
+ * "failed", "incomparable"), but "no results" for no_results. */
+const char *sr_text_status(sr_status status);
+
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
 
