@@ -42,6 +42,19 @@ def problem(msg):
         problems.append(msg)
 
 
+def csv_decimal_of(text, got, want):
+    """A CSV cell against the double it prints (docs/report-format.md,
+    results.csv): the very same double, or a decimal of at most 10
+    significant digits within 4,096 units in its last place (a result of
+    decimal arithmetic written as the decimal it stands for)."""
+    if got is None or want is None:
+        return got is None and want is None
+    if got == want:
+        return True
+    digits = len(text.lstrip("-").split("e")[0].replace(".", "").lstrip("0"))
+    return digits <= 10 and abs(got - want) <= 4096 * math.ulp(want)
+
+
 def same_number(a, b):
     """report.sqlite holds each number exactly as computed; report.json is
     printed by cJSON, whose "%1.15g" stands for the number when it reads
@@ -373,7 +386,8 @@ if os.path.exists(path):
     for r, f in zip(rows[1:], figures):
         label = models[f[0]]["label"] or models[f[0]]["id"]
         nums = [None if x == "" else float(x) for x in r[4:7]]
-        if r[0].lstrip("'") != label or r[1:4] != [f[1], f[2] or "", f[3]] or nums != list(f[4:7]) or \
+        if r[0].lstrip("'") != label or r[1:4] != [f[1], f[2] or "", f[3]] or \
+                not all(csv_decimal_of(c, n, d) for c, n, d in zip(r[4:7], nums, f[4:7])) or \
                 (r[7].lstrip("'") or None) != f[7]:
             problem("figures.csv row %r differs from report.sqlite's %r" % (r, tuple(f)))
             break

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/fileio.h"
 
 struct sr_spool {
     int fd;
@@ -95,10 +96,12 @@ sr_error *sr_spool_read_at(const sr_spool *s, size_t at, void *buf, size_t n, si
 
 #define COPY_CHUNK ((size_t)1 << 20)
 
-sr_error *sr_spool_copy_to(const sr_spool *s, int fd)
+sr_error *sr_spool_copy_to(const sr_spool *s, int fd, char sha256[65])
 {
     char *buf = sr_xmalloc(COPY_CHUNK);
     sr_error *err = NULL;
+    sr_sha256 hash;
+    sr_sha256_init(&hash);
     for (size_t at = 0; at < s->size && !err;) {
         size_t want = s->size - at < COPY_CHUNK ? s->size - at : COPY_CHUNK;
         ssize_t got = pread(s->fd, buf, want, (off_t)at);
@@ -109,6 +112,7 @@ sr_error *sr_spool_copy_to(const sr_spool *s, int fd)
                                got < 0 ? strerror(errno) : "it shrank");
             break;
         }
+        sr_sha256_update(&hash, buf, (size_t)got);
         for (size_t done = 0; done < (size_t)got && !err;) {
             ssize_t n = write(fd, buf + done, (size_t)got - done);
             if (n < 0 && errno == EINTR)
@@ -121,6 +125,8 @@ sr_error *sr_spool_copy_to(const sr_spool *s, int fd)
         at += (size_t)got;
     }
     free(buf);
+    if (sha256)
+        sr_sha256_final_hex(&hash, sha256);
     return err;
 }
 

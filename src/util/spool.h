@@ -28,8 +28,9 @@ size_t sr_spool_size(const sr_spool *s);
 const char *sr_spool_path(const sr_spool *s);
 /* Up to n bytes from offset at into buf; *got how many (fewer only at the end). */
 sr_error *sr_spool_read_at(const sr_spool *s, size_t at, void *buf, size_t n, size_t *got);
-/* Its bytes, from the start, written to fd. */
-sr_error *sr_spool_copy_to(const sr_spool *s, int fd);
+/* Its bytes, from the start, written to fd; their SHA-256 (hex) into
+ * sha256 as they are copied (the writer's manifest), unless it is NULL. */
+sr_error *sr_spool_copy_to(const sr_spool *s, int fd, char sha256[65]);
 /* Its bytes in memory (*data NUL-terminated; free it): for the tests. */
 sr_error *sr_spool_read_all(const sr_spool *s, char **data, size_t *len);
 void sr_spool_free(sr_spool *s); /* NULL: nothing */
