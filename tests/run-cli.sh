@@ -289,6 +289,23 @@ if run summary-md-outputs-compare 0 compare fixtures/v5e-gemma4-formats fixtures
     has "$tmp/out" "The comparison's data: $tmp/cmj/compare.json and compare.csv (sweep-report " &&
     ! grep -q 'compare\.html\|compare\.pdf\|compare\.md' "$tmp/out" && [ ! -e "$tmp/cmj/compare.html" ]; then ok
 else bad "compare --outputs json,csv --summary-md -: names compare.json and compare.csv only"; fi
+# report.sqlite and figures.csv go through the one writer: named by --summary-md, recorded in the
+# manifest with their SHA-256 and size like every file of the set
+if run summary-md-outputs-sqlite 0 report "$export_dir" -o "$tmp/sms" --resamples 1000 --outputs sqlite,csv \
+    --summary-md - &&
+    has "$tmp/out" "The report's data: $tmp/sms/results.csv and report.sqlite (sweep-report " &&
+    python3 - "$tmp/sms" <<'PY'
+import hashlib, os, sys
+d = sys.argv[1]
+text = open(os.path.join(d, ".sweep-report.manifest"), encoding="utf-8").read()
+for name in ("report.sqlite", "figures.csv", "results.csv"):
+    data = open(os.path.join(d, name), "rb").read()
+    want = hashlib.sha256(data).hexdigest()
+    if not any(want in line and name in line and str(len(data)) in line for line in text.splitlines()):
+        sys.exit("%s: not in the manifest with sha256 %s and size %d" % (name, want, len(data)))
+PY
+then ok
+else bad "report --outputs sqlite,csv: report.sqlite and figures.csv written through the writer, in its manifest"; fi
 if run summary-md-outputs-html 0 report "$export_dir" -o "$tmp/smh" --resamples 1000 --outputs html --summary-md - &&
     has "$tmp/out" "The whole report: $tmp/smh/report.html (sweep-report "; then ok
 else bad "report --outputs html --summary-md -: names report.html alone"; fi

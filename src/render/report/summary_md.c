@@ -43,8 +43,11 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
         static const sr_format_file documents[] = {
             {SR_OUTPUT_HTML, "report.html"}, {SR_OUTPUT_PDF, "report.pdf"}, {SR_OUTPUT_MD, "results.md"}};
         static const sr_format_file data[] = {
-            {SR_OUTPUT_JSON, "report.json"}, {SR_OUTPUT_CSV, "results.csv"}, {SR_OUTPUT_TEX, "results.tex"}};
-        char *where = sr_text_files_written(out_dir, sweep->settings.outputs, "report", documents, 3, data, 3);
+            {SR_OUTPUT_JSON, "report.json"},
+            {SR_OUTPUT_CSV, "results.csv"},
+            {SR_OUTPUT_TEX, "results.tex"},
+            {SR_OUTPUT_SQLITE, "report.sqlite"}};
+        char *where = sr_text_files_written(out_dir, sweep->settings.outputs, "report", documents, 3, data, 4);
         sr_doc_note(overview, where);
         free(where);
     }
