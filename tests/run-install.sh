@@ -158,10 +158,10 @@ want "report globs/g<TAB> (names with * [ ] and a space)" "globs/g c globs/g* gl
     sweep-report report globs/g
 want "report -o globs/g[<TAB>" "globs/g[ab]" sweep-report report -o "globs/g["
 # --outputs: a comma-separated list; compare's has no tex
-want "report --outputs <TAB>" "csv html json md pdf png svg tex" sweep-report report --outputs ""
+want "report --outputs <TAB>" "csv html json md pdf png sqlite svg tex" sweep-report report --outputs ""
 want "report --outputs j<TAB>" "json" sweep-report report --outputs j
 want "report --outputs json,p<TAB>" "json,pdf json,png" sweep-report report --outputs json,p
-want "audit x y --outputs=json,csv,<TAB> (each once)" "json,csv,html json,csv,md json,csv,pdf json,csv,png json,csv,svg json,csv,tex" \
+want "audit x y --outputs=json,csv,<TAB> (each once)" "json,csv,html json,csv,md json,csv,pdf json,csv,png json,csv,sqlite json,csv,svg json,csv,tex" \
     sweep-report audit x y --outputs = json,csv,
 want "compare a b --outputs t<TAB> (compare writes no tex)" "" sweep-report compare a b --outputs t
 # bash-completion loads an installed completion on demand from XDG_DATA_DIRS
