@@ -50,8 +50,8 @@ static void score_summary(sr_scores *s, double confidence)
  * bootstrap in parallel, the verdict serially again. */
 typedef struct comparison_job {
     sr_scores *scores;
-    double *diff; /* model - baseline over paired items */
-    size_t n;
+    sr_pairing pairing; /* model - baseline over paired items */
+    bool binary;        /* both sides' scores are 0/1 */
     unsigned long seed;
     size_t family; /* index of the baseline's benchmark: the comparison's family */
     bool ok;
@@ -123,27 +123,22 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         sr_pairing_release(&pairing);
         return err;
     }
-    s->vs_baseline.n_paired = n;
-    s->vs_baseline.delta = pairing.sum / (double)n;
-    s->vs_baseline.better = pairing.better;
-    s->vs_baseline.worse = pairing.worse;
     /* The items themselves, for an auditor to open (items.csv). */
     sr_flipped_items(s, base_idx, &s->flipped, &s->n_flipped);
-    /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
-    s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
+    s->compared = true;
+    bool binary = s->binary && base->binary;
     if (n < SR_MIN_PAIRED_ITEMS) {
         /* Described (delta, counts, exact p), not bootstrapped: no interval
          * and the verdict "too few items". */
-        s->compared = true;
-        s->vs_baseline.verdict = SR_VERDICT_TOO_FEW_ITEMS;
+        sr_paired_fill(&pairing, binary, NULL, &s->vs_baseline);
         sr_pairing_release(&pairing);
         return NULL;
     }
     void *items = jobs->items;
     sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
     jobs->items = items;
-    jobs->items[jobs->n++] =
-        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), family, false};
+    jobs->items[jobs->n++] = (comparison_job){s, pairing, binary, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark),
+                                              family, false};
     return NULL;
 }
 
@@ -162,16 +157,12 @@ static void run_job(comparison_job *job, const sr_settings *st)
         [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
-    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
-                                  levels, n_levels, &s->vs_baseline.resampling, &s->vs_baseline.sampled_ci_low,
-                                  &s->vs_baseline.sampled_ci_high);
-    s->vs_baseline.ci_low = levels[LEVEL_REPORTED].low;
-    s->vs_baseline.ci_high = levels[LEVEL_REPORTED].high;
+    sr_paired_test test = {st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0, levels, n_levels};
+    job->ok = sr_paired_fill(&job->pairing, job->binary, &test, &s->vs_baseline);
     s->other_ci_low = levels[LEVEL_OTHER].low;
     s->other_ci_high = levels[LEVEL_OTHER].high;
     s->tost_ci_low = levels[LEVEL_TOST].low;
     s->tost_ci_high = levels[LEVEL_TOST].high;
-    s->vs_baseline.mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
 }
 
 static void run_job_at(void *ctx, size_t i)
@@ -246,7 +237,7 @@ static void holm_by_family(job_list *jobs)
         if (!sr_holm_adjust(p, m, adjusted))
             continue; /* never: McNemar p-values are in [0, 1] */
         for (size_t k = 0; k < m; k++)
-            jobs->items[member[k]].scores->mcnemar_p_holm = adjusted[k];
+            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_holm = adjusted[k];
     }
     free(p);
     free(adjusted);
@@ -270,8 +261,6 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         if (!jobs->items[i].ok)
             return sr_oom(); /* GSL could not allocate its generator */
         sr_scores *s = jobs->items[i].scores;
-        s->compared = true;
-        s->vs_baseline.verdict = sr_verdict_from_interval(s->vs_baseline.ci_low, s->vs_baseline.ci_high);
         s->other_verdict = sr_verdict_from_interval(s->other_ci_low, s->other_ci_high);
         s->verdict_flips = s->vs_baseline.verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
@@ -283,7 +272,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
 static void jobs_free(job_list *jobs)
 {
     for (size_t i = 0; i < jobs->n; i++)
-        free(jobs->items[i].diff);
+        sr_pairing_release(&jobs->items[i].pairing);
     free(jobs->items);
 }
 

@@ -490,7 +490,7 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         {"sampled_ci_low", offsetof(sr_scores, vs_baseline.sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"sampled_ci_high", offsetof(sr_scores, vs_baseline.sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"mcnemar_p", offsetof(sr_scores, vs_baseline.mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
-        {"mcnemar_p_holm", offsetof(sr_scores, mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mcnemar_p_holm", offsetof(sr_scores, vs_baseline.mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
         if (strcmp(field, numbers[i].name) == 0) {

@@ -221,6 +221,34 @@ bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned 
     return ok;
 }
 
+bool sr_paired_fill(const sr_pairing *p, bool binary, const sr_paired_test *test, sr_paired_result *out)
+{
+    *out = sr_paired_result_none();
+    out->n_paired = p->n;
+    if (p->n == 0)
+        return true;
+    out->delta = p->sum / (double)p->n;
+    out->better = p->better;
+    out->worse = p->worse;
+    /* Exact at any n, so given under SR_MIN_PAIRED_ITEMS too (compare once
+     * left it out there while the report gave it). */
+    out->mcnemar_p = binary ? sr_mcnemar_exact_p(p->better, p->worse) : NAN;
+    if (p->n < SR_MIN_PAIRED_ITEMS) {
+        out->verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
+        return true;
+    }
+    if (!test)
+        return true;
+    bool ok = sr_paired_intervals(p->diff, p->n, test->resamples, test->seed, test->exact, test->levels,
+                                  test->n_levels, &out->resampling, &out->sampled_ci_low, &out->sampled_ci_high);
+    out->ci_low = test->levels[0].low;
+    out->ci_high = test->levels[0].high;
+    out->ci_level = test->levels[0].confidence;
+    out->mde = sr_min_detectable_effect(p->diff, p->n, out->ci_level, SR_MDE_POWER);
+    out->verdict = sr_verdict_from_interval(out->ci_low, out->ci_high);
+    return ok;
+}
+
 sr_verdict sr_verdict_from_interval(double low, double high)
 {
     if (low <= 0 && high >= 0)

@@ -58,6 +58,30 @@ bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned 
                          sr_interval *levels, size_t n_levels, const char **resampling, double *sampled_low,
                          double *sampled_high);
 
+/* How a paired comparison is tested: its own resample stream, and the
+ * levels read off one set of resamples (levels[0] is the reported
+ * interval; the others, such as the Bonferroni or the TOST level, are
+ * written back into levels). */
+typedef struct sr_paired_test {
+    long resamples;
+    unsigned long seed;
+    bool exact; /* ci_method "exact": every level off the exact bootstrap distribution when there is one */
+    sr_interval *levels;
+    size_t n_levels;
+} sr_paired_test;
+
+/* The one way a paired result is filled, for the report's comparisons with
+ * the baseline and compare's alike: n_paired, delta and the discordant
+ * counts from the pairing; when both sides' scores are 0/1 (binary), the
+ * exact McNemar p, which is exact at any n; then under SR_MIN_PAIRED_ITEMS
+ * items the verdict TOO_FEW_ITEMS and nothing more (the bootstrap and the
+ * power formula rest on large-sample behaviour), else, when test is given,
+ * the paired bootstrap at every level of test (sr_paired_intervals), the
+ * MDE at levels[0] and the verdict its interval gives. With test NULL and
+ * enough items the result is described but not yet tested (verdict NONE).
+ * False only when GSL fails. */
+bool sr_paired_fill(const sr_pairing *p, bool binary, const sr_paired_test *test, sr_paired_result *out);
+
 /* An interval that holds 0 (bounds included): no measured difference;
  * above: higher; below: lower. */
 sr_verdict sr_verdict_from_interval(double low, double high);

@@ -126,6 +126,13 @@ sr_spread sr_spread_none(void)
                        .verdict = SR_SPEED_UNJUDGED};
 }
 
+sr_paired_result sr_paired_result_none(void)
+{
+    return (sr_paired_result){.delta = NAN, .ci_low = NAN, .ci_high = NAN, .ci_level = NAN, .mde = NAN,
+                              .sampled_ci_low = NAN, .sampled_ci_high = NAN, .mcnemar_p = NAN,
+                              .mcnemar_p_holm = NAN, .verdict = SR_VERDICT_NONE};
+}
+
 const char *sr_latency_metric_name(sr_latency_metric m)
 {
     switch (m) {
@@ -337,9 +344,8 @@ void sr_scores_init(sr_scores *s)
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
-    s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
-    s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
-    s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->vs_baseline = sr_paired_result_none();
+    s->ci_level = s->tost_ci_low = s->tost_ci_high = NAN;
     s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
     s->equivalent = s->frontier = -1;
 }

@@ -141,7 +141,6 @@ typedef struct sr_scores {
                                                  tests, from the same resamples; NAN */
     int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
                                                  0: it does not; -1: no margin given, or no interval */
-    double mcnemar_p_holm;                    /* Holm-adjusted over the benchmark's family; NAN */
     double other_ci_level;                    /* the level not asked for: Bonferroni without --simultaneous,
                                                  the report's with it; NAN */
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */

@@ -9,6 +9,7 @@
 #include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/paired_parts.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -130,22 +131,20 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     char note[128];
     for (size_t k = 0; k < mc->n_accuracy; k++) {
         const sr_accuracy_change *ch = &mc->accuracy[k];
-        bool paired = ch->before && ch->after && ch->change.n_paired > 0;
-        bool tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool tested = ch->before && ch->after && ch->change.n_paired > 0 &&
+                      ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         row_init(&r, id, label, "accuracy", ch->benchmark);
         r.num[C_BEFORE] = ch->before ? ch->before->score : NAN;
         r.num[C_AFTER] = ch->after ? ch->after->score : NAN;
-        r.num[C_N_PAIRED] = ch->before && ch->after ? (double)ch->change.n_paired : NAN;
-        if (paired) {
-            r.num[C_DELTA] = ch->change.delta;
-            r.num[C_BETTER] = (double)ch->change.better;
-            r.num[C_WORSE] = (double)ch->change.worse;
-        }
-        if (tested) {
-            r.num[C_CI_LOW] = ch->change.ci_low;
-            r.num[C_CI_HIGH] = ch->change.ci_high;
-            r.num[C_P] = ch->change.mcnemar_p;
-        }
+        double v[SR_PF_N];
+        sr_paired_values(&ch->change, ch->before && ch->after, v);
+        r.num[C_N_PAIRED] = v[SR_PF_N_PAIRED];
+        r.num[C_DELTA] = v[SR_PF_DELTA];
+        r.num[C_BETTER] = v[SR_PF_BETTER];
+        r.num[C_WORSE] = v[SR_PF_WORSE];
+        r.num[C_CI_LOW] = v[SR_PF_CI_LOW];
+        r.num[C_CI_HIGH] = v[SR_PF_CI_HIGH];
+        r.num[C_P] = v[SR_PF_MCNEMAR_P];
         r.verdict = tested ? sr_compare_verdict_name(ch->change.verdict) : NULL;
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_accuracy_note(note, sizeof note, ch);

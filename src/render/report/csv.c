@@ -8,6 +8,7 @@
 
 #include "render/render.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -114,14 +115,14 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
         row_init(&r, m, "accuracy", s->benchmark);
         r.num[COL_N] = (double)sr_scores_n(s);
         r.num[COL_SCORE] = s->score;
-        if (s->compared) {
-            r.num[COL_DELTA] = s->vs_baseline.delta;
-            r.num[COL_CI_LOW] = s->vs_baseline.ci_low;
-            r.num[COL_CI_HIGH] = s->vs_baseline.ci_high;
-            r.num[COL_P] = s->vs_baseline.mcnemar_p;
-            r.num[COL_MDE] = s->vs_baseline.mde;
-            r.num[COL_P_HOLM] = s->mcnemar_p_holm;
-        }
+        double v[SR_PF_N];
+        sr_paired_values(&s->vs_baseline, s->compared, v);
+        r.num[COL_DELTA] = v[SR_PF_DELTA];
+        r.num[COL_CI_LOW] = v[SR_PF_CI_LOW];
+        r.num[COL_CI_HIGH] = v[SR_PF_CI_HIGH];
+        r.num[COL_P] = v[SR_PF_MCNEMAR_P];
+        r.num[COL_MDE] = v[SR_PF_MDE];
+        r.num[COL_P_HOLM] = v[SR_PF_MCNEMAR_P_HOLM];
         r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->vs_baseline.verdict);
         r.source = s->source;
         put_row(sb, &r, -1);

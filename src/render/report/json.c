@@ -12,6 +12,7 @@
 #include "render/report/claims_text.h"
 #include "render/shared/findings.h"
 #include "render/shared/json_parts.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/kv_text.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
@@ -122,8 +123,7 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "score_ci_low", sr_json_num(s->score_ci_low));
         sr_json_add(b, "score_ci_high", sr_json_num(s->score_ci_high));
         bool cmp = s->compared;
-        sr_json_paired_result(b, &s->vs_baseline, s->ci_level, cmp, cmp, cmp);
-        sr_json_add(b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
+        sr_json_paired_result(b, &s->vs_baseline, cmp, true);
         /* too few items: the verdict says so, and verdict_note gives n */
         sr_json_add(b, "verdict", sr_json_str(sr_verdict_name(s->vs_baseline.verdict)));
         sr_json_add(b, "verdict_note", verdict_note(s));
@@ -617,14 +617,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(settings, "seed_derivation",
                 cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
                                    "benchmark)), low 32 bits folded"));
-    sr_json_add(settings, "quantile", cJSON_CreateString(sr_text_quantile_method(st->ci_method)));
-    sr_json_add(settings, "resampling", cJSON_CreateString(sr_text_resampling_method()));
-    sr_json_add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
-    sr_json_add(settings, "multiplicity",
-                cJSON_CreateString("mcnemar_p_holm: Holm step-down over each benchmark's comparisons; simultaneous: "
-                                   "Bonferroni intervals at 1 - (1 - confidence) / m per benchmark"));
-    sr_json_add(settings, "mde_power", cJSON_CreateNumber(SR_MDE_POWER));
-    sr_json_add(settings, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
+    sr_json_paired_methods(settings, st, true);
     sr_json_add(settings, "speed_cv_limit", cJSON_CreateNumber(SR_SPEED_CV_LIMIT));
     sr_json_add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     sr_json_add(settings, "speed_interval",

@@ -10,6 +10,7 @@
 #include "render/report/tables.h"
 #include "render/report/text.h"
 #include "render/shared/kv_text.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -250,14 +251,12 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     sr_tb_column(&b, "n", NULL, true, 0.8);
     sr_tb_column(&b, heading, NULL, true, 2.6);
     sr_tb_column(&b, "Verdict", NULL, false, 2.6);
-    sr_tb_column(&b, "MDE", "points", true, 0.9);
-    sr_tb_column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+    sr_tb_paired_head_columns(&b, "difference");
     if (margin) {
         sr_tb_column(&b, "TOST interval", NULL, true, 1.9);
         sr_tb_column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
     }
-    sr_tb_column(&b, "McNemar p", "Holm", true, 1.3);
-    sr_tb_column(&b, "n paired", NULL, true, 0.9);
+    sr_tb_paired_tail_columns(&b, true);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
@@ -284,9 +283,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
         if (v)
             v->tone = verdict_tone(s);
-        /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-        double mde = compared ? s->vs_baseline.mde : NAN;
-        sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, mde * 100, 1) : NULL);
+        const sr_paired_result *paired = s ? &s->vs_baseline : NULL;
+        sr_tb_paired_head_cells(&b, paired, compared);
         if (margin) {
             char lo[64], hi[64];
             bool tost = compared && isfinite(s->tost_ci_low);
@@ -294,14 +292,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                      sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
             sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
         }
-        sr_cell *p =
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
-        if (compared && isfinite(s->mcnemar_p_holm)) {
-            char holm[64];
-            sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
-        }
-        sr_tb_cell(&b, SR_CELL_NUMBER,
-                   compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
+        sr_tb_paired_tail_cells(&b, paired, compared);
     }
     if (across)
         sr_tb_note(&b, "%s", ACROSS_VERSIONS);
