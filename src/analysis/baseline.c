@@ -13,6 +13,22 @@
 #include "util/progress.h"
 #include "util/strbuf.h"
 
+/* The score's cluster-robust SE when its items name clusters (2 or more). */
+static void clustered_error(sr_scores *s)
+{
+    size_t n_clusters;
+    uint32_t *ids = sr_cluster_ids(s, NULL, s->n_items, &n_clusters);
+    if (!ids)
+        return;
+    s->n_clusters = n_clusters;
+    double *x = sr_xmalloc(s->n_items * sizeof *x);
+    for (size_t i = 0; i < s->n_items; i++)
+        x[i] = s->items[i].score;
+    s->score_se_clustered = sr_clustered_se(x, ids, s->n_items, n_clusters);
+    free(x);
+    free(ids);
+}
+
 static void score_summary(sr_scores *s, double confidence)
 {
     if (s->summary_only) { /* the summary's own figures: nothing to recompute */
@@ -34,6 +50,7 @@ static void score_summary(sr_scores *s, double confidence)
     s->correct = sum;
     s->score = s->n_items ? sum / (double)s->n_items : NAN;
     s->binary = binary;
+    clustered_error(s);
     /* The score's own interval, for a leaderboard without a baseline. */
     if (binary) {
         sr_wilson_interval(sum, s->n_items, confidence, &s->score_ci_low, &s->score_ci_high);
@@ -157,7 +174,8 @@ static void run_job(comparison_job *job, const sr_settings *st)
         [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
-    sr_paired_test test = {st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0, levels, n_levels};
+    sr_paired_test test = {st->resamples, job->seed, st->mde_target / 100, strcmp(st->ci_method, "exact") == 0,
+                           levels, n_levels};
     job->ok = sr_paired_fill(&job->pairing, job->binary, &test, &s->vs_baseline);
     s->other_ci_low = levels[LEVEL_OTHER].low;
     s->other_ci_high = levels[LEVEL_OTHER].high;
@@ -212,11 +230,12 @@ static int equivalence(const sr_scores *s, double margin_points)
     return s->tost_ci_low > -m && s->tost_ci_high < m;
 }
 
-/* Holm over each benchmark's family of McNemar p-values. */
-static void holm_by_family(job_list *jobs)
+/* Holm and Benjamini-Hochberg over each benchmark's family of McNemar
+ * p-values (the comparisons with an interval on it). */
+static void adjust_by_family(job_list *jobs)
 {
     size_t n = jobs->n ? jobs->n : 1;
-    double *p = sr_xmalloc(n * sizeof *p), *adjusted = sr_xmalloc(n * sizeof *adjusted);
+    double *p = sr_xmalloc(n * sizeof *p), *holm = sr_xmalloc(n * sizeof *holm), *bh = sr_xmalloc(n * sizeof *bh);
     size_t *member = sr_xmalloc(n * sizeof *member);
     bool *done = sr_xcalloc(n, sizeof *done);
     for (size_t i = 0; i < jobs->n; i++) {
@@ -234,13 +253,16 @@ static void holm_by_family(job_list *jobs)
                 p[m++] = s->vs_baseline.mcnemar_p;
             }
         }
-        if (!sr_holm_adjust(p, m, adjusted))
+        if (!sr_holm_adjust(p, m, holm) || !sr_bh_adjust(p, m, bh))
             continue; /* never: McNemar p-values are in [0, 1] */
-        for (size_t k = 0; k < m; k++)
-            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_holm = adjusted[k];
+        for (size_t k = 0; k < m; k++) {
+            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_holm = holm[k];
+            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_bh = bh[k];
+        }
     }
     free(p);
-    free(adjusted);
+    free(holm);
+    free(bh);
     free(member);
     free(done);
 }
@@ -265,7 +287,7 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         s->verdict_flips = s->vs_baseline.verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
     }
-    holm_by_family(jobs);
+    adjust_by_family(jobs);
     return NULL;
 }
 
@@ -276,9 +298,9 @@ static void jobs_free(job_list *jobs)
     free(jobs->items);
 }
 
-static void speed_summary(sr_scenario *sc, const sr_slo *slo)
+static void speed_summary(sr_scenario *sc, const sr_slo *slo, double confidence)
 {
-    sr_latency_summary(sc, slo);
+    sr_latency_summary(sc, slo, confidence);
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
         size_t offset;
@@ -365,7 +387,7 @@ static void model_summary_at(void *ctx, size_t i)
     for (size_t j = 0; j < m->n_benchmarks; j++)
         score_summary(&m->benchmarks[j], sweep->settings.confidence);
     for (size_t j = 0; j < m->n_scenarios; j++)
-        speed_summary(&m->scenarios[j], &sweep->settings.slo);
+        speed_summary(&m->scenarios[j], &sweep->settings.slo, sweep->settings.confidence);
     sr_slo_capacities(m, &sweep->settings.slo);
 }
 

@@ -268,7 +268,8 @@ static void run_job_at(void *ctx, size_t i)
     accuracy_job *job = &jobs->items[i];
     const sr_settings *st = jobs->settings;
     sr_interval level = {st->confidence, NAN, NAN};
-    sr_paired_test test = {st->resamples, job->change->seed, strcmp(st->ci_method, "exact") == 0, &level, 1};
+    sr_paired_test test = {st->resamples, job->change->seed, st->mde_target / 100, strcmp(st->ci_method, "exact") == 0,
+                           &level, 1};
     job->ok = sr_paired_fill(&job->pairing, job->binary, &test, &job->change->change);
 }
 

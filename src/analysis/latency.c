@@ -36,18 +36,45 @@ static bool is_good(const sr_slo *slo, double ttft_s, double tpot_s, double e2el
            (isnan(slo->e2el_ms) || e2el_s <= slo->e2el_ms / 1000);
 }
 
-static void set_percentiles(sr_latency *lat, const double *sorted_s, size_t n, long requests)
+static void set_percentiles(sr_latency *lat, const double *sorted_s, size_t n, long requests, double confidence)
 {
     if (n == 0)
         return;
-    for (size_t p = 0; p < SR_N_PCT; p++)
-        lat->pct_ms[p] = sr_percentile_sorted(sorted_s, n, sr_latency_pct_value((sr_latency_pct)p)) * 1000;
+    for (size_t p = 0; p < SR_N_PCT; p++) {
+        double q = sr_latency_pct_value((sr_latency_pct)p);
+        lat->pct_ms[p] = sr_percentile_sorted(sorted_s, n, q) * 1000;
+        /* the distribution-free interval: two order statistics */
+        size_t lo, hi;
+        if (sr_percentile_order_ranks(n, q / 100, confidence, &lo, &hi)) {
+            lat->ci_low_ms[p] = sorted_s[lo - 1] * 1000;
+            lat->ci_high_ms[p] = sorted_s[hi - 1] * 1000;
+        }
+    }
     lat->n = requests;
+    lat->n_values = (long)n;
     lat->source = SR_LAT_SOURCE_REQUESTS;
 }
 
+/* The ITLs' percentile intervals: the order statistics picked by selection
+ * from the unsorted gaps (there are hundreds of thousands). */
+static void itl_intervals(sr_latency *lat, double *v, size_t n, double confidence)
+{
+    for (size_t p = 0; p < SR_N_PCT; p++) {
+        size_t lo, hi;
+        if (!sr_percentile_order_ranks(n, sr_latency_pct_value((sr_latency_pct)p) / 100, confidence, &lo, &hi))
+            continue;
+        const size_t ranks[2] = {lo - 1, hi - 1};
+        double at[2];
+        if (sr_order_statistics_unsorted(v, n, ranks, 2, at)) {
+            lat->ci_low_ms[p] = at[0] * 1000;
+            lat->ci_high_ms[p] = at[1] * 1000;
+        }
+    }
+    lat->n_values = (long)n;
+}
+
 /* Every run's successful requests, pooled; false when a run has no arrays. */
-static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
+static bool pool_requests(sr_scenario *sc, const sr_slo *slo, double confidence)
 {
     for (size_t r = 0; r < sc->n_runs; r++)
         if (!sc->runs[r].requests)
@@ -55,12 +82,13 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     if (sc->n_runs == 0)
         return false;
     values ttft = {0}, tpot = {0}, e2el = {0}, itl = {0};
-    long good = 0, successful = 0;
+    long good = 0, successful = 0, sent = 0;
     double duration = 0;
     bool with_slo = sr_slo_set(slo);
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_requests *q = sc->runs[r].requests;
         duration += sc->runs[r].duration_s;
+        sent += (long)q->n;
         if (itl.cap < itl.n + q->itl_start[q->n]) { /* room for the run's ITLs at once */
             void *p = itl.v;
             sr_grow(&p, &itl.cap, itl.n + q->itl_start[q->n], sizeof *itl.v);
@@ -92,9 +120,9 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
     gsl_sort(ttft.v, 1, ttft.n);
     gsl_sort(tpot.v, 1, tpot.n);
     gsl_sort(e2el.v, 1, e2el.n);
-    set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n);
-    set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n);
-    set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n);
+    set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n, confidence);
+    set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n, confidence);
+    set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n, confidence);
     /* Every token's ITL (hundreds of thousands): the percentiles by
      * selection, not by sorting them all. */
     if (itl.n) {
@@ -106,6 +134,7 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
             sc->latency[SR_LAT_ITL].pct_ms[p] = q[p] * 1000;
         sc->latency[SR_LAT_ITL].n = successful;
         sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
+        itl_intervals(&sc->latency[SR_LAT_ITL], itl.v, itl.n, confidence);
     }
     free(itl.v);
     sc->pooled = (sr_pooled_requests){.known = true,
@@ -116,6 +145,7 @@ static bool pool_requests(sr_scenario *sc, const sr_slo *slo)
                                       .n_tpot = tpot.n,
                                       .n_e2el = e2el.n,
                                       .good = with_slo ? good : -1,
+                                      .sent = sent,
                                       .duration_s = isfinite(duration) ? duration : NAN};
     return true;
 }
@@ -173,10 +203,10 @@ static long failed_requests(const sr_scenario *sc)
     return sc->n_runs ? sum : -1;
 }
 
-void sr_latency_summary(sr_scenario *sc, const sr_slo *slo)
+void sr_latency_summary(sr_scenario *sc, const sr_slo *slo, double confidence)
 {
     sc->failed_requests = failed_requests(sc);
-    if (pool_requests(sc, slo)) {
+    if (pool_requests(sc, slo, confidence)) {
         /* The pooled values are all that is read from here on. */
         for (size_t r = 0; r < sc->n_runs; r++) {
             sr_bench_requests_free(sc->runs[r].requests);
@@ -184,6 +214,13 @@ void sr_latency_summary(sr_scenario *sc, const sr_slo *slo)
         }
         if (sc->pooled.good >= 0 && sc->pooled.duration_s > 0)
             sc->goodput = (double)sc->pooled.good / sc->pooled.duration_s;
+        /* SLO attainment: the share of the requests sent that meet every
+         * bound (a failed request does not), with its Wilson interval. */
+        if (sc->pooled.good >= 0 && sc->pooled.sent > 0) {
+            sc->slo_attainment = (double)sc->pooled.good / (double)sc->pooled.sent;
+            sr_wilson_interval((double)sc->pooled.good, (size_t)sc->pooled.sent, confidence,
+                               &sc->slo_attainment_ci_low, &sc->slo_attainment_ci_high);
+        }
     }
     file_percentiles(sc);
 }

@@ -19,8 +19,12 @@
  * failed requests over the runs and, with slo set and per-request arrays,
  * goodput: the requests meeting every bound (a TPOT of 0 for a request of
  * one output token, as vLLM's --goodput counts it) per second of the runs'
- * total duration. */
-void sr_latency_summary(sr_scenario *sc, const sr_slo *slo);
+ * total duration, and the SLO attainment: those requests over the requests
+ * sent (failed ones included), with its Wilson interval at confidence.
+ * Each pooled percentile gets its distribution-free interval at confidence
+ * from two order statistics (sr_percentile_order_ranks; NAN when the
+ * values are too few). */
+void sr_latency_summary(sr_scenario *sc, const sr_slo *slo, double confidence);
 
 /* The seed of one latency ratio's resample stream: sr_pair_seed(seed,
  * model_id, "latency\n<scenario key>\n<ratio name>"). */

@@ -30,10 +30,16 @@ typedef struct sr_paired_result {
                                                SR_MDE_POWER (a fraction, like delta); NAN */
     double sampled_ci_low, sampled_ci_high; /* with ci_method "exact": the Monte Carlo interval, whose
                                                distance to the exact one is its Monte Carlo error; NAN */
-    const char *resampling;                 /* "multinomial" (few-valued differences), "index", or NULL */
+    const char *resampling;                 /* "multinomial" (few-valued differences), "index", "clusters"
+                                               (whole clusters drawn), or NULL */
     double mcnemar_p;                       /* exact at any n; NAN when scores are not 0/1 */
     double mcnemar_p_holm;                  /* Holm-adjusted over the comparison's family (the report: a
                                                benchmark's comparisons with the baseline); NAN outside one */
+    double mcnemar_p_bh;                    /* Benjamini-Hochberg over the same family; NAN outside one */
+    size_t n_clusters;                      /* clusters among the paired items (2 or more); 0: unclustered */
+    double delta_se_clustered;              /* the cluster-robust SE of delta; NAN without clusters */
+    double items_needed;                    /* items to detect the --mde-target difference at SR_MDE_POWER and
+                                               the interval's level; NAN without an interval or spread */
     long better, worse;                     /* discordant items: right only in b, right only in a */
     sr_verdict verdict;                     /* read off ci_low/ci_high */
 } sr_paired_result;

@@ -394,7 +394,9 @@ Test(compare, tost_from_the_same_resamples)
  *     1 - .05/3 (tail .00833) k = 0: 0, "no measured difference". It flips.
  *   B loses none: p = 1, [0, 0].
  *   C loses 10: p = 2 / 2^10 = .001953125, "lower" at both levels.
- * Holm, m = 3: C 3 * .001953125 = .005859375; A 2 * .125 = .25; B 1. */
+ * Holm, m = 3: C 3 * .001953125 = .005859375; A 2 * .125 = .25; B 1.
+ * Benjamini-Hochberg over the same family: m p / rank = C .005859375, A
+ * 3 * .125 / 2 = .1875, B 3 * 1 / 3 = 1, already increasing. */
 static void multiplicity_sweep(sr_sweep *sw, bool simultaneous)
 {
     sr_sweep_init(sw);
@@ -427,6 +429,9 @@ Test(compare, holm_and_simultaneous_hand_computed)
         cr_assert_float_eq(b->vs_baseline.mcnemar_p_holm, 1.0, 1e-15);
         cr_assert_float_eq(c->vs_baseline.mcnemar_p, 0.001953125, 1e-15);
         cr_assert_float_eq(c->vs_baseline.mcnemar_p_holm, 0.005859375, 1e-15);
+        cr_assert_float_eq(a->vs_baseline.mcnemar_p_bh, 0.1875, 1e-15);
+        cr_assert_float_eq(b->vs_baseline.mcnemar_p_bh, 1.0, 1e-15);
+        cr_assert_float_eq(c->vs_baseline.mcnemar_p_bh, 0.005859375, 1e-15);
         cr_assert_eq(a->family_size, 3);
         cr_assert_float_eq(a->ci_level, simultaneous ? joint : 0.95, 1e-15);
         cr_assert_float_eq(a->other_ci_level, simultaneous ? 0.95 : joint, 1e-15);

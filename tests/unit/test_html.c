@@ -247,9 +247,9 @@ Test(html_report, holds_the_figures)
     char *html = render_html(&sw, &len);
     /* Accuracy: score, delta with interval, verdict, p, n. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.612</td>"), "baseline GSM8K score");
-    /* Delta, verdict, MDE (none in the fixture), McNemar p, paired items. */
+    /* Delta, verdict, MDE and items needed (none in the fixture), McNemar p, paired items. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9 [+21.9, +27.8]</td><td class=\"v-higher\">higher</td>"
-                                    "<td class=\"num missing\">\xE2\x80\x94</td>"
+                                    "<td class=\"num missing\">\xE2\x80\x94</td><td class=\"num missing\">\xE2\x80\x94</td>"
                                     "<td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
     cr_assert_not_null(strstr(html, "\xE2\x88\x92"
                                     "5.2 [\xE2\x88\x92"

@@ -16,7 +16,7 @@
 
 static const char csv_header[] = "model,label,section,name,before,after,n_paired,delta,ci_low,ci_high,mcnemar_p,verdict,"
                                  "flipped_better,flipped_worse,ratio,ratio_low,ratio_high,within_noise,regression,detail,"
-                                 "ratio_ci_low,ratio_ci_high\r\n";
+                                 "ratio_ci_low,ratio_ci_high";
 
 enum {
     C_BEFORE,
@@ -41,6 +41,7 @@ typedef struct row {
     const char *before_text, *after_text; /* instead of the numbers, for setup values and statuses */
     double num[N_NUMS];
     const char *verdict, *within_noise, *regression, *detail;
+    const sr_paired_result *paired; /* an accuracy row's, with both sides; NULL */
 } row;
 
 static void row_init(row *r, const char *model, const char *label, const char *section, const char *name)
@@ -80,6 +81,7 @@ static void put_row(sr_strbuf *sb, const row *r)
     sr_csv_text(sb, r->detail, false);
     sr_csv_num(sb, r->num[C_RATIO_CI_LOW]);
     sr_csv_num(sb, r->num[C_RATIO_CI_HIGH]);
+    sr_csv_paired_cells(sb, r->paired, r->paired != NULL, false);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -145,6 +147,7 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
         r.num[C_CI_LOW] = v[SR_PF_CI_LOW];
         r.num[C_CI_HIGH] = v[SR_PF_CI_HIGH];
         r.num[C_P] = v[SR_PF_MCNEMAR_P];
+        r.paired = ch->before && ch->after ? &ch->change : NULL;
         r.verdict = tested ? sr_compare_verdict_name(ch->change.verdict) : NULL;
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_accuracy_note(note, sizeof note, ch);
@@ -205,6 +208,8 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, csv_header);
+    sr_csv_paired_header(&sb, false); /* the paired columns results.csv ends with too */
+    sr_strbuf_puts(&sb, "\r\n");
     setup_rows(&sb, c);
     for (size_t i = 0; i < n; i++)
         model_rows(&sb, &c->models[order[i]]);

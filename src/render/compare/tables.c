@@ -252,7 +252,14 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     sr_tb_column(&b, "After", NULL, true, 0.9);
     sr_tb_column(&b, heading, NULL, true, 2.4);
     sr_tb_column(&b, "Verdict", NULL, false, 1.8);
-    sr_tb_paired_head_columns(&b, "change");
+    const sr_paired_result **paired_of = sr_xmalloc((n ? n : 1) * sizeof *paired_of);
+    for (size_t i = 0; i < n; i++) {
+        const sr_accuracy_change *ch = accuracy_of(&c->models[order[i]], benchmark);
+        paired_of[i] = ch && ch->before && ch->after ? &ch->change : NULL;
+    }
+    bool clustered = sr_paired_any_clustered(paired_of, n);
+    free(paired_of);
+    sr_tb_paired_head_columns(&b, "change", c->settings.mde_target, clustered);
     sr_tb_column(&b, "Flipped better / worse", NULL, true, 1.3);
     sr_tb_column_help(&b, "items wrong before and right after / right before and wrong after");
     sr_tb_paired_tail_columns(&b, false);
@@ -272,7 +279,7 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict_words(buf, sizeof buf, ch));
         if (v)
             v->tone = verdict_tone(ch->change.verdict);
-        sr_tb_paired_head_cells(&b, &ch->change, shown);
+        sr_tb_paired_head_cells(&b, &ch->change, shown, clustered);
         if (paired)
             snprintf(buf, sizeof buf, "%ld / %ld", ch->change.better, ch->change.worse);
         sr_tb_cell(&b, SR_CELL_NUMBER, paired ? buf : NULL);

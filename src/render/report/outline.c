@@ -105,6 +105,19 @@ static void entries(sr_doc_section *s, sr_table *whole, sr_table *paper)
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
 }
 
+/* A table of entries (speed, ranks) in every format: whole in Markdown and HTML, the best
+ * PDF_MAX_ENTRY_ROWS on paper; its aside as the note above it. */
+static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
+{
+    if (!whole) {
+        sr_table_free(paper);
+        return;
+    }
+    untitle(s, whole, true);
+    untitle(s, paper, false);
+    entries(s, whole, paper);
+}
+
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {
     return sr_render_chart(src, (sr_chart_kind)kind, SR_CHART_SVG, out, len);
@@ -263,6 +276,9 @@ static void overview_section(report_outline *o)
     untitle(s, whole, false);
     untitle(s, paper, false);
     entries(s, whole, paper);
+    char *tier = sr_text_top_tier(o->sw);
+    if (tier)
+        paragraph_owned(s, tier);
     if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
         chart(o, s, SR_CHART_TRADEOFF);
 }
@@ -333,6 +349,11 @@ static void results_section(report_outline *o)
     }
     if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
+    sr_table *ranks = sr_table_ranks(sw, false);
+    if (ranks) {
+        sr_doc_heading(s, "Ranks by accuracy", NULL);
+        speed_table(s, ranks, sr_table_ranks(sw, false));
+    }
     /* The drill-down: every item a comparison flipped, with where both
      * answers are (items.csv, written beside this report). */
     size_t flipped = 0;
@@ -389,19 +410,6 @@ static void speed_grids(report_outline *o, sr_doc_section *s)
     }
 }
 
-/* A speed table in every format: whole in Markdown and HTML, the best
- * PDF_MAX_ENTRY_ROWS on paper; its aside as the note above it. */
-static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
-{
-    if (!whole) {
-        sr_table_free(paper);
-        return;
-    }
-    untitle(s, whole, true);
-    untitle(s, paper, false);
-    entries(s, whole, paper);
-}
-
 static void speed_section(report_outline *o)
 {
     const sr_sweep *sw = o->sw;
@@ -435,6 +443,11 @@ static void speed_section(report_outline *o)
     if (whole) {
         sr_doc_heading(s, "Scenarios without a ratio", NULL);
         speed_table(s, whole, sr_table_speed_unrated(sw));
+    }
+    sr_table *ranks = sr_table_ranks(sw, true);
+    if (ranks) {
+        sr_doc_heading(s, "Ranks by speed", NULL);
+        speed_table(s, ranks, sr_table_ranks(sw, true));
     }
     speed_grids(o, s);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);

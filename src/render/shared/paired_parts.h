@@ -30,6 +30,9 @@ typedef enum {
     SR_PF_BETTER,
     SR_PF_WORSE,
     SR_PF_MCNEMAR_P_HOLM,
+    SR_PF_MCNEMAR_P_BH,
+    SR_PF_DELTA_SE_CLUSTERED,
+    SR_PF_ITEMS_NEEDED,
     SR_PF_N
 } sr_paired_field;
 
@@ -43,23 +46,42 @@ void sr_paired_values(const sr_paired_result *r, bool shown, double v[SR_PF_N]);
  * model, or after), flipped_worse (right only on the reference side: the
  * baseline, or before), resampling; with ci_method "exact" also
  * sampled_ci_low, sampled_ci_high and monte_carlo_error; with family
- * (the report) mcnemar_p_holm. Each null unless shown as above. */
+ * (the report) mcnemar_p_holm and mcnemar_p_bh; then delta_se_clustered
+ * (null without clusters) and items_needed. Each null unless shown as
+ * above. */
 void sr_json_paired_result(cJSON *o, const sr_paired_result *r, bool shown, bool family);
 
 /* The settings keys that say how a paired result was made, in both JSON
  * files' settings: quantile, resampling, mcnemar, with family (the
- * report) multiplicity, then mde_power, min_paired_items. */
+ * report) multiplicity, then mde_power, min_paired_items, cluster_key,
+ * clustering, mde_target and items_needed. */
 void sr_json_paired_methods(cJSON *settings, const sr_settings *st, bool family);
 
 /* The paired columns of an accuracy table, around the document's own
  * (the report's TOST interval, compare's flips): first the MDE (help
- * text naming what is compared: "difference", "change"), then after
- * them the McNemar p (with a family's adjusted p-values beneath it) and
- * n paired. The cells follow the columns; the tail returns the n paired
- * cell, for a line beneath it. */
-void sr_tb_paired_head_columns(sr_table_builder *b, const char *what);
-void sr_tb_paired_head_cells(sr_table_builder *b, const sr_paired_result *r, bool shown);
+ * text naming what is compared: "difference", "change"), the items
+ * needed for the --mde-target difference (target, in points) and, with
+ * clustered, delta's cluster-robust SE; then after them the McNemar p
+ * (with a family's Holm and BH p-values beneath it) and n paired. The
+ * cells follow the columns; the tail returns the n paired cell, for a
+ * line beneath it. */
+void sr_tb_paired_head_columns(sr_table_builder *b, const char *what, double target, bool clustered);
+void sr_tb_paired_head_cells(sr_table_builder *b, const sr_paired_result *r, bool shown, bool clustered);
+/* Whether any of n paired results has clusters (the SE column is shown). */
+bool sr_paired_any_clustered(const sr_paired_result *const *r, size_t n);
+
+/* The columns both CSV files end with, after their own, named and written
+ * alike (differences in points where points say so: results.csv):
+ * mcnemar_p_bh, delta_se_clustered (_points), items_needed. The header
+ * part starts with a comma. */
+void sr_csv_paired_header(sr_strbuf *sb, bool points);
+void sr_csv_paired_cells(sr_strbuf *sb, const sr_paired_result *r, bool shown, bool points);
 void sr_tb_paired_tail_columns(sr_table_builder *b, bool family);
 sr_cell *sr_tb_paired_tail_cells(sr_table_builder *b, const sr_paired_result *r, bool shown);
+
+/* The Methods sentences of the paired figures both documents give: the
+ * cluster-robust errors (when clustered) and the items needed for
+ * --mde-target; what: "difference", "change". */
+void sr_text_paired_methods(sr_strbuf *sb, const sr_settings *st, bool clustered, const char *what);
 
 #endif
