@@ -23,34 +23,84 @@ unsigned long sr_rank_seed(unsigned long seed, const char *name)
 
 /* The ranks an entry had over the draws, counted in a window that grows to
  * the ranks met (an entry's ranks keep near each other: a thousand
- * entries need no thousand counters each). */
+ * entries need no thousand counters each). Each rank has HIST_LANES
+ * counters, draw k counted in lane k % HIST_LANES, so that a run of equal
+ * ranks is not one chain of increments of one counter; the lanes are
+ * summed at the end. */
+#define HIST_LANES 1
 typedef struct rank_hist {
     long lo;         /* the window's first rank */
     size_t len;
-    uint32_t *count; /* count[r - lo] */
+    uint32_t *count; /* count[(r - lo) * HIST_LANES + lane] */
 } rank_hist;
 
-static void hist_add(rank_hist *h, long r)
+/* The window grown (or made) to hold rank r. */
+static void hist_grow(rank_hist *h, long r)
 {
     if (!h->count) {
         h->lo = r > 4 ? r - 4 : 1;
         h->len = 16;
-        h->count = sr_xcalloc(h->len, sizeof *h->count);
+        h->count = sr_xcalloc(h->len * HIST_LANES, sizeof *h->count);
     }
     long hi = h->lo + (long)h->len; /* one past the window */
-    if (r < h->lo || r >= hi) {
-        long new_lo = r < h->lo ? r : h->lo, new_hi = r >= hi ? r + 1 : hi;
-        long slack = (new_hi - new_lo) / 2 + 4;
-        new_lo = new_lo - slack > 1 ? new_lo - slack : 1;
-        new_hi += slack;
-        uint32_t *count = sr_xcalloc((size_t)(new_hi - new_lo), sizeof *count);
-        memcpy(count + (h->lo - new_lo), h->count, h->len * sizeof *count);
-        free(h->count);
-        h->count = count;
-        h->lo = new_lo;
-        h->len = (size_t)(new_hi - new_lo);
+    if (r >= h->lo && r < hi)
+        return;
+    long new_lo = r < h->lo ? r : h->lo, new_hi = r >= hi ? r + 1 : hi;
+    long slack = (new_hi - new_lo) / 2 + 4;
+    new_lo = new_lo - slack > 1 ? new_lo - slack : 1;
+    new_hi += slack;
+    uint32_t *count = sr_xcalloc((size_t)(new_hi - new_lo) * HIST_LANES, sizeof *count);
+    memcpy(count + (h->lo - new_lo) * HIST_LANES, h->count, h->len * HIST_LANES * sizeof *count);
+    free(h->count);
+    h->count = count;
+    h->lo = new_lo;
+    h->len = (size_t)(new_hi - new_lo);
+}
+
+/* One entry's ranks of a block of draws, counted: first in a few local
+ * counters when they lie close together, as they mostly do, then into the
+ * window. */
+static void hist_add_block(rank_hist *h, const uint32_t *rank, size_t n)
+{
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t k = 0; k < n; k++) {
+        lo = rank[k] < lo ? rank[k] : lo;
+        hi = rank[k] > hi ? rank[k] : hi;
     }
-    h->count[r - h->lo]++;
+    if (n == 0)
+        return;
+    if (!h->count || (unsigned long)((long)lo - h->lo) >= h->len)
+        hist_grow(h, (long)lo);
+    if (!h->count || (unsigned long)((long)hi - h->lo) >= h->len)
+        hist_grow(h, (long)hi);
+    uint32_t *base = h->count + (size_t)((long)lo - h->lo) * HIST_LANES;
+    if (hi - lo < 64) {
+        uint16_t local[64 * HIST_LANES] = {0};
+        for (size_t k = 0; k < n; k++)
+            local[(rank[k] - lo) * HIST_LANES + (k % HIST_LANES)]++;
+        for (size_t i = 0; i < (size_t)(hi - lo + 1) * HIST_LANES; i++)
+            base[i] += local[i];
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        base[(rank[k] - lo) * HIST_LANES + (k % HIST_LANES)]++;
+}
+
+static void hist_add(rank_hist *h, long r)
+{
+    uint32_t one = (uint32_t)r;
+    hist_add_block(h, &one, 1);
+}
+
+/* The lanes summed: count[r - lo] for r in the window, in place. */
+static void hist_sum_lanes(rank_hist *h)
+{
+    for (size_t i = 0; i < h->len; i++) {
+        uint32_t sum = 0;
+        for (size_t l = 0; l < HIST_LANES; l++)
+            sum += h->count[i * HIST_LANES + l];
+        h->count[i] = sum;
+    }
 }
 
 /* The k-th smallest (0-based) of the ranks counted. */
@@ -135,30 +185,108 @@ static void count_sorted_ranks(const double *v, size_t m, ranked *scratch, rank_
     }
 }
 
-/* The same when every value is a whole number in 0..top: counted, not
- * sorted (O(m + top) a draw). above[] has room for top + 2. */
-static void count_whole_ranks(const long *v, size_t m, long top, uint32_t *above, rank_hist *hist)
+/* The draws are made and ranked in blocks of RANK_BLOCK: the sums over
+ * an entry's items run over the block's draws at once (vectorised); the
+ * block's values then sit draw by draw (v[k * m + e]), so each draw is
+ * ranked over consecutive values, and its ranks are laid entry by entry
+ * into a buffer, each entry's counted together. */
+#define RANK_BLOCK 64
+/* The most items the 0/1 path counts in 16 bits (0..2n). */
+#define SR_RANK_MAX_ITEMS16 32767
+
+/* The ranks of RANK_FLUSH draws are kept entry by entry, then counted
+ * entry by entry: an entry's window stays in cache while its ranks are
+ * counted (counted draw by draw, a thousand entries' windows were read
+ * over and over, each count a cache miss). */
+#define RANK_FLUSH (16 * RANK_BLOCK)
+
+typedef struct rank_buffer {
+    uint32_t *block; /* block[k * m + e]: entry e's rank in draw k of the block */
+    uint32_t *rank;  /* rank[e * RANK_FLUSH + d]: entry e's rank in the d-th draw kept */
+    size_t filled;   /* draws kept */
+    size_t m;
+    rank_hist *hist;
+} rank_buffer;
+
+static void buffer_init(rank_buffer *b, size_t m, rank_hist *hist)
 {
-    memset(above, 0, (size_t)(top + 2) * sizeof *above);
+    b->block = sr_xmalloc(m * RANK_BLOCK * sizeof *b->block);
+    b->rank = sr_xmalloc(m * RANK_FLUSH * sizeof *b->rank);
+    b->filled = 0;
+    b->m = m;
+    b->hist = hist;
+}
+
+static void buffer_flush(rank_buffer *b)
+{
+    for (size_t e = 0; e < b->m && b->filled; e++)
+        hist_add_block(&b->hist[e], b->rank + e * RANK_FLUSH, b->filled);
+    b->filled = 0;
+}
+
+/* A block's nb draws' ranks into the buffer, entry by entry (a short
+ * copy each, where writing each rank straight there strode across it). */
+static void buffer_take_block(rank_buffer *b, size_t nb)
+{
+    if (b->filled + nb > RANK_FLUSH)
+        buffer_flush(b);
+    for (size_t e = 0; e < b->m; e++) { /* column e of the block: the same few lines, entry after entry */
+        uint32_t *to = b->rank + e * RANK_FLUSH + b->filled;
+        for (size_t k = 0; k < nb; k++)
+            to[k] = b->block[k * b->m + e];
+    }
+    b->filled += nb;
+}
+
+static void buffer_release(rank_buffer *b)
+{
+    buffer_flush(b);
+    free(b->block);
+    free(b->rank);
+}
+
+/* The ranks of one draw's m values when every value is a whole number:
+ * counted, not sorted (O(m + the values' span)). above[] has room for
+ * span + 2. */
+static void count_whole_ranks(const int32_t *v, size_t m, uint32_t *above, uint32_t *rank)
+{
+    int32_t lo = v[0], hi = v[0];
+    for (size_t i = 1; i < m; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    size_t span = (size_t)(hi - lo);
+    memset(above, 0, (span + 2) * sizeof *above);
     for (size_t i = 0; i < m; i++)
-        above[v[i]]++;
-    /* above[x] = entries with a value > x */
+        above[v[i] - lo]++;
+    /* above[x] = entries with a value > lo + x */
     uint32_t running = 0;
-    for (long x = top; x >= 0; x--) {
+    for (size_t x = span + 1; x-- > 0;) {
         uint32_t here = above[x];
         above[x] = running;
         running += here;
     }
     for (size_t i = 0; i < m; i++)
-        hist_add(&hist[i], 1 + (long)above[v[i]]);
+        rank[i] = 1 + above[v[i] - lo];
+}
+
+/* Each of a block's nb draws ranked (values in v, draw by draw), into the
+ * buffer. */
+static void rank_block(const int32_t *v, size_t m, size_t nb, uint32_t *above, rank_buffer *out)
+{
+    for (size_t k = 0; k < nb; k++)
+        count_whole_ranks(v + k * m, m, above, out->block + k * m);
+    buffer_take_block(out, nb);
 }
 
 /* Entry e's interval into *low[e], *high[e]; the histograms freed. */
 static void set_intervals(rank_hist *hist, size_t m, double confidence, double *const *low, double *const *high)
 {
     for (size_t e = 0; e < m; e++) {
-        if (hist[e].count)
+        if (hist[e].count) {
+            hist_sum_lanes(&hist[e]);
             sr_rank_interval(hist[e].count, hist[e].lo, hist[e].len, confidence, low[e], high[e]);
+        }
         free(hist[e].count);
     }
 }
@@ -198,20 +326,31 @@ static bool same_items(sr_scores *const *s, size_t m, uint32_t *pos)
     return same;
 }
 
+/* An index drawn uniformly from 0..n-1: floor(n U), U the generator's
+ * uniform in [0, 1) (as the percentile draws of stats.c take theirs; one
+ * multiplication, where gsl_rng_uniform_int divides: a third of the rank
+ * bootstrap's time went there). */
+static inline size_t draw_index(gsl_rng *rng, size_t n)
+{
+    size_t i = (size_t)(gsl_rng_uniform(rng) * (double)n);
+    return i < n ? i : n - 1;
+}
+
 /* One draw of item weights: n indices drawn uniformly with replacement,
  * counted (the same draw for every entry). */
 static void draw_weights(gsl_rng *rng, uint32_t *w, size_t n)
 {
     memset(w, 0, n * sizeof *w);
     for (size_t t = 0; t < n; t++)
-        w[gsl_rng_uniform_int(rng, n)]++;
+        w[draw_index(rng, n)]++;
 }
 
 /* 0/1 scores on the same items: each entry's resampled count of right
  * answers is the majority vote's plus the weights of the items it has
  * right and the vote wrong, less those it has wrong and the vote right
- * (the items where it differs from the vote, a few percent of them), a
- * whole number in 0..n: ranked by counting. */
+ * (the items where it differs from the vote, a few percent of them). The
+ * vote's count is the same for every entry, so the ranks are those of the
+ * difference, a whole number in -n..n: ranked by counting. */
 static void draws_binary(gsl_rng *rng, sr_scores *const *s, size_t m, const uint32_t *pos, long resamples,
                          rank_hist *hist)
 {
@@ -221,13 +360,8 @@ static void draws_binary(gsl_rng *rng, sr_scores *const *s, size_t m, const uint
         for (size_t i = 0; i < n; i++)
             ones[pos[e * n + i]] += s[e]->items[i].score == 1;
     unsigned char *vote = sr_xmalloc(n);
-    size_t n_right = 0;
     for (size_t i = 0; i < n; i++)
-        n_right += vote[i] = 2 * (size_t)ones[i] >= m;
-    uint32_t *right = sr_xmalloc((n_right ? n_right : 1) * sizeof *right);
-    for (size_t i = 0, k = 0; i < n; i++)
-        if (vote[i])
-            right[k++] = (uint32_t)i;
+        vote[i] = 2 * (size_t)ones[i] >= m;
     /* each entry's differences from the vote: plus[] then minus[] */
     size_t *first = sr_xmalloc((m + 1) * sizeof *first), *split = sr_xmalloc(m * sizeof *split);
     size_t total = 0;
@@ -249,30 +383,54 @@ static void draws_binary(gsl_rng *rng, sr_scores *const *s, size_t m, const uint
         }
     }
     first[m] = at;
-    uint32_t *w = sr_xmalloc(n * sizeof *w), *above = sr_xmalloc((n + 2) * sizeof *above);
-    long *count = sr_xmalloc(m * sizeof *count);
-    for (long r = 0; r < resamples; r++) {
-        draw_weights(rng, w, n);
-        long base = 0;
-        for (size_t k = 0; k < n_right; k++)
-            base += w[right[k]];
-        for (size_t e = 0; e < m; e++) {
-            long c = base;
-            for (size_t k = first[e]; k < split[e]; k++)
-                c += w[diff[k]];
-            for (size_t k = split[e]; k < first[e + 1]; k++)
-                c -= w[diff[k]];
-            count[e] = c;
+    /* w[i * RANK_BLOCK + k]: how often draw k of the block drew item i */
+    uint16_t *w = sr_xmalloc(n * RANK_BLOCK * sizeof *w), *one = sr_xmalloc(n * sizeof *one);
+    uint32_t *above = sr_xmalloc((2 * n + 2) * sizeof *above);
+    int32_t *count = sr_xmalloc(m * RANK_BLOCK * sizeof *count);
+    rank_buffer ranks;
+    buffer_init(&ranks, m, hist);
+    for (long start = 0; start < resamples; start += RANK_BLOCK) {
+        size_t nb = resamples - start < RANK_BLOCK ? (size_t)(resamples - start) : RANK_BLOCK;
+        /* each draw counted in a short row of its own (in cache), then laid
+         * into the block's column k at a steady stride */
+        memset(w, 0, n * RANK_BLOCK * sizeof *w);
+        for (size_t k = 0; k < nb; k++) {
+            memset(one, 0, n * sizeof *one);
+            for (size_t t = 0; t < n; t++)
+                one[draw_index(rng, n)]++;
+            for (size_t i = 0; i < n; i++)
+                w[i * RANK_BLOCK + k] = one[i];
         }
-        count_whole_ranks(count, m, (long)n, above, hist);
+        /* each entry's count less the vote's, shifted by n into 0..2n: 16
+         * bits hold it (n <= SR_RANK_MAX_ITEMS16), and the sums run modulo
+         * 2^16 to the same end */
+        for (size_t e = 0; e < m; e++) {
+            uint16_t acc[RANK_BLOCK];
+            for (size_t k = 0; k < RANK_BLOCK; k++)
+                acc[k] = (uint16_t)n;
+            for (size_t j = first[e]; j < split[e]; j++) {
+                const uint16_t *wi = w + (size_t)diff[j] * RANK_BLOCK;
+                for (size_t k = 0; k < RANK_BLOCK; k++)
+                    acc[k] = (uint16_t)(acc[k] + wi[k]);
+            }
+            for (size_t j = split[e]; j < first[e + 1]; j++) {
+                const uint16_t *wi = w + (size_t)diff[j] * RANK_BLOCK;
+                for (size_t k = 0; k < RANK_BLOCK; k++)
+                    acc[k] = (uint16_t)(acc[k] - wi[k]);
+            }
+            for (size_t k = 0; k < nb; k++)
+                count[k * m + e] = acc[k];
+        }
+        rank_block(count, m, nb, above, &ranks);
     }
+    buffer_release(&ranks);
     free(ones);
     free(vote);
-    free(right);
     free(first);
     free(split);
     free(diff);
     free(w);
+    free(one);
     free(above);
     free(count);
 }
@@ -412,6 +570,16 @@ static void rank_benchmark(bench_job *job, const sr_settings *st)
         job->s[e]->rank = rank[e];
     free(v);
     free(rank);
+    /* Under SR_MIN_PAIRED_ITEMS items a rank is stated, not bootstrapped:
+     * a resample of a handful of items is not a sample of the benchmark
+     * (the paired comparisons' rule). */
+    size_t most = 0;
+    for (size_t e = 0; e < m; e++)
+        most = job->s[e]->n_items > most ? job->s[e]->n_items : most;
+    if (most < SR_MIN_PAIRED_ITEMS) {
+        job->ok = true;
+        return;
+    }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return;
@@ -424,7 +592,7 @@ static void rank_benchmark(bench_job *job, const sr_settings *st)
         binary = binary && job->s[e]->binary;
     if (!same_items(job->s, m, pos))
         draws_any_items(rng, job->s, m, st->resamples, hist);
-    else if (binary)
+    else if (binary && n <= SR_RANK_MAX_ITEMS16)
         draws_binary(rng, job->s, m, pos, st->resamples, hist);
     else
         draws_same_items(rng, job->s, m, pos, st->resamples, hist);
@@ -467,14 +635,14 @@ static void rank_scenario(scenario_job *job, const sr_settings *st)
 {
     size_t m = job->m;
     double *v = sr_xmalloc(m * sizeof *v);
-    long *rank = sr_xmalloc(m * sizeof *rank);
+    long *full = sr_xmalloc(m * sizeof *full);
     for (size_t e = 0; e < m; e++)
         v[e] = job->sc[e]->median_output_throughput;
-    full_ranks(v, m, rank);
+    full_ranks(v, m, full);
     for (size_t e = 0; e < m; e++)
-        job->sc[e]->rank = rank[e];
+        job->sc[e]->rank = full[e];
     free(v);
-    free(rank);
+    free(full);
     /* each entry's support and its cumulative probabilities */
     size_t *first = sr_xmalloc((m + 1) * sizeof *first), cap = 0;
     for (size_t e = 0; e < m; e++)
@@ -515,25 +683,39 @@ static void rank_scenario(scenario_job *job, const sr_settings *st)
     }
     gsl_rng_set(rng, job->seed);
     rank_hist *hist = sr_xcalloc(m, sizeof *hist);
-    long *drawn = sr_xmalloc(m * sizeof *drawn);
+    int32_t *drawn = sr_xmalloc(m * RANK_BLOCK * sizeof *drawn);
     uint32_t *above = sr_xmalloc((n_distinct + 2) * sizeof *above);
-    for (long r = 0; r < st->resamples; r++) {
+    rank_buffer ranks;
+    buffer_init(&ranks, m, hist);
+    for (long start = 0; start < st->resamples; start += RANK_BLOCK) {
+        size_t nb = st->resamples - start < RANK_BLOCK ? (size_t)(st->resamples - start) : RANK_BLOCK;
         for (size_t e = 0; e < m; e++) {
-            size_t lo = first[e], hi = first[e + 1] - 1; /* the last cdf is 1 */
-            if (lo < hi) {
-                double u = gsl_rng_uniform(rng); /* in [0, 1): the first value whose cdf exceeds it */
-                while (lo < hi) {
-                    size_t mid = lo + (hi - lo) / 2;
-                    if (cdf[mid] > u)
-                        hi = mid;
-                    else
-                        lo = mid + 1;
+            size_t last = first[e + 1] - 1; /* its cdf is 1 */
+            for (size_t k = 0; k < nb; k++) {
+                size_t lo = first[e], hi = last;
+                if (lo < hi) {
+                    double u = gsl_rng_uniform(rng); /* in [0, 1): the first value whose cdf exceeds it */
+                    if (hi - lo < 16) { /* a few runs: counted without branches, not searched */
+                        size_t below = 0;
+                        for (size_t j = lo; j < hi; j++)
+                            below += cdf[j] <= u;
+                        lo += below;
+                    } else {
+                        while (lo < hi) {
+                            size_t mid = lo + (hi - lo) / 2;
+                            if (cdf[mid] > u)
+                                hi = mid;
+                            else
+                                lo = mid + 1;
+                        }
+                    }
                 }
+                drawn[k * m + e] = (int32_t)id[lo];
             }
-            drawn[e] = id[lo];
         }
-        count_whole_ranks(drawn, m, (long)n_distinct - 1, above, hist);
+        rank_block(drawn, m, nb, above, &ranks);
     }
+    buffer_release(&ranks);
     gsl_rng_free(rng);
     double **low = sr_xmalloc(2 * m * sizeof *low), **high = low + m;
     for (size_t e = 0; e < m; e++) {

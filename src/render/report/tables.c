@@ -441,9 +441,15 @@ sr_table *sr_table_ranks(const sr_sweep *sw, bool speed)
             b.t->aside = sr_asprintf("rank (%s%% interval) per %s", conf, speed ? "scenario" : "benchmark");
             b.t->sortable = true;
             sr_tb_column(&b, "Model", NULL, false, 2.7);
+            /* "GSM8K rank", "rank, c=16": not the results' headings, which a claims file read back
+             * from results.md takes for a score or a speed */
             for (size_t c = 0; c < n_cols; c++) {
-                sr_tb_column(&b, speed ? cols.cols[c].heading : sr_text_benchmark_title(benches[c]),
-                             speed ? cols.cols[c].sub : NULL, true, 1.2);
+                char title[160];
+                if (speed)
+                    snprintf(title, sizeof title, "rank, %s", cols.cols[c].heading);
+                else
+                    snprintf(title, sizeof title, "%s rank", sr_text_benchmark_title(benches[c]));
+                sr_tb_column(&b, title, speed ? cols.cols[c].sub : NULL, true, 1.2);
                 if (speed)
                     sr_tb_column_help(&b, cols.cols[c].words);
             }

@@ -940,8 +940,9 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                      "entries that tie share the lower rank, as 1, 2, 2, 4); the interval beside a rank is the %s%% "
                      "percentile interval of the ranks over %s resamples that draw the items with replacement, one "
                      "draw shared by every entry so the ranks are paired (Hall and Miller, Ann. Statist. 37, "
-                     "2009). An entry whose interval reaches 1 is in the top tier.",
-                     conf, resamples);
+                     "2009); under %d items a rank has no interval. An entry whose interval reaches 1 is in the "
+                     "top tier.",
+                     conf, resamples, SR_MIN_PAIRED_ITEMS);
     sr_text_list_take(out, &sb);
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
