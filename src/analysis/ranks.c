@@ -625,6 +625,90 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Entries' runs are resampled independently of each other, so a speed
+ * rank's distribution needs no draws at all: with V_j an entry's bootstrap
+ * median (its exact distribution, values[first[j]..first[j+1]) with their
+ * cumulative probabilities), entry e's rank at V_e = v is 1 + A + X, A the
+ * entries whose every value is above v and X the sum of independent
+ * Bernoulli(P(V_j > v)) over those whose values straddle it (a
+ * Poisson-binomial, by the usual recurrence). Its interval is then the
+ * limit of the draws' percentile interval: the least ranks whose
+ * cumulative probability reaches (1 -+ C)/2. False, nothing written, when
+ * the straddling sets are so large that the recurrence would cost more
+ * than budget steps (then the draws are made). */
+static bool exact_speed_ranks(const double *values, const double *cdf, const size_t *first, size_t m,
+                              double confidence, double budget, double *const *low, double *const *high)
+{
+    ranked *by_min = sr_xmalloc(m * sizeof *by_min);
+    for (size_t j = 0; j < m; j++)
+        by_min[j] = (ranked){-values[first[j]], j}; /* by_value_desc on -min: ascending min */
+    qsort(by_min, m, sizeof *by_min, by_value_desc);
+    double cost = 0;
+    size_t *straddle = sr_xmalloc(m * sizeof *straddle);
+    double *pb = sr_xmalloc((m + 1) * sizeof *pb);
+    double *dist = sr_xmalloc((m + 2) * sizeof *dist);
+    bool ok = true;
+    /* the cost first, so that nothing is written when it is too high */
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (size_t e = 0; e < m && ok; e++) {
+            if (pass)
+                memset(dist, 0, (m + 2) * sizeof *dist);
+            for (size_t t = first[e]; t < first[e + 1]; t++) {
+                double v = values[t], pt = cdf[t] - (t > first[e] ? cdf[t - 1] : 0);
+                size_t above = 0, n_u = 0;
+                for (size_t i = 0; i < m; i++) {
+                    size_t j = by_min[i].i;
+                    double lo = values[first[j]], hi = values[first[j + 1] - 1];
+                    if (lo > v) {
+                        above += j != e;
+                        continue;
+                    }
+                    if (j != e && hi > v)
+                        straddle[n_u++] = j;
+                }
+                if (!pass) {
+                    cost += (double)n_u * (double)n_u + (double)m;
+                    ok = cost <= budget;
+                    continue;
+                }
+                pb[0] = 1;
+                for (size_t u = 0; u < n_u; u++) {
+                    size_t j = straddle[u], a = first[j], b = first[j + 1] - 1;
+                    while (a < b) { /* the last value <= v */
+                        size_t mid = a + (b - a + 1) / 2;
+                        if (values[mid] <= v)
+                            a = mid;
+                        else
+                            b = mid - 1;
+                    }
+                    double gt = values[a] <= v ? 1 - cdf[a] : 1; /* P(V_j > v) */
+                    pb[u + 1] = pb[u] * gt;
+                    for (size_t x = u; x > 0; x--)
+                        pb[x] = pb[x] * (1 - gt) + pb[x - 1] * gt;
+                    pb[0] *= 1 - gt;
+                }
+                for (size_t x = 0; x <= n_u; x++)
+                    dist[1 + above + x] += pt * pb[x];
+            }
+            if (!pass)
+                continue;
+            double tail = (1 - confidence) / 2, acc = 0;
+            *low[e] = *high[e] = NAN;
+            for (size_t r = 1; r <= m; r++) {
+                acc += dist[r];
+                if (isnan(*low[e]) && acc >= tail - 1e-12)
+                    *low[e] = (double)r;
+                if (isnan(*high[e]) && acc >= 1 - tail - 1e-12)
+                    *high[e] = (double)r;
+            }
+        }
+    free(by_min);
+    free(straddle);
+    free(pb);
+    free(dist);
+    return ok;
+}
+
 /* Each draw gives every entry the median of its runs resampled with
  * replacement: one uniform read through the exact distribution of that
  * median (sr_bootstrap_median_distribution), the same distribution as
@@ -673,8 +757,25 @@ static void rank_scenario(scenario_job *job, const sr_settings *st)
         id[i] = hit ? (long)(hit - sorted) : 0;
     }
     free(sorted);
+    double **low = sr_xmalloc(2 * m * sizeof *low), **high = low + m;
+    for (size_t e = 0; e < m; e++) {
+        low[e] = &job->sc[e]->rank_ci_low;
+        high[e] = &job->sc[e]->rank_ci_high;
+    }
+    /* the draws' cost, a draw a uniform per entry and a count over the values */
+    double budget = (double)st->resamples * (double)(m + n_distinct) * 4;
+    if (exact_speed_ranks(values, cdf, first, m, st->confidence, budget, low, high)) {
+        free(low);
+        free(first);
+        free(values);
+        free(cdf);
+        free(id);
+        job->ok = true;
+        return;
+    }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng) {
+        free(low);
         free(first);
         free(values);
         free(cdf);
@@ -717,11 +818,6 @@ static void rank_scenario(scenario_job *job, const sr_settings *st)
     }
     buffer_release(&ranks);
     gsl_rng_free(rng);
-    double **low = sr_xmalloc(2 * m * sizeof *low), **high = low + m;
-    for (size_t e = 0; e < m; e++) {
-        low[e] = &job->sc[e]->rank_ci_low;
-        high[e] = &job->sc[e]->rank_ci_high;
-    }
     set_intervals(hist, m, st->confidence, low, high);
     free(low);
     free(hist);

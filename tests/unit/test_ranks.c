@@ -245,6 +245,44 @@ Test(ranks, speed_runs_resampled_within_each_entry)
     sr_sweep_release(&sw);
 }
 
+/* Speed ranks are exact (a Poisson-binomial per value, no draws) unless
+ * that costs more than the draws would; then drawn. 100 entries whose runs
+ * all overlap (100 + e/1000, +50, +100): at 1,000 resamples the exact way
+ * (3 x 100 values x 99^2 steps) costs more than the draws (4 x 1,000 x
+ * (100 + 300)), so the ranks are drawn; at 10,000 they are exact. The
+ * drawn intervals lie within 2 ranks of the exact ones (their Monte Carlo
+ * error at 1,000 draws is about half a rank here), and the exact ones are
+ * whole ranks. */
+Test(ranks, speed_exact_or_drawn_agree, .timeout = 60)
+{
+    double lo[2][100], hi[2][100];
+    for (int t = 0; t < 2; t++) {
+        sr_sweep sw;
+        sweep_init(&sw);
+        sw.settings.resamples = t ? 10000 : 1000;
+        for (int e = 0; e < 100; e++) {
+            char id[16];
+            snprintf(id, sizeof id, "e%03d", e);
+            for (int r = 0; r < 3; r++)
+                add_run(sr_sweep_model(&sw, id), 128, 100 + e / 1000.0 + r * 50 + (e % 3) * 7);
+        }
+        cr_assert_null(sr_analyse(&sw, NULL));
+        for (int e = 0; e < 100; e++) {
+            lo[t][e] = sw.models[e].scenarios[0].rank_ci_low;
+            hi[t][e] = sw.models[e].scenarios[0].rank_ci_high;
+        }
+        sr_sweep_release(&sw);
+    }
+    bool differ = false;
+    for (int e = 0; e < 100; e++) {
+        cr_assert(fabs(lo[0][e] - lo[1][e]) <= 2, "%d: drawn %g, exact %g", e, lo[0][e], lo[1][e]);
+        cr_assert(fabs(hi[0][e] - hi[1][e]) <= 2, "%d: drawn %g, exact %g", e, hi[0][e], hi[1][e]);
+        cr_assert(lo[1][e] == floor(lo[1][e]) && hi[1][e] == floor(hi[1][e])); /* exact: whole ranks */
+        differ |= lo[0][e] != lo[1][e] || hi[0][e] != hi[1][e];
+    }
+    cr_assert(differ, "the two ways were both taken (drawn intervals carry Monte Carlo noise)");
+}
+
 /* The ranks do not depend on the thread count: each benchmark and scenario
  * has its own stream. */
 Test(ranks, independent_of_threads)
