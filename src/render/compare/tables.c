@@ -289,9 +289,15 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
             sr_tb_cell_sub(&b, np, buf);
         }
     }
-    sr_tb_note(&b, "Before and After: each run's score over its own items. \xCE\x94: after \xE2\x88\x92 before over "
-                   "the items both scored, with its paired bootstrap interval; improved or regressed when the "
-                   "interval excludes 0. MDE: the smallest change the comparison had 80%% power to detect.");
+    char target[32];
+    sr_format_json_number(target, sizeof target, c->settings.mde_target);
+    sr_tb_note(&b,
+               "Before and After: each run's score over its own items. \xCE\x94: after \xE2\x88\x92 before over "
+               "the items both scored, with its paired bootstrap interval; improved or regressed when the "
+               "interval excludes 0. MDE: the smallest change the comparison had 80%% power to detect. Items "
+               "needed: the paired items it would need to detect a %s-point change at 80%% power (--mde-target).%s",
+               target, clustered ? " Clustered SE: the change's cluster-robust standard error, items that share a "
+                                   "cluster taken together." : "");
     free(order);
     return sr_tb_finish(&b);
 }

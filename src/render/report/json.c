@@ -671,8 +671,11 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(settings, "ranks",
                 cJSON_CreateString("per benchmark: rank by score (highest 1, ties share the lower rank), interval the "
                                    "percentile interval at confidence of the ranks over resamples draws of the items "
-                                   "shared by every entry; per speed scenario: by median output_throughput, each "
-                                   "entry's runs resampled within it"));
+                                   "shared by every entry (none under min_paired_items items); per speed scenario: "
+                                   "by median output_throughput, each entry's runs resampled within it, the "
+                                   "interval exact (the limit of infinitely many resamples: a Poisson-binomial per "
+                                   "value of each entry's bootstrap median) unless that costs more than the "
+                                   "resamples"));
     sr_json_add(settings, "rank_seed_derivation",
                 cJSON_CreateString("per benchmark: splitmix64(seed ^ fnv1a64(\"rank\" \"\\n\" benchmark)); per "
                                    "scenario: benchmark replaced by \"speed\" \"\\n\" scenario; low 32 bits folded"));

@@ -328,11 +328,17 @@ static void results_section(report_outline *o)
         sr_strbuf level;
         sr_strbuf_init(&level);
         sr_text_put_interval_level(&level, sw, benches, n_bench);
+        char target[32];
+        sr_format_json_number(target, sizeof target, sw->settings.mde_target);
         char *legend = sr_sweep_baseline(sw)
                            ? sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in "
-                                         "points (%s in brackets) on the items both were scored on. p: McNemar's "
-                                         "exact test. Missing values are shown as \xE2\x80\x94.",
-                                         sr_strbuf_cstr(&level))
+                                         "points (%s in brackets) on the items both were scored on. MDE: the "
+                                         "smallest difference the comparison had 80%% power to detect; items "
+                                         "needed: the paired items it would need to detect %s points "
+                                         "(--mde-target). p: McNemar's exact test, adjusted over the benchmark's "
+                                         "comparisons beneath it (Holm / Benjamini\xE2\x80\x93Hochberg). Missing "
+                                         "values are shown as \xE2\x80\x94.",
+                                         sr_strbuf_cstr(&level), target)
                            : sr_asprintf("Accuracy: mean per-item score with its %s%% interval (Wilson's for 0/1 "
                                          "scores, normal otherwise); no baseline, so nothing is compared. Missing "
                                          "values are shown as \xE2\x80\x94.",

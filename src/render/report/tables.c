@@ -470,12 +470,13 @@ sr_table *sr_table_ranks(const sr_sweep *sw, bool speed)
     if (begun)
         sr_tb_note(&b,
                    "Rank 1 is the highest %s; entries that tie share the lower rank (1, 2, 2, 4). In parentheses the "
-                   "%s%% percentile interval of the rank over %s resamples that draw %s; top tier: the "
-                   "interval reaches 1.%s%s%s",
+                   "%s%% percentile interval of the rank %s; top tier: the interval reaches 1.%s%s%s",
                    speed ? "median output throughput" : "score", conf,
-                   sr_text_count(buf, sizeof buf, sw->settings.resamples),
-                   speed ? "each entry's runs with replacement, its median taken"
-                         : "the items with replacement, one draw shared by every entry, so the ranks are paired",
+                   speed ? "when each entry's runs are drawn with replacement and their median taken (its exact "
+                           "distribution, the limit of infinitely many resamples, or where that would cost more, "
+                           "the resamples)"
+                         : "over the resamples, each drawing the items with replacement once for every entry, so "
+                           "the ranks are paired",
                    speed && cols.shared[0] ? " Scenarios: " : "", speed ? cols.shared : "",
                    speed && cols.shared[0] ? "." : "");
     free(order);

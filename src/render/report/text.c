@@ -978,8 +978,10 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                          "the a-th and the (b + 1)-th of the n values "
                          "sorted (inter-token latency over every gap). It needs b + 1 \xE2\x89\xA4 n: at least %s "
                          "values for p50, %s for p90 and %s for p99; with fewer there is none. Speed ranks: per "
-                         "scenario by median output throughput (1 the fastest), the interval over %s resamples of "
-                         "each entry's runs drawn with replacement within it.",
+                         "scenario by median output throughput (1 the fastest), the interval that of the ranks when "
+                         "each entry's runs are drawn with replacement within it: exact (the resampled medians' "
+                         "distributions are known, and entries are drawn apart, so a rank is a sum of independent "
+                         "comparisons), or from %s resamples where that would cost more.",
                          conf, need[0], need[1], need[2], resamples);
         sr_text_list_take(out, &sb);
     }
