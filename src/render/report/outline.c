@@ -118,6 +118,27 @@ static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
     entries(s, whole, paper);
 }
 
+/* Where the rank tables cut for size say the rest is. */
+#define RANKS_ELSEWHERE "results.md, results.csv and report.json"
+
+/* The ranks by accuracy or by speed: whole in results.md; in the HTML and
+ * the PDF the best PDF_MAX_ENTRY_ROWS, as the PDF's tables of entries (a
+ * second view of figures the Overview and report.json hold for every
+ * entry: a thousand rows of it would be most of a page's weight). */
+static void ranks_table(sr_doc_section *s, const sr_sweep *sw, bool speed)
+{
+    sr_table *whole = sr_table_ranks(sw, speed);
+    if (!whole)
+        return;
+    sr_table *cut = sr_table_ranks(sw, speed);
+    sr_doc_heading(s, speed ? "Ranks by speed" : "Ranks by accuracy", NULL);
+    untitle(s, whole, true);
+    untitle(s, cut, false);
+    sr_table_keep_rows(cut, PDF_MAX_ENTRY_ROWS, RANKS_ELSEWHERE);
+    sr_doc_only(sr_doc_table(s, whole), SR_DOC_MD);
+    sr_doc_only(sr_doc_table(s, cut), HTML_PDF);
+}
+
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {
     return sr_render_chart(src, (sr_chart_kind)kind, SR_CHART_SVG, out, len);
@@ -355,11 +376,7 @@ static void results_section(report_outline *o)
     }
     if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
-    sr_table *ranks = sr_table_ranks(sw, false);
-    if (ranks) {
-        sr_doc_heading(s, "Ranks by accuracy", NULL);
-        speed_table(s, ranks, sr_table_ranks(sw, false));
-    }
+    ranks_table(s, sw, false);
     /* The drill-down: every item a comparison flipped, with where both
      * answers are (items.csv, written beside this report). */
     size_t flipped = 0;
@@ -450,11 +467,7 @@ static void speed_section(report_outline *o)
         sr_doc_heading(s, "Scenarios without a ratio", NULL);
         speed_table(s, whole, sr_table_speed_unrated(sw));
     }
-    sr_table *ranks = sr_table_ranks(sw, true);
-    if (ranks) {
-        sr_doc_heading(s, "Ranks by speed", NULL);
-        speed_table(s, ranks, sr_table_ranks(sw, true));
-    }
+    ranks_table(s, sw, true);
     speed_grids(o, s);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);

@@ -230,8 +230,13 @@ const char *sr_text_rank(char *buf, size_t size, long rank, double low, double h
     }
     /* whole ranks as whole numbers; an interval end between two draws' ranks with one decimal */
     char lo[32], hi[32];
-    snprintf(lo, sizeof lo, low == floor(low) ? "%.0f" : "%.1f", low);
-    snprintf(hi, sizeof hi, high == floor(high) ? "%.0f" : "%.1f", high);
+    snprintf(lo, sizeof lo, "%.1f", low);
+    snprintf(hi, sizeof hi, "%.1f", high);
+    size_t nl = strlen(lo), nh = strlen(hi);
+    if (nl > 2 && strcmp(lo + nl - 2, ".0") == 0) /* whole at one decimal: "212", not "212.0" */
+        lo[nl - 2] = '\0';
+    if (nh > 2 && strcmp(hi + nh - 2, ".0") == 0)
+        hi[nh - 2] = '\0';
     snprintf(buf, size, "%ld (%s\xE2\x80\x93%s)", rank, lo, hi);
     return buf;
 }
