@@ -15,6 +15,7 @@
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
+#include "analysis/validity.h"
 
 /* A baseline without results leaves the comparisons empty but the rest of
  * the report (speed, KV, failures) stands; say so once. */
@@ -29,10 +30,12 @@ static void note_empty_baseline(sr_sweep *sweep)
     if (!others)
         return;
     if (base->failure.message)
-        sr_sweep_warn(sweep, "baseline '%s' has no results (%s): no accuracy differences or speed ratios", base->label,
+        sr_sweep_warn_baseline(sweep, "baseline '%s' has no results (%s): no accuracy differences or speed ratios",
+                               base->label,
                       base->failure.message);
     else
-        sr_sweep_warn(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios", base->label);
+        sr_sweep_warn_baseline(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios",
+                               base->label);
 }
 
 /* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT: one warning for
@@ -118,14 +121,16 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
     if (baseline)
         err = sr_resolve_baseline(sweep, baseline);
     else
-        sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING);
+        sr_sweep_warn_baseline(sweep, "%s", SR_NO_BASELINE_WARNING);
     if (err || (err = sr_compare(sweep)) || (err = sr_rank_entries(sweep)))
         return err;
     note_unclustered(sweep);
     for (size_t p = 0; p < SR_N_PCT; p++)
         sweep->latency_ci_min_n[p] =
             sr_percentile_order_min_n(sr_latency_pct_value((sr_latency_pct)p) / 100, sweep->settings.confidence);
+    sr_check_validity(sweep);
     sr_set_statuses(sweep);
+    sr_apply_strict_validity(sweep);
     sr_rank_overview(sweep);
     sr_pick_load_curves(sweep);
     sr_mark_frontier(sweep);

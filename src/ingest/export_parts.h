@@ -184,7 +184,7 @@ sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
 /* Pair each BFCL result file with its score file and parse the pair. */
 sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p);
 /* A captured `vllm bench serve` stdout that is the same run as a
- * --save-result file is dropped (counted once, with a warning). */
+ * --save-result file is dropped (counted once, with a note). */
 void sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
 /* Each run a summary.json lists must be one of the run files read. */
 void sr_export_check_summaries(const loader *ld, model_parts *p);
