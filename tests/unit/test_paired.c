@@ -159,7 +159,7 @@ static void clustered_scores(sr_scores *s, const int *v, const char *const *name
 {
     sr_scores_init(s);
     for (int i = 0; i < 24; i++) {
-        char id[8];
+        char id[16]; /* room for any int: -O1 cannot see i stays under 24 */
         snprintf(id, sizeof id, "%d", i);
         sr_scores_add(s, id, v[i]);
         if (names)

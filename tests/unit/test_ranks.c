@@ -197,7 +197,7 @@ Test(ranks, different_items_and_partial_credit)
         s.benchmark = strdup("partial");
         s.source = strdup("p.jsonl");
         for (int i = 0; i < 30; i++) {
-            char id[8];
+            char id[16];
             snprintf(id, sizeof id, "%d", i);
             sr_scores_add(&s, id, e ? 0.25 : 0.75);
         }
