@@ -323,8 +323,8 @@ class Dom(HTMLParser):
         if self.in_overview_table and tag in ("td", "th"):
             self.row.append("")
             self.sub = False
-        if self.in_overview_table and tag == "span" and "small" in (a.get("class") or ""):
-            self.sub = True  # a heading's second line: not part of its title
+        if self.in_overview_table and tag == "small":
+            self.sub = True  # a cell's or heading's second line (<small>): not part of its text
         if tag == "p" and self.section in ("Overview", "Summary"):
             self.para = "p"
             self.texts.setdefault(self.section, []).append("")
@@ -337,7 +337,7 @@ class Dom(HTMLParser):
             self.para = None
         if tag == "table" and self.in_overview_table:
             self.in_overview_table = False
-        if tag == "span":
+        if tag == "small":
             self.sub = False
         if self.in_overview_table and tag == "tr" and self.row is not None:
             self.cells.append(self.row)

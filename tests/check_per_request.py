@@ -8,7 +8,10 @@ Python's json, which takes SGLang's Infinity as it is) with numpy and scipy,
 not from the tool: the scenario keys, the pooled per-request latencies
 (p50/p90/p99 by numpy's default linear percentile, failed requests left
 out, E2EL = TTFT + sum(ITLs), TPOT over requests of more than one token),
-failed requests, goodput under the SLO, Welch's t interval on log
+failed requests, goodput under the SLO, the percentiles' order-statistic
+intervals (scipy.stats.binom.ppf) and the SLO attainment with Wilson's
+interval (issue 43), the speed ranks (a numpy bootstrap of the runs),
+Welch's t interval on log
 throughputs (scipy.stats.t), the latency ratios (numpy's index bootstrap,
 within Monte Carlo error), the SLO capacity per load axis; then that
 report.json, results.csv, results.md and the charts carry them.
@@ -144,7 +147,28 @@ for mid, keys in scen.items():
             for q in (50, 90, 99):
                 close("%s %s p%d" % (what, metric, q), lat["p%d" % q], float(np.percentile(pool[metric], q)) * 1000,
                       1e-9)
+                # issue 43: the distribution-free interval, [x_(a), x_(b+1)] with a, b scipy's binomial
+                # quantiles at (1 -+ C)/2; none when b + 1 > n
+                vals = np.sort(np.array(pool[metric]))
+                n = len(vals)
+                a = int(st.binom.ppf((1 - conf) / 2, n, q / 100))
+                b = int(st.binom.ppf((1 + conf) / 2, n, q / 100))
+                ok = a >= 1 and b + 1 <= n
+                close("%s %s p%d_ci_low" % (what, metric, q), lat["p%d_ci_low" % q],
+                      float(vals[a - 1]) * 1000 if ok else None, 1e-12)
+                close("%s %s p%d_ci_high" % (what, metric, q), lat["p%d_ci_high" % q],
+                      float(vals[b]) * 1000 if ok else None, 1e-12)
+            same(what + " " + metric + " n_values", lat["n_values"], len(pool[metric]))
         close(what + " goodput", s["goodput"], pool["good"] / pool["duration"])
+        # SLO attainment: good over every request sent (a failed one is not good), Wilson's interval
+        sent = pool["n"] + pool["failed"]
+        k, z = pool["good"], st.norm.ppf((1 + conf) / 2)
+        ph, den = k / sent, 1 + z * z / sent
+        mid_w = (ph + z * z / (2 * sent)) / den
+        half = z * math.sqrt(ph * (1 - ph) / sent + z * z / (4 * sent * sent)) / den
+        close(what + " slo attainment", s["slo"]["attainment"], k / sent, 1e-12)
+        close(what + " slo attainment_ci_low", s["slo"]["attainment_ci_low"], max(0.0, mid_w - half), 1e-9, 1e-12)
+        close(what + " slo attainment_ci_high", s["slo"]["attainment_ci_high"], min(1.0, mid_w + half), 1e-9, 1e-12)
         p99[(mid, key)] = (float(np.percentile(pool["ttft"], 99)) * 1000, float(np.percentile(pool["tpot"], 99)) * 1000)
         # speed: the ratio of medians, Welch's interval on the logs
         base_runs = scen[base_id].get(key)
@@ -210,6 +234,34 @@ runs_per = sorted({len(runs) for keys in scen.values() for runs in keys.values()
 same("1-run and 2-run scenarios", runs_per, [1, 2])
 same("a rate sweep with inf", any(k.endswith("-n24") for k in scen[base_id]) and any("-r" in k for k in scen[base_id]),
      True)
+
+# issue 43: speed ranks per scenario by median output throughput (1 the
+# fastest, ties sharing the lower rank), the interval a numpy bootstrap of
+# each entry's runs within it (20,000 draws, an independent stream):
+# within one rank of the tool's.
+def competition(values):
+    return [1 + sum(1 for w in values if w > v) for v in values]
+
+
+keys = sorted({k for keys_ in scen.values() for k in keys_})
+rng = np.random.default_rng(43)
+for key in keys:
+    ids = [mid for mid in sorted(scen) if key in scen[mid]]
+    runs = [np.array([r["output_throughput"] for r in scen[mid][key]]) for mid in ids]
+    full = competition([float(np.median(r)) for r in runs])
+    draws = np.empty((20000, len(ids)))
+    for j, r in enumerate(runs):
+        draws[:, j] = np.median(r[rng.integers(0, len(r), size=(20000, len(r)))], axis=1)
+    ranks = 1 + (draws[:, None, :] > draws[:, :, None]).sum(axis=2)
+    lo = np.percentile(ranks, 100 * (1 - conf) / 2, axis=0)
+    hi = np.percentile(ranks, 100 * (1 + conf) / 2, axis=0)
+    for j, mid in enumerate(ids):
+        sp = models[mid]["speed"][key]
+        same("%s %s rank" % (mid, key), sp["rank"], full[j])
+        if abs(sp["rank_ci_low"] - lo[j]) > 1 or abs(sp["rank_ci_high"] - hi[j]) > 1:
+            problems.append("%s %s rank interval [%g, %g], the reference's [%g, %g]"
+                            % (mid, key, sp["rank_ci_low"], sp["rank_ci_high"], lo[j], hi[j]))
+
 same("failed requests", any(s["failed_requests"] for m in models.values() for s in m["speed"].values()), True)
 same("settings.slo", report["settings"]["slo"], {"ttft_ms": ttft_bound, "tpot_ms": tpot_bound, "e2el_ms": None})
 

@@ -1,11 +1,17 @@
 #include "analysis/analysis.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
 #include "util/strbuf.h"
 
 #include "analysis/baseline.h"
 #include "analysis/entries.h"
 #include "analysis/frontier.h"
 #include "analysis/overview.h"
+#include "analysis/ranks.h"
+#include "analysis/stats.h"
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
@@ -68,6 +74,41 @@ static void note_noisy_speed(sr_sweep *sweep)
     sr_strbuf_release(&sb);
 }
 
+/* --cluster-key names a field some benchmark's items do not carry: its
+ * intervals stay unclustered; one warning per benchmark. */
+static void note_unclustered(sr_sweep *sweep)
+{
+    const char *key = sweep->settings.cluster_key;
+    if (!key)
+        return;
+    const char **seen = sr_xcalloc(1, sizeof *seen);
+    size_t n_seen = 0, cap = 1;
+    for (size_t i = 0; i < sweep->n_models; i++)
+        for (size_t k = 0; k < sweep->models[i].n_benchmarks; k++) {
+            const sr_scores *s = &sweep->models[i].benchmarks[k];
+            bool before = false;
+            for (size_t j = 0; j < n_seen && !before; j++)
+                before = strcmp(seen[j], s->benchmark) == 0;
+            if (s->summary_only || s->n_items == 0 || s->item_cluster || before)
+                continue;
+            void *p = seen;
+            sr_grow(&p, &cap, n_seen + 1, sizeof *seen);
+            seen = p;
+            seen[n_seen++] = s->benchmark;
+            size_t entries = 0;
+            for (size_t j = 0; j < sweep->n_models; j++) {
+                const sr_scores *t = sr_model_benchmark(&sweep->models[j], s->benchmark);
+                entries += t && !t->summary_only && t->n_items > 0 && !t->item_cluster;
+            }
+            sr_sweep_warn(sweep,
+                          "--cluster-key %s: the items of %s ('%s'%s) name no such field: its intervals treat the "
+                          "items as independent",
+                          key, s->benchmark, s->source ? s->source : "?",
+                          entries > 1 ? " and the other entries'" : "");
+        }
+    free(seen);
+}
+
 sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
 {
     sr_label_entries(sweep);
@@ -81,8 +122,12 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
         err = sr_resolve_baseline(sweep, baseline);
     else
         sr_sweep_warn_baseline(sweep, "%s", SR_NO_BASELINE_WARNING);
-    if (err || (err = sr_compare(sweep)))
+    if (err || (err = sr_compare(sweep)) || (err = sr_rank_entries(sweep)))
         return err;
+    note_unclustered(sweep);
+    for (size_t p = 0; p < SR_N_PCT; p++)
+        sweep->latency_ci_min_n[p] =
+            sr_percentile_order_min_n(sr_latency_pct_value((sr_latency_pct)p) / 100, sweep->settings.confidence);
     sr_check_validity(sweep);
     sr_set_statuses(sweep);
     sr_apply_strict_validity(sweep);

@@ -14,6 +14,22 @@
 #include "util/progress.h"
 #include "util/strbuf.h"
 
+/* The score's cluster-robust SE when its items name clusters (2 or more). */
+static void clustered_error(sr_scores *s)
+{
+    size_t n_clusters;
+    uint32_t *ids = sr_cluster_ids(s, NULL, s->n_items, &n_clusters);
+    if (!ids)
+        return;
+    s->n_clusters = n_clusters;
+    double *x = sr_xmalloc(s->n_items * sizeof *x);
+    for (size_t i = 0; i < s->n_items; i++)
+        x[i] = s->items[i].score;
+    s->score_se_clustered = sr_clustered_se(x, ids, s->n_items, n_clusters);
+    free(x);
+    free(ids);
+}
+
 static void score_summary(sr_scores *s, double confidence)
 {
     if (s->summary_only) { /* the summary's own figures: nothing to recompute */
@@ -35,6 +51,7 @@ static void score_summary(sr_scores *s, double confidence)
     s->correct = sum;
     s->score = s->n_items ? sum / (double)s->n_items : NAN;
     s->binary = binary;
+    clustered_error(s);
     /* The score's own interval, for a leaderboard without a baseline. */
     if (binary) {
         sr_wilson_interval(sum, s->n_items, confidence, &s->score_ci_low, &s->score_ci_high);
@@ -51,8 +68,8 @@ static void score_summary(sr_scores *s, double confidence)
  * bootstrap in parallel, the verdict serially again. */
 typedef struct comparison_job {
     sr_scores *scores;
-    double *diff; /* model - baseline over paired items */
-    size_t n;
+    sr_pairing pairing; /* model - baseline over paired items */
+    bool binary;        /* both sides' scores are 0/1 */
     unsigned long seed;
     size_t family; /* index of the baseline's benchmark: the comparison's family */
     bool ok;
@@ -115,27 +132,22 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
         sr_pairing_release(&pairing);
         return err;
     }
-    s->vs_baseline.n_paired = n;
-    s->vs_baseline.delta = pairing.sum / (double)n;
-    s->vs_baseline.better = pairing.better;
-    s->vs_baseline.worse = pairing.worse;
     /* The items themselves, for an auditor to open (items.csv). */
     sr_flipped_items(s, base_idx, &s->flipped, &s->n_flipped);
-    /* The exact McNemar p is exact at any n (SPEC: given for 0/1 scores). */
-    s->vs_baseline.mcnemar_p = s->binary && base->binary ? sr_mcnemar_exact_p(pairing.better, pairing.worse) : NAN;
+    s->compared = true;
+    bool binary = s->binary && base->binary;
     if (n < SR_MIN_PAIRED_ITEMS) {
         /* Described (delta, counts, exact p), not bootstrapped: no interval
          * and the verdict "too few items". */
-        s->compared = true;
-        s->vs_baseline.verdict = SR_VERDICT_TOO_FEW_ITEMS;
+        sr_paired_fill(&pairing, binary, NULL, &s->vs_baseline);
         sr_pairing_release(&pairing);
         return NULL;
     }
     void *items = jobs->items;
     sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
     jobs->items = items;
-    jobs->items[jobs->n++] =
-        (comparison_job){s, pairing.diff, n, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark), family, false};
+    jobs->items[jobs->n++] = (comparison_job){s, pairing, binary, sr_pair_seed(sweep->settings.seed, model->id, s->benchmark),
+                                              family, false};
     return NULL;
 }
 
@@ -154,16 +166,13 @@ static void run_job(comparison_job *job, const sr_settings *st)
         [LEVEL_TOST] = {sr_tost_level(s->ci_level), NAN, NAN},
     };
     size_t n_levels = isfinite(levels[LEVEL_TOST].confidence) ? N_LEVELS : LEVEL_TOST;
-    job->ok = sr_paired_intervals(job->diff, job->n, st->resamples, job->seed, strcmp(st->ci_method, "exact") == 0,
-                                  levels, n_levels, &s->vs_baseline.resampling, &s->vs_baseline.sampled_ci_low,
-                                  &s->vs_baseline.sampled_ci_high);
-    s->vs_baseline.ci_low = levels[LEVEL_REPORTED].low;
-    s->vs_baseline.ci_high = levels[LEVEL_REPORTED].high;
+    sr_paired_test test = {st->resamples, job->seed, st->mde_target / 100, strcmp(st->ci_method, "exact") == 0,
+                           levels, n_levels};
+    job->ok = sr_paired_fill(&job->pairing, job->binary, &test, &s->vs_baseline);
     s->other_ci_low = levels[LEVEL_OTHER].low;
     s->other_ci_high = levels[LEVEL_OTHER].high;
     s->tost_ci_low = levels[LEVEL_TOST].low;
     s->tost_ci_high = levels[LEVEL_TOST].high;
-    s->vs_baseline.mde = sr_min_detectable_effect(job->diff, job->n, s->ci_level, SR_MDE_POWER);
 }
 
 static void run_job_at(void *ctx, size_t i)
@@ -213,11 +222,12 @@ static int equivalence(const sr_scores *s, double margin_points)
     return s->tost_ci_low > -m && s->tost_ci_high < m;
 }
 
-/* Holm over each benchmark's family of McNemar p-values. */
-static void holm_by_family(job_list *jobs)
+/* Holm and Benjamini-Hochberg over each benchmark's family of McNemar
+ * p-values (the comparisons with an interval on it). */
+static void adjust_by_family(job_list *jobs)
 {
     size_t n = jobs->n ? jobs->n : 1;
-    double *p = sr_xmalloc(n * sizeof *p), *adjusted = sr_xmalloc(n * sizeof *adjusted);
+    double *p = sr_xmalloc(n * sizeof *p), *holm = sr_xmalloc(n * sizeof *holm), *bh = sr_xmalloc(n * sizeof *bh);
     size_t *member = sr_xmalloc(n * sizeof *member);
     bool *done = sr_xcalloc(n, sizeof *done);
     for (size_t i = 0; i < jobs->n; i++) {
@@ -235,13 +245,16 @@ static void holm_by_family(job_list *jobs)
                 p[m++] = s->vs_baseline.mcnemar_p;
             }
         }
-        if (!sr_holm_adjust(p, m, adjusted))
+        if (!sr_holm_adjust(p, m, holm) || !sr_bh_adjust(p, m, bh))
             continue; /* never: McNemar p-values are in [0, 1] */
-        for (size_t k = 0; k < m; k++)
-            jobs->items[member[k]].scores->mcnemar_p_holm = adjusted[k];
+        for (size_t k = 0; k < m; k++) {
+            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_holm = holm[k];
+            jobs->items[member[k]].scores->vs_baseline.mcnemar_p_bh = bh[k];
+        }
     }
     free(p);
-    free(adjusted);
+    free(holm);
+    free(bh);
     free(member);
     free(done);
 }
@@ -263,27 +276,25 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         if (!jobs->items[i].ok)
             return sr_oom(); /* GSL could not allocate its generator */
         sr_scores *s = jobs->items[i].scores;
-        s->compared = true;
-        s->vs_baseline.verdict = sr_verdict_from_interval(s->vs_baseline.ci_low, s->vs_baseline.ci_high);
         s->other_verdict = sr_verdict_from_interval(s->other_ci_low, s->other_ci_high);
         s->verdict_flips = s->vs_baseline.verdict != s->other_verdict;
         s->equivalent = equivalence(s, st->equivalence_margin);
     }
-    holm_by_family(jobs);
+    adjust_by_family(jobs);
     return NULL;
 }
 
 static void jobs_free(job_list *jobs)
 {
     for (size_t i = 0; i < jobs->n; i++)
-        free(jobs->items[i].diff);
+        sr_pairing_release(&jobs->items[i].pairing);
     free(jobs->items);
 }
 
-static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo)
+static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo, double confidence)
 {
     sr_validity_tally_requests(sc); /* the per-request arrays are pooled and freed next */
-    sr_error *err = sr_latency_summary(sc, slo);
+    sr_error *err = sr_latency_summary(sc, slo, confidence);
     if (err)
         return err;
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
@@ -379,7 +390,7 @@ static void model_summary_at(void *ctx, size_t i)
     for (size_t j = 0; j < m->n_benchmarks; j++)
         score_summary(&m->benchmarks[j], sweep->settings.confidence);
     for (size_t j = 0; j < m->n_scenarios && !s->errs[i]; j++)
-        s->errs[i] = speed_summary(&m->scenarios[j], &sweep->settings.slo);
+        s->errs[i] = speed_summary(&m->scenarios[j], &sweep->settings.slo, sweep->settings.confidence);
     sr_slo_capacities(m, &sweep->settings.slo);
 }
 

@@ -494,7 +494,14 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         {"sampled_ci_low", offsetof(sr_scores, vs_baseline.sampled_ci_low), true, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"sampled_ci_high", offsetof(sr_scores, vs_baseline.sampled_ci_high), true, SR_CLAIM_DIFF_POINTS, 0, 0},
         {"mcnemar_p", offsetof(sr_scores, vs_baseline.mcnemar_p), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
-        {"mcnemar_p_holm", offsetof(sr_scores, mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mcnemar_p_holm", offsetof(sr_scores, vs_baseline.mcnemar_p_holm), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"mcnemar_p_bh", offsetof(sr_scores, vs_baseline.mcnemar_p_bh), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"delta_se_clustered", offsetof(sr_scores, vs_baseline.delta_se_clustered), true, SR_CLAIM_DIFF_POINTS, 0,
+         0},
+        {"items_needed", offsetof(sr_scores, vs_baseline.items_needed), true, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"score_se_clustered", offsetof(sr_scores, score_se_clustered), false, SR_CLAIM_DIFF_POINTS, 0, 0},
+        {"rank_ci_low", offsetof(sr_scores, rank_ci_low), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
+        {"rank_ci_high", offsetof(sr_scores, rank_ci_high), false, SR_CLAIM_DIFF_PLAIN, 0, 0},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
         if (strcmp(field, numbers[i].name) == 0) {
@@ -521,7 +528,8 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
      * flips in 0.1.0, still read for a release (docs/claims.md) */
     bool better = strcmp(field, "flipped_better") == 0 || strcmp(field, "only_model_right") == 0;
     bool worse = strcmp(field, "flipped_worse") == 0 || strcmp(field, "only_baseline_right") == 0;
-    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || better || worse;
+    bool rank = strcmp(field, "rank") == 0;
+    bool counts = strcmp(field, "n") == 0 || strcmp(field, "n_paired") == 0 || better || worse || rank;
     if (!words && !counts)
         return unknown_figure(c);
     if (!s) {
@@ -541,6 +549,8 @@ static sr_error *accuracy_value(const sr_model *m, const sr_claim *c, figure_val
         set_words(f, s->compared ? s->vs_baseline.resampling : NULL, comparison_missing(s));
     } else if (strcmp(field, "n") == 0) {
         set_count(f, (long)sr_scores_n(s), SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
+    } else if (rank) {
+        set_count(f, s->rank, SR_CLAIM_DIFF_PLAIN, SR_CLAIM_WHY_NO_VALUE);
     } else if (!s->compared) {
         f->missing = comparison_missing(s);
     } else {

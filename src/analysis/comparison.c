@@ -189,8 +189,8 @@ static sr_value model_value(const sr_sweep *sw, const sr_model *m, sr_setup_fiel
 
 typedef struct accuracy_job {
     sr_accuracy_change *change;
-    double *diff; /* after - before over the paired items */
-    size_t n;
+    sr_pairing pairing; /* after - before over the paired items */
+    bool binary;        /* both sides' scores are 0/1 */
     bool ok;
 } accuracy_job;
 
@@ -203,7 +203,7 @@ typedef struct job_list {
 static void jobs_free(job_list *jobs)
 {
     for (size_t i = 0; i < jobs->n; i++)
-        free(jobs->items[i].diff);
+        sr_pairing_release(&jobs->items[i].pairing);
     free(jobs->items);
 }
 
@@ -242,7 +242,6 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
     sr_pairing p;
     sr_pair_items(ch->after, ch->before, by_id, &p);
     sr_item_index_free(by_id);
-    ch->change.n_paired = p.n;
     ch->only_before = p.only_b;
     ch->only_after = p.only_a;
     if (p.n == 0) {
@@ -250,20 +249,17 @@ static sr_error *pair_benchmark(const sr_comparison *c, const sr_model_change *m
         bool disjoint = ch->before->n_items > 0 && ch->after->n_items > 0;
         return disjoint && !c->settings.keep_going ? disjoint_error(c, mc, ch) : NULL;
     }
-    ch->change.delta = p.sum / (double)p.n;
-    ch->change.better = p.better;
-    ch->change.worse = p.worse;
+    bool binary = ch->before->binary && ch->after->binary;
     if (p.n < SR_MIN_PAIRED_ITEMS) {
-        ch->change.verdict = SR_VERDICT_TOO_FEW_ITEMS; /* described, not tested */
+        sr_paired_fill(&p, binary, NULL, &ch->change); /* described (delta, flips, exact p), not tested */
         sr_pairing_release(&p);
         return NULL;
     }
-    ch->change.mcnemar_p = ch->before->binary && ch->after->binary ? sr_mcnemar_exact_p(p.better, p.worse) : NAN;
     ch->seed = compare_seed(c->settings.seed, mc->after->id, ch->benchmark);
     void *items = jobs->items;
     sr_grow(&items, &jobs->cap, jobs->n + 1, sizeof *jobs->items);
     jobs->items = items;
-    jobs->items[jobs->n++] = (accuracy_job){ch, p.diff, p.n, false};
+    jobs->items[jobs->n++] = (accuracy_job){ch, p, binary, false};
     return NULL;
 }
 
@@ -272,24 +268,16 @@ static void run_job_at(void *ctx, size_t i)
     job_list *jobs = ctx;
     accuracy_job *job = &jobs->items[i];
     const sr_settings *st = jobs->settings;
-    sr_accuracy_change *ch = job->change;
     sr_interval level = {st->confidence, NAN, NAN};
-    job->ok =
-        sr_paired_intervals(job->diff, job->n, st->resamples, ch->seed, strcmp(st->ci_method, "exact") == 0, &level, 1,
-                            &ch->change.resampling, &ch->change.sampled_ci_low, &ch->change.sampled_ci_high);
-    ch->change.ci_low = level.low;
-    ch->change.ci_high = level.high;
-    ch->change.mde = sr_min_detectable_effect(job->diff, job->n, st->confidence, SR_MDE_POWER);
+    sr_paired_test test = {st->resamples, job->change->seed, st->mde_target / 100, strcmp(st->ci_method, "exact") == 0,
+                           &level, 1};
+    job->ok = sr_paired_fill(&job->pairing, job->binary, &test, &job->change->change);
 }
 
 static void accuracy_init(sr_accuracy_change *ch)
 {
     memset(ch, 0, sizeof *ch);
-    ch->change.delta = ch->change.ci_low = ch->change.ci_high = ch->change.mde = NAN;
-    ch->change.sampled_ci_low = ch->change.sampled_ci_high = NAN;
-    ch->change.mcnemar_p = NAN;
-    ch->change.better = ch->change.worse = -1;
-    ch->change.verdict = SR_VERDICT_NONE;
+    ch->change = sr_paired_result_none();
 }
 
 /* Every benchmark of either side: before's order, then after's new ones. */
@@ -331,7 +319,6 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         if (!jobs->items[i].ok)
             return sr_oom(); /* GSL could not allocate its generator */
         sr_accuracy_change *ch = jobs->items[i].change;
-        ch->change.verdict = sr_verdict_from_interval(ch->change.ci_low, ch->change.ci_high);
         ch->regression = ch->change.verdict == SR_VERDICT_LOWER;
     }
     return NULL;

@@ -37,13 +37,22 @@ static bool is_good(const sr_slo *slo, double ttft_s, double tpot_s, double e2el
            (isnan(slo->e2el_ms) || e2el_s <= slo->e2el_ms / 1000);
 }
 
-static void set_percentiles(sr_latency *lat, const double *sorted_s, size_t n, long requests)
+static void set_percentiles(sr_latency *lat, const double *sorted_s, size_t n, long requests, double confidence)
 {
     if (n == 0)
         return;
-    for (size_t p = 0; p < SR_N_PCT; p++)
-        lat->pct_ms[p] = sr_percentile_sorted(sorted_s, n, sr_latency_pct_value((sr_latency_pct)p)) * 1000;
+    for (size_t p = 0; p < SR_N_PCT; p++) {
+        double q = sr_latency_pct_value((sr_latency_pct)p);
+        lat->pct_ms[p] = sr_percentile_sorted(sorted_s, n, q) * 1000;
+        /* the distribution-free interval: two order statistics */
+        size_t lo, hi;
+        if (sr_percentile_order_ranks(n, q / 100, confidence, &lo, &hi)) {
+            lat->ci_low_ms[p] = sorted_s[lo - 1] * 1000;
+            lat->ci_high_ms[p] = sorted_s[hi - 1] * 1000;
+        }
+    }
     lat->n = requests;
+    lat->n_values = (long)n;
     lat->source = SR_LAT_SOURCE_REQUESTS;
 }
 
@@ -112,41 +121,93 @@ static bool itl_next(void *ctx, const double **v, size_t *n)
  * more are selected from in passes (sr_quantiles_streamed). */
 #define ITL_HELD ((size_t)8 << 20)
 
-/* The pooled inter-token latencies' percentiles: by selection among them
- * all when they fit, else passes over them (the same figures). */
-static sr_error *itl_percentiles(sr_scenario *sc, size_t n, double *q, size_t max_held)
+static int compare_size(const void *a, const void *b)
 {
-    double fs[SR_N_PCT];
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The ranks (0-based, ascending, each once) of the order statistics that
+ * bound each percentile's distribution-free interval among n values;
+ * at[p][0..1] index into them, -1 for a percentile too rare for one. */
+static size_t interval_ranks(size_t n, double confidence, size_t ranks[2 * SR_N_PCT], int at[SR_N_PCT][2])
+{
+    size_t want[SR_N_PCT][2], m = 0;
+    bool has[SR_N_PCT];
+    for (size_t p = 0; p < SR_N_PCT; p++) {
+        size_t lo, hi;
+        has[p] = sr_percentile_order_ranks(n, sr_latency_pct_value((sr_latency_pct)p) / 100, confidence, &lo, &hi);
+        if (has[p]) {
+            want[p][0] = ranks[m++] = lo - 1;
+            want[p][1] = ranks[m++] = hi - 1;
+        }
+    }
+    qsort(ranks, m, sizeof *ranks, compare_size);
+    size_t u = 0;
+    for (size_t k = 0; k < m; k++)
+        if (u == 0 || ranks[u - 1] != ranks[k])
+            ranks[u++] = ranks[k];
+    for (size_t p = 0; p < SR_N_PCT; p++)
+        for (int e = 0; e < 2; e++) {
+            at[p][e] = -1;
+            for (size_t k = 0; has[p] && k < u; k++)
+                if (ranks[k] == want[p][e])
+                    at[p][e] = (int)k;
+        }
+    return u;
+}
+
+/* The pooled inter-token latencies' percentiles and their intervals: by
+ * selection among them all when they fit, else passes over them (the same
+ * figures). */
+static sr_error *itl_percentiles(sr_scenario *sc, size_t n, sr_latency *lat, double confidence, size_t max_held)
+{
+    double fs[SR_N_PCT], q[SR_N_PCT], bounds[2 * SR_N_PCT];
     for (size_t p = 0; p < SR_N_PCT; p++)
         fs[p] = sr_latency_pct_value((sr_latency_pct)p) / 100;
+    size_t ranks[2 * SR_N_PCT];
+    int at[SR_N_PCT][2];
+    size_t n_ranks = interval_ranks(n, confidence, ranks, at);
     itl_stream *st = sr_xcalloc(1, sizeof *st);
     st->sc = sc;
     sr_value_stream s = {st, itl_rewind, itl_next};
-    sr_error *err = NULL;
+    bool ok = false;
     if (n <= max_held) {
         double *all = sr_xmalloc(n * sizeof *all), *v;
-        size_t at = 0, k;
+        size_t got = 0, k;
         itl_rewind(st);
-        while (itl_next(st, (const double **)&v, &k) && at + k <= n) {
-            memcpy(all + at, v, k * sizeof *v);
-            at += k;
+        while (itl_next(st, (const double **)&v, &k) && got + k <= n) {
+            memcpy(all + got, v, k * sizeof *v);
+            got += k;
         }
-        if (!st->err && at == n)
-            sr_quantiles_unsorted(all, n, fs, SR_N_PCT, q);
-        else if (!st->err)
-            st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+        ok = !st->err && got == n && sr_quantiles_unsorted(all, n, fs, SR_N_PCT, q) &&
+             sr_order_statistics_unsorted(all, n, ranks, n_ranks, bounds);
         free(all);
-    } else if (!sr_quantiles_streamed(&s, n, fs, SR_N_PCT, q, max_held) && !st->err) {
-        st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+    } else {
+        ok = sr_quantiles_streamed(&s, n, fs, SR_N_PCT, q, max_held) &&
+             sr_order_statistics_streamed(&s, n, ranks, n_ranks, bounds, max_held);
     }
-    err = st->err;
+    if (!ok && !st->err)
+        st->err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "inter-token latencies lost from a temporary file");
+    if (!st->err) {
+        for (size_t p = 0; p < SR_N_PCT; p++) {
+            lat->pct_ms[p] = q[p] * 1000;
+            if (at[p][0] >= 0) {
+                lat->ci_low_ms[p] = bounds[at[p][0]] * 1000;
+                lat->ci_high_ms[p] = bounds[at[p][1]] * 1000;
+            }
+        }
+        lat->n_values = (long)n;
+    }
+    sr_error *err = st->err;
     free(st);
     return err;
 }
 
 /* Every run's successful requests, pooled (*pooled false when a run has no
  * arrays). */
-static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, size_t max_held, bool *pooled)
+static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, double confidence, size_t max_held,
+                               bool *pooled)
 {
     *pooled = false;
     for (size_t r = 0; r < sc->n_runs; r++)
@@ -155,13 +216,14 @@ static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, size_t max_he
     if (sc->n_runs == 0)
         return NULL;
     values ttft = {0}, tpot = {0}, e2el = {0};
-    long good = 0, successful = 0;
+    long good = 0, successful = 0, sent = 0;
     size_t n_itl = 0;
     double duration = 0;
     bool with_slo = sr_slo_set(slo);
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_requests *q = sc->runs[r].requests;
         duration += sc->runs[r].duration_s;
+        sent += (long)q->n;
         for (size_t i = 0; i < q->n; i++) {
             if (q->failed[i])
                 continue;
@@ -185,9 +247,9 @@ static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, size_t max_he
     gsl_sort(ttft.v, 1, ttft.n);
     gsl_sort(tpot.v, 1, tpot.n);
     gsl_sort(e2el.v, 1, e2el.n);
-    set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n);
-    set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n);
-    set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n);
+    set_percentiles(&sc->latency[SR_LAT_TTFT], ttft.v, ttft.n, (long)ttft.n, confidence);
+    set_percentiles(&sc->latency[SR_LAT_TPOT], tpot.v, tpot.n, (long)tpot.n, confidence);
+    set_percentiles(&sc->latency[SR_LAT_E2EL], e2el.v, e2el.n, (long)e2el.n, confidence);
     sc->pooled = (sr_pooled_requests){.known = true,
                                       .ttft_s = ttft.v,
                                       .tpot_s = tpot.v,
@@ -196,17 +258,15 @@ static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, size_t max_he
                                       .n_tpot = tpot.n,
                                       .n_e2el = e2el.n,
                                       .good = with_slo ? good : -1,
+                                      .sent = sent,
                                       .duration_s = isfinite(duration) ? duration : NAN};
     *pooled = true;
     /* Every token's ITL (hundreds of thousands, tens of millions from a
      * file of a gigabyte): the percentiles by selection, not by sorting. */
     if (n_itl) {
-        double q[SR_N_PCT];
-        sr_error *err = itl_percentiles(sc, n_itl, q, max_held);
+        sr_error *err = itl_percentiles(sc, n_itl, &sc->latency[SR_LAT_ITL], confidence, max_held);
         if (err)
             return err;
-        for (size_t p = 0; p < SR_N_PCT; p++)
-            sc->latency[SR_LAT_ITL].pct_ms[p] = q[p] * 1000;
         sc->latency[SR_LAT_ITL].n = successful;
         sc->latency[SR_LAT_ITL].source = SR_LAT_SOURCE_REQUESTS;
     }
@@ -266,11 +326,11 @@ static long failed_requests(const sr_scenario *sc)
     return sc->n_runs ? sum : -1;
 }
 
-sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, size_t max_held)
+sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, double confidence, size_t max_held)
 {
     sc->failed_requests = failed_requests(sc);
     bool pooled;
-    sr_error *err = pool_requests(sc, slo, max_held, &pooled);
+    sr_error *err = pool_requests(sc, slo, confidence, max_held, &pooled);
     if (err)
         return err;
     if (pooled) {
@@ -280,14 +340,21 @@ sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, size_t max
             sr_bench_requests_drop_itls(sc->runs[r].requests);
         if (sc->pooled.good >= 0 && sc->pooled.duration_s > 0)
             sc->goodput = (double)sc->pooled.good / sc->pooled.duration_s;
+        /* SLO attainment: the share of the requests sent that meet every
+         * bound (a failed request does not), with its Wilson interval. */
+        if (sc->pooled.good >= 0 && sc->pooled.sent > 0) {
+            sc->slo_attainment = (double)sc->pooled.good / (double)sc->pooled.sent;
+            sr_wilson_interval((double)sc->pooled.good, (size_t)sc->pooled.sent, confidence,
+                               &sc->slo_attainment_ci_low, &sc->slo_attainment_ci_high);
+        }
     }
     file_percentiles(sc);
     return NULL;
 }
 
-sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo)
+sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo, double confidence)
 {
-    return sr_latency_summary_held(sc, slo, ITL_HELD);
+    return sr_latency_summary_held(sc, slo, confidence, ITL_HELD);
 }
 
 unsigned long sr_latency_ratio_seed(unsigned long seed, const char *model_id, const char *scenario_key,

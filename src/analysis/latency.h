@@ -24,11 +24,16 @@
  * failed requests over the runs and, with slo set and per-request arrays,
  * goodput: the requests meeting every bound (a TPOT of 0 for a request of
  * one output token, as vLLM's --goodput counts it) per second of the runs'
- * total duration. */
-sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo);
+ * total duration, and the SLO attainment: those requests over the requests
+ * sent (failed ones included), with its Wilson interval at confidence.
+ * Each pooled percentile gets its distribution-free interval at confidence
+ * from two order statistics (sr_percentile_order_ranks; NAN when the
+ * values are too few), the inter-token latencies' by the same selection
+ * or passes. */
+sr_error *sr_latency_summary(sr_scenario *sc, const sr_slo *slo, double confidence);
 /* The same holding at most max_held inter-token latencies at once (the
  * tests pass a few, to take the path of passes on small data). */
-sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, size_t max_held);
+sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, double confidence, size_t max_held);
 
 /* The seed of one latency ratio's resample stream: sr_pair_seed(seed,
  * model_id, "latency\n<scenario key>\n<ratio name>"). */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/stats.h"
 #include "model/sweep.h"
@@ -31,7 +32,16 @@ typedef struct sr_pairing {
     double sum;         /* of diff */
     long better, worse; /* items with a - b > 0 (McNemar b), < 0 (c) */
     size_t only_a, only_b;
+    uint32_t *cluster;  /* each paired item's cluster as a names it (sr_cluster_ids), 0..n_clusters-1; NULL
+                           when a's items name none */
+    size_t n_clusters;
 } sr_pairing;
+
+/* The clusters of n items of s (its items idx[0..n), or the first n when
+ * idx is NULL) numbered 0..C-1 in order of first appearance, an item that
+ * names none a cluster of its own; C into *n_clusters. NULL (and 0) when
+ * s's items name no cluster. free() it. */
+uint32_t *sr_cluster_ids(const sr_scores *s, const size_t *idx, size_t n, size_t *n_clusters);
 
 /* Pair a with b (b_idx: sr_item_index_new(b)). */
 void sr_pair_items(const sr_scores *a, const sr_scores *b, const sr_item_index *b_idx, sr_pairing *out);
@@ -62,6 +72,33 @@ int sr_item_id_cmp(const char *a, const char *b);
 bool sr_paired_intervals(const double *diff, size_t n, long resamples, unsigned long seed, bool exact,
                          sr_interval *levels, size_t n_levels, const char **resampling, double *sampled_low,
                          double *sampled_high);
+
+/* How a paired comparison is tested: its own resample stream, and the
+ * levels read off one set of resamples (levels[0] is the reported
+ * interval; the others, such as the Bonferroni or the TOST level, are
+ * written back into levels). */
+typedef struct sr_paired_test {
+    long resamples;
+    unsigned long seed;
+    double effect; /* the difference items_needed is for (a fraction: --mde-target / 100) */
+    bool exact; /* ci_method "exact": every level off the exact bootstrap distribution when there is one */
+    sr_interval *levels;
+    size_t n_levels;
+} sr_paired_test;
+
+/* The one way a paired result is filled, for the report's comparisons with
+ * the baseline and compare's alike: n_paired, delta and the discordant
+ * counts from the pairing; when both sides' scores are 0/1 (binary), the
+ * exact McNemar p, which is exact at any n; then under SR_MIN_PAIRED_ITEMS
+ * items the verdict TOO_FEW_ITEMS and nothing more (the bootstrap and the
+ * power formula rest on large-sample behaviour), else, when test is given,
+ * the paired bootstrap at every level of test (sr_paired_intervals; with 2
+ * clusters or more among the paired items, whole clusters resampled
+ * instead, resampling "clusters", and delta's cluster-robust SE), the MDE
+ * and items_needed at levels[0] and the verdict its interval gives. With test NULL and
+ * enough items the result is described but not yet tested (verdict NONE).
+ * False only when GSL fails. */
+bool sr_paired_fill(const sr_pairing *p, bool binary, const sr_paired_test *test, sr_paired_result *out);
 
 /* An interval that holds 0 (bounds included): no measured difference;
  * above: higher; below: lower. */

@@ -6,6 +6,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <limits.h>
@@ -509,6 +510,45 @@ static bool stream_pass(const sr_value_stream *s, wanted *w, size_t nw, size_t n
     return ok;
 }
 
+/* Passes until every wanted rank is found: four of 16 bits each at most,
+ * then its range is one value. False when a pass failed. */
+static bool select_streamed(const sr_value_stream *s, wanted *w, size_t nw, size_t n, size_t max_held)
+{
+    bool ok = true, left = true;
+    for (int pass = 0; ok && left && pass < 8; pass++) {
+        ok = stream_pass(s, w, nw, n, max_held ? max_held : 1);
+        left = false;
+        for (size_t i = 0; i < nw; i++)
+            left |= !w[i].found;
+    }
+    return ok && !left;
+}
+
+bool sr_order_statistics_streamed(const sr_value_stream *s, size_t n, const size_t *ranks, size_t m, double *out,
+                                  size_t max_held)
+{
+    for (size_t q = 0; q < m; q++) {
+        out[q] = NAN;
+        if (ranks[q] >= n || (q > 0 && ranks[q] < ranks[q - 1]))
+            return false;
+    }
+    if (m == 0)
+        return true;
+    wanted *w = sr_xcalloc(m, sizeof *w);
+    size_t nw = 0;
+    for (size_t q = 0; q < m; q++)
+        if (nw == 0 || w[nw - 1].rank != ranks[q])
+            w[nw++] = (wanted){.rank = ranks[q], .count = n};
+    bool ok = select_streamed(s, w, nw, n, max_held);
+    for (size_t q = 0, i = 0; ok && q < m; q++) {
+        while (w[i].rank != ranks[q])
+            i++;
+        out[q] = w[i].value;
+    }
+    free(w);
+    return ok;
+}
+
 bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs, size_t m, double *out,
                            size_t max_held)
 {
@@ -532,14 +572,7 @@ bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs,
                 w[nw++] = (wanted){.rank = r, .count = n};
         }
     }
-    bool ok = true, left = true;
-    for (int pass = 0; ok && left && pass < 8; pass++) {
-        ok = stream_pass(s, w, nw, n, max_held ? max_held : 1);
-        left = false;
-        for (size_t i = 0; i < nw; i++)
-            left |= !w[i].found;
-    }
-    ok = ok && !left;
+    bool ok = select_streamed(s, w, nw, n, max_held);
     for (size_t q = 0; ok && q < m; q++) {
         double index = fs[q] * (double)(n - 1);
         size_t lhs = (size_t)index;
@@ -554,6 +587,26 @@ bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs,
     }
     free(w);
     return ok;
+}
+
+bool sr_order_statistics_unsorted(double *v, size_t n, const size_t *ranks, size_t m, double *out)
+{
+    for (size_t q = 0; q < m; q++) {
+        out[q] = NAN;
+        if (ranks[q] >= n || (q > 0 && ranks[q] < ranks[q - 1]))
+            return false;
+    }
+    /* As sr_quantiles_unsorted: each selection within what the one before
+     * left above its rank. */
+    size_t done = 0;
+    for (size_t q = 0; q < m; q++) {
+        if (q == 0 || ranks[q] != ranks[q - 1]) {
+            gsl_stats_select(v + done, 1, n - done, ranks[q] - done);
+            done = ranks[q] + 1;
+        }
+        out[q] = v[ranks[q]];
+    }
+    return true;
 }
 
 double sr_quantile_unsorted(double *v, size_t n, double f)
@@ -969,4 +1022,216 @@ void sr_normal_interval(double mean, double sd, size_t n, double confidence, dou
     double half = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2) * sd / sqrt((double)n);
     *low = mean - half;
     *high = mean + half;
+}
+
+/* ---- issue 43: leaderboard-grade statistics --------------------------------- */
+
+bool sr_bh_adjust(const double *p, size_t m, double *adjusted)
+{
+    for (size_t i = 0; i < m; i++)
+        if (!(p[i] >= 0 && p[i] <= 1))
+            return false;
+    if (m == 0)
+        return true;
+    size_t *order = sr_xreallocarray(NULL, m, sizeof *order);
+    gsl_sort_index(order, p, 1, m); /* ascending */
+    /* Step up from the largest: adjusted p_(i) = min over j >= i of
+     * min(1, m p_(j) / j), j the 1-based rank. */
+    double running = 1;
+    for (size_t i = m; i-- > 0;) {
+        double v = fmin(1.0, (double)m * p[order[i]] / (double)(i + 1));
+        running = fmin(running, v);
+        adjusted[order[i]] = running;
+    }
+    free(order);
+    return true;
+}
+
+double sr_clustered_se(const double *x, const uint32_t *cluster, size_t n, size_t n_clusters)
+{
+    if (n == 0 || n_clusters < 2)
+        return NAN;
+    double mean = gsl_stats_mean(x, 1, n);
+    double *dev = sr_xcalloc(n_clusters, sizeof *dev);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        ok = cluster[i] < n_clusters;
+        if (ok)
+            dev[cluster[i]] += x[i] - mean;
+    }
+    double ss = 0;
+    for (size_t c = 0; c < n_clusters; c++)
+        ss += dev[c] * dev[c];
+    free(dev);
+    return ok ? sqrt(ss) / (double)n : NAN;
+}
+
+bool sr_bootstrap_cluster_levels(const double *sums, const double *sizes, size_t n_clusters, long resamples,
+                                 unsigned long seed, sr_interval *levels, size_t n_levels)
+{
+    clear_levels(levels, n_levels);
+    if (n_clusters == 0 || resamples < 1 || !valid_levels(levels, n_levels) ||
+        (size_t)resamples > SIZE_MAX / sizeof(double))
+        return false;
+    bool all_zero = true;
+    for (size_t c = 0; c < n_clusters && all_zero; c++)
+        all_zero = sums[c] == 0;
+    if (all_zero) {
+        point_levels(levels, n_levels, 0);
+        return true;
+    }
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return false;
+    gsl_rng_set(rng, seed);
+    double *means = sr_xmalloc((size_t)resamples * sizeof *means);
+    for (long r = 0; r < resamples; r++) {
+        double sum = 0, size = 0;
+        for (size_t c = 0; c < n_clusters; c++) {
+            size_t at = gsl_rng_uniform_int(rng, n_clusters);
+            sum += sums[at];
+            size += sizes[at];
+        }
+        means[r] = sum / size;
+    }
+    gsl_rng_free(rng);
+    gsl_sort(means, 1, (size_t)resamples);
+    read_levels(means, (size_t)resamples, levels, n_levels);
+    free(means);
+    return true;
+}
+
+double sr_items_needed(const double *d, size_t n, double confidence, double power, double effect)
+{
+    if (n < 2 || !(confidence > 0 && confidence < 1) || !(power > 0 && power < 1) || !(effect > 0))
+        return NAN;
+    double v = gsl_stats_variance(d, 1, n); /* n - 1 denominator */
+    if (!(v > 0))
+        return NAN;
+    double z = gsl_cdf_ugaussian_Pinv(1 - (1 - confidence) / 2) + gsl_cdf_ugaussian_Pinv(power);
+    double items = ceil(z * z * v / (effect * effect));
+    return items;
+}
+
+long sr_binomial_quantile(double p, unsigned long n, double q)
+{
+    if (!(p >= 0 && p <= 1) || !(q >= 0 && q <= 1) || n > UINT_MAX)
+        return -1;
+    /* The least k with P(X <= k) >= p: the CDF is monotone in k. */
+    unsigned long lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned long mid = lo + (hi - lo) / 2;
+        if (gsl_cdf_binomial_P((unsigned)mid, q, (unsigned)n) >= p)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return (long)lo;
+}
+
+bool sr_percentile_order_ranks(size_t n, double q, double confidence, size_t *low, size_t *high)
+{
+    *low = *high = 0;
+    if (n == 0 || n > UINT_MAX || !(q > 0 && q < 1) || !(confidence > 0 && confidence < 1))
+        return false;
+    long a = sr_binomial_quantile((1 - confidence) / 2, n, q);
+    long b = sr_binomial_quantile((1 + confidence) / 2, n, q);
+    /* [x_(a), x_(b+1)], 1-based: both must be order statistics of the n */
+    if (a < 1 || b < 0 || (size_t)b + 1 > n)
+        return false;
+    *low = (size_t)a;
+    *high = (size_t)b + 1;
+    return true;
+}
+
+size_t sr_percentile_order_min_n(double q, double confidence)
+{
+    if (!(q > 0 && q < 1) || !(confidence > 0 && confidence < 1))
+        return 0;
+    size_t lo, hi;
+    for (size_t n = 1; n <= 1000000; n++)
+        if (sr_percentile_order_ranks(n, q, confidence, &lo, &hi))
+            return n;
+    return 0;
+}
+
+void sr_competition_ranks(const double *v, size_t n, long *rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(v[i])) {
+            rank[i] = -1;
+            continue;
+        }
+        long above = 0;
+        for (size_t j = 0; j < n; j++)
+            above += !isnan(v[j]) && v[j] > v[i];
+        rank[i] = above + 1;
+    }
+}
+
+/* P(Binomial(k, j/k) >= m) */
+static double at_least(size_t m, size_t j, size_t k)
+{
+    if (m == 0)
+        return 1;
+    return gsl_cdf_binomial_Q((unsigned)(m - 1), (double)j / (double)k, (unsigned)k);
+}
+
+static int cmp_support(const void *x, const void *y)
+{
+    const double *a = x, *b = y;
+    return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+size_t sr_bootstrap_median_distribution(const double *sorted, size_t k, double *values, double *cdf)
+{
+    if (k == 0)
+        return 0;
+    /* (value, probability) pairs, sorted by value, merged, summed up. */
+    size_t cap = k * (k + 1) / 2, m = 0;
+    double *pairs = sr_xmalloc(2 * cap * sizeof *pairs);
+    double kd = (double)k;
+    if (k % 2) { /* the median is y_(h), h = (k + 1) / 2, of the resample */
+        size_t h = (k + 1) / 2;
+        for (size_t j = 1; j <= k; j++) {
+            double p = at_least(h, j, k) - at_least(h, j - 1, k);
+            pairs[2 * m] = sorted[j - 1];
+            pairs[2 * m++ + 1] = p;
+        }
+    } else { /* (y_(h) + y_(h+1)) / 2, h = k / 2: the pair of indices (i, j) */
+        size_t h = k / 2;
+        double ways = gsl_sf_choose((unsigned)k, (unsigned)h);
+        for (size_t i = 1; i <= k; i++) {
+            /* P(y_(h) = x_(i)) = P(N_i >= h) - P(N_{i-1} >= h), N_t ~ Bin(k, t/k) */
+            double p_i = at_least(h, i, k) - at_least(h, i - 1, k), rest = p_i;
+            for (size_t j = i + 1; j <= k; j++) {
+                /* exactly h draws <= i with the largest at i, the other k - h
+                 * all >= j with the least at j */
+                double low = pow((double)i / kd, (double)h) - pow((double)(i - 1) / kd, (double)h);
+                double high = pow((double)(k - j + 1) / kd, (double)(k - h)) - pow((double)(k - j) / kd, (double)(k - h));
+                double p = ways * low * high;
+                pairs[2 * m] = (sorted[i - 1] + sorted[j - 1]) / 2;
+                pairs[2 * m++ + 1] = p;
+                rest -= p;
+            }
+            pairs[2 * m] = sorted[i - 1]; /* y_(h) = y_(h+1) = x_(i) */
+            pairs[2 * m++ + 1] = fmax(0, rest);
+        }
+    }
+    qsort(pairs, m, 2 * sizeof *pairs, cmp_support);
+    size_t out = 0;
+    double acc = 0;
+    for (size_t i = 0; i < m; i++) {
+        acc += pairs[2 * i + 1];
+        if (out > 0 && values[out - 1] == pairs[2 * i])
+            cdf[out - 1] = acc;
+        else {
+            values[out] = pairs[2 * i];
+            cdf[out++] = acc;
+        }
+    }
+    for (size_t i = 0; i < out; i++) /* the total is 1 up to rounding */
+        cdf[i] /= acc;
+    free(pairs);
+    return out;
 }

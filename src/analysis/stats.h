@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Paired percentile bootstrap of the mean difference mean(a - b).
  * One index draw (uniform, with replacement, GSL mt19937 seeded with seed)
@@ -152,6 +153,16 @@ typedef struct sr_value_stream {
  * than n values. */
 bool sr_quantiles_streamed(const sr_value_stream *s, size_t n, const double *fs, size_t m, double *out,
                            size_t max_held);
+/* The order statistics at the 0-based ranks[0..m) (ascending) of the n
+ * values s gives, exactly, holding at most max_held at once (the passes of
+ * sr_quantiles_streamed). False (all NAN) when a rank is out of range or
+ * out of order, or a pass gave other than n values. */
+bool sr_order_statistics_streamed(const sr_value_stream *s, size_t n, const size_t *ranks, size_t m, double *out,
+                                  size_t max_held);
+/* The order statistics of n values in any order at the 0-based ranks[0..m)
+ * (ascending) into out, by selection (gsl_stats_select); v is reordered.
+ * False (all NAN) when a rank is out of range or out of order. */
+bool sr_order_statistics_unsorted(double *v, size_t n, const size_t *ranks, size_t m, double *out);
 
 /* `resamples` draws of the p-th percentile of a bootstrap resample (n values
  * drawn with replacement) of sorted[0..n), into out, from an mt19937 stream
@@ -218,5 +229,71 @@ bool sr_bootstrap_exact(const sr_classes *c, double confidence, double *low, dou
  * *at_or_below = P(mean <= x). False when there is no exact distribution
  * (as for sr_bootstrap_exact) or x is not finite. */
 bool sr_bootstrap_exact_cdf(const sr_classes *c, double x, double *below, double *at_or_below);
+
+
+/* ---- issue 43: leaderboard-grade statistics (docs/methods.md) ------------- */
+
+/* Benjamini-Hochberg's step-up adjustment of m p-values (Y. Benjamini and
+ * Y. Hochberg, JRSS-B 57, 1995): with p_(1) <= ... <= p_(m), adjusted
+ * p_(i) = min over j >= i of min(1, m p_(j) / j), written to adjusted[]
+ * in the input's order; it controls the false discovery rate. False when
+ * a p is not in [0, 1]. */
+bool sr_bh_adjust(const double *p, size_t m, double *adjusted);
+
+/* The cluster-robust (sandwich) standard error of the mean of x (E. Miller,
+ * "Adding Error Bars to Evals", 2024, section 2.2), exactly
+ * SE^2 = sum over clusters c of (sum over the items i of c of
+ * (x_i - mean))^2 / n^2, no small-sample factor; cluster[i] in
+ * 0..n_clusters-1. NAN for n = 0, under 2 clusters (with one the sum of
+ * the deviations is 0 by construction: the formula says nothing) or a
+ * cluster index out of range. */
+double sr_clustered_se(const double *x, const uint32_t *cluster, size_t n, size_t n_clusters);
+
+/* The cluster bootstrap of a mean at several levels: each of resamples
+ * draws n_clusters clusters uniformly with replacement (mt19937 seeded
+ * with seed) and takes sum of their sums / sum of their sizes; the
+ * levels' percentile intervals are read off the sorted means. [0, 0] when
+ * every sum is 0. False on bad arguments or when GSL cannot allocate. */
+bool sr_bootstrap_cluster_levels(const double *sums, const double *sizes, size_t n_clusters, long resamples,
+                                 unsigned long seed, sr_interval *levels, size_t n_levels);
+
+/* Items a paired comparison needs to detect a true difference of effect
+ * (a fraction) with this power by a two-sided test at this confidence:
+ * ceil((z(1 - alpha/2) + z(power))^2 v / effect^2), v the variance of the
+ * paired differences d (n - 1 denominator), alpha = 1 - confidence. NAN
+ * for n < 2, bad levels, effect <= 0 or v = 0. */
+double sr_items_needed(const double *d, size_t n, double confidence, double power, double effect);
+
+/* The p-quantile of Binomial(n, q): the least k with P(X <= k) >= p, by
+ * bisection on GSL's gsl_cdf_binomial_P. -1 on bad arguments. */
+long sr_binomial_quantile(double p, unsigned long n, double q);
+
+/* The distribution-free interval of the q-quantile (0 < q < 1) of n values
+ * from their order statistics: with a the (1 - C)/2 and b the (1 + C)/2
+ * quantile of Binomial(n, q), [x_(a), x_(b+1)] (1-based), *low = a and
+ * *high = b + 1. False (0, 0) when they are not both order statistics of
+ * the n (b + 1 > n, or a < 1), or on bad arguments. */
+bool sr_percentile_order_ranks(size_t n, double q, double confidence, size_t *low, size_t *high);
+
+/* The fewest values for which sr_percentile_order_ranks has an interval
+ * (0 when none up to a million). */
+size_t sr_percentile_order_min_n(double q, double confidence);
+
+/* Competition ranks of n values, highest first: rank = 1 + how many are
+ * strictly higher, so ties share the lower rank (1, 2, 2, 4). NAN values
+ * get -1 and are not counted. O(n^2): for a handful of entries (tests, the
+ * full data of a ranking uses its own sort). */
+void sr_competition_ranks(const double *v, size_t n, long *rank);
+
+/* The exact bootstrap distribution of the median of k values (sorted
+ * ascending): the median of k draws with replacement, numpy's median (the
+ * middle one for odd k, the mean of the middle two for even k). Its
+ * distinct values ascending into values[], their cumulative probabilities
+ * into cdf[] (both with room for k (k + 1) / 2); returns how many. Odd k:
+ * P(median <= x_(j)) = P(Binomial(k, j/k) >= (k + 1)/2); even k, h = k/2:
+ * P(y_(h) = x_(i), y_(h+1) = x_(j)) = C(k, h) ((i/k)^h - ((i-1)/k)^h)
+ * (((k-j+1)/k)^(k-h) - ((k-j)/k)^(k-h)) for i < j, the rest of
+ * P(y_(h) = x_(i)) at i = j. */
+size_t sr_bootstrap_median_distribution(const double *sorted, size_t k, double *values, double *cdf);
 
 #endif

@@ -26,6 +26,13 @@ const sr_cli_option sr_stats_options[] = {
                 "lm-eval filter for GSM8K: strict-match or flexible-extract (default " SR_DEFAULT_GSM8K_FILTER ")"),
     SR_OPT_WHOLE(0, "threads", "N", sr_stats_opts, threads, 1, 64,
                  "comparisons in parallel (default: one per core, at most " SR_STR(SR_DEFAULT_MAX_THREADS) "); results do not depend on it"),
+    SR_OPT_STRING(0, "cluster-key", "FIELD", sr_stats_opts, settings.cluster_key,
+                  "the field of lm-eval samples' doc that groups items into clusters (questions on one passage or "
+                  "subject): clustered standard errors, and the paired bootstrap draws whole clusters (default: "
+                  "the known field of known tasks, MMLU's subject, MMLU-Pro's category, GPQA's Subdomain)"),
+    SR_OPT_NUMBER(0, "mde-target", "POINTS", sr_stats_opts, settings.mde_target, 0, 100, SR_CLI_OPEN_LOW,
+                  "the accuracy difference (points) items_needed is computed for: how many items each comparison "
+                  "would need to detect it at 80% power (default " SR_STR(SR_DEFAULT_MDE_TARGET) ")"),
     SR_OPT_STRING(0, "configs", "DIR", sr_stats_opts, settings.configs_dir,
                   "config.json files by model id (<org>--<name>.config.json, <org>_<name>/ or <name>/config.json, "
                   "a Hugging Face hub cache) for the entries whose export has none: their KV cache is recomputed"),

@@ -558,6 +558,41 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     return NULL;
 }
 
+/* "(rank 3 (2–5), top tier)" ending a cell, as the overview prints each
+ * benchmark's rank beneath its difference or score: claims of rank,
+ * rank_ci_low and rank_ci_high (the figure's siblings), the cell cut
+ * before it. Nothing when the cell does not end so. */
+static void rank_suffix(const md_ctx *ctx, long line, const cell *model, const char *figure, cell *text)
+{
+    static const char tag[] = "(rank ", tier[] = ", top tier";
+    const char *at = NULL;
+    for (const char *p = text->s; (p = sr_memmem(p, (size_t)(text->s + text->n - p), tag)); p++)
+        at = p;
+    if (!at || text->n == 0 || text->s[text->n - 1] != ')')
+        return;
+    const char *p = at + sizeof tag - 1, *end = text->s + text->n - 1; /* inside the parentheses */
+    if ((size_t)(end - p) >= sizeof tier - 1 && memcmp(end - (sizeof tier - 1), tier, sizeof tier - 1) == 0)
+        end -= sizeof tier - 1;
+    sr_claim_number r, lo, hi;
+    cell lo_text = {0}, hi_text = {0};
+    const char *stop = sr_claims_number_at(p, end, &r);
+    if (!stop)
+        return;
+    cell r_text = {p, (size_t)(stop - p)};
+    sr_claims_trim(&r_text.s, &r_text.n);
+    const char *q = sr_claims_skip_spaces(stop, end);
+    bool interval = range_at(&q, end, &lo, &lo_text, &hi, &hi_text);
+    if (sr_claims_skip_spaces(q, end) != end)
+        return; /* not the report's phrase */
+    sibling_claim(ctx, line, model, figure, "rank", &r_text, &r, NULL);
+    if (interval) {
+        sibling_claim(ctx, line, model, figure, "rank_ci_low", &lo_text, &lo, NULL);
+        sibling_claim(ctx, line, model, figure, "rank_ci_high", &hi_text, &hi, NULL);
+    }
+    text->n = (size_t)(at - text->s);
+    sr_claims_trim(&text->s, &text->n);
+}
+
 static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, const column *col, const cell *header,
                              cell text)
 {
@@ -566,6 +601,8 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
     char *plain = sr_claims_without_marks(text.s, &text.n);
     text.s = plain;
     sr_claims_trim(&text.s, &text.n);
+    if (strncmp(col->figure, "accuracy.", 9) == 0)
+        rank_suffix(ctx, line, model, col->figure, &text);
     sr_error *err = NULL;
     if (sr_claims_no_claim(text.s, text.n)) {
         free(plain);

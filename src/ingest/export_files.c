@@ -377,7 +377,7 @@ static sr_error *read_lmeval_samples(const loader *ld, model_parts *p, const sr_
         sr_scores s;
         sr_scores_init(&s);
         const char *filter = strcmp(task, "gsm8k") == 0 ? ld->sweep->settings.gsm8k_filter : NULL;
-        err = sr_parse_lmeval_samples(f->rel, data, len, task, filter, &s);
+        err = sr_parse_lmeval_samples(f->rel, data, len, task, filter, ld->sweep->settings.cluster_key, &s);
         if (!err)
             scores_append(&p->scores, &s);
         sr_scores_release(&s);

@@ -109,9 +109,13 @@ sr_run_field sr_bench_run_implausible(const sr_bench_run *run, const char *const
  * gsm8k; one filter, the strict regex, before 0.4.2). JSON lines, or one JSON
  * array (before June 2024).
  * filter may be NULL for tasks with a single filter ("none"). out->benchmark
- * is set to the canonical name (gsm8k for task gsm8k). */
+ * is set to the canonical name (gsm8k for task gsm8k). cluster_key: the
+ * field of each line's "doc" object that names the item's cluster (a
+ * string, or a number as written), recorded with sr_scores_set_cluster;
+ * NULL: the known field of a known task (MMLU's subject, MMLU-Pro's
+ * category, GPQA's Subdomain), else none. */
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
-                                  sr_scores *out);
+                                  const char *cluster_key, sr_scores *out);
 /* Task name from a samples file name (samples_<task>_<date>.jsonl, or .json
  * as written between May and June 2024); fresh string or NULL when the name
  * does not fit. */

@@ -39,8 +39,11 @@
 
 static const char *const gsm8k_filters[] = {"strict-match", "flexible-extract"};
 
+#define NO_CLUSTER_AT SIZE_MAX
+
 typedef struct lm_rec {
     size_t id_at;   /* offset of its doc_id text in the file's ids */
+    size_t cluster_at; /* offset of its doc's cluster field text in the file's clusters; NO_CLUSTER_AT */
     const char *id; /* that text, set once every line is read */
     uint64_t key;   /* the id as a number (sr_item_key), 0 for an id compared as text only */
     double score;
@@ -61,11 +64,15 @@ typedef struct lm_file {
     int write_out;   /* -1 not known yet, 1 lm-eval 0.3 write_out entries */
     size_t n_blocks; /* unlabelled files: entries per document, i.e. filters */
     char *metric;    /* the metric the first line was scored with */
+    const char *cluster_key; /* the doc field that names an item's cluster, or NULL */
+    sr_strbuf clusters;      /* every record's cluster text, NUL after each */
+    size_t n_clustered;      /* records whose doc names one */
 } lm_file;
 
 static void lm_file_free(lm_file *f)
 {
     sr_strbuf_release(&f->ids);
+    sr_strbuf_release(&f->clusters);
     free(f->recs);
     for (size_t i = 0; i < f->n_filters; i++)
         free(f->filters[i]);
@@ -153,7 +160,7 @@ static bool write_out_score(const sr_jvalue *v, double *score)
  * over the line's members (the first of a name given twice): the look-ups
  * one at a time were some 46 strcmp calls a line, 5 % of a report's CPU. */
 typedef struct sample_members {
-    const sr_jvalue *doc_id, *filter, *metrics, *prompt_0, *resps, *filtered_resps;
+    const sr_jvalue *doc_id, *doc, *filter, *metrics, *prompt_0, *resps, *filtered_resps;
     const sr_jvalue *scores[3]; /* write_out_metrics' members, in its order */
 } sample_members;
 
@@ -182,6 +189,8 @@ static sample_members find_members(const sr_json_line *line)
         case 'd':
             if (KEY_IS(c, "doc_id"))
                 keep_first(&m.doc_id, &c->value);
+            else if (KEY_IS(c, "doc"))
+                keep_first(&m.doc, &c->value);
             break;
         case 'e':
             if (KEY_IS(c, "exact_match"))
@@ -267,6 +276,57 @@ static sr_error *filter_index(lm_file *f, long line, const char *name, size_t *i
     return NULL;
 }
 
+/* The doc field that groups a known task's items (E. Miller 2024: items
+ * that share a subject or a passage are not independent): MMLU's subject,
+ * MMLU-Pro's category, GPQA's subdomain. By prefix, so subtasks and the
+ * Open LLM Leaderboard's copies ("leaderboard_mmlu_pro") count. */
+static const char *known_cluster_key(const char *task)
+{
+    static const struct {
+        const char *prefix, *field;
+    } known[] = {
+        {"mmlu_pro", "category"},
+        {"leaderboard_mmlu_pro", "category"},
+        {"mmlu", "subject"},
+        {"gpqa", "Subdomain"},
+        {"leaderboard_gpqa", "Subdomain"},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strncmp(task, known[i].prefix, strlen(known[i].prefix)) == 0)
+            return known[i].field;
+    return NULL;
+}
+
+/* Where this line's doc names its cluster (a string, or a number as
+ * written), stored in f->clusters; NO_CLUSTER_AT when it names none. */
+static size_t doc_cluster(lm_file *f, const sample_members *m)
+{
+    sr_jvalue v;
+    if (!f->cluster_key || !m->doc || m->doc->type != SR_J_OBJECT || !sr_json_object_member(m->doc, f->cluster_key, &v))
+        return NO_CLUSTER_AT;
+    char num[40];
+    const char *text = NULL;
+    size_t len = 0;
+    if (v.type == SR_J_STRING) {
+        text = v.string;
+        len = v.length;
+    } else if (v.type == SR_J_NUMBER) {
+        if (v.exact)
+            snprintf(num, sizeof num, "%s%llu", v.negative ? "-" : "", (unsigned long long)v.magnitude);
+        else
+            snprintf(num, sizeof num, "%.17g", v.number);
+        text = num;
+        len = strlen(num);
+    }
+    if (!text || memchr(text, '\0', len))
+        return NO_CLUSTER_AT;
+    size_t at = f->clusters.len;
+    sr_strbuf_append(&f->clusters, text, len);
+    sr_strbuf_putc(&f->clusters, '\0');
+    f->n_clustered++;
+    return at;
+}
+
 static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
 {
     if (!obj->is_object)
@@ -319,7 +379,7 @@ static sr_error *parse_line(lm_file *f, long line, const sr_json_line *obj)
     void *recs = f->recs;
     sr_grow(&recs, &f->cap, f->n + 1, sizeof *f->recs);
     f->recs = recs;
-    f->recs[f->n++] = (lm_rec){id_at, NULL, key, score, filter, line};
+    f->recs[f->n++] = (lm_rec){id_at, doc_cluster(f, &m), NULL, key, score, filter, line};
     return NULL;
 }
 
@@ -565,7 +625,7 @@ static sr_error *parse_element(void *ctx, long line, const cJSON *element)
 }
 
 sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len, const char *task, const char *filter,
-                                  sr_scores *out)
+                                  const char *cluster_key, sr_scores *out)
 {
     char *own_task = NULL;
     if (!task) {
@@ -574,7 +634,12 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
             return sr_input_error(path, 0, "cannot tell the task from the file name");
         task = own_task;
     }
-    lm_file f = {.path = path, .task = task, .gsm8k = strcmp(task, "gsm8k") == 0, .labelled = -1, .write_out = -1};
+    lm_file f = {.path = path,
+                 .task = task,
+                 .gsm8k = strcmp(task, "gsm8k") == 0,
+                 .labelled = -1,
+                 .write_out = -1,
+                 .cluster_key = cluster_key ? cluster_key : known_cluster_key(task)};
     sr_error *err = NULL;
     /* One tree per line (or array element), read and dropped: cJSON
      * allocates from an arena. */
@@ -615,6 +680,10 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         if (f.recs[i].filter == sel) {
             sr_scores_add_keyed(out, f.recs[i].id, f.recs[i].key, f.recs[i].score);
             sr_scores_set_line(out, f.recs[i].line); /* items.csv names it */
+            if (f.recs[i].cluster_at != NO_CLUSTER_AT) {
+                const char *name = f.clusters.data + f.recs[i].cluster_at;
+                sr_scores_set_cluster(out, name, strlen(name));
+            }
         }
     if (!err) {
         free(out->benchmark);
@@ -623,6 +692,8 @@ sr_error *sr_parse_lmeval_samples(const char *path, const char *data, size_t len
         out->benchmark = sr_xstrdup(task);
         out->source = sr_xstrdup(path);
         out->metric_filter = claim_key(&f, sel);
+        free(out->cluster_key);
+        out->cluster_key = out->item_cluster ? sr_xstrdup(f.cluster_key) : NULL;
     }
     lm_file_free(&f);
     free(own_task);

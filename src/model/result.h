@@ -17,20 +17,36 @@ typedef enum {
     SR_VERDICT_TOO_FEW_ITEMS  /* paired, but under SR_MIN_PAIRED_ITEMS items: no interval */
 } sr_verdict;
 
-/* A paired comparison of per-item scores: b - a over the items both scored. */
+/* A paired comparison of per-item scores: b - a over the items both scored.
+ * Filled by one function, sr_paired_fill (analysis/paired.c), for the
+ * report's comparisons with the baseline and compare's alike; written by
+ * the shared writers of render/shared/paired_parts.h. */
 typedef struct sr_paired_result {
     size_t n_paired; /* items both scored */
     double delta;    /* mean of b - a over them (a fraction) */
     double ci_low, ci_high;
+    double ci_level;                        /* the level ci_low/ci_high were read at; NAN without an interval */
     double mde;                             /* minimum detectable effect at the interval's level and
                                                SR_MDE_POWER (a fraction, like delta); NAN */
     double sampled_ci_low, sampled_ci_high; /* with ci_method "exact": the Monte Carlo interval, whose
                                                distance to the exact one is its Monte Carlo error; NAN */
-    const char *resampling;                 /* "multinomial" (few-valued differences), "index", or NULL */
-    double mcnemar_p;                       /* NAN when scores are not 0/1 */
+    const char *resampling;                 /* "multinomial" (few-valued differences), "index", "clusters"
+                                               (whole clusters drawn), or NULL */
+    double mcnemar_p;                       /* exact at any n; NAN when scores are not 0/1 */
+    double mcnemar_p_holm;                  /* Holm-adjusted over the comparison's family (the report: a
+                                               benchmark's comparisons with the baseline); NAN outside one */
+    double mcnemar_p_bh;                    /* Benjamini-Hochberg over the same family; NAN outside one */
+    size_t n_clusters;                      /* clusters among the paired items (2 or more); 0: unclustered */
+    double delta_se_clustered;              /* the cluster-robust SE of delta; NAN without clusters */
+    double items_needed;                    /* items to detect the --mde-target difference at SR_MDE_POWER and
+                                               the interval's level; NAN without an interval or spread */
     long better, worse;                     /* discordant items: right only in b, right only in a */
     sr_verdict verdict;                     /* read off ci_low/ci_high */
 } sr_paired_result;
+
+/* A paired result with nothing known: no items paired, every figure NAN,
+ * no verdict. */
+sr_paired_result sr_paired_result_none(void);
 
 /* Why a speed ratio has no Welch-log interval (docs/methods.md, Speed). */
 typedef enum {

@@ -121,6 +121,8 @@ void sr_settings_default(sr_settings *s)
     s->equivalence_margin = NAN;
     s->progress = NULL;
     s->slo = (sr_slo){NAN, NAN, NAN};
+    s->cluster_key = NULL;
+    s->mde_target = SR_DEFAULT_MDE_TARGET;
     s->strict_validity = false;
 }
 
@@ -134,6 +136,14 @@ sr_spread sr_spread_none(void)
     return (sr_spread){.ratio = NAN, .low = NAN, .high = NAN, .gmean = NAN, .ci_low = NAN, .ci_high = NAN,
                        .ci_level = NAN, .note = SR_RATIO_CI_NO_RATIO, .within_noise = -1,
                        .verdict = SR_SPEED_UNJUDGED};
+}
+
+sr_paired_result sr_paired_result_none(void)
+{
+    return (sr_paired_result){.delta = NAN, .ci_low = NAN, .ci_high = NAN, .ci_level = NAN, .mde = NAN,
+                              .sampled_ci_low = NAN, .sampled_ci_high = NAN, .mcnemar_p = NAN,
+                              .mcnemar_p_holm = NAN, .mcnemar_p_bh = NAN, .delta_se_clustered = NAN,
+                              .items_needed = NAN, .verdict = SR_VERDICT_NONE};
 }
 
 const char *sr_latency_metric_name(sr_latency_metric m)
@@ -398,9 +408,10 @@ void sr_scores_init(sr_scores *s)
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
     s->full_n = s->only_here = s->only_baseline = -1;
     s->score = s->correct = s->score_ci_low = s->score_ci_high = s->summary_delta = NAN;
-    s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
-    s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
-    s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
+    s->vs_baseline = sr_paired_result_none();
+    s->ci_level = s->tost_ci_low = s->tost_ci_high = NAN;
+    s->score_se_clustered = s->rank_ci_low = s->rank_ci_high = NAN;
+    s->rank = -1;
     s->other_ci_level = s->other_ci_low = s->other_ci_high = NAN;
     s->equivalent = s->frontier = -1;
 }
@@ -453,6 +464,11 @@ void sr_scores_release(sr_scores *s)
     id_pool_free(s->ids);
     free(s->items);
     free(s->item_lines);
+    free(s->item_cluster);
+    for (size_t i = 0; i < s->n_cluster_names; i++)
+        free(s->cluster_names[i]);
+    free(s->cluster_names);
+    free(s->cluster_key);
     free(s->flipped);
     free(s->benchmark);
     free(s->source);
@@ -518,6 +534,42 @@ void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double scor
         s->item_lines = lines;
         s->item_lines[s->n_items - 1] = -1;
     }
+    if (s->item_cluster) { /* and the clusters: this one names none yet */
+        void *clusters = s->item_cluster;
+        sr_grow(&clusters, &s->cap_item_clusters, s->n_items, sizeof *s->item_cluster);
+        s->item_cluster = clusters;
+        s->item_cluster[s->n_items - 1] = SR_NO_CLUSTER;
+    }
+}
+
+void sr_scores_set_cluster(sr_scores *s, const char *name, size_t len)
+{
+    if (s->n_items == 0)
+        return;
+    if (!s->item_cluster) { /* the first cluster named: the items before it name none */
+        void *clusters = NULL;
+        sr_grow(&clusters, &s->cap_item_clusters, s->n_items, sizeof *s->item_cluster);
+        s->item_cluster = clusters;
+        for (size_t i = 0; i < s->n_items; i++)
+            s->item_cluster[i] = SR_NO_CLUSTER;
+    }
+    /* Items come grouped more often than not: the last cluster first. */
+    size_t at = s->n_cluster_names;
+    uint32_t last = s->n_items > 1 ? s->item_cluster[s->n_items - 2] : SR_NO_CLUSTER;
+    if (last != SR_NO_CLUSTER && strlen(s->cluster_names[last]) == len && memcmp(s->cluster_names[last], name, len) == 0)
+        at = last;
+    for (size_t i = 0; i < s->n_cluster_names && at == s->n_cluster_names; i++)
+        if (strlen(s->cluster_names[i]) == len && memcmp(s->cluster_names[i], name, len) == 0)
+            at = i;
+    if (at == s->n_cluster_names) {
+        if (at >= SR_NO_CLUSTER)
+            return; /* never: more clusters than a 32-bit index */
+        void *names = s->cluster_names;
+        sr_grow(&names, &s->cap_cluster_names, s->n_cluster_names + 1, sizeof *s->cluster_names);
+        s->cluster_names = names;
+        s->cluster_names[s->n_cluster_names++] = sr_xstrndup(name, len);
+    }
+    s->item_cluster[s->n_items - 1] = (uint32_t)at;
 }
 
 void sr_scores_set_line(sr_scores *s, long line)
@@ -553,6 +605,10 @@ void sr_scores_compact(sr_scores *s)
     if (s->item_lines && s->n_items && s->n_items < s->cap_lines) {
         s->item_lines = sr_xrealloc(s->item_lines, s->n_items * sizeof *s->item_lines);
         s->cap_lines = s->n_items;
+    }
+    if (s->item_cluster && s->n_items && s->n_items < s->cap_item_clusters) {
+        s->item_cluster = sr_xrealloc(s->item_cluster, s->n_items * sizeof *s->item_cluster);
+        s->cap_item_clusters = s->n_items;
     }
     if (!s->ids || (!s->ids->next && s->ids->used == total))
         return;
@@ -943,13 +999,16 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->failed_requests = sc->requests = -1;
         for (size_t m = 0; m < SR_N_LAT; m++) {
             for (size_t p = 0; p < SR_N_PCT; p++)
-                sc->latency[m].pct_ms[p] = NAN;
-            sc->latency[m].n = -1;
+                sc->latency[m].pct_ms[p] = sc->latency[m].ci_low_ms[p] = sc->latency[m].ci_high_ms[p] = NAN;
+            sc->latency[m].n = sc->latency[m].n_values = -1;
         }
         for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
             sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0};
-        sc->pooled.good = -1;
+        sc->pooled.good = sc->pooled.sent = -1;
         sc->pooled.duration_s = NAN;
+        sc->slo_attainment = sc->slo_attainment_ci_low = sc->slo_attainment_ci_high = NAN;
+        sc->rank = -1;
+        sc->rank_ci_low = sc->rank_ci_high = NAN;
         sc->tally = (sr_request_tally){-1, -1, -1, -1, -1, -1};
         model->n_scenarios++;
     }

@@ -40,6 +40,9 @@
  * header) may lie from the per-item mean and still agree: half a unit of
  * the 4th decimal, the coarsest rounding those files use. */
 #define SR_CLAIM_TOLERANCE 5e-5
+/* The difference (points) items_needed is computed for without
+ * --mde-target. */
+#define SR_DEFAULT_MDE_TARGET 2
 
 /* ---- failures ---------------------------------------------------------- */
 
@@ -124,6 +127,12 @@ typedef struct sr_scores {
     bool from_run_log;       /* that summary is a line of the bucket layout's run.log (source "logs/run.log:N") */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
+    uint32_t *item_cluster;  /* each item's cluster, an index into cluster_names (SR_NO_CLUSTER: the item
+                                named none), parallel to items; NULL when no item names one */
+    size_t cap_item_clusters;
+    char **cluster_names;    /* the clusters' names as the input gives them ("abstract_algebra") */
+    size_t n_cluster_names, cap_cluster_names;
+    char *cluster_key;       /* the field they were read from (lm-eval doc's "subject", --cluster-key); NULL */
     long full_n;             /* the task's whole item set when the files say the run scored a part of it
                                 (lm-eval's n-samples "original" under --limit); -1 when not said */
 
@@ -148,7 +157,6 @@ typedef struct sr_scores {
                                                  tests, from the same resamples; NAN */
     int equivalent;                           /* 1: the TOST interval lies inside (-margin, +margin);
                                                  0: it does not; -1: no margin given, or no interval */
-    double mcnemar_p_holm;                    /* Holm-adjusted over the benchmark's family; NAN */
     double other_ci_level;                    /* the level not asked for: Bonferroni without --simultaneous,
                                                  the report's with it; NAN */
     double other_ci_low, other_ci_high;       /* the interval at other_ci_level, same resamples; NAN */
@@ -164,10 +172,20 @@ typedef struct sr_scores {
     int bfcl_version, baseline_bfcl_version;  /* compared across BFCL versions (v3 "simple" against v4
                                                  "simple_python"): the two versions as the files name them;
                                                  0 when they agree or a side names none */
+    size_t n_clusters;                        /* clusters among the items (an item naming none is one of its
+                                                 own); 0 when no item names one */
+    double score_se_clustered;                /* the score's cluster-robust SE (stats.h); NAN under 2 clusters */
+    long rank;                                /* analysis (ranks.c): 1 + the entries of this benchmark scoring
+                                                 strictly higher (ties share the lower rank); -1 unranked */
+    double rank_ci_low, rank_ci_high;         /* the rank's percentile interval over the joint bootstrap of the
+                                                 items; NAN */
     long only_here, only_baseline;            /* paired with the baseline: items this side alone scored, and
                                                  the baseline alone; -1 when not paired */
     sr_validity validity;                     /* analysis (validity.c): truncated, item_set, duplicates */
 } sr_scores;
+
+/* An item that names no cluster (sr_scores.item_cluster). */
+#define SR_NO_CLUSTER UINT32_MAX
 
 /* ---- serving settings --------------------------------------------------
  * The vLLM engine arguments that shape speed and KV capacity, as far as the
@@ -317,6 +335,10 @@ typedef struct sr_latency {
     double pct_ms[SR_N_PCT]; /* p50, p90, p99 in milliseconds; NAN where unknown */
     long n;                  /* requests used (source REQUESTS); -1 */
     sr_latency_source source;
+    long n_values;           /* the values the percentiles are read from (ITL: every gap); -1 */
+    double ci_low_ms[SR_N_PCT], ci_high_ms[SR_N_PCT]; /* each percentile's distribution-free interval from
+                                                         order statistics (source REQUESTS); NAN when the
+                                                         values are too few */
 } sr_latency;
 
 /* A latency percentile against the baseline's: model / baseline, with a
@@ -341,6 +363,7 @@ typedef struct sr_pooled_requests {
     double *ttft_s, *tpot_s, *e2el_s;
     size_t n_ttft, n_tpot, n_e2el;
     long good;           /* with --slo: requests meeting every bound; -1 */
+    long sent;           /* requests sent over the runs, failed ones included */
     double duration_s;   /* summed over the runs; NAN when one does not say */
 } sr_pooled_requests;
 
@@ -386,6 +409,12 @@ typedef struct sr_scenario {
     sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
     double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */
     sr_pooled_requests pooled;    /* the runs' successful requests, when every run has per-request arrays */
+    double slo_attainment;        /* with --slo: good requests / requests sent (a failed one is not good), where
+                                     every run has per-request arrays; NAN */
+    double slo_attainment_ci_low, slo_attainment_ci_high; /* its Wilson interval at --confidence; NAN */
+    long rank;                    /* analysis (ranks.c): by median output throughput among the entries that ran
+                                     this scenario, highest 1, ties sharing the lower rank; -1 */
+    double rank_ci_low, rank_ci_high; /* its interval over bootstraps of each entry's runs; NAN */
     sr_request_tally tally;       /* what their arrays said, counted before they were pooled */
     sr_validity validity;         /* analysis (validity.c): whether the runs were a valid measurement */
 } sr_scenario;
@@ -637,6 +666,9 @@ typedef struct sr_settings {
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
     sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
+    const char *cluster_key; /* --cluster-key FIELD: the lm-eval doc field (a plain scores file's column)
+                                that groups items into clusters; NULL: the known field of known tasks */
+    double mde_target;       /* --mde-target POINTS: the difference items_needed is for */
     bool strict_validity; /* --strict-validity: an entry with a failed validity check is partial */
     const char *const *listings; /* --listing FILE...: bucket listings the copy is checked against; n_listings 0:
                                     none (the strings are argv's) */
@@ -705,6 +737,8 @@ typedef struct sr_sweep {
 
     sr_load_curve throughput_curve; /* analysis: sr_pick_load_curves */
     sr_load_curve latency_curve;    /* the same for p99 TTFT */
+    size_t latency_ci_min_n[SR_N_PCT]; /* analysis: the fewest values each latency percentile's interval needs
+                                          at --confidence (sr_percentile_order_min_n); 0: none up to a million */
 } sr_sweep;
 
 void sr_manifest_init(sr_manifest *m); /* empty: no strings, numbers unknown (NAN, -1) */
@@ -794,6 +828,9 @@ void sr_scores_add_keyed(sr_scores *s, const char *id, uint64_t key, double scor
 void sr_scores_set_line(sr_scores *s, long line);
 /* Give item i another id (copied). */
 void sr_scores_set_id(sr_scores *s, size_t i, const char *id);
+/* The cluster the item added last belongs to (name: len bytes, copied;
+ * the items before it without one name none). */
+void sr_scores_set_cluster(sr_scores *s, const char *name, size_t len);
 /* The ids into one block of their exact size and the items array to its
  * length, once the scores are complete (sr_model_add_scores does it). */
 void sr_scores_compact(sr_scores *s);

@@ -1,11 +1,11 @@
 /* Every file of a document rendered in memory (outputs.h). */
 #include "render/outputs.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/canvas/canvas.h"
 #include "render/compare/charts.h"
 #include "render/compare/compare_csv.h"
 #include "render/compare/json.h"
@@ -70,10 +70,6 @@ typedef struct render_job {
     size_t first;            /* the phase's first job (phase 1b starts at N_PHASE1A) */
 } render_job;
 
-/* cairo draws on one thread at a time (ThreadSanitizer reported races
- * inside it when two threads drew). */
-static pthread_mutex_t cairo_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* One PNG chart: its pixels drawn (cairo, under the lock), then encoded
  * (libpng, the slowest part, beside the other jobs) and dropped, so a
  * chart's pixels live only as long as its own job (at 2x, all of them at
@@ -82,9 +78,9 @@ static sr_error *render_png(const sr_sweep *sw, sr_chart_kind c, sr_output *png)
 {
     char *rgb = NULL;
     size_t rgb_len = 0;
-    pthread_mutex_lock(&cairo_lock);
+    sr_canvas_cairo_lock(); /* cairo draws on one thread at a time (canvas.h) */
     sr_error *err = sr_render_chart(sw, c, SR_CHART_RGB, &rgb, &rgb_len);
-    pthread_mutex_unlock(&cairo_lock);
+    sr_canvas_cairo_unlock();
     if (!err && rgb) /* NULL: the chart has nothing to draw and is not written */
         err = sr_encode_png(rgb, rgb_len, SR_CHART_PIXEL_WIDTH, &png->data, &png->len);
     return err; /* rgb is this thread's scratch, for its next chart */

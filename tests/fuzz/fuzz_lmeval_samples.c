@@ -8,7 +8,7 @@ static void one(const char *path, const char *task, const char *filter, const ui
 {
     sr_scores s;
     sr_scores_init(&s);
-    sr_error *err = sr_parse_lmeval_samples(path, (const char *)data, size, task, filter, &s);
+    sr_error *err = sr_parse_lmeval_samples(path, (const char *)data, size, task, filter, "subject", &s);
     for (size_t i = 0; i < s.n_items; i++)
         if (!s.items[i].id[0])
             abort();

@@ -161,7 +161,7 @@ Test(compare, results_do_not_depend_on_thread_count)
             tost[t][m][0] = s->tost_ci_low;
             tost[t][m][1] = s->tost_ci_high;
             mde[t][m] = s->vs_baseline.mde;
-            holm[t][m] = s->mcnemar_p_holm;
+            holm[t][m] = s->vs_baseline.mcnemar_p_holm;
             cr_assert(isfinite(s->other_ci_low) && isfinite(s->tost_ci_low) && isfinite(s->vs_baseline.mde));
         }
         sr_sweep_release(&sw);
@@ -238,7 +238,7 @@ Test(compare, too_few_items_get_no_verdict)
             cr_assert_eq(s->vs_baseline.verdict, SR_VERDICT_TOO_FEW_ITEMS, "n = %zu", n);
             cr_assert(isnan(s->vs_baseline.ci_low) && isnan(s->vs_baseline.ci_high) && isnan(s->vs_baseline.mde));
             cr_assert_float_eq(s->vs_baseline.mcnemar_p, 1.0, 1e-15); /* exact at any n: b = 0, c = 1, p = 1 */
-            cr_assert(isnan(s->tost_ci_low) && isnan(s->mcnemar_p_holm));
+            cr_assert(isnan(s->tost_ci_low) && isnan(s->vs_baseline.mcnemar_p_holm));
             cr_assert_eq(s->equivalent, -1);
             cr_assert_null(s->vs_baseline.resampling);
         } else {
@@ -287,7 +287,7 @@ Test(compare, mde_and_tost_hand_computed)
     cr_assert_float_eq(s->tost_ci_high, 0.20, 1e-12);
     cr_assert_float_eq(s->vs_baseline.mde, 0.1928183, 1e-7);
     cr_assert_float_eq(s->vs_baseline.mcnemar_p, 0.5, 1e-15);
-    cr_assert_float_eq(s->mcnemar_p_holm, 0.5, 1e-15); /* a family of one */
+    cr_assert_float_eq(s->vs_baseline.mcnemar_p_holm, 0.5, 1e-15); /* a family of one */
     cr_assert_eq(s->equivalent, 1);                    /* [0, .20] inside (-.25, .25) */
     sr_sweep_release(&sw);
     s = bench_of(equivalence_sweep(&sw, 20), "org/other");
@@ -382,7 +382,7 @@ Test(compare, tost_from_the_same_resamples)
     expect_interval(means, R, 0.95, s->vs_baseline.ci_low, s->vs_baseline.ci_high);
     expect_interval(means, R, 0.90, s->tost_ci_low, s->tost_ci_high);
     expect_interval(means, R, 0.975, s->other_ci_low, s->other_ci_high);
-    cr_assert(isnan(s->vs_baseline.mcnemar_p) && isnan(s->mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
+    cr_assert(isnan(s->vs_baseline.mcnemar_p) && isnan(s->vs_baseline.mcnemar_p_holm)); /* not 0/1 scores: no McNemar */
     sr_sweep_release(&sw);
 }
 
@@ -395,7 +395,9 @@ Test(compare, tost_from_the_same_resamples)
  *     1 - .05/3 (tail .00833) k = 0: 0, "no measured difference". It flips.
  *   B loses none: p = 1, [0, 0].
  *   C loses 10: p = 2 / 2^10 = .001953125, "lower" at both levels.
- * Holm, m = 3: C 3 * .001953125 = .005859375; A 2 * .125 = .25; B 1. */
+ * Holm, m = 3: C 3 * .001953125 = .005859375; A 2 * .125 = .25; B 1.
+ * Benjamini-Hochberg over the same family: m p / rank = C .005859375, A
+ * 3 * .125 / 2 = .1875, B 3 * 1 / 3 = 1, already increasing. */
 static void multiplicity_sweep(sr_sweep *sw, bool simultaneous)
 {
     sr_sweep_init(sw);
@@ -424,10 +426,13 @@ Test(compare, holm_and_simultaneous_hand_computed)
         multiplicity_sweep(&sw, simultaneous);
         const sr_scores *a = bench_of(&sw, "org/a"), *b = bench_of(&sw, "org/b"), *c = bench_of(&sw, "org/c");
         cr_assert_float_eq(a->vs_baseline.mcnemar_p, 0.125, 1e-15);
-        cr_assert_float_eq(a->mcnemar_p_holm, 0.25, 1e-15);
-        cr_assert_float_eq(b->mcnemar_p_holm, 1.0, 1e-15);
+        cr_assert_float_eq(a->vs_baseline.mcnemar_p_holm, 0.25, 1e-15);
+        cr_assert_float_eq(b->vs_baseline.mcnemar_p_holm, 1.0, 1e-15);
         cr_assert_float_eq(c->vs_baseline.mcnemar_p, 0.001953125, 1e-15);
-        cr_assert_float_eq(c->mcnemar_p_holm, 0.005859375, 1e-15);
+        cr_assert_float_eq(c->vs_baseline.mcnemar_p_holm, 0.005859375, 1e-15);
+        cr_assert_float_eq(a->vs_baseline.mcnemar_p_bh, 0.1875, 1e-15);
+        cr_assert_float_eq(b->vs_baseline.mcnemar_p_bh, 1.0, 1e-15);
+        cr_assert_float_eq(c->vs_baseline.mcnemar_p_bh, 0.005859375, 1e-15);
         cr_assert_eq(a->family_size, 3);
         cr_assert_float_eq(a->ci_level, simultaneous ? joint : 0.95, 1e-15);
         cr_assert_float_eq(a->other_ci_level, simultaneous ? 0.95 : joint, 1e-15);

@@ -23,6 +23,7 @@
 #include "ingest/ingest.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
+#include "util/strbuf.h"
 #include "util/json_arena.h"
 #include "util/spill.h"
 
@@ -115,7 +116,7 @@ Test(latency, pooled_percentiles_match_numpy)
         load_scenario(file, m);
         sr_scenario *sc = &m->scenarios[0];
         cr_assert_eq(sc->n_runs, (size_t)num(sc_json, "runs"), "%s", file);
-        sr_latency_summary(sc, &slo);
+        sr_latency_summary(sc, &slo, 0.95);
         cr_assert(sc->pooled.known);
         const cJSON *lat = cJSON_GetObjectItem(sc_json, "latency");
         for (size_t k = 0; k < SR_N_LAT; k++) {
@@ -183,7 +184,7 @@ Test(latency, file_keys_when_no_requests)
             sc->runs[r].requests = NULL;
         }
         sr_slo none = {NAN, NAN, NAN};
-        sr_latency_summary(sc, &none);
+        sr_latency_summary(sc, &none, 0.95);
         cr_assert_not(sc->pooled.known);
         cr_assert(isnan(sc->goodput));
         const cJSON *keys = cJSON_GetObjectItem(sc_json, "file_keys");
@@ -230,7 +231,7 @@ Test(latency, a_median_under_another_name_is_the_p50)
     }
     sr_slo none = {NAN, NAN, NAN};
     sr_scenario *sc = &m->scenarios[0];
-    sr_latency_summary(sc, &none);
+    sr_latency_summary(sc, &none, 0.95);
     cr_assert_eq(sc->latency[SR_LAT_TTFT].source, SR_LAT_SOURCE_FILE);
     cr_assert_float_eq(sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_50], 230.0, 1e-12); /* median of 227, 230, 500 */
     cr_assert(isnan(sc->latency[SR_LAT_TTFT].pct_ms[SR_PCT_90]));
@@ -591,7 +592,7 @@ Test(latency, detailed_arrays)
     sr_model_add_run(m, &spec, &runs[0]);
     free(runs);
     sr_slo slo = {350, 20, NAN};
-    sr_latency_summary(&m->scenarios[0], &slo);
+    sr_latency_summary(&m->scenarios[0], &slo, 0.95);
     const sr_scenario *sc = &m->scenarios[0];
     cr_assert_eq(sc->latency[SR_LAT_TTFT].n, 2);
     cr_assert_eq(sc->latency[SR_LAT_TPOT].n, 1); /* one output token: no TPOT */
@@ -602,6 +603,70 @@ Test(latency, detailed_arrays)
     /* goodput: both successful requests meet ttft <= 250 ms and tpot <= 20 ms (the one-token request's is 0) */
     cr_assert_eq(sc->pooled.good, 2);
     assert_close(sc->goodput, 1.0, 1e-12, "goodput");
+    /* SLO attainment (issue 43): 2 good of 3 sent (the failed one is not
+     * good), Wilson's interval at 95% by hand (Python: statistics.NormalDist
+     * for z): [0.20765960080204782, 0.9385080552796038]. Two TTFTs are too
+     * few for any interval (p50 needs 6). */
+    cr_assert_eq(sc->pooled.sent, 3);
+    assert_close(sc->slo_attainment, 2.0 / 3, 1e-15, "attainment");
+    assert_close(sc->slo_attainment_ci_low, 0.20765960080204782, 1e-12, "attainment low");
+    assert_close(sc->slo_attainment_ci_high, 0.9385080552796038, 1e-12, "attainment high");
+    cr_assert(isnan(sc->latency[SR_LAT_TTFT].ci_low_ms[SR_PCT_50]));
+    cr_assert_eq(sc->latency[SR_LAT_TTFT].n_values, 2);
+    release_model(m);
+}
+
+/* The percentiles' order-statistic intervals (issue 43): 100 requests with
+ * TTFTs 1, 2, ..., 100 ms (given shuffled): at 95% p50's is [x_(40),
+ * x_(61)] = [40, 61] ms and p90's [x_(84), x_(96)] (Binomial(100, 0.9)'s
+ * 2.5% and 97.5% points are 84 and 95, by Python's fractions); p99 needs
+ * 368 values: none. ITL: every request has the gaps 5 ms and 7 ms, 200
+ * values: Binomial(200, 0.5)'s points are 86 and 114, so p50's interval
+ * is [x_(86), x_(115)] = [5, 7] ms. All requests equal (TPOT 6 ms each):
+ * no spread, each end the value itself. */
+Test(latency, percentile_intervals_from_order_statistics)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "{\"model_id\": \"org/m\", \"output_throughput\": 5.0, \"duration\": 10.0, "
+                        "\"completed\": 100, \"ttfts\": [");
+    for (int i = 0; i < 100; i++)
+        sr_strbuf_printf(&sb, "%s%g", i ? ", " : "", ((i * 37) % 100 + 1) / 1000.0);
+    sr_strbuf_puts(&sb, "], \"itls\": [");
+    for (int i = 0; i < 100; i++)
+        sr_strbuf_printf(&sb, "%s[0.005, 0.007]", i ? ", " : "");
+    sr_strbuf_puts(&sb, "], \"output_lens\": [");
+    for (int i = 0; i < 100; i++)
+        sr_strbuf_printf(&sb, "%s3", i ? ", " : "");
+    sr_strbuf_puts(&sb, "], \"errors\": [");
+    for (int i = 0; i < 100; i++)
+        sr_strbuf_printf(&sb, "%s\"\"", i ? ", " : "");
+    sr_strbuf_puts(&sb, "]}");
+    sr_bench_run *runs;
+    size_t n;
+    json_ok(sb.data, &runs, &n);
+    sr_strbuf_release(&sb);
+    sr_model *m = new_model();
+    sr_scenario_spec spec = {100, 3, 2, INFINITY, -1};
+    sr_model_add_run(m, &spec, &runs[0]);
+    free(runs);
+    sr_slo none = {NAN, NAN, NAN};
+    sr_latency_summary(&m->scenarios[0], &none, 0.95);
+    const sr_latency *t = &m->scenarios[0].latency[SR_LAT_TTFT];
+    cr_assert_eq(t->n_values, 100);
+    assert_close(t->ci_low_ms[SR_PCT_50], 40, 1e-9, "p50 low");
+    assert_close(t->ci_high_ms[SR_PCT_50], 61, 1e-9, "p50 high");
+    assert_close(t->ci_low_ms[SR_PCT_90], 84, 1e-9, "p90 low");
+    assert_close(t->ci_high_ms[SR_PCT_90], 96, 1e-9, "p90 high");
+    cr_assert(isnan(t->ci_low_ms[SR_PCT_99]) && isnan(t->ci_high_ms[SR_PCT_99]));
+    const sr_latency *itl = &m->scenarios[0].latency[SR_LAT_ITL];
+    cr_assert_eq(itl->n_values, 200);
+    assert_close(itl->ci_low_ms[SR_PCT_50], 5, 1e-9, "itl p50 low");
+    assert_close(itl->ci_high_ms[SR_PCT_50], 7, 1e-9, "itl p50 high");
+    const sr_latency *tpot = &m->scenarios[0].latency[SR_LAT_TPOT]; /* every request (0.005 + 0.007) / 2 */
+    assert_close(tpot->ci_low_ms[SR_PCT_90], 6, 1e-9, "equal requests: low");
+    assert_close(tpot->ci_high_ms[SR_PCT_90], 6, 1e-9, "equal requests: high");
+    cr_assert(isnan(m->scenarios[0].slo_attainment)); /* no --slo */
     release_model(m);
 }
 
@@ -855,12 +920,21 @@ Test(latency, spilled_itls_give_the_same_percentiles)
             free(q->itl_s);
             q->itl_s = NULL;
         }
-        cr_assert_null(sr_latency_summary(a, &none));
-        cr_assert_null(sr_latency_summary_held(b, &none, 5));
+        cr_assert_null(sr_latency_summary(a, &none, 0.95));
+        cr_assert_null(sr_latency_summary_held(b, &none, 0.95, 5));
         for (size_t k = 0; k < SR_N_LAT; k++)
-            for (size_t p = 0; p < SR_N_PCT; p++)
+            for (size_t p = 0; p < SR_N_PCT; p++) {
                 cr_assert_eq(a->latency[k].pct_ms[p], b->latency[k].pct_ms[p], "%s %s p%zu: %.17g %.17g", file,
                              metric_names[k], p, a->latency[k].pct_ms[p], b->latency[k].pct_ms[p]);
+                /* the percentile's interval: the same order statistics, by passes */
+                const double ends[2][2] = {{a->latency[k].ci_low_ms[p], b->latency[k].ci_low_ms[p]},
+                                           {a->latency[k].ci_high_ms[p], b->latency[k].ci_high_ms[p]}};
+                for (int e = 0; e < 2; e++)
+                    cr_assert(ends[e][0] == ends[e][1] || (isnan(ends[e][0]) && isnan(ends[e][1])),
+                              "%s %s p%zu interval end %d: %.17g %.17g", file, metric_names[k], p, e, ends[e][0],
+                              ends[e][1]);
+            }
+        cr_assert(isfinite(b->latency[SR_LAT_ITL].ci_low_ms[0]), "%s: the ITL median's interval by passes", file);
         cr_assert_eq(b->latency[SR_LAT_ITL].source, SR_LAT_SOURCE_REQUESTS);
         release_model(held);
         release_model(spilled);

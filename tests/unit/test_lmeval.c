@@ -33,7 +33,7 @@ static const char *PATH = "m/samples_gsm8k_2025-06-23T01-34-27.025863.jsonl";
 static sr_error *parse(const char *text, const char *task, const char *filter, sr_scores *s)
 {
     sr_scores_init(s);
-    return sr_parse_lmeval_samples(PATH, text, strlen(text), task, filter, s);
+    return sr_parse_lmeval_samples(PATH, text, strlen(text), task, filter, NULL, s);
 }
 
 static void expect_items(const sr_scores *s, size_t n, const char *const *ids, const double *scores)
@@ -357,7 +357,7 @@ Test(lmeval, many_items_stay_fast)
                              f ? "flexible-extract" : "strict-match", (i + f) % 2);
     sr_scores s;
     sr_scores_init(&s);
-    cr_assert_null(sr_parse_lmeval_samples(PATH, sb.data, sb.len, "gsm8k", "flexible-extract", &s));
+    cr_assert_null(sr_parse_lmeval_samples(PATH, sb.data, sb.len, "gsm8k", "flexible-extract", NULL, &s));
     cr_assert_eq(s.n_items, N);
     cr_assert_str_eq(s.items[N - 1].id, "49999");
     cr_assert_eq(s.items[N - 1].score, 0.0);
@@ -629,5 +629,58 @@ Test(lmeval, doc_ids_2_53_and_2_53_plus_1_are_two_items)
     sr_scores_release(&s);
     expect_input_error(parse("[\n  {\"doc_id\": 9007199254740993, \"exact_match\": 1.0}\n]\n", "gsm8k", NULL, &s), PATH,
                        2, "doc_id number too large to compare exactly");
+    sr_scores_release(&s);
+}
+
+/* Clusters (issue 43): a doc field groups the items. MMLU's subject is
+ * known; any field by name (--cluster-key), a number as written; an item
+ * whose doc lacks it names none; gsm8k has none unless asked. */
+#define MMLU(id, subject, acc)                                                                                         \
+    "{\"doc_id\": " #id ", \"doc\": {\"question\": \"Q\", \"subject\": " subject ", \"choices\": [\"a\", \"b\"], "    \
+    "\"answer\": 0}, \"target\": \"0\", \"arguments\": {}, \"resps\": [[[\"-1.0\", \"False\"]]], "                     \
+    "\"filtered_resps\": [[\"-1.0\", \"False\"]], \"filter\": \"none\", \"metrics\": [\"acc\"], \"acc\": " #acc "}\n"
+
+Test(lmeval, clusters_from_the_doc)
+{
+    const char *text = MMLU(0, "\"anatomy\"", 1.0) MMLU(1, "\"anatomy\"", 0.0) MMLU(2, "\"virology\"", 1.0)
+        MMLU(3, "\"anatomy\"", 1.0) MMLU(4, "7", 0.0);
+    sr_scores s;
+    sr_scores_init(&s);
+    cr_assert_null(sr_parse_lmeval_samples(PATH, text, strlen(text), "mmlu_medical", NULL, NULL, &s));
+    cr_assert_eq(s.n_items, 5);
+    cr_assert_not_null(s.item_cluster);
+    cr_assert_eq(s.n_cluster_names, 3);
+    cr_assert_str_eq(s.cluster_key, "subject");
+    cr_assert_str_eq(s.cluster_names[s.item_cluster[0]], "anatomy");
+    cr_assert_eq(s.item_cluster[1], s.item_cluster[0]);
+    cr_assert_eq(s.item_cluster[3], s.item_cluster[0]);
+    cr_assert_str_eq(s.cluster_names[s.item_cluster[2]], "virology");
+    cr_assert_str_eq(s.cluster_names[s.item_cluster[4]], "7");
+    sr_scores_release(&s);
+    /* gsm8k: no known field, none read; named, read */
+    const char *g = LABELLED(0, "strict-match", "18", 1.0) LABELLED(1, "strict-match", "3", 0.0);
+    sr_scores_init(&s);
+    cr_assert_null(sr_parse_lmeval_samples(PATH, g, strlen(g), "gsm8k", "strict-match", NULL, &s));
+    cr_assert_null(s.item_cluster);
+    cr_assert_null(s.cluster_key);
+    sr_scores_release(&s);
+    sr_scores_init(&s);
+    cr_assert_null(sr_parse_lmeval_samples(PATH, g, strlen(g), "gsm8k", "strict-match", "question", &s));
+    cr_assert_not_null(s.item_cluster);
+    cr_assert_eq(s.n_cluster_names, 1); /* both docs ask about Janet's ducks */
+    cr_assert_str_eq(s.cluster_key, "question");
+    sr_scores_release(&s);
+    /* a field only some docs have: the others name none */
+    const char *mixed = MMLU(0, "\"anatomy\"", 1.0) UNLABELLED(1, "18", 1.0);
+    sr_scores_init(&s);
+    sr_error *err = sr_parse_lmeval_samples(PATH, mixed, strlen(mixed), "mmlu_x", NULL, NULL, &s);
+    cr_assert_not_null(err); /* a mix of labels */
+    sr_error_free(err);
+    sr_scores_release(&s);
+    const char *partial = MMLU(0, "\"anatomy\"", 1.0) MMLU(1, "null", 0.0);
+    sr_scores_init(&s);
+    cr_assert_null(sr_parse_lmeval_samples(PATH, partial, strlen(partial), "mmlu_x", NULL, NULL, &s));
+    cr_assert_eq(s.item_cluster[0], 0);
+    cr_assert_eq(s.item_cluster[1], SR_NO_CLUSTER);
     sr_scores_release(&s);
 }

@@ -3,6 +3,7 @@
  * text, whether the ids are dense numbers (a table), sparse numbers, or
  * text (a sorted array). */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,4 +144,62 @@ Test(paired, pairing_by_key_is_pairing_by_text)
             sr_scores_release(&a);
             sr_scores_release(&b);
         }
+}
+
+/* Clusters through the one paired-figure path (issue 43): 24 items in 4
+ * clusters of 6 (cluster ids given per item, as the lm-eval reader sets
+ * them), paired differences 1 0 0 0 1 1 | 0 -1 0 0 0 0 | 1 1 1 0 0 1 | 0 0
+ * -1 0 0 0: delta = 5/24, the clusters' summed deviations give SE^2 =
+ * 83/2304, SE = 0.18980069956550621 (Python fractions); the bootstrap draws
+ * whole clusters ("clusters"). var(d) = 191/552, so items_needed for 2
+ * points = ceil(7.8489 x 0.34601 / 0.0004) = 6790 (statistics.NormalDist
+ * for z). One cluster only: the items are resampled as if independent and
+ * there is no clustered SE. */
+static void clustered_scores(sr_scores *s, const int *v, const char *const *names)
+{
+    sr_scores_init(s);
+    for (int i = 0; i < 24; i++) {
+        char id[16]; /* room for any int: -O1 cannot see i stays under 24 */
+        snprintf(id, sizeof id, "%d", i);
+        sr_scores_add(s, id, v[i]);
+        if (names)
+            sr_scores_set_cluster(s, names[i / 6], strlen(names[i / 6]));
+    }
+}
+
+Test(paired, clustered_fill)
+{
+    const int a[24] = {1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    const int b[24] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+    const char *const four[4] = {"w", "x", "y", "z"}, *const one[4] = {"w", "w", "w", "w"};
+    for (int k = 0; k < 2; k++) {
+        sr_scores sa, sb;
+        clustered_scores(&sa, a, k ? one : four);
+        clustered_scores(&sb, b, NULL);
+        sr_item_index *idx = sr_item_index_new(&sb);
+        sr_pairing p;
+        sr_pair_items(&sa, &sb, idx, &p);
+        cr_assert_eq(p.n, 24);
+        cr_assert_eq(p.n_clusters, k ? 1 : 4);
+        sr_interval level = {0.95, NAN, NAN};
+        sr_paired_test test = {2000, 11, 0.02, false, &level, 1};
+        sr_paired_result r;
+        cr_assert(sr_paired_fill(&p, true, &test, &r));
+        cr_assert_float_eq(r.delta, 5.0 / 24, 1e-15);
+        cr_assert_float_eq(r.items_needed, 6790, 0);
+        if (k == 0) {
+            cr_assert_str_eq(r.resampling, "clusters");
+            cr_assert_eq(r.n_clusters, 4);
+            cr_assert_float_eq(r.delta_se_clustered, sqrt(83.0 / 2304), 1e-15);
+            cr_assert_float_eq(r.delta_se_clustered, 0.18980069956550621, 1e-15);
+        } else {
+            cr_assert_str_eq(r.resampling, "multinomial");
+            cr_assert(isnan(r.delta_se_clustered) && r.n_clusters == 0);
+        }
+        cr_assert(r.ci_low <= r.delta && r.delta <= r.ci_high);
+        sr_pairing_release(&p);
+        sr_item_index_free(idx);
+        sr_scores_release(&sa);
+        sr_scores_release(&sb);
+    }
 }

@@ -542,3 +542,185 @@ Test(stats, min_resamples_from_the_tails)
     cr_expect_eq(sr_min_resamples(1), 0);
     cr_expect_eq(sr_min_resamples(NAN), 0);
 }
+
+/* ---- issue 43 ------------------------------------------------------------- */
+
+/* Benjamini-Hochberg by the step-up rule, worked by hand (and by the few
+ * lines of Python in the comment of each: sorted p, m p_(j) / j, running
+ * minimum from the top): [0.01, 0.04, 0.03, 0.005] sorted 0.005 0.01 0.03
+ * 0.04 give 0.02 0.02 0.04 0.04; [0.01, 0.02, 0.03, 0.5] give 0.04 three
+ * times (the step-up carries 0.04 down) and 0.5. */
+Test(stats, benjamini_hochberg_hand_computed)
+{
+    double p1[4] = {0.01, 0.04, 0.03, 0.005}, a1[4];
+    cr_assert(sr_bh_adjust(p1, 4, a1));
+    const double e1[4] = {0.02, 0.04, 0.04, 0.02};
+    for (int i = 0; i < 4; i++)
+        cr_assert_float_eq(a1[i], e1[i], 1e-15, "p1[%d]: %g", i, a1[i]);
+    double p2[4] = {0.01, 0.02, 0.03, 0.5}, a2[4];
+    cr_assert(sr_bh_adjust(p2, 4, a2));
+    const double e2[4] = {0.04, 0.04, 0.04, 0.5};
+    for (int i = 0; i < 4; i++)
+        cr_assert_float_eq(a2[i], e2[i], 1e-15);
+    /* ties: 3 x 0.2 / 3 = 0.2 each; one p: itself; capped at 1 */
+    double p3[3] = {0.2, 0.2, 0.2}, a3[3];
+    cr_assert(sr_bh_adjust(p3, 3, a3));
+    for (int i = 0; i < 3; i++)
+        cr_assert_float_eq(a3[i], 0.2, 1e-15);
+    double p4[1] = {0.7}, a4[1];
+    cr_assert(sr_bh_adjust(p4, 1, a4));
+    cr_assert_float_eq(a4[0], 0.7, 0);
+    double p5[2] = {0.9, 0.8}, a5[2];
+    cr_assert(sr_bh_adjust(p5, 2, a5));
+    cr_assert_float_eq(a5[0], 0.9, 1e-15); /* min(1, 2 x 0.9 / 2) */
+    cr_assert_float_eq(a5[1], 0.9, 1e-15); /* min(0.9, 2 x 0.8 / 1 capped at 1) */
+    /* BH is never above Holm on the same p-values */
+    double holm[4];
+    cr_assert(sr_holm_adjust(p1, 4, holm));
+    for (int i = 0; i < 4; i++)
+        cr_assert_leq(a1[i], holm[i]);
+    double bad[2] = {0.1, 1.5};
+    cr_assert_not(sr_bh_adjust(bad, 2, a5));
+}
+
+/* Miller's cluster-robust SE, exactly as the issue states it: x = 1 0 1 1 |
+ * 0 0 1 | 1 1 (three clusters), mean 2/3; the clusters' summed deviations
+ * are 1/3, -1 and 2/3, so SE^2 = (1/9 + 1 + 4/9) / 81 = 14/729 (Python's
+ * fractions), SE = 0.1385799032138497. Paired differences 1 0 | 0 -1 1 |
+ * 1 0 | 0 -1 1: SE^2 = 9/625, SE = 0.12. */
+Test(stats, clustered_se_hand_computed)
+{
+    const double x[9] = {1, 0, 1, 1, 0, 0, 1, 1, 1};
+    const uint32_t c[9] = {0, 0, 0, 0, 1, 1, 1, 2, 2};
+    cr_assert_float_eq(sr_clustered_se(x, c, 9, 3), sqrt(14.0 / 729), 1e-15);
+    cr_assert_float_eq(sr_clustered_se(x, c, 9, 3), 0.1385799032138497, 1e-15);
+    const double d[10] = {1, 0, 0, -1, 1, 1, 0, 0, -1, 1};
+    const uint32_t dc[10] = {0, 0, 1, 1, 1, 2, 2, 3, 3, 3};
+    cr_assert_float_eq(sr_clustered_se(d, dc, 10, 4), 0.12, 1e-15);
+    /* every item its own cluster: sqrt(sum (x - mean)^2) / n, the
+     * population-variance SE: for x above sqrt(2) / 9 */
+    const uint32_t own[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    cr_assert_float_eq(sr_clustered_se(x, own, 9, 9), sqrt(2.0) / 9, 1e-15);
+    /* one cluster: the deviations sum to 0, the formula says nothing */
+    const uint32_t one[9] = {0};
+    cr_assert(isnan(sr_clustered_se(x, one, 9, 1)));
+    cr_assert(isnan(sr_clustered_se(x, c, 0, 3)));
+    const uint32_t out_of_range[9] = {0, 0, 0, 0, 1, 1, 1, 2, 3};
+    cr_assert(isnan(sr_clustered_se(x, out_of_range, 9, 3)));
+}
+
+/* The cluster bootstrap: whole clusters drawn, the mean their sums over
+ * their sizes; two clusters of sums 3 and -1 over 4 items each can give
+ * only 6/8, 2/8 and -2/8: a resample of both clusters (prob 1/2) is 2/8,
+ * so the 95% interval is [-0.25, 0.75]; every sum 0 gives [0, 0]. */
+Test(stats, cluster_bootstrap)
+{
+    const double sums[2] = {3, -1}, sizes[2] = {4, 4};
+    sr_interval lv[2] = {{0.95, NAN, NAN}, {0.4, NAN, NAN}};
+    cr_assert(sr_bootstrap_cluster_levels(sums, sizes, 2, 4000, 7, lv, 2));
+    cr_assert_float_eq(lv[0].low, -0.25, 1e-15);
+    cr_assert_float_eq(lv[0].high, 0.75, 1e-15);
+    cr_assert_float_eq(lv[1].low, 0.25, 1e-15); /* the middle 40% lies in the mixed resamples (half) */
+    cr_assert_float_eq(lv[1].high, 0.25, 1e-15);
+    const double zero[3] = {0, 0, 0}, three[3] = {2, 5, 1};
+    sr_interval z = {0.95, NAN, NAN};
+    cr_assert(sr_bootstrap_cluster_levels(zero, three, 3, 1000, 7, &z, 1));
+    cr_assert(z.low == 0 && z.high == 0);
+    cr_assert_not(sr_bootstrap_cluster_levels(sums, sizes, 0, 1000, 7, &z, 1));
+}
+
+/* Items needed to detect 2 points at 80% power, 95%: d = 1 0 0 -1 1 1 0 0
+ * -1 1 has variance 28/45 (Python: statistics.variance over fractions);
+ * (z(0.975) + z(0.8))^2 = 2.801585218112968^2 (Python's
+ * statistics.NormalDist().inv_cdf, not GSL) so n = ceil(7.8489 x 0.62222 /
+ * 0.0004) = ceil(12209.37) = 12210. */
+Test(stats, items_needed_hand_computed)
+{
+    const double d[10] = {1, 0, 0, -1, 1, 1, 0, 0, -1, 1};
+    cr_assert_float_eq(sr_items_needed(d, 10, 0.95, 0.8, 0.02), 12210, 0);
+    /* a 4-point target needs a quarter, rounded up: ceil(3052.34) */
+    cr_assert_float_eq(sr_items_needed(d, 10, 0.95, 0.8, 0.04), 3053, 0);
+    const double same[5] = {0, 0, 0, 0, 0};
+    cr_assert(isnan(sr_items_needed(same, 5, 0.95, 0.8, 0.02))); /* v = 0 */
+    cr_assert(isnan(sr_items_needed(d, 1, 0.95, 0.8, 0.02)));   /* n = 1: no variance */
+    cr_assert(isnan(sr_items_needed(d, 10, 0.95, 0.8, 0)));
+}
+
+/* Order-statistic intervals of a percentile, the binomial quantiles
+ * worked with Python's fractions (exact binomial sums): n = 100, q = 0.5:
+ * a = 40, b = 60 -> [x_(40), x_(61)]; n = 1000, q = 0.99: [x_(983),
+ * x_(997)]; n = 50, q = 0.9: [x_(41), x_(50)]; n = 10, q = 0.5: [x_(2),
+ * x_(9)]. The fewest values with an interval at 95%: 6 (p50), 36 (p90),
+ * 368 (p99): q^n <= 0.025. */
+Test(stats, percentile_order_interval)
+{
+    size_t lo, hi;
+    cr_assert(sr_percentile_order_ranks(100, 0.5, 0.95, &lo, &hi));
+    cr_assert(lo == 40 && hi == 61, "%zu %zu", lo, hi);
+    cr_assert(sr_percentile_order_ranks(1000, 0.99, 0.95, &lo, &hi));
+    cr_assert(lo == 983 && hi == 997, "%zu %zu", lo, hi);
+    cr_assert(sr_percentile_order_ranks(50, 0.9, 0.95, &lo, &hi));
+    cr_assert(lo == 41 && hi == 50, "%zu %zu", lo, hi);
+    cr_assert(sr_percentile_order_ranks(10, 0.5, 0.95, &lo, &hi));
+    cr_assert(lo == 2 && hi == 9, "%zu %zu", lo, hi);
+    cr_assert_eq(sr_percentile_order_min_n(0.5, 0.95), 6);
+    cr_assert_eq(sr_percentile_order_min_n(0.9, 0.95), 36);
+    cr_assert_eq(sr_percentile_order_min_n(0.99, 0.95), 368);
+    /* n = 1: no interval; n = 367 values for p99: b + 1 = 368 > n */
+    cr_assert_not(sr_percentile_order_ranks(1, 0.5, 0.95, &lo, &hi));
+    cr_assert_not(sr_percentile_order_ranks(367, 0.99, 0.95, &lo, &hi));
+    cr_assert(sr_percentile_order_ranks(368, 0.99, 0.95, &lo, &hi));
+    cr_assert_eq(hi, 368);
+    cr_assert_eq(sr_binomial_quantile(0.975, 100, 0.5), 60);
+    cr_assert_eq(sr_binomial_quantile(0, 100, 0.5), 0);
+    cr_assert_eq(sr_binomial_quantile(1, 7, 0.5), 7);
+}
+
+/* Ties share the lower rank, as 1-2-2-4. */
+Test(stats, competition_ranks)
+{
+    const double v[5] = {9, 8, 8, 7, NAN};
+    long r[5];
+    sr_competition_ranks(v, 5, r);
+    cr_assert(r[0] == 1 && r[1] == 2 && r[2] == 2 && r[3] == 4 && r[4] == -1);
+    const double all[3] = {0.5, 0.5, 0.5};
+    sr_competition_ranks(all, 3, r);
+    cr_assert(r[0] == 1 && r[1] == 1 && r[2] == 1);
+}
+
+/* The exact bootstrap distribution of a median against all k^k draws
+ * enumerated (Python, itertools.product, fractions): 1 2 3 gives
+ * 7/27, 20/27, 1; 1 2 3 4 gives 13/256, 43/256, 49/128, 79/128, 213/256,
+ * 243/256, 1 at 1, 1.5, 2, 2.5, 3, 3.5, 4; 10 20 20 40 50 (ties) gives
+ * 181/3125, 2133/3125, 2944/3125, 1 at 10, 20, 40, 50; 5 7: 1/4, 3/4, 1
+ * at 5, 6, 7; one run: itself. */
+Test(stats, bootstrap_median_distribution)
+{
+    double v[16], cdf[16];
+    const double a[3] = {1, 2, 3};
+    cr_assert_eq(sr_bootstrap_median_distribution(a, 3, v, cdf), 3);
+    cr_assert_float_eq(cdf[0], 7.0 / 27, 1e-12);
+    cr_assert_float_eq(cdf[1], 20.0 / 27, 1e-12);
+    cr_assert_float_eq(cdf[2], 1, 1e-12);
+    const double b[4] = {1, 2, 3, 4};
+    const double bv[7] = {1, 1.5, 2, 2.5, 3, 3.5, 4};
+    const double bc[7] = {13.0 / 256, 43.0 / 256, 49.0 / 128, 79.0 / 128, 213.0 / 256, 243.0 / 256, 1};
+    cr_assert_eq(sr_bootstrap_median_distribution(b, 4, v, cdf), 7);
+    for (int i = 0; i < 7; i++) {
+        cr_assert_float_eq(v[i], bv[i], 0);
+        cr_assert_float_eq(cdf[i], bc[i], 1e-12, "%d: %.17g", i, cdf[i]);
+    }
+    const double c[5] = {10, 20, 20, 40, 50};
+    const double cv[4] = {10, 20, 40, 50}, cc[4] = {181.0 / 3125, 2133.0 / 3125, 2944.0 / 3125, 1};
+    cr_assert_eq(sr_bootstrap_median_distribution(c, 5, v, cdf), 4);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_float_eq(v[i], cv[i], 0);
+        cr_assert_float_eq(cdf[i], cc[i], 1e-12);
+    }
+    const double d[2] = {5, 7};
+    cr_assert_eq(sr_bootstrap_median_distribution(d, 2, v, cdf), 3);
+    cr_assert(v[1] == 6 && fabs(cdf[0] - 0.25) < 1e-12 && fabs(cdf[1] - 0.75) < 1e-12);
+    const double e[1] = {42};
+    cr_assert_eq(sr_bootstrap_median_distribution(e, 1, v, cdf), 1);
+    cr_assert(v[0] == 42 && cdf[0] == 1);
+}

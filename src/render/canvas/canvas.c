@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,34 @@ const sr_rgb sr_light = {0.88, 0.88, 0.88};
 const sr_rgb sr_dark = {0.2, 0.2, 0.2};
 
 /* ---- canvas ------------------------------------------------------------ */
+
+/* cairo draws on one thread at a time (ThreadSanitizer reported races
+ * inside it when two threads drew): the PNG jobs hold this lock while they
+ * draw, and a measurement's own cairo canvas takes it too, as the PDF's
+ * charts measure their subtitles on the PDF's thread. Recursive: a PNG
+ * chart measures under the lock its job holds. */
+static pthread_mutex_t cairo_lock;
+static pthread_once_t cairo_lock_once = PTHREAD_ONCE_INIT;
+
+static void cairo_lock_init(void)
+{
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&cairo_lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+}
+
+void sr_canvas_cairo_lock(void)
+{
+    pthread_once(&cairo_lock_once, cairo_lock_init);
+    pthread_mutex_lock(&cairo_lock);
+}
+
+void sr_canvas_cairo_unlock(void)
+{
+    pthread_mutex_unlock(&cairo_lock);
+}
 
 sr_error *sr_canvas_open(sr_canvas *cv, const sr_chart_target *target, double width, double height)
 {
@@ -264,13 +293,16 @@ int sr_canvas_count_lines(const char *s, double size, double max_width)
 {
     sr_canvas cv;
     const sr_chart_target measure = {SR_CHART_SVG, NULL, NULL};
+    sr_canvas_cairo_lock();
     sr_error *err = sr_canvas_open(&cv, &measure, 1, 1);
     if (err) { /* the chart's own canvas will say why it cannot draw */
+        sr_canvas_cairo_unlock();
         sr_error_free(err);
         return 2;
     }
     int lines = wrap(&cv, 0, 0, s, size, 1, max_width, INT_MAX, sr_black, false);
     sr_canvas_release(&cv);
+    sr_canvas_cairo_unlock();
     return lines;
 }
 

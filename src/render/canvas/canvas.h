@@ -76,6 +76,10 @@ void sr_canvas_marker(sr_canvas *cv, int shape, double x, double y, double r, sr
 double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double size, bool bold, double align,
                       sr_rgb color);
 double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold);
+/* The one lock around cairo (recursive): held while a PNG chart is drawn
+ * and while a measurement draws nothing on a cairo canvas of its own. */
+void sr_canvas_cairo_lock(void);
+void sr_canvas_cairo_unlock(void);
 /* The lines s wraps into at max_width, measured as the PNG and SVG draw it
  * (a canvas of its own, drawing nothing), before the chart's canvas is
  * opened: its height depends on them. */

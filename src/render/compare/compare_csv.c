@@ -9,13 +9,14 @@
 #include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/paired_parts.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 
 static const char csv_header[] = "model,label,section,name,before,after,n_paired,delta,ci_low,ci_high,mcnemar_p,verdict,"
                                  "flipped_better,flipped_worse,ratio,ratio_low,ratio_high,within_noise,regression,detail,"
-                                 "ratio_ci_low,ratio_ci_high\r\n";
+                                 "ratio_ci_low,ratio_ci_high";
 
 enum {
     C_BEFORE,
@@ -40,6 +41,7 @@ typedef struct row {
     const char *before_text, *after_text; /* instead of the numbers, for setup values and statuses */
     double num[N_NUMS];
     const char *verdict, *within_noise, *regression, *detail;
+    const sr_paired_result *paired; /* an accuracy row's, with both sides; NULL */
 } row;
 
 static void row_init(row *r, const char *model, const char *label, const char *section, const char *name)
@@ -79,6 +81,7 @@ static void put_row(sr_strbuf *sb, const row *r)
     sr_csv_text(sb, r->detail, false);
     sr_csv_num(sb, r->num[C_RATIO_CI_LOW]);
     sr_csv_num(sb, r->num[C_RATIO_CI_HIGH]);
+    sr_csv_paired_cells(sb, r->paired, r->paired != NULL, false);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -130,22 +133,21 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     char note[128];
     for (size_t k = 0; k < mc->n_accuracy; k++) {
         const sr_accuracy_change *ch = &mc->accuracy[k];
-        bool paired = ch->before && ch->after && ch->change.n_paired > 0;
-        bool tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool tested = ch->before && ch->after && ch->change.n_paired > 0 &&
+                      ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
         row_init(&r, id, label, "accuracy", ch->benchmark);
         r.num[C_BEFORE] = ch->before ? ch->before->score : NAN;
         r.num[C_AFTER] = ch->after ? ch->after->score : NAN;
-        r.num[C_N_PAIRED] = ch->before && ch->after ? (double)ch->change.n_paired : NAN;
-        if (paired) {
-            r.num[C_DELTA] = ch->change.delta;
-            r.num[C_BETTER] = (double)ch->change.better;
-            r.num[C_WORSE] = (double)ch->change.worse;
-        }
-        if (tested) {
-            r.num[C_CI_LOW] = ch->change.ci_low;
-            r.num[C_CI_HIGH] = ch->change.ci_high;
-            r.num[C_P] = ch->change.mcnemar_p;
-        }
+        double v[SR_PF_N];
+        sr_paired_values(&ch->change, ch->before && ch->after, v);
+        r.num[C_N_PAIRED] = v[SR_PF_N_PAIRED];
+        r.num[C_DELTA] = v[SR_PF_DELTA];
+        r.num[C_BETTER] = v[SR_PF_BETTER];
+        r.num[C_WORSE] = v[SR_PF_WORSE];
+        r.num[C_CI_LOW] = v[SR_PF_CI_LOW];
+        r.num[C_CI_HIGH] = v[SR_PF_CI_HIGH];
+        r.num[C_P] = v[SR_PF_MCNEMAR_P];
+        r.paired = ch->before && ch->after ? &ch->change : NULL;
         r.verdict = tested ? sr_compare_verdict_name(ch->change.verdict) : NULL;
         r.regression = yes_no(ch->regression);
         r.detail = sr_compare_accuracy_note(note, sizeof note, ch);
@@ -209,6 +211,8 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     sr_strbuf_puts(&sb, csv_header);
+    sr_csv_paired_header(&sb, false); /* the paired columns results.csv ends with too */
+    sr_strbuf_puts(&sb, "\r\n");
     setup_rows(&sb, c);
     for (size_t i = 0; i < n; i++)
         model_rows(&sb, &c->models[order[i]]);

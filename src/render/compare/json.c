@@ -11,6 +11,7 @@
 #include "render/compare/order.h"
 #include "render/compare/text.h"
 #include "render/shared/json_parts.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -40,14 +41,10 @@ static cJSON *settings_json(const sr_settings *st)
         o, "seed_derivation",
         cJSON_CreateString("per model and benchmark: splitmix64(seed ^ fnv1a64(model \"\\n\" \"" SR_COMPARE_SEED_SALT
                            "\" \"\\n\" benchmark)), low 32 bits folded"));
-    sr_json_add(o, "resampling", cJSON_CreateString(sr_text_resampling_method()));
-    sr_json_add(o, "quantile", cJSON_CreateString(sr_text_quantile_method(st->ci_method)));
-    sr_json_add(o, "mcnemar", cJSON_CreateString("exact two-sided binomial, 0/1 scores on both sides"));
+    sr_json_paired_methods(o, st, false);
     sr_json_add(o, "verdict",
                 cJSON_CreateString("improved: interval above 0; regressed: below 0; else no measured "
                                    "difference"));
-    sr_json_add(o, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
-    sr_json_add(o, "mde_power", cJSON_CreateNumber(SR_MDE_POWER));
     sr_json_add(o, "speed_metric", cJSON_CreateString("median output_throughput over runs, after / before"));
     sr_json_add(o, "speed_range",
                 cJSON_CreateString("ratio_low = min(after runs) / max(before runs), ratio_high = max(after runs) / "
@@ -104,7 +101,7 @@ static cJSON *setup_json(const sr_comparison *c)
     return a;
 }
 
-static cJSON *accuracy_json(const sr_model_change *mc, double confidence)
+static cJSON *accuracy_json(const sr_model_change *mc)
 {
     cJSON *o = cJSON_CreateObject();
     for (size_t k = 0; k < mc->n_accuracy; k++) {
@@ -120,7 +117,7 @@ static cJSON *accuracy_json(const sr_model_change *mc, double confidence)
         sr_json_add(j, "n_after", a ? cJSON_CreateNumber((double)a->n_items) : cJSON_CreateNull());
         sr_json_add(j, "only_before", b && a ? cJSON_CreateNumber((double)ch->only_before) : cJSON_CreateNull());
         sr_json_add(j, "only_after", b && a ? cJSON_CreateNumber((double)ch->only_after) : cJSON_CreateNull());
-        sr_json_paired_result(j, &ch->change, confidence, b && a, paired, tested);
+        sr_json_paired_result(j, &ch->change, b && a, false);
         sr_json_add(j, "verdict", sr_json_str(tested ? sr_compare_verdict_name(ch->change.verdict) : NULL));
         sr_json_add(j, "verdict_note", sr_json_str(sr_compare_accuracy_note(note, sizeof note, ch)));
         sr_json_add(j, "binary", cJSON_CreateBool(b && a && b->binary && a->binary));
@@ -212,7 +209,7 @@ static cJSON *kv_json(const sr_kv_change *kv)
     return o;
 }
 
-static cJSON *model_json(const sr_model_change *mc, double confidence)
+static cJSON *model_json(const sr_model_change *mc)
 {
     const sr_model *b = mc->before, *a = mc->after;
     cJSON *o = cJSON_CreateObject();
@@ -228,7 +225,7 @@ static cJSON *model_json(const sr_model_change *mc, double confidence)
     sr_json_add(o, "failure_before", sr_json_failure(&b->failure));
     sr_json_add(o, "failure_after", sr_json_failure(&a->failure));
     sr_json_add(o, "regression", cJSON_CreateBool(mc->regression));
-    sr_json_add(o, "accuracy", accuracy_json(mc, confidence));
+    sr_json_add(o, "accuracy", accuracy_json(mc));
     sr_json_add(o, "speed", speed_json(mc));
     sr_json_add(o, "kv", kv_json(&mc->kv));
     cJSON *settings = cJSON_CreateObject();
@@ -328,7 +325,7 @@ sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len
     sr_json_add(root, "setup_changes", setup_json(c));
     cJSON *models = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
-        sr_json_append(models, model_json(&c->models[order[i]], c->settings.confidence));
+        sr_json_append(models, model_json(&c->models[order[i]]));
     sr_json_add(root, "models", models);
     sr_json_add(root, "added", one_sided_json(c->added, c->n_added));
     sr_json_add(root, "removed", one_sided_json(c->removed, c->n_removed));

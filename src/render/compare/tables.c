@@ -9,6 +9,7 @@
 #include "render/compare/tables.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -254,19 +255,23 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
     sr_tb_column(&b, "After", NULL, true, 0.9);
     sr_tb_column(&b, heading, NULL, true, 2.4);
     sr_tb_column(&b, "Verdict", NULL, false, 1.8);
-    sr_tb_column(&b, "MDE", "points", true, 0.9);
-    sr_tb_column_help(&b, "minimum detectable effect: the smallest change this comparison had 80% power to detect");
+    const sr_paired_result **paired_of = sr_xmalloc((n ? n : 1) * sizeof *paired_of);
+    for (size_t i = 0; i < n; i++) {
+        const sr_accuracy_change *ch = accuracy_of(&c->models[order[i]], benchmark);
+        paired_of[i] = ch && ch->before && ch->after ? &ch->change : NULL;
+    }
+    bool clustered = sr_paired_any_clustered(paired_of, n);
+    free(paired_of);
+    sr_tb_paired_head_columns(&b, "change", c->settings.mde_target, clustered);
     sr_tb_column(&b, "Flipped better / worse", NULL, true, 1.3);
     sr_tb_column_help(&b, "items wrong before and right after / right before and wrong after");
-    sr_tb_column(&b, "McNemar p", NULL, true, 1);
-    sr_tb_column(&b, "n paired", NULL, true, 0.9);
+    sr_tb_paired_tail_columns(&b, false);
     for (size_t i = 0; i < n; i++) {
         const sr_model_change *mc = &c->models[order[i]];
         const sr_accuracy_change *ch = accuracy_of(mc, benchmark);
         if (!ch)
             continue;
-        bool paired = ch->before && ch->after && ch->change.n_paired > 0;
-        bool tested = paired && ch->change.verdict != SR_VERDICT_TOO_FEW_ITEMS;
+        bool shown = ch->before && ch->after, paired = shown && ch->change.n_paired > 0;
         sr_tb_row(&b);
         sr_tb_cell(&b, SR_CELL_TEXT, label_of(mc->after));
         sr_tb_cell(&b, SR_CELL_NUMBER, ch->before ? sr_text_score(buf, sizeof buf, ch->before->score) : NULL);
@@ -277,22 +282,25 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict_words(buf, sizeof buf, ch));
         if (v) /* lost, and not allowed: the gate's regression */
             v->tone = ch->lost && ch->regression ? SR_TONE_WORSE : verdict_tone(ch->change.verdict);
-        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_fixed(buf, sizeof buf, ch->change.mde * 100, 1) : NULL);
+        sr_tb_paired_head_cells(&b, &ch->change, shown, clustered);
         if (paired)
             snprintf(buf, sizeof buf, "%ld / %ld", ch->change.better, ch->change.worse);
         sr_tb_cell(&b, SR_CELL_NUMBER, paired ? buf : NULL);
-        sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_pvalue(buf, sizeof buf, ch->change.mcnemar_p) : NULL);
-        sr_cell *np =
-            sr_tb_cell(&b, SR_CELL_NUMBER,
-                       ch->before && ch->after ? sr_text_count(buf, sizeof buf, (long long)ch->change.n_paired) : NULL);
+        sr_cell *np = sr_tb_paired_tail_cells(&b, &ch->change, shown);
         if (paired && (ch->only_before || ch->only_after)) {
             snprintf(buf, sizeof buf, "%zu only before, %zu only after", ch->only_before, ch->only_after);
             sr_tb_cell_sub(&b, np, buf);
         }
     }
-    sr_tb_note(&b, "Before and After: each run's score over its own items. \xCE\x94: after \xE2\x88\x92 before over "
-                   "the items both scored, with its paired bootstrap interval; improved or regressed when the "
-                   "interval excludes 0. MDE: the smallest change the comparison had 80%% power to detect.");
+    char target[32];
+    sr_format_json_number(target, sizeof target, c->settings.mde_target);
+    sr_tb_note(&b,
+               "Before and After: each run's score over its own items. \xCE\x94: after \xE2\x88\x92 before over "
+               "the items both scored, with its paired bootstrap interval; improved or regressed when the "
+               "interval excludes 0. MDE: the smallest change the comparison had 80%% power to detect. Items "
+               "needed: the paired items it would need to detect a %s-point change at 80%% power (--mde-target).%s",
+               target, clustered ? " Clustered SE: the change's cluster-robust standard error, items that share a "
+                                   "cluster taken together." : "");
     free(order);
     return sr_tb_finish(&b);
 }

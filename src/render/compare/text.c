@@ -8,6 +8,7 @@
 #include "analysis/scenarios.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
@@ -511,7 +512,7 @@ char *sr_compare_methods(const sr_comparison *c)
     const sr_settings *st = &c->settings;
     char resamples[64], conf[64];
     sr_text_confidence(conf, sizeof conf, st->confidence);
-    return sr_asprintf(
+    char *first = sr_asprintf(
         "Both exports were read and analysed as the report reads them (GSM8K filter %s). Entries are matched by "
         "model id (by label, then directory, when several share an id). Accuracy: after \xE2\x88\x92 before "
         "over the items both runs scored, paired by item id; paired %s bootstrap, %s resamples, seed %lu with "
@@ -527,6 +528,17 @@ char *sr_compare_methods(const sr_comparison *c)
         "once, not once more per result). sweep-report %s.",
         st->gsm8k_filter, st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
         conf, SR_MIN_PAIRED_ITEMS, SR_VERSION);
+    bool clustered = false;
+    for (size_t i = 0; i < c->n_models && !clustered; i++)
+        for (size_t k = 0; k < c->models[i].n_accuracy && !clustered; k++)
+            clustered = isfinite(c->models[i].accuracy[k].change.delta_se_clustered);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, first);
+    sr_strbuf_putc(&sb, ' ');
+    sr_text_paired_methods(&sb, st, clustered, "change");
+    free(first);
+    return sr_strbuf_detach(&sb);
 }
 
 /* ---- the gate's checks (--junit, --summary-md) -------------------------------- */

@@ -8,6 +8,7 @@
 
 #include "render/render.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/spool.h"
@@ -51,11 +52,21 @@ enum {
  * and p50/p90/p99 of each latency metric. */
 enum { X_CI_LOW = 0, X_CI_HIGH, X_FAILED, X_GOODPUT, X_LATENCY, N_EXTRA = X_LATENCY + SR_N_LAT * SR_N_PCT };
 
+/* Issue 43's columns, after those: the rank and its interval (accuracy and
+ * speed rows), the score's clustered SE and clusters, the paired columns
+ * compare.csv ends with too (paired_parts.h), each latency percentile's
+ * interval, and the SLO attainment with its interval. */
+enum { L_RANK = 0, L_RANK_LOW, L_RANK_HIGH, L_SCORE_SE, L_CLUSTERS, N_LEAD };
+enum { T_CI = 0, T_SLO = T_CI + 2 * SR_N_LAT * SR_N_PCT, N_TAIL = T_SLO + 3 };
+
 typedef struct csv_row {
     const sr_model *m;
     const char *section, *name, *verdict, *source, *message;
     double num[N_NUMS];
     double extra[N_EXTRA];
+    double lead[N_LEAD];
+    const sr_paired_result *paired; /* an accuracy row's comparison with the baseline, or NULL */
+    double tail[N_TAIL];
 } csv_row;
 
 static void row_init(csv_row *r, const sr_model *m, const char *section, const char *name)
@@ -68,6 +79,10 @@ static void row_init(csv_row *r, const sr_model *m, const char *section, const c
         r->num[i] = NAN;
     for (int i = 0; i < N_EXTRA; i++)
         r->extra[i] = NAN;
+    for (int i = 0; i < N_LEAD; i++)
+        r->lead[i] = NAN;
+    for (int i = 0; i < N_TAIL; i++)
+        r->tail[i] = NAN;
 }
 
 static const char header[] =
@@ -76,8 +91,21 @@ static const char header[] =
     "median_ttft_ms,median_tpot_ms,median_itl_ms,median_e2el_ms,kv_tokens,needs_more_runs,source,message,"
     "speed_ratio_ci_low,speed_ratio_ci_high,failed_requests,goodput_req_s,"
     "p50_ttft_ms,p90_ttft_ms,p99_ttft_ms,p50_tpot_ms,p90_tpot_ms,p99_tpot_ms,"
-    "p50_itl_ms,p90_itl_ms,p99_itl_ms,p50_e2el_ms,p90_e2el_ms,p99_e2el_ms\r\n";
+    "p50_itl_ms,p90_itl_ms,p99_itl_ms,p50_e2el_ms,p90_e2el_ms,p99_e2el_ms";
 
+/* The names of issue 43's columns, after the header above. */
+static void put_header(sr_strbuf *sb)
+{
+    sr_strbuf_puts(sb, header);
+    sr_strbuf_puts(sb, ",rank,rank_ci_low,rank_ci_high,score_se_clustered_fraction,n_clusters");
+    sr_csv_paired_header(sb, true);
+    for (size_t k = 0; k < SR_N_LAT; k++)
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            sr_strbuf_printf(sb, ",p%.0f_%s_ci_low_ms,p%.0f_%s_ci_high_ms", sr_latency_pct_value((sr_latency_pct)p),
+                             sr_latency_metric_name((sr_latency_metric)k), sr_latency_pct_value((sr_latency_pct)p),
+                             sr_latency_metric_name((sr_latency_metric)k));
+    sr_strbuf_puts(sb, ",slo_attainment,slo_attainment_ci_low,slo_attainment_ci_high\r\n");
+}
 
 static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
 {
@@ -104,6 +132,11 @@ static void put_row(sr_strbuf *sb, const csv_row *r, int needs_more_runs)
             put_count(sb, isfinite(r->extra[i]) ? (long)r->extra[i] : -1);
         else
             sr_csv_num(sb, r->extra[i]);
+    for (int i = 0; i < N_LEAD; i++)
+        sr_csv_num(sb, r->lead[i]);
+    sr_csv_paired_cells(sb, r->paired, r->paired != NULL, true);
+    for (int i = 0; i < N_TAIL; i++)
+        sr_csv_num(sb, r->tail[i]);
     sr_strbuf_puts(sb, "\r\n");
 }
 
@@ -115,14 +148,20 @@ static void accuracy_rows(sr_strbuf *sb, const sr_model *m)
         row_init(&r, m, "accuracy", s->benchmark);
         r.num[COL_N] = (double)sr_scores_n(s);
         r.num[COL_SCORE] = s->score;
-        if (s->compared) {
-            r.num[COL_DELTA] = s->vs_baseline.delta;
-            r.num[COL_CI_LOW] = s->vs_baseline.ci_low;
-            r.num[COL_CI_HIGH] = s->vs_baseline.ci_high;
-            r.num[COL_P] = s->vs_baseline.mcnemar_p;
-            r.num[COL_MDE] = s->vs_baseline.mde;
-            r.num[COL_P_HOLM] = s->mcnemar_p_holm;
-        }
+        double v[SR_PF_N];
+        sr_paired_values(&s->vs_baseline, s->compared, v);
+        r.num[COL_DELTA] = v[SR_PF_DELTA];
+        r.num[COL_CI_LOW] = v[SR_PF_CI_LOW];
+        r.num[COL_CI_HIGH] = v[SR_PF_CI_HIGH];
+        r.num[COL_P] = v[SR_PF_MCNEMAR_P];
+        r.num[COL_MDE] = v[SR_PF_MDE];
+        r.num[COL_P_HOLM] = v[SR_PF_MCNEMAR_P_HOLM];
+        r.paired = s->compared ? &s->vs_baseline : NULL;
+        r.lead[L_RANK] = s->rank > 0 ? (double)s->rank : NAN;
+        r.lead[L_RANK_LOW] = s->rank_ci_low;
+        r.lead[L_RANK_HIGH] = s->rank_ci_high;
+        r.lead[L_SCORE_SE] = s->score_se_clustered;
+        r.lead[L_CLUSTERS] = s->n_clusters ? (double)s->n_clusters : NAN;
         r.verdict = s->summary_only && !s->is_baseline ? "not recomputed" : sr_verdict_name(s->vs_baseline.verdict);
         r.source = s->source;
         put_row(sb, &r, -1);
@@ -158,8 +197,17 @@ static void speed_rows(sr_strbuf *sb, const sr_model *m)
         r.extra[X_FAILED] = sc->failed_requests >= 0 ? (double)sc->failed_requests : NAN;
         r.extra[X_GOODPUT] = sc->goodput;
         for (size_t k = 0; k < SR_N_LAT; k++)
-            for (size_t p = 0; p < SR_N_PCT; p++)
+            for (size_t p = 0; p < SR_N_PCT; p++) {
                 r.extra[X_LATENCY + k * SR_N_PCT + p] = sc->latency[k].pct_ms[p];
+                r.tail[T_CI + 2 * (k * SR_N_PCT + p)] = sc->latency[k].ci_low_ms[p];
+                r.tail[T_CI + 2 * (k * SR_N_PCT + p) + 1] = sc->latency[k].ci_high_ms[p];
+            }
+        r.lead[L_RANK] = sc->rank > 0 ? (double)sc->rank : NAN;
+        r.lead[L_RANK_LOW] = sc->rank_ci_low;
+        r.lead[L_RANK_HIGH] = sc->rank_ci_high;
+        r.tail[T_SLO] = sc->slo_attainment;
+        r.tail[T_SLO + 1] = sc->slo_attainment_ci_low;
+        r.tail[T_SLO + 2] = sc->slo_attainment_ci_high;
         put_row(sb, &r, sc->needs_more_runs);
         free(source);
     }
@@ -203,7 +251,7 @@ sr_error *sr_render_claims_csv(const sr_sweep *sw, char **out, size_t *len)
 sr_error *sr_render_csv_sink(const sr_sweep *sw, sr_sink *sink)
 {
     sr_strbuf *sb = &sink->buf;
-    sr_strbuf_puts(sb, header);
+    put_header(sb);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
     for (size_t k = 0; k < n; k++) {

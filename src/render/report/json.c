@@ -13,6 +13,7 @@
 #include "render/report/claims_text.h"
 #include "render/shared/findings.h"
 #include "render/shared/json_parts.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/kv_text.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
@@ -139,9 +140,13 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "score", sr_json_num(s->score));
         sr_json_add(b, "score_ci_low", sr_json_num(s->score_ci_low));
         sr_json_add(b, "score_ci_high", sr_json_num(s->score_ci_high));
+        sr_json_add(b, "score_se_clustered", sr_json_num(s->score_se_clustered));
+        sr_json_add(b, "n_clusters", s->n_clusters ? cJSON_CreateNumber((double)s->n_clusters) : cJSON_CreateNull());
+        sr_json_add(b, "rank", s->rank > 0 ? cJSON_CreateNumber((double)s->rank) : cJSON_CreateNull());
+        sr_json_add(b, "rank_ci_low", sr_json_num(s->rank_ci_low));
+        sr_json_add(b, "rank_ci_high", sr_json_num(s->rank_ci_high));
         bool cmp = s->compared;
-        sr_json_paired_result(b, &s->vs_baseline, s->ci_level, cmp, cmp, cmp);
-        sr_json_add(b, "mcnemar_p_holm", sr_json_num(cmp ? s->mcnemar_p_holm : NAN));
+        sr_json_paired_result(b, &s->vs_baseline, cmp, true);
         /* too few items: the verdict says so, and verdict_note gives n */
         sr_json_add(b, "verdict", sr_json_str(sr_verdict_name(s->vs_baseline.verdict)));
         sr_json_add(b, "verdict_note", verdict_note(s));
@@ -253,6 +258,20 @@ static cJSON *run_log_claims_json(const sr_model *m)
     return a;
 }
 
+/* The fewest values each percentile's interval needs at this confidence:
+ * {"p50": 6, "p90": 36, "p99": 368} at 95%. */
+static cJSON *latency_min_n_json(const sr_sweep *sw)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t p = 0; p < SR_N_PCT; p++) {
+        char key[16];
+        snprintf(key, sizeof key, "p%.0f", sr_latency_pct_value((sr_latency_pct)p));
+        size_t n = sw->latency_ci_min_n[p];
+        sr_json_add(o, key, n ? cJSON_CreateNumber((double)n) : cJSON_CreateNull());
+    }
+    return o;
+}
+
 /* The scenario's latency: each metric's percentiles and where they come from. */
 static cJSON *latency_json(const sr_scenario *sc)
 {
@@ -269,7 +288,15 @@ static cJSON *latency_json(const sr_scenario *sc)
         sr_json_add(m, "p50", sr_json_num(l->pct_ms[SR_PCT_50]));
         sr_json_add(m, "p90", sr_json_num(l->pct_ms[SR_PCT_90]));
         sr_json_add(m, "p99", sr_json_num(l->pct_ms[SR_PCT_99]));
+        for (size_t p = 0; p < SR_N_PCT; p++) { /* the order-statistic intervals (issue 43) */
+            char ck[32];
+            snprintf(ck, sizeof ck, "p%.0f_ci_low", sr_latency_pct_value((sr_latency_pct)p));
+            sr_json_add(m, ck, sr_json_num(l->ci_low_ms[p]));
+            snprintf(ck, sizeof ck, "p%.0f_ci_high", sr_latency_pct_value((sr_latency_pct)p));
+            sr_json_add(m, ck, sr_json_num(l->ci_high_ms[p]));
+        }
         sr_json_add(m, "n", sr_json_count(l->n));
+        sr_json_add(m, "n_values", sr_json_count(l->n_values));
         sr_json_add(m, "source", cJSON_CreateString(l->source == SR_LAT_SOURCE_REQUESTS ? "requests" : "file"));
         sr_json_add(o, key, m);
     }
@@ -342,6 +369,9 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         }
         sr_json_add(s, "runs", runs);
         sr_json_add(s, "median", sr_json_num(sc->median_output_throughput));
+        sr_json_add(s, "rank", sc->rank > 0 ? cJSON_CreateNumber((double)sc->rank) : cJSON_CreateNull());
+        sr_json_add(s, "rank_ci_low", sr_json_num(sc->rank_ci_low));
+        sr_json_add(s, "rank_ci_high", sr_json_num(sc->rank_ci_high));
         sr_json_add(s, "ratio", sr_json_num(sc->vs_baseline.ratio));
         sr_json_add(s, "ratio_low", sr_json_num(sc->vs_baseline.low));
         sr_json_add(s, "ratio_high", sr_json_num(sc->vs_baseline.high));
@@ -372,8 +402,14 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "validity", validity_json(&sc->validity));
         sr_json_add(s, "latency", latency_json(sc));
         sr_json_add(s, "latency_ratio", latency_ratio_json(sc));
-        if (sr_slo_set(&st->slo))
+        if (sr_slo_set(&st->slo)) {
             sr_json_add(s, "goodput", sr_json_num(sc->goodput));
+            cJSON *slo = cJSON_CreateObject(); /* issue 43: the share of requests sent meeting every bound */
+            sr_json_add(slo, "attainment", sr_json_num(sc->slo_attainment));
+            sr_json_add(slo, "attainment_ci_low", sr_json_num(sc->slo_attainment_ci_low));
+            sr_json_add(slo, "attainment_ci_high", sr_json_num(sc->slo_attainment_ci_high));
+            sr_json_add(s, "slo", slo);
+        }
         cJSON *backends = cJSON_CreateArray(); /* the engines that served, as the results name them */
         for (size_t r = 0; r < sc->n_runs; r++) {
             bool seen = !sc->runs[r].backend;
@@ -473,6 +509,12 @@ cJSON *sr_report_json_overview_row(const sr_model *m, const char **benches, size
         sr_json_add(b, "score", sr_json_num(s ? s->score : NAN));
         sr_json_add(b, "equivalent",
                     has_delta && s->equivalent >= 0 ? cJSON_CreateBool(s->equivalent == 1) : cJSON_CreateNull());
+        bool ranked = s && s->rank > 0;
+        sr_json_add(b, "rank", ranked ? cJSON_CreateNumber((double)s->rank) : cJSON_CreateNull());
+        sr_json_add(b, "rank_ci_low", sr_json_num(ranked ? s->rank_ci_low : NAN));
+        sr_json_add(b, "rank_ci_high", sr_json_num(ranked ? s->rank_ci_high : NAN));
+        sr_json_add(b, "top_tier", ranked && isfinite(s->rank_ci_low) ? cJSON_CreateBool(s->rank_ci_low <= 1)
+                                                                      : cJSON_CreateNull());
         sr_json_add(bench, benches[k], b);
     }
     sr_json_add(o, "benchmarks", bench);
@@ -660,14 +702,7 @@ cJSON *sr_report_json_settings(const sr_sweep *sw)
     sr_json_add(settings, "seed_derivation",
                 cJSON_CreateString("per comparison: splitmix64(seed ^ fnv1a64(model \"\\n\" "
                                    "benchmark)), low 32 bits folded"));
-    sr_json_add(settings, "quantile", cJSON_CreateString(sr_text_quantile_method(st->ci_method)));
-    sr_json_add(settings, "resampling", cJSON_CreateString(sr_text_resampling_method()));
-    sr_json_add(settings, "mcnemar", cJSON_CreateString("exact two-sided binomial"));
-    sr_json_add(settings, "multiplicity",
-                cJSON_CreateString("mcnemar_p_holm: Holm step-down over each benchmark's comparisons; simultaneous: "
-                                   "Bonferroni intervals at 1 - (1 - confidence) / m per benchmark"));
-    sr_json_add(settings, "mde_power", cJSON_CreateNumber(SR_MDE_POWER));
-    sr_json_add(settings, "min_paired_items", cJSON_CreateNumber(SR_MIN_PAIRED_ITEMS));
+    sr_json_paired_methods(settings, st, true);
     sr_json_add(settings, "speed_cv_limit", cJSON_CreateNumber(SR_SPEED_CV_LIMIT));
     sr_json_add(settings, "speed_metric", cJSON_CreateString("median output_throughput over runs / baseline's median"));
     sr_json_add(settings, "speed_interval",
@@ -676,6 +711,21 @@ cJSON *sr_report_json_settings(const sr_sweep *sw)
     sr_json_add(settings, "latency_percentiles",
                 cJSON_CreateString("pooled per-request values of every run (failed requests left out), linear "
                                    "interpolation (numpy's default); else the median over runs of the files' keys"));
+    sr_json_add(settings, "ranks",
+                cJSON_CreateString("per benchmark: rank by score (highest 1, ties share the lower rank), interval the "
+                                   "percentile interval at confidence of the ranks over resamples draws of the items "
+                                   "shared by every entry (none under min_paired_items items); per speed scenario: "
+                                   "by median output_throughput, each entry's runs resampled within it, the "
+                                   "interval exact (the limit of infinitely many resamples: a Poisson-binomial per "
+                                   "value of each entry's bootstrap median) unless that costs more than the "
+                                   "resamples"));
+    sr_json_add(settings, "rank_seed_derivation",
+                cJSON_CreateString("per benchmark: splitmix64(seed ^ fnv1a64(\"rank\" \"\\n\" benchmark)); per "
+                                   "scenario: benchmark replaced by \"speed\" \"\\n\" scenario; low 32 bits folded"));
+    sr_json_add(settings, "latency_percentile_intervals",
+                cJSON_CreateString("distribution-free, from order statistics: [x_(a), x_(b+1)] with a, b the (1 - C)/2 "
+                                   "and (1 + C)/2 quantiles of Binomial(n, q); null when b + 1 > n"));
+    sr_json_add(settings, "latency_percentile_min_n", latency_min_n_json(sw));
     sr_json_add(settings, "latency_seed_derivation",
                 cJSON_CreateString("per latency ratio: splitmix64(seed ^ fnv1a64(model \"\\n\" \"latency\" "
                                    "\"\\n\" scenario \"\\n\" ratio)), low 32 bits folded"));

@@ -112,7 +112,7 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
         sr_tb_begin(&b, k->id, k->title);
         *none = false;
         size_t n = sr_render_model_order(sw, order);
-        char t1[200], t2[240];
+        char t1[400], t2[240];
         /* Files that state only a median (the author's ttft_median_s,
          * run.log's ttft): that one figure, without two dashes beside it. */
         b.t->aside = sr_tb_dup_or_null(tails ? "p50 / p90 / p99 per scenario" : "median per scenario");
@@ -148,9 +148,18 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
             sr_strbuf_printf(&note, "Each cell: the 50th, 90th and 99th percentiles of the %s", k->what);
         else
             sr_strbuf_printf(&note, "Each cell: the median (50th percentile) of the %s", k->what);
-        if (requests)
-            sr_strbuf_puts(&note, ", over the successful requests of every run of the scenario pooled (numpy's "
-                                  "linear interpolation; failed requests, those with an error, left out)");
+        if (requests) {
+            char conf[64], need[3][64];
+            sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+            for (size_t p = 0; p < SR_N_PCT; p++)
+                sr_format_count(need[p], sizeof need[p], (long long)sw->latency_ci_min_n[p]);
+            sr_strbuf_printf(&note,
+                             ", over the successful requests of every run of the scenario pooled (numpy's linear "
+                             "interpolation; failed requests, those with an error, left out), each with its %s%% "
+                             "distribution-free interval from two order statistics in parentheses where the values "
+                             "are enough (p50 needs %s, p90 %s, p99 %s%s)",
+                             conf, need[0], need[1], need[2], metric == SR_LAT_ITL ? ", counting every gap" : "");
+        }
         if (files && tails)
             sr_strbuf_printf(&note, "%sthe median over the runs of the percentiles the result files state (\xE2\x80\x94 "
                                     "where they state none)",
@@ -260,9 +269,11 @@ sr_table *sr_table_goodput(const sr_sweep *sw, bool *none)
     bool begun = kept > 0;
     if (begun) {
         sr_tb_begin(&b, "goodput", "Goodput");
+        char conf[64];
+        sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
         *none = false;
         size_t n = sr_render_model_order(sw, order);
-        char t1[200], t2[96];
+        char t1[200], t2[200];
         b.t->aside = sr_tb_dup_or_null("requests per second that met the SLO");
         sr_tb_column(&b, "Model", NULL, false, 3);
         for (size_t c = 0; c < kept; c++) {
@@ -282,9 +293,15 @@ sr_table *sr_table_goodput(const sr_sweep *sw, bool *none)
                     snprintf(t1, sizeof t1, "%s req/s", sr_text_fixed(t2, sizeof t2, sc->goodput, 2));
                 sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, have ? t1 : NULL);
                 if (have && sc->pooled.good >= 0) {
-                    char a[48], z[48];
-                    snprintf(t2, sizeof t2, "%s of %s requests", sr_format_count(a, sizeof a, sc->pooled.good),
-                             sr_format_count(z, sizeof z, (long long)sc->pooled.n_ttft));
+                    char a[64], z[64], pct[3][64];
+                    int at = snprintf(t2, sizeof t2, "%s of %s requests", sr_format_count(a, sizeof a, sc->pooled.good),
+                                      sr_format_count(z, sizeof z, (long long)sc->pooled.n_ttft));
+                    if (isfinite(sc->slo_attainment) && at > 0 && (size_t)at < sizeof t2)
+                        snprintf(t2 + at, sizeof t2 - (size_t)at, "; %s%% of %s sent [%s, %s]",
+                                 sr_format_fixed(pct[0], sizeof pct[0], sc->slo_attainment * 100, 1),
+                                 sr_format_count(z, sizeof z, sc->pooled.sent),
+                                 sr_format_fixed(pct[1], sizeof pct[1], sc->slo_attainment_ci_low * 100, 1),
+                                 sr_format_fixed(pct[2], sizeof pct[2], sc->slo_attainment_ci_high * 100, 1));
                     sr_tb_cell_sub(&b, cell, t2);
                 }
             }
@@ -292,8 +309,10 @@ sr_table *sr_table_goodput(const sr_sweep *sw, bool *none)
         sr_tb_note(&b,
                    "Each cell: the successful requests that met every bound of the SLO (vLLM's --goodput rule; a "
                    "one-token request's TPOT counts as 0), over the runs' total duration, pooled over the runs; "
-                   "beneath, how many of the successful requests that is%s%s.",
-                   speed.shared[0] ? "; " : "", speed.shared);
+                   "beneath, how many of the successful requests that is, and the SLO attainment: the share of the "
+                   "requests sent that met every bound (a failed request does not) with its %s%% Wilson "
+                   "interval%s%s.",
+                   conf, speed.shared[0] ? "; " : "", speed.shared);
     }
     sr_speed_columns_release(&speed);
     free(order);

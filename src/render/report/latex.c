@@ -70,8 +70,16 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
             put_table(&sb, sr_table_speed_unrated(sw));
         }
     }
+    /* The ranks with their intervals (issue 43), with or without a
+     * baseline: by accuracy, by speed. */
+    for (int speed = 0; speed < 2; speed++) {
+        sr_table *t = sr_table_ranks(sw, speed);
+        if (t)
+            put_table(&sb, t);
+    }
     /* Each latency metric's p50 / p90 / p99 per scenario (each entry's own
-     * figures, with or without a baseline), and the SLO capacity. */
+     * figures, with or without a baseline), and the SLO capacity and
+     * goodput (with the SLO attainment). */
     for (size_t k = 0; k < SR_N_LAT; k++) {
         bool none = true;
         sr_table *t = sr_table_latency(sw, (sr_latency_metric)k, &none);
@@ -81,6 +89,9 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
     if (sr_slo_set(&sw->settings.slo)) {
         bool none = true;
         sr_table *t = sr_table_slo_capacity(sw, &none);
+        if (t)
+            put_table(&sb, t);
+        t = sr_table_goodput(sw, &none);
         if (t)
             put_table(&sb, t);
     }

@@ -106,6 +106,40 @@ static void entries(sr_doc_section *s, sr_table *whole, sr_table *paper)
     sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
 }
 
+/* A table of entries (speed, ranks) in every format: whole in Markdown and HTML, the best
+ * PDF_MAX_ENTRY_ROWS on paper; its aside as the note above it. */
+static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
+{
+    if (!whole) {
+        sr_table_free(paper);
+        return;
+    }
+    untitle(s, whole, true);
+    untitle(s, paper, false);
+    entries(s, whole, paper);
+}
+
+/* Where the rank tables cut for size say the rest is. */
+#define RANKS_ELSEWHERE "results.md, results.csv and report.json"
+
+/* The ranks by accuracy or by speed: whole in results.md; in the HTML and
+ * the PDF the best PDF_MAX_ENTRY_ROWS, as the PDF's tables of entries (a
+ * second view of figures the Overview and report.json hold for every
+ * entry: a thousand rows of it would be most of a page's weight). */
+static void ranks_table(sr_doc_section *s, const sr_sweep *sw, bool speed)
+{
+    sr_table *whole = sr_table_ranks(sw, speed);
+    if (!whole)
+        return;
+    sr_table *cut = sr_table_ranks(sw, speed);
+    sr_doc_heading(s, speed ? "Ranks by speed" : "Ranks by accuracy", NULL);
+    untitle(s, whole, true);
+    untitle(s, cut, false);
+    sr_table_keep_rows(cut, PDF_MAX_ENTRY_ROWS, RANKS_ELSEWHERE);
+    sr_doc_only(sr_doc_table(s, whole), SR_DOC_MD);
+    sr_doc_only(sr_doc_table(s, cut), HTML_PDF);
+}
+
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {
     return sr_render_chart(src, (sr_chart_kind)kind, SR_CHART_SVG, out, len);
@@ -270,6 +304,9 @@ static void overview_section(report_outline *o)
     untitle(s, whole, false);
     untitle(s, paper, false);
     entries(s, whole, paper);
+    char *tier = sr_text_top_tier(o->sw);
+    if (tier)
+        paragraph_owned(s, tier);
     if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
         chart(o, s, SR_CHART_TRADEOFF);
 }
@@ -342,11 +379,17 @@ static void results_section(report_outline *o)
         sr_strbuf level;
         sr_strbuf_init(&level);
         sr_text_put_interval_level(&level, sw, benches, n_bench);
+        char target[32];
+        sr_format_json_number(target, sizeof target, sw->settings.mde_target);
         char *legend = sr_sweep_baseline(sw)
                            ? sr_asprintf("Accuracy: mean per-item score. \xCE\x94: model \xE2\x88\x92 baseline in "
-                                         "points (%s in brackets) on the items both were scored on. p: McNemar's "
-                                         "exact test. Missing values are shown as \xE2\x80\x94.",
-                                         sr_strbuf_cstr(&level))
+                                         "points (%s in brackets) on the items both were scored on. MDE: the "
+                                         "smallest difference the comparison had 80%% power to detect; items "
+                                         "needed: the paired items it would need to detect %s points "
+                                         "(--mde-target). p: McNemar's exact test, adjusted over the benchmark's "
+                                         "comparisons beneath it (Holm / Benjamini\xE2\x80\x93Hochberg). Missing "
+                                         "values are shown as \xE2\x80\x94.",
+                                         sr_strbuf_cstr(&level), target)
                            : sr_asprintf("Accuracy: mean per-item score with its %s%% interval (Wilson's for 0/1 "
                                          "scores, normal otherwise); no baseline, so nothing is compared. Missing "
                                          "values are shown as \xE2\x80\x94.",
@@ -363,6 +406,7 @@ static void results_section(report_outline *o)
     }
     if (n_bench == 0)
         sr_doc_only(sr_doc_paragraph(s, "No accuracy scores were found."), HTML_PDF);
+    ranks_table(s, sw, false);
     /* The drill-down: every item a comparison flipped, with where both
      * answers are (items.csv, written beside this report). */
     size_t flipped = 0;
@@ -419,19 +463,6 @@ static void speed_grids(report_outline *o, sr_doc_section *s)
     }
 }
 
-/* A speed table in every format: whole in Markdown and HTML, the best
- * PDF_MAX_ENTRY_ROWS on paper; its aside as the note above it. */
-static void speed_table(sr_doc_section *s, sr_table *whole, sr_table *paper)
-{
-    if (!whole) {
-        sr_table_free(paper);
-        return;
-    }
-    untitle(s, whole, true);
-    untitle(s, paper, false);
-    entries(s, whole, paper);
-}
-
 static void speed_section(report_outline *o)
 {
     const sr_sweep *sw = o->sw;
@@ -466,6 +497,7 @@ static void speed_section(report_outline *o)
         sr_doc_heading(s, "Scenarios without a ratio", NULL);
         speed_table(s, whole, sr_table_speed_unrated(sw));
     }
+    ranks_table(s, sw, true);
     speed_grids(o, s);
     chart(o, s, sr_sweep_baseline(sw) ? SR_CHART_SPEED_RATIO : SR_CHART_SPEED);
     chart(o, s, SR_CHART_THROUGHPUT);

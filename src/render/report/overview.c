@@ -180,6 +180,17 @@ static void kv_cell(sr_table_builder *b, const sr_sweep *sw, const sr_model *m)
     sr_tb_cell(b, SR_CELL_NUMBER, buf);
 }
 
+/* "rank 3 (2–5)" beneath a benchmark's cell, "top tier" after it when the
+ * interval reaches 1 (issue 43). */
+static void rank_sub(sr_table_builder *b, sr_cell *c, const sr_scores *s)
+{
+    char r[96], line[128];
+    if (!c || !s || !sr_text_rank(r, sizeof r, s->rank, s->rank_ci_low, s->rank_ci_high))
+        return;
+    snprintf(line, sizeof line, "rank %s%s", r, s->rank_ci_low <= 1 ? ", top tier" : "");
+    sr_tb_cell_sub(b, c, line);
+}
+
 static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_model *m, const char **benches,
                            size_t n_bench, bool with_keeps_up, bool with_speed, bool with_kv)
 {
@@ -190,14 +201,15 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
         keep->tone = m->keeps_up == 1 ? SR_TONE_SAME : m->keeps_up == 0 ? SR_TONE_WORSE : SR_TONE_NONE;
     for (size_t k = 0; k < n_bench; k++) {
         const sr_scores *s = sr_model_benchmark(m, benches[k]);
+        sr_cell *c = NULL;
         if (!s) {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         } else if (s->is_baseline) {
-            sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
+            c = sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
         } else if (s->compared && isfinite(s->vs_baseline.delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
             snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
-            sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
+            c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = mark_tone(s);
             if (s->bfcl_version) /* across BFCL versions */
@@ -205,13 +217,14 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_mark_scores_cell(b, c, m, s);
         } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
             /* a summary's or run.log's own figure: shown, flagged, never hidden */
-            sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
+            c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = SR_TONE_CAUTION;
             sr_mark_scores_cell(b, c, m, s);
         } else {
-            sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
+            c = sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
         }
+        rank_sub(b, c, s);
     }
     if (with_speed) {
         bool noisy = false;
@@ -242,7 +255,9 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
                                      : sr_text_score_ci(score, sizeof score, s),
                      sr_text_count(n, sizeof n, sr_scores_n(s)),
                      !s->summary_only ? "" : s->from_run_log ? ", run.log, not recomputed" : ", not recomputed");
-            sr_mark_scores_cell(b, sr_tb_cell(b, SR_CELL_NUMBER, buf), m, s);
+            sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, buf);
+            sr_mark_scores_cell(b, c, m, s);
+            rank_sub(b, c, s);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         }
@@ -261,6 +276,18 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
         sr_tb_cell(b, SR_CELL_NUMBER,
                    m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     status_cell(b, m);
+}
+
+/* Whether some entry is ranked on one of these benchmarks. */
+static bool any_rank(const sr_sweep *sw, const char **benches, size_t n_bench)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < n_bench; k++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[i], benches[k]);
+            if (s && s->rank > 0)
+                return true;
+        }
+    return false;
 }
 
 /* Whether some entry's figure is shown against the baseline's unpaired. */
@@ -604,6 +631,13 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                          speed.shared[0] ? "; " : "", speed.shared);
     if (with_kv && compared)
         sr_strbuf_puts(&note, "KV cache tokens: as the server logged them, with the ratio to the baseline's. ");
+    if (any_rank(sw, benches, n_bench)) {
+        char level[64];
+        sr_strbuf_printf(&note, "Beneath each benchmark: the entry's rank by score (1 the highest, ties sharing the "
+                                "lower rank) with its %s%% interval over a joint bootstrap of the items; top tier "
+                                "when it reaches 1. ",
+                         sr_text_confidence(level, sizeof level, sw->settings.confidence));
+    }
     put_row_order(&note, sw, n_bench);
     if (note.len && note.data[note.len - 1] == ' ')
         note.data[--note.len] = '\0';

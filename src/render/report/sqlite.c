@@ -86,6 +86,7 @@ static const sr_sql_column accuracy_cols[] = {
     {"ci_level", R, "ci_level", "its level"},
     {"mcnemar_p", R, "mcnemar_p", "exact McNemar p"},
     {"mcnemar_p_holm", R, "mcnemar_p_holm", "Holm-adjusted over the benchmark"},
+    {"mcnemar_p_bh", R, "mcnemar_p_bh", "Benjamini-Hochberg-adjusted over the benchmark"},
     {"mde", R, "mde", "minimum detectable effect (a fraction)"},
     {"flipped_better", I, "flipped_better", "items only the model got right"},
     {"flipped_worse", I, "flipped_worse", "items only the baseline got right"},
@@ -112,6 +113,13 @@ static const sr_sql_column accuracy_cols[] = {
     {"excerpt_rows", I, "excerpt.rows", "rows that cover fewer items than their summary"},
     {"excerpt_of", I, "excerpt.of", NULL},
     {"excerpt_source", T, "excerpt.source", NULL},
+    {"rank", I, "rank", "competition rank on the benchmark (1 best, ties share)"},
+    {"rank_ci_low", R, "rank_ci_low", "the rank's bootstrap interval"},
+    {"rank_ci_high", R, "rank_ci_high", NULL},
+    {"score_se_clustered", R, "score_se_clustered", "cluster-robust SE of the score"},
+    {"delta_se_clustered", R, "delta_se_clustered", "cluster-robust SE of delta"},
+    {"n_clusters", I, "n_clusters", "clusters the items fall in"},
+    {"items_needed", I, "items_needed", "items for --mde-target points at 80% power"},
     {"claimed_accuracy", R, "claimed_accuracy", "what the input itself claims"},
     {"claimed_source", T, "claimed_source", NULL},
     {"source", T, "source", "the file the figure is read from"},
@@ -125,10 +133,13 @@ static const sr_sql_column items_cols[] = {
     KEY("line", I, "its line in accuracy.source; NULL when the reader gives none"),
 };
 
+#define LATENCY_PCT_COLS(m, p, doc)                                                                                    \
+    {m "_" p "_ms", R, "latency." m "_ms." p, doc}, {m "_" p "_ci_low_ms", R, "latency." m "_ms." p "_ci_low", NULL},   \
+        {m "_" p "_ci_high_ms", R, "latency." m "_ms." p "_ci_high", NULL}
 #define LATENCY_COLS(m, doc)                                                                                           \
-    {m "_p50_ms", R, "latency." m "_ms.p50", doc}, {m "_p90_ms", R, "latency." m "_ms.p90", NULL},                     \
-        {m "_p99_ms", R, "latency." m "_ms.p99", NULL},                                                                \
+    LATENCY_PCT_COLS(m, "p50", doc), LATENCY_PCT_COLS(m, "p90", NULL), LATENCY_PCT_COLS(m, "p99", NULL),               \
         {m "_n", I, "latency." m "_ms.n", "requests pooled (source requests)"},                                        \
+        {m "_n_values", I, "latency." m "_ms.n_values", "values pooled (an ITL per token)"},                           \
         {m "_source", T, "latency." m "_ms.source", "requests or file"}
 
 static const sr_sql_column speed_cols[] = {
@@ -162,6 +173,12 @@ static const sr_sql_column speed_cols[] = {
     {"median_e2el_ms", R, "median_e2el_ms", NULL},
     {"failed_requests", I, "failed_requests", NULL},
     {"goodput", R, "goodput", "with --slo: good requests/s"},
+    {"slo_attainment", R, "slo.attainment", "with --slo: the share of requests sent meeting every bound"},
+    {"slo_attainment_ci_low", R, "slo.attainment_ci_low", "its Wilson interval"},
+    {"slo_attainment_ci_high", R, "slo.attainment_ci_high", NULL},
+    {"rank", I, "rank", "rank on median output throughput (1 fastest)"},
+    {"rank_ci_low", R, "rank_ci_low", "the rank's interval over the runs"},
+    {"rank_ci_high", R, "rank_ci_high", NULL},
     LATENCY_COLS("ttft", "time to first token, ms"),
     LATENCY_COLS("tpot", "time per output token, ms"),
     LATENCY_COLS("itl", "inter-token latency, ms"),

@@ -11,6 +11,7 @@
 #include "render/report/text.h"
 #include "render/report/validity_marks.h"
 #include "render/shared/kv_text.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -252,14 +253,19 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     sr_tb_column(&b, "n", NULL, true, 0.8);
     sr_tb_column(&b, heading, NULL, true, 2.6);
     sr_tb_column(&b, "Verdict", NULL, false, 2.6);
-    sr_tb_column(&b, "MDE", "points", true, 0.9);
-    sr_tb_column_help(&b, "minimum detectable effect: the smallest difference this comparison had 80% power to detect");
+    const sr_paired_result **paired_of = sr_xmalloc((n ? n : 1) * sizeof *paired_of);
+    for (size_t i = 0; i < n; i++) {
+        const sr_scores *s = sr_model_benchmark(&sw->models[order[i]], benchmark);
+        paired_of[i] = s && s->compared && !s->is_baseline ? &s->vs_baseline : NULL;
+    }
+    bool clustered = sr_paired_any_clustered(paired_of, n);
+    free(paired_of);
+    sr_tb_paired_head_columns(&b, "difference", sw->settings.mde_target, clustered);
     if (margin) {
         sr_tb_column(&b, "TOST interval", NULL, true, 1.9);
         sr_tb_column_help(&b, "the (1 - 2 alpha) interval of the two one-sided tests, in points");
     }
-    sr_tb_column(&b, "McNemar p", "Holm", true, 1.3);
-    sr_tb_column(&b, "n paired", NULL, true, 0.9);
+    sr_tb_paired_tail_columns(&b, true);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
@@ -285,9 +291,8 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
         if (v)
             v->tone = verdict_tone(s);
-        /* cppcheck-suppress nullPointerRedundantCheck ; compared implies s */
-        double mde = compared ? s->vs_baseline.mde : NAN;
-        sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_fixed(buf, sizeof buf, mde * 100, 1) : NULL);
+        const sr_paired_result *paired = s ? &s->vs_baseline : NULL;
+        sr_tb_paired_head_cells(&b, paired, compared, clustered);
         if (margin) {
             char lo[64], hi[64];
             bool tost = compared && isfinite(s->tost_ci_low);
@@ -295,14 +300,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                      sr_text_points(hi, sizeof hi, s ? s->tost_ci_high : NAN));
             sr_tb_cell(&b, SR_CELL_INTERVAL, tost ? buf : NULL);
         }
-        sr_cell *p =
-            sr_tb_cell(&b, SR_CELL_NUMBER, compared ? sr_text_pvalue(buf, sizeof buf, s->vs_baseline.mcnemar_p) : NULL);
-        if (compared && isfinite(s->mcnemar_p_holm)) {
-            char holm[64];
-            sr_tb_cell_sub(&b, p, sr_text_pvalue(holm, sizeof holm, s->mcnemar_p_holm));
-        }
-        sr_tb_cell(&b, SR_CELL_NUMBER,
-                   compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
+        sr_tb_paired_tail_cells(&b, paired, compared);
     }
     free(order);
     return sr_tb_finish(&b);
@@ -406,6 +404,83 @@ static size_t add_distinct(long *v, size_t n, long x)
     if (n < GRID_MAX_AXIS)
         v[n++] = x;
     return n;
+}
+
+/* The ranks (issue 43): a column per benchmark (speed: per scenario), a
+ * row per entry with a rank on one of them, each cell "3 (2–5)" with "top
+ * tier" beneath when the interval reaches 1. NULL when nothing is ranked. */
+sr_table *sr_table_ranks(const sr_sweep *sw, bool speed)
+{
+    size_t n_bench = 0, n = 0;
+    const char **benches = speed ? NULL : sr_text_benchmark_list(sw, &n_bench);
+    sr_speed_columns cols = {0};
+    if (speed)
+        sr_speed_columns_make(sw, &cols);
+    size_t n_cols = speed ? cols.n : n_bench;
+    size_t *order = model_order(sw, &n);
+    sr_table_builder b;
+    bool begun = false;
+    char conf[64], buf[128];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        bool any = false;
+        for (size_t c = 0; c < n_cols && !any; c++) {
+            const sr_scenario *sc = speed ? sr_model_scenario(m, cols.cols[c].key) : NULL;
+            const sr_scores *s = speed ? NULL : sr_model_benchmark(m, benches[c]);
+            any = speed ? sc && sc->rank > 0 : s && s->rank > 0;
+        }
+        if (!any)
+            continue;
+        if (!begun) {
+            begun = true;
+            sr_tb_begin(&b, speed ? "ranks-speed" : "ranks", speed ? "Ranks by speed" : "Ranks by accuracy");
+            b.t->aside = sr_asprintf("rank (%s%% interval) per %s", conf, speed ? "scenario" : "benchmark");
+            b.t->sortable = true;
+            sr_tb_column(&b, "Model", NULL, false, 2.7);
+            /* "GSM8K rank", "rank, c=16": not the results' headings, which a claims file read back
+             * from results.md takes for a score or a speed */
+            for (size_t c = 0; c < n_cols; c++) {
+                char title[160];
+                if (speed)
+                    snprintf(title, sizeof title, "rank, %s", cols.cols[c].heading);
+                else
+                    snprintf(title, sizeof title, "%s rank", sr_text_benchmark_title(benches[c]));
+                sr_tb_column(&b, title, speed ? cols.cols[c].sub : NULL, true, 1.2);
+                if (speed)
+                    sr_tb_column_help(&b, cols.cols[c].words);
+            }
+        }
+        sr_tb_row(&b);
+        model_cell(&b, m, NULL);
+        for (size_t c = 0; c < n_cols; c++) {
+            const sr_scenario *sc = speed ? sr_model_scenario(m, cols.cols[c].key) : NULL;
+            const sr_scores *s = speed ? NULL : sr_model_benchmark(m, benches[c]);
+            long rank = speed ? (sc ? sc->rank : -1) : (s ? s->rank : -1);
+            double lo = speed ? (sc ? sc->rank_ci_low : NAN) : (s ? s->rank_ci_low : NAN);
+            double hi = speed ? (sc ? sc->rank_ci_high : NAN) : (s ? s->rank_ci_high : NAN);
+            sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_rank(buf, sizeof buf, rank, lo, hi));
+            if (cell && rank > 0 && lo <= 1)
+                sr_tb_cell_sub(&b, cell, "top tier");
+        }
+    }
+    if (begun)
+        sr_tb_note(&b,
+                   "Rank 1 is the highest %s; entries that tie share the lower rank (1, 2, 2, 4). In parentheses the "
+                   "%s%% percentile interval of the rank %s; top tier: the interval reaches 1.%s%s%s",
+                   speed ? "median output throughput" : "score", conf,
+                   speed ? "when each entry's runs are drawn with replacement and their median taken (its exact "
+                           "distribution, the limit of infinitely many resamples, or where that would cost more, "
+                           "the resamples)"
+                         : "over the resamples, each drawing the items with replacement once for every entry, so "
+                           "the ranks are paired",
+                   speed && cols.shared[0] ? " Scenarios: " : "", speed ? cols.shared : "",
+                   speed && cols.shared[0] ? "." : "");
+    free(order);
+    free(benches);
+    if (speed)
+        sr_speed_columns_release(&cols);
+    return begun ? sr_tb_finish(&b) : NULL;
 }
 
 /* The entry's scenarios at one output length and a concurrency limit (no

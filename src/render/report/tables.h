@@ -30,6 +30,9 @@ bool sr_speed_grid_applies(const sr_model *m);
  * each cell the median tok/s (and its ratio to the baseline's); NULL when
  * the entry has none. */
 sr_table *sr_table_speed_grid(const sr_sweep *sw, const sr_model *m);
+/* The ranks with their intervals: by accuracy (a column per benchmark) or
+ * by speed (per scenario); NULL when nothing is ranked. */
+sr_table *sr_table_ranks(const sr_sweep *sw, bool speed);
 /* KV cache tokens: logged, recomputed (with its range), bytes per token,
  * block size, maximum concurrency, and the audit's note. NULL also when no
  * model has a KV figure (*none set). */

@@ -13,6 +13,7 @@
 #include "render/render.h"
 #include "render/report/claims_text.h"
 #include "render/report/validity_marks.h"
+#include "render/shared/paired_parts.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -583,6 +584,45 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
     return total;
 }
 
+char *sr_text_top_tier(const sr_sweep *sw)
+{
+    size_t n_bench = 0, n = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
+    size_t *tier = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *tier);
+    n = sr_render_model_order(sw, order);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    size_t said = 0;
+    for (size_t k = 0; k < n_bench; k++) {
+        size_t m = 0, ranked = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[order[i]], benches[k]);
+            ranked += s && s->rank > 0;
+            if (s && s->rank > 0 && s->rank_ci_low <= 1)
+                tier[m++] = order[i];
+        }
+        if (ranked < 2 || m == 0)
+            continue; /* one entry is top of nothing */
+        char a[32], b[32];
+        sr_strbuf_puts(&sb, said++ ? "; " : "Top tier (the entries whose rank interval reaches 1): ");
+        sr_strbuf_printf(&sb, "%s: ", sr_text_benchmark_title(benches[k]));
+        put_names(&sb, sw, tier, m);
+        sr_strbuf_printf(&sb, " (%s of %s)", sr_format_count(a, sizeof a, (long long)m),
+                         sr_format_count(b, sizeof b, (long long)ranked));
+    }
+    if (said)
+        sr_strbuf_putc(&sb, '.');
+    free(order);
+    free(tier);
+    free(benches);
+    if (!said) {
+        sr_strbuf_release(&sb);
+        return NULL;
+    }
+    return sr_strbuf_detach(&sb);
+}
+
 void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
 {
     summary s = {.sw = sw, .base = sr_sweep_baseline(sw)};
@@ -894,6 +934,50 @@ void sr_text_put_interval_level(sr_strbuf *sb, const sr_sweep *sw, const char *c
     sr_strbuf_putc(sb, ')');
 }
 
+/* Whether some comparison with the baseline drew whole clusters. */
+static bool any_clustered(const sr_sweep *sw)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < sw->models[i].n_benchmarks; k++)
+            if (isfinite(sw->models[i].benchmarks[k].vs_baseline.delta_se_clustered) ||
+                isfinite(sw->models[i].benchmarks[k].score_se_clustered))
+                return true;
+    return false;
+}
+
+/* " GSM8K would need 1,117–6,029 items (it has 1,319); ...": per benchmark
+ * the range of items_needed over its comparisons. */
+static void put_items_needed(sr_strbuf *sb, const sr_sweep *sw)
+{
+    size_t n_bench = 0;
+    const char **benches = sr_text_benchmark_list(sw, &n_bench);
+    const sr_model *base = sr_sweep_baseline(sw);
+    size_t said = 0;
+    for (size_t k = 0; k < n_bench; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < sw->n_models; i++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[i], benches[k]);
+            if (s && s->compared && isfinite(s->vs_baseline.items_needed)) {
+                lo = fmin(lo, s->vs_baseline.items_needed);
+                hi = fmax(hi, s->vs_baseline.items_needed);
+            }
+        }
+        if (!isfinite(lo))
+            continue;
+        const sr_scores *bs = base ? sr_model_benchmark(base, benches[k]) : NULL;
+        char a[64], b[64], have[64];
+        sr_format_count(a, sizeof a, (long long)lo);
+        sr_format_count(b, sizeof b, (long long)hi);
+        sr_strbuf_printf(sb, "%s%s would need %s%s%s items", said++ ? "; " : " By benchmark: ",
+                         sr_text_benchmark_title(benches[k]), a, lo < hi ? "\xE2\x80\x93" : "", lo < hi ? b : "");
+        if (bs)
+            sr_strbuf_printf(sb, " (it has %s)", sr_format_count(have, sizeof have, sr_scores_n(bs)));
+    }
+    if (said)
+        sr_strbuf_putc(sb, '.');
+    free(benches);
+}
+
 void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
 {
     const sr_settings *st = &sw->settings;
@@ -939,11 +1023,26 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
     sr_strbuf_puts(&sb, st->simultaneous
                             ? "Intervals are simultaneous over each benchmark's comparisons (Bonferroni: level 1 "
                               "\xE2\x88\x92 (1 \xE2\x88\x92 C)/m for m comparisons), so the verdicts hold jointly; "
-                              "McNemar p-values are also given Holm-adjusted over the same family."
+                              "McNemar p-values are also given adjusted over the same family, by Holm (the "
+                              "family-wise error) and by Benjamini\xE2\x80\x93Hochberg (the false discovery rate)."
                             : "Each interval holds at its own level; with m comparisons per benchmark some verdicts "
-                              "are expected to be wrong by chance, so McNemar p-values are also given Holm-adjusted "
-                              "over each benchmark's comparisons, and the findings name any verdict that "
-                              "simultaneous (Bonferroni) intervals would change.");
+                              "are expected to be wrong by chance, so McNemar p-values are also given adjusted over "
+                              "each benchmark's comparisons, by Holm (the family-wise error) and by "
+                              "Benjamini\xE2\x80\x93Hochberg (the false discovery rate: the i-th smallest p times m / i, "
+                              "the least of that over it and the larger ones), and the findings name any "
+                              "verdict that simultaneous (Bonferroni) intervals would change.");
+    sr_text_list_take(out, &sb);
+    sr_text_paired_methods(&sb, st, any_clustered(sw), "difference");
+    put_items_needed(&sb, sw);
+    sr_text_list_take(out, &sb);
+    sr_strbuf_printf(&sb,
+                     "Ranks: per benchmark every entry with per-item scores is ranked by its score (1 the highest; "
+                     "entries that tie share the lower rank, as 1, 2, 2, 4); the interval beside a rank is the %s%% "
+                     "percentile interval of the ranks over %s resamples that draw the items with replacement, one "
+                     "draw shared by every entry so the ranks are paired (Hall and Miller, Ann. Statist. 37, "
+                     "2009); under %d items a rank has no interval. An entry whose interval reaches 1 is in the "
+                     "top tier.",
+                     conf, resamples, SR_MIN_PAIRED_ITEMS);
     sr_text_list_take(out, &sb);
     sr_strbuf_puts(&sb, "For 0/1 scores, McNemar's exact two-sided test on the discordant items (right for one "
                         "model only) gives the p-value; it is not computed for partial-credit scores.");
@@ -969,12 +1068,30 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
                         "otherwise each is the median over runs of the files' own figure. A latency ratio to the "
                         "baseline's has a percentile bootstrap interval resampling the requests of each side.");
     sr_text_list_take(out, &sb);
+    {
+        char need[3][64];
+        for (size_t p = 0; p < SR_N_PCT; p++)
+            sr_format_count(need[p], sizeof need[p], (long long)sw->latency_ci_min_n[p]);
+        sr_strbuf_printf(&sb,
+                         "Each pooled percentile q has a %s%% distribution-free interval from two order statistics: "
+                         "with a and b the (1 \xE2\x88\x92 C)/2 and (1 + C)/2 quantiles of Binomial(n, q), "
+                         "the a-th and the (b + 1)-th of the n values "
+                         "sorted (inter-token latency over every gap). It needs b + 1 \xE2\x89\xA4 n: at least %s "
+                         "values for p50, %s for p90 and %s for p99; with fewer there is none. Speed ranks: per "
+                         "scenario by median output throughput (1 the fastest), the interval that of the ranks when "
+                         "each entry's runs are drawn with replacement within it: exact (the resampled medians' "
+                         "distributions are known, and entries are drawn apart, so a rank is a sum of independent "
+                         "comparisons), or from %s resamples where that would cost more.",
+                         conf, need[0], need[1], need[2], resamples);
+        sr_text_list_take(out, &sb);
+    }
     if (sr_slo_set(&st->slo)) {
         char slo[160];
         sr_strbuf_printf(&sb,
                          "SLO (--slo %s): a request is good when it meets every bound (vLLM's --goodput); goodput "
-                         "is good requests per second of the runs' duration, and a load meets the SLO when the "
-                         "p99 of every bounded metric does.",
+                         "is good requests per second of the runs' duration, the SLO attainment the share of the "
+                         "requests sent that are good (a failed request is not) with its Wilson interval, and a "
+                         "load meets the SLO when the p99 of every bounded metric does.",
                          sr_text_slo(slo, sizeof slo, &st->slo));
         sr_text_list_take(out, &sb);
     }

@@ -49,4 +49,9 @@ char *sr_text_backends(const sr_sweep *sw);
  * id with its label, sweep.h), else its label, else its id. */
 const char *sr_text_model_column(const sr_model *m);
 
+/* The top tier of each benchmark, the entries whose rank interval reaches
+ * 1 ("Top tier (...): GSM8K: a and b (2 of 8); BFCL: c (1 of 8)."), or
+ * NULL when no benchmark ranks two entries or more. */
+char *sr_text_top_tier(const sr_sweep *sw);
+
 #endif

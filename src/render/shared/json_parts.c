@@ -142,24 +142,3 @@ cJSON *sr_json_notes(const sr_sweep *sw)
         sr_json_append(notes, cJSON_CreateString(sw->notes[i]));
     return notes;
 }
-
-void sr_json_paired_result(cJSON *o, const sr_paired_result *r, double ci_level, bool shown, bool paired, bool tested)
-{
-    sr_json_add(o, "n_paired", shown ? cJSON_CreateNumber((double)r->n_paired) : cJSON_CreateNull());
-    sr_json_add(o, "delta", sr_json_num(paired ? r->delta : NAN));
-    sr_json_add(o, "ci_low", sr_json_num(tested ? r->ci_low : NAN));
-    sr_json_add(o, "ci_high", sr_json_num(tested ? r->ci_high : NAN));
-    sr_json_add(o, "ci_level", sr_json_num(tested ? ci_level : NAN));
-    sr_json_add(o, "mcnemar_p", sr_json_num(tested ? r->mcnemar_p : NAN));
-    sr_json_add(o, "mde", sr_json_num(tested ? r->mde : NAN));
-    sr_json_add(o, "flipped_better", paired ? cJSON_CreateNumber((double)r->better) : cJSON_CreateNull());
-    sr_json_add(o, "flipped_worse", paired ? cJSON_CreateNumber((double)r->worse) : cJSON_CreateNull());
-    sr_json_add(o, "resampling", sr_json_str(tested ? r->resampling : NULL));
-    if (isfinite(r->sampled_ci_low)) {
-        sr_json_add(o, "sampled_ci_low", cJSON_CreateNumber(r->sampled_ci_low));
-        sr_json_add(o, "sampled_ci_high", cJSON_CreateNumber(r->sampled_ci_high));
-        sr_json_add(
-            o, "monte_carlo_error",
-            cJSON_CreateNumber(fmax(fabs(r->sampled_ci_low - r->ci_low), fabs(r->sampled_ci_high - r->ci_high))));
-    }
-}

@@ -1,7 +1,8 @@
 /* The parts report.json and compare.json show the same way, so the two
  * files cannot drift apart: a failure, a model's serving settings, the
  * sweep.json manifest, the input files with their SHA-256, the warnings
- * and the statistics' settings both start with. */
+ * and the statistics' settings both start with (a paired result's keys:
+ * paired_parts.h). */
 #ifndef SR_RENDER_SHARED_JSON_PARTS_H
 #define SR_RENDER_SHARED_JSON_PARTS_H
 
@@ -25,16 +26,6 @@ cJSON *sr_json_warnings(const sr_sweep *sw);
 cJSON *sr_json_provenance(const sr_provenance *p);
 /* The notes: what was done that needs no action (report.json "notes"). */
 cJSON *sr_json_notes(const sr_sweep *sw);
-/* A paired comparison of per-item scores (model/result.h), the one key set
- * report.json and compare.json show it with, added to o in this order:
- * n_paired (null unless shown: both sides have the benchmark), delta and
- * the discordant items flipped_better (right only on the compared side:
- * the model, or after) and flipped_worse (right only on the reference
- * side: the baseline, or before), null unless paired (items in common);
- * ci_low, ci_high, ci_level, mcnemar_p, mde and resampling, null unless
- * tested (enough items for an interval); with ci_method "exact" also
- * sampled_ci_low, sampled_ci_high and monte_carlo_error. */
-void sr_json_paired_result(cJSON *o, const sr_paired_result *r, double ci_level, bool shown, bool paired, bool tested);
 /* An object that starts with resamples, seed, confidence, rng and
  * ci_method; each file adds its own keys after them. */
 cJSON *sr_json_statistics_settings(const sr_settings *st);

@@ -200,18 +200,52 @@ const char *sr_text_latency_ms(char *buf, size_t size, double ms)
     return buf;
 }
 
+/* A latency in ms without its unit: "38.2", "1,204"; the missing mark. */
+static void latency_number(char *buf, size_t size, double ms)
+{
+    if (!sr_text_latency_ms(buf, size, ms))
+        snprintf(buf, size, "%s", SR_TEXT_MISSING);
+    else /* the unit once, at the end */
+        buf[strlen(buf) - 3] = '\0';
+}
+
 const char *sr_text_latency_pcts(char *buf, size_t size, const sr_latency *l)
 {
     if (l->source == SR_LAT_SOURCE_NONE)
         return NULL;
-    char p[SR_N_PCT][48];
+    char p[SR_N_PCT][128];
     for (size_t k = 0; k < SR_N_PCT; k++) {
-        if (!sr_text_latency_ms(p[k], sizeof p[k], l->pct_ms[k]))
-            snprintf(p[k], sizeof p[k], "%s", SR_TEXT_MISSING);
-        else /* the unit once, at the end */
-            p[k][strlen(p[k]) - 3] = '\0';
+        latency_number(p[k], sizeof p[k], l->pct_ms[k]);
+        if (isfinite(l->ci_low_ms[k]) && isfinite(l->ci_high_ms[k])) { /* its order-statistic interval */
+            char lo[48], hi[48];
+            latency_number(lo, sizeof lo, l->ci_low_ms[k]);
+            latency_number(hi, sizeof hi, l->ci_high_ms[k]);
+            size_t at = strlen(p[k]);
+            snprintf(p[k] + at, sizeof p[k] - at, " (%s\xE2\x80\x93%s)", lo, hi);
+        }
     }
     snprintf(buf, size, "%s / %s / %s ms", p[0], p[1], p[2]);
+    return buf;
+}
+
+const char *sr_text_rank(char *buf, size_t size, long rank, double low, double high)
+{
+    if (rank <= 0)
+        return NULL;
+    if (!isfinite(low) || !isfinite(high)) {
+        snprintf(buf, size, "%ld", rank);
+        return buf;
+    }
+    /* whole ranks as whole numbers; an interval end between two draws' ranks with one decimal */
+    char lo[32], hi[32];
+    snprintf(lo, sizeof lo, "%.1f", low);
+    snprintf(hi, sizeof hi, "%.1f", high);
+    size_t nl = strlen(lo), nh = strlen(hi);
+    if (nl > 2 && strcmp(lo + nl - 2, ".0") == 0) /* whole at one decimal: "212", not "212.0" */
+        lo[nl - 2] = '\0';
+    if (nh > 2 && strcmp(hi + nh - 2, ".0") == 0)
+        hi[nh - 2] = '\0';
+    snprintf(buf, size, "%ld (%s\xE2\x80\x93%s)", rank, lo, hi);
     return buf;
 }
 

@@ -64,7 +64,12 @@ const char *sr_text_ratio_ci_note(char *buf, size_t size, const sr_spread *s, co
 const char *sr_text_latency_ms(char *buf, size_t size, double ms);
 /* p50 / p90 / p99 of a latency: "48.1 / 71.0 / 140 ms", — for a percentile
  * not known; NULL when nothing is. */
+/* "38.2 (36.0–40.1) / 52 / 71 ms": p50 / p90 / p99, each with its
+ * order-statistic interval in parentheses where there is one. */
 const char *sr_text_latency_pcts(char *buf, size_t size, const sr_latency *l);
+/* A rank with its interval, "3 (2–5)" (an end between two whole ranks
+ * with one decimal), "3" without one; NULL for no rank (<= 0). */
+const char *sr_text_rank(char *buf, size_t size, long rank, double low, double high);
 /* A latency ratio with its interval, "0.85x [0.71, 1.02]"; NULL when none. */
 const char *sr_text_latency_ratio(char *buf, size_t size, const sr_latency_ratio *r);
 /* A load of an SLO capacity's axis: "c=16", "8 requests/s", "unlimited
