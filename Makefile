@@ -222,13 +222,16 @@ realdata-if-present: $(BUILD)/sweep-report
 
 # The command line: every subcommand's --help, usage errors, shared wordings;
 # the installed program, its man page and completion (tests/run-install.sh);
-# every example of README.md, run as written (tests/check_readme.py); a thousand
+# every example of README.md, run as written (tests/check_readme.py); README's and
+# docs/inputs.md's format tables against the table of input kinds
+# (tests/check_input_kinds.py); a thousand
 # models (run-many.sh) and 160 reshaped ones held to their headline facts
 # (run-headline-many.sh).
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
 	sh tests/run-install.sh $(BUILD)
 	python3 tests/check_readme.py $(BUILD)/sweep-report
+	python3 tests/check_input_kinds.py $(BUILD)/sweep-report
 	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report

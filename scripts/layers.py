@@ -50,6 +50,7 @@ LOADERS = (
     "ingest/export_files",
     "ingest/walk",
     "ingest/classify",
+    "ingest/input_kinds",
     "ingest/bucket",
     "ingest/claims",
     "ingest/configs_dir",
