@@ -232,6 +232,7 @@ cli: $(BUILD)/sweep-report
 	sh tests/run-install.sh $(BUILD)
 	python3 tests/check_readme.py $(BUILD)/sweep-report
 	python3 tests/check_input_kinds.py $(BUILD)/sweep-report
+	python3 tests/check_speed_definitions.py $(BUILD)/sweep-report
 	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-oom.sh $(BUILD)/sweep-report
 	sh tests/run-many.sh $(BUILD)/sweep-report

@@ -249,7 +249,8 @@ static int help(int argc, char **argv)
 }
 
 /* `sweep-report --generate man|complete-bash` (also --generate=KIND); and
- * --generate input-kinds, the table of input kinds as text. */
+ * --generate input-kinds|speed-definitions, the table of input kinds and
+ * the tools' speed definitions as text. */
 static int generate(int argc, char **argv)
 {
     const char *eq = strchr(argv[1], '=');
@@ -259,9 +260,9 @@ static int generate(int argc, char **argv)
         return report_error(sr_usage_error("option '--generate' needs a value"), NULL);
     if (argc > next)
         return report_error(sr_usage_error("unexpected argument '%s'", argv[next]), NULL);
-    if (strcmp(kind, "input-kinds") == 0) {
-        /* for the docs' check (tests/check_input_kinds.py), not in --help */
-        char *table = sr_input_kinds_text();
+    if (strcmp(kind, "input-kinds") == 0 || strcmp(kind, "speed-definitions") == 0) {
+        /* for the docs' checks (tests/check_input_kinds.py), not in --help */
+        char *table = kind[0] == 'i' ? sr_input_kinds_text() : sr_tool_definitions_text();
         fputs(table, stdout);
         free(table);
         return fflush(stdout) == 0 ? SR_EXIT_OK

@@ -59,8 +59,18 @@ static char *fmt_version(const sr_serving_settings *s)
     return s->vllm_version ? sr_asprintf("vLLM %s", s->vllm_version) : NULL;
 }
 
+/* The benchmark tool that measured its speed ("aiperf 0.10.0"): two tools'
+ * runs of one model are two entries. */
+static char *fmt_tool(const sr_serving_settings *s)
+{
+    if (!s->benchmark_tool)
+        return NULL;
+    return s->benchmark_tool_version ? sr_asprintf("%s %s", s->benchmark_tool, s->benchmark_tool_version)
+                                     : sr_xstrdup(s->benchmark_tool);
+}
+
 static char *(*const setting_formats[])(const sr_serving_settings *) = {
-    fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_version};
+    fmt_tool, fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_version};
 #define N_SETTINGS (sizeof setting_formats / sizeof setting_formats[0])
 
 static bool same_text(const char *a, const char *b)

@@ -168,6 +168,8 @@ void sr_bench_requests_free(sr_bench_requests *r)
     free(r->failed);
     free(r->itl_s);
     free(r->itl_start);
+    free(r->e2el_s);
+    free(r->tpot_s);
     free(r);
 }
 
@@ -178,6 +180,8 @@ void sr_bench_run_init(sr_bench_run *r)
     r->request_rate = NAN;
     r->input_len = r->output_len = r->measured_input_len = NAN;
     r->completed = r->failed = r->num_prompts = -1;
+    r->successful = r->incomplete = -1;
+    r->tool = SR_TOOL_VLLM;
     r->total_input_tokens = r->total_output_tokens = -1;
     r->duration_s = r->request_throughput = r->output_throughput = NAN;
     r->total_token_throughput = NAN;
@@ -197,8 +201,9 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->params);
     free(r->backend);
     free(r->warmup_reason);
+    free(r->invalid);
     sr_bench_requests_free(r->requests);
-    r->source = r->model_id = r->params = r->backend = r->warmup_reason = NULL;
+    r->source = r->model_id = r->params = r->backend = r->warmup_reason = r->invalid = NULL;
     r->requests = NULL;
 }
 
@@ -224,6 +229,10 @@ void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    free(s->benchmark_tool);
+    free(s->benchmark_tool_version);
+    free(s->backend);
+    free(s->endpoint);
     for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
         free(s->source[i]);
     sr_serving_settings_init(s);
@@ -234,7 +243,9 @@ const char *sr_setting_name(sr_setting_field f)
     static const char *const names[SR_SETTING_FIELDS] = {
         "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
         "max_num_batched_tokens", "max_num_seqs",         "block_size",
-        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len"};
+        "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len",
+        "benchmark_tool",         "benchmark_tool_version", "backend",
+        "endpoint"};
     return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
 }
 
@@ -250,6 +261,10 @@ bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
     case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
     case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
     case SR_SET_LEN: return s->max_model_len >= 0;
+    case SR_SET_BENCH_TOOL: return s->benchmark_tool != NULL;
+    case SR_SET_BENCH_VERSION: return s->benchmark_tool_version != NULL;
+    case SR_SET_BACKEND: return s->backend != NULL;
+    case SR_SET_ENDPOINT: return s->endpoint != NULL;
     }
     return false;
 }
@@ -284,6 +299,10 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
         dst->gpu_memory_utilization = src->gpu_memory_utilization;
     fill_string(&dst->vllm_version, src->vllm_version);
     fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
+    fill_string(&dst->benchmark_tool, src->benchmark_tool);
+    fill_string(&dst->benchmark_tool_version, src->benchmark_tool_version);
+    fill_string(&dst->backend, src->backend);
+    fill_string(&dst->endpoint, src->endpoint);
 }
 
 void sr_failure_release(sr_failure *f)
@@ -791,19 +810,24 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
         sc->vs_baseline = sr_spread_none();
         sc->cv = sc->goodput = NAN;
-        sc->failed_requests = -1;
+        sc->failed_requests = sc->successful_requests = sc->incomplete_requests = -1;
+        sc->tool = sc->baseline_tool = run->tool;
         for (size_t m = 0; m < SR_N_LAT; m++) {
             for (size_t p = 0; p < SR_N_PCT; p++)
                 sc->latency[m].pct_ms[p] = NAN;
             sc->latency[m].n = -1;
         }
         for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
-            sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0};
+            sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0, false};
         sc->pooled.good = -1;
         sc->pooled.duration_s = NAN;
         model->n_scenarios++;
     }
     free(key);
+    for (int f = 0; f < SR_N_SPEED_FIGURES && sc->n_runs; f++) /* both define it, otherwise */
+        if (sr_tool_definition_of(sc->tool)->rule[f] && sr_tool_definition_of(run->tool)->rule[f] &&
+            !sr_tools_define_alike(sc->tool, run->tool, (sr_speed_figure)f))
+            sc->mixed_tools = true;
     void *r = sc->runs;
     sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs);
     sc->runs = r;

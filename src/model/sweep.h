@@ -15,6 +15,7 @@
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
 #include "model/kv_summary.h" /* the KV audit's findings */
 #include "model/result.h"
+#include "model/speed_tools.h" /* the benchmark tools and how each defines its figures */
 
 #define SR_VERSION "0.1.0"
 /* The defaults of the statistics options. --help and the man page print
@@ -164,7 +165,7 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
-#define SR_SETTING_FIELDS 9
+#define SR_SETTING_FIELDS 13
 
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
@@ -176,6 +177,13 @@ typedef struct sr_serving_settings {
     char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
     double gpu_memory_utilization; /* NAN */
     long max_model_len;            /* -1 */
+    /* The serving benchmark that measured the entry's speed runs, as its files
+     * say: */
+    char *benchmark_tool;          /* "vllm bench serve", "aiperf", "guidellm", ...; NULL */
+    char *benchmark_tool_version;  /* "0.10.0"; NULL */
+    char *backend;                 /* the client backend or endpoint type it used ("openai_http", "chat",
+                                      "tensorrtllm"); NULL */
+    char *endpoint;                /* the server it measured ("http://localhost:8000"); NULL */
     char *source[SR_SETTING_FIELDS]; /* where each known value was read ("logs/run.log:4", a boot log, a
                                         spec.txt, "arms.txt:3", "sweep.json"), by sr_setting_field; NULL */
 } sr_serving_settings;
@@ -190,7 +198,11 @@ typedef enum {
     SR_SET_BLOCK,
     SR_SET_DTYPE,
     SR_SET_UTIL,
-    SR_SET_LEN
+    SR_SET_LEN,
+    SR_SET_BENCH_TOOL,
+    SR_SET_BENCH_VERSION,
+    SR_SET_BACKEND,
+    SR_SET_ENDPOINT
 } sr_setting_field;
 
 /* report.json's key of a field: "vllm_version", "tensor_parallel_size", ... */
@@ -218,15 +230,24 @@ double sr_latency_pct_value(sr_latency_pct p);
 
 /* The per-request arrays of one run, as the file gives them: vLLM
  * `--save-detailed` (ttfts [s], itls [[s]], output_lens, errors) and SGLang
- * `--output-details` (the same keys). Read by the ingest, never changed. */
+ * `--output-details` (the same keys); the per-request records of other
+ * tools (AIPerf's profile_export.jsonl, GuideLLM's requests, LLMPerf's
+ * individual responses), each figure as the tool defines it (its run's
+ * tool). Read by the ingest, never changed. */
 typedef struct sr_bench_requests {
     size_t n;              /* requests: the length of every per-request array */
-    double *ttft_s;        /* time to first token, seconds */
+    double *ttft_s;        /* time to first token, seconds (NAN: the request has none) */
     long *output_len;      /* output tokens (0 for a failed request) */
     unsigned char *failed; /* 1: errors[i] is a non-empty string */
-    double *itl_s;         /* every inter-token latency, request after request, seconds */
+    double *itl_s;         /* every inter-token latency, request after request, seconds; a tool that
+                              gives one ITL a request (its own mean) has one value each, or none */
     size_t *itl_start;     /* n + 1 offsets into itl_s: request i's are [itl_start[i], itl_start[i+1]) */
     size_t n_failed;
+    double *e2el_s;        /* each request's end-to-end latency as the tool measured it, seconds; NULL:
+                              rebuilt as TTFT plus the request's ITLs (vLLM's timeline) */
+    double *tpot_s;        /* each request's TPOT as the tool defines it (NAN: none); NULL: computed
+                              as vLLM does, unless no_tpot */
+    bool no_tpot;          /* the tool reports no TPOT: none is computed */
 } sr_bench_requests;
 
 void sr_bench_requests_free(sr_bench_requests *r); /* NULL allowed */
@@ -265,6 +286,13 @@ typedef struct sr_bench_run {
     char *backend;                 /* the engine or endpoint the benchmark named ("vllm", "openai",
                                       "sglang"); NULL */
     sr_bench_requests *requests;   /* the per-request arrays, or NULL when the file has none */
+    sr_speed_tool tool;            /* the benchmark tool that wrote the run: how it defines each figure
+                                      (model/speed_tools.h) */
+    long successful, incomplete;   /* requests the tool counts as successful and as incomplete
+                                      (cancelled, cut off); -1 when it does not count them */
+    bool input_len_unknown;        /* the tool does not say its prompts' length: keyed "in?" */
+    char *invalid;                 /* the tool's own verdict that the run is not valid (MLPerf LoadGen's
+                                      "Result is : INVALID" with its reasons); NULL */
 } sr_bench_run;
 
 void sr_bench_run_init(sr_bench_run *run); /* all unknown */
@@ -290,6 +318,7 @@ typedef struct sr_latency_ratio {
     bool known; /* both sides had per-request values of the metric */
     double ratio, ci_low, ci_high;
     unsigned long seed; /* of its resample stream */
+    bool incomparable; /* both sides had them, but their tools define the metric otherwise: no ratio */
 } sr_latency_ratio;
 /* "ttft_p99", "tpot_p50"; the metric and percentile each compares. */
 const char *sr_latency_ratio_name(sr_latency_ratio_kind k);
@@ -332,6 +361,13 @@ typedef struct sr_scenario {
     double cv;                    /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
     long failed_requests;         /* summed over the runs; -1 when a run does not say */
+    long successful_requests;     /* summed over the runs where the tool counts them; -1 when a run does not */
+    long incomplete_requests;     /* the same, requests the tool counts as incomplete; -1 */
+    sr_speed_tool tool;           /* the tool of its runs (the first run's): how its figures are defined */
+    bool mixed_tools;             /* its runs come from tools that define a figure otherwise */
+    bool speed_incomparable;      /* analysis: the baseline has this scenario, but its tool defines output
+                                     throughput otherwise: no ratio (baseline_tool says which) */
+    sr_speed_tool baseline_tool;  /* analysis: the tool of the baseline's scenario of this key, when it has one */
     sr_latency latency[SR_N_LAT]; /* percentiles of each latency metric */
     sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
     double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */
