@@ -41,7 +41,7 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib yaml-0.1 libarchive
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++

@@ -24,6 +24,8 @@ check() {
     have_header simdjson.h || missing="$missing libsimdjson-dev"
     have_header uninorm.h || missing="$missing libunistring-dev"
     have_header zlib.h || missing="$missing zlib1g-dev"
+    have_header yaml.h || missing="$missing libyaml-dev"              # GuideLLM's benchmarks.yaml
+    have_header archive.h || missing="$missing libarchive-dev"        # Inspect's .eval (zip, zstd members)
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then

@@ -33,8 +33,8 @@ static sr_json_kind object_kind(const cJSON *obj)
 }
 
 /* A top-level value's kind: an object, or an array of bench results
- * (summary.json) or of lm-eval samples (old lm-eval wrote samples as a
- * JSON array). */
+ * (summary.json), of lm-eval samples (old lm-eval wrote samples as a JSON
+ * array) or of LLMPerf's individual responses. */
 static sr_json_kind value_kind(const cJSON *v)
 {
     if (!cJSON_IsArray(v))
@@ -42,6 +42,8 @@ static sr_json_kind value_kind(const cJSON *v)
     sr_json_kind first = object_kind(cJSON_GetArrayItem(v, 0));
     if (first == SR_JSON_BENCH || first == SR_JSON_BENCH_WARMUP)
         return SR_JSON_BENCH_SUMMARY;
+    if (first == SR_JSON_LLMPERF_INDIVIDUAL) /* LLMPerf writes its requests as one array */
+        return SR_JSON_LLMPERF_INDIVIDUAL;
     return first == SR_JSON_LMEVAL_SAMPLES ? SR_JSON_LMEVAL_SAMPLES : SR_JSON_UNKNOWN;
 }
 

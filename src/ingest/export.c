@@ -51,6 +51,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
         err = sr_export_pair_bfcl(&dl, &job->parts);
     if (!err)
         err = sr_export_read_old_samples(&dl, &job->parts);
+    if (!err)
+        err = sr_export_pair_tools(&dl, &job->parts);
     sr_export_take_json_notes(&job->scratch);
     job->err = err;
 }

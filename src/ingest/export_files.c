@@ -1,7 +1,10 @@
 /* The export loader, file by file: what each file is (by name and content),
  * handed to its parser, recorded among the inputs as read or ignored. */
+#include <cjson/cJSON.h>
+
 #include "ingest/export_parts.h"
 #include "ingest/input_kinds.h"
+#include "ingest/yaml.h"
 
 /* ---- recording inputs ------------------------------------------------------ */
 
@@ -195,6 +198,7 @@ void sr_export_parts_free(model_parts *p)
     sr_file_list_release(&p->bfcl_results);
     sr_file_list_release(&p->bfcl_scores);
     sr_file_list_release(&p->old_samples);
+    sr_export_tools_free(p);
     free(p->results_model);
     free(p->bfcl_model);
     sr_serving_settings_release(&p->spec);
@@ -756,6 +760,131 @@ static sr_error *ignore_by_content(const loader *ld, model_parts *p, const sr_fo
     (void)p;
     sr_export_record_ignored(ld, f, (long long)doc->len, sr_input_kind_of_json(doc->kind)->reason);
     return NULL;
+}
+
+/* ---- other benchmark tools (export_tools.c reads them into tool results) ---- */
+
+static sr_error *parse_guidellm_json(const char *path, const char *data, size_t len, sr_tool_result *out)
+{
+    return sr_parse_guidellm(path, data, len, false, out);
+}
+
+static sr_error *parse_guidellm_yaml(const char *path, const char *data, size_t len, sr_tool_result *out)
+{
+    return sr_parse_guidellm(path, data, len, true, out);
+}
+
+static sr_error *content_tool(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc,
+                              sr_tool_parser parse)
+{
+    return sr_export_take_tool(ld, p, f, sr_json_kind_name(doc->kind), doc->data, doc->text, doc->len, parse);
+}
+
+static sr_error *take_guidellm(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, parse_guidellm_json);
+}
+
+static sr_error *take_aiperf(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_aiperf);
+}
+
+static sr_error *take_genai_perf(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_aiperf);
+}
+
+static sr_error *take_llmperf_summary(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_llmperf_summary);
+}
+
+static sr_error *take_inspect_json(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_inspect_json);
+}
+
+/* Read once the directory's summaries are (export_tools.c pairs them). */
+static sr_error *take_llmperf_individual(const loader *ld, model_parts *p, const sr_found_file *f,
+                                         const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->llmperf_individual, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_aiperf_records(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->aiperf_records, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_aiperf_csv(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->aiperf_csv, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_mlperf_summary(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->mlperf_summaries, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_mlperf_detail(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->mlperf_details, f->rel, f->open);
+    return NULL;
+}
+
+/* A file taken by its name, read whole (into this thread's reused buffer:
+ * an .eval log runs to hundreds of megabytes) and parsed. */
+static sr_error *named_tool(const loader *ld, model_parts *p, const sr_found_file *f, const char *kind,
+                            sr_tool_parser parse)
+{
+    const char *data;
+    size_t len;
+    sr_error *err = sr_read_file_reused(f->open, f->rel, 0, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    return sr_export_take_tool(ld, p, f, kind, data, data, len, parse);
+}
+
+static sr_error *take_inspect_eval(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return named_tool(ld, p, f, "inspect_eval", sr_parse_inspect_eval);
+}
+
+/* A YAML file: GuideLLM's report, else no kind sweep-report reads. */
+static sr_error *take_guidellm_yaml(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    const char *data;
+    size_t len;
+    sr_error *err = sr_read_file_reused(f->open, f->rel, 0, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    cJSON *root = NULL;
+    err = sr_yaml_parse(f->rel, data, len, &root);
+    bool guidellm = !err && sr_looks_like_guidellm(root);
+    cJSON_Delete(root);
+    if (!err && !guidellm) {
+        sr_export_record_ignored(ld, f, (long long)len, "YAML of no kind sweep-report reads");
+        return NULL;
+    }
+    if (err) {
+        char sha[65];
+        sr_sha256_hex(data, len, sha);
+        sr_sweep_add_input(ld->sink, f->rel, "guidellm_yaml", (long long)len, sha, NULL);
+        return soften(ld, err, "this file");
+    }
+    return sr_export_take_tool(ld, p, f, "guidellm_yaml", data, data, len, parse_guidellm_yaml);
 }
 
 /* The table's reader columns, by row. */

@@ -107,6 +107,36 @@ static bool name_scores_jsonl(const char *base)
     return ends_with(base, ".scores.jsonl") && strlen(base) > strlen(".scores.jsonl");
 }
 
+static bool name_yaml(const char *base)
+{
+    return ends_with(base, ".yaml") || ends_with(base, ".yml");
+}
+
+static bool name_aiperf_records(const char *base)
+{
+    return strcmp(base, "profile_export.jsonl") == 0;
+}
+
+static bool name_aiperf_csv(const char *base)
+{
+    return ends_with(base, "_aiperf.csv") || ends_with(base, "_genai_perf.csv");
+}
+
+static bool name_mlperf_summary(const char *base)
+{
+    return strcmp(base, "mlperf_log_summary.txt") == 0;
+}
+
+static bool name_mlperf_detail(const char *base)
+{
+    return strcmp(base, "mlperf_log_detail.txt") == 0;
+}
+
+static bool name_inspect_eval(const char *base)
+{
+    return ends_with(base, ".eval") && strlen(base) > strlen(".eval");
+}
+
 /* ---- content rules (a JSON object's keys) ------------------------------------ */
 
 static bool has_key(const cJSON *obj, const char *key)
@@ -207,6 +237,42 @@ static bool is_bench_failure(const cJSON *obj)
            (has_key(obj, "serve_overrides") || has_key(obj, "bench_overrides"));
 }
 
+static bool is_guidellm(const cJSON *obj)
+{
+    return sr_looks_like_guidellm(obj);
+}
+
+static bool is_aiperf(const cJSON *obj)
+{
+    return sr_looks_like_aiperf(obj);
+}
+
+static bool is_genai_perf(const cJSON *obj)
+{
+    return sr_looks_like_genai_perf(obj);
+}
+
+static bool is_llmperf_summary(const cJSON *obj)
+{
+    return sr_looks_like_llmperf_summary(obj);
+}
+
+static bool is_llmperf_request(const cJSON *obj)
+{
+    return sr_looks_like_llmperf_request(obj);
+}
+
+static bool is_inspect_log(const cJSON *obj)
+{
+    return sr_looks_like_inspect_log(obj);
+}
+
+static bool is_aiperf_record(const cJSON *obj)
+{
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(obj, "metadata")) &&
+           cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(obj, "metrics"));
+}
+
 static bool is_manifest(const cJSON *obj)
 {
     return has_key(obj, "baseline") || has_key(obj, "hardware");
@@ -215,8 +281,8 @@ static bool is_manifest(const cJSON *obj)
 /* ---- the table --------------------------------------------------------------- */
 
 const sr_input_kind sr_input_kinds[SR_N_INPUT_KINDS] = {
-#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, \
-             arm, fills, reason)                                                                                 \
+#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, arm, \
+             fills, reason)                                                                                            \
     {#id, name, SR_SCOPE_##scope, pattern, by_name, json, top_keys, by_content, content, arm, fills, reason},
 #include "ingest/input_kinds.def"
 #undef KIND

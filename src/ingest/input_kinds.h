@@ -21,8 +21,8 @@ typedef enum {
 
 /* The rows' indices, in table order: SR_KIND_bench_json, ... */
 typedef enum {
-#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, \
-             arm, fills, reason)                                                                                 \
+#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, arm, \
+             fills, reason)                                                                                            \
     SR_KIND_##id,
 #include "ingest/input_kinds.def"
 #undef KIND
@@ -30,18 +30,18 @@ typedef enum {
 } sr_input_kind_id;
 
 typedef struct sr_input_kind {
-    const char *id;       /* the row's C name */
-    const char *name;     /* the kind recorded in inputs[] */
+    const char *id;   /* the row's C name */
+    const char *name; /* the kind recorded in inputs[] */
     sr_input_scope scope;
-    const char *pattern;  /* the file-name rule as the docs write it, or NULL */
-    bool (*by_name)(const char *base);     /* the name rule (a file's last component), or NULL */
-    sr_json_kind json;    /* SR_JSON_UNKNOWN: not a JSON kind of the classifier */
-    bool top_keys;        /* by_content looks at the top-level keys only */
+    const char *pattern;                         /* the file-name rule as the docs write it, or NULL */
+    bool (*by_name)(const char *base);           /* the name rule (a file's last component), or NULL */
+    sr_json_kind json;                           /* SR_JSON_UNKNOWN: not a JSON kind of the classifier */
+    bool top_keys;                               /* by_content looks at the top-level keys only */
     bool (*by_content)(const struct cJSON *obj); /* the content rule on a JSON value, or NULL */
-    const char *content;  /* that rule as docs/inputs.md writes it, or NULL */
-    const char *arm;      /* "<tag>.<arm>" names in the bucket layout ('|' between alternatives), or NULL */
-    const char *fills;    /* what it fills in the data model */
-    const char *reason;   /* why such a file is listed as ignored (input_kinds.def), or NULL */
+    const char *content;                         /* that rule as docs/inputs.md writes it, or NULL */
+    const char *arm;    /* "<tag>.<arm>" names in the bucket layout ('|' between alternatives), or NULL */
+    const char *fills;  /* what it fills in the data model */
+    const char *reason; /* why such a file is listed as ignored (input_kinds.def), or NULL */
 } sr_input_kind;
 
 extern const sr_input_kind sr_input_kinds[SR_N_INPUT_KINDS];

@@ -70,8 +70,9 @@ static const sr_tool_definition definitions[SR_N_TOOLS] = {
                         {OUT_OVER_DURATION, ALL_OVER_DURATION, FROM_SEND, NULL, REST_OVER_N_MINUS_1, SEND_TO_LAST},
                         {"output tokens (reasoning tokens included) of the successful requests over the benchmark's "
                          "duration (first request to last response)",
-                         "input and output tokens over the benchmark's duration", "from sending the request to its "
-                                                                                  "first response token",
+                         "input and output tokens over the benchmark's duration",
+                         "from sending the request to its "
+                         "first response token",
                          NULL,
                          "a request's latency less its TTFT, over its output tokens less one (the first token "
                          "left out), one value per request",
@@ -117,8 +118,8 @@ const sr_tool_definition *sr_tool_definition_of(sr_speed_tool tool)
 
 const char *sr_speed_figure_title(sr_speed_figure f)
 {
-    static const char *const titles[SR_N_SPEED_FIGURES] = {"output throughput", "total throughput", "TTFT",
-                                                           "TPOT",              "ITL",              "E2E latency"};
+    static const char *const titles[SR_N_SPEED_FIGURES] = {
+        "output throughput", "total throughput", "TTFT", "TPOT", "ITL", "E2E latency"};
     return (unsigned)f < SR_N_SPEED_FIGURES ? titles[f] : "?";
 }
 

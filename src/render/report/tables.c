@@ -94,7 +94,9 @@ static const char *noisy_note(const sr_sweep *sw)
 static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
-    const char *text = sc && isfinite(sc->vs_baseline.ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
+    const char *text = sc && (isfinite(sc->vs_baseline.ratio) || sc->speed_incomparable) /* "incomparable" */
+                           ? sr_text_ratio_range(buf, sizeof buf, sc)
+                           : NULL;
     if (text && sc->needs_more_runs) /* its runs spread too much to be a measurement */
         strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
