@@ -212,7 +212,7 @@ static void load_and_lengths(const reader *r, sr_bench_run *run, double *isl, do
         if (isnan(*osl))
             *osl = mean_of(at(prompt, "output_tokens"));
     }
-    run->max_concurrency = concurrency >= 1 && concurrency == floor(concurrency) ? (long)concurrency : -1;
+    run->max_concurrency = concurrency >= 1 && concurrency == floor(concurrency) ? sr_tool_count(concurrency) : -1;
     run->request_rate = rate > 0 && isfinite(rate) ? rate : INFINITY;
 }
 
@@ -279,11 +279,12 @@ static sr_error *read_export(const reader *r, sr_tool_result *out)
         sr_bench_run_release(&run);
         return err;
     }
-    if (!metric(r, OUT_TPS)) {
+    if (!metric(r, OUT_TPS) || !(run.output_throughput >= 0)) {
         sr_bench_run_release(&run);
-        return sr_input_error(r->path, 0, "%s without output_token_throughput: no speed to read", what);
+        return sr_input_error(r->path, key_line(r, "output_token_throughput"),
+                              "%s without a number for output_token_throughput: no speed to read", what);
     }
-    run.completed = run.successful = isfinite(count) && count >= 0 ? (long)llround(count) : -1;
+    run.completed = run.successful = sr_tool_count(count);
     /* Errors: counted (error_request_count); absent with an empty
      * error_summary, none; GenAI-Perf does not count them. */
     const cJSON *summary = at(r->root, "error_summary");
@@ -292,14 +293,14 @@ static sr_error *read_export(const reader *r, sr_tool_result *out)
         listed = 0;
         for (const cJSON *e = summary->child; e; e = e->next) {
             const cJSON *c = at(e, "count");
-            listed += cJSON_IsNumber(c) && c->valuedouble > 0 ? (long)c->valuedouble : 0;
+            listed += cJSON_IsNumber(c) && sr_tool_count(c->valuedouble) > 0 ? sr_tool_count(c->valuedouble) : 0;
         }
     }
-    run.failed = isfinite(errors) && errors >= 0 ? (long)llround(errors) : listed;
+    run.failed = sr_tool_count(errors) >= 0 ? sr_tool_count(errors) : listed;
     if (run.completed >= 0 && run.failed >= 0)
         run.num_prompts = run.completed + run.failed;
-    run.total_input_tokens = isfinite(isl_total) ? (long)llround(isl_total) : -1;
-    run.total_output_tokens = isfinite(osl_total) ? (long)llround(osl_total) : -1;
+    run.total_input_tokens = sr_tool_count(isl_total);
+    run.total_output_tokens = sr_tool_count(osl_total);
     load_and_lengths(r, &run, &isl, &osl);
     const cJSON *isl_m = metric(r, ISL), *osl_m = metric(r, OSL);
     double isl_mean = NAN, osl_mean = NAN;
@@ -307,9 +308,11 @@ static sr_error *read_export(const reader *r, sr_tool_result *out)
         err = stat(r, ISL[0], isl_m, "avg", 1, &isl_mean);
     if (!err && osl_m)
         err = stat(r, OSL[0], osl_m, "avg", 1, &osl_mean);
+    isl = sr_tool_length(isl);
+    osl = sr_tool_length(osl);
     run.nominal_lengths = isfinite(isl) && isfinite(osl);
-    run.input_len = isfinite(isl) ? isl : isl_mean;
-    run.output_len = isfinite(osl) ? osl : osl_mean;
+    run.input_len = isfinite(isl) ? isl : sr_tool_length(isl_mean);
+    run.output_len = isfinite(osl) ? osl : sr_tool_length(osl_mean);
     if (cJSON_IsTrue(at(r->root, "was_cancelled")))
         run.invalid = sr_xstrdup("the run was cancelled before it ended (was_cancelled)");
     if (!err) {

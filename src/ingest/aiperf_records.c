@@ -13,6 +13,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json_line.h"
+#include "model/tool_result.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/text.h"
@@ -118,7 +119,7 @@ static sr_error *read_record(const char *path, long line, const sr_json_line *ob
         err = metric(path, line, metrics, OSL, false, &osl);
     if (err)
         return err;
-    r->osl[i] = isfinite(osl) ? (long)llround(osl) : 0;
+    r->osl[i] = sr_tool_count(osl) >= 0 ? sr_tool_count(osl) : 0;
     r->failed[i] = error && error->type != SR_J_NULL;
     r->n_failed += r->failed[i];
     r->n++;

@@ -135,13 +135,13 @@ static sr_error *strategy_load(const reader *r, const cJSON *strategy, const cha
     if (err)
         return err;
     run->request_rate = INFINITY;
-    run->max_concurrency = isfinite(limit) && limit >= 1 ? (long)limit : -1;
+    run->max_concurrency = limit >= 1 ? sr_tool_count(limit) : -1;
     if (strcmp(type, "synchronous") == 0) {
         run->max_concurrency = 1; /* one request at a time */
     } else if (strcmp(type, "concurrent") == 0) {
         if (!(streams >= 1 && streams == floor(streams)))
             return key_error(r, "streams", where, "of a concurrent strategy must be a whole number of 1 or more");
-        run->max_concurrency = (long)streams;
+        run->max_concurrency = sr_tool_count(streams);
     } else if (strcmp(type, "throughput") == 0) {
         ; /* every request at once, up to max_concurrency when set */
     } else if (strcmp(type, "constant") == 0 || strcmp(type, "poisson") == 0) {
@@ -188,13 +188,14 @@ static double spec_number(const char *spec, const char *key)
 static bool spec_lengths(const cJSON *spec, double *in, double *out)
 {
     if (cJSON_IsString(spec) && spec->valuestring) {
-        *in = spec_number(spec->valuestring, "prompt_tokens");
-        *out = spec_number(spec->valuestring, "output_tokens");
+        *in = sr_tool_length(spec_number(spec->valuestring, "prompt_tokens"));
+        *out = sr_tool_length(spec_number(spec->valuestring, "output_tokens"));
         return isfinite(*in) && isfinite(*out);
     }
     if (cJSON_IsObject(spec)) { /* 0.7: {"kind": "synthetic_text", "prompt_tokens": 256, ...} */
         const cJSON *p = at(spec, "prompt_tokens"), *o = at(spec, "output_tokens");
-        if (cJSON_IsNumber(p) && cJSON_IsNumber(o) && p->valuedouble > 0 && o->valuedouble > 0) {
+        if (cJSON_IsNumber(p) && cJSON_IsNumber(o) && isfinite(sr_tool_length(p->valuedouble)) &&
+            isfinite(sr_tool_length(o->valuedouble))) {
             *in = p->valuedouble;
             *out = o->valuedouble;
             return true;
@@ -314,7 +315,7 @@ static sr_bench_requests *records(const reader *r, sr_tool_result *out, const cJ
         q->tpot_s[i] = record_s(rec, SR_LAT_TPOT);
         q->e2el_s[i] = record_s(rec, SR_LAT_E2EL);
         const cJSON *tokens = at(rec, "output_tokens");
-        q->output_len[i] = cJSON_IsNumber(tokens) && tokens->valuedouble >= 0 ? (long)tokens->valuedouble : 0;
+        q->output_len[i] = cJSON_IsNumber(tokens) && sr_tool_count(tokens->valuedouble) >= 0 ? sr_tool_count(tokens->valuedouble) : 0;
         double itl = record_s(rec, SR_LAT_ITL); /* GuideLLM's own mean for the request */
         if (isfinite(itl))
             q->itl_s[itls++] = itl;
@@ -368,6 +369,8 @@ static sr_error *read_benchmark(const reader *r, const cJSON *b, size_t index, s
         err = number(r, b, "duration", where, &run.duration_s);
     if (!err)
         err = dist_mean(r, metrics, "output_tokens_per_second", where, &run.output_throughput);
+    if (!err && isnan(run.output_throughput))
+        err = key_error(r, "output_tokens_per_second", where, "has no mean of its successful requests: no speed to read");
     if (!err)
         err = dist_mean(r, metrics, "tokens_per_second", where, &run.total_token_throughput);
     if (!err)
@@ -377,8 +380,8 @@ static sr_error *read_benchmark(const reader *r, const cJSON *b, size_t index, s
         err = number(r, successful(metrics, "prompt_token_count"), "total_sum", where, &in_sum);
     if (!err)
         err = number(r, successful(metrics, "output_token_count"), "total_sum", where, &out_sum);
-    run.total_input_tokens = isfinite(in_sum) ? (long)llround(in_sum) : -1;
-    run.total_output_tokens = isfinite(out_sum) ? (long)llround(out_sum) : -1;
+    run.total_input_tokens = sr_tool_count(in_sum);
+    run.total_output_tokens = sr_tool_count(out_sum);
     if (!err && nominal_lengths(r, b, &run.input_len, &run.output_len)) {
         run.nominal_lengths = true;
     } else if (!err) { /* prompts from a dataset: the measured means */

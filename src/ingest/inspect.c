@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,29 +179,69 @@ static sr_error *member_json(const char *path, struct archive *a, const char *na
     return err;
 }
 
-static sr_error *read_eval(const char *path, const char *data, size_t len, inspect_log *lg)
+/* The archive opened for reading, or an error. */
+static sr_error *open_zip(const char *path, const char *data, size_t len, struct archive **out)
 {
     struct archive *a = archive_read_new();
     if (!a)
         return sr_oom();
     archive_read_support_format_zip(a);
-    sr_error *err = NULL;
     if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
-        err = archive_err(path, a, "not a zip archive");
+        sr_error *err = archive_err(path, a, "not a zip archive");
         archive_read_free(a);
         return err;
     }
-    cJSON *start = NULL, *summaries = NULL, *journal = cJSON_CreateArray(), *samples = cJSON_CreateArray();
+    *out = a;
+    return NULL;
+}
+
+/* Which members the log holds: reductions or summaries make its samples
+ * (most of its bytes, and written before them) unnecessary to read. */
+static sr_error *list_members(const char *path, const char *data, size_t len, bool *has_scores, size_t *members)
+{
+    struct archive *a;
+    sr_error *err = open_zip(path, data, len, &a);
+    if (err)
+        return err;
     struct archive_entry *e;
     int r;
-    size_t members = 0;
-    while (!err && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-        members++;
+    *has_scores = false;
+    *members = 0;
+    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
         const char *name = archive_entry_pathname(e);
         member m = name ? member_of(name) : M_OTHER;
-        /* The samples are most of a log's bytes: read only when nothing
-         * smaller gives the scores (no reductions, no summaries). */
-        if (m == M_OTHER || (m == M_SAMPLE && (lg->reductions || summaries))) {
+        *has_scores |= m == M_REDUCTIONS || m == M_SUMMARIES || m == M_JOURNAL_SUMMARY;
+        (*members)++;
+        if (archive_read_data_skip(a) != ARCHIVE_OK) {
+            r = ARCHIVE_FATAL;
+            break;
+        }
+    }
+    if (r != ARCHIVE_EOF)
+        err = archive_err(path, a, "the archive is damaged or cut short");
+    archive_read_free(a);
+    return err;
+}
+
+static sr_error *read_eval(const char *path, const char *data, size_t len, inspect_log *lg)
+{
+    bool has_scores;
+    size_t n_members;
+    sr_error *err = list_members(path, data, len, &has_scores, &n_members);
+    if (!err && n_members == 0)
+        err = sr_input_error(path, 0, "Inspect .eval log: an empty archive");
+    struct archive *a = NULL;
+    if (!err)
+        err = open_zip(path, data, len, &a);
+    if (err)
+        return err;
+    cJSON *start = NULL, *summaries = NULL, *journal = cJSON_CreateArray(), *samples = cJSON_CreateArray();
+    struct archive_entry *e;
+    int r = ARCHIVE_OK;
+    while (!err && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+        const char *name = archive_entry_pathname(e);
+        member m = name ? member_of(name) : M_OTHER;
+        if (m == M_OTHER || (m == M_SAMPLE && has_scores)) {
             if (archive_read_data_skip(a) != ARCHIVE_OK)
                 err = archive_err(path, a, "a member cannot be skipped");
             continue;
@@ -208,11 +249,9 @@ static sr_error *read_eval(const char *path, const char *data, size_t len, inspe
         cJSON *v = NULL;
         if ((err = member_json(path, a, name, &v)))
             break;
-        cJSON **slot = m == M_HEADER       ? &lg->header
-                       : m == M_START      ? &start
-                       : m == M_REDUCTIONS ? &lg->reductions
-                       : m == M_SUMMARIES  ? &summaries
-                                           : NULL;
+        cJSON **slot = m == M_HEADER ? &lg->header : m == M_START ? &start : m == M_REDUCTIONS ? &lg->reductions
+                       : m == M_SUMMARIES                          ? &summaries
+                                                                   : NULL;
         if (slot) { /* a member written twice: the last one holds */
             cJSON_Delete(*slot);
             *slot = v;
@@ -228,8 +267,6 @@ static sr_error *read_eval(const char *path, const char *data, size_t len, inspe
     }
     if (!err && r != ARCHIVE_EOF)
         err = archive_err(path, a, "the archive is damaged or cut short");
-    if (!err && members == 0)
-        err = sr_input_error(path, 0, "Inspect .eval log: an empty archive");
     archive_read_free(a);
     if (!err && !lg->header && start) { /* a log still being written: its start */
         lg->header = start;
@@ -289,23 +326,48 @@ typedef struct scorer_items {
     double *sum;
     long *epochs;
     size_t n, cap;
+    size_t *slots; /* an open-addressing table of item indices + 1 by id (0: empty), 2 x cap wide */
     bool unreadable; /* a value that is no single score */
 } scorer_items;
 
+static uint64_t id_hash(const char *id)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The slot of id in the table (its item, or the empty slot it goes in). */
+static size_t *table_slot(const scorer_items *s, const char *id)
+{
+    size_t width = 2 * s->cap, at = (size_t)(id_hash(id) & (width - 1));
+    while (s->slots[at] && strcmp(s->ids[s->slots[at] - 1], id) != 0)
+        at = (at + 1) & (width - 1);
+    return &s->slots[at];
+}
+
+/* The item of a sample id: its epochs' scores add up there (a log of
+ * 100,000 samples takes no quadratic search). */
 static size_t item_slot(scorer_items *s, const char *id)
 {
-    for (size_t i = s->n; i-- > 0;) /* epochs of one sample are usually adjacent */
-        if (strcmp(s->ids[i], id) == 0)
-            return i;
-    if (s->n == s->cap) {
+    if (s->n == s->cap) { /* grow, and rebuild the table at twice the width */
         s->cap = s->cap ? 2 * s->cap : 64;
         s->ids = sr_xreallocarray(s->ids, s->cap, sizeof *s->ids);
         s->sum = sr_xreallocarray(s->sum, s->cap, sizeof *s->sum);
         s->epochs = sr_xreallocarray(s->epochs, s->cap, sizeof *s->epochs);
+        free(s->slots);
+        s->slots = sr_xcalloc(2 * s->cap, sizeof *s->slots);
+        for (size_t i = 0; i < s->n; i++)
+            *table_slot(s, s->ids[i]) = i + 1;
     }
+    size_t *slot = table_slot(s, id);
+    if (*slot)
+        return *slot - 1;
     s->ids[s->n] = sr_xstrdup(id);
     s->sum[s->n] = 0;
     s->epochs[s->n] = 0;
+    *slot = s->n + 1;
     return s->n++;
 }
 
@@ -355,6 +417,7 @@ static void scorers_free(scorer_items *sc, size_t n)
         free(sc[k].ids);
         free(sc[k].sum);
         free(sc[k].epochs);
+        free(sc[k].slots);
     }
 }
 

@@ -126,30 +126,33 @@ static sr_error *read_summary(const char *path, const char *data, size_t len, co
         err = latency(&o, &run);
     if (!err && isnan(run.output_throughput))
         err = sr_input_error(path, 0, "LLMPerf summary without results_mean_output_throughput_token_per_s");
-    if (!err && !(concurrency >= 1 && concurrency == floor(concurrency)))
+    if (!err && !(concurrency >= 1 && concurrency == floor(concurrency) && sr_tool_count(concurrency) > 0))
         err = sr_json_key_error(&o, "num_concurrent_requests",
                                 "LLMPerf summary: num_concurrent_requests must be a whole number of 1 or more");
     if (err) {
         sr_bench_run_release(&run);
         return err;
     }
-    run.max_concurrency = (long)concurrency;
+    run.max_concurrency = sr_tool_count(concurrency);
     run.request_rate = INFINITY; /* LLMPerf keeps num_concurrent_requests in flight */
-    run.completed = run.successful = isfinite(completed) ? (long)completed : -1;
-    run.failed = isfinite(errors) ? (long)errors : -1;
-    run.num_prompts = isfinite(started) ? (long)started : -1;
+    run.completed = run.successful = sr_tool_count(completed);
+    run.failed = sr_tool_count(errors);
+    run.num_prompts = sr_tool_count(started);
     if (per_min > 0 && isfinite(completed)) {
         /* LLMPerf's per-minute rate is completed / (end - start) x 60 */
         run.request_throughput = per_min / 60;
         run.duration_s = completed / run.request_throughput;
     }
     /* the requested lengths (--mean-input-tokens, --mean-output-tokens) */
-    run.input_len = in;
-    run.output_len = out_len;
-    run.nominal_lengths = isfinite(in) && isfinite(out_len);
+    run.input_len = sr_tool_length(in);
+    run.output_len = sr_tool_length(out_len);
+    run.nominal_lengths = isfinite(run.input_len) && isfinite(run.output_len);
     if (!run.nominal_lengths) {
-        (void)number(&o, "results_number_input_tokens_mean", &run.input_len);
-        (void)number(&o, "results_number_output_tokens_mean", &run.output_len);
+        double mi = NAN, mo = NAN;
+        (void)number(&o, "results_number_input_tokens_mean", &mi);
+        (void)number(&o, "results_number_output_tokens_mean", &mo);
+        run.input_len = sr_tool_length(mi);
+        run.output_len = sr_tool_length(mo);
     }
     static const char *const names[SR_RUN_N_FIELDS] = {"results_mean_output_throughput_token_per_s",
                                                        "results_mean_output_throughput_token_per_s",
@@ -247,7 +250,7 @@ static sr_error *response(void *ctx, long line, const cJSON *rec)
     const cJSON *code = at(rec, "error_code");
     q->failed[i] = code != NULL;
     q->n_failed += q->failed[i];
-    q->output_len[i] = isfinite(tokens) ? (long)tokens : 0;
+    q->output_len[i] = sr_tool_count(tokens) >= 0 ? sr_tool_count(tokens) : 0;
     if (i == 0)
         q->itl_start[0] = 0;
     if (isfinite(itl) && !q->failed[i])

@@ -194,7 +194,7 @@ static void detail_key(const char *path, const char *key, const cJSON *v, long l
         if (at)
             *at = '\0';
     } else if (strcmp(key, "result_query_count") == 0) {
-        g->query_count = isfinite(d) ? (long)d : -1;
+        g->query_count = sr_tool_count(d);
     } else if (summary) {
         return; /* the rest the summary said */
     } else if (strcmp(key, "effective_scenario") == 0 && cJSON_IsString(v)) {
@@ -212,7 +212,7 @@ static void detail_key(const char *path, const char *key, const cJSON *v, long l
     } else if (strcmp(key, "effective_samples_per_query") == 0) {
         g->samples_per_query = d;
     } else if (strcmp(key, "num_errors") == 0) {
-        g->errors = isfinite(d) ? (long)d : -1;
+        g->errors = sr_tool_count(d);
     } else if (strncmp(key, "early_stopping_", 15) == 0 && cJSON_IsString(v) &&
                !strstr(v->valuestring, "Run successful")) {
         why(g, v->valuestring, strlen(v->valuestring));
@@ -271,6 +271,11 @@ static sr_error *make_run(const char *path, const loadgen *g, sr_tool_result *ou
     sr_bench_run_init(&run);
     run.tool = SR_TOOL_MLPERF;
     run.source = sr_xstrdup(path);
+    if (!(g->tokens_per_s >= 0)) { /* an accuracy run, or a log cut short */
+        sr_bench_run_release(&run);
+        return sr_input_error(path, 0, "MLPerf LoadGen log without its tokens per second: not a performance run "
+                                       "of an LLM benchmark");
+    }
     run.output_throughput = g->tokens_per_s;
     run.request_throughput = g->samples_per_s;
     run.input_len_unknown = true; /* the logs do not say the prompts' length */
@@ -280,7 +285,7 @@ static sr_error *make_run(const char *path, const loadgen *g, sr_tool_result *ou
     if (g->query_count >= 0)
         run.completed = run.successful =
             g->query_count *
-            (isfinite(g->samples_per_query) && g->samples_per_query >= 1 ? (long)g->samples_per_query : 1);
+            (sr_tool_count(g->samples_per_query) >= 1 ? sr_tool_count(g->samples_per_query) : 1);
     const char *s = g->scenario;
     run.request_rate = INFINITY;
     if (strcmp(s, "Server") == 0 || strcmp(s, "Interactive") == 0) {
@@ -290,11 +295,11 @@ static sr_error *make_run(const char *path, const loadgen *g, sr_tool_result *ou
         }
         run.request_rate = g->target_qps;
     } else if (strcmp(s, "Offline") == 0) {
-        run.num_prompts = isfinite(g->samples_per_query) ? (long)g->samples_per_query : -1; /* all at once */
+        run.num_prompts = sr_tool_count(g->samples_per_query); /* all at once */
     } else if (strcmp(s, "SingleStream") == 0) {
         run.max_concurrency = 1;
     } else if (strcmp(s, "MultiStream") == 0) {
-        run.max_concurrency = isfinite(g->samples_per_query) ? (long)g->samples_per_query : -1;
+        run.max_concurrency = sr_tool_count(g->samples_per_query);
     } else {
         sr_bench_run_release(&run);
         return sr_input_error(path, 0,

@@ -110,6 +110,7 @@ typedef struct sr_speed_change {
     const sr_scenario *before, *after; /* borrowed; NULL on a side without it */
     sr_spread change;                  /* after's median over before's, with the spread of their runs */
     bool regression;  /* slowed beyond run noise: change.verdict SLOWER */
+    bool incomparable; /* the two sides' tools define output throughput otherwise: no change computed */
 } sr_speed_change;
 
 /* What the KV cache depended on, one side. */

@@ -1,5 +1,6 @@
 #include "model/tool_result.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,4 +87,14 @@ void sr_tool_result_set(sr_tool_result *r, sr_setting_field f, const char *value
     *slot = sr_xstrdup(value);
     if (source && !r->settings.source[f])
         r->settings.source[f] = sr_xstrdup(source);
+}
+
+long sr_tool_count(double v)
+{
+    return isfinite(v) && v >= 0 && v <= 1e15 ? (long)llround(v) : -1;
+}
+
+double sr_tool_length(double v)
+{
+    return isfinite(v) && v > 0 && v <= 1e9 ? v : NAN;
 }

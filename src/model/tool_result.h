@@ -34,6 +34,11 @@ void sr_tool_result_add_scores(sr_tool_result *r, sr_scores *s);
 /* Append a claimed figure (moved; the strings are taken). */
 void sr_tool_result_add_reported(sr_tool_result *r, sr_reported_metric *m);
 void sr_tool_result_warn(sr_tool_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A count as a file states it (a whole number of 0 to 10^15, a double in
+ * most tools' JSON), else -1: never a cast of a value past long's range. */
+long sr_tool_count(double v);
+/* A length in tokens (above 0, at most 10^9), else NAN. */
+double sr_tool_length(double v);
 /* Set a tool setting (copied) with its source, unless it is known. */
 void sr_tool_result_set(sr_tool_result *r, sr_setting_field f, const char *value, const char *source);
 
