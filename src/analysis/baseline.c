@@ -297,6 +297,7 @@ static void speed_summary(sr_scenario *sc, const sr_slo *slo)
     } fields[] = {
         {offsetof(sr_bench_run, output_throughput), &sc->median_output_throughput},
         {offsetof(sr_bench_run, total_token_throughput), &sc->median_total_token_throughput},
+        {offsetof(sr_bench_run, request_throughput), &sc->median_request_throughput},
         {offsetof(sr_bench_run, median_ttft_ms), &sc->median_ttft_ms},
         {offsetof(sr_bench_run, median_tpot_ms), &sc->median_tpot_ms},
         {offsetof(sr_bench_run, median_itl_ms), &sc->median_itl_ms},

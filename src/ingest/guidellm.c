@@ -126,16 +126,18 @@ static sr_error *strategy_load(const reader *r, const cJSON *strategy, const cha
     const char *type = text_at(strategy, "type_");
     if (!type)
         return key_error(r, "strategy", where, "has no type_ (synchronous, concurrent, throughput, constant, poisson)");
-    double rate = NAN, streams = NAN, limit = NAN;
+    double rate = NAN, streams = NAN;
     sr_error *err = number(r, strategy, "rate", where, &rate);
     if (!err)
         err = number(r, strategy, "streams", where, &streams);
-    if (!err)
-        err = number(r, strategy, "max_concurrency", where, &limit);
     if (err)
         return err;
+    /* The strategy is the load (issue 41): synchronous one at a time,
+     * concurrent N streams, constant or poisson a rate, throughput all at
+     * once; a max_concurrency beside a rate or throughput is GuideLLM's
+     * worker cap, not the load. */
     run->request_rate = INFINITY;
-    run->max_concurrency = limit >= 1 ? sr_tool_count(limit) : -1;
+    run->max_concurrency = -1;
     if (strcmp(type, "synchronous") == 0) {
         run->max_concurrency = 1; /* one request at a time */
     } else if (strcmp(type, "concurrent") == 0) {
@@ -143,7 +145,7 @@ static sr_error *strategy_load(const reader *r, const cJSON *strategy, const cha
             return key_error(r, "streams", where, "of a concurrent strategy must be a whole number of 1 or more");
         run->max_concurrency = sr_tool_count(streams);
     } else if (strcmp(type, "throughput") == 0) {
-        ; /* every request at once, up to max_concurrency when set */
+        ; /* every request at once: keyed by the requests made (-n) */
     } else if (strcmp(type, "constant") == 0 || strcmp(type, "poisson") == 0) {
         if (!(rate > 0))
             return key_error(r, "rate", where, "of a constant or poisson strategy must be above 0 requests/s");

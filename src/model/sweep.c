@@ -806,7 +806,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->concurrency = spec->concurrency;
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
-        sc->median_output_throughput = sc->median_total_token_throughput = NAN;
+        sc->median_output_throughput = sc->median_total_token_throughput = sc->median_request_throughput = NAN;
         sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
         sc->vs_baseline = sr_spread_none();
         sc->cv = sc->goodput = NAN;

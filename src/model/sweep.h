@@ -353,6 +353,7 @@ typedef struct sr_scenario {
     /* analysis: medians over runs and ratio to the baseline's median */
     double median_output_throughput;
     double median_total_token_throughput;
+    double median_request_throughput; /* requests/s (vLLM's request_throughput, AIPerf's, MLPerf's samples/s); NAN */
     double median_ttft_ms, median_tpot_ms;
     double median_itl_ms, median_e2el_ms; /* inter-token and end-to-end request latency; NAN */
     double measured_input_len; /* median of the runs' measured input tokens per request; NAN */

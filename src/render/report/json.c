@@ -358,6 +358,7 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "request_rate", sr_json_num(sc->request_rate));
         sr_json_add(s, "burst", sr_json_count(sc->burst));
         sr_json_add(s, "median_total_token_throughput", sr_json_num(sc->median_total_token_throughput));
+        sr_json_add(s, "median_request_throughput", sr_json_num(sc->median_request_throughput));
         sr_json_add(s, "median_ttft_ms", sr_json_num(sc->median_ttft_ms));
         sr_json_add(s, "median_tpot_ms", sr_json_num(sc->median_tpot_ms));
         sr_json_add(s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
