@@ -84,6 +84,15 @@ def aiperf(folder, target, rng):
     return n
 
 
+def samples_only(src, dst):
+    """The same log without reductions.json and summaries.json (a log still
+    being written, an old writer): its scores are only in the samples."""
+    with zipfile.ZipFile(src) as z, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as o:
+        for info in z.infolist():
+            if info.filename not in ("summaries.json", "reductions.json"):
+                o.writestr(info, z.read(info.filename))
+
+
 def inspect(path, target, rng):
     """Samples of ~5 kB of message text that deflate cannot shrink much (base64 of
     seeded random bytes), until the archive is ~target bytes."""
@@ -130,6 +139,9 @@ def main():
     nv = vllm(os.path.join(a.out, "vllm", "org-bench", "detailed.json"), target, rng)
     na = aiperf(os.path.join(a.out, "aiperf", "org-bench"), target, rng)
     ni = inspect(os.path.join(a.out, "inspect", "org-bench", "2026-03-01T10-00-00_bench_X.eval"), target, rng)
+    os.makedirs(os.path.join(a.out, "inspect-samples", "org-bench"), exist_ok=True)
+    samples_only(os.path.join(a.out, "inspect", "org-bench", "2026-03-01T10-00-00_bench_X.eval"),
+                 os.path.join(a.out, "inspect-samples", "org-bench", "2026-03-01T10-00-00_bench_X.eval"))
     print(f"vllm {nv} requests, aiperf {na} records, inspect {ni} samples")
 
 

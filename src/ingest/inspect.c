@@ -21,6 +21,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/json.h"
+#include "ingest/json_line.h"
 #include "model/tool_result.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -147,29 +148,32 @@ static sr_error *archive_err(const char *path, struct archive *a, const char *wh
     return sr_input_error(path, 0, "Inspect .eval log: %s%s%s", what, why ? ": " : "", why ? why : "");
 }
 
-/* The current member's bytes, parsed as one JSON value; "path:member" in messages. */
-static sr_error *member_json(const char *path, struct archive *a, const char *name, cJSON **out)
+/* The current member's bytes into sb (its text, NUL-terminated). */
+static sr_error *member_bytes(const char *path, struct archive *a, const char *name, sr_strbuf *sb)
 {
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
     char buf[65536];
-    sr_error *err = NULL;
     for (;;) {
         la_ssize_t n = archive_read_data(a, buf, sizeof buf);
         if (n < 0) {
             char *what = sr_asprintf("member '%s' cannot be read", name);
-            err = archive_err(path, a, what);
+            sr_error *err = archive_err(path, a, what);
             free(what);
-            break;
+            return err;
         }
         if (n == 0)
-            break;
-        if (sb.len + (size_t)n > MEMBER_MAX) {
-            err = sr_input_error(path, 0, "Inspect .eval log: member '%s' is larger than 1 GiB", name);
-            break;
-        }
-        sr_strbuf_append(&sb, buf, (size_t)n);
+            return NULL;
+        if (sb->len + (size_t)n > MEMBER_MAX)
+            return sr_input_error(path, 0, "Inspect .eval log: member '%s' is larger than 1 GiB", name);
+        sr_strbuf_append(sb, buf, (size_t)n);
     }
+}
+
+/* The current member, parsed as one JSON value; "path:member" in messages. */
+static sr_error *member_json(const char *path, struct archive *a, const char *name, cJSON **out)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_error *err = member_bytes(path, a, name, &sb);
     if (!err) {
         char *where = sr_asprintf("%s:%s", path, name);
         err = sr_json_parse(where, 1, sb.data ? sb.data : "", sb.len, out);
@@ -177,6 +181,64 @@ static sr_error *member_json(const char *path, struct archive *a, const char *na
     }
     sr_strbuf_release(&sb);
     return err;
+}
+
+/* A scalar of a sample as cJSON (its id, epoch or a score's value); NULL
+ * for anything else. */
+static cJSON *scalar_of(const sr_jvalue *v)
+{
+    switch (v->type) {
+    case SR_J_NUMBER: return cJSON_CreateNumber(v->number);
+    case SR_J_STRING: return cJSON_CreateString(v->string);
+    case SR_J_TRUE: return cJSON_CreateTrue();
+    case SR_J_FALSE: return cJSON_CreateFalse();
+    default: return NULL;
+    }
+}
+
+/* A sample member (messages, events: most of a log's bytes) read by
+ * simdjson through json_line, kept only as its summary {id, epoch,
+ * scores: {scorer: {value}}} for the scorers the eval names: a log of
+ * 100 MB of samples is not a tree of them. */
+static sr_error *sample_summary(const char *path, struct archive *a, const char *name, const cJSON *scorers,
+                                cJSON **out)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_error *err = member_bytes(path, a, name, &sb);
+    sr_json_line line;
+    char *where = sr_asprintf("%s:%s", path, name);
+    if (!err)
+        err = sr_json_parse_line(where, 1, sb.data ? sb.data : "", sb.len, sb.len, &line);
+    free(where);
+    if (err) {
+        sr_strbuf_release(&sb);
+        return err;
+    }
+    cJSON *o = cJSON_CreateObject(), *scores = cJSON_CreateObject();
+    static const char *const keys[] = {"id", "epoch"};
+    for (size_t k = 0; k < 2; k++) {
+        const sr_jvalue *v = sr_json_line_get(&line, keys[k]);
+        cJSON *c = v ? scalar_of(v) : NULL;
+        if (c)
+            cJSON_AddItemToObject(o, keys[k], c);
+    }
+    const sr_jvalue *sv = sr_json_line_get(&line, "scores");
+    for (const cJSON *sc = scorers ? scorers->child : NULL; sv && sc; sc = sc->next) {
+        const char *scorer = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc, "name"));
+        sr_jvalue one, value;
+        if (!scorer || !sr_json_object_member(sv, scorer, &one) || !sr_json_object_member(&one, "value", &value))
+            continue;
+        cJSON *holder = cJSON_CreateObject(), *c = scalar_of(&value);
+        /* a value of several parts: an object, which score_value refuses */
+        cJSON_AddItemToObject(holder, "value", c ? c : cJSON_CreateObject());
+        cJSON_AddItemToObject(scores, scorer, holder);
+    }
+    cJSON_AddItemToObject(o, "scores", scores);
+    sr_json_line_release(&line);
+    sr_strbuf_release(&sb);
+    *out = o;
+    return NULL;
 }
 
 /* The archive opened for reading, or an error. */
@@ -247,7 +309,10 @@ static sr_error *read_eval(const char *path, const char *data, size_t len, inspe
             continue;
         }
         cJSON *v = NULL;
-        if ((err = member_json(path, a, name, &v)))
+        /* the samples (no reductions, no summaries): their scores alone,
+         * by simdjson, for the scorers the eval's start names */
+        const cJSON *scorers = m == M_SAMPLE ? sr_json_item(sr_json_item(start, "eval"), "scorers") : NULL;
+        if ((err = cJSON_IsArray(scorers) ? sample_summary(path, a, name, scorers, &v) : member_json(path, a, name, &v)))
             break;
         cJSON **slot = m == M_HEADER ? &lg->header : m == M_START ? &start : m == M_REDUCTIONS ? &lg->reductions
                        : m == M_SUMMARIES                          ? &summaries

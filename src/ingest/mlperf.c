@@ -271,10 +271,14 @@ static sr_error *make_run(const char *path, const loadgen *g, sr_tool_result *ou
     sr_bench_run_init(&run);
     run.tool = SR_TOOL_MLPERF;
     run.source = sr_xstrdup(path);
-    if (!(g->tokens_per_s >= 0)) { /* an accuracy run, or a log cut short */
+    if (!(g->tokens_per_s >= 0)) { /* an accuracy run, or a benchmark that generates no tokens */
         sr_bench_run_release(&run);
-        return sr_input_error(path, 0, "MLPerf LoadGen log without its tokens per second: not a performance run "
-                                       "of an LLM benchmark");
+        sr_tool_result_warn(out,
+                            "'%s': an MLPerf LoadGen log without tokens per second (an accuracy run, or a benchmark "
+                            "that is not an LLM's): no speed run read",
+                            path);
+        sr_tool_result_set(out, SR_SET_BENCH_TOOL, "mlperf-loadgen", path);
+        return NULL;
     }
     run.output_throughput = g->tokens_per_s;
     run.request_throughput = g->samples_per_s;

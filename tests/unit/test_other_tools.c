@@ -519,3 +519,53 @@ Test(inspect, eval_zip_with_and_without_reductions)
         free(data);
     }
 }
+
+/* A zip in memory (libarchive's writer), of the members given. */
+#include <archive.h>
+#include <archive_entry.h>
+
+static size_t make_zip(char *buf, size_t size, const char *const *names, const char *const *texts, size_t n)
+{
+    struct archive *a = archive_write_new();
+    archive_write_set_format_zip(a);
+    size_t used = 0;
+    cr_assert_eq(archive_write_open_memory(a, buf, size, &used), ARCHIVE_OK);
+    for (size_t i = 0; i < n; i++) {
+        struct archive_entry *e = archive_entry_new();
+        archive_entry_set_pathname(e, names[i]);
+        archive_entry_set_size(e, (la_int64_t)strlen(texts[i]));
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_perm(e, 0644);
+        cr_assert_eq(archive_write_header(a, e), ARCHIVE_OK);
+        cr_assert_eq(archive_write_data(a, texts[i], strlen(texts[i])), (la_ssize_t)strlen(texts[i]));
+        archive_entry_free(e);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+    return used;
+}
+
+Test(inspect, eval_scores_only_in_samples)
+{
+    /* a log still being written: _journal/start.json, two samples, no
+     * header, no summaries, no reductions */
+    static const char *const names[] = {"_journal/start.json", "samples/7_epoch_1.json", "samples/a_epoch_1.json"};
+    static const char *const texts[] = {
+        "{\"version\": 2, \"eval\": {\"task\": \"t\", \"model\": \"org/z\", \"scorers\": [{\"name\": \"m\"}]}}",
+        "{\"id\": 7, \"epoch\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"x\"}],"
+        " \"scores\": {\"m\": {\"value\": \"C\", \"answer\": \"y\"}}}",
+        "{\"id\": \"a\", \"epoch\": 1, \"scores\": {\"m\": {\"value\": 0.25}}}"};
+    static char zip[16384];
+    size_t len = make_zip(zip, sizeof zip, names, texts, 3);
+    sr_tool_result r;
+    sr_tool_result_init(&r);
+    sr_error *err = sr_parse_inspect_eval("s.eval", zip, len, &r);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(r.n_scores, 1);
+    cr_assert_eq(r.scores[0].n_items, 2);
+    cr_assert_str_eq(r.scores[0].items[0].id, "7");
+    cr_assert_float_eq(r.scores[0].items[0].score, 1, 0);
+    cr_assert_float_eq(r.scores[0].items[1].score, 0.25, 0);
+    cr_assert_eq(r.n_warnings, 1); /* status "started": said */
+    sr_tool_result_release(&r);
+}
