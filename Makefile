@@ -41,7 +41,7 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib yaml-0.1 libarchive
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib libisal yaml-0.1 libarchive
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++
@@ -156,8 +156,14 @@ $(BUILD)/sweep-report.bash: $(BUILD)/sweep-report
 # its man page and its bash completion (found by bash-completion through
 # XDG_DATA_DIRS, which holds /usr/local/share). Nothing else is needed at run
 # time: the templates are compiled in, the fonts are Debian's (fonts-dejavu-core).
+# PREFIX and DESTDIR are paths taken as written: never expanded by make ($(value),
+# and not exported, which would expand them) nor by the shell (every path single-
+# quoted by sq), so no character of theirs (a space, $(...), `...`, quotes) runs.
 PREFIX ?= /usr/local
-prefix ?= $(PREFIX)
+unexport PREFIX DESTDIR
+prefix ?= $(value PREFIX)
+destdir = $(value DESTDIR)
+sq = '$(subst ','\'',$(1))'
 exec_prefix ?= $(prefix)
 bindir ?= $(exec_prefix)/bin
 datarootdir ?= $(prefix)/share
@@ -169,15 +175,15 @@ INSTALL_PROGRAM ?= $(INSTALL)
 INSTALL_DATA ?= $(INSTALL) -m 644
 
 install: $(BUILD)/sweep-report $(BUILD)/sweep-report.1 $(BUILD)/sweep-report.bash
-	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)" "$(DESTDIR)$(bashcompdir)"
-	$(INSTALL_PROGRAM) $(BUILD)/sweep-report "$(DESTDIR)$(bindir)/sweep-report"
-	$(INSTALL_DATA) $(BUILD)/sweep-report.1 "$(DESTDIR)$(man1dir)/sweep-report.1"
-	$(INSTALL_DATA) $(BUILD)/sweep-report.bash "$(DESTDIR)$(bashcompdir)/sweep-report"
+	$(INSTALL) -d $(call sq,$(destdir)$(bindir)) $(call sq,$(destdir)$(man1dir)) $(call sq,$(destdir)$(bashcompdir))
+	$(INSTALL_PROGRAM) $(BUILD)/sweep-report $(call sq,$(destdir)$(bindir)/sweep-report)
+	$(INSTALL_DATA) $(BUILD)/sweep-report.1 $(call sq,$(destdir)$(man1dir)/sweep-report.1)
+	$(INSTALL_DATA) $(BUILD)/sweep-report.bash $(call sq,$(destdir)$(bashcompdir)/sweep-report)
 
 # Removes what install wrote, and nothing else.
 uninstall:
-	rm -f "$(DESTDIR)$(bindir)/sweep-report" "$(DESTDIR)$(man1dir)/sweep-report.1" \
-	    "$(DESTDIR)$(bashcompdir)/sweep-report"
+	rm -f $(call sq,$(destdir)$(bindir)/sweep-report) $(call sq,$(destdir)$(man1dir)/sweep-report.1) \
+	    $(call sq,$(destdir)$(bashcompdir)/sweep-report)
 
 # The bundled samples, one subcommand each: the sweep's report with its
 # published figures audited (exit 4 if one no longer holds), the rerun

@@ -102,7 +102,8 @@ boot_cpu() { fcalc "($1 - $2) * $RESAMPLES / ($RESAMPLES - $MIN_RESAMPLES)"; }
 run_report() {
     rm -rf "$TMP/out-$1"
     t0=$(now_ns)
-    /usr/bin/time -v -o "$TMP/$1.time" "$BIN" report "$2" -o "$TMP/out-$1" --resamples "$3" --timings \
+    # shellcheck disable=SC2086 # EXTRA: more options (the listing case)
+    /usr/bin/time -v -o "$TMP/$1.time" "$BIN" report "$2" -o "$TMP/out-$1" --resamples "$3" --timings ${EXTRA:-} \
         >"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
     RC=$?
     t1=$(now_ns)
@@ -220,7 +221,37 @@ if [ "$L_RC" = 0 ]; then
     run_report large1 "$TMP/large" "$MIN_RESAMPLES"
     L_BOOT=$(boot_cpu "$L_CPU" "$CPU")
 fi
-rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1"
+# Issue 38: the same report with a bucket listing of the export (gsutil ls
+# -L, written by tests/make_listing.py: CRC-32C and MD5 of every file), and
+# without, alternately BENCH_REPEAT times; the medians' CPU ratio (target
+# <= 1.2). The listing's objects are compared by CRC-32C, hashed as the
+# report reads each file.
+K_RC=0
+if [ "$L_RC" = 0 ] && "$NUMPY_PY" -c 'import crcmod' >/dev/null 2>&1; then
+    say "writing a gsutil ls -L listing of the $LARGE-model export"
+    "$NUMPY_PY" tests/make_listing.py "$TMP/large" gsutil_ls_L --prefix runs/bench/ >"$TMP/large.listing" ||
+        K_RC=1
+    k0cpus= kcpus=
+    i=0
+    while [ "$K_RC" = 0 ] && [ $i -lt "$REPEAT" ]; do
+        run_report large0 "$TMP/large" "$RESAMPLES"
+        [ "$RC" = 0 ] || K_RC=$RC
+        k0cpus="$k0cpus $CPU"
+        EXTRA="--listing $TMP/large.listing" run_report largel "$TMP/large" "$RESAMPLES"
+        [ "$RC" = 0 ] || { K_RC=$RC; K_ERR=$ERR; }
+        kcpus="$kcpus $CPU" K_RSS=$RSS K_STEPS=$STEPS
+        i=$((i + 1))
+    done
+    if [ "$K_RC" = 0 ]; then
+        # shellcheck disable=SC2086
+        K0_CPU=$(median $k0cpus) K_CPU=$(median $kcpus)
+        K_COUNTS=$("$NUMPY_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["provenance"]["counts"])' \
+            "$TMP/out-largel/report.json")
+    fi
+else
+    K_RC=1 K_ERR="crcmod (python3-crcmod) is needed to write the listing"
+fi
+rm -rf "$TMP/large" "$TMP/out-large" "$TMP/out-large1" "$TMP/out-large0" "$TMP/out-largel" "$TMP/large.listing"
 if [ "$HUGE" -gt 0 ]; then
     say "generating $HUGE-model export (memory and linearity)"
     gen "$TMP/huge" --models "$HUGE"
@@ -336,6 +367,16 @@ if [ "$L_RC" = 0 ]; then
     echo "  steps (wall s): $L_STEPS"
 else
     row "$LARGE-model full report" "$LARGE" "$L_MB" "FAILED" "" "" "" "exit $L_RC: ${L_ERR:-}"
+fi
+if [ "$K_RC" = 0 ]; then
+    KR=$(fcalc "$K_CPU / $K0_CPU")
+    row "$LARGE models with a listing (median of $REPEAT)" "$LARGE" "$L_MB" "" "$K_CPU" "$K_RSS" "" \
+        "<= 1.2x CPU $(verdict "$(awk -v r="$KR" 'BEGIN { print (r <= 1.2) }')")"
+    row "  same report without (CPU)" "$LARGE" "" "" "$K0_CPU" "" "" ""
+    row "  ratio with / without (CPU)" "" "" "" "$KR" "" "" "(issue 38)"
+    echo "  custody counts: $K_COUNTS; steps of the last run with it (wall s): $K_STEPS"
+else
+    row "$LARGE models with a listing" "$LARGE" "" "FAILED" "" "" "" "exit $K_RC: ${K_ERR:-}"
 fi
 if [ "$G_RC" = 0 ]; then
     RATE=$(fcalc "$G_MB / $G_WALL")

@@ -24,6 +24,7 @@ check() {
     have_header simdjson.h || missing="$missing libsimdjson-dev"
     have_header uninorm.h || missing="$missing libunistring-dev"
     have_header zlib.h || missing="$missing zlib1g-dev"
+    have_header isa-l/crc.h || missing="$missing libisal-dev"
     have_header yaml.h || missing="$missing libyaml-dev"              # GuideLLM's benchmarks.yaml
     have_header archive.h || missing="$missing libarchive-dev"        # Inspect's .eval (zip, zstd members)
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
@@ -37,6 +38,8 @@ check() {
         # the latency unit tests' reference figures (tests/latency_reference.py)
         /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
         /usr/bin/python3 -c 'import scipy.stats' >/dev/null 2>&1 || missing="$missing python3-scipy"
+        # CRC-32C for the chain of custody's checker and listings (tests/check_provenance.py, tests/make_listing.py)
+        /usr/bin/python3 -c 'import crcmod' >/dev/null 2>&1 || missing="$missing python3-crcmod"
         command -v qpdf >/dev/null 2>&1 || missing="$missing qpdf"
         command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
         command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"

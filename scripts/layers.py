@@ -37,7 +37,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-DOCUMENTS = ("report", "compare", "survey", "kv")  # render/<document>/
+DOCUMENTS = ("report", "compare", "survey", "kv", "verify")  # render/<document>/
 ENGINE_DIRS = ("shared", "canvas")  # render/<dir>/: what every document is made with
 RENDER_TOP_EXEMPT = ("render/outputs",)  # renders every document's files in memory
 
@@ -63,6 +63,8 @@ LOADERS = (
     "ingest/claims",
     "ingest/configs_dir",
     "ingest/metadata_dir",
+    "ingest/listing",
+    "ingest/copy_files",
 )
 PARSER_GROUPS = {
     "bench": ("ingest/bench_json", "ingest/bench_text"),
@@ -76,6 +78,7 @@ PARSER_GROUPS = {
         "ingest/vllm_log_parts",  # their shared header
     ),
     "claims": ("ingest/claims_csv", "ingest/claims_markdown", "ingest/claims_parts"),
+    "listing": ("ingest/listing_text", "ingest/listing_json", "ingest/listing_parts"),
 }
 
 

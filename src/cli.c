@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <ctype.h>
+
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -228,6 +230,30 @@ static sr_error *apply(const sr_cli_option *o, const char *name, const char *arg
                 return NULL;
             }
         return bad_choice(o, name, arg);
+    case SR_CLI_LIST: {
+        unsigned mask = 0;
+        for (const char *p = arg;; p++) { /* each comma-separated word, empty ones refused */
+            size_t n = strcspn(p, ",");
+            const sr_cli_choice *c = o->choices;
+            while (c->name && !(strlen(c->name) == n && strncmp(p, c->name, n) == 0))
+                c++;
+            if (!c->name) {
+                sr_strbuf sb;
+                sr_strbuf_init(&sb);
+                sr_strbuf_puts(&sb, "a comma-separated list of ");
+                join_choices(o->choices, ", ", &sb);
+                sr_error *err = sr_cli_bad_value(name, sr_strbuf_cstr(&sb), arg);
+                sr_strbuf_release(&sb);
+                return err;
+            }
+            mask |= (unsigned)c->value;
+            p += n;
+            if (!*p)
+                break;
+        }
+        *(unsigned *)field = mask;
+        return NULL;
+    }
     case SR_CLI_CALL: return o->call(opts, arg);
     default: return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "option table: '--%s' has no kind", name);
     }
@@ -299,8 +325,13 @@ static sr_error *refused(const getopt_tables *g, int c, const char *arg, int opt
     /* optopt is a short option's letter, 0 for an unknown long option, the
      * val of a long one given a value it does not take ('h' for --help). */
     bool is_long = (opt == 0 || opt >= VAL_OPTION || opt == 'h') && strncmp(arg, "--", 2) == 0;
-    if (!is_long)
+    if (!is_long) {
+        /* -O for -o: the same letter in the other case, when it is one */
+        int other = islower(opt) ? toupper(opt) : tolower(opt);
+        if (opt > 0 && opt < 128 && isalpha(opt) && strchr(g->shorts, other))
+            return sr_usage_error("unknown option '-%c'; did you mean '-%c'?", opt, other);
         return sr_usage_error("unknown option '-%c'", opt);
+    }
     /* A long option: unknown, ambiguous, or a flag given a value. */
     const char *name = arg + 2;
     size_t len = strcspn(name, "=");

@@ -27,6 +27,7 @@ typedef enum sr_cli_kind {
     SR_CLI_NUMBER,  /* double field: a finite number within min, max (ends open or closed) */
     SR_CLI_CHOICE,  /* int field: the value of the choice named */
     SR_CLI_NAME,    /* const char * field: the (static) name of the choice named */
+    SR_CLI_LIST,    /* unsigned field: a comma-separated list of choices, their values OR'ed */
     SR_CLI_CALL,    /* call(opts, arg): anything else (repeated options, odd syntax) */
     SR_CLI_ALIAS    /* another long name for the option named in alias_of */
 } sr_cli_kind;
@@ -49,7 +50,7 @@ typedef struct sr_cli_option {
     size_t offset;                /* of the field in the subcommand's opts */
     double min, max;              /* SR_CLI_WHOLE, SR_CLI_NUMBER */
     int open_ends;                /* SR_CLI_NUMBER: SR_CLI_CLOSED, _OPEN_LOW, _OPEN_HIGH or _OPEN */
-    const sr_cli_choice *choices; /* SR_CLI_CHOICE, SR_CLI_NAME */
+    const sr_cli_choice *choices; /* SR_CLI_CHOICE, SR_CLI_NAME, SR_CLI_LIST */
     sr_error *(*call)(void *opts, const char *arg); /* SR_CLI_CALL: a usage error for a bad arg */
     const char *alias_of;                           /* SR_CLI_ALIAS: the long name it stands for */
 } sr_cli_option;
@@ -89,6 +90,11 @@ typedef struct sr_cli_option {
 #define SR_OPT_NAME(S, L, T, f, list, H)                                                                               \
     {                                                                                                                  \
         .kind = SR_CLI_NAME, .short_name = (S), .name = (L), .help = (H), SR_CLI_AT(T, f, const char *),               \
+        .choices = (list)                                                                                              \
+    }
+#define SR_OPT_LIST(S, L, A, T, f, list, H)                                                                            \
+    {                                                                                                                  \
+        .kind = SR_CLI_LIST, .short_name = (S), .name = (L), .arg = (A), .help = (H), SR_CLI_AT(T, f, unsigned),       \
         .choices = (list)                                                                                              \
     }
 #define SR_OPT_CALL(S, L, A, fn, H)                                                                                    \

@@ -255,6 +255,19 @@ static char path_kind(const char *name, size_t len)
     return 0;
 }
 
+/* text as one shell word in single quotes (a ' as '\\''), into sb: the
+ * tables' words reach the script as data, whatever they hold. */
+static void shell_quote(sr_strbuf *sb, const char *text)
+{
+    sr_strbuf_putc(sb, '\'');
+    for (const char *p = text; *p; p++)
+        if (*p == '\'')
+            sr_strbuf_puts(sb, "'\\''");
+        else
+            sr_strbuf_putc(sb, *p);
+    sr_strbuf_putc(sb, '\'');
+}
+
 /* The words a value may be, space separated, into sb: a choice's words,
  * or those of an argument written "a|b". False when the value is free. */
 static bool value_words(const sr_cli_command *cmd, const sr_cli_option *o, sr_strbuf *sb)
@@ -293,9 +306,11 @@ static void bash_value_cases(sr_strbuf *sb, const sr_cli_command *cmd, const sr_
         else
             sr_strbuf_puts(sb, "    ");
         sr_strbuf_printf(sb, "--%s) ", o->name);
-        if (value_words(cmd, o, &words))
-            sr_strbuf_printf(sb, "_sweep_report_words '%s' \"$2\" ;;\n", sr_strbuf_cstr(&words));
-        else if (kind)
+        if (value_words(cmd, o, &words)) {
+            sr_strbuf_puts(sb, target->kind == SR_CLI_LIST ? "_sweep_report_list " : "_sweep_report_words ");
+            shell_quote(sb, sr_strbuf_cstr(&words));
+            sr_strbuf_puts(sb, " \"$2\" ;;\n");
+        } else if (kind)
             sr_strbuf_printf(sb, "_sweep_report_paths -%c \"$2\" ;;\n", kind);
         else
             sr_strbuf_puts(sb, ";; # free text or a number: nothing to offer\n");
@@ -327,14 +342,33 @@ static void option_words(sr_strbuf *sb, const sr_cli_command *cmd, const sr_cli_
  * cursor is on. Bash splits --name=value at '=' (COMP_WORDBREAKS), so
  * "=" may be a word of its own. */
 static const char bash_driver[] =
-    "_sweep_report_words() { # the words of $1 that begin with $2\n"
-    "    local IFS=$' \\t\\n'\n"
-    "    COMPREPLY=($(compgen -W \"$1\" -- \"$2\"))\n"
+    "# Nothing offered is ever expanded: no word goes through a glob (set -f or not), compgen -W's\n"
+    "# expansions or word splitting of a command's output.\n"
+    "_sweep_report_words() { # the words of $1 (space separated) that begin with $2\n"
+    "    local IFS=$' \\t\\n' word\n"
+    "    local -a words\n"
+    "    read -r -a words <<<\"$1\"\n"
+    "    COMPREPLY=()\n"
+    "    for word in \"${words[@]}\"; do\n"
+    "        [[ $word == \"$2\"* ]] && COMPREPLY+=(\"$word\")\n"
+    "    done\n"
+    "    return 0\n"
+    "}\n"
+    "_sweep_report_list() { # $2, a comma-separated list of words of $1: its last item completed\n"
+    "    local head= word\n"
+    "    local -a found=()\n"
+    "    [[ $2 == *,* ]] && head=${2%,*},\n"
+    "    _sweep_report_words \"$1\" \"${2##*,}\"\n"
+    "    for word in \"${COMPREPLY[@]}\"; do # a word given already is not offered again\n"
+    "        [[ \",$head\" == *\",$word,\"* ]] || found+=(\"$head$word\")\n"
+    "    done\n"
+    "    COMPREPLY=(\"${found[@]}\")\n"
+    "    compopt -o nospace 2>/dev/null # a comma may follow\n"
+    "    return 0\n"
     "}\n"
     "_sweep_report_paths() { # -d directories or -f files beginning with $2\n"
-    "    local IFS=$'\\n'\n"
     "    compopt -o filenames 2>/dev/null\n"
-    "    COMPREPLY=($(compgen \"$1\" -- \"$2\"))\n"
+    "    mapfile -t COMPREPLY < <(compgen \"$1\" -- \"$2\")\n"
     "}\n"
     "_sweep_report() {\n"
     "    local cur=${COMP_WORDS[COMP_CWORD]} prev= option= cmd= word i n=0 skip= rest=\n"
@@ -380,7 +414,8 @@ static const char bash_driver[] =
     "        _sweep_report_words \"$opts\" \"$cur\"\n"
     "        return 0\n"
     "    fi\n"
-    "    local -a kinds=($operands)\n"
+    "    local -a kinds\n"
+    "    read -r -a kinds <<<\"$operands\"\n"
     "    local kind=${kinds[n]}\n"
     "    if [[ -z $kind && ${kinds[${#kinds[@]} - 1]} == *+ ]]; then kind=${kinds[${#kinds[@]} - 1]}; fi\n"
     "    case ${kind%+} in\n"
@@ -404,18 +439,16 @@ void sr_cli_print_bash_completion(const sr_cli_program *prog, const sr_cli_comma
     for (size_t i = 0; i < n; i++)
         sr_strbuf_printf(&words, "%s%s", i ? " " : "", cmds[i].name);
     sr_strbuf_puts(&sb, "_sweep_report_top() { # $1: the word before, $2: the word at the cursor\n    case $1 in\n");
-    sr_strbuf_puts(&sb, "    help) _sweep_report_words '");
-    sr_strbuf_puts(&sb, sr_strbuf_cstr(&words));
-    sr_strbuf_puts(&sb, "' \"$2\" ;;\n");
+    sr_strbuf_puts(&sb, "    help) _sweep_report_words ");
+    shell_quote(&sb, sr_strbuf_cstr(&words));
+    sr_strbuf_puts(&sb, " \"$2\" ;;\n");
     bash_value_cases(&sb, NULL, prog->top_options);
-    sr_strbuf_puts(&sb, "    *) _sweep_report_words '");
-    sr_strbuf_puts(&sb, sr_strbuf_cstr(&words));
-    sr_strbuf_puts(&sb, " help ");
-    sr_strbuf_release(&words);
+    sr_strbuf_puts(&words, " help ");
     const sr_cli_option *top[1] = {prog->top_options};
     option_words(&words, NULL, top, 1, false);
-    sr_strbuf_puts(&sb, sr_strbuf_cstr(&words));
-    sr_strbuf_puts(&sb, "' \"$2\" ;;\n    esac\n}\n");
+    sr_strbuf_puts(&sb, "    *) _sweep_report_words ");
+    shell_quote(&sb, sr_strbuf_cstr(&words));
+    sr_strbuf_puts(&sb, " \"$2\" ;;\n    esac\n}\n");
 
     /* each command: its options, those taking a value, its operands */
     sr_strbuf_puts(&sb, "_sweep_report_cmd() { # sets opts, values and operands for the command $1\n    case $1 in\n");
@@ -423,10 +456,13 @@ void sr_cli_print_bash_completion(const sr_cli_program *prog, const sr_cli_comma
         const sr_cli_command *cmd = &cmds[i];
         sr_strbuf_release(&words);
         option_words(&words, cmd, cmd->options, SR_CLI_MAX_TABLES, false);
-        sr_strbuf_printf(&sb, "    %s)\n        opts='%s'\n", cmd->name, sr_strbuf_cstr(&words));
+        sr_strbuf_printf(&sb, "    %s)\n        opts=", cmd->name);
+        shell_quote(&sb, sr_strbuf_cstr(&words));
         sr_strbuf_release(&words);
         option_words(&words, cmd, cmd->options, SR_CLI_MAX_TABLES, true);
-        sr_strbuf_printf(&sb, "        values='%s'\n        operands='", sr_strbuf_cstr(&words));
+        sr_strbuf_puts(&sb, "\n        values=");
+        shell_quote(&sb, sr_strbuf_cstr(&words));
+        sr_strbuf_puts(&sb, "\n        operands='");
         /* "EXPORT_DIR CLAIMS_FILE...": d f+ */
         for (const char *p = cmd->operands ? cmd->operands : ""; *p;) {
             size_t len = strcspn(p, " ");

@@ -11,7 +11,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL, for kv's description */
+#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "cli.h"
 #include "ingest/input_kinds.h" /* --generate input-kinds */
 #include "ingest/json_keys.h"
@@ -49,6 +49,13 @@ static const sr_cli_example kv_examples[] = {
      "use besides the cache"},
     {"sweep-report kv config.json --backend gpu --available-gib 20 --json",
      "the same on a GPU with 20 GiB left for the cache, as JSON"},
+    {NULL, NULL},
+};
+static const sr_cli_example verify_examples[] = {
+    {"gsutil ls -L -r gs://bucket/runs/x/ > bucket.txt && sweep-report verify copy/ bucket.txt",
+     "check that copy/ holds exactly the bucket's objects, byte for byte: a line per file missing, changed, "
+     "extra or not verifiable; exits 4 when one is missing or changed"},
+    {"sweep-report verify copy/ manifest-sha256.txt --json", "the same against a BagIt manifest, as JSON"},
     {NULL, NULL},
 };
 static const sr_cli_example survey_examples[] = {
@@ -128,7 +135,8 @@ static const sr_cli_command commands[] = {
                        "  --hbm-gib G --used-gib X: the cache gets G x U - X\n"
                        "  --hbm-gib G --weights-gib X [--activation-gib Y]: G x U - X - Y\n"
                        "  --available-gib Z: Z\n"
-                       "where U is --mem-util (default " SR_STR(SR_DEFAULT_KV_MEM_UTIL) ").",
+                       "where U is --mem-util (default " SR_STR(SR_DEFAULT_KV_MEM_UTIL_GPU) " on gpu, vLLM's "
+                       "gpu_memory_utilization default, and " SR_STR(SR_DEFAULT_KV_MEM_UTIL_TPU) " on tpu).",
         .operands = "CONFIG_JSON",
         .min_operands = 1,
         .max_operands = 1,
@@ -153,6 +161,25 @@ static const sr_cli_command commands[] = {
         .examples = survey_examples,
         .run = sr_cmd_survey,
     },
+    {
+        .name = "verify",
+        .summary = "check that an export is an exact copy of the bucket its listings describe",
+        .usage = "EXPORT_DIR LISTING... [options]",
+        .description = "Check the copy EXPORT_DIR against listings of the bucket it was copied from, in the manner "
+                       "of sha256sum -c: gsutil or gcloud storage ls -L, stat, --json or -l output, gcloud storage "
+                       "objects list --format=json, rclone lsjson -R --hash, aws s3api list-objects-v2, md5sum, "
+                       "sha1sum or sha256sum output, BagIt manifests (told apart by content). Each listed object is "
+                       "matched to its file by name (below the bucket and the prefix above the copy) and compared "
+                       "by size and by its hash (SHA-256, else CRC-32C, else MD5, else SHA-1). Prints a line per "
+                       "file that is missing, changed, extra, only size-checked or not verifiable (and why), then a "
+                       "summary; exits 4 when a file is missing or changed (docs/provenance.md).",
+        .operands = "EXPORT_DIR LISTING...",
+        .min_operands = 2,
+        .max_operands = -1,
+        .options = {sr_verify_options},
+        .examples = verify_examples,
+        .run = sr_cmd_verify,
+    },
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 
@@ -176,10 +203,24 @@ static const sr_cli_option top_options[] = {
 /* The program as a whole, for the man page. */
 static const char *const program_files[] = {
     "OUT_DIR/.sweep-report.lock",
-    "held while a run writes OUT_DIR: a second run into the same directory is refused (exit 1)",
-    "OUT_DIR/.sweep-report.new.XXXXXX",
-    "the outputs of a run before they are renamed into OUT_DIR as one set; a killed run's are removed by the "
-    "next run",
+    "locked (flock) while a run writes OUT_DIR: a second run into the same directory is refused (exit 1) and "
+    "changes nothing there. While a run is under way it names that run's staging directory; it is empty "
+    "otherwise. It is kept, never removed: a run that opened it just before another removed it would lock the "
+    "removed file while a third run made and locked a new one, and the two would write at once",
+    "OUT_DIR/.sweep-report.manifest",
+    "written with each set: every file the runs wrote in OUT_DIR, by command (report and audit, compare, "
+    "survey), with its SHA-256 and size. A later run of the same command removes those of its files it does not "
+    "write this time that are still as written (a chart with nothing to draw, claims.csv without claims); one "
+    "changed since is left and named on standard error, as is a file of such a name no run recorded; with "
+    "--outputs, the files of the formats not asked for are left and named. Nothing else is ever removed",
+    "OUT_DIR/.sweep-report.new.XXXXXXXX",
+    "a run's outputs before they are renamed into OUT_DIR as one set, removed by the run itself. One left by a "
+    "run that was killed (SIGKILL, out of memory) is named in the lock file and removed by the next run into "
+    "OUT_DIR; any other entry of such a name is named on standard error and left alone",
+    "DIR/.sweep-report.tmp.XXXXXXXX",
+    "the temporary of --junit DIR/FILE or --summary-md DIR/FILE when FILE is a regular file or new, renamed over "
+    "it once written; a device, a FIFO or a descriptor (/dev/null, >(cmd), /dev/stdout) is written through "
+    "instead, never replaced",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf",
     "the fonts of the charts and of the PDFs (Debian's fonts-dejavu-core). The HTML templates are compiled in: "
     "nothing else is read from the installation or the source tree",

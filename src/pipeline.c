@@ -10,10 +10,13 @@
 #include "analysis/claims.h"
 #include "analysis/comparison.h"
 #include "analysis/kv_cap.h"
+#include "analysis/provenance.h"
+#include "analysis/status.h"
 #include "analysis/survey_rules.h"
 #include "ingest/claims.h"
 #include "ingest/export.h"
 #include "ingest/hf_config.h"
+#include "ingest/provenance.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
 #include "util/alloc.h"
@@ -38,25 +41,83 @@ static void lap(double *mark, double *slot)
     *mark = t;
 }
 
+/* With --listing: the copy's files and the listings, read before the
+ * export, so that its readers hash each file for its listing as they read
+ * it (util/fileio.h). */
+static sr_error *read_custody(sr_sweep *sweep, const char *export_dir)
+{
+    sr_provenance *p = &sweep->provenance;
+    const sr_settings *st = &sweep->settings;
+    sr_error *err = sr_scan_copy(export_dir, p);
+    if (!err)
+        err = sr_read_listings(p, export_dir, st->listings, st->n_listings, st->listing_prefix);
+    if (!err)
+        sr_read_digests_want(sr_provenance_hashes_wanted(p));
+    return err;
+}
+
+/* After the export is read: the files it did not read are hashed, each
+ * file compared, every entry named. */
+static sr_error *check_custody(sr_sweep *sweep, const char *export_dir)
+{
+    sr_read_digests_want(0);
+    sr_error *err = sr_hash_copy(&sweep->provenance, export_dir, sweep->inputs, sweep->n_inputs,
+                                 sweep->settings.threads);
+    if (!err)
+        sr_provenance_analyse(&sweep->provenance, sweep);
+    return err;
+}
+
 sr_error *sr_build_report(sr_sweep *sweep, const char *export_dir, const char *baseline_override, sr_timings *t)
 {
     double mark = now_seconds();
-    sr_error *err = sr_load_export(sweep, export_dir);
+    sr_error *err = sweep->settings.n_listings ? read_custody(sweep, export_dir) : NULL;
+    if (!err)
+        err = sr_load_export(sweep, export_dir);
+    sr_read_digests_want(0);
     if (!err && sweep->settings.configs_dir)
         err = sr_attach_configs(sweep, sweep->settings.configs_dir);
     lap(&mark, t ? &t->load : NULL);
     if (err)
         return err;
+    size_t config_only = 0, planned_only = 0;
+    if (!sr_export_has_results(sweep, &config_only, &planned_only))
+        return sr_input_error(export_dir, 0,
+                              "no results in the export: is this an export? (%zu entr%s, none with a benchmark, "
+                              "speed or accuracy file, a server log or a run.log%s; docs/inputs.md lists what is "
+                              "read)",
+                              sweep->n_models, sweep->n_models == 1 ? "y" : "ies",
+                              config_only == sweep->n_models    ? ": config.json files only"
+                              : planned_only == sweep->n_models ? ": a run plan, and no file of what it planned"
+                                                                : "");
     /* Entries are named first: warnings and the baseline refer to them. */
     const char *baseline = baseline_override ? baseline_override : sweep->manifest.baseline;
     sweep->baseline_from_manifest = !baseline_override && baseline;
     if ((err = sr_analyse(sweep, baseline)))
         return sr_error_locate(err, export_dir);
+    /* entries are labelled: the custody names them */
+    if (sweep->provenance.asked && (err = check_custody(sweep, export_dir)))
+        return err;
     lap(&mark, t ? &t->compare : NULL);
     err = sr_kv_analyse_sweep(sweep);
     if (!err)
         sr_survey_compare_sweep(sweep);
     lap(&mark, t ? &t->kv : NULL);
+    return err;
+}
+
+/* ---- verify ------------------------------------------------------------------ */
+
+sr_error *sr_build_custody(sr_provenance *p, const char *export_dir, const char *const *listings, size_t n,
+                           const char *prefix, int threads)
+{
+    sr_error *err = sr_scan_copy(export_dir, p);
+    if (!err)
+        err = sr_read_listings(p, export_dir, listings, n, prefix);
+    if (!err)
+        err = sr_hash_copy(p, export_dir, NULL, 0, threads);
+    if (!err)
+        sr_provenance_analyse(p, NULL);
     return err;
 }
 
@@ -77,7 +138,11 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
                                  "no claims: no table row names a model and a figure (docs/claims.md: a Markdown "
                                  "pipe table whose headers name figures, or model,figure,value CSV)");
     }
-    return err ? err : sr_check_claims(sweep);
+    if (!err)
+        err = sr_check_claims(sweep);
+    if (!err) /* with --listing: a claim resting on a file not the bucket's cannot be checked */
+        sr_provenance_mark_claims(sweep);
+    return err;
 }
 
 /* ---- compare ------------------------------------------------------------------ */

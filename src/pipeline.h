@@ -33,6 +33,13 @@ sr_error *sr_audit_claims(sr_sweep *sweep, const char *const *files, size_t n_fi
 sr_error *sr_build_comparison(const char *before_dir, const char *after_dir, const sr_settings *settings,
                               const char *baseline, sr_sweep *before, sr_sweep *after, sr_comparison *cmp);
 
+/* `verify`: the copy EXPORT_DIR against its bucket listings alone (no
+ * report): every file of the copy walked, every listing read (prefix:
+ * --listing-prefix, or NULL), every listed file hashed once on `threads`
+ * threads, each compared (analysis/provenance.h) into p. */
+sr_error *sr_build_custody(sr_provenance *p, const char *export_dir, const char *const *listings, size_t n,
+                           const char *prefix, int threads);
+
 /* Read each model of METADATA_DIR (config.json and Hub record) and decide
  * it by s->settings; sorted by id. With keep_going, a model whose files are
  * missing or malformed stays in the list as not surveyed, with why. */

@@ -7,8 +7,10 @@ OUT_DIR.junit.xml (--junit) must be well-formed XML (xmllint) with one testsuite
 and one testcase per check: per model in both exports its status, each benchmark and each
 scenario of compare.json, plus one per model in one export only; a <failure> for each entry
 of compare.json's "regressions" (and no other), whose message holds the change and its
-interval (accuracy, in points) or the ratio and its range (speed); <skipped> exactly where
-compare.json has nothing to judge (one side only, too few items, one run on each side).
+interval (accuracy, in points) or the ratio and its range (speed), or says what was lost (a
+model, benchmark result or scenario present before and absent after, unless --allow-missing);
+<skipped> exactly where compare.json has nothing to judge (new after, too few items, one run on
+each side, or what is lost under --allow-missing).
 OUT_DIR.summary.md (--summary-md) must say how many regressions there are, list each in
 its table, and have one row per model.
 """
@@ -46,9 +48,12 @@ for m in cmp["models"]:
     for key, s in m["speed"].items():
         nothing = s["before"] is None or s["after"] is None or s["ratio"] is None or s["within_noise"] is None
         want[(who, "speed " + key)] = "failed" if s["regression"] else "skipped" if nothing else "passed"
+# a model only before is lost: a failure of the gate unless --allow-missing
+lost_fails = not cmp["settings"]["allow_missing"]
 for key in ("added_entries", "removed_entries"):
     for e in cmp[key]:
-        want[(e.get("label") or e["id"], "presence")] = "skipped"
+        lost = key == "removed_entries" and lost_fails
+        want[(e.get("label") or e["id"], "presence")] = "failed" if lost else "skipped"
 
 got, messages = {}, {}
 for suite in root.findall("testsuite"):
@@ -77,9 +82,19 @@ def points(v):  # as the report prints a change in points: one decimal, U+2212 f
 
 
 for reg in cmp["regressions"]:
+    if reg["kind"] == "presence":  # a model lost whole: its message says so, not "in both exports"
+        e = next(e for e in cmp["removed_entries"] if e["id"] == reg["model"])
+        msg = messages.get((e.get("label") or e["id"], "presence"), "")
+        if "lost" not in msg or "in both exports" in msg:
+            failures.append(f"{e['id']}: the presence failure does not say it was lost: {msg!r}")
+        continue
     m = next(m for m in cmp["models"] if m["id"] == reg["model"])
     who = label[m["id"]]
-    if reg["kind"] == "accuracy":
+    if reg["lost"]:  # present before, absent after: no change to give, the loss to name
+        msg = messages.get((who, reg["kind"] + " " + reg["name"]), "")
+        if not msg.startswith(f"{who} ") or "lost" not in msg:
+            failures.append(f"{who} {reg['name']}: the failure does not say it was lost: {msg!r}")
+    elif reg["kind"] == "accuracy":
         a = m["accuracy"][reg["name"]]
         msg = messages.get((who, "accuracy " + reg["name"]), "")
         for v in (a["delta"], a["ci_low"], a["ci_high"]):
@@ -108,6 +123,8 @@ for t in tables[1:]:
     title = t.split("\n", 1)[0]
     rows[title.split(" (")[0]] = [line for line in t.split("\n")[3:] if line.startswith("| ")]
 check("summary: a row per regression", len(rows.get("Regressions", [])), n)
+if cmp["lost"]:
+    check("summary: the lost counted", f"is lost: {cmp['lost']} here" in md, True)
 n_models = len(cmp["models"]) + len(cmp["added_entries"]) + len(cmp["removed_entries"])
 check("summary: a row per model", len(rows.get("Every model", [])), min(n_models, 200))
 for who in set(k[0] for k in want):

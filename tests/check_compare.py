@@ -12,6 +12,9 @@ rerun:    the bundled pair fixtures/v5e-gemma4-formats -> v5e-gemma4-rerun holds
 self:     an export against itself: no change anywhere.
 disjoint: models in one export only are listed as added and removed.
 keep-going-disjoint: item sets with nothing in common, with --keep-going: described, no verdict.
+lost:     tests/cases/compare/lost-results: what the before folders hold and the after folders lack
+          (a model's directory, a benchmark's scores file, its bench/ runs), read off the two
+          trees, is what compare.json calls lost; a regression unless --allow-missing.
 """
 import csv
 import json
@@ -84,7 +87,7 @@ def check_rerun():
     smol3 = models["HuggingFaceTB/SmolLM3-3B"]
     check("SmolLM3 directories", (smol3["directory_before"], smol3["directory"]), ("run-07-smollm3", "run-19-smollm3"))
     check("regressions", sorted((r["model"], r["kind"]) for r in cmp["regressions"]),
-          [("Qwen/Qwen3-0.6B", "speed"), ("Qwen/Qwen3-4B", "accuracy"),
+          [("Qwen/Qwen3-0.6B", "speed"), ("Qwen/Qwen3-4B", "accuracy"), ("Qwen/Qwen3.5-2B", "presence"),
            ("ibm-granite/granite-3.3-2b-instruct", "now_fails")])
     # SmolLM2's scores are plain CSV: recompute its paired figures from the files
     sm = models["HuggingFaceTB/SmolLM2-1.7B-Instruct"]
@@ -146,13 +149,76 @@ def check_one_sided_counts():
         new = sum(1 for m in cmp["models"] for e in m[kind].values()
                   if e["before"] is None and e["after"] is not None)
         line = next((l for l in md.splitlines() if l.startswith(word + " (")), "")
-        said = "%d %s only before (gone after), %d only after" % (gone, one if gone == 1 else many, new)
+        said = "%d %s only before (gone after), %d only after (new)" % (gone, one if gone == 1 else many, new)
         check(f"summary, {word}: one side only", said in line if gone or new else "only before" not in line, True)
 
 
+def check_lost():
+    """What before has and after lacks is lost, a regression of the gate
+    unless --allow-missing: every removed entry, and every benchmark or
+    scenario of an entry in both with a before and no after (one that now
+    fails counts once, as now_fails). Derived from the sides' entries."""
+    allowed = cmp["settings"]["allow_missing"]
+    want = {(e["id"], "presence", None) for e in cmp["removed_entries"]}
+    for m in cmp["models"]:
+        if m["transition"] == "now_fails":
+            continue
+        for kind in ("accuracy", "speed"):
+            for name, e in m[kind].items():
+                if e["before"] is not None and e["after"] is None:
+                    want.add((m["id"], kind, name))
+                check(f"{m['id']} {kind} {name} lost", e["lost"], e["before"] is not None and e["after"] is None)
+    check("lost count", cmp["lost"], len(want))
+    got = {(r["model"], r["kind"], r["name"]) for r in cmp["regressions"] if r["lost"]}
+    check("lost regressions", sorted(got, key=str), [] if allowed else sorted(want, key=str))
+
+
+def check_lost_files():
+    root = os.path.join(case if os.path.isdir(os.path.join(case, "before")) else "tests/cases/compare/lost-results")
+    before, after = os.path.join(root, "before"), os.path.join(root, "after")
+
+    def holds(side, d):
+        p = os.path.join(side, d)
+        return ({f.split(".")[0] for f in os.listdir(p) if f.endswith(".scores.csv")},
+                os.path.isdir(os.path.join(p, "bench")))
+
+    want = set()
+    for d in sorted(os.listdir(before)):
+        if not os.path.isdir(os.path.join(before, d)):
+            continue
+        if not os.path.isdir(os.path.join(after, d)):
+            want.add((d, "presence"))
+            continue
+        (bb, bs), (ab, as_) = holds(before, d), holds(after, d)
+        want |= {(d, "accuracy " + b) for b in bb - ab}
+        if bs and not as_:
+            want.add((d, "speed"))
+    by_dir = {m["directory"]: m for m in cmp["models"]}
+    got = {(e["directory"], "presence") for e in cmp["removed_entries"]}
+    for d, m in by_dir.items():
+        got |= {(d, "accuracy " + b) for b, e in m["accuracy"].items() if e["lost"]}
+        got |= {(d, "speed") for e in m["speed"].values() if e["lost"]}
+    check("lost, read off the two trees", sorted(got), sorted(want))
+    n_regressions = 0 if cmp["settings"]["allow_missing"] else len(want)
+    check("regressions: the lost ones", len(cmp["regressions"]), n_regressions)
+
+
+def check_warnings_of_the_pairing():
+    """compare's Warnings speak of before and after: none of a side's own
+    baseline (report's check), which compare never uses."""
+    md_path = os.path.join(os.path.dirname(path), "compare.md")
+    if not os.path.exists(md_path):
+        return
+    section = open(md_path).read().split("\n## Warnings\n", 1)[-1].split("\n## ", 1)[0]
+    for line in section.splitlines():
+        check("a Warnings line speaks of a baseline", "baseline" in line and line.startswith("- "), False)
+
+
 check_one_sided_counts()
+check_lost()
+check_warnings_of_the_pairing()
 {"rerun": check_rerun, "self": check_self, "disjoint": check_disjoint,
- "keep-going-disjoint": check_keep_going_disjoint}[mode]()
+ "keep-going-disjoint": check_keep_going_disjoint, "lost": check_lost_files}[mode]()
 if failures:
     print("compare check failed:\n  " + "\n  ".join(failures))
     sys.exit(1)

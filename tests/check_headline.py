@@ -72,14 +72,17 @@ def facts(m):
 
 
 counts = dict(entries=0, compared=0, keep_up=0, lower=0, not_equivalent=0, too_few=0, speed_only=0,
-              incomparable=0, failed=0, not_compared=0)
+              incomparable=0, failed=0, no_results=0, not_compared=0)
 for m in models:
+    # no results: nothing to report and no failure stated, so no stage either
+    check(m["status"] != "no_results" or (m.get("failure") is None and not deltas(m) and not ratios(m)),
+          "%s: status no_results with a failure or a figure" % m["id"])
     if m is base:
         continue
     f = facts(m)
     counts["entries"] += 1
-    if m["status"] == "failed":
-        counts["failed"] += 1
+    if m["status"] in ("failed", "no_results"):
+        counts[m["status"]] += 1
         continue
     # the status word follows the fact: shares nothing with the baseline
     check((m["status"] == "incomparable") == f["incomparable"],
@@ -95,12 +98,12 @@ for m in models:
                else "too_few" if f["delta"] else "speed_only")
         counts[key] += 1
 if base is None:
-    counts = {k: (v if k in ("entries", "failed") else 0) for k, v in counts.items()}
+    counts = {k: (v if k in ("entries", "failed", "no_results") else 0) for k, v in counts.items()}
 
 # report.json's own headline agrees with what its models say
 if "headline" in report:
     for k, v in counts.items():
-        if base is None and k not in ("entries", "failed"):
+        if base is None and k not in ("entries", "failed", "no_results"):
             continue
         check(report["headline"].get(k) == v, "report.json headline.%s is %s, models[] give %d"
               % (k, report["headline"].get(k), v))
@@ -112,7 +115,8 @@ for row in report["overview"]:
     if m is None:
         continue
     f = facts(m)
-    want = None if (m is base or base is None or m["status"] in ("failed", "incomparable") or not f["judged"]) \
+    want = None if (m is base or base is None or m["status"] in ("failed", "no_results", "incomparable") or
+                    not f["judged"]) \
         else f["keeps_up"]
     check(row["keeps_up"] == want, "overview %s: keeps_up %s, want %s" % (row["model"], row["keeps_up"], want))
 
@@ -129,6 +133,8 @@ def found(pattern, text):
 
 
 N = r"(\d[\d,]*)"
+# the overview's keeps-up column: never a word that reads as equivalence (issue 37)
+KEEPS_UP = ("Not measurably lower", "Keeps up (equivalent)")
 
 
 def check_lead(where, lead):
@@ -138,6 +144,8 @@ def check_lead(where, lead):
               % (where, lead))
         check(found(N + r" failed", lead) == counts["failed"], "%s: %d failed, the lead says: %s"
               % (where, counts["failed"], lead))
+        check(found(N + r" (?:has|have) no results", lead) == counts["no_results"],
+              "%s: %d with no results, the lead says: %s" % (where, counts["no_results"], lead))
         return
     if counts["entries"] == 0:
         check(lead.startswith("The export holds only the baseline"), "%s: only the baseline, the lead says: %s"
@@ -146,6 +154,11 @@ def check_lead(where, lead):
         # nothing can be compared with a baseline without results: said first
         said = "The baseline %s failed" % (base.get("label") or base["id"])
         check(lead.startswith(said), "%s: the baseline failed, and the lead does not begin so: %s" % (where, lead))
+        lead = lead[len(said):] if lead.startswith(said) else lead
+    if base["status"] == "no_results":
+        said = "The baseline %s has no results" % (base.get("label") or base["id"])
+        check(lead.startswith(said) or counts["entries"] == 0,
+              "%s: the baseline has no results, and the lead does not begin so: %s" % (where, lead))
         lead = lead[len(said):] if lead.startswith(said) else lead
     got = {
         "lower": found(N + r" (?:is|are) measurably lower", lead),
@@ -156,6 +169,7 @@ def check_lead(where, lead):
         "incomparable": found(N + r" (?:is|are) incomparable", lead),
         "not_compared": found(N + r" could not be compared", lead),
         "failed": found(N + r" failed", lead),
+        "no_results": found(N + r" (?:has|have) no results", lead),
     }
     keep = re.search(N + r" of " + N + r" compared entr(?:y|ies) keeps? up", lead)
     if keep:
@@ -166,7 +180,7 @@ def check_lead(where, lead):
     for k, v in got.items():
         check(v == counts[k], "%s: %s is %d, the lead says %d: %s" % (where, k, counts[k], v, lead))
     # a benchmark others have and the baseline has not: the lead names it
-    if base["status"] != "failed":
+    if base["status"] not in ("failed", "no_results"):
         others = set().union(*[set(m.get("accuracy") or {}) for m in models if m is not base])
         missing = sorted(others - set(base.get("accuracy") or {}))
         said = re.search(r"no entry was compared on (.*?), for which the baseline has no scores", lead)
@@ -194,6 +208,20 @@ def check_summary(where, text):
               "so no model was compared with it" in text and counts["compared"] == 0,
               "%s: the baseline failed, and the summary does not say so: %s" % (where, text[:300]))
         return
+    if base["status"] == "no_results":
+        check("The baseline %s has no results" % (base.get("label") or base["id"]) in text and counts["compared"] == 0,
+              "%s: the baseline has no results, and the summary does not say so: %s" % (where, text[:300]))
+        return
+    # an entry paired on too few items was compared, without a verdict: never listed as "not compared"
+    for seg in re.findall(r"not compared: (.*?)(?:;|\.(?: |$))", text):
+        for mm in models:
+            if mm is base:
+                continue
+            lbl = mm.get("label") or mm["id"]
+            too_few = any(a.get("verdict") == "too few items" and a.get("delta") is not None
+                          for a in (mm.get("accuracy") or {}).values())
+            check(not (too_few and lbl in seg), "%s: %s was paired on too few items, yet the summary says it was not "
+                  "compared: %s" % (where, lbl, seg))
     m = re.search(N + r" (?:models?|entr(?:y|ies)) (?:was|were) compared with the baseline", text)
     check(m is not None and num(m.group(1)) == counts["compared"],
           "%s: the summary says %s compared, models[] give %d" % (where, m.group(1) if m else "nothing",
@@ -245,6 +273,16 @@ check_summary("results.md", summary_md)
 rows = [l for l in overview_md.splitlines() if l.startswith("| ") and not l.startswith("| Model")]
 head = next((l for l in overview_md.splitlines() if l.startswith("| Model")), "")
 cols = [c.strip() for c in head.strip("|").split("|")]
+check("Keeps up" not in cols, "results.md: the overview's column 'Keeps up' reads as equivalence (say 'Not measurably "
+                              "lower', or show equivalence with a margin)")
+# a benchmark known only as a summary's or run.log's own figure is shown in the overview, flagged, not hidden
+for m in models:
+    for b, a in (m.get("accuracy") or {}).items():
+        if a.get("summary_delta") is not None and m is not base:
+            lbl = m.get("label") or m["id"]
+            row = next((r for r in overview_md.splitlines() if r.startswith("| " + lbl)), "")
+            check("no interval)" in row, "results.md overview: %s's %s figure (summary, no interval) is not shown: %s"
+                  % (lbl, b, row))
 check_levels("results.md", re.findall(r"Δ [^|\[\n]+ \[[\d.]+% (?:simultaneous )?CI\]", md))
 status_md = {}
 for r in rows:
@@ -253,12 +291,14 @@ for r in rows:
         continue
     row = dict(zip(cols, cells))
     status_md[row["Status"]] = status_md.get(row["Status"], 0) + 1
-    if "Keeps up" in row and row["Status"] in ("failed", "incomparable"):
-        check(row["Keeps up"] in ("—", ""), "results.md: '%s' is %s but Keeps up says '%s'"
-              % (row["Model"], row["Status"], row["Keeps up"]))
+    keep = next((c for c in KEEPS_UP if c in row), None)
+    if keep and row["Status"] in ("failed", "no results", "incomparable"):
+        check(row[keep] in ("—", ""), "results.md: '%s' is %s but %s says '%s'"
+              % (row["Model"], row["Status"], keep, row[keep]))
 want_status = {}
-for m in models:
-    want_status[m["status"]] = want_status.get(m["status"], 0) + 1
+for m in models:  # the tables' word for a status: report.json's, "no results" for no_results
+    word = "no results" if m["status"] == "no_results" else m["status"]
+    want_status[word] = want_status.get(word, 0) + 1
 check(status_md == want_status, "results.md overview statuses %s, report.json %s" % (status_md, want_status))
 
 
@@ -328,9 +368,10 @@ if dom.cells:
     for r in dom.cells[1:]:
         row = dict(zip(hcols, [c.strip() for c in r]))
         status_html[row.get("Status")] = status_html.get(row.get("Status"), 0) + 1
-        if "Keeps up" in row and row.get("Status") in ("failed", "incomparable"):
-            check(row["Keeps up"] in ("—", ""), "report.html: '%s' is %s but Keeps up says '%s'"
-                  % (row.get("Model"), row.get("Status"), row["Keeps up"]))
+        keep = next((c for c in KEEPS_UP if c in row), None)
+        if keep and row.get("Status") in ("failed", "no results", "incomparable"):
+            check(row[keep] in ("—", ""), "report.html: '%s' is %s but %s says '%s'"
+                  % (row.get("Model"), row.get("Status"), keep, row[keep]))
     check(status_html == want_status, "report.html overview statuses %s, report.json %s"
           % (status_html, want_status))
 else:

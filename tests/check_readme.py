@@ -9,9 +9,11 @@ block are what it prints. (Lines that begin with a bare `sweep-report` are synop
 `make ...` lines are the quick start itself: neither is run here.) Each example runs in a
 scratch directory laid out like the checkout (fixtures/, tests/ and docs/ linked to the
 checkout's, ./sweep-report the binary under test), so nothing it writes lands in the checkout.
-It must exit 0, or 4 (a check failed) when the lines shown include an `error:` line; the
-lines shown must appear in what it prints (stdout and stderr), in that order, each whole or,
-ending in "...", as a beginning (warnings the README leaves out may come between).
+It must exit 0, or 4 (a check failed) when the lines shown include an `error:` line. What it
+prints (stdout and stderr) must be the lines shown, in that order and line for line, each whole
+or, ending in "...", as a beginning; a line "…" alone marks lines the README leaves out (any
+number, none too). It may write only under out/ (git ignores it), so that trying the examples
+leaves the checkout as it was.
 """
 import os
 import shlex
@@ -45,18 +47,34 @@ def examples(path):
     return found
 
 
+CUT = "\u2026"  # "…" alone on a line: lines left out
+
+
+def matches(want, got):
+    got = got.rstrip()
+    return got == want or (want.endswith("...") and got.startswith(want[:-3]))
+
+
 def shown_in(shown, printed):
-    """The first line of shown that printed does not hold in order, or None."""
-    at = 0
+    """The first line of shown that printed does not hold where shown says (line for line,
+    but where a "…" line lets lines go by), or None."""
+    printed = list(printed)
+    while printed and not printed[-1].strip():
+        printed.pop()  # the newline that ends the output
+    at, skip = 0, False
     for want in shown:
-        prefix = want[:-3] if want.endswith("...") else None
-        while at < len(printed):
-            got = printed[at].rstrip()
+        if want == CUT:
+            skip = True
+            continue
+        while at < len(printed) and not matches(want, printed[at]):
+            if not skip:
+                return want
             at += 1
-            if got == want or (prefix is not None and got.startswith(prefix)):
-                break
-        else:
+        if at == len(printed):
             return want
+        at, skip = at + 1, False
+    if at < len(printed) and not skip:
+        return f"(nothing more), but it printed {printed[at]!r} next"
     return None
 
 
@@ -86,6 +104,10 @@ for lineno, command, shown in found:
         if missing is not None:
             failed.add(lineno)
             failures.append(f"{where}: does not print {missing!r}; it printed:\n    " + "\n    ".join(printed[:12]))
+        outside = sorted(set(os.listdir(cwd)) - {"fixtures", "tests", "docs", "sweep-report", "out"})
+        if outside:
+            failed.add(lineno)
+            failures.append(f"{where}: writes outside out/ (git status would show it): {', '.join(outside)}")
     except subprocess.TimeoutExpired:
         failed.add(lineno)
         failures.append(f"{where}: still running after 600 s")

@@ -69,6 +69,9 @@ if run typo-command 2 reprot && has "$tmp/err" "error: unknown subcommand 'repro
     has "$tmp/err" "try 'sweep-report --help'"; then ok; else bad "reprot: did you mean 'report'"; fi
 if run typo-help 2 help comapre && has "$tmp/err" "unknown subcommand 'comapre'; did you mean 'compare'?"; then ok
 else bad "help comapre: did you mean 'compare'"; fi
+if run typo-short 2 report fixtures/v5e-gemma4-sweep -O x && has "$tmp/err" "error: unknown option '-O'; did you mean '-o'?" &&
+    [ ! -e "$root/x" ]; then ok
+else bad "report -O x: did you mean '-o'"; fi
 if run typo-top-option 2 --verison && has "$tmp/err" "unknown option '--verison'; did you mean '--version'?"; then ok
 else bad "--verison: did you mean '--version'"; fi
 if run typo-option 2 report fixtures/v5e-gemma4-formats --basline x &&
@@ -95,7 +98,7 @@ for cmd in $commands; do
     else bad "$cmd --no-such-option: exit 2, message and hint on stderr only"; fi
     # Every option the help lists is accepted by name (a value-taking one
     # without its value says it needs one, never "unknown option").
-    for opt in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd" | grep -vx -- --help); do
+    for opt in $(sed -n 's/^  \(-., \)\{0,1\} \{0,4\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd" | grep -vx -- --help); do
         run "$cmd $opt" 2 "$cmd" "$opt" >/dev/null 2>&1 || true
         if has "$tmp/err" "unknown option"; then bad "$cmd: $opt is listed in --help but unknown"; else ok; fi
     done
@@ -182,6 +185,41 @@ if run kv-required 2 kv fixtures/configs/Qwen3-4B/config.json --available-gib 3 
 # kv's memory options are optional one by one: --available-gib alone is enough.
 if run kv-available-only 0 kv fixtures/configs/Qwen3-4B/config.json --backend tpu --available-gib 3 --max-model-len 4096 &&
     has "$tmp/out" "tokens "; then ok; else bad "kv with --available-gib only"; fi
+# issue 37 (ux 5, 17): planning figures vLLM would never produce. A length beyond the config's
+# max_position_embeddings is "-" with the limit named, never a token count; below 1x says vLLM
+# will not start; --backend gpu defaults --mem-util to vLLM's 0.90 and the assumptions say so.
+smol=fixtures/hub-survey/HuggingFaceTB--SmolLM2-1.7B-Instruct.config.json
+if run kv-beyond-positions 0 kv "$smol" --backend gpu --available-gib 20 --max-model-len 131072 &&
+    has "$tmp/out" "tokens           - (131,072 exceeds the model's 8,192, its max_position_embeddings: vLLM refuses" &&
+    has "$tmp/out" "max concurrency  - for 131,072 tokens" && ! grep -q "^tokens  *[0-9]" "$tmp/out"; then ok
+else bad "kv --max-model-len beyond max_position_embeddings: '-', the limit named, no count"; fi
+if run kv-beyond-positions-json 0 kv "$smol" --backend gpu --available-gib 20 --max-model-len 131072 --json &&
+    has "$tmp/out" '"tokens": null' && has "$tmp/out" '"vllm_starts": false' &&
+    has "$tmp/out" '"derived_max_model_len": 8192'; then ok
+else bad "kv --json beyond max_position_embeddings: tokens null, vllm_starts false"; fi
+if run kv-below-one 0 kv "$smol" --backend gpu --available-gib 1 --max-model-len 8192 &&
+    has "$tmp/out" "max concurrency  0.67x for 8,192 tokens per request: not one request of this length fits, so vLLM will not start"
+then ok; else bad "kv below 1x: says vLLM will not start"; fi
+if run kv-gpu-default-util 0 kv fixtures/configs/Qwen3-4B/config.json --backend gpu --hbm-gib 80 --used-gib 10 --max-model-len 4096 &&
+    has "$tmp/out" "80.00 GiB x 0.9000 - 10.000 GiB = 62.000 GiB available" &&
+    has "$tmp/out" "assumptions      mem-util 0.90, the default (vLLM's gpu_memory_utilization default"; then ok
+else bad "kv --backend gpu: --mem-util defaults to vLLM's 0.90, named in the assumptions"; fi
+if run kv-given-util 0 kv fixtures/configs/Qwen3-4B/config.json --backend gpu --hbm-gib 80 --mem-util 0.92 --used-gib 10 --max-model-len 4096 &&
+    ! has "$tmp/out" "the default"; then ok
+else bad "kv --mem-util given: no default named"; fi
+# A rope_scaling factor raises the limit as vLLM derives it (YaRN: original x factor).
+printf '{"num_hidden_layers": 2, "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 8, "max_position_embeddings": 32768, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}\n' >"$tmp/yarn.json"
+if run kv-yarn 0 kv "$tmp/yarn.json" --backend gpu --available-gib 1 --max-model-len 131072 && has "$tmp/out" "tokens           2,097,152" &&
+    run kv-yarn-beyond 0 kv "$tmp/yarn.json" --backend gpu --available-gib 1 --max-model-len 262144 &&
+    has "$tmp/out" "exceeds the model's 131,072, its max_position_embeddings times its rope_scaling factor"; then ok
+else bad "kv with YaRN x4: 131,072 counted, 262,144 refused"; fi
+if run survey-beyond-positions 0 survey fixtures/hub-survey -o "$tmp/survey-lengths" &&
+    has "$tmp/survey-lengths/candidates.md" "| HuggingFaceTB/SmolLM2-1.7B-Instruct | 53,248 (13.00x) | 53,248 (6.50x) | \- (exceeds 8,192) | \- (exceeds 8,192) |" &&
+    has "$tmp/survey-lengths/candidates.md" "| allenai/OLMo-2-0425-1B | 83,456 (20.38x) | \- (exceeds 4,096) |" &&
+    has "$tmp/survey-lengths/candidates.md" "47,616 (0.36x, will not start)" &&
+    has "$tmp/survey-lengths/candidates.md" "blocks of 256 tokens at 4,096, 256 at 8,192, 64 at 32,768 and 256 at 131,072" &&
+    grep -q '"exceeds_max_model_len":.true' "$tmp/survey-lengths/candidates.json"; then ok
+else bad "survey what-if: '-' beyond a model's positions, 'will not start' below 1x, TPU blocks explained"; fi
 # ---- audit: claims files as operands, exit 4 when one differs ------------------
 # issue 31: a misspelt name gets the nearest entry; differ and unmatched are counted apart
 if run audit-misspelt 4 audit "$export_dir" tests/claims/misspelt-names.md -o "$tmp/audit-typo" --resamples 1000 &&
@@ -240,6 +278,20 @@ if run summary-md-stdout 0 audit "$export_dir" "$export_dir/claims.md" -o "$tmp/
     has "$tmp/out" "## Overview" && has "$tmp/out" "Claims checked: 32 of 32 claims reproduced"; then ok; else
     bad "audit --summary-md -: the Overview and the claims' verdicts on standard output"
 fi
+# --summary-md names only the files the run wrote (--outputs json,csv writes no report.html)
+if run summary-md-outputs 0 report "$export_dir" -o "$tmp/smj" --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The report's data: $tmp/smj/report.json and results.csv (sweep-report " &&
+    ! grep -q 'report\.html\|report\.pdf\|results\.md' "$tmp/out" && [ -f "$tmp/smj/report.json" ] &&
+    [ -f "$tmp/smj/results.csv" ] && [ ! -e "$tmp/smj/report.html" ]; then ok
+else bad "report --outputs json,csv --summary-md -: names report.json and results.csv, no file it did not write"; fi
+if run summary-md-outputs-compare 0 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/cmj" \
+    --resamples 1000 --outputs json,csv --summary-md - &&
+    has "$tmp/out" "The comparison's data: $tmp/cmj/compare.json and compare.csv (sweep-report " &&
+    ! grep -q 'compare\.html\|compare\.pdf\|compare\.md' "$tmp/out" && [ ! -e "$tmp/cmj/compare.html" ]; then ok
+else bad "compare --outputs json,csv --summary-md -: names compare.json and compare.csv only"; fi
+if run summary-md-outputs-html 0 report "$export_dir" -o "$tmp/smh" --resamples 1000 --outputs html --summary-md - &&
+    has "$tmp/out" "The whole report: $tmp/smh/report.html (sweep-report "; then ok
+else bad "report --outputs html --summary-md -: names report.html alone"; fi
 echo "not ours" >"$tmp/sm-target"
 ln -s "$tmp/sm-target" "$tmp/sm-link"
 if run summary-md-symlink 0 report "$export_dir" -o "$tmp/sm3" --resamples 1000 --summary-md "$tmp/sm-link" &&
@@ -271,8 +323,19 @@ else bad "--baseline naming a tag two runs share: usage error"; fi
 if run baseline-tag 0 report tests/cases/report/bucket-run/export -o "$tmp/b4" --resamples 1000 --baseline SMALL-BF16 &&
     has "$tmp/b4/report.json" '"baseline": "org/small-it"'; then ok; else bad "--baseline by tag, case-insensitive"; fi
 if run baseline-unknown 3 report tests/cases/report/bucket-run/export -o "$tmp/b5" --baseline small-it-w8 &&
-    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export; nearest ids: 'small-it-w8a8'"; then ok
-else bad "--baseline naming nothing: says where the name came from and the nearest ids"; fi
+    has "$tmp/err" "baseline 'small-it-w8' (--baseline) is not in the export (an id, label, tag or directory); did you mean 'small-it-w8a8' (id)?"; then ok
+else bad "--baseline naming nothing: says where the name came from and the nearest names"; fi
+# issue 37: the did-you-mean draws on tags (in the bucket layout the names people type), labels,
+# directories and ids alike
+if run baseline-typo-tag 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b6" --baseline e2b-bf61 &&
+    has "$tmp/err" "did you mean 'e2b-bf16' (tag)?"; then ok
+else bad "--baseline e2b-bf61: did you mean the tag e2b-bf16"; fi
+if run baseline-typo-dir 3 report fixtures/v5e-gemma4-formats -o "$tmp/b7" --baseline qwen3-1.7 &&
+    has "$tmp/err" "did you mean 'qwen3-1.7b' (directory)?"; then ok
+else bad "--baseline qwen3-1.7: did you mean the directory qwen3-1.7b"; fi
+if run baseline-far 3 report fixtures/v5e-gemma4-sweep -o "$tmp/b8" --baseline zzz &&
+    has "$tmp/err" "; nearest: 'e2b-bf16' (tag)"; then ok
+else bad "--baseline far from every name: the nearest, with their kind"; fi
 # ---- issue 21: hostile exports ---------------------------------------------------
 hostile="$tmp/hostile"
 cp -R tests/bad/base "$hostile" 2>/dev/null || cp -R "$root/tests/bad/base" "$hostile"
@@ -296,6 +359,23 @@ if run bench-copies 0 report "$hostile" -o "$tmp/h-copies" --resamples 1000 &&
     bad "byte-identical copies of a bench file: counted once, the figures of a clean run, one warning"
 fi
 rm "$hostile/other/bench/vllm-infqps-concurrency4-other ("*").json"
+# issue 37 (ux 15): a bench stdout block beside its own --save-result file is the same run, counted once:
+# a note (results.md's Notes, report.json "notes"), not a warning to act on
+twin="$tmp/twin"
+mkdir -p "$twin/m/bench"
+printf '%s\n' '{"backend": "vllm", "model_id": "org/m", "num_prompts": 16, "input_len": "128", "output_len": "256", "request_rate": "inf", "max_concurrency": 4, "duration": 40.96, "completed": 16, "failed": 0, "total_input_tokens": 2048, "total_output_tokens": 4096, "output_throughput": 100.0, "total_token_throughput": 150.0}' >"$twin/m/bench/run.json"
+printf '%s\n' "Namespace(backend='vllm', model='org/m', max_concurrency=4, request_rate=inf, num_prompts=16)" \
+    '============ Serving Benchmark Result ============' 'Successful requests:                     16' \
+    'Failed requests:                         0' 'Maximum request concurrency:             4' \
+    'Benchmark duration (s):                  40.96' 'Total input tokens:                      2048' \
+    'Total generated tokens:                  4096' 'Output token throughput (tok/s):         100.00' \
+    '==================================================' >"$twin/m/bench/run.log"
+if run stdout-twin 0 report "$twin" -o "$tmp/twin-out" --resamples 1000 &&
+    has "$tmp/err" "1 model (0 failed), 1 warning (and 1 note); wrote" && ! has "$tmp/err" "counted once" &&
+    has "$tmp/twin-out/results.md" "### Notes" && has "$tmp/twin-out/results.md" "(its --save-result file); counted once" &&
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (len(r["notes"]) == 1 and not any("counted once" in w for w in r["warnings"])))' "$tmp/twin-out/report.json"; then
+    ok
+else bad "a stdout block and its --save-result twin: one run, a note, not a warning"; fi
 # issue 28: every result file gzip-compressed under its own name (gsutil cp -Z), or in UTF-16: the figures of a clean run
 cp -R "$hostile" "$tmp/h-enc"
 n=0
@@ -606,6 +686,64 @@ for v in "json,,md" "" "json,docx" "JSON"; do
         [ ! -e "$tmp/os5" ]; then ok
     else bad "--outputs '$v': a usage error, nothing written"; fi
 done
+# compare writes no tex: asking for it is a usage error, never "wrote" an empty set
+for v in tex json,tex; do
+    if run "outputs-compare-$v" 2 compare fixtures/v5e-gemma4-formats fixtures/v5e-gemma4-rerun -o "$tmp/os6" --outputs "$v" &&
+        has "$tmp/err" "--outputs takes a comma-separated list of json, csv, md, html, pdf, svg, png, not '$v'" &&
+        ! has "$tmp/err" "wrote" && [ ! -e "$tmp/os6" ]; then ok
+    else bad "compare --outputs $v: a usage error (compare writes no tex), nothing written"; fi
+done
+
+# --slo twice: the bounds of both apply; a kind given in both is refused, naming both values
+if run slo-twice 0 report "$export_dir" -o "$tmp/slo2" --resamples 1000 --slo ttft=300 --slo tpot=40,e2el=5000 &&
+    has "$tmp/slo2/report.json" '"ttft_ms": 300' && has "$tmp/slo2/report.json" '"tpot_ms": 40' &&
+    has "$tmp/slo2/report.json" '"e2el_ms": 5000'; then ok
+else bad "report --slo ttft=300 --slo tpot=40,e2el=5000: every bound applies"; fi
+if run slo-twice-same 2 report "$export_dir" -o "$tmp/never-slo2" --slo ttft=300,tpot=40 --slo ttft=200 &&
+    has "$tmp/err" "--slo: ttft is given twice ('ttft=200' here, ttft=300 in an earlier --slo)" &&
+    [ ! -e "$tmp/never-slo2" ]; then ok
+else bad "report --slo ttft=300,tpot=40 --slo ttft=200: a usage error naming both"; fi
+
+# ---- verify: the copy against its bucket listings, sha256sum -c's way (issue 38) -----------
+pc=tests/cases/report/provenance-statuses
+mkdir -p "$tmp/vcopy"
+cp -R fixtures/v5e-gemma4-formats/. "$tmp/vcopy"
+/usr/bin/python3 "$root/tests/make_listing.py" "$tmp/vcopy" gsutil_ls_L --prefix runs/x/ >"$tmp/vlisting.txt"
+/usr/bin/python3 "$root/tests/make_listing.py" "$tmp/vcopy" ls_l --prefix runs/x/ >"$tmp/vsizes.txt"
+if run verify-ok 0 verify "$tmp/vcopy" "$tmp/vlisting.txt" && [ ! -s "$tmp/err" ] &&
+    [ "$(wc -l <"$tmp/out")" = 1 ] && has "$tmp/out" "sweep-report: 158 files: 158 verified, 0 size only, 0 changed"; then ok
+else bad "verify: an exact copy is one summary line on stdout, exit 0"; fi
+if run verify-size-only 0 verify "$tmp/vcopy" "$tmp/vsizes.txt" -q && has "$tmp/out" "158 size only" &&
+    run verify-size-only-strict 4 verify "$tmp/vcopy" "$tmp/vsizes.txt" --quiet --strict &&
+    has "$tmp/err" "--strict: 158 checked by size only"; then ok
+else bad "verify: sizes alone pass (exit 0), not under --strict (exit 4)"; fi
+if run verify-statuses 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json &&
+    has "$tmp/out" "MISSING      other/bench/vllm-infqps-concurrency4-other.json" &&
+    has "$tmp/out" "CHANGED      notes/same-size.txt: its crc32c differs from the listing's (crc32c: listed B+Wq1A==, copy wHdMPw==)" &&
+    has "$tmp/out" "EXTRA        notes/local-only.txt" && has "$tmp/out" "SIZE ONLY    notes/size-only.txt" &&
+    has "$tmp/out" "UNVERIFIABLE notes/transcoded.txt: stored gzip-compressed" &&
+    ! grep -q "^VERIFIED" "$tmp/out" && has "$tmp/err" "error: the copy is not the bucket's: 2 missing, 3 changed"; then ok
+else bad "verify: a line per file not verified, exit 4 for missing or changed"; fi
+if run verify-quiet 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json -q &&
+    [ "$(wc -l <"$tmp/out")" = 1 ]; then ok
+else bad "verify --quiet: the summary line alone"; fi
+if run verify-json 4 verify $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt $pc/s3api.json --json &&
+    /usr/bin/python3 "$root/tests/check_provenance.py" "$tmp/out" $pc/export $pc/gsutil-ls-L.txt $pc/gsutil-ls-l.txt \
+        $pc/s3api.json --expect missing=2 >/dev/null; then ok
+else bad "verify --json: report.json's provenance object, every file as tests/check_provenance.py derives it"; fi
+printf 'hello, bucket\n' >"$tmp/notlisting.txt"
+if run verify-bad-listing 3 verify "$tmp/vcopy" "$tmp/notlisting.txt" && [ ! -s "$tmp/out" ] &&
+    has "$tmp/err" "notlisting.txt':1: not a bucket listing"; then ok
+else bad "verify: an unreadable listing is exit 3 naming it and the line"; fi
+if run verify-usage 2 verify "$tmp/vcopy" && has "$tmp/err" "LISTING" &&
+    run verify-json-quiet 2 verify "$tmp/vcopy" "$tmp/vlisting.txt" --json -q; then ok
+else bad "verify: a missing listing or --json with --quiet is a usage error"; fi
+# a hostile object name (an escape sequence) reaches the terminal escaped
+printf 'd41d8cd98f00b204e9800998ecf8427e  \033]0;pwned\007.json\n4%s  claims.md\n' \
+    "$(md5sum <"$tmp/vcopy/claims.md" | cut -c2-32)" >"$tmp/hostile.txt"
+if run verify-hostile 4 verify "$tmp/vcopy" "$tmp/hostile.txt" && ! grep -q "$(printf '\033')" "$tmp/out" &&
+    has "$tmp/out" "\x1B]0;pwned\x07.json"; then ok
+else bad "verify: a control character in a listed name is shown escaped"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -44,10 +44,25 @@ if [ -x "$bin" ] && [ "$(stat -c %a "$man1")" = 644 ] && [ "$(stat -c %a "$comp"
     bad "modes: the program executable, the man page and completion 644"
 fi
 cp -R "$dest" "$tmp/other" && mkdir -p "$tmp/other$prefix/bin/keep" && touch "$tmp/other$prefix/share/man/man1/other.1"
-uninstall() { make -s --no-print-directory -C "$root" uninstall BUILD="$build" DESTDIR="$1" PREFIX="$prefix" >/dev/null 2>&1; }
+uninstall() { make -s --no-print-directory -C "$root" uninstall BUILD="$build" DESTDIR="$1" PREFIX="${2:-$prefix}" >/dev/null 2>&1; }
 if uninstall "$tmp/other" && uninstall "$tmp/other" && [ "$(cd "$tmp/other" && find . -type f)" = ".$prefix/share/man/man1/other.1" ] &&
     [ -d "$tmp/other$prefix/bin/keep" ]; then ok; else
     bad "make uninstall removes the three files and nothing else (and is fine when they are gone)"
+fi
+
+# PREFIX and DESTDIR are paths as written: a space, $(...), `...`, quotes and make's
+# $(shell ...) in them are characters of the path, never run
+odd_prefix="/p re\$(touch $tmp/pwned-1)\`touch $tmp/pwned-2\`'q\"x\$(shell touch $tmp/pwned-3)"
+odd_dest="$tmp/de st\$(touch $tmp/pwned-4)'"
+make -s --no-print-directory -C "$root" install BUILD="$build" DESTDIR="$odd_dest" PREFIX="$odd_prefix" >"$tmp/odd.log" 2>&1
+odd_rc=$?
+if [ "$odd_rc" = 0 ] && [ -x "$odd_dest$odd_prefix/bin/sweep-report" ] &&
+    [ -f "$odd_dest$odd_prefix/share/man/man1/sweep-report.1" ] &&
+    [ -f "$odd_dest$odd_prefix/share/bash-completion/completions/sweep-report" ] && ! ls "$tmp"/pwned-* >/dev/null 2>&1 &&
+    uninstall "$odd_dest" "$odd_prefix" && [ -z "$(find "$tmp/de st"* -type f)" ]; then
+    ok
+else
+    bad "make install with PREFIX and DESTDIR holding spaces, \$(...), backquotes and quotes: the files under that literal path, nothing run (exit $odd_rc; $(ls "$tmp" | grep pwned | tr '\n' ' '))"
 fi
 
 # ---- the man page -------------------------------------------------------------
@@ -58,17 +73,18 @@ if [ "$(LC_ALL=C.UTF-8 MANPATH=$dest$prefix/share/man man -w sweep-report 2>/dev
     bad "man -w finds sweep-report.1 under the prefix's share/man"
 fi
 LC_ALL=C.UTF-8 MANWIDTH=200 MAN_KEEP_FORMATTING= man -l "$man1" 2>"$tmp/man.err" | col -b >"$tmp/man.txt"
-for section in NAME SYNOPSIS DESCRIPTION REPORT AUDIT COMPARE KV SURVEY "EXIT STATUS" FILES "SEE ALSO"; do
+for section in NAME SYNOPSIS DESCRIPTION REPORT AUDIT COMPARE KV SURVEY VERIFY "EXIT STATUS" FILES "SEE ALSO"; do
     if grep -qx "$section" "$tmp/man.txt"; then ok; else bad "man page: no $section section"; fi
 done
 [ ! -s "$tmp/man.err" ] && ok || bad "man -l: $(head -3 "$tmp/man.err")"
 # Each command's section lists the options its --help lists, with the same help (defaults included).
-for cmd in report audit compare kv survey; do
+for cmd in report audit compare kv survey verify; do
     upper=$(echo "$cmd" | tr a-z A-Z)
     awk -v s="$upper" '$0 == s { on = 1; next } on && /^[A-Z][A-Z ]*$/ { exit } on' "$tmp/man.txt" >"$tmp/man-$cmd"
     "$bin" "$cmd" --help >"$tmp/help-$cmd"
     missing=""
-    for opt in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd"); do
+    # an option line starts with 2 to 6 spaces; a help text wrapped onto "--goodput" is no option
+    for opt in $(sed -n 's/^  \(-., \)\{0,1\} \{0,4\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/help-$cmd"); do
         grep -q -- "^ *\(-., \)\{0,1\}$opt\( \|$\)" "$tmp/man-$cmd" || missing="$missing $opt"
     done
     [ -z "$missing" ] && ok || bad "man page, $cmd: options of --help missing:$missing"
@@ -76,7 +92,7 @@ for cmd in report audit compare kv survey; do
     tr -s ' \n' '  ' <"$tmp/help-$cmd" >"$tmp/help-flat"
     tr -s ' \n' '  ' <"$tmp/man-$cmd" >"$tmp/man-flat"
     for text in "paired bootstrap resamples (default 10000)" "interval level (default 0.95)" \
-        "(default 20261130;" "where U is --mem-util (default 0.92)" "device memory (default 15.75,"; do
+        "(default 20261130;" "where U is --mem-util (default 0.9 on gpu" "device memory (default 15.75,"; do
         if has "$tmp/help-flat" "$text" && ! has "$tmp/man-flat" "$text"; then bad "man page, $cmd: no '$text'"; fi
     done
 done
@@ -116,7 +132,7 @@ want() {
     if [ "$got" = "$expected" ]; then ok; else bad "completion $name: '$got', expected '$expected'"; fi
 }
 want "rep<TAB>" "report" sweep-report rep
-want "<TAB>" "--generate --help --version -h audit compare help kv report survey" sweep-report ""
+want "<TAB>" "--generate --help --version -h audit compare help kv report survey verify" sweep-report ""
 want "help c<TAB>" "compare" sweep-report help c
 want "--generate <TAB>" "complete-bash man" sweep-report --generate ""
 want "report --ci<TAB>" "--ci-method" sweep-report report --ci
@@ -136,6 +152,18 @@ want "audit export-a claims.md c<TAB> (more claims files)" "claims.md config.jso
 want "kv c<TAB> (a file)" "claims.md config.json" sweep-report kv c
 want "compare a b --fail<TAB>" "--fail-on-regression" sweep-report compare a b --fail
 want "report --baseline x -- -<TAB> (after --, operands)" "" sweep-report report --baseline x -- -
+# what is offered is never globbed nor split: directories named g*, g[ab], ga, gb
+mkdir -p "$tmp/cwd/globs/g*" "$tmp/cwd/globs/g[ab]" "$tmp/cwd/globs/ga" "$tmp/cwd/globs/gb" "$tmp/cwd/globs/g c"
+want "report globs/g<TAB> (names with * [ ] and a space)" "globs/g c globs/g* globs/g[ab] globs/ga globs/gb" \
+    sweep-report report globs/g
+want "report -o globs/g[<TAB>" "globs/g[ab]" sweep-report report -o "globs/g["
+# --outputs: a comma-separated list; compare's has no tex
+want "report --outputs <TAB>" "csv html json md pdf png svg tex" sweep-report report --outputs ""
+want "report --outputs j<TAB>" "json" sweep-report report --outputs j
+want "report --outputs json,p<TAB>" "json,pdf json,png" sweep-report report --outputs json,p
+want "audit x y --outputs=json,csv,<TAB> (each once)" "json,csv,html json,csv,md json,csv,pdf json,csv,png json,csv,svg json,csv,tex" \
+    sweep-report audit x y --outputs = json,csv,
+want "compare a b --outputs t<TAB> (compare writes no tex)" "" sweep-report compare a b --outputs t
 # bash-completion loads an installed completion on demand from XDG_DATA_DIRS
 if [ -f /usr/share/bash-completion/bash_completion ]; then
     got=$(cd "$tmp/cwd" && XDG_DATA_DIRS=$dest$prefix/share bash --norc --noprofile -c '

@@ -9,6 +9,7 @@
 #include "analysis/scenarios.h"
 #include "analysis/selfcheck.h"
 #include "analysis/status.h"
+#include "analysis/validity.h"
 
 /* A baseline without results leaves the comparisons empty but the rest of
  * the report (speed, KV, failures) stands; say so once. */
@@ -23,10 +24,12 @@ static void note_empty_baseline(sr_sweep *sweep)
     if (!others)
         return;
     if (base->failure.message)
-        sr_sweep_warn(sweep, "baseline '%s' has no results (%s): no accuracy differences or speed ratios", base->label,
+        sr_sweep_warn_baseline(sweep, "baseline '%s' has no results (%s): no accuracy differences or speed ratios",
+                               base->label,
                       base->failure.message);
     else
-        sr_sweep_warn(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios", base->label);
+        sr_sweep_warn_baseline(sweep, "baseline '%s' has no results: no accuracy differences or speed ratios",
+                               base->label);
 }
 
 /* Scenarios whose runs spread more than SR_SPEED_CV_LIMIT: one warning for
@@ -77,10 +80,12 @@ sr_error *sr_analyse(sr_sweep *sweep, const char *baseline)
     if (baseline)
         err = sr_resolve_baseline(sweep, baseline);
     else
-        sr_sweep_warn(sweep, "%s", SR_NO_BASELINE_WARNING);
+        sr_sweep_warn_baseline(sweep, "%s", SR_NO_BASELINE_WARNING);
     if (err || (err = sr_compare(sweep)))
         return err;
+    sr_check_validity(sweep);
     sr_set_statuses(sweep);
+    sr_apply_strict_validity(sweep);
     sr_rank_overview(sweep);
     sr_pick_load_curves(sweep);
     sr_mark_frontier(sweep);

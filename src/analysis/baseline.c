@@ -8,6 +8,7 @@
 #include "analysis/latency.h"
 #include "analysis/paired.h"
 #include "analysis/stats.h"
+#include "analysis/validity.h"
 #include "util/alloc.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -64,28 +65,16 @@ typedef struct job_list {
     size_t n_families; /* the baseline's benchmarks */
 } job_list;
 
-/* The BFCL version a source's file name carries ("BFCL_v3_simple_result.json"
- * gives 3); 0 when it names none. */
-static int bfcl_version(const char *source)
-{
-    const char *slash = source ? strrchr(source, '/') : NULL;
-    const char *name = slash ? slash + 1 : source;
-    if (!name || strncmp(name, "BFCL_v", 6) != 0)
-        return 0;
-    int v = atoi(name + 6);
-    return v > 0 ? v : 0;
-}
-
 /* Two sides of one benchmark from different BFCL versions (v3 "simple",
  * v4 "simple_python") are compared, and the report says so. */
 static void note_versions(sr_sweep *sweep, const sr_model *model, sr_scores *s, const sr_scores *base)
 {
-    int mine = bfcl_version(s->source), theirs = bfcl_version(base->source);
+    int mine = sr_bfcl_file_version(s->source), theirs = sr_bfcl_file_version(base->source);
     if (!mine || !theirs || mine == theirs)
         return;
     s->bfcl_version = mine; /* the cells carry the mark */
     s->baseline_bfcl_version = theirs;
-    sr_sweep_warn(sweep,
+    sr_sweep_warn_baseline(sweep,
                   "%s: %s: BFCL v%d ('%s') compared with the baseline's BFCL v%d ('%s'): the versions' "
                   "categories and checks differ",
                   model->id, s->benchmark, mine, s->source, theirs, base->source);
@@ -99,6 +88,8 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
     sr_pairing pairing;
     sr_pair_items(s, base, base_idx, &pairing);
     size_t n = pairing.n;
+    s->only_here = (long)pairing.only_a;
+    s->only_baseline = (long)pairing.only_b;
     note_versions(sweep, model, s, base);
     sr_error *err = NULL;
     if (pairing.only_a || pairing.only_b) {
@@ -109,13 +100,14 @@ static sr_error *pair_scores(sr_sweep *sweep, const sr_model *model, sr_scores *
             sr_input_error(s->source, 0, "%s%s", msg,
                            sweep->settings.keep_going ? ""
                                                       : " (with --keep-going they are compared on the shared items)"),
-            sweep->settings.keep_going, NULL, model->id, "compared on the shared items", sr_sweep_warn_sentence, sweep);
+            sweep->settings.keep_going, NULL, model->id, "compared on the shared items", sr_sweep_warn_baseline_sentence,
+            sweep);
         free(msg);
     }
     /* Answers cut at different token limits are not the same test: a lower
      * limit truncates long reasoning. Compared still, and said. */
     if (!err && s->max_tokens > 0 && base->max_tokens > 0 && s->max_tokens != base->max_tokens)
-        sr_sweep_warn(sweep,
+        sr_sweep_warn_baseline(sweep,
                       "%s: %s: answers limited to %ld tokens here but %ld in the baseline's '%s': the difference "
                       "mixes the model with the limit",
                       model->label, s->benchmark, s->max_tokens, base->max_tokens, base->source ? base->source : "?");
@@ -263,7 +255,8 @@ static sr_error *run_jobs(job_list *jobs, const sr_settings *st)
         return err;
     jobs->settings = st;
     sr_progress_begin(st->progress, "comparing",
-                      jobs->n == 1 ? "comparison with the baseline" : "comparisons with the baseline", jobs->n);
+                      jobs->n == 1 ? "benchmark result with the baseline's" : "benchmark results with the baseline's",
+                      jobs->n);
     sr_parallel_for(jobs->n, sr_thread_count(st->threads, jobs->n), run_job_at, jobs);
     sr_progress_clear(st->progress);
     for (size_t i = 0; i < jobs->n; i++) {
@@ -289,6 +282,7 @@ static void jobs_free(job_list *jobs)
 
 static void speed_summary(sr_scenario *sc, const sr_slo *slo)
 {
+    sr_validity_tally_requests(sc); /* the per-request arrays are pooled and freed next */
     sr_latency_summary(sc, slo);
     double *v = sr_xmalloc((sc->n_runs ? sc->n_runs : 1) * sizeof *v);
     struct {
@@ -420,10 +414,16 @@ sr_error *sr_compare(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_models && !err; i++) {
         sr_model *m = &sweep->models[i];
         for (size_t j = 0; j < m->n_benchmarks && m != base && !err; j++) {
-            for (size_t b = 0; b < n_base; b++)
-                if (strcmp(base->benchmarks[b].benchmark, m->benchmarks[j].benchmark) == 0 &&
-                    !m->benchmarks[j].summary_only && !base->benchmarks[b].summary_only) /* no items to pair */
-                    err = pair_scores(sweep, m, &m->benchmarks[j], &base->benchmarks[b], b, base_idx[b], &jobs);
+            for (size_t b = 0; b < n_base && !err; b++) {
+                sr_scores *s = &m->benchmarks[j];
+                const sr_scores *bs = &base->benchmarks[b];
+                if (strcmp(bs->benchmark, s->benchmark) != 0)
+                    continue;
+                if (!s->summary_only && !bs->summary_only)
+                    err = pair_scores(sweep, m, s, bs, b, base_idx[b], &jobs);
+                else /* no items to pair: the two figures' difference, said as unpaired */
+                    s->summary_delta = s->score - bs->score;
+            }
         }
         /* Ratio of medians to the baseline's, the range the runs span and
          * the Welch-log interval; the latency ratios queued, the baseline's

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/forensics.h"
 #include "analysis/paired.h"
 #include "analysis/stats.h"
 #include "util/alloc.h"
@@ -436,10 +437,13 @@ static bool split_figure(const char *figure, size_t prefix_len, const char **mid
     return *middle_len > 0 && **field;
 }
 
-/* Which results the model lacks: its failure, else the given reason. */
+/* Which results the model lacks: its failure, that it has none, else
+ * the given reason. */
 static sr_claim_reason lacking(const sr_model *m, sr_claim_reason otherwise)
 {
-    return m->status == SR_STATUS_FAILED ? SR_CLAIM_WHY_MODEL_FAILED : otherwise;
+    return m->status == SR_STATUS_FAILED       ? SR_CLAIM_WHY_MODEL_FAILED
+           : m->status == SR_STATUS_NO_RESULTS ? SR_CLAIM_WHY_NO_RESULTS
+                                               : otherwise;
 }
 
 static sr_claim_reason comparison_missing(const sr_scores *s)
@@ -685,7 +689,11 @@ static sr_error *figure_lookup(const sr_model *m, const sr_claim *c, figure_valu
     f->number = f->level = NAN;
     const char *fig = c->figure;
     if (strcmp(fig, "status") == 0) {
-        set_words(f, sr_status_name(m->status), SR_CLAIM_WHY_NO_VALUE);
+        /* no_results as report.json writes it, or as the tables do */
+        const char *status = sr_status_name(m->status);
+        if (m->status == SR_STATUS_NO_RESULTS && c->words && sr_claim_words_equal(c->words, strlen(c->words), "no results", 10))
+            status = "no results";
+        set_words(f, status, SR_CLAIM_WHY_NO_VALUE);
         return NULL;
     }
     if (strcmp(fig, "id") == 0) {
@@ -831,6 +839,191 @@ static bool may_be_monte_carlo(const sr_claim *c, const figure_value *f)
            !claimed_is(c, "too few items");
 }
 
+/* ---- forensics: the written figures alone ------------------------------------------ */
+
+/* The benchmark a claim's accuracy figure names, and the figure's field. */
+static const sr_scores *claim_scores(const sr_model *m, const sr_claim *c, const char **field)
+{
+    const char *bench;
+    size_t blen;
+    *field = "";
+    if (strncmp(c->figure, "accuracy.", 9) != 0 || !split_figure(c->figure, 9, &bench, &blen, field))
+        return NULL;
+    for (size_t i = 0; m && i < m->n_benchmarks; i++)
+        if (strlen(m->benchmarks[i].benchmark) == blen && memcmp(m->benchmarks[i].benchmark, bench, blen) == 0)
+            return &m->benchmarks[i];
+    return NULL;
+}
+
+/* A proportion's count: k right of n items, from 0/1 per-item scores or a
+ * summary's stated counts; false when the files do not give both. */
+static bool proportion_counts(const sr_scores *s, long long *k, long long *n)
+{
+    *n = sr_scores_n(s);
+    if (s->n_items > 0 && !s->summary_only) {
+        if (!s->binary || !isfinite(s->correct))
+            return false;
+        *k = llround(s->correct);
+    } else {
+        *k = s->summary_right;
+    }
+    return *n > 0 && *k >= 0 && *k <= *n;
+}
+
+/* The claim's written value as the integer of its digits (0.671: 671),
+ * and the factor of its unit (1, or 100 for percent and points); false
+ * when it has no such form. */
+static bool written_digits(const sr_claim *c, long long *digits, int *f)
+{
+    if (c->is_words || !isfinite(c->written_value) || c->decimals < 0 || c->decimals > 12 ||
+        c->unit == SR_CLAIM_UNIT_TIMES)
+        return false;
+    double scaled = c->written_value * pow(10.0, c->decimals);
+    if (fabs(scaled) > 1e15)
+        return false;
+    *digits = llround(scaled);
+    *f = (int)sr_claim_unit_factor(c->unit);
+    return true;
+}
+
+/* A reproduced proportion whose recomputed k/n is a decimal tie at the
+ * written precision: which rounding decides, the report says plainly. */
+static void note_tie(const sr_model *m, sr_claim *c)
+{
+    const char *field;
+    const sr_scores *s = claim_scores(m, c, &field);
+    long long k, n, digits;
+    int f;
+    if (s && strcmp(field, "score") == 0 && proportion_counts(s, &k, &n) && written_digits(c, &digits, &f) &&
+        sr_grim_tie(k, n, f, c->decimals)) {
+        c->tie_k = (long)k;
+        c->tie_n = (long)n;
+    }
+}
+
+/* GRIM: a written proportion that no count k of its n items gives,
+ * however it was rounded. n is the files' (the model's items for that
+ * benchmark), else the claim row's own; a claim whose files are missing is
+ * still checked when its row gives n (also one naming no model of the
+ * export). Only a verdict the files left unsettled is replaced. */
+/* Whether the files left a claim unsettled (it differs, or they lack what
+ * it needs, or name no such model): the written table's forensics may
+ * then speak. */
+static bool unsettled(const sr_claim *c)
+{
+    return c->status == SR_CLAIM_DIFFERS || c->status == SR_CLAIM_NOT_VERIFIABLE || c->status == SR_CLAIM_UNMATCHED;
+}
+
+static void grim(const sr_sweep *sw, sr_claim *c)
+{
+    if (!unsettled(c))
+        return;
+    const sr_model *m = c->model_index >= 0 ? &sw->models[c->model_index] : NULL;
+    const char *field;
+    const sr_scores *s = claim_scores(m, c, &field);
+    long long digits, n = -1, k, below, above;
+    int f;
+    if (strcmp(field, "score") != 0 || !written_digits(c, &digits, &f))
+        return;
+    bool written_n = false;
+    if (s && s->n_items > 0 && !s->binary)
+        return; /* scores that are not 0/1 are no count over n */
+    if (s && !proportion_counts(s, &k, &n))
+        n = -1;
+    if (n <= 0 && c->row_n > 0) {
+        n = c->row_n;
+        written_n = true;
+    }
+    if (n <= 0 || sr_grim_achievable(digits, c->decimals, f, n, &below, &above) || (below < 0 && above < 0))
+        return;
+    c->evidence = c->status;
+    c->status = SR_CLAIM_IMPOSSIBLE;
+    c->grim_n = (long)n;
+    c->grim_n_written = written_n;
+    c->grim_below = (long)below;
+    c->grim_above = (long)above;
+}
+
+/* Two claims on one row of one table (a Markdown row; in a CSV file, one
+ * written model). */
+static bool same_row(const sr_claim *a, const sr_claim *b)
+{
+    if (a->table != b->table || strcmp(a->path, b->path) != 0)
+        return false;
+    return a->table >= 0 ? a->line == b->line : strcmp(a->model, b->model) == 0;
+}
+
+/* Whether claim b's row is the baseline's in a's table: it names the
+ * baseline entry, or one of its cells says "baseline". */
+static bool baseline_row(const sr_sweep *sw, const sr_claim_list *list, const sr_claim *a, const sr_claim *b)
+{
+    if (a->table != b->table || strcmp(a->path, b->path) != 0 || same_row(a, b))
+        return false;
+    const sr_model *base = sr_sweep_baseline(sw);
+    if (base && b->model_index == (long)(base - sw->models))
+        return true;
+    for (size_t i = 0; i < list->n; i++) {
+        const sr_claim *o = &list->items[i];
+        if (same_row(o, b) && o->is_words && o->words && sr_claim_words_equal(o->words, strlen(o->words), "baseline", 8))
+            return true;
+    }
+    return false;
+}
+
+/* The numeric claim of figure `figure` on c's row (baseline false) or on
+ * the baseline's row of c's table (true); -1 when there is none. */
+static long row_claim(const sr_sweep *sw, const sr_claim_list *list, const sr_claim *c, const char *figure,
+                      bool baseline)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        const sr_claim *o = &list->items[i];
+        if (o->is_words || !isfinite(o->claimed) || strcmp(o->figure, figure) != 0)
+            continue;
+        if (baseline ? baseline_row(sw, list, c, o) : same_row(c, o) && o != c)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* A written difference against the two written scores it is the
+ * difference of, or a written speed ratio against the two written
+ * throughputs: each allowed half its last digit. */
+static void consistency(const sr_sweep *sw, sr_claim_list *list, sr_claim *c)
+{
+    if (!unsettled(c))
+        return;
+    const char *last = strrchr(c->figure, '.');
+    bool delta = strncmp(c->figure, "accuracy.", 9) == 0 && last && strcmp(last, ".delta") == 0;
+    bool ratio = strncmp(c->figure, "speed.", 6) == 0 && last && strcmp(last, ".ratio") == 0;
+    if (!(delta || ratio) || c->is_words || !isfinite(c->claimed))
+        return;
+    if (delta) { /* paired over other items than each score's: no identity to hold it to */
+        const char *field;
+        const sr_scores *s = claim_scores(c->model_index >= 0 ? &sw->models[c->model_index] : NULL, c, &field);
+        if (s && (s->only_here > 0 || s->only_baseline > 0))
+            return;
+    }
+    char *other = sr_asprintf("%.*s.%s", (int)(last - c->figure), c->figure, delta ? "score" : "median");
+    long a = row_claim(sw, list, c, other, false), b = row_claim(sw, list, c, other, true);
+    free(other);
+    if (a < 0 || b < 0)
+        return;
+    const sr_claim *x = &list->items[a], *y = &list->items[b];
+    double low, high;
+    bool agrees = delta ? sr_written_difference_agrees(c->claimed, half_step(c), x->claimed, half_step(x), y->claimed,
+                                                       half_step(y), &low, &high)
+                        : sr_written_ratio_agrees(c->claimed, half_step(c), x->claimed, half_step(x), y->claimed,
+                                                  half_step(y), &low, &high);
+    if (agrees || !isfinite(low))
+        return;
+    c->evidence = c->status;
+    c->status = SR_CLAIM_INCONSISTENT;
+    c->against[0] = a;
+    c->against[1] = b;
+    c->implied_low = low;
+    c->implied_high = high;
+}
+
 /* The verdict on a claim whose model and figure were found. */
 static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const figure_value *f)
 {
@@ -855,6 +1048,7 @@ static sr_error *judge(const sr_sweep *sw, const sr_model *m, sr_claim *c, const
     }
     if (reproduced) {
         c->status = SR_CLAIM_REPRODUCED;
+        note_tie(m, c);
         return NULL;
     }
     bool passes = false;
@@ -881,6 +1075,11 @@ static void reset(sr_claim *c)
     c->nominal = c->position_low = c->position_high = c->standard_error = NAN;
     c->resamples = -1;
     c->exact_unavailable = false;
+    c->evidence = SR_CLAIM_UNCHECKED;
+    c->grim_n = c->grim_below = c->grim_above = c->tie_k = c->tie_n = -1;
+    c->grim_n_written = false;
+    c->against[0] = c->against[1] = -1;
+    c->implied_low = c->implied_high = NAN;
 }
 
 static sr_error *check_one(const sr_sweep *sw, sr_claim *c)
@@ -945,6 +1144,11 @@ sr_error *sr_check_claims(sr_sweep *sw)
         name_candidates(sw, &list->items[i], cands[i], ncand[i]);
     for (size_t i = 0; i < n && !err; i++)
         err = check_one(sw, &list->items[i]);
+    /* The written table's own forensics, where the files did not settle it. */
+    for (size_t i = 0; i < n && !err; i++)
+        grim(sw, &list->items[i]);
+    for (size_t i = 0; i < n && !err; i++)
+        consistency(sw, list, &list->items[i]);
     for (size_t i = 0; i < n; i++)
         free(cands[i]);
     free(cands);

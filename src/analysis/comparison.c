@@ -164,6 +164,7 @@ static sr_value model_value(const sr_sweep *sw, const sr_model *m, sr_setup_fiel
     case SR_FIELD_MAX_BATCHED_TOKENS: return count_value(s->max_num_batched_tokens);
     case SR_FIELD_BLOCK_SIZE: return count_value(s->block_size >= 0 ? s->block_size : m->kv.block_size);
     case SR_FIELD_KV_CACHE_DTYPE: return text_value(s->kv_cache_dtype);
+    case SR_FIELD_SPECULATIVE: return text_value(s->speculative_method);
     case SR_FIELD_SERVING_FLAGS: return text_value(m->planned ? (m->arms_flags ? m->arms_flags : "") : NULL);
     case SR_FIELD_PLANNED_BENCHMARKS: return text_value(m->planned ? m->arms_benchmarks : NULL);
     case SR_FIELD_GSM8K_MAX_TOKENS:
@@ -306,6 +307,12 @@ static sr_error *accuracy_changes(const sr_comparison *c, sr_model_change *mc, j
         mc->n_accuracy++;
         ch->before = sr_model_benchmark(b, s->benchmark);
         ch->after = sr_model_benchmark(a, s->benchmark);
+        int vb = ch->before ? sr_bfcl_file_version(ch->before->source) : 0;
+        int va = ch->after ? sr_bfcl_file_version(ch->after->source) : 0;
+        if (vb && va && vb != va) { /* v3 "simple" against v4 "simple_python": said beside the change */
+            ch->bfcl_before = vb;
+            ch->bfcl_after = va;
+        }
         sr_error *err = pair_benchmark(c, mc, ch, jobs);
         if (err)
             return err;
@@ -388,13 +395,15 @@ static void kv_change(const sr_comparison *c, sr_model_change *mc)
 
 static sr_transition transition_of(const sr_model *b, const sr_model *a)
 {
-    bool failed_b = b->status == SR_STATUS_FAILED, failed_a = a->status == SR_STATUS_FAILED;
+    /* failed and no results: both without results, told apart by status */
+    bool failed_b = sr_status_without_results(b->status), failed_a = sr_status_without_results(a->status);
     if (!failed_b && failed_a)
-        return SR_TRANSITION_NOW_FAILS;
+        return a->status == SR_STATUS_FAILED ? SR_TRANSITION_NOW_FAILS : SR_TRANSITION_NOW_NO_RESULTS;
     if (failed_b && !failed_a)
         return SR_TRANSITION_FIXED;
     if (failed_b)
-        return b->failure.stage != a->failure.stage || !same_text(b->failure.message, a->failure.message)
+        return b->status != a->status || b->failure.stage != a->failure.stage ||
+                       !same_text(b->failure.message, a->failure.message)
                    ? SR_TRANSITION_FAILURE_CHANGED
                    : SR_TRANSITION_SAME;
     /* partial and incomparable: both in the tables but incomplete */
@@ -426,6 +435,7 @@ static const sr_setup_field model_fields[] = {SR_FIELD_VLLM_VERSION,
                                               SR_FIELD_MAX_BATCHED_TOKENS,
                                               SR_FIELD_BLOCK_SIZE,
                                               SR_FIELD_KV_CACHE_DTYPE,
+                                              SR_FIELD_SPECULATIVE,
                                               SR_FIELD_SERVING_FLAGS,
                                               SR_FIELD_PLANNED_BENCHMARKS,
                                               SR_FIELD_GSM8K_MAX_TOKENS,
@@ -548,19 +558,46 @@ static sr_error *model_changes(sr_comparison *c, const size_t *match, job_list *
     return err;
 }
 
+/* What before has and after lacks is lost: a regression of the gate
+ * unless --allow-missing, since a failed upload or a benchmark that never
+ * ran must not turn the gate green. A model that now fails is one
+ * regression, not one more per result it took with it. */
+static void mark_lost(const sr_comparison *c, sr_model_change *mc)
+{
+    bool counted = mc->transition != SR_TRANSITION_NOW_FAILS;
+    for (size_t k = 0; k < mc->n_accuracy; k++) {
+        sr_accuracy_change *ch = &mc->accuracy[k];
+        ch->lost = counted && ch->before && !ch->after;
+        ch->regression |= ch->lost && !c->settings.allow_missing;
+    }
+    for (size_t k = 0; k < mc->n_speed; k++) {
+        sr_speed_change *ch = &mc->speed[k];
+        ch->lost = counted && ch->before && !ch->after;
+        ch->regression |= ch->lost && !c->settings.allow_missing;
+    }
+}
+
 static void count_regressions(sr_comparison *c)
 {
     c->n_regressions = 0;
+    c->n_lost = c->n_removed;
     for (size_t i = 0; i < c->n_models; i++) {
         sr_model_change *mc = &c->models[i];
+        mark_lost(c, mc);
         size_t n = mc->transition == SR_TRANSITION_NOW_FAILS;
-        for (size_t k = 0; k < mc->n_accuracy; k++)
+        for (size_t k = 0; k < mc->n_accuracy; k++) {
             n += mc->accuracy[k].regression;
-        for (size_t k = 0; k < mc->n_speed; k++)
+            c->n_lost += mc->accuracy[k].lost;
+        }
+        for (size_t k = 0; k < mc->n_speed; k++) {
             n += mc->speed[k].regression;
+            c->n_lost += mc->speed[k].lost;
+        }
         mc->regression = n > 0;
         c->n_regressions += n;
     }
+    if (!c->settings.allow_missing)
+        c->n_regressions += c->n_removed; /* each a model lost */
 }
 
 sr_error *sr_compare_sweeps(const sr_sweep *before, const sr_sweep *after, const sr_settings *settings,

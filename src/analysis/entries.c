@@ -54,6 +54,11 @@ static char *fmt_dtype(const sr_serving_settings *s)
     return s->kv_cache_dtype ? sr_asprintf("kv %s", s->kv_cache_dtype) : NULL;
 }
 
+static char *fmt_spec(const sr_serving_settings *s)
+{
+    return s->speculative_method ? sr_asprintf("spec %s", s->speculative_method) : NULL;
+}
+
 static char *fmt_version(const sr_serving_settings *s)
 {
     return s->vllm_version ? sr_asprintf("vLLM %s", s->vllm_version) : NULL;
@@ -70,7 +75,7 @@ static char *fmt_tool(const sr_serving_settings *s)
 }
 
 static char *(*const setting_formats[])(const sr_serving_settings *) = {
-    fmt_tool, fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_version};
+    fmt_tool, fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_spec, fmt_version};
 #define N_SETTINGS (sizeof setting_formats / sizeof setting_formats[0])
 
 static bool same_text(const char *a, const char *b)
@@ -292,6 +297,15 @@ void sr_label_entries(sr_sweep *sweep)
             }
             continue;
         }
+        if (same_id[i] == 1 && sr_model_id_is_local_path(m->id) && m->dir[0]) {
+            /* "tmp/keras_hub_vllm_ns1sy0k7" names a temporary folder, not a
+             * model: the entry's directory is what a reader recognises; the
+             * tables keep the path beside it (and report.json the id) */
+            m->label = sr_xstrdup(m->dir);
+            free(m->table_name);
+            m->table_name = sr_asprintf("%s (local path %s)", m->dir, m->id);
+            continue;
+        }
         if (same_id[i] == 1) {
             m->label = sr_xstrdup(m->id);
             continue;
@@ -342,32 +356,67 @@ static size_t pick_by(sr_sweep *sw, const char *name, const char *id, int how, s
     return n;
 }
 
-/* "'a', 'b', 'c'": the (up to three) ids nearest to name, in edit distance
- * then export order. */
-static char *nearest_ids(const sr_sweep *sw, const char *name)
+/* A name --baseline accepts, and what it is of an entry. */
+typedef struct known_name {
+    const char *name, *kind;
+    size_t distance;
+} known_name;
+
+static void add_known(known_name *names, size_t *n, const char *name, const char *kind)
 {
+    if (!name || !name[0])
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(names[i].name, name) == 0)
+            return; /* one name once, as its first kind */
+    names[(*n)++] = (known_name){name, kind, SIZE_MAX};
+}
+
+/* What to suggest for a baseline no entry has, among every name --baseline
+ * accepts (tags, labels, directories, ids: in the bucket layout the tags
+ * are what people type), as git does: "did you mean 'e2b-bf16' (tag)?"
+ * for the names within an edit distance of a third of the name (1 to 3),
+ * else "nearest: " the three nearest with their kind. */
+static char *baseline_suggestion(const sr_sweep *sw, const char *name)
+{
+    known_name *names = sr_xcalloc(4 * sw->n_models + 1, sizeof *names);
+    size_t n = 0, len = strlen(name);
+    for (int pass = 0; pass < 4; pass++)
+        for (size_t i = 0; i < sw->n_models; i++) {
+            const sr_model *m = &sw->models[i];
+            if (pass == 0)
+                add_known(names, &n, m->tag, "tag");
+            else if (pass == 1)
+                add_known(names, &n, m->label, "label");
+            else if (pass == 2)
+                add_known(names, &n, m->variant ? NULL : m->dir, "directory");
+            else
+                add_known(names, &n, m->id, "id");
+        }
+    size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3, best = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        names[i].distance = sr_edit_distance(name, len, names[i].name, strlen(names[i].name));
+        best = names[i].distance < best ? names[i].distance : best;
+    }
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_strbuf_puts(&sb, "");
-    bool *used = sr_xcalloc(sw->n_models ? sw->n_models : 1, sizeof *used);
-    for (int k = 0; k < 3; k++) {
-        size_t best = SIZE_MAX, at = 0;
-        for (size_t i = 0; i < sw->n_models; i++) {
-            bool dup = false;
-            for (size_t j = 0; j < sw->n_models && !dup; j++)
-                dup = used[j] && strcmp(sw->models[j].id, sw->models[i].id) == 0;
-            size_t d = dup ? SIZE_MAX : sr_edit_distance(name, strlen(name), sw->models[i].id, strlen(sw->models[i].id));
-            if (d < best) {
-                best = d;
-                at = i;
-            }
+    sr_strbuf_puts(&sb, best <= limit ? "did you mean " : "nearest: ");
+    /* the best ones (when near), else the three nearest, each in the order found */
+    size_t shown = 0, want = 0;
+    for (size_t i = 0; i < n; i++)
+        want += best <= limit && names[i].distance == best;
+    want = best <= limit ? (want < 3 ? want : 3) : (n < 3 ? n : 3);
+    for (size_t d = best; shown < want && d != SIZE_MAX; d++)
+        for (size_t i = 0; i < n && shown < want; i++) {
+            if (names[i].distance != d)
+                continue;
+            shown++;
+            sr_strbuf_printf(&sb, "'%s' (%s)%s", names[i].name, names[i].kind,
+                             shown == want ? "" : shown + 1 == want ? " or " : ", ");
         }
-        if (best == SIZE_MAX)
-            break;
-        used[at] = true;
-        sr_strbuf_printf(&sb, "%s'%s'", sb.len ? ", " : "", sw->models[at].id);
-    }
-    free(used);
+    if (best <= limit)
+        sr_strbuf_putc(&sb, '?');
+    free(names);
     return sr_strbuf_detach(&sb);
 }
 
@@ -398,7 +447,7 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     if (!m && (n = pick_by(sweep, name, id, 3, &m)) > 1 && from_manifest) {
         /* A sweep.json written before its entries were told apart: the
          * first, said out loud (on the command line it is a usage error). */
-        sr_sweep_warn(sweep,
+        sr_sweep_warn_baseline(sweep,
                       "baseline '%s' (%s) names %zu entries; the first, '%s', is the baseline: name one by "
                       "its label with --baseline to choose",
                       name, from, n, m->label);
@@ -425,9 +474,10 @@ static sr_error *resolve_baseline(sr_sweep *sweep, const char *name)
     }
     free(id);
     if (!m) {
-        char *near = nearest_ids(sweep, name);
+        char *near = baseline_suggestion(sweep, name);
         sr_error *err = sr_input_error(from_manifest ? sweep->manifest.source : NULL, 0,
-                                       "baseline '%s' (%s) is not in the export; nearest ids: %s", name, from, near);
+                                       "baseline '%s' (%s) is not in the export (an id, label, tag or directory); %s",
+                                       name, from, near);
         free(near);
         return err;
     }

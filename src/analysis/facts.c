@@ -71,13 +71,13 @@ static bool unshown_equivalence(const sr_model *m, double margin)
 
 bool sr_fact_keeps_up(const sr_model *m, double equivalence_margin)
 {
-    return m->status != SR_STATUS_FAILED && sr_fact_judged(m) && !sr_fact_lower(m) &&
+    return !sr_status_without_results(m->status) && sr_fact_judged(m) && !sr_fact_lower(m) &&
            !unshown_equivalence(m, equivalence_margin);
 }
 
 bool sr_fact_not_shown_equivalent(const sr_model *m, double equivalence_margin)
 {
-    return m->status != SR_STATUS_FAILED && sr_fact_judged(m) && !sr_fact_lower(m) &&
+    return !sr_status_without_results(m->status) && sr_fact_judged(m) && !sr_fact_lower(m) &&
            unshown_equivalence(m, equivalence_margin);
 }
 
@@ -134,6 +134,8 @@ void sr_headline_count(const sr_sweep *sw, sr_headline *h)
         h->entries++;
         if (m->status == SR_STATUS_FAILED) {
             h->failed++;
+        } else if (m->status == SR_STATUS_NO_RESULTS) {
+            h->no_results++;
         } else if (m->status == SR_STATUS_INCOMPARABLE) {
             h->incomparable++;
         } else if (!sr_fact_compared(m)) {

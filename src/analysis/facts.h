@@ -68,6 +68,7 @@ typedef struct sr_headline {
     size_t speed_only;     /* compared on speed only: ratios, no benchmark difference */
     size_t incomparable;   /* status incomparable */
     size_t failed;         /* status failed */
+    size_t no_results;     /* status no_results */
     size_t not_compared;   /* none of the above: results, but no ratio and no difference (a benchmark the
                               baseline has only as a summary, say) */
 } sr_headline;

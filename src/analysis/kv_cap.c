@@ -31,6 +31,23 @@ void sr_kv_params_default(sr_kv_params *p)
     p->tpu_impl = SR_KV_TPU_AUTO;
 }
 
+double sr_kv_default_mem_util(sr_kv_backend backend)
+{
+    return backend == SR_KV_BACKEND_TPU ? SR_DEFAULT_KV_MEM_UTIL_TPU : SR_DEFAULT_KV_MEM_UTIL_GPU;
+}
+
+bool sr_kv_length_exceeds(const sr_kv_layout *layout, long max_model_len)
+{
+    return layout && layout->derived_max_model_len > 0 && max_model_len > layout->derived_max_model_len;
+}
+
+sr_kv_start sr_kv_start_check(const sr_kv_layout *layout, long max_model_len, double max_concurrency)
+{
+    if (sr_kv_length_exceeds(layout, max_model_len))
+        return SR_KV_EXCEEDS_POSITIONS;
+    return isfinite(max_concurrency) && max_concurrency < 1.0 ? SR_KV_NO_REQUEST_FITS : SR_KV_STARTS;
+}
+
 long long sr_kv_gib_to_bytes(double gib)
 {
     if (!isfinite(gib) || gib < 0 || gib > 1e9)

@@ -64,13 +64,34 @@ typedef struct sr_kv_params {
     sr_kv_sources from;          /* where each setting came from (reported) */
 } sr_kv_params;
 
-/* The settings' defaults (vLLM's; `kv --help` prints them from these). */
-#define SR_DEFAULT_KV_MEM_UTIL 0.92 /* gpu_memory_utilization (docs/kv.md 3.2) */
+/* The settings' defaults (vLLM's; `kv --help` prints them from these).
+ * --mem-util: on GPU vLLM's gpu_memory_utilization default, 0.9 (the
+ * newest vLLM source reads 0.92: docs/kv.md 3.2); on TPU the 0.92 the
+ * published v5e sweep's logs show (cap 14.49 of 15.75 GiB). */
+#define SR_DEFAULT_KV_MEM_UTIL_GPU 0.9
+#define SR_DEFAULT_KV_MEM_UTIL_TPU 0.92
 #define SR_DEFAULT_KV_MAX_MODEL_LEN 4096
 #define SR_DEFAULT_KV_TP 1
 #define SR_DEFAULT_KV_MAX_NUM_BATCHED_TOKENS 8192
 #define SR_DEFAULT_KV_MAX_NUM_SEQS 256
 void sr_kv_params_default(sr_kv_params *p); /* every source SR_KV_FROM_DEFAULT */
+double sr_kv_default_mem_util(sr_kv_backend backend);
+
+/* Whether vLLM starts at a max-model-len: it refuses a length beyond the
+ * config's derived maximum (vllm/config/model.py: "User-specified
+ * max_model_len (L) is greater than the derived max_model_len") and a
+ * cache that cannot hold one request of that length (vllm/v1/core/
+ * kv_cache_utils.py, _check_enough_kv_cache_memory: "To serve at least one
+ * request with the models's max seq len (L), ... KV cache is needed, which
+ * is larger than the available KV cache memory"): a concurrency below 1x. */
+typedef enum {
+    SR_KV_STARTS = 0,
+    SR_KV_EXCEEDS_POSITIONS, /* max_model_len > the layout's derived_max_model_len */
+    SR_KV_NO_REQUEST_FITS    /* max concurrency below 1 */
+} sr_kv_start;
+/* Only the length (the capacity not yet known). */
+bool sr_kv_length_exceeds(const sr_kv_layout *layout, long max_model_len);
+sr_kv_start sr_kv_start_check(const sr_kv_layout *layout, long max_model_len, double max_concurrency);
 
 typedef struct sr_kv_layer_plan {
     sr_kv_layer_kind kind;        /* as allocated (TPU may turn sliding into full) */

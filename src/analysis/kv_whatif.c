@@ -62,6 +62,7 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
     sr_grow(&rows, &cap, kv->n_whatif + 1, sizeof *kv->whatif);
     kv->whatif = rows;
     sr_kv_whatif *w = &kv->whatif[kv->n_whatif];
+    bool exceeds = sr_kv_length_exceeds(m->layout, r->len); /* vLLM refuses the length: no count */
     *w = (sr_kv_whatif){.label = sr_xstrdup(r->label),
                         .chip = sr_xstrdup(r->chip),
                         .backend = r->backend,
@@ -70,9 +71,10 @@ static sr_error *add_row(sr_kv_summary *kv, const sr_model *m, const sr_kv_param
                         .resident_gib = kv->whatif_resident_gib,
                         .max_model_len = r->len,
                         .block_size = plan.block_size,
-                        .tokens = (long)c.tokens,
-                        .max_concurrency = c.max_concurrency,
-                        .fits = c.max_concurrency >= 1.0};
+                        .tokens = exceeds ? -1 : (long)c.tokens,
+                        .max_concurrency = exceeds ? NAN : c.max_concurrency,
+                        .fits = !exceeds && c.max_concurrency >= 1.0,
+                        .exceeds = exceeds ? m->layout->derived_max_model_len : 0};
     kv->n_whatif++;
     sr_kv_plan_release(&plan);
     return NULL;
@@ -110,7 +112,7 @@ static void held_values(const sr_sweep *sweep, const sr_model *m, sr_kv_backend 
     }
     kv->whatif_util_default = !fin(util);
     kv->whatif_limit_gib = limit;
-    kv->whatif_util = fin(util) ? util : 0.92; /* vLLM's default gpu_memory_utilization (docs/kv.md 3.2) */
+    kv->whatif_util = fin(util) ? util : sr_kv_default_mem_util(backend); /* docs/kv.md 3.2 */
     kv->whatif_resident_gib = resident;
 }
 

@@ -10,19 +10,20 @@
 
 int sr_keeps_up(const sr_model *m, double equivalence_margin)
 {
-    if (m->is_baseline || m->status == SR_STATUS_FAILED || m->status == SR_STATUS_INCOMPARABLE ||
+    if (m->is_baseline || sr_status_without_results(m->status) || m->status == SR_STATUS_INCOMPARABLE ||
         !sr_fact_judged(m))
         return -1;
     return sr_fact_keeps_up(m, equivalence_margin) ? 1 : 0;
 }
 
 /* Where an entry falls: the baseline, those that keep up, those not
- * judged, those that do not, the incomparable ones, the failed ones. */
+ * judged, those that do not, the incomparable ones, the failed ones and
+ * those with no results. */
 static int group_of(const sr_model *m)
 {
     if (m->is_baseline)
         return 0;
-    if (m->status == SR_STATUS_FAILED)
+    if (sr_status_without_results(m->status))
         return 5;
     if (m->status == SR_STATUS_INCOMPARABLE)
         return 4;
@@ -142,8 +143,8 @@ void sr_rank_overview(sr_sweep *sweep)
         sr_model *m = &sweep->models[i];
         m->keeps_up = compared ? sr_keeps_up(m, sweep->settings.equivalence_margin) : -1;
         keys[i] = (rank_key){group_of(m), {NAN, 0, NULL}, {NAN, 0, NULL}, m->plan_order, i};
-        /* Failed entries keep the order they were found (or planned) in. */
-        if (m->status != SR_STATUS_FAILED) {
+        /* Entries without results keep the order they were found (or planned) in. */
+        if (!sr_status_without_results(m->status)) {
             keys[i].accuracy = accuracy_key(m, compared, scratch);
             keys[i].speed = speed_key(m, scratch);
         } else {

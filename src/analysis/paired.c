@@ -272,3 +272,13 @@ void sr_speed_spread(const sr_scenario *sc, const sr_scenario *ref, double confi
     free(runs);
     free(ref_runs);
 }
+
+int sr_bfcl_file_version(const char *source)
+{
+    const char *slash = source ? strrchr(source, '/') : NULL;
+    const char *name = slash ? slash + 1 : source;
+    if (!name || strncmp(name, "BFCL_v", 6) != 0)
+        return 0;
+    int v = atoi(name + 6);
+    return v > 0 ? v : 0;
+}

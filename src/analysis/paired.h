@@ -43,6 +43,11 @@ void sr_pairing_release(sr_pairing *p);
  * there are none; free() it. */
 void sr_flipped_items(const sr_scores *a, const sr_item_index *b_idx, sr_flipped_item **out, size_t *n);
 
+/* The BFCL version a scores file's name carries ("BFCL_v3_simple_result.json"
+ * gives 3); 0 when it names none. Two sides of one benchmark from different
+ * versions (v3 "simple", v4 "simple_python") are compared, and said. */
+int sr_bfcl_file_version(const char *source);
+
 /* Item ids in the order items.csv lists them: ids of digits by their
  * number, then any other id by byte order. */
 int sr_item_id_cmp(const char *a, const char *b);

@@ -136,9 +136,7 @@ static void key_model_runs(sr_sweep *sweep, sr_model *m, long load_prompt)
     m->n_runs = m->cap_runs = 0;
 }
 
-/* Whether a run's file is named as a warm-up ("warmup.log",
- * "bench-warm-up.json"): the last component of its source, less ":line". */
-static bool named_warmup(const char *source)
+bool sr_run_named_warmup(const char *source)
 {
     if (!source)
         return false;
@@ -171,7 +169,7 @@ static size_t take_out_warmups(sr_scenario *sc)
     size_t n_warm = 0;
     for (size_t r = 0; r < sc->n_runs; r++) {
         long np = sc->runs[r].num_prompts;
-        warm[r] = (np > 0 && most > 0 && 4 * np < most) || named_warmup(sc->runs[r].source);
+        warm[r] = (np > 0 && most > 0 && 4 * np < most) || sr_run_named_warmup(sc->runs[r].source);
         n_warm += warm[r];
     }
     if (n_warm == 0 || n_warm == sc->n_runs) {
@@ -373,7 +371,7 @@ static sr_load_curve pick_curve(const sr_sweep *sweep, bool p99_ttft)
     table_init(&value_table, n_scenarios);
     for (size_t i = 0; i < sweep->n_models; i++) {
         const sr_model *m = &sweep->models[i];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         for (size_t s = 0; s < m->n_scenarios; s++) {
             const sr_scenario *sc = &m->scenarios[s];

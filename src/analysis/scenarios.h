@@ -24,6 +24,10 @@ const char *sr_scenario_words(const sr_scenario *sc, char *buf, size_t size);
  * snapped; -1 when none says it. */
 long sr_load_prompt_length(const sr_sweep *sweep);
 
+/* Whether a run's file is named as a warm-up ("warmup.log",
+ * "bench-warm-up.json"): the last component of its source, less ":line". */
+bool sr_run_named_warmup(const char *source);
+
 /* Key every model's runs into its scenarios (the runs move there); runs
  * that cannot be keyed are named in warnings. */
 void sr_key_runs(sr_sweep *sweep);

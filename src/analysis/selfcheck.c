@@ -90,6 +90,8 @@ static void add_summary_figure(sr_model *m, const sr_reported_metric *r)
     sc.summary_right = sc.claimed_right = exact_count(r);
     sc.max_tokens = r->max_tokens;
     sc.truncated = r->truncated;
+    if (r->n_original > 0 && r->n > 0 && r->n_original > r->n)
+        sc.full_n = r->n_original;
     if (strcmp(r->metric_filter, SR_GEN_SUMMARY_METRIC) != 0)
         sc.metric_filter = sr_xstrdup(r->metric_filter);
     sr_model_add_scores(m, &sc);
@@ -136,6 +138,8 @@ static void check_lmeval(sr_sweep *sw, sr_model *m)
             s->claimed_accuracy = r->value;
             s->claimed_n = r->n;
             s->claimed_right = exact_count(r);
+            if (r->n_original > 0 && r->n > 0 && r->n_original > r->n) /* lm-eval --limit: a part of the task */
+                s->full_n = r->n_original;
             free(s->claimed_source);
             s->claimed_source = sr_xstrdup(r->source);
             bool excerpt = r->n > 0 && (size_t)r->n > s->n_items; /* said once, by mark_excerpts */

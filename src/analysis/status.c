@@ -1,5 +1,6 @@
 #include "analysis/status.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,24 +21,26 @@ static bool server_started(const sr_model *m)
            (m->log.startup_complete || m->log.kv_tokens >= 0 || m->log.gpu_blocks >= 0);
 }
 
-/* Why an entry without results failed, when its files do not say. */
-static void explain_failure(sr_model *m)
+/* Planned in the run plan, and not one file of it in the export: failed
+ * (the plan expected results), though no file says at which stage. */
+static bool planned_and_absent(const sr_model *m)
 {
-    if (m->failure.stage != SR_STAGE_NONE)
-        return;
-    const char *why;
-    sr_stage stage;
-    if (m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0') {
-        why = "planned in the run plan but no files were found in the export";
-        stage = SR_STAGE_LOAD;
-    } else if (m->server_started) {
-        why = "the server started but no benchmark or speed results were found";
-        stage = SR_STAGE_SERVE;
-    } else {
-        why = "no benchmark or speed results found";
-        stage = SR_STAGE_LOAD;
-    }
-    sr_failure_set(&m->failure, stage, why, m->has_log ? m->log.source : NULL);
+    return m->planned && !m->has_log && !m->config_path && m->dir[0] == '\0';
+}
+
+/* What the export holds of an entry with nothing to report, and that it
+ * has no result: its status_reason. No stage is guessed from an absence. */
+static char *no_results_reason(const sr_model *m)
+{
+    const char *none = "no benchmark, speed or accuracy result of it is in the export";
+    if (m->server_started)
+        return sr_asprintf("its server log ('%s') shows the engine up, with no error, but %s", m->log.source, none);
+    if (m->has_log)
+        return sr_asprintf("its server log ('%s') ends before the engine came up, with no error; %s", m->log.source,
+                           none);
+    if (m->config_path)
+        return sr_asprintf("only its config.json ('%s'): %s", m->config_path, none);
+    return sr_asprintf("%s, nor a server log", none);
 }
 
 #define MISSING_NAMED 2 /* more missing scenarios than this are counted */
@@ -104,6 +107,72 @@ static char *planned_missing(const sr_model *m)
     return sr_strbuf_detach(&sb);
 }
 
+/* The speed scenarios run.log alone measured for an arm (every run a line
+ * of run.log, no speed file): "; speed: run.log's figures only (...)", the
+ * first few named. Fresh string, "" when there is none. */
+static char *run_log_speed(const sr_model *m)
+{
+    enum { NAMED = 3 };
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    size_t n = 0;
+    const char *source = NULL;
+    for (size_t i = 0; i < m->n_scenarios; i++) {
+        const sr_scenario *sc = &m->scenarios[i];
+        bool all = sc->n_runs > 0;
+        for (size_t r = 0; r < sc->n_runs && all; r++)
+            all = sc->runs[r].from_run_log;
+        if (!all)
+            continue;
+        if (!source)
+            source = sc->runs[0].source;
+        char words[160];
+        if (n++ < NAMED)
+            sr_strbuf_printf(&sb, "%s%s", n > 1 ? "; " : "", sr_scenario_words(sc, words, sizeof words));
+    }
+    if (n == 0)
+        return sr_strbuf_detach(&sb);
+    char *named = sr_strbuf_detach(&sb);
+    char more[64] = "";
+    if (n > NAMED)
+        snprintf(more, sizeof more, "; and %zu more", n - NAMED);
+    char *out = sr_asprintf("speed: run.log's figures only for %zu scenario%s (%s%s; '%s'), not recomputed: no speed "
+                            "file",
+                            n, n == 1 ? "" : "s", named, more, source ? source : "run.log");
+    free(named);
+    return out;
+}
+
+/* The benchmarks run.log alone gives an arm (its gen lines, no per-item
+ * rows): "gsm8k and bfcl_simple: run.log's figures only ('logs/run.log:91'),
+ * not recomputed: no per-item rows". Fresh string, "" when there is none. */
+static char *run_log_gen(const sr_model *m)
+{
+    sr_strbuf names;
+    sr_strbuf_init(&names);
+    sr_strbuf_puts(&names, "");
+    size_t n = 0, total = 0;
+    const char *source = NULL;
+    for (size_t j = 0; j < m->n_benchmarks; j++)
+        total += m->benchmarks[j].summary_only && m->benchmarks[j].from_run_log;
+    for (size_t j = 0; j < m->n_benchmarks; j++) {
+        const sr_scores *s = &m->benchmarks[j];
+        if (!s->summary_only || !s->from_run_log)
+            continue;
+        n++;
+        sr_strbuf_printf(&names, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", s->benchmark);
+        if (!source)
+            source = s->source;
+    }
+    char *list = sr_strbuf_detach(&names);
+    char *out = n ? sr_asprintf("%s: run.log's figure%s only ('%s'), not recomputed: no per-item rows", list,
+                                n == 1 ? "" : "s", source)
+                  : sr_xstrdup("");
+    free(list);
+    return out;
+}
+
 /* An entry whose only results are lm-eval results files' claims (no
  * per-item samples to recompute them from): what they claim, one metric
  * per task, "arc_easy acc 0.7000, gsm8k exact_match,strict-match 0.3000
@@ -146,11 +215,12 @@ static const sr_bench_run *invalid_run(const sr_model *m)
     return NULL;
 }
 
-/* Status per SPEC. An entry without results is failed when results were
- * expected of it: other entries have some, its log shows a failure, or it
- * was planned and never ran. In a sweep of server logs only, an engine
- * that came up is ok: there was nothing else to produce. */
-static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results)
+/* Status per SPEC. An entry without results is failed when a file says
+ * it failed (its log's root cause, run.log's FAILED line, a scoring that
+ * produced nothing) or the run plan planned it and none of its files is
+ * there; otherwise it has no results, a status of its own: an engine that
+ * came up with no benchmark beside it did not fail at serving. */
+static void set_status(sr_model *m, const sr_model *base)
 {
     m->server_started = server_started(m);
     if (!has_results(m) && m->n_reported > 0 && m->failure.stage == SR_STAGE_NONE) {
@@ -181,10 +251,14 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
         return;
     }
     if (!has_results(m)) {
-        bool expected = sweep_has_results || m->failure.stage != SR_STAGE_NONE || !m->server_started;
-        m->status = expected ? SR_STATUS_FAILED : SR_STATUS_OK;
-        if (expected)
-            explain_failure(m);
+        if (m->failure.stage == SR_STAGE_NONE && planned_and_absent(m))
+            sr_failure_set(&m->failure, SR_STAGE_UNSTATED,
+                           "planned in the run plan but no files were found in the export", NULL);
+        m->status = m->failure.stage != SR_STAGE_NONE ? SR_STATUS_FAILED : SR_STATUS_NO_RESULTS;
+        if (m->status == SR_STATUS_NO_RESULTS) {
+            free(m->status_reason);
+            m->status_reason = no_results_reason(m);
+        }
         return;
     }
     m->status = SR_STATUS_OK;
@@ -203,8 +277,17 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
         m->status_reason = sr_asprintf("planned %s but no such results were read", unplanned);
     }
     free(unplanned);
-    /* A benchmark known only from the run's summary is reported, but not
-     * recomputed: the entry is partial until its rows are there. */
+    /* A figure known only from the run's summary or run.log is reported, but
+     * not recomputed: the entry is partial until its rows or files are there
+     * (run.log's gen and speed figures named together). */
+    char *speed_only = run_log_speed(m), *gen_only = run_log_gen(m);
+    if ((gen_only[0] || speed_only[0]) && m->status == SR_STATUS_OK) {
+        m->status = SR_STATUS_PARTIAL;
+        free(m->status_reason);
+        m->status_reason = sr_asprintf("%s%s%s", gen_only, gen_only[0] && speed_only[0] ? "; " : "", speed_only);
+    }
+    free(speed_only);
+    free(gen_only);
     for (size_t j = 0; j < m->n_benchmarks && m->status == SR_STATUS_OK; j++) {
         if (!m->benchmarks[j].summary_only)
             continue;
@@ -215,8 +298,6 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
             s->excerpt_source ? sr_asprintf("%s: a summary only ('%s'), not recomputed: '%s' holds %zu of its %ld items "
                                             "(an excerpt)",
                                             s->benchmark, s->source, s->excerpt_source, s->n_items, s->summary_n)
-            : s->from_run_log ? sr_asprintf("%s: run.log's figure only ('%s'), not recomputed: no per-item rows",
-                                            s->benchmark, s->source)
                               : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
                                             s->source);
     }
@@ -276,14 +357,31 @@ static void set_status(sr_model *m, const sr_model *base, bool sweep_has_results
 
 void sr_set_statuses(sr_sweep *sweep)
 {
-    bool any = false;
-    for (size_t i = 0; i < sweep->n_models; i++)
-        any |= has_results(&sweep->models[i]);
     const sr_model *base = sr_sweep_baseline(sweep);
     for (size_t i = 0; i < sweep->n_models; i++) {
         sr_model *m = &sweep->models[i];
-        set_status(m, base, any);
+        set_status(m, base);
         if (!has_results(m) && m->n_reported > 0 && m->status == SR_STATUS_PARTIAL)
             sr_sweep_warn(sweep, "%s: %s", m->label, m->status_reason);
     }
+}
+
+/* Anything an export of a sweep holds about an entry: a result or a claim
+ * of one, a server log, run.log's word on it, a failure a file states. */
+static bool has_anything(const sr_model *m)
+{
+    return m->n_benchmarks > 0 || m->n_runs > 0 || m->n_reported > 0 || m->run_log_ready || m->n_run_claims > 0 ||
+           m->has_log || m->failure.stage != SR_STAGE_NONE;
+}
+
+bool sr_export_has_results(const sr_sweep *sweep, size_t *config_only, size_t *planned_only)
+{
+    *config_only = *planned_only = 0;
+    for (size_t i = 0; i < sweep->n_models; i++) {
+        if (has_anything(&sweep->models[i]))
+            return true;
+        *config_only += sweep->models[i].config_path != NULL;
+        *planned_only += planned_and_absent(&sweep->models[i]);
+    }
+    return false;
 }

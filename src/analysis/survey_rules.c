@@ -172,18 +172,22 @@ static sr_error *kv_capacity(const sr_survey_settings *s, sr_survey_model *m, co
         return err;
     sr_kv_capacity c;
     sr_kv_capacity_for(&plan, avail, &c);
+    bool exceeds = sr_kv_length_exceeds(layout, s->max_model_len); /* vLLM refuses the length: no count */
     m->block_size = plan.block_size;
-    m->num_blocks = c.num_blocks;
-    m->kv_tokens = c.tokens;
-    m->max_concurrency = c.max_concurrency;
+    m->num_blocks = exceeds ? -1 : c.num_blocks;
+    m->kv_tokens = exceeds ? -1 : c.tokens;
+    m->max_concurrency = exceeds ? NAN : c.max_concurrency;
     sr_kv_plan_release(&plan);
     m->whatif = sr_xcalloc(sr_kv_n_whatif_lengths, sizeof *m->whatif);
     for (size_t i = 0; i < sr_kv_n_whatif_lengths; i++) {
-        p = kv_params(s, sr_kv_whatif_lengths[i]);
+        long len = sr_kv_whatif_lengths[i];
+        p = kv_params(s, len);
         if ((err = sr_kv_plan_make(layout, &p, &plan)))
             return err;
         sr_kv_capacity_for(&plan, avail, &c);
-        m->whatif[i] = (sr_survey_whatif){sr_kv_whatif_lengths[i], plan.block_size, c.tokens, c.max_concurrency};
+        exceeds = sr_kv_length_exceeds(layout, len);
+        m->whatif[i] = (sr_survey_whatif){len, plan.block_size, exceeds ? -1 : c.tokens,
+                                          exceeds ? NAN : c.max_concurrency};
         m->n_whatif++;
         sr_kv_plan_release(&plan);
     }
@@ -199,6 +203,7 @@ static void copy_layout_facts(sr_survey_model *m, const sr_kv_layout *layout)
     m->model_type = layout->model_type ? sr_xstrdup(layout->model_type) : NULL;
     m->config_float32 = is_float32(layout->dtype);
     m->n_layers = layout->n_layers;
+    m->max_len_limit = layout->derived_max_model_len;
 }
 
 sr_error *sr_survey_decide(const sr_survey_settings *s, sr_survey_model *m, const sr_kv_layout *layout)

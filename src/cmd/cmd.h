@@ -18,6 +18,7 @@ sr_error *sr_cmd_audit(const sr_cli_command *cmd, int argc, char **argv, FILE *o
 sr_error *sr_cmd_compare(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
+sr_error *sr_cmd_verify(const sr_cli_command *cmd, int argc, char **argv, FILE *out, FILE *info);
 
 /* Where each command writes without -o (its --help says so from these). */
 #define SR_DEFAULT_REPORT_DIR "reports"
@@ -29,6 +30,7 @@ extern const sr_cli_option sr_report_options[]; /* report and audit */
 extern const sr_cli_option sr_compare_options[];
 extern const sr_cli_option sr_kv_options[];
 extern const sr_cli_option sr_survey_options[];
+extern const sr_cli_option sr_verify_options[];
 
 /* The options report, audit and compare share (cmd/options.c): one table,
  * one help text. A command that takes them begins its opts struct with an
@@ -43,21 +45,20 @@ extern const sr_cli_option sr_stats_options[];
 /* --backend's words, for kv and survey alike: tpu, gpu (sr_kv_backend). */
 extern const sr_cli_choice sr_backend_choices[];
 
-/* --outputs LIST (report, audit, compare; their opts begin with an
- * sr_stats_opts): the formats to render and write, into settings.outputs. */
-sr_error *sr_outputs_option(void *opts, const char *arg);
-#define SR_OUTPUTS_HELP                                                                                                \
-    "the formats to write, comma-separated, from json, csv, md, html, pdf, svg, png, tex (default: all of them); "    \
-    "only those are rendered (a chart format not asked for is not drawn; html draws the SVGs it inlines) and older "  \
-    "files of the others in DIR are left as they are"
+/* --outputs LIST (report, audit, compare; into settings.outputs): the
+ * formats to render and write; compare's have no tex (it writes none). */
+extern const sr_cli_choice sr_output_formats[];
+extern const sr_cli_choice sr_compare_output_formats[];
+#define SR_OUTPUTS_HELP(formats)                                                                                       \
+    "the formats to write, comma-separated, from " formats " (default: all of them); only those are rendered (a "    \
+    "chart format not asked for is not drawn; html draws the SVGs it inlines) and older files of the others in DIR "  \
+    "are left as they are"
 
-/* A file beside OUT_DIR (--summary-md, --junit): "-" is standard output
- * (out), any other path is written atomically (util/fileio.h: a temporary
- * file renamed over it, never written through a symbolic link). */
-sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out);
-/* Write out[0..n) into out_dir as one set (util/outset.h), printing on
- * info what the writer met there and left alone. */
-sr_error *sr_cmd_write_outputs(const char *out_dir, const sr_output *out, size_t n, FILE *info);
+/* Write out[0..n), the files of a run of kind ("report", "compare",
+ * "survey"), into out_dir as one set (util/outset.h), printing on info
+ * what the writer removed of earlier runs and what it met there and left
+ * alone. */
+sr_error *sr_cmd_write_outputs(const char *out_dir, const char *kind, const sr_output *out, size_t n, FILE *info);
 
 /* The most --resamples takes. */
 #define SR_MAX_RESAMPLES 100000000

@@ -12,21 +12,24 @@
 #include "render/compare/junit.h"
 #include "render/compare/text.h"
 #include "render/outputs.h"
-#include "util/fileio.h"
 #include "util/progress.h"
+#include "util/sidefile.h"
 
 typedef struct compare_opts {
     sr_stats_opts stats; /* first: the shared table writes into it */
     const char *out_dir;
     bool fail_on_regression;
+    bool allow_missing; /* what before had and after lacks is no regression */
     const char *junit, *summary_md; /* --junit FILE, --summary-md FILE; NULL: not written */
 } compare_opts;
 
 static sr_error *regression_error(const sr_comparison *c)
 {
     char *text = sr_compare_regressions_text(c, 20);
-    sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression): %s",
-                                 c->n_regressions, c->n_regressions == 1 ? "" : "s", text ? text : "");
+    bool lost = c->n_lost && !c->settings.allow_missing;
+    sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression%s): %s",
+                                 c->n_regressions, c->n_regressions == 1 ? "" : "s",
+                                 lost ? "; what is lost fails it unless --allow-missing" : "", text ? text : "");
     free(text);
     return err;
 }
@@ -37,7 +40,7 @@ static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, F
     size_t n;
     sr_error *err = sr_render_comparison_files(c, out, &n);
     if (!err) {
-        err = sr_cmd_write_outputs(out_dir, out, n, info);
+        err = sr_cmd_write_outputs(out_dir, "compare", out, n, info);
         sr_outputs_release(out, n);
     }
     return err;
@@ -50,11 +53,11 @@ static sr_error *write_ci_files(const sr_comparison *c, const compare_opts *o, F
     size_t len = 0;
     sr_error *err = NULL;
     if (o->junit && !(err = sr_render_compare_junit(c, &data, &len)))
-        err = sr_cmd_write_side_file(o->junit, data, len, out);
+        err = sr_write_side_file(o->junit, data, len, out);
     free(data);
     data = NULL;
     if (!err && o->summary_md && !(err = sr_render_compare_summary_md(c, o->out_dir, &data, &len)))
-        err = sr_cmd_write_side_file(o->summary_md, data, len, out);
+        err = sr_write_side_file(o->summary_md, data, len, out);
     free(data);
     return err;
 }
@@ -64,6 +67,7 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 {
     sr_settings settings;
     sr_stats_opts_settings(&o->stats, &settings);
+    settings.allow_missing = o->allow_missing;
     sr_sweep before, after;
     sr_comparison cmp;
     sr_comparison_init(&cmp);
@@ -78,9 +82,12 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
     if (!err)
         err = write_ci_files(&cmp, o, out);
     if (!err) {
-        fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s; wrote %s/\n",
+        char lost[80] = "";
+        if (cmp.n_lost)
+            snprintf(lost, sizeof lost, " (%zu lost%s)", cmp.n_lost, o->allow_missing ? ", allowed" : "");
+        fprintf(info, "sweep-report: %zu model%s compared (%zu added, %zu removed), %zu regression%s%s; wrote %s/\n",
                 cmp.n_models, cmp.n_models == 1 ? "" : "s", cmp.n_added, cmp.n_removed, cmp.n_regressions,
-                cmp.n_regressions == 1 ? "" : "s", o->out_dir);
+                cmp.n_regressions == 1 ? "" : "s", lost, o->out_dir);
         if (o->fail_on_regression && cmp.n_regressions > 0)
             err = regression_error(&cmp);
     }
@@ -93,11 +100,17 @@ static sr_error *run_compare(const char *before_dir, const char *after_dir, cons
 const sr_cli_option sr_compare_options[] = {
     SR_OPT_STRING('o', "output", "DIR", compare_opts, out_dir,
                   "where to write (default: " SR_DEFAULT_COMPARE_DIR "; created if missing; files replaced atomically)"),
-    SR_OPT_CALL(0, "outputs", "LIST", sr_outputs_option, SR_OUTPUTS_HELP " (compare writes no tex)"),
+    SR_OPT_LIST(0, "outputs", "LIST", compare_opts, stats.settings.outputs, sr_compare_output_formats,
+                SR_OUTPUTS_HELP("json, csv, md, html, pdf, svg, png") " (compare writes no tex: results.tex is "
+                                                                     "report's)"),
     SR_OPT_FLAG(0, "fail-on-regression", compare_opts, fail_on_regression,
                 "exit 4, after writing, when a model got measurably worse on a benchmark, a scenario slowed "
-                "beyond run noise, or a model that worked now fails"),
-    SR_OPT_GROUP("For CI (written after OUT_DIR; - is standard output)"),
+                "beyond run noise, a model that worked now fails, or a model, benchmark result or speed scenario "
+                "present before is absent after (lost: a failed upload must not pass)"),
+    SR_OPT_FLAG(0, "allow-missing", compare_opts, allow_missing,
+                "what before has and after lacks (a model, a benchmark result, a speed scenario) is no regression: "
+                "listed as only before, never failing the gate"),
+    SR_OPT_GROUP("For CI (after OUT_DIR; - is standard output, a device or FIFO written through)"),
     SR_OPT_STRING(0, "junit", "FILE", compare_opts, junit,
                   "also write the gate's checks as JUnit XML: a testsuite per model, a testcase per status, "
                   "benchmark and scenario, a failure per regression with its figure and interval"),

@@ -18,6 +18,7 @@ typedef struct kv_opts {
     long max_model_len, block_size, tp, max_num_batched_tokens, max_num_seqs;
     bool dtype_given;
     double hbm, util, used, weights, activation, available;
+    bool util_default; /* --mem-util not given: the backend's default */
     bool json;
 } kv_opts;
 
@@ -50,7 +51,8 @@ const sr_cli_option sr_kv_options[] = {
     SR_OPT_NUMBER(0, "hbm-gib", "G", kv_opts, hbm, 0, 1e6, SR_CLI_CLOSED,
                   "device memory; needed with --used-gib or --weights-gib"),
     SR_OPT_NUMBER(0, "mem-util", "U", kv_opts, util, 0, 1, SR_CLI_OPEN_LOW,
-                  "the share of it vLLM may use (gpu_memory_utilization; default " SR_STR(SR_DEFAULT_KV_MEM_UTIL) ")"),
+                  "the share of it vLLM may use (gpu_memory_utilization; default " SR_STR(
+                      SR_DEFAULT_KV_MEM_UTIL_GPU) " on gpu, vLLM's, and " SR_STR(SR_DEFAULT_KV_MEM_UTIL_TPU) " on tpu)"),
     SR_OPT_ALIAS("gpu-memory-utilization", "mem-util", NULL),
     SR_OPT_NUMBER(0, "used-gib", "X", kv_opts, used, 0, 1e6, SR_CLI_CLOSED,
                   "memory in use besides the KV cache, as the server log reports it"),
@@ -130,8 +132,10 @@ static sr_error *check_opts(kv_opts *o)
         return sr_usage_error("--activation-gib goes with --weights-gib");
     if (!isfinite(o->available) && !isfinite(o->hbm))
         return sr_usage_error("--hbm-gib is required with --used-gib or --weights-gib");
-    if (!isfinite(o->util))
-        o->util = SR_DEFAULT_KV_MEM_UTIL;
+    if (!isfinite(o->util)) {
+        o->util = sr_kv_default_mem_util(o->p.backend);
+        o->util_default = true;
+    }
     return NULL;
 }
 
@@ -173,7 +177,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     if ((err = sr_kv_layout_load(o.config, NULL, &lay)))
         return err;
     if (o.p.max_model_len < 0) {
-        long positions = lay.max_position_embeddings;
+        long positions = lay.derived_max_model_len; /* max_position_embeddings, rope-scaled */
         if (positions <= 0 || positions > (1L << 30)) {
             sr_kv_layout_release(&lay);
             if (positions > 0)
@@ -182,7 +186,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
                                       positions, 1L << 30);
             return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
         }
-        o.p.max_model_len = lay.max_position_embeddings; /* vLLM's default */
+        o.p.max_model_len = positions; /* vLLM's default */
         o.p.from.max_model_len = SR_KV_FROM_CONFIG;
     }
     sr_kv_plan plan;
@@ -196,7 +200,7 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     sr_kv_result r = {.config = o.config,
                       .vllm_version = o.vllm_version,
                       .params = &o.p,
-                      .memory = {o.hbm, o.util, o.used, o.weights, o.activation, o.available},
+                      .memory = {o.hbm, o.util, o.used, o.weights, o.activation, o.available, o.util_default},
                       .available_gib = avail_gib,
                       .layout = &lay,
                       .plan = &plan,

@@ -4,7 +4,6 @@
 
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
-#include "util/fileio.h"
 #include "util/parallel.h"
 
 static const sr_cli_choice gsm8k_filters[] = {{"strict-match", 0}, {"flexible-extract", 0}, {NULL, 0}};
@@ -33,34 +32,18 @@ const sr_cli_option sr_stats_options[] = {
     SR_OPT_FLAG(0, "keep-going", sr_stats_opts, settings.keep_going,
                 "record input problems as warnings and leave the affected model or benchmark out, instead of "
                 "stopping"),
+    SR_OPT_FLAG(0, "strict-validity", sr_stats_opts, settings.strict_validity,
+                "an entry with a failed validity check (failed requests in its runs, repeated item ids) is partial, "
+                "the check named in its reason (docs/validity.md)"),
     SR_OPT_END,
 };
 
-sr_error *sr_outputs_option(void *opts, const char *arg)
-{
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } formats[] = {{"json", SR_OUTPUT_JSON}, {"csv", SR_OUTPUT_CSV}, {"md", SR_OUTPUT_MD},   {"html", SR_OUTPUT_HTML},
-                   {"pdf", SR_OUTPUT_PDF},   {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}, {"tex", SR_OUTPUT_TEX}};
-    unsigned mask = 0;
-    for (const char *p = arg;; p++) {
-        size_t n = strcspn(p, ",");
-        size_t k = 0;
-        while (k < sizeof formats / sizeof *formats &&
-               !(strlen(formats[k].name) == n && strncmp(p, formats[k].name, n) == 0))
-            k++;
-        if (k == sizeof formats / sizeof *formats)
-            return sr_cli_bad_value("outputs", "a comma-separated list of json, csv, md, html, pdf, svg, png, tex",
-                                    arg);
-        mask |= formats[k].bit;
-        p += n;
-        if (!*p)
-            break;
-    }
-    ((sr_stats_opts *)opts)->settings.outputs = mask;
-    return NULL;
-}
+/* The formats of --outputs, in the order --help names them. */
+#define OUTPUT_FORMATS                                                                                                 \
+    {"json", SR_OUTPUT_JSON}, {"csv", SR_OUTPUT_CSV}, {"md", SR_OUTPUT_MD}, {"html", SR_OUTPUT_HTML},                  \
+        {"pdf", SR_OUTPUT_PDF}, {"svg", SR_OUTPUT_SVG}, {"png", SR_OUTPUT_PNG}
+const sr_cli_choice sr_output_formats[] = {OUTPUT_FORMATS, {"tex", SR_OUTPUT_TEX}, {NULL, 0}};
+const sr_cli_choice sr_compare_output_formats[] = {OUTPUT_FORMATS, {NULL, 0}};
 
 void sr_stats_opts_default(sr_stats_opts *o)
 {
@@ -75,15 +58,6 @@ void sr_stats_opts_settings(const sr_stats_opts *o, sr_settings *settings)
     *settings = o->settings;
     settings->seed = (unsigned long)o->seed;
     settings->threads = (int)o->threads;
-}
-
-sr_error *sr_cmd_write_side_file(const char *path, const char *data, size_t len, FILE *out)
-{
-    if (strcmp(path, "-") != 0)
-        return sr_write_atomic(path, data, len);
-    if (fwrite(data, 1, len, out) != len)
-        return sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");
-    return NULL;
 }
 
 sr_error *sr_stats_opts_check(const sr_stats_opts *o)

@@ -203,7 +203,7 @@ sr_error *sr_cmd_survey(const sr_cli_command *cmd, int argc, char **argv, FILE *
     if (!err)
         err = sr_render_survey_files(&s, outs, &n);
     if (!err)
-        err = sr_cmd_write_outputs(o.out_dir, outs, n, info);
+        err = sr_cmd_write_outputs(o.out_dir, "survey", outs, n, info);
     const sr_output *json = err ? NULL : sr_output_named(outs, n, "candidates.json");
     if (json && o.json && fwrite(json->data, 1, json->len, out) != json->len)
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");

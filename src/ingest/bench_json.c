@@ -298,6 +298,24 @@ static sr_error *fill_requests(const sr_json_obj *o, const sr_fast_requests *req
                                  "per-request arrays of different lengths: ttfts %zu, itls %zu, output_lens %zu, "
                                  "errors %zu",
                                  n, req->n_itls, req->n_output_lens, req->n_errors);
+    /* Never more requests than the file counts: an array longer than its
+     * completed + failed (the failed told by 'errors' when the file has no
+     * count of them) or its num_prompts holds something else than this
+     * run's requests (a file appended to, arrays of another run). */
+    size_t errors = 0;
+    for (size_t i = 0; i < n; i++)
+        errors += req->errors[i] != 0;
+    long counted = run->completed >= 0 ? run->completed + (run->failed >= 0 ? run->failed : (long)errors) : -1;
+    if (counted >= 0 && n > (size_t)counted)
+        return sr_json_key_error(o, "ttfts",
+                                 "per-request arrays hold %zu requests, more than the %ld the result counts "
+                                 "(completed %ld, failed %ld): not read as extra requests",
+                                 n, counted, run->completed, run->failed >= 0 ? run->failed : (long)errors);
+    if (run->num_prompts > 0 && n > (size_t)run->num_prompts)
+        return sr_json_key_error(o, "ttfts",
+                                 "per-request arrays hold %zu requests, more than the %ld prompts the result "
+                                 "sent (num_prompts): not read as extra requests",
+                                 n, run->num_prompts);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(req->ttfts[i]) || req->ttfts[i] < 0 || req->ttfts[i] > COUNT_MAX)
             return sr_json_key_error(o, "ttfts", "expected times in seconds in 'ttfts' (request %zu)", i);

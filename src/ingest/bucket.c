@@ -156,6 +156,7 @@ static void serving_line(sr_bucket_run *r, const char *line, size_t len, long li
             free(r->name);
             r->name = run;
             r->named_by_log = true;
+            r->name_line = lineno;
         }
         return;
     }
@@ -489,9 +490,53 @@ static void place_log_file(sr_bucket_run *r, const sr_found_file *f, const char 
         files_add(&r->other, f, "a file of the run's logs/ that no arm's tag names");
 }
 
+/* The folders run_quant.sh writes for an arm: <run>-<tag>-gen/ and the
+ * read mode's <run>-<tag>{,-smoke,-latency,-suite}/. */
+static const char *const arm_folder_suffixes[] = {"-gen", "", "-smoke", "-latency", "-suite"};
+
+/* Whether arm a's folders include <run>-<rest> (rest_n bytes). */
+static bool arm_makes(const sr_bucket_arm *a, const char *rest, size_t rest_n)
+{
+    size_t n = strlen(a->tag);
+    if (n > rest_n || strncmp(rest, a->tag, n) != 0)
+        return false;
+    for (size_t k = 0; k < sizeof arm_folder_suffixes / sizeof *arm_folder_suffixes; k++)
+        if (strlen(arm_folder_suffixes[k]) == rest_n - n && strncmp(rest + n, arm_folder_suffixes[k], rest_n - n) == 0)
+            return true;
+    return false;
+}
+
+/* Another arm than best whose name also makes the folder <run>-<rest>
+ * (tags "a" and "a-gen": <run>-a-gen/ is a's gen rows and a-gen's read
+ * folder), or NULL. */
+static const sr_bucket_arm *folder_also_of(const sr_bucket_run *r, const sr_bucket_arm *best, const char *rest,
+                                           size_t rest_n)
+{
+    if (!arm_makes(best, rest, rest_n))
+        return NULL; /* best's tag with a suffix run_quant.sh never writes: no claim to weigh */
+    for (size_t i = 0; i < r->n_arms; i++)
+        if (&r->arms[i] != best && arm_makes(&r->arms[i], rest, rest_n))
+            return &r->arms[i];
+    return NULL;
+}
+
+/* Said once per folder: which arms' names make it (folder: its path, n bytes). */
+static void ambiguous_folder(sr_bucket_run *r, sr_sweep *sink, const char *folder, size_t n, const sr_bucket_arm *a,
+                             const sr_bucket_arm *b)
+{
+    if (r->said_folder && strlen(r->said_folder) == n && strncmp(r->said_folder, folder, n) == 0)
+        return;
+    free(r->said_folder);
+    r->said_folder = sr_xstrndup(folder, n);
+    sr_sweep_warn(sink,
+                  "run '%s': '%s' is a folder both arm '%s' and arm '%s' of run.log make (%s-<tag>-gen/ or a read "
+                  "folder %s-<tag>/): its files are read as neither's",
+                  r->name, r->said_folder, a->tag, b->tag, r->name, r->name);
+}
+
 /* results/<run>-<tag>-gen/<task>.jsonl and the read-mode folders
  * <run>-<tag>{,-smoke,-latency,-suite}/. */
-static void place_result_file(sr_bucket_run *r, const sr_found_file *f, const char *results_rel)
+static void place_result_file(sr_bucket_run *r, sr_sweep *sink, const sr_found_file *f, const char *results_rel)
 {
     const char *in = f->rel + strlen(results_rel);
     if (*in == '/')
@@ -512,7 +557,11 @@ static void place_result_file(sr_bucket_run *r, const sr_found_file *f, const ch
             best = &r->arms[i];
     }
     const char *suffix = best ? rest + strlen(best->tag) : NULL;
-    if (!best)
+    const sr_bucket_arm *other = best ? folder_also_of(r, best, rest, rest_n) : NULL;
+    if (other) { /* two arms' names make this folder: neither gets it */
+        files_add(&r->other, f, "results folder two arms' names both make: read as neither");
+        ambiguous_folder(r, sink, f->rel, (size_t)(slash - f->rel), best, other);
+    } else if (!best)
         files_add(&r->other, f, "results of no arm of this run");
     else if (strncmp(suffix, "-gen/", 5) == 0)
         files_add(&best->files, f, NULL); /* gen_eval.py's per-item rows: the parsers tell by content */
@@ -551,6 +600,32 @@ static sr_error *walk_results(const sr_walker *w, const sr_bucket_run *r, const 
     return err;
 }
 
+/* In a results copy, run.log's start line names another run than its
+ * <run>-logs folder: said, naming both. When the copy holds the logs of
+ * the run run.log names too (<that run>-logs/), the folder's name stands:
+ * the other run's folders are that run's, never pooled with these;
+ * otherwise run.log's name stands (a folder renamed after the run), and its
+ * results are looked for under it. */
+static void other_run_named(const sr_walker *w, sr_bucket_run *r, const char *folder_run, const char *results_abs)
+{
+    char *logs = sr_asprintf("%s-logs", r->name);
+    bool taken = sr_bucket_is_logs_copy(results_abs, logs);
+    free(logs);
+    if (taken) {
+        sr_sweep_warn(w->sink,
+                      "'%s':%ld: run.log names run '%s', its folder run '%s'; '%s-logs' is here too, so this is read "
+                      "as run '%s' (its folder) and the folders of run '%s' stay that run's",
+                      r->log.rel, r->name_line, r->name, folder_run, r->name, folder_run, r->name);
+        free(r->name);
+        r->name = sr_xstrdup(folder_run);
+        return;
+    }
+    sr_sweep_warn(w->sink,
+                  "'%s':%ld: run.log names run '%s', its folder run '%s': read as run '%s' (run.log's), its results "
+                  "looked for as %s-<tag>-gen/",
+                  r->log.rel, r->name_line, r->name, folder_run, r->name, r->name);
+}
+
 static sr_error *read_run_at(const sr_walker *w, const char *logs_abs, const char *logs_rel, const char *results_abs,
                              const char *results_rel, bool shared_results, const char *name, sr_bucket_run *out)
 {
@@ -560,6 +635,8 @@ static sr_error *read_run_at(const sr_walker *w, const char *logs_abs, const cha
     out->log.rel = sr_path_join(logs_rel, "run.log");
     out->log.open = sr_path_join(logs_abs, "run.log");
     sr_error *err = read_serving_lines(out);
+    if (!err && shared_results && out->named_by_log && strcmp(out->name, name) != 0)
+        other_run_named(w, out, name, results_abs); /* (a run folder's results/ is its own: any name is one run) */
     sr_file_list logs = {0}, results = {0}, later = {0};
     if (!err)
         err = sr_walk_files(w, logs_abs, logs_rel, &logs);
@@ -570,7 +647,7 @@ static sr_error *read_run_at(const sr_walker *w, const char *logs_abs, const cha
     for (size_t i = 0; i < later.n && !err; i++)
         checkpoint_boot_log(out, &later.items[i], sr_path_base(later.items[i].rel));
     for (size_t i = 0; i < results.n && !err; i++)
-        place_result_file(out, &results.items[i], results_rel);
+        place_result_file(out, w->sink, &results.items[i], results_rel);
     sr_file_list_release(&logs);
     sr_file_list_release(&results);
     sr_file_list_release(&later);
@@ -638,9 +715,65 @@ sr_error *sr_bucket_read_logs_copy(const sr_walker *w, const char *abs_dir, cons
     return err;
 }
 
+/* Drop item i of l (its strings freed). */
+static void files_drop(sr_bucket_files *l, size_t i)
+{
+    free(l->items[i].file.rel);
+    free(l->items[i].file.open);
+    memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
+    l->n--;
+}
+
+/* The folder of a results file: its path up to the last '/'. */
+static size_t folder_len(const char *rel)
+{
+    const char *slash = strrchr(rel, '/');
+    return slash ? (size_t)(slash - rel) : 0;
+}
+
+void sr_bucket_copy_unpool(sr_bucket_run *runs, size_t n_runs, sr_sweep *sink)
+{
+    for (size_t k = 0; k < n_runs; k++)
+        for (size_t a = 0; a < runs[k].n_arms; a++) {
+            sr_bucket_files *mine = &runs[k].arms[a].files;
+            for (size_t i = 0; i < mine->n; i++) {
+                if (mine->items[i].reason)
+                    continue;
+                const char *rel = mine->items[i].file.rel;
+                bool shared = false;
+                for (size_t l = k + 1; l < n_runs; l++)
+                    for (size_t b = 0; b < runs[l].n_arms; b++) {
+                        sr_bucket_files *theirs = &runs[l].arms[b].files;
+                        for (size_t j = 0; j < theirs->n;) {
+                            if (strcmp(theirs->items[j].file.rel, rel) != 0) {
+                                j++;
+                                continue;
+                            }
+                            if (!shared && (!runs[k].said_folder ||
+                                            strncmp(runs[k].said_folder, rel, folder_len(rel)) != 0 ||
+                                            strlen(runs[k].said_folder) != folder_len(rel))) {
+                                free(runs[k].said_folder);
+                                runs[k].said_folder = sr_xstrndup(rel, folder_len(rel));
+                                sr_sweep_warn(sink,
+                                              "'%s' is a folder both arm '%s' of run '%s' and arm '%s' of run '%s' "
+                                              "make (<run>-<tag>-gen/): its files are read as neither's",
+                                              runs[k].said_folder, runs[k].arms[a].tag, runs[k].name,
+                                              runs[l].arms[b].tag, runs[l].name);
+                            }
+                            shared = true;
+                            files_drop(theirs, j);
+                        }
+                    }
+                if (shared)
+                    mine->items[i].reason = "results folder arms of two runs both make: read as neither";
+            }
+        }
+}
+
 void sr_bucket_run_release(sr_bucket_run *r)
 {
     free(r->name);
+    free(r->said_folder);
     free(r->serve_args);
     free(r->log.rel);
     free(r->log.open);

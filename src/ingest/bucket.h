@@ -42,6 +42,7 @@ typedef struct sr_bucket_arm {
 typedef struct sr_bucket_run {
     char *name;        /* the run ("2026-09-30-longb-v5e1"): run.log's start line, else the folder's name */
     bool named_by_log;
+    long name_line;    /* run.log's line of its start line; 0 */
     sr_found_file log; /* logs/run.log */
     sr_bucket_arm *arms; /* in run.log order, then arms named only by files, by tag */
     size_t n_arms, cap_arms;
@@ -50,6 +51,7 @@ typedef struct sr_bucket_run {
     char *serve_args; /* "extra serve args: --max-num-batched-tokens 512" (jev-serve-args, every arm), or NULL */
     long serve_args_line;
     sr_bucket_files other; /* run-level files: never an arm's (patch logs, checksums, suite output) */
+    char *said_folder;     /* the last results folder said to be two arms' (one warning a folder) */
 } sr_bucket_run;
 
 /* True when abs_dir is a run folder: logs/run.log is a regular file. */
@@ -73,6 +75,11 @@ bool sr_bucket_is_results_copy(const char *abs_dir);
  * <run>-* folders beside it. */
 sr_error *sr_bucket_read_logs_copy(const sr_walker *w, const char *abs_dir, const char *rel_dir, const char *logs_name,
                                    sr_bucket_run *out);
+/* The runs of one results copy, read: a results file two runs' arms both
+ * took (runs "r" and "r-x": r-x-a-gen/ is r's arm x-a and r-x's arm a) is
+ * read as neither's (one warning a folder, naming both arms), never pooled
+ * into two entries. */
+void sr_bucket_copy_unpool(sr_bucket_run *runs, size_t n_runs, sr_sweep *sink);
 /* Whether a folder of a results copy is run r's (<run>-logs, <run>-<tag>-gen, ...). */
 bool sr_bucket_run_claims(const sr_bucket_run *r, const char *child);
 

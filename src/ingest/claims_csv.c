@@ -15,8 +15,9 @@
 
 /* ---- CSV: model,figure,value --------------------------------------------- */
 
-enum { COL_MODEL, COL_FIGURE, COL_VALUE, N_COLS };
-static const char *const csv_columns[N_COLS] = {"model", "figure", "value"};
+enum { COL_MODEL, COL_FIGURE, COL_VALUE, COL_N, N_COLS };
+/* n is optional: the items the claim's figure was scored on (the GRIM test's n). */
+static const char *const csv_columns[N_COLS] = {"model", "figure", "value", "n"};
 
 typedef struct csv_ctx {
     sr_csv_reader in; /* path, line numbers, the first error */
@@ -70,6 +71,11 @@ static sr_error *csv_claim(csv_ctx *c)
         return sr_input_error(c->in.path, c->in.row_line, "empty figure");
     if (sr_claims_no_claim(value, vlen))
         return NULL;
+    long row_n = -1;
+    if (c->col[COL_N] >= 0 && c->text[COL_N] && !sr_claims_row_n(c->text[COL_N], c->len[COL_N], &row_n))
+        return sr_input_error(c->in.path, c->in.row_line, "'%.*s' is not a count of items (column 'n')",
+                              (int)sr_claims_shown(c->text[COL_N], c->len[COL_N]), c->text[COL_N]);
+    size_t first = c->out->n;
     char *fig = sr_strndup(figure, flen);
     sr_error *err = NULL;
     bool numeric = (value[0] >= '0' && value[0] <= '9') || value[0] == '+' || value[0] == '-' || value[0] == '.' ||
@@ -86,6 +92,8 @@ static sr_error *csv_claim(csv_ctx *c)
         sr_claims_add(c->out, c->in.path, c->in.row_line, model, mlen, fig, value, vlen, NULL, words);
         free(words);
     }
+    for (size_t k = first; k < c->out->n; k++)
+        c->out->items[k].row_n = row_n;
     free(fig);
     return err;
 }
@@ -115,7 +123,7 @@ static void csv_row(int term, void *user)
 sr_error *sr_parse_claims_csv(const char *path, const char *data, size_t len, sr_claim_list *out)
 {
     size_t n0 = out->n, u0 = out->n_unchecked;
-    csv_ctx c = {.in = {.path = path}, .out = out, .col = {-1, -1, -1}};
+    csv_ctx c = {.in = {.path = path}, .out = out, .col = {-1, -1, -1, -1}};
     sr_error *err = sr_csv_read(&c.in, data, len, csv_field, csv_row, &c);
     for (size_t k = 0; k < N_COLS; k++)
         free(c.text[k]);

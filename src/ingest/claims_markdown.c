@@ -45,6 +45,7 @@ typedef enum {
 typedef struct column {
     char *figure; /* NULL: not checked */
     cell_kind kind;
+    bool row_n;   /* headed "n": each row's count of items, given to the row's claims */
 } column;
 
 typedef struct md_ctx {
@@ -396,13 +397,6 @@ static sr_error *delta_claims(const md_ctx *ctx, long line, const cell *model, c
                               const cell *header)
 {
     const char *p = text->s, *end = text->s + text->n;
-    /* The report's mark of a comparison across BFCL versions ("‡") says
-     * where the figure came from, not what it is. */
-    if (end - p >= 3 && memcmp(end - 3, "\xE2\x80\xA1", 3) == 0) {
-        end -= 3;
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-            end--;
-    }
     sr_claim_number num, lo, hi;
     cell num_text, lo_text, hi_text;
     const char *stop = sr_claims_number_at(p, end, &num);
@@ -484,6 +478,9 @@ static bool throughput_at(const char **p, const char *end, sr_claim_number *num,
     if (!close)
         return false;
     cell inner = {q + 1, (size_t)(close - q - 1)};
+    const char *semi = memchr(inner.s, ';', inner.n); /* "(1,178 tok/s; 384 of 768 failed)": the report's flag */
+    if (semi && sr_claims_is_failed_flag(semi + 1, (size_t)(inner.s + inner.n - semi - 1)))
+        inner.n = (size_t)(semi - inner.s);
     sr_claims_trim(&inner.s, &inner.n);
     size_t u = sizeof unit - 1;
     if (inner.n <= u || memcmp(inner.s + inner.n - u, unit, u) != 0)
@@ -508,6 +505,18 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     const char *p = text->s, *end = text->s + text->n;
     sr_claim_number r, lo, hi, median;
     cell r_text = {0}, lo_text = {0}, hi_text = {0}, median_text = {0};
+    /* "94.2 tok/s" alone: the model's own median where the scenario has no
+     * ratio (the report's table of scenarios the baseline did not run) */
+    static const char unit[] = "tok/s";
+    size_t u = sizeof unit - 1;
+    if (text->n > u && memcmp(end - u, unit, u) == 0 && !memchr(text->s, '(', text->n)) {
+        cell digits = {text->s, text->n - u};
+        sr_claims_trim(&digits.s, &digits.n);
+        if (!sr_claims_parse_number(digits.s, digits.n, &median) || median.unit != SR_CLAIM_UNIT_PLAIN)
+            return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
+        sibling_claim(ctx, line, model, figure, "median", text, &median, NULL);
+        return NULL;
+    }
     const char *stop = sr_claims_number_at(p, end, &r);
     size_t dash = strcspn(text->s, " ");
     if (stop) {
@@ -529,6 +538,9 @@ static sr_error *ratio_claims(const md_ctx *ctx, long line, const cell *model, c
     }
     bool range = stop && !interval && range_at(&p, end, &lo, &lo_text, &hi, &hi_text);
     bool own = throughput_at(&p, end, &median, &median_text);
+    const char *close = p < end && *p == '(' ? memchr(p, ')', (size_t)(end - p)) : NULL;
+    if (close && sr_claims_is_failed_flag(p + 1, (size_t)(close - p - 1))) /* "(384 of 768 failed)" */
+        p = sr_claims_skip_spaces(close + 1, end);
     if (p != end || (!stop && !own))
         return not_a_number(ctx, line, text->s, text->n, header->s, header->n);
     if (stop)
@@ -550,26 +562,35 @@ static sr_error *cell_claims(const md_ctx *ctx, long line, const cell *model, co
                              cell text)
 {
     sr_claims_strip_inline(&text.s, &text.n);
-    if (sr_claims_no_claim(text.s, text.n))
+    /* The report's marks after a figure say how it was made, not what it is. */
+    char *plain = sr_claims_without_marks(text.s, &text.n);
+    text.s = plain;
+    sr_claims_trim(&text.s, &text.n);
+    sr_error *err = NULL;
+    if (sr_claims_no_claim(text.s, text.n)) {
+        free(plain);
         return NULL;
+    }
     switch (col->kind) {
-    case CELL_NUMBER: return number_claim(ctx, line, model, col->figure, &text, false, header);
-    case CELL_RATIO: return ratio_claims(ctx, line, model, col->figure, &text, header);
-    case CELL_POINTS: return number_claim(ctx, line, model, col->figure, &text, true, header);
-    case CELL_DELTA: return delta_claims(ctx, line, model, col->figure, &text, header);
-    case CELL_WORDS: words_claim(ctx, line, model, col->figure, &text, NULL); return NULL;
+    case CELL_NUMBER: err = number_claim(ctx, line, model, col->figure, &text, false, header); break;
+    case CELL_RATIO: err = ratio_claims(ctx, line, model, col->figure, &text, header); break;
+    case CELL_POINTS: err = number_claim(ctx, line, model, col->figure, &text, true, header); break;
+    case CELL_DELTA: err = delta_claims(ctx, line, model, col->figure, &text, header); break;
+    case CELL_WORDS: words_claim(ctx, line, model, col->figure, &text, NULL); break;
     case CELL_VERDICT: {
         const char *verdict = sr_claims_verdict(text.s, text.n);
         if (!verdict)
-            return sr_input_error(
+            err = sr_input_error(
                 ctx->path, line,
                 "'%.*s' is not a verdict (baseline, no measured difference, higher, lower, too few items)",
                 (int)sr_claims_shown(text.s, text.n), text.s);
-        words_claim(ctx, line, model, col->figure, &text, verdict);
-        return NULL;
+        else
+            words_claim(ctx, line, model, col->figure, &text, verdict);
+        break;
     }
     }
-    return NULL;
+    free(plain);
+    return err;
 }
 
 /* ---- tables ------------------------------------------------------------------------ */
@@ -587,6 +608,8 @@ static column *table_columns(const md_ctx *ctx, const cell_list *header, long li
     column *cols = sr_xcalloc(header->n, sizeof *cols);
     for (size_t i = 1; i < header->n; i++) {
         const cell *h = &header->items[i];
+        if ((cols[i].row_n = sr_claims_is_n_header(h->s, h->n)))
+            continue;
         cols[i].figure = sr_claims_header_figure(h->s, h->n, ctx->aliases, ctx->n_aliases);
         if (cols[i].figure)
             cols[i].kind = kind_of(cols[i].figure);
@@ -612,9 +635,16 @@ static sr_error *table_row(const md_ctx *ctx, const md_line *l, const cell_list 
     sr_claims_strip_inline(&model.s, &model.n);
     if (model.n == 0)
         return NULL; /* a note under the row above, not a model */
+    size_t first = ctx->out->n;
+    long row_n = -1;
     for (size_t i = 1; i < cells->n && !err; i++)
         if (cols[i].figure)
             err = cell_claims(ctx, l->lineno, &model, &cols[i], &header->items[i], cells->items[i]);
+        else if (cols[i].row_n && !sr_claims_row_n(cells->items[i].s, cells->items[i].n, &row_n))
+            err = sr_input_error(ctx->path, l->lineno, "'%.*s' is not a count of items (column 'n')",
+                                 (int)sr_claims_shown(cells->items[i].s, cells->items[i].n), cells->items[i].s);
+    for (size_t k = first; !err && k < ctx->out->n; k++)
+        ctx->out->items[k].row_n = row_n;
     return err;
 }
 

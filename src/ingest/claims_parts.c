@@ -358,6 +358,65 @@ static bool wrapped(const char *s, size_t len, const char *mark)
     return len > 2 * m && memcmp(s, mark, m) == 0 && memcmp(s + len - m, mark, m) == 0;
 }
 
+char *sr_claims_without_marks(const char *s, size_t *len)
+{
+    static const char *const marks[] = {"\xE2\x80\xA0", "\xE2\x80\xA1", "\xC2\xA7", "\xC2\xB6", "\xE2\x97\x8A", "\xE2\x89\xA0"};
+    char *out = sr_xmalloc(*len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < *len;) {
+        size_t skip = 0;
+        for (size_t k = 0; k < sizeof marks / sizeof *marks && !skip; k++)
+            if (*len - i >= strlen(marks[k]) && memcmp(s + i, marks[k], strlen(marks[k])) == 0)
+                skip = strlen(marks[k]);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        out[n++] = s[i++];
+    }
+    out[n] = '\0';
+    *len = n;
+    return out;
+}
+
+bool sr_claims_is_n_header(const char *s, size_t len)
+{
+    sr_claims_strip_inline(&s, &len);
+    return len == 1 && (s[0] == 'n' || s[0] == 'N');
+}
+
+bool sr_claims_row_n(const char *s, size_t len, long *n)
+{
+    sr_claims_strip_inline(&s, &len);
+    *n = -1;
+    if (sr_claims_no_claim(s, len))
+        return true;
+    sr_claim_number num;
+    if (!sr_claims_parse_number(s, len, &num) || num.unit != SR_CLAIM_UNIT_PLAIN || num.decimals != 0 ||
+        !(num.value >= 1 && num.value <= 1e12))
+        return false;
+    *n = (long)num.value;
+    return true;
+}
+
+bool sr_claims_is_failed_flag(const char *s, size_t len)
+{
+    sr_claims_trim(&s, &len);
+    const char *p = s, *end = s + len;
+    sr_claim_number a, b;
+    const char *q = sr_claims_number_at(p, end, &a);
+    if (!q || a.unit != SR_CLAIM_UNIT_PLAIN)
+        return false;
+    q = sr_claims_skip_spaces(q, end);
+    if (end - q < 3 || memcmp(q, "of ", 3) != 0)
+        return false;
+    q = sr_claims_number_at(sr_claims_skip_spaces(q + 3, end), end, &b);
+    if (!q || b.unit != SR_CLAIM_UNIT_PLAIN)
+        return false;
+    q = sr_claims_skip_spaces(q, end);
+    return end - q == 6 && memcmp(q, "failed", 6) == 0;
+}
+
 void sr_claims_strip_inline(const char **s, size_t *len)
 {
     sr_claims_trim(s, len);

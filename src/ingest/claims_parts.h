@@ -22,6 +22,19 @@ const char *sr_claims_verdict(const char *s, size_t len);
 /* Remove Markdown decoration around a cell's text: spaces, **bold**,
  * _italics_, `code`, [links](...). */
 void sr_claims_strip_inline(const char **s, size_t *len);
+/* The cell's text without the marks the report puts after its figures
+ * (render/shared/marks.c: † ‡ § ¶ ◊ ≠): they say how a figure was made, not
+ * what it is. Fresh string of *len bytes (updated). */
+char *sr_claims_without_marks(const char *s, size_t *len);
+/* "384 of 768 failed": the flag the report's speed cells carry when
+ * requests failed, which claims nothing. */
+bool sr_claims_is_failed_flag(const char *s, size_t len);
+/* Whether a header is "n": the items a row scored (its cells give each
+ * claim of the row its n, the GRIM test's), no figure of its own. */
+bool sr_claims_is_n_header(const char *s, size_t len);
+/* A cell of the n column: a whole count of at least 1 into *n, -1 for a
+ * cell that claims nothing; false when it is neither. */
+bool sr_claims_row_n(const char *s, size_t len, long *n);
 /* in<I>-out<O>[-c<C>|-r<R>|-n<N>]. */
 bool sr_claims_is_scenario_key(const char *s, size_t len);
 /* Bytes of s to quote in a message: at most 40, whole characters. */

@@ -64,9 +64,17 @@ static void load_dir_at(void *ctx, size_t i)
     sr_progress_step(q->ld->sweep->settings.progress);
 }
 
-/* Move a scratch sink's warnings and input records into the sweep. */
+/* Move a scratch sink's warnings, notes and input records into the sweep. */
 static void drain_scratch(sr_sweep *sw, sr_sweep *scratch)
 {
+    for (size_t i = 0; i < scratch->n_notes; i++) {
+        void *n = sw->notes;
+        sr_grow(&n, &sw->cap_notes, sw->n_notes + 1, sizeof *sw->notes);
+        sw->notes = n;
+        sw->notes[sw->n_notes++] = scratch->notes[i];
+        scratch->notes[i] = NULL;
+    }
+    scratch->n_notes = 0;
     for (size_t i = 0; i < scratch->n_warnings; i++) {
         void *w = sw->warnings;
         sr_grow(&w, &sw->cap_warnings, sw->n_warnings + 1, sizeof *sw->warnings);
@@ -146,9 +154,10 @@ static void merge_arm(const loader *ld, dir_job *job)
                       a->files.n ? "that sweep-report reads are" : "are",
                       a->ready && !a->failed ? " (run.log says it served: its figures are run.log's)" : "");
         if (!a->failed && !a->ready) {
-            /* No READY line: run.log does not say it ever served. */
+            /* No READY line: run.log does not say it ever served, nor at
+             * which stage it stopped: planned and absent, no stage stated. */
             char *why = sr_xstrdup("none of its files are in the export (run.log: no READY or FAILED line)");
-            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_LOAD, why, NULL);
+            sr_failure_set(&sw->models[sw->n_models - 1].failure, SR_STAGE_UNSTATED, why, NULL);
             free(why);
         }
     }
@@ -518,8 +527,14 @@ static sr_error *add_results_copy(loader *ld, top_level *t, const char *rel, con
         if (c[0] == '.' || !sr_bucket_is_logs_copy(real, c))
             continue;
         sr_bucket_run *run = new_run(t);
-        char *logs_rel = rel[0] ? sr_path_join(rel, c) : sr_xstrdup(c);
-        err = register_run(ld, t, run, logs_rel, real, sr_bucket_read_logs_copy(&w, real, rel, c, run));
+        err = sr_bucket_read_logs_copy(&w, real, rel, c, run);
+    }
+    /* every run read before any is registered: a folder two runs' arms take is neither's */
+    if (!err)
+        sr_bucket_copy_unpool(&t->runs[first], t->n_runs - first, ld->sweep);
+    for (size_t k = first; k < t->n_runs && !err; k++) {
+        char *logs_rel = sr_xstrndup(t->runs[k].log.rel, strlen(t->runs[k].log.rel) - strlen("/run.log"));
+        err = register_run(ld, t, &t->runs[k], logs_rel, real, NULL);
         free(logs_rel);
     }
     for (int i = 0; i < n && !err; i++) {
@@ -622,6 +637,60 @@ static bool holds_runs(const char *real, int depth)
     return yes;
 }
 
+/* How far below a model directory a run folder or results copy deeper than
+ * NESTED_RUN_DEPTH is still found, to be said (never read as one model). */
+#define DEEP_RUN_SEARCH 6
+
+/* The first run folder or results copy below real (rel in messages), at
+ * most depth levels down, into *found (export-relative, fresh); false when
+ * there is none. Links are not followed. */
+static bool deep_run(const char *real, const char *rel, int depth, char **found)
+{
+    struct dirent **names = NULL;
+    int n = sr_xscandir(real, &names, NULL, sr_dirent_name_order);
+    bool yes = false;
+    for (int i = 0; i < n; i++) {
+        const char *c = names[i]->d_name;
+        if (!yes && c[0] != '.') {
+            char *abs = sr_path_join(real, c), *crel = sr_path_join(rel, c);
+            if (is_plain_dir(abs)) {
+                if (sr_bucket_is_run(abs) || sr_bucket_is_results_copy(abs)) {
+                    *found = crel;
+                    crel = NULL;
+                    yes = true;
+                } else if (depth > 1) {
+                    yes = deep_run(abs, crel, depth - 1, found);
+                }
+            }
+            free(abs);
+            free(crel);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return yes;
+}
+
+/* A directory about to be read as one model's: when a run folder or a
+ * results copy lies in it deeper than the levels read run by run, it is
+ * said and the directory is not read (it would pool every run's files into
+ * one entry). True when it was set aside so. */
+static bool set_aside_deep_runs(loader *ld, const char *rel, const char *real)
+{
+    char *found = NULL;
+    if (!deep_run(real, rel, DEEP_RUN_SEARCH, &found))
+        return false;
+    sr_sweep_warn(ld->sweep,
+                  "'%s' holds runs of the author's bucket layout deeper than the %d folder levels read run by run "
+                  "(the first: '%s'): not read, as one model's files it would pool every run; give '%s' as the "
+                  "export",
+                  rel, NESTED_RUN_DEPTH, found, found);
+    sr_sweep_add_input(ld->sweep, rel, "ignored", -1, NULL,
+                       "holds runs of the bucket layout deeper than the levels read run by run");
+    free(found);
+    return true;
+}
+
 /* A folder that holds run folders or results copies below it: each of its
  * folders is read as a top-level one would be (a run, a copy, a folder
  * holding those, or a model directory); its files are no model's. */
@@ -652,7 +721,7 @@ static sr_error *visit_container(loader *ld, top_level *t, const char *rel, cons
             err = add_results_copy(ld, t, crel, cabs);
         else if (depth > 1 && holds_runs(cabs, depth - 1))
             err = visit_container(ld, t, crel, cabs, depth - 1);
-        else
+        else if (!set_aside_deep_runs(ld, crel, cabs))
             add_dir_job(t, crel, cabs);
         free(crel);
         free(cabs);
@@ -704,7 +773,8 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     } else if (is_dir && holds_runs(real, NESTED_RUN_DEPTH)) {
         err = visit_container(ld, t, name, real, NESTED_RUN_DEPTH);
     } else if (is_dir) {
-        add_dir_job(t, name, real);
+        if (!set_aside_deep_runs(ld, name, real))
+            add_dir_job(t, name, real);
     } else if (is_file && kind == SR_KIND_manifest) {
         t->manifest.rel = sr_xstrdup(name);
         t->manifest.open = sr_xstrdup(real);

@@ -256,6 +256,7 @@ static void copy_score(const sr_scores *src, sr_scores *s)
     s->truncated = src->truncated;
     s->claimed_n = src->claimed_n;
     s->claimed_right = src->claimed_right;
+    s->full_n = src->full_n;
     for (size_t k = 0; k < src->n_items; k++) {
         sr_scores_add_keyed(s, src->items[k].id, src->items[k].key, src->items[k].score);
         sr_scores_set_line(s, src->item_lines ? src->item_lines[k] : -1);
@@ -292,7 +293,8 @@ static void give_scores(const loader *ld, sr_model *m, model_parts *p, bool move
                                   r->right,
                                   r->truncated,
                                   r->max_tokens,
-                                  r->subtask};
+                                  r->subtask,
+                                  r->n_original};
     }
 }
 

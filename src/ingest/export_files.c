@@ -8,10 +8,20 @@
 
 /* ---- recording inputs ------------------------------------------------------ */
 
+/* With --listing, the hashes of the bytes on disk the read just made go
+ * with the record (util/fileio.h): no second read for the listing. */
+static void keep_raw_digest(const loader *ld, const sr_found_file *f)
+{
+    sr_file_digest raw;
+    if (sr_read_digest_take(f->open, &raw))
+        sr_sweep_input_digest(ld->sink, &raw);
+}
+
 static void record_digest(const loader *ld, const sr_found_file *f, const char *kind, long long size,
                           const char sha256[65])
 {
     sr_sweep_add_input(ld->sink, f->rel, kind, size, sha256, NULL);
+    keep_raw_digest(ld, f);
 }
 
 static void record_input(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
@@ -24,6 +34,7 @@ static void record_input(const loader *ld, const sr_found_file *f, const char *k
 void sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason)
 {
     sr_sweep_add_input(ld->sink, f->rel, "ignored", size, NULL, reason);
+    keep_raw_digest(ld, f);
 }
 
 /* Read a file and record it among the inputs. */
@@ -128,6 +139,7 @@ void sr_export_record_copies(const loader *ld, const char *dir, const sr_found_f
         sr_error *err = sr_sha256_file(f->open, f->rel, sha, &size);
         char *reason = sr_asprintf("a byte-identical copy of '%s' (the same SHA-256); counted once", first->rel);
         sr_sweep_add_input(ld->sink, f->rel, "duplicate", size, err ? NULL : sha, reason);
+        keep_raw_digest(ld, f);
         free(reason);
         sr_error_free(err);
         if (copies++ < 3)
@@ -295,10 +307,12 @@ static sr_error *handle_log(const loader *ld, model_parts *p, const sr_found_fil
         log.failure.stage = SR_STAGE_LOAD; /* nothing served */
     if (!err) {
         const char *kind = failed_start ? "server_log" : log_kind(server, bench_err ? 0 : n);
-        if (kind)
+        if (kind) {
             record_digest(ld, f, kind, size, sha);
-        else
+        } else {
             sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha, "no vLLM server-log or benchmark-result lines");
+            keep_raw_digest(ld, f);
+        }
     }
     /* vLLM gives every rank the smallest block count: say that they differed. */
     if (!err && server && log.kv_worker_lines > 1 && log.kv_tokens_max > log.kv_tokens)
@@ -341,11 +355,13 @@ static sr_error *handle_spec_lines(const loader *ld, model_parts *p, const sr_fo
     bool any = false;
     for (int k = 0; k < SR_SETTING_FIELDS; k++)
         any |= sr_setting_known(&log.settings, (sr_setting_field)k);
-    if (!err && any)
+    if (!err && any) {
         record_digest(ld, f, "spec_lines", size, sha);
-    else if (!err)
+    } else if (!err) {
         sr_sweep_add_input(ld->sink, f->rel, "ignored", size, sha,
                            "server-log lines about speculative decoding without the engine-config line");
+        keep_raw_digest(ld, f);
+    }
     if (!err && any) {
         sr_serving_settings_set_source(&log.settings, f->rel);
         sr_serving_settings_fill(&p->spec, &log.settings);
@@ -1033,7 +1049,8 @@ void sr_export_drop_stdout_twins(const loader *ld, model_parts *p)
             p->text_runs.runs[kept++] = *t;
             continue;
         }
-        sr_sweep_warn(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
+        /* expected: vllm bench prints what it saves; nothing to act on */
+        sr_sweep_note(ld->sink, "'%s': the same run as '%s' (its --save-result file); counted once",
                       t->source ? t->source : "?", twin->source ? twin->source : "?");
         sr_bench_run_release(t);
     }

@@ -202,7 +202,7 @@ sr_error *sr_export_take_tool(const loader *ld, model_parts *p, const sr_found_f
                               const char *data, const char *text, size_t len, sr_tool_parser parse);
 void sr_export_tools_free(model_parts *p);
 /* A captured `vllm bench serve` stdout that is the same run as a
- * --save-result file is dropped (counted once, with a warning). */
+ * --save-result file is dropped (counted once, with a note). */
 void sr_export_drop_stdout_twins(const loader *ld, model_parts *p);
 /* Each run a summary.json lists must be one of the run files read. */
 void sr_export_check_summaries(const loader *ld, model_parts *p);

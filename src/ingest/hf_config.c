@@ -21,6 +21,8 @@
 #define KV_MAX_LAYERS 100000L
 #define KV_MAX_DIM 1000000L
 
+static const char *string_member(const cJSON *obj, const char *name);
+
 /* What is read: the root object and the text model's object (the same
  * unless the config has "text_config"; then its keys are searched from
  * "text_config" on and named "text_config.<key>"). */
@@ -298,6 +300,38 @@ static sr_error *kinds_from_rules(reader *r, long n, long window, sr_kv_layer_ki
     return NULL;
 }
 
+/* The longest max-model-len vLLM starts with (vllm/config/model.py,
+ * _get_and_verify_max_len): max_position_embeddings, times rope_scaling's
+ * factor unless its type already counts it (su, longrope, llama3) or the
+ * model is a Gemma 3 (whose 128K is already scaled); YaRN scales
+ * original_max_position_embeddings. A rope_scaling this reader cannot use
+ * (not an object, no numeric factor) leaves the positions as they are:
+ * it is no input error, only a figure vLLM would not use either. */
+static long derived_max_model_len(const reader *r, const sr_kv_layout *out)
+{
+    long positions = out->max_position_embeddings;
+    const cJSON *rope = sr_json_item(r->text.obj, "rope_scaling");
+    if (positions <= 0 || !cJSON_IsObject(rope) || (out->model_type && strstr(out->model_type, "gemma3")))
+        return positions;
+    const char *type = string_member(rope, "rope_type");
+    if (!type)
+        type = string_member(rope, "type");
+    static const char *const counted[] = {"su", "longrope", "llama3", "default"};
+    for (size_t i = 0; type && i < sizeof counted / sizeof counted[0]; i++)
+        if (strcmp(type, counted[i]) == 0)
+            return positions;
+    const cJSON *factor = sr_json_item(rope, "factor");
+    if (!cJSON_IsNumber(factor) || !(factor->valuedouble >= 1 && factor->valuedouble <= 1024))
+        return positions;
+    double base = (double)positions;
+    const cJSON *original = sr_json_item(rope, "original_max_position_embeddings");
+    if (type && strcmp(type, "yarn") == 0 && cJSON_IsNumber(original) && original->valuedouble >= 1 &&
+        original->valuedouble <= (double)(1L << 40))
+        base = original->valuedouble;
+    double derived = base * factor->valuedouble;
+    return derived < (double)(1L << 50) ? (long)derived : positions;
+}
+
 /* model_type, architectures[0], the dtype and max_position_embeddings. */
 static sr_error *read_identity(reader *r, sr_kv_layout *out)
 {
@@ -327,6 +361,7 @@ static sr_error *read_identity(reader *r, sr_kv_layout *out)
         return err;
     if (!found)
         out->max_position_embeddings = -1;
+    out->derived_max_model_len = derived_max_model_len(r, out);
     return NULL;
 }
 
@@ -574,6 +609,7 @@ sr_error *sr_kv_layout_parse(const char *path, const char *data, size_t len, sr_
 {
     memset(out, 0, sizeof *out);
     out->kv_lora_rank = out->qk_rope_head_dim = out->max_position_embeddings = out->window = -1;
+    out->derived_max_model_len = -1;
     cJSON *root = NULL;
     sr_error *err = sr_json_parse_object_file(path, data, len, &root);
     if (err)

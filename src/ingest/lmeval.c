@@ -513,6 +513,14 @@ static sr_error *select_filter(const lm_file *f, const char *filter, size_t *sel
                 *sel = i;
                 return NULL;
             }
+        /* gsm8k labelled with one filter, "get-answer" (lm-eval 0.4.0/0.4.1's
+         * name for the strict-match regex, kept by a task copied from then):
+         * what strict-match asks for, as in an unlabelled file */
+        if (strcmp(f->task, "gsm8k") == 0 && strcmp(filter, "strict-match") == 0 && f->n_filters == 1 &&
+            strcmp(f->filters[0], "get-answer") == 0) {
+            *sel = 0;
+            return NULL;
+        }
         sr_strbuf have;
         sr_strbuf_init(&have);
         for (size_t i = 0; i < f->n_filters; i++) {
@@ -768,8 +776,16 @@ static void add_reported(sr_reported_metric **out, size_t *n, size_t *cap, const
     sr_grow(&items, cap, *n + 1, sizeof **out);
     *out = items;
     sr_reported_metric *r = &(*out)[*n];
-    *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1, false};
+    *r = (sr_reported_metric){sr_xstrdup(task), sr_xstrdup(key), value, sr_xstrdup(path), -1, -1, -1, -1, false, -1};
     (*n)++;
+}
+
+/* A count of documents n-samples states (1 to 10^9, whole); -1 otherwise. */
+static long whole_count(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 1e9 && v->valuedouble == floor(v->valuedouble)
+               ? (long)v->valuedouble
+               : -1;
 }
 
 sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t len, sr_reported_metric **out, size_t *n)
@@ -797,10 +813,9 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
             continue;
         const cJSON *ns = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(n_samples, task->string),
                                                            "effective");
-        long docs = cJSON_IsNumber(ns) && ns->valuedouble >= 1 && ns->valuedouble <= 1e9 &&
-                            ns->valuedouble == floor(ns->valuedouble)
-                        ? (long)ns->valuedouble
-                        : -1;
+        const cJSON *orig = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(n_samples, task->string), "original");
+        long docs = whole_count(ns), all_docs = whole_count(orig);
         bool subtask = false;
         for (const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL; g && !subtask; g = g->next)
             for (const cJSON *t = cJSON_IsArray(g) ? g->child : NULL; t && !subtask; t = t->next)
@@ -810,6 +825,7 @@ sr_error *sr_parse_lmeval_reported(const char *path, const char *data, size_t le
                 cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
                 add_reported(out, n, &cap, task->string, v->string, v->valuedouble, path);
                 (*out)[*n - 1].n = docs;
+                (*out)[*n - 1].n_original = all_docs;
                 (*out)[*n - 1].subtask = subtask;
             }
     }

@@ -180,7 +180,7 @@ void sr_arms_entries_free(sr_arms_entry *entries, size_t n)
 }
 
 /* The serving flags a run plan may set (see ingest.h). */
-typedef enum { F_TP, F_PP, F_UTIL, F_LEN, F_SEQS, F_BATCHED, F_BLOCK, F_DTYPE, F_VERSION, F_PARSER, F_NOTHINK } flag_id;
+typedef enum { F_TP, F_PP, F_UTIL, F_LEN, F_SEQS, F_BATCHED, F_BLOCK, F_DTYPE, F_VERSION, F_PARSER, F_NOTHINK, F_SPEC } flag_id;
 
 static const struct arms_flag {
     const char *key; /* lower case, '_' for '-' */
@@ -204,6 +204,7 @@ static const struct arms_flag {
     {"tool_parser", F_PARSER},
     {"tool_call_parser", F_PARSER},
     {"nothink", F_NOTHINK},
+    {"speculative_config", F_SPEC},
 };
 
 /* The flag a field names ("--tensor-parallel-size=2" -> F_TP, value "2");
@@ -255,6 +256,38 @@ static char **string_field(sr_arms_entry *e, flag_id id)
     }
 }
 
+/* --speculative-config's JSON ('{"method":"mtp","num_speculative_tokens":1}',
+ * quoted or not): its method and token count into the settings. */
+static sr_error *set_speculative(const char *path, long line, sr_arms_entry *e, const char *v, size_t vn)
+{
+    if (vn >= 2 && (v[0] == '\'' || v[0] == '"') && v[vn - 1] == v[0] && v[1] == '{') {
+        v++;
+        vn -= 2;
+    }
+    cJSON *o = vn < 4096 ? cJSON_ParseWithLength(v, vn) : NULL;
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(o, "method");
+    const cJSON *tokens = cJSON_GetObjectItemCaseSensitive(o, "num_speculative_tokens");
+    const char *m = cJSON_GetStringValue(method);
+    bool ok = cJSON_IsObject(o) && m && m[0] && strlen(m) <= 64 && !strpbrk(m, " \t\r\n\"'") &&
+              (!tokens || (cJSON_IsNumber(tokens) && tokens->valuedouble >= 1 && tokens->valuedouble <= 1024 &&
+                           tokens->valuedouble == floor(tokens->valuedouble)));
+    if (ok && e->settings.speculative_method) {
+        cJSON_Delete(o);
+        return sr_input_error(path, line, "flag 'speculative_config' is given twice");
+    }
+    if (ok) {
+        e->settings.speculative_method = sr_xstrdup(m);
+        e->settings.num_speculative_tokens = tokens ? (long)tokens->valuedouble : -1;
+    }
+    cJSON_Delete(o);
+    if (!ok)
+        return sr_input_error(path, line,
+                              "flag 'speculative_config': expected a JSON object with a \"method\" (and a whole "
+                              "num_speculative_tokens), got '%.*s'",
+                              (int)(vn > 60 ? 60 : vn), v);
+    return NULL;
+}
+
 /* Set one known flag from its value [v, v+vn). */
 static sr_error *set_flag(const char *path, long line, sr_arms_entry *e, const struct arms_flag *flag, const char *v,
                           size_t vn)
@@ -267,6 +300,10 @@ static sr_error *set_flag(const char *path, long line, sr_arms_entry *e, const s
     }
     if (!v || vn == 0)
         return sr_input_error(path, line, "flag '%s' needs a value", flag->key);
+    if (flag->id == F_SPEC)
+        return set_speculative(path, line, e, v, vn);
+    if (flag->id == F_DTYPE && vn == 4 && memcmp(v, "auto", 4) == 0)
+        return NULL; /* the model's own dtype: no setting (docs/inputs.md) */
     long *lf = long_field(&e->settings, flag->id);
     char **sf = string_field(e, flag->id);
     bool twice = lf ? *lf >= 0 : sf ? *sf != NULL : !isnan(e->settings.gpu_memory_utilization);

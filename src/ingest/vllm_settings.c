@@ -15,7 +15,7 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
-enum { F_VERSION, F_TP, F_PP, F_BATCHED, F_SEQS, F_BLOCK, F_DTYPE, F_UTIL, F_MAXLEN };
+enum { F_VERSION, F_TP, F_PP, F_BATCHED, F_SEQS, F_BLOCK, F_DTYPE, F_UTIL, F_MAXLEN, F_SPEC_METHOD, F_SPEC_TOKENS };
 enum { RANK_REQUESTED = 1, RANK_RESOLVED = 2 };
 
 #define COUNT_MAX 1000000000L /* larger counts are not a setting anyone runs */
@@ -222,12 +222,13 @@ static void set_count(sr_log_settings *ls, int field, int rank, const char *v, s
     if (!value_count(v, n, &x) || !take(ls, field, rank))
         return;
     sr_serving_settings *s = ls->out;
-    long *slot = field == F_TP        ? &s->tensor_parallel_size
-                 : field == F_PP      ? &s->pipeline_parallel_size
-                 : field == F_BATCHED ? &s->max_num_batched_tokens
-                 : field == F_SEQS    ? &s->max_num_seqs
-                 : field == F_BLOCK   ? &s->block_size
-                                      : &s->max_model_len;
+    long *slot = field == F_TP          ? &s->tensor_parallel_size
+                 : field == F_PP        ? &s->pipeline_parallel_size
+                 : field == F_BATCHED   ? &s->max_num_batched_tokens
+                 : field == F_SEQS      ? &s->max_num_seqs
+                 : field == F_BLOCK     ? &s->block_size
+                 : field == F_SPEC_TOKENS ? &s->num_speculative_tokens
+                                        : &s->max_model_len;
     *slot = x;
 }
 
@@ -237,12 +238,15 @@ static void set_word(sr_log_settings *ls, int field, int rank, const char *v, si
     size_t wn;
     if (!value_word(v, n, &w, &wn)) /* (a build without metadata says version "dev") */
         return;
-    if (field == F_DTYPE && wn == 4 && memcmp(w, "None", 4) == 0)
+    /* None; and a dtype "auto" is the model's own: no setting (docs/inputs.md) */
+    if (field != F_VERSION && ((wn == 4 && memcmp(w, "None", 4) == 0) || (wn == 4 && memcmp(w, "auto", 4) == 0)))
         return;
     if (ls->rank[field] >= rank)
         return;
     char *copy = sr_strndup(w, wn);
-    char **slot = field == F_VERSION ? &ls->out->vllm_version : &ls->out->kv_cache_dtype;
+    char **slot = field == F_VERSION   ? &ls->out->vllm_version
+                  : field == F_DTYPE ? &ls->out->kv_cache_dtype
+                                     : &ls->out->speculative_method;
     free(*slot);
     *slot = copy;
     ls->rank[field] = (unsigned char)rank;
@@ -263,8 +267,28 @@ static const char *const nested_keys[] = {"cache_config", "scheduler_config", "p
 
 static void record_items(sr_log_settings *ls, const char *p, const char *end, int rank, int nesting);
 
+/* speculative_config's value: None, a SpeculativeConfig(...) repr, a dict, or
+ * a dict given as a JSON string; its method and token count. */
+static void record_speculative(sr_log_settings *ls, const char *v, size_t n, int rank)
+{
+    const char *end = v + n, *open = v;
+    while (open < end && *open != '(' && *open != '{')
+        open++;
+    item it;
+    for (const char *p = open < end ? open + 1 : end; next_item(&p, end, &it);) {
+        if (key_is(&it, "method"))
+            set_word(ls, F_SPEC_METHOD, rank, it.val, it.val_len);
+        else if (key_is(&it, "num_spec_tokens") || key_is(&it, "num_speculative_tokens"))
+            set_count(ls, F_SPEC_TOKENS, rank, it.val, it.val_len);
+    }
+}
+
 static void record_item(sr_log_settings *ls, const item *it, int rank, int nesting)
 {
+    if (nesting == 0 && key_is(it, "speculative_config")) {
+        record_speculative(ls, it->val, it->val_len, rank);
+        return;
+    }
     for (size_t k = 0; k < sizeof setting_keys / sizeof *setting_keys; k++) {
         if (!key_is(it, setting_keys[k].key))
             continue;

@@ -7,7 +7,10 @@
  * "Using max model len", attention block size) outranks one the user asked
  * for (non-default args, Namespace); between two of the same rank the
  * first seen is kept, as for the other startup facts. Values that do not
- * read as a setting (None, 'auto', -1, text) leave the field unknown. */
+ * read as a setting (None, 'auto', -1, text) leave the field unknown.
+ * Speculative decoding is read from its config's repr on the engine line
+ * (speculative_config=SpeculativeConfig(method='mtp', model=..., num_spec_tokens=1))
+ * or its dict among the args ('speculative_config': {'method': 'mtp', ...}). */
 #ifndef SR_INGEST_VLLM_SETTINGS_H
 #define SR_INGEST_VLLM_SETTINGS_H
 
@@ -16,7 +19,7 @@
 
 #include "model/sweep.h"
 
-enum { SR_LOG_SETTING_FIELDS = 9 };
+enum { SR_LOG_SETTING_FIELDS = 11 };
 
 typedef struct sr_log_settings {
     sr_serving_settings *out;

@@ -16,6 +16,8 @@ const char *sr_claim_status_name(sr_claim_status status)
     case SR_CLAIM_DIFFERS: return "differs";
     case SR_CLAIM_NOT_VERIFIABLE: return "not verifiable";
     case SR_CLAIM_UNMATCHED: return "unmatched";
+    case SR_CLAIM_IMPOSSIBLE: return "impossible";
+    case SR_CLAIM_INCONSISTENT: return "inconsistent";
     case SR_CLAIM_UNCHECKED:
     case SR_CLAIM_N_STATUS: break;
     }
@@ -36,6 +38,8 @@ const char *sr_claim_reason_name(sr_claim_reason reason)
     case SR_CLAIM_WHY_TOO_FEW_ITEMS: return "too few items";
     case SR_CLAIM_WHY_NO_VALUE: return "no value";
     case SR_CLAIM_WHY_NO_BASELINE: return "no baseline";
+    case SR_CLAIM_WHY_PROVENANCE: return "provenance";
+    case SR_CLAIM_WHY_NO_RESULTS: return "no results";
     case SR_CLAIM_WHY_NONE: break;
     }
     return NULL;
@@ -56,6 +60,9 @@ void sr_claim_init(sr_claim *c)
     c->block_size = -1;
     c->nominal = c->position_low = c->position_high = c->standard_error = NAN;
     c->resamples = -1;
+    c->row_n = c->grim_n = c->grim_below = c->grim_above = c->tie_k = c->tie_n = -1;
+    c->against[0] = c->against[1] = -1;
+    c->implied_low = c->implied_high = NAN;
 }
 
 void sr_claim_release(sr_claim *c)
@@ -233,4 +240,59 @@ void sr_claim_list_count(const sr_claim_list *list, size_t *counts)
     for (size_t i = 0; i < list->n; i++)
         if (list->items[i].status < SR_CLAIM_N_STATUS)
             counts[list->items[i].status]++;
+}
+
+/* ---- unmatched names, each once ------------------------------------------------ */
+
+typedef struct name_ref {
+    const char *name;
+    size_t index;
+} name_ref;
+
+static _Thread_local size_t *name_comparisons; /* qsort has no context argument */
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    if (name_comparisons)
+        (*name_comparisons)++;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t *sr_claims_unmatched_first_counted(const sr_claim_list *list, size_t *n, size_t *comparisons)
+{
+    name_ref *refs = sr_xcalloc(list->n ? list->n : 1, sizeof *refs);
+    size_t m = 0;
+    for (size_t i = 0; i < list->n; i++)
+        if (list->items[i].status == SR_CLAIM_UNMATCHED)
+            refs[m++] = (name_ref){list->items[i].model, i};
+    size_t counted = 0;
+    name_comparisons = comparisons ? &counted : NULL;
+    qsort(refs, m, sizeof *refs, cmp_name_ref);
+    name_comparisons = NULL;
+    size_t *first = sr_xcalloc(m ? m : 1, sizeof *first);
+    *n = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (k > 0 && strcmp(refs[k].name, refs[k - 1].name) == 0)
+            continue; /* a later claim of a name already kept (sorted by index within a name) */
+        counted += comparisons && k > 0;
+        first[(*n)++] = refs[k].index;
+    }
+    qsort(first, *n, sizeof *first, cmp_index); /* back in the file's order */
+    free(refs);
+    if (comparisons)
+        *comparisons = counted;
+    return first;
+}
+
+size_t *sr_claims_unmatched_first(const sr_claim_list *list, size_t *n)
+{
+    return sr_claims_unmatched_first_counted(list, n, NULL);
 }

@@ -17,11 +17,14 @@ typedef enum {
     SR_CLAIM_DIFFERS,        /* neither */
     SR_CLAIM_NOT_VERIFIABLE, /* the export lacks what the claim needs (see sr_claim_reason) */
     SR_CLAIM_UNMATCHED,      /* no model of the export has that name */
+    SR_CLAIM_IMPOSSIBLE,     /* a proportion no count k of its n items gives, however it was rounded */
+    SR_CLAIM_INCONSISTENT,   /* disagrees with the table's own figures it follows from (a difference with the two
+                                scores, a speed ratio with the two throughputs), beyond their rounding */
     SR_CLAIM_N_STATUS
 } sr_claim_status;
 
-/* "reproduced", "consistent", "differs", "not verifiable", "unmatched";
- * "unchecked" for SR_CLAIM_UNCHECKED. */
+/* "reproduced", "consistent", "differs", "not verifiable", "unmatched",
+ * "impossible", "inconsistent"; "unchecked" for SR_CLAIM_UNCHECKED. */
 const char *sr_claim_status_name(sr_claim_status status);
 
 /* Why a claim is not verifiable. */
@@ -37,7 +40,10 @@ typedef enum {
     SR_CLAIM_WHY_NO_CONFIG,            /* no config.json (recomputed KV figures) */
     SR_CLAIM_WHY_TOO_FEW_ITEMS,        /* under SR_MIN_PAIRED_ITEMS paired items: no interval, no verdict */
     SR_CLAIM_WHY_NO_VALUE,             /* the inputs are there but do not give this figure */
-    SR_CLAIM_WHY_NO_BASELINE           /* a figure relative to the baseline, and no baseline was named */
+    SR_CLAIM_WHY_NO_BASELINE,          /* a figure relative to the baseline, and no baseline was named */
+    SR_CLAIM_WHY_PROVENANCE,           /* an input it rests on is missing from the copy or differs from the
+                                          bucket's listing (--listing) */
+    SR_CLAIM_WHY_NO_RESULTS            /* the model has no results, and no file states a failure */
 } sr_claim_reason;
 
 const char *sr_claim_reason_name(sr_claim_reason reason); /* "model failed", ...; NULL for NONE */
@@ -77,6 +83,7 @@ typedef struct sr_claim {
     double written_value; /* the number as written (91.1): claimed times sr_claim_unit_factor(unit); NAN */
     int decimals;         /* printed precision in the written unit: 0.57 -> 2, 321,280 -> 0, 1.5e3 -> -2 */
     sr_claim_unit unit;
+    long row_n;           /* the items its row says it scored (a claims table's column headed n); -1 */
 
     /* analysis: */
     sr_claim_status status;
@@ -100,6 +107,16 @@ typedef struct sr_claim {
     long resamples;         /* R; -1 */
     bool exact_unavailable; /* a bound or verdict that no exact distribution could test (not 0/1
                                scores, more than 16 distinct differences) */
+    /* The table's forensics (analysis/forensics.h), on the written figures alone: */
+    sr_claim_status evidence;  /* impossible or inconsistent: what the files said (differs or not verifiable) */
+    long grim_n;               /* impossible: the n no count k of which gives the written value; -1 */
+    bool grim_n_written;       /* that n is the claim row's own, not the files' */
+    long grim_below, grim_above; /* the nearest counts k whose k/n lie below and above it; -1 when none */
+    long against[2];           /* inconsistent: the claims it disagrees with (this row's score or throughput, the
+                                  baseline row's), indices into the list; -1 */
+    double implied_low, implied_high; /* what those two allow it to be, report.json's units; NAN */
+    long tie_k, tie_n;         /* reproduced: k/n is a decimal tie at the written precision, which rounding
+                                  decides; -1 */
 } sr_claim;
 
 /* A header of a Markdown table that names no known figure: listed once,
@@ -175,5 +192,13 @@ bool sr_claim_list_contradiction(const sr_claim_list *list, size_t first, sr_cla
 
 /* How many claims have each status; counts has SR_CLAIM_N_STATUS entries. */
 void sr_claim_list_count(const sr_claim_list *list, size_t *counts);
+
+/* The unmatched claims that name a model first (each written name once, the
+ * first claim of it), their indices in list order (fresh; *n of them): by
+ * sorting, so 100,000 unmatched names take O(n log n) comparisons, not one
+ * scan of the claims before each. *comparisons, when not NULL, counts the
+ * name comparisons made (a test holds them to n log n). */
+size_t *sr_claims_unmatched_first_counted(const sr_claim_list *list, size_t *n, size_t *comparisons);
+size_t *sr_claims_unmatched_first(const sr_claim_list *list, size_t *n);
 
 #endif

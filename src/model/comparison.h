@@ -65,6 +65,7 @@ typedef enum {
     SR_FIELD_MAX_BATCHED_TOKENS,
     SR_FIELD_BLOCK_SIZE,
     SR_FIELD_KV_CACHE_DTYPE,
+    SR_FIELD_SPECULATIVE, /* speculative decoding's method ("mtp"): a speed change across it is not the model's */
     /* per model, from the run plan */
     SR_FIELD_SERVING_FLAGS,
     SR_FIELD_PLANNED_BENCHMARKS,
@@ -99,8 +100,10 @@ typedef struct sr_accuracy_change {
     sr_paired_result change;         /* after - before over the items both scored; better: items wrong before
                                         and right after, worse: the reverse */
     size_t only_before, only_after;
+    int bfcl_before, bfcl_after; /* the BFCL versions of the two sides' files when they differ, else 0 */
     unsigned long seed; /* of this comparison's stream */
-    bool regression; /* LOWER */
+    bool lost;       /* before has it, after has not (and after does not fail outright: that is its own regression) */
+    bool regression; /* LOWER, or lost unless settings.allow_missing */
 } sr_accuracy_change;
 
 /* Speed in one scenario: after's median output throughput over before's,
@@ -109,7 +112,8 @@ typedef struct sr_speed_change {
     const char *key;                   /* borrowed from a scenario */
     const sr_scenario *before, *after; /* borrowed; NULL on a side without it */
     sr_spread change;                  /* after's median over before's, with the spread of their runs */
-    bool regression;  /* slowed beyond run noise: change.verdict SLOWER */
+    bool lost;        /* before ran it, after did not (and after does not fail outright) */
+    bool regression;  /* slowed beyond run noise (change.verdict SLOWER), or lost unless settings.allow_missing */
     bool incomparable; /* the two sides' tools define output throughput otherwise: no change computed */
 } sr_speed_change;
 
@@ -133,11 +137,12 @@ typedef struct sr_kv_change {
 typedef enum {
     SR_TRANSITION_SAME = 0,        /* same status, same reason */
     SR_TRANSITION_NOW_FAILS,       /* ok or partial -> failed */
-    SR_TRANSITION_FIXED,           /* failed -> ok or partial */
+    SR_TRANSITION_NOW_NO_RESULTS,  /* ok or partial -> no results (its results are lost, none failed) */
+    SR_TRANSITION_FIXED,           /* failed or no results -> ok or partial */
     SR_TRANSITION_NOW_PARTIAL,     /* ok -> partial */
     SR_TRANSITION_NOW_COMPLETE,    /* partial -> ok */
     SR_TRANSITION_PARTIAL_CHANGED, /* partial -> partial, missing something else */
-    SR_TRANSITION_FAILURE_CHANGED  /* failed -> failed, another root cause */
+    SR_TRANSITION_FAILURE_CHANGED  /* failed -> failed, another root cause; or failed <-> no results */
 } sr_transition;
 
 typedef struct sr_model_change {
@@ -148,7 +153,7 @@ typedef struct sr_model_change {
     sr_speed_change *speed; /* scenarios of either side */
     size_t n_speed;
     sr_kv_change kv;
-    bool regression; /* any of: an accuracy or speed regression, or it now fails */
+    bool regression; /* any of: an accuracy or speed regression, a result lost, or it now fails */
 } sr_model_change;
 
 /* ---- the comparison ------------------------------------------------------ */
@@ -164,7 +169,10 @@ typedef struct sr_comparison {
     size_t n_removed;
     sr_setup_change *setup; /* sweep.json fields first, then per-model fields */
     size_t n_setup;
-    size_t n_regressions; /* accuracy + speed + now-failing, over all models */
+    size_t n_lost;        /* removed entries + results and scenarios lost by entries in both (whether or not
+                             settings.allow_missing lets them pass) */
+    size_t n_regressions; /* what the gate (--fail-on-regression) fails for: accuracy + speed + now-failing over all
+                             models, and the n_lost unless settings.allow_missing */
 } sr_comparison;
 
 void sr_comparison_init(sr_comparison *c);

@@ -65,6 +65,8 @@ typedef struct sr_kv_layout {
     bool mla;
     long kv_lora_rank, qk_rope_head_dim; /* MLA; -1 otherwise */
     long max_position_embeddings;        /* -1 */
+    long derived_max_model_len;          /* the longest max-model-len vLLM accepts (max_position_embeddings,
+                                            times a rope_scaling factor); -1 when the config has none */
     long window;                         /* sliding_window as written (model-wide); -1 */
     unsigned notes;                      /* sr_hf_note bits */
     unsigned defaulted;                  /* sr_hf_default_field bits: taken from the config class's defaults */

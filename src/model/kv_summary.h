@@ -140,9 +140,11 @@ typedef struct sr_kv_whatif {
     double resident_gib; /* resident (non-KV) memory held */
     long max_model_len;
     long block_size;
-    long tokens;            /* the count vLLM would log (the basis' formula); 0 when nothing fits */
-    double max_concurrency; /* requests of max_model_len */
-    bool fits;              /* one max_model_len request fits */
+    long tokens;            /* the count vLLM would log (the basis' formula); 0 when nothing fits; -1 when
+                               max_model_len exceeds the model's */
+    double max_concurrency; /* requests of max_model_len; NAN when it exceeds the model's */
+    bool fits;              /* one max_model_len request fits (and vLLM accepts the length) */
+    long exceeds;           /* > 0: the model's longest max-model-len (config.json), which this one exceeds */
 } sr_kv_whatif;
 
 typedef struct sr_kv_summary {
@@ -174,7 +176,7 @@ typedef struct sr_kv_summary {
     size_t n_whatif;
     sr_kv_held whatif_held;
     double whatif_limit_gib, whatif_util, whatif_resident_gib; /* what was held; NAN */
-    bool whatif_util_default;                                  /* utilisation unknown: vLLM's default */
+    bool whatif_util_default;                                  /* utilisation unknown: the backend's default */
     sr_kv_from whatif_util_from;                               /* GPU: where the utilisation came from */
 
     /* analysis/kv_predicted.c: a survey's prediction beside the log */

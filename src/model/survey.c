@@ -39,7 +39,7 @@ void sr_survey_model_init(sr_survey_model *m)
     m->weights_gib = m->resident_gib = m->budget_gib = m->kv_gib = NAN;
     m->bytes_per_token = m->num_blocks = m->kv_tokens = -1;
     m->block_size = -1;
-    m->kv_layers = m->n_layers = -1;
+    m->kv_layers = m->n_layers = m->max_len_limit = -1;
     m->max_concurrency = NAN;
 }
 

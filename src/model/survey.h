@@ -81,8 +81,8 @@ typedef enum { SR_WEIGHTS_UNKNOWN = 0, SR_WEIGHTS_FILES, SR_WEIGHTS_PARAMETERS }
 typedef struct sr_survey_whatif {
     long max_model_len;
     long block_size;
-    long long tokens;
-    double max_concurrency;
+    long long tokens;       /* -1 when the length exceeds the model's (vLLM refuses it) */
+    double max_concurrency; /* NAN then; below 1: vLLM will not start */
 } sr_survey_whatif;
 
 typedef struct sr_survey_model {
@@ -111,8 +111,9 @@ typedef struct sr_survey_model {
     long long bytes_per_token; /* -1 */
     long block_size;           /* -1 */
     long long num_blocks;      /* -1 */
-    long long kv_tokens;       /* -1 */
+    long long kv_tokens;       /* -1 (also when max-model-len exceeds max_len_limit) */
     double max_concurrency;    /* NAN */
+    long max_len_limit;        /* the longest max-model-len vLLM accepts (config.json); -1 */
     long kv_layers, n_layers;  /* -1 */
     sr_survey_whatif *whatif;  /* sr_kv_n_whatif_lengths rows for kept models */
     size_t n_whatif;

@@ -19,7 +19,8 @@ const char *sr_stage_name(sr_stage stage)
     case SR_STAGE_COMPILE: return "compile";
     case SR_STAGE_SERVE: return "serve";
     case SR_STAGE_SCORE: return "score";
-    case SR_STAGE_NONE: break;
+    case SR_STAGE_NONE:
+    case SR_STAGE_UNSTATED: break;
     }
     return NULL;
 }
@@ -30,10 +31,16 @@ const char *sr_status_name(sr_status status)
     case SR_STATUS_PARTIAL: return "partial";
     case SR_STATUS_FAILED: return "failed";
     case SR_STATUS_INCOMPARABLE: return "incomparable";
+    case SR_STATUS_NO_RESULTS: return "no_results";
     case SR_STATUS_OK:
     case SR_STATUS_N: break;
     }
     return "ok";
+}
+
+bool sr_status_without_results(sr_status status)
+{
+    return status == SR_STATUS_FAILED || status == SR_STATUS_NO_RESULTS;
 }
 
 const char *sr_run_claim_kind_name(sr_run_claim_kind kind)
@@ -105,6 +112,7 @@ void sr_settings_default(sr_settings *s)
     s->ci_method = SR_DEFAULT_CI_METHOD;
     s->gsm8k_filter = SR_DEFAULT_GSM8K_FILTER;
     s->keep_going = false;
+    s->allow_missing = false;
     s->appendix = false;
     s->outputs = SR_OUTPUT_ALL;
     s->threads = 0; /* 0: one per online core, at most 8 */
@@ -112,6 +120,7 @@ void sr_settings_default(sr_settings *s)
     s->equivalence_margin = NAN;
     s->progress = NULL;
     s->slo = (sr_slo){NAN, NAN, NAN};
+    s->strict_validity = false;
 }
 
 bool sr_slo_set(const sr_slo *slo)
@@ -222,13 +231,14 @@ void sr_serving_settings_init(sr_serving_settings *s)
     s->tensor_parallel_size = s->pipeline_parallel_size = -1;
     s->max_num_batched_tokens = s->max_num_seqs = s->block_size = -1;
     s->gpu_memory_utilization = NAN;
-    s->max_model_len = -1;
+    s->max_model_len = s->num_speculative_tokens = -1;
 }
 
 void sr_serving_settings_release(sr_serving_settings *s)
 {
     free(s->vllm_version);
     free(s->kv_cache_dtype);
+    free(s->speculative_method);
     free(s->benchmark_tool);
     free(s->benchmark_tool_version);
     free(s->backend);
@@ -244,8 +254,8 @@ const char *sr_setting_name(sr_setting_field f)
         "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
         "max_num_batched_tokens", "max_num_seqs",         "block_size",
         "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len",
-        "benchmark_tool",         "benchmark_tool_version", "backend",
-        "endpoint"};
+        "speculative_method",     "num_speculative_tokens", "benchmark_tool",
+        "benchmark_tool_version", "backend",              "endpoint"};
     return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
 }
 
@@ -261,6 +271,8 @@ bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
     case SR_SET_DTYPE: return s->kv_cache_dtype != NULL;
     case SR_SET_UTIL: return !isnan(s->gpu_memory_utilization);
     case SR_SET_LEN: return s->max_model_len >= 0;
+    case SR_SET_SPEC_METHOD: return s->speculative_method != NULL;
+    case SR_SET_SPEC_TOKENS: return s->num_speculative_tokens >= 0;
     case SR_SET_BENCH_TOOL: return s->benchmark_tool != NULL;
     case SR_SET_BENCH_VERSION: return s->benchmark_tool_version != NULL;
     case SR_SET_BACKEND: return s->backend != NULL;
@@ -289,9 +301,9 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
             src->source[f] && !dst->source[f])
             dst->source[f] = sr_xstrdup(src->source[f]);
     long *const dl[] = {&dst->tensor_parallel_size, &dst->pipeline_parallel_size, &dst->max_num_batched_tokens,
-                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len};
+                        &dst->max_num_seqs, &dst->block_size, &dst->max_model_len, &dst->num_speculative_tokens};
     const long sl[] = {src->tensor_parallel_size, src->pipeline_parallel_size, src->max_num_batched_tokens,
-                       src->max_num_seqs, src->block_size, src->max_model_len};
+                       src->max_num_seqs, src->block_size, src->max_model_len, src->num_speculative_tokens};
     for (size_t i = 0; i < sizeof sl / sizeof sl[0]; i++)
         if (*dl[i] < 0)
             *dl[i] = sl[i];
@@ -299,6 +311,7 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
         dst->gpu_memory_utilization = src->gpu_memory_utilization;
     fill_string(&dst->vllm_version, src->vllm_version);
     fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
+    fill_string(&dst->speculative_method, src->speculative_method);
     fill_string(&dst->benchmark_tool, src->benchmark_tool);
     fill_string(&dst->benchmark_tool_version, src->benchmark_tool_version);
     fill_string(&dst->backend, src->backend);
@@ -355,7 +368,8 @@ void sr_scores_init(sr_scores *s)
     memset(s, 0, sizeof *s);
     s->claimed_accuracy = NAN;
     s->max_tokens = s->truncated = s->summary_n = s->summary_right = s->claimed_n = s->claimed_right = -1;
-    s->score = s->correct = s->score_ci_low = s->score_ci_high = NAN;
+    s->full_n = s->only_here = s->only_baseline = -1;
+    s->score = s->correct = s->score_ci_low = s->score_ci_high = s->summary_delta = NAN;
     s->vs_baseline.delta = s->vs_baseline.ci_low = s->vs_baseline.ci_high = s->vs_baseline.mcnemar_p = NAN;
     s->vs_baseline.sampled_ci_low = s->vs_baseline.sampled_ci_high = NAN;
     s->ci_level = s->vs_baseline.mde = s->tost_ci_low = s->tost_ci_high = s->mcnemar_p_holm = NAN;
@@ -417,6 +431,7 @@ void sr_scores_release(sr_scores *s)
     free(s->claimed_source);
     free(s->metric_filter);
     free(s->excerpt_source);
+    sr_validity_release(&s->validity);
     sr_scores_init(s);
 }
 
@@ -536,6 +551,7 @@ static void scenario_free(sr_scenario *sc)
     free(sc->pooled.ttft_s);
     free(sc->pooled.tpot_s);
     free(sc->pooled.e2el_s);
+    sr_validity_release(&sc->validity);
 }
 
 static void model_free(sr_model *m)
@@ -631,7 +647,12 @@ void sr_sweep_release(sr_sweep *sweep)
     for (size_t i = 0; i < sweep->n_warnings; i++)
         free(sweep->warnings[i]);
     free(sweep->warnings);
+    free(sweep->baseline_warnings);
+    for (size_t i = 0; i < sweep->n_notes; i++)
+        free(sweep->notes[i]);
+    free(sweep->notes);
     sr_claim_list_release(&sweep->claims);
+    sr_provenance_release(&sweep->provenance);
     sr_settings settings = sweep->settings;
     sr_sweep_init(sweep);
     sweep->settings = settings;
@@ -700,7 +721,14 @@ void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, lon
     in->size = size;
     if (sha256)
         memcpy(in->sha256, sha256, sizeof in->sha256);
+    sr_file_digest_clear(&in->raw);
     sweep->n_inputs++;
+}
+
+void sr_sweep_input_digest(sr_sweep *sweep, const sr_file_digest *raw)
+{
+    if (sweep->n_inputs)
+        sweep->inputs[sweep->n_inputs - 1].raw = *raw;
 }
 
 void sr_sweep_warn_sentence(void *sweep, const char *sentence)
@@ -717,16 +745,71 @@ sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *export_di
     return err;
 }
 
+static void take_warning(sr_sweep *sweep, char *w)
+{
+    void *warnings = sweep->warnings;
+    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
+    sweep->warnings = warnings;
+    sweep->warnings[sweep->n_warnings++] = w;
+}
+
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *w = sr_vasprintf(fmt, ap);
     va_end(ap);
-    void *warnings = sweep->warnings;
-    sr_grow(&warnings, &sweep->cap_warnings, sweep->n_warnings + 1, sizeof *sweep->warnings);
-    sweep->warnings = warnings;
-    sweep->warnings[sweep->n_warnings++] = w;
+    take_warning(sweep, w);
+}
+
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    void *notes = sweep->notes;
+    sr_grow(&notes, &sweep->cap_notes, sweep->n_notes + 1, sizeof *sweep->notes);
+    sweep->notes = notes;
+    sweep->notes[sweep->n_notes++] = w;
+}
+
+static void take_baseline_warning(sr_sweep *sweep, char *w)
+{
+    take_warning(sweep, w);
+    void *at = sweep->baseline_warnings;
+    sr_grow(&at, &sweep->cap_baseline_warnings, sweep->n_baseline_warnings + 1, sizeof *sweep->baseline_warnings);
+    sweep->baseline_warnings = at;
+    sweep->baseline_warnings[sweep->n_baseline_warnings++] = sweep->n_warnings - 1;
+}
+
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *w = sr_vasprintf(fmt, ap);
+    va_end(ap);
+    take_baseline_warning(sweep, w);
+}
+
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence)
+{
+    take_baseline_warning(sweep, sr_xstrdup(sentence));
+}
+
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i)
+{
+    size_t lo = 0, hi = sweep->n_baseline_warnings; /* ascending: a binary search */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sweep->baseline_warnings[mid] == i)
+            return true;
+        if (sweep->baseline_warnings[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark)
@@ -810,7 +893,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
         sc->vs_baseline = sr_spread_none();
         sc->cv = sc->goodput = NAN;
-        sc->failed_requests = sc->successful_requests = sc->incomplete_requests = -1;
+        sc->failed_requests = sc->requests = sc->successful_requests = sc->incomplete_requests = -1;
         sc->tool = sc->baseline_tool = run->tool;
         for (size_t m = 0; m < SR_N_LAT; m++) {
             for (size_t p = 0; p < SR_N_PCT; p++)
@@ -821,6 +904,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
             sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0, false};
         sc->pooled.good = -1;
         sc->pooled.duration_s = NAN;
+        sc->tally = (sr_request_tally){-1, -1, -1, -1, -1, -1};
         model->n_scenarios++;
     }
     free(key);
@@ -879,6 +963,21 @@ char *sr_normalize_model_id(const char *raw)
     char *cut = sr_xstrndup(raw, len), *id = sr_nfc_dup(cut);
     free(cut);
     return id;
+}
+
+bool sr_model_id_is_local_path(const char *id)
+{
+    /* the top-level directories a served model's path starts with; no Hub
+     * organisation is named so */
+    static const char *const roots[] = {"tmp",  "var",     "home", "root",    "mnt",       "opt",    "usr",
+                                        "srv",  "scratch", "private", "Users", "workspace", "content", "dev"};
+    const char *slash = strchr(id, '/');
+    if (id[0] == '/' || id[0] == '.' || id[0] == '~')
+        return true;
+    for (size_t i = 0; slash && i < sizeof roots / sizeof roots[0]; i++)
+        if ((size_t)(slash - id) == strlen(roots[i]) && strncmp(id, roots[i], strlen(roots[i])) == 0)
+            return true;
+    return false;
 }
 
 bool sr_sweep_has_items(const sr_sweep *sweep, const char *benchmark)

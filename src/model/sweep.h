@@ -14,7 +14,9 @@
 #include "model/claims.h"      /* published claims and their verdicts */
 #include "model/kv_layout.h"  /* the KV layout of a config.json */
 #include "model/kv_summary.h" /* the KV audit's findings */
+#include "model/provenance.h" /* the chain of custody (--listing) */
 #include "model/result.h"
+#include "model/validity.h"  /* whether each figure rests on a valid measurement */
 #include "model/speed_tools.h" /* the benchmark tools and how each defines its figures */
 
 #define SR_VERSION "0.1.0"
@@ -47,7 +49,8 @@ typedef enum {
     SR_STAGE_LOAD,    /* exception while building or loading the model */
     SR_STAGE_COMPILE, /* XLA RESOURCE_EXHAUSTED, vmem/hbm/smem, compilation errors */
     SR_STAGE_SERVE,   /* errors after startup, unusable output */
-    SR_STAGE_SCORE    /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_SCORE,   /* scoring produced nothing (e.g. tool parser with no output) */
+    SR_STAGE_UNSTATED /* failed, but no file states at which stage (a planned model with no files) */
 } sr_stage;
 
 typedef struct sr_failure {
@@ -56,7 +59,7 @@ typedef struct sr_failure {
     char *source;   /* "path:line" relative to the export */
 } sr_failure;
 
-const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE */
+const char *sr_stage_name(sr_stage stage); /* "load", ... ; NULL for NONE and UNSTATED */
 
 /* ---- per-item scores (GSM8K, BFCL, plain) ------------------------------ */
 
@@ -122,6 +125,8 @@ typedef struct sr_scores {
     bool from_run_log;       /* that summary is a line of the bucket layout's run.log (source "logs/run.log:N") */
     long max_tokens;         /* answer-token limit of every item (a setting); -1 when not said */
     long truncated;          /* items cut at that limit (finish "length"); -1 when not known */
+    long full_n;             /* the task's whole item set when the files say the run scored a part of it
+                                (lm-eval's n-samples "original" under --limit); -1 when not said */
 
     /* analysis: */
     bool claim_differs; /* claimed_accuracy and the per-item mean differ by more than
@@ -133,6 +138,8 @@ typedef struct sr_scores {
     bool binary;      /* every score is 0 or 1 */
     bool is_baseline; /* this model is the baseline */
     bool compared;    /* a paired comparison with the baseline was made */
+    double summary_delta; /* score - the baseline's score when either is a summary's own figure (run.log's,
+                             a gen summary's): nothing paired, no interval, no verdict; NAN otherwise */
     sr_paired_result vs_baseline;             /* model - baseline over the items both scored; better: McNemar b
                                                  (model right only), worse: c (baseline right only) */
     double ci_level;                          /* confidence level of ci_low/ci_high: the report's, or with
@@ -158,6 +165,9 @@ typedef struct sr_scores {
     int bfcl_version, baseline_bfcl_version;  /* compared across BFCL versions (v3 "simple" against v4
                                                  "simple_python"): the two versions as the files name them;
                                                  0 when they agree or a side names none */
+    long only_here, only_baseline;            /* paired with the baseline: items this side alone scored, and
+                                                 the baseline alone; -1 when not paired */
+    sr_validity validity;                     /* analysis (validity.c): truncated, item_set, duplicates */
 } sr_scores;
 
 /* ---- serving settings --------------------------------------------------
@@ -165,7 +175,7 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
-#define SR_SETTING_FIELDS 13
+#define SR_SETTING_FIELDS 15
 
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
@@ -174,9 +184,12 @@ typedef struct sr_serving_settings {
     long max_num_batched_tokens;   /* -1 */
     long max_num_seqs;             /* -1 */
     long block_size;               /* -1 */
-    char *kv_cache_dtype;          /* "auto", "fp8", "fp8_e5m2", ...; NULL */
+    char *kv_cache_dtype;          /* "fp8", "fp8_e5m2", "bfloat16", ...; NULL (also for "auto": the model's
+                                      dtype, no setting) */
     double gpu_memory_utilization; /* NAN */
     long max_model_len;            /* -1 */
+    char *speculative_method;      /* speculative decoding: "mtp", "eagle3", "ngram", ...; NULL (none said) */
+    long num_speculative_tokens;   /* tokens it proposes a step; -1 */
     /* The serving benchmark that measured the entry's speed runs, as its files
      * say: */
     char *benchmark_tool;          /* "vllm bench serve", "aiperf", "guidellm", ...; NULL */
@@ -199,6 +212,8 @@ typedef enum {
     SR_SET_DTYPE,
     SR_SET_UTIL,
     SR_SET_LEN,
+    SR_SET_SPEC_METHOD,
+    SR_SET_SPEC_TOKENS,
     SR_SET_BENCH_TOOL,
     SR_SET_BENCH_VERSION,
     SR_SET_BACKEND,
@@ -337,6 +352,18 @@ typedef struct sr_pooled_requests {
     double duration_s;   /* summed over the runs; NAN when one does not say */
 } sr_pooled_requests;
 
+/* What the runs' per-request arrays say about the requests, counted
+ * (validity.c) before they are pooled and freed; every count -1 unless
+ * every run of the scenario carried the arrays. */
+typedef struct sr_request_tally {
+    long requests;       /* every request of the runs */
+    long completed;      /* those without an error */
+    long zero_tokens;    /* completed with 0 output tokens */
+    long with_output;    /* completed with output tokens */
+    long output_tokens;  /* summed over the completed */
+    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens */
+} sr_request_tally;
+
 typedef struct sr_scenario {
     char *key; /* "in<I>-out<O>" then "-c<C>" (a concurrency limit), "-r<R>" (a finite request
                   rate), or "-n<N>" (N prompts at once: no limit, unlimited rate) */
@@ -362,6 +389,8 @@ typedef struct sr_scenario {
     double cv;                    /* sample sd / mean of the runs; NAN under two runs */
     bool needs_more_runs;         /* cv > SR_SPEED_CV_LIMIT */
     long failed_requests;         /* summed over the runs; -1 when a run does not say */
+    long requests;                /* analysis (validity.c): completed + failed over the runs; -1 when a run does
+                                     not say */
     long successful_requests;     /* summed over the runs where the tool counts them; -1 when a run does not */
     long incomplete_requests;     /* the same, requests the tool counts as incomplete; -1 */
     sr_speed_tool tool;           /* the tool of its runs (the first run's): how its figures are defined */
@@ -373,6 +402,8 @@ typedef struct sr_scenario {
     sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
     double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */
     sr_pooled_requests pooled;    /* the runs' successful requests, when every run has per-request arrays */
+    sr_request_tally tally;       /* what their arrays said, counted before they were pooled */
+    sr_validity validity;         /* analysis (validity.c): whether the runs were a valid measurement */
 } sr_scenario;
 
 /* What a sweep over load varies, holding the lengths: the concurrency limit
@@ -436,6 +467,8 @@ typedef struct sr_reported_metric {
                                  an lm-eval results file's n-samples "effective" for the task; -1 otherwise */
     long max_tokens;          /* its answer-token limit, when it says; -1 otherwise */
     bool subtask;             /* lm-eval: the task is a subtask of a group the file reports (group_subtasks) */
+    long n_original;          /* lm-eval: the task's documents before --limit (n-samples "original"); 0 or -1
+                                 when not said */
 } sr_reported_metric;
 
 /* metric_filter of a gen_eval.py summary's accuracy (<tag>.gen-<task>.json). */
@@ -506,12 +539,26 @@ typedef struct sr_slo_capacity {
 
 /* ---- a model ----------------------------------------------------------- */
 
-/* ok, partial (lacks something the baseline has), failed (no results),
- * incomparable (results, but no benchmark and no speed scenario in common
- * with the baseline: nothing to compare, though nothing is missing). */
-typedef enum { SR_STATUS_OK = 0, SR_STATUS_PARTIAL, SR_STATUS_FAILED, SR_STATUS_INCOMPARABLE, SR_STATUS_N } sr_status;
-/* "ok", "partial", "failed", "incomparable". */
+/* ok, partial (lacks something the baseline has), failed (no results, and
+ * a file states the failure, or the run plan planned it and no file is
+ * there), incomparable (results, but no benchmark and no speed scenario in
+ * common with the baseline: nothing to compare, though nothing is missing),
+ * no results (no benchmark, speed or summary file, and no file states a
+ * failure: nothing to report, and no reason to call it failed). */
+typedef enum {
+    SR_STATUS_OK = 0,
+    SR_STATUS_PARTIAL,
+    SR_STATUS_FAILED,
+    SR_STATUS_INCOMPARABLE,
+    SR_STATUS_NO_RESULTS,
+    SR_STATUS_N
+} sr_status;
+/* "ok", "partial", "failed", "incomparable", "no_results" (report.json's
+ * words; render/shared/words.h has the readers'). */
 const char *sr_status_name(sr_status status);
+/* failed or no results: nothing of the entry's own to show in a table of
+ * results or a chart. */
+bool sr_status_without_results(sr_status status);
 
 typedef struct sr_model {
     char *id;              /* Hugging Face id org/name */
@@ -585,6 +632,8 @@ typedef struct sr_input_file {
     char sha256[65]; /* lower-case hex */
     char *kind;      /* "server_log", "bench_json", "lmeval_samples", ...; "ignored" */
     char *reason;    /* why an ignored file was not read; NULL for files read */
+    sr_file_digest raw; /* with --listing: the hashes a listing compares, of the bytes on disk as the
+                           reader read them (util/fileio.h); have 0 otherwise */
 } sr_input_file;
 
 typedef struct sr_settings {
@@ -598,10 +647,17 @@ typedef struct sr_settings {
     double equivalence_margin; /* points (1 = 0.01 of accuracy) for the equivalence test; NAN: none */
     const char *gsm8k_filter;  /* "strict-match" | "flexible-extract" */
     bool keep_going;
+    bool allow_missing; /* compare: a model, benchmark result or scenario of before's absent after is no
+                           regression (--allow-missing); by default it is one ("lost") */
     const char *configs_dir; /* --configs DIR: config.json files by model id, or NULL */
     bool appendix; /* the PDF carries the appendix: KV derivations, what-if tables, every input file */
     unsigned outputs; /* the formats to render and write (--outputs): SR_OUTPUT_* bits, all by default */
     sr_slo slo;       /* --slo: per-request latency bounds for goodput and SLO capacity; all NAN: none */
+    bool strict_validity; /* --strict-validity: an entry with a failed validity check is partial */
+    const char *const *listings; /* --listing FILE...: bucket listings the copy is checked against; n_listings 0:
+                                    none (the strings are argv's) */
+    size_t n_listings;
+    const char *listing_prefix; /* --listing-prefix: what the listings' names start with above the copy; NULL */
     struct sr_progress *progress; /* the terminal's progress line (util/progress.h, opened by cmd/), or
                                      NULL; the stages count their work on it, and it never changes a result */
 } sr_settings;
@@ -650,10 +706,16 @@ typedef struct sr_sweep {
 
     char **warnings;
     size_t n_warnings, cap_warnings;
+    size_t *baseline_warnings; /* the indices of warnings[] about the comparison with the baseline, ascending */
+    size_t n_baseline_warnings, cap_baseline_warnings;
+    char **notes; /* what was done that needs no action (a run read twice and counted once): said, not warned */
+    size_t n_notes, cap_notes;
 
     sr_settings settings;
 
     sr_claim_list claims; /* published figures to check (--claims), with their verdicts */
+
+    sr_provenance provenance; /* the copy against its bucket listings (--listing); asked false without */
 
     sr_load_curve throughput_curve; /* analysis: sr_pick_load_curves */
     sr_load_curve latency_curve;    /* the same for p99 TTFT */
@@ -678,6 +740,8 @@ const sr_model *sr_sweep_baseline(const sr_sweep *sweep);
  * all zeros is not written, the field stays empty). */
 void sr_sweep_add_input(sr_sweep *sweep, const char *path, const char *kind, long long size, const char *sha256,
                         const char *reason);
+/* The digest of the bytes on disk of the input recorded last (--listing). */
+void sr_sweep_input_digest(sr_sweep *sweep, const sr_file_digest *raw);
 /* The keep-going rule (sr_soften) for the readers of an export: with
  * keep_going, an input error (exit 3) is recorded in sink as "'path':line:
  * message; <left_out> left out" and NULL is returned; otherwise, or for any
@@ -690,6 +754,17 @@ struct sr_error *sr_sweep_soften(sr_sweep *sink, bool keep_going, const char *ex
 void sr_sweep_warn_sentence(void *sweep, const char *sentence);
 /* Append a formatted warning. */
 void sr_sweep_warn(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a warning about the comparison with the baseline (a BFCL
+ * version or an item set that differs from the baseline's, no baseline):
+ * report's concern; compare, which pairs before with after, leaves it out. */
+void sr_sweep_warn_baseline(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sr_sweep_warn_baseline_sentence(void *sweep, const char *sentence);
+/* Append a note: a fact a reader may want (a run and its twin counted
+ * once), with nothing to act on; report.json "notes", the Warnings
+ * section's "Notes", never a warning on the terminal. */
+void sr_sweep_note(sr_sweep *sweep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether warning i was made by sr_sweep_warn_baseline. */
+bool sr_sweep_warning_on_baseline(const sr_sweep *sweep, size_t i);
 
 /* Per-model helpers */
 sr_scores *sr_model_find_benchmark(sr_model *model, const char *benchmark);
@@ -748,5 +823,10 @@ char *sr_scenario_key(const sr_scenario_spec *spec);
  * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that
  * look the same are the same: docs/inputs.md); fresh string. */
 char *sr_normalize_model_id(const char *raw);
+/* Whether a model id is a local path rather than a Hub name: its first
+ * component a directory of the filesystem, as the id of a model served
+ * from model='/tmp/keras_hub_vllm_ns1sy0k7' reads "tmp/keras_hub_vllm_ns1sy0k7".
+ * Such an entry is labelled by its directory; the id stays. */
+bool sr_model_id_is_local_path(const char *id);
 
 #endif

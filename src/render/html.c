@@ -10,6 +10,7 @@
 #include "render/doc.h"
 #include "render/html.h"
 #include "render/shared/template.h"
+#include "render/shared/wrap.h"
 #include "render/shared/words.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -43,8 +44,13 @@ static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
     for (size_t c = 0; c < t->n_cols; c++) {
         const sr_cell *cl = sr_table_cell(t, r, c);
         sr_tpl_ctx *cell = sr_tpl_add(row, "cells");
-        sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text);
+        /* a figure, its unit and its interval stay on one line where a cell wraps */
+        char *spans = cl->text ? sr_spans_unbroken(cl->text) : NULL, *kept = spans ? sr_units_unbroken(spans) : NULL;
+        sr_tpl_set(cell, "text", cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : kept);
+        free(kept);
+        free(spans);
         sr_tpl_set(cell, "sub", cl->sub);
+        sr_tpl_set(cell, "flag", cl->flag);
         static const char *const tones[] = {"", "v-higher", "v-lower", "v-same", "st-partial", "missing"};
         const char *tone = cl->kind == SR_CELL_STATUS && cl->tone == SR_TONE_WORSE ? "st-failed" : tones[cl->tone];
         const char *classes[] = {t->cols[c].numeric ? "num"
@@ -60,7 +66,8 @@ static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
 }
 
 /* A table of the table layer as template values: the item is the table
- * (id, title, aside, note, sortable, cols, rows of cells), every key set. */
+ * (id, title, aside, note, legend, sortable, cols, rows of cells), every key
+ * set. */
 void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
 {
     sr_tpl_ctx *tc = sr_tpl_add(root, list);
@@ -68,6 +75,7 @@ void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
     sr_tpl_set(tc, "title", t->title);
     sr_tpl_set(tc, "aside", t->aside);
     sr_tpl_set(tc, "note", t->note);
+    sr_tpl_set(tc, "legend", t->legend);
     sr_tpl_set_bool(tc, "sortable", t->sortable);
     sr_tpl_list(tc, "cols");
     for (size_t c = 0; c < t->n_cols; c++) {

@@ -52,9 +52,12 @@ static void put_block(sr_strbuf *sb, const sr_doc_block *b, unsigned chart_files
             sr_strbuf_putc(sb, '\n');
         }
         sr_table_markdown(b->table, sb);
-        if (b->table->note) {
+        for (int k = 0; k < 2; k++) { /* the note, then the legend of the marks */
+            const char *under = k ? b->table->legend : b->table->note;
+            if (!under)
+                continue;
             sr_strbuf_putc(sb, '\n');
-            sr_markdown_escape(sb, b->table->note);
+            sr_markdown_escape(sb, under);
             sr_strbuf_putc(sb, '\n');
         }
         break;

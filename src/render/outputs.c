@@ -232,15 +232,15 @@ sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output kept[SR_MAX_OU
     }
     /* A chart with nothing to draw is not written (the reports say why),
      * nor claims.csv without claims, nor items.csv without a comparison
-     * item by item, nor any file of a format not asked for (--outputs;
-     * an older one of its name is left as it is). */
+     * item by item: each stays in the set without data, so an earlier
+     * run's file of its name is removed; a file of a format not asked for
+     * (--outputs) stays as not asked, an older one left (util/outset.h). */
     for (size_t i = 0; i < N_OUT; i++) {
-        if (!(job.formats & slot_format(i)))
+        if (!(job.formats & slot_format(i))) {
             sr_outputs_release(&out[i], 1);
-        else if (out[i].data || (i >= OUT_JSON && i != OUT_CLAIMS_CSV && i != OUT_ITEMS_CSV))
-            kept[(*n_kept)++] = out[i];
-        else
-            sr_outputs_release(&out[i], 1);
+            out[i].not_asked = true;
+        }
+        kept[(*n_kept)++] = out[i];
     }
     return NULL;
 }
@@ -318,13 +318,12 @@ sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MA
         return err;
     }
     /* a format not asked for (--outputs): neither written nor removed */
-    *n = 0;
-    for (size_t i = 0; i < N_CMP; i++) {
-        if (c->settings.outputs & cmp_slot_format(i))
-            out[(*n)++] = out[i];
-        else
+    for (size_t i = 0; i < N_CMP; i++)
+        if (!(c->settings.outputs & cmp_slot_format(i))) {
             sr_outputs_release(&out[i], 1);
-    }
+            out[i].not_asked = true;
+        }
+    *n = N_CMP;
     return NULL;
 }
 
@@ -376,7 +375,7 @@ sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUT
 const sr_output *sr_output_named(const sr_output *out, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(out[i].name, name) == 0)
+        if (out[i].data && strcmp(out[i].name, name) == 0)
             return &out[i];
     return NULL;
 }

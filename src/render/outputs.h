@@ -20,14 +20,18 @@
 /* report.json, results.csv, results.md, report.html, report.pdf,
  * results.tex, claims.csv (when there are claims), items.csv (when some
  * comparison was made item by item) and charts/NAME.{png,svg} (those with
- * something to draw), on all cores (sweep->settings.threads). */
+ * something to draw), on all cores (sweep->settings.threads). Every name is
+ * in out: without data when there is nothing to write, not_asked for a
+ * format --outputs leaves out (util/outset.h). */
 sr_error *sr_render_report_files(const sr_sweep *sweep, sr_output out[SR_MAX_OUTPUTS], size_t *n);
-/* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}. */
+/* compare.{json,csv,md,html,pdf} and charts/NAME.{png,svg}, every name as
+ * for the report. */
 sr_error *sr_render_comparison_files(const sr_comparison *c, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 /* candidates.{md,html,pdf,csv,json}, sweep.arms, kv_tokens.{png,svg}. */
 sr_error *sr_render_survey_files(const sr_survey *s, sr_output out[SR_MAX_OUTPUTS], size_t *n);
 
-/* The file called name among out[0..n), or NULL. */
+/* The file called name among out[0..n) that is written (has data), or
+ * NULL. */
 const sr_output *sr_output_named(const sr_output *out, size_t n, const char *name);
 
 #endif

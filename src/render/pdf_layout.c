@@ -128,19 +128,46 @@ static double measure(void *ctx, const char *s, size_t len)
  * word or a number. */
 static void cell_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
-    char *s = sr_pdf_clean(text);
+    char *s = sr_pdf_clean(text); /* (cell_text and table_header kept its spans whole) */
     font_measure m = {p, f, size};
     sr_wrap(s, width, measure, &m, lines);
     free(s);
 }
 
-/* Text wrapped to width in font f at size (the renderers' one wrapper). */
+/* Text wrapped to width in font f at size (the renderers' one wrapper),
+ * never inside a short bracketed span. */
 static void sr_pdf_wrap(sr_pdf *p, HPDF_Font f, double size, const char *text, double width, sr_text_list *lines)
 {
-    char *s = sr_pdf_clean(text);
+    char *s = sr_pdf_clean(text), *kept = sr_spans_unbroken(s);
     font_measure m = {p, f, size};
-    sr_wrap(s, width, measure, &m, lines);
+    sr_wrap(kept, width, measure, &m, lines);
+    free(kept);
     free(s);
+}
+
+/* The height a paragraph_at of text takes (its lines and what follows). */
+static double paragraph_height(sr_pdf *p, double w, const char *text, HPDF_Font f, double size, double after)
+{
+    sr_text_list lines = {0};
+    sr_pdf_wrap(p, f, size, text, w, &lines);
+    double h = (double)lines.n * size * 1.38 + after;
+    sr_text_list_release(&lines);
+    return h;
+}
+
+double sr_pdf_note_height(sr_pdf *p, const char *text)
+{
+    return text ? paragraph_height(p, SR_PDF_CONTENT_W, text, p->regular, SR_PDF_SMALL, 5) : 0;
+}
+
+double sr_pdf_lead_height(sr_pdf *p, const char *text)
+{
+    return text ? paragraph_height(p, SR_PDF_CONTENT_W, text, p->bold, SR_PDF_BODY, 5) : 0;
+}
+
+double sr_pdf_paragraph_height(sr_pdf *p, const char *text)
+{
+    return text ? paragraph_height(p, SR_PDF_CONTENT_W, text, p->regular, SR_PDF_BODY, 5) : 0;
 }
 
 void sr_pdf_paragraph_at(sr_pdf *p, double x, double w, const char *text, HPDF_Font f, double size, rgb c, double after)
@@ -355,12 +382,17 @@ static void free_lists(sr_text_list *a, sr_text_list *b, size_t n)
 static void table_header(sr_pdf *p, pdf_table *t)
 {
     pdf_cell cells[MAX_COLS];
+    char *titles[MAX_COLS] = {NULL};
     sr_text_list text[MAX_COLS] = {{0}}, sub[MAX_COLS] = {{0}};
-    for (size_t c = 0; c < t->n; c++)
-        cells[c] = (pdf_cell){t->cols[c].title, t->cols[c].sub, SR_PDF_INK, true, 0};
+    for (size_t c = 0; c < t->n; c++) {
+        titles[c] = t->cols[c].title ? sr_spans_unbroken(t->cols[c].title) : NULL; /* "[95% CI]" whole */
+        cells[c] = (pdf_cell){titles[c], t->cols[c].sub, SR_PDF_INK, true, 0};
+    }
     double h = layout_row(p, t, cells, true, text, sub);
     draw_row(p, t, cells, true, text, sub, h);
     free_lists(text, sub, t->n);
+    for (size_t c = 0; c < t->n; c++)
+        free(titles[c]);
 }
 
 /* Start a table; caption names it again when it goes on over a page. */
@@ -458,10 +490,14 @@ static bool cell_bold(const sr_cell *c)
  * long-model-name-..."): they may break after / - _; every other word and
  * every number stays whole. */
 #define LONG_WORD_EM 16.0
+/* A word of this many bytes with a '/' is an id ("deepseek-ai/DeepSeek-R1-
+ * Distill-Qwen-1.5B") or a path, whatever its width: it breaks there too
+ * ("tok/s" and "bytes/..." headings are shorter). */
+#define ID_BYTES 16
 
 /* The widest piece of s that must stay on one line (a word between spaces,
- * or of a longer id the widest part between / - _), and the whole of s on
- * one line, in font f at size. */
+ * or of a longer id the widest part between / - _, of a flag key=value each
+ * side of the '='), and the whole of s on one line, in font f at size. */
 static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, double *least, double *most)
 {
     if (!s)
@@ -471,9 +507,16 @@ static void text_widths(sr_pdf *p, HPDF_Font f, double size, const char *s, doub
     for (const char *word = clean; *word;) {
         size_t len = strcspn(word, " ");
         double whole = sr_pdf_width(p, f, size, word, len);
-        if (whole <= LONG_WORD_EM * size) {
+        const char *eq = memchr(word, '=', len);
+        if (eq && eq + 1 < word + len) { /* a flag "parser=phi4_mini_json" may break after its '=' */
+            for (const char *w = word; w < word + len;) {
+                size_t n = strcspn(w, " =");
+                *least = fmax(*least, sr_pdf_width(p, f, size, w, n + (w[n] == '=')));
+                w += n + (w[n] == '=');
+            }
+        } else if (whole <= LONG_WORD_EM * size && !(len >= ID_BYTES && memchr(word, '/', len))) {
             *least = fmax(*least, whole);
-        } else {
+        } else { /* a long word, or an id "org/name" or a path: after / - _ */
             for (const char *w = word; w < word + len;) {
                 size_t n = strcspn(w, " /-_");
                 *least = fmax(*least, sr_pdf_width(p, f, size, w, n + (w[n] && w[n] != ' ')));
@@ -493,29 +536,6 @@ typedef struct col_need {
 
 static char *interval_unbroken(const char *s);
 
-/* A number and its unit kept on one line ("52.1 tok/s", "708 ms", "1,024
- * tok"): the space before the unit made a no-break space. Fresh string. */
-static char *units_unbroken(const char *s)
-{
-    static const char *const units[] = {" tok/s", " tok", " ms", " GiB", " out"};
-    sr_strbuf sb;
-    sr_strbuf_init(&sb);
-    for (const char *p = s; *p; p++) {
-        bool unit = false;
-        for (size_t u = 0; u < sizeof units / sizeof units[0] && !unit && p > s && p[-1] >= '0' && p[-1] <= '9';
-             u++) {
-            size_t n = strlen(units[u]);
-            unit = strncmp(p, units[u], n) == 0 && (p[n] == '\0' || p[n] == ' ' || p[n] == ',' || p[n] == ')');
-        }
-        if (unit)
-            sr_strbuf_puts(&sb, "\xC2\xA0");
-        else
-            sr_strbuf_putc(&sb, *p);
-    }
-    sr_strbuf_puts(&sb, "");
-    return sr_strbuf_detach(&sb);
-}
-
 /* The text of cell (r, c) as drawn: the missing mark for an empty cell, an
  * interval with its no-break spaces, numbers with their units. Fresh
  * string. */
@@ -523,8 +543,8 @@ static char *cell_text(const sr_table *t, size_t r, size_t c)
 {
     const sr_cell *cl = sr_table_cell(t, r, c);
     const char *text = cl->kind == SR_CELL_EMPTY ? SR_TEXT_MISSING : cl->text ? cl->text : "";
-    char *kept = cl->kind == SR_CELL_INTERVAL ? interval_unbroken(text) : sr_xstrdup(text);
-    char *out = units_unbroken(kept);
+    char *kept = cl->kind == SR_CELL_INTERVAL ? interval_unbroken(text) : sr_spans_unbroken(text);
+    char *out = sr_units_unbroken(kept);
     free(kept);
     return out;
 }
@@ -532,15 +552,18 @@ static char *cell_text(const sr_table *t, size_t r, size_t c)
 static col_need column_need(sr_pdf *p, const sr_table *t, size_t c)
 {
     col_need n = {0, 0};
-    text_widths(p, p->bold, TABLE_SIZE, t->cols[c].title, &n.least, &n.most);
+    char *title = t->cols[c].title ? sr_spans_unbroken(t->cols[c].title) : NULL;
+    text_widths(p, p->bold, TABLE_SIZE, title, &n.least, &n.most);
+    free(title);
     text_widths(p, p->regular, SUB_SIZE, t->cols[c].sub, &n.least, &n.most);
     for (size_t r = 0; r < t->n_rows; r++) {
         const sr_cell *cl = sr_table_cell(t, r, c);
         char *text = cell_text(t, r, c);
         text_widths(p, cell_bold(cl) ? p->bold : p->regular, TABLE_SIZE, text, &n.least, &n.most); /* as drawn */
-        char *sub = cl->sub ? units_unbroken(cl->sub) : NULL;
+        char *both = sr_cell_sub_and_flag(cl), *sub = both ? sr_units_unbroken(both) : NULL;
         text_widths(p, p->regular, SUB_SIZE, sub, &n.least, &n.most);
         free(sub);
+        free(both);
         free(text);
     }
     return n;
@@ -607,62 +630,120 @@ static char *interval_unbroken(const char *s)
     return sr_strbuf_detach(&sb);
 }
 
-/* Columns idx[0, k) of t as one PDF table at size. */
-static void table_part(sr_pdf *p, const sr_table *t, const col_need *need, const size_t *idx, size_t k, double size,
-                       const char *caption)
+/* The PDF columns of columns idx[0, k) of t at size. */
+static void part_columns(const sr_table *t, const col_need *need, const size_t *idx, size_t k, double size,
+                         pdf_col *cols)
 {
     double widths[MAX_COLS];
     column_widths(t, need, idx, k, size, widths);
-    pdf_col cols[MAX_COLS];
     for (size_t i = 0; i < k; i++) {
         const sr_column *c = &t->cols[idx[i]];
         cols[i] = (pdf_col){c->title, widths[i], c->numeric, c->sub};
     }
+}
+
+/* Row r's cells of columns idx[0, k) as drawn (kept[] and subs[] hold the
+ * texts: free them after). */
+static void part_cells(const sr_table *t, size_t r, const size_t *idx, size_t k, pdf_cell *cells, char **kept,
+                       char **subs)
+{
+    for (size_t i = 0; i < k; i++) {
+        const sr_cell *c = sr_table_cell(t, r, idx[i]);
+        kept[i] = cell_text(t, r, idx[i]);
+        char *both = sr_cell_sub_and_flag(c);
+        subs[i] = both ? sr_units_unbroken(both) : NULL;
+        free(both);
+        cells[i] = (pdf_cell){kept[i], subs[i], tone_color(c), cell_bold(c), 0};
+    }
+}
+
+static void free_texts(char **kept, char **subs, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        free(kept[i]);
+        free(subs[i]);
+    }
+}
+
+/* Columns idx[0, k) of t as one PDF table at size. */
+static void table_part(sr_pdf *p, const sr_table *t, const col_need *need, const size_t *idx, size_t k, double size,
+                       const char *caption)
+{
+    pdf_col cols[MAX_COLS];
+    part_columns(t, need, idx, k, size, cols);
     pdf_table pt;
     table_begin(p, &pt, cols, k, caption, size);
     for (size_t r = 0; r < t->n_rows; r++) {
         pdf_cell cells[MAX_COLS];
         char *kept[MAX_COLS] = {NULL}, *subs[MAX_COLS] = {NULL};
-        for (size_t i = 0; i < k; i++) {
-            const sr_cell *c = sr_table_cell(t, r, idx[i]);
-            kept[i] = cell_text(t, r, idx[i]);
-            subs[i] = c->sub ? units_unbroken(c->sub) : NULL;
-            cells[i] = (pdf_cell){kept[i], subs[i], tone_color(c), cell_bold(c), 0};
-        }
+        part_cells(t, r, idx, k, cells, kept, subs);
         table_row(p, &pt, cells);
-        for (size_t i = 0; i < k; i++) {
-            free(kept[i]);
-            free(subs[i]);
-        }
+        free_texts(kept, subs, k);
     }
     table_end(p);
 }
 
-/* The table layout rule: a word or a number is never broken inside a
- * cell. The text shrinks from TABLE_SIZE towards TABLE_FLOOR until every
- * column's widest word fits the width, cells wrap at spaces, and only when
- * even the floor is too wide is the table split into groups of columns,
- * each repeating the label column (at most max_cols side by side). */
-void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
+/* The height columns idx[0, k) of t take on a page at size: the header,
+ * every row and the space after; counting stops past limit. */
+static double part_height(sr_pdf *p, const sr_table *t, const col_need *need, const size_t *idx, size_t k,
+                          double size, double limit)
 {
-    if (t->title)
-        sr_pdf_subsection(p, t->title, t->aside);
-    if (max_cols < 2 || max_cols > MAX_COLS)
-        max_cols = MAX_COLS;
-    const char *caption = t->title ? t->title : p->section_title[0] ? p->section_title : "Table";
-    col_need *need = sr_xcalloc(t->n_cols ? t->n_cols : 1, sizeof *need);
-    for (size_t c = 0; c < t->n_cols; c++)
-        need[c] = column_need(p, t, c);
-    /* Groups: as many columns beside the label as fit at the floor. */
-    size_t *starts = sr_xmalloc((t->n_cols + 1) * sizeof *starts), n_groups = 0;
+    pdf_col cols[MAX_COLS];
+    part_columns(t, need, idx, k, size, cols);
+    pdf_table pt = {cols, k < MAX_COLS ? k : MAX_COLS, 0, NULL, size};
+    pdf_cell head[MAX_COLS] = {{0}};
+    sr_text_list text[MAX_COLS] = {{0}}, sub[MAX_COLS] = {{0}};
+    char *titles[MAX_COLS] = {NULL};
+    for (size_t c = 0; c < pt.n; c++) {
+        titles[c] = cols[c].title ? sr_spans_unbroken(cols[c].title) : NULL;
+        head[c] = (pdf_cell){titles[c], cols[c].sub, SR_PDF_INK, true, 0};
+    }
+    double h = layout_row(p, &pt, head, true, text, sub) + 10;
+    free_lists(text, sub, pt.n);
+    for (size_t c = 0; c < pt.n; c++)
+        free(titles[c]);
+    for (size_t r = 0; r < t->n_rows && h <= limit; r++) {
+        pdf_cell cells[MAX_COLS];
+        char *kept[MAX_COLS] = {NULL}, *subs[MAX_COLS] = {NULL};
+        part_cells(t, r, idx, pt.n, cells, kept, subs);
+        h += layout_row(p, &pt, cells, false, text, sub);
+        free_lists(text, sub, pt.n);
+        free_texts(kept, subs, pt.n);
+    }
+    return h;
+}
+
+/* How a table goes onto pages: each column's needs, the groups of columns
+ * (starts[g] to starts[g + 1], each with the label column) and one size. */
+typedef struct table_plan {
+    col_need *need;
+    size_t *starts, n_groups;
+    double size;
+} table_plan;
+
+/* Group g's column indices into idx (the label column first); its count. */
+static size_t group_columns(const sr_table *t, const table_plan *tp, size_t g, size_t *idx)
+{
+    size_t k = 0;
+    idx[k++] = 0;
+    for (size_t c = tp->starts[g]; c < tp->starts[g + 1] && k < MAX_COLS; c++)
+        idx[k++] = c;
+    return t->n_cols ? k : 0;
+}
+
+/* Groups of columns beside the label: as many as fit at the floor, at most
+ * max_cols side by side (the label's included). */
+static void group_greedy(const sr_table *t, table_plan *tp, size_t max_cols)
+{
+    tp->n_groups = 0;
     size_t idx[MAX_COLS];
-    for (size_t c = t->n_cols ? 1 : 0; c < t->n_cols || n_groups == 0;) {
-        starts[n_groups++] = c;
+    for (size_t c = t->n_cols ? 1 : 0; c < t->n_cols || tp->n_groups == 0;) {
+        tp->starts[tp->n_groups++] = c;
         size_t k = 0;
         idx[k++] = 0;
         while (c < t->n_cols && k < max_cols) {
             idx[k] = c;
-            if (k > 1 && fitting_size(need, idx, k + 1) < TABLE_FLOOR)
+            if (k > 1 && fitting_size(tp->need, idx, k + 1) < TABLE_FLOOR)
                 break; /* the next column goes to the next group (one alone always fits its group) */
             k++;
             c++;
@@ -670,35 +751,114 @@ void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
         if (c >= t->n_cols)
             break;
     }
-    starts[n_groups] = t->n_cols;
-    /* One size for every group: the smallest any of them needs, never below the floor. */
-    double size = TABLE_SIZE;
-    for (size_t g = 0; g < n_groups; g++) {
-        size_t k = 0;
-        idx[k++] = 0;
-        for (size_t c = starts[g]; c < starts[g + 1] && k < MAX_COLS; c++)
-            idx[k++] = c;
-        size = fmin(size, fmax(TABLE_FLOOR, fitting_size(need, idx, t->n_cols ? k : 0)));
+    tp->starts[tp->n_groups] = t->n_cols;
+}
+
+static void plan_table(sr_pdf *p, const sr_table *t, size_t max_cols, table_plan *tp)
+{
+    if (max_cols < 2 || max_cols > MAX_COLS)
+        max_cols = MAX_COLS;
+    tp->need = sr_xcalloc(t->n_cols ? t->n_cols : 1, sizeof *tp->need);
+    for (size_t c = 0; c < t->n_cols; c++)
+        tp->need[c] = column_need(p, t, c);
+    /* Groups: as many columns beside the label as fit at the floor. */
+    tp->starts = sr_xmalloc((t->n_cols + 1) * sizeof *tp->starts);
+    group_greedy(t, tp, max_cols);
+    /* Split, the groups are made as even as the widths allow (6 and 5
+     * columns, not 10 and a last one alone): at most that many a group. */
+    for (size_t even = tp->n_groups > 1 ? (t->n_cols - 1 + tp->n_groups - 1) / tp->n_groups + 1 : 0;
+         even && even < max_cols; even++) {
+        size_t greedy = tp->n_groups;
+        group_greedy(t, tp, even);
+        if (tp->n_groups == greedy)
+            break;
+        group_greedy(t, tp, max_cols); /* the even split needs a group more: try one column more a group */
     }
-    for (size_t g = 0; g < n_groups; g++) {
-        size_t k = 0;
-        idx[k++] = 0;
-        for (size_t c = starts[g]; c < starts[g + 1] && k < MAX_COLS; c++)
-            idx[k++] = c;
-        if (n_groups == 1) {
-            table_part(p, t, need, idx, t->n_cols ? k : 0, size, caption);
+    size_t idx[MAX_COLS];
+    /* One size for every group: the smallest any of them needs, never below the floor. */
+    tp->size = TABLE_SIZE;
+    for (size_t g = 0; g < tp->n_groups; g++) {
+        size_t k = group_columns(t, tp, g, idx);
+        tp->size = fmin(tp->size, fmax(TABLE_FLOOR, fitting_size(tp->need, idx, k)));
+    }
+}
+
+static void plan_release(table_plan *tp)
+{
+    free(tp->starts);
+    free(tp->need);
+}
+
+#define PAGE_BODY (SR_PDF_TOP - SR_PDF_BOTTOM)
+#define KEPT_ROWS 80 /* a table of more rows is no short table: never measured whole */
+#define GROUP_CAPTION 14.0
+
+/* The height the whole table takes (title, every group with its caption,
+ * note), or more than a page when it cannot be on one. */
+static double plan_height(sr_pdf *p, const sr_table *t, const table_plan *tp)
+{
+    if (t->n_rows > KEPT_ROWS)
+        return INFINITY;
+    double h = (t->title ? 24 : 0) + sr_pdf_note_height(p, t->note);
+    size_t idx[MAX_COLS];
+    for (size_t g = 0; g < tp->n_groups && h <= PAGE_BODY; g++) {
+        size_t k = group_columns(t, tp, g, idx);
+        h += (tp->n_groups > 1 ? GROUP_CAPTION : 0) + part_height(p, t, tp->need, idx, k, tp->size, PAGE_BODY - h);
+    }
+    return h;
+}
+
+double sr_pdf_table_height(sr_pdf *p, const sr_table *t, size_t max_cols)
+{
+    table_plan tp;
+    plan_table(p, t, max_cols, &tp);
+    double h = plan_height(p, t, &tp);
+    plan_release(&tp);
+    return h;
+}
+
+/* The table layout rule: a word or a number is never broken inside a
+ * cell. The text shrinks from TABLE_SIZE towards TABLE_FLOOR until every
+ * column's widest word fits the width, cells wrap at spaces, and only when
+ * even the floor is too wide is the table split into groups of columns,
+ * each repeating the label column (at most max_cols side by side). A table
+ * that fits one page is kept on one (with its title and note): it starts
+ * on the next page rather than run over; a longer one has each group that
+ * fits a page kept whole. */
+void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols)
+{
+    table_plan tp;
+    plan_table(p, t, max_cols, &tp);
+    double whole = plan_height(p, t, &tp);
+    if (whole <= PAGE_BODY && !p->flow_table)
+        sr_pdf_need(p, whole);
+    p->flow_table = false;
+    if (t->title)
+        sr_pdf_subsection(p, t->title, t->aside);
+    const char *caption = t->title ? t->title : p->section_title[0] ? p->section_title : "Table";
+    size_t idx[MAX_COLS];
+    for (size_t g = 0; g < tp.n_groups; g++) {
+        size_t k = group_columns(t, &tp, g, idx);
+        if (tp.n_groups == 1) {
+            table_part(p, t, tp.need, idx, k, tp.size, caption);
             continue;
         }
-        char *part = sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu, with the first)", caption, starts[g] + 1,
-                                 starts[g + 1], t->n_cols);
+        if (whole > PAGE_BODY && t->n_rows <= KEPT_ROWS) { /* each group whole when it fits a page */
+            double h = GROUP_CAPTION + part_height(p, t, tp.need, idx, k, tp.size, PAGE_BODY);
+            if (h <= PAGE_BODY)
+                sr_pdf_need(p, h);
+        }
+        char *part = sr_asprintf("%s (columns %zu\xE2\x80\x93%zu of %zu, with the first)", caption, tp.starts[g] + 1,
+                                 tp.starts[g + 1], t->n_cols);
         sr_pdf_paragraph_at(p, SR_PDF_MARGIN_X, SR_PDF_CONTENT_W, part, p->regular, SR_PDF_SMALL, SR_PDF_MUTED, 2);
-        table_part(p, t, need, idx, k, size, part);
+        table_part(p, t, tp.need, idx, k, tp.size, part);
         free(part);
     }
-    free(starts);
-    free(need);
+    plan_release(&tp);
     if (t->note)
         sr_pdf_note(p, t->note);
+    if (t->legend)
+        sr_pdf_note(p, t->legend);
 }
 
 void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
@@ -739,6 +899,8 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
     sr_strbuf_release(&body);
     if (t->note)
         sr_pdf_note(p, t->note);
+    if (t->legend)
+        sr_pdf_note(p, t->legend);
 }
 
 void sr_pdf_texts(sr_pdf *p, const sr_text_list *list)
@@ -874,12 +1036,17 @@ void sr_pdf_place_chart(void *ctx, double width, double height, sr_pdf_chart_pla
         h = max_h;
         w = h * width / height;
     }
-    double room = p->y - SR_PDF_BOTTOM - 30;
+    double below = 30 + cs->caption; /* the caption stays under its chart */
+    if (h > SR_PDF_TOP - SR_PDF_BOTTOM - below) { /* even a page is short of chart and caption */
+        w *= (SR_PDF_TOP - SR_PDF_BOTTOM - below) / h;
+        h = SR_PDF_TOP - SR_PDF_BOTTOM - below;
+    }
+    double room = p->y - SR_PDF_BOTTOM - below;
     if (h > room && h * 0.8 <= room) {
         w *= room / h;
         h = room;
     }
-    sr_pdf_need(p, h + 30);
+    sr_pdf_need(p, h + below);
     if (cs->parts == 0)
         sr_pdf_bookmark(p, p->section, cs->title);
     where->doc = p->doc;

@@ -51,6 +51,8 @@ typedef struct sr_pdf {
      * measuring text was a third of a 1,000-model PDF, nearly all ASCII. */
     HPDF_UINT ascii_width[2][128];
     bool ascii_known[2][128];
+    bool flow_table; /* the next table runs on from here even when it would fit a page of its own: what
+                        introduces it does not fit that page with it, and would be left alone above it */
 } sr_pdf;
 
 /* A document with its fonts and metadata (title from name); errors: the
@@ -74,6 +76,7 @@ void sr_pdf_texts(sr_pdf *p, const sr_text_list *list);
 void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n);
 /* A section heading with its bookmark; kept with what follows. */
 void sr_pdf_section(sr_pdf *p, const char *title, bool new_page_first);
+#define SR_PDF_SECTION_H 45.0 /* the height a section heading takes */
 void sr_pdf_subsection(sr_pdf *p, const char *title, const char *aside);
 /* Label/value pairs in two columns. */
 void sr_pdf_key_value(sr_pdf *p, const char *label, const char *value);
@@ -83,6 +86,13 @@ void sr_pdf_key_value(sr_pdf *p, const char *label, const char *value);
  * header repeated, columns in groups of at most max_cols (each group
  * repeating the first column), then its note. */
 void sr_pdf_table(sr_pdf *p, const sr_table *t, size_t max_cols);
+/* The height sr_pdf_table would take for t on one page, or more than a
+ * page (INFINITY for a long one) when it cannot be kept on one. */
+double sr_pdf_table_height(sr_pdf *p, const sr_table *t, size_t max_cols);
+/* The heights a note, a lead paragraph (bold) and a paragraph of text take. */
+double sr_pdf_note_height(sr_pdf *p, const char *text);
+double sr_pdf_lead_height(sr_pdf *p, const char *text);
+double sr_pdf_paragraph_height(sr_pdf *p, const char *text);
 /* A table whose rows hold long text (messages, paths) as records: the
  * short cells of a row on one bold line, joined by " · ", the long ones
  * (columns of width share >= 3) as an indented paragraph below. */
@@ -90,14 +100,16 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t);
 /* Charts drawn as vectors onto the pages (chart.h's placer): at the text
  * width, narrower when taller than a page, or a little smaller rather than
  * leave most of a page empty; parts of one chart one below the other.
- * Start a spot as {p, title, 0, 0}; the title becomes the bookmark. */
+ * Start a spot as {p, title, 0, 0, sr_pdf_note_height(caption) + 10}; the
+ * title becomes the bookmark. */
 #define SR_PDF_CHART_SCALE (SR_PDF_CONTENT_W / SR_CHART_WIDTH) /* the widest scale */
 #define SR_PDF_CHART_MAX_H (SR_PDF_TOP - SR_PDF_BOTTOM - 40)
 typedef struct sr_pdf_chart_spot {
     sr_pdf *p;
     const char *title;
-    size_t parts; /* placed so far */
-    double h;     /* points the last part took */
+    size_t parts;   /* placed so far */
+    double h;       /* points the last part took */
+    double caption; /* points its caption takes: kept on the page of the part above it */
 } sr_pdf_chart_spot;
 void sr_pdf_place_chart(void *ctx, double width, double height, sr_pdf_chart_place *where);
 /* After the chart is drawn: move below it and write its caption. */

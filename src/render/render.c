@@ -58,11 +58,11 @@ size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx)
             idx[n++] = i;
     size_t first = n;
     for (size_t i = 0; i < sweep->n_models; i++)
-        if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED)
+        if (!sweep->models[i].is_baseline && !sr_status_without_results(sweep->models[i].status))
             idx[n++] = i;
     size_t failed = n;
     for (size_t i = 0; i < sweep->n_models; i++)
-        if (!sweep->models[i].is_baseline && sweep->models[i].status == SR_STATUS_FAILED)
+        if (!sweep->models[i].is_baseline && sr_status_without_results(sweep->models[i].status))
             idx[n++] = i;
     sort_by_plan(sweep, idx + first, failed - first);
     sort_by_plan(sweep, idx + failed, n - failed);

@@ -12,8 +12,8 @@
 #include "util/error.h"
 
 /* Display order of the report: baseline first, then the compared models in
- * the order they were found, the failed ones last. Fills idx (n_models
- * entries); returns the count. */
+ * the order they were found, the failed ones and those with no results
+ * last. Fills idx (n_models entries); returns the count. */
 size_t sr_render_model_order(const sr_sweep *sweep, size_t *idx);
 
 /* Benchmarks shown as columns: gsm8k and bfcl_simple, in that order. */

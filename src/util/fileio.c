@@ -111,6 +111,58 @@ static sr_error *open_input(const char *path, const char *shown, int *fd, struct
     return err;
 }
 
+/* ---- the bytes on disk, hashed as read (fileio.h) ------------------------------ */
+
+static unsigned digests_wanted; /* set before the readers start, read by all of them */
+/* The last file this thread read, by the path it was opened with, and its digest. */
+static _Thread_local char last_path[4096];
+static _Thread_local sr_file_digest last_digest;
+
+void sr_read_digests_want(unsigned hashes)
+{
+    digests_wanted = hashes & SR_HASH_ALL;
+}
+
+unsigned sr_read_digests_wanted(void)
+{
+    return digests_wanted;
+}
+
+static void forget_digest(void)
+{
+    last_path[0] = '\0';
+}
+
+static void remember_digest(const char *path, sr_digest *d)
+{
+    size_t n = strlen(path);
+    if (n >= sizeof last_path) {
+        forget_digest(); /* hashed again by whoever needs it */
+        return;
+    }
+    memcpy(last_path, path, n + 1);
+    sr_digest_final(d, &last_digest);
+}
+
+/* The digest of a buffer read whole, when digests are wanted. */
+static void remember_buffer(const char *path, const void *data, size_t len)
+{
+    if (!digests_wanted)
+        return;
+    sr_digest d;
+    sr_digest_init(&d, digests_wanted);
+    sr_digest_update(&d, data, len);
+    remember_digest(path, &d);
+}
+
+bool sr_read_digest_take(const char *path, sr_file_digest *out)
+{
+    if (!digests_wanted || !last_path[0] || strcmp(last_path, path) != 0)
+        return false;
+    *out = last_digest;
+    return true;
+}
+
 sr_error *sr_read_file(const char *path, const char *display_path, char **data, size_t *len)
 {
     const char *shown = display_path ? display_path : path;
@@ -123,8 +175,11 @@ sr_error *sr_read_file(const char *path, const char *display_path, char **data, 
         return err;
     char *buf = NULL;
     size_t cap = 0, used;
+    forget_digest();
     err = read_all(fd, shown, st.st_size, &buf, &cap, &used);
     close(fd);
+    if (!err)
+        remember_buffer(path, buf, used); /* the bytes on disk, before any decoding */
     /* gzip-compressed content, UTF-16 text: read as the text they hold */
     if (!err)
         err = sr_decode_buffer(shown, &buf, &used, (long long)SR_MAX_INPUT_BYTES);
@@ -169,8 +224,11 @@ sr_error *sr_read_file_reused(const char *path, const char *display_path, int sl
         b->cap = want + want / 4;
         buf = sr_xmalloc(b->cap);
     }
+    forget_digest();
     err = read_all(fd, shown, st.st_size, &buf, &b->cap, &used);
     close(fd);
+    if (!err)
+        remember_buffer(path, buf, used);
     /* gzip-compressed content, UTF-16 text: read as the text they hold (in
      * a buffer of their own, which the scratch keeps from then on) */
     if (!err && sr_needs_decoding(buf, used) &&
@@ -232,7 +290,7 @@ sr_error *sr_mkdir_p(const char *path)
         if (*p == '/' || *p == '\0') {
             char saved = *p;
             *p = '\0';
-            if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+            if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
                 sr_error *err = sr_error_new(SR_EXIT_FAILURE, copy, 0, "cannot create directory: %s", strerror(errno));
                 free(copy);
                 return err;
@@ -249,46 +307,6 @@ sr_error *sr_mkdir_p(const char *path)
         }
     }
     free(copy);
-    return NULL;
-}
-
-sr_error *sr_write_atomic(const char *path, const char *data, size_t len)
-{
-    char *tmp = sr_asprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        sr_error *err = sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot create temporary file: %s", strerror(errno));
-        free(tmp);
-        return err;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        done += (size_t)n;
-    }
-    int saved_errno = errno;
-    bool ok = done == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
-    if (!ok && done == len)
-        saved_errno = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        unlink(tmp);
-        free(tmp);
-        return sr_error_new(SR_EXIT_FAILURE, path, 0, "cannot write: %s", strerror(saved_errno));
-    }
-    free(tmp);
     return NULL;
 }
 
@@ -330,6 +348,9 @@ sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256
     char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
     sr_sha256 c;
     sr_sha256_init(&c);
+    sr_digest raw;
+    sr_digest_init(&raw, digests_wanted);
+    forget_digest();
     long long total = 0;
     for (;;) {
         ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
@@ -342,6 +363,8 @@ sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256
         if (got == 0)
             break;
         sr_sha256_update(&c, chunk, (size_t)got);
+        if (digests_wanted)
+            sr_digest_update(&raw, chunk, (size_t)got);
         total += got;
     }
     free(chunk);
@@ -349,7 +372,48 @@ sr_error *sr_sha256_file(const char *path, const char *display_path, char sha256
     if (!err) {
         sr_sha256_final_hex(&c, sha256);
         *size = total;
+        if (digests_wanted)
+            remember_digest(path, &raw);
     }
+    return err;
+}
+
+sr_error *sr_digest_file(const char *path, const char *display_path, unsigned hashes, sr_file_digest *out)
+{
+    const char *shown = display_path ? display_path : path;
+    sr_file_digest_clear(out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+    if (fd < 0)
+        return sr_input_error(shown, 0, "cannot open: %s", errno == ELOOP ? "a symbolic link (not followed)"
+                                                                              : strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return sr_input_error(shown, 0, "not a regular file; not read");
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
+    sr_digest d;
+    sr_digest_init(&d, hashes);
+    sr_error *err = NULL;
+    for (;;) {
+        ssize_t got = read(fd, chunk, SR_STREAM_CHUNK_BYTES);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = sr_input_error(shown, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        sr_digest_update(&d, chunk, (size_t)got);
+    }
+    free(chunk);
+    close(fd);
+    if (!err)
+        sr_digest_final(&d, out);
     return err;
 }
 
@@ -382,24 +446,31 @@ static sr_error *emit_line(sr_line_fn fn, void *ctx, const char *line, size_t n,
 }
 
 static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
-                                      char sha256[65]);
+                                      char sha256[65], sr_digest *raw);
+static sr_error *stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx,
+                                 long long *size, char sha256[65], sr_digest *raw);
 
 sr_error *sr_stream_lines(const char *path, const char *display_path, sr_line_fn fn, void *ctx, long long *size,
                           char sha256[65])
 {
     const char *shown = display_path ? display_path : path;
     int fd;
+    forget_digest();
     sr_error *err = open_regular(path, shown, &fd, NULL);
     if (err)
         return err;
+    sr_digest raw;
+    sr_digest_init(&raw, digests_wanted);
     /* gzip-compressed content or UTF-16 text: through the decoder */
     unsigned char head[2];
     bool decode = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && sr_needs_decoding(head, sizeof head);
     if (decode)
-        err = stream_decoded_lines(fd, shown, fn, ctx, size, sha256);
+        err = stream_decoded_lines(fd, shown, fn, ctx, size, sha256, digests_wanted ? &raw : NULL);
     else
-        err = sr_stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256);
+        err = stream_fd_lines(fd, shown, SR_STREAM_CHUNK_BYTES, fn, ctx, size, sha256, digests_wanted ? &raw : NULL);
     close(fd);
+    if (!err && digests_wanted)
+        remember_digest(path, &raw);
     return err;
 }
 
@@ -434,6 +505,13 @@ static sr_error *split_chunk(const char *p, const char *end, sr_strbuf *carry, l
 sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx, long long *size,
                              char sha256[65])
 {
+    return stream_fd_lines(fd, shown, chunk_size, fn, ctx, size, sha256, NULL);
+}
+
+/* raw, when not NULL, is fed every byte read. */
+static sr_error *stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_line_fn fn, void *ctx,
+                                 long long *size, char sha256[65], sr_digest *raw)
+{
     if (chunk_size == 0)
         return sr_error_new(SR_EXIT_FAILURE, shown, 0, "read chunk of 0 bytes");
     char *chunk = sr_xmalloc(chunk_size);
@@ -456,6 +534,8 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
             break;
         total += got;
         sr_sha256_update(&sha, chunk, (size_t)got);
+        if (raw)
+            sr_digest_update(raw, chunk, (size_t)got);
         err = split_chunk(chunk, chunk + got, &carry, &lineno, shown, fn, ctx);
     }
     /* a file that is only a BOM has no line, as sr_each_line sees it */
@@ -475,7 +555,7 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
  * gives, split into lines; *size and sha256 describe the file's bytes on
  * disk, as for any log. */
 static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, void *ctx, long long *size,
-                                      char sha256[65])
+                                      char sha256[65], sr_digest *raw)
 {
     char *chunk = sr_xmalloc(SR_STREAM_CHUNK_BYTES);
     sr_strbuf carry, text;
@@ -503,6 +583,8 @@ static sr_error *stream_decoded_lines(int fd, const char *shown, sr_line_fn fn, 
         } else {
             total += got;
             sr_sha256_update(&sha, chunk, (size_t)got);
+            if (raw)
+                sr_digest_update(raw, chunk, (size_t)got);
             err = sr_decoder_feed(dec, chunk, (size_t)got, &text);
         }
         if (!err && text.len)

@@ -8,6 +8,7 @@
 
 #include <nettle/sha2.h>
 
+#include "util/digest.h"
 #include "util/error.h"
 
 /* Largest single input file read whole (server logs are streamed by lines
@@ -42,13 +43,7 @@ typedef struct sr_lines {
 void sr_lines_init(sr_lines *it, const char *data, size_t len);
 bool sr_lines_next(sr_lines *it, const char **line, size_t *line_len);
 
-/* Write one file the user named outside OUT_DIR (--junit, --summary-md)
- * atomically: a temporary file made exclusively beside it (mkstemp: never
- * through a link), synced, then renamed over path (a symbolic link there is
- * replaced, not written through). Nothing is left behind on failure. */
-sr_error *sr_write_atomic(const char *path, const char *data, size_t len);
-
-/* mkdir -p (mode 0755); fine if it exists as a directory. */
+/* mkdir -p (mode 0777 less the umask); fine if it exists as a directory. */
 sr_error *sr_mkdir_p(const char *path);
 
 /* SHA-256 of a buffer as 64 lower-case hex digits plus NUL. */
@@ -88,6 +83,25 @@ sr_error *sr_stream_fd_lines(int fd, const char *shown, size_t chunk_size, sr_li
                              char sha256[65]);
 /* The same for a buffer already in memory. */
 sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
+
+/* ---- the bytes on disk, hashed as they are read (--listing) -----------------
+ * A bucket listing gives hashes of each object's bytes; the copy's files
+ * are hashed by the readers above as they read them, so no file is read
+ * again for its listing. sr_read_digests_want sets, for the whole process
+ * (before the readers start; 0 after), the hashes (SR_HASH_* of
+ * util/digest.h) every sr_read_file, sr_read_file_reused, sr_stream_lines
+ * and sr_sha256_file computes over the bytes on disk (before decoding or a
+ * byte-order mark is dropped); the last file a thread read is remembered
+ * for that thread, and sr_read_digest_take gives its digest to the one
+ * who records the file. */
+void sr_read_digests_want(unsigned hashes);
+unsigned sr_read_digests_wanted(void);
+/* The digest of the file this thread read last, when it was path (the
+ * path it was opened by) and hashes were wanted; false otherwise. */
+bool sr_read_digest_take(const char *path, sr_file_digest *out);
+/* A regular file's bytes hashed with `hashes` (one read; a symbolic link
+ * is not followed: an input error, as a FIFO or device is). */
+sr_error *sr_digest_file(const char *path, const char *display_path, unsigned hashes, sr_file_digest *out);
 
 /* Join two path parts with one '/'; fresh string, never NULL. */
 char *sr_path_join(const char *a, const char *b);

@@ -224,6 +224,33 @@ const char *sr_format_json_number(char *buf, size_t size, double v)
     return buf;
 }
 
+/* How many units in the last place of v (finite, not 0) x lies from it. */
+static double ulps_from(double x, double v)
+{
+    double ulp = nextafter(fabs(v), INFINITY) - fabs(v);
+    return fabs(x - v) / ulp;
+}
+
+const char *sr_format_decimal_number(char *buf, size_t size, double v)
+{
+    sr_format_json_number(buf, size, v);
+    int exponent;
+    if (!isfinite(v) || v == 0 || fabs(v) < DBL_MIN || sr_shortest_digits(v, &exponent) <= SR_DECIMAL_DIGITS)
+        return buf;
+    /* The nearest decimal of d significant digits, for d = 1, 2, ...: the
+     * first within the noise of a few operations (and unlikely to be that
+     * close by chance: util/text.h) is the value meant. */
+    double scale = 1; /* 10^(d-1) */
+    for (int d = 1; d <= SR_DECIMAL_DIGITS; d++, scale *= 10) {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.*e", d - 1, v);
+        double back = strtod(tmp, NULL), u = isfinite(back) && back != 0 ? ulps_from(back, v) : INFINITY;
+        if (u <= SR_DECIMAL_ULPS && u * scale <= SR_DECIMAL_CHANCE)
+            return sr_format_json_number(buf, size, back); /* at most d digits: back reads as that decimal */
+    }
+    return buf;
+}
+
 bool sr_utf8_valid(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + len;

@@ -38,6 +38,22 @@ const char *sr_format_fixed(char *buf, size_t size, double v, int decimals);
 const char *sr_format_count(char *buf, size_t size, long long v); /* 321,280 */
 /* Shortest round-trip JSON number ("%.17g" trimmed to what round-trips). */
 const char *sr_format_json_number(char *buf, size_t size, double v);
+/* A result of decimal arithmetic as the decimal it is. A median of two runs
+ * (60.0830 and 60.0832) is 60.083099999999995 in binary, an interval bound
+ * interpolated between bootstrap means of 400 items -0.1299375000000009,
+ * an exact McNemar p 0.7539062499999977: each is a short decimal (60.0831,
+ * -0.1299375, 0.75390625) plus the rounding of a few operations. v is
+ * printed as the shortest decimal of d <= SR_DECIMAL_DIGITS significant
+ * digits within u units in the last place, u <= SR_DECIMAL_ULPS and
+ * u x 10^(d-1) <= SR_DECIMAL_CHANCE: the chance that a double nobody meant
+ * as a decimal lies that close to one is below one in a million (2u x 2^-52
+ * x 10^(d-1)), and the value moves by less than 1e-12 of itself. Otherwise
+ * (a time measured to the nanosecond, a p-value of a normal tail) v's
+ * shortest round-trip form. */
+#define SR_DECIMAL_DIGITS 10
+#define SR_DECIMAL_ULPS 4096.0
+#define SR_DECIMAL_CHANCE 2.25e9
+const char *sr_format_decimal_number(char *buf, size_t size, double v);
 
 /* s in Unicode Normalization Form C (libunistring's u8_normalize), fresh:
  * "café" typed as e + U+0301 becomes the one character U+00E9, so names

@@ -14,7 +14,10 @@
 #     scroll (issue 31: the survey's KV tokens, max concurrency and flags
 #     and compare's n paired were cut off),
 #   - at 390 px the page does not scroll sideways, and its widest table
-#     scrolls with its first column staying.
+#     scrolls with its first column staying; compare's Before / After table
+#     shows both sides without a scroll (issue 37).
+# Then the Overview of a report without a baseline (the bucket sample): it
+# fits 1,400 px, its per-scenario columns wrapping (issue 37).
 # Usage: tests/browser/run.sh BUILD/unit-tests BUILD/sweep-report
 set -eu
 tests=${1:?usage: run.sh BUILD/unit-tests BUILD/sweep-report}
@@ -109,12 +112,14 @@ if sys.argv[2] == "report" and not r["stacked"]: problems.append("the title bloc
 if r["sticky"] != "sticky" or r.get("head_sticky") != "sticky": problems.append("the first column is not sticky")
 if r.get("scrolled", 0) <= 0: problems.append("the wide table did not scroll")
 if r.get("left") != 0 or r.get("head_left") != 0: problems.append("the first column moved when the table scrolled")
+if "sides_fit" in r and not r["sides_fit"]: problems.append("the Before / After table does not fit the screen")
 for p in problems: print("browser-test: %s: %s" % (sys.argv[3], p), file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
 }
 
-# At 1,400 px every table of the page fits its column, no heading clipped.
+# At 1,400 px every table of the page fits its column, no heading clipped ($2: only the table of
+# that id).
 at_1400() {
     python3 - "$1" "$(dirname "$0")/wide_probe.html" "$out/wide.html" <<'PY'
 import sys
@@ -124,7 +129,7 @@ open(sys.argv[3], "w").write(page.replace("</body>", probe + "</body>", 1))
 PY
     chrome --window-size=1400,1000 --virtual-time-budget=5000 --dump-dom "file://$out/wide.html" >"$out/wide-dom.html" ||
         fail "chromium could not load $(basename "$1") at 1,400 px"
-    python3 - "$out/wide-dom.html" "$(basename "$1")" <<'PY' || fail "$(basename "$1") clips a table at 1,400 px"
+    python3 - "$out/wide-dom.html" "$(basename "$1")" ${2:-} <<'PY' || fail "$(basename "$1") clips a table at 1,400 px"
 import html, json, re, sys
 m = re.search(r'data-layout="([^"]*)"', open(sys.argv[1]).read())
 if not m:
@@ -137,7 +142,10 @@ problems = []
 if r["vw"] != 1400: problems.append("the window is %s px wide, not 1,400" % r["vw"])
 if r["docw"] > r["vw"]: problems.append("the page scrolls sideways (%s px of %s)" % (r["docw"], r["vw"]))
 if not r["tables"]: problems.append("no table")
+only = sys.argv[3] if len(sys.argv) > 3 else None  # one table's id: only it is held to the page
 for t in r["tables"]:
+    if only and t["id"] != only:
+        continue
     if t["clipped"]: problems.append("table %s cuts off %s" % (t["id"], ", ".join(t["clipped"])))
     if t["scroll"] > t["width"]: problems.append("table %s is %d px in a %d px column" % (t["id"], t["scroll"], t["width"]))
 for p in problems: print("browser-test: %s: %s" % (sys.argv[2], p), file=sys.stderr)
@@ -157,3 +165,11 @@ for page in "$out/survey/candidates.html" "$out/compare/compare.html"; do
     at_390 "$page" doc
 done
 echo "browser-test: candidates.html and compare.html passed (1,400 px: no table clipped; 390 px)"
+# Issue 37 (ux 7): the Overview of a sweep without a baseline (the author's bucket never has a
+# sweep.json) fits 1,400 px, its per-scenario columns wrapping; compare's Before / After table
+# fits a phone (checked above by the probe, sides_fit).
+"$tool" report "$root/fixtures/v5e-gemma4-sweep/2026-11-02-sweep-v5e1" --configs "$root/fixtures/configs" -o "$out/nobase" >/dev/null 2>&1 ||
+    fail "sweep-report report (no baseline) failed"
+grep -q "No baseline was named" "$out/nobase/results.md" || fail "the bucket run folder has a baseline: no check of the no-baseline Overview"
+at_1400 "$out/nobase/report.html" overview
+echo "browser-test: the no-baseline Overview passed (1,400 px)"

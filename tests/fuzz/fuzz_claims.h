@@ -100,7 +100,19 @@ static void fuzz_check_claims(sr_error *err, sr_claim_list *l)
     err = sr_check_claims(sw);
     for (size_t i = 0; !err && i < sw->claims.n; i++) {
         const sr_claim *c = &sw->claims.items[i];
-        if (c->status == SR_CLAIM_UNCHECKED || (c->status == SR_CLAIM_UNMATCHED) != (c->model_index < 0))
+        /* the written table's forensics keep what the files said, a name matching no model too */
+        bool forensic = c->status == SR_CLAIM_IMPOSSIBLE || c->status == SR_CLAIM_INCONSISTENT;
+        bool unmatched = c->status == SR_CLAIM_UNMATCHED || (forensic && c->evidence == SR_CLAIM_UNMATCHED);
+        if (c->status == SR_CLAIM_UNCHECKED || unmatched != (c->model_index < 0))
+            abort();
+        if (forensic && c->evidence != SR_CLAIM_DIFFERS && c->evidence != SR_CLAIM_NOT_VERIFIABLE &&
+            c->evidence != SR_CLAIM_UNMATCHED)
+            abort();
+        if (c->status == SR_CLAIM_IMPOSSIBLE && (c->grim_n < 1 || (c->grim_below < 0 && c->grim_above < 0)))
+            abort();
+        if (c->status == SR_CLAIM_INCONSISTENT &&
+            (c->against[0] < 0 || c->against[1] < 0 || (size_t)c->against[0] >= sw->claims.n ||
+             (size_t)c->against[1] >= sw->claims.n))
             abort();
         char *detail = sr_text_claim_detail(sw, c);
         if (!fuzz_utf8(detail))

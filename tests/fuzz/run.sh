@@ -39,7 +39,7 @@ rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
 dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson yaml-0.1 libarchive 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib yaml-0.1 libarchive 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib libisal yaml-0.1 libarchive 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -85,6 +85,7 @@ seed_files() {
         fuzz_llmperf) find "$realdata/other-tools" -path '*llmperf*' -name '*.json' 2>/dev/null ;;
         fuzz_mlperf) find tests/cases/report/other-tools -name 'mlperf_log_*.txt' ;;
         fuzz_inspect) find tests/cases/report/inspect-pairing -name '*.eval' ;;
+        fuzz_listing_text) find fixtures/listings tests/cases/report/provenance-* -maxdepth 1 -name '*.txt' ;;
         fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/cases/report -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
 }
@@ -109,6 +110,15 @@ seed() {
             key=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
             head -c $max_len "$f" >"$dir/seed-$key"
         done
+        return
+    fi
+    if [ "$t" = fuzz_outset_record ]; then
+        # A manifest as the writer makes it (two kinds, a chart below charts/), and the lock
+        # file's line while a run is under way.
+        sha=ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb
+        printf 'sweep-report manifest 1\n# a comment\nreport %s 1 report.json\nreport %s 1 charts/speed_ratio.png\ncompare %s 1 compare.json\n' \
+            $sha $sha $sha >"$dir/seed-manifest"
+        printf 'sweep-report staging .sweep-report.new.AbC12345 2049 131073\n' >"$dir/seed-staging"
         return
     fi
     if [ "$t" = fuzz_bfcl ]; then
@@ -141,6 +151,13 @@ seed() {
                 >"$dir/seed-gz-u16-$key"
         done
     fi
+    if [ "$t" = fuzz_listing_json ]; then
+        # The first byte picks the piece size.
+        find fixtures/listings tests/cases/report/provenance-* -maxdepth 1 -name '*.json' | while read -r f; do
+            key=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+            { printf '\006'; head -c $seed_len "$f"; } >"$dir/seed-$key"
+        done
+    fi
     if [ "$t" = fuzz_scores_jsonl ]; then
         # No .scores.jsonl among the fixtures: convert the CSV ones.
         find fixtures -name '*.scores.csv' | while read -r f; do
@@ -160,6 +177,7 @@ dict_for() {
         fuzz_arms) echo tests/fuzz/arms.dict ;;
         fuzz_claims_md | fuzz_claims_csv) echo tests/fuzz/claims.dict ;;
         fuzz_guidellm | fuzz_aiperf | fuzz_llmperf | fuzz_mlperf | fuzz_inspect) echo tests/fuzz/tools.dict ;;
+        fuzz_listing_text | fuzz_listing_json) echo tests/fuzz/listing.dict ;;
         *) echo tests/fuzz/json.dict ;;
     esac
 }

@@ -2,20 +2,37 @@
  * rename, renameat or renameat2 (counted together) fails with EIO, every
  * other call is glibc's own. With FAILRENAME_COUNT=path nothing fails and
  * the number of calls is written to path at exit.
+ * With RAISE_SIGNAL=S, the calling thread raises signal S just before the
+ * rename that RAISE_N counts (the RAISE_N-th call, default the first) among
+ * those whose source name holds RAISE_MATCH (default: every call): a
+ * signal arriving in the middle of a switch or of a side file's rename.
  *   cc -shared -fPIC -o failrename.so tests/outset/failrename.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-static atomic_long calls;
+static atomic_long calls, matched;
 
-static int should_fail(void)
+static void maybe_raise(const char *from)
 {
+    const char *sig = getenv("RAISE_SIGNAL"), *match = getenv("RAISE_MATCH"), *nth = getenv("RAISE_N");
+    if (!sig || (match && !strstr(from, match)))
+        return;
+    long n = atomic_fetch_add(&matched, 1) + 1;
+    if (n == (nth ? strtol(nth, NULL, 10) : 1))
+        raise((int)strtol(sig, NULL, 10));
+}
+
+static int should_fail(const char *from)
+{
+    maybe_raise(from);
     long n = atomic_fetch_add(&calls, 1) + 1;
     const char *s = getenv("FAILRENAME_N");
     if (s && n == strtol(s, NULL, 10)) {
@@ -27,7 +44,7 @@ static int should_fail(void)
 
 int rename(const char *from, const char *to)
 {
-    if (should_fail())
+    if (should_fail(from))
         return -1;
     int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
     return real(from, to);
@@ -35,7 +52,7 @@ int rename(const char *from, const char *to)
 
 int renameat(int fd1, const char *from, int fd2, const char *to)
 {
-    if (should_fail())
+    if (should_fail(from))
         return -1;
     int (*real)(int, const char *, int, const char *) =
         (int (*)(int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
@@ -44,7 +61,7 @@ int renameat(int fd1, const char *from, int fd2, const char *to)
 
 int renameat2(int fd1, const char *from, int fd2, const char *to, unsigned flags)
 {
-    if (should_fail())
+    if (should_fail(from))
         return -1;
     int (*real)(int, const char *, int, const char *, unsigned) =
         (int (*)(int, const char *, int, const char *, unsigned))dlsym(RTLD_NEXT, "renameat2");

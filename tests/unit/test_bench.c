@@ -654,6 +654,32 @@ Test(bench_json, errors)
                  "expected a JSON object");
 }
 
+/* Issue 37: per-request arrays longer than the result's own count of its
+ * requests are refused, never read as extra requests. */
+Test(bench_json, per_request_arrays_beyond_the_count)
+{
+    sr_bench_run *runs;
+    size_t n;
+    const char *more = "{\"num_prompts\": 4, \"completed\": 3, \"failed\": 0, \"output_throughput\": 40.0,\n"
+                       "\"output_lens\": [8, 8, 8, 8, 8], \"ttfts\": [0.1, 0.1, 0.1, 0.1, 0.1], "
+                       "\"itls\": [[], [], [], [], []], \"errors\": [\"\", \"\", \"\", \"\", \"\"]}\n";
+    assert_error(sr_parse_bench_json("m/b.json", more, strlen(more), &runs, &n), "m/b.json", 2,
+                 "per-request arrays hold 5 requests, more than the 3 the result counts (completed 3, failed 0): not "
+                 "read as extra requests");
+    /* no count of the failed: the errors array says them, and they are requests too */
+    const char *errs = "{\"completed\": 3, \"output_throughput\": 40.0, \"output_lens\": [8, 8, 8, 0], "
+                       "\"ttfts\": [0.1, 0.1, 0.1, 0], \"itls\": [[], [], [], []], \"errors\": [\"\", \"\", \"\", \"boom\"]}";
+    json_ok(errs, &runs, &n);
+    cr_assert_eq(runs[0].requests->n, 4);
+    cr_assert_eq(runs[0].failed, 1);
+    sr_bench_runs_free(runs, n);
+    const char *prompts = "{\"num_prompts\": 2, \"output_throughput\": 40.0, \"output_lens\": [8, 8, 8], "
+                          "\"ttfts\": [0.1, 0.1, 0.1], \"itls\": [[], [], []], \"errors\": [\"\", \"\", \"\"]}";
+    assert_error(sr_parse_bench_json("m/b.json", prompts, strlen(prompts), &runs, &n), "m/b.json", 1,
+                 "per-request arrays hold 3 requests, more than the 2 prompts the result sent (num_prompts): not "
+                 "read as extra requests");
+}
+
 Test(bench_json, looks_like)
 {
     cr_assert(sr_looks_like_bench_json(new_json, strlen(new_json)));

@@ -369,6 +369,52 @@ Test(bucket, arms_known_from_run_log_alone)
     sr_sweep_release(&sw);
 }
 
+/* issue 37 item 10: an arm whose gen rows are here but whose speed figures
+ * are run.log's lines only is partial naming them (as its gen lines would
+ * be); run.log's extra serve args give every arm their speculative
+ * decoding (--speculative-config, method mtp) as a setting. */
+Test(bucket, run_log_speed_only_and_speculative_arm)
+{
+    make_root();
+    put("logs/run.log",
+        "[jev-quant 2026-10-03T09:00:00Z] start 2026-10-03-mtp-v5e1 on z\n"
+        "[jev-quant 2026-10-03T09:00:52Z] vllm env: none; extra serve args: --speculative-config "
+        "{\"method\":\"mtp\",\"num_speculative_tokens\":1}\n"
+        "[jev-quant 2026-10-03T09:01:00Z] serving org/a-it as a (long+gen, tools,mml=4096,gmu=0.80)\n"
+        "READY org/a-it after 20s\n"
+        "[jev-quant 2026-10-03T09:02:00Z] a long 1024 at concurrency 4: 1043 prompt tokens, 510.2 out tok/s, "
+        "2588.8 total tok/s, ttft 0.12 s\n");
+    put("logs/a.gen-gsm8k.json", "{\"task\": \"gsm8k\", \"n\": 2, \"right\": 1, \"accuracy\": 0.5, \"errors\": 0, "
+                                 "\"truncated\": 0, \"wall_s\": 1.0}\n");
+    put("logs/a.gen-bfcl_simple.json", "{\"task\": \"bfcl_simple\", \"n\": 2, \"right\": 2, \"accuracy\": 1.0, "
+                                       "\"errors\": 0, \"truncated\": 0, \"wall_s\": 1.0}\n");
+    put("results/2026-10-03-mtp-v5e1-a-gen/gsm8k.jsonl",
+        "{\"id\": \"gsm8k-0\", \"task\": \"gsm8k\", \"right\": true, \"model\": \"org/a-it\"}\n"
+        "{\"id\": \"gsm8k-1\", \"task\": \"gsm8k\", \"right\": false, \"model\": \"org/a-it\"}\n");
+    put("results/2026-10-03-mtp-v5e1-a-gen/bfcl_simple.jsonl",
+        "{\"id\": \"simple_0\", \"task\": \"bfcl_simple\", \"right\": true, \"model\": \"org/a-it\"}\n"
+        "{\"id\": \"simple_1\", \"task\": \"bfcl_simple\", \"right\": true, \"model\": \"org/a-it\"}\n");
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(sw.n_models, 1);
+    const sr_model *a = &sw.models[0];
+    const sr_scores *g = sr_model_benchmark(a, "gsm8k");
+    cr_assert_not_null(g);
+    cr_expect(!g->summary_only, "the gen rows are here: recomputed");
+    cr_expect_eq(a->status, SR_STATUS_PARTIAL, "its speed is run.log's lines only");
+    cr_assert_not_null(a->status_reason);
+    cr_expect(strstr(a->status_reason, "speed: run.log's figures only for 1 scenario (1,024-token prompts, "
+                                       "256-token outputs, c=4; 'logs/run.log:5'), not recomputed") != NULL,
+              "%s", a->status_reason);
+    cr_expect_str_eq(a->settings.speculative_method, "mtp");
+    cr_expect_eq(a->settings.num_speculative_tokens, 1);
+    cr_expect_str_eq(a->settings.source[SR_SET_SPEC_METHOD], "logs/run.log:2");
+    cr_expect_str_eq(a->label, "a");
+    sr_sweep_release(&sw);
+}
+
 /* The run-level copy beside the bucket (jev-tpu-v5e1/results/ in the
  * author's repository): <run>-logs/ of two runs that both served a tag
  * "a", <run>-a-gen/ rows, a <run>-logs/ without run.log (a folder of arm
@@ -499,5 +545,136 @@ Test(bucket, results_copy_as_the_export)
     cr_expect_eq(hidden, 1, "'.hidden' listed %zu times", hidden);
     cr_expect_eq(notes, 1, "'notes.md' listed %zu times", notes);
     cr_expect_eq(sub, 1, "a folder of no run: listed as ignored");
+    sr_sweep_release(&sw);
+}
+
+static bool input_ignored(const sr_sweep *sw, const char *path)
+{
+    for (size_t i = 0; i < sw->n_inputs; i++)
+        if (strcmp(sw->inputs[i].path, path) == 0)
+            return strcmp(sw->inputs[i].kind, "ignored") == 0;
+    return false;
+}
+
+static const sr_model *model_tagged(const sr_sweep *sw, const char *run, const char *tag)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        if (sw->models[i].tag && strcmp(sw->models[i].tag, tag) == 0 &&
+            (!run || (sw->models[i].run && strcmp(sw->models[i].run, run) == 0)))
+            return &sw->models[i];
+    return NULL;
+}
+
+static const char *gen_rows(void)
+{
+    return "{\"id\": \"gsm8k-0\", \"task\": \"gsm8k\", \"right\": true}\n"
+           "{\"id\": \"gsm8k-1\", \"task\": \"gsm8k\", \"right\": false}\n";
+}
+
+/* Issue 37 item 14: the results copy read unambiguously. A folder two arms'
+ * names both make (tags "a" and "a-gen": r-a-gen/ is a's gen rows and
+ * a-gen's read folder; runs "r" and "r-x": r-x-b-gen/ is r's arm x-b and
+ * r-x's arm b) is said, naming both, and read as neither's. */
+Test(bucket, results_folders_two_arms_make)
+{
+    make_root();
+    put("results/r-logs/run.log", "[jev-quant t] start r on z\n"
+                                  "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n"
+                                  "[jev-quant t] serving org/a-it as a-gen (read)\nREADY org/a-it after 1s\n"
+                                  "[jev-quant t] serving org/c-it as x-b (gen)\nREADY org/c-it after 1s\n");
+    put("results/r-a-gen/gsm8k.jsonl", gen_rows());
+    put("results/r-x-logs/run.log", "[jev-quant t] start r-x on z\n"
+                                    "[jev-quant t] serving org/b-it as b (gen)\nREADY org/b-it after 1s\n");
+    put("results/r-x-b-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    const sr_model *a = model_tagged(&sw, "r", "a"), *ag = model_tagged(&sw, "r", "a-gen"),
+                   *xb = model_tagged(&sw, "r", "x-b"), *b = model_tagged(&sw, "r-x", "b");
+    cr_assert(a && ag && xb && b, "four arms");
+    cr_expect_null(sr_model_benchmark(a, "gsm8k"), "r-a-gen/ is not a's alone");
+    cr_expect_null(sr_model_benchmark(ag, "gsm8k"));
+    cr_expect_null(sr_model_benchmark(xb, "gsm8k"), "r-x-b-gen/ is not run r's");
+    cr_expect_null(sr_model_benchmark(b, "gsm8k"), "nor run r-x's");
+    cr_expect(has_warning(&sw, "run 'r': 'results/r-a-gen' is a folder both arm 'a-gen' and arm 'a' of run.log make"));
+    cr_expect(has_warning(&sw, "'results/r-x-b-gen' is a folder both arm 'x-b' of run 'r' and arm 'b' of run 'r-x' make"));
+    cr_expect(input_ignored(&sw, "results/r-a-gen/gsm8k.jsonl"));
+    cr_expect(input_ignored(&sw, "results/r-x-b-gen/gsm8k.jsonl"));
+    sr_sweep_release(&sw);
+}
+
+/* A run.log whose start line names another run than its folder is said;
+ * in a results copy that holds that run's logs too, the folder's name
+ * stands, so one arm never gets another run's rows. */
+Test(bucket, run_log_names_another_run)
+{
+    make_root();
+    put("results/r1-logs/run.log", "[jev-quant t] start r2 on z\n"
+                                   "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r2-logs/run.log", "[jev-quant t] start r2 on z\n"
+                                   "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r2-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    const sr_model *one = model_tagged(&sw, "r1", "a"), *two = model_tagged(&sw, "r2", "a");
+    cr_assert_not_null(one, "read as run r1, its folder's name");
+    cr_assert_not_null(two);
+    cr_expect_null(sr_model_benchmark(one, "gsm8k"), "r2-a-gen/ is run r2's, not r1's");
+    cr_assert_not_null(sr_model_benchmark(two, "gsm8k"));
+    cr_expect_eq(sr_model_benchmark(two, "gsm8k")->n_items, 2, "read once, by run r2 alone");
+    cr_expect(has_warning(&sw, "'results/r1-logs/run.log':1: run.log names run 'r2', its folder run 'r1'; 'r2-logs' is "
+                               "here too, so this is read as run 'r1'"));
+    sr_sweep_release(&sw);
+
+    /* a renamed <run>-logs of a copy, no other run's logs here: run.log's name stands, said */
+    make_root();
+    put("results/renamed-logs/run.log", "[jev-quant t] start r3 on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("results/r3-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep_init(&sw);
+    err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_not_null(model_tagged(&sw, "r3", "a"));
+    cr_expect_not_null(sr_model_benchmark(model_tagged(&sw, "r3", "a"), "gsm8k"));
+    cr_expect(has_warning(&sw, "'results/renamed-logs/run.log':1: run.log names run 'r3', its folder run 'renamed': "
+                               "read as run 'r3'"));
+    sr_sweep_release(&sw);
+    /* a run folder named anything (a download renamed): its results/ are its own, nothing to say */
+    make_root();
+    put("my-download/logs/run.log", "[jev-quant t] start r4 on z\n"
+                                    "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("my-download/results/r4-a-gen/gsm8k.jsonl", gen_rows());
+    sr_sweep_init(&sw);
+    err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_expect_not_null(sr_model_benchmark(model_tagged(&sw, "r4", "a"), "gsm8k"));
+    cr_expect(!has_warning(&sw, "run.log names run"));
+    sr_sweep_release(&sw);
+}
+
+/* A results copy deeper than the levels read run by run is said and not
+ * read as one model directory of every run's files. */
+Test(bucket, results_copy_too_deep)
+{
+    make_root();
+    put("a/b/c/results/r-logs/run.log", "[jev-quant t] start r on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("a/b/c/results/r-a-gen/gsm8k.jsonl", gen_rows());
+    put("a/b/c/results/q-logs/run.log", "[jev-quant t] start q on z\n"
+                                        "[jev-quant t] serving org/a-it as a (gen)\nREADY org/a-it after 1s\n");
+    put("a/b/c/results/q-a-gen/gsm8k.jsonl", gen_rows());
+    put("m/bench.json", speed_file(100.0));
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_build_report(&sw, root, NULL, NULL);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    for (size_t i = 0; i < sw.n_models; i++)
+        cr_expect_str_neq(sw.models[i].dir, "a", "the deep copy is not one model: %s", sw.models[i].label);
+    cr_expect(has_warning(&sw, "'a' holds runs of the author's bucket layout deeper than the 2 folder levels read run "
+                               "by run (the first: 'a/b/c/results')"));
+    cr_expect(input_ignored(&sw, "a"));
     sr_sweep_release(&sw);
 }

@@ -204,9 +204,10 @@ Test(chart, desc_holds_values_and_gaps)
     size_t alen;
     render(&sw, SR_CHART_SPEED_RATIO, SR_CHART_SVG, &a, &alen);
     /* 52.1 / 92.4 = 0.5638... */
-    cr_assert_not_null(strstr(a, "Qwen/Qwen3-4B: c=1 0.56x;"), "%s", strstr(a, "<desc>"));
+    /* every scenario by its one full name (issue 37) */
+    cr_assert_not_null(strstr(a, "Qwen/Qwen3-4B: 128\xE2\x86\x92" "256 tok, c=1 0.56x;"), "%s", strstr(a, "<desc>"));
     /* granite has no 3,072-token runs: a gap, said so */
-    cr_assert_not_null(strstr(a, "3,072 tok \xE2\x80\x94;"));
+    cr_assert_not_null(strstr(a, "3,072\xE2\x86\x92" "256 tok, c=16 \xE2\x80\x94;"));
     cr_assert_null(strstr(a, FIXTURE_BASELINE ":"), "the baseline is the reference line, not a bar");
     free(a);
     render(&sw, SR_CHART_ACCURACY_DELTA, SR_CHART_SVG, &a, &alen);
@@ -490,6 +491,41 @@ Test(chart, throughput_curve_only_for_a_sweep_over_load)
     sr_sweep_release(&sw);
 }
 
+/* The throughput chart reads like its lines (ux 21): entries listed top to
+ * bottom as their lines end, whatever the display order, and each named at
+ * its line's end. */
+Test(chart, throughput_lines_in_the_order_they_end)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    const double end[] = {300, 900, 600}; /* the display order is a, b, c */
+    for (int i = 0; i < 3; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "org/%c", 'a' + i);
+        sr_model *m = sr_sweep_model(&sw, id);
+        m->status = SR_STATUS_OK;
+        long conc[] = {1, 4, 16};
+        for (int k = 0; k < 3; k++) {
+            sr_bench_run run;
+            sr_bench_run_init(&run);
+            double tok_s = end[i] * (k + 1) / 3;
+            run.output_throughput = tok_s;
+            sr_scenario_spec spec = {128, 256, conc[k], INFINITY, -1};
+            sr_model_add_run(m, &spec, &run); /* moves the run */
+            m->scenarios[m->n_scenarios - 1].median_output_throughput = tok_s;
+        }
+    }
+    sr_pick_load_curves(&sw);
+    char *a;
+    size_t alen;
+    render(&sw, SR_CHART_THROUGHPUT, SR_CHART_SVG, &a, &alen);
+    const char *b = strstr(a, "org/b:"), *c = strstr(a, "org/c:"), *first = strstr(a, "org/a:");
+    cr_assert(b && c && first, "%s", strstr(a, "<desc"));
+    cr_expect(b < c && c < first, "lines ending at 900, 600, 300 tok/s listed in that order: %s", strstr(a, "<desc"));
+    free(a);
+    sr_sweep_release(&sw);
+}
+
 /* The curve as it was picked before it was linear: for every scenario,
  * count its curve's distinct values over the whole sweep (quadratic), the
  * most values winning, the first met on a tie. */
@@ -634,10 +670,12 @@ Test(chart, absolute_desc_holds_values_and_gaps)
     cr_expect_null(strstr(a, "gemma-3n"), "failed models are left out");
     free(a);
     render(&sw, SR_CHART_SPEED, SR_CHART_SVG, &a, &alen);
-    cr_expect_not_null(strstr(a, "Qwen/Qwen3-4B: c=1 52.0 tok/s (runs 50.0 tok/s to 54.0 tok/s); c=4 170 tok/s;"), "%s",
-                       strstr(a, "<desc>"));
-    cr_expect_not_null(strstr(a, "3,072 tok \xE2\x80\x94;"), "granite did not run 3,072-token prompts");
-    cr_expect_not_null(strstr(a, FIXTURE_BASELINE ": c=1 92.4 tok/s;"), "the former baseline is a row like any other");
+    cr_expect_not_null(strstr(a, "Qwen/Qwen3-4B: 128\xE2\x86\x92" "256 tok, c=1 52.0 tok/s (runs 50.0 tok/s to 54.0 tok/s); "
+                                 "128\xE2\x86\x92" "256 tok, c=4 170 tok/s;"),
+                       "%s", strstr(a, "<desc>"));
+    cr_expect_not_null(strstr(a, "3,072\xE2\x86\x92" "256 tok, c=16 \xE2\x80\x94;"), "granite did not run 3,072-token prompts");
+    cr_expect_not_null(strstr(a, FIXTURE_BASELINE ": 128\xE2\x86\x92" "256 tok, c=1 92.4 tok/s;"),
+                       "the former baseline is a row like any other");
     free(a);
     sr_sweep_release(&sw);
 }
@@ -801,6 +839,63 @@ Test(chart, font_text_code_points_and_cut)
     s = sr_font_text_dup("caf\xC3\xA9", 5); /* fits whole */
     cr_expect_str_eq(s, "caf\xC3\xA9");
     free(s);
+}
+
+/* A label too long for its room loses its organisation first, so the
+ * model's own name stays whole: "…/SmolLM2-1.7B-Instruct", never
+ * "HuggingFaceTB/Sm…-1.7B-Instruct"; one that fits is left whole. */
+Test(chart, labels_shorten_the_organisation_first)
+{
+    sr_chart_target target = {.format = SR_CHART_SVG};
+    sr_canvas cv;
+    cr_assert_null(sr_canvas_open(&cv, &target, 800, 100));
+    const char *id = "HuggingFaceTB/SmolLM2-1.7B-Instruct";
+    double whole = sr_canvas_text_width(&cv, id, 12, false), name = sr_canvas_text_width(&cv, "\xE2\x80\xA6/SmolLM2-1.7B-Instruct", 12, false);
+    char *fit = sr_canvas_fit_label(&cv, id, 12, false, whole + 1);
+    cr_expect_str_eq(fit, id);
+    free(fit);
+    fit = sr_canvas_fit_label(&cv, id, 12, false, (whole + name) / 2);
+    cr_expect_str_eq(fit, "\xE2\x80\xA6/SmolLM2-1.7B-Instruct");
+    free(fit);
+    fit = sr_canvas_fit_label(&cv, id, 12, false, name * 0.7); /* then the middle */
+    cr_expect(strncmp(fit, "\xE2\x80\xA6/Smol", 8) == 0 && strstr(fit, "struct"), "%s", fit);
+    free(fit);
+    fit = sr_canvas_fit_label(&cv, "meta-llama/Llama-3.2-3B-Instruct (framework=sgl)", 12, false, name);
+    cr_expect(strncmp(fit, "\xE2\x80\xA6/Llama", 8) == 0, "%s", fit);
+    free(fit);
+    char *out = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "d", &out, &len));
+    free(out);
+}
+
+/* A subtitle wraps, never cut ("every column: 256-toke…", issue 37): a
+ * long one makes the chart taller by its lines past two, and what is drawn
+ * after the header moves down by as much; a short one changes nothing. */
+Test(chart, subtitle_wraps_and_the_chart_grows)
+{
+    sr_chart_target target = {.format = SR_CHART_SVG};
+    sr_canvas cv;
+    cr_assert_null(sr_chart_open(&cv, &target, 300, "short"));
+    cr_expect_float_eq(cv.height, 300, 1e-9);
+    sr_chart_header(&cv, "t", "short");
+    cr_expect_float_eq(cv.dy, 0, 1e-9);
+    sr_canvas_release(&cv);
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (int i = 0; i < 40; i++)
+        sr_strbuf_puts(&sb, "every column: 256-token outputs; ");
+    int lines = sr_canvas_count_lines(sr_strbuf_cstr(&sb), SR_CHART_SUB_SIZE, SR_CHART_WIDTH - 32);
+    cr_assert_gt(lines, 4);
+    cr_assert_null(sr_chart_open(&cv, &target, 300, sr_strbuf_cstr(&sb)));
+    cr_expect_float_eq(cv.height, 300 + (lines - 2) * 15.0, 1e-9);
+    sr_chart_header(&cv, "t", sr_strbuf_cstr(&sb));
+    cr_expect_float_eq(cv.dy, (lines - 2) * 15.0, 1e-9);
+    char *out = NULL;
+    size_t len = 0;
+    cr_assert_null(sr_canvas_close(&cv, "t-", "t", "d", &out, &len));
+    free(out);
+    sr_strbuf_release(&sb);
 }
 
 /* ---- a chart that cannot show every entry (issue 31) ---------------------- */

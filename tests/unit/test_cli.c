@@ -163,11 +163,56 @@ Test(cli, bad_choices_list_the_words)
                        "--tag takes at most 4 tags, not '5'");
 }
 
+/* SR_OPT_LIST: a comma-separated list of a choice's words, their values
+ * OR'ed; an empty item or an unknown word is refused in the shared wording. */
+typedef struct list_opts {
+    unsigned sizes;
+} list_opts;
+static const sr_cli_choice sizes[] = {{"s", 1}, {"m", 2}, {"l", 4}, {NULL, 0}};
+static const sr_cli_option list_options[] = {
+    SR_OPT_LIST(0, "sizes", "LIST", list_opts, sizes, sizes, "sizes"),
+    SR_OPT_END,
+};
+
+static sr_error *parse_list(const char *arg, unsigned *sizes_out)
+{
+    static const sr_cli_command cmd = {
+        .name = "lists", .summary = "lists", .usage = "", .max_operands = 0, .options = {list_options}};
+    char *argv[] = {"lists", "--sizes", (char *)arg, NULL};
+    list_opts o = {.sizes = 99};
+    sr_cli_parsed parsed;
+    sr_error *err = sr_cli_parse(&cmd, 3, argv, &o, stdout, &parsed);
+    *sizes_out = o.sizes;
+    return err;
+}
+
+Test(cli, lists_take_comma_separated_words)
+{
+    unsigned got;
+    cr_assert_null(parse_list("s,l", &got));
+    cr_expect_eq(got, 5u);
+    cr_assert_null(parse_list("m,m", &got));
+    cr_expect_eq(got, 2u);
+    static const char *const bad[] = {"s,,l", "", "s,", ",s", "xl", "S"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sr_error *err = parse_list(bad[i], &got);
+        cr_assert_not_null(err, "'%s' accepted", bad[i]);
+        char want[128];
+        snprintf(want, sizeof want, "--sizes takes a comma-separated list of s, m, l, not '%s'", bad[i]);
+        cr_expect_str_eq(err->message, want);
+        cr_expect_eq(got, 99u, "'%s' changed the field", bad[i]);
+        sr_error_free(err);
+    }
+}
+
 Test(cli, unknown_missing_and_misused_options)
 {
     expect_usage_error(WORDS("a", "b", "--frobnicate"), "unknown option '--frobnicate'");
     expect_usage_error(WORDS("a", "b", "--frobnicate=3"), "unknown option '--frobnicate'");
     expect_usage_error(WORDS("a", "b", "-x"), "unknown option '-x'");
+    /* a short option in the wrong case gets the right one */
+    expect_usage_error(WORDS("a", "b", "-O", "x"), "unknown option '-O'; did you mean '-o'?");
+    expect_usage_error(WORDS("a", "b", "-Q"), "unknown option '-Q'; did you mean '-q'?");
     expect_usage_error(WORDS("a", "b", "--count"), "option '--count' needs a value");
     expect_usage_error(WORDS("a", "b", "-o"), "option '-o' needs a value");
     expect_usage_error(WORDS("a", "b", "--quiet=yes"), "option '--quiet' takes no value");
@@ -346,5 +391,6 @@ Test(cli, help_prints_the_defaults_the_commands_use)
     cr_expect_eq(help_default(buf, "--tp N"), (double)p.tp);
     cr_expect_eq(help_default(buf, "--max-num-batched-tokens N"), (double)p.max_num_batched_tokens);
     cr_expect_eq(help_default(buf, "--max-num-seqs N"), (double)p.max_num_seqs);
-    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL)), "%s", buf);
+    cr_expect_not_null(strstr(buf, "default " SR_STR(SR_DEFAULT_KV_MEM_UTIL_GPU) " on gpu"), "%s", buf);
+    cr_expect_not_null(strstr(buf, SR_STR(SR_DEFAULT_KV_MEM_UTIL_TPU) " on tpu"), "%s", buf);
 }

@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "model/sweep.h"
+#include "util/progress.h"
 
 #include "sweep_builder.h"
 
@@ -555,7 +556,7 @@ Test(compare, too_few_items_keep_the_exact_mcnemar_p)
 
 /* Issue 22: an entry whose only files are lm-eval results files was read
  * (its claims are in m->reported): partial with what they claim, never
- * failed, and a warning; an entry with nothing at all stays failed. */
+ * failed, and a warning; an entry with nothing at all has no results. */
 Test(compare, results_file_claims_only_are_partial_not_failed)
 {
     sr_sweep sw;
@@ -569,13 +570,13 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
     sr_model *c = sr_sweep_model(&sw, "org/claims");
     c->reported = calloc(2, sizeof *c->reported);
     cr_assert_not_null(c->reported);
-    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1, false};
-    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1, false};
+    c->reported[0] = (sr_reported_metric){strdup("arc_easy"), strdup("acc"), 0.7, strdup("claims/results.json"), -1, -1, -1, -1, false, -1};
+    c->reported[1] = (sr_reported_metric){strdup("arc_easy"), strdup("acc_norm"), 0.65, strdup("claims/results.json"), -1, -1, -1, -1, false, -1};
     c->n_reported = c->cap_reported = 2;
     sr_model *norm = sr_sweep_model(&sw, "org/norm-only"); /* no key the report reads a task's accuracy from */
     norm->reported = calloc(1, sizeof *norm->reported);
     norm->reported[0] = (sr_reported_metric){strdup("hellaswag"), strdup("acc_norm,none"), 0.6,
-                                             strdup("norm/results.json"), -1, -1, -1, -1, false};
+                                             strdup("norm/results.json"), -1, -1, -1, -1, false, -1};
     norm->n_reported = norm->cap_reported = 1;
     sr_sweep_model(&sw, "org/nothing");
 
@@ -603,6 +604,123 @@ Test(compare, results_file_claims_only_are_partial_not_failed)
         warned |= strstr(sw.warnings[i], "org/claims: arc_easy: 'claims/results.json' claims 0.7000 but there are no "
                                          "per-item samples") != NULL;
     cr_assert(warned);
-    cr_assert_eq(sr_sweep_find_model(&sw, "org/nothing")->status, SR_STATUS_FAILED);
+    /* no file of it, no failure stated: no results, not failed at a guessed stage */
+    const sr_model *nothing = sr_sweep_find_model(&sw, "org/nothing");
+    cr_assert_eq(nothing->status, SR_STATUS_NO_RESULTS);
+    cr_assert_eq(nothing->failure.stage, SR_STAGE_NONE);
+    sr_sweep_release(&sw);
+}
+
+/* A status only from what a file states: a server log whose engine came
+ * up (KV cache sized) is no_results, not "failed at serve", whether or not
+ * other entries have results; a log that ends before the engine is up,
+ * with no error, is no_results too; a log's own root cause is a failure at
+ * its stage; a planned model with no file is failed, at no stated stage. */
+Test(compare, no_results_unless_a_file_states_a_failure)
+{
+    for (int alone = 0; alone < 2; alone++) {
+        sr_sweep sw;
+        sr_sweep_init(&sw);
+        sw.settings.resamples = 200;
+        int v[20];
+        for (int i = 0; i < 20; i++)
+            v[i] = i % 2;
+        if (!alone)
+            add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 20);
+        sr_model *up = sr_sweep_model(&sw, "org/up");
+        up->has_log = true;
+        up->log.kv_tokens = 509184;
+        up->log.source = strdup("up/server/vllm_init.log");
+        sr_model *early = sr_sweep_model(&sw, "org/early");
+        early->has_log = true;
+        early->log.source = strdup("early/server.log");
+        sr_model *broke = sr_sweep_model(&sw, "org/broke");
+        broke->has_log = true;
+        broke->log.source = strdup("broke/server.log");
+        sr_failure_set(&broke->failure, SR_STAGE_COMPILE, "RESOURCE_EXHAUSTED", "broke/server.log:9");
+        sr_model *never = sr_sweep_model(&sw, "org/never-ran");
+        never->planned = true; /* and no directory: nothing of it in the export */
+        cr_assert_null(sr_analyse(&sw, alone ? NULL : "org/base"));
+        up = sr_sweep_find_model(&sw, "org/up");
+        cr_expect_eq(up->status, SR_STATUS_NO_RESULTS, "alone %d", alone);
+        cr_expect_eq(up->failure.stage, SR_STAGE_NONE);
+        cr_expect_not_null(strstr(up->status_reason, "shows the engine up"), "%s", up->status_reason);
+        early = sr_sweep_find_model(&sw, "org/early");
+        cr_expect_eq(early->status, SR_STATUS_NO_RESULTS);
+        cr_expect_not_null(strstr(early->status_reason, "ends before the engine came up"), "%s", early->status_reason);
+        broke = sr_sweep_find_model(&sw, "org/broke");
+        cr_expect_eq(broke->status, SR_STATUS_FAILED);
+        cr_expect_eq(broke->failure.stage, SR_STAGE_COMPILE);
+        never = sr_sweep_find_model(&sw, "org/never-ran");
+        cr_expect_eq(never->status, SR_STATUS_FAILED);
+        cr_expect_eq(never->failure.stage, SR_STAGE_UNSTATED);
+        cr_expect_null(sr_stage_name(never->failure.stage));
+        sr_sweep_release(&sw);
+    }
+}
+
+/* An id that is a local path (model='/tmp/keras_hub_vllm_ns1sy0k7' reads
+ * "tmp/keras_hub_vllm_ns1sy0k7") labels its entry by the directory; the
+ * tables keep the path beside it and the id stays. A Hub id does not. */
+Test(compare, local_path_id_labelled_by_directory)
+{
+    cr_expect(sr_model_id_is_local_path("tmp/keras_hub_vllm_ns1sy0k7"));
+    cr_expect(sr_model_id_is_local_path("/tmp/keras_hub_vllm_ns1sy0k7"));
+    cr_expect(sr_model_id_is_local_path("home/me"));
+    cr_expect(!sr_model_id_is_local_path("Qwen/Qwen3-4B"));
+    cr_expect(!sr_model_id_is_local_path("tmpfs-org/model"));
+    cr_expect(!sr_model_id_is_local_path("gemma-4-E2B-it"));
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    int v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = i % 2;
+    sr_model *m = sr_sweep_model(&sw, "tmp/keras_hub_vllm_ns1sy0k7");
+    free(m->dir);
+    m->dir = strdup("gemma3-1b-kerashub-v5e");
+    add_scores(m, "gsm8k", v, 20);
+    sr_model *h = sr_sweep_model(&sw, "Qwen/Qwen3-4B");
+    free(h->dir);
+    h->dir = strdup("qwen3-4b");
+    add_scores(h, "gsm8k", v, 20);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    m = sr_sweep_find_model(&sw, "tmp/keras_hub_vllm_ns1sy0k7");
+    cr_expect_str_eq(m->label, "gemma3-1b-kerashub-v5e");
+    cr_expect_str_eq(m->table_name, "gemma3-1b-kerashub-v5e (local path tmp/keras_hub_vllm_ns1sy0k7)");
+    cr_expect_str_eq(m->id, "tmp/keras_hub_vllm_ns1sy0k7");
+    cr_expect_str_eq(sr_sweep_find_model(&sw, "Qwen/Qwen3-4B")->label, "Qwen/Qwen3-4B");
+    sr_sweep_release(&sw);
+}
+
+/* The progress line of the comparisons says what is counted once: "comparing
+ * 1/2 benchmark results with the baseline's", not "comparing 1/2
+ * comparisons". */
+Test(compare, progress_line_names_what_it_counts)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sw.settings.resamples = 200;
+    sw.settings.threads = 1;
+    sw.baseline = strdup("org/base");
+    int v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = i % 3 != 0;
+    add_scores(sr_sweep_model(&sw, "org/base"), "gsm8k", v, 20);
+    add_scores(sr_sweep_model(&sw, "org/a"), "gsm8k", v, 20);
+    add_scores(sr_sweep_model(&sw, "org/b"), "gsm8k", v, 20);
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    sw.settings.progress = sr_progress_open_always(f, 0, 0); /* every step shown */
+    cr_assert_null(sr_analyse(&sw, sw.baseline));
+    sr_progress_close(sw.settings.progress);
+    sw.settings.progress = NULL;
+    char text[4096] = {0};
+    rewind(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    cr_expect(strstr(text, "sweep-report: comparing 2/2 benchmark results with the baseline's") != NULL, "%s", text);
+    cr_expect_null(strstr(text, "comparisons"), "%s", text);
+    fclose(f);
     sr_sweep_release(&sw);
 }

@@ -318,13 +318,31 @@ Test(rerun, status_transitions_added_removed)
     cr_assert_str_eq(c.added[0]->id, "org/new");
     cr_assert_eq(c.n_removed, 1);
     cr_assert_str_eq(c.removed[0]->id, "org/gone");
-    cr_assert_eq(c.n_regressions, 1);
+    /* now fails (its results go with it: not counted again); org/partial's
+     * scenario and org/gone are lost */
+    cr_assert_eq(c.n_lost, 2);
+    cr_assert_eq(c.n_regressions, 3);
+    cr_assert(change_of(&c, "org/partial")->speed[0].lost);
+    cr_assert(!change_of(&c, "org/breaks")->accuracy[0].lost);
     char *words = sr_compare_status_words(change_of(&c, "org/breaks"));
     cr_assert_str_eq(words, "now fails at load: ValueError: new");
     free(words);
     words = sr_compare_status_words(change_of(&c, "org/other"));
     cr_assert_str_eq(words, "fails at compile: vmem 31M (was at compile: vmem 59M)");
     free(words);
+    words = sr_compare_regressions_text(&c, 0);
+    cr_assert_str_eq(words, "org/partial lost: its speed at 128-token prompts, 256-token outputs, c=16 (before 90.0 "
+                            "tok/s, no run after); org/breaks now fails at load: ValueError: new; org/gone lost: in the "
+                            "before export only (failed there), absent after");
+    free(words);
+    sr_comparison_release(&c);
+    /* --allow-missing: what is lost is listed, never a regression */
+    before.settings.allow_missing = true;
+    cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+    cr_assert_eq(c.n_lost, 2);
+    cr_assert_eq(c.n_regressions, 1);
+    cr_assert(change_of(&c, "org/partial")->speed[0].lost && !change_of(&c, "org/partial")->speed[0].regression);
+    cr_assert(!change_of(&c, "org/partial")->regression);
     words = sr_compare_regressions_text(&c, 0);
     cr_assert_str_eq(words, "org/breaks now fails at load: ValueError: new");
     free(words);
@@ -388,6 +406,53 @@ Test(rerun, scoring_failure_partial_without_the_baseline_benchmark)
     cr_assert_eq(m->status, SR_STATUS_PARTIAL, "status %d", m->status);
     cr_assert_str_eq(m->status_reason, "a benchmark's scoring produced nothing");
     sr_sweep_release(&sw);
+}
+
+/* compare's warnings speak of before and after: a benchmark read from BFCL
+ * v3 files before and v4 after is said as such, and each side's warning
+ * about its own baseline (the baseline's BFCL is v4, this model's v3) is
+ * marked so the comparison leaves it out. */
+Test(rerun, warnings_of_the_pairing_not_of_a_baseline)
+{
+    int v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = i % 2;
+    sr_sweep before, after;
+    side_init(&before, "sweep");
+    side_init(&after, "sweep");
+    for (int k = 0; k < 2; k++) {
+        sr_sweep *sw = k ? &after : &before;
+        add_base(sw);
+        add_scores_at(sr_sweep_model(sw, BASE), "bfcl_simple", "base/BFCL_v4_simple_python_result.json", 0, v, 40);
+        add_scores_at(sr_sweep_model(sw, "org/m"), "bfcl_simple",
+                      k ? "m/BFCL_v4_simple_python_result.json" : "m/BFCL_v3_simple_result.json", 0, v, 40);
+    }
+    analyse(&before);
+    analyse(&after);
+    size_t on_base = 0;
+    for (size_t i = 0; i < before.n_warnings; i++)
+        if (strstr(before.warnings[i], "compared with the baseline's BFCL v4")) {
+            cr_expect(sr_sweep_warning_on_baseline(&before, i), "%s", before.warnings[i]);
+            on_base++;
+        }
+    cr_assert_eq(on_base, 1);
+    for (size_t i = 0; i < after.n_warnings; i++) /* v4 against v4: nothing to say */
+        cr_expect_null(strstr(after.warnings[i], "BFCL v"), "%s", after.warnings[i]);
+    sr_comparison c;
+    cr_assert_null(sr_compare_sweeps(&before, &after, &before.settings, &c));
+    const sr_accuracy_change *ch = acc(change_of(&c, "org/m"), "bfcl_simple");
+    cr_expect_eq(ch->bfcl_before, 3);
+    cr_expect_eq(ch->bfcl_after, 4);
+    sr_text_list words = {0};
+    sr_compare_pairing_warnings(&c, &words);
+    cr_assert_eq(words.n, 1);
+    cr_expect_str_eq(words.items[0], "org/m: bfcl_simple: BFCL v3 before ('m/BFCL_v3_simple_result.json'), v4 after "
+                                     "('m/BFCL_v4_simple_python_result.json'): the versions' categories and checks "
+                                     "differ, so the change is not the model's alone");
+    sr_text_list_release(&words);
+    sr_comparison_release(&c);
+    sr_sweep_release(&before);
+    sr_sweep_release(&after);
 }
 
 /* Two entries of one id on each side, listed in the other order: matched

@@ -247,17 +247,18 @@ Test(html_report, holds_the_figures)
     char *html = render_html(&sw, &len);
     /* Accuracy: score, delta with interval, verdict, p, n. */
     cr_assert_not_null(strstr(html, "<td class=\"num\">0.612</td>"), "baseline GSM8K score");
-    /* Delta, verdict, MDE (none in the fixture), McNemar p, paired items. */
-    cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9 [+21.9, +27.8]</td><td class=\"v-higher\">higher</td>"
-                                    "<td class=\"num missing\">\xE2\x80\x94</td>"
-                                    "<td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
+    /* Delta, verdict, McNemar p, paired items; the MDE column, empty in
+     * every row of the fixture, is not shown (issue 37). */
+    /* (a figure and its interval joined by no-break spaces, U+00A0: kept whole where a cell wraps) */
+    cr_assert_not_null(strstr(html, "<td class=\"num\">+24.9\xC2\xA0[+21.9,\xC2\xA0+27.8]</td><td class=\"v-higher\">"
+                                    "higher</td><td class=\"num\">&lt;0.001</td><td class=\"num\">1,319</td>"));
     cr_assert_not_null(strstr(html, "\xE2\x88\x92"
-                                    "5.2 [\xE2\x88\x92"
-                                    "8.8, \xE2\x88\x92"
+                                    "5.2\xC2\xA0[\xE2\x88\x92"
+                                    "8.8,\xC2\xA0\xE2\x88\x92"
                                     "1.8]</td><td "
                                     "class=\"v-lower\">lower</td>"));
-    cr_assert_not_null(strstr(html, "<td class=\"num\">0.0 [0.0, 0.0]</td><td class=\"v-same\">no measured "
-                                    "difference</td>"));
+    cr_assert_not_null(strstr(html, "<td class=\"num\">0.0\xC2\xA0[0.0,\xC2\xA0" "0.0]</td><td class=\"v-same\">no "
+                                    "measured difference</td>"));
     cr_assert_not_null(strstr(html, ">no scores</td>"), "granite has no BFCL");
     cr_assert_not_null(strstr(html, ">failed</td>"), "the failed model is in the table");
     /* Speed: ratio and throughput; a gap for the missing scenario. */

@@ -447,13 +447,17 @@ Test(kvaudit, sample_flags_declared_utilisation)
     /* 131,072 on v5e: block 256 from the SMEM guard, 9 requests of Qwen3-4B at most */
     cr_expect_eq(q->whatif[3].max_model_len, 131072);
     cr_expect_eq(q->whatif[3].block_size, 256);
-    cr_expect(!q->whatif[3].fits || q->whatif[3].max_concurrency >= 1);
+    cr_expect(!q->whatif[3].fits);
     sr_kv_words w = words_of(&sw.models[4]);
     cr_expect_str_eq(w.layers, "36 of 36 layers hold KV (36 full); 147,456 bytes per token; one group of 36 layers "
                                "(identical specs), 37,748,736 bytes per block");
     cr_expect_not_null(strstr(w.whatif_assumptions, "held from the log: resident 7.51 GiB (total_hbm_used_gb), "
-                                                    "utilisation 0.9200; TPU v5e 16 GiB"),
+                                                    "utilisation 0.9200; no count for a max-model-len beyond the "
+                                                    "model's"),
                        "%s", w.whatif_assumptions);
+    /* issue 37: 131,072 is beyond Qwen3-4B's 40,960 positions: no count */
+    cr_expect_eq(q->whatif[3].exceeds, 40960);
+    cr_expect_eq(q->whatif[3].tokens, -1);
     sr_kv_words_release(&w);
     sr_sweep_release(&sw);
 }

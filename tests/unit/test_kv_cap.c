@@ -16,6 +16,7 @@
 #include "ingest/hf_config.h"
 #include "cmd/cmd.h"
 #include "model/sweep.h"
+#include "util/strbuf.h"
 
 #define CFG(dir) "fixtures/configs/" dir "/config.json"
 
@@ -176,6 +177,47 @@ Test(kvcap, config_snippets)
     cr_assert_null(sr_kv_layout_parse("l.json", l, strlen(l), &lay));
     cr_assert_eq(lay.layers[0].kind, SR_KV_LAYER_NONE);
     cr_assert_eq(lay.layers[3].kind, SR_KV_LAYER_FULL);
+    sr_kv_layout_release(&lay);
+}
+
+/* issue 37: the longest max-model-len vLLM accepts (its derived max_model_len):
+ * max_position_embeddings, times rope_scaling's factor unless the type counts it
+ * already; YaRN scales original_max_position_embeddings; Gemma 3 never. */
+static long derived(const char *rope, const char *model_type)
+{
+    char *json = sr_asprintf("{\"model_type\": \"%s\", \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+                             " \"num_key_value_heads\": 4, \"head_dim\": 64, \"max_position_embeddings\": 8192%s%s}",
+                             model_type, rope ? ", \"rope_scaling\": " : "", rope ? rope : "");
+    sr_kv_layout lay;
+    sr_error *err = sr_kv_layout_parse("r.json", json, strlen(json), &lay);
+    cr_assert_null(err, "%s: %s", json, err ? err->message : "");
+    long v = lay.derived_max_model_len;
+    cr_expect(sr_kv_length_exceeds(&lay, v + 1) && !sr_kv_length_exceeds(&lay, v));
+    sr_kv_layout_release(&lay);
+    free(json);
+    return v;
+}
+
+Test(kvcap, derived_max_model_len)
+{
+    cr_expect_eq(derived(NULL, "llama"), 8192);
+    cr_expect_eq(derived("{\"rope_type\": \"linear\", \"factor\": 2.0}", "llama"), 16384);
+    cr_expect_eq(derived("{\"type\": \"dynamic\", \"factor\": 4}", "llama"), 32768);
+    cr_expect_eq(derived("{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 4096}",
+                         "qwen3"), 16384);
+    cr_expect_eq(derived("{\"rope_type\": \"llama3\", \"factor\": 8.0}", "llama"), 8192);
+    cr_expect_eq(derived("{\"type\": \"longrope\", \"factor\": 4.0}", "phi3"), 8192);
+    cr_expect_eq(derived("{\"rope_type\": \"linear\", \"factor\": 8.0}", "gemma3_text"), 8192);
+    cr_expect_eq(derived("\"yarn\"", "llama"), 8192);                          /* not an object: as written */
+    cr_expect_eq(derived("{\"rope_type\": \"linear\", \"factor\": 1e300}", "llama"), 8192); /* absurd: ignored */
+    /* no positions at all: no limit, nothing exceeds */
+    const char *none = "{\"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"head_dim\": 64}";
+    sr_kv_layout lay;
+    cr_assert_null(sr_kv_layout_parse("n.json", none, strlen(none), &lay));
+    cr_expect_eq(lay.derived_max_model_len, -1);
+    cr_expect(!sr_kv_length_exceeds(&lay, 1L << 30));
+    cr_expect_eq(sr_kv_start_check(&lay, 4096, 0.5), SR_KV_NO_REQUEST_FITS);
+    cr_expect_eq(sr_kv_start_check(&lay, 4096, 1.0), SR_KV_STARTS);
     sr_kv_layout_release(&lay);
 }
 

@@ -454,6 +454,20 @@ Test(lmeval, samples_name_their_claim_key)
     cr_assert_str_eq(s.metric_filter, "exact_match,get-answer");
     sr_scores_release(&s);
 
+    /* issue 37: gsm8k labelled with its one filter "get-answer" (a task kept from
+     * 0.4.0/0.4.1) is what strict-match asks for, and names that claim key;
+     * flexible-extract it does not have. */
+    const char *get_answer = LABELLED(0, "get-answer", "18", 1.0) LABELLED(1, "get-answer", "7", 0.0);
+    cr_assert_null(parse(get_answer, NULL, "strict-match", &s));
+    cr_assert_str_eq(s.metric_filter, "exact_match,get-answer");
+    cr_assert_eq(s.n_items, 2);
+    sr_scores_release(&s);
+    sr_error *err = parse(get_answer, NULL, "flexible-extract", &s);
+    cr_assert_not_null(err);
+    cr_expect_not_null(strstr(err->message, "no filter 'flexible-extract' (the file has: get-answer)"), "%s",
+                       err->message);
+    sr_error_free(err);
+
     /* A multiple-choice task: the first metric the line names. */
     const char *mc = "{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"acc_norm\", \"acc\"], "
                      "\"filtered_resps\": [], \"acc\": 0.0, \"acc_norm\": 1.0}\n";

@@ -201,6 +201,33 @@ Test(manifest, arms_serving_flags_parsed)
     sr_arms_entries_free(e, n);
 }
 
+/* issue 37: --speculative-config's JSON is a setting (method and token
+ * count); --kv-cache-dtype auto is none (the model's own dtype). */
+Test(manifest, arms_speculative_and_auto_dtype)
+{
+    const char *text = "org/a v5e-1 load --speculative-config {\"method\":\"mtp\",\"num_speculative_tokens\":1} "
+                       "--kv-cache-dtype auto\n"
+                       "org/b v5e-1 load --speculative-config='{\"method\":\"ngram\"}'\n";
+    sr_arms_entry *e;
+    size_t n;
+    sr_error *err = arms(text, &e, &n);
+    cr_assert_null(err, "%s", err ? err->message : "");
+    cr_assert_eq(n, 2);
+    cr_expect_str_eq(e[0].settings.speculative_method, "mtp");
+    cr_expect_eq(e[0].settings.num_speculative_tokens, 1);
+    cr_expect_null(e[0].settings.kv_cache_dtype);
+    cr_expect_null(e[0].other_flags);
+    cr_expect_str_eq(e[1].settings.speculative_method, "ngram");
+    cr_expect_eq(e[1].settings.num_speculative_tokens, -1);
+    sr_arms_entries_free(e, n);
+    e = NULL;
+    n = 0;
+    expect_input_error(arms("m v5e-1 load --speculative-config {\"num_speculative_tokens\":2}\n", &e, &n), "plan.arms", 1,
+                       "flag 'speculative_config': expected a JSON object with a \"method\"");
+    expect_input_error(arms("m v5e-1 load --speculative-config mtp\n", &e, &n), "plan.arms", 1,
+                       "flag 'speculative_config': expected a JSON object");
+}
+
 Test(manifest, arms_bad_serving_flags)
 {
     sr_arms_entry *e = NULL;

@@ -117,7 +117,7 @@ Test(overview, order_is_baseline_then_those_that_keep_up_best_first)
 
     sr_table *t = sr_table_overview(&sw);
     cr_assert_not_null(t);
-    cr_expect_str_eq(t->cols[1].title, "Keeps up");
+    cr_expect_str_eq(t->cols[1].title, "Not measurably lower"); /* never a word that reads as equivalence */
     cr_expect_str_eq(sr_table_cell(t, 1, 1)->text, "yes");
     cr_expect_str_eq(sr_table_cell(t, 3, 1)->text, "no");
     cr_expect_not_null(strstr(t->aside, "2 of 3 compared entries keep up"), "%s", t->aside);
@@ -152,7 +152,7 @@ Test(overview, without_a_baseline_a_leaderboard_of_absolute_values)
     cr_assert_not_null(t);
     for (size_t c = 0; c < t->n_cols; c++) {
         cr_expect_null(strstr(t->cols[c].title, "\xCE\x94"), "no difference column: %s", t->cols[c].title);
-        cr_expect_neq(strcmp(t->cols[c].title, "Keeps up"), 0);
+        cr_expect_neq(strcmp(t->cols[c].title, "Not measurably lower"), 0);
     }
     cr_expect_str_eq(t->cols[1].title, "GSM8K accuracy");
     cr_expect_not_null(strstr(t->aside, "No baseline was named"), "%s", t->aside);
@@ -216,7 +216,11 @@ Test(overview, latency_table_only_where_latency_was_measured)
     t = sr_table_latency(&sw, SR_LAT_TTFT, &none);
     cr_assert_not_null(t);
     c = sr_table_cell(t, 0, 1);
-    cr_expect_str_eq(c->sub, "48 requests, 2 failed; p99 0.85x [0.71, 1.02] the baseline's", "%s", c->sub);
+    cr_expect_str_eq(c->sub, "48 requests; p99 0.85x [0.71, 1.02] the baseline's", "%s", c->sub);
+    cr_expect_str_eq(c->flag, "2 failed", "the failed requests beside the figure: %s", c->flag);
+    cr_expect_not_null(strstr(c->text, "\xC2\xA7"), "and its mark: %s", c->text);
+    cr_expect(t->legend && strstr(t->legend, "\xC2\xA7: requests of the scenario's runs failed"), "%s",
+                       t->legend);
     cr_expect_null(sr_table_latency(&sw, SR_LAT_E2EL, &none), "no E2EL: no table");
     sr_table_free(t);
     sr_sweep_release(&sw);
@@ -240,11 +244,12 @@ Test(overview, needs_more_runs_is_marked_in_its_cell)
             marked |= cell->text && strstr(cell->text, "3.00x\xE2\x80\xA0") != NULL;
         }
     cr_expect(marked, "the noisy ratio carries its mark");
-    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    cr_expect(t->legend && strstr(t->legend, "\xE2\x80\xA0: the runs of the scenario spread"), "%s",
+                       t->legend);
     sr_table_free(t);
     t = sr_table_overview(&sw);
     cr_assert_not_null(t);
-    cr_expect_not_null(strstr(t->note, "needs more runs"), "%s", t->note);
+    cr_expect(t->legend && strstr(t->legend, "needs more runs"), "%s", t->legend);
     sr_table_free(t);
     sr_sweep_release(&sw);
 }

@@ -491,3 +491,63 @@ Test(pdf, tables_never_break_a_number_or_a_word)
     cr_expect_geq(labels, 2, "the label column in every group: %zu", labels);
     free(out);
 }
+
+/* Issue 37 (ux 12): a table that fits one page is kept on one, with its
+ * title, rather than run two rows onto the next; a cell never breaks inside
+ * "[a, b]" (nor between a figure and its interval); a chart's caption is
+ * kept on the page of its chart. */
+Test(pdf, short_tables_and_captions_kept_whole)
+{
+    if (!fixture_have("pdftotext")) {
+        cr_log_warn("pdftotext missing: the page breaks are not checked");
+        return;
+    }
+    sr_table_builder b;
+    sr_tb_begin(&b, "t", "Short table");
+    sr_tb_column(&b, "Model", NULL, false, 3);
+    sr_tb_column(&b, "Speed vs baseline", NULL, true, 1);
+    for (int r = 0; r < 12; r++) {
+        sr_tb_row(&b);
+        char name[32];
+        snprintf(name, sizeof name, "model-%02d", r);
+        sr_tb_cell(&b, SR_CELL_TEXT, name);
+        sr_tb_cell(&b, SR_CELL_TEXT, "0.36x [0.35, 0.37] \xE2\x80\x93 0.63x [0.61, 0.64]");
+    }
+    sr_table *t = sr_tb_finish(&b);
+    sr_pdf p;
+    cr_assert_null(sr_pdf_open(&p, "layout"));
+    sr_pdf_new_page(&p);
+    p.y = SR_PDF_BOTTOM + 150; /* room for a few rows only */
+    sr_pdf_table(&p, t, 0);
+    cr_expect_eq(p.n_pages, 2, "the table starts on a page of its own");
+    /* A chart of 300 points with a 3-line caption where 250 are left: chart
+     * and caption go on the next page together (the chart alone would have
+     * been made to fit, its caption left for the next page). */
+    p.y = SR_PDF_BOTTOM + 250;
+    const char *caption = "A caption long enough to take several lines of the note's small type under the chart "
+                          "it describes, so that it needs more room than the few points left beside the chart's own "
+                          "height, which is what left the caption alone at the top of the next page before.";
+    sr_pdf_chart_spot cs = {&p, "Chart", 0, 0, sr_pdf_note_height(&p, caption) + 10};
+    sr_pdf_chart_place where;
+    sr_pdf_place_chart(&cs, SR_CHART_WIDTH, 300 / SR_PDF_CHART_SCALE, &where);
+    cr_expect_eq(p.n_pages, 3, "chart and caption on the next page");
+    cr_expect_geq(where.y - 6 - (cs.caption - 10), SR_PDF_BOTTOM - 1, "the caption fits under the chart");
+    char *data;
+    size_t len;
+    cr_assert_null(sr_pdf_save(&p, &data, &len));
+    sr_pdf_close(&p);
+    sr_table_free(t);
+    char *path = write_pdf(data, len, "kept.pdf");
+    free(data);
+    int status;
+    char *first = run("pdftotext -f 1 -l 1 -layout", path, "- 2>/dev/null", &status);
+    char *second = run("pdftotext -f 2 -l 2 -layout", path, "- 2>/dev/null", &status);
+    cr_expect_null(strstr(first, "model-00"), "no row on the page the table did not fit:\n%s", first);
+    cr_expect_not_null(strstr(second, "Short table"), "the title goes with the table:\n%s", second);
+    cr_expect_not_null(strstr(second, "model-11"), "every row on one page:\n%s", second);
+    cr_expect_not_null(strstr(second, "0.36x [0.35, 0.37]"), "an interval whole, with its figure:\n%s", second);
+    cr_expect_null(strstr(second, "[0.35,\n"), "never broken inside the brackets:\n%s", second);
+    free(first);
+    free(second);
+    done_with(path);
+}

@@ -8,7 +8,9 @@
 
 #include "render/canvas/parts.h"
 #include "render/shared/csv_cells.h"
+#include "render/shared/table_build.h"
 #include "render/shared/findings.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
 #include "util/text_list.h"
@@ -101,26 +103,37 @@ Test(render_parts, confidence_as_words)
 
 /* Issue 31: results.csv's numbers are the shortest that read back as the
  * same double (Python's repr), and points move the fraction's decimal
- * point instead of multiplying (0.0800625 * 100 is 8.006249999999999). */
+ * point instead of multiplying (0.0800625 * 100 is 8.006249999999999).
+ * Issue 37: a result of decimal arithmetic is the decimal it stands for
+ * (util/text.h), measured figures keep every digit. */
 Test(render_parts, csv_numbers_round_trip)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
-    sr_csv_num(&sb, 0.1 + 0.2);   /* 0.30000000000000004: not 0.3, which is another double */
-    sr_csv_num(&sb, 1.0 / 3.0);   /* 0.3333333333333333 (16 digits round-trip) */
-    sr_csv_num(&sb, 8.00625);     /* 8.00625 */
-    sr_csv_num(&sb, 321280);      /* 321280 */
-    sr_csv_points(&sb, 0.0800625); /* 8.00625 */
-    sr_csv_points(&sb, -0.053);   /* -5.3 */
-    sr_csv_points(&sb, 0.5);      /* 50 */
-    sr_csv_points(&sb, 1.2e-5);   /* 1.2e-3 */
-    sr_csv_points(&sb, 0);        /* 0 */
-    sr_csv_points(&sb, NAN);      /* empty */
-    cr_assert_str_eq(sr_strbuf_cstr(&sb),
-                     ",0.30000000000000004,0.3333333333333333,8.00625,321280,8.00625,-5.3,50,1.2e-3,0,");
-    /* each reads back as the double it was written from */
-    cr_assert_eq(strtod("0.30000000000000004", NULL), 0.1 + 0.2);
+    sr_csv_num(&sb, 1.0 / 3.0);        /* 0.3333333333333333 (16 digits round-trip) */
+    sr_csv_num(&sb, 8.00625);          /* 8.00625 */
+    sr_csv_num(&sb, 321280);           /* 321280 */
+    sr_csv_num(&sb, 52.79431650001243); /* a measured figure: 1,749 ulps from 52.7943165, kept */
+    sr_csv_points(&sb, 0.0800625);     /* 8.00625 */
+    sr_csv_points(&sb, -0.053);        /* -5.3 */
+    sr_csv_points(&sb, 0.5);           /* 50 */
+    sr_csv_points(&sb, 1.2e-5);        /* 1.2e-3 */
+    sr_csv_points(&sb, 0);             /* 0 */
+    sr_csv_points(&sb, NAN);           /* empty */
+    cr_assert_str_eq(sr_strbuf_cstr(&sb), ",0.3333333333333333,8.00625,321280,52.79431650001243,8.00625,-5.3,50,1.2e-3,0,");
     cr_assert_eq(strtod("0.3333333333333333", NULL), 1.0 / 3.0);
+    sr_strbuf_release(&sb);
+
+    /* The arithmetic's rounding off a short decimal: the decimal (it printed
+     * 0.30000000000000004, 60.083099999999995, -12.99375000000009) */
+    sr_strbuf_init(&sb);
+    volatile double a = 60.0830, b = 60.0832, tenth = 0.1, fifth = 0.2;
+    sr_csv_num(&sb, (a + b) / 2);           /* the median of two runs */
+    sr_csv_num(&sb, tenth + fifth);
+    sr_csv_points(&sb, -0.1299375000000009); /* a bound between bootstrap means of 400 items */
+    sr_csv_num(&sb, 0.7539062499999977);     /* an exact McNemar p, 193/256 */
+    sr_csv_num(&sb, 311.2287348000109);      /* ten digits 192 ulps off: too likely by chance, kept */
+    cr_assert_str_eq(sr_strbuf_cstr(&sb), ",60.0831,0.3,-12.99375,0.75390625,311.2287348000109");
     sr_strbuf_release(&sb);
 }
 
@@ -237,4 +250,86 @@ Test(canvas, fit_middle_keeps_the_tail)
     free(a);
     free(b);
     free(c);
+}
+
+/* Issue 37: no table keeps a column empty in every row (export-gpu-vllm0.10's
+ * "Where" of its incomplete models); the first column stays, and so does
+ * every column of a table without rows. */
+Test(render_parts, empty_columns_dropped)
+{
+    sr_table_builder b;
+    sr_tb_begin(&b, "t", NULL);
+    sr_tb_column(&b, "Model", NULL, false, 1);
+    sr_tb_column(&b, "Where", NULL, false, 1);
+    sr_tb_column(&b, "Status", NULL, false, 1);
+    sr_tb_column(&b, "Note", NULL, false, 1);
+    for (int r = 0; r < 3; r++) {
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, r == 1 ? "b" : "a");
+        sr_tb_cell(&b, SR_CELL_TEXT, NULL);
+        sr_tb_cell(&b, SR_CELL_STATUS, "partial");
+        sr_tb_cell(&b, SR_CELL_TEXT, r == 2 ? "x" : "\xE2\x80\x94");
+    }
+    sr_table *t = sr_tb_finish(&b);
+    cr_assert_eq(t->n_cols, 3);
+    cr_expect_str_eq(t->cols[1].title, "Status");
+    cr_expect_str_eq(t->cols[2].title, "Note");
+    cr_expect_str_eq(sr_table_cell(t, 1, 0)->text, "b");
+    cr_expect_str_eq(sr_table_cell(t, 2, 1)->text, "partial");
+    cr_expect_str_eq(sr_table_cell(t, 2, 2)->text, "x");
+    cr_expect_null(sr_table_cell(t, 0, 2)->text);
+    sr_table_free(t);
+
+    sr_tb_begin(&b, "none", NULL);
+    sr_tb_column(&b, "Model", NULL, false, 1);
+    sr_tb_column(&b, "Where", NULL, false, 1);
+    t = sr_tb_finish(&b);
+    cr_expect_eq(t->n_cols, 2, "no rows: the headings stay");
+    sr_table_free(t);
+}
+
+/* A chart's whisker is the interval the tables write beside the ratio:
+ * Welch's where there is one, else the range of the runs, none for runs
+ * that agree or no ratio (issue 37: the report's speed chart drew the range
+ * beside a table of Welch intervals). */
+Test(render_parts, whisker_is_the_tables_interval)
+{
+    sr_spread s = sr_spread_none();
+    double lo, hi;
+    cr_expect_not(sr_spread_whisker(&s, &lo, &hi));
+    s.ratio = 0.9;
+    s.low = 0.85;
+    s.high = 0.95;
+    s.ci_low = 0.80;
+    s.ci_high = 1.01;
+    s.note = SR_RATIO_CI_DONE;
+    char buf[64];
+    cr_assert(sr_spread_whisker(&s, &lo, &hi));
+    cr_expect_float_eq(lo, 0.80, 1e-12);
+    cr_expect_float_eq(hi, 1.01, 1e-12);
+    cr_expect_str_eq(sr_text_spread(buf, sizeof buf, &s), "0.90x [0.80, 1.01]");
+    s.note = SR_RATIO_CI_FEW_RUNS;
+    cr_assert(sr_spread_whisker(&s, &lo, &hi));
+    cr_expect_float_eq(lo, 0.85, 1e-12);
+    cr_expect_float_eq(hi, 0.95, 1e-12);
+    cr_expect_str_eq(sr_text_spread(buf, sizeof buf, &s), "0.90x (0.85\xE2\x80\x93" "0.95)");
+    s.low = s.high = 0.9;
+    cr_expect_not(sr_spread_whisker(&s, &lo, &hi));
+}
+
+/* One name per scenario, whatever columns stand beside it. */
+Test(render_parts, scenario_names_are_whole)
+{
+    sr_scenario sc = {.input_len = 1024, .output_len = 128, .concurrency = -1, .burst = 500, .request_rate = INFINITY};
+    char *name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "1,024\xE2\x86\x92" "128 tok, 500 at once");
+    free(name);
+    sc = (sr_scenario){.input_len = 128, .output_len = 256, .concurrency = 16, .burst = -1, .request_rate = INFINITY};
+    name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "128\xE2\x86\x92" "256 tok, c=16");
+    free(name);
+    sc = (sr_scenario){.input_len = 1000, .output_len = 500, .concurrency = -1, .burst = -1, .request_rate = 10};
+    name = sr_speed_scenario_name(&sc);
+    cr_expect_str_eq(name, "1,000\xE2\x86\x92" "500 tok, 10 req/s");
+    free(name);
 }

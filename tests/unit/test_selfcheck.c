@@ -53,7 +53,7 @@ static void add_reported(sr_model *m, const char *task, const char *key, double 
     void *items = m->reported;
     sr_grow(&items, &m->cap_reported, m->n_reported + 1, sizeof *m->reported);
     m->reported = items;
-    m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json"), -1, -1, -1, -1, false};
+    m->reported[m->n_reported++] = (sr_reported_metric){strdup(task), strdup(key), value, strdup("m/results.json"), -1, -1, -1, -1, false, -1};
 }
 
 /* Any metric and filter: the claim read is the one for the key the samples
@@ -123,7 +123,8 @@ static void add_summary(sr_model *m, const char *task, long n, long right, doubl
                                                         right,
                                                         truncated,
                                                         max_tokens,
-                                                        false};
+                                                        false,
+                                                        -1};
 }
 
 static bool warned(const sr_sweep *sw, const char *text)

@@ -280,8 +280,8 @@ Test(fileio, write_outputs_makes_directories)
     char base[] = "/tmp/sr-test-XXXXXX";
     cr_assert_not_null(mkdtemp(base));
     char *dir = sr_path_join(base, "out/"); /* not there yet; a trailing '/' as users type it */
-    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
-    cr_assert_null(sr_write_outputs(dir, out, 2, NULL));
+    sr_output out[2] = {{.name = "report.json", .data = "{}", .len = 2}, {.name = "charts/a.svg", .data = "<svg/>", .len = 6}};
+    cr_assert_null(sr_write_outputs(dir, "report", out, 2, NULL));
     char *path = sr_path_join(base, "out/charts/a.svg"), *data;
     size_t len;
     cr_assert_null(sr_read_file(path, NULL, &data, &len));
@@ -294,15 +294,18 @@ Test(fileio, write_outputs_makes_directories)
     FILE *f = fopen(path, "w"); /* now a file named charts */
     cr_assert_not_null(f);
     fclose(f);
-    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
+    sr_error *err = sr_write_outputs(dir, "report", out, 2, NULL);
     cr_assert_not_null(err);
     cr_expect(strstr(err->message, "not a directory") != NULL, "%s", err->message);
     sr_error_free(err);
     remove(path);
     free(path);
-    path = sr_path_join(base, "out/report.json");
-    remove(path);
-    free(path);
+    char *made[] = {"out/report.json", "out/.sweep-report.manifest", "out/.sweep-report.lock"};
+    for (size_t i = 0; i < 3; i++) {
+        path = sr_path_join(base, made[i]);
+        remove(path);
+        free(path);
+    }
     path = sr_path_join(base, "out");
     rmdir(path);
     free(path);
@@ -328,9 +331,9 @@ Test(fileio, write_outputs_leaves_what_it_did_not_make)
     FILE *f = fopen(inside, "w");
     cr_assert_not_null(f);
     fclose(f);
-    sr_output out[2] = {{"report.json", "{}", 2}, {"charts/a.svg", "<svg/>", 6}};
+    sr_output out[2] = {{.name = "report.json", .data = "{}", .len = 2}, {.name = "charts/a.svg", .data = "<svg/>", .len = 6}};
     sr_outset_notes notes = {0};
-    cr_assert_null(sr_write_outputs(dir, out, 2, &notes));
+    cr_assert_null(sr_write_outputs(dir, "report", out, 2, &notes));
     cr_expect_eq(notes.n, 2);
     for (size_t i = 0; i < notes.n; i++)
         cr_expect(strstr(notes.lines[i], "left alone") != NULL, "%s", notes.lines[i]);
@@ -344,7 +347,7 @@ Test(fileio, write_outputs_leaves_what_it_did_not_make)
     cr_assert_eq(unlink(chart), 0);
     cr_assert_eq(rmdir(charts), 0);
     cr_assert_eq(symlink(victim, charts), 0);
-    sr_error *err = sr_write_outputs(dir, out, 2, NULL);
+    sr_error *err = sr_write_outputs(dir, "report", out, 2, NULL);
     cr_assert_not_null(err);
     cr_expect_eq(err->code, SR_EXIT_FAILURE);
     cr_expect(strstr(err->message, "symbolic link; refused") != NULL, "%s", err->message);
@@ -357,8 +360,8 @@ Test(fileio, write_outputs_leaves_what_it_did_not_make)
     rmdir(kept);
     unlink(inside);
     rmdir(victim);
-    char *rest[] = {"report.json", ".sweep-report.lock"};
-    for (size_t i = 0; i < 2; i++) {
+    char *rest[] = {"report.json", ".sweep-report.lock", ".sweep-report.manifest"};
+    for (size_t i = 0; i < 3; i++) {
         char *p = sr_path_join(dir, rest[i]);
         unlink(p);
         free(p);

@@ -603,8 +603,39 @@ Test(vllm_log, settings_v0_engine_and_namespace)
              "tensor_parallel_size=4, pipeline_parallel_size=1, kv_cache_dtype=auto, seed=0, "
              "enable_prefix_caching=False)\n",
              &log);
-    assert_settings(&log.settings, "0.6.3", 4, 1, -1, 256, 16, "auto", 0.9, 32768);
+    /* kv_cache_dtype auto is the model's own dtype: no setting (docs/inputs.md) */
+    assert_settings(&log.settings, "0.6.3", 4, 1, -1, 256, 16, NULL, 0.9, 32768);
     cr_assert_str_eq(log.model_id, "org/old");
+    sr_server_log_release(&log);
+}
+
+/* issue 37: speculative decoding is a setting: the engine line's
+ * SpeculativeConfig repr (settled) outranks the args dict (asked for);
+ * speculative_config=None says nothing. */
+Test(vllm_log, settings_speculative_decoding)
+{
+    sr_server_log log;
+    parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'model': 'org/m', 'speculative_config': "
+             "{'method': 'eagle3', 'model': 'org/draft', 'num_speculative_tokens': 3}, 'max_model_len': 4096}\n"
+             "(EngineCore pid=9) INFO 03-01 10:00:05 [core.py:74] Initializing a V1 LLM engine (v0.29.1) with "
+             "config: model='org/m', speculative_config=SpeculativeConfig(method='mtp', model='org/m', "
+             "num_spec_tokens=1), tokenizer='org/m', kv_cache_dtype=auto, max_seq_len=4096, seed=0\n",
+             &log);
+    cr_assert_str_eq(log.settings.speculative_method, "mtp");
+    cr_assert_eq(log.settings.num_speculative_tokens, 1);
+    cr_assert_null(log.settings.kv_cache_dtype);
+    sr_server_log_release(&log);
+    parse_ok("INFO 03-01 10:00:00 [utils.py:326] non-default args: {'speculative_config': "
+             "{'method': 'ngram', 'num_speculative_tokens': 4, 'prompt_lookup_max': 4}}\n",
+             &log);
+    cr_assert_str_eq(log.settings.speculative_method, "ngram");
+    cr_assert_eq(log.settings.num_speculative_tokens, 4);
+    sr_server_log_release(&log);
+    parse_ok("(EngineCore pid=9) INFO 03-01 10:00:05 [core.py:74] Initializing a V1 LLM engine (v0.29.1) with "
+             "config: model='org/m', speculative_config=None, tokenizer='org/m', seed=0\n",
+             &log);
+    cr_assert_null(log.settings.speculative_method);
+    cr_assert_eq(log.settings.num_speculative_tokens, -1);
     sr_server_log_release(&log);
 }
 
@@ -668,7 +699,7 @@ Test(vllm_log, settings_hard_wrapped_lines_are_joined)
         "(EngineCore_0 pid=3902) INFO 09-03 02:12:40 [kv_cache_utils.py:849] GPU KV cache size: 1,192,160 tokens\n";
     sr_server_log log;
     parse_ok(text, &log);
-    assert_settings(&log.settings, "0.10.1.1", 2, 1, -1, -1, -1, "auto", 0.5, 16384);
+    assert_settings(&log.settings, "0.10.1.1", 2, 1, -1, -1, -1, NULL, 0.5, 16384);
     cr_assert_str_eq(log.model_id, "Qwen2-7B-Instruct");
     cr_assert_eq(log.kv_tokens, 1192160);
     cr_assert_eq(log.kv_tokens_line, 6);

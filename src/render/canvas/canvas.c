@@ -4,6 +4,7 @@
 #include "render/canvas/glyphs.h"
 #include "render/shared/wrap.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,23 +62,24 @@ sr_error *sr_canvas_close(sr_canvas *cv, const char *id_prefix, const char *titl
 
 void sr_canvas_rect(sr_canvas *cv, double x, double y, double w, double h, sr_rgb fill)
 {
-    cv->ops->rect(cv, x, y, w, h, fill);
+    cv->ops->rect(cv, x, y + cv->dy, w, h, fill);
 }
 
 void sr_canvas_line(sr_canvas *cv, double x1, double y1, double x2, double y2, double width, sr_rgb color, bool dashed)
 {
-    cv->ops->line(cv, x1, y1, x2, y2, width, color, dashed);
+    cv->ops->line(cv, x1, y1 + cv->dy, x2, y2 + cv->dy, width, color, dashed);
 }
 
 void sr_canvas_marker(sr_canvas *cv, int shape, double x, double y, double r, sr_rgb fill)
 {
     if (shape == 0) {
-        const double centre[2] = {x, y};
+        const double centre[2] = {x, y + cv->dy};
         cv->ops->shape(cv, centre, 0, r, fill);
         return;
     }
     double s = shape == 1 ? -1 : 1; /* up: apex above */
     r *= 1.25;
+    y += cv->dy;
     const double xy[6] = {x, y + s * r, x - r, y - s * r * 0.7, x + r, y - s * r * 0.7};
     cv->ops->shape(cv, xy, 3, 0, fill);
 }
@@ -94,7 +96,7 @@ double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double 
 {
     static const sr_rgb white = {1, 1, 1};
     double w = sr_canvas_text_width(cv, s, size, false);
-    cv->ops->rect(cv, x - 1.5, y - size * 0.85, w + 3, size * 1.1, white);
+    cv->ops->rect(cv, x - 1.5, y + cv->dy - size * 0.85, w + 3, size * 1.1, white);
     return sr_canvas_text(cv, x, y, s, size, false, 0, color);
 }
 
@@ -114,7 +116,7 @@ double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double s
 {
     char *clean = sr_font_text_dup(s, MAX_TEXT_BYTES);
     double w = clean_width(cv, clean, size, bold);
-    cv->ops->text(cv, x - w * align, y, clean, size, bold, color);
+    cv->ops->text(cv, x - w * align, y + cv->dy, clean, size, bold, color);
     free(clean);
     return w;
 }
@@ -196,6 +198,21 @@ char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold,
     return sr_strbuf_detach(&sb);
 }
 
+char *sr_canvas_fit_label(sr_canvas *cv, const char *s, double size, bool bold, double max_width)
+{
+    char *whole = sr_canvas_fit_middle(cv, s, size, bold, max_width), *clean = sr_font_text_dup(s, 0);
+    bool fits = strcmp(whole, clean) == 0;
+    free(clean);
+    size_t org = strcspn(s, "/ ("); /* an organisation: a '/' before the first space or parenthesis */
+    if (fits || org == 0 || s[org] != '/' || !s[org + 1] || strlen(s) > MAX_LABEL_BYTES)
+        return whole; /* a name past any room is shown from its start */
+    free(whole);
+    char *named = sr_asprintf(ELLIPSIS "%s", s + org);
+    char *fit = sr_canvas_fit_middle(cv, named, size, bold, max_width);
+    free(named);
+    return fit;
+}
+
 typedef struct measure_ctx {
     sr_canvas *cv;
     double size;
@@ -241,6 +258,20 @@ static int wrap(sr_canvas *cv, double x, double y, const char *s, double size, d
     sr_text_list_release(&lines);
     free(clean);
     return shown;
+}
+
+int sr_canvas_count_lines(const char *s, double size, double max_width)
+{
+    sr_canvas cv;
+    const sr_chart_target measure = {SR_CHART_SVG, NULL, NULL};
+    sr_error *err = sr_canvas_open(&cv, &measure, 1, 1);
+    if (err) { /* the chart's own canvas will say why it cannot draw */
+        sr_error_free(err);
+        return 2;
+    }
+    int lines = wrap(&cv, 0, 0, s, size, 1, max_width, INT_MAX, sr_black, false);
+    sr_canvas_release(&cv);
+    return lines;
 }
 
 int sr_canvas_wrapped(sr_canvas *cv, double x, double y, const char *s, double size, double line_height,

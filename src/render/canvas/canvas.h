@@ -48,6 +48,8 @@ struct sr_canvas {
     const sr_canvas_ops *ops;
     void *impl;           /* the backend's state */
     double width, height; /* design units, y down from the top */
+    double dy;            /* added to every y drawn: a chart's body moves down below a subtitle of more lines */
+    int subtitle_lines;   /* the lines its subtitle wraps into (sr_chart_open), 0: two at most */
 };
 
 /* The backends (chart_cairo.c, chart_pdf.c): set ops and impl. */
@@ -74,6 +76,10 @@ void sr_canvas_marker(sr_canvas *cv, int shape, double x, double y, double r, sr
 double sr_canvas_text(sr_canvas *cv, double x, double y, const char *s, double size, bool bold, double align,
                       sr_rgb color);
 double sr_canvas_text_width(sr_canvas *cv, const char *s, double size, bool bold);
+/* The lines s wraps into at max_width, measured as the PNG and SVG draw it
+ * (a canvas of its own, drawing nothing), before the chart's canvas is
+ * opened: its height depends on them. */
+int sr_canvas_count_lines(const char *s, double size, double max_width);
 /* Regular text on a white box, for value labels that may cross lines. */
 double sr_canvas_label(sr_canvas *cv, double x, double y, const char *s, double size, sr_rgb color);
 /* s cleaned and, if wider than max_width, cut at a character boundary with
@@ -82,6 +88,11 @@ char *sr_canvas_fit(sr_canvas *cv, const char *s, double size, bool bold, double
 /* The same, cut in the middle ("Qwen2-7B-Instruct (tp 2, uâ¦samenode)"), so
  * labels that differ only at the end stay apart. */
 char *sr_canvas_fit_middle(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
+/* A model's label made to fit: whole when it fits; else its organisation
+ * goes first ("HuggingFaceTB/SmolLM2-1.7B-Instruct" -> "…/SmolLM2-1.7B-Instruct",
+ * where the model's own name tells entries apart), and only then is the
+ * rest cut in the middle. */
+char *sr_canvas_fit_label(sr_canvas *cv, const char *s, double size, bool bold, double max_width);
 /* Draw s wrapped into at most max_lines lines of max_width from baseline
  * y (the last one cut with "…" if the text goes on); returns the number of
  * lines drawn. */

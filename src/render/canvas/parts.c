@@ -43,19 +43,35 @@ void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_
     }
 }
 
+#define SUB_LINE_H 15.0
+#define SUB_LINES 2 /* what SR_CHART_LEGEND_Y leaves room for */
+
 void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle)
 {
+    int lines = cv->subtitle_lines > SUB_LINES ? cv->subtitle_lines : SUB_LINES;
     sr_canvas_text(cv, 16, 28, title, SR_CHART_TITLE_SIZE, true, 0, sr_black);
-    sr_canvas_wrapped(cv, 16, 48, subtitle, SR_CHART_SUB_SIZE, 15, SR_CHART_WIDTH - 32, 2, sr_grey);
+    sr_canvas_wrapped(cv, 16, 48, subtitle, SR_CHART_SUB_SIZE, SUB_LINE_H, SR_CHART_WIDTH - 32, lines, sr_grey);
+    cv->dy += (lines - SUB_LINES) * SUB_LINE_H; /* the body below the lines past two */
 }
 
-/* A model's id, right-aligned before the plot, cut in the middle to fit
- * (entries often differ at the end: "(tp 2, …-samenode)"); the suffix
- * (" *") is always kept. */
+sr_error *sr_chart_open(sr_canvas *cv, const sr_chart_target *target, double height, const char *subtitle)
+{
+    int lines = subtitle ? sr_canvas_count_lines(subtitle, SR_CHART_SUB_SIZE, SR_CHART_WIDTH - 32) : 0;
+    double extra = lines > SUB_LINES ? (lines - SUB_LINES) * SUB_LINE_H : 0;
+    sr_error *err = sr_canvas_open(cv, target, SR_CHART_WIDTH, height + extra);
+    if (!err)
+        cv->subtitle_lines = lines;
+    return err;
+}
+
+/* A model's id, right-aligned before the plot, made to fit: its
+ * organisation left out first ("…/SmolLM2-1.7B-Instruct"), then cut in
+ * the middle (entries often differ at the end: "(tp 2, …-samenode)"); the
+ * suffix (" *") is always kept. */
 void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y)
 {
     double sw = sr_canvas_text_width(cv, suffix, SR_CHART_LABEL_SIZE, false);
-    char *fit = sr_canvas_fit_middle(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
+    char *fit = sr_canvas_fit_label(cv, id, SR_CHART_LABEL_SIZE, false, SR_CHART_LABEL_WIDTH - sw);
     char *label = sr_asprintf("%s%s", fit, suffix);
     sr_canvas_text(cv, SR_CHART_LABEL_RIGHT, y, label, SR_CHART_LABEL_SIZE, false, 1, sr_black);
     free(fit);

@@ -44,9 +44,15 @@ typedef struct sr_legend_item {
 /* Height of a legend of n items in SR_CHART_LEGEND_COLUMNS columns. */
 double sr_chart_legend_height(size_t n);
 void sr_chart_legend(sr_canvas *cv, double y, const sr_legend_item *items, size_t n);
-/* The title, and the subtitle wrapped into at most two lines. */
+/* The title, and the subtitle wrapped into the lines sr_chart_open made
+ * room for (two on a canvas opened otherwise). */
 void sr_chart_header(sr_canvas *cv, const char *title, const char *subtitle);
-/* A model's label, right-aligned before the plot at baseline y, cut in the middle to fit;
+/* A chart's canvas, SR_CHART_WIDTH wide and height tall for a subtitle of
+ * two lines: a subtitle that wraps into more makes it taller by as many
+ * lines, and sr_chart_header then moves everything drawn after it down by
+ * as much, so chart text wraps and is never cut. */
+sr_error *sr_chart_open(sr_canvas *cv, const sr_chart_target *target, double height, const char *subtitle);
+/* A model's label, right-aligned before the plot at baseline y, made to fit (sr_canvas_fit_label);
  * the suffix (" *") is always kept. */
 void sr_chart_row_label(sr_canvas *cv, const char *id, const char *suffix, double y);
 /* A light band behind every other row, from y = top. */

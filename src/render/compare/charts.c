@@ -42,8 +42,9 @@ const char *sr_compare_chart_caption(sr_compare_chart_kind kind)
     return kind == SR_COMPARE_CHART_ACCURACY
                ? "Per model and benchmark: the paired difference after \xE2\x88\x92 before (dot) and its bootstrap "
                  "interval (whisker); the line at 0 is no change, the colour and shape the verdict."
-               : "Per model and scenario: after's median output throughput over before's (dot) and the range its "
-                 "runs span (whisker); the line at 1 is no change, the colour and shape whether the range holds 1.";
+               : "Per model and scenario: after's median output throughput over before's (dot) and Welch's interval "
+                 "on the runs (whisker; under 2 runs a side, the range they span), as the speed table gives them; "
+                 "the line at 1 is no change, the colour and shape whether the whisker holds 1.";
 }
 
 static const char *label_of(const sr_model *m)
@@ -203,8 +204,11 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
         n_panels = 0;
     bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
+    static const char subtitle[] = "Each model's accuracy after \xE2\x88\x92 before on the items both runs scored, in "
+                                   "points; dot: the paired difference, whisker: its bootstrap interval, the line at "
+                                   "0: no change";
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
+    sr_error *err = sr_chart_open(&cv, target, sr_chart_accuracy_height(n_panels, shown, more), subtitle);
     if (err) {
         free(names);
         return err;
@@ -212,9 +216,7 @@ static sr_error *accuracy_chart(const sr_comparison *c, const sr_chart_target *t
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_ACCURACY), pt);
-    sr_chart_header(&cv, title,
-                    "Each model's accuracy after \xE2\x88\x92 before on the items both runs scored, in points; dot: "
-                    "the paired difference, whisker: its bootstrap interval, the line at 0: no change");
+    sr_chart_header(&cv, title, subtitle);
     free(title);
     const sr_legend_item legend[] = {
         {"no measured difference (interval holds 0)", sr_blue, 0},
@@ -293,12 +295,12 @@ static look noise_look(const sr_speed_change *ch)
 }
 
 /* The whisker: Welch's interval where there is one (it decides the
- * verdict), else the range the runs span. */
+ * verdict), else the range the runs span (sr_spread_whisker: as the tables
+ * write it). */
 static void whisker_of(const sr_spread *s, double *lo, double *hi)
 {
-    bool interval = s->note == SR_RATIO_CI_DONE;
-    *lo = interval ? s->ci_low : s->low;
-    *hi = interval ? s->ci_high : s->high;
+    if (!sr_spread_whisker(s, lo, hi))
+        *lo = *hi = NAN;
 }
 
 static const char *fmt_ratio(char *buf, size_t size, double v, int decimals)
@@ -371,19 +373,20 @@ static sr_error *speed_chart(const sr_comparison *c, const sr_chart_target *targ
     bool more = cut->left_out > 0 && sr_chart_last_part(pt);
     const double plot_x1 = 590, text_x = 604;
     double top = speed_top(), group_h = speed_group_h(cols.n), bottom = top + (shown ? shown * group_h : 60);
+    char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
+                                 "dot: the ratio, whisker: Welch's interval on the runs (under 2 runs a side the "
+                                 "range they span), as the speed table gives it, the line at 1: no change%s%s",
+                                 cols.shared[0] ? "; " : "", cols.shared);
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more));
+    sr_error *err = sr_chart_open(&cv, target, speed_height(cols.n, shown, more), subtitle);
     if (err) {
+        free(subtitle);
         sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_compare_chart_title(SR_COMPARE_CHART_SPEED), pt);
-    char *subtitle = sr_asprintf("Each model's median output tokens/s after \xC3\xB7 before in the same scenario; "
-                                 "dot: the ratio, whisker: Welch's interval on the runs (under 2 runs a side the "
-                                 "range they span), the line at 1: no change; %s",
-                                 cols.shared);
     sr_chart_header(&cv, title, subtitle);
     free(title);
     free(subtitle);

@@ -183,15 +183,18 @@ static void model_rows(sr_strbuf *sb, const sr_model_change *mc)
     }
 }
 
-static void one_sided_rows(sr_strbuf *sb, const sr_model *const *models, size_t n, const char *section)
+static void one_sided_rows(sr_strbuf *sb, const sr_model *const *models, size_t n, const char *section,
+                           bool allow_missing)
 {
     for (size_t i = 0; i < n; i++) {
         row r;
         row_init(&r, models[i]->id, models[i]->label ? models[i]->label : models[i]->id, section, "status");
-        if (strcmp(section, "added") == 0)
+        if (strcmp(section, "added") == 0) {
             r.after_text = sr_status_name(models[i]->status);
-        else
+        } else {
             r.before_text = sr_status_name(models[i]->status);
+            r.regression = yes_no(!allow_missing); /* lost whole */
+        }
         r.detail = models[i]->dir;
         put_row(sb, &r);
     }
@@ -209,8 +212,8 @@ sr_error *sr_render_compare_csv(const sr_comparison *c, char **out, size_t *len)
     setup_rows(&sb, c);
     for (size_t i = 0; i < n; i++)
         model_rows(&sb, &c->models[order[i]]);
-    one_sided_rows(&sb, c->added, c->n_added, "added");
-    one_sided_rows(&sb, c->removed, c->n_removed, "removed");
+    one_sided_rows(&sb, c->added, c->n_added, "added", c->settings.allow_missing);
+    one_sided_rows(&sb, c->removed, c->n_removed, "removed", c->settings.allow_missing);
     free(order);
     size_t n_out = sb.len;
     char *text = sr_strbuf_detach(&sb);

@@ -145,17 +145,22 @@ sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *
         for (size_t j = 0; j < n_bench; j++)
             sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
         sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
-        sr_cell *g = sr_tb_cell(&b, SR_CELL_VERDICT, checks[i].words);
+        bool lost = checks[i].outcome == SR_CHECK_FAILED; /* removed, and not allowed */
+        sr_cell *g = sr_tb_cell(&b, SR_CELL_VERDICT, lost ? "regression (lost)" : checks[i].words);
         if (g)
-            g->tone = SR_TONE_MUTED;
+            g->tone = lost ? SR_TONE_WORSE : SR_TONE_MUTED;
     }
     free(benchmarks);
     sr_tb_note(&b, "Each benchmark: after \xE2\x88\x92 before in points over the items both runs scored, with its "
                    "%g%% interval and verdict; speed: the range of after's median output throughput over before's "
                    "across the scenarios both ran. A regression: an accuracy interval below 0, a scenario slower "
-                   "beyond run noise (its Welch interval, else its run range, below 1), or a model that worked and "
-                   "now fails.",
-                   c->settings.confidence * 100);
+                   "beyond run noise (its Welch interval, else its run range, below 1), a model that worked and "
+                   "now fails%s.",
+                   c->settings.confidence * 100,
+                   c->settings.allow_missing ? "; a model, result or scenario present before and absent after is "
+                                               "accepted here (--allow-missing)"
+                                             : ", or a model, result or scenario present before and absent after "
+                                               "(lost; --allow-missing accepts it)");
     sr_table *t = sr_tb_finish(&b);
     sr_table_keep_rows(t, SR_GATE_MAX_ROWS, "compare.md and compare.json");
     return t;
@@ -184,9 +189,11 @@ sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_d
         sr_doc_table(s, regressions);
     sr_doc_table(s, sr_table_compare_gate(c, checks, n));
     if (out_dir) {
-        char *where = sr_asprintf("The whole comparison: %s/compare.html, compare.pdf and compare.md (sweep-report "
-                                  SR_VERSION ").",
-                                  out_dir);
+        /* only the files this run wrote (--outputs): the documents, else the data, else the charts */
+        static const sr_format_file documents[] = {
+            {SR_OUTPUT_HTML, "compare.html"}, {SR_OUTPUT_PDF, "compare.pdf"}, {SR_OUTPUT_MD, "compare.md"}};
+        static const sr_format_file data[] = {{SR_OUTPUT_JSON, "compare.json"}, {SR_OUTPUT_CSV, "compare.csv"}};
+        char *where = sr_text_files_written(out_dir, c->settings.outputs, "comparison", documents, 3, data, 2);
         sr_doc_note(s, where);
         free(where);
     }

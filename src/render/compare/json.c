@@ -31,6 +31,7 @@ static cJSON *settings_json(const sr_settings *st)
     cJSON *o = sr_json_statistics_settings(st);
     sr_json_add(o, "gsm8k_filter", cJSON_CreateString(st->gsm8k_filter));
     sr_json_add(o, "keep_going", cJSON_CreateBool(st->keep_going));
+    sr_json_add(o, "allow_missing", cJSON_CreateBool(st->allow_missing));
     sr_json_add(o, "matching",
                 cJSON_CreateString("entries by model id; when several entries of a side share an id, by label, then by "
                                    "directory and variant; the rest are added or removed"));
@@ -58,8 +59,10 @@ static cJSON *settings_json(const sr_settings *st)
                                    "ratio_high"));
     sr_json_add(o, "regression",
                 cJSON_CreateString("an accuracy interval below 0, a speed interval below 1 (slower, interval excludes "
-                                   "1; with under 2 runs on a side the range: ratio_high < 1), or a model ok or "
-                                   "partial before and failed after"));
+                                   "1; with under 2 runs on a side the range: ratio_high < 1), a model ok or "
+                                   "partial before and failed after, or, unless allow_missing, a model, benchmark "
+                                   "result or speed scenario present before and absent after (lost; not counted "
+                                   "again for a model that now fails)"));
     return o;
 }
 
@@ -71,6 +74,7 @@ static cJSON *side_json(const sr_sweep *sw)
     sr_json_add(o, "baseline", sr_json_str(sw->baseline));
     sr_json_add(o, "sweep", sr_json_manifest(sw));
     sr_json_add(o, "warnings", sr_json_warnings(sw));
+    sr_json_add(o, "notes", sr_json_notes(sw));
     sr_json_add(o, "inputs", sr_json_inputs(sw));
     return o;
 }
@@ -121,6 +125,7 @@ static cJSON *accuracy_json(const sr_model_change *mc, double confidence)
         sr_json_add(j, "verdict_note", sr_json_str(sr_compare_accuracy_note(note, sizeof note, ch)));
         sr_json_add(j, "binary", cJSON_CreateBool(b && a && b->binary && a->binary));
         sr_json_add(j, "seed", tested ? cJSON_CreateNumber((double)ch->seed) : cJSON_CreateNull());
+        sr_json_add(j, "lost", cJSON_CreateBool(ch->lost));
         sr_json_add(j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(j, "source_before", sr_json_str(b ? b->source : NULL));
         sr_json_add(j, "source_after", sr_json_str(a ? a->source : NULL));
@@ -165,6 +170,7 @@ static cJSON *speed_json(const sr_model_change *mc)
         sr_json_add(j, "ratio_ci_note",
                     sr_json_str(sr_text_ratio_ci_note(note, sizeof note, &ch->change, "after", "before")));
         sr_json_add(j, "within_noise", sr_json_tristate(ch->change.within_noise));
+        sr_json_add(j, "lost", cJSON_CreateBool(ch->lost));
         sr_json_add(j, "regression", cJSON_CreateBool(ch->regression));
         sr_json_add(j, "runs_before", runs_json(ch->before));
         sr_json_add(j, "runs_after", runs_json(ch->after));
@@ -263,6 +269,17 @@ static cJSON *one_sided_detail(const sr_model *const *models, size_t n)
     return a;
 }
 
+/* One entry of "regressions": lost when before had it and after has not. */
+static cJSON *regression_json(const char *model, const char *kind, const char *name, bool lost)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "model", cJSON_CreateString(model));
+    sr_json_add(o, "kind", cJSON_CreateString(kind));
+    sr_json_add(o, "name", sr_json_str(name));
+    sr_json_add(o, "lost", cJSON_CreateBool(lost));
+    return o;
+}
+
 static cJSON *regressions_json(const sr_comparison *c, const size_t *order, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
@@ -270,6 +287,7 @@ static cJSON *regressions_json(const sr_comparison *c, const size_t *order, size
         const sr_model_change *mc = &c->models[order[i]];
         for (size_t k = 0; k < mc->n_accuracy + mc->n_speed + 1; k++) {
             const char *kind, *name;
+            bool lost = false;
             if (k == 0) {
                 if (mc->transition != SR_TRANSITION_NOW_FAILS)
                     continue;
@@ -280,19 +298,19 @@ static cJSON *regressions_json(const sr_comparison *c, const size_t *order, size
                     continue;
                 kind = "accuracy";
                 name = mc->accuracy[k - 1].benchmark;
+                lost = mc->accuracy[k - 1].lost;
             } else {
                 if (!mc->speed[k - 1 - mc->n_accuracy].regression)
                     continue;
                 kind = "speed";
                 name = mc->speed[k - 1 - mc->n_accuracy].key;
+                lost = mc->speed[k - 1 - mc->n_accuracy].lost;
             }
-            cJSON *o = cJSON_CreateObject();
-            sr_json_add(o, "model", cJSON_CreateString(mc->after->id));
-            sr_json_add(o, "kind", cJSON_CreateString(kind));
-            sr_json_add(o, "name", sr_json_str(name));
-            sr_json_append(a, o);
+            sr_json_append(a, regression_json(mc->after->id, kind, name, lost));
         }
     }
+    for (size_t i = 0; i < c->n_removed && !c->settings.allow_missing; i++) /* a model lost whole */
+        sr_json_append(a, regression_json(c->removed[i]->id, "presence", NULL, true));
     return a;
 }
 
@@ -321,6 +339,7 @@ sr_error *sr_render_compare_json(const sr_comparison *c, char **out, size_t *len
     sr_json_add(root, "removed", one_sided_json(c->removed, c->n_removed));
     sr_json_add(root, "added_entries", one_sided_detail(c->added, c->n_added));
     sr_json_add(root, "removed_entries", one_sided_detail(c->removed, c->n_removed));
+    sr_json_add(root, "lost", cJSON_CreateNumber((double)c->n_lost));
     sr_json_add(root, "regressions", regressions_json(c, order, n));
     free(order);
     return sr_json_print(root, out, len);

@@ -2,7 +2,8 @@
  * once: the title block with the two exports, then the summary, setup
  * changes (they explain the rest), accuracy per benchmark with its chart,
  * speed with its chart, KV, status changes, the models in one export
- * only, both sides' warnings and how the numbers were made. Tables come
+ * only, the warnings (how before pairs with after, then each side's own but
+ * those about its own baseline) and how the numbers were made. Tables come
  * from the table layer (compare/tables.c), words from compare/text.c; a
  * section with nothing to show says so in one sentence. */
 #include <stdbool.h>
@@ -20,7 +21,9 @@
 #include "render/shared/findings.h"
 #include "render/shared/table.h"
 #include "render/shared/words.h"
+#include "util/alloc.h"
 #include "util/strbuf.h"
+#include "util/text_list.h"
 
 static sr_error *chart_svg(const void *src, int kind, char **out, size_t *len)
 {
@@ -102,19 +105,41 @@ static void accuracy_section(sr_doc *d, const sr_comparison *c, const char *cons
     add_chart(s, c, SR_COMPARE_CHART_ACCURACY, svg);
 }
 
+/* A side's warnings but those about its comparison with its own baseline
+ * (BFCL or item sets against the baseline's, no baseline named): report's
+ * concern, not how before pairs with after. */
+static char **side_warnings(const sr_sweep *sw, size_t *n)
+{
+    char **kept = sr_xcalloc(sw->n_warnings + 1, sizeof *kept);
+    *n = 0;
+    for (size_t i = 0; i < sw->n_warnings; i++)
+        if (!sr_sweep_warning_on_baseline(sw, i))
+            kept[(*n)++] = sw->warnings[i];
+    return kept;
+}
+
 static void warnings_section(sr_doc *d, const sr_comparison *c)
 {
     sr_doc_section *s = sr_doc_section_add(d, "warnings", "Warnings");
-    if (c->before->n_warnings + c->after->n_warnings == 0) {
+    sr_text_list pairing = {0};
+    sr_compare_pairing_warnings(c, &pairing);
+    size_t n_side[2];
+    char **kept[2] = {side_warnings(c->before, &n_side[0]), side_warnings(c->after, &n_side[1])};
+    if (pairing.n + n_side[0] + n_side[1] == 0) {
         sr_doc_paragraph(s, "None.");
+        free(kept[0]);
+        free(kept[1]);
+        sr_text_list_release(&pairing);
         return;
     }
     sr_doc_block *list = sr_doc_list(s);
-    const sr_sweep *sides[2] = {c->before, c->after};
+    for (size_t i = 0; i < pairing.n; i++)
+        sr_doc_list_item(list, "before and after", pairing.items[i]);
+    sr_text_list_release(&pairing);
     bool folded = false;
     for (int k = 0; k < 2; k++) { /* each side's kinds together, as in the report */
         sr_finding_groups groups;
-        sr_findings_group(sides[k]->warnings, sides[k]->n_warnings, &groups);
+        sr_findings_group(kept[k], n_side[k], &groups);
         for (size_t g = 0; g < groups.n; g++) {
             const sr_finding_group *kind = &groups.groups[g];
             bool fold = kind->n_members > SR_FINDINGS_LISTED;
@@ -122,10 +147,11 @@ static void warnings_section(sr_doc *d, const sr_comparison *c)
             if (fold)
                 snprintf(label, sizeof label, "%s, %zu alike, the first", k ? "after" : "before", kind->n_members);
             for (size_t i = 0; i < (fold ? 1 : kind->n_members); i++)
-                sr_doc_list_item(list, fold ? label : k ? "after" : "before", sides[k]->warnings[kind->members[i]]);
+                sr_doc_list_item(list, fold ? label : k ? "after" : "before", kept[k][kind->members[i]]);
             folded |= fold;
         }
         sr_finding_groups_release(&groups);
+        free(kept[k]);
     }
     if (folded)
         sr_doc_note(s, "Where more than three are alike, the first is shown with the count; every one is in "

@@ -26,15 +26,15 @@ static const char *label_of(const sr_model *m)
 
 static sr_tone status_tone(sr_status s)
 {
-    return s == SR_STATUS_FAILED         ? SR_TONE_WORSE
-           : s == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
-           : s == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
-                                         : SR_TONE_NONE;
+    return s == SR_STATUS_FAILED                                      ? SR_TONE_WORSE
+           : s == SR_STATUS_PARTIAL                                   ? SR_TONE_CAUTION
+           : s == SR_STATUS_INCOMPARABLE || s == SR_STATUS_NO_RESULTS ? SR_TONE_MUTED
+                                                                      : SR_TONE_NONE;
 }
 
 static sr_cell *status_cell(sr_table_builder *b, sr_status s)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(s));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_text_status(s));
     if (c)
         c->tone = status_tone(s);
     return c;
@@ -54,7 +54,7 @@ static sr_tone verdict_tone(sr_verdict v)
 static sr_tone speed_tone(const sr_speed_change *ch)
 {
     if (!ch->before || !ch->after)
-        return SR_TONE_MUTED;
+        return ch->regression ? SR_TONE_WORSE : SR_TONE_MUTED; /* lost, and not allowed */
     switch (ch->change.verdict) {
     case SR_SPEED_WITHIN_NOISE: return SR_TONE_SAME;
     case SR_SPEED_SLOWER: return SR_TONE_WORSE;
@@ -84,7 +84,9 @@ static void models_text(char *buf, size_t size, const sr_sweep *sw)
     int at = snprintf(buf, size, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n[SR_STATUS_OK],
                       n[SR_STATUS_PARTIAL], n[SR_STATUS_FAILED]);
     if (n[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < size)
-        snprintf(buf + at, size - (size_t)at, ", %zu incomparable", n[SR_STATUS_INCOMPARABLE]);
+        at += snprintf(buf + at, size - (size_t)at, ", %zu incomparable", n[SR_STATUS_INCOMPARABLE]);
+    if (n[SR_STATUS_NO_RESULTS] && at > 0 && (size_t)at < size)
+        snprintf(buf + at, size - (size_t)at, ", %zu with no results", n[SR_STATUS_NO_RESULTS]);
 }
 
 static void inputs_text(char *buf, size_t size, const sr_sweep *sw)
@@ -196,10 +198,11 @@ sr_table *sr_table_compare_status(const sr_comparison *c, bool *none)
             now->tone = SR_TONE_BETTER; /* the status it came to, read as good news */
         sr_cell *w = sr_tb_cell(&b, SR_CELL_TEXT, words);
         if (w)
-            w->tone = mc->transition == SR_TRANSITION_NOW_FAILS     ? SR_TONE_WORSE
-                      : mc->transition == SR_TRANSITION_FIXED       ? SR_TONE_BETTER
-                      : mc->transition == SR_TRANSITION_NOW_PARTIAL ? SR_TONE_CAUTION
-                                                                    : SR_TONE_NONE;
+            w->tone = mc->transition == SR_TRANSITION_NOW_FAILS        ? SR_TONE_WORSE
+                      : mc->transition == SR_TRANSITION_FIXED          ? SR_TONE_BETTER
+                      : mc->transition == SR_TRANSITION_NOW_PARTIAL ||
+                              mc->transition == SR_TRANSITION_NOW_NO_RESULTS ? SR_TONE_CAUTION
+                                                                       : SR_TONE_NONE;
         free(words);
         const sr_failure *f = mc->transition == SR_TRANSITION_FIXED ? &mc->before->failure : &mc->after->failure;
         sr_tb_cell(&b, SR_CELL_TEXT, f->source);
@@ -272,8 +275,8 @@ sr_table *sr_table_compare_accuracy(const sr_comparison *c, const char *benchmar
         if (d)
             d->tone = verdict_tone(ch->change.verdict);
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict_words(buf, sizeof buf, ch));
-        if (v)
-            v->tone = verdict_tone(ch->change.verdict);
+        if (v) /* lost, and not allowed: the gate's regression */
+            v->tone = ch->lost && ch->regression ? SR_TONE_WORSE : verdict_tone(ch->change.verdict);
         sr_tb_cell(&b, SR_CELL_NUMBER, tested ? sr_text_fixed(buf, sizeof buf, ch->change.mde * 100, 1) : NULL);
         if (paired)
             snprintf(buf, sizeof buf, "%ld / %ld", ch->change.better, ch->change.worse);
@@ -421,6 +424,8 @@ sr_table *sr_table_compare_one_sided(const sr_comparison *c, bool *none)
     sr_tb_column(&b, "Status there", NULL, false, 1.2);
     sr_tb_column(&b, "Directory", NULL, false, 2.5);
     one_sided_rows(&b, c->added, c->n_added, "added (only after)");
-    one_sided_rows(&b, c->removed, c->n_removed, "removed (only before)");
+    one_sided_rows(&b, c->removed, c->n_removed,
+                   c->settings.allow_missing ? "removed (only before; --allow-missing: not a regression)"
+                                             : "lost (only before): a regression of the gate");
     return sr_tb_finish(&b);
 }

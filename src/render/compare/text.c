@@ -8,6 +8,7 @@
 #include "analysis/scenarios.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
+#include "render/shared/speed_columns.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -44,6 +45,7 @@ static const struct field_words {
     [SR_FIELD_MAX_BATCHED_TOKENS] = {"max_num_batched_tokens", "max-num-batched-tokens"},
     [SR_FIELD_BLOCK_SIZE] = {"block_size", "KV block size"},
     [SR_FIELD_KV_CACHE_DTYPE] = {"kv_cache_dtype", "KV cache dtype"},
+    [SR_FIELD_SPECULATIVE] = {"speculative_method", "speculative decoding"},
     [SR_FIELD_SERVING_FLAGS] = {"serving_flags", "serving flags (run plan)"},
     [SR_FIELD_PLANNED_BENCHMARKS] = {"planned_benchmarks", "benchmarks planned (run plan)"},
     [SR_FIELD_GSM8K_MAX_TOKENS] = {"gsm8k_max_tokens", "GSM8K answer-token limit"},
@@ -68,6 +70,7 @@ const char *sr_transition_key(sr_transition t)
 {
     switch (t) {
     case SR_TRANSITION_NOW_FAILS: return "now_fails";
+    case SR_TRANSITION_NOW_NO_RESULTS: return "now_no_results";
     case SR_TRANSITION_FIXED: return "fixed";
     case SR_TRANSITION_NOW_PARTIAL: return "now_partial";
     case SR_TRANSITION_NOW_COMPLETE: return "now_complete";
@@ -111,7 +114,7 @@ const char *sr_compare_accuracy_note(char *buf, size_t size, const sr_accuracy_c
     if (!ch->before)
         snprintf(buf, size, "only after");
     else if (!ch->after)
-        snprintf(buf, size, "only before");
+        snprintf(buf, size, ch->lost ? "lost: only before" : "only before");
     else if (ch->change.n_paired == 0 && (ch->before->summary_only || ch->after->summary_only))
         snprintf(buf, size, "not recomputed (summary only): no per-item rows to pair");
     else if (ch->change.n_paired == 0)
@@ -133,7 +136,7 @@ const char *sr_compare_speed_words(const sr_speed_change *ch)
     if (!ch->before)
         return "only after";
     if (!ch->after)
-        return "only before";
+        return ch->lost ? "lost: only before" : "only before";
     if (!isfinite(ch->change.ratio))
         return "no ratio";
     bool interval = ch->change.note == SR_RATIO_CI_DONE;
@@ -154,6 +157,20 @@ static void put_failure(sr_strbuf *sb, const sr_failure *f)
         sr_strbuf_printf(sb, "at %s", stage);
     if (f->message)
         sr_strbuf_printf(sb, "%s%s", stage ? ": " : "", f->message);
+}
+
+/* "fails at load: AttributeError: ..." or "has no results (its server log
+ * ...)": an entry without results, as it is. */
+static void put_without_results(sr_strbuf *sb, const sr_model *m)
+{
+    if (m->status == SR_STATUS_NO_RESULTS) {
+        sr_strbuf_puts(sb, "has no results");
+        if (m->status_reason)
+            sr_strbuf_printf(sb, " (%s)", m->status_reason);
+        return;
+    }
+    sr_strbuf_puts(sb, "fails ");
+    put_failure(sb, &m->failure);
 }
 
 /* Whether after has a result before had not: a benchmark with rows (not
@@ -182,16 +199,26 @@ char *sr_compare_status_words(const sr_model_change *mc)
         sr_strbuf_puts(&sb, "now fails ");
         put_failure(&sb, &a->failure);
         break;
+    case SR_TRANSITION_NOW_NO_RESULTS:
+        sr_strbuf_puts(&sb, "now ");
+        put_without_results(&sb, a);
+        break;
     case SR_TRANSITION_FIXED:
-        sr_strbuf_puts(&sb, a->server_started || a->n_benchmarks || a->n_scenarios ? "now serves" : "no longer fails");
+        sr_strbuf_puts(&sb, b->status == SR_STATUS_NO_RESULTS                         ? "now has results"
+                            : a->server_started || a->n_benchmarks || a->n_scenarios ? "now serves"
+                                                                                     : "no longer fails");
         if (a->status != SR_STATUS_OK && a->status_reason)
-            sr_strbuf_printf(&sb, ", but is %s: %s", sr_status_name(a->status), a->status_reason);
+            sr_strbuf_printf(&sb, ", but is %s: %s", sr_text_status(a->status), a->status_reason);
+        if (b->status == SR_STATUS_NO_RESULTS) {
+            sr_strbuf_puts(&sb, " (had none before)");
+            break;
+        }
         sr_strbuf_puts(&sb, " (failed before ");
         put_failure(&sb, &b->failure);
         sr_strbuf_putc(&sb, ')');
         break;
     case SR_TRANSITION_NOW_PARTIAL:
-        sr_strbuf_printf(&sb, "now %s: %s", sr_status_name(a->status),
+        sr_strbuf_printf(&sb, "now %s: %s", sr_text_status(a->status),
                          a->status_reason ? a->status_reason : "something is missing");
         if (a->failure.message) {
             sr_strbuf_puts(&sb, "; fails ");
@@ -204,15 +231,18 @@ char *sr_compare_status_words(const sr_model_change *mc)
          * (the baseline lost that benchmark too). */
         sr_strbuf_printf(&sb, "%s (was %s: %s)",
                          gained_results(b, a) ? "now complete" : "now ok with no result it lacked before",
-                         sr_status_name(b->status), b->status_reason ? b->status_reason : "?");
+                         sr_text_status(b->status), b->status_reason ? b->status_reason : "?");
         break;
     case SR_TRANSITION_PARTIAL_CHANGED:
-        sr_strbuf_printf(&sb, "%s: %s (was %s: %s)", sr_status_name(a->status), a->status_reason ? a->status_reason : "?",
-                         sr_status_name(b->status), b->status_reason ? b->status_reason : "?");
+        sr_strbuf_printf(&sb, "%s: %s (was %s: %s)", sr_text_status(a->status), a->status_reason ? a->status_reason : "?",
+                         sr_text_status(b->status), b->status_reason ? b->status_reason : "?");
         break;
     case SR_TRANSITION_FAILURE_CHANGED:
-        sr_strbuf_puts(&sb, "fails ");
-        put_failure(&sb, &a->failure);
+        put_without_results(&sb, a);
+        if (b->status == SR_STATUS_NO_RESULTS) {
+            sr_strbuf_puts(&sb, " (had no results before)");
+            break;
+        }
         sr_strbuf_puts(&sb, " (was ");
         put_failure(&sb, &b->failure);
         sr_strbuf_putc(&sb, ')');
@@ -286,9 +316,17 @@ static void put_regressions(sr_strbuf *sb, const sr_model_change *mc, size_t max
                 sr_strbuf_putc(sb, ' ');
                 put_failure(sb, &mc->after->failure);
             }
+        } else if (a && a->lost) {
+            sr_strbuf_printf(sb, "lost: %s (before %s, no result after)", sr_text_benchmark_title(a->benchmark),
+                             sr_text_score(buf, sizeof buf, a->before->score));
         } else if (a) {
             sr_strbuf_printf(sb, "%s regressed %s points", sr_text_benchmark_title(a->benchmark),
                              sr_text_paired_ci(buf, sizeof buf, &a->change));
+        } else if (s->lost) {
+            char words[160];
+            sr_strbuf_printf(sb, "lost: its speed at %s (before %s, no run after)",
+                             sr_scenario_words(s->before, words, sizeof words),
+                             sr_text_throughput(buf, sizeof buf, s->before->median_output_throughput));
         } else {
             char words[160];
             const sr_scenario *sc = s->after ? s->after : s->before;
@@ -308,6 +346,15 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max)
     for (size_t i = 0; i < n_models; i++)
         put_regressions(&sb, &c->models[order[i]], max, &n);
     free(order);
+    for (size_t i = 0; i < c->n_removed && !c->settings.allow_missing; i++) { /* lost whole */
+        if (max && n >= max) {
+            n++;
+            continue;
+        }
+        sr_strbuf_printf(&sb, "%s%s lost: in the before export only (%s there), absent after", sb.len ? "; " : "",
+                         label_of(c->removed[i]), sr_text_status(c->removed[i]->status));
+        n++;
+    }
     if (max && n > max)
         sr_strbuf_printf(&sb, "; and %zu more (compare.json lists every one under \"regressions\")", n - max);
     if (sb.len == 0) {
@@ -333,7 +380,7 @@ typedef struct tally {
     size_t faster, slower, noise, unknown;
     size_t results_lost, results_new, scenarios_lost, scenarios_new; /* on one side only */
     size_t kv_changed, kv_unexplained;
-    size_t fixed, now_fails, other_status;
+    size_t fixed, now_fails, now_no_results, other_status;
 } tally;
 
 static void count(const sr_comparison *c, tally *t)
@@ -343,8 +390,10 @@ static void count(const sr_comparison *c, tally *t)
         const sr_model_change *mc = &c->models[i];
         t->fixed += mc->transition == SR_TRANSITION_FIXED;
         t->now_fails += mc->transition == SR_TRANSITION_NOW_FAILS;
+        t->now_no_results += mc->transition == SR_TRANSITION_NOW_NO_RESULTS;
         t->other_status += mc->transition != SR_TRANSITION_SAME && mc->transition != SR_TRANSITION_FIXED &&
-                           mc->transition != SR_TRANSITION_NOW_FAILS;
+                           mc->transition != SR_TRANSITION_NOW_FAILS &&
+                           mc->transition != SR_TRANSITION_NOW_NO_RESULTS;
         for (size_t k = 0; k < mc->n_accuracy; k++) {
             t->results_lost += mc->accuracy[k].before && !mc->accuracy[k].after;
             t->results_new += !mc->accuracy[k].before && mc->accuracy[k].after;
@@ -388,8 +437,10 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         sr_strbuf_printf(&sb, "; %zu only after (added), %zu only before (removed)", c->n_added, c->n_removed);
     sr_strbuf_printf(&sb, ". %zu setup %s.", c->n_setup, plural(c->n_setup, "difference", "differences"));
     sr_text_list_take(out, &sb);
-    sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing, %zu other %s.", t.fixed, t.now_fails, t.other_status,
-                     plural(t.other_status, "change", "changes"));
+    sr_strbuf_printf(&sb, "Status: %zu fixed, %zu now failing", t.fixed, t.now_fails);
+    if (t.now_no_results)
+        sr_strbuf_printf(&sb, ", %zu now with no results", t.now_no_results);
+    sr_strbuf_printf(&sb, ", %zu other %s.", t.other_status, plural(t.other_status, "change", "changes"));
     sr_text_list_take(out, &sb);
     sr_strbuf_printf(&sb,
                      "Accuracy (after \xE2\x88\x92 before, paired by item): %zu improved, %zu regressed, %zu "
@@ -399,7 +450,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
         sr_strbuf_printf(&sb, ", %zu with too few items to compare", t.undecided);
     /* A model's benchmark on one side only is no difference: it is gone, or new. */
     if (t.results_lost || t.results_new)
-        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after", t.results_lost,
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after (new)", t.results_lost,
                          plural(t.results_lost, "result", "results"), t.results_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
@@ -410,7 +461,7 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (t.unknown)
         sr_strbuf_printf(&sb, ", %zu with one run on each side (noise unknown)", t.unknown);
     if (t.scenarios_lost || t.scenarios_new)
-        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after", t.scenarios_lost,
+        sr_strbuf_printf(&sb, "; %zu %s only before (gone after), %zu only after (new)", t.scenarios_lost,
                          plural(t.scenarios_lost, "scenario", "scenarios"), t.scenarios_new);
     sr_strbuf_puts(&sb, ".");
     sr_text_list_take(out, &sb);
@@ -424,11 +475,35 @@ void sr_compare_summary(const sr_comparison *c, sr_text_list *out)
     if (reg)
         sr_strbuf_printf(&sb, "Regressions (what --fail-on-regression stops for): %s.", reg);
     else
-        sr_strbuf_puts(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
-                            "no model that worked and now fails.");
+        sr_strbuf_printf(&sb, "No regression: no accuracy interval below 0, no scenario slower beyond run noise, "
+                              "no model that worked and now fails, %s.",
+                         c->n_lost ? "and what before had and after lacks is accepted (--allow-missing)"
+                                   : "nothing before had is missing after");
+    if (reg && c->settings.allow_missing && c->n_lost)
+        sr_strbuf_printf(&sb, " Lost (present before, absent after), but accepted by --allow-missing: %zu.",
+                         c->n_lost);
     sr_text_list_take(out, &sb);
     free(reg);
     sr_strbuf_release(&sb);
+}
+
+void sr_compare_pairing_warnings(const sr_comparison *c, sr_text_list *out)
+{
+    size_t *order = sr_xmalloc((c->n_models ? c->n_models : 1) * sizeof *order);
+    size_t n = sr_compare_model_order(c, order);
+    for (size_t i = 0; i < n; i++) {
+        const sr_model_change *mc = &c->models[order[i]];
+        for (size_t k = 0; k < mc->n_accuracy; k++) {
+            const sr_accuracy_change *ch = &mc->accuracy[k];
+            if (ch->bfcl_before && ch->bfcl_after)
+                sr_text_list_add(out, sr_asprintf("%s: %s: BFCL v%d before ('%s'), v%d after ('%s'): the versions' "
+                                                  "categories and checks differ, so the change is not the model's "
+                                                  "alone",
+                                                  label_of(mc->after), ch->benchmark, ch->bfcl_before,
+                                                  ch->before->source, ch->bfcl_after, ch->after->source));
+        }
+    }
+    free(order);
 }
 
 char *sr_compare_methods(const sr_comparison *c)
@@ -447,7 +522,9 @@ char *sr_compare_methods(const sr_comparison *c)
         "where each side has 2 runs or more, else the range from the slowest after run over the fastest before "
         "run to the fastest after run over the slowest before run; within run noise when that interval (else "
         "range) holds 1. A regression: an accuracy interval below 0, a speed interval (else range) below 1 "
-        "(slower, interval excludes 1), or a model that worked and now fails. sweep-report %s.",
+        "(slower, interval excludes 1), a model that worked and now fails, or, unless --allow-missing, a model, "
+        "benchmark result or speed scenario present before and absent after (lost; a model that now fails counts "
+        "once, not once more per result). sweep-report %s.",
         st->gsm8k_filter, st->ci_method, sr_format_count(resamples, sizeof resamples, st->resamples), st->seed, st->rng,
         conf, SR_MIN_PAIRED_ITEMS, SR_VERSION);
 }
@@ -467,8 +544,8 @@ static void status_check(sr_compare_check *k, const sr_model_change *mc)
     k->kind = "status";
     k->name = "status";
     k->title = sr_xstrdup("status");
-    k->before = sr_xstrdup(sr_status_name(mc->before->status));
-    k->after = sr_xstrdup(sr_status_name(mc->after->status));
+    k->before = sr_xstrdup(sr_text_status(mc->before->status));
+    k->after = sr_xstrdup(sr_text_status(mc->after->status));
     k->outcome = mc->transition == SR_TRANSITION_NOW_FAILS ? SR_CHECK_FAILED : SR_CHECK_PASSED;
     k->words = mc->transition == SR_TRANSITION_SAME ? sr_asprintf("unchanged: %s", k->after)
                                                     : sr_compare_status_words(mc);
@@ -484,7 +561,7 @@ static void accuracy_check(sr_compare_check *k, const sr_accuracy_change *ch, co
     k->after = ch->after ? sr_xstrdup(sr_text_score(buf, sizeof buf, ch->after->score)) : NULL;
     const char *note = sr_compare_accuracy_note(buf, sizeof buf, ch);
     if (note) {
-        k->outcome = SR_CHECK_SKIPPED;
+        k->outcome = ch->regression ? SR_CHECK_FAILED : SR_CHECK_SKIPPED; /* lost: a regression unless allowed */
         k->words = sr_xstrdup(note);
         return;
     }
@@ -501,7 +578,7 @@ static void speed_check(sr_compare_check *k, const sr_speed_change *ch)
     const sr_scenario *sc = ch->after ? ch->after : ch->before;
     k->kind = "speed";
     k->name = ch->key;
-    k->title = sr_xstrdup(sc ? sr_scenario_words(sc, buf, sizeof buf) : ch->key);
+    k->title = sc ? sr_speed_scenario_name(sc) : sr_xstrdup(ch->key); /* as the speed table's heading */
     k->before = ch->before ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->before->median_output_throughput))
                            : NULL;
     k->after = ch->after ? sr_xstrdup(sr_text_throughput(buf, sizeof buf, ch->after->median_output_throughput))
@@ -542,12 +619,15 @@ sr_compare_check *sr_compare_checks(const sr_comparison *c, size_t *n_checks)
         const sr_model *const *models = side ? c->removed : c->added;
         size_t count = side ? c->n_removed : c->n_added;
         for (size_t i = 0; i < count; i++) {
+            /* a model gone after is lost: the gate's to fail, unless --allow-missing */
+            bool lost = side && !c->settings.allow_missing;
             sr_compare_check k = {.model = label_of(models[i]), .kind = "presence", .name = "presence",
-                                  .outcome = SR_CHECK_SKIPPED};
-            k.title = sr_xstrdup("in both exports");
-            k.words = sr_xstrdup(side ? "only before (removed)" : "only after (added)");
-            k.before = side ? sr_xstrdup(sr_status_name(models[i]->status)) : NULL;
-            k.after = side ? NULL : sr_xstrdup(sr_status_name(models[i]->status));
+                                  .outcome = lost ? SR_CHECK_FAILED : SR_CHECK_SKIPPED};
+            k.title = sr_xstrdup("presence");
+            k.words = sr_xstrdup(side ? "lost: in the before export only, absent after (removed)"
+                                      : "new: in the after export only (added)");
+            k.before = side ? sr_xstrdup(sr_text_status(models[i]->status)) : NULL;
+            k.after = side ? NULL : sr_xstrdup(sr_text_status(models[i]->status));
             add_check(&list, &n, &cap, &k);
         }
     }
@@ -637,7 +717,10 @@ char *sr_compare_gate_counts(const sr_comparison *c, const sr_compare_check *che
     for (size_t i = 0; i < n; i++)
         counts[checks[i].outcome]++;
     return sr_asprintf("%zu model%s in both exports (%zu added, %zu removed); %zu checks: %zu passed, %zu "
-                       "regressed, %zu with nothing to judge (one side only, too few items, one run on each side).",
+                       "failed, %zu with nothing to judge (new after, too few items, one run on each side). A model, "
+                       "benchmark result or speed scenario present before and absent after is lost: %zu here, %s.",
                        c->n_models, c->n_models == 1 ? "" : "s", c->n_added, c->n_removed, n,
-                       counts[SR_CHECK_PASSED], counts[SR_CHECK_FAILED], counts[SR_CHECK_SKIPPED]);
+                       counts[SR_CHECK_PASSED], counts[SR_CHECK_FAILED], counts[SR_CHECK_SKIPPED], c->n_lost,
+                       c->settings.allow_missing ? "which --allow-missing accepts" : "each a regression of the gate "
+                                                                                     "(--allow-missing accepts them)");
 }

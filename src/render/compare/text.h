@@ -48,6 +48,9 @@ char *sr_compare_regressions_text(const sr_comparison *c, size_t max);
 char *sr_compare_title(const sr_comparison *c);
 /* The summary in words, one paragraph per item. */
 void sr_compare_summary(const sr_comparison *c, sr_text_list *out);
+/* The warnings about how before pairs with after (a benchmark read from
+ * BFCL files of another version on each side), one sentence each. */
+void sr_compare_pairing_warnings(const sr_comparison *c, sr_text_list *out);
 /* How the numbers were made, one paragraph. */
 char *sr_compare_methods(const sr_comparison *c);
 

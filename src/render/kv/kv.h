@@ -4,6 +4,7 @@
 #ifndef SR_RENDER_KV_KV_H
 #define SR_RENDER_KV_KV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/kv_cap.h"
@@ -13,6 +14,7 @@
 /* The memory figures as given on the command line (NAN: not given). */
 typedef struct sr_kv_memory {
     double hbm, util, used, weights, activation, available;
+    bool util_default; /* util is the backend's default, not given */
 } sr_kv_memory;
 
 /* What the calculator found for one config. */

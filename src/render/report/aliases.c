@@ -14,13 +14,16 @@ void sr_report_claim_aliases(const sr_sweep *sw, sr_claim_aliases *out)
     sr_speed_columns_make(sw, &speed);
     for (size_t c = 0; c < speed.n; c++) {
         const sr_speed_column *col = &speed.cols[c];
+        /* the full name the tables show, and the short heading earlier
+         * reports and the published tables wrote (where it names one column) */
+        sr_claim_aliases_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
         bool unique = true;
         for (size_t d = 0; d < speed.n && unique; d++)
-            unique = d == c || strcmp(speed.cols[d].heading, col->heading) != 0;
-        if (unique)
-            sr_claim_aliases_add(out, sr_asprintf("%s", col->heading), sr_asprintf("speed.%s.ratio", col->key));
-        if (col->sub[0])
-            sr_claim_aliases_add(out, sr_asprintf("%s", col->legend), sr_asprintf("speed.%s.ratio", col->key));
+            unique = d == c || strcmp(speed.cols[d].short_heading, col->short_heading) != 0;
+        if (unique && strcmp(col->short_heading, col->heading) != 0)
+            sr_claim_aliases_add(out, sr_asprintf("%s", col->short_heading), sr_asprintf("speed.%s.ratio", col->key));
+        if (col->short_legend)
+            sr_claim_aliases_add(out, sr_asprintf("%s", col->short_legend), sr_asprintf("speed.%s.ratio", col->key));
     }
     sr_speed_columns_release(&speed);
 

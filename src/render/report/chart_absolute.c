@@ -32,7 +32,7 @@ bool sr_absolute_accuracy_has_data(const sr_sweep *sw)
         return false;
     for (size_t i = 0; i < sw->n_models; i++)
         for (size_t k = 0; k < sw->models[i].n_benchmarks; k++)
-            if (sw->models[i].status != SR_STATUS_FAILED && has_score(&sw->models[i].benchmarks[k]))
+            if (!sr_status_without_results(sw->models[i].status) && has_score(&sw->models[i].benchmarks[k]))
                 return true;
     return false;
 }
@@ -50,7 +50,7 @@ bool sr_absolute_speed_has_data(const sr_sweep *sw)
     if (sr_sweep_baseline(sw))
         return false;
     for (size_t i = 0; i < sw->n_models; i++)
-        if (sw->models[i].status != SR_STATUS_FAILED && sr_absolute_speed_row(&sw->models[i]))
+        if (!sr_status_without_results(sw->models[i].status) && sr_absolute_speed_row(&sw->models[i]))
             return true;
     return false;
 }
@@ -232,21 +232,22 @@ sr_error *sr_absolute_accuracy_chart(const sr_sweep *sw, const sr_chart_target *
     const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     bool summary = any_summary_only(sw, idx, &drawn, names, n_panels);
 
+    char conf[64], ci_head[96];
+    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
+    char *subtitle = sr_asprintf("No baseline, so nothing is compared: each model's mean per-item score in percent; "
+                                 "dot: the score, whisker: its %s%% interval",
+                                 conf);
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH,
-                                   sr_chart_accuracy_height(n_panels, shown, more) + (summary ? 18 : 0));
+    sr_error *err = sr_chart_open(&cv, target, sr_chart_accuracy_height(n_panels, shown, more) + (summary ? 18 : 0),
+                                  subtitle);
     if (err) {
+        free(subtitle);
         free(names);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    char conf[64], ci_head[96];
-    sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY), pt);
-    char *subtitle = sr_asprintf("No baseline, so nothing is compared: each model's mean per-item score in percent; "
-                                 "dot: the score, whisker: its %s%% interval",
-                                 conf);
     sr_chart_header(&cv, title, subtitle);
     free(title);
     free(subtitle);
@@ -327,7 +328,7 @@ static size_t models_without_speed(const sr_sweep *sw)
 {
     size_t n = 0;
     for (size_t i = 0; i < sw->n_models; i++)
-        n += sw->models[i].status != SR_STATUS_FAILED && !sr_absolute_speed_row(&sw->models[i]);
+        n += !sr_status_without_results(sw->models[i].status) && !sr_absolute_speed_row(&sw->models[i]);
     return n;
 }
 
@@ -406,17 +407,20 @@ static const char *fmt_count_axis(char *buf, size_t size, double v, int decimals
     return decimals > 0 ? sr_format_fixed(buf, size, v, decimals) : sr_format_count(buf, size, llround(v));
 }
 
+static char *speed_subtitle(const sr_speed_columns *cols)
+{
+    bool shared = cols->shared && cols->shared[0];
+    return sr_asprintf("No baseline, so no ratios: each model's median output tokens/s per scenario, the whisker its "
+                       "lowest to highest run%s%s",
+                       shared ? "; " : "", shared ? cols->shared : "");
+}
+
 /* Title, subtitle and the legend of scenarios. */
-static void speed_heading(sr_canvas *cv, const sr_speed_columns *cols, const sr_chart_part *pt)
+static void speed_heading(sr_canvas *cv, const char *subtitle, const sr_speed_columns *cols, const sr_chart_part *pt)
 {
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED), pt);
-    bool shared = cols->shared && cols->shared[0];
-    char *subtitle = sr_asprintf("No baseline, so no ratios: each model's median output tokens/s per scenario, the "
-                                 "whisker its lowest to highest run%s%s",
-                                 shared ? "; " : "", shared ? cols->shared : "");
     sr_chart_header(cv, title, subtitle);
     free(title);
-    free(subtitle);
     sr_legend_item *legend = sr_xmalloc((cols->n ? cols->n : 1) * sizeof *legend);
     for (size_t c = 0; c < cols->n; c++)
         legend[c] = (sr_legend_item){cols->cols[c].legend, *sr_chart_palette[c % SR_CHART_N_PALETTE], -1};
@@ -440,14 +444,17 @@ sr_error *sr_absolute_speed_chart(const sr_sweep *sw, const sr_chart_target *tar
     speed_axis(&sp, rows);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more, say_unshown));
+    char *subtitle = speed_subtitle(&cols);
+    sr_error *err = sr_chart_open(&cv, target, speed_height(cols.n, shown, more, say_unshown), subtitle);
     if (err) {
+        free(subtitle);
         sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    speed_heading(&cv, &cols, pt);
+    speed_heading(&cv, subtitle, &cols, pt);
+    free(subtitle);
     sr_chart_bands(&cv, sp.top, shown, sp.group_h);
     sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_count_axis);
     if (rows == 0) {

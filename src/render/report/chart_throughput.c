@@ -25,6 +25,9 @@
 #define PLOT_H 380.0
 #define PLOT_X0 96.0
 #define PLOT_X1 (SR_CHART_WIDTH - 40.0)
+#define END_LABEL_SIZE 9.5
+#define END_LABEL_MAX 150.0 /* a line's name at its end, at most this wide */
+#define END_LABEL_GAP 11.0  /* between two names' baselines */
 static bool same_curve(const sr_scenario *sc, const sr_load_curve *k)
 {
     return sr_scenario_on_axis(sc, k->axis) && sc->input_len == k->input_len && sc->output_len == k->output_len;
@@ -129,6 +132,41 @@ static sr_chart_rank line_rank(const xy *line, size_t n, const xy *base, size_t 
     return rank;
 }
 
+/* The line l's figure at its last (highest) load. */
+static double end_value(const curves *c, size_t l)
+{
+    return c->first[l + 1] > c->first[l] ? c->pts[c->first[l + 1] - 1].y : NAN;
+}
+
+/* The lines top to bottom at their ends: the legend is read in the order
+ * the lines end, and neighbours there get colours apart (line_style). A
+ * stable insertion sort of at most THROUGHPUT_LINES lines. */
+static void order_by_end(curves *c)
+{
+    size_t n = c->lines, idx[THROUGHPUT_LINES];
+    for (size_t l = 0; l < n; l++)
+        idx[l] = l;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && end_value(c, idx[j - 1]) < end_value(c, idx[j]); j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    xy *pts = sr_xmalloc((c->n_pts ? c->n_pts : 1) * sizeof *pts);
+    size_t first[THROUGHPUT_LINES + 1] = {0}, shown[THROUGHPUT_LINES] = {0}, at = 0;
+    for (size_t l = 0; l < n; l++) {
+        first[l] = at;
+        shown[l] = c->shown[idx[l]];
+        for (size_t p = c->first[idx[l]]; p < c->first[idx[l] + 1]; p++)
+            pts[at++] = c->pts[p];
+    }
+    first[n] = at;
+    free(c->pts);
+    c->pts = pts;
+    memcpy(c->first, first, (n + 1) * sizeof *first);
+    memcpy(c->shown, shown, n * sizeof *shown);
+}
+
 static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figure f, curves *c)
 {
     size_t nm = sw->n_models ? sw->n_models : 1;
@@ -138,7 +176,7 @@ static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figu
     size_t n = sr_render_model_order(sw, order), n_lines = 0, n_all = 0, base_line = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         size_t begin = n_all;
         for (size_t s = 0; s < m->n_scenarios && n_all - begin < 256; s++) {
@@ -191,6 +229,7 @@ static void collect_curves(const sr_sweep *sw, const sr_load_curve *k, load_figu
         }
     }
     c->first[c->lines] = c->n_pts;
+    order_by_end(c);
     free(ranks);
     free(keep);
     free(all);
@@ -206,20 +245,25 @@ static void curves_release(curves *c)
 }
 
 /* The y axis: a grid line and a label at each tick (tok/s, ms). */
-static void y_grid(sr_canvas *cv, const sr_axis *ay)
+static void y_grid(sr_canvas *cv, const sr_axis *ay, double x1)
 {
     double ticks[64];
     int nt = sr_axis_ticks(ay, ticks, 64);
     for (int t = 0; t < nt; t++) {
         double y = sr_axis_x(ay, ticks[t]);
         char buf[64];
-        sr_canvas_line(cv, PLOT_X0, y, PLOT_X1, y, 0.6, sr_light, false);
+        sr_canvas_line(cv, PLOT_X0, y, x1, y, 0.6, sr_light, false); /* the names stand right of x1 */
         sr_canvas_text(cv, PLOT_X0 - 6, y + 4, fmt_axis(buf, sizeof buf, ticks[t], 1), 10.5, false, 1, sr_dark);
     }
 }
 
+/* The palette's colours in an order whose neighbours differ in hue (blue
+ * beside orange, never beside sky blue or indigo): lines that end side by
+ * side get neighbouring colours. */
+static const size_t hue_apart[SR_CHART_N_PALETTE] = {0, 3, 2, 5, 1, 4, 7, 6, 8, 9, 10, 11};
+
 /* Line l's colour and marker: the baseline's black (sr_chart_baseline,
- * as in every chart), the others the palette in order, never black. */
+ * as in every chart), the others by where their lines end, never black. */
 static void line_style(const sr_sweep *sw, const curves *c, size_t l, sr_rgb *col, int *shape)
 {
     if (sw->models[c->shown[l]].is_baseline) {
@@ -230,7 +274,7 @@ static void line_style(const sr_sweep *sw, const curves *c, size_t l, sr_rgb *co
     size_t k = 0; /* the other lines before this one */
     for (size_t j = 0; j < l; j++)
         k += !sw->models[c->shown[j]].is_baseline;
-    *col = *sr_chart_palette[k % SR_CHART_N_PALETTE];
+    *col = *sr_chart_palette[hue_apart[k % SR_CHART_N_PALETTE]];
     *shape = (int)(k / SR_CHART_N_PALETTE) % 3;
 }
 
@@ -260,6 +304,39 @@ static void draw_curves(sr_canvas *cv, const sr_sweep *sw, const curves *c, load
         }
         for (size_t p = c->first[l]; p < c->first[l + 1]; p++)
             sr_canvas_marker(cv, shape, sr_axis_x(ax, pts[p].x), sr_axis_x(ay, pts[p].y), 4, col);
+    }
+}
+
+/* Each line's name at its end, in its colour (a legend read where the
+ * lines are), pushed apart so no two overlap: the lines sit top to bottom
+ * in legend order already (order_by_end). */
+static void end_labels(sr_canvas *cv, const sr_sweep *sw, const curves *c, const sr_axis *ax, const sr_axis *ay,
+                       char names[][160], double plot_top, double plot_bottom)
+{
+    double y[THROUGHPUT_LINES];
+    size_t n = c->lines;
+    for (size_t l = 0; l < n; l++) {
+        double v = end_value(c, l);
+        y[l] = isfinite(v) ? sr_axis_x(ay, v) + 4 : plot_top;
+        if (l > 0 && y[l] < y[l - 1] + END_LABEL_GAP)
+            y[l] = y[l - 1] + END_LABEL_GAP;
+    }
+    double over = n ? y[n - 1] - plot_bottom : 0; /* past the bottom: all up, never above the top */
+    for (size_t l = n; over > 0 && l-- > 0;) {
+        y[l] -= over;
+        if (l > 0 && y[l] - END_LABEL_GAP < y[l - 1])
+            over = y[l - 1] - (y[l] - END_LABEL_GAP);
+        else
+            over = 0;
+    }
+    for (size_t l = 0; l < n; l++) {
+        sr_rgb col;
+        int shape;
+        line_style(sw, c, l, &col, &shape);
+        double x = sr_axis_x(ax, c->pts[c->first[l + 1] - 1].x) + 8;
+        char *fit = sr_canvas_fit_label(cv, names[l], END_LABEL_SIZE, false, END_LABEL_MAX);
+        sr_canvas_text(cv, x, fmax(y[l], plot_top + 4), fit, END_LABEL_SIZE, false, 0, col);
+        free(fit);
     }
 }
 
@@ -301,10 +378,6 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
     collect_curves(sw, &k, f, &c);
     bool log_x = c.xlo > 0 && c.xhi / c.xlo > 20;
     sr_axis ax, ay;
-    if (log_x)
-        sr_axis_log(&ax, c.xlo, c.xhi, PLOT_X0, PLOT_X1);
-    else
-        sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, PLOT_X1);
     double legend_h = sr_chart_legend_height(c.lines);
     double plot_top = SR_CHART_LEGEND_Y + legend_h + 20, plot_bottom = plot_top + PLOT_H;
     double bound = f == FIGURE_P99_TTFT ? sw->settings.slo.ttft_ms : NAN;
@@ -312,12 +385,6 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
         c.yhi = fmax(c.yhi, bound);
     sr_axis_linear(&ay, 0, c.yhi > 0 ? c.yhi * 1.06 : 1, 6, plot_bottom, plot_top);
 
-    sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_throughput_height());
-    if (err) {
-        curves_release(&c);
-        return err;
-    }
     sr_strbuf desc, sub;
     sr_strbuf_init(&desc);
     sr_strbuf_init(&sub);
@@ -330,6 +397,14 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
                      f == FIGURE_THROUGHPUT ? "Median output throughput" : "99th percentile time to first token",
                      axis_words(k.axis), a, sr_format_count(b, sizeof b, k.output_len));
     sr_strbuf_puts(&sub, "; the baseline in black, as in every chart");
+    sr_canvas cv;
+    sr_error *err = sr_chart_open(&cv, target, sr_throughput_height(), sr_strbuf_cstr(&sub));
+    if (err) {
+        sr_strbuf_release(&desc);
+        sr_strbuf_release(&sub);
+        curves_release(&c);
+        return err;
+    }
     sr_chart_header(&cv, sr_chart_title(kind), sr_strbuf_cstr(&sub));
     sr_legend_item legend[THROUGHPUT_LINES];
     char names[THROUGHPUT_LINES][160];
@@ -340,11 +415,21 @@ static sr_error *load_chart(const sr_sweep *sw, load_figure f, const sr_chart_ta
         line_style(sw, &c, l, &legend[l].color, &legend[l].shape);
     }
     sr_chart_legend(&cv, SR_CHART_LEGEND_Y, legend, c.lines);
+    /* room right of the lines for their names */
+    double room = 0;
+    for (size_t l = 0; l < c.lines; l++)
+        room = fmax(room, fmin(sr_canvas_text_width(&cv, names[l], END_LABEL_SIZE, false), END_LABEL_MAX));
+    double x1 = PLOT_X1 - (room > 0 ? room + 10 : 0);
+    if (log_x)
+        sr_axis_log(&ax, c.xlo, c.xhi, PLOT_X0, x1);
+    else
+        sr_axis_linear(&ax, fmin(0, c.xlo), c.xhi * 1.04, 6, PLOT_X0, x1);
     sr_axis_draw(&cv, &ax, plot_top, plot_bottom, fmt_axis);
-    y_grid(&cv, &ay);
+    y_grid(&cv, &ay, x1);
     if (isfinite(bound))
         slo_bound(&cv, &ay, bound, &desc);
     draw_curves(&cv, sw, &c, f, &ax, &ay, &desc);
+    end_labels(&cv, sw, &c, &ax, &ay, names, plot_top, plot_bottom);
     axis_labels(&cv, k.axis, f, log_x, plot_top, plot_bottom, &c.cut, &desc);
     err = sr_canvas_close(&cv, f == FIGURE_THROUGHPUT ? "throughput-" : "latency-", sr_chart_title(kind),
                           sr_strbuf_cstr(&desc), out, len);

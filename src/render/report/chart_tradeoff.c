@@ -123,7 +123,7 @@ static int verdict_shape(sr_verdict v)
 #define LABEL_MAX 170.0
 static char *dot_name(sr_canvas *cv, const sr_model *m)
 {
-    return sr_canvas_fit_middle(cv, m->label ? m->label : m->id, SR_CHART_VALUE_SIZE, false, LABEL_MAX);
+    return sr_canvas_fit_label(cv, m->label ? m->label : m->id, SR_CHART_VALUE_SIZE, false, LABEL_MAX);
 }
 
 /* A rectangle on the canvas, for keeping labels apart. */
@@ -406,15 +406,6 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
     const char **panels = panels_of(sw, &n_panels);
     size_t *order = sr_xmalloc((sw->n_models ? sw->n_models : 1) * sizeof *order);
     size_t n = sr_render_model_order(sw, order);
-    sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_tradeoff_height(sw));
-    if (err) {
-        free(panels);
-        free(order);
-        return err;
-    }
-    sr_strbuf desc;
-    sr_strbuf_init(&desc);
     char conf[64], sub[512];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     snprintf(sub, sizeof sub,
@@ -422,6 +413,15 @@ sr_error *sr_tradeoff_chart(const sr_sweep *sw, const sr_chart_target *target, c
              "throughput relative to the baseline's; the baseline is the black dot at 1.0x, 0; ringed: no other "
              "entry is measurably better on one axis and not worse on the other",
              sw->settings.simultaneous ? "simultaneous " : "", conf);
+    sr_canvas cv;
+    sr_error *err = sr_chart_open(&cv, target, sr_tradeoff_height(sw), sub);
+    if (err) {
+        free(panels);
+        free(order);
+        return err;
+    }
+    sr_strbuf desc;
+    sr_strbuf_init(&desc);
     sr_chart_header(&cv, sr_chart_title(SR_CHART_TRADEOFF), sub);
     const sr_legend_item legend[] = {
         {"no measured difference", sr_blue, 0},

@@ -49,7 +49,7 @@ static size_t chart_models(const sr_sweep *sw, size_t *idx, bool with_baseline)
     size_t n = sr_render_model_order(sw, idx), k = 0;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[idx[i]];
-        if (m->status == SR_STATUS_FAILED || (m->is_baseline && !with_baseline))
+        if (sr_status_without_results(m->status) || (m->is_baseline && !with_baseline))
             continue;
         idx[k++] = idx[i];
     }
@@ -66,7 +66,7 @@ static bool has_ratio(const sr_model *m)
     return false;
 }
 
-/* Models the speed chart leaves out: not failed, not the baseline, and
+/* Models the speed chart leaves out: with results, not the baseline, and
  * without a single ratio (no runs, or none in a scenario the baseline ran).
  * *with_runs: how many of them have runs. */
 static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
@@ -75,7 +75,7 @@ static size_t speed_models_unrated(const sr_sweep *sw, size_t *with_runs)
     *with_runs = 0;
     for (size_t i = 0; i < sw->n_models; i++) {
         const sr_model *m = &sw->models[i];
-        if (!m->is_baseline && m->status != SR_STATUS_FAILED && !has_ratio(m)) {
+        if (!m->is_baseline && !sr_status_without_results(m->status) && !has_ratio(m)) {
             n++;
             *with_runs += m->n_scenarios > 0;
         }
@@ -127,29 +127,43 @@ typedef struct speed_plot {
     double top, bottom, group_h;
 } speed_plot;
 
-/* The axis spans 0, 1.2 and every ratio of every row (of every part). */
+/* The whisker of a ratio, as the tables and the description give it
+ * (Welch's interval, else the range of the runs); false when none. */
+static bool speed_whisker(const sr_scenario *sc, double *lo, double *hi)
+{
+    return sc && sr_spread_whisker(&sc->vs_baseline, lo, hi);
+}
+
+/* The axis spans 0, 1.2 and every ratio and whisker of every row (of every part). */
 static void speed_axis(speed_plot *sp, size_t rows)
 {
     double max_ratio = 1.0;
     for (size_t i = 0; i < rows; i++)
         for (size_t c = 0; c < sp->cols->n && sp->idx[i] != SR_CHART_GAP; c++) {
             const sr_scenario *sc = sr_model_scenario(&sp->sw->models[sp->idx[i]], sp->cols->cols[c].key);
+            double lo, hi;
             if (sc && isfinite(sc->vs_baseline.ratio) && sc->vs_baseline.ratio > max_ratio)
                 max_ratio = sc->vs_baseline.ratio;
+            if (speed_whisker(sc, &lo, &hi) && hi > max_ratio) /* the whisker stays inside the plot */
+                max_ratio = hi;
         }
     sr_axis_linear(&sp->ax, 0, fmax(1.2, max_ratio * 1.08), 6, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 62);
 }
 
-/* Title, subtitle and the legend of scenarios. */
-static void speed_heading(sr_canvas *cv, const sr_model *base, const sr_speed_columns *cols, const sr_chart_part *pt)
+static char *speed_subtitle(const sr_model *base, const sr_speed_columns *cols)
 {
-    char *subtitle = sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same "
-                                 "scenario, the whisker the range of its runs; %s",
-                                 base ? base->label : "none", cols->shared);
+    return sr_asprintf("Median output tokens/s of each model \xC3\xB7 the baseline's (%s) in the same scenario, the "
+                       "whisker Welch's interval on the runs (under 2 runs a side, the range they span), as the tables "
+                       "give it%s%s",
+                       base ? base->label : "none", cols->shared[0] ? "; " : "", cols->shared);
+}
+
+/* Title, subtitle and the legend of scenarios. */
+static void speed_heading(sr_canvas *cv, const char *subtitle, const sr_speed_columns *cols, const sr_chart_part *pt)
+{
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_SPEED_RATIO), pt);
     sr_chart_header(cv, title, subtitle);
     free(title);
-    free(subtitle);
 
     size_t ncol = cols->n;
     sr_legend_item *legend = sr_xmalloc((ncol ? ncol : 1) * sizeof *legend);
@@ -168,15 +182,7 @@ static double speed_bar_y(const speed_plot *sp, size_t i, size_t c)
     return sp->top + (double)i * sp->group_h + SPEED_GROUP_PAD / 2 + (double)c * (BAR_H + BAR_GAP);
 }
 
-/* Whether a ratio has a range to draw (runs that differ). */
-static bool speed_spread(const sr_scenario *sc)
-{
-    return sc && isfinite(sc->vs_baseline.ratio) && isfinite(sc->vs_baseline.low) && isfinite(sc->vs_baseline.high) &&
-           sc->vs_baseline.high > sc->vs_baseline.low;
-}
-
-/* The bars and their whiskers (the range every pairing of runs spans), and
- * the chart's description, row by row. */
+/* The bars and their whiskers, and the chart's description, row by row. */
 static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
 {
     char buf[64];
@@ -196,8 +202,9 @@ static void speed_bars(sr_canvas *cv, const speed_plot *sp, sr_strbuf *desc)
             if (isfinite(r))
                 sr_canvas_rect(cv, SR_CHART_PLOT_X0, y, sr_axis_x(&sp->ax, r) - SR_CHART_PLOT_X0, BAR_H,
                                *sr_chart_palette[c % SR_CHART_N_PALETTE]);
-            if (speed_spread(sc)) {
-                double x_lo = sr_axis_x(&sp->ax, sc->vs_baseline.low), x_hi = sr_axis_x(&sp->ax, sc->vs_baseline.high);
+            double lo, hi;
+            if (speed_whisker(sc, &lo, &hi)) {
+                double x_lo = sr_axis_x(&sp->ax, lo), x_hi = sr_axis_x(&sp->ax, hi);
                 double ym = y + BAR_H / 2;
                 sr_canvas_line(cv, x_lo, ym, x_hi, ym, 1.1, sr_black, false);
                 sr_canvas_line(cv, x_lo, y + 2, x_lo, y + BAR_H - 2, 1.1, sr_black, false);
@@ -222,8 +229,9 @@ static void speed_values(sr_canvas *cv, const speed_plot *sp)
         for (size_t c = 0; c < sp->cols->n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, sp->cols->cols[c].key);
             double y = speed_bar_y(sp, i, c), r = sc ? sc->vs_baseline.ratio : NAN;
+            double lo, hi;
             if (isfinite(r)) {
-                double x_hi = sr_axis_x(&sp->ax, speed_spread(sc) ? sc->vs_baseline.high : r);
+                double x_hi = sr_axis_x(&sp->ax, speed_whisker(sc, &lo, &hi) ? hi : r);
                 sr_canvas_label(cv, x_hi + 4, y + BAR_H - 1.5, sr_text_ratio(buf, sizeof buf, r), SR_CHART_VALUE_SIZE,
                                 sr_dark);
             } else {
@@ -276,15 +284,17 @@ static sr_error *speed_chart(const sr_sweep *sw, const sr_chart_target *target, 
     speed_axis(&sp, rows);
 
     sr_canvas cv;
-    sr_error *err =
-        sr_canvas_open(&cv, target, SR_CHART_WIDTH, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0));
+    char *subtitle = speed_subtitle(base, &cols);
+    sr_error *err = sr_chart_open(&cv, target, speed_height(cols.n, shown, more) + (say_unrated ? 18 : 0), subtitle);
     if (err) {
+        free(subtitle);
         sr_speed_columns_release(&cols);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    speed_heading(&cv, base, &cols, pt);
+    speed_heading(&cv, subtitle, &cols, pt);
+    free(subtitle);
     if (rows == 0) {
         sr_axis_draw(&cv, &sp.ax, sp.top, sp.bottom, fmt_plain);
         const char *why = !base       ? "No baseline found"
@@ -351,16 +361,19 @@ static const sr_rgb *verdict_color(int v)
 
 /* Title, subtitle, the legend of verdicts, and the message when there is
  * no panel. */
-static void accuracy_heading(sr_canvas *cv, const sr_model *base, const sr_chart_part *pt, size_t n_panels,
-                             sr_strbuf *desc)
+static char *accuracy_subtitle(const sr_model *base)
 {
-    char *subtitle = sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points "
-                                 "of accuracy; dot: the difference, whisker: its interval",
-                                 base ? (base->label ? base->label : base->id) : "none");
+    return sr_asprintf("Model \xE2\x88\x92 baseline (%s) on the items both were scored on, in points of accuracy; "
+                       "dot: the difference, whisker: its interval",
+                       base ? (base->label ? base->label : base->id) : "none");
+}
+
+static void accuracy_heading(sr_canvas *cv, const sr_model *base, const char *subtitle, const sr_chart_part *pt,
+                             size_t n_panels, sr_strbuf *desc)
+{
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_ACCURACY_DELTA), pt);
     sr_chart_header(cv, title, subtitle);
     free(title);
-    free(subtitle);
     static const sr_legend_item legend[] = {
         {"no measured difference (interval holds 0)", {0 / 255.0, 114 / 255.0, 178 / 255.0}, 0},
         {"higher than the baseline", {0 / 255.0, 158 / 255.0, 115 / 255.0}, 1},
@@ -485,14 +498,17 @@ static sr_error *accuracy_chart(const sr_sweep *sw, const sr_chart_target *targe
     double top = sr_chart_accuracy_top(), panel_h = sr_chart_accuracy_panel_h(shown);
 
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, sr_chart_accuracy_height(n_panels, shown, more));
+    char *subtitle = accuracy_subtitle(sr_sweep_baseline(sw));
+    sr_error *err = sr_chart_open(&cv, target, sr_chart_accuracy_height(n_panels, shown, more), subtitle);
     if (err) {
+        free(subtitle);
         free(names);
         return err;
     }
     sr_strbuf desc;
     sr_strbuf_init(&desc);
-    accuracy_heading(&cv, sr_sweep_baseline(sw), pt, n_panels, &desc);
+    accuracy_heading(&cv, sr_sweep_baseline(sw), subtitle, pt, n_panels, &desc);
+    free(subtitle);
     char conf[64], ci_head[96];
     const sr_chart_part drawn = {pt->first, shown, pt->part, pt->parts};
     for (size_t p = 0; p < n_panels; p++) { /* each benchmark's intervals at their level */
@@ -625,16 +641,16 @@ static sr_error *kv_chart(const sr_sweep *sw, const sr_chart_target *target, con
     else
         sr_axis_linear(&ax, 0, have ? hi * 1.05 : 1, 5, SR_CHART_PLOT_X0, SR_CHART_WIDTH - 86);
 
+    static const char kv_subtitle[] = "Tokens the KV cache holds: as the server logged it, and as recomputed from "
+                                      "config.json and the logged memory";
     sr_canvas cv;
-    sr_error *err = sr_canvas_open(&cv, target, SR_CHART_WIDTH, height);
+    sr_error *err = sr_chart_open(&cv, target, height, kv_subtitle);
     if (err)
         return err;
     sr_strbuf desc;
     sr_strbuf_init(&desc);
     char *title = sr_chart_part_title(sr_chart_title(SR_CHART_KV_CAPACITY), pt);
-    sr_chart_header(&cv, title,
-                    "Tokens the KV cache holds: as the server logged it, and as recomputed from config.json and the "
-                    "logged memory");
+    sr_chart_header(&cv, title, kv_subtitle);
     free(title);
     static const sr_legend_item legend[] = {
         {"logged by the server", {0 / 255.0, 114 / 255.0, 178 / 255.0}, -1},
@@ -709,7 +725,7 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
     case SR_CHART_LATENCY: return sr_latency_chart_has_data(sweep);
     case SR_CHART_SPEED_RATIO:
         for (size_t i = 0; i < sweep->n_models; i++)
-            if (!sweep->models[i].is_baseline && sweep->models[i].status != SR_STATUS_FAILED &&
+            if (!sweep->models[i].is_baseline && !sr_status_without_results(sweep->models[i].status) &&
                 has_ratio(&sweep->models[i]))
                 return true;
         return false;
@@ -721,7 +737,7 @@ bool sr_chart_has_data(const sr_sweep *sweep, sr_chart_kind kind)
         return false;
     case SR_CHART_KV_CAPACITY:
         for (size_t i = 0; i < sweep->n_models; i++)
-            if (sweep->models[i].status != SR_STATUS_FAILED &&
+            if (!sr_status_without_results(sweep->models[i].status) &&
                 (sweep->models[i].kv.logged_tokens > 0 || sweep->models[i].kv.recomputed_tokens > 0))
                 return true;
         return false;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/forensics.h"
 #include "analysis/scenarios.h"
 #include "render/shared/words.h"
 #include "util/strbuf.h"
@@ -115,14 +116,132 @@ static const char *source_words(const sr_claim *c)
     return from_log ? "The server log gives" : "Recomputed";
 }
 
+/* k/n × f exactly, with at least d decimals and at most d + 6 ("0.6725",
+ * "67.25"); "≈" before it when it does not end there. */
+static void put_fraction(sr_strbuf *sb, long long k, long long n, int f, int d)
+{
+    char digits[32];
+    int shown = d, most = d + 6 > 18 ? 18 : d + 6;
+    __int128 whole = (__int128)k * f / n, rem = (__int128)k * f % n;
+    for (int i = 0; i < most; i++) {
+        rem *= 10;
+        digits[i] = (char)('0' + (int)(rem / n));
+        rem %= n;
+        if (i + 1 > shown && digits[i] != '0')
+            shown = i + 1;
+        if (rem == 0 && i + 1 >= d)
+            break;
+    }
+    sr_strbuf_printf(sb, "%s%lld", rem ? "\xE2\x89\x88" : "", (long long)whole);
+    if (shown > 0)
+        sr_strbuf_printf(sb, ".%.*s", shown, digits);
+    if (f == 100)
+        sr_strbuf_putc(sb, '%');
+}
+
+/* The printed digits as the claim writes them: 928, d 3 -> "0.928". */
+static void put_digits(sr_strbuf *sb, long long digits, int d, int f)
+{
+    long long p = 1;
+    for (int i = 0; i < d; i++)
+        p *= 10;
+    if (d > 0)
+        sr_strbuf_printf(sb, "%lld.%0*lld", digits / p, d, digits % p);
+    else
+        sr_strbuf_printf(sb, "%lld", digits);
+    if (f == 100)
+        sr_strbuf_putc(sb, '%');
+}
+
+/* "Recomputed 371/400 = 0.9275: 0.928 by hand, 0.927 as printf and Python
+ * print it (the binary value lies just below); both are accepted." */
+static void put_tie(sr_strbuf *sb, const sr_claim *c)
+{
+    int f = (int)sr_claim_unit_factor(c->unit), d = c->decimals;
+    long long up, even, binary;
+    if (!sr_grim_printed(c->tie_k, c->tie_n, f, d, SR_ROUND_HALF_UP, &up) ||
+        !sr_grim_printed(c->tie_k, c->tie_n, f, d, SR_ROUND_HALF_EVEN, &even) ||
+        !sr_grim_printed(c->tie_k, c->tie_n, f, d, SR_ROUND_BINARY, &binary))
+        return;
+    sr_strbuf_printf(sb, "Recomputed %ld/%ld = ", c->tie_k, c->tie_n);
+    put_fraction(sb, c->tie_k, c->tie_n, f, d);
+    sr_strbuf_puts(sb, ": ");
+    put_digits(sb, up, d, f);
+    sr_strbuf_puts(sb, up == even ? " by hand (halves up or to even)" : " by hand (halves up)");
+    if (even != up) {
+        sr_strbuf_puts(sb, ", ");
+        put_digits(sb, even, d, f);
+        sr_strbuf_puts(sb, even == binary ? " with halves to even and as printf and Python print it"
+                                          : " with halves to even");
+    }
+    if (binary != up && binary != even) {
+        sr_strbuf_puts(sb, ", ");
+        put_digits(sb, binary, d, f);
+        sr_strbuf_printf(sb, " as printf and Python print it (the binary value lies just %s)",
+                         binary < up ? "below" : "above");
+    } else if (binary == up && even != up) {
+        sr_strbuf_puts(sb, "; printf and Python print it as by hand");
+    }
+    sr_strbuf_printf(sb, "; %s accepted, so the claimed %s is reproduced.",
+                     up == even && even == binary ? "each is" : "both are", c->written);
+}
+
 static void put_reproduced(sr_strbuf *sb, const sr_claim *c)
 {
     char v[64];
     if (c->is_words)
         sr_strbuf_printf(sb, "%s '%s', as claimed.", source_words(c), c->value_words);
+    else if (c->tie_n > 0)
+        put_tie(sb, c);
     else
         sr_strbuf_printf(sb, "%s %s, which rounds to the claimed %s.", source_words(c),
                          sr_text_claim_value(v, sizeof v, c, c->value, 2), c->written);
+}
+
+/* "No count of 400 items gives 0.671: 268/400 = 0.670 and 269/400 =
+ * 0.6725 are the nearest, however they are rounded." */
+static void put_impossible(sr_strbuf *sb, const sr_claim *c)
+{
+    int f = (int)sr_claim_unit_factor(c->unit), d = c->decimals;
+    char n[32];
+    sr_strbuf_printf(sb, "No count of %s items gives %s", sr_format_count(n, sizeof n, c->grim_n), c->written);
+    const long k[2] = {c->grim_below, c->grim_above};
+    size_t shown = 0;
+    for (int i = 0; i < 2; i++) {
+        if (k[i] < 0)
+            continue;
+        sr_strbuf_printf(sb, "%s%ld/%ld = ", shown++ ? " and " : ": ", k[i], c->grim_n);
+        put_fraction(sb, k[i], c->grim_n, f, d);
+    }
+    if (shown)
+        sr_strbuf_printf(sb, " %s the nearest", shown == 2 ? "are" : "is");
+    sr_strbuf_printf(sb, ", rounded up, to even or as printf and Python print them (n: %s).",
+                     c->grim_n_written ? "the claim row's own" : "the files' items");
+}
+
+/* "Written −2.0 points, but this row's 0.889 and the baseline row's 0.910
+ * (line 5) give −2.1 (−2.2 to −2.0 within their rounding)." */
+static void put_inconsistent(sr_strbuf *sb, const sr_sweep *sw, const sr_claim *c)
+{
+    if (c->against[0] < 0 || c->against[1] < 0 || (size_t)c->against[0] >= sw->claims.n ||
+        (size_t)c->against[1] >= sw->claims.n)
+        return;
+    const sr_claim *a = &sw->claims.items[c->against[0]], *b = &sw->claims.items[c->against[1]];
+    bool ratio = strncmp(c->figure, "speed.", 6) == 0;
+    char lo[64], hi[64];
+    sr_strbuf_printf(sb, "Written %s, but this row's %s and the baseline row's %s (line %ld) give ", c->written,
+                     a->written, b->written, b->line);
+    if (ratio) {
+        sr_strbuf_printf(sb, "%sx to %sx within their rounding", sr_format_fixed(lo, sizeof lo, c->implied_low, 3),
+                         sr_format_fixed(hi, sizeof hi, c->implied_high, 3));
+    } else {
+        char mid[64];
+        sr_strbuf_printf(sb, "%s points (%s to %s within their rounding)",
+                         sr_text_signed(mid, sizeof mid, (a->claimed - b->claimed) * 100, 2),
+                         sr_text_signed(lo, sizeof lo, c->implied_low * 100, 2),
+                         sr_text_signed(hi, sizeof hi, c->implied_high * 100, 2));
+    }
+    sr_strbuf_puts(sb, ": the three cannot all be right.");
 }
 
 static void put_consistent(sr_strbuf *sb, const sr_claim *c)
@@ -305,14 +424,33 @@ static void put_not_verifiable(sr_strbuf *sb, const sr_sweep *sw, const sr_claim
                                  "was not recomputed."
                                : "The export has no config.json for this model, so its KV cache was not recomputed.");
         return;
+    case SR_CLAIM_WHY_NO_RESULTS:
+        sr_strbuf_puts(sb, "The export has no results for this model (no benchmark, speed or accuracy file), and no "
+                           "file states a failure.");
+        return;
     case SR_CLAIM_WHY_NO_BASELINE:
         sr_strbuf_puts(sb, "No baseline was named (neither --baseline nor sweep.json names one), so nothing is "
                            "relative to one.");
+        return;
+    case SR_CLAIM_WHY_PROVENANCE:
+        sr_strbuf_puts(sb, "A file it rests on (of this entry, or of the baseline it is compared with) is missing "
+                           "from the copy or differs from the bucket's listing (Provenance): the export is not the "
+                           "bucket's data, so the figure cannot be checked against it.");
         return;
     case SR_CLAIM_WHY_NO_VALUE:
     case SR_CLAIM_WHY_NONE: break;
     }
     sr_strbuf_printf(sb, "The export's files for this model do not give %s.", c->figure);
+}
+
+static void put_unmatched(sr_strbuf *sb, const sr_claim *c)
+{
+    if (c->candidates)
+        sr_strbuf_printf(sb, "'%s' fits several entries equally (%s): name one by its tag.", c->model, c->candidates);
+    else if (c->nearest)
+        sr_strbuf_printf(sb, "No model of the export matches '%s' (nearest: %s).", c->model, c->nearest);
+    else
+        sr_strbuf_printf(sb, "No model of the export matches '%s'.", c->model);
 }
 
 char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c)
@@ -324,15 +462,22 @@ char *sr_text_claim_detail(const sr_sweep *sw, const sr_claim *c)
     case SR_CLAIM_CONSISTENT: put_consistent(&sb, c); break;
     case SR_CLAIM_DIFFERS: put_differs(&sb, c); break;
     case SR_CLAIM_NOT_VERIFIABLE: put_not_verifiable(&sb, sw, c); break;
-    case SR_CLAIM_UNMATCHED:
-        if (c->candidates)
-            sr_strbuf_printf(&sb, "'%s' fits several entries equally (%s): name one by its tag.", c->model,
-                             c->candidates);
-        else if (c->nearest)
-            sr_strbuf_printf(&sb, "No model of the export matches '%s' (nearest: %s).", c->model, c->nearest);
+    case SR_CLAIM_UNMATCHED: put_unmatched(&sb, c); break;
+    case SR_CLAIM_IMPOSSIBLE:
+    case SR_CLAIM_INCONSISTENT: {
+        if (c->status == SR_CLAIM_IMPOSSIBLE)
+            put_impossible(&sb, c);
         else
-            sr_strbuf_printf(&sb, "No model of the export matches '%s'.", c->model);
+            put_inconsistent(&sb, sw, c);
+        sr_strbuf_puts(&sb, " The files: ");
+        if (c->evidence == SR_CLAIM_DIFFERS)
+            put_differs(&sb, c);
+        else if (c->evidence == SR_CLAIM_UNMATCHED)
+            put_unmatched(&sb, c);
+        else
+            put_not_verifiable(&sb, sw, c);
         break;
+    }
     case SR_CLAIM_UNCHECKED:
     case SR_CLAIM_N_STATUS: sr_strbuf_puts(&sb, "Not checked."); break;
     }

@@ -215,6 +215,11 @@ sr_error *sr_render_csv(const sr_sweep *sw, char **out, size_t *len)
             r.source = m->failure.source;
             put_row(&sb, &r, -1);
         }
+        if (m->status == SR_STATUS_NO_RESULTS) { /* its one row: what the export holds of it */
+            row_init(&r, m, "no_results", NULL);
+            r.message = m->status_reason;
+            put_row(&sb, &r, -1);
+        }
         accuracy_rows(&sb, m);
         speed_rows(&sb, m);
         if (m->kv.logged_tokens >= 0 || m->kv.recomputed_tokens >= 0) {

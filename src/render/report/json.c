@@ -79,6 +79,7 @@ static cJSON *kv_json(const sr_model *m)
         sr_json_add(row, "tokens", sr_json_count(w->tokens));
         sr_json_add(row, "max_concurrency", sr_json_num(w->max_concurrency));
         sr_json_add(row, "fits", cJSON_CreateBool(w->fits));
+        sr_json_add(row, "exceeds_max_model_len", cJSON_CreateBool(w->exceeds > 0));
         sr_json_append(whatif, row);
     }
     sr_json_add(o, "whatif", whatif);
@@ -110,6 +111,21 @@ static cJSON *verdict_note(const sr_scores *s)
     return cJSON_CreateString(text);
 }
 
+/* Whether the figure rests on a valid measurement: each check with its
+ * status and why (docs/validity.md). */
+static cJSON *validity_json(const sr_validity *v)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < v->n; i++) {
+        cJSON *c = cJSON_CreateObject();
+        sr_json_add(c, "check", cJSON_CreateString(sr_check_name(v->items[i].check)));
+        sr_json_add(c, "status", cJSON_CreateString(sr_validity_status_name(v->items[i].status)));
+        sr_json_add(c, "detail", sr_json_str(v->items[i].detail));
+        sr_json_append(a, c);
+    }
+    return a;
+}
+
 static cJSON *accuracy_json(const sr_model *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -137,6 +153,8 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "verdict_flips",
                     cmp && isfinite(s->other_ci_low) ? cJSON_CreateBool(s->verdict_flips) : cJSON_CreateNull());
         sr_json_add(b, "binary", cJSON_CreateBool(s->binary));
+        if (isfinite(s->summary_delta)) /* a summary's figure against the baseline's: unpaired, no interval */
+            sr_json_add(b, "summary_delta", sr_json_num(s->summary_delta));
         if (s->gen_rows || s->summary_only) { /* the author pipeline's: the answer-token limit is part of the setting */
             sr_json_add(b, "recomputed", cJSON_CreateBool(s->gen_rows && !s->summary_only)); /* false: a summary's own figure */
             sr_json_add(b, "max_tokens",
@@ -159,6 +177,7 @@ static cJSON *accuracy_json(const sr_model *m)
         sr_json_add(b, "claimed_accuracy", sr_json_num(s->claimed_accuracy));
         sr_json_add(b, "claimed_source", sr_json_str(s->claimed_source));
         sr_json_add(b, "source", sr_json_str(s->source));
+        sr_json_add(b, "validity", validity_json(&s->validity));
         sr_json_add(o, s->benchmark, b);
     }
     return o;
@@ -366,6 +385,7 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "failed_requests", sr_json_count(sc->failed_requests));
         sr_json_add(s, "successful_requests", sr_json_count(sc->successful_requests));
         sr_json_add(s, "incomplete_requests", sr_json_count(sc->incomplete_requests));
+        sr_json_add(s, "validity", validity_json(&sc->validity));
         sr_json_add(s, "latency", latency_json(sc));
         sr_json_add(s, "latency_ratio", latency_ratio_json(sc));
         if (sr_slo_set(&st->slo))
@@ -520,9 +540,38 @@ static cJSON *headline_json(const sr_sweep *sw)
                   {"speed_only", h.speed_only},
                   {"incomparable", h.incomparable},
                   {"not_compared", h.not_compared},
-                  {"failed", h.failed}};
+                  {"failed", h.failed},
+                  {"no_results", h.no_results}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         sr_json_add(o, counts[i].key, cJSON_CreateNumber((double)counts[i].n));
+    return o;
+}
+
+/* An impossible or inconsistent claim: the test on the written figures,
+ * what it found, and what the files said (docs/claims.md, "Forensics"). */
+static cJSON *forensics_json(const sr_sweep *sw, const sr_claim *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    sr_json_add(o, "evidence", cJSON_CreateString(c->evidence == SR_CLAIM_DIFFERS     ? "differs"
+                                                  : c->evidence == SR_CLAIM_UNMATCHED ? "unmatched"
+                                                                                      : "not_verifiable"));
+    if (c->status == SR_CLAIM_IMPOSSIBLE) {
+        sr_json_add(o, "test", cJSON_CreateString("grim"));
+        sr_json_add(o, "n", sr_json_count(c->grim_n));
+        sr_json_add(o, "n_from", cJSON_CreateString(c->grim_n_written ? "claims_row" : "files"));
+        sr_json_add(o, "nearest_below", sr_json_count(c->grim_below));
+        sr_json_add(o, "nearest_above", sr_json_count(c->grim_above));
+        return o;
+    }
+    sr_json_add(o, "test", cJSON_CreateString(strncmp(c->figure, "speed.", 6) == 0 ? "ratio" : "difference"));
+    cJSON *against = cJSON_CreateArray();
+    for (int i = 0; i < 2; i++)
+        sr_json_append(against, c->against[i] >= 0 && (size_t)c->against[i] < sw->claims.n
+                                    ? cJSON_CreateString(sw->claims.items[c->against[i]].source)
+                                    : cJSON_CreateNull());
+    sr_json_add(o, "against", against);
+    sr_json_add(o, "implied_low", sr_json_num(c->implied_low));
+    sr_json_add(o, "implied_high", sr_json_num(c->implied_high));
     return o;
 }
 
@@ -540,6 +589,8 @@ static cJSON *claim_json(const sr_sweep *sw, const sr_claim *c)
     sr_json_add(o, "reason", sr_json_str(sr_claim_reason_name(c->reason)));
     if (c->status == SR_CLAIM_UNMATCHED)
         sr_json_add(o, "nearest", sr_json_str(c->nearest));
+    if (c->status == SR_CLAIM_IMPOSSIBLE || c->status == SR_CLAIM_INCONSISTENT)
+        sr_json_add(o, "forensics", forensics_json(sw, c));
     sr_json_add(o, "difference", sr_json_num(c->difference));
     sr_json_add(o, "difference_blocks", sr_json_num(c->difference_blocks));
     if (isfinite(c->nominal) && isfinite(c->position_low)) {
@@ -566,7 +617,8 @@ static cJSON *claims_summary_json(const sr_claim_list *cl)
     static const char *const keys[SR_CLAIM_N_STATUS] = {
         [SR_CLAIM_REPRODUCED] = "reproduced", [SR_CLAIM_CONSISTENT] = "consistent",
         [SR_CLAIM_DIFFERS] = "differs",       [SR_CLAIM_NOT_VERIFIABLE] = "not_verifiable",
-        [SR_CLAIM_UNMATCHED] = "unmatched",
+        [SR_CLAIM_UNMATCHED] = "unmatched",   [SR_CLAIM_IMPOSSIBLE] = "impossible",
+        [SR_CLAIM_INCONSISTENT] = "inconsistent",
     };
     for (int s = SR_CLAIM_REPRODUCED; s < SR_CLAIM_N_STATUS; s++)
         sr_json_add(o, keys[s], cJSON_CreateNumber((double)counts[s]));
@@ -668,6 +720,7 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "sweep", sr_json_manifest(sw));
 
     sr_json_add(root, "warnings", sr_json_warnings(sw));
+    sr_json_add(root, "notes", sr_json_notes(sw));
     sr_json_add(root, "warning_groups", warning_groups_json(sw));
 
     if (sw->claims.n_files > 0 || sw->claims.n > 0) { /* only when claims were given: --claims */
@@ -687,6 +740,8 @@ sr_error *sr_render_json(const sr_sweep *sw, char **out, size_t *len)
     sr_json_add(root, "overview", overview);
     sr_json_add(root, "models", cJSON_CreateArray()); /* left empty: print_report fills it in */
     sr_json_add(root, "inputs", sr_json_inputs(sw));
+    if (sw->provenance.asked) /* --listing */
+        sr_json_add(root, "provenance", sr_json_provenance(&sw->provenance));
     sr_error *err = print_report(root, sw, order, n, sw->claims.n_files > 0 || sw->claims.n > 0, out, len);
     free(order);
     return err;

@@ -10,6 +10,7 @@
 #include "render/render.h"
 #include "render/report/latency_tables.h"
 #include "render/report/text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -64,8 +65,6 @@ static const char *latency_sub(char *buf, size_t size, const sr_scenario *sc, sr
         at = (size_t)snprintf(buf, size, "the files' figures");
     else
         return NULL;
-    if (at < size && metric == SR_LAT_TTFT && sc->failed_requests > 0)
-        at += (size_t)snprintf(buf + at, size - at, ", %s failed", sr_format_count(n, sizeof n, sc->failed_requests));
     for (size_t k = 0; k < SR_N_LAT_RATIOS && at < size; k++) {
         if (sr_latency_ratio_metric((sr_latency_ratio_kind)k) == metric && sc->latency_ratio[k].incomparable) {
             at += (size_t)snprintf(buf + at, size - at, "; not compared: %s defines it otherwise than the baseline's "
@@ -145,6 +144,8 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
                 const char *sub = text ? latency_sub(t2, sizeof t2, sc, metric, files && requests) : NULL;
                 if (sub)
                     sr_tb_cell_sub(&b, cell, sub);
+                if (text) /* failed requests beside the figure, its checks in the legend */
+                    sr_mark_scenario_cell(&b, cell, m, sc, tails ? SR_FIGURE_LATENCY_TAIL : SR_FIGURE_LATENCY, true);
             }
         }
         sr_strbuf note;

@@ -43,7 +43,7 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% The report's main tables, one booktabs tabular each, to paste into a paper (add\n"
                         "% \\caption and \\label around them as the paper needs). The preamble needs\n"
                         "%   \\usepackage{booktabs}  % \\toprule, \\midrule, \\bottomrule\n"
-                        "%   \\usepackage{amssymb}   % the verdict marks $\\blacktriangle$ and $\\blacktriangledown$\n"
+                        "%   \\usepackage{amssymb}   % the verdict marks $\\blacktriangle$, $\\blacktriangledown$ and the mark $\\lozenge$\n"
                         "%   \\usepackage{array}     % the wrapped columns of a wide table, >{\\raggedright\\arraybackslash}p{..}\n"
                         "% Every table fits a landscape A4 page (1.5 cm margins): a wide one wraps its cells at spaces,\n"
                         "% and one too wide even so is split into tabulars of its columns, each repeating the first.\n"
@@ -51,6 +51,11 @@ sr_error *sr_render_latex(const sr_sweep *sw, char **out, size_t *len)
                         "% \\usepackage[utf8]{inputenc} (the default since 2018); lualatex and xelatex read any.\n"
                         "% The figures are those of results.md and report.html; report.json has them in full.\n\n");
     put_table(&sb, sr_table_overview(sw));
+    if (sw->provenance.asked) { /* --listing: the listings and every file not verified */
+        put_table(&sb, sr_table_listings(sw));
+        if (sw->provenance.n_files > sw->provenance.counts[SR_CUSTODY_VERIFIED])
+            put_table(&sb, sr_table_custody(sw));
+    }
     /* Without a baseline the overview is the leaderboard of absolute values
      * (accuracy with n, tok/s per scenario): tables of differences and
      * ratios would be columns of dashes. */

@@ -49,8 +49,9 @@ typedef struct report_outline {
 } report_outline;
 
 static const char *const chart_captions[SR_N_CHARTS] = {
-    "Each model's median output throughput divided by the baseline's, per scenario; the dashed line at 1.0 is "
-    "the baseline.",
+    "Each model's median output throughput divided by the baseline's, per scenario, the whisker Welch's interval "
+    "on the runs (under 2 runs a side, the range they span), as the tables give it; the dashed line at 1.0 is the "
+    "baseline.",
     "Accuracy difference from the baseline per benchmark: the dot is the paired difference, the whisker its "
     "bootstrap interval, the colour and shape the verdict.",
     "KV cache tokens per model, as logged by the server and as recomputed from config.json.",
@@ -239,7 +240,9 @@ static void title_block(report_outline *o)
     int at = snprintf(tmp, sizeof tmp, "%zu: %zu ok, %zu partial, %zu failed", sw->n_models, n_status[SR_STATUS_OK],
                       n_status[SR_STATUS_PARTIAL], n_status[SR_STATUS_FAILED]);
     if (n_status[SR_STATUS_INCOMPARABLE] && at > 0 && (size_t)at < sizeof tmp)
-        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+        at += snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu incomparable", n_status[SR_STATUS_INCOMPARABLE]);
+    if (n_status[SR_STATUS_NO_RESULTS] && at > 0 && (size_t)at < sizeof tmp)
+        snprintf(tmp + at, sizeof tmp - (size_t)at, ", %zu with no results", n_status[SR_STATUS_NO_RESULTS]);
     sr_doc_list_item(m, "Models", tmp);
     char path[PATH_SHOWN];
     const char *shown = sr_text_export_path(path, sizeof path, sw->export_dir);
@@ -260,11 +263,38 @@ static void overview_section(report_outline *o)
     sr_table *whole = sr_table_overview(o->sw), *paper = sr_table_overview(o->sw);
     if (whole->aside)
         sr_doc_lead(s, whole->aside);
+    char *custody = sr_text_custody_lead(o->sw); /* files missing from the copy or changed */
+    if (custody)
+        sr_doc_lead(s, custody);
+    free(custody);
     untitle(s, whole, false);
     untitle(s, paper, false);
     entries(s, whole, paper);
     if (sr_sweep_baseline(o->sw)) /* without one the lead says nothing was compared: no trade-off to miss */
         chart(o, s, SR_CHART_TRADEOFF);
+}
+
+/* With --listing: the export against its bucket listings, right after the
+ * Overview (what the reader must know before trusting any figure). */
+static void provenance_section(report_outline *o)
+{
+    const sr_sweep *sw = o->sw;
+    if (!sw->provenance.asked)
+        return;
+    sr_doc_section *s = sr_doc_section_add(o->d, "provenance", "Provenance");
+    paragraph_owned(s, sr_text_custody_opening(sw));
+    sr_table *listings = sr_table_listings(sw);
+    untitle(s, listings, false);
+    sr_doc_table(s, listings);
+    if (sw->provenance.n_files == sw->provenance.counts[SR_CUSTODY_VERIFIED])
+        return;
+    sr_table *whole = sr_table_custody(sw), *paper = sr_table_custody(sw);
+    sr_table_keep_rows(paper, PDF_MAX_FINDINGS * 5, "report.html and report.json");
+    sr_doc_heading(s, "Files not verified", NULL);
+    untitle(s, whole, false);
+    untitle(s, paper, false);
+    sr_doc_only(sr_doc_table(s, whole), MD_HTML);
+    sr_doc_only(sr_doc_table(s, paper), SR_DOC_PDF);
 }
 
 static void summary_section(report_outline *o)
@@ -550,7 +580,15 @@ static void left_out_section(report_outline *o)
         sr_table_free(t);
         sr_doc_paragraph(s, "No model was left out: every one has results in the tables.");
     } else {
-        sr_doc_paragraph(s, "These models have no results: beside the Overview (and the KV cache table, where their server logged a count) they are in no table or chart.");
+        bool empty = false;
+        for (size_t i = 0; i < o->sw->n_models; i++)
+            empty |= o->sw->models[i].status == SR_STATUS_NO_RESULTS;
+        sr_doc_paragraph(s, empty ? "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does. A failed one's "
+                                    "files state why; one with no results has no result file, and no file states a "
+                                    "failure."
+                                  : "These models have no results: the Overview lists them (and the KV cache table, where "
+                                    "their server logged a count), no table of results or chart does.");
         untitle(s, t, false);
         sr_doc_table(s, t)->records = true; /* messages read better as paragraphs on paper */
     }
@@ -591,8 +629,12 @@ static void findings_section(report_outline *o, const sr_text_list *audit)
         sr_doc_heading(s, "Audit", NULL);
         findings(s, audit->items, audit->n);
     }
+    if (sw->n_notes) { /* done as expected, nothing to act on: said apart from the warnings */
+        sr_doc_heading(s, "Notes", NULL);
+        findings(s, sw->notes, sw->n_notes);
+    }
     if (!sw->n_warnings && !audit->n)
-        sr_doc_paragraph(s, "None.");
+        sr_doc_paragraph(s, sw->n_notes ? "No warning." : "None.");
 }
 
 static void methods_section(report_outline *o, const sr_text_list *methods)
@@ -711,6 +753,7 @@ static void fill(report_outline *o)
     sr_text_audit(o->sw, &audit);
     title_block(o);
     overview_section(o);
+    provenance_section(o);
     summary_section(o);
     results_section(o);
     speed_section(o);

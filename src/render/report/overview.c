@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "analysis/facts.h"
+#include "analysis/validity.h"
+#include "analysis/provenance.h"
 #include "render/render.h"
 #include "render/report/overview.h"
 #include "render/report/text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
@@ -108,12 +111,15 @@ static const char *label_of(const sr_model *m)
     return m->label ? m->label : m->id;
 }
 
-/* The Model column's cell, bold for the baseline. */
-static void model_cell(sr_table_builder *b, const sr_model *m)
+/* The Model column's cell, bold for the baseline, marked when its copy is
+ * not the bucket's. */
+static void model_cell(sr_table_builder *b, const sr_model *m, bool custody_mark)
 {
     sr_cell *c = sr_tb_cell(b, SR_CELL_TEXT, sr_text_model_column(m));
     if (c)
         c->strong = m->is_baseline;
+    if (custody_mark)
+        sr_tb_mark(b, c, SR_MARK_CUSTODY, NULL);
 }
 
 static bool any_logged_kv(const sr_sweep *sw)
@@ -136,11 +142,12 @@ static bool any_ratio(const sr_sweep *sw)
 
 static void status_cell(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(m->status));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_text_status(m->status));
     if (c)
         c->tone = m->status == SR_STATUS_FAILED         ? SR_TONE_WORSE
                   : m->status == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
                   : m->status == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
+                  : m->status == SR_STATUS_NO_RESULTS   ? SR_TONE_MUTED
                                                         : SR_TONE_NONE;
 }
 
@@ -189,11 +196,19 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
             sr_tb_cell(b, SR_CELL_VERDICT, "baseline"); /* its score is in the results below */
         } else if (s->compared && isfinite(s->vs_baseline.delta)) {
             const char *mark = sr_text_verdict_mark(s, margin);
-            snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
-                     s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
+            snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
             sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
             if (c)
                 c->tone = mark_tone(s);
+            if (s->bfcl_version) /* across BFCL versions */
+                sr_tb_mark(b, c, SR_MARK_VERSIONS, NULL);
+            sr_mark_scores_cell(b, c, m, s);
+        } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
+            /* a summary's or run.log's own figure: shown, flagged, never hidden */
+            sr_cell *c = sr_tb_cell(b, SR_CELL_INTERVAL, buf);
+            if (c)
+                c->tone = SR_TONE_CAUTION;
+            sr_mark_scores_cell(b, c, m, s);
         } else {
             sr_tb_cell(b, SR_CELL_TEXT, sr_text_not_compared(s, "not compared"));
         }
@@ -202,9 +217,12 @@ static void compared_cells(sr_table_builder *b, const sr_sweep *sw, const sr_mod
         bool noisy = false;
         const char *span = m->is_baseline ? sr_text_speed_span(buf, sizeof buf, m, &noisy)
                                           : speed_span_with_intervals(buf, sizeof buf, m, &noisy);
+        sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, span);
         if (span && noisy && !m->is_baseline)
-            strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1); /* † */
-        sr_tb_cell(b, SR_CELL_NUMBER, span);
+            sr_tb_mark(b, c, SR_MARK_NOISY, NULL);
+        for (size_t k = 0; span && k < m->n_scenarios; k++) /* the scenarios the span is over */
+            if (isfinite(m->scenarios[k].vs_baseline.ratio))
+                sr_mark_scenario_cell(b, c, m, &m->scenarios[k], SR_FIGURE_THROUGHPUT, false);
     }
     if (with_kv)
         kv_cell(b, sw, m);
@@ -224,7 +242,7 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
                                      : sr_text_score_ci(score, sizeof score, s),
                      sr_text_count(n, sizeof n, sr_scores_n(s)),
                      !s->summary_only ? "" : s->from_run_log ? ", run.log, not recomputed" : ", not recomputed");
-            sr_tb_cell(b, SR_CELL_NUMBER, buf);
+            sr_mark_scores_cell(b, sr_tb_cell(b, SR_CELL_NUMBER, buf), m, s);
         } else {
             sr_tb_cell(b, SR_CELL_EMPTY, NULL);
         }
@@ -232,14 +250,29 @@ static void absolute_cells(sr_table_builder *b, const sr_model *m, const char **
     for (size_t c = 0; c < speed->n; c++) {
         const sr_scenario *sc = sr_model_scenario(m, speed->cols[c].key);
         const char *text = sr_text_scenario_throughput(buf, sizeof buf, sc);
-        if (text && sc->needs_more_runs)
-            strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
-        sr_tb_cell(b, SR_CELL_NUMBER, text && isfinite(sc->median_output_throughput) ? text : NULL);
+        bool have = text && isfinite(sc->median_output_throughput);
+        sr_cell *cell = sr_tb_cell(b, SR_CELL_NUMBER, have ? text : NULL);
+        if (have && sc->needs_more_runs)
+            sr_tb_mark(b, cell, SR_MARK_NOISY, NULL);
+        if (have)
+            sr_mark_scenario_cell(b, cell, m, sc, SR_FIGURE_THROUGHPUT, true);
     }
     if (with_kv)
         sr_tb_cell(b, SR_CELL_NUMBER,
                    m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     status_cell(b, m);
+}
+
+/* Whether some entry's figure is shown against the baseline's unpaired. */
+static bool any_summary_delta(const sr_sweep *sw, const char **benches, size_t n_bench)
+{
+    for (size_t i = 0; i < sw->n_models; i++)
+        for (size_t k = 0; k < n_bench; k++) {
+            const sr_scores *s = sr_model_benchmark(&sw->models[i], benches[k]);
+            if (s && isfinite(s->summary_delta))
+                return true;
+        }
+    return false;
 }
 
 /* Whether some entry's score of these benchmarks was recomputed from its
@@ -261,14 +294,15 @@ static void put_row_order(sr_strbuf *sb, const sr_sweep *sw, size_t n_bench)
 {
     bool any_ratio_at_all = any_ratio(sw);
     if (!sr_sweep_baseline(sw)) {
-        sr_strbuf_printf(sb, "Rows: %s; failed entries last. ",
+        sr_strbuf_printf(sb, "Rows: %s; failed entries and those with no results last. ",
                          n_bench ? "by mean accuracy over the same benchmarks (entries scored on more benchmarks "
                                    "first)"
                                  : "in the order found");
         return;
     }
     sr_strbuf_puts(sb, "Rows: the baseline, then the entries that keep up, those not judged on accuracy, those that "
-                       "do not keep up, the incomparable and the failed ones; within each, ");
+                       "do not keep up, the incomparable ones, then the failed ones and those with no results; within "
+                       "each, ");
     if (n_bench)
         sr_strbuf_printf(sb, "by mean \xCE\x94%s", any_ratio_at_all ? ", then by mean speed ratio" : "");
     else
@@ -306,7 +340,7 @@ static bool group_not_equivalent(const sr_sweep *sw, const sr_model *m)
 static bool group_speed_only(const sr_sweep *sw, const sr_model *m)
 {
     (void)sw;
-    if (m->status == SR_STATUS_FAILED || m->status == SR_STATUS_INCOMPARABLE || !sr_fact_compared(m))
+    if (sr_status_without_results(m->status) || m->status == SR_STATUS_INCOMPARABLE || !sr_fact_compared(m))
         return false;
     for (size_t k = 0; k < m->n_benchmarks; k++)
         if (m->benchmarks[k].compared && isfinite(m->benchmarks[k].vs_baseline.delta))
@@ -323,7 +357,7 @@ static bool group_incomparable(const sr_sweep *sw, const sr_model *m)
 static bool group_not_compared(const sr_sweep *sw, const sr_model *m)
 {
     (void)sw;
-    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && !sr_fact_compared(m);
+    return !sr_status_without_results(m->status) && m->status != SR_STATUS_INCOMPARABLE && !sr_fact_compared(m);
 }
 
 /* "; 5 are measurably lower on a benchmark": one clause of the lead. */
@@ -338,7 +372,7 @@ static void put_count(sr_strbuf *sb, size_t count, const char *one, const char *
  * one function per fact, so each format and the summary count alike): how
  * many of the compared entries keep up, the best of them by name, then how
  * many are lower, not shown equivalent, without a verdict, compared on
- * speed only, incomparable, not compared, failed. */
+ * speed only, incomparable, not compared, failed, with no results. */
 /* A benchmark others have and the baseline has not was compared for no
  * one: "keeps up" says nothing about it, so the lead names it. */
 static void put_benchmarks_without_baseline(sr_strbuf *sb, const sr_model *base, const char **benches, size_t n_bench)
@@ -368,7 +402,7 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
     sr_headline_count(sw, &h);
     char a[32], b[32];
     if (!base) {
-        size_t shown = h.entries - h.failed;
+        size_t shown = h.entries - h.failed - h.no_results;
         if (shown == 0)
             sr_strbuf_puts(&sb, "No baseline was named, and no entry has results");
         else
@@ -376,6 +410,7 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
                              sr_format_count(a, sizeof a, (long long)shown), shown == 1 ? "entry" : "entries",
                              n_bench ? "mean accuracy" : "the order found");
         put_count(&sb, h.failed, "failed", "failed");
+        put_count(&sb, h.no_results, "has no results", "have no results");
         sr_strbuf_putc(&sb, '.');
         return sr_strbuf_detach(&sb);
     }
@@ -430,6 +465,9 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
         const char *stage = sr_stage_name(base->failure.stage);
         sr_strbuf_printf(&sb, "The baseline %s failed%s%s, so no entry could be compared with it", label_of(base),
                          stage ? " at " : "", stage ? stage : "");
+    } else if (base->status == SR_STATUS_NO_RESULTS) {
+        sr_strbuf_printf(&sb, "The baseline %s has no results, so no entry could be compared with it",
+                         label_of(base));
     } else {
         sr_strbuf_printf(&sb, "No entry could be compared with the baseline %s", label_of(base));
     }
@@ -456,9 +494,17 @@ static char *lead_sentence(const sr_sweep *sw, const size_t *order, size_t n, co
         put_count(&sb, h.not_compared, "could not be compared", "could not be compared");
         put_group_names(&sb, sw, order, n, h.not_compared, group_not_compared);
     }
-    if (base->status != SR_STATUS_FAILED)
+    if (!sr_status_without_results(base->status))
         put_benchmarks_without_baseline(&sb, base, benches, n_bench);
     put_count(&sb, h.failed, "failed", "failed");
+    put_count(&sb, h.no_results, "has no results", "have no results");
+    /* Every ratio and difference is against the baseline: a baseline figure
+     * on a broken measurement is the reader's first concern. */
+    char *broken = sr_validity_failed_words(base, NULL);
+    if (broken)
+        sr_strbuf_printf(&sb, "; the baseline's own figures rest on runs or items with a failed validity check: %s",
+                         broken);
+    free(broken);
     sr_strbuf_putc(&sb, '.');
     return sr_strbuf_detach(&sb);
 }
@@ -475,7 +521,7 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     bool compared = sr_sweep_baseline(sw) != NULL;
     bool with_kv = any_logged_kv(sw), with_ratio = compared && any_ratio(sw), judged = false;
     for (size_t i = 0; i < sw->n_models; i++)
-        judged |= sw->models[i].keeps_up != -1 && sw->models[i].status != SR_STATUS_FAILED;
+        judged |= sw->models[i].keeps_up != -1 && !sr_status_without_results(sw->models[i].status);
     char conf[64], heading[192];
     sr_text_confidence(conf, sizeof conf, sw->settings.confidence);
     char *lead = lead_sentence(sw, order, n, benches, n_bench);
@@ -483,7 +529,11 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     b.t->aside = sr_tb_dup_or_null(lead);
     sr_tb_column(&b, "Model", NULL, false, 2.6);
     if (judged) /* a column that would say nothing for every row is left out */
-        sr_tb_column(&b, "Keeps up", NULL, false, 0.9);
+        /* "not measurably lower", never a word that reads as equivalence
+         * (a difference under the MDE goes undetected); with a margin,
+         * every benchmark shown equivalent */
+        sr_tb_column(&b, isfinite(sw->settings.equivalence_margin) ? "Keeps up (equivalent)" : "Not measurably lower",
+                     NULL, false, 0.9);
     for (size_t k = 0; k < n_bench; k++) {
         const char *title = sr_text_benchmark_title(benches[k]);
         if (compared)
@@ -509,15 +559,11 @@ sr_table *sr_table_overview(const sr_sweep *sw)
             sr_tb_column_help(&b, "as the server logged it, with the ratio to the baseline's");
     }
     sr_tb_column(&b, "Status", NULL, false, 1);
-    bool noisy = false, across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        for (size_t k = 0; k < m->n_scenarios; k++)
-            noisy |= m->scenarios[k].needs_more_runs && (compared ? isfinite(m->scenarios[k].vs_baseline.ratio) : true);
-        for (size_t k = 0; k < m->n_benchmarks; k++)
-            across_versions |= m->benchmarks[k].bfcl_version != 0 && m->benchmarks[k].compared;
         sr_tb_row(&b);
-        model_cell(&b, m);
+        bool mark = sr_provenance_entry_touched(&sw->provenance, order[i]);
+        model_cell(&b, m, mark);
         if (compared)
             compared_cells(&b, sw, m, benches, n_bench, judged, with_ratio, with_kv);
         else
@@ -525,6 +571,13 @@ sr_table *sr_table_overview(const sr_sweep *sw)
     }
     sr_strbuf note;
     sr_strbuf_init(&note);
+    if (judged && !isfinite(sw->settings.equivalence_margin))
+        sr_strbuf_puts(&note, "Not measurably lower: no benchmark's interval lies below 0, which is not "
+                              "equivalence: a difference under a comparison's MDE (the Results) goes undetected. ");
+    else if (judged)
+        sr_strbuf_printf(&note, "Keeps up (equivalent): every benchmark equivalent within \xC2\xB1%g points "
+                                "(two one-sided tests), or higher. ",
+                         sw->settings.equivalence_margin);
     if (compared && n_bench) {
         sr_strbuf_puts(&note, "\xCE\x94: model \xE2\x88\x92 baseline in accuracy points, ");
         sr_text_put_interval_level(&note, sw, benches, n_bench);
@@ -532,10 +585,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                                 "too few items. ",
                          isfinite(sw->settings.equivalence_margin) ? ", \xE2\x89\x88 equivalent" : "");
     }
-    if (across_versions)
-        sr_strbuf_puts(&note, "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 "
-                              "\xE2\x80\x9Csimple\xE2\x80\x9D against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the "
-                              "versions' categories and checks differ. ");
     if (!compared && n_bench && any_recomputed_score(sw, benches, n_bench))
         sr_strbuf_printf(&note,
                          "Accuracy: mean per-item score over n items, %s%% interval in brackets (Wilson's for "
@@ -543,6 +592,9 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                          conf);
     else if (!compared && n_bench) /* no interval anywhere: the legend does not describe one */
         sr_strbuf_puts(&note, "Accuracy: the score over n items as a summary or run.log states it, not recomputed. ");
+    if (any_summary_delta(sw, benches, n_bench))
+        sr_strbuf_puts(&note, "(run.log, no interval) or (summary, no interval): the file's own score against the "
+                              "baseline's, with no items to pair: no interval, no verdict. ");
     if (with_ratio)
         sr_strbuf_puts(&note, "Speed: the lowest to highest ratio of median output throughput to the "
                               "baseline's over the scenarios both ran, each with the Welch interval of its "
@@ -552,9 +604,6 @@ sr_table *sr_table_overview(const sr_sweep *sw)
                          speed.shared[0] ? "; " : "", speed.shared);
     if (with_kv && compared)
         sr_strbuf_puts(&note, "KV cache tokens: as the server logged them, with the ratio to the baseline's. ");
-    if (noisy)
-        sr_strbuf_puts(&note, "\xE2\x80\xA0: a scenario whose runs spread too much to be a measurement "
-                              "(needs more runs). ");
     put_row_order(&note, sw, n_bench);
     if (note.len && note.data[note.len - 1] == ' ')
         note.data[--note.len] = '\0';

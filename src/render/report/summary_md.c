@@ -11,6 +11,7 @@
 #include "render/doc.h"
 #include "render/render.h"
 #include "render/report/claims_text.h"
+#include "render/shared/words.h"
 #include "util/strbuf.h"
 
 #define OVERVIEW_ID "at-a-glance"
@@ -38,9 +39,12 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
         free(claims);
     }
     if (overview && out_dir) {
-        char *where = sr_asprintf("The whole report: %s/report.html, report.pdf and results.md (sweep-report "
-                                  SR_VERSION ").",
-                                  out_dir);
+        /* only the files this run wrote (--outputs): the documents, else the data, else the charts */
+        static const sr_format_file documents[] = {
+            {SR_OUTPUT_HTML, "report.html"}, {SR_OUTPUT_PDF, "report.pdf"}, {SR_OUTPUT_MD, "results.md"}};
+        static const sr_format_file data[] = {
+            {SR_OUTPUT_JSON, "report.json"}, {SR_OUTPUT_CSV, "results.csv"}, {SR_OUTPUT_TEX, "results.tex"}};
+        char *where = sr_text_files_written(out_dir, sweep->settings.outputs, "report", documents, 3, data, 3);
         sr_doc_note(overview, where);
         free(where);
     }

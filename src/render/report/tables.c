@@ -9,6 +9,7 @@
 #include "render/report/claims_text.h"
 #include "render/report/tables.h"
 #include "render/report/text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/kv_text.h"
 #include "render/shared/speed_columns.h"
 #include "render/shared/table.h"
@@ -35,10 +36,10 @@ static const char *label_of(const sr_model *m)
 
 static sr_tone status_tone(sr_status s)
 {
-    return s == SR_STATUS_FAILED         ? SR_TONE_WORSE
-           : s == SR_STATUS_PARTIAL      ? SR_TONE_CAUTION
-           : s == SR_STATUS_INCOMPARABLE ? SR_TONE_MUTED
-                                         : SR_TONE_NONE;
+    return s == SR_STATUS_FAILED                                          ? SR_TONE_WORSE
+           : s == SR_STATUS_PARTIAL                                       ? SR_TONE_CAUTION
+           : s == SR_STATUS_INCOMPARABLE || s == SR_STATUS_NO_RESULTS ? SR_TONE_MUTED
+                                                                          : SR_TONE_NONE;
 }
 
 /* The model's label, with a word after it ("baseline", "partial"): "id
@@ -60,7 +61,7 @@ static sr_cell *model_cell(sr_table_builder *b, const sr_model *m, const char *w
 
 static void status_cell(sr_table_builder *b, const sr_model *m)
 {
-    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_status_name(m->status));
+    sr_cell *c = sr_tb_cell(b, SR_CELL_STATUS, sr_text_status(m->status));
     if (c)
         c->tone = status_tone(m->status);
 }
@@ -80,34 +81,29 @@ static sr_tone verdict_tone(const sr_scores *s)
     }
 }
 
-/* The sentence that explains the † of ratio_cell, when some cell has one. */
-static const char *noisy_note(const sr_sweep *sw)
+/* A speed figure's marks: † when its runs spread too much to be a
+ * measurement, then its validity (failed requests beside it). */
+static void speed_marks(sr_table_builder *b, sr_cell *c, const sr_model *m, const sr_scenario *sc)
 {
-    for (size_t i = 0; i < sw->n_models; i++)
-        for (size_t k = 0; k < sw->models[i].n_scenarios; k++)
-            if (sw->models[i].scenarios[k].needs_more_runs &&
-                (isfinite(sw->models[i].scenarios[k].vs_baseline.ratio) || !sr_sweep_baseline(sw)))
-                return " \xE2\x80\xA0: the runs spread by more than 5% (coefficient of variation): needs more runs.";
-    return "";
+    if (!c || !sc)
+        return;
+    if (sc->needs_more_runs)
+        sr_tb_mark(b, c, SR_MARK_NOISY, NULL);
+    sr_mark_scenario_cell(b, c, m, sc, SR_FIGURE_THROUGHPUT, true);
 }
 
-static void ratio_cell(sr_table_builder *b, const sr_scenario *sc, bool with_throughput)
+static void ratio_cell(sr_table_builder *b, const sr_model *m, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
     const char *text = sc && (isfinite(sc->vs_baseline.ratio) || sc->speed_incomparable) /* "incomparable" */
                            ? sr_text_ratio_range(buf, sizeof buf, sc)
                            : NULL;
-    if (text && sc->needs_more_runs) /* its runs spread too much to be a measurement */
-        strncat(buf, "\xE2\x80\xA0", sizeof buf - strlen(buf) - 1);
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
+    if (text)
+        speed_marks(b, c, m, sc);
     if (with_throughput && sc)
         sr_tb_cell_sub(b, c, sr_text_scenario_throughput(tput, sizeof tput, sc));
 }
-
-/* The legend of the mark a difference across BFCL versions carries. */
-#define ACROSS_VERSIONS                                                                                              \
-    "\xE2\x80\xA1: BFCL of one version compared with the baseline's of another (v3 \xE2\x80\x9Csimple\xE2\x80\x9D "    \
-    "against v4 \xE2\x80\x9Csimple_python\xE2\x80\x9D): the versions' categories and checks differ."
 
 /* ---- the tables ---------------------------------------------------------- */
 
@@ -148,19 +144,19 @@ sr_table *sr_table_results(const sr_sweep *sw)
     }
     bool with_kv = false; /* a column of dashes answers nothing */
     for (size_t i = 0; i < sw->n_models; i++)
-        with_kv |= sw->models[i].kv.logged_tokens >= 0 && sw->models[i].status != SR_STATUS_FAILED;
+        with_kv |= sw->models[i].kv.logged_tokens >= 0 && !sr_status_without_results(sw->models[i].status);
     if (with_kv)
         sr_tb_column(&b, "KV cache tokens", NULL, true, 1);
-    bool across_versions = false;
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_FAILED)
+        if (sr_status_without_results(m->status))
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_status_name(m->status) : NULL);
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status != SR_STATUS_OK ? sr_text_status(m->status) : NULL);
         for (size_t k = 0; k < benches.n; k++) {
             const sr_scores *s = sr_model_benchmark(m, benches.names[k]);
-            sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+            sr_mark_scores_cell(&b, sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL),
+                                m, s);
             if (!s) {
                 sr_tb_cell(&b, SR_CELL_EMPTY, NULL);
             } else if (s->is_baseline) {
@@ -168,29 +164,31 @@ sr_table *sr_table_results(const sr_sweep *sw)
             } else if (s->compared) {
                 char ci[128];
                 const char *mark = sr_text_verdict_mark(s, sw->settings.equivalence_margin);
-                snprintf(buf, sizeof buf, "%s%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark,
-                         s->bfcl_version ? " \xE2\x80\xA1" : ""); /* ‡: across BFCL versions */
-                across_versions |= s->bfcl_version != 0;
+                snprintf(buf, sizeof buf, "%s%s%s", sr_text_delta_ci(ci, sizeof ci, s), mark[0] ? " " : "", mark);
                 sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf);
                 if (c)
                     c->tone = verdict_tone(s);
+                if (s->bfcl_version)
+                    sr_tb_mark(&b, c, SR_MARK_VERSIONS, NULL);
+            } else if (sr_text_summary_delta(buf, sizeof buf, s)) {
+                sr_cell *c = sr_tb_cell(&b, SR_CELL_INTERVAL, buf); /* unpaired, flagged so */
+                if (c)
+                    c->tone = SR_TONE_CAUTION;
             } else {
                 sr_tb_cell(&b, SR_CELL_TEXT, sr_text_not_compared(s, "not paired"));
             }
         }
         for (size_t c = 0; c < speed.n; c++)
-            ratio_cell(&b, sr_model_scenario(m, speed.cols[c].key), false);
+            ratio_cell(&b, m, sr_model_scenario(m, speed.cols[c].key), false);
         if (with_kv)
             sr_tb_cell(&b, SR_CELL_NUMBER,
                        m->kv.logged_tokens >= 0 ? sr_text_count(buf, sizeof buf, m->kv.logged_tokens) : NULL);
     }
-    if (speed.n || across_versions) /* what a short heading leaves out is the usual value, which speed.note states */
-        sr_tb_note(&b, "%s%s%s%s%s", across_versions ? ACROSS_VERSIONS : "", across_versions && speed.n ? " " : "",
-                   speed.n ? "Speed: the ratio of the model's median output throughput to the baseline's in the same "
-                             "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
-                             "under 2 runs a side); "
-                           : "",
-                   speed.n ? speed.note : "", speed.n ? noisy_note(sw) : "");
+    if (speed.n) /* what a short heading leaves out is the usual value, which speed.note states */
+        sr_tb_note(&b, "Speed: the ratio of the model's median output throughput to the baseline's in the same "
+                       "scenario, with Welch's interval on the runs in brackets (the runs' range in parentheses "
+                       "under 2 runs a side); %s",
+                   speed.note);
     sr_speed_columns_release(&speed);
     free(benches.names);
     free(order);
@@ -217,10 +215,14 @@ static sr_table *accuracy_absolute(const sr_sweep *sw, const char *benchmark)
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
+        if (sr_status_without_results(m->status)) /* under "Models left out", not a row of dashes here */
+            continue;
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
-        sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL);
+        sr_mark_scores_cell(
+            &b, sr_tb_cell(&b, SR_CELL_INTERVAL, s && isfinite(s->score) ? sr_text_score_ci(buf, sizeof buf, s) : NULL),
+            m, s);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
     }
     free(order);
@@ -245,7 +247,7 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
                     bs ? sr_text_count(items, sizeof items, sr_scores_n(bs)) : SR_TEXT_MISSING);
     b.t->sortable = true;
     snprintf(heading, sizeof heading, "\xCE\x94 points [%s%% CI]", sr_text_ci_level(conf, sizeof conf, sw, benchmark));
-    bool margin = isfinite(sw->settings.equivalence_margin), across = false;
+    bool margin = isfinite(sw->settings.equivalence_margin);
     sr_tb_column(&b, "Model", NULL, false, 2.7);
     sr_tb_column(&b, "Status", NULL, false, 1.0);
     sr_tb_column(&b, "Score", NULL, true, 0.9);
@@ -263,24 +265,23 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = sr_model_benchmark(m, benchmark);
+        if (sr_status_without_results(m->status)) /* under "Models left out", not a row of dashes here */
+            continue;
         sr_tb_row(&b);
         model_cell(&b, m, NULL);
         status_cell(&b, m);
-        sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL);
+        sr_mark_scores_cell(&b, sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_score(buf, sizeof buf, s->score) : NULL),
+                            m, s);
         sr_tb_cell(&b, SR_CELL_NUMBER, s ? sr_text_count(buf, sizeof buf, sr_scores_n(s)) : NULL);
         bool compared = s && s->compared && !s->is_baseline;
-        if (compared && s->bfcl_version) { /* ‡: across BFCL versions */
-            char ci[128];
-            snprintf(buf, sizeof buf, "%s \xE2\x80\xA1", sr_text_delta_ci(ci, sizeof ci, s));
-            across = true;
-        }
-        sr_tb_cell(&b, SR_CELL_INTERVAL,
-                   !compared ? NULL : s->bfcl_version ? buf : sr_text_delta_ci(buf, sizeof buf, s));
+        sr_cell *d = sr_tb_cell(&b, SR_CELL_INTERVAL, compared ? sr_text_delta_ci(buf, sizeof buf, s) : NULL);
+        if (compared && s->bfcl_version) /* across BFCL versions */
+            sr_tb_mark(&b, d, SR_MARK_VERSIONS, NULL);
         char words[256];
         /* the MDE has its own column */
         const char *verdict = sr_text_verdict(words, sizeof words, s, sw->settings.equivalence_margin, false);
         if (!verdict)
-            verdict = !s                       ? (m->status == SR_STATUS_FAILED ? "failed" : "no scores")
+            verdict = !s                       ? "no scores"
                       : bs && bs->summary_only ? "not compared: the baseline's is a summary only (no per-item rows)"
                                                : "not compared";
         sr_cell *v = sr_tb_cell(&b, SR_CELL_VERDICT, verdict);
@@ -305,8 +306,6 @@ sr_table *sr_table_accuracy(const sr_sweep *sw, const char *benchmark)
         sr_tb_cell(&b, SR_CELL_NUMBER,
                    compared ? sr_text_count(buf, sizeof buf, (long long)s->vs_baseline.n_paired) : NULL);
     }
-    if (across)
-        sr_tb_note(&b, "%s", ACROSS_VERSIONS);
     free(order);
     return sr_tb_finish(&b);
 }
@@ -345,20 +344,18 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         if (!any) /* no run in these scenarios: not a row of dashes */
             continue;
         sr_tb_row(&b);
-        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_status_name(m->status));
+        model_cell(&b, m, m->is_baseline ? "baseline" : m->status == SR_STATUS_OK ? NULL : sr_text_status(m->status));
         for (size_t c = 0; c < speed.n; c++) {
             const sr_scenario *sc = sr_model_scenario(m, speed.cols[c].key);
             if (ratios) {
-                ratio_cell(&b, sc, true);
+                ratio_cell(&b, m, sc, true);
             } else {
                 char tput[80];
                 bool have = sc && isfinite(sc->median_output_throughput);
-                if (have) {
-                    sr_text_scenario_throughput(tput, sizeof tput, sc);
-                    if (sc->needs_more_runs)
-                        strncat(tput, "\xE2\x80\xA0", sizeof tput - strlen(tput) - 1);
-                }
-                sr_tb_cell(&b, SR_CELL_NUMBER, have ? tput : NULL);
+                sr_cell *cell =
+                    sr_tb_cell(&b, SR_CELL_NUMBER, have ? sr_text_scenario_throughput(tput, sizeof tput, sc) : NULL);
+                if (have)
+                    speed_marks(&b, cell, m, sc);
             }
         }
     }
@@ -367,11 +364,11 @@ static sr_table *speed_table(const sr_sweep *sw, bool unrated)
         sr_tb_note(&b,
                    "Each cell: the model's median output tokens/s divided by the baseline's in the same scenario, "
                    "with Welch's interval on the runs in brackets (or, under 2 runs a side, the range the runs "
-                   "span in parentheses), then the model's own median%s%s%s",
-                   shared[0] ? "; " : ".", shared, noisy_note(sw));
+                   "span in parentheses), then the model's own median%s%s",
+                   shared[0] ? "; " : ".", shared);
     else
-        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s%s", shared[0] ? "; " : ".",
-                   shared, noisy_note(sw));
+        sr_tb_note(&b, "Each cell: the model's median output tokens/s in the scenario%s%s", shared[0] ? "; " : ".",
+                   shared);
     bool empty = speed.n == 0 || b.t->n_rows == 0;
     sr_speed_columns_release(&speed);
     free(order);
@@ -447,7 +444,7 @@ bool sr_speed_grid_applies(const sr_model *m)
 {
     long o, ins[GRID_MAX_AXIS], concs[GRID_MAX_AXIS];
     size_t ni, nc;
-    return m->status != SR_STATUS_FAILED && grid_of(m, &o, ins, &ni, concs, &nc);
+    return !sr_status_without_results(m->status) && grid_of(m, &o, ins, &ni, concs, &nc);
 }
 
 static const sr_scenario *grid_cell(const sr_model *m, long in, long out, long conc)
@@ -488,6 +485,7 @@ sr_table *sr_table_speed_grid(const sr_sweep *sw, const sr_model *m)
         for (size_t c = 0; c < n_conc; c++) {
             const sr_scenario *sc = grid_cell(m, ins[r], out_len, concs[c]);
             sr_cell *cell = sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_scenario_throughput(buf, sizeof buf, sc));
+            speed_marks(&b, cell, m, sc);
             if (sc && isfinite(sc->vs_baseline.ratio) && !m->is_baseline) {
                 sr_tb_cell_sub(&b, cell, sr_text_ratio(num, sizeof num, sc->vs_baseline.ratio));
                 any_ratio = true;
@@ -601,9 +599,16 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->resident_gib, 2));
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->max_model_len));
         sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->block_size));
-        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
-        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
-        sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : "no");
+        if (w->exceeds > 0) { /* vLLM refuses the length: no count */
+            sr_tb_cell(&b, SR_CELL_NUMBER, "-");
+            sr_tb_cell(&b, SR_CELL_NUMBER, "-");
+        } else {
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(v, sizeof v, w->tokens));
+            sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_fixed(v, sizeof v, w->max_concurrency, 2));
+        }
+        char why[96];
+        snprintf(why, sizeof why, "no (exceeds %s)", sr_text_count(v, sizeof v, w->exceeds));
+        sr_cell *f = sr_tb_cell(&b, SR_CELL_TEXT, w->fits ? "yes" : w->exceeds > 0 ? why : "no");
         if (f && !w->fits)
             f->tone = SR_TONE_WORSE;
     }
@@ -615,8 +620,8 @@ sr_table *sr_table_whatif(const sr_sweep *sw, const sr_model *m)
     return sr_tb_finish(&b);
 }
 
-/* The rows of the left-out table (failed entries) or the incomplete one
- * (partial, incomparable). */
+/* The rows of the left-out table (failed entries, those with no results)
+ * or the incomplete one (partial, incomparable). */
 static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
 {
     sr_table_builder b;
@@ -631,7 +636,7 @@ static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
     sr_tb_column(&b, "Where", NULL, false, 3);
     for (size_t i = 0; i < n; i++) {
         const sr_model *m = &sw->models[order[i]];
-        if (m->status == SR_STATUS_OK || (m->status == SR_STATUS_FAILED) != failed)
+        if (m->status == SR_STATUS_OK || sr_status_without_results(m->status) != failed)
             continue;
         *none = false;
         sr_tb_row(&b);
@@ -643,10 +648,15 @@ static sr_table *status_table(const sr_sweep *sw, bool failed, bool *none)
         char *why = NULL;
         if (!failed && m->status_reason && m->failure.message)
             why = sr_asprintf("%s; %s failure: %s", m->status_reason, stage ? stage : "a", m->failure.message);
-        const char *text = why ? why : !failed && m->status_reason ? m->status_reason : m->failure.message;
+        bool reason = m->status_reason && (!failed || m->status == SR_STATUS_NO_RESULTS);
+        const char *text = why ? why : reason ? m->status_reason : m->failure.message;
         sr_tb_cell(&b, SR_CELL_TEXT, text);
         free(why);
-        sr_tb_cell(&b, SR_CELL_TEXT, m->failure.source);
+        /* no results: its folder (the reason names the file it has, if any) */
+        const char *where = m->failure.source ? m->failure.source
+                            : m->status == SR_STATUS_NO_RESULTS && m->dir[0] ? m->dir
+                                                                             : NULL;
+        sr_tb_cell(&b, SR_CELL_TEXT, where);
     }
     free(order);
     return sr_tb_finish(&b);
@@ -666,6 +676,8 @@ sr_table *sr_table_incomplete(const sr_sweep *sw, bool *none)
 static int claim_rank(sr_claim_status s)
 {
     switch (s) {
+    case SR_CLAIM_IMPOSSIBLE:
+    case SR_CLAIM_INCONSISTENT:
     case SR_CLAIM_DIFFERS: return 0;
     case SR_CLAIM_UNMATCHED: return 1;
     case SR_CLAIM_NOT_VERIFIABLE: return 2;
@@ -681,6 +693,8 @@ static sr_tone claim_tone(sr_claim_status s)
     case SR_CLAIM_REPRODUCED: return SR_TONE_BETTER;
     case SR_CLAIM_CONSISTENT: return SR_TONE_SAME;
     case SR_CLAIM_DIFFERS:
+    case SR_CLAIM_IMPOSSIBLE:
+    case SR_CLAIM_INCONSISTENT:
     case SR_CLAIM_UNMATCHED: return SR_TONE_WORSE;
     case SR_CLAIM_NOT_VERIFIABLE: return SR_TONE_CAUTION;
     default: return SR_TONE_NONE;
@@ -781,6 +795,76 @@ sr_table *sr_table_inputs(const sr_sweep *sw)
     }
     sr_tb_note(&b, "%zu file%s read, %zu ignored (with the reason).", sw->n_inputs - ignored,
                sw->n_inputs - ignored == 1 ? "" : "s", ignored);
+    return sr_tb_finish(&b);
+}
+
+sr_table *sr_table_listings(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    if (!p->asked)
+        return NULL;
+    sr_table_builder b;
+    char buf[64];
+    sr_tb_begin(&b, "listings", "Bucket listings");
+    sr_tb_column(&b, "Listing", "SHA-256", false, 4.2);
+    sr_tb_column(&b, "Format", NULL, false, 1.5);
+    sr_tb_column(&b, "Objects", NULL, true, 1);
+    sr_tb_column(&b, "Prefix above the export", NULL, false, 2.6);
+    for (size_t i = 0; i < p->n_listings; i++) {
+        const sr_listing *l = &p->listings[i];
+        sr_tb_row(&b);
+        sr_tb_cell_sub(&b, sr_tb_cell(&b, SR_CELL_TEXT, l->path), l->sha256);
+        sr_tb_cell(&b, SR_CELL_TEXT, sr_listing_format_name(l->format));
+        sr_tb_cell(&b, SR_CELL_NUMBER, sr_text_count(buf, sizeof buf, (long)l->objects));
+        sr_cell *c = sr_tb_cell(&b, l->prefix && l->prefix[0] ? SR_CELL_TEXT : SR_CELL_EMPTY,
+                                l->prefix && l->prefix[0] ? l->prefix : NULL);
+        if (l->outside && c) {
+            char *sub = sr_asprintf("%zu object%s outside it", l->outside, l->outside == 1 ? "" : "s");
+            sr_tb_cell_sub(&b, c, sub);
+            free(sub);
+        }
+    }
+    return sr_tb_finish(&b);
+}
+
+static sr_tone custody_tone(sr_custody_status s)
+{
+    switch (s) {
+    case SR_CUSTODY_MISSING:
+    case SR_CUSTODY_CHANGED: return SR_TONE_WORSE;
+    case SR_CUSTODY_VERIFIED: return SR_TONE_SAME;
+    default: return SR_TONE_CAUTION;
+    }
+}
+
+sr_table *sr_table_custody(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    if (!p->asked)
+        return NULL;
+    sr_table_builder b;
+    sr_tb_begin(&b, "custody", "Files not verified");
+    sr_tb_column(&b, "File", NULL, false, 4.2);
+    sr_tb_column(&b, "Status", NULL, false, 1.3);
+    sr_tb_column(&b, "Compared", NULL, false, 1);
+    sr_tb_column(&b, "Listed (in the copy)", NULL, false, 2.2);
+    sr_tb_column(&b, "Why", NULL, false, 3.6);
+    for (size_t i = 0; i < p->n_files; i++) {
+        const sr_custody_file *f = &p->files[i];
+        if (f->status == SR_CUSTODY_VERIFIED)
+            continue;
+        sr_tb_row(&b);
+        sr_tb_cell(&b, SR_CELL_TEXT, f->path);
+        sr_cell *st = sr_tb_cell(&b, SR_CELL_STATUS, sr_custody_status_name(f->status));
+        if (st)
+            st->tone = custody_tone(f->status);
+        const char *check = sr_custody_check_name(f->check);
+        sr_tb_cell(&b, check ? SR_CELL_TEXT : SR_CELL_EMPTY, check);
+        sr_cell *v = sr_tb_cell(&b, f->expected ? SR_CELL_TEXT : SR_CELL_EMPTY, f->expected);
+        if (v && f->actual)
+            sr_tb_cell_sub(&b, v, f->actual);
+        sr_tb_cell(&b, f->reason ? SR_CELL_TEXT : SR_CELL_EMPTY, f->reason);
+    }
     return sr_tb_finish(&b);
 }
 

@@ -47,6 +47,12 @@ sr_table *sr_table_incomplete(const sr_sweep *sw, bool *none);
 sr_table *sr_table_claims(const sr_sweep *sw, bool *none);
 /* Every file of the export: read as what, or ignored and why. */
 sr_table *sr_table_inputs(const sr_sweep *sw);
+/* The chain of custody (--listing): the listings read (path, format, their
+ * own SHA-256, objects, prefix), and every file that is not verified
+ * (path, status, the hash compared, listed and copy values, why). NULL
+ * when no listing was given. */
+sr_table *sr_table_listings(const sr_sweep *sw);
+sr_table *sr_table_custody(const sr_sweep *sw);
 /* How the numbers were made: setting and value. */
 sr_table *sr_table_settings(const sr_sweep *sw);
 

@@ -2,6 +2,8 @@
  * how the statistics were made. */
 #include "render/report/text.h"
 #include "analysis/facts.h"
+#include "analysis/scenarios.h"
+#include "analysis/validity.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 
 #include "render/render.h"
 #include "render/report/claims_text.h"
+#include "render/report/validity_marks.h"
 #include "render/shared/words.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
@@ -169,7 +172,7 @@ static const char *ratio_range(char *buf, size_t size, const sr_model *m)
  * too. */
 static bool is_compared_model(const sr_model *m)
 {
-    return m->status != SR_STATUS_FAILED && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
+    return !sr_status_without_results(m->status) && m->status != SR_STATUS_INCOMPARABLE && sr_fact_compared(m);
 }
 
 /* A verdict read off an interval (not baseline, not compared, too few items). */
@@ -253,12 +256,27 @@ static void put_benchmark_paragraph(sr_strbuf *sb, const sr_sweep *sw, const sr_
             put_mde_range(sb, sw, bench, scratch, k);
         any = true;
     }
+    /* Paired on too few items for an interval: compared, without a
+     * verdict; said as such, never as "not compared". */
     size_t k = 0;
     for (size_t i = 0; i < n_order; i++) {
         const sr_model *m = &sw->models[order[i]];
         const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
-        /* Too few items to test counts as not compared. */
-        if (is_compared_model(m) && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
+        if (s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS)
+            scratch[k++] = order[i];
+    }
+    if (k > 0) {
+        sr_strbuf_printf(sb, "%stoo few shared items for a verdict (under %d): ", any ? "; " : "",
+                         SR_MIN_PAIRED_ITEMS);
+        put_names(sb, sw, scratch, k);
+        any = true;
+    }
+    k = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const sr_model *m = &sw->models[order[i]];
+        const sr_scores *s = is_compared_model(m) ? sr_model_benchmark(m, bench) : NULL;
+        bool too_few = s && s->compared && s->vs_baseline.verdict == SR_VERDICT_TOO_FEW_ITEMS;
+        if (is_compared_model(m) && !too_few && (!s || !s->compared || !verdict_tested(s->vs_baseline.verdict)))
             scratch[k++] = order[i];
     }
     if (k > 0) {
@@ -306,12 +324,17 @@ static void put_compared(sr_strbuf *sb, const summary *s)
         if (s->base->failure.message)
             sr_strbuf_printf(sb, " (%s)", s->base->failure.message);
         sr_strbuf_puts(sb, ", so no model was compared with it.");
+    } else if (s->base->status == SR_STATUS_NO_RESULTS) {
+        sr_strbuf_printf(sb, "The baseline %s has no results (%s), so no model was compared with it.",
+                         name_of(s->base), s->base->status_reason ? s->base->status_reason : "no result file");
     } else {
         sr_strbuf_printf(sb, "%s model%s compared with the baseline %s",
                          sr_format_count(n, sizeof n, (long long)h->compared), h->compared == 1 ? " was" : "s were",
                          name_of(s->base));
         if (s->sw->manifest.hardware)
             sr_strbuf_printf(sb, " on %s", s->sw->manifest.hardware);
+        if (h->compared > 0 && h->too_few == h->compared) /* as the lead says: no verdict anywhere */
+            sr_strbuf_printf(sb, ", each on too few shared items for a verdict (under %d)", SR_MIN_PAIRED_ITEMS);
         sr_strbuf_putc(sb, '.');
     }
     if (h->incomparable > 0)
@@ -325,6 +348,10 @@ static void put_compared(sr_strbuf *sb, const summary *s)
     if (h->failed > 0)
         sr_strbuf_printf(sb, " %s other%s failed and %s left out.", sr_format_count(n, sizeof n, (long long)h->failed),
                          h->failed == 1 ? "" : "s", h->failed == 1 ? "is" : "are");
+    if (h->no_results > 0)
+        sr_strbuf_printf(sb, " %s other%s no results and %s left out.",
+                         sr_format_count(n, sizeof n, (long long)h->no_results), h->no_results == 1 ? " has" : "s have",
+                         h->no_results == 1 ? "is" : "are");
 }
 
 /* The claims checked, when claims files were given: the audit's answer. */
@@ -378,6 +405,75 @@ static void put_speed(sr_strbuf *sb, const summary *s)
         sr_strbuf_printf(sb, "; and %s more in the tables", sr_format_count(n, sizeof n, (long long)(total - k)));
     }
     sr_strbuf_putc(sb, '.');
+}
+
+/* Whether the figures rest on valid measurements (docs/validity.md): the
+ * scenarios whose runs had failed requests, by name, then how many
+ * figures (a scenario's speed, a benchmark's score) rest on runs or items
+ * with a failed check and how many more with a warning; returns whether
+ * anything was said. */
+static bool put_validity(sr_strbuf *sb, const summary *s)
+{
+    const sr_sweep *sw = s->sw;
+    size_t scenarios = 0, with_failures = 0, figures = 0;
+    for (size_t i = 0; i < sw->n_models; i++) {
+        const sr_model *m = &sw->models[i];
+        scenarios += m->n_scenarios;
+        figures += m->n_scenarios + m->n_benchmarks;
+        for (size_t k = 0; k < m->n_scenarios; k++)
+            with_failures += m->scenarios[k].failed_requests > 0;
+    }
+    size_t failed = sr_validity_count(sw, SR_VALIDITY_FAIL), warned = 0;
+    for (size_t i = 0; i < sw->n_models; i++) { /* a warning on a figure that failed already is not counted again */
+        const sr_model *m = &sw->models[i];
+        for (size_t k = 0; k < m->n_scenarios; k++)
+            warned += sr_validity_any(&m->scenarios[k].validity, SR_VALIDITY_WARN) &&
+                      !sr_validity_any(&m->scenarios[k].validity, SR_VALIDITY_FAIL);
+        for (size_t b = 0; b < m->n_benchmarks; b++)
+            warned += sr_validity_any(&m->benchmarks[b].validity, SR_VALIDITY_WARN) &&
+                      !sr_validity_any(&m->benchmarks[b].validity, SR_VALIDITY_FAIL);
+    }
+    if (!failed && !warned && !with_failures)
+        return false;
+    char a[32], b[32], words[160], flag[96];
+    sr_strbuf_puts(sb, "Validity: ");
+    if (with_failures) {
+        sr_strbuf_printf(sb, "%s of %s speed scenario%s had failed requests (", sr_format_count(a, sizeof a, (long long)with_failures),
+                         sr_format_count(b, sizeof b, (long long)scenarios), scenarios == 1 ? "" : "s");
+        size_t named = 0;
+        for (size_t i = 0; i < s->n_order; i++) {
+            const sr_model *m = &sw->models[s->order[i]];
+            for (size_t k = 0; k < m->n_scenarios; k++) {
+                const sr_scenario *sc = &m->scenarios[k];
+                if (sc->failed_requests <= 0 || named++ >= SUMMARY_MAX_NAMES)
+                    continue;
+                sr_strbuf_printf(sb, "%s%s at %s: %s", named > 1 ? "; " : "", name_of(m),
+                                 sr_scenario_words(sc, words, sizeof words),
+                                 sr_text_failed_requests(flag, sizeof flag, sc));
+            }
+        }
+        if (with_failures > SUMMARY_MAX_NAMES)
+            sr_strbuf_printf(sb, "; and %s more", sr_format_count(a, sizeof a, (long long)(with_failures - SUMMARY_MAX_NAMES)));
+        sr_strbuf_puts(sb, "): their throughput counts only the requests that completed. ");
+    }
+    sr_format_count(b, sizeof b, (long long)figures);
+    if (failed) {
+        sr_strbuf_printf(sb, "%s of %s figure%s (a scenario's speed, a benchmark's score) rest%s on runs or items with "
+                             "a failed validity check",
+                         sr_format_count(a, sizeof a, (long long)failed), b, figures == 1 ? "" : "s",
+                         failed == 1 ? "s" : "");
+        if (warned)
+            sr_strbuf_printf(sb, ", %s more on ones with a warning", sr_format_count(a, sizeof a, (long long)warned));
+    } else {
+        sr_strbuf_printf(sb, "no figure rests on runs or items with a failed validity check; %s of %s (a scenario's "
+                             "speed, a benchmark's score) rest%s on ones with a warning",
+                         sr_format_count(a, sizeof a, (long long)warned), b, warned == 1 ? "s" : "");
+    }
+    sr_strbuf_puts(sb, " (marked in the tables; report.json's validity gives every check");
+    if (failed && sw->settings.strict_validity)
+        sr_strbuf_puts(sb, "; with --strict-validity their entries are partial");
+    sr_strbuf_puts(sb, ").");
+    return true;
 }
 
 /* The benchmarks the baseline was scored on. */
@@ -436,9 +532,9 @@ static void put_not_worse(sr_strbuf *sb, const summary *s)
     sr_strbuf_putc(sb, '.');
 }
 
-/* What was left out (failed: in no table or chart), then what is in the
- * tables but incomplete (partial, incomparable), and why; returns how many
- * (nothing written when none). */
+/* What was left out (failed, no results), then what is in the tables but
+ * incomplete (partial, incomparable), and why; returns how many (nothing
+ * written when none). */
 static size_t put_left_out(sr_strbuf *sb, const summary *s)
 {
     size_t total = 0;
@@ -447,7 +543,7 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
         size_t k = 0;
         for (size_t i = 0; i < s->n_order; i++) {
             const sr_model *m = &s->sw->models[s->order[i]];
-            bool failed = m->status == SR_STATUS_FAILED;
+            bool failed = sr_status_without_results(m->status);
             if (m->is_baseline || m->status == SR_STATUS_OK || failed != (pass == 0))
                 continue;
             if (k >= SUMMARY_MAX_NAMES) { /* counted below */
@@ -458,13 +554,15 @@ static size_t put_left_out(sr_strbuf *sb, const summary *s)
                 sr_strbuf_puts(sb, pass == 0 ? "Left out: " : total ? ". Incomplete: " : "Incomplete: ");
             else
                 sr_strbuf_puts(sb, "; ");
-            if (failed) {
+            if (m->status == SR_STATUS_NO_RESULTS) {
+                sr_strbuf_printf(sb, "%s has no results", name_of(m));
+            } else if (failed) {
                 const char *stage = sr_stage_name(m->failure.stage);
                 sr_strbuf_printf(sb, "%s failed%s%s", name_of(m), stage ? " at " : "", stage ? stage : "");
             } else if (m->status == SR_STATUS_INCOMPARABLE) { /* the word says why; the table has the rest */
                 sr_strbuf_printf(sb, "%s is incomparable", name_of(m));
             } else {
-                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_status_name(m->status),
+                sr_strbuf_printf(sb, "%s is %s%s%s", name_of(m), sr_text_status(m->status),
                                  m->status_reason ? " (" : "", m->status_reason ? m->status_reason : "");
                 if (m->status_reason)
                     sr_strbuf_putc(sb, ')');
@@ -519,6 +617,8 @@ void sr_text_summary(const sr_sweep *sw, sr_text_list *out)
         put_not_worse(&sb, &s);
         sr_text_list_take(out, &sb);
     }
+    if (put_validity(&sb, &s))
+        sr_text_list_take(out, &sb);
     if (put_left_out(&sb, &s) > 0)
         sr_text_list_take(out, &sb);
     sr_strbuf_release(&sb);
@@ -891,4 +991,73 @@ void sr_text_methods(const sr_sweep *sw, sr_text_list *out)
 const char *sr_text_model_column(const sr_model *m)
 {
     return m->table_name ? m->table_name : m->label ? m->label : m->id;
+}
+
+/* ---- the chain of custody ----------------------------------------------------------- */
+
+#define CUSTODY_NAMED 3
+
+/* "e2b-qat-w8a8's 'logs/x.json', 'b.json' and 2 more" for the files in one state. */
+static void put_custody_files(sr_strbuf *sb, const sr_provenance *p, sr_custody_status status)
+{
+    size_t named = 0, total = p->counts[status];
+    for (size_t i = 0; i < p->n_files && named < CUSTODY_NAMED; i++) {
+        const sr_custody_file *f = &p->files[i];
+        if (f->status != status)
+            continue;
+        sr_strbuf_puts(sb, named == 0 ? "" : named + 1 == total ? " and " : ", ");
+        if (f->entry)
+            sr_strbuf_printf(sb, "%s's ", f->entry);
+        sr_strbuf_printf(sb, "'%s'", f->path);
+        named++;
+    }
+    if (total > named)
+        sr_strbuf_printf(sb, " and %zu more", total - named);
+}
+
+char *sr_text_custody_lead(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    size_t missing = p->counts[SR_CUSTODY_MISSING], changed = p->counts[SR_CUSTODY_CHANGED];
+    if (!p->asked || (missing == 0 && changed == 0))
+        return NULL;
+    char n[64];
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (missing) {
+        sr_strbuf_printf(&sb, "%zu of the bucket's %s files %s missing from the copy (", missing,
+                         sr_format_count(n, sizeof n, (long long)p->bucket_files), missing == 1 ? "is" : "are");
+        put_custody_files(&sb, p, SR_CUSTODY_MISSING);
+        sr_strbuf_puts(&sb, ")");
+    }
+    if (changed) {
+        if (missing)
+            sr_strbuf_printf(&sb, " and %zu %s from its listing (", changed, changed == 1 ? "differs" : "differ");
+        else
+            sr_strbuf_printf(&sb, "%zu of the bucket's %s files %s from the listing in the copy (", changed,
+                             sr_format_count(n, sizeof n, (long long)p->bucket_files), changed == 1 ? "differs" : "differ");
+        put_custody_files(&sb, p, SR_CUSTODY_CHANGED);
+        sr_strbuf_puts(&sb, ")");
+    }
+    bool entries = false;
+    for (size_t i = 0; i < p->n_files && !entries; i++)
+        entries = p->files[i].entry != NULL;
+    sr_strbuf_puts(&sb, entries ? ": the figures of the entries marked \xE2\x89\xA0 rest on a copy that is not the "
+                                  "bucket's (Provenance)."
+                                : ": the copy is not the bucket's (Provenance).");
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_custody_opening(const sr_sweep *sw)
+{
+    const sr_provenance *p = &sw->provenance;
+    char *counts = sr_text_custody_summary(p);
+    size_t not_verified = p->n_files - p->counts[SR_CUSTODY_VERIFIED];
+    char *s = sr_asprintf("The export was compared file by file with %s: %s. %s A listing is only as trustworthy "
+                          "as its own source: its SHA-256 below identifies the listing checked against.",
+                          p->n_listings == 1 ? "the bucket's listing" : "the bucket's listings", counts,
+                          not_verified == 0 ? "Every file is the bucket's, byte for byte."
+                                            : "Every file that is not verified is listed below, with why.");
+    free(counts);
+    return s;
 }

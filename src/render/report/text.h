@@ -12,6 +12,13 @@
  * models match the baseline on each benchmark (and which differ, by how
  * much), their speed relative to the baseline, and what was left out. */
 void sr_text_summary(const sr_sweep *sw, sr_text_list *out);
+/* The Overview's sentence when a listing shows files missing from the copy
+ * or changed: "2 of the bucket's 118 files are missing from the copy
+ * (e2b-qat-w8a8's 'logs/e2b-qat-w8a8.load.c16.json', ...)..."; NULL when
+ * none is (or no listing was given). */
+char *sr_text_custody_lead(const sr_sweep *sw);
+/* The Provenance section's opening: what was compared and the counts. */
+char *sr_text_custody_opening(const sr_sweep *sw);
 
 /* Audit findings, one sentence each: each input whose own claimed accuracy
  * disagrees with the per-item mean, one sentence counting those that agree,

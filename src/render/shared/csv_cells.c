@@ -41,9 +41,11 @@ void sr_csv_num(sr_strbuf *sb, double v)
     if (!isfinite(v))
         return;
     /* The shortest form that reads back as exactly this double (Python's
-     * repr): a reader recomputing from results.csv gets report.json's
-     * value, bit for bit. */
-    sr_strbuf_puts(sb, sr_format_json_number(buf, sizeof buf, v));
+     * repr), unless the double is a few units in the last place off a
+     * short decimal the arithmetic meant (60.0831, not 60.083099999999995:
+     * util/text.h): a reader recomputing from results.csv gets report.json's
+     * value within those units. */
+    sr_strbuf_puts(sb, sr_format_decimal_number(buf, sizeof buf, v));
 }
 
 void sr_csv_points(sr_strbuf *sb, double fraction)
@@ -55,7 +57,7 @@ void sr_csv_points(sr_strbuf *sb, double fraction)
     /* The fraction's shortest exact decimals with the point moved two
      * places: 0.0800625 is 8.00625 points, where fraction * 100 would
      * carry the product's binary noise (8.006249999999999). */
-    sr_format_json_number(buf, sizeof buf, fraction);
+    sr_format_decimal_number(buf, sizeof buf, fraction);
     const char *e = strpbrk(buf, "eE");
     if (e) { /* 1.2e-05: the exponent takes the two places */
         snprintf(out, sizeof out, "%.*se%d", (int)(e - buf), buf, atoi(e + 1) + 2);

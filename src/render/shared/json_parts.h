@@ -15,6 +15,15 @@ cJSON *sr_json_serving_settings(const sr_serving_settings *st);
 cJSON *sr_json_manifest(const sr_sweep *sw);
 cJSON *sr_json_inputs(const sr_sweep *sw);
 cJSON *sr_json_warnings(const sr_sweep *sw);
+/* The chain of custody (--listing; `verify --json` prints it alone):
+ * {listings: [{path, format, sha256, bytes, objects, placeholders, outside,
+ * bucket, prefix, prefix_given}], counts: {verified, size_only, changed,
+ * missing, extra, unverifiable}, bucket_files, files: [{path,
+ * status, hash, expected, actual, generation, reason, entry}]}: every file,
+ * verified ones too, by path (docs/report-format.md). */
+cJSON *sr_json_provenance(const sr_provenance *p);
+/* The notes: what was done that needs no action (report.json "notes"). */
+cJSON *sr_json_notes(const sr_sweep *sw);
 /* A paired comparison of per-item scores (model/result.h), the one key set
  * report.json and compare.json show it with, added to o in this order:
  * n_paired (null unless shown: both sides have the benchmark), delta and

@@ -349,7 +349,19 @@ static void held_words(sr_strbuf *sb, const sr_model *m)
     case SR_KV_HELD_NONE: break;
     }
     if (kv->whatif_util_default)
-        item(sb, "utilisation unknown: vLLM's default 0.92");
+        item(sb, "utilisation unknown: the default %.2f (%s)", kv->whatif_util,
+             kv->basis.backend == SR_KV_BACKEND_TPU ? "what the published TPU sweep's logs show"
+                                                    : "vLLM's gpu_memory_utilization default");
+    bool exceeds = false, short_of_one = false;
+    for (size_t i = 0; i < kv->n_whatif; i++) {
+        exceeds |= kv->whatif[i].exceeds > 0;
+        short_of_one |= kv->whatif[i].exceeds == 0 && !kv->whatif[i].fits;
+    }
+    if (short_of_one)
+        item(sb, "fits no: not one request of that length fits, and vLLM will not start (it checks at start-up)");
+    if (exceeds)
+        item(sb, "no count for a max-model-len beyond the model's (its config.json's max_position_embeddings, times any "
+                 "rope_scaling factor): vLLM refuses it at start-up");
 }
 
 /* The chip figures of analysis/kv_whatif.c, and what every row shares. */

@@ -10,13 +10,15 @@
 #include "util/escape.h"
 
 /* The report's own symbols, as commands every LaTeX has (amssymb for the
- * triangles). */
+ * triangles and the lozenge). */
 static const struct {
     unsigned cp;
     const char *tex;
 } symbols[] = {
     {0x00A0, "~"},
+    {0x00A7, "\\S{}"},
     {0x00B1, "$\\pm$"},
+    {0x00B6, "\\P{}"},
     {0x00B7, "$\\cdot$"},
     {0x00D7, "$\\times$"},
     {0x0394, "$\\Delta$"},
@@ -25,12 +27,15 @@ static const struct {
     {0x2020, "\\dag{}"},
     {0x2021, "\\ddag{}"},
     {0x2026, "\\dots{}"},
+    {0x2192, "$\\rightarrow$"},
     {0x2212, "$-$"},
     {0x2248, "$\\approx$"},
+    {0x2260, "$\\neq$"},
     {0x2264, "$\\leq$"},
     {0x2265, "$\\geq$"},
     {0x25B2, "$\\blacktriangle$"},
     {0x25BC, "$\\blacktriangledown$"},
+    {0x25CA, "$\\lozenge$"},
 };
 
 static const char *ascii_command(char c)
@@ -191,7 +196,9 @@ static latex_need column_pt(const sr_table *t, size_t c)
         cell_pt(t->cols[c].sub, NULL, &n.word, &n.whole);
     for (size_t r = 0; r < t->n_rows; r++) {
         const sr_cell *cl = sr_table_cell(t, r, c);
-        cell_pt(cl->kind == SR_CELL_EMPTY ? NULL : cl->text, cl->sub, &n.word, &n.whole);
+        char *sub = sr_cell_sub_and_flag(cl);
+        cell_pt(cl->kind == SR_CELL_EMPTY ? NULL : cl->text, sub, &n.word, &n.whole);
+        free(sub);
     }
     return n;
 }
@@ -241,7 +248,9 @@ static void put_tabular(const sr_table *t, const latex_need *need, const size_t 
         for (size_t i = 0; i < k; i++) {
             const sr_cell *cl = sr_table_cell(t, r, idx[i]);
             sr_strbuf_puts(sb, i ? " & " : "");
-            put_cell(sb, cl->kind == SR_CELL_EMPTY ? NULL : cl->text, cl->sub, cl->strong, i == 0);
+            char *sub = sr_cell_sub_and_flag(cl);
+            put_cell(sb, cl->kind == SR_CELL_EMPTY ? NULL : cl->text, sub, cl->strong, i == 0);
+            free(sub);
         }
         sr_strbuf_puts(sb, " \\\\\n");
     }
@@ -291,5 +300,10 @@ void sr_table_latex(const sr_table *t, sr_strbuf *sb)
         sr_strbuf_puts(sb, "% ");
         sr_latex_comment(sb, t->note);
         sr_strbuf_putc(sb, '\n');
+    }
+    if (t->legend) { /* the marks in the cells are the reader's, so their legend is printed, not a comment */
+        sr_strbuf_puts(sb, "\\par\\smallskip\\noindent{\\footnotesize ");
+        sr_latex_escape(sb, t->legend);
+        sr_strbuf_puts(sb, "}\\par\\medskip\n");
     }
 }

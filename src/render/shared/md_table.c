@@ -168,11 +168,13 @@ void sr_table_markdown(const sr_table *t, sr_strbuf *sb)
                 sr_strbuf_puts(sb, SR_TEXT_MISSING);
             else
                 sr_markdown_escape(sb, cl->text);
-            if (cl->sub) {
+            char *sub = sr_cell_sub_and_flag(cl);
+            if (sub) {
                 sr_strbuf_puts(sb, " (");
-                sr_markdown_escape(sb, cl->sub);
+                sr_markdown_escape(sb, sub);
                 sr_strbuf_putc(sb, ')');
             }
+            free(sub);
             sr_strbuf_puts(sb, " |");
         }
         sr_strbuf_putc(sb, '\n');

@@ -108,6 +108,8 @@ static void column_free(sr_speed_column *col)
     free(col->sub);
     free(col->words);
     free(col->legend);
+    free(col->short_heading);
+    free(col->short_legend);
 }
 
 void sr_speed_columns_release(sr_speed_columns *c)
@@ -220,6 +222,43 @@ static void heading_dims(const sr_speed_column *c, const sr_speed_columns *sc, c
         shown[last_varying >= 0 ? last_varying : (c->concurrency >= 0 ? DIM_CONC : DIM_LOAD)] = true;
 }
 
+/* A scenario's one name, the same in every table and chart whatever other
+ * columns stand beside it: "1,024\u2192128 tok, 500 at once", "128\u2192256
+ * tok, c=16", "1,000\u2192500 tok, 10 req/s" (input \u2192 output tokens, then
+ * the load: the concurrency limit, the request rate, or the burst). */
+static char *scenario_name(const sr_speed_column *c)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    char in[64], out[64];
+    if (c->input_len >= 0)
+        sr_format_count(in, sizeof in, c->input_len);
+    else
+        snprintf(in, sizeof in, "?");
+    sr_format_count(out, sizeof out, c->output_len);
+    sr_strbuf_printf(&sb, "%s\xE2\x86\x92%s tok, ", in, out);
+    if (c->concurrency >= 0) {
+        put_dim(&sb, c, DIM_CONC, AS_HEADING);
+        if (isfinite(c->request_rate) || c->burst >= 0) {
+            sr_strbuf_puts(&sb, ", ");
+            put_dim(&sb, c, DIM_LOAD, AS_HEADING);
+        }
+    } else {
+        put_dim(&sb, c, DIM_LOAD, AS_HEADING);
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_speed_scenario_name(const sr_scenario *sc)
+{
+    sr_speed_column c = {.input_len = sc->input_len,
+                         .output_len = sc->output_len,
+                         .concurrency = sc->concurrency,
+                         .burst = sc->burst,
+                         .request_rate = sc->request_rate};
+    return scenario_name(&c);
+}
+
 static void name_column(sr_speed_column *c, const sr_speed_columns *sc, const bool *varies, const size_t *mode)
 {
     sr_strbuf head, sub, words;
@@ -245,46 +284,30 @@ static void name_column(sr_speed_column *c, const sr_speed_columns *sc, const bo
         put_dim(&words, c, d, AS_WORDS);
     }
     sr_strbuf_puts(&sub, "");
-    c->heading = sr_strbuf_detach(&head);
-    c->sub = sr_strbuf_detach(&sub);
+    /* The short heading of what sets the column apart ("c=16", "3,072
+     * tok") is kept for claims files written against it (aliases.c);
+     * every table and chart shows the scenario's one full name. */
+    c->short_heading = sr_strbuf_detach(&head);
+    char *short_sub = sr_strbuf_detach(&sub);
+    c->short_legend = short_sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->short_heading, short_sub) : NULL;
+    free(short_sub);
+    c->heading = scenario_name(c);
+    c->sub = sr_xstrdup("");
     c->words = sr_strbuf_detach(&words);
-    c->legend = c->sub[0] ? sr_asprintf("%s \xC2\xB7 %s", c->heading, c->sub) : sr_xstrdup(c->heading);
+    c->legend = sr_xstrdup(c->heading);
 }
 
-/* What every column shares: "c: concurrent requests (the limit set);
- * every column: 256-token outputs" (the sentence adds how runs are
- * summarised). */
-static char *columns_shared(const sr_speed_columns *sc, const bool *varies, const size_t *mode)
+/* What the names leave to a legend: "c: concurrent requests (the limit
+ * set)" (the sentence adds how runs are summarised). Every name is whole,
+ * so no heading needs "unless a heading says otherwise". */
+static char *columns_shared(const sr_speed_columns *sc)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     bool any_limit = false;
     for (size_t i = 0; i < sc->n; i++)
         any_limit |= sc->cols[i].concurrency >= 0;
-    if (any_limit)
-        sr_strbuf_puts(&sb, "c: concurrent requests (the limit set)");
-    size_t shared = 0;
-    for (int d = DIM_IN; d <= DIM_OUT && sc->n > 0; d++)
-        if (!varies[d]) {
-            sr_strbuf_puts(&sb, shared++ ? " and " : sb.len ? "; every column: " : "every column: ");
-            put_dim(&sb, &sc->cols[0], d, AS_WORDS);
-        }
-    /* A heading leaves out a varying value when it is the usual one
-     * ("c=4" for 1,024-token prompts at c=4): say the usual values once. */
-    size_t unsaid = 0;
-    for (int d = 0; d < N_DIMS; d++) {
-        bool left_out = false;
-        for (size_t i = 0; i < sc->n && varies[d] && !left_out; i++) {
-            bool shown[N_DIMS];
-            heading_dims(&sc->cols[i], sc, varies, mode, shown);
-            left_out = !shown[d];
-        }
-        if (!left_out)
-            continue;
-        sr_strbuf_puts(&sb, unsaid++ ? ", " : sb.len ? "; unless a heading says otherwise: " : "unless a heading says otherwise: ");
-        put_dim(&sb, &sc->cols[mode[d]], d, AS_WORDS);
-    }
-    sr_strbuf_puts(&sb, "");
+    sr_strbuf_puts(&sb, any_limit ? "c: concurrent requests (the limit set)" : "");
     return sr_strbuf_detach(&sb);
 }
 
@@ -318,11 +341,13 @@ static void name_columns(sr_speed_columns *out)
         free(c->sub);
         free(c->words);
         free(c->legend);
+        free(c->short_heading);
+        free(c->short_legend);
         name_column(c, out, varies, mode);
     }
     free(out->shared);
     free(out->note);
-    out->shared = columns_shared(out, varies, mode);
+    out->shared = columns_shared(out);
     out->note = sr_asprintf("%s%smedian output throughput over the runs of each scenario.", out->shared,
                             out->shared[0] ? "; " : "");
 }

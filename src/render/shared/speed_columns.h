@@ -2,10 +2,11 @@
  * the comparison's and the audit's claims (by their headings). From the
  * scenarios present, ordered by input length, output length,
  * concurrency limit (no limit last), request rate (unlimited last) and
- * burst. The heading names what sets the column apart from the most usual
- * value of each varying dimension ("c=16", "1,024 tok", "30 req/s", "900 at
- * once"); the published sweep's headings are just what its scenarios
- * give. */
+ * burst. Every table and chart names a scenario by its one full name
+ * ("128\u2192256 tok, c=16", "1,024\u2192128 tok, 500 at once"), the same
+ * whatever columns stand beside it; the short heading of what sets a column
+ * apart from the usual value of each varying dimension ("c=16", "1,024
+ * tok", as the published sweep's tables wrote them) is kept for claims. */
 #ifndef SR_RENDER_SHARED_SPEED_COLUMNS_H
 #define SR_RENDER_SHARED_SPEED_COLUMNS_H
 
@@ -14,11 +15,13 @@
 #include "model/sweep.h"
 
 typedef struct sr_speed_column {
-    char *key;     /* "in128-out256-c16" */
-    char *heading; /* "c=16" */
-    char *sub;     /* what the heading leaves out: "128-tok prompts", or "" */
-    char *words;   /* the whole scenario: "128-token prompts, 256-token outputs, c=16" */
-    char *legend;  /* heading and sub-heading: "c=1 · 128-tok prompts" */
+    char *key;           /* "in128-out256-c16" */
+    char *heading;       /* the scenario's full name: "128\u2192256 tok, c=16" */
+    char *sub;           /* "": the heading leaves nothing out */
+    char *words;         /* the whole scenario in words: "128-token prompts, 256-token outputs, c=16" */
+    char *legend;        /* a chart's legend: the heading */
+    char *short_heading; /* what sets it apart, for claims: "c=16" */
+    char *short_legend;  /* with what that leaves out, "c=1 · 128-tok prompts", or NULL */
     long input_len, output_len, concurrency, burst;
     double request_rate;
 } sr_speed_column;
@@ -26,11 +29,13 @@ typedef struct sr_speed_column {
 typedef struct sr_speed_columns {
     sr_speed_column *cols;
     size_t n;
-    char *note;   /* what the columns share, as a sentence */
-    char *shared; /* the same, short: "c: concurrent requests; 256-token outputs" */
+    char *note;   /* the legend of the names, as a sentence */
+    char *shared; /* the same, short: "c: concurrent requests (the limit set)", or "" */
 } sr_speed_columns;
 
 void sr_speed_columns_make(const sr_sweep *sw, sr_speed_columns *out);
+/* A scenario's full name, as its column's heading: fresh string. */
+char *sr_speed_scenario_name(const sr_scenario *sc);
 /* The same over the scenarios of several sweeps (compare: both sides). */
 void sr_speed_columns_make_many(const sr_sweep *const *sweeps, size_t n_sweeps, sr_speed_columns *out);
 void sr_speed_columns_release(sr_speed_columns *c);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "render/shared/marks.h"
 
 typedef enum {
     SR_CELL_EMPTY,    /* nothing known: shown as the missing mark, U+2014 */
@@ -35,7 +36,9 @@ typedef struct sr_cell {
     char *text; /* as shown; NULL for SR_CELL_EMPTY */
     char *sub;  /* a second, smaller line (a throughput under a ratio), or NULL */
     sr_tone tone;
-    bool strong; /* the baseline's row */
+    bool strong;    /* the baseline's row */
+    unsigned marks; /* the sr_mark bits it carries (their symbols end text: sr_tb_mark) */
+    char *flag;     /* a caution beside the figure ("384 of 768 failed"), or NULL */
 } sr_cell;
 
 typedef struct sr_column {
@@ -51,6 +54,8 @@ typedef struct sr_table {
     char *title;   /* a heading above the table, or NULL */
     char *aside;   /* small words beside the heading, or NULL */
     char *note;    /* a note under the table, or NULL */
+    char *legend;  /* under the note: each mark its cells carry, explained (made by sr_tb_finish from the
+                      marks, never by hand), or NULL */
     bool sortable; /* rows may be re-sorted by a reader (HTML) */
     sr_column *cols;
     size_t n_cols;
@@ -64,5 +69,9 @@ void sr_table_free(sr_table *t);
  * results.csv"). */
 void sr_table_keep_rows(sr_table *t, size_t max_rows, const char *where);
 const sr_cell *sr_table_cell(const sr_table *t, size_t row, size_t col);
+/* A cell's second line as the formats without a line of their own for its
+ * flag show it: "1,178 tok/s; 384 of 768 failed", the flag alone, the
+ * second line alone; NULL when it has neither. Fresh string. */
+char *sr_cell_sub_and_flag(const sr_cell *c);
 
 #endif

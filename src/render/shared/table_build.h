@@ -7,11 +7,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "render/shared/marks.h"
 #include "render/shared/table.h"
+#include "util/text_list.h"
 
 typedef struct sr_table_builder {
     sr_table *t;
-    size_t col; /* next column of the open row */
+    size_t col;                          /* next column of the open row */
+    sr_text_list footnotes[SR_N_MARKS]; /* each mark's footnotes, in the order given, each once */
 } sr_table_builder;
 
 /* A new table with its id and title. */
@@ -30,9 +33,20 @@ void sr_tb_row(sr_table_builder *b);
 sr_cell *sr_tb_cell(sr_table_builder *b, sr_cell_kind kind, const char *text);
 /* A second, smaller line under a cell (c may be NULL). */
 void sr_tb_cell_sub(sr_table_builder *b, sr_cell *c, const char *sub);
+/* Give cell c the mark m: its symbol goes after the figure (once), and
+ * the table's legend will explain it; footnote, when not NULL, names the
+ * cell and says what the mark stands for there ("qwen3-4b at c=16:
+ * output_length: ..."), listed after the legend (at most a few, then how
+ * many more). An empty cell carries no mark. */
+void sr_tb_mark(sr_table_builder *b, sr_cell *c, sr_mark m, const char *footnote);
+/* A caution beside the cell's figure, shown by every format ("384 of 768
+ * failed"); c may be NULL. */
+void sr_tb_cell_flag(sr_table_builder *b, sr_cell *c, const char *flag);
 /* The note under the table, printf-style. */
 void sr_tb_note(sr_table_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The table built. */
+/* The table built, with the legend of every mark its cells carry, and
+ * without the columns that are empty in every row (the first column stays;
+ * so does every column of a table without rows). */
 sr_table *sr_tb_finish(sr_table_builder *b);
 
 #endif

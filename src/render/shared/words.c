@@ -157,6 +157,14 @@ const char *sr_text_spread(char *buf, size_t size, const sr_spread *s)
     return buf;
 }
 
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high)
+{
+    bool interval = isfinite(s->ratio) && s->note == SR_RATIO_CI_DONE;
+    *low = interval ? s->ci_low : s->low;
+    *high = interval ? s->ci_high : s->high;
+    return isfinite(s->ratio) && isfinite(*low) && isfinite(*high) && *high > *low;
+}
+
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
     if (sc && sc->speed_incomparable) { /* the baseline's tool defines throughput otherwise */
@@ -348,6 +356,16 @@ const char *sr_text_not_compared(const sr_scores *s, const char *otherwise)
     return s->from_run_log ? "not recomputed (run.log only)" : "not recomputed (summary only)";
 }
 
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s)
+{
+    if (!isfinite(s->summary_delta))
+        return NULL;
+    char d[64];
+    snprintf(buf, size, "%s (%s, no interval)", sr_text_points(d, sizeof d, s->summary_delta),
+             !s->summary_only ? "the baseline's a summary" : s->from_run_log ? "run.log" : "summary");
+    return buf;
+}
+
 const char *sr_text_throughput(char *buf, size_t size, double v)
 {
     if (!isfinite(v))
@@ -468,4 +486,62 @@ const char *sr_text_quantile_method(const char *ci_method)
 {
     return strcmp(ci_method, "exact") == 0 ? "generalised inverse of the exact bootstrap CDF"
                                            : "gsl_stats_quantile_from_sorted_data (linear interpolation)";
+}
+
+char *sr_text_custody_summary(const sr_provenance *p)
+{
+    char n[64];
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_printf(&sb, "%s file%s", sr_format_count(n, sizeof n, (long long)p->n_files), p->n_files == 1 ? "" : "s");
+    static const char *const words[SR_CUSTODY_N] = {"verified", "size only", "changed",
+                                                    "missing",  "extra",     "unverifiable"};
+    for (int s = 0; s < SR_CUSTODY_N; s++)
+        sr_strbuf_printf(&sb, "%s %s %s", s ? "," : ":", sr_format_count(n, sizeof n, (long long)p->counts[s]), words[s]);
+    if (p->n_listings == 1)
+        sr_strbuf_printf(&sb, " (against '%s')", p->listings[0].path);
+    else
+        sr_strbuf_printf(&sb, " (against %zu listings)", p->n_listings);
+    return sr_strbuf_detach(&sb);
+}
+
+/* "DIR/a, b and c" of the files whose format is among formats; NULL when
+ * none is. */
+static char *files_of(const char *dir, unsigned formats, const sr_format_file *files, size_t n)
+{
+    size_t total = 0, shown = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (formats & files[i].format) != 0;
+    if (!total)
+        return NULL;
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        if (!(formats & files[i].format))
+            continue;
+        if (shown++ == 0)
+            sr_strbuf_printf(&sb, "%s/%s", dir, files[i].name);
+        else
+            sr_strbuf_printf(&sb, "%s%s", shown == total ? " and " : ", ", files[i].name);
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
+                            size_t n_documents, const sr_format_file *data, size_t n_data)
+{
+    char *files = files_of(dir, formats, documents, n_documents), *where;
+    if (files)
+        where = sr_asprintf("The whole %s: %s (sweep-report " SR_VERSION ").", noun, files);
+    else if ((files = files_of(dir, formats, data, n_data)))
+        where = sr_asprintf("The %s's data: %s (sweep-report " SR_VERSION ").", noun, files);
+    else
+        where = sr_asprintf("The %s's charts: %s/charts/ (sweep-report " SR_VERSION ").", noun, dir);
+    free(files);
+    return where;
+}
+
+const char *sr_text_status(sr_status status)
+{
+    return status == SR_STATUS_NO_RESULTS ? "no results" : sr_status_name(status);
 }

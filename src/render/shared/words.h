@@ -53,6 +53,11 @@ char *sr_text_definitions_differ(sr_speed_tool here, sr_speed_tool there, sr_spe
  * speed changes word their ratios alike through it. With a Welch-log
  * interval, the interval beside the ratio instead: "0.57x [0.52, 0.62]". */
 const char *sr_text_spread(char *buf, size_t size, const sr_spread *s);
+/* The interval a chart's whisker draws for a spread, the one
+ * sr_text_spread writes beside the ratio (so chart, caption and table
+ * agree): Welch's where there is one, else the range the runs span; false
+ * when there is neither (no ratio, or one run a side that agree). */
+bool sr_spread_whisker(const sr_spread *s, double *low, double *high);
 /* Why a ratio has no interval ("1 run here and 3 in the baseline: an
  * interval needs 2 or more on each side"), here and there naming the two
  * sides; NULL when it has one or there is no ratio. */
@@ -77,6 +82,10 @@ const char *sr_text_slo(char *buf, size_t size, const sr_slo *slo);
  * margin in points, NAN when none was asked for. with_mde: the parenthesis
  * on what could not be detected (prose; tables have an MDE column). */
 const char *sr_text_verdict(char *buf, size_t size, const sr_scores *s, double margin, bool with_mde);
+/* The chain of custody in one line: "158 files: 155 verified, 0 size
+ * only, 1 changed, 2 missing, 0 extra, 0 unverifiable (against
+ * 'bucket.txt')". Fresh string. */
+char *sr_text_custody_summary(const sr_provenance *p);
 /* The overview's short verdict mark: ▲ higher, ▼ lower, = no measured
  * difference, ≈ equivalent (with a margin), ? too few items; "" otherwise. */
 const char *sr_text_verdict_mark(const sr_scores *s, double margin);
@@ -90,6 +99,10 @@ const char *sr_text_scenario_throughput(char *buf, size_t size, const sr_scenari
 /* Why a benchmark has a score but no comparison: "not recomputed (summary
  * only)", "not recomputed (run.log only)", or otherwise. */
 const char *sr_text_not_compared(const sr_scores *s, const char *otherwise);
+/* A summary's figure against the baseline's, where nothing could be
+ * paired: "−43.9 (run.log, no interval)", "+1.2 (summary, no interval)",
+ * "−3.0 (the baseline's a summary, no interval)"; NULL without one. */
+const char *sr_text_summary_delta(char *buf, size_t size, const sr_scores *s);
 const char *sr_text_throughput(char *buf, size_t size, double v); /* 1,234 tok/s */
 const char *sr_text_count(char *buf, size_t size, long long v);   /* — when < 0 */
 const char *sr_text_pvalue(char *buf, size_t size, double v);
@@ -114,6 +127,20 @@ char *sr_text_sweep_name(const sr_sweep *sw);
  * export_dir itself, buf, or NULL for NULL. */
 const char *sr_text_export_path(char *buf, size_t size, const char *export_dir);
 
+/* A run's main file of one format (--summary-md says where they are). */
+typedef struct sr_format_file {
+    unsigned format; /* an SR_OUTPUT_* bit */
+    const char *name;
+} sr_format_file;
+/* Where a run's files are, for --summary-md, naming only those of the
+ * formats it wrote: "The whole report: DIR/report.html, report.pdf and
+ * results.md (sweep-report V).", else "The report's data: DIR/report.json
+ * and results.csv (...)", else "The report's charts: DIR/charts/ (...)"
+ * (noun "report" or "comparison"; the documents and the data files in the
+ * order named). Fresh. */
+char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
+                            size_t n_documents, const sr_format_file *data, size_t n_data);
+
 /* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
  * model has them, then any other in the order first met. names holds
  * pointers into the sweep or static strings; it must have room for
@@ -122,6 +149,10 @@ size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
 /* The same into a fresh array (free it) with room counted, so no renderer
  * counts it again. */
 const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
+/* A status as readers see it: report.json's word ("ok", "partial",
+ * "failed", "incomparable"), but "no results" for no_results. */
+const char *sr_text_status(sr_status status);
+
 /* The display title of a benchmark: "GSM8K", "BFCL", else its name. */
 const char *sr_text_benchmark_title(const char *name);
 

@@ -87,3 +87,77 @@ void sr_wrap(const char *s, double width, sr_measure_fn measure, void *ctx, sr_t
     if (lines->n == 0)
         add_line(lines, "", 0);
 }
+
+/* ---- figures kept whole (wrap.h) -------------------------------------- */
+
+/* Short bracketed spans kept on one line: an interval "[−7.3, −3.3]", a
+ * count "(exceeds 8,192)", "(13.00x)": the spaces inside a [...] or (...)
+ * of at most SPAN_MAX bytes, with no bracket inside, become no-break
+ * spaces, so a line never ends inside one, nor between a figure and the
+ * interval after it ("0.36x [0.35, 0.37]"). Longer spans (a sentence in
+ * parentheses) break as words do. Fresh string. */
+#define SPAN_MAX 32
+static bool memchr_digit(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= '0' && s[i] <= '9')
+            return true;
+    return false;
+}
+
+char *sr_spans_unbroken(const char *s)
+{
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    sr_strbuf_puts(&sb, "");
+    for (const char *p = s; *p;) {
+        /* a figure and its interval: "0.36x [0.35, 0.37]" one piece; a range's
+         * dash stays with the figure before it ("0.37] –" / "0.63x") */
+        if (p[0] == ' ' && (p[1] == '[' || strncmp(p + 1, "\xE2\x80\x93 ", 4) == 0) && p > s &&
+            ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == 'x' || p[-1] == ']')) {
+            sr_strbuf_puts(&sb, "\xC2\xA0");
+            p++;
+            continue;
+        }
+        char close = *p == '[' ? ']' : *p == '(' ? ')' : 0;
+        size_t n = close ? strcspn(p + 1, "[]()") : 0;
+        /* (...) only around a figure ("(exceeds 8,192)"), not words ("(no benchmark measurably lower)") */
+        bool figure = close == ']' || memchr_digit(p + 1, n);
+        if (!close || p[1 + n] != close || n + 2 > SPAN_MAX || !figure) {
+            sr_strbuf_putc(&sb, *p++);
+            continue;
+        }
+        for (size_t i = 0; i < n + 2; i++) {
+            if (p[i] == ' ')
+                sr_strbuf_puts(&sb, "\xC2\xA0");
+            else
+                sr_strbuf_putc(&sb, p[i]);
+        }
+        p += n + 2;
+    }
+    return sr_strbuf_detach(&sb);
+}
+
+/* A number and its unit kept on one line ("52.1 tok/s", "708 ms", "1,024
+ * tok"): the space before the unit made a no-break space. Fresh string. */
+char *sr_units_unbroken(const char *s)
+{
+    static const char *const units[] = {" tok/s", " tok", " ms", " GiB", " out"};
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    for (const char *p = s; *p; p++) {
+        bool unit = false;
+        for (size_t u = 0; u < sizeof units / sizeof units[0] && !unit && p > s && p[-1] >= '0' && p[-1] <= '9';
+             u++) {
+            size_t n = strlen(units[u]);
+            unit = strncmp(p, units[u], n) == 0 && (p[n] == '\0' || p[n] == ' ' || p[n] == ',' || p[n] == ')');
+        }
+        if (unit)
+            sr_strbuf_puts(&sb, "\xC2\xA0");
+        else
+            sr_strbuf_putc(&sb, *p);
+    }
+    sr_strbuf_puts(&sb, "");
+    return sr_strbuf_detach(&sb);
+}
+

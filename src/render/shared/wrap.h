@@ -19,4 +19,14 @@ typedef double (*sr_measure_fn)(void *ctx, const char *s, size_t len);
  * dropped; at least one line. */
 void sr_wrap(const char *text, double width, sr_measure_fn measure, void *ctx, sr_text_list *lines);
 
+/* Figures a line must not break inside, for the PDF's cells and
+ * paragraphs and the HTML's tables: the spaces inside a short bracketed
+ * figure ("[0.35, 0.37]", "(exceeds 8,192)"; a parenthesis only around a
+ * digit), between a figure and the interval after it, before a range's
+ * dash, made no-break spaces (U+00A0). Fresh string. */
+char *sr_spans_unbroken(const char *s);
+/* A number and its unit ("52.1 tok/s", "708 ms", "1,024 tok") joined by a
+ * no-break space. Fresh string. */
+char *sr_units_unbroken(const char *s);
+
 #endif

@@ -75,7 +75,7 @@ static void draw_header(sr_canvas *cv, const sr_survey *s)
 static void draw_row(sr_canvas *cv, const sr_survey_model *m, const sr_axis *ax, double y, sr_strbuf *desc)
 {
     char a[64], b[64];
-    char *fit = sr_canvas_fit_middle(cv, m->id, 11.5, false, LABEL_WIDTH);
+    char *fit = sr_canvas_fit_label(cv, m->id, 11.5, false, LABEL_WIDTH);
     sr_canvas_text(cv, LABEL_RIGHT, y + ROW_H / 2 + 4, fit, 11.5, false, 1, sr_black);
     free(fit);
     double top = y + (ROW_H - BAR_H) / 2;

@@ -34,7 +34,7 @@ static void candidates_section(sr_doc *d, const sr_survey *s, const char *svg)
     free(counts);
     if (s->n_models == 0)
         return;
-    sr_doc_table(sec, sr_table_survey_candidates(s))->pdf_cols = 7; /* twelve columns in two groups that fit A4 */
+    sr_doc_table(sec, sr_table_survey_candidates(s));
     const sr_doc_chart ch = {.name = "kv_tokens",
                              .title = "KV cache tokens per kept model",
                              .caption = "KV cache tokens each kept model leaves room for at max-model-len, the most "
@@ -58,6 +58,10 @@ static void whatif_section(sr_doc *d, const sr_survey *s)
     sr_doc_paragraph(sec, "Tokens the KV room holds (and requests of that length at once), the kept models, the same "
                           "budget.");
     sr_doc_table(sec, t);
+    char *note = sr_survey_whatif_note(s);
+    if (note)
+        sr_doc_note(sec, note);
+    free(note);
 }
 
 static void fill(sr_doc *d, const sr_survey *s, const char *svg)

@@ -40,10 +40,25 @@ static const char *gib(char *buf, double v)
     return sr_format_fixed(buf, 64, v, 1);
 }
 
+/* A kept model vLLM would not start at the survey's max-model-len: why
+ * (NULL when it starts). */
+static char *kept_note(const sr_survey *s, const sr_survey_model *m)
+{
+    char a[64], b[64];
+    long len = s->settings.max_model_len;
+    if (m->max_len_limit > 0 && len > m->max_len_limit)
+        return sr_asprintf("max-model-len %s exceeds its %s (config.json): vLLM refuses it at start-up",
+                           sr_format_count(a, sizeof a, len), sr_format_count(b, sizeof b, m->max_len_limit));
+    if (isfinite(m->max_concurrency) && m->max_concurrency < 1)
+        return sr_asprintf("below 1x at max-model-len %s: not one request fits, so vLLM will not start",
+                           sr_format_count(a, sizeof a, len));
+    return NULL;
+}
+
 char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m)
 {
     if (m->verdict == SR_SURVEY_KEPT)
-        return NULL;
+        return kept_note(s, m);
     sr_strbuf sb;
     sr_strbuf_init(&sb);
     char a[64], b[64], c[64], d[64], e[64];
@@ -192,6 +207,20 @@ static void candidates_table(const sr_survey *s, bool raw, survey_table *t)
     }
 }
 
+/* One what-if cell: tokens (concurrency); "-" for a length beyond the
+ * model's (vLLM refuses it: no cache, no count), and the words for a
+ * concurrency below 1x (vLLM checks one request fits before it starts). */
+static char *whatif_cell(const sr_survey_model *m, const sr_survey_whatif *w)
+{
+    char a[64], b[64];
+    if (w->tokens < 0 || !isfinite(w->max_concurrency))
+        return m->max_len_limit > 0 ? sr_asprintf("- (exceeds %s)", sr_format_count(a, sizeof a, m->max_len_limit))
+                                    : sr_xstrdup("-");
+    return sr_asprintf("%s (%sx%s)", sr_format_count(a, sizeof a, w->tokens),
+                       sr_format_fixed(b, sizeof b, w->max_concurrency, 2),
+                       w->max_concurrency < 1 ? ", will not start" : "");
+}
+
 /* The kept models' KV tokens (max concurrency) at each what-if length. */
 static void whatif_table(const sr_survey *s, survey_table *t, const char **heads, bool *num, size_t n_cols)
 {
@@ -202,12 +231,8 @@ static void whatif_table(const sr_survey *s, survey_table *t, const char **heads
             continue;
         char **row = table_row(t);
         set_text(row, 0, m->id);
-        for (size_t w = 0; w < m->n_whatif && w + 1 < n_cols; w++) {
-            char a[64], b[64];
-            char *cell = sr_asprintf("%s (%sx)", sr_format_count(a, sizeof a, m->whatif[w].tokens),
-                                     sr_format_fixed(b, sizeof b, m->whatif[w].max_concurrency, 2));
-            row[w + 1] = cell;
-        }
+        for (size_t w = 0; w < m->n_whatif && w + 1 < n_cols; w++)
+            row[w + 1] = whatif_cell(m, &m->whatif[w]);
     }
 }
 
@@ -256,6 +281,78 @@ sr_table *sr_table_survey_whatif(const sr_survey *s, bool *none)
     survey_table t;
     whatif_table(s, &t, heads, num, n_cols);
     return as_table(&t, "whatif", NULL, false);
+}
+
+/* The block size of every kept model at what-if length w, or -1 when they differ. */
+static long common_block_size(const sr_survey *s, size_t w)
+{
+    long block = 0;
+    for (size_t i = 0; i < s->n_models; i++) {
+        const sr_survey_model *m = &s->models[i];
+        if (m->verdict != SR_SURVEY_KEPT || w >= m->n_whatif)
+            continue;
+        if (block && m->whatif[w].block_size != block)
+            return -1;
+        block = m->whatif[w].block_size;
+    }
+    return block;
+}
+
+/* On TPU the block size follows max-model-len (docs/kv.md 4.3): the sizes per
+ * length when they differ ("256 tokens at 4,096 and 8,192, 64 at 32,768"). */
+static void tpu_blocks_words(const sr_survey *s, sr_strbuf *sb)
+{
+    const sr_survey_model *ref = NULL; /* the lengths: any kept model's rows */
+    for (size_t i = 0; i < s->n_models && !ref; i++)
+        if (s->models[i].verdict == SR_SURVEY_KEPT && s->models[i].n_whatif)
+            ref = &s->models[i];
+    if (!ref)
+        return;
+    long first = common_block_size(s, 0);
+    bool varies = false;
+    for (size_t w = 1; w < ref->n_whatif; w++)
+        varies |= common_block_size(s, w) != first;
+    if (!varies)
+        return;
+    sr_strbuf_puts(sb, " On TPU the block size follows max-model-len (tpu-inference's rule, docs/kv.md 4.3): blocks of ");
+    for (size_t w = 0; w < ref->n_whatif; w++) {
+        char a[64], b[64];
+        long block = common_block_size(s, w);
+        sr_strbuf_printf(sb, "%s%s%s at %s", w == 0 ? "" : w + 1 == ref->n_whatif ? " and " : ", ",
+                         block > 0 ? sr_format_count(a, sizeof a, block) : "each model's own size",
+                         w == 0 && block > 0 ? " tokens" : "", sr_format_count(b, sizeof b, ref->whatif[w].max_model_len));
+    }
+    sr_strbuf_puts(sb, ". The KV room holds whole blocks, so the same room holds a few tokens more or "
+                       "fewer at another length (the remainder smaller than one block is not counted).");
+}
+
+char *sr_survey_whatif_note(const sr_survey *s)
+{
+    bool exceeds = false, below = false;
+    for (size_t i = 0; i < s->n_models; i++)
+        for (size_t w = 0; w < s->models[i].n_whatif; w++) {
+            const sr_survey_whatif *x = &s->models[i].whatif[w];
+            exceeds |= x->tokens < 0;
+            below |= x->tokens >= 0 && x->max_concurrency < 1;
+        }
+    sr_strbuf sb;
+    sr_strbuf_init(&sb);
+    if (exceeds)
+        sr_strbuf_puts(&sb, "- (exceeds N): the length is beyond the N tokens the model's config.json allows "
+                            "(max_position_embeddings, times any rope_scaling factor); vLLM refuses such a max-model-len "
+                            "at start-up, so no count is given.");
+    if (below)
+        sr_strbuf_printf(&sb, "%sWill not start: below 1x, not one request of that length fits in the KV room, and vLLM "
+                              "checks that one does before it starts.",
+                         sb.len ? " " : "");
+    if (s->settings.backend == SR_KV_BACKEND_TPU)
+        tpu_blocks_words(s, &sb);
+    if (sb.len == 0) {
+        sr_strbuf_release(&sb);
+        return NULL;
+    }
+    char *note = sr_strbuf_detach(&sb);
+    return note[0] == ' ' ? memmove(note, note + 1, strlen(note)) : note; /* the TPU words alone */
 }
 
 typedef struct survey_counts {
@@ -403,6 +500,7 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m)
     cJSON_AddItemToObject(o, "kv_tokens", count_or_null(m->kv_tokens));
     cJSON_AddItemToObject(o, "max_concurrency", num_or_null(m->max_concurrency, 0));
     cJSON_AddItemToObject(o, "max_model_len", count_or_null(s->settings.max_model_len));
+    cJSON_AddItemToObject(o, "derived_max_model_len", count_or_null(m->max_len_limit));
     cJSON_AddItemToObject(o, "backend", cJSON_CreateString(sr_kv_backend_name(s->settings.backend)));
     cJSON_AddItemToObject(o, "flags", str_or_null(flags));
     cJSON_AddItemToObject(o, "tool_parser", str_or_null(kept ? m->tool_parser : NULL));
@@ -414,6 +512,9 @@ static cJSON *candidate_json(const sr_survey *s, const sr_survey_model *m)
         cJSON_AddItemToObject(row, "block_size", cJSON_CreateNumber((double)m->whatif[w].block_size));
         cJSON_AddItemToObject(row, "kv_tokens", count_or_null(m->whatif[w].tokens));
         cJSON_AddItemToObject(row, "max_concurrency", num_or_null(m->whatif[w].max_concurrency, 0));
+        cJSON_AddItemToObject(row, "exceeds_max_model_len", cJSON_CreateBool(m->whatif[w].tokens < 0));
+        cJSON_AddItemToObject(row, "vllm_starts",
+                              cJSON_CreateBool(m->whatif[w].tokens >= 0 && m->whatif[w].max_concurrency >= 1));
         cJSON_AddItemToArray(whatif, row);
     }
     cJSON_AddItemToObject(o, "whatif", whatif);

@@ -22,8 +22,14 @@ sr_table *sr_table_survey_whatif(const sr_survey *s, bool *none);
 char *sr_survey_counts_text(const sr_survey *s);
 char *sr_survey_settings_text(const sr_survey *s);
 
+/* What the what-if table's cells mean where they are not plain counts: a
+ * length beyond the model's, a concurrency below 1x, TPU block sizes that
+ * move the counts with the length. NULL when none applies. Fresh string. */
+char *sr_survey_whatif_note(const sr_survey *s);
+
 /* Why a model is not kept, in words ("license: other (qwen-research)");
- * NULL for a kept model. Fresh string. */
+ * for a kept model vLLM would not start at max-model-len, why; else NULL.
+ * Fresh string. */
 char *sr_survey_reason(const sr_survey *s, const sr_survey_model *m);
 
 #endif

@@ -90,7 +90,29 @@ for i in kept:
     expect(c["kv_tokens"] == tokens, "%s kv_tokens %s, recomputed %s" % (i, c["kv_tokens"], tokens))
     expect(math.isclose(c["max_concurrency"], blocks / 16), "%s concurrency" % i)
 
+# ---- what-if lengths: a length beyond the config's is no count (vLLM refuses it) ----
+def positions_limit(config):
+    text = config.get("text_config", config)
+    limit = text.get("max_position_embeddings")
+    rope = text.get("rope_scaling")
+    if limit and isinstance(rope, dict) and rope.get("factor") and \
+            (rope.get("rope_type") or rope.get("type")) not in ("su", "longrope", "llama3", "default"):
+        raise SystemExit("check.py: a rope_scaling factor to apply; extend positions_limit")
+    return limit
+
+
+for i in kept:
+    c = cands[i]
+    limit = positions_limit(json.load(open(os.path.join(root, "fixtures/hub-survey", c["config"]))))
+    for row in c["whatif"]:
+        beyond = limit is not None and row["max_model_len"] > limit
+        expect(row["exceeds_max_model_len"] == beyond and (row["kv_tokens"] is None) == beyond,
+               "%s at %s: exceeds %s, tokens %s (config allows %s)" % (i, row["max_model_len"],
+                                                                     row["exceeds_max_model_len"], row["kv_tokens"], limit))
+        starts = not beyond and row["max_concurrency"] >= 1
+        expect(row["vllm_starts"] == starts, "%s at %s: vllm_starts %s" % (i, row["max_model_len"], row["vllm_starts"]))
+
 if problems:
     print("\n".join(problems))
     sys.exit(1)
-print("survey split, reasons, tiers, run plan and KV tokens: all as expected")
+print("survey split, reasons, tiers, run plan, KV tokens and what-if lengths: all as expected")
