@@ -162,6 +162,7 @@ sr_error *sr_parse_aiperf_records(const char *path, const char *data, size_t len
     q->failed = r.failed;
     q->n_failed = r.n_failed;
     q->no_tpot = true; /* AIPerf reports none: its ITL is (latency - TTFT) / (tokens - 1) */
+    q->itl_means = true;
     /* one ITL a request (AIPerf's own), none for a request without one */
     q->itl_start = sr_xcalloc(r.n + 1, sizeof *q->itl_start);
     size_t k = 0;

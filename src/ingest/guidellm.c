@@ -311,6 +311,7 @@ static sr_bench_requests *records(const reader *r, sr_tool_result *out, const cJ
     q->failed = sr_xcalloc(n, 1);
     q->itl_s = sr_xmalloc(n * sizeof *q->itl_s);
     q->itl_start = sr_xcalloc(n + 1, sizeof *q->itl_start);
+    q->itl_means = true;
     size_t i = 0, itls = 0;
     for (const cJSON *rec = ok->child; rec; rec = rec->next, i++) {
         q->ttft_s[i] = record_s(rec, SR_LAT_TTFT);

@@ -267,6 +267,7 @@ sr_error *sr_parse_llmperf_individual(const char *path, const char *data, size_t
         return sr_input_error(path, 1, "LLMPerf individual responses: expected a JSON array of requests");
     responses r = {.path = path, .q = sr_xcalloc(1, sizeof *r.q)};
     r.q->no_tpot = true; /* LLMPerf reports none */
+    r.q->itl_means = true; /* one ITL a request, its own mean */
     sr_error *err = sr_json_each_array_element(path, data, len, response, &r);
     if (!err && r.q->n == 0)
         err = sr_input_error(path, 0, "LLMPerf individual responses: no request");

@@ -263,6 +263,8 @@ typedef struct sr_bench_requests {
     double *tpot_s;        /* each request's TPOT as the tool defines it (NAN: none); NULL: computed
                               as vLLM does, unless no_tpot */
     bool no_tpot;          /* the tool reports no TPOT: none is computed */
+    bool itl_means;        /* itl_s holds each request's own mean ITL (AIPerf, GuideLLM, LLMPerf), not
+                              its stream: no count of tokens to check against output_len */
 } sr_bench_requests;
 
 void sr_bench_requests_free(sr_bench_requests *r); /* NULL allowed */
@@ -361,7 +363,8 @@ typedef struct sr_request_tally {
     long zero_tokens;    /* completed with 0 output tokens */
     long with_output;    /* completed with output tokens */
     long output_tokens;  /* summed over the completed */
-    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens */
+    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens; -1 when a run's
+                            records give each request's mean ITL (sr_bench_requests.itl_means) */
 } sr_request_tally;
 
 typedef struct sr_scenario {
