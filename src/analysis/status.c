@@ -33,6 +33,9 @@ static bool planned_and_absent(const sr_model *m)
 static char *no_results_reason(const sr_model *m)
 {
     const char *none = "no benchmark, speed or accuracy result of it is in the export";
+    if (m->settings.benchmark_tool && m->settings.source[SR_SET_BENCH_TOOL]) /* an Inspect log with no scorer */
+        return sr_asprintf("its %s file ('%s') holds no score and no speed figure", m->settings.benchmark_tool,
+                           m->settings.source[SR_SET_BENCH_TOOL]);
     if (m->server_started)
         return sr_asprintf("its server log ('%s') shows the engine up, with no error, but %s", m->log.source, none);
     if (m->has_log)
@@ -367,11 +370,12 @@ void sr_set_statuses(sr_sweep *sweep)
 }
 
 /* Anything an export of a sweep holds about an entry: a result or a claim
- * of one, a server log, run.log's word on it, a failure a file states. */
+ * of one, a server log, run.log's word on it, a failure a file states, a
+ * benchmark tool's own file (an Inspect log that ran no scorer). */
 static bool has_anything(const sr_model *m)
 {
     return m->n_benchmarks > 0 || m->n_runs > 0 || m->n_reported > 0 || m->run_log_ready || m->n_run_claims > 0 ||
-           m->has_log || m->failure.stage != SR_STAGE_NONE;
+           m->has_log || m->failure.stage != SR_STAGE_NONE || m->settings.benchmark_tool;
 }
 
 bool sr_export_has_results(const sr_sweep *sweep, size_t *config_only, size_t *planned_only)
