@@ -7,12 +7,17 @@
 #include "ingest/export_parts.h"
 
 /* Recording inputs, as export_files.c does for its own (the export loader's
- * parts call each other one way: export_files.c calls this file). */
+ * parts call each other one way: export_files.c calls this file). With
+ * --listing the hashes of the bytes on disk the read just made go with the
+ * record: no second read of the file for its listing (util/fileio.h). */
 static void record(const loader *ld, const sr_found_file *f, const char *kind, const char *data, size_t len)
 {
     char sha[65];
     sr_sha256_hex(data, len, sha);
     sr_sweep_add_input(ld->sink, f->rel, kind, (long long)len, sha, NULL);
+    sr_file_digest raw;
+    if (sr_read_digest_take(f->open, &raw))
+        sr_sweep_input_digest(ld->sink, &raw);
 }
 
 static void record_ignored(const loader *ld, const sr_found_file *f, const char *reason)

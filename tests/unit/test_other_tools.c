@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "expect_error.h"
+#include "ingest/export.h"
 #include "ingest/ingest.h"
 #include "ingest/yaml.h"
 #include "model/tool_result.h"
+#include "util/digest.h"
 #include "util/fileio.h"
 #include "util/json_arena.h"
 
@@ -568,4 +570,27 @@ Test(inspect, eval_scores_only_in_samples)
     cr_assert_float_eq(r.scores[0].items[1].score, 0.25, 0);
     cr_assert_eq(r.n_warnings, 1); /* status "started": said */
     sr_tool_result_release(&r);
+}
+
+/* With --listing every file a tool's reader read carries the hashes of its
+ * bytes on disk, taken from that read: none is read again for its listing
+ * (issue 38's custody; export_tools.c records them as export_files.c does). */
+Test(export_tools, read_files_carry_their_listing_digest)
+{
+    sr_read_digests_want(SR_HASH_CRC32C);
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_error *err = sr_load_export(&sw, "tests/cases/report/other-tools/export");
+    sr_read_digests_want(0);
+    cr_assert_null(err);
+    size_t read = 0;
+    for (size_t i = 0; i < sw.n_inputs; i++) {
+        const sr_input_file *in = &sw.inputs[i];
+        if (strcmp(in->kind, "ignored") == 0)
+            continue;
+        read++;
+        cr_expect(in->raw.have & SR_HASH_CRC32C, "'%s' (%s) carries its CRC-32C", in->path, in->kind);
+    }
+    cr_expect_geq(read, 6, "the GuideLLM, AIPerf, MLPerf and vLLM files, sweep.json");
+    sr_sweep_release(&sw);
 }
