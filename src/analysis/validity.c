@@ -149,7 +149,7 @@ static long requested_output(const sr_scenario *sc)
     long want = -1;
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_run *run = &sc->runs[r];
-        if (!run->nominal_lengths || !isfinite(run->output_len) || run->output_len < 1 || run->output_len > 1e9)
+        if (!(run->nominal_lengths || run->nominal_output) || !isfinite(run->output_len) || run->output_len < 1 || run->output_len > 1e9)
             return -1;
         long len = (long)llround(run->output_len);
         if (want >= 0 && len != want)

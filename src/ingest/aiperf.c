@@ -311,6 +311,7 @@ static sr_error *read_export(const reader *r, sr_tool_result *out)
     isl = sr_tool_length(isl);
     osl = sr_tool_length(osl);
     run.nominal_lengths = isfinite(isl) && isfinite(osl);
+    run.nominal_output = isfinite(osl);
     run.input_len = isfinite(isl) ? isl : sr_tool_length(isl_mean);
     run.output_len = isfinite(osl) ? osl : sr_tool_length(osl_mean);
     if (cJSON_IsTrue(at(r->root, "was_cancelled")))

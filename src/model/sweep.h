@@ -280,6 +280,8 @@ typedef struct sr_bench_run {
     double output_len;                   /* nominal output tokens per request; NAN */
     bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
                                             --random-input-len), not means of what was sent */
+    bool nominal_output;                 /* output_len alone is the requested length (AIPerf's configured
+                                            output tokens beside a measured prompt length) */
     bool fixed_prompts;                  /* the author's load workload (w4a16_client.py's fixed prompts,
                                             <tag>.load.c<C>.json): every concurrency of it, in every
                                             entry, is keyed on one prompt length (scenarios.c) */
