@@ -106,7 +106,7 @@ static sr_error *read_summary(const char *path, const char *data, size_t len, co
     sr_bench_run_init(&run);
     run.tool = SR_TOOL_LLMPERF;
     run.source = sr_xstrdup(path);
-    double completed, errors, started, per_min, concurrency, in, out_len;
+    double completed = NAN, errors = NAN, started = NAN, per_min = NAN, concurrency = NAN, in = NAN, out_len = NAN;
     sr_error *err = number(&o, "results_mean_output_throughput_token_per_s", &run.output_throughput);
     if (!err)
         err = number(&o, "results_num_completed_requests", &completed);

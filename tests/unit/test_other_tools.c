@@ -554,8 +554,8 @@ Test(inspect, eval_scores_only_in_samples)
     static const char *const names[] = {"_journal/start.json", "samples/7_epoch_1.json", "samples/a_epoch_1.json"};
     static const char *const texts[] = {
         "{\"version\": 2, \"eval\": {\"task\": \"t\", \"model\": \"org/z\", \"scorers\": [{\"name\": \"m\"}]}}",
-        "{\"id\": 7, \"epoch\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"x\"}],"
-        " \"scores\": {\"m\": {\"value\": \"C\", \"answer\": \"y\"}}}",
+        ("{\"id\": 7, \"epoch\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"x\"}],"
+         " \"scores\": {\"m\": {\"value\": \"C\", \"answer\": \"y\"}}}"),
         "{\"id\": \"a\", \"epoch\": 1, \"scores\": {\"m\": {\"value\": 0.25}}}"};
     static char zip[16384];
     size_t len = make_zip(zip, sizeof zip, names, texts, 3);
