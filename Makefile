@@ -41,7 +41,7 @@ RERUN ?= fixtures/v5e-gemma4-rerun
 SURVEY_SAMPLE ?= fixtures/hub-survey
 REPORT_DIR ?= reports
 
-PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib libisal sqlite3 yajl
+PKGS := libcjson cairo freetype2 libpng gsl nettle simdjson zlib libisal sqlite3 yajl yaml-0.1 libarchive
 # Recursive (=) so pkg-config runs after ensure-deps has installed it.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++
@@ -228,14 +228,18 @@ realdata-if-present: $(BUILD)/sweep-report
 
 # The command line: every subcommand's --help, usage errors, shared wordings;
 # the installed program, its man page and completion (tests/run-install.sh);
-# every example of README.md, run as written (tests/check_readme.py); report.sqlite
-# and --db (tests/run-db.sh), scripts/sweep-batch.sh (tests/run-batch.sh); a thousand
+# every example of README.md, run as written (tests/check_readme.py); README's and
+# docs/inputs.md's format tables against the table of input kinds
+# (tests/check_input_kinds.py); report.sqlite and --db (tests/run-db.sh),
+# scripts/sweep-batch.sh (tests/run-batch.sh); a thousand
 # models (run-many.sh) and 160 reshaped ones held to their headline facts
 # (run-headline-many.sh).
 cli: $(BUILD)/sweep-report
 	sh tests/run-cli.sh $(BUILD)/sweep-report
 	sh tests/run-install.sh $(BUILD)
 	python3 tests/check_readme.py $(BUILD)/sweep-report
+	python3 tests/check_input_kinds.py $(BUILD)/sweep-report
+	python3 tests/check_speed_definitions.py $(BUILD)/sweep-report
 	sh tests/run-outset.sh $(BUILD)/sweep-report
 	sh tests/run-db.sh $(BUILD)/sweep-report
 	sh tests/run-batch.sh $(BUILD)/sweep-report

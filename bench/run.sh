@@ -7,7 +7,10 @@
 #   2. 1,000 models x (1,319 + 400) items, 10,000 resamples (target: under
 #      10 s wall and 1 GiB peak memory on a 2-core machine);
 #   3. one model with a ~BENCH_LOG_MB MB server log and a ~BENCH_LOG_MB MB
-#      captured bench stdout (target: hundreds of MB/s, bounded memory).
+#      captured bench stdout (target: hundreds of MB/s, bounded memory);
+#   4. (bench/other_tools.sh, issue 41) a ~BENCH_OTHER_MB MB AIPerf
+#      profile_export.jsonl and Inspect .eval against a vLLM --save-detailed
+#      result of the same size (target: at most 2x its CPU time).
 # Each report is run under /usr/bin/time -v (wall time, max RSS). The
 # bootstrap step's own time is estimated from the CPU time of 10,000
 # resamples minus that of 1,000 (the fewest --resamples takes at 95 %),
@@ -439,5 +442,8 @@ echo "resamples/s = (models - 1) x 2 benchmarks x resamples / wall time of the w
 echo "PDF and HTML included), a lower bound for the bootstrap step. The bootstrap-step rows divide by"
 echo "the CPU time (user + sys, all threads) of --resamples $RESAMPLES minus that of --resamples $MIN_RESAMPLES on the"
 echo "same export, scaled by $RESAMPLES / ($RESAMPLES - $MIN_RESAMPLES). Inputs come from a warm page cache. Other load on the machine inflates wall times."
-[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ] && [ "$Q_RC" = 0 ] && [ "$PEER_OK" = 1 ] &&
+# Issue 41: other tools' per-request files against a vLLM one of the same size.
+sh bench/other_tools.sh "$BIN"
+OTHER_RC=$?
+[ "$S_RC" = 0 ] && [ "$L_RC" = 0 ] && [ "$G_RC" = 0 ] && [ "$Q_RC" = 0 ] && [ "$PEER_OK" = 1 ] && [ "$OTHER_RC" = 0 ] &&
     { [ "$D_RC" = skip ] || [ "$D_RC" = 0 ]; }

@@ -27,6 +27,8 @@ check() {
     have_header sqlite3.h || missing="$missing libsqlite3-dev"
     have_header yajl/yajl_parse.h || missing="$missing libyajl-dev"
     have_header isa-l/crc.h || missing="$missing libisal-dev"
+    have_header yaml.h || missing="$missing libyaml-dev"              # GuideLLM's benchmarks.yaml
+    have_header archive.h || missing="$missing libarchive-dev"        # Inspect's .eval (zip, zstd members)
     command -v g++ >/dev/null 2>&1 || missing="$missing g++"
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$missing fonts-dejavu-core"
     if [ "$want" = test ]; then

@@ -43,13 +43,22 @@ RENDER_TOP_EXEMPT = ("render/outputs",)  # renders every document's files in mem
 
 # What every parser reads with: the JSON base, and the check of a bench run's
 # figures every bench reader makes.
-BASE = ("ingest/json", "ingest/json_keys", "ingest/json_line", "ingest/json_line_fast", "ingest/bench_plausible")
+BASE = (
+    "ingest/json",
+    "ingest/json_keys",
+    "ingest/json_line",
+    "ingest/json_line_fast",
+    "ingest/bench_plausible",
+    "ingest/yaml",  # YAML into the same tree
+)
 LOADERS = (
     "ingest/export",
     "ingest/export_entries",
     "ingest/export_files",
+    "ingest/export_tools",
     "ingest/walk",
     "ingest/classify",
+    "ingest/input_kinds",
     "ingest/bucket",
     "ingest/claims",
     "ingest/configs_dir",

@@ -13,6 +13,7 @@
 
 #include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "cli.h"
+#include "ingest/input_kinds.h" /* --generate input-kinds */
 #include "ingest/json_keys.h"
 #include "cmd/cmd.h"
 #include "model/sweep.h"
@@ -288,7 +289,9 @@ static int help(int argc, char **argv)
     return SR_EXIT_OK;
 }
 
-/* `sweep-report --generate man|complete-bash` (also --generate=KIND). */
+/* `sweep-report --generate man|complete-bash` (also --generate=KIND); and
+ * --generate input-kinds|speed-definitions, the table of input kinds and
+ * the tools' speed definitions as text. */
 static int generate(int argc, char **argv)
 {
     const char *eq = strchr(argv[1], '=');
@@ -298,6 +301,16 @@ static int generate(int argc, char **argv)
         return report_error(sr_usage_error("option '--generate' needs a value"), NULL);
     if (argc > next)
         return report_error(sr_usage_error("unexpected argument '%s'", argv[next]), NULL);
+    if (strcmp(kind, "input-kinds") == 0 || strcmp(kind, "speed-definitions") == 0) {
+        /* for the docs' checks (tests/check_input_kinds.py), not in --help */
+        char *table = kind[0] == 'i' ? sr_input_kinds_text() : sr_tool_definitions_text();
+        fputs(table, stdout);
+        free(table);
+        return fflush(stdout) == 0 ? SR_EXIT_OK
+                                   : report_error(sr_error_new(SR_EXIT_FAILURE, NULL, 0,
+                                                               "cannot write to standard output"),
+                                                  NULL);
+    }
     const sr_cli_choice *c = generated;
     while (c->name && strcmp(c->name, kind) != 0)
         c++;

@@ -468,7 +468,7 @@ for i, m in enumerate(models):
             got = req_rows.pop((i, k, r), [])
             data = runs[r] if runs else None
             if data is None or "ttfts" not in data:
-                if data is not None and got:
+                if data is not None and got and sc.get("definition") in (None, "vllm"):
                     problem("requests %d %s run %d: rows for a file without per-request arrays" % (i, k, r))
                 continue
             n = len(data["ttfts"])
@@ -501,7 +501,10 @@ for i, m in enumerate(models):
                 checked_requests += 1
         lat = sc.get("latency") or {}
         for name, values in (("ttft_ms", ttft), ("tpot_ms", tpot), ("e2el_ms", e2el)):
-            if lat.get(name) and lat[name]["source"] == "requests" and runs:
+            # recomputed only from vLLM's own per-request files (other tools'
+            # records are held to their files by check_other_tools.py)
+            if lat.get(name) and lat[name]["source"] == "requests" and runs and \
+                    all(d is not None and "ttfts" in d for d in runs):
                 values.sort()
                 for p in ("p50", "p90", "p99"):
                     want = percentile(values, float(p[1:])) * 1000

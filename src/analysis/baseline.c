@@ -304,6 +304,7 @@ static sr_error *speed_summary(sr_scenario *sc, const sr_slo *slo, double confid
     } fields[] = {
         {offsetof(sr_bench_run, output_throughput), &sc->median_output_throughput},
         {offsetof(sr_bench_run, total_token_throughput), &sc->median_total_token_throughput},
+        {offsetof(sr_bench_run, request_throughput), &sc->median_request_throughput},
         {offsetof(sr_bench_run, median_ttft_ms), &sc->median_ttft_ms},
         {offsetof(sr_bench_run, median_tpot_ms), &sc->median_tpot_ms},
         {offsetof(sr_bench_run, median_itl_ms), &sc->median_itl_ms},
@@ -410,6 +411,18 @@ static sr_error *model_summaries(sr_sweep *sweep)
     return err;
 }
 
+/* One warning per entry whose speed scenarios the baseline's tool measures
+ * under another definition of output throughput. */
+static void warn_incomparable(sr_sweep *sweep, const sr_model *m, const sr_scenario *sc, size_t n)
+{
+    const sr_tool_definition *mine = sr_tool_definition_of(sc->tool), *theirs = sr_tool_definition_of(sc->baseline_tool);
+    sr_sweep_warn(sweep,
+                  "%s: %zu speed scenario%s (%s%s) not compared with the baseline's: %s's output throughput is %s; "
+                  "%s's is %s",
+                  m->label ? m->label : m->id, n, n == 1 ? "" : "s", sc->key, n > 1 ? ", ..." : "", mine->title,
+                  mine->says[SR_FIG_OUTPUT_THROUGHPUT], theirs->title, theirs->says[SR_FIG_OUTPUT_THROUGHPUT]);
+}
+
 sr_error *sr_compare(sr_sweep *sweep)
 {
     sr_error *err = model_summaries(sweep);
@@ -452,11 +465,22 @@ sr_error *sr_compare(sr_sweep *sweep)
          * the Welch-log interval; the latency ratios queued, the baseline's
          * own row too (as its speed ratio: 1, with the interval its own
          * noise gives). */
+        size_t incomparable = 0;
+        const sr_scenario *first_incomparable = NULL;
         for (size_t j = 0; j < m->n_scenarios && !err; j++) {
-            const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[j].key);
-            sr_speed_spread(&m->scenarios[j], bsc, sweep->settings.confidence, &m->scenarios[j].vs_baseline);
-            queue_latency_ratios(&ljobs, m, &m->scenarios[j], bsc, sweep->settings.seed);
+            sr_scenario *sc = &m->scenarios[j];
+            const sr_scenario *bsc = sr_model_scenario(base, sc->key);
+            /* Output throughput as two tools define it otherwise (over the
+             * benchmark's duration, over the span of the tokens): no ratio. */
+            sc->speed_incomparable = bsc && !sr_tools_define_alike(sc->tool, bsc->tool, SR_FIG_OUTPUT_THROUGHPUT);
+            sc->baseline_tool = bsc ? bsc->tool : sc->tool;
+            if (sc->speed_incomparable && incomparable++ == 0)
+                first_incomparable = sc;
+            sr_speed_spread(sc, sc->speed_incomparable ? NULL : bsc, sweep->settings.confidence, &sc->vs_baseline);
+            queue_latency_ratios(&ljobs, m, sc, bsc, sweep->settings.seed);
         }
+        if (incomparable)
+            warn_incomparable(sweep, m, first_incomparable, incomparable);
     }
     for (size_t j = 0; j < n_base; j++)
         sr_item_index_free(base_idx[j]);

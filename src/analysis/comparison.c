@@ -339,7 +339,10 @@ static void speed_changes(sr_model_change *mc, double confidence)
         ch->before = sr_model_scenario(b, sc->key);
         ch->after = sr_model_scenario(a, sc->key);
         ch->change = sr_spread_none();
-        if (ch->before && ch->after)
+        /* two tools' throughputs under one name are not compared (model/speed_tools.h) */
+        ch->incomparable = ch->before && ch->after &&
+                           !sr_tools_define_alike(ch->after->tool, ch->before->tool, SR_FIG_OUTPUT_THROUGHPUT);
+        if (ch->before && ch->after && !ch->incomparable)
             sr_speed_spread(ch->after, ch->before, confidence, &ch->change);
         /* Slower beyond run noise: the Welch-log interval (else, under 2 runs
          * on a side, the run range) lies below 1. */

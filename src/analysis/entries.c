@@ -64,8 +64,18 @@ static char *fmt_version(const sr_serving_settings *s)
     return s->vllm_version ? sr_asprintf("vLLM %s", s->vllm_version) : NULL;
 }
 
+/* The benchmark tool that measured its speed ("aiperf 0.10.0"): two tools'
+ * runs of one model are two entries. */
+static char *fmt_tool(const sr_serving_settings *s)
+{
+    if (!s->benchmark_tool)
+        return NULL;
+    return s->benchmark_tool_version ? sr_asprintf("%s %s", s->benchmark_tool, s->benchmark_tool_version)
+                                     : sr_xstrdup(s->benchmark_tool);
+}
+
 static char *(*const setting_formats[])(const sr_serving_settings *) = {
-    fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_spec, fmt_version};
+    fmt_tool, fmt_tp, fmt_util, fmt_len, fmt_batched, fmt_seqs, fmt_block, fmt_dtype, fmt_spec, fmt_version};
 #define N_SETTINGS (sizeof setting_formats / sizeof setting_formats[0])
 
 static bool same_text(const char *a, const char *b)
@@ -86,6 +96,8 @@ static bool differs(const sr_sweep *sw, const char *id, size_t k)
             continue;
         char *text = k < N_SETTINGS ? setting_formats[k](&m->settings) : NULL;
         const char *value = k < N_SETTINGS ? text : m->variant;
+        if (k == 0 && !text)
+            continue; /* the benchmark tool: an entry without speed runs names none, and differs from none */
         if (!seen) {
             first = value;
             first_text = text;

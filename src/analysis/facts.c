@@ -88,10 +88,22 @@ bool sr_fact_incomparable(const sr_model *m, const sr_model *base)
     for (size_t k = 0; k < m->n_benchmarks; k++)
         if (sr_model_benchmark(base, m->benchmarks[k].benchmark))
             return false;
-    for (size_t k = 0; k < m->n_scenarios; k++)
-        if (sr_model_scenario(base, m->scenarios[k].key))
-            return false;
+    for (size_t k = 0; k < m->n_scenarios; k++) {
+        const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[k].key);
+        if (bsc && sr_tools_define_alike(m->scenarios[k].tool, bsc->tool, SR_FIG_OUTPUT_THROUGHPUT))
+            return false; /* a scenario whose tools define throughput otherwise is no common ground */
+    }
     return true;
+}
+
+const sr_scenario *sr_fact_scenario_other_tool(const sr_model *m, const sr_model *base)
+{
+    for (size_t k = 0; base && k < m->n_scenarios; k++) {
+        const sr_scenario *bsc = sr_model_scenario(base, m->scenarios[k].key);
+        if (bsc && !sr_tools_define_alike(m->scenarios[k].tool, bsc->tool, SR_FIG_OUTPUT_THROUGHPUT))
+            return &m->scenarios[k];
+    }
+    return NULL;
 }
 
 double sr_fact_kv_ratio(const sr_model *m, const sr_model *base)

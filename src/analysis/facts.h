@@ -37,8 +37,12 @@ bool sr_fact_not_shown_equivalent(const sr_model *m, double equivalence_margin);
 
 /* Incomparable: has results, but shares no benchmark and no speed
  * scenario with the baseline (none of the baseline's benchmark names, none
- * of its scenario keys). Never the baseline; false without one. */
+ * of its scenario keys measured by a tool that defines output throughput
+ * alike). Never the baseline; false without one. */
 bool sr_fact_incomparable(const sr_model *m, const sr_model *base);
+/* A scenario of m the baseline has too, measured by a tool that defines
+ * output throughput otherwise (no ratio: docs/methods.md), or NULL. */
+const sr_scenario *sr_fact_scenario_other_tool(const sr_model *m, const sr_model *base);
 
 /* The entry's logged KV cache tokens over the baseline's ("50,688
  * (0.16x)": the memory cost read at a glance); NAN for the baseline, or

@@ -220,6 +220,10 @@ static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, double confid
     size_t n_itl = 0;
     double duration = 0;
     bool with_slo = sr_slo_set(slo);
+    /* A TPOT bound on requests whose tool reports no TPOT: not judged. */
+    for (size_t r = 0; r < sc->n_runs && with_slo; r++)
+        if (sc->runs[r].requests->no_tpot && !isnan(slo->tpot_ms))
+            with_slo = false;
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_requests *q = sc->runs[r].requests;
         duration += sc->runs[r].duration_s;
@@ -229,14 +233,21 @@ static sr_error *pool_requests(sr_scenario *sc, const sr_slo *slo, double confid
                 continue;
             successful++;
             n_itl += q->itl_count[i];
-            /* E2EL: the file has no per-request latency; vLLM's own timeline
-             * rebuilds it as TTFT plus the request's ITLs (summed in order
-             * as they were read). */
-            double e = q->ttft_s[i] + q->itl_sum_s[i];
-            push(&ttft, q->ttft_s[i]);
-            push(&e2el, e);
+            /* E2EL: vLLM's file has no per-request latency; its own timeline
+             * rebuilds it as TTFT plus the request's ITLs (summed in order as
+             * they were read). Other tools give each figure per request as
+             * they define it (a value may be missing: NAN). */
+            double e = q->e2el_s ? q->e2el_s[i] : q->ttft_s[i] + q->itl_sum_s[i];
+            if (isfinite(q->ttft_s[i]))
+                push(&ttft, q->ttft_s[i]);
+            if (isfinite(e))
+                push(&e2el, e);
             double t = 0; /* vLLM's goodput counts a one-token request's TPOT as 0 */
-            if (q->output_len[i] > 1) {
+            if (q->tpot_s) {
+                t = q->tpot_s[i];
+                if (isfinite(t))
+                    push(&tpot, t);
+            } else if (!q->no_tpot && q->output_len[i] > 1) {
                 t = (e - q->ttft_s[i]) / (double)(q->output_len[i] - 1);
                 push(&tpot, t);
             }
@@ -326,9 +337,26 @@ static long failed_requests(const sr_scenario *sc)
     return sc->n_runs ? sum : -1;
 }
 
+/* Requests the runs' tools count as successful (vLLM's completed ones) or
+ * as incomplete, summed; -1 when a run does not count them. */
+static long counted_requests(const sr_scenario *sc, bool incomplete)
+{
+    long sum = 0;
+    for (size_t r = 0; r < sc->n_runs; r++) {
+        const sr_bench_run *run = &sc->runs[r];
+        long n = incomplete ? run->incomplete : run->successful >= 0 ? run->successful : run->completed;
+        if (n < 0)
+            return -1;
+        sum += n;
+    }
+    return sc->n_runs ? sum : -1;
+}
+
 sr_error *sr_latency_summary_held(sr_scenario *sc, const sr_slo *slo, double confidence, size_t max_held)
 {
     sc->failed_requests = failed_requests(sc);
+    sc->successful_requests = counted_requests(sc, false);
+    sc->incomplete_requests = counted_requests(sc, true);
     bool pooled;
     sr_error *err = pool_requests(sc, slo, confidence, max_held, &pooled);
     if (err)
@@ -385,11 +413,17 @@ bool sr_latency_vs_baseline(sr_scenario *sc, const sr_scenario *base, sr_latency
                             unsigned long seed, double confidence)
 {
     sr_latency_ratio *out = &sc->latency_ratio[kind];
-    *out = (sr_latency_ratio){false, NAN, NAN, NAN, seed};
+    *out = (sr_latency_ratio){false, NAN, NAN, NAN, seed, false};
     size_t na, nb;
     const double *a = pooled_metric(sc, kind, &na), *b = base ? pooled_metric(base, kind, &nb) : NULL;
     if (!a || !b || na == 0 || nb == 0 || !(b[0] > 0))
         return true;
+    /* Two tools' figures under one name (AIPerf's ITL is not vLLM's): not
+     * compared, and said so (model/speed_tools.h). */
+    if (!sr_tools_define_alike(sc->tool, base->tool, sr_latency_figure((int)sr_latency_ratio_metric(kind)))) {
+        out->incomparable = true;
+        return true;
+    }
     double p = sr_latency_pct_value(sr_latency_ratio_pct(kind));
     if (!sr_percentile_ratio_bootstrap(a, na, b, nb, p, resamples, seed, confidence, &out->ratio, &out->ci_low,
                                        &out->ci_high))

@@ -72,7 +72,9 @@ static sr_run_keying sr_run_spec(const sr_bench_run *run, long load_prompt, sr_s
         else if (run->completed > 0)
             spec->burst = run->completed + (run->failed > 0 ? run->failed : 0);
     }
-    if (spec->input_len < 0 || spec->output_len < 0)
+    if (run->input_len_unknown && spec->output_len >= 0)
+        spec->input_len = -1; /* the tool does not say its prompts' length: keyed "in?" */
+    else if (spec->input_len < 0 || spec->output_len < 0)
         return SR_RUN_NO_LENGTHS;
     return SR_RUN_KEYED;
 }

@@ -479,6 +479,7 @@ static void speed_figure(sr_model *m, const sr_run_claim *c, long load_prompt, l
     sr_bench_run_init(&run);
     run.source = sr_xstrdup(c->source);
     run.from_run_log = true;
+    run.tool = SR_TOOL_AUTHOR; /* run.log states what w4a16_client.py measured */
     run.max_concurrency = c->concurrency;
     run.request_rate = INFINITY;
     run.input_len = (double)spec.input_len;

@@ -33,6 +33,9 @@ static bool planned_and_absent(const sr_model *m)
 static char *no_results_reason(const sr_model *m)
 {
     const char *none = "no benchmark, speed or accuracy result of it is in the export";
+    if (m->settings.benchmark_tool && m->settings.source[SR_SET_BENCH_TOOL]) /* an Inspect log with no scorer */
+        return sr_asprintf("its %s file ('%s') holds no score and no speed figure", m->settings.benchmark_tool,
+                           m->settings.source[SR_SET_BENCH_TOOL]);
     if (m->server_started)
         return sr_asprintf("its server log ('%s') shows the engine up, with no error, but %s", m->log.source, none);
     if (m->has_log)
@@ -204,6 +207,17 @@ static char *claims_only(const sr_model *m)
     return sr_strbuf_detach(&sb);
 }
 
+/* A run of the entry its own tool judged invalid (MLPerf LoadGen's
+ * INVALID, AIPerf's cancelled run), or NULL. */
+static const sr_bench_run *invalid_run(const sr_model *m)
+{
+    for (size_t j = 0; j < m->n_scenarios; j++)
+        for (size_t r = 0; r < m->scenarios[j].n_runs; r++)
+            if (m->scenarios[j].runs[r].invalid)
+                return &m->scenarios[j].runs[r];
+    return NULL;
+}
+
 /* Status per SPEC. An entry without results is failed when a file says
  * it failed (its log's root cause, run.log's FAILED line, a scoring that
  * produced nothing) or the run plan planned it and none of its files is
@@ -290,15 +304,39 @@ static void set_status(sr_model *m, const sr_model *base)
                               : sr_asprintf("%s: a summary only ('%s'), not recomputed: no per-item rows", s->benchmark,
                                             s->source);
     }
+    /* A run its own tool judged invalid (MLPerf LoadGen's "Result is :
+     * INVALID", AIPerf's cancelled run): reported, and the entry partial
+     * with the tool's reason. */
+    for (size_t j = 0; j < m->n_scenarios && m->status == SR_STATUS_OK; j++)
+        for (size_t r = 0; r < m->scenarios[j].n_runs && m->status == SR_STATUS_OK; r++) {
+            const sr_bench_run *run = &m->scenarios[j].runs[r];
+            if (!run->invalid)
+                continue;
+            m->status = SR_STATUS_PARTIAL;
+            free(m->status_reason);
+            m->status_reason = sr_asprintf("%s: %s ('%s')", m->scenarios[j].key, run->invalid,
+                                           run->source ? run->source : "?");
+        }
     if (!base || m == base)
         return;
     if (sr_fact_incomparable(m, base)) {
         /* Nothing in common to compare: not partial (nothing the baseline
-         * has is missing by accident), a status of its own. */
+         * has is missing by accident), a status of its own; unless a run
+         * its tool judged invalid makes it partial, which is said first. */
+        const sr_scenario *other = sr_fact_scenario_other_tool(m, base);
+        char *common = other ? sr_asprintf("its speed scenarios (%s, ...) are measured by %s, whose output "
+                                           "throughput is defined otherwise than that of %s (the baseline %s's "
+                                           "tool), and it shares no benchmark with the baseline",
+                                           other->key, sr_tool_definition_of(other->tool)->title,
+                                           sr_tool_definition_of(other->baseline_tool)->title, base->label)
+                             : sr_asprintf("shares no benchmark and no speed scenario with the baseline %s",
+                                           base->label);
+        bool invalid = m->status == SR_STATUS_PARTIAL && invalid_run(m);
         const char *was = m->status == SR_STATUS_PARTIAL ? m->status_reason : NULL;
-        char *reason = sr_asprintf("shares no benchmark and no speed scenario with the baseline %s%s%s%s", base->label,
-                                   was ? " (and " : "", was ? was : "", was ? ")" : "");
-        m->status = SR_STATUS_INCOMPARABLE;
+        char *reason = invalid ? sr_asprintf("%s; %s", was, common)
+                               : sr_asprintf("%s%s%s%s", common, was ? " (and " : "", was ? was : "", was ? ")" : "");
+        free(common);
+        m->status = invalid ? SR_STATUS_PARTIAL : SR_STATUS_INCOMPARABLE;
         free(m->status_reason);
         m->status_reason = reason;
         return;
@@ -332,11 +370,12 @@ void sr_set_statuses(sr_sweep *sweep)
 }
 
 /* Anything an export of a sweep holds about an entry: a result or a claim
- * of one, a server log, run.log's word on it, a failure a file states. */
+ * of one, a server log, run.log's word on it, a failure a file states, a
+ * benchmark tool's own file (an Inspect log that ran no scorer). */
 static bool has_anything(const sr_model *m)
 {
     return m->n_benchmarks > 0 || m->n_runs > 0 || m->n_reported > 0 || m->run_log_ready || m->n_run_claims > 0 ||
-           m->has_log || m->failure.stage != SR_STAGE_NONE;
+           m->has_log || m->failure.stage != SR_STAGE_NONE || m->settings.benchmark_tool;
 }
 
 bool sr_export_has_results(const sr_sweep *sweep, size_t *config_only, size_t *planned_only)

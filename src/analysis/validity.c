@@ -65,8 +65,12 @@ void sr_validity_tally_requests(sr_scenario *sc)
                 continue;
             }
             t.with_output++;
+            if (q->itl_means) { /* one mean a request: nothing to count */
+                t.token_mismatch = -1;
+                continue;
+            }
             size_t itls = q->itl_count[i];
-            t.token_mismatch += (long)itls + 1 != out;
+            t.token_mismatch += t.token_mismatch >= 0 && (long)itls + 1 != out;
         }
     }
     if (sc->n_runs)
@@ -145,7 +149,7 @@ static long requested_output(const sr_scenario *sc)
     long want = -1;
     for (size_t r = 0; r < sc->n_runs; r++) {
         const sr_bench_run *run = &sc->runs[r];
-        if (!run->nominal_lengths || !isfinite(run->output_len) || run->output_len < 1 || run->output_len > 1e9)
+        if (!(run->nominal_lengths || run->nominal_output) || !isfinite(run->output_len) || run->output_len < 1 || run->output_len > 1e9)
             return -1;
         long len = (long)llround(run->output_len);
         if (want >= 0 && len != want)
@@ -209,6 +213,10 @@ static void check_token_count(sr_scenario *sc)
     else if (t->with_output == 0)
         sr_validity_add(&sc->validity, SR_CHECK_TOKEN_COUNT, SR_VALIDITY_NOT_CHECKED,
                         sr_xstrdup("no completed request returned output"));
+    else if (t->token_mismatch < 0)
+        sr_validity_add(&sc->validity, SR_CHECK_TOKEN_COUNT, SR_VALIDITY_NOT_CHECKED,
+                        sr_xstrdup("the tool's per-request records give each request's mean inter-token latency, "
+                                   "not the stream: no count to hold against the output tokens"));
     else if (t->token_mismatch > 0)
         sr_validity_add(&sc->validity, SR_CHECK_TOKEN_COUNT, SR_VALIDITY_WARN,
                         sr_asprintf("%s of %s requests with output have inter-token latencies + 1 other than their "

@@ -85,6 +85,7 @@ static sr_error *read_common(const sr_json_obj *o, sr_bench_run *common)
 static sr_error *read_pass(const sr_json_obj *o, const sr_bench_run *common, long k, sr_bench_run *run)
 {
     sr_bench_run_init(run);
+    run->tool = SR_TOOL_AUTHOR;
     run->max_concurrency = common->max_concurrency;
     run->request_rate = common->request_rate;
     run->input_len = common->input_len;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "ingest/ingest.h"
+#include "ingest/input_kinds.h"
 
 #include "util/alloc.h"
 #include "util/fileio.h"
@@ -364,27 +365,19 @@ static sr_error *read_serving_lines(sr_bucket_run *r)
     return err;
 }
 
-/* Why an arm's file of logs/ is not read, or NULL: the parsers take it. */
+/* Why an arm's file of logs/ is not read, or NULL: the parsers take it
+ * (the table of input kinds: its ARM rows). */
 static const char *arm_log_reason(const char *rest)
 {
-    if (strcmp(rest, "hostmem.txt") == 0)
-        return "host memory samples taken while the arm ran: not used by the report";
-    if (strcmp(rest, "oom.txt") == 0)
-        return "kernel OOM-killer lines of a failed boot: the boot log and run.log say the failure";
-    if (strcmp(rest, "version.txt") == 0)
-        return "`vllm --version` output: the boot log's banner and engine line give the version";
-    return NULL;
+    const sr_input_kind *k = sr_input_kind_of_arm_file(rest);
+    return k && sr_input_kind_arm_is(k, rest) ? k->reason : NULL;
 }
 
-/* "<tag>.<kind>" names the run_quant.sh gives an arm's files. */
+/* "<tag>.<kind>" names the run_quant.sh gives an arm's files (the table's
+ * arm column). */
 static bool arm_file_kind(const char *rest)
 {
-    static const char *const kinds[] = {"boot.log",    "hostmem.txt", "spec.txt", "oom.txt",
-                                        "version.txt", "load.",       "long",     "gen-"};
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        if (starts_with(rest, kinds[i]))
-            return true;
-    return false;
+    return sr_input_kind_of_arm_file(rest) != NULL;
 }
 
 /* The length of the tag of an arm's file name "<tag>.<kind>", 0 when the
@@ -406,15 +399,11 @@ char *sr_bucket_tag_of_name(const char *name)
     return n ? sr_xstrndup(name, n) : NULL;
 }
 
+/* A run folder's own file listed as ignored (the table's RUN rows). */
 static const char *run_level_reason(const char *name)
 {
-    if (strcmp(name, "pytest.log") == 0)
-        return "the bundle's test run (pytest), not a model's output";
-    if (strcmp(name, "suite-checksums.txt") == 0)
-        return "the label suite's manifest check, not a model's output";
-    if (starts_with(name, "patch-") && ends_with(name, ".diff.log"))
-        return "output of applying a patch to the serving image";
-    return NULL;
+    const sr_input_kind *k = sr_input_kind_by_name(name, SR_SCOPE_RUN);
+    return k ? k->reason : NULL;
 }
 
 /* The arm whose tag, followed by '.', starts name (the longest such tag). */
@@ -483,7 +472,7 @@ static void place_log_file(sr_bucket_run *r, const sr_found_file *f, const char 
     const char *why = NULL;
     if (strchr(name, '/'))
         files_add(&r->other, f, "below logs/, which the pipeline writes flat");
-    else if (strcmp(name, "run.log") == 0)
+    else if (sr_input_kind_by_name(name, SR_SCOPE_RUN) == &sr_input_kinds[SR_KIND_run_log])
         ; /* read by read_serving_lines */
     else if ((a = arm_of_name(r, name)))
         files_add(&a->files, f, arm_log_reason(name + strlen(a->tag) + 1));

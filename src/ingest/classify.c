@@ -4,12 +4,14 @@
  * is, and a file that does not parse is reported, never skipped.
  *
  * Every value of the file is parsed (cJSON), so the error names the line
- * where the text breaks; the kind is decided by the first value's keys. */
+ * where the text breaks; the kind is decided by the first value's keys,
+ * by the content rules of the table of input kinds (input_kinds.def). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/input_kinds.h"
 #include "ingest/json.h"
 #include "util/text.h"
 
@@ -18,90 +20,21 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static bool has_key(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
-}
-
-static bool has_any(const cJSON *obj, const char *const *keys, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (has_key(obj, keys[i]))
-            return true;
-    return false;
-}
-
-/* lm-eval's "results": tasks whose objects hold "alias" or
- * "<metric>,<filter>" keys (a results file trimmed to that object is still
- * one). */
-static bool lmeval_results_object(const cJSON *results)
-{
-    const cJSON *task = cJSON_IsObject(results) ? results->child : NULL;
-    if (!cJSON_IsObject(task))
-        return false;
-    if (has_key(task, "alias"))
-        return true;
-    for (const cJSON *k = task->child; k; k = k->next)
-        if (k->string && strchr(k->string, ','))
-            return true;
-    return false;
-}
-
 sr_json_kind sr_json_kind_by_top_keys(const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj))
-        return SR_JSON_UNKNOWN;
-    if (has_key(obj, "passes") && has_key(obj, "output_tok_per_s") && has_key(obj, "concurrency"))
-        return SR_JSON_AUTHOR_SPEED;
-    if (has_key(obj, "id") && has_key(obj, "right") && (has_key(obj, "task") || has_key(obj, "finish")))
-        return SR_JSON_GEN_ROWS;
-    if (has_key(obj, "task") && has_key(obj, "n") && has_key(obj, "right") && has_key(obj, "accuracy"))
-        return SR_JSON_GEN_SUMMARY;
-    if (has_key(obj, "output_throughput")) {
-        const cJSON *run = cJSON_GetObjectItemCaseSensitive(obj, "run_number");
-        return cJSON_IsNumber(run) && run->valuedouble == -1 ? SR_JSON_BENCH_WARMUP : SR_JSON_BENCH;
-    }
-    return SR_JSON_UNKNOWN;
+    return sr_input_kind_of_object(obj, true);
 }
 
-/* One object's kind. The checks go from the most specific key sets to
- * the loosest (a manifest names only a baseline or hardware). */
+/* One object's kind: the table's content rules in row order (the most
+ * specific key sets first, the loosest last). */
 static sr_json_kind object_kind(const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj))
-        return SR_JSON_UNKNOWN;
-    sr_json_kind by_top = sr_json_kind_by_top_keys(obj);
-    if (by_top != SR_JSON_UNKNOWN)
-        return by_top;
-    static const char *const lmeval_keys[] = {"configs", "versions", "n-samples",
-                                              "config",  "n-shot",   "higher_is_better"};
-    const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");
-    if (cJSON_IsObject(results) &&
-        (has_any(obj, lmeval_keys, sizeof lmeval_keys / sizeof *lmeval_keys) || lmeval_results_object(results)))
-        return SR_JSON_LMEVAL_RESULTS;
-    /* lm-eval 0.4 samples (resps), and 0.3's --write_out entries (prompt_0) */
-    if (has_key(obj, "doc_id") && (has_key(obj, "resps") || has_key(obj, "filtered_resps") || has_key(obj, "prompt_0")))
-        return SR_JSON_LMEVAL_SAMPLES;
-    if (has_key(obj, "accuracy") && has_key(obj, "correct_count") && has_key(obj, "total_count"))
-        return SR_JSON_BFCL_SCORE;
-    if (has_key(obj, "id") && has_key(obj, "result"))
-        return SR_JSON_BFCL_RESULT;
-    if (has_key(obj, "item_id") && has_key(obj, "score"))
-        return SR_JSON_SCORES;
-    static const char *const config_keys[] = {"model_type", "architectures", "num_hidden_layers", "text_config"};
-    if (has_any(obj, config_keys, sizeof config_keys / sizeof *config_keys))
-        return SR_JSON_HF_CONFIG;
-    if (has_key(obj, "error_type") && has_key(obj, "error") &&
-        (has_key(obj, "serve_overrides") || has_key(obj, "bench_overrides")))
-        return SR_JSON_BENCH_FAILURE;
-    if (has_key(obj, "baseline") || has_key(obj, "hardware"))
-        return SR_JSON_MANIFEST;
-    return SR_JSON_UNKNOWN;
+    return sr_input_kind_of_object(obj, false);
 }
 
 /* A top-level value's kind: an object, or an array of bench results
- * (summary.json) or of lm-eval samples (old lm-eval wrote samples as a
- * JSON array). */
+ * (summary.json), of lm-eval samples (old lm-eval wrote samples as a JSON
+ * array) or of LLMPerf's individual responses. */
 static sr_json_kind value_kind(const cJSON *v)
 {
     if (!cJSON_IsArray(v))
@@ -109,6 +42,8 @@ static sr_json_kind value_kind(const cJSON *v)
     sr_json_kind first = object_kind(cJSON_GetArrayItem(v, 0));
     if (first == SR_JSON_BENCH || first == SR_JSON_BENCH_WARMUP)
         return SR_JSON_BENCH_SUMMARY;
+    if (first == SR_JSON_LLMPERF_INDIVIDUAL) /* LLMPerf writes its requests as one array */
+        return SR_JSON_LLMPERF_INDIVIDUAL;
     return first == SR_JSON_LMEVAL_SAMPLES ? SR_JSON_LMEVAL_SAMPLES : SR_JSON_UNKNOWN;
 }
 
@@ -204,22 +139,5 @@ sr_error *sr_classify_json(const char *path, const char *data, size_t len, sr_js
 
 const char *sr_json_kind_name(sr_json_kind kind)
 {
-    switch (kind) {
-    case SR_JSON_BENCH: return "bench_json";
-    case SR_JSON_BENCH_SUMMARY: return "bench_summary";
-    case SR_JSON_BENCH_WARMUP: return "bench_warmup";
-    case SR_JSON_BENCH_FAILURE: return "bench_failure";
-    case SR_JSON_LMEVAL_RESULTS: return "lmeval_results";
-    case SR_JSON_LMEVAL_SAMPLES: return "lmeval_samples";
-    case SR_JSON_BFCL_RESULT: return "bfcl_result";
-    case SR_JSON_BFCL_SCORE: return "bfcl_score";
-    case SR_JSON_SCORES: return "scores";
-    case SR_JSON_HF_CONFIG: return "hf_config";
-    case SR_JSON_MANIFEST: return "manifest";
-    case SR_JSON_AUTHOR_SPEED: return "author_speed";
-    case SR_JSON_GEN_ROWS: return "gen_rows";
-    case SR_JSON_GEN_SUMMARY: return "gen_summary";
-    case SR_JSON_UNKNOWN: break;
-    }
-    return "json";
+    return sr_input_kind_of_json(kind)->name;
 }

@@ -5,6 +5,7 @@
  * reads and records, and says for every file what it was read as or why it
  * was ignored. */
 #include "ingest/export_parts.h"
+#include "ingest/input_kinds.h"
 #include "util/text.h"
 
 /* ---- directories in parallel ----------------------------------------------------- */
@@ -50,6 +51,8 @@ static void load_dir_files(const loader *ld, dir_job *job)
         err = sr_export_pair_bfcl(&dl, &job->parts);
     if (!err)
         err = sr_export_read_old_samples(&dl, &job->parts);
+    if (!err)
+        err = sr_export_pair_tools(&dl, &job->parts);
     sr_export_take_json_notes(&job->scratch);
     job->err = err;
 }
@@ -746,6 +749,9 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     sr_error *err = NULL;
     bool is_dir = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
     bool is_file = real && !is_dir && stat(real, &st) == 0 && S_ISREG(st.st_mode);
+    /* sweep.json, a run plan, candidates.json: the table's TOP rows */
+    const sr_input_kind *k = sr_input_kind_by_name(name, SR_SCOPE_TOP);
+    size_t kind = k ? (size_t)(k - sr_input_kinds) : SR_N_INPUT_KINDS;
     if (name[0] == '.') {
         sr_sweep_add_input(sw, name, "ignored", -1, NULL, "hidden file");
     } else if (!real) {
@@ -759,8 +765,7 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
          * (walk.c's link rule): following it would read files twice. */
         sr_sweep_add_input(sw, name, "ignored", -1, NULL,
                            "symbolic link to a directory (not followed: read under its own name, if at all)");
-    } else if (is_dir &&
-               (strcmp(name, "sweep.json") == 0 || ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
+    } else if (is_dir && (kind == SR_KIND_manifest || kind == SR_KIND_run_plan)) {
         /* The manifest or a run plan where a file should be: not a model. */
         err = soften(ld, sr_input_error(name, 0, "is a directory, expected a file"), "this path");
     } else if (is_dir && t->export_is_run && (strcmp(name, "logs") == 0 || strcmp(name, "results") == 0)) {
@@ -776,13 +781,12 @@ static sr_error *visit_top(loader *ld, top_level *t, const char *name)
     } else if (is_dir) {
         if (!set_aside_deep_runs(ld, name, real))
             add_dir_job(t, name, real);
-    } else if (is_file && strcmp(name, "sweep.json") == 0) {
+    } else if (is_file && kind == SR_KIND_manifest) {
         t->manifest.rel = sr_xstrdup(name);
         t->manifest.open = sr_xstrdup(real);
-    } else if (is_file && (ends_with(name, ".arms") || strcmp(name, "arms.txt") == 0)) {
-        /* arms.txt: the name the author's launch command gives the runner's arms (jev-arms=arms.txt) */
+    } else if (is_file && kind == SR_KIND_run_plan) {
         sr_file_list_add(&t->arms, name, real);
-    } else if (is_file && strcmp(name, "candidates.json") == 0) {
+    } else if (is_file && kind == SR_KIND_survey_candidates) {
         t->candidates.rel = sr_xstrdup(name);
         t->candidates.open = sr_xstrdup(real);
     } else {

@@ -353,8 +353,28 @@ static void serve_settings(sr_model *m)
     }
 }
 
+/* The directory's server logs, spec.txt settings and config.json into an
+ * entry (its config moved when move, else copied). */
+static void give_server(const loader *ld, sr_model *m, model_parts *p, bool move)
+{
+    take_logs(ld, m, p);
+    /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
+    sr_serving_settings_fill(&m->settings, &p->spec);
+    if (p->config_rel) {
+        m->config_path = sr_xstrdup(p->config_rel);
+        if (p->config_problem)
+            m->config_problem = sr_xstrdup(p->config_problem);
+        if (move) {
+            m->layout = p->layout;
+            p->layout = NULL;
+        } else if (p->layout) {
+            m->layout = sr_kv_layout_copy(p->layout);
+        }
+    }
+}
+
 /* One entry of the directory (variant NULL: the only one). */
-static void make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
+static sr_model *make_entry(const loader *ld, model_parts *p, const key_list *keys, const char *variant, bool last)
 {
     sr_sweep *sw = ld->sweep;
     const char *id = model_id_for(p, &p->json_runs, &p->text_runs);
@@ -363,24 +383,104 @@ static void make_entry(const loader *ld, model_parts *p, const key_list *keys, c
     m->dir = sr_xstrdup(p->dir);
     if (variant)
         m->variant = sr_xstrdup(variant);
-    take_logs(ld, m, p);
-    /* the engine line an arm's spec.txt kept: what the engine settled on, after the boot log's */
-    sr_serving_settings_fill(&m->settings, &p->spec);
-    if (p->config_rel) {
-        m->config_path = sr_xstrdup(p->config_rel);
-        if (p->config_problem)
-            m->config_problem = sr_xstrdup(p->config_problem);
-        if (last) {
-            m->layout = p->layout;
-            p->layout = NULL;
-        } else if (p->layout) {
-            m->layout = sr_kv_layout_copy(p->layout);
-        }
-    }
+    give_server(ld, m, p, last);
     give_scores(ld, m, p, last);
     give_runs(m, &p->json_runs, keys, variant);
     give_runs(m, &p->text_runs, keys, variant);
     serve_settings(m);
+    if (m->n_runs && !m->settings.benchmark_tool) {
+        /* vllm bench serve's results (or SGLang's, which it defines alike) */
+        const sr_bench_run *r = &m->runs[0];
+        m->settings.benchmark_tool = sr_xstrdup(r->tool == SR_TOOL_AUTHOR ? "w4a16_client" : "vllm bench serve");
+        m->settings.source[SR_SET_BENCH_TOOL] = r->source ? sr_xstrdup(r->source) : NULL;
+    }
+    return m;
+}
+
+/* ---- other tools' results: an entry per model and tool ------------------------------ */
+
+/* The id a directory's own files give, or NULL when only its name does. */
+static const char *named_id(const model_parts *p)
+{
+    const char *id = model_id_for(p, &p->json_runs, &p->text_runs);
+    return id && strcmp(id, p->dir) != 0 ? id : NULL;
+}
+
+/* A tool result's entry key: its model (the directory's when its file
+ * names none), its tool and version. */
+static bool same_tool_entry(const sr_tool_result *a, const sr_tool_result *b)
+{
+    const sr_serving_settings *x = &a->settings, *y = &b->settings;
+    bool model = (!a->model_id && !b->model_id) || (a->model_id && b->model_id && strcmp(a->model_id, b->model_id) == 0);
+    bool tool = (!x->benchmark_tool && !y->benchmark_tool) ||
+                (x->benchmark_tool && y->benchmark_tool && strcmp(x->benchmark_tool, y->benchmark_tool) == 0);
+    /* a version one file does not say (MLPerf's summary without its detail log) differs from none */
+    bool version = !x->benchmark_tool_version || !y->benchmark_tool_version ||
+                   strcmp(x->benchmark_tool_version, y->benchmark_tool_version) == 0;
+    return model && tool && version;
+}
+
+/* The results of group g (the tool results equal to p->tools[g]) into m. */
+static void give_tool_group(const loader *ld, sr_model *m, model_parts *p, size_t g)
+{
+    for (size_t i = g; i < p->n_tools; i++) {
+        sr_tool_result *r = &p->tools[i];
+        if (!same_tool_entry(r, &p->tools[g]))
+            continue;
+        sr_serving_settings_fill(&m->settings, &r->settings);
+        for (size_t k = 0; k < r->n_runs; k++)
+            sr_model_add_bench_run(m, &r->runs[k]);
+        for (size_t k = 0; k < r->n_scores; k++) {
+            if (sr_model_find_benchmark(m, r->scores[k].benchmark))
+                sr_sweep_warn(ld->sweep, "%s: %s: '%s' replaces an earlier file for the same benchmark", m->id,
+                              r->scores[k].benchmark, r->scores[k].source ? r->scores[k].source : "?");
+            sr_model_add_scores(m, &r->scores[k]);
+        }
+        r->n_runs = r->n_scores = 0; /* moved */
+    }
+}
+
+/* The directory's other tools' results, one entry per model and tool
+ * (GuideLLM's and AIPerf's runs of one model are two entries). The
+ * directory's own files (a server log, config.json, lm-eval samples) go
+ * with the entry of their model when they hold no speed run of their own
+ * (the server the tool measured); else they are an entry of their own, as
+ * before, and each tool entry shows their server log and config. */
+static void make_tool_entries(const loader *ld, model_parts *p, bool own_entry)
+{
+    const char *own = named_id(p);
+    bool legacy = p->n_logs || p->config_rel || p->scores.n || p->n_reported || parts_have_spec(p);
+    size_t host = p->n_tools; /* the group the directory's own files join */
+    for (size_t g = 0; g < p->n_tools && !own_entry && legacy; g++) {
+        bool first = true;
+        for (size_t j = 0; j < g && first; j++)
+            first = !same_tool_entry(&p->tools[j], &p->tools[g]);
+        const char *id = p->tools[g].model_id;
+        if (first && (!own || !id || strcmp(id, own) == 0)) {
+            host = g;
+            break;
+        }
+    }
+    for (size_t g = 0; g < p->n_tools; g++) {
+        bool first = true;
+        for (size_t j = 0; j < g && first; j++)
+            first = !same_tool_entry(&p->tools[j], &p->tools[g]);
+        if (!first)
+            continue;
+        const char *id = p->tools[g].model_id ? p->tools[g].model_id : own ? own : p->dir;
+        sr_model *m = sr_sweep_add_model(ld->sweep, id);
+        free(m->dir);
+        m->dir = sr_xstrdup(p->dir);
+        if (g == host) {
+            give_server(ld, m, p, false);
+            give_scores(ld, m, p, true);
+        } else if (own_entry || legacy) {
+            give_server(ld, m, p, false); /* the server the tool measured, as for variants */
+        }
+        give_tool_group(ld, m, p, g);
+    }
+    if (legacy && host == p->n_tools && !own_entry)
+        make_entry(ld, p, &(key_list){0}, NULL, true); /* the directory's own files: another model's */
 }
 
 /* What one directory held becomes its entries: one, or one per variant
@@ -400,6 +500,10 @@ void sr_export_merge_parts(const loader *ld, model_parts *p)
     }
     bool any = p->n_logs || p->config_rel || p->json_runs.n || p->text_runs.n || p->scores.n || p->n_reported ||
                parts_have_spec(p);
+    if (p->n_tools && !(p->json_runs.n || p->text_runs.n || p->summary_runs.n)) {
+        make_tool_entries(ld, p, false);
+        return;
+    }
     if (!any) { /* its files are listed among the inputs, each with why it was not read */
         sr_sweep_warn(ld->sweep, "'%s': no file of a kind sweep-report reads; not an entry of the report", p->dir);
         return;
@@ -422,6 +526,8 @@ void sr_export_merge_parts(const loader *ld, model_parts *p)
         key_list_free(&k);
     }
     variants_of((const run_list *const *)lists, 2, &keys, &variants);
+    if (p->n_tools) /* beside the directory's own speed runs: an entry each, first (they copy its server) */
+        make_tool_entries(ld, p, true);
     if (variants.n <= 1) {
         key_list none = {0};
         make_entry(ld, p, &none, NULL, true);

@@ -1,6 +1,10 @@
 /* The export loader, file by file: what each file is (by name and content),
  * handed to its parser, recorded among the inputs as read or ignored. */
+#include <cjson/cJSON.h>
+
 #include "ingest/export_parts.h"
+#include "ingest/input_kinds.h"
+#include "ingest/yaml.h"
 
 /* ---- recording inputs ------------------------------------------------------ */
 
@@ -206,6 +210,7 @@ void sr_export_parts_free(model_parts *p)
     sr_file_list_release(&p->bfcl_results);
     sr_file_list_release(&p->bfcl_scores);
     sr_file_list_release(&p->old_samples);
+    sr_export_tools_free(p);
     free(p->results_model);
     free(p->bfcl_model);
     sr_serving_settings_release(&p->spec);
@@ -635,83 +640,297 @@ static sr_error *handle_config(const loader *ld, model_parts *p, const sr_found_
     return NULL;
 }
 
-/* A JSON file of a known kind: to its parser, or recorded with why it is
- * not read. data: the bytes as read (hashed), text: as parsed. */
+/* ---- the readers of the table of input kinds (input_kinds.def) ------------------- */
+
+/* A JSON file found by its content: its kind, the bytes as read (hashed)
+ * and as parsed. NULL for a file taken by its name. */
+typedef struct json_doc {
+    sr_json_kind kind;
+    const char *data, *text;
+    size_t len;
+} json_doc;
+
+typedef sr_error *(*kind_reader)(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc);
+
+static sr_error *take_bfcl_named(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    bool is_score;
+    char *category = sr_bfcl_category_from_filename(sr_path_base(f->rel), &is_score);
+    free(category);
+    /* paired with its score file once the directory is read */
+    sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_hf_config(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return handle_config(ld, p, f);
+}
+
+static sr_error *take_log(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return handle_log(ld, p, f);
+}
+
+static sr_error *take_spec_lines(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return handle_spec_lines(ld, p, f);
+}
+
+static sr_error *take_lmeval_samples_named(const loader *ld, model_parts *p, const sr_found_file *f,
+                                           const json_doc *doc)
+{
+    (void)doc;
+    return handle_lmeval_samples(ld, p, f);
+}
+
+static sr_error *take_scores_csv(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return handle_plain_scores(ld, p, f, true);
+}
+
+static sr_error *take_scores_jsonl(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return handle_plain_scores(ld, p, f, false);
+}
+
+static sr_error *take_bench(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    record_input(ld, f, sr_json_kind_name(doc->kind), doc->data, doc->len);
+    sr_error *err = sr_parse_bench_json(f->rel, doc->text, doc->len, &runs, &n);
+    if (err)
+        return soften(ld, err, "this benchmark result");
+    runs_append(doc->kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
+    if (doc->kind == SR_JSON_BENCH_SUMMARY)
+        sr_file_list_add(&p->summaries, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_author_speed(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    sr_bench_run *runs = NULL;
+    size_t n = 0;
+    record_input(ld, f, sr_json_kind_name(doc->kind), doc->data, doc->len);
+    sr_error *err = sr_parse_author_speed(f->rel, doc->text, doc->len, &runs, &n);
+    if (err)
+        return soften(ld, err, "this speed file");
+    runs_append(&p->json_runs, runs, n);
+    return NULL;
+}
+
+static sr_error *take_gen_rows(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    sr_scores sc;
+    record_input(ld, f, sr_json_kind_name(doc->kind), doc->data, doc->len);
+    sr_error *err = sr_parse_gen_rows(f->rel, doc->text, doc->len, &sc);
+    if (err)
+        return soften(ld, err, "this benchmark");
+    scores_append(&p->scores, &sc);
+    return NULL;
+}
+
+static sr_error *take_gen_summary(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    sr_reported_metric r;
+    record_input(ld, f, sr_json_kind_name(doc->kind), doc->data, doc->len);
+    sr_error *err = sr_parse_gen_summary(f->rel, doc->text, doc->len, &r);
+    if (err)
+        return soften(ld, err, "this summary");
+    reported_append(p, &r, 1);
+    return NULL;
+}
+
+static sr_error *take_lmeval_results(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    record_input(ld, f, sr_json_kind_name(doc->kind), doc->data, doc->len);
+    return handle_lmeval_results(ld, p, f, doc->text, doc->len);
+}
+
+/* Old lm-eval names: read once the directory's results files name the tasks. */
+static sr_error *take_old_samples(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->old_samples, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_bench_failure(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)p;
+    sr_export_record_ignored(ld, f, (long long)doc->len, sr_input_kind_of_json(doc->kind)->reason);
+    sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel);
+    return NULL;
+}
+
+/* Listed as ignored with the row's reason (a warm-up run, a config not
+ * named config.json, JSON of no kind, ...). */
+static sr_error *ignore_by_content(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)p;
+    sr_export_record_ignored(ld, f, (long long)doc->len, sr_input_kind_of_json(doc->kind)->reason);
+    return NULL;
+}
+
+/* ---- other benchmark tools (export_tools.c reads them into tool results) ---- */
+
+static sr_error *parse_guidellm_json(const char *path, const char *data, size_t len, sr_tool_result *out)
+{
+    return sr_parse_guidellm(path, data, len, false, out);
+}
+
+static sr_error *parse_guidellm_yaml(const char *path, const char *data, size_t len, sr_tool_result *out)
+{
+    return sr_parse_guidellm(path, data, len, true, out);
+}
+
+static sr_error *content_tool(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc,
+                              sr_tool_parser parse)
+{
+    return sr_export_take_tool(ld, p, f, sr_json_kind_name(doc->kind), doc->data, doc->text, doc->len, parse);
+}
+
+static sr_error *take_guidellm(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, parse_guidellm_json);
+}
+
+static sr_error *take_aiperf(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_aiperf);
+}
+
+static sr_error *take_genai_perf(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_aiperf);
+}
+
+static sr_error *take_llmperf_summary(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_llmperf_summary);
+}
+
+static sr_error *take_inspect_json(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    return content_tool(ld, p, f, doc, sr_parse_inspect_json);
+}
+
+/* Read once the directory's summaries are (export_tools.c pairs them). */
+static sr_error *take_llmperf_individual(const loader *ld, model_parts *p, const sr_found_file *f,
+                                         const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->llmperf_individual, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_aiperf_records(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->aiperf_records, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_aiperf_csv(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->aiperf_csv, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_mlperf_summary(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->mlperf_summaries, f->rel, f->open);
+    return NULL;
+}
+
+static sr_error *take_mlperf_detail(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)ld, (void)doc;
+    sr_file_list_add(&p->mlperf_details, f->rel, f->open);
+    return NULL;
+}
+
+/* A file taken by its name, read whole (into this thread's reused buffer:
+ * an .eval log runs to hundreds of megabytes) and parsed. */
+static sr_error *named_tool(const loader *ld, model_parts *p, const sr_found_file *f, const char *kind,
+                            sr_tool_parser parse)
+{
+    const char *data;
+    size_t len;
+    sr_error *err = sr_read_file_reused(f->open, f->rel, 0, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    return sr_export_take_tool(ld, p, f, kind, data, data, len, parse);
+}
+
+static sr_error *take_inspect_eval(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    return named_tool(ld, p, f, "inspect_eval", sr_parse_inspect_eval);
+}
+
+/* A YAML file: GuideLLM's report, else no kind sweep-report reads. */
+static sr_error *take_guidellm_yaml(const loader *ld, model_parts *p, const sr_found_file *f, const json_doc *doc)
+{
+    (void)doc;
+    const char *data;
+    size_t len;
+    sr_error *err = sr_read_file_reused(f->open, f->rel, 0, &data, &len);
+    if (err)
+        return soften(ld, err, "this file");
+    cJSON *root = NULL;
+    err = sr_yaml_parse(f->rel, data, len, &root);
+    bool guidellm = !err && sr_looks_like_guidellm(root);
+    cJSON_Delete(root);
+    if (!err && !guidellm) {
+        sr_export_record_ignored(ld, f, (long long)len, "YAML of no kind sweep-report reads");
+        return NULL;
+    }
+    if (err) {
+        char sha[65];
+        sr_sha256_hex(data, len, sha);
+        sr_sweep_add_input(ld->sink, f->rel, "guidellm_yaml", (long long)len, sha, NULL);
+        return soften(ld, err, "this file");
+    }
+    return sr_export_take_tool(ld, p, f, "guidellm_yaml", data, data, len, parse_guidellm_yaml);
+}
+
+/* The table's reader columns, by row. */
+static const kind_reader name_readers[SR_N_INPUT_KINDS] = {
+#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, \
+             arm, fills, reason)                                                                                 \
+    name_reader,
+#include "ingest/input_kinds.def"
+#undef KIND
+};
+
+static const kind_reader content_readers[SR_N_INPUT_KINDS] = {
+#define KIND(id, name, scope, pattern, by_name, name_reader, json, top_keys, by_content, content, content_reader, \
+             arm, fills, reason)                                                                                 \
+    content_reader,
+#include "ingest/input_kinds.def"
+#undef KIND
+};
+
+/* A JSON file of a known kind: to its row's reader (its parser, or
+ * recorded with why it is not read). data: the bytes as read (hashed),
+ * text: as parsed. */
 static sr_error *take_json(const loader *ld, model_parts *p, const sr_found_file *f, sr_json_kind kind,
                            const char *data, const char *text, size_t len)
 {
-    sr_error *err = NULL;
-    sr_bench_run *runs = NULL;
-    size_t n = 0;
-    switch (kind) {
-    case SR_JSON_BENCH:
-    case SR_JSON_BENCH_SUMMARY:
-        record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if ((err = sr_parse_bench_json(f->rel, text, len, &runs, &n)))
-            err = soften(ld, err, "this benchmark result");
-        else
-            runs_append(kind == SR_JSON_BENCH ? &p->json_runs : &p->summary_runs, runs, n);
-        if (!err && kind == SR_JSON_BENCH_SUMMARY)
-            sr_file_list_add(&p->summaries, f->rel, f->open);
-        break;
-    case SR_JSON_AUTHOR_SPEED:
-        record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if ((err = sr_parse_author_speed(f->rel, text, len, &runs, &n)))
-            err = soften(ld, err, "this speed file");
-        else
-            runs_append(&p->json_runs, runs, n);
-        break;
-    case SR_JSON_GEN_ROWS: {
-        sr_scores sc;
-        record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if ((err = sr_parse_gen_rows(f->rel, text, len, &sc)))
-            err = soften(ld, err, "this benchmark");
-        else
-            scores_append(&p->scores, &sc);
-        break;
-    }
-    case SR_JSON_GEN_SUMMARY: {
-        sr_reported_metric r;
-        record_input(ld, f, sr_json_kind_name(kind), data, len);
-        if ((err = sr_parse_gen_summary(f->rel, text, len, &r)))
-            err = soften(ld, err, "this summary");
-        else
-            reported_append(p, &r, 1);
-        break;
-    }
-    case SR_JSON_LMEVAL_RESULTS:
-        record_input(ld, f, "lmeval_results", data, len);
-        err = handle_lmeval_results(ld, p, f, text, len);
-        break;
-    case SR_JSON_BENCH_WARMUP:
-        sr_export_record_ignored(ld, f, (long long)len,
-                                 "a warm-up run of vllm bench sweep (run_number -1), not measured");
-        break;
-    case SR_JSON_BENCH_FAILURE:
-        sr_export_record_ignored(ld, f, (long long)len, "vllm bench sweep's record of a failed run");
-        sr_sweep_warn(ld->sink, "'%s': vllm bench sweep recorded a failed run here", f->rel);
-        break;
-    case SR_JSON_HF_CONFIG:
-        sr_export_record_ignored(ld, f, (long long)len, "a Hugging Face config not named config.json");
-        break;
-    case SR_JSON_LMEVAL_SAMPLES:
-        /* Old lm-eval names: read once the directory's results files name the tasks. */
-        sr_file_list_add(&p->old_samples, f->rel, f->open);
-        break;
-    case SR_JSON_BFCL_RESULT:
-    case SR_JSON_BFCL_SCORE:
-        sr_export_record_ignored(ld, f, (long long)len, "BFCL lines not named BFCL_v<N>_<category>_result/score.json");
-        break;
-    case SR_JSON_SCORES:
-        sr_export_record_ignored(ld, f, (long long)len, "per-item scores not named <benchmark>.scores.jsonl");
-        break;
-    case SR_JSON_MANIFEST:
-        sr_export_record_ignored(ld, f, (long long)len,
-                                 "a manifest inside a model directory (sweep.json is read at the top)");
-        break;
-    case SR_JSON_UNKNOWN: sr_export_record_ignored(ld, f, (long long)len, "JSON of no kind sweep-report reads"); break;
-    }
-    return err;
+    const sr_input_kind *k = sr_input_kind_of_json(kind);
+    kind_reader read = content_readers[k - sr_input_kinds];
+    json_doc doc = {kind, data, text, len};
+    return read ? read(ld, p, f, &doc) : ignore_by_content(ld, p, f, &doc);
 }
 
 /* A JSON file that is not recognised by its name: what its content is. A
@@ -801,25 +1020,9 @@ static sr_error *handle_json(const loader *ld, model_parts *p, const sr_found_fi
 sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const sr_found_file *f)
 {
     const char *name = sr_path_base(f->rel);
-    bool is_score;
-    char *bfcl = sr_bfcl_category_from_filename(name, &is_score);
-    if (bfcl) {
-        free(bfcl);
-        sr_file_list_add(is_score ? &p->bfcl_scores : &p->bfcl_results, f->rel, f->open);
-        return NULL;
-    }
-    if (strcmp(name, "config.json") == 0)
-        return handle_config(ld, p, f);
-    if (ends_with(name, ".log"))
-        return handle_log(ld, p, f);
-    if (ends_with(name, ".spec.txt") && strlen(name) > strlen(".spec.txt"))
-        return handle_spec_lines(ld, p, f);
-    if (starts_with(name, "samples_") && ends_with(name, ".jsonl"))
-        return handle_lmeval_samples(ld, p, f);
-    if (ends_with(name, ".scores.csv") && strlen(name) > strlen(".scores.csv"))
-        return handle_plain_scores(ld, p, f, true);
-    if (ends_with(name, ".scores.jsonl") && strlen(name) > strlen(".scores.jsonl"))
-        return handle_plain_scores(ld, p, f, false);
+    const sr_input_kind *k = sr_input_kind_by_name(name, SR_SCOPE_DIR);
+    if (k && name_readers[k - sr_input_kinds])
+        return name_readers[k - sr_input_kinds](ld, p, f, NULL);
     if (ends_with(name, ".json") || ends_with(name, ".jsonl"))
         return handle_json(ld, p, f);
     sr_export_record_ignored(ld, f, -1, "not a format sweep-report reads");

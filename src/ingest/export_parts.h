@@ -18,6 +18,7 @@
 #include "ingest/json_keys.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
+#include "model/tool_result.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
@@ -89,6 +90,12 @@ typedef struct model_parts {
     sr_file_list old_samples; /* lm-eval samples not named samples_<task>_<date>: read last */
     sr_serving_settings spec; /* the settings of an arm's <tag>.spec.txt (the engine-config line the
                                  runner keeps from the server log), with their source */
+    sr_tool_result *tools;    /* other benchmark tools' files (GuideLLM, AIPerf, LLMPerf, MLPerf, Inspect),
+                                 one result a file (a pair: one), each to an entry of its model and tool */
+    size_t n_tools, cap_tools;
+    sr_file_list aiperf_csv, aiperf_records; /* read once the directory's AIPerf JSON exports are */
+    sr_file_list llmperf_individual;         /* read once the directory's LLMPerf summaries are */
+    sr_file_list mlperf_summaries, mlperf_details; /* paired by folder */
     char *results_model;      /* the model the first lm-eval results file names */
     char *bfcl_model;         /* the model folder of the first BFCL result file */
 } model_parts;
@@ -183,6 +190,17 @@ void sr_export_record_copies(const loader *ld, const char *dir, const sr_found_f
 sr_error *sr_export_read_old_samples(const loader *ld, model_parts *p);
 /* Pair each BFCL result file with its score file and parse the pair. */
 sr_error *sr_export_pair_bfcl(const loader *ld, model_parts *p);
+/* The other tools' files read beside another (export_tools.c): AIPerf's CSV
+ * and per-request records with their JSON export, LLMPerf's individual
+ * responses with their summary, MLPerf LoadGen's summary and detail logs. */
+sr_error *sr_export_pair_tools(const loader *ld, model_parts *p);
+/* One file of another tool (its bytes as read: data, hashed; as parsed:
+ * text) recorded among the inputs as kind and parsed into a new tool result
+ * of the directory (export_tools.c); its warnings to the sweep's. */
+typedef sr_error *(*sr_tool_parser)(const char *path, const char *data, size_t len, sr_tool_result *out);
+sr_error *sr_export_take_tool(const loader *ld, model_parts *p, const sr_found_file *f, const char *kind,
+                              const char *data, const char *text, size_t len, sr_tool_parser parse);
+void sr_export_tools_free(model_parts *p);
 /* A captured `vllm bench serve` stdout that is the same run as a
  * --save-result file is dropped (counted once, with a note). */
 void sr_export_drop_stdout_twins(const loader *ld, model_parts *p);

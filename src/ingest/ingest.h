@@ -246,6 +246,64 @@ sr_error *sr_parse_runner_flags(const char *path, long line, const char *flags, 
 void sr_arms_entries_free(sr_arms_entry *entries, size_t n);
 void sr_arms_entry_release(sr_arms_entry *e); /* the strings of one entry */
 
+/* ---- other benchmark tools (guidellm.c, aiperf.c, aiperf_records.c,
+ * llmperf.c, mlperf.c, inspect.c) -------------------------------------------
+ * Each reads one file (or a file and its twin) of another tool into an
+ * sr_tool_result (model/tool_result.h): the model as the file names it, the
+ * tool with its version, backend and endpoint (sources: the file), the runs
+ * (each run's tool says how the tool defines its figures) or the per-item
+ * scores, and warnings. A layout or schema version the reader does not know
+ * is an input error naming it, never half-read (docs/inputs.md). */
+struct sr_tool_result;
+struct cJSON;
+
+/* GuideLLM benchmarks.json / .yaml (yaml: the text is YAML): the 0.3 layout,
+ * 0.4's, metadata.version 1 and 2; one run a benchmark. */
+sr_error *sr_parse_guidellm(const char *path, const char *data, size_t len, bool yaml, struct sr_tool_result *out);
+/* A JSON (or YAML) object that is a GuideLLM report: "benchmarks" of
+ * type_ generative_benchmark. */
+bool sr_looks_like_guidellm(const struct cJSON *obj);
+
+/* AIPerf profile_export_aiperf.json (its first layout under "records",
+ * schema_version 1.x) and GenAI-Perf's profile_export_genai_perf.json: one
+ * run. */
+sr_error *sr_parse_aiperf(const char *path, const char *data, size_t len, struct sr_tool_result *out);
+bool sr_looks_like_aiperf(const struct cJSON *obj);
+bool sr_looks_like_genai_perf(const struct cJSON *obj);
+/* The figures of profile_export_aiperf.csv (or GenAI-Perf's) that its JSON
+ * twin states too, as printed (two decimals); NAN where absent. */
+typedef struct sr_aiperf_csv {
+    double output_throughput, request_throughput, requests, p99_ttft_ms;
+} sr_aiperf_csv;
+sr_error *sr_parse_aiperf_csv(const char *path, const char *data, size_t len, sr_aiperf_csv *out);
+/* AIPerf's per-request records (profile_export.jsonl), the profiling
+ * phase's: each request's TTFT, latency, ITL (AIPerf's: one a request) and
+ * output length, failed when it has an error. *out is fresh. */
+sr_error *sr_parse_aiperf_records(const char *path, const char *data, size_t len, sr_bench_requests **out);
+
+/* LLMPerf's <model>_<in>_<out>_summary.json (version 2023-08-31): one run. */
+sr_error *sr_parse_llmperf_summary(const char *path, const char *data, size_t len, struct sr_tool_result *out);
+bool sr_looks_like_llmperf_summary(const struct cJSON *obj);
+/* One of LLMPerf's individual responses (ttft_s, end_to_end_latency_s,
+ * number_output_tokens). */
+bool sr_looks_like_llmperf_request(const struct cJSON *obj);
+/* <model>_<in>_<out>_individual_responses.json, a JSON array: each
+ * request's TTFT, latency, ITL (LLMPerf's) and output tokens. */
+sr_error *sr_parse_llmperf_individual(const char *path, const char *data, size_t len, sr_bench_requests **out);
+
+/* MLPerf LoadGen's mlperf_log_summary.txt and/or mlperf_log_detail.txt of
+ * one run (either may be NULL, not both): one run, LoadGen's INVALID kept
+ * as the run's invalid reason. */
+sr_error *sr_parse_mlperf(const char *summary_path, const char *summary, size_t summary_len, const char *detail_path,
+                          const char *detail, size_t detail_len, struct sr_tool_result *out);
+
+/* Inspect AI's .eval zip (deflate or zstd members) and .json log: per
+ * scorer, the per-sample scores reduced over epochs, and the log's own
+ * metric as the claimed accuracy. */
+sr_error *sr_parse_inspect_eval(const char *path, const char *data, size_t len, struct sr_tool_result *out);
+sr_error *sr_parse_inspect_json(const char *path, const char *data, size_t len, struct sr_tool_result *out);
+bool sr_looks_like_inspect_log(const struct cJSON *obj);
+
 /* ---- what a .json / .jsonl file holds (classify.c) ----------------------- */
 struct cJSON;
 typedef enum {
@@ -263,7 +321,14 @@ typedef enum {
     SR_JSON_MANIFEST,       /* sweep.json: an object with baseline or hardware */
     SR_JSON_AUTHOR_SPEED,   /* the author pipeline's <tag>.load/.long<N>.c<C>.json: passes[] with output_tok_per_s */
     SR_JSON_GEN_ROWS,       /* the author pipeline's per-item rows: id, right, and task or finish */
-    SR_JSON_GEN_SUMMARY     /* the author pipeline's <tag>.gen-<task>.json: task, n, right, accuracy */
+    SR_JSON_GEN_SUMMARY,    /* the author pipeline's <tag>.gen-<task>.json: task, n, right, accuracy */
+    SR_JSON_GUIDELLM,       /* GuideLLM benchmarks.json: benchmarks of type_ generative_benchmark */
+    SR_JSON_AIPERF,         /* AIPerf profile_export_aiperf.json: aiperf_version, or records and input_config */
+    SR_JSON_GENAI_PERF,     /* GenAI-Perf profile_export_genai_perf.json: request_throughput, input_config */
+    SR_JSON_AIPERF_RECORDS, /* AIPerf profile_export.jsonl: metadata and metrics objects a line */
+    SR_JSON_LLMPERF_SUMMARY,    /* LLMPerf *_summary.json: results_mean_output_throughput_token_per_s */
+    SR_JSON_LLMPERF_INDIVIDUAL, /* LLMPerf *_individual_responses.json: an array of ttft_s, ... requests */
+    SR_JSON_INSPECT_LOG     /* Inspect AI .json log: version, status, eval.task */
 } sr_json_kind;
 
 /* What a JSON file holds, by its content (the name is not looked at).

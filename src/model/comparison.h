@@ -114,6 +114,7 @@ typedef struct sr_speed_change {
     sr_spread change;                  /* after's median over before's, with the spread of their runs */
     bool lost;        /* before ran it, after did not (and after does not fail outright) */
     bool regression;  /* slowed beyond run noise (change.verdict SLOWER), or lost unless settings.allow_missing */
+    bool incomparable; /* the two sides' tools define output throughput otherwise: no change computed */
 } sr_speed_change;
 
 /* What the KV cache depended on, one side. */

@@ -233,6 +233,8 @@ void sr_bench_requests_free(sr_bench_requests *r)
     free(r->error);
     free(r->itl_sum_s);
     free(r->itl_count);
+    free(r->e2el_s);
+    free(r->tpot_s);
     free(r);
 }
 
@@ -243,6 +245,8 @@ void sr_bench_run_init(sr_bench_run *r)
     r->request_rate = NAN;
     r->input_len = r->output_len = r->measured_input_len = NAN;
     r->completed = r->failed = r->num_prompts = -1;
+    r->successful = r->incomplete = -1;
+    r->tool = SR_TOOL_VLLM;
     r->total_input_tokens = r->total_output_tokens = -1;
     r->duration_s = r->request_throughput = r->output_throughput = NAN;
     r->total_token_throughput = NAN;
@@ -262,8 +266,9 @@ void sr_bench_run_release(sr_bench_run *r)
     free(r->params);
     free(r->backend);
     free(r->warmup_reason);
+    free(r->invalid);
     sr_bench_requests_free(r->requests);
-    r->source = r->model_id = r->params = r->backend = r->warmup_reason = NULL;
+    r->source = r->model_id = r->params = r->backend = r->warmup_reason = r->invalid = NULL;
     r->requests = NULL;
 }
 
@@ -290,6 +295,10 @@ void sr_serving_settings_release(sr_serving_settings *s)
     free(s->vllm_version);
     free(s->kv_cache_dtype);
     free(s->speculative_method);
+    free(s->benchmark_tool);
+    free(s->benchmark_tool_version);
+    free(s->backend);
+    free(s->endpoint);
     for (size_t i = 0; i < SR_SETTING_FIELDS; i++)
         free(s->source[i]);
     sr_serving_settings_init(s);
@@ -301,7 +310,8 @@ const char *sr_setting_name(sr_setting_field f)
         "vllm_version",           "tensor_parallel_size", "pipeline_parallel_size",
         "max_num_batched_tokens", "max_num_seqs",         "block_size",
         "kv_cache_dtype",         "gpu_memory_utilization", "max_model_len",
-        "speculative_method",     "num_speculative_tokens"};
+        "speculative_method",     "num_speculative_tokens", "benchmark_tool",
+        "benchmark_tool_version", "backend",              "endpoint"};
     return (unsigned)f < SR_SETTING_FIELDS ? names[f] : NULL;
 }
 
@@ -319,6 +329,10 @@ bool sr_setting_known(const sr_serving_settings *s, sr_setting_field f)
     case SR_SET_LEN: return s->max_model_len >= 0;
     case SR_SET_SPEC_METHOD: return s->speculative_method != NULL;
     case SR_SET_SPEC_TOKENS: return s->num_speculative_tokens >= 0;
+    case SR_SET_BENCH_TOOL: return s->benchmark_tool != NULL;
+    case SR_SET_BENCH_VERSION: return s->benchmark_tool_version != NULL;
+    case SR_SET_BACKEND: return s->backend != NULL;
+    case SR_SET_ENDPOINT: return s->endpoint != NULL;
     }
     return false;
 }
@@ -354,6 +368,10 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
     fill_string(&dst->vllm_version, src->vllm_version);
     fill_string(&dst->kv_cache_dtype, src->kv_cache_dtype);
     fill_string(&dst->speculative_method, src->speculative_method);
+    fill_string(&dst->benchmark_tool, src->benchmark_tool);
+    fill_string(&dst->benchmark_tool_version, src->benchmark_tool_version);
+    fill_string(&dst->backend, src->backend);
+    fill_string(&dst->endpoint, src->endpoint);
 }
 
 void sr_failure_release(sr_failure *f)
@@ -992,18 +1010,19 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         sc->concurrency = spec->concurrency;
         sc->request_rate = spec->request_rate;
         sc->burst = spec->burst;
-        sc->median_output_throughput = sc->median_total_token_throughput = NAN;
+        sc->median_output_throughput = sc->median_total_token_throughput = sc->median_request_throughput = NAN;
         sc->median_ttft_ms = sc->median_tpot_ms = sc->median_itl_ms = sc->median_e2el_ms = sc->measured_input_len = NAN;
         sc->vs_baseline = sr_spread_none();
         sc->cv = sc->goodput = NAN;
-        sc->failed_requests = sc->requests = -1;
+        sc->failed_requests = sc->requests = sc->successful_requests = sc->incomplete_requests = -1;
+        sc->tool = sc->baseline_tool = run->tool;
         for (size_t m = 0; m < SR_N_LAT; m++) {
             for (size_t p = 0; p < SR_N_PCT; p++)
                 sc->latency[m].pct_ms[p] = sc->latency[m].ci_low_ms[p] = sc->latency[m].ci_high_ms[p] = NAN;
             sc->latency[m].n = sc->latency[m].n_values = -1;
         }
         for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
-            sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0};
+            sc->latency_ratio[k] = (sr_latency_ratio){false, NAN, NAN, NAN, 0, false};
         sc->pooled.good = sc->pooled.sent = -1;
         sc->pooled.duration_s = NAN;
         sc->slo_attainment = sc->slo_attainment_ci_low = sc->slo_attainment_ci_high = NAN;
@@ -1013,6 +1032,10 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
         model->n_scenarios++;
     }
     free(key);
+    for (int f = 0; f < SR_N_SPEED_FIGURES && sc->n_runs; f++) /* both define it, otherwise */
+        if (sr_tool_definition_of(sc->tool)->rule[f] && sr_tool_definition_of(run->tool)->rule[f] &&
+            !sr_tools_define_alike(sc->tool, run->tool, (sr_speed_figure)f))
+            sc->mixed_tools = true;
     void *r = sc->runs;
     sr_grow(&r, &sc->cap_runs, sc->n_runs + 1, sizeof *sc->runs);
     sc->runs = r;

@@ -17,6 +17,7 @@
 #include "model/provenance.h" /* the chain of custody (--listing) */
 #include "model/result.h"
 #include "model/validity.h"  /* whether each figure rests on a valid measurement */
+#include "model/speed_tools.h" /* the benchmark tools and how each defines its figures */
 
 #define SR_VERSION "0.1.0"
 /* The defaults of the statistics options. --help and the man page print
@@ -192,7 +193,7 @@ typedef struct sr_scores {
  * inputs say: the server log (engine config line, non-default args, chunked
  * prefill line), the run plan, a `vllm bench sweep` SERVE-- directory name,
  * and sweep.json. Unknown: -1, NAN, NULL. */
-#define SR_SETTING_FIELDS 11
+#define SR_SETTING_FIELDS 15
 
 typedef struct sr_serving_settings {
     char *vllm_version;            /* "0.10.1.1"; NULL */
@@ -207,6 +208,13 @@ typedef struct sr_serving_settings {
     long max_model_len;            /* -1 */
     char *speculative_method;      /* speculative decoding: "mtp", "eagle3", "ngram", ...; NULL (none said) */
     long num_speculative_tokens;   /* tokens it proposes a step; -1 */
+    /* The serving benchmark that measured the entry's speed runs, as its files
+     * say: */
+    char *benchmark_tool;          /* "vllm bench serve", "aiperf", "guidellm", ...; NULL */
+    char *benchmark_tool_version;  /* "0.10.0"; NULL */
+    char *backend;                 /* the client backend or endpoint type it used ("openai_http", "chat",
+                                      "tensorrtllm"); NULL */
+    char *endpoint;                /* the server it measured ("http://localhost:8000"); NULL */
     char *source[SR_SETTING_FIELDS]; /* where each known value was read ("logs/run.log:4", a boot log, a
                                         spec.txt, "arms.txt:3", "sweep.json"), by sr_setting_field; NULL */
 } sr_serving_settings;
@@ -223,7 +231,11 @@ typedef enum {
     SR_SET_UTIL,
     SR_SET_LEN,
     SR_SET_SPEC_METHOD,
-    SR_SET_SPEC_TOKENS
+    SR_SET_SPEC_TOKENS,
+    SR_SET_BENCH_TOOL,
+    SR_SET_BENCH_VERSION,
+    SR_SET_BACKEND,
+    SR_SET_ENDPOINT
 } sr_setting_field;
 
 /* report.json's key of a field: "vllm_version", "tensor_parallel_size", ... */
@@ -251,14 +263,17 @@ double sr_latency_pct_value(sr_latency_pct p);
 
 /* The per-request arrays of one run, as the file gives them: vLLM
  * `--save-detailed` (ttfts [s], itls [[s]], output_lens, input_lens,
- * errors) and SGLang `--output-details` (the same keys). Read by the
- * ingest; the analysis pools the inter-token latencies once (and drops
- * them), the rest stays for report.sqlite's requests table. */
+ * errors) and SGLang `--output-details` (the same keys); the per-request
+ * records of other tools (AIPerf's profile_export.jsonl, GuideLLM's
+ * requests, LLMPerf's individual responses), each figure as the tool
+ * defines it (its run's tool). Read by the ingest; the analysis pools the
+ * inter-token latencies once (and drops them), the rest stays for
+ * report.sqlite's requests table. */
 #define SR_REQUEST_ERROR_MAX 200 /* bytes of a request's error kept */
 struct sr_spill;
 typedef struct sr_bench_requests {
     size_t n;              /* requests: the length of every per-request array */
-    double *ttft_s;        /* time to first token, seconds */
+    double *ttft_s;        /* time to first token, seconds (NAN: the request has none) */
     long *output_len;      /* output tokens (0 for a failed request) */
     long *input_len;       /* prompt tokens; NULL when the file has no input_lens */
     unsigned char *failed; /* 1: errors[i] is a non-empty string */
@@ -273,6 +288,13 @@ typedef struct sr_bench_requests {
     size_t n_itl;
     double *itl_s;
     struct sr_spill *itl_spill;
+    double *e2el_s;        /* each request's end-to-end latency as the tool measured it, seconds; NULL:
+                              rebuilt as TTFT plus the request's ITLs (vLLM's timeline) */
+    double *tpot_s;        /* each request's TPOT as the tool defines it (NAN: none); NULL: computed
+                              as vLLM does, unless no_tpot */
+    bool no_tpot;          /* the tool reports no TPOT: none is computed */
+    bool itl_means;        /* each request's one ITL is the tool's own mean (AIPerf, GuideLLM, LLMPerf;
+                              itl_count 1, or 0 for none), not its stream: no count of tokens to check */
 } sr_bench_requests;
 
 /* The arrays for n requests (input_len too when with_input_len), zeroed;
@@ -296,6 +318,8 @@ typedef struct sr_bench_run {
     double output_len;                   /* nominal output tokens per request; NAN */
     bool nominal_lengths;                /* input_len/output_len are the requested lengths (metadata,
                                             --random-input-len), not means of what was sent */
+    bool nominal_output;                 /* output_len alone is the requested length (AIPerf's configured
+                                            output tokens beside a measured prompt length) */
     bool fixed_prompts;                  /* the author's load workload (w4a16_client.py's fixed prompts,
                                             <tag>.load.c<C>.json): every concurrency of it, in every
                                             entry, is keyed on one prompt length (scenarios.c) */
@@ -319,6 +343,13 @@ typedef struct sr_bench_run {
     char *backend;                 /* the engine or endpoint the benchmark named ("vllm", "openai",
                                       "sglang"); NULL */
     sr_bench_requests *requests;   /* the per-request arrays, or NULL when the file has none */
+    sr_speed_tool tool;            /* the benchmark tool that wrote the run: how it defines each figure
+                                      (model/speed_tools.h) */
+    long successful, incomplete;   /* requests the tool counts as successful and as incomplete
+                                      (cancelled, cut off); -1 when it does not count them */
+    bool input_len_unknown;        /* the tool does not say its prompts' length: keyed "in?" */
+    char *invalid;                 /* the tool's own verdict that the run is not valid (MLPerf LoadGen's
+                                      "Result is : INVALID" with its reasons); NULL */
 } sr_bench_run;
 
 void sr_bench_run_init(sr_bench_run *run); /* all unknown */
@@ -348,6 +379,7 @@ typedef struct sr_latency_ratio {
     bool known; /* both sides had per-request values of the metric */
     double ratio, ci_low, ci_high;
     unsigned long seed; /* of its resample stream */
+    bool incomparable; /* both sides had them, but their tools define the metric otherwise: no ratio */
 } sr_latency_ratio;
 /* "ttft_p99", "tpot_p50"; the metric and percentile each compares. */
 const char *sr_latency_ratio_name(sr_latency_ratio_kind k);
@@ -376,7 +408,8 @@ typedef struct sr_request_tally {
     long zero_tokens;    /* completed with 0 output tokens */
     long with_output;    /* completed with output tokens */
     long output_tokens;  /* summed over the completed */
-    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens */
+    long token_mismatch; /* with output, whose ITLs + 1 are not their output tokens; -1 when a run's
+                            records give each request's mean ITL (sr_bench_requests.itl_means) */
 } sr_request_tally;
 
 typedef struct sr_scenario {
@@ -395,6 +428,7 @@ typedef struct sr_scenario {
     /* analysis: medians over runs and ratio to the baseline's median */
     double median_output_throughput;
     double median_total_token_throughput;
+    double median_request_throughput; /* requests/s (vLLM's request_throughput, AIPerf's, MLPerf's samples/s); NAN */
     double median_ttft_ms, median_tpot_ms;
     double median_itl_ms, median_e2el_ms; /* inter-token and end-to-end request latency; NAN */
     double measured_input_len; /* median of the runs' measured input tokens per request; NAN */
@@ -405,6 +439,13 @@ typedef struct sr_scenario {
     long failed_requests;         /* summed over the runs; -1 when a run does not say */
     long requests;                /* analysis (validity.c): completed + failed over the runs; -1 when a run does
                                      not say */
+    long successful_requests;     /* summed over the runs where the tool counts them; -1 when a run does not */
+    long incomplete_requests;     /* the same, requests the tool counts as incomplete; -1 */
+    sr_speed_tool tool;           /* the tool of its runs (the first run's): how its figures are defined */
+    bool mixed_tools;             /* its runs come from tools that define a figure otherwise */
+    bool speed_incomparable;      /* analysis: the baseline has this scenario, but its tool defines output
+                                     throughput otherwise: no ratio (baseline_tool says which) */
+    sr_speed_tool baseline_tool;  /* analysis: the tool of the baseline's scenario of this key, when it has one */
     sr_latency latency[SR_N_LAT]; /* percentiles of each latency metric */
     sr_latency_ratio latency_ratio[SR_N_LAT_RATIOS]; /* against the baseline's, where both have requests */
     double goodput;               /* with --slo: good requests / total duration over the runs, req/s; NAN */

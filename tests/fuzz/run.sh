@@ -38,8 +38,8 @@ make -s -j"$jobs" BUILD="$out" CC="$CLANG" CXX="${CLANGXX:-clang++}" CXXFLAGS="-
 rm -f "$out/libsr-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$out/libsr-fuzz.a" $lib_obj || exit 2
-dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson sqlite3 yajl 2>/dev/null)
-dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib libisal sqlite3 yajl 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
+dep_cflags=$(pkg-config --cflags libcjson cairo freetype2 gsl nettle simdjson sqlite3 yajl yaml-0.1 libarchive 2>/dev/null)
+dep_libs="$(pkg-config --libs libcjson cairo freetype2 gsl nettle simdjson zlib libisal sqlite3 yajl yaml-0.1 libarchive 2>/dev/null) -lcsv -lhpdf -lunistring -lm -lpthread -lstdc++"
 
 if [ $# -gt 0 ]; then targets="$*"; else
     targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c; done)
@@ -58,7 +58,9 @@ done
 # Files of each kind; big line-oriented files are cut to whole lines under
 # the fuzzer's max_len so the seeds stay valid.
 max_len=65536
-seed_len=16384 # small seeds run faster; inputs may still grow to max_len
+seed_len=16384
+# The real third-party files (../shared/realdata), as tests/real/check.py finds them, for seeds.
+realdata=${SR_REALDATA:-$root/../shared/realdata} # small seeds run faster; inputs may still grow to max_len
 seed_files() {
     case "$1" in
         fuzz_server_log) find fixtures tests/bad/base -name '*.log' -path '*server*' ;;
@@ -78,6 +80,11 @@ seed_files() {
         fuzz_survey_candidates) find fixtures tests/cases -name 'candidates.json' ;;
         fuzz_stream_lines) find fixtures tests/bad/base -name '*.log' ;;
         fuzz_decode) find tests/bad/base -name '*.json' -o -name '*.jsonl' | head -4 ;;
+        fuzz_guidellm) find tests/cases/report/other-tools -name 'benchmarks.yaml' ;;
+        fuzz_aiperf) find tests/cases/report/other-tools -name 'profile_export*' ;;
+        fuzz_llmperf) find "$realdata/other-tools" -path '*llmperf*' -name '*.json' 2>/dev/null ;;
+        fuzz_mlperf) find tests/cases/report/other-tools -name 'mlperf_log_*.txt' ;;
+        fuzz_inspect) find tests/cases/report/inspect-pairing -name '*.eval' ;;
         fuzz_listing_text) find fixtures/listings tests/cases/report/provenance-* -maxdepth 1 -name '*.txt' ;;
         fuzz_author_files) find fixtures/v5e-gemma4-sweep tests/cases/report -path '*-gen/*.jsonl' -o -name '*.gen-*.json' -o -name '*.load.c*.json' -o -name '*.long*.c*.json' ;;
     esac
@@ -95,6 +102,14 @@ seed() {
         printf '\001\000\001\001\042\002\126' >"$dir/seed-loop-parent"
         printf '\000\002\007\000\001\003\010\001\042' >"$dir/seed-self-fifo"
         printf '\001\004\077\004\077\002\361\006\000\001\016' >"$dir/seed-deep"
+        return
+    fi
+    if [ "$t" = fuzz_inspect ]; then
+        # Zip archives: whole, never cut at a line (the real logs where they lie, when there).
+        { seed_files "$t"; find "$realdata/other-tools" -name '*.eval' -size -64k 2>/dev/null; } | while read -r f; do
+            key=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+            head -c $max_len "$f" >"$dir/seed-$key"
+        done
         return
     fi
     if [ "$t" = fuzz_outset_record ]; then
@@ -161,6 +176,7 @@ dict_for() {
         fuzz_scores_csv) echo tests/fuzz/csv.dict ;;
         fuzz_arms) echo tests/fuzz/arms.dict ;;
         fuzz_claims_md | fuzz_claims_csv) echo tests/fuzz/claims.dict ;;
+        fuzz_guidellm | fuzz_aiperf | fuzz_llmperf | fuzz_mlperf | fuzz_inspect) echo tests/fuzz/tools.dict ;;
         fuzz_listing_text | fuzz_listing_json) echo tests/fuzz/listing.dict ;;
         *) echo tests/fuzz/json.dict ;;
     esac

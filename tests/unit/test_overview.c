@@ -212,7 +212,7 @@ Test(overview, latency_table_only_where_latency_was_measured)
     l->source = SR_LAT_SOURCE_REQUESTS;
     l->n = 48;
     m->scenarios[0].failed_requests = 2;
-    m->scenarios[0].latency_ratio[SR_LAT_RATIO_TTFT_P99] = (sr_latency_ratio){true, 0.85, 0.71, 1.02, 1};
+    m->scenarios[0].latency_ratio[SR_LAT_RATIO_TTFT_P99] = (sr_latency_ratio){.known = true, .ratio = 0.85, .ci_low = 0.71, .ci_high = 1.02, .seed = 1};
     t = sr_table_latency(&sw, SR_LAT_TTFT, &none);
     cr_assert_not_null(t);
     c = sr_table_cell(t, 0, 1);

@@ -207,6 +207,29 @@ Test(validity, per_request_checks_count_the_arrays)
     sr_sweep_release(&sw);
 }
 
+/* AIPerf's, GuideLLM's and LLMPerf's records give each request one ITL,
+ * its own mean: the token count has no stream to count (issue 41). */
+Test(validity, a_mean_itl_per_request_is_no_token_count)
+{
+    sr_sweep sw;
+    sr_sweep_init(&sw);
+    sr_model *m = sr_sweep_add_model(&sw, "org/m");
+    const long out[] = {3, 64, 40};
+    const size_t itls[] = {1, 1, 1};
+    const unsigned char failed[] = {0, 0, 0};
+    sr_bench_run r = run_of(3, 0, 107, 1, NAN);
+    r.requests = requests(out, itls, failed, 3);
+    r.requests->itl_means = true;
+    add(m, r, 4);
+    cr_assert_null(sr_analyse(&sw, NULL));
+    const sr_scenario *sc = &m->scenarios[0];
+    cr_expect_eq(sc->tally.with_output, 3);
+    cr_expect_eq(sc->tally.token_mismatch, -1);
+    expect_check(&sc->validity, SR_CHECK_TOKEN_COUNT, SR_VALIDITY_NOT_CHECKED, "mean inter-token latency");
+    expect_check(&sc->validity, SR_CHECK_ZERO_TOKEN_REQUESTS, SR_VALIDITY_PASS, NULL);
+    sr_sweep_release(&sw);
+}
+
 Test(validity, a_warmup_the_figure_rests_on_and_one_left_out)
 {
     sr_sweep sw;

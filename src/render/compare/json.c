@@ -153,6 +153,11 @@ static cJSON *speed_json(const sr_model_change *mc)
         sr_json_add(j, "ratio", sr_json_num(ch->change.ratio));
         sr_json_add(j, "ratio_low", sr_json_num(ch->change.low));
         sr_json_add(j, "ratio_high", sr_json_num(ch->change.high));
+        char *why = ch->incomparable ? sr_text_definitions_differ(ch->after->tool, ch->before->tool,
+                                                                  SR_FIG_OUTPUT_THROUGHPUT)
+                                     : NULL;
+        sr_json_add(j, "incomparable", sr_json_str(why)); /* why no ratio: the tools define it otherwise */
+        free(why);
         bool welch = ch->change.note == SR_RATIO_CI_DONE;
         char note[160];
         sr_json_add(j, "ratio_gmean", sr_json_num(isfinite(ch->change.ratio) ? ch->change.gmean : NAN));

@@ -298,6 +298,7 @@ static cJSON *latency_json(const sr_scenario *sc)
         sr_json_add(m, "n", sr_json_count(l->n));
         sr_json_add(m, "n_values", sr_json_count(l->n_values));
         sr_json_add(m, "source", cJSON_CreateString(l->source == SR_LAT_SOURCE_REQUESTS ? "requests" : "file"));
+        sr_json_add(m, "definition", cJSON_CreateString(sr_tool_definition_of(sc->tool)->name));
         sr_json_add(o, key, m);
     }
     return o;
@@ -308,20 +309,27 @@ static cJSON *latency_ratio_json(const sr_scenario *sc)
 {
     bool any = false;
     for (size_t k = 0; k < SR_N_LAT_RATIOS; k++)
-        any |= sc->latency_ratio[k].known;
+        any |= sc->latency_ratio[k].known || sc->latency_ratio[k].incomparable;
     if (!any)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     for (size_t k = 0; k < SR_N_LAT_RATIOS; k++) {
         const sr_latency_ratio *r = &sc->latency_ratio[k];
         cJSON *x;
-        if (!r->known) {
+        if (!r->known && !r->incomparable) {
             x = cJSON_CreateNull();
         } else {
             x = cJSON_CreateObject();
-            sr_json_add(x, "ratio", sr_json_num(r->ratio));
-            sr_json_add(x, "ci_low", sr_json_num(r->ci_low));
-            sr_json_add(x, "ci_high", sr_json_num(r->ci_high));
+            sr_json_add(x, "ratio", sr_json_num(r->known ? r->ratio : NAN));
+            sr_json_add(x, "ci_low", sr_json_num(r->known ? r->ci_low : NAN));
+            sr_json_add(x, "ci_high", sr_json_num(r->known ? r->ci_high : NAN));
+            /* the two tools define the metric otherwise: said, not computed */
+            char *why = r->incomparable ? sr_text_definitions_differ(sc->tool, sc->baseline_tool,
+                                                                     sr_latency_figure((int)sr_latency_ratio_metric(
+                                                                         (sr_latency_ratio_kind)k)))
+                                        : NULL;
+            sr_json_add(x, "incomparable", sr_json_str(why));
+            free(why);
         }
         sr_json_add(o, sr_latency_ratio_name((sr_latency_ratio_kind)k), x);
     }
@@ -362,6 +370,8 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         const sr_scenario *sc = &m->scenarios[i];
         cJSON *s = cJSON_CreateObject();
         sr_json_add(s, "metric", cJSON_CreateString("output_throughput"));
+        /* the tool that measured every figure here, and so how each is defined (docs/methods.md) */
+        sr_json_add(s, "definition", cJSON_CreateString(sr_tool_definition_of(sc->tool)->name));
         cJSON *runs = cJSON_CreateArray(), *sources = cJSON_CreateArray();
         for (size_t r = 0; r < sc->n_runs; r++) {
             sr_json_append(runs, sr_json_num(sc->runs[r].output_throughput));
@@ -375,6 +385,11 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "ratio", sr_json_num(sc->vs_baseline.ratio));
         sr_json_add(s, "ratio_low", sr_json_num(sc->vs_baseline.low));
         sr_json_add(s, "ratio_high", sr_json_num(sc->vs_baseline.high));
+        char *why = sc->speed_incomparable
+                        ? sr_text_definitions_differ(sc->tool, sc->baseline_tool, SR_FIG_OUTPUT_THROUGHPUT)
+                        : NULL;
+        sr_json_add(s, "incomparable", sr_json_str(why)); /* why no ratio: the tools define it otherwise */
+        free(why);
         sr_json_add(s, "cv", sr_json_num(sc->cv));
         const sr_spread *v = &sc->vs_baseline;
         bool welch = v->note == SR_RATIO_CI_DONE;
@@ -394,11 +409,14 @@ static cJSON *speed_json(const sr_model *m, const sr_settings *st)
         sr_json_add(s, "request_rate", sr_json_num(sc->request_rate));
         sr_json_add(s, "burst", sr_json_count(sc->burst));
         sr_json_add(s, "median_total_token_throughput", sr_json_num(sc->median_total_token_throughput));
+        sr_json_add(s, "median_request_throughput", sr_json_num(sc->median_request_throughput));
         sr_json_add(s, "median_ttft_ms", sr_json_num(sc->median_ttft_ms));
         sr_json_add(s, "median_tpot_ms", sr_json_num(sc->median_tpot_ms));
         sr_json_add(s, "median_itl_ms", sr_json_num(sc->median_itl_ms));
         sr_json_add(s, "median_e2el_ms", sr_json_num(sc->median_e2el_ms));
         sr_json_add(s, "failed_requests", sr_json_count(sc->failed_requests));
+        sr_json_add(s, "successful_requests", sr_json_count(sc->successful_requests));
+        sr_json_add(s, "incomplete_requests", sr_json_count(sc->incomplete_requests));
         sr_json_add(s, "validity", validity_json(&sc->validity));
         sr_json_add(s, "latency", latency_json(sc));
         sr_json_add(s, "latency_ratio", latency_ratio_json(sc));

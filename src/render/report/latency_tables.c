@@ -66,6 +66,12 @@ static const char *latency_sub(char *buf, size_t size, const sr_scenario *sc, sr
     else
         return NULL;
     for (size_t k = 0; k < SR_N_LAT_RATIOS && at < size; k++) {
+        if (sr_latency_ratio_metric((sr_latency_ratio_kind)k) == metric && sc->latency_ratio[k].incomparable) {
+            at += (size_t)snprintf(buf + at, size - at, "; not compared: %s defines it otherwise than the baseline's "
+                                                        "tool",
+                                   sr_tool_definition_of(sc->tool)->title);
+            continue;
+        }
         if (sr_latency_ratio_metric((sr_latency_ratio_kind)k) != metric ||
             !sr_text_latency_ratio(r, sizeof r, &sc->latency_ratio[k]))
             continue;
@@ -179,6 +185,17 @@ sr_table *sr_table_latency(const sr_sweep *sw, sr_latency_metric metric, bool *n
                                     "bootstrap interval resampling each side's requests",
                              metric == SR_LAT_TTFT ? 99.0 : 50.0, conf);
         }
+        bool other_tools = false; /* figures another tool defines otherwise than vLLM: as it does */
+        for (size_t i = 0; i < sw->n_models && !other_tools; i++)
+            for (size_t j = 0; j < sw->models[i].n_scenarios && !other_tools; j++) {
+                const sr_scenario *sc = &sw->models[i].scenarios[j];
+                other_tools = sc->latency[metric].source != SR_LAT_SOURCE_NONE &&
+                              !sr_tools_define_alike(sc->tool, SR_TOOL_VLLM, sr_latency_figure((int)metric));
+            }
+        if (other_tools)
+            sr_strbuf_puts(&note, "; an entry another benchmark tool measured shows the figure as that tool defines "
+                                  "it, which may differ from the above (its settings name the tool; docs/methods.md, "
+                                  "Speed figures by tool)");
         sr_strbuf_printf(&note, "%s%s.", speed.shared[0] ? "; " : "", speed.shared);
         sr_tb_note(&b, "%s", sr_strbuf_cstr(&note));
         sr_strbuf_release(&note);

@@ -172,6 +172,11 @@ static const sr_sql_column speed_cols[] = {
     {"median_itl_ms", R, "median_itl_ms", NULL},
     {"median_e2el_ms", R, "median_e2el_ms", NULL},
     {"failed_requests", I, "failed_requests", NULL},
+    {"successful_requests", I, "successful_requests", "requests the tool counts as successful, summed"},
+    {"incomplete_requests", I, "incomplete_requests", "requests it counts as incomplete (GuideLLM's cancelled)"},
+    {"median_request_throughput", R, "median_request_throughput", "requests/s (MLPerf's samples/s)"},
+    {"definition", T, "definition", "the tool that measured the scenario: how each figure is defined"},
+    {"incomparable", T, "incomparable", "why there is no ratio: the baseline's tool defines it otherwise"},
     {"goodput", R, "goodput", "with --slo: good requests/s"},
     {"slo_attainment", R, "slo.attainment", "with --slo: the share of requests sent meeting every bound"},
     {"slo_attainment_ci_low", R, "slo.attainment_ci_low", "its Wilson interval"},
@@ -200,9 +205,9 @@ static const sr_sql_column requests_cols[] = {
     KEY("run", I, "the run's place in speed.runs (0 first)"),
     KEY("request", I, "the request's place in the run's arrays (0 first)"),
     KEY("ttft_s", R, "time to first token, seconds (the file's)"),
-    KEY("tpot_s", R, "(e2el - ttft) / (output_len - 1); NULL for one token or a failure"),
-    KEY("itl_mean_s", R, "mean inter-token latency"),
-    KEY("e2el_s", R, "ttft + the request's inter-token latencies (vLLM's timeline)"),
+    KEY("tpot_s", R, "the tool's own, else (e2el - ttft) / (output_len - 1); NULL for one token or a failure"),
+    KEY("itl_mean_s", R, "mean inter-token latency (a tool's own mean where it gives one a request)"),
+    KEY("e2el_s", R, "the tool's own, else ttft + the request's inter-token latencies (vLLM's timeline)"),
     KEY("input_len", I, NULL),
     KEY("output_len", I, NULL),
     KEY("error", T, "the request's error (cut at 200 bytes); NULL when it succeeded"),
@@ -456,9 +461,12 @@ static void put_requests(builder *bd, size_t entry, const sr_model *m)
                 put_text(ins, 1, key);
                 sr_sqlite_put_int(ins, 2, (long long)r);
                 sr_sqlite_put_int(ins, 3, (long long)i);
-                double ttft = q->ttft_s[i], e2el = ttft + q->itl_sum_s[i];
+                /* each figure as the tool gives it, else vLLM's timeline */
+                double ttft = q->ttft_s[i], e2el = q->e2el_s ? q->e2el_s[i] : ttft + q->itl_sum_s[i];
                 sr_sqlite_put_real(ins, 4, ttft);
-                if (!q->failed[i] && q->output_len[i] > 1)
+                if (q->tpot_s)
+                    sr_sqlite_put_real(ins, 5, q->failed[i] ? NAN : q->tpot_s[i]);
+                else if (!q->no_tpot && !q->failed[i] && q->output_len[i] > 1)
                     sr_sqlite_put_real(ins, 5, (e2el - ttft) / (double)(q->output_len[i] - 1));
                 if (q->itl_count[i] > 0)
                     sr_sqlite_put_real(ins, 6, q->itl_sum_s[i] / (double)q->itl_count[i]);

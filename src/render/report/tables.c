@@ -96,7 +96,9 @@ static void speed_marks(sr_table_builder *b, sr_cell *c, const sr_model *m, cons
 static void ratio_cell(sr_table_builder *b, const sr_model *m, const sr_scenario *sc, bool with_throughput)
 {
     char buf[128], tput[64];
-    const char *text = sc && isfinite(sc->vs_baseline.ratio) ? sr_text_ratio_range(buf, sizeof buf, sc) : NULL;
+    const char *text = sc && (isfinite(sc->vs_baseline.ratio) || sc->speed_incomparable) /* "incomparable" */
+                           ? sr_text_ratio_range(buf, sizeof buf, sc)
+                           : NULL;
     sr_cell *c = sr_tb_cell(b, SR_CELL_NUMBER, text);
     if (text)
         speed_marks(b, c, m, sc);

@@ -29,6 +29,10 @@ cJSON *sr_json_serving_settings(const sr_serving_settings *st)
     sr_json_add(o, "max_model_len", sr_json_count(st->max_model_len));
     sr_json_add(o, "speculative_method", sr_json_str(st->speculative_method));
     sr_json_add(o, "num_speculative_tokens", sr_json_count(st->num_speculative_tokens));
+    sr_json_add(o, "benchmark_tool", sr_json_str(st->benchmark_tool));
+    sr_json_add(o, "benchmark_tool_version", sr_json_str(st->benchmark_tool_version));
+    sr_json_add(o, "backend", sr_json_str(st->backend));
+    sr_json_add(o, "endpoint", sr_json_str(st->endpoint));
     /* where each known setting was read: a server log, "logs/run.log:4", a
      * spec.txt, "arms.txt:3", "sweep.json" */
     cJSON *src = cJSON_CreateObject();

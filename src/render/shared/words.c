@@ -167,8 +167,19 @@ bool sr_spread_whisker(const sr_spread *s, double *low, double *high)
 
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc)
 {
+    if (sc && sc->speed_incomparable) { /* the baseline's tool defines throughput otherwise */
+        snprintf(buf, size, "incomparable");
+        return buf;
+    }
     const sr_spread none = sr_spread_none();
     return sr_text_spread(buf, size, sc ? &sc->vs_baseline : &none);
+}
+
+char *sr_text_definitions_differ(sr_speed_tool here, sr_speed_tool there, sr_speed_figure f)
+{
+    const sr_tool_definition *a = sr_tool_definition_of(here), *b = sr_tool_definition_of(there);
+    return sr_asprintf("%s's %s is %s; %s's is %s", a->title, sr_speed_figure_title(f),
+                       a->says[f] ? a->says[f] : "not reported", b->title, b->says[f] ? b->says[f] : "not reported");
 }
 
 const char *sr_text_ratio_ci_note(char *buf, size_t size, const sr_spread *s, const char *here, const char *there)

@@ -46,6 +46,9 @@ const char *sr_text_ratio(char *buf, size_t size, double v); /* 0.57x */
 /* A speed ratio with the range its runs span: "0.57x (0.55–0.59)"; the
  * ratio alone when there is no range (one run on each side). */
 const char *sr_text_ratio_range(char *buf, size_t size, const sr_scenario *sc);
+/* Why a figure of two tools is not compared: "AIPerf's ITL is <how AIPerf
+ * defines it>; vLLM bench serve's is <how vLLM does>" (fresh). */
+char *sr_text_definitions_differ(sr_speed_tool here, sr_speed_tool there, sr_speed_figure f);
 /* The same for any spread: the report's scenarios and the comparison's
  * speed changes word their ratios alike through it. With a Welch-log
  * interval, the interval beside the ratio instead: "0.57x [0.52, 0.62]". */
