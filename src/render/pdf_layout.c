@@ -903,12 +903,6 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
         sr_pdf_note(p, t->legend);
 }
 
-void sr_pdf_texts(sr_pdf *p, const sr_text_list *list)
-{
-    for (size_t i = 0; i < list->n; i++)
-        sr_pdf_paragraph(p, list->items[i]);
-}
-
 /* ---- the document ------------------------------------------------------ */
 
 static sr_error *read_stream(sr_pdf *p, char **out, size_t *len)

@@ -72,7 +72,6 @@ void sr_pdf_paragraph_at(sr_pdf *p, double x, double w, const char *text, HPDF_F
                          double after);
 void sr_pdf_paragraph(sr_pdf *p, const char *text);
 void sr_pdf_note(sr_pdf *p, const char *text);
-void sr_pdf_texts(sr_pdf *p, const sr_text_list *list);
 void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n);
 /* A section heading with its bookmark; kept with what follows. */
 void sr_pdf_section(sr_pdf *p, const char *title, bool new_page_first);

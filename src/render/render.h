@@ -75,7 +75,6 @@ sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len);  /* rep
 typedef struct sr_chart_images {
     const char *svg[SR_N_CHARTS];
 } sr_chart_images;
-sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len);
 
 /* The Overview alone in Markdown, for a CI step summary (report and audit
  * --summary-md; report/summary_md.c): then the claims' verdicts when
@@ -85,7 +84,7 @@ sr_error *sr_render_summary_md(const sr_sweep *sweep, const char *out_dir, char 
 
 /* results.md, report.html and report.pdf are one outline (report/outline.c)
  * laid out by the document layer's writers (render/doc.h); each renderer
- * above builds it. charts: as for sr_render_html_with. Free with
+ * above builds it. charts: as sr_chart_images says. Free with
  * sr_doc_free. */
 struct sr_doc;
 struct sr_doc *sr_report_outline(const sr_sweep *sweep, const sr_chart_images *charts);

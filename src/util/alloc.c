@@ -154,15 +154,6 @@ char *sr_xvasprintf(const char *fmt, va_list ap)
     return s;
 }
 
-char *sr_xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = sr_xvasprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 char *sr_xrealpath(const char *path)
 {
     char *real = realpath(path, NULL);

@@ -51,7 +51,6 @@ void *sr_xreallocarray(void *p, size_t count, size_t size);
 char *sr_xstrdup(const char *s);
 /* At most n bytes of s (stops at a NUL), always NUL-terminated. */
 char *sr_xstrndup(const char *s, size_t n);
-char *sr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *sr_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* libc calls that allocate: out of memory (ENOMEM) exits as above, any

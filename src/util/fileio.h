@@ -95,7 +95,6 @@ sr_error *sr_each_line(const char *data, size_t len, sr_line_fn fn, void *ctx);
  * for that thread, and sr_read_digest_take gives its digest to the one
  * who records the file. */
 void sr_read_digests_want(unsigned hashes);
-unsigned sr_read_digests_wanted(void);
 /* The digest of the file this thread read last, when it was path (the
  * path it was opened by) and hashes were wanted; false otherwise. */
 bool sr_read_digest_take(const char *path, sr_file_digest *out);

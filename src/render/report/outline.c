@@ -805,11 +805,6 @@ sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
     return write_with(sweep, NULL, sr_doc_html, out, len);
 }
 
-sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
-{
-    return write_with(sweep, charts, sr_doc_html, out, len);
-}
-
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len)
 {
     return write_with(sweep, NULL, sr_doc_pdf, out, len);
