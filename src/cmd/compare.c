@@ -11,7 +11,7 @@
 #include "render/compare/gate.h"
 #include "render/compare/junit.h"
 #include "render/compare/text.h"
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 #include "util/progress.h"
 #include "util/sidefile.h"
 

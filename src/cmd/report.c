@@ -13,7 +13,7 @@
 
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 #include "render/render.h"
 #include "render/report/aliases.h"
 #include "render/shared/findings.h"

@@ -10,7 +10,7 @@
 #include "analysis/scenarios.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 #include "render/canvas/glyphs.h"
 #include "render/render.h"
 #include "render/report/charts.h"

@@ -10,7 +10,7 @@
 #include "render/compare/gate.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
 #include "render/shared/words.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/report/chart_kinds.h"
 #include "render/report/charts.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/report/claims_text.h"
 #include "render/shared/words.h"

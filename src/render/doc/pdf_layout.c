@@ -1,4 +1,4 @@
-#include "render/pdf_layout.h"
+#include "render/doc/pdf_layout.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "render/canvas/chart.h"
 #include "render/canvas/glyphs.h"
-#include "render/pdf_tounicode.h"
+#include "render/doc/pdf_tounicode.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
 #include "util/alloc.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/shared/template.h"
 #include "render/shared/wrap.h"
 #include "render/shared/words.h"

@@ -1,5 +1,5 @@
 /* Every file of a document rendered in memory (outputs.h). */
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "render/compare/compare_csv.h"
 #include "render/compare/json.h"
 #include "render/compare/outline.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/survey/charts.h"
 #include "render/survey/outline.h"
