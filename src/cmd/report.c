@@ -14,8 +14,8 @@
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
 #include "render/outputs/outputs.h"
-#include "render/render.h"
 #include "render/report/aliases.h"
+#include "render/report/report.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/sidefile.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
 

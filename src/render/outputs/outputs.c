@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/canvas/png.h"
 #include "render/compare/charts.h"
 #include "render/compare/compare_csv.h"
 #include "render/compare/json.h"
 #include "render/compare/outline.h"
 #include "render/doc/doc.h"
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render/survey/charts.h"
 #include "render/survey/outline.h"
 #include "render/survey/text.h"

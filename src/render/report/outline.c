@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "render/doc/doc.h"
-#include "render/render.h"
 #include "render/report/chart_kinds.h"
 #include "render/report/charts.h"
 #include "render/report/latency_tables.h"
 #include "render/report/overview.h"
+#include "render/report/report.h"
 #include "render/report/tables.h"
 #include "render/report/text.h"
 #include "render/shared/findings.h"
