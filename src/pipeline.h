@@ -1,6 +1,6 @@
 /* The stages in order, shared by the commands: the only file that joins
  * ingest/ and analysis/. Each builds a data model (src/model/) from the
- * inputs; rendering and writing are the commands' (render/outputs.h). */
+ * inputs; rendering and writing are the commands' (render/outputs/outputs.h). */
 #ifndef SR_PIPELINE_H
 #define SR_PIPELINE_H
 

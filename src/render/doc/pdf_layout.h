@@ -2,8 +2,8 @@
  * embedded (UTF-8), wrapped paragraphs, section headings with bookmarks,
  * key/value lines, tables of the table layer with their header repeated on
  * every page (and wide tables split into column groups that repeat the
- * first column), page numbers. A document's outline (render/doc.h) says
- * what goes on the pages and render/pdf.c places it; this file says how.
+ * first column), page numbers. A document's outline (render/doc/doc.h) says
+ * what goes on the pages and render/doc/pdf.c places it; this file says how.
  *
  * libharu reports errors through a handler: ours records the first one and
  * returns (no longjmp); the layout goes on harmlessly and the error is
