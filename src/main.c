@@ -11,10 +11,10 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "cli.h"
 #include "ingest/json_keys.h"
 #include "cmd/cmd.h"
+#include "pipeline.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "model/sweep.h"
 #include "util/error.h"
 #include "util/escape.h"
