@@ -16,6 +16,7 @@
 #include "ingest/claims.h"
 #include "ingest/export.h"
 #include "ingest/hf_config.h"
+#include "ingest/json_keys.h"
 #include "ingest/provenance.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
@@ -340,4 +341,9 @@ sr_error *sr_build_kv(const char *config, sr_kv_params *p, long long avail_bytes
     }
     sr_kv_capacity_for(plan, avail_bytes, c);
     return NULL;
+}
+
+void sr_take_json_notes(sr_warn_fn take, void *ctx)
+{
+    sr_json_take_duplicate_notes(take, ctx);
 }

@@ -54,4 +54,10 @@ sr_error *sr_build_survey(sr_survey *s, const char *dir);
 sr_error *sr_build_kv(const char *config, sr_kv_params *p, long long avail_bytes, sr_kv_layout *lay, sr_kv_plan *plan,
                       sr_kv_capacity *c);
 
+/* Duplicate JSON keys the stages met outside an export's walk (kv's
+ * config.json, the survey's files, verify's listings), as warning sentences
+ * given to take, then forgotten: the export loader takes its own into the
+ * sweep's warnings. */
+void sr_take_json_notes(sr_warn_fn take, void *ctx);
+
 #endif
