@@ -304,13 +304,16 @@ bench: sweep-report $(BUILD)/simd-floor
 # reaches into a document, no document or parser into another, pipeline.c
 # into nothing of render/, and no circle of files calling each other; read
 # from cc -MM and from the objects' symbols (nm). tests/check_layers.py
-# shows each rule failing on a deliberately bad include.
+# shows each rule failing on a deliberately bad include. make lint also holds
+# docs/architecture.md's map and recipes to files that exist
+# (tests/check_architecture.py).
 layers: $(MAIN_OBJ) $(LIB_OBJ)
 	$(say) LAYERS src
 	$(Q)python3 scripts/layers.py --src src --objects $(BUILD)/src --cc '$(CC)' --cflags '$(DEP_CFLAGS)'
 	$(Q)python3 tests/check_layers.py '$(DEP_CFLAGS)' >/dev/null || python3 tests/check_layers.py '$(DEP_CFLAGS)'
 
 lint: $(BUILD)/.test-deps-ok layers
+	$(Q)python3 tests/check_architecture.py >/dev/null || python3 tests/check_architecture.py
 	@for f in $(filter %.c,$(SRC)) $(wildcard tests/unit/*.c); do \
 	    clang -std=c17 -D_DEFAULT_SOURCE $(WARN) -Werror -fsyntax-only -Isrc $(DEP_CFLAGS) $$f || exit 1; done
 	$(say) CPPCHECK src

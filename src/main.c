@@ -11,11 +11,10 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "analysis/kv_cap.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "cli.h"
 #include "ingest/input_kinds.h" /* --generate input-kinds */
-#include "ingest/json_keys.h"
 #include "cmd/cmd.h"
+#include "pipeline.h" /* SR_DEFAULT_KV_MEM_UTIL_*, for kv's description */
 #include "model/sweep.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -355,7 +354,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return report_error(sr_cli_unknown_command(commands, N_COMMANDS, top_options, name), NULL);
     sr_error *err = cmd->run(cmd, argc - 1, argv + 1, stdout, stderr);
-    sr_json_take_duplicate_notes(print_json_note, stderr);
+    sr_take_json_notes(print_json_note, stderr);
     if (err)
         return report_error(err, cmd);
     if (fflush(stdout) != 0)

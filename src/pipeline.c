@@ -16,6 +16,7 @@
 #include "ingest/claims.h"
 #include "ingest/export.h"
 #include "ingest/hf_config.h"
+#include "ingest/json_keys.h"
 #include "ingest/provenance.h"
 #include "ingest/survey_ingest.h"
 #include "ingest/walk.h"
@@ -313,4 +314,36 @@ sr_error *sr_build_survey(sr_survey *s, const char *dir)
     }
     sr_metadata_files_free(files, n);
     return err ? err : sort_and_dedupe(s, dir);
+}
+
+sr_error *sr_build_kv(const char *config, sr_kv_params *p, long long avail_bytes, sr_kv_layout *lay, sr_kv_plan *plan,
+                      sr_kv_capacity *c)
+{
+    sr_error *err;
+    if ((err = sr_kv_layout_load(config, NULL, lay)))
+        return err;
+    if (p->max_model_len < 0) {
+        long positions = lay->derived_max_model_len; /* max_position_embeddings, rope-scaled */
+        if (positions <= 0 || positions > (1L << 30)) {
+            sr_kv_layout_release(lay);
+            if (positions > 0)
+                return sr_usage_error("--max-model-len is required: the config's max_position_embeddings, %ld, is "
+                                      "more than the %ld tokens --max-model-len takes",
+                                      positions, 1L << 30);
+            return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
+        }
+        p->max_model_len = positions; /* vLLM's default */
+        p->from.max_model_len = SR_KV_FROM_CONFIG;
+    }
+    if ((err = sr_kv_plan_make(lay, p, plan))) {
+        sr_kv_layout_release(lay);
+        return err;
+    }
+    sr_kv_capacity_for(plan, avail_bytes, c);
+    return NULL;
+}
+
+void sr_take_json_notes(sr_warn_fn take, void *ctx)
+{
+    sr_json_take_duplicate_notes(take, ctx);
 }

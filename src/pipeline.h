@@ -1,9 +1,10 @@
 /* The stages in order, shared by the commands: the only file that joins
  * ingest/ and analysis/. Each builds a data model (src/model/) from the
- * inputs; rendering and writing are the commands' (render/outputs.h). */
+ * inputs; rendering and writing are the commands' (render/outputs/outputs.h). */
 #ifndef SR_PIPELINE_H
 #define SR_PIPELINE_H
 
+#include "analysis/kv_cap.h" /* kv's parameters, plan and capacity (sr_build_kv) */
 #include "model/comparison.h"
 #include "model/survey.h"
 #include "model/sweep.h"
@@ -44,5 +45,19 @@ sr_error *sr_build_custody(sr_provenance *p, const char *export_dir, const char 
  * it by s->settings; sorted by id. With keep_going, a model whose files are
  * missing or malformed stays in the list as not surveyed, with why. */
 sr_error *sr_build_survey(sr_survey *s, const char *dir);
+
+/* `kv`: CONFIG_JSON's KV layout read into lay, p's max_model_len taken from
+ * the config when not given (vLLM's default: max_position_embeddings,
+ * rope-scaled; a usage error when the config has none usable), the block
+ * plan made and the capacity for avail_bytes worked out. On success the
+ * caller releases plan and lay; on an error nothing is left to release. */
+sr_error *sr_build_kv(const char *config, sr_kv_params *p, long long avail_bytes, sr_kv_layout *lay, sr_kv_plan *plan,
+                      sr_kv_capacity *c);
+
+/* Duplicate JSON keys the stages met outside an export's walk (kv's
+ * config.json, the survey's files, verify's listings), as warning sentences
+ * given to take, then forgotten: the export loader takes its own into the
+ * sweep's warnings. */
+void sr_take_json_notes(sr_warn_fn take, void *ctx);
 
 #endif

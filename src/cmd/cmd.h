@@ -1,7 +1,7 @@
 /* The subcommands (git's builtin.h): one file each under src/cmd/, each an
  * sr_cli_command's run with its option table. A command parses its options,
  * runs the pipeline (pipeline.h), renders every output in memory
- * (render/outputs.h), writes them as one set and prints its summary line;
+ * (render/outputs/outputs.h), writes them as one set and prints its summary line;
  * no command includes another. --help goes to out, progress to info. */
 #ifndef SR_CMD_CMD_H
 #define SR_CMD_CMD_H

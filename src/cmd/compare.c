@@ -8,10 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "pipeline.h"
-#include "render/compare/gate.h"
-#include "render/compare/junit.h"
-#include "render/compare/text.h"
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 #include "util/progress.h"
 #include "util/sidefile.h"
 
@@ -25,7 +22,7 @@ typedef struct compare_opts {
 
 static sr_error *regression_error(const sr_comparison *c)
 {
-    char *text = sr_compare_regressions_text(c, 20);
+    char *text = sr_render_regressions_text(c, 20);
     bool lost = c->n_lost && !c->settings.allow_missing;
     sr_error *err = sr_error_new(SR_EXIT_CHECK, NULL, 0, "%zu regression%s (--fail-on-regression%s): %s",
                                  c->n_regressions, c->n_regressions == 1 ? "" : "s",
@@ -49,16 +46,16 @@ static sr_error *write_comparison(const sr_comparison *c, const char *out_dir, F
 /* The CI files, after OUT_DIR's set: JUnit XML and the Markdown step summary. */
 static sr_error *write_ci_files(const sr_comparison *c, const compare_opts *o, FILE *out)
 {
-    char *data = NULL;
-    size_t len = 0;
-    sr_error *err = NULL;
-    if (o->junit && !(err = sr_render_compare_junit(c, &data, &len)))
-        err = sr_write_side_file(o->junit, data, len, out);
-    free(data);
-    data = NULL;
-    if (!err && o->summary_md && !(err = sr_render_compare_summary_md(c, o->out_dir, &data, &len)))
-        err = sr_write_side_file(o->summary_md, data, len, out);
-    free(data);
+    sr_output side[SR_COMPARE_N_SIDE];
+    sr_error *err = sr_render_comparison_side_files(c, o->out_dir, o->junit != NULL, o->summary_md != NULL, side);
+    if (err)
+        return err;
+    if (o->junit)
+        err = sr_write_side_file(o->junit, side[SR_COMPARE_SIDE_JUNIT].data, side[SR_COMPARE_SIDE_JUNIT].len, out);
+    if (!err && o->summary_md)
+        err = sr_write_side_file(o->summary_md, side[SR_COMPARE_SIDE_SUMMARY_MD].data,
+                                 side[SR_COMPARE_SIDE_SUMMARY_MD].len, out);
+    sr_outputs_release(side, SR_COMPARE_N_SIDE);
     return err;
 }
 

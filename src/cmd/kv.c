@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/kv_cap.h"
-#include "ingest/hf_config.h"
+#include "pipeline.h"
 #include "render/kv/kv.h"
 
 typedef struct kv_opts {
@@ -173,30 +172,13 @@ sr_error *sr_cmd_kv(const sr_cli_command *cmd, int argc, char **argv, FILE *out,
     if ((err = check_opts(&o)))
         return err;
     o.config = args.operands[0];
-    sr_kv_layout lay;
-    if ((err = sr_kv_layout_load(o.config, NULL, &lay)))
-        return err;
-    if (o.p.max_model_len < 0) {
-        long positions = lay.derived_max_model_len; /* max_position_embeddings, rope-scaled */
-        if (positions <= 0 || positions > (1L << 30)) {
-            sr_kv_layout_release(&lay);
-            if (positions > 0)
-                return sr_usage_error("--max-model-len is required: the config's max_position_embeddings, %ld, is "
-                                      "more than the %ld tokens --max-model-len takes",
-                                      positions, 1L << 30);
-            return sr_usage_error("--max-model-len is required (the config has no max_position_embeddings)");
-        }
-        o.p.max_model_len = positions; /* vLLM's default */
-        o.p.from.max_model_len = SR_KV_FROM_CONFIG;
-    }
-    sr_kv_plan plan;
-    if ((err = sr_kv_plan_make(&lay, &o.p, &plan))) {
-        sr_kv_layout_release(&lay);
-        return err;
-    }
     double avail_gib;
+    long long avail = available_bytes(&o, &avail_gib);
+    sr_kv_layout lay;
+    sr_kv_plan plan;
     sr_kv_capacity c;
-    sr_kv_capacity_for(&plan, available_bytes(&o, &avail_gib), &c);
+    if ((err = sr_build_kv(o.config, &o.p, avail, &lay, &plan, &c)))
+        return err;
     sr_kv_result r = {.config = o.config,
                       .vllm_version = o.vllm_version,
                       .params = &o.p,

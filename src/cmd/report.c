@@ -13,11 +13,11 @@
 
 #include "analysis/analysis.h" /* SR_NO_BASELINE_WARNING */
 #include "pipeline.h"
-#include "render/outputs.h"
-#include "render/render.h"
+#include "render/outputs/outputs.h"
 #include "render/report/aliases.h"
 #include "render/report/sqlite.h"
 #include "render/shared/words.h"
+#include "render/report/report.h"
 #include "render/shared/findings.h"
 #include "util/progress.h"
 #include "util/sidefile.h"

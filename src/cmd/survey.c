@@ -11,7 +11,7 @@
 
 #include "analysis/survey_rules.h"
 #include "pipeline.h"
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 #include "util/fileio.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pipeline.h"
-#include "render/verify/verify.h"
+#include "render/outputs/outputs.h"
 #include "util/alloc.h"
 
 typedef struct verify_opts {
@@ -65,7 +65,7 @@ sr_error *sr_cmd_verify(const sr_cli_command *cmd, int argc, char **argv, FILE *
     char *text = NULL;
     size_t len = 0;
     if (!err)
-        err = o.json ? sr_render_verify_json(&p, &text, &len) : sr_render_verify_text(&p, o.quiet, &text, &len);
+        err = sr_render_custody_answer(&p, o.json, o.quiet, &text, &len);
     /* flushed before the verdict's error line, so a terminal shows the lines, then why it failed */
     if (!err && (fwrite(text, 1, len, out) != len || fflush(out) != 0))
         err = sr_error_new(SR_EXIT_FAILURE, NULL, 0, "cannot write to standard output");

@@ -185,8 +185,8 @@ bool sr_claims_no_claim(const char *s, size_t len)
 
 /* ---- words ------------------------------------------------------------------- */
 
-const char *const sr_claims_verdicts[] = {"baseline", "no measured difference", "higher", "lower", "too few items"};
-const size_t sr_claims_n_verdicts = sizeof sr_claims_verdicts / sizeof sr_claims_verdicts[0];
+static const char *const sr_claims_verdicts[] = {"baseline", "no measured difference", "higher", "lower", "too few items"};
+static const size_t sr_claims_n_verdicts = sizeof sr_claims_verdicts / sizeof sr_claims_verdicts[0];
 
 const char *sr_claims_verdict(const char *s, size_t len)
 {
@@ -271,7 +271,7 @@ static bool digits_at(const char **p, const char *end)
 
 /* "in<I>-out<O>" and optionally "-c<C>", "-r<R>" (R may have a fraction)
  * or "-n<N>": a scenario key as report.json spells it. */
-bool sr_claims_is_scenario_key(const char *s, size_t len)
+static bool sr_claims_is_scenario_key(const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
     if (end - p < 2 || memcmp(p, "in", 2) != 0)

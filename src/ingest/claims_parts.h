@@ -35,8 +35,6 @@ bool sr_claims_is_n_header(const char *s, size_t len);
 /* A cell of the n column: a whole count of at least 1 into *n, -1 for a
  * cell that claims nothing; false when it is neither. */
 bool sr_claims_row_n(const char *s, size_t len, long *n);
-/* in<I>-out<O>[-c<C>|-r<R>|-n<N>]. */
-bool sr_claims_is_scenario_key(const char *s, size_t len);
 /* Bytes of s to quote in a message: at most 40, whole characters. */
 size_t sr_claims_shown(const char *s, size_t len);
 

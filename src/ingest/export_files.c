@@ -48,8 +48,8 @@ sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const c
 
 /* The same into this thread's reusable read buffer `slot` (sr_read_file_reused):
  * for the large per-item files, read once each and dropped. */
-sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const char *kind, int slot, const char **data,
-                                size_t *len)
+static sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const char *kind, int slot,
+                                       const char **data, size_t *len)
 {
     sr_error *err = sr_read_file_reused(f->open, f->rel, slot, data, len);
     if (!err)

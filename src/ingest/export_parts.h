@@ -170,8 +170,6 @@ sr_error *sr_export_classify_and_parse(const loader *ld, model_parts *p, const s
 /* Read a file of the export and record it among the inputs with its size
  * and SHA-256. */
 sr_error *sr_export_read_input(const loader *ld, const sr_found_file *f, const char *kind, char **data, size_t *len);
-sr_error *sr_export_read_reused(const loader *ld, const sr_found_file *f, const char *kind, int slot, const char **data,
-                                size_t *len);
 /* Record a file that was not read, with the reason report.json gives. */
 void sr_export_record_ignored(const loader *ld, const sr_found_file *f, long long size, const char *reason);
 /* Byte-identical files among one directory's (a browser's "run (1).json"

@@ -37,7 +37,7 @@ void sr_provenance_init(sr_provenance *p)
     memset(p, 0, sizeof *p);
 }
 
-void sr_listed_object_release(sr_listed_object *o)
+static void sr_listed_object_release(sr_listed_object *o)
 {
     free(o->path);
     free(o->generation);

@@ -118,7 +118,6 @@ typedef struct sr_provenance {
 
 void sr_provenance_init(sr_provenance *p);
 void sr_provenance_release(sr_provenance *p);
-void sr_listed_object_release(sr_listed_object *o);
 void sr_custody_file_release(sr_custody_file *f);
 
 /* The hash an object is compared by (one SR_HASH_* bit, 0 for none): the

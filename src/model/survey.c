@@ -84,7 +84,7 @@ void sr_survey_add_model(sr_survey *s, sr_survey_model *m)
     sr_survey_model_init(m);
 }
 
-void sr_survey_warn(sr_survey *s, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void sr_survey_warn(sr_survey *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -138,7 +138,6 @@ void sr_survey_model_release(sr_survey_model *m);
 void sr_survey_add_model(sr_survey *s, sr_survey_model *m);
 /* sr_survey_warn as an sr_warn_fn (sink: the sr_survey). */
 void sr_survey_warn_sentence(void *survey, const char *sentence);
-void sr_survey_warn(sr_survey *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const char *sr_survey_verdict_name(sr_survey_verdict v); /* "kept", "license", "memory", "not surveyed" */
 /* The .arms flags of a kept model ("parser=hermes nothink"), fresh string

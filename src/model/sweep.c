@@ -374,7 +374,7 @@ void sr_serving_settings_fill(sr_serving_settings *dst, const sr_serving_setting
     fill_string(&dst->endpoint, src->endpoint);
 }
 
-void sr_failure_release(sr_failure *f)
+static void sr_failure_release(sr_failure *f)
 {
     free(f->message);
     free(f->source);
@@ -990,6 +990,12 @@ void sr_model_add_bench_run(sr_model *model, sr_bench_run *run)
     sr_bench_run_init(run);
 }
 
+/* Scenario key into a fresh string: "in<I>-out<O>" ("in?" when the prompt
+ * length is unknown: run.log's load lines with no load file), then "-c<C>" when a
+ * concurrency limit was set, "-r<R>" when the request rate was finite (R in
+ * the shortest form that round-trips: 30, 2.5), and "-n<N>" for a burst. */
+static char *sr_scenario_key(const sr_scenario_spec *spec);
+
 void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_run *run)
 {
     char *key = sr_scenario_key(spec);
@@ -1043,7 +1049,7 @@ void sr_model_add_run(sr_model *model, const sr_scenario_spec *spec, sr_bench_ru
     sr_bench_run_init(run);
 }
 
-char *sr_scenario_key(const sr_scenario_spec *spec)
+static char *sr_scenario_key(const sr_scenario_spec *spec)
 {
     sr_strbuf sb;
     sr_strbuf_init(&sb);

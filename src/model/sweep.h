@@ -879,14 +879,7 @@ void sr_bench_run_release(sr_bench_run *run);
 /* Release runs[0..n) and free the array (NULL: nothing). */
 void sr_bench_runs_free(sr_bench_run *runs, size_t n);
 void sr_server_log_release(sr_server_log *log);
-void sr_failure_release(sr_failure *f);
 void sr_failure_set(sr_failure *f, sr_stage stage, const char *message, const char *source);
-
-/* Scenario key into a fresh string: "in<I>-out<O>" ("in?" when the prompt
- * length is unknown: run.log's load lines with no load file), then "-c<C>" when a
- * concurrency limit was set, "-r<R>" when the request rate was finite (R in
- * the shortest form that round-trips: 30, 2.5), and "-n<N>" for a burst. */
-char *sr_scenario_key(const sr_scenario_spec *spec);
 
 /* Normalise a model id: a filesystem path keeps its last two components
  * ("/models/Qwen/Qwen3-4B" -> "Qwen/Qwen3-4B"), in Unicode NFC (ids that

@@ -74,11 +74,3 @@ bool sr_check_bears_on(sr_check c, sr_figure_kind f)
     default: return true;
     }
 }
-
-bool sr_validity_any_on(const sr_validity *v, sr_validity_status status, sr_figure_kind f)
-{
-    for (size_t i = 0; i < v->n; i++)
-        if (v->items[i].status == status && sr_check_bears_on(v->items[i].check, f))
-            return true;
-    return false;
-}

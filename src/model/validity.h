@@ -67,7 +67,5 @@ void sr_validity_release(sr_validity *v); /* back to empty */
 const sr_validity_check *sr_validity_find(const sr_validity *v, sr_check check);
 /* Whether some check has that status. */
 bool sr_validity_any(const sr_validity *v, sr_validity_status status);
-/* The same over the checks bearing on figures of kind f. */
-bool sr_validity_any_on(const sr_validity *v, sr_validity_status status, sr_figure_kind f);
 
 #endif

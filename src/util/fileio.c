@@ -123,11 +123,6 @@ void sr_read_digests_want(unsigned hashes)
     digests_wanted = hashes & SR_HASH_ALL;
 }
 
-unsigned sr_read_digests_wanted(void)
-{
-    return digests_wanted;
-}
-
 static void forget_digest(void)
 {
     last_path[0] = '\0';

@@ -106,7 +106,6 @@ sr_error *sr_stream_chunks(const char *path, const char *display_path, sr_chunk_
  * for that thread, and sr_read_digest_take gives its digest to the one
  * who records the file. */
 void sr_read_digests_want(unsigned hashes);
-unsigned sr_read_digests_wanted(void);
 /* The digest of the file this thread read last, when it was path (the
  * path it was opened by) and hashes were wanted; false otherwise. */
 bool sr_read_digest_take(const char *path, sr_file_digest *out);

@@ -13,8 +13,8 @@
 #include "model/comparison.h"
 #include "render/compare/gate.h"
 #include "render/compare/junit.h"
-#include "render/render.h"
 
+#include "render/report/report.h"
 #include "sweep_builder.h"
 
 #define BASE "org/base"

@@ -18,9 +18,9 @@
 #include "expect_error.h"
 #include "ingest/claims.h"
 #include "render/report/claims_text.h"
-#include "render/render.h"
 #include "render/report/aliases.h"
 #include "pipeline.h"
+#include "render/report/report.h"
 #include "sweep_builder.h"
 #include "tmp_tree.h"
 

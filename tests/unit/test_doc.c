@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/shared/md_table.h"
 
 static sr_table *small_table(const char *id, const char *title)

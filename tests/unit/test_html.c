@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render/shared/template.h"
 #include "render_fixture.h"
 #include "util/escape.h"

@@ -9,7 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/paired.h"
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render/report/tables.h"
 #include "render/shared/latex.h"
 #include "render/shared/table_build.h"

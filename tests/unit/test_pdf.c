@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render_fixture.h"
 #include "util/strbuf.h"
 
@@ -417,7 +417,7 @@ Test(pdf, tall_charts_are_drawn_in_parts)
     sr_sweep_release(&sw);
 }
 
-#include "render/pdf_layout.h"
+#include "render/doc/pdf_layout.h"
 #include "render/shared/table_build.h"
 
 /* A table of `cols` columns of 7-digit counts beside a label, laid out

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "render/canvas/canvas.h"
+#include "render/canvas/png.h"
 #include "util/alloc.h"
 #include "util/escape.h"
 

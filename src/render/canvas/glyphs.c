@@ -64,7 +64,11 @@ static bool covered(const coverage *c, uint32_t cp)
     return lo < c->n && c->cps[lo] == cp;
 }
 
-bool sr_font_has_glyph(unsigned cp)
+/* Whether the code point can be drawn: in the Basic Multilingual Plane
+ * (libharu writes nothing else into the PDF) and given a glyph by both
+ * faces (true for every BMP code point when the fonts cannot be read: the
+ * renderers say so themselves). */
+static bool sr_font_has_glyph(unsigned cp)
 {
     if (cp >= 0x20 && cp < 0x7F)
         return true;

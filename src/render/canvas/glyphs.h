@@ -15,10 +15,4 @@
  * NULL (s NULL -> ""). Safe from any thread. */
 char *sr_font_text_dup(const char *s, size_t max_bytes);
 
-/* Whether the code point can be drawn: in the Basic Multilingual Plane
- * (libharu writes nothing else into the PDF) and given a glyph by both
- * faces (true for every BMP code point when the fonts cannot be read: the
- * renderers say so themselves). */
-bool sr_font_has_glyph(unsigned cp);
-
 #endif

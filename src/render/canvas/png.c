@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/render.h"
 #include "util/alloc.h"
+#include "render/canvas/png.h"
 
 /* zlib's level and memLevel for the charts (6 and 8 are its defaults):
  * see above. */

@@ -10,7 +10,7 @@
 #include "render/compare/gate.h"
 #include "render/compare/order.h"
 #include "render/compare/text.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/shared/table.h"
 #include "render/shared/table_build.h"
 #include "render/shared/words.h"
@@ -22,7 +22,8 @@ static sr_tone outcome_tone(sr_check_outcome o)
     return o == SR_CHECK_FAILED ? SR_TONE_WORSE : o == SR_CHECK_SKIPPED ? SR_TONE_MUTED : SR_TONE_SAME;
 }
 
-sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_check *checks, size_t n, bool *none)
+static sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_check *checks, size_t n,
+                                              bool *none)
 {
     (void)c;
     sr_table_builder b;
@@ -115,7 +116,7 @@ static void model_row(sr_table_builder *b, const sr_compare_check *checks, size_
         g->tone = failed ? SR_TONE_WORSE : judged ? SR_TONE_SAME : SR_TONE_MUTED;
 }
 
-sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *checks, size_t n)
+static sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *checks, size_t n)
 {
     sr_table_builder b;
     size_t n_bench = 0;

@@ -17,7 +17,5 @@
  * the whole comparison is (NULL: not said). */
 #define SR_GATE_MAX_ROWS 200
 sr_error *sr_render_compare_summary_md(const sr_comparison *c, const char *out_dir, char **out, size_t *len);
-sr_table *sr_table_compare_regressions(const sr_comparison *c, const sr_compare_check *checks, size_t n, bool *none);
-sr_table *sr_table_compare_gate(const sr_comparison *c, const sr_compare_check *checks, size_t n);
 
 #endif

@@ -16,7 +16,7 @@
 #include "render/compare/order.h"
 #include "render/compare/tables.h"
 #include "render/compare/text.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/shared/findings.h"
 #include "render/shared/table.h"

@@ -17,7 +17,7 @@
 #include "analysis/facts.h"
 #include "render/canvas/canvas.h"
 #include "render/canvas/parts.h"
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render/report/text.h"
 #include "render/report/chart_absolute.h"
 #include "render/report/chart_kinds.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/render.h"
+#include "render/report/report.h"
 #include "render/shared/csv_cells.h"
 #include "render/shared/paired_parts.h"
 #include "render/shared/words.h"

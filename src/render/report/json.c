@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "analysis/facts.h"
-#include "render/render.h"
 #include "render/report/json.h"
+#include "render/report/report.h"
 #include "render/report/claims_text.h"
+#include "render/report/report.h"
 #include "render/shared/findings.h"
 #include "render/shared/json_parts.h"
 #include "render/shared/paired_parts.h"

@@ -3,9 +3,9 @@
  * (tables.c, overview.c), so the figures cannot drift from them. */
 #include <stdlib.h>
 
-#include "render/render.h"
 #include "render/report/latency_tables.h"
 #include "render/report/overview.h"
+#include "render/report/report.h"
 #include "render/report/tables.h"
 #include "render/shared/latex.h"
 #include "render/shared/table.h"

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
-#include "render/render.h"
+#include "render/doc/doc.h"
 #include "render/report/chart_kinds.h"
 #include "render/report/charts.h"
 #include "render/report/latency_tables.h"
 #include "render/report/overview.h"
+#include "render/report/report.h"
 #include "render/report/tables.h"
 #include "render/report/text.h"
 #include "render/shared/findings.h"
@@ -835,11 +835,6 @@ sr_error *sr_render_markdown(const sr_sweep *sweep, char **out, size_t *len)
 sr_error *sr_render_html(const sr_sweep *sweep, char **out, size_t *len)
 {
     return write_with(sweep, NULL, sr_doc_html, out, len);
-}
-
-sr_error *sr_render_html_with(const sr_sweep *sweep, const sr_chart_images *charts, char **out, size_t *len)
-{
-    return write_with(sweep, charts, sr_doc_html, out, len);
 }
 
 sr_error *sr_render_pdf(const sr_sweep *sweep, char **out, size_t *len)

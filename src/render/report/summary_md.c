@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
-#include "render/render.h"
+#include "render/doc/doc.h"
 #include "render/report/claims_text.h"
+#include "render/report/report.h"
 #include "render/shared/words.h"
 #include "util/strbuf.h"
 

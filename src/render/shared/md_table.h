@@ -1,4 +1,4 @@
-/* Markdown for the document layer's writer (render/markdown.c): a table
+/* Markdown for the document layer's writer (render/doc/markdown.c): a table
  * of the table layer as a pipe table, and text escaped for Markdown. */
 #ifndef SR_RENDER_SHARED_MD_TABLE_H
 #define SR_RENDER_SHARED_MD_TABLE_H

@@ -467,7 +467,11 @@ const char *sr_text_export_path(char *buf, size_t size, const char *export_dir)
     return buf;
 }
 
-size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
+/* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
+ * model has them, then any other in the order first met. names holds
+ * pointers into the sweep or static strings; it must have room for
+ * sr_n_table_benchmarks + the total benchmark count of all models. */
+static size_t sr_text_benchmarks(const sr_sweep *sw, const char **names)
 {
     size_t n = 0;
     for (size_t b = 0; b < sr_n_table_benchmarks; b++)

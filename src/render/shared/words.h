@@ -146,12 +146,7 @@ typedef struct sr_format_file {
 char *sr_text_files_written(const char *dir, unsigned formats, const char *noun, const sr_format_file *documents,
                             size_t n_documents, const sr_format_file *data, size_t n_data);
 
-/* The benchmarks the reports show: the table's (gsm8k, bfcl_simple) when any
- * model has them, then any other in the order first met. names holds
- * pointers into the sweep or static strings; it must have room for
- * sr_n_table_benchmarks + the total benchmark count of all models. */
-size_t sr_text_benchmarks(const sr_sweep *sw, const char **names);
-/* The same into a fresh array (free it) with room counted, so no renderer
+/* The benchmarks the reports show (words.c) into a fresh array (free it) with room counted, so no renderer
  * counts it again. */
 const char **sr_text_benchmark_list(const sr_sweep *sw, size_t *n);
 /* A status as readers see it: report.json's word ("ok", "partial",

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "render/canvas/chart.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/shared/table.h"
 #include "render/survey/charts.h"

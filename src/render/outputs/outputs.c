@@ -1,18 +1,20 @@
 /* Every file of a document rendered in memory (outputs.h). */
-#include "render/outputs.h"
+#include "render/outputs/outputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/canvas/canvas.h"
+#include "render/canvas/png.h"
 #include "render/compare/charts.h"
 #include "render/compare/compare_csv.h"
 #include "render/compare/json.h"
 #include "render/compare/outline.h"
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/render.h"
 #include "render/report/figures.h"
+#include "render/report/report.h"
 #include "render/report/sqlite.h"
 #include "render/survey/charts.h"
 #include "render/survey/outline.h"

@@ -1,4 +1,4 @@
-#include "render/pdf_layout.h"
+#include "render/doc/pdf_layout.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "render/canvas/chart.h"
 #include "render/canvas/glyphs.h"
-#include "render/pdf_tounicode.h"
+#include "render/doc/pdf_tounicode.h"
 #include "render/shared/words.h"
 #include "render/shared/wrap.h"
 #include "util/alloc.h"
@@ -901,12 +901,6 @@ void sr_pdf_table_records(sr_pdf *p, const sr_table *t)
         sr_pdf_note(p, t->note);
     if (t->legend)
         sr_pdf_note(p, t->legend);
-}
-
-void sr_pdf_texts(sr_pdf *p, const sr_text_list *list)
-{
-    for (size_t i = 0; i < list->n; i++)
-        sr_pdf_paragraph(p, list->items[i]);
 }
 
 /* ---- the document ------------------------------------------------------ */

@@ -1,4 +1,4 @@
-#include "render/pdf_tounicode.h"
+#include "render/doc/pdf_tounicode.h"
 
 #include <hpdf_font.h>
 #include <hpdf_objects.h>

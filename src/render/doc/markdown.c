@@ -5,7 +5,7 @@
  * only in HTML and PDF, or links charts/NAME.png when it asks for them). */
 #include <stdlib.h>
 
-#include "render/doc.h"
+#include "render/doc/doc.h"
 #include "render/shared/md_table.h"
 #include "util/strbuf.h"
 

@@ -1,14 +1,13 @@
 /* The HTML writer of the document layer (doc.h): any outline into the
  * compiled-in templates/doc.html, each block through block.html, tables
- * through table.html (html.h) and charts through figure.html. Every
+ * through table.html and charts through figure.html. Every
  * input text is escaped by the template engine ({{x}}); the only raw
  * values are the chart SVGs, which we drew. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
-#include "render/html.h"
+#include "render/doc/doc.h"
 #include "render/shared/template.h"
 #include "render/shared/wrap.h"
 #include "render/shared/words.h"
@@ -17,7 +16,7 @@
 
 #define TEMPLATE "doc.html"
 
-/* ---- the parts every page is made of (html.h) ---------------------- */
+/* ---- the parts every page is made of ----------------------------- */
 
 /* How a text cell may wrap (style.html): "word" for one short word kept
  * whole ("apache-2.0"), "long" for text that may break anywhere (a reason
@@ -68,7 +67,7 @@ static void fill_row(sr_tpl_ctx *row, size_t r, const void *arg)
 /* A table of the table layer as template values: the item is the table
  * (id, title, aside, note, legend, sortable, cols, rows of cells), every key
  * set. */
-void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
+static void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
 {
     sr_tpl_ctx *tc = sr_tpl_add(root, list);
     sr_tpl_set(tc, "id", t->id);
@@ -90,7 +89,10 @@ void sr_html_add_table(sr_tpl_ctx *root, const char *list, const sr_table *t)
     sr_tpl_list_made(tc, "rows", t->n_rows, fill_row, t);
 }
 
-char *sr_html_inline_svg(const char *svg, const char *label)
+/* The SVG as it goes inside the page: no XML declaration, the root element
+ * scaled by CSS and labelled for screen readers. Fresh string; NULL when
+ * svg has no <svg element. */
+static char *sr_html_inline_svg(const char *svg, const char *label)
 {
     const char *root = strstr(svg, "<svg");
     if (!root)
@@ -104,7 +106,10 @@ char *sr_html_inline_svg(const char *svg, const char *label)
     return sr_strbuf_detach(&sb);
 }
 
-sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *ctx, char **out, size_t *len)
+/* The compiled-in template `name` rendered with the values fill(root, ctx)
+ * sets, into a fresh buffer (*out, *len). */
+typedef sr_error *(*sr_html_fill_fn)(sr_tpl_ctx *root, const void *ctx);
+static sr_error *sr_html_page(const char *name, sr_html_fill_fn fill_page, const void *ctx, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;

@@ -1,6 +1,6 @@
 /* The document outline (doc.h): building and freeing. The writers are
  * markdown.c, html.c and pdf.c. */
-#include "render/doc.h"
+#include "render/doc/doc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * embedded (UTF-8), wrapped paragraphs, section headings with bookmarks,
  * key/value lines, tables of the table layer with their header repeated on
  * every page (and wide tables split into column groups that repeat the
- * first column), page numbers. A document's outline (render/doc.h) says
- * what goes on the pages and render/pdf.c places it; this file says how.
+ * first column), page numbers. A document's outline (render/doc/doc.h) says
+ * what goes on the pages and render/doc/pdf.c places it; this file says how.
  *
  * libharu reports errors through a handler: ours records the first one and
  * returns (no longjmp); the layout goes on harmlessly and the error is
@@ -72,7 +72,6 @@ void sr_pdf_paragraph_at(sr_pdf *p, double x, double w, const char *text, HPDF_F
                          double after);
 void sr_pdf_paragraph(sr_pdf *p, const char *text);
 void sr_pdf_note(sr_pdf *p, const char *text);
-void sr_pdf_texts(sr_pdf *p, const sr_text_list *list);
 void sr_pdf_list_items(sr_pdf *p, const char *const *items, size_t n);
 /* A section heading with its bookmark; kept with what follows. */
 void sr_pdf_section(sr_pdf *p, const char *title, bool new_page_first);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/doc.h"
-#include "render/pdf_layout.h"
+#include "render/doc/doc.h"
+#include "render/doc/pdf_layout.h"
 #include "util/alloc.h"
 #include "util/strbuf.h"
 
