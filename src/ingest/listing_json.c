@@ -173,8 +173,19 @@ static sr_error *field_error(const record_ctx *c, const char *key, const char *w
     return err;
 }
 
-/* The GCS object resource's fields (ls --json's metadata, the API's items). */
-static sr_error *read_gcs_object(const record_ctx *c, const cJSON *m, sr_listing_record *rec, char *gen, size_t cap)
+/* The names one listing gives a GCS object's fields: the JSON API's
+ * camelCase (gcloud storage ls --json's metadata) or gcloud storage objects
+ * list's snake_case. */
+typedef struct gcs_keys {
+    const char *md5, *crc32c, *encoding, *components, *encryption;
+} gcs_keys;
+static const gcs_keys api_keys = {"md5Hash", "crc32c", "contentEncoding", "componentCount", "customerEncryption"};
+static const gcs_keys objects_list_keys = {"md5_hash", "crc32c_hash", "content_encoding", "component_count",
+                                           "encryption_algorithm"};
+
+/* The GCS object resource's fields, by the listing's names for them. */
+static sr_error *read_gcs_fields(const record_ctx *c, const cJSON *m, const gcs_keys *k, sr_listing_record *rec,
+                                 char *gen, size_t cap)
 {
     const char *name = string_of(m, "name"), *bucket = string_of(m, "bucket");
     if (!name || !name[0])
@@ -188,49 +199,30 @@ static sr_error *read_gcs_object(const record_ctx *c, const cJSON *m, sr_listing
         return field_error(c, "size", "is not a number of bytes");
     if (rec->size < 0)
         return field_error(c, "size", "is missing");
-    const char *md5 = string_of(m, "md5Hash"), *crc = string_of(m, "crc32c");
+    const char *md5 = string_of(m, k->md5), *crc = string_of(m, k->crc32c);
     if (md5 && !sr_listing_take_md5_b64(rec, md5, strlen(md5)))
-        return field_error(c, "md5Hash", "is not base64 of 16 bytes");
+        return field_error(c, k->md5, "is not base64 of 16 bytes");
     if (crc && !sr_listing_take_crc32c_b64(rec, crc, strlen(crc)))
-        return field_error(c, "crc32c", "is not base64 of 4 bytes");
+        return field_error(c, k->crc32c, "is not base64 of 4 bytes");
     rec->generation = generation_of(m, "generation", gen, cap);
-    const char *enc = string_of(m, "contentEncoding");
+    const char *enc = string_of(m, k->encoding);
     rec->gzip = enc && strncasecmp(enc, "gzip", 4) == 0;
-    long long comp = size_of(m, "componentCount");
+    long long comp = size_of(m, k->components);
     rec->components = comp > 0 ? (long)comp : 0;
-    if (!md5 && !crc && sr_json_item(m, "customerEncryption"))
+    if (!md5 && !crc && sr_json_item(m, k->encryption))
         rec->no_hash = "its hashes are encrypted with a customer-supplied key";
     return NULL;
 }
 
+/* ls --json's metadata, the API's items. */
+static sr_error *read_gcs_object(const record_ctx *c, const cJSON *m, sr_listing_record *rec, char *gen, size_t cap)
+{
+    return read_gcs_fields(c, m, &api_keys, rec, gen, cap);
+}
+
 static sr_error *read_gcloud_objects(const record_ctx *c, sr_listing_record *rec, char *gen, size_t cap)
 {
-    const cJSON *m = c->obj;
-    const char *name = string_of(m, "name"), *bucket = string_of(m, "bucket");
-    if (!name || !name[0])
-        return field_error(c, "name", "is missing: an object has a name");
-    c->r->name.len = 0;
-    if (bucket && bucket[0])
-        sr_strbuf_printf(&c->r->name, "gs://%s/", bucket);
-    sr_strbuf_puts(&c->r->name, name);
-    rec->size = size_of(m, "size");
-    if (rec->size == -2)
-        return field_error(c, "size", "is not a number of bytes");
-    if (rec->size < 0)
-        return field_error(c, "size", "is missing");
-    const char *md5 = string_of(m, "md5_hash"), *crc = string_of(m, "crc32c_hash");
-    if (md5 && !sr_listing_take_md5_b64(rec, md5, strlen(md5)))
-        return field_error(c, "md5_hash", "is not base64 of 16 bytes");
-    if (crc && !sr_listing_take_crc32c_b64(rec, crc, strlen(crc)))
-        return field_error(c, "crc32c_hash", "is not base64 of 4 bytes");
-    rec->generation = generation_of(m, "generation", gen, cap);
-    const char *enc = string_of(m, "content_encoding");
-    rec->gzip = enc && strncasecmp(enc, "gzip", 4) == 0;
-    long long comp = size_of(m, "component_count");
-    rec->components = comp > 0 ? (long)comp : 0;
-    if (!md5 && !crc && sr_json_item(m, "encryption_algorithm"))
-        rec->no_hash = "its hashes are encrypted with a customer-supplied key";
-    return NULL;
+    return read_gcs_fields(c, c->obj, &objects_list_keys, rec, gen, cap);
 }
 
 static sr_error *read_gcloud_ls(const record_ctx *c, sr_listing_record *rec, char *gen, size_t cap)
