@@ -19,6 +19,7 @@
 #include "util/text.h"
 
 typedef struct records {
+    const char *path; /* the file, for its errors */
     double *ttft, *e2el, *itl;
     long *osl;
     unsigned char *failed;
@@ -94,8 +95,10 @@ static const char *const E2EL[] = {"request_latency", NULL};
 static const char *const ITL[] = {"inter_token_latency", NULL};
 static const char *const OSL[] = {"output_sequence_length", NULL};
 
-static sr_error *read_record(const char *path, long line, const sr_json_line *obj, records *r)
+static sr_error *read_record(void *ctx, long line, const sr_json_line *obj)
 {
+    records *r = ctx;
+    const char *path = r->path;
     if (!obj->is_object)
         return sr_input_error(path, line, "AIPerf record: expected a JSON object");
     const sr_jvalue *meta = sr_json_line_get(obj, "metadata");
@@ -129,25 +132,8 @@ static sr_error *read_record(const char *path, long line, const sr_json_line *ob
 sr_error *sr_parse_aiperf_records(const char *path, const char *data, size_t len, sr_bench_requests **out)
 {
     *out = NULL;
-    records r = {0};
-    sr_error *err = NULL;
-    sr_lines it;
-    const char *l;
-    size_t n;
-    sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &l, &n)) {
-        const char *t = l;
-        size_t tn = n;
-        sr_trim(&t, &tn);
-        if (tn == 0)
-            continue;
-        sr_json_line obj;
-        err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
-        if (!err) {
-            err = read_record(path, it.lineno, &obj, &r);
-            sr_json_line_release(&obj);
-        }
-    }
+    records r = {.path = path};
+    sr_error *err = sr_json_each_line(path, data, len, read_record, &r);
     if (!err && r.n == 0)
         err = sr_input_error(path, 0, "AIPerf records: no profiling request");
     if (err) {

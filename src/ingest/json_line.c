@@ -7,6 +7,7 @@
 
 #include "ingest/json.h"
 #include "ingest/json_keys.h"
+#include "util/fileio.h"
 #include "util/text.h"
 
 #ifdef __SSE2__
@@ -127,4 +128,24 @@ const sr_jvalue *sr_json_line_get(const sr_json_line *line, const char *key)
         if (line->members[i].key_length == n && memcmp(line->members[i].key, key, n) == 0)
             return &line->members[i].value;
     return NULL;
+}
+
+sr_error *sr_json_each_line(const char *path, const char *data, size_t len, sr_json_line_fn fn, void *ctx)
+{
+    sr_error *err = NULL;
+    sr_lines it;
+    const char *l;
+    size_t n;
+    sr_lines_init(&it, data, len);
+    while (!err && sr_lines_next(&it, &l, &n)) {
+        if (sr_blank(l, n))
+            continue;
+        sr_json_line obj;
+        err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
+        if (!err) {
+            err = fn(ctx, it.lineno, &obj);
+            sr_json_line_release(&obj);
+        }
+    }
+    return err;
 }

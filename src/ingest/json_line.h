@@ -30,6 +30,12 @@ sr_error *sr_json_parse_line(const char *path, long line, const char *data, size
 /* Done with a line from sr_json_parse_line (cJSON's tree, if any, deleted). */
 void sr_json_line_release(sr_json_line *line);
 
+/* Each non-blank line of a JSON Lines file parsed (sr_json_parse_line) and
+ * given to fn with its line number, then released; the first error stops
+ * the walk and is returned. */
+typedef sr_error *(*sr_json_line_fn)(void *ctx, long line, const sr_json_line *obj);
+sr_error *sr_json_each_line(const char *path, const char *data, size_t len, sr_json_line_fn fn, void *ctx);
+
 /* A cJSON value (an element of a JSON array file) as a line: its
  * top-level members in this thread's buffer, strings the tree's (not owned:
  * release nothing). */

@@ -189,8 +189,19 @@ static sr_error *json_item_id(const char *path, long line, const sr_jvalue *v, c
     return NULL;
 }
 
-static sr_error *jsonl_line(const char *path, long line, const sr_json_line *obj, sr_scores *out, item_lines *il)
+/* A scores JSONL file being read: its items so far. */
+typedef struct jsonl_file {
+    const char *path;
+    sr_scores *out;
+    item_lines il;
+} jsonl_file;
+
+static sr_error *jsonl_line(void *ctx, long line, const sr_json_line *obj)
 {
+    jsonl_file *f = ctx;
+    const char *path = f->path;
+    sr_scores *out = f->out;
+    item_lines *il = &f->il;
     if (!obj->is_object)
         return sr_input_error(path, line, "expected a json object");
     const sr_jvalue *sv = sr_json_line_get(obj, "score");
@@ -214,22 +225,9 @@ static sr_error *jsonl_line(const char *path, long line, const sr_json_line *obj
 
 sr_error *sr_parse_scores_jsonl(const char *path, const char *data, size_t len, const char *benchmark, sr_scores *out)
 {
-    item_lines il = {0};
-    sr_lines it;
-    const char *l;
-    size_t n;
-    sr_error *err = NULL;
-    sr_lines_init(&it, data, len);
-    while (!err && sr_lines_next(&it, &l, &n)) {
-        if (sr_blank(l, n))
-            continue;
-        sr_json_line obj;
-        err = sr_json_parse_line(path, it.lineno, l, n, (size_t)(data + len - l), &obj);
-        if (err)
-            break;
-        err = jsonl_line(path, it.lineno, &obj, out, &il);
-        sr_json_line_release(&obj);
-    }
+    jsonl_file f = {path, out, {0}};
+    sr_error *err = sr_json_each_line(path, data, len, jsonl_line, &f);
+    item_lines il = f.il;
     if (!err)
         err = finish(path, benchmark, out, &il);
     free(il.lines);
